@@ -1,0 +1,1 @@
+"""The break_the_code rules engine (not yet written)."""

@@ -1,0 +1,1 @@
+"""The enigma rules engine (not yet written)."""

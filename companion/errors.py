@@ -1,0 +1,23 @@
+"""The core's errors: one root, and leaves that also subclass the matching built-in."""
+
+from __future__ import annotations
+
+
+class CompanionError(Exception):
+    """Root of every error raised by the ``companion`` package."""
+
+
+class IllegalMoveError(CompanionError, ValueError):
+    """A move or event breaks a rule of the game; the message names the rule."""
+
+
+class RecordError(CompanionError, ValueError):
+    """A document is not a valid game record (bad JSON, missing field, wrong type)."""
+
+
+class EngineUnavailableError(RecordError):
+    """The record names a game whose rules engine is not installed."""
+
+
+class JournalError(CompanionError, OSError):
+    """The journal database cannot be opened, read or written."""

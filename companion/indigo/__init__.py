@@ -1,0 +1,1 @@
+"""The indigo rules engine (not yet written)."""

@@ -1,0 +1,1 @@
+"""The second_chance rules engine (not yet written)."""

@@ -1,0 +1,1 @@
+"""The typed configuration: ``default.toml`` and the loader that validates it."""

@@ -1,0 +1,1 @@
+"""GPIO devices through gpiozero: the light bar, the buzzer and the buttons."""

@@ -1,0 +1,31 @@
+#!/bin/sh
+# Make .venv ready on a fresh Debian or Raspberry Pi OS machine: the few Debian packages the
+# app and the tests need (Python venv, Xvfb, Mesa's GL/EGL, mtdev), then the project itself.
+set -eu
+cd "$(dirname "$0")/.."
+VENV="${VENV:-.venv}"
+
+need=""
+python3 -c 'import venv, ensurepip' 2>/dev/null || need="$need python3-venv"
+command -v Xvfb >/dev/null 2>&1 || need="$need xvfb xauth"
+for lib in libGL.so.1 libEGL.so.1 libmtdev.so.1; do
+    ldconfig -p 2>/dev/null | grep -q "$lib" || case "$lib" in
+        libGL.so.1) need="$need libgl1 libgl1-mesa-dri" ;;
+        libEGL.so.1) need="$need libegl1 libgles2" ;;
+        libmtdev.so.1) need="$need libmtdev1" ;;
+    esac
+done
+if [ -n "$need" ]; then
+    SUDO=""
+    [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+    echo "bootstrap: installing Debian packages:$need"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $need
+fi
+
+if [ ! -x "$VENV/bin/python" ]; then
+    python3 -m venv "$VENV"
+fi
+"$VENV/bin/python" -m pip install -q --upgrade pip
+"$VENV/bin/python" -m pip install -q -e '.[test]'
+touch "$VENV/.installed"

@@ -1,0 +1,22 @@
+"""Suite-wide settings: Kivy stays quiet and off the real home, GPIO is mocked, hypothesis is
+deterministic."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+os.environ.setdefault("KIVY_NO_ARGS", "1")
+os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
+os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))
+os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
+
+from hypothesis import settings  # noqa: E402
+
+settings.register_profile("ci", derandomize=True, deadline=None, max_examples=60)
+settings.load_profile("ci")
+
+REPO = Path(__file__).resolve().parent.parent
+SHARED = REPO.parent / "shared"
+ARTIFACTS = REPO / "artifacts"

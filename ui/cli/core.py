@@ -1,0 +1,63 @@
+"""Core commands: ``replay`` and ``app``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from ui.cli import CommandLine
+
+
+def _replay_args(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", help="a game record (JSON); '-' reads standard input")
+
+
+def _app_args(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", help="a config file that overrides the defaults")
+    parser.add_argument("--db", help="the journal database (default: in the data directory)")
+    parser.add_argument(
+        "--demo",
+        action="store_true",
+        default=None,
+        help="rendered camera and simulated GPIO (the default off a Raspberry Pi)",
+    )
+    parser.add_argument("--size", help="window size WxH, e.g. 800x480 or 720x1280")
+
+
+def register(cli: CommandLine) -> None:
+    @cli.command("replay", "run a game record through its rules engine", _replay_args)
+    def replay_command(args: argparse.Namespace) -> int:
+        from companion.errors import RecordError
+        from companion.record import loads_record
+        from companion.replay import EXIT_NOT_A_RECORD, replay
+
+        try:
+            if args.file == "-":
+                text = sys.stdin.read()
+            else:
+                with open(args.file, encoding="utf-8") as handle:
+                    text = handle.read()
+        except OSError as exc:
+            print(f"companion: error: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
+            return EXIT_NOT_A_RECORD
+        except UnicodeDecodeError:
+            print(f"companion: error: {args.file} is not UTF-8 text", file=sys.stderr)
+            return EXIT_NOT_A_RECORD
+        try:
+            record = loads_record(text)
+        except RecordError as exc:
+            print(f"companion: error: {exc}", file=sys.stderr)
+            return EXIT_NOT_A_RECORD
+        outcome = replay(record)
+        if outcome.result is not None:
+            print(json.dumps(outcome.result, sort_keys=False))
+        if outcome.error:
+            print(f"companion: error: {outcome.error}", file=sys.stderr)
+        return outcome.exit_code
+
+    @cli.command("app", "start the touchscreen app (the demo on a desktop)", _app_args)
+    def app_command(args: argparse.Namespace) -> int:
+        from ui.main import run_app
+
+        return run_app(args)

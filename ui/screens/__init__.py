@@ -1,0 +1,1 @@
+"""One module and one kv file per screen."""
