@@ -1,0 +1,219 @@
+"""The typed shape of the configuration: one frozen dataclass per ``[section]`` of
+``default.toml``, each field carrying its default and what values it allows.
+
+Adding a setting takes two lines: a field here, declared with :func:`setting` (its default
+and its limits), and the same key with a comment in ``config/default.toml``. The loader finds
+fields, types and limits by introspection, so nothing else needs to change, and
+``tests/config`` checks that the two files agree.
+
+>>> Config().timer.duration_s
+30
+>>> Config().gpio.player_button_pins
+(17, 27, 22, 23)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+#: metadata key under which :func:`setting` keeps a field's limits
+LIMITS = "tabletop-companion.limits"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What a setting allows. ``low``/``high`` bound a number or every item of a list."""
+
+    choices: tuple[Any, ...] | None = None
+    low: float | None = None
+    high: float | None = None
+    #: inclusive bounds on the length of a list
+    length: tuple[int, int] | None = None
+    #: extra check: returns what is allowed (for the message) when the value is refused
+    check: Callable[[Any], str | None] | None = None
+
+    def describe(self) -> str:
+        """What is allowed, for error messages: ``5..600``, ``"en", "es" or "uk"``."""
+        parts = []
+        if self.choices is not None:
+            shown = [_toml_literal(c) for c in self.choices]
+            parts.append(", ".join(shown[:-1]) + " or " + shown[-1] if len(shown) > 1
+                         else shown[0])
+        if self.low is not None or self.high is not None:
+            low = "" if self.low is None else _number(self.low)
+            high = "" if self.high is None else _number(self.high)
+            parts.append(f"{low}..{high}")
+        return "; ".join(parts)
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+def _toml_literal(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return str(value)
+
+
+def setting(
+    default: Any,
+    *,
+    choices: tuple[Any, ...] | None = None,
+    low: float | None = None,
+    high: float | None = None,
+    length: tuple[int, int] | None = None,
+    check: Callable[[Any], str | None] | None = None,
+) -> Any:
+    """Declare a config field: its default and the values it allows."""
+    limits = Limits(choices=choices, low=low, high=high, length=length, check=check)
+    return field(default=default, metadata={LIMITS: limits})
+
+
+def limits_of(f: dataclasses.Field[Any]) -> Limits:
+    """The limits declared for a field (none for a field declared without :func:`setting`)."""
+    found = f.metadata.get(LIMITS)
+    return found if isinstance(found, Limits) else Limits()
+
+
+def _absolute_or_empty(value: Any) -> str | None:
+    text = str(value)
+    if text == "" or text.startswith("/") or text.startswith("~"):
+        return None
+    return 'an absolute path, a path starting with "~", or "" for the default'
+
+
+#: a BCM GPIO number usable by the app: 0 and 1 are the HAT ID EEPROM bus
+BCM_LOW, BCM_HIGH = 2, 27
+
+
+def _bcm_pin(default: int) -> Any:
+    return setting(default, low=BCM_LOW, high=BCM_HIGH)
+
+
+def _bcm_pins(default: tuple[int, ...], *, length: tuple[int, int]) -> Any:
+    return setting(default, low=BCM_LOW, high=BCM_HIGH, length=length)
+
+
+#: ArUco dictionaries that both OpenCV 4.10 and 5.x name this way
+MARKER_DICTIONARIES = tuple(
+    f"DICT_{n}X{n}_{size}" for n in (4, 5, 6, 7) for size in (50, 100, 250, 1000)
+) + ("DICT_ARUCO_ORIGINAL",)
+
+
+@dataclass(frozen=True)
+class AppConfig:
+    """``[app]``: language, where data lives, demo mode."""
+
+    language: str = setting("en", choices=("en", "es", "uk"))
+    data_dir: str = setting("", check=_absolute_or_empty)
+    demo: str = setting("auto", choices=("auto", "on", "off"))
+
+
+@dataclass(frozen=True)
+class DisplayConfig:
+    """``[display]``: the window or touchscreen."""
+
+    width: int = setting(800, low=200, high=4096)
+    height: int = setting(480, low=200, high=4096)
+    fullscreen: bool = setting(False)
+
+
+@dataclass(frozen=True)
+class TimerConfig:
+    """``[timer]``: Enigma's sand timer as the light bar and buzzer play it."""
+
+    duration_s: int = setting(30, low=5, high=600)
+    warnings_s: tuple[int, ...] = setting((10, 5), low=1, high=600, length=(0, 8))
+    tick_from_s: int = setting(10, low=0, high=600)
+
+
+@dataclass(frozen=True)
+class GpioConfig:
+    """``[gpio]``: pins (BCM numbers) and the devices on them."""
+
+    pin_factory: str = setting("auto", choices=("auto", "mock", "lgpio", "rpigpio"))
+    light_bar: str = setting("leds", choices=("leds", "ws2812"))
+    light_bar_pins: tuple[int, ...] = _bcm_pins((5, 6, 13, 19, 26, 16, 20, 21), length=(1, 16))
+    strip_leds: int = setting(30, low=1, high=1000)
+    strip_spi_bus: int = setting(0, low=0, high=1)
+    strip_brightness: float = setting(0.3, low=0.0, high=1.0)
+    buzzer_pin: int = _bcm_pin(18)
+    buzzer_octaves: int = setting(2, low=1, high=4)
+    player_button_pins: tuple[int, ...] = _bcm_pins((17, 27, 22, 23), length=(0, 4))
+    confirm_pin: int = _bcm_pin(24)
+    undo_pin: int = _bcm_pin(25)
+    debounce_ms: int = setting(50, low=0, high=1000)
+
+
+@dataclass(frozen=True)
+class CameraConfig:
+    """``[camera]``: where frames come from and at what size."""
+
+    source: str = setting("auto", choices=("auto", "picamera2", "usb", "replay", "render"))
+    device: int = setting(0, low=0, high=63)
+    path: str = setting("")
+    width: int = setting(2304, low=64, high=4608)
+    height: int = setting(1296, low=64, high=2592)
+    fps: int = setting(10, low=1, high=60)
+
+
+@dataclass(frozen=True)
+class IndigoBoardConfig:
+    """``[vision.indigo]``: where the Indigo board lies in the marker frame (millimetres)."""
+
+    board_center_mm: tuple[float, ...] = setting((0.0, 0.0), low=-2000.0, high=2000.0,
+                                                 length=(2, 2))
+    board_radius_mm: float = setting(250.0, low=10.0, high=2000.0)
+    rotation_deg: float = setting(0.0, low=-360.0, high=360.0)
+
+
+@dataclass(frozen=True)
+class VisionConfig:
+    """``[vision]``: thresholds of the board readers; a read below them is asked, not applied."""
+
+    marker_dictionary: str = setting("DICT_4X4_50", choices=MARKER_DICTIONARIES)
+    min_confidence: float = setting(0.85, low=0.0, high=1.0)
+    max_reprojection_px: float = setting(3.0, low=0.1, high=50.0)
+    min_board_area: float = setting(0.05, low=0.0, high=1.0)
+    blur_min_variance: float = setting(40.0, low=0.0, high=100000.0)
+    pack: str = setting("")
+    indigo: IndigoBoardConfig = field(default_factory=IndigoBoardConfig)
+
+
+@dataclass(frozen=True)
+class Config:
+    """The whole configuration. ``Config()`` is the built-in defaults.
+
+    ``sources`` lists the files merged to make it, lowest precedence first; it takes no part
+    in equality.
+    """
+
+    app: AppConfig = field(default_factory=AppConfig)
+    display: DisplayConfig = field(default_factory=DisplayConfig)
+    timer: TimerConfig = field(default_factory=TimerConfig)
+    gpio: GpioConfig = field(default_factory=GpioConfig)
+    camera: CameraConfig = field(default_factory=CameraConfig)
+    vision: VisionConfig = field(default_factory=VisionConfig)
+    sources: tuple[str, ...] = field(default=(), compare=False, metadata={"internal": True})
+
+    def to_toml(self) -> str:
+        """The configuration as TOML text that :func:`config.load_config` reads back."""
+        from config.loader import to_toml
+
+        return to_toml(self)
+
+
+def is_section(value_type: Any) -> bool:
+    """True when a field's type is a nested table (a dataclass) rather than a value."""
+    return isinstance(value_type, type) and dataclasses.is_dataclass(value_type)
+
+
+def is_internal(f: dataclasses.Field[Any]) -> bool:
+    """True for bookkeeping fields that are not settings (``Config.sources``)."""
+    return bool(f.metadata.get("internal"))
