@@ -1,0 +1,42 @@
+"""Indigo's errors. Each is a :class:`~companion.errors.CompanionError` and the matching built-in.
+
+A refused placement raises :class:`PlacementError`, an ``IllegalMoveError`` that also carries
+the broken rule as a :class:`Rule`, so the UI can phrase the question without parsing text.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from companion.errors import CompanionError, IllegalMoveError
+
+
+class Rule(StrEnum):
+    """The rule a refused placement breaks; the value appears in the message."""
+
+    GAME_OVER = "game-over"
+    NOT_YOUR_TURN = "not-your-turn"
+    UNKNOWN_PLAYER = "unknown-player"
+    OFF_BOARD = "off-board"
+    TREASURE_CELL = "treasure-cell"
+    OCCUPIED = "occupied"
+    BLOCKING = "blocking"
+    NO_SUCH_TILE = "no-such-tile"
+    TYPE_EXHAUSTED = "type-exhausted"
+    NOT_IN_HAND = "not-in-hand"
+
+
+class PlacementError(IllegalMoveError):
+    """A placement breaks ``rule``; the message says which and why."""
+
+    def __init__(self, rule: Rule, message: str) -> None:
+        super().__init__(f"{rule.value} rule: {message}")
+        self.rule = rule
+
+
+class NotationError(CompanionError, ValueError):
+    """Text that is not valid Indigo notation; the message quotes it and shows the form."""
+
+
+class SetupError(CompanionError, ValueError):
+    """A game cannot be set up that way (player count, layout, hand size)."""
