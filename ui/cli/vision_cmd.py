@@ -1,0 +1,47 @@
+"""Vision commands shared by every game: ``print markers``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ui.cli import CommandLine
+
+
+def _markers_args(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("-o", "--output", required=True, help="FILE.pdf or FILE.png")
+    parser.add_argument(
+        "--size-mm", type=float, default=40.0, help="printed side of each marker (default 40)"
+    )
+    parser.add_argument("--dpi", type=int, default=300, help="resolution (default 300)")
+    parser.add_argument(
+        "--ids",
+        default="0,1,2,3",
+        help="marker ids, comma separated (default 0,1,2,3: the table markers around a board)",
+    )
+
+
+def register(cli: CommandLine) -> None:
+    @cli.command("print markers", "write a sheet of ArUco markers at true scale", _markers_args)
+    def print_markers(args: argparse.Namespace) -> int:
+        from pathlib import Path
+
+        from vision.markers import marker_sheet, write_image
+
+        try:
+            ids = [int(part) for part in args.ids.split(",") if part.strip()]
+        except ValueError:
+            print(f"companion: error: --ids {args.ids!r} is not a list of numbers", file=sys.stderr)
+            return 2
+        if not 5.0 <= args.size_mm <= 180.0:
+            print(f"companion: error: --size-mm {args.size_mm} is outside 5..180", file=sys.stderr)
+            return 2
+        page = marker_sheet(ids, size_mm=args.size_mm, dpi=args.dpi)
+        path = Path(args.output)
+        try:
+            write_image(path, page, dpi=args.dpi)
+        except ValueError as exc:
+            print(f"companion: error: {exc}", file=sys.stderr)
+            return 2
+        print(f"wrote {path}: markers {ids}, {args.size_mm:g} mm at {args.dpi} dpi")
+        return 0

@@ -1,0 +1,489 @@
+"""ArUco markers: find four of them, fit a checked homography, print them at true scale.
+
+Every game finds its play area the same way: four markers whose centres sit at known points of
+a plane (a board's surroundings, a score sheet, a teach sheet). :func:`locate` finds them,
+fits the homography from the image to that plane (millimetres) and *checks it every time*:
+
+- the reprojection check maps every detected marker outline into the plane and compares it with
+  a square of the printed size (any rotation, so markers laid out by hand still pass);
+- the area check refuses a plane that covers too little of the frame (too far, or a glimpse);
+- the aspect check refuses a plane whose sides are stretched far beyond what a camera on an arm
+  produces (a degenerate fit, markers of two different sheets mixed up).
+
+A failed check raises :class:`~vision.errors.FrameRefusedError` with a reason.
+
+Only ``cv2.aruco.ArucoDetector``, ``getPredefinedDictionary`` and ``generateImageMarker`` are
+used, so this runs on OpenCV 4.10 (the Pi pin) and on 5.x. The default detector loses blurred
+markers at full resolution that it still finds in a smaller copy, so detection retries at the
+scales of ``MarkerChecks.retry_scales``.
+
+Example (a rendered plane seen straight on)::
+
+    >>> layout = MarkerLayout(ids=(0, 1, 2, 3), size_mm=40.0,
+    ...     centres_mm=((30, 30), (270, 30), (270, 270), (30, 270)))
+    >>> page = marker_plane_image(layout, px_per_mm=2.0)
+    >>> fit = locate(page, layout)
+    >>> round(fit.reprojection_mm, 1) < 1.0
+    True
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.errors import FrameRefusedError
+
+Point = tuple[float, float]
+
+#: Marker ids in use, so that one game's plane is never taken for another's.
+#: Each layout uses four ids in the order top-left, top-right, bottom-right, bottom-left.
+RESERVED_IDS: dict[str, tuple[int, int, int, int]] = {
+    "table": (0, 1, 2, 3),  # markers laid around a board (Indigo, Enigma)
+    "teach": (4, 5, 6, 7),  # the teach sheet for art packs
+    "second-chance": (8, 9, 10, 11),  # Second Chance score sheets
+    "break-the-code": (12, 13, 14, 15),
+}
+
+
+@dataclass(frozen=True)
+class MarkerLayout:
+    """Four markers on a plane: ids and centres (mm) in the order TL, TR, BR, BL."""
+
+    ids: tuple[int, int, int, int]
+    centres_mm: tuple[Point, Point, Point, Point]
+    size_mm: float
+    dictionary: str = "DICT_4X4_50"
+
+    def plane_size_mm(self) -> tuple[float, float]:
+        """Width and height of the plane that holds all four markers, with half a marker spare."""
+        xs = [c[0] for c in self.centres_mm]
+        ys = [c[1] for c in self.centres_mm]
+        return (max(xs) + self.size_mm, max(ys) + self.size_mm)
+
+
+@dataclass(frozen=True)
+class MarkerChecks:
+    """Thresholds of the homography checks (they come from config, not from here)."""
+
+    #: largest distance (mm, in the plane) between a marker's mapped corner and the ideal square,
+    #: as a fraction of the marker size
+    max_reprojection: float = 0.15
+    #: smallest share of the frame the marker quadrilateral must cover
+    min_area_fraction: float = 0.04
+    #: largest ratio between how much two opposite sides of the plane are stretched
+    max_side_stretch: float = 2.5
+    #: scales tried in order until all four markers are found (1.0 = full resolution)
+    retry_scales: tuple[float, ...] = (1.0, 0.5)
+    #: frames are first shrunk so that their longer side is at most this many pixels
+    max_detect_side: int = 2400
+
+
+@dataclass(frozen=True)
+class Detection:
+    """One marker found in an image: its id and four corners (x, y) in image pixels."""
+
+    marker_id: int
+    corners: np.ndarray  # shape (4, 2), float32, ArUco order (marker TL, TR, BR, BL)
+
+    @property
+    def centre(self) -> np.ndarray:
+        """Intersection of the diagonals: the true centre even under perspective."""
+        return _diagonal_intersection(self.corners)
+
+
+@dataclass(frozen=True)
+class PlaneFit:
+    """A checked homography from image pixels to plane millimetres."""
+
+    image_to_plane: np.ndarray  # 3x3 float64
+    layout: MarkerLayout
+    reprojection_mm: float
+    area_fraction: float
+    side_stretch: float
+    scale_used: float
+    detections: Mapping[int, Detection] = field(default_factory=dict)
+
+    @property
+    def plane_to_image(self) -> np.ndarray:
+        return np.linalg.inv(self.image_to_plane)
+
+    def warp(
+        self,
+        image: np.ndarray,
+        *,
+        px_per_mm: float,
+        origin_mm: Point = (0.0, 0.0),
+        size_mm: tuple[float, float] | None = None,
+        extra: np.ndarray | None = None,
+    ) -> np.ndarray:
+        """A top-down view of the plane: ``px_per_mm`` pixels per millimetre from ``origin_mm``.
+
+        ``extra`` is a further 3x3 map applied after the plane (plane mm -> output pixels);
+        when given it replaces the scale and origin.
+        """
+        width_mm, height_mm = size_mm or self.layout.plane_size_mm()
+        if extra is None:
+            extra = np.array(
+                [
+                    [px_per_mm, 0.0, -origin_mm[0] * px_per_mm],
+                    [0.0, px_per_mm, -origin_mm[1] * px_per_mm],
+                    [0.0, 0.0, 1.0],
+                ]
+            )
+        out_size = (max(1, round(width_mm * px_per_mm)), max(1, round(height_mm * px_per_mm)))
+        return cv2.warpPerspective(
+            image, extra @ self.image_to_plane, out_size, flags=cv2.INTER_LINEAR
+        )
+
+
+def _diagonal_intersection(quad: np.ndarray) -> np.ndarray:
+    p0, p1, p2, p3 = (np.asarray(p, dtype=np.float64) for p in quad)
+    d1 = p2 - p0
+    d2 = p3 - p1
+    denom = d1[0] * d2[1] - d1[1] * d2[0]
+    if abs(denom) < 1e-9:
+        return np.asarray(quad, dtype=np.float64).mean(axis=0)  # type: ignore[no-any-return]
+    t = ((p1[0] - p0[0]) * d2[1] - (p1[1] - p0[1]) * d2[0]) / denom
+    return p0 + t * d1  # type: ignore[no-any-return]
+
+
+def dictionary(name: str) -> cv2.aruco.Dictionary:
+    """The predefined ArUco dictionary ``name`` (e.g. ``"DICT_4X4_50"``)."""
+    try:
+        code = getattr(cv2.aruco, name)
+    except AttributeError:
+        raise ValueError(f"unknown ArUco dictionary {name!r}") from None
+    return cv2.aruco.getPredefinedDictionary(code)
+
+
+_DETECTORS: dict[str, cv2.aruco.ArucoDetector] = {}
+
+
+def _detector(name: str) -> cv2.aruco.ArucoDetector:
+    # Building a detector is cheap but not free; one per dictionary is reused.
+    if name not in _DETECTORS:
+        params = cv2.aruco.DetectorParameters()
+        params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+        # A cut-out marker on a darker table shows two nested squares: the paper's edge and
+        # the marker's black border. The default merge distance (0.125 of the perimeter in
+        # recent OpenCV) can keep the paper edge and lose the marker; 0.05 keeps them apart.
+        params.minMarkerDistanceRate = 0.05
+        _DETECTORS[name] = cv2.aruco.ArucoDetector(dictionary(name), params)
+    return _DETECTORS[name]
+
+
+def _gray(image: np.ndarray) -> np.ndarray:
+    if image.ndim == 2:
+        return image
+    if image.shape[2] == 4:
+        return cv2.cvtColor(image, cv2.COLOR_BGRA2GRAY)
+    return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+
+
+def detect_markers(
+    image: np.ndarray,
+    *,
+    dictionary_name: str = "DICT_4X4_50",
+    wanted: Sequence[int] | None = None,
+    scales: Sequence[float] = (1.0, 0.5),
+    max_side: int = 2400,
+) -> tuple[dict[int, Detection], float]:
+    """Find markers, retrying at smaller scales until every ``wanted`` id is found.
+
+    Returns the detections (corners in full-resolution pixels) and the scale that found them.
+    When no scale finds them all, the scale with the most wanted markers wins.
+    """
+    gray = _gray(image)
+    base = min(1.0, max_side / max(gray.shape[:2]))
+    want = set(wanted) if wanted is not None else None
+    best: dict[int, Detection] = {}
+    best_scale = 1.0
+    best_score = -1
+    for scale in scales:
+        s = base * scale
+        small = (
+            gray if s == 1.0 else cv2.resize(gray, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+        )
+        corners, ids, _ = _detector(dictionary_name).detectMarkers(small)
+        found: dict[int, Detection] = {}
+        if ids is not None:
+            for quad, marker_id in zip(corners, ids.ravel(), strict=True):
+                mid = int(marker_id)
+                if mid in found:  # a duplicate id means two sheets; keep the larger one
+                    if cv2.contourArea(quad.reshape(4, 2)) <= cv2.contourArea(
+                        found[mid].corners * s
+                    ):
+                        continue
+                found[mid] = Detection(mid, (quad.reshape(4, 2) / s).astype(np.float32))
+        score = len(found.keys() & want) if want is not None else len(found)
+        if score > best_score:
+            best, best_scale, best_score = found, scale, score
+        if want is not None and want <= found.keys():
+            break
+    return best, best_scale
+
+
+def _square_error(mapped: np.ndarray, size: float) -> float:
+    """Largest distance between four mapped corners and the best square of side ``size``."""
+    centre = mapped.mean(axis=0)
+    rel = mapped - centre
+    # the ideal corners of a square at angle theta are centre + R(theta) @ (+-s/2, +-s/2)
+    ideal = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], dtype=np.float64) * (size / 2)
+    # best rotation (2-D Procrustes without scale)
+    h = ideal.T @ rel
+    theta = math.atan2(h[0, 1] - h[1, 0], h[0, 0] + h[1, 1])
+    rot = np.array([[math.cos(theta), -math.sin(theta)], [math.sin(theta), math.cos(theta)]])
+    fitted = ideal @ rot.T
+    return float(np.max(np.linalg.norm(rel - fitted, axis=1)))
+
+
+def _apply(h: np.ndarray, points: np.ndarray) -> np.ndarray:
+    pts = np.asarray(points, dtype=np.float64).reshape(-1, 1, 2)
+    return cv2.perspectiveTransform(pts, h).reshape(-1, 2)  # type: ignore[no-any-return]
+
+
+def fit_plane(
+    detections: Mapping[int, Detection],
+    layout: MarkerLayout,
+    *,
+    image_shape: tuple[int, ...],
+    checks: MarkerChecks = MarkerChecks(),
+    scale_used: float = 1.0,
+) -> PlaneFit:
+    """Fit and check the homography from the four marker centres; refuse a bad one."""
+    missing = [i for i in layout.ids if i not in detections]
+    if missing:
+        seen = sorted(detections)
+        other = ""
+        if seen and not set(seen) & set(layout.ids):
+            other = f"; markers {seen} belong to another layout"
+        raise FrameRefusedError(
+            f"markers {missing} of {list(layout.ids)} not found (found {seen or 'none'}){other}",
+            reason="no-markers" if not other else "wrong-layout",
+        )
+    src = np.array([detections[i].centre for i in layout.ids], dtype=np.float64)
+    dst = np.array(layout.centres_mm, dtype=np.float64)
+    quad = src.astype(np.float32)
+    if not cv2.isContourConvex(quad.reshape(-1, 1, 2)):
+        raise FrameRefusedError(
+            "the four markers do not form a convex quadrilateral (mixed up or mirrored)",
+            reason="bad-homography",
+        )
+    h = cv2.getPerspectiveTransform(src.astype(np.float32), dst.astype(np.float32))
+    h = h.astype(np.float64)
+    # orientation: the image quad must run the same way round as the plane (no mirror)
+    if _signed_area(src) * _signed_area(dst) <= 0:
+        raise FrameRefusedError("the markers appear mirrored", reason="bad-homography")
+    worst = 0.0
+    for marker_id in layout.ids:
+        mapped = _apply(h, detections[marker_id].corners)
+        worst = max(worst, _square_error(mapped, layout.size_mm))
+    reprojection = worst
+    if reprojection > checks.max_reprojection * layout.size_mm:
+        raise FrameRefusedError(
+            f"homography check failed: marker outlines off by {reprojection:.1f} mm "
+            f"(limit {checks.max_reprojection * layout.size_mm:.1f} mm)",
+            reason="bad-homography",
+        )
+    frame_area = float(image_shape[0] * image_shape[1])
+    area_fraction = abs(_signed_area(src)) / frame_area
+    if area_fraction < checks.min_area_fraction:
+        raise FrameRefusedError(
+            f"the marked area covers {area_fraction:.1%} of the frame "
+            f"(needs {checks.min_area_fraction:.0%}): move the camera closer",
+            reason="too-small",
+        )
+    stretch = _side_stretch(src, dst)
+    if stretch > checks.max_side_stretch:
+        raise FrameRefusedError(
+            f"the marked area is stretched {stretch:.2f}x between opposite sides "
+            f"(limit {checks.max_side_stretch:.2f}x): camera too oblique",
+            reason="bad-homography",
+        )
+    return PlaneFit(h, layout, reprojection, area_fraction, stretch, scale_used, dict(detections))
+
+
+def _signed_area(pts: np.ndarray) -> float:
+    x = pts[:, 0]
+    y = pts[:, 1]
+    return 0.5 * float(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1)))
+
+
+def _side_stretch(src: np.ndarray, dst: np.ndarray) -> float:
+    """Worst ratio of (image length / plane length) between any two sides of the quad."""
+    ratios = []
+    for i in range(4):
+        j = (i + 1) % 4
+        plane = float(np.linalg.norm(dst[j] - dst[i]))
+        img = float(np.linalg.norm(src[j] - src[i]))
+        ratios.append(img / max(plane, 1e-9))
+    return max(ratios) / max(min(ratios), 1e-9)
+
+
+def locate(
+    image: np.ndarray,
+    layout: MarkerLayout,
+    *,
+    checks: MarkerChecks = MarkerChecks(),
+) -> PlaneFit:
+    """Find the layout's four markers in ``image`` and return the checked plane fit.
+
+    Raises FrameRefusedError (reason ``no-markers``, ``wrong-layout``, ``bad-homography``,
+    ``too-small``) when the frame cannot be trusted.
+    """
+    if image is None or image.size == 0:
+        raise FrameRefusedError("empty frame", reason="no-frame")
+    detections, scale = detect_markers(
+        image,
+        dictionary_name=layout.dictionary,
+        wanted=layout.ids,
+        scales=checks.retry_scales,
+        max_side=checks.max_detect_side,
+    )
+    return fit_plane(detections, layout, image_shape=image.shape, checks=checks, scale_used=scale)
+
+
+# ---------------------------------------------------------------- printing at true scale
+
+
+def marker_image(
+    marker_id: int, side_px: int, *, dictionary_name: str = "DICT_4X4_50"
+) -> np.ndarray:
+    """The marker ``marker_id`` as a grey image of ``side_px`` pixels (black border included)."""
+    return cv2.aruco.generateImageMarker(dictionary(dictionary_name), int(marker_id), int(side_px))
+
+
+def paste_marker(
+    canvas: np.ndarray,
+    marker_id: int,
+    centre_px: Point,
+    side_px: int,
+    *,
+    dictionary_name: str = "DICT_4X4_50",
+    quiet_zone: float = 0.5,
+) -> None:
+    """Draw a marker with a white quiet zone (a share of its side) onto ``canvas`` in place."""
+    img = marker_image(marker_id, side_px, dictionary_name=dictionary_name)
+    pad = int(round(side_px * quiet_zone))
+    x0 = int(round(centre_px[0] - side_px / 2))
+    y0 = int(round(centre_px[1] - side_px / 2))
+    white = 255 if canvas.ndim == 2 else (255,) * canvas.shape[2]
+    cv2.rectangle(canvas, (x0 - pad, y0 - pad), (x0 + side_px + pad, y0 + side_px + pad), white, -1)
+    if canvas.ndim == 3:
+        img = cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)
+    h, w = canvas.shape[:2]
+    ys, xs = slice(max(0, y0), min(h, y0 + side_px)), slice(max(0, x0), min(w, x0 + side_px))
+    canvas[ys, xs] = img[ys.start - y0 : ys.stop - y0, xs.start - x0 : xs.stop - x0]
+
+
+def marker_plane_image(
+    layout: MarkerLayout, *, px_per_mm: float, background: int = 255
+) -> np.ndarray:
+    """A BGR top-down image of the layout's plane with its four markers drawn at true scale."""
+    width_mm, height_mm = layout.plane_size_mm()
+    canvas = np.full(
+        (round(height_mm * px_per_mm), round(width_mm * px_per_mm), 3), background, np.uint8
+    )
+    side = int(round(layout.size_mm * px_per_mm))
+    for marker_id, (cx, cy) in zip(layout.ids, layout.centres_mm, strict=True):
+        paste_marker(
+            canvas,
+            marker_id,
+            (cx * px_per_mm, cy * px_per_mm),
+            side,
+            dictionary_name=layout.dictionary,
+        )
+    return canvas
+
+
+#: A4 portrait in millimetres
+A4_MM = (210.0, 297.0)
+
+
+def marker_sheet(
+    ids: Sequence[int],
+    *,
+    size_mm: float = 40.0,
+    dpi: int = 300,
+    page_mm: tuple[float, float] = A4_MM,
+    dictionary_name: str = "DICT_4X4_50",
+    title: str = "Tabletop Companion markers",
+) -> np.ndarray:
+    """A printable page (grey, ``dpi`` dots per inch) with the markers in a grid, each labelled.
+
+    Cut them out along the dashed boxes; each is exactly ``size_mm`` wide when printed at 100%.
+    """
+    px_per_mm = dpi / 25.4
+    width, height = (round(page_mm[0] * px_per_mm), round(page_mm[1] * px_per_mm))
+    page = np.full((height, width), 255, np.uint8)
+    side = int(round(size_mm * px_per_mm))
+    cell = side * 2.2
+    cols = max(1, int((width - 20 * px_per_mm) // cell))
+    rows_needed = math.ceil(len(ids) / cols)
+    if 25 * px_per_mm + rows_needed * cell > height:
+        raise ValueError(f"{len(ids)} markers of {size_mm} mm do not fit on one page")
+    x_start = (width - cols * cell) / 2 + cell / 2
+    y_start = 25 * px_per_mm + cell / 2
+    font = cv2.FONT_HERSHEY_SIMPLEX
+    scale = max(0.5, px_per_mm / 6)
+    cv2.putText(page, title, (int(10 * px_per_mm), int(12 * px_per_mm)), font, scale, 0, 2)
+    cv2.putText(
+        page,
+        f"print at 100% ({dpi} dpi); each marker is {size_mm:g} mm",
+        (int(10 * px_per_mm), int(19 * px_per_mm)),
+        font,
+        scale * 0.7,
+        0,
+        1,
+    )
+    for n, marker_id in enumerate(ids):
+        cx = x_start + (n % cols) * cell
+        cy = y_start + (n // cols) * cell
+        paste_marker(page, marker_id, (cx, cy), side, dictionary_name=dictionary_name)
+        half = int(cell / 2) - 2
+        for k in range(0, 4 * 2 * half, 12):  # dashed cut box
+            t = k % (2 * half)
+            side_no = k // (2 * half)
+            if (k // 6) % 2:
+                continue
+            pts = [
+                (cx - half + t, cy - half),
+                (cx + half, cy - half + t),
+                (cx + half - t, cy + half),
+                (cx - half, cy + half - t),
+            ]
+            x, y = pts[side_no]
+            page[int(y) : int(y) + 2, int(x) : int(x) + 2] = 120
+        cv2.putText(
+            page,
+            f"id {marker_id}",
+            (int(cx - side / 2), int(cy + side / 2 + 6 * px_per_mm)),
+            font,
+            scale * 0.7,
+            0,
+            1,
+        )
+    return page
+
+
+def write_image(path: Path, image: np.ndarray, *, dpi: int) -> None:
+    """Write PNG (with its dpi) or PDF (one page at ``dpi``, so it prints at true scale)."""
+    from PIL import Image
+
+    suffix = path.suffix.lower()
+    if image.ndim == 3:
+        pil = Image.fromarray(cv2.cvtColor(image, cv2.COLOR_BGR2RGB))
+    else:
+        pil = Image.fromarray(image)
+    if suffix == ".pdf":
+        pil.convert("RGB").save(path, "PDF", resolution=float(dpi))
+    elif suffix == ".png":
+        pil.save(path, "PNG", dpi=(dpi, dpi))
+    else:
+        raise ValueError(f"{path}: write .pdf or .png, not {suffix or 'no extension'}")
