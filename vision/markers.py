@@ -406,7 +406,7 @@ def marker_plane_image(
 A4_MM = (210.0, 297.0)
 
 
-def marker_sheet(
+def marker_sheets(
     ids: Sequence[int],
     *,
     size_mm: float = 40.0,
@@ -414,76 +414,95 @@ def marker_sheet(
     page_mm: tuple[float, float] = A4_MM,
     dictionary_name: str = "DICT_4X4_50",
     title: str = "Tabletop Companion markers",
-) -> np.ndarray:
-    """A printable page (grey, ``dpi`` dots per inch) with the markers in a grid, each labelled.
+) -> list[np.ndarray]:
+    """Printable pages (grey, ``dpi`` dots per inch) with the markers in a grid, each labelled.
 
     Cut them out along the dashed boxes; each is exactly ``size_mm`` wide when printed at 100%.
+    As many pages as needed are made.
     """
     px_per_mm = dpi / 25.4
     width, height = (round(page_mm[0] * px_per_mm), round(page_mm[1] * px_per_mm))
-    page = np.full((height, width), 255, np.uint8)
     side = int(round(size_mm * px_per_mm))
-    cell = side * 2.2
-    cols = max(1, int((width - 20 * px_per_mm) // cell))
-    rows_needed = math.ceil(len(ids) / cols)
-    if 25 * px_per_mm + rows_needed * cell > height:
-        raise ValueError(f"{len(ids)} markers of {size_mm} mm do not fit on one page")
-    x_start = (width - cols * cell) / 2 + cell / 2
-    y_start = 25 * px_per_mm + cell / 2
+    cell = side * 1.6 + 8 * px_per_mm  # quiet zone 0.25 side each way plus label room
+    top = 25 * px_per_mm
+    cols = max(1, int((width - 10 * px_per_mm) // cell))
+    rows = max(1, int((height - top - 5 * px_per_mm) // cell))
+    if cell > width - 4 * px_per_mm or top + cell > height:
+        raise ValueError(f"a marker of {size_mm:g} mm does not fit on a page")
+    per_page = cols * rows
     font = cv2.FONT_HERSHEY_SIMPLEX
     scale = max(0.5, px_per_mm / 6)
-    cv2.putText(page, title, (int(10 * px_per_mm), int(12 * px_per_mm)), font, scale, 0, 2)
-    cv2.putText(
-        page,
-        f"print at 100% ({dpi} dpi); each marker is {size_mm:g} mm",
-        (int(10 * px_per_mm), int(19 * px_per_mm)),
-        font,
-        scale * 0.7,
-        0,
-        1,
-    )
-    for n, marker_id in enumerate(ids):
-        cx = x_start + (n % cols) * cell
-        cy = y_start + (n // cols) * cell
-        paste_marker(page, marker_id, (cx, cy), side, dictionary_name=dictionary_name)
-        half = int(cell / 2) - 2
-        for k in range(0, 4 * 2 * half, 12):  # dashed cut box
-            t = k % (2 * half)
-            side_no = k // (2 * half)
-            if (k // 6) % 2:
-                continue
-            pts = [
-                (cx - half + t, cy - half),
-                (cx + half, cy - half + t),
-                (cx + half - t, cy + half),
-                (cx - half, cy + half - t),
-            ]
-            x, y = pts[side_no]
-            page[int(y) : int(y) + 2, int(x) : int(x) + 2] = 120
+    pages = []
+    for first in range(0, len(ids), per_page):
+        page = np.full((height, width), 255, np.uint8)
+        cv2.putText(page, title, (int(10 * px_per_mm), int(12 * px_per_mm)), font, scale, 0, 2)
         cv2.putText(
             page,
-            f"id {marker_id}",
-            (int(cx - side / 2), int(cy + side / 2 + 6 * px_per_mm)),
+            f"print at 100% ({dpi} dpi); each marker is {size_mm:g} mm",
+            (int(10 * px_per_mm), int(19 * px_per_mm)),
             font,
             scale * 0.7,
             0,
             1,
         )
-    return page
+        x_start = (width - cols * cell) / 2 + cell / 2
+        y_start = top + cell / 2
+        for n, marker_id in enumerate(ids[first : first + per_page]):
+            cx = x_start + (n % cols) * cell
+            cy = y_start + (n // cols) * cell - 3 * px_per_mm
+            paste_marker(
+                page, marker_id, (cx, cy), side, dictionary_name=dictionary_name, quiet_zone=0.25
+            )
+            _dashed_box(page, (cx, cy), side * 0.8)
+            cv2.putText(
+                page,
+                f"id {marker_id}",
+                (int(cx - side / 2), int(cy + side * 0.8 + 5 * px_per_mm)),
+                font,
+                scale * 0.7,
+                0,
+                1,
+            )
+        pages.append(page)
+    return pages
 
 
-def write_image(path: Path, image: np.ndarray, *, dpi: int) -> None:
-    """Write PNG (with its dpi) or PDF (one page at ``dpi``, so it prints at true scale)."""
+def _dashed_box(page: np.ndarray, centre: Point, half: float) -> None:
+    """A grey dashed square (the cutting line) around ``centre``."""
+    x0, y0 = int(centre[0] - half), int(centre[1] - half)
+    x1, y1 = int(centre[0] + half), int(centre[1] + half)
+    for t in range(0, x1 - x0, 16):
+        page[y0 : y0 + 2, x0 + t : min(x1, x0 + t + 8)] = 120
+        page[y1 : y1 + 2, x0 + t : min(x1, x0 + t + 8)] = 120
+    for t in range(0, y1 - y0, 16):
+        page[y0 + t : min(y1, y0 + t + 8), x0 : x0 + 2] = 120
+        page[y0 + t : min(y1, y0 + t + 8), x1 : x1 + 2] = 120
+
+
+def marker_sheet(ids: Sequence[int], **kwargs: object) -> np.ndarray:
+    """The first page of :func:`marker_sheets` (enough for four markers up to 70 mm)."""
+    return marker_sheets(ids, **kwargs)[0]  # type: ignore[arg-type]
+
+
+def write_image(path: Path, image: np.ndarray | Sequence[np.ndarray], *, dpi: int) -> None:
+    """Write PNG (with its dpi) or PDF (pages at ``dpi``, so they print at true scale).
+
+    Several pages go into one PDF; as PNG they are stacked vertically.
+    """
     from PIL import Image
 
+    pages = [image] if isinstance(image, np.ndarray) else list(image)
     suffix = path.suffix.lower()
-    if image.ndim == 3:
-        pil = Image.fromarray(cv2.cvtColor(image, cv2.COLOR_BGR2RGB))
-    else:
-        pil = Image.fromarray(image)
+    pils = [
+        Image.fromarray(cv2.cvtColor(p, cv2.COLOR_BGR2RGB) if p.ndim == 3 else p) for p in pages
+    ]
     if suffix == ".pdf":
-        pil.convert("RGB").save(path, "PDF", resolution=float(dpi))
+        rgb = [p.convert("RGB") for p in pils]
+        rgb[0].save(path, "PDF", resolution=float(dpi), save_all=True, append_images=rgb[1:])
     elif suffix == ".png":
-        pil.save(path, "PNG", dpi=(dpi, dpi))
+        if len(pages) > 1:
+            stacked = np.vstack([np.asarray(p.convert("RGB")) for p in pils])
+            pils = [Image.fromarray(stacked)]
+        pils[0].save(path, "PNG", dpi=(dpi, dpi))
     else:
         raise ValueError(f"{path}: write .pdf or .png, not {suffix or 'no extension'}")

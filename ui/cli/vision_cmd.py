@@ -26,7 +26,7 @@ def register(cli: CommandLine) -> None:
     def print_markers(args: argparse.Namespace) -> int:
         from pathlib import Path
 
-        from vision.markers import marker_sheet, write_image
+        from vision.markers import marker_sheets, write_image
 
         try:
             ids = [int(part) for part in args.ids.split(",") if part.strip()]
@@ -36,12 +36,15 @@ def register(cli: CommandLine) -> None:
         if not 5.0 <= args.size_mm <= 180.0:
             print(f"companion: error: --size-mm {args.size_mm} is outside 5..180", file=sys.stderr)
             return 2
-        page = marker_sheet(ids, size_mm=args.size_mm, dpi=args.dpi)
+        pages = marker_sheets(ids, size_mm=args.size_mm, dpi=args.dpi)
         path = Path(args.output)
         try:
-            write_image(path, page, dpi=args.dpi)
+            write_image(path, pages, dpi=args.dpi)
         except ValueError as exc:
             print(f"companion: error: {exc}", file=sys.stderr)
             return 2
-        print(f"wrote {path}: markers {ids}, {args.size_mm:g} mm at {args.dpi} dpi")
+        print(
+            f"wrote {path}: markers {ids}, {args.size_mm:g} mm at {args.dpi} dpi, "
+            f"{len(pages)} page(s)"
+        )
         return 0
