@@ -22,6 +22,7 @@ class Rule(StrEnum):
     OCCUPIED = "occupied"
     BLOCKING = "blocking"
     NO_SUCH_TILE = "no-such-tile"
+    NO_SUCH_ROTATION = "no-such-rotation"
     TYPE_EXHAUSTED = "type-exhausted"
     NOT_IN_HAND = "not-in-hand"
 
