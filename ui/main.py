@@ -6,26 +6,39 @@ import argparse
 import os
 
 
-def run_app(args: argparse.Namespace) -> int:
-    """Open the app window and run until it is closed; returns the exit status."""
+def configure_kivy(*, size: str | None, fullscreen: bool = False, demo: bool = True) -> None:
+    """Kivy settings that must be made before the window exists."""
     os.environ.setdefault("KIVY_NO_ARGS", "1")
-    if args.size:
-        width, _, height = args.size.partition("x")
-        os.environ["KIVY_WINDOW_SIZE"] = f"{width}x{height}"
     from kivy.config import Config
 
-    size = os.environ.get("KIVY_WINDOW_SIZE", "800x480")
-    width, _, height = size.partition("x")
-    Config.set("graphics", "width", width)
-    Config.set("graphics", "height", height)
-    from kivy.app import App
-    from kivy.uix.label import Label
+    if size:
+        width, _, height = size.partition("x")
+        Config.set("graphics", "width", str(int(width)))
+        Config.set("graphics", "height", str(int(height)))
+    Config.set("graphics", "fullscreen", "auto" if fullscreen else "0")
+    Config.set("graphics", "resizable", "1")
+    # touch-first: no multitouch emulation dots from right clicks, no hover reliance
+    Config.set("input", "mouse", "mouse,disable_multitouch")
+    Config.set("kivy", "exit_on_escape", "0" if not demo else "1")
+    Config.set("kivy", "keyboard_mode", "" if demo else "systemanddock")
 
-    class CompanionApp(App):
-        title = "Tabletop Companion"
 
-        def build(self) -> Label:
-            return Label(text="Tabletop Companion", font_size="32sp")
+def run_app(args: argparse.Namespace) -> int:
+    """Open the app window and run until it is closed; returns the exit status."""
+    from ui import services
+    from ui.platform import wants_demo
 
-    CompanionApp().run()
+    cfg = services.load_app_config(getattr(args, "config", None))
+    cfg_demo = {"on": True, "off": False}.get(cfg.app.demo)
+    demo = wants_demo(args.demo if args.demo is not None else cfg_demo)
+    size = args.size or os.environ.get("KIVY_WINDOW_SIZE") or \
+        f"{cfg.display.width}x{cfg.display.height}"
+    if demo:
+        # the desktop demo drives gpiozero's mock pins (PWM-capable for the light bar)
+        os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
+    configure_kivy(size=size, fullscreen=bool(cfg.display.fullscreen) and not demo, demo=demo)
+    from ui.app import CompanionApp
+
+    app = CompanionApp(config_path=getattr(args, "config", None), db_path=args.db, demo=demo)
+    app.run()
     return 0

@@ -1,0 +1,133 @@
+"""Driving the Kivy app inside the test process, under Xvfb.
+
+One window per test process (Kivy's limit); each test builds a fresh :class:`CompanionApp` on
+it with its own journal, pumps the event loop by hand, touches widgets with simulated touches
+and saves screenshots to ``artifacts/screenshots/``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+SIZES = {"landscape": (800, 480), "portrait": (720, 1280)}
+
+
+def _has_display() -> bool:
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+class Driver:
+    """A running app without ``App.run()``: build, pump frames, touch, screenshot, close."""
+
+    def __init__(self, db_path: Path, *, size: tuple[int, int] = (800, 480), demo: bool = True,
+                 camera_source: Any = None, start_camera: bool = True) -> None:
+        from kivy.app import App
+        from kivy.base import EventLoop
+        from kivy.core.window import Window
+
+        from ui.app import CompanionApp
+
+        EventLoop.ensure_window()
+        self.window = Window
+        self.set_size(size)
+        self.app = CompanionApp(db_path=db_path, demo=demo, camera_source=camera_source,
+                                start_camera=start_camera)
+        App._running_app = self.app
+        root = self.app.build()
+        Window.add_widget(root)
+        self.app.dispatch("on_start")
+        self.pump(4)
+
+    def set_size(self, size: tuple[int, int]) -> None:
+        self.window.size = size
+        self.pump(3)
+
+    def pump(self, frames: int = 2) -> None:
+        from kivy.base import EventLoop
+
+        for _ in range(frames):
+            EventLoop.idle()
+
+    def wait_for(self, predicate: Any, *, frames: int = 300) -> bool:
+        """Pump until ``predicate()`` holds (at most ``frames`` frames)."""
+        import time
+
+        for _ in range(frames):
+            if predicate():
+                return True
+            self.pump(1)
+            time.sleep(0.005)
+        return bool(predicate())
+
+    def tap(self, widget: Any) -> None:
+        """A simulated finger touch (down and up) in the middle of ``widget``."""
+        from kivy.tests.common import UnitTestTouch
+
+        x, y = widget.to_window(*widget.center)
+        touch = UnitTestTouch(x, y)
+        touch.touch_down()
+        touch.touch_up()
+        self.pump(2)
+
+    def tap_at(self, x: float, y: float) -> None:
+        from kivy.tests.common import UnitTestTouch
+
+        touch = UnitTestTouch(x, y)
+        touch.touch_down()
+        touch.touch_up()
+        self.pump(2)
+
+    def screen(self, name: str | None = None) -> Any:
+        manager = self.app.root.ids.manager
+        return manager.get_screen(name) if name else manager.current_screen
+
+    def screenshot(self, name: str) -> Path:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        self.pump(3)
+        produced = self.window.screenshot(str(ARTIFACTS / "tmp.png"))
+        target = ARTIFACTS / f"{name}.png"
+        shutil.move(produced, target)
+        return target
+
+    def texts(self) -> list[str]:
+        """Every text in the widget tree (and open popups) right now."""
+        out: list[str] = []
+        for top in self.window.children:
+            for widget in top.walk(restrict=False):
+                text = getattr(widget, "text", None)
+                if isinstance(text, str) and text:
+                    out.append(text)
+        return out
+
+    def close(self) -> None:
+        from kivy.app import App
+
+        for child in list(self.window.children):
+            self.window.remove_widget(child)
+        self.app.shutdown()
+        App._running_app = None
+        self.pump(2)
+
+
+@pytest.fixture
+def make_driver(tmp_path: Path) -> Iterator[Any]:
+    if not _has_display():
+        pytest.skip("needs a display: run under xvfb-run (scripts/test.sh does)")
+    drivers: list[Driver] = []
+
+    def make(**kwargs: Any) -> Driver:
+        kwargs.setdefault("size", SIZES["landscape"])
+        driver = Driver(tmp_path / "journal.sqlite3", **kwargs)
+        drivers.append(driver)
+        return driver
+
+    yield make
+    for driver in drivers:
+        driver.close()

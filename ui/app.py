@@ -1,0 +1,398 @@
+"""The composition root: config, journal and session, camera worker, devices, screens.
+
+Everything that owns a resource is made here and closed in :meth:`CompanionApp.shutdown`.
+Workers report through queues; :meth:`CompanionApp._pump` drains them on the Kivy main thread,
+blits the newest camera frame into one texture and hands button presses to the current screen.
+The session alone turns events into rule calls; screens render its state.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+from pathlib import Path
+from typing import Any
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.core.window import Window
+from kivy.graphics.texture import Texture
+from kivy.lang import Builder
+from kivy.properties import BooleanProperty, ListProperty, ObjectProperty, StringProperty
+
+from ui import services
+from ui.devices import DeviceHub
+from ui.i18n import _, set_language
+from ui.sdnotify import Notifier
+from ui.workers import CameraWorker, UiEvent, run_job
+
+log = logging.getLogger(__name__)
+
+UI_DIR = Path(__file__).resolve().parent
+#: game name -> screen name
+GAME_SCREENS = {
+    "indigo": "indigo",
+    "enigma": "enigma",
+    "second-chance": "second_chance",
+    "break-the-code": "break_the_code",
+}
+SCREEN_MODULES = {
+    "home": "ui.screens.home.HomeScreen",
+    "setup": "ui.screens.setup.SetupScreen",
+    "indigo": "ui.screens.indigo.IndigoScreen",
+    "enigma": "ui.screens.enigma.EnigmaScreen",
+    "second_chance": "ui.screens.second_chance.SecondChanceScreen",
+    "break_the_code": "ui.screens.break_the_code.BreakTheCodeScreen",
+    "history": "ui.screens.history.HistoryScreen",
+    "settings": "ui.screens.settings.SettingsScreen",
+    "calibration": "ui.screens.calibration.CalibrationScreen",
+}
+PUMP_HZ = 30.0
+
+
+def register_widgets() -> None:
+    """Make the app's widget classes known to kv rules (idempotent)."""
+    from kivy.factory import Factory
+
+    from ui.widgets.buttons import LongPressButton, TouchButton, TouchToggle
+
+    for cls in (TouchButton, TouchToggle, LongPressButton):
+        if cls.__name__ not in Factory.classes:
+            Factory.register(cls.__name__, cls=cls)
+
+
+class CompanionApp(App):
+    """The touchscreen app. Construct with keyword options; ``run()`` or drive it in tests."""
+
+    title = "Tabletop Companion"
+    banner_text = StringProperty("")
+    demo = BooleanProperty(False)
+    portrait = BooleanProperty(False)
+    camera_texture = ObjectProperty(None, allownone=True)
+    camera_failed = BooleanProperty(False)
+    session = ObjectProperty(None, allownone=True)
+    #: bumped after every accepted or undone event, so screens re-render
+    revision = ObjectProperty(0)
+    panel_levels = ListProperty([])
+    panel_buzzer = StringProperty("")
+    panel_buttons = ListProperty([])
+    screen_title = StringProperty("")
+
+    def __init__(
+        self,
+        *,
+        config_path: str | None = None,
+        db_path: str | Path | None = None,
+        demo: bool | None = None,
+        camera_source: Any = None,
+        start_camera: bool = True,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(**kwargs)
+        from ui.platform import wants_demo
+
+        self.events: queue.Queue[UiEvent] = queue.Queue()
+        self.notifier = Notifier()
+        self.cfg = services.load_app_config(config_path)
+        cfg_demo = {"on": True, "off": False}.get(getattr(self.cfg.app, "demo", "auto"))
+        self.demo = wants_demo(demo if demo is not None else cfg_demo)
+        self.db_path = Path(db_path) if db_path else services.default_db_path(self.cfg)
+        self.settings_overrides = services.load_settings(self.db_path)
+        self.cfg = services.apply_settings(self.cfg, self.settings_overrides)
+        self.journal: Any = None
+        self.devices: DeviceHub | None = None
+        self.camera: CameraWorker | None = None
+        self.table: Any = None  # the demo's simulated table
+        self._camera_source = camera_source
+        self._start_camera = start_camera
+        self.last_frame: Any = None
+        self._clock_events: list[Any] = []
+        self._ready_sent = False
+        self._screens: dict[str, Any] = {}
+        self.errors: list[str] = []
+
+    # --- building ------------------------------------------------------------------------------
+    def build(self) -> Any:
+        set_language(self.cfg.app.language)
+        register_widgets()
+        for kv in [UI_DIR / "app.kv", *sorted((UI_DIR / "screens").glob("*.kv"))]:
+            Builder.unload_file(str(kv))
+            Builder.load_file(str(kv))
+        from ui.widgets.root import RootLayout
+
+        self.start_services()
+        root = RootLayout()
+        self.root = root
+        self._add_screens(root)
+        Window.bind(size=self._on_window_size)
+        self._on_window_size(Window, Window.size)
+        self.resume_or_home()
+        return root
+
+    def _add_screens(self, root: Any) -> None:
+        import importlib
+
+        manager = root.ids.manager
+        manager.clear_widgets()
+        self._screens = {}
+        for name, dotted in SCREEN_MODULES.items():
+            module_name, _, class_name = dotted.rpartition(".")
+            cls = getattr(importlib.import_module(module_name), class_name)
+            screen = cls(name=name)
+            manager.add_widget(screen)
+            self._screens[name] = screen
+
+    def rebuild(self) -> None:
+        """Re-create every screen (after a language change), staying where we are."""
+        current = self.root.ids.manager.current
+        set_language(self.cfg.app.language)
+        for kv in [UI_DIR / "app.kv", *sorted((UI_DIR / "screens").glob("*.kv"))]:
+            Builder.unload_file(str(kv))
+            Builder.load_file(str(kv))
+        from ui.widgets.root import RootLayout
+
+        Window.remove_widget(self.root)
+        self.root = RootLayout()
+        Window.add_widget(self.root)
+        self._add_screens(self.root)
+        self.show(current, remember=False)
+
+    def start_services(self) -> None:
+        """Open the journal, the devices and the camera; start the main-thread pump."""
+        self.journal = services.open_journal(self.db_path)
+        self.devices = DeviceHub(self.cfg, self.events, demo=self.demo)
+        self.panel_buttons = list(self.devices.button_names)
+        if self.demo:
+            from ui.demo import DemoTable
+
+            self.table = DemoTable(self)
+        if self._start_camera:
+            self.start_camera()
+        self._clock_events.append(Clock.schedule_interval(self._pump, 1.0 / PUMP_HZ))
+        interval = self.notifier.watchdog_interval
+        if interval:
+            self._clock_events.append(Clock.schedule_interval(lambda dt: self.notifier.ping(),
+                                                              interval))
+        Window.bind(on_flip=self._on_first_flip)
+
+    def start_camera(self) -> None:
+        from ui.camera import make_camera_source
+
+        try:
+            source = self._camera_source or make_camera_source(self.cfg, demo=self.demo,
+                                                                table=self.table)
+        except Exception as exc:  # no camera: the banner says so and manual entry takes over
+            self.report_error(_("Camera unavailable: {error}").format(error=exc), camera=True)
+            return
+        fps = min(float(getattr(self.cfg.camera, "fps", 10)), 15.0)
+        self.camera = CameraWorker(source, self.events, fps=fps).start()
+
+    def _on_first_flip(self, *args: Any) -> None:
+        if self._ready_sent:
+            return
+        self._ready_sent = True
+        Window.unbind(on_flip=self._on_first_flip)
+        self.notifier.ready()
+
+    def _on_window_size(self, window: Any, size: Any) -> None:
+        self.portrait = size[1] > size[0]
+
+    # --- the main-thread pump ------------------------------------------------------------------
+    def _pump(self, dt: float) -> None:
+        for _i in range(50):
+            try:
+                event = self.events.get_nowait()
+            except queue.Empty:
+                break
+            self.handle_event(event)
+        if self.camera is not None:
+            try:
+                frame = self.camera.frames.get_nowait()
+            except queue.Empty:
+                frame = None
+            if frame is not None:
+                self.show_frame(frame)
+        if self.devices is not None:
+            snap = self.devices.snapshot()
+            if list(snap.levels) != list(self.panel_levels):
+                self.panel_levels = list(snap.levels)
+            if snap.buzzer != self.panel_buzzer:
+                self.panel_buzzer = snap.buzzer
+
+    def handle_event(self, event: UiEvent) -> None:
+        if event.kind == "button":
+            screen = self.current_screen()
+            handler = getattr(screen, "on_hardware_button", None)
+            if event.name == "undo":
+                self.undo()
+            elif callable(handler):
+                handler(event.name)
+        elif event.kind == "camera-error":
+            self.camera_failed = True
+            self.report_error(_("Camera error: {error}. Enter moves by hand.").format(
+                error=event.message), camera=True)
+        elif event.kind == "camera-ok":
+            self.camera_failed = False
+            self.clear_banner()
+        elif event.kind == "hardware-error":
+            self.report_error(_("Hardware error: {error}. Use the screen.").format(
+                error=event.message))
+        elif event.kind == "job" and event.callback is not None:
+            event.callback(event.value, event.error)
+
+    def show_frame(self, frame: Any) -> None:
+        """Blit a BGR frame into the one camera texture (re-made only if the size changes)."""
+        self.last_frame = frame
+        height, width = frame.shape[:2]
+        texture = self.camera_texture
+        if texture is None or tuple(texture.size) != (width, height):
+            texture = Texture.create(size=(width, height), colorfmt="rgb")
+            texture.flip_vertical()
+        texture.blit_buffer(frame.tobytes(), colorfmt="bgr", bufferfmt="ubyte")
+        if texture is not self.camera_texture:
+            self.camera_texture = texture
+        else:
+            self.camera_texture.ask_update(lambda *a: None)
+            self.property("camera_texture").dispatch(self)
+
+    def run_in_background(self, work: Any, callback: Any, *, name: str = "job") -> None:
+        run_job(self.events, work, callback, name=name)
+
+    # --- errors --------------------------------------------------------------------------------
+    def report_error(self, message: str, *, camera: bool = False) -> None:
+        log.warning("%s", message)
+        self.errors.append(message)
+        if camera:
+            self.camera_failed = True
+        self.banner_text = message
+
+    def clear_banner(self) -> None:
+        self.banner_text = ""
+
+    # --- navigation and the session ------------------------------------------------------------
+    def current_screen(self) -> Any:
+        if self.root is None:
+            return None
+        return self.root.ids.manager.current_screen
+
+    def screen(self, name: str) -> Any:
+        return self._screens[name]
+
+    def show(self, name: str, *, remember: bool = True) -> None:
+        manager = self.root.ids.manager
+        manager.current = name
+        screen = self._screens[name]
+        self.screen_title = screen.title()
+        refresh = getattr(screen, "refresh", None)
+        if callable(refresh):
+            refresh()
+        if remember and self.session is not None and name in GAME_SCREENS.values():
+            services.set_meta(self.journal, self.session, "screen", name)
+
+    def resume_or_home(self) -> None:
+        """Start where the last unfinished game was left, else on the home screen."""
+        try:
+            game_id = services.latest_unfinished(self.journal)
+        except Exception as exc:
+            self.report_error(_("Journal error: {error}").format(error=exc))
+            game_id = None
+        if game_id is not None:
+            try:
+                self.open_game(game_id)
+                return
+            except Exception as exc:
+                self.report_error(_("Could not resume the last game: {error}").format(error=exc))
+        self.show("home", remember=False)
+
+    def open_game(self, game_id: Any) -> None:
+        session = services.resume_session(self.journal, game_id)
+        self.session = session
+        screen = services.get_meta(self.journal, game_id, "screen")
+        if screen not in GAME_SCREENS.values():
+            screen = GAME_SCREENS[session.game]
+        self.revision += 1
+        self.show(screen, remember=False)
+
+    def new_game(self, game: str, players: list[str], options: dict[str, Any],
+                 *, colours: list[str] | None = None) -> None:
+        self.session = services.start_session(self.journal, game, players, options)
+        if colours:
+            services.set_meta(self.journal, self.session, "colours", ",".join(colours))
+        if self.table is not None:
+            self.table.reset()
+        self.revision += 1
+        self.show(GAME_SCREENS[game])
+
+    def apply(self, event: dict[str, Any]) -> bool:
+        """Send one record event through the session; a refusal becomes a banner, not a crash."""
+        if self.session is None:
+            return False
+        from companion.errors import CompanionError
+
+        try:
+            self.session.apply(event)
+        except CompanionError as exc:
+            self.report_error(_("Not accepted: {error}").format(error=exc))
+            return False
+        self.revision += 1
+        if self.banner_text.startswith(_("Not accepted: {error}").split("{")[0]):
+            self.clear_banner()
+        return True
+
+    def undo(self) -> bool:
+        if self.session is None or not list(self.session.events):
+            return False
+        from companion.errors import CompanionError
+
+        try:
+            self.session.undo()
+        except CompanionError as exc:
+            self.report_error(_("Cannot undo: {error}").format(error=exc))
+            return False
+        self.revision += 1
+        screen = self.current_screen()
+        on_undo = getattr(screen, "on_undo", None)
+        if callable(on_undo):
+            on_undo()
+        return True
+
+    def result(self) -> dict[str, Any]:
+        if self.session is None:
+            return {}
+        return dict(self.session.result())
+
+    def player_colours(self) -> list[str]:
+        if self.session is None:
+            return []
+        stored = services.get_meta(self.journal, services.session_game_id(self.session),
+                                   "colours")
+        return stored.split(",") if stored else []
+
+    def save_settings(self, section: str, key: str, value: Any) -> None:
+        self.settings_overrides.setdefault(section, {})[key] = value
+        services.save_settings(self.db_path, self.settings_overrides)
+        self.cfg = services.apply_settings(self.cfg, self.settings_overrides)
+
+    # --- closing ------------------------------------------------------------------------------
+    def on_stop(self) -> None:
+        self.shutdown()
+
+    def shutdown(self) -> None:
+        for event in self._clock_events:
+            event.cancel()
+        self._clock_events.clear()
+        Window.unbind(on_flip=self._on_first_flip)
+        Window.unbind(size=self._on_window_size)
+        if self.camera is not None:
+            self.camera.close()
+            self.camera = None
+        if self.devices is not None:
+            self.devices.off()
+            self.devices.close()
+            self.devices = None
+        if self.journal is not None:
+            closer = getattr(self.journal, "close", None)
+            if callable(closer):
+                closer()
+            self.journal = None
+        self.notifier.stopping()

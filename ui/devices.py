@@ -1,0 +1,148 @@
+"""The light bar, buzzer and buttons as the app sees them, real or on the virtual panel.
+
+:class:`DeviceHub` wraps the ``hardware`` package: button presses become ``UiEvent("button")``
+on the app's event queue (gpiozero calls back on its own threads), and :meth:`snapshot` gives
+the light-bar levels, the buzzer and the buttons for the on-screen panel. When the pins cannot
+be opened the hub falls back to a panel-only model and reports a ``hardware-error`` banner.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+from dataclasses import dataclass, field
+from typing import Any
+
+from ui.workers import UiEvent
+
+log = logging.getLogger(__name__)
+
+BUTTONS = ("P1", "P2", "P3", "P4", "confirm", "undo")
+
+
+@dataclass
+class PanelState:
+    """What the virtual panel draws."""
+
+    levels: list[float] = field(default_factory=lambda: [0.0] * 8)
+    buzzer: str = ""  # "" silent, else what it plays ("beep", "alarm", a note)
+    pressed: set[str] = field(default_factory=set)
+
+
+class DeviceHub:
+    """One owner for the timer's devices; ``close()`` releases the pins."""
+
+    def __init__(self, cfg: Any, events: queue.Queue[UiEvent], *, demo: bool) -> None:
+        self.events = events
+        self.demo = demo
+        self.backend: Any = None
+        self.error = ""
+        self.panel = PanelState(levels=[0.0] * len(getattr(cfg.gpio, "light_bar_pins", range(8))))
+        self.button_names = list(BUTTONS)
+        try:
+            self.backend = _open_backend(cfg, demo=demo)
+        except Exception as exc:  # no pins, no permission, no package: the panel takes over
+            log.warning("hardware unavailable, using the on-screen panel: %s", exc)
+            self.backend = None
+            if not demo:  # in the demo the panel *is* the hardware
+                self.error = f"hardware: {exc}"
+                self.events.put(UiEvent("hardware-error", message=self.error))
+        if self.backend is not None:
+            self._wire_buttons()
+
+    # --- buttons -----------------------------------------------------------------------------
+    def _wire_buttons(self) -> None:
+        when = getattr(self.backend, "when_button", None)
+        if callable(when):
+            when(lambda name: self.events.put(UiEvent("button", name=str(name))))
+            names = getattr(self.backend, "button_names", None)
+            if names:
+                self.button_names = list(names)
+
+    def press(self, name: str) -> None:
+        """A click on the virtual panel: drive the mock pin if there is one, else report it."""
+        presser = getattr(self.backend, "press", None)
+        if callable(presser):
+            try:
+                presser(name)
+                return
+            except Exception:
+                log.exception("simulated press of %s failed", name)
+        self.events.put(UiEvent("button", name=name))
+
+    # --- light bar and buzzer ----------------------------------------------------------------
+    def show_fraction(self, fraction: float) -> None:
+        """Light the bar in proportion to ``fraction`` of the sand left (0..1)."""
+        fraction = max(0.0, min(1.0, fraction))
+        n = len(self.panel.levels)
+        lit = fraction * n
+        self.panel.levels = [max(0.0, min(1.0, lit - i)) for i in range(n)]
+        self._call("show_fraction", fraction)
+
+    def sound(self, what: str) -> None:
+        """``beep`` (a warning), ``tick``, ``alarm`` (time is up) or ``""`` to stop."""
+        self.panel.buzzer = what
+        self._call("sound", what)
+
+    def off(self) -> None:
+        self.panel.levels = [0.0] * len(self.panel.levels)
+        self.panel.buzzer = ""
+        self._call("off")
+
+    def snapshot(self) -> PanelState:
+        """The panel to draw: the backend's own snapshot when it has one."""
+        getter = getattr(self.backend, "snapshot", None)
+        if callable(getter):
+            try:
+                snap = getter()
+                levels = getattr(snap, "levels", None)
+                if levels is not None:
+                    self.panel.levels = [float(v) for v in levels]
+                buzzer = getattr(snap, "buzzer", None)
+                if buzzer is not None:
+                    self.panel.buzzer = str(buzzer or "")
+                pressed = getattr(snap, "pressed", None)
+                if pressed is not None:
+                    self.panel.pressed = set(pressed)
+            except Exception:
+                log.exception("hardware snapshot failed")
+        return self.panel
+
+    def _call(self, method: str, *args: Any) -> None:
+        target = getattr(self.backend, method, None)
+        if not callable(target):
+            return
+        try:
+            target(*args)
+        except Exception as exc:  # a device failing mid-game shows a banner; play goes on
+            if not self.error:
+                self.error = f"hardware: {exc}"
+                self.events.put(UiEvent("hardware-error", message=self.error))
+
+    def close(self) -> None:
+        closer = getattr(self.backend, "close", None)
+        if callable(closer):
+            try:
+                closer()
+            except Exception:
+                log.exception("closing the hardware failed")
+        self.backend = None
+
+    def __enter__(self) -> DeviceHub:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _open_backend(cfg: Any, *, demo: bool) -> Any:
+    """The hardware package's device set, on mock pins in the demo."""
+    import importlib
+
+    try:
+        module = importlib.import_module("hardware.table")
+    except ModuleNotFoundError as exc:
+        if exc.name and exc.name.startswith("hardware"):
+            raise RuntimeError("the hardware package is not installed") from exc
+        raise
+    return module.open_table_devices(cfg, demo=demo)

@@ -1,0 +1,11 @@
+"""Break the Code screen (work in progress)."""
+
+from __future__ import annotations
+
+from ui.i18n import _
+from ui.screens.base import BaseScreen
+
+
+class BreakTheCodeScreen(BaseScreen):
+    def title(self) -> str:
+        return _("Break the Code")

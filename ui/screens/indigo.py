@@ -1,0 +1,207 @@
+"""Indigo: the board with the camera under it, read / tap to correct, confirm, hidden scores.
+
+Flow of a turn: the player puts a tile on the table; "Read the board" (or a tap on the cell
+when the camera is out) gives a proposal; the engine's prediction of the gem moves is animated;
+"Confirm" sends the ``place`` event through the session. Scores stay hidden until the end; a
+long press on a player's name shows their own haul while held.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
+
+from ui.i18n import _
+from ui.screens.base import BaseScreen
+from ui.touch import min_target_px
+from ui.widgets.buttons import LongPressButton
+
+
+class IndigoScreen(BaseScreen):
+    status = StringProperty("")
+    proposal = ObjectProperty(None, allownone=True)
+    is_over = BooleanProperty(False)
+    result_text = StringProperty("")
+
+    def title(self) -> str:
+        return "Indigo"
+
+    def on_kv_post(self, base_widget: Any) -> None:
+        self.ids.board.bind(on_cell=lambda _w, cell: self.tap_cell(cell))
+        self.app.bind(revision=lambda *_a: self.refresh() if self.manager and
+                      self.manager.current == self.name else None,
+                      camera_texture=self._texture)
+
+    def _texture(self, app: Any, texture: Any) -> None:
+        self.ids.board.texture = texture
+
+    # --- state ------------------------------------------------------------------------------
+    def state(self) -> Any:
+        session = self.app.session
+        if session is None or session.game != "indigo":
+            return None
+        game = session.state  # the engine's IndigoGame wraps the IndigoState
+        return getattr(game, "state", game)
+
+    def mover(self) -> str:
+        state = self.state()
+        players = self.players()
+        if state is None or not players:
+            return ""
+        return players[state.turn]
+
+    def refresh(self) -> None:
+        state = self.state()
+        board = self.ids.board
+        board.state = state
+        board.texture = self.app.camera_texture
+        board.marks = {}
+        board.selected = None
+        self.proposal = None
+        if self.app.table is not None and state is not None:
+            self.app.table.sync(state)
+        self._players_strip()
+        self.is_over = bool(state is not None and state.is_over)
+        if self.is_over:
+            self._show_result()
+            self.status = _("Game over")
+        elif state is not None:
+            self.result_text = ""
+            self.status = _("{player} to place a tile").format(player=self.mover())
+
+    def _players_strip(self) -> None:
+        strip = self.ids.players
+        strip.clear_widgets()
+        mover = self.mover()
+        for player in self.players():
+            button = LongPressButton(text=("» " if player == mover else "") + player,
+                                     background_normal="", font_size="16sp",
+                                     background_color=self._dim(self.colour_of(player)),
+                                     color=(0, 0, 0, 1), size_hint_y=None,
+                                     height=min_target_px())
+            button.player = player
+            button.bind(on_long_press=lambda b: self.peek(b, True),
+                        on_long_release=lambda b: self.peek(b, False))
+            strip.add_widget(button)
+
+    @staticmethod
+    def _dim(rgba: Any) -> tuple[float, float, float, float]:
+        return (rgba[0] * 0.85, rgba[1] * 0.85, rgba[2] * 0.85, 1)
+
+    def haul_text(self, player: str) -> str:
+        result = self.app.result()
+        gems = result.get("gems", {}).get(player, {})
+        return _("{a} amber, {e} emerald, {s} sapphire").format(
+            a=gems.get("amber", 0), e=gems.get("emerald", 0), s=gems.get("sapphire", 0))
+
+    def peek(self, button: Any, show: bool) -> None:
+        """While held, a player's own haul replaces their name (nobody else's is shown)."""
+        button.text = self.haul_text(button.player) if show else button.player
+
+    # --- a turn -----------------------------------------------------------------------------
+    def read_board(self) -> None:
+        app = self.app
+        frame = app.last_frame
+        if app.camera is None or app.camera_failed or frame is None:
+            self.status = _("No camera: tap the cell where the tile was put")
+            return
+        state = self.state()
+        from ui.reading import read_indigo_frame
+
+        self.status = _("Reading the board…")
+        app.run_in_background(lambda: read_indigo_frame(frame, app.cfg, state),
+                              self._read_done, name="read-indigo")
+
+    def _read_done(self, reading: Any, error: BaseException | None) -> None:
+        if error is not None:
+            self.status = _("Could not read the board ({error}); tap the cell instead").format(
+                error=error)
+            return
+        self.ids.board.marks = {cell: (1, 0.3, 0.2, 1) for cell in reading.questions}
+        if reading.proposal is None:
+            self.status = _("No new tile found; tap the cell where it was put")
+            return
+        self.propose(*reading.proposal)
+        if reading.questions:
+            self.status = _("Please check the marked cells, then confirm or tap to correct")
+
+    def tap_cell(self, cell: Any) -> None:
+        state = self.state()
+        if state is None or self.is_over:
+            return
+        from companion.indigo.geometry import is_route_cell
+
+        if not is_route_cell(tuple(cell)) or cell in state.tiles:
+            self.status = _("Choose an empty route cell")
+            return
+        self.ids.board.selected = tuple(cell)
+        from ui.widgets.tile_picker import TilePicker
+
+        self.picker = TilePicker(lambda kind, rot: self.propose(tuple(cell), kind, rot),
+                                 portrait=self.portrait)
+        self.picker.open()
+
+    def propose(self, cell: Any, kind: int, rotation: int) -> None:
+        """Show the placement and the engine's predicted gem moves; wait for Confirm."""
+        state = self.state()
+        from companion.errors import CompanionError
+        from companion.indigo.state import Placement, predict
+        from companion.indigo.tiles import Tile
+
+        cell = (int(cell[0]), int(cell[1]))
+        try:
+            report = predict(state, Placement(cell, Tile(kind, rotation)))
+        except CompanionError as exc:
+            self.proposal = None
+            self.ids.board.proposal = None
+            self.status = _("Not legal: {error}").format(error=exc)
+            return
+        self.proposal = (cell, kind, rotation)
+        board = self.ids.board
+        board.selected = cell
+        board.proposal = self.proposal
+        board.animate(list(report.moves))
+        self.status = _("{player}: tile {kind}, turn {rotation}. Confirm?").format(
+            player=self.mover(), kind=kind, rotation=rotation)
+
+    def confirm(self) -> None:
+        if self.proposal is None:
+            self.status = _("Read the board or tap a cell first")
+            return
+        cell, kind, rotation = self.proposal
+        event = {"type": "place", "player": self.mover(), "cell": [cell[0], cell[1]],
+                 "tile": kind, "rotation": rotation}
+        if self.app.apply(event):
+            self.proposal = None
+
+    def on_hardware_button(self, name: str) -> None:
+        if name == "confirm":
+            self.confirm() if self.proposal is not None else self.read_board()
+
+    def demo_move(self) -> None:
+        state = self.state()
+        if self.app.table is None or state is None or self.is_over:
+            return
+        placement = self.app.table.play_random(state)
+        if placement is not None:
+            self.status = _("Demo: {player} put a tile down. Read the board.").format(
+                player=self.mover())
+
+    # --- the end ----------------------------------------------------------------------------
+    def _show_result(self) -> None:
+        result = self.app.result()
+        scores = result.get("scores", {})
+        gems = result.get("gems", {})
+        winners = result.get("winners", [])
+        ranking = sorted(scores, key=lambda p: (-scores[p], -sum(gems.get(p, {}).values())))
+        lines = []
+        for place, player in enumerate(ranking, start=1):
+            count = sum(gems.get(player, {}).values())
+            lines.append(_("{place}. {player}: {points} points, {gems} gems").format(
+                place=place, player=player, points=scores[player], gems=count))
+        tied = [p for p in ranking if scores[p] == scores[ranking[0]]] if ranking else []
+        if len(tied) > 1:
+            lines.append(_("Tie on points: most gems wins"))
+        lines.append(_("Winner: {names}").format(names=", ".join(winners)))
+        self.result_text = "\n".join(lines)

@@ -1,0 +1,11 @@
+"""Second Chance screen (work in progress)."""
+
+from __future__ import annotations
+
+from ui.i18n import _
+from ui.screens.base import BaseScreen
+
+
+class SecondChanceScreen(BaseScreen):
+    def title(self) -> str:
+        return _("Second Chance")

@@ -1,0 +1,237 @@
+"""The app's one door to the other layers: config, journal and session, hardware, camera.
+
+Each function here adapts one piece (``config``, ``companion.journal``/``session``,
+``hardware``, ``vision``) to what the screens need, so the screens never import those packages
+themselves. Heavy imports stay inside the functions.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+import os
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+CONFIG_ENV = "COMPANION_CONFIG"
+SETTINGS_FILE = "settings.json"
+
+
+# --- config ---------------------------------------------------------------------------------
+
+def load_app_config(path: str | None) -> Any:
+    """The validated config: ``path``, else ``$COMPANION_CONFIG``, else the defaults."""
+    path = path or os.environ.get(CONFIG_ENV) or None
+    import config
+
+    loader = getattr(config, "load_config", None)
+    if loader is None:
+        from config.schema import Config
+
+        if path:
+            raise FileNotFoundError(f"cannot load {path}: the config loader is not available")
+        return Config()
+    return loader(path)
+
+
+def default_db_path(cfg: Any) -> Path:
+    """Where the journal lives: ``[app] data_dir``, else the user's data directory."""
+    data_dir = getattr(getattr(cfg, "app", None), "data_dir", "")
+    if data_dir:
+        return Path(data_dir).expanduser() / "journal.sqlite3"
+    import config
+
+    for name in ("default_db_path", "default_journal_path"):
+        helper = getattr(config, name, None)
+        if callable(helper):
+            try:
+                return Path(helper(cfg))
+            except TypeError:
+                return Path(helper())
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("tabletop-companion")) / "journal.sqlite3"
+
+
+def apply_settings(cfg: Any, overrides: dict[str, dict[str, Any]]) -> Any:
+    """``cfg`` with the settings screen's choices (section -> key -> value) laid over it.
+
+    The settings screen offers only values the schema allows, so no re-validation is needed;
+    unknown keys (from an older version) are skipped.
+    """
+    for section_name, values in overrides.items():
+        section = getattr(cfg, section_name, None)
+        if section is None or not dataclasses.is_dataclass(section):
+            continue
+        known = {f.name: f for f in dataclasses.fields(section)}
+        changes = {}
+        for key, value in values.items():
+            if key in known:
+                changes[key] = tuple(value) if isinstance(value, list) else value
+        if changes:
+            updated = dataclasses.replace(section, **changes)
+            cfg = dataclasses.replace(cfg, **{section_name: updated})
+    return cfg
+
+
+def load_settings(db_path: Path) -> dict[str, dict[str, Any]]:
+    path = db_path.with_name(SETTINGS_FILE)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def save_settings(db_path: Path, overrides: dict[str, dict[str, Any]]) -> None:
+    path = db_path.with_name(SETTINGS_FILE)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(overrides, indent=1, sort_keys=True), encoding="utf-8")
+    tmp.replace(path)
+
+
+# --- journal and session ----------------------------------------------------------------------
+
+def open_journal(path: Path) -> Any:
+    from companion.journal import Journal
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    opener = getattr(Journal, "open", None)
+    return opener(path) if callable(opener) else Journal(path)
+
+
+def start_session(journal: Any, game: str, players: list[str], options: dict[str, Any]) -> Any:
+    return _session_class().start(journal, game, players, options)
+
+
+def resume_session(journal: Any, game_id: Any) -> Any:
+    return _session_class().resume(journal, game_id)
+
+
+def latest_unfinished(journal: Any) -> Any:
+    """The id of the newest unfinished game, or None."""
+    found = journal.latest_unfinished()
+    if found is None:
+        return None
+    return getattr(found, "game_id", getattr(found, "id", found))
+
+
+def game_summaries(journal: Any) -> list[dict[str, Any]]:
+    """Past and current games as plain dicts: id, game, players, started, over."""
+    out = []
+    for item in journal.games():
+        if isinstance(item, dict):
+            out.append(dict(item))
+        else:
+            out.append({
+                "id": getattr(item, "game_id", getattr(item, "id", None)),
+                "game": getattr(item, "game", ""),
+                "players": list(getattr(item, "players", ())),
+                "started": str(getattr(item, "started", getattr(item, "created", ""))),
+                "over": bool(getattr(item, "finished", getattr(item, "over", False))),
+            })
+    return out
+
+
+def session_game_id(session: Any) -> Any:
+    return getattr(session, "game_id", getattr(session, "id", None))
+
+
+def set_meta(journal: Any, session: Any, key: str, value: str) -> None:
+    try:
+        journal.set_meta(session_game_id(session), key, value)
+    except Exception:  # a meta write must never cost a game; the events are what matter
+        log.exception("could not store %s in the journal", key)
+
+
+def get_meta(journal: Any, game_id: Any, key: str) -> str | None:
+    try:
+        value = journal.get_meta(game_id, key)
+    except Exception:
+        log.exception("could not read %s from the journal", key)
+        return None
+    return None if value is None else str(value)
+
+
+def replay_events(game: str, players: list[str], options: dict[str, Any],
+                  events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The replay result after each prefix of ``events`` (for the score-over-time plot)."""
+    from companion.engine import load_rules
+
+    rules = load_rules(game)
+    state = rules.new_game(players, options)
+    results = [rules.result(state, complete=True)]
+    for index, event in enumerate(events, start=1):
+        state = rules.apply_event(state, event, index=index)
+        results.append(rules.result(state, complete=True))
+    return results
+
+
+class _InterimSession:
+    """Stand-in while ``companion.session`` is not installed: journal first, then rules.
+
+    Same surface as the real Session (start/resume/apply/undo/result/state/events); it is used
+    only when that module cannot be imported.
+    """
+
+    def __init__(self, journal: Any, game_id: int, game: str, players: list[str],
+                 options: dict[str, Any], events: list[dict[str, Any]]) -> None:
+        from companion.engine import load_rules
+
+        self.journal, self.game_id, self.game = journal, game_id, game
+        self.players, self.options = tuple(players), dict(options)
+        self.rules = load_rules(game)
+        self.events: list[dict[str, Any]] = []
+        self.state = self.rules.new_game(self.players, self.options)
+        for event in events:
+            self.state = self.rules.apply_event(self.state, event, index=len(self.events) + 1)
+            self.events.append(dict(event))
+
+    @classmethod
+    def start(cls, journal: Any, game: str, players: list[str],
+              options: dict[str, Any]) -> _InterimSession:
+        from companion.engine import load_rules
+
+        load_rules(game).new_game(players, options)  # refuse bad options before journaling
+        return cls(journal, journal.new_game(game, players, options), game, players, options, [])
+
+    @classmethod
+    def resume(cls, journal: Any, game_id: int) -> _InterimSession:
+        summary = journal.game(game_id)
+        return cls(journal, game_id, summary.game, list(summary.players), dict(summary.options),
+                   journal.events(game_id))
+
+    def apply(self, event: dict[str, Any]) -> Any:
+        state = self.rules.apply_event(self.state, event, index=len(self.events) + 1)
+        self.journal.append(self.game_id, event)
+        self.state = state
+        self.events.append(dict(event))
+        if self.result().get("over"):
+            try:
+                self.journal.finish(self.game_id, self.result())
+            except Exception:
+                log.exception("could not mark the game finished")
+        return state
+
+    def undo(self) -> Any:
+        self.journal.undo(self.game_id)
+        fresh = _InterimSession.resume(self.journal, self.game_id)
+        self.state, self.events = fresh.state, fresh.events
+        return self.state
+
+    def result(self) -> dict[str, Any]:
+        return dict(self.rules.result(self.state, complete=True))
+
+
+def _session_class() -> Any:
+    try:
+        from companion.session import Session
+    except ModuleNotFoundError as exc:
+        if exc.name != "companion.session":
+            raise
+        return _InterimSession
+    return Session

@@ -1,0 +1,1 @@
+"""Reusable widgets: touch buttons, the banner, the virtual panel, boards, timer, plots."""

@@ -1,0 +1,210 @@
+"""The Indigo board: camera image underneath, the accepted state, the read and the animation.
+
+It draws what it is given and decides nothing: ``state`` (the engine's ``IndigoState``),
+``proposal`` (a placement waiting for confirmation, drawn translucent), ``marks`` (cells the
+read is unsure about) and ``moves`` (the engine's predicted ``GemMove``s, animated along their
+edge points). A tap on a cell dispatches ``on_cell``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from kivy.clock import Clock
+from kivy.graphics import Color, Ellipse, Line, Mesh, Rectangle
+from kivy.properties import DictProperty, ListProperty, NumericProperty, ObjectProperty
+from kivy.uix.widget import Widget
+
+GEM_RGBA = {
+    "amber": (1.0, 0.78, 0.1, 1),
+    "emerald": (0.1, 0.75, 0.3, 1),
+    "sapphire": (0.15, 0.35, 1.0, 1),
+}
+
+
+class HexBoard(Widget):
+    state = ObjectProperty(None, allownone=True)
+    texture = ObjectProperty(None, allownone=True)
+    proposal = ObjectProperty(None, allownone=True)  # (cell, kind, rotation)
+    selected = ObjectProperty(None, allownone=True)
+    marks = DictProperty({})  # cell -> rgba for questions / low confidence
+    moves = ListProperty([])
+    progress = NumericProperty(1.0)
+    owners_rgba = ListProperty([])  # per gateway, list of rgba (chips)
+
+    __events__ = ("on_cell",)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._anim: Any = None
+        for prop in ("state", "texture", "proposal", "selected", "marks", "moves", "progress",
+                     "size", "pos", "owners_rgba"):
+            self.bind(**{prop: self._trigger})
+        self._redraw = Clock.create_trigger(lambda dt: self.redraw(), 0)
+
+    def _trigger(self, *args: Any) -> None:
+        self._redraw()
+
+    # --- geometry --------------------------------------------------------------------------
+    def radius(self) -> float:
+        from companion.indigo.geometry import board_extent
+
+        half_w, half_h = board_extent(1.0)
+        return max(1.0, min(self.width / (2 * half_w), self.height / (2 * half_h)) * 0.98)
+
+    def to_screen(self, point: tuple[float, float]) -> tuple[float, float]:
+        return (self.center_x + point[0], self.center_y - point[1])
+
+    def cell_at(self, x: float, y: float) -> Any:
+        from companion.indigo.geometry import CELLS, cell_centre
+
+        r = self.radius()
+        best, best_d = None, r
+        for cell in CELLS:
+            cx, cy = self.to_screen(cell_centre(cell, r))
+            d = math.hypot(cx - x, cy - y)
+            if d < best_d:
+                best, best_d = cell, d
+        return best
+
+    def on_touch_down(self, touch: Any) -> bool:
+        if not self.collide_point(*touch.pos) or self.disabled:
+            return super().on_touch_down(touch)
+        cell = self.cell_at(*touch.pos)
+        if cell is not None:
+            self.dispatch("on_cell", cell)
+            return True
+        return super().on_touch_down(touch)
+
+    def on_cell(self, cell: Any) -> None:
+        pass
+
+    # --- animation ------------------------------------------------------------------------
+    def animate(self, moves: list[Any], *, duration: float = 1.2) -> None:
+        """Run the predicted gem moves once from start to end."""
+        if self._anim is not None:
+            self._anim.cancel()
+        self.moves = list(moves)
+        self.progress = 0.0
+        steps = max(1, int(duration * 30))
+
+        def step(dt: float) -> bool:
+            self.progress = min(1.0, self.progress + 1.0 / steps)
+            return self.progress < 1.0
+
+        self._anim = Clock.schedule_interval(step, 1 / 30)
+
+    # --- drawing --------------------------------------------------------------------------
+    def redraw(self) -> None:
+        from companion.indigo.geometry import (
+            CELLS,
+            CENTRE,
+            CORNER_BY_CELL,
+            cell_centre,
+            edge_midpoint,
+            hex_corners,
+        )
+        from companion.indigo.tiles import paths_of
+
+        r = self.radius()
+        state = self.state
+        tiles = dict(getattr(state, "tiles", {}) or {})
+        self.canvas.clear()
+        with self.canvas:
+            if self.texture is not None:
+                Color(1, 1, 1, 0.55)
+                tw, th = self.texture.size
+                scale = min(self.width / tw, self.height / th)
+                w, h = tw * scale, th * scale
+                Rectangle(texture=self.texture, pos=(self.center_x - w / 2, self.center_y - h / 2),
+                          size=(w, h))
+            for cell in CELLS:
+                corners = [self.to_screen(p) for p in hex_corners(cell, r * 0.96)]
+                if cell == CENTRE:
+                    rgba = (0.1, 0.2, 0.55, 0.9)
+                elif cell in CORNER_BY_CELL:
+                    rgba = (0.45, 0.7, 0.95, 0.9)
+                elif cell in tiles:
+                    rgba = (0.35, 0.3, 0.25, 0.92)
+                else:
+                    rgba = (0.2, 0.22, 0.2, 0.55 if self.texture is not None else 0.9)
+                Color(*rgba)
+                _fill_polygon(corners)
+                Color(0.05, 0.05, 0.05, 1)
+                Line(points=[c for p in corners + corners[:1] for c in p], width=1)
+            for cell, tile in tiles.items():
+                self._draw_paths(cell, paths_of(tile.kind, tile.rotation), r, (0.95, 0.9, 0.8, 1))
+            if self.proposal is not None:
+                cell, kind, rotation = self.proposal
+                corners = [self.to_screen(p) for p in hex_corners(cell, r * 0.96)]
+                Color(0.95, 0.75, 0.2, 0.45)
+                _fill_polygon(corners)
+                self._draw_paths(cell, paths_of(kind, rotation), r, (1, 1, 1, 1))
+            for cell, rgba in self.marks.items():
+                corners = [self.to_screen(p) for p in hex_corners(cell, r * 0.9)]
+                Color(*rgba)
+                Line(points=[c for p in corners + corners[:1] for c in p], width=2)
+            if self.selected is not None:
+                corners = [self.to_screen(p) for p in hex_corners(self.selected, r * 0.92)]
+                Color(1, 1, 0.2, 1)
+                Line(points=[c for p in corners + corners[:1] for c in p], width=3)
+            moving = {m.start for m in self.moves} if self.progress < 1.0 else set()
+            gem_r = r * 0.22
+            for (cell, edge), gem in dict(getattr(state, "gems", {}) or {}).items():
+                if (cell, edge) in moving:
+                    continue
+                x, y = self.to_screen(edge_midpoint(cell, edge, r, fraction=0.78))
+                Color(*GEM_RGBA.get(str(gem.value if hasattr(gem, "value") else gem), (1, 1, 1, 1)))
+                Ellipse(pos=(x - gem_r, y - gem_r), size=(2 * gem_r, 2 * gem_r))
+            left = int(getattr(state, "centre_left", 0) or 0)
+            cx, cy = self.to_screen(cell_centre(CENTRE, r))
+            for i in range(left):
+                angle = math.radians(60 * i)
+                gem = "sapphire" if i == 0 else "emerald"  # the sapphire leaves last
+                Color(*GEM_RGBA[gem])
+                Ellipse(pos=(cx + r * 0.45 * math.cos(angle) - gem_r,
+                             cy + r * 0.45 * math.sin(angle) - gem_r), size=(2 * gem_r, 2 * gem_r))
+            if self.progress < 1.0:
+                for move in self.moves:
+                    path = [move.start, *move.points]
+                    pts = [self.to_screen(edge_midpoint(c, e, r, fraction=0.78)) for c, e in path]
+                    x, y = _along(pts, self.progress)
+                    Color(*GEM_RGBA.get(str(move.gem.value), (1, 1, 1, 1)))
+                    Ellipse(pos=(x - gem_r * 1.2, y - gem_r * 1.2),
+                            size=(2.4 * gem_r, 2.4 * gem_r))
+
+    def _draw_paths(self, cell: Any, paths: Any, r: float, rgba: Any) -> None:
+        from companion.indigo.geometry import cell_centre, edge_midpoint
+
+        centre = self.to_screen(cell_centre(cell, r))
+        Color(*rgba)
+        for a, b in paths:
+            pa = self.to_screen(edge_midpoint(cell, a, r))
+            pb = self.to_screen(edge_midpoint(cell, b, r))
+            bend = 0.0 if (b - a) % 6 == 3 else 0.6
+            mid = (centre[0] * bend + (pa[0] + pb[0]) / 2 * (1 - bend),
+                   centre[1] * bend + (pa[1] + pb[1]) / 2 * (1 - bend))
+            Line(bezier=[*pa, *mid, *pb], width=max(1.0, r * 0.07))
+
+
+def _fill_polygon(points: list[tuple[float, float]]) -> None:
+    vertices: list[float] = []
+    for x, y in points:
+        vertices.extend((x, y, 0, 0))
+    Mesh(vertices=vertices, indices=list(range(len(points))), mode="triangle_fan")
+
+
+def _along(points: list[tuple[float, float]], t: float) -> tuple[float, float]:
+    if len(points) == 1:
+        return points[0]
+    lengths = [math.dist(points[i], points[i + 1]) for i in range(len(points) - 1)]
+    total = sum(lengths) or 1.0
+    goal = t * total
+    for i, seg in enumerate(lengths):
+        if goal <= seg or i == len(lengths) - 1:
+            f = 0.0 if seg == 0 else min(1.0, goal / seg)
+            (x0, y0), (x1, y1) = points[i], points[i + 1]
+            return (x0 + (x1 - x0) * f, y0 + (y1 - y0) * f)
+        goal -= seg
+    return points[-1]

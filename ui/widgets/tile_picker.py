@@ -1,0 +1,64 @@
+"""A visual list of the 15 Indigo tile patterns (type and rotation), to correct or enter a tile."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.graphics import Color, Line, Rectangle
+from kivy.uix.behaviors import ButtonBehavior
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.modalview import ModalView
+from kivy.uix.widget import Widget
+
+from ui.touch import min_target_px
+
+
+class TileChoice(ButtonBehavior, Widget):
+    """One oriented tile pattern, drawn as its three paths."""
+
+    def __init__(self, kind: int, rotation: int, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.kind = kind
+        self.rotation = rotation
+        self.bind(size=self.redraw, pos=self.redraw, state=self.redraw)
+
+    def redraw(self, *args: Any) -> None:
+        from companion.indigo.geometry import edge_midpoint
+        from companion.indigo.tiles import paths_of
+
+        self.canvas.clear()
+        r = min(self.width, self.height) / 2.1
+        cx, cy = self.center
+        with self.canvas:
+            Color(0.3, 0.25, 0.2, 1) if self.state == "normal" else Color(0.6, 0.5, 0.2, 1)
+            Rectangle(pos=self.pos, size=self.size)
+            Color(0.95, 0.9, 0.8, 1)
+            for a, b in paths_of(self.kind, self.rotation):
+                pa = edge_midpoint((0, 0), a, r)
+                pb = edge_midpoint((0, 0), b, r)
+                bend = 0.0 if (b - a) % 6 == 3 else 0.6
+                mid = ((pa[0] + pb[0]) / 2 * (1 - bend), (pa[1] + pb[1]) / 2 * (1 - bend))
+                Line(bezier=[cx + pa[0], cy - pa[1], cx + mid[0], cy - mid[1],
+                             cx + pb[0], cy - pb[1]], width=2)
+
+
+class TilePicker(ModalView):
+    """Choose one of the 15 distinct oriented patterns; calls ``on_choice(kind, rotation)``."""
+
+    def __init__(self, on_choice: Any, *, portrait: bool = False, **kwargs: Any) -> None:
+        super().__init__(size_hint=(0.95, 0.9), auto_dismiss=True, **kwargs)
+        from companion.indigo.tiles import all_patterns
+
+        size = min_target_px() * 1.3
+        grid = GridLayout(cols=3 if portrait else 5, spacing=6, padding=6)
+        self.choices: list[TileChoice] = []
+        for tile in all_patterns():
+            choice = TileChoice(tile.kind, tile.rotation, size_hint_min=(size, size))
+            choice.bind(on_press=lambda c: self._choose(c, on_choice))
+            grid.add_widget(choice)
+            self.choices.append(choice)
+        self.add_widget(grid)
+
+    def _choose(self, choice: TileChoice, on_choice: Any) -> None:
+        self.dismiss()
+        on_choice(choice.kind, choice.rotation)
