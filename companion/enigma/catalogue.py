@@ -96,12 +96,14 @@ class Catalogue:
         """Entries whose conduit side, turned by some rotation, equals ``tile``.
 
         The camera reads a placed tile and asks which catalogue tile (and rotation) it is.
-        Cell ids are compared as written, so a tile read with other ids does not match.
+        Tiles are compared by what is connected to what (:meth:`Tile.signature`); cell ids
+        are compared as written, so a tile read with other ids does not match.
         """
         found = []
+        wanted = tile.signature()
         for entry in (self.start, *self.tiles):
             for rotation in distinct_rotations(entry.conduit):
-                if rotate_tile(entry.conduit, rotation) == tile:
+                if rotate_tile(entry.conduit, rotation).signature() == wanted:
                     found.append((entry, rotation))
         return found
 

@@ -165,6 +165,17 @@ class Tile:
         """The tile's separate channel networks (lone cells are components of their own)."""
         return _components(self)
 
+    def signature(self) -> tuple[tuple[tuple[str, str], ...], frozenset[Component]]:
+        """What play depends on: the cells and which cells and ports are connected.
+
+        Two tiles with the same signature behave the same on the table even when their links
+        are written differently (a crossroads may be N-E, E-S, S-W or N-S, E-W, N-E).
+        """
+        return self.cells, frozenset(self.components())
+
+    def is_equivalent(self, other: Tile) -> bool:
+        return self.signature() == other.signature()
+
     def to_json(self) -> dict[str, object]:
         return format_tile(self)
 
@@ -264,13 +275,16 @@ def rotate_tile(tile: Tile, quarter_turns: int) -> Tile:
 
 
 def distinct_rotations(tile: Tile) -> tuple[int, ...]:
-    """The rotations 0..3 that give different tiles (a symmetric tile has fewer)."""
-    seen: set[Tile] = set()
+    """The rotations 0..3 that give different tiles (a symmetric tile has fewer).
+
+    Tiles are compared by :meth:`Tile.signature`, i.e. by what is connected to what.
+    """
+    seen: set[object] = set()
     kept = []
     for r in range(4):
-        turned = rotate_tile(tile, r)
-        if turned not in seen:
-            seen.add(turned)
+        signature = rotate_tile(tile, r).signature()
+        if signature not in seen:
+            seen.add(signature)
             kept.append(r)
     return tuple(kept)
 

@@ -1,0 +1,140 @@
+"""``companion replay`` for Enigma: record events <-> moves, and the result object.
+
+Exit 2 (RecordError) for the structure of the event itself: an unknown ``type``, a missing
+field, a top-level field of the wrong JSON type. Exit 3 (IllegalMoveError) for everything
+inside well-typed fields (an unknown player or category, a malformed tile) and every rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from companion.enigma.errors import EnigmaIllegalMoveError, TileFormatError
+from companion.enigma.game import (
+    DEFAULT_TARGET,
+    EnigmaOptions,
+    EnigmaState,
+    PlaceMove,
+    RoundMove,
+    apply,
+    new_game,
+)
+from companion.enigma.tiles import CROSSROADS, format_tile, parse_tile
+from companion.errors import RecordError
+from companion.record import event_where, optional, require, require_int_pair
+
+EVENT_TYPES = ("round", "place")
+
+
+def parse_options(options: Mapping[str, Any]) -> EnigmaOptions:
+    """Record options; a bad value raises RecordError (exit 2), unknown keys are ignored."""
+    where = "record options"
+    target = optional(options, "target", int, DEFAULT_TARGET, where=where)
+    if target < 1:
+        raise RecordError(f"{where}: 'target' must be at least 1, got {target}")
+    edge = optional(options, "require_edge_match", bool, True, where=where)
+    start = CROSSROADS
+    if options.get("start") is not None:
+        raw = require(options, "start", dict, where=where)
+        try:
+            start = parse_tile(raw, where=f"{where}: 'start'")
+        except TileFormatError as exc:
+            raise RecordError(str(exc)) from exc
+    rule = optional(options, "networker_rule", str, "any", where=where)
+    if rule not in ("any", "others"):
+        raise RecordError(f"{where}: 'networker_rule' must be 'any' or 'others', got {rule!r}")
+    return EnigmaOptions(
+        target=target, require_edge_match=edge, start=start, networker_rule=rule
+    )
+
+
+def parse_event(event: Mapping[str, Any], *, index: int) -> RoundMove | PlaceMove:
+    """The move an event stands for (structure only; the rules judge the content)."""
+    where = event_where(index, event)
+    kind = require(event, "type", str, where=where)
+    if kind == "round":
+        choices = require(event, "choices", dict, where=where)
+        solved = require(event, "solved", list, where=where)
+        for player, category in choices.items():
+            if not isinstance(category, str):
+                raise EnigmaIllegalMoveError(
+                    f"rule 'choices': {player}'s choice must be a category name, got {category!r}"
+                )
+        for player in solved:
+            if not isinstance(player, str):
+                raise EnigmaIllegalMoveError(
+                    f"rule 'solve': solvers are player names, got {player!r}"
+                )
+        return RoundMove(tuple(choices.items()), tuple(solved))
+    if kind == "place":
+        player = require(event, "player", str, where=where)
+        raw_tile = require(event, "tile", dict, where=where)
+        at = require_int_pair(event, "at", where=where)
+        rotation = require(event, "rotation", int, where=where)
+        networker: str | None = None
+        if event.get("networker") is not None:
+            networker = require(event, "networker", str, where=where)
+        try:
+            tile = parse_tile(raw_tile, where="tile")
+        except TileFormatError as exc:
+            raise EnigmaIllegalMoveError(f"rule 'tile schema': {exc}") from exc
+        if not 0 <= rotation <= 3:
+            raise EnigmaIllegalMoveError(
+                f"rule 'rotation': rotation must be 0..3 clockwise quarter turns, got {rotation}"
+            )
+        return PlaceMove(player, tile, at, rotation, networker)
+    raise RecordError(f"{where}: unknown event type {kind!r}; Enigma has {', '.join(EVENT_TYPES)}")
+
+
+def format_move(move: RoundMove | PlaceMove) -> dict[str, object]:
+    """The record event for a move (the inverse of :func:`parse_event`)."""
+    if isinstance(move, RoundMove):
+        return {"type": "round", "choices": dict(move.choices), "solved": list(move.solved)}
+    return {
+        "type": "place",
+        "player": move.player,
+        "tile": format_tile(move.tile),
+        "at": list(move.at),
+        "rotation": move.rotation,
+        "networker": move.networker,
+    }
+
+
+def result_of(state: EnigmaState, *, complete: bool) -> dict[str, Any]:
+    """The replay result of records.md, Enigma section."""
+    over = state.is_over(record_ended=complete)
+    open_count, closed_count = state.board.system_counts()
+    return {
+        "game": "enigma",
+        "over": over,
+        "winners": list(state.winners()) if over else [],
+        "scores": dict(zip(state.players, state.scores, strict=True)),
+        "networkers": {p: state.board.networkers_of(p) for p in state.players},
+        "systems": {"open": open_count, "closed": closed_count},
+    }
+
+
+class EnigmaRules:
+    """The :class:`companion.engine.GameRules` implementation for Enigma."""
+
+    game = "enigma"
+    min_players = 2
+    max_players = 4
+
+    def new_game(self, players: Sequence[str], options: Mapping[str, Any]) -> EnigmaState:
+        return new_game(players, parse_options(options))
+
+    def apply_event(
+        self, state: EnigmaState, event: Mapping[str, Any], *, index: int
+    ) -> EnigmaState:
+        return apply(state, parse_event(event, index=index))
+
+    def result(self, state: EnigmaState, *, complete: bool) -> dict[str, Any]:
+        return result_of(state, complete=complete)
+
+
+RULES = EnigmaRules()
+
+__all__ = ["EVENT_TYPES", "EnigmaRules", "RULES", "format_move", "parse_event", "parse_options",
+           "result_of"]
