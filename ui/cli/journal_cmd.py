@@ -1,0 +1,159 @@
+"""Journal commands: ``companion export GAME_ID`` and ``companion games``.
+
+Both read the journal (``--db PATH``, default ``<data_dir>/journal.sqlite3`` from the config)
+and never create one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from ui.cli import EXIT_ERROR, CommandLine
+
+
+def _db_args(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--db", type=Path, help="the journal database (default: <data_dir>/journal.sqlite3)"
+    )
+    parser.add_argument("--config", help="a config file that overrides the defaults")
+
+
+def _export_args(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("game_id", type=int, metavar="GAME_ID", help="the game's number "
+                        "(see `companion games`)")
+    parser.add_argument("-o", "--output", metavar="FILE",
+                        help="write the record here instead of standard output")
+    _db_args(parser)
+
+
+def _games_args(parser: argparse.ArgumentParser) -> None:
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument("--finished", dest="finished", action="store_true", default=None,
+                       help="only finished games")
+    which.add_argument("--unfinished", dest="finished", action="store_false",
+                       help="only games still in play")
+    parser.add_argument("--json", action="store_true", help="one JSON object per line")
+    _db_args(parser)
+
+
+def resolve_db(args: argparse.Namespace) -> Path:
+    """``--db`` when given, else the journal in the configured data directory."""
+    if args.db is not None:
+        return Path(args.db).expanduser()
+    from config import default_db_path, load_config
+
+    return default_db_path(load_config(args.config))
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    # a half-written record must never replace a good one
+    directory = path.parent if str(path.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def format_record(data: dict[str, Any]) -> str:
+    """A record as JSON text with one event per line, easy to read and to diff."""
+
+    def dump(value: Any) -> str:
+        return json.dumps(value, ensure_ascii=False)
+
+    lines = ["{"]
+    for key, value in data.items():
+        if key == "events":
+            continue
+        lines.append(f"  {dump(key)}: {dump(value)},")
+    events = data.get("events", [])
+    if events:
+        lines.append('  "events": [')
+        lines.extend(f"    {dump(e)}," for e in events[:-1])
+        lines.append(f"    {dump(events[-1])}")
+        lines.append("  ]")
+    else:
+        lines.append('  "events": []')
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _summary_json(summary: Any) -> dict[str, Any]:
+    return {
+        "id": summary.id,
+        "game": summary.game,
+        "players": list(summary.players),
+        "options": dict(summary.options),
+        "started": summary.started.isoformat(),
+        "finished": None if summary.finished is None else summary.finished.isoformat(),
+        "events": summary.event_count,
+        "result": summary.result,
+    }
+
+
+def _summary_line(summary: Any) -> str:
+    started = summary.started.astimezone().strftime("%Y-%m-%d %H:%M")
+    if summary.finished is None:
+        status = "in play"
+    else:
+        winners = (summary.result or {}).get("winners") or []
+        status = "finished" + (f", won by {', '.join(winners)}" if winners else "")
+    return (f"{summary.id:>5}  {summary.game:<15} {started}  {summary.event_count:>4} events  "
+            f"{', '.join(summary.players)}  ({status})")
+
+
+def register(cli: CommandLine) -> None:
+    @cli.command("export", "write a game of the journal as a record (JSON)", _export_args)
+    def export_command(args: argparse.Namespace) -> int:
+        from companion.errors import JournalError
+        from companion.journal import Journal
+
+        db = resolve_db(args)
+        try:
+            with Journal(db, create=False) as journal:
+                record = journal.record(args.game_id)
+        except JournalError as exc:
+            print(f"companion: error: {exc}", file=sys.stderr)
+            return EXIT_ERROR
+        text = format_record(record.to_json())
+        if args.output in (None, "-"):
+            sys.stdout.write(text)
+        else:
+            try:
+                _write_atomically(Path(args.output), text)
+            except OSError as exc:
+                print(f"companion: error: cannot write {args.output}: {exc.strerror}",
+                      file=sys.stderr)
+                return EXIT_ERROR
+        return 0
+
+    @cli.command("games", "list the games in the journal, newest first", _games_args)
+    def games_command(args: argparse.Namespace) -> int:
+        from companion.errors import JournalError
+        from companion.journal import Journal
+
+        db = resolve_db(args)
+        try:
+            with Journal(db, create=False) as journal:
+                games = journal.games(finished=args.finished)
+        except JournalError as exc:
+            print(f"companion: error: {exc}", file=sys.stderr)
+            return EXIT_ERROR
+        for summary in games:
+            if args.json:
+                print(json.dumps(_summary_json(summary), ensure_ascii=False))
+            else:
+                print(_summary_line(summary))
+        if not games and not args.json:
+            print(f"no games in {db}", file=sys.stderr)
+        return 0
