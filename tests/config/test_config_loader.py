@@ -284,3 +284,15 @@ def test_data_dir_and_db_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     assert config.default_db_path(cfg) == tmp_path / "home" / "tc" / "journal.sqlite3"
     cfg = config_from_dict({"app": {"data_dir": "/srv/tc"}})
     assert config.data_dir(cfg) == Path("/srv/tc")
+
+
+def test_docs_config_md_lists_every_key() -> None:
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "config.md").read_text(encoding="utf-8")
+    missing = []
+    for dotted in _schema_keys():
+        section, _, key = dotted.rpartition(".")
+        start = doc.find(f"### `[{section}]`")
+        end = doc.find("### ", start + 1)
+        if start < 0 or f"| `{key}` |" not in doc[start:end if end > 0 else None]:
+            missing.append(dotted)
+    assert not missing
