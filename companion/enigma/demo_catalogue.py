@@ -28,17 +28,17 @@ _LETTER = {"weight": "W", "conduit": "C", "fragment": "F", "angular": "A"}
 
 #: Link patterns (unrotated) with weights; "a"/"b"/"c" are cells, the rest ports.
 _PATTERNS: tuple[tuple[int, tuple[tuple[str, str], ...]], ...] = (
-    (26, (("N", "a"),)),                              # a dead end with a cell: closes a channel
+    (40, (("N", "a"),)),                              # a dead end with a cell: closes a channel
     (12, (("N", "a"), ("a", "E"))),                   # a bend through a cell
     (9, (("N", "a"), ("a", "S"))),                    # a straight through a cell
-    (4, (("N", "S"),)),                               # a bare straight channel
-    (11, (("N", "a"), ("E", "a"), ("W", "a"))),       # a T junction at a cell
-    (12, (("N", "a"), ("S", "b"))),                   # two dead ends: two systems on one tile
+    (3, (("N", "S"),)),                               # a bare straight channel
+    (6, (("N", "a"), ("E", "a"), ("W", "a"))),       # a T junction at a cell
+    (14, (("N", "a"), ("S", "b"))),                   # two dead ends: two systems on one tile
     (8, (("N", "a"), ("E", "b"), ("b", "S"))),        # a dead end and a bend
     (8, (("N", "a"), ("a", "b"), ("b", "E"))),        # two cells along one bend
-    (4, (("N", "a"), ("E", "a"), ("S", "a"), ("W", "a"))),  # a crossroads at a cell
+    (2, (("N", "a"), ("E", "a"), ("S", "a"), ("W", "a"))),  # a crossroads at a cell
     (3, (("N0", "a"), ("a", "N2"))),                  # a U-turn: two openings on one side
-    (3, (("N0", "a"), ("N2", "b"), ("b", "S"))),      # a double side feeding two systems
+    (2, (("N0", "a"), ("N2", "b"), ("b", "S"))),      # a double side feeding two systems
 )
 
 

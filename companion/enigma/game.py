@@ -147,11 +147,19 @@ class EnigmaState:
             tile, require_edge_match=self.options.require_edge_match, distinct=distinct
         )
 
-    def networker_cells(self, player: str) -> tuple[str, ...]:
-        """Cells of the tile just placed where ``player`` may put a networker now."""
-        if self.last_at is None or self.supply[self.seat(player)] == 0:
+    def networker_choices(self, player: str, tile: Tile, at: Pos, rotation: int) -> tuple[str, ...]:
+        """Cells of ``tile`` where ``player`` could put a networker if it went on ``at``.
+
+        Step B is judged on the table after the tile joined it (merged systems count as one)
+        and before step C scores anything; an empty supply allows none. The placement itself
+        must be legal.
+        """
+        if self.supply[self.seat(player)] == 0:
             return ()
-        return self.board.networker_cells(self.last_at, player, rule=self.options.networker_rule)
+        board = self.board.place(
+            tile, at, rotation, require_edge_match=self.options.require_edge_match
+        )
+        return board.networker_cells(at, player, rule=self.options.networker_rule)
 
 
 def new_game(players: Sequence[str], options: EnigmaOptions | None = None) -> EnigmaState:

@@ -131,7 +131,7 @@ def test_full_supply_refuses_a_fourth_networker() -> None:
         assert state.networkers_in_supply("Ana") == 3 - k
         assert state.networkers_on_board("Ana") == k
     state = apply(state, RoundMove.make({"Ana": "weight", "Ben": "conduit"}, ["Ana"]))
-    assert state.networker_cells("Ana") == ()
+    assert state.networker_choices("Ana", cap, (4, 0), 0) == ()
     with pytest.raises(EnigmaIllegalMoveError, match="rule 'networker supply': Ana has no"):
         apply(state, PlaceMove("Ana", cap, (4, 0), 0, "a"))
     # Without a networker the tile still goes down (seed 001, note 2).
