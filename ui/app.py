@@ -378,6 +378,10 @@ class CompanionApp(App):
         self.shutdown()
 
     def shutdown(self) -> None:
+        for screen in self._screens.values():
+            stop = getattr(screen, "stop_timer", None)
+            if callable(stop):
+                stop()
         for event in self._clock_events:
             event.cancel()
         self._clock_events.clear()

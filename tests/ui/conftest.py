@@ -8,7 +8,6 @@ and saves screenshots to ``artifacts/screenshots/``.
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -46,8 +45,12 @@ class Driver:
         self.pump(4)
 
     def set_size(self, size: tuple[int, int]) -> None:
+        import time
+
         self.window.size = size
-        self.pump(3)
+        for _ in range(6):  # the X server resizes asynchronously
+            self.pump(1)
+            time.sleep(0.02)
 
     def pump(self, frames: int = 2) -> None:
         from kivy.base import EventLoop
@@ -91,9 +94,10 @@ class Driver:
     def screenshot(self, name: str) -> Path:
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         self.pump(3)
-        produced = self.window.screenshot(str(ARTIFACTS / "tmp.png"))
+        # rendered through an Fbo at the widget tree's size: the X framebuffer of a resized
+        # Xvfb window is not always read back at the new size
         target = ARTIFACTS / f"{name}.png"
-        shutil.move(produced, target)
+        self.app.root.export_to_png(str(target))
         return target
 
     def texts(self) -> list[str]:

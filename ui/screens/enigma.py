@@ -1,11 +1,446 @@
-"""Enigma screen (work in progress)."""
+"""Enigma: round choices, the timed solve phase, who solved, each solver's placement with a
+networker, the per-system breakdown, the scoring wheel, and the result.
+
+The sand timer is ``companion.timer.SandTimer`` on an injectable clock; its snapshot drives the
+big countdown and the light bar, and its events drive the buzzer. Placements come from the
+engine's ``legal_placements``; allowed networker cells from a trial ``apply_event`` of the
+placement (the engine is pure, so trying changes nothing). The session applies the real event.
+"""
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
+from typing import Any
+
+from kivy.clock import Clock
+from kivy.properties import NumericProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.label import Label
+from kivy.uix.scrollview import ScrollView
+
 from ui.i18n import _
 from ui.screens.base import BaseScreen
+from ui.touch import min_target_px
+from ui.widgets.buttons import TouchButton, TouchToggle
+
+CATEGORIES = ("weight", "conduit", "fragment", "angular")
+
+
+def category_name(category: str) -> str:
+    return {"weight": _("Weight"), "conduit": _("Conduit"), "fragment": _("Fragment"),
+            "angular": _("Angular")}.get(category, category)
 
 
 class EnigmaScreen(BaseScreen):
+    phase = StringProperty("choices")
+    countdown = StringProperty("")
+    fraction = NumericProperty(1.0)
+    status = StringProperty("")
+
+    #: the clock the sand timer reads; tests put a manual clock here
+    clock: Callable[[], float] = staticmethod(time.monotonic)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.timer: Any = None
+        self._poll: Any = None
+        self.choices: dict[str, str] = {}
+        self.solvers: list[str] = []
+        self.tile_entry: Any = None
+        self.placement: Any = None
+        self.sounds: list[str] = []
+
     def title(self) -> str:
-        return _("Enigma")
+        return "Enigma"
+
+    def on_kv_post(self, base_widget: Any) -> None:
+        self.app.bind(revision=lambda *_a: self._on_revision())
+
+    def _on_revision(self) -> None:
+        if self.manager is not None and self.manager.current == self.name:
+            self.refresh()
+
+    # --- state ------------------------------------------------------------------------------
+    def state(self) -> Any:
+        session = self.app.session
+        return None if session is None or session.game != "enigma" else session.state
+
+    def refresh(self) -> None:
+        state = self.state()
+        if state is None:
+            return
+        self.ids.table.board = state.board
+        self.ids.table.networker_rgba = self.colour_of
+        self.ids.wheel.target = state.options.target
+        self.ids.wheel.markers = [(state.score(p), self.colour_of(p)) for p in state.players]
+        if state.pending:
+            self.phase = "place"
+            self.tile_entry = None
+            self.placement = None
+        elif state.is_over(record_ended=False):
+            self.phase = "over"
+        elif self.phase in ("place", "over", "scored"):
+            self.phase = "scored" if state.round > 0 and state.last_scored else "choices"
+        elif self.phase not in ("choices", "solve"):
+            self.phase = "choices"
+        self.build_panel()
+
+    # --- the panel for each phase -----------------------------------------------------------
+    def build_panel(self) -> None:
+        panel = self.ids.panel
+        panel.clear_widgets()
+        getattr(self, f"_panel_{self.phase}")(panel)
+
+    def _label(self, text: str, *, height: float | None = None, **kwargs: Any) -> Label:
+        label = Label(text=text, size_hint_y=None, halign="center", valign="middle", **kwargs)
+        label.bind(width=lambda w, v: setattr(w, "text_size", (v - 8, None)))
+        label.bind(texture_size=lambda w, s: setattr(w, "height", max(height or 0, s[1] + 8)))
+        label.height = height or min_target_px()
+        return label
+
+    def _grid(self, panel: Any, buttons: list[Any], *, cols: int) -> None:
+        scroll = ScrollView(do_scroll_x=False)
+        grid = GridLayout(cols=cols, spacing=4, size_hint_y=None,
+                          row_default_height=min_target_px(), row_force_default=True)
+        grid.bind(minimum_height=grid.setter("height"))
+        for b in buttons:
+            grid.add_widget(b)
+        scroll.add_widget(grid)
+        panel.add_widget(scroll)
+
+    def _panel_choices(self, panel: Any) -> None:
+        state = self.state()
+        self.stop_timer()
+        panel.add_widget(self._label(_("Round {n}: each player picks a category").format(
+            n=state.round + 1)))
+        self.choices = {p: c for p, c in self.choices.items() if p in state.players}
+        self.choice_toggles: dict[tuple[str, str], TouchToggle] = {}
+        for player in state.seat_order():
+            row = BoxLayout(size_hint_y=None, height=min_target_px(), spacing=4)
+            name = self._label(player, color=self.colour_of(player))
+            name.size_hint_x = 0.6
+            row.add_widget(name)
+            for category in CATEGORIES:
+                toggle = TouchToggle(text=category_name(category), group=f"cat-{player}",
+                                     font_size="14sp",
+                                     state="down" if self.choices.get(player) == category
+                                     else "normal")
+                toggle.bind(on_press=lambda t, p=player, c=category: self.choose(p, c, t.state))
+                self.choice_toggles[(player, category)] = toggle
+                row.add_widget(toggle)
+            panel.add_widget(row)
+        panel.add_widget(self._label(self.status, color=(1, 0.6, 0.5, 1)))
+        go = TouchButton(text=_("Start the solve phase"))
+        go.bind(on_press=lambda *_a: self.begin_solve())
+        self.go_button = go
+        panel.add_widget(go)
+
+    def choose(self, player: str, category: str, state: str) -> None:
+        if state == "down":
+            self.choices[player] = category
+        else:
+            self.choices.pop(player, None)
+
+    def begin_solve(self) -> None:
+        players = self.players()
+        if len(self.choices) != len(players):
+            self.status = _("Every player picks a category first")
+            self.build_panel()
+            return
+        from companion.timer import SandTimer, TimerSettings
+
+        self.status = ""
+        self.solvers = []
+        self.sounds = []
+        self.timer = SandTimer(TimerSettings.from_config(self.app.cfg.timer), clock=self.clock)
+        self.phase = "solve"
+        self._update_countdown()
+        self.build_panel()
+        self._poll = Clock.schedule_interval(lambda dt: self.poll(), 1 / 20)
+
+    def _panel_solve(self, panel: Any) -> None:
+        big = Label(text=self.countdown, font_size="96sp", bold=True)
+        self.bind(countdown=big.setter("text"))
+        panel.add_widget(big)
+        row = BoxLayout(size_hint_y=None, height=min_target_px(), spacing=4)
+        self.start_button = TouchButton(text=_("Start"))
+        self.start_button.bind(on_press=lambda *_a: self.start_or_pause())
+        row.add_widget(self.start_button)
+        done = TouchButton(text=_("Round done"))
+        done.bind(on_press=lambda *_a: self.finish_round())
+        row.add_widget(done)
+        panel.add_widget(row)
+        panel.add_widget(self._label(_("Who solved? (their button or a tap)")))
+        row = BoxLayout(size_hint_y=None, height=min_target_px(), spacing=4)
+        self.solver_toggles = {}
+        for player in self.players():
+            toggle = TouchToggle(text=player, state="down" if player in self.solvers else "normal")
+            toggle.bind(on_press=lambda t, p=player: self.toggle_solver(p, t.state == "down"))
+            self.solver_toggles[player] = toggle
+            row.add_widget(toggle)
+        panel.add_widget(row)
+        self._update_start_label()
+
+    def start_or_pause(self) -> None:
+        from companion.timer import TimerPhase
+
+        if self.timer is None:
+            return
+        phase = self.timer.phase
+        if phase is TimerPhase.IDLE:
+            self._handle(self.timer.start())
+        elif phase is TimerPhase.RUNNING:
+            self._handle(self.timer.pause())
+        elif phase is TimerPhase.PAUSED:
+            self._handle(self.timer.resume())
+        self._update_start_label()
+
+    def _update_start_label(self) -> None:
+        from companion.timer import TimerPhase
+
+        if self.timer is None or not hasattr(self, "start_button"):
+            return
+        self.start_button.text = {
+            TimerPhase.IDLE: _("Start"), TimerPhase.RUNNING: _("Pause"),
+            TimerPhase.PAUSED: _("Resume"),
+        }.get(self.timer.phase, _("Time is up"))
+        self.start_button.disabled = self.timer.phase not in (
+            TimerPhase.IDLE, TimerPhase.RUNNING, TimerPhase.PAUSED)
+
+    def toggle_solver(self, player: str, solved: bool) -> None:
+        if solved and player not in self.solvers:
+            self.solvers.append(player)
+            if self.timer is not None:
+                try:
+                    self._handle(self.timer.claim_solved(player))
+                except Exception:  # a claim after time is up still counts as solved here
+                    pass
+        elif not solved and player in self.solvers:
+            self.solvers.remove(player)
+        self._update_start_label()
+
+    def on_hardware_button(self, name: str) -> None:
+        players = self.players()
+        if self.phase == "solve" and name.startswith("P") and name[1:].isdigit():
+            seat = int(name[1:]) - 1
+            if 0 <= seat < len(players) and players[seat] not in self.solvers:
+                self.toggle_solver(players[seat], True)
+                toggle = getattr(self, "solver_toggles", {}).get(players[seat])
+                if toggle is not None:
+                    toggle.state = "down"
+        elif self.phase == "solve" and name == "confirm":
+            self.start_or_pause()
+
+    def poll(self) -> None:
+        if self.timer is None:
+            return
+        self._handle(self.timer.poll())
+
+    def _handle(self, events: list[Any]) -> None:
+        devices = self.app.devices
+        for event in events:
+            kind = type(event).__name__
+            sound = {"WarningReached": "beep", "Tick": "tick", "Expired": "alarm",
+                     "Started": "start"}.get(kind)
+            if sound:
+                self.sounds.append(sound)
+                if devices is not None:
+                    devices.sound(sound)
+            if kind == "Expired":
+                self._update_start_label()
+        self._update_countdown()
+
+    def _update_countdown(self) -> None:
+        if self.timer is None:
+            return
+        snap = self.timer.snapshot()
+        self.fraction = snap.fraction
+        seconds = max(0, int(snap.remaining_s + 0.999))
+        self.countdown = f"{seconds // 60}:{seconds % 60:02d}"
+        if self.app.devices is not None:
+            self.app.devices.show_fraction(snap.fraction)
+
+    def stop_timer(self) -> None:
+        if self._poll is not None:
+            self._poll.cancel()
+            self._poll = None
+        if self.app.devices is not None and self.timer is not None:
+            self.app.devices.off()
+        self.timer = None
+
+    def finish_round(self) -> None:
+        state = self.state()
+        event = {"type": "round", "choices": dict(self.choices),
+                 "solved": [p for p in state.players if p in self.solvers]}
+        if self.app.apply(event):
+            self.stop_timer()
+            self.choices = {}
+            if not self.state().pending:
+                self.phase = "scored"
+                self.refresh()
+
+    # --- placing ----------------------------------------------------------------------------
+    def solver(self) -> str:
+        state = self.state()
+        return state.pending[0] if state is not None and state.pending else ""
+
+    def _panel_place(self, panel: Any) -> None:
+        state = self.state()
+        player = self.solver()
+        category = dict(state.choices).get(player, "")
+        self.ids.table.highlights = []
+        if self.tile_entry is None:
+            panel.add_widget(self._label(
+                _("{player} solved a {category} tile: which one?").format(
+                    player=player, category=category_name(category))))
+            read = TouchButton(text=_("Read the tile with the camera"))
+            read.bind(on_press=lambda *_a: self.read_tile())
+            panel.add_widget(read)
+            buttons = []
+            for entry in self.catalogue().by_category(category):
+                b = TouchButton(text=entry.id, font_size="15sp")
+                b.bind(on_press=lambda _b, e=entry: self.pick_tile(e))
+                buttons.append(b)
+            self._grid(panel, buttons, cols=4)
+            return
+        if self.placement is None:
+            options = state.legal_placements(self.tile_entry.conduit, distinct=True)
+            self.ids.table.highlights = sorted({list(p.at) and tuple(p.at) for p in options})
+            panel.add_widget(self._label(_("{player}: where does {tile} go?").format(
+                player=player, tile=self.tile_entry.id)))
+            if not options:
+                panel.add_widget(self._label(_("No square fits this tile; choose another")))
+            buttons = []
+            for p in options:
+                b = TouchButton(text=_("{x},{y} turn {r}").format(x=p.at[0], y=p.at[1],
+                                                                  r=p.rotation),
+                                font_size="15sp")
+                b.bind(on_press=lambda _b, pl=p: self.pick_placement(pl))
+                buttons.append(b)
+            back = TouchButton(text=_("Other tile"))
+            back.bind(on_press=lambda *_a: self.pick_tile(None))
+            buttons.append(back)
+            self._grid(panel, buttons, cols=3)
+            return
+        cells = self.networker_cells()
+        panel.add_widget(self._label(_("{player}: put a networker?").format(player=player)))
+        buttons = []
+        colours = dict(self.tile_entry.conduit.cells)
+        for cell in cells:
+            b = TouchButton(text=_("on {cell} ({colour})").format(cell=cell,
+                                                                 colour=colours.get(cell, "")))
+            b.bind(on_press=lambda _b, c=cell: self.place(c))
+            buttons.append(b)
+        none = TouchButton(text=_("No networker"))
+        none.bind(on_press=lambda *_a: self.place(None))
+        buttons.append(none)
+        self._grid(panel, buttons, cols=2)
+
+    def catalogue(self) -> Any:
+        from companion.enigma.catalogue import load_catalogue
+
+        if not hasattr(self, "_catalogue"):
+            self._catalogue = load_catalogue()
+        return self._catalogue
+
+    def read_tile(self) -> None:
+        self.app.report_error(_("The Enigma tile reader is not available: choose the tile"))
+
+    def pick_tile(self, entry: Any) -> None:
+        self.tile_entry = entry
+        self.placement = None
+        self.build_panel()
+
+    def pick_placement(self, placement: Any) -> None:
+        self.placement = placement
+        self.build_panel()
+
+    def _event(self, networker: str | None) -> dict[str, Any]:
+        from companion.enigma.tiles import format_tile
+
+        return {"type": "place", "player": self.solver(),
+                "tile": format_tile(self.tile_entry.conduit),
+                "at": [self.placement.at[0], self.placement.at[1]],
+                "rotation": self.placement.rotation, "networker": networker}
+
+    def networker_cells(self) -> tuple[str, ...]:
+        """Where the engine allows a networker after this placement (a trial apply)."""
+        from companion.engine import load_rules
+        from companion.errors import CompanionError
+
+        rules = load_rules("enigma")
+        state = self.state()
+        try:
+            index = len(self.app.session.events) + 1
+            trial = rules.apply_event(state, self._event(None), index=index)
+        except CompanionError as exc:
+            self.status = str(exc)
+            return ()
+        # the trial state is after the placement; networkers scored at once do not matter here
+        return tuple(trial.board.networker_cells(trial.last_at, self.solver(),
+                                                 rule=state.options.networker_rule)) \
+            if state.networkers_in_supply(self.solver()) > 0 else ()
+
+    def place(self, networker: str | None) -> None:
+        if self.app.apply(self._event(networker)):
+            self.tile_entry = None
+            self.placement = None
+            state = self.state()
+            if state.last_scored:
+                self.phase = "scored"
+                self.build_panel()
+            else:
+                self.refresh()
+
+    def _panel_scored(self, panel: Any) -> None:
+        state = self.state()
+        lines = []
+        for scored in state.last_scored:
+            colours = ", ".join(f"{n} {c}" for c, n in scored.colour_counts)
+            awards = "; ".join(
+                _("{player} +{points} ({colour})").format(player=a.player, points=a.points,
+                                                          colour=a.colour)
+                for a in scored.awards) or _("no networkers")
+            lines.append(_("System closed: {colours}: {awards}").format(colours=colours,
+                                                                       awards=awards))
+        if not lines:
+            lines.append(_("No system closed"))
+        panel.add_widget(self._label("\n".join(lines)))
+        scores = ", ".join(f"{p} {state.score(p)}" for p in state.players)
+        panel.add_widget(self._label(_("Scores: {scores}").format(scores=scores)))
+        panel.add_widget(BoxLayout())
+        nxt = TouchButton(text=_("Next"))
+        nxt.bind(on_press=lambda *_a: self._after_scored())
+        panel.add_widget(nxt)
+
+    def _after_scored(self) -> None:
+        state = self.state()
+        if state.pending:
+            self.phase = "place"
+        elif state.is_over(record_ended=False):
+            self.phase = "over"
+        else:
+            self.phase = "choices"
+        self.build_panel()
+
+    def _panel_over(self, panel: Any) -> None:
+        state = self.state()
+        ranking = sorted(state.players, key=lambda p: (-state.score(p),
+                                                       -state.networkers_on_board(p)))
+        lines = [_("{place}. {player}: {points} points, {n} networkers on the board").format(
+            place=i, player=p, points=state.score(p), n=state.networkers_on_board(p))
+            for i, p in enumerate(ranking, start=1)]
+        lines.append(_("Winner: {names}").format(names=", ".join(state.winners())))
+        panel.add_widget(self._label(_("Game over"), font_size="22sp"))
+        panel.add_widget(self._label("\n".join(lines)))
+        panel.add_widget(BoxLayout())
+
+    def on_undo(self) -> None:
+        self.stop_timer()
+        self.phase = "choices"
+        self.refresh()
+
+    def on_leave(self, *args: Any) -> None:
+        self.stop_timer()
