@@ -92,11 +92,18 @@ class Session:
             raise RecordError(f"the rules given are for {engine.game!r}, not {game!r}")
         if isinstance(players, str):
             raise RecordError(f"players must be a list of names, got the string {players!r}")
+        try:
+            if options is not None and not isinstance(options, Mapping):
+                raise TypeError("not a mapping")
+            options_json = {} if options is None else json.loads(
+                json.dumps(dict(options), allow_nan=False))
+        except (TypeError, ValueError) as exc:
+            raise RecordError(f"options must be a JSON object, got {options!r}: {exc}") from None
         envelope = parse_record({
             "format": FORMAT,
             "game": game,
             "players": list(players),
-            "options": {} if options is None else json.loads(json.dumps(dict(options))),
+            "options": options_json,
             "events": [],
         })
         check_player_count(envelope, engine.min_players, engine.max_players)
@@ -164,8 +171,8 @@ class Session:
         return self._summary.players
 
     @property
-    def options(self) -> Mapping[str, Any]:
-        return self._summary.options
+    def options(self) -> dict[str, Any]:
+        return dict(self._summary.options)
 
     @property
     def events(self) -> tuple[dict[str, Any], ...]:

@@ -100,6 +100,8 @@ def test_start_journals_the_game(journal: Journal, rules: CountingRules) -> None
     (["Ana", ""], {}, "player 2 must be a non-empty name"),
     ("AnaBen", {}, "players must be a list of names"),
     (["Ana", "Ben"], {"target": 0}, "option 'target' must be a positive integer"),
+    (["Ana", "Ben"], {"target": {1, 2}}, "options must be a JSON object"),
+    (["Ana", "Ben"], [("target", 3)], "options must be a JSON object"),
 ])
 def test_a_bad_start_stores_nothing(journal: Journal, rules: CountingRules, players: Any,
                                     options: dict[str, Any], message: str) -> None:
