@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import Any
 
-from gpiozero import ButtonBoard
+from gpiozero import Button
 
 from hardware.errors import HardwareSettingError
 
@@ -60,15 +60,18 @@ class Debouncer:
 
     def edge(self, at: float, pressed: bool) -> bool:
         """Record an edge at ``at``; True when it is a press that counts."""
-        quiet = at - self._last_edge >= self.window_s
+        quiet = at - self._last_edge >= self.window_s - 1e-9  # 0.15 - 0.1 < 0.05 in floats
         self._last_edge = max(self._last_edge, at)
         return pressed and quiet
 
 
 class ButtonPanel:
-    """Up to four player buttons plus confirm and undo, as one gpiozero ``ButtonBoard``
-    whose buttons are named ``P1``..``P4``, ``confirm`` and ``undo`` (wired to ground; the
-    internal pull-ups are used)."""
+    """Up to four player buttons plus confirm and undo: gpiozero ``Button`` devices named
+    ``P1``..``P4``, ``confirm`` and ``undo`` (wired to ground; the internal pull-ups are used).
+
+    The buttons are opened one by one (not as a ``ButtonBoard``) so that when one pin is busy
+    the ones already opened are closed at once, not whenever the garbage collector runs.
+    """
 
     def __init__(
         self,
@@ -98,19 +101,17 @@ class ButtonPanel:
         self._debouncers = {name: Debouncer(debounce_s) for name in self.names}
         self._lock = threading.Lock()
         self._listeners: list[Callable[[ButtonPressed], None]] = []
-        self.board: Any = None
-        if named:
-            self.board = ButtonBoard(
-                pull_up=True,
-                bounce_time=None,
-                _order=self.names,
-                pin_factory=pin_factory,
-                **named,
-            )
-            for name in self.names:
-                button = getattr(self.board, name)
+        self._buttons: dict[str, Any] = {}
+        try:
+            for name, pin in named.items():
+                button = Button(pin, pull_up=True, bounce_time=None, pin_factory=pin_factory)
+                self._buttons[name] = button
                 button.when_pressed = self._callback(name, True)
                 button.when_released = self._callback(name, False)
+        except BaseException:
+            self.close()
+            raise
+        self._closed = False
 
     def _callback(self, name: str, pressed: bool) -> Callable[[], None]:
         def on_edge() -> None:
@@ -147,24 +148,26 @@ class ButtonPanel:
     def button(self, name: str) -> Any:
         """The gpiozero ``Button`` called ``name``."""
         self._check(name)
-        return getattr(self.board, name)
+        return self._buttons[name]
 
     def is_pressed(self, name: str) -> bool:
         return bool(self.button(name).is_pressed)
 
     def states(self) -> dict[str, bool]:
         """Which buttons are held down right now (raw, not debounced)."""
-        if self.board is None or self.board.closed:
+        if self.closed:
             return {name: False for name in self.names}
-        return {name: bool(getattr(self.board, name).is_pressed) for name in self.names}
+        return {name: bool(button.is_pressed) for name, button in self._buttons.items()}
 
     @property
     def closed(self) -> bool:
-        return self.board is None or bool(self.board.closed)
+        return getattr(self, "_closed", True)
 
     def close(self) -> None:
-        if self.board is not None and not self.board.closed:
-            self.board.close()
+        self._closed = True
+        for button in self._buttons.values():
+            if not button.closed:
+                button.close()
 
     def __enter__(self) -> ButtonPanel:
         return self

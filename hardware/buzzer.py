@@ -46,10 +46,11 @@ class Melody:
         """The note sounding ``elapsed`` seconds in (None in a rest or after the end)."""
         if elapsed < 0:
             return None
+        end = 0.0
         for note in self.notes:
-            if elapsed < note.seconds:
+            end += note.seconds
+            if elapsed < end:
                 return note.tone
-            elapsed -= note.seconds
         return None
 
 
@@ -172,6 +173,7 @@ class Buzzer:
         note = self._melody.note_at(elapsed)
         if elapsed >= self._melody.seconds:
             self._melody = None
+            note = None
         if note != self._note:
             if note is None:
                 self.device.stop()
