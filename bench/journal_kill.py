@@ -54,6 +54,16 @@ class KillReport:
         )
 
 
+def count_losses(
+    acknowledged: dict[int, dict[str, object]], stored: list[dict[str, object]]
+) -> int:
+    """Acknowledged events (by 1-based sequence number) missing from, or changed in, ``stored``."""
+    return sum(
+        1 for seq, event in acknowledged.items()
+        if seq > len(stored) or stored[seq - 1] != event
+    )
+
+
 def writer(db: Path, game_id: int, run: int) -> None:
     """The child: append events forever, acknowledging each on stdout."""
     with Journal(db) as journal:
@@ -103,10 +113,7 @@ def run_kill_test(
             raise RuntimeError(f"writer {run} ended by itself with status {proc.returncode}")
     with Journal(db) as journal:
         stored = journal.events(game_id)
-    losses = sum(
-        1 for seq, event in acknowledged.items()
-        if seq > len(stored) or stored[seq - 1] != event
-    )
+    losses = count_losses(acknowledged, stored)
     connection = sqlite3.connect(db)
     try:
         integrity = "; ".join(row[0] for row in connection.execute("PRAGMA integrity_check"))
@@ -121,6 +128,19 @@ def run_kill_test(
         integrity=integrity,
         seconds=time.perf_counter() - started,
     )
+
+
+def append_latency(db: Path, *, events: int = 200) -> tuple[float, float]:
+    """Median and worst time of one acknowledged append (a commit with fsync), in ms."""
+    times = []
+    with Journal(db) as journal:
+        game_id = journal.new_game("indigo", ["Ana", "Ben"], {})
+        for n in range(events):
+            start = time.perf_counter()
+            journal.append(game_id, {"type": "tick", "n": n})
+            times.append((time.perf_counter() - start) * 1000)
+    times.sort()
+    return times[len(times) // 2], times[-1]
 
 
 def main() -> int:
@@ -138,7 +158,10 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         report = run_kill_test(args.db or Path(tmp) / "journal.sqlite3", kills=args.kills,
                                seed=args.seed)
+        median, worst = append_latency(Path(tmp) / "latency.sqlite3")
     print(report.line())
+    print(f"journal append (commit + fsync): median {median:.2f} ms, worst {worst:.2f} ms "
+          f"over 200 appends")
     return 0 if report.losses == 0 and report.integrity == "ok" else 1
 
 

@@ -43,3 +43,11 @@ def test_no_acknowledged_event_is_lost_to_kill_9(tmp_path: Path) -> None:
     assert report.stored >= report.acknowledged, line
     assert report.losses == 0, line
     assert report.integrity == "ok", line
+
+
+def test_the_checker_counts_missing_and_changed_events() -> None:
+    count_losses = _bench_module().count_losses
+    a, b, c = ({"type": "tick", "n": n} for n in range(3))
+    assert count_losses({1: a, 2: b}, [a, b, c]) == 0
+    assert count_losses({1: a, 2: b, 3: c}, [a, b]) == 1  # the last one is missing
+    assert count_losses({1: a, 2: b}, [a, c]) == 1  # the second one changed
