@@ -28,11 +28,17 @@ class Rule(StrEnum):
 
 
 class PlacementError(IllegalMoveError):
-    """A placement breaks ``rule``; the message says which and why."""
+    """A placement breaks ``rule``; the message says which and why.
 
-    def __init__(self, rule: Rule, message: str) -> None:
-        super().__init__(f"{rule.value} rule: {message}")
+    The message reads ``[<where>: ]<rule> rule: <detail>``, e.g.
+    ``event 3 (place): blocking rule: T4r1@1,-4 by P0: a path ... would join ...``.
+    """
+
+    def __init__(self, rule: Rule, detail: str, *, where: str = "") -> None:
+        prefix = f"{where}: " if where else ""
+        super().__init__(f"{prefix}{rule.value} rule: {detail}")
         self.rule = rule
+        self.detail = detail
 
 
 class NotationError(CompanionError, ValueError):

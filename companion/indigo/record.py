@@ -94,24 +94,31 @@ class IndigoRules:
         current = game.state
         if current.is_over:
             raise PlacementError(
-                Rule.GAME_OVER, f"{where}: the game is over, no gem is left on the board"
+                Rule.GAME_OVER, "the game is over, no gem is left on the board", where=where
             )
         seat = game.seat(name)
         if seat is None:
             raise PlacementError(
                 Rule.UNKNOWN_PLAYER,
-                f"{where}: {name!r} is not a player; players: {', '.join(game.names)}",
+                f"{name!r} is not a player; players: {', '.join(game.names)}",
+                where=where,
             )
         if not 0 <= tile_type <= 4:
-            raise PlacementError(Rule.NO_SUCH_TILE, f"{where}: tile type {tile_type} is not 0..4")
+            raise PlacementError(
+                Rule.NO_SUCH_TILE, f"tile type {tile_type} is not 0..4", where=where
+            )
         if not 0 <= rotation <= 5:
-            raise PlacementError(Rule.NO_SUCH_ROTATION, f"{where}: rotation {rotation} is not 0..5")
+            raise PlacementError(
+                Rule.NO_SUCH_ROTATION, f"rotation {rotation} is not 0..5", where=where
+            )
         placement = Placement(cell, Tile(tile_type, rotation))
         try:
             after, report = play(current, placement, player=seat)
         except PlacementError as exc:
             seats = ", ".join(f"P{i} {n}" for i, n in enumerate(game.names))
-            raise PlacementError(exc.rule, f"{where}: {exc} (seats: {seats})") from exc
+            raise PlacementError(
+                exc.rule, f"{exc.detail} (seats: {seats})", where=where
+            ) from exc
         return IndigoGame(game.names, after, report)
 
     def result(self, state: Any, *, complete: bool) -> dict[str, Any]:
