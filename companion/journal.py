@@ -160,21 +160,30 @@ class Journal:
             conn = sqlite3.connect(
                 self.path, isolation_level=None, check_same_thread=False, timeout=10.0
             )
-            mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
-            if str(mode).lower() != "wal":
-                raise JournalError(f"cannot open the journal {self.path}: WAL mode refused")
-            conn.execute("PRAGMA synchronous=FULL")
-            conn.execute("PRAGMA foreign_keys=ON")
-            problems = [row[0] for row in conn.execute("PRAGMA quick_check")]
-            if problems != ["ok"]:
-                conn.close()
-                self._move_aside(f"it is damaged ({problems[0]})")
+            # look before changing anything: a newer journal or another app's database is
+            # left exactly as it is (even switching to WAL rewrites the file header)
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
                 raise JournalError(
                     f"the journal {self.path} was written by a newer version of the app "
                     f"(schema {version}, this one knows {SCHEMA_VERSION}); it was left as it is"
                 )
+            if version == 0 and conn.execute(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'table'"
+            ).fetchone()[0]:
+                raise JournalError(
+                    f"{self.path} is an SQLite database of something else, not a journal; "
+                    "it was left as it is"
+                )
+            problems = [row[0] for row in conn.execute("PRAGMA quick_check")]
+            if problems != ["ok"]:
+                conn.close()
+                self._move_aside(f"it is damaged ({problems[0]})")
+            mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+            if str(mode).lower() != "wal":
+                raise JournalError(f"cannot open the journal {self.path}: WAL mode refused")
+            conn.execute("PRAGMA synchronous=FULL")
+            conn.execute("PRAGMA foreign_keys=ON")
             self._create_tables(conn)
             return conn
         except sqlite3.Error as exc:

@@ -300,6 +300,18 @@ def test_a_newer_schema_is_refused_and_left_alone(tmp_path: Path) -> None:
     assert path.exists() and not _moved_aside(tmp_path)
 
 
+def test_another_apps_database_is_refused_and_left_alone(tmp_path: Path) -> None:
+    path = tmp_path / "photos.db"
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE photos (name TEXT)")
+    conn.commit()
+    conn.close()
+    before = path.read_bytes()
+    with pytest.raises(JournalError, match="database of something else"):
+        Journal(path)
+    assert path.read_bytes() == before and not _moved_aside(tmp_path, "photos.db")
+
+
 def test_a_directory_in_the_way(tmp_path: Path) -> None:
     (tmp_path / "j.sqlite3").mkdir()
     with pytest.raises(JournalError, match="is a directory"):
