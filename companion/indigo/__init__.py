@@ -56,6 +56,8 @@ from companion.indigo.geometry import (
     neighbour,
     opposite,
     owners,
+    rotate_cell,
+    rotate_point,
 )
 from companion.indigo.notation import (
     format_cell,
@@ -115,5 +117,6 @@ __all__ = [
     "gem_totals", "hex_corners", "identify", "is_on_board", "is_route_cell",
     "is_treasure_cell", "legal_placements", "neighbour", "new_game", "opposite", "owners",
     "parse_cell", "parse_placement", "parse_point", "parse_state", "parse_tile", "paths_of",
-    "place_event", "play", "predict", "scores", "to_record", "winners",
+    "place_event", "play", "predict", "rotate_cell", "rotate_point", "scores", "to_record",
+    "winners",
 ]

@@ -19,6 +19,8 @@ renderer, the camera reader and the UI agree on where a cell and a gem are.
 0
 >>> owners("4p", 0)
 (0, 1)
+>>> rotate_cell((0, -4), 1)   # corner 0 -> corner 1
+(4, -4)
 """
 
 from __future__ import annotations
@@ -81,6 +83,23 @@ def ring(cell: Cell) -> int:
     """Distance from the centre: 0 for the centre, 4 for the rim."""
     q, r = cell
     return max(abs(q), abs(r), abs(q + r))
+
+
+def rotate_cell(cell: Cell, steps: int) -> Cell:
+    """``cell`` turned ``steps`` × 60° clockwise about the centre (edge k becomes k + steps).
+
+    The board looks the same after any such turn, so a camera frame read in a turned frame maps
+    back with ``rotate_cell(cell, -steps)``.
+    """
+    q, r = cell
+    for _ in range(steps % 6):
+        q, r = -r, q + r
+    return (q, r)
+
+
+def rotate_point(point: EdgePoint, steps: int) -> EdgePoint:
+    """An edge point turned ``steps`` × 60° clockwise about the centre."""
+    return (rotate_cell(point[0], steps), (point[1] + steps) % 6)
 
 
 # Rows top to bottom, left to right: the order of rules/indigo.md Appendix A.

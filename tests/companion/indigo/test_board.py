@@ -206,3 +206,32 @@ def test_only_gateway_cells_block() -> None:
     for cell in geo.ROUTE_CELLS:
         if geo.gateway_of_cell(cell) is None:
             assert not any(Tile(k, n).is_blocking(cell) for k in range(5) for n in range(6))
+
+
+def test_turning_the_board_maps_corners_gateways_and_exits_onto_each_other() -> None:
+    for steps in range(6):
+        assert {geo.rotate_cell(c, steps) for c in geo.CELLS} == set(geo.CELLS)
+        for g, corner in enumerate(geo.CORNERS):
+            turned = geo.CORNER_BY_CELL[geo.rotate_cell(corner.cell, steps)]
+            assert turned is geo.CORNERS[(g + steps) % 6]
+            assert geo.rotate_point(corner.amber_point, steps) == turned.amber_point
+        for point, gate in geo.EXITS.items():
+            assert geo.EXITS[geo.rotate_point(point, steps)] == (gate + steps) % 6
+        for cell in geo.CELLS:
+            for edge in range(6):
+                assert geo.rotate_cell(geo.neighbour(cell, edge), steps) == geo.neighbour(
+                    geo.rotate_cell(cell, steps), edge + steps)
+            assert geo.rotate_cell(geo.rotate_cell(cell, steps), -steps) == cell
+
+
+def test_every_pairing_of_the_six_edges_is_a_route_tile() -> None:
+    # 15 perfect matchings of 6 edges = the 15 patterns: any read of 3 disjoint paths is a tile
+    def matchings(edges: list[int]) -> list[list[tuple[int, int]]]:
+        if not edges:
+            return [[]]
+        first, rest = edges[0], edges[1:]
+        return [[(first, other), *m] for other in rest
+                for m in matchings([e for e in rest if e != other])]
+
+    found = {identify(tuple(m)) for m in matchings(list(range(6)))}
+    assert found == set(all_patterns())
