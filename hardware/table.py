@@ -43,6 +43,7 @@ from companion.timer import (
     TimerSnapshot,
     WarningReached,
 )
+from config.schema import GpioConfig
 from hardware.buttons import ButtonPanel, ButtonPressed
 from hardware.buzzer import Buzzer
 from hardware.errors import HardwareError, HardwareUnavailableError
@@ -69,26 +70,12 @@ def sound_for(event: TimerEvent) -> str | None:
     return EVENT_SOUNDS.get(type(event))
 
 
-@dataclass(frozen=True)
-class GpioDefaults:
-    """The ``[gpio]`` defaults, used for any attribute a config object lacks."""
-
-    pin_factory: str = "auto"
-    light_bar: str = "leds"
-    light_bar_pins: tuple[int, ...] = (5, 6, 13, 19, 26, 16, 20, 21)
-    strip_leds: int = 30
-    strip_spi_bus: int = 0
-    strip_brightness: float = 0.3
-    buzzer_pin: int = 18
-    buzzer_octaves: int = 2
-    player_button_pins: tuple[int, ...] = (17, 27, 22, 23)
-    confirm_pin: int = 24
-    undo_pin: int = 25
-    debounce_ms: int = 50
+_GPIO_DEFAULTS = GpioConfig()
 
 
 def gpio_setting(gpio_cfg: Any, name: str) -> Any:
-    return getattr(gpio_cfg, name, getattr(GpioDefaults, name))
+    """``gpio_cfg.name``, or the ``[gpio]`` default when the object lacks it (or is None)."""
+    return getattr(gpio_cfg, name, getattr(_GPIO_DEFAULTS, name))
 
 
 @dataclass(frozen=True)
