@@ -107,3 +107,66 @@ def test_replaying_the_exported_record_gives_the_same_state(game: tuple[int, str
     result = RULES.result(outcome.final_state, complete=True)
     assert result["over"] is True and result["gems_on_board"] == 0
     assert result["winners"]
+
+
+def _naive_move(state: IndigoState, placement: object, rng: random.Random) -> dict[object, object]:
+    """A second, independent reading of §7: move the gems one at a time in a random order on
+    a mutable board; a gem that runs into any other gem's spot removes both. Returns the gems
+    resting afterwards plus ``"removed"`` (count) and ``"exits"`` (sorted gem values)."""
+    from companion.indigo.geometry import CENTRE, EXITS, is_on_board, neighbour, opposite
+    from companion.indigo.pieces import CENTRE_STOCK
+
+    cell_new, tile_new = placement.cell, placement.tile  # type: ignore[attr-defined]
+    tiles = dict(state.tiles)
+    tiles[cell_new] = tile_new
+    resting = dict(state.gems)
+    movers = []
+    for edge in range(6):
+        point = (neighbour(cell_new, edge), opposite(edge))
+        if point in resting:
+            movers.append(point)
+        elif point[0] == CENTRE and state.centre_left:
+            resting[point] = CENTRE_STOCK[6 - state.centre_left]
+            movers.append(point)
+    rng.shuffle(movers)
+    removed, exits = 0, []
+    for start in movers:
+        if start not in resting:  # already removed by a collision
+            continue
+        gem = resting.pop(start)
+        cell, edge = start
+        while True:
+            if (cell, edge) in EXITS:
+                exits.append(gem.value)
+                break
+            nxt, entry = neighbour(cell, edge), opposite(edge)
+            if (nxt, entry) in resting:
+                del resting[(nxt, entry)]
+                removed += 2
+                break
+            if nxt in tiles:
+                cell, edge = nxt, tiles[nxt].other_end(entry)
+            elif nxt in CORNER_BY_CELL:
+                out = CORNER_BY_CELL[nxt].uturn_other(entry)
+                assert out is not None
+                cell, edge = nxt, out
+            else:
+                assert is_on_board(nxt) and nxt != CENTRE
+                resting[(cell, edge)] = gem
+                break
+    return {**resting, "removed": removed, "exits": sorted(exits)}
+
+
+@settings(max_examples=30)
+@given(st.integers(min_value=0, max_value=2**32 - 1))
+def test_gem_order_does_not_matter(seed: int) -> None:
+    rng = random.Random(seed)
+    state = new_game(4)
+    while not state.is_over:
+        placement = rng.choice(all_legal_placements(state))
+        naive = _naive_move(state, placement, rng)
+        after, report = play(state, placement)
+        exits = sorted(m.gem.value for m in report.moves if m.ending is Ending.EXIT)
+        assert {**after.gems, "removed": after.gems_removed - state.gems_removed,
+                "exits": exits} == naive
+        state = after
