@@ -31,6 +31,19 @@ COMMAND_MODULES = (
     "ui.cli.sheet_vision_cmd",
 )
 
+#: Help lines of the command groups, whose commands come from several modules.
+GROUP_HELP = {
+    "config": "check or show the configuration",
+    "sheet": "Second Chance sheet tools",
+    "code": "Break the Code: answer a card, check a guess, solve from a record",
+    "hardware": "the light bar, buzzer and buttons",
+    "print": "printable markers and score sheets (PDF or PNG)",
+    "render": "draw a game state or a piece as a camera would see it",
+    "read": "read a camera image into the game's own notation (JSON)",
+    "teach": "build an art pack from photos of your own pieces",
+    "check": "check a puzzle solution in a camera image",
+}
+
 #: Exit status for a usage or input error that is not more specific.
 EXIT_ERROR = 1
 EXIT_USAGE = 2
@@ -60,7 +73,7 @@ class CommandLine:
         if path in self._parsers:
             return self._parsers[path]
         parent = path[:-1]
-        parent_parser = self._parser_for(parent, "")
+        parent_parser = self._parser_for(parent, GROUP_HELP.get(" ".join(parent), ""))
         if parent not in self._groups:
             self._groups[parent] = parent_parser.add_subparsers(
                 dest=f"sub_{len(parent)}", metavar="WHAT"
