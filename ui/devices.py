@@ -39,6 +39,8 @@ class DeviceHub:
         self.error = ""
         self.panel = PanelState(levels=[0.0] * len(getattr(cfg.gpio, "light_bar_pins", range(8))))
         self.button_names = list(BUTTONS)
+        #: every sound the timer asked for, in order (the panel and tests read it)
+        self.played: list[str] = []
         try:
             self.backend = _open_backend(cfg, demo=demo)
         except Exception as exc:  # no pins, no permission, no package: the panel takes over
@@ -71,41 +73,48 @@ class DeviceHub:
         self.events.put(UiEvent("button", name=name))
 
     # --- light bar and buzzer ----------------------------------------------------------------
-    def show_fraction(self, fraction: float) -> None:
-        """Light the bar in proportion to ``fraction`` of the sand left (0..1)."""
-        fraction = max(0.0, min(1.0, fraction))
+    def render_timer(self, snapshot: Any, events: list[Any]) -> None:
+        """Show a sand-timer snapshot on the bar and sound its events (main thread, Clock)."""
+        names = {"Started": "start", "Tick": "tick", "WarningReached": "warning",
+                 "Expired": "alarm"}
+        for event in events:
+            sound = names.get(type(event).__name__)
+            if sound:
+                self.played.append(sound)
+                self.panel.buzzer = sound
+        fraction = max(0.0, min(1.0, float(snapshot.fraction)))
         n = len(self.panel.levels)
-        lit = fraction * n
-        self.panel.levels = [max(0.0, min(1.0, lit - i)) for i in range(n)]
-        self._call("show_fraction", fraction)
-
-    def sound(self, what: str) -> None:
-        """``beep`` (a warning), ``tick``, ``alarm`` (time is up) or ``""`` to stop."""
-        self.panel.buzzer = what
-        self._call("sound", what)
+        self.panel.levels = [max(0.0, min(1.0, fraction * n - i)) for i in range(n)]
+        self._call("render", snapshot, list(events))
 
     def off(self) -> None:
         self.panel.levels = [0.0] * len(self.panel.levels)
         self.panel.buzzer = ""
-        self._call("off")
+        if self.backend is None:
+            return
+        buzzer = getattr(self.backend, "buzzer", None)
+        bar = getattr(self.backend, "light_bar", None)
+        try:
+            if buzzer is not None:
+                buzzer.stop()
+            if bar is not None:
+                from hardware.light_bar import BarFrame
+
+                bar.show(BarFrame.dark(len(bar.levels)))
+        except Exception:
+            log.exception("turning the devices off failed")
 
     def snapshot(self) -> PanelState:
-        """The panel to draw: the backend's own snapshot when it has one."""
-        getter = getattr(self.backend, "snapshot", None)
+        """The panel to draw: the backend's own panel state when there is one."""
+        getter = getattr(self.backend, "panel_state", None)
         if callable(getter):
             try:
                 snap = getter()
-                levels = getattr(snap, "levels", None)
-                if levels is not None:
-                    self.panel.levels = [float(v) for v in levels]
-                buzzer = getattr(snap, "buzzer", None)
-                if buzzer is not None:
-                    self.panel.buzzer = str(buzzer or "")
-                pressed = getattr(snap, "pressed", None)
-                if pressed is not None:
-                    self.panel.pressed = set(pressed)
+                self.panel.levels = [float(v) for v in snap.levels]
+                self.panel.buzzer = str(snap.melody or snap.buzzer or "")
+                self.panel.pressed = set(snap.pressed)
             except Exception:
-                log.exception("hardware snapshot failed")
+                log.exception("hardware panel state failed")
         return self.panel
 
     def _call(self, method: str, *args: Any) -> None:

@@ -115,7 +115,8 @@ class Driver:
 
         for child in list(self.window.children):
             self.window.remove_widget(child)
-        self.app.shutdown()
+        # on_stop also lets kv's ``app`` proxy forget this app (it caches the first one)
+        self.app.dispatch("on_stop")
         App._running_app = None
         self.pump(2)
 

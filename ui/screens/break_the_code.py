@@ -1,11 +1,229 @@
-"""Break the Code screen (work in progress)."""
+"""Break the Code: the app deals the secret and keeps it; answers questions; checks guesses.
+
+The racks and the central code are never put into a widget's text before the game is over,
+except a player's own rack while that player holds their button down (a long press, released
+at once). Answers come from the engine's result; a guess is answered only "right" or "wrong".
+"""
 
 from __future__ import annotations
 
+import random
+from typing import Any
+
+from kivy.properties import StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.label import Label
+
 from ui.i18n import _
 from ui.screens.base import BaseScreen
+from ui.touch import min_target_px
+from ui.widgets.buttons import LongPressButton, TouchButton, TouchToggle
+
+TILE_NAMES = ("0b", "0w", "1b", "1w", "2b", "2w", "3b", "3w", "4b", "4w", "5g", "5g",
+              "6b", "6w", "7b", "7w", "8b", "8w", "9b", "9w")
 
 
 class BreakTheCodeScreen(BaseScreen):
+    status = StringProperty("")
+    mode = StringProperty("ask")
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.rng = random.Random()  # a real deal must be unpredictable; tests seed it
+        self.guess_tiles: list[str] = []
+
     def title(self) -> str:
-        return _("Break the Code")
+        return "Break the Code"
+
+    def on_kv_post(self, base_widget: Any) -> None:
+        self.app.bind(revision=lambda *_a: self.refresh() if self.manager and
+                      self.manager.current == self.name else None)
+
+    def state(self) -> Any:
+        session = self.app.session
+        return None if session is None or session.game != "break-the-code" else session.state
+
+    def refresh(self) -> None:
+        state = self.state()
+        panel = self.ids.panel
+        panel.clear_widgets()
+        if state is None:
+            return
+        if not state.dealt:
+            self._deal_panel(panel)
+        elif state.over:
+            self._end_panel(panel)
+        elif self.mode == "guess":
+            self._guess_panel(panel)
+        else:
+            self._ask_panel(panel)
+
+    def _label(self, text: str, **kwargs: Any) -> Label:
+        label = Label(text=text, size_hint_y=None, height=min_target_px(), halign="center",
+                      valign="middle", **kwargs)
+        label.bind(width=lambda w, v: setattr(w, "text_size", (v - 8, None)))
+        label.bind(texture_size=lambda w, s: setattr(w, "height", max(min_target_px(), s[1] + 6)))
+        return label
+
+    # --- the deal -----------------------------------------------------------------------------
+    def _deal_panel(self, panel: Any) -> None:
+        panel.add_widget(self._label(_("The app deals the tiles and keeps the code secret.")))
+        deal = TouchButton(text=_("Deal"))
+        deal.bind(on_press=lambda *_a: self.deal())
+        self.deal_button = deal
+        panel.add_widget(deal)
+        panel.add_widget(BoxLayout())
+
+    def deal(self) -> None:
+        from companion.break_the_code import deal_tiles, format_code
+
+        players = self.players()
+        dealt = deal_tiles(len(players), self.rng)
+        event: dict[str, Any] = {"type": "deal", "racks": {
+            p: format_code(rack) for p, rack in zip(players, dealt.racks, strict=True)}}
+        if dealt.central is not None:
+            event["central"] = format_code(dealt.central)
+        self.app.apply(event)
+
+    # --- asking -------------------------------------------------------------------------------
+    def _private_racks(self, panel: Any) -> None:
+        row = BoxLayout(size_hint_y=None, height=min_target_px(), spacing=4)
+        for player in self.players():
+            button = LongPressButton(text=player, font_size="15sp")
+            button.player = player
+            button.bind(on_long_press=lambda b: self.peek(b, True),
+                        on_long_release=lambda b: self.peek(b, False))
+            row.add_widget(button)
+        panel.add_widget(self._label(_("Hold your name to see your own tiles")))
+        panel.add_widget(row)
+
+    def peek(self, button: Any, show: bool) -> None:
+        from companion.break_the_code import format_code
+
+        state = self.state()
+        if show and state.racks is not None:
+            button.text = format_code(state.racks[state.seat_of(button.player)])
+        else:
+            button.text = button.player
+
+    def _ask_panel(self, panel: Any) -> None:
+        from companion.break_the_code import get_card
+
+        state = self.state()
+        mover = state.current_player
+        self._private_racks(panel)
+        panel.add_widget(self._label(self.status or _("{player}: ask a card or guess").format(
+            player=mover)))
+        grid = GridLayout(cols=4 if self.portrait else 6, spacing=4, size_hint_y=None,
+                          row_default_height=min_target_px(), row_force_default=True)
+        grid.bind(minimum_height=grid.setter("height"))
+        self.card_buttons = {}
+        for card_id in state.askable_cards:
+            card = get_card(card_id)
+            for number in card.choices or (None,):
+                label = card_id if number is None else f"{card_id}: {number}"
+                b = TouchButton(text=label, font_size="15sp")
+                b.bind(on_press=lambda _b, c=card_id, n=number: self.ask(c, n))
+                self.card_buttons[label] = b
+                grid.add_widget(b)
+        from kivy.uix.scrollview import ScrollView
+
+        scroll = ScrollView(do_scroll_x=False)
+        scroll.add_widget(grid)
+        panel.add_widget(scroll)
+        guess = TouchButton(text=_("Guess the code"))
+        guess.bind(on_press=lambda *_a: self.start_guess())
+        self.guess_button = guess
+        panel.add_widget(guess)
+
+    def ask(self, card: str, number: int | None) -> None:
+        state = self.state()
+        event: dict[str, Any] = {"type": "ask", "player": state.current_player, "card": card}
+        if number is not None:
+            event["number"] = number
+        if self.app.apply(event):
+            from companion.break_the_code import get_card
+
+            answers = [a for a in self.app.result().get("answers", [])
+                       if a.get("event") == len(self.app.session.events)]
+            said = "; ".join(f"{a['by']}: {_format_answer(a['answer'])}" for a in answers)
+            self.status = _("{card} {text}: {answers}").format(
+                card=card, text=get_card(card).text, answers=said)
+            self.refresh()
+
+    # --- guessing -----------------------------------------------------------------------------
+    def start_guess(self) -> None:
+        self.mode = "guess"
+        self.guess_tiles = []
+        self.refresh()
+
+    def _guess_panel(self, panel: Any) -> None:
+        state = self.state()
+        panel.add_widget(self._label(_("{player}: pick {n} tiles, unseen by the others").format(
+            player=state.current_player, n=state.rack_size)))
+        grid = GridLayout(cols=5 if self.portrait else 10, spacing=4, size_hint_y=None,
+                          row_default_height=min_target_px(), row_force_default=True)
+        grid.bind(minimum_height=grid.setter("height"))
+        self.tile_toggles = []
+        for name in TILE_NAMES:
+            t = TouchToggle(text=name, font_size="15sp")
+            t.tile = name
+            self.tile_toggles.append(t)
+            grid.add_widget(t)
+        panel.add_widget(grid)
+        panel.add_widget(BoxLayout())
+        row = BoxLayout(size_hint_y=None, height=min_target_px(), spacing=4)
+        cancel = TouchButton(text=_("Cancel"))
+        cancel.bind(on_press=lambda *_a: self._cancel_guess())
+        submit = TouchButton(text=_("Submit the guess"))
+        submit.bind(on_press=lambda *_a: self.submit_guess())
+        self.submit_button = submit
+        row.add_widget(cancel)
+        row.add_widget(submit)
+        panel.add_widget(row)
+
+    def _cancel_guess(self) -> None:
+        self.mode = "ask"
+        self.refresh()
+
+    def submit_guess(self) -> None:
+        chosen = [t.tile for t in self.tile_toggles if t.state == "down"]
+        state = self.state()
+        player = state.current_player
+        code = " ".join(chosen)
+        # the typed tiles leave the screen before anything else is drawn
+        for t in self.tile_toggles:
+            t.state = "normal"
+        self.mode = "ask"
+        if self.app.apply({"type": "guess", "player": player, "code": code}):
+            after = self.state()
+            right = player in after.cracked or player in after.winners
+            self.status = (_("{player}: right!") if right else _("{player}: wrong")).format(
+                player=player)
+        self.refresh()
+
+    # --- the end ------------------------------------------------------------------------------
+    def _end_panel(self, panel: Any) -> None:
+        from companion.break_the_code import format_code
+        from companion.break_the_code.game import racks_by_name
+
+        state = self.state()
+        lines = [_("Game over. Winner: {names}").format(
+            names=", ".join(state.winners) or _("nobody"))]
+        for player, rack in racks_by_name(state).items():
+            lines.append(f"{player}: {format_code(rack)}")
+        if state.central is not None:
+            lines.append(_("Central code: {code}").format(code=format_code(state.central)))
+        panel.add_widget(self._label("\n".join(lines)))
+        panel.add_widget(BoxLayout())
+
+
+def _format_answer(value: Any) -> str:
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    if isinstance(value, list):
+        if value and isinstance(value[0], list):
+            return " ".join("-".join(pair) for pair in value) or _("none")
+        return " ".join(value) or _("none")
+    return str(value)

@@ -50,7 +50,6 @@ class EnigmaScreen(BaseScreen):
         self.solvers: list[str] = []
         self.tile_entry: Any = None
         self.placement: Any = None
-        self.sounds: list[str] = []
 
     def title(self) -> str:
         return "Enigma"
@@ -153,7 +152,6 @@ class EnigmaScreen(BaseScreen):
 
         self.status = ""
         self.solvers = []
-        self.sounds = []
         self.timer = SandTimer(TimerSettings.from_config(self.app.cfg.timer), clock=self.clock)
         self.phase = "solve"
         self._update_countdown()
@@ -239,35 +237,29 @@ class EnigmaScreen(BaseScreen):
         self._handle(self.timer.poll())
 
     def _handle(self, events: list[Any]) -> None:
-        devices = self.app.devices
         for event in events:
-            kind = type(event).__name__
-            sound = {"WarningReached": "beep", "Tick": "tick", "Expired": "alarm",
-                     "Started": "start"}.get(kind)
-            if sound:
-                self.sounds.append(sound)
-                if devices is not None:
-                    devices.sound(sound)
-            if kind == "Expired":
+            if type(event).__name__ == "Expired":
                 self._update_start_label()
-        self._update_countdown()
+        self._update_countdown(events)
 
-    def _update_countdown(self) -> None:
+    def _update_countdown(self, events: list[Any] | None = None) -> None:
         if self.timer is None:
             return
         snap = self.timer.snapshot()
         self.fraction = snap.fraction
         seconds = max(0, int(snap.remaining_s + 0.999))
         self.countdown = f"{seconds // 60}:{seconds % 60:02d}"
-        if self.app.devices is not None:
-            self.app.devices.show_fraction(snap.fraction)
+        app = self.app
+        if app is not None and app.devices is not None:
+            app.devices.render_timer(snap, list(events or ()))
 
     def stop_timer(self) -> None:
         if self._poll is not None:
             self._poll.cancel()
             self._poll = None
-        if self.app.devices is not None and self.timer is not None:
-            self.app.devices.off()
+        app = self.app
+        if app is not None and app.devices is not None and self.timer is not None:
+            app.devices.off()
         self.timer = None
 
     def finish_round(self) -> None:

@@ -1,0 +1,68 @@
+"""Every screen opens at 800x480 and 720x1280, with screenshots, and every visible touch
+target is at least 9 mm."""
+
+from __future__ import annotations
+
+import pytest
+
+SIZES = {"landscape": (800, 480), "portrait": (720, 1280)}
+
+pytestmark = pytest.mark.ui
+
+GAMES = {"indigo": "game_indigo", "enigma": "game_enigma", "break-the-code": "game_break_the_code",
+         "second-chance": "game_second_chance"}
+
+
+def _visible_buttons(driver):
+    from kivy.uix.button import Button
+
+    root = driver.app.root
+    out = []
+    for widget in root.walk(restrict=True):
+        if isinstance(widget, Button) and widget.opacity > 0 and widget.get_root_window():
+            parent_hidden = any(getattr(p, "opacity", 1) == 0 for p in _parents(widget))
+            if not parent_hidden and widget.height > 0:
+                out.append(widget)
+    return out
+
+
+def _parents(widget):
+    while widget.parent is not None and widget.parent is not widget:
+        widget = widget.parent
+        yield widget
+
+
+def _check_targets(driver, where):
+    from ui.touch import required_target_px
+
+    need = required_target_px()
+    small = [(b.text, tuple(b.size)) for b in _visible_buttons(driver)
+             if b.width < need - 0.5 or b.height < need - 0.5]
+    assert not small, f"{where}: targets under 9 mm ({need:.0f} px): {small}"
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_game_screens_open_at_both_sizes(make_driver, game):
+    driver = make_driver()
+    driver.tap(driver.screen("home").ids[GAMES[game]])
+    assert driver.screen().name == "setup"
+    for orientation, size in SIZES.items():
+        driver.set_size(size)
+        driver.screenshot(f"setup-{game}-{orientation}")
+        _check_targets(driver, f"setup {game} {orientation}")
+    driver.tap(driver.screen("setup").ids.start_button)
+    assert driver.app.session is not None and driver.app.session.game == game
+    for orientation, size in SIZES.items():
+        driver.set_size(size)
+        driver.screenshot(f"{game}-{orientation}")
+        _check_targets(driver, f"{game} {orientation}")
+
+
+@pytest.mark.parametrize("screen", ["home", "history", "settings", "calibration"])
+def test_other_screens_open_at_both_sizes(make_driver, screen):
+    driver = make_driver()
+    driver.app.show(screen)
+    for orientation, size in SIZES.items():
+        driver.set_size(size)
+        driver.screenshot(f"{screen}-{orientation}")
+        _check_targets(driver, f"{screen} {orientation}")
