@@ -171,6 +171,13 @@ class IndigoBoardConfig:
                                                  length=(2, 2))
     board_radius_mm: float = setting(250.0, low=10.0, high=2000.0)
     rotation_deg: float = setting(0.0, low=-360.0, high=360.0)
+    marker_size_mm: float = setting(60.0, low=10.0, high=300.0)
+    marker_frame_mm: tuple[float, ...] = setting((580.0, 520.0), low=50.0, high=4000.0,
+                                                 length=(2, 2))
+    read_cell_px: int = setting(16, low=8, high=64)
+    board_min_score: float = setting(0.35, low=-1.0, high=1.0)
+    gem_min_fraction: float = setting(0.35, low=0.05, high=1.0)
+    margin_full_confidence: float = setting(0.45, low=0.01, high=1.0)
 
 
 @dataclass(frozen=True)
