@@ -18,9 +18,11 @@ from types import TracebackType
 from typing import Any
 
 from gpiozero import TonalBuzzer
+from gpiozero.exc import PinPWMUnsupported
 from gpiozero.tones import Tone
 
-from hardware.errors import MelodyRangeError
+from hardware.errors import HardwareUnavailableError, MelodyRangeError
+from hardware.pins import NO_PWM_HINT
 
 MID_TONE = "A4"
 
@@ -133,7 +135,10 @@ class Buzzer:
             check_melody(melody, octaves=octaves)
         self.pin = pin
         self.octaves = octaves
-        self.device = TonalBuzzer(pin, octaves=octaves, pin_factory=pin_factory)
+        try:
+            self.device = TonalBuzzer(pin, octaves=octaves, pin_factory=pin_factory)
+        except PinPWMUnsupported as exc:
+            raise HardwareUnavailableError(f"buzzer on GPIO {pin}: {NO_PWM_HINT}") from exc
         self._melody: Melody | None = None
         self._started = 0.0
         self._note: str | None = None

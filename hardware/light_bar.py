@@ -21,9 +21,11 @@ from types import TracebackType
 from typing import Any, Protocol
 
 from gpiozero import LEDBarGraph
+from gpiozero.exc import PinPWMUnsupported
 
 from companion.timer import TimerPhase, TimerSnapshot
-from hardware.errors import HardwareSettingError
+from hardware.errors import HardwareSettingError, HardwareUnavailableError
+from hardware.pins import NO_PWM_HINT
 
 RGB = tuple[int, int, int]
 
@@ -158,7 +160,12 @@ class LEDLightBar(_ClosingContext):
         self.pins = tuple(pins)
         self.count = len(self.pins)
         self.gamma = gamma
-        self.graph = LEDBarGraph(*self.pins, pwm=True, pin_factory=pin_factory)
+        try:
+            self.graph = LEDBarGraph(*self.pins, pwm=True, pin_factory=pin_factory)
+        except PinPWMUnsupported as exc:
+            raise HardwareUnavailableError(
+                f"light bar on GPIO {list(self.pins)}: {NO_PWM_HINT}"
+            ) from exc
         self._written = [0.0] * self.count
         self._levels: tuple[float, ...] = (0.0,) * self.count
 

@@ -91,6 +91,12 @@ def make_pin_factory(name: str = "auto") -> Factory:
         raise PinFactoryError(f"the {name} pin factory cannot be loaded ({_why(exc)})") from exc
 
 
+NO_PWM_HINT = (
+    "these pins have no PWM; for mock pins use hardware.pins.mock_pin_factory() or set "
+    "GPIOZERO_MOCK_PIN_CLASS=mockpwmpin next to GPIOZERO_PIN_FACTORY=mock"
+)
+
+
 def describe_factory(factory: Any) -> str:
     """A short name for messages: ``mock``, ``lgpio``, ``rpigpio`` or the class name."""
     if factory is None:

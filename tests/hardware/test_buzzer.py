@@ -88,3 +88,12 @@ def test_close_frees_the_pin(factory: object) -> None:
     buzzer.close()
     assert buzzer.closed
     Buzzer(18, pin_factory=factory).close()
+
+
+def test_a_pin_without_pwm_gets_a_hint() -> None:
+    from gpiozero.pins.mock import MockFactory
+
+    from hardware.errors import HardwareUnavailableError
+
+    with pytest.raises(HardwareUnavailableError, match="buzzer on GPIO 18: .*no PWM"):
+        Buzzer(18, pin_factory=MockFactory())

@@ -182,3 +182,12 @@ def test_strip_drivers_are_lazy_and_say_what_is_missing(monkeypatch: pytest.Monk
     with pytest.raises(StripDriverError, match="rpi_ws281x"):
         open_strip_driver(30, model="Raspberry Pi 4 Model B Rev 1.4")
     assert "pi5neo" not in {m for m in sys.modules if sys.modules[m] is not None}
+
+
+def test_pins_without_pwm_get_a_hint_not_a_bare_gpiozero_error() -> None:
+    from gpiozero.pins.mock import MockFactory
+
+    from hardware.errors import HardwareUnavailableError
+
+    with pytest.raises(HardwareUnavailableError, match="no PWM.*mockpwmpin"):
+        LEDLightBar(PINS, pin_factory=MockFactory())
