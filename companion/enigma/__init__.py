@@ -1,11 +1,18 @@
 """The Enigma rules engine: conduit tiles, systems, networkers, scoring, rounds and puzzles.
 
-Modules: :mod:`~companion.enigma.tiles` (the tile schema, ports, rotation),
-:mod:`~companion.enigma.catalogue` (the tile catalogue file), :mod:`~companion.enigma.board`
-(placement, systems, networkers, scoring), :mod:`~companion.enigma.game` (rounds and turns),
-:mod:`~companion.enigma.record_rules` (``companion replay``), and the puzzle checks
-:mod:`~companion.enigma.weight`, :mod:`~companion.enigma.conduit`,
-:mod:`~companion.enigma.fragment`, :mod:`~companion.enigma.angular`.
+Modules:
+
+- :mod:`~companion.enigma.tiles`: the tile schema of records.md, ports, rotation;
+- :mod:`~companion.enigma.catalogue`, :mod:`~companion.enigma.facts`: the tile catalogue and
+  the unknown physical facts, as data (DEMO values shipped);
+- :mod:`~companion.enigma.board`: placement, incremental conduit systems, networkers, scoring;
+- :mod:`~companion.enigma.game`: rounds, turn order, supply, the target and the winners;
+- :mod:`~companion.enigma.record_rules`: ``RULES`` for ``companion replay``;
+- puzzles: :mod:`~companion.enigma.puzzle_weight`, :mod:`~companion.enigma.puzzle_conduit`,
+  :mod:`~companion.enigma.puzzle_fragment` (with :mod:`~companion.enigma.geometry`),
+  :mod:`~companion.enigma.puzzle_angular`, and their data in :mod:`~companion.enigma.puzzles`.
+
+See docs/enigma.md for the data formats.
 """
 
 from __future__ import annotations
