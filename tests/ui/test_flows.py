@@ -168,3 +168,38 @@ def test_break_the_code_secret_never_in_widget_texts_before_the_end(make_driver)
     driver.tap(screen.submit_button)
     assert "right" in screen.status or "wrong" in screen.status
     assert not leaked() or driver.screen("break_the_code").state().over
+
+
+def test_second_chance_start_reveal_fits_and_draw(make_driver):
+    driver = make_driver()
+    driver.tap(driver.screen("home").ids.game_second_chance)
+    setup = driver.screen("setup")
+    driver.tap(setup.ids.start_button)
+    screen = driver.screen("second_chance")
+    sheet = screen.ids.sheet
+
+    def tap_square(square):
+        driver.tap_at(*sheet.to_window(*sheet.centre_of(square)))
+
+    for player in driver.app.session.players:
+        screen.view(player)
+        for col in range(8):
+            tap_square((4, col))
+        assert len(sheet.selected) == 8
+        driver.tap(next(w for w in screen.ids.panel.children
+                        if getattr(w, "text", "") == "Enter the start card"))
+    assert len(driver.app.session.events) == len(driver.app.session.players)
+    screen.rng.seed(5)
+    driver.tap(next(w for w in screen.ids.panel.walk() if getattr(w, "text", "") ==
+                    "Demo: turn up two"))
+    state = screen.state()
+    assert state.revealed is not None
+    first = screen.viewer
+    fits_button = next(w for w in screen.ids.panel.walk() if getattr(w, "text", "") == "Fits?")
+    driver.tap(fits_button)
+    assert sheet.ghost and "fits" in screen.status
+    driver.screenshot("second-chance-fits-landscape")
+    draw_button = next(w for w in screen.ids.panel.walk() if getattr(w, "text", "") == "Draw it")
+    driver.tap(draw_button)
+    after = screen.state().player(first)
+    assert after.resolved and after.grid.empty_count == 81 - 8 - state.revealed[0].size

@@ -1,11 +1,335 @@
-"""Second Chance screen (work in progress)."""
+"""Second Chance: each player's sheet drawn by tapping, the two revealed cards, "fits?" with a
+placement shown, second chance and drop-out with the 1, the ranking and solo play.
+
+Every check is the engine's: ``fits``/``first_placement`` for "fits?", ``needs_second_chance``
+and ``may_write_bonus`` for what each player may do, and ``apply_event`` through the session
+for every drawing.
+"""
 
 from __future__ import annotations
 
+import random
+from typing import Any
+
+from kivy.properties import StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.label import Label
+from kivy.uix.scrollview import ScrollView
+
 from ui.i18n import _
 from ui.screens.base import BaseScreen
+from ui.touch import min_target_px
+from ui.widgets.buttons import TouchButton, TouchToggle
+from ui.widgets.sheet_grid import ShapeButton
+
+SOLO_GOAL = 10  # fewer than ten empty squares over three games (the seed's solo rule)
 
 
 class SecondChanceScreen(BaseScreen):
+    viewer = StringProperty("")
+    status = StringProperty("")
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.rng = random.Random()
+        self.chosen_cards: list[Any] = []
+        self.second_card: Any = None
+
     def title(self) -> str:
-        return _("Second Chance")
+        return "Second Chance"
+
+    def on_kv_post(self, base_widget: Any) -> None:
+        self.ids.sheet.bind(on_square=lambda _w, sq: self.tap_square(sq))
+        self.app.bind(revision=lambda *_a: self.refresh() if self.manager and
+                      self.manager.current == self.name else None)
+
+    def state(self) -> Any:
+        session = self.app.session
+        return None if session is None or session.game != "second-chance" else session.state
+
+    def deck(self) -> Any:
+        if not hasattr(self, "_deck"):
+            from companion.second_chance import load_deck
+
+            self._deck = load_deck()
+        return self._deck
+
+    # --- rendering ----------------------------------------------------------------------------
+    def refresh(self) -> None:
+        state = self.state()
+        if state is None:
+            return
+        names = [p.name for p in state.players]
+        if self.viewer not in names:
+            self.viewer = names[0]
+        self._tabs(names)
+        self._show_sheet()
+        panel = self.ids.panel
+        panel.clear_widgets()
+        if state.over:
+            self._panel_over(panel)
+        elif not all(p.started for p in state.players):
+            self._panel_start(panel)
+        elif state.revealed is None or state.round_complete:
+            self._panel_reveal(panel)
+        else:
+            self._panel_round(panel)
+
+    def _tabs(self, names: list[str]) -> None:
+        tabs = self.ids.tabs
+        tabs.clear_widgets()
+        self.tab_buttons = {}
+        for name in names:
+            t = TouchToggle(text=name, group="sc-viewer", allow_no_selection=False,
+                            state="down" if name == self.viewer else "normal", font_size="15sp")
+            t.bind(on_press=lambda _t, n=name: self.view(n))
+            self.tab_buttons[name] = t
+            tabs.add_widget(t)
+
+    def view(self, name: str) -> None:
+        self.viewer = name
+        self.ids.sheet.selected = []
+        self.ids.sheet.ghost = []
+        self.refresh()
+
+    def _show_sheet(self) -> None:
+        state = self.state()
+        player = state.player(self.viewer)
+        sheet = self.ids.sheet
+        sheet.filled = [list(c) for c in player.grid.filled_cells]
+        sheet.bonus = list(player.grid.bonus) if player.grid.bonus else None
+
+    def _label(self, text: str, **kwargs: Any) -> Label:
+        label = Label(text=text, size_hint_y=None, height=min_target_px(), halign="center",
+                      valign="middle", **kwargs)
+        label.bind(width=lambda w, v: setattr(w, "text_size", (v - 8, None)))
+        label.bind(texture_size=lambda w, s: setattr(w, "height", max(min_target_px(), s[1] + 6)))
+        return label
+
+    def _status_label(self) -> Label:
+        label = self._label(self.status, color=(1, 0.7, 0.5, 1))
+        self.bind(status=label.setter("text"))
+        return label
+
+    def _button(self, text: str, action: Any) -> TouchButton:
+        b = TouchButton(text=text, font_size="15sp")
+        b.bind(on_press=lambda *_a: action())
+        return b
+
+    # --- the squares ---------------------------------------------------------------------------
+    def tap_square(self, square: tuple[int, int]) -> None:
+        state = self.state()
+        if state is None or state.over and not state.may_write_bonus(self.viewer):
+            return
+        sheet = self.ids.sheet
+        cell = [square[0], square[1]]
+        if cell in sheet.filled:
+            return
+        selected = [list(c) for c in sheet.selected]
+        if cell in selected:
+            selected.remove(cell)
+        else:
+            selected.append(cell)
+        sheet.selected = selected
+
+    def selection(self) -> list[list[int]]:
+        return [list(c) for c in self.ids.sheet.selected]
+
+    def _apply(self, event: dict[str, Any]) -> bool:
+        if self.app.apply(event):
+            self.ids.sheet.selected = []
+            self.ids.sheet.ghost = []
+            self._next_viewer()
+            return True
+        return False
+
+    def _next_viewer(self) -> None:
+        state = self.state()
+        if state is None or state.over:
+            return
+        for p in state.players:
+            waiting = (not p.started) if not all(q.started for q in state.players) else (
+                state.revealed is not None and not p.resolved and not p.is_out)
+            if waiting:
+                self.viewer = p.name
+                return
+
+    # --- start --------------------------------------------------------------------------------
+    def _panel_start(self, panel: Any) -> None:
+        state = self.state()
+        player = state.player(self.viewer)
+        if self.deck().is_demo:
+            panel.add_widget(self._label(_("Demo deck: the real cards are not transcribed yet"),
+                                         color=(1, 0.8, 0.4, 1), font_size="14sp"))
+        if player.started:
+            panel.add_widget(self._label(_("{player} has drawn the start card").format(
+                player=self.viewer)))
+        else:
+            panel.add_widget(self._label(_(
+                "{player}: tap the 8 squares of your start card (one on the circle)").format(
+                player=self.viewer)))
+            panel.add_widget(self._button(_("Enter the start card"), self.enter_start))
+        panel.add_widget(self._status_label())
+        panel.add_widget(BoxLayout())
+
+    def enter_start(self) -> None:
+        self.status = ""
+        self._apply({"type": "start", "player": self.viewer, "cells": self.selection()})
+
+    # --- reveal -------------------------------------------------------------------------------
+    def _panel_reveal(self, panel: Any) -> None:
+        state = self.state()
+        panel.add_widget(self._label(_("Round {n}: enter the two cards turned up ({left} left)")
+                                     .format(n=state.round + 1, left=state.cards_left)))
+        shapes = [shape for shape, _copies in self.deck().puzzle]
+        self._shape_grid(panel, shapes, self._pick_reveal)
+        row = BoxLayout(size_hint_y=None, height=min_target_px(), spacing=4)
+        row.add_widget(self._button(_("Demo: turn up two"), self.reveal_random))
+        row.add_widget(self._button(_("The deck ran out"), self.end_game))
+        panel.add_widget(row)
+
+    def _shape_grid(self, panel: Any, shapes: list[Any], on_pick: Any) -> None:
+        grid = GridLayout(cols=6 if self.portrait else 5, spacing=4, size_hint_y=None,
+                          row_default_height=min_target_px() * 1.2, row_force_default=True)
+        grid.bind(minimum_height=grid.setter("height"))
+        self.shape_buttons = []
+        for shape in shapes:
+            b = ShapeButton(shape)
+            b.bind(on_press=lambda btn: on_pick(btn.shape))
+            self.shape_buttons.append(b)
+            grid.add_widget(b)
+        scroll = ScrollView(do_scroll_x=False)
+        scroll.add_widget(grid)
+        panel.add_widget(scroll)
+
+    def _pick_reveal(self, shape: Any) -> None:
+        self.chosen_cards.append(shape)
+        if len(self.chosen_cards) == 2:
+            cards, self.chosen_cards = self.chosen_cards, []
+            self._apply({"type": "reveal", "cards": [c.text for c in cards]})
+        else:
+            self.status = _("First card: {card}; now the second").format(card=shape.text)
+
+    def reveal_random(self) -> None:
+        cards = self.rng.sample(self.deck().puzzle_cards(), 2)
+        self._apply({"type": "reveal", "cards": [c.text for c in cards]})
+
+    def end_game(self) -> None:
+        self._apply({"type": "end"})
+
+    # --- a round ------------------------------------------------------------------------------
+    def _panel_round(self, panel: Any) -> None:
+        state = self.state()
+        player = state.player(self.viewer)
+        if player.is_out:
+            self._panel_out(panel)
+            return
+        if player.resolved:
+            panel.add_widget(self._label(_("{player} is done this round").format(
+                player=self.viewer)))
+            panel.add_widget(BoxLayout())
+            return
+        if state.needs_second_chance(self.viewer):
+            self._panel_second_chance(panel)
+            return
+        panel.add_widget(self._label(_("{player}: draw one of the two cards").format(
+            player=self.viewer)))
+        for index, card in enumerate(state.revealed):
+            row = BoxLayout(size_hint_y=None, height=min_target_px() * 1.2, spacing=4)
+            row.add_widget(ShapeButton(card, size_hint_x=0.35))
+            row.add_widget(self._button(_("Fits?"), lambda c=card: self.show_fit(c)))
+            row.add_widget(self._button(_("Draw it"), lambda i=index: self.draw(i)))
+            panel.add_widget(row)
+        panel.add_widget(self._status_label())
+        panel.add_widget(BoxLayout())
+
+    def show_fit(self, card: Any) -> None:
+        from companion.second_chance import first_placement
+
+        grid = self.state().player(self.viewer).grid
+        placement = first_placement(grid, card)
+        if placement is None:
+            self.ids.sheet.ghost = []
+            self.status = _("{card} does not fit").format(card=card.text)
+        else:
+            self.ids.sheet.ghost = [list(c) for c in placement]
+            self.status = _("{card} fits, for example here").format(card=card.text)
+            if not self.ids.sheet.selected:
+                self.ids.sheet.selected = []
+
+    def draw(self, index: int) -> None:
+        cells = self.selection() or [list(c) for c in self.ids.sheet.ghost]
+        self.status = ""
+        self._apply({"type": "draw", "player": self.viewer, "card": index, "cells": cells})
+
+    def _panel_second_chance(self, panel: Any) -> None:
+        panel.add_widget(self._label(_(
+            "{player}: neither card fits. Turn up a second-chance card after the others draw")
+            .format(player=self.viewer)))
+        if self.second_card is None:
+            shapes = [shape for shape, _copies in self.deck().puzzle]
+            self._shape_grid(panel, shapes, self._pick_second)
+            panel.add_widget(self._button(_("Demo: turn one up"), lambda: self._pick_second(
+                self.rng.choice(self.deck().puzzle_cards()))))
+            return
+        row = BoxLayout(size_hint_y=None, height=min_target_px() * 1.2, spacing=4)
+        row.add_widget(ShapeButton(self.second_card, size_hint_x=0.35))
+        row.add_widget(self._button(_("Fits?"), lambda: self.show_fit(self.second_card)))
+        row.add_widget(self._button(_("Draw it"), self.draw_second))
+        panel.add_widget(row)
+        panel.add_widget(self._button(_("Does not fit: drop out"), self.drop_out))
+        panel.add_widget(self._status_label())
+        panel.add_widget(BoxLayout())
+
+    def _pick_second(self, shape: Any) -> None:
+        self.second_card = shape
+        self.refresh()
+
+    def draw_second(self) -> None:
+        cells = self.selection() or [list(c) for c in self.ids.sheet.ghost]
+        card = self.second_card
+        if self._apply({"type": "second-chance", "player": self.viewer, "card": card.text,
+                        "cells": cells}):
+            self.second_card = None
+
+    def drop_out(self) -> None:
+        card = self.second_card
+        if self._apply({"type": "second-chance", "player": self.viewer, "card": card.text,
+                        "cells": None}):
+            self.second_card = None
+
+    def _panel_out(self, panel: Any) -> None:
+        state = self.state()
+        panel.add_widget(self._label(_("{player} is out").format(player=self.viewer)))
+        if state.may_write_bonus(self.viewer):
+            panel.add_widget(self._label(_("First out: tap an empty square and write the 1")))
+            panel.add_widget(self._button(_("Write the 1"), self.write_bonus))
+        panel.add_widget(BoxLayout())
+
+    def write_bonus(self) -> None:
+        cells = self.selection()
+        if len(cells) != 1:
+            self.status = _("Tap exactly one empty square")
+            self.refresh()
+            return
+        self._apply({"type": "bonus", "player": self.viewer, "cell": cells[0]})
+
+    # --- the end ------------------------------------------------------------------------------
+    def _panel_over(self, panel: Any) -> None:
+        state = self.state()
+        result = self.app.result()
+        empty = result.get("empty", {})
+        ranking = sorted(empty, key=lambda p: empty[p])
+        lines = [_("{place}. {player}: {n} empty squares").format(place=i, player=p, n=empty[p])
+                 for i, p in enumerate(ranking, start=1)]
+        if state.is_solo:
+            lines.append(_("Solo: play three games; the goal is fewer than {n} empty in all")
+                         .format(n=SOLO_GOAL))
+        else:
+            lines.append(_("Winner: {names}").format(names=", ".join(result.get("winners", []))))
+        panel.add_widget(self._label(_("Game over"), font_size="22sp"))
+        panel.add_widget(self._label("\n".join(lines)))
+        if state.may_write_bonus(self.viewer):
+            panel.add_widget(self._button(_("Write the 1"), self.write_bonus))
+        panel.add_widget(BoxLayout())
