@@ -144,3 +144,17 @@ def test_unknown_facts_are_data_labelled_demo() -> None:
     assert facts.sand_timer_seconds == 30
     assert "DEMO" in facts.statuses["sand_timer_seconds"]
     assert facts.cell_colours == ("red", "blue", "yellow")
+
+
+@pytest.mark.parametrize(
+    "module",
+    ["tiles", "board", "puzzle_weight", "puzzle_conduit", "puzzle_fragment", "puzzle_angular",
+     "geometry"],
+)
+def test_docstring_examples_run(module: str) -> None:
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(f"companion.enigma.{module}"))
+    assert result.attempted > 0
+    assert result.failed == 0
