@@ -8,7 +8,9 @@ neighbour's S port at position 2 - p). A **conduit system** is a connected compo
 Systems are kept incrementally, union-find style: every node maps to a system id, and a
 placement only builds the new tile's systems and merges the few systems its matched ports
 touch, relabelling the smaller side of each merge. Nothing else on the table is recomputed;
-the new :class:`Board` shares every untouched :class:`System` object with the old one.
+the new :class:`Board` shares every untouched :class:`System` object with the old one. (The
+node -> system maps are copied with ``dict()`` so that boards stay frozen; that copy is a
+C-level memory copy, about 13 us per placement on a 100-tile table, see bench/enigma_engine.py.)
 
 >>> from companion.enigma.tiles import CROSSROADS, Tile
 >>> board = Board.start(CROSSROADS)
