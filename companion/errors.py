@@ -10,6 +10,11 @@ class CompanionError(Exception):
 class IllegalMoveError(CompanionError, ValueError):
     """A move or event breaks a rule of the game; the message names the rule."""
 
+    #: True when the refused event is refused *because* its arrival ends the game first (an
+    #: Enigma round arriving after the target was reached): the result before it is then the
+    #: result of a finished record.
+    closes_record: bool = False
+
 
 class RecordError(CompanionError, ValueError):
     """A document is not a valid game record (bad JSON, missing field, wrong type)."""

@@ -43,7 +43,7 @@ def replay(record: Record) -> ReplayOutcome:
         except RecordError as exc:
             return ReplayOutcome(None, EXIT_NOT_A_RECORD, str(exc))
         except IllegalMoveError as exc:
-            before = rules.result(state, complete=False)
+            before = rules.result(state, complete=exc.closes_record)
             message = str(exc)
             where = event_where(index, event)
             if not message.startswith("event "):

@@ -196,10 +196,14 @@ def _apply_round(state: EnigmaState, move: RoundMove) -> EnigmaState:
             f"{p} {s}" for p, s in zip(state.players, state.scores, strict=True)
             if s >= state.options.target
         )
-        raise _illegal(
+        error = _illegal(
             f"rule 'game over': {leaders} reached the target {state.options.target} "
             f"in round {state.round}, so no new round starts"
         )
+        # The round's arrival runs the end-of-round check, which ends the game even when a
+        # solver never placed: the result before it is that of a finished game.
+        error.closes_record = True
+        raise error
     chosen: dict[str, str] = {}
     for player, category in move.choices:
         state.seat(player)
