@@ -309,11 +309,14 @@ def build_table_hardware(
                         lambda: open_strip_driver(count, spi_bus=bus),
                     )
                 )
-            light_bar: LightBar = StripLightBar(
-                count,
-                driver=driver,
-                brightness=float(gpio_setting(cfg, "strip_brightness")),
-                pin_factory=factory,
+            brightness = float(gpio_setting(cfg, "strip_brightness"))
+            light_bar: LightBar = _open(
+                "WS2812 strip",
+                f"SPI bus {bus}",
+                factory,
+                lambda: StripLightBar(
+                    count, driver=driver, brightness=brightness, pin_factory=factory
+                ),
             )
         elif kind == "leds":
             pins = tuple(gpio_setting(cfg, "light_bar_pins"))

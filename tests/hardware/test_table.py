@@ -342,3 +342,20 @@ def test_sounds_for_events() -> None:
     assert sound_for(SolverAccepted(at=0.0, player="a", order=1, started_timer=True)) is None
     assert sound_for(SolverAccepted(at=0.0, player="a", order=2, started_timer=False)) == "solved"
     assert sound_for(SolverRejected(at=0.0, player="a", reason="x")) == "rejected"
+
+
+def test_a_strip_that_fails_on_the_bus_falls_back(factory: Any) -> None:
+    class BrokenDriver:
+        closed = False
+
+        def write(self, pixels: Any) -> None:
+            raise OSError(5, "Input/output error")
+
+        def close(self) -> None:
+            self.closed = True
+
+    cfg = replace(GpioConfig(), light_bar="ws2812")
+    hw, warning = open_table_hardware(cfg, pin_factory=factory, strip_driver=BrokenDriver())
+    with hw:
+        assert warning is not None and "WS2812 strip on SPI bus 0" in warning
+        assert "Input/output error" in warning and hw.is_virtual
