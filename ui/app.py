@@ -187,6 +187,23 @@ class CompanionApp(App):
         fps = min(float(getattr(self.cfg.camera, "fps", 10)), 15.0)
         self.camera = CameraWorker(source, self.events, fps=fps).start()
 
+    def restart_camera(self) -> None:
+        """Reopen the camera after its settings changed (or to retry a failed one)."""
+        if self.camera is not None:
+            self.camera.close()
+            self.camera = None
+        self.camera_failed = False
+        self.clear_banner()
+        self.start_camera()
+
+    def restart_devices(self) -> None:
+        """Reopen the light bar, buzzer and buttons with the current pin settings."""
+        if self.devices is not None:
+            self.devices.off()
+            self.devices.close()
+        self.devices = DeviceHub(self.cfg, self.events, demo=self.demo)
+        self.panel_buttons = list(self.devices.button_names)
+
     def _on_first_flip(self, *args: Any) -> None:
         if self._ready_sent:
             return

@@ -73,11 +73,20 @@ class Driver:
         """A simulated finger touch (down and up) in the middle of ``widget``."""
         from kivy.tests.common import UnitTestTouch
 
+        self.pump(2)  # let new widgets be laid out before aiming at them
         x, y = widget.to_window(*widget.center)
         touch = UnitTestTouch(x, y)
         touch.touch_down()
         touch.touch_up()
         self.pump(2)
+        if _in_scroll_view(widget):
+            # a ScrollView holds a touch back for scroll_timeout before it gives it to the child
+            import time
+
+            deadline = time.monotonic() + 0.35
+            while time.monotonic() < deadline:
+                self.pump(1)
+                time.sleep(0.01)
 
     def tap_at(self, x: float, y: float) -> None:
         from kivy.tests.common import UnitTestTouch
@@ -119,6 +128,17 @@ class Driver:
         self.app.dispatch("on_stop")
         App._running_app = None
         self.pump(2)
+
+
+def _in_scroll_view(widget: Any) -> bool:
+    from kivy.uix.scrollview import ScrollView
+
+    parent = widget.parent
+    while parent is not None and parent is not parent.parent:
+        if isinstance(parent, ScrollView):
+            return True
+        parent = parent.parent
+    return False
 
 
 @pytest.fixture

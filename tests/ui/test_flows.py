@@ -203,3 +203,34 @@ def test_second_chance_start_reveal_fits_and_draw(make_driver):
     driver.tap(draw_button)
     after = screen.state().player(first)
     assert after.resolved and after.grid.empty_count == 81 - 8 - state.revealed[0].size
+
+
+def test_history_plots_score_over_time(make_driver):
+    driver = make_driver()
+    _start(driver, "game_indigo")
+    for _ in range(12):
+        _indigo_turn(driver)
+    driver.tap(driver.app.root.ids.home_button)
+    driver.tap(driver.screen("home").ids.history_button)
+    history = driver.screen("history")
+    plot = history.ids.plot
+    players = list(driver.app.session.players)
+    assert list(plot.series) == players
+    assert all(len(line) == 13 for line in plot.series.values())
+    final = driver.app.result()["scores"]
+    assert {p: line[-1] for p, line in plot.series.items()} == final
+    driver.screenshot("history-plot-landscape")
+    driver.set_size((720, 1280))
+    driver.screenshot("history-plot-portrait")
+
+
+def test_settings_change_the_timer_and_refuse_a_pin_used_twice(make_driver):
+    driver = make_driver()
+    driver.app.show("settings")
+    screen = driver.screen("settings")
+    minus, shown, plus = screen.rows["timer.duration_s"]
+    driver.tap(plus)
+    assert driver.app.cfg.timer.duration_s == 35, screen.message
+    screen.change("gpio", "buzzer_pin", driver.app.cfg.gpio.confirm_pin)
+    assert screen.message  # the loader's own message: a pin used twice
+    assert driver.app.cfg.gpio.buzzer_pin != driver.app.cfg.gpio.confirm_pin

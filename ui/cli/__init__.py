@@ -29,6 +29,7 @@ COMMAND_MODULES = (
     "ui.cli.indigo_vision_cmd",
     "ui.cli.enigma_vision_cmd",
     "ui.cli.sheet_vision_cmd",
+    "ui.cli.code_vision_cmd",
 )
 
 #: Help lines of the command groups, whose commands come from several modules.

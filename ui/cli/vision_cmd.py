@@ -22,6 +22,8 @@ def _markers_args(parser: argparse.ArgumentParser) -> None:
 
 
 def register(cli: CommandLine) -> None:
+    register_teach_sheet(cli)
+
     @cli.command("print markers", "write a sheet of ArUco markers at true scale", _markers_args)
     def print_markers(args: argparse.Namespace) -> int:
         from pathlib import Path
@@ -47,4 +49,33 @@ def register(cli: CommandLine) -> None:
             f"wrote {path}: markers {ids}, {args.size_mm:g} mm at {args.dpi} dpi, "
             f"{len(pages)} page(s)"
         )
+        return 0
+
+
+def _teach_sheet_args(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("-o", "--output", required=True, help="FILE.pdf or FILE.png")
+    parser.add_argument("--dpi", type=int, default=300, help="resolution (default 300)")
+    parser.add_argument("--config", help="a config file (the board's cell size comes from it)")
+
+
+def register_teach_sheet(cli: CommandLine) -> None:
+    @cli.command(
+        "print teach-sheet",
+        "write the Indigo teach sheets (5 tile pages and a pieces page) at true scale",
+        _teach_sheet_args,
+    )
+    def print_teach_sheet(args: argparse.Namespace) -> int:
+        from pathlib import Path
+
+        from config import load_config
+        from vision.indigo_teach import teach_pages
+        from vision.markers import write_image
+
+        pages = teach_pages(load_config(args.config), dpi=args.dpi)
+        try:
+            write_image(Path(args.output), pages, dpi=args.dpi)
+        except ValueError as exc:
+            print(f"companion: error: {exc}", file=sys.stderr)
+            return 2
+        print(f"wrote {args.output}: {len(pages)} pages at {args.dpi} dpi")
         return 0

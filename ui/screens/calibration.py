@@ -1,11 +1,65 @@
-"""Calibration screen (work in progress)."""
+"""Calibration: the camera view with the markers it finds, to aim the camera at the table."""
 
 from __future__ import annotations
+
+from typing import Any
+
+from kivy.graphics import Color, Line
+from kivy.properties import StringProperty
 
 from ui.i18n import _
 from ui.screens.base import BaseScreen
 
 
 class CalibrationScreen(BaseScreen):
+    status = StringProperty("")
+
     def title(self) -> str:
         return _("Calibration")
+
+    def on_kv_post(self, base_widget: Any) -> None:
+        self.app.bind(camera_texture=lambda _a, tex: setattr(self.ids.view, "texture", tex))
+
+    def refresh(self) -> None:
+        self.ids.view.texture = self.app.camera_texture
+        if self.app.camera is None or self.app.camera_failed:
+            self.status = _("No camera: check the cable and the camera setting")
+        else:
+            self.status = _("Put the marker sheets on the table, then check")
+
+    def check(self) -> None:
+        frame = self.app.last_frame
+        if frame is None:
+            self.status = _("No camera frame yet")
+            return
+        name = self.app.cfg.vision.marker_dictionary
+
+        def work() -> Any:
+            from vision.markers import detect_markers
+
+            return detect_markers(frame, dictionary_name=name)
+
+        self.status = _("Looking for markers…")
+        self.app.run_in_background(work, self._done, name="markers")
+
+    def _done(self, found: Any, error: BaseException | None) -> None:
+        view = self.ids.view
+        view.canvas.after.clear()
+        if error is not None:
+            self.status = _("Marker check failed: {error}").format(error=error)
+            return
+        detections, _scale = found
+        if not detections:
+            self.status = _("No markers found: more light, less blur, or move the camera")
+            return
+        self.status = _("Markers found: {ids}").format(ids=", ".join(map(str, sorted(detections))))
+        height, width = self.app.last_frame.shape[:2]
+        nx, ny = view.norm_image_size
+        ox, oy = view.center_x - nx / 2, view.center_y - ny / 2
+        with view.canvas.after:
+            Color(0.2, 1, 0.3, 1)
+            for detection in detections.values():
+                pts = []
+                for x, y in detection.corners:
+                    pts += [ox + x / width * nx, oy + (1 - y / height) * ny]
+                Line(points=pts + pts[:2], width=2)

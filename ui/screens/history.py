@@ -1,11 +1,81 @@
-"""History screen (work in progress)."""
+"""History: past and current games, each with its score over time (replayed from the journal)."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from kivy.properties import StringProperty
+
+from ui import services
 from ui.i18n import _
-from ui.screens.base import BaseScreen
+from ui.screens.base import PLAYER_COLOURS, BaseScreen, colour_rgba
+from ui.touch import min_target_px
+from ui.widgets.buttons import TouchButton, TouchToggle
+
+GAME_NAMES = {"indigo": "Indigo", "enigma": "Enigma", "second-chance": "Second Chance",
+              "break-the-code": "Break the Code"}
 
 
 class HistoryScreen(BaseScreen):
+    detail = StringProperty("")
+
     def title(self) -> str:
         return _("History")
+
+    def refresh(self) -> None:
+        games = self.ids.games
+        games.clear_widgets()
+        self.game_buttons = {}
+        try:
+            summaries = list(self.app.journal.games())
+        except Exception as exc:
+            self.detail = _("Journal error: {error}").format(error=exc)
+            return
+        summaries.sort(key=lambda s: s.id, reverse=True)
+        for summary in summaries[:50]:
+            state = _("finished") if summary.finished else _("unfinished")
+            text = f"#{summary.id} {GAME_NAMES.get(summary.game, summary.game)}: " \
+                   f"{', '.join(summary.players)} ({state})"
+            b = TouchToggle(text=text, group="history", font_size="15sp", size_hint_y=None,
+                            height=min_target_px(), allow_no_selection=False)
+            b.bind(on_press=lambda _b, s=summary: self.select(s))
+            self.game_buttons[summary.id] = b
+            games.add_widget(b)
+        if summaries:
+            self.game_buttons[summaries[0].id].state = "down"
+            self.select(summaries[0])
+        else:
+            self.detail = _("No games yet")
+            self.ids.plot.series = {}
+
+    def select(self, summary: Any) -> None:
+        self.selected = summary
+        events = self.app.journal.events(summary.id)
+        colours = self.app.journal.get_meta(summary.id, "colours") or ""
+        names = colours.split(",") if colours else list(PLAYER_COLOURS)
+        try:
+            results = services.replay_events(summary.game, list(summary.players),
+                                             dict(summary.options), events)
+        except Exception as exc:  # a record the engine refuses is still listed
+            self.detail = _("Cannot replay: {error}").format(error=exc)
+            self.ids.plot.series = {}
+            return
+        series = {p: [r.get("scores", {}).get(p, 0) for r in results] for p in summary.players}
+        if all(not r.get("scores") for r in results):
+            series = {}
+        self.ids.plot.empty_text = [_("This game keeps no score")]
+        self.ids.plot.colours = {p: colour_rgba(names[i % len(names)])
+                                 for i, p in enumerate(summary.players)}
+        self.ids.plot.series = series
+        final = results[-1]
+        winners = ", ".join(final.get("winners", [])) or "-"
+        self.detail = _("{n} events; winners: {winners}").format(n=len(events), winners=winners)
+        self.ids.open_button.disabled = bool(summary.finished)
+
+    def open_selected(self) -> None:
+        summary = getattr(self, "selected", None)
+        if summary is not None and not summary.finished:
+            self.app.open_game(summary.id)
+
+
+__all__ = ["HistoryScreen", "TouchButton"]

@@ -1,11 +1,122 @@
-"""Settings screen (work in progress)."""
+"""Settings: sand-timer length, language, camera source, GPIO pins, and calibration.
+
+Changes are checked with the config loader's own validation (ranges, pins used twice) before
+they are kept in ``settings.json`` beside the journal; the devices or the camera are reopened
+when their settings change.
+"""
 
 from __future__ import annotations
 
-from ui.i18n import _
+from typing import Any
+
+from kivy.properties import StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
+
+from ui.i18n import LANGUAGES, _
 from ui.screens.base import BaseScreen
+from ui.touch import min_target_px
+from ui.widgets.buttons import TouchButton, TouchToggle
+
+CAMERA_SOURCES = ("auto", "picamera2", "usb", "render")
+PIN_SETTINGS = (("buzzer_pin", "Buzzer"), ("confirm_pin", "Confirm button"),
+                ("undo_pin", "Undo button"))
 
 
 class SettingsScreen(BaseScreen):
+    message = StringProperty("")
+
     def title(self) -> str:
         return _("Settings")
+
+    def refresh(self) -> None:
+        box = self.ids.rows
+        box.clear_widgets()
+        cfg = self.app.cfg
+        self.rows: dict[str, Any] = {}
+        self._stepper(box, "timer", "duration_s", _("Sand timer"), cfg.timer.duration_s, 5,
+                      unit=" s")
+        self._choices(box, "app", "language", _("Language"), list(LANGUAGES),
+                      cfg.app.language, labels=LANGUAGES)
+        self._choices(box, "camera", "source", _("Camera"), list(CAMERA_SOURCES),
+                      cfg.camera.source)
+        for key, label in PIN_SETTINGS:
+            self._stepper(box, "gpio", key, _(label) + " " + _("GPIO"), getattr(cfg.gpio, key), 1)
+        for i, pin in enumerate(cfg.gpio.player_button_pins):
+            self._pin_in_list(box, "player_button_pins", i, _("Player {n} button").format(n=i + 1),
+                              pin)
+        row = BoxLayout(size_hint_y=None, height=min_target_px(), spacing=4)
+        calibrate = TouchButton(text=_("Calibration"))
+        calibrate.bind(on_press=lambda *_a: self.app.show("calibration"))
+        row.add_widget(calibrate)
+        box.add_widget(row)
+
+    def _row(self, box: Any, label: str) -> BoxLayout:
+        row = BoxLayout(size_hint_y=None, height=min_target_px(), spacing=4)
+        text = Label(text=label, halign="left", valign="middle", size_hint_x=0.9)
+        text.bind(size=lambda w, s: setattr(w, "text_size", s))
+        row.add_widget(text)
+        box.add_widget(row)
+        return row
+
+    def _stepper(self, box: Any, section: str, key: str, label: str, value: int, step: int,
+                 *, unit: str = "") -> None:
+        row = self._row(box, label)
+        minus = TouchButton(text="-", size_hint_x=None, width=min_target_px())
+        shown = Label(text=f"{value}{unit}", size_hint_x=0.4)
+        plus = TouchButton(text="+", size_hint_x=None, width=min_target_px())
+        minus.bind(on_press=lambda *_a: self.change(section, key, value - step))
+        plus.bind(on_press=lambda *_a: self.change(section, key, value + step))
+        for w in (minus, shown, plus):
+            row.add_widget(w)
+        self.rows[f"{section}.{key}"] = (minus, shown, plus)
+
+    def _pin_in_list(self, box: Any, key: str, index: int, label: str, value: int) -> None:
+        row = self._row(box, label)
+        pins = list(getattr(self.app.cfg.gpio, key))
+
+        def with_pin(new: int) -> list[int]:
+            out = list(pins)
+            out[index] = new
+            return out
+
+        minus = TouchButton(text="-", size_hint_x=None, width=min_target_px())
+        plus = TouchButton(text="+", size_hint_x=None, width=min_target_px())
+        minus.bind(on_press=lambda *_a: self.change("gpio", key, with_pin(value - 1)))
+        plus.bind(on_press=lambda *_a: self.change("gpio", key, with_pin(value + 1)))
+        for w in (minus, Label(text=str(value), size_hint_x=0.4), plus):
+            row.add_widget(w)
+
+    def _choices(self, box: Any, section: str, key: str, label: str, values: list[str],
+                 current: str, *, labels: dict[str, str] | None = None) -> None:
+        row = self._row(box, label)
+        row.height = min_target_px()
+        for value in values:
+            t = TouchToggle(text=(labels or {}).get(value, value), group=f"{section}.{key}",
+                            state="down" if value == current else "normal",
+                            allow_no_selection=False, font_size="14sp")
+            t.bind(on_press=lambda _t, v=value: self.change(section, key, v))
+            row.add_widget(t)
+        self.rows[f"{section}.{key}"] = row
+
+    def change(self, section: str, key: str, value: Any) -> None:
+        """Validate with the config loader, keep it, and reopen what depends on it."""
+        from config import ConfigError, config_from_dict
+
+        overrides = {s: dict(v) for s, v in self.app.settings_overrides.items()}
+        overrides.setdefault(section, {})[key] = value
+        try:
+            config_from_dict(overrides, source="settings")
+        except ConfigError as exc:
+            self.message = str(exc)
+            return
+        self.message = ""
+        self.app.save_settings(section, key, value)
+        if section == "app" and key == "language":
+            self.app.rebuild()
+            return
+        if section == "camera":
+            self.app.restart_camera()
+        if section == "gpio":
+            self.app.restart_devices()
+        self.refresh()
