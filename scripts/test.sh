@@ -11,7 +11,7 @@ set -eu
 cd "$(dirname "$0")/.."
 VENV="${VENV:-.venv}"
 PI_VENV="${PI_VENV:-.venv-pi}"
-export KIVY_NO_ARGS=1 KIVY_NO_CONSOLELOG=1 GPIOZERO_PIN_FACTORY=mock
+export KIVY_NO_ARGS=1 KIVY_NO_CONSOLELOG=1 GPIOZERO_PIN_FACTORY=mock GPIOZERO_MOCK_PIN_CLASS=mockpwmpin
 KIVY_HOME="$(mktemp -d)"
 export KIVY_HOME
 mkdir -p artifacts

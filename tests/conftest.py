@@ -11,6 +11,8 @@ os.environ.setdefault("KIVY_NO_ARGS", "1")
 os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
 os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))
 os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
+# the light bar needs PWM-capable mock pins
+os.environ.setdefault("GPIOZERO_MOCK_PIN_CLASS", "mockpwmpin")
 
 from hypothesis import settings  # noqa: E402
 
