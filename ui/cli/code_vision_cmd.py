@@ -56,7 +56,7 @@ def register(cli: CommandLine) -> None:
         import cv2
 
         from companion.break_the_code.tiles import parse_code
-        from vision.code_art import STYLES, load_code_pack
+        from vision.code_art import STYLES, CodePack, Style, load_code_pack
         from vision.code_render import render_frame
         from vision.effects import parse_effects
 
@@ -64,6 +64,7 @@ def register(cli: CommandLine) -> None:
         if len(code) > 20:
             print("companion: error: the mat holds at most 20 tiles", file=sys.stderr)
             return 2
+        look: Style | CodePack
         if args.pack:
             look = load_code_pack(args.pack)
         elif args.style in STYLES:

@@ -1,0 +1,48 @@
+"""``companion render code``, ``read code``, ``teach code`` and ``print code-mat``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from ui.cli import main
+
+ALL = "0b 0w 1b 1w 2b 2w 3b 3w 4b 4w 5g 5g 6b 6w 7b 7w 8b 8w 9b 9w"
+
+
+def test_render_then_read(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    image, truth = tmp_path / "rack.png", tmp_path / "truth.json"
+    assert main(["render", "code", "0b 1w 5g 5g 9b", "-o", str(image), "--seed", "3",
+                 "--truth", str(truth)]) == 0
+    assert json.loads(truth.read_text())["code"] == "0b 1w 5g 5g 9b"
+    capsys.readouterr()
+    assert main(["read", "code", str(image)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert set(out) == {"code", "confidence"}
+    assert out["code"] == "0b 1w 5g 5g 9b" and 0.5 <= out["confidence"] <= 1.0
+
+
+def test_teach_then_read_with_the_pack(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    photo, pack, rack = tmp_path / "all.png", tmp_path / "pack", tmp_path / "rack.png"
+    assert main(["render", "code", ALL, "--style", "ivory", "-o", str(photo), "--seed",
+                 "2"]) == 0
+    assert main(["teach", "code", str(photo), "-o", str(pack)]) == 0
+    assert (pack / "manifest.json").exists() and (pack / "tile_5g.png").exists()
+    assert main(["render", "code", "1b 3w 4w 6b", "--style", "ivory", "-o", str(rack)]) == 0
+    capsys.readouterr()
+    assert main(["read", "code", str(rack), "--pack", str(pack)]) == 0
+    assert json.loads(capsys.readouterr().out)["code"] == "1b 3w 4w 6b"
+
+
+def test_read_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.png"
+    bad.write_text("not an image")
+    assert main(["read", "code", str(bad)]) == 2
+    blank = tmp_path / "mat.png"
+    assert main(["print", "code-mat", "-o", str(blank), "--dpi", "100"]) == 0
+    capsys.readouterr()
+    assert main(["read", "code", str(blank)]) == 4
+    assert "no tile" in capsys.readouterr().err
+    assert main(["render", "code", "0b 0b", "-o", str(tmp_path / "x.png")]) == 1
