@@ -1,0 +1,774 @@
+"""The Enigma table reader: one camera frame -> the tiles as seen and the networkers on them.
+
+``read_enigma(frame, pack, cfg) -> EnigmaRead``. The stages:
+
+1. :func:`~vision.markers.locate` finds the four table markers and checks the homography;
+   the frame is straightened onto the marker plane at ``px_per_tile`` pixels per tile side,
+   record north = image up;
+2. :func:`find_start` finds the start tile near the middle by its face (the pack's image) and
+   anchors the grid on it; the frame's colour cast is removed with the start tile's colours;
+3. :func:`find_squares` marks each grid square holding a tile (tile colour, not table);
+4. :func:`read_tile` reads each tile *structurally*: power cells from the pack's cell colours,
+   channels from the channel colour (a mask, then a skeleton), ports where channels reach the
+   sides at the records.md positions, links from which cells and ports each channel joins,
+   the networker on each cell from the colour inside the cell's ring;
+5. crossings, channels ending nowhere and openings off the three positions lower a tile's
+   confidence and become questions: nothing is guessed.
+
+No tile art and no catalogue is used: every reference is a colour or size of the pack.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion.enigma.tiles import SIDES, Endpoint, Port, Pos, Tile, format_tile
+from vision.enigma_art import port_point
+from vision.enigma_pack import EnigmaPack
+from vision.enigma_render import TableGeometry, _get, geometry_from_config
+from vision.enigma_skeleton import endpoints, skeletonize
+from vision.errors import FrameRefusedError, UnreadableImageError
+from vision.markers import MarkerChecks, PlaneFit, locate
+
+CHROMA = 200.0
+BRIGHTNESS = 8.0
+
+
+@dataclass(frozen=True)
+class ReaderSettings:
+    """Thresholds of the reader; :func:`settings_from_config` reads ``[vision.enigma]``."""
+
+    px_per_tile: int = 64
+    min_confidence: float = 0.85
+    start_min_score: float = 0.45
+    occupied_min: float = 0.6
+    port_min_fraction: float = 0.4
+    blur_min_variance: float = 15.0
+
+
+def settings_from_config(cfg: Any = None) -> ReaderSettings:
+    d = ReaderSettings()
+    return ReaderSettings(
+        px_per_tile=int(_get(cfg, "vision.enigma.read_px_per_tile", d.px_per_tile)),
+        min_confidence=float(_get(cfg, "vision.min_confidence", d.min_confidence)),
+        start_min_score=float(_get(cfg, "vision.enigma.start_min_score", d.start_min_score)),
+        occupied_min=float(_get(cfg, "vision.enigma.occupied_min", d.occupied_min)),
+        port_min_fraction=float(_get(cfg, "vision.enigma.port_min_fraction", d.port_min_fraction)),
+        blur_min_variance=d.blur_min_variance,
+    )
+
+
+def checks_from_config(cfg: Any = None) -> MarkerChecks:
+    return MarkerChecks(min_area_fraction=float(_get(cfg, "vision.min_board_area", 0.05)))
+
+
+# ---------------------------------------------------------------------------- colours
+
+
+def colour_features(bgr: np.ndarray) -> np.ndarray:
+    """(..., 3) BGR -> chromaticity (b, r) scaled by CHROMA and log brightness by BRIGHTNESS:
+    a shadow changes the brightness and keeps the chromaticity."""
+    img = np.asarray(bgr, np.float32) + 1.0
+    total = img.sum(axis=-1)
+    out = np.empty(img.shape, np.float32)
+    out[..., 0] = CHROMA * img[..., 0] / total
+    out[..., 1] = CHROMA * img[..., 2] / total
+    out[..., 2] = BRIGHTNESS * np.log(total)
+    return out
+
+
+@dataclass(frozen=True)
+class ColourModel:
+    """The pack's colours as classes: names, feature centres, and what each class is."""
+
+    names: tuple[str, ...]
+    kinds: tuple[str, ...]  # "tile", "edge", "channel", "icon", "table", "cell", "net"
+    centres: np.ndarray  # (k, 3)
+
+    def index(self, kind: str, name: str | None = None) -> int:
+        for i, (k, n) in enumerate(zip(self.kinds, self.names, strict=True)):
+            if k == kind and (name is None or n == name):
+                return i
+        raise KeyError((kind, name))
+
+    def labels(self, feats: np.ndarray) -> np.ndarray:
+        """Per pixel the index of the nearest class centre (one pass per class: no big
+        temporary arrays)."""
+        flat = feats.reshape(-1, 3)
+        best = np.zeros(flat.shape[0], np.int32)
+        best_d = np.full(flat.shape[0], np.inf, np.float32)
+        for i, centre in enumerate(self.centres):
+            diff = flat - centre
+            d = (diff * diff).sum(axis=1)
+            closer = d < best_d
+            best[closer] = i
+            best_d[closer] = d[closer]
+        return best.reshape(feats.shape[:-1])
+
+
+_MODELS: dict[int, ColourModel] = {}
+
+
+def colour_model(pack: EnigmaPack) -> ColourModel:
+    key = id(pack)
+    if key in _MODELS:
+        return _MODELS[key]
+    names: list[str] = []
+    kinds: list[str] = []
+    colours: list[tuple[int, int, int]] = []
+    for kind, name in (
+        ("tile", "tile"),
+        ("edge", "tile_edge"),
+        ("channel", "channel"),
+        ("icon", "icon"),
+        ("table", "table"),
+    ):
+        names.append(name)
+        kinds.append(kind)
+        colours.append(pack.colour(name))
+    # a channel's dark outline (when a style draws one) is still channel
+    dark = tuple(int(v * 0.55) for v in pack.colour("channel"))
+    names.append("channel")
+    kinds.append("channel")
+    colours.append(dark)  # type: ignore[arg-type]
+    for name, c in pack.cells.items():
+        names.append(name)
+        kinds.append("cell")
+        colours.append(c)
+    for name, c in pack.networkers.items():
+        names.append(name)
+        kinds.append("net")
+        colours.append(c)
+    model = ColourModel(
+        tuple(names), tuple(kinds), colour_features(np.array(colours, np.float32)).reshape(-1, 3)
+    )
+    _MODELS[key] = model
+    return model
+
+
+# ---------------------------------------------------------------------------- results
+
+
+@dataclass(frozen=True)
+class TileRead:
+    """One tile as seen: its structure, category (when the pack knows the icons), confidence."""
+
+    at: Pos
+    tile: Tile
+    confidence: float
+    category: str | None = None
+    problems: tuple[str, ...] = ()
+    #: where each cell (a, b, c...) lies on the tile, in tile units (x right, y down)
+    centres: tuple[tuple[float, float], ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "at": [self.at[0], self.at[1]],
+            **format_tile(self.tile),
+            "confidence": round(self.confidence, 4),
+        }
+        if self.category is not None:
+            out["category"] = self.category
+        return out
+
+
+@dataclass(frozen=True)
+class NetworkerRead:
+    at: Pos
+    cell: str
+    colour: str
+    confidence: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "at": [self.at[0], self.at[1]],
+            "cell": self.cell,
+            "colour": self.colour,
+            "confidence": round(self.confidence, 4),
+        }
+
+
+@dataclass
+class EnigmaRead:
+    tiles: dict[Pos, TileRead]
+    networkers: list[NetworkerRead]
+    questions: list[str] = field(default_factory=list)
+    fit: PlaneFit | None = None
+    timings_ms: dict[str, float] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        out = {
+            "game": "enigma",
+            "tiles": [
+                t.to_json()
+                for _, t in sorted(self.tiles.items(), key=lambda kv: (kv[0][1], kv[0][0]))
+            ],
+            "networkers": [
+                n.to_json()
+                for n in sorted(self.networkers, key=lambda n: (n.at[1], n.at[0], n.cell))
+            ],
+            "questions": list(self.questions),
+        }
+        out.update(self.extra)
+        return out
+
+
+# ---------------------------------------------------------------------------- geometry
+
+
+def rectify(
+    frame: np.ndarray, fit: PlaneFit, geometry: TableGeometry, px_per_tile: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """The marker plane seen straight down: ``px_per_tile`` pixels per tile side. Returns the
+    image and the 3x3 map from plane millimetres to its pixels."""
+    w_mm, h_mm = geometry.frame_mm
+    s = px_per_tile / geometry.tile_mm
+    plane_to_canon = np.array([[s, 0, w_mm / 2 * s], [0, s, h_mm / 2 * s], [0, 0, 1]], np.float64)
+    size = (int(round(w_mm * s)), int(round(h_mm * s)))
+    canon = cv2.warpPerspective(
+        frame, plane_to_canon @ fit.image_to_plane, size, flags=cv2.INTER_AREA
+    )
+    return canon, plane_to_canon
+
+
+def find_start(
+    gray: np.ndarray, pack: EnigmaPack, p: int, settings: ReaderSettings
+) -> tuple[float, float, float]:
+    """Centre (x, y) of the start tile in the straightened image, and the match score.
+
+    Searched within about one tile of the middle of the marker frame, in four rotations."""
+    tmpl = cv2.cvtColor(
+        cv2.resize(pack.start, (p, p), interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY
+    )
+    h, w = gray.shape
+    cx, cy = w / 2, h / 2
+    reach = int(1.3 * p)
+    x0, y0 = max(0, int(cx - reach - p / 2)), max(0, int(cy - reach - p / 2))
+    x1, y1 = min(w, int(cx + reach + p / 2)), min(h, int(cy + reach + p / 2))
+    window = cv2.GaussianBlur(gray[y0:y1, x0:x1], (0, 0), 1.0)
+    best = (-1.0, 0.0, 0.0)
+    for k in range(4):
+        t = cv2.GaussianBlur(np.ascontiguousarray(np.rot90(tmpl, k)), (0, 0), 1.0)
+        res = cv2.matchTemplate(window, t, cv2.TM_CCOEFF_NORMED)
+        _, score, _, loc = cv2.minMaxLoc(res)
+        if score > best[0]:
+            lx, ly = loc
+            dx = dy = 0.0
+            if 0 < lx < res.shape[1] - 1:
+                a, b, c = res[ly, lx - 1], res[ly, lx], res[ly, lx + 1]
+                den = a - 2 * b + c
+                dx = 0.5 * (a - c) / den if den < 0 else 0.0
+            if 0 < ly < res.shape[0] - 1:
+                a, b, c = res[ly - 1, lx], res[ly, lx], res[ly + 1, lx]
+                den = a - 2 * b + c
+                dy = 0.5 * (a - c) / den if den < 0 else 0.0
+            best = (float(score), x0 + lx + dx + (p - 1) / 2, y0 + ly + dy + (p - 1) / 2)
+    score, sx, sy = best
+    if score < settings.start_min_score:
+        raise FrameRefusedError(
+            f"no start tile near the middle of the table (its face matches {score:.2f}, needs "
+            f"{settings.start_min_score:.2f}): wrong game, or the start tile is covered",
+            reason="no-start-tile",
+        )
+    return sx, sy, score
+
+
+def balance(
+    canon: np.ndarray, start_xy: tuple[float, float], pack: EnigmaPack, p: int
+) -> np.ndarray:
+    """Per-channel gains that give the start tile its pack colours (removes a colour cast)."""
+    ref = cv2.resize(pack.start, (p, p), interpolation=cv2.INTER_AREA).astype(np.float32)
+    patch = cv2.getRectSubPix(canon, (p, p), start_xy).astype(np.float32)
+    inner = np.zeros((p, p), bool)
+    m = p // 6
+    inner[m : p - m, m : p - m] = True
+    gains = np.median(ref[inner], axis=0) / np.maximum(np.median(patch[inner], axis=0), 1.0)
+    gains = np.clip(gains, 0.4, 2.5)
+    return np.clip(canon.astype(np.float32) * gains, 0, 255).astype(np.uint8)
+
+
+def _marker_zones(geometry: TableGeometry, plane_to_canon: np.ndarray) -> list[tuple[float, ...]]:
+    zones = []
+    for cx, cy in geometry.layout.centres_mm:
+        half = geometry.layout.size_mm
+        a = plane_to_canon @ np.array([cx - half, cy - half, 1.0])
+        b = plane_to_canon @ np.array([cx + half, cy + half, 1.0])
+        zones.append((a[0], a[1], b[0], b[1]))
+    return zones
+
+
+def find_squares(
+    canon: np.ndarray,
+    start_xy: tuple[float, float],
+    pack: EnigmaPack,
+    p: int,
+    zones: list[tuple[float, ...]],
+    settings: ReaderSettings,
+) -> tuple[dict[Pos, tuple[float, float]], list[str]]:
+    """Grid squares that hold a tile, anchored on the start tile; partly covered squares
+    become questions."""
+    feats = colour_features(canon)
+    tile_f = colour_features(np.array(pack.colour("tile"), np.float32))
+    table_f = colour_features(np.array(pack.colour("table"), np.float32))
+    # weight chromaticity over brightness: light changes brightness, not what a pixel is
+    wgt = np.array([1.0, 1.0, 0.5], np.float32)
+    d_tile = (((feats - tile_f) * wgt) ** 2).sum(axis=-1)
+    d_table = (((feats - table_f) * wgt) ** 2).sum(axis=-1)
+    on_tile = (d_tile < d_table).astype(np.float32)
+    integral = cv2.integral(on_tile)
+    h, w = on_tile.shape
+    sx, sy = start_xy
+    squares: dict[Pos, tuple[float, float]] = {}
+    questions: list[str] = []
+    i_range = range(-int(sx // p) - 1, int((w - sx) // p) + 2)
+    j_range = range(-int(sy // p) - 1, int((h - sy) // p) + 2)
+    inner = 0.35 * p
+    for j in j_range:
+        for i in i_range:
+            cx, cy = sx + i * p, sy + j * p
+            if cx - p / 2 < 0 or cy - p / 2 < 0 or cx + p / 2 > w or cy + p / 2 > h:
+                continue
+            if any(z[0] < cx < z[2] and z[1] < cy < z[3] for z in zones):
+                continue
+            xa, xb = int(cx - inner), int(cx + inner)
+            ya, yb = int(cy - inner), int(cy + inner)
+            total = integral[yb, xb] - integral[ya, xb] - integral[yb, xa] + integral[ya, xa]
+            frac = float(total) / max(1, (xb - xa) * (yb - ya))
+            if frac >= settings.occupied_min or (i, j) == (0, 0):
+                squares[(i, j)] = (cx, cy)
+            elif frac > 0.3:
+                questions.append(
+                    f"square [{i}, {j}]: partly covered ({frac:.0%} tile): is a "
+                    "tile lying off the grid?"
+                )
+    return squares, questions
+
+
+def refine_squares(
+    squares: dict[Pos, tuple[float, float]], boundary: np.ndarray, p: int
+) -> dict[Pos, tuple[float, float]]:
+    """Each tile's own square: from the start tile outwards, predict a tile's centre from its
+    refined neighbours, then move it to where its four sides lie on tile edges (lens
+    distortion and hand placement bend the ideal grid by a few pixels)."""
+    h, w = boundary.shape
+    reach = max(2, int(0.16 * p))
+    band = int(0.38 * p)
+    done: dict[Pos, tuple[float, float]] = {}
+    order = sorted(squares, key=lambda a: (abs(a[0]) + abs(a[1]), a[1], a[0]))
+    for at in order:
+        if at == (0, 0):
+            done[at] = squares[at]
+            continue
+        preds = [
+            (done[nb][0] + (at[0] - nb[0]) * p, done[nb][1] + (at[1] - nb[1]) * p)
+            for nb in (
+                (at[0] - 1, at[1]),
+                (at[0] + 1, at[1]),
+                (at[0], at[1] - 1),
+                (at[0], at[1] + 1),
+            )
+            if nb in done
+        ]
+        cx, cy = (
+            (np.mean([q[0] for q in preds]), np.mean([q[1] for q in preds]))
+            if preds
+            else squares[at]
+        )
+        x0, x1 = int(cx - p / 2 - reach - 1), int(cx + p / 2 + reach + 2)
+        y0, y1 = int(cy - p / 2 - reach - 1), int(cy + p / 2 + reach + 2)
+        if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
+            done[at] = (float(cx), float(cy))
+            continue
+        cols = boundary[int(cy - band) : int(cy + band), x0:x1].sum(axis=0).astype(np.float32)
+        rows = boundary[y0:y1, int(cx - band) : int(cx + band)].sum(axis=1).astype(np.float32)
+        cols = np.convolve(cols, [0.5, 1, 0.5], "same")
+        rows = np.convolve(rows, [0.5, 1, 0.5], "same")
+
+        def best_shift(profile: np.ndarray, centre: float, start: int) -> float:
+            # the sides on boundary pixels, and no boundary (table) inside the square
+            cumulative = np.concatenate([[0.0], np.cumsum(profile)])
+            scores = []
+            for d in range(-reach, reach + 1):
+                a = int(round(centre - p / 2 + d)) - start
+                b = int(round(centre + p / 2 + d)) - start
+                if 0 <= a and b < len(profile):
+                    inside = cumulative[b - 2] - cumulative[a + 3]
+                    scores.append((profile[a] + profile[b] - 0.5 * inside, d))
+            if not scores:
+                return 0.0
+            top = max(scores)[0]
+            ties = [d for sc, d in scores if sc >= top - 1e-3]
+            return float(np.mean(ties))
+
+        done[at] = (float(cx + best_shift(cols, cx, x0)), float(cy + best_shift(rows, cy, y0)))
+    return done
+
+
+# ---------------------------------------------------------------------------- one tile
+
+
+def reading_order(points: list[tuple[float, float]], *, row_gap: float = 0.12) -> list[int]:
+    """Indices of unit-tile points in reading order: rows top to bottom (points less than
+    ``row_gap`` apart in y share a row), then left to right. Cells are named a, b, c so."""
+    by_y = sorted(range(len(points)), key=lambda i: points[i][1])
+    rows: list[list[int]] = []
+    for i in by_y:
+        if rows and points[i][1] - points[rows[-1][-1]][1] < row_gap:
+            rows[-1].append(i)
+        else:
+            rows.append([i])
+    return [i for row in rows for i in sorted(row, key=lambda k: points[k][0])]
+
+
+def _disc(shape: tuple[int, int], centre: tuple[float, float], radius: float) -> np.ndarray:
+    yy, xx = np.mgrid[0 : shape[0], 0 : shape[1]]
+    return ((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2) <= radius**2  # type: ignore[no-any-return]
+
+
+def _margin_conf(d_best: float, d_second: float) -> float:
+    """1.0 when the best class is much nearer than the second, 0 when equally near."""
+    if d_second <= 0:
+        return 0.0
+    return float(
+        np.clip(
+            (math.sqrt(d_second) - math.sqrt(d_best)) / max(math.sqrt(d_second), 1e-6) / 0.35,
+            0.0,
+            1.0,
+        )
+    )
+
+
+@dataclass(frozen=True)
+class _Cell:
+    centre: tuple[float, float]
+    colour: str
+    confidence: float
+    networker: str | None
+    net_confidence: float
+
+
+def read_tile(
+    patch: np.ndarray, at: Pos, pack: EnigmaPack, model: ColourModel, settings: ReaderSettings
+) -> tuple[TileRead, list[NetworkerRead]]:
+    """Read one tile's conduit side from its straightened patch (north up)."""
+    p = patch.shape[0]
+    problems: list[str] = []
+    conf = 1.0
+    # local balance: the tile's own background is the pack's tile colour (light varies)
+    px = patch.reshape(-1, 3).astype(np.float32)
+    border = np.zeros((p, p), bool)
+    b = max(2, p // 10)
+    border[b : 2 * b, b : p - b] = border[p - 2 * b : p - b, b : p - b] = True
+    border[b : p - b, b : 2 * b] = border[b : p - b, p - 2 * b : p - b] = True
+    ring = patch[border].astype(np.float32)
+    bright = ring[ring.sum(axis=1) >= np.percentile(ring.sum(axis=1), 40)]
+    gains = np.array(pack.colour("tile"), np.float32) / np.maximum(np.median(bright, axis=0), 1)
+    balanced = np.clip(px * np.clip(gains, 0.5, 2.0), 0, 255).reshape(patch.shape)
+    feats = colour_features(balanced)
+    labels = model.labels(feats)
+    kinds = np.array(model.kinds)
+    names = np.array(model.names)
+    kind_map = kinds[labels]
+    rc = pack.cell_radius * p
+    rn = pack.networker_radius * p
+    cw = pack.channel_width * p
+    # ---- cells
+    cells: list[_Cell] = []
+    cell_classes = [i for i, k in enumerate(model.kinds) if k == "cell"]
+    for ci in cell_classes:
+        mask = (labels == ci).astype(np.uint8)
+        n, lab, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        for k in range(1, n):
+            area = stats[k, cv2.CC_STAT_AREA]
+            if area < 0.25 * math.pi * (rc**2 - rn**2):
+                continue
+            ys, xs = np.nonzero(lab == k)
+            (ex, ey), radius = cv2.minEnclosingCircle(np.column_stack([xs, ys]).astype(np.float32))
+            if radius < 0.55 * rc:
+                continue
+            if radius > 1.6 * rc:
+                problems.append("two cells of one colour touch, or a cell is misread")
+                conf = min(conf, 0.3)
+            centre = (float(ex), float(ey))
+            # colour confidence from the ring's median colour
+            ringmask = _disc((p, p), centre, rc * 0.95) & ~_disc((p, p), centre, rn * 1.15)
+            med = np.median(feats[ringmask], axis=0)
+            d = ((model.centres - med) ** 2).sum(axis=1)
+            cell_d = sorted(float(d[i]) for i in cell_classes)
+            colour_conf = _margin_conf(cell_d[0], cell_d[1] if len(cell_d) > 1 else 1e9)
+            # the networker: the colour inside the ring
+            inner = _disc((p, p), centre, max(1.0, rn * 0.55))
+            med_in = np.median(feats[inner], axis=0)
+            options = [ci] + [i for i, kk in enumerate(model.kinds) if kk == "net"]
+            din = [float(((model.centres[i] - med_in) ** 2).sum()) for i in options]
+            order = np.argsort(din)
+            best = options[int(order[0])]
+            net_conf = _margin_conf(din[int(order[0])], din[int(order[1])])
+            net = None if best == ci else str(names[best])
+            cells.append(_Cell(centre, str(names[ci]), colour_conf, net, net_conf))
+    order = reading_order([(c.centre[0] / p, c.centre[1] / p) for c in cells])
+    cells = [cells[i] for i in order]
+    cell_ids = [chr(ord("a") + i) for i in range(len(cells))]
+    # ---- channels: the mask without the cells, then pieces and their contacts
+    channel = (kind_map == "channel").astype(np.uint8)
+    channel = cv2.morphologyEx(channel, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    # two cells close together: the short channel between them is judged along the line
+    links: list[tuple[Endpoint, Endpoint]] = []
+    near_channel = channel
+    for i, ci in enumerate(cells):
+        for j in range(i + 1, len(cells)):
+            cj = cells[j]
+            dx, dy = cj.centre[0] - ci.centre[0], cj.centre[1] - ci.centre[1]
+            dist = math.hypot(dx, dy)
+            if dist > 0.55 * p or dist < 1e-6:
+                continue
+            gap = dist - 2 * rc * 1.3
+            if gap < 1.0:
+                problems.append("two cells touch: joined or not?")
+                conf = min(conf, 0.4)
+                continue
+            ts = np.linspace(rc * 1.3 / dist, 1 - rc * 1.3 / dist, max(3, int(gap)))
+            xs_ = np.clip(np.round(ci.centre[0] + dx * ts).astype(int), 0, p - 1)
+            ys_ = np.clip(np.round(ci.centre[1] + dy * ts).astype(int), 0, p - 1)
+            along = float(near_channel[ys_, xs_].mean())
+            if along >= 0.75:
+                links.append((cell_ids[i], cell_ids[j]))
+            elif along > 0.35:
+                problems.append("a channel between two cells is broken: joined or not?")
+                conf = min(conf, 0.4)
+    for c in cells:
+        channel[_disc((p, p), c.centre, rc * 1.3)] = 0
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(channel, connectivity=8)
+    min_piece = 0.6 * cw * cw
+    windows: dict[Port, np.ndarray] = {}
+    fr = pack.ports
+    depth0, depth1 = max(1, int(0.02 * p)), max(3, int(0.12 * p))
+    half_w = max(1.5, 0.6 * cw)
+    port_fraction: dict[Port, float] = {}
+    for side in SIDES:
+        for pos in range(3):
+            port = Port(side, pos)
+            x, y = port_point(port, fr)
+            win = np.zeros((p, p), bool)
+            u = x * p if side in "NS" else y * p
+            ua, ub = int(round(u - half_w)), int(round(u + half_w)) + 1
+            if side == "N":
+                win[depth0:depth1, ua:ub] = True
+            elif side == "S":
+                win[p - depth1 : p - depth0, ua:ub] = True
+            elif side == "W":
+                win[ua:ub, depth0:depth1] = True
+            else:
+                win[ua:ub, p - depth1 : p - depth0] = True
+            windows[port] = win
+            port_fraction[port] = float(channel[win].mean()) if win.any() else 0.0
+    present = {q for q, f in port_fraction.items() if f >= settings.port_min_fraction}
+    for f in port_fraction.values():
+        # a fraction near the threshold is a doubtful opening
+        margin = abs(f - settings.port_min_fraction) / settings.port_min_fraction
+        conf = min(conf, float(np.clip(0.5 + margin, 0.0, 1.0)))
+    # openings that are not at one of the three positions
+    band = np.zeros((p, p), bool)
+    band[depth0:depth1, :] = band[p - depth1 : p - depth0, :] = True
+    band[:, depth0:depth1] = band[:, p - depth1 : p - depth0] = True
+    stray = channel.astype(bool) & band
+    for win in windows.values():
+        stray &= ~cv2.dilate(win.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
+    corner = np.zeros((p, p), bool)
+    cc = depth1 + 1
+    corner[:cc, :cc] = corner[:cc, -cc:] = corner[-cc:, :cc] = corner[-cc:, -cc:] = True
+    stray &= ~corner
+    if stray.sum() > cw * (depth1 - depth0) * 0.6:
+        problems.append("a channel reaches a side away from the three opening positions")
+        conf = min(conf, 0.4)
+    contact_ring = [_disc((p, p), c.centre, rc * 1.3 + 2.5) for c in cells]
+    used_ports: set[Port] = set()
+    for k in range(1, n):
+        if stats[k, cv2.CC_STAT_AREA] < min_piece:
+            continue
+        piece = lab == k
+        grown = cv2.dilate(piece.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+        nodes: list[Endpoint] = [
+            cell_ids[i] for i, ring_ in enumerate(contact_ring) if (grown & ring_).any()
+        ]
+        ports_here = [
+            q
+            for q in sorted(present, key=lambda q: (SIDES.index(q.side), q.position))
+            if (piece & windows[q]).any()
+        ]
+        nodes.extend(ports_here)
+        used_ports.update(ports_here)
+        if len(nodes) < 2:
+            problems.append("a channel ends without reaching a cell or a side")
+            conf = min(conf, 0.4)
+            continue
+        cell_count = sum(1 for e in nodes if isinstance(e, str))
+        if cell_count == 0 and len(nodes) >= 4:
+            problems.append("channels cross or join at one point: cannot tell which")
+            conf = min(conf, 0.4)
+        # skeleton ends must lie at a cell or a side: otherwise a channel ends in nowhere
+        ys, xs = np.nonzero(piece)
+        y0_, y1_, x0_, x1_ = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
+        sk = skeletonize(piece[y0_:y1_, x0_:x1_])
+        for ex, ey in endpoints(sk):
+            gx, gy = ex + x0_, ey + y0_
+            near_side = min(gx, gy, p - 1 - gx, p - 1 - gy) <= depth1 + 2
+            near_cell = any(
+                math.hypot(gx - c.centre[0], gy - c.centre[1]) <= rc * 1.3 + cw + 3 for c in cells
+            )
+            if not (near_side or near_cell):
+                problems.append("a channel ends in the middle of the tile: a join hidden?")
+                conf = min(conf, 0.5)
+                break
+        for a, b2 in zip(nodes, nodes[1:], strict=False):
+            links.append((a, b2))
+    for q in sorted(present - used_ports, key=lambda q: (SIDES.index(q.side), q.position)):
+        problems.append(f"an opening at {q.side}{q.position} joins nothing")
+        conf = min(conf, 0.4)
+    for c in cells:
+        conf = min(conf, c.confidence)
+    links = list(dict.fromkeys(links))
+    tile = Tile.make({cid: c.colour for cid, c in zip(cell_ids, cells, strict=True)}, links)
+    nets = [
+        NetworkerRead(at, cid, c.networker, c.net_confidence)
+        for cid, c in zip(cell_ids, cells, strict=True)
+        if c.networker is not None
+    ]
+    for c in cells:
+        if c.net_confidence < settings.min_confidence:
+            conf = min(conf, c.net_confidence)
+    category = None
+    centres = tuple((c.centre[0] / p, c.centre[1] / p) for c in cells)
+    return TileRead(at, tile, conf, category, tuple(dict.fromkeys(problems)), centres), nets
+
+
+# ---------------------------------------------------------------------------- the reader
+
+
+def _check_frame(frame: Any) -> np.ndarray:
+    if not isinstance(frame, np.ndarray) or frame.size == 0:
+        raise UnreadableImageError("the frame is not an image")
+    if frame.ndim == 2:
+        frame = cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+    if frame.ndim != 3 or frame.shape[2] not in (3, 4) or frame.dtype != np.uint8:
+        raise UnreadableImageError(
+            f"the frame has shape {frame.shape} and dtype {frame.dtype}, "
+            "expected an 8-bit BGR image"
+        )
+    return np.ascontiguousarray(frame[:, :, :3])
+
+
+def read_enigma(
+    frame: np.ndarray,
+    pack: EnigmaPack,
+    cfg: Any = None,
+    *,
+    geometry: TableGeometry | None = None,
+    settings: ReaderSettings | None = None,
+    start_tile: Tile | None = None,
+) -> EnigmaRead:
+    """Read the Enigma table from one BGR frame.
+
+    Raises FrameRefusedError (exit 4) for a frame without the table markers, a bad homography,
+    a blurred frame or one without the start tile near the middle; UnreadableImageError
+    (exit 2) for something that is not an image.
+    """
+    t0 = time.perf_counter()
+    frame = _check_frame(frame)
+    geo = geometry or geometry_from_config(cfg, pack)
+    st = settings or settings_from_config(cfg)
+    p = st.px_per_tile
+    fit = locate(frame, geo.layout, checks=checks_from_config(cfg))
+    canon, plane_to_canon = rectify(frame, fit, geo, p)
+    gray = cv2.cvtColor(canon, cv2.COLOR_BGR2GRAY)
+    t1 = time.perf_counter()
+    sx, sy, score = find_start(gray, pack, p, st)
+    sharp = float(cv2.Laplacian(cv2.getRectSubPix(gray, (p, p), (sx, sy)), cv2.CV_32F).var())
+    if sharp < st.blur_min_variance:
+        raise FrameRefusedError(
+            f"the table is too blurred to read (sharpness {sharp:.0f}, needs "
+            f"{st.blur_min_variance:.0f}): hold the camera still and refocus",
+            reason="blurred",
+        )
+    balanced = balance(canon, (sx, sy), pack, p)
+    squares, questions = find_squares(
+        balanced, (sx, sy), pack, p, _marker_zones(geo, plane_to_canon), st
+    )
+    model = colour_model(pack)
+    small = colour_features(balanced)
+    edge_classes = np.array([k in ("edge", "table") for k in model.kinds])
+    boundary = edge_classes[model.labels(small)]
+    squares = refine_squares(squares, boundary, p)
+    t2 = time.perf_counter()
+    tiles: dict[Pos, TileRead] = {}
+    nets: list[NetworkerRead] = []
+    start = start_tile or pack.start_conduit
+    for at, (cx, cy) in sorted(squares.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+        if at == (0, 0):
+            tiles[at] = TileRead(at, start, float(np.clip(score / 0.7, 0.0, 1.0)), "start")
+            continue
+        patch = cv2.getRectSubPix(balanced, (p, p), (cx, cy))
+        read, found = read_tile(patch, at, pack, model, st)
+        tiles[at] = read
+        nets.extend(found)
+    # tiles must join the start tile through tiles
+    reach = {(0, 0)}
+    stack = [(0, 0)]
+    while stack:
+        x, y = stack.pop()
+        for nb in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+            if nb in tiles and nb not in reach:
+                reach.add(nb)
+                stack.append(nb)
+    for at, read in sorted(tiles.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+        where = f"tile [{at[0]}, {at[1]}]"
+        if at not in reach:
+            questions.append(f"{where}: it touches no tile connected to the start tile")
+        for problem in read.problems:
+            questions.append(f"{where}: {problem}")
+        if read.confidence < st.min_confidence and not read.problems:
+            questions.append(f"{where}: is it read right? (confidence {read.confidence:.2f})")
+    for n in nets:
+        if n.confidence < st.min_confidence:
+            questions.append(
+                f"tile [{n.at[0]}, {n.at[1]}] cell {n.cell}: is there a {n.colour} "
+                f"networker? (confidence {n.confidence:.2f})"
+            )
+    t3 = time.perf_counter()
+    return EnigmaRead(
+        tiles,
+        nets,
+        questions,
+        fit,
+        {
+            "locate": (t1 - t0) * 1000,
+            "grid": (t2 - t1) * 1000,
+            "tiles": (t3 - t2) * 1000,
+            "total": (t3 - t0) * 1000,
+        },
+    )
+
+
+__all__ = [
+    "ColourModel",
+    "EnigmaRead",
+    "NetworkerRead",
+    "ReaderSettings",
+    "TileRead",
+    "balance",
+    "colour_features",
+    "colour_model",
+    "find_squares",
+    "find_start",
+    "read_enigma",
+    "read_tile",
+    "rectify",
+    "settings_from_config",
+]
