@@ -171,8 +171,7 @@ class CompanionApp(App):
         self._clock_events.append(Clock.schedule_interval(self._pump, 1.0 / PUMP_HZ))
         interval = self.notifier.watchdog_interval
         if interval:
-            self._clock_events.append(Clock.schedule_interval(lambda dt: self.notifier.ping(),
-                                                              interval))
+            self._clock_events.append(Clock.schedule_interval(self._watchdog, interval))
         Window.bind(on_flip=self._on_first_flip)
 
     def start_camera(self) -> None:
@@ -203,6 +202,12 @@ class CompanionApp(App):
             self.devices.close()
         self.devices = DeviceHub(self.cfg, self.events, demo=self.demo)
         self.panel_buttons = list(self.devices.button_names)
+
+    def _watchdog(self, dt: float) -> None:
+        # pinged from the main thread's clock: a frozen UI stops pinging and gets restarted;
+        # never before READY=1, which systemd must see first
+        if self._ready_sent:
+            self.notifier.ping()
 
     def _on_first_flip(self, *args: Any) -> None:
         if self._ready_sent:

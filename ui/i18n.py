@@ -43,6 +43,11 @@ def _(message: str) -> str:
     return _translation.gettext(message)
 
 
+def N_(message: str) -> str:  # noqa: N802 - the gettext convention
+    """Mark a text for translation where it is defined; ``_`` translates it where shown."""
+    return message
+
+
 def parse_po(text: str) -> dict[str, str]:
     """msgid -> msgstr of a .po file (no plurals, no contexts: the app uses neither)."""
     entries: dict[str, str] = {}
@@ -115,3 +120,23 @@ def compile_all() -> list[Path]:
 if __name__ == "__main__":
     for path in compile_all():
         print(path)
+
+
+_MESSAGE = None
+
+
+def extract_messages(root: Path | None = None) -> list[str]:
+    """Every ``_("...")`` text in the app's .py and .kv files, in first-seen order."""
+    import re
+
+    global _MESSAGE
+    if _MESSAGE is None:
+        _MESSAGE = re.compile(r'(?<![\w.])N?_\(\s*"((?:[^"\\\n]|\\.)*)"\s*\)')
+    base = root or Path(__file__).resolve().parent
+    found: dict[str, None] = {}
+    for path in sorted([*base.rglob("*.py"), *base.rglob("*.kv")]):
+        if "cli" in path.relative_to(base).parts or path.name == "i18n.py":
+            continue
+        for match in _MESSAGE.finditer(path.read_text(encoding="utf-8")):
+            found[ast.literal_eval(f'"{match.group(1)}"')] = None
+    return list(found)

@@ -21,3 +21,21 @@ def required_target_px() -> float:
     from kivy.metrics import mm
 
     return float(mm(MIN_TARGET_MM))
+
+
+def text_width(text: str, font_size: float | str, *, bold: bool = False) -> float:
+    """The width in pixels of one line of ``text`` in the default font (to size buttons)."""
+    from kivy.core.text import Label as CoreLabel
+    from kivy.metrics import sp
+
+    size = sp(float(font_size[:-2])) if isinstance(font_size, str) and font_size.endswith("sp") \
+        else float(font_size)
+    label = CoreLabel(text=text, font_size=size, bold=bold)
+    label.refresh()
+    return float(label.texture.size[0]) if label.texture else 0.0
+
+
+def fit_width(text: str, font_size: float | str, *, minimum: float = 0.0,
+              padding: float = 20.0) -> float:
+    """A button width that holds ``text`` on one line and is never under ``minimum``."""
+    return max(minimum, min_target_px(), text_width(text, font_size) + padding)

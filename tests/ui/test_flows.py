@@ -234,3 +234,23 @@ def test_settings_change_the_timer_and_refuse_a_pin_used_twice(make_driver):
     screen.change("gpio", "buzzer_pin", driver.app.cfg.gpio.confirm_pin)
     assert screen.message  # the loader's own message: a pin used twice
     assert driver.app.cfg.gpio.buzzer_pin != driver.app.cfg.gpio.confirm_pin
+
+
+def test_language_switch_rebuilds_the_screens(make_driver):
+    driver = make_driver()
+    driver.app.show("settings")
+    screen = driver.screen("settings")
+    spanish = next(w for w in screen.ids.rows.walk() if getattr(w, "text", "") == "Español")
+    driver.tap(spanish)
+    assert driver.app.cfg.app.language == "es"
+    assert driver.app.root.ids.undo_button.text == "Deshacer"
+    driver.screenshot("settings-es-landscape")
+    driver.app.show("home")
+    assert driver.app.screen_title == "Elige un juego"
+    driver.screen("settings").change("app", "language", "uk")
+    driver.app.show("home")
+    assert driver.app.screen_title == "Оберіть гру"
+    for name, size in (("landscape", (800, 480)), ("portrait", (720, 1280))):
+        driver.set_size(size)
+        driver.screenshot(f"home-uk-{name}")
+    driver.screen("settings").change("app", "language", "en")

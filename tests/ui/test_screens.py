@@ -33,12 +33,16 @@ def _parents(widget):
 
 
 def _check_targets(driver, where):
-    from ui.touch import required_target_px
+    from ui.touch import required_target_px, text_width
 
     need = required_target_px()
-    small = [(b.text, tuple(b.size)) for b in _visible_buttons(driver)
+    buttons = _visible_buttons(driver)
+    small = [(b.text, tuple(b.size)) for b in buttons
              if b.width < need - 0.5 or b.height < need - 0.5]
     assert not small, f"{where}: targets under 9 mm ({need:.0f} px): {small}"
+    clipped = [(line, b.width) for b in buttons for line in b.text.split("\n")
+               if line and text_width(line, b.font_size) > b.width - 4]
+    assert not clipped, f"{where}: button text does not fit: {clipped}"
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
@@ -66,3 +70,26 @@ def test_other_screens_open_at_both_sizes(make_driver, screen):
         driver.set_size(size)
         driver.screenshot(f"{screen}-{orientation}")
         _check_targets(driver, f"{screen} {orientation}")
+
+
+@pytest.mark.parametrize("language", ["es", "uk"])
+def test_translated_screens_fit(make_driver, language):
+    """The longest texts (Spanish, Ukrainian) still fit their buttons at both sizes."""
+    driver = make_driver()
+    driver.screen("settings").change("app", "language", language)
+    try:
+        for game, button in sorted(GAMES.items()):
+            driver.app.show("home")
+            driver.tap(driver.screen("home").ids[button])
+            driver.tap(driver.screen("setup").ids.start_button)
+            for orientation, size in SIZES.items():
+                driver.set_size(size)
+                _check_targets(driver, f"{game} {language} {orientation}")
+            driver.screenshot(f"{game}-{language}-portrait")
+        for screen in ("home", "settings", "history"):
+            driver.app.show(screen)
+            for orientation, size in SIZES.items():
+                driver.set_size(size)
+                _check_targets(driver, f"{screen} {language} {orientation}")
+    finally:
+        driver.screen("settings").change("app", "language", "en")

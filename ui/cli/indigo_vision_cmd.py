@@ -95,7 +95,9 @@ def _error(message: str, code: int) -> int:
 
 
 def register(cli: CommandLine) -> None:
-    @cli.command("render indigo", "draw the state a record reaches, as a camera frame", _render_args)
+    @cli.command(
+        "render indigo", "draw the state a record reaches, as a camera frame", _render_args
+    )
     def render_indigo(args: argparse.Namespace) -> int:
         import cv2
 
@@ -121,8 +123,7 @@ def register(cli: CommandLine) -> None:
             return _error(str(exc), EXIT_ILLEGAL)
         cfg = _config(args.config)
         pack = _pack(args, cfg)
-        frame = render_frame(state, pack, cfg=cfg, seed=args.seed, effects=effects,
-                             frame_size=size)
+        frame = render_frame(state, pack, cfg=cfg, seed=args.seed, effects=effects, frame_size=size)
         if not cv2.imwrite(args.output, frame.image):
             return _error(f"cannot write {args.output} (use .png or .jpg)", 1)
         if args.truth:

@@ -11,7 +11,10 @@ from ui.cli import CommandLine
 def _markers_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-o", "--output", required=True, help="FILE.pdf or FILE.png")
     parser.add_argument(
-        "--size-mm", type=float, default=60.0, help="printed side of each marker (default 60, the table markers)"
+        "--size-mm",
+        type=float,
+        default=60.0,
+        help="printed side of each marker (default 60, the table markers)",
     )
     parser.add_argument("--dpi", type=int, default=300, help="resolution (default 300)")
     parser.add_argument(

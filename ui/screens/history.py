@@ -34,10 +34,10 @@ class HistoryScreen(BaseScreen):
         summaries.sort(key=lambda s: s.id, reverse=True)
         for summary in summaries[:50]:
             state = _("finished") if summary.finished else _("unfinished")
-            text = f"#{summary.id} {GAME_NAMES.get(summary.game, summary.game)}: " \
-                   f"{', '.join(summary.players)} ({state})"
-            b = TouchToggle(text=text, group="history", font_size="15sp", size_hint_y=None,
-                            height=min_target_px(), allow_no_selection=False)
+            text = f"#{summary.id} {GAME_NAMES.get(summary.game, summary.game)} ({state})\n" \
+                   f"{', '.join(summary.players)}"
+            b = TouchToggle(text=text, group="history", font_size="14sp", size_hint_y=None,
+                            height=min_target_px() * 1.4, allow_no_selection=False)
             b.bind(on_press=lambda _b, s=summary: self.select(s))
             self.game_buttons[summary.id] = b
             games.add_widget(b)

@@ -13,14 +13,14 @@ from kivy.properties import StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 
-from ui.i18n import LANGUAGES, _
+from ui.i18n import LANGUAGES, N_, _
 from ui.screens.base import BaseScreen
 from ui.touch import min_target_px
 from ui.widgets.buttons import TouchButton, TouchToggle
 
 CAMERA_SOURCES = ("auto", "picamera2", "usb", "render")
-PIN_SETTINGS = (("buzzer_pin", "Buzzer"), ("confirm_pin", "Confirm button"),
-                ("undo_pin", "Undo button"))
+PIN_SETTINGS = (("buzzer_pin", N_("Buzzer")), ("confirm_pin", N_("Confirm button")),
+                ("undo_pin", N_("Undo button")))
 
 
 class SettingsScreen(BaseScreen):

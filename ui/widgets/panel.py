@@ -16,7 +16,7 @@ from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
 from ui.i18n import _
-from ui.touch import min_target_px
+from ui.touch import fit_width, min_target_px
 from ui.widgets.buttons import TouchButton
 
 
@@ -65,8 +65,10 @@ class VirtualPanel(BoxLayout):
         self.buttons: dict[str, TouchButton] = {}
         labels = {"confirm": _("OK"), "undo": _("Undo")}
         for name in app.panel_buttons:
-            button = TouchButton(text=labels.get(name, name), size_hint_x=None,
-                                 width=min_target_px() * 1.15, font_size="15sp")
+            text = labels.get(name, name)
+            button = TouchButton(text=text, size_hint_x=None, font_size="15sp",
+                                 width=fit_width(text, "15sp", minimum=min_target_px() * 1.15,
+                                                 padding=12))
             button.bind(on_press=lambda _b, n=name: App.get_running_app().devices.press(n))
             self.buttons[name] = button
             self.add_widget(button)
@@ -79,5 +81,7 @@ class VirtualPanel(BoxLayout):
 
     def _buzzer(self, app: Any, what: str) -> None:
         self.buzzer = what
-        self.buzzer_label.text = ("♪ " + _(what)) if what else _("quiet")
+        sounds = {"start": _("start"), "tick": _("tick"), "warning": _("warning"),
+                  "alarm": _("alarm")}
+        self.buzzer_label.text = sounds.get(what, what) if what else _("quiet")
         self.buzzer_label.color = (1, 0.4, 0.3, 1) if what else (0.6, 0.6, 0.6, 1)
