@@ -22,6 +22,10 @@ def _app_args(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="rendered camera and simulated GPIO (the default off a Raspberry Pi)",
     )
+    parser.add_argument(
+        "--no-demo", dest="demo", action="store_false",
+        help="real camera and GPIO even off a Raspberry Pi",
+    )
     parser.add_argument("--size", help="window size WxH, e.g. 800x480 or 720x1280")
 
 
