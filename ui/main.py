@@ -40,5 +40,18 @@ def run_app(args: argparse.Namespace) -> int:
     from ui.app import CompanionApp
 
     app = CompanionApp(config_path=getattr(args, "config", None), db_path=args.db, demo=demo)
+    _stop_on_sigterm(app)
     app.run()
     return 0
+
+
+def _stop_on_sigterm(app: object) -> None:
+    """systemd stops the kiosk with SIGTERM: close the camera, pins and journal cleanly."""
+    import signal
+
+    from kivy.clock import Clock
+
+    def handler(signum: int, frame: object) -> None:
+        Clock.schedule_once(lambda dt: app.stop(), 0)  # type: ignore[attr-defined]
+
+    signal.signal(signal.SIGTERM, handler)
