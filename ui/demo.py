@@ -15,7 +15,7 @@ from typing import Any
 
 log = logging.getLogger(__name__)
 
-FRAME_SIZE = (960, 720)
+FRAME_SIZE = (1280, 720)
 
 
 class DemoTable:
@@ -27,6 +27,10 @@ class DemoTable:
         self._lock = threading.Lock()
         self.pending: Any = None  # an indigo Placement on the table, not yet confirmed
         self._state: Any = None  # the accepted state the camera worker renders from
+        self._pack: Any = None
+        self._seed = seed
+        self._frame: Any = None
+        self._frame_key: Any = None
 
     def reset(self) -> None:
         with self._lock:
@@ -76,22 +80,53 @@ class DemoTable:
             return state
 
     def render(self) -> Any:
-        """One BGR frame of the table (camera worker thread)."""
+        """One BGR frame of the table (camera worker thread).
+
+        Rendering a camera frame with its effects takes ~200 ms here (a second on a Pi), so a
+        frame is rendered only when the table changed and is reused until then.
+        """
         state = self.table_state()
+        if state is None or not hasattr(state, "tiles"):
+            from companion.indigo.state import new_game
+
+            state = new_game(2)
+        key = self._key(state)
+        with self._lock:
+            if self._frame_key == key and self._frame is not None:
+                return self._frame
+        frame = self._render_state(state)
+        with self._lock:
+            self._frame_key, self._frame = key, frame
+        return frame
+
+    @staticmethod
+    def _key(state: Any) -> Any:
+        return (tuple(sorted(state.tiles.items())), state.turn)
+
+    def shows_table(self, frame: Any) -> bool:
+        """True when ``frame`` is the rendering of the table as it is now (tests, the demo)."""
+        state = self.table_state()
+        if state is None or not hasattr(state, "tiles"):
+            return False
+        with self._lock:
+            return frame is self._frame and self._frame_key == self._key(state)
+
+    def _render_state(self, state: Any) -> Any:
         try:
-            from vision.render import render_indigo_frame  # type: ignore[import-not-found]
+            from vision.art_pack import load_indigo_pack
+            from vision.indigo_render import render_frame
         except ImportError:
             return _sketch(state)
-        return render_indigo_frame(state, size=FRAME_SIZE, seed=self.rng.randrange(1 << 30))
+        if self._pack is None:
+            self._pack = load_indigo_pack(getattr(self.app.cfg.vision, "pack", "") or None)
+        self._seed += 1
+        return render_frame(state, self._pack, cfg=self.app.cfg, seed=self._seed,
+                            frame_size=FRAME_SIZE).image
 
     def camera(self) -> Any:
         from vision.camera import RenderedCamera
 
-        source = RenderedCamera(self.render, name="demo table")
-        opener = getattr(source, "open", None)
-        if callable(opener):
-            opener()
-        return source
+        return RenderedCamera(self.render, name="demo table").open()
 
 
 def _sketch(state: Any) -> Any:

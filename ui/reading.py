@@ -26,17 +26,48 @@ class ReaderUnavailableError(RuntimeError):
     """The vision package has no board reader for this game (yet)."""
 
 
-def read_indigo_frame(frame: Any, cfg: Any, state: Any) -> IndigoReading:
-    """Read ``frame`` and diff it against ``state`` (runs on a worker thread)."""
+def read_indigo_frame(frame: Any, cfg: Any, state: Any, *, pack: Any = None) -> IndigoReading:
+    """Read ``frame`` and check it against ``state`` (runs on a worker thread).
+
+    The vision package reads the board and its ``check_after`` asks the engine whether the
+    difference is exactly one legal placement with the predicted gem moves.
+    """
     try:
-        from vision.indigo import read_indigo  # type: ignore[import-not-found]
+        from vision.art_pack import load_indigo_pack
+        from vision.indigo_after import check_after
+        from vision.indigo_reader import read_indigo
     except ImportError as exc:
         raise ReaderUnavailableError("the Indigo board reader is not installed") from exc
-    read = read_indigo(frame, cfg)
-    return diff_indigo(read, state, min_confidence=float(cfg.vision.min_confidence))
+    min_confidence = float(cfg.vision.min_confidence)
+    read = read_indigo(frame, pack or load_indigo_pack(cfg.vision.pack or None), cfg)
+    verdict = check_after(state, read, min_confidence=min_confidence)
+    result = IndigoReading(message="; ".join(verdict.questions))
+    placement = verdict.placement
+    if placement is None:
+        # fall back to the plain difference, so the players see which cell to look at
+        plain = diff_indigo(read, state, min_confidence=min_confidence)
+        plain.message = result.message
+        for cell in plain.questions:
+            plain.questions[cell] = result.message or plain.questions[cell]
+        if plain.proposal is not None:
+            plain.questions.setdefault(plain.proposal[0], result.message or "check")
+        return plain
+    cell = placement.cell
+    result.proposal = (cell, placement.tile.kind, placement.tile.rotation)
+    cell_read = read.cells.get(cell)
+    result.confidence = float(getattr(cell_read, "confidence", 1.0))
+    if not verdict.consistent:
+        result.questions[cell] = result.message or "check"
+    for other, cell_read in read.cells.items():
+        if cell_read.confidence < min_confidence and other not in state.tiles:
+            result.questions.setdefault(other, "unsure")
+    return result
 
 
 def _cells_of(read: Any) -> dict[tuple[int, int], Any]:
+    cells = getattr(read, "cells", None)
+    if isinstance(cells, dict):  # vision's IndigoRead: CellRead with tile and confidence
+        return {tuple(cell): value for cell, value in cells.items()}
     tiles = getattr(read, "tiles", read.get("tiles") if isinstance(read, dict) else {})
     return {tuple(cell): value for cell, value in dict(tiles or {}).items()}
 

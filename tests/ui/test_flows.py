@@ -60,6 +60,25 @@ def test_indigo_turn_read_confirm_and_scores_update(make_driver):
     driver.screenshot("indigo-after-turns-landscape")
 
 
+def test_indigo_turn_read_by_the_camera(make_driver):
+    """The issue's scripted turn: a tile is put down, "Read the board", Confirm, scores move."""
+    driver = make_driver()
+    _start(driver, "game_indigo")
+    screen = driver.screen("indigo")
+    table = driver.app.table
+    for turn in range(1, 4):
+        placement = table.play_random(screen.state())
+        assert driver.wait_for(lambda: table.shows_table(driver.app.last_frame), frames=600)
+        driver.tap(screen.ids.read_button)
+        assert driver.wait_for(lambda: screen.proposal is not None, frames=600), screen.status
+        cell, kind, rotation = screen.proposal
+        assert cell == placement.cell
+        assert placement.tile.same_pattern(type(placement.tile)(kind, rotation))
+        driver.tap(screen.ids.confirm_button)
+        assert len(driver.app.session.events) == turn
+    driver.screenshot("indigo-read-landscape")
+
+
 def test_undo_drops_the_last_event(make_driver):
     driver = make_driver()
     _start(driver, "game_indigo")

@@ -34,7 +34,7 @@ class IndigoScreen(BaseScreen):
                       camera_texture=self._texture)
 
     def _texture(self, app: Any, texture: Any) -> None:
-        self.ids.board.texture = texture
+        self.ids.camera.texture = texture
 
     # --- state ------------------------------------------------------------------------------
     def state(self) -> Any:
@@ -55,7 +55,7 @@ class IndigoScreen(BaseScreen):
         state = self.state()
         board = self.ids.board
         board.state = state
-        board.texture = self.app.camera_texture
+        self.ids.camera.texture = self.app.camera_texture
         board.marks = {}
         board.selected = None
         self.proposal = None
@@ -118,13 +118,17 @@ class IndigoScreen(BaseScreen):
             self.status = _("Could not read the board ({error}); tap the cell instead").format(
                 error=error)
             return
-        self.ids.board.marks = {cell: (1, 0.3, 0.2, 1) for cell in reading.questions}
         if reading.proposal is None:
-            self.status = _("No new tile found; tap the cell where it was put")
+            self.ids.board.marks = {cell: (1, 0.3, 0.2, 1) for cell in reading.questions}
+            self.status = reading.message or _(
+                "No new tile found; tap the cell where it was put")
             return
         self.propose(*reading.proposal)
+        self.ids.board.marks = {cell: (1, 0.3, 0.2, 1) for cell in reading.questions}
         if reading.questions:
             self.status = _("Please check the marked cells, then confirm or tap to correct")
+            if reading.message:
+                self.status += "\n" + reading.message
 
     def tap_cell(self, cell: Any) -> None:
         state = self.state()
