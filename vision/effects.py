@@ -286,7 +286,7 @@ def lens(image: np.ndarray, rng: np.random.Generator, ctx: EffectContext) -> np.
 
 def defocus(image: np.ndarray, rng: np.random.Generator, ctx: EffectContext) -> np.ndarray:
     """A slightly missed focus: a small disc blur (radius scaled to the frame)."""
-    radius = max(1, round(float(rng.uniform(0.6, 1.6)) * max(image.shape[:2]) / 1000))
+    radius = max(1, round(float(rng.uniform(0.5, 1.2)) * max(image.shape[:2]) / 1000))
     kernel = np.zeros((2 * radius + 1, 2 * radius + 1), np.float32)
     cv2.circle(kernel, (radius, radius), radius, 1.0, -1)
     kernel /= kernel.sum()
@@ -296,7 +296,7 @@ def defocus(image: np.ndarray, rng: np.random.Generator, ctx: EffectContext) -> 
 
 def motion(image: np.ndarray, rng: np.random.Generator, ctx: EffectContext) -> np.ndarray:
     """A short motion blur (a nudged table or arm) in a random direction."""
-    length = max(2, round(float(rng.uniform(1.0, 3.0)) * max(image.shape[:2]) / 1000))
+    length = max(1, round(float(rng.uniform(0.5, 1.5)) * max(image.shape[:2]) / 1000))
     kernel = np.zeros((2 * length + 1, 2 * length + 1), np.float32)
     angle = rng.uniform(0, math.pi)
     dx, dy = math.cos(angle) * length, math.sin(angle) * length

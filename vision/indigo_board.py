@@ -81,7 +81,7 @@ def _get(cfg: Any, dotted: str, default: Any) -> Any:
 def table_layout(
     *,
     frame_mm: tuple[float, float] = (580.0, 520.0),
-    marker_size_mm: float = 40.0,
+    marker_size_mm: float = 60.0,
     dictionary_name: str = "DICT_4X4_50",
 ) -> MarkerLayout:
     """The four table markers at the corners of a ``frame_mm`` rectangle centred on 0."""
@@ -99,7 +99,7 @@ def geometry_from_config(cfg: Any = None) -> BoardGeometry:
     frame = _get(cfg, "vision.indigo.marker_frame_mm", (580.0, 520.0))
     layout = table_layout(
         frame_mm=(float(frame[0]), float(frame[1])),
-        marker_size_mm=float(_get(cfg, "vision.indigo.marker_size_mm", 40.0)),
+        marker_size_mm=float(_get(cfg, "vision.indigo.marker_size_mm", 60.0)),
         dictionary_name=str(_get(cfg, "vision.marker_dictionary", "DICT_4X4_50")),
     )
     centre = _get(cfg, "vision.indigo.board_center_mm", (0.0, 0.0))

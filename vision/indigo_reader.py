@@ -42,6 +42,7 @@ from vision.indigo_board import (
     chip_spaces,
     gem_spots,
     geometry_from_config,
+    point_xy,
     rim_polygon,
 )
 from vision.indigo_render import BoardView, gem_location, tile_entry
@@ -60,6 +61,7 @@ class ReaderSettings:
     board_min_score: float = 0.35  # mean treasure-tile likeness; below: not an Indigo board
     gem_min_fraction: float = 0.35  # share of a gem spot in a gem colour to call it a gem
     margin_full_confidence: float = 0.45  # relative distance margin that gives confidence 1
+    blur_min_edge: float = 0.12  # without markers: weaker edges than this mean "blurred"
 
 
 def settings_from_config(cfg: Any = None) -> ReaderSettings:
@@ -73,6 +75,7 @@ def settings_from_config(cfg: Any = None) -> ReaderSettings:
         margin_full_confidence=float(
             _get(cfg, "vision.indigo.margin_full_confidence", d.margin_full_confidence)
         ),
+        blur_min_edge=float(_get(cfg, "vision.indigo.blur_min_edge", d.blur_min_edge)),
     )
 
 
@@ -385,6 +388,16 @@ def _field_mask(size: int, cell_px: int) -> np.ndarray:
     return mask > 0
 
 
+def edge_strength(frame: np.ndarray) -> float:
+    """Strongest edges of a frame relative to its contrast (a sharp frame: about 0.3..0.7)."""
+    g = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3) / 8
+    gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3) / 8
+    mag = np.sqrt(gx * gx + gy * gy)
+    lo, hi = np.percentile(g, [1, 99])
+    return float(np.percentile(mag, 99.9) / max(float(hi - lo), 1.0))
+
+
 def check_sharpness(canon: np.ndarray, settings: ReaderSettings) -> float:
     """Laplacian variance of the board; refuses a frame too blurred to read."""
     gray = cv2.cvtColor(canon, cv2.COLOR_BGR2GRAY)
@@ -515,8 +528,27 @@ def read_gems(
             continue
         conf = _fraction_confidence(frac, settings.gem_min_fraction)
         found.append(GemSpot(Gem(GEM_NAMES[best]), point, conf))
-    found.extend(_read_centre(labels, pack, model))
+    found.extend(_read_centre(labels, pack, model, share=_gem_share(labels, found, pack, model)))
     return found
+
+
+def _gem_share(
+    labels: np.ndarray, spots: list[GemSpot], pack: IndigoPack, model: PackModel
+) -> dict[str, float]:
+    """Per gem colour, how much of one gem disc reads as that colour in this frame, measured
+    on the gems resting alone on edge spots; colours without such a gem are left out."""
+    gem_r = pack.gem_size * model.cell_px
+    shares: dict[str, list[float]] = {}
+    for spot in spots:
+        if spot.point is None or spot.confidence < 0.9:
+            continue
+        x, y = to_canonical(point_xy(spot.point), model.cell_px)
+        values = _disc_labels(labels, (x, y), 1.4 * gem_r)
+        code = GEM_NAMES.index(spot.gem.value) + 1
+        shares.setdefault(spot.gem.value, []).append(
+            float((values == code).sum()) / (math.pi * gem_r**2)
+        )
+    return {name: float(np.median(v)) for name, v in shares.items()}
 
 
 def _fraction_confidence(frac: float, threshold: float) -> float:
@@ -540,7 +572,9 @@ def _count_discs(mask: np.ndarray, gem_r: float) -> int:
     return len(kept)
 
 
-def _read_centre(labels: np.ndarray, pack: IndigoPack, model: PackModel) -> list[GemSpot]:
+def _read_centre(
+    labels: np.ndarray, pack: IndigoPack, model: PackModel, *, share: dict[str, float] | None = None
+) -> list[GemSpot]:
     """Count the gems of each colour on the centre tile (peaks of gem-coloured blobs).
 
     The stock is always the last gems of emerald x5, sapphire: a count that breaks that
@@ -558,8 +592,15 @@ def _read_centre(labels: np.ndarray, pack: IndigoPack, model: PackModel) -> list
         hit = (block == index + 1) & disc
         opened = cv2.morphologyEx(hit.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         count = _count_discs(opened > 0, gem_r)
-        share = float(hit.sum()) / gem_area / max(count, 1)
-        conf = 1.0 if count == 0 or GEM_SHARE_RANGE[0] <= share <= GEM_SHARE_RANGE[1] else 0.5
+        area = float(hit.sum()) / gem_area
+        measured = (share or {}).get(name)
+        if measured is not None:
+            # the blob area must say the same count as the peaks, at this frame's gem share
+            agrees = int(round(area / max(measured, 0.2))) == count
+        else:
+            seen = area / max(count, 1)
+            agrees = count == 0 or GEM_SHARE_RANGE[0] <= seen <= GEM_SHARE_RANGE[1]
+        conf = 1.0 if agrees else 0.5
         counts[name] = (count, conf)
     emeralds, sapphires = counts["emerald"][0], counts["sapphire"][0]
     order_ok = sapphires <= 1 and emeralds <= 5 and (emeralds == 0 or sapphires == 1)
@@ -691,6 +732,11 @@ def name_gems(
         else:
             point = holders[0]
         gems.append(GemRead(spot.gem, point, min(conf, 0.5)))
+    centre = [g for g in gems if g.point is None]
+    if any(g.confidence < settings.min_confidence for g in centre):
+        counts = {name: sum(1 for g in centre if g.gem.value == name) for name in GEM_NAMES}
+        said = ", ".join(f"{n} {name}" for name, n in counts.items() if n) or "none"
+        questions.append(f"centre: {said}? please count the gems on the centre tile")
     for g in gems:
         if g.confidence < settings.min_confidence and g.point is not None:
             loc = g.at
@@ -756,7 +802,18 @@ def read_indigo(
     frame = _check_frame(frame)
     geo = geometry or geometry_from_config(cfg)
     st = settings or settings_from_config(cfg)
-    fit = locate(frame, geo.layout, checks=checks or checks_from_config(cfg))
+    try:
+        fit = locate(frame, geo.layout, checks=checks or checks_from_config(cfg))
+    except FrameRefusedError as exc:
+        if exc.reason == "no-markers":
+            strength = edge_strength(frame)
+            if strength < st.blur_min_edge:
+                raise FrameRefusedError(
+                    f"the frame is too blurred to find the board markers (edge strength "
+                    f"{strength:.2f}, needs {st.blur_min_edge:.2f}): hold still and refocus",
+                    reason="blurred",
+                ) from exc
+        raise
     t1 = time.perf_counter()
     canon = rectify(frame, fit, geo, st.cell_px)
     check_sharpness(canon, st)

@@ -249,7 +249,9 @@ def render_scene(
     side = int(round(layout.size_mm * px_per_mm))
     for marker_id, (mx, my) in zip(layout.ids, layout.centres_mm, strict=True):
         cx, cy = (mx - x0) * px_per_mm, (my - y0) * px_per_mm
-        paste_marker(canvas, marker_id, (cx, cy), side, dictionary_name=layout.dictionary)
+        paste_marker(
+            canvas, marker_id, (cx, cy), side, dictionary_name=layout.dictionary, quiet_zone=0.3
+        )
         half = side
         protect[
             max(0, int(cy - half)) : int(cy + half), max(0, int(cx - half)) : int(cx + half)

@@ -379,6 +379,8 @@ def paste_marker(
         img = cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)
     h, w = canvas.shape[:2]
     ys, xs = slice(max(0, y0), min(h, y0 + side_px)), slice(max(0, x0), min(w, x0 + side_px))
+    if ys.start >= ys.stop or xs.start >= xs.stop:
+        return  # entirely off the canvas
     canvas[ys, xs] = img[ys.start - y0 : ys.stop - y0, xs.start - x0 : xs.stop - x0]
 
 

@@ -1,0 +1,169 @@
+"""The Indigo reader on rendered scenes: localisation, reading, confidences, refusals."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+from indigo_scenes import FRAME, cell_errors, gem_multiset, state
+
+from companion.indigo.state import new_game
+from vision.art_pack import IndigoPack, load_indigo_pack
+from vision.effects import ALL_EFFECTS
+from vision.errors import FrameRefusedError, UnreadableImageError
+from vision.indigo_art import draw_pack
+from vision.indigo_board import cell_xy, geometry_from_config
+from vision.indigo_reader import read_indigo
+from vision.indigo_render import BoardView, render_frame
+from vision.markers import RESERVED_IDS, MarkerLayout, marker_plane_image
+
+
+@pytest.fixture(scope="module")
+def demo() -> IndigoPack:
+    return load_indigo_pack()
+
+
+@pytest.fixture(scope="module")
+def ink() -> IndigoPack:
+    return draw_pack("ink")
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_localisation_puts_every_cell_where_the_camera_saw_it(demo: IndigoPack, seed: int) -> None:
+    frame = render_frame(state(seed, 10), demo, seed=seed, effects=ALL_EFFECTS, frame_size=FRAME)
+    read = read_indigo(frame.image, demo)
+    assert read.fit is not None
+    geometry = geometry_from_config(None)
+    board_to_frame_px = frame.scene.board_to_scene
+    worst = 0.0
+    for cell in [(0, 0), (4, -4), (-4, 4), (1, -3), (-3, 0)]:
+        # truth: board -> scene -> camera frame; reader: camera frame -> plane -> board
+        scene_xy = cv2.perspectiveTransform(
+            np.array([[cell_xy(cell)]], np.float64), board_to_frame_px
+        )[0]
+        frame_xy = frame.effects.truth.map_points(scene_xy)
+        plane = cv2.perspectiveTransform(frame_xy.reshape(1, 1, 2), read.fit.image_to_plane)
+        board = cv2.perspectiveTransform(plane, np.linalg.inv(geometry.board_to_frame()))[0, 0]
+        worst = max(worst, float(np.hypot(*(board - cell_xy(cell)))))
+    assert worst < 0.2  # within a fifth of a cell radius, lens distortion included
+
+
+@pytest.mark.parametrize("style", ["demo", "ink"])
+@pytest.mark.parametrize("seed,placements", [(11, 0), (12, 20), (13, 45)])
+def test_reads_tiles_and_gems_of_rendered_games(
+    demo: IndigoPack, ink: IndigoPack, style: str, seed: int, placements: int
+) -> None:
+    pack = demo if style == "demo" else ink
+    truth_state = state(seed, placements)
+    frame = render_frame(truth_state, pack, seed=seed, frame_size=FRAME)
+    read = read_indigo(frame.image, pack)
+    assert cell_errors(read, frame.truth) == []
+    assert len(read.cells) == 54
+    confident = sum(1 for r in read.cells.values() if r.confidence >= 0.85)
+    assert confident >= 0.85 * 54  # the rest would be asked, not applied
+    out = read.to_json(pack)
+    assert gem_multiset(out) == gem_multiset(frame.truth)
+    assert read.chip_layout() == ((0, 0), (1, 1), (0, 0), (1, 1), (0, 0), (1, 1))  # 2p
+
+
+def test_read_json_has_the_interface_fields(demo: IndigoPack) -> None:
+    frame = render_frame(state(5, 8), demo, seed=5, frame_size=FRAME)
+    out = read_indigo(frame.image, demo).to_json(demo)
+    assert out["game"] == "indigo" and isinstance(out["questions"], list)
+    tile = out["tiles"][0]
+    assert set(tile) == {"cell", "type", "rotation", "paths", "confidence"}
+    assert 0.0 <= tile["confidence"] <= 1.0
+    gem = out["gems"][0]
+    assert set(gem) == {"gem", "at", "confidence"}
+    kinds = {next(iter(g["at"])) for g in out["gems"]}
+    assert kinds <= {"cell", "corner", "centre"}
+
+
+def test_symmetric_rotations_compare_equal_by_paths(demo: IndigoPack) -> None:
+    from companion.indigo import Tile
+
+    view = BoardView({(1, -3): Tile(1, 4), (0, -2): Tile(4, 3)}, {}, (), None)
+    frame = render_frame(view, demo, seed=2, frame_size=FRAME)
+    out = read_indigo(frame.image, demo).to_json(demo)
+    paths = {tuple(t["cell"]): t["paths"] for t in out["tiles"]}
+    assert paths[(1, -3)] == [[0, 3], [1, 4], [2, 5]]
+    assert paths[(0, -2)] == [[0, 1], [2, 3], [4, 5]]
+
+
+# ---------------------------------------------------------------- refusals
+
+
+def test_refuses_a_frame_without_markers(demo: IndigoPack) -> None:
+    empty_table = np.full((720, 1280, 3), (60, 80, 110), np.uint8)
+    with pytest.raises(FrameRefusedError) as info:
+        read_indigo(empty_table, demo)
+    assert info.value.exit_code == 4
+
+
+def test_refuses_random_noise(demo: IndigoPack) -> None:
+    noise = np.random.default_rng(0).integers(0, 256, (720, 1280, 3), dtype=np.uint8)
+    with pytest.raises(FrameRefusedError):
+        read_indigo(noise, demo)
+
+
+def test_refuses_a_heavily_blurred_frame_and_says_so(demo: IndigoPack) -> None:
+    frame = render_frame(state(3, 20), demo, seed=3, frame_size=FRAME).image
+    blurred = cv2.GaussianBlur(frame, (0, 0), 6)
+    with pytest.raises(FrameRefusedError) as info:
+        read_indigo(blurred, demo)
+    assert info.value.reason == "blurred"
+    assert "blurred" in str(info.value)
+
+
+def test_refuses_a_second_chance_sheet(demo: IndigoPack) -> None:
+    sheet_layout = MarkerLayout(
+        ids=RESERVED_IDS["second-chance"],
+        centres_mm=((20, 20), (190, 20), (190, 277), (20, 277)),
+        size_mm=25,
+    )
+    sheet = marker_plane_image(sheet_layout, px_per_mm=3.0)
+    for i in range(10):  # a 9x9 grid, as a score sheet has
+        cv2.line(sheet, (120, 150 + 60 * i), (660, 150 + 60 * i), (0, 0, 0), 2)
+        cv2.line(sheet, (120 + 60 * i, 150), (120 + 60 * i, 690), (0, 0, 0), 2)
+    with pytest.raises(FrameRefusedError) as info:
+        read_indigo(sheet, demo)
+    assert info.value.reason == "wrong-layout"
+    assert "another layout" in str(info.value)
+
+
+def test_refuses_table_markers_around_another_game(demo: IndigoPack) -> None:
+    geometry = geometry_from_config(None)
+    # shift coordinates: the layout is centred on 0, the image starts at 0
+    layout = MarkerLayout(
+        ids=geometry.layout.ids,
+        centres_mm=tuple((x + 330, y + 300) for x, y in geometry.layout.centres_mm),  # type: ignore[arg-type]
+        size_mm=geometry.layout.size_mm,
+    )
+    table = marker_plane_image(layout, px_per_mm=1.2, background=90)
+    cv2.rectangle(table, (250, 250), (550, 500), (30, 160, 200), -1)  # some other board
+    for x in range(260, 540, 20):
+        cv2.line(table, (x, 260), (x, 490), (0, 0, 0), 2)
+    with pytest.raises(FrameRefusedError) as info:
+        read_indigo(table, demo)
+    assert info.value.reason in ("wrong-game", "blurred")
+
+
+def test_rejects_what_is_not_an_image(demo: IndigoPack) -> None:
+    with pytest.raises(UnreadableImageError):
+        read_indigo(np.zeros((0, 0), np.uint8), demo)
+    with pytest.raises(UnreadableImageError):
+        read_indigo(np.zeros((10, 10, 3), np.float32), demo)
+
+
+def test_board_at_setup_reads_ambers_on_corners_and_the_centre_stock(demo: IndigoPack) -> None:
+    frame = render_frame(new_game(3), demo, seed=8, frame_size=FRAME)
+    read = read_indigo(frame.image, demo)
+    out = read.to_json(demo)
+    corners = [g for g in out["gems"] if "corner" in g["at"]]
+    centre = [g["gem"] for g in out["gems"] if "centre" in g["at"]]
+    assert len(corners) == 6 and all(g["gem"] == "amber" for g in corners)
+    # the centre stock is counted right, or asked about (never wrong and confident)
+    if sorted(centre) != ["emerald"] * 5 + ["sapphire"]:
+        assert any(q.startswith("centre:") for q in read.questions)
+    assert read.tiles == {}
+    assert read.chip_layout() == ((0, 0), (0, 1), (2, 2), (2, 0), (1, 1), (1, 2))  # 3p
