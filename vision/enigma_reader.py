@@ -48,7 +48,7 @@ class ReaderSettings:
     min_confidence: float = 0.85
     start_min_score: float = 0.45
     occupied_min: float = 0.6
-    port_min_fraction: float = 0.4
+    port_min_fraction: float = 0.25
     blur_min_variance: float = 15.0
 
 
@@ -97,13 +97,15 @@ class ColourModel:
                 return i
         raise KeyError((kind, name))
 
-    def labels(self, feats: np.ndarray) -> np.ndarray:
-        """Per pixel the index of the nearest class centre (one pass per class: no big
-        temporary arrays)."""
+    def labels(self, feats: np.ndarray, *, skip: tuple[str, ...] = ()) -> np.ndarray:
+        """Per pixel the index of the nearest class centre, leaving out the kinds in ``skip``
+        (one pass per class: no big temporary arrays)."""
         flat = feats.reshape(-1, 3)
         best = np.zeros(flat.shape[0], np.int32)
         best_d = np.full(flat.shape[0], np.inf, np.float32)
         for i, centre in enumerate(self.centres):
+            if self.kinds[i] in skip:
+                continue
             diff = flat - centre
             d = (diff * diff).sum(axis=1)
             closer = d < best_d
@@ -404,6 +406,9 @@ def refine_squares(
             if not scores:
                 return 0.0
             top = max(scores)[0]
+            here = next((sc for sc, d in scores if d == 0), top)
+            if top - here < 0.15 * band:
+                return 0.0  # no clear edge: trust the prediction from the neighbours
             ties = [d for sc, d in scores if sc >= top - 1e-3]
             return float(np.mean(ties))
 
@@ -472,7 +477,8 @@ def read_tile(
     gains = np.array(pack.colour("tile"), np.float32) / np.maximum(np.median(bright, axis=0), 1)
     balanced = np.clip(px * np.clip(gains, 0.5, 2.0), 0, 255).reshape(patch.shape)
     feats = colour_features(balanced)
-    labels = model.labels(feats)
+    # networkers stand only on cells and are judged there; elsewhere a pixel is tile art
+    labels = model.labels(feats, skip=("net",))
     kinds = np.array(model.kinds)
     names = np.array(model.names)
     kind_map = kinds[labels]
@@ -485,11 +491,24 @@ def read_tile(
     for ci in cell_classes:
         mask = (labels == ci).astype(np.uint8)
         n, lab, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
-        for k in range(1, n):
-            area = stats[k, cv2.CC_STAT_AREA]
-            if area < 0.25 * math.pi * (rc**2 - rn**2):
+        # a pawn on a cell can break the cell's ring into pieces: pieces whose centres lie
+        # within one cell radius of each other are one cell (two cells are farther apart)
+        pieces = [k for k in range(1, n) if stats[k, cv2.CC_STAT_AREA] >= 3]
+        groups: list[list[int]] = []
+        for k in sorted(pieces, key=lambda k: -stats[k, cv2.CC_STAT_AREA]):
+            for group in groups:
+                g = group[0]
+                if math.hypot(cents[k][0] - cents[g][0], cents[k][1] - cents[g][1]) < 1.4 * rc:
+                    group.append(k)
+                    break
+            else:
+                groups.append([k])
+        for group in groups:
+            area = sum(int(stats[k, cv2.CC_STAT_AREA]) for k in group)
+            if area < 0.3 * math.pi * (rc**2 - rn**2):
                 continue
-            ys, xs = np.nonzero(lab == k)
+            member = np.isin(lab, group)
+            ys, xs = np.nonzero(member)
             (ex, ey), radius = cv2.minEnclosingCircle(np.column_stack([xs, ys]).astype(np.float32))
             if radius < 0.55 * rc:
                 continue
@@ -521,28 +540,34 @@ def read_tile(
     channel = cv2.morphologyEx(channel, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     # two cells close together: the short channel between them is judged along the line
     links: list[tuple[Endpoint, Endpoint]] = []
-    near_channel = channel
+    # whatever is not bare tile art conducts (channel, cells, their outlines)
+    conductive = (~np.isin(kind_map, ("tile", "edge", "icon"))).astype(np.uint8)
+    for c in cells:  # a pawn hides the cell's middle: the whole cell conducts
+        conductive[_disc((p, p), c.centre, rc * 0.9)] = 1
+    yy, xx = np.mgrid[0:p, 0:p].astype(np.float32)
     for i, ci in enumerate(cells):
         for j in range(i + 1, len(cells)):
             cj = cells[j]
             dx, dy = cj.centre[0] - ci.centre[0], cj.centre[1] - ci.centre[1]
             dist = math.hypot(dx, dy)
-            if dist > 0.55 * p or dist < 1e-6:
+            if dist > 0.6 * p or dist < 1e-6:
                 continue
-            gap = dist - 2 * rc * 1.3
-            if gap < 1.0:
-                problems.append("two cells touch: joined or not?")
-                conf = min(conf, 0.4)
-                continue
-            ts = np.linspace(rc * 1.3 / dist, 1 - rc * 1.3 / dist, max(3, int(gap)))
-            xs_ = np.clip(np.round(ci.centre[0] + dx * ts).astype(int), 0, p - 1)
-            ys_ = np.clip(np.round(ci.centre[1] + dy * ts).astype(int), 0, p - 1)
-            along = float(near_channel[ys_, xs_].mean())
-            if along >= 0.75:
+            # a corridor along the straight line between the two cells
+            t = np.clip(((xx - ci.centre[0]) * dx + (yy - ci.centre[1]) * dy) / dist**2, 0, 1)
+            off = np.hypot(xx - ci.centre[0] - t * dx, yy - ci.centre[1] - t * dy)
+            corridor = (off <= max(3.0, 0.09 * p)).astype(np.uint8)
+            _, comp = cv2.connectedComponents(conductive & corridor, connectivity=8)
+            la = comp[int(round(ci.centre[1])), int(round(ci.centre[0]))]
+            lb = comp[int(round(cj.centre[1])), int(round(cj.centre[0]))]
+            if la and la == lb:
                 links.append((cell_ids[i], cell_ids[j]))
-            elif along > 0.35:
-                problems.append("a channel between two cells is broken: joined or not?")
-                conf = min(conf, 0.4)
+            else:
+                # cells whose outlines nearly touch: a short channel may hide in the blur
+                k = 2 * max(2, int(round(0.08 * p))) + 1
+                near = cv2.dilate((comp == la).astype(np.uint8), np.ones((k, k), np.uint8))
+                if (near.astype(bool) & (comp == lb)).any():
+                    problems.append("a channel between two cells is broken: joined or not?")
+                    conf = min(conf, 0.4)
     for c in cells:
         channel[_disc((p, p), c.centre, rc * 1.3)] = 0
     n, lab, stats, _ = cv2.connectedComponentsWithStats(channel, connectivity=8)
@@ -550,7 +575,7 @@ def read_tile(
     windows: dict[Port, np.ndarray] = {}
     fr = pack.ports
     depth0, depth1 = max(1, int(0.02 * p)), max(3, int(0.12 * p))
-    half_w = max(1.5, 0.6 * cw)
+    half_w = max(2.0, cw)
     port_fraction: dict[Port, float] = {}
     for side in SIDES:
         for pos in range(3):
