@@ -1,9 +1,10 @@
 """The demo's simulated table: what a camera would see on a desktop without hardware.
 
 The table is the accepted game state plus what "the players" did since: in the demo a button
-makes the player to move put a tile down (a legal placement chosen by the engine, seeded), and
-the rendered camera shows it until the app reads and confirms it. No rule lives here: the
-placements come from the engine's ``all_legal_placements`` and ``predict``.
+makes the player to move put a piece down (a legal placement found by the engine, seeded), and
+the rendered camera shows it until the app reads and confirms it. No rule lives here: Indigo
+placements come from the engine's ``all_legal_placements`` and ``predict``, Enigma ones from
+``legal_placements``; the table is drawn by vision's renderers.
 """
 
 from __future__ import annotations
@@ -25,9 +26,11 @@ class DemoTable:
         self.app = app
         self.rng = random.Random(seed)
         self._lock = threading.Lock()
-        self.pending: Any = None  # an indigo Placement on the table, not yet confirmed
+        #: a piece on the table, not yet confirmed: an Indigo ``Placement`` or an Enigma
+        #: place event
+        self.pending: Any = None
         self._state: Any = None  # the accepted state the camera worker renders from
-        self._pack: Any = None
+        self._packs: dict[str, Any] = {}
         self._seed = seed
         self._frame: Any = None
         self._frame_key: Any = None
@@ -39,14 +42,13 @@ class DemoTable:
     def sync(self, state: Any) -> None:
         """The accepted state changed (main thread): render from it from now on."""
         with self._lock:
+            if state is not self._state:
+                self.pending = None
             self._state = state
-            if self.pending is not None and state is not None:
-                tiles = getattr(state, "tiles", {})
-                if self.pending.cell in tiles:
-                    self.pending = None
 
+    # --- the demo players' moves ----------------------------------------------------------
     def play_random(self, state: Any) -> Any:
-        """Put a legal tile for the player to move on the table; returns the placement."""
+        """Put a legal Indigo tile for the player to move on the table; returns it."""
         from companion.indigo.state import all_legal_placements, predict
 
         candidates = all_legal_placements(state)
@@ -62,21 +64,43 @@ class DemoTable:
             except Exception:
                 continue
         with self._lock:
-            self.pending = chosen
             self._state = state
+            self.pending = chosen
         return chosen
 
+    def place_enigma(self, state: Any, player: str, entries: list[Any]) -> Any:
+        """The Enigma solver puts one of ``entries`` (their category) on a legal square."""
+        from companion.enigma.tiles import format_tile
+
+        options = [(entry, p) for entry in entries
+                   for p in state.legal_placements(entry.conduit, distinct=True)]
+        if not options:
+            return None
+        entry, placement = self.rng.choice(options)
+        event = {"type": "place", "player": player, "tile": format_tile(entry.conduit),
+                 "at": [placement.at[0], placement.at[1]], "rotation": placement.rotation,
+                 "networker": None}
+        with self._lock:
+            self._state = state
+            self.pending = event
+        return entry, placement
+
+    # --- what the camera sees -------------------------------------------------------------
     def table_state(self) -> Any:
-        """The state as it lies on the table (accepted state plus the pending tile)."""
+        """The state as it lies on the table (the accepted state plus the pending piece)."""
         with self._lock:
             state, pending = self._state, self.pending
-        if state is None or pending is None or not hasattr(state, "tiles"):
+        if state is None or pending is None:
             return state
-        from companion.indigo.state import apply
-
         try:
+            if isinstance(pending, dict):
+                from companion.engine import load_rules
+
+                return load_rules("enigma").apply_event(state, pending, index=0)
+            from companion.indigo.state import apply
+
             return apply(state, pending)
-        except Exception:
+        except Exception:  # a stale pending piece: show the accepted table
             return state
 
     def render(self) -> Any:
@@ -85,42 +109,51 @@ class DemoTable:
         Rendering a camera frame with its effects takes ~200 ms here (a second on a Pi), so a
         frame is rendered only when the table changed and is reused until then.
         """
-        state = self.table_state()
-        if state is None or not hasattr(state, "tiles"):
-            from companion.indigo.state import new_game
-
-            state = new_game(2)
-        key = self._key(state)
         with self._lock:
-            if self._frame_key == key and self._frame is not None:
+            key = (self._state, self.pending)
+            if self._frame is not None and _same_key(self._frame_key, key):
                 return self._frame
-        frame = self._render_state(state)
+        frame = self._render_state(self.table_state())
         with self._lock:
             self._frame_key, self._frame = key, frame
         return frame
 
-    @staticmethod
-    def _key(state: Any) -> Any:
-        return (tuple(sorted(state.tiles.items())), state.turn)
-
     def shows_table(self, frame: Any) -> bool:
         """True when ``frame`` is the rendering of the table as it is now (tests, the demo)."""
-        state = self.table_state()
-        if state is None or not hasattr(state, "tiles"):
-            return False
         with self._lock:
-            return frame is self._frame and self._frame_key == self._key(state)
+            return frame is self._frame and _same_key(self._frame_key,
+                                                      (self._state, self.pending))
 
     def _render_state(self, state: Any) -> Any:
+        self._seed += 1
+        if state is not None and hasattr(state, "board"):
+            return self._render_enigma(state)
+        indigo = getattr(state, "state", state)  # the engine's IndigoGame wraps the state
+        if indigo is None or not hasattr(indigo, "tiles"):
+            from companion.indigo.state import new_game
+
+            indigo = new_game(2)
         try:
             from vision.art_pack import load_indigo_pack
             from vision.indigo_render import render_frame
         except ImportError:
-            return _sketch(state)
-        if self._pack is None:
-            self._pack = load_indigo_pack(getattr(self.app.cfg.vision, "pack", "") or None)
-        self._seed += 1
-        return render_frame(state, self._pack, cfg=self.app.cfg, seed=self._seed,
+            return _sketch(indigo)
+        if "indigo" not in self._packs:
+            self._packs["indigo"] = load_indigo_pack(self.app.cfg.vision.pack or None)
+        return render_frame(indigo, self._packs["indigo"], cfg=self.app.cfg, seed=self._seed,
+                            frame_size=FRAME_SIZE).image
+
+    def _render_enigma(self, state: Any) -> Any:
+        from companion.enigma.catalogue import load_catalogue
+        from vision.enigma_pack import load_enigma_pack
+        from vision.enigma_render import TableView, render_frame
+
+        if "enigma" not in self._packs:
+            self._packs["enigma"] = load_enigma_pack()
+            self._packs["enigma-catalogue"] = load_catalogue()
+        pack = self._packs["enigma"]
+        view = TableView.of_state(state, pack, catalogue=self._packs["enigma-catalogue"])
+        return render_frame(view, pack, cfg=self.app.cfg, seed=self._seed,
                             frame_size=FRAME_SIZE).image
 
     def camera(self) -> Any:
@@ -129,8 +162,12 @@ class DemoTable:
         return RenderedCamera(self.render, name="demo table").open()
 
 
+def _same_key(a: Any, b: Any) -> bool:
+    return a is not None and a[0] is b[0] and a[1] == b[1]
+
+
 def _sketch(state: Any) -> Any:
-    """A plain top-down drawing of an Indigo table, used until the vision renderer is there."""
+    """A plain top-down drawing of an Indigo table, used when the vision renderer is absent."""
     import cv2
     import numpy as np
 

@@ -103,3 +103,49 @@ def diff_indigo(read: Any, state: Any, *, min_confidence: float) -> IndigoReadin
         for cell, *_rest in new:
             result.questions[cell] = "more than one new tile"
     return result
+
+
+@dataclass
+class EnigmaReading:
+    """A solver's placement as the camera saw it, matched against the tile catalogue."""
+
+    entry: Any = None
+    at: tuple[int, int] | None = None
+    rotation: int = 0
+    confidence: float = 0.0
+    message: str = ""
+    questions: list[str] = field(default_factory=list)
+
+
+def read_enigma_frame(frame: Any, cfg: Any, state: Any, *, category: str,
+                      catalogue: Any, pack: Any = None) -> EnigmaReading:
+    """Find the one new tile on the table and which catalogue tile (and turn) it is."""
+    try:
+        from vision.enigma_pack import load_enigma_pack
+        from vision.enigma_reader import read_enigma
+    except ImportError as exc:
+        raise ReaderUnavailableError("the Enigma table reader is not installed") from exc
+    read = read_enigma(frame, pack or load_enigma_pack(), cfg,
+                       start_tile=catalogue.start.conduit)
+    placed = set(state.board.tiles)
+    new = [t for at, t in read.tiles.items() if tuple(at) not in placed]
+    result = EnigmaReading(questions=list(read.questions))
+    if len(new) != 1:
+        result.message = (f"{len(new)} new tiles seen" if new else "no new tile seen")
+        return result
+    seen = new[0]
+    result.at = (int(seen.at[0]), int(seen.at[1]))
+    result.confidence = float(seen.confidence)
+    matches = [(entry, rotation) for entry, rotation in catalogue.matches(seen.tile)
+               if entry.category == category]
+    legal = {(p.at, p.rotation) for entry, _r in matches
+             for p in state.legal_placements(entry.conduit)}
+    matches = [(e, r) for e, r in matches if (result.at, r) in legal]
+    if len(matches) != 1:
+        result.message = ("the tile seen is not in the catalogue" if not matches
+                          else "several catalogue tiles look like this one")
+        return result
+    result.entry, result.rotation = matches[0]
+    if result.confidence < float(cfg.vision.min_confidence):
+        result.questions.append(f"unsure of the tile at {list(result.at)}")
+    return result

@@ -273,3 +273,90 @@ def test_language_switch_rebuilds_the_screens(make_driver):
         driver.set_size(size)
         driver.screenshot(f"home-uk-{name}")
     driver.screen("settings").change("app", "language", "en")
+
+
+def _panel_button(driver, screen, text):
+    return next(w for w in screen.ids.panel.walk()
+                if getattr(w, "text", None) == text and hasattr(w, "on_press"))
+
+
+def test_enigma_full_round_placement_networker_and_breakdown(make_driver):
+    from companion.timer import ManualClock
+
+    driver = make_driver()
+    _start(driver, "game_enigma")
+    screen = driver.screen("enigma")
+    screen.clock = ManualClock()
+    players = driver.app.session.players
+    for player, category in zip(players, ("weight", "conduit", "fragment"), strict=False):
+        driver.tap(screen.choice_toggles[(player, category)])
+    driver.tap(screen.go_button)
+    driver.tap(screen.solver_toggles[players[0]])
+    driver.tap(screen.solver_toggles[players[2]])
+    driver.tap(_panel_button(driver, screen, "Round done"))
+    state = screen.state()
+    assert list(state.pending) == [players[0], players[2]]
+    for solver in (players[0], players[2]):
+        assert screen.phase == "place" and screen.solver() == solver
+        # the first catalogue tile of the category that has a legal square
+        category = dict(state.choices)[solver]
+        entry = next(e for e in screen.catalogue().by_category(category)
+                     if screen.state().legal_placements(e.conduit, distinct=True))
+        driver.tap(_panel_button(driver, screen, entry.id))
+        assert screen.tile_entry is entry and screen.ids.table.highlights
+        option = screen.state().legal_placements(entry.conduit, distinct=True)[0]
+        driver.tap(_panel_button(driver, screen, f"{option.at[0]},{option.at[1]} turn "
+                                                 f"{option.rotation}"))
+        allowed = screen.networker_cells()
+        assert set(allowed) <= set(dict(entry.conduit.cells))
+        if allowed:
+            colour = dict(entry.conduit.cells)[allowed[0]]
+            driver.tap(_panel_button(driver, screen, f"on {allowed[0]} ({colour})"))
+        else:
+            driver.tap(_panel_button(driver, screen, "No networker"))
+        if screen.phase == "scored":
+            driver.tap(_panel_button(driver, screen, "Next"))
+    events = driver.app.session.events
+    assert [e["type"] for e in events] == ["round", "place", "place"]
+    assert screen.phase in ("choices", "scored")
+    driver.screenshot("enigma-after-round-landscape")
+
+
+def test_enigma_round_being_entered_survives_a_restart(make_driver):
+    first = make_driver()
+    _start(first, "game_enigma")
+    screen = first.screen("enigma")
+    players = first.app.session.players
+    first.tap(screen.choice_toggles[(players[0], "angular")])
+    first.tap(screen.choice_toggles[(players[1], "weight")])
+    first.close()
+    second = make_driver()
+    assert second.screen().name == "enigma"
+    again = second.screen("enigma")
+    assert again.choices == {players[0]: "angular", players[1]: "weight"}
+    assert again.choice_toggles[(players[0], "angular")].state == "down"
+
+
+def test_enigma_demo_reads_the_solvers_tile_or_falls_back(make_driver):
+    from companion.timer import ManualClock
+
+    driver = make_driver()
+    _start(driver, "game_enigma")
+    screen = driver.screen("enigma")
+    screen.clock = ManualClock()
+    players = driver.app.session.players
+    for player, category in zip(players, ("weight", "conduit", "fragment"), strict=False):
+        driver.tap(screen.choice_toggles[(player, category)])
+    driver.tap(screen.go_button)
+    driver.tap(screen.solver_toggles[players[1]])
+    driver.tap(_panel_button(driver, screen, "Round done"))
+    driver.tap(screen.demo_button)
+    table = driver.app.table
+    assert driver.wait_for(lambda: table.shows_table(driver.app.last_frame), frames=900)
+    driver.screenshot("enigma-demo-tile-landscape")
+    driver.tap(screen.read_button)
+    assert driver.wait_for(lambda: "Reading" not in screen.status, frames=900)
+    # the reader (work in progress in vision/) either names the tile or says why not;
+    # both leave the players able to go on
+    assert screen.status
+    assert screen.tile_entry is not None or "choose the tile" in screen.status

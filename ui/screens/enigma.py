@@ -70,12 +70,17 @@ class EnigmaScreen(BaseScreen):
         state = self.state()
         if state is None:
             return
+        if self.app.table is not None:
+            self.app.table.sync(state)
         self.ids.table.board = state.board
         self.ids.table.networker_rgba = self.colour_of
         self.ids.wheel.target = state.options.target
         self.ids.wheel.markers = [(state.score(p), self.colour_of(p)) for p in state.players]
         if state.pending:
+            if self.phase != "place" or self.solver() != getattr(self, "_placing", None):
+                self.status = ""
             self.phase = "place"
+            self._placing = self.solver()
             self.tile_entry = None
             self.placement = None
         elif state.is_over(record_ended=False):
@@ -84,6 +89,8 @@ class EnigmaScreen(BaseScreen):
             self.phase = "scored" if state.round > 0 and state.last_scored else "choices"
         elif self.phase not in ("choices", "solve"):
             self.phase = "choices"
+        if self.phase == "choices" and not self.choices:
+            self._recall()
         self.build_panel()
 
     # --- the panel for each phase -----------------------------------------------------------
@@ -141,6 +148,37 @@ class EnigmaScreen(BaseScreen):
             self.choices[player] = category
         else:
             self.choices.pop(player, None)
+        self._remember()
+
+    def _remember(self) -> None:
+        """Keep the round being entered in the journal's meta: a restart comes back to it."""
+        import json
+
+        from ui import services
+
+        state = self.state()
+        if state is None:
+            return
+        services.set_meta(self.app.journal, self.app.session, "enigma-round", json.dumps(
+            {"round": state.round + 1, "choices": self.choices, "solvers": self.solvers}))
+
+    def _recall(self) -> None:
+        import json
+
+        from ui import services
+
+        state = self.state()
+        session = self.app.session
+        text = services.get_meta(self.app.journal, services.session_game_id(session),
+                                 "enigma-round")
+        try:
+            data = json.loads(text) if text else None
+        except ValueError:
+            data = None
+        if isinstance(data, dict) and data.get("round") == state.round + 1:
+            self.choices = {p: c for p, c in dict(data.get("choices", {})).items()
+                            if p in state.players}
+            self.solvers = [p for p in data.get("solvers", []) if p in state.players]
 
     def begin_solve(self) -> None:
         players = self.players()
@@ -218,6 +256,7 @@ class EnigmaScreen(BaseScreen):
         elif not solved and player in self.solvers:
             self.solvers.remove(player)
         self._update_start_label()
+        self._remember()
 
     def on_hardware_button(self, name: str) -> None:
         players = self.players()
@@ -287,9 +326,25 @@ class EnigmaScreen(BaseScreen):
             panel.add_widget(self._label(
                 _("{player} solved a {category} tile: which one?").format(
                     player=player, category=category_name(category))))
+            panel.add_widget(self._status_label())
+            if self.app.camera is not None and not self.app.camera_failed:
+                from kivy.uix.image import Image
+
+                camera = Image(texture=self.app.camera_texture, fit_mode="contain")
+                self.app.bind(camera_texture=camera.setter("texture"))
+                self._camera_view = camera
+                panel.add_widget(camera)
+            row = BoxLayout(size_hint_y=None, height=min_target_px(), spacing=4)
             read = TouchButton(text=_("Read the tile with the camera"))
             read.bind(on_press=lambda *_a: self.read_tile())
-            panel.add_widget(read)
+            self.read_button = read
+            row.add_widget(read)
+            if self.app.demo and self.app.table is not None:
+                demo = TouchButton(text=_("Demo: put it down"))
+                demo.bind(on_press=lambda *_a: self.demo_place())
+                self.demo_button = demo
+                row.add_widget(demo)
+            panel.add_widget(row)
             buttons = []
             for entry in self.catalogue().by_category(category):
                 b = TouchButton(text=entry.id, font_size="15sp")
@@ -302,6 +357,7 @@ class EnigmaScreen(BaseScreen):
             self.ids.table.highlights = sorted({list(p.at) and tuple(p.at) for p in options})
             panel.add_widget(self._label(_("{player}: where does {tile} go?").format(
                 player=player, tile=self.tile_entry.id)))
+            panel.add_widget(self._status_label())
             if not options:
                 panel.add_widget(self._label(_("No square fits this tile; choose another")))
             buttons = []
@@ -318,6 +374,7 @@ class EnigmaScreen(BaseScreen):
             return
         cells = self.networker_cells()
         panel.add_widget(self._label(_("{player}: put a networker?").format(player=player)))
+        panel.add_widget(self._status_label())
         buttons = []
         colours = dict(self.tile_entry.conduit.cells)
         for cell in cells:
@@ -337,8 +394,56 @@ class EnigmaScreen(BaseScreen):
             self._catalogue = load_catalogue()
         return self._catalogue
 
+    def _status_label(self) -> Label:
+        label = self._label(self.status, color=(1, 0.7, 0.5, 1))
+        self.bind(status=label.setter("text"))
+        return label
+
     def read_tile(self) -> None:
-        self.app.report_error(_("The Enigma tile reader is not available: choose the tile"))
+        app = self.app
+        frame = app.last_frame
+        if app.camera is None or app.camera_failed or frame is None:
+            self.status = _("No camera: choose the tile and its square")
+            return
+        state = self.state()
+        category = dict(state.choices).get(self.solver(), "")
+        catalogue = self.catalogue()
+        from ui.reading import read_enigma_frame
+
+        self.status = _("Reading the table…")
+        app.run_in_background(
+            lambda: read_enigma_frame(frame, app.cfg, state, category=category,
+                                      catalogue=catalogue),
+            self._read_done, name="read-enigma")
+
+    def _read_done(self, reading: Any, error: BaseException | None) -> None:
+        if error is not None:
+            self.status = _("Could not read the table ({error}); choose the tile").format(
+                error=error)
+            return
+        if reading.entry is None:
+            self.status = _("Not sure what was placed ({why}); choose the tile").format(
+                why=reading.message)
+            return
+        from companion.enigma.board import Placement
+
+        self.tile_entry = reading.entry
+        self.placement = Placement(reading.at, reading.rotation)
+        self.status = _("Read: {tile} at {x},{y} turn {r}").format(
+            tile=reading.entry.id, x=reading.at[0], y=reading.at[1], r=reading.rotation)
+        if reading.questions:
+            self.status += "\n" + _("Please check it: {questions}").format(
+                questions="; ".join(reading.questions))
+        self.build_panel()
+
+    def demo_place(self) -> None:
+        state = self.state()
+        category = dict(state.choices).get(self.solver(), "")
+        placed = self.app.table.place_enigma(state, self.solver(),
+                                             list(self.catalogue().by_category(category)))
+        if placed is not None:
+            self.status = _("Demo: {player} put {tile} down. Read it or choose it.").format(
+                player=self.solver(), tile=placed[0].id)
 
     def pick_tile(self, entry: Any) -> None:
         self.tile_entry = entry
@@ -358,22 +463,16 @@ class EnigmaScreen(BaseScreen):
                 "rotation": self.placement.rotation, "networker": networker}
 
     def networker_cells(self) -> tuple[str, ...]:
-        """Where the engine allows a networker after this placement (a trial apply)."""
-        from companion.engine import load_rules
+        """Where the engine allows a networker for this placement (step B, before scoring)."""
         from companion.errors import CompanionError
 
-        rules = load_rules("enigma")
-        state = self.state()
         try:
-            index = len(self.app.session.events) + 1
-            trial = rules.apply_event(state, self._event(None), index=index)
+            return tuple(self.state().networker_choices(
+                self.solver(), self.tile_entry.conduit, tuple(self.placement.at),
+                self.placement.rotation))
         except CompanionError as exc:
             self.status = str(exc)
             return ()
-        # the trial state is after the placement; networkers scored at once do not matter here
-        return tuple(trial.board.networker_cells(trial.last_at, self.solver(),
-                                                 rule=state.options.networker_rule)) \
-            if state.networkers_in_supply(self.solver()) > 0 else ()
 
     def place(self, networker: str | None) -> None:
         if self.app.apply(self._event(networker)):
