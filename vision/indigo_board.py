@@ -115,6 +115,10 @@ def checks_from_config(cfg: Any = None) -> MarkerChecks:
     """Homography thresholds from config (``[vision]``)."""
     return MarkerChecks(
         min_area_fraction=float(_get(cfg, "vision.min_board_area", 0.05)),
+        # the table markers are large: a frame is searched at up to 1280 pixels (corners are
+        # then refined at full resolution), retrying at half that when blurred markers are
+        # missed
+        max_detect_side=1280,
     )
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 import cv2
@@ -267,7 +268,7 @@ class PackModel:
         return cache[key]
 
 
-_ART_CACHE: dict[int, dict[tuple[str, int], np.ndarray]] = {}
+_ART_CACHE: dict[int, dict[tuple[str, int], np.ndarray]] = {}  # per PackModel id
 
 
 #: colour features: chromaticity (shading-invariant) scaled by CHROMA, plus log brightness
@@ -484,29 +485,69 @@ class GemSpot:
 GEM_NAMES = ("amber", "emerald", "sapphire")
 
 
-def gem_label_map(lab: np.ndarray, model: PackModel) -> np.ndarray:
+def gem_label_map(
+    lab: np.ndarray, model: PackModel, *, where: np.ndarray | None = None
+) -> np.ndarray:
     """Per pixel: 0 not a gem, 1 + index in GEM_NAMES for a gem colour.
 
     A pixel is a gem colour when that gem is its nearest colour among the gems and the
     pack's other colours (tile art, board, rim), and lies within the gem's tolerance.
+    ``where`` (flat pixel indices) limits the work to the pixels the reader looks at; the
+    others stay 0.
     """
     flat = lab.reshape(-1, 3)
-    bg = np.min(np.stack([_colour_distance(flat, c) for c in model.palette]), axis=0)
-    gem_d = np.stack([_colour_distance(flat, model.gem_lab[n]) for n in GEM_NAMES])
-    best = np.argmin(gem_d, axis=0)
-    d = gem_d[best, np.arange(flat.shape[0])]
+    pixels = flat if where is None else flat[where]
+    gems = np.array([model.gem_lab[n] for n in GEM_NAMES], np.float32)
+    colours = np.vstack([gems, model.palette]).astype(np.float32)
+    # squared distances to every colour at once: |p|^2 - 2 p.c + |c|^2
+    d2 = (
+        (pixels * pixels).sum(axis=1, keepdims=True)
+        - 2.0 * pixels @ colours.T
+        + (colours * colours).sum(axis=1)[None, :]
+    )
+    gem_d2 = d2[:, : len(GEM_NAMES)]
+    bg_d2 = d2[:, len(GEM_NAMES) :].min(axis=1)
+    best = np.argmin(gem_d2, axis=1)
+    d_best = gem_d2[np.arange(len(best)), best]
     tol = np.array([model.gem_tol[n] for n in GEM_NAMES], np.float32)[best]
-    labels = np.where((d < bg) & (d < tol), best + 1, 0).astype(np.uint8)
+    values = np.where((d_best < bg_d2) & (d_best < tol * tol), best + 1, 0).astype(np.uint8)
+    if where is None:
+        return values.reshape(lab.shape[:2])
+    labels = np.zeros(flat.shape[0], np.uint8)
+    labels[where] = values
     return labels.reshape(lab.shape[:2])
 
 
-def _disc_labels(labels: np.ndarray, xy: tuple[float, float], radius: float) -> np.ndarray:
-    x, y = xy
+def gem_pixels(model: PackModel, gem_size: float) -> np.ndarray:
+    """Flat indices of the canonical pixels the gem reading looks at (spots and centre)."""
+    key = ("gem-pixels", round(gem_size * 1000))
+    cache = _ART_CACHE.setdefault(id(model), {})
+    if key not in cache:
+        size = canonical_size(model.cell_px)
+        mask = np.zeros((size, size), np.uint8)
+        gem_r = gem_size * model.cell_px
+        for _, xy in gem_spots():
+            x, y = to_canonical(xy, model.cell_px)
+            cv2.circle(mask, (int(round(x)), int(round(y))), int(math.ceil(1.5 * gem_r)) + 1, 1, -1)
+        x, y = to_canonical(cell_xy(CENTRE), model.cell_px)
+        r = int(model.cell_px) + 2
+        mask[int(y) - r : int(y) + r + 1, int(x) - r : int(x) + r + 1] = 1
+        cache[key] = np.flatnonzero(mask)
+    return cache[key]
+
+
+@lru_cache(maxsize=64)
+def _disc_offsets(radius: float) -> tuple[int, np.ndarray]:
     r = int(math.ceil(radius))
-    xi, yi = int(round(x)), int(round(y))
-    block = labels[yi - r : yi + r + 1, xi - r : xi + r + 1]
     yy, xx = np.mgrid[-r : r + 1, -r : r + 1]
-    inside = (xx + xi - x) ** 2 + (yy + yi - y) ** 2 <= radius**2
+    return r, (xx * xx + yy * yy) <= radius * radius
+
+
+def _disc_labels(labels: np.ndarray, xy: tuple[float, float], radius: float) -> np.ndarray:
+    """The values of ``labels`` in a disc (centred on the nearest pixel)."""
+    r, inside = _disc_offsets(round(radius, 2))
+    xi, yi = int(round(xy[0])), int(round(xy[1]))
+    block = labels[yi - r : yi + r + 1, xi - r : xi + r + 1]
     return block[inside[: block.shape[0], : block.shape[1]]]
 
 
@@ -824,7 +865,7 @@ def read_indigo(
     lab = colour_features(balanced)
     gray = cv2.GaussianBlur(_gray(balanced), (0, 0), 0.8)
     t2 = time.perf_counter()
-    labels = gem_label_map(lab, model)
+    labels = gem_label_map(lab, model, where=gem_pixels(model, pack.gem_size))
     spots = read_gems(labels, pack, model, st)
     cells = read_tiles(gray, spots, model, st, pack.gem_size)
     chips = read_chips(lab, pack, model)

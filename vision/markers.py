@@ -221,12 +221,28 @@ def detect_markers(
                     ):
                         continue
                 found[mid] = Detection(mid, (quad.reshape(4, 2) / s).astype(np.float32))
+        if s < 1.0 and found:
+            found = _refine(gray, found, s)
         score = len(found.keys() & want) if want is not None else len(found)
         if score > best_score:
             best, best_scale, best_score = found, scale, score
         if want is not None and want <= found.keys():
             break
     return best, best_scale
+
+
+def _refine(gray: np.ndarray, found: dict[int, Detection], scale: float) -> dict[int, Detection]:
+    """Corners found in a shrunk frame, refined on the full-resolution frame."""
+    pts = np.vstack([d.corners for d in found.values()]).astype(np.float32).reshape(-1, 1, 2)
+    win = max(2, int(round(1.0 / scale)) + 1)
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.05)
+    refined = cv2.cornerSubPix(gray, pts, (win, win), (-1, -1), criteria).reshape(-1, 4, 2)
+    out = {}
+    for (mid, det), quad in zip(found.items(), refined, strict=True):
+        # keep a refinement only if it stayed near the coarse corner (blur can pull it away)
+        moved = float(np.max(np.linalg.norm(quad - det.corners, axis=1)))
+        out[mid] = Detection(mid, quad.astype(np.float32) if moved < 2.0 / scale else det.corners)
+    return out
 
 
 def _square_error(mapped: np.ndarray, size: float) -> float:

@@ -1,0 +1,132 @@
+"""Benchmark of the Indigo board reader on rendered scenes (figures printed, not asserted).
+
+    python bench/indigo_reader.py [--scenes 200] [--size 2304x1296] [--packs demo,ink]
+
+Each scene is a random legal game state (0..54 placements) drawn with one of the packs (the
+shipped demo pack and the differently drawn ``ink`` style, alternately) and every camera effect
+at a random strength. Printed: per-cell error, whole-board exact rate, gem error, the share of
+errors flagged as low confidence (asked, not applied), confident-but-wrong rate, refusals, and
+the median / p95 read time on one core (CPU time of this process, OpenCV single-threaded).
+
+Aims (issue 12): cell error <= 0.1%, confident-but-wrong <= 0.01%, read <= 60 ms median here
+(about 300 ms on a Pi 4).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from vision.art_pack import load_indigo_pack  # noqa: E402
+from vision.effects import ALL_EFFECTS  # noqa: E402
+from vision.errors import FrameRefusedError  # noqa: E402
+from vision.indigo_art import draw_pack  # noqa: E402
+from vision.indigo_reader import read_indigo, settings_from_config  # noqa: E402
+from vision.indigo_records import random_state  # noqa: E402
+from vision.indigo_render import render_frame  # noqa: E402
+
+
+def _gems(doc: dict) -> Counter:  # type: ignore[type-arg]
+    return Counter((g["gem"], repr(sorted(g["at"].items()))) for g in doc["gems"])
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scenes", type=int, default=200)
+    parser.add_argument("--size", default="2304x1296")
+    parser.add_argument("--packs", default="demo,ink")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    w, h = (int(v) for v in args.size.split("x"))
+    cv2.setNumThreads(1)
+    packs = []
+    for name in args.packs.split(","):
+        packs.append(load_indigo_pack() if name == "demo" else draw_pack(name))
+    min_conf = settings_from_config(None).min_confidence
+
+    cells = cell_wrong = cell_wrong_flagged = cell_confident_wrong = cell_flagged = 0
+    gems_total = gem_wrong = gem_wrong_flagged = 0
+    boards = boards_exact = refused = 0
+    times: list[float] = []
+    started = time.monotonic()
+    for i in range(args.scenes):
+        rng = random.Random(args.seed * 100003 + i)
+        pack = packs[i % len(packs)]
+        state = random_state(rng, placements=rng.randint(0, 54))
+        frame = render_frame(
+            state, pack, seed=args.seed * 100003 + i, effects=ALL_EFFECTS, frame_size=(w, h)
+        )
+        t0 = time.process_time()
+        try:
+            read = read_indigo(frame.image, pack)
+        except FrameRefusedError:
+            refused += 1
+            continue
+        times.append((time.process_time() - t0) * 1000)
+        boards += 1
+        truth = {tuple(t["cell"]): [list(p) for p in t["paths"]] for t in frame.truth["tiles"]}
+        exact = True
+        for cell, r in read.cells.items():
+            cells += 1
+            got = None if r.tile is None else [list(p) for p in r.tile.paths]
+            low = r.confidence < min_conf
+            cell_flagged += low
+            if got != truth.get(cell):
+                exact = False
+                cell_wrong += 1
+                cell_wrong_flagged += low
+                cell_confident_wrong += not low
+        want, got_gems = _gems(frame.truth), _gems(read.to_json(pack))
+        gems_total += sum(want.values())
+        missing, extra = want - got_gems, got_gems - want
+        wrong = max(sum(missing.values()), sum(extra.values()))
+        if wrong:
+            exact = False
+            gem_wrong += wrong
+            if read.questions:
+                gem_wrong_flagged += wrong
+        boards_exact += exact
+    elapsed = time.monotonic() - started
+    t = np.array(times) if times else np.array([float("nan")])
+    errors = cell_wrong + gem_wrong
+    flagged = cell_wrong_flagged + gem_wrong_flagged
+    print(
+        f"Indigo reader on {args.scenes} rendered scenes, {w}x{h}, packs {args.packs}, "
+        f"all effects ({elapsed:.0f} s)"
+    )
+    print(f"  refused frames            {refused}")
+    print(
+        f"  per-cell error            {cell_wrong / max(cells, 1):.4%}  ({cell_wrong} of {cells})"
+    )
+    print(
+        f"  confident-but-wrong cells {cell_confident_wrong / max(cells, 1):.4%}  "
+        f"({cell_confident_wrong})"
+    )
+    print(f"  cells asked (low conf.)   {cell_flagged / max(cells, 1):.2%}")
+    print(
+        f"  whole-board exact rate    {boards_exact / max(boards, 1):.1%}  "
+        f"({boards_exact} of {boards})"
+    )
+    print(
+        f"  gem error                 {gem_wrong / max(gems_total, 1):.3%}  "
+        f"({gem_wrong} of {gems_total})"
+    )
+    print(f"  errors flagged (asked)    {flagged / max(errors, 1):.1%}  ({flagged} of {errors})")
+    print(
+        f"  read time, one core       median {np.median(t):.1f} ms, "
+        f"p95 {np.percentile(t, 95):.1f} ms"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
