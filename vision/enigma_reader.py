@@ -535,6 +535,21 @@ def read_tile(
     order = reading_order([(c.centre[0] / p, c.centre[1] / p) for c in cells])
     cells = [cells[i] for i in order]
     cell_ids = [chr(ord("a") + i) for i in range(len(cells))]
+    # ---- a pawn where no cell was read hides a cell: never read past it
+    all_labels = model.labels(feats)
+    net_mask = np.isin(all_labels, [i for i, k in enumerate(model.kinds) if k == "net"])
+    r_open = max(1, int(round(rn * 0.6)))
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r_open + 1, 2 * r_open + 1))
+    pawns = cv2.morphologyEx(net_mask.astype(np.uint8), cv2.MORPH_OPEN, kernel)
+    n_p, _, p_stats, p_cents = cv2.connectedComponentsWithStats(pawns, connectivity=8)
+    for k in range(1, n_p):
+        if p_stats[k, cv2.CC_STAT_AREA] < 0.4 * math.pi * rn * rn:
+            continue
+        px_, py_ = p_cents[k]
+        if not any(math.hypot(px_ - c.centre[0], py_ - c.centre[1]) < rc for c in cells):
+            problems.append("a networker stands where no cell was read: is a cell hidden?")
+            conf = min(conf, 0.3)
+            break
     # ---- channels: the mask without the cells, then pieces and their contacts
     channel = (kind_map == "channel").astype(np.uint8)
     channel = cv2.morphologyEx(channel, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))

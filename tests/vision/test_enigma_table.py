@@ -1,0 +1,167 @@
+"""The Enigma table reader on rendered scenes: tiles read structurally, networkers, refusals,
+the rules as a second opinion, and the pack format."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.enigma.tiles import Tile
+from vision.enigma_art import draw_pack, layout_tile, seen_tile
+from vision.enigma_pack import load_enigma_pack
+from vision.enigma_reader import EnigmaRead, read_enigma, reading_order
+from vision.enigma_render import TableView, render_frame
+from vision.enigma_rules_check import accepted_from_json, second_opinion
+from vision.enigma_scenes import categories_of, random_record
+from vision.enigma_skeleton import endpoints, skeletonize
+from vision.enigma_truth import score_read
+from vision.errors import ArtPackError, FrameRefusedError
+
+FRAME = (1920, 1080)
+
+
+@pytest.fixture(scope="module")
+def demo_pack():
+    return load_enigma_pack()
+
+
+@pytest.fixture(scope="module")
+def ink_pack():
+    return draw_pack("ink")
+
+
+def _scene(pack, seed: int, tiles: int = 14):
+    record, state = random_record(seed, tiles=tiles)
+    view = TableView.of_state(state, pack, categories=categories_of(record))
+    return record, render_frame(view, pack, seed=seed, frame_size=FRAME)
+
+
+@pytest.mark.parametrize("style,seed", [("demo", 11), ("demo", 12), ("ink", 13)])
+def test_tiles_and_networkers_are_read_and_nothing_wrong_is_confident(
+        style: str, seed: int, demo_pack, ink_pack) -> None:
+    pack = demo_pack if style == "demo" else ink_pack
+    _, frame = _scene(pack, seed)
+    read = read_enigma(frame.image, pack)
+    score = score_read(frame.truth, frame.cell_xy, read)
+    assert score.extra_tiles == 0
+    assert score.confident_wrong == 0, score.wrong
+    assert score.tiles_exact >= 0.85 * score.tiles, score.wrong
+    assert score.networkers_exact >= score.networkers - 1, score.wrong
+    # every tile read below the threshold is asked about
+    for at, tile in read.tiles.items():
+        if tile.confidence < 0.85:
+            assert any(f"[{at[0]}, {at[1]}]" in q for q in read.questions)
+
+
+def test_tiles_are_given_as_seen_in_the_record_frame(demo_pack) -> None:
+    tile = Tile.make({"a": "red", "b": "blue"}, [("N", "a"), ("a", "E0"), ("S", "b")])
+    for rotation in range(4):
+        seen, names = seen_tile(tile, rotation, demo_pack.ports)
+        renamed = {names[c]: col for c, col in tile.rotated(rotation).cells}
+        assert seen.colours == renamed
+        assert seen.ports == tile.rotated(rotation).ports
+    layout = layout_tile(tile, demo_pack.ports)
+    assert set(layout.cells) == {"a", "b"}
+
+
+def test_reading_order_puts_near_rows_together() -> None:
+    assert reading_order([(0.7, 0.52), (0.3, 0.48), (0.5, 0.2)]) == [2, 1, 0]
+
+
+def test_skeleton_is_thin_and_has_two_ends() -> None:
+    bar = np.zeros((20, 40), bool)
+    bar[7:13, 3:37] = True
+    sk = skeletonize(bar)
+    assert sk.sum() < bar.sum() / 4
+    assert len(endpoints(sk)) == 2
+    assert (sk & ~bar).sum() == 0
+
+
+def test_a_frame_without_the_table_is_refused(demo_pack) -> None:
+    blank = np.full((720, 1280, 3), 90, np.uint8)
+    with pytest.raises(FrameRefusedError) as info:
+        read_enigma(blank, demo_pack)
+    assert info.value.reason == "no-markers"
+    assert info.value.exit_code == 4
+
+
+def test_a_table_without_the_start_tile_is_refused(demo_pack) -> None:
+    _, frame = _scene(demo_pack, 3, tiles=2)
+    scene_start = frame.truth["tiles"]
+    assert any(t["at"] == [0, 0] for t in scene_start)
+    view = TableView({}, ())
+    empty = render_frame(view, demo_pack, seed=3, frame_size=FRAME)
+    with pytest.raises(FrameRefusedError) as info:
+        read_enigma(empty.image, demo_pack)
+    assert info.value.reason == "no-start-tile"
+
+
+def test_the_rules_accept_the_solvers_tile_and_question_other_changes(
+        demo_pack, tmp_path: Path) -> None:
+    record, frame = _scene(demo_pack, 21, tiles=10)
+    read = read_enigma(frame.image, demo_pack)
+    places = [i for i, e in enumerate(record["events"]) if e["type"] == "place"]
+    before = dict(record, events=record["events"][:places[-1]])
+    accepted = accepted_from_json(before, pack_colours=list(demo_pack.networkers))
+    opinion = second_opinion(_confident_copy(read), accepted)
+    assert opinion.agrees, opinion.questions
+    last = record["events"][places[-1]]
+    assert opinion.placed == [tuple(last["at"])]
+    # two tiles back, with no solver left for the second: a question, not applied
+    earlier = dict(record, events=record["events"][:places[-2]])
+    accepted = accepted_from_json(earlier, pack_colours=list(demo_pack.networkers))
+    if accepted.solvers is not None and accepted.solvers < 2:
+        opinion = second_opinion(_confident_copy(read), accepted)
+        assert not opinion.agrees
+
+
+def _confident_copy(read: EnigmaRead) -> EnigmaRead:
+    return EnigmaRead(dict(read.tiles), list(read.networkers), [])
+
+
+def test_a_networker_on_an_older_tile_is_a_question(demo_pack) -> None:
+    record, frame = _scene(demo_pack, 21, tiles=10)
+    read = read_enigma(frame.image, demo_pack)
+    accepted = accepted_from_json(record, pack_colours=list(demo_pack.networkers))
+    from vision.enigma_reader import NetworkerRead
+
+    target = next((at, t) for at, t in read.tiles.items()
+                  if at != (0, 0) and t.tile.cell_ids
+                  and not any(n.at == at for n in read.networkers))
+    at, tile = target
+    fake = EnigmaRead(dict(read.tiles), [*read.networkers,
+                                         NetworkerRead(at, tile.tile.cell_ids[0], "green", 1.0)])
+    opinion = second_opinion(fake, accepted)
+    assert any("appeared on the older tile" in q for q in opinion.questions)
+
+
+def test_pack_round_trip_and_refusals(tmp_path: Path, ink_pack) -> None:
+    folder = ink_pack.save(tmp_path / "ink")
+    again = load_enigma_pack(folder)
+    assert again.cells == ink_pack.cells and again.ports == ink_pack.ports
+    data = json.loads((folder / "manifest.json").read_text())
+    data["sizes"]["networker"] = 0.2
+    (folder / "manifest.json").write_text(json.dumps(data))
+    with pytest.raises(ArtPackError, match="smaller than sizes.cell"):
+        load_enigma_pack(folder)
+    with pytest.raises(ArtPackError, match="no manifest"):
+        load_enigma_pack(tmp_path / "nothing")
+
+
+def test_cli_render_read_and_refuse(tmp_path: Path, demo_pack) -> None:
+    from ui.cli import main
+
+    record, _ = random_record(4, tiles=6)
+    rec = tmp_path / "rec.json"
+    rec.write_text(json.dumps(record))
+    out, truth = tmp_path / "t.png", tmp_path / "truth.json"
+    assert main(["render", "enigma", str(rec), "-o", str(out), "--seed", "4",
+                 "--truth", str(truth)]) == 0
+    assert json.loads(truth.read_text())["game"] == "enigma"
+    blank = tmp_path / "blank.png"
+    cv2.imwrite(str(blank), np.full((400, 600, 3), 120, np.uint8))
+    assert main(["read", "enigma", str(blank)]) == 4

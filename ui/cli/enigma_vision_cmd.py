@@ -1,0 +1,195 @@
+"""Enigma vision commands: ``render enigma``, ``read enigma``, ``render puzzle``,
+``check puzzle``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from ui.cli import CommandLine
+
+PUZZLE_KINDS = ("weight", "fragment", "angular", "conduit")
+
+
+def _load_json(path: str, what: str) -> Any:
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+        return json.loads(text)
+    except OSError as exc:
+        raise _InputError(f"cannot read {what} {path}: {exc.strerror}") from None
+    except json.JSONDecodeError as exc:
+        raise _InputError(f"{what} {path}: not valid JSON: {exc.msg} at line {exc.lineno}") \
+            from None
+
+
+class _InputError(ValueError):
+    exit_code = 2
+
+
+def _config(args: argparse.Namespace) -> Any:
+    from config import load_config
+
+    return load_config(getattr(args, "config", None))
+
+
+def _pack(args: argparse.Namespace, cfg: Any) -> Any:
+    from vision.enigma_pack import load_enigma_pack
+
+    folder = args.pack or ""
+    if not folder:
+        configured = str(getattr(getattr(cfg, "vision", None), "pack", "") or "")
+        if configured and (Path(configured) / "manifest.json").exists():
+            data = json.loads((Path(configured) / "manifest.json").read_text(encoding="utf-8"))
+            if data.get("game") == "enigma":
+                folder = configured
+    return load_enigma_pack(folder or None)
+
+
+def _render_args(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("record", help="an Enigma game record (JSON; - reads stdin)")
+    parser.add_argument("-o", "--output", required=True, help="OUT.png")
+    parser.add_argument("--pack", default="", help="art pack folder (default: the demo pack)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the camera effects")
+    parser.add_argument("--truth", default="", help="also write the ground truth JSON here")
+    parser.add_argument("--effects", default="default",
+                        help="camera effects: default, all, none or a comma list")
+    parser.add_argument("--config", default=None, help="configuration file")
+
+
+def _read_args(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("image", help="a camera frame (PNG/JPEG)")
+    parser.add_argument("--pack", default="", help="art pack folder (default: the demo pack)")
+    parser.add_argument("--after", default="", help="the last accepted state: a record or "
+                        "a previous read (JSON); changes the rules do not allow become questions")
+    parser.add_argument("--config", default=None, help="configuration file")
+
+
+def _check_args(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("kind", choices=PUZZLE_KINDS)
+    parser.add_argument("image", help="a camera frame of the solved puzzle")
+    parser.add_argument("--card", default="", help="the card's data (JSON), when it is not "
+                        "read from the frame")
+    parser.add_argument("--pack", default="", help="art pack folder (default: the demo pack)")
+    parser.add_argument("--config", default=None, help="configuration file")
+
+
+def _render_puzzle_args(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("kind", choices=PUZZLE_KINDS)
+    parser.add_argument("card", help="the card (JSON)")
+    parser.add_argument("--solution", default="", help="pieces to lay (JSON); default: a "
+                        "solution from the engine's solver")
+    parser.add_argument("-o", "--output", required=True, help="OUT.png")
+    parser.add_argument("--pack", default="", help="art pack folder (default: the demo pack)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the camera effects")
+    parser.add_argument("--config", default=None, help="configuration file")
+
+
+def _imread(path: str) -> Any:
+    import cv2
+
+    from vision.errors import UnreadableImageError
+
+    image = cv2.imread(path, cv2.IMREAD_COLOR)
+    if image is None:
+        raise UnreadableImageError(f"{path}: not an image, or missing")
+    return image
+
+
+def register(cli: CommandLine) -> None:
+    @cli.command("render enigma", "draw the table an Enigma record reaches, as a camera frame",
+                 _render_args)
+    def render_enigma(args: argparse.Namespace) -> int:
+        import cv2
+
+        from companion.enigma.catalogue import load_catalogue
+        from companion.enigma.game import apply, new_game
+        from companion.enigma.record_rules import parse_event, parse_options
+        from vision.effects import parse_effects
+        from vision.enigma_render import TableView, render_frame
+        from vision.enigma_scenes import categories_of
+
+        record = _load_json(args.record, "record")
+        if not isinstance(record, dict) or record.get("game") != "enigma":
+            raise _InputError(f"{args.record}: not an Enigma record")
+        cfg = _config(args)
+        pack = _pack(args, cfg)
+        state = new_game(list(record.get("players", [])),
+                         parse_options(record.get("options") or {}))
+        for index, event in enumerate(record.get("events", []), start=1):
+            state = apply(state, parse_event(event, index=index))
+        view = TableView.of_state(state, pack, catalogue=load_catalogue(),
+                                  colours=record.get("colours"),
+                                  categories=categories_of(record))
+        frame = render_frame(view, pack, cfg=cfg, seed=args.seed,
+                             effects=parse_effects(args.effects),
+                             frame_size=(int(cfg.camera.width), int(cfg.camera.height)))
+        cv2.imwrite(args.output, frame.image)
+        if args.truth:
+            Path(args.truth).write_text(json.dumps(frame.truth, indent=1) + "\n",
+                                        encoding="utf-8")
+        print(f"wrote {args.output}: {len(view.tiles)} tiles, {len(view.networkers)} networkers")
+        return 0
+
+    @cli.command("read enigma", "read the Enigma table from a camera frame (JSON)", _read_args)
+    def read_enigma_cmd(args: argparse.Namespace) -> int:
+        from vision.enigma_reader import read_enigma
+        from vision.errors import FrameRefusedError
+
+        cfg = _config(args)
+        pack = _pack(args, cfg)
+        image = _imread(args.image)
+        accepted = None
+        if args.after:
+            from vision.enigma_rules_check import accepted_from_json
+
+            accepted = accepted_from_json(_load_json(args.after, "state"),
+                                          pack_colours=list(pack.networkers))
+        try:
+            read = read_enigma(image, pack, cfg,
+                               start_tile=accepted.start if accepted else None)
+        except FrameRefusedError as exc:
+            print(f"companion: frame refused: {exc}", file=sys.stderr)
+            return 4
+        out = read.to_json()
+        if accepted is not None:
+            from vision.enigma_rules_check import second_opinion
+
+            opinion = second_opinion(read, accepted)
+            out["questions"] = list(out["questions"]) + opinion.questions
+            out["changes"] = {"legal": opinion.agrees,
+                              "tiles": [list(a) for a in opinion.placed],
+                              "networkers": opinion.networkers}
+        print(json.dumps(out))
+        return 0
+
+    @cli.command("check puzzle", "check a solved Enigma puzzle in a camera frame",
+                 _check_args)
+    def check_puzzle(args: argparse.Namespace) -> int:
+        from vision.enigma_puzzles_check import check_puzzle_frame
+
+        cfg = _config(args)
+        pack = _pack(args, cfg)
+        card = _load_json(args.card, "card") if args.card else None
+        verdict = check_puzzle_frame(args.kind, _imread(args.image), pack, card=card, cfg=cfg)
+        print(json.dumps(verdict))
+        return 0
+
+    @cli.command("render puzzle", "draw an Enigma puzzle card with its pieces laid",
+                 _render_puzzle_args)
+    def render_puzzle(args: argparse.Namespace) -> int:
+        import cv2
+
+        from vision.enigma_puzzles_render import render_puzzle_frame
+
+        cfg = _config(args)
+        pack = _pack(args, cfg)
+        card = _load_json(args.card, "card")
+        solution = _load_json(args.solution, "solution") if args.solution else None
+        frame = render_puzzle_frame(args.kind, card, pack, solution=solution, seed=args.seed,
+                                    cfg=cfg)
+        cv2.imwrite(args.output, frame)
+        print(f"wrote {args.output}")
+        return 0
