@@ -74,6 +74,8 @@ class ReaderConfig:
 
 
 DEFAULT_CONFIG = ReaderConfig()
+#: the confidence of a reading with a problem (below any sensible accept threshold)
+DOUBT = 0.4
 
 
 @dataclass(frozen=True)
@@ -146,11 +148,12 @@ def _lane_mask(shape: tuple[int, int], px_per_mm: float) -> np.ndarray:
     lane_x = [xs[0] - PITCH_MM[0] / 2] + [x + PITCH_MM[0] / 2 for x in xs]
     lane_y = [ys[0] - PITCH_MM[1] / 2] + [y + PITCH_MM[1] / 2 for y in ys]
     for x_mm in lane_x:
-        x = round((x_mm - VIEW_MM[0]) * px_per_mm)
-        mask[:, max(0, x - half):min(w, x + half + 1)] = 255
+        # the lanes along the panel's edges are moved just inside the view
+        x = min(w - 1 - half, max(half, round((x_mm - VIEW_MM[0]) * px_per_mm)))
+        mask[:, x - half:x + half + 1] = 255
     for y_mm in lane_y:
-        y = round((y_mm - VIEW_MM[1]) * px_per_mm)
-        mask[max(0, y - half):min(h, y + half + 1), :] = 255
+        y = min(h - 1 - half, max(half, round((y_mm - VIEW_MM[1]) * px_per_mm)))
+        mask[y - half:y + half + 1, :] = 255
     return mask
 
 
@@ -163,7 +166,8 @@ def _fill(small: np.ndarray, weight: np.ndarray, sigma: float, fallback: np.ndar
     return filled
 
 
-def panel_background(top: np.ndarray, cfg: ReaderConfig = DEFAULT_CONFIG) -> np.ndarray:
+def panel_background(top: np.ndarray, cfg: ReaderConfig = DEFAULT_CONFIG, *,
+                     tile_area_mm2: float = 28.0 * 38.0) -> np.ndarray:
     """The panel grey as seen at every pixel of ``top`` (float32 BGR).
 
     A first, coarse estimate comes from the lanes between the slots only; everything that
@@ -178,12 +182,22 @@ def panel_background(top: np.ndarray, cfg: ReaderConfig = DEFAULT_CONFIG) -> np.
     if samples.size == 0:
         raise FrameRefusedError("the mat's panel is not visible", reason="no-board")
     median = np.median(samples, axis=0)
-    # lane pixels far from the lanes' typical colour are a tile or a hand lying across them
-    near = np.linalg.norm(small - median, axis=2) < 60
-    coarse = _fill(small, (lanes & near).astype(np.float32), 18.0, median)
+    first = _fill(small, lanes.astype(np.float32), 12.0, median)
+    # lane pixels far from their neighbourhood are a tile or a hand lying across a lane
+    off = np.linalg.norm(small / np.maximum(first, 1.0) * PANEL_GREY - PANEL_GREY, axis=2)
+    coarse = _fill(small, (lanes & (off < cfg.foreground)).astype(np.float32), 10.0, first)
     ratio = small / np.maximum(coarse, 1.0) * PANEL_GREY
-    strong = (np.linalg.norm(ratio - PANEL_GREY, axis=2) > 2.4 * cfg.foreground)
-    keep_out = cv2.dilate(strong.astype(np.uint8), np.ones((9, 9), np.uint8)) > 0
+    dist = np.linalg.norm(ratio - PANEL_GREY, axis=2)
+    # Leave out what is surely not panel: strong differences, and every tile-sized piece
+    # (a white tile under bright light differs only moderately). Larger faint areas are
+    # shadow edges, which the fine estimate must follow, so they stay in.
+    surely = (dist > 1.5 * cfg.foreground).astype(np.uint8)
+    maybe = (dist > cfg.foreground).astype(np.uint8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(maybe, connectivity=8)
+    tile_sized = np.zeros(count, bool)
+    tile_sized[1:] = stats[1:, cv2.CC_STAT_AREA] <= cfg.max_area * tile_area_mm2
+    surely |= tile_sized[labels].astype(np.uint8)
+    keep_out = cv2.dilate(surely, np.ones((9, 9), np.uint8)) > 0
     fine = _fill(small, (~keep_out).astype(np.float32), 6.0, coarse)
     field: np.ndarray = cv2.resize(fine, (top.shape[1], top.shape[0]),
                                    interpolation=cv2.INTER_LINEAR)
@@ -230,7 +244,7 @@ def find_tiles(
 ) -> tuple[list[FoundTile], list[str]]:
     """Every tile on the panel (slot order) and the problems seen while finding them."""
     top = top_view(image, fit, cfg)
-    field = panel_background(top, cfg)
+    field = panel_background(top, cfg, tile_area_mm2=pack.tile_mm[0] * pack.tile_mm[1])
     ratio = top.astype(np.float32) / np.maximum(field, 1.0) * PANEL_GREY
     dist = np.linalg.norm(ratio - PANEL_GREY, axis=2)
     mask = (dist > cfg.foreground).astype(np.uint8) * 255
@@ -428,7 +442,7 @@ def read_tiles(
                               s.colour_margin, f.centre_mm))
     confidence = min((r.confidence for r in reads), default=0.0)
     if problems:
-        confidence = min(confidence, 0.5)
+        confidence = min(confidence, DOUBT)
     return CodeReading(tuple(reads), tuple(problems), confidence)
 
 
@@ -443,7 +457,7 @@ def read_code(
 
     Refused (FrameRefusedError, exit 4): no mat, no tile, a set that no box holds, or not
     ``expected`` tiles. Tiles out of rack order give the code in rack order with the
-    confidence capped at 0.5 (misplaced or misread: the players confirm).
+    confidence capped at :data:`DOUBT` (misplaced or misread: the players confirm).
     """
     reading = read_tiles(image, pack, cfg)
     tiles = reading.tiles
@@ -465,7 +479,7 @@ def read_code(
     confidence = reading.confidence
     in_slots = [t.tile for t in tiles]
     if in_slots != sorted(in_slots):
-        confidence = min(confidence, 0.5)
+        confidence = min(confidence, DOUBT)
     return Code.of(in_slots), confidence
 
 

@@ -1,0 +1,81 @@
+"""Benchmark of the Break the Code tile reader on rendered frames. Prints figures only.
+
+    .venv/bin/python bench/code_reader.py [--frames N] [--effects default|all]
+
+For each look (the demo pack on demo tiles; a pack taught from one rendered photo of the
+"ivory" tiles on ivory tiles) it reads N random racks of 4 or 5 tiles and N/10 full mats of 20
+tiles, and prints: tiles read right (aim >= 99.9%), codes read right, readings that were
+confident (>= the accept threshold) and wrong (the worst failure), refused frames, and the
+median read time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+from companion.break_the_code.tiles import ALL_TILES, Code
+from vision.code_art import STYLES, CodePack, Style, demo_pack
+from vision.code_reader import DEFAULT_CONFIG, read_tiles
+from vision.code_render import render_frame
+from vision.code_teach import teach_pack
+from vision.effects import parse_effects
+from vision.errors import FrameRefusedError
+
+
+def run(label: str, look: Style, pack: CodePack, frames: int, effects: list[str]) -> None:
+    rng = random.Random(label)
+    tiles_ok = tiles_all = codes_ok = codes_all = confident_wrong = refused = 0
+    times: list[float] = []
+    jobs: list[list] = []  # type: ignore[type-arg]
+    for _ in range(frames):
+        tiles = list(ALL_TILES)
+        rng.shuffle(tiles)
+        jobs.append(list(Code.of(tiles[: rng.choice([4, 5])]).tiles))
+    for _ in range(max(1, frames // 10)):
+        tiles = list(ALL_TILES)
+        rng.shuffle(tiles)
+        jobs.append(tiles)
+    for i, tiles in enumerate(jobs):
+        frame, _ = render_frame(tiles, seed=10_000 + i, effects=effects, look=look)
+        codes_all += 1
+        tiles_all += len(tiles)
+        start = time.perf_counter()
+        try:
+            reading = read_tiles(frame.image, pack)
+        except FrameRefusedError:
+            refused += 1
+            continue
+        finally:
+            times.append((time.perf_counter() - start) * 1000)
+        got = {t.slot: t.tile for t in reading.tiles}
+        right = sum(1 for slot, tile in enumerate(tiles) if got.get(slot) == tile)
+        tiles_ok += right
+        exact = right == len(tiles) and len(got) == len(tiles)
+        codes_ok += exact
+        if not exact and reading.confidence >= DEFAULT_CONFIG.accept:
+            confident_wrong += 1
+    print(f"{label:<28} tiles {tiles_ok}/{tiles_all} = {100 * tiles_ok / tiles_all:.2f}%  "
+          f"codes {codes_ok}/{codes_all} = {100 * codes_ok / codes_all:.1f}%  "
+          f"confident-wrong {confident_wrong}  refused {refused}  "
+          f"median read {statistics.median(times):.0f} ms")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--frames", type=int, default=100)
+    parser.add_argument("--effects", default="default")
+    args = parser.parse_args()
+    effects = parse_effects(args.effects)
+    print(f"effects: {', '.join(effects) or 'none'}; {args.frames} racks + "
+          f"{max(1, args.frames // 10)} full mats per look")
+    run("demo pack, demo tiles", STYLES["demo"], demo_pack(), args.frames, effects)
+    teach_frame, _ = render_frame(list(ALL_TILES), seed=9, look=STYLES["ivory"])
+    taught = teach_pack(teach_frame.image, name="ivory-taught")
+    run("taught pack, ivory tiles", STYLES["ivory"], taught, args.frames, effects)
+
+
+if __name__ == "__main__":
+    main()
