@@ -410,6 +410,23 @@ def _finish(state: GameState, winners: Iterable[str]) -> GameState:
     return replace(state, over=True, winners=tuple(p for p in state.players if p in won))
 
 
+def legal_asks(state: GameState) -> list[Ask]:
+    """Every question the current player may ask now (each number of a choose-one card).
+
+    Guesses are not listed: any well-formed code of the right length may be guessed, except
+    in a 2-player last chance, where only a guess is legal (and this list is empty).
+    """
+    if state.over or state.racks is None or state.last_chance:
+        return []
+    player = state.players[state.turn]
+    moves: list[Ask] = []
+    for card_id in state.askable_cards:
+        card = get_card(card_id)
+        for number in card.choices if card.choices is not None else (None,):
+            moves.append(Ask(player, card_id, number))
+    return moves
+
+
 # --------------------------------------------------------------------------- results
 
 

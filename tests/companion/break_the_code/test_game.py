@@ -284,3 +284,19 @@ def test_running_out_of_questions_keeps_earlier_right_guessers() -> None:
     state = apply(state, guess("Ana", FOUR_CENTRAL))
     state = apply(state, Ask("Ben", cards[20]))
     assert state.over and state.winners == ("Ana",)
+
+
+def test_legal_asks_follow_the_row_and_the_turn() -> None:
+    from companion.break_the_code.game import legal_asks
+
+    assert legal_asks(new_game(["Ana", "Ben"])) == []
+    state = dealt(TWO, deck=list(CARD_IDS))
+    asks = legal_asks(state)
+    assert {a.player for a in asks} == {"Ana"}
+    assert [(a.card, a.number) for a in asks] == [
+        ("Q01", None), ("Q02", 1), ("Q02", 2), ("Q03", 3), ("Q03", 4), ("Q04", None),
+        ("Q05", 6), ("Q05", 7), ("Q06", 8), ("Q06", 9)]
+    for ask in asks:
+        apply(state, ask)  # every listed move is legal
+    assert len(legal_asks(dealt(TWO))) == 25
+    assert legal_asks(apply(dealt(TWO), guess("Ana", TWO["Ben"]))) == []  # last chance

@@ -176,3 +176,40 @@ def test_a_solver_driven_game_finds_the_code() -> None:
             assert advice.question is not None
             state = apply(state, Ask("Ana", advice.question.card, advice.question.number))
     assert state.cracked == ("Ana",)
+
+
+def test_three_player_central_weights_match_brute_force() -> None:
+    from itertools import combinations
+
+    from companion.break_the_code.tables import ALL_MASK, code_key, mask_to_code_key, tile_bits
+
+    state = _random_game(3, 11, 6)
+    assert len(state.answers) >= 4
+    view = view_of(state, "Ana")
+    cands = target_candidates(view)
+    # brute force over physical tile sets: Ben's rack, Cleo's rack, the rest is central
+    unseen = ALL_MASK & ~tile_bits(view.own_rack)
+    bits = [1 << b for b in range(20) if unseen >> b & 1]
+    table = code_table(5)
+
+    def consistent(mask: int, player: str) -> bool:
+        i = table.index[mask_to_code_key(mask)]
+        return all(
+            table.tables[QUESTIONS.index((a.card, a.number))][i]
+            == encode_answer(QUESTIONS.index((a.card, a.number)), a.answer)
+            for a in view.answers if a.by == player
+        )
+
+    expected: dict[int, int] = {}
+    bens = [sum(c) for c in combinations(bits, 5) if consistent(sum(c), "Ben")]
+    for ben in bens:
+        rest = [b for b in bits if not b & ben]
+        for cleo in combinations(rest, 5):
+            cleo_mask = sum(cleo)
+            if consistent(cleo_mask, "Cleo"):
+                key = mask_to_code_key(unseen & ~ben & ~cleo_mask)
+                expected[key] = expected.get(key, 0) + 1
+    for code in view.wrong_codes:
+        expected.pop(code_key(code), None)
+    got = {table.keys[i]: w for i, w in cands.weights.items()}
+    assert got == expected
