@@ -163,6 +163,8 @@ def test_console_script(name: str) -> None:
     """The installed ``companion`` script, as other tools call it, on file and on stdin."""
     path = DATA / f"{name}.json"
     case = _load(path)
+    if case.get("xfail"):
+        pytest.skip(f"known discrepancy: {case['xfail']}")
     text = _text_of(case, path.parent)
     by_stdin = subprocess.run([str(COMPANION), "replay", "-"], input=text, capture_output=True,
                               text=True, timeout=60, check=False)
