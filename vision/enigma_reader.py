@@ -360,7 +360,7 @@ def refine_squares(
     refined neighbours, then move it to where its four sides lie on tile edges (lens
     distortion and hand placement bend the ideal grid by a few pixels)."""
     h, w = boundary.shape
-    reach = max(2, int(0.16 * p))
+    reach = max(2, int(0.1 * p))
     band = int(0.38 * p)
     done: dict[Pos, tuple[float, float]] = {}
     order = sorted(squares, key=lambda a: (abs(a[0]) + abs(a[1]), a[1], a[0]))
@@ -407,7 +407,7 @@ def refine_squares(
                 return 0.0
             top = max(scores)[0]
             here = next((sc for sc, d in scores if d == 0), top)
-            if top - here < 0.15 * band:
+            if top - here < 0.3 * band:
                 return 0.0  # no clear edge: trust the prediction from the neighbours
             ties = [d for sc, d in scores if sc >= top - 1e-3]
             return float(np.mean(ties))

@@ -102,7 +102,7 @@ def test_a_table_without_the_start_tile_is_refused(demo_pack) -> None:
 
 def test_the_rules_accept_the_solvers_tile_and_question_other_changes(
         demo_pack, tmp_path: Path) -> None:
-    record, frame = _scene(demo_pack, 21, tiles=10)
+    record, frame = _scene(demo_pack, 22, tiles=10)
     read = read_enigma(frame.image, demo_pack)
     places = [i for i, e in enumerate(record["events"]) if e["type"] == "place"]
     before = dict(record, events=record["events"][:places[-1]])
@@ -124,7 +124,7 @@ def _confident_copy(read: EnigmaRead) -> EnigmaRead:
 
 
 def test_a_networker_on_an_older_tile_is_a_question(demo_pack) -> None:
-    record, frame = _scene(demo_pack, 21, tiles=10)
+    record, frame = _scene(demo_pack, 22, tiles=10)
     read = read_enigma(frame.image, demo_pack)
     accepted = accepted_from_json(record, pack_colours=list(demo_pack.networkers))
     from vision.enigma_reader import NetworkerRead

@@ -181,7 +181,6 @@ def register(cli: CommandLine) -> None:
                  _render_puzzle_args)
     def render_puzzle(args: argparse.Namespace) -> int:
         import cv2
-
         from vision.enigma_puzzles_render import render_puzzle_frame
 
         cfg = _config(args)
