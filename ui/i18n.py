@@ -117,8 +117,34 @@ def compile_all() -> list[Path]:
     return written
 
 
+def _po_string(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+def update_catalogues(translations: dict[str, dict[str, str]] | None = None) -> list[Path]:
+    """Rewrite every .po with the texts the app uses now, keeping the translations already
+    there (plus ``translations``: language -> {English: translated}), then compile them."""
+    messages = extract_messages()
+    written = []
+    for language in LANGUAGES:
+        po = LOCALE_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+        known = parse_po(po.read_text(encoding="utf-8")) if po.exists() else {}
+        known.update((translations or {}).get(language, {}))
+        lines = [f"# Tabletop Companion app texts ({language}). Rebuild: python -m ui.i18n",
+                 'msgid ""', 'msgstr ""', '"Content-Type: text/plain; charset=UTF-8\\n"',
+                 f'"Language: {language}\\n"', ""]
+        for message in messages:
+            lines += [f"msgid {_po_string(message)}",
+                      f"msgstr {_po_string(known.get(message, ''))}", ""]
+        po.parent.mkdir(parents=True, exist_ok=True)
+        po.write_text("\n".join(lines), encoding="utf-8")
+        compile_po(po)
+        written.append(po)
+    return written
+
+
 if __name__ == "__main__":
-    for path in compile_all():
+    for path in update_catalogues():
         print(path)
 
 

@@ -360,3 +360,85 @@ def test_enigma_demo_reads_the_solvers_tile_or_falls_back(make_driver):
     # both leave the players able to go on
     assert screen.status
     assert screen.tile_entry is not None or "choose the tile" in screen.status
+
+
+def _btc_setup(driver, players):
+    driver.tap(driver.screen("home").ids.game_break_the_code)
+    setup = driver.screen("setup")
+    while len(setup.rows()) < players:
+        driver.tap(setup.ids.add_player)
+    while len(setup.rows()) > players:
+        setup.row_action(setup.rows()[-1], "remove")
+    driver.tap(setup.ids.start_button)
+    return driver.screen("break_the_code")
+
+
+def _pick(driver, screen, code, *, guess=False):
+    """Tap the tiles of ``code`` on the tile grid (and submit, for a guess)."""
+    if guess:
+        driver.tap(screen.guess_button)
+    wanted = code.split()
+    for toggle in screen.tile_toggles:
+        have = sum(t.state == "down" for t in screen.tile_toggles if t.tile == toggle.tile)
+        if toggle.state == "normal" and have < wanted.count(toggle.tile):
+            driver.tap(toggle)
+    if guess:
+        driver.tap(screen.submit_button)
+
+
+def test_break_the_code_two_players_right_guess_then_last_chance(make_driver):
+    import random
+
+    driver = make_driver()
+    screen = _btc_setup(driver, 2)
+    screen.rng = random.Random(11)
+    driver.tap(screen.learning_toggle)
+    driver.tap(screen.deal_button)
+    racks = driver.app.session.events[0]["racks"]
+    ana, ben = driver.app.session.players
+    screen.assistant_button.dispatch("on_long_press")
+    assert "codes possible" in screen.assistant_button.text
+    assert racks[ben] not in screen.assistant_button.text
+    screen.assistant_button.dispatch("on_long_release")
+    _pick(driver, screen, racks[ben], guess=True)  # Ana guesses Ben's rack at once
+    assert "right" in screen.status
+    assert not screen.state().over  # Ben still has his last guess
+    _pick(driver, screen, racks[ben], guess=True)  # Ben guesses his own rack: wrong
+    assert "wrong" in screen.status
+    state = screen.state()
+    assert state.over
+    texts = " | ".join(driver.texts())
+    assert racks[ana] in texts and racks[ben] in texts  # shown at the end
+    driver.tap(screen.analysis_button)
+    assert "codes were still possible" in " | ".join(driver.texts())
+    driver.screenshot("break-the-code-end-landscape")
+
+
+def test_break_the_code_racks_entered_covered_three_players(make_driver):
+    driver = make_driver()
+    screen = _btc_setup(driver, 3)
+    driver.tap(screen.enter_button)
+    racks = {"Ana": "0b 1w 2b 3w 4b", "Ben": "0w 1b 2w 3b 4w", "Cleo": "5g 5g 6b 7w 8b"}
+    for player in driver.app.session.players:
+        assert not any(racks[player] in t for t in driver.texts())
+        driver.tap(screen.uncover_button)
+        _pick(driver, screen, racks[player])
+        driver.tap(screen.done_button)
+    deal = driver.app.session.events[0]
+    assert deal["racks"] == racks
+    assert deal["central"] == "6w 7b 8w 9b 9w"  # the complement: nobody typed it
+    assert screen.state().dealt
+
+
+def test_break_the_code_four_players_everyone_answers(make_driver):
+    import random
+
+    driver = make_driver()
+    screen = _btc_setup(driver, 4)
+    screen.rng = random.Random(4)
+    driver.tap(screen.deal_button)
+    driver.tap(screen.card_buttons["Q01"])
+    answers = [a for a in driver.app.result()["answers"] if a["event"] == 2]
+    players = driver.app.session.players
+    assert [a["by"] for a in answers] == [players[1], players[2], players[3], players[0]]
+    assert screen.state().current_player == players[1]

@@ -32,6 +32,9 @@ class BreakTheCodeScreen(BaseScreen):
         super().__init__(**kwargs)
         self.rng = random.Random()  # a real deal must be unpredictable; tests seed it
         self.guess_tiles: list[str] = []
+        #: racks entered so far (player -> code) while the players enter them covered
+        self.entering: dict[str, str] | None = None
+        self.covered = True
 
     def title(self) -> str:
         return "Break the Code"
@@ -68,12 +71,114 @@ class BreakTheCodeScreen(BaseScreen):
 
     # --- the deal -----------------------------------------------------------------------------
     def _deal_panel(self, panel: Any) -> None:
+        if self.entering is not None:
+            self._enter_panel(panel)
+            return
         panel.add_widget(self._label(_("The app deals the tiles and keeps the code secret.")))
         deal = TouchButton(text=_("Deal"))
         deal.bind(on_press=lambda *_a: self.deal())
         self.deal_button = deal
         panel.add_widget(deal)
+        panel.add_widget(self._label(_(
+            "Or deal the real tiles and let each player enter their rack, covered")))
+        enter = TouchButton(text=_("Enter the racks"))
+        enter.bind(on_press=lambda *_a: self.start_entry())
+        self.enter_button = enter
+        panel.add_widget(enter)
+        learn = TouchToggle(text=_("Learning mode: the assistant helps during play"),
+                            state="down" if self.learning else "normal")
+        learn.bind(on_press=lambda t: self.set_learning(t.state == "down"))
+        self.learning_toggle = learn
+        panel.add_widget(learn)
         panel.add_widget(BoxLayout())
+
+    # --- racks entered privately ------------------------------------------------------------
+    def start_entry(self) -> None:
+        self.entering = {}
+        self.covered = True
+        self.refresh()
+
+    def _entry_player(self) -> str | None:
+        return next((p for p in self.players() if p not in (self.entering or {})), None)
+
+    def _enter_panel(self, panel: Any) -> None:
+        player = self._entry_player()
+        state = self.state()
+        if self.covered:
+            panel.add_widget(self._label(_("Pass the screen to {player}, then tap").format(
+                player=player)))
+            show = TouchButton(text=_("I am {player}: show the tiles").format(player=player))
+            show.bind(on_press=lambda *_a: self._uncover())
+            self.uncover_button = show
+            panel.add_widget(show)
+            panel.add_widget(BoxLayout())
+            return
+        panel.add_widget(self._label(_("{player}: tap your {n} tiles, then Done").format(
+            player=player, n=state.rack_size)))
+        self._tile_grid(panel)
+        row = BoxLayout(size_hint_y=None, height=min_target_px(), spacing=4)
+        done = TouchButton(text=_("Done (cover)"))
+        done.bind(on_press=lambda *_a: self.finish_rack())
+        self.done_button = done
+        row.add_widget(done)
+        panel.add_widget(row)
+
+    def _uncover(self) -> None:
+        self.covered = False
+        self.refresh()
+
+    def _tile_grid(self, panel: Any) -> None:
+        grid = GridLayout(cols=5 if self.portrait else 10, spacing=4, size_hint_y=None,
+                          row_default_height=min_target_px(), row_force_default=True)
+        grid.bind(minimum_height=grid.setter("height"))
+        self.tile_toggles = []
+        for name in TILE_NAMES:
+            t = TouchToggle(text=name, font_size="15sp")
+            t.tile = name
+            self.tile_toggles.append(t)
+            grid.add_widget(t)
+        panel.add_widget(grid)
+        panel.add_widget(BoxLayout())
+
+    def finish_rack(self) -> None:
+        from companion.break_the_code import format_code, parse_code
+        from companion.errors import CompanionError
+
+        chosen = [t.tile for t in self.tile_toggles if t.state == "down"]
+        for t in self.tile_toggles:
+            t.state = "normal"
+        player = self._entry_player()
+        try:
+            rack = parse_code(" ".join(chosen), length=self.state().rack_size)
+        except CompanionError as exc:
+            self.app.report_error(_("Not accepted: {error}").format(error=exc))
+            self.covered = True
+            self.refresh()
+            return
+        self.entering[player] = format_code(rack)
+        self.covered = True
+        if self._entry_player() is None:
+            self._deal_entered()
+        else:
+            self.refresh()
+
+    def _deal_entered(self) -> None:
+        from collections import Counter
+
+        from companion.break_the_code import ALL_TILES, format_code, parse_code
+
+        racks = dict(self.entering or {})
+        event: dict[str, Any] = {"type": "deal", "racks": racks}
+        if len(racks) > 2:
+            # with 3-4 players all 20 tiles are dealt: the central code is what is left
+            left = Counter(ALL_TILES)
+            for rack in racks.values():
+                left.subtract(parse_code(rack).tiles)
+            event["central"] = format_code(sorted(left.elements()))
+        self.entering = None
+        if not self.app.apply(event):
+            self.entering = None
+        self.refresh()
 
     def deal(self) -> None:
         from companion.break_the_code import deal_tiles, format_code
@@ -86,6 +191,61 @@ class BreakTheCodeScreen(BaseScreen):
             event["central"] = format_code(dealt.central)
         self.app.apply(event)
 
+    # --- the deduction assistant ------------------------------------------------------------
+    @property
+    def learning(self) -> bool:
+        """Learning mode: the player to move may consult the assistant, privately."""
+        from ui import services
+
+        session = self.app.session
+        value = services.get_meta(self.app.journal, services.session_game_id(session),
+                                  "learning") if session is not None else None
+        return value == "on"
+
+    def set_learning(self, on: bool) -> None:
+        from ui import services
+
+        services.set_meta(self.app.journal, self.app.session, "learning", "on" if on else "off")
+
+    def assist(self, button: Any, show: bool) -> None:
+        """While held: how many codes are still possible for the player to move, and the
+        question with the most information. Never a code: that is for after the game."""
+        if not show:
+            button.text = _("Hold for the assistant ({player})").format(
+                player=self.state().current_player)
+            return
+        from companion.break_the_code.solver import suggest, view_of
+
+        state = self.state()
+        advice = suggest(view_of(state, state.current_player))
+        count = len(advice.candidates.ranked())
+        if advice.question is not None:
+            q = advice.question
+            card = q.card if q.number is None else f"{q.card}: {q.number}"
+            button.text = _("{n} codes possible; ask {card}").format(n=count, card=card)
+        else:
+            button.text = _("{n} codes possible; time to guess").format(n=count)
+
+    def analysis(self) -> list[str]:
+        """After the game: what each player could have known at the end."""
+        from companion.break_the_code.solver import suggest, view_of
+
+        state = self.state()
+        lines = []
+        for player in state.players:
+            advice = suggest(view_of(state, player))
+            ranked = advice.candidates.ranked()
+            if len(ranked) <= 3:
+                likeliest = ", ".join(f"{code} ({p:.0%})" for code, p in ranked)
+                lines.append(_("{player}: {n} codes were still possible: {codes}").format(
+                    player=player, n=len(ranked), codes=likeliest or "-"))
+            elif advice.question is not None:
+                q = advice.question
+                card = q.card if q.number is None else f"{q.card}: {q.number}"
+                lines.append(_("{player}: {n} codes were still possible; {card} would have "
+                               "told most").format(player=player, n=len(ranked), card=card))
+        return lines
+
     # --- asking -------------------------------------------------------------------------------
     def _private_racks(self, panel: Any) -> None:
         row = BoxLayout(size_hint_y=None, height=min_target_px(), spacing=4)
@@ -97,6 +257,13 @@ class BreakTheCodeScreen(BaseScreen):
             row.add_widget(button)
         panel.add_widget(self._label(_("Hold your name to see your own tiles")))
         panel.add_widget(row)
+        if self.learning:
+            helper = LongPressButton(text=_("Hold for the assistant ({player})").format(
+                player=self.state().current_player), font_size="15sp")
+            helper.bind(on_long_press=lambda b: self.assist(b, True),
+                        on_long_release=lambda b: self.assist(b, False))
+            self.assistant_button = helper
+            panel.add_widget(helper)
 
     def peek(self, button: Any, show: bool) -> None:
         from companion.break_the_code import format_code
@@ -162,17 +329,7 @@ class BreakTheCodeScreen(BaseScreen):
         state = self.state()
         panel.add_widget(self._label(_("{player}: pick {n} tiles, unseen by the others").format(
             player=state.current_player, n=state.rack_size)))
-        grid = GridLayout(cols=5 if self.portrait else 10, spacing=4, size_hint_y=None,
-                          row_default_height=min_target_px(), row_force_default=True)
-        grid.bind(minimum_height=grid.setter("height"))
-        self.tile_toggles = []
-        for name in TILE_NAMES:
-            t = TouchToggle(text=name, font_size="15sp")
-            t.tile = name
-            self.tile_toggles.append(t)
-            grid.add_widget(t)
-        panel.add_widget(grid)
-        panel.add_widget(BoxLayout())
+        self._tile_grid(panel)
         row = BoxLayout(size_hint_y=None, height=min_target_px(), spacing=4)
         cancel = TouchButton(text=_("Cancel"))
         cancel.bind(on_press=lambda *_a: self._cancel_guess())
@@ -216,7 +373,16 @@ class BreakTheCodeScreen(BaseScreen):
         if state.central is not None:
             lines.append(_("Central code: {code}").format(code=format_code(state.central)))
         panel.add_widget(self._label("\n".join(lines)))
+        more = TouchButton(text=_("Deduction assistant"))
+        more.bind(on_press=lambda *_a: self._show_analysis(panel, more))
+        self.analysis_button = more
+        panel.add_widget(more)
         panel.add_widget(BoxLayout())
+
+    def _show_analysis(self, panel: Any, button: Any) -> None:
+        index = panel.children.index(button)
+        panel.remove_widget(button)
+        panel.add_widget(self._label("\n".join(self.analysis())), index=index)
 
 
 def _format_answer(value: Any) -> str:
