@@ -1,0 +1,67 @@
+"""Enigma table reader benchmark on rendered scenes with camera effects.
+
+    python bench/enigma_reader.py [--scenes N] [--tiles T] [--frame 1920x1080]
+
+Prints, for the demo pack and a second pack drawn differently (``ink``): tiles read exactly
+(cells, colours, ports, links), tiles read wrong *with* confidence (the dangerous kind),
+networkers read exactly, and the median read time of a 40-tile table. Puzzle verdicts are not
+benchmarked yet (the puzzle checks are not built; see docs/vision.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from vision.enigma_art import draw_pack
+from vision.enigma_pack import load_enigma_pack
+from vision.enigma_reader import read_enigma
+from vision.enigma_render import TableView, render_frame
+from vision.enigma_scenes import categories_of, random_record
+from vision.enigma_truth import ReadScore, score_read
+from vision.errors import FrameRefusedError
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--scenes", type=int, default=20, help="scenes per pack")
+    parser.add_argument("--tiles", type=int, default=25, help="tiles per scene")
+    parser.add_argument("--frame", default="1920x1080", help="camera frame size")
+    args = parser.parse_args(argv)
+    width, height = (int(v) for v in args.frame.split("x"))
+    for name, pack in (("demo", load_enigma_pack()), ("ink", draw_pack("ink"))):
+        total = ReadScore()
+        refused = 0
+        for seed in range(args.scenes):
+            record, state = random_record(1000 + seed, tiles=args.tiles)
+            view = TableView.of_state(state, pack, categories=categories_of(record))
+            frame = render_frame(view, pack, seed=seed, frame_size=(width, height))
+            try:
+                read = read_enigma(frame.image, pack)
+            except FrameRefusedError:
+                refused += 1
+                continue
+            total.add(score_read(frame.truth, frame.cell_xy, read))
+        print(f"[{name}] scenes {args.scenes} (refused {refused}), tiles read exactly "
+              f"{total.tiles_exact}/{total.tiles} = {total.tiles_exact / max(1, total.tiles):.2%}"
+              f", wrong with confidence >= 0.85: {total.confident_wrong}; networkers "
+              f"{total.networkers_exact}/{total.networkers} = "
+              f"{total.networkers_exact / max(1, total.networkers):.2%} "
+              f"(extra {total.extra_networkers})")
+    pack = load_enigma_pack()
+    record, state = random_record(7, tiles=40)
+    frame = render_frame(TableView.of_state(state, pack), pack, seed=7,
+                         frame_size=(width, height))
+    times = []
+    for _ in range(5):
+        t0 = time.perf_counter()
+        read_enigma(frame.image, pack)
+        times.append((time.perf_counter() - t0) * 1000)
+    print(f"median read time, {len(state.board.tiles)}-tile table at {width}x{height}: "
+          f"{statistics.median(times):.0f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
