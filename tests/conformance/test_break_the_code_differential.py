@@ -5,6 +5,7 @@ the engine's ``answers`` through replay."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -33,10 +34,10 @@ def answer(card: str, number: int | None, rack: list[str]) -> Any:
         wanted = positions.get(card, number)
         return [letters[i] for i in range(k) if nums[i] == wanted]
     if card in ("Q07", "Q08"):
-        same = (lambda i: nums[i + 1] == nums[i] + 1) if card == "Q07" else (
-            lambda i: cols[i + 1] == cols[i])
+        same: Callable[[int], bool] = (lambda i: nums[i + 1] == nums[i] + 1) if card == "Q07" \
+            else (lambda i: cols[i + 1] == cols[i])
         return [[letters[i], letters[i + 1]] for i in range(k - 1) if same(i)]
-    table = {
+    table: dict[str, Callable[[], Any]] = {
         "Q09": lambda: sum(n % 2 for n in nums),
         "Q10": lambda: sum(1 - n % 2 for n in nums),
         "Q11": lambda: cols.count("b"),
