@@ -1,0 +1,575 @@
+"""Read a Second Chance sheet from a camera frame: filled cells, tiles, the bonus 1, questions.
+
+Stages (each a small function over the canonical image of :mod:`vision.sheet_geometry`):
+
+1. :func:`~vision.sheet_geometry.locate_grid`: markers, or the pad's frame; refuses a frame it
+   cannot trust (exit 4);
+2. grid lines found and the image rectified (lens, a bent sheet);
+3. :func:`paper_model`: the paper's brightness under uneven light and shadows, from the margins
+   and the bright parts of cells, so ink is measured against the paper it is on;
+4. :func:`cell_features`: per cell, the share of ink (dark, or coloured: coloured pencils that
+   are light in grey still differ from the paper in colour) and how that ink is spread;
+5. :func:`classify_cells`: empty, filled or doubtful; the bonus 1 is the filled cell whose ink
+   is a narrow upright stroke;
+6. :func:`border_scores`: between two filled neighbours, is there a drawn outline (a line
+   darker than both sides all along the border) or a change of colour?
+7. :func:`segment`: tiles are the groups of filled cells joined where there is no outline;
+   a border that cannot be decided, or outlines that do not close, become questions;
+8. ``check_sheet`` of the core reports the rules' side: empty count, start on the centre,
+   canonical shapes, illegal shapes.
+
+Nothing is guessed: every doubt is a question in the result. A wrong score applied without a
+question is the worst failure there is.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion.second_chance.sheet import SheetCheck, check_sheet
+from companion.second_chance.shapes import Cell, Shape
+from vision.sheet_geometry import (
+    CANON_CELL,
+    CANON_MARGIN,
+    CANON_SIZE,
+    GridFit,
+    locate_grid,
+    rectify,
+    refine_mesh,
+    warp_canon,
+)
+from vision.sheet_layout import GRID_CELLS, SheetLayout
+
+N = GRID_CELLS
+
+
+@dataclass(frozen=True)
+class SheetReaderConfig:
+    """Thresholds of the sheet reader (defaults tuned on rendered sheets; see bench)."""
+
+    #: a pixel is ink when its most absorbed colour channel is darker than the paper by this
+    ink_darkness: float = 0.2
+    #: ... or, for a coloured mark, this much colour and at least ``ink_light`` darkness
+    ink_chroma: float = 0.08
+    ink_light: float = 0.08
+    #: the fill score of a cell is the largest of: its share of ink pixels / ``ink_share_unit``,
+    #: its texture (darkness std above ``texture_floor``) / ``texture_unit`` (hatching), its
+    #: mean darkness / ``darkness_unit`` (solid shading). Up to ``empty_score`` empty, from
+    #: ``filled_score`` filled, in between doubtful: a question (faint erased traces land there
+    #: only when they are unclear)
+    ink_share_unit: float = 0.10
+    texture_floor: float = 0.01
+    texture_unit: float = 0.035
+    darkness_unit: float = 0.15
+    empty_score: float = 0.7
+    filled_score: float = 1.3
+    #: the smallest ink share of a written 1
+    one_min_ink: float = 0.02
+    #: the inside of a cell, as a share of the cell kept on each side (outlines stay outside)
+    inset: float = 0.16
+    #: a 1: the ink's horizontal spread at most this share of its vertical spread
+    one_aspect: float = 0.45
+    one_max_ink: float = 0.4
+    #: outline score (darkness of the border over its sides): above ``cut`` an outline,
+    #: below ``join`` none, between undecided
+    cut: float = 0.13
+    join: float = 0.085
+    #: the light a printed grid line lets through, when a sheet has too few borders to tell
+    printed_line_prior: float = 0.63
+    #: hue difference (1 - cos) between two cells' ink that marks two tiles, counted only
+    #: when both inks have at least ``min_hue`` colour
+    colour_cut: float = 0.06
+    min_hue: float = 0.04
+    #: cells whose read is less sure than this are listed as doubtful
+    doubtful_below: float = 0.6
+    #: below this line score the grid is not trusted
+    min_line_score: float = 0.05
+    #: below this orientation confidence (pad without markers) the orientation is a question
+    min_orientation: float = 0.2
+
+
+DEFAULT_CONFIG = SheetReaderConfig()
+
+
+@dataclass(frozen=True)
+class CellFeatures:
+    """Per-cell measurements, arrays of shape (9, 9)."""
+
+    ink: np.ndarray  # share of the inside that is ink
+    score: np.ndarray  # fill score: <= empty_score empty, >= filled_score filled
+    texture: np.ndarray  # std of the darkness inside
+    spread_x: np.ndarray  # std of ink x positions, in cells
+    spread_y: np.ndarray
+    colour: np.ndarray  # (9, 9, 3) mean deviation from grey of the ink pixels (hue)
+    darkness: np.ndarray  # mean darkness of the inside (0 paper .. 1 black)
+
+
+@dataclass(frozen=True)
+class SheetReading:
+    """What the reader saw, the check of the core, and the questions for the players."""
+
+    grid_rows: tuple[str, ...]
+    shapes: tuple[tuple[Cell, ...], ...]
+    bonus: Cell | None
+    check: SheetCheck
+    questions: tuple[dict[str, Any], ...]
+    doubtful: tuple[Cell, ...]
+    confidence: float
+    cell_confidence: np.ndarray
+    method: str
+    seconds: float
+    debug: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def filled(self) -> tuple[Cell, ...]:
+        return tuple((r, c) for r in range(N) for c in range(N) if self.grid_rows[r][c] != ".")
+
+    def to_json(self) -> dict[str, Any]:
+        """The output of ``companion read sheet`` (issue 11's format plus details)."""
+        return {
+            "grid": list(self.grid_rows),
+            "shapes": [
+                {
+                    "cells": [list(c) for c in cells],
+                    "shape": Shape.from_cells(cells).canonical().text,
+                }
+                for cells in self.shapes
+            ],
+            "empty": self.check.empty,
+            "bonus": list(self.bonus) if self.bonus is not None else None,
+            "problems": [p.to_json() for p in self.check.problems],
+            "questions": list(self.questions),
+            "start_covers_centre": self.check.start_covers_centre,
+            "confidence": round(self.confidence, 3),
+            "doubtful": [list(c) for c in self.doubtful],
+            "method": self.method,
+            "seconds": round(self.seconds, 4),
+        }
+
+
+# ---------------------------------------------------------------- stages
+
+
+def paper_model(gray: np.ndarray, *, step_ratio: float = 0.8, percentile: float = 60
+                ) -> np.ndarray:
+    """The paper's brightness everywhere, under uneven light and shadows.
+
+    Each half-cell patch gives its bright end (hatching, scribbles and crosses leave paper
+    between their strokes). A patch much darker than the brightest of its neighbours is ink
+    all over (solid shading): its value is replaced by its neighbours' and the test repeated,
+    so paper brightness flows into solid blocks from their edges, while the gentle slope of a
+    soft shadow (a few percent a patch) is kept.
+    """
+    g = gray.astype(np.float32)
+    step = CANON_CELL // 2
+    n = CANON_SIZE // step
+    patches = g[: n * step, : n * step].reshape(n, step, n, step).transpose(0, 2, 1, 3)
+    bright = np.percentile(patches.reshape(n, n, -1), percentile, axis=2).astype(np.float32)
+    # side neighbours only: a soft shadow's slope along a diagonal would look like a step
+    kernel = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
+    estimate = bright.copy()
+    for _ in range(12):
+        neighbours = cv2.dilate(estimate, kernel)
+        low = estimate < neighbours * step_ratio
+        if not low.any():
+            break
+        estimate = np.where(low, neighbours * 0.97, estimate)
+    smooth = cv2.GaussianBlur(estimate, (3, 3), 0.8)
+    return cv2.resize(
+        smooth,
+        (CANON_SIZE, CANON_SIZE),  # type: ignore[no-any-return]
+        interpolation=cv2.INTER_LINEAR,
+    )
+
+
+def ink_maps(
+    canon: np.ndarray, paper: np.ndarray, cfg: SheetReaderConfig
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per pixel: ink mask, darkness (0..1) and normalised colour (paper = (1, 1, 1))."""
+    img = canon.astype(np.float32)
+    gray = img.mean(axis=2)
+    ratio = gray / np.maximum(paper, 1.0)
+    # the paper's colour cast, from the paper-like pixels of the margin
+    ring = np.ones(gray.shape, bool)
+    ring[CANON_MARGIN:-CANON_MARGIN, CANON_MARGIN:-CANON_MARGIN] = False
+    paperlike = ring & (ratio > 0.9)
+    if paperlike.sum() < 50:
+        paperlike = ratio > np.percentile(ratio, 70)
+    cast = img[paperlike].mean(axis=0) / max(float(gray[paperlike].mean()), 1.0)
+    norm = img / (paper[..., None] * cast[None, None, :])
+    # darkness in the most absorbed channel: graphite darkens all three, a coloured pencil
+    # darkens one or two strongly even when it looks light in grey
+    darkness = np.clip(1.0 - norm.min(axis=2), 0.0, 1.0)
+    chroma = norm.max(axis=2) - norm.min(axis=2)
+    ink = (darkness > cfg.ink_darkness) | ((chroma > cfg.ink_chroma) & (darkness > cfg.ink_light))
+    return ink, darkness, norm
+
+
+def _cells_view(a: np.ndarray) -> np.ndarray:
+    """(9, C, 9, C, ...) view of the grid region."""
+    grid = a[
+        CANON_MARGIN : CANON_MARGIN + N * CANON_CELL, CANON_MARGIN : CANON_MARGIN + N * CANON_CELL
+    ]
+    return grid.reshape(N, CANON_CELL, N, CANON_CELL, *a.shape[2:])
+
+
+def cell_features(
+    ink: np.ndarray, darkness: np.ndarray, norm: np.ndarray, cfg: SheetReaderConfig
+) -> CellFeatures:
+    lo = int(round(CANON_CELL * cfg.inset))
+    hi = CANON_CELL - lo
+    inside = _cells_view(ink)[:, lo:hi, :, lo:hi].transpose(0, 2, 1, 3).astype(np.float32)
+    dark = _cells_view(darkness)[:, lo:hi, :, lo:hi].transpose(0, 2, 1, 3)
+    colour = _cells_view(norm)[:, lo:hi, :, lo:hi].transpose(0, 2, 1, 3, 4)
+    size = hi - lo
+    count = inside.sum(axis=(2, 3))
+    share = count / (size * size)
+    coords = (np.arange(size, dtype=np.float32) + lo) / CANON_CELL
+    safe = np.maximum(count, 1)
+    mean_y = (inside.sum(axis=3) * coords).sum(axis=2) / safe
+    mean_x = (inside.sum(axis=2) * coords).sum(axis=2) / safe
+    var_y = (inside.sum(axis=3) * coords**2).sum(axis=2) / safe - mean_y**2
+    var_x = (inside.sum(axis=2) * coords**2).sum(axis=2) / safe - mean_x**2
+    # the hue of the ink: its mean deviation from grey (graphite and black pen have none)
+    grey = colour.mean(axis=4, keepdims=True)
+    ink_colour = ((colour - grey) * inside[..., None]).sum(axis=(2, 3)) / safe[..., None]
+    mean_dark = dark.mean(axis=(2, 3))
+    texture = dark.std(axis=(2, 3))
+    score = np.maximum.reduce(
+        [
+            share / cfg.ink_share_unit,
+            np.maximum(texture - cfg.texture_floor, 0) / cfg.texture_unit,
+            mean_dark / cfg.darkness_unit,
+        ]
+    )
+    return CellFeatures(
+        ink=share,
+        score=score,
+        texture=texture,
+        spread_x=np.sqrt(np.maximum(var_x, 0)),
+        spread_y=np.sqrt(np.maximum(var_y, 0)),
+        colour=ink_colour,
+        darkness=mean_dark,
+    )
+
+
+def classify_cells(
+    f: CellFeatures, cfg: SheetReaderConfig
+) -> tuple[np.ndarray, np.ndarray, list[Cell]]:
+    """(state, confidence, bonus candidates): state 0 empty, 1 filled, -1 doubtful."""
+    score = f.score
+    state = np.where(score >= cfg.filled_score, 1, np.where(score <= cfg.empty_score, 0, -1))
+    # confidence: 0.5 at the edge of the doubtful band, 1.0 at twice the distance
+    centre = math.sqrt(cfg.empty_score * cfg.filled_score)
+    half_band = math.log(cfg.filled_score / centre)
+    distance = np.abs(np.log(np.maximum(score, 1e-3) / centre)) / half_band
+    confidence = np.where(
+        state == -1, distance * 0.5, np.clip(0.5 + (distance - 1) * 0.5, 0.5, 1.0)
+    )
+    ones = []
+    for r in range(N):
+        for c in range(N):
+            if f.ink[r, c] < cfg.one_min_ink or f.ink[r, c] > cfg.one_max_ink:
+                continue
+            if f.spread_y[r, c] < 0.1:
+                continue
+            if f.spread_x[r, c] <= cfg.one_aspect * f.spread_y[r, c]:
+                ones.append((r, c))
+    return state, confidence, ones
+
+
+def border_scores(
+    darkness: np.ndarray,
+    cfg: SheetReaderConfig,
+    printed_line: float | None = None,
+) -> tuple[np.ndarray, np.ndarray, float]:
+    """Outline scores of the borders between neighbouring cells.
+
+    Returns (right, below, printed): ``right[r, c]`` scores the border right of (r, c) (9 x 8),
+    ``below[r, c]`` the border under it (8 x 9). Light passing a border is compared with what
+    the printed line alone lets through times what the fill beside it lets through (fill runs
+    over the line inside a tile): a drawn outline takes away much more. Score 0: no outline;
+    towards 1: a heavy outline.
+    """
+    t = 1.0 - darkness
+    half = 1
+    side_a, side_b = int(CANON_CELL * 0.12), int(CANON_CELL * 0.3)
+    trim = int(CANON_CELL * 0.22)
+    lines = CANON_MARGIN + np.arange(1, N) * CANON_CELL
+    bands_v = np.stack([t[:, x - half : x + half + 1].mean(axis=1) for x in lines])  # (8, H)
+    sides_v = np.stack(
+        [
+            (
+                t[:, x - side_b : x - side_a].mean(axis=1)
+                + t[:, x + side_a : x + side_b].mean(axis=1)
+            )
+            / 2
+            for x in lines
+        ]
+    )
+    bands_h = np.stack([t[y - half : y + half + 1, :].mean(axis=0) for y in lines])  # (8, W)
+    sides_h = np.stack(
+        [
+            (
+                t[y - side_b : y - side_a, :].mean(axis=0)
+                + t[y + side_a : y + side_b, :].mean(axis=0)
+            )
+            / 2
+            for y in lines
+        ]
+    )
+    seg = [
+        slice(CANON_MARGIN + j * CANON_CELL + trim, CANON_MARGIN + (j + 1) * CANON_CELL - trim)
+        for j in range(N)
+    ]
+    band_r = np.array(
+        [[float(np.median(bands_v[k, seg[j]])) for k in range(N - 1)] for j in range(N)]
+    )
+    side_r = np.array(
+        [[float(np.median(sides_v[k, seg[j]])) for k in range(N - 1)] for j in range(N)]
+    )
+    band_b = np.array(
+        [[float(np.median(bands_h[k, seg[j]])) for j in range(N)] for k in range(N - 1)]
+    )
+    side_b_ = np.array(
+        [[float(np.median(sides_h[k, seg[j]])) for j in range(N)] for k in range(N - 1)]
+    )
+    if printed_line is None:
+        printed_line = cfg.printed_line_prior
+    right = 1.0 - band_r / np.maximum(printed_line * side_r, 1e-3)
+    below = 1.0 - band_b / np.maximum(printed_line * side_b_, 1e-3)
+    return right, below, printed_line
+
+
+def printed_line_level(darkness: np.ndarray, filled: np.ndarray, cfg: SheetReaderConfig) -> float:
+    """How much light the printed grid line lets through.
+
+    Measured on the borders between two empty cells; on a nearly full sheet, from the upper
+    part of the borders between filled cells (inside a tile, most of them); else the prior.
+    """
+    right, below, _ = border_scores(darkness, cfg, printed_line=1.0)
+    empty = ~filled
+    pairs_r = [(r, c) for r in range(N) for c in range(N - 1)]
+    pairs_b = [(r, c) for r in range(N - 1) for c in range(N)]
+    values = [1.0 - right[r, c] for r, c in pairs_r if empty[r, c] and empty[r, c + 1]]
+    values += [1.0 - below[r, c] for r, c in pairs_b if empty[r, c] and empty[r + 1, c]]
+    if len(values) >= 3:
+        return float(np.median(values))
+    inside = [1.0 - right[r, c] for r, c in pairs_r if filled[r, c] and filled[r, c + 1]]
+    inside += [1.0 - below[r, c] for r, c in pairs_b if filled[r, c] and filled[r + 1, c]]
+    if len(inside) >= 6:
+        return float(np.clip(np.percentile(inside, 70), 0.45, 0.85))
+    return cfg.printed_line_prior
+
+
+@dataclass(frozen=True)
+class Segmentation:
+    shapes: tuple[tuple[Cell, ...], ...]
+    questions: tuple[dict[str, Any], ...]
+
+
+def hue_gap(a: np.ndarray, b: np.ndarray, cfg: SheetReaderConfig) -> float:
+    """1 - cos of the angle between two inks' hues; 0 when either is grey (no evidence)."""
+    na, nb = float(np.linalg.norm(a)), float(np.linalg.norm(b))
+    if na < cfg.min_hue or nb < cfg.min_hue:
+        return 0.0
+    return 1.0 - float(np.dot(a, b)) / (na * nb)
+
+
+class _Union:
+    def __init__(self) -> None:
+        self.parent: dict[Cell, Cell] = {}
+
+    def find(self, a: Cell) -> Cell:
+        self.parent.setdefault(a, a)
+        while self.parent[a] != a:
+            self.parent[a] = self.parent[self.parent[a]]
+            a = self.parent[a]
+        return a
+
+    def union(self, a: Cell, b: Cell) -> None:
+        self.parent[self.find(a)] = self.find(b)
+
+
+def segment(
+    tiles: set[Cell],
+    right: np.ndarray,
+    below: np.ndarray,
+    colour: np.ndarray,
+    cfg: SheetReaderConfig,
+) -> Segmentation:
+    """Group filled cells into tiles; undecided borders and open outlines become questions."""
+    union = _Union()
+    for cell in tiles:
+        union.find(cell)
+    cuts: list[tuple[Cell, Cell]] = []
+    unsure: list[tuple[Cell, Cell]] = []
+    for r, c in sorted(tiles):
+        for (nr, nc), score in (
+            ((r, c + 1), right[r, c] if c + 1 < N else 0.0),
+            ((r + 1, c), below[r, c] if r + 1 < N else 0.0),
+        ):
+            if (nr, nc) not in tiles:
+                continue
+            s = score
+            colour_gap = hue_gap(colour[r, c], colour[nr, nc], cfg)
+            if s > cfg.cut or colour_gap > cfg.colour_cut:
+                cuts.append(((r, c), (nr, nc)))
+            else:
+                union.union((r, c), (nr, nc))
+                if s > cfg.join:
+                    unsure.append(((r, c), (nr, nc)))
+    groups: dict[Cell, list[Cell]] = {}
+    for cell in tiles:
+        groups.setdefault(union.find(cell), []).append(cell)
+    shapes = tuple(sorted(tuple(sorted(g)) for g in groups.values()))
+    questions: list[dict[str, Any]] = []
+    for a, b in cuts:
+        if union.find(a) == union.find(b):
+            cells = sorted(groups[union.find(a)])
+            questions.append(
+                {
+                    "kind": "outline",
+                    "cells": [list(x) for x in cells],
+                    "message": f"an outline between {list(a)} and {list(b)} does not close: "
+                    "are these one tile or several?",
+                }
+            )
+    for a, b in unsure:
+        cells = sorted(groups[union.find(a)])
+        questions.append(
+            {
+                "kind": "split",
+                "cells": [list(x) for x in cells],
+                "message": f"is there an outline between {list(a)} and {list(b)}? "
+                "the drawing does not show it clearly",
+            }
+        )
+    # the same group asked about twice is asked once
+    seen: set[tuple[str, str]] = set()
+    unique = []
+    for q in questions:
+        key = (q["kind"], str(q["cells"]))
+        if key not in seen:
+            seen.add(key)
+            unique.append(q)
+    return Segmentation(shapes, tuple(unique))
+
+
+def read_canonical(
+    canon: np.ndarray,
+    cfg: SheetReaderConfig = DEFAULT_CONFIG,
+    *,
+    method: str = "canonical",
+    started: float | None = None,
+    orientation_confidence: float = 1.0,
+) -> SheetReading:
+    """Read a canonical (already located) sheet image."""
+    started = time.perf_counter() if started is None else started
+    gray = canon.mean(axis=2).astype(np.float32) if canon.ndim == 3 else canon.astype(np.float32)
+    mesh = refine_mesh(gray)
+    canon = rectify(canon, mesh)
+    if canon.ndim == 2:
+        canon = cv2.cvtColor(canon, cv2.COLOR_GRAY2BGR)
+    gray = canon.mean(axis=2).astype(np.float32)
+    paper = paper_model(gray)
+    ink, darkness, norm = ink_maps(canon, paper, cfg)
+    f = cell_features(ink, darkness, norm, cfg)
+    state, confidence, ones = classify_cells(f, cfg)
+    questions: list[dict[str, Any]] = []
+    doubtful = [(r, c) for r in range(N) for c in range(N) if state[r, c] == -1]
+    for cell in doubtful:
+        questions.append(
+            {
+                "kind": "cell",
+                "cells": [list(cell)],
+                "message": f"is cell {list(cell)} filled? it shows only faint marks",
+            }
+        )
+    bonus: Cell | None = None
+    ones = [cell for cell in ones if state[cell] != 0]
+    if len(ones) == 1:
+        bonus = ones[0]
+    elif len(ones) > 1:
+        questions.append(
+            {
+                "kind": "bonus",
+                "cells": [list(c) for c in ones],
+                "message": "several cells look like a handwritten 1: which is it?",
+            }
+        )
+    filled = {(r, c) for r in range(N) for c in range(N) if state[r, c] == 1}
+    if bonus is not None:
+        filled.add(bonus)
+    tiles = filled - ({bonus} if bonus else set())
+    printed = printed_line_level(darkness, state == 1, cfg)
+    right, below, _ = border_scores(darkness, cfg, printed)
+    seg = segment(tiles, right, below, f.colour, cfg)
+    questions.extend(seg.questions)
+    if orientation_confidence < cfg.min_orientation:
+        questions.append(
+            {
+                "kind": "orientation",
+                "cells": [],
+                "message": "which side of the sheet is up? the title is not clear",
+            }
+        )
+    check = check_sheet(sorted(filled), shapes=list(seg.shapes), bonus=bonus)
+    rows = tuple(
+        "".join("1" if (r, c) == bonus else "#" if (r, c) in filled else "." for c in range(N))
+        for r in range(N)
+    )
+    doubtful_all = sorted(
+        {(r, c) for r in range(N) for c in range(N) if confidence[r, c] < cfg.doubtful_below}
+        | {tuple(x) for q in questions for x in q["cells"]}
+    )  # type: ignore[misc]
+    overall = float(confidence.min())
+    if questions:
+        overall = min(overall, 0.5)
+    return SheetReading(
+        grid_rows=rows,
+        shapes=seg.shapes,
+        bonus=bonus,
+        check=check,
+        questions=tuple(questions),
+        doubtful=tuple(doubtful_all),
+        confidence=overall,
+        cell_confidence=confidence,
+        method=method,
+        seconds=time.perf_counter() - started,
+        debug={
+            "ink": f.score,
+            "right": right,
+            "below": below,
+            "printed": printed,
+            "spread_x": f.spread_x,
+            "spread_y": f.spread_y,
+            "canon": canon,
+            "ones": ones, "colour": f.colour,
+        },
+    )
+
+
+def read_sheet(
+    image: np.ndarray, cfg: SheetReaderConfig = DEFAULT_CONFIG, *, layout: SheetLayout | None = None
+) -> SheetReading:
+    """Read a camera frame of a sheet. Raises FrameRefusedError (exit 4) when the grid cannot
+    be found or trusted."""
+    started = time.perf_counter()
+    fit: GridFit = locate_grid(image, layout)
+    if image.ndim == 2:
+        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    canon = warp_canon(image, fit.image_to_canon)
+    return read_canonical(
+        canon,
+        cfg,
+        method=fit.method,
+        started=started,
+        orientation_confidence=fit.orientation_confidence,
+    )
