@@ -89,6 +89,7 @@ class TileRead:
     digit_margin: float
     colour_margin: float
     centre_mm: tuple[float, float]
+    upside_down: bool = False
 
     def __repr__(self) -> str:
         return f"TileRead(slot={SLOTS[self.slot].name}, confidence={self.confidence:.2f})"
@@ -357,6 +358,7 @@ class TileScores:
     digit_score: float
     digit_margin: float
     colour_margin: float
+    upside_down: bool = False
 
 
 def relative_body(norm: np.ndarray, panel: np.ndarray) -> np.ndarray:
@@ -399,7 +401,14 @@ def classify_tile(norm: np.ndarray, panel: np.ndarray, pack: CodePack) -> TileSc
     conf_digit = _clip((margin - 0.02) / 0.18) * _clip((s1 - 0.3) / 0.3)
     conf_colour = _clip((colour_margin - 0.1) / 0.3)
     tile = Tile(best, Colour(colour))
-    return TileScores(tile, min(conf_digit, conf_colour), s1, margin, colour_margin)
+    # A tile laid upside down (a player across the table) reads 6 as 9: it matches some
+    # template clearly better when turned a half.
+    turned = np.ascontiguousarray(ink[::-1, ::-1])
+    turned_best = max(float(cv2.matchTemplate(turned, t, cv2.TM_CCOEFF_NORMED).max())
+                      for t in pack.templates.values())
+    upside_down = turned_best > s1 + 0.08
+    confidence = min(conf_digit, conf_colour, DOUBT if upside_down else 1.0)
+    return TileScores(tile, confidence, s1, margin, colour_margin, upside_down)
 
 
 def _zscore(x: np.ndarray) -> np.ndarray:
@@ -439,7 +448,9 @@ def read_tiles(
     for f in found:
         s = classify_tile(f.norm, f.panel, pack)
         reads.append(TileRead(f.slot, s.tile, s.confidence, s.digit_score, s.digit_margin,
-                              s.colour_margin, f.centre_mm))
+                              s.colour_margin, f.centre_mm, s.upside_down))
+        if s.upside_down:
+            problems.append(f"the tile on slot {SLOTS[f.slot].name} seems upside down")
     confidence = min((r.confidence for r in reads), default=0.0)
     if problems:
         confidence = min(confidence, DOUBT)

@@ -62,8 +62,13 @@ def render_scene(
     jitter_mm: float = 2.0,
     max_turn_deg: float = 4.0,
     px_per_mm: float = SCENE_PX_PER_MM,
+    upside_down: Sequence[int] = (),
 ) -> CodeScene:
-    """The mat with ``tiles`` laid in ``slots`` (default: slots 0, 1, 2, ... in order)."""
+    """The mat with ``tiles`` laid in ``slots`` (default: slots 0, 1, 2, ... in order).
+
+    The tiles at the positions listed in ``upside_down`` (indices into ``tiles``) are laid
+    turned a half, as by a player across the table.
+    """
     look = look if look is not None else STYLES["demo"]
     rng = rng if rng is not None else np.random.default_rng(0)
     slots = list(slots) if slots is not None else list(range(len(tiles)))
@@ -71,10 +76,11 @@ def render_scene(
         raise ValueError(f"{len(tiles)} tiles for {len(slots)} slots (the mat has {len(SLOTS)})")
     canvas = mat_image(px_per_mm=px_per_mm).astype(np.float32)
     placed: list[PlacedTile] = []
-    for tile, slot_index in zip(tiles, slots, strict=True):
+    for i, (tile, slot_index) in enumerate(zip(tiles, slots, strict=True)):
         slot = SLOTS[slot_index]
         dx, dy = (float(v) for v in rng.uniform(-jitter_mm, jitter_mm, 2))
-        angle = float(rng.uniform(-max_turn_deg, max_turn_deg))
+        angle = float(rng.uniform(-max_turn_deg, max_turn_deg)) + (180.0 if i in upside_down
+                                                                   else 0.0)
         cx, cy = slot.centre_mm[0] + dx, slot.centre_mm[1] + dy
         face, mask = _face(tile, look, px_per_mm)
         h, w = mask.shape
@@ -112,10 +118,11 @@ def render_frame(
     slots: Sequence[int] | None = None,
     frame_size: tuple[int, int] = FRAME_SIZE,
     max_tilt_deg: float = 25.0,
+    upside_down: Sequence[int] = (),
 ) -> tuple[EffectResult, CodeScene]:
     """A camera frame of the tiles on the mat, and the scene behind it (seeded)."""
     rng = np.random.default_rng(seed)
-    scene = render_scene(tiles, look=look, rng=rng, slots=slots)
+    scene = render_scene(tiles, look=look, rng=rng, slots=slots, upside_down=upside_down)
     # The scene is wider than the sheet by nothing: add a table border so the camera sees
     # the sheet's edges and some table around it.
     border = round(12 * SCENE_PX_PER_MM)

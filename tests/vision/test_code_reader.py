@@ -156,3 +156,12 @@ def test_pack_round_trip(tmp_path: Path) -> None:
     assert load_code_pack(None) is demo
     with pytest.raises(ArtPackError):
         load_code_pack(tmp_path / "nowhere")
+
+
+def test_a_tile_laid_upside_down_is_a_problem_not_a_nine() -> None:
+    code = parse_code("1b 2w 4b 6w 8b")
+    frame, _ = render_frame(list(code.tiles), seed=14, upside_down=[3])
+    reading = read_tiles(frame.image)
+    assert [t.upside_down for t in reading.tiles] == [False, False, False, True, False]
+    assert any("D1" in p and "upside down" in p for p in reading.problems)
+    assert reading.confidence < DEFAULT_CONFIG.accept
