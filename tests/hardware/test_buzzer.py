@@ -91,9 +91,9 @@ def test_close_frees_the_pin(factory: object) -> None:
 
 
 def test_a_pin_without_pwm_gets_a_hint() -> None:
-    from gpiozero.pins.mock import MockFactory
+    from gpiozero.pins.mock import MockFactory, MockPin
 
     from hardware.errors import HardwareUnavailableError
 
     with pytest.raises(HardwareUnavailableError, match="buzzer on GPIO 18: .*no PWM"):
-        Buzzer(18, pin_factory=MockFactory())
+        Buzzer(18, pin_factory=MockFactory(pin_class=MockPin))

@@ -185,9 +185,9 @@ def test_strip_drivers_are_lazy_and_say_what_is_missing(monkeypatch: pytest.Monk
 
 
 def test_pins_without_pwm_get_a_hint_not_a_bare_gpiozero_error() -> None:
-    from gpiozero.pins.mock import MockFactory
+    from gpiozero.pins.mock import MockFactory, MockPin
 
     from hardware.errors import HardwareUnavailableError
 
     with pytest.raises(HardwareUnavailableError, match="no PWM.*mockpwmpin"):
-        LEDLightBar(PINS, pin_factory=MockFactory())
+        LEDLightBar(PINS, pin_factory=MockFactory(pin_class=MockPin))
