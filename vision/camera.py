@@ -306,7 +306,8 @@ def open_camera(
     """Build (not yet open) the source that ``camera_cfg`` names.
 
     ``camera_cfg`` is a mapping or an object with attributes: ``source`` is one of
-    ``"picamera"``, ``"usb"``, ``"replay"``, ``"rendered"``; then ``width``/``height``,
+    ``"picamera"`` (or ``"picamera2"``), ``"usb"``, ``"replay"``, ``"rendered"`` (or
+    ``"render"``); then ``width``/``height``,
     ``device`` (usb index or path), ``path`` (replay), ``camera_num`` and ``lock_focus``
     (picamera). ``render`` is the frame function of a rendered source.
     """
@@ -317,6 +318,8 @@ def open_camera(
         return getattr(camera_cfg, key, default)
 
     source = str(get("source", "rendered"))
+    # the config file's names ([camera] source) are accepted as well
+    source = {"picamera2": "picamera", "render": "rendered"}.get(source, source)
     width, height = get("width"), get("height")
     size = (int(width), int(height)) if width and height else None
     if source == "picamera":

@@ -34,6 +34,7 @@ from companion.indigo import (
     cell_centre,
     edge_midpoint,
     hex_corners,
+    is_on_board,
     neighbour,
 )
 from vision.markers import RESERVED_IDS, MarkerChecks, MarkerLayout
@@ -180,6 +181,8 @@ def gem_spots() -> list[tuple[EdgePoint, tuple[float, float]]]:
             seen.add(key)
             if other == CENTRE:
                 continue  # the centre side is where a centre gem starts, read as stock
+            if not is_on_board(other):
+                continue  # exits and off-board sides: a gem leaves there, it never rests
             out.append(((cell, edge), point_xy((cell, edge))))
     return out
 

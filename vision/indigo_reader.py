@@ -28,7 +28,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from companion.indigo import CENTRE, CORNER_BY_CELL, ROUTE_CELLS, Gem, Tile
+from companion.indigo import CENTRE, CHIPS, CORNER_BY_CELL, ROUTE_CELLS, Gem, Tile
 from companion.indigo.geometry import Cell, EdgePoint, neighbour, opposite
 from companion.indigo.tiles import all_patterns
 from vision.art_pack import IndigoPack
@@ -147,6 +147,22 @@ class IndigoRead:
             return None
         return tuple((pairs[g][0], pairs[g][1]) for g in range(6))
 
+    def layout(self) -> tuple[str, int] | None:
+        """The ownership layout the chips show and the turn (gateways) it is seen at.
+
+        ``("3p", 0)`` is the rules chart as the record's frame has it; a turn of ``k`` means
+        the chips match only when gateway g is read as g + k (the board is turned against the
+        calibration, or the chips were set out turned). None: no layout matches.
+        """
+        pairs = self.chip_layout()
+        if pairs is None:
+            return None
+        for name, chart in CHIPS.items():
+            for turn in range(6):
+                if all(sorted(pairs[(g + turn) % 6]) == sorted(chart[g]) for g in range(6)):
+                    return (name, turn)
+        return None
+
     def view(self) -> BoardView:
         """The best reading as a view (what the renderer draws; questions not resolved)."""
         gems = {g.point: g.gem for g in self.gems if g.point is not None}
@@ -173,6 +189,7 @@ class IndigoRead:
                 for c, r in sorted(self.cells.items())
                 if r.tile is None and r.confidence < 1.0
             ],
+            "layout": _layout_json(self.layout()),
             "chips": [
                 {
                     "gate": ch.gate,
@@ -185,6 +202,10 @@ class IndigoRead:
             ],
         }
         return out
+
+
+def _layout_json(found: tuple[str, int] | None) -> dict[str, Any] | None:
+    return None if found is None else {"name": found[0], "turn": found[1]}
 
 
 def _centre_order(gem: Gem) -> int:
@@ -274,7 +295,7 @@ _ART_CACHE: dict[int, dict[tuple[str, int], np.ndarray]] = {}  # per PackModel i
 #: colour features: chromaticity (shading-invariant) scaled by CHROMA, plus log brightness
 #: scaled by BRIGHTNESS (a shadow halves brightness but keeps the chromaticity)
 CHROMA = 200.0
-BRIGHTNESS = 8.0
+BRIGHTNESS = 14.0
 
 
 def colour_features(bgr: np.ndarray) -> np.ndarray:
@@ -483,6 +504,8 @@ class GemSpot:
 
 
 GEM_NAMES = ("amber", "emerald", "sapphire")
+#: radius of the disc sampled at a gem spot, as a share of the gem radius
+GEM_SAMPLE = 0.7
 
 
 def gem_label_map(
@@ -556,7 +579,7 @@ def read_gems(
 ) -> list[GemSpot]:
     """Gems on edge spots and on the centre tile, from the gem label map."""
     cell_px = model.cell_px
-    radius = max(1.5, 0.7 * pack.gem_size * cell_px)
+    radius = max(1.5, GEM_SAMPLE * pack.gem_size * cell_px)
     found: list[GemSpot] = []
     for point, xy in gem_spots():
         values = _disc_labels(labels, to_canonical(xy, cell_px), radius)
@@ -800,6 +823,26 @@ def cell_questions(cells: dict[Cell, CellRead], settings: ReaderSettings) -> lis
     return out
 
 
+def chip_questions(chips: list[ChipRead], settings: ReaderSettings) -> list[str]:
+    """Chips read with low confidence, and a chip layout that matches no rules chart."""
+    out = [
+        f"gateway {c.gate} chip {c.slot}: {c.colour or 'empty'}?"
+        for c in chips
+        if c.confidence < settings.min_confidence
+    ]
+    read = IndigoRead(cells={}, gems=[], chips=chips)
+    if not out and read.chip_layout() is not None:
+        found = read.layout()
+        if found is None:
+            out.append("the chips match no ownership layout (2p, 3p, 3p-alt, 4p): check them")
+        elif found[1] != 0:
+            out.append(
+                f"the chips show layout {found[0]} turned by {found[1]} gateway(s): "
+                "recalibrate the board's rotation or set the chips out as the chart shows"
+            )
+    return out
+
+
 def _same(a: Tile | None, b: Tile | None) -> bool:
     if a is None or b is None:
         return a is b
@@ -870,7 +913,7 @@ def read_indigo(
     cells = read_tiles(gray, spots, model, st, pack.gem_size)
     chips = read_chips(lab, pack, model)
     gems, gem_questions = name_gems(spots, cells, st)
-    questions = cell_questions(cells, st) + gem_questions
+    questions = cell_questions(cells, st) + gem_questions + chip_questions(chips, st)
     t3 = time.perf_counter()
     return IndigoRead(
         cells=cells,

@@ -34,3 +34,34 @@ def gem_multiset(doc: dict[str, Any]) -> list[tuple[str, str]]:
 
 def pack_name(pack: IndigoPack) -> str:
     return pack.name
+
+
+def gem_misreads_unasked(read: IndigoRead, truth: dict[str, Any], pack: IndigoPack) -> list[str]:
+    """Gem differences from the truth that no question points at (must be empty).
+
+    A wrong centre count must come with a "centre:" question; a wrong gem on an edge point
+    with a question naming that cell or corner.
+    """
+    from collections import Counter
+
+    got = Counter(gem_multiset(read.to_json(pack)))
+    want = Counter(gem_multiset(truth))
+    out = []
+    for (gem, at), _ in ((got - want) + (want - got)).items():
+        if "centre" in at:
+            if not any(q.startswith("centre:") for q in read.questions):
+                out.append(f"{gem} {at}")
+            continue
+        numbers = [
+            int(n)
+            for n in at.replace("[", " ")
+            .replace("]", " ")
+            .replace(",", " ")
+            .replace(")", " ")
+            .split()
+            if n.lstrip("-").isdigit()
+        ]
+        q, r = numbers[0], numbers[1]
+        if not any(f"({q},{r})" in text for text in read.questions):
+            out.append(f"{gem} {at}")
+    return out
