@@ -178,6 +178,7 @@ class IndigoBoardConfig:
     board_min_score: float = setting(0.35, low=-1.0, high=1.0)
     gem_min_fraction: float = setting(0.35, low=0.05, high=1.0)
     margin_full_confidence: float = setting(0.45, low=0.01, high=1.0)
+    blur_min_edge: float = setting(0.12, low=0.0, high=1.0)
 
 
 @dataclass(frozen=True)
