@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import cv2
@@ -109,3 +110,36 @@ def calibration_toml(geometry: BoardGeometry) -> str:
         f"board_radius_mm = {geometry.radius_mm:.1f}\n"
         f"rotation_deg = {geometry.rotation_deg:.2f}\n"
     )
+
+
+def write_calibration(path: Path, geometry: BoardGeometry) -> None:
+    """Store the calibration in a config override file, keeping everything else in it.
+
+    The three keys of ``[vision.indigo]`` are replaced (or added); other sections and keys,
+    and comments, stay as they are.
+    """
+    lines = calibration_toml(geometry).splitlines()[1:]
+    keys = {line.split("=")[0].strip(): line for line in lines}
+    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    out: list[str] = []
+    in_section = False
+    seen_section = False
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped.startswith("["):
+            if in_section:
+                out.extend(keys.pop(k) for k in list(keys))
+            in_section = stripped == "[vision.indigo]"
+            seen_section = seen_section or in_section
+        elif in_section and "=" in stripped and stripped.split("=")[0].strip() in keys:
+            out.append(keys.pop(stripped.split("=")[0].strip()))
+            continue
+        out.append(line)
+    if in_section:
+        out.extend(keys.pop(k) for k in list(keys))
+    if not seen_section:
+        if out and out[-1].strip():
+            out.append("")
+        out.append("[vision.indigo]")
+        out.extend(keys.values())
+    path.write_text("\n".join(out) + "\n", encoding="utf-8")

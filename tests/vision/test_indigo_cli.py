@@ -148,3 +148,21 @@ def test_print_sheets(files: dict[str, Path]) -> None:
     assert main(["print", "markers", "-o", str(files["dir"] / "m.png"), "--dpi", "100"]) == 0
     assert main(["print", "teach-sheet", "-o", str(files["dir"] / "t.pdf"), "--dpi", "60"]) == 0
     assert (files["dir"] / "t.pdf").read_bytes().startswith(b"%PDF")
+
+
+def test_calibrate_write_keeps_the_rest_of_the_config(files: dict[str, Path]) -> None:
+    import tomllib
+
+    from config import load_config
+
+    override = files["dir"] / "override.toml"
+    override.write_text(
+        "# mine\n[timer]\nduration_s = 45\n\n[vision.indigo]\nrotation_deg = 30.0\n"
+    )
+    assert main(["calibrate", "indigo", str(files["frame"]), "--write", str(override)]) == 0
+    data = tomllib.loads(override.read_text())
+    assert data["timer"]["duration_s"] == 45
+    assert abs(data["vision"]["indigo"]["rotation_deg"]) < 2
+    assert override.read_text().startswith("# mine")
+    cfg = load_config(override)  # the file stays a valid config
+    assert abs(cfg.vision.indigo.board_radius_mm - 250.0) < 12

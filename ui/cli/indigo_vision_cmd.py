@@ -64,6 +64,11 @@ def _teach_args(parser: argparse.ArgumentParser) -> None:
 def _calibrate_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("image", help="a frame of the board with the four table markers")
     _common(parser)
+    parser.add_argument(
+        "--write",
+        metavar="FILE",
+        help="store the result in this config override file (other settings are kept)",
+    )
 
 
 def _config(path: str | None) -> Any:
@@ -208,5 +213,10 @@ def register(cli: CommandLine) -> None:
             return _error(str(exc), EXIT_UNREADABLE)
         except FrameRefusedError as exc:
             return _error(f"refused ({exc.reason}): {exc}", exc.exit_code)
-        print(calibration_toml(geometry))
+        print(calibration_toml(geometry), end="")
+        if args.write:
+            from vision.indigo_calibrate import write_calibration
+
+            write_calibration(Path(args.write), geometry)
+            print(f"# stored in {args.write}")
         return 0
