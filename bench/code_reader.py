@@ -1,6 +1,6 @@
 """Benchmark of the Break the Code tile reader on rendered frames. Prints figures only.
 
-    .venv/bin/python bench/code_reader.py [--frames N] [--effects default|all]
+    .venv/bin/python bench/code_reader.py [--frames N] [--effects default|all] [--size WxH]
 
 For each look (the demo pack on demo tiles; a pack taught from one rendered photo of the
 "ivory" tiles on ivory tiles) it reads N random racks of 4 or 5 tiles and N/10 full mats of 20
@@ -25,7 +25,8 @@ from vision.effects import parse_effects
 from vision.errors import FrameRefusedError
 
 
-def run(label: str, look: Style, pack: CodePack, frames: int, effects: list[str]) -> None:
+def run(label: str, look: Style, pack: CodePack, frames: int, effects: list[str],
+        size: tuple[int, int]) -> None:
     rng = random.Random(label)
     tiles_ok = tiles_all = codes_ok = codes_all = confident_wrong = refused = 0
     times: list[float] = []
@@ -39,7 +40,8 @@ def run(label: str, look: Style, pack: CodePack, frames: int, effects: list[str]
         rng.shuffle(tiles)
         jobs.append(tiles)
     for i, tiles in enumerate(jobs):
-        frame, _ = render_frame(tiles, seed=10_000 + i, effects=effects, look=look)
+        frame, _ = render_frame(tiles, seed=10_000 + i, effects=effects, look=look,
+                                frame_size=size)
         codes_all += 1
         tiles_all += len(tiles)
         start = time.perf_counter()
@@ -67,14 +69,18 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--frames", type=int, default=100)
     parser.add_argument("--effects", default="default")
+    parser.add_argument("--size", default="1280x960", help="camera frame WxH")
     args = parser.parse_args()
     effects = parse_effects(args.effects)
+    width, height = (int(v) for v in args.size.lower().split("x"))
     print(f"effects: {', '.join(effects) or 'none'}; {args.frames} racks + "
-          f"{max(1, args.frames // 10)} full mats per look")
-    run("demo pack, demo tiles", STYLES["demo"], demo_pack(), args.frames, effects)
+          f"{max(1, args.frames // 10)} full mats per look; frames {width}x{height}")
+    run("demo pack, demo tiles", STYLES["demo"], demo_pack(), args.frames, effects,
+        (width, height))
     teach_frame, _ = render_frame(list(ALL_TILES), seed=9, look=STYLES["ivory"])
     taught = teach_pack(teach_frame.image, name="ivory-taught")
-    run("taught pack, ivory tiles", STYLES["ivory"], taught, args.frames, effects)
+    run("taught pack, ivory tiles", STYLES["ivory"], taught, args.frames, effects,
+        (width, height))
 
 
 if __name__ == "__main__":

@@ -105,6 +105,9 @@ class Candidates:
     def __len__(self) -> int:
         return len(self.weights)
 
+    def __repr__(self) -> str:
+        return f"Candidates(size={self.size}, codes={len(self.weights)}, weight={self.total})"
+
     @property
     def total(self) -> int:
         return sum(self.weights.values())

@@ -165,3 +165,10 @@ def test_a_tile_laid_upside_down_is_a_problem_not_a_nine() -> None:
     assert [t.upside_down for t in reading.tiles] == [False, False, False, True, False]
     assert any("D1" in p and "upside down" in p for p in reading.problems)
     assert reading.confidence < DEFAULT_CONFIG.accept
+
+
+def test_a_low_resolution_camera_still_reads_every_tile() -> None:
+    tiles = list(ALL_TILES)
+    random.Random(8).shuffle(tiles)
+    frame, _ = render_frame(tiles, seed=31, effects=ALL_EFFECTS, frame_size=(640, 480))
+    assert [t.tile for t in read_tiles(frame.image).tiles] == tiles
