@@ -329,13 +329,17 @@ def _gray(img: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32)
 
 
-_MODELS: dict[tuple[int, int], PackModel] = {}
+#: prepared models by (pack id, resolution); the pack is kept with its model so that an id
+#: reused by a new pack object never finds the old pack's model
+_MODELS: dict[tuple[int, int], tuple[IndigoPack, PackModel]] = {}
+_MAX_MODELS = 8
 
 
 def pack_model(pack: IndigoPack, cell_px: int) -> PackModel:
     key = (id(pack), cell_px)
-    if key in _MODELS:
-        return _MODELS[key]
+    cached = _MODELS.get(key)
+    if cached is not None and cached[0] is pack:
+        return cached[1]
     patch = 2 * int(math.ceil(0.9 * cell_px)) + 1
     mask = _circle_mask(patch, 0.8 * cell_px)
     classes: list[Tile | None] = list(all_patterns()) + [EMPTY]
@@ -381,7 +385,10 @@ def pack_model(pack: IndigoPack, cell_px: int) -> PackModel:
         rim_bgr=np.array(pack.rim, np.float32),
         centre_image=pack.centre,
     )
-    _MODELS[key] = model
+    if len(_MODELS) >= _MAX_MODELS:
+        oldest = next(iter(_MODELS))
+        _ART_CACHE.pop(id(_MODELS.pop(oldest)[1]), None)
+    _MODELS[key] = (pack, model)
     return model
 
 

@@ -166,3 +166,25 @@ def test_board_at_setup_reads_ambers_on_corners_and_the_centre_stock(demo: Indig
         assert any(q.startswith("centre:") for q in read.questions)
     assert read.tiles == {}
     assert read.chip_layout() == ((0, 0), (0, 1), (2, 2), (2, 0), (1, 1), (1, 2))  # 3p
+
+
+def test_rendered_camera_shows_the_current_state(demo: IndigoPack) -> None:
+    from vision.indigo_render import rendered_camera
+
+    current = {"state": new_game(2)}
+    camera = rendered_camera(lambda: current["state"], pack=demo, seed=1, frame_size=FRAME)
+    with camera:
+        first = read_indigo(camera.read(), demo)
+        current["state"] = state(7, 12)
+        second = read_indigo(camera.read(), demo)
+    assert first.tiles == {} and len(second.tiles) == 12
+
+
+def test_models_follow_the_pack_object_not_its_id() -> None:
+    from vision.indigo_reader import pack_model
+
+    a = draw_pack("ink")
+    model_a = pack_model(a, 12)
+    assert pack_model(a, 12) is model_a
+    b = draw_pack("demo")
+    assert pack_model(b, 12) is not model_a
