@@ -76,6 +76,17 @@ def main() -> None:
         print(f"{players} players, first-turn suggestion (view -> advice): "
               f"median {statistics.median(ms):.1f} ms")
 
+    for players in (3, 4):
+        names = ("Ana", "Ben", "Cleo", "Dan")[:players]
+        ms = []
+        for _ in range(5):
+            state = apply(new_game(names), deal_tiles(players, rng))
+            for card in ("Q19", "Q14"):
+                state = apply(state, Ask(state.current_player or "", card))
+            ms.append(timed(lambda s=state: suggest(view_of(s, "Ana")), 3))  # type: ignore[misc]
+        print(f"{players} players, after two questions (exact central information): "
+              f"median {statistics.median(ms):.1f} ms")
+
     # Average first-question information, 2 players, over random own racks.
     bits: dict[str, list[float]] = defaultdict(list)
     sizes = []

@@ -10,8 +10,10 @@ are unseen (``rules/break_the_code.md`` section 9).
   askable one whose answer has the greatest entropy over the candidates (exact).
 * 3-4 players: the target is the central code, the complement of the other racks. Each other
   rack has its own candidate list (filtered by its answers); the central weights count the joint
-  assignments of disjoint racks. Questions are ranked by the summed entropy of the answerers'
-  replies over their rack candidates, an approximation that needs no joint enumeration.
+  assignments of disjoint racks. While there are at most :data:`JOINT_LIMIT` such assignments,
+  questions are ranked by the exact mutual information between the answers and the central
+  code; before that (early in the game) by the summed entropy of the answerers' replies over
+  their own rack candidates, an approximation that needs no joint enumeration.
 
 Twins: 28 pairs of codes answer every question alike (:func:`tables.twin_groups`); when only
 such codes are left, no question helps and the assistant says to guess.
@@ -205,40 +207,93 @@ def target_candidates(view: View) -> Candidates:
     if len(view.players) == 2:
         return rack_candidates(view, view.target).without(view.wrong_codes)
     unseen = ALL_MASK & ~tile_bits(view.own_rack)
-    others = [p for p in view.players if p != view.me]
-    # Physical tile sets for each other rack, consistent with its answers.
     table = code_table(view.size)
-    per_rack: list[list[int]] = []
-    for player in others:
-        allowed = rack_candidates(view, player).weights
-        sets = [
-            mask
-            for mask in map(sum, combinations(_bit_values(unseen), view.size))
-            if table.index[mask_to_code_key(mask)] in allowed
-        ]
-        per_rack.append(sets)
+    per_rack = _rack_tile_sets(view, unseen)
     # Fold the racks, most constrained first, counting disjoint assignments per used tile set.
     used: dict[int, int] = {0: 1}
     for sets in sorted(per_rack, key=len):
         following: defaultdict[int, int] = defaultdict(int)
         allowed_sets = set(sets)
         for taken, w in used.items():
-            free = _bit_values(unseen & ~taken)
-            if math.comb(len(free), view.size) < len(sets):
-                # Fewer ways to fill the rack from the free tiles than candidates: enumerate.
-                for combo in combinations(free, view.size):
-                    s = sum(combo)
-                    if s in allowed_sets:
-                        following[taken | s] += w
-            else:
-                for s in sets:
-                    if not s & taken:
-                        following[taken | s] += w
+            for s in _fillings(unseen & ~taken, sets, allowed_sets, view.size, taken):
+                following[taken | s] += w
         used = following
     weights: Counter[int] = Counter()
     for taken, w in used.items():
         weights[table.index[mask_to_code_key(unseen & ~taken)]] += w
     return Candidates(view.size, dict(weights)).without(view.wrong_codes)
+
+
+def _rack_tile_sets(view: View, unseen: int) -> list[list[int]]:
+    """For each other player (seat order), the physical tile sets their rack may be."""
+    table = code_table(view.size)
+    per_rack: list[list[int]] = []
+    for player in (p for p in view.players if p != view.me):
+        allowed = rack_candidates(view, player).weights
+        per_rack.append([
+            mask
+            for mask in map(sum, combinations(_bit_values(unseen), view.size))
+            if table.index[mask_to_code_key(mask)] in allowed
+        ])
+    return per_rack
+
+
+def _fillings(free_mask: int, sets: list[int], allowed: set[int], size: int, taken: int
+              ) -> Iterable[int]:
+    """The candidate tile sets of one rack that fit in the free tiles."""
+    free = _bit_values(free_mask)
+    if math.comb(len(free), size) < len(sets):
+        # Fewer ways to fill the rack from the free tiles than candidates: enumerate them.
+        return (s for s in map(sum, combinations(free, size)) if s in allowed)
+    return (s for s in sets if not s & taken)
+
+
+#: 3-4 players: up to this many joint assignments of the other racks, questions are ranked by
+#: their exact information about the central code; beyond it, by an approximation.
+JOINT_LIMIT = 20_000
+
+
+def joint_assignments(view: View, *, limit: int = JOINT_LIMIT
+                      ) -> dict[tuple[tuple[int, ...], int], int] | None:
+    """3-4 players: every way the other racks and the centre may be, as code indices
+    ``((rack of each other player, in seat order), central) -> tile sets``; None when there are
+    more than ``limit`` tile-set assignments."""
+    unseen = ALL_MASK & ~tile_bits(view.own_rack)
+    table = code_table(view.size)
+    states: list[tuple[int, tuple[int, ...]]] = [(0, ())]
+    for sets in _rack_tile_sets(view, unseen):
+        allowed = set(sets)
+        grown: list[tuple[int, tuple[int, ...]]] = []
+        for taken, chosen in states:
+            for s in _fillings(unseen & ~taken, sets, allowed, view.size, taken):
+                grown.append((taken | s, chosen + (s,)))
+                if len(grown) > limit:
+                    return None
+        states = grown
+    wrong = {table.index.get(code_key(c)) for c in view.wrong_codes if len(c) == view.size}
+    out: Counter[tuple[tuple[int, ...], int]] = Counter()
+    for taken, chosen in states:
+        central = table.index[mask_to_code_key(unseen & ~taken)]
+        if central in wrong:
+            continue
+        out[(tuple(table.index[mask_to_code_key(s)] for s in chosen), central)] += 1
+    return dict(out)
+
+
+def central_information(joint: Mapping[tuple[tuple[int, ...], int], int], question: int,
+                        size: int) -> float:
+    """Mutual information (bits) between the others' answers to ``question`` and the centre."""
+    column = code_table(size).tables[question]
+    answers: Counter[tuple[int, ...]] = Counter()
+    both: Counter[tuple[tuple[int, ...], int]] = Counter()
+    centres: Counter[int] = Counter()
+    for (racks, central), w in joint.items():
+        key = tuple(column[r] for r in racks)
+        answers[key] += w
+        both[(key, central)] += w
+        centres[central] += w
+    return max(0.0, _entropy(answers.values()) + _entropy(centres.values())
+               - _entropy(both.values()))
 
 
 @dataclass(frozen=True)
@@ -261,11 +316,19 @@ def rank_questions(view: View, cands: Candidates | None = None) -> list[Question
         target = cands if cands is not None else target_candidates(view)
         return rank_for(target, view.askable)
     askable = [q for q, (card, _) in enumerate(QUESTIONS) if card in view.askable]
-    racks = [rack_candidates(view, p) for p in view.players if p != view.me]
-    scores = [
-        QuestionScore(QUESTIONS[q][0], QUESTIONS[q][1], sum(r.bits(q) for r in racks))
-        for q in askable
-    ]
+    joint = joint_assignments(view)
+    if joint is not None:
+        scores = [
+            QuestionScore(QUESTIONS[q][0], QUESTIONS[q][1],
+                          central_information(joint, q, view.size))
+            for q in askable
+        ]
+    else:
+        racks = [rack_candidates(view, p) for p in view.players if p != view.me]
+        scores = [
+            QuestionScore(QUESTIONS[q][0], QUESTIONS[q][1], sum(r.bits(q) for r in racks))
+            for q in askable
+        ]
     scores.sort(key=lambda s: (-s.bits, s.card, s.number or 0))
     return scores
 

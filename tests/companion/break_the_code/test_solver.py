@@ -213,3 +213,27 @@ def test_three_player_central_weights_match_brute_force() -> None:
         expected.pop(code_key(code), None)
     got = {table.keys[i]: w for i, w in cands.weights.items()}
     assert got == expected
+
+
+def test_joint_assignments_agree_with_the_central_weights_and_bound_the_information() -> None:
+    import math
+    from collections import Counter
+
+    from companion.break_the_code.solver import central_information, joint_assignments
+
+    for players, seed in ((3, 11), (4, 5)):
+        state = _random_game(players, seed, 10)
+        view = view_of(state, state.players[0])
+        joint = joint_assignments(view)
+        assert joint is not None
+        centres: Counter[int] = Counter()
+        for (_, central), w in joint.items():
+            centres[central] += w
+        assert dict(centres) == dict(target_candidates(view).weights)
+        total = sum(centres.values())
+        entropy = -sum(w / total * math.log2(w / total) for w in centres.values())
+        for q in range(len(QUESTIONS)):
+            assert -1e-9 <= central_information(joint, q, view.size) <= entropy + 1e-9
+        ranked = rank_questions(view)
+        assert ranked == sorted(ranked, key=lambda s: -s.bits)
+    assert joint_assignments(view_of(_random_game(3, 1, 0), "Ana"), limit=1000) is None
