@@ -27,12 +27,18 @@ class Driver:
 
     def __init__(self, db_path: Path, *, size: tuple[int, int] = (800, 480), demo: bool = True,
                  camera_source: Any = None, start_camera: bool = True) -> None:
+        from kivy.config import Config
+
+        # no frame-rate cap: pumping the loop by hand must not sleep 16 ms per frame
+        Config.set("graphics", "maxfps", "0")
         from kivy.app import App
         from kivy.base import EventLoop
+        from kivy.clock import Clock
         from kivy.core.window import Window
 
         from ui.app import CompanionApp
 
+        Clock._max_fps = 0  # the clock may already exist (an earlier test made it)
         EventLoop.ensure_window()
         self.window = Window
         self.set_size(size)
@@ -149,6 +155,8 @@ def make_driver(tmp_path: Path) -> Iterator[Any]:
 
     def make(**kwargs: Any) -> Driver:
         kwargs.setdefault("size", SIZES["landscape"])
+        # the demo camera renders a frame per table change (~0.2 s of CPU): only where needed
+        kwargs.setdefault("start_camera", "camera_source" in kwargs)
         driver = Driver(tmp_path / "journal.sqlite3", **kwargs)
         drivers.append(driver)
         return driver
