@@ -182,6 +182,19 @@ class IndigoBoardConfig:
 
 
 @dataclass(frozen=True)
+class CodeReaderConfig:
+    """``[vision.code]``: thresholds of the Break the Code tile reader (``vision.code_reader``)."""
+
+    px_per_mm: float = setting(4.0, low=1.0, high=16.0)
+    foreground: float = setting(40.0, low=1.0, high=255.0)
+    min_area: float = setting(0.6, low=0.1, high=1.0)
+    max_area: float = setting(1.5, low=1.0, high=5.0)
+    ignore_area: float = setting(0.12, low=0.0, high=1.0)
+    max_offset_mm: float = setting(14.0, low=1.0, high=100.0)
+    accept: float = setting(0.5, low=0.0, high=1.0)
+
+
+@dataclass(frozen=True)
 class VisionConfig:
     """``[vision]``: thresholds of the board readers; a read below them is asked, not applied."""
 
@@ -192,6 +205,7 @@ class VisionConfig:
     blur_min_variance: float = setting(40.0, low=0.0, high=100000.0)
     pack: str = setting("")
     indigo: IndigoBoardConfig = field(default_factory=IndigoBoardConfig)
+    code: CodeReaderConfig = field(default_factory=CodeReaderConfig)
 
 
 @dataclass(frozen=True)

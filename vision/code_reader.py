@@ -29,6 +29,7 @@ import cv2
 import numpy as np
 
 from companion.break_the_code.tiles import BOX, Code, Colour, Tile
+from config.schema import CodeReaderConfig, Config
 from vision.code_art import (
     NORM_SIZE,
     CodePack,
@@ -54,26 +55,50 @@ VIEW_MM = (PANEL_MM[0] + _INSET_MM, PANEL_MM[1] + _INSET_MM,
            PANEL_MM[2] - 2 * _INSET_MM, PANEL_MM[3] - 2 * _INSET_MM)
 
 
+#: the shipped thresholds: the defaults of ``[vision.code]`` in config (principle 9: thresholds
+#: live in config; this is their one source)
+_SHIPPED = CodeReaderConfig()
+
+
 @dataclass(frozen=True)
 class ReaderConfig:
-    """Thresholds of the tile reader (the app takes them from config)."""
+    """Thresholds of the tile reader; :func:`reader_config` takes them from config
+    ``[vision.code]`` (the defaults here are that section's defaults)."""
 
-    px_per_mm: float = 4.0
+    px_per_mm: float = _SHIPPED.px_per_mm
     #: colour distance from the local panel grey (on a 0..255 scale) that makes a tile pixel
-    foreground: float = 40.0
+    foreground: float = _SHIPPED.foreground
     #: a tile's area must be within these shares of the pack's tile area
-    min_area: float = 0.6
-    max_area: float = 1.5
+    min_area: float = _SHIPPED.min_area
+    max_area: float = _SHIPPED.max_area
     #: pieces smaller than this share of a tile are ignored (dust, a reflection)
-    ignore_area: float = 0.12
+    ignore_area: float = _SHIPPED.ignore_area
     #: a tile whose centre is farther than this from every slot centre is a problem
-    max_offset_mm: float = 14.0
+    max_offset_mm: float = _SHIPPED.max_offset_mm
     #: the confidence at which the app stores a reading without asking
-    accept: float = 0.5
+    accept: float = _SHIPPED.accept
     markers: MarkerChecks = MarkerChecks()
 
 
-DEFAULT_CONFIG = ReaderConfig()
+def reader_config(cfg: Config | None = None) -> ReaderConfig:
+    """The reader's thresholds from a loaded configuration (``None``: the defaults).
+
+    >>> reader_config().accept
+    0.5
+    """
+    code = (cfg if cfg is not None else Config()).vision.code
+    return ReaderConfig(
+        px_per_mm=code.px_per_mm,
+        foreground=code.foreground,
+        min_area=code.min_area,
+        max_area=code.max_area,
+        ignore_area=code.ignore_area,
+        max_offset_mm=code.max_offset_mm,
+        accept=code.accept,
+    )
+
+
+DEFAULT_CONFIG = reader_config()
 #: the confidence of a reading with a problem (below any sensible accept threshold)
 DOUBT = 0.4
 

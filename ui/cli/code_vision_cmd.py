@@ -25,12 +25,16 @@ def _read_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("image", help="a camera frame of the code mat")
     parser.add_argument("--pack", help="the art pack of your tiles (default: the demo look)")
     parser.add_argument("--expect", type=int, help="refuse unless exactly this many tiles")
+    parser.add_argument("--config", help="a config file that overrides the defaults "
+                        "(the reader's thresholds are [vision.code])")
 
 
 def _teach_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("photo", help="a photo of all 20 tiles on the mat in box order")
     parser.add_argument("-o", "--output", required=True, help="the art pack folder to write")
     parser.add_argument("--name", default="taught", help="the pack's name")
+    parser.add_argument("--config", help="a config file that overrides the defaults "
+                        "(the reader's thresholds are [vision.code])")
 
 
 def _mat_args(parser: argparse.ArgumentParser) -> None:
@@ -39,14 +43,18 @@ def _mat_args(parser: argparse.ArgumentParser) -> None:
 
 
 def _load_image(path: str):  # type: ignore[no-untyped-def]
-    import cv2
+    # strict: a missing, empty, corrupt or truncated file is UnreadableImageError (exit 2),
+    # never half a frame (OpenCV decodes a truncated JPEG with a grey lower part)
+    from vision.image_io import read_image
 
-    from vision.errors import UnreadableImageError
+    return read_image(path)
 
-    image = cv2.imread(path, cv2.IMREAD_COLOR)
-    if image is None:
-        raise UnreadableImageError(f"cannot read an image from {path}")
-    return image
+
+def _reader_config(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    from config import load_config
+    from vision.code_reader import reader_config
+
+    return reader_config(load_config(args.config))
 
 
 def register(cli: CommandLine) -> None:
@@ -104,8 +112,10 @@ def register(cli: CommandLine) -> None:
         from vision.code_art import load_code_pack
         from vision.code_reader import read_code
 
+        cfg = _reader_config(args)
         pack = load_code_pack(args.pack)
-        code, confidence = read_code(_load_image(args.image), pack, expected=args.expect)
+        code, confidence = read_code(_load_image(args.image), pack, expected=args.expect,
+                                     cfg=cfg)
         print(json.dumps({"code": str(code), "confidence": round(confidence, 3)}))
         return 0
 
@@ -116,7 +126,8 @@ def register(cli: CommandLine) -> None:
         from vision.art_pack import format_colour
         from vision.code_teach import teach_pack
 
-        pack = teach_pack(_load_image(args.photo), name=args.name)
+        cfg = _reader_config(args)
+        pack = teach_pack(_load_image(args.photo), name=args.name, cfg=cfg)
         folder = pack.save(Path(args.output))
         colours = ", ".join(f"{k} {format_colour(v)}" for k, v in sorted(pack.colours.items()))
         print(f"wrote {folder}: 20 tiles of {pack.tile_mm[0]:.1f} x {pack.tile_mm[1]:.1f} mm; "
