@@ -137,6 +137,7 @@ class Journal:
     ) -> None:
         self.path = Path(path)
         self._clock = clock
+        self._create = create
         self._lock = threading.RLock()
         self._conn: sqlite3.Connection | None = None
         if not create and not self.path.exists():
@@ -211,7 +212,16 @@ class Journal:
             self._move_aside("it is not an SQLite database")
 
     def _move_aside(self, why: str) -> None:
-        """Rename the damaged file (and its WAL and shared-memory files), then raise."""
+        """Rename the damaged file (and its WAL and shared-memory files), then raise.
+
+        A read-only opening (``create=False``: ``companion export``, ``companion games``)
+        leaves the file exactly where it is: a mistyped ``--db`` naming some other file must
+        not have that file renamed by a command that only reads.
+        """
+        if not self._create:
+            raise JournalError(
+                f"the journal {self.path} cannot be used: {why}; it was left as it is"
+            )
         target = _moved_aside_name(self.path, self._clock())
         try:
             os.rename(self.path, target)

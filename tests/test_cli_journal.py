@@ -91,3 +91,18 @@ def test_games_filters_and_json(db: Path, capsys: pytest.CaptureFixture[str]) ->
     assert main(["games", "--db", str(db), "--finished", "--json"]) == 0
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [r["id"] for r in rows] == [2] and rows[0]["result"]["winners"] == ["Ben"]
+
+
+@pytest.mark.parametrize("command", [["export", "1"], ["games"]])
+def test_a_file_that_is_not_a_journal_is_left_where_it_is(
+    command: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a mistyped --db must never get the named file renamed by a command that only reads
+    record = tmp_path / "record.json"
+    record.write_text('{"format": "tabletop-companion/record/1"}\n', encoding="utf-8")
+    before = record.read_bytes()
+    assert main([*command, "--db", str(record)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "not an SQLite database" in err and "left as it is" in err
+    assert record.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["record.json"]
