@@ -43,6 +43,7 @@ GROUP_HELP = {
     "read": "read a camera image into the game's own notation (JSON)",
     "teach": "build an art pack from photos of your own pieces",
     "check": "check a puzzle solution in a camera image",
+    "calibrate": "measure where a board lies between the table markers",
 }
 
 #: Exit status for a usage or input error that is not more specific.
@@ -112,9 +113,19 @@ def build_command_line() -> CommandLine:
     return cli
 
 
+def _debug_first(args: list[str]) -> list[str]:
+    """``--debug`` may be given after the command too (``companion replay x.json --debug``):
+    argparse knows it only before the command, so it is moved there. Words after ``--`` are
+    arguments, never options, and stay where they are."""
+    end = args.index("--") if "--" in args else len(args)
+    if "--debug" not in args[:end]:
+        return args
+    return ["--debug"] + [a for a in args[:end] if a != "--debug"] + args[end:]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``companion`` console script."""
-    args_list = list(sys.argv[1:] if argv is None else argv)
+    args_list = _debug_first(list(sys.argv[1:] if argv is None else argv))
     cli = build_command_line()
     args = cli.parser.parse_args(args_list)
     logging.basicConfig(

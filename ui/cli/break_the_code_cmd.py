@@ -92,12 +92,15 @@ def register(cli: CommandLine) -> None:
         except OSError as exc:
             print(f"companion: error: cannot read {args.record}: {exc.strerror}", file=sys.stderr)
             return EXIT_NOT_A_RECORD
+        except UnicodeDecodeError:
+            print(f"companion: error: {args.record} is not UTF-8 text", file=sys.stderr)
+            return EXIT_NOT_A_RECORD
         except RecordError as exc:
             print(f"companion: error: {exc}", file=sys.stderr)
             return EXIT_NOT_A_RECORD
         if record.game != "break-the-code":
-            print(f"companion: error: {args.record} is a {record.game} record, not Break the "
-                  "Code", file=sys.stderr)
+            print(f"companion: error: {args.record} is a record of {record.game}, not of "
+                  "break-the-code", file=sys.stderr)
             return EXIT_NOT_A_RECORD
         if args.player not in record.players:
             print(f"companion: error: {args.player!r} does not play; players: "

@@ -87,3 +87,16 @@ def test_code_solve_errors(capsys: pytest.CaptureFixture[str]) -> None:
                capsys)[0] == 2
     assert run(["code", "solve", str(DATA / "err_out_of_turn.json"), "--as", "Ana"],
                capsys)[0] == 3
+
+
+def test_code_solve_unreadable_or_other_game_is_one_line_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    binary = tmp_path / "garbage.json"
+    binary.write_bytes(bytes(range(128, 256)))
+    other = Path(__file__).resolve().parents[2] / "data" / "indigo" / "full_2p_seed1.json"
+    for path, words in ((binary, "is not UTF-8 text"), (tmp_path, "cannot read"),
+                        (other, "is a record of indigo, not of break-the-code")):
+        code = main(["code", "solve", str(path), "--as", "Ana"])
+        err = capsys.readouterr().err
+        assert code == 2 and err.count("\n") == 1 and words in err, err
