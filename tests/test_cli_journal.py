@@ -106,3 +106,15 @@ def test_a_file_that_is_not_a_journal_is_left_where_it_is(
     assert err.count("\n") == 1 and "not an SQLite database" in err and "left as it is" in err
     assert record.read_bytes() == before
     assert [p.name for p in tmp_path.iterdir()] == ["record.json"]
+
+
+@pytest.mark.parametrize("command", [["export", "1"], ["games"]])
+def test_a_bad_config_file_is_refused_even_with_db(
+    command: list[str], db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[timer]\nbogus = 1\n", encoding="utf-8")
+    assert main([*command, "--db", str(db), "--config", str(bad)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.count("\n") == 1 and "timer.bogus" in captured.err

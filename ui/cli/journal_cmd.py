@@ -43,11 +43,17 @@ def _games_args(parser: argparse.ArgumentParser) -> None:
 
 
 def resolve_db(args: argparse.Namespace) -> Path:
-    """``--db`` when given, else the journal in the configured data directory."""
-    if args.db is not None:
-        return Path(args.db).expanduser()
+    """``--db`` when given, else the journal in the configured data directory.
+
+    A ``--config`` file is always checked, even when ``--db`` makes it unnecessary: a bad
+    file named on the command line is an error, never silently ignored.
+    """
     from config import default_db_path, load_config
 
+    if args.db is not None:
+        if args.config is not None:
+            load_config(args.config)
+        return Path(args.db).expanduser()
     return default_db_path(load_config(args.config))
 
 
