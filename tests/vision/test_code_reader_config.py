@@ -88,3 +88,13 @@ def test_unreadable_images_exit_2_with_one_line(
         assert main(["read", "code", str(path)]) == 2, path
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and words in err and "WARN" not in err, err
+
+
+def test_render_code_to_a_file_type_it_cannot_write_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "rack.txt"
+    assert main(["render", "code", "0b 1w", "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and ".png or .jpg" in err and "OpenCV" not in err
+    assert not out.exists()

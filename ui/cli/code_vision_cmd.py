@@ -88,6 +88,12 @@ def register(cli: CommandLine) -> None:
             return 2
         result, scene = render_frame(list(code.tiles), seed=args.seed, effects=effects,
                                      look=look)
+        from pathlib import Path
+
+        if Path(args.output).suffix.lower() not in (".png", ".jpg", ".jpeg"):
+            print(f"companion: error: cannot write {args.output}: write .png or .jpg",
+                  file=sys.stderr)
+            return 2
         if not cv2.imwrite(args.output, result.image):
             print(f"companion: error: cannot write {args.output}", file=sys.stderr)
             return 1
