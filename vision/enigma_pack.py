@@ -24,7 +24,7 @@ and sizes. What a pack does hold (``manifest.json`` in a folder, as for every ga
       },
       "sizes": {"tile_mm": 60.0, "cell": 0.11, "channel": 0.08, "networker": 0.07,
                 "icon": 0.13, "ports": [0.25, 0.5, 0.75], "cube_mm": 12.0,
-                "fragment_unit_mm": 9.0, "weight_mm": 7.0}
+                "fragment_unit_mm": 6.5, "weight_mm": 5.0}
     }
 
 Sizes other than the ``*_mm`` ones are fractions of the tile side: ``cell`` and ``networker``
@@ -76,8 +76,8 @@ DEFAULT_SIZES: dict[str, Any] = {
     "icon": 0.13,
     "ports": [0.25, 0.5, 0.75],
     "cube_mm": 12.0,
-    "fragment_unit_mm": 9.0,
-    "weight_mm": 7.0,
+    "fragment_unit_mm": 6.5,
+    "weight_mm": 5.0,
 }
 
 
