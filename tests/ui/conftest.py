@@ -79,13 +79,17 @@ class Driver:
         """A simulated finger touch (down and up) in the middle of ``widget``."""
         from kivy.tests.common import UnitTestTouch
 
-        self.pump(2)  # let new widgets be laid out before aiming at them
+        self.pump(1)  # let new widgets be laid out before aiming at them
+        scroll = _scroll_view_of(widget)
+        if scroll is not None:  # as a finger would: bring it into view first
+            scroll.scroll_to(widget, padding=4, animate=False)
+            self.pump(2)
         x, y = widget.to_window(*widget.center)
         touch = UnitTestTouch(x, y)
         touch.touch_down()
         touch.touch_up()
-        self.pump(2)
-        if _in_scroll_view(widget):
+        self.pump(1)
+        if scroll is not None:
             # a ScrollView holds a touch back for scroll_timeout before it gives it to the child
             import time
 
@@ -136,15 +140,15 @@ class Driver:
         self.pump(2)
 
 
-def _in_scroll_view(widget: Any) -> bool:
+def _scroll_view_of(widget: Any) -> Any:
     from kivy.uix.scrollview import ScrollView
 
     parent = widget.parent
     while parent is not None and parent is not parent.parent:
         if isinstance(parent, ScrollView):
-            return True
+            return parent
         parent = parent.parent
-    return False
+    return None
 
 
 @pytest.fixture

@@ -13,12 +13,17 @@ def _start(driver, game_button, *, players=None):
     assert driver.app.session is not None
 
 
-def _greedy_placement(state):
+def _greedy_placement(state, *, sample=None):
     """A legal placement that hands out gems if there is one (the engine's own prediction)."""
+    import random
+
     from companion.indigo.state import all_legal_placements, predict
 
+    candidates = all_legal_placements(state)
+    if sample is not None and len(candidates) > sample:
+        candidates = random.Random(len(state.tiles)).sample(candidates, sample)
     best, best_exits = None, -1
-    for placement in all_legal_placements(state):
+    for placement in candidates:
         exits = len(predict(state, placement).exits)
         if exits > best_exits:
             best, best_exits = placement, exits
@@ -455,3 +460,62 @@ def test_break_the_code_four_players_everyone_answers(make_driver):
     players = driver.app.session.players
     assert [a["by"] for a in answers] == [players[1], players[2], players[3], players[0]]
     assert screen.state().current_player == players[1]
+
+
+def test_second_chance_drop_out_and_the_1(make_driver):
+    """A seeded simulated game up to a round where neither card fits Ana's sheet."""
+    import random
+
+    from companion.second_chance.simulate import simulate_game
+
+    record = simulate_game(["Ana", "Ben"], rng=random.Random(0))
+    events = record["events"]
+    drop = next(i for i, e in enumerate(events)
+                if e["type"] == "second-chance" and e["cells"] is None)
+    driver = make_driver()
+    driver.app.new_game("second-chance", ["Ana", "Ben"], dict(record["options"]))
+    for event in events[:drop]:
+        assert driver.app.apply(event), driver.app.banner_text
+    screen = driver.screen("second_chance")
+    player = events[drop]["player"]
+    screen.view(player)
+    driver.pump(2)
+    assert screen.state().needs_second_chance(player)
+    card = events[drop]["card"]
+    button = next(b for b in screen.shape_buttons if b.shape.is_same_card(card))
+    driver.tap(button)
+    driver.tap(_panel_button(driver, screen, "Fits?"))
+    assert "does not fit" in screen.status
+    driver.tap(_panel_button(driver, screen, "Does not fit: drop out"))
+    state = screen.state()
+    assert state.player(player).is_out and state.may_write_bonus(player)
+    screen.view(player)
+    empty = next(c for c in state.player(player).grid.empty_cells)
+    sheet = screen.ids.sheet
+    driver.tap_at(*sheet.to_window(*sheet.centre_of(empty)))
+    driver.tap(_panel_button(driver, screen, "Write the 1"))
+    assert screen.state().player(player).grid.bonus == tuple(empty)
+    driver.screenshot("second-chance-bonus-landscape")
+
+
+def test_indigo_whole_game_result_ranking_and_tie_break(make_driver):
+    driver = make_driver()
+    _start(driver, "game_indigo")
+    screen = driver.screen("indigo")
+    for _ in range(54):
+        if screen.is_over:
+            break
+        placement = _greedy_placement(screen.state(), sample=40)
+        screen.propose(placement.cell, placement.tile.kind, placement.tile.rotation)
+        screen.confirm()  # no frame drawn per turn: drawing is the slow part under Xvfb
+    assert screen.is_over
+    result = driver.app.result()
+    assert result["over"] and result["winners"]
+    text = screen.ids.result.text
+    for player, points in result["scores"].items():
+        assert f"{player}: {points} points" in text
+    assert ", ".join(result["winners"]) in text
+    assert screen.ids.read_button.disabled
+    driver.screenshot("indigo-result-landscape")
+    driver.set_size((720, 1280))
+    driver.screenshot("indigo-result-portrait")

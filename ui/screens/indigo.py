@@ -73,7 +73,8 @@ class IndigoScreen(BaseScreen):
     def _players_strip(self) -> None:
         strip = self.ids.players
         strip.clear_widgets()
-        mover = self.mover()
+        state = self.state()
+        mover = "" if state is None or state.is_over else self.mover()
         for player in self.players():
             button = LongPressButton(text=("» " if player == mover else "") + player,
                                      background_normal="", font_size="16sp",
