@@ -93,3 +93,26 @@ def test_translated_screens_fit(make_driver, language):
                 _check_targets(driver, f"{screen} {language} {orientation}")
     finally:
         driver.screen("settings").change("app", "language", "en")
+
+
+@pytest.mark.parametrize("orientation", sorted(SIZES))
+def test_a_finger_on_a_hexagon_or_a_square_picks_that_cell(make_driver, orientation):
+    """Hit-testing of the boards with real touches, at both sizes (Screen is a RelativeLayout,
+    so this also checks the coordinate transforms)."""
+    driver = make_driver(size=SIZES[orientation])
+    driver.tap(driver.screen("home").ids.game_indigo)
+    driver.tap(driver.screen("setup").ids.start_button)
+    board = driver.screen("indigo").ids.board
+    hits = []
+    board.bind(on_cell=lambda _w, cell: hits.append(cell))
+    from companion.indigo.geometry import cell_centre
+
+    driver.pump(2)
+    for cell in [(0, -2), (3, -1), (-4, 1), (2, 2)]:
+        x, y = board.to_screen(cell_centre(cell, board.radius()))
+        driver.tap_at(*board.to_window(x, y))
+        picker = getattr(driver.screen("indigo"), "picker", None)
+        if picker is not None and picker.parent is not None:
+            picker.dismiss()
+            driver.wait_for(lambda p=picker: p.parent is None)
+    assert hits == [(0, -2), (3, -1), (-4, 1), (2, 2)]
