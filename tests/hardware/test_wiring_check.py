@@ -100,3 +100,19 @@ def test_cli_without_presses_fails_and_names_the_pins(capsys: pytest.CaptureFixt
 def test_cli_refuses_auto_press_on_real_pins(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["hardware", "test", "--auto-press"]) == 1
     assert "--auto-press needs --mock" in capsys.readouterr().err
+
+
+def test_cli_without_a_pin_factory_is_one_line_pointing_to_mock(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import hardware.table
+    from hardware.errors import PinFactoryError
+
+    def no_factory(*args: object, **kwargs: object) -> None:
+        raise PinFactoryError("no GPIO pin factory could be loaded (lgpio: not installed)")
+
+    monkeypatch.setattr(hardware.table, "build_table_hardware", no_factory)
+    assert main(["hardware", "test"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "no GPIO pin factory" in err and "--mock" in err

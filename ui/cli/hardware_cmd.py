@@ -38,6 +38,7 @@ def register(cli: CommandLine) -> None:
     )
     def hardware_test(args: argparse.Namespace) -> int:
         from config import load_config
+        from hardware.errors import PinFactoryError
         from hardware.pins import mock_pin_factory
         from hardware.table import build_table_hardware
         from hardware.wiring_check import PARTS, run_wiring_check
@@ -51,7 +52,12 @@ def register(cli: CommandLine) -> None:
         cfg = load_config(args.config)
         factory = mock_pin_factory() if args.mock else None
         # no fallback here: a wiring check on pins that cannot be opened must say so and stop
-        hardware = build_table_hardware(cfg.gpio, pin_factory=factory)
+        try:
+            hardware = build_table_hardware(cfg.gpio, pin_factory=factory)
+        except PinFactoryError as exc:
+            print(f"companion: error: {exc}; off a Raspberry Pi, run the check on simulated "
+                  "pins with --mock", file=sys.stderr)
+            return EXIT_ERROR
         with hardware:
             on_prompt = None
             if args.auto_press:
