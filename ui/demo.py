@@ -85,12 +85,25 @@ class DemoTable:
             self.pending = event
         return entry, placement
 
+    def show_sheet(self, player: str, tiles: list[Any]) -> None:
+        """Second Chance: the sheet under the camera is ``player``'s, as drawn so far."""
+        sheet = ("sheet", player, tuple(tuple(map(tuple, t)) for t in tiles), ())
+        with self._lock:
+            if not (isinstance(self.pending, tuple) and self.pending[:3] == sheet[:3]):
+                self.pending = sheet
+
+    def draw_on_sheet(self, player: str, tiles: list[Any], cells: list[Any]) -> None:
+        """Second Chance: the player draws ``cells`` on their paper sheet (not yet entered)."""
+        with self._lock:
+            self.pending = ("sheet", player, tuple(tuple(map(tuple, t)) for t in tiles),
+                            tuple(tuple(c) for c in cells))
+
     # --- what the camera sees -------------------------------------------------------------
     def table_state(self) -> Any:
         """The state as it lies on the table (the accepted state plus the pending piece)."""
         with self._lock:
             state, pending = self._state, self.pending
-        if state is None or pending is None:
+        if state is None or pending is None or isinstance(pending, tuple):
             return state
         try:
             if isinstance(pending, dict):
@@ -126,6 +139,10 @@ class DemoTable:
 
     def _render_state(self, state: Any) -> Any:
         self._seed += 1
+        with self._lock:
+            pending = self.pending
+        if isinstance(pending, tuple) and pending[0] == "sheet":
+            return self._render_sheet(pending)
         if state is not None and hasattr(state, "board"):
             return self._render_enigma(state)
         indigo = getattr(state, "state", state)  # the engine's IndigoGame wraps the state
@@ -155,6 +172,14 @@ class DemoTable:
         view = TableView.of_state(state, pack, catalogue=self._packs["enigma-catalogue"])
         return render_frame(view, pack, cfg=self.app.cfg, seed=self._seed,
                             frame_size=FRAME_SIZE).image
+
+    def _render_sheet(self, pending: Any) -> Any:
+        from vision.sheet_render import SheetContent, render_sheet
+
+        _kind, player, tiles, new = pending
+        drawn = tiles + ((new,) if new else ())
+        content = SheetContent(tiles=drawn, bonus=None, name=player)
+        return render_sheet(content, seed=self._seed, frame_size=FRAME_SIZE).image
 
     def camera(self) -> Any:
         from vision.camera import RenderedCamera

@@ -149,3 +149,31 @@ def read_enigma_frame(frame: Any, cfg: Any, state: Any, *, category: str,
     if result.confidence < float(cfg.vision.min_confidence):
         result.questions.append(f"unsure of the tile at {list(result.at)}")
     return result
+
+
+@dataclass
+class SheetReadingResult:
+    """A Second Chance sheet as read, against the player's accepted grid."""
+
+    new_cells: list[tuple[int, int]] = field(default_factory=list)
+    missing: list[tuple[int, int]] = field(default_factory=list)
+    doubtful: list[tuple[int, int]] = field(default_factory=list)
+    questions: list[str] = field(default_factory=list)
+
+
+def read_sheet_frame(frame: Any, accepted: set[tuple[int, int]]) -> SheetReadingResult:
+    """Read a sheet and say which squares are newly filled (the drawing to enter)."""
+    try:
+        from vision.sheet_reader import read_sheet
+    except ImportError as exc:
+        raise ReaderUnavailableError("the sheet reader is not installed") from exc
+    reading = read_sheet(frame)
+    filled = {tuple(c) for c in reading.filled}
+    result = SheetReadingResult(
+        new_cells=sorted(filled - accepted),
+        missing=sorted(accepted - filled),
+        doubtful=[tuple(c) for c in reading.doubtful],
+        questions=[str(q.get("question", q)) if isinstance(q, dict) else str(q)
+                   for q in reading.questions],
+    )
+    return result

@@ -519,3 +519,34 @@ def test_indigo_whole_game_result_ranking_and_tie_break(make_driver):
     driver.screenshot("indigo-result-landscape")
     driver.set_size((720, 1280))
     driver.screenshot("indigo-result-portrait")
+
+
+def test_second_chance_sheets_read_by_the_camera(make_driver):
+    driver = make_driver(start_camera=True)
+    driver.app.new_game("second-chance", ["Ana", "Ben"], {})
+    screen = driver.screen("second_chance")
+    table = driver.app.table
+    sheet = screen.ids.sheet
+    for player in ("Ana", "Ben"):
+        screen.view(player)
+        driver.tap(screen.demo_button)
+        drawn = list(table.pending[3])
+        assert driver.wait_for(lambda: table.shows_table(driver.app.last_frame), frames=1500)
+        driver.tap(screen.read_button)
+        assert driver.wait_for(lambda: "camera sees" in screen.status, frames=900), screen.status
+        assert sorted(map(tuple, sheet.selected)) == sorted(drawn)
+        driver.tap(_panel_button(driver, screen, "Enter the start card"))
+    assert all(p.started for p in screen.state().players)
+    screen.rng.seed(2)
+    driver.tap(_panel_button(driver, screen, "Demo: turn up two"))
+    screen.view("Ana")
+    driver.tap(screen.demo_button)
+    assert driver.wait_for(lambda: table.shows_table(driver.app.last_frame), frames=1500)
+    driver.tap(screen.read_button)
+    assert driver.wait_for(lambda: "camera sees" in screen.status, frames=900), screen.status
+    assert "that is card" in screen.status
+    driver.screenshot("second-chance-read-landscape")
+    card = int(screen.status.split("that is card ")[1][0]) - 1
+    draws = [w for w in screen.ids.panel.walk() if getattr(w, "text", "") == "Draw it"]
+    driver.tap(draws[card])
+    assert screen.state().player("Ana").resolved

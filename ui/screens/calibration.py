@@ -17,11 +17,7 @@ class CalibrationScreen(BaseScreen):
     def title(self) -> str:
         return _("Calibration")
 
-    def on_kv_post(self, base_widget: Any) -> None:
-        self.app.bind(camera_texture=lambda _a, tex: setattr(self.ids.view, "texture", tex))
-
     def refresh(self) -> None:
-        self.ids.view.texture = self.app.camera_texture
         if self.app.camera is None or self.app.camera_failed:
             self.status = _("No camera: check the cable and the camera setting")
         else:

@@ -138,6 +138,7 @@ class EnigmaScreen(BaseScreen):
                 row.add_widget(toggle)
             panel.add_widget(row)
         panel.add_widget(self._label(self.status, color=(1, 0.6, 0.5, 1)))
+        panel.add_widget(BoxLayout())  # the rest of the space goes below, not above
         go = TouchButton(text=_("Start the solve phase"))
         go.bind(on_press=lambda *_a: self.begin_solve())
         self.go_button = go
@@ -328,12 +329,9 @@ class EnigmaScreen(BaseScreen):
                     player=player, category=category_name(category))))
             panel.add_widget(self._status_label())
             if self.app.camera is not None and not self.app.camera_failed:
-                from kivy.uix.image import Image
+                from ui.widgets.camera_view import CameraView
 
-                camera = Image(texture=self.app.camera_texture, fit_mode="contain")
-                self.app.bind(camera_texture=camera.setter("texture"))
-                self._camera_view = camera
-                panel.add_widget(camera)
+                panel.add_widget(CameraView())
             row = BoxLayout(size_hint_y=None, height=min_target_px(), spacing=4)
             read = TouchButton(text=_("Read the tile with the camera"))
             read.bind(on_press=lambda *_a: self.read_tile())

@@ -1,4 +1,4 @@
-"""Indigo: the board with the camera under it, read / tap to correct, confirm, hidden scores.
+"""Indigo: the board and the live camera, read / tap to correct, confirm, hidden scores.
 
 Flow of a turn: the player puts a tile on the table; "Read the board" (or a tap on the cell
 when the camera is out) gives a proposal; the engine's prediction of the gem moves is animated;
@@ -30,11 +30,7 @@ class IndigoScreen(BaseScreen):
     def on_kv_post(self, base_widget: Any) -> None:
         self.ids.board.bind(on_cell=lambda _w, cell: self.tap_cell(cell))
         self.app.bind(revision=lambda *_a: self.refresh() if self.manager and
-                      self.manager.current == self.name else None,
-                      camera_texture=self._texture)
-
-    def _texture(self, app: Any, texture: Any) -> None:
-        self.ids.camera.texture = texture
+                      self.manager.current == self.name else None)
 
     # --- state ------------------------------------------------------------------------------
     def state(self) -> Any:
@@ -55,7 +51,6 @@ class IndigoScreen(BaseScreen):
         state = self.state()
         board = self.ids.board
         board.state = state
-        self.ids.camera.texture = self.app.camera_texture
         board.marks = {}
         board.selected = None
         self.proposal = None

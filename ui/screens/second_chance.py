@@ -55,6 +55,98 @@ class SecondChanceScreen(BaseScreen):
             self._deck = load_deck()
         return self._deck
 
+    def player_tiles(self, player: str) -> list[list[tuple[int, int]]]:
+        """The player's drawings in order (from the journaled events), for the paper sheet."""
+        tiles = []
+        for event in self.app.session.events:
+            if event.get("player") == player and event.get("type") in (
+                    "start", "draw", "second-chance") and event.get("cells"):
+                tiles.append([tuple(c) for c in event["cells"]])
+        return tiles
+
+    # --- the camera ---------------------------------------------------------------------------
+    def _camera_row(self, panel: Any, demo_label: str, demo_action: Any) -> None:
+        if self.app.camera is None or self.app.camera_failed:
+            return
+        from ui.widgets.camera_view import CameraView
+
+        panel.add_widget(CameraView())
+        row = BoxLayout(size_hint_y=None, height=min_target_px(), spacing=4)
+        read = TouchButton(text=_("Read the sheet"), font_size="15sp")
+        read.bind(on_press=lambda *_a: self.read_sheet())
+        self.read_button = read
+        row.add_widget(read)
+        if self.app.demo and self.app.table is not None:
+            demo = TouchButton(text=demo_label, font_size="15sp")
+            demo.bind(on_press=lambda *_a: demo_action())
+            self.demo_button = demo
+            row.add_widget(demo)
+        panel.add_widget(row)
+
+    def read_sheet(self) -> None:
+        frame = self.app.last_frame
+        if frame is None:
+            self.status = _("No camera picture yet: tap the squares instead")
+            return
+        accepted = {tuple(c) for c in self.state().player(self.viewer).grid.filled_cells}
+        from ui.reading import read_sheet_frame
+
+        self.status = _("Reading the sheet…")
+        self.app.run_in_background(lambda: read_sheet_frame(frame, accepted),
+                                   self._read_done, name="read-sheet")
+
+    def _read_done(self, reading: Any, error: BaseException | None) -> None:
+        if error is not None:
+            self.status = _("Could not read the sheet ({error}); tap the squares").format(
+                error=error)
+            return
+        sheet = self.ids.sheet
+        sheet.selected = [list(c) for c in reading.new_cells]
+        sheet.ghost = []
+        notes = []
+        state = self.state()
+        for index, card in enumerate(state.revealed or ()):
+            from companion.second_chance import is_placement_of
+
+            if reading.new_cells and is_placement_of(reading.new_cells, card):
+                notes.append(_("that is card {n}").format(n=index + 1))
+        if reading.missing:
+            notes.append(_("{n} accepted squares look empty").format(n=len(reading.missing)))
+        if reading.doubtful or reading.questions:
+            notes.append(_("please check the marked squares"))
+        self.status = _("The camera sees {n} new squares").format(
+            n=len(reading.new_cells)) + ("; " + "; ".join(notes) if notes else "")
+
+    def demo_draw(self) -> None:
+        """Demo: the viewer draws a card that fits on their paper sheet (placement by the
+        engine), for the camera to read."""
+        from companion.second_chance import first_placement
+
+        state = self.state()
+        grid = state.player(self.viewer).grid
+        cards = ([self.second_card] if self.second_card is not None else
+                 list(state.revealed or ()))
+        for card in cards:
+            placement = first_placement(grid, card)
+            if placement is not None:
+                self.app.table.draw_on_sheet(self.viewer, self.player_tiles(self.viewer),
+                                             list(placement))
+                self.status = _("Demo: {player} drew {card} on paper").format(
+                    player=self.viewer, card=card.text)
+                return
+        self.status = _("Demo: no card fits")
+
+    def demo_start(self) -> None:
+        """Demo: the viewer draws a start card over the circle on their paper sheet."""
+        from companion.second_chance import CENTRE, Grid, placements
+
+        deck = self.deck()
+        index = [p.name for p in self.state().players].index(self.viewer)
+        shape = deck.start_tiles[index % len(deck.start_tiles)].shape
+        cells = next(p for p in placements(Grid(), shape) if CENTRE in p)
+        self.app.table.draw_on_sheet(self.viewer, [], list(cells))
+        self.status = _("Demo: {player} drew a start card on paper").format(player=self.viewer)
+
     # --- rendering ----------------------------------------------------------------------------
     def refresh(self) -> None:
         state = self.state()
@@ -63,6 +155,9 @@ class SecondChanceScreen(BaseScreen):
         names = [p.name for p in state.players]
         if self.viewer not in names:
             self.viewer = names[0]
+        if self.app.table is not None:
+            self.app.table.sync(state)
+            self.app.table.show_sheet(self.viewer, self.player_tiles(self.viewer))
         self._tabs(names)
         self._show_sheet()
         panel = self.ids.panel
@@ -170,6 +265,7 @@ class SecondChanceScreen(BaseScreen):
                 "{player}: tap the 8 squares of your start card (one on the circle)").format(
                 player=self.viewer)))
             panel.add_widget(self._button(_("Enter the start card"), self.enter_start))
+            self._camera_row(panel, _("Demo: draw a start card"), self.demo_start)
         panel.add_widget(self._status_label())
         panel.add_widget(BoxLayout())
 
@@ -235,6 +331,7 @@ class SecondChanceScreen(BaseScreen):
             return
         panel.add_widget(self._label(_("{player}: draw one of the two cards").format(
             player=self.viewer)))
+        self._camera_row(panel, _("Demo: draw one on paper"), self.demo_draw)
         for index, card in enumerate(state.revealed):
             row = BoxLayout(size_hint_y=None, height=min_target_px() * 1.2, spacing=4)
             row.add_widget(ShapeButton(card, size_hint_x=0.35))
