@@ -128,7 +128,6 @@ def test_platform_detection(tmp_path, model, expected):
 
 def test_settings_overlay_round_trips_and_skips_unknown_keys(tmp_path):
     from config import Config
-
     from ui import services
 
     db = tmp_path / "journal.sqlite3"
