@@ -301,6 +301,8 @@ class CompanionApp(App):
         return self._screens[name]
 
     def show(self, name: str, *, remember: bool = True) -> None:
+        if name in ("home", "setup", "history"):
+            self.finish_if_over()
         manager = self.root.ids.manager
         manager.current = name
         screen = self._screens[name]
@@ -325,6 +327,24 @@ class CompanionApp(App):
             except Exception as exc:
                 self.report_error(_("Could not resume the last game: {error}").format(error=exc))
         self.show("home", remember=False)
+
+    def finish_if_over(self) -> None:
+        """Leaving a game the rules say is over closes it: it becomes history.
+
+        It stays open while the players look at the result (an undo is still possible, and
+        in Second Chance the first out may still write their 1).
+        """
+        session = self.session
+        if session is None or not session.result().get("over"):
+            return
+        try:
+            if not getattr(session, "is_finished", False):
+                session.finish()
+        except Exception as exc:  # the game stays unfinished in the journal; nothing is lost
+            self.report_error(_("Journal error: {error}").format(error=exc))
+            return
+        self.session = None
+        self.revision += 1
 
     def open_game(self, game_id: Any) -> None:
         session = services.resume_session(self.journal, game_id)

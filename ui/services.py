@@ -171,67 +171,7 @@ def replay_events(game: str, players: list[str], options: dict[str, Any],
     return results
 
 
-class _InterimSession:
-    """Stand-in while ``companion.session`` is not installed: journal first, then rules.
-
-    Same surface as the real Session (start/resume/apply/undo/result/state/events); it is used
-    only when that module cannot be imported.
-    """
-
-    def __init__(self, journal: Any, game_id: int, game: str, players: list[str],
-                 options: dict[str, Any], events: list[dict[str, Any]]) -> None:
-        from companion.engine import load_rules
-
-        self.journal, self.game_id, self.game = journal, game_id, game
-        self.players, self.options = tuple(players), dict(options)
-        self.rules = load_rules(game)
-        self.events: list[dict[str, Any]] = []
-        self.state = self.rules.new_game(self.players, self.options)
-        for event in events:
-            self.state = self.rules.apply_event(self.state, event, index=len(self.events) + 1)
-            self.events.append(dict(event))
-
-    @classmethod
-    def start(cls, journal: Any, game: str, players: list[str],
-              options: dict[str, Any]) -> _InterimSession:
-        from companion.engine import load_rules
-
-        load_rules(game).new_game(players, options)  # refuse bad options before journaling
-        return cls(journal, journal.new_game(game, players, options), game, players, options, [])
-
-    @classmethod
-    def resume(cls, journal: Any, game_id: int) -> _InterimSession:
-        summary = journal.game(game_id)
-        return cls(journal, game_id, summary.game, list(summary.players), dict(summary.options),
-                   journal.events(game_id))
-
-    def apply(self, event: dict[str, Any]) -> Any:
-        state = self.rules.apply_event(self.state, event, index=len(self.events) + 1)
-        self.journal.append(self.game_id, event)
-        self.state = state
-        self.events.append(dict(event))
-        if self.result().get("over"):
-            try:
-                self.journal.finish(self.game_id, self.result())
-            except Exception:
-                log.exception("could not mark the game finished")
-        return state
-
-    def undo(self) -> Any:
-        self.journal.undo(self.game_id)
-        fresh = _InterimSession.resume(self.journal, self.game_id)
-        self.state, self.events = fresh.state, fresh.events
-        return self.state
-
-    def result(self) -> dict[str, Any]:
-        return dict(self.rules.result(self.state, complete=True))
-
-
 def _session_class() -> Any:
-    try:
-        from companion.session import Session
-    except ModuleNotFoundError as exc:
-        if exc.name != "companion.session":
-            raise
-        return _InterimSession
+    from companion.session import Session
+
     return Session

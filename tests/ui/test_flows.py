@@ -550,3 +550,27 @@ def test_second_chance_sheets_read_by_the_camera(make_driver):
     draws = [w for w in screen.ids.panel.walk() if getattr(w, "text", "") == "Draw it"]
     driver.tap(draws[card])
     assert screen.state().player("Ana").resolved
+
+
+def test_leaving_a_game_that_is_over_makes_it_history(make_driver):
+    import random
+
+    driver = make_driver()
+    screen = _btc_setup(driver, 2)
+    screen.rng = random.Random(11)
+    driver.tap(screen.deal_button)
+    racks = driver.app.session.events[0]["racks"]
+    ana, ben = driver.app.session.players
+    _pick(driver, screen, racks[ben], guess=True)
+    _pick(driver, screen, racks[ana], guess=True)  # both right: both win, the game is over
+    assert screen.state().over
+    game_id = driver.app.session.game_id
+    driver.tap(driver.app.root.ids.undo_button)  # still possible while looking at the result
+    assert not screen.state().over
+    _pick(driver, screen, racks[ana], guess=True)
+    driver.tap(driver.app.root.ids.home_button)
+    assert driver.app.session is None
+    assert driver.app.journal.game(game_id).finished is not None
+    assert driver.screen("home").resume_text == ""
+    driver.tap(driver.screen("home").ids.history_button)
+    assert "(finished)" in driver.screen("history").game_buttons[game_id].text
