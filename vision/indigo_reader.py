@@ -659,10 +659,16 @@ def _read_centre(
     gem_r = pack.gem_size * cell_px
     gem_area = math.pi * gem_r**2
     counts: dict[str, tuple[int, float]] = {}
+    blobs: list[tuple[str, float, int]] = []  # (colour, area, peaks) of every blob
     for index, name in enumerate(GEM_NAMES):
         hit = (block == index + 1) & disc
         opened = cv2.morphologyEx(hit.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-        count = _count_discs(opened > 0, gem_r)
+        n, comp, stats, _ = cv2.connectedComponentsWithStats(opened, connectivity=8)
+        for k in range(1, n):
+            peaks = _count_discs(comp == k, gem_r)
+            if peaks:
+                blobs.append((name, float(stats[k, cv2.CC_STAT_AREA]), peaks))
+        count = sum(p for c, _, p in blobs if c == name)
         area = float(hit.sum()) / gem_area
         measured = (share or {}).get(name)
         if measured is not None:
@@ -671,8 +677,19 @@ def _read_centre(
         else:
             seen = area / max(count, 1)
             agrees = count == 0 or GEM_SHARE_RANGE[0] <= seen <= GEM_SHARE_RANGE[1]
-        conf = 1.0 if agrees else 0.5
-        counts[name] = (count, conf)
+        counts[name] = (count, 1.0 if agrees else 0.5)
+    # gems that touch (or blur together) make one blob: its area, in units of the typical
+    # single-gem blob of this frame, must say the same number of gems as its peaks
+    singles = [a for _, a, p in blobs if p == 1]
+    unit = float(np.median(singles)) if singles else None
+    for name, area, peaks in blobs:
+        if unit is not None:
+            doubtful = abs(area / unit - peaks) > 0.45
+        else:
+            # several gems in one blob and nothing to measure one gem by: ask
+            doubtful = peaks > 1 and (share or {}).get(name) is None
+        if doubtful:
+            counts[name] = (counts[name][0], min(counts[name][1], 0.5))
     emeralds, sapphires = counts["emerald"][0], counts["sapphire"][0]
     order_ok = sapphires <= 1 and emeralds <= 5 and (emeralds == 0 or sapphires == 1)
     out: list[GemSpot] = []
