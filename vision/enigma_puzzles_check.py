@@ -87,6 +87,8 @@ class CardView:
     margin_px: float
     mat: np.ndarray  # the balanced mat image (MAT_PX_PER_MM)
     card_centre_mat: tuple[float, float]
+    marker_centres: tuple[tuple[float, float], ...] = ()
+    marker_px: float = 0.0
 
     def mm_to_px(self, x: float, y: float) -> tuple[float, float]:
         return (self.margin_px + x * CARD_PX_PER_MM, self.margin_px + y * CARD_PX_PER_MM)
@@ -128,7 +130,9 @@ def view_card(frame: np.ndarray, pack: EnigmaPack, cfg: Any, *, margin: float = 
     image = cv2.warpPerspective(frame, best[1] @ frame_to_mat, (size, size),
                                 flags=cv2.INTER_LINEAR)
     image = np.clip(image.astype(np.float32) * gains, 0, 255).astype(np.uint8)
-    return CardView(image, c, off, balanced, rect.centre)
+    markers = tuple(mat.to_px(x, y) for x, y in mat.layout.centres_mm)
+    return CardView(image, c, off, balanced, rect.centre, markers,
+                    mat.layout.size_mm * MAT_PX_PER_MM * 1.1)
 
 
 def _gains(balanced: np.ndarray, raw: np.ndarray) -> np.ndarray:
@@ -268,23 +272,18 @@ def check_fragment(view: CardView, pack: EnigmaPack, card: fragment.FragmentCard
     black &= inside
     # the printed silhouette may sit a little off where the card data puts it: align it
     reach = int(2.0 * CARD_PX_PER_MM)
-    best = (-1.0, 0, 0)
-    b32 = black.astype(np.float32)
-    for sy in range(-reach, reach + 1, 2):
-        for sx in range(-reach, reach + 1, 2):
-            moved = np.roll(np.roll(sil_b, sy, axis=0), sx, axis=1)
-            inter = float((b32 * moved).sum())
-            union = float(black.sum() + moved.sum() - inter)
-            iou = inter / max(union, 1.0)
-            if iou > best[0]:
-                best = (iou, sx, sy)
-    for sy in range(best[2] - 1, best[2] + 2):
-        for sx in range(best[1] - 1, best[1] + 2):
-            moved = np.roll(np.roll(sil_b, sy, axis=0), sx, axis=1)
-            inter = float((b32 * moved).sum())
-            iou = inter / max(float(black.sum() + moved.sum() - inter), 1.0)
-            if iou > best[0]:
-                best = (iou, sx, sy)
+    ys, xs = np.nonzero(sil_b)
+    ya, yb, xa, xb = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
+    # the shift with the largest overlap (the areas do not change with a shift): a correlation
+    padded = np.zeros((yb - ya + 2 * reach, xb - xa + 2 * reach), np.float32)
+    src = black[max(0, ya - reach):yb + reach, max(0, xa - reach):xb + reach]
+    oy, ox = max(0, ya - reach) - (ya - reach), max(0, xa - reach) - (xa - reach)
+    padded[oy:oy + src.shape[0], ox:ox + src.shape[1]] = src
+    corr = cv2.matchTemplate(padded, sil_b[ya:yb, xa:xb].astype(np.float32), cv2.TM_CCORR)
+    _, top, _, (lx, ly) = cv2.minMaxLoc(corr)
+    sx, sy = lx - reach, ly - reach
+    inter = float(top)
+    best = (inter / max(float(black.sum() + sil_b.sum()) - inter, 1.0), sx, sy)
     iou, sx, sy = best
     target = np.roll(np.roll(sil_b, sy, axis=0), sx, axis=1)
     # thin slivers along the outline are the camera's blur, not gaps
@@ -377,6 +376,10 @@ def check_angular(view: CardView, pack: EnigmaPack, card: angular.AngularCard | 
     cx, cy = view.card_centre_mat
     r = pack.tile_mm * MAT_PX_PER_MM * 0.8
     coloured[max(0, int(cy - r)):int(cy + r), max(0, int(cx - r)):int(cx + r)] = False
+    for mx, my in view.marker_centres:
+        half = view.marker_px
+        coloured[max(0, int(my - half)):int(my + half), max(0, int(mx - half)):int(mx + half)] = \
+            False
     cube = float(pack.sizes["cube_mm"]) * MAT_PX_PER_MM
     k = max(3, int(0.15 * cube)) | 1
     closed = cv2.morphologyEx(coloured.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((k, k),
@@ -420,6 +423,8 @@ def check_conduit(view: CardView, pack: EnigmaPack, card: conduit.ConduitCard | 
                                           "table": pack.colour("table")})
     piece_m = labels == names.index("piece")
     chan_m = labels == names.index("channel")
+    # on a piece nothing is printed: a dark pixel there is channel even if nearer the ink
+    open_m = chan_m | (labels == names.index("ink"))
     cell_mm, gx, gy = conduit_grid(card, pack.tile_mm)
     cell = cell_mm * CARD_PX_PER_MM
     seen: dict[tuple[int, int], frozenset[str]] = {}
@@ -432,7 +437,7 @@ def check_conduit(view: CardView, pack: EnigmaPack, card: conduit.ConduitCard | 
         cx, cy = x0 + cell / 2, y0 + cell / 2
         inner = (slice(int(cy - 0.3 * cell), int(cy + 0.3 * cell)),
                  slice(int(cx - 0.3 * cell), int(cx + 0.3 * cell)))
-        cover = float((piece_m[inner] | chan_m[inner]).mean())
+        cover = float((piece_m[inner] | open_m[inner]).mean())
         if 0.25 < cover < 0.6:
             doubts.append(f"is there a piece on {list(at)}?")
             continue
@@ -442,7 +447,7 @@ def check_conduit(view: CardView, pack: EnigmaPack, card: conduit.ConduitCard | 
                 wx, wy = cx + ux * 0.38 * cell, cy + uy * 0.38 * cell
             else:
                 continue
-            win = chan_m[int(wy - 0.08 * cell):int(wy + 0.08 * cell) + 1,
+            win = open_m[int(wy - 0.08 * cell):int(wy + 0.08 * cell) + 1,
                          int(wx - 0.08 * cell):int(wx + 0.08 * cell) + 1]
             f = float(win.mean()) if win.size else 0.0
             if 0.2 < f < 0.5:
@@ -456,7 +461,7 @@ def check_conduit(view: CardView, pack: EnigmaPack, card: conduit.ConduitCard | 
             if (at[0] + ux, at[1] + uy) in cells:
                 continue
             wx, wy = cx + ux * 0.6 * cell, cy + uy * 0.6 * cell
-            win = chan_m[int(wy - 0.06 * cell):int(wy + 0.06 * cell) + 1,
+            win = open_m[int(wy - 0.06 * cell):int(wy + 0.06 * cell) + 1,
                          int(wx - 0.06 * cell):int(wx + 0.06 * cell) + 1]
             if win.size and float(win.mean()) >= 0.5:
                 stubs_seen.add((at, sd))
@@ -466,7 +471,19 @@ def check_conduit(view: CardView, pack: EnigmaPack, card: conduit.ConduitCard | 
         return verdict(CANNOT_TELL, "the card in the frame does not show the stubs of the card "
                        "entered: is it the right card?")
     if not given:
-        card = conduit.ConduitCard("read", card.cells, frozenset(stubs_seen), frozenset())
+        # which pieces are marked X is not read: judge the layout as if every piece not
+        # laid were marked, and never call it solved
+        laid_shapes = Counter(
+            min((conduit.turn_openings(o, r) for r in range(4)), key=conduit.format_openings)
+            for o in seen.values())
+        unused: list[str] = []
+        for piece in box.conduit.pieces:
+            shape = min((piece.turned(r) for r in range(4)), key=conduit.format_openings)
+            if laid_shapes[shape] > 0:
+                laid_shapes[shape] -= 1
+            else:
+                unused.append(piece.id)
+        card = conduit.ConduitCard("read", card.cells, frozenset(stubs_seen), frozenset(unused))
     # give each laid piece an id of the box's pieces with those openings
     free: dict[frozenset[str], list[str]] = {}
     for piece in box.conduit.pieces:

@@ -340,7 +340,7 @@ class PuzzleScene:
 
 def render_puzzle_scene(kind: str, card: Any, pack: EnigmaPack, *, solution: Any = None,
                         box: PuzzleBox | None = None, seed: int = 0, cfg: Any = None,
-                        px_per_mm: float = 8.0, outside_weights: int = 0,
+                        px_per_mm: float = 6.0, outside_weights: int = 0,
                         apart: Mapping[str, Sequence[angular.Cube]] | None = None
                         ) -> np.ndarray:
     """The mat seen straight down with the card and its pieces (BGR, before camera effects).

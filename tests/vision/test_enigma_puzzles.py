@@ -1,0 +1,113 @@
+"""Camera-verified Enigma puzzle solutions on rendered mats: right answers are solved, near
+misses are never "solved", and what cannot be seen is "cannot tell"."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from companion.enigma.puzzles import load_puzzles
+from vision.enigma_art import draw_pack
+from vision.enigma_pack import load_enigma_pack
+from vision.enigma_puzzles_check import check_puzzle_frame
+from vision.enigma_puzzles_render import default_solution, near_misses, render_puzzle_frame
+
+KINDS = ("weight", "fragment", "angular", "conduit")
+
+
+@pytest.fixture(scope="module")
+def box():
+    return load_puzzles()
+
+
+@pytest.fixture(scope="module")
+def packs():
+    return {"demo": load_enigma_pack(), "ink": draw_pack("ink")}
+
+
+@pytest.mark.parametrize("kind,style,card_index", [
+    ("weight", "demo", 0), ("fragment", "demo", 1), ("angular", "demo", 0),
+    ("conduit", "demo", 1), ("fragment", "ink", 2), ("angular", "ink", 2)])
+def test_a_right_answer_is_solved_and_near_misses_are_not(kind, style, card_index, box,
+                                                           packs) -> None:
+    pack = packs[style]
+    card = list(getattr(box, kind).cards.values())[card_index]
+    solution = default_solution(kind, card, box)
+    frame = render_puzzle_frame(kind, card, pack, solution=solution, seed=card_index + 3)
+    result = check_puzzle_frame(kind, frame, pack, card=card, box=box)
+    assert result["verdict"] == "solved", result
+    for what, wrong, extra in near_misses(kind, card, solution, box, random.Random(5))[:2]:
+        frame = render_puzzle_frame(kind, card, pack, solution=wrong, seed=card_index + 4,
+                                    **extra)
+        result = check_puzzle_frame(kind, frame, pack, card=card, box=box)
+        assert result["verdict"] != "solved", (what, result)
+        assert result["reason"]
+
+
+def test_the_weight_reason_names_both_pans(box, packs) -> None:
+    pack = packs["demo"]
+    card = box.weight.cards["weight-demo-1"]
+    wrong = near_misses("weight", card, default_solution("weight", card, box), box,
+                        random.Random(1))[0][1]
+    frame = render_puzzle_frame("weight", card, pack, solution=wrong, seed=2)
+    result = check_puzzle_frame("weight", frame, pack, card=card, box=box)
+    assert result["verdict"] in ("not solved", "cannot tell")
+    if result["verdict"] == "not solved":
+        assert "the left pan weighs" in result["reason"]
+
+
+def test_the_angular_picture_is_read_from_the_card(box, packs) -> None:
+    pack = packs["demo"]
+    card = box.angular.cards["angular-demo-2"]
+    frame = render_puzzle_frame("angular", card, pack, seed=9)
+    assert check_puzzle_frame("angular", frame, pack, box=box)["verdict"] == "solved"
+
+
+def test_without_the_card_what_is_not_printed_is_cannot_tell(box, packs) -> None:
+    pack = packs["demo"]
+    card = box.conduit.cards["conduit-demo-2"]  # it marks P9 with an X
+    frame = render_puzzle_frame("conduit", card, pack, seed=4)
+    assert check_puzzle_frame("conduit", frame, pack, box=box)["verdict"] == "cannot tell"
+    card_w = box.weight.cards["weight-demo-1"]
+    frame = render_puzzle_frame("weight", card_w, pack, seed=4)
+    assert check_puzzle_frame("weight", frame, pack, box=box)["verdict"] == "cannot tell"
+
+
+def test_a_frame_without_the_mat_is_cannot_tell(box, packs) -> None:
+    blank = np.full((720, 1280, 3), 100, np.uint8)
+    result = check_puzzle_frame("weight", blank, packs["demo"], box=box,
+                                card=box.weight.cards["weight-demo-1"])
+    assert result["verdict"] == "cannot tell"
+    assert "markers" in result["reason"]
+
+
+def test_the_wrong_card_entered_is_cannot_tell(box, packs) -> None:
+    pack = packs["demo"]
+    cards = list(box.conduit.cards.values())
+    frame = render_puzzle_frame("conduit", cards[0], pack, seed=6)
+    result = check_puzzle_frame("conduit", frame, pack, card=cards[1], box=box)
+    assert result["verdict"] != "solved"
+
+
+def test_cli_render_and_check_puzzle(tmp_path: Path, box, capsys) -> None:
+    from ui.cli import main
+
+    card = tmp_path / "card.json"
+    card.write_text(json.dumps({"id": "x", "left": [13, 6], "right": [5, 7], "count": 5}))
+    out = tmp_path / "w.png"
+    assert main(["render", "puzzle", "weight", str(card), "-o", str(out)]) == 0
+    capsys.readouterr()
+    assert main(["check", "puzzle", "weight", str(out), "--card", str(card)]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["verdict"] == "solved"
+    solution = tmp_path / "s.json"
+    solution.write_text(json.dumps({"left": [2, 0], "right": [1, 2]}))
+    assert main(["render", "puzzle", "weight", str(card), "--solution", str(solution),
+                 "-o", str(out)]) == 0
+    capsys.readouterr()
+    assert main(["check", "puzzle", "weight", str(out), "--card", str(card)]) == 0
+    assert json.loads(capsys.readouterr().out)["verdict"] != "solved"
