@@ -60,6 +60,23 @@ def test_game_screens_open_at_both_sizes(make_driver, game):
         driver.set_size(size)
         driver.screenshot(f"{game}-{orientation}")
         _check_targets(driver, f"{game} {orientation}")
+        _check_board_cells(driver, game, orientation)
+
+
+def _check_board_cells(driver, game, orientation):
+    """The cells a finger taps on a board are targets too: at least 9 mm across."""
+    import math
+
+    from ui.touch import required_target_px
+
+    need = required_target_px()
+    if game == "indigo":
+        across = math.sqrt(3) * driver.screen("indigo").ids.board.radius()
+    elif game == "second-chance":
+        across = driver.screen("second_chance").ids.sheet.geometry()[0]
+    else:
+        return
+    assert across >= need - 0.5, f"{game} {orientation}: cells {across:.0f} px < {need:.0f}"
 
 
 @pytest.mark.parametrize("screen", ["home", "history", "settings", "calibration"])
