@@ -188,3 +188,17 @@ def test_models_follow_the_pack_object_not_its_id() -> None:
     assert pack_model(a, 12) is model_a
     b = draw_pack("demo")
     assert pack_model(b, 12) is not model_a
+
+
+def test_refuses_a_rendered_second_chance_sheet_photo(demo: IndigoPack) -> None:
+    """The Second Chance helper's own sheet renderer, when present: markers of another game."""
+    sheet_render = pytest.importorskip("vision.sheet_render")
+    try:
+        photo = sheet_render.render_sheet(
+            sheet_render.SheetContent(tiles=(((4, 4), (4, 5)),)), seed=3
+        ).image
+    except (TypeError, AttributeError) as exc:  # its API is not ours to pin down
+        pytest.skip(f"sheet renderer API changed: {exc}")
+    with pytest.raises(FrameRefusedError) as info:
+        read_indigo(photo, demo)
+    assert info.value.reason in ("wrong-layout", "no-markers", "blurred")
