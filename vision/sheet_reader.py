@@ -11,7 +11,7 @@ Stages (each a small function over the canonical image of :mod:`vision.sheet_geo
    are light in grey still differ from the paper in colour) and how that ink is spread;
 5. :func:`classify_cells`: empty, filled or doubtful; the bonus 1 is the filled cell whose ink
    is a narrow upright stroke;
-6. :func:`border_scores`: between two filled neighbours, is there a drawn outline (a line
+6. :func:`border_ratios`: between two filled neighbours, is there a drawn outline (a line
    darker than both sides all along the border) or a change of colour?
 7. :func:`segment`: tiles are the groups of filled cells joined where there is no outline;
    a border that cannot be decided, or outlines that do not close, become questions;
@@ -32,6 +32,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from companion.second_chance.deck import Deck
 from companion.second_chance.sheet import SheetCheck, check_sheet
 from companion.second_chance.shapes import Cell, Shape
 from vision.sheet_geometry import (
@@ -67,14 +68,17 @@ class SheetReaderConfig:
     texture_floor: float = 0.01
     texture_unit: float = 0.035
     darkness_unit: float = 0.15
-    empty_score: float = 0.7
-    filled_score: float = 1.3
+    #: pixels with this much colour count as tint; their share / ``tint_share_unit``
+    tint_chroma: float = 0.06
+    tint_share_unit: float = 0.12
+    empty_score: float = 0.6
+    filled_score: float = 1.7
     #: the smallest ink share of a written 1
     one_min_ink: float = 0.02
     #: the inside of a cell, as a share of the cell kept on each side (outlines stay outside)
     inset: float = 0.16
     #: a 1: the ink's horizontal spread at most this share of its vertical spread
-    one_aspect: float = 0.45
+    one_aspect: float = 0.6
     one_max_ink: float = 0.4
     #: outline score (darkness of the border over its sides): above ``cut`` an outline,
     #: below ``join`` none, between undecided
@@ -170,17 +174,33 @@ def paper_model(gray: np.ndarray, *, step_ratio: float = 0.8, percentile: float 
     step = CANON_CELL // 2
     n = CANON_SIZE // step
     patches = g[: n * step, : n * step].reshape(n, step, n, step).transpose(0, 2, 1, 3)
-    bright = np.percentile(patches.reshape(n, n, -1), percentile, axis=2).astype(np.float32)
+    flat = patches.reshape(n, n, -1)
+    kth = int(flat.shape[2] * percentile / 100)
+    top = int(flat.shape[2] * 0.9)
+    parted = np.partition(flat, (kth, top), axis=2)
+    middle = parted[:, :, kth].astype(np.float32)
+    high = parted[:, :, top].astype(np.float32)
+    # A patch with strokes shows the paper between them: its high percentile is the paper
+    # there (in a shadow too). A uniform patch is paper or solid shading: its middle
+    # percentile, which the neighbour test below sorts out.
+    textured = high > middle * 1.2
+    bright = np.where(textured, high, middle)
+    uniform = ~textured
+    level = float(np.median((high / np.maximum(middle, 1.0))[uniform])) if uniform.any() else 1.0
     # side neighbours only: a soft shadow's slope along a diagonal would look like a step
     kernel = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
+    first = bright < cv2.dilate(bright, kernel) * step_ratio
+    ceiling = _smooth_surface(bright, ~first) * 1.04
     estimate = bright.copy()
     for _ in range(12):
         neighbours = cv2.dilate(estimate, kernel)
         low = estimate < neighbours * step_ratio
         if not low.any():
             break
-        estimate = np.where(low, neighbours * 0.97, estimate)
-    smooth = cv2.GaussianBlur(estimate, (3, 3), 0.8)
+        # lifted towards the neighbours, but never above the smooth light of the whole sheet:
+        # a solid block next to a shadow must not carry bright paper into the shadow
+        estimate = np.where(low, np.minimum(neighbours * 0.97, ceiling), estimate)
+    smooth = cv2.GaussianBlur(estimate * level, (3, 3), 0.8)
     return cv2.resize(
         smooth,
         (CANON_SIZE, CANON_SIZE),  # type: ignore[no-any-return]
@@ -188,34 +208,71 @@ def paper_model(gray: np.ndarray, *, step_ratio: float = 0.8, percentile: float 
     )
 
 
-def ink_maps(
-    canon: np.ndarray, paper: np.ndarray, cfg: SheetReaderConfig
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per pixel: ink mask, darkness (0..1) and normalised colour (paper = (1, 1, 1))."""
-    img = canon.astype(np.float32)
+def _smooth_surface(values: np.ndarray, keep: np.ndarray) -> np.ndarray:
+    """A cubic surface through the kept values (robust: values far below it are dropped)."""
+    n = values.shape[0]
+    yy, xx = np.mgrid[0:n, 0:n].astype(np.float64)
+    x = (xx / (n - 1) * 2 - 1).ravel()
+    y = (yy / (n - 1) * 2 - 1).ravel()
+    design = np.stack([np.ones_like(x), x, y, x * x, x * y, y * y, x ** 3, x * x * y,
+                       x * y * y, y ** 3], axis=1)
+    v = values.ravel().astype(np.float64)
+    mask = keep.ravel().copy()
+    if mask.sum() < 12:
+        mask = v >= np.percentile(v, 50)
+    coeffs = np.linalg.lstsq(design[mask], v[mask], rcond=None)[0]
+    for _ in range(2):
+        fitted = design @ coeffs
+        mask = keep.ravel() & (v > fitted * 0.9)
+        if mask.sum() < 12:
+            break
+        coeffs = np.linalg.lstsq(design[mask], v[mask], rcond=None)[0]
+    return (design @ coeffs).reshape(n, n).astype(np.float32)
+
+
+#: the reading works on the grid plus this many pixels around it
+PAD = 8
+GRID_PX = N * CANON_CELL
+
+
+def paper_cast(canon: np.ndarray, paper: np.ndarray) -> np.ndarray:
+    """The paper's colour (per channel, relative to its grey) from the margin around the grid."""
+    img = canon[::4, ::4].astype(np.float32)
     gray = img.mean(axis=2)
-    ratio = gray / np.maximum(paper, 1.0)
-    # the paper's colour cast, from the paper-like pixels of the margin
+    ratio = gray / np.maximum(paper[::4, ::4], 1.0)
     ring = np.ones(gray.shape, bool)
-    ring[CANON_MARGIN:-CANON_MARGIN, CANON_MARGIN:-CANON_MARGIN] = False
+    m = CANON_MARGIN // 4
+    ring[m:-m, m:-m] = False
     paperlike = ring & (ratio > 0.9)
-    if paperlike.sum() < 50:
+    if paperlike.sum() < 20:
         paperlike = ratio > np.percentile(ratio, 70)
-    cast = img[paperlike].mean(axis=0) / max(float(gray[paperlike].mean()), 1.0)
-    norm = img / (paper[..., None] * cast[None, None, :])
+    return img[paperlike].mean(axis=0) / max(float(gray[paperlike].mean()), 1.0)  # type: ignore[no-any-return]
+
+
+def crop_grid(a: np.ndarray) -> np.ndarray:
+    """The grid and PAD pixels around it; cell (r, c) starts at PAD + (r, c) * CANON_CELL."""
+    lo, hi = CANON_MARGIN - PAD, CANON_MARGIN + GRID_PX + PAD
+    return a[lo:hi, lo:hi]
+
+
+def ink_maps(
+    grid_img: np.ndarray, paper: np.ndarray, cast: np.ndarray, cfg: SheetReaderConfig
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per pixel of the cropped grid: ink mask, darkness (0..1), colour (paper = (1, 1, 1))."""
+    norm = grid_img.astype(np.float32)
+    norm /= (paper[..., None] * cast[None, None, :])
+    low = norm.min(axis=2)
     # darkness in the most absorbed channel: graphite darkens all three, a coloured pencil
     # darkens one or two strongly even when it looks light in grey
-    darkness = np.clip(1.0 - norm.min(axis=2), 0.0, 1.0)
-    chroma = norm.max(axis=2) - norm.min(axis=2)
+    darkness = np.clip(1.0 - low, 0.0, 1.0)
+    chroma = norm.max(axis=2) - low
     ink = (darkness > cfg.ink_darkness) | ((chroma > cfg.ink_chroma) & (darkness > cfg.ink_light))
     return ink, darkness, norm
 
 
 def _cells_view(a: np.ndarray) -> np.ndarray:
-    """(9, C, 9, C, ...) view of the grid region."""
-    grid = a[
-        CANON_MARGIN : CANON_MARGIN + N * CANON_CELL, CANON_MARGIN : CANON_MARGIN + N * CANON_CELL
-    ]
+    """(9, C, 9, C, ...) view of the grid region of a cropped map."""
+    grid = a[PAD:PAD + GRID_PX, PAD:PAD + GRID_PX]
     return grid.reshape(N, CANON_CELL, N, CANON_CELL, *a.shape[2:])
 
 
@@ -284,85 +341,49 @@ def classify_cells(
     return state, confidence, ones
 
 
-def border_scores(
-    darkness: np.ndarray,
-    cfg: SheetReaderConfig,
-    printed_line: float | None = None,
-) -> tuple[np.ndarray, np.ndarray, float]:
-    """Outline scores of the borders between neighbouring cells.
+def border_ratios(darkness: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Light through each border between neighbours over light beside it (medians along it).
 
-    Returns (right, below, printed): ``right[r, c]`` scores the border right of (r, c) (9 x 8),
-    ``below[r, c]`` the border under it (8 x 9). Light passing a border is compared with what
-    the printed line alone lets through times what the fill beside it lets through (fill runs
-    over the line inside a tile): a drawn outline takes away much more. Score 0: no outline;
-    towards 1: a heavy outline.
+    ``right[r, c]`` is the border right of (r, c) (9 x 8), ``below[r, c]`` the one under it
+    (8 x 9). Inside a tile the fill runs over the printed line, so the ratio is what the
+    printed line lets through; a drawn outline takes much more away.
     """
     t = 1.0 - darkness
-    half = 1
     side_a, side_b = int(CANON_CELL * 0.12), int(CANON_CELL * 0.3)
     trim = int(CANON_CELL * 0.22)
-    lines = CANON_MARGIN + np.arange(1, N) * CANON_CELL
-    bands_v = np.stack([t[:, x - half : x + half + 1].mean(axis=1) for x in lines])  # (8, H)
-    sides_v = np.stack(
-        [
-            (
-                t[:, x - side_b : x - side_a].mean(axis=1)
-                + t[:, x + side_a : x + side_b].mean(axis=1)
-            )
-            / 2
-            for x in lines
-        ]
-    )
-    bands_h = np.stack([t[y - half : y + half + 1, :].mean(axis=0) for y in lines])  # (8, W)
-    sides_h = np.stack(
-        [
-            (
-                t[y - side_b : y - side_a, :].mean(axis=0)
-                + t[y + side_a : y + side_b, :].mean(axis=0)
-            )
-            / 2
-            for y in lines
-        ]
-    )
-    seg = [
-        slice(CANON_MARGIN + j * CANON_CELL + trim, CANON_MARGIN + (j + 1) * CANON_CELL - trim)
-        for j in range(N)
-    ]
-    band_r = np.array(
-        [[float(np.median(bands_v[k, seg[j]])) for k in range(N - 1)] for j in range(N)]
-    )
-    side_r = np.array(
-        [[float(np.median(sides_v[k, seg[j]])) for k in range(N - 1)] for j in range(N)]
-    )
-    band_b = np.array(
-        [[float(np.median(bands_h[k, seg[j]])) for j in range(N)] for k in range(N - 1)]
-    )
-    side_b_ = np.array(
-        [[float(np.median(sides_h[k, seg[j]])) for j in range(N)] for k in range(N - 1)]
-    )
-    if printed_line is None:
-        printed_line = cfg.printed_line_prior
-    right = 1.0 - band_r / np.maximum(printed_line * side_r, 1e-3)
-    below = 1.0 - band_b / np.maximum(printed_line * side_b_, 1e-3)
-    return right, below, printed_line
+    xs = PAD + np.arange(1, N) * CANON_CELL
+    # columns around each vertical line: (8, H)
+    band_v = (t[:, xs - 1] + t[:, xs] + t[:, xs + 1]).T / 3
+    left = np.stack([t[:, x - side_b:x - side_a].mean(axis=1) for x in xs])
+    right_side = np.stack([t[:, x + side_a:x + side_b].mean(axis=1) for x in xs])
+    side_v = (left + right_side) / 2
+    band_h = (t[xs - 1, :] + t[xs, :] + t[xs + 1, :]) / 3
+    up = np.stack([t[y - side_b:y - side_a, :].mean(axis=0) for y in xs])
+    down = np.stack([t[y + side_a:y + side_b, :].mean(axis=0) for y in xs])
+    side_h = (up + down) / 2
+
+    def per_cell(a: np.ndarray) -> np.ndarray:
+        # (8, L) -> (8, 9): median over the trimmed middle of each cell's stretch of the line
+        cells = a[:, PAD:PAD + GRID_PX].reshape(N - 1, N, CANON_CELL)[:, :, trim:CANON_CELL - trim]
+        return np.median(cells, axis=2)  # type: ignore[no-any-return]
+
+    ratio_v = per_cell(band_v) / np.maximum(per_cell(side_v), 1e-3)  # (8 lines, 9 rows)
+    ratio_h = per_cell(band_h) / np.maximum(per_cell(side_h), 1e-3)  # (8 lines, 9 cols)
+    return ratio_v.T, ratio_h
 
 
-def printed_line_level(darkness: np.ndarray, filled: np.ndarray, cfg: SheetReaderConfig) -> float:
+def printed_line_level(right: np.ndarray, below: np.ndarray, filled: np.ndarray,
+                       cfg: SheetReaderConfig) -> float:
     """How much light the printed grid line lets through.
 
     Measured on the borders between two empty cells; on a nearly full sheet, from the upper
     part of the borders between filled cells (inside a tile, most of them); else the prior.
     """
-    right, below, _ = border_scores(darkness, cfg, printed_line=1.0)
     empty = ~filled
-    pairs_r = [(r, c) for r in range(N) for c in range(N - 1)]
-    pairs_b = [(r, c) for r in range(N - 1) for c in range(N)]
-    values = [1.0 - right[r, c] for r, c in pairs_r if empty[r, c] and empty[r, c + 1]]
-    values += [1.0 - below[r, c] for r, c in pairs_b if empty[r, c] and empty[r + 1, c]]
+    values = list(right[empty[:, :-1] & empty[:, 1:]]) + list(below[empty[:-1, :] & empty[1:, :]])
     if len(values) >= 3:
         return float(np.median(values))
-    inside = [1.0 - right[r, c] for r, c in pairs_r if filled[r, c] and filled[r, c + 1]]
-    inside += [1.0 - below[r, c] for r, c in pairs_b if filled[r, c] and filled[r + 1, c]]
+    inside = list(right[filled[:, :-1] & filled[:, 1:]]) + list(below[filled[:-1, :] & filled[1:, :]])
     if len(inside) >= 6:
         return float(np.clip(np.percentile(inside, 70), 0.45, 0.85))
     return cfg.printed_line_prior
@@ -370,6 +391,8 @@ def printed_line_level(darkness: np.ndarray, filled: np.ndarray, cfg: SheetReade
 
 @dataclass(frozen=True)
 class Segmentation:
+    """Tiles found on a sheet, and the questions the outlines leave open."""
+
     shapes: tuple[tuple[Cell, ...], ...]
     questions: tuple[dict[str, Any], ...]
 
@@ -469,6 +492,7 @@ def read_canonical(
     method: str = "canonical",
     started: float | None = None,
     orientation_confidence: float = 1.0,
+    deck: Deck | None = None,
 ) -> SheetReading:
     """Read a canonical (already located) sheet image."""
     started = time.perf_counter() if started is None else started
@@ -477,9 +501,10 @@ def read_canonical(
     canon = rectify(canon, mesh)
     if canon.ndim == 2:
         canon = cv2.cvtColor(canon, cv2.COLOR_GRAY2BGR)
-    gray = canon.mean(axis=2).astype(np.float32)
+    gray = cv2.cvtColor(canon, cv2.COLOR_BGR2GRAY).astype(np.float32)
     paper = paper_model(gray)
-    ink, darkness, norm = ink_maps(canon, paper, cfg)
+    cast = paper_cast(canon, paper)
+    ink, darkness, norm = ink_maps(crop_grid(canon), crop_grid(paper), cast, cfg)
     f = cell_features(ink, darkness, norm, cfg)
     state, confidence, ones = classify_cells(f, cfg)
     questions: list[dict[str, Any]] = []
@@ -508,8 +533,10 @@ def read_canonical(
     if bonus is not None:
         filled.add(bonus)
     tiles = filled - ({bonus} if bonus else set())
-    printed = printed_line_level(darkness, state == 1, cfg)
-    right, below, _ = border_scores(darkness, cfg, printed)
+    ratio_r, ratio_b = border_ratios(darkness)
+    printed = printed_line_level(ratio_r, ratio_b, state == 1, cfg)
+    right = 1.0 - ratio_r / printed
+    below = 1.0 - ratio_b / printed
     seg = segment(tiles, right, below, f.colour, cfg)
     questions.extend(seg.questions)
     if orientation_confidence < cfg.min_orientation:
@@ -520,7 +547,7 @@ def read_canonical(
                 "message": "which side of the sheet is up? the title is not clear",
             }
         )
-    check = check_sheet(sorted(filled), shapes=list(seg.shapes), bonus=bonus)
+    check = check_sheet(sorted(filled), shapes=list(seg.shapes), bonus=bonus, deck=deck)
     rows = tuple(
         "".join("1" if (r, c) == bonus else "#" if (r, c) in filled else "." for c in range(N))
         for r in range(N)
@@ -551,13 +578,17 @@ def read_canonical(
             "spread_x": f.spread_x,
             "spread_y": f.spread_y,
             "canon": canon,
-            "ones": ones, "colour": f.colour,
+            "ones": ones, "colour": f.colour, "texture": f.texture, "darkness": f.darkness,
         },
     )
 
 
 def read_sheet(
-    image: np.ndarray, cfg: SheetReaderConfig = DEFAULT_CONFIG, *, layout: SheetLayout | None = None
+    image: np.ndarray,
+    cfg: SheetReaderConfig = DEFAULT_CONFIG,
+    *,
+    layout: SheetLayout | None = None,
+    deck: Deck | None = None,
 ) -> SheetReading:
     """Read a camera frame of a sheet. Raises FrameRefusedError (exit 4) when the grid cannot
     be found or trusted."""
@@ -572,4 +603,5 @@ def read_sheet(
         method=fit.method,
         started=started,
         orientation_confidence=fit.orientation_confidence,
+        deck=deck,
     )
