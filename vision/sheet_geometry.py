@@ -87,11 +87,16 @@ def line_evidence(canon_gray: np.ndarray, *, slack: int = 4) -> float:
     return float((np.median(off) - np.median(on)) / paper)
 
 
+#: half a frame first: faster, and the default detector finds blurred markers better there
+SHEET_MARKER_CHECKS = MarkerChecks(retry_scales=(0.5, 1.0))
+
+
 def locate_with_markers(
     image: np.ndarray,
     layout: SheetLayout,
-    checks: MarkerChecks = MarkerChecks(retry_scales=(0.5, 1.0)),
+    checks: MarkerChecks = SHEET_MARKER_CHECKS,
 ) -> GridFit:
+    """The grid of the app's own sheet, from its four checked markers."""
     fit = locate(image, layout.marker_layout(), checks=checks)
     h = _canon_from_page(layout) @ fit.image_to_plane
     # the markers' fit is checked by vision.markers; the grid lines are checked when read

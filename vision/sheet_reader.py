@@ -33,8 +33,8 @@ import cv2
 import numpy as np
 
 from companion.second_chance.deck import Deck
-from companion.second_chance.sheet import SheetCheck, check_sheet
 from companion.second_chance.shapes import Cell, Shape
+from companion.second_chance.sheet import SheetCheck, check_sheet
 from vision.sheet_geometry import (
     CANON_CELL,
     CANON_MARGIN,
@@ -380,10 +380,12 @@ def printed_line_level(right: np.ndarray, below: np.ndarray, filled: np.ndarray,
     part of the borders between filled cells (inside a tile, most of them); else the prior.
     """
     empty = ~filled
-    values = list(right[empty[:, :-1] & empty[:, 1:]]) + list(below[empty[:-1, :] & empty[1:, :]])
+    values = list(right[empty[:, :-1] & empty[:, 1:]])
+    values += list(below[empty[:-1, :] & empty[1:, :]])
     if len(values) >= 3:
         return float(np.median(values))
-    inside = list(right[filled[:, :-1] & filled[:, 1:]]) + list(below[filled[:-1, :] & filled[1:, :]])
+    inside = list(right[filled[:, :-1] & filled[:, 1:]])
+    inside += list(below[filled[:-1, :] & filled[1:, :]])
     if len(inside) >= 6:
         return float(np.clip(np.percentile(inside, 70), 0.45, 0.85))
     return cfg.printed_line_prior
