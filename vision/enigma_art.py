@@ -239,7 +239,7 @@ STYLES: dict[str, Style] = {
     "ink": Style(
         name="ink",
         colours={
-            "table": "#4a4f5c",
+            "table": "#6e6259",
             "tile": "#dfe7ec",
             "tile_edge": "#8fa3b3",
             "channel": "#33475b",

@@ -168,6 +168,8 @@ class TileRead:
     problems: tuple[str, ...] = ()
     #: where each cell (a, b, c...) lies on the tile, in tile units (x right, y down)
     centres: tuple[tuple[float, float], ...] = ()
+    #: how far (pixels) the openings seen lie off the pack's positions: the square is off
+    offset: tuple[float, float] = (0.0, 0.0)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -553,6 +555,10 @@ def read_tile(
     # ---- channels: the mask without the cells, then pieces and their contacts
     channel = (kind_map == "channel").astype(np.uint8)
     channel = cv2.morphologyEx(channel, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    # the outermost pixels may show the gap to the next tile or the table: not this tile's
+    edge_px = max(2, int(round(0.035 * p)))
+    channel[:edge_px, :] = channel[-edge_px:, :] = 0
+    channel[:, :edge_px] = channel[:, -edge_px:] = 0
     # two cells close together: the short channel between them is judged along the line
     links: list[tuple[Endpoint, Endpoint]] = []
     # whatever is not bare tile art conducts (channel, cells, their outlines)
@@ -589,7 +595,7 @@ def read_tile(
     min_piece = 0.6 * cw * cw
     windows: dict[Port, np.ndarray] = {}
     fr = pack.ports
-    depth0, depth1 = max(1, int(0.02 * p)), max(3, int(0.12 * p))
+    depth0, depth1 = max(2, int(round(0.035 * p))), max(4, int(0.13 * p))
     half_w = max(2.0, cw)
     port_fraction: dict[Port, float] = {}
     for side in SIDES:
@@ -610,6 +616,7 @@ def read_tile(
             windows[port] = win
             port_fraction[port] = float(channel[win].mean()) if win.any() else 0.0
     present = {q for q, f in port_fraction.items() if f >= settings.port_min_fraction}
+    offset = _opening_offset(channel, fr, depth0, depth1, cw)
     for f in port_fraction.values():
         # a fraction near the threshold is a doubtful opening
         margin = abs(f - settings.port_min_fraction) / settings.port_min_fraction
@@ -632,6 +639,9 @@ def read_tile(
     used_ports: set[Port] = set()
     for k in range(1, n):
         if stats[k, cv2.CC_STAT_AREA] < min_piece:
+            continue
+        # a sliver thinner than a channel (a neighbour's edge line, a shadow) is no channel
+        if min(stats[k, cv2.CC_STAT_WIDTH], stats[k, cv2.CC_STAT_HEIGHT]) < 0.6 * cw:
             continue
         piece = lab == k
         grown = cv2.dilate(piece.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
@@ -686,7 +696,41 @@ def read_tile(
             conf = min(conf, c.net_confidence)
     category = None
     centres = tuple((c.centre[0] / p, c.centre[1] / p) for c in cells)
-    return TileRead(at, tile, conf, category, tuple(dict.fromkeys(problems)), centres), nets
+    return TileRead(at, tile, conf, category, tuple(dict.fromkeys(problems)), centres,
+                    offset), nets
+
+
+def _opening_offset(channel: np.ndarray, fractions: tuple[float, float, float], depth0: int,
+                    depth1: int, cw: float) -> tuple[float, float]:
+    """Where the channels cross the sides, against the pack's three positions: the median
+    shift in x (from the N and S sides) and in y (from E and W). Openings sit at fixed places
+    on a tile, so a consistent shift means the square was cut a little off the tile."""
+    p = channel.shape[0]
+    wanted = [f * p for f in fractions]
+    shifts: dict[str, list[float]] = {"x": [], "y": []}
+    bands = {"N": channel[depth0:depth1, :].mean(axis=0),
+             "S": channel[p - depth1:p - depth0, :].mean(axis=0),
+             "W": channel[:, depth0:depth1].mean(axis=1),
+             "E": channel[:, p - depth1:p - depth0].mean(axis=1)}
+    for side, profile in bands.items():
+        on = profile > 0.5
+        k = 0
+        while k < p:
+            if not on[k]:
+                k += 1
+                continue
+            j = k
+            while j < p and on[j]:
+                j += 1
+            width = j - k
+            if 0.5 * cw <= width <= 2.5 * cw:
+                centre = (k + j - 1) / 2
+                near = min(wanted, key=lambda w: abs(w - centre))
+                if abs(centre - near) <= 0.11 * p:
+                    shifts["x" if side in "NS" else "y"].append(centre - near)
+            k = j
+    return (float(np.median(shifts["x"])) if shifts["x"] else 0.0,
+            float(np.median(shifts["y"])) if shifts["y"] else 0.0)
 
 
 # ---------------------------------------------------------------------------- the reader
@@ -742,20 +786,34 @@ def read_enigma(
         balanced, (sx, sy), pack, p, _marker_zones(geo, plane_to_canon), st
     )
     model = colour_model(pack)
-    small = colour_features(balanced)
-    edge_classes = np.array([k in ("edge", "table") for k in model.kinds])
-    boundary = edge_classes[model.labels(small)]
-    squares = refine_squares(squares, boundary, p)
     t2 = time.perf_counter()
     tiles: dict[Pos, TileRead] = {}
     nets: list[NetworkerRead] = []
     start = start_tile or pack.start_conduit
-    for at, (cx, cy) in sorted(squares.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+    # from the start tile outwards: each square is predicted from its neighbours' final
+    # places, then moved to where its own openings say the tile lies (lens distortion and
+    # hand placement bend the ideal grid by a few pixels)
+    final: dict[Pos, tuple[float, float]] = {(0, 0): (sx, sy)}
+    order = sorted(squares, key=lambda a: (abs(a[0]) + abs(a[1]), a[1], a[0]))
+    for at in order:
         if at == (0, 0):
             tiles[at] = TileRead(at, start, float(np.clip(score / 0.7, 0.0, 1.0)), "start")
             continue
-        patch = cv2.getRectSubPix(balanced, (p, p), (cx, cy))
-        read, found = read_tile(patch, at, pack, model, st)
+        preds = [(final[nb][0] + (at[0] - nb[0]) * p, final[nb][1] + (at[1] - nb[1]) * p)
+                 for nb in ((at[0] - 1, at[1]), (at[0] + 1, at[1]), (at[0], at[1] - 1),
+                            (at[0], at[1] + 1)) if nb in final]
+        cx, cy = ((float(np.mean([q[0] for q in preds])), float(np.mean([q[1] for q in preds])))
+                  if preds else squares[at])
+        read, found = read_tile(cv2.getRectSubPix(balanced, (p, p), (cx, cy)), at, pack,
+                                model, st)
+        for _ in range(2):
+            dx, dy = read.offset
+            if math.hypot(dx, dy) < 1.0 or math.hypot(dx, dy) > 0.15 * p:
+                break
+            cx, cy = cx + dx, cy + dy
+            read, found = read_tile(cv2.getRectSubPix(balanced, (p, p), (cx, cy)), at, pack,
+                                    model, st)
+        final[at] = (cx, cy)
         tiles[at] = read
         nets.extend(found)
     # tiles must join the start tile through tiles
