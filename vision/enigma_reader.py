@@ -659,6 +659,15 @@ def read_tile(
             problems.append("a channel ends without reaching a cell or a side")
             conf = min(conf, 0.4)
             continue
+        # a channel is a stroke: a hole in it means something round sits on it (a cell under
+        # a networker whose ring was not seen)
+        contours, hierarchy = cv2.findContours(piece.astype(np.uint8), cv2.RETR_CCOMP,
+                                               cv2.CHAIN_APPROX_SIMPLE)
+        if hierarchy is not None and any(
+                h[3] >= 0 and cv2.contourArea(c) >= 0.25 * math.pi * rn * rn
+                for c, h in zip(contours, hierarchy[0], strict=True)):
+            problems.append("something round sits on a channel: a cell under a networker?")
+            conf = min(conf, 0.3)
         cell_count = sum(1 for e in nodes if isinstance(e, str))
         if cell_count == 0 and len(nodes) >= 4:
             problems.append("channels cross or join at one point: cannot tell which")
