@@ -195,6 +195,25 @@ class CodeReaderConfig:
 
 
 @dataclass(frozen=True)
+class EnigmaVisionConfig:
+    """``[vision.enigma]``: the Enigma table reader and puzzle checks (``vision.enigma_*``)."""
+
+    tile_mm: float = setting(0.0, low=0.0, high=300.0)
+    marker_size_mm: float = setting(40.0, low=10.0, high=300.0)
+    marker_frame_mm: tuple[float, ...] = setting((760.0, 640.0), low=50.0, high=4000.0,
+                                                 length=(2, 2))
+    read_px_per_tile: int = setting(64, low=32, high=160)
+    start_min_score: float = setting(0.45, low=0.0, high=1.0)
+    occupied_min: float = setting(0.6, low=0.1, high=1.0)
+    port_min_fraction: float = setting(0.25, low=0.05, high=1.0)
+    mat_marker_mm: float = setting(30.0, low=10.0, high=300.0)
+    mat_frame_mm: tuple[float, ...] = setting((240.0, 150.0), low=50.0, high=2000.0,
+                                              length=(2, 2))
+    fragment_min_iou: float = setting(0.95, low=0.5, high=1.0)
+    fragment_max_gap: float = setting(0.012, low=0.0, high=0.5)
+
+
+@dataclass(frozen=True)
 class VisionConfig:
     """``[vision]``: thresholds of the board readers; a read below them is asked, not applied."""
 
@@ -206,6 +225,7 @@ class VisionConfig:
     pack: str = setting("")
     indigo: IndigoBoardConfig = field(default_factory=IndigoBoardConfig)
     code: CodeReaderConfig = field(default_factory=CodeReaderConfig)
+    enigma: EnigmaVisionConfig = field(default_factory=EnigmaVisionConfig)
 
 
 @dataclass(frozen=True)

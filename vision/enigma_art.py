@@ -64,7 +64,8 @@ class TileLayout:
     strokes: tuple[tuple[Point, ...], ...]  # polylines of channel
 
 
-def layout_tile(tile: Tile, fractions: tuple[float, float, float]) -> TileLayout:
+def layout_tile(tile: Tile, fractions: tuple[float, float, float], *, spacing: float = 0.36
+                ) -> TileLayout:
     """Place cells and channel strokes: cells near the ports they serve, pushed apart."""
     comps = tile.components()
     pos: dict[str, Point] = {}
@@ -119,10 +120,10 @@ def layout_tile(tile: Tile, fractions: tuple[float, float, float]) -> TileLayout
                     continue
                 (x, y), (ox, oy) = pos[cell], pos[other]
                 d = math.hypot(x - ox, y - oy)
-                if d < 0.36:
+                if d < spacing:
                     if d < 1e-6:
                         ox, oy, d = ox - 0.01, oy - 0.013, 0.0164
-                    push = (0.36 - d) / 2 + 0.002
+                    push = (spacing - d) / 2 + 0.002
                     ux, uy = (x - ox) / d, (y - oy) / d
                     pos[cell] = (
                         min(0.8, max(0.2, x + ux * push)),
@@ -166,21 +167,28 @@ def layout_tile(tile: Tile, fractions: tuple[float, float, float]) -> TileLayout
     return TileLayout(pos, tuple(strokes))
 
 
-def seen_positions(tile: Tile, rotation: int, fractions: tuple[float, float, float]
-                   ) -> dict[str, Point]:
+def spacing_for(pack: EnigmaPack) -> float:
+    """Smallest distance between two cells' centres (tile units): a short channel between
+    two cells stays visible whatever the cells' size and shape."""
+    return max(0.36, 3.3 * pack.cell_radius)
+
+
+def seen_positions(tile: Tile, rotation: int, fractions: tuple[float, float, float], *,
+                   spacing: float = 0.36) -> dict[str, Point]:
     """Seen cell name -> where the cell is drawn on the turned tile (tile units)."""
-    layout = layout_tile(tile, fractions)
-    _, names = seen_tile(tile, rotation, fractions)
+    layout = layout_tile(tile, fractions, spacing=spacing)
+    _, names = seen_tile(tile, rotation, fractions, spacing=spacing)
     return {names[c]: turn_point(p, rotation) for c, p in layout.cells.items()}
 
 
 def seen_tile(
-    tile: Tile, rotation: int, fractions: tuple[float, float, float]
+    tile: Tile, rotation: int, fractions: tuple[float, float, float], *,
+    spacing: float = 0.36
 ) -> tuple[Tile, dict[str, str]]:
     """The tile as the camera sees it: turned, its cells renamed a, b, c in reading order
     (top to bottom, then left to right, by where they are drawn). Returns the tile and the map
     from the tile's own cell ids to the seen names."""
-    layout = layout_tile(tile, fractions)
+    layout = layout_tile(tile, fractions, spacing=spacing)
     placed = {c: turn_point(p, rotation) for c, p in layout.cells.items()}
     from vision.enigma_reader import reading_order
 
@@ -400,7 +408,7 @@ def tile_face(
     cv2.rectangle(img, (0, 0), (side - 1, side - 1), pack.colour("tile_edge"), edge)
     if category is not None and pack.icons:
         draw_icon(img, category, side, pack.colour("icon"), pack.icon_radius)
-    layout = layout_tile(tile, pack.ports)
+    layout = layout_tile(tile, pack.ports, spacing=spacing_for(pack))
     width = pack.channel_width
     if style.outline > 0:
         for line in layout.strokes:

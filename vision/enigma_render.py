@@ -29,6 +29,7 @@ from vision.enigma_art import (
     layout_tile,
     seen_positions,
     seen_tile,
+    spacing_for,
     tile_face,
     turn_point,
 )
@@ -151,7 +152,8 @@ def truth_of(view: TableView, pack: EnigmaPack) -> dict[str, Any]:
     tiles = []
     names_at: dict[Pos, dict[str, str]] = {}
     for at, placed in sorted(view.tiles.items(), key=lambda kv: (kv[0][1], kv[0][0])):
-        seen, names = seen_tile(placed.tile, placed.rotation, pack.ports)
+        seen, names = seen_tile(placed.tile, placed.rotation, pack.ports,
+                                  spacing=spacing_for(pack))
         names_at[at] = names
         entry: dict[str, Any] = {"at": [at[0], at[1]], **format_tile(seen), "confidence": 1.0}
         if placed.category is not None and pack.icons:
@@ -263,7 +265,7 @@ def render_scene(
         ] = 255
     for at, cell, colour in view.networkers:
         placed = view.tiles[at]
-        spot = layout_tile(placed.tile, pack.ports).cells[cell]
+        spot = layout_tile(placed.tile, pack.ports, spacing=spacing_for(pack)).cells[cell]
         u, v = turn_point(spot, placed.rotation)
         m = cell_maps[at]
         px = m @ np.array([u * face_px, v * face_px, 1.0])
@@ -320,7 +322,8 @@ def render_frame(
         protect=scene.protect,
         max_tilt_deg=max_tilt_deg,
     )
-    cell_xy = {at: seen_positions(placed.tile, placed.rotation, pack.ports)
+    cell_xy = {at: seen_positions(placed.tile, placed.rotation, pack.ports,
+                                     spacing=spacing_for(pack))
                for at, placed in view.tiles.items()}
     return RenderedFrame(result.image, truth_of(view, pack), result, scene, cell_xy)
 
