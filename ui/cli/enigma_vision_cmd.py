@@ -76,6 +76,21 @@ def _check_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", default=None, help="configuration file")
 
 
+def _teach_args(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("image", help="a camera frame of the table markers")
+    parser.add_argument("-o", "--output", required=True, help="folder of the taught pack")
+    parser.add_argument("--pack", default="", help="pack to start from (default: the demo)")
+    parser.add_argument("--start", action="store_true", help="the frame shows the start tile "
+                        "alone near the middle: learn its face, the tile size, table and "
+                        "tile colours")
+    parser.add_argument("--sample", action="append", default=[], metavar="NAME=X,Y",
+                        help="a colour at a point (mm, marker frame): cells.red, channel, "
+                        "networkers.black, table... (repeat)")
+    parser.add_argument("--icon", action="append", default=[], metavar="CATEGORY=X,Y",
+                        help="the centre of a tile of that category (all four, or none)")
+    parser.add_argument("--config", default=None, help="configuration file")
+
+
 def _render_puzzle_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("kind", choices=PUZZLE_KINDS)
     parser.add_argument("card", help="the card (JSON)")
@@ -177,10 +192,31 @@ def register(cli: CommandLine) -> None:
         print(json.dumps(verdict))
         return 0
 
+    @cli.command("teach enigma", "teach an Enigma art pack from a photo of your pieces",
+                 _teach_args)
+    def teach_enigma(args: argparse.Namespace) -> int:
+        from vision.enigma_teach import parse_samples, teach_colours, teach_icons, teach_start
+
+        cfg = _config(args)
+        pack = _pack(args, cfg)
+        image = _imread(args.image)
+        if not (args.start or args.sample or args.icon):
+            raise _InputError("say what the frame teaches: --start, --sample or --icon")
+        if args.start:
+            pack = teach_start(image, pack, cfg)
+        if args.sample:
+            pack = teach_colours(image, pack, parse_samples(args.sample), cfg)
+        if args.icon:
+            pack = teach_icons(image, pack, parse_samples(args.icon), cfg)
+        folder = pack.save(Path(args.output))
+        print(f"wrote {folder}: tile {pack.tile_mm:g} mm")
+        return 0
+
     @cli.command("render puzzle", "draw an Enigma puzzle card with its pieces laid",
                  _render_puzzle_args)
     def render_puzzle(args: argparse.Namespace) -> int:
         import cv2
+
         from vision.enigma_puzzles_render import render_puzzle_frame
 
         cfg = _config(args)
