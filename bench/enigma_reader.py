@@ -4,8 +4,10 @@
 
 Prints, for the demo pack and a second pack drawn differently (``ink``): tiles read exactly
 (cells, colours, ports, links), tiles read wrong *with* confidence (the dangerous kind),
-networkers read exactly, and the median read time of a 40-tile table. Puzzle verdicts are not
-benchmarked yet (the puzzle checks are not built; see docs/vision.md).
+networkers read exactly, the puzzle verdicts over right answers and near misses (accuracy and
+false "solved"), and the median read time of a 40-tile table.
+
+    python bench/enigma_reader.py --scenes 20 --puzzles 10
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scenes", type=int, default=20, help="scenes per pack")
     parser.add_argument("--tiles", type=int, default=25, help="tiles per scene")
     parser.add_argument("--frame", default="1920x1080", help="camera frame size")
+    parser.add_argument("--puzzles", type=int, default=5,
+                        help="puzzle scenes per card and pack (each: the answer + near misses)")
     args = parser.parse_args(argv)
     width, height = (int(v) for v in args.frame.split("x"))
     for name, pack in (("demo", load_enigma_pack()), ("ink", draw_pack("ink"))):
@@ -49,6 +53,7 @@ def main(argv: list[str] | None = None) -> int:
               f"{total.networkers_exact}/{total.networkers} = "
               f"{total.networkers_exact / max(1, total.networkers):.2%} "
               f"(extra {total.extra_networkers})")
+    puzzle_figures(args.puzzles, (width, height))
     pack = load_enigma_pack()
     record, state = random_record(7, tiles=40)
     frame = render_frame(TableView.of_state(state, pack), pack, seed=7,
@@ -61,6 +66,51 @@ def main(argv: list[str] | None = None) -> int:
     print(f"median read time, {len(state.board.tiles)}-tile table at {width}x{height}: "
           f"{statistics.median(times):.0f} ms")
     return 0
+
+
+def puzzle_figures(scenes: int, frame_size: tuple[int, int]) -> None:
+    """Right answers and near misses of every demo card, both packs, ``scenes`` seeds each."""
+    import random
+
+    from companion.enigma.puzzles import load_puzzles
+    from vision.enigma_puzzles_check import check_puzzle_frame
+    from vision.enigma_puzzles_render import default_solution, near_misses, render_puzzle_frame
+
+    box = load_puzzles()
+    for name, pack in (("demo", load_enigma_pack()), ("ink", draw_pack("ink"))):
+        for kind in ("weight", "fragment", "angular", "conduit"):
+            right = wrong = false_solved = missed = unsure = 0
+            times = []
+            for seed in range(scenes):
+                for card in getattr(box, kind).cards.values():
+                    answer = default_solution(kind, card, box)
+                    cases = [(True, answer, {})] + [
+                        (False, s, extra)
+                        for _, s, extra in near_misses(kind, card, answer, box,
+                                                       random.Random(seed))]
+                    for is_right, solution, extra in cases:
+                        frame = render_puzzle_frame(kind, card, pack, solution=solution,
+                                                    seed=2000 + seed, frame_size=frame_size,
+                                                    **extra)
+                        t0 = time.perf_counter()
+                        verdict = check_puzzle_frame(kind, frame, pack, card=card,
+                                                     box=box)["verdict"]
+                        times.append((time.perf_counter() - t0) * 1000)
+                        if is_right:
+                            right += verdict == "solved"
+                            missed += verdict == "not solved"
+                            unsure += verdict == "cannot tell"
+                        else:
+                            wrong += verdict == "not solved"
+                            false_solved += verdict == "solved"
+                            unsure += verdict == "cannot tell"
+            total = scenes * len(getattr(box, kind).cards)
+            cases_n = len(times)
+            print(f"[{name}] {kind}: {cases_n} scenes ({total} right answers); correct "
+                  f"verdicts {right + wrong}/{cases_n} = {(right + wrong) / max(1, cases_n):.1%}"
+                  f"; false 'solved' {false_solved}; right answers called 'not solved' "
+                  f"{missed}; 'cannot tell' {unsure}; median check "
+                  f"{statistics.median(times):.0f} ms")
 
 
 if __name__ == "__main__":

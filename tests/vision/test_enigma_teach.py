@@ -36,7 +36,8 @@ def test_a_pack_taught_from_photos_reads_tiles_drawn_in_another_style() -> None:
     for entry in frame.truth["tiles"]:
         at = tuple(entry["at"])
         for cell, colour in entry.get("cells", {}).items():
-            if not any(n["at"] == list(at) and n["cell"] == cell for n in frame.truth["networkers"]):
+            if not any(n["at"] == list(at) and n["cell"] == cell
+                       for n in frame.truth["networkers"]):
                 samples.setdefault(f"cells.{colour}", at_mm(at, frame.cell_xy[at][cell]))
     for n in frame.truth["networkers"]:
         at = tuple(n["at"])
