@@ -53,7 +53,8 @@ def main(argv: list[str] | None = None) -> int:
               f"{total.networkers_exact}/{total.networkers} = "
               f"{total.networkers_exact / max(1, total.networkers):.2%} "
               f"(extra {total.extra_networkers})")
-    puzzle_figures(args.puzzles, (width, height))
+    if args.puzzles > 0:
+        puzzle_figures(args.puzzles, (width, height))
     pack = load_enigma_pack()
     record, state = random_record(7, tiles=40)
     frame = render_frame(TableView.of_state(state, pack), pack, seed=7,

@@ -397,6 +397,21 @@ def draw_icon(
         cv2.fillPoly(img, [_pts(pts, side)], colour, cv2.LINE_AA, 4)
 
 
+def paste_icon(img: np.ndarray, pack: EnigmaPack, category: str) -> None:
+    """The pack's icon of ``category`` in the middle of a tile face (its icon-coloured pixels;
+    the icon image spans 0.4 of its side around its centre, ``sizes.icon`` of the tile)."""
+    side = img.shape[0]
+    size = max(4, int(round(2.5 * pack.icon_radius * side)))
+    icon = cv2.resize(pack.icons[category], (size, size), interpolation=cv2.INTER_AREA)
+    ink = np.array(pack.colour("icon"), np.float32)
+    base = np.array(pack.colour("tile"), np.float32)
+    f = icon.astype(np.float32)
+    mask = np.linalg.norm(f - ink, axis=-1) < np.linalg.norm(f - base, axis=-1)
+    a = (side - size) // 2
+    region = img[a:a + size, a:a + size]
+    region[mask] = icon[mask]
+
+
 def tile_face(
     tile: Tile, pack: EnigmaPack, side: int, *, category: str | None = None, seed: int = 0
 ) -> np.ndarray:
@@ -407,7 +422,7 @@ def tile_face(
     edge = max(1, round(0.015 * side))
     cv2.rectangle(img, (0, 0), (side - 1, side - 1), pack.colour("tile_edge"), edge)
     if category is not None and pack.icons:
-        draw_icon(img, category, side, pack.colour("icon"), pack.icon_radius)
+        paste_icon(img, pack, category)
     layout = layout_tile(tile, pack.ports, spacing=spacing_for(pack))
     width = pack.channel_width
     if style.outline > 0:

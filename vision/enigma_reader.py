@@ -114,6 +114,28 @@ class ColourModel:
         return best.reshape(feats.shape[:-1])
 
 
+    def labels_with_and_without(self, feats: np.ndarray, skip: tuple[str, ...]
+                                ) -> tuple[np.ndarray, np.ndarray]:
+        """(labels without the kinds in ``skip``, labels with every class), in one pass."""
+        flat = feats.reshape(-1, 3)
+        n = flat.shape[0]
+        best_a, best_s = np.zeros(n, np.int32), np.zeros(n, np.int32)
+        d_a = np.full(n, np.inf, np.float32)
+        d_s = np.full(n, np.inf, np.float32)
+        for i, centre in enumerate(self.centres):
+            diff = flat - centre
+            d = (diff * diff).sum(axis=1)
+            closer = d < d_a
+            best_a[closer] = i
+            d_a[closer] = d[closer]
+            if self.kinds[i] not in skip:
+                closer = d < d_s
+                best_s[closer] = i
+                d_s[closer] = d[closer]
+        shape = feats.shape[:-1]
+        return best_s.reshape(shape), best_a.reshape(shape)
+
+
 _MODELS: dict[int, ColourModel] = {}
 
 
@@ -480,7 +502,7 @@ def read_tile(
     balanced = np.clip(px * np.clip(gains, 0.5, 2.0), 0, 255).reshape(patch.shape)
     feats = colour_features(balanced)
     # networkers stand only on cells and are judged there; elsewhere a pixel is tile art
-    labels = model.labels(feats, skip=("net",))
+    labels, all_labels = model.labels_with_and_without(feats, ("net",))
     kinds = np.array(model.kinds)
     names = np.array(model.names)
     kind_map = kinds[labels]
@@ -538,7 +560,6 @@ def read_tile(
     cells = [cells[i] for i in order]
     cell_ids = [chr(ord("a") + i) for i in range(len(cells))]
     # ---- a pawn where no cell was read hides a cell: never read past it
-    all_labels = model.labels(feats)
     net_mask = np.isin(all_labels, [i for i, k in enumerate(model.kinds) if k == "net"])
     r_open = max(1, int(round(rn * 0.6)))
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r_open + 1, 2 * r_open + 1))
@@ -703,10 +724,56 @@ def read_tile(
     for c in cells:
         if c.net_confidence < settings.min_confidence:
             conf = min(conf, c.net_confidence)
-    category = None
+    category = read_icon(labels, kind_map, pack, model) if pack.icons else None
     centres = tuple((c.centre[0] / p, c.centre[1] / p) for c in cells)
     return TileRead(at, tile, conf, category, tuple(dict.fromkeys(problems)), centres,
                     offset), nets
+
+
+_ICONS: dict[tuple[int, int], dict[str, list[np.ndarray]]] = {}
+
+
+def _icon_templates(pack: EnigmaPack, side: int) -> dict[str, list[np.ndarray]]:
+    """Each category icon as a mask of its icon-coloured pixels, ``side`` square, 4 turns."""
+    key = (id(pack), side)
+    if key not in _ICONS:
+        icon_f = colour_features(np.array(pack.colour("icon"), np.float32))
+        tile_f = colour_features(np.array(pack.colour("tile"), np.float32))
+        out: dict[str, list[np.ndarray]] = {}
+        for category, image in pack.icons.items():
+            small = cv2.resize(image, (side, side), interpolation=cv2.INTER_AREA)
+            f = colour_features(small)
+            mask = ((f - icon_f) ** 2).sum(axis=-1) < ((f - tile_f) ** 2).sum(axis=-1)
+            out[category] = [np.rot90(mask, k) for k in range(4)]
+        _ICONS[key] = out
+    return _ICONS[key]
+
+
+def read_icon(labels: np.ndarray, kind_map: np.ndarray, pack: EnigmaPack,
+              model: ColourModel) -> str | None:
+    """The category whose icon (in any of 4 turns) best matches the tile's middle, over the
+    pixels that channels and cells leave visible; None when too little is seen or two
+    categories match about as well."""
+    p = labels.shape[0]
+    side = max(8, int(round(2.5 * pack.icon_radius * p)))
+    a = (p - side) // 2
+    kinds = kind_map[a:a + side, a:a + side]
+    seen = np.isin(kinds, ("tile", "icon"))
+    if seen.mean() < 0.5:
+        return None
+    icon = kinds == "icon"
+    scores = {}
+    for category, turns in _icon_templates(pack, side).items():
+        best = 0.0
+        for t in turns:
+            inter = float((icon & t & seen).sum())
+            union = float(((icon | t) & seen).sum())
+            best = max(best, inter / max(union, 1.0))
+        scores[category] = best
+    ranked = sorted(scores.items(), key=lambda kv: -kv[1])
+    if ranked[0][1] < 0.45 or ranked[0][1] - ranked[1][1] < 0.15:
+        return None
+    return ranked[0][0]
 
 
 def _opening_offset(channel: np.ndarray, fractions: tuple[float, float, float], depth0: int,
