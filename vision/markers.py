@@ -38,6 +38,7 @@ import cv2
 import numpy as np
 
 from vision.errors import FrameRefusedError
+from vision.image_io import PAGE_SUFFIXES, check_writable
 
 Point = tuple[float, float]
 
@@ -368,10 +369,35 @@ def locate(
 # ---------------------------------------------------------------- printing at true scale
 
 
+def marker_count(dictionary_name: str = "DICT_4X4_50") -> int:
+    """How many markers the dictionary holds (ids 0 .. count - 1)."""
+    return int(dictionary(dictionary_name).bytesList.shape[0])
+
+
+def check_marker_ids(ids: Sequence[int], *, dictionary_name: str = "DICT_4X4_50") -> None:
+    """Raise ValueError naming the allowed range when an id is not in the dictionary.
+
+    >>> check_marker_ids([0, 999])
+    Traceback (most recent call last):
+    ValueError: marker id 999 is outside 0..49 (DICT_4X4_50 holds 50 markers)
+    """
+    count = marker_count(dictionary_name)
+    for marker_id in ids:
+        if not 0 <= int(marker_id) < count:
+            raise ValueError(
+                f"marker id {marker_id} is outside 0..{count - 1} "
+                f"({dictionary_name} holds {count} markers)"
+            )
+
+
 def marker_image(
     marker_id: int, side_px: int, *, dictionary_name: str = "DICT_4X4_50"
 ) -> np.ndarray:
-    """The marker ``marker_id`` as a grey image of ``side_px`` pixels (black border included)."""
+    """The marker ``marker_id`` as a grey image of ``side_px`` pixels (black border included).
+
+    ValueError (not OpenCV's assertion) for an id the dictionary does not hold.
+    """
+    check_marker_ids([marker_id], dictionary_name=dictionary_name)
     return cv2.aruco.generateImageMarker(dictionary(dictionary_name), int(marker_id), int(side_px))
 
 
@@ -436,8 +462,9 @@ def marker_sheets(
     """Printable pages (grey, ``dpi`` dots per inch) with the markers in a grid, each labelled.
 
     Cut them out along the dashed boxes; each is exactly ``size_mm`` wide when printed at 100%.
-    As many pages as needed are made.
+    As many pages as needed are made. ValueError for an id the dictionary does not hold.
     """
+    check_marker_ids(ids, dictionary_name=dictionary_name)
     px_per_mm = dpi / 25.4
     width, height = (round(page_mm[0] * px_per_mm), round(page_mm[1] * px_per_mm))
     side = int(round(size_mm * px_per_mm))
@@ -505,10 +532,13 @@ def marker_sheet(ids: Sequence[int], **kwargs: object) -> np.ndarray:
 def write_image(path: Path, image: np.ndarray | Sequence[np.ndarray], *, dpi: int) -> None:
     """Write PNG (with its dpi) or PDF (pages at ``dpi``, so they print at true scale).
 
-    Several pages go into one PDF; as PNG they are stacked vertically.
+    Several pages go into one PDF; as PNG they are stacked vertically (kept for existing
+    callers: :func:`vision.image_io.write_pages` writes one PNG per page instead). A missing
+    folder is an ImageWriteError, another extension an ImageFormatError (a ValueError).
     """
     from PIL import Image
 
+    check_writable(path, suffixes=PAGE_SUFFIXES)
     pages = [image] if isinstance(image, np.ndarray) else list(image)
     suffix = path.suffix.lower()
     pils = [

@@ -160,7 +160,7 @@ def register(cli: CommandLine) -> None:
         except UnreadableImageError as exc:
             return _error(str(exc), EXIT_UNREADABLE)
         except FrameRefusedError as exc:
-            return _error(f"refused ({exc.reason}): {exc}", exc.exit_code)
+            return _error(str(exc), exc.exit_code)
         out = result.to_json(pack)
         if previous is not None:
             from vision.indigo_after import check_after
@@ -190,7 +190,7 @@ def register(cli: CommandLine) -> None:
         except (UnreadableImageError, ArtPackError) as exc:
             return _error(str(exc), EXIT_UNREADABLE)
         except FrameRefusedError as exc:
-            return _error(f"refused ({exc.reason}): {exc}", exc.exit_code)
+            return _error(str(exc), exc.exit_code)
         pack.save(Path(args.output))
         print(f"wrote the art pack {args.output} ({pack.name})")
         return 0
@@ -212,7 +212,7 @@ def register(cli: CommandLine) -> None:
         except UnreadableImageError as exc:
             return _error(str(exc), EXIT_UNREADABLE)
         except FrameRefusedError as exc:
-            return _error(f"refused ({exc.reason}): {exc}", exc.exit_code)
+            return _error(str(exc), exc.exit_code)
         print(calibration_toml(geometry), end="")
         if args.write:
             from vision.indigo_calibrate import write_calibration
