@@ -41,16 +41,22 @@ class DeviceHub:
         self.button_names = list(BUTTONS)
         #: every sound the timer asked for, in order (the panel and tests read it)
         self.played: list[str] = []
+        #: True when the buttons and lamps exist only on the screen (demo, or no pins)
+        self.is_virtual = demo
         try:
             self.backend = _open_backend(cfg, demo=demo)
         except Exception as exc:  # no pins, no permission, no package: the panel takes over
             log.warning("hardware unavailable, using the on-screen panel: %s", exc)
-            self.backend = None
+            self.backend = None if demo else _virtual_backend(cfg)
+            self.is_virtual = True
             if not demo:  # in the demo the panel *is* the hardware
                 self.error = f"hardware: {exc}"
                 self.events.put(UiEvent("hardware-error", message=self.error))
         if self.backend is not None:
             self._wire_buttons()
+            getter = getattr(self.backend, "panel_state", None)
+            if callable(getter):  # mock pins (gpiozero's env or a fallback) are virtual too
+                self.is_virtual = self.is_virtual or bool(getattr(getter(), "is_virtual", False))
 
     # --- buttons -----------------------------------------------------------------------------
     def _wire_buttons(self) -> None:
@@ -142,6 +148,18 @@ class DeviceHub:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _virtual_backend(cfg: Any) -> Any:
+    """The same devices on mock pins: the on-screen panel stands in for the real ones."""
+    try:
+        from hardware.pins import mock_pin_factory
+        from hardware.table import build_table_hardware
+
+        return build_table_hardware(cfg.gpio, pin_factory=mock_pin_factory())
+    except Exception:  # then the panel is drawn from the hub's own model
+        log.exception("even mock pins failed")
+        return None
 
 
 def _open_backend(cfg: Any, *, demo: bool) -> Any:

@@ -34,9 +34,10 @@ def _indigo_turn(driver, *, greedy=False):
     """The demo puts a tile down; the players enter it (tap cell, pick pattern), confirm."""
     screen = driver.screen("indigo")
     state = screen.state()
-    if greedy:
-        placement = _greedy_placement(state)
-        driver.app.table.pending = placement
+    if greedy or driver.app.table is None:
+        placement = _greedy_placement(state, sample=60)
+        if driver.app.table is not None:
+            driver.app.table.pending = placement
     else:
         placement = driver.app.table.play_random(state)
     board = screen.ids.board
@@ -574,3 +575,15 @@ def test_leaving_a_game_that_is_over_makes_it_history(make_driver):
     assert driver.screen("home").resume_text == ""
     driver.tap(driver.screen("home").ids.history_button)
     assert "(finished)" in driver.screen("history").game_buttons[game_id].text
+
+
+def test_off_the_demo_without_pins_or_camera_the_panel_and_banner_take_over(make_driver):
+    driver = make_driver(demo=False, start_camera=True)
+    app = driver.app
+    assert driver.wait_for(lambda: app.banner_text != "")
+    assert app.devices.is_virtual and app.root.panel is not None
+    assert any("Hardware" in e or "Camera" in e for e in app.errors)
+    _start(driver, "game_indigo")
+    _indigo_turn(driver)  # the game goes on by hand
+    assert len(app.session.events) == 1
+    driver.screenshot("no-hardware-landscape")

@@ -14,7 +14,8 @@ class RootLayout(BoxLayout):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         app = App.get_running_app()
-        if app is not None and app.demo:
+        devices = getattr(app, "devices", None)
+        if app is not None and (app.demo or getattr(devices, "is_virtual", False)):
             from ui.widgets.panel import VirtualPanel
 
             self.panel = VirtualPanel()
