@@ -109,7 +109,8 @@ def test_refused_frame_exits_4_with_one_line(
     cv2.imwrite(str(noise), np.random.default_rng(1).integers(0, 256, (480, 640, 3), np.uint8))
     assert main(["read", "indigo", str(noise)]) == 4
     err = capsys.readouterr().err.strip()
-    assert len(err.splitlines()) == 1 and "refused" in err
+    assert len(err.splitlines()) == 1
+    assert err.startswith("companion: error: frame refused: ")  # the one standard line
 
 
 def test_render_rejects_bad_input(files: dict[str, Path]) -> None:
@@ -166,3 +167,35 @@ def test_calibrate_write_keeps_the_rest_of_the_config(files: dict[str, Path]) ->
     assert override.read_text().startswith("# mine")
     cfg = load_config(override)  # the file stays a valid config
     assert abs(cfg.vision.indigo.board_radius_mm - 250.0) < 12
+
+
+def test_render_reads_the_record_from_standard_input(
+    files: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+
+    out = files["dir"] / "stdin.png"
+    monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps(RECORD)))
+    assert main(["render", "indigo", "-", "-o", str(out), "--seed", "3"]) == 0
+    assert cv2.imread(str(out)).shape == (720, 1280, 3)
+    monkeypatch.setattr("sys.stdin", io.StringIO("{"))
+    assert main(["render", "indigo", "-", "-o", str(out)]) == 2
+
+
+@pytest.mark.parametrize(
+    "name,code,said",
+    [
+        ("nonexist/x.png", 1, "the folder"),  # names the missing folder
+        ("x.txt", 2, "cannot write a .txt file; use .png or .jpg"),
+    ],
+)
+def test_render_output_errors_are_one_line(
+    files: dict[str, Path], capsys: pytest.CaptureFixture[str], name: str, code: int, said: str
+) -> None:
+    out = files["dir"] / name
+    assert main(["render", "indigo", str(files["record"]), "-o", str(out)]) == code
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and err.startswith("companion: error: ")
+    assert said in err and "OpenCV" not in err and "use .png or .jpg)" not in err
+    if code == 1:
+        assert f"{files['dir'] / 'nonexist'} does not exist" in err

@@ -26,7 +26,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
 
 
 def _render_args(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("record", help="an Indigo game record (JSON)")
+    parser.add_argument("record", help="an Indigo game record (JSON); '-' reads standard input")
     parser.add_argument("-o", "--output", required=True, help="the frame to write (.png/.jpg)")
     _common(parser)
     parser.add_argument("--seed", type=int, default=0, help="seed of the camera effects")
@@ -104,10 +104,10 @@ def register(cli: CommandLine) -> None:
         "render indigo", "draw the state a record reaches, as a camera frame", _render_args
     )
     def render_indigo(args: argparse.Namespace) -> int:
-        import cv2
-
         from companion.errors import IllegalMoveError, RecordError
         from vision.effects import parse_effects
+        from vision.errors import VisionError
+        from vision.image_io import check_writable, write_image
         from vision.indigo_records import state_of_record
         from vision.indigo_render import render_frame
 
@@ -116,9 +116,23 @@ def register(cli: CommandLine) -> None:
             size = _size(args.size)
         except ValueError as exc:
             return _error(str(exc), EXIT_UNREADABLE)
+        try:  # a typo in -o or --truth fails before the record is rendered
+            check_writable(args.output)
+            if args.truth:
+                check_writable(args.truth, suffixes=(".json",))
+        except VisionError as exc:
+            return _error(str(exc), exc.exit_code)
         try:
-            data = json.loads(Path(args.record).read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            if args.record == "-":
+                text = sys.stdin.read()
+            else:
+                text = Path(args.record).read_text(encoding="utf-8")
+            data = json.loads(text)
+        except OSError as exc:
+            return _error(
+                f"cannot read the record {args.record}: {exc.strerror or exc}", EXIT_UNREADABLE
+            )
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
             return _error(f"cannot read the record {args.record}: {exc}", EXIT_UNREADABLE)
         try:
             state = state_of_record(data)
@@ -129,10 +143,14 @@ def register(cli: CommandLine) -> None:
         cfg = _config(args.config)
         pack = _pack(args, cfg)
         frame = render_frame(state, pack, cfg=cfg, seed=args.seed, effects=effects, frame_size=size)
-        if not cv2.imwrite(args.output, frame.image):
-            return _error(f"cannot write {args.output} (use .png or .jpg)", 1)
-        if args.truth:
-            Path(args.truth).write_text(json.dumps(frame.truth) + "\n", encoding="utf-8")
+        try:
+            write_image(args.output, frame.image)
+            if args.truth:
+                Path(args.truth).write_text(json.dumps(frame.truth) + "\n", encoding="utf-8")
+        except VisionError as exc:
+            return _error(str(exc), exc.exit_code)
+        except OSError as exc:
+            return _error(f"{args.truth}: cannot write: {exc.strerror or exc}", 1)
         return 0
 
     @cli.command("read indigo", "read an Indigo board from a camera frame (JSON)", _read_args)
