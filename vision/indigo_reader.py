@@ -833,8 +833,13 @@ def name_gems(
                 if "corner" in loc
                 else f"cell ({loc['cell'][0]},{loc['cell'][1]}) edge {loc['edge']}"
             )
-            questions.append(f"{text}: is there a {g.gem.value} gem?")
+            questions.append(f"{text}: is there {with_article(g.gem.value)} gem?")
     return gems, questions
+
+
+def with_article(word: str) -> str:
+    """``"an amber"``, ``"a sapphire"``: the indefinite article a question needs."""
+    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
 
 
 def cell_questions(cells: dict[Cell, CellRead], settings: ReaderSettings) -> list[str]:

@@ -19,7 +19,8 @@ def state_of_record(data: Any) -> IndigoState:
     """Replay an Indigo record (parsed JSON) through the engine; errors name the event."""
     record = parse_record(data)
     if record.game != "indigo":
-        raise RecordError(f"record: a {record.game!r} record, not indigo")
+        article = "an" if record.game[:1] in "aeiou" else "a"
+        raise RecordError(f"record: {article} {record.game!r} record, not indigo")
     game = RULES.new_game(record.players, record.options)
     for index, event in enumerate(record.events, start=1):
         game = RULES.apply_event(game, event, index=index)

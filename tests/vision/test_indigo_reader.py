@@ -202,3 +202,14 @@ def test_refuses_a_rendered_second_chance_sheet_photo(demo: IndigoPack) -> None:
     with pytest.raises(FrameRefusedError) as info:
         read_indigo(photo, demo)
     assert info.value.reason in ("wrong-layout", "no-markers", "blurred")
+
+
+def test_gem_questions_use_the_right_article() -> None:
+    from companion.indigo import CORNER_BY_CELL, Gem
+    from vision.indigo_reader import GemSpot, ReaderSettings, name_gems, with_article
+
+    corner = CORNER_BY_CELL[(0, -4)]
+    spots = [GemSpot(Gem.AMBER, corner.amber_point, 0.5)]
+    _, questions = name_gems(spots, {}, ReaderSettings())
+    assert questions == ["corner (0,-4): is there an amber gem?"]
+    assert (with_article("emerald"), with_article("sapphire")) == ("an emerald", "a sapphire")
