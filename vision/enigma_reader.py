@@ -38,6 +38,8 @@ from vision.markers import MarkerChecks, PlaneFit, locate
 
 CHROMA = 200.0
 BRIGHTNESS = 8.0
+#: below this sum of B, G and R the chromaticity is trusted less and less
+DARK = 150.0
 
 
 @dataclass(frozen=True)
@@ -73,12 +75,14 @@ def checks_from_config(cfg: Any = None) -> MarkerChecks:
 
 def colour_features(bgr: np.ndarray) -> np.ndarray:
     """(..., 3) BGR -> chromaticity (b, r) scaled by CHROMA and log brightness by BRIGHTNESS:
-    a shadow changes the brightness and keeps the chromaticity."""
+    a shadow changes the brightness and keeps the chromaticity. Near black the chromaticity
+    is mostly noise, so it counts less there (deviations from grey are damped)."""
     img = np.asarray(bgr, np.float32) + 1.0
     total = img.sum(axis=-1)
     out = np.empty(img.shape, np.float32)
-    out[..., 0] = CHROMA * img[..., 0] / total
-    out[..., 1] = CHROMA * img[..., 2] / total
+    trust = np.clip(total / DARK, 0.25, 1.0)
+    out[..., 0] = CHROMA * ((img[..., 0] / total - 1 / 3) * trust + 1 / 3)
+    out[..., 1] = CHROMA * ((img[..., 2] / total - 1 / 3) * trust + 1 / 3)
     out[..., 2] = BRIGHTNESS * np.log(total)
     return out
 
