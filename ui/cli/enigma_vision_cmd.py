@@ -29,6 +29,19 @@ class _InputError(ValueError):
     exit_code = 2
 
 
+def _card(kind: str, text: str) -> Any:
+    """A card from a JSON file, or the id of a card in the puzzle data (``weight-demo-1``)."""
+    if not Path(text).exists() and text != "-":
+        from companion.enigma.puzzles import load_puzzles
+
+        cards = getattr(load_puzzles(), kind).cards
+        if text in cards:
+            return cards[text]
+        raise _InputError(f"{text}: no such file, and not a {kind} card id "
+                          f"({', '.join(sorted(cards))})")
+    return _load_json(text, "card")
+
+
 def _config(args: argparse.Namespace) -> Any:
     from config import load_config
 
@@ -70,8 +83,8 @@ def _read_args(parser: argparse.ArgumentParser) -> None:
 def _check_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("kind", choices=PUZZLE_KINDS)
     parser.add_argument("image", help="a camera frame of the solved puzzle")
-    parser.add_argument("--card", default="", help="the card's data (JSON), when it is not "
-                        "read from the frame")
+    parser.add_argument("--card", default="", help="the card's data (JSON file, or a card id "
+                        "of the puzzle data), when it is not read from the frame")
     parser.add_argument("--pack", default="", help="art pack folder (default: the demo pack)")
     parser.add_argument("--config", default=None, help="configuration file")
 
@@ -93,7 +106,7 @@ def _teach_args(parser: argparse.ArgumentParser) -> None:
 
 def _render_puzzle_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("kind", choices=PUZZLE_KINDS)
-    parser.add_argument("card", help="the card (JSON)")
+    parser.add_argument("card", help="the card (JSON file, or a card id of the puzzle data)")
     parser.add_argument("--solution", default="", help="pieces to lay (JSON); default: a "
                         "solution from the engine's solver")
     parser.add_argument("-o", "--output", required=True, help="OUT.png")
@@ -187,7 +200,7 @@ def register(cli: CommandLine) -> None:
 
         cfg = _config(args)
         pack = _pack(args, cfg)
-        card = _load_json(args.card, "card") if args.card else None
+        card = _card(args.kind, args.card) if args.card else None
         verdict = check_puzzle_frame(args.kind, _imread(args.image), pack, card=card, cfg=cfg)
         print(json.dumps(verdict))
         return 0
@@ -221,7 +234,7 @@ def register(cli: CommandLine) -> None:
 
         cfg = _config(args)
         pack = _pack(args, cfg)
-        card = _load_json(args.card, "card")
+        card = _card(args.kind, args.card)
         solution = _load_json(args.solution, "solution") if args.solution else None
         frame = render_puzzle_frame(args.kind, card, pack, solution=solution, seed=args.seed,
                                     cfg=cfg)
