@@ -20,6 +20,9 @@ class IndigoReading:
     #: cells to ask about, with why
     questions: dict[tuple[int, int], str] = field(default_factory=dict)
     message: str = ""
+    #: what to draw over the camera picture: (u, v, kind), u and v in 0..1 of the frame
+    #: (v from the top); kind is "tile", "empty", "question" or a gem colour
+    overlay: list[tuple[float, float, str]] = field(default_factory=list)
 
 
 class ReaderUnavailableError(RuntimeError):
@@ -41,12 +44,14 @@ def read_indigo_frame(frame: Any, cfg: Any, state: Any, *, pack: Any = None) -> 
     min_confidence = float(cfg.vision.min_confidence)
     read = read_indigo(frame, pack or load_indigo_pack(cfg.vision.pack or None), cfg)
     verdict = check_after(state, read, min_confidence=min_confidence)
-    result = IndigoReading(message="; ".join(verdict.questions))
+    result = _with_overlay(IndigoReading(message="; ".join(verdict.questions)), read, cfg,
+                           frame.shape, min_confidence)
     placement = verdict.placement
     if placement is None:
         # fall back to the plain difference, so the players see which cell to look at
         plain = diff_indigo(read, state, min_confidence=min_confidence)
         plain.message = result.message
+        plain.overlay = result.overlay
         for cell in plain.questions:
             plain.questions[cell] = result.message or plain.questions[cell]
         if plain.proposal is not None:
@@ -61,6 +66,35 @@ def read_indigo_frame(frame: Any, cfg: Any, state: Any, *, pack: Any = None) -> 
     for other, cell_read in read.cells.items():
         if cell_read.confidence < min_confidence and other not in state.tiles:
             result.questions.setdefault(other, "unsure")
+    return result
+
+
+def _with_overlay(result: IndigoReading, read: Any, cfg: Any, shape: Any,
+                  min_confidence: float) -> IndigoReading:
+    """Project the read cells and gems back onto the camera frame (board -> marker plane ->
+    image), so the players see what was read where they look."""
+    fit = getattr(read, "fit", None)
+    if fit is None:
+        return result
+    import numpy as np
+
+    from vision.indigo_board import cell_xy, geometry_from_config, point_xy
+
+    height, width = shape[:2]
+    to_image = fit.plane_to_image @ geometry_from_config(cfg).board_to_frame()
+
+    def project(x: float, y: float) -> tuple[float, float]:
+        u, v, w = to_image @ np.array([x, y, 1.0])
+        return (float(u / w) / width, float(v / w) / height)
+
+    for cell, cell_read in read.cells.items():
+        kind = "question" if cell_read.confidence < min_confidence else (
+            "tile" if cell_read.tile is not None else "")
+        if kind:
+            result.overlay.append((*project(*cell_xy(cell)), kind))
+    for gem in getattr(read, "gems", []):
+        if gem.point is not None:
+            result.overlay.append((*project(*point_xy(gem.point)), str(gem.gem.value)))
     return result
 
 

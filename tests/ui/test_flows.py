@@ -95,7 +95,15 @@ def test_indigo_turn_read_by_the_camera(make_driver):
         assert driver.wait_for(lambda: screen.proposal is not None, frames=600), screen.status
         cell, kind, rotation = screen.proposal
         assert cell == placement.cell
+        # the read is drawn over the camera picture: the tiles, and the gems
+        kinds = {k for _u, _v, k in screen.ids.camera.overlay}
+        assert "tile" in kinds and kinds & {"amber", "emerald", "sapphire"}
+        assert all(0 <= u <= 1 and 0 <= v <= 1 for u, v, _k in screen.ids.camera.overlay)
         assert placement.tile.same_pattern(type(placement.tile)(kind, rotation))
+        if turn == 3:
+            driver.set_size((720, 1280))
+            driver.screenshot("indigo-read-overlay-portrait")
+            driver.set_size((800, 480))
         driver.tap(screen.ids.confirm_button)
         assert len(driver.app.session.events) == turn
     driver.screenshot("indigo-read-landscape")

@@ -499,6 +499,15 @@ class EnigmaScreen(BaseScreen):
         panel.add_widget(self._label("\n".join(lines)))
         scores = ", ".join(f"{p} {state.score(p)}" for p in state.players)
         panel.add_widget(self._label(_("Scores: {scores}").format(scores=scores)))
+        if not state.pending:  # phase 4: the end-of-round check
+            target = state.options.target
+            if state.is_over(record_ended=False):
+                check = _("End of round {n}: the target {t} is reached").format(
+                    n=state.round, t=target)
+            else:
+                check = _("End of round {n}: nobody has {t} yet, another round").format(
+                    n=state.round, t=target)
+            panel.add_widget(self._label(check))
         panel.add_widget(BoxLayout())
         nxt = TouchButton(text=_("Next"))
         nxt.bind(on_press=lambda *_a: self._after_scored())

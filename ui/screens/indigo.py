@@ -54,6 +54,7 @@ class IndigoScreen(BaseScreen):
         board.marks = {}
         board.selected = None
         self.proposal = None
+        self.ids.camera.overlay = []
         if self.app.table is not None and state is not None:
             self.app.table.sync(state)
         self._players_strip()
@@ -110,6 +111,7 @@ class IndigoScreen(BaseScreen):
                               self._read_done, name="read-indigo")
 
     def _read_done(self, reading: Any, error: BaseException | None) -> None:
+        self.ids.camera.overlay = list(getattr(reading, "overlay", []) or [])
         if error is not None:
             self.status = _("Could not read the board ({error}); tap the cell instead").format(
                 error=error)

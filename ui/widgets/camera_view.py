@@ -5,17 +5,31 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.app import App
+from kivy.graphics import Color, Ellipse, Line
+from kivy.properties import ListProperty
 from kivy.uix.image import Image
+
+OVERLAY_RGBA = {
+    "tile": (0.3, 1.0, 0.4, 0.9),
+    "question": (1.0, 0.25, 0.2, 1.0),
+    "amber": (1.0, 0.78, 0.1, 1),
+    "emerald": (0.1, 0.85, 0.3, 1),
+    "sapphire": (0.2, 0.45, 1.0, 1),
+}
 
 
 class CameraView(Image):
-    """Shows ``app.camera_texture`` (updated on the main thread by the app's pump)."""
+    """Shows ``app.camera_texture`` (updated on the main thread by the app's pump), with an
+    optional ``overlay`` of what was read: (u, v, kind), u and v in 0..1 of the frame."""
+
+    overlay = ListProperty([])
 
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("fit_mode", "contain")
         super().__init__(**kwargs)
         app = App.get_running_app()
-        self.bind(texture=self._visible)
+        self.bind(texture=self._visible, overlay=self._draw_overlay, size=self._draw_overlay,
+                  pos=self._draw_overlay)
         if app is not None:
             app.bind(camera_texture=self._follow)
             self._follow(app, app.camera_texture)
@@ -28,3 +42,21 @@ class CameraView(Image):
     def _visible(self, widget: Any, texture: Any) -> None:
         # an Image without a texture paints a white box: show nothing instead
         self.color = (1, 1, 1, 1) if texture is not None else (0, 0, 0, 0)
+
+    def _draw_overlay(self, *args: Any) -> None:
+        self.canvas.after.clear()
+        if not self.overlay or self.texture is None:
+            return
+        width, height = self.norm_image_size
+        left, bottom = self.center_x - width / 2, self.center_y - height / 2
+        dot = max(2.5, min(width, height) * 0.018)
+        with self.canvas.after:
+            for u, v, kind in self.overlay:
+                x, y = left + u * width, bottom + (1 - v) * height
+                Color(*OVERLAY_RGBA.get(kind, (1, 1, 1, 1)))
+                if kind == "question":
+                    Line(circle=(x, y, dot * 3), width=1.5)
+                elif kind == "tile":
+                    Line(circle=(x, y, dot * 1.6), width=1)
+                else:
+                    Ellipse(pos=(x - dot, y - dot), size=(2 * dot, 2 * dot))
