@@ -45,9 +45,10 @@ from vision.indigo_board import (
     geometry_from_config,
     point_xy,
     rim_polygon,
+    table_layout,
 )
 from vision.indigo_render import BoardView, gem_location, tile_entry
-from vision.markers import MarkerChecks, PlaneFit, locate
+from vision.markers import MarkerChecks, MarkerLayout, PlaneFit, locate
 
 EMPTY = None  # the class of an empty route cell
 
@@ -881,6 +882,78 @@ def _same(a: Tile | None, b: Tile | None) -> bool:
 # ---------------------------------------------------------------- the reader
 
 
+#: a frame whose grey levels (1st to 99th percentile) span less than this shows nothing at all
+#: (lens cap on, light off, a black or white frame): "no board", never "blurred"
+BLANK_MAX_CONTRAST = 16.0
+
+
+def frame_contrast(frame: np.ndarray) -> float:
+    """Spread of the grey levels, 1st to 99th percentile (0 for a one-colour frame)."""
+    g = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    lo, hi = np.percentile(g, [1, 99])
+    return float(hi - lo)
+
+
+def other_table_layouts(cfg: Any = None) -> dict[str, MarkerLayout]:
+    """The table-marker layouts of the other games that lay ids 0-3 around their table.
+
+    Only Enigma does today; its layout comes from ``[vision.enigma]`` (the same keys its
+    reader uses), so a table laid out for Enigma is named as such.
+    """
+    frame = _get(cfg, "vision.enigma.marker_frame_mm", (760.0, 640.0))
+    return {
+        "Enigma": table_layout(
+            frame_mm=(float(frame[0]), float(frame[1])),
+            marker_size_mm=float(_get(cfg, "vision.enigma.marker_size_mm", 40.0)),
+            dictionary_name=str(_get(cfg, "vision.marker_dictionary", "DICT_4X4_50")),
+        )
+    }
+
+
+def explain_refusal(
+    exc: FrameRefusedError,
+    frame: np.ndarray,
+    cfg: Any,
+    settings: ReaderSettings,
+    checks: MarkerChecks,
+) -> FrameRefusedError | None:
+    """A clearer refusal than the marker stage's, or None to keep it.
+
+    - no markers in a blank frame: "no board found (no markers)", not "blurred";
+    - no markers in a frame with contrast but only weak edges: "blurred";
+    - the table markers found but not where Indigo's layout puts them, and they fit another
+      game's table layout: "wrong-game" naming that game.
+    """
+    if exc.reason == "no-markers":
+        contrast = frame_contrast(frame)
+        if contrast < BLANK_MAX_CONTRAST:
+            return FrameRefusedError(
+                f"no board found (no markers): the frame is almost one colour (grey levels "
+                f"span {contrast:.0f} of 255): is the lens covered or the light off?",
+                reason="no-markers",
+            )
+        strength = edge_strength(frame)
+        if strength < settings.blur_min_edge:
+            return FrameRefusedError(
+                f"the frame is too blurred to find the board markers (edge strength "
+                f"{strength:.2f}, needs {settings.blur_min_edge:.2f}): hold still and refocus",
+                reason="blurred",
+            )
+        return None
+    if exc.reason == "bad-homography":
+        for game, layout in other_table_layouts(cfg).items():
+            try:
+                locate(frame, layout, checks=checks)
+            except FrameRefusedError:
+                continue
+            return FrameRefusedError(
+                f"not an Indigo board (wrong game): the table markers are laid out for {game} "
+                f"({layout.size_mm:g} mm markers), not around the Indigo board",
+                reason="wrong-game",
+            )
+    return None
+
+
 def _check_frame(frame: Any) -> np.ndarray:
     if not isinstance(frame, np.ndarray) or frame.size == 0:
         raise UnreadableImageError("the frame is not an image")
@@ -915,17 +988,13 @@ def read_indigo(
     frame = _check_frame(frame)
     geo = geometry or geometry_from_config(cfg)
     st = settings or settings_from_config(cfg)
+    marker_checks = checks or checks_from_config(cfg)
     try:
-        fit = locate(frame, geo.layout, checks=checks or checks_from_config(cfg))
+        fit = locate(frame, geo.layout, checks=marker_checks)
     except FrameRefusedError as exc:
-        if exc.reason == "no-markers":
-            strength = edge_strength(frame)
-            if strength < st.blur_min_edge:
-                raise FrameRefusedError(
-                    f"the frame is too blurred to find the board markers (edge strength "
-                    f"{strength:.2f}, needs {st.blur_min_edge:.2f}): hold still and refocus",
-                    reason="blurred",
-                ) from exc
+        better = explain_refusal(exc, frame, cfg, st, marker_checks)
+        if better is not None:
+            raise better from exc
         raise
     t1 = time.perf_counter()
     canon = rectify(frame, fit, geo, st.cell_px)

@@ -213,3 +213,33 @@ def test_gem_questions_use_the_right_article() -> None:
     _, questions = name_gems(spots, {}, ReaderSettings())
     assert questions == ["corner (0,-4): is there an amber gem?"]
     assert (with_article("emerald"), with_article("sapphire")) == ("an emerald", "a sapphire")
+
+
+@pytest.mark.parametrize("level", [0, 255])
+def test_a_blank_frame_is_no_board_not_blurred(demo: IndigoPack, level: int) -> None:
+    with pytest.raises(FrameRefusedError) as info:
+        read_indigo(np.full((720, 1280, 3), level, np.uint8), demo)
+    assert info.value.reason == "no-markers"
+    assert str(info.value).startswith("frame refused: no board found (no markers)")
+
+
+def test_a_table_laid_out_for_enigma_is_the_wrong_game(demo: IndigoPack) -> None:
+    from vision.indigo_board import table_layout
+
+    # Enigma's default table: 40 mm markers on a 760 x 640 mm frame ([vision.enigma])
+    enigma = table_layout(frame_mm=(760.0, 640.0), marker_size_mm=40.0)
+    shifted = MarkerLayout(
+        ids=enigma.ids,
+        centres_mm=tuple((x + 400, y + 340) for x, y in enigma.centres_mm),  # type: ignore[arg-type]
+        size_mm=enigma.size_mm,
+    )
+    table = marker_plane_image(shifted, px_per_mm=1.2, background=120)
+    table = cv2.copyMakeBorder(table, 40, 40, 40, 40, cv2.BORDER_CONSTANT, value=(120, 120, 120))
+    for i in range(5):  # a few square tiles in the middle
+        x0 = 320 + 90 * i
+        cv2.rectangle(table, (x0, 480), (x0 + 84, 564), (40, 40, 40), -1)
+        cv2.line(table, (x0 + 42, 480), (x0 + 42, 564), (60, 160, 230), 12)
+    with pytest.raises(FrameRefusedError) as info:
+        read_indigo(table, demo)
+    assert info.value.reason == "wrong-game"
+    assert "not an Indigo board (wrong game)" in str(info.value) and "Enigma" in str(info.value)
