@@ -257,17 +257,21 @@ def crop_grid(a: np.ndarray) -> np.ndarray:
 
 def ink_maps(
     grid_img: np.ndarray, paper: np.ndarray, cast: np.ndarray, cfg: SheetReaderConfig
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per pixel of the cropped grid: ink mask, darkness (0..1), colour (paper = (1, 1, 1))."""
-    norm = grid_img.astype(np.float32)
-    norm /= (paper[..., None] * cast[None, None, :])
-    low = norm.min(axis=2)
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per pixel of the cropped grid: ink mask, darkness (0..1), colour (paper = (1, 1, 1))
+    and chroma (spread of the colour channels)."""
+    channels = [
+        cv2.divide(grid_img[:, :, i].astype(np.float32), paper * float(cast[i]))
+        for i in range(3)
+    ]
+    low = cv2.min(cv2.min(channels[0], channels[1]), channels[2])
+    high = cv2.max(cv2.max(channels[0], channels[1]), channels[2])
     # darkness in the most absorbed channel: graphite darkens all three, a coloured pencil
     # darkens one or two strongly even when it looks light in grey
     darkness = np.clip(1.0 - low, 0.0, 1.0)
-    chroma = norm.max(axis=2) - low
+    chroma = high - low
     ink = (darkness > cfg.ink_darkness) | ((chroma > cfg.ink_chroma) & (darkness > cfg.ink_light))
-    return ink, darkness, norm
+    return ink, darkness, cv2.merge(channels), chroma
 
 
 def _cells_view(a: np.ndarray) -> np.ndarray:
@@ -277,8 +281,13 @@ def _cells_view(a: np.ndarray) -> np.ndarray:
 
 
 def cell_features(
-    ink: np.ndarray, darkness: np.ndarray, norm: np.ndarray, cfg: SheetReaderConfig
+    ink: np.ndarray,
+    darkness: np.ndarray,
+    norm: np.ndarray,
+    chroma_map: np.ndarray,
+    cfg: SheetReaderConfig,
 ) -> CellFeatures:
+    """Measure every cell's inside (the outlines along its sides stay out)."""
     lo = int(round(CANON_CELL * cfg.inset))
     hi = CANON_CELL - lo
     inside = _cells_view(ink)[:, lo:hi, :, lo:hi].transpose(0, 2, 1, 3).astype(np.float32)
@@ -341,7 +350,8 @@ def classify_cells(
     return state, confidence, ones
 
 
-def border_ratios(darkness: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def border_ratios(darkness: np.ndarray, *, sides: tuple[float, float] = (0.12, 0.3)
+                  ) -> tuple[np.ndarray, np.ndarray]:
     """Light through each border between neighbours over light beside it (medians along it).
 
     ``right[r, c]`` is the border right of (r, c) (9 x 8), ``below[r, c]`` the one under it
@@ -349,7 +359,7 @@ def border_ratios(darkness: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     printed line lets through; a drawn outline takes much more away.
     """
     t = 1.0 - darkness
-    side_a, side_b = int(CANON_CELL * 0.12), int(CANON_CELL * 0.3)
+    side_a, side_b = int(round(CANON_CELL * sides[0])), int(round(CANON_CELL * sides[1]))
     trim = int(CANON_CELL * 0.22)
     xs = PAD + np.arange(1, N) * CANON_CELL
     # columns around each vertical line: (8, H)
@@ -422,17 +432,36 @@ class _Union:
         self.parent[self.find(a)] = self.find(b)
 
 
+def _is_legal_tile(cells: list[Cell]) -> bool:
+    """A tile the rules allow: 1-7 cells, or the 8-cell start on the centre."""
+    if (N // 2, N // 2) in cells:
+        return len(cells) == 8
+    return 1 <= len(cells) <= 7
+
+
+def _question(kind: str, cells: list[Cell], message: str) -> dict[str, Any]:
+    return {"kind": kind, "cells": [list(x) for x in sorted(cells)], "message": message}
+
+
 def segment(
     tiles: set[Cell],
     right: np.ndarray,
     below: np.ndarray,
     colour: np.ndarray,
     cfg: SheetReaderConfig,
+    *,
+    max_unsure: int = 8,
 ) -> Segmentation:
-    """Group filled cells into tiles; undecided borders and open outlines become questions."""
-    union = _Union()
+    """Group filled cells into tiles; what the drawing leaves open becomes a question.
+
+    Borders with a clear outline (or a change of colour) separate tiles, borders clearly
+    without one join them. An undecided border is settled by the rules when only one way of
+    settling the undecided borders around it gives tiles the rules allow (1-7 cells, the start
+    8 on the centre); otherwise it is a question (and joined meanwhile).
+    """
+    base = _Union()
     for cell in tiles:
-        union.find(cell)
+        base.find(cell)
     cuts: list[tuple[Cell, Cell]] = []
     unsure: list[tuple[Cell, Cell]] = []
     for r, c in sorted(tiles):
@@ -442,41 +471,68 @@ def segment(
         ):
             if (nr, nc) not in tiles:
                 continue
-            s = score
-            colour_gap = hue_gap(colour[r, c], colour[nr, nc], cfg)
-            if s > cfg.cut or colour_gap > cfg.colour_cut:
+            if score > cfg.cut or hue_gap(colour[r, c], colour[nr, nc], cfg) > cfg.colour_cut:
                 cuts.append(((r, c), (nr, nc)))
+            elif score > cfg.join:
+                unsure.append(((r, c), (nr, nc)))
             else:
-                union.union((r, c), (nr, nc))
-                if s > cfg.join:
-                    unsure.append(((r, c), (nr, nc)))
+                base.union((r, c), (nr, nc))
+    members: dict[Cell, list[Cell]] = {}
+    for cell in tiles:
+        members.setdefault(base.find(cell), []).append(cell)
+    # clusters of base pieces linked by undecided borders, each settled on its own
+    linked = _Union()
+    for a, b in unsure:
+        linked.union(base.find(a), base.find(b))
+    clusters: dict[Cell, list[tuple[Cell, Cell]]] = {}
+    for edge in unsure:
+        clusters.setdefault(linked.find(base.find(edge[0])), []).append(edge)
+    final = _Union()
+    for cell in tiles:
+        final.union(cell, base.find(cell))
+    questions: list[dict[str, Any]] = []
+    for edges in clusters.values():
+        roots = sorted({base.find(x) for edge in edges for x in edge})
+        legal: list[int] = []
+        if len(edges) <= max_unsure:
+            for choice in range(1 << len(edges)):
+                trial = _Union()
+                for root in roots:
+                    trial.find(root)
+                for i, (a, b) in enumerate(edges):
+                    if choice >> i & 1:
+                        trial.union(base.find(a), base.find(b))
+                pieces: dict[Cell, list[Cell]] = {}
+                for root in roots:
+                    pieces.setdefault(trial.find(root), []).extend(members[root])
+                if all(_is_legal_tile(p) for p in pieces.values()):
+                    legal.append(choice)
+                    if len(legal) > 1:
+                        break
+        if len(legal) == 1:
+            for i, (a, b) in enumerate(edges):
+                if legal[0] >> i & 1:
+                    final.union(a, b)
+            continue
+        for a, b in edges:
+            final.union(a, b)
+        cells = [x for root in roots for x in members[root]]
+        a, b = edges[0]
+        questions.append(_question(
+            "split", cells,
+            f"is there an outline between {list(a)} and {list(b)}? the drawing does not "
+            "show it clearly",
+        ))
     groups: dict[Cell, list[Cell]] = {}
     for cell in tiles:
-        groups.setdefault(union.find(cell), []).append(cell)
-    shapes = tuple(sorted(tuple(sorted(g)) for g in groups.values()))
-    questions: list[dict[str, Any]] = []
+        groups.setdefault(final.find(cell), []).append(cell)
     for a, b in cuts:
-        if union.find(a) == union.find(b):
-            cells = sorted(groups[union.find(a)])
-            questions.append(
-                {
-                    "kind": "outline",
-                    "cells": [list(x) for x in cells],
-                    "message": f"an outline between {list(a)} and {list(b)} does not close: "
-                    "are these one tile or several?",
-                }
-            )
-    for a, b in unsure:
-        cells = sorted(groups[union.find(a)])
-        questions.append(
-            {
-                "kind": "split",
-                "cells": [list(x) for x in cells],
-                "message": f"is there an outline between {list(a)} and {list(b)}? "
-                "the drawing does not show it clearly",
-            }
-        )
-    # the same group asked about twice is asked once
+        if final.find(a) == final.find(b):
+            questions.append(_question(
+                "outline", groups[final.find(a)],
+                f"an outline between {list(a)} and {list(b)} does not close: are these one "
+                "tile or several?",
+            ))
     seen: set[tuple[str, str]] = set()
     unique = []
     for q in questions:
@@ -484,6 +540,7 @@ def segment(
         if key not in seen:
             seen.add(key)
             unique.append(q)
+    shapes = tuple(sorted(tuple(sorted(g)) for g in groups.values()))
     return Segmentation(shapes, tuple(unique))
 
 
@@ -506,8 +563,8 @@ def read_canonical(
     gray = cv2.cvtColor(canon, cv2.COLOR_BGR2GRAY).astype(np.float32)
     paper = paper_model(gray)
     cast = paper_cast(canon, paper)
-    ink, darkness, norm = ink_maps(crop_grid(canon), crop_grid(paper), cast, cfg)
-    f = cell_features(ink, darkness, norm, cfg)
+    ink, darkness, norm, chroma_map = ink_maps(crop_grid(canon), crop_grid(paper), cast, cfg)
+    f = cell_features(ink, darkness, norm, chroma_map, cfg)
     state, confidence, ones = classify_cells(f, cfg)
     questions: list[dict[str, Any]] = []
     doubtful = [(r, c) for r in range(N) for c in range(N) if state[r, c] == -1]
