@@ -219,7 +219,7 @@ class VisionConfig:
 
     marker_dictionary: str = setting("DICT_4X4_50", choices=MARKER_DICTIONARIES)
     min_confidence: float = setting(0.85, low=0.0, high=1.0)
-    max_reprojection_px: float = setting(3.0, low=0.1, high=50.0)
+    max_reprojection: float = setting(0.15, low=0.01, high=1.0)
     min_board_area: float = setting(0.05, low=0.0, high=1.0)
     blur_min_variance: float = setting(40.0, low=0.0, high=100000.0)
     pack: str = setting("")

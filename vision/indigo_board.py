@@ -115,6 +115,7 @@ def geometry_from_config(cfg: Any = None) -> BoardGeometry:
 def checks_from_config(cfg: Any = None) -> MarkerChecks:
     """Homography thresholds from config (``[vision]``)."""
     return MarkerChecks(
+        max_reprojection=float(_get(cfg, "vision.max_reprojection", 0.15)),
         min_area_fraction=float(_get(cfg, "vision.min_board_area", 0.05)),
         # the table markers are large: a frame is searched at up to 1280 pixels (corners are
         # then refined at full resolution), retrying at half that when blurred markers are

@@ -89,8 +89,8 @@ def test_the_keys_others_rely_on_have_their_documented_defaults() -> None:
     assert (cam.source, cam.device, cam.path, cam.width, cam.height, cam.fps) == (
         "auto", 0, "", 2304, 1296, 10)
     vis = cfg.vision
-    assert (vis.marker_dictionary, vis.min_confidence, vis.max_reprojection_px) == (
-        "DICT_4X4_50", 0.85, 3.0)
+    assert (vis.marker_dictionary, vis.min_confidence, vis.max_reprojection) == (
+        "DICT_4X4_50", 0.85, 0.15)
     assert (vis.min_board_area, vis.blur_min_variance, vis.pack) == (0.05, 40.0, "")
     assert vis.indigo.board_center_mm == (0.0, 0.0)
 
@@ -217,7 +217,8 @@ REFUSED = [
     ("[gpio]\nstrip_brightness = 1.5\n",
      "gpio.strip_brightness = 1.5 is out of range (allowed a number 0..1)"),
     ("[vision]\nmin_confidence = nan\n", "vision.min_confidence = nan is out of range"),
-    ("[vision]\nmax_reprojection_px = inf\n", "vision.max_reprojection_px = inf is out of range"),
+    ("[vision]\nmax_reprojection = inf\n", "vision.max_reprojection = inf is out of range"),
+    ("[vision]\nmax_reprojection_px = 3.0\n", "unknown key vision.max_reprojection_px"),
     ('[vision]\nmarker_dictionary = "DICT_4X4_51"\n', 'vision.marker_dictionary = "DICT_4X4_51" is not allowed'),
     ("[vision.indigo]\nboard_center_mm = [1.0]\n",
      "vision.indigo.board_center_mm = [1.0] has 1 item (allowed a list of numbers (2 items)"),

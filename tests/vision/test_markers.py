@@ -113,3 +113,22 @@ def test_marker_sheet_prints_at_true_scale(tmp_path: Path, suffix: str) -> None:
     assert side_px == pytest.approx(40.0 * 150 / 25.4, rel=0.03)
     if suffix == ".pdf":
         assert path.read_bytes().startswith(b"%PDF")
+
+
+def test_config_max_reprojection_sets_the_homography_check() -> None:
+    from config import load_config
+    from vision.indigo_board import checks_from_config
+
+    assert checks_from_config(load_config()).max_reprojection == 0.15
+    assert checks_from_config({"vision": {"max_reprojection": 0.02}}).max_reprojection == 0.02
+    layout = MarkerLayout(
+        ids=(0, 1, 2, 3), size_mm=40.0, centres_mm=((30, 30), (270, 30), (270, 270), (30, 270))
+    )
+    # markers printed 20 % larger than the layout says: off by about 6 mm at the corners
+    page = marker_plane_image(
+        MarkerLayout(ids=layout.ids, size_mm=48.0, centres_mm=layout.centres_mm), px_per_mm=2.0
+    )
+    locate(page, layout, checks=checks_from_config({"vision": {"max_reprojection": 0.3}}))
+    with pytest.raises(FrameRefusedError, match="marker outlines") as info:
+        locate(page, layout, checks=checks_from_config({"vision": {"max_reprojection": 0.1}}))
+    assert info.value.reason == "bad-homography"
