@@ -72,9 +72,21 @@ def test_without_the_card_what_is_not_printed_is_cannot_tell(box, packs) -> None
     card = box.conduit.cards["conduit-demo-2"]  # it marks P9 with an X
     frame = render_puzzle_frame("conduit", card, pack, seed=4)
     assert check_puzzle_frame("conduit", frame, pack, box=box)["verdict"] == "cannot tell"
-    card_w = box.weight.cards["weight-demo-1"]
-    frame = render_puzzle_frame("weight", card_w, pack, seed=4)
-    assert check_puzzle_frame("weight", frame, pack, box=box)["verdict"] == "cannot tell"
+
+
+
+def test_weight_numbers_are_read_from_the_card_or_asked(box, packs) -> None:
+    pack = packs["demo"]
+    card = box.weight.cards["weight-demo-1"]
+    answer = default_solution("weight", card, box)
+    verdicts = set()
+    for seed in (1, 2):
+        frame = render_puzzle_frame("weight", card, pack, seed=seed)
+        verdicts.add(check_puzzle_frame("weight", frame, pack, box=box)["verdict"])
+    assert verdicts <= {"solved", "cannot tell"} and "solved" in verdicts
+    wrong = near_misses("weight", card, answer, box, random.Random(2))[0][1]
+    frame = render_puzzle_frame("weight", card, pack, solution=wrong, seed=1)
+    assert check_puzzle_frame("weight", frame, pack, box=box)["verdict"] != "solved"
 
 
 def test_a_frame_without_the_mat_is_cannot_tell(box, packs) -> None:
