@@ -165,3 +165,34 @@ def test_cli_render_read_and_refuse(tmp_path: Path, demo_pack) -> None:
     blank = tmp_path / "blank.png"
     cv2.imwrite(str(blank), np.full((400, 600, 3), 120, np.uint8))
     assert main(["read", "enigma", str(blank)]) == 4
+
+
+def test_cli_after_an_earlier_read(tmp_path: Path, demo_pack, capsys) -> None:
+    from ui.cli import main
+
+    record, state = random_record(23, tiles=8)
+    places = [i for i, e in enumerate(record["events"]) if e["type"] == "place"]
+    before = dict(record, events=record["events"][:places[-1]])
+    paths = {}
+    for name, rec in (("before", before), ("after", record)):
+        (tmp_path / f"{name}.json").write_text(json.dumps(rec))
+        paths[name] = tmp_path / f"{name}.png"
+        assert main(["render", "enigma", str(tmp_path / f"{name}.json"), "-o",
+                     str(paths[name]), "--seed", "23"]) == 0
+    capsys.readouterr()
+    assert main(["read", "enigma", str(paths["before"])]) == 0
+    earlier = json.loads(capsys.readouterr().out)
+    assert earlier["game"] == "enigma" and not earlier["questions"]
+    earlier["solvers"] = 1
+    (tmp_path / "earlier.json").write_text(json.dumps(earlier))
+    assert main(["read", "enigma", str(paths["after"]), "--after",
+                 str(tmp_path / "earlier.json")]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["changes"]["tiles"] == [record["events"][places[-1]]["at"]]
+    assert out["changes"]["legal"], out["questions"]
+    # the same frame after itself: nothing new, nothing to ask
+    (tmp_path / "now.json").write_text(json.dumps(dict(out, solvers=0)))
+    assert main(["read", "enigma", str(paths["after"]), "--after",
+                 str(tmp_path / "now.json")]) == 0
+    again = json.loads(capsys.readouterr().out)
+    assert again["changes"] == {"legal": True, "tiles": [], "networkers": []}
