@@ -8,7 +8,7 @@ an angular structure in the right half (around ``BUILD_AT``). The card is found 
 of the card colour; a dark triangle printed in its top-left corner tells its orientation.
 
 :func:`locate_mat` straightens the mat at ``px_per_mm``; :func:`find_card` returns the card's
-square in that image; :func:`card_image` cuts the card out, upright, at a fixed resolution.
+square in that image (:func:`vision.enigma_puzzles_check.view_card` cuts it out upright).
 """
 
 from __future__ import annotations
@@ -153,35 +153,6 @@ def find_card(image: np.ndarray, pack: EnigmaPack, card_mm: float) -> CardRect:
     return CardRect((float(cx), float(cy)), float(side), float(angle))
 
 
-def card_image(image: np.ndarray, rect: CardRect, pack: EnigmaPack, *,
-               margin: float = 0.0) -> tuple[np.ndarray, int, np.ndarray]:
-    """The card cut out and turned upright (by its orientation mark), ``CARD_PX_PER_MM``.
-
-    ``margin`` (share of the side) keeps some of the mat around the card. Returns the image,
-    the quarter turns applied, and the 3x3 map from mat pixels to card-image pixels."""
-    side_mm = rect.side / MAT_PX_PER_MM
-    size = int(round(side_mm * CARD_PX_PER_MM * (1 + 2 * margin)))
-    off = side_mm * CARD_PX_PER_MM * margin
-    c = side_mm * CARD_PX_PER_MM
-    dst = np.array([[off, off], [off + c, off], [off + c, off + c], [off, off + c]], np.float32)
-    corners = rect.corners()
-    ink = np.array(pack.colour("ink"), np.float32)
-    best = (-math.inf, 0, np.eye(3))
-    for turn in range(4):
-        src = np.roll(corners, -turn, axis=0)
-        m = cv2.getPerspectiveTransform(src, dst)
-        probe = cv2.warpPerspective(image, m, (size, size), flags=cv2.INTER_AREA)
-        t = int(c * MARK * 0.5)
-        corner = probe[int(off) + 2:int(off) + t, int(off) + 2:int(off) + t].reshape(-1, 3)
-        if len(corner) == 0:
-            continue
-        darkness = -float(np.linalg.norm(np.median(corner, axis=0) - ink))
-        if darkness > best[0]:
-            best = (darkness, turn, m)
-    _, turn, m = best
-    return cv2.warpPerspective(image, m, (size, size), flags=cv2.INTER_AREA), turn, m
-
-
 __all__ = ["BUILD_AT", "CARD_AT", "CARD_PX_PER_MM", "CardRect", "MARK", "MAT_IDS",
-           "MAT_PX_PER_MM", "Mat", "balance_mat", "card_image", "find_card", "locate_mat",
+           "MAT_PX_PER_MM", "Mat", "balance_mat", "find_card", "locate_mat",
            "mat_layout"]

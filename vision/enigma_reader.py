@@ -381,69 +381,6 @@ def find_squares(
     return squares, questions
 
 
-def refine_squares(
-    squares: dict[Pos, tuple[float, float]], boundary: np.ndarray, p: int
-) -> dict[Pos, tuple[float, float]]:
-    """Each tile's own square: from the start tile outwards, predict a tile's centre from its
-    refined neighbours, then move it to where its four sides lie on tile edges (lens
-    distortion and hand placement bend the ideal grid by a few pixels)."""
-    h, w = boundary.shape
-    reach = max(2, int(0.1 * p))
-    band = int(0.38 * p)
-    done: dict[Pos, tuple[float, float]] = {}
-    order = sorted(squares, key=lambda a: (abs(a[0]) + abs(a[1]), a[1], a[0]))
-    for at in order:
-        if at == (0, 0):
-            done[at] = squares[at]
-            continue
-        preds = [
-            (done[nb][0] + (at[0] - nb[0]) * p, done[nb][1] + (at[1] - nb[1]) * p)
-            for nb in (
-                (at[0] - 1, at[1]),
-                (at[0] + 1, at[1]),
-                (at[0], at[1] - 1),
-                (at[0], at[1] + 1),
-            )
-            if nb in done
-        ]
-        cx, cy = (
-            (np.mean([q[0] for q in preds]), np.mean([q[1] for q in preds]))
-            if preds
-            else squares[at]
-        )
-        x0, x1 = int(cx - p / 2 - reach - 1), int(cx + p / 2 + reach + 2)
-        y0, y1 = int(cy - p / 2 - reach - 1), int(cy + p / 2 + reach + 2)
-        if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
-            done[at] = (float(cx), float(cy))
-            continue
-        cols = boundary[int(cy - band) : int(cy + band), x0:x1].sum(axis=0).astype(np.float32)
-        rows = boundary[y0:y1, int(cx - band) : int(cx + band)].sum(axis=1).astype(np.float32)
-        cols = np.convolve(cols, [0.5, 1, 0.5], "same")
-        rows = np.convolve(rows, [0.5, 1, 0.5], "same")
-
-        def best_shift(profile: np.ndarray, centre: float, start: int) -> float:
-            # the sides on boundary pixels, and no boundary (table) inside the square
-            cumulative = np.concatenate([[0.0], np.cumsum(profile)])
-            scores = []
-            for d in range(-reach, reach + 1):
-                a = int(round(centre - p / 2 + d)) - start
-                b = int(round(centre + p / 2 + d)) - start
-                if 0 <= a and b < len(profile):
-                    inside = cumulative[b - 2] - cumulative[a + 3]
-                    scores.append((profile[a] + profile[b] - 0.5 * inside, d))
-            if not scores:
-                return 0.0
-            top = max(scores)[0]
-            here = next((sc for sc, d in scores if d == 0), top)
-            if top - here < 0.3 * band:
-                return 0.0  # no clear edge: trust the prediction from the neighbours
-            ties = [d for sc, d in scores if sc >= top - 1e-3]
-            return float(np.mean(ties))
-
-        done[at] = (float(cx + best_shift(cols, cx, x0)), float(cy + best_shift(rows, cy, y0)))
-    return done
-
-
 # ---------------------------------------------------------------------------- one tile
 
 
