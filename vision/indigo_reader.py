@@ -278,19 +278,22 @@ class PackModel:
     chip_names: tuple[str, ...]
     rim_bgr: np.ndarray
     centre_image: np.ndarray = field(repr=False, default_factory=lambda: np.zeros((1, 1, 3)))
+    #: derived arrays (centre art labels, gem pixels), kept with the model they belong to: a
+    #: cache keyed by ``id(model)`` handed a new model, whose id a dead one had, the dead
+    #: model's centre art (a gem masked out in a full test run)
+    cache: dict[tuple[str, int], np.ndarray] = field(
+        repr=False, compare=False, default_factory=dict
+    )
 
     def centre_art_labels(self, size: int) -> np.ndarray:
         """Gem labels of the pack's own centre tile: colours of the art, not gems (dilated)."""
         key = ("centre", size)
-        cache = _ART_CACHE.setdefault(id(self), {})
+        cache = self.cache
         if key not in cache:
             img = _patch_from_pack(self.centre_image, 0, size, self.cell_px)
             labels = gem_label_map(colour_features(img), self)
             cache[key] = cv2.dilate(labels, np.ones((3, 3), np.uint8))
         return cache[key]
-
-
-_ART_CACHE: dict[int, dict[tuple[str, int], np.ndarray]] = {}  # per PackModel id
 
 
 #: colour features: chromaticity (shading-invariant) scaled by CHROMA, plus log brightness
@@ -387,8 +390,7 @@ def pack_model(pack: IndigoPack, cell_px: int) -> PackModel:
         centre_image=pack.centre,
     )
     if len(_MODELS) >= _MAX_MODELS:
-        oldest = next(iter(_MODELS))
-        _ART_CACHE.pop(id(_MODELS.pop(oldest)[1]), None)
+        _MODELS.pop(next(iter(_MODELS)))
     _MODELS[key] = (pack, model)
     return model
 
@@ -552,7 +554,7 @@ def gem_label_map(
 def gem_pixels(model: PackModel, gem_size: float) -> np.ndarray:
     """Flat indices of the canonical pixels the gem reading looks at (spots and centre)."""
     key = ("gem-pixels", round(gem_size * 1000))
-    cache = _ART_CACHE.setdefault(id(model), {})
+    cache = model.cache
     if key not in cache:
         size = canonical_size(model.cell_px)
         mask = np.zeros((size, size), np.uint8)

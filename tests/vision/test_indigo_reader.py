@@ -243,3 +243,22 @@ def test_a_table_laid_out_for_enigma_is_the_wrong_game(demo: IndigoPack) -> None
         read_indigo(table, demo)
     assert info.value.reason == "wrong-game"
     assert "not an Indigo board (wrong game)" in str(info.value) and "Enigma" in str(info.value)
+
+
+def test_centre_art_is_cached_with_its_own_model() -> None:
+    """A cache keyed by ``id(model)`` once handed a new model a dead model's centre art."""
+    import dataclasses
+
+    from vision.indigo_reader import pack_model
+
+    plain = draw_pack("demo")
+    centre = plain.centre.copy()
+    side = centre.shape[0]
+    cv2.circle(centre, (side // 2, side // 2), side // 6, plain.gems["emerald"], -1)
+    painted = dataclasses.replace(plain, centre=centre)  # an emerald drawn on the centre art
+    m_plain, m_painted = pack_model(plain, 12), pack_model(painted, 12)
+    assert m_plain.cache is not m_painted.cache
+    spot = int((m_painted.centre_art_labels(23) == 2).sum())
+    assert spot > 20 and int((m_plain.centre_art_labels(23) == 2).sum()) < spot // 4
+    del m_plain
+    assert int((pack_model(painted, 12).centre_art_labels(23) == 2).sum()) == spot
