@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kivy.graphics import Color, Line, Rectangle
+from kivy.graphics import Color, Line, Mesh, Rectangle
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.modalview import ModalView
@@ -27,11 +27,17 @@ class TileChoice(ButtonBehavior, Widget):
         from companion.indigo.tiles import paths_of
 
         self.canvas.clear()
-        r = min(self.width, self.height) / 2.1
+        r = min(self.width / 1.8, self.height / 2.0) * 0.95
         cx, cy = self.center
+        from companion.indigo.geometry import hex_corners
+
+        corners = [(cx + x, cy - y) for x, y in hex_corners((0, 0), r)]
         with self.canvas:
-            Color(0.3, 0.25, 0.2, 1) if self.state == "normal" else Color(0.6, 0.5, 0.2, 1)
+            Color(0.16, 0.17, 0.18, 1)
             Rectangle(pos=self.pos, size=self.size)
+            Color(0.35, 0.3, 0.25, 1) if self.state == "normal" else Color(0.6, 0.5, 0.2, 1)
+            Mesh(vertices=[v for x, y in corners for v in (x, y, 0, 0)],
+                 indices=list(range(6)), mode="triangle_fan")
             Color(0.95, 0.9, 0.8, 1)
             for a, b in paths_of(self.kind, self.rotation):
                 pa = edge_midpoint((0, 0), a, r)
