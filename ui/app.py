@@ -50,6 +50,22 @@ SCREEN_MODULES = {
 PUMP_HZ = 30.0
 
 
+PREVIEW_WIDTH = 960
+
+
+def with_preview(frame: Any) -> Any:
+    """(frame, a copy at most PREVIEW_WIDTH wide): made on the camera thread."""
+    height, width = frame.shape[:2]
+    if width <= PREVIEW_WIDTH:
+        return frame, frame
+    import cv2
+
+    scale = PREVIEW_WIDTH / width
+    preview = cv2.resize(frame, (PREVIEW_WIDTH, max(1, round(height * scale))),
+                         interpolation=cv2.INTER_AREA)
+    return frame, preview
+
+
 def register_widgets() -> None:
     """Make the app's widget classes known to kv rules (idempotent)."""
     from kivy.factory import Factory
@@ -184,7 +200,7 @@ class CompanionApp(App):
             self.report_error(_("Camera unavailable: {error}").format(error=exc), camera=True)
             return
         fps = min(float(getattr(self.cfg.camera, "fps", 10)), 15.0)
-        self.camera = CameraWorker(source, self.events, fps=fps).start()
+        self.camera = CameraWorker(source, self.events, fps=fps, prepare=with_preview).start()
 
     def restart_camera(self) -> None:
         """Reopen the camera after its settings changed (or to retry a failed one)."""
@@ -263,8 +279,17 @@ class CompanionApp(App):
             event.callback(event.value, event.error)
 
     def show_frame(self, frame: Any) -> None:
-        """Blit a BGR frame into the one camera texture (re-made only if the size changes)."""
+        """Blit a BGR frame into the one camera texture (re-made only if the size changes).
+
+        ``frame`` is a BGR array, or (full frame, preview) from the camera worker: the full
+        frame is kept for the readers, the preview is what is drawn.
+        """
+        if isinstance(frame, tuple):
+            frame, preview = frame
+        else:
+            preview = frame
         self.last_frame = frame
+        frame = preview
         height, width = frame.shape[:2]
         texture = self.camera_texture
         if texture is None or tuple(texture.size) != (width, height):

@@ -68,9 +68,13 @@ class CameraWorker:
         *,
         fps: float = 10.0,
         max_failures: int = 3,
+        prepare: Callable[[Any], Any] | None = None,
     ) -> None:
         self.source = source
         self.events = events
+        #: turns a frame into what the UI gets (e.g. the frame plus a small preview), on this
+        #: thread, so the main thread never resizes a 2304x1296 picture
+        self.prepare = prepare
         self.frames: queue.Queue[Any] = queue.Queue(maxsize=1)
         self.interval = 1.0 / max(fps, 0.5)
         self.max_failures = max_failures
@@ -102,6 +106,12 @@ class CameraWorker:
             if self.failed:
                 self.failed = False
                 self.events.put(UiEvent("camera-ok"))
+            if self.prepare is not None:
+                try:
+                    frame = self.prepare(frame)
+                except Exception:  # a preview failure must not stop the camera
+                    log.exception("preparing a camera frame failed")
+                    continue
             put_latest(self.frames, frame)
             self._stop.wait(max(0.0, self.interval - (time.monotonic() - started)))
 

@@ -138,3 +138,15 @@ def test_settings_overlay_round_trips_and_skips_unknown_keys(tmp_path):
     assert cfg.timer.duration_s == 45
     assert cfg.gpio.player_button_pins == (17, 27)
     assert services.load_settings(tmp_path / "elsewhere" / "journal.sqlite3") == {}
+
+
+def test_preview_is_made_small_on_the_camera_thread():
+    import numpy as np
+
+    from ui.app import PREVIEW_WIDTH, with_preview
+
+    big = np.zeros((1296, 2304, 3), np.uint8)
+    full, preview = with_preview(big)
+    assert full is big and preview.shape == (540, PREVIEW_WIDTH, 3)
+    small = np.zeros((48, 64, 3), np.uint8)
+    assert with_preview(small) == (small, small)
