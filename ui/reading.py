@@ -193,6 +193,8 @@ class SheetReadingResult:
     missing: list[tuple[int, int]] = field(default_factory=list)
     doubtful: list[tuple[int, int]] = field(default_factory=list)
     questions: list[str] = field(default_factory=list)
+    #: what the rules' sheet check finds wrong (an illegal shape, the centre empty, ...)
+    problems: list[str] = field(default_factory=list)
 
 
 def read_sheet_frame(frame: Any, accepted: set[tuple[int, int]]) -> SheetReadingResult:
@@ -209,5 +211,6 @@ def read_sheet_frame(frame: Any, accepted: set[tuple[int, int]]) -> SheetReading
         doubtful=[tuple(c) for c in reading.doubtful],
         questions=[str(q.get("question", q)) if isinstance(q, dict) else str(q)
                    for q in reading.questions],
+        problems=[p.message for p in reading.check.problems],
     )
     return result

@@ -114,6 +114,8 @@ class SecondChanceScreen(BaseScreen):
             notes.append(_("{n} accepted squares look empty").format(n=len(reading.missing)))
         if reading.doubtful or reading.questions:
             notes.append(_("please check the marked squares"))
+            sheet.ghost = [list(c) for c in reading.doubtful]
+        notes.extend(reading.problems)
         self.status = _("The camera sees {n} new squares").format(
             n=len(reading.new_cells)) + ("; " + "; ".join(notes) if notes else "")
 
@@ -175,8 +177,11 @@ class SecondChanceScreen(BaseScreen):
         tabs = self.ids.tabs
         tabs.clear_widgets()
         self.tab_buttons = {}
+        state = self.state()
         for name in names:
-            t = TouchToggle(text=name, group="sc-viewer", allow_no_selection=False,
+            empty = state.player(name).grid.empty_count
+            label = _("{player}: {n} empty").format(player=name, n=empty)
+            t = TouchToggle(text=label, group="sc-viewer", allow_no_selection=False,
                             state="down" if name == self.viewer else "normal", font_size="15sp")
             t.bind(on_press=lambda _t, n=name: self.view(n))
             self.tab_buttons[name] = t
