@@ -497,23 +497,49 @@ def read_tile(
             net_conf = _margin_conf(din[int(order[0])], din[int(order[1])])
             net = None if best == ci else str(names[best])
             cells.append(_Cell(centre, str(names[ci]), colour_conf, net, net_conf))
-    order = reading_order([(c.centre[0] / p, c.centre[1] / p) for c in cells])
-    cells = [cells[i] for i in order]
-    cell_ids = [chr(ord("a") + i) for i in range(len(cells))]
-    # ---- a pawn where no cell was read hides a cell: never read past it
-    net_mask = np.isin(all_labels, [i for i, k in enumerate(model.kinds) if k == "net"])
-    r_open = max(1, int(round(rn * 0.6)))
+    # ---- pawns: a pawn is a disc of a player colour, smaller than a cell, on a cell. Its
+    # rim can hide the cell's ring from the colour labels, so each pawn found is checked:
+    # the cell under it is read from the ring around it, and the pawn's colour from its middle
+    net_ids = [i for i, k in enumerate(model.kinds) if k == "net"]
+    net_mask = np.isin(all_labels, net_ids)
+    r_open = max(1, int(round(rn * 0.5)))
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r_open + 1, 2 * r_open + 1))
     pawns = cv2.morphologyEx(net_mask.astype(np.uint8), cv2.MORPH_OPEN, kernel)
     n_p, _, p_stats, p_cents = cv2.connectedComponentsWithStats(pawns, connectivity=8)
     for k in range(1, n_p):
-        if p_stats[k, cv2.CC_STAT_AREA] < 0.4 * math.pi * rn * rn:
+        area = p_stats[k, cv2.CC_STAT_AREA]
+        if not 0.35 * math.pi * rn * rn <= area <= 2.5 * math.pi * rn * rn:
             continue
-        px_, py_ = p_cents[k]
-        if not any(math.hypot(px_ - c.centre[0], py_ - c.centre[1]) < rc for c in cells):
-            problems.append("a networker stands where no cell was read: is a cell hidden?")
-            conf = min(conf, 0.3)
-            break
+        centre = (float(p_cents[k][0]), float(p_cents[k][1]))
+        ring = _disc((p, p), centre, rc * 0.95) & ~_disc((p, p), centre, rn * 1.2)
+        inner = _disc((p, p), centre, max(1.0, rn * 0.5))
+        med_ring = np.median(feats[ring], axis=0)
+        med_in = np.median(feats[inner], axis=0)
+        d_cells = sorted((float(((model.centres[i] - med_ring) ** 2).sum()), i)
+                         for i in cell_classes)
+        d_nets = sorted((float(((model.centres[i] - med_in) ** 2).sum()), i) for i in net_ids)
+        pawn_conf = _margin_conf(d_nets[0][0], d_nets[1][0])
+        # the pawn's middle must be nearer a player colour than the ring's cell colour
+        if d_nets[0][0] >= float(((model.centres[d_cells[0][1]] - med_in) ** 2).sum()):
+            continue
+        near = [n for n, c in enumerate(cells)
+                if math.hypot(centre[0] - c.centre[0], centre[1] - c.centre[1]) < 0.8 * rc]
+        colour = str(names[d_nets[0][1]])
+        if near:
+            c = cells[near[0]]
+            if c.networker is None or c.networker != colour:
+                cells[near[0]] = _Cell(c.centre, c.colour, c.confidence, colour,
+                                       min(pawn_conf, c.net_confidence if c.networker else 1.0))
+        else:
+            # no cell read here: if the ring is not bare tile, a cell hides under the pawn
+            tile_d = min(float(((model.centres[i] - med_ring) ** 2).sum())
+                         for i, kk in enumerate(model.kinds) if kk == "tile")
+            if d_cells[0][0] < tile_d:
+                problems.append("a networker stands where no cell was read: is a cell hidden?")
+                conf = min(conf, 0.3)
+    order = reading_order([(c.centre[0] / p, c.centre[1] / p) for c in cells])
+    cells = [cells[i] for i in order]
+    cell_ids = [chr(ord("a") + i) for i in range(len(cells))]
     # ---- channels: the mask without the cells, then pieces and their contacts
     channel = (kind_map == "channel").astype(np.uint8)
     channel = cv2.morphologyEx(channel, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
