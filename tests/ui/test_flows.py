@@ -595,3 +595,23 @@ def test_off_the_demo_without_pins_or_camera_the_panel_and_banner_take_over(make
     _indigo_turn(driver)  # the game goes on by hand
     assert len(app.session.events) == 1
     driver.screenshot("no-hardware-landscape")
+
+
+def test_second_chance_solo_series_of_three_games(make_driver):
+    driver = make_driver()
+    app = driver.app
+    screen = driver.screen("second_chance")
+    totals = []
+    for game in range(3):
+        app.new_game("second-chance", ["Sol"], {"deck_size": 2})
+        start = [[4, c] for c in range(8)]
+        assert app.apply({"type": "start", "player": "Sol", "cells": start})
+        assert app.apply({"type": "reveal", "cards": ["#", "##"]})
+        assert app.apply({"type": "draw", "player": "Sol", "card": 0, "cells": [[0, game]]})
+        assert app.apply({"type": "end"}), app.banner_text
+        totals.append(81 - 9)
+        assert screen.state().over
+        text = " | ".join(driver.texts())
+        assert f"Solo game {game + 1} of 3" in text
+        driver.tap(app.root.ids.home_button)  # the game becomes history
+    assert "216 in all" in text and "Goal missed" in text

@@ -154,6 +154,8 @@ class SecondChanceScreen(BaseScreen):
         state = self.state()
         if state is None:
             return
+        if state.is_solo:
+            self.solo_series()
         names = [p.name for p in state.players]
         if self.viewer not in names:
             self.viewer = names[0]
@@ -417,6 +419,51 @@ class SecondChanceScreen(BaseScreen):
             return
         self._apply({"type": "bonus", "player": self.viewer, "cell": cells[0]})
 
+    # --- solo: three games in a row ---------------------------------------------------------
+    def solo_series(self) -> tuple[int, int]:
+        """(first game id, position 1..3) of this solo game's series, kept in the journal."""
+        from ui import services
+
+        journal, session = self.app.journal, self.app.session
+        game_id = services.session_game_id(session)
+        stored = services.get_meta(journal, game_id, "solo-series")
+        if stored:
+            first, _sep, position = stored.partition(":")
+            return int(first), int(position)
+        series = (game_id, 1)
+        player = tuple(session.players)
+        earlier = [g for g in journal.games() if g.game == "second-chance" and g.id < game_id
+                   and tuple(g.players) == player]
+        if earlier:
+            last = max(earlier, key=lambda g: g.id)
+            previous = services.get_meta(journal, last.id, "solo-series")
+            if previous and last.finished is not None:
+                first, _sep, position = previous.partition(":")
+                if int(position) < 3:
+                    series = (int(first), int(position) + 1)
+        services.set_meta(journal, session, "solo-series", f"{series[0]}:{series[1]}")
+        return series
+
+    def _solo_lines(self, empty_now: int) -> list[str]:
+        from companion.second_chance.solo import score_solo
+
+        first, position = self.solo_series()
+        journal = self.app.journal
+        empties = []
+        for game in sorted(journal.games(), key=lambda g: g.id):
+            if game.game != "second-chance" or game.id == self.app.session.game_id:
+                continue
+            stored = journal.get_meta(game.id, "solo-series")
+            if stored and str(stored).startswith(f"{first}:") and game.result:
+                empties.append(int(game.result["empty"][game.players[0]]))
+        empties = (empties + [empty_now])[:3]
+        score = score_solo(empties)
+        lines = [_("Solo game {k} of 3: {list} empty, {total} in all (goal: under {n})").format(
+            k=position, list=" + ".join(map(str, empties)), total=score.total, n=SOLO_GOAL)]
+        if score.complete:
+            lines.append(_("Goal reached!") if score.achieved else _("Goal missed"))
+        return lines
+
     # --- the end ------------------------------------------------------------------------------
     def _panel_over(self, panel: Any) -> None:
         state = self.state()
@@ -426,8 +473,7 @@ class SecondChanceScreen(BaseScreen):
         lines = [_("{place}. {player}: {n} empty squares").format(place=i, player=p, n=empty[p])
                  for i, p in enumerate(ranking, start=1)]
         if state.is_solo:
-            lines.append(_("Solo: play three games; the goal is fewer than {n} empty in all")
-                         .format(n=SOLO_GOAL))
+            lines.extend(self._solo_lines(empty[ranking[0]]))
         else:
             lines.append(_("Winner: {names}").format(names=", ".join(result.get("winners", []))))
         panel.add_widget(self._label(_("Game over"), font_size="22sp"))
