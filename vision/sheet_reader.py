@@ -493,6 +493,7 @@ def segment(
     questions: list[dict[str, Any]] = []
     for edges in clusters.values():
         roots = sorted({base.find(x) for edge in edges for x in edge})
+        root_set = set(roots)
         legal: list[int] = []
         if len(edges) <= max_unsure:
             for choice in range(1 << len(edges)):
@@ -505,7 +506,13 @@ def segment(
                 pieces: dict[Cell, list[Cell]] = {}
                 for root in roots:
                     pieces.setdefault(trial.find(root), []).extend(members[root])
-                if all(_is_legal_tile(p) for p in pieces.values()):
+                # a drawn outline must end up between two tiles, not inside one
+                closed = all(
+                    trial.find(base.find(a)) != trial.find(base.find(b))
+                    for a, b in cuts
+                    if base.find(a) in root_set and base.find(b) in root_set
+                )
+                if closed and all(_is_legal_tile(p) for p in pieces.values()):
                     legal.append(choice)
                     if len(legal) > 1:
                         break
@@ -573,7 +580,7 @@ def read_canonical(
             {
                 "kind": "cell",
                 "cells": [list(cell)],
-                "message": f"is cell {list(cell)} filled? it shows only faint marks",
+                "message": f"is cell {list(cell)} filled? the marks are not clear",
             }
         )
     bonus: Cell | None = None
@@ -588,7 +595,10 @@ def read_canonical(
                 "message": "several cells look like a handwritten 1: which is it?",
             }
         )
-    filled = {(r, c) for r in range(N) for c in range(N) if state[r, c] == 1}
+    # a doubtful cell is asked about; meanwhile it counts on the side its score is nearer
+    leaning = math.sqrt(cfg.empty_score * cfg.filled_score)
+    filled = {(r, c) for r in range(N) for c in range(N)
+              if state[r, c] == 1 or (state[r, c] == -1 and f.score[r, c] >= leaning)}
     if bonus is not None:
         filled.add(bonus)
     tiles = filled - ({bonus} if bonus else set())
