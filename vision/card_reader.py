@@ -120,19 +120,17 @@ def find_card(image: np.ndarray, style: CardStyle = DEMO_STYLE) -> np.ndarray:
 def _face_fit(gray: np.ndarray, keep: np.ndarray) -> np.ndarray:
     """A quadratic surface through the face pixels (the light falling on the card)."""
     h, w = gray.shape
-    yy, xx = np.mgrid[0:h:4, 0:w:4]
-    g = gray[::4, ::4]
-    k = keep[::4, ::4]
-    x = xx[k].astype(np.float64) / w
-    y = yy[k].astype(np.float64) / h
-    a = np.stack([np.ones_like(x), x, y, x * x, x * y, y * y], axis=1)
-    coeffs = np.linalg.lstsq(a, g[k].astype(np.float64), rcond=None)[0]
-    fy, fx = np.mgrid[0:h, 0:w]
-    fx = fx / w
-    fy = fy / h
-    surface = (coeffs[0] + coeffs[1] * fx + coeffs[2] * fy + coeffs[3] * fx * fx
-               + coeffs[4] * fx * fy + coeffs[5] * fy * fy)
-    return np.maximum(surface, 1.0).astype(np.float32)  # type: ignore[no-any-return]
+    step = 4
+    g = gray[::step, ::step]
+    k = keep[::step, ::step]
+    yy, xx = np.mgrid[0:g.shape[0], 0:g.shape[1]].astype(np.float64)
+    xx /= g.shape[1]
+    yy /= g.shape[0]
+    design = np.stack([np.ones_like(xx), xx, yy, xx * xx, xx * yy, yy * yy], axis=-1)
+    coeffs = np.linalg.lstsq(design[k], g[k].astype(np.float64), rcond=None)[0]
+    small = (design @ coeffs).astype(np.float32)
+    surface = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+    return np.maximum(surface, 1.0)  # type: ignore[no-any-return]
 
 
 def square_mask(face: np.ndarray, style: CardStyle = DEMO_STYLE) -> np.ndarray:
@@ -144,11 +142,12 @@ def square_mask(face: np.ndarray, style: CardStyle = DEMO_STYLE) -> np.ndarray:
     mask = np.zeros(gray.shape, bool)
     for _ in range(2):
         light = _face_fit(gray, keep)
-        cast = np.median(img[keep] / light[keep][:, None], axis=0)
-        ratio = img / (light[..., None] * cast[None, None, :])
-        darkness = 1.0 - ratio.min(axis=2)
-        chroma = ratio.max(axis=2) - ratio.min(axis=2)
-        mask = (darkness > 0.3) | (chroma > 0.25)
+        sample = keep[::3, ::3]
+        cast = np.median(img[::3, ::3][sample] / light[::3, ::3][sample][:, None], axis=0)
+        ratio = [cv2.divide(img[:, :, i], light * float(cast[i])) for i in range(3)]
+        low = cv2.min(cv2.min(ratio[0], ratio[1]), ratio[2])
+        high = cv2.max(cv2.max(ratio[0], ratio[1]), ratio[2])
+        mask = (low < 0.7) | (high - low > 0.25)
         keep = ~cv2.dilate(mask.astype(np.uint8), np.ones((7, 7), np.uint8)).astype(bool)
         if keep.sum() < 100:
             break
