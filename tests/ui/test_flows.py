@@ -35,7 +35,7 @@ def _indigo_turn(driver, *, greedy=False):
     screen = driver.screen("indigo")
     state = screen.state()
     if greedy or driver.app.table is None:
-        placement = _greedy_placement(state, sample=60)
+        placement = _greedy_placement(state, sample=None if greedy else 60)
         if driver.app.table is not None:
             driver.app.table.pending = placement
     else:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Any
 
 from ui.cli import EXIT_USAGE, CommandLine
 
@@ -69,11 +70,11 @@ def _fail(message: str, code: int = EXIT_USAGE) -> int:
     return code
 
 
-def _write_frame(path: str, image: object) -> int:
+def _write_frame(path: str, image: Any) -> int:
     import cv2
 
     try:
-        ok = cv2.imwrite(path, image)  # type: ignore[arg-type]
+        ok = cv2.imwrite(path, image)
     except cv2.error:
         ok = False
     if not ok:

@@ -30,9 +30,11 @@ class _TargetSize:
         self.valign = "middle"
         self.shorten = True
         self.shorten_from = "right"
-        self.bind(size=self._fit_text)
+        self.bind(size=self._fit_text, text=self._fit_text)
 
     def _fit_text(self, *args: Any) -> None:
+        # Kivy's shorten puts everything on one line: only for one-line texts
+        self.shorten = "\n" not in self.text
         self.text_size = (max(1.0, self.width - 8), max(1.0, self.height - 4))
 
 
