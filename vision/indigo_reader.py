@@ -646,13 +646,53 @@ def _count_discs(mask: np.ndarray, gem_r: float) -> int:
     return len(kept)
 
 
+#: radius of the discs :func:`_cover_count` lays, in gem radii: a gem's colour region shrinks
+#: a little at its rim when the frame is soft
+COVER_RADIUS = 0.9
+#: a disc laid by :func:`_cover_count` must cover this share of new gem pixels to count
+COVER_MIN_SHARE = 0.5
+
+
+@lru_cache(maxsize=16)
+def _disc_kernel(radius: float) -> np.ndarray:
+    r = int(math.ceil(radius))
+    yy, xx = np.mgrid[-r : r + 1, -r : r + 1]
+    return ((xx * xx + yy * yy) <= radius * radius).astype(np.float32)
+
+
+def _cover_count(mask: np.ndarray, radius: float) -> int:
+    """Number of gem discs that cover a blob, laid greedily where each covers most.
+
+    A second, independent count of touching gems: the distance-transform peaks of
+    :func:`_count_discs` split one soft, elongated gem in two or merge two that blur into one
+    neck; laying whole discs fails in other ways. When the two counts differ the blob is
+    borderline and the count is asked.
+    """
+    kernel = _disc_kernel(round(radius, 2))
+    full = float(kernel.sum())
+    left = mask.astype(np.float32)
+    inside = cv2.distanceTransform(mask.astype(np.uint8), cv2.DIST_L2, 3) >= 0.5 * radius
+    count = 0
+    for _ in range(12):  # more than the six gems a centre tile holds
+        cover = cv2.filter2D(left, -1, kernel, borderType=cv2.BORDER_CONSTANT)
+        cover[~inside] = 0
+        y, x = np.unravel_index(int(np.argmax(cover)), cover.shape)
+        if float(cover[y, x]) < COVER_MIN_SHARE * full:
+            break
+        count += 1
+        cv2.circle(left, (int(x), int(y)), int(round(radius)), 0, -1)
+    return count
+
+
 def _read_centre(
     labels: np.ndarray, pack: IndigoPack, model: PackModel, *, share: dict[str, float] | None = None
 ) -> list[GemSpot]:
     """Count the gems of each colour on the centre tile (peaks of gem-coloured blobs).
 
     The stock is always the last gems of emerald x5, sapphire: a count that breaks that
-    order gets a low confidence, and so does a count the blob area disagrees with.
+    order gets a low confidence, and so does a count the blob area disagrees with, or one
+    where laying whole gem discs over a blob gives another number than its peaks (touching
+    gems in a soft frame: the count is borderline, so it is asked).
     """
     cell_px = model.cell_px
     x, y = to_canonical(cell_xy(CENTRE), cell_px)
@@ -667,10 +707,13 @@ def _read_centre(
         hit = (block == index + 1) & disc
         opened = cv2.morphologyEx(hit.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         n, comp, stats, _ = cv2.connectedComponentsWithStats(opened, connectivity=8)
+        borderline = False
         for k in range(1, n):
-            peaks = _count_discs(comp == k, gem_r)
+            blob = comp == k
+            peaks = _count_discs(blob, gem_r)
             if peaks:
                 blobs.append((name, float(stats[k, cv2.CC_STAT_AREA]), peaks))
+                borderline |= _cover_count(blob, COVER_RADIUS * gem_r) != peaks
         count = sum(p for c, _, p in blobs if c == name)
         area = float(hit.sum()) / gem_area
         measured = (share or {}).get(name)
@@ -680,7 +723,7 @@ def _read_centre(
         else:
             seen = area / max(count, 1)
             agrees = count == 0 or GEM_SHARE_RANGE[0] <= seen <= GEM_SHARE_RANGE[1]
-        counts[name] = (count, 1.0 if agrees else 0.5)
+        counts[name] = (count, 1.0 if agrees and not borderline else 0.5)
     # gems that touch (or blur together) make one blob: its area, in units of the typical
     # single-gem blob of this frame, must say the same number of gems as its peaks
     singles = [a for _, a, p in blobs if p == 1]
