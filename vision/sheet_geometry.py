@@ -257,7 +257,7 @@ def _fit_line(offsets: np.ndarray, strength: np.ndarray, xs: np.ndarray) -> np.n
         if keep.sum() < 3:
             break
         coeffs = np.polyfit(xs[keep], offsets[keep], 2 if keep.sum() >= 5 else 0)
-    return np.polyval(coeffs, xs)  # type: ignore[no-any-return]
+    return np.polyval(coeffs, xs)
 
 
 def refine_mesh(canon_gray: np.ndarray, *, radius: int = CANON_CELL // 4) -> np.ndarray:

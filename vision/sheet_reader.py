@@ -203,7 +203,7 @@ def paper_model(gray: np.ndarray, *, step_ratio: float = 0.8, percentile: float 
     smooth = cv2.GaussianBlur(estimate * level, (3, 3), 0.8)
     return cv2.resize(
         smooth,
-        (CANON_SIZE, CANON_SIZE),  # type: ignore[no-any-return]
+        (CANON_SIZE, CANON_SIZE),
         interpolation=cv2.INTER_LINEAR,
     )
 
@@ -227,7 +227,8 @@ def _smooth_surface(values: np.ndarray, keep: np.ndarray) -> np.ndarray:
         if mask.sum() < 12:
             break
         coeffs = np.linalg.lstsq(design[mask], v[mask], rcond=None)[0]
-    return (design @ coeffs).reshape(n, n).astype(np.float32)
+    surface: np.ndarray = (design @ coeffs).reshape(n, n).astype(np.float32)
+    return surface
 
 
 #: the reading works on the grid plus this many pixels around it
@@ -624,7 +625,7 @@ def read_canonical(
     doubtful_all = sorted(
         {(r, c) for r in range(N) for c in range(N) if confidence[r, c] < cfg.doubtful_below}
         | {tuple(x) for q in questions for x in q["cells"]}
-    )  # type: ignore[misc]
+    )
     overall = float(confidence.min())
     if questions:
         overall = min(overall, 0.5)

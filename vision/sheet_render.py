@@ -135,7 +135,7 @@ def _wobbly(
         + 0.5 * np.sin(2 * math.pi * waves[1] * 2.3 * t / length + phase[1])
     )
     off += rng.normal(0, amp * 0.15, n)
-    return p + np.outer(t, unit) + np.outer(off, normal)  # type: ignore[no-any-return]
+    return p + np.outer(t, unit) + np.outer(off, normal)
 
 
 def _stroke(layer: np.ndarray, pts: np.ndarray, width: float, strength: float) -> None:
