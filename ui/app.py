@@ -311,7 +311,9 @@ class CompanionApp(App):
         self.errors.append(message)
         if camera:
             self.camera_failed = True
-        self.banner_text = message
+        # several problems at once (no camera and no pins) are all shown, newest last
+        lines = [line for line in self.banner_text.split("\n") if line and line != message]
+        self.banner_text = "\n".join([*lines[-1:], message])
 
     def clear_banner(self) -> None:
         self.banner_text = ""
