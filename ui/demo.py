@@ -98,6 +98,11 @@ class DemoTable:
             self.pending = ("sheet", player, tuple(tuple(map(tuple, t)) for t in tiles),
                             tuple(tuple(c) for c in cells))
 
+    def show_card(self, shape_text: str) -> None:
+        """Second Chance: a card is turned up under the camera."""
+        with self._lock:
+            self.pending = ("card", shape_text)
+
     # --- what the camera sees -------------------------------------------------------------
     def table_state(self) -> Any:
         """The state as it lies on the table (the accepted state plus the pending piece)."""
@@ -143,6 +148,10 @@ class DemoTable:
             pending = self.pending
         if isinstance(pending, tuple) and pending[0] == "sheet":
             return self._render_sheet(pending)
+        if isinstance(pending, tuple) and pending[0] == "card":
+            from vision.card_render import render_card
+
+            return render_card(pending[1], seed=self._seed, frame_size=FRAME_SIZE).image
         if state is not None and hasattr(state, "board"):
             return self._render_enigma(state)
         indigo = getattr(state, "state", state)  # the engine's IndigoGame wraps the state

@@ -214,3 +214,12 @@ def read_sheet_frame(frame: Any, accepted: set[tuple[int, int]]) -> SheetReading
         problems=[p.message for p in reading.check.problems],
     )
     return result
+
+
+def read_card_frame(frame: Any) -> Any:
+    """The shape of the one card under the camera (vision's card reader), canonical."""
+    try:
+        from vision.card_reader import read_card
+    except ImportError as exc:
+        raise ReaderUnavailableError("the card reader is not installed") from exc
+    return read_card(frame)

@@ -547,7 +547,21 @@ def test_second_chance_sheets_read_by_the_camera(make_driver):
         driver.tap(_panel_button(driver, screen, "Enter the start card"))
     assert all(p.started for p in screen.state().players)
     screen.rng.seed(2)
-    driver.tap(_panel_button(driver, screen, "Demo: turn up two"))
+    for _ in range(2):  # the two cards turned up, each read by the camera
+        driver.tap(screen.demo_button)
+        shown = table.pending[1]
+        assert driver.wait_for(lambda: table.shows_table(driver.app.last_frame), frames=1500)
+        before = len(driver.app.session.events)
+        driver.tap(screen.read_button)
+        assert driver.wait_for(lambda b=before: "Reading" not in screen.status
+                               and (screen.chosen_cards or len(driver.app.session.events) > b),
+                               frames=900), (screen.status, driver.app.errors, screen.chosen_cards, len(driver.app.session.events))
+        read = (screen.chosen_cards[-1].text if screen.chosen_cards
+                else driver.app.session.events[-1]["cards"][1])
+        from companion.second_chance import parse_shape
+
+        assert parse_shape(read).is_same_card(shown)
+    assert driver.app.session.events[-1]["type"] == "reveal"
     screen.view("Ana")
     driver.tap(screen.demo_button)
     assert driver.wait_for(lambda: table.shows_table(driver.app.last_frame), frames=1500)

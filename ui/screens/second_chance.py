@@ -65,15 +65,16 @@ class SecondChanceScreen(BaseScreen):
         return tiles
 
     # --- the camera ---------------------------------------------------------------------------
-    def _camera_row(self, panel: Any, demo_label: str, demo_action: Any) -> None:
+    def _camera_row(self, panel: Any, demo_label: str, demo_action: Any, *,
+                    read_label: str | None = None, read_action: Any = None) -> None:
         if self.app.camera is None or self.app.camera_failed:
             return
         from ui.widgets.camera_view import CameraView
 
         panel.add_widget(CameraView())
         row = BoxLayout(size_hint_y=None, height=min_target_px(), spacing=4)
-        read = TouchButton(text=_("Read the sheet"), font_size="15sp")
-        read.bind(on_press=lambda *_a: self.read_sheet())
+        read = TouchButton(text=read_label or _("Read the sheet"), font_size="15sp")
+        read.bind(on_press=lambda *_a: (read_action or self.read_sheet)())
         self.read_button = read
         row.add_widget(read)
         if self.app.demo and self.app.table is not None:
@@ -118,6 +119,41 @@ class SecondChanceScreen(BaseScreen):
         notes.extend(reading.problems)
         self.status = _("The camera sees {n} new squares").format(
             n=len(reading.new_cells)) + ("; " + "; ".join(notes) if notes else "")
+
+    def read_card(self) -> None:
+        """Read the card under the camera: the next revealed card, or the second chance."""
+        frame = self.app.last_frame
+        if frame is None:
+            self.status = _("No camera picture yet: tap the card instead")
+            return
+        from ui.reading import read_card_frame
+
+        self.status = _("Reading the card…")
+        self.app.run_in_background(lambda: read_card_frame(frame), self._card_done,
+                                   name="read-card")
+
+    def _card_done(self, reading: Any, error: BaseException | None) -> None:
+        if error is not None:
+            self.status = _("Could not read the card ({error}); tap it in the list").format(
+                error=error)
+            return
+        from companion.second_chance import parse_shape
+
+        shape = parse_shape(reading.shape)
+        self.status = _("Card read: {card}").format(card=reading.shape)
+        if reading.doubtful:
+            self.status = _("Is it {card}? Please check, or tap it in the list").format(
+                card=reading.shape)
+        if self.state().needs_second_chance(self.viewer):
+            self._pick_second(shape)
+        else:
+            self._pick_reveal(shape)
+
+    def demo_card(self) -> None:
+        """Demo: the next card of the deck is turned up under the camera."""
+        shape = self.rng.choice(self.deck().puzzle_cards())
+        self.app.table.show_card(shape.text)
+        self.status = _("Demo: a card is turned up. Read it.")
 
     def demo_draw(self) -> None:
         """Demo: the viewer draws a card that fits on their paper sheet (placement by the
@@ -285,6 +321,9 @@ class SecondChanceScreen(BaseScreen):
         state = self.state()
         panel.add_widget(self._label(_("Round {n}: enter the two cards turned up ({left} left)")
                                      .format(n=state.round + 1, left=state.cards_left)))
+        panel.add_widget(self._status_label())
+        self._camera_row(panel, _("Demo: turn up a card"), self.demo_card,
+                         read_label=_("Read the card"), read_action=self.read_card)
         shapes = [shape for shape, _copies in self.deck().puzzle]
         self._shape_grid(panel, shapes, self._pick_reveal)
         row = BoxLayout(size_hint_y=None, height=min_target_px(), spacing=4)
@@ -372,6 +411,9 @@ class SecondChanceScreen(BaseScreen):
             "{player}: neither card fits. Turn up a second-chance card after the others draw")
             .format(player=self.viewer)))
         if self.second_card is None:
+            panel.add_widget(self._status_label())
+            self._camera_row(panel, _("Demo: turn up a card"), self.demo_card,
+                             read_label=_("Read the card"), read_action=self.read_card)
             shapes = [shape for shape, _copies in self.deck().puzzle]
             self._shape_grid(panel, shapes, self._pick_second)
             panel.add_widget(self._button(_("Demo: turn one up"), lambda: self._pick_second(
