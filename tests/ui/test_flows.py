@@ -555,7 +555,7 @@ def test_second_chance_sheets_read_by_the_camera(make_driver):
         driver.tap(screen.read_button)
         assert driver.wait_for(lambda b=before: "Reading" not in screen.status
                                and (screen.chosen_cards or len(driver.app.session.events) > b),
-                               frames=900), (screen.status, driver.app.errors, screen.chosen_cards, len(driver.app.session.events))
+                               frames=900), (screen.status, driver.app.errors)
         read = (screen.chosen_cards[-1].text if screen.chosen_cards
                 else driver.app.session.events[-1]["cards"][1])
         from companion.second_chance import parse_shape
