@@ -80,10 +80,14 @@ class SheetReaderConfig:
     #: a 1: the ink's horizontal spread at most this share of its vertical spread
     one_aspect: float = 0.6
     one_max_ink: float = 0.4
+    #: a sure 1: horizontal spread at most ``one_strict`` of the vertical and at most
+    #: ``one_max_spread`` of a cell, in one or two strokes; looser candidates are asked about
+    one_strict: float = 0.5
+    one_max_spread: float = 0.1
     #: outline score (darkness of the border over its sides): above ``cut`` an outline,
     #: below ``join`` none, between undecided
-    cut: float = 0.13
-    join: float = 0.085
+    cut: float = 0.11
+    join: float = 0.075
     #: the light a printed grid line lets through, when a sheet has too few borders to tell
     printed_line_prior: float = 0.63
     #: hue difference (1 - cos) between two cells' ink that marks two tiles, counted only
@@ -351,8 +355,22 @@ def classify_cells(
     return state, confidence, ones
 
 
-def border_ratios(darkness: np.ndarray, *, sides: tuple[float, float] = (0.12, 0.3)
-                  ) -> tuple[np.ndarray, np.ndarray]:
+def _one_stroke(ink: np.ndarray, cell: Cell, f: CellFeatures, cfg: SheetReaderConfig) -> bool:
+    """A written 1 for sure: narrow, upright, and one or two strokes (hatching is many)."""
+    r, c = cell
+    if f.spread_x[r, c] > min(cfg.one_max_spread, cfg.one_strict * f.spread_y[r, c]):
+        return False
+    lo = int(round(CANON_CELL * cfg.inset))
+    y0, x0 = PAD + r * CANON_CELL + lo, PAD + c * CANON_CELL + lo
+    size = CANON_CELL - 2 * lo
+    crop = ink[y0:y0 + size, x0:x0 + size].astype(np.uint8)
+    count, _, stats, _ = cv2.connectedComponentsWithStats(crop, connectivity=8)
+    strokes = sum(1 for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= 6)
+    return strokes <= 2
+
+
+def border_ratios(darkness: np.ndarray, *, sides: tuple[float, float] = (0.12, 0.3),
+                  percentile: float = 70.0) -> tuple[np.ndarray, np.ndarray]:
     """Light through each border between neighbours over light beside it (medians along it).
 
     ``right[r, c]`` is the border right of (r, c) (9 x 8), ``below[r, c]`` the one under it
@@ -376,7 +394,7 @@ def border_ratios(darkness: np.ndarray, *, sides: tuple[float, float] = (0.12, 0
     def per_cell(a: np.ndarray) -> np.ndarray:
         # (8, L) -> (8, 9): median over the trimmed middle of each cell's stretch of the line
         cells = a[:, PAD:PAD + GRID_PX].reshape(N - 1, N, CANON_CELL)[:, :, trim:CANON_CELL - trim]
-        return np.median(cells, axis=2)  # type: ignore[no-any-return]
+        return np.percentile(cells, percentile, axis=2)  # type: ignore[no-any-return]
 
     ratio_v = per_cell(band_v) / np.maximum(per_cell(side_v), 1e-3)  # (8 lines, 9 rows)
     ratio_h = per_cell(band_h) / np.maximum(per_cell(side_h), 1e-3)  # (8 lines, 9 cols)
@@ -586,9 +604,20 @@ def read_canonical(
         )
     bonus: Cell | None = None
     ones = [cell for cell in ones if state[cell] != 0]
-    if len(ones) == 1:
-        bonus = ones[0]
-    elif len(ones) > 1:
+    strong = [cell for cell in ones if _one_stroke(ink, cell, f, cfg)]
+    weak = [cell for cell in ones if cell not in strong]
+    if len(strong) == 1:
+        bonus = strong[0]
+    elif not strong and weak:
+        questions.append(
+            {
+                "kind": "bonus",
+                "cells": [list(c) for c in weak],
+                "message": "is there a handwritten 1 here? the marks look a little like one",
+            }
+        )
+    if len(strong) > 1:
+        ones = strong
         questions.append(
             {
                 "kind": "bonus",
