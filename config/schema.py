@@ -209,8 +209,8 @@ class EnigmaVisionConfig:
     mat_marker_mm: float = setting(30.0, low=10.0, high=300.0)
     mat_frame_mm: tuple[float, ...] = setting((240.0, 150.0), low=50.0, high=2000.0,
                                               length=(2, 2))
-    fragment_min_iou: float = setting(0.95, low=0.5, high=1.0)
-    fragment_max_gap: float = setting(0.012, low=0.0, high=0.5)
+    fragment_min_iou: float = setting(0.96, low=0.5, high=1.0)
+    fragment_max_gap: float = setting(0.005, low=0.0, high=0.5)
 
 
 @dataclass(frozen=True)

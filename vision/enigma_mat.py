@@ -124,8 +124,10 @@ def balance_mat(mat: Mat, pack: EnigmaPack) -> np.ndarray:
     return _balanced(mat.image, pack, ring)
 
 
-def find_card(image: np.ndarray, pack: EnigmaPack, card_mm: float) -> CardRect:
-    """The card: the largest square patch of card colour in the left half of the mat."""
+def find_card(image: np.ndarray, pack: EnigmaPack, card_mm: float, *,
+              exclude: tuple[tuple[float, float, float], ...] = ()) -> CardRect:
+    """The card: the largest square patch of card colour in the left half of the mat.
+    ``exclude``: squares (x, y, half side, pixels) to leave out, the markers' white paper."""
     feats = colour_features(image)
     card_f = colour_features(np.array(pack.colour("card"), np.float32))
     table_f = colour_features(np.array(pack.colour("table"), np.float32))
@@ -134,6 +136,8 @@ def find_card(image: np.ndarray, pack: EnigmaPack, card_mm: float) -> CardRect:
     mask = (d_card < d_table).astype(np.uint8)
     h, w = mask.shape
     mask[:, int(w * 0.55):] = 0  # the card lies in the left half; the right is for building
+    for x, y, half in exclude:
+        mask[max(0, int(y - half)):int(y + half), max(0, int(x - half)):int(x + half)] = 0
     side = card_mm * MAT_PX_PER_MM
     k = max(3, int(side * 0.15)) | 1
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))

@@ -55,8 +55,8 @@ SOLVED, NOT_SOLVED, CANNOT_TELL = "solved", "not solved", "cannot tell"
 class PuzzleSettings:
     """Doubt margins of the checks; ``[vision.enigma]`` of config may change them."""
 
-    fragment_min_iou: float = 0.95
-    fragment_max_gap: float = 0.012  # share of the silhouette, after thin slivers are removed
+    fragment_min_iou: float = 0.96
+    fragment_max_gap: float = 0.005  # share of the silhouette after thin slivers; the engine's
     fragment_clear_gap: float = 0.03  # above this a gap or overhang is certain
     count_doubt: float = 0.3  # weights: an area this far from a whole count is doubtful
 
@@ -105,7 +105,9 @@ def view_card(frame: np.ndarray, pack: EnigmaPack, cfg: Any, *, margin: float = 
               ) -> CardView:
     mat = locate_mat(frame, cfg)
     balanced = balance_mat(mat, pack)
-    rect = find_card(balanced, pack, pack.tile_mm)
+    half = mat.layout.size_mm * MAT_PX_PER_MM * 1.05  # marker and its white margin
+    rect = find_card(balanced, pack, pack.tile_mm,
+                     exclude=tuple((*mat.to_px(x, y), half) for x, y in mat.layout.centres_mm))
     side_mm = pack.tile_mm
     c = side_mm * CARD_PX_PER_MM
     off = c * margin
@@ -301,11 +303,28 @@ def check_weight(view: CardView, pack: EnigmaPack, card: weight.WeightCard | Non
     near_card = view.inside_card()
     near_card = cv2.dilate(near_card.astype(np.uint8),
                            np.ones((int(0.5 * view.margin_px) | 1,) * 2, np.uint8)).astype(bool)
-    outside = sum(1 for x, y, d in centres
+    candidates = [(x, y) for x, y, d in centres
                   if not counted[int(y), int(x)] and near_card[int(y), int(x)]
                   and 0.75 * wr <= d <= 1.25 * wr
                   and core[max(0, int(y) - 2):int(y) + 3, max(0, int(x) - 2):int(x) + 3].mean()
-                  > 0.5)
+                  > 0.5]
+    # a weight beside the cups lies alone: it must look like one weight disc on the card
+    gray = cv2.cvtColor(view.image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    size = int(2 * round(1.4 * wr)) + 1
+    tmpl = np.full((size, size), float(np.mean(pack.colour("card"))), np.float32)
+    cv2.circle(tmpl, (size // 2, size // 2), int(round(wr)),
+               float(np.mean(pack.colour("weight"))), -1, cv2.LINE_AA)
+    outside = 0
+    for x, y in candidates:
+        a, b = int(x) - size // 2 - 3, int(y) - size // 2 - 3
+        patch = gray[max(0, b):b + size + 6, max(0, a):a + size + 6]
+        if patch.shape[0] < size or patch.shape[1] < size:
+            continue
+        likeness = float(cv2.matchTemplate(patch, tmpl, cv2.TM_CCOEFF_NORMED).max())
+        if likeness >= 0.7:
+            outside += 1
+        elif likeness >= 0.45:
+            doubts.append("is there a weight beside the cups?")
     if doubts:
         return verdict(CANNOT_TELL, "; ".join(doubts))
     answer = weight.WeightSolution(

@@ -416,9 +416,31 @@ def render_puzzle_frame(kind: str, card_data: Any, pack: EnigmaPack, *, solution
 # ---------------------------------------------------------------------------- near misses
 
 
+def is_right(kind: str, card: Any, solution: Any, box: PuzzleBox, *,
+             outside_weights: int = 0, apart: Mapping[str, Any] | None = None) -> bool:
+    """The engine's own verdict on what a scene shows (pieces left apart are not used)."""
+    if kind == "weight":
+        return outside_weights == 0 and weight.check(
+            card, solution, allow_empty_cups=box.weight.allow_empty_cups)
+    if kind == "fragment":
+        return fragment.check(card, box.fragment.pieces, solution,
+                              tolerance=box.fragment.tolerance)
+    if kind == "angular":
+        return not apart and angular.check(card, box.angular.pieces, solution,
+                                           allow_mirror=box.angular.allow_mirror)
+    return conduit.check(card, box.conduit.pieces, solution)
+
+
 def near_misses(kind: str, card: Any, solution: Any, box: PuzzleBox, rng: random.Random
                 ) -> list[tuple[str, Any, dict[str, Any]]]:
-    """Wrong answers that look nearly right: (what is wrong, solution, render extras)."""
+    """Wrong answers that look nearly right: (what is wrong, solution, render extras).
+    Every one is wrong by the engine's own check (a turned square is no near miss)."""
+    return [(what, s, extra) for what, s, extra in _near_misses(kind, card, solution, box, rng)
+            if not is_right(kind, card, s, box, **extra)]
+
+
+def _near_misses(kind: str, card: Any, solution: Any, box: PuzzleBox, rng: random.Random
+                 ) -> list[tuple[str, Any, dict[str, Any]]]:
     out: list[tuple[str, Any, dict[str, Any]]] = []
     if kind == "weight":
         left, right = list(solution.left), list(solution.right)
@@ -448,7 +470,6 @@ def near_misses(kind: str, card: Any, solution: Any, box: PuzzleBox, rng: random
         poly = next(x for x in box.fragment.pieces if x.id == p.piece).polygon
         cx = sum(x for x, _ in poly) / len(poly)
         cy = sum(y for _, y in poly) / len(poly)
-        turned = fragment.FragmentPlacement(p.piece, p.rotation + 90, p.mirror, p.at)
         # keep the turned piece over the same spot (turn about its own centre)
         a = math.radians(p.rotation + 90)
         b = math.radians(p.rotation)
@@ -481,6 +502,6 @@ def near_misses(kind: str, card: Any, solution: Any, box: PuzzleBox, rng: random
 
 
 __all__ = ["Cup", "PUZZLE_EFFECTS", "PuzzleScene", "conduit_grid", "default_solution",
-           "draw_structure", "fragment_transform", "near_misses", "parse_card",
+           "draw_structure", "fragment_transform", "is_right", "near_misses", "parse_card",
            "parse_solution", "picture_cell_mm", "render_puzzle_frame", "render_puzzle_scene",
            "weight_cups"]
