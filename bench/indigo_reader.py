@@ -68,6 +68,7 @@ def main(argv: list[str] | None = None) -> int:
 
     cells = cell_wrong = cell_wrong_flagged = cell_confident_wrong = cell_flagged = 0
     gems_total = gem_wrong = gem_wrong_flagged = 0
+    centre_asked = 0  # frames with a question about the centre stock
     boards = boards_exact = refused = 0
     times: list[float] = []
     started = time.monotonic()
@@ -98,6 +99,7 @@ def main(argv: list[str] | None = None) -> int:
                 cell_wrong += 1
                 cell_wrong_flagged += low
                 cell_confident_wrong += not low
+        centre_asked += any(q.startswith("centre:") for q in read.questions)
         want, got_gems = _gems(frame.truth), _gems(read.to_json(pack))
         gems_total += sum(want.values())
         missing, extra = want - got_gems, got_gems - want
@@ -133,6 +135,11 @@ def main(argv: list[str] | None = None) -> int:
         f"  gem error                 {gem_wrong / max(gems_total, 1):.3%}  "
         f"({gem_wrong} of {gems_total})"
     )
+    print(
+        f"  confident-but-wrong gems  {(gem_wrong - gem_wrong_flagged) / max(gems_total, 1):.3%}  "
+        f"({gem_wrong - gem_wrong_flagged})"
+    )
+    print(f"  centre stock asked        {centre_asked / max(boards, 1):.1%} of frames")
     print(f"  errors flagged (asked)    {flagged / max(errors, 1):.1%}  ({flagged} of {errors})")
     print(
         f"  read time, one core       median {np.median(t):.1f} ms, "
