@@ -86,7 +86,7 @@ class SheetReaderConfig:
     one_max_spread: float = 0.1
     #: outline score (darkness of the border over its sides): above ``cut`` an outline,
     #: below ``join`` none, between undecided
-    cut: float = 0.11
+    cut: float = 0.13
     join: float = 0.075
     #: the light a printed grid line lets through, when a sheet has too few borders to tell
     printed_line_prior: float = 0.63
