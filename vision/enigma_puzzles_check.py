@@ -143,6 +143,33 @@ def _gains(balanced: np.ndarray, raw: np.ndarray) -> np.ndarray:
     return a / np.maximum(b, 1.0)  # type: ignore[no-any-return]
 
 
+def flatten_light(view: CardView, pack: EnigmaPack, *, others: Mapping[str, Any] | None = None
+                  ) -> np.ndarray:
+    """The card view with uneven light and colour cast taken out: a linear light field per
+    channel, fitted to the card's bare pixels, scaled so the card reads as the pack's card
+    colour everywhere."""
+    image = view.image.astype(np.float32)
+    labels, names = _nearest(view.image, {"card": pack.colour("card"), "ink": pack.colour("ink"),
+                                          "table": pack.colour("table"),
+                                          "dark": (40, 40, 40), **(others or {})})
+    bare = (labels == names.index("card")) & view.inside_card()
+    ys, xs = np.nonzero(bare)
+    if len(xs) < 100:
+        return view.image
+    pick = slice(None, None, max(1, len(xs) // 4000))
+    a = np.column_stack([xs[pick], ys[pick], np.ones(len(xs[pick]))]).astype(np.float64)
+    h, w = image.shape[:2]
+    gy, gx = np.mgrid[0:h, 0:w].astype(np.float32)
+    out = np.empty_like(image)
+    target = np.array(pack.colour("card"), np.float32)
+    for c in range(3):
+        coef, *_ = np.linalg.lstsq(a, image[ys[pick], xs[pick], c].astype(np.float64),
+                                   rcond=None)
+        field = (coef[0] * gx + coef[1] * gy + coef[2]).astype(np.float32)
+        out[..., c] = image[..., c] * target[c] / np.maximum(field, 1.0)
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
 def _nearest(image: np.ndarray, colours: Mapping[str, Any]) -> tuple[np.ndarray, list[str]]:
     """Per pixel the index of the nearest named colour (chromaticity and brightness)."""
     names = list(colours)
@@ -535,7 +562,9 @@ def check_conduit(view: CardView, pack: EnigmaPack, card: conduit.ConduitCard | 
     if card is None:
         card = conduit.ConduitCard("read", tuple((x, y) for y in range(3) for x in range(3)),
                                    frozenset(), frozenset())
-    labels, names = _nearest(view.image, {"card": pack.colour("card"), "ink": pack.colour("ink"),
+    flat = flatten_light(view, pack, others={"piece": pack.colour("piece"),
+                                             "channel": pack.colour("channel")})
+    labels, names = _nearest(flat, {"card": pack.colour("card"), "ink": pack.colour("ink"),
                                           "piece": pack.colour("piece"),
                                           "channel": pack.colour("channel"),
                                           "table": pack.colour("table")})
@@ -610,12 +639,16 @@ def check_conduit(view: CardView, pack: EnigmaPack, card: conduit.ConduitCard | 
         shape = min((piece.turned(r) for r in range(4)), key=lambda o: conduit.format_openings(o))
         free.setdefault(shape, []).append(piece.id)
     by_id = {p.id: p for p in box.conduit.pieces}
+    every_shape = {min((p.turned(r) for r in range(4)), key=conduit.format_openings)
+                   for p in box.conduit.pieces}
     solution: conduit.ConduitSolution = {}
     for at, openings in sorted(seen.items()):
-        if not openings:
-            return verdict(NOT_SOLVED, f"the piece on {list(at)} shows no opening")
         shape = min((conduit.turn_openings(openings, r) for r in range(4)),
-                    key=lambda o: conduit.format_openings(o))
+                    key=lambda o: conduit.format_openings(o)) if openings else frozenset()
+        if shape not in every_shape:
+            # no piece of the box looks like this: the camera misread it
+            return verdict(CANNOT_TELL, f"the openings of the piece on {list(at)} are not seen "
+                           "clearly")
         if not free.get(shape):
             return verdict(NOT_SOLVED, f"the piece on {list(at)} (openings "
                            f"{conduit.format_openings(openings)}) is not one of the pieces to "
