@@ -13,7 +13,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.markers import paste_marker, write_image
+from vision.image_io import write_pages
+from vision.markers import paste_marker
 from vision.sheet_layout import GRID_CELLS, SheetLayout
 
 INK = (40, 40, 40)
@@ -99,9 +100,13 @@ def sheet_image(
     return canvas
 
 
-def write_sheet(path: Path, layout: SheetLayout, *, dpi: int = 300, pages: int = 1) -> None:
-    """Write ``pages`` copies of the sheet as PDF (true scale at ``dpi``) or PNG."""
+def write_sheet(path: Path, layout: SheetLayout, *, dpi: int = 300, pages: int = 1
+                ) -> list[Path]:
+    """Write ``pages`` copies of the sheet at true scale (``dpi``): one multi-page PDF, or one
+    PNG per page (``NAME-1.png``, ``NAME-2.png``... when there are several, as
+    :func:`vision.image_io.write_pages` does). Returns the files written.
+    """
     if pages < 1:
         raise ValueError(f"pages must be at least 1, got {pages}")
     image = cv2.cvtColor(sheet_image(layout, px_per_mm=dpi / 25.4), cv2.COLOR_BGR2GRAY)
-    write_image(path, [image] * pages, dpi=dpi)
+    return write_pages(path, [image] * pages, dpi=dpi)

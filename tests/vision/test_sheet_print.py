@@ -61,3 +61,18 @@ def test_pdf_pages(tmp_path: Path) -> None:
     assert data.startswith(b"%PDF") and pages == 2
     with pytest.raises(ValueError, match="at least 1"):
         write_sheet(out, SheetLayout.for_page(), pages=0)
+
+
+def test_png_pages_are_one_file_each(tmp_path: Path) -> None:
+    import cv2
+
+    written = write_sheet(tmp_path / "sheets.png", SheetLayout.for_page(), dpi=60, pages=3)
+    assert written == [tmp_path / f"sheets-{n}.png" for n in (1, 2, 3)]
+    assert not (tmp_path / "sheets.png").exists()
+    single = cv2.imread(str(written[0]), cv2.IMREAD_GRAYSCALE)
+    width_mm, height_mm = SheetLayout.for_page().page_mm
+    # each file is one page at true scale, not the pages stacked
+    assert abs(single.shape[0] - height_mm * 60 / 25.4) <= 2
+    assert abs(single.shape[1] - width_mm * 60 / 25.4) <= 2
+    one = write_sheet(tmp_path / "one.png", SheetLayout.for_page(), dpi=60)
+    assert one == [tmp_path / "one.png"]

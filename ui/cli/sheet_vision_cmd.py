@@ -17,7 +17,8 @@ from ui.cli import EXIT_USAGE, CommandLine
 
 
 def _print_args(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("-o", "--output", required=True, help="FILE.pdf (or FILE.png)")
+    parser.add_argument("-o", "--output", required=True,
+                        help="FILE.pdf (all pages), or FILE.png (one PNG per page)")
     parser.add_argument("--page", default="A5",
                         help="A6, A5 (the publisher's pad, default), A4, letter or WxH in mm")
     parser.add_argument("--dpi", type=int, default=300, help="resolution (default 300)")
@@ -88,6 +89,7 @@ def register(cli: CommandLine) -> None:
     def print_sheet(args: argparse.Namespace) -> int:
         from pathlib import Path
 
+        from vision.errors import VisionError
         from vision.sheet_layout import SheetLayout, parse_page
         from vision.sheet_print import write_sheet
 
@@ -101,11 +103,15 @@ def register(cli: CommandLine) -> None:
             return _fail(f"--pages {args.pages} is outside 1..100")
         layout = SheetLayout.for_page(page, markers=not args.no_markers)
         try:
-            write_sheet(Path(args.output), layout, dpi=args.dpi, pages=args.pages)
+            files = write_sheet(Path(args.output), layout, dpi=args.dpi, pages=args.pages)
+        except VisionError as exc:
+            return _fail(str(exc), exc.exit_code)
         except (ValueError, OSError) as exc:
             return _fail(str(exc))
         kind = "plain" if args.no_markers else "with markers"
-        print(f"wrote {args.output}: {args.pages} sheet(s), {page[0]:g} x {page[1]:g} mm, "
+        where = (f"wrote {files[0]}" if len(files) == 1
+                 else f"wrote {files[0]} ... {files[-1]} (one PNG per page)")
+        print(f"{where}: {args.pages} sheet(s), {page[0]:g} x {page[1]:g} mm, "
               f"{kind}, cells of {layout.cell_mm:g} mm, {args.dpi} dpi")
         return 0
 
