@@ -29,7 +29,7 @@ else
 fi
 
 if [ "${PI_FLOOR:-1}" = "1" ]; then
-    echo "== pytest (Pi floor: $(tr '\n' ' ' < systemd/pi-floor.txt | sed 's/#[^=]*//g' | tr -s ' '))"
+    echo "== pytest (Pi floor: $(grep -v '^#' systemd/pi-floor.txt | tr '\n' ' '))"
     if [ ! -f "$PI_VENV/.installed" ] || [ systemd/pi-floor.txt -nt "$PI_VENV/.installed" ]; then
         python3 -m venv "$PI_VENV"
         "$PI_VENV/bin/python" -m pip install -q --upgrade pip
