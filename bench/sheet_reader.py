@@ -1,6 +1,7 @@
 """Benchmark the Second Chance sheet reader and card reader on rendered, camera-affected frames.
 
-Run: ``.venv/bin/python bench/sheet_reader.py [SHEETS] [CARDS]`` (default 90 sheets, 60 cards).
+Run: ``.venv/bin/python bench/sheet_reader.py [--sheets N] [--first SEED] [--cards N]
+[--cache DIR] [--failures] [--jobs N]`` (default 180 sheets from seed 0, 60 cards).
 Sheets come from seeded random games (2-3 players), drawn by hand in every style (pencil, pen,
 coloured pencil), with markers and on the plain pad, bent, sometimes creased, with the default
 camera effects. Figures printed (aims from issue 11):
@@ -9,18 +10,31 @@ camera effects. Figures printed (aims from issue 11):
   worst failure; aim 0);
 - doubtful cells: cells the reader asked about;
 - sheets fully segmented: every tile right (aim >= 99%), and right with no question at all;
+- confident wrong splits: sheets with a tile read wrong whose cells no question mentions (a
+  wrong score applied without a question, the worst failure; aim 0);
 - the bonus 1 found;
 - median read time (aim <= 30 ms here; a Pi 4 is about five times slower);
 - cards read right.
+
+``--cache DIR`` keeps the rendered frames (PNG) so that a second run only reads; ``--failures``
+lists every sheet not segmented right (seed, style, what went wrong), to look at with
+``companion render sheet`` and the same seed. ``--jobs 2`` renders in parallel (read times are
+then less exact).
 """
 
 from __future__ import annotations
 
+import argparse
 import random
 import statistics
-import sys
 import time
 from collections import defaultdict
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
 
 from companion.record import parse_record
 from companion.second_chance import load_deck
@@ -29,60 +43,104 @@ from vision.card_reader import read_card
 from vision.card_render import render_card
 from vision.errors import FrameRefusedError
 from vision.sheet_reader import read_sheet
-from vision.sheet_render import content_from_record, render_sheet
+from vision.sheet_render import SheetContent, content_from_record, render_sheet
 
 STYLES = ("pencil", "pen", "colour")
 
 
-def bench_sheets(count: int) -> None:
+def sheet_case(seed: int) -> tuple[SheetContent, str, bool]:
+    """The bench's sheet for a seed: (content, style, with markers)."""
+    players = ["Ana", "Ben", "Cleo"][: 2 + seed % 2]
+    record = parse_record(simulate_game(players, rng=random.Random(seed)))
+    return content_from_record(record, "Ana"), STYLES[seed % 3], seed % 4 != 3
+
+
+def sheet_frame(seed: int, cache: Path | None = None) -> np.ndarray:
+    """The rendered camera frame of the bench's sheet ``seed`` (from the cache when there)."""
+    path = cache / f"sheet-{seed}.png" if cache is not None else None
+    if path is not None and path.exists():
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if image is not None:
+            return image
+    content, style, markers = sheet_case(seed)
+    frame = render_sheet(content, style=style, seed=seed, markers=markers).image
+    if path is not None:
+        cv2.imwrite(str(path), frame)
+    return frame
+
+
+def judge(seed: int, cache: Path | None) -> dict[str, Any]:
+    """Render (or load) and read one sheet; the figures of that sheet."""
+    content, style, markers = sheet_case(seed)
+    frame = sheet_frame(seed, cache)
+    truth = content.truth()
+    started = time.perf_counter()
+    try:
+        reading = read_sheet(frame)
+    except FrameRefusedError:
+        return {"seed": seed, "style": style, "refused": 1}
+    seconds = time.perf_counter() - started
+    asked = {(r, c) for q in reading.questions for r, c in q["cells"]}
+    wrong = [(r, c) for r in range(9) for c in range(9)
+             if reading.grid_rows[r][c] != truth["grid"][r][c]]
+    silent = [cell for cell in wrong if cell not in asked]
+    doubtful = sum(1 for q in reading.questions if q["kind"] == "cell")
+    shapes_true = {tuple(map(tuple, s["cells"])) for s in truth["shapes"]}
+    read_shapes = set(reading.shapes)
+    segmented = read_shapes == shapes_true
+    # a tile read wrong that no question mentions: a wrong split applied without a question
+    wrong_tiles = [s for s in read_shapes - shapes_true]
+    unasked = [s for s in wrong_tiles if not asked & set(s)]
+    return {
+        "seed": seed, "style": style, "seconds": seconds,
+        "sheets": 1, "cells": 81, "wrong": len(wrong), "silent": len(silent),
+        "doubtful": doubtful, "segmented": int(segmented),
+        "segmented_clean": int(segmented and not reading.questions),
+        "confident_wrong_split": int(bool(unasked)),
+        "bonus": int(content.bonus is not None),
+        "bonus_found": int(content.bonus is not None and reading.bonus == content.bonus),
+        "questions": int(bool(reading.questions)),
+        "plain": int(not markers),
+        "detail": {
+            "missing": sorted(shapes_true - read_shapes),
+            "extra": sorted(read_shapes - shapes_true),
+            "unasked": sorted(unasked),
+            "kinds": sorted({q["kind"] for q in reading.questions}),
+        },
+    }
+
+
+def bench_sheets(seeds: range, *, cache: Path | None, jobs: int, failures: bool) -> None:
+    if cache is not None:
+        cache.mkdir(parents=True, exist_ok=True)
+    if jobs > 1:
+        with ProcessPoolExecutor(jobs) as pool:
+            rows = list(pool.map(judge, seeds, [cache] * len(seeds)))
+    else:
+        rows = [judge(seed, cache) for seed in seeds]
     totals: dict[str, float] = defaultdict(float)
     by_style: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
     times: list[float] = []
-    for seed in range(count):
-        players = ["Ana", "Ben", "Cleo"][: 2 + seed % 2]
-        record = parse_record(simulate_game(players, rng=random.Random(seed)))
-        content = content_from_record(record, "Ana")
-        style = STYLES[seed % 3]
-        markers = seed % 4 != 3
-        frame = render_sheet(content, style=style, seed=seed, markers=markers).image
-        truth = content.truth()
-        started = time.perf_counter()
-        try:
-            reading = read_sheet(frame)
-        except FrameRefusedError:
-            totals["refused"] += 1
-            by_style[style]["refused"] += 1
-            continue
-        times.append(time.perf_counter() - started)
-        asked = {(r, c) for q in reading.questions for r, c in q["cells"]}
-        wrong = [(r, c) for r in range(9) for c in range(9)
-                 if reading.grid_rows[r][c] != truth["grid"][r][c]]
-        silent = [cell for cell in wrong if cell not in asked]
-        doubtful = sum(1 for q in reading.questions if q["kind"] == "cell")
-        shapes_true = sorted(tuple(map(tuple, s["cells"])) for s in truth["shapes"])
-        segmented = sorted(reading.shapes) == shapes_true
-        row = {
-            "sheets": 1, "cells": 81, "wrong": len(wrong), "silent": len(silent),
-            "doubtful": doubtful, "segmented": int(segmented),
-            "segmented_clean": int(segmented and not reading.questions),
-            "bonus": int(content.bonus is not None),
-            "bonus_found": int(content.bonus is not None and reading.bonus == content.bonus),
-            "questions": int(bool(reading.questions)),
-            "plain": int(not markers),
-        }
+    for row in rows:
+        if "seconds" in row:
+            times.append(row["seconds"])
         for key, value in row.items():
-            totals[key] += value
-            by_style[style][key] += value
+            if isinstance(value, (int, float)) and key not in ("seed", "seconds"):
+                totals[key] += value
+                by_style[row["style"]][key] += value
     cells = totals["cells"] or 1
     sheets = totals["sheets"] or 1
-    print(f"sheets read: {int(totals['sheets'])} (refused {int(totals['refused'])}; "
-          f"{int(totals['plain'])} on the plain pad)")
+    print(f"sheets read: {int(totals['sheets'])} (seeds {seeds.start}..{seeds.stop - 1}; "
+          f"refused {int(totals['refused'])}; {int(totals['plain'])} on the plain pad)")
     print(f"cell error: {totals['wrong'] / cells:.3%} ({int(totals['wrong'])} of {int(cells)}); "
           f"wrong without a question: {totals['silent'] / cells:.3%} "
           f"({int(totals['silent'])}) (aim <= 0.1%)")
     print(f"doubtful cells asked about: {totals['doubtful'] / cells:.2%}")
     print(f"sheets with every tile segmented right: {totals['segmented'] / sheets:.1%} "
           f"(aim >= 99%); and with no question at all: {totals['segmented_clean'] / sheets:.1%}")
+    print(f"confident wrong splits (a wrong tile no question mentions): "
+          f"{int(totals['confident_wrong_split'])} ({totals['confident_wrong_split'] / sheets:.1%};"
+          f" aim 0)")
     print(f"sheets with any question: {totals['questions'] / sheets:.1%}")
     print(f"bonus 1 found: {int(totals['bonus_found'])} of {int(totals['bonus'])}")
     if times:
@@ -93,10 +151,21 @@ def bench_sheets(count: int) -> None:
         n = s["sheets"] or 1
         print(f"  {style:7s}: cell error {s['wrong'] / (s['cells'] or 1):.3%}, "
               f"silent {int(s['silent'])}, segmented {s['segmented'] / n:.0%}, "
+              f"confident wrong splits {int(s['confident_wrong_split'])}, "
               f"bonus {int(s['bonus_found'])}/{int(s['bonus'])}")
+    if failures:
+        for row in rows:
+            if row.get("segmented", 1) and not row.get("refused"):
+                continue
+            d = row.get("detail", {})
+            flag = "CONFIDENT WRONG" if row.get("confident_wrong_split") else "asked"
+            print(f"seed {row['seed']} {row['style']}: {flag}; questions {d.get('kinds')}; "
+                  f"read {d.get('extra')} for {d.get('missing')}")
 
 
 def bench_cards(count: int) -> None:
+    if count <= 0:
+        return
     shapes = [shape for shape, _ in load_deck().puzzle]
     right = 0
     times: list[float] = []
@@ -115,9 +184,22 @@ def bench_cards(count: int) -> None:
 
 
 def main() -> None:
-    sheets = int(sys.argv[1]) if len(sys.argv) > 1 else 90
-    cards = int(sys.argv[2]) if len(sys.argv) > 2 else 60
-    bench_sheets(sheets)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("sheets_pos", nargs="?", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("cards_pos", nargs="?", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--sheets", type=int, default=180, help="how many sheets (default 180)")
+    parser.add_argument("--first", type=int, default=0, help="first seed (default 0)")
+    parser.add_argument("--cards", type=int, default=60, help="how many cards (default 60)")
+    parser.add_argument("--cache", type=Path, help="keep rendered frames here (PNG)")
+    parser.add_argument("--jobs", type=int, default=1, help="processes (default 1)")
+    parser.add_argument("--failures", action="store_true",
+                        help="list every sheet not segmented right")
+    args = parser.parse_args()
+    sheets = args.sheets_pos if args.sheets_pos is not None else args.sheets
+    cards = args.cards_pos if args.cards_pos is not None else args.cards
+    bench_sheets(range(args.first, args.first + sheets), cache=args.cache, jobs=args.jobs,
+                 failures=args.failures)
     bench_cards(cards)
 
 
