@@ -689,7 +689,7 @@ def check_puzzle_frame(kind: str, frame: np.ndarray, pack: EnigmaPack, *, card: 
     try:
         view = view_card(frame, pack, cfg)
     except FrameRefusedError as exc:
-        return verdict(CANNOT_TELL, f"the frame cannot be read: {exc}")
+        return verdict(CANNOT_TELL, f"the frame cannot be read: {getattr(exc, 'message', exc)}")
     return CHECKS[kind](view, pack, parsed, box, settings_from_config(cfg))
 
 

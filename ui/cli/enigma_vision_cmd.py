@@ -116,14 +116,9 @@ def _render_puzzle_args(parser: argparse.ArgumentParser) -> None:
 
 
 def _imread(path: str) -> Any:
-    import cv2
+    from vision.image_io import read_image
 
-    from vision.errors import UnreadableImageError
-
-    image = cv2.imread(path, cv2.IMREAD_COLOR)
-    if image is None:
-        raise UnreadableImageError(f"{path}: not an image, or missing")
-    return image
+    return read_image(path)
 
 
 def register(cli: CommandLine) -> None:
@@ -179,7 +174,7 @@ def register(cli: CommandLine) -> None:
             read = read_enigma(image, pack, cfg,
                                start_tile=accepted.start if accepted else None)
         except FrameRefusedError as exc:
-            print(f"companion: frame refused: {exc}", file=sys.stderr)
+            print(f"companion: error: {exc}", file=sys.stderr)
             return 4
         out = read.to_json()
         if accepted is not None:
