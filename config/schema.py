@@ -195,6 +195,38 @@ class CodeReaderConfig:
 
 
 @dataclass(frozen=True)
+class SheetReaderSettings:
+    """``[vision.sheet]``: thresholds of the Second Chance sheet reader
+    (``vision.sheet_reader.reader_config`` turns it into the reader's ``SheetReaderConfig``)."""
+
+    ink_darkness: float = setting(0.2, low=0.01, high=1.0)
+    ink_chroma: float = setting(0.08, low=0.01, high=1.0)
+    ink_light: float = setting(0.08, low=0.0, high=1.0)
+    ink_share_unit: float = setting(0.10, low=0.01, high=1.0)
+    texture_floor: float = setting(0.01, low=0.0, high=0.5)
+    texture_unit: float = setting(0.035, low=0.001, high=1.0)
+    darkness_unit: float = setting(0.15, low=0.01, high=1.0)
+    empty_score: float = setting(0.6, low=0.01, high=10.0)
+    filled_score: float = setting(1.7, low=0.01, high=10.0)
+    one_min_ink: float = setting(0.02, low=0.0, high=1.0)
+    inset: float = setting(0.16, low=0.0, high=0.4)
+    one_aspect: float = setting(0.6, low=0.05, high=2.0)
+    one_max_ink: float = setting(0.4, low=0.01, high=1.0)
+    one_strict: float = setting(0.5, low=0.05, high=2.0)
+    one_max_spread: float = setting(0.1, low=0.01, high=1.0)
+    cut: float = setting(0.13, low=-1.0, high=1.0)
+    join: float = setting(0.075, low=-1.0, high=1.0)
+    min_outline_gap: float = setting(0.12, low=0.0, high=2.0)
+    outline_margin: float = setting(0.2, low=0.0, high=0.5)
+    printed_line_prior: float = setting(0.63, low=0.05, high=1.0)
+    colour_cut: float = setting(0.06, low=0.0, high=2.0)
+    min_hue: float = setting(0.04, low=0.0, high=1.0)
+    sure_hue_factor: float = setting(2.0, low=1.0, high=10.0)
+    doubtful_below: float = setting(0.6, low=0.0, high=1.0)
+    min_orientation: float = setting(0.2, low=0.0, high=1.0)
+
+
+@dataclass(frozen=True)
 class EnigmaVisionConfig:
     """``[vision.enigma]``: the Enigma table reader and puzzle checks (``vision.enigma_*``)."""
 
@@ -225,6 +257,7 @@ class VisionConfig:
     pack: str = setting("")
     indigo: IndigoBoardConfig = field(default_factory=IndigoBoardConfig)
     code: CodeReaderConfig = field(default_factory=CodeReaderConfig)
+    sheet: SheetReaderSettings = field(default_factory=SheetReaderSettings)
     enigma: EnigmaVisionConfig = field(default_factory=EnigmaVisionConfig)
 
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 import cv2
@@ -35,6 +35,7 @@ import numpy as np
 from companion.second_chance.deck import Deck
 from companion.second_chance.shapes import Cell, Shape
 from companion.second_chance.sheet import SheetCheck, check_sheet
+from config.schema import Config
 from vision.sheet_geometry import (
     CANON_CELL,
     CANON_MARGIN,
@@ -52,7 +53,11 @@ N = GRID_CELLS
 
 @dataclass(frozen=True)
 class SheetReaderConfig:
-    """Thresholds of the sheet reader (defaults tuned on rendered sheets; see bench)."""
+    """Thresholds of the sheet reader (defaults tuned on rendered sheets; see bench).
+
+    Config ``[vision.sheet]`` has the same keys and defaults: :func:`reader_config` turns a
+    loaded configuration into this.
+    """
 
     #: a pixel is ink when its most absorbed colour channel is darker than the paper by this
     ink_darkness: float = 0.2
@@ -68,9 +73,6 @@ class SheetReaderConfig:
     texture_floor: float = 0.01
     texture_unit: float = 0.035
     darkness_unit: float = 0.15
-    #: pixels with this much colour count as tint; their share / ``tint_share_unit``
-    tint_chroma: float = 0.06
-    tint_share_unit: float = 0.12
     empty_score: float = 0.6
     filled_score: float = 1.7
     #: the smallest ink share of a written 1
@@ -85,24 +87,44 @@ class SheetReaderConfig:
     one_strict: float = 0.5
     one_max_spread: float = 0.1
     #: outline score (darkness of the border over its sides): above ``cut`` an outline,
-    #: below ``join`` none, between undecided
+    #: below ``join`` none, between undecided (used as they are when a sheet's own scores do
+    #: not show two clear groups, see ``min_outline_gap``)
     cut: float = 0.13
     join: float = 0.075
+    #: a sheet's outline scores fall in two groups (outlines, none) whose levels differ from
+    #: sheet to sheet (soft pencil over dark shading, firm pen): when the two groups' medians
+    #: are at least ``min_outline_gap`` apart, a border is an outline above their midpoint plus
+    #: ``outline_margin`` of the gap, none below the midpoint minus it, undecided between
+    min_outline_gap: float = 0.12
+    outline_margin: float = 0.2
     #: the light a printed grid line lets through, when a sheet has too few borders to tell
     printed_line_prior: float = 0.63
     #: hue difference (1 - cos) between two cells' ink that marks two tiles, counted only
     #: when both inks have at least ``min_hue`` colour
     colour_cut: float = 0.06
     min_hue: float = 0.04
+    #: a change of colour alone is an outline for sure when its hue difference and both inks'
+    #: colour are this many times ``colour_cut`` and ``min_hue``; a smaller change counts only
+    #: with a border that is not clearly without a line (else the border is undecided)
+    sure_hue_factor: float = 2.0
     #: cells whose read is less sure than this are listed as doubtful
     doubtful_below: float = 0.6
-    #: below this line score the grid is not trusted
-    min_line_score: float = 0.05
     #: below this orientation confidence (pad without markers) the orientation is a question
     min_orientation: float = 0.2
 
 
-DEFAULT_CONFIG = SheetReaderConfig()
+def reader_config(cfg: Config | None = None) -> SheetReaderConfig:
+    """The reader's thresholds from a loaded configuration's ``[vision.sheet]`` (``None``:
+    the defaults); the section has one key for every field of :class:`SheetReaderConfig`.
+
+    >>> reader_config().cut
+    0.13
+    """
+    sheet = (cfg if cfg is not None else Config()).vision.sheet
+    return SheetReaderConfig(**{f.name: getattr(sheet, f.name) for f in fields(SheetReaderConfig)})
+
+
+DEFAULT_CONFIG = reader_config()
 
 
 @dataclass(frozen=True)
@@ -401,6 +423,36 @@ def border_ratios(darkness: np.ndarray, *, sides: tuple[float, float] = (0.12, 0
     return ratio_v.T, ratio_h
 
 
+def outline_thresholds(scores: np.ndarray, cfg: SheetReaderConfig) -> tuple[float, float]:
+    """(cut, join) for this sheet, from its own outline scores between filled cells.
+
+    The scores of one sheet fall in two groups: borders inside a tile (no outline) and
+    borders between tiles (an outline). Their levels move with the hand and the light (soft
+    pencil over dark shading gives low scores all over, heavy pen high ones), so the decision
+    is taken against this sheet's two groups (two means in one dimension, medians as
+    centres); a border close to the middle of the two is undecided (a question, unless the
+    rules settle it). A sheet without two clear groups keeps the fixed thresholds.
+    """
+    values = np.asarray(scores, np.float64)
+    if values.size < 4:
+        return cfg.cut, cfg.join
+    lo, hi = cfg.join - 0.05, cfg.cut + 0.15
+    for _ in range(20):
+        mid = (lo + hi) / 2
+        low, high = values[values <= mid], values[values > mid]
+        if low.size == 0 or high.size == 0:
+            return cfg.cut, cfg.join
+        new_lo, new_hi = float(np.median(low)), float(np.median(high))
+        if new_lo == lo and new_hi == hi:
+            break
+        lo, hi = new_lo, new_hi
+    gap = hi - lo
+    if gap < cfg.min_outline_gap:
+        return cfg.cut, cfg.join
+    mid = (lo + hi) / 2
+    return mid + cfg.outline_margin * gap, mid - cfg.outline_margin * gap
+
+
 def printed_line_level(right: np.ndarray, below: np.ndarray, filled: np.ndarray,
                        cfg: SheetReaderConfig) -> float:
     """How much light the printed grid line lets through.
@@ -470,6 +522,7 @@ def segment(
     cfg: SheetReaderConfig,
     *,
     max_unsure: int = 8,
+    thresholds: tuple[float, float] | None = None,
 ) -> Segmentation:
     """Group filled cells into tiles; what the drawing leaves open becomes a question.
 
@@ -478,6 +531,7 @@ def segment(
     settling the undecided borders around it gives tiles the rules allow (1-7 cells, the start
     8 on the centre); otherwise it is a question (and joined meanwhile).
     """
+    cut_at, join_at = thresholds if thresholds is not None else (cfg.cut, cfg.join)
     base = _Union()
     for cell in tiles:
         base.find(cell)
@@ -490,9 +544,15 @@ def segment(
         ):
             if (nr, nc) not in tiles:
                 continue
-            if score > cfg.cut or hue_gap(colour[r, c], colour[nr, nc], cfg) > cfg.colour_cut:
+            hue = hue_gap(colour[r, c], colour[nr, nc], cfg)
+            strong_hue = (hue > cfg.colour_cut * cfg.sure_hue_factor
+                          and min(np.linalg.norm(colour[r, c]), np.linalg.norm(colour[nr, nc]))
+                          >= cfg.min_hue * cfg.sure_hue_factor)
+            if score > cut_at or strong_hue or (hue > cfg.colour_cut and score > join_at):
                 cuts.append(((r, c), (nr, nc)))
-            elif score > cfg.join:
+            elif score > join_at or hue > cfg.colour_cut:
+                # a change of colour where no line is seen (or a line not clear enough): the
+                # pencils of one tile can differ a little; asked unless the rules settle it
                 unsure.append(((r, c), (nr, nc)))
             else:
                 base.union((r, c), (nr, nc))
@@ -558,6 +618,15 @@ def segment(
                 "outline", groups[final.find(a)],
                 f"an outline between {list(a)} and {list(b)} does not close: are these one "
                 "tile or several?",
+            ))
+    # a shape the rules do not allow is far more likely a missed outline than a player's
+    # mistake: asked, never passed on as read
+    for group in groups.values():
+        if not _is_legal_tile(group):
+            questions.append(_question(
+                "split", group,
+                f"these {len(group)} cells read as one shape, which no tile can be: where are "
+                "the outlines?",
             ))
     seen: set[tuple[str, str]] = set()
     unique = []
@@ -636,8 +705,22 @@ def read_canonical(
     printed = printed_line_level(ratio_r, ratio_b, state == 1, cfg)
     right = 1.0 - ratio_r / printed
     below = 1.0 - ratio_b / printed
-    seg = segment(tiles, right, below, f.colour, cfg)
+    pairs = np.concatenate([right[np.asarray([[(r, c) in tiles and (r, c + 1) in tiles
+                                               for c in range(N - 1)] for r in range(N)])],
+                            below[np.asarray([[(r, c) in tiles and (r + 1, c) in tiles
+                                               for c in range(N)] for r in range(N - 1)])]])
+    thresholds = outline_thresholds(pairs, cfg)
+    seg = segment(tiles, right, below, f.colour, cfg, thresholds=thresholds)
     questions.extend(seg.questions)
+    # a doubtful cell changes the tiles around it: they are part of its question
+    for q in questions:
+        if q["kind"] != "cell":
+            continue
+        r, c = q["cells"][0]
+        near = {(r + dr, c + dc) for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))}
+        for shape in seg.shapes:
+            if near & set(shape):
+                q["cells"].extend(list(x) for x in shape if list(x) not in q["cells"])
     if orientation_confidence < cfg.min_orientation:
         questions.append(
             {
@@ -674,6 +757,7 @@ def read_canonical(
             "right": right,
             "below": below,
             "printed": printed,
+            "thresholds": thresholds,
             "spread_x": f.spread_x,
             "spread_y": f.spread_y,
             "canon": canon,

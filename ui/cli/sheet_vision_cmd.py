@@ -43,6 +43,8 @@ def _render_args(parser: argparse.ArgumentParser) -> None:
 def _read_sheet_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("image", help="a camera frame of a sheet")
     parser.add_argument("--deck", help="a deck file: also check every tile against its cards")
+    parser.add_argument("--config", help="a config file that overrides the defaults "
+                        "(the reader's thresholds are [vision.sheet])")
 
 
 def _render_card_args(parser: argparse.ArgumentParser) -> None:
@@ -149,15 +151,17 @@ def register(cli: CommandLine) -> None:
     def read_sheet_command(args: argparse.Namespace) -> int:
         from companion.second_chance.deck import load_deck
         from companion.second_chance.errors import DeckError
+        from config import load_config
         from vision.image_io import read_image
-        from vision.sheet_reader import read_sheet
+        from vision.sheet_reader import read_sheet, reader_config
 
         try:
             deck = load_deck(args.deck) if args.deck else None
         except DeckError as exc:
             return _fail(str(exc))
+        cfg = reader_config(load_config(args.config))  # a bad file: ConfigError, one line
         image = read_image(args.image)  # unreadable: exit 2 via the error's exit_code
-        reading = read_sheet(image, deck=deck)  # refused frame: exit 4
+        reading = read_sheet(image, cfg, deck=deck)  # refused frame: exit 4
         print(json.dumps(reading.to_json()))
         return 0
 
