@@ -155,6 +155,10 @@ class SheetReading:
     method: str
     seconds: float
     debug: dict[str, Any] = field(default_factory=dict)
+    #: every border between two filled cells: (outline there, confidence, decided by); see
+    #: :class:`Segmentation`
+    outlines: dict[tuple[Cell, Cell], tuple[bool | None, float, str]] = field(
+        default_factory=dict)
 
     @property
     def filled(self) -> tuple[Cell, ...]:
@@ -180,6 +184,11 @@ class SheetReading:
             "doubtful": [list(c) for c in self.doubtful],
             "method": self.method,
             "seconds": round(self.seconds, 4),
+            "outlines": [
+                {"cells": [list(a), list(b)], "outline": outline,
+                 "confidence": round(sure, 3), "by": by}
+                for (a, b), (outline, sure, by) in sorted(self.outlines.items())
+            ],
         }
 
 
@@ -478,6 +487,11 @@ class Segmentation:
 
     shapes: tuple[tuple[Cell, ...], ...]
     questions: tuple[dict[str, Any], ...]
+    #: every border between two filled cells: (cell, cell) -> (outline there: True, False or
+    #: None when asked; confidence 0..1, below 0.5 when the drawing left it undecided; what
+    #: decided it: "drawing", "colour", "rules" or "asked")
+    outlines: dict[tuple[Cell, Cell], tuple[bool | None, float, str]] = field(
+        default_factory=dict)
 
 
 def hue_gap(a: np.ndarray, b: np.ndarray, cfg: SheetReaderConfig) -> float:
@@ -537,6 +551,8 @@ def segment(
         base.find(cell)
     cuts: list[tuple[Cell, Cell]] = []
     unsure: list[tuple[Cell, Cell]] = []
+    outlines: dict[tuple[Cell, Cell], tuple[bool | None, float, str]] = {}
+    middle, half = (cut_at + join_at) / 2, max((cut_at - join_at) / 2, 1e-6)
     for r, c in sorted(tiles):
         for (nr, nc), score in (
             ((r, c + 1), right[r, c] if c + 1 < N else 0.0),
@@ -548,14 +564,23 @@ def segment(
             strong_hue = (hue > cfg.colour_cut * cfg.sure_hue_factor
                           and min(np.linalg.norm(colour[r, c]), np.linalg.norm(colour[nr, nc]))
                           >= cfg.min_hue * cfg.sure_hue_factor)
+            # confidence: 0.5 at the edge of the undecided band, 1.0 at twice the distance
+            distance = abs(float(score) - middle) / half
+            sure = float(np.clip(0.5 + (distance - 1) * 0.5, 0.5, 1.0))
+            border = ((r, c), (nr, nc))
             if score > cut_at or strong_hue or (hue > cfg.colour_cut and score > join_at):
-                cuts.append(((r, c), (nr, nc)))
+                cuts.append(border)
+                by_score = score > cut_at
+                outlines[border] = (True, sure if by_score else 1.0 if strong_hue else 0.5,
+                                    "drawing" if by_score else "colour")
             elif score > join_at or hue > cfg.colour_cut:
                 # a change of colour where no line is seen (or a line not clear enough): the
                 # pencils of one tile can differ a little; asked unless the rules settle it
-                unsure.append(((r, c), (nr, nc)))
+                unsure.append(border)
+                outlines[border] = (None, 0.5 * min(distance, 1.0), "asked")
             else:
                 base.union((r, c), (nr, nc))
+                outlines[border] = (False, sure, "drawing")
     members: dict[Cell, list[Cell]] = {}
     for cell in tiles:
         members.setdefault(base.find(cell), []).append(cell)
@@ -597,8 +622,10 @@ def segment(
                         break
         if len(legal) == 1:
             for i, (a, b) in enumerate(edges):
-                if legal[0] >> i & 1:
+                joined = bool(legal[0] >> i & 1)
+                if joined:
                     final.union(a, b)
+                outlines[(a, b)] = (not joined, outlines[(a, b)][1], "rules")
             continue
         for a, b in edges:
             final.union(a, b)
@@ -636,7 +663,7 @@ def segment(
             seen.add(key)
             unique.append(q)
     shapes = tuple(sorted(tuple(sorted(g)) for g in groups.values()))
-    return Segmentation(shapes, tuple(unique))
+    return Segmentation(shapes, tuple(unique), outlines)
 
 
 def read_canonical(
@@ -739,6 +766,11 @@ def read_canonical(
         | {tuple(x) for q in questions for x in q["cells"]}
     )
     overall = float(confidence.min())
+    # the least sure outline the drawing (or the colour) decided; the rules' settlements and
+    # the asked borders are covered by the questions
+    drawn = [sure for _, sure, by in seg.outlines.values() if by in ("drawing", "colour")]
+    if drawn:
+        overall = min(overall, min(drawn))
     if questions:
         overall = min(overall, 0.5)
     return SheetReading(
@@ -752,6 +784,7 @@ def read_canonical(
         cell_confidence=confidence,
         method=method,
         seconds=time.perf_counter() - started,
+        outlines=seg.outlines,
         debug={
             "ink": f.score,
             "right": right,

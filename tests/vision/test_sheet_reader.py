@@ -97,3 +97,53 @@ def test_a_frame_without_a_sheet_is_refused() -> None:
     with pytest.raises(FrameRefusedError) as info:
         read_sheet(table)
     assert info.value.exit_code == 4
+
+
+def _bench_sheet(seed: int):  # type: ignore[no-untyped-def]
+    """The sheet ``seed`` of bench/sheet_reader.py (same players, style and markers)."""
+    content = _content(seed, 2 + seed % 2)
+    style = ("pencil", "pen", "colour")[seed % 3]
+    return content, render_sheet(content, style=style, seed=seed, markers=seed % 4 != 3)
+
+
+# sheets the reader once split wrong without a question: a hatch stroke along a border in pen
+# (16, 100, 199), a grey pencil's faint hue read as a change of colour (297), two coloured
+# pencils of one tile (143), a doubtful cell that changes the tile next to it (132)
+@pytest.mark.parametrize("seed", [16, 100, 132, 143, 199, 297])
+def test_no_tile_is_read_wrong_without_a_question(seed: int) -> None:
+    content, rendered = _bench_sheet(seed)
+    reading = read_sheet(rendered.image)
+    truth = {tuple(map(tuple, s["cells"])) for s in content.truth()["shapes"]}
+    asked = _question_cells(reading)
+    unasked = [s for s in set(reading.shapes) - truth if not asked & set(s)]
+    assert not unasked, (unasked, reading.questions)
+
+
+def test_every_border_between_filled_cells_has_a_decision_and_a_confidence() -> None:
+    content, rendered = _bench_sheet(199)
+    reading = read_sheet(rendered.image)
+    tiles = set(reading.filled) - ({reading.bonus} if reading.bonus else set())
+    borders = {(a, b) for a in tiles for b in ((a[0], a[1] + 1), (a[0] + 1, a[1])) if b in tiles}
+    assert set(reading.outlines) == borders
+    asked = _question_cells(reading)
+    for (a, b), (outline, sure, by) in reading.outlines.items():
+        assert 0.0 <= sure <= 1.0 and by in ("drawing", "colour", "rules", "asked")
+        if by == "asked":
+            assert outline is None and sure < 0.5 and {a, b} <= asked
+        if by == "drawing":
+            assert sure >= 0.5
+    data = reading.to_json()["outlines"]
+    assert len(data) == len(borders) and {"cells", "outline", "confidence", "by"} <= set(data[0])
+
+
+def test_outline_thresholds_follow_the_sheets_own_groups() -> None:
+    from vision.sheet_reader import DEFAULT_CONFIG, outline_thresholds
+
+    rng = np.random.default_rng(1)
+    # soft pencil over dark shading: outlines score low, but still apart from the joins
+    soft = np.concatenate([rng.normal(-0.1, 0.02, 40), rng.normal(0.12, 0.03, 40)])
+    cut, join = outline_thresholds(soft, DEFAULT_CONFIG)
+    assert -0.05 < join < cut < 0.1
+    # one group only (no outlines drawn): the fixed thresholds
+    flat = rng.normal(-0.05, 0.03, 60)
+    assert outline_thresholds(flat, DEFAULT_CONFIG) == (DEFAULT_CONFIG.cut, DEFAULT_CONFIG.join)
