@@ -401,29 +401,40 @@ def _one_stroke(ink: np.ndarray, cell: Cell, f: CellFeatures, cfg: SheetReaderCo
 
 
 def border_ratios(darkness: np.ndarray, *, sides: tuple[float, float] = (0.12, 0.3),
-                  percentile: float = 70.0) -> tuple[np.ndarray, np.ndarray]:
-    """Light through each border between neighbours over light beside it (medians along it).
+                  percentile: float = 70.0, reach: int = 1, across: int = 2,
+                  along: int = 5) -> tuple[np.ndarray, np.ndarray]:
+    """Light through each border between neighbours over light beside it (per cell of border).
 
     ``right[r, c]`` is the border right of (r, c) (9 x 8), ``below[r, c]`` the one under it
     (8 x 9). Inside a tile the fill runs over the printed line, so the ratio is what the
     printed line lets through; a drawn outline takes much more away.
+
+    At each point along a border the light through it is the darkest ``across``-pixel
+    window within ``reach`` pixels of the grid line, after smoothing ``along`` pixels along
+    it: a hand-drawn outline wobbles off the printed line by a pixel or two (and the grid
+    found may be off by one), so a fixed band on the line dilutes it with the fill beside
+    it; the smoothing along the line keeps pencil grain and the gaps between hatch strokes
+    from looking like a line. A border's value is the ``percentile`` of its points (an
+    outline runs all along the border, a hatch stroke across it only at a point).
     """
     t = 1.0 - darkness
     side_a, side_b = int(round(CANON_CELL * sides[0])), int(round(CANON_CELL * sides[1]))
     trim = int(CANON_CELL * 0.22)
     xs = PAD + np.arange(1, N) * CANON_CELL
-    # columns around each vertical line: (8, H)
-    band_v = (t[:, xs - 1] + t[:, xs] + t[:, xs + 1]).T / 3
+    smooth_v = cv2.blur(t, (across, along))  # vertical lines: across in x, along in y
+    smooth_h = cv2.blur(t, (along, across))
+    # (8, H): the darkest window near each vertical line, at every height
+    band_v = np.stack([smooth_v[:, x - reach:x + reach + 1].min(axis=1) for x in xs])
+    band_h = np.stack([smooth_h[y - reach:y + reach + 1, :].min(axis=0) for y in xs])
     left = np.stack([t[:, x - side_b:x - side_a].mean(axis=1) for x in xs])
     right_side = np.stack([t[:, x + side_a:x + side_b].mean(axis=1) for x in xs])
     side_v = (left + right_side) / 2
-    band_h = (t[xs - 1, :] + t[xs, :] + t[xs + 1, :]) / 3
     up = np.stack([t[y - side_b:y - side_a, :].mean(axis=0) for y in xs])
     down = np.stack([t[y + side_a:y + side_b, :].mean(axis=0) for y in xs])
     side_h = (up + down) / 2
 
     def per_cell(a: np.ndarray) -> np.ndarray:
-        # (8, L) -> (8, 9): median over the trimmed middle of each cell's stretch of the line
+        # (8, L) -> (8, 9): percentile over the trimmed middle of each cell's stretch
         cells = a[:, PAD:PAD + GRID_PX].reshape(N - 1, N, CANON_CELL)[:, :, trim:CANON_CELL - trim]
         return np.percentile(cells, percentile, axis=2)  # type: ignore[no-any-return]
 
