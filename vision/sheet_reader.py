@@ -96,7 +96,7 @@ class SheetReaderConfig:
     #: are at least ``min_outline_gap`` apart, a border is an outline above their midpoint plus
     #: ``outline_margin`` of the gap, none below the midpoint minus it, undecided between
     min_outline_gap: float = 0.12
-    outline_margin: float = 0.2
+    outline_margin: float = 0.15
     #: the light a printed grid line lets through, when a sheet has too few borders to tell
     printed_line_prior: float = 0.63
     #: hue difference (1 - cos) between two cells' ink that marks two tiles, counted only
