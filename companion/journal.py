@@ -30,9 +30,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from types import TracebackType
 from typing import Any
 
+from companion.closing import Closing
 from companion.errors import JournalError, RecordError
 from companion.record import Record
 
@@ -119,7 +119,7 @@ def _moved_aside_name(path: Path, moment: datetime) -> Path:
     return candidate
 
 
-class Journal:
+class Journal(Closing):
     """A SQLite event store of games. A context manager; :meth:`close` when done.
 
     ``path`` is the database file; its directory is created when missing. With
@@ -264,16 +264,6 @@ class Journal:
                 self._conn.close()
                 self._conn = None
 
-    def __enter__(self) -> Journal:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         state = "closed" if self._conn is None else "open"

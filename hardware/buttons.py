@@ -18,11 +18,11 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from types import TracebackType
 from typing import Any
 
 from gpiozero import Button
 
+from companion.closing import Closing
 from hardware.errors import HardwareSettingError
 
 MAX_PLAYER_BUTTONS = 4
@@ -65,7 +65,7 @@ class Debouncer:
         return pressed and quiet
 
 
-class ButtonPanel:
+class ButtonPanel(Closing):
     """Up to four player buttons plus confirm and undo: gpiozero ``Button`` devices named
     ``P1``..``P4``, ``confirm`` and ``undo`` (wired to ground; the internal pull-ups are used).
 
@@ -169,16 +169,6 @@ class ButtonPanel:
             if not button.closed:
                 button.close()
 
-    def __enter__(self) -> ButtonPanel:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         return f"<ButtonPanel {self.pins}>"

@@ -14,13 +14,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from types import TracebackType
 from typing import Any
 
 from gpiozero import TonalBuzzer
 from gpiozero.exc import PinPWMUnsupported
 from gpiozero.tones import Tone
 
+from companion.closing import Closing
 from hardware.errors import HardwareUnavailableError, MelodyRangeError
 from hardware.pins import NO_PWM_HINT
 
@@ -119,7 +119,7 @@ def check_melody(melody: Melody, *, octaves: int = 1, mid_tone: str = MID_TONE) 
             )
 
 
-class Buzzer:
+class Buzzer(Closing):
     """A ``TonalBuzzer`` that plays named melodies, advanced by :meth:`update`."""
 
     def __init__(
@@ -199,16 +199,6 @@ class Buzzer:
         if not self.device.closed:
             self.device.close()
 
-    def __enter__(self) -> Buzzer:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         return f"<Buzzer pin={self.pin} octaves={self.octaves} note={self._note}>"

@@ -17,12 +17,12 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from types import TracebackType
 from typing import Any, Protocol
 
 from gpiozero import LEDBarGraph
 from gpiozero.exc import PinPWMUnsupported
 
+from companion.closing import Closing
 from companion.timer import TimerPhase, TimerSnapshot
 from hardware.errors import HardwareSettingError, HardwareUnavailableError
 from hardware.pins import NO_PWM_HINT
@@ -125,23 +125,7 @@ class LightBar(Protocol):
     def close(self) -> None: ...
 
 
-class _ClosingContext:
-    def close(self) -> None:
-        raise NotImplementedError
-
-    def __enter__(self) -> Any:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
-
-
-class LEDLightBar(_ClosingContext):
+class LEDLightBar(Closing):
     """Discrete LEDs on GPIO pins, first to last, driven by PWM.
 
     ``gamma`` maps the linear level to a duty cycle so that the dimming LED *looks* linear
@@ -205,7 +189,7 @@ class LEDLightBar(_ClosingContext):
         return f"<LEDLightBar pins={list(self.pins)} levels={list(self._levels)}>"
 
 
-class StripLightBar(_ClosingContext):
+class StripLightBar(Closing):
     """A WS2812 strip: each pixel shows the ramp colour scaled by its level and brightness.
 
     The strip hangs off SPI, not a gpiozero pin; ``pin_factory`` is accepted for a uniform

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import Any
 
+from companion.closing import Closing
 from companion.timer import (
     Expired,
     SandTimer,
@@ -104,7 +105,7 @@ class PanelState:
     warning: str | None
 
 
-class TableHardware:
+class TableHardware(Closing):
     """Light bar + buzzer + buttons; renders the timer, reports presses."""
 
     def __init__(
@@ -215,16 +216,6 @@ class TableHardware:
         if errors:
             raise HardwareError(f"closing the table hardware failed: {errors[0]}") from errors[0]
 
-    def __enter__(self) -> TableHardware:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         kind = "virtual" if self.is_virtual else describe_factory(self.pin_factory)

@@ -13,6 +13,7 @@ import queue
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.closing import Closing
 from ui.workers import UiEvent
 
 log = logging.getLogger(__name__)
@@ -29,7 +30,7 @@ class PanelState:
     pressed: set[str] = field(default_factory=set)
 
 
-class DeviceHub:
+class DeviceHub(Closing):
     """One owner for the timer's devices; ``close()`` releases the pins."""
 
     def __init__(self, cfg: Any, events: queue.Queue[UiEvent], *, demo: bool) -> None:
@@ -143,11 +144,6 @@ class DeviceHub:
                 log.exception("closing the hardware failed")
         self.backend = None
 
-    def __enter__(self) -> DeviceHub:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
 
 def _virtual_backend(cfg: Any) -> Any:

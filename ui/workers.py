@@ -16,6 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from companion.closing import Closing
+
 log = logging.getLogger(__name__)
 
 
@@ -54,7 +56,7 @@ def put_latest(frames: queue.Queue[Any], frame: Any) -> None:
             pass
 
 
-class CameraWorker:
+class CameraWorker(Closing):
     """Reads ``source`` at up to ``fps`` frames a second on its own thread.
 
     After ``max_failures`` failed reads in a row it reports ``camera-error`` once and keeps
@@ -126,11 +128,6 @@ class CameraWorker:
             except Exception:  # closing a broken camera must not stop the app closing
                 log.exception("closing the camera failed")
 
-    def __enter__(self) -> CameraWorker:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
 
 def run_job(
