@@ -219,6 +219,7 @@ class SheetReaderSettings:
     min_outline_gap: float = setting(0.12, low=0.0, high=2.0)
     outline_margin: float = setting(0.15, low=0.0, high=0.5)
     printed_line_prior: float = setting(0.63, low=0.05, high=1.0)
+    ink_floor: float = setting(0.3, low=0.0, high=0.9)
     colour_cut: float = setting(0.06, low=0.0, high=2.0)
     min_hue: float = setting(0.04, low=0.0, high=1.0)
     sure_hue_factor: float = setting(2.0, low=1.0, high=10.0)

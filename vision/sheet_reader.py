@@ -11,7 +11,7 @@ Stages (each a small function over the canonical image of :mod:`vision.sheet_geo
    are light in grey still differ from the paper in colour) and how that ink is spread;
 5. :func:`classify_cells`: empty, filled or doubtful; the bonus 1 is the filled cell whose ink
    is a narrow upright stroke;
-6. :func:`border_ratios`: between two filled neighbours, is there a drawn outline (a line
+6. :func:`border_light`, :func:`outline_scores`: between two filled neighbours, is there a drawn outline (a line
    darker than both sides all along the border) or a change of colour?
 7. :func:`segment`: tiles are the groups of filled cells joined where there is no outline;
    a border that cannot be decided, or outlines that do not close, become questions;
@@ -99,6 +99,9 @@ class SheetReaderConfig:
     outline_margin: float = 0.15
     #: the light a printed grid line lets through, when a sheet has too few borders to tell
     printed_line_prior: float = 0.63
+    #: the light that shading covering the paper completely lets through (relative to the
+    #: paper): under shading the printed line is expected that much less distinct
+    ink_floor: float = 0.3
     #: hue difference (1 - cos) between two cells' ink that marks two tiles, counted only
     #: when both inks have at least ``min_hue`` colour
     colour_cut: float = 0.06
@@ -400,10 +403,12 @@ def _one_stroke(ink: np.ndarray, cell: Cell, f: CellFeatures, cfg: SheetReaderCo
     return strokes <= 2
 
 
-def border_ratios(darkness: np.ndarray, *, sides: tuple[float, float] = (0.12, 0.3),
-                  percentile: float = 70.0, reach: int = 1, across: int = 2,
-                  along: int = 5) -> tuple[np.ndarray, np.ndarray]:
-    """Light through each border between neighbours over light beside it (per cell of border).
+def border_light(darkness: np.ndarray, *, sides: tuple[float, float] = (0.12, 0.3),
+                 percentile: float = 70.0, reach: int = 1, across: int = 2,
+                 along: int = 5) -> tuple[tuple[np.ndarray, np.ndarray],
+                                          tuple[np.ndarray, np.ndarray]]:
+    """Light through each border between neighbours, and light beside it (per cell of border):
+    ``((through_right, beside_right), (through_below, beside_below))``.
 
     ``right[r, c]`` is the border right of (r, c) (9 x 8), ``below[r, c]`` the one under it
     (8 x 9). Inside a tile the fill runs over the printed line, so the ratio is what the
@@ -438,9 +443,24 @@ def border_ratios(darkness: np.ndarray, *, sides: tuple[float, float] = (0.12, 0
         cells = a[:, PAD:PAD + GRID_PX].reshape(N - 1, N, CANON_CELL)[:, :, trim:CANON_CELL - trim]
         return np.percentile(cells, percentile, axis=2)  # type: ignore[no-any-return]
 
-    ratio_v = per_cell(band_v) / np.maximum(per_cell(side_v), 1e-3)  # (8 lines, 9 rows)
-    ratio_h = per_cell(band_h) / np.maximum(per_cell(side_h), 1e-3)  # (8 lines, 9 cols)
-    return ratio_v.T, ratio_h
+    # (8 lines, 9 rows) transposed to (9, 8); (8 lines, 9 cols)
+    return (per_cell(band_v).T, per_cell(side_v).T), (per_cell(band_h), per_cell(side_h))
+
+
+def outline_scores(through: np.ndarray, beside: np.ndarray, printed: float,
+                   cfg: SheetReaderConfig) -> np.ndarray:
+    """How much darker each border is than the printed line would be under the fill beside it.
+
+    Shading covers the paper and the printed line alike, down to the light that full cover
+    lets through (``ink_floor``); so under dark shading the printed line loses most of its
+    contrast, and a ratio to the fill alone would make a pencil outline over solid shading
+    look like no outline. The light expected through a border with no outline is the
+    printed line's, covered as much as the fill beside it is covered.
+    """
+    floor = cfg.ink_floor
+    cover = np.clip((1.0 - beside) / max(1.0 - floor, 1e-3), 0.0, 1.0)
+    expected = printed * (1.0 - cover) + floor * cover
+    return 1.0 - through / np.maximum(expected, 1e-3)  # type: ignore[no-any-return]
 
 
 def outline_thresholds(scores: np.ndarray, cfg: SheetReaderConfig) -> tuple[float, float]:
@@ -739,10 +759,12 @@ def read_canonical(
     if bonus is not None:
         filled.add(bonus)
     tiles = filled - ({bonus} if bonus else set())
-    ratio_r, ratio_b = border_ratios(darkness)
+    (through_r, beside_r), (through_b, beside_b) = border_light(darkness)
+    ratio_r = through_r / np.maximum(beside_r, 1e-3)
+    ratio_b = through_b / np.maximum(beside_b, 1e-3)
     printed = printed_line_level(ratio_r, ratio_b, state == 1, cfg)
-    right = 1.0 - ratio_r / printed
-    below = 1.0 - ratio_b / printed
+    right = outline_scores(through_r, beside_r, printed, cfg)
+    below = outline_scores(through_b, beside_b, printed, cfg)
     pairs = np.concatenate([right[np.asarray([[(r, c) in tiles and (r, c + 1) in tiles
                                                for c in range(N - 1)] for r in range(N)])],
                             below[np.asarray([[(r, c) in tiles and (r + 1, c) in tiles
