@@ -11,8 +11,8 @@ Stages (each a small function over the canonical image of :mod:`vision.sheet_geo
    are light in grey still differ from the paper in colour) and how that ink is spread;
 5. :func:`classify_cells`: empty, filled or doubtful; the bonus 1 is the filled cell whose ink
    is a narrow upright stroke;
-6. :func:`border_light`, :func:`outline_scores`: between two filled neighbours, is there a drawn outline (a line
-   darker than both sides all along the border) or a change of colour?
+6. :func:`border_light`, :func:`outline_scores`: between two filled neighbours, is there a
+   drawn outline (a line darker than both sides all along the border) or a change of colour?
 7. :func:`segment`: tiles are the groups of filled cells joined where there is no outline;
    a border that cannot be decided, or outlines that do not close, become questions;
 8. ``check_sheet`` of the core reports the rules' side: empty count, start on the centre,
@@ -460,7 +460,8 @@ def outline_scores(through: np.ndarray, beside: np.ndarray, printed: float,
     floor = cfg.ink_floor
     cover = np.clip((1.0 - beside) / max(1.0 - floor, 1e-3), 0.0, 1.0)
     expected = printed * (1.0 - cover) + floor * cover
-    return 1.0 - through / np.maximum(expected, 1e-3)  # type: ignore[no-any-return]
+    scores: np.ndarray = 1.0 - through / np.maximum(expected, 1e-3)
+    return scores
 
 
 def outline_thresholds(scores: np.ndarray, cfg: SheetReaderConfig) -> tuple[float, float]:
@@ -568,13 +569,15 @@ def segment(
     *,
     max_unsure: int = 8,
     thresholds: tuple[float, float] | None = None,
+    settle_by_rules: bool = True,
 ) -> Segmentation:
     """Group filled cells into tiles; what the drawing leaves open becomes a question.
 
     Borders with a clear outline (or a change of colour) separate tiles, borders clearly
     without one join them. An undecided border is settled by the rules when only one way of
     settling the undecided borders around it gives tiles the rules allow (1-7 cells, the start
-    8 on the centre); otherwise it is a question (and joined meanwhile).
+    8 on the centre) and ``settle_by_rules`` (the sheet's outlines stand out); otherwise it is
+    a question (and joined meanwhile).
     """
     cut_at, join_at = thresholds if thresholds is not None else (cfg.cut, cfg.join)
     base = _Union()
@@ -651,7 +654,7 @@ def segment(
                     legal.append(choice)
                     if len(legal) > 1:
                         break
-        if len(legal) == 1:
+        if len(legal) == 1 and settle_by_rules:
             for i, (a, b) in enumerate(edges):
                 joined = bool(legal[0] >> i & 1)
                 if joined:
@@ -770,7 +773,11 @@ def read_canonical(
                             below[np.asarray([[(r, c) in tiles and (r + 1, c) in tiles
                                                for c in range(N)] for r in range(N - 1)])]])
     thresholds = outline_thresholds(pairs, cfg)
-    seg = segment(tiles, right, below, f.colour, cfg, thresholds=thresholds)
+    # the rules may settle an undecided border only on a sheet whose outlines stand out from
+    # the rest (two clear groups): where none are drawn, a legal split is still a guess
+    calibrated = thresholds != (cfg.cut, cfg.join)
+    seg = segment(tiles, right, below, f.colour, cfg, thresholds=thresholds,
+                  settle_by_rules=calibrated)
     questions.extend(seg.questions)
     # a doubtful cell changes the tiles around it: they are part of its question
     for q in questions:
