@@ -22,6 +22,7 @@ import numpy as np
 
 from vision.enigma_pack import EnigmaPack
 from vision.enigma_reader import colour_features
+from vision.enigma_warp import warp_perspective
 from vision.errors import FrameRefusedError
 from vision.markers import MarkerChecks, MarkerLayout, PlaneFit, locate
 
@@ -76,7 +77,7 @@ def locate_mat(frame: np.ndarray, cfg: Any = None) -> Mat:
     x0, y0 = min(xs), min(ys)
     to_img = np.array([[s, 0, -x0 * s], [0, s, -y0 * s], [0, 0, 1]], np.float64)
     size = (int(round((max(xs) - x0) * s)), int(round((max(ys) - y0) * s)))
-    image = cv2.warpPerspective(frame, to_img @ fit.image_to_plane, size, flags=cv2.INTER_AREA)
+    image = warp_perspective(frame, to_img @ fit.image_to_plane, size)
     return Mat(image, to_img, layout, fit)
 
 

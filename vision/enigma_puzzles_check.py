@@ -46,6 +46,7 @@ from vision.enigma_puzzles_render import (
     weight_cups,
 )
 from vision.enigma_reader import colour_features
+from vision.enigma_warp import warp_affine, warp_perspective
 from vision.errors import FrameRefusedError
 
 SOLVED, NOT_SOLVED, CANNOT_TELL = "solved", "not solved", "cannot tell"
@@ -122,15 +123,14 @@ def view_card(frame: np.ndarray, pack: EnigmaPack, cfg: Any, *, margin: float = 
     for turn in range(4):
         src = np.roll(corners, -turn, axis=0)
         m = cv2.getPerspectiveTransform(src, dst)
-        probe = cv2.warpPerspective(balanced, m, (size, size), flags=cv2.INTER_AREA)
+        probe = warp_perspective(balanced, m, (size, size))
         t = int(c * MARK * 0.45)
         patch = probe[int(off) + 3:int(off) + t, int(off) + 3:int(off) + t].reshape(-1, 3)
         d = float(np.linalg.norm(np.median(patch, axis=0) - ink))
         if best is None or d < best[0]:
             best = (d, m)
     assert best is not None
-    image = cv2.warpPerspective(frame, best[1] @ frame_to_mat, (size, size),
-                                flags=cv2.INTER_LINEAR)
+    image = warp_perspective(frame, best[1] @ frame_to_mat, (size, size))
     image = np.clip(image.astype(np.float32) * gains, 0, 255).astype(np.uint8)
     markers = tuple(mat.to_px(x, y) for x, y in mat.layout.centres_mm)
     return CardView(image, c, off, balanced, rect.centre, markers,
@@ -465,8 +465,8 @@ def _grid_colours(image: np.ndarray, mask: np.ndarray, cell: float, pack: Enigma
     angle = ((angle + 45) % 90) - 45
     m = cv2.getRotationMatrix2D((cx, cy), angle, 1.0)
     h, w = mask.shape
-    straight = cv2.warpAffine(image, m, (w, h), flags=cv2.INTER_LINEAR)
-    smask = cv2.warpAffine(mask.astype(np.uint8), m, (w, h), flags=cv2.INTER_NEAREST) > 0
+    straight = warp_affine(image, m, (w, h))
+    smask = warp_affine(mask.astype(np.uint8), m, (w, h), nearest=True) > 0
     ys, xs = np.nonzero(smask)
     x0, x1, y0, y1 = xs.min(), xs.max() + 1, ys.min(), ys.max() + 1
     cols_f, rows_f = (x1 - x0) / cell, (y1 - y0) / cell

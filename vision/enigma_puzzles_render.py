@@ -36,6 +36,7 @@ from companion.enigma.puzzles import PuzzleBox, load_puzzles
 from vision.effects import apply_effects
 from vision.enigma_mat import BUILD_AT, CARD_AT, MARK, mat_layout
 from vision.enigma_pack import EnigmaPack
+from vision.enigma_warp import warp_affine
 from vision.markers import paste_marker
 
 Point = tuple[float, float]
@@ -296,7 +297,7 @@ def _paste(canvas: np.ndarray, layer: np.ndarray, centre_px: Point, angle_deg: f
     m[0, 2] += centre_px[0] - w / 2
     m[1, 2] += centre_px[1] - h / 2
     size = (canvas.shape[1], canvas.shape[0])
-    warped = cv2.warpAffine(layer, m, size, flags=cv2.INTER_LINEAR)
+    warped = warp_affine(layer, m, size)
     a = warped[:, :, 3:4].astype(np.float32) / 255
     canvas[:] = (warped[:, :, :3] * a + canvas * (1 - a)).astype(np.uint8)
 

@@ -33,6 +33,7 @@ from vision.enigma_art import port_point
 from vision.enigma_pack import EnigmaPack
 from vision.enigma_render import TableGeometry, _get, geometry_from_config
 from vision.enigma_skeleton import endpoints, skeletonize
+from vision.enigma_warp import warp_perspective
 from vision.errors import FrameRefusedError, UnreadableImageError
 from vision.markers import MarkerChecks, PlaneFit, locate
 
@@ -262,9 +263,7 @@ def rectify(
     s = px_per_tile / geometry.tile_mm
     plane_to_canon = np.array([[s, 0, w_mm / 2 * s], [0, s, h_mm / 2 * s], [0, 0, 1]], np.float64)
     size = (int(round(w_mm * s)), int(round(h_mm * s)))
-    canon = cv2.warpPerspective(
-        frame, plane_to_canon @ fit.image_to_plane, size, flags=cv2.INTER_AREA
-    )
+    canon = warp_perspective(frame, plane_to_canon @ fit.image_to_plane, size)
     return canon, plane_to_canon
 
 

@@ -34,6 +34,7 @@ from vision.enigma_art import (
     turn_point,
 )
 from vision.enigma_pack import EnigmaPack
+from vision.enigma_warp import warp_affine
 from vision.markers import RESERVED_IDS, MarkerLayout, paste_marker
 
 DEFAULT_FRAME_MM = (760.0, 640.0)
@@ -193,10 +194,8 @@ def _paste_rotated(
     m = cv2.getRotationMatrix2D((src / 2, src / 2), -angle_deg, side_px / src)
     m[0, 2] += centre[0] - x0 - src / 2
     m[1, 2] += centre[1] - y0 - src / 2
-    patch = cv2.warpAffine(face, m, (size, size), flags=cv2.INTER_AREA)
-    alpha = cv2.warpAffine(
-        np.full((src, src), 255, np.uint8), m, (size, size), flags=cv2.INTER_LINEAR
-    )
+    patch = warp_affine(face, m, (size, size))
+    alpha = warp_affine(np.full((src, src), 255, np.uint8), m, (size, size))
     h, w = canvas.shape[:2]
     xa, ya, xb, yb = max(0, x0), max(0, y0), min(w, x0 + size), min(h, y0 + size)
     if xa < xb and ya < yb:

@@ -32,6 +32,7 @@ from vision.art_pack import BGR
 from vision.enigma_pack import PLAIN_COLOURS, EnigmaPack
 from vision.enigma_reader import ReaderSettings, balance, colour_features, find_start, rectify
 from vision.enigma_render import TableGeometry, geometry_from_config
+from vision.enigma_warp import warp_affine, warp_perspective
 from vision.errors import ArtPackError, FrameRefusedError
 from vision.markers import locate
 
@@ -44,9 +45,8 @@ def _plane(frame: np.ndarray, geometry: TableGeometry) -> tuple[np.ndarray, np.n
     w_mm, h_mm = geometry.frame_mm
     s = TEACH_PX_PER_MM
     to_img = np.array([[s, 0, w_mm / 2 * s], [0, s, h_mm / 2 * s], [0, 0, 1]], np.float64)
-    image = cv2.warpPerspective(frame, to_img @ fit.image_to_plane,
-                                (int(round(w_mm * s)), int(round(h_mm * s))),
-                                flags=cv2.INTER_AREA)
+    image = warp_perspective(frame, to_img @ fit.image_to_plane,
+                             (int(round(w_mm * s)), int(round(h_mm * s))))
     return image, to_img
 
 
@@ -108,7 +108,7 @@ def teach_start(frame: np.ndarray, base: EnigmaPack, cfg: Any = None, *,
     rot = cv2.getRotationMatrix2D((cx, cy), angle, face_px / side)
     rot[0, 2] += face_px / 2 - cx
     rot[1, 2] += face_px / 2 - cy
-    face = cv2.warpAffine(image, rot, (face_px, face_px), flags=cv2.INTER_AREA)
+    face = warp_affine(image, rot, (face_px, face_px))
     border = np.zeros((face_px, face_px), bool)
     b = face_px // 10
     border[b:2 * b, b:-b] = border[-2 * b:-b, b:-b] = True

@@ -123,3 +123,24 @@ def test_cli_render_and_check_puzzle(tmp_path: Path, box, capsys) -> None:
     capsys.readouterr()
     assert main(["check", "puzzle", "weight", str(out), "--card", str(card)]) == 0
     assert json.loads(capsys.readouterr().out)["verdict"] != "solved"
+
+
+def test_the_enigma_warps_give_the_same_pixels_on_every_opencv_version() -> None:
+    """OpenCV 4.10 (the Pi floor) and 5.x interpolate cv2.warpPerspective differently (up to
+    3 grey levels), which once turned a solved weight puzzle into "cannot tell" on the Pi.
+    The helpers must give these exact pixels everywhere (the digest was taken on both)."""
+    import hashlib
+
+    import cv2
+
+    from vision.enigma_warp import warp_affine, warp_perspective
+
+    img = (np.random.default_rng(7).random((60, 80, 3)) * 255).astype(np.uint8)
+    img = cv2.GaussianBlur(img, (5, 5), 1.5)
+    m = np.array([[0.93, 0.21, 3.3], [-0.17, 1.07, -2.1], [0.0007, -0.0004, 1.0]])
+    out = warp_perspective(img, m, (90, 70))
+    rot = warp_affine(img, cv2.getRotationMatrix2D((40, 30), 13.7, 1.1), (80, 60))
+    assert hashlib.sha256(out.tobytes() + rot.tobytes()).hexdigest()[:16] == "c99d352a8df017d9"
+    # and it is still the warp OpenCV means
+    ref = cv2.warpPerspective(img, m, (90, 70)).astype(int)
+    assert np.abs(out.astype(int) - ref).max() <= 3
