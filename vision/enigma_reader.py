@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import cv2
@@ -41,6 +41,8 @@ CHROMA = 200.0
 BRIGHTNESS = 8.0
 #: below this sum of B, G and R the chromaticity is trusted less and less
 DARK = 150.0
+#: the highest confidence of a tile at the edge of what the camera saw (below any threshold)
+EDGE_CONFIDENCE = 0.5
 
 
 @dataclass(frozen=True)
@@ -255,16 +257,28 @@ class EnigmaRead:
 
 
 def rectify(
-    frame: np.ndarray, fit: PlaneFit, geometry: TableGeometry, px_per_tile: int
+    frame: np.ndarray, fit: PlaneFit, geometry: TableGeometry, px_per_tile: int,
+    *, margin_px: int = 0,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """The marker plane seen straight down: ``px_per_tile`` pixels per tile side. Returns the
-    image and the 3x3 map from plane millimetres to its pixels."""
+    """The marker plane seen straight down: ``px_per_tile`` pixels per tile side, the marker
+    frame plus ``margin_px`` around it. Returns the image and the 3x3 map from plane
+    millimetres to its pixels."""
     w_mm, h_mm = geometry.frame_mm
     s = px_per_tile / geometry.tile_mm
-    plane_to_canon = np.array([[s, 0, w_mm / 2 * s], [0, s, h_mm / 2 * s], [0, 0, 1]], np.float64)
-    size = (int(round(w_mm * s)), int(round(h_mm * s)))
+    plane_to_canon = np.array([[s, 0, w_mm / 2 * s + margin_px],
+                               [0, s, h_mm / 2 * s + margin_px], [0, 0, 1]], np.float64)
+    size = (int(round(w_mm * s)) + 2 * margin_px, int(round(h_mm * s)) + 2 * margin_px)
     canon = warp_perspective(frame, plane_to_canon @ fit.image_to_plane, size)
     return canon, plane_to_canon
+
+
+def seen_mask(frame_shape: tuple[int, ...], fit: PlaneFit, plane_to_canon: np.ndarray,
+              size: tuple[int, int]) -> np.ndarray:
+    """Which pixels of the straightened image the camera saw (False past the picture's
+    edges), a few pixels in from the edge (the warp blurs the border)."""
+    ones = np.full(frame_shape[:2], 255, np.uint8)
+    seen = warp_perspective(ones, plane_to_canon @ fit.image_to_plane, size, nearest=True)
+    return cv2.erode(seen, np.ones((5, 5), np.uint8), borderValue=0) > 0
 
 
 def find_start(
@@ -333,6 +347,31 @@ def _marker_zones(geometry: TableGeometry, plane_to_canon: np.ndarray) -> list[t
     return zones
 
 
+def _compass(dx: float, dy: float) -> str:
+    """The side (record north = image up) a direction in the straightened image points to."""
+    if abs(dx) >= abs(dy):
+        return "east" if dx > 0 else "west"
+    return "south" if dy > 0 else "north"
+
+
+def _box_sum(integral: np.ndarray, xa: int, ya: int, xb: int, yb: int) -> float:
+    h, w = integral.shape[0] - 1, integral.shape[1] - 1
+    xa, xb = min(max(xa, 0), w), min(max(xb, 0), w)
+    ya, yb = min(max(ya, 0), h), min(max(yb, 0), h)
+    if xa >= xb or ya >= yb:
+        return 0.0
+    return float(integral[yb, xb] - integral[ya, xb] - integral[yb, xa] + integral[ya, xa])
+
+
+@dataclass(frozen=True)
+class EdgeNote:
+    """A read tile the table's edges make doubtful: it lies past the marker frame, or the
+    camera could not see the square beside it."""
+
+    at: Pos
+    text: str
+
+
 def find_squares(
     canon: np.ndarray,
     start_xy: tuple[float, float],
@@ -340,9 +379,17 @@ def find_squares(
     p: int,
     zones: list[tuple[float, ...]],
     settings: ReaderSettings,
-) -> tuple[dict[Pos, tuple[float, float]], list[str]]:
+    *,
+    seen: np.ndarray | None = None,
+    area: tuple[float, float, float, float] | None = None,
+) -> tuple[dict[Pos, tuple[float, float]], list[str], list[EdgeNote]]:
     """Grid squares that hold a tile, anchored on the start tile; partly covered squares
-    become questions."""
+    become questions.
+
+    ``seen``: the pixels the camera saw; ``area``: the marker frame (x0, y0, x1, y1 pixels)
+    inside the image. A tile past the marker frame is read but noted; a square the picture
+    cuts is never read: if what is seen of it is tile, or nothing of it is seen beside a
+    tile, the table may continue there and that is a question (never a smaller table)."""
     feats = colour_features(canon)
     tile_f = colour_features(np.array(pack.colour("tile"), np.float32))
     table_f = colour_features(np.array(pack.colour("table"), np.float32))
@@ -350,34 +397,91 @@ def find_squares(
     wgt = np.array([1.0, 1.0, 0.5], np.float32)
     d_tile = (((feats - tile_f) * wgt) ** 2).sum(axis=-1)
     d_table = (((feats - table_f) * wgt) ** 2).sum(axis=-1)
-    on_tile = (d_tile < d_table).astype(np.float32)
+    h, w = d_tile.shape
+    if seen is None:
+        seen = np.ones((h, w), bool)
+    # the markers' white paper is no tile: their zones count as neither tile nor table
+    counted = seen.copy()
+    for z in zones:
+        counted[max(0, int(z[1])):max(0, int(z[3]) + 1), max(0, int(z[0])):max(0, int(z[2]) + 1)] \
+            = False
+    on_tile = ((d_tile < d_table) & counted).astype(np.float32)
     integral = cv2.integral(on_tile)
-    h, w = on_tile.shape
+    seen_int = cv2.integral(seen.astype(np.float32))
+    counted_int = cv2.integral(counted.astype(np.float32))
+    ax0, ay0, ax1, ay1 = area if area is not None else (0.0, 0.0, float(w), float(h))
     sx, sy = start_xy
     squares: dict[Pos, tuple[float, float]] = {}
     questions: list[str] = []
+    notes: list[EdgeNote] = []
+    blind: set[Pos] = set()
+    continues: set[Pos] = set()
     i_range = range(-int(sx // p) - 1, int((w - sx) // p) + 2)
     j_range = range(-int(sy // p) - 1, int((h - sy) // p) + 2)
     inner = 0.35 * p
+    slack = 0.12 * p  # hand placement: a tile may stick out of its square this much
     for j in j_range:
         for i in i_range:
             cx, cy = sx + i * p, sy + j * p
-            if cx - p / 2 < 0 or cy - p / 2 < 0 or cx + p / 2 > w or cy + p / 2 > h:
-                continue
             if any(z[0] < cx < z[2] and z[1] < cy < z[3] for z in zones):
                 continue
             xa, xb = int(cx - inner), int(cx + inner)
             ya, yb = int(cy - inner), int(cy + inner)
-            total = integral[yb, xb] - integral[ya, xb] - integral[yb, xa] + integral[ya, xa]
-            frac = float(total) / max(1, (xb - xa) * (yb - ya))
+            area_px = max(1, (xb - xa) * (yb - ya))
+            # the whole square (not only its middle) must have been seen to be read
+            fa, fb = int(cx - p / 2), int(cx + p / 2)
+            ga, gb = int(cy - p / 2), int(cy + p / 2)
+            whole = max(1, (fb - fa) * (gb - ga))
+            seen_whole = _box_sum(seen_int, fa, ga, fb, gb) / whole
+            seen_inner = _box_sum(seen_int, xa, ya, xb, yb)
+            counted_inner = _box_sum(counted_int, xa, ya, xb, yb)
+            if counted_inner < 0.3 * area_px and seen_inner >= 0.15 * area_px:
+                continue  # mostly a marker
+            frac = _box_sum(integral, xa, ya, xb, yb) / max(1.0, counted_inner)
+            if seen_whole < 0.995 and (i, j) != (0, 0):
+                if seen_inner < 0.15 * area_px:
+                    blind.add((i, j))
+                elif frac >= 0.5:
+                    continues.add((i, j))
+                    # where the unseen part lies: the side the picture cuts the table
+                    c, d = int(cx), int(cy)
+                    west = _box_sum(seen_int, fa, ga, c, gb)
+                    east = _box_sum(seen_int, c, ga, fb, gb)
+                    north, south = (_box_sum(seen_int, fa, ga, fb, d),
+                                    _box_sum(seen_int, fa, d, fb, gb))
+                    dx, dy = west - east, north - south  # the less seen half is cut
+                    questions.append(
+                        f"square [{i}, {j}]: the table continues past the edge of the picture "
+                        f"at the {_compass(dx, dy)}: move the camera or the markers so the "
+                        "whole table is seen")
+                continue
             if frac >= settings.occupied_min or (i, j) == (0, 0):
                 squares[(i, j)] = (cx, cy)
+                outside = {
+                    "west": ax0 - (cx - p / 2), "east": (cx + p / 2) - ax1,
+                    "north": ay0 - (cy - p / 2), "south": (cy + p / 2) - ay1}
+                side, by = max(outside.items(), key=lambda kv: kv[1])
+                if by > slack:
+                    notes.append(EdgeNote((i, j), (
+                        f"it lies past the table markers at the {side}: move the markers so "
+                        "the whole table lies between them")))
             elif frac > 0.3:
                 questions.append(
                     f"square [{i}, {j}]: partly covered ({frac:.0%} tile): is a "
                     "tile lying off the grid?"
                 )
-    return squares, questions
+    # a tile beside a square the camera did not see: the table may go on there
+    for (i, j) in sorted(squares, key=lambda a: (a[1], a[0])):
+        for di, dj in ((0, -1), (1, 0), (0, 1), (-1, 0)):
+            nb = (i + di, j + dj)
+            if nb in blind or (nb not in squares and nb not in continues
+                               and not (i_range.start <= nb[0] < i_range.stop
+                                        and j_range.start <= nb[1] < j_range.stop)):
+                notes.append(EdgeNote((i, j), (
+                    f"the square to its {_compass(di, dj)} is not seen (past the edge of the "
+                    "picture or far past the markers): the table may continue there; move the "
+                    "camera or the markers")))
+    return squares, questions, notes
 
 
 # ---------------------------------------------------------------------------- one tile
@@ -812,7 +916,11 @@ def read_enigma(
     st = settings or settings_from_config(cfg)
     p = st.px_per_tile
     fit = locate(frame, geo.layout, checks=checks_from_config(cfg))
-    canon, plane_to_canon = rectify(frame, fit, geo, p)
+    # the marker frame and a tile and a half around it: a table reaching past the markers
+    # is seen (and asked about), not cut off
+    margin = int(round(1.5 * p))
+    canon, plane_to_canon = rectify(frame, fit, geo, p, margin_px=margin)
+    seen = seen_mask(frame.shape, fit, plane_to_canon, (canon.shape[1], canon.shape[0]))
     gray = cv2.cvtColor(canon, cv2.COLOR_BGR2GRAY)
     t1 = time.perf_counter()
     sx, sy, score = find_start(gray, pack, p, st)
@@ -824,8 +932,10 @@ def read_enigma(
             reason="blurred",
         )
     balanced = balance(canon, (sx, sy), pack, p)
-    squares, questions = find_squares(
-        balanced, (sx, sy), pack, p, _marker_zones(geo, plane_to_canon), st
+    h, w = canon.shape[:2]
+    squares, questions, edge_notes = find_squares(
+        balanced, (sx, sy), pack, p, _marker_zones(geo, plane_to_canon), st,
+        seen=seen, area=(margin, margin, w - margin, h - margin),
     )
     model = colour_model(pack)
     t2 = time.perf_counter()
@@ -858,6 +968,12 @@ def read_enigma(
         final[at] = (cx, cy)
         tiles[at] = read
         nets.extend(found)
+    # a tile at the table's seen edge is read but not trusted: the table may go on there
+    for note in edge_notes:
+        if note.at in tiles:
+            read = tiles[note.at]
+            tiles[note.at] = replace(read, confidence=min(read.confidence, EDGE_CONFIDENCE),
+                                     problems=(*read.problems, note.text))
     # tiles must join the start tile through tiles
     reach = {(0, 0)}
     stack = [(0, 0)]
@@ -905,6 +1021,8 @@ __all__ = [
     "balance",
     "colour_features",
     "colour_model",
+    "EdgeNote",
+    "seen_mask",
     "find_squares",
     "find_start",
     "read_enigma",

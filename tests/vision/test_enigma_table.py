@@ -22,6 +22,7 @@ from vision.enigma_truth import score_read
 from vision.errors import ArtPackError, FrameRefusedError
 
 FRAME = (1920, 1080)
+DATA = Path(__file__).resolve().parents[1] / "data" / "enigma"
 
 
 @pytest.fixture(scope="module")
@@ -196,3 +197,59 @@ def test_cli_after_an_earlier_read(tmp_path: Path, demo_pack, capsys) -> None:
                  str(tmp_path / "now.json")]) == 0
     again = json.loads(capsys.readouterr().out)
     assert again["changes"] == {"legal": True, "tiles": [], "networkers": []}
+
+
+def _record_frame(pack, path: Path, seed: int, frame_size=(2304, 1296)):
+    from companion.enigma.catalogue import load_catalogue
+    from companion.enigma.game import apply, new_game
+    from companion.enigma.record_rules import parse_event, parse_options
+
+    record = json.loads(path.read_text(encoding="utf-8"))
+    state = new_game(list(record["players"]), parse_options(record.get("options") or {}))
+    for index, event in enumerate(record["events"], start=1):
+        state = apply(state, parse_event(event, index=index))
+    view = TableView.of_state(state, pack, catalogue=load_catalogue(),
+                              categories=categories_of(record))
+    return render_frame(view, pack, seed=seed, frame_size=frame_size)
+
+
+def test_a_table_past_the_markers_and_out_of_the_picture_is_asked_about_not_cut(
+        demo_pack) -> None:
+    """demo-game.json reaches 3 squares past the south markers and out of the picture: once
+    30 of 37 tiles came back with no question."""
+    frame = _record_frame(demo_pack, DATA / "demo-game.json", seed=1)
+    read = read_enigma(frame.image, demo_pack)
+    truth = {tuple(t["at"]): t for t in frame.truth["tiles"]}
+    missing = set(truth) - set(read.tiles)
+    assert missing, "the picture cuts the table: some tiles cannot be seen"
+    assert set(read.tiles) <= set(truth)
+    assert any(q.startswith("square [0, 6]: the table continues past the edge of the picture "
+                            "at the south") for q in read.questions), read.questions
+    # the row past the markers is read, not trusted, and asked about
+    past = [at for at in read.tiles if at[1] >= 5]
+    assert {(2, 5), (4, 5), (5, 5)} <= set(past)
+    for at in past:
+        assert read.tiles[at].confidence <= 0.5
+        assert any(q.startswith(f"tile [{at[0]}, {at[1]}]: it lies past the table markers at "
+                                "the south") for q in read.questions)
+    # the tiles well inside the markers keep their confidence
+    assert read.tiles[(0, 0)].confidence > 0.85
+
+
+@pytest.mark.parametrize("seed", [5002, 5005])
+def test_a_wide_table_never_comes_back_silently_smaller(seed: int, demo_pack) -> None:
+    record, state = random_record(seed, tiles=45, bounds=(8, 7))
+    view = TableView.of_state(state, demo_pack, categories=categories_of(record))
+    frame = render_frame(view, demo_pack, seed=seed, frame_size=FRAME)
+    read = read_enigma(frame.image, demo_pack)
+    truth = {tuple(t["at"]) for t in frame.truth["tiles"]}
+    assert set(read.tiles) <= truth
+    edge = [q for q in read.questions if "past the" in q or "not seen" in q]
+    assert edge, read.questions
+    # every tile left out lies beyond a tile or square the reader asks about
+    asked = set()
+    for q in edge:
+        i, j = (int(v) for v in q[q.index("[") + 1:q.index("]")].split(","))
+        asked.add((i, j))
+    for at in truth - set(read.tiles):
+        assert min(abs(at[0] - a[0]) + abs(at[1] - a[1]) for a in asked) <= 3, (at, edge)
