@@ -29,7 +29,7 @@ import cv2
 import numpy as np
 
 from companion.enigma.tiles import SIDES, Endpoint, Port, Pos, Tile, format_tile
-from vision.enigma_art import port_point
+from vision.enigma_art import port_point, seen_tile, spacing_for
 from vision.enigma_pack import EnigmaPack
 from vision.enigma_render import TableGeometry, _get, geometry_from_config
 from vision.enigma_skeleton import endpoints, skeletonize
@@ -882,6 +882,43 @@ def _opening_offset(channel: np.ndarray, fractions: tuple[float, float, float], 
 # ---------------------------------------------------------------------------- the reader
 
 
+def _same_structure(a: Tile, b: Tile, pack: EnigmaPack) -> bool:
+    """Whether two tiles are the same as seen (cells named in reading order)."""
+    spacing = spacing_for(pack)
+    return format_tile(seen_tile(a, 0, pack.ports, spacing=spacing)[0]) == format_tile(
+        seen_tile(b, 0, pack.ports, spacing=spacing)[0])
+
+
+def _read_start(balanced: np.ndarray, xy: tuple[float, float], score: float, pack: EnigmaPack,
+                model: ColourModel, st: ReaderSettings, expected: Tile | None
+                ) -> tuple[TileRead, list[NetworkerRead]]:
+    """The start tile as seen, never swapped in: read like any tile when its channels and
+    cells read cleanly; else, when its face is the pack's start face (the match found it),
+    it is the pack's start tile with the match's confidence. A start tile the game expects
+    (``expected``) that differs from the one seen is a question."""
+    p = st.px_per_tile
+    read, found = read_tile(cv2.getRectSubPix(balanced, (p, p), xy), (0, 0), pack, model, st)
+    face_conf = float(np.clip(score / 0.7, 0.0, 1.0))
+    if not read.problems and read.confidence >= st.min_confidence and read.tile.links:
+        seen, conf, nets = read.tile, read.confidence, found
+    else:
+        # the pack's start face (a picture, not tile art): its structure is the pack's
+        seen, conf, nets = pack.start_conduit, face_conf, []
+    problems: tuple[str, ...] = ()
+    if expected is not None and not _same_structure(seen, expected, pack):
+        conf = min(conf, 0.3)
+        problems = (f"the start tile seen ({_describe(seen)}) is not the game's start tile "
+                    f"({_describe(expected)}): is the right start tile on the table?",)
+    return TileRead((0, 0), seen, conf, "start", problems), nets
+
+
+def _describe(tile: Tile) -> str:
+    t = format_tile(tile)
+    links = " ".join("-".join(str(e) for e in link) for link in t["links"]) or "no channels"
+    cells = ", ".join(f"{k} {v}" for k, v in t["cells"].items())
+    return f"{links}; cells {cells}" if cells else links
+
+
 def _check_frame(frame: Any) -> np.ndarray:
     if not isinstance(frame, np.ndarray) or frame.size == 0:
         raise UnreadableImageError("the frame is not an image")
@@ -941,7 +978,6 @@ def read_enigma(
     t2 = time.perf_counter()
     tiles: dict[Pos, TileRead] = {}
     nets: list[NetworkerRead] = []
-    start = start_tile or pack.start_conduit
     # from the start tile outwards: each square is predicted from its neighbours' final
     # places, then moved to where its own openings say the tile lies (lens distortion and
     # hand placement bend the ideal grid by a few pixels)
@@ -949,7 +985,9 @@ def read_enigma(
     order = sorted(squares, key=lambda a: (abs(a[0]) + abs(a[1]), a[1], a[0]))
     for at in order:
         if at == (0, 0):
-            tiles[at] = TileRead(at, start, float(np.clip(score / 0.7, 0.0, 1.0)), "start")
+            read, found = _read_start(balanced, (sx, sy), score, pack, model, st, start_tile)
+            tiles[at] = read
+            nets.extend(found)
             continue
         preds = [(final[nb][0] + (at[0] - nb[0]) * p, final[nb][1] + (at[1] - nb[1]) * p)
                  for nb in ((at[0] - 1, at[1]), (at[0] + 1, at[1]), (at[0], at[1] - 1),

@@ -253,3 +253,22 @@ def test_a_wide_table_never_comes_back_silently_smaller(seed: int, demo_pack) ->
         asked.add((i, j))
     for at in truth - set(read.tiles):
         assert min(abs(at[0] - a[0]) + abs(at[1] - a[1]) for a in asked) <= 3, (at, edge)
+
+
+@pytest.mark.parametrize("name", ["two-closed-at-once", "merge-two-red-networkers"])
+def test_the_start_tile_is_read_not_swapped_in(name: str, demo_pack) -> None:
+    """A record with its own start tile, on a table showing the pack's start tile: the
+    reader says what it sees and asks, instead of reporting the expected tile at 1.0."""
+    from companion.enigma.record_rules import parse_options
+
+    record = json.loads((DATA / f"{name}.json").read_text(encoding="utf-8"))
+    expected = parse_options(record["options"]).start
+    frame = _record_frame(demo_pack, DATA / f"{name}.json", seed=2, frame_size=FRAME)
+    read = read_enigma(frame.image, demo_pack, start_tile=expected)
+    start = read.tiles[(0, 0)]
+    assert start.tile == demo_pack.start_conduit  # what the table shows
+    assert start.confidence <= 0.3
+    assert any(q.startswith("tile [0, 0]: the start tile seen") for q in read.questions)
+    agreed = read_enigma(frame.image, demo_pack, start_tile=demo_pack.start_conduit)
+    assert agreed.tiles[(0, 0)].confidence > 0.85
+    assert not any("[0, 0]" in q for q in agreed.questions)
