@@ -19,7 +19,10 @@ def _load_json(path: str, what: str) -> Any:
         text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
         return json.loads(text)
     except OSError as exc:
-        raise _InputError(f"cannot read {what} {path}: {exc.strerror}") from None
+        raise _InputError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise _InputError(f"{what} {path}: not a JSON text file (it is not UTF-8 text)") \
+            from None
     except json.JSONDecodeError as exc:
         raise _InputError(f"{what} {path}: not valid JSON: {exc.msg} at line {exc.lineno}") \
             from None
@@ -27,6 +30,43 @@ def _load_json(path: str, what: str) -> Any:
 
 class _InputError(ValueError):
     exit_code = 2
+
+
+class _IllegalRecordError(ValueError):
+    exit_code = 3
+
+
+def _enigma_data(data: Any, path: str, what: str) -> dict[str, Any]:
+    """``data`` once it is an Enigma record or read; one clear line (exit 2) otherwise."""
+    if not isinstance(data, dict):
+        raise _InputError(f"{what} {path}: not an Enigma record (a JSON object is expected)")
+    game = data.get("game")
+    if game != "enigma":
+        seen = f'its game is "{game}"' if game else 'it has no "game": "enigma"'
+        raise _InputError(f"{what} {path}: not an Enigma record ({seen})")
+    if "events" not in data and not isinstance(data.get("tiles"), list):
+        raise _InputError(f"{what} {path}: an Enigma record needs its \"events\", a previous "
+                          "read its \"tiles\"")
+    return data
+
+
+def _state_of_record(record: dict[str, Any], path: str) -> Any:
+    """The state an Enigma record reaches: exit 3 for a move the rules refuse, 2 for a record
+    that is malformed."""
+    from companion.enigma.game import apply, new_game
+    from companion.enigma.record_rules import parse_event, parse_options
+    from companion.errors import CompanionError, IllegalMoveError
+
+    try:
+        state = new_game(list(record.get("players", [])),
+                         parse_options(record.get("options") or {}))
+        for index, event in enumerate(record.get("events", []), start=1):
+            state = apply(state, parse_event(event, index=index))
+    except IllegalMoveError as exc:
+        raise _IllegalRecordError(f"record {path}: {exc}") from None
+    except (CompanionError, KeyError, TypeError, ValueError) as exc:
+        raise _InputError(f"record {path}: {exc}") from None
+    return state
 
 
 def _card(kind: str, text: str) -> Any:
@@ -115,46 +155,95 @@ def _render_puzzle_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", default=None, help="configuration file")
 
 
+#: what libjpeg prints (on the C stderr, past Python) for a damaged JPEG it still decodes
+_CORRUPT = ("Corrupt JPEG data", "Premature end of JPEG file", "Invalid JPEG file",
+            "libpng error", "IDAT: ")
+
+
 def _imread(path: str) -> Any:
+    """The image at ``path`` (exit 2 when missing, truncated or damaged). libjpeg reports a
+    damaged file only as a warning on the process's stderr and returns a grey-filled frame:
+    that warning is caught here and refuses the file instead of being printed."""
+    import os
+    import tempfile
+
+    from vision.errors import UnreadableImageError
     from vision.image_io import read_image
 
-    return read_image(path)
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile() as caught:
+        os.dup2(caught.fileno(), 2)
+        try:
+            image = read_image(path)
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+        caught.seek(0)
+        said = caught.read().decode("utf-8", "replace")
+    damaged = [line for line in said.splitlines() if any(c in line for c in _CORRUPT)]
+    if damaged:
+        raise UnreadableImageError(f"{path}: damaged image ({damaged[0].strip()})")
+    return image
 
 
 def register(cli: CommandLine) -> None:
     @cli.command("render enigma", "draw the table an Enigma record reaches, as a camera frame",
                  _render_args)
     def render_enigma(args: argparse.Namespace) -> int:
-        import cv2
-
         from companion.enigma.catalogue import load_catalogue
-        from companion.enigma.game import apply, new_game
-        from companion.enigma.record_rules import parse_event, parse_options
         from vision.effects import parse_effects
         from vision.enigma_render import TableView, render_frame
         from vision.enigma_scenes import categories_of
+        from vision.image_io import check_writable, write_image
 
+        # a typo in -o or --truth fails before the record is rendered
+        check_writable(args.output)
+        if args.truth:
+            check_writable(args.truth, suffixes=(".json",))
+        try:
+            effects = parse_effects(args.effects)
+        except ValueError as exc:
+            raise _InputError(str(exc)) from None
         record = _load_json(args.record, "record")
-        if not isinstance(record, dict) or record.get("game") != "enigma":
+        if not isinstance(record, dict) or record.get("game") != "enigma" \
+                or "events" not in record:
             raise _InputError(f"{args.record}: not an Enigma record")
+        state = _state_of_record(record, args.record)
         cfg = _config(args)
         pack = _pack(args, cfg)
-        state = new_game(list(record.get("players", [])),
-                         parse_options(record.get("options") or {}))
-        for index, event in enumerate(record.get("events", []), start=1):
-            state = apply(state, parse_event(event, index=index))
         view = TableView.of_state(state, pack, catalogue=load_catalogue(),
                                   colours=record.get("colours"),
                                   categories=categories_of(record))
-        frame = render_frame(view, pack, cfg=cfg, seed=args.seed,
-                             effects=parse_effects(args.effects),
+        frame = render_frame(view, pack, cfg=cfg, seed=args.seed, effects=effects,
                              frame_size=(int(cfg.camera.width), int(cfg.camera.height)))
-        cv2.imwrite(args.output, frame.image)
+        write_image(args.output, frame.image)
         if args.truth:
-            Path(args.truth).write_text(json.dumps(frame.truth, indent=1) + "\n",
-                                        encoding="utf-8")
+            try:
+                Path(args.truth).write_text(json.dumps(frame.truth, indent=1) + "\n",
+                                            encoding="utf-8")
+            except OSError as exc:
+                print(f"companion: error: {args.truth}: cannot write: {exc.strerror or exc}",
+                      file=sys.stderr)
+                return 1
         print(f"wrote {args.output}: {len(view.tiles)} tiles, {len(view.networkers)} networkers")
+        outside = _outside_markers(view, frame, pack, cfg)
+        if outside:
+            print(f"note: {len(outside)} tiles lie past the table markers "
+                  f"({', '.join(str(list(a)) for a in outside[:6])}"
+                  f"{', ...' if len(outside) > 6 else ''}): the reader asks about them",
+                  file=sys.stderr)
         return 0
+
+    def _outside_markers(view: Any, frame: Any, pack: Any, cfg: Any) -> list[Any]:
+        from vision.enigma_render import geometry_from_config
+
+        geo = geometry_from_config(cfg, pack)
+        t = geo.tile_mm
+        w, h = geo.frame_mm[0] / 2, geo.frame_mm[1] / 2
+        sx, sy = frame.scene.start_mm
+        return [at for at in sorted(view.tiles, key=lambda a: (a[1], a[0]))
+                if abs(sx + at[0] * t) + t / 2 > w or abs(sy + at[1] * t) + t / 2 > h]
 
     @cli.command("read enigma", "read the Enigma table from a camera frame (JSON)", _read_args)
     def read_enigma_cmd(args: argparse.Namespace) -> int:
@@ -166,10 +255,16 @@ def register(cli: CommandLine) -> None:
         image = _imread(args.image)
         accepted = None
         if args.after:
+            from companion.errors import CompanionError, IllegalMoveError
             from vision.enigma_rules_check import accepted_from_json
 
-            accepted = accepted_from_json(_load_json(args.after, "state"),
-                                          pack_colours=list(pack.networkers))
+            data = _enigma_data(_load_json(args.after, "--after"), args.after, "--after")
+            try:
+                accepted = accepted_from_json(data, pack_colours=list(pack.networkers))
+            except IllegalMoveError as exc:
+                raise _IllegalRecordError(f"--after {args.after}: {exc}") from None
+            except (CompanionError, KeyError, TypeError, ValueError, IndexError) as exc:
+                raise _InputError(f"--after {args.after}: {exc}") from None
         try:
             read = read_enigma(image, pack, cfg,
                                start_tile=accepted.start if accepted else None)
@@ -223,16 +318,16 @@ def register(cli: CommandLine) -> None:
     @cli.command("render puzzle", "draw an Enigma puzzle card with its pieces laid",
                  _render_puzzle_args)
     def render_puzzle(args: argparse.Namespace) -> int:
-        import cv2
-
         from vision.enigma_puzzles_render import render_puzzle_frame
+        from vision.image_io import check_writable, write_image
 
+        check_writable(args.output)
         cfg = _config(args)
         pack = _pack(args, cfg)
         card = _card(args.kind, args.card)
         solution = _load_json(args.solution, "solution") if args.solution else None
         frame = render_puzzle_frame(args.kind, card, pack, solution=solution, seed=args.seed,
                                     cfg=cfg)
-        cv2.imwrite(args.output, frame)
+        write_image(args.output, frame)
         print(f"wrote {args.output}")
         return 0
