@@ -24,9 +24,9 @@ from vision.enigma_pack import EnigmaPack
 from vision.enigma_reader import colour_features
 from vision.enigma_warp import warp_perspective
 from vision.errors import FrameRefusedError
-from vision.markers import MarkerChecks, MarkerLayout, PlaneFit, locate
+from vision.markers import RESERVED_IDS, MarkerChecks, MarkerLayout, PlaneFit, locate
 
-MAT_IDS = (16, 17, 18, 19)
+MAT_IDS = RESERVED_IDS["enigma-mat"]
 MAT_FRAME_MM = (240.0, 150.0)
 MAT_MARKER_MM = 30.0
 CARD_AT = (-55.0, 0.0)
