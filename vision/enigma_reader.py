@@ -439,9 +439,12 @@ def find_squares(
                 continue  # mostly a marker
             frac = _box_sum(integral, xa, ya, xb, yb) / max(1.0, counted_inner)
             if seen_whole < 0.995 and (i, j) != (0, 0):
-                if seen_inner < 0.15 * area_px:
+                # a square the picture (or the straightened area) cuts is never read: if
+                # what is seen of it is tile, the table goes on; else a tile beside it is
+                # doubted (its neighbour may be a tile out of sight)
+                if seen_inner < 0.15 * area_px or frac < 0.5:
                     blind.add((i, j))
-                elif frac >= 0.5:
+                else:
                     continues.add((i, j))
                     # where the unseen part lies: the side the picture cuts the table
                     c, d = int(cx), int(cy)
@@ -478,9 +481,9 @@ def find_squares(
                                and not (i_range.start <= nb[0] < i_range.stop
                                         and j_range.start <= nb[1] < j_range.stop)):
                 notes.append(EdgeNote((i, j), (
-                    f"the square to its {_compass(di, dj)} is not seen (past the edge of the "
-                    "picture or far past the markers): the table may continue there; move the "
-                    "camera or the markers")))
+                    f"the square to its {_compass(di, dj)} is not wholly seen (past the edge of "
+                    "the picture or far past the markers): the table may continue there; move "
+                    "the camera or the markers")))
     return squares, questions, notes
 
 
