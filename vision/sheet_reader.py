@@ -79,7 +79,8 @@ class SheetReaderConfig:
     one_min_ink: float = 0.02
     #: the inside of a cell, as a share of the cell kept on each side (outlines stay outside)
     inset: float = 0.16
-    #: a 1: the ink's horizontal spread at most this share of its vertical spread
+    #: a 1: the ink's horizontal spread at most this share of its vertical spread; a sure one
+    #: has at most ``one_max_ink`` of its cell in ink (a heavier 1-shaped mark is asked about)
     one_aspect: float = 0.6
     one_max_ink: float = 0.4
     #: a sure 1: horizontal spread at most ``one_strict`` of the vertical and at most
@@ -380,7 +381,7 @@ def classify_cells(
     ones = []
     for r in range(N):
         for c in range(N):
-            if f.ink[r, c] < cfg.one_min_ink or f.ink[r, c] > cfg.one_max_ink:
+            if f.ink[r, c] < cfg.one_min_ink:
                 continue
             if f.spread_y[r, c] < 0.1:
                 continue
@@ -734,7 +735,11 @@ def read_canonical(
         )
     bonus: Cell | None = None
     ones = [cell for cell in ones if state[cell] != 0]
-    strong = [cell for cell in ones if _one_stroke(ink, cell, f, cfg)]
+    # a 1 shaped mark with more ink than a written 1 has (a heavy pen, a blurred frame) is
+    # never taken for sure, but asked about when no sure 1 is found: read as a one-cell tile
+    # it would change the score without a question
+    strong = [cell for cell in ones
+              if f.ink[cell] <= cfg.one_max_ink and _one_stroke(ink, cell, f, cfg)]
     weak = [cell for cell in ones if cell not in strong]
     if len(strong) == 1:
         bonus = strong[0]

@@ -119,6 +119,16 @@ def test_no_tile_is_read_wrong_without_a_question(seed: int) -> None:
     assert not unasked, (unasked, reading.questions)
 
 
+def test_a_heavy_one_is_asked_about_not_read_as_a_tile() -> None:
+    # a bold pen 1 in the corner cell, more ink than a written 1 has: once read as a one-cell
+    # tile without a question
+    content, rendered = _bench_sheet(976)
+    assert content.bonus == (8, 0)
+    reading = read_sheet(rendered.image)
+    assert reading.bonus == content.bonus or any(
+        q["kind"] == "bonus" and [8, 0] in q["cells"] for q in reading.questions)
+
+
 def test_every_border_between_filled_cells_has_a_decision_and_a_confidence() -> None:
     content, rendered = _bench_sheet(199)
     reading = read_sheet(rendered.image)
