@@ -453,10 +453,16 @@ def find_squares(
                     north, south = (_box_sum(seen_int, fa, ga, fb, d),
                                     _box_sum(seen_int, fa, d, fb, gb))
                     dx, dy = west - east, north - south  # the less seen half is cut
-                    questions.append(
-                        f"square [{i}, {j}]: the table continues past the edge of the picture "
-                        f"at the {_compass(dx, dy)}: move the camera or the markers so the "
-                        "whole table is seen")
+                    if fa < 0 or ga < 0 or fb > w or gb > h:
+                        questions.append(
+                            f"square [{i}, {j}]: the table reaches too far past the markers at "
+                            f"the {_compass(dx, dy)} to be read: move the markers so the whole "
+                            "table lies between them")
+                    else:
+                        questions.append(
+                            f"square [{i}, {j}]: the table continues past the edge of the "
+                            f"picture at the {_compass(dx, dy)}: move the camera or the markers "
+                            "so the whole table is seen")
                 continue
             if frac >= settings.occupied_min or (i, j) == (0, 0):
                 squares[(i, j)] = (cx, cy)

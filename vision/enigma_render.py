@@ -225,18 +225,25 @@ def render_scene(
     xs = [c[0] for c in layout.centres_mm]
     ys = [c[1] for c in layout.centres_mm]
     margin = layout.size_mm * 1.5
-    x0, y0 = min(xs) - margin, min(ys) - margin
-    width = int(round((max(xs) - min(xs) + 2 * margin) * px_per_mm))
-    height = int(round((max(ys) - min(ys) + 2 * margin) * px_per_mm))
+    t = geometry.tile_mm
+    if start_offset_mm is None:
+        start_offset_mm = (float(rng.uniform(-0.4, 0.4) * t), float(rng.uniform(-0.4, 0.4) * t))
+    # the whole table is drawn, also where it reaches past the markers (the camera then
+    # frames it all; the reader asks about tiles past the markers)
+    tx = [start_offset_mm[0] + at[0] * t for at in view.tiles] or [0.0]
+    ty = [start_offset_mm[1] + at[1] * t for at in view.tiles] or [0.0]
+    x0 = min(min(xs) - margin, min(tx) - 0.75 * t)
+    y0 = min(min(ys) - margin, min(ty) - 0.75 * t)
+    x1 = max(max(xs) + margin, max(tx) + 0.75 * t)
+    y1 = max(max(ys) + margin, max(ty) + 0.75 * t)
+    width = int(round((x1 - x0) * px_per_mm))
+    height = int(round((y1 - y0) * px_per_mm))
     frame_to_scene = np.array(
         [[px_per_mm, 0, -x0 * px_per_mm], [0, px_per_mm, -y0 * px_per_mm], [0, 0, 1]], np.float64
     )
     canvas = np.empty((height, width, 3), np.uint8)
     canvas[:] = pack.colour("table")
     protect = np.zeros((height, width), np.uint8)
-    t = geometry.tile_mm
-    if start_offset_mm is None:
-        start_offset_mm = (float(rng.uniform(-0.4, 0.4) * t), float(rng.uniform(-0.4, 0.4) * t))
     side_px = t * px_per_mm
     face_px = max(48, int(round(side_px)))
     cell_maps: dict[Pos, np.ndarray] = {}

@@ -213,27 +213,61 @@ def _record_frame(pack, path: Path, seed: int, frame_size=(2304, 1296)):
     return render_frame(view, pack, seed=seed, frame_size=frame_size)
 
 
-def test_a_table_past_the_markers_and_out_of_the_picture_is_asked_about_not_cut(
-        demo_pack) -> None:
-    """demo-game.json reaches 3 squares past the south markers and out of the picture: once
-    30 of 37 tiles came back with no question."""
+def test_a_table_past_the_markers_is_read_and_asked_about_not_cut(demo_pack) -> None:
+    """demo-game.json reaches 3 squares past the south markers: once 30 of 37 tiles came
+    back with no question."""
     frame = _record_frame(demo_pack, DATA / "demo-game.json", seed=1)
     read = read_enigma(frame.image, demo_pack)
-    truth = {tuple(t["at"]): t for t in frame.truth["tiles"]}
-    missing = set(truth) - set(read.tiles)
-    assert missing, "the picture cuts the table: some tiles cannot be seen"
-    assert set(read.tiles) <= set(truth)
-    assert any(q.startswith("square [0, 6]: the table continues past the edge of the picture "
-                            "at the south") for q in read.questions), read.questions
-    # the row past the markers is read, not trusted, and asked about
+    truth = {tuple(t["at"]) for t in frame.truth["tiles"]}
+    missing = truth - set(read.tiles)
+    assert set(read.tiles) <= truth
+    assert missing == {(0, 6), (0, 7), (0, 8)}  # more than 1.5 tiles past the markers
+    assert any(q.startswith("square [0, 6]: the table reaches too far past the markers at "
+                            "the south") for q in read.questions), read.questions
+    # the row just past the markers is read, not trusted, and asked about
     past = [at for at in read.tiles if at[1] >= 5]
-    assert {(2, 5), (4, 5), (5, 5)} <= set(past)
+    assert {(0, 5), (2, 5), (4, 5), (5, 5)} <= set(past)
     for at in past:
         assert read.tiles[at].confidence <= 0.5
         assert any(q.startswith(f"tile [{at[0]}, {at[1]}]: it lies past the table markers at "
                                 "the south") for q in read.questions)
-    # the tiles well inside the markers keep their confidence
     assert read.tiles[(0, 0)].confidence > 0.85
+
+
+def test_a_table_cut_by_the_edge_of_the_picture_is_a_question(demo_pack) -> None:
+    """find_squares on a straightened table the camera saw only up to x = 9.2 tiles: the
+    tile cut by the picture's edge is asked about; beside a square out of sight, a tile is
+    doubted."""
+    from vision.enigma_reader import ReaderSettings, find_squares
+
+    p = 64
+    canon = np.empty((8 * p, 12 * p, 3), np.uint8)
+    canon[:] = demo_pack.colour("table")
+    start = (5 * p, 4 * p)
+    for i in range(-2, 6):
+        x, y = start[0] + i * p, start[1]
+        canon[y - p // 2 + 1:y + p // 2 - 1, x - p // 2 + 1:x + p // 2 - 1] = \
+            demo_pack.colour("tile")
+    seen = np.ones(canon.shape[:2], bool)
+    seen[:, int(9.2 * p):] = False
+    squares, questions, notes = find_squares(canon, start, demo_pack, p, [], ReaderSettings(),
+                                             seen=seen)
+    assert set(squares) == {(i, 0) for i in range(-2, 4)}
+    assert questions == ["square [4, 0]: the table continues past the edge of the picture at "
+                         "the east: move the camera or the markers so the whole table is seen"]
+    assert [n.at for n in notes] == []  # (3, 0)'s neighbour is asked about already
+    seen[:, int(7.9 * p):] = False  # now (3, 0) is cut too and (4, 0) out of sight
+    squares, questions, notes = find_squares(canon, start, demo_pack, p, [], ReaderSettings(),
+                                             seen=seen)
+    assert (3, 0) not in squares and (2, 0) in squares
+    assert any(q.startswith("square [3, 0]: the table continues past the edge of the picture "
+                            "at the east") for q in questions)
+    seen[:, int(7.5 * p):] = False  # (3, 0) wholly out of sight: (2, 0) is doubted
+    squares, questions, notes = find_squares(canon, start, demo_pack, p, [], ReaderSettings(),
+                                             seen=seen)
+    assert (3, 0) not in squares and not questions
+    assert [n.at for n in notes] == [(2, 0)]
+    assert notes[0].text.startswith("the square to its east is not wholly seen")
 
 
 @pytest.mark.parametrize("seed", [5002, 5005])
