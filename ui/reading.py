@@ -197,19 +197,23 @@ class SheetReadingResult:
     problems: list[str] = field(default_factory=list)
 
 
-def read_sheet_frame(frame: Any, accepted: set[tuple[int, int]]) -> SheetReadingResult:
-    """Read a sheet and say which squares are newly filled (the drawing to enter)."""
+def read_sheet_frame(frame: Any, accepted: set[tuple[int, int]], *,
+                     cfg: Any = None) -> SheetReadingResult:
+    """Read a sheet and say which squares are newly filled (the drawing to enter).
+
+    ``cfg`` is the app's config; its ``[vision.sheet]`` thresholds steer the reader.
+    """
     try:
-        from vision.sheet_reader import read_sheet
+        from vision.sheet_reader import read_sheet, reader_config
     except ImportError as exc:
         raise ReaderUnavailableError("the sheet reader is not installed") from exc
-    reading = read_sheet(frame)
+    reading = read_sheet(frame, reader_config(cfg))
     filled = {tuple(c) for c in reading.filled}
     result = SheetReadingResult(
         new_cells=sorted(filled - accepted),
         missing=sorted(accepted - filled),
         doubtful=[tuple(c) for c in reading.doubtful],
-        questions=[str(q.get("question", q)) if isinstance(q, dict) else str(q)
+        questions=[str(q.get("message", q)) if isinstance(q, dict) else str(q)
                    for q in reading.questions],
         problems=[p.message for p in reading.check.problems],
     )

@@ -93,7 +93,8 @@ class SecondChanceScreen(BaseScreen):
         from ui.reading import read_sheet_frame
 
         self.status = _("Reading the sheet…")
-        self.app.run_in_background(lambda: read_sheet_frame(frame, accepted),
+        cfg = self.app.cfg
+        self.app.run_in_background(lambda: read_sheet_frame(frame, accepted, cfg=cfg),
                                    self._read_done, name="read-sheet")
 
     def _read_done(self, reading: Any, error: BaseException | None) -> None:
