@@ -43,6 +43,9 @@ BRIGHTNESS = 8.0
 DARK = 150.0
 #: the highest confidence of a tile at the edge of what the camera saw (below any threshold)
 EDGE_CONFIDENCE = 0.5
+#: the smallest pawn (after opening), as a share of a pawn's disc: a pale pawn on a pale cell
+#: keeps only its middle
+PAWN_MIN_AREA = 0.2
 
 
 @dataclass(frozen=True)
@@ -614,13 +617,13 @@ def read_tile(
     # the cell under it is read from the ring around it, and the pawn's colour from its middle
     net_ids = [i for i, k in enumerate(model.kinds) if k == "net"]
     net_mask = np.isin(all_labels, net_ids)
-    r_open = max(1, int(round(rn * 0.5)))
+    r_open = max(1, int(round(rn * 0.3)))
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r_open + 1, 2 * r_open + 1))
     pawns = cv2.morphologyEx(net_mask.astype(np.uint8), cv2.MORPH_OPEN, kernel)
     n_p, _, p_stats, p_cents = cv2.connectedComponentsWithStats(pawns, connectivity=8)
     for k in range(1, n_p):
         area = p_stats[k, cv2.CC_STAT_AREA]
-        if not 0.35 * math.pi * rn * rn <= area <= 2.5 * math.pi * rn * rn:
+        if not PAWN_MIN_AREA * math.pi * rn * rn <= area <= 2.5 * math.pi * rn * rn:
             continue
         centre = (float(p_cents[k][0]), float(p_cents[k][1]))
         ring = _disc((p, p), centre, rc * 0.95) & ~_disc((p, p), centre, rn * 1.2)

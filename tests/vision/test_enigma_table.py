@@ -306,3 +306,16 @@ def test_the_start_tile_is_read_not_swapped_in(name: str, demo_pack) -> None:
     agreed = read_enigma(frame.image, demo_pack, start_tile=demo_pack.start_conduit)
     assert agreed.tiles[(0, 0)].confidence > 0.85
     assert not any("[0, 0]" in q for q in agreed.questions)
+
+
+def test_a_white_pawn_on_a_yellow_cell_is_seen(demo_pack) -> None:
+    """Bench scene 2: the white pawn's pale rim merges with the tile, leaving a small blob
+    (17 px at 64 px a tile) that the pawn search once dropped."""
+    record, state = random_record(1002, tiles=25)
+    view = TableView.of_state(state, demo_pack, categories=categories_of(record))
+    frame = render_frame(view, demo_pack, seed=2, frame_size=FRAME)
+    read = read_enigma(frame.image, demo_pack)
+    seen = {(n.at, n.cell, n.colour) for n in read.networkers}
+    assert ((1, 1), "a", "white") in seen
+    score = score_read(frame.truth, frame.cell_xy, read)
+    assert score.extra_networkers == 0
