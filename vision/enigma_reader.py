@@ -43,8 +43,8 @@ BRIGHTNESS = 8.0
 DARK = 150.0
 #: the highest confidence of a tile at the edge of what the camera saw (below any threshold)
 EDGE_CONFIDENCE = 0.5
-#: the smallest pawn (after opening), as a share of a pawn's disc: a pale pawn on a pale cell
-#: keeps only its middle
+#: the smallest pawn (after a finer opening), as a share of a pawn's disc: a pale pawn on a
+#: pale cell keeps only its middle; such a blob only ever names the networker of a cell
 PAWN_MIN_AREA = 0.2
 
 
@@ -617,15 +617,23 @@ def read_tile(
     # the cell under it is read from the ring around it, and the pawn's colour from its middle
     net_ids = [i for i, k in enumerate(model.kinds) if k == "net"]
     net_mask = np.isin(all_labels, net_ids)
-    r_open = max(1, int(round(rn * 0.3)))
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r_open + 1, 2 * r_open + 1))
-    pawns = cv2.morphologyEx(net_mask.astype(np.uint8), cv2.MORPH_OPEN, kernel)
-    n_p, _, p_stats, p_cents = cv2.connectedComponentsWithStats(pawns, connectivity=8)
-    for k in range(1, n_p):
-        area = p_stats[k, cv2.CC_STAT_AREA]
-        if not PAWN_MIN_AREA * math.pi * rn * rn <= area <= 2.5 * math.pi * rn * rn:
-            continue
-        centre = (float(p_cents[k][0]), float(p_cents[k][1]))
+    candidates: list[tuple[tuple[float, float], bool]] = []  # (centre, a whole pawn?)
+    whole_pawns = np.zeros((p, p), np.uint8)
+    for first, r_open, min_area in ((True, max(1, int(round(rn * 0.5))), 0.35),
+                                    (False, max(1, int(round(rn * 0.3))), PAWN_MIN_AREA)):
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r_open + 1, 2 * r_open + 1))
+        pawns = cv2.morphologyEx(net_mask.astype(np.uint8), cv2.MORPH_OPEN, kernel)
+        n_p, p_lab, p_stats, p_cents = cv2.connectedComponentsWithStats(pawns, connectivity=8)
+        for k in range(1, n_p):
+            area = p_stats[k, cv2.CC_STAT_AREA]
+            if not min_area * math.pi * rn * rn <= area <= 2.5 * math.pi * rn * rn:
+                continue
+            if first:
+                whole_pawns[p_lab == k] = 1
+            elif whole_pawns[p_lab == k].any():
+                continue  # already a whole pawn
+            candidates.append(((float(p_cents[k][0]), float(p_cents[k][1])), first))
+    for centre, whole in candidates:
         ring = _disc((p, p), centre, rc * 0.95) & ~_disc((p, p), centre, rn * 1.2)
         inner = _disc((p, p), centre, max(1.0, rn * 0.5))
         med_ring = np.median(feats[ring], axis=0)
@@ -642,11 +650,12 @@ def read_tile(
         colour = str(names[d_nets[0][1]])
         if near:
             c = cells[near[0]]
-            if c.networker is None or c.networker != colour:
+            if c.networker is None or (whole and c.networker != colour):
                 cells[near[0]] = _Cell(c.centre, c.colour, c.confidence, colour,
                                        min(pawn_conf, c.net_confidence if c.networker else 1.0))
-        else:
+        elif whole:
             # no cell read here: if the ring is not bare tile, a cell hides under the pawn
+            # (only a whole pawn says so: a small blob beside no cell is tile art)
             tile_d = min(float(((model.centres[i] - med_ring) ** 2).sum())
                          for i, kk in enumerate(model.kinds) if kk == "tile")
             if d_cells[0][0] < tile_d:
