@@ -7,7 +7,11 @@ Prints, for the demo pack and a second pack drawn differently (``ink``): tiles r
 networkers read exactly, the puzzle verdicts over right answers and near misses (accuracy and
 false "solved"), and the median read time of a 40-tile table.
 
-    python bench/enigma_reader.py --scenes 20 --puzzles 10
+    python bench/enigma_reader.py --scenes 20 --puzzles 10 --wide 20
+
+``--wide N``: N tables reaching past the markers (45 tiles within 8 x 7 squares of the
+start): tiles not in the read, and scenes that lost tiles without any question about the
+table's edges (must be 0: never a silently smaller table).
 """
 
 from __future__ import annotations
@@ -32,6 +36,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--frame", default="1920x1080", help="camera frame size")
     parser.add_argument("--puzzles", type=int, default=5,
                         help="puzzle scenes per card and pack (each: the answer + near misses)")
+    parser.add_argument("--wide", type=int, default=5,
+                        help="tables reaching past the markers (edge questions)")
     args = parser.parse_args(argv)
     width, height = (int(v) for v in args.frame.split("x"))
     for name, pack in (("demo", load_enigma_pack()), ("ink", draw_pack("ink"))):
@@ -53,6 +59,8 @@ def main(argv: list[str] | None = None) -> int:
               f"{total.networkers_exact}/{total.networkers} = "
               f"{total.networkers_exact / max(1, total.networkers):.2%} "
               f"(extra {total.extra_networkers})")
+    if args.wide > 0:
+        wide_figures(args.wide, (width, height))
     if args.puzzles > 0:
         puzzle_figures(args.puzzles, (width, height))
     pack = load_enigma_pack()
@@ -69,6 +77,27 @@ def main(argv: list[str] | None = None) -> int:
           f"{statistics.median(times):.0f} ms wall, {statistics.median(cpu):.0f} ms CPU "
           "(a Pi 4 is about 5x slower)")
     return 0
+
+
+def wide_figures(scenes: int, frame_size: tuple[int, int]) -> None:
+    """Tables past the markers: what the reader leaves out, and whether it says so."""
+    pack = load_enigma_pack()
+    tiles = missing = lost = silent = 0
+    for seed in range(scenes):
+        record, state = random_record(5000 + seed, tiles=45, bounds=(8, 7))
+        view = TableView.of_state(state, pack, categories=categories_of(record))
+        frame = render_frame(view, pack, seed=seed, frame_size=frame_size)
+        read = read_enigma(frame.image, pack)
+        truth = {(t["at"][0], t["at"][1]) for t in frame.truth["tiles"]}
+        gone = truth - set(read.tiles)
+        tiles += len(truth)
+        missing += len(gone)
+        if gone:
+            lost += 1
+            silent += not any("past the" in q or "not wholly seen" in q
+                              for q in read.questions)
+    print(f"[wide] scenes {scenes}: tiles not in the read {missing}/{tiles}; scenes that lost "
+          f"tiles {lost}, of them without an edge question {silent}")
 
 
 def puzzle_figures(scenes: int, frame_size: tuple[int, int]) -> None:
