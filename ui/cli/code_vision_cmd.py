@@ -8,6 +8,7 @@ import json
 import sys
 
 from ui.cli import CommandLine
+from ui.cli.images import read_image_file
 
 
 def _render_args(parser: argparse.ArgumentParser) -> None:
@@ -45,9 +46,8 @@ def _mat_args(parser: argparse.ArgumentParser) -> None:
 def _load_image(path: str):  # type: ignore[no-untyped-def]
     # strict: a missing, empty, corrupt or truncated file is UnreadableImageError (exit 2),
     # never half a frame (OpenCV decodes a truncated JPEG with a grey lower part)
-    from vision.image_io import read_image
 
-    return read_image(path)
+    return read_image_file(path)
 
 
 def _reader_config(args: argparse.Namespace):  # type: ignore[no-untyped-def]

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ui.cli import CommandLine
+from ui.cli.images import read_image_file
 
 PUZZLE_KINDS = ("weight", "fragment", "angular", "conduit")
 
@@ -155,38 +156,6 @@ def _render_puzzle_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", default=None, help="configuration file")
 
 
-#: what libjpeg prints (on the C stderr, past Python) for a damaged JPEG it still decodes
-_CORRUPT = ("Corrupt JPEG data", "Premature end of JPEG file", "Invalid JPEG file",
-            "libpng error", "IDAT: ")
-
-
-def _imread(path: str) -> Any:
-    """The image at ``path`` (exit 2 when missing, truncated or damaged). libjpeg reports a
-    damaged file only as a warning on the process's stderr and returns a grey-filled frame:
-    that warning is caught here and refuses the file instead of being printed."""
-    import os
-    import tempfile
-
-    from vision.errors import UnreadableImageError
-    from vision.image_io import read_image
-
-    sys.stderr.flush()
-    saved = os.dup(2)
-    with tempfile.TemporaryFile() as caught:
-        os.dup2(caught.fileno(), 2)
-        try:
-            image = read_image(path)
-        finally:
-            os.dup2(saved, 2)
-            os.close(saved)
-        caught.seek(0)
-        said = caught.read().decode("utf-8", "replace")
-    damaged = [line for line in said.splitlines() if any(c in line for c in _CORRUPT)]
-    if damaged:
-        raise UnreadableImageError(f"{path}: damaged image ({damaged[0].strip()})")
-    return image
-
-
 def register(cli: CommandLine) -> None:
     @cli.command("render enigma", "draw the table an Enigma record reaches, as a camera frame",
                  _render_args)
@@ -252,7 +221,7 @@ def register(cli: CommandLine) -> None:
 
         cfg = _config(args)
         pack = _pack(args, cfg)
-        image = _imread(args.image)
+        image = read_image_file(args.image)
         accepted = None
         if args.after:
             from companion.errors import CompanionError, IllegalMoveError
@@ -291,7 +260,8 @@ def register(cli: CommandLine) -> None:
         cfg = _config(args)
         pack = _pack(args, cfg)
         card = _card(args.kind, args.card) if args.card else None
-        verdict = check_puzzle_frame(args.kind, _imread(args.image), pack, card=card, cfg=cfg)
+        image = read_image_file(args.image)
+        verdict = check_puzzle_frame(args.kind, image, pack, card=card, cfg=cfg)
         print(json.dumps(verdict))
         return 0
 
@@ -302,7 +272,7 @@ def register(cli: CommandLine) -> None:
 
         cfg = _config(args)
         pack = _pack(args, cfg)
-        image = _imread(args.image)
+        image = read_image_file(args.image)
         if not (args.start or args.sample or args.icon):
             raise _InputError("say what the frame teaches: --start, --sample or --icon")
         if args.start:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ui.cli import CommandLine
+from ui.cli.images import read_image_file
 
 EXIT_UNREADABLE = 2
 EXIT_ILLEGAL = 3
@@ -157,7 +158,6 @@ def register(cli: CommandLine) -> None:
     def read_indigo_command(args: argparse.Namespace) -> int:
         from companion.errors import IllegalMoveError, RecordError
         from vision.errors import FrameRefusedError, UnreadableImageError
-        from vision.image_io import read_image
         from vision.indigo_reader import read_indigo, settings_from_config
 
         cfg = _config(args.config)
@@ -173,7 +173,7 @@ def register(cli: CommandLine) -> None:
             except IllegalMoveError as exc:
                 return _error(f"--after {args.after}: {exc}", EXIT_ILLEGAL)
         try:
-            frame = read_image(args.image)
+            frame = read_image_file(args.image)
             result = read_indigo(frame, pack, cfg)
         except UnreadableImageError as exc:
             return _error(str(exc), EXIT_UNREADABLE)
@@ -220,13 +220,12 @@ def register(cli: CommandLine) -> None:
     )
     def calibrate_indigo(args: argparse.Namespace) -> int:
         from vision.errors import FrameRefusedError, UnreadableImageError
-        from vision.image_io import read_image
         from vision.indigo_calibrate import calibrate, calibration_toml
 
         cfg = _config(args.config)
         pack = _pack(args, cfg)
         try:
-            geometry = calibrate(read_image(args.image), pack, cfg)
+            geometry = calibrate(read_image_file(args.image), pack, cfg)
         except UnreadableImageError as exc:
             return _error(str(exc), EXIT_UNREADABLE)
         except FrameRefusedError as exc:

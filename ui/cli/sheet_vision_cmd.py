@@ -14,6 +14,7 @@ import sys
 from typing import Any
 
 from ui.cli import EXIT_USAGE, CommandLine
+from ui.cli.images import read_image_file
 
 
 def _print_args(parser: argparse.ArgumentParser) -> None:
@@ -152,7 +153,6 @@ def register(cli: CommandLine) -> None:
         from companion.second_chance.deck import load_deck
         from companion.second_chance.errors import DeckError
         from config import load_config
-        from vision.image_io import read_image
         from vision.sheet_reader import read_sheet, reader_config
 
         try:
@@ -160,7 +160,7 @@ def register(cli: CommandLine) -> None:
         except DeckError as exc:
             return _fail(str(exc))
         cfg = reader_config(load_config(args.config))  # a bad file: ConfigError, one line
-        image = read_image(args.image)  # unreadable: exit 2 via the error's exit_code
+        image = read_image_file(args.image)  # unreadable: exit 2 via the error's exit_code
         reading = read_sheet(image, cfg, deck=deck)  # refused frame: exit 4
         print(json.dumps(reading.to_json()))
         return 0
@@ -191,13 +191,12 @@ def register(cli: CommandLine) -> None:
     def read_card_command(args: argparse.Namespace) -> int:
         from vision.card_reader import read_card
         from vision.card_render import load_card_style
-        from vision.image_io import read_image
 
         try:
             style = load_card_style(args.style)
         except ValueError as exc:
             return _fail(str(exc))
-        image = read_image(args.image)
+        image = read_image_file(args.image)
         print(json.dumps(read_card(image, style).to_json()))
         return 0
 
@@ -209,13 +208,12 @@ def register(cli: CommandLine) -> None:
         from companion.second_chance.errors import ShapeError
         from companion.second_chance.shapes import check_polyomino
         from vision.card_reader import teach_card_style
-        from vision.image_io import read_image
 
         try:
             shape = check_polyomino(args.shape)
         except ShapeError as exc:
             return _fail(str(exc))
-        style = teach_card_style(read_image(args.photo), shape, name=args.name)
+        style = teach_card_style(read_image_file(args.photo), shape, name=args.name)
         style.save(Path(args.output))
         print(f"wrote {args.output}: squares of {style.square_mm:g} mm")
         return 0
