@@ -35,7 +35,7 @@ from vision.enigma_art import (
 )
 from vision.enigma_pack import EnigmaPack
 from vision.enigma_warp import warp_affine
-from vision.markers import RESERVED_IDS, MarkerLayout, paste_marker
+from vision.markers import RESERVED_IDS, MarkerLayout, paste_layout
 
 DEFAULT_FRAME_MM = (760.0, 640.0)
 DEFAULT_MARKER_MM = 40.0
@@ -281,13 +281,7 @@ def render_scene(
             pack.networker_radius * side_px,
             pack.networkers[colour],
         )
-    side = int(round(layout.size_mm * px_per_mm))
-    for marker_id, (mx, my) in zip(layout.ids, layout.centres_mm, strict=True):
-        cx, cy = (mx - x0) * px_per_mm, (my - y0) * px_per_mm
-        paste_marker(canvas, marker_id, (cx, cy), side, dictionary_name=layout.dictionary)
-        protect[
-            max(0, int(cy - side)) : int(cy + side), max(0, int(cx - side)) : int(cx + side)
-        ] = 255
+    paste_layout(canvas, layout, origin_mm=(x0, y0), px_per_mm=px_per_mm, protect=protect)
     return Scene(canvas, frame_to_scene, protect, start_offset_mm)
 
 

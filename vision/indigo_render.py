@@ -38,7 +38,7 @@ from vision.indigo_board import (
     point_xy,
     rim_polygon,
 )
-from vision.markers import paste_marker
+from vision.markers import paste_layout
 
 #: scene resolution: pixels per cell radius (the camera frame is scaled from this)
 SCENE_CELL_PX = 30.0
@@ -246,16 +246,8 @@ def render_scene(
     for gem, spot in zip(view.centre, spots, strict=False):
         centre = to_px(np.array([spot]))[0]
         _disc(canvas, centre, gem_r, pack.gems[gem.value])
-    side = int(round(layout.size_mm * px_per_mm))
-    for marker_id, (mx, my) in zip(layout.ids, layout.centres_mm, strict=True):
-        cx, cy = (mx - x0) * px_per_mm, (my - y0) * px_per_mm
-        paste_marker(
-            canvas, marker_id, (cx, cy), side, dictionary_name=layout.dictionary, quiet_zone=0.3
-        )
-        half = side
-        protect[
-            max(0, int(cy - half)) : int(cy + half), max(0, int(cx - half)) : int(cx + half)
-        ] = 255
+    paste_layout(canvas, layout, origin_mm=(x0, y0), px_per_mm=px_per_mm, protect=protect,
+                 quiet_zone=0.3)
     return Scene(canvas, frame_to_scene, board_to_scene, protect)
 
 

@@ -427,6 +427,31 @@ def paste_marker(
     canvas[ys, xs] = img[ys.start - y0 : ys.stop - y0, xs.start - x0 : xs.stop - x0]
 
 
+def paste_layout(
+    canvas: np.ndarray,
+    layout: MarkerLayout,
+    *,
+    origin_mm: Point,
+    px_per_mm: float,
+    protect: np.ndarray | None = None,
+    quiet_zone: float = 0.5,
+) -> None:
+    """Draw a layout's markers at true scale onto a scene whose pixel (0, 0) is ``origin_mm``.
+
+    ``protect`` (a mask of the canvas size) is set to 255 around each marker, so that a
+    renderer's clutter and shadows leave the markers readable, as printed ones would be.
+    """
+    side = int(round(layout.size_mm * px_per_mm))
+    for marker_id, (mx, my) in zip(layout.ids, layout.centres_mm, strict=True):
+        cx, cy = (mx - origin_mm[0]) * px_per_mm, (my - origin_mm[1]) * px_per_mm
+        paste_marker(canvas, marker_id, (cx, cy), side, dictionary_name=layout.dictionary,
+                     quiet_zone=quiet_zone)
+        if protect is not None:
+            protect[
+                max(0, int(cy - side)) : int(cy + side), max(0, int(cx - side)) : int(cx + side)
+            ] = 255
+
+
 def marker_plane_image(
     layout: MarkerLayout, *, px_per_mm: float, background: int = 255
 ) -> np.ndarray:
