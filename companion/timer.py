@@ -445,6 +445,61 @@ def claim_solved(state: TimerState, now: float, player: str) -> Transition:
     return Transition(state, tuple(events))
 
 
+def restored(
+    settings: TimerSettings,
+    *,
+    phase: TimerPhase,
+    remaining_s: float,
+    total_s: float,
+    elapsed_s: float,
+    now: float,
+    started_by: str | None = None,
+    solvers: Iterable[str] = (),
+) -> TimerState:
+    """Rebuild a timer from a saved snapshot after a restart.
+
+    ``remaining_s`` and ``total_s`` are what the snapshot held when it was saved, and
+    ``elapsed_s`` is the wall-clock time since then: a physical glass keeps running through a
+    power cut, so a RUNNING timer loses that time (and is EXPIRED when nothing is left), while
+    every other phase keeps its saved time. ``now`` is the new process's clock reading, on
+    which the rebuilt state is anchored. Warnings and ticks above the time left count as done,
+    as they would have been announced before or during the outage.
+    """
+    if not (math.isfinite(remaining_s) and remaining_s >= 0):
+        raise TimerSettingsError(f"a saved timer needs remaining_s >= 0, got {remaining_s}")
+    if not (math.isfinite(total_s) and total_s > 0):
+        raise TimerSettingsError(f"a saved timer needs total_s > 0, got {total_s}")
+    if not math.isfinite(elapsed_s):
+        raise TimerSettingsError(f"elapsed time must be finite, got {elapsed_s}")
+    elapsed_s = max(0.0, elapsed_s)  # a wall clock set back must not put sand back
+    base = replace(
+        new_timer(settings),
+        phase=phase,
+        remaining_s=remaining_s,
+        total_s=total_s,
+        mark=now,
+        last_now=now,
+        started_by=started_by,
+        solvers=tuple(solvers),
+    )
+    if phase is TimerPhase.IDLE:
+        return base
+    # the original start is gone with the old process's clock; estimate it from the time used
+    base = replace(base, started_at=now - elapsed_s - max(0.0, total_s - remaining_s))
+    if phase is TimerPhase.RUNNING:
+        left = remaining_s - elapsed_s
+        if left <= 0.0:
+            return replace(
+                base, phase=TimerPhase.EXPIRED, remaining_s=0.0, ended_at=now + left
+            )
+        return _armed(replace(base, remaining_s=left), left)
+    if phase is TimerPhase.PAUSED:
+        return _armed(base, remaining_s)
+    if phase is TimerPhase.EXPIRED:
+        return replace(base, remaining_s=0.0, ended_at=now - elapsed_s)
+    return replace(base, ended_at=now - elapsed_s)  # CANCELLED keeps the sand it had left
+
+
 # --- the stateful holder ---------------------------------------------------------------------
 
 
@@ -483,10 +538,16 @@ class SandTimer:
     """
 
     def __init__(
-        self, settings: TimerSettings | None = None, *, clock: Clock = time.monotonic
+        self,
+        settings: TimerSettings | None = None,
+        *,
+        clock: Clock = time.monotonic,
+        state: TimerState | None = None,
     ) -> None:
+        """``state`` carries on from an existing state (see :func:`restored`); its settings
+        win over ``settings``."""
         self.clock = clock
-        self._state = new_timer(settings)
+        self._state = state if state is not None else new_timer(settings)
         self._lock = threading.Lock()
         self._listeners: list[Listener] = []
 

@@ -371,3 +371,65 @@ def test_any_command_sequence_keeps_the_invariants(steps: list[tuple[str, float]
     assert sum(isinstance(e, Expired) for e in all_events) <= 1
     times = [e.at for e in all_events if not isinstance(e, (Expired, SolverAccepted))]
     assert times == sorted(times)
+
+
+# --- rebuilding a timer after a restart ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("phase", "remaining", "elapsed", "want_phase", "want_left"),
+    [
+        (TimerPhase.RUNNING, 20.0, 5.0, TimerPhase.RUNNING, 15.0),
+        (TimerPhase.RUNNING, 20.0, 20.0, TimerPhase.EXPIRED, 0.0),  # exactly empty
+        (TimerPhase.RUNNING, 20.0, 95.0, TimerPhase.EXPIRED, 0.0),
+        (TimerPhase.RUNNING, 20.0, -3.0, TimerPhase.RUNNING, 20.0),  # wall clock set back
+        (TimerPhase.PAUSED, 12.5, 300.0, TimerPhase.PAUSED, 12.5),
+        (TimerPhase.IDLE, 30.0, 300.0, TimerPhase.IDLE, 30.0),
+        (TimerPhase.EXPIRED, 0.0, 10.0, TimerPhase.EXPIRED, 0.0),
+        (TimerPhase.CANCELLED, 7.0, 10.0, TimerPhase.CANCELLED, 7.0),
+    ],
+)
+def test_restored_timer_loses_only_the_running_time_of_the_outage(
+    phase: TimerPhase, remaining: float, elapsed: float, want_phase: TimerPhase,
+    want_left: float,
+) -> None:
+    clock = ManualClock(1000.0)  # the new process's clock has nothing to do with the old one
+    state = timer_module.restored(
+        TimerSettings(duration_s=30), phase=phase, remaining_s=remaining, total_s=30.0,
+        elapsed_s=elapsed, now=clock(), started_by="Ana", solvers=("Ana",),
+    )
+    timer = SandTimer(clock=clock, state=state)
+    snap = timer.snapshot()
+    assert (snap.phase, snap.remaining_s, snap.total_s) == (want_phase, want_left, 30.0)
+    assert snap.solvers == ("Ana",) and snap.started_by == "Ana"
+    assert timer.poll() == []  # nothing announced twice, no alarm replayed
+
+
+def test_restored_running_timer_counts_down_warns_and_expires_on_the_new_clock() -> None:
+    clock = ManualClock(50.0)
+    state = timer_module.restored(
+        TimerSettings(duration_s=30, warnings_s=(10.0, 5.0)), phase=TimerPhase.RUNNING,
+        remaining_s=40.0, total_s=40.0, elapsed_s=28.0, now=clock(),
+    )
+    timer = SandTimer(clock=clock, state=state)
+    assert timer.snapshot().remaining_s == 12.0
+    assert timer.poll() == []  # the 10 s warning lies ahead, nothing above 12 s fires now
+    clock.advance(2.5)
+    assert names(timer.poll()) == ["WarningReached", "Tick"]
+    clock.advance(5.0)
+    assert names(timer.poll()) == ["WarningReached", "Tick"]
+    clock.advance(4.5)
+    events = timer.poll()
+    assert names(events) == ["Expired"]
+    assert events[0].at == 62.0  # type: ignore[union-attr]
+    with pytest.raises(TimerStateError):
+        timer.pause()
+
+
+@pytest.mark.parametrize("bad", [{"remaining_s": -1.0}, {"total_s": 0.0},
+                                 {"elapsed_s": float("nan")}])
+def test_restored_refuses_a_damaged_snapshot(bad: dict[str, float]) -> None:
+    args: dict[str, float] = {"remaining_s": 5.0, "total_s": 30.0, "elapsed_s": 1.0}
+    args.update(bad)
+    with pytest.raises(TimerSettingsError, match=str(next(iter(bad.values())))):
+        timer_module.restored(TimerSettings(), phase=TimerPhase.RUNNING, now=0.0, **args)
