@@ -629,3 +629,59 @@ def test_second_chance_solo_series_of_three_games(make_driver):
         assert f"Solo game {game + 1} of 3" in text
         driver.tap(app.root.ids.home_button)  # the game becomes history
     assert "216 in all" in text and "Goal missed" in text
+
+
+@pytest.mark.parametrize(("off_for", "paused", "shown", "then"), [
+    (5.0, False, "0:15", "0:10"),  # the glass kept running through the power cut
+    (100.0, False, "0:00", "0:00"),  # and ran out meanwhile
+    (100.0, True, "0:20", "0:20"),  # a paused glass stays paused
+])
+def test_enigma_sand_timer_survives_a_restart(make_driver, monkeypatch, off_for, paused, shown,
+                                              then):
+    from companion.timer import ManualClock, TimerPhase
+    from ui.screens.enigma import EnigmaScreen
+
+    wall = ManualClock(1_700_000_000.0)
+    monkeypatch.setattr(EnigmaScreen, "wall_clock", staticmethod(wall))
+    first = make_driver()
+    _start(first, "game_enigma")
+    screen = first.screen("enigma")
+    clock = ManualClock()
+    screen.clock = clock
+    players = first.app.session.players
+    for player, category in zip(players, ("weight", "conduit", "fragment"), strict=False):
+        first.tap(screen.choice_toggles[(player, category)])
+    first.tap(screen.go_button)
+    first.tap(screen.start_button)
+    assert screen.timer.is_running
+    clock.advance(10.0)
+    wall.advance(10.0)
+    assert first.wait_for(lambda: screen.countdown == "0:20")
+    if paused:
+        first.tap(screen.start_button)
+        assert screen.timer.phase is TimerPhase.PAUSED
+    first.tap(screen.solver_toggles[players[0]])
+    first.close()
+
+    wall.advance(off_for)
+    new_clock = ManualClock(5.0)  # a new process: its monotonic clock starts elsewhere
+    monkeypatch.setattr(EnigmaScreen, "clock", staticmethod(new_clock))
+    second = make_driver()
+    again = second.screen("enigma")
+    assert second.screen().name == "enigma" and again.phase == "solve"
+    assert second.wait_for(lambda: again.countdown == shown)
+    assert again.solvers == [players[0]]
+    assert again.solver_toggles[players[0]].state == "down"
+    if shown == "0:00":
+        assert again.timer.phase is TimerPhase.EXPIRED
+        assert again.start_button.text == "Time is up" and again.start_button.disabled
+        assert second.wait_for(lambda: sum(second.app.panel_levels) == 0)  # the bar is dark
+    elif paused:
+        assert again.start_button.text == "Resume"
+    else:
+        assert again.start_button.text == "Pause"
+        assert second.wait_for(lambda: 3 <= sum(second.app.panel_levels) <= 5)
+    new_clock.advance(5.0)
+    assert second.wait_for(lambda: again.countdown == then)
+    second.tap(next(c for c in again.ids.panel.walk() if getattr(c, "text", "") == "Round done"))
+    assert second.app.session.events[-1]["solved"] == [players[0]]

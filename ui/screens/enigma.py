@@ -41,6 +41,8 @@ class EnigmaScreen(BaseScreen):
 
     #: the clock the sand timer reads; tests put a manual clock here
     clock: Callable[[], float] = staticmethod(time.monotonic)
+    #: the wall clock saved with the timer, so a restart knows how long the power was off
+    wall_clock: Callable[[], float] = staticmethod(time.time)
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -91,6 +93,8 @@ class EnigmaScreen(BaseScreen):
             self.phase = "choices"
         if self.phase == "choices" and not self.choices:
             self._recall()
+        if self.phase in ("choices", "solve") and self.timer is None:
+            self._recall_timer()
         self.build_panel()
 
     # --- the panel for each phase -----------------------------------------------------------
@@ -181,6 +185,68 @@ class EnigmaScreen(BaseScreen):
                             if p in state.players}
             self.solvers = [p for p in data.get("solvers", []) if p in state.players]
 
+    def _save_timer(self) -> None:
+        """Keep the sand timer in the journal's meta (``enigma-timer``) whenever it changes:
+        a restart rebuilds it, less the wall-clock time that passed while it was running."""
+        import json
+
+        from ui import services
+
+        state = self.state()
+        if state is None or self.timer is None:
+            return
+        snap = self.timer.snapshot()
+        duration = self.timer.settings.duration_s
+        services.set_meta(self.app.journal, self.app.session, "enigma-timer", json.dumps({
+            "round": state.round + 1, "phase": snap.phase.value, "saved_at": self.wall_clock(),
+            "remaining_s": snap.remaining_s, "duration_s": duration,
+            "added_s": snap.total_s - duration, "started_by": snap.started_by,
+            "solvers": list(snap.solvers)}))
+
+    def _forget_timer(self) -> None:
+        from ui import services
+
+        if self.state() is not None:
+            services.set_meta(self.app.journal, self.app.session, "enigma-timer", "")
+
+    def _recall_timer(self) -> None:
+        """Back into the solve phase after a restart, if the journal says a timer was out."""
+        import json
+
+        from companion.timer import SandTimer, TimerPhase, TimerSettings, restored
+        from ui import services
+
+        state = self.state()
+        text = services.get_meta(self.app.journal, services.session_game_id(self.app.session),
+                                 "enigma-timer")
+        try:
+            data = json.loads(text) if text else None
+            if not isinstance(data, dict) or data.get("round") != state.round + 1:
+                raise ValueError("no timer saved for this round")
+            duration = float(data["duration_s"])
+            timer_state = restored(
+                TimerSettings.from_config(self.app.cfg.timer),
+                phase=TimerPhase(data["phase"]), remaining_s=float(data["remaining_s"]),
+                total_s=duration + float(data.get("added_s", 0.0)),
+                elapsed_s=self.wall_clock() - float(data["saved_at"]), now=self.clock(),
+                started_by=data.get("started_by"),
+                solvers=[p for p in data.get("solvers", []) if p in state.players])
+        except (ValueError, KeyError, TypeError):  # nothing (or nothing usable) saved
+            if self.phase == "solve":
+                self.phase = "choices"
+            return
+        if len(self.choices) != len(self.players()):
+            self._recall()
+        self.timer = SandTimer(clock=self.clock, state=timer_state)
+        self.phase = "solve"
+        self._update_countdown()
+        self._start_polling()
+
+    def _start_polling(self) -> None:
+        if self._poll is not None:
+            self._poll.cancel()
+        self._poll = Clock.schedule_interval(lambda dt: self.poll(), 1 / 20)
+
     def begin_solve(self) -> None:
         players = self.players()
         if len(self.choices) != len(players):
@@ -193,9 +259,10 @@ class EnigmaScreen(BaseScreen):
         self.solvers = []
         self.timer = SandTimer(TimerSettings.from_config(self.app.cfg.timer), clock=self.clock)
         self.phase = "solve"
+        self._save_timer()
         self._update_countdown()
         self.build_panel()
-        self._poll = Clock.schedule_interval(lambda dt: self.poll(), 1 / 20)
+        self._start_polling()
 
     def _panel_solve(self, panel: Any) -> None:
         big = Label(text=self.countdown, font_size="96sp", bold=True)
@@ -280,6 +347,9 @@ class EnigmaScreen(BaseScreen):
         for event in events:
             if type(event).__name__ == "Expired":
                 self._update_start_label()
+        # warnings and ticks change nothing a restart needs; every other event does
+        if any(type(e).__name__ not in ("Tick", "WarningReached") for e in events):
+            self._save_timer()
         self._update_countdown(events)
 
     def _update_countdown(self, events: list[Any] | None = None) -> None:
@@ -308,6 +378,7 @@ class EnigmaScreen(BaseScreen):
                  "solved": [p for p in state.players if p in self.solvers]}
         if self.app.apply(event):
             self.stop_timer()
+            self._forget_timer()
             self.choices = {}
             if not self.state().pending:
                 self.phase = "scored"
@@ -537,6 +608,7 @@ class EnigmaScreen(BaseScreen):
 
     def on_undo(self) -> None:
         self.stop_timer()
+        self._forget_timer()
         self.phase = "choices"
         self.refresh()
 
