@@ -1,0 +1,242 @@
+"""Sheet reader stages 3-5: the paper under uneven light, per-cell ink measurements, and
+each cell classified as empty, filled or doubtful (with the candidates for the bonus 1).
+
+Works on the canonical image of :mod:`vision.sheet_geometry`; see :mod:`vision.sheet_reader`
+for the whole pipeline.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from companion.second_chance.shapes import Cell
+from vision.sheet_geometry import CANON_CELL, CANON_MARGIN, CANON_SIZE
+from vision.sheet_layout import GRID_CELLS
+from vision.sheet_reader_config import SheetReaderConfig
+
+N = GRID_CELLS
+
+
+
+@dataclass(frozen=True)
+class CellFeatures:
+    """Per-cell measurements, arrays of shape (9, 9)."""
+
+    ink: np.ndarray  # share of the inside that is ink
+    score: np.ndarray  # fill score: <= empty_score empty, >= filled_score filled
+    texture: np.ndarray  # std of the darkness inside
+    spread_x: np.ndarray  # std of ink x positions, in cells
+    spread_y: np.ndarray
+    colour: np.ndarray  # (9, 9, 3) mean deviation from grey of the ink pixels (hue)
+    darkness: np.ndarray  # mean darkness of the inside (0 paper .. 1 black)
+
+
+
+
+def paper_model(gray: np.ndarray, *, step_ratio: float = 0.8, percentile: float = 60
+                ) -> np.ndarray:
+    """The paper's brightness everywhere, under uneven light and shadows.
+
+    Each half-cell patch gives its bright end (hatching, scribbles and crosses leave paper
+    between their strokes). A patch much darker than the brightest of its neighbours is ink
+    all over (solid shading): its value is replaced by its neighbours' and the test repeated,
+    so paper brightness flows into solid blocks from their edges, while the gentle slope of a
+    soft shadow (a few percent a patch) is kept.
+    """
+    g = gray.astype(np.float32)
+    step = CANON_CELL // 2
+    n = CANON_SIZE // step
+    patches = g[: n * step, : n * step].reshape(n, step, n, step).transpose(0, 2, 1, 3)
+    flat = patches.reshape(n, n, -1)
+    kth = int(flat.shape[2] * percentile / 100)
+    top = int(flat.shape[2] * 0.9)
+    parted = np.partition(flat, (kth, top), axis=2)
+    middle = parted[:, :, kth].astype(np.float32)
+    high = parted[:, :, top].astype(np.float32)
+    # A patch with strokes shows the paper between them: its high percentile is the paper
+    # there (in a shadow too). A uniform patch is paper or solid shading: its middle
+    # percentile, which the neighbour test below sorts out.
+    textured = high > middle * 1.2
+    bright = np.where(textured, high, middle)
+    uniform = ~textured
+    level = float(np.median((high / np.maximum(middle, 1.0))[uniform])) if uniform.any() else 1.0
+    # side neighbours only: a soft shadow's slope along a diagonal would look like a step
+    kernel = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
+    first = bright < cv2.dilate(bright, kernel) * step_ratio
+    ceiling = _smooth_surface(bright, ~first) * 1.04
+    estimate = bright.copy()
+    for _ in range(12):
+        neighbours = cv2.dilate(estimate, kernel)
+        low = estimate < neighbours * step_ratio
+        if not low.any():
+            break
+        # lifted towards the neighbours, but never above the smooth light of the whole sheet:
+        # a solid block next to a shadow must not carry bright paper into the shadow
+        estimate = np.where(low, np.minimum(neighbours * 0.97, ceiling), estimate)
+    smooth = cv2.GaussianBlur(estimate * level, (3, 3), 0.8)
+    return cv2.resize(
+        smooth,
+        (CANON_SIZE, CANON_SIZE),
+        interpolation=cv2.INTER_LINEAR,
+    )
+
+
+def _smooth_surface(values: np.ndarray, keep: np.ndarray) -> np.ndarray:
+    """A cubic surface through the kept values (robust: values far below it are dropped)."""
+    n = values.shape[0]
+    yy, xx = np.mgrid[0:n, 0:n].astype(np.float64)
+    x = (xx / (n - 1) * 2 - 1).ravel()
+    y = (yy / (n - 1) * 2 - 1).ravel()
+    design = np.stack([np.ones_like(x), x, y, x * x, x * y, y * y, x ** 3, x * x * y,
+                       x * y * y, y ** 3], axis=1)
+    v = values.ravel().astype(np.float64)
+    mask = keep.ravel().copy()
+    if mask.sum() < 12:
+        mask = v >= np.percentile(v, 50)
+    coeffs = np.linalg.lstsq(design[mask], v[mask], rcond=None)[0]
+    for _ in range(2):
+        fitted = design @ coeffs
+        mask = keep.ravel() & (v > fitted * 0.9)
+        if mask.sum() < 12:
+            break
+        coeffs = np.linalg.lstsq(design[mask], v[mask], rcond=None)[0]
+    surface: np.ndarray = (design @ coeffs).reshape(n, n).astype(np.float32)
+    return surface
+
+
+#: the reading works on the grid plus this many pixels around it
+PAD = 8
+GRID_PX = N * CANON_CELL
+
+
+def paper_cast(canon: np.ndarray, paper: np.ndarray) -> np.ndarray:
+    """The paper's colour (per channel, relative to its grey) from the margin around the grid."""
+    img = canon[::4, ::4].astype(np.float32)
+    gray = img.mean(axis=2)
+    ratio = gray / np.maximum(paper[::4, ::4], 1.0)
+    ring = np.ones(gray.shape, bool)
+    m = CANON_MARGIN // 4
+    ring[m:-m, m:-m] = False
+    paperlike = ring & (ratio > 0.9)
+    if paperlike.sum() < 20:
+        paperlike = ratio > np.percentile(ratio, 70)
+    return img[paperlike].mean(axis=0) / max(float(gray[paperlike].mean()), 1.0)  # type: ignore[no-any-return]
+
+
+def crop_grid(a: np.ndarray) -> np.ndarray:
+    """The grid and PAD pixels around it; cell (r, c) starts at PAD + (r, c) * CANON_CELL."""
+    lo, hi = CANON_MARGIN - PAD, CANON_MARGIN + GRID_PX + PAD
+    return a[lo:hi, lo:hi]
+
+
+def ink_maps(
+    grid_img: np.ndarray, paper: np.ndarray, cast: np.ndarray, cfg: SheetReaderConfig
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per pixel of the cropped grid: ink mask, darkness (0..1), colour (paper = (1, 1, 1))
+    and chroma (spread of the colour channels)."""
+    channels = [
+        cv2.divide(grid_img[:, :, i].astype(np.float32), paper * float(cast[i]))
+        for i in range(3)
+    ]
+    low = cv2.min(cv2.min(channels[0], channels[1]), channels[2])
+    high = cv2.max(cv2.max(channels[0], channels[1]), channels[2])
+    # darkness in the most absorbed channel: graphite darkens all three, a coloured pencil
+    # darkens one or two strongly even when it looks light in grey
+    darkness = np.clip(1.0 - low, 0.0, 1.0)
+    chroma = high - low
+    ink = (darkness > cfg.ink_darkness) | ((chroma > cfg.ink_chroma) & (darkness > cfg.ink_light))
+    return ink, darkness, cv2.merge(channels), chroma
+
+
+def _cells_view(a: np.ndarray) -> np.ndarray:
+    """(9, C, 9, C, ...) view of the grid region of a cropped map."""
+    grid = a[PAD:PAD + GRID_PX, PAD:PAD + GRID_PX]
+    return grid.reshape(N, CANON_CELL, N, CANON_CELL, *a.shape[2:])
+
+
+def cell_features(
+    ink: np.ndarray,
+    darkness: np.ndarray,
+    norm: np.ndarray,
+    chroma_map: np.ndarray,
+    cfg: SheetReaderConfig,
+) -> CellFeatures:
+    """Measure every cell's inside (the outlines along its sides stay out)."""
+    lo = int(round(CANON_CELL * cfg.inset))
+    hi = CANON_CELL - lo
+    inside = _cells_view(ink)[:, lo:hi, :, lo:hi].transpose(0, 2, 1, 3).astype(np.float32)
+    dark = _cells_view(darkness)[:, lo:hi, :, lo:hi].transpose(0, 2, 1, 3)
+    colour = _cells_view(norm)[:, lo:hi, :, lo:hi].transpose(0, 2, 1, 3, 4)
+    size = hi - lo
+    count = inside.sum(axis=(2, 3))
+    share = count / (size * size)
+    coords = (np.arange(size, dtype=np.float32) + lo) / CANON_CELL
+    safe = np.maximum(count, 1)
+    mean_y = (inside.sum(axis=3) * coords).sum(axis=2) / safe
+    mean_x = (inside.sum(axis=2) * coords).sum(axis=2) / safe
+    var_y = (inside.sum(axis=3) * coords**2).sum(axis=2) / safe - mean_y**2
+    var_x = (inside.sum(axis=2) * coords**2).sum(axis=2) / safe - mean_x**2
+    # the hue of the ink: its mean deviation from grey (graphite and black pen have none)
+    grey = colour.mean(axis=4, keepdims=True)
+    ink_colour = ((colour - grey) * inside[..., None]).sum(axis=(2, 3)) / safe[..., None]
+    mean_dark = dark.mean(axis=(2, 3))
+    texture = dark.std(axis=(2, 3))
+    score = np.maximum.reduce(
+        [
+            share / cfg.ink_share_unit,
+            np.maximum(texture - cfg.texture_floor, 0) / cfg.texture_unit,
+            mean_dark / cfg.darkness_unit,
+        ]
+    )
+    return CellFeatures(
+        ink=share,
+        score=score,
+        texture=texture,
+        spread_x=np.sqrt(np.maximum(var_x, 0)),
+        spread_y=np.sqrt(np.maximum(var_y, 0)),
+        colour=ink_colour,
+        darkness=mean_dark,
+    )
+
+
+def classify_cells(
+    f: CellFeatures, cfg: SheetReaderConfig
+) -> tuple[np.ndarray, np.ndarray, list[Cell]]:
+    """(state, confidence, bonus candidates): state 0 empty, 1 filled, -1 doubtful."""
+    score = f.score
+    state = np.where(score >= cfg.filled_score, 1, np.where(score <= cfg.empty_score, 0, -1))
+    # confidence: 0.5 at the edge of the doubtful band, 1.0 at twice the distance
+    centre = math.sqrt(cfg.empty_score * cfg.filled_score)
+    half_band = math.log(cfg.filled_score / centre)
+    distance = np.abs(np.log(np.maximum(score, 1e-3) / centre)) / half_band
+    confidence = np.where(
+        state == -1, distance * 0.5, np.clip(0.5 + (distance - 1) * 0.5, 0.5, 1.0)
+    )
+    ones = []
+    for r in range(N):
+        for c in range(N):
+            if f.ink[r, c] < cfg.one_min_ink:
+                continue
+            if f.spread_y[r, c] < 0.1:
+                continue
+            if f.spread_x[r, c] <= cfg.one_aspect * f.spread_y[r, c]:
+                ones.append((r, c))
+    return state, confidence, ones
+
+
+def _one_stroke(ink: np.ndarray, cell: Cell, f: CellFeatures, cfg: SheetReaderConfig) -> bool:
+    """A written 1 for sure: narrow, upright, and one or two strokes (hatching is many)."""
+    r, c = cell
+    if f.spread_x[r, c] > min(cfg.one_max_spread, cfg.one_strict * f.spread_y[r, c]):
+        return False
+    lo = int(round(CANON_CELL * cfg.inset))
+    y0, x0 = PAD + r * CANON_CELL + lo, PAD + c * CANON_CELL + lo
+    size = CANON_CELL - 2 * lo
+    crop = ink[y0:y0 + size, x0:x0 + size].astype(np.uint8)
+    count, _, stats, _ = cv2.connectedComponentsWithStats(crop, connectivity=8)
+    strokes = sum(1 for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= 6)
+    return strokes <= 2

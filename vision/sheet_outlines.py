@@ -1,0 +1,317 @@
+"""Sheet reader stages 6-7: outlines between filled neighbours (drawn lines, changes of
+colour) and the segmentation of filled cells into tiles, with questions where the drawing
+leaves a border open. See :mod:`vision.sheet_reader` for the whole pipeline.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion.second_chance.shapes import Cell
+from vision.sheet_cells import GRID_PX, PAD
+from vision.sheet_geometry import CANON_CELL
+from vision.sheet_layout import GRID_CELLS
+from vision.sheet_reader_config import SheetReaderConfig
+
+N = GRID_CELLS
+
+
+def border_light(darkness: np.ndarray, *, sides: tuple[float, float] = (0.12, 0.3),
+                 percentile: float = 70.0, reach: int = 1, across: int = 2,
+                 along: int = 5) -> tuple[tuple[np.ndarray, np.ndarray],
+                                          tuple[np.ndarray, np.ndarray]]:
+    """Light through each border between neighbours, and light beside it (per cell of border):
+    ``((through_right, beside_right), (through_below, beside_below))``.
+
+    ``right[r, c]`` is the border right of (r, c) (9 x 8), ``below[r, c]`` the one under it
+    (8 x 9). Inside a tile the fill runs over the printed line, so the ratio is what the
+    printed line lets through; a drawn outline takes much more away.
+
+    At each point along a border the light through it is the darkest ``across``-pixel
+    window within ``reach`` pixels of the grid line, after smoothing ``along`` pixels along
+    it: a hand-drawn outline wobbles off the printed line by a pixel or two (and the grid
+    found may be off by one), so a fixed band on the line dilutes it with the fill beside
+    it; the smoothing along the line keeps pencil grain and the gaps between hatch strokes
+    from looking like a line. A border's value is the ``percentile`` of its points (an
+    outline runs all along the border, a hatch stroke across it only at a point).
+    """
+    t = 1.0 - darkness
+    side_a, side_b = int(round(CANON_CELL * sides[0])), int(round(CANON_CELL * sides[1]))
+    trim = int(CANON_CELL * 0.22)
+    xs = PAD + np.arange(1, N) * CANON_CELL
+    smooth_v = cv2.blur(t, (across, along))  # vertical lines: across in x, along in y
+    smooth_h = cv2.blur(t, (along, across))
+    # (8, H): the darkest window near each vertical line, at every height
+    band_v = np.stack([smooth_v[:, x - reach:x + reach + 1].min(axis=1) for x in xs])
+    band_h = np.stack([smooth_h[y - reach:y + reach + 1, :].min(axis=0) for y in xs])
+    left = np.stack([t[:, x - side_b:x - side_a].mean(axis=1) for x in xs])
+    right_side = np.stack([t[:, x + side_a:x + side_b].mean(axis=1) for x in xs])
+    side_v = (left + right_side) / 2
+    up = np.stack([t[y - side_b:y - side_a, :].mean(axis=0) for y in xs])
+    down = np.stack([t[y + side_a:y + side_b, :].mean(axis=0) for y in xs])
+    side_h = (up + down) / 2
+
+    def per_cell(a: np.ndarray) -> np.ndarray:
+        # (8, L) -> (8, 9): percentile over the trimmed middle of each cell's stretch
+        cells = a[:, PAD:PAD + GRID_PX].reshape(N - 1, N, CANON_CELL)[:, :, trim:CANON_CELL - trim]
+        return np.percentile(cells, percentile, axis=2)  # type: ignore[no-any-return]
+
+    # (8 lines, 9 rows) transposed to (9, 8); (8 lines, 9 cols)
+    return (per_cell(band_v).T, per_cell(side_v).T), (per_cell(band_h), per_cell(side_h))
+
+
+def outline_scores(through: np.ndarray, beside: np.ndarray, printed: float,
+                   cfg: SheetReaderConfig) -> np.ndarray:
+    """How much darker each border is than the printed line would be under the fill beside it.
+
+    Shading covers the paper and the printed line alike, down to the light that full cover
+    lets through (``ink_floor``); so under dark shading the printed line loses most of its
+    contrast, and a ratio to the fill alone would make a pencil outline over solid shading
+    look like no outline. The light expected through a border with no outline is the
+    printed line's, covered as much as the fill beside it is covered.
+    """
+    floor = cfg.ink_floor
+    cover = np.clip((1.0 - beside) / max(1.0 - floor, 1e-3), 0.0, 1.0)
+    expected = printed * (1.0 - cover) + floor * cover
+    scores: np.ndarray = 1.0 - through / np.maximum(expected, 1e-3)
+    return scores
+
+
+def outline_thresholds(scores: np.ndarray, cfg: SheetReaderConfig) -> tuple[float, float]:
+    """(cut, join) for this sheet, from its own outline scores between filled cells.
+
+    The scores of one sheet fall in two groups: borders inside a tile (no outline) and
+    borders between tiles (an outline). Their levels move with the hand and the light (soft
+    pencil over dark shading gives low scores all over, heavy pen high ones), so the decision
+    is taken against this sheet's two groups (two means in one dimension, medians as
+    centres); a border close to the middle of the two is undecided (a question, unless the
+    rules settle it). A sheet without two clear groups keeps the fixed thresholds.
+    """
+    values = np.asarray(scores, np.float64)
+    if values.size < 4:
+        return cfg.cut, cfg.join
+    lo, hi = cfg.join - 0.05, cfg.cut + 0.15
+    for _ in range(20):
+        mid = (lo + hi) / 2
+        low, high = values[values <= mid], values[values > mid]
+        if low.size == 0 or high.size == 0:
+            return cfg.cut, cfg.join
+        new_lo, new_hi = float(np.median(low)), float(np.median(high))
+        if new_lo == lo and new_hi == hi:
+            break
+        lo, hi = new_lo, new_hi
+    gap = hi - lo
+    if gap < cfg.min_outline_gap:
+        return cfg.cut, cfg.join
+    mid = (lo + hi) / 2
+    return mid + cfg.outline_margin * gap, mid - cfg.outline_margin * gap
+
+
+def printed_line_level(right: np.ndarray, below: np.ndarray, filled: np.ndarray,
+                       cfg: SheetReaderConfig) -> float:
+    """How much light the printed grid line lets through.
+
+    Measured on the borders between two empty cells; on a nearly full sheet, from the upper
+    part of the borders between filled cells (inside a tile, most of them); else the prior.
+    """
+    empty = ~filled
+    values = list(right[empty[:, :-1] & empty[:, 1:]])
+    values += list(below[empty[:-1, :] & empty[1:, :]])
+    if len(values) >= 3:
+        return float(np.median(values))
+    inside = list(right[filled[:, :-1] & filled[:, 1:]])
+    inside += list(below[filled[:-1, :] & filled[1:, :]])
+    if len(inside) >= 6:
+        return float(np.clip(np.percentile(inside, 70), 0.45, 0.85))
+    return cfg.printed_line_prior
+
+
+@dataclass(frozen=True)
+class Segmentation:
+    """Tiles found on a sheet, and the questions the outlines leave open."""
+
+    shapes: tuple[tuple[Cell, ...], ...]
+    questions: tuple[dict[str, Any], ...]
+    #: every border between two filled cells: (cell, cell) -> (outline there: True, False or
+    #: None when asked; confidence 0..1, below 0.5 when the drawing left it undecided; what
+    #: decided it: "drawing", "colour", "rules" or "asked")
+    outlines: dict[tuple[Cell, Cell], tuple[bool | None, float, str]] = field(
+        default_factory=dict)
+
+
+def hue_gap(a: np.ndarray, b: np.ndarray, cfg: SheetReaderConfig) -> float:
+    """1 - cos of the angle between two inks' hues; 0 when either is grey (no evidence)."""
+    na, nb = float(np.linalg.norm(a)), float(np.linalg.norm(b))
+    if na < cfg.min_hue or nb < cfg.min_hue:
+        return 0.0
+    return 1.0 - float(np.dot(a, b)) / (na * nb)
+
+
+class _Union:
+    def __init__(self) -> None:
+        self.parent: dict[Cell, Cell] = {}
+
+    def find(self, a: Cell) -> Cell:
+        self.parent.setdefault(a, a)
+        while self.parent[a] != a:
+            self.parent[a] = self.parent[self.parent[a]]
+            a = self.parent[a]
+        return a
+
+    def union(self, a: Cell, b: Cell) -> None:
+        self.parent[self.find(a)] = self.find(b)
+
+
+def _is_legal_tile(cells: list[Cell]) -> bool:
+    """A tile the rules allow: 1-7 cells, or the 8-cell start on the centre."""
+    if (N // 2, N // 2) in cells:
+        return len(cells) == 8
+    return 1 <= len(cells) <= 7
+
+
+def _question(kind: str, cells: list[Cell], message: str) -> dict[str, Any]:
+    return {"kind": kind, "cells": [list(x) for x in sorted(cells)], "message": message}
+
+
+def segment(
+    tiles: set[Cell],
+    right: np.ndarray,
+    below: np.ndarray,
+    colour: np.ndarray,
+    cfg: SheetReaderConfig,
+    *,
+    max_unsure: int = 8,
+    thresholds: tuple[float, float] | None = None,
+    settle_by_rules: bool = True,
+) -> Segmentation:
+    """Group filled cells into tiles; what the drawing leaves open becomes a question.
+
+    Borders with a clear outline (or a change of colour) separate tiles, borders clearly
+    without one join them. An undecided border is settled by the rules when only one way of
+    settling the undecided borders around it gives tiles the rules allow (1-7 cells, the start
+    8 on the centre) and ``settle_by_rules`` (the sheet's outlines stand out); otherwise it is
+    a question (and joined meanwhile).
+    """
+    cut_at, join_at = thresholds if thresholds is not None else (cfg.cut, cfg.join)
+    base = _Union()
+    for cell in tiles:
+        base.find(cell)
+    cuts: list[tuple[Cell, Cell]] = []
+    unsure: list[tuple[Cell, Cell]] = []
+    outlines: dict[tuple[Cell, Cell], tuple[bool | None, float, str]] = {}
+    middle, half = (cut_at + join_at) / 2, max((cut_at - join_at) / 2, 1e-6)
+    for r, c in sorted(tiles):
+        for (nr, nc), score in (
+            ((r, c + 1), right[r, c] if c + 1 < N else 0.0),
+            ((r + 1, c), below[r, c] if r + 1 < N else 0.0),
+        ):
+            if (nr, nc) not in tiles:
+                continue
+            hue = hue_gap(colour[r, c], colour[nr, nc], cfg)
+            strong_hue = (hue > cfg.colour_cut * cfg.sure_hue_factor
+                          and min(np.linalg.norm(colour[r, c]), np.linalg.norm(colour[nr, nc]))
+                          >= cfg.min_hue * cfg.sure_hue_factor)
+            # confidence: 0.5 at the edge of the undecided band, 1.0 at twice the distance
+            distance = abs(float(score) - middle) / half
+            sure = float(np.clip(0.5 + (distance - 1) * 0.5, 0.5, 1.0))
+            border = ((r, c), (nr, nc))
+            if score > cut_at or strong_hue or (hue > cfg.colour_cut and score > join_at):
+                cuts.append(border)
+                by_score = score > cut_at
+                outlines[border] = (True, sure if by_score else 1.0 if strong_hue else 0.5,
+                                    "drawing" if by_score else "colour")
+            elif score > join_at or hue > cfg.colour_cut:
+                # a change of colour where no line is seen (or a line not clear enough): the
+                # pencils of one tile can differ a little; asked unless the rules settle it
+                unsure.append(border)
+                outlines[border] = (None, 0.5 * min(distance, 1.0), "asked")
+            else:
+                base.union((r, c), (nr, nc))
+                outlines[border] = (False, sure, "drawing")
+    members: dict[Cell, list[Cell]] = {}
+    for cell in tiles:
+        members.setdefault(base.find(cell), []).append(cell)
+    # clusters of base pieces linked by undecided borders, each settled on its own
+    linked = _Union()
+    for a, b in unsure:
+        linked.union(base.find(a), base.find(b))
+    clusters: dict[Cell, list[tuple[Cell, Cell]]] = {}
+    for edge in unsure:
+        clusters.setdefault(linked.find(base.find(edge[0])), []).append(edge)
+    final = _Union()
+    for cell in tiles:
+        final.union(cell, base.find(cell))
+    questions: list[dict[str, Any]] = []
+    for edges in clusters.values():
+        roots = sorted({base.find(x) for edge in edges for x in edge})
+        root_set = set(roots)
+        legal: list[int] = []
+        if len(edges) <= max_unsure:
+            for choice in range(1 << len(edges)):
+                trial = _Union()
+                for root in roots:
+                    trial.find(root)
+                for i, (a, b) in enumerate(edges):
+                    if choice >> i & 1:
+                        trial.union(base.find(a), base.find(b))
+                pieces: dict[Cell, list[Cell]] = {}
+                for root in roots:
+                    pieces.setdefault(trial.find(root), []).extend(members[root])
+                # a drawn outline must end up between two tiles, not inside one
+                closed = all(
+                    trial.find(base.find(a)) != trial.find(base.find(b))
+                    for a, b in cuts
+                    if base.find(a) in root_set and base.find(b) in root_set
+                )
+                if closed and all(_is_legal_tile(p) for p in pieces.values()):
+                    legal.append(choice)
+                    if len(legal) > 1:
+                        break
+        if len(legal) == 1 and settle_by_rules:
+            for i, (a, b) in enumerate(edges):
+                joined = bool(legal[0] >> i & 1)
+                if joined:
+                    final.union(a, b)
+                outlines[(a, b)] = (not joined, outlines[(a, b)][1], "rules")
+            continue
+        for a, b in edges:
+            final.union(a, b)
+        cells = [x for root in roots for x in members[root]]
+        a, b = edges[0]
+        questions.append(_question(
+            "split", cells,
+            f"is there an outline between {list(a)} and {list(b)}? the drawing does not "
+            "show it clearly",
+        ))
+    groups: dict[Cell, list[Cell]] = {}
+    for cell in tiles:
+        groups.setdefault(final.find(cell), []).append(cell)
+    for a, b in cuts:
+        if final.find(a) == final.find(b):
+            questions.append(_question(
+                "outline", groups[final.find(a)],
+                f"an outline between {list(a)} and {list(b)} does not close: are these one "
+                "tile or several?",
+            ))
+    # a shape the rules do not allow is far more likely a missed outline than a player's
+    # mistake: asked, never passed on as read
+    for group in groups.values():
+        if not _is_legal_tile(group):
+            questions.append(_question(
+                "split", group,
+                f"these {len(group)} cells read as one shape, which no tile can be: where are "
+                "the outlines?",
+            ))
+    seen: set[tuple[str, str]] = set()
+    unique = []
+    for q in questions:
+        key = (q["kind"], str(q["cells"]))
+        if key not in seen:
+            seen.add(key)
+            unique.append(q)
+    shapes = tuple(sorted(tuple(sorted(g)) for g in groups.values()))
+    return Segmentation(shapes, tuple(unique), outlines)
