@@ -685,3 +685,50 @@ def test_enigma_sand_timer_survives_a_restart(make_driver, monkeypatch, off_for,
     assert second.wait_for(lambda: again.countdown == then)
     second.tap(next(c for c in again.ids.panel.walk() if getattr(c, "text", "") == "Round done"))
     assert second.app.session.events[-1]["solved"] == [players[0]]
+
+
+def test_settings_edit_the_light_bar_and_refuse_what_the_loader_refuses(make_driver):
+    import json
+
+    driver = make_driver()
+    driver.app.show("settings")
+    screen = driver.screen("settings")
+    gpio = lambda: driver.app.cfg.gpio  # noqa: E731
+    saved = lambda: json.loads((driver.app.db_path.parent / "settings.json")  # noqa: E731
+                               .read_text()).get("gpio", {})
+    # the LED bar: one more LED takes the lowest free pin, one less drops the last
+    minus, shown, plus = screen.rows["gpio.light_bar_pins"]
+    assert shown.text == "8"
+    driver.tap(plus)
+    assert gpio().light_bar_pins == (5, 6, 13, 19, 26, 16, 20, 21, 2), screen.message
+    assert screen.rows["gpio.light_bar_pins"][1].text == "9"
+    driver.tap(screen.rows["gpio.light_bar_pins[0]"][2])
+    assert gpio().light_bar_pins[0] == 5  # 6 is the next LED's pin: refused
+    assert "light_bar_pins" in screen.message and "\n" not in screen.message
+    assert screen.message in driver.texts()
+    driver.tap(screen.rows["gpio.light_bar_pins"][0])
+    driver.tap(screen.rows["gpio.light_bar_pins[0]"][0])  # 5 -> 4: free
+    assert gpio().light_bar_pins == (4, 6, 13, 19, 26, 16, 20, 21), screen.message
+    assert saved()["light_bar_pins"] == [4, 6, 13, 19, 26, 16, 20, 21]
+    # the pin an LED would take is a button's: refused, and nothing written
+    screen.change("gpio", "light_bar_pins", [gpio().undo_pin])
+    assert "undo_pin" in screen.message and "\n" not in screen.message
+    assert gpio().light_bar_pins[0] == 4 and saved()["light_bar_pins"][0] == 4
+    # a WS2812 strip: its LED count and brightness instead of pins; the devices reopen on it
+    driver.tap(next(t for t in screen.rows["gpio.light_bar"].children
+                    if t.text == "WS2812 strip"))
+    assert gpio().light_bar == "ws2812" and driver.app.devices.backend.light_bar.kind == "ws2812"
+    assert "gpio.light_bar_pins" not in screen.rows
+    driver.tap(screen.rows["gpio.strip_brightness"][2])
+    assert gpio().strip_brightness == 0.4 and saved()["strip_brightness"] == 0.4
+    assert screen.rows["gpio.strip_brightness"][1].text == "0.4"
+    driver.tap(screen.rows["gpio.strip_leds"][0])
+    assert gpio().strip_leds == 29 and screen.rows["gpio.strip_leds"][1].text == "29"
+    for key, bad in (("strip_leds", 0), ("strip_brightness", 1.1)):
+        screen.change("gpio", key, bad)
+        assert key in screen.message and "\n" not in screen.message
+        assert screen.message in driver.texts()
+    assert (gpio().strip_leds, gpio().strip_brightness) == (29, 0.4)
+    assert saved()["strip_leds"] == 29
+    driver.tap(next(t for t in screen.rows["gpio.light_bar"].children if t.text == "LED bar"))
+    assert gpio().light_bar == "leds" and driver.app.devices.backend.light_bar.kind == "leds"

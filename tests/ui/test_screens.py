@@ -133,3 +133,15 @@ def test_a_finger_on_a_hexagon_or_a_square_picks_that_cell(make_driver, orientat
             picker.dismiss()
             driver.wait_for(lambda p=picker: p.parent is None)
     assert hits == [(0, -2), (3, -1), (-4, 1), (2, 2)]
+
+
+def test_settings_with_a_ws2812_strip_open_at_both_sizes(make_driver):
+    """The strip's own rows (LED count, brightness) replace the LED pins, at both sizes."""
+    driver = make_driver()
+    driver.app.show("settings")
+    driver.screen("settings").change("gpio", "light_bar", "ws2812")
+    for orientation, size in SIZES.items():
+        driver.set_size(size)
+        driver.screen("settings").ids.rows.parent.scroll_y = 0  # the light bar rows are last
+        driver.screenshot(f"settings-strip-{orientation}")
+        _check_targets(driver, f"settings strip {orientation}")

@@ -1,4 +1,6 @@
-"""Settings: sand-timer length, language, camera source, GPIO pins, and calibration.
+"""Settings: sand-timer length, language, camera source, GPIO pins, the light bar (an LED
+bar graph on its own pins, or a WS2812 strip with its LED count and brightness), and
+calibration.
 
 Changes are checked with the config loader's own validation (ranges, pins used twice) before
 they are kept in ``settings.json`` beside the journal; the devices or the camera are reopened
@@ -21,6 +23,8 @@ from ui.widgets.buttons import TouchButton, TouchToggle
 CAMERA_SOURCES = ("auto", "picamera2", "usb", "render")
 PIN_SETTINGS = (("buzzer_pin", N_("Buzzer")), ("confirm_pin", N_("Confirm button")),
                 ("undo_pin", N_("Undo button")))
+LIGHT_BARS = (("leds", N_("LED bar")), ("ws2812", N_("WS2812 strip")))
+BCM_PINS = range(2, 28)  # the loader's own range refuses anything else anyway
 
 
 class SettingsScreen(BaseScreen):
@@ -45,11 +49,40 @@ class SettingsScreen(BaseScreen):
         for i, pin in enumerate(cfg.gpio.player_button_pins):
             self._pin_in_list(box, "player_button_pins", i, _("Player {n} button").format(n=i + 1),
                               pin)
+        self._light_bar(box, cfg.gpio)
         row = BoxLayout(size_hint_y=None, height=min_target_px(), spacing=4)
         calibrate = TouchButton(text=_("Calibration"))
         calibrate.bind(on_press=lambda *_a: self.app.show("calibration"))
         row.add_widget(calibrate)
         box.add_widget(row)
+
+    def _light_bar(self, box: Any, gpio: Any) -> None:
+        """The light bar's kind, then only the settings that kind uses."""
+        self._choices(box, "gpio", "light_bar", _("Light bar"), [k for k, _l in LIGHT_BARS],
+                      gpio.light_bar, labels={k: _(label) for k, label in LIGHT_BARS})
+        if gpio.light_bar == "ws2812":
+            self._stepper(box, "gpio", "strip_leds", _("Strip LEDs"), gpio.strip_leds, 1)
+            self._stepper(box, "gpio", "strip_brightness", _("Strip brightness"),
+                          gpio.strip_brightness, 0.1)
+            return
+        pins = list(gpio.light_bar_pins)
+        used = {gpio.buzzer_pin, gpio.confirm_pin, gpio.undo_pin, *gpio.player_button_pins,
+                *pins}
+        free = [p for p in BCM_PINS if p not in used]
+        # one more LED takes the lowest free pin; with none free the loader says why not
+        more = pins + [free[0] if free else pins[-1]]
+        row = self._row(box, _("Light bar LEDs"))
+        minus = TouchButton(text="-", size_hint_x=None, width=min_target_px())
+        plus = TouchButton(text="+", size_hint_x=None, width=min_target_px())
+        minus.bind(on_press=lambda *_a: self.change("gpio", "light_bar_pins", pins[:-1]))
+        plus.bind(on_press=lambda *_a: self.change("gpio", "light_bar_pins", more))
+        shown = Label(text=str(len(pins)), size_hint_x=0.4)
+        for w in (minus, shown, plus):
+            row.add_widget(w)
+        self.rows["gpio.light_bar_pins"] = (minus, shown, plus)
+        for i, pin in enumerate(pins):
+            self._pin_in_list(box, "light_bar_pins", i, _("Light bar LED {n}").format(n=i + 1),
+                              pin)
 
     def _row(self, box: Any, label: str) -> BoxLayout:
         row = BoxLayout(size_hint_y=None, height=min_target_px(), spacing=4)
@@ -59,14 +92,19 @@ class SettingsScreen(BaseScreen):
         box.add_widget(row)
         return row
 
-    def _stepper(self, box: Any, section: str, key: str, label: str, value: int, step: int,
-                 *, unit: str = "") -> None:
+    def _stepper(self, box: Any, section: str, key: str, label: str, value: float,
+                 step: float, *, unit: str = "") -> None:
         row = self._row(box, label)
+
+        def stepped(delta: float) -> float:
+            # 0.3 + 0.1 must be 0.4, not 0.4000000000000001, in settings.json and on screen
+            return round(value + delta, 6) if isinstance(step, float) else value + delta
+
         minus = TouchButton(text="-", size_hint_x=None, width=min_target_px())
-        shown = Label(text=f"{value}{unit}", size_hint_x=0.4)
+        shown = Label(text=f"{value:g}{unit}", size_hint_x=0.4)
         plus = TouchButton(text="+", size_hint_x=None, width=min_target_px())
-        minus.bind(on_press=lambda *_a: self.change(section, key, value - step))
-        plus.bind(on_press=lambda *_a: self.change(section, key, value + step))
+        minus.bind(on_press=lambda *_a: self.change(section, key, stepped(-step)))
+        plus.bind(on_press=lambda *_a: self.change(section, key, stepped(step)))
         for w in (minus, shown, plus):
             row.add_widget(w)
         self.rows[f"{section}.{key}"] = (minus, shown, plus)
@@ -84,8 +122,10 @@ class SettingsScreen(BaseScreen):
         plus = TouchButton(text="+", size_hint_x=None, width=min_target_px())
         minus.bind(on_press=lambda *_a: self.change("gpio", key, with_pin(value - 1)))
         plus.bind(on_press=lambda *_a: self.change("gpio", key, with_pin(value + 1)))
-        for w in (minus, Label(text=str(value), size_hint_x=0.4), plus):
+        shown = Label(text=str(value), size_hint_x=0.4)
+        for w in (minus, shown, plus):
             row.add_widget(w)
+        self.rows[f"gpio.{key}[{index}]"] = (minus, shown, plus)
 
     def _choices(self, box: Any, section: str, key: str, label: str, values: list[str],
                  current: str, *, labels: dict[str, str] | None = None) -> None:
