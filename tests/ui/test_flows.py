@@ -732,3 +732,30 @@ def test_settings_edit_the_light_bar_and_refuse_what_the_loader_refuses(make_dri
     assert saved()["strip_leds"] == 29
     driver.tap(next(t for t in screen.rows["gpio.light_bar"].children if t.text == "LED bar"))
     assert gpio().light_bar == "leds" and driver.app.devices.backend.light_bar.kind == "leds"
+
+
+def test_enigma_timer_carries_on_after_leaving_the_screen_and_coming_back(make_driver,
+                                                                         monkeypatch):
+    from companion.timer import ManualClock
+    from ui.screens.enigma import EnigmaScreen
+
+    wall = ManualClock(1_700_000_000.0)
+    clock = ManualClock()
+    monkeypatch.setattr(EnigmaScreen, "wall_clock", staticmethod(wall))
+    monkeypatch.setattr(EnigmaScreen, "clock", staticmethod(clock))
+    driver = make_driver()
+    _start(driver, "game_enigma")
+    screen = driver.screen("enigma")
+    for player, category in zip(driver.app.session.players, ("weight", "conduit", "fragment"),
+                                strict=False):
+        driver.tap(screen.choice_toggles[(player, category)])
+    driver.tap(screen.go_button)
+    driver.tap(screen.start_button)
+    driver.app.show("settings")
+    driver.pump(2)
+    assert screen.timer is None  # leaving stops the polling and darkens the bar
+    for tick in (clock, wall):
+        tick.advance(12.0)
+    driver.app.show("enigma")
+    assert driver.wait_for(lambda: screen.phase == "solve" and screen.countdown == "0:18")
+    assert screen.timer.is_running and screen.start_button.text == "Pause"
