@@ -1,0 +1,421 @@
+"""Enigma reader, one tile: its structure, ports, links and icon read from the rectified square
+(:func:`read_tile`), and the reading order of the squares. See :mod:`vision.enigma_reader`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from companion.enigma.tiles import SIDES, Endpoint, Port, Pos, Tile
+from vision.enigma_art import port_point
+from vision.enigma_colours import ColourModel, colour_features
+from vision.enigma_pack import EnigmaPack
+from vision.enigma_read_types import PAWN_MIN_AREA, NetworkerRead, ReaderSettings, TileRead
+from vision.enigma_skeleton import endpoints, skeletonize
+
+# ---------------------------------------------------------------------------- one tile
+
+
+def reading_order(points: list[tuple[float, float]], *, row_gap: float = 0.12) -> list[int]:
+    """Indices of unit-tile points in reading order: rows top to bottom (points less than
+    ``row_gap`` apart in y share a row), then left to right. Cells are named a, b, c so."""
+    by_y = sorted(range(len(points)), key=lambda i: points[i][1])
+    rows: list[list[int]] = []
+    for i in by_y:
+        if rows and points[i][1] - points[rows[-1][-1]][1] < row_gap:
+            rows[-1].append(i)
+        else:
+            rows.append([i])
+    return [i for row in rows for i in sorted(row, key=lambda k: points[k][0])]
+
+
+def _disc(shape: tuple[int, int], centre: tuple[float, float], radius: float) -> np.ndarray:
+    yy, xx = np.mgrid[0 : shape[0], 0 : shape[1]]
+    return ((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2) <= radius**2  # type: ignore[no-any-return]
+
+
+def _margin_conf(d_best: float, d_second: float) -> float:
+    """1.0 when the best class is much nearer than the second, 0 when equally near."""
+    if d_second <= 0:
+        return 0.0
+    return float(
+        np.clip(
+            (math.sqrt(d_second) - math.sqrt(d_best)) / max(math.sqrt(d_second), 1e-6) / 0.35,
+            0.0,
+            1.0,
+        )
+    )
+
+
+@dataclass(frozen=True)
+class _Cell:
+    centre: tuple[float, float]
+    colour: str
+    confidence: float
+    networker: str | None
+    net_confidence: float
+
+
+def read_tile(
+    patch: np.ndarray, at: Pos, pack: EnigmaPack, model: ColourModel, settings: ReaderSettings
+) -> tuple[TileRead, list[NetworkerRead]]:
+    """Read one tile's conduit side from its straightened patch (north up)."""
+    p = patch.shape[0]
+    problems: list[str] = []
+    conf = 1.0
+    # local balance: the tile's own background is the pack's tile colour (light varies)
+    px = patch.reshape(-1, 3).astype(np.float32)
+    border = np.zeros((p, p), bool)
+    b = max(2, p // 10)
+    border[b : 2 * b, b : p - b] = border[p - 2 * b : p - b, b : p - b] = True
+    border[b : p - b, b : 2 * b] = border[b : p - b, p - 2 * b : p - b] = True
+    ring = patch[border].astype(np.float32)
+    bright = ring[ring.sum(axis=1) >= np.percentile(ring.sum(axis=1), 40)]
+    gains = np.array(pack.colour("tile"), np.float32) / np.maximum(np.median(bright, axis=0), 1)
+    balanced = np.clip(px * np.clip(gains, 0.5, 2.0), 0, 255).reshape(patch.shape)
+    feats = colour_features(balanced)
+    # networkers stand only on cells and are judged there; elsewhere a pixel is tile art
+    labels, all_labels = model.labels_with_and_without(feats, ("net",))
+    kinds = np.array(model.kinds)
+    names = np.array(model.names)
+    kind_map = kinds[labels]
+    rc = pack.cell_radius * p
+    rn = pack.networker_radius * p
+    cw = pack.channel_width * p
+    # ---- cells
+    cells: list[_Cell] = []
+    cell_classes = [i for i, k in enumerate(model.kinds) if k == "cell"]
+    for ci in cell_classes:
+        mask = (labels == ci).astype(np.uint8)
+        n, lab, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        # a pawn on a cell can break the cell's ring into pieces: pieces whose centres lie
+        # within one cell radius of each other are one cell (two cells are farther apart)
+        pieces = [k for k in range(1, n) if stats[k, cv2.CC_STAT_AREA] >= 3]
+        groups: list[list[int]] = []
+        for k in sorted(pieces, key=lambda k: -stats[k, cv2.CC_STAT_AREA]):
+            for group in groups:
+                g = group[0]
+                if math.hypot(cents[k][0] - cents[g][0], cents[k][1] - cents[g][1]) < 1.4 * rc:
+                    group.append(k)
+                    break
+            else:
+                groups.append([k])
+        for group in groups:
+            area = sum(int(stats[k, cv2.CC_STAT_AREA]) for k in group)
+            if area < 0.3 * math.pi * (rc**2 - rn**2):
+                continue
+            member = np.isin(lab, group)
+            ys, xs = np.nonzero(member)
+            (ex, ey), radius = cv2.minEnclosingCircle(np.column_stack([xs, ys]).astype(np.float32))
+            if radius < 0.55 * rc:
+                continue
+            if radius > 1.6 * rc:
+                problems.append("two cells of one colour touch, or a cell is misread")
+                conf = min(conf, 0.3)
+            centre = (float(ex), float(ey))
+            # colour confidence from the ring's median colour
+            ringmask = _disc((p, p), centre, rc * 0.95) & ~_disc((p, p), centre, rn * 1.15)
+            med = np.median(feats[ringmask], axis=0)
+            d = ((model.centres - med) ** 2).sum(axis=1)
+            cell_d = sorted(float(d[i]) for i in cell_classes)
+            colour_conf = _margin_conf(cell_d[0], cell_d[1] if len(cell_d) > 1 else 1e9)
+            # the networker: the colour inside the ring
+            inner = _disc((p, p), centre, max(1.0, rn * 0.55))
+            med_in = np.median(feats[inner], axis=0)
+            options = [ci] + [i for i, kk in enumerate(model.kinds) if kk == "net"]
+            din = [float(((model.centres[i] - med_in) ** 2).sum()) for i in options]
+            order = np.argsort(din)
+            best = options[int(order[0])]
+            net_conf = _margin_conf(din[int(order[0])], din[int(order[1])])
+            net = None if best == ci else str(names[best])
+            cells.append(_Cell(centre, str(names[ci]), colour_conf, net, net_conf))
+    # ---- pawns: a pawn is a disc of a player colour, smaller than a cell, on a cell. Its
+    # rim can hide the cell's ring from the colour labels, so each pawn found is checked:
+    # the cell under it is read from the ring around it, and the pawn's colour from its middle
+    net_ids = [i for i, k in enumerate(model.kinds) if k == "net"]
+    net_mask = np.isin(all_labels, net_ids)
+    candidates: list[tuple[tuple[float, float], bool]] = []  # (centre, a whole pawn?)
+    whole_pawns = np.zeros((p, p), np.uint8)
+    for first, r_open, min_area in ((True, max(1, int(round(rn * 0.5))), 0.35),
+                                    (False, max(1, int(round(rn * 0.3))), PAWN_MIN_AREA)):
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r_open + 1, 2 * r_open + 1))
+        pawns = cv2.morphologyEx(net_mask.astype(np.uint8), cv2.MORPH_OPEN, kernel)
+        n_p, p_lab, p_stats, p_cents = cv2.connectedComponentsWithStats(pawns, connectivity=8)
+        for k in range(1, n_p):
+            area = p_stats[k, cv2.CC_STAT_AREA]
+            if not min_area * math.pi * rn * rn <= area <= 2.5 * math.pi * rn * rn:
+                continue
+            if first:
+                whole_pawns[p_lab == k] = 1
+            elif whole_pawns[p_lab == k].any():
+                continue  # already a whole pawn
+            candidates.append(((float(p_cents[k][0]), float(p_cents[k][1])), first))
+    for centre, whole in candidates:
+        ring = _disc((p, p), centre, rc * 0.95) & ~_disc((p, p), centre, rn * 1.2)
+        inner = _disc((p, p), centre, max(1.0, rn * 0.5))
+        med_ring = np.median(feats[ring], axis=0)
+        med_in = np.median(feats[inner], axis=0)
+        d_cells = sorted((float(((model.centres[i] - med_ring) ** 2).sum()), i)
+                         for i in cell_classes)
+        d_nets = sorted((float(((model.centres[i] - med_in) ** 2).sum()), i) for i in net_ids)
+        pawn_conf = _margin_conf(d_nets[0][0], d_nets[1][0])
+        # the pawn's middle must be nearer a player colour than the ring's cell colour
+        if d_nets[0][0] >= float(((model.centres[d_cells[0][1]] - med_in) ** 2).sum()):
+            continue
+        near = [n for n, c in enumerate(cells)
+                if math.hypot(centre[0] - c.centre[0], centre[1] - c.centre[1]) < 0.8 * rc]
+        colour = str(names[d_nets[0][1]])
+        if near:
+            c = cells[near[0]]
+            if c.networker is None or (whole and c.networker != colour):
+                cells[near[0]] = _Cell(c.centre, c.colour, c.confidence, colour,
+                                       min(pawn_conf, c.net_confidence if c.networker else 1.0))
+        elif whole:
+            # no cell read here: if the ring is not bare tile, a cell hides under the pawn
+            # (only a whole pawn says so: a small blob beside no cell is tile art)
+            tile_d = min(float(((model.centres[i] - med_ring) ** 2).sum())
+                         for i, kk in enumerate(model.kinds) if kk == "tile")
+            if d_cells[0][0] < tile_d:
+                problems.append("a networker stands where no cell was read: is a cell hidden?")
+                conf = min(conf, 0.3)
+    order = reading_order([(c.centre[0] / p, c.centre[1] / p) for c in cells])
+    cells = [cells[i] for i in order]
+    cell_ids = [chr(ord("a") + i) for i in range(len(cells))]
+    # ---- channels: the mask without the cells, then pieces and their contacts
+    channel = (kind_map == "channel").astype(np.uint8)
+    channel = cv2.morphologyEx(channel, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    # the outermost pixels may show the gap to the next tile or the table: not this tile's
+    edge_px = max(2, int(round(0.035 * p)))
+    channel[:edge_px, :] = channel[-edge_px:, :] = 0
+    channel[:, :edge_px] = channel[:, -edge_px:] = 0
+    # two cells close together: the short channel between them is judged along the line
+    links: list[tuple[Endpoint, Endpoint]] = []
+    # whatever is not bare tile art conducts (channel, cells, their outlines)
+    conductive = (~np.isin(kind_map, ("tile", "edge", "icon"))).astype(np.uint8)
+    for c in cells:  # a pawn hides the cell's middle: the whole cell conducts
+        conductive[_disc((p, p), c.centre, rc * 0.9)] = 1
+    yy, xx = np.mgrid[0:p, 0:p].astype(np.float32)
+    for i, ci in enumerate(cells):
+        for j in range(i + 1, len(cells)):
+            cj = cells[j]
+            dx, dy = cj.centre[0] - ci.centre[0], cj.centre[1] - ci.centre[1]
+            dist = math.hypot(dx, dy)
+            if dist > 0.6 * p or dist < 1e-6:
+                continue
+            # a corridor along the straight line between the two cells
+            t = np.clip(((xx - ci.centre[0]) * dx + (yy - ci.centre[1]) * dy) / dist**2, 0, 1)
+            off = np.hypot(xx - ci.centre[0] - t * dx, yy - ci.centre[1] - t * dy)
+            corridor = (off <= max(3.0, 0.09 * p)).astype(np.uint8)
+            _, comp = cv2.connectedComponents(conductive & corridor, connectivity=8)
+            la = comp[int(round(ci.centre[1])), int(round(ci.centre[0]))]
+            lb = comp[int(round(cj.centre[1])), int(round(cj.centre[0]))]
+            if la and la == lb:
+                links.append((cell_ids[i], cell_ids[j]))
+            else:
+                # cells whose outlines nearly touch: a short channel may hide in the blur
+                k = 2 * max(2, int(round(0.08 * p))) + 1
+                near = cv2.dilate((comp == la).astype(np.uint8), np.ones((k, k), np.uint8))
+                if (near.astype(bool) & (comp == lb)).any():
+                    problems.append("a channel between two cells is broken: joined or not?")
+                    conf = min(conf, 0.4)
+    for c in cells:
+        channel[_disc((p, p), c.centre, rc * 1.3)] = 0
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(channel, connectivity=8)
+    min_piece = 0.6 * cw * cw
+    windows: dict[Port, np.ndarray] = {}
+    fr = pack.ports
+    depth0, depth1 = max(2, int(round(0.035 * p))), max(4, int(0.13 * p))
+    half_w = max(2.0, cw)
+    port_fraction: dict[Port, float] = {}
+    for side in SIDES:
+        for pos in range(3):
+            port = Port(side, pos)
+            x, y = port_point(port, fr)
+            win = np.zeros((p, p), bool)
+            u = x * p if side in "NS" else y * p
+            ua, ub = int(round(u - half_w)), int(round(u + half_w)) + 1
+            if side == "N":
+                win[depth0:depth1, ua:ub] = True
+            elif side == "S":
+                win[p - depth1 : p - depth0, ua:ub] = True
+            elif side == "W":
+                win[ua:ub, depth0:depth1] = True
+            else:
+                win[ua:ub, p - depth1 : p - depth0] = True
+            windows[port] = win
+            port_fraction[port] = float(channel[win].mean()) if win.any() else 0.0
+    present = {q for q, f in port_fraction.items() if f >= settings.port_min_fraction}
+    offset = _opening_offset(channel, fr, depth0, depth1, cw)
+    for f in port_fraction.values():
+        # a fraction near the threshold is a doubtful opening
+        margin = abs(f - settings.port_min_fraction) / settings.port_min_fraction
+        conf = min(conf, float(np.clip(0.5 + margin, 0.0, 1.0)))
+    # openings that are not at one of the three positions
+    band = np.zeros((p, p), bool)
+    band[depth0:depth1, :] = band[p - depth1 : p - depth0, :] = True
+    band[:, depth0:depth1] = band[:, p - depth1 : p - depth0] = True
+    stray = channel.astype(bool) & band
+    for win in windows.values():
+        stray &= ~cv2.dilate(win.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
+    corner = np.zeros((p, p), bool)
+    cc = depth1 + 1
+    corner[:cc, :cc] = corner[:cc, -cc:] = corner[-cc:, :cc] = corner[-cc:, -cc:] = True
+    stray &= ~corner
+    if stray.sum() > cw * (depth1 - depth0) * 0.6:
+        problems.append("a channel reaches a side away from the three opening positions")
+        conf = min(conf, 0.4)
+    contact_ring = [_disc((p, p), c.centre, rc * 1.3 + 2.5) for c in cells]
+    used_ports: set[Port] = set()
+    for k in range(1, n):
+        if stats[k, cv2.CC_STAT_AREA] < min_piece:
+            continue
+        # a sliver thinner than a channel (a neighbour's edge line, a shadow) is no channel
+        if min(stats[k, cv2.CC_STAT_WIDTH], stats[k, cv2.CC_STAT_HEIGHT]) < 0.6 * cw:
+            continue
+        piece = lab == k
+        grown = cv2.dilate(piece.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+        nodes: list[Endpoint] = [
+            cell_ids[i] for i, ring_ in enumerate(contact_ring) if (grown & ring_).any()
+        ]
+        ports_here = [
+            q
+            for q in sorted(present, key=lambda q: (SIDES.index(q.side), q.position))
+            if (piece & windows[q]).any()
+        ]
+        nodes.extend(ports_here)
+        used_ports.update(ports_here)
+        if len(nodes) < 2:
+            problems.append("a channel ends without reaching a cell or a side")
+            conf = min(conf, 0.4)
+            continue
+        # a channel is a stroke: a hole in it means something round sits on it (a cell under
+        # a networker whose ring was not seen)
+        contours, hierarchy = cv2.findContours(piece.astype(np.uint8), cv2.RETR_CCOMP,
+                                               cv2.CHAIN_APPROX_SIMPLE)
+        if hierarchy is not None and any(
+                h[3] >= 0 and cv2.contourArea(c) >= 0.25 * math.pi * rn * rn
+                for c, h in zip(contours, hierarchy[0], strict=True)):
+            problems.append("something round sits on a channel: a cell under a networker?")
+            conf = min(conf, 0.3)
+        cell_count = sum(1 for e in nodes if isinstance(e, str))
+        if cell_count == 0 and len(nodes) >= 4:
+            problems.append("channels cross or join at one point: cannot tell which")
+            conf = min(conf, 0.4)
+        # skeleton ends must lie at a cell or a side: otherwise a channel ends in nowhere
+        ys, xs = np.nonzero(piece)
+        y0_, y1_, x0_, x1_ = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
+        sk = skeletonize(piece[y0_:y1_, x0_:x1_])
+        for ex, ey in endpoints(sk):
+            gx, gy = ex + x0_, ey + y0_
+            near_side = min(gx, gy, p - 1 - gx, p - 1 - gy) <= depth1 + 2
+            near_cell = any(
+                math.hypot(gx - c.centre[0], gy - c.centre[1]) <= rc * 1.3 + cw + 3 for c in cells
+            )
+            if not (near_side or near_cell):
+                problems.append("a channel ends in the middle of the tile: a join hidden?")
+                conf = min(conf, 0.5)
+                break
+        for a, b2 in zip(nodes, nodes[1:], strict=False):
+            links.append((a, b2))
+    for q in sorted(present - used_ports, key=lambda q: (SIDES.index(q.side), q.position)):
+        problems.append(f"an opening at {q.side}{q.position} joins nothing")
+        conf = min(conf, 0.4)
+    for c in cells:
+        conf = min(conf, c.confidence)
+    links = list(dict.fromkeys(links))
+    tile = Tile.make({cid: c.colour for cid, c in zip(cell_ids, cells, strict=True)}, links)
+    nets = [
+        NetworkerRead(at, cid, c.networker, c.net_confidence)
+        for cid, c in zip(cell_ids, cells, strict=True)
+        if c.networker is not None
+    ]
+    for c in cells:
+        if c.net_confidence < settings.min_confidence:
+            conf = min(conf, c.net_confidence)
+    category = read_icon(labels, kind_map, pack, model) if pack.icons else None
+    centres = tuple((c.centre[0] / p, c.centre[1] / p) for c in cells)
+    return TileRead(at, tile, conf, category, tuple(dict.fromkeys(problems)), centres,
+                    offset), nets
+
+
+_ICONS: dict[tuple[int, int], dict[str, list[np.ndarray]]] = {}
+
+
+def _icon_templates(pack: EnigmaPack, side: int) -> dict[str, list[np.ndarray]]:
+    """Each category icon as a mask of its icon-coloured pixels, ``side`` square, 4 turns."""
+    key = (id(pack), side)
+    if key not in _ICONS:
+        icon_f = colour_features(np.array(pack.colour("icon"), np.float32))
+        tile_f = colour_features(np.array(pack.colour("tile"), np.float32))
+        out: dict[str, list[np.ndarray]] = {}
+        for category, image in pack.icons.items():
+            small = cv2.resize(image, (side, side), interpolation=cv2.INTER_AREA)
+            f = colour_features(small)
+            mask = ((f - icon_f) ** 2).sum(axis=-1) < ((f - tile_f) ** 2).sum(axis=-1)
+            out[category] = [np.rot90(mask, k) for k in range(4)]
+        _ICONS[key] = out
+    return _ICONS[key]
+
+
+def read_icon(labels: np.ndarray, kind_map: np.ndarray, pack: EnigmaPack,
+              model: ColourModel) -> str | None:
+    """The category whose icon (in any of 4 turns) best matches the tile's middle, over the
+    pixels that channels and cells leave visible; None when too little is seen or two
+    categories match about as well."""
+    p = labels.shape[0]
+    side = max(8, int(round(2.5 * pack.icon_radius * p)))
+    a = (p - side) // 2
+    kinds = kind_map[a:a + side, a:a + side]
+    seen = np.isin(kinds, ("tile", "icon"))
+    if seen.mean() < 0.5:
+        return None
+    icon = kinds == "icon"
+    scores = {}
+    for category, turns in _icon_templates(pack, side).items():
+        best = 0.0
+        for t in turns:
+            inter = float((icon & t & seen).sum())
+            union = float(((icon | t) & seen).sum())
+            best = max(best, inter / max(union, 1.0))
+        scores[category] = best
+    ranked = sorted(scores.items(), key=lambda kv: -kv[1])
+    if ranked[0][1] < 0.45 or ranked[0][1] - ranked[1][1] < 0.15:
+        return None
+    return ranked[0][0]
+
+
+def _opening_offset(channel: np.ndarray, fractions: tuple[float, float, float], depth0: int,
+                    depth1: int, cw: float) -> tuple[float, float]:
+    """Where the channels cross the sides, against the pack's three positions: the median
+    shift in x (from the N and S sides) and in y (from E and W). Openings sit at fixed places
+    on a tile, so a consistent shift means the square was cut a little off the tile."""
+    p = channel.shape[0]
+    wanted = [f * p for f in fractions]
+    shifts: dict[str, list[float]] = {"x": [], "y": []}
+    bands = {"N": channel[depth0:depth1, :].mean(axis=0),
+             "S": channel[p - depth1:p - depth0, :].mean(axis=0),
+             "W": channel[:, depth0:depth1].mean(axis=1),
+             "E": channel[:, p - depth1:p - depth0].mean(axis=1)}
+    for side, profile in bands.items():
+        on = profile > 0.5
+        k = 0
+        while k < p:
+            if not on[k]:
+                k += 1
+                continue
+            j = k
+            while j < p and on[j]:
+                j += 1
+            width = j - k
+            if 0.5 * cw <= width <= 2.5 * cw:
+                centre = (k + j - 1) / 2
+                near = min(wanted, key=lambda w: abs(w - centre))
+                if abs(centre - near) <= 0.11 * p:
+                    shifts["x" if side in "NS" else "y"].append(centre - near)
+            k = j
+    return (float(np.median(shifts["x"])) if shifts["x"] else 0.0,
+            float(np.median(shifts["y"])) if shifts["y"] else 0.0)
