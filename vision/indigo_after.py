@@ -172,7 +172,11 @@ def check_after(
                 "the gems agree with the rules but some were read with low confidence: please "
                 "check "
                 + ", ".join(
-                    _fmt_point(g.point) if g.point is not None else "the centre" for g in low
+                    # several gems in the centre's stock are one place to look at
+                    dict.fromkeys(
+                        _fmt_point(g.point) if g.point is not None else "the centre"
+                        for g in low
+                    )
                 )
             )
         return AfterCheck(not questions, Placement(cell, tile), questions, after)

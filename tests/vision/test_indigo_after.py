@@ -92,3 +92,16 @@ def test_an_illegal_read_placement_is_asked(demo: IndigoPack) -> None:
     verdict = check_after(before, read)
     assert not verdict.consistent
     assert "not a legal placement" in verdict.questions[0]
+
+
+def test_doubtful_centre_gems_are_one_place_to_check(demo: IndigoPack, turn: tuple) -> None:
+    before, placement, after = turn
+    read = _read(demo, after)
+    centre = [i for i, g in enumerate(read.gems) if g.point is None]
+    assert len(centre) >= 2
+    for i in centre:  # every gem of the stock read with low confidence
+        read.gems[i] = replace(read.gems[i], confidence=0.2)
+    verdict = check_after(before, read)
+    assert verdict.placement == placement and not verdict.consistent
+    (question,) = verdict.questions
+    assert question.count("the centre") == 1, question
