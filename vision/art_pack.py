@@ -147,9 +147,12 @@ def _image(folder: Path, name: Any, what: str) -> np.ndarray:
     return img
 
 
-def load_indigo_pack(folder: str | Path | None = None) -> IndigoPack:
-    """Load an Indigo pack; ``None`` or ``""`` loads the demo pack shipped with the app."""
-    path = Path(folder) if folder else DEMO_INDIGO
+def read_manifest(path: Path, game: str) -> tuple[Path, dict[str, Any]]:
+    """The checked ``manifest.json`` of the pack folder ``path``: its path and its object.
+
+    ArtPackError names the folder or file when it is missing, unreadable, of another format,
+    or a pack for another game.
+    """
     manifest_path = path / "manifest.json"
     try:
         data = json.loads(manifest_path.read_text(encoding="utf-8"))
@@ -159,8 +162,15 @@ def load_indigo_pack(folder: str | Path | None = None) -> IndigoPack:
         raise ArtPackError(f"{manifest_path}: unreadable manifest: {exc}") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ArtPackError(f"{manifest_path}: format must be {FORMAT!r}")
-    if data.get("game") != "indigo":
-        raise ArtPackError(f"{manifest_path}: a pack for {data.get('game')!r}, not indigo")
+    if data.get("game") != game:
+        raise ArtPackError(f"{manifest_path}: a pack for {data.get('game')!r}, not {game}")
+    return manifest_path, data
+
+
+def load_indigo_pack(folder: str | Path | None = None) -> IndigoPack:
+    """Load an Indigo pack; ``None`` or ``""`` loads the demo pack shipped with the app."""
+    path = Path(folder) if folder else DEMO_INDIGO
+    manifest_path, data = read_manifest(path, "indigo")
     tiles_entry = data.get("tiles")
     if not isinstance(tiles_entry, dict) or sorted(tiles_entry) != ["0", "1", "2", "3", "4"]:
         raise ArtPackError(f"{manifest_path}: 'tiles' must name the images of types 0..4")

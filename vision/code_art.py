@@ -34,7 +34,7 @@ import cv2
 import numpy as np
 
 from companion.break_the_code.tiles import ALL_TILES, BOX, Tile, parse_tile
-from vision.art_pack import BGR, FORMAT, format_colour, parse_colour
+from vision.art_pack import BGR, FORMAT, format_colour, parse_colour, read_manifest
 from vision.code_mat import PANEL_GREY
 from vision.errors import ArtPackError
 
@@ -253,17 +253,7 @@ def load_code_pack(folder: str | Path | None = None) -> CodePack:
     if not folder:
         return demo_pack()
     path = Path(folder)
-    manifest_path = path / "manifest.json"
-    try:
-        data = json.loads(manifest_path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ArtPackError(f"{path}: not an art pack (no manifest.json)") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ArtPackError(f"{manifest_path}: unreadable manifest: {exc}") from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise ArtPackError(f"{manifest_path}: format must be {FORMAT!r}")
-    if data.get("game") != GAME:
-        raise ArtPackError(f"{manifest_path}: a pack for {data.get('game')!r}, not {GAME}")
+    manifest_path, data = read_manifest(path, GAME)
     try:
         colours = {k: np.array(parse_colour(v, where=f"colours.{k}"), np.float32)
                    for k, v in dict(data["colours"]).items()}

@@ -48,7 +48,7 @@ import numpy as np
 from companion.enigma.catalogue import CATEGORIES
 from companion.enigma.errors import TileFormatError
 from companion.enigma.tiles import CROSSROADS, Tile, format_tile, parse_tile
-from vision.art_pack import BGR, FORMAT, PACKS_DIR, format_colour, parse_colour
+from vision.art_pack import BGR, FORMAT, PACKS_DIR, format_colour, parse_colour, read_manifest
 from vision.errors import ArtPackError
 
 DEMO_ENIGMA = PACKS_DIR / "enigma-demo"
@@ -188,17 +188,7 @@ def _colour_group(
 def load_enigma_pack(folder: str | Path | None = None) -> EnigmaPack:
     """Load an Enigma pack; ``None`` or ``""`` loads the demo pack shipped with the app."""
     path = Path(folder) if folder else DEMO_ENIGMA
-    manifest_path = path / "manifest.json"
-    try:
-        data = json.loads(manifest_path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ArtPackError(f"{path}: not an art pack (no manifest.json)") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ArtPackError(f"{manifest_path}: unreadable manifest: {exc}") from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise ArtPackError(f"{manifest_path}: format must be {FORMAT!r}")
-    if data.get("game") != "enigma":
-        raise ArtPackError(f"{manifest_path}: a pack for {data.get('game')!r}, not enigma")
+    manifest_path, data = read_manifest(path, "enigma")
     colours = data.get("colours")
     if not isinstance(colours, dict):
         raise ArtPackError(f"{manifest_path}: 'colours' is missing")
