@@ -304,15 +304,8 @@ class SecondChanceRules:
         if card not in (0, 1):
             raise IllegalMoveError(f"'card' is 0 or 1 (the two revealed cards), got {card}")
         shape = state.revealed[card]
-        _check_cells_on_grid(cells, p.grid, what=f"{name}'s draw")
-        if not cells or Shape.from_cells(cells).canonical() != shape:
-            drawn = Shape.from_cells(cells).text if cells else "nothing"
-            raise IllegalMoveError(
-                f"{name} drew {drawn!r}, which is not card {card} {shape.text!r} in any of its "
-                "8 orientations"
-            )
-        new = replace(p, grid=p.grid.with_cells(cells), resolved=True)
-        return _close_round_if_done(_replace_player(state, new))
+        return _draw_shape(state, p, cells, shape, what=f"card {card} {shape.text!r}",
+                           grid_what=f"{name}'s draw")
 
     def _second_chance(
         self, state: SecondChanceState, event: Mapping[str, Any], where: str
@@ -353,15 +346,9 @@ class SecondChanceRules:
                 out_order=(*state.out_order, name),
             )
             return _close_round_if_done(state)
-        _check_cells_on_grid(cells, p.grid, what=f"{name}'s second chance")
-        if not cells or Shape.from_cells(cells).canonical() != shape:
-            drawn = Shape.from_cells(cells).text if cells else "nothing"
-            raise IllegalMoveError(
-                f"{name} drew {drawn!r}, which is not the second-chance card {shape.text!r} in "
-                "any of its 8 orientations"
-            )
-        new = replace(p, grid=p.grid.with_cells(cells), resolved=True)
-        return _close_round_if_done(_replace_player(state, new))
+        return _draw_shape(state, p, cells, shape,
+                           what=f"the second-chance card {shape.text!r}",
+                           grid_what=f"{name}'s second chance")
 
     def _bonus(
         self, state: SecondChanceState, event: Mapping[str, Any], where: str
@@ -453,6 +440,26 @@ def _take_from_catalogue(
 
 def _finish(state: SecondChanceState, reason: str) -> SecondChanceState:
     return replace(state, over=True, end_reason=reason, shortage=False)
+
+
+def _draw_shape(
+    state: SecondChanceState,
+    p: PlayerState,
+    cells: list[Cell],
+    shape: Shape,
+    *,
+    what: str,
+    grid_what: str,
+) -> SecondChanceState:
+    """``p`` draws ``shape`` on ``cells`` (a card or a second chance), and is done this round."""
+    _check_cells_on_grid(cells, p.grid, what=grid_what)
+    if not cells or Shape.from_cells(cells).canonical() != shape:
+        drawn = Shape.from_cells(cells).text if cells else "nothing"
+        raise IllegalMoveError(
+            f"{p.name} drew {drawn!r}, which is not {what} in any of its 8 orientations"
+        )
+    new = replace(p, grid=p.grid.with_cells(cells), resolved=True)
+    return _close_round_if_done(_replace_player(state, new))
 
 
 def _close_round_if_done(state: SecondChanceState) -> SecondChanceState:
