@@ -5,16 +5,17 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
 from companion.enigma.tiles import SIDES, Endpoint, Port, Pos, Tile
 from vision.enigma_art import port_point
+from vision.enigma_cells import disc, find_cells
 from vision.enigma_colours import ColourModel, colour_features
+from vision.enigma_networkers import read_networkers
 from vision.enigma_pack import EnigmaPack
-from vision.enigma_read_types import PAWN_MIN_AREA, NetworkerRead, ReaderSettings, TileRead
+from vision.enigma_read_types import NetworkerRead, ReaderSettings, TileRead
 from vision.enigma_skeleton import endpoints, skeletonize
 
 # ---------------------------------------------------------------------------- one tile
@@ -31,33 +32,6 @@ def reading_order(points: list[tuple[float, float]], *, row_gap: float = 0.12) -
         else:
             rows.append([i])
     return [i for row in rows for i in sorted(row, key=lambda k: points[k][0])]
-
-
-def _disc(shape: tuple[int, int], centre: tuple[float, float], radius: float) -> np.ndarray:
-    yy, xx = np.mgrid[0 : shape[0], 0 : shape[1]]
-    return ((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2) <= radius**2  # type: ignore[no-any-return]
-
-
-def _margin_conf(d_best: float, d_second: float) -> float:
-    """1.0 when the best class is much nearer than the second, 0 when equally near."""
-    if d_second <= 0:
-        return 0.0
-    return float(
-        np.clip(
-            (math.sqrt(d_second) - math.sqrt(d_best)) / max(math.sqrt(d_second), 1e-6) / 0.35,
-            0.0,
-            1.0,
-        )
-    )
-
-
-@dataclass(frozen=True)
-class _Cell:
-    centre: tuple[float, float]
-    colour: str
-    confidence: float
-    networker: str | None
-    net_confidence: float
 
 
 def read_tile(
@@ -81,107 +55,15 @@ def read_tile(
     # networkers stand only on cells and are judged there; elsewhere a pixel is tile art
     labels, all_labels = model.labels_with_and_without(feats, ("net",))
     kinds = np.array(model.kinds)
-    names = np.array(model.names)
     kind_map = kinds[labels]
     rc = pack.cell_radius * p
     rn = pack.networker_radius * p
     cw = pack.channel_width * p
-    # ---- cells
-    cells: list[_Cell] = []
-    cell_classes = [i for i, k in enumerate(model.kinds) if k == "cell"]
-    for ci in cell_classes:
-        mask = (labels == ci).astype(np.uint8)
-        n, lab, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
-        # a pawn on a cell can break the cell's ring into pieces: pieces whose centres lie
-        # within one cell radius of each other are one cell (two cells are farther apart)
-        pieces = [k for k in range(1, n) if stats[k, cv2.CC_STAT_AREA] >= 3]
-        groups: list[list[int]] = []
-        for k in sorted(pieces, key=lambda k: -stats[k, cv2.CC_STAT_AREA]):
-            for group in groups:
-                g = group[0]
-                if math.hypot(cents[k][0] - cents[g][0], cents[k][1] - cents[g][1]) < 1.4 * rc:
-                    group.append(k)
-                    break
-            else:
-                groups.append([k])
-        for group in groups:
-            area = sum(int(stats[k, cv2.CC_STAT_AREA]) for k in group)
-            if area < 0.3 * math.pi * (rc**2 - rn**2):
-                continue
-            member = np.isin(lab, group)
-            ys, xs = np.nonzero(member)
-            (ex, ey), radius = cv2.minEnclosingCircle(np.column_stack([xs, ys]).astype(np.float32))
-            if radius < 0.55 * rc:
-                continue
-            if radius > 1.6 * rc:
-                problems.append("two cells of one colour touch, or a cell is misread")
-                conf = min(conf, 0.3)
-            centre = (float(ex), float(ey))
-            # colour confidence from the ring's median colour
-            ringmask = _disc((p, p), centre, rc * 0.95) & ~_disc((p, p), centre, rn * 1.15)
-            med = np.median(feats[ringmask], axis=0)
-            d = ((model.centres - med) ** 2).sum(axis=1)
-            cell_d = sorted(float(d[i]) for i in cell_classes)
-            colour_conf = _margin_conf(cell_d[0], cell_d[1] if len(cell_d) > 1 else 1e9)
-            # the networker: the colour inside the ring
-            inner = _disc((p, p), centre, max(1.0, rn * 0.55))
-            med_in = np.median(feats[inner], axis=0)
-            options = [ci] + [i for i, kk in enumerate(model.kinds) if kk == "net"]
-            din = [float(((model.centres[i] - med_in) ** 2).sum()) for i in options]
-            order = np.argsort(din)
-            best = options[int(order[0])]
-            net_conf = _margin_conf(din[int(order[0])], din[int(order[1])])
-            net = None if best == ci else str(names[best])
-            cells.append(_Cell(centre, str(names[ci]), colour_conf, net, net_conf))
-    # ---- pawns: a pawn is a disc of a player colour, smaller than a cell, on a cell. Its
-    # rim can hide the cell's ring from the colour labels, so each pawn found is checked:
-    # the cell under it is read from the ring around it, and the pawn's colour from its middle
-    net_ids = [i for i, k in enumerate(model.kinds) if k == "net"]
-    net_mask = np.isin(all_labels, net_ids)
-    candidates: list[tuple[tuple[float, float], bool]] = []  # (centre, a whole pawn?)
-    whole_pawns = np.zeros((p, p), np.uint8)
-    for first, r_open, min_area in ((True, max(1, int(round(rn * 0.5))), 0.35),
-                                    (False, max(1, int(round(rn * 0.3))), PAWN_MIN_AREA)):
-        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r_open + 1, 2 * r_open + 1))
-        pawns = cv2.morphologyEx(net_mask.astype(np.uint8), cv2.MORPH_OPEN, kernel)
-        n_p, p_lab, p_stats, p_cents = cv2.connectedComponentsWithStats(pawns, connectivity=8)
-        for k in range(1, n_p):
-            area = p_stats[k, cv2.CC_STAT_AREA]
-            if not min_area * math.pi * rn * rn <= area <= 2.5 * math.pi * rn * rn:
-                continue
-            if first:
-                whole_pawns[p_lab == k] = 1
-            elif whole_pawns[p_lab == k].any():
-                continue  # already a whole pawn
-            candidates.append(((float(p_cents[k][0]), float(p_cents[k][1])), first))
-    for centre, whole in candidates:
-        ring = _disc((p, p), centre, rc * 0.95) & ~_disc((p, p), centre, rn * 1.2)
-        inner = _disc((p, p), centre, max(1.0, rn * 0.5))
-        med_ring = np.median(feats[ring], axis=0)
-        med_in = np.median(feats[inner], axis=0)
-        d_cells = sorted((float(((model.centres[i] - med_ring) ** 2).sum()), i)
-                         for i in cell_classes)
-        d_nets = sorted((float(((model.centres[i] - med_in) ** 2).sum()), i) for i in net_ids)
-        pawn_conf = _margin_conf(d_nets[0][0], d_nets[1][0])
-        # the pawn's middle must be nearer a player colour than the ring's cell colour
-        if d_nets[0][0] >= float(((model.centres[d_cells[0][1]] - med_in) ** 2).sum()):
-            continue
-        near = [n for n, c in enumerate(cells)
-                if math.hypot(centre[0] - c.centre[0], centre[1] - c.centre[1]) < 0.8 * rc]
-        colour = str(names[d_nets[0][1]])
-        if near:
-            c = cells[near[0]]
-            if c.networker is None or (whole and c.networker != colour):
-                cells[near[0]] = _Cell(c.centre, c.colour, c.confidence, colour,
-                                       min(pawn_conf, c.net_confidence if c.networker else 1.0))
-        elif whole:
-            # no cell read here: if the ring is not bare tile, a cell hides under the pawn
-            # (only a whole pawn says so: a small blob beside no cell is tile art)
-            tile_d = min(float(((model.centres[i] - med_ring) ** 2).sum())
-                         for i, kk in enumerate(model.kinds) if kk == "tile")
-            if d_cells[0][0] < tile_d:
-                problems.append("a networker stands where no cell was read: is a cell hidden?")
-                conf = min(conf, 0.3)
+    # ---- cells, then the networkers standing on them
+    cells, cell_problems, cell_conf = find_cells(labels, feats, model, pack)
+    cells, net_problems, net_conf = read_networkers(cells, feats, all_labels, model, pack)
+    problems += cell_problems + net_problems
+    conf = min(conf, cell_conf, net_conf)
     order = reading_order([(c.centre[0] / p, c.centre[1] / p) for c in cells])
     cells = [cells[i] for i in order]
     cell_ids = [chr(ord("a") + i) for i in range(len(cells))]
@@ -197,7 +79,7 @@ def read_tile(
     # whatever is not bare tile art conducts (channel, cells, their outlines)
     conductive = (~np.isin(kind_map, ("tile", "edge", "icon"))).astype(np.uint8)
     for c in cells:  # a pawn hides the cell's middle: the whole cell conducts
-        conductive[_disc((p, p), c.centre, rc * 0.9)] = 1
+        conductive[disc((p, p), c.centre, rc * 0.9)] = 1
     yy, xx = np.mgrid[0:p, 0:p].astype(np.float32)
     for i, ci in enumerate(cells):
         for j in range(i + 1, len(cells)):
@@ -223,7 +105,7 @@ def read_tile(
                     problems.append("a channel between two cells is broken: joined or not?")
                     conf = min(conf, 0.4)
     for c in cells:
-        channel[_disc((p, p), c.centre, rc * 1.3)] = 0
+        channel[disc((p, p), c.centre, rc * 1.3)] = 0
     n, lab, stats, _ = cv2.connectedComponentsWithStats(channel, connectivity=8)
     min_piece = 0.6 * cw * cw
     windows: dict[Port, np.ndarray] = {}
@@ -268,7 +150,7 @@ def read_tile(
     if stray.sum() > cw * (depth1 - depth0) * 0.6:
         problems.append("a channel reaches a side away from the three opening positions")
         conf = min(conf, 0.4)
-    contact_ring = [_disc((p, p), c.centre, rc * 1.3 + 2.5) for c in cells]
+    contact_ring = [disc((p, p), c.centre, rc * 1.3 + 2.5) for c in cells]
     used_ports: set[Port] = set()
     for k in range(1, n):
         if stats[k, cv2.CC_STAT_AREA] < min_piece:

@@ -1,0 +1,95 @@
+"""Enigma reader, one tile's power cells: found in the colour labels of the straightened patch
+(:func:`find_cells`), with the small geometry both cells and networkers use. See
+:mod:`vision.enigma_tile`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.enigma_colours import ColourModel
+from vision.enigma_pack import EnigmaPack
+
+
+def disc(shape: tuple[int, int], centre: tuple[float, float], radius: float) -> np.ndarray:
+    """A boolean mask of the pixels within ``radius`` of ``centre``."""
+    yy, xx = np.mgrid[0 : shape[0], 0 : shape[1]]
+    return ((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2) <= radius**2  # type: ignore[no-any-return]
+
+
+def margin_conf(d_best: float, d_second: float) -> float:
+    """1.0 when the best class is much nearer than the second, 0 when equally near."""
+    if d_second <= 0:
+        return 0.0
+    return float(
+        np.clip(
+            (math.sqrt(d_second) - math.sqrt(d_best)) / max(math.sqrt(d_second), 1e-6) / 0.35,
+            0.0,
+            1.0,
+        )
+    )
+
+
+@dataclass(frozen=True)
+class Cell:
+    """A power cell as read: its centre in patch pixels, colour, and the networker on it."""
+
+    centre: tuple[float, float]
+    colour: str
+    confidence: float
+    networker: str | None = None
+    net_confidence: float = 1.0
+
+
+def find_cells(
+    labels: np.ndarray, feats: np.ndarray, model: ColourModel, pack: EnigmaPack
+) -> tuple[list[Cell], list[str], float]:
+    """The power cells in a patch's colour ``labels`` (networker classes left out), with the
+    problems seen and the confidence they leave. Networkers are read afterwards."""
+    p = labels.shape[0]
+    problems: list[str] = []
+    conf = 1.0
+    rc = pack.cell_radius * p
+    rn = pack.networker_radius * p
+    cells: list[Cell] = []
+    cell_classes = [i for i, k in enumerate(model.kinds) if k == "cell"]
+    for ci in cell_classes:
+        mask = (labels == ci).astype(np.uint8)
+        n, lab, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        # a pawn on a cell can break the cell's ring into pieces: pieces whose centres lie
+        # within one cell radius of each other are one cell (two cells are farther apart)
+        pieces = [k for k in range(1, n) if stats[k, cv2.CC_STAT_AREA] >= 3]
+        groups: list[list[int]] = []
+        for k in sorted(pieces, key=lambda k: -stats[k, cv2.CC_STAT_AREA]):
+            for group in groups:
+                g = group[0]
+                if math.hypot(cents[k][0] - cents[g][0], cents[k][1] - cents[g][1]) < 1.4 * rc:
+                    group.append(k)
+                    break
+            else:
+                groups.append([k])
+        for group in groups:
+            area = sum(int(stats[k, cv2.CC_STAT_AREA]) for k in group)
+            if area < 0.3 * math.pi * (rc**2 - rn**2):
+                continue
+            member = np.isin(lab, group)
+            ys, xs = np.nonzero(member)
+            (ex, ey), radius = cv2.minEnclosingCircle(np.column_stack([xs, ys]).astype(np.float32))
+            if radius < 0.55 * rc:
+                continue
+            if radius > 1.6 * rc:
+                problems.append("two cells of one colour touch, or a cell is misread")
+                conf = min(conf, 0.3)
+            centre = (float(ex), float(ey))
+            # colour confidence from the ring's median colour
+            ringmask = disc((p, p), centre, rc * 0.95) & ~disc((p, p), centre, rn * 1.15)
+            med = np.median(feats[ringmask], axis=0)
+            d = ((model.centres - med) ** 2).sum(axis=1)
+            cell_d = sorted(float(d[i]) for i in cell_classes)
+            colour_conf = margin_conf(cell_d[0], cell_d[1] if len(cell_d) > 1 else 1e9)
+            cells.append(Cell(centre, str(model.names[ci]), colour_conf))
+    return cells, problems, conf
