@@ -34,16 +34,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scenes", type=int, default=20, help="scenes per pack")
     parser.add_argument("--tiles", type=int, default=25, help="tiles per scene")
     parser.add_argument("--frame", default="1920x1080", help="camera frame size")
+    parser.add_argument("--first", type=int, default=0,
+                        help="first scene seed (tune on one range, report on another)")
+    parser.add_argument("--pack", choices=("demo", "ink", "both"), default="both",
+                        help="which art pack's scenes to read")
+    parser.add_argument("--show-wrong", action="store_true",
+                        help="print every tile or networker read wrong")
     parser.add_argument("--puzzles", type=int, default=5,
                         help="puzzle scenes per card and pack (each: the answer + near misses)")
     parser.add_argument("--wide", type=int, default=5,
                         help="tables reaching past the markers (edge questions)")
     args = parser.parse_args(argv)
     width, height = (int(v) for v in args.frame.split("x"))
-    for name, pack in (("demo", load_enigma_pack()), ("ink", draw_pack("ink"))):
+    for name in ("demo", "ink"):
+        if args.pack not in (name, "both"):
+            continue
+        pack = load_enigma_pack() if name == "demo" else draw_pack("ink")
         total = ReadScore()
         refused = 0
-        for seed in range(args.scenes):
+        for seed in range(args.first, args.first + args.scenes):
             record, state = random_record(1000 + seed, tiles=args.tiles)
             view = TableView.of_state(state, pack, categories=categories_of(record))
             frame = render_frame(view, pack, seed=seed, frame_size=(width, height))
@@ -52,8 +61,13 @@ def main(argv: list[str] | None = None) -> int:
             except FrameRefusedError:
                 refused += 1
                 continue
-            total.add(score_read(frame.truth, frame.cell_xy, read))
-        print(f"[{name}] scenes {args.scenes} (refused {refused}), tiles read exactly "
+            score = score_read(frame.truth, frame.cell_xy, read)
+            total.add(score)
+            if args.show_wrong:
+                for line in score.wrong:
+                    print(f"  [{name}] seed {seed}: {line}")
+        print(f"[{name}] scenes {args.scenes} from seed {args.first} (refused {refused}), "
+              "tiles read exactly "
               f"{total.tiles_exact}/{total.tiles} = {total.tiles_exact / max(1, total.tiles):.2%}"
               f", wrong with confidence >= 0.85: {total.confident_wrong}; networkers "
               f"{total.networkers_exact}/{total.networkers} = "
