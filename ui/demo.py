@@ -34,6 +34,8 @@ class DemoTable:
         self._seed = seed
         self._frame: Any = None
         self._frame_key: Any = None
+        #: Break the Code: the demo players' real tiles (player -> code notation)
+        self.code_racks: dict[str, str] = {}
 
     def reset(self) -> None:
         with self._lock:
@@ -103,6 +105,19 @@ class DemoTable:
         with self._lock:
             self.pending = ("card", shape_text)
 
+    def deal_code(self, players: list[str]) -> dict[str, str]:
+        """Break the Code: the demo players are dealt real tiles (the engine's deal, seeded)."""
+        from companion.break_the_code import deal_tiles, format_code
+
+        dealt = deal_tiles(len(players), self.rng)
+        self.code_racks = {p: format_code(r) for p, r in zip(players, dealt.racks, strict=True)}
+        return self.code_racks
+
+    def show_code(self, tiles: str) -> None:
+        """Break the Code: ``tiles`` (a code's notation; "" for none) lie on the code mat."""
+        with self._lock:
+            self.pending = ("code", tiles)
+
     # --- what the camera sees -------------------------------------------------------------
     def table_state(self) -> Any:
         """The state as it lies on the table (the accepted state plus the pending piece)."""
@@ -152,6 +167,8 @@ class DemoTable:
             from vision.card_render import render_card
 
             return render_card(pending[1], seed=self._seed, frame_size=FRAME_SIZE).image
+        if isinstance(pending, tuple) and pending[0] == "code":
+            return self._render_code(pending[1])
         if state is not None and hasattr(state, "board"):
             return self._render_enigma(state)
         indigo = getattr(state, "state", state)  # the engine's IndigoGame wraps the state
@@ -189,6 +206,14 @@ class DemoTable:
         drawn = tiles + ((new,) if new else ())
         content = SheetContent(tiles=drawn, bonus=None, name=player)
         return render_sheet(content, seed=self._seed, frame_size=FRAME_SIZE).image
+
+    def _render_code(self, tiles: str) -> Any:
+        from companion.break_the_code import parse_code
+        from vision.code_render import render_frame as render_code
+
+        laid = list(parse_code(tiles).tiles) if tiles.strip() else []
+        result, _scene = render_code(laid, seed=self._seed, frame_size=FRAME_SIZE)
+        return result.image
 
     def camera(self) -> Any:
         from vision.camera import RenderedCamera

@@ -227,3 +227,78 @@ def read_card_frame(frame: Any) -> Any:
     except ImportError as exc:
         raise ReaderUnavailableError("the card reader is not installed") from exc
     return read_card(frame)
+
+
+@dataclass(frozen=True)
+class RackReading:
+    """A secret rack read from one camera frame: the code to store, or why nothing is stored.
+
+    ``problem`` is a tag the screen words (``refused``, ``count``, ``box``, ``taken``,
+    ``order``, ``unsure``); ``detail`` is the reader's own line, which names slots at most,
+    never a tile. The repr leaves the code out: it is a secret.
+    """
+
+    code: Any = None
+    confidence: float = 0.0
+    problem: str = ""
+    detail: str = ""
+    #: tiles seen on the mat (with ``problem == "count"``)
+    seen: int = 0
+    #: the reader's tag of a refused frame (``no-markers``, ``bad-homography``, ...)
+    reason: str = ""
+
+    def __repr__(self) -> str:
+        stored = f"{len(self.code)} tiles" if self.code is not None else "nothing"
+        return (f"RackReading({stored}, confidence={self.confidence:.2f}, "
+                f"problem={self.problem!r})")
+
+
+def read_code_frame(frame: Any, *, expected: int, taken: Any = (), cfg: Any = None,
+                    pack: Any = None) -> RackReading:
+    """Read the rack laid on the code mat in ``frame`` (runs on a worker thread).
+
+    A code is returned only when exactly ``expected`` tiles are read confidently (config
+    ``[vision.code] accept``), laid in rack order, and they fit in the box together with the
+    racks already entered (``taken``: codes). The frame is neither kept nor logged.
+    """
+    try:
+        from companion.break_the_code import Code
+        from companion.break_the_code.tiles import check_box_counts
+        from companion.errors import CompanionError
+        from vision.code_art import load_code_pack
+        from vision.code_mat import SLOTS
+        from vision.code_reader import is_in_rack_order, read_tiles, reader_config
+        from vision.errors import FrameRefusedError
+    except ImportError as exc:
+        raise ReaderUnavailableError("the Break the Code tile reader is not installed") from exc
+    settings = reader_config(cfg)
+    try:
+        reading = read_tiles(frame, pack or load_code_pack(None), settings)
+    except FrameRefusedError as exc:
+        # a refusal's message names slots at most; the traceback (which holds the frame)
+        # goes no further than here
+        return RackReading(problem="refused", detail=exc.message, reason=exc.reason)
+    finally:
+        del frame
+    tiles = [t.tile for t in reading.tiles]
+    if len(tiles) != expected:
+        return RackReading(problem="count", seen=len(tiles), detail="; ".join(reading.problems))
+    try:
+        check_box_counts(tiles)
+    except CompanionError:
+        # the engine's message names the tile: say only where to look
+        counts: dict[Any, list[str]] = {}
+        for t in reading.tiles:
+            counts.setdefault(t.tile, []).append(SLOTS[t.slot].name)
+        alike = next(slots for slots in counts.values() if len(slots) > 1)
+        return RackReading(problem="box", detail=", ".join(alike))
+    try:
+        check_box_counts([*tiles, *(t for code in taken for t in code.tiles)])
+    except CompanionError:
+        return RackReading(problem="taken")
+    if not is_in_rack_order(reading):
+        return RackReading(problem="order", confidence=reading.confidence)
+    if reading.confidence < settings.accept:
+        return RackReading(problem="unsure", confidence=reading.confidence,
+                           detail=reading.problems[0] if reading.problems else "")
+    return RackReading(code=Code.of(tiles), confidence=reading.confidence)

@@ -7,6 +7,7 @@ at once). Answers come from the engine's result; a guess is answered only "right
 
 from __future__ import annotations
 
+import logging
 import random
 from typing import Any
 
@@ -19,6 +20,11 @@ from ui.i18n import _
 from ui.screens.base import BaseScreen
 from ui.touch import min_target_px
 from ui.widgets.buttons import LongPressButton, TouchButton, TouchToggle
+
+log = logging.getLogger(__name__)
+
+#: how long "Show your tiles to the camera" waits for a camera frame taken after the tap
+FRAME_WAIT_S = 6.0
 
 TILE_NAMES = ("0b", "0w", "1b", "1w", "2b", "2w", "3b", "3w", "4b", "4w", "5g", "5g",
               "6b", "6w", "7b", "7w", "8b", "8w", "9b", "9w")
@@ -35,6 +41,13 @@ class BreakTheCodeScreen(BaseScreen):
         #: racks entered so far (player -> code) while the players enter them covered
         self.entering: dict[str, str] | None = None
         self.covered = True
+        #: one line on the covered step: "code stored: N tiles", or why a read was not stored
+        self.entry_note = ""
+        self.entry_failed = False
+        #: the player whose rack the camera is reading (None: no read under way)
+        self.reading_rack: str | None = None
+        self.camera_button: Any = None
+        self.entry_game: Any = None  # the game whose racks are being entered
 
     def title(self) -> str:
         return "Break the Code"
@@ -53,6 +66,9 @@ class BreakTheCodeScreen(BaseScreen):
         panel.clear_widgets()
         if state is None:
             return
+        if self.entering is not None and self.entry_game != self.app.session.game_id:
+            self.entering = None  # an entry left unfinished in another game
+            self.reading_rack = None
         if not state.dealt:
             self._deal_panel(panel)
         elif state.over:
@@ -95,7 +111,14 @@ class BreakTheCodeScreen(BaseScreen):
     # --- racks entered privately ------------------------------------------------------------
     def start_entry(self) -> None:
         self.entering = {}
+        self.entry_game = self.app.session.game_id
         self.covered = True
+        self.entry_note = ""
+        self.entry_failed = False
+        self.reading_rack = None
+        if self.app.demo and self.app.table is not None:
+            # the demo players are dealt real tiles, which the demo camera shows on the mat
+            self.app.table.deal_code(self.players())
         self.refresh()
 
     def _entry_player(self) -> str | None:
@@ -105,13 +128,7 @@ class BreakTheCodeScreen(BaseScreen):
         player = self._entry_player()
         state = self.state()
         if self.covered:
-            panel.add_widget(self._label(_("Pass the screen to {player}, then tap").format(
-                player=player)))
-            show = TouchButton(text=_("I am {player}: show the tiles").format(player=player))
-            show.bind(on_press=lambda *_a: self._uncover())
-            self.uncover_button = show
-            panel.add_widget(show)
-            panel.add_widget(BoxLayout())
+            self._covered_panel(panel, player)
             return
         panel.add_widget(self._label(_("{player}: tap your {n} tiles, then Done").format(
             player=player, n=state.rack_size)))
@@ -123,9 +140,174 @@ class BreakTheCodeScreen(BaseScreen):
         row.add_widget(done)
         panel.add_widget(row)
 
+    def _covered_panel(self, panel: Any, player: str | None) -> None:
+        """The screen passed to ``player``: tap the tiles, or show them to the camera.
+
+        No camera picture is shown here: it would show the rack to everyone.
+        """
+        table = self.app.table
+        if self.app.demo and table is not None and table.code_racks:
+            table.show_code(table.code_racks.get(str(player), ""))
+        if self.entry_note:
+            panel.add_widget(self._label(self.entry_note, color=(1, 0.7, 0.5, 1)
+                                         if self.entry_failed else (0.6, 1, 0.6, 1)))
+        if self.reading_rack is not None:
+            panel.add_widget(self._label(_("{player}: reading your tiles, keep them still").format(
+                player=self.reading_rack)))
+            panel.add_widget(BoxLayout())
+            return
+        camera = self._camera_ready()
+        if self.entry_failed:
+            panel.add_widget(self._label(_("{player}: try again, or tap the tiles").format(
+                player=player)))
+            show_text, read_text = _("Tap the tiles"), _("Try again")
+        else:
+            panel.add_widget(self._label(_("Pass the screen to {player}, then tap").format(
+                player=player)))
+            show_text = _("I am {player}: show the tiles").format(player=player)
+            read_text = _("Show your tiles to the camera")
+        show = TouchButton(text=show_text)
+        show.bind(on_press=lambda *_a: self._uncover())
+        self.uncover_button = show
+        panel.add_widget(show)
+        self.camera_button = None
+        if camera:
+            if not self.entry_failed:
+                panel.add_widget(self._label(_(
+                    "Or lay your tiles on the mat, in rack order, while the others look away")))
+            read = TouchButton(text=read_text)
+            read.bind(on_press=lambda *_a: self.read_rack())
+            self.camera_button = read
+            panel.add_widget(read)
+        panel.add_widget(BoxLayout())
+
     def _uncover(self) -> None:
         self.covered = False
+        self.entry_note = ""
+        self.entry_failed = False
         self.refresh()
+
+    def _camera_ready(self) -> bool:
+        return self.app.camera is not None and not self.app.camera_failed
+
+    # --- a rack read by the camera ------------------------------------------------------------
+    def read_rack(self) -> None:
+        """Read the entering player's rack from the next camera frame, on a worker.
+
+        The frame is handed to the worker and dropped: it is never shown, stored or logged,
+        and only "code stored: N tiles" (or why not) comes back to the screen.
+        """
+        player = self._entry_player()
+        if player is None or self.reading_rack is not None:
+            return
+        if not self._camera_ready():
+            self._rack_not_stored(player, _("the camera is not working"))
+            return
+        import weakref
+
+        from kivy.clock import Clock
+
+        self.reading_rack = player
+        self.entry_note = ""
+        self.entry_failed = False
+        before = self.app.last_frame
+        # a weak reference: the picture from before the tap is not kept alive by the wait
+        stale = weakref.ref(before) if before is not None else None
+        waited = [0.0]
+
+        def poll(dt: float) -> bool:
+            if not self._still_entering(player):
+                return False  # the entry was left meanwhile
+            frame = self.app.last_frame
+            table = self.app.table
+            if frame is not None and (stale is None or frame is not stale()
+                                      or (table is not None and table.shows_table(frame))):
+                self._read_frame(player, frame)
+                return False
+            waited[0] += dt
+            if waited[0] > FRAME_WAIT_S:
+                self.reading_rack = None
+                self._rack_not_stored(player, _("no camera picture"))
+                return False
+            return True
+
+        self.refresh()
+        Clock.schedule_interval(poll, 0.05)
+
+    def _read_frame(self, player: str, frame: Any) -> None:
+        from companion.break_the_code import parse_code
+        from ui.reading import read_code_frame
+
+        held = [frame]
+        if self.app.last_frame is frame:
+            self.app.last_frame = None  # the next frame replaces it; this one leaves the app
+        del frame
+        expected = self.state().rack_size
+        taken = [parse_code(code) for code in (self.entering or {}).values()]
+        cfg = self.app.cfg
+
+        def work() -> Any:
+            return read_code_frame(held.pop(), expected=expected, taken=taken, cfg=cfg)
+
+        self.app.run_in_background(
+            work, lambda reading, error: self._rack_read(player, reading, error),
+            name="read-rack")
+
+    def _still_entering(self, player: str) -> bool:
+        state = self.state()
+        return (self.reading_rack == player and self.entering is not None
+                and state is not None and not state.dealt)
+
+    def _rack_read(self, player: str, reading: Any, error: BaseException | None) -> None:
+        if not self._still_entering(player):
+            return  # the entry was left meanwhile (another game, a deal)
+        self.reading_rack = None
+        if error is not None:
+            # the error's text is not shown: it could come from deep in a reader
+            log.warning("reading a rack failed: %s", type(error).__name__)
+            self._rack_not_stored(player, _("the tile reader failed"))
+        elif reading.code is None:
+            self._rack_not_stored(player, self._why_not(reading))
+        else:
+            self._store_rack(player, reading.code)
+
+    def _why_not(self, reading: Any) -> str:
+        """Why a read rack is not stored, in words that name slots at most, never a tile."""
+        problem = reading.problem
+        if problem == "count":
+            return _("the camera sees {n} tiles, not {k}").format(
+                n=reading.seen, k=self.state().rack_size)
+        if problem == "box":
+            return _("the tiles on slots {slots} read alike, which the box does not allow"
+                     ).format(slots=reading.detail)
+        if problem == "taken":
+            return _("a tile read is already in a rack entered before")
+        if problem == "order":
+            return _("the tiles read are not in rack order")
+        if problem == "unsure":
+            why = _("the camera is not sure of every tile")
+            return f"{why} ({reading.detail})" if reading.detail else why
+        if reading.reason in ("no-markers", "wrong-layout"):
+            return _("the camera does not see the mat's four corner marks (in view? sharp?)")
+        return _("the camera cannot use this picture ({detail})").format(detail=reading.detail)
+
+    def _rack_not_stored(self, player: str, why: str) -> None:
+        self.entry_note = _("Not stored: {why}").format(why=why)
+        self.entry_failed = True
+        self.covered = True
+        self.refresh()
+
+    def _store_rack(self, player: str, code: Any) -> None:
+        from companion.break_the_code import format_code
+
+        self.entering[player] = format_code(code)
+        self.entry_note = _("code stored: {n} tiles").format(n=len(code))
+        self.entry_failed = False
+        self.covered = True
+        if self._entry_player() is None:
+            self._deal_entered()
+        else:
+            self.refresh()
 
     def _tile_grid(self, panel: Any) -> None:
         grid = GridLayout(cols=5 if self.portrait else 10, spacing=4, size_hint_y=None,
@@ -141,7 +323,7 @@ class BreakTheCodeScreen(BaseScreen):
         panel.add_widget(BoxLayout())
 
     def finish_rack(self) -> None:
-        from companion.break_the_code import format_code, parse_code
+        from companion.break_the_code import parse_code
         from companion.errors import CompanionError
 
         chosen = [t.tile for t in self.tile_toggles if t.state == "down"]
@@ -155,12 +337,7 @@ class BreakTheCodeScreen(BaseScreen):
             self.covered = True
             self.refresh()
             return
-        self.entering[player] = format_code(rack)
-        self.covered = True
-        if self._entry_player() is None:
-            self._deal_entered()
-        else:
-            self.refresh()
+        self._store_rack(player, rack)
 
     def _deal_entered(self) -> None:
         from collections import Counter
@@ -168,6 +345,10 @@ class BreakTheCodeScreen(BaseScreen):
         from companion.break_the_code import ALL_TILES, format_code, parse_code
 
         racks = dict(self.entering or {})
+        table = self.app.table
+        if table is not None and table.code_racks:
+            table.code_racks = {}
+            table.reset()  # the demo players take their tiles off the mat
         event: dict[str, Any] = {"type": "deal", "racks": racks}
         if len(racks) > 2:
             # with 3-4 players all 20 tiles are dealt: the central code is what is left
@@ -176,8 +357,10 @@ class BreakTheCodeScreen(BaseScreen):
                 left.subtract(parse_code(rack).tiles)
             event["central"] = format_code(sorted(left.elements()))
         self.entering = None
-        if not self.app.apply(event):
-            self.entering = None
+        note, self.entry_note = self.entry_note, ""
+        if self.app.apply(event) and note:
+            self.status = note + "\n" + _("{player}: ask a card or guess").format(
+                player=self.state().current_player)
         self.refresh()
 
     def deal(self) -> None:
