@@ -63,23 +63,27 @@ class ColourModel:
     def labels_with_and_without(self, feats: np.ndarray, skip: tuple[str, ...]
                                 ) -> tuple[np.ndarray, np.ndarray]:
         """(labels without the kinds in ``skip``, labels with every class), in one pass."""
+        without, every = self.labels_leaving_out(feats, (skip, ()))
+        return without, every
+
+    def labels_leaving_out(self, feats: np.ndarray, skips: tuple[tuple[str, ...], ...]
+                           ) -> list[np.ndarray]:
+        """Per set of kinds in ``skips``, the labels without those kinds: one pass over the
+        classes for all the sets (each class's distances are computed once)."""
         flat = feats.reshape(-1, 3)
         n = flat.shape[0]
-        best_a, best_s = np.zeros(n, np.int32), np.zeros(n, np.int32)
-        d_a = np.full(n, np.inf, np.float32)
-        d_s = np.full(n, np.inf, np.float32)
+        best = [np.zeros(n, np.int32) for _ in skips]
+        best_d = [np.full(n, np.inf, np.float32) for _ in skips]
         for i, centre in enumerate(self.centres):
             diff = flat - centre
             d = (diff * diff).sum(axis=1)
-            closer = d < d_a
-            best_a[closer] = i
-            d_a[closer] = d[closer]
-            if self.kinds[i] not in skip:
-                closer = d < d_s
-                best_s[closer] = i
-                d_s[closer] = d[closer]
-        shape = feats.shape[:-1]
-        return best_s.reshape(shape), best_a.reshape(shape)
+            for k, skip in enumerate(skips):
+                if self.kinds[i] in skip:
+                    continue
+                closer = d < best_d[k]
+                best[k][closer] = i
+                best_d[k][closer] = d[closer]
+        return [b.reshape(feats.shape[:-1]) for b in best]
 
 
 _MODELS: dict[int, ColourModel] = {}

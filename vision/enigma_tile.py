@@ -20,6 +20,18 @@ from vision.enigma_skeleton import endpoints, skeletonize
 
 # ---------------------------------------------------------------------------- one tile
 
+#: how far in from the patch's sides (share of a tile) the table and the tile's edge line
+#: cannot show: a square placed a little off the tile still has them only outside this
+INNER_MARGIN = 0.07
+
+
+def _inside(p: int, margin: int) -> np.ndarray:
+    """A p x p mask, True at least ``margin`` pixels in from every side."""
+    mask = np.zeros((p, p), bool)
+    mask[margin : p - margin, margin : p - margin] = True
+    return mask
+
+
 
 def reading_order(points: list[tuple[float, float]], *, row_gap: float = 0.12) -> list[int]:
     """Indices of unit-tile points in reading order: rows top to bottom (points less than
@@ -55,6 +67,14 @@ def read_tile(
     # networkers stand only on cells and are judged there; elsewhere a pixel is tile art
     labels, all_labels = model.labels_with_and_without(feats, ("net",))
     kinds = np.array(model.kinds)
+    # the table and the tile's edge line show only at the patch's border: inside it, a pixel
+    # of their colours is a thin channel's blurred stroke (its chroma bleeds into the tile
+    # around it) or the soft rim of one; brightness alone tells channel from tile art there
+    inner = _inside(p, max(3, int(round(INNER_MARGIN * p))))
+    misnamed = inner & np.isin(kinds[labels], ("table", "edge"))
+    tile_i, channel_i = model.index("tile"), model.index("channel")
+    mid = 0.5 * (model.centres[tile_i, 2] + model.centres[channel_i, 2])
+    labels = np.where(misnamed, np.where(feats[..., 2] < mid, channel_i, tile_i), labels)
     kind_map = kinds[labels]
     rc = pack.cell_radius * p
     rn = pack.networker_radius * p
