@@ -213,12 +213,25 @@ def test_doubtful_reads_store_nothing_and_say_why(make_driver):
     mat.show("ben wrong", _frame("0w 1w 3b 6w 8b", seed=9))
     _read(driver, screen)
     assert set(screen.entering) == {ana}
-    assert screen.entry_note == "Not stored: a tile read is already in a rack entered before"
+    assert screen.entry_note == ("Not stored: one of these tiles is already in a rack "
+                                 "entered before")
     assert not _leaks(driver, "0w 1w 3b 6w 8b")
 
-    # Ben taps his tiles instead
+    # Ben taps his tiles instead; tapped racks get the same checks, and no tile is named
     driver.tap(screen.uncover_button)
     assert not screen.covered
+    _pick(driver, screen, "1b 2w 4b 6w")  # one short
+    driver.tap(screen.done_button)
+    assert screen.covered
+    assert screen.entry_note == "Not stored: the tiles tapped are not a rack of 5"
+    driver.tap(screen.uncover_button)
+    _pick(driver, screen, "1b 1w 4b 6w 8b")  # 1w is Ana's
+    driver.tap(screen.done_button)
+    assert screen.entry_note == ("Not stored: one of these tiles is already in a rack "
+                                 "entered before")
+    assert set(screen.entering) == {ana} and not driver.app.session.events
+    assert not _leaks(driver, "1b 1w 4b 6w 8b") and not driver.app.banner_text
+    driver.tap(screen.uncover_button)
     _pick(driver, screen, ben_rack)
     driver.tap(screen.done_button)
     deal = driver.app.session.events[0]
@@ -298,3 +311,21 @@ def test_an_entry_left_unfinished_does_not_follow_into_the_next_game(make_driver
     driver.app.new_game("break-the-code", ["Ana", "Ben"], {})
     assert screen.entering is None
     assert "Deal" in driver.texts() and not driver.app.session.events
+
+
+def test_a_read_under_way_is_dropped_when_another_game_starts(make_driver):
+    mat = Mat("rack", _frame("2b 3w 4w 7b 9w", seed=13))
+    driver = make_driver(camera_source=mat)
+    screen = _btc_setup(driver, 2)
+    driver.tap(screen.enter_button)
+    assert driver.wait_for(lambda: mat.scene_of(driver.app.last_frame) == "rack")
+    screen.read_rack()
+    assert screen.reading_rack == "Ana"
+    driver.app.new_game("break-the-code", ["Ana", "Ben"], {})  # before any frame is taken
+    driver.pump(30)
+    assert screen.reading_rack is None and screen.entering is None
+    assert not driver.app.session.events and "Deal" in driver.texts()
+    driver.tap(screen.enter_button)  # a new entry offers the camera again
+    assert screen.camera_button is not None and screen.entering == {}
+    _read(driver, screen)
+    assert screen.entering == {"Ana": "2b 3w 4w 7b 9w"}

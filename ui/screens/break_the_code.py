@@ -201,7 +201,7 @@ class BreakTheCodeScreen(BaseScreen):
         if player is None or self.reading_rack is not None:
             return
         if not self._camera_ready():
-            self._rack_not_stored(player, _("the camera is not working"))
+            self._rack_not_stored(_("the camera is not working"))
             return
         import weakref
 
@@ -217,7 +217,8 @@ class BreakTheCodeScreen(BaseScreen):
 
         def poll(dt: float) -> bool:
             if not self._still_entering(player):
-                return False  # the entry was left meanwhile
+                self._drop_read(player)
+                return False
             frame = self.app.last_frame
             table = self.app.table
             if frame is not None and (stale is None or frame is not stale()
@@ -227,7 +228,7 @@ class BreakTheCodeScreen(BaseScreen):
             waited[0] += dt
             if waited[0] > FRAME_WAIT_S:
                 self.reading_rack = None
-                self._rack_not_stored(player, _("no camera picture"))
+                self._rack_not_stored(_("no camera picture"))
                 return False
             return True
 
@@ -258,16 +259,23 @@ class BreakTheCodeScreen(BaseScreen):
         return (self.reading_rack == player and self.entering is not None
                 and state is not None and not state.dealt)
 
+    def _drop_read(self, player: str) -> None:
+        """The entry was left while reading (Home, another game, a deal): forget the read, so
+        a resumed entry offers the camera again."""
+        if self.reading_rack == player:
+            self.reading_rack = None
+
     def _rack_read(self, player: str, reading: Any, error: BaseException | None) -> None:
         if not self._still_entering(player):
-            return  # the entry was left meanwhile (another game, a deal)
+            self._drop_read(player)
+            return
         self.reading_rack = None
         if error is not None:
             # the error's text is not shown: it could come from deep in a reader
             log.warning("reading a rack failed: %s", type(error).__name__)
-            self._rack_not_stored(player, _("the tile reader failed"))
+            self._rack_not_stored(_("the tile reader failed"))
         elif reading.code is None:
-            self._rack_not_stored(player, self._why_not(reading))
+            self._rack_not_stored(self._why_not(reading))
         else:
             self._store_rack(player, reading.code)
 
@@ -281,7 +289,7 @@ class BreakTheCodeScreen(BaseScreen):
             return _("the tiles on slots {slots} read alike, which the box does not allow"
                      ).format(slots=reading.detail)
         if problem == "taken":
-            return _("a tile read is already in a rack entered before")
+            return _("one of these tiles is already in a rack entered before")
         if problem == "order":
             return _("the tiles read are not in rack order")
         if problem == "unsure":
@@ -291,7 +299,7 @@ class BreakTheCodeScreen(BaseScreen):
             return _("the camera does not see the mat's four corner marks (in view? sharp?)")
         return _("the camera cannot use this picture ({detail})").format(detail=reading.detail)
 
-    def _rack_not_stored(self, player: str, why: str) -> None:
+    def _rack_not_stored(self, why: str) -> None:
         self.entry_note = _("Not stored: {why}").format(why=why)
         self.entry_failed = True
         self.covered = True
@@ -324,18 +332,25 @@ class BreakTheCodeScreen(BaseScreen):
 
     def finish_rack(self) -> None:
         from companion.break_the_code import parse_code
+        from companion.break_the_code.tiles import check_box_counts
         from companion.errors import CompanionError
 
         chosen = [t.tile for t in self.tile_toggles if t.state == "down"]
         for t in self.tile_toggles:
             t.state = "normal"
         player = self._entry_player()
+        size = self.state().rack_size
         try:
-            rack = parse_code(" ".join(chosen), length=self.state().rack_size)
-        except CompanionError as exc:
-            self.app.report_error(_("Not accepted: {error}").format(error=exc))
-            self.covered = True
-            self.refresh()
+            rack = parse_code(" ".join(chosen), length=size)
+        except CompanionError:
+            # the engine's message names tiles: it is not shown once the screen is covered
+            self._rack_not_stored(_("the tiles tapped are not a rack of {n}").format(n=size))
+            return
+        taken = [t for code in (self.entering or {}).values() for t in parse_code(code).tiles]
+        try:
+            check_box_counts([*rack.tiles, *taken])
+        except CompanionError:
+            self._rack_not_stored(_("one of these tiles is already in a rack entered before"))
             return
         self._store_rack(player, rack)
 
