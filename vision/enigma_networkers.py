@@ -1,5 +1,12 @@
 """Enigma reader, the networkers on one tile: a pawn in a player colour standing on a power
 cell (:func:`read_networkers`). See :mod:`vision.enigma_tile`.
+
+A pawn is small (about 4 px of radius at 64 px a tile) and the camera blurs its edge into the
+cell's ring, so pixel labels alone lose dark and pale pawns (a black pawn's middle looks like
+any dark ink, a white one like the tile). The judgement is therefore made where a pawn can
+stand: in the middle of each cell, the mean colour of a small core disc is compared with the
+cell's own colour and each player colour, at the place within the cell that suits it best.
+Blobs of player-coloured pixels still say where pawns stand whose cell was not read.
 """
 
 from __future__ import annotations
@@ -14,49 +21,48 @@ from vision.enigma_colours import ColourModel
 from vision.enigma_pack import EnigmaPack
 from vision.enigma_read_types import PAWN_MIN_AREA
 
+#: a cell found only from the ring around a pawn (the cell finder missed it) is never trusted
+HIDDEN_CELL_CONFIDENCE = 0.6
+#: two cells nearer than this (cell radii) are one cell split by the pawn on it (cells are
+#: drawn at least 3.3 cell radii apart)
+SAME_CELL = 1.4
+#: a pawn's middle nearer its colour than bare tile by this margin needs no ring around it
+PALE_MARGIN = 0.5
+#: the confidence of "no pawn" when a pale pawn-like middle has no cell's ring around it
+DOUBTED = 0.5
+#: the share of a cell's colour around a pale pawn that shows the cell's ring
+RING_SHARE = 0.2
 
-def read_networkers(
-    cells: list[Cell],
-    feats: np.ndarray,
-    all_labels: np.ndarray,
-    model: ColourModel,
-    pack: EnigmaPack,
-) -> tuple[list[Cell], list[str], float]:
-    """``cells`` with the networker standing on each (or none), the problems seen and the
-    confidence they leave. ``all_labels`` are the patch's colour labels with every class."""
+
+def _mean_distance_maps(feats: np.ndarray, model: ColourModel, classes: list[int],
+                        r_core: float) -> dict[int, np.ndarray]:
+    """Per class, at each pixel, the mean colour distance to the class over a core disc
+    centred there (a mean over a disc: one pixel of blur or grain does not decide)."""
+    k = int(math.ceil(r_core))
+    yy, xx = np.mgrid[-k : k + 1, -k : k + 1]
+    kernel = ((xx * xx + yy * yy) <= r_core * r_core).astype(np.float32)
+    kernel /= kernel.sum()
+    out = {}
+    for i in classes:
+        d = np.sqrt(((feats - model.centres[i]) ** 2).sum(axis=-1)).astype(np.float32)
+        out[i] = cv2.filter2D(d, -1, kernel, borderType=cv2.BORDER_REPLICATE)
+    return out
+
+
+def _pawn_blobs(all_labels: np.ndarray, net_ids: list[int], rn: float
+                ) -> list[tuple[tuple[float, float], bool]]:
+    """Blobs of player-coloured pixels the size of a pawn: (centre, a whole pawn?). A pale
+    pawn on a pale cell keeps only its middle: such a blob is found by a finer opening."""
     p = all_labels.shape[0]
-    problems: list[str] = []
-    conf = 1.0
-    rc = pack.cell_radius * p
-    rn = pack.networker_radius * p
-    names = model.names
-    cell_classes = [i for i, k in enumerate(model.kinds) if k == "cell"]
-    net_ids = [i for i, k in enumerate(model.kinds) if k == "net"]
-    # the networker on a cell: the colour inside the cell's ring
-    cells = list(cells)
-    for n_, c in enumerate(cells):
-        ci = model.index("cell", c.colour)
-        inner = disc((p, p), c.centre, max(1.0, rn * 0.55))
-        med_in = np.median(feats[inner], axis=0)
-        options = [ci, *net_ids]
-        din = [float(((model.centres[i] - med_in) ** 2).sum()) for i in options]
-        order = np.argsort(din)
-        best = options[int(order[0])]
-        net_conf = margin_conf(din[int(order[0])], din[int(order[1])])
-        net = None if best == ci else str(names[best])
-        cells[n_] = Cell(c.centre, c.colour, c.confidence, net, net_conf)
-    # ---- pawns: a pawn is a disc of a player colour, smaller than a cell, on a cell. Its
-    # rim can hide the cell's ring from the colour labels, so each pawn found is checked:
-    # the cell under it is read from the ring around it, and the pawn's colour from its middle
-    net_mask = np.isin(all_labels, net_ids)
-    candidates: list[tuple[tuple[float, float], bool]] = []  # (centre, a whole pawn?)
+    net_mask = np.isin(all_labels, net_ids).astype(np.uint8)
+    found: list[tuple[tuple[float, float], bool]] = []
     whole_pawns = np.zeros((p, p), np.uint8)
     for first, r_open, min_area in (
         (True, max(1, int(round(rn * 0.5))), 0.35),
         (False, max(1, int(round(rn * 0.3))), PAWN_MIN_AREA),
     ):
         kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r_open + 1, 2 * r_open + 1))
-        pawns = cv2.morphologyEx(net_mask.astype(np.uint8), cv2.MORPH_OPEN, kernel)
+        pawns = cv2.morphologyEx(net_mask, cv2.MORPH_OPEN, kernel)
         n_p, p_lab, p_stats, p_cents = cv2.connectedComponentsWithStats(pawns, connectivity=8)
         for k in range(1, n_p):
             area = p_stats[k, cv2.CC_STAT_AREA]
@@ -66,45 +72,163 @@ def read_networkers(
                 whole_pawns[p_lab == k] = 1
             elif whole_pawns[p_lab == k].any():
                 continue  # already a whole pawn
-            candidates.append(((float(p_cents[k][0]), float(p_cents[k][1])), first))
-    for centre, whole in candidates:
+            found.append(((float(p_cents[k][0]), float(p_cents[k][1])), first))
+    return found
+
+
+def _best_in(m: np.ndarray, centre: tuple[float, float], radius: float
+             ) -> tuple[float, tuple[float, float]]:
+    """The smallest value of ``m`` within ``radius`` of ``centre`` and where it lies."""
+    p = m.shape[0]
+    window = disc((p, p), centre, max(radius, 0.75))
+    if not window.any():
+        x = min(p - 1, max(0, int(round(centre[0]))))
+        y = min(p - 1, max(0, int(round(centre[1]))))
+        return float(m[y, x]), (float(x), float(y))
+    masked = np.where(window, m, np.inf)
+    y, x = np.unravel_index(int(np.argmin(masked)), m.shape)
+    return float(masked[y, x]), (float(x), float(y))
+
+
+def _judge(maps: dict[int, np.ndarray], cell_class: int, net_ids: list[int],
+           centres: list[tuple[float, float]], search: float
+           ) -> tuple[int, float, tuple[float, float]]:
+    """What stands at a cell whose middle may lie near any of ``centres``: the class (the
+    cell's own colour = no pawn, else a player colour), its confidence, and where the pawn's
+    middle was seen. Every option is judged at the same place, the one that suits a pawn
+    best: with a pawn there its core shows no cell colour; an empty cell shows its colour
+    wherever the core is put inside it."""
+    best: tuple[float, tuple[float, float]] | None = None
+    for c in centres:
+        for i in net_ids:
+            v, at = _best_in(maps[i], c, search)
+            if best is None or v < best[0]:
+                best = (v, at)
+    assert best is not None
+    at = best[1]
+    x, y = int(round(at[0])), int(round(at[1]))
+    options = [cell_class, *net_ids]
+    # the cell's own colour: at the pawn's place, or at the cell's middle (a pawn cannot
+    # hide both)
+    cell_here = min(float(maps[cell_class][y, x]),
+                    min(_best_in(maps[cell_class], c, 0.75)[0] for c in centres))
+    values = [cell_here, *(float(maps[i][y, x]) for i in net_ids)]
+    order = np.argsort(values)
+    first, second = values[int(order[0])], values[int(order[1])]
+    return options[int(order[0])], margin_conf(first * first, second * second), at
+
+
+def read_networkers(
+    cells: list[Cell],
+    feats: np.ndarray,
+    all_labels: np.ndarray,
+    model: ColourModel,
+    pack: EnigmaPack,
+) -> tuple[list[Cell], list[str], float]:
+    """``cells`` with the networker standing on each (or none, with the confidence of that),
+    the problems seen and the confidence they leave. ``all_labels`` are the patch's colour
+    labels with every class.
+
+    Cells the pawn on them split in two (two pieces of one ring, or a pawn's blurred rim
+    that looks like another cell colour) are joined back into one cell; a pawn standing where
+    no cell was read gives that cell, read from the ring around the pawn, never trusted."""
+    p = all_labels.shape[0]
+    problems: list[str] = []
+    conf = 1.0
+    rc = pack.cell_radius * p
+    rn = pack.networker_radius * p
+    names = model.names
+    cell_classes = [i for i, k in enumerate(model.kinds) if k == "cell"]
+    net_ids = [i for i, k in enumerate(model.kinds) if k == "net"]
+    tile_classes = [i for i, k in enumerate(model.kinds) if k == "tile"]
+    r_core = max(1.5, 0.45 * rn)
+    # the pawn's middle may lie a little off the cell's centre as read (a ring half hidden)
+    search = max(1.0, 0.45 * rc)
+    maps = _mean_distance_maps(feats, model, cell_classes + net_ids + tile_classes,
+                               r_core)
+    blobs = _pawn_blobs(all_labels, net_ids, rn)
+
+    def ring_colour(centre: tuple[float, float]) -> tuple[int, float, float]:
+        """The nearest cell colour of the ring around a pawn, its margin, and whether the
+        ring is nearer that cell colour than bare tile (as a distance difference)."""
         ring = disc((p, p), centre, rc * 0.95) & ~disc((p, p), centre, rn * 1.2)
-        inner = disc((p, p), centre, max(1.0, rn * 0.5))
-        med_ring = np.median(feats[ring], axis=0)
-        med_in = np.median(feats[inner], axis=0)
-        d_cells = sorted(
-            (float(((model.centres[i] - med_ring) ** 2).sum()), i) for i in cell_classes
-        )
-        d_nets = sorted((float(((model.centres[i] - med_in) ** 2).sum()), i) for i in net_ids)
-        pawn_conf = margin_conf(d_nets[0][0], d_nets[1][0])
-        # the pawn's middle must be nearer a player colour than the ring's cell colour
-        if d_nets[0][0] >= float(((model.centres[d_cells[0][1]] - med_in) ** 2).sum()):
+        med = np.median(feats[ring], axis=0)
+        d = sorted((float(((model.centres[i] - med) ** 2).sum()), i) for i in cell_classes)
+        tile_d = min(float(((model.centres[i] - med) ** 2).sum()) for i in tile_classes)
+        return d[0][1], margin_conf(d[0][0], d[1][0]), tile_d - d[0][0]
+
+    def pale_check(net: int, net_conf: float, at: tuple[float, float], cell_class: int
+                   ) -> tuple[str | None, float]:
+        """A pawn whose middle looks about as much like bare tile as like its colour (a
+        white pawn, or tile seen through a cell that is not one) stands only when a cell's
+        ring is seen around it; else it is doubted, not reported."""
+        x, y = int(round(at[0])), int(round(at[1]))
+        d_net = float(maps[net][y, x])
+        d_tile = min(float(maps[i][y, x]) for i in tile_classes)
+        if d_tile >= d_net and margin_conf(d_net * d_net, d_tile * d_tile) >= PALE_MARGIN:
+            return str(names[net]), net_conf
+        ring = disc((p, p), at, rc * 1.05) & ~disc((p, p), at, rn * 1.15)
+        if float((all_labels[ring] == cell_class).mean()) >= RING_SHARE:
+            return str(names[net]), net_conf
+        return None, min(net_conf, 1.0 - net_conf, DOUBTED)
+
+    # ---- one cell split by its pawn: cells closer than a cell is wide are joined
+    groups: list[list[int]] = []
+    for n, c in enumerate(cells):
+        for g in groups:
+            if any(math.dist(c.centre, cells[m].centre) < SAME_CELL * rc for m in g):
+                g.append(n)
+                break
+        else:
+            groups.append([n])
+    out: list[Cell] = []
+    for g in groups:
+        members = [cells[m] for m in g]
+        centres = [c.centre for c in members]
+        # blobs of a player colour within the cell show where its pawn's middle is
+        centres += [b for b, _ in blobs if any(math.dist(b, c) < 0.8 * rc for c in centres)]
+        if len(members) == 1:
+            c = members[0]
+            best, net_conf, at = _judge(maps, model.index("cell", c.colour), net_ids,
+                                        centres, search)
+            net = None if best in cell_classes else str(names[best])
+            if net is not None:
+                net, net_conf = pale_check(best, net_conf, at, model.index("cell", c.colour))
+            out.append(Cell(c.centre, c.colour, c.confidence, net, net_conf))
             continue
-        near = [
-            n
-            for n, c in enumerate(cells)
-            if math.hypot(centre[0] - c.centre[0], centre[1] - c.centre[1]) < 0.8 * rc
-        ]
-        colour = str(names[d_nets[0][1]])
-        if near:
-            c = cells[near[0]]
-            if c.networker is None or (whole and c.networker != colour):
-                cells[near[0]] = Cell(
-                    c.centre,
-                    c.colour,
-                    c.confidence,
-                    colour,
-                    min(pawn_conf, c.net_confidence if c.networker else 1.0),
-                )
-        elif whole:
-            # no cell read here: if the ring is not bare tile, a cell hides under the pawn
-            # (only a whole pawn says so: a small blob beside no cell is tile art)
-            tile_d = min(
-                float(((model.centres[i] - med_ring) ** 2).sum())
-                for i, kk in enumerate(model.kinds)
-                if kk == "tile"
-            )
-            if d_cells[0][0] < tile_d:
-                problems.append("a networker stands where no cell was read: is a cell hidden?")
-                conf = min(conf, 0.3)
-    return cells, problems, conf
+        # several cells in one: only a pawn between them explains it; the cell is the ring
+        # around the pawn
+        votes = [_judge(maps, model.index("cell", c.colour), net_ids, centres, search)
+                 for c in members]
+        best, net_conf, at = max(votes, key=lambda v: v[1])
+        if any(v[0] in cell_classes for v in votes) or best in cell_classes:
+            # no pawn splits them: two cells that close are a misread the cell finder owns
+            out.extend(cells[m] for m in g)
+            continue
+        colour_i, colour_conf, _ = ring_colour(at)
+        joined_conf = min([colour_conf, *(c.confidence for c in members)])
+        out.append(Cell(at, str(names[colour_i]), joined_conf, str(names[best]), net_conf))
+    # ---- pawns where no cell was read
+    for centre, whole in blobs:
+        if any(math.dist(centre, c.centre) < 0.8 * rc for c in out):
+            continue
+        near_cell = min((math.dist(centre, c.centre) for c in out), default=math.inf)
+        if near_cell < 2.0 * rc:
+            continue  # beside a cell: its pawn's blurred rim, judged with that cell
+        colour_i, colour_conf, over_tile = ring_colour(centre)
+        if over_tile <= 0:
+            continue  # bare tile around it: tile art (networkers stand only on cells)
+        best, net_conf, at = _judge(maps, colour_i, net_ids, [centre], search)
+        if best in cell_classes:
+            continue  # the cell's own colour in the middle: a cell without a pawn, not ours
+        if not whole and net_conf < 0.5:
+            # a faint pawn-like blob in a ring of a cell's colour: asked, never invented
+            problems.append("a networker stands where no cell was read: is a cell hidden?")
+            conf = min(conf, 0.3)
+            continue
+        hidden_conf = min(HIDDEN_CELL_CONFIDENCE, colour_conf)
+        out.append(Cell(at, str(names[colour_i]), hidden_conf, str(names[best]),
+                        min(net_conf, HIDDEN_CELL_CONFIDENCE)))
+        problems.append("a cell hidden by a networker was read from the ring around it")
+        conf = min(conf, HIDDEN_CELL_CONFIDENCE)
+    return out, problems, conf
