@@ -18,6 +18,10 @@ from vision.sheet_layout import GRID_CELLS
 from vision.sheet_reader_config import SheetReaderConfig
 
 N = GRID_CELLS
+#: the confidence of a border the profile decided (the score alone left it undecided)
+PROFILE_SURE = 0.6
+#: ... and of a border cut because a drawn outline's two loose ends face each other across it
+CLOSURE_SURE = 0.55
 
 
 def border_light(darkness: np.ndarray, *, sides: tuple[float, float] = (0.12, 0.3),
@@ -138,7 +142,9 @@ class Segmentation:
     questions: tuple[dict[str, Any], ...]
     #: every border between two filled cells: (cell, cell) -> (outline there: True, False or
     #: None when asked; confidence 0..1, below 0.5 when the drawing left it undecided; what
-    #: decided it: "drawing", "colour", "rules" or "asked")
+    #: decided it: "drawing", "colour", "profile" (the shape of the border's profile, where the
+    #: score left it open), "closure" (a gap between two loose ends of a drawn outline),
+    #: "rules" or "asked")
     outlines: dict[tuple[Cell, Cell], tuple[bool | None, float, str]] = field(
         default_factory=dict)
 
@@ -173,6 +179,51 @@ def _is_legal_tile(cells: list[Cell]) -> bool:
     return 1 <= len(cells) <= 7
 
 
+Corner = tuple[int, int]
+
+
+def _ends(border: tuple[Cell, Cell]) -> tuple[Corner, Corner]:
+    """The two grid corners (row, col of the grid lines) a border between two cells joins."""
+    (r, c), (nr, nc) = border
+    if r == nr:  # cells side by side: the vertical line right of (r, c)
+        return (r, c + 1), (r + 1, c + 1)
+    return (r + 1, c), (r + 1, c + 1)
+
+
+def _gaps(tiles: set[Cell], cuts: list[tuple[Cell, Cell]], joins: list[tuple[Cell, Cell]],
+          unsure: list[tuple[Cell, Cell]]) -> list[tuple[Cell, Cell]]:
+    """Joins where a drawn outline has a gap: both corners of the border are loose ends of the
+    outlines (see :func:`_loose_corners`), and neither corner has another such join. (Loose
+    ends next to an undecided border are left to the rules, which close every outline.)"""
+    loose = _loose_corners(tiles, cuts, unsure)
+    candidates = [b for b in joins if all(corner in loose for corner in _ends(b))]
+    uses: dict[Corner, int] = {}
+    for border in candidates:
+        for corner in _ends(border):
+            uses[corner] = uses.get(corner, 0) + 1
+    return [b for b in candidates if all(uses[corner] == 1 for corner in _ends(b))]
+
+
+def _loose_corners(tiles: set[Cell], cuts: list[tuple[Cell, Cell]],
+                   maybe: list[tuple[Cell, Cell]]) -> set[Corner]:
+    """Grid corners where exactly one outline ends (the cuts, and the sides of tile cells not
+    shared with another tile cell) and no undecided border (``maybe``) could continue it: a
+    drawn outline does not stop there."""
+    degree: dict[Corner, int] = {}
+    for border in cuts:
+        for corner in _ends(border):
+            degree[corner] = degree.get(corner, 0) + 1
+    for r, c in tiles:
+        for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0)):
+            if (r + dr, c + dc) in tiles:
+                continue
+            a, b = sorted([(r, c), (r + dr, c + dc)])
+            for corner in _ends((a, b)):
+                degree[corner] = degree.get(corner, 0) + 1
+    open_ends = {corner for border in maybe for corner in _ends(border)}
+    return {corner for corner, n in degree.items() if n == 1 and corner not in open_ends}
+
+
 def _question(kind: str, cells: list[Cell], message: str) -> dict[str, Any]:
     return {"kind": kind, "cells": [list(x) for x in sorted(cells)], "message": message}
 
@@ -187,6 +238,7 @@ def segment(
     max_unsure: int = 8,
     thresholds: tuple[float, float] | None = None,
     settle_by_rules: bool = True,
+    profile_verdicts: dict[tuple[Cell, Cell], bool] | None = None,
 ) -> Segmentation:
     """Group filled cells into tiles; what the drawing leaves open becomes a question.
 
@@ -194,13 +246,16 @@ def segment(
     without one join them. An undecided border is settled by the rules when only one way of
     settling the undecided borders around it gives tiles the rules allow (1-7 cells, the start
     8 on the centre) and ``settle_by_rules`` (the sheet's outlines stand out); otherwise it is
-    a question (and joined meanwhile).
+    a question (and joined meanwhile). ``profile_verdicts`` (see :mod:`vision.sheet_profiles`)
+    decide some of the borders the score leaves undecided, by the shape of their profile.
     """
+    verdicts = profile_verdicts or {}
     cut_at, join_at = thresholds if thresholds is not None else (cfg.cut, cfg.join)
     base = _Union()
     for cell in tiles:
         base.find(cell)
     cuts: list[tuple[Cell, Cell]] = []
+    joins: list[tuple[Cell, Cell]] = []
     unsure: list[tuple[Cell, Cell]] = []
     outlines: dict[tuple[Cell, Cell], tuple[bool | None, float, str]] = {}
     middle, half = (cut_at + join_at) / 2, max((cut_at - join_at) / 2, 1e-6)
@@ -224,14 +279,29 @@ def segment(
                 by_score = score > cut_at
                 outlines[border] = (True, sure if by_score else 1.0 if strong_hue else 0.5,
                                     "drawing" if by_score else "colour")
+            elif border in verdicts:
+                # the score left it open, the profile across the border did not
+                if verdicts[border]:
+                    cuts.append(border)
+                else:
+                    joins.append(border)
+                outlines[border] = (verdicts[border], PROFILE_SURE, "profile")
             elif score > join_at or hue > cfg.colour_cut:
                 # a change of colour where no line is seen (or a line not clear enough): the
                 # pencils of one tile can differ a little; asked unless the rules settle it
                 unsure.append(border)
                 outlines[border] = (None, 0.5 * min(distance, 1.0), "asked")
             else:
-                base.union((r, c), (nr, nc))
+                joins.append(border)
                 outlines[border] = (False, sure, "drawing")
+    # a drawn outline never just stops: where two of its loose ends face each other across
+    # one border, the line runs there too (drawn too lightly to score)
+    for border in _gaps(tiles, cuts, joins, unsure):
+        (joins if border in joins else unsure).remove(border)
+        cuts.append(border)
+        outlines[border] = (True, CLOSURE_SURE, "closure")
+    for a, b in joins:
+        base.union(a, b)
     members: dict[Cell, list[Cell]] = {}
     for cell in tiles:
         members.setdefault(base.find(cell), []).append(cell)
@@ -261,11 +331,15 @@ def segment(
                 pieces: dict[Cell, list[Cell]] = {}
                 for root in roots:
                     pieces.setdefault(trial.find(root), []).extend(members[root])
-                # a drawn outline must end up between two tiles, not inside one
+                # a drawn outline must end up between two tiles, not inside one: the ones
+                # drawn clearly and the ones this settlement would draw
                 closed = all(
                     trial.find(base.find(a)) != trial.find(base.find(b))
                     for a, b in cuts
                     if base.find(a) in root_set and base.find(b) in root_set
+                ) and all(
+                    trial.find(base.find(a)) != trial.find(base.find(b))
+                    for i, (a, b) in enumerate(edges) if not choice >> i & 1
                 )
                 if closed and all(_is_legal_tile(p) for p in pieces.values()):
                     legal.append(choice)

@@ -64,6 +64,7 @@ from vision.sheet_outlines import (
     printed_line_level,
     segment,
 )
+from vision.sheet_profiles import border_profiles, profile_verdicts
 from vision.sheet_reader_config import DEFAULT_CONFIG, SheetReaderConfig, reader_config
 
 # the stages' names stay importable from here (other modules and tests use them)
@@ -220,16 +221,25 @@ def read_canonical(
     printed = printed_line_level(ratio_r, ratio_b, state == 1, cfg)
     right = outline_scores(through_r, beside_r, printed, cfg)
     below = outline_scores(through_b, beside_b, printed, cfg)
-    pairs = np.concatenate([right[np.asarray([[(r, c) in tiles and (r, c + 1) in tiles
-                                               for c in range(N - 1)] for r in range(N)])],
-                            below[np.asarray([[(r, c) in tiles and (r + 1, c) in tiles
-                                               for c in range(N)] for r in range(N - 1)])]])
-    thresholds = outline_thresholds(pairs, cfg)
+    scores: dict[tuple[Cell, Cell], float] = {}
+    for r, c in tiles:
+        if (r, c + 1) in tiles:
+            scores[((r, c), (r, c + 1))] = float(right[r, c])
+        if (r + 1, c) in tiles:
+            scores[((r, c), (r + 1, c))] = float(below[r, c])
+    thresholds = outline_thresholds(np.asarray(list(scores.values())), cfg)
     # the rules may settle an undecided border only on a sheet whose outlines stand out from
     # the rest (two clear groups): where none are drawn, a legal split is still a guess
     calibrated = thresholds != (cfg.cut, cfg.join)
+    verdicts = {}
+    if calibrated:
+        # a second look at the undecided borders: their profile against the sheet's own
+        # sure insides and sure outlines (soft pencil outlines over dark shading)
+        profile_r, profile_b = border_profiles(darkness)
+        profiles = {(a, b): profile_r[a] if a[0] == b[0] else profile_b[a] for a, b in scores}
+        verdicts = profile_verdicts(profiles, scores, thresholds)
     seg = segment(tiles, right, below, f.colour, cfg, thresholds=thresholds,
-                  settle_by_rules=calibrated)
+                  settle_by_rules=calibrated, profile_verdicts=verdicts)
     questions.extend(seg.questions)
     # a doubtful cell changes the tiles around it: they are part of its question
     for q in questions:
@@ -260,7 +270,8 @@ def read_canonical(
     overall = float(confidence.min())
     # the least sure outline the drawing (or the colour) decided; the rules' settlements and
     # the asked borders are covered by the questions
-    drawn = [sure for _, sure, by in seg.outlines.values() if by in ("drawing", "colour")]
+    drawn = [sure for _, sure, by in seg.outlines.values()
+             if by in ("drawing", "colour", "profile")]
     if drawn:
         overall = min(overall, min(drawn))
     if questions:

@@ -137,7 +137,8 @@ def test_every_border_between_filled_cells_has_a_decision_and_a_confidence() -> 
     assert set(reading.outlines) == borders
     asked = _question_cells(reading)
     for (a, b), (outline, sure, by) in reading.outlines.items():
-        assert 0.0 <= sure <= 1.0 and by in ("drawing", "colour", "rules", "asked")
+        assert 0.0 <= sure <= 1.0 and by in (
+            "drawing", "colour", "profile", "closure", "rules", "asked")
         if by == "asked":
             assert outline is None and sure < 0.5 and {a, b} <= asked
         if by == "drawing":
