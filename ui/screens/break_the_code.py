@@ -25,6 +25,9 @@ log = logging.getLogger(__name__)
 
 #: how long "Show your tiles to the camera" waits for a camera frame taken after the tap
 FRAME_WAIT_S = 6.0
+#: the frame read is the third shown after the tap: the first ones may have been taken before
+#: it (one waiting in the camera queue, one being prepared)
+FRESH_FRAMES = 3
 
 TILE_NAMES = ("0b", "0w", "1b", "1w", "2b", "2w", "3b", "3w", "4b", "4w", "5g", "5g",
               "6b", "6w", "7b", "7w", "8b", "8w", "9b", "9w")
@@ -192,7 +195,7 @@ class BreakTheCodeScreen(BaseScreen):
 
     # --- a rack read by the camera ------------------------------------------------------------
     def read_rack(self) -> None:
-        """Read the entering player's rack from the next camera frame, on a worker.
+        """Read the entering player's rack from a camera frame taken after the tap, on a worker.
 
         The frame is handed to the worker and dropped: it is never shown, stored or logged,
         and only "code stored: N tiles" (or why not) comes back to the screen.
@@ -203,37 +206,44 @@ class BreakTheCodeScreen(BaseScreen):
         if not self._camera_ready():
             self._rack_not_stored(_("the camera is not working"))
             return
-        import weakref
-
         from kivy.clock import Clock
 
         self.reading_rack = player
         self.entry_note = ""
         self.entry_failed = False
-        before = self.app.last_frame
-        # a weak reference: the picture from before the tap is not kept alive by the wait
-        stale = weakref.ref(before) if before is not None else None
-        waited = [0.0]
+        shown = [0]
 
-        def poll(dt: float) -> bool:
+        def finish(frame: Any, why: str | None = None) -> None:
+            self.app.funbind("camera_texture", on_frame)
+            timeout.cancel()
             if not self._still_entering(player):
                 self._drop_read(player)
-                return False
-            frame = self.app.last_frame
-            table = self.app.table
-            if frame is not None and (stale is None or frame is not stale()
-                                      or (table is not None and table.shows_table(frame))):
-                self._read_frame(player, frame)
-                return False
-            waited[0] += dt
-            if waited[0] > FRAME_WAIT_S:
+            elif why is not None:
                 self.reading_rack = None
-                self._rack_not_stored(_("no camera picture"))
-                return False
-            return True
+                self._rack_not_stored(why)
+            else:
+                self._read_frame(player, frame)
 
+        def on_frame(*_args: Any) -> None:
+            # the app sets last_frame, then shows it: count the frames shown since the tap
+            shown[0] += 1
+            frame = self.app.last_frame
+            if frame is not None and (shown[0] >= FRESH_FRAMES or self._demo_shows(frame)):
+                finish(frame)
+
+        timeout = Clock.schedule_once(lambda _dt: finish(None, _("no camera picture")),
+                                      FRAME_WAIT_S)
+        self.app.fbind("camera_texture", on_frame)
         self.refresh()
-        Clock.schedule_interval(poll, 0.05)
+        now = self.app.last_frame
+        if now is not None and self._demo_shows(now):
+            finish(now)
+
+    def _demo_shows(self, frame: Any) -> bool:
+        """In the demo, ``frame`` is the rendering of the table as it is now (the player's
+        rack): no need to wait for later frames."""
+        table = self.app.table
+        return table is not None and bool(table.code_racks) and table.shows_table(frame)
 
     def _read_frame(self, player: str, frame: Any) -> None:
         from companion.break_the_code import parse_code
