@@ -279,7 +279,7 @@ def segment(
                 by_score = score > cut_at
                 outlines[border] = (True, sure if by_score else 1.0 if strong_hue else 0.5,
                                     "drawing" if by_score else "colour")
-            elif border in verdicts:
+            elif border in verdicts and score > join_at:
                 # the score left it open, the profile across the border did not
                 if verdicts[border]:
                     cuts.append(border)

@@ -92,7 +92,9 @@ def profile_verdicts(
     rule: ProfileRule = DEFAULT_RULE,
 ) -> dict[tuple[tuple[int, int], tuple[int, int]], bool]:
     """For the borders whose score lies between ``join`` and ``cut``: True (an outline) or
-    False (none) where the profile says so clearly; the others are left out.
+    False (none) where the profile says so clearly and the score leans the same way (above or
+    below the middle of the two); the others are left out. The profile only tips a balance:
+    alone, a hatch stroke along a border or an unusual shading can look like an outline.
 
     Needs ``MIN_INSIDES`` sure insides and ``MIN_OUTLINES`` sure outlines (by score) on the
     sheet; with fewer, nothing is decided here.
@@ -100,6 +102,7 @@ def profile_verdicts(
     cut_at, join_at = thresholds
     insides = [b for b, s in scores.items() if s <= join_at]
     outlines = [b for b, s in scores.items() if s > cut_at]
+    middle = (cut_at + join_at) / 2
     undecided = [b for b, s in scores.items() if join_at < s <= cut_at]
     if not undecided or len(insides) < MIN_INSIDES or len(outlines) < MIN_OUTLINES:
         return {}
@@ -110,8 +113,10 @@ def profile_verdicts(
         p = profiles[border]
         to_in = float(np.sqrt(np.mean(((p - in_centre) / in_spread) ** 2)))
         to_out = float(np.sqrt(np.mean(((p - out_centre) / out_spread) ** 2)))
-        if to_out <= rule.outline_near and to_in - to_out >= rule.outline_lead:
+        leans_out = scores[border] >= middle
+        if leans_out and to_out <= rule.outline_near and to_in - to_out >= rule.outline_lead:
             verdicts[border] = True
-        elif to_in <= rule.inside_near and to_out - to_in >= rule.inside_lead:
+        elif (not leans_out and to_in <= rule.inside_near
+              and to_out - to_in >= rule.inside_lead):
             verdicts[border] = False
     return verdicts
