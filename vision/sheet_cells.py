@@ -239,4 +239,4 @@ def _one_stroke(ink: np.ndarray, cell: Cell, f: CellFeatures, cfg: SheetReaderCo
     crop = ink[y0:y0 + size, x0:x0 + size].astype(np.uint8)
     count, _, stats, _ = cv2.connectedComponentsWithStats(crop, connectivity=8)
     strokes = sum(1 for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= 6)
-    return strokes <= 2
+    return 1 <= strokes <= 2

@@ -186,8 +186,11 @@ def read_canonical(
     # a 1 shaped mark with more ink than a written 1 has (a heavy pen, a blurred frame) is
     # never taken for sure, but asked about when no sure 1 is found: read as a one-cell tile
     # it would change the score without a question
+    # a sure 1 is also a cell surely written in: faint traces of an erased mark (a doubtful
+    # cell, asked about anyway) that look like a 1 never compete with a clear one
     strong = [cell for cell in ones
-              if f.ink[cell] <= cfg.one_max_ink and _one_stroke(ink, cell, f, cfg)]
+              if state[cell] == 1 and f.ink[cell] <= cfg.one_max_ink
+              and _one_stroke(ink, cell, f, cfg)]
     weak = [cell for cell in ones if cell not in strong]
     if len(strong) == 1:
         bonus = strong[0]

@@ -239,3 +239,30 @@ def test_a_profile_tips_an_undecided_border_only_the_way_its_score_leans() -> No
     # the same profiles with scores leaning the other way decide nothing
     scores[like_outline], scores[like_inside] = 0.15, 0.2
     assert profile_verdicts(profiles, scores, (cut, join)) == {}
+
+
+# pencil sheets where faint traces of an erased mark, in a cell asked about, looked like a 1
+# too: the clear 1 was asked about as one of several ("which is it?") and read as a tile
+@pytest.mark.parametrize("seed", [60, 480])
+def test_erased_traces_do_not_compete_with_a_clear_one(seed: int) -> None:
+    content, rendered = _bench_sheet(seed)
+    reading = read_sheet(rendered.image)
+    assert content.bonus is not None
+    assert reading.bonus == content.bonus
+    assert not [q for q in reading.questions if q["kind"] == "bonus"]
+
+
+def test_a_one_has_at_least_one_stroke() -> None:
+    from vision.sheet_cells import CellFeatures, _one_stroke
+    from vision.sheet_geometry import CANON_CELL
+    from vision.sheet_reader import DEFAULT_CONFIG, GRID_PX, PAD
+
+    ink = np.zeros((GRID_PX + 2 * PAD,) * 2, bool)
+    zeros = np.zeros((9, 9))
+    f = CellFeatures(ink=zeros, score=zeros, texture=zeros, spread_x=zeros,
+                     spread_y=zeros + 0.2, colour=np.zeros((9, 9, 3)), darkness=zeros)
+    assert not _one_stroke(ink, (4, 4), f, DEFAULT_CONFIG)  # specks only: no stroke at all
+    top = left = PAD + 4 * CANON_CELL
+    mid = left + CANON_CELL // 2
+    ink[top + CANON_CELL // 4:top + 3 * CANON_CELL // 4, mid:mid + 2] = True  # one down stroke
+    assert _one_stroke(ink, (4, 4), f, DEFAULT_CONFIG)
