@@ -21,7 +21,7 @@ from config.loader import (
     to_toml,
     user_config_path,
 )
-from config.paths import data_dir, default_db_path
+from config.paths import art_pack_folder, data_dir, default_db_path
 from config.schema import (
     AppConfig,
     CameraConfig,
@@ -48,6 +48,7 @@ __all__ = [
     "VisionConfig",
     "config_files",
     "config_from_dict",
+    "art_pack_folder",
     "data_dir",
     "default_db_path",
     "load_config",

@@ -3,6 +3,8 @@
 >>> from config.schema import AppConfig, Config
 >>> str(default_db_path(Config(app=AppConfig(data_dir="/srv/tc"))))
 '/srv/tc/journal.sqlite3'
+>>> str(art_pack_folder(Config(app=AppConfig(data_dir="/srv/tc")), "my-tiles"))
+'/srv/tc/my-tiles'
 """
 
 from __future__ import annotations
@@ -25,6 +27,16 @@ def data_dir(config: Config) -> Path:
     if config.app.data_dir:
         return Path(config.app.data_dir).expanduser()
     return platformdirs.user_data_path(APP_NAME)
+
+
+def art_pack_folder(config: Config, value: str) -> Path | None:
+    """The folder of a taught art pack named by a ``pack`` setting: ``None`` for "" (the demo
+    pack shipped with the app), ``~`` expanded, and a relative name taken inside the data dir,
+    where ``companion teach ... -o NAME`` packs are meant to live."""
+    if not value:
+        return None
+    folder = Path(value).expanduser()
+    return folder if folder.is_absolute() else data_dir(config) / folder
 
 
 def default_db_path(config: Config) -> Path:

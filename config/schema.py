@@ -192,6 +192,7 @@ class CodeReaderConfig:
     ignore_area: float = setting(0.12, low=0.0, high=1.0)
     max_offset_mm: float = setting(14.0, low=1.0, high=100.0)
     accept: float = setting(0.5, low=0.0, high=1.0)
+    pack: str = setting("")
 
 
 @dataclass(frozen=True)
@@ -231,6 +232,7 @@ class SheetReaderSettings:
 class EnigmaVisionConfig:
     """``[vision.enigma]``: the Enigma table reader and puzzle checks (``vision.enigma_*``)."""
 
+    pack: str = setting("")
     tile_mm: float = setting(0.0, low=0.0, high=300.0)
     marker_size_mm: float = setting(40.0, low=10.0, high=300.0)
     marker_frame_mm: tuple[float, ...] = setting((760.0, 640.0), low=50.0, high=4000.0,

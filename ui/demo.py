@@ -14,6 +14,8 @@ import random
 import threading
 from typing import Any
 
+from config import art_pack_folder
+
 log = logging.getLogger(__name__)
 
 FRAME_SIZE = (1280, 720)
@@ -182,7 +184,8 @@ class DemoTable:
         except ImportError:
             return _sketch(indigo)
         if "indigo" not in self._packs:
-            self._packs["indigo"] = load_indigo_pack(self.app.cfg.vision.pack or None)
+            cfg = self.app.cfg
+            self._packs["indigo"] = load_indigo_pack(art_pack_folder(cfg, cfg.vision.pack))
         return render_frame(indigo, self._packs["indigo"], cfg=self.app.cfg, seed=self._seed,
                             frame_size=FRAME_SIZE).image
 
@@ -192,7 +195,8 @@ class DemoTable:
         from vision.enigma_render import TableView, render_frame
 
         if "enigma" not in self._packs:
-            self._packs["enigma"] = load_enigma_pack()
+            cfg = self.app.cfg
+            self._packs["enigma"] = load_enigma_pack(art_pack_folder(cfg, cfg.vision.enigma.pack))
             self._packs["enigma-catalogue"] = load_catalogue()
         pack = self._packs["enigma"]
         view = TableView.of_state(state, pack, catalogue=self._packs["enigma-catalogue"])
@@ -211,8 +215,15 @@ class DemoTable:
         from companion.break_the_code import parse_code
         from vision.code_render import render_frame as render_code
 
+        if "code" not in self._packs:
+            # a taught look is drawn from its photos; none: the demo style's own drawing
+            from vision.code_art import load_code_pack
+
+            folder = art_pack_folder(self.app.cfg, self.app.cfg.vision.code.pack)
+            self._packs["code"] = load_code_pack(folder) if folder else None
         laid = list(parse_code(tiles).tiles) if tiles.strip() else []
-        result, _scene = render_code(laid, seed=self._seed, frame_size=FRAME_SIZE)
+        result, _scene = render_code(laid, seed=self._seed, frame_size=FRAME_SIZE,
+                                     look=self._packs["code"])
         return result.image
 
     def camera(self) -> Any:

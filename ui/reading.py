@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from config import art_pack_folder
+
 
 @dataclass
 class IndigoReading:
@@ -42,7 +44,7 @@ def read_indigo_frame(frame: Any, cfg: Any, state: Any, *, pack: Any = None) -> 
     except ImportError as exc:
         raise ReaderUnavailableError("the Indigo board reader is not installed") from exc
     min_confidence = float(cfg.vision.min_confidence)
-    read = read_indigo(frame, pack or load_indigo_pack(cfg.vision.pack or None), cfg)
+    read = read_indigo(frame, pack or load_indigo_pack(art_pack_folder(cfg, cfg.vision.pack)), cfg)
     verdict = check_after(state, read, min_confidence=min_confidence)
     result = _with_overlay(IndigoReading(message="; ".join(verdict.questions)), read, cfg,
                            frame.shape, min_confidence)
@@ -159,8 +161,8 @@ def read_enigma_frame(frame: Any, cfg: Any, state: Any, *, category: str,
         from vision.enigma_reader import read_enigma
     except ImportError as exc:
         raise ReaderUnavailableError("the Enigma table reader is not installed") from exc
-    read = read_enigma(frame, pack or load_enigma_pack(), cfg,
-                       start_tile=catalogue.start.conduit)
+    pack = pack or load_enigma_pack(art_pack_folder(cfg, cfg.vision.enigma.pack))
+    read = read_enigma(frame, pack, cfg, start_tile=catalogue.start.conduit)
     placed = set(state.board.tiles)
     new = [t for at, t in read.tiles.items() if tuple(at) not in placed]
     result = EnigmaReading(questions=list(read.questions))
@@ -273,7 +275,9 @@ def read_code_frame(frame: Any, *, expected: int, taken: Any = (), cfg: Any = No
         raise ReaderUnavailableError("the Break the Code tile reader is not installed") from exc
     settings = reader_config(cfg)
     try:
-        reading = read_tiles(frame, pack or load_code_pack(None), settings)
+        if pack is None:
+            pack = load_code_pack(art_pack_folder(cfg, cfg.vision.code.pack) if cfg else None)
+        reading = read_tiles(frame, pack, settings)
     except FrameRefusedError as exc:
         # a refusal's message names slots at most; the traceback (which holds the frame)
         # goes no further than here
