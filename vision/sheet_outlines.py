@@ -295,13 +295,22 @@ def segment(
                 joins.append(border)
                 outlines[border] = (False, sure, "drawing")
     # a drawn outline never just stops: where two of its loose ends face each other across
-    # one border, the line runs there too (drawn too lightly to score)
-    for border in _gaps(tiles, cuts, joins, unsure):
-        (joins if border in joins else unsure).remove(border)
-        cuts.append(border)
-        outlines[border] = (True, CLOSURE_SURE, "closure")
+    # one border, the line runs there too (drawn too lightly to score); looked for only when
+    # an outline does not close
     for a, b in joins:
         base.union(a, b)
+    if any(base.find(a) == base.find(b) for a, b in cuts):
+        gaps = _gaps(tiles, cuts, joins, unsure)
+        for border in gaps:
+            joins.remove(border)
+            cuts.append(border)
+            outlines[border] = (True, CLOSURE_SURE, "closure")
+        if gaps:
+            base = _Union()
+            for cell in tiles:
+                base.find(cell)
+            for a, b in joins:
+                base.union(a, b)
     members: dict[Cell, list[Cell]] = {}
     for cell in tiles:
         members.setdefault(base.find(cell), []).append(cell)

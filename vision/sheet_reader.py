@@ -235,7 +235,8 @@ def read_canonical(
     # the rest (two clear groups): where none are drawn, a legal split is still a guess
     calibrated = thresholds != (cfg.cut, cfg.join)
     verdicts = {}
-    if calibrated:
+    cut_at, join_at = thresholds
+    if calibrated and any(join_at < s <= cut_at for s in scores.values()):
         # a second look at the undecided borders: their profile against the sheet's own
         # sure insides and sure outlines (soft pencil outlines over dark shading)
         profile_r, profile_b = border_profiles(darkness)
