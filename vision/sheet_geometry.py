@@ -216,16 +216,26 @@ def _quarter_turns(k: int) -> np.ndarray:
 
 
 def locate_grid(image: np.ndarray, layout: SheetLayout | None = None) -> GridFit:
-    """Markers first; a frame without markers is taken as the publisher's pad."""
+    """Markers first; a frame without this sheet's markers is taken as the publisher's pad.
+
+    Markers of another layout alone (a board's markers beside the pad, or a speck of the
+    table read as a marker) do not stop the pad from being read; when no pad is found
+    either, the refusal names the markers seen.
+    """
     if image is None or image.size == 0:
         raise FrameRefusedError("empty frame", reason="no-frame")
     layout = layout or SheetLayout.for_page()
     try:
         return locate_with_markers(image, layout)
     except FrameRefusedError as exc:
-        if exc.reason not in ("no-markers",):
+        if exc.reason == "no-markers":
+            return locate_by_frame(image)
+        if exc.reason != "wrong-layout":
             raise
-        return locate_by_frame(image)
+        try:
+            return locate_by_frame(image)
+        except FrameRefusedError:
+            raise exc from None
 
 
 # ---------------------------------------------------------------- line refinement

@@ -266,3 +266,30 @@ def test_a_one_has_at_least_one_stroke() -> None:
     mid = left + CANON_CELL // 2
     ink[top + CANON_CELL // 4:top + 3 * CANON_CELL // 4, mid:mid + 2] = True  # one down stroke
     assert _one_stroke(ink, (4, 4), f, DEFAULT_CONFIG)
+
+
+def _with_foreign_marker(image: np.ndarray, marker_id: int = 37) -> np.ndarray:
+    import cv2
+
+    from vision.markers import dictionary
+
+    marker = cv2.aruco.generateImageMarker(dictionary("DICT_4X4_50"), marker_id, 60)
+    out = image.copy()
+    out[20:100, 20:100] = 255  # a white quiet zone around it
+    out[30:90, 30:90] = cv2.cvtColor(marker, cv2.COLOR_GRAY2BGR)
+    return out
+
+
+def test_a_stray_marker_of_another_layout_does_not_stop_a_pad_from_being_read() -> None:
+    # the plain pad has no markers; a marker of another layout lying by it (or a speck of the
+    # table read as one) once made the reader refuse the frame
+    content = _content(3)
+    rendered = render_sheet(content, style="pen", seed=3, markers=False, effects=[])
+    reading = read_sheet(_with_foreign_marker(rendered.image))
+    assert reading.method == "frame"
+    assert reading.grid_rows == tuple(content.truth()["grid"])
+    # with no pad in the frame either, the refusal still names the markers seen
+    table = np.full((480, 640, 3), 120, np.uint8)
+    with pytest.raises(FrameRefusedError) as info:
+        read_sheet(_with_foreign_marker(table))
+    assert info.value.reason == "wrong-layout"
