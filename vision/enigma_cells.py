@@ -60,18 +60,25 @@ def find_cells(
     for ci in cell_classes:
         mask = (labels == ci).astype(np.uint8)
         n, lab, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
-        # a pawn on a cell can break the cell's ring into pieces: pieces whose centres lie
-        # within one cell radius of each other are one cell (two cells are farther apart)
+        # a pawn on a cell can break the cell's ring into arcs: pieces that fit together in
+        # one cell's circle are one cell (two cells' pixels never do); arcs on opposite
+        # sides of a ring lie almost a cell's diameter apart
         pieces = [k for k in range(1, n) if stats[k, cv2.CC_STAT_AREA] >= 3]
         groups: list[list[int]] = []
+        points: list[np.ndarray] = []
         for k in sorted(pieces, key=lambda k: -stats[k, cv2.CC_STAT_AREA]):
-            for group in groups:
-                g = group[0]
-                if math.hypot(cents[k][0] - cents[g][0], cents[k][1] - cents[g][1]) < 1.4 * rc:
+            ys, xs = np.nonzero(lab == k)
+            pts = np.column_stack([xs, ys]).astype(np.float32)
+            for g, group in enumerate(groups):
+                near = math.hypot(cents[k][0] - cents[group[0]][0],
+                                  cents[k][1] - cents[group[0]][1]) < 2.2 * rc
+                if near and cv2.minEnclosingCircle(np.vstack([points[g], pts]))[1] <= 1.4 * rc:
                     group.append(k)
+                    points[g] = np.vstack([points[g], pts])
                     break
             else:
                 groups.append([k])
+                points.append(pts)
         for group in groups:
             area = sum(int(stats[k, cv2.CC_STAT_AREA]) for k in group)
             if area < 0.3 * math.pi * (rc**2 - rn**2):

@@ -151,6 +151,15 @@ def read_tile(
             windows[port] = win
             port_fraction[port] = float(channel[win].mean()) if win.any() else 0.0
     present = {q for q, f in port_fraction.items() if f >= settings.port_min_fraction}
+    # a second opinion on each opening from brightness alone: a channel is a dark stroke
+    # across the side, whatever its colour looks like after blur and compression
+    dark = feats[..., 2] < 0.5 * (model.centres[model.index("tile"), 2]
+                                  + model.centres[model.index("channel"), 2])
+    for q, score in _dark_openings(dark, fr, depth0, depth1, half_w).items():
+        if (score >= 0.5) != (q in present) or 0.3 <= score < 0.7:
+            problems.append(f"is there an opening at {q.side}{q.position}? the channel there "
+                            "is unclear")
+            conf = min(conf, 0.5)
     offset = _opening_offset(channel, fr, depth0, depth1, cw)
     for f in port_fraction.values():
         # a fraction near the threshold is a doubtful opening
@@ -321,3 +330,25 @@ def _opening_offset(channel: np.ndarray, fractions: tuple[float, float, float], 
             k = j
     return (float(np.median(shifts["x"])) if shifts["x"] else 0.0,
             float(np.median(shifts["y"])) if shifts["y"] else 0.0)
+
+
+def _dark_openings(dark: np.ndarray, fractions: tuple[float, float, float], depth0: int,
+                   depth1: int, half_w: float) -> dict[Port, float]:
+    """Per opening position, how clearly a dark stroke crosses the side there (0 none, 1 a
+    channel's full depth): the share of dark pixels across the side's band, at its darkest
+    column near the position, above the side's usual share (the gap to the next tile, seen
+    when the square is cut a little off the tile, darkens a whole side alike)."""
+    p = dark.shape[0]
+    bands = {"N": dark[depth0:depth1, :].mean(axis=0),
+             "S": dark[p - depth1:p - depth0, :].mean(axis=0),
+             "W": dark[:, depth0:depth1].mean(axis=1),
+             "E": dark[:, p - depth1:p - depth0].mean(axis=1)}
+    out: dict[Port, float] = {}
+    for side, profile in bands.items():
+        usual = float(np.median(profile[depth1:p - depth1]))
+        for pos, f in enumerate(fractions):
+            u = f * p
+            a, b = max(0, int(round(u - half_w))), min(p, int(round(u + half_w)) + 1)
+            out[Port(side, pos)] = float(np.clip(profile[a:b].max() - usual, 0.0, 1.0)) \
+                / max(1e-6, 1.0 - usual)
+    return out
