@@ -228,8 +228,14 @@ def classify_cells(
     return state, confidence, ones
 
 
+#: the down stroke of a written 1 spans at least this share of the inside of its cell
+ONE_MIN_HEIGHT = 0.4
+
+
 def _one_stroke(ink: np.ndarray, cell: Cell, f: CellFeatures, cfg: SheetReaderConfig) -> bool:
-    """A written 1 for sure: narrow, upright, and one or two strokes (hatching is many)."""
+    """A written 1 for sure: narrow, upright, one or two strokes (hatching is many), and a
+    down stroke over at least ``ONE_MIN_HEIGHT`` of the cell's inside (a few specks of light
+    hatching are neither many nor tall)."""
     r, c = cell
     if f.spread_x[r, c] > min(cfg.one_max_spread, cfg.one_strict * f.spread_y[r, c]):
         return False
@@ -238,5 +244,6 @@ def _one_stroke(ink: np.ndarray, cell: Cell, f: CellFeatures, cfg: SheetReaderCo
     size = CANON_CELL - 2 * lo
     crop = ink[y0:y0 + size, x0:x0 + size].astype(np.uint8)
     count, _, stats, _ = cv2.connectedComponentsWithStats(crop, connectivity=8)
-    strokes = sum(1 for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= 6)
-    return 1 <= strokes <= 2
+    strokes = [i for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= 6]
+    tallest = max((int(stats[i, cv2.CC_STAT_HEIGHT]) for i in strokes), default=0)
+    return 1 <= len(strokes) <= 2 and tallest >= ONE_MIN_HEIGHT * size

@@ -261,8 +261,13 @@ def test_a_one_has_at_least_one_stroke() -> None:
     zeros = np.zeros((9, 9))
     f = CellFeatures(ink=zeros, score=zeros, texture=zeros, spread_x=zeros,
                      spread_y=zeros + 0.2, colour=np.zeros((9, 9, 3)), darkness=zeros)
-    assert not _one_stroke(ink, (4, 4), f, DEFAULT_CONFIG)  # specks only: no stroke at all
+    assert not _one_stroke(ink, (4, 4), f, DEFAULT_CONFIG)  # no stroke at all
     top = left = PAD + 4 * CANON_CELL
+    # two short bits of light hatching: one or two "strokes", but no down stroke
+    ink[top + 12:top + 15, left + 14:left + 17] = True
+    ink[top + 24:top + 27, left + 20:left + 23] = True
+    assert not _one_stroke(ink, (4, 4), f, DEFAULT_CONFIG)
+    ink[:] = False
     mid = left + CANON_CELL // 2
     ink[top + CANON_CELL // 4:top + 3 * CANON_CELL // 4, mid:mid + 2] = True  # one down stroke
     assert _one_stroke(ink, (4, 4), f, DEFAULT_CONFIG)
@@ -293,3 +298,14 @@ def test_a_stray_marker_of_another_layout_does_not_stop_a_pad_from_being_read() 
     with pytest.raises(FrameRefusedError) as info:
         read_sheet(_with_foreign_marker(table))
     assert info.value.reason == "wrong-layout"
+
+
+def test_a_lightly_hatched_cell_is_not_read_as_the_one() -> None:
+    # bench sheet 1140 has no 1; two specks of light hatching in a tile's cell were once read
+    # as a sure 1, a wrong cell without a question
+    content, rendered = _bench_sheet(1140)
+    assert content.bonus is None
+    reading = read_sheet(rendered.image)
+    assert reading.bonus is None
+    assert reading.grid_rows[8][6] == "#" or [8, 6] in [c for q in reading.questions
+                                                      for c in q["cells"]]
