@@ -28,10 +28,14 @@ HIDDEN_CELL_CONFIDENCE = 0.6
 SAME_CELL = 1.4
 #: a pawn's middle nearer its colour than bare tile by this margin needs no ring around it
 PALE_MARGIN = 0.5
-#: the confidence of "no pawn" when a pale pawn-like middle has no cell's ring around it
-DOUBTED = 0.5
 #: the share of a cell's colour around a pale pawn that shows the cell's ring
-RING_SHARE = 0.2
+RING_SHARE = 0.55
+#: how far from the tile's colour a pixel of a cell's ring lies (a pale pawn lies nearer)
+RING_FROM_TILE = 15.0
+#: the mean colour distance of a pawn's core to its colour, at most (a place to look at)
+CORE_NEAR = 12.0
+#: a hidden cell's ring: the least share unlike bare tile in each eighth of the ring
+RING_ALL_ROUND = 0.5
 
 
 def _mean_distance_maps(feats: np.ndarray, model: ColourModel, classes: list[int],
@@ -74,6 +78,21 @@ def _pawn_blobs(all_labels: np.ndarray, net_ids: list[int], rn: float
                 continue  # already a whole pawn
             found.append(((float(p_cents[k][0]), float(p_cents[k][1])), first))
     return found
+
+
+def _ring_sectors(r_in: float, r_out: float, sectors: int = 8) -> list[np.ndarray]:
+    """A ring between two radii cut into ``sectors`` normalised kernels: filtered with
+    each, a mask gives per pixel the share of that part of the ring around it it covers."""
+    k = int(math.ceil(r_out))
+    yy, xx = np.mgrid[-k : k + 1, -k : k + 1]
+    rr = xx * xx + yy * yy
+    ring = (rr <= r_out * r_out) & (rr > r_in * r_in)
+    part = np.floor((np.arctan2(yy, xx) + math.pi) / (2 * math.pi) * sectors).astype(int)
+    out = []
+    for s in range(sectors):
+        kernel = (ring & (part % sectors == s)).astype(np.float32)
+        out.append(kernel / max(kernel.sum(), 1.0))
+    return out
 
 
 def _best_in(m: np.ndarray, centre: tuple[float, float], radius: float
@@ -148,29 +167,52 @@ def read_networkers(
                                r_core)
     blobs = _pawn_blobs(all_labels, net_ids, rn)
 
-    def ring_colour(centre: tuple[float, float]) -> tuple[int, float, float]:
-        """The nearest cell colour of the ring around a pawn, its margin, and whether the
-        ring is nearer that cell colour than bare tile (as a distance difference)."""
-        ring = disc((p, p), centre, rc * 0.95) & ~disc((p, p), centre, rn * 1.2)
+    # the ring around a pawn's place: a cell's colour, or dark where the camera blurred the
+    # ring into the pawn's rim; bare tile (or a pale pawn colour) is no ring
+    tile_d = np.min([np.sqrt(((feats - model.centres[i]) ** 2).sum(axis=-1)) for i in tile_classes],
+                    axis=0)
+    ringed = tile_d > RING_FROM_TILE
+
+    # a pawn off its cell's middle as read, or on a cell not read, stands only where a ring
+    # unlike bare tile lies all around it (a tile spot between channels is ringed on some
+    # sides only)
+    all_round = np.min([cv2.filter2D(ringed.astype(np.float32), -1, kernel,
+                                     borderType=cv2.BORDER_CONSTANT)
+                        for kernel in _ring_sectors(rn * 1.15, rc * 1.05)], axis=0)
+
+    def ring_colour(centre: tuple[float, float]) -> tuple[int, float]:
+        """The nearest cell colour of the ring around a pawn (its pixels unlike bare tile)
+        and its margin over the second nearest."""
+        ring = disc((p, p), centre, rc * 1.05) & ~disc((p, p), centre, rn * 1.15)
+        if (ring & ringed).any():
+            ring &= ringed
         med = np.median(feats[ring], axis=0)
         d = sorted((float(((model.centres[i] - med) ** 2).sum()), i) for i in cell_classes)
-        tile_d = min(float(((model.centres[i] - med) ** 2).sum()) for i in tile_classes)
-        return d[0][1], margin_conf(d[0][0], d[1][0]), tile_d - d[0][0]
+        return d[0][1], margin_conf(d[0][0], d[1][0])
 
-    def pale_check(net: int, net_conf: float, at: tuple[float, float], cell_class: int
+
+    def ring_share(at: tuple[float, float]) -> float:
+        ring = disc((p, p), at, rc * 1.05) & ~disc((p, p), at, rn * 1.15)
+        share = float(ringed[ring].mean())
+        return share
+
+    def ring_check(net: int, net_conf: float, at: tuple[float, float], far: bool
                    ) -> tuple[str | None, float]:
         """A pawn whose middle looks about as much like bare tile as like its colour (a
-        white pawn, or tile seen through a cell that is not one) stands only when a cell's
-        ring is seen around it; else it is doubted, not reported."""
+        white pawn, or tile seen through a cell that is not one), or one seen off its cell's
+        middle as read, stands only when a cell's ring is seen all around it; else it is
+        doubted, not reported."""
         x, y = int(round(at[0])), int(round(at[1]))
         d_net = float(maps[net][y, x])
         d_tile = min(float(maps[i][y, x]) for i in tile_classes)
-        if d_tile >= d_net and margin_conf(d_net * d_net, d_tile * d_tile) >= PALE_MARGIN:
+        pale = d_tile < d_net or margin_conf(d_net * d_net, d_tile * d_tile) < PALE_MARGIN
+        if not (pale or far):
             return str(names[net]), net_conf
-        ring = disc((p, p), at, rc * 1.05) & ~disc((p, p), at, rn * 1.15)
-        if float((all_labels[ring] == cell_class).mean()) >= RING_SHARE:
-            return str(names[net]), net_conf
-        return None, min(net_conf, 1.0 - net_conf, DOUBTED)
+        share = ring_share(at)
+        if share >= RING_SHARE:
+            return str(names[net]), min(net_conf, float(np.clip((share - 0.5) / 0.2, 0, 1)))
+        # no ring: tile seen through a cell that is not one, unless a ring was lost
+        return None, float(np.clip((RING_SHARE - share) / 0.25, 0.0, 1.0))
 
     # ---- one cell split by its pawn: cells closer than a cell is wide are joined
     groups: list[list[int]] = []
@@ -185,16 +227,33 @@ def read_networkers(
     for g in groups:
         members = [cells[m] for m in g]
         centres = [c.centre for c in members]
-        # blobs of a player colour within the cell show where its pawn's middle is
+        # blobs of a player colour within the cell show where its pawn's middle is; blobs
+        # a little farther may be a pawn on a cell whose middle was read off (half its ring
+        # lost in the blur): judged only when the cell's middle shows no pawn
         centres += [b for b, _ in blobs if any(math.dist(b, c) < 0.8 * rc for c in centres)]
+        farther = [b for b, _ in blobs
+                   if all(math.dist(b, c) >= 0.8 * rc for c in centres)
+                   and any(math.dist(b, c) < 1.5 * rc for c in centres)]
         if len(members) == 1:
             c = members[0]
-            best, net_conf, at = _judge(maps, model.index("cell", c.colour), net_ids,
-                                        centres, search)
+            ci = model.index("cell", c.colour)
+            best, net_conf, at = _judge(maps, ci, net_ids, centres, search)
             net = None if best in cell_classes else str(names[best])
             if net is not None:
-                net, net_conf = pale_check(best, net_conf, at, model.index("cell", c.colour))
-            out.append(Cell(c.centre, c.colour, c.confidence, net, net_conf))
+                net, net_conf = ring_check(best, net_conf, at, far=False)
+            centre = c.centre
+            for b in farther if net is None else []:
+                b_best, b_conf, b_at = _judge(maps, ci, net_ids, [b], search)
+                round_ = all_round[int(b_at[1]), int(b_at[0])]
+                if b_best in cell_classes or round_ < RING_ALL_ROUND:
+                    continue  # tile art beside the cell
+                b_net, b_conf = ring_check(b_best, b_conf, b_at, far=True)
+                if b_net is not None:
+                    # the pawn stands in its cell's middle: the cell is where the pawn is
+                    net, net_conf, centre = b_net, b_conf, b_at
+                    break
+                net_conf = min(net_conf, b_conf)
+            out.append(Cell(centre, c.colour, c.confidence, net, net_conf))
             continue
         # several cells in one: only a pawn between them explains it; the cell is the ring
         # around the pawn
@@ -205,19 +264,32 @@ def read_networkers(
             # no pawn splits them: two cells that close are a misread the cell finder owns
             out.extend(cells[m] for m in g)
             continue
-        colour_i, colour_conf, _ = ring_colour(at)
+        colour_i, colour_conf = ring_colour(at)
         joined_conf = min([colour_conf, *(c.confidence for c in members)])
         out.append(Cell(at, str(names[colour_i]), joined_conf, str(names[best]), net_conf))
-    # ---- pawns where no cell was read
-    for centre, whole in blobs:
+    # ---- pawns where no cell was read: blobs of a player colour, and places whose middle
+    # is a player colour inside a ring unlike bare tile (a pale or dark pawn leaves no blob)
+    net_near = np.min([maps[i] for i in net_ids], axis=0)
+    spots = ((net_near < CORE_NEAR) & (all_round >= RING_ALL_ROUND)).astype(np.uint8)
+    n_s, s_lab = cv2.connectedComponents(spots, connectivity=8)
+    candidates = list(blobs)
+    for k in range(1, n_s):
+        ys, xs = np.nonzero(s_lab == k)
+        j = int(np.argmin(net_near[ys, xs]))
+        spot = (float(xs[j]), float(ys[j]))
+        if all(math.dist(spot, b) >= 0.8 * rc for b, _ in blobs):
+            candidates.append((spot, False))
+    for centre, whole in candidates:
         if any(math.dist(centre, c.centre) < 0.8 * rc for c in out):
             continue
         near_cell = min((math.dist(centre, c.centre) for c in out), default=math.inf)
         if near_cell < 2.0 * rc:
             continue  # beside a cell: its pawn's blurred rim, judged with that cell
-        colour_i, colour_conf, over_tile = ring_colour(centre)
-        if over_tile <= 0:
-            continue  # bare tile around it: tile art (networkers stand only on cells)
+        x, y = int(round(centre[0])), int(round(centre[1]))
+        share = float(all_round[y, x])
+        if share < RING_ALL_ROUND:
+            continue  # bare tile beside it: tile art (networkers stand only on cells)
+        colour_i, colour_conf = ring_colour(centre)
         best, net_conf, at = _judge(maps, colour_i, net_ids, [centre], search)
         if best in cell_classes:
             continue  # the cell's own colour in the middle: a cell without a pawn, not ours
