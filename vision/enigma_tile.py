@@ -124,7 +124,11 @@ def read_tile(
                 if (near.astype(bool) & (comp == lb)).any():
                     problems.append("a channel between two cells is broken: joined or not?")
                     conf = min(conf, 0.4)
+    # openings are judged before the cells' surroundings are cut away: a cell near a side
+    # leaves its channel only a short stub there
+    at_sides = channel.copy()
     for c in cells:
+        at_sides[disc((p, p), c.centre, rc * 1.05)] = 0
         channel[disc((p, p), c.centre, rc * 1.3)] = 0
     n, lab, stats, _ = cv2.connectedComponentsWithStats(channel, connectivity=8)
     min_piece = 0.6 * cw * cw
@@ -149,7 +153,7 @@ def read_tile(
             else:
                 win[ua:ub, p - depth1 : p - depth0] = True
             windows[port] = win
-            port_fraction[port] = float(channel[win].mean()) if win.any() else 0.0
+            port_fraction[port] = float(at_sides[win].mean()) if win.any() else 0.0
     present = {q for q, f in port_fraction.items() if f >= settings.port_min_fraction}
     # a second opinion on each opening from brightness alone: a channel is a dark stroke
     # across the side, whatever its colour looks like after blur and compression
@@ -244,9 +248,13 @@ def read_tile(
         for cid, c in zip(cell_ids, cells, strict=True)
         if c.networker is not None
     ]
-    for c in cells:
+    for cid, c in zip(cell_ids, cells, strict=True):
         if c.net_confidence < settings.min_confidence:
             conf = min(conf, c.net_confidence)
+            if c.networker is None:
+                # a pawn doubted away is asked about, never dropped without a word
+                problems.append(f"cell {cid}: is there a networker on it? (seen empty, "
+                                f"confidence {c.net_confidence:.2f})")
     category = read_icon(labels, kind_map, pack, model) if pack.icons else None
     centres = tuple((c.centre[0] / p, c.centre[1] / p) for c in cells)
     return TileRead(at, tile, conf, category, tuple(dict.fromkeys(problems)), centres,
