@@ -149,14 +149,18 @@ def flatten_light(view: CardView, pack: EnigmaPack, *, others: Mapping[str, Any]
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
-def nearest_colour(image: np.ndarray, colours: Mapping[str, Any]) -> tuple[np.ndarray, list[str]]:
-    """Per pixel the index of the nearest named colour (chromaticity and brightness)."""
+def nearest_colour(image: np.ndarray, colours: Mapping[str, Any], *,
+                   chroma_weight: float = 1.0) -> tuple[np.ndarray, list[str]]:
+    """Per pixel the index of the nearest named colour (chromaticity and brightness).
+    ``chroma_weight`` < 1 trusts brightness more: greys differ from a white card mostly in
+    brightness, and a camera's colour cast moves their chromaticity."""
     names = list(colours)
-    feats = colour_features(image)
+    scale = np.array([chroma_weight, chroma_weight, 1.0], np.float32)
+    feats = colour_features(image) * scale
     best = np.zeros(image.shape[:2], np.int32)
     best_d = np.full(image.shape[:2], np.inf, np.float32)
     for i, name in enumerate(names):
-        c = colour_features(np.array(colours[name], np.float32))
+        c = colour_features(np.array(colours[name], np.float32)) * scale
         d = ((feats - c) ** 2).sum(axis=-1)
         closer = d < best_d
         best[closer] = i

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -20,10 +21,13 @@ from vision.enigma_puzzle_view import (
     SOLVED,
     CardView,
     PuzzleSettings,
+    flatten_light,
     nearest_colour,
+    open_mask,
     verdict,
 )
 from vision.enigma_puzzles_render import (
+    Point,
     weight_cups,
 )
 
@@ -127,75 +131,169 @@ def read_weight_card(view: CardView, pack: EnigmaPack) -> tuple[weight.WeightCar
         return None, str(exc)
 
 
+@dataclass(frozen=True)
+class MetalBlob:
+    """One patch of weight-coloured metal: ``count`` discs fitted at ``centres``; ``doubt``
+    says why the count is not sure ('' when it is)."""
+
+    centres: tuple[tuple[float, float], ...]
+    count: int
+    doubt: str
+
+
+@dataclass(frozen=True)
+class MetalMasks:
+    metal: np.ndarray  # weights' faces, cleaned of the printed ink's blurred edges
+    loose: np.ndarray  # any pixel of a weight's face colour that is not next to dark ink
+
+
+def metal_mask(view: CardView, pack: EnigmaPack) -> MetalMasks:
+    """The pixels of the weights' faces (their darker rims are too near the printed ink to
+    tell apart), found after the light is evened out."""
+    dark = tuple(int(v * 0.6) for v in pack.colour("weight"))
+    metals = {"weight": pack.colour("weight"), "rim": dark}
+    # a shadow or uneven light makes bare card as grey as a weight: take the light out first
+    flat = flatten_light(view, pack, others=metals)
+    labels, names = nearest_colour(flat, {"card": pack.colour("card"), "ink": pack.colour("ink"),
+                                          **metals, "table": pack.colour("table")},
+                                   chroma_weight=0.35)
+    core = labels == names.index("weight")
+    # where a printed ring's blurred edge turns weight-grey, it lies next to the ring's ink
+    dark_m = np.isin(labels, [names.index("ink"), names.index("rim")]).astype(np.uint8)
+    loose = core & ~cv2.dilate(dark_m, np.ones((3, 3), np.uint8)).astype(bool)
+    metal = core & ~cv2.dilate(dark_m, np.ones((5, 5), np.uint8)).astype(bool)
+    wr = weight_radius_px(pack)
+    metal = _fill_small_holes(metal, 0.1 * math.pi * wr * wr)
+    # a printed ring or digit is thinner than this; a weight is much wider
+    return MetalMasks(open_mask(metal, max(1, int(round(0.3 * wr)))), loose)
+
+
+def weight_radius_px(pack: EnigmaPack) -> float:
+    return float(pack.sizes["weight_mm"]) / 2 * CARD_PX_PER_MM
+
+
+def _fill_small_holes(mask: np.ndarray, max_area: float) -> np.ndarray:
+    """Holes (a highlight, a misread pixel) inside a patch are filled; a real gap between
+    weights laid in a ring is larger and stays."""
+    n, lab, stats, _ = cv2.connectedComponentsWithStats((~mask).astype(np.uint8), connectivity=4)
+    h, w = mask.shape
+    out = mask.copy()
+    for k in range(1, n):
+        x, y, bw, bh, a = (int(v) for v in stats[k])
+        touches_edge = x == 0 or y == 0 or x + bw == w or y + bh == h
+        if not touches_edge and a <= max_area:
+            out[lab == k] = True
+    return out
+
+
+def fit_discs(blob: np.ndarray, wr: float) -> MetalBlob:
+    """How many weight discs make up one patch of metal. Each disc's centre is a peak of the
+    distance to the patch's edge, about one radius high; weights side by side touch at a
+    narrow neck, so their peaks stay apart. The discs found must then cover the patch: a
+    weight partly on another, or a patch of another shape, is left in doubt."""
+    ys, xs = np.nonzero(blob)
+    x0, y0 = int(xs.min()) - 2, int(ys.min()) - 2
+    patch = np.zeros((int(ys.max()) - y0 + 3, int(xs.max()) - x0 + 3), np.uint8)
+    patch[ys - y0, xs - x0] = 1
+    dist = cv2.distanceTransform(patch, cv2.DIST_L2, cv2.DIST_MASK_PRECISE)
+    radius = float(dist.max())
+    centre = (float(xs.mean()), float(ys.mean()))
+    if not 0.6 * wr <= radius <= 1.3 * wr:
+        return MetalBlob((centre,), 0, "a grey patch that is not the size of a weight")
+    k = 2 * int(round(0.6 * radius)) + 1
+    is_peak = (dist >= cv2.dilate(dist, np.ones((k, k), np.uint8))) & (dist >= 0.6 * radius)
+    py, px = np.nonzero(is_peak)
+    peaks: list[tuple[float, float, float]] = []
+    for x, y in sorted(zip(px.tolist(), py.tolist(), strict=True),
+                       key=lambda q: -float(dist[q[1], q[0]])):
+        if all(math.hypot(x - a, y - b) >= 1.3 * radius for a, b, _ in peaks):
+            peaks.append((float(x), float(y), float(dist[y, x])))
+    # blur and the light soften a disc's edge by a pixel or two: the discs found, a little
+    # enlarged, must leave almost none of the metal uncovered
+    drawn = np.zeros_like(patch)
+    for x, y, r in peaks:
+        cv2.circle(drawn, (int(round(x * 8)), int(round(y * 8))), int(round((r + 2) * 8)), 1,
+                   -1, cv2.LINE_8, 3)
+    rest = patch & (1 - drawn)
+    left_over = float(rest.sum()) / float(patch.sum())
+    # what is left is a thin fringe, or a lump where another weight may hide
+    lump = float(open_mask(rest, max(1, int(0.25 * radius))).sum()) / (math.pi * radius ** 2)
+    found = tuple((x + x0, y + y0) for x, y, _ in peaks)
+    if left_over > 0.2 or lump > 0.1:
+        return MetalBlob(found, len(peaks), "weights overlap or are hidden (the discs found "
+                         f"leave {left_over:.0%} of the metal uncovered)")
+    if any(r < 0.75 * radius for _, _, r in peaks):
+        return MetalBlob(found, len(peaks), "a weight is partly hidden")
+    return MetalBlob(found, len(peaks), "")
+
+
+def find_weights(view: CardView, pack: EnigmaPack) -> tuple[list[MetalBlob], list[Point]]:
+    """Every patch of metal on the card or close beside it, with its fitted discs; and where
+    metal is seen that no whole weight explains (a weight partly under another shows only a
+    crescent)."""
+    masks = metal_mask(view, pack)
+    wr = weight_radius_px(pack)
+    near = view.inside_card()
+    near = cv2.dilate(near.astype(np.uint8),
+                      np.ones((int(view.margin_px) | 1,) * 2, np.uint8)).astype(bool)
+    n, lab, stats, cents = cv2.connectedComponentsWithStats(masks.metal.astype(np.uint8),
+                                                            connectivity=8)
+    blobs = []
+    explained = np.zeros(lab.shape, np.uint8)
+    for k in range(1, n):
+        cx, cy = cents[k]
+        if stats[k, cv2.CC_STAT_AREA] < 0.4 * math.pi * wr * wr or not near[int(cy), int(cx)]:
+            continue
+        blob = fit_discs(lab == k, wr)
+        blobs.append(blob)
+        if not blob.doubt:
+            for x, y in blob.centres:
+                cv2.circle(explained, (int(round(x)), int(round(y))), int(round(1.15 * wr)), 1,
+                           -1)
+    rest = open_mask(masks.loose & ~explained.astype(bool) & near, 2)
+    n, _, stats, cents = cv2.connectedComponentsWithStats(rest.astype(np.uint8), connectivity=8)
+    stray = [(float(cents[k][0]), float(cents[k][1])) for k in range(1, n)
+             if stats[k, cv2.CC_STAT_AREA] >= 0.08 * math.pi * wr * wr]
+    return blobs, stray
+
+
 def check_weight(view: CardView, pack: EnigmaPack, card: weight.WeightCard | None,
                  box: PuzzleBox, st: PuzzleSettings) -> dict[str, str]:
     if card is None:
         card, why = read_weight_card(view, pack)
         if card is None:
             return verdict(CANNOT_TELL, f"{why}: enter the card's numbers")
-    dark = tuple(int(v * 0.6) for v in pack.colour("weight"))
-    labels, names = nearest_colour(view.image, {"card": pack.colour("card"),
-                                                "ink": pack.colour("ink"),
-                                                "weight": pack.colour("weight"), "rim": dark,
-                                                "table": pack.colour("table")})
-    core = (labels == names.index("weight")).astype(np.float32)
-    metal = np.isin(labels, [names.index("weight"), names.index("rim")]).astype(np.uint8)
-    metal = cv2.morphologyEx(metal, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    wr = float(pack.sizes["weight_mm"]) / 2 * CARD_PX_PER_MM
-    h, w = metal.shape
-    yy, xx = np.mgrid[0:h, 0:w]
-    counted = np.zeros((h, w), bool)
-    counts: dict[tuple[str, int], int] = {}
+    cups = weight_cups(card, pack.tile_mm)
+    counts = {(cup.side, cup.index): 0 for cup in cups}
     doubts: list[str] = []
-    dist = cv2.distanceTransform(metal, cv2.DIST_L2, 5)
-    k = max(3, int(wr * 1.2)) | 1
-    peaks = (dist >= cv2.dilate(dist, np.ones((k, k), np.uint8))) & (dist > 0.45 * wr)
-    py, px = np.nonzero(peaks)
-    centres: list[tuple[float, float, float]] = []
-    for x, y in sorted(zip(px.tolist(), py.tolist(), strict=True),
-                       key=lambda q: -float(dist[q[1], q[0]])):
-        if all(math.hypot(x - a, y - b) > 1.1 * wr for a, b, _ in centres):
-            centres.append((float(x), float(y), float(dist[y, x])))
-    for cup in weight_cups(card, pack.tile_mm):
-        cx, cy = view.mm_to_px(*cup.centre)
-        reach = cup.radius * CARD_PX_PER_MM * 1.2
-        region = (xx - cx) ** 2 + (yy - cy) ** 2 <= reach ** 2
-        counted |= region
-        inside_cup = [c for c in centres if math.hypot(c[0] - cx, c[1] - cy) <= reach]
-        # a weight is a disc of known size: its centre lies about one radius from any edge
-        unsure = [c for c in inside_cup if c[2] < 0.7 * wr]
-        if unsure:
-            doubts.append(f"the {cup.side} cup {cup.index + 1}: weights overlap or are hidden")
-        counts[(cup.side, cup.index)] = len(inside_cup)
-    # weights elsewhere: discs of a weight's size outside every cup (a big grey patch, a
-    # shadow, is not a weight)
-    near_card = view.inside_card()
-    near_card = cv2.dilate(near_card.astype(np.uint8),
-                           np.ones((int(0.5 * view.margin_px) | 1,) * 2, np.uint8)).astype(bool)
-    candidates = [(x, y) for x, y, d in centres
-                  if not counted[int(y), int(x)] and near_card[int(y), int(x)]
-                  and 0.75 * wr <= d <= 1.25 * wr
-                  and core[max(0, int(y) - 2):int(y) + 3, max(0, int(x) - 2):int(x) + 3].mean()
-                  > 0.5]
-    # a weight beside the cups lies alone: it must look like one weight disc on the card
-    gray = cv2.cvtColor(view.image, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    size = int(2 * round(1.4 * wr)) + 1
-    tmpl = np.full((size, size), float(np.mean(pack.colour("card"))), np.float32)
-    cv2.circle(tmpl, (size // 2, size // 2), int(round(wr)),
-               float(np.mean(pack.colour("weight"))), -1, cv2.LINE_AA)
     outside = 0
-    for x, y in candidates:
-        a, b = int(x) - size // 2 - 3, int(y) - size // 2 - 3
-        patch = gray[max(0, b):b + size + 6, max(0, a):a + size + 6]
-        if patch.shape[0] < size or patch.shape[1] < size:
+    blobs, stray = find_weights(view, pack)
+    for x, y in stray:
+        where = next((f"the {c.side} cup {c.index + 1}" for c in cups
+                      if math.dist((x, y), view.mm_to_px(*c.centre))
+                      <= c.radius * CARD_PX_PER_MM * 1.2), "beside the cups")
+        doubts.append(f"{where}: metal that is no whole weight (a weight under another?)")
+    for blob in blobs:
+        places = []
+        for x, y in blob.centres:
+            at = None
+            for cup in cups:
+                cx, cy = view.mm_to_px(*cup.centre)
+                if math.hypot(x - cx, y - cy) <= cup.radius * CARD_PX_PER_MM * 1.2:
+                    at = cup
+            places.append(at)
+        named = sorted({f"the {c.side} cup {c.index + 1}" if c else "beside the cups"
+                        for c in places})
+        if blob.doubt:
+            doubts.append(f"{', '.join(named)}: {blob.doubt}")
             continue
-        likeness = float(cv2.matchTemplate(patch, tmpl, cv2.TM_CCOEFF_NORMED).max())
-        if likeness >= 0.7:
-            outside += 1
-        elif likeness >= 0.45:
-            doubts.append("is there a weight beside the cups?")
+        for at in places:
+            if at is None:
+                outside += 1
+            else:
+                counts[(at.side, at.index)] += 1
     if doubts:
-        return verdict(CANNOT_TELL, "; ".join(doubts))
+        return verdict(CANNOT_TELL, "; ".join(dict.fromkeys(doubts)))
     answer = weight.WeightSolution(
         tuple(counts[("left", i)] for i in range(len(card.left))),
         tuple(counts[("right", i)] for i in range(len(card.right))))
@@ -209,4 +307,5 @@ def check_weight(view: CardView, pack: EnigmaPack, card: weight.WeightCard | Non
     return verdict(SOLVED, f"{pans}, with all {card.count} weights")
 
 
-__all__ = ["check_weight", "read_weight_card"]
+__all__ = ["MetalBlob", "MetalMasks", "check_weight", "find_weights", "fit_discs", "metal_mask",
+           "read_weight_card", "weight_radius_px"]

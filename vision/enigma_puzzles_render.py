@@ -137,7 +137,9 @@ def _shift(points: Sequence[Point], dx: float, dy: float) -> list[Point]:
 
 def draw_weight(card: weight.WeightCard, counts: weight.WeightSolution | None,
                 pack: EnigmaPack, s: float, *, pad_mm: float, rng: random.Random,
-                outside: int = 0) -> np.ndarray:
+                outside: int = 0, overlap: float = 0.0) -> np.ndarray:
+    """``overlap`` > 0: in the fullest cup the last weight lies partly on the first, its centre
+    that many weight radii from the first's (a camera sees less metal than weights)."""
     side = pack.tile_mm
     img = _card_base(pack, side, s, pad_mm)
     ink = (*pack.colour("ink"), 255)
@@ -160,8 +162,11 @@ def draw_weight(card: weight.WeightCard, counts: weight.WeightSolution | None,
         wr = pack.sizes["weight_mm"] / 2
         metal = (*pack.colour("weight"), 255)
         rim = (*(int(v * 0.6) for v in pack.colour("weight")), 255)
-        for cup in cups:
-            k = (counts.left if cup.side == "left" else counts.right)[cup.index]
+        per_cup = [(counts.left if cup.side == "left" else counts.right)[cup.index]
+                   for cup in cups]
+        fullest = per_cup.index(max(per_cup))
+        for n, (cup, k) in enumerate(zip(cups, per_cup, strict=True)):
+            offsets: list[Point] = []
             for j in range(k):
                 if k == 1:
                     off = (0.0, 0.0)
@@ -170,6 +175,11 @@ def draw_weight(card: weight.WeightCard, counts: weight.WeightSolution | None,
                     ring = wr / math.sin(math.pi / k) * 1.02
                     a = 2 * math.pi * j / k + rng.uniform(-0.1, 0.1)
                     off = (ring * math.cos(a), ring * math.sin(a))
+                if overlap > 0 and n == fullest and k > 1 and j == k - 1:
+                    a = rng.uniform(0, 2 * math.pi)
+                    off = (offsets[0][0] + overlap * wr * math.cos(a),
+                           offsets[0][1] + overlap * wr * math.sin(a))
+                offsets.append(off)
                 _disc(img, (cup.centre[0] + p + off[0], cup.centre[1] + p + off[1]), wr, s,
                       metal, rim)
         for j in range(outside):  # weights left beside the card
@@ -342,6 +352,7 @@ class PuzzleScene:
 def render_puzzle_scene(kind: str, card: Any, pack: EnigmaPack, *, solution: Any = None,
                         box: PuzzleBox | None = None, seed: int = 0, cfg: Any = None,
                         px_per_mm: float = 6.0, outside_weights: int = 0,
+                        overlap: float = 0.0,
                         apart: Mapping[str, Sequence[angular.Cube]] | None = None
                         ) -> np.ndarray:
     """The mat seen straight down with the card and its pieces (BGR, before camera effects).
@@ -362,7 +373,7 @@ def render_puzzle_scene(kind: str, card: Any, pack: EnigmaPack, *, solution: Any
     pad = 0.35 * pack.tile_mm
     if kind == "weight":
         layer = draw_weight(card, solution, pack, s, pad_mm=pad, rng=rng,
-                            outside=outside_weights)
+                            outside=outside_weights, overlap=overlap)
     elif kind == "fragment":
         layer = draw_fragment(card, box.fragment.pieces, solution, pack, s, pad_mm=pad, rng=rng)
     elif kind == "angular":
@@ -418,7 +429,8 @@ def render_puzzle_frame(kind: str, card_data: Any, pack: EnigmaPack, *, solution
 
 
 def is_right(kind: str, card: Any, solution: Any, box: PuzzleBox, *,
-             outside_weights: int = 0, apart: Mapping[str, Any] | None = None) -> bool:
+             outside_weights: int = 0, apart: Mapping[str, Any] | None = None,
+             overlap: float = 0.0) -> bool:
     """The engine's own verdict on what a scene shows (pieces left apart are not used)."""
     if kind == "weight":
         return outside_weights == 0 and weight.check(
@@ -460,6 +472,15 @@ def _near_misses(kind: str, card: Any, solution: Any, box: PuzzleBox, rng: rando
             l2[k] -= 1
             out.append(("a weight left beside the card",
                         weight.WeightSolution(tuple(l2), tuple(r2)), {"outside_weights": 1}))
+        # one weight too many, lying partly on another: a camera that counts discs sees the
+        # right number
+        l3, r3 = list(solution.left), list(solution.right)
+        fullest = max(l3 + r3)
+        side_list = l3 if fullest in l3 else r3
+        side_list[side_list.index(fullest)] += 1
+        out.append(("a weight too many, partly on another",
+                    weight.WeightSolution(tuple(l3), tuple(r3)),
+                    {"overlap": rng.uniform(0.8, 1.4)}))
     elif kind == "fragment":
         pl = list(solution)
         i = rng.randrange(len(pl))
