@@ -26,6 +26,9 @@ HIDDEN_CELL_CONFIDENCE = 0.6
 #: two cells nearer than this (cell radii) are one cell split by the pawn on it (cells are
 #: drawn at least 3.3 cell radii apart)
 SAME_CELL = 1.4
+#: a core this far (mean colour distance) from the option judged nearest starts to be doubted
+#: (the pawns of the packs lie within 22 of their colour, empty cells mostly within 19)
+UNKNOWN_FROM = 30.0
 #: a pawn's middle nearer its colour than bare tile by this margin needs no ring around it
 PALE_MARGIN = 0.5
 #: the share of a cell's colour around a pale pawn that shows the cell's ring
@@ -134,7 +137,10 @@ def _judge(maps: dict[int, np.ndarray], cell_class: int, net_ids: list[int],
     values = [cell_here, *(float(maps[i][y, x]) for i in net_ids)]
     order = np.argsort(values)
     first, second = values[int(order[0])], values[int(order[1])]
-    return options[int(order[0])], margin_conf(first * first, second * second), at
+    # a middle far from every option (a pawn of a colour the pack does not know, a strange
+    # light) is no better known for being farther still from the others
+    known = float(np.clip((UNKNOWN_FROM - first) / 10.0 + 1.0, 0.0, 1.0))
+    return options[int(order[0])], min(margin_conf(first * first, second * second), known), at
 
 
 def read_networkers(
