@@ -88,10 +88,15 @@ def find_cells(
             (ex, ey), radius = cv2.minEnclosingCircle(np.column_stack([xs, ys]).astype(np.float32))
             if radius < 0.55 * rc:
                 continue
-            if radius > 1.6 * rc:
-                problems.append("two cells of one colour touch, or a cell is misread")
-                conf = min(conf, 0.3)
             centre = (float(ex), float(ey))
+            if radius > 1.15 * rc:
+                # more than one cell's circle: a blurred channel's rim in the cell's colour
+                # may trail off it (thin), or a second cell touches it (a cell's area)
+                centre = _densest_cell(member, rc)
+                beyond = member & ~disc((p, p), centre, 1.4 * rc)
+                if beyond.sum() > 0.35 * math.pi * rc * rc:
+                    problems.append("two cells of one colour touch, or a cell is misread")
+                    conf = min(conf, 0.3)
             # colour confidence from the ring's median colour
             ringmask = disc((p, p), centre, rc * 0.95) & ~disc((p, p), centre, rn * 1.15)
             med = np.median(feats[ringmask], axis=0)
@@ -100,3 +105,14 @@ def find_cells(
             colour_conf = margin_conf(cell_d[0], cell_d[1] if len(cell_d) > 1 else 1e9)
             cells.append(Cell(centre, str(model.names[ci]), colour_conf))
     return cells, problems, conf
+
+
+def _densest_cell(member: np.ndarray, rc: float) -> tuple[float, float]:
+    """Where a disc of a cell's radius covers the most of ``member``: the cell's centre
+    when thin trails of its colour hang off it (their pixels would pull a fitted circle)."""
+    k = int(math.ceil(rc))
+    yy, xx = np.mgrid[-k : k + 1, -k : k + 1]
+    kernel = ((xx * xx + yy * yy) <= rc * rc).astype(np.float32)
+    cover = cv2.filter2D(member.astype(np.float32), -1, kernel, borderType=cv2.BORDER_CONSTANT)
+    ys, xs = np.nonzero(cover >= 0.97 * cover.max())
+    return float(xs.mean()), float(ys.mean())

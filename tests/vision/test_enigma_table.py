@@ -404,3 +404,21 @@ def test_an_opening_the_colours_miss_lowers_the_confidence(ink_pack) -> None:
     missed, _ = read_tile(patch, (1, 0), ink_pack, model, strict)
     assert missed.confidence < 0.85
     assert any("opening at E1" in problem for problem in missed.problems)
+
+
+def test_a_thin_trail_of_a_cells_colour_along_a_channel_does_not_move_the_cell(
+        demo_pack) -> None:
+    """A brown channel blurred into the cream tile looks yellow along its rim: that trail,
+    joined to a yellow cell, must not pull the cell's centre (nor make it two cells)."""
+    p = 64
+    model = colour_model(demo_pack)
+    yellow, tile_i = model.index("cell", "yellow"), model.index("tile")
+    rc = demo_pack.cell_radius * p
+    yy, xx = np.mgrid[0:p, 0:p]
+    labels = np.full((p, p), tile_i)
+    labels[np.hypot(xx - 32, yy - 32) <= rc] = yellow
+    labels[32:58, 35] = yellow  # the rim of a channel going south
+    feats = colour_features(np.array(demo_pack.cells["yellow"], np.float32)) * np.ones((p, p, 1))
+    cells, problems, _ = find_cells(labels, feats.astype(np.float32), model, demo_pack)
+    assert len(cells) == 1 and not problems
+    assert abs(cells[0].centre[0] - 32) < 1.0 and abs(cells[0].centre[1] - 32) < 1.0
