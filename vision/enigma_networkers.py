@@ -113,8 +113,8 @@ def _best_in(m: np.ndarray, centre: tuple[float, float], radius: float
 
 
 def _judge(maps: dict[int, np.ndarray], cell_class: int, net_ids: list[int],
-           centres: list[tuple[float, float]], search: float
-           ) -> tuple[int, float, tuple[float, float]]:
+           centres: list[tuple[float, float]], search: float,
+           all_round: np.ndarray | None = None) -> tuple[int, float, tuple[float, float]]:
     """What stands at a cell whose middle may lie near any of ``centres``: the class (the
     cell's own colour = no pawn, else a player colour), its confidence, and where the pawn's
     middle was seen. Every option is judged at the same place, the one that suits a pawn
@@ -130,10 +130,12 @@ def _judge(maps: dict[int, np.ndarray], cell_class: int, net_ids: list[int],
     at = best[1]
     x, y = int(round(at[0])), int(round(at[1]))
     options = [cell_class, *net_ids]
-    # the cell's own colour: at the pawn's place, or at the cell's middle (a pawn cannot
-    # hide both)
-    cell_here = min(float(maps[cell_class][y, x]),
-                    min(_best_in(maps[cell_class], c, 0.75)[0] for c in centres))
+    # the cell's own colour: at the pawn's place, or at the cell's middle as read (a pawn
+    # cannot hide both) unless a ring lies all around the place: then the middle as read
+    # is off, on the ring
+    cell_here = float(maps[cell_class][y, x])
+    if all_round is None or all_round[y, x] < RING_ALL_ROUND:
+        cell_here = min(cell_here, *(_best_in(maps[cell_class], c, 0.75)[0] for c in centres))
     values = [cell_here, *(float(maps[i][y, x]) for i in net_ids)]
     order = np.argsort(values)
     first, second = values[int(order[0])], values[int(order[1])]
@@ -243,7 +245,7 @@ def read_networkers(
         if len(members) == 1:
             c = members[0]
             ci = model.index("cell", c.colour)
-            best, net_conf, at = _judge(maps, ci, net_ids, centres, search)
+            best, net_conf, at = _judge(maps, ci, net_ids, centres, search, all_round)
             net = None if best in cell_classes else str(names[best])
             if net is not None:
                 net, net_conf = ring_check(best, net_conf, at, far=False)
