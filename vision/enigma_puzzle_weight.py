@@ -11,6 +11,7 @@ import numpy as np
 from companion.enigma import puzzle_weight as weight
 from companion.enigma.errors import PuzzleError
 from companion.enigma.puzzles import PuzzleBox
+from vision.enigma_digits import read_number
 from vision.enigma_mat import (
     CARD_PX_PER_MM,
 )
@@ -32,103 +33,78 @@ from vision.enigma_puzzles_render import (
 )
 
 
-def _digit_templates(height: int) -> dict[str, np.ndarray]:
-    """The digits as the card prints them (the pack's font), ``height`` pixels tall."""
-    out = {}
-    for d in "0123456789":
-        img = np.zeros((64, 48), np.uint8)
-        cv2.putText(img, d, (4, 54), cv2.FONT_HERSHEY_SIMPLEX, 1.8, 255, 4, cv2.LINE_AA)
-        ys, xs = np.nonzero(img > 100)
-        crop = img[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
-        out[d] = crop
-    return out
-
-
-def _read_number(ink: np.ndarray, box_px: tuple[int, int, int, int]) -> tuple[int | None, float]:
-    """The number printed in a box of the card (ink mask): digits split by gaps, each
-    compared with the font's digits. Returns the number and the weakest digit's margin."""
-    x0, y0, x1, y1 = box_px
-    region = ink[max(0, y0):y1, max(0, x0):x1].astype(np.uint8)
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(region, connectivity=8)
-    blobs = [k for k in range(1, n) if stats[k, cv2.CC_STAT_HEIGHT] >= 0.4 * (y1 - y0)
-             and stats[k, cv2.CC_STAT_AREA] >= 8]
-    if not blobs:
-        return None, 0.0
-    blobs.sort(key=lambda k: stats[k, cv2.CC_STAT_LEFT])
-    digits = ""
-    margin = 1.0
-    for k in blobs:
-        x, y, w, h = (int(stats[k, c]) for c in (cv2.CC_STAT_LEFT, cv2.CC_STAT_TOP,
-                                                  cv2.CC_STAT_WIDTH, cv2.CC_STAT_HEIGHT))
-        crop = (lab[y:y + h, x:x + w] == k).astype(np.float32)
-        scores = {}
-        for d, t in _digit_templates(h).items():
-            if abs(t.shape[1] / t.shape[0] - w / h) > 0.45:
-                scores[d] = -1.0
-                continue
-            tt = cv2.resize(t.astype(np.float32) / 255, (w, h), interpolation=cv2.INTER_AREA)
-            a, b = crop - crop.mean(), tt - tt.mean()
-            scores[d] = float((a * b).sum() / max(np.sqrt((a * a).sum() * (b * b).sum()), 1e-6))
-        ranked = sorted(scores.items(), key=lambda kv: -kv[1])
-        digits += ranked[0][0]
-        margin = min(margin, ranked[0][1] - ranked[1][1])
-        if ranked[0][1] < 0.5:
-            margin = 0.0
-    return int(digits), margin
+def card_ink(view: CardView, pack: EnigmaPack) -> np.ndarray:
+    """The printed ink: pixels darker than halfway from the card to the ink, once the light
+    is evened out (ink and the table can share a hue, not a brightness on the card)."""
+    flat = flatten_light(view, pack, others={"weight": pack.colour("weight")})
+    gray = cv2.cvtColor(flat, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    g_card = float(np.mean(pack.colour("card")))
+    g_ink = float(np.mean(pack.colour("ink")))
+    g_weight = float(np.mean(pack.colour("weight")))
+    # the weights are not ink; the card's blurred border is not either
+    inside = cv2.erode(view.inside_card().astype(np.uint8), np.ones((9, 9), np.uint8))
+    return (gray < (g_ink + min(g_card, g_weight)) / 2) & inside.astype(bool)  # type: ignore
 
 
 def read_weight_card(view: CardView, pack: EnigmaPack) -> tuple[weight.WeightCard | None, str]:
     """The cups (how many on each side, from the printed rings) and their values and the
     count (printed numbers), read from the card; None and why when any of it is unsure."""
-    labels, names = nearest_colour(view.image, {"card": pack.colour("card"),
-                                                "ink": pack.colour("ink"),
-                                                "weight": pack.colour("weight"),
-                                                "table": pack.colour("table")})
-    ink = labels == names.index("ink")
+    ink = card_ink(view, pack)
     side = pack.tile_mm
-    best: tuple[float, int, int] | None = None
-    for n_left in range(1, 4):
-        for n_right in range(1, 4):
-            probe = weight.WeightCard(tuple([1] * n_left), tuple([1] * n_right), 1)
-            score = 1.0
+    near = cv2.dilate(ink.astype(np.uint8), np.ones((5, 5), np.uint8))
+    angles = np.linspace(0, 2 * math.pi, 48, endpoint=False)
+    found: dict[str, int] = {}
+    for name in ("left", "right"):
+        # how many cups on this side: the printed rings must lie where that many would be
+        scores = {}
+        for n in range(1, 4):
+            probe = weight.WeightCard(tuple([1] * n), tuple([1] * n), 1)
+            ring = 1.0
             for cup in weight_cups(probe, side):
+                if cup.side != name:
+                    continue
                 cx, cy = view.mm_to_px(*cup.centre)
                 r = cup.radius * CARD_PX_PER_MM
-                angles = np.linspace(0, 2 * math.pi, 48, endpoint=False)
-                xs = np.clip(np.round(cx + r * np.cos(angles)).astype(int), 0,
-                             ink.shape[1] - 1)
-                ys = np.clip(np.round(cy + r * np.sin(angles)).astype(int), 0,
-                             ink.shape[0] - 1)
-                near = cv2.dilate(ink.astype(np.uint8), np.ones((5, 5), np.uint8))
-                score = min(score, float(near[ys, xs].mean()))
-            # more cups than printed find no ring; fewer leave printed rings unexplained
-            if score > 0.6 and (best is None or n_left + n_right > best[1] + best[2]):
-                best = (score, n_left, n_right)
-    if best is None:
-        return None, "the cups could not be found on the card"
-    _, n_left, n_right = best
+                xs = np.clip(np.round(cx + r * np.cos(angles)).astype(int), 0, ink.shape[1] - 1)
+                ys = np.clip(np.round(cy + r * np.sin(angles)).astype(int), 0, ink.shape[0] - 1)
+                ring = min(ring, float(near[ys, xs].mean()))
+            scores[n] = ring
+        ranked = sorted(scores.items(), key=lambda kv: -kv[1])
+        if ranked[0][1] < 0.7 or ranked[1][1] > ranked[0][1] - 0.25:
+            return None, f"the cups on the {name} could not be made out"
+        found[name] = ranked[0][0]
+    n_left, n_right = found["left"], found["right"]
     probe = weight.WeightCard(tuple([1] * n_left), tuple([1] * n_right), 1)
     values: dict[str, list[int]] = {"left": [], "right": []}
-    height = 0.08 * side * CARD_PX_PER_MM
-    for cup in weight_cups(probe, side):
+    band = digit_h = 0.08 * side * CARD_PX_PER_MM  # the printed digits' height
+    cups = weight_cups(probe, side)
+    for cup in cups:
         cx, _ = view.mm_to_px(cup.centre[0], 0)
         _, cy = view.mm_to_px(0, 0.76 * side)
-        half_w = max(cup.radius * 1.3, 0.1 * side) * CARD_PX_PER_MM
-        number, margin = _read_number(ink, (int(cx - half_w), int(cy - height),
-                                            int(cx + half_w), int(cy + height)))
-        if number is None or margin < 0.1:
-            return None, f"the value under the {cup.side} cup {cup.index + 1} is unclear"
+        # the number is centred under its cup: halfway to the next cup's centre at most
+        half_w = min(0.5 * (0.40 * side / len(probe.left if cup.side == "left"
+                                               else probe.right)), 0.12 * side)
+        half_w *= CARD_PX_PER_MM
+        number, why = read_number(ink, (int(cx - half_w), int(cy - band), int(cx + half_w),
+                                        int(cy + band)), digit_h)
+        if number is None:
+            return None, f"the value under the {cup.side} cup {cup.index + 1} is unclear ({why})"
         values[cup.side].append(number)
     cx, cy = view.mm_to_px(0.88 * side, 0.92 * side)
-    count, margin = _read_number(ink, (int(cx - 0.1 * side * CARD_PX_PER_MM), int(cy - height),
-                                       int(cx + 0.1 * side * CARD_PX_PER_MM), int(cy + height)))
-    if count is None or margin < 0.1:
-        return None, "the number of weights in the corner is unclear"
+    half_w = 0.1 * side * CARD_PX_PER_MM
+    count, why = read_number(ink, (int(cx - half_w), int(cy - band), int(cx + half_w),
+                                   int(cy + band)), digit_h)
+    if count is None:
+        return None, f"the number of weights in the corner is unclear ({why})"
     try:
-        return weight.WeightCard(tuple(values["left"]), tuple(values["right"]), count,
-                                 "read"), ""
+        card = weight.WeightCard(tuple(values["left"]), tuple(values["right"]), count, "read")
     except PuzzleError as exc:
-        return None, str(exc)
+        return None, f"the numbers read make no card ({exc})"
+    # a misread digit could make a card without an answer: every real card has one
+    if not weight.solve(card):
+        return None, (f"the numbers read ({list(card.left)} | {list(card.right)}, "
+                      f"{card.count} weights) have no answer, so one is misread")
+    return card, ""
 
 
 @dataclass(frozen=True)

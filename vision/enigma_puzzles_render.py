@@ -97,13 +97,20 @@ def _poly(img: np.ndarray, pts_mm: Sequence[Point], s: float, colour: Any) -> No
     cv2.fillPoly(img, [pts], colour, cv2.LINE_AA, 4)
 
 
+# the font each style prints its cards' numbers in (font, stroke width over the height): the
+# ink style's serif font is not among the digit reader's templates, so the bench tells how
+# the reader does with a font it has never seen
+CARD_FONTS = {"demo": (cv2.FONT_HERSHEY_SIMPLEX, 0.09), "ink": (cv2.FONT_HERSHEY_COMPLEX, 0.07)}
+
+
 def _text(img: np.ndarray, text: str, centre_mm: Point, height_mm: float, s: float,
-          colour: Any) -> None:
+          colour: Any, style: str = "demo") -> None:
+    font, stroke = CARD_FONTS.get(style, CARD_FONTS["demo"])
     scale = height_mm * s / 22.0
-    thick = max(1, int(round(scale * 2)))
-    (w, h), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, thick)
+    thick = max(1, int(round(stroke * height_mm * s)))
+    (w, h), _ = cv2.getTextSize(text, font, scale, thick)
     org = (int(centre_mm[0] * s - w / 2), int(centre_mm[1] * s + h / 2))
-    cv2.putText(img, text, org, cv2.FONT_HERSHEY_SIMPLEX, scale, colour, thick, cv2.LINE_AA)
+    cv2.putText(img, text, org, font, scale, colour, thick, cv2.LINE_AA)
 
 
 def _disc(img: np.ndarray, centre_mm: Point, r_mm: float, s: float, colour: Any,
@@ -156,8 +163,9 @@ def draw_weight(card: weight.WeightCard, counts: weight.WeightSolution | None,
         cv2.circle(img, c, round(cup.radius * s * 16), ink, max(1, round(0.5 * s)), cv2.LINE_AA,
                    4)
         value = (card.left if cup.side == "left" else card.right)[cup.index]
-        _text(img, str(value), (cx, p + 0.76 * side), 0.08 * side, s, ink)
-    _text(img, str(card.count), (p + 0.88 * side, p + 0.92 * side), 0.08 * side, s, ink)
+        _text(img, str(value), (cx, p + 0.76 * side), 0.08 * side, s, ink, pack.style)
+    _text(img, str(card.count), (p + 0.88 * side, p + 0.92 * side), 0.08 * side, s, ink,
+          pack.style)
     if counts is not None:
         wr = pack.sizes["weight_mm"] / 2
         metal = (*pack.colour("weight"), 255)
