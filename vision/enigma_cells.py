@@ -34,6 +34,11 @@ def margin_conf(d_best: float, d_second: float) -> float:
     )
 
 
+#: the fewest pixels of a cell's own colour, a pixel in from its edges, to judge its colour by
+CORE_MIN = 6
+_CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
+
+
 @dataclass(frozen=True)
 class Cell:
     """A power cell as read: its centre in patch pixels, colour, and the networker on it."""
@@ -57,6 +62,7 @@ def find_cells(
     rn = pack.networker_radius * p
     cells: list[Cell] = []
     cell_classes = [i for i, k in enumerate(model.kinds) if k == "cell"]
+    any_cell = np.isin(labels, cell_classes)
     for ci in cell_classes:
         mask = (labels == ci).astype(np.uint8)
         n, lab, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
@@ -97,9 +103,14 @@ def find_cells(
                 if beyond.sum() > 0.35 * math.pi * rc * rc:
                     problems.append("two cells of one colour touch, or a cell is misread")
                     conf = min(conf, 0.3)
-            # colour confidence from the ring's median colour
-            ringmask = disc((p, p), centre, rc * 0.95) & ~disc((p, p), centre, rn * 1.15)
-            med = np.median(feats[ringmask], axis=0)
+            # colour confidence from the median colour of the cell's own pixels (of any cell
+            # colour, so a cell half one colour, half another stays doubtful), a pixel in
+            # from their edges: the blur there mixes in the tile and a pawn's rim
+            ringmask = disc((p, p), centre, rc * 1.3) & ~disc((p, p), centre, rn * 1.15)
+            core = cv2.erode((any_cell & ringmask).astype(np.uint8), _CROSS).astype(bool)
+            if core.sum() < CORE_MIN:
+                core = disc((p, p), centre, rc * 0.95) & ~disc((p, p), centre, rn * 1.15)
+            med = np.median(feats[core], axis=0)
             d = ((model.centres - med) ** 2).sum(axis=1)
             cell_d = sorted(float(d[i]) for i in cell_classes)
             colour_conf = margin_conf(cell_d[0], cell_d[1] if len(cell_d) > 1 else 1e9)
