@@ -76,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.wide > 0:
         wide_figures(args.wide, (width, height))
     if args.puzzles > 0:
-        puzzle_figures(args.puzzles, (width, height))
+        puzzle_figures(args.puzzles, (width, height), args.first)
     pack = load_enigma_pack()
     record, state = random_record(7, tiles=40)
     frame = render_frame(TableView.of_state(state, pack), pack, seed=7,
@@ -114,8 +114,10 @@ def wide_figures(scenes: int, frame_size: tuple[int, int]) -> None:
           f"tiles {lost}, of them without an edge question {silent}")
 
 
-def puzzle_figures(scenes: int, frame_size: tuple[int, int]) -> None:
-    """Right answers and near misses of every demo card, both packs, ``scenes`` seeds each."""
+def puzzle_figures(scenes: int, frame_size: tuple[int, int], first: int = 0) -> None:
+    """Right answers and near misses of every demo card, both packs, ``scenes`` seeds each
+    (render seeds 2000 + first ...). Every scene is checked with the card's data given (the
+    touchscreen); weight and angular scenes also with the card read from the frame."""
     import random
 
     from companion.enigma.puzzles import load_puzzles
@@ -125,9 +127,9 @@ def puzzle_figures(scenes: int, frame_size: tuple[int, int]) -> None:
     box = load_puzzles()
     for name, pack in (("demo", load_enigma_pack()), ("ink", draw_pack("ink"))):
         for kind in ("weight", "fragment", "angular", "conduit"):
-            right = wrong = false_solved = missed = unsure = 0
-            times = []
-            for seed in range(scenes):
+            ways = ("given", "read") if kind in ("weight", "angular") else ("given",)
+            tally = {way: PuzzleTally() for way in ways}
+            for seed in range(first, first + scenes):
                 for card in getattr(box, kind).cards.values():
                     answer = default_solution(kind, card, box)
                     cases = [(True, answer, {})] + [
@@ -135,28 +137,54 @@ def puzzle_figures(scenes: int, frame_size: tuple[int, int]) -> None:
                         for _, s, extra in near_misses(kind, card, answer, box,
                                                        random.Random(seed))]
                     for is_right, solution, extra in cases:
+                        # a weight partly under another: at best "cannot tell", counted apart
+                        hidden = "-hidden" if extra.get("overlap") else ""
                         frame = render_puzzle_frame(kind, card, pack, solution=solution,
                                                     seed=2000 + seed, frame_size=frame_size,
                                                     **extra)
-                        t0 = time.perf_counter()
-                        verdict = check_puzzle_frame(kind, frame, pack, card=card,
-                                                     box=box)["verdict"]
-                        times.append((time.perf_counter() - t0) * 1000)
-                        if is_right:
-                            right += verdict == "solved"
-                            missed += verdict == "not solved"
-                            unsure += verdict == "cannot tell"
-                        else:
-                            wrong += verdict == "not solved"
-                            false_solved += verdict == "solved"
-                            unsure += verdict == "cannot tell"
-            total = scenes * len(getattr(box, kind).cards)
-            cases_n = len(times)
-            print(f"[{name}] {kind}: {cases_n} scenes ({total} right answers); correct "
-                  f"verdicts {right + wrong}/{cases_n} = {(right + wrong) / max(1, cases_n):.1%}"
-                  f"; false 'solved' {false_solved}; right answers called 'not solved' "
-                  f"{missed}; 'cannot tell' {unsure}; median check "
-                  f"{statistics.median(times):.0f} ms")
+                        for way in ways:
+                            t0 = time.perf_counter()
+                            verdict = check_puzzle_frame(
+                                kind, frame, pack, card=card if way == "given" else None,
+                                box=box)["verdict"]
+                            tally.setdefault(way + hidden, PuzzleTally()).add(
+                                is_right, verdict, (time.perf_counter() - t0) * 1000)
+            for way, counts in tally.items():
+                label = "card entered" if way.startswith("given") else "card read from the frame"
+                if way.endswith("-hidden"):
+                    print(f"[{name}] {kind}, a weight too many lying partly on another ({label}):"
+                          f" {len(counts.times)} scenes; false 'solved' {counts.false_solved}; "
+                          f"'cannot tell' {counts.unsure}; 'not solved' {counts.wrong}")
+                else:
+                    print(f"[{name}] {kind} ({label}): {counts.line()}")
+
+
+class PuzzleTally:
+    """Verdicts on right answers and near misses."""
+
+    def __init__(self) -> None:
+        self.right = self.wrong = self.false_solved = self.missed = self.unsure = 0
+        self.right_answers = 0
+        self.times: list[float] = []
+
+    def add(self, is_right: bool, verdict: str, ms: float) -> None:
+        self.times.append(ms)
+        self.unsure += verdict == "cannot tell"
+        if is_right:
+            self.right_answers += 1
+            self.right += verdict == "solved"
+            self.missed += verdict == "not solved"
+        else:
+            self.wrong += verdict == "not solved"
+            self.false_solved += verdict == "solved"
+
+    def line(self) -> str:
+        n = len(self.times)
+        return (f"{n} scenes ({self.right_answers} right answers); correct verdicts "
+                f"{self.right + self.wrong}/{n} = {(self.right + self.wrong) / max(1, n):.1%}; "
+                f"false 'solved' {self.false_solved}; right answers called 'not solved' "
+                f"{self.missed}; 'cannot tell' {self.unsure}; median check "
+                f"{statistics.median(self.times or [0.0]):.0f} ms")
 
 
 if __name__ == "__main__":
