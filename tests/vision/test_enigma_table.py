@@ -11,7 +11,14 @@ import numpy as np
 import pytest
 
 from companion.enigma.tiles import Port, Tile
-from vision.enigma_art import draw_pack, layout_tile, seen_tile, tile_face
+from vision.enigma_art import (
+    draw_networker,
+    draw_pack,
+    layout_tile,
+    seen_tile,
+    spacing_for,
+    tile_face,
+)
 from vision.enigma_cells import find_cells
 from vision.enigma_colours import colour_features, colour_model
 from vision.enigma_pack import load_enigma_pack
@@ -422,3 +429,19 @@ def test_a_thin_trail_of_a_cells_colour_along_a_channel_does_not_move_the_cell(
     cells, problems, _ = find_cells(labels, feats.astype(np.float32), model, demo_pack)
     assert len(cells) == 1 and not problems
     assert abs(cells[0].centre[0] - 32) < 1.0 and abs(cells[0].centre[1] - 32) < 1.0
+
+
+@pytest.mark.parametrize("pawn", ["white", "green"])
+def test_a_square_red_cell_under_a_pawn_is_read_red_with_confidence(pawn: str,
+                                                                      ink_pack) -> None:
+    """A square cell shows its colour mostly in the corners around a pawn: judged on a fixed
+    ring, the blur of the pawn's rim and the tile made red look half yellow (asked about)."""
+    tile = Tile.make({"a": "red"}, [("N", "a")])
+    face = tile_face(tile, ink_pack, 64)
+    u, v = layout_tile(tile, ink_pack.ports, spacing=spacing_for(ink_pack)).cells["a"]
+    draw_networker(face, (u * 64, v * 64), ink_pack.networker_radius * 64,
+                   ink_pack.networkers[pawn])
+    patch = cv2.GaussianBlur(face, (0, 0), 1.3)
+    read, _ = read_tile(patch, (1, 0), ink_pack, colour_model(ink_pack), ReaderSettings())
+    assert read.tile.colours == {"a": "red"}
+    assert read.confidence >= 0.85, read.problems
