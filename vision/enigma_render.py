@@ -208,6 +208,29 @@ def _paste_rotated(
     return (shift @ full)[:2]
 
 
+def _is_pack_start(tile: Tile, pack: EnigmaPack) -> bool:
+    return format_tile(tile) == format_tile(pack.start_conduit)
+
+
+def start_tile_face(tile: Tile, pack: EnigmaPack, side: int) -> np.ndarray:
+    """A start tile other than the pack's (a record's ``options.start``): its conduit side in
+    the pack's tile style, marked as the start tile by the pack's start star (its size and
+    shape) on the bare tile, under the channels and cells."""
+    face = tile_face(tile, pack, side)
+    bare = np.linalg.norm(face.astype(np.float32) - np.array(pack.colour("tile"), np.float32),
+                          axis=-1) < 40
+    star = face.copy()
+    points = [(0.5 + (0.2 if k % 2 == 0 else 0.09) * math.cos(math.pi * k / 8),
+               0.5 + (0.2 if k % 2 == 0 else 0.09) * math.sin(math.pi * k / 8))
+              for k in range(16)]
+    cv2.fillPoly(star, [np.round(np.array(points) * side * 16).astype(np.int32)],
+                 pack.colour("icon"), cv2.LINE_AA, 4)
+    cv2.circle(star, (round(side * 8), round(side * 8)), round(side * 0.06 * 16),
+               pack.colour("tile"), -1, cv2.LINE_AA, 4)
+    face[bare] = star[bare]
+    return face
+
+
 def render_scene(
     view: TableView,
     pack: EnigmaPack,
@@ -252,8 +275,11 @@ def render_scene(
         cy_mm = start_offset_mm[1] + at[1] * t + float(rng.uniform(-jitter_mm, jitter_mm))
         angle = float(rng.uniform(-jitter_deg, jitter_deg))
         centre = ((cx_mm - x0) * px_per_mm, (cy_mm - y0) * px_per_mm)
-        if at == (0, 0):
+        if at == (0, 0) and _is_pack_start(placed.tile, pack):
             face = cv2.resize(pack.start, (face_px, face_px), interpolation=cv2.INTER_AREA)
+        elif at == (0, 0):
+            face = start_tile_face(placed.tile, pack, face_px)
+            face = np.ascontiguousarray(np.rot90(face, k=-placed.rotation))
         else:
             face = tile_face(
                 placed.tile,
