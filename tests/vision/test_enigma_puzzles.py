@@ -144,3 +144,59 @@ def test_the_enigma_warps_give_the_same_pixels_on_every_opencv_version() -> None
     # and it is still the warp OpenCV means
     ref = cv2.warpPerspective(img, m, (90, 70)).astype(int)
     assert np.abs(out.astype(int) - ref).max() <= 3
+
+
+@pytest.mark.parametrize("style,seed", [("demo", 11), ("ink", 12)])
+def test_weights_touching_in_a_cup_are_counted(style, seed, box, packs) -> None:
+    """weight-demo-2's answer lays three touching weights in the left cup and two in the
+    right's second cup: each is a disc of the weight's size, counted, not "cannot tell"."""
+    pack = packs[style]
+    card = box.weight.cards["weight-demo-2"]
+    frame = render_puzzle_frame("weight", card, pack, seed=seed)
+    result = check_puzzle_frame("weight", frame, pack, card=card, box=box)
+    assert result["verdict"] == "solved", result
+    assert "the left pan weighs 30, the right 30" in result["reason"]
+
+
+def test_a_weight_too_many_lying_partly_on_another_is_never_solved(box, packs) -> None:
+    card = box.weight.cards["weight-demo-1"]
+    answer = default_solution("weight", card, box)
+    hidden = [m for m in near_misses("weight", card, answer, box, random.Random(3))
+              if m[2].get("overlap")]
+    assert hidden
+    _, wrong, extra = hidden[0]
+    for style, seed in (("demo", 21), ("ink", 22)):
+        frame = render_puzzle_frame("weight", card, packs[style], solution=wrong, seed=seed,
+                                    **extra)
+        result = check_puzzle_frame("weight", frame, packs[style], card=card, box=box)
+        assert result["verdict"] == "cannot tell", (style, result)
+
+
+def test_the_ink_cards_serif_numbers_are_read_from_the_frame(box, packs) -> None:
+    """The ink pack prints its numbers in a serif font the digit templates do not include."""
+    pack = packs["ink"]
+    card = box.weight.cards["weight-demo-3"]
+    frame = render_puzzle_frame("weight", card, pack, seed=14)
+    result = check_puzzle_frame("weight", frame, pack, box=box)
+    assert result["verdict"] == "solved", result
+    assert "the left pan weighs 36" in result["reason"]
+
+
+def test_digits_in_fonts_the_reader_has_no_template_of_are_read_or_unclear() -> None:
+    import cv2
+
+    from vision.enigma_digits import read_number
+
+    rng = np.random.default_rng(4)
+    read = 0
+    for font in (cv2.FONT_HERSHEY_COMPLEX, cv2.FONT_HERSHEY_SCRIPT_SIMPLEX):
+        for number in (1, 4, 6, 7, 9, 10, 11, 13, 14, 25, 38):
+            img = np.full((120, 200), 235, np.uint8)
+            (w, h), _ = cv2.getTextSize(str(number), font, 1.3, 3)
+            cv2.putText(img, str(number), (100 - w // 2, 60 + h // 2), font, 1.3, 40, 3,
+                        cv2.LINE_AA)
+            img = cv2.GaussianBlur(img, (0, 0), 1.0) + rng.normal(0, 5, img.shape)
+            value, why = read_number(img < 140, (40, 20, 160, 100), h)
+            assert value in (number, None), (font, number, value)
+            read += value == number
+    assert read >= 16, read
