@@ -37,7 +37,6 @@ class PuzzleSettings:
     fragment_min_iou: float = 0.96
     fragment_max_gap: float = 0.005  # share of the silhouette after thin slivers; the engine's
     fragment_clear_gap: float = 0.03  # above this a gap or overhang is certain
-    count_doubt: float = 0.3  # weights: an area this far from a whole count is doubtful
 
 
 def settings_from_config(cfg: Any = None) -> PuzzleSettings:
@@ -46,7 +45,6 @@ def settings_from_config(cfg: Any = None) -> PuzzleSettings:
         fragment_min_iou=float(_get(cfg, "vision.enigma.fragment_min_iou", d.fragment_min_iou)),
         fragment_max_gap=float(_get(cfg, "vision.enigma.fragment_max_gap", d.fragment_max_gap)),
         fragment_clear_gap=d.fragment_clear_gap,
-        count_doubt=d.count_doubt,
     )
 
 
