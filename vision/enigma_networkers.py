@@ -26,8 +26,8 @@ HIDDEN_CELL_CONFIDENCE = 0.6
 #: two cells nearer than this (cell radii) are one cell split by the pawn on it (cells are
 #: drawn at least 3.3 cell radii apart)
 SAME_CELL = 1.4
-#: a core this far (mean colour distance) from the option judged nearest starts to be doubted
-#: (the pawns of the packs lie within 22 of their colour, empty cells mostly within 19)
+#: a core this far (colour distance of its mean) from the option judged nearest is doubted
+#: (the pawns of the packs lie within 7 of their colour, empty cells within 18)
 UNKNOWN_FROM = 30.0
 #: a pawn's middle nearer its colour than bare tile by this margin needs no ring around it
 PALE_MARGIN = 0.5
@@ -35,25 +35,25 @@ PALE_MARGIN = 0.5
 RING_SHARE = 0.55
 #: how far from the tile's colour a pixel of a cell's ring lies (a pale pawn lies nearer)
 RING_FROM_TILE = 15.0
-#: the mean colour distance of a pawn's core to its colour, at most (a place to look at)
+#: the colour distance of a pawn core's mean to its colour, at most (a place to look at)
 CORE_NEAR = 12.0
 #: a hidden cell's ring: the least share unlike bare tile in each eighth of the ring
 RING_ALL_ROUND = 0.5
 
 
-def _mean_distance_maps(feats: np.ndarray, model: ColourModel, classes: list[int],
+def _core_distance_maps(feats: np.ndarray, model: ColourModel, classes: list[int],
                         r_core: float) -> dict[int, np.ndarray]:
-    """Per class, at each pixel, the mean colour distance to the class over a core disc
-    centred there (a mean over a disc: one pixel of blur or grain does not decide)."""
+    """Per class, at each pixel, the colour distance from the class to the mean colour of a
+    core disc centred there. The mean, not the mean distance: a blurred black pawn mixes its
+    middle with its grey rim and highlight, and its mean still lies nearest black, while a
+    mean of distances lets the mixture look as near white."""
     k = int(math.ceil(r_core))
     yy, xx = np.mgrid[-k : k + 1, -k : k + 1]
     kernel = ((xx * xx + yy * yy) <= r_core * r_core).astype(np.float32)
     kernel /= kernel.sum()
-    out = {}
-    for i in classes:
-        d = np.sqrt(((feats - model.centres[i]) ** 2).sum(axis=-1)).astype(np.float32)
-        out[i] = cv2.filter2D(d, -1, kernel, borderType=cv2.BORDER_REPLICATE)
-    return out
+    mean = cv2.filter2D(feats.astype(np.float32), -1, kernel, borderType=cv2.BORDER_REPLICATE)
+    return {i: np.sqrt(((mean - model.centres[i]) ** 2).sum(axis=-1)).astype(np.float32)
+            for i in classes}
 
 
 def _pawn_blobs(all_labels: np.ndarray, net_ids: list[int], rn: float
@@ -171,7 +171,7 @@ def read_networkers(
     r_core = max(1.5, 0.45 * rn)
     # the pawn's middle may lie a little off the cell's centre as read (a ring half hidden)
     search = max(1.0, 0.45 * rc)
-    maps = _mean_distance_maps(feats, model, cell_classes + net_ids + tile_classes,
+    maps = _core_distance_maps(feats, model, cell_classes + net_ids + tile_classes,
                                r_core)
     blobs = _pawn_blobs(all_labels, net_ids, rn)
 

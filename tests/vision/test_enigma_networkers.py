@@ -62,20 +62,20 @@ def test_no_pawn_is_invented_on_a_table_without_pawns(packs, name) -> None:
 
 
 def test_a_doubtful_pawn_becomes_a_question(packs) -> None:
-    """Black pawns drawn halfway between the pack's black and blue: each is asked about (a
-    networker read with low confidence and its question, or a cell asked about), never read
-    confidently as either colour."""
+    """The first player's pawns painted halfway between the pack's green and blue: each is
+    asked about (a networker read with low confidence and its question, or a cell asked
+    about), never read confidently as either colour."""
     pack = packs["demo"]
     model = colour_model(pack)
-    blue, black = np.array(pack.networkers["blue"]), np.array(pack.networkers["black"])
-    centres = model.centres[[model.index("net", "blue"), model.index("net", "black")]]
+    blue, green = np.array(pack.networkers["blue"]), np.array(pack.networkers["green"])
+    centres = model.centres[[model.index("net", "blue"), model.index("net", "green")]]
 
-    def unsure(t: float) -> float:  # how much nearer blue than black the colour looks
-        f = colour_features(((1 - t) * black + t * blue).astype(np.float32))
+    def unsure(t: float) -> float:  # how much nearer blue than green the colour looks
+        f = colour_features(((1 - t) * green + t * blue).astype(np.float32))
         return float(np.abs(np.sqrt(((centres - f) ** 2).sum(axis=1)) @ [1, -1]))
 
     t = min(np.linspace(0, 1, 101), key=unsure)
-    odd = tuple(int(round(v)) for v in (1 - t) * black + t * blue)
+    odd = tuple(int(round(v)) for v in (1 - t) * green + t * blue)
     drawn = replace(pack, networkers={**pack.networkers, "black": odd})
     frame = _bench_scene(pack, 3, render_pack=drawn)
     odd_pawns = [n for n in frame.truth["networkers"] if n["colour"] == "black"]
