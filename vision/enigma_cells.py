@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -15,9 +16,16 @@ from vision.enigma_colours import ColourModel
 from vision.enigma_pack import EnigmaPack
 
 
+@lru_cache(maxsize=8)
+def _grid(shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """Pixel rows and columns of a patch (cached: every tile's patch has the same size)."""
+    yy, xx = np.mgrid[0 : shape[0], 0 : shape[1]].astype(np.float32)
+    return yy, xx
+
+
 def disc(shape: tuple[int, int], centre: tuple[float, float], radius: float) -> np.ndarray:
     """A boolean mask of the pixels within ``radius`` of ``centre``."""
-    yy, xx = np.mgrid[0 : shape[0], 0 : shape[1]]
+    yy, xx = _grid(shape)
     return ((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2) <= radius**2  # type: ignore[no-any-return]
 
 
