@@ -25,6 +25,7 @@ then less exact).
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import statistics
 import time
@@ -55,25 +56,48 @@ def sheet_case(seed: int) -> tuple[SheetContent, str, bool]:
     return content_from_record(record, "Ana"), STYLES[seed % 3], seed % 4 != 3
 
 
-def sheet_frame(seed: int, cache: Path | None = None) -> np.ndarray:
-    """The rendered camera frame of the bench's sheet ``seed`` (from the cache when there)."""
-    path = cache / f"sheet-{seed}.png" if cache is not None else None
-    if path is not None and path.exists():
+def sheet_frame(seed: int, cache: Path | None = None,
+                outline_probability: float = 1.0) -> tuple[np.ndarray, list[int]]:
+    """The rendered camera frame of the bench's sheet ``seed`` (from the cache when there),
+    and the tiles (by drawing order) the player drew no outline around."""
+    name = f"sheet-{seed}"
+    if outline_probability < 1.0:
+        name += f"-o{outline_probability:g}"
+    path = cache / f"{name}.png" if cache is not None else None
+    log_path = cache / f"{name}.json" if cache is not None else None
+    if path is not None and log_path is not None and path.exists():
         image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        if image is not None:
-            return image
+        no_outline = (json.loads(log_path.read_text()) if log_path.exists()
+                      else [] if outline_probability >= 1.0 else None)
+        if image is not None and no_outline is not None:
+            return image, no_outline
     content, style, markers = sheet_case(seed)
-    frame = render_sheet(content, style=style, seed=seed, markers=markers).image
-    if path is not None:
-        cv2.imwrite(str(path), frame)
-    return frame
+    rendered = render_sheet(content, style=style, seed=seed, markers=markers,
+                            outline_probability=outline_probability)
+    no_outline = list(rendered.log.get("no_outline", []))
+    if path is not None and log_path is not None:
+        cv2.imwrite(str(path), rendered.image)
+        log_path.write_text(json.dumps(no_outline))
+    return rendered.image, no_outline
 
 
-def judge(seed: int, cache: Path | None) -> dict[str, Any]:
+def open_borders(content: SheetContent, no_outline: list[int]) -> int:
+    """Borders between two touching tiles with no outline drawn on either side of them."""
+    bare = [set(content.tiles[i]) for i in no_outline]
+    count = 0
+    for i, a in enumerate(bare):
+        for b in bare[i + 1:]:
+            count += sum((r + dr, c + dc) in b for r, c in a for dr, dc in ((0, 1), (1, 0),
+                                                                              (0, -1), (-1, 0)))
+    return count
+
+
+def judge(seed: int, cache: Path | None, outline_probability: float = 1.0) -> dict[str, Any]:
     """Render (or load) and read one sheet; the figures of that sheet."""
     content, style, markers = sheet_case(seed)
-    frame = sheet_frame(seed, cache)
+    frame, no_outline = sheet_frame(seed, cache, outline_probability)
     truth = content.truth()
+    bare = open_borders(content, no_outline)
     started = time.perf_counter()
     try:
         reading = read_sheet(frame)
@@ -101,6 +125,9 @@ def judge(seed: int, cache: Path | None) -> dict[str, Any]:
         "bonus_found": int(content.bonus is not None and reading.bonus == content.bonus),
         "questions": int(bool(reading.questions)),
         "plain": int(not markers),
+        "open_border_sheets": int(bare > 0),
+        "open_border_segmented": int(bare > 0 and segmented),
+        "open_border_questions": int(bare > 0 and bool(reading.questions)),
         "detail": {
             "missing": sorted(shapes_true - read_shapes),
             "extra": sorted(read_shapes - shapes_true),
@@ -110,14 +137,19 @@ def judge(seed: int, cache: Path | None) -> dict[str, Any]:
     }
 
 
-def bench_sheets(seeds: range, *, cache: Path | None, jobs: int, failures: bool) -> None:
+def bench_sheets(seeds: range, *, cache: Path | None, jobs: int, failures: bool,
+                 outline_probability: float = 1.0) -> None:
     if cache is not None:
         cache.mkdir(parents=True, exist_ok=True)
     if jobs > 1:
         with ProcessPoolExecutor(jobs) as pool:
-            rows = list(pool.map(judge, seeds, [cache] * len(seeds)))
+            rows = list(pool.map(judge, seeds, [cache] * len(seeds),
+                                 [outline_probability] * len(seeds)))
     else:
-        rows = [judge(seed, cache) for seed in seeds]
+        rows = [judge(seed, cache, outline_probability) for seed in seeds]
+    if outline_probability < 1.0:
+        print(f"missing outlines: each tile's outline left out with probability "
+              f"{1.0 - outline_probability:g}")
     totals: dict[str, float] = defaultdict(float)
     by_style: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
     times: list[float] = []
@@ -142,6 +174,11 @@ def bench_sheets(seeds: range, *, cache: Path | None, jobs: int, failures: bool)
           f"{int(totals['confident_wrong_split'])} ({totals['confident_wrong_split'] / sheets:.1%};"
           f" aim 0)")
     print(f"sheets with any question: {totals['questions'] / sheets:.1%}")
+    if outline_probability < 1.0:
+        bare = totals["open_border_sheets"]
+        print(f"sheets where touching tiles have no outline between them: {int(bare)}; of "
+              f"those segmented right {int(totals['open_border_segmented'])}, with a question "
+              f"{int(totals['open_border_questions'])}")
     print(f"bonus 1 found: {int(totals['bonus_found'])} of {int(totals['bonus'])}")
     if times:
         print(f"median read time: {statistics.median(times) * 1000:.1f} ms (aim <= 30 ms), "
@@ -193,13 +230,16 @@ def main() -> None:
     parser.add_argument("--cards", type=int, default=60, help="how many cards (default 60)")
     parser.add_argument("--cache", type=Path, help="keep rendered frames here (PNG)")
     parser.add_argument("--jobs", type=int, default=1, help="processes (default 1)")
+    parser.add_argument("--missing-outlines", type=float, default=0.0, metavar="P",
+                        help="each tile's outline is left out with probability P (default 0: "
+                             "all drawn), as players who skip the rule's first step")
     parser.add_argument("--failures", action="store_true",
                         help="list every sheet not segmented right")
     args = parser.parse_args()
     sheets = args.sheets_pos if args.sheets_pos is not None else args.sheets
     cards = args.cards_pos if args.cards_pos is not None else args.cards
     bench_sheets(range(args.first, args.first + sheets), cache=args.cache, jobs=args.jobs,
-                 failures=args.failures)
+                 failures=args.failures, outline_probability=1.0 - args.missing_outlines)
     bench_cards(cards)
 
 

@@ -478,7 +478,10 @@ def draw_sheet(
     favourite = str(rng.choice(list(fills)))
     log: dict[str, Any] = {"fill": favourite}
     colour_of: dict[Cell, tuple[int, int, int]] = {}
-    for tile in content.tiles:
+    # the tiles (by drawing order) whose outline the player skipped
+    no_outline: list[int] = []
+    log["no_outline"] = no_outline
+    for index, tile in enumerate(content.tiles):
         fill = favourite if rng.random() < 0.7 else str(rng.choice(list(fills)))
         if style == "colour":
             # a player takes another pencil than the neighbouring tiles' (that is the point)
@@ -492,7 +495,9 @@ def draw_sheet(
         else:
             colour = hand.outline_colour
         _fill(hand, ink.layer(colour), tile, layout, fill)
-        if rng.random() < outline_probability:
+        if rng.random() >= outline_probability:
+            no_outline.append(index)
+        else:
             outline_colour = hand.outline_colour if rng.random() < 0.8 else colour
             for (r0, c0), (r1, c1) in _boundary_runs(tile):
                 x0, y0 = layout.grid_origin_mm
