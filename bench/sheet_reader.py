@@ -1,7 +1,8 @@
 """Benchmark the Second Chance sheet reader and card reader on rendered, camera-affected frames.
 
 Run: ``.venv/bin/python bench/sheet_reader.py [--sheets N] [--first SEED] [--cards N]
-[--cache DIR] [--failures] [--jobs N]`` (default 180 sheets from seed 0, 60 cards).
+[--cache DIR] [--failures] [--jobs N] [--missing-outlines P]`` (default 180 sheets from seed 0,
+60 cards).
 Sheets come from seeded random games (2-3 players), drawn by hand in every style (pencil, pen,
 coloured pencil), with markers and on the plain pad, bent, sometimes creased, with the default
 camera effects. Figures printed (aims from issue 11):
@@ -15,6 +16,13 @@ camera effects. Figures printed (aims from issue 11):
 - the bonus 1 found;
 - median read time (aim <= 30 ms here; a Pi 4 is about five times slower);
 - cards read right.
+
+``--missing-outlines P`` leaves each tile's outline out with probability P (players who skip
+the rules' first step): touching tiles with no outline between them are then only told apart
+by colour, by paper between their fills, or by the rules, and otherwise must be asked about.
+It adds the count of sheets where touching tiles have no outline between them, and of those
+the ones segmented right and the ones with a question; confident wrong splits stay the figure
+that must be 0.
 
 ``--cache DIR`` keeps the rendered frames (PNG) so that a second run only reads; ``--failures``
 lists every sheet not segmented right (seed, style, what went wrong), to look at with

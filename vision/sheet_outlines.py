@@ -22,6 +22,16 @@ N = GRID_CELLS
 PROFILE_SURE = 0.6
 #: ... and of a border cut because a drawn outline's two loose ends face each other across it
 CLOSURE_SURE = 0.55
+#: a border between a filled and an empty cell shows a drawn outline when it lets through at
+#: most this share of the light a printed line lets through (drawn: 0.3-0.7, bare: 0.85-1.1
+#: on the bench's sheets, every style)
+BARE_LINE = 0.8
+#: outline scores below this are left out of a sheet's two groups (see outline_thresholds)
+NO_LINE_BELOW = -0.1
+#: a border this much lighter than a printed line under the fill shows paper between the two
+#: fills: undecided, never a join (inside a tile the score stays above about -0.2 on the
+#: bench's sheets; between two tiles shaded apart with no outline, half are below)
+PAPER_BETWEEN = -0.2
 
 
 def border_light(darkness: np.ndarray, *, sides: tuple[float, float] = (0.12, 0.3),
@@ -96,6 +106,9 @@ def outline_thresholds(scores: np.ndarray, cfg: SheetReaderConfig) -> tuple[floa
     rules settle it). A sheet without two clear groups keeps the fixed thresholds.
     """
     values = np.asarray(scores, np.float64)
+    # a border much lighter than a printed line under the fill shows paper between two fills
+    # (tiles shaded apart with no outline drawn): neither group, it would drag the insides'
+    values = values[values >= NO_LINE_BELOW]
     if values.size < 4:
         return cfg.cut, cfg.join
     lo, hi = cfg.join - 0.05, cfg.cut + 0.15
@@ -243,11 +256,13 @@ def segment(
     """Group filled cells into tiles; what the drawing leaves open becomes a question.
 
     Borders with a clear outline (or a change of colour) separate tiles, borders clearly
-    without one join them. An undecided border is settled by the rules when only one way of
-    settling the undecided borders around it gives tiles the rules allow (1-7 cells, the start
-    8 on the centre) and ``settle_by_rules`` (the sheet's outlines stand out); otherwise it is
-    a question (and joined meanwhile). ``profile_verdicts`` (see :mod:`vision.sheet_profiles`)
-    decide some of the borders the score leaves undecided, by the shape of their profile.
+    without one join them, except where paper shows between the two fills
+    (:data:`PAPER_BETWEEN`: two tiles shaded apart, no outline drawn). An undecided border is
+    settled by the rules when only one way of settling the undecided borders around it gives
+    tiles the rules allow (1-7 cells, the start 8 on the centre) and ``settle_by_rules`` (the
+    sheet's outlines stand out); otherwise it is a question (and joined meanwhile).
+    ``profile_verdicts`` (see :mod:`vision.sheet_profiles`) decide some of the borders the
+    score leaves undecided, by the shape of their profile.
     """
     verdicts = profile_verdicts or {}
     cut_at, join_at = thresholds if thresholds is not None else (cfg.cut, cfg.join)
@@ -286,9 +301,10 @@ def segment(
                 else:
                     joins.append(border)
                 outlines[border] = (verdicts[border], PROFILE_SURE, "profile")
-            elif score > join_at or hue > cfg.colour_cut:
+            elif score > join_at or hue > cfg.colour_cut or score < PAPER_BETWEEN:
                 # a change of colour where no line is seen (or a line not clear enough): the
-                # pencils of one tile can differ a little; asked unless the rules settle it
+                # pencils of one tile can differ a little; or paper between the two fills (two
+                # tiles shaded apart, no outline drawn): asked unless the rules settle it
                 unsure.append(border)
                 outlines[border] = (None, 0.5 * min(distance, 1.0), "asked")
             else:
@@ -398,3 +414,71 @@ def segment(
             unique.append(q)
     shapes = tuple(sorted(tuple(sorted(g)) for g in groups.values()))
     return Segmentation(shapes, tuple(unique), outlines)
+
+
+def unoutlined_tiles(
+    seg: Segmentation,
+    through_right: np.ndarray,
+    through_below: np.ndarray,
+    printed: float,
+    empty: set[Cell],
+) -> Segmentation:
+    """Ask about every tile of two or more cells read without an outline around it.
+
+    The borders inside a tile are joined because no line is seen there; that is evidence only
+    where the player draws outlines. Where the sides of a tile facing empty cells show no drawn
+    line (at least half of them let through as much light as the printed line,
+    :data:`BARE_LINE`), the player skipped the outline, and two touching tiles drawn that way
+    look like one: which it is, only the players know (the rules allow both, colours did not
+    split it). On a sheet with such a tile, a tile with no side on an empty cell is asked
+    about too (its sides are its neighbours' outlines). The start on the centre (8 cells) is
+    not asked: no split of it is legal. The question names the cells; its joins become asked
+    borders.
+    """
+    questions = list(seg.questions)
+    outlines = dict(seg.outlines)
+    asked = {(q["kind"], str(q["cells"])) for q in questions}
+    sides: dict[tuple[Cell, ...], tuple[int, int]] = {}
+    for shape in seg.shapes:
+        bare = drawn = 0
+        for r, c in shape:
+            for nr, nc in ((r, c + 1), (r + 1, c), (r, c - 1), (r - 1, c)):
+                if (nr, nc) not in empty:
+                    continue
+                a = min((r, c), (nr, nc))
+                through = through_right[a] if r == nr else through_below[a]
+                if through > BARE_LINE * printed:
+                    bare += 1
+                else:
+                    drawn += 1
+        sides[shape] = (bare, drawn)
+    # a player who skipped one outline may have skipped others: then a tile with no side on
+    # an empty cell (all its sides are other tiles' outlines) tells nothing of its own
+    skips = any(bare for bare, _ in sides.values())
+    centre = (N // 2, N // 2)
+    for shape in seg.shapes:
+        bare, drawn = sides[shape]
+        if len(shape) < 2 or (centre in shape and len(shape) == 8):
+            continue  # nothing to split; the start on the centre has 8 cells, no fewer
+        unverified = (bare > 0 and bare >= drawn) or (skips and bare + drawn == 0)
+        if not unverified:
+            continue
+        cells = set(shape)
+        # a cut inside the tile only the profile or a closed gap made is as doubtful as the
+        # joins: the tile beyond it is part of the question
+        near = set(shape)
+        for (a, b), (outline, _, by) in seg.outlines.items():
+            if outline and by in ("profile", "closure") and (a in cells) != (b in cells):
+                other = b if a in cells else a
+                near.update(next(t for t in seg.shapes if other in t))
+        question = _question(
+            "split", list(near),
+            f"no outline is drawn around these {len(shape)} cells: are they one tile or "
+            "several?",
+        )
+        if ("split", str(question["cells"])) not in asked:
+            questions.append(question)
+        for border, (outline, _, _) in outlines.items():
+            if outline is False and border[0] in cells and border[1] in cells:
+                outlines[border] = (None, 0.25, "asked")
+    return Segmentation(seg.shapes, tuple(questions), outlines)

@@ -63,6 +63,7 @@ from vision.sheet_outlines import (
     outline_thresholds,
     printed_line_level,
     segment,
+    unoutlined_tiles,
 )
 from vision.sheet_profiles import border_profiles, profile_verdicts
 from vision.sheet_reader_config import DEFAULT_CONFIG, SheetReaderConfig, reader_config
@@ -244,6 +245,9 @@ def read_canonical(
         verdicts = profile_verdicts(profiles, scores, thresholds)
     seg = segment(tiles, right, below, f.colour, cfg, thresholds=thresholds,
                   settle_by_rules=calibrated, profile_verdicts=verdicts)
+    # where the player drew no outline, the joins are no evidence: asked
+    empty = {(r, c) for r in range(N) for c in range(N) if (r, c) not in filled}
+    seg = unoutlined_tiles(seg, through_r, through_b, printed, empty)
     questions.extend(seg.questions)
     # a doubtful cell changes the tiles around it: they are part of its question
     for q in questions:
@@ -302,6 +306,7 @@ def read_canonical(
             "spread_y": f.spread_y,
             "canon": canon,
             "ones": ones, "colour": f.colour, "texture": f.texture, "darkness": f.darkness,
+            "darkness_map": darkness,
         },
     )
 

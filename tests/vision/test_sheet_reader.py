@@ -11,6 +11,7 @@ from companion.record import parse_record
 from companion.second_chance.deck import load_deck
 from companion.second_chance.simulate import simulate_game
 from vision.errors import FrameRefusedError
+from vision.sheet_outlines import Segmentation, unoutlined_tiles
 from vision.sheet_reader import read_sheet
 from vision.sheet_render import SheetContent, content_from_record, render_sheet
 
@@ -309,3 +310,74 @@ def test_a_lightly_hatched_cell_is_not_read_as_the_one() -> None:
     assert reading.bonus is None
     assert reading.grid_rows[8][6] == "#" or [8, 6] in [c for q in reading.questions
                                                       for c in q["cells"]]
+
+
+def _missing_outline_sheet(seed: int):  # type: ignore[no-untyped-def]
+    """The sheet ``seed`` of ``bench/sheet_reader.py --missing-outlines 0.3``."""
+    content = _content(seed, 2 + seed % 2)
+    style = ("pencil", "pen", "colour")[seed % 3]
+    return content, render_sheet(content, style=style, seed=seed, markers=seed % 4 != 3,
+                                 outline_probability=0.7)
+
+
+# sheets where players skipped outlines, once split wrong without a question: two touching
+# tiles with no outline read as one legal tile (279, 292), the same inside other tiles'
+# outlines with no side on an empty cell (22, 214), a calibration dragged by the paper
+# between unoutlined tiles (248), a cut only the profile made inside an unoutlined tile (140)
+@pytest.mark.parametrize("seed", [22, 140, 214, 248, 279, 292])
+def test_touching_tiles_without_outlines_are_asked_about(seed: int) -> None:
+    content, rendered = _missing_outline_sheet(seed)
+    assert rendered.log["no_outline"]  # the player did skip outlines here
+    reading = read_sheet(rendered.image)
+    truth = {tuple(map(tuple, s["cells"])) for s in content.truth()["shapes"]}
+    asked = _question_cells(reading)
+    unasked = [s for s in set(reading.shapes) - truth if not asked & set(s)]
+    assert not unasked, (unasked, reading.questions)
+
+
+def _outline_sides(shape: list[tuple[int, int]], light: float) -> tuple[np.ndarray, np.ndarray]:
+    """Light through every border (right of / below each cell): ``light`` on the sides of
+    ``shape`` that face an empty cell, a dark drawn line everywhere else."""
+    right, below = np.full((9, 8), 0.3), np.full((8, 9), 0.3)
+    cells = set(shape)
+    for r, c in shape:
+        if (r, c + 1) not in cells and c < 8:
+            right[r, c] = light
+        if (r, c - 1) not in cells and c > 0:
+            right[r, c - 1] = light
+        if (r + 1, c) not in cells and r < 8:
+            below[r, c] = light
+        if (r - 1, c) not in cells and r > 0:
+            below[r - 1, c] = light
+    return right, below
+
+
+def test_a_tile_with_no_outline_around_it_is_a_question_naming_its_cells() -> None:
+    domino = [(2, 2), (2, 3)]
+    empty = {(r, c) for r in range(9) for c in range(9)} - set(domino)
+    seg = Segmentation((tuple(domino),), (), {((2, 2), (2, 3)): (False, 1.0, "drawing")})
+    for light, asked in ((0.62, True), (0.3, False)):  # the printed line's light / a drawn line
+        right, below = _outline_sides(domino, light)
+        out = unoutlined_tiles(seg, right, below, 0.62, empty)
+        assert bool(out.questions) == asked
+        if asked:
+            assert out.questions[0]["cells"] == [[2, 2], [2, 3]]
+            assert out.outlines[((2, 2), (2, 3))][0] is None  # the join is asked now
+        else:
+            assert out.outlines == seg.outlines
+
+
+def test_the_start_without_outline_is_not_asked_about() -> None:
+    # 8 cells on the centre can only be the start: no split of it is legal
+    start = [(4, c) for c in range(1, 9)]
+    empty = {(r, c) for r in range(9) for c in range(9)} - set(start)
+    right, below = _outline_sides(start, 0.62)
+    seg = Segmentation((tuple(start),), (), {})
+    assert not unoutlined_tiles(seg, right, below, 0.62, empty).questions
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_drawn_outlines_raise_no_question_about_missing_ones(seed: int) -> None:
+    _, rendered = _bench_sheet(seed)
+    reading = read_sheet(rendered.image)
+    assert not [q for q in reading.questions if "no outline is drawn" in q["message"]]
