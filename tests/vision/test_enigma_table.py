@@ -24,7 +24,7 @@ from vision.enigma_colours import colour_features, colour_model
 from vision.enigma_pack import load_enigma_pack
 from vision.enigma_read_types import ReaderSettings
 from vision.enigma_reader import EnigmaRead, read_enigma, reading_order
-from vision.enigma_render import TableView, render_frame
+from vision.enigma_render import PlacedView, TableView, render_frame
 from vision.enigma_rules_check import accepted_from_json, second_opinion
 from vision.enigma_scenes import categories_of, random_record
 from vision.enigma_skeleton import endpoints, skeletonize
@@ -210,7 +210,8 @@ def test_cli_after_an_earlier_read(tmp_path: Path, demo_pack, capsys) -> None:
     assert again["changes"] == {"legal": True, "tiles": [], "networkers": []}
 
 
-def _record_frame(pack, path: Path, seed: int, frame_size=(2304, 1296)):
+def _record_frame(pack, path: Path, seed: int, frame_size=(2304, 1296), *,
+                  pack_start: bool = False):
     from companion.enigma.catalogue import load_catalogue
     from companion.enigma.game import apply, new_game
     from companion.enigma.record_rules import parse_event, parse_options
@@ -221,6 +222,10 @@ def _record_frame(pack, path: Path, seed: int, frame_size=(2304, 1296)):
         state = apply(state, parse_event(event, index=index))
     view = TableView.of_state(state, pack, catalogue=load_catalogue(),
                               categories=categories_of(record))
+    if pack_start:
+        # the table shows the pack's start tile, whatever start the record names
+        view = TableView({**view.tiles, (0, 0): PlacedView(pack.start_conduit)},
+                         tuple(n for n in view.networkers if n[0] != (0, 0)), view.extra)
     return render_frame(view, pack, seed=seed, frame_size=frame_size)
 
 
@@ -308,7 +313,8 @@ def test_the_start_tile_is_read_not_swapped_in(name: str, demo_pack) -> None:
 
     record = json.loads((DATA / f"{name}.json").read_text(encoding="utf-8"))
     expected = parse_options(record["options"]).start
-    frame = _record_frame(demo_pack, DATA / f"{name}.json", seed=2, frame_size=FRAME)
+    frame = _record_frame(demo_pack, DATA / f"{name}.json", seed=2, frame_size=FRAME,
+                          pack_start=True)
     read = read_enigma(frame.image, demo_pack, start_tile=expected)
     start = read.tiles[(0, 0)]
     assert start.tile == demo_pack.start_conduit  # what the table shows
