@@ -11,6 +11,7 @@ Blobs of player-coloured pixels still say where pawns stand whose cell was not r
 
 from __future__ import annotations
 
+import functools
 import math
 
 import cv2
@@ -52,8 +53,9 @@ def _core_distance_maps(feats: np.ndarray, model: ColourModel, classes: list[int
     kernel = ((xx * xx + yy * yy) <= r_core * r_core).astype(np.float32)
     kernel /= kernel.sum()
     mean = cv2.filter2D(feats.astype(np.float32), -1, kernel, borderType=cv2.BORDER_REPLICATE)
-    return {i: np.sqrt(((mean - model.centres[i]) ** 2).sum(axis=-1)).astype(np.float32)
-            for i in classes}
+    diff = mean[:, :, None, :] - model.centres[classes].astype(np.float32)
+    d = np.sqrt(np.einsum("yxkc,yxkc->kyx", diff, diff))
+    return {i: d[n] for n, i in enumerate(classes)}
 
 
 def _pawn_blobs(all_labels: np.ndarray, net_ids: list[int], rn: float
@@ -83,7 +85,8 @@ def _pawn_blobs(all_labels: np.ndarray, net_ids: list[int], rn: float
     return found
 
 
-def _ring_sectors(r_in: float, r_out: float, sectors: int = 8) -> list[np.ndarray]:
+@functools.lru_cache(maxsize=16)
+def _ring_sectors(r_in: float, r_out: float, sectors: int = 8) -> tuple[np.ndarray, ...]:
     """A ring between two radii cut into ``sectors`` normalised kernels: filtered with
     each, a mask gives per pixel the share of that part of the ring around it it covers."""
     k = int(math.ceil(r_out))
@@ -95,21 +98,25 @@ def _ring_sectors(r_in: float, r_out: float, sectors: int = 8) -> list[np.ndarra
     for s in range(sectors):
         kernel = (ring & (part % sectors == s)).astype(np.float32)
         out.append(kernel / max(kernel.sum(), 1.0))
-    return out
+    return tuple(out)
 
 
 def _best_in(m: np.ndarray, centre: tuple[float, float], radius: float
              ) -> tuple[float, tuple[float, float]]:
     """The smallest value of ``m`` within ``radius`` of ``centre`` and where it lies."""
     p = m.shape[0]
-    window = disc((p, p), centre, max(radius, 0.75))
+    r = max(radius, 0.75)
+    x0, x1 = max(0, int(math.floor(centre[0] - r))), min(p, int(math.ceil(centre[0] + r)) + 1)
+    y0, y1 = max(0, int(math.floor(centre[1] - r))), min(p, int(math.ceil(centre[1] + r)) + 1)
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    window = (xx - centre[0]) ** 2 + (yy - centre[1]) ** 2 <= r * r
     if not window.any():
         x = min(p - 1, max(0, int(round(centre[0]))))
         y = min(p - 1, max(0, int(round(centre[1]))))
         return float(m[y, x]), (float(x), float(y))
-    masked = np.where(window, m, np.inf)
-    y, x = np.unravel_index(int(np.argmin(masked)), m.shape)
-    return float(masked[y, x]), (float(x), float(y))
+    masked = np.where(window, m[y0:y1, x0:x1], np.inf)
+    y, x = np.unravel_index(int(np.argmin(masked)), masked.shape)
+    return float(masked[y, x]), (float(x + x0), float(y + y0))
 
 
 def _judge(maps: dict[int, np.ndarray], cell_class: int, net_ids: list[int],
