@@ -26,6 +26,12 @@ CLOSURE_SURE = 0.55
 #: most this share of the light a printed line lets through (drawn: 0.3-0.7, bare: 0.85-1.1
 #: on the bench's sheets, every style)
 BARE_LINE = 0.8
+#: ... and a side this light (as light as the printed line) is surely bare
+SURELY_BARE = 0.95
+#: a side whose line has this much colour is a drawn outline, however light (a printed line
+#: with the fill beside it: at most 0.16; outlines in coloured pencil as light as the printed
+#: line: 0.21 and more)
+COLOURED_LINE = 0.18
 #: outline scores below this are left out of a sheet's two groups (see outline_thresholds)
 NO_LINE_BELOW = -0.1
 #: a border this much lighter than a printed line under the fill shows paper between the two
@@ -422,6 +428,7 @@ def unoutlined_tiles(
     through_below: np.ndarray,
     printed: float,
     empty: set[Cell],
+    line_colour: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> Segmentation:
     """Ask about every tile of two or more cells read without an outline around it.
 
@@ -430,7 +437,9 @@ def unoutlined_tiles(
     line (at least half of them let through as much light as the printed line,
     :data:`BARE_LINE`), the player skipped the outline, and two touching tiles drawn that way
     look like one: which it is, only the players know (the rules allow both, colours did not
-    split it). On a sheet with such a tile, a tile with no side on an empty cell is asked
+    split it). A side whose line has colour (``line_colour``: the chroma on the right and
+    below borders, :data:`COLOURED_LINE`) is drawn however light: an outline in a light
+    coloured pencil. On a sheet with such a tile, a tile with no side on an empty cell is asked
     about too (its sides are its neighbours' outlines). The start on the centre (8 cells) is
     not asked: no split of it is legal. The question names the cells; its joins become asked
     borders.
@@ -439,22 +448,31 @@ def unoutlined_tiles(
     outlines = dict(seg.outlines)
     asked = {(q["kind"], str(q["cells"])) for q in questions}
     sides: dict[tuple[Cell, ...], tuple[int, int]] = {}
+    skips = False
     for shape in seg.shapes:
         bare = drawn = 0
+        lightest = 0.0
         for r, c in shape:
             for nr, nc in ((r, c + 1), (r + 1, c), (r, c - 1), (r - 1, c)):
                 if (nr, nc) not in empty:
                     continue
                 a = min((r, c), (nr, nc))
                 through = through_right[a] if r == nr else through_below[a]
+                coloured = line_colour is not None and float(
+                    line_colour[0][a] if r == nr else line_colour[1][a]) >= COLOURED_LINE
+                if coloured:
+                    drawn += 1
+                    continue
+                lightest = max(lightest, through / max(printed, 1e-3))
                 if through > BARE_LINE * printed:
                     bare += 1
                 else:
                     drawn += 1
         sides[shape] = (bare, drawn)
-    # a player who skipped one outline may have skipped others: then a tile with no side on
-    # an empty cell (all its sides are other tiles' outlines) tells nothing of its own
-    skips = any(bare for bare, _ in sides.values())
+        # a player who surely skipped one outline may have skipped others: then a tile with no
+        # side on an empty cell (all its sides are other tiles' outlines) tells nothing of its
+        # own (a light coloured pencil's outline can look bare by a little, not by this much)
+        skips = skips or (bare > 0 and bare >= drawn and lightest >= SURELY_BARE)
     centre = (N // 2, N // 2)
     for shape in seg.shapes:
         bare, drawn = sides[shape]

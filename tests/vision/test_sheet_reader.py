@@ -365,6 +365,14 @@ def test_a_tile_with_no_outline_around_it_is_a_question_naming_its_cells() -> No
             assert out.outlines[((2, 2), (2, 3))][0] is None  # the join is asked now
         else:
             assert out.outlines == seg.outlines
+    # sides as light as the printed line but coloured: an outline in a light coloured pencil
+    right, below = _outline_sides(domino, 0.62)
+    colour_r, colour_b = (np.where(right > 0.5, 0.25, 0.0), np.where(below > 0.5, 0.25, 0.0))
+    coloured = unoutlined_tiles(seg, right, below, 0.62, empty, line_colour=(colour_r, colour_b))
+    assert not coloured.questions
+    grey = unoutlined_tiles(seg, right, below, 0.62, empty,
+                            line_colour=(colour_r * 0.4, colour_b * 0.4))  # the printed line
+    assert grey.questions
 
 
 def test_the_start_without_outline_is_not_asked_about() -> None:
