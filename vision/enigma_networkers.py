@@ -229,6 +229,19 @@ def read_networkers(
         # no ring: tile seen through a cell that is not one, unless a ring was lost
         return None, float(np.clip((RING_SHARE - share) / 0.25, 0.0, 1.0))
 
+    # places whose middle is a player colour inside a ring unlike bare tile all round: a
+    # pale or dark pawn leaves no blob of player-coloured labels
+    net_near = np.min([maps[i] for i in net_ids], axis=0)
+    spots = ((net_near < CORE_NEAR) & (all_round >= RING_ALL_ROUND)).astype(np.uint8)
+    n_s, s_lab = cv2.connectedComponents(spots, connectivity=8)
+    candidates = list(blobs)
+    for k in range(1, n_s):
+        ys, xs = np.nonzero(s_lab == k)
+        j = int(np.argmin(net_near[ys, xs]))
+        spot = (float(xs[j]), float(ys[j]))
+        if all(math.dist(spot, b) >= 0.8 * rc for b, _ in blobs):
+            candidates.append((spot, False))
+
     # ---- one cell split by its pawn: cells closer than a cell is wide are joined
     groups: list[list[int]] = []
     for n, c in enumerate(cells):
@@ -243,12 +256,12 @@ def read_networkers(
         members = [cells[m] for m in g]
         centres = [c.centre for c in members]
         # blobs of a player colour within the cell show where its pawn's middle is; blobs
-        # a little farther may be a pawn on a cell whose middle was read off (half its ring
-        # lost in the blur): judged only when the cell's middle shows no pawn
+        # and ringed places a little farther may be a pawn on a cell whose middle was read
+        # off (half its ring lost in the blur): judged only when the middle shows no pawn
         centres += [b for b, _ in blobs if any(math.dist(b, c) < 0.8 * rc for c in centres)]
-        farther = [b for b, _ in blobs
+        farther = [b for b, _ in candidates
                    if all(math.dist(b, c) >= 0.8 * rc for c in centres)
-                   and any(math.dist(b, c) < 1.5 * rc for c in centres)]
+                   and any(math.dist(b, c) < 2.0 * rc for c in centres)]
         if len(members) == 1:
             c = members[0]
             ci = model.index("cell", c.colour)
@@ -282,18 +295,7 @@ def read_networkers(
         colour_i, colour_conf = ring_colour(at)
         joined_conf = min([colour_conf, *(c.confidence for c in members)])
         out.append(Cell(at, str(names[colour_i]), joined_conf, str(names[best]), net_conf))
-    # ---- pawns where no cell was read: blobs of a player colour, and places whose middle
-    # is a player colour inside a ring unlike bare tile (a pale or dark pawn leaves no blob)
-    net_near = np.min([maps[i] for i in net_ids], axis=0)
-    spots = ((net_near < CORE_NEAR) & (all_round >= RING_ALL_ROUND)).astype(np.uint8)
-    n_s, s_lab = cv2.connectedComponents(spots, connectivity=8)
-    candidates = list(blobs)
-    for k in range(1, n_s):
-        ys, xs = np.nonzero(s_lab == k)
-        j = int(np.argmin(net_near[ys, xs]))
-        spot = (float(xs[j]), float(ys[j]))
-        if all(math.dist(spot, b) >= 0.8 * rc for b, _ in blobs):
-            candidates.append((spot, False))
+    # ---- pawns where no cell was read
     for centre, whole in candidates:
         if any(math.dist(centre, c.centre) < 0.8 * rc for c in out):
             continue
