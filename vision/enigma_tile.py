@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import cv2
 import numpy as np
@@ -94,6 +95,9 @@ def read_tile(
     edge_px = max(2, int(round(0.035 * p)))
     channel[:edge_px, :] = channel[-edge_px:, :] = 0
     channel[:, :edge_px] = channel[:, -edge_px:] = 0
+    # darker than midway between tile and channel: a channel's stroke by brightness alone
+    dark = feats[..., 2] < 0.5 * (model.centres[model.index("tile"), 2]
+                                  + model.centres[model.index("channel"), 2])
     # two cells close together: the short channel between them is judged along the line
     links: list[tuple[Endpoint, Endpoint]] = []
     # whatever is not bare tile art conducts (channel, cells, their outlines)
@@ -101,6 +105,7 @@ def read_tile(
     for c in cells:  # a pawn hides the cell's middle: the whole cell conducts
         conductive[disc((p, p), c.centre, rc * 0.9)] = 1
     yy, xx = np.mgrid[0:p, 0:p].astype(np.float32)
+    doubtful: list[tuple[int, int]] = []  # near cells the corridor did not join
     for i, ci in enumerate(cells):
         for j in range(i + 1, len(cells)):
             cj = cells[j]
@@ -122,8 +127,7 @@ def read_tile(
                 k = 2 * max(2, int(round(0.08 * p))) + 1
                 near = cv2.dilate((comp == la).astype(np.uint8), np.ones((k, k), np.uint8))
                 if (near.astype(bool) & (comp == lb)).any():
-                    problems.append("a channel between two cells is broken: joined or not?")
-                    conf = min(conf, 0.4)
+                    doubtful.append((i, j))
     # openings are judged before the cells' surroundings are cut away: a cell near a side
     # leaves its channel only a short stub there
     at_sides = channel.copy()
@@ -157,8 +161,6 @@ def read_tile(
     present = {q for q, f in port_fraction.items() if f >= settings.port_min_fraction}
     # a second opinion on each opening from brightness alone: a channel is a dark stroke
     # across the side, whatever its colour looks like after blur and compression
-    dark = feats[..., 2] < 0.5 * (model.centres[model.index("tile"), 2]
-                                  + model.centres[model.index("channel"), 2])
     for q, score in _dark_openings(dark, fr, depth0, depth1, half_w).items():
         if (score >= 0.5) != (q in present) or 0.3 <= score < 0.7:
             problems.append(f"is there an opening at {q.side}{q.position}? the channel there "
@@ -239,6 +241,17 @@ def read_tile(
     for q in sorted(present - used_ports, key=lambda q: (SIDES.index(q.side), q.position)):
         problems.append(f"an opening at {q.side}{q.position} joins nothing")
         conf = min(conf, 0.4)
+    # near cells the corridor did not join: settled only when the channel pieces and the
+    # brightness along the line between them agree (a continuous dark stroke and a piece
+    # joining both; or a bare gap and no piece), else asked
+    joined = _joined(links)
+    stroke_only = dark & (kind_map != "icon")
+    for i, j in doubtful:
+        gap = _bright_gap(stroke_only, cells[i].centre, cells[j].centre, rc)
+        pieces_join = joined(cell_ids[i]) == joined(cell_ids[j])
+        if not ((pieces_join and gap <= 1.5) or (not pieces_join and gap >= 3.0)):
+            problems.append("a channel between two cells is broken: joined or not?")
+            conf = min(conf, 0.4)
     for c in cells:
         conf = min(conf, c.confidence)
     links = list(dict.fromkeys(links))
@@ -360,3 +373,44 @@ def _dark_openings(dark: np.ndarray, fractions: tuple[float, float, float], dept
             out[Port(side, pos)] = float(np.clip(profile[a:b].max() - usual, 0.0, 1.0)) \
                 / max(1e-6, 1.0 - usual)
     return out
+
+
+def _joined(links: list[tuple[Endpoint, Endpoint]]) -> Callable[[Endpoint], Endpoint]:
+    """The representative of each endpoint's connected group under ``links``."""
+    parent: dict[Endpoint, Endpoint] = {}
+
+    def find(e: Endpoint) -> Endpoint:
+        parent.setdefault(e, e)
+        while parent[e] != e:
+            parent[e] = parent[parent[e]]
+            e = parent[e]
+        return e
+
+    for a, b in links:
+        parent[find(a)] = find(b)
+    return find
+
+
+def _bright_gap(dark: np.ndarray, a: tuple[float, float], b: tuple[float, float],
+                rc: float) -> float:
+    """The longest stretch (pixels) of the straight line between two cells' rims with no
+    dark pixel within 1.5 px across it: a channel between them leaves none."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    dist = math.hypot(dx, dy)
+    if dist <= 2 * rc:
+        return 0.0
+    ux, uy = dx / dist, dy / dist
+    p = dark.shape[0]
+    run = longest = 0.0
+    step = 0.5
+    for t in np.arange(rc, dist - rc + 1e-6, step):
+        hit = False
+        for o in (-1.5, -0.75, 0.0, 0.75, 1.5):
+            x = int(round(a[0] + t * ux - o * uy))
+            y = int(round(a[1] + t * uy + o * ux))
+            if 0 <= x < p and 0 <= y < p and dark[y, x]:
+                hit = True
+                break
+        run = 0.0 if hit else run + step
+        longest = max(longest, run)
+    return longest

@@ -28,7 +28,7 @@ from vision.enigma_render import PlacedView, TableView, render_frame
 from vision.enigma_rules_check import accepted_from_json, second_opinion
 from vision.enigma_scenes import categories_of, random_record
 from vision.enigma_skeleton import endpoints, skeletonize
-from vision.enigma_tile import _dark_openings, read_tile
+from vision.enigma_tile import _bright_gap, _dark_openings, read_tile
 from vision.enigma_truth import score_read
 from vision.errors import ArtPackError, FrameRefusedError
 
@@ -451,3 +451,17 @@ def test_a_square_red_cell_under_a_pawn_is_read_red_with_confidence(pawn: str,
     read, _ = read_tile(patch, (1, 0), ink_pack, colour_model(ink_pack), ReaderSettings())
     assert read.tile.colours == {"a": "red"}
     assert read.confidence >= 0.85, read.problems
+
+
+def test_the_gap_between_two_near_cells_is_measured_along_the_line_between_them() -> None:
+    """Two cells 24 px apart (radius 7): a channel between them broken only by a cell's
+    blurred outline (one pale pixel) leaves a pixel-wide gap; bare tile a wide one."""
+    p, rc = 64, 7.0
+    a, b = (20.0, 32.0), (44.0, 32.0)
+    joined = np.zeros((p, p), bool)
+    joined[30:35, 20:45] = True
+    joined[:, 36] = False  # the outline of a cell, blurred to tile brightness
+    assert _bright_gap(joined, a, b, rc) <= 1.5
+    apart = np.zeros((p, p), bool)
+    apart[30:35, 20:28] = apart[30:35, 37:45] = True  # each cell's own rim only
+    assert _bright_gap(apart, a, b, rc) >= 3.0
