@@ -5,8 +5,10 @@ A pawn is small (about 4 px of radius at 64 px a tile) and the camera blurs its 
 cell's ring, so pixel labels alone lose dark and pale pawns (a black pawn's middle looks like
 any dark ink, a white one like the tile). The judgement is therefore made where a pawn can
 stand: in the middle of each cell, the mean colour of a small core disc is compared with the
-cell's own colour and each player colour, at the place within the cell that suits it best.
-Blobs of player-coloured pixels still say where pawns stand whose cell was not read.
+cell's own colour and each player colour, at the place within the cell that suits a pawn
+best. A pale pawn, or one seen off its cell's middle as read, must stand inside a ring unlike
+bare tile. Blobs of player-coloured pixels, and places whose middle is a player colour inside
+such a ring all round, say where pawns stand whose cell was read off or not at all.
 """
 
 from __future__ import annotations
@@ -32,7 +34,8 @@ SAME_CELL = 1.4
 UNKNOWN_FROM = 30.0
 #: a pawn's middle nearer its colour than bare tile by this margin needs no ring around it
 PALE_MARGIN = 0.5
-#: the share of a cell's colour around a pale pawn that shows the cell's ring
+#: the least share of the ring around a pale (or off-middle) pawn unlike bare tile: a cell's
+#: ring (pawns on cells show 0.7 and more, tile seen through a misread cell 0.5 and less)
 RING_SHARE = 0.55
 #: how far from the tile's colour a pixel of a cell's ring lies (a pale pawn lies nearer)
 RING_FROM_TILE = 15.0
@@ -159,9 +162,9 @@ def read_networkers(
     model: ColourModel,
     pack: EnigmaPack,
 ) -> tuple[list[Cell], list[str], float]:
-    """``cells`` with the networker standing on each (or none, with the confidence of that),
-    the problems seen and the confidence they leave. ``all_labels`` are the patch's colour
-    labels with every class.
+    """``cells`` with the networker standing on each (or none; ``net_confidence`` is then
+    the confidence that no pawn stands there), the problems seen and the confidence they
+    leave. ``all_labels`` are the patch's colour labels with every class.
 
     Cells the pawn on them split in two (two pieces of one ring, or a pawn's blurred rim
     that looks like another cell colour) are joined back into one cell; a pawn standing where
@@ -205,11 +208,10 @@ def read_networkers(
         d = sorted((float(((model.centres[i] - med) ** 2).sum()), i) for i in cell_classes)
         return d[0][1], margin_conf(d[0][0], d[1][0])
 
-
     def ring_share(at: tuple[float, float]) -> float:
+        """The share of the ring around a pawn's place that is unlike bare tile."""
         ring = disc((p, p), at, rc * 1.05) & ~disc((p, p), at, rn * 1.15)
-        share = float(ringed[ring].mean())
-        return share
+        return float(ringed[ring].mean())
 
     def ring_check(net: int, net_conf: float, at: tuple[float, float], far: bool
                    ) -> tuple[str | None, float]:

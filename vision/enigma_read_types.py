@@ -19,8 +19,9 @@ BRIGHTNESS = 8.0
 DARK = 150.0
 #: the highest confidence of a tile at the edge of what the camera saw (below any threshold)
 EDGE_CONFIDENCE = 0.5
-#: the smallest pawn (after a finer opening), as a share of a pawn's disc: a pale pawn on a
-#: pale cell keeps only its middle; such a blob only ever names the networker of a cell
+#: the smallest blob of player-coloured pixels taken for a pawn (after a finer opening), as a
+#: share of a pawn's disc: a pale pawn on a pale cell keeps only its middle; such a blob only
+#: says where to look (vision.enigma_networkers judges what stands there)
 PAWN_MIN_AREA = 0.2
 
 
