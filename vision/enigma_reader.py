@@ -131,10 +131,17 @@ def _read_start(balanced: np.ndarray, xy: tuple[float, float], score: float, pac
         # the pack's start face (a picture, not tile art): its structure is the pack's
         seen, conf, nets = pack.start_conduit, face_conf, []
     problems: tuple[str, ...] = ()
+    if found and not nets:
+        # networkers never stand on the start tile, but a pawn seen there is said, not dropped
+        conf = min(conf, 0.5)
+        colours = ", ".join(sorted({n.colour for n in found}))
+        problems = (f"a networker ({colours}) seems to stand on the start tile: "
+                    "is it read right?",)
     if expected is not None and not _same_structure(seen, expected, pack):
         conf = min(conf, 0.3)
-        problems = (f"the start tile seen ({_describe(seen)}) is not the game's start tile "
-                    f"({_describe(expected)}): is the right start tile on the table?",)
+        problems = (*problems,
+                    f"the start tile seen ({_describe(seen)}) is not the game's start tile "
+                    f"({_describe(expected)}): is the right start tile on the table?")
     return TileRead((0, 0), seen, conf, "start", problems), nets
 
 

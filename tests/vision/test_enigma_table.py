@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from companion.enigma.tiles import Port, Tile
+from vision.effects import DEFAULT_EFFECTS, apply_effects
 from vision.enigma_art import (
     draw_networker,
     draw_pack,
@@ -24,7 +25,13 @@ from vision.enigma_colours import colour_features, colour_model
 from vision.enigma_pack import load_enigma_pack
 from vision.enigma_read_types import ReaderSettings
 from vision.enigma_reader import EnigmaRead, read_enigma, reading_order
-from vision.enigma_render import PlacedView, TableView, render_frame
+from vision.enigma_render import (
+    PlacedView,
+    TableView,
+    geometry_from_config,
+    render_frame,
+    render_scene,
+)
 from vision.enigma_rules_check import accepted_from_json, second_opinion
 from vision.enigma_scenes import categories_of, random_record
 from vision.enigma_skeleton import endpoints, skeletonize
@@ -323,6 +330,35 @@ def test_the_start_tile_is_read_not_swapped_in(name: str, demo_pack) -> None:
     agreed = read_enigma(frame.image, demo_pack, start_tile=demo_pack.start_conduit)
     assert agreed.tiles[(0, 0)].confidence > 0.85
     assert not any("[0, 0]" in q for q in agreed.questions)
+
+
+def _frame_with_pawn_on_start(pack, colour: str | None):
+    """Scene 11's table with a pawn of ``colour`` on the middle of the start tile's face (no
+    networker may stand there: only a misplaced pawn or a misread does)."""
+    geo = geometry_from_config(None, pack)
+    record, state = random_record(1011, tiles=14)
+    view = TableView.of_state(state, pack, categories=categories_of(record))
+    scene = render_scene(view, pack, geo, px_per_mm=2.0, seed=11, start_offset_mm=(0.0, 0.0))
+    if colour is not None:
+        x, y, _ = scene.frame_to_scene @ np.array([0.0, 0.0, 1.0])
+        draw_networker(scene.image, (float(x), float(y)),
+                       pack.networker_radius * geo.tile_mm * 2.0, pack.networkers[colour])
+    return apply_effects(scene.image, np.random.default_rng(11 + 7919), list(DEFAULT_EFFECTS),
+                         frame_size=FRAME, protect=scene.protect).image
+
+
+def test_a_pawn_seen_on_the_start_tile_is_asked_about_not_dropped(demo_pack) -> None:
+    """The start face is not read cleanly with a pawn on it, so the pack's start tile is
+    reported; the pawn found there once vanished without a word."""
+    read = read_enigma(_frame_with_pawn_on_start(demo_pack, "blue"), demo_pack)
+    start = read.tiles[(0, 0)]
+    assert start.tile == demo_pack.start_conduit
+    assert start.confidence <= 0.5
+    assert any(q.startswith("tile [0, 0]: a networker (blue) seems to stand on the start")
+               for q in read.questions), read.questions
+    bare = read_enigma(_frame_with_pawn_on_start(demo_pack, None), demo_pack)
+    assert bare.tiles[(0, 0)].confidence > 0.85
+    assert not any("[0, 0]" in q for q in bare.questions)
 
 
 def test_a_white_pawn_on_a_yellow_cell_is_seen(demo_pack) -> None:
