@@ -32,6 +32,8 @@ SURELY_BARE = 0.95
 #: with the fill beside it: at most 0.16; outlines in coloured pencil as light as the printed
 #: line: 0.21 and more)
 COLOURED_LINE = 0.18
+#: on a sheet with missing outlines, a cut the drawing decided less surely than this is asked
+WEAK_CUT = 0.7
 #: outline scores below this are left out of a sheet's two groups (see outline_thresholds)
 NO_LINE_BELOW = -0.1
 #: a border this much lighter than a printed line under the fill shows paper between the two
@@ -442,7 +444,8 @@ def unoutlined_tiles(
     coloured pencil. On a sheet with such a tile, a tile with no side on an empty cell is asked
     about too (its sides are its neighbours' outlines). The start on the centre (8 cells) is
     not asked: no split of it is legal. The question names the cells; its joins become asked
-    borders.
+    borders. On such a sheet a cut only just decided (:data:`WEAK_CUT`, the profile, a closed
+    gap) is asked about too.
     """
     questions = list(seg.questions)
     outlines = dict(seg.outlines)
@@ -474,6 +477,22 @@ def unoutlined_tiles(
         # own (a light coloured pencil's outline can look bare by a little, not by this much)
         skips = skips or (bare > 0 and bare >= drawn and lightest >= SURELY_BARE)
     centre = (N // 2, N // 2)
+    if skips:
+        # where a player skips outlines, the sheet's two groups of scores are mixed with bare
+        # borders: a cut only just decided (the profile, a closed gap, a score near the
+        # middle) is asked too
+        for border, (outline, sure, by) in seg.outlines.items():
+            if not outline or (by == "drawing" and sure >= WEAK_CUT) or by not in (
+                    "drawing", "profile", "closure"):
+                continue
+            a, b = border
+            both = [x for t in seg.shapes if a in t or b in t for x in t]
+            questions.append(_question(
+                "split", both,
+                f"is there an outline between {list(a)} and {list(b)}? the drawing does not "
+                "show it clearly",
+            ))
+            outlines[border] = (None, min(sure, 0.45), "asked")
     for shape in seg.shapes:
         bare, drawn = sides[shape]
         if len(shape) < 2 or (centre in shape and len(shape) == 8):
@@ -499,4 +518,6 @@ def unoutlined_tiles(
         for border, (outline, _, _) in outlines.items():
             if outline is False and border[0] in cells and border[1] in cells:
                 outlines[border] = (None, 0.25, "asked")
-    return Segmentation(seg.shapes, tuple(questions), outlines)
+    unique = {(q["kind"], str(q["cells"])): q for q in reversed(questions)}
+    kept = [q for q in questions if unique[(q["kind"], str(q["cells"]))] is q]
+    return Segmentation(seg.shapes, tuple(kept), outlines)

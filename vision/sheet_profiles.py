@@ -45,6 +45,10 @@ class ProfileRule:
     #: to the sure insides
     outline_near: float = 2.0
     outline_lead: float = 1.0
+    #: ... and only where the score leans this share of the way from the middle of the
+    #: undecided band to the cut (profile cuts on scores just past the middle split tiles in
+    #: two without a question on bench sheets 2028, 2039, 2070: leans 0.13-0.22)
+    outline_lean: float = 0.3
     #: no outline: at most this far from the sure insides, and this much nearer to them
     inside_near: float = 1.2
     inside_lead: float = 1.0
@@ -114,7 +118,9 @@ def profile_verdicts(
         to_in = float(np.sqrt(np.mean(((p - in_centre) / in_spread) ** 2)))
         to_out = float(np.sqrt(np.mean(((p - out_centre) / out_spread) ** 2)))
         leans_out = scores[border] >= middle
-        if leans_out and to_out <= rule.outline_near and to_in - to_out >= rule.outline_lead:
+        lean = (scores[border] - middle) / max((cut_at - join_at) / 2, 1e-6)
+        if (lean >= rule.outline_lean and to_out <= rule.outline_near
+                and to_in - to_out >= rule.outline_lead):
             verdicts[border] = True
         elif (not leans_out and to_in <= rule.inside_near
               and to_out - to_in >= rule.inside_lead):

@@ -240,6 +240,10 @@ def test_a_profile_tips_an_undecided_border_only_the_way_its_score_leans() -> No
     # the same profiles with scores leaning the other way decide nothing
     scores[like_outline], scores[like_inside] = 0.15, 0.2
     assert profile_verdicts(profiles, scores, (cut, join)) == {}
+    # a score only just past the middle (0.18) does not let the profile cut: bench sheets
+    # 2028, 2039 and 2070 were cut in two that way without a question
+    scores[like_outline], scores[like_inside] = 0.185, 0.15
+    assert profile_verdicts(profiles, scores, (cut, join)) == {like_inside: False}
 
 
 # pencil sheets where faint traces of an erased mark, in a cell asked about, looked like a 1
