@@ -28,10 +28,6 @@ CLOSURE_SURE = 0.55
 BARE_LINE = 0.8
 #: ... and a side this light (as light as the printed line) is surely bare
 SURELY_BARE = 0.95
-#: a side whose line has this much colour is a drawn outline, however light (a printed line
-#: with the fill beside it: at most 0.16; outlines in coloured pencil as light as the printed
-#: line: 0.21 and more)
-COLOURED_LINE = 0.18
 #: on a sheet with missing outlines, a cut the drawing decided less surely than this is asked
 WEAK_CUT = 0.7
 #: outline scores below this are left out of a sheet's two groups (see outline_thresholds)
@@ -430,7 +426,6 @@ def unoutlined_tiles(
     through_below: np.ndarray,
     printed: float,
     empty: set[Cell],
-    line_colour: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> Segmentation:
     """Ask about every tile of two or more cells read without an outline around it.
 
@@ -439,13 +434,13 @@ def unoutlined_tiles(
     line (at least half of them let through as much light as the printed line,
     :data:`BARE_LINE`), the player skipped the outline, and two touching tiles drawn that way
     look like one: which it is, only the players know (the rules allow both, colours did not
-    split it). A side whose line has colour (``line_colour``: the chroma on the right and
-    below borders, :data:`COLOURED_LINE`) is drawn however light: an outline in a light
-    coloured pencil. On a sheet with such a tile, a tile with no side on an empty cell is asked
-    about too (its sides are its neighbours' outlines). The start on the centre (8 cells) is
+    split it). (An outline in a light coloured pencil can look bare too: asked, which is
+    safe; the colour of the line does not tell them apart, a camera's colour cast tints bare
+    printed lines as much.) On a sheet with such a tile, a tile with no side on an empty cell
+    is asked about too (its sides are its neighbours' outlines), and so is a cut only just
+    decided (:data:`WEAK_CUT`, the profile, a closed gap). The start on the centre (8 cells) is
     not asked: no split of it is legal. The question names the cells; its joins become asked
-    borders. On such a sheet a cut only just decided (:data:`WEAK_CUT`, the profile, a closed
-    gap) is asked about too.
+    borders.
     """
     questions = list(seg.questions)
     outlines = dict(seg.outlines)
@@ -461,11 +456,6 @@ def unoutlined_tiles(
                     continue
                 a = min((r, c), (nr, nc))
                 through = through_right[a] if r == nr else through_below[a]
-                coloured = line_colour is not None and float(
-                    line_colour[0][a] if r == nr else line_colour[1][a]) >= COLOURED_LINE
-                if coloured:
-                    drawn += 1
-                    continue
                 lightest = max(lightest, through / max(printed, 1e-3))
                 if through > BARE_LINE * printed:
                     bare += 1

@@ -247,9 +247,7 @@ def read_canonical(
                   settle_by_rules=calibrated, profile_verdicts=verdicts)
     # where the player drew no outline, the joins are no evidence: asked
     empty = {(r, c) for r in range(N) for c in range(N) if (r, c) not in filled}
-    (grey_r, _), (grey_b, _) = border_light(chroma_map)
-    seg = unoutlined_tiles(seg, through_r, through_b, printed, empty,
-                           line_colour=(1.0 - grey_r, 1.0 - grey_b))
+    seg = unoutlined_tiles(seg, through_r, through_b, printed, empty)
     questions.extend(seg.questions)
     # a doubtful cell changes the tiles around it: they are part of its question
     for q in questions:
@@ -308,7 +306,7 @@ def read_canonical(
             "spread_y": f.spread_y,
             "canon": canon,
             "ones": ones, "colour": f.colour, "texture": f.texture, "darkness": f.darkness,
-            "darkness_map": darkness, "chroma_map": chroma_map,
+            "darkness_map": darkness,
         },
     )
 
