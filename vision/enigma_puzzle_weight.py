@@ -59,16 +59,22 @@ def read_weight_card(view: CardView, pack: EnigmaPack) -> tuple[weight.WeightCar
         scores = {}
         for n in range(1, 4):
             probe = weight.WeightCard(tuple([1] * n), tuple([1] * n), 1)
-            ring = 1.0
-            for cup in weight_cups(probe, side):
-                if cup.side != name:
-                    continue
-                cx, cy = view.mm_to_px(*cup.centre)
-                r = cup.radius * CARD_PX_PER_MM
-                xs = np.clip(np.round(cx + r * np.cos(angles)).astype(int), 0, ink.shape[1] - 1)
-                ys = np.clip(np.round(cy + r * np.sin(angles)).astype(int), 0, ink.shape[0] - 1)
-                ring = min(ring, float(near[ys, xs].mean()))
-            scores[n] = ring
+            cups = [c for c in weight_cups(probe, side) if c.side == name]
+            best_ring = 0.0
+            # the card's outline, found by its colour, may sit a few pixels off the print
+            for dx in range(-8, 9, 2):
+                for dy in range(-8, 9, 2):
+                    ring = 1.0
+                    for cup in cups:
+                        cx, cy = view.mm_to_px(*cup.centre)
+                        r = cup.radius * CARD_PX_PER_MM
+                        xs = np.clip(np.round(cx + dx + r * np.cos(angles)).astype(int), 0,
+                                     ink.shape[1] - 1)
+                        ys = np.clip(np.round(cy + dy + r * np.sin(angles)).astype(int), 0,
+                                     ink.shape[0] - 1)
+                        ring = min(ring, float(near[ys, xs].mean()))
+                    best_ring = max(best_ring, ring)
+            scores[n] = best_ring
         ranked = sorted(scores.items(), key=lambda kv: -kv[1])
         if ranked[0][1] < 0.7 or ranked[1][1] > ranked[0][1] - 0.25:
             return None, f"the cups on the {name} could not be made out"
