@@ -22,7 +22,7 @@ import numpy as np
 from vision.enigma_cells import Cell, disc, margin_conf
 from vision.enigma_colours import ColourModel
 from vision.enigma_pack import EnigmaPack
-from vision.enigma_read_types import PAWN_MIN_AREA
+from vision.enigma_read_types import CHROMA, PAWN_MIN_AREA
 
 #: a cell found only from the ring around a pawn (the cell finder missed it) is never trusted
 HIDDEN_CELL_CONFIDENCE = 0.6
@@ -43,6 +43,23 @@ RING_FROM_TILE = 15.0
 CORE_NEAR = 12.0
 #: a hidden cell's ring: the least share unlike bare tile in each eighth of the ring
 RING_ALL_ROUND = 0.5
+#: a hidden cell's ring is judged by its hue when its chroma (feature units from grey) is at
+#: least this: a red ring washed out by blur and the pawn's rim keeps red's hue but loses
+#: chroma, which takes it nearer yellow by colour distance (demo: red 117 deg, chroma 87;
+#: yellow 145 deg, chroma 57; washed-out red rings 114-122 deg, chroma 48-62)
+HUE_MIN_CHROMA = 20.0
+
+
+def _hue_chroma(feature: np.ndarray) -> tuple[float, float]:
+    """The hue (degrees) and chroma of a colour feature: its angle and distance from grey
+    in the chromaticity plane of :func:`~vision.enigma_colours.colour_features`."""
+    db, dr = float(feature[0]) - CHROMA / 3, float(feature[1]) - CHROMA / 3
+    return math.degrees(math.atan2(dr, db)) % 360.0, math.hypot(db, dr)
+
+
+def _hue_apart(a: float, b: float) -> float:
+    d = abs(a - b) % 360.0
+    return min(d, 360.0 - d)
 
 
 def _core_distance_maps(feats: np.ndarray, model: ColourModel, classes: list[int],
@@ -198,15 +215,27 @@ def read_networkers(
                                      borderType=cv2.BORDER_CONSTANT)
                         for kernel in _ring_sectors(rn * 1.15, rc * 1.05)], axis=0)
 
-    def ring_colour(centre: tuple[float, float]) -> tuple[int, float]:
+    def ring_colour(centre: tuple[float, float], *, hue_first: bool = False
+                    ) -> tuple[int, float]:
         """The nearest cell colour of the ring around a pawn (its pixels unlike bare tile)
-        and its margin over the second nearest."""
+        and its margin over the second nearest. ``hue_first``: a coloured ring takes the
+        cell colour of the nearest hue instead, never with more confidence than the colour
+        distance gives (a choice the distance disagrees with is doubted)."""
         ring = disc((p, p), centre, rc * 1.05) & ~disc((p, p), centre, rn * 1.15)
         if (ring & ringed).any():
             ring &= ringed
         med = np.median(feats[ring], axis=0)
         d = sorted((float(((model.centres[i] - med) ** 2).sum()), i) for i in cell_classes)
-        return d[0][1], margin_conf(d[0][0], d[1][0])
+        near_i, near_conf = d[0][1], margin_conf(d[0][0], d[1][0])
+        hue, chroma = _hue_chroma(med)
+        if not hue_first or chroma < HUE_MIN_CHROMA:
+            return near_i, near_conf
+        by_hue = sorted((_hue_apart(hue, _hue_chroma(model.centres[i])[0]) ** 2, i)
+                        for i in cell_classes)
+        hue_conf = margin_conf(by_hue[0][0], by_hue[1][0])
+        if by_hue[0][1] == near_i:
+            return near_i, min(near_conf, hue_conf)
+        return by_hue[0][1], min(near_conf, hue_conf, 1.0 - near_conf)
 
     def ring_share(at: tuple[float, float]) -> float:
         """The share of the ring around a pawn's place that is unlike bare tile."""
@@ -308,7 +337,7 @@ def read_networkers(
         share = float(all_round[y, x])
         if share < RING_ALL_ROUND:
             continue  # bare tile beside it: tile art (networkers stand only on cells)
-        colour_i, colour_conf = ring_colour(centre)
+        colour_i, colour_conf = ring_colour(centre, hue_first=True)
         best, net_conf, at = _judge(maps, colour_i, net_ids, [centre], search)
         if best in cell_classes:
             continue  # the cell's own colour in the middle: a cell without a pawn, not ours

@@ -174,3 +174,21 @@ def test_one_cell_split_in_two_by_its_pawn_is_joined(packs) -> None:
     cells, _, _ = _read(pack, patch, halves)
     assert [(c.colour, c.networker) for c in cells] == [("yellow", "black")]
     assert np.hypot(cells[0].centre[0] - x, cells[0].centre[1] - y) < 2.5
+
+
+# bench scenes whose hidden cell's ring, a red washed out by blur and the pawn's rim (hue
+# still red's, chroma down to yellow's), was once read yellow by colour distance
+@pytest.mark.parametrize("seed,at", [(16, (-1, 2)), (80, (-3, -4)), (89, (1, 3))])
+def test_a_washed_out_red_ring_around_a_pawn_is_read_red_and_still_doubted(
+        packs, seed, at) -> None:
+    pack = packs["demo"]
+    frame = _bench_scene(pack, seed)
+    read = read_enigma(frame.image, pack)
+    tile = read.tiles[at]
+    assert dict(tile.tile.cells) == {"a": "red"}
+    assert tile.confidence <= HIDDEN_CELL_CONFIDENCE
+    assert any(q.startswith(f"tile [{at[0]}, {at[1]}]: a cell hidden by a networker")
+               for q in read.questions), read.questions
+    score = score_read(frame.truth, frame.cell_xy, read)
+    assert score.confident_wrong == 0, score.wrong
+    assert score.networkers_exact == score.networkers, score.wrong
