@@ -329,3 +329,31 @@ def test_a_read_under_way_is_dropped_when_another_game_starts(make_driver):
     assert screen.camera_button is not None and screen.entering == {}
     _read(driver, screen)
     assert screen.entering == {"Ana": "2b 3w 4w 7b 9w"}
+
+
+def test_a_read_waiting_when_the_app_stops_is_forgotten(make_driver, monkeypatch):
+    """The wait for a picture outlives no app: its time-out, firing after the app stopped
+    (or under the next app), stores nothing and raises nothing."""
+    import time
+
+    from kivy.app import App
+    from kivy.clock import Clock
+
+    import ui.screens.break_the_code as btc
+
+    monkeypatch.setattr(btc, "FRAME_WAIT_S", 0.2)
+    mat = Mat("rack", _frame("2b 3w 4w 7b 9w", seed=13))
+    driver = make_driver(camera_source=mat)
+    screen = _btc_setup(driver, 2)
+    driver.tap(screen.enter_button)
+    assert driver.wait_for(lambda: mat.scene_of(driver.app.last_frame) == "rack")
+    screen.read_rack()
+    assert screen.reading_rack == "Ana"
+    App._running_app = None  # the app stops before a picture is taken
+    try:
+        time.sleep(0.3)
+        Clock.tick()
+        Clock.tick()
+    finally:
+        App._running_app = driver.app
+    assert screen.entering == {}

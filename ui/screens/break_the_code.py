@@ -213,9 +213,13 @@ class BreakTheCodeScreen(BaseScreen):
         self.entry_failed = False
         shown = [0]
 
+        app = self.app
+
         def finish(frame: Any, why: str | None = None) -> None:
-            self.app.funbind("camera_texture", on_frame)
             timeout.cancel()
+            app.funbind("camera_texture", on_frame)
+            if self.app is not app:
+                return  # the app stopped while waiting for a picture: nothing to store
             if not self._still_entering(player):
                 self._drop_read(player)
             elif why is not None:
@@ -226,8 +230,11 @@ class BreakTheCodeScreen(BaseScreen):
 
         def on_frame(*_args: Any) -> None:
             # the app sets last_frame, then shows it: count the frames shown since the tap
+            if self.app is not app:
+                finish(None)  # a picture of an app that stopped: unbind, store nothing
+                return
             shown[0] += 1
-            frame = self.app.last_frame
+            frame = app.last_frame
             if frame is not None and (shown[0] >= FRESH_FRAMES or self._demo_shows(frame)):
                 finish(frame)
 
