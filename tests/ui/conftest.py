@@ -119,6 +119,17 @@ class Driver:
         self.app.root.export_to_png(str(target))
         return target
 
+    def start_break_the_code(self, players: int) -> Any:
+        """From Home, a Break the Code game for ``players`` players: its screen."""
+        self.tap(self.screen("home").ids.game_break_the_code)
+        setup = self.screen("setup")
+        while len(setup.rows()) < players:
+            self.tap(setup.ids.add_player)
+        while len(setup.rows()) > players:
+            setup.row_action(setup.rows()[-1], "remove")
+        self.tap(setup.ids.start_button)
+        return self.screen("break_the_code")
+
     def texts(self) -> list[str]:
         """Every text in the widget tree (and open popups) right now."""
         out: list[str] = []

@@ -64,17 +64,6 @@ class Mat:
             return next((name for name, ref in self.handed if ref() is frame), None)
 
 
-def _btc_setup(driver, players):
-    driver.tap(driver.screen("home").ids.game_break_the_code)
-    setup = driver.screen("setup")
-    while len(setup.rows()) < players:
-        driver.tap(setup.ids.add_player)
-    while len(setup.rows()) > players:
-        setup.row_action(setup.rows()[-1], "remove")
-    driver.tap(setup.ids.start_button)
-    return driver.screen("break_the_code")
-
-
 def _leaks(driver, code: str) -> list[str]:
     """The tiles of ``code`` (or the code itself) that appear in any widget text."""
     texts = " | ".join(driver.texts())
@@ -143,7 +132,7 @@ def test_read_code_frame_refuses_a_blurred_frame():
 
 def test_demo_racks_read_by_the_camera_go_into_the_deal_unseen(make_driver):
     driver = make_driver(start_camera=True)
-    screen = _btc_setup(driver, 3)
+    screen = driver.start_break_the_code(3)
     table = driver.app.table
     driver.tap(screen.enter_button)
     dealt = dict(table.code_racks)
@@ -176,7 +165,7 @@ def test_doubtful_reads_store_nothing_and_say_why(make_driver):
     good = _frame(ana_rack, seed=8)
     mat = Mat("blurred", cv2.GaussianBlur(good, (0, 0), 6))
     driver = make_driver(camera_source=mat)
-    screen = _btc_setup(driver, 2)
+    screen = driver.start_break_the_code(2)
     driver.tap(screen.enter_button)
     assert driver.wait_for(lambda: driver.app.last_frame is not None)
     ana, ben = driver.app.session.players
@@ -247,7 +236,7 @@ def test_the_frame_read_is_not_kept(make_driver, scene):
         image = cv2.GaussianBlur(image, (0, 0), 6)
     mat = Mat(scene, image)
     driver = make_driver(camera_source=mat)
-    screen = _btc_setup(driver, 2)
+    screen = driver.start_break_the_code(2)
     driver.tap(screen.enter_button)
     assert driver.wait_for(lambda: mat.scene_of(driver.app.last_frame) == scene)
     _read(driver, screen)
@@ -283,7 +272,7 @@ def test_the_camera_steps_fit_when_translated(make_driver, language):
     driver.screen("settings").change("app", "language", language)
     try:
         driver.app.show("home")
-        screen = _btc_setup(driver, 2)
+        screen = driver.start_break_the_code(2)
         driver.tap(screen.enter_button)
         assert driver.wait_for(lambda: driver.app.last_frame is not None)
         for step in ("covered", "not stored"):
@@ -301,7 +290,7 @@ def test_the_camera_steps_fit_when_translated(make_driver, language):
 
 def test_an_entry_left_unfinished_does_not_follow_into_the_next_game(make_driver):
     driver = make_driver()
-    screen = _btc_setup(driver, 2)
+    screen = driver.start_break_the_code(2)
     driver.tap(screen.enter_button)
     driver.tap(screen.uncover_button)
     _pick(driver, screen, "0b 1w 5g 5g 9b")
@@ -316,7 +305,7 @@ def test_an_entry_left_unfinished_does_not_follow_into_the_next_game(make_driver
 def test_a_read_under_way_is_dropped_when_another_game_starts(make_driver):
     mat = Mat("rack", _frame("2b 3w 4w 7b 9w", seed=13))
     driver = make_driver(camera_source=mat)
-    screen = _btc_setup(driver, 2)
+    screen = driver.start_break_the_code(2)
     driver.tap(screen.enter_button)
     assert driver.wait_for(lambda: mat.scene_of(driver.app.last_frame) == "rack")
     screen.read_rack()
@@ -344,7 +333,7 @@ def test_a_read_waiting_when_the_app_stops_is_forgotten(make_driver, monkeypatch
     monkeypatch.setattr(btc, "FRAME_WAIT_S", 0.2)
     mat = Mat("rack", _frame("2b 3w 4w 7b 9w", seed=13))
     driver = make_driver(camera_source=mat)
-    screen = _btc_setup(driver, 2)
+    screen = driver.start_break_the_code(2)
     driver.tap(screen.enter_button)
     assert driver.wait_for(lambda: mat.scene_of(driver.app.last_frame) == "rack")
     screen.read_rack()

@@ -389,17 +389,6 @@ def test_enigma_demo_reads_the_solvers_tile_or_falls_back(make_driver):
     assert screen.tile_entry is not None or "choose the tile" in screen.status
 
 
-def _btc_setup(driver, players):
-    driver.tap(driver.screen("home").ids.game_break_the_code)
-    setup = driver.screen("setup")
-    while len(setup.rows()) < players:
-        driver.tap(setup.ids.add_player)
-    while len(setup.rows()) > players:
-        setup.row_action(setup.rows()[-1], "remove")
-    driver.tap(setup.ids.start_button)
-    return driver.screen("break_the_code")
-
-
 def _pick(driver, screen, code, *, guess=False):
     """Tap the tiles of ``code`` on the tile grid (and submit, for a guess)."""
     if guess:
@@ -417,7 +406,7 @@ def test_break_the_code_two_players_right_guess_then_last_chance(make_driver):
     import random
 
     driver = make_driver()
-    screen = _btc_setup(driver, 2)
+    screen = driver.start_break_the_code(2)
     screen.rng = random.Random(11)
     driver.tap(screen.learning_toggle)
     driver.tap(screen.deal_button)
@@ -443,7 +432,7 @@ def test_break_the_code_two_players_right_guess_then_last_chance(make_driver):
 
 def test_break_the_code_racks_entered_covered_three_players(make_driver):
     driver = make_driver()
-    screen = _btc_setup(driver, 3)
+    screen = driver.start_break_the_code(3)
     driver.tap(screen.enter_button)
     racks = {"Ana": "0b 1w 2b 3w 4b", "Ben": "0w 1b 2w 3b 4w", "Cleo": "5g 5g 6b 7w 8b"}
     for player in driver.app.session.players:
@@ -461,7 +450,7 @@ def test_break_the_code_four_players_everyone_answers(make_driver):
     import random
 
     driver = make_driver()
-    screen = _btc_setup(driver, 4)
+    screen = driver.start_break_the_code(4)
     screen.rng = random.Random(4)
     driver.tap(screen.deal_button)
     driver.tap(screen.card_buttons["Q01"])
@@ -579,7 +568,7 @@ def test_leaving_a_game_that_is_over_makes_it_history(make_driver):
     import random
 
     driver = make_driver()
-    screen = _btc_setup(driver, 2)
+    screen = driver.start_break_the_code(2)
     screen.rng = random.Random(11)
     driver.tap(screen.deal_button)
     racks = driver.app.session.events[0]["racks"]
