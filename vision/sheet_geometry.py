@@ -250,7 +250,9 @@ def _peak_offsets(profile_stack: np.ndarray, radius: int) -> tuple[np.ndarray, n
     mid = profile_stack[rows, idx]
     right = profile_stack[rows, np.clip(idx + 1, 0, n - 1)]
     denom = left - 2 * mid + right
-    frac = np.where(np.abs(denom) > 1e-6, 0.5 * (left - right) / denom, 0.0)
+    # divide only where the peak is curved (a flat or empty profile would warn 0/0)
+    frac = np.divide(0.5 * (left - right), denom, out=np.zeros_like(denom),
+                     where=np.abs(denom) > 1e-6)
     strength = mid - np.median(profile_stack, axis=1)
     return idx - radius + np.clip(frac, -0.5, 0.5), strength
 
