@@ -150,6 +150,10 @@ class SheetReading:
 
 
 
+#: from this many doubtful cells on, the cells read empty are asked about too
+MANY_DOUBTFUL = 8
+
+
 def read_canonical(
     canon: np.ndarray,
     cfg: SheetReaderConfig = DEFAULT_CONFIG,
@@ -182,6 +186,19 @@ def read_canonical(
                 "message": f"is cell {list(cell)} filled? the marks are not clear",
             }
         )
+    if len(doubtful) >= MANY_DOUBTFUL:
+        # this many unclear cells say the sheet's own light and shading were misjudged (a
+        # nearly full sheet in light pencil): a cell read empty is no surer than they are
+        empty = [[r, c] for r in range(N) for c in range(N) if state[r, c] == 0]
+        if empty:
+            questions.append(
+                {
+                    "kind": "cell",
+                    "cells": empty,
+                    "message": f"{len(doubtful)} cells are unclear, so the empty ones may be "
+                    "misread too: are these cells empty?",
+                }
+            )
     bonus: Cell | None = None
     ones = [cell for cell in ones if state[cell] != 0]
     # a 1 shaped mark with more ink than a written 1 has (a heavy pen, a blurred frame) is

@@ -399,3 +399,24 @@ def test_drawn_outlines_raise_no_question_about_missing_ones(seed: int) -> None:
     _, rendered = _bench_sheet(seed)
     reading = read_sheet(rendered.image)
     assert not [q for q in reading.questions if "no outline is drawn" in q["message"]]
+
+
+def test_a_sheet_with_many_unclear_cells_asks_about_its_empty_ones_too() -> None:
+    # bench sheet 5001: nearly full, in light pencil; 19 cells unclear, and one filled cell
+    # read empty with confidence (a wrong score without a question)
+    content, rendered = _bench_sheet(5001)
+    reading = read_sheet(rendered.image)
+    truth = content.truth()["grid"]
+    asked = {(r, c) for q in reading.questions for r, c in q["cells"]}
+    wrong = {(r, c) for r in range(9) for c in range(9) if reading.grid_rows[r][c] != truth[r][c]}
+    assert wrong and wrong <= asked
+    empties = [q for q in reading.questions if q["message"].endswith("are these cells empty?")]
+    assert len(empties) == 1
+    assert (2, 4) in {(r, c) for r, c in empties[0]["cells"]}  # the cell once read silently
+
+
+def test_a_clear_sheet_does_not_ask_about_its_empty_cells() -> None:
+    content, rendered = _bench_sheet(1)  # pen: every cell clear
+    reading = read_sheet(rendered.image)
+    assert not [q for q in reading.questions if q["message"].endswith("are these cells empty?")]
+    assert "".join(reading.grid_rows) == "".join(content.truth()["grid"])
