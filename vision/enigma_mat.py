@@ -20,6 +20,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from vision.config_values import config_value
 from vision.enigma_pack import EnigmaPack
 from vision.enigma_reader import colour_features
 from vision.enigma_warp import warp_perspective
@@ -38,21 +39,13 @@ CARD_PX_PER_MM = 8.0
 MARK = 0.12
 
 
-def _get(cfg: Any, dotted: str, default: Any) -> Any:
-    node = cfg
-    for part in dotted.split("."):
-        if node is None:
-            return default
-        node = node.get(part) if isinstance(node, dict) else getattr(node, part, None)
-    return default if node is None else node
-
-
 def mat_layout(cfg: Any = None) -> MarkerLayout:
-    frame = _get(cfg, "vision.enigma.mat_frame_mm", MAT_FRAME_MM)
+    frame = config_value(cfg, "vision.enigma.mat_frame_mm", MAT_FRAME_MM)
     w, h = float(frame[0]) / 2, float(frame[1]) / 2
+    size_mm = float(config_value(cfg, "vision.enigma.mat_marker_mm", MAT_MARKER_MM))
+    dictionary = str(config_value(cfg, "vision.marker_dictionary", "DICT_4X4_50"))
     return MarkerLayout(ids=MAT_IDS, centres_mm=((-w, -h), (w, -h), (w, h), (-w, h)),
-                        size_mm=float(_get(cfg, "vision.enigma.mat_marker_mm", MAT_MARKER_MM)),
-                        dictionary=str(_get(cfg, "vision.marker_dictionary", "DICT_4X4_50")))
+                        size_mm=size_mm, dictionary=dictionary)
 
 
 @dataclass(frozen=True)

@@ -14,11 +14,11 @@ from typing import Any
 import cv2
 import numpy as np
 
+from vision.config_values import config_value
 from vision.enigma_mat import (
     CARD_PX_PER_MM,
     MARK,
     MAT_PX_PER_MM,
-    _get,
     balance_mat,
     find_card,
     locate_mat,
@@ -42,8 +42,12 @@ class PuzzleSettings:
 def settings_from_config(cfg: Any = None) -> PuzzleSettings:
     d = PuzzleSettings()
     return PuzzleSettings(
-        fragment_min_iou=float(_get(cfg, "vision.enigma.fragment_min_iou", d.fragment_min_iou)),
-        fragment_max_gap=float(_get(cfg, "vision.enigma.fragment_max_gap", d.fragment_max_gap)),
+        fragment_min_iou=float(
+            config_value(cfg, "vision.enigma.fragment_min_iou", d.fragment_min_iou)
+        ),
+        fragment_max_gap=float(
+            config_value(cfg, "vision.enigma.fragment_max_gap", d.fragment_max_gap)
+        ),
         fragment_clear_gap=d.fragment_clear_gap,
     )
 

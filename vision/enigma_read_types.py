@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.enigma.tiles import Pos, Tile, format_tile
-from vision.enigma_render import _get
+from vision.config_values import config_value
 from vision.markers import MarkerChecks, PlaneFit
 
 CHROMA = 200.0
@@ -40,17 +40,21 @@ class ReaderSettings:
 def settings_from_config(cfg: Any = None) -> ReaderSettings:
     d = ReaderSettings()
     return ReaderSettings(
-        px_per_tile=int(_get(cfg, "vision.enigma.read_px_per_tile", d.px_per_tile)),
-        min_confidence=float(_get(cfg, "vision.min_confidence", d.min_confidence)),
-        start_min_score=float(_get(cfg, "vision.enigma.start_min_score", d.start_min_score)),
-        occupied_min=float(_get(cfg, "vision.enigma.occupied_min", d.occupied_min)),
-        port_min_fraction=float(_get(cfg, "vision.enigma.port_min_fraction", d.port_min_fraction)),
+        px_per_tile=int(config_value(cfg, "vision.enigma.read_px_per_tile", d.px_per_tile)),
+        min_confidence=float(config_value(cfg, "vision.min_confidence", d.min_confidence)),
+        start_min_score=float(
+            config_value(cfg, "vision.enigma.start_min_score", d.start_min_score)
+        ),
+        occupied_min=float(config_value(cfg, "vision.enigma.occupied_min", d.occupied_min)),
+        port_min_fraction=float(
+            config_value(cfg, "vision.enigma.port_min_fraction", d.port_min_fraction)
+        ),
         blur_min_variance=d.blur_min_variance,
     )
 
 
 def checks_from_config(cfg: Any = None) -> MarkerChecks:
-    return MarkerChecks(min_area_fraction=float(_get(cfg, "vision.min_board_area", 0.05)))
+    return MarkerChecks(min_area_fraction=float(config_value(cfg, "vision.min_board_area", 0.05)))
 
 
 # ---------------------------------------------------------------------------- results

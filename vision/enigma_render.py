@@ -23,6 +23,7 @@ import numpy as np
 from companion.enigma.catalogue import Catalogue
 from companion.enigma.game import EnigmaState
 from companion.enigma.tiles import Pos, Tile, format_tile
+from vision.config_values import config_value
 from vision.effects import DEFAULT_EFFECTS, EffectResult, apply_effects
 from vision.enigma_art import (
     draw_networker,
@@ -39,15 +40,6 @@ from vision.markers import RESERVED_IDS, MarkerLayout, paste_layout
 
 DEFAULT_FRAME_MM = (760.0, 640.0)
 DEFAULT_MARKER_MM = 40.0
-
-
-def _get(cfg: Any, dotted: str, default: Any) -> Any:
-    node = cfg
-    for part in dotted.split("."):
-        if node is None:
-            return default
-        node = node.get(part) if isinstance(node, dict) else getattr(node, part, None)
-    return default if node is None else node
 
 
 @dataclass(frozen=True)
@@ -82,15 +74,15 @@ def table_layout(
 def geometry_from_config(cfg: Any = None, pack: EnigmaPack | None = None) -> TableGeometry:
     """Marker frame and tile size from config ``[vision.enigma]``; a tile size of 0 there
     means the pack's (taught) one."""
-    frame = _get(cfg, "vision.enigma.marker_frame_mm", DEFAULT_FRAME_MM)
-    tile = float(_get(cfg, "vision.enigma.tile_mm", 0.0))
+    frame = config_value(cfg, "vision.enigma.marker_frame_mm", DEFAULT_FRAME_MM)
+    tile = float(config_value(cfg, "vision.enigma.tile_mm", 0.0))
     if tile <= 0:
         tile = pack.tile_mm if pack is not None else 60.0
     return TableGeometry(
         table_layout(
             (float(frame[0]), float(frame[1])),
-            float(_get(cfg, "vision.enigma.marker_size_mm", DEFAULT_MARKER_MM)),
-            str(_get(cfg, "vision.marker_dictionary", "DICT_4X4_50")),
+            float(config_value(cfg, "vision.enigma.marker_size_mm", DEFAULT_MARKER_MM)),
+            str(config_value(cfg, "vision.marker_dictionary", "DICT_4X4_50")),
         ),
         tile,
     )

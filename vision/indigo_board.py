@@ -37,6 +37,7 @@ from companion.indigo import (
     is_on_board,
     neighbour,
 )
+from vision.config_values import config_value
 from vision.markers import RESERVED_IDS, MarkerChecks, MarkerLayout
 
 #: the board outline (a hexagon with a gateway side at the top) circumradius, in cell radii
@@ -70,15 +71,6 @@ class BoardGeometry:
         )
 
 
-def _get(cfg: Any, dotted: str, default: Any) -> Any:
-    node = cfg
-    for part in dotted.split("."):
-        if node is None:
-            return default
-        node = node.get(part) if isinstance(node, dict) else getattr(node, part, None)
-    return default if node is None else node
-
-
 def table_layout(
     *,
     frame_mm: tuple[float, float] = (580.0, 520.0),
@@ -97,26 +89,26 @@ def table_layout(
 
 def geometry_from_config(cfg: Any = None) -> BoardGeometry:
     """The board geometry from a ``config.Config`` (or a nested dict, or None for defaults)."""
-    frame = _get(cfg, "vision.indigo.marker_frame_mm", (580.0, 520.0))
+    frame = config_value(cfg, "vision.indigo.marker_frame_mm", (580.0, 520.0))
     layout = table_layout(
         frame_mm=(float(frame[0]), float(frame[1])),
-        marker_size_mm=float(_get(cfg, "vision.indigo.marker_size_mm", 60.0)),
-        dictionary_name=str(_get(cfg, "vision.marker_dictionary", "DICT_4X4_50")),
+        marker_size_mm=float(config_value(cfg, "vision.indigo.marker_size_mm", 60.0)),
+        dictionary_name=str(config_value(cfg, "vision.marker_dictionary", "DICT_4X4_50")),
     )
-    centre = _get(cfg, "vision.indigo.board_center_mm", (0.0, 0.0))
+    centre = config_value(cfg, "vision.indigo.board_center_mm", (0.0, 0.0))
     return BoardGeometry(
         layout=layout,
         centre_mm=(float(centre[0]), float(centre[1])),
-        radius_mm=float(_get(cfg, "vision.indigo.board_radius_mm", 250.0)),
-        rotation_deg=float(_get(cfg, "vision.indigo.rotation_deg", 0.0)),
+        radius_mm=float(config_value(cfg, "vision.indigo.board_radius_mm", 250.0)),
+        rotation_deg=float(config_value(cfg, "vision.indigo.rotation_deg", 0.0)),
     )
 
 
 def checks_from_config(cfg: Any = None) -> MarkerChecks:
     """Homography thresholds from config (``[vision]``)."""
     return MarkerChecks(
-        max_reprojection=float(_get(cfg, "vision.max_reprojection", 0.15)),
-        min_area_fraction=float(_get(cfg, "vision.min_board_area", 0.05)),
+        max_reprojection=float(config_value(cfg, "vision.max_reprojection", 0.15)),
+        min_area_fraction=float(config_value(cfg, "vision.min_board_area", 0.05)),
         # the table markers are large: a frame is searched at up to 1280 pixels (corners are
         # then refined at full resolution), retrying at half that when blurred markers are
         # missed

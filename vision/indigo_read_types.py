@@ -13,9 +13,7 @@ import numpy as np
 from companion.indigo import CHIPS, Gem, Tile
 from companion.indigo.geometry import Cell, EdgePoint
 from vision.art_pack import IndigoPack
-from vision.indigo_board import (
-    _get,
-)
+from vision.config_values import config_value
 from vision.indigo_render import BoardView, gem_location, tile_entry
 from vision.markers import PlaneFit
 
@@ -38,15 +36,19 @@ class ReaderSettings:
 def settings_from_config(cfg: Any = None) -> ReaderSettings:
     d = ReaderSettings()
     return ReaderSettings(
-        cell_px=int(_get(cfg, "vision.indigo.read_cell_px", d.cell_px)),
-        min_confidence=float(_get(cfg, "vision.min_confidence", d.min_confidence)),
-        blur_min_variance=float(_get(cfg, "vision.blur_min_variance", d.blur_min_variance)),
-        board_min_score=float(_get(cfg, "vision.indigo.board_min_score", d.board_min_score)),
-        gem_min_fraction=float(_get(cfg, "vision.indigo.gem_min_fraction", d.gem_min_fraction)),
-        margin_full_confidence=float(
-            _get(cfg, "vision.indigo.margin_full_confidence", d.margin_full_confidence)
+        cell_px=int(config_value(cfg, "vision.indigo.read_cell_px", d.cell_px)),
+        min_confidence=float(config_value(cfg, "vision.min_confidence", d.min_confidence)),
+        blur_min_variance=float(config_value(cfg, "vision.blur_min_variance", d.blur_min_variance)),
+        board_min_score=float(
+            config_value(cfg, "vision.indigo.board_min_score", d.board_min_score)
         ),
-        blur_min_edge=float(_get(cfg, "vision.indigo.blur_min_edge", d.blur_min_edge)),
+        gem_min_fraction=float(
+            config_value(cfg, "vision.indigo.gem_min_fraction", d.gem_min_fraction)
+        ),
+        margin_full_confidence=float(
+            config_value(cfg, "vision.indigo.margin_full_confidence", d.margin_full_confidence)
+        ),
+        blur_min_edge=float(config_value(cfg, "vision.indigo.blur_min_edge", d.blur_min_edge)),
     )
 
 

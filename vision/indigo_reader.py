@@ -28,10 +28,10 @@ import numpy as np
 from companion.indigo import CORNER_BY_CELL, Tile
 from companion.indigo.geometry import Cell, neighbour, opposite
 from vision.art_pack import IndigoPack
+from vision.config_values import config_value
 from vision.errors import FrameRefusedError, UnreadableImageError
 from vision.indigo_board import (
     BoardGeometry,
-    _get,
     checks_from_config,
     geometry_from_config,
     table_layout,
@@ -281,12 +281,12 @@ def other_table_layouts(cfg: Any = None) -> dict[str, MarkerLayout]:
     Only Enigma does today; its layout comes from ``[vision.enigma]`` (the same keys its
     reader uses), so a table laid out for Enigma is named as such.
     """
-    frame = _get(cfg, "vision.enigma.marker_frame_mm", (760.0, 640.0))
+    frame = config_value(cfg, "vision.enigma.marker_frame_mm", (760.0, 640.0))
     return {
         "Enigma": table_layout(
             frame_mm=(float(frame[0]), float(frame[1])),
-            marker_size_mm=float(_get(cfg, "vision.enigma.marker_size_mm", 40.0)),
-            dictionary_name=str(_get(cfg, "vision.marker_dictionary", "DICT_4X4_50")),
+            marker_size_mm=float(config_value(cfg, "vision.enigma.marker_size_mm", 40.0)),
+            dictionary_name=str(config_value(cfg, "vision.marker_dictionary", "DICT_4X4_50")),
         )
     }
 
