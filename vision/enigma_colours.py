@@ -86,13 +86,15 @@ class ColourModel:
         return [b.reshape(feats.shape[:-1]) for b in best]
 
 
-_MODELS: dict[int, ColourModel] = {}
+# keyed by id(pack) and holding the pack itself: a freed pack's id can be reused by another
+_MODELS: dict[int, tuple[EnigmaPack, ColourModel]] = {}
 
 
 def colour_model(pack: EnigmaPack) -> ColourModel:
     key = id(pack)
-    if key in _MODELS:
-        return _MODELS[key]
+    cached = _MODELS.get(key)
+    if cached is not None and cached[0] is pack:
+        return cached[1]
     names: list[str] = []
     kinds: list[str] = []
     colours: list[tuple[int, int, int]] = []
@@ -122,5 +124,7 @@ def colour_model(pack: EnigmaPack) -> ColourModel:
     model = ColourModel(
         tuple(names), tuple(kinds), colour_features(np.array(colours, np.float32)).reshape(-1, 3)
     )
-    _MODELS[key] = model
+    if len(_MODELS) >= 8:
+        _MODELS.clear()  # packs are few in the app; tests and benches make many
+    _MODELS[key] = (pack, model)
     return model

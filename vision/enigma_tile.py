@@ -274,23 +274,28 @@ def read_tile(
                     offset), nets
 
 
-_ICONS: dict[tuple[int, int], dict[str, list[np.ndarray]]] = {}
+# keyed by id(pack) and holding the pack itself: a freed pack's id can be reused by another
+_ICONS: dict[tuple[int, int], tuple[EnigmaPack, dict[str, list[np.ndarray]]]] = {}
 
 
 def _icon_templates(pack: EnigmaPack, side: int) -> dict[str, list[np.ndarray]]:
     """Each category icon as a mask of its icon-coloured pixels, ``side`` square, 4 turns."""
     key = (id(pack), side)
-    if key not in _ICONS:
-        icon_f = colour_features(np.array(pack.colour("icon"), np.float32))
-        tile_f = colour_features(np.array(pack.colour("tile"), np.float32))
-        out: dict[str, list[np.ndarray]] = {}
-        for category, image in pack.icons.items():
-            small = cv2.resize(image, (side, side), interpolation=cv2.INTER_AREA)
-            f = colour_features(small)
-            mask = ((f - icon_f) ** 2).sum(axis=-1) < ((f - tile_f) ** 2).sum(axis=-1)
-            out[category] = [np.rot90(mask, k) for k in range(4)]
-        _ICONS[key] = out
-    return _ICONS[key]
+    cached = _ICONS.get(key)
+    if cached is not None and cached[0] is pack:
+        return cached[1]
+    icon_f = colour_features(np.array(pack.colour("icon"), np.float32))
+    tile_f = colour_features(np.array(pack.colour("tile"), np.float32))
+    out: dict[str, list[np.ndarray]] = {}
+    for category, image in pack.icons.items():
+        small = cv2.resize(image, (side, side), interpolation=cv2.INTER_AREA)
+        f = colour_features(small)
+        mask = ((f - icon_f) ** 2).sum(axis=-1) < ((f - tile_f) ** 2).sum(axis=-1)
+        out[category] = [np.rot90(mask, k) for k in range(4)]
+    if len(_ICONS) >= 8:
+        _ICONS.clear()  # packs are few in the app; tests and benches make many
+    _ICONS[key] = (pack, out)
+    return out
 
 
 def read_icon(labels: np.ndarray, kind_map: np.ndarray, pack: EnigmaPack,

@@ -501,3 +501,17 @@ def test_the_gap_between_two_near_cells_is_measured_along_the_line_between_them(
     apart = np.zeros((p, p), bool)
     apart[30:35, 20:28] = apart[30:35, 37:45] = True  # each cell's own rim only
     assert _bright_gap(apart, a, b, rc) >= 3.0
+
+
+def test_a_colour_model_is_never_one_of_another_pack_with_a_reused_id() -> None:
+    # a freed pack's id can be given to the next pack made: the cache must notice
+    from vision.enigma_art import draw_pack
+    from vision.enigma_colours import _MODELS, colour_model
+    from vision.enigma_pack import load_enigma_pack
+
+    demo, ink = load_enigma_pack(), draw_pack("ink")
+    stale = colour_model(ink)
+    _MODELS[id(demo)] = _MODELS[id(ink)]  # as if demo now lived where ink once did
+    fresh = colour_model(demo)
+    assert fresh is not stale
+    assert not np.array_equal(fresh.centres, stale.centres)
