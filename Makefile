@@ -1,4 +1,5 @@
-# The two commands of the README: `make run` and `make test`. Both make .venv when missing.
+# Shortcuts for the README's two commands, ./scripts/run.sh and ./scripts/test.sh (each makes
+# .venv when missing), and for the benchmarks and the kiosk installer.
 VENV ?= .venv
 
 .PHONY: run test bench install
@@ -6,10 +7,10 @@ VENV ?= .venv
 $(VENV)/.installed: setup.cfg pyproject.toml
 	./scripts/bootstrap.sh
 
-run: $(VENV)/.installed
-	$(VENV)/bin/companion app
+run:
+	./scripts/run.sh
 
-test: $(VENV)/.installed
+test:
 	./scripts/test.sh
 
 bench: $(VENV)/.installed

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The whole test suite, in stages:
+# The whole test suite (.venv is made first when missing, by scripts/bootstrap.sh), in stages:
 #   1. ruff (lint)
 #   2. mypy --strict on companion/
 #   3. pytest with the latest packages (.venv), the Kivy tests under Xvfb, started here when
@@ -11,6 +11,7 @@ set -eu
 cd "$(dirname "$0")/.."
 VENV="${VENV:-.venv}"
 PI_VENV="${PI_VENV:-.venv-pi}"
+VENV="$VENV" ./scripts/bootstrap.sh --if-needed
 export KIVY_NO_ARGS=1 KIVY_NO_CONSOLELOG=1 GPIOZERO_PIN_FACTORY=mock GPIOZERO_MOCK_PIN_CLASS=mockpwmpin
 KIVY_HOME="$(mktemp -d)"
 export KIVY_HOME
