@@ -105,6 +105,7 @@ class CompanionApp(App):
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
+        from config import default_db_path
         from ui.platform import wants_demo
 
         self.events: queue.Queue[UiEvent] = queue.Queue()
@@ -112,7 +113,7 @@ class CompanionApp(App):
         self.cfg = services.load_app_config(config_path)
         cfg_demo = {"on": True, "off": False}.get(getattr(self.cfg.app, "demo", "auto"))
         self.demo = wants_demo(demo if demo is not None else cfg_demo)
-        self.db_path = Path(db_path) if db_path else services.default_db_path(self.cfg)
+        self.db_path = Path(db_path) if db_path else default_db_path(self.cfg)
         self.settings_overrides = services.load_settings(self.db_path)
         self.cfg = services.apply_settings(self.cfg, self.settings_overrides)
         self.journal: Any = None

@@ -24,36 +24,9 @@ SETTINGS_FILE = "settings.json"
 
 def load_app_config(path: str | None) -> Any:
     """The validated config: ``path``, else ``$COMPANION_CONFIG``, else the defaults."""
-    path = path or os.environ.get(CONFIG_ENV) or None
     import config
 
-    loader = getattr(config, "load_config", None)
-    if loader is None:
-        from config.schema import Config
-
-        if path:
-            raise FileNotFoundError(f"cannot load {path}: the config loader is not available")
-        return Config()
-    return loader(path)
-
-
-def default_db_path(cfg: Any) -> Path:
-    """Where the journal lives: ``[app] data_dir``, else the user's data directory."""
-    data_dir = getattr(getattr(cfg, "app", None), "data_dir", "")
-    if data_dir:
-        return Path(data_dir).expanduser() / "journal.sqlite3"
-    import config
-
-    for name in ("default_db_path", "default_journal_path"):
-        helper = getattr(config, name, None)
-        if callable(helper):
-            try:
-                return Path(helper(cfg))
-            except TypeError:
-                return Path(helper())
-    from platformdirs import user_data_dir
-
-    return Path(user_data_dir("tabletop-companion")) / "journal.sqlite3"
+    return config.load_config(path or os.environ.get(CONFIG_ENV) or None)
 
 
 def apply_settings(cfg: Any, overrides: dict[str, dict[str, Any]]) -> Any:
