@@ -189,12 +189,12 @@ def read_canonical(
     if len(doubtful) >= MANY_DOUBTFUL:
         # this many unclear cells say the sheet's own light and shading were misjudged (a
         # nearly full sheet in light pencil): a cell read empty is no surer than they are
-        empty = [[r, c] for r in range(N) for c in range(N) if state[r, c] == 0]
-        if empty:
+        read_empty = [[r, c] for r in range(N) for c in range(N) if state[r, c] == 0]
+        if read_empty:
             questions.append(
                 {
                     "kind": "cell",
-                    "cells": empty,
+                    "cells": read_empty,
                     "message": f"{len(doubtful)} cells are unclear, so the empty ones may be "
                     "misread too: are these cells empty?",
                 }
