@@ -263,10 +263,11 @@ class ReplayCamera(CameraSource):
             self._index = 0
         path = self._files[self._index]
         self._index += 1
-        frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        if frame is None:
+        # a name of its own: ``frame`` above is typed by VideoCapture.read, imread may give None
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if image is None:
             raise CameraError(f"{self.name}: cannot decode {path.name}")
-        return frame
+        return image
 
     def close(self) -> None:
         if self._video is not None:
