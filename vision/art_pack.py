@@ -54,8 +54,8 @@ DEMO_INDIGO = PACKS_DIR / "indigo-demo"
 BGR = tuple[int, int, int]
 
 
-def parse_colour(text: str, *, where: str = "colour") -> BGR:
-    """``"#rrggbb"`` -> (b, g, r)."""
+def parse_colour(text: object, *, where: str = "colour") -> BGR:
+    """``"#rrggbb"`` -> (b, g, r). Any other JSON value (a number, null) is an ArtPackError."""
     t = str(text).strip()
     if len(t) != 7 or not t.startswith("#"):
         raise ArtPackError(f"{where}: {text!r} is not a #rrggbb colour")

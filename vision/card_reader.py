@@ -130,7 +130,8 @@ def _face_fit(gray: np.ndarray, keep: np.ndarray) -> np.ndarray:
     coeffs = np.linalg.lstsq(design[k], g[k].astype(np.float64), rcond=None)[0]
     small = (design @ coeffs).astype(np.float32)
     surface = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
-    return np.maximum(surface, 1.0)  # type: ignore[no-any-return]
+    lit_at_least_one: np.ndarray = np.maximum(surface, 1.0)
+    return lit_at_least_one
 
 
 def square_mask(face: np.ndarray, style: CardStyle = DEMO_STYLE) -> np.ndarray:

@@ -139,14 +139,14 @@ def draw_tile(tile: Tile, style: Style, *, px_per_mm: float) -> tuple[np.ndarray
 def ink_map(norm: np.ndarray, body_grey: float) -> np.ndarray:
     """How far each pixel's grey is from the body's, with the tile edge left out (float32)."""
     grey = cv2.cvtColor(norm, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    ink = np.abs(grey - body_grey)
+    ink: np.ndarray = np.abs(grey - body_grey)
     h, w = ink.shape
     ex, ey = round(EDGE * w), round(EDGE * h)
     ink[:ey, :] = 0
     ink[h - ey:, :] = 0
     ink[:, :ex] = 0
     ink[:, w - ex:] = 0
-    return ink  # type: ignore[no-any-return]
+    return ink
 
 
 def body_colour(norm: np.ndarray) -> np.ndarray:

@@ -388,7 +388,8 @@ class TileScores:
 
 def relative_body(norm: np.ndarray, panel: np.ndarray) -> np.ndarray:
     """The tile's body colour as it would look beside a panel of the printed grey."""
-    return body_colour(norm) / np.maximum(panel, 1.0) * PANEL_GREY  # type: ignore[no-any-return]
+    body: np.ndarray = body_colour(norm) / np.maximum(panel, 1.0) * PANEL_GREY
+    return body
 
 
 def classify_tile(norm: np.ndarray, panel: np.ndarray, pack: CodePack) -> TileScores:
@@ -437,7 +438,8 @@ def classify_tile(norm: np.ndarray, panel: np.ndarray, pack: CodePack) -> TileSc
 
 
 def _zscore(x: np.ndarray) -> np.ndarray:
-    return (x - x.mean()) / max(float(x.std()), 1e-6)  # type: ignore[no-any-return]
+    standardised: np.ndarray = (x - x.mean()) / max(float(x.std()), 1e-6)
+    return standardised
 
 
 def _duel(ink: np.ndarray, pack: CodePack, a: tuple[float, str, tuple[int, int]],

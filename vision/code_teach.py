@@ -19,6 +19,7 @@ from vision.code_art import TEACH_ORDER, CodePack
 from vision.code_mat import SLOTS
 from vision.code_reader import (
     DEFAULT_CONFIG,
+    FoundTile,
     ReaderConfig,
     classify_tile,
     find_mat,
@@ -93,7 +94,7 @@ def _check_colours(colours: dict[str, np.ndarray]) -> None:
         )
 
 
-def _check_self_read(pack: CodePack, found: list) -> None:  # type: ignore[type-arg]
+def _check_self_read(pack: CodePack, found: list[FoundTile]) -> None:
     wrong = []
     for f in found:
         expected = TEACH_ORDER[f.slot]

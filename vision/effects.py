@@ -81,7 +81,7 @@ class SceneToFrame:
         ).reshape(-1, 2)
         if self.lens_k1:
             pts = _distort_points(pts, self.lens_k1, self.frame_size)
-        return pts  # type: ignore[no-any-return]
+        return pts
 
 
 @dataclass(frozen=True)
@@ -136,7 +136,8 @@ def whitebalance(image: np.ndarray, rng: np.random.Generator, ctx: EffectContext
     gains = np.array([1 - 0.15 * temp, 1.0 + rng.uniform(-0.05, 0.05), 1 + 0.15 * temp])
     gains *= rng.uniform(0.85, 1.1)
     ctx.log["whitebalance"] = gains.round(3).tolist()
-    return np.clip(image.astype(np.float32) * gains, 0, 255).astype(np.uint8)
+    tinted: np.ndarray = np.clip(image.astype(np.float32) * gains, 0, 255).astype(np.uint8)
+    return tinted
 
 
 def _smooth_field(shape: tuple[int, int], rng: np.random.Generator, *, depth: float) -> np.ndarray:
@@ -149,7 +150,8 @@ def _smooth_field(shape: tuple[int, int], rng: np.random.Generator, *, depth: fl
     cx, cy = rng.uniform(0.3, 0.7, 2)
     vignette = (xx - cx) ** 2 + (yy - cy) ** 2
     field_ = 1.0 + depth * grad - depth * 0.8 * vignette
-    return field_ / field_.max()  # type: ignore[no-any-return]
+    brightest_one: np.ndarray = field_ / field_.max()
+    return brightest_one
 
 
 def light(image: np.ndarray, rng: np.random.Generator, ctx: EffectContext) -> np.ndarray:
@@ -158,7 +160,8 @@ def light(image: np.ndarray, rng: np.random.Generator, ctx: EffectContext) -> np
     small = _smooth_field((64, 64), rng, depth=depth)
     gain = cv2.resize(small, (image.shape[1], image.shape[0]), interpolation=cv2.INTER_LINEAR)
     ctx.log["light"] = round(depth, 3)
-    return np.clip(image.astype(np.float32) * gain[..., None], 0, 255).astype(np.uint8)
+    lit: np.ndarray = np.clip(image.astype(np.float32) * gain[..., None], 0, 255).astype(np.uint8)
+    return lit
 
 
 def shadow(image: np.ndarray, rng: np.random.Generator, ctx: EffectContext) -> np.ndarray:
@@ -224,7 +227,7 @@ def camera_homography(
     proj = f * pts3[:, :2] / pts3[:, 2:3]
     fitted = _fit_into_frame(proj, frame_size, fill)
     dst = cv2.perspectiveTransform(proj.reshape(-1, 1, 2), fitted).reshape(-1, 2)
-    return cv2.getPerspectiveTransform(  # type: ignore[no-any-return]
+    return cv2.getPerspectiveTransform(
         corners.astype(np.float32), dst.astype(np.float32)
     ).astype(np.float64)
 
@@ -252,7 +255,8 @@ def _distort_points(pts: np.ndarray, k1: float, frame_size: tuple[int, int]) -> 
     rel = (pts - c) / norm
     r2 = (rel**2).sum(axis=1, keepdims=True)
     # forward model: distorted = undistorted * (1 + k1 r^2), iterated inverse not needed here
-    return c + rel * (1 + k1 * r2) * norm  # type: ignore[no-any-return]
+    distorted: np.ndarray = c + rel * (1 + k1 * r2) * norm
+    return distorted
 
 
 def _lens_maps(k1: float, frame_size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
@@ -319,7 +323,8 @@ def noise(image: np.ndarray, rng: np.random.Generator, ctx: EffectContext) -> np
     sigma = np.sqrt(sigma_read**2 + 0.05 * img)
     noisy = img + rng.standard_normal(img.shape, dtype=np.float32) * sigma
     ctx.log["noise"] = round(sigma_read, 2)
-    return np.clip(noisy, 0, 255).astype(np.uint8)
+    noisy_8bit: np.ndarray = np.clip(noisy, 0, 255).astype(np.uint8)
+    return noisy_8bit
 
 
 def jpeg(image: np.ndarray, rng: np.random.Generator, ctx: EffectContext) -> np.ndarray:
@@ -328,8 +333,11 @@ def jpeg(image: np.ndarray, rng: np.random.Generator, ctx: EffectContext) -> np.
     ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
     if not ok:  # pragma: no cover - encoding an ndarray does not fail
         return image
+    decoded = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    if decoded is None:  # pragma: no cover - OpenCV reads back the bytes it has just written
+        return image
     ctx.log["jpeg"] = quality
-    return cv2.imdecode(data, cv2.IMREAD_COLOR)
+    return decoded
 
 
 EFFECTS: dict[str, Effect] = {

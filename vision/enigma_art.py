@@ -346,7 +346,9 @@ def _grain(img: np.ndarray, amplitude: float, seed: int) -> np.ndarray:
     rng = np.random.default_rng(seed)
     small = rng.normal(0, amplitude, (max(2, img.shape[0] // 3), max(2, img.shape[1] // 3)))
     field = cv2.resize(small.astype(np.float32), (img.shape[1], img.shape[0]))
-    return np.clip(img.astype(np.float32) + field[..., None], 0, 255).astype(np.uint8)
+    grained: np.ndarray = np.clip(img.astype(np.float32) + field[..., None], 0, 255).astype(
+        np.uint8)
+    return grained
 
 
 def draw_icon(
@@ -490,7 +492,9 @@ def draw_pack(style_name: str, *, size: int = 128, name: str | None = None) -> E
     ports_raw = sizes["ports"]
     assert isinstance(ports_raw, list)
     ports = (float(ports_raw[0]), float(ports_raw[1]), float(ports_raw[2]))
-    channel = float(sizes["channel"])  # type: ignore[arg-type]
+    channel_raw = sizes["channel"]
+    assert isinstance(channel_raw, (int, float))
+    channel = float(channel_raw)
     icons = {}
     for category in CATEGORIES:
         icon = np.empty((size, size, 3), np.uint8)

@@ -26,7 +26,7 @@ def _grid(shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
 def disc(shape: tuple[int, int], centre: tuple[float, float], radius: float) -> np.ndarray:
     """A boolean mask of the pixels within ``radius`` of ``centre``."""
     yy, xx = _grid(shape)
-    return ((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2) <= radius**2  # type: ignore[no-any-return]
+    return ((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2) <= radius**2
 
 
 def margin_conf(d_best: float, d_second: float) -> float:

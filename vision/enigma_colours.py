@@ -109,10 +109,10 @@ def colour_model(pack: EnigmaPack) -> ColourModel:
         kinds.append(kind)
         colours.append(pack.colour(name))
     # a channel's dark outline (when a style draws one) is still channel
-    dark = tuple(int(v * 0.55) for v in pack.colour("channel"))
+    b, g, r = pack.colour("channel")
     names.append("channel")
     kinds.append("channel")
-    colours.append(dark)  # type: ignore[arg-type]
+    colours.append((int(b * 0.55), int(g * 0.55), int(r * 0.55)))
     for name, c in pack.cells.items():
         names.append(name)
         kinds.append("cell")

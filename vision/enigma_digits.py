@@ -33,7 +33,7 @@ def _normalise(mask: np.ndarray) -> tuple[np.ndarray, float]:
     scale = min(SIZE[0] / w, SIZE[1] / h)
     nw, nh = max(1, int(round(w * scale))), max(1, int(round(h * scale)))
     small = cv2.resize(crop, (nw, nh), interpolation=cv2.INTER_AREA)
-    out = np.zeros((SIZE[1], SIZE[0]), np.float32)
+    out: np.ndarray = np.zeros((SIZE[1], SIZE[0]), np.float32)
     x0, y0 = (SIZE[0] - nw) // 2, (SIZE[1] - nh) // 2
     out[y0:y0 + nh, x0:x0 + nw] = small
     out = cv2.GaussianBlur(out, (5, 5), 1.2)

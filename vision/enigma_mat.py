@@ -101,7 +101,9 @@ def _balanced(image: np.ndarray, pack: EnigmaPack, table_mask: np.ndarray) -> np
         return image
     gains = np.array(pack.colour("table"), np.float32) / np.maximum(
         np.median(pixels, axis=0).astype(np.float32), 1.0)
-    return np.clip(image.astype(np.float32) * np.clip(gains, 0.5, 2.0), 0, 255).astype(np.uint8)
+    balanced: np.ndarray = np.clip(image.astype(np.float32) * np.clip(gains, 0.5, 2.0), 0,
+                                   255).astype(np.uint8)
+    return balanced
 
 
 def balance_mat(mat: Mat, pack: EnigmaPack) -> np.ndarray:

@@ -120,7 +120,8 @@ def view_card(frame: np.ndarray, pack: EnigmaPack, cfg: Any, *, margin: float = 
 def _gains(balanced: np.ndarray, raw: np.ndarray) -> np.ndarray:
     a = np.median(balanced.reshape(-1, 3), axis=0).astype(np.float32)
     b = np.median(raw.reshape(-1, 3), axis=0).astype(np.float32)
-    return a / np.maximum(b, 1.0)  # type: ignore[no-any-return]
+    gains: np.ndarray = a / np.maximum(b, 1.0)
+    return gains
 
 
 def flatten_light(view: CardView, pack: EnigmaPack, *, others: Mapping[str, Any] | None = None

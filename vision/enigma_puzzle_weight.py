@@ -43,7 +43,8 @@ def card_ink(view: CardView, pack: EnigmaPack) -> np.ndarray:
     g_weight = float(np.mean(pack.colour("weight")))
     # the weights are not ink; the card's blurred border is not either
     inside = cv2.erode(view.inside_card().astype(np.uint8), np.ones((9, 9), np.uint8))
-    return (gray < (g_ink + min(g_card, g_weight)) / 2) & inside.astype(bool)  # type: ignore
+    ink: np.ndarray = (gray < (g_ink + min(g_card, g_weight)) / 2) & inside.astype(bool)
+    return ink
 
 
 def read_weight_card(view: CardView, pack: EnigmaPack) -> tuple[weight.WeightCard | None, str]:
@@ -193,9 +194,9 @@ def fit_discs(blob: np.ndarray, wr: float) -> MetalBlob:
     # blur and the light soften a disc's edge by a pixel or two: the discs found, a little
     # enlarged, must leave almost none of the metal uncovered
     drawn = np.zeros_like(patch)
-    for x, y, r in peaks:
-        cv2.circle(drawn, (int(round(x * 8)), int(round(y * 8))), int(round((r + 2) * 8)), 1,
-                   -1, cv2.LINE_8, 3)
+    for disc_x, disc_y, disc_r in peaks:
+        cv2.circle(drawn, (int(round(disc_x * 8)), int(round(disc_y * 8))),
+                   int(round((disc_r + 2) * 8)), 1, -1, cv2.LINE_8, 3)
     rest = patch & (1 - drawn)
     left_over = float(rest.sum()) / float(patch.sum())
     # what is left is a thin fringe, or a lump where another weight may hide

@@ -12,7 +12,7 @@ doubt gives "cannot tell": the players decide.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -27,6 +27,7 @@ from vision.enigma_puzzle_view import (
     CANNOT_TELL,
     NOT_SOLVED,
     SOLVED,
+    CardView,
     PuzzleSettings,
     settings_from_config,
     verdict,
@@ -36,8 +37,14 @@ from vision.enigma_puzzle_weight import check_weight
 from vision.enigma_puzzles_render import parse_card
 from vision.errors import FrameRefusedError
 
-CHECKS = {"weight": check_weight, "fragment": check_fragment, "angular": check_angular,
-          "conduit": check_conduit}
+#: one check per kind: (view, pack, card or None, box, settings) -> verdict. The card's type
+#: depends on the kind (a WeightCard for "weight"...), hence Any.
+PuzzleCheck = Callable[[CardView, EnigmaPack, Any, PuzzleBox, PuzzleSettings], dict[str, str]]
+
+CHECKS: dict[str, PuzzleCheck] = {
+    "weight": check_weight, "fragment": check_fragment, "angular": check_angular,
+    "conduit": check_conduit,
+}
 
 
 def check_puzzle_frame(kind: str, frame: np.ndarray, pack: EnigmaPack, *, card: Any = None,

@@ -226,7 +226,8 @@ def draw_picture(img: np.ndarray, top: Sequence[str], pack: EnigmaPack, s: float
             colour = pack.angular[ch]
             if heights is not None:
                 k = 0.88 + 0.08 * heights.get((x, y), 0)
-                colour = tuple(min(255, int(v * k)) for v in colour)  # type: ignore[assignment]
+                b, g, r = colour
+                colour = (min(255, int(b * k)), min(255, int(g * k)), min(255, int(r * k)))
             sq = [(x0 + x * cell_mm, y0 + y * cell_mm), (x0 + (x + 1) * cell_mm, y0 + y * cell_mm),
                   (x0 + (x + 1) * cell_mm, y0 + (y + 1) * cell_mm),
                   (x0 + x * cell_mm, y0 + (y + 1) * cell_mm)]
@@ -519,8 +520,7 @@ def _near_misses(kind: str, card: Any, solution: Any, box: PuzzleBox, rng: rando
     else:
         pieces = {p.id: p for p in box.conduit.pieces}
         for pid, (at, r) in sorted(solution.items()):
-            turned = pieces[pid].turned(r + 1)
-            if turned != pieces[pid].turned(r):
+            if pieces[pid].turned(r + 1) != pieces[pid].turned(r):
                 changed = dict(solution)
                 changed[pid] = (at, r + 1)
                 out.append((f"piece {pid} turned", changed, {}))

@@ -197,7 +197,8 @@ def _paste_rotated(
         canvas[ya:yb, xa:xb] = (p * a + region * (1 - a)).astype(np.uint8)
     full = np.vstack([m, [0, 0, 1]])
     shift = np.array([[1, 0, x0], [0, 1, y0], [0, 0, 1]], np.float64)
-    return (shift @ full)[:2]
+    face_to_canvas: np.ndarray = (shift @ full)[:2]
+    return face_to_canvas
 
 
 def _is_pack_start(tile: Tile, pack: EnigmaPack) -> bool:

@@ -104,12 +104,12 @@ def balance(
 
 
 def _marker_zones(geometry: TableGeometry, plane_to_canon: np.ndarray) -> list[tuple[float, ...]]:
-    zones = []
+    zones: list[tuple[float, ...]] = []
     for cx, cy in geometry.layout.centres_mm:
         half = geometry.layout.size_mm
         a = plane_to_canon @ np.array([cx - half, cy - half, 1.0])
         b = plane_to_canon @ np.array([cx + half, cy + half, 1.0])
-        zones.append((a[0], a[1], b[0], b[1]))
+        zones.append((float(a[0]), float(a[1]), float(b[0]), float(b[1])))
     return zones
 
 

@@ -62,6 +62,11 @@ def _balanced_plane(frame: np.ndarray, pack: EnigmaPack, geometry: TableGeometry
     return balance(canon, (sx, sy), pack, p), plane_to_canon
 
 
+def _as_bgr(values: np.ndarray) -> BGR:
+    b, g, r = (int(v) for v in values)
+    return (b, g, r)
+
+
 def _median_colour(image: np.ndarray, centre: tuple[float, float], radius: float) -> BGR:
     h, w = image.shape[:2]
     yy, xx = np.mgrid[0:h, 0:w]
@@ -69,8 +74,7 @@ def _median_colour(image: np.ndarray, centre: tuple[float, float], radius: float
     if not disc.any():
         raise FrameRefusedError(f"the point {centre} lies outside the marker frame",
                                 reason="outside")
-    b, g, r = (int(v) for v in np.median(image[disc], axis=0))
-    return (b, g, r)
+    return _as_bgr(np.median(image[disc], axis=0))
 
 
 def teach_start(frame: np.ndarray, base: EnigmaPack, cfg: Any = None, *,
@@ -115,9 +119,9 @@ def teach_start(frame: np.ndarray, base: EnigmaPack, cfg: Any = None, *,
     border[b:-b, b:2 * b] = border[b:-b, -2 * b:-b] = True
     pixels = face[border].astype(np.float32)
     bright = pixels[pixels.sum(axis=1) >= np.percentile(pixels.sum(axis=1), 40)]
-    tile = tuple(int(v) for v in np.median(bright, axis=0))
-    colours = {**base.colours, "table": tuple(int(v) for v in table), "tile": tile}
-    return replace(base, start=face, colours=colours,  # type: ignore[arg-type]
+    tile = _as_bgr(np.median(bright, axis=0))
+    colours = {**base.colours, "table": _as_bgr(table), "tile": tile}
+    return replace(base, start=face, colours=colours,
                    sizes={**base.sizes, "tile_mm": round(float(tile_mm), 1)})
 
 

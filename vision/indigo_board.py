@@ -191,7 +191,7 @@ def centre_stock_spots(count: int = 6) -> list[tuple[float, float]]:
 def hex_polygon(cell: Cell, scale: float = 1.0) -> np.ndarray:
     cx, cy = cell_xy(cell)
     pts = np.array(hex_corners(cell, 1.0), np.float64)
-    return (pts - [cx, cy]) * scale + [cx, cy]  # type: ignore[no-any-return]
+    return (pts - [cx, cy]) * scale + [cx, cy]
 
 
 def all_cells() -> Iterable[Cell]:

@@ -45,7 +45,7 @@ def _paper_gains(
     if not samples:
         return np.ones(3, np.float32)
     white = np.median(np.array(samples, np.float32), axis=0)
-    return np.clip(PAPER / np.maximum(white, 1.0), 0.4, 2.5)  # type: ignore[no-any-return]
+    return np.clip(PAPER / np.maximum(white, 1.0), 0.4, 2.5)
 
 
 def calibrate(frame: np.ndarray, pack: IndigoPack, cfg: Any = None) -> BoardGeometry:
@@ -62,8 +62,8 @@ def calibrate(frame: np.ndarray, pack: IndigoPack, cfg: Any = None) -> BoardGeom
     rim = _lab(np.array(pack.rim))[0]
     table = _lab(np.array(pack.table))[0]
     tol = max(8.0, 0.5 * float(_colour_distance(rim[None], table)[0]))
-    mask = (_colour_distance(features, rim) < tol).astype(np.uint8)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    rim_like = (_colour_distance(features, rim) < tol).astype(np.uint8)
+    mask = cv2.morphologyEx(rim_like, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     if n < 2:
         raise FrameRefusedError(

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import cast
 
 import cv2
 import numpy as np
@@ -59,7 +60,8 @@ def rectify(frame: np.ndarray, fit: PlaneFit, geometry: BoardGeometry, cell_px: 
 def _circle_mask(size: int, radius: float) -> np.ndarray:
     c = (size - 1) / 2
     yy, xx = np.mgrid[0:size, 0:size]
-    return ((xx - c) ** 2 + (yy - c) ** 2) <= radius**2  # type: ignore[no-any-return]
+    inside: np.ndarray = ((xx - c) ** 2 + (yy - c) ** 2) <= radius**2
+    return inside
 
 
 def _patch_from_pack(image: np.ndarray, turn_deg: float, size: int, cell_px: int) -> np.ndarray:
@@ -131,13 +133,15 @@ def _lab(bgr: np.ndarray) -> np.ndarray:
 
 def _colour_distance(lab: np.ndarray, target: np.ndarray) -> np.ndarray:
     d = lab - target
-    return np.sqrt((d * d).sum(axis=-1))  # type: ignore[no-any-return]
+    distance: np.ndarray = np.sqrt((d * d).sum(axis=-1))
+    return distance
 
 
 def _normalise(values: np.ndarray, floor: float) -> np.ndarray:
     mean = values.mean(axis=-1, keepdims=True)
     std = values.std(axis=-1, keepdims=True)
-    return (values - mean) / np.maximum(std, floor)  # type: ignore[no-any-return]
+    normalised: np.ndarray = (values - mean) / np.maximum(std, floor)
+    return normalised
 
 
 def _gray(img: np.ndarray) -> np.ndarray:
@@ -215,7 +219,10 @@ def _pack_palette(pack: IndigoPack, k: int = 4) -> list[np.ndarray]:
         samples.append(inner.reshape(-1, 3))
     pixels = np.vstack(samples).astype(np.float32)
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0)
-    _, _, centres = cv2.kmeans(pixels, 6, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
+    # OpenCV takes None for the labels it is to find (it allocates them); its stubs say an
+    # array must be given, so the None is cast to the stubs' type
+    no_labels = cast(np.ndarray, None)
+    _, _, centres = cv2.kmeans(pixels, 6, no_labels, criteria, 2, cv2.KMEANS_PP_CENTERS)
     out = [_lab(np.clip(c, 0, 255))[0] for c in centres]
     out.append(_lab(np.array(pack.rim))[0])
     return out
@@ -301,7 +308,8 @@ def balance_colours(canon: np.ndarray, model: PackModel, cell_px: int) -> np.nda
     measured = np.median(pixels, axis=0).astype(np.float32)
     gains = model.rim_bgr / np.maximum(measured, 1.0)
     gains = np.clip(gains, 0.4, 2.5)
-    return np.clip(canon.astype(np.float32) * gains, 0, 255).astype(np.uint8)
+    balanced: np.ndarray = np.clip(canon.astype(np.float32) * gains, 0, 255).astype(np.uint8)
+    return balanced
 
 
 GEM_NAMES = ("amber", "emerald", "sapphire")

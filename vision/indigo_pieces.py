@@ -42,7 +42,8 @@ def _disc_pixels(lab: np.ndarray, xy: tuple[float, float], radius: float) -> np.
     block = lab[yi - r : yi + r + 1, xi - r : xi + r + 1]
     yy, xx = np.mgrid[-r : r + 1, -r : r + 1]
     inside = (xx + xi - x) ** 2 + (yy + yi - y) ** 2 <= radius**2
-    return block[inside[: block.shape[0], : block.shape[1]]]
+    in_disc: np.ndarray = block[inside[: block.shape[0], : block.shape[1]]]
+    return in_disc
 
 
 @dataclass(frozen=True)
@@ -86,7 +87,8 @@ def _disc_labels(labels: np.ndarray, xy: tuple[float, float], radius: float) -> 
     r, inside = _disc_offsets(round(radius, 2))
     xi, yi = int(round(xy[0])), int(round(xy[1]))
     block = labels[yi - r : yi + r + 1, xi - r : xi + r + 1]
-    return block[inside[: block.shape[0], : block.shape[1]]]
+    in_disc: np.ndarray = block[inside[: block.shape[0], : block.shape[1]]]
+    return in_disc
 
 
 def read_gems(
@@ -164,7 +166,8 @@ COVER_MIN_SHARE = 0.5
 def _disc_kernel(radius: float) -> np.ndarray:
     r = int(math.ceil(radius))
     yy, xx = np.mgrid[-r : r + 1, -r : r + 1]
-    return ((xx * xx + yy * yy) <= radius * radius).astype(np.float32)
+    kernel: np.ndarray = ((xx * xx + yy * yy) <= radius * radius).astype(np.float32)
+    return kernel
 
 
 def _cover_count(mask: np.ndarray, radius: float) -> int:

@@ -207,7 +207,7 @@ def render_scene(
 
     def to_px(pts: np.ndarray) -> np.ndarray:
         p = np.asarray(pts, np.float64).reshape(-1, 1, 2)
-        return cv2.perspectiveTransform(p, board_to_scene).reshape(-1, 2)  # type: ignore[no-any-return]
+        return cv2.perspectiveTransform(p, board_to_scene).reshape(-1, 2)
 
     rim = to_px(rim_polygon())
     cv2.fillPoly(canvas, [np.round(rim * 16).astype(np.int32)], pack.rim, cv2.LINE_AA, 4)

@@ -150,9 +150,11 @@ def _diagonal_intersection(quad: np.ndarray) -> np.ndarray:
     d2 = p3 - p1
     denom = d1[0] * d2[1] - d1[1] * d2[0]
     if abs(denom) < 1e-9:
-        return np.asarray(quad, dtype=np.float64).mean(axis=0)  # type: ignore[no-any-return]
+        centroid: np.ndarray = np.asarray(quad, dtype=np.float64).mean(axis=0)
+        return centroid
     t = ((p1[0] - p0[0]) * d2[1] - (p1[1] - p0[1]) * d2[0]) / denom
-    return p0 + t * d1  # type: ignore[no-any-return]
+    crossing: np.ndarray = p0 + t * d1
+    return crossing
 
 
 def dictionary(name: str) -> cv2.aruco.Dictionary:
@@ -263,7 +265,7 @@ def _square_error(mapped: np.ndarray, size: float) -> float:
 
 def _apply(h: np.ndarray, points: np.ndarray) -> np.ndarray:
     pts = np.asarray(points, dtype=np.float64).reshape(-1, 1, 2)
-    return cv2.perspectiveTransform(pts, h).reshape(-1, 2)  # type: ignore[no-any-return]
+    return cv2.perspectiveTransform(pts, h).reshape(-1, 2)
 
 
 def fit_plane(
@@ -550,9 +552,18 @@ def _dashed_box(page: np.ndarray, centre: Point, half: float) -> None:
         page[y0 + t : min(y1, y0 + t + 8), x1 : x1 + 2] = 120
 
 
-def marker_sheet(ids: Sequence[int], **kwargs: object) -> np.ndarray:
+def marker_sheet(
+    ids: Sequence[int],
+    *,
+    size_mm: float = 40.0,
+    dpi: int = 300,
+    page_mm: tuple[float, float] = A4_MM,
+    dictionary_name: str = "DICT_4X4_50",
+    title: str = "Tabletop Companion markers",
+) -> np.ndarray:
     """The first page of :func:`marker_sheets` (enough for four markers up to 70 mm)."""
-    return marker_sheets(ids, **kwargs)[0]  # type: ignore[arg-type]
+    return marker_sheets(ids, size_mm=size_mm, dpi=dpi, page_mm=page_mm,
+                         dictionary_name=dictionary_name, title=title)[0]
 
 
 def write_image(path: Path, image: np.ndarray | Sequence[np.ndarray], *, dpi: int) -> None:
