@@ -146,22 +146,25 @@ def _read_start(balanced: np.ndarray, xy: tuple[float, float], score: float, pac
 
 
 def _describe(tile: Tile) -> str:
-    t = format_tile(tile)
-    links = " ".join("-".join(str(e) for e in link) for link in t["links"]) or "no channels"
-    cells = ", ".join(f"{k} {v}" for k, v in t["cells"].items())
+    # a port's str() is its notation name (N, E2), a cell end is its cell id
+    links = " ".join("-".join(str(end) for end in link) for link in tile.links) or "no channels"
+    cells = ", ".join(f"{k} {v}" for k, v in tile.cells)
     return f"{links}; cells {cells}" if cells else links
 
 
-def _check_frame(frame: Any) -> np.ndarray:
+def _check_frame(frame: object) -> np.ndarray:
     if not isinstance(frame, np.ndarray) or frame.size == 0:
         raise UnreadableImageError("the frame is not an image")
-    if frame.ndim == 2:
-        frame = cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
-    if frame.ndim != 3 or frame.shape[2] not in (3, 4) or frame.dtype != np.uint8:
+    # the shape and dtype before converting: OpenCV's grey-to-BGR conversion raises its own
+    # error for most dtypes, and the message should name the frame as it was given
+    grey_or_colour = frame.ndim == 2 or (frame.ndim == 3 and frame.shape[2] in (3, 4))
+    if not grey_or_colour or frame.dtype != np.uint8:
         raise UnreadableImageError(
             f"the frame has shape {frame.shape} and dtype {frame.dtype}, "
             "expected an 8-bit BGR image"
         )
+    if frame.ndim == 2:
+        return cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
     return np.ascontiguousarray(frame[:, :, :3])
 
 

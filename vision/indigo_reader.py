@@ -335,18 +335,20 @@ def explain_refusal(
     return None
 
 
-def _check_frame(frame: Any) -> np.ndarray:
+def _check_frame(frame: object) -> np.ndarray:
     if not isinstance(frame, np.ndarray) or frame.size == 0:
         raise UnreadableImageError("the frame is not an image")
-    if frame.ndim == 2:
-        frame = cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
-    if frame.ndim != 3 or frame.shape[2] not in (3, 4):
-        raise UnreadableImageError(f"the frame has shape {frame.shape}, expected HxWx3 BGR")
-    if frame.shape[2] == 4:
-        frame = np.ascontiguousarray(frame[:, :, :3])
+    # the dtype first: OpenCV's grey-to-BGR conversion raises its own error for most dtypes
     if frame.dtype != np.uint8:
         raise UnreadableImageError(f"the frame has dtype {frame.dtype}, expected uint8")
-    return frame
+    image: np.ndarray = frame
+    if image.ndim == 2:
+        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    if image.ndim != 3 or image.shape[2] not in (3, 4):
+        raise UnreadableImageError(f"the frame has shape {image.shape}, expected HxWx3 BGR")
+    if image.shape[2] == 4:
+        image = np.ascontiguousarray(image[:, :, :3])
+    return image
 
 
 def read_indigo(

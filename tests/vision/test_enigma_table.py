@@ -37,7 +37,7 @@ from vision.enigma_scenes import categories_of, random_record
 from vision.enigma_skeleton import endpoints, skeletonize
 from vision.enigma_tile import _bright_gap, _dark_openings, read_tile
 from vision.enigma_truth import score_read
-from vision.errors import ArtPackError, FrameRefusedError
+from vision.errors import ArtPackError, FrameRefusedError, UnreadableImageError
 
 FRAME = (1920, 1080)
 DATA = Path(__file__).resolve().parents[1] / "data" / "enigma"
@@ -106,6 +106,26 @@ def test_a_frame_without_the_table_is_refused(demo_pack) -> None:
         read_enigma(blank, demo_pack)
     assert info.value.reason == "no-markers"
     assert info.value.exit_code == 4
+
+
+@pytest.mark.parametrize("frame", [
+    np.zeros((0, 0), np.uint8),
+    np.zeros((72, 128, 3), np.float32),
+    np.zeros((72, 128, 2), np.uint8),
+    # grey frames that are not 8-bit: the dtype was checked only after the grey-to-BGR
+    # conversion, which raised cv2.error instead
+    np.zeros((72, 128), np.float64),
+    np.zeros((72, 128), bool),
+], ids=["empty", "float-bgr", "two-channels", "float-grey", "bool-grey"])
+def test_what_is_not_an_8_bit_image_is_unreadable(frame: np.ndarray, demo_pack) -> None:
+    with pytest.raises(UnreadableImageError):
+        read_enigma(frame, demo_pack)
+
+
+def test_a_grey_frame_is_taken_as_a_frame(demo_pack) -> None:
+    with pytest.raises(FrameRefusedError) as info:
+        read_enigma(np.full((720, 1280), 90, np.uint8), demo_pack)
+    assert info.value.reason == "no-markers"
 
 
 def test_a_table_without_the_start_tile_is_refused(demo_pack) -> None:

@@ -154,6 +154,15 @@ def test_rejects_what_is_not_an_image(demo: IndigoPack) -> None:
         read_indigo(np.zeros((10, 10, 3), np.float32), demo)
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.int64, bool])
+def test_a_grey_frame_that_is_not_8_bit_is_unreadable_not_an_opencv_error(
+    demo: IndigoPack, dtype: type
+) -> None:
+    # the dtype was checked only after the grey-to-BGR conversion, which raised cv2.error
+    with pytest.raises(UnreadableImageError, match="dtype"):
+        read_indigo(np.zeros((72, 128), dtype), demo)
+
+
 def test_board_at_setup_reads_ambers_on_corners_and_the_centre_stock(demo: IndigoPack) -> None:
     frame = render_frame(new_game(3), demo, seed=8, frame_size=FRAME)
     read = read_indigo(frame.image, demo)
