@@ -1,10 +1,12 @@
 #!/bin/sh
 # The whole test suite (.venv is made first when missing, by scripts/bootstrap.sh), in stages:
 #   1. ruff (lint)
-#   2. mypy --strict on companion/
-#   3. pytest with the latest packages (.venv), the Kivy tests under Xvfb, started here when
+#   2. mypy --strict on companion/ (the core)
+#   3. mypy --strict on vision/ (picamera2 and libcamera, only on a Pi, are left unchecked:
+#      setup.cfg)
+#   4. pytest with the latest packages (.venv), the Kivy tests under Xvfb, started here when
 #      there is no display
-#   4. the Pi floor: the non-UI tests in .venv-pi, pinned to what Raspberry Pi OS Bookworm has
+#   5. the Pi floor: the non-UI tests in .venv-pi, pinned to what Raspberry Pi OS Bookworm has
 #      (systemd/pi-floor.txt: numpy 1.24, OpenCV 4.10). PI_FLOOR=0 skips it.
 # Extra arguments go to both pytest runs.
 set -eu
@@ -21,6 +23,8 @@ echo "== ruff"
 "$VENV/bin/ruff" check .
 echo "== mypy --strict companion/"
 "$VENV/bin/mypy" --strict companion
+echo "== mypy --strict vision/"
+"$VENV/bin/mypy" --strict vision
 
 echo "== pytest (latest packages)"
 if [ -z "${DISPLAY:-}" ]; then
