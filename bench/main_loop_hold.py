@@ -7,7 +7,10 @@ screen does) and the app's stop. A clock callback on every frame records the gap
 loop iterations; a sampling thread notes what the main thread was doing during each gap longer
 than 100 ms, so a hold can be traced to its line. Prints figures; asserts nothing.
 
-    nice .venv/bin/python bench/main_loop_hold.py [--one-core]
+    nice .venv/bin/python bench/main_loop_hold.py [--one-core] [--pi-like-camera]
+
+``--one-core`` pins the app to one core (a loaded machine); ``--pi-like-camera`` makes opening
+the camera take 2 s and each frame 1 s, by sleeping, as Picamera2 and a Pi's renderer would.
 """
 
 from __future__ import annotations
@@ -82,6 +85,36 @@ def _where(frame: object) -> str:
     return f"{text} | innermost {os.path.basename(inner.filename)}:{inner.lineno} {inner.name}"
 
 
+OPEN_S = 2.0  # Picamera2's start and one autofocus cycle
+READ_S = 1.0  # a rendered frame on a Pi 4 (design.md: five times a desktop core)
+
+
+def _slow_down_the_camera() -> None:
+    """A camera as slow as a Pi's, by waiting (no CPU): what is left is the main thread
+    waiting for the camera, not competing with it."""
+    import ui.camera
+    import ui.demo
+
+    make_source, render = ui.camera.make_camera_source, ui.demo.DemoTable.render
+
+    def slow_open(*args: object, **kwargs: object) -> object:
+        time.sleep(OPEN_S)
+        return make_source(*args, **kwargs)
+
+    def slow_render(self: object) -> object:
+        time.sleep(READ_S)
+        return render(self)  # type: ignore[arg-type]
+
+    ui.camera.make_camera_source = slow_open  # type: ignore[assignment]
+    ui.demo.DemoTable.render = slow_render  # type: ignore[method-assign]
+
+
+def ui_file() -> str:
+    import ui
+
+    return os.path.abspath(ui.__file__)
+
+
 def child() -> int:
     home = tempfile.mkdtemp(prefix="bench-hold-")
     os.environ.update(KIVY_NO_ARGS="1", KIVY_NO_CONSOLELOG="1", KIVY_HOME=home,
@@ -94,6 +127,9 @@ def child() -> int:
 
     from ui.app import CompanionApp
 
+    print(f"measuring the app in {os.path.dirname(os.path.dirname(ui_file()))}")
+    if os.environ.get("BENCH_PI_LIKE_CAMERA"):
+        _slow_down_the_camera()
     app = CompanionApp(db_path=os.path.join(home, "journal.sqlite3"), demo=True)
     probe = MainLoopProbe()
     frames_seen: list[float] = []
@@ -171,8 +207,13 @@ def child() -> int:
 def main() -> int:
     if os.environ.get("BENCH_HOLD_CHILD"):
         return child()
-    env = dict(os.environ, BENCH_HOLD_CHILD="1")
+    # the tree this bench lives in, ahead of the venv's editable install (to compare trees)
+    repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = dict(os.environ, BENCH_HOLD_CHILD="1",
+               PYTHONPATH=os.pathsep.join([repo, os.environ.get("PYTHONPATH", "")]))
     command = [sys.executable, os.path.abspath(__file__)]
+    if "--pi-like-camera" in sys.argv:
+        env["BENCH_PI_LIKE_CAMERA"] = "1"
     if "--one-core" in sys.argv:  # app, worker and X server share one core: a loaded machine
         command = ["taskset", "-c", "0", *command]
     if not os.environ.get("DISPLAY"):

@@ -191,26 +191,33 @@ class CompanionApp(App):
             self._clock_events.append(Clock.schedule_interval(self._watchdog, interval))
         Window.bind(on_flip=self._on_first_flip)
 
-    def start_camera(self) -> None:
-        from ui.camera import make_camera_source
+    def start_camera(self, *, after: CameraWorker | None = None) -> None:
+        """Start the camera worker; it opens the camera on its own thread (which can take
+        seconds on a Pi), so the first screen is drawn meanwhile. ``after``: the worker whose
+        camera it takes over."""
+        cfg, demo, table, given = self.cfg, self.demo, self.table, self._camera_source
 
-        try:
-            source = self._camera_source or make_camera_source(self.cfg, demo=self.demo,
-                                                                table=self.table)
-        except Exception as exc:  # no camera: the banner says so and manual entry takes over
-            self.report_error(_("Camera unavailable: {error}").format(error=exc), camera=True)
-            return
+        def open_source() -> Any:  # on the camera thread
+            from ui.camera import make_camera_source
+
+            return given or make_camera_source(cfg, demo=demo, table=table)
+
         fps = min(float(getattr(self.cfg.camera, "fps", 10)), 15.0)
-        self.camera = CameraWorker(source, self.events, fps=fps, prepare=with_preview).start()
+        self.camera = CameraWorker(None, self.events, open_source=open_source, after=after,
+                                   fps=fps, prepare=with_preview).start()
 
     def restart_camera(self) -> None:
-        """Reopen the camera after its settings changed (or to retry a failed one)."""
-        if self.camera is not None:
-            self.camera.close()
-            self.camera = None
+        """Reopen the camera after its settings changed (or to retry a failed one).
+
+        The old worker is only told to stop: the new one waits for it on its own thread, so the
+        screen never waits for a frame being rendered or a camera being closed.
+        """
+        old, self.camera = self.camera, None
+        if old is not None:
+            old.stop()
         self.camera_failed = False
         self.clear_banner()
-        self.start_camera()
+        self.start_camera(after=old)
 
     def restart_devices(self) -> None:
         """Reopen the light bar, buzzer and buttons with the current pin settings."""
@@ -266,6 +273,10 @@ class CompanionApp(App):
                 self.undo()
             elif callable(handler):
                 handler(event.name)
+        elif event.kind == "camera-unavailable":
+            # no camera: the banner says so and manual entry takes over
+            self.report_error(_("Camera unavailable: {error}").format(error=event.message),
+                              camera=True)
         elif event.kind == "camera-error":
             self.camera_failed = True
             self.report_error(_("Camera error: {error}. Enter moves by hand.").format(

@@ -9,7 +9,8 @@ log = logging.getLogger(__name__)
 
 
 def make_camera_source(cfg: Any, *, demo: bool, table: Any = None) -> Any:
-    """A source with ``read()`` returning BGR frames (raises when no camera can be opened)."""
+    """An open source with ``read()`` returning BGR frames (raises when no camera can be
+    opened). Called on the camera worker's thread: opening a Pi camera takes seconds."""
     wanted = getattr(cfg.camera, "source", "auto")
     if demo and table is not None and wanted in ("auto", "render"):
         return table.camera()

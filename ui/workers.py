@@ -1,9 +1,10 @@
 """Threads that feed the UI: the camera worker and background jobs.
 
-Workers never touch a widget (Kivy is not thread-safe). The camera worker puts the newest frame
-in a ``queue.Queue(maxsize=1)``, dropping the one the UI has not taken yet, and reports errors
-as events; jobs (a board read that takes 200 ms on a Pi) post their result to the event queue.
-The app drains both queues from ``Clock.schedule_interval`` on the main thread.
+Workers never touch a widget (Kivy is not thread-safe). The camera worker opens, reads and
+closes the camera on its own thread, puts the newest frame in a ``queue.Queue(maxsize=1)``,
+dropping the one the UI has not taken yet, and reports errors as events; jobs (a board read
+that takes 200 ms on a Pi) post their result to the event queue. The app drains both queues
+from ``Clock.schedule_interval`` on the main thread.
 """
 
 from __future__ import annotations
@@ -20,6 +21,9 @@ from companion.closing import Closing
 
 log = logging.getLogger(__name__)
 
+#: how much lower than the UI's the camera thread's CPU priority is (a nice increment)
+WORKER_NICE = 10
+
 
 class FrameSource(Protocol):
     def read(self) -> Any: ...
@@ -29,8 +33,9 @@ class FrameSource(Protocol):
 class UiEvent:
     """What a worker reports to the main thread.
 
-    kind: ``button`` (name = button name), ``camera-error``, ``hardware-error``,
-    ``camera-ok``, ``job`` (callback and value, or error).
+    kind: ``button`` (name = button name), ``camera-unavailable`` (it could not be opened),
+    ``camera-error``, ``hardware-error``, ``camera-ok``, ``job`` (callback and value, or
+    error).
     """
 
     kind: str
@@ -57,22 +62,37 @@ def put_latest(frames: queue.Queue[Any], frame: Any) -> None:
 
 
 class CameraWorker(Closing):
-    """Reads ``source`` at up to ``fps`` frames a second on its own thread.
+    """Opens, reads and closes a camera on its own thread, at up to ``fps`` frames a second.
 
-    After ``max_failures`` failed reads in a row it reports ``camera-error`` once and keeps
-    retrying slowly; a later good frame reports ``camera-ok``.
+    Everything slow about a camera happens here, never on the Kivy main thread: opening it
+    (Picamera2's start and autofocus cycle take seconds, a USB device can hang), each read (a
+    capture, or the demo's rendered table: ~200 ms here, a second on a Pi) and closing it. The
+    source is given ready (``source``) or made on this thread by ``open_source()``; a failure
+    to open is reported once as ``camera-unavailable`` and ends the thread. After
+    ``max_failures`` failed reads in a row it reports ``camera-error`` once and keeps retrying
+    slowly; a later good frame reports ``camera-ok``.
+
+    ``after``: a worker being stopped whose camera this one takes over; this thread waits for
+    it to finish and close its source first (one camera cannot be opened twice), so a restart
+    never waits on the main thread.
     """
 
     def __init__(
         self,
-        source: FrameSource,
+        source: FrameSource | None,
         events: queue.Queue[UiEvent],
         *,
+        open_source: Callable[[], FrameSource] | None = None,
+        after: CameraWorker | None = None,
         fps: float = 10.0,
         max_failures: int = 3,
         prepare: Callable[[Any], Any] | None = None,
     ) -> None:
+        if (source is None) == (open_source is None):
+            raise ValueError("CameraWorker needs a source or an open_source, not both")
         self.source = source
+        self.open_source = open_source
+        self.after = after
         self.events = events
         #: turns a frame into what the UI gets (e.g. the frame plus a small preview), on this
         #: thread, so the main thread never resizes a 2304x1296 picture
@@ -84,12 +104,36 @@ class CameraWorker(Closing):
         self._thread: threading.Thread | None = None
         self.failed = False
 
+    @property
+    def is_running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
     def start(self) -> CameraWorker:
         self._thread = threading.Thread(target=self._run, name="camera-worker", daemon=True)
         self._thread.start()
         return self
 
     def _run(self) -> None:
+        _yield_cpu_to_the_ui()
+        if self.after is not None:
+            while not self.after.join(0.2):
+                if self._stop.is_set():  # stopped before the camera was handed over
+                    return
+            self.after = None
+        try:
+            if self.source is None and self.open_source is not None:
+                try:
+                    self.source = self.open_source()
+                except Exception as exc:  # no camera: a banner, and manual entry takes over
+                    if not self._stop.is_set():
+                        self.events.put(UiEvent("camera-unavailable", message=_said(exc)))
+                    return
+            self._read_until_stopped()
+        finally:
+            self._close_source()
+
+    def _read_until_stopped(self) -> None:
+        assert self.source is not None
         failures = 0
         while not self._stop.is_set():
             started = time.monotonic()
@@ -99,9 +143,9 @@ class CameraWorker(Closing):
                     raise RuntimeError("the camera returned no frame")
             except Exception as exc:  # any camera failure becomes a banner, never a crash
                 failures += 1
-                if failures >= self.max_failures and not self.failed:
+                if failures >= self.max_failures and not self.failed and not self._stop.is_set():
                     self.failed = True
-                    self.events.put(UiEvent("camera-error", message=str(exc) or type(exc).__name__))
+                    self.events.put(UiEvent("camera-error", message=_said(exc)))
                 self._stop.wait(min(2.0, self.interval * 5))
                 continue
             failures = 0
@@ -117,17 +161,62 @@ class CameraWorker(Closing):
             put_latest(self.frames, frame)
             self._stop.wait(max(0.0, self.interval - (time.monotonic() - started)))
 
-    def close(self) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=2.0)
-        closer = getattr(self.source, "close", None)
+    def _close_source(self) -> None:
+        source, self.source = self.source, None
+        closer = getattr(source, "close", None)
         if callable(closer):
             try:
                 closer()
             except Exception:  # closing a broken camera must not stop the app closing
                 log.exception("closing the camera failed")
 
+    def stop(self) -> None:
+        """Ask the thread to finish its current read, close the camera and end; do not wait."""
+        self._stop.set()
+
+    def join(self, timeout: float | None = None) -> bool:
+        """Wait for the thread to end; True when it has (or never started)."""
+        thread = self._thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(timeout)
+            return not thread.is_alive()
+        return True
+
+    def close(self, *, timeout: float = 5.0) -> None:
+        """Stop and wait for the thread (it closes the camera itself), e.g. when the app stops.
+
+        A read in progress finishes first: up to a second for a rendered frame on a Pi.
+        """
+        self.stop()
+        if self._thread is None:
+            self._close_source()  # never started: nothing else will close it
+        elif not self.join(timeout):
+            log.warning("the camera thread did not stop within %.0f s", timeout)
+        before = self.after  # a predecessor still finishing its last read
+        if before is not None:
+            before.close(timeout=timeout)
+
+
+def _said(exc: BaseException) -> str:
+    return str(exc) or type(exc).__name__
+
+
+def _yield_cpu_to_the_ui() -> None:
+    """Give this thread a lower CPU priority than the main (UI) thread, where Linux allows.
+
+    On a loaded two-core machine a frame being rendered competed with the main loop for the
+    CPU and held it up to a second; niced, the kernel runs the UI first. Raising one's own
+    nice value needs no privilege; elsewhere this does nothing.
+    """
+    import os
+
+    try:
+        thread = threading.get_native_id()
+        # relative to the app's own nice value (a service or `nice` may have set one)
+        nice = os.getpriority(os.PRIO_PROCESS, thread) + WORKER_NICE
+        os.setpriority(os.PRIO_PROCESS, thread, min(nice, 19))
+    except (AttributeError, OSError):  # not Linux, or not allowed: the default priority
+        pass
 
 
 def run_job(
@@ -140,6 +229,7 @@ def run_job(
     """Run ``work`` on a thread; ``callback(value, error)`` is later called on the main thread."""
 
     def target() -> None:
+        _yield_cpu_to_the_ui()  # a board read takes a Pi core for 200 ms: the UI goes first
         try:
             value = work()
         except Exception as exc:  # reported to the UI, which shows it as a banner
