@@ -1,0 +1,169 @@
+"""The camera lives on its own thread: it is opened, read and closed there, its frames reach
+the screen through the app's pump, its failures reach the banner, and it ends with the app.
+
+Every wait is a poll with a generous limit; nothing here asserts a duration.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+
+pytestmark = pytest.mark.ui
+
+BGR = (10, 200, 30)
+
+
+class RecordingCamera:
+    """A camera that notes which thread opened, read and closed it; ``gate`` can hold reads."""
+
+    def __init__(self, name: str, log: list[tuple[str, str, threading.Thread]]) -> None:
+        self.name = name
+        self.log = log
+        self.frame = np.full((48, 64, 3), BGR, np.uint8)
+        self.gate = threading.Event()
+        self.gate.set()
+        #: set when a read waits at the closed gate
+        self.held = threading.Event()
+
+    def _note(self, what: str) -> None:
+        self.log.append((what, self.name, threading.current_thread()))
+
+    def open(self) -> RecordingCamera:
+        self._note("open")
+        return self
+
+    def read(self) -> np.ndarray:
+        if not self.gate.is_set():
+            self.held.set()
+        self.gate.wait(timeout=30)
+        self._note("read")
+        return self.frame
+
+    def close(self) -> None:
+        self._note("close")
+
+
+def _cameras(monkeypatch: pytest.MonkeyPatch, *names: str):
+    """``make_camera_source`` hands out these cameras in turn; returns them and their log."""
+    import ui.camera
+
+    log: list[tuple[str, str, threading.Thread]] = []
+    cameras = [RecordingCamera(name, log) for name in names]
+    queue = list(cameras)
+
+    def make_camera_source(cfg, *, demo, table=None):
+        return queue.pop(0).open()
+
+    monkeypatch.setattr(ui.camera, "make_camera_source", make_camera_source)
+    return cameras, log
+
+
+def _start_indigo(driver):
+    driver.tap(driver.screen("home").ids.game_indigo)
+    driver.tap(driver.screen("setup").ids.start_button)
+    return driver.screen("indigo")
+
+
+def test_a_frame_reaches_the_screen_through_the_camera_thread(make_driver, monkeypatch):
+    (camera,), log = _cameras(monkeypatch, "table")
+    driver = make_driver(start_camera=True)
+    screen = _start_indigo(driver)
+    app = driver.app
+    assert driver.wait_for(lambda: app.camera_texture is not None, frames=3000)
+    assert driver.wait_for(lambda: screen.ids.camera.texture is app.camera_texture)
+    # the frame was opened and read off the main thread; the pump blitted it, BGR -> RGB
+    assert [what for what, _name, _t in log[:2]] == ["open", "read"]
+    assert all(thread is not threading.main_thread() for _w, _n, thread in log)
+    assert app.last_frame is camera.frame
+    red, green, blue = app.camera_texture.pixels[:3]
+    assert (blue, green, red) == BGR
+    driver.screenshot("camera-thread-frame-on-indigo")
+
+
+def test_the_demo_table_is_rendered_on_the_camera_thread_and_shown(make_driver, monkeypatch):
+    import ui.demo
+
+    render = ui.demo.DemoTable.render
+    rendered_on: list[threading.Thread] = []
+
+    def noting_render(self):
+        rendered_on.append(threading.current_thread())
+        return render(self)
+
+    monkeypatch.setattr(ui.demo.DemoTable, "render", noting_render)
+    driver = make_driver(start_camera=True)
+    screen = _start_indigo(driver)
+    app = driver.app
+    assert driver.wait_for(lambda: app.table.shows_table(app.last_frame), frames=5000)
+    assert screen.ids.camera.texture is app.camera_texture
+    assert rendered_on and threading.main_thread() not in rendered_on
+    driver.screenshot("camera-thread-demo-indigo")
+
+
+def test_a_camera_that_cannot_open_is_named_on_the_banner(make_driver, monkeypatch):
+    import ui.camera
+    from vision.errors import CameraError
+
+    def make_camera_source(cfg, *, demo, table=None):
+        raise CameraError("usb:0: cannot open the video device (unplugged or busy?)")
+
+    monkeypatch.setattr(ui.camera, "make_camera_source", make_camera_source)
+    driver = make_driver(start_camera=True)
+    app = driver.app
+    assert driver.wait_for(lambda: "Camera unavailable" in app.banner_text, frames=3000)
+    assert "usb:0: cannot open the video device" in app.banner_text
+    assert app.camera_failed
+    assert driver.wait_for(lambda: not app.camera.is_running, frames=3000)
+    screen = _start_indigo(driver)  # the app goes on; the read button says to enter by hand
+    driver.tap(screen.ids.read_button)
+    assert "tap" in screen.status.lower()
+
+
+def test_a_demo_frame_that_fails_to_render_is_named_on_the_banner(make_driver, monkeypatch):
+    import ui.demo
+
+    def broken(self, state):
+        raise RuntimeError("the art pack has no tile faces")
+
+    monkeypatch.setattr(ui.demo.DemoTable, "_render_state", broken)
+    driver = make_driver(start_camera=True)
+    app = driver.app
+    assert driver.wait_for(lambda: "Camera error" in app.banner_text, frames=5000)
+    assert "rendering the frame failed: the art pack has no tile faces" in app.banner_text
+    assert app.camera.is_running  # it keeps trying, slowly; the app keeps running
+    driver.pump(5)
+
+
+def test_the_camera_thread_ends_and_closes_the_camera_when_the_app_stops(make_driver,
+                                                                          monkeypatch):
+    _cameras_, log = _cameras(monkeypatch, "table")
+    driver = make_driver(start_camera=True)
+    worker = driver.app.camera
+    assert driver.wait_for(lambda: driver.app.camera_texture is not None, frames=3000)
+    driver.close()
+    assert not worker.is_running
+    closes = [thread for what, _name, thread in log if what == "close"]
+    assert len(closes) == 1 and closes[0] is not threading.main_thread()
+    assert log[-1][0] == "close"  # nothing read after the camera was closed
+
+
+def test_a_restart_hands_the_camera_over_without_the_screen_waiting(make_driver, monkeypatch):
+    (first, second), log = _cameras(monkeypatch, "first", "second")
+    driver = make_driver(start_camera=True)
+    app = driver.app
+    assert driver.wait_for(lambda: app.camera_texture is not None, frames=3000)
+    first.gate.clear()  # the first camera's next read hangs, like a frame being rendered
+    assert first.held.wait(timeout=30)
+    old = app.camera
+    app.restart_camera()
+    # the main thread came back although the old camera is still inside a read
+    assert old.is_running and not first.gate.is_set()
+    driver.pump(5)
+    first.gate.set()
+    assert driver.wait_for(lambda: app.last_frame is second.frame, frames=3000)
+    assert not old.is_running
+    order = [(what, name) for what, name, _t in log if what != "read"]
+    assert order == [("open", "first"), ("close", "first"), ("open", "second")]
