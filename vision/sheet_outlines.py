@@ -20,6 +20,8 @@ from vision.sheet_reader_config import SheetReaderConfig
 N = GRID_CELLS
 #: the confidence of a border the profile decided (the score alone left it undecided)
 PROFILE_SURE = 0.6
+#: ... and of a border the learned model decided (see :mod:`vision.sheet_borders`)
+MODEL_SURE = 0.6
 #: ... and of a border cut because a drawn outline's two loose ends face each other across it
 CLOSURE_SURE = 0.55
 #: a border between a filled and an empty cell shows a drawn outline when it lets through at
@@ -42,8 +44,22 @@ def border_light(darkness: np.ndarray, *, sides: tuple[float, float] = (0.12, 0.
                  percentile: float = 70.0, reach: int = 1, across: int = 2,
                  along: int = 5) -> tuple[tuple[np.ndarray, np.ndarray],
                                           tuple[np.ndarray, np.ndarray]]:
+    """Light through each border between neighbours, and light beside it: see
+    :func:`border_light_levels` (with one percentile)."""
+    (through_r, beside_r), (through_b, beside_b) = border_light_levels(
+        darkness, sides=sides, percentiles=(percentile,), reach=reach, across=across,
+        along=along)
+    return (through_r[0], beside_r), (through_b[0], beside_b)
+
+
+def border_light_levels(darkness: np.ndarray, *, sides: tuple[float, float] = (0.12, 0.3),
+                        percentiles: tuple[float, ...] = (70.0,), reach: int = 1,
+                        across: int = 2, along: int = 5
+                        ) -> tuple[tuple[np.ndarray, np.ndarray],
+                                   tuple[np.ndarray, np.ndarray]]:
     """Light through each border between neighbours, and light beside it (per cell of border):
-    ``((through_right, beside_right), (through_below, beside_below))``.
+    ``((through_right, beside_right), (through_below, beside_below))``, ``through_*`` with one
+    leading entry per percentile asked (a low one tells how evenly dark the border is).
 
     ``right[r, c]`` is the border right of (r, c) (9 x 8), ``below[r, c]`` the one under it
     (8 x 9). Inside a tile the fill runs over the printed line, so the ratio is what the
@@ -73,13 +89,20 @@ def border_light(darkness: np.ndarray, *, sides: tuple[float, float] = (0.12, 0.
     down = np.stack([t[y + side_a:y + side_b, :].mean(axis=0) for y in xs])
     side_h = (up + down) / 2
 
+    def cells(a: np.ndarray) -> np.ndarray:
+        # (8, L) -> (8, 9, trimmed middle of each cell's stretch)
+        return a[:, PAD:PAD + GRID_PX].reshape(N - 1, N, CANON_CELL)[:, :, trim:CANON_CELL - trim]
+
     def per_cell(a: np.ndarray) -> np.ndarray:
-        # (8, L) -> (8, 9): percentile over the trimmed middle of each cell's stretch
-        cells = a[:, PAD:PAD + GRID_PX].reshape(N - 1, N, CANON_CELL)[:, :, trim:CANON_CELL - trim]
-        return np.percentile(cells, percentile, axis=2)  # type: ignore[no-any-return]
+        # (P, 8, 9): the percentiles over each cell's stretch
+        return np.percentile(cells(a), percentiles, axis=2)  # type: ignore[no-any-return]
 
     # (8 lines, 9 rows) transposed to (9, 8); (8 lines, 9 cols)
-    return (per_cell(band_v).T, per_cell(side_v).T), (per_cell(band_h), per_cell(side_h))
+    def beside(a: np.ndarray) -> np.ndarray:
+        return np.percentile(cells(a), percentiles[0], axis=2)  # type: ignore[no-any-return]
+
+    return ((per_cell(band_v).transpose(0, 2, 1), beside(side_v).T),
+            (per_cell(band_h), beside(side_h)))
 
 
 def outline_scores(through: np.ndarray, beside: np.ndarray, printed: float,
@@ -256,6 +279,8 @@ def segment(
     thresholds: tuple[float, float] | None = None,
     settle_by_rules: bool = True,
     profile_verdicts: dict[tuple[Cell, Cell], bool] | None = None,
+    border_probability: dict[tuple[Cell, Cell], float] | None = None,
+    sure_probability: tuple[float, float] = (1.0, 0.0),
 ) -> Segmentation:
     """Group filled cells into tiles; what the drawing leaves open becomes a question.
 
@@ -266,9 +291,15 @@ def segment(
     tiles the rules allow (1-7 cells, the start 8 on the centre) and ``settle_by_rules`` (the
     sheet's outlines stand out); otherwise it is a question (and joined meanwhile).
     ``profile_verdicts`` (see :mod:`vision.sheet_profiles`) decide some of the borders the
-    score leaves undecided, by the shape of their profile.
+    score leaves undecided, by the shape of their profile. ``border_probability`` (see
+    :mod:`vision.sheet_borders`) is the learned chance of an outline on each border: at least
+    the first of ``sure_probability`` cuts a border the score did not cut, at most the second
+    joins one the score left undecided (never where paper shows between the fills or the
+    colour changes).
     """
     verdicts = profile_verdicts or {}
+    learned = border_probability or {}
+    cut_chance, join_chance = sure_probability
     cut_at, join_at = thresholds if thresholds is not None else (cfg.cut, cfg.join)
     base = _Union()
     for cell in tiles:
@@ -298,6 +329,14 @@ def segment(
                 by_score = score > cut_at
                 outlines[border] = (True, sure if by_score else 1.0 if strong_hue else 0.5,
                                     "drawing" if by_score else "colour")
+            elif learned.get(border, 0.0) >= cut_chance:
+                # the score missed it, the sheet's other measures of the border did not
+                cuts.append(border)
+                outlines[border] = (True, MODEL_SURE, "model")
+            elif (learned.get(border, 1.0) <= join_chance and score > join_at
+                  and hue <= cfg.colour_cut):
+                joins.append(border)
+                outlines[border] = (False, MODEL_SURE, "model")
             elif border in verdicts and score > join_at:
                 # the score left it open, the profile across the border did not
                 if verdicts[border]:
@@ -473,7 +512,7 @@ def unoutlined_tiles(
         # middle) is asked too
         for border, (outline, sure, by) in seg.outlines.items():
             if not outline or (by == "drawing" and sure >= WEAK_CUT) or by not in (
-                    "drawing", "profile", "closure"):
+                    "drawing", "profile", "closure", "model"):
                 continue
             a, b = border
             both = [x for t in seg.shapes if a in t or b in t for x in t]
@@ -495,7 +534,7 @@ def unoutlined_tiles(
         # joins: the tile beyond it is part of the question
         near = set(shape)
         for (a, b), (outline, _, by) in seg.outlines.items():
-            if outline and by in ("profile", "closure") and (a in cells) != (b in cells):
+            if outline and by in ("profile", "closure", "model") and (a in cells) != (b in cells):
                 other = b if a in cells else a
                 near.update(next(t for t in seg.shapes if other in t))
         question = _question(

@@ -35,6 +35,7 @@ import numpy as np
 from companion.second_chance.deck import Deck
 from companion.second_chance.shapes import Cell, Shape
 from companion.second_chance.sheet import SheetCheck, check_sheet
+from vision.sheet_borders import SheetBorderLevels, border_features, load_border_model
 from vision.sheet_cells import (
     GRID_PX,
     PAD,
@@ -58,6 +59,7 @@ from vision.sheet_layout import GRID_CELLS, SheetLayout
 from vision.sheet_outlines import (
     Segmentation,
     border_light,
+    border_light_levels,
     hue_gap,
     outline_scores,
     outline_thresholds,
@@ -236,7 +238,9 @@ def read_canonical(
     if bonus is not None:
         filled.add(bonus)
     tiles = filled - ({bonus} if bonus else set())
-    (through_r, beside_r), (through_b, beside_b) = border_light(darkness)
+    (levels_r, beside_r), (levels_b, beside_b) = border_light_levels(
+        darkness, percentiles=(70.0, 30.0))
+    (through_r, low_r), (through_b, low_b) = levels_r, levels_b
     ratio_r = through_r / np.maximum(beside_r, 1e-3)
     ratio_b = through_b / np.maximum(beside_b, 1e-3)
     printed = printed_line_level(ratio_r, ratio_b, state == 1, cfg)
@@ -254,14 +258,26 @@ def read_canonical(
     calibrated = thresholds != (cfg.cut, cfg.join)
     verdicts = {}
     cut_at, join_at = thresholds
+    profile_r, profile_b = border_profiles(darkness)
     if calibrated and any(join_at < s <= cut_at for s in scores.values()):
         # a second look at the undecided borders: their profile against the sheet's own
         # sure insides and sure outlines (soft pencil outlines over dark shading)
-        profile_r, profile_b = border_profiles(darkness)
         profiles = {(a, b): profile_r[a] if a[0] == b[0] else profile_b[a] for a, b in scores}
         verdicts = profile_verdicts(profiles, scores, thresholds)
+    # the learned look at every border (see vision.sheet_borders)
+    borders = sorted(scores)
+    features = border_features(borders, SheetBorderLevels(
+        right, below, through_r, through_b, low_r, low_b, beside_r, beside_b,
+        profile_r, profile_b, printed, thresholds, calibrated, f.colour, f.darkness,
+        f.texture))
+    model = load_border_model()
+    probability = (dict(zip(borders, model.probabilities(features).tolist(), strict=True))
+                   if model is not None else {})
     seg = segment(tiles, right, below, f.colour, cfg, thresholds=thresholds,
-                  settle_by_rules=calibrated, profile_verdicts=verdicts)
+                  settle_by_rules=calibrated, profile_verdicts=verdicts,
+                  border_probability=probability,
+                  sure_probability=((model.cut_above, model.join_below) if model is not None
+                                    else (1.0, 0.0)))
     # where the player drew no outline, the joins are no evidence: asked
     empty = {(r, c) for r in range(N) for c in range(N) if (r, c) not in filled}
     seg = unoutlined_tiles(seg, through_r, through_b, printed, empty)
@@ -296,7 +312,7 @@ def read_canonical(
     # the least sure outline the drawing (or the colour) decided; the rules' settlements and
     # the asked borders are covered by the questions
     drawn = [sure for _, sure, by in seg.outlines.values()
-             if by in ("drawing", "colour", "profile")]
+             if by in ("drawing", "colour", "profile", "model")]
     if drawn:
         overall = min(overall, min(drawn))
     if questions:
@@ -324,6 +340,8 @@ def read_canonical(
             "canon": canon,
             "ones": ones, "colour": f.colour, "texture": f.texture, "darkness": f.darkness,
             "darkness_map": darkness,
+            "border_features": dict(zip(borders, features, strict=True)),
+            "border_probability": probability,
         },
     )
 

@@ -1,0 +1,123 @@
+"""The learned border model of the sheet reader (vision/sheet_borders.py and its weights)."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from companion.record import parse_record
+from companion.second_chance.simulate import simulate_game
+from vision.sheet_borders import FEATURES, MODEL_PATH, BorderModel, load_border_model
+from vision.sheet_outlines import segment
+from vision.sheet_reader import DEFAULT_CONFIG, read_sheet
+from vision.sheet_render import content_from_record, render_sheet
+
+
+def test_the_shipped_model_loads_with_this_codes_features() -> None:
+    model = load_border_model()
+    assert model is not None
+    assert model.mean.shape == (len(FEATURES),) and model.scale.shape == (len(FEATURES),)
+    assert model.hidden_weights.shape[0] == len(FEATURES)
+    assert 0.0 < model.join_below < 0.5 < model.cut_above < 1.0
+    p = model.probabilities(np.tile(model.mean, (3, 1)))
+    assert p.shape == (3,) and np.all((p >= 0) & (p <= 1))
+
+
+def test_a_model_for_other_features_is_refused(tmp_path: Path) -> None:
+    data = json.loads(MODEL_PATH.read_text())
+    data["features"] = data["features"][:-1]
+    with pytest.raises(ValueError):
+        BorderModel.from_json(data)
+    assert load_border_model(tmp_path / "missing.json") is None
+
+
+# sheets from no bench range and no training range: pencil (7779) and coloured pencil (7781)
+@pytest.mark.parametrize("seed", [7779, 7781])
+def test_the_borders_of_a_rendered_sheet_are_classified_right(seed: int) -> None:
+    players = ["Ana", "Ben", "Cleo"][: 2 + seed % 2]
+    content = content_from_record(
+        parse_record(simulate_game(players, rng=random.Random(seed))), "Ana")
+    style = ("pencil", "pen", "colour")[seed % 3]
+    reading = read_sheet(render_sheet(content, style=style, seed=seed).image)
+    model = load_border_model()
+    assert model is not None
+    tile_of = {cell: i for i, tile in enumerate(content.tiles) for cell in tile}
+    probability = reading.debug["border_probability"]
+    known = [(b, tile_of[b[0]] != tile_of[b[1]]) for b in probability
+             if b[0] in tile_of and b[1] in tile_of]
+    assert len(known) > 20 and any(outline for _, outline in known)
+    for border, outline in known:
+        if probability[border] >= model.cut_above:
+            assert outline, border
+        if probability[border] <= model.join_below:
+            assert not outline, border
+    wrong = [b for b, outline in known if (probability[b] > 0.5) != outline]
+    assert len(wrong) <= 1, wrong
+
+
+def _scores(scored: dict[tuple[tuple[int, int], tuple[int, int]], float]
+            ) -> tuple[np.ndarray, np.ndarray]:
+    right, below = np.zeros((9, 8)), np.zeros((8, 9))
+    for (a, b), score in scored.items():
+        (right if a[0] == b[0] else below)[a] = score
+    return right, below
+
+
+def test_the_learned_probability_cuts_joins_or_leaves_a_border_to_a_question() -> None:
+    # two I3 tiles side by side in a 2 x 3 block; the border under the middle decides
+    tiles = {(r, c) for r in range(2) for c in range(3)}
+    between = ((0, 1), (1, 1))
+    outer = {((0, 0), (1, 0)): 0.4, ((0, 2), (1, 2)): 0.4}
+    sure = (0.95, 0.05)
+    colour = np.zeros((9, 9, 3))
+
+    def run(score: float, probability: float):  # type: ignore[no-untyped-def]
+        right, below = _scores({**outer, between: score})
+        return segment(tiles, right, below, colour, DEFAULT_CONFIG, thresholds=(0.13, 0.075),
+                       settle_by_rules=False, border_probability={between: probability},
+                       sure_probability=sure)
+
+    # scored as no line, but the model is sure of one: cut, by the model, no question
+    seg = run(0.0, 0.99)
+    assert seg.outlines[between][:1] == (True,) and seg.outlines[between][2] == "model"
+    assert seg.shapes == (((0, 0), (0, 1), (0, 2)), ((1, 0), (1, 1), (1, 2)))
+    assert not seg.questions
+    # undecided by the score and by the model: a question
+    seg = run(0.1, 0.5)
+    assert seg.outlines[between][2] == "asked" and seg.questions
+    # undecided by the score, the model is sure there is none: joined, no question (without
+    # the model the same border is asked)
+    block = {(0, 0), (0, 1), (1, 0), (1, 1)}
+    inside = ((0, 0), (0, 1))
+    right, below = _scores({inside: 0.1})
+    for probability, decided_by in ((0.01, "model"), (0.5, "asked")):
+        seg = segment(block, right, below, colour, DEFAULT_CONFIG, thresholds=(0.13, 0.075),
+                      settle_by_rules=False, border_probability={inside: probability},
+                      sure_probability=sure)
+        assert seg.outlines[inside][2] == decided_by
+        assert bool(seg.questions) == (decided_by == "asked")
+    assert seg.shapes == (tuple(sorted(block)),)
+    # a score in the join group stays a join whatever the model's doubt
+    right, below = _scores({inside: 0.0})
+    seg = segment(block, right, below, colour, DEFAULT_CONFIG, thresholds=(0.13, 0.075),
+                  settle_by_rules=False, border_probability={inside: 0.5},
+                  sure_probability=sure)
+    assert seg.outlines[inside][:1] == (False,) and seg.outlines[inside][2] == "drawing"
+
+
+def test_the_model_never_joins_where_the_colour_changes() -> None:
+    tiles = {(0, 0), (0, 1)}
+    border = ((0, 0), (0, 1))
+    right, below = _scores({border: 0.1})
+    colour = np.zeros((9, 9, 3))
+    colour[0, 0] = (0.1, -0.05, -0.05)
+    colour[0, 1] = (-0.05, 0.1, -0.05)  # a clear change of hue, weaker than a sure one
+    colour[0, 1] *= 0.5
+    seg = segment(tiles, right, below, colour, DEFAULT_CONFIG, thresholds=(0.13, 0.075),
+                  settle_by_rules=False, border_probability={border: 0.0},
+                  sure_probability=(0.95, 0.05))
+    assert seg.outlines[border][2] != "model"
