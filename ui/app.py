@@ -48,6 +48,8 @@ SCREEN_MODULES = {
     "calibration": "ui.screens.calibration.CalibrationScreen",
 }
 PUMP_HZ = 30.0
+#: the screens that show or read camera frames; elsewhere the camera worker is paused
+CAMERA_SCREENS = frozenset({*GAME_SCREENS.values(), "calibration"})
 
 
 PREVIEW_WIDTH = 960
@@ -204,7 +206,20 @@ class CompanionApp(App):
 
         fps = min(float(getattr(self.cfg.camera, "fps", 10)), 15.0)
         self.camera = CameraWorker(None, self.events, open_source=open_source, after=after,
-                                   fps=fps, prepare=with_preview).start()
+                                   fps=fps, prepare=with_preview)
+        if self.root is not None:  # a restart from the settings screen: paused there
+            self._camera_for(self.root.ids.manager.current)
+        self.camera.start()
+
+    def _camera_for(self, screen_name: str) -> None:
+        """Run the camera worker on the screens that use frames; pause it elsewhere."""
+        if self.camera is None:
+            return
+        if screen_name in CAMERA_SCREENS:
+            self.camera.resume()
+        else:
+            self.camera.pause()
+            self.last_frame = None  # a reader must never get a picture from before the pause
 
     def restart_camera(self) -> None:
         """Reopen the camera after its settings changed (or to retry a failed one).
@@ -251,7 +266,7 @@ class CompanionApp(App):
             except queue.Empty:
                 break
             self.handle_event(event)
-        if self.camera is not None:
+        if self.camera is not None and not self.camera.is_paused:
             try:
                 frame = self.camera.frames.get_nowait()
             except queue.Empty:
@@ -344,6 +359,7 @@ class CompanionApp(App):
             self.finish_if_over()
         manager = self.root.ids.manager
         manager.current = name
+        self._camera_for(name)
         screen = self._screens[name]
         self.screen_title = screen.title()
         refresh = getattr(screen, "refresh", None)

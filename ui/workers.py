@@ -72,6 +72,9 @@ class CameraWorker(Closing):
     ``max_failures`` failed reads in a row it reports ``camera-error`` once and keeps retrying
     slowly; a later good frame reports ``camera-ok``.
 
+    ``pause()`` parks the thread between reads with the camera kept open (reopening a Pi
+    camera takes seconds), for the screens that use no camera; ``resume()`` wakes it.
+
     ``after``: a worker being stopped whose camera this one takes over; this thread waits for
     it to finish and close its source first (one camera cannot be opened twice), so a restart
     never waits on the main thread.
@@ -101,6 +104,10 @@ class CameraWorker(Closing):
         self.interval = 1.0 / max(fps, 0.5)
         self.max_failures = max_failures
         self._stop = threading.Event()
+        self._wanted = threading.Event()  # cleared: paused
+        self._wanted.set()
+        #: set while the thread is parked by pause() (it reads nothing until resume())
+        self.parked = threading.Event()
         self._thread: threading.Thread | None = None
         self.failed = False
 
@@ -136,6 +143,11 @@ class CameraWorker(Closing):
         assert self.source is not None
         failures = 0
         while not self._stop.is_set():
+            if not self._wanted.is_set():
+                self.parked.set()
+                self._wanted.wait()  # stop() sets it too
+                self.parked.clear()
+                continue
             started = time.monotonic()
             try:
                 frame = self.source.read()
@@ -158,7 +170,8 @@ class CameraWorker(Closing):
                 except Exception:  # a preview failure must not stop the camera
                     log.exception("preparing a camera frame failed")
                     continue
-            put_latest(self.frames, frame)
+            if self._wanted.is_set():  # paused meanwhile: this frame is already old
+                put_latest(self.frames, frame)
             self._stop.wait(max(0.0, self.interval - (time.monotonic() - started)))
 
     def _close_source(self) -> None:
@@ -170,9 +183,29 @@ class CameraWorker(Closing):
             except Exception:  # closing a broken camera must not stop the app closing
                 log.exception("closing the camera failed")
 
+    @property
+    def is_paused(self) -> bool:
+        return not self._wanted.is_set()
+
+    def pause(self) -> None:
+        """Read no more frames (after the one in progress) until :meth:`resume`."""
+        self._wanted.clear()
+        self._drop_frame()
+
+    def resume(self) -> None:
+        self._drop_frame()  # one taken just before the pause: the table has changed since
+        self._wanted.set()
+
+    def _drop_frame(self) -> None:
+        try:
+            self.frames.get_nowait()
+        except queue.Empty:
+            pass
+
     def stop(self) -> None:
         """Ask the thread to finish its current read, close the camera and end; do not wait."""
         self._stop.set()
+        self._wanted.set()  # a parked thread wakes to end
 
     def join(self, timeout: float | None = None) -> bool:
         """Wait for the thread to end; True when it has (or never started)."""

@@ -72,7 +72,8 @@ def test_a_frame_reaches_the_screen_through_the_camera_thread(make_driver, monke
     driver = make_driver(start_camera=True)
     screen = _start_indigo(driver)
     app = driver.app
-    assert driver.wait_for(lambda: app.camera_texture is not None, frames=3000)
+    assert driver.wait_for(lambda: app.last_frame is camera.frame, frames=3000)
+    assert app.camera_texture is not None
     assert driver.wait_for(lambda: screen.ids.camera.texture is app.camera_texture)
     # the frame was opened and read off the main thread; the pump blitted it, BGR -> RGB
     assert [what for what, _name, _t in log[:2]] == ["open", "read"]
@@ -130,6 +131,7 @@ def test_a_demo_frame_that_fails_to_render_is_named_on_the_banner(make_driver, m
 
     monkeypatch.setattr(ui.demo.DemoTable, "_render_state", broken)
     driver = make_driver(start_camera=True)
+    _start_indigo(driver)
     app = driver.app
     assert driver.wait_for(lambda: "Camera error" in app.banner_text, frames=5000)
     assert "rendering the frame failed: the art pack has no tile faces" in app.banner_text
@@ -139,10 +141,11 @@ def test_a_demo_frame_that_fails_to_render_is_named_on_the_banner(make_driver, m
 
 def test_the_camera_thread_ends_and_closes_the_camera_when_the_app_stops(make_driver,
                                                                           monkeypatch):
-    _cameras_, log = _cameras(monkeypatch, "table")
+    (camera,), log = _cameras(monkeypatch, "table")
     driver = make_driver(start_camera=True)
+    _start_indigo(driver)
     worker = driver.app.camera
-    assert driver.wait_for(lambda: driver.app.camera_texture is not None, frames=3000)
+    assert driver.wait_for(lambda: driver.app.last_frame is camera.frame, frames=3000)
     driver.close()
     assert not worker.is_running
     closes = [thread for what, _name, thread in log if what == "close"]
@@ -153,8 +156,9 @@ def test_the_camera_thread_ends_and_closes_the_camera_when_the_app_stops(make_dr
 def test_a_restart_hands_the_camera_over_without_the_screen_waiting(make_driver, monkeypatch):
     (first, second), log = _cameras(monkeypatch, "first", "second")
     driver = make_driver(start_camera=True)
+    _start_indigo(driver)
     app = driver.app
-    assert driver.wait_for(lambda: app.camera_texture is not None, frames=3000)
+    assert driver.wait_for(lambda: app.last_frame is first.frame, frames=3000)
     first.gate.clear()  # the first camera's next read hangs, like a frame being rendered
     assert first.held.wait(timeout=30)
     old = app.camera
@@ -167,3 +171,22 @@ def test_a_restart_hands_the_camera_over_without_the_screen_waiting(make_driver,
     assert not old.is_running
     order = [(what, name) for what, name, _t in log if what != "read"]
     assert order == [("open", "first"), ("close", "first"), ("open", "second")]
+
+
+def test_the_camera_rests_on_screens_without_a_camera(make_driver, monkeypatch):
+    (camera,), log = _cameras(monkeypatch, "table")
+    driver = make_driver(start_camera=True)
+    app = driver.app
+    worker = app.camera
+    assert driver.screen().name == "home"
+    assert worker.parked.wait(timeout=30)  # open, and parked between reads
+    reads = sum(1 for what, _n, _t in log if what == "read")
+    driver.pump(10)
+    assert sum(1 for what, _n, _t in log if what == "read") == reads
+    _start_indigo(driver)
+    assert driver.wait_for(lambda: app.last_frame is camera.frame, frames=3000)
+    driver.tap(app.root.ids.home_button)
+    assert driver.screen().name == "home"
+    assert app.last_frame is None  # nothing from before the pause can be read later
+    assert worker.parked.wait(timeout=30)
+    assert worker.is_running and [what for what, _n, _t in log].count("open") == 1
