@@ -1,9 +1,10 @@
 """How long the Kivy main loop is held while the demo camera makes frames.
 
 Runs the real app (``CompanionApp.run``) in demo mode with a fresh journal, under Xvfb when
-there is no display, and plays a short script: start on Home (the first rendered frame), an
-Indigo game with two demo placements (a new frame each), a camera restart (as the settings
-screen does) and the app's stop. A clock callback on every frame records the gaps between main
+there is no display, and plays a short script: start on Home (the camera opens; since the
+camera rests on screens without one, frames start with the game), an Indigo game with two demo
+placements (a new frame each), a camera restart (as the settings screen does) and the app's
+stop. A clock callback on every frame records the gaps between main
 loop iterations; a sampling thread notes what the main thread was doing during each gap longer
 than 100 ms, so a hold can be traced to its line. Prints figures; asserts nothing.
 
@@ -141,11 +142,11 @@ def child() -> int:
     def first_flip(*_a: object) -> None:
         Window.unbind(on_flip=first_flip)
         marks["ready"] = time.monotonic() - started
-        probe.phase = "home, first frames"
+        probe.phase = "home"
         Clock.schedule_once(new_game, 3.0)
 
     def new_game(_dt: float) -> None:
-        probe.phase = "indigo game, placements"
+        probe.phase = "indigo: frames, placements"
         app.new_game("indigo", ["Ana", "Ben", "Cleo"], {})
         Clock.schedule_once(place, 0.5)
         Clock.schedule_once(place, 2.5)
