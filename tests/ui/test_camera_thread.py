@@ -190,3 +190,30 @@ def test_the_camera_rests_on_screens_without_a_camera(make_driver, monkeypatch):
     assert app.last_frame is None  # nothing from before the pause can be read later
     assert worker.parked.wait(timeout=30)
     assert worker.is_running and [what for what, _n, _t in log].count("open") == 1
+
+
+def test_a_marker_check_that_ends_after_the_camera_rests_still_draws(make_driver,
+                                                                      monkeypatch):
+    import types
+
+    import vision.markers
+
+    (camera,), _log = _cameras(monkeypatch, "table")
+    release = threading.Event()
+    corners = [(1, 1), (30, 1), (30, 30), (1, 30)]
+
+    def detect_markers(frame, *, dictionary_name):
+        release.wait(timeout=30)
+        return {7: types.SimpleNamespace(corners=corners)}, 1.0
+
+    monkeypatch.setattr(vision.markers, "detect_markers", detect_markers)
+    driver = make_driver(start_camera=True)
+    app = driver.app
+    app.show("calibration")
+    assert driver.wait_for(lambda: app.last_frame is camera.frame, frames=3000)
+    screen = driver.screen("calibration")
+    screen.check()
+    app.show("home")  # the camera rests and forgets its last frame meanwhile
+    assert app.last_frame is None
+    release.set()
+    assert driver.wait_for(lambda: "7" in screen.status, frames=3000)

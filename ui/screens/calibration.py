@@ -36,9 +36,13 @@ class CalibrationScreen(BaseScreen):
             return detect_markers(frame, dictionary_name=name)
 
         self.status = _("Looking for markers…")
-        self.app.run_in_background(work, self._done, name="markers")
+        # the frame's size is kept now: last_frame is cleared when the camera rests (Home)
+        height, width = frame.shape[:2]
+        self.app.run_in_background(work, lambda found, error: self._done(
+            found, error, width=width, height=height), name="markers")
 
-    def _done(self, found: Any, error: BaseException | None) -> None:
+    def _done(self, found: Any, error: BaseException | None, *, width: int,
+              height: int) -> None:
         view = self.ids.view
         view.canvas.after.clear()
         if error is not None:
@@ -49,7 +53,6 @@ class CalibrationScreen(BaseScreen):
             self.status = _("No markers found: more light, less blur, or move the camera")
             return
         self.status = _("Markers found: {ids}").format(ids=", ".join(map(str, sorted(detections))))
-        height, width = self.app.last_frame.shape[:2]
         nx, ny = view.norm_image_size
         ox, oy = view.center_x - nx / 2, view.center_y - ny / 2
         with view.canvas.after:
