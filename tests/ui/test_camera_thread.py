@@ -190,6 +190,8 @@ def test_the_camera_rests_on_screens_without_a_camera(make_driver, monkeypatch):
     assert app.last_frame is None  # nothing from before the pause can be read later
     assert worker.parked.wait(timeout=30)
     assert worker.is_running and [what for what, _n, _t in log].count("open") == 1
+    driver.close()  # a resting camera wakes to end
+    assert not worker.is_running and log[-1][0] == "close"
 
 
 def test_a_marker_check_that_ends_after_the_camera_rests_still_draws(make_driver,
