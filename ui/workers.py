@@ -122,12 +122,12 @@ class CameraWorker(Closing):
 
     def _run(self) -> None:
         _yield_cpu_to_the_ui()
-        if self.after is not None:
-            while not self.after.join(0.2):
-                if self._stop.is_set():  # stopped before the camera was handed over
-                    return
-            self.after = None
         try:
+            if self.after is not None:
+                while not self.after.join(0.2):
+                    if self._stop.is_set():  # stopped before the camera was handed over
+                        return
+                self.after = None
             if self.source is None and self.open_source is not None:
                 try:
                     self.source = self.open_source()
@@ -237,9 +237,10 @@ def _said(exc: BaseException) -> str:
 def _yield_cpu_to_the_ui() -> None:
     """Give this thread a lower CPU priority than the main (UI) thread, where Linux allows.
 
-    On a loaded two-core machine a frame being rendered competed with the main loop for the
-    CPU and held it up to a second; niced, the kernel runs the UI first. Raising one's own
-    nice value needs no privilege; elsewhere this does nothing.
+    A frame being rendered (or a board being read) competes with the main loop for the CPU
+    on a loaded machine; niced, the kernel runs the UI first (bench/main_loop_hold.py
+    --one-core: the longest hold while the demo renders about halves). Raising one's own nice
+    value needs no privilege; elsewhere this does nothing.
     """
     import os
 
