@@ -3,7 +3,9 @@
 Everything that owns a resource is made here and closed in :meth:`CompanionApp.shutdown`.
 Workers report through queues; :meth:`CompanionApp._pump` drains them on the Kivy main thread,
 blits the newest camera frame into one texture and hands button presses to the current screen.
-The session alone turns events into rule calls; screens render its state.
+The session alone turns events into rule calls; screens render its state. An error on the main
+thread (a job's callback, a touch handler) becomes a banner and a redrawn screen, not a crash:
+see :mod:`ui.main_thread_errors` for why, and when the app ends for a restart instead.
 """
 
 from __future__ import annotations
@@ -23,6 +25,16 @@ from kivy.properties import BooleanProperty, ListProperty, ObjectProperty, Strin
 from ui import services
 from ui.devices import DeviceHub
 from ui.i18n import _, set_language
+from ui.main_thread_errors import (
+    SECRET_JOBS,
+    SECRET_SCREENS,
+    ErrorBurst,
+    KeepRunningHandler,
+    error_words,
+    failure_message,
+    job_title,
+    log_failure,
+)
 from ui.sdnotify import Notifier
 from ui.workers import CameraWorker, UiEvent, run_job
 
@@ -129,6 +141,13 @@ class CompanionApp(App):
         self._ready_sent = False
         self._screens: dict[str, Any] = {}
         self.errors: list[str] = []
+        self._error_burst = ErrorBurst()
+        self._main_loop_handler: KeepRunningHandler | None = None
+        #: (session, its state) when the pump last ended: what an error in a touch handler
+        #: is compared with, to say whether the game moved
+        self._game_at_pump: tuple[Any, Any] = (None, None)
+        #: an error the pump gave up on (too many): Kivy's handler must not report it again
+        self._error_ending_app: BaseException | None = None
 
     # --- building ------------------------------------------------------------------------------
     def build(self) -> Any:
@@ -188,6 +207,8 @@ class CompanionApp(App):
         if self._start_camera:
             self.start_camera()
         self._clock_events.append(Clock.schedule_interval(self._pump, 1.0 / PUMP_HZ))
+        if self._main_loop_handler is None:
+            self._main_loop_handler = KeepRunningHandler(self._recover_on_main_loop).install()
         interval = self.notifier.watchdog_interval
         if interval:
             self._clock_events.append(Clock.schedule_interval(self._watchdog, interval))
@@ -260,25 +281,47 @@ class CompanionApp(App):
 
     # --- the main-thread pump ------------------------------------------------------------------
     def _pump(self, dt: float) -> None:
+        # each event, the frame and the panel are guarded on their own: a failing callback
+        # becomes a banner and the events behind it are still handled
         for _i in range(50):
             try:
                 event = self.events.get_nowait()
             except queue.Empty:
                 break
-            self.handle_event(event)
+            self._guarded(self.handle_event, event, what=self._event_title(event),
+                          quote=self._may_quote(event))
         if self.camera is not None and not self.camera.is_paused:
             try:
                 frame = self.camera.frames.get_nowait()
             except queue.Empty:
                 frame = None
             if frame is not None:
-                self.show_frame(frame)
+                self._guarded(self.show_frame, frame, what=_("Showing the camera picture"))
         if self.devices is not None:
-            snap = self.devices.snapshot()
-            if list(snap.levels) != list(self.panel_levels):
-                self.panel_levels = list(snap.levels)
-            if snap.buzzer != self.panel_buzzer:
-                self.panel_buzzer = snap.buzzer
+            self._guarded(self._show_panel, what=_("Updating the panel"))
+        self._game_at_pump = self._game_now()
+
+    def _show_panel(self) -> None:
+        assert self.devices is not None
+        snap = self.devices.snapshot()
+        if list(snap.levels) != list(self.panel_levels):
+            self.panel_levels = list(snap.levels)
+        if snap.buzzer != self.panel_buzzer:
+            self.panel_buzzer = snap.buzzer
+
+    def _event_title(self, event: UiEvent) -> str:
+        """What the players would call ``event`` failing (made before it is handled: cheap)."""
+        if event.kind == "job":
+            return job_title(event.name)
+        if event.kind == "button":
+            return _("The {button} button").format(button=event.name)
+        return _("The last action")
+
+    def _may_quote(self, event: UiEvent) -> bool:
+        """May the banner quote this event's error? Not for a secret rack's read."""
+        if event.kind == "job":
+            return event.name not in SECRET_JOBS
+        return getattr(self.current_screen(), "name", "") not in SECRET_SCREENS
 
     def handle_event(self, event: UiEvent) -> None:
         if event.kind == "button":
@@ -330,9 +373,70 @@ class CompanionApp(App):
             self.property("camera_texture").dispatch(self)
 
     def run_in_background(self, work: Any, callback: Any, *, name: str = "job") -> None:
+        """Run ``work`` on a thread; ``callback(value, error)`` runs later in the pump, guarded:
+        if it raises, the banner names the job (:data:`ui.main_thread_errors.JOB_TITLES`)."""
         run_job(self.events, work, callback, name=name)
 
     # --- errors --------------------------------------------------------------------------------
+    def _game_now(self) -> tuple[Any, Any]:
+        session = self.session
+        return session, (session.state if session is not None else None)
+
+    def _guarded(self, action: Any, *args: Any, what: str, quote: bool = True) -> None:
+        """Run ``action(*args)``; an error is reported by :meth:`recover_from`, and raised on
+        only when errors come too fast to go on (Kivy's main loop then ends the app)."""
+        before = self._game_now()
+        try:
+            action(*args)
+        except Exception as exc:
+            if not self.recover_from(exc, what=what, quote=quote, before=before):
+                self._error_ending_app = exc
+                raise
+
+    def recover_from(self, error: Exception, *, what: str, quote: bool = True,
+                     before: tuple[Any, Any]) -> bool:
+        """Report an error raised on the main thread and put the screen right; False when the
+        app should end instead (errors coming too fast: systemd restarts it).
+
+        The traceback goes to the log; the banner names ``what`` failed and whether the game
+        moved since ``before`` (the session and its state then). The game itself is never half
+        moved (``Session.apply`` journals a move in one transaction, then takes its state), but
+        a screen may hold half of what a callback was building (a proposal without its
+        questions): the current screen is redrawn from the session, which drops it.
+        """
+        log_failure(log, what, error, quote=quote)
+        session, state = self._game_now()
+        moved = session is not before[0] or state is not before[1]
+        self._redraw_current_screen()
+        self.report_error(failure_message(what, error_words(error, quote=quote),
+                                          game_moved=moved))
+        if self._error_burst.record():
+            log.critical("too many errors on the main thread (more than %d in %.0f s): "
+                         "ending the app, for systemd to restart it in the same game",
+                         self._error_burst.limit, self._error_burst.window_s)
+            return False
+        return True
+
+    def _redraw_current_screen(self) -> None:
+        screen = self.current_screen()
+        refresh = getattr(screen, "refresh", None)
+        if not callable(refresh):
+            return
+        try:
+            refresh()
+        except Exception:  # the banner already says something failed; the log says this too
+            log.exception("redrawing the %s screen after an error failed too",
+                          getattr(screen, "name", "current"))
+
+    def _recover_on_main_loop(self, error: Exception) -> bool:
+        """Kivy's ExceptionManager hands over an error from outside the pump (a touch handler,
+        a screen's clock callback): compared with the game as the last pump left it."""
+        if error is self._error_ending_app:
+            return False  # the pump reported it and gave up: end the app
+        quote = getattr(self.current_screen(), "name", "") not in SECRET_SCREENS
+        return self.recover_from(error, what=_("The last action"), quote=quote,
+                                 before=self._game_at_pump)
+
     def report_error(self, message: str, *, camera: bool = False) -> None:
         log.warning("%s", message)
         self.errors.append(message)
@@ -482,6 +586,9 @@ class CompanionApp(App):
         for event in self._clock_events:
             event.cancel()
         self._clock_events.clear()
+        if self._main_loop_handler is not None:  # Kivy's manager is global: tests make many apps
+            self._main_loop_handler.remove()
+            self._main_loop_handler = None
         Window.unbind(on_flip=self._on_first_flip)
         Window.unbind(size=self._on_window_size)
         if self.camera is not None:
