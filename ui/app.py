@@ -34,6 +34,8 @@ from ui.main_thread_errors import (
     failure_message,
     job_title,
     log_failure,
+    revive_dropped_intervals,
+    running_intervals,
 )
 from ui.sdnotify import Notifier
 from ui.workers import CameraWorker, UiEvent, run_job
@@ -146,7 +148,10 @@ class CompanionApp(App):
         #: (session, its state) when the pump last ended: what an error in a touch handler
         #: is compared with, to say whether the game moved
         self._game_at_pump: tuple[Any, Any] = (None, None)
-        #: an error the pump gave up on (too many): Kivy's handler must not report it again
+        #: the clock's repeating events when the pump last ended: one whose callback raises
+        #: is dropped by Kivy and put back by the ExceptionManager handler
+        self._intervals_at_pump: list[Any] = []
+        #: the error that made the app give up (too many): Kivy's handler then only ends it
         self._error_ending_app: BaseException | None = None
 
     # --- building ------------------------------------------------------------------------------
@@ -300,6 +305,7 @@ class CompanionApp(App):
         if self.devices is not None:
             self._guarded(self._show_panel, what=_("Updating the panel"))
         self._game_at_pump = self._game_now()
+        self._intervals_at_pump = running_intervals()
 
     def _show_panel(self) -> None:
         assert self.devices is not None
@@ -390,7 +396,6 @@ class CompanionApp(App):
             action(*args)
         except Exception as exc:
             if not self.recover_from(exc, what=what, quote=quote, before=before):
-                self._error_ending_app = exc
                 raise
 
     def recover_from(self, error: Exception, *, what: str, quote: bool = True,
@@ -414,6 +419,7 @@ class CompanionApp(App):
             log.critical("too many errors on the main thread (more than %d in %.0f s): "
                          "ending the app, for systemd to restart it in the same game",
                          self._error_burst.limit, self._error_burst.window_s)
+            self._error_ending_app = error
             return False
         return True
 
@@ -431,11 +437,16 @@ class CompanionApp(App):
     def _recover_on_main_loop(self, error: Exception) -> bool:
         """Kivy's ExceptionManager hands over an error from outside the pump (a touch handler,
         a screen's clock callback): compared with the game as the last pump left it."""
-        if error is self._error_ending_app:
-            return False  # the pump reported it and gave up: end the app
+        if self._error_ending_app is not None:
+            return False  # already given up on (by the pump, or an earlier error): end the app
         quote = getattr(self.current_screen(), "name", "") not in SECRET_SCREENS
-        return self.recover_from(error, what=_("The last action"), quote=quote,
-                                 before=self._game_at_pump)
+        if not self.recover_from(error, what=_("The last action"), quote=quote,
+                                 before=self._game_at_pump):
+            return False
+        for event in revive_dropped_intervals(self._intervals_at_pump, error):
+            log.warning("%r raised and was dropped by the clock: scheduled again",
+                        event.get_callback())
+        return True
 
     def report_error(self, message: str, *, camera: bool = False) -> None:
         log.warning("%s", message)

@@ -17,6 +17,11 @@ Why the app keeps running after an unexpected error instead of letting systemd r
   button would come back with the same screen and state at the next tap: systemd's start
   limit then stops the kiosk for good, which is worse than a banner.
 
+One thing Kivy does makes "carry on" need care: its clock drops an interval callback that
+raised (``schedule_interval``), for good. A screen's timer poll or an animation would silently
+stop. :func:`revive_dropped_intervals` puts such an event back on the clock; if it raises again
+and again, the burst limit below ends the app.
+
 Not every error is worth surviving: a fault that repeats (:class:`ErrorBurst`: more than five
 in ten seconds, e.g. something that raises on every frame) or one that is not an ``Exception``
 (``MemoryError`` included) ends the app with the error, and ``Restart=on-failure`` brings it
@@ -30,6 +35,7 @@ import time
 import traceback
 from collections import deque
 from collections.abc import Callable
+from typing import Any
 
 from ui.i18n import N_, _
 
@@ -114,6 +120,36 @@ def log_failure(logger: logging.Logger, what: str, error: BaseException, *,
     frames = "".join(traceback.format_tb(error.__traceback__))
     logger.error("%s failed: %s (its text is not logged)\nTraceback:\n%s", what,
                  type(error).__name__, frames)
+
+
+def running_intervals() -> list[Any]:
+    """The clock's repeating events now (taken by the pump, for after an error)."""
+    from kivy.clock import Clock
+
+    return [event for event in Clock.get_events() if event.loop]
+
+
+def revive_dropped_intervals(intervals: list[Any], error: BaseException) -> list[Any]:
+    """Re-schedule those of ``intervals`` that Kivy's clock dropped because their callback
+    raised ``error`` (its code is in the traceback); returns them.
+
+    An event that is off the clock for another reason (cancelled by the app) stays off.
+    """
+    codes = set()
+    frame = error.__traceback__
+    while frame is not None:
+        codes.add(frame.tb_frame.f_code)
+        frame = frame.tb_next
+    revived = []
+    for event in intervals:
+        if event.is_triggered:
+            continue
+        callback = event.get_callback()
+        code = getattr(getattr(callback, "__func__", callback), "__code__", None)
+        if code is not None and code in codes:
+            event()  # a ClockEvent called is scheduled again, with its own interval
+            revived.append(event)
+    return revived
 
 
 class KeepRunningHandler:

@@ -224,3 +224,26 @@ def test_errors_that_keep_coming_end_the_app_for_a_restart(make_driver):
         driver.wait_for(lambda: False)  # pumps until the pump gives up
     # the main loop gets it next, and ends (systemd's Restart=on-failure brings the app back)
     assert ExceptionManager.handle_exception(raised.value) == ExceptionManager.RAISE
+
+
+def test_a_repeating_clock_callback_that_raises_once_keeps_running(make_driver):
+    """Kivy's clock drops an interval callback that raised (a screen's timer poll would stop
+    for good): the app puts it back."""
+    from kivy.clock import Clock
+
+    driver = make_driver()
+    app = driver.app
+    calls = []
+
+    def poll(dt):
+        calls.append(dt)
+        if len(calls) == 1:
+            raise LookupError("no timer yet")
+
+    event = Clock.schedule_interval(poll, 0.1)
+    try:
+        _as_the_main_loop_does(lambda: driver.wait_for(lambda: calls, frames=3000))
+        assert "The last action failed: LookupError: no timer yet" in app.banner_text
+        assert driver.wait_for(lambda: len(calls) >= 3, frames=3000)
+    finally:
+        event.cancel()
