@@ -13,6 +13,7 @@ import logging
 import queue
 import threading
 import time
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -260,13 +261,23 @@ def run_job(
     *,
     name: str = "job",
 ) -> threading.Thread:
-    """Run ``work`` on a thread; ``callback(value, error)`` is later called on the main thread."""
+    """Run ``work`` on a thread; ``callback(value, error)`` is later called on the main thread
+    (by the app's pump, which turns an error raised by the callback itself into a banner).
+
+    An error of ``work`` goes to the callback, whose screen says what to do; its traceback is
+    logged here at debug level, without the error's text (a Break the Code rack is secret and
+    an error from deep in its reader could name a tile).
+    """
 
     def target() -> None:
         _yield_cpu_to_the_ui()  # a board read takes a Pi core for 200 ms: the UI goes first
         try:
             value = work()
-        except Exception as exc:  # reported to the UI, which shows it as a banner
+        # handed to the callback, whose screen says what to do; BaseException too: a library's
+        # sys.exit() would otherwise end this thread and leave the screen waiting for ever
+        except BaseException as exc:
+            log.debug("background job %s failed with %s\n%s", name, type(exc).__name__,
+                      "".join(traceback.format_tb(exc.__traceback__)))
             events.put(UiEvent("job", name=name, callback=callback, error=exc))
             return
         events.put(UiEvent("job", name=name, callback=callback, value=value))

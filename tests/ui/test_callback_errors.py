@@ -247,3 +247,18 @@ def test_a_repeating_clock_callback_that_raises_once_keeps_running(make_driver):
         assert driver.wait_for(lambda: len(calls) >= 3, frames=3000)
     finally:
         event.cancel()
+
+
+def test_a_job_that_exits_its_thread_still_reaches_its_callback(make_driver):
+    """A library that calls sys.exit() on a job's thread ends only that thread: the screen
+    still hears that the job failed, instead of waiting for it for ever."""
+    driver = make_driver()
+    app = driver.app
+    seen = []
+
+    def work():
+        raise SystemExit("the reader gave up")
+
+    app.run_in_background(work, lambda value, error: seen.append(error), name="read-card")
+    assert driver.wait_for(lambda: seen)
+    assert isinstance(seen[0], SystemExit)
