@@ -170,6 +170,7 @@ class CompanionApp(App):
         Window.bind(size=self._on_window_size)
         self._on_window_size(Window, Window.size)
         self.resume_or_home()
+        self._game_at_pump = self._game_now()  # the resumed game is no move of an error's
         return root
 
     def _add_screens(self, root: Any) -> None:
