@@ -15,7 +15,8 @@ Why the app keeps running after an unexpected error instead of letting systemd r
   drops it, and the banner says whether the game moved.
 - A restart costs the table seconds (reopening a Pi camera, a new window), and a bug behind a
   button would come back with the same screen and state at the next tap: systemd's start
-  limit then stops the kiosk for good, which is worse than a banner.
+  limit (``StartLimitBurst=5`` in 300 s, systemd/tabletop-companion.service) then stops the
+  kiosk for good, which is worse than a banner.
 
 One thing Kivy does makes "carry on" need care: its clock drops an interval callback that
 raised (``schedule_interval``), for good. A screen's timer poll or an animation would silently
