@@ -12,6 +12,11 @@ one row of :data:`vision.sheet_borders.FEATURES`, labelled 0 inside a tile and 1
 tiles with an outline drawn along the border; borders between two tiles neither of which has
 an outline are left out (nothing is drawn there; the reader asks about such tiles).
 
+The side model (vision/sheet_border_sides.json) learns from the sides of tiles on empty cells
+(the empty cell empty in the truth too, not the bonus 1): 1 for a tile drawn with its outline,
+0 for one drawn without; its ``cut_above`` (surely drawn) is above every held-out bare side,
+and at least ``SIDE_SURE_FLOOR``.
+
 The sure thresholds saved with the weights come from the held-out quarter of the sheets (by
 sheet, seeded), on the borders where the reader lets the model decide: ``cut_above`` is above
 the probability of every inside border the outline score did not cut, ``join_below`` below that
@@ -26,6 +31,7 @@ import argparse
 import json
 import sys
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -33,7 +39,14 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.sheet_reader import sheet_case, sheet_frame  # noqa: E402
-from vision.sheet_borders import FEATURES, MODEL_PATH, BorderModel  # noqa: E402
+from vision.errors import FrameRefusedError  # noqa: E402
+from vision.sheet_borders import (  # noqa: E402
+    FEATURES,
+    MODEL_PATH,
+    SIDE_FEATURES,
+    SIDE_MODEL_PATH,
+    BorderModel,
+)
 from vision.sheet_reader import read_sheet  # noqa: E402
 
 TRAIN_FIRST = 100000
@@ -42,17 +55,25 @@ HIDDEN = 16
 STEPS = 3000
 #: the sure thresholds keep this far from the nearest wrong border (in log-odds)
 MARGIN_LOGIT = 0.5
+#: a side is surely drawn from no lower probability than this, however far below it the bare
+#: sides stay (few bare sides to learn from: 4000 on 600 sheets)
+SIDE_SURE_FLOOR = 0.9
 
 
-def sheet_rows(seed: int, cache: Path | None, outline_probability: float
-               ) -> tuple[np.ndarray, np.ndarray]:
-    """(features, labels) of one rendered sheet's borders (see the module's docstring)."""
+Rows = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+def sheet_rows(seed: int, cache: Path | None, outline_probability: float) -> Rows:
+    """(border features, labels, side features, labels) of one rendered sheet (see the
+    module's docstring)."""
     content, _, _ = sheet_case(seed)
     frame, no_outline = sheet_frame(seed, cache, outline_probability)
+    nothing = (np.zeros((0, len(FEATURES))), np.zeros(0),
+               np.zeros((0, len(SIDE_FEATURES))), np.zeros(0))
     try:
         reading = read_sheet(frame)
-    except Exception:  # a refused frame gives no borders
-        return np.zeros((0, len(FEATURES))), np.zeros(0)
+    except FrameRefusedError:
+        return nothing
     tile_of = {cell: i for i, tile in enumerate(content.tiles) for cell in tile}
     bare = set(no_outline)
     rows, labels = [], []
@@ -64,13 +85,18 @@ def sheet_rows(seed: int, cache: Path | None, outline_probability: float
             continue  # two tiles, no outline between them: not an outline, not an inside
         rows.append(features)
         labels.append(float(ta != tb))
-    if not rows:
-        return np.zeros((0, len(FEATURES))), np.zeros(0)
-    return np.asarray(rows), np.asarray(labels)
+    side_rows, side_labels = [], []
+    for (cell, other), features in reading.debug["side_features"].items():
+        if cell not in tile_of or other in tile_of or other == content.bonus:
+            continue
+        side_rows.append(features)
+        side_labels.append(float(tile_of[cell] not in bare))
+    return (np.asarray(rows).reshape(-1, len(FEATURES)), np.asarray(labels),
+            np.asarray(side_rows).reshape(-1, len(SIDE_FEATURES)), np.asarray(side_labels))
 
 
 def collect(seeds: list[int], cache: Path | None, outline_probability: float, jobs: int
-            ) -> list[tuple[np.ndarray, np.ndarray]]:
+            ) -> list[Rows]:
     if cache is not None:
         cache.mkdir(parents=True, exist_ok=True)
     with ProcessPoolExecutor(jobs) as pool:
@@ -127,31 +153,38 @@ def main() -> None:
     parser.add_argument("--cache", type=Path, default=Path("/tmp/sc-train"))
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--out", type=Path, default=MODEL_PATH)
+    parser.add_argument("--side-out", type=Path, default=SIDE_MODEL_PATH)
     parser.add_argument("--reuse", action="store_true",
                         help="train on the borders a previous run saved in the cache")
     args = parser.parse_args()
     data = args.cache / "borders.npz"
     if args.reuse and data.exists():
         saved = np.load(data)
-        sheet_of = saved["sheet"]
-        sheets = [(saved["x"][sheet_of == i], saved["y"][sheet_of == i])
-                  for i in range(int(sheet_of.max()) + 1)]
+        sheets: list[Rows] = [
+            (saved["x"][saved["sheet"] == i], saved["y"][saved["sheet"] == i],
+             saved["side_x"][saved["side_sheet"] == i], saved["side_y"][saved["side_sheet"] == i])
+            for i in range(int(saved["count"]))]
     else:
         sheets = collect(list(range(TRAIN_FIRST, TRAIN_FIRST + args.sheets)), args.cache, 1.0,
                          args.jobs)
         sheets += collect(list(range(MISSING_FIRST, MISSING_FIRST + args.missing)),
                           args.cache, 0.7, args.jobs)
         # the rows, to look at and to train again with --reuse (sheet index per row)
-        np.savez_compressed(data, x=np.concatenate([s[0] for s in sheets]),
-                            y=np.concatenate([s[1] for s in sheets]),
-                            sheet=np.concatenate([np.full(len(s[1]), i)
-                                                  for i, s in enumerate(sheets)]))
-    rng = np.random.default_rng(11)
-    held = rng.random(len(sheets)) < 0.25
-    x_train = np.concatenate([s[0] for s, h in zip(sheets, held, strict=True) if not h])
-    y_train = np.concatenate([s[1] for s, h in zip(sheets, held, strict=True) if not h])
-    x_held = np.concatenate([s[0] for s, h in zip(sheets, held, strict=True) if h])
-    y_held = np.concatenate([s[1] for s, h in zip(sheets, held, strict=True) if h])
+        np.savez_compressed(
+            data, count=len(sheets),
+            x=np.concatenate([s[0] for s in sheets]), y=np.concatenate([s[1] for s in sheets]),
+            sheet=np.concatenate([np.full(len(s[1]), i) for i, s in enumerate(sheets)]),
+            side_x=np.concatenate([s[2] for s in sheets]),
+            side_y=np.concatenate([s[3] for s in sheets]),
+            side_sheet=np.concatenate([np.full(len(s[3]), i) for i, s in enumerate(sheets)]))
+    held = np.random.default_rng(11).random(len(sheets)) < 0.25
+
+    def part(index: int, held_out: bool) -> np.ndarray:
+        return np.concatenate([s[index] for s, h in zip(sheets, held, strict=True)
+                               if h == held_out])
+
+    # borders between two filled cells
+    x_train, y_train, x_held, y_held = part(0, False), part(1, False), part(0, True), part(1, True)
     print(f"borders: {len(y_train)} training ({int(y_train.sum())} outlines), "
           f"{len(y_held)} held out ({int(y_held.sum())} outlines)")
     model = train(x_train, y_train, seed=7)
@@ -168,18 +201,31 @@ def main() -> None:
     join_below = sigmoid(logit(outline_min) - MARGIN_LOGIT)
     print(f"held out, not cut by the score: insides up to p {inside_max:.5f}; undecided by "
           f"it: outlines from p {outline_min:.5f}")
-    model = BorderModel(model.mean, model.scale, model.hidden_weights, model.hidden_bias,
-                        model.out_weights, model.out_bias, cut_above, join_below)
-    wrong = ((p_held > 0.5) != (y_held > 0.5)).mean()
-    print(f"held-out error at 0.5: {wrong:.3%}")
+    model = replace(model, cut_above=cut_above, join_below=join_below)
+    print(f"held-out error at 0.5: {((p_held > 0.5) != (y_held > 0.5)).mean():.3%}")
     print(f"cut above {cut_above:.6f}: held-out outlines the score did not cut, cut "
           f"{int((p_held[not_cut & (y_held == 1)] >= cut_above).sum())} of "
           f"{int((not_cut & (y_held == 1)).sum())}")
     print(f"join below {join_below:.6f}: held-out insides the score left undecided, joined "
           f"{int((p_held[undecided & (y_held == 0)] <= join_below).sum())} of "
           f"{int((undecided & (y_held == 0)).sum())}")
-    args.out.write_text(json.dumps(model.to_json(), indent=None) + "\n")
+    args.out.write_text(json.dumps(model.to_json()) + "\n")
     print(f"written {args.out}")
+
+    # sides of tiles on empty cells: is the tile's outline drawn there?
+    x_train, y_train, x_held, y_held = part(2, False), part(3, False), part(2, True), part(3, True)
+    print(f"sides: {len(y_train)} training ({int((y_train == 0).sum())} bare), "
+          f"{len(y_held)} held out ({int((y_held == 0).sum())} bare)")
+    side_model = replace(train(x_train, y_train, seed=8), features=SIDE_FEATURES)
+    p_held = side_model.probabilities(x_held)
+    bare_max = float(p_held[y_held == 0].max())
+    drawn_above = max(sigmoid(logit(bare_max) + MARGIN_LOGIT), SIDE_SURE_FLOOR)
+    side_model = replace(side_model, cut_above=drawn_above, join_below=0.0)
+    print(f"held-out error at 0.5: {((p_held > 0.5) != (y_held > 0.5)).mean():.3%}; bare sides "
+          f"up to p {bare_max:.5f}; surely drawn from {drawn_above:.6f}: "
+          f"{int((p_held[y_held == 1] >= drawn_above).sum())} of {int(y_held.sum())} drawn")
+    args.side_out.write_text(json.dumps(side_model.to_json()) + "\n")
+    print(f"written {args.side_out}")
 
 
 if __name__ == "__main__":

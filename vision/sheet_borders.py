@@ -17,6 +17,16 @@ Labels: a border between two cells of one tile is 0, a border between two tiles 
 outline drawn along it (by either tile) is 1; a border between two tiles neither of which has
 an outline is left out of training (nothing is drawn there: :func:`unoutlined_tiles` asks
 about those tiles).
+
+A second model of the same form (``sheet_border_sides.json``, :func:`side_features`) looks at
+the sides of tiles on empty cells: is the tile's outline drawn there? A light coloured pencil's
+outline lets through nearly as much light as the bare printed line, and
+:func:`~vision.sheet_outlines.unoutlined_tiles` would ask about the tile as if the player had
+skipped its outline; a side this model is sure of counts as drawn. Labels: 1 for the sides of a
+tile drawn with its outline, 0 for those of a tile drawn without.
+
+Both models only add decisions where they are sure (thresholds from held-out sheets, see the
+training script); everything else is decided as before, and the questions stay.
 """
 
 from __future__ import annotations
@@ -33,6 +43,7 @@ from companion.second_chance.shapes import Cell
 Border = tuple[Cell, Cell]
 
 MODEL_PATH = Path(__file__).with_name("sheet_borders.json")
+SIDE_MODEL_PATH = Path(__file__).with_name("sheet_border_sides.json")
 
 #: the names of the features, in the order of :func:`border_features`' rows
 FEATURES = (
@@ -139,6 +150,60 @@ def border_features(borders: list[Border], levels: SheetBorderLevels) -> np.ndar
     return np.column_stack([*columns, profiles - sheet_profile])
 
 
+#: the features of a tile's side on an empty cell (:func:`side_features`)
+SIDE_FEATURES = (
+    "through_rel", "ratio_rel", "low_rel", "evenness", "beside", "printed",
+    "sheet_side_median", "rank", "colour", "sheet_colour", "dark", "texture",
+    *(f"profile_{i}" for i in range(13)),
+)
+
+
+def side_features(sides: list[Border], empty_borders: list[Border],
+                  levels: SheetBorderLevels) -> np.ndarray:
+    """One row of :data:`SIDE_FEATURES` per side of a tile cell on an empty cell (``(tile
+    cell, empty cell)``): is the tile's outline drawn there? Measured against the sheet's
+    bare printed line (the borders between two empty cells, ``empty_borders``)."""
+    if not sides:
+        return np.zeros((0, len(SIDE_FEATURES)), np.float64)
+    ordered = [tuple(sorted(side)) for side in sides]
+    cells = np.asarray(ordered)
+    ra, ca, rb = cells[:, 0, 0], cells[:, 0, 1], cells[:, 1, 0]
+    side_by = ra == rb
+    r_right, c_right = np.where(side_by, ra, 0), np.where(side_by, ca, 0)
+    r_below, c_below = np.where(side_by, 0, ra), np.where(side_by, 0, ca)
+
+    def at(right: np.ndarray, below: np.ndarray) -> np.ndarray:
+        picked_right = right[r_right, c_right]
+        picked_below = below[r_below, c_below]
+        mask = side_by.reshape((-1,) + (1,) * (picked_right.ndim - 1))
+        return np.where(mask, picked_right, picked_below).astype(np.float64)
+
+    printed = max(levels.printed, 1e-3)
+    through = at(levels.through_right, levels.through_below)
+    low = at(levels.low_right, levels.low_below)
+    beside = np.maximum(at(levels.beside_right, levels.beside_below), 1e-3)
+    profiles = at(levels.profile_right, levels.profile_below)
+    bare = [levels.profile_right[a] if a[0] == b[0] else levels.profile_below[a]
+            for a, b in empty_borders]
+    reference = (np.median(np.asarray(bare), axis=0) if len(bare) >= 3
+                 else np.median(profiles, axis=0))
+    through_rel = through / printed
+    median = float(np.median(through_rel))
+    rank = through_rel.argsort().argsort() / max(len(sides) - 1, 1)
+    tile = np.asarray([side[0] for side in sides])
+    tr, tc = tile[:, 0], tile[:, 1]
+    colour_norm = np.linalg.norm(levels.colour, axis=2)
+    sheet_colour = float(np.median(colour_norm[tr, tc]))
+    count = len(sides)
+    columns = [
+        through_rel, through / beside / printed, low / printed, (through - low) / printed,
+        beside, np.full(count, levels.printed), np.full(count, median), rank,
+        colour_norm[tr, tc], np.full(count, sheet_colour), levels.darkness[tr, tc],
+        levels.texture[tr, tc],
+    ]
+    return np.column_stack([*columns, profiles - reference])
+
+
 @dataclass(frozen=True)
 class BorderModel:
     """A small network: standardised features, one hidden layer (tanh), a logistic output."""
@@ -161,9 +226,12 @@ class BorderModel:
         z = h @ self.out_weights + self.out_bias
         return 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30)))  # type: ignore[no-any-return]
 
+    #: the names of the features it reads (:data:`FEATURES` or :data:`SIDE_FEATURES`)
+    features: tuple[str, ...] = FEATURES
+
     def to_json(self) -> dict[str, object]:
         return {
-            "features": list(FEATURES),
+            "features": list(self.features),
             "mean": self.mean.tolist(), "scale": self.scale.tolist(),
             "hidden_weights": self.hidden_weights.tolist(),
             "hidden_bias": self.hidden_bias.tolist(),
@@ -172,8 +240,9 @@ class BorderModel:
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, object]) -> BorderModel:
-        if list(data["features"]) != list(FEATURES):  # type: ignore[call-overload]
+    def from_json(cls, data: dict[str, object],
+                  features: tuple[str, ...] = FEATURES) -> BorderModel:
+        if list(data["features"]) != list(features):  # type: ignore[call-overload]
             raise ValueError("sheet border model: its features differ from this code's")
 
         def arr(key: str) -> np.ndarray:
@@ -181,13 +250,24 @@ class BorderModel:
 
         return cls(arr("mean"), arr("scale"), arr("hidden_weights"), arr("hidden_bias"),
                    arr("out_weights"), float(data["out_bias"]),  # type: ignore[arg-type]
-                   float(data["cut_above"]), float(data["join_below"]))  # type: ignore[arg-type]
+                   float(data["cut_above"]), float(data["join_below"]),  # type: ignore[arg-type]
+                   features)
 
 
-@lru_cache(maxsize=1)
+@lru_cache(maxsize=2)
 def load_border_model(path: Path = MODEL_PATH) -> BorderModel | None:
     """The trained model shipped with the package (``None`` when the file is missing: the
     reader then decides by the score and the profile alone)."""
     if not path.exists():
         return None
     return BorderModel.from_json(json.loads(path.read_text()))
+
+
+@lru_cache(maxsize=2)
+def load_side_model(path: Path = SIDE_MODEL_PATH) -> BorderModel | None:
+    """The trained model of tile sides on empty cells (``None`` when the file is missing:
+    the reader then tells a bare side by its light alone). Its ``cut_above``: a side is surely
+    drawn from this probability on."""
+    if not path.exists():
+        return None
+    return BorderModel.from_json(json.loads(path.read_text()), SIDE_FEATURES)

@@ -35,7 +35,13 @@ import numpy as np
 from companion.second_chance.deck import Deck
 from companion.second_chance.shapes import Cell, Shape
 from companion.second_chance.sheet import SheetCheck, check_sheet
-from vision.sheet_borders import SheetBorderLevels, border_features, load_border_model
+from vision.sheet_borders import (
+    SheetBorderLevels,
+    border_features,
+    load_border_model,
+    load_side_model,
+    side_features,
+)
 from vision.sheet_cells import (
     GRID_PX,
     PAD,
@@ -266,10 +272,11 @@ def read_canonical(
         verdicts = profile_verdicts(profiles, scores, thresholds)
     # the learned look at every border (see vision.sheet_borders)
     borders = sorted(scores)
-    features = border_features(borders, SheetBorderLevels(
+    levels = SheetBorderLevels(
         right, below, through_r, through_b, low_r, low_b, beside_r, beside_b,
         profile_r, profile_b, printed, thresholds, calibrated, f.colour, f.darkness,
-        f.texture))
+        f.texture)
+    features = border_features(borders, levels)
     model = load_border_model()
     probability = (dict(zip(borders, model.probabilities(features).tolist(), strict=True))
                    if model is not None else {})
@@ -280,7 +287,18 @@ def read_canonical(
                                     else (1.0, 0.0)))
     # where the player drew no outline, the joins are no evidence: asked
     empty = {(r, c) for r in range(N) for c in range(N) if (r, c) not in filled}
-    seg = unoutlined_tiles(seg, through_r, through_b, printed, empty)
+    sides = [(cell, (cell[0] + dr, cell[1] + dc)) for cell in sorted(tiles)
+             for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))
+             if (cell[0] + dr, cell[1] + dc) in empty]
+    empty_borders = [(a, (a[0] + dr, a[1] + dc)) for a in sorted(empty)
+                     for dr, dc in ((0, 1), (1, 0)) if (a[0] + dr, a[1] + dc) in empty]
+    side_rows = side_features(sides, empty_borders, levels)
+    side_model = load_side_model()
+    side_drawn = (dict(zip(sides, side_model.probabilities(side_rows).tolist(), strict=True))
+                  if side_model is not None else {})
+    seg = unoutlined_tiles(seg, through_r, through_b, printed, empty, side_drawn=side_drawn,
+                           surely_drawn=side_model.cut_above if side_model is not None
+                           else 1.0)
     questions.extend(seg.questions)
     # a doubtful cell changes the tiles around it: they are part of its question
     for q in questions:
@@ -342,6 +360,8 @@ def read_canonical(
             "darkness_map": darkness,
             "border_features": dict(zip(borders, features, strict=True)),
             "border_probability": probability,
+            "side_features": dict(zip(sides, side_rows, strict=True)),
+            "side_drawn": side_drawn,
         },
     )
 

@@ -11,8 +11,15 @@ import pytest
 
 from companion.record import parse_record
 from companion.second_chance.simulate import simulate_game
-from vision.sheet_borders import FEATURES, MODEL_PATH, BorderModel, load_border_model
-from vision.sheet_outlines import segment
+from vision.sheet_borders import (
+    FEATURES,
+    MODEL_PATH,
+    SIDE_FEATURES,
+    BorderModel,
+    load_border_model,
+    load_side_model,
+)
+from vision.sheet_outlines import Segmentation, segment, unoutlined_tiles
 from vision.sheet_reader import DEFAULT_CONFIG, read_sheet
 from vision.sheet_render import content_from_record, render_sheet
 
@@ -121,3 +128,61 @@ def test_the_model_never_joins_where_the_colour_changes() -> None:
                   settle_by_rules=False, border_probability={border: 0.0},
                   sure_probability=(0.95, 0.05))
     assert seg.outlines[border][2] != "model"
+
+
+def test_the_shipped_side_model_loads_with_this_codes_features() -> None:
+    model = load_side_model()
+    assert model is not None and model.features == SIDE_FEATURES
+    assert model.mean.shape == (len(SIDE_FEATURES),)
+    assert 0.5 < model.cut_above < 1.0
+
+
+# a coloured pencil sheet with every outline drawn, and one whose player skipped some outlines
+@pytest.mark.parametrize("outline_probability", [1.0, 0.4])
+def test_a_side_the_model_is_sure_of_has_its_outline_drawn(outline_probability: float) -> None:
+    seed = 7781
+    content = content_from_record(
+        parse_record(simulate_game(["Ana", "Ben", "Cleo"][: 2 + seed % 2],
+                                   rng=random.Random(seed))), "Ana")
+    rendered = render_sheet(content, style="colour", seed=seed,
+                            outline_probability=outline_probability)
+    bare = set(rendered.log.get("no_outline", []))
+    assert bool(bare) == (outline_probability < 1.0)
+    reading = read_sheet(rendered.image)
+    model = load_side_model()
+    assert model is not None
+    tile_of = {cell: i for i, tile in enumerate(content.tiles) for cell in tile}
+    drawn = reading.debug["side_drawn"]
+    known = [(side, tile_of[side[0]] not in bare) for side in drawn
+             if side[0] in tile_of and side[1] not in tile_of and side[1] != content.bonus]
+    assert len(known) > 10
+    for side, outlined in known:
+        if drawn[side] >= model.cut_above:
+            assert outlined, side
+    # the tiles drawn without an outline are still asked about
+    asked = _question_cells(reading)
+    for index in bare:
+        tile = content.tiles[index]
+        if len(tile) > 1 and any(tile_of.get(n) not in (index, None)
+                                 for r, c in tile for n in ((r + 1, c), (r, c + 1))):
+            assert asked & set(tile), tile
+
+
+def test_a_surely_drawn_side_keeps_a_tile_from_being_asked_about() -> None:
+    # one I2 tile whose sides on the empty cells let through as much light as the printed line
+    tile = ((0, 0), (0, 1))
+    seg = Segmentation((tile,), (), {(tile[0], tile[1]): (False, 0.9, "drawing")})
+    through_right, through_below = np.full((9, 8), 0.7), np.full((8, 9), 0.7)
+    empty = {(r, c) for r in range(9) for c in range(9)} - set(tile)
+    sides = {(cell, n) for cell in tile for n in ((cell[0] + 1, cell[1]), (cell[0], cell[1] + 1),
+                                                  (cell[0], cell[1] - 1)) if n in empty}
+    asked = unoutlined_tiles(seg, through_right, through_below, 0.7, empty)
+    assert asked.questions
+    for chance, questions in ((0.99, False), (0.5, True)):
+        result = unoutlined_tiles(seg, through_right, through_below, 0.7, empty,
+                                  side_drawn=dict.fromkeys(sides, chance), surely_drawn=0.95)
+        assert bool(result.questions) == questions
+
+
+def _question_cells(reading) -> set[tuple[int, int]]:  # type: ignore[no-untyped-def]
+    return {(r, c) for q in reading.questions for r, c in q["cells"]}
