@@ -78,6 +78,8 @@ def test_a_read_whose_callback_raises_half_way_is_a_banner_and_nothing_is_applie
     assert "nothing was applied" in app.banner_text
     # the proposal the callback made before failing (without its questions) is gone
     assert screen.proposal is None
+    # ... and so is its translucent tile and gem animation on the board
+    assert screen.ids.board.proposal is None and screen.ids.board.moves == []
     assert screen.ids.confirm_button.disabled
     assert app.session.state is state_before
     assert _journal_events(app) == events_before

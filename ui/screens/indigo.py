@@ -53,6 +53,7 @@ class IndigoScreen(BaseScreen):
         board.state = state
         board.marks = {}
         board.selected = None
+        board.clear_proposal()
         self.proposal = None
         self.ids.camera.overlay = []
         if self.app.table is not None and state is not None:
@@ -156,7 +157,7 @@ class IndigoScreen(BaseScreen):
             report = predict(state, Placement(cell, Tile(kind, rotation)))
         except CompanionError as exc:
             self.proposal = None
-            self.ids.board.proposal = None
+            self.ids.board.clear_proposal()
             self.status = _("Not legal: {error}").format(error=exc)
             return
         self.proposal = (cell, kind, rotation)

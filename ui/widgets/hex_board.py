@@ -95,6 +95,16 @@ class HexBoard(Widget):
 
         self._anim = Clock.schedule_interval(step, 1 / 30)
 
+    def clear_proposal(self) -> None:
+        """Drop the translucent placement and stop its gem animation (nothing waits for
+        Confirm any more)."""
+        if self._anim is not None:
+            self._anim.cancel()
+            self._anim = None
+        self.proposal = None
+        self.moves = []
+        self.progress = 0.0
+
     # --- drawing --------------------------------------------------------------------------
     def redraw(self) -> None:
         from companion.indigo.geometry import (
