@@ -108,12 +108,20 @@ def test_the_learned_probability_cuts_joins_or_leaves_a_border_to_a_question() -
         assert seg.outlines[inside][2] == decided_by
         assert bool(seg.questions) == (decided_by == "asked")
     assert seg.shapes == (tuple(sorted(block)),)
-    # a score in the join group stays a join whatever the model's doubt
+    # a score in the join group stays a join while the model leans the same way; where it
+    # leans the other way the border is undecided (a question here, the rules being off)
     right, below = _scores({inside: 0.0})
+    for probability, decided in ((0.3, False), (0.7, None)):
+        seg = segment(block, right, below, colour, DEFAULT_CONFIG, thresholds=(0.13, 0.075),
+                      settle_by_rules=False, border_probability={inside: probability},
+                      sure_probability=sure)
+        assert seg.outlines[inside][0] is decided
+        assert bool(seg.questions) == (decided is None)
+    # and a score cut the model gives less than even odds is undecided too
+    right, below = _scores({inside: 0.4})
     seg = segment(block, right, below, colour, DEFAULT_CONFIG, thresholds=(0.13, 0.075),
-                  settle_by_rules=False, border_probability={inside: 0.5},
-                  sure_probability=sure)
-    assert seg.outlines[inside][:1] == (False,) and seg.outlines[inside][2] == "drawing"
+                  settle_by_rules=False, border_probability={inside: 0.2}, sure_probability=sure)
+    assert seg.outlines[inside][0] is None and seg.questions
 
 
 def test_the_model_never_joins_where_the_colour_changes() -> None:
