@@ -24,6 +24,10 @@ It adds the count of sheets where touching tiles have no outline between them, a
 the ones segmented right and the ones with a question; confident wrong splits stay the figure
 that must be 0.
 
+Seed ranges: 0-299 tuned on, 5000-5299 for checking, 9000-9299 a final range; 100000 and up
+(and 150000 and up with missing outlines) train the reader's border models
+(``bench/train_sheet_borders.py``), so figures there flatter the reader.
+
 ``--cache DIR`` keeps the rendered frames (PNG) so that a second run only reads; ``--failures``
 lists every sheet not segmented right (seed, style, what went wrong), to look at with
 ``companion render sheet`` and the same seed. ``--jobs 2`` renders in parallel (read times are

@@ -101,10 +101,10 @@ def border_light_levels(darkness: np.ndarray, *, sides: tuple[float, float] = (0
         # (P, 8, 9): the percentiles over each cell's stretch
         return np.percentile(cells(a), percentiles, axis=2)  # type: ignore[no-any-return]
 
-    # (8 lines, 9 rows) transposed to (9, 8); (8 lines, 9 cols)
     def beside(a: np.ndarray) -> np.ndarray:
         return np.percentile(cells(a), percentiles[0], axis=2)  # type: ignore[no-any-return]
 
+    # (8 lines, 9 rows) transposed to (9, 8); (8 lines, 9 cols)
     return ((per_cell(band_v).transpose(0, 2, 1), beside(side_v).T),
             (per_cell(band_h), beside(side_h)))
 

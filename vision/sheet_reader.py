@@ -14,7 +14,10 @@ Stages (each a small function over the canonical image of :mod:`vision.sheet_geo
 6. :func:`border_light`, :func:`outline_scores`: between two filled neighbours, is there a
    drawn outline (a line darker than both sides all along the border) or a change of colour?
 7. :func:`segment`: tiles are the groups of filled cells joined where there is no outline;
-   a border that cannot be decided, or outlines that do not close, become questions;
+   a border that cannot be decided, or outlines that do not close, become questions; a small
+   learned model of each border (:mod:`vision.sheet_borders`, trained on rendered sheets)
+   cuts outlines the score missed, joins undecided borders it is sure of, and leaves
+   undecided a border the score decided against its lean;
 8. ``check_sheet`` of the core reports the rules' side: empty count, start on the centre,
    canonical shapes, illegal shapes.
 
