@@ -1,0 +1,208 @@
+"""No text spills out of its box and no button text is cut, in the longest languages (Spanish,
+Ukrainian), at 800x480 and 720x1280, on every screen and phase a player goes through: home,
+setup, the four games (Enigma's timer and placement, Second Chance's sheet check, Break the
+Code's covered entry, guess and assistant), history, settings and the error banner.
+
+The walk (:func:`views`) is shared with ``scripts/ui_screenshots.py``, which saves the same
+views as pictures for a person to look at.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.ui
+
+SIZES = {"landscape": (800, 480), "portrait": (720, 1280)}
+
+
+def _panel_button(screen: Any, text: str) -> Any:
+    return next(w for w in screen.ids.panel.walk() if getattr(w, "text", "") == text)
+
+
+def _start(driver: Any, game_button: str) -> Any:
+    driver.app.show("home")
+    driver.tap(driver.screen("home").ids[game_button])
+    driver.tap(driver.screen("setup").ids.start_button)
+    return driver.screen()
+
+
+def views() -> list[tuple[str, Callable[[Any], None]]]:
+    """(name, step): each step takes the app from the previous view to the named one."""
+    from companion.timer import ManualClock
+    from ui.i18n import _
+
+    def home(d: Any) -> None:
+        d.app.show("home")
+
+    def setup(d: Any) -> None:
+        d.app.show("home")
+        d.tap(d.screen("home").ids.game_enigma)
+
+    def indigo(d: Any) -> None:
+        _start(d, "game_indigo")
+
+    def indigo_picker(d: Any) -> None:
+        d.screen("indigo").ids.board.dispatch("on_cell", (0, -2))  # a tap on that hexagon
+        d.pump(4)
+
+    def indigo_picker_closed(d: Any) -> None:
+        picker = getattr(d.screen("indigo"), "picker", None)
+        if picker is not None and picker.parent is not None:
+            picker.dismiss()
+            d.wait_for(lambda: picker.parent is None)
+
+    def enigma(d: Any) -> None:
+        screen = _start(d, "game_enigma")
+        screen.clock = ManualClock()
+
+    def enigma_timer(d: Any) -> None:
+        screen = d.screen("enigma")
+        players = d.app.session.players
+        for player, category in zip(players, ("weight", "conduit", "fragment"), strict=False):
+            d.tap(screen.choice_toggles[(player, category)])
+        d.tap(screen.go_button)
+        d.tap(screen.solver_toggles[players[1]])
+        screen.clock.advance(12.0)
+        d.pump(10)
+
+    def enigma_place(d: Any) -> None:
+        d.tap(_panel_button(d.screen("enigma"), _("Round done")))
+
+    def second_chance(d: Any) -> None:
+        _start(d, "game_second_chance")
+
+    def second_chance_check(d: Any) -> None:
+        # what the screen shows for a sheet read with a doubtful square and a question
+        reading = SimpleNamespace(new_cells=[(4, 3), (4, 4), (4, 5)], missing=[(0, 0)],
+                                  doubtful=[(5, 4)],
+                                  questions=["is cell [5, 4] filled? the marks are not clear"],
+                                  problems=[])
+        d.screen("second_chance")._read_done(reading, None)
+        d.pump(4)
+
+    def break_the_code(d: Any) -> None:
+        d.app.show("home")
+        d.start_break_the_code(3).rng = random.Random(3)
+
+    def break_the_code_entry(d: Any) -> None:
+        d.tap(d.screen("break_the_code").enter_button)
+
+    def break_the_code_uncovered(d: Any) -> None:
+        d.tap(d.screen("break_the_code").uncover_button)
+
+    def break_the_code_play(d: Any) -> None:
+        d.app.show("home")
+        screen = d.start_break_the_code(2)
+        screen.rng = random.Random(11)
+        d.tap(screen.learning_toggle)
+        d.tap(screen.deal_button)
+
+    def break_the_code_assistant(d: Any) -> None:
+        d.screen("break_the_code").assistant_button.dispatch("on_long_press")
+        d.pump(4)
+
+    def break_the_code_guess(d: Any) -> None:
+        screen = d.screen("break_the_code")
+        screen.assistant_button.dispatch("on_long_release")
+        d.tap(screen.guess_button)
+
+    def history(d: Any) -> None:
+        d.app.show("history")
+
+    def settings(d: Any) -> None:
+        d.app.show("settings")
+
+    def banner(d: Any) -> None:
+        d.app.show("home")
+        d.app.report_error(_("Camera error: {error}. Enter moves by hand.").format(
+            error="OSError: [Errno 19] No such device"))
+        d.pump(4)
+
+    return [("home", home), ("setup", setup), ("indigo", indigo),
+            ("indigo-picker", indigo_picker), ("indigo-picker-closed", indigo_picker_closed),
+            ("enigma", enigma),
+            ("enigma-timer", enigma_timer), ("enigma-place", enigma_place),
+            ("second-chance", second_chance), ("second-chance-check", second_chance_check),
+            ("break-the-code", break_the_code), ("break-the-code-entry", break_the_code_entry),
+            ("break-the-code-uncovered", break_the_code_uncovered),
+            ("break-the-code-play", break_the_code_play),
+            ("break-the-code-assistant", break_the_code_assistant),
+            ("break-the-code-guess", break_the_code_guess),
+            ("history", history), ("settings", settings), ("banner", banner)]
+
+
+def _shown(widget: Any) -> bool:
+    while widget is not None:
+        if getattr(widget, "opacity", 1) == 0:
+            return False
+        if widget.parent is widget:
+            break
+        widget = widget.parent
+    return True
+
+
+def spilling_labels(root: Any, *, slack: float = 2.0) -> list[tuple[str, Any, Any]]:
+    """(text, text size, box size) of every shown label whose text is larger than its box:
+    running over its neighbours, cut by a clipping parent, or shortened with "…"."""
+    from kivy.uix.button import Button
+    from kivy.uix.label import Label
+
+    from ui.touch import text_width
+
+    out = []
+    for widget in root.walk(restrict=True):
+        if not isinstance(widget, Label) or not widget.text.strip() or not _shown(widget):
+            continue
+        if widget.width <= 0 or widget.height <= 0:
+            continue
+        tw, th = widget.texture_size
+        if widget.shorten and not isinstance(widget, Button) and "\n" not in widget.text:
+            tw = max(tw, text_width(widget.text, widget.font_size, bold=widget.bold))
+        if tw > widget.width + slack or th > widget.height + slack:
+            out.append((widget.text, (int(tw), int(th)), (int(widget.width), int(widget.height))))
+    return out
+
+
+def cut_buttons(root: Any) -> list[tuple[str, Any]]:
+    """(text, size) of every shown button whose text is shortened ("…") or whose box is under
+    the 9 mm touch target."""
+    from kivy.uix.button import Button
+
+    from ui.touch import required_target_px, text_width
+
+    need = required_target_px()
+    out = []
+    for widget in root.walk(restrict=True):
+        if not isinstance(widget, Button) or not _shown(widget) or widget.height <= 0:
+            continue
+        too_small = widget.width < need - 0.5 or widget.height < need - 0.5
+        cut = any(text_width(line, widget.font_size) > widget.width - 4
+                  for line in widget.text.split("\n") if line)
+        if too_small or cut:
+            out.append((widget.text, (int(widget.width), int(widget.height))))
+    return out
+
+
+@pytest.mark.parametrize("orientation", sorted(SIZES))
+@pytest.mark.parametrize("language", ["es", "uk"])
+def test_every_view_fits_in_the_longest_languages(make_driver, language, orientation):
+    driver = make_driver(size=SIZES[orientation])
+    driver.screen("settings").change("app", "language", language)
+    driver.set_size(SIZES[orientation])
+    problems = []
+    try:
+        for name, step in views():
+            step(driver)
+            driver.pump(3)
+            for top in list(driver.window.children):  # the root and any open popup
+                problems += [(name, "spills", *p) for p in spilling_labels(top)]
+                problems += [(name, "button", *p) for p in cut_buttons(top)]
+    finally:
+        driver.screen("settings").change("app", "language", "en")
+    assert not problems, f"{language} {orientation}: " + "\n".join(map(str, problems))
