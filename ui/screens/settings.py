@@ -21,6 +21,8 @@ from ui.touch import min_target_px
 from ui.widgets.buttons import TouchButton, TouchToggle
 
 CAMERA_SOURCES = ("auto", "picamera2", "usb", "render")
+#: the camera sources a player reads in words; the others are names of the hardware interface
+CAMERA_SOURCE_NAMES = {"auto": N_("auto")}
 PIN_SETTINGS = (("buzzer_pin", N_("Buzzer")), ("confirm_pin", N_("Confirm button")),
                 ("undo_pin", N_("Undo button")))
 LIGHT_BARS = (("leds", N_("LED bar")), ("ws2812", N_("WS2812 strip")))
@@ -39,11 +41,12 @@ class SettingsScreen(BaseScreen):
         cfg = self.app.cfg
         self.rows: dict[str, Any] = {}
         self._stepper(box, "timer", "duration_s", _("Sand timer"), cfg.timer.duration_s, 5,
-                      unit=" s")
+                      shown_as=_("{n} s"))
         self._choices(box, "app", "language", _("Language"), list(LANGUAGES),
                       cfg.app.language, labels=LANGUAGES)
         self._choices(box, "camera", "source", _("Camera"), list(CAMERA_SOURCES),
-                      cfg.camera.source)
+                      cfg.camera.source,
+                      labels={k: _(name) for k, name in CAMERA_SOURCE_NAMES.items()})
         for key, label in PIN_SETTINGS:
             self._stepper(box, "gpio", key, _(label) + " " + _("GPIO"), getattr(cfg.gpio, key), 1)
         for i, pin in enumerate(cfg.gpio.player_button_pins):
@@ -93,7 +96,7 @@ class SettingsScreen(BaseScreen):
         return row
 
     def _stepper(self, box: Any, section: str, key: str, label: str, value: float,
-                 step: float, *, unit: str = "") -> None:
+                 step: float, *, shown_as: str = "{n}") -> None:
         row = self._row(box, label)
 
         def stepped(delta: float) -> float:
@@ -101,7 +104,7 @@ class SettingsScreen(BaseScreen):
             return round(value + delta, 6) if isinstance(step, float) else value + delta
 
         minus = TouchButton(text="-", size_hint_x=None, width=min_target_px())
-        shown = Label(text=f"{value:g}{unit}", size_hint_x=0.4)
+        shown = Label(text=shown_as.format(n=f"{value:g}"), size_hint_x=0.4)
         plus = TouchButton(text="+", size_hint_x=None, width=min_target_px())
         minus.bind(on_press=lambda *_a: self.change(section, key, stepped(-step)))
         plus.bind(on_press=lambda *_a: self.change(section, key, stepped(step)))
