@@ -111,6 +111,8 @@ def views() -> list[tuple[str, Callable[[Any], None]]]:
         screen = d.screen("break_the_code")
         screen.assistant_button.dispatch("on_long_release")
         d.tap(screen.guess_button)
+        for toggle in screen.tile_toggles[:3]:  # picked tiles look different
+            d.tap(toggle)
 
     def history(d: Any) -> None:
         d.app.show("history")

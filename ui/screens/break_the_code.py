@@ -20,6 +20,7 @@ from ui.i18n import _
 from ui.screens.base import BaseScreen
 from ui.touch import min_target_px
 from ui.widgets.buttons import LongPressButton, TouchButton, TouchToggle
+from ui.widgets.code_tile import CodeTileToggle
 
 log = logging.getLogger(__name__)
 
@@ -340,8 +341,7 @@ class BreakTheCodeScreen(BaseScreen):
         grid.bind(minimum_height=grid.setter("height"))
         self.tile_toggles = []
         for name in TILE_NAMES:
-            t = TouchToggle(text=name, font_size="15sp")
-            t.tile = name
+            t = CodeTileToggle(name)
             self.tile_toggles.append(t)
             grid.add_widget(t)
         panel.add_widget(grid)
