@@ -21,8 +21,48 @@ PLAYER_COLOURS = {
 }
 
 
+#: the app's background (app.kv's RootLayout)
+APP_BACKGROUND = (0.06, 0.07, 0.08, 1)
+#: WCAG's contrast for normal text: what a player at arm's length reads without effort
+READABLE_CONTRAST = 4.5
+
+
 def colour_rgba(name: str) -> tuple[float, float, float, float]:
     return PLAYER_COLOURS.get(name, (0.7, 0.7, 0.7, 1))
+
+
+def luminance(rgba: Any) -> float:
+    """Relative luminance (WCAG 2) of an sRGB colour with channels in 0..1."""
+    def linear(c: float) -> float:
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (linear(float(c)) for c in rgba[:3])
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: Any, b: Any) -> float:
+    """WCAG contrast ratio of two colours, 1 (same) to 21 (black on white)."""
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def ink_on(background: Any) -> tuple[float, float, float, float]:
+    """Black or white text, whichever reads better on ``background`` (black on red was 3.4:1)."""
+    black, white = (0.0, 0.0, 0.0, 1.0), (1.0, 1.0, 1.0, 1.0)
+    return black if contrast(black, background) >= contrast(white, background) else white
+
+
+def readable_on(colour: Any, background: Any = APP_BACKGROUND) -> tuple[float, float, float,
+                                                                     float]:
+    """``colour`` lightened towards white until text in it reads on ``background``: a player's
+    colour as a name on the dark screen (red and purple names were under 4:1)."""
+    mixed = tuple(float(c) for c in colour[:3])
+    for step in range(11):
+        t = step / 10
+        mixed = tuple(c + (1 - c) * t for c in (float(x) for x in colour[:3]))
+        if contrast(mixed, background) >= READABLE_CONTRAST:
+            break
+    return (mixed[0], mixed[1], mixed[2], 1.0)
 
 
 class BaseScreen(Screen):

@@ -21,7 +21,7 @@ from kivy.uix.label import Label
 from kivy.uix.scrollview import ScrollView
 
 from ui.i18n import _
-from ui.screens.base import BaseScreen
+from ui.screens.base import BaseScreen, readable_on
 from ui.touch import min_target_px
 from ui.widgets.buttons import TouchButton, TouchToggle
 
@@ -129,7 +129,7 @@ class EnigmaScreen(BaseScreen):
         self.choice_toggles: dict[tuple[str, str], TouchToggle] = {}
         for player in state.seat_order():
             row = BoxLayout(size_hint_y=None, height=min_target_px(), spacing=4)
-            name = self._label(player, color=self.colour_of(player))
+            name = self._label(player, color=readable_on(self.colour_of(player)))
             name.size_hint_x = 0.6
             row.add_widget(name)
             for category in CATEGORIES:

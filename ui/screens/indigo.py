@@ -13,7 +13,7 @@ from typing import Any
 from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
 
 from ui.i18n import _
-from ui.screens.base import BaseScreen
+from ui.screens.base import BaseScreen, ink_on
 from ui.touch import min_target_px
 from ui.widgets.buttons import LongPressButton
 
@@ -73,10 +73,11 @@ class IndigoScreen(BaseScreen):
         state = self.state()
         mover = "" if state is None or state.is_over else self.mover()
         for player in self.players():
+            face = self._dim(self.colour_of(player))
             button = LongPressButton(text=("» " if player == mover else "") + player,
                                      background_normal="", font_size="16sp",
-                                     background_color=self._dim(self.colour_of(player)),
-                                     color=(0, 0, 0, 1), size_hint_y=None,
+                                     background_color=face, color=ink_on(face),
+                                     size_hint_y=None,
                                      height=min_target_px())
             button.player = player
             button.bind(on_long_press=lambda b: self.peek(b, True),
