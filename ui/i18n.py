@@ -152,7 +152,10 @@ _MESSAGE = None
 
 
 def extract_messages(root: Path | None = None) -> list[str]:
-    """Every ``_("...")`` text in the app's .py and .kv files, in first-seen order."""
+    """Every ``_("...")`` text in the app's .py and .kv files, in first-seen order.
+
+    Python files are parsed, so a text split over lines (``_("a " "b")``) is one message;
+    matching them by pattern missed those and left them in English on every screen."""
     import re
 
     global _MESSAGE
@@ -163,6 +166,22 @@ def extract_messages(root: Path | None = None) -> list[str]:
     for path in sorted([*base.rglob("*.py"), *base.rglob("*.kv")]):
         if "cli" in path.relative_to(base).parts or path.name == "i18n.py":
             continue
-        for match in _MESSAGE.finditer(path.read_text(encoding="utf-8")):
+        source = path.read_text(encoding="utf-8")
+        if path.suffix == ".py":
+            for message in _marked_in_python(source):
+                found[message] = None
+            continue
+        for match in _MESSAGE.finditer(source):
             found[ast.literal_eval(f'"{match.group(1)}"')] = None
     return list(found)
+
+
+def _marked_in_python(source: str) -> list[str]:
+    """The literal texts of ``_(...)`` and ``N_(...)`` calls, in source order."""
+    calls = []
+    for node in ast.walk(ast.parse(source)):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                and node.func.id in ("_", "N_") and node.args
+                and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+            calls.append((node.lineno, node.col_offset, node.args[0].value))
+    return [text for _line, _col, text in sorted(calls)]

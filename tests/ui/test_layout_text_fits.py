@@ -1,7 +1,8 @@
-"""No text spills out of its box and no button text is cut, in the longest languages (Spanish,
-Ukrainian), at 800x480 and 720x1280, on every screen and phase a player goes through: home,
-setup, the four games (Enigma's timer and placement, Second Chance's sheet check, Break the
-Code's covered entry, guess and assistant), history, settings and the error banner.
+"""No text spills out of its box, no button text is cut and no English is left, in the longest
+languages (Spanish, Ukrainian), at 800x480 and 720x1280, on every screen and phase a player
+goes through: home, setup, the four games (Enigma's timer and placement, Second Chance's sheet
+check and round, Break the Code's covered entry, guess, assistant and end), history, settings
+and the error banner.
 
 The walk (:func:`views`) is shared with ``scripts/ui_screenshots.py``, which saves the same
 views as pictures for a person to look at.
@@ -19,6 +20,8 @@ import pytest
 pytestmark = pytest.mark.ui
 
 SIZES = {"landscape": (800, 480), "portrait": (720, 1280)}
+#: the games' published names, the same in every language
+GAME_NAMES = ("Indigo", "Enigma", "Second Chance", "Break the Code")
 
 
 def _panel_button(screen: Any, text: str) -> Any:
@@ -86,6 +89,17 @@ def views() -> list[tuple[str, Callable[[Any], None]]]:
         d.screen("second_chance")._read_done(reading, None)
         d.pump(4)
 
+    def second_chance_round(d: Any) -> None:
+        screen = d.screen("second_chance")
+        sheet = screen.ids.sheet
+        for player in d.app.session.players:  # everyone's start card, then two cards up
+            screen.view(player)
+            sheet.selected = [[4, col] for col in range(8)]
+            screen.enter_start()
+        screen.rng.seed(5)
+        screen.reveal_random()
+        d.pump(4)
+
     def break_the_code(d: Any) -> None:
         d.app.show("home")
         d.start_break_the_code(3).rng = random.Random(3)
@@ -114,6 +128,23 @@ def views() -> list[tuple[str, Callable[[Any], None]]]:
         for toggle in screen.tile_toggles[:3]:  # picked tiles look different
             d.tap(toggle)
 
+    def break_the_code_end(d: Any) -> None:
+        screen = d.screen("break_the_code")
+        racks = d.app.session.events[0]["racks"]
+        for toggle in screen.tile_toggles:
+            toggle.state = "normal"
+        for rack in (racks["Ben"], racks["Ben"]):  # Ana right, then Ben wrong: the end
+            if screen.mode != "guess":
+                d.tap(screen.guess_button)
+            wanted = rack.split()
+            for toggle in screen.tile_toggles:
+                if wanted.count(toggle.tile) > sum(t.state == "down" for t in screen.tile_toggles
+                                                   if t.tile == toggle.tile):
+                    toggle.state = "down"
+            screen.submit_guess()
+            d.pump(2)
+        d.tap(screen.analysis_button)
+
     def history(d: Any) -> None:
         d.app.show("history")
 
@@ -131,11 +162,13 @@ def views() -> list[tuple[str, Callable[[Any], None]]]:
             ("enigma", enigma),
             ("enigma-timer", enigma_timer), ("enigma-place", enigma_place),
             ("second-chance", second_chance), ("second-chance-check", second_chance_check),
+            ("second-chance-round", second_chance_round),
             ("break-the-code", break_the_code), ("break-the-code-entry", break_the_code_entry),
             ("break-the-code-uncovered", break_the_code_uncovered),
             ("break-the-code-play", break_the_code_play),
             ("break-the-code-assistant", break_the_code_assistant),
             ("break-the-code-guess", break_the_code_guess),
+            ("break-the-code-end", break_the_code_end),
             ("history", history), ("settings", settings), ("banner", banner)]
 
 
@@ -171,6 +204,41 @@ def spilling_labels(root: Any, *, slack: float = 2.0) -> list[tuple[str, Any, An
     return out
 
 
+def _english_only_words() -> set[str]:
+    """Words of the app's English texts that no translation uses (so not "Demo", "GPIO")."""
+    import re
+
+    from ui.i18n import DOMAIN, LANGUAGES, LOCALE_DIR, extract_messages, parse_po
+
+    def words(text: str) -> set[str]:
+        return {w.lower() for w in re.findall(r"[A-Za-z]{4,}", re.sub(r"{\w+}", " ", text))}
+
+    english = set().union(*(words(m) for m in extract_messages()))
+    for language in LANGUAGES:
+        if language != "en":
+            po = LOCALE_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+            for translated in parse_po(po.read_text(encoding="utf-8")).values():
+                english -= words(translated)
+    return english
+
+
+def english_texts(root: Any, english: set[str]) -> list[tuple[str, list[str]]]:
+    """(text, English words) of every shown text with words only the English texts use: a
+    text the catalogues lack, or one built before the language changed."""
+    import re
+
+    out = []
+    for widget in root.walk(restrict=True):
+        text = getattr(widget, "text", None)
+        if isinstance(text, str) and text.strip() and _shown(widget):
+            for game in GAME_NAMES:
+                text = text.replace(game, "")
+            found = [w for w in re.findall(r"[A-Za-z]{4,}", text) if w.lower() in english]
+            if found:
+                out.append((text, found))
+    return out
+
+
 def cut_buttons(root: Any) -> list[tuple[str, Any]]:
     """(text, size) of every shown button whose text is shortened ("…") or whose box is under
     the 9 mm touch target."""
@@ -197,6 +265,7 @@ def test_every_view_fits_in_the_longest_languages(make_driver, language, orienta
     driver = make_driver(size=SIZES[orientation])
     driver.screen("settings").change("app", "language", language)
     driver.set_size(SIZES[orientation])
+    english = _english_only_words()
     problems = []
     try:
         for name, step in views():
@@ -205,6 +274,7 @@ def test_every_view_fits_in_the_longest_languages(make_driver, language, orienta
             for top in list(driver.window.children):  # the root and any open popup
                 problems += [(name, "spills", *p) for p in spilling_labels(top)]
                 problems += [(name, "button", *p) for p in cut_buttons(top)]
+                problems += [(name, "english", *p) for p in english_texts(top, english)]
     finally:
         driver.screen("settings").change("app", "language", "en")
     assert not problems, f"{language} {orientation}: " + "\n".join(map(str, problems))
