@@ -31,3 +31,44 @@ def test_tiles_to_tap_are_numbers_on_their_colour(make_driver, language):
         assert picked.state == "down" and frame_before == 0 and picked._frame_colour.a == 1
     finally:
         driver.screen("settings").change("app", "language", "en")
+
+
+@pytest.mark.parametrize(("language", "shown"), [("en", "0b 1w 5g"), ("es", "0n 1b 5v"),
+                                                 ("uk", "0ч 1б 5з")])
+def test_codes_name_tile_colours_in_the_players_language(language, shown):
+    from ui.i18n import current_language, set_language
+    from ui.screens.break_the_code import shown_code
+
+    before = current_language()
+    set_language(language)
+    try:
+        assert shown_code("0b 1w 5g") == shown
+    finally:
+        set_language(before)
+
+
+def test_the_end_shows_racks_in_ukrainian_letters(make_driver):
+    import random
+
+    driver = make_driver()
+    driver.screen("settings").change("app", "language", "uk")
+    try:
+        screen = driver.start_break_the_code(2)
+        screen.rng = random.Random(11)
+        driver.tap(screen.deal_button)
+        racks = driver.app.session.events[0]["racks"]
+        ben_in_letters = racks["Ben"].translate(str.maketrans("bwg", "чбз"))
+        for _guess in range(2):  # Ana guesses Ben's rack (right), then Ben does (wrong): over
+            driver.tap(screen.guess_button)
+            wanted = racks["Ben"].split()
+            toggles = screen.tile_toggles
+            for toggle in toggles:
+                picked = sum(t.state == "down" for t in toggles if t.tile == toggle.tile)
+                if picked < wanted.count(toggle.tile):
+                    driver.tap(toggle)
+            driver.tap(screen.submit_button)
+        assert screen.state().over
+        texts = " | ".join(driver.texts())
+        assert f"Ben: {ben_in_letters}" in texts and racks["Ben"] not in texts
+    finally:
+        driver.screen("settings").change("app", "language", "en")

@@ -16,7 +16,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 
-from ui.i18n import _
+from ui.i18n import N_, _
 from ui.screens.base import BaseScreen
 from ui.touch import min_target_px
 from ui.widgets.buttons import LongPressButton, TouchButton, TouchToggle
@@ -32,6 +32,18 @@ FRESH_FRAMES = 3
 
 TILE_NAMES = ("0b", "0w", "1b", "1w", "2b", "2w", "3b", "3w", "4b", "4w", "5g", "5g",
               "6b", "6w", "7b", "7w", "8b", "8w", "9b", "9w")
+#: a tile's colour letter in the engine's names ("3b") -> the colour, whose initial in the
+#: player's language marks the tile on screen ("3ч" in Ukrainian, "3n" in Spanish)
+TILE_COLOURS = {"b": N_("black"), "w": N_("white"), "g": N_("green")}
+
+
+def shown_code(code: str) -> str:
+    """A code or rack as players read it: each tile's colour by its initial in their
+    language (English: "0b 1w 5g", as the engine writes it)."""
+    import re
+
+    initials = {letter: _(colour)[:1] for letter, colour in TILE_COLOURS.items()}
+    return re.sub(r"(\d)([bwg])\b", lambda m: m[1] + initials[m[2]], code)
 
 
 class BreakTheCodeScreen(BaseScreen):
@@ -451,7 +463,7 @@ class BreakTheCodeScreen(BaseScreen):
             advice = suggest(view_of(state, player))
             ranked = advice.candidates.ranked()
             if len(ranked) <= 3:
-                likeliest = ", ".join(f"{code} ({p:.0%})" for code, p in ranked)
+                likeliest = ", ".join(f"{shown_code(code)} ({p:.0%})" for code, p in ranked)
                 lines.append(_("{player}: {n} codes were still possible: {codes}").format(
                     player=player, n=len(ranked), codes=likeliest or "-"))
             elif advice.question is not None:
@@ -485,7 +497,7 @@ class BreakTheCodeScreen(BaseScreen):
 
         state = self.state()
         if show and state.racks is not None:
-            button.text = format_code(state.racks[state.seat_of(button.player)])
+            button.text = shown_code(format_code(state.racks[state.seat_of(button.player)]))
         else:
             button.text = button.player
 
@@ -584,9 +596,10 @@ class BreakTheCodeScreen(BaseScreen):
         lines = [_("Game over. Winner: {names}").format(
             names=", ".join(state.winners) or _("nobody"))]
         for player, rack in racks_by_name(state).items():
-            lines.append(f"{player}: {format_code(rack)}")
+            lines.append(f"{player}: {shown_code(format_code(rack))}")
         if state.central is not None:
-            lines.append(_("Central code: {code}").format(code=format_code(state.central)))
+            lines.append(_("Central code: {code}").format(
+                code=shown_code(format_code(state.central))))
         panel.add_widget(self._label("\n".join(lines)))
         more = TouchButton(text=_("Deduction assistant"))
         more.bind(on_press=lambda *_a: self._show_analysis(panel, more))
