@@ -6,11 +6,15 @@ from typing import Any
 
 from kivy.graphics import Color, Line, Mesh, Rectangle
 from kivy.uix.behaviors import ButtonBehavior
+from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
+from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 from kivy.uix.widget import Widget
 
-from ui.touch import min_target_px
+from ui.i18n import _
+from ui.touch import fit_width, min_target_px
+from ui.widgets.buttons import TouchButton
 
 
 class TileChoice(ButtonBehavior, Widget):
@@ -49,21 +53,37 @@ class TileChoice(ButtonBehavior, Widget):
 
 
 class TilePicker(ModalView):
-    """Choose one of the 15 distinct oriented patterns; calls ``on_choice(kind, rotation)``."""
+    """Choose one of the 15 distinct oriented patterns; calls ``on_choice(kind, rotation)``.
+
+    A header says what to pick and has a Cancel button: the popup covers nearly the whole
+    screen, so a tap outside it (the only way out before) meant aiming at a 20 px margin."""
 
     def __init__(self, on_choice: Any, *, portrait: bool = False, **kwargs: Any) -> None:
         super().__init__(size_hint=(0.95, 0.9), auto_dismiss=True, **kwargs)
         from companion.indigo.tiles import all_patterns
 
         size = min_target_px() * 1.3
-        grid = GridLayout(cols=3 if portrait else 5, spacing=6, padding=6)
+        box = BoxLayout(orientation="vertical", spacing=4, padding=(6, 6, 6, 0))
+        header = BoxLayout(size_hint_y=None, height=min_target_px(), spacing=6)
+        title = Label(text=_("Which pattern is on the tile?"), halign="left", valign="middle",
+                      shorten=True)
+        title.bind(size=lambda w, s: setattr(w, "text_size", s))
+        cancel = TouchButton(text=_("Cancel"), size_hint_x=None,
+                             width=fit_width(_("Cancel"), "17sp", minimum=min_target_px() * 2))
+        cancel.bind(on_press=lambda *_a: self.dismiss())
+        self.cancel_button = cancel
+        header.add_widget(title)
+        header.add_widget(cancel)
+        box.add_widget(header)
+        grid = GridLayout(cols=3 if portrait else 5, spacing=6, padding=(0, 0, 0, 6))
         self.choices: list[TileChoice] = []
         for tile in all_patterns():
             choice = TileChoice(tile.kind, tile.rotation, size_hint_min=(size, size))
             choice.bind(on_press=lambda c: self._choose(c, on_choice))
             grid.add_widget(choice)
             self.choices.append(choice)
-        self.add_widget(grid)
+        box.add_widget(grid)
+        self.add_widget(box)
 
     def _choose(self, choice: TileChoice, on_choice: Any) -> None:
         self.dismiss()
