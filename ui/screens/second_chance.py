@@ -105,6 +105,7 @@ class SecondChanceScreen(BaseScreen):
         sheet = self.ids.sheet
         sheet.selected = [list(c) for c in reading.new_cells]
         sheet.ghost = []
+        sheet.doubtful = []
         notes = []
         state = self.state()
         for index, card in enumerate(state.revealed or ()):
@@ -116,7 +117,8 @@ class SecondChanceScreen(BaseScreen):
             notes.append(_("{n} accepted squares look empty").format(n=len(reading.missing)))
         if reading.doubtful or reading.questions:
             notes.append(_("please check the marked squares"))
-            sheet.ghost = [list(c) for c in reading.doubtful]
+            # marked apart from the green "fits" ghost, which Draw it takes as the drawing
+            sheet.doubtful = [list(c) for c in reading.doubtful]
         notes.extend(reading.problems)
         self.status = _("The camera sees {n} new squares").format(
             n=len(reading.new_cells)) + ("; " + "; ".join(notes) if notes else "")
@@ -230,6 +232,7 @@ class SecondChanceScreen(BaseScreen):
         self.viewer = name
         self.ids.sheet.selected = []
         self.ids.sheet.ghost = []
+        self.ids.sheet.doubtful = []
         self.refresh()
 
     def _show_sheet(self) -> None:
@@ -279,6 +282,7 @@ class SecondChanceScreen(BaseScreen):
         if self.app.apply(event):
             self.ids.sheet.selected = []
             self.ids.sheet.ghost = []
+            self.ids.sheet.doubtful = []
             self._next_viewer()
             return True
         return False

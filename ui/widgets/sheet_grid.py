@@ -1,7 +1,9 @@
 """A Second Chance sheet: 9x9 squares, the filled ones, the 1, a selection and a ghost.
 
 ``filled`` and ``bonus`` come from the engine's grid; ``selected`` are the squares the player
-tapped (the drawing being entered); ``ghost`` a placement the engine found (shown for "fits?").
+tapped (the drawing being entered); ``ghost`` a placement the engine found (shown for "fits?");
+``doubtful`` the squares the camera could not tell, framed in orange with a "?" for the
+players to check.
 A tap toggles a square in ``selected`` and dispatches ``on_square``.
 """
 
@@ -22,13 +24,15 @@ class SheetGrid(Widget):
     filled = ListProperty([])
     selected = ListProperty([])
     ghost = ListProperty([])
+    doubtful = ListProperty([])
     bonus = ObjectProperty(None, allownone=True)
 
     __events__ = ("on_square",)
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.bind(filled=self.redraw, selected=self.redraw, ghost=self.redraw, bonus=self.redraw,
+        self.bind(filled=self.redraw, selected=self.redraw, ghost=self.redraw, doubtful=self.redraw,
+                  bonus=self.redraw,
                   size=self.redraw, pos=self.redraw)
 
     def geometry(self) -> tuple[float, float, float]:
@@ -84,6 +88,15 @@ class SheetGrid(Widget):
             Color(0.2, 0.2, 0.2, 1)
             cx, cy = self.centre_of((4, 4))
             Line(circle=(cx, cy, side * 0.35), width=1.2)
+            for row, col in (tuple(c) for c in self.doubtful):
+                x, y = ox + col * side, oy - (row + 1) * side
+                Color(0.95, 0.45, 0.1, 1)
+                Line(rectangle=(x + 2, y + 2, side - 4, side - 4), width=2.5)
+                mark = CoreLabel(text="?", font_size=side * 0.6, bold=True)
+                mark.refresh()
+                Rectangle(texture=mark.texture, size=mark.texture.size,
+                          pos=(x + (side - mark.texture.width) / 2,
+                               y + (side - mark.texture.height) / 2))
             if self.bonus is not None:
                 label = CoreLabel(text="1", font_size=side * 0.7, bold=True)
                 label.refresh()
