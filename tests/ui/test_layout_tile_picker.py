@@ -31,3 +31,4 @@ def test_the_picker_can_be_cancelled_with_a_full_size_button(make_driver, orient
     driver.tap(cancel)
     assert driver.wait_for(lambda: picker.parent is None)
     assert screen.proposal is None and not driver.app.session.events
+    assert screen.ids.board.selected is None  # no ring left on the hexagon

@@ -144,6 +144,10 @@ class IndigoScreen(BaseScreen):
 
         self.picker = TilePicker(lambda kind, rot: self.propose(tuple(cell), kind, rot),
                                  portrait=self.portrait)
+        # closed without a choice: the ring goes back to the proposal (if any), not left on a
+        # hexagon that holds nothing
+        self.picker.bind(on_dismiss=lambda *_a: setattr(
+            self.ids.board, "selected", self.proposal[0] if self.proposal else None))
         self.picker.open()
 
     def propose(self, cell: Any, kind: int, rotation: int) -> None:
