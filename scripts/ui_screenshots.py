@@ -6,8 +6,10 @@ Run under a virtual display, e.g.::
         .venv/bin/python scripts/ui_screenshots.py --out /tmp/shots --languages es uk
 
 It drives the app with the test Driver (tests/ui/conftest.py) in demo mode and saves
-``<out>/<language>-<size>-<view>.png``. It asserts nothing: the pictures are for a person to look
-at (the layout tests in tests/ui check what can be checked automatically).
+``<out>/<language>-<size>-<view>.png``, the pictures for a person to look at. Under each it
+prints what tests/ui/test_layout_text_fits.py would flag there (text spilling or shortened, a
+button cut or small, English left on a translated screen), so a new screen can be checked
+before it has a test.
 """
 
 from __future__ import annotations
@@ -32,9 +34,16 @@ def main() -> int:
 
     from conftest import Driver
     from kivy.config import Config
-    from test_layout_text_fits import cut_buttons, spilling_labels, views
+    from test_layout_text_fits import (
+        _english_only_words,
+        cut_buttons,
+        english_texts,
+        spilling_labels,
+        views,
+    )
 
     Config.set("graphics", "maxfps", "0")
+    english = _english_only_words()
     args.out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         for language in args.languages:
@@ -52,9 +61,9 @@ def main() -> int:
                     driver.pump(3)
                     target = args.out / f"{language}-{size_name}-{name}.png"
                     driver.app.root.export_to_png(str(target))
-                    # popups live on the window beside the root: each gets its own picture
                     if len(driver.window.children) > 1:
                         # a popup sits on the window beside the root: the window's own picture
+                        # (Kivy numbers it: <name>.window0001.png)
                         driver.window.screenshot(str(target.with_suffix(".window.png")))
                     print(target)
                     for top in list(driver.window.children):
@@ -62,6 +71,8 @@ def main() -> int:
                             print(f"  SPILLS {text!r}: text {texture} in {box}")
                         for text, box in cut_buttons(top):
                             print(f"  BUTTON CUT OR SMALL {text!r}: {box}")
+                        for text, words in english_texts(top, english):
+                            print(f"  ENGLISH {text!r}: {words}")
                 driver.screen("settings").change("app", "language", "en")
                 driver.close()
     return 0
