@@ -1,8 +1,8 @@
 """No text spills out of its box, no button text is cut and no English is left, in the longest
 languages (Spanish, Ukrainian), at 800x480 and 720x1280, on every screen and phase a player
 goes through: home, setup, the four games (Enigma's timer and placement, Second Chance's sheet
-check and round, Break the Code's covered entry, guess, assistant and end), history, settings
-and the error banner.
+check and round, Break the Code's covered entry, guess, assistant and end), history, settings,
+calibration and the error banner.
 
 The walk (:func:`views`) is shared with ``scripts/ui_screenshots.py``, which saves the same
 views as pictures for a person to look at.
@@ -151,6 +151,9 @@ def views() -> list[tuple[str, Callable[[Any], None]]]:
     def settings(d: Any) -> None:
         d.app.show("settings")
 
+    def calibration(d: Any) -> None:
+        d.app.show("calibration")
+
     def banner(d: Any) -> None:
         d.app.show("home")
         d.app.report_error(_("Camera error: {error}. Enter moves by hand.").format(
@@ -169,7 +172,8 @@ def views() -> list[tuple[str, Callable[[Any], None]]]:
             ("break-the-code-assistant", break_the_code_assistant),
             ("break-the-code-guess", break_the_code_guess),
             ("break-the-code-end", break_the_code_end),
-            ("history", history), ("settings", settings), ("banner", banner)]
+            ("history", history), ("settings", settings),
+            ("calibration", calibration), ("banner", banner)]
 
 
 def _shown(widget: Any) -> bool:
