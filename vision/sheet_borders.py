@@ -32,6 +32,7 @@ training script); everything else is decided as before, and the questions stay.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -85,16 +86,12 @@ def _template(profiles: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return centre, spread
 
 
-def border_features(borders: list[Border], levels: SheetBorderLevels) -> np.ndarray:
-    """One row of :data:`FEATURES` per border (``(a, b)`` with ``b`` right of or under ``a``)."""
-    if not borders:
-        return np.zeros((0, len(FEATURES)), np.float64)
-    cut_at, join_at = levels.thresholds
-    middle, half = (cut_at + join_at) / 2, max((cut_at - join_at) / 2, 1e-6)
-    cells = np.asarray(borders)  # (B, 2 cells, row and column)
-    ra, ca, rb, cb = cells[:, 0, 0], cells[:, 0, 1], cells[:, 1, 0], cells[:, 1, 1]
-    side = ra == rb  # side by side: the border right of a; else the one under a
-    # the right-hand arrays are (9, 8), the below ones (8, 9): index each where it applies
+def _border_values(cells: np.ndarray) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
+    """For borders given as cell pairs ``(B, 2, 2)`` (the first cell left of or above the
+    second): a function picking each border's value from a pair of per-border arrays, the
+    right-hand one (9, 8, ...) for side-by-side cells, the below one (8, 9, ...) for the rest."""
+    ra, ca, rb = cells[:, 0, 0], cells[:, 0, 1], cells[:, 1, 0]
+    side = ra == rb
     r_right, c_right = np.where(side, ra, 0), np.where(side, ca, 0)
     r_below, c_below = np.where(side, 0, ra), np.where(side, 0, ca)
 
@@ -103,6 +100,19 @@ def border_features(borders: list[Border], levels: SheetBorderLevels) -> np.ndar
         picked_below = below[r_below, c_below]
         mask = side.reshape((-1,) + (1,) * (picked_right.ndim - 1))
         return np.where(mask, picked_right, picked_below).astype(np.float64)
+
+    return at
+
+
+def border_features(borders: list[Border], levels: SheetBorderLevels) -> np.ndarray:
+    """One row of :data:`FEATURES` per border (``(a, b)`` with ``b`` right of or under ``a``)."""
+    if not borders:
+        return np.zeros((0, len(FEATURES)), np.float64)
+    cut_at, join_at = levels.thresholds
+    middle, half = (cut_at + join_at) / 2, max((cut_at - join_at) / 2, 1e-6)
+    cells = np.asarray(borders)  # (B, 2 cells, row and column)
+    ra, ca, rb, cb = cells[:, 0, 0], cells[:, 0, 1], cells[:, 1, 0], cells[:, 1, 1]
+    at = _border_values(cells)
 
     scores = at(levels.right, levels.below)
     rank = scores.argsort().argsort() / max(len(borders) - 1, 1)
@@ -167,16 +177,7 @@ def side_features(sides: list[Border], empty_borders: list[Border],
         return np.zeros((0, len(SIDE_FEATURES)), np.float64)
     ordered = [tuple(sorted(side)) for side in sides]
     cells = np.asarray(ordered)
-    ra, ca, rb = cells[:, 0, 0], cells[:, 0, 1], cells[:, 1, 0]
-    side_by = ra == rb
-    r_right, c_right = np.where(side_by, ra, 0), np.where(side_by, ca, 0)
-    r_below, c_below = np.where(side_by, 0, ra), np.where(side_by, 0, ca)
-
-    def at(right: np.ndarray, below: np.ndarray) -> np.ndarray:
-        picked_right = right[r_right, c_right]
-        picked_below = below[r_below, c_below]
-        mask = side_by.reshape((-1,) + (1,) * (picked_right.ndim - 1))
-        return np.where(mask, picked_right, picked_below).astype(np.float64)
+    at = _border_values(cells)
 
     printed = max(levels.printed, 1e-3)
     through = at(levels.through_right, levels.through_below)
