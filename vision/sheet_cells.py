@@ -37,15 +37,36 @@ class CellFeatures:
 
 
 
-def paper_model(gray: np.ndarray, *, step_ratio: float = 0.8, percentile: float = 60
-                ) -> np.ndarray:
-    """The paper's brightness everywhere, under uneven light and shadows.
+#: a solid block of shading grows into a neighbouring patch at most this much brighter than
+#: the block's own patch beside it (a shadow's slope inside a block is a few percent a patch)
+SOLID_GROWTH = 1.15
+#: ... and of the same colour: no channel's share of the brightness differs by more than this
+#: (paper in a shadow is as dark as a light colour pencil's shading, but not of its colour)
+SOLID_HUE = 0.05
+
+
+def paper_model(gray: np.ndarray, *, step_ratio: float = 0.8, percentile: float = 60,
+                colour: np.ndarray | None = None) -> np.ndarray:
+    """The paper's brightness everywhere, under uneven light and shadows (see
+    :func:`paper_and_unsure`)."""
+    return paper_and_unsure(gray, step_ratio=step_ratio, percentile=percentile,
+                            colour=colour)[0]
+
+
+def paper_and_unsure(gray: np.ndarray, *, step_ratio: float = 0.8, percentile: float = 60,
+                     colour: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The paper's brightness everywhere, under uneven light and shadows, and the (9, 9) grid
+    cells whose paper is unsure.
 
     Each half-cell patch gives its bright end (hatching, scribbles and crosses leave paper
     between their strokes). A patch much darker than the brightest of its neighbours is ink
     all over (solid shading): its value is replaced by its neighbours' and the test repeated,
     so paper brightness flows into solid blocks from their edges, while the gentle slope of a
-    soft shadow (a few percent a patch) is kept.
+    soft shadow (a few percent a patch) is kept. A block grows only over patches of about its
+    own brightness and (with ``colour``, the BGR image of ``gray``) of its colour: empty paper
+    in a shadow beside a block, low next to the lifted block, stays the paper it is (lifted, it
+    would read as shading with full confidence). Such a patch, still much darker than its
+    lifted neighbours, may as well be a lighter shading inside a dark block: its cell is unsure.
     """
     g = gray.astype(np.float32)
     step = CANON_CELL // 2
@@ -69,20 +90,69 @@ def paper_model(gray: np.ndarray, *, step_ratio: float = 0.8, percentile: float 
     first = bright < cv2.dilate(bright, kernel) * step_ratio
     ceiling = _smooth_surface(bright, ~first) * 1.04
     estimate = bright.copy()
+    alike = _alike_sides(bright, _patch_hue(colour, n, step) if colour is not None else None)
+    solid = first.copy()
     for _ in range(12):
         neighbours = cv2.dilate(estimate, kernel)
         low = estimate < neighbours * step_ratio
+        # a block is entered at a step (``first``) and grows only over its own kind of patch
+        low &= solid | _grows_into(solid, alike)
         if not low.any():
             break
+        solid |= low
         # lifted towards the neighbours, but never above the smooth light of the whole sheet:
         # a solid block next to a shadow must not carry bright paper into the shadow
         estimate = np.where(low, np.minimum(neighbours * 0.97, ceiling), estimate)
+    left_dark = estimate < cv2.dilate(estimate, kernel) * step_ratio
+    first_cell = CANON_MARGIN // step
+    in_grid = left_dark[first_cell:first_cell + 2 * N, first_cell:first_cell + 2 * N]
+    unsure = np.asarray(in_grid.reshape(N, 2, N, 2).any(axis=(1, 3)), dtype=bool)
     smooth = cv2.GaussianBlur(estimate * level, (3, 3), 0.8)
-    return cv2.resize(
-        smooth,
-        (CANON_SIZE, CANON_SIZE),
-        interpolation=cv2.INTER_LINEAR,
-    )
+    paper = cv2.resize(smooth, (CANON_SIZE, CANON_SIZE), interpolation=cv2.INTER_LINEAR)
+    return paper, unsure
+
+
+def _patch_hue(colour: np.ndarray, n: int, step: int) -> np.ndarray:
+    """(n, n, 3): each patch's channels as shares of its brightness (grey: all 1)."""
+    mean = cv2.resize(colour[: n * step, : n * step], (n, n),
+                      interpolation=cv2.INTER_AREA).astype(np.float32)
+    hue: np.ndarray = mean / np.maximum(mean.mean(axis=2, keepdims=True), 1.0)
+    return hue
+
+
+#: the four side neighbours (dy, dx)
+_SIDES = ((0, 1), (0, -1), (1, 0), (-1, 0))
+
+
+def _side_slices(n: int, dy: int, dx: int) -> tuple[tuple[slice, slice], tuple[slice, slice]]:
+    """(the patches that have a neighbour at (dy, dx), those neighbours), as slices."""
+    here = (slice(max(-dy, 0), n - max(dy, 0)), slice(max(-dx, 0), n - max(dx, 0)))
+    there = (slice(max(dy, 0), n - max(-dy, 0)), slice(max(dx, 0), n - max(-dx, 0)))
+    return here, there
+
+
+def _alike_sides(bright: np.ndarray, hue: np.ndarray | None) -> list[np.ndarray]:
+    """Per side of :data:`_SIDES`: a patch is at most ``SOLID_GROWTH`` times as bright as its
+    neighbour there and (given ``hue``) of its colour within ``SOLID_HUE``."""
+    n = bright.shape[0]
+    alike = []
+    for dy, dx in _SIDES:
+        here, there = _side_slices(n, dy, dx)
+        ok = bright[here] <= bright[there] * SOLID_GROWTH
+        if hue is not None:
+            ok &= np.abs(hue[here] - hue[there]).max(axis=2) <= SOLID_HUE
+        alike.append(ok)
+    return alike
+
+
+def _grows_into(solid: np.ndarray, alike: list[np.ndarray]) -> np.ndarray:
+    """The patches with a solid side neighbour they are alike (see :func:`_alike_sides`)."""
+    n = solid.shape[0]
+    grows = np.zeros_like(solid)
+    for (dy, dx), ok in zip(_SIDES, alike, strict=True):
+        here, there = _side_slices(n, dy, dx)
+        grows[here] |= solid[there] & ok
+    return grows
 
 
 def _smooth_surface(values: np.ndarray, keep: np.ndarray) -> np.ndarray:
@@ -203,10 +273,17 @@ def cell_features(
     )
 
 
+#: the confidence of a cell read empty on unsure paper (see :func:`paper_and_unsure`)
+UNSURE_PAPER_CONFIDENCE = 0.4
+
+
 def classify_cells(
-    f: CellFeatures, cfg: SheetReaderConfig
+    f: CellFeatures, cfg: SheetReaderConfig, unsure_paper: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray, list[Cell]]:
-    """(state, confidence, bonus candidates): state 0 empty, 1 filled, -1 doubtful."""
+    """(state, confidence, bonus candidates): state 0 empty, 1 filled, -1 doubtful.
+
+    A cell that would read empty on unsure paper (``unsure_paper``, (9, 9) bool) is doubtful:
+    its ink was measured against its own brightness, which may be a lighter shading."""
     score = f.score
     state = np.where(score >= cfg.filled_score, 1, np.where(score <= cfg.empty_score, 0, -1))
     # confidence: 0.5 at the edge of the doubtful band, 1.0 at twice the distance
@@ -216,6 +293,11 @@ def classify_cells(
     confidence = np.where(
         state == -1, distance * 0.5, np.clip(0.5 + (distance - 1) * 0.5, 0.5, 1.0)
     )
+    if unsure_paper is not None:
+        asked = unsure_paper & (state == 0)
+        state = np.where(asked, -1, state)
+        confidence = np.where(asked, np.minimum(confidence, UNSURE_PAPER_CONFIDENCE),
+                              confidence)
     ones = []
     for r in range(N):
         for c in range(N):

@@ -6,7 +6,8 @@ Stages (each a small function over the canonical image of :mod:`vision.sheet_geo
    cannot trust (exit 4);
 2. grid lines found and the image rectified (lens, a bent sheet);
 3. :func:`paper_model`: the paper's brightness under uneven light and shadows, from the margins
-   and the bright parts of cells, so ink is measured against the paper it is on;
+   and the bright parts of cells, so ink is measured against the paper it is on (a cell whose
+   paper it cannot tell from a lighter shading is asked about if it reads empty);
 4. :func:`cell_features`: per cell, the share of ink (dark, or coloured: coloured pencils that
    are light in grey still differ from the paper in colour) and how that ink is spread;
 5. :func:`classify_cells`: empty, filled or doubtful; the bonus 1 is the filled cell whose ink
@@ -54,6 +55,7 @@ from vision.sheet_cells import (
     classify_cells,
     crop_grid,
     ink_maps,
+    paper_and_unsure,
     paper_cast,
     paper_model,
 )
@@ -182,11 +184,11 @@ def read_canonical(
     if canon.ndim == 2:
         canon = cv2.cvtColor(canon, cv2.COLOR_GRAY2BGR)
     gray = cv2.cvtColor(canon, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    paper = paper_model(gray)
+    paper, unsure_paper = paper_and_unsure(gray, colour=canon)
     cast = paper_cast(canon, paper)
     ink, darkness, norm, chroma_map = ink_maps(crop_grid(canon), crop_grid(paper), cast, cfg)
     f = cell_features(ink, darkness, norm, chroma_map, cfg)
-    state, confidence, ones = classify_cells(f, cfg)
+    state, confidence, ones = classify_cells(f, cfg, unsure_paper)
     questions: list[dict[str, Any]] = []
     doubtful = [(r, c) for r in range(N) for c in range(N) if state[r, c] == -1]
     for cell in doubtful:

@@ -112,8 +112,10 @@ def _bench_sheet(seed: int):  # type: ignore[no-untyped-def]
 # (16, 100, 199), a grey pencil's faint hue read as a change of colour (297), two coloured
 # pencils of one tile (143), a doubtful cell that changes the tile next to it (132), a border
 # whose profile alone looked like an outline though its score leaned the other way (419, 550,
-# 644), a pencil outline the score joined though the border model leaned to an outline (101790)
-@pytest.mark.parametrize("seed", [16, 100, 132, 143, 199, 297, 419, 550, 644, 101790])
+# 644), a pencil outline the score joined though the border model leaned to an outline (101790),
+# empty paper in a shadow beside solid shading read as shading (9092, 9374, 9420)
+@pytest.mark.parametrize("seed", [16, 100, 132, 143, 199, 297, 419, 550, 644, 101790,
+                                  9092, 9374, 9420])
 def test_no_tile_is_read_wrong_without_a_question(seed: int) -> None:
     content, rendered = _bench_sheet(seed)
     reading = read_sheet(rendered.image)
@@ -121,6 +123,22 @@ def test_no_tile_is_read_wrong_without_a_question(seed: int) -> None:
     asked = _question_cells(reading)
     unasked = [s for s in set(reading.shapes) - truth if not asked & set(s)]
     assert not unasked, (unasked, reading.questions)
+
+
+# sheets whose empty cells in a shadow, beside a solid block lifted to the bright paper
+# elsewhere, once read as shading with full confidence: in pencil (9420) and where the paper
+# in the shadow is as dark as a colour pencil's shading next to it (9374, 9092)
+@pytest.mark.parametrize("seed", [9092, 9374, 9420])
+def test_empty_paper_in_a_shadow_beside_shading_is_not_read_filled(seed: int) -> None:
+    content, rendered = _bench_sheet(seed)
+    reading = read_sheet(rendered.image)
+    truth = content.truth()["grid"]
+    asked = _question_cells(reading)
+    read_filled = [(r, c) for r in range(9) for c in range(9)
+                   if truth[r][c] == "." and reading.grid_rows[r][c] != "."]
+    assert not read_filled, (read_filled, reading.questions)
+    wrong = [(r, c) for r in range(9) for c in range(9) if reading.grid_rows[r][c] != truth[r][c]]
+    assert all(cell in asked for cell in wrong), (wrong, reading.questions)
 
 
 def test_a_heavy_one_is_asked_about_not_read_as_a_tile() -> None:

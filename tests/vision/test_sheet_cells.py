@@ -1,0 +1,69 @@
+"""The paper model of the sheet reader (vision.sheet_cells) on drawn canonical images: solid
+shading is lifted to the paper around it, paper in a shadow beside it is not."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.sheet_cells import paper_and_unsure
+from vision.sheet_geometry import CANON_CELL, CANON_MARGIN, CANON_SIZE
+from vision.sheet_reader_config import DEFAULT_CONFIG
+
+#: the grid cells of the drawings: a block of solid shading down column 4 from row 3, and the
+#: empty cell left of its foot, in the soft shadow over the bottom left of the sheet
+BLOCK_COLUMN, BLOCK_TOP = 4, 3
+BESIDE = (8, 3)
+
+
+def _box(cell: tuple[int, int]) -> tuple[slice, slice]:
+    r, c = cell
+    y, x = CANON_MARGIN + r * CANON_CELL, CANON_MARGIN + c * CANON_CELL
+    return slice(y, y + CANON_CELL), slice(x, x + CANON_CELL)
+
+
+def _sheet(block_bgr: tuple[float, float, float]) -> np.ndarray:
+    """Grey paper in a soft shadow (a few percent a half-cell, down to half the light) over
+    the bottom left, bright elsewhere; the block's channels are shares of the paper under it."""
+    y = np.arange(CANON_SIZE, dtype=np.float32)[:, None]
+    x = np.arange(CANON_SIZE, dtype=np.float32)[None, :]
+    left = np.clip((300 - x) / 100, 0, 1)
+    low = np.clip((y - 200) / 100, 0, 1)
+    light = 1.0 - 0.5 * left * low
+    image = np.repeat((210 * light)[:, :, None], 3, axis=2)
+    for r in range(BLOCK_TOP, 9):
+        ys, xs = _box((r, BLOCK_COLUMN))
+        image[ys, xs] = image[ys, xs] * np.asarray(block_bgr, np.float32)
+    return np.clip(image, 0, 255).astype(np.uint8)
+
+
+def _not_ink(brightness: float) -> float:
+    """The paper brightness up to which ``brightness`` is not yet ink."""
+    return brightness / (1.0 - DEFAULT_CONFIG.ink_darkness)
+
+
+def _at(paper: np.ndarray, cell: tuple[int, int]) -> float:
+    return float(np.median(paper[_box(cell)]))
+
+
+def test_paper_in_a_shadow_beside_a_grey_block_stays_the_paper_it_is() -> None:
+    image = _sheet((0.5, 0.5, 0.5))
+    gray = image.mean(axis=2).astype(np.float32)
+    paper, unsure = paper_and_unsure(gray, colour=image)
+    beside = float(np.median(gray[_box(BESIDE)]))
+    # the block is measured against the paper, not against itself
+    foot = (8, BLOCK_COLUMN)
+    assert _at(paper, foot) > 1.5 * float(np.median(gray[_box(foot)]))
+    # the shadowed paper beside the block's foot is not ink against the paper model there
+    assert _at(paper, BESIDE) < _not_ink(beside)
+    # and, so much darker than the lifted block next to it, its cell is unsure
+    assert unsure[BESIDE]
+
+
+def test_paper_in_a_shadow_as_dark_as_a_colour_block_beside_it_stays_paper() -> None:
+    # a light green pencil block about as dark in grey as the shadowed paper beside it: only
+    # its colour tells it apart
+    image = _sheet((0.65, 0.95, 0.65))
+    gray = image.mean(axis=2).astype(np.float32)
+    paper = paper_and_unsure(gray, colour=image)[0]
+    beside = float(np.median(gray[_box(BESIDE)]))
+    assert _at(paper, BESIDE) < _not_ink(beside)
