@@ -192,11 +192,16 @@ def read_canonical(
     questions: list[dict[str, Any]] = []
     doubtful = [(r, c) for r in range(N) for c in range(N) if state[r, c] == -1]
     for cell in doubtful:
+        # a cell asked about only for the paper under it (see paper_and_unsure) has no marks
+        # to speak of: it is darker than the shading beside it was taken to be lit
+        shadowed = bool(unsure_paper[cell]) and f.score[cell] <= cfg.empty_score
         questions.append(
             {
                 "kind": "cell",
                 "cells": [list(cell)],
-                "message": f"is cell {list(cell)} filled? the marks are not clear",
+                "message": f"is cell {list(cell)} filled? "
+                + ("it looks empty but dark: a shadow, or light shading?" if shadowed
+                   else "the marks are not clear"),
             }
         )
     if len(doubtful) >= MANY_DOUBTFUL:
