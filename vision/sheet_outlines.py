@@ -26,6 +26,9 @@ MODEL_SURE = 0.6
 #: (on the training sheets, borders the score joined with a chance of an outline of at least
 #: 0.5 were 120 outlines and 10 insides; those it cut with at most 0.5, 3 insides)
 MODEL_DOUBT = 0.5
+#: a border the score only just cut (its confidence below this) is left undecided unless the
+#: model is sure of the outline too
+BARELY_CUT = 0.55
 #: ... and of a border cut because a drawn outline's two loose ends face each other across it
 CLOSURE_SURE = 0.55
 #: a border between a filled and an empty cell shows a drawn outline when it lets through at
@@ -333,6 +336,8 @@ def segment(
             # and the model leans the other way (past even odds) is left undecided
             doubted = chance is not None and (
                 (score > cut_at and not strong_hue and chance <= MODEL_DOUBT)
+                or (score > cut_at and not strong_hue and sure < BARELY_CUT
+                    and chance < cut_chance)
                 or (join_at >= score >= PAPER_BETWEEN and hue <= cfg.colour_cut
                     and MODEL_DOUBT <= chance < cut_chance))
             if doubted:
