@@ -88,7 +88,7 @@ def paper_and_unsure(gray: np.ndarray, *, step_ratio: float = 0.8, percentile: f
     # side neighbours only: a soft shadow's slope along a diagonal would look like a step
     kernel = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
     first = bright < cv2.dilate(bright, kernel) * step_ratio
-    ceiling = _smooth_surface(bright, ~first) * 1.04
+    ceiling = _paper_surface(bright, ~first) * 1.04
     estimate = bright.copy()
     alike = _alike_sides(bright, _patch_hue(colour, n, step) if colour is not None else None)
     solid = first.copy()
@@ -153,6 +153,24 @@ def _grows_into(solid: np.ndarray, alike: list[np.ndarray]) -> np.ndarray:
         here, there = _side_slices(n, dy, dx)
         grows[here] |= solid[there] & ok
     return grows
+
+
+#: a grid patch joins the margin's paper surface when it is at least this share of it
+GRID_PAPER_SHARE = 0.85
+
+
+def _paper_surface(bright: np.ndarray, keep: np.ndarray) -> np.ndarray:
+    """The smooth light of the paper: a surface through the margin around the grid first (it
+    is paper, or the background beyond the sheet, far darker, which the robust fit drops),
+    then through it and the grid patches about as bright as it (empty cells). Fitted on the
+    grid's patches too from the start, a nearly full sheet's shading, much of it not at a step
+    from brighter paper, pulled the light down and a lighter shading was taken for paper."""
+    n = bright.shape[0]
+    first_cell = CANON_MARGIN // (CANON_CELL // 2)
+    ring = np.ones((n, n), dtype=bool)
+    ring[first_cell:n - first_cell, first_cell:n - first_cell] = False
+    margin = _smooth_surface(bright, keep & ring)
+    return _smooth_surface(bright, keep & (ring | (bright >= margin * GRID_PAPER_SHARE)))
 
 
 def _smooth_surface(values: np.ndarray, keep: np.ndarray) -> np.ndarray:

@@ -143,6 +143,25 @@ def test_empty_paper_in_a_shadow_beside_shading_is_not_read_filled(seed: int) ->
     assert all(cell in asked for cell in wrong), (wrong, reading.questions)
 
 
+# nearly full pencil sheets whose cells shaded a little lighter than the rest once read empty:
+# the paper's light was fitted through the grid's shading too, so a lighter shading passed for
+# the paper (9231: seven such cells, 9033: four, 9138: two)
+@pytest.mark.parametrize(("seed", "light_cells"), [
+    (9231, [(2, 3), (2, 4), (4, 5), (4, 6), (5, 6), (6, 6)]),
+    (9033, [(4, 3), (5, 3), (7, 2), (7, 3)]),
+    (9138, [(5, 6), (5, 7)]),
+])
+def test_a_lighter_shading_on_a_nearly_full_sheet_reads_filled(
+    seed: int, light_cells: list[tuple[int, int]]
+) -> None:
+    content, rendered = _bench_sheet(seed)
+    truth = content.truth()["grid"]
+    assert all(truth[r][c] != "." for r, c in light_cells)
+    reading = read_sheet(rendered.image)
+    read_empty = [(r, c) for r, c in light_cells if reading.grid_rows[r][c] == "."]
+    assert not read_empty, (read_empty, reading.questions)
+
+
 def test_a_heavy_one_is_asked_about_not_read_as_a_tile() -> None:
     # a bold pen 1 in the corner cell, more ink than a written 1 has: once read as a one-cell
     # tile without a question
@@ -424,17 +443,30 @@ def test_drawn_outlines_raise_no_question_about_missing_ones(seed: int) -> None:
 
 
 def test_a_sheet_with_many_unclear_cells_asks_about_its_empty_ones_too() -> None:
-    # bench sheet 5001: nearly full, in light pencil; 19 cells unclear, and one filled cell
-    # read empty with confidence (a wrong score without a question)
+    # bench sheet 5229: nearly full, in pencil; 10 cells unclear: its empty cells, measured
+    # against the same doubtful paper, are asked about too
+    content, rendered = _bench_sheet(5229)
+    reading = read_sheet(rendered.image)
+    truth = content.truth()["grid"]
+    asked = {(r, c) for q in reading.questions for r, c in q["cells"]}
+    wrong = {(r, c) for r in range(9) for c in range(9) if reading.grid_rows[r][c] != truth[r][c]}
+    assert wrong <= asked
+    empties = [q for q in reading.questions if q["message"].endswith("are these cells empty?")]
+    assert len(empties) == 1
+    truth_empty = {(r, c) for r in range(9) for c in range(9) if truth[r][c] == "."}
+    assert truth_empty <= {(r, c) for r, c in empties[0]["cells"]}
+
+
+def test_a_nearly_full_light_pencil_sheet_reads_without_a_silent_error() -> None:
+    # bench sheet 5001: nearly full, in light pencil; once 19 cells unclear and one filled cell,
+    # (2, 4), read empty with confidence (read against the margin's paper, every cell is clear
+    # here; with the Pi's OpenCV (2, 4) is still misread, and asked about)
     content, rendered = _bench_sheet(5001)
     reading = read_sheet(rendered.image)
     truth = content.truth()["grid"]
     asked = {(r, c) for q in reading.questions for r, c in q["cells"]}
     wrong = {(r, c) for r in range(9) for c in range(9) if reading.grid_rows[r][c] != truth[r][c]}
-    assert wrong and wrong <= asked
-    empties = [q for q in reading.questions if q["message"].endswith("are these cells empty?")]
-    assert len(empties) == 1
-    assert (2, 4) in {(r, c) for r, c in empties[0]["cells"]}  # the cell once read silently
+    assert wrong <= asked
 
 
 def test_a_clear_sheet_does_not_ask_about_its_empty_cells() -> None:
