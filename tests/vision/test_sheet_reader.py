@@ -162,6 +162,25 @@ def test_a_lighter_shading_on_a_nearly_full_sheet_reads_filled(
     assert not read_empty, (read_empty, reading.questions)
 
 
+# doubtful cells of light shading on nearly full sheets, scored below the middle of the
+# doubtful band: asked about, and meanwhile counted filled (once counted empty, which split the
+# tile they belong to: 9017 colour, 66 pencil, 71 colour)
+@pytest.mark.parametrize(("seed", "light_cells"), [
+    (9017, [(5, 4)]), (66, [(4, 1), (4, 2)]), (71, [(2, 7)]),
+])
+def test_a_doubtful_light_shading_counts_filled_meanwhile(
+    seed: int, light_cells: list[tuple[int, int]]
+) -> None:
+    content, rendered = _bench_sheet(seed)
+    truth = content.truth()["grid"]
+    reading = read_sheet(rendered.image)
+    asked = _question_cells(reading)
+    for r, c in light_cells:
+        assert truth[r][c] != "."
+        assert (r, c) in asked
+        assert reading.grid_rows[r][c] != ".", ((r, c), reading.questions)
+
+
 def test_a_heavy_one_is_asked_about_not_read_as_a_tile() -> None:
     # a bold pen 1 in the corner cell, more ink than a written 1 has: once read as a one-cell
     # tile without a question
