@@ -293,6 +293,10 @@ def cell_features(
 
 #: the confidence of a cell read empty on unsure paper (see :func:`paper_and_unsure`)
 UNSURE_PAPER_CONFIDENCE = 0.4
+#: a cell read filled whose darkness varies less than this inside is as smooth as paper ...
+PAPER_SMOOTH = 0.012
+#: ... and no darker than a shadow: doubtful (a solid marker fill, far darker, is not)
+PAPER_SMOOTH_DARKNESS = 0.5
 
 
 def classify_cells(
@@ -311,6 +315,12 @@ def classify_cells(
     confidence = np.where(
         state == -1, distance * 0.5, np.clip(0.5 + (distance - 1) * 0.5, 0.5, 1.0)
     )
+    # a cell dark all over but as smooth as paper: drawn shading always leaves grain or strokes
+    # (std of its darkness 0.017 and up on the bench sheets), paper in a shadow does not (0.007,
+    # seed 10188: the shadow's paper, taken for a block and lifted, read filled for sure)
+    smooth = (state == 1) & (f.texture < PAPER_SMOOTH) & (f.darkness < PAPER_SMOOTH_DARKNESS)
+    state = np.where(smooth, -1, state)
+    confidence = np.where(smooth, np.minimum(confidence, UNSURE_PAPER_CONFIDENCE), confidence)
     if unsure_paper is not None:
         asked = unsure_paper & (state == 0)
         state = np.where(asked, -1, state)

@@ -115,9 +115,10 @@ def _bench_sheet(seed: int):  # type: ignore[no-untyped-def]
 # 644), a pencil outline the score joined though the border model leaned to an outline (101790),
 # empty paper in a shadow beside solid shading read as shading (9092, 9374, 9420), a cross-hatch
 # stroke along a printed line that took the score just past the cut while the model was unsure
-# (9612)
+# (9612), empty paper in a shadow between hatched cells taken for a solid block (10188: as
+# smooth as paper, it is asked about)
 @pytest.mark.parametrize("seed", [16, 100, 132, 143, 199, 297, 419, 550, 644, 101790,
-                                  9092, 9374, 9420, 9612])
+                                  9092, 9374, 9420, 9612, 10188])
 def test_no_tile_is_read_wrong_without_a_question(seed: int) -> None:
     content, rendered = _bench_sheet(seed)
     reading = read_sheet(rendered.image)
@@ -160,6 +161,19 @@ def test_a_lighter_shading_on_a_nearly_full_sheet_reads_filled(
     reading = read_sheet(rendered.image)
     read_empty = [(r, c) for r, c in light_cells if reading.grid_rows[r][c] == "."]
     assert not read_empty, (read_empty, reading.questions)
+
+
+def test_paper_in_a_shadow_taken_for_a_block_is_asked_about() -> None:
+    # bench sheet 10188: an empty cell in a shadow between hatched cells, its paper taken for a
+    # solid block and lifted: read filled with confidence, though it is as smooth as paper
+    content, rendered = _bench_sheet(10188)
+    reading = read_sheet(rendered.image)
+    truth = content.truth()["grid"]
+    assert truth[3][2] == "."
+    asked = _question_cells(reading)
+    wrong = [(r, c) for r in range(9) for c in range(9) if reading.grid_rows[r][c] != truth[r][c]]
+    assert (3, 2) in asked
+    assert all(cell in asked for cell in wrong), (wrong, reading.questions)
 
 
 # doubtful cells of light shading on nearly full sheets, scored below the middle of the
