@@ -1,11 +1,12 @@
 """The paper model of the sheet reader (vision.sheet_cells) on drawn canonical images: solid
-shading is lifted to the paper around it, paper in a shadow beside it is not."""
+shading is lifted to the paper around it, paper in a shadow beside it is not. And the cell
+classes: a hole among filled cells with marks in it is asked about."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from vision.sheet_cells import paper_and_unsure
+from vision.sheet_cells import CellFeatures, classify_cells, paper_and_unsure
 from vision.sheet_geometry import CANON_CELL, CANON_MARGIN, CANON_SIZE
 from vision.sheet_reader_config import DEFAULT_CONFIG
 
@@ -67,3 +68,31 @@ def test_paper_in_a_shadow_as_dark_as_a_colour_block_beside_it_stays_paper() -> 
     paper = paper_and_unsure(gray, colour=image)[0]
     beside = float(np.median(gray[_box(BESIDE)]))
     assert _at(paper, BESIDE) < _not_ink(beside)
+
+
+def _features(scores: np.ndarray) -> CellFeatures:
+    """Cell features with these fill scores; filled-looking cells have a pencil's grain."""
+    shape = (9, 9)
+    return CellFeatures(ink=np.zeros(shape), score=scores, texture=np.full(shape, 0.05),
+                        spread_x=np.zeros(shape), spread_y=np.zeros(shape),
+                        colour=np.zeros(shape + (3,)), darkness=np.where(scores > 1, 0.6, 0.02))
+
+
+def test_a_hole_with_marks_among_filled_cells_is_asked_about() -> None:
+    empty_score = DEFAULT_CONFIG.empty_score
+    scores = np.full((9, 9), 3.0)
+    scores[4, 4] = empty_score * 0.95  # a light fill just under the empty threshold
+    scores[0, 0] = empty_score * 0.95  # in the corner: its two neighbours are filled
+    scores[8, 4] = 0.05  # a clean hole: the player left it empty
+    state, confidence, _ = classify_cells(_features(scores), DEFAULT_CONFIG)
+    assert state[4, 4] == -1 and confidence[4, 4] < DEFAULT_CONFIG.doubtful_below
+    assert state[0, 0] == -1
+    assert state[8, 4] == 0
+
+
+def test_a_faint_cell_with_an_empty_neighbour_is_not_a_hole() -> None:
+    scores = np.full((9, 9), 3.0)
+    scores[4, 4] = DEFAULT_CONFIG.empty_score * 0.95
+    scores[4, 5] = 0.05
+    state, _, _ = classify_cells(_features(scores), DEFAULT_CONFIG)
+    assert state[4, 4] == 0 and state[4, 5] == 0

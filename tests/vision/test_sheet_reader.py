@@ -507,3 +507,13 @@ def test_a_clear_sheet_does_not_ask_about_its_empty_cells() -> None:
     reading = read_sheet(rendered.image)
     assert not [q for q in reading.questions if q["message"].endswith("are these cells empty?")]
     assert "".join(reading.grid_rows) == "".join(content.truth()["grid"])
+
+
+# a light pink colour-pencil fill among filled cells (a hole if it were empty) once read empty
+# with no question of its own (fresh seed 10340, cell (5, 5), fill score 0.57)
+def test_a_faint_fill_among_filled_cells_is_asked_about() -> None:
+    content, rendered = _bench_sheet(10340)
+    reading = read_sheet(rendered.image)
+    truth = content.truth()["grid"]
+    wrong = [(r, c) for r in range(9) for c in range(9) if reading.grid_rows[r][c] != truth[r][c]]
+    assert all(cell in _question_cells(reading) for cell in wrong), (wrong, reading.questions)
