@@ -167,6 +167,10 @@ MANY_DOUBTFUL = 8
 #: a cell whose darkness varies this much inside (its std) is hatched, not shaded solid
 #: (solid pencil shading measures 0.03-0.07, hatching and cross-hatching 0.1-0.18)
 HATCHED_TEXTURE = 0.1
+#: the one mark looking a little like a 1 (asked about) is the bonus meanwhile from this share
+#: of ``one_max_ink`` on: on the bench's sheets pen 1s that fail the stroke test have ink
+#: 0.22-0.34, the faint traces and strokes of tiles that look a little like a 1, 0.02-0.06
+HEAVY_ONE_INK = 0.3
 #: a doubtful cell (asked about) counts as filled meanwhile from this fill score on, below the
 #: middle of the doubtful band: doubtful cells are mostly light shading on nearly full sheets
 #: (on seeds 0-299 and 5000-5299 the doubtful empty ones scored up to 0.76 but one, at 1.0;
@@ -238,6 +242,11 @@ def read_canonical(
     if len(strong) == 1:
         bonus = strong[0]
     elif not strong and weak:
+        if (len(weak) == 1 and state[weak[0]] == 1
+                and f.ink[weak[0]] >= cfg.one_max_ink * HEAVY_ONE_INK):
+            # meanwhile, one mark that looks like a 1 in heavy ink (a pen's 1: its strokes
+            # break into more pieces than a pencil's) is the bonus rather than a one-cell tile
+            bonus = weak[0]
         questions.append(
             {
                 "kind": "bonus",
