@@ -92,6 +92,19 @@ def _pick(driver, screen, code):
             driver.tap(toggle)
 
 
+def _rack_read_under_way(make_driver):
+    """Ana's covered entry with her rack before the camera, its read started (no frame taken
+    yet): (driver, screen)."""
+    mat = Mat("rack", _frame("2b 3w 4w 7b 9w", seed=13))
+    driver = make_driver(camera_source=mat)
+    screen = driver.start_break_the_code(2)
+    driver.tap(screen.enter_button)
+    assert driver.wait_for(lambda: mat.scene_of(driver.app.last_frame) == "rack")
+    screen.read_rack()
+    assert screen.reading_rack == "Ana"
+    return driver, screen
+
+
 # --- the reading, without the screen --------------------------------------------------------
 
 
@@ -303,13 +316,7 @@ def test_an_entry_left_unfinished_does_not_follow_into_the_next_game(make_driver
 
 
 def test_a_read_under_way_is_dropped_when_another_game_starts(make_driver):
-    mat = Mat("rack", _frame("2b 3w 4w 7b 9w", seed=13))
-    driver = make_driver(camera_source=mat)
-    screen = driver.start_break_the_code(2)
-    driver.tap(screen.enter_button)
-    assert driver.wait_for(lambda: mat.scene_of(driver.app.last_frame) == "rack")
-    screen.read_rack()
-    assert screen.reading_rack == "Ana"
+    driver, screen = _rack_read_under_way(make_driver)
     driver.app.new_game("break-the-code", ["Ana", "Ben"], {})  # before any frame is taken
     driver.pump(30)
     assert screen.reading_rack is None and screen.entering is None
@@ -331,13 +338,7 @@ def test_a_read_waiting_when_the_app_stops_is_forgotten(make_driver, monkeypatch
     import ui.screens.break_the_code as btc
 
     monkeypatch.setattr(btc, "FRAME_WAIT_S", 0.2)
-    mat = Mat("rack", _frame("2b 3w 4w 7b 9w", seed=13))
-    driver = make_driver(camera_source=mat)
-    screen = driver.start_break_the_code(2)
-    driver.tap(screen.enter_button)
-    assert driver.wait_for(lambda: mat.scene_of(driver.app.last_frame) == "rack")
-    screen.read_rack()
-    assert screen.reading_rack == "Ana"
+    driver, screen = _rack_read_under_way(make_driver)
     App._running_app = None  # the app stops before a picture is taken
     try:
         time.sleep(0.3)
