@@ -26,6 +26,11 @@ def _question_cells(reading) -> set[tuple[int, int]]:  # type: ignore[no-untyped
     return {(r, c) for q in reading.questions for r, c in q["cells"]}
 
 
+def _misread_cells(reading, truth: list[str]) -> list[tuple[int, int]]:  # type: ignore[no-untyped-def]
+    """The cells whose reading differs from the truth's grid rows."""
+    return [(r, c) for r in range(9) for c in range(9) if reading.grid_rows[r][c] != truth[r][c]]
+
+
 @pytest.mark.parametrize("markers", [True, False])
 def test_a_clean_sheet_reads_exactly(markers: bool) -> None:
     content = _content(3)
@@ -51,7 +56,7 @@ def test_under_camera_effects_no_cell_is_wrong_without_a_question(seed: int, sty
     reading = read_sheet(rendered.image)
     truth = content.truth()["grid"]
     asked = _question_cells(reading)
-    wrong = [(r, c) for r in range(9) for c in range(9) if reading.grid_rows[r][c] != truth[r][c]]
+    wrong = _misread_cells(reading, truth)
     assert all(cell in asked for cell in wrong), (wrong, reading.questions)
     assert len(wrong) <= 2
     if content.bonus is not None:
@@ -140,7 +145,7 @@ def test_empty_paper_in_a_shadow_beside_shading_is_not_read_filled(seed: int) ->
     read_filled = [(r, c) for r in range(9) for c in range(9)
                    if truth[r][c] == "." and reading.grid_rows[r][c] != "."]
     assert not read_filled, (read_filled, reading.questions)
-    wrong = [(r, c) for r in range(9) for c in range(9) if reading.grid_rows[r][c] != truth[r][c]]
+    wrong = _misread_cells(reading, truth)
     assert all(cell in asked for cell in wrong), (wrong, reading.questions)
 
 
@@ -171,7 +176,7 @@ def test_paper_in_a_shadow_taken_for_a_block_is_asked_about() -> None:
     truth = content.truth()["grid"]
     assert truth[3][2] == "."
     asked = _question_cells(reading)
-    wrong = [(r, c) for r in range(9) for c in range(9) if reading.grid_rows[r][c] != truth[r][c]]
+    wrong = _misread_cells(reading, truth)
     assert (3, 2) in asked
     assert all(cell in asked for cell in wrong), (wrong, reading.questions)
 
@@ -482,7 +487,7 @@ def test_a_sheet_with_many_unclear_cells_asks_about_its_empty_ones_too() -> None
     reading = read_sheet(rendered.image)
     truth = content.truth()["grid"]
     asked = {(r, c) for q in reading.questions for r, c in q["cells"]}
-    wrong = {(r, c) for r in range(9) for c in range(9) if reading.grid_rows[r][c] != truth[r][c]}
+    wrong = set(_misread_cells(reading, truth))
     assert wrong <= asked
     empties = [q for q in reading.questions if q["message"].endswith("are these cells empty?")]
     assert len(empties) == 1
@@ -498,7 +503,7 @@ def test_a_nearly_full_light_pencil_sheet_reads_without_a_silent_error() -> None
     reading = read_sheet(rendered.image)
     truth = content.truth()["grid"]
     asked = {(r, c) for q in reading.questions for r, c in q["cells"]}
-    wrong = {(r, c) for r in range(9) for c in range(9) if reading.grid_rows[r][c] != truth[r][c]}
+    wrong = set(_misread_cells(reading, truth))
     assert wrong <= asked
 
 
@@ -515,7 +520,7 @@ def test_a_faint_fill_among_filled_cells_is_asked_about() -> None:
     content, rendered = _bench_sheet(10340)
     reading = read_sheet(rendered.image)
     truth = content.truth()["grid"]
-    wrong = [(r, c) for r in range(9) for c in range(9) if reading.grid_rows[r][c] != truth[r][c]]
+    wrong = _misread_cells(reading, truth)
     assert all(cell in _question_cells(reading) for cell in wrong), (wrong, reading.questions)
 
 
