@@ -159,20 +159,31 @@ def test_a_hardware_button_whose_handler_raises_is_a_banner(make_driver, monkeyp
     _still_answers_a_touch(driver)
 
 
-def test_a_touch_handler_that_raises_is_a_banner_and_the_app_goes_on(make_driver, monkeypatch):
+def _tap_read_board_running(read_board, make_driver, monkeypatch):  # type: ignore[no-untyped-def]
+    """Tap the Indigo screen's "Read the board" with ``read_board`` as its handler, as the main
+    loop runs a touch: (driver, the journal's events before the tap)."""
     from ui.screens.indigo import IndigoScreen
-
-    def read_board(self):
-        raise ZeroDivisionError("division by zero")
 
     monkeypatch.setattr(IndigoScreen, "read_board", read_board)
     driver = make_driver()
     app = driver.app
     screen = _start_indigo(driver)
+    # as at a table, frames pass between the game's start and the tap: the app's pump has
+    # seen the started game (else the game moved since the last pump, and the banner says so)
+    assert driver.wait_for(lambda: all(
+        then is now for then, now in zip(app._game_at_pump, app._game_now(), strict=True)))
     events_before = _journal_events(app)
-
     _as_the_main_loop_does(lambda: driver.tap(screen.ids.read_button))
     driver.pump(2)
+    return driver, events_before
+
+
+def test_a_touch_handler_that_raises_is_a_banner_and_the_app_goes_on(make_driver, monkeypatch):
+    def read_board(self):
+        raise ZeroDivisionError("division by zero")
+
+    driver, events_before = _tap_read_board_running(read_board, make_driver, monkeypatch)
+    app = driver.app
     assert "The last action failed: ZeroDivisionError: division by zero" in app.banner_text
     assert "nothing was applied" in app.banner_text
     assert _journal_events(app) == events_before
@@ -180,22 +191,14 @@ def test_a_touch_handler_that_raises_is_a_banner_and_the_app_goes_on(make_driver
 
 
 def test_a_touch_handler_that_raises_after_a_move_says_the_game_moved(make_driver, monkeypatch):
-    from ui.screens.indigo import IndigoScreen
-
     def read_board(self):
         cell, kind, rotation = _first_legal_placement(self.state())
         assert self.app.apply({"type": "place", "player": self.mover(),
                                "cell": [cell[0], cell[1]], "tile": kind, "rotation": rotation})
         raise RuntimeError("after the move")
 
-    monkeypatch.setattr(IndigoScreen, "read_board", read_board)
-    driver = make_driver()
+    driver, events_before = _tap_read_board_running(read_board, make_driver, monkeypatch)
     app = driver.app
-    screen = _start_indigo(driver)
-    events_before = _journal_events(app)
-
-    _as_the_main_loop_does(lambda: driver.tap(screen.ids.read_button))
-    driver.pump(2)
     # the move is whole (journal and session agree), and the banner does not hide it
     assert "The game moved" in app.banner_text
     assert len(_journal_events(app)) == len(events_before) + 1
