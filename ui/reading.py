@@ -187,20 +187,62 @@ def read_enigma_frame(frame: Any, cfg: Any, state: Any, *, category: str,
     return result
 
 
+Cell = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class SheetQuestion:
+    """One of the sheet reader's questions, kept as the reader asked it for the screen to word.
+
+    ``kind`` is the reader's: ``cell`` (is this square filled?), ``split`` (is there an outline
+    between these squares?), ``outline`` (an outline that does not close), ``bonus`` (is this
+    the handwritten 1?), ``orientation`` (no cells: which side is up?) or one it adds later.
+    ``cells`` are the squares the question is about (0-based row, column), ``message`` the
+    reader's own English, for the logs only.
+    """
+
+    kind: str
+    cells: tuple[Cell, ...] = ()
+    message: str = ""
+    #: the one square a ``cell`` question asks about, or None when it asks about several
+    #: (the reader's "are these cells empty?", asked when many cells were unclear)
+    square: Cell | None = None
+
+
+def sheet_question(question: Any, filled: set[Cell]) -> SheetQuestion:
+    """A question of :func:`vision.sheet_reader.read_sheet` (a dict) as a :class:`SheetQuestion`.
+
+    A ``cell`` question names the cell it asks about first; the cells after it are the tiles
+    next to it, which its answer changes, all read filled. So a ``cell`` question with more than
+    one cell read empty asks about all of them (is each really empty?).
+    """
+    if not isinstance(question, dict):  # a reader that only says what it doubts
+        return SheetQuestion(kind="", message=str(question))
+    cells = tuple((int(r), int(c)) for r, c in question.get("cells", ()))
+    kind = str(question.get("kind", ""))
+    square = None
+    if kind == "cell" and cells and sum(c not in filled for c in cells) <= 1:
+        square = cells[0]
+    return SheetQuestion(kind=kind, cells=cells, message=str(question.get("message", "")),
+                         square=square)
+
+
 @dataclass
 class SheetReadingResult:
     """A Second Chance sheet as read, against the player's accepted grid."""
 
-    new_cells: list[tuple[int, int]] = field(default_factory=list)
-    missing: list[tuple[int, int]] = field(default_factory=list)
-    doubtful: list[tuple[int, int]] = field(default_factory=list)
-    questions: list[str] = field(default_factory=list)
-    #: what the rules' sheet check finds wrong (an illegal shape, the centre empty, ...)
+    new_cells: list[Cell] = field(default_factory=list)
+    missing: list[Cell] = field(default_factory=list)
+    #: squares the reader is unsure of (those of its questions among them)
+    doubtful: list[Cell] = field(default_factory=list)
+    questions: list[SheetQuestion] = field(default_factory=list)
+    #: what the rules' sheet check finds wrong (an illegal shape, the centre empty, ...), with
+    #: the squares each is about
     problems: list[str] = field(default_factory=list)
+    problem_cells: list[tuple[Cell, ...]] = field(default_factory=list)
 
 
-def read_sheet_frame(frame: Any, accepted: set[tuple[int, int]], *,
-                     cfg: Any = None) -> SheetReadingResult:
+def read_sheet_frame(frame: Any, accepted: set[Cell], *, cfg: Any = None) -> SheetReadingResult:
     """Read a sheet and say which squares are newly filled (the drawing to enter).
 
     ``cfg`` is the app's config; its ``[vision.sheet]`` thresholds steer the reader.
@@ -210,14 +252,16 @@ def read_sheet_frame(frame: Any, accepted: set[tuple[int, int]], *,
     except ImportError as exc:
         raise ReaderUnavailableError("the sheet reader is not installed") from exc
     reading = read_sheet(frame, reader_config(cfg))
-    filled = {tuple(c) for c in reading.filled}
+    filled = {(int(r), int(c)) for r, c in reading.filled}
+    problems = list(reading.check.problems)
     result = SheetReadingResult(
         new_cells=sorted(filled - accepted),
         missing=sorted(accepted - filled),
-        doubtful=[tuple(c) for c in reading.doubtful],
-        questions=[str(q.get("message", q)) if isinstance(q, dict) else str(q)
-                   for q in reading.questions],
-        problems=[p.message for p in reading.check.problems],
+        doubtful=[(int(r), int(c)) for r, c in reading.doubtful],
+        questions=[sheet_question(q, filled) for q in reading.questions],
+        problems=[p.message for p in problems],
+        problem_cells=[tuple((int(r), int(c)) for r, c in getattr(p, "cells", ()))
+                       for p in problems],
     )
     return result
 

@@ -8,6 +8,7 @@ for every drawing.
 
 from __future__ import annotations
 
+import logging
 import random
 from typing import Any
 
@@ -24,6 +25,51 @@ from ui.widgets.buttons import TouchButton, TouchToggle
 from ui.widgets.sheet_grid import ShapeButton
 
 SOLO_GOAL = 10  # fewer than ten empty squares over three games (the seed's solo rule)
+#: the sheet reader's questions worded in the status line, the others counted: one beside the
+#: sheet at 800x480 (the camera picture and the cards' rows take the rest of the panel), two
+#: under it in portrait
+QUESTIONS_SHOWN_LANDSCAPE = 1
+QUESTIONS_SHOWN_PORTRAIT = 2
+
+log = logging.getLogger(__name__)
+
+
+def asked_first(questions: Any, new_cells: Any) -> list[Any]:
+    """The sheet reader's questions, those about the new drawing first (they decide what is
+    entered), then the rest in the reader's order."""
+    new = {tuple(c) for c in new_cells}
+    return sorted(questions, key=lambda q: not new & {tuple(c) for c in getattr(q, "cells", ())})
+
+
+def question_text(question: Any) -> str:
+    """A sheet reader's question (:class:`ui.reading.SheetQuestion`) in the player's words and
+    language: what to check, and where (rows and columns counted from 1 at the top left)."""
+    kind = getattr(question, "kind", "")
+    cells = sorted(tuple(c) for c in getattr(question, "cells", ()))
+    square = getattr(question, "square", None)
+    if kind == "cell" and square is not None:
+        return _("Is the square at row {row}, column {col} filled?").format(
+            row=square[0] + 1, col=square[1] + 1)
+    if kind == "cell" and cells:
+        return _("Are the marked squares that look empty really empty?")
+    if kind == "bonus" and len(cells) == 1:
+        return _("Is there a handwritten 1 at row {row}, column {col}?").format(
+            row=cells[0][0] + 1, col=cells[0][1] + 1)
+    if kind == "bonus" and cells:
+        return _("Which marked square has the handwritten 1?")
+    if kind == "orientation":
+        return _("Which side of the sheet is up? The title is not clear")
+    if not cells:
+        return _("Please check the marked squares")
+    row, col = cells[0][0] + 1, cells[0][1] + 1
+    if kind == "split":
+        return _("Near row {row}, column {col}: is there an outline between the marked "
+                 "squares?").format(row=row, col=col)
+    if kind == "outline":
+        return _("Near row {row}, column {col}: an outline does not close. One shape or "
+                 "several?").format(row=row, col=col)
+    return _("Near row {row}, column {col}: please check the marked squares").format(
+        row=row, col=col)
 
 
 class SecondChanceScreen(BaseScreen):
@@ -105,7 +151,6 @@ class SecondChanceScreen(BaseScreen):
         sheet = self.ids.sheet
         sheet.selected = [list(c) for c in reading.new_cells]
         sheet.ghost = []
-        sheet.doubtful = []
         notes = []
         state = self.state()
         for index, card in enumerate(state.revealed or ()):
@@ -115,13 +160,32 @@ class SecondChanceScreen(BaseScreen):
                 notes.append(_("that is card {n}").format(n=index + 1))
         if reading.missing:
             notes.append(_("{n} accepted squares look empty").format(n=len(reading.missing)))
-        if reading.doubtful or reading.questions:
-            notes.append(_("please check the marked squares"))
-            # marked apart from the green "fits" ghost, which Draw it takes as the drawing
-            sheet.doubtful = [list(c) for c in reading.doubtful]
-        notes.extend(reading.problems)
-        self.status = _("The camera sees {n} new squares").format(
-            n=len(reading.new_cells)) + ("; " + "; ".join(notes) if notes else "")
+        questions = asked_first(reading.questions, reading.new_cells)
+        for question in questions:
+            log.info("sheet reader asks (%s) about %s: %s", getattr(question, "kind", ""),
+                     list(getattr(question, "cells", ())), getattr(question, "message", question))
+        asked = {tuple(c) for q in questions for c in getattr(q, "cells", ())}
+        # marked apart from the green "fits" ghost, which Draw it takes as the drawing
+        sheet.doubtful = [list(c) for c in sorted(asked | {tuple(c) for c in reading.doubtful})]
+        asks = [question_text(q) for q in questions]
+        if set(map(tuple, reading.doubtful)) - asked:
+            asks.append(_("Please check the marked squares"))
+        asks = list(dict.fromkeys(asks))  # two questions worded alike are asked once
+        shown = QUESTIONS_SHOWN_PORTRAIT if self.portrait else QUESTIONS_SHOWN_LANDSCAPE
+        lines = asks[:shown]
+        if len(asks) > shown:
+            lines[-1] += " " + _("(+{n} more)").format(n=len(asks) - shown)
+        # a problem of the rules' check on squares asked about is what the question settles
+        # (a shape no tile can be is far more likely a missed outline)
+        problem_cells = getattr(reading, "problem_cells", None) or [()] * len(reading.problems)
+        notes.extend(problem for problem, cells in zip(reading.problems, problem_cells,
+                                                      strict=True)
+                     if not cells or not set(map(tuple, cells)) <= asked)
+        seen = _("The camera sees {n} new squares").format(n=len(reading.new_cells)) + (
+            "; " + "; ".join(notes) if notes else "")
+        # beside the sheet (800x480) the question runs on after what the camera saw, a line
+        # apart it would not fit the panel; under the sheet each has a line of its own
+        self.status = "\n".join([seen, *lines]) if self.portrait else ". ".join([seen, *lines])
 
     def read_card(self) -> None:
         """Read the card under the camera: the next revealed card, or the second chance."""
