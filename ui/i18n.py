@@ -17,6 +17,16 @@ DOMAIN = "companion"
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 #: language code -> its own name, as the settings screen lists them
 LANGUAGES = {"en": "English", "es": "Español", "uk": "Українська"}
+#: each language's gettext plural rule (the .po header): Ukrainian has three forms (1, 21 ...;
+#: 2-4, 22-24 ...; 0, 5-20, 25 ...), English and Spanish two
+PLURAL_FORMS = {
+    "en": "nplurals=2; plural=(n != 1);",
+    "es": "nplurals=2; plural=(n != 1);",
+    "uk": "nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && "
+          "(n%100<10 || n%100>=20) ? 1 : 2);",
+}
+#: joins a plural text's English forms (its key) and its translated forms, as in a .mo file
+PLURAL_SEPARATOR = "\0"
 
 _translation: gettext.NullTranslations = gettext.NullTranslations()
 _language = "en"
@@ -43,34 +53,45 @@ def _(message: str) -> str:
     return _translation.gettext(message)
 
 
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The form of a text with a count ``n`` in the current language (``{n}`` is filled in by
+    the caller): "1 square", "2 squares"; Ukrainian picks one of three forms."""
+    return _translation.ngettext(singular, plural, n)
+
+
 def N_(message: str) -> str:  # noqa: N802 - the gettext convention
     """Mark a text for translation where it is defined; ``_`` translates it where shown."""
     return message
 
 
 def parse_po(text: str) -> dict[str, str]:
-    """msgid -> msgstr of a .po file (no plurals, no contexts: the app uses neither)."""
+    """msgid -> msgstr of a .po file (no contexts: the app uses none).
+
+    A plural text (``msgid_plural``, ``msgstr[0]`` ...) is keyed by its two English forms and
+    maps to its translated forms, each pair joined by :data:`PLURAL_SEPARATOR`, as a .mo file
+    stores them."""
     entries: dict[str, str] = {}
-    key: str | None = None
+    parts: dict[str, list[str]] = {}
     current: list[str] = []
-    msgid: str | None = None
 
     def flush() -> None:
-        nonlocal msgid
-        if key == "msgstr" and msgid is not None:
-            entries[msgid] = "".join(current)
-            msgid = None
+        if "msgid" in parts:
+            key = PLURAL_SEPARATOR.join(
+                "".join(parts[k]) for k in ("msgid", "msgid_plural") if k in parts)
+            forms = sorted(k for k in parts if k.startswith("msgstr"))
+            entries[key] = PLURAL_SEPARATOR.join("".join(parts[k]) for k in forms)
+        parts.clear()
 
     for raw in text.splitlines():
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
-        if line.startswith("msgid "):
+        keyword, _space, value = line.partition(" ")
+        if keyword == "msgid":
             flush()
-            key, current = "msgid", [ast.literal_eval(line[6:])]
-        elif line.startswith("msgstr "):
-            msgid = "".join(current)
-            key, current = "msgstr", [ast.literal_eval(line[7:])]
+        if keyword in ("msgid", "msgid_plural", "msgstr") or (
+                keyword.startswith("msgstr[") and keyword.endswith("]")):
+            current = parts[keyword] = [ast.literal_eval(value)]
         elif line.startswith('"'):
             current.append(ast.literal_eval(line))
         else:
@@ -81,7 +102,8 @@ def parse_po(text: str) -> dict[str, str]:
 
 def mo_bytes(entries: dict[str, str]) -> bytes:
     """The GNU .mo encoding of ``entries`` (untranslated entries are left out)."""
-    items = sorted((k, v) for k, v in entries.items() if v or k == "")
+    items = sorted((k, v) for k, v in entries.items()
+                   if v.replace(PLURAL_SEPARATOR, "") or k == "")
     ids = [k.encode("utf-8") for k, _v in items]
     strs = [v.encode("utf-8") for _k, v in items]
     count = len(items)
@@ -132,15 +154,30 @@ def update_catalogues(translations: dict[str, dict[str, str]] | None = None) -> 
         known.update((translations or {}).get(language, {}))
         lines = [f"# Tabletop Companion app texts ({language}). Rebuild: python -m ui.i18n",
                  'msgid ""', 'msgstr ""', '"Content-Type: text/plain; charset=UTF-8\\n"',
-                 f'"Language: {language}\\n"', ""]
+                 f'"Language: {language}\\n"',
+                 f'"Plural-Forms: {PLURAL_FORMS[language]}\\n"', ""]
         for message in messages:
-            lines += [f"msgid {_po_string(message)}",
-                      f"msgstr {_po_string(known.get(message, ''))}", ""]
+            lines += [*_po_entry(message, known.get(message, ""), language), ""]
         po.parent.mkdir(parents=True, exist_ok=True)
         po.write_text("\n".join(lines), encoding="utf-8")
         compile_po(po)
         written.append(po)
     return written
+
+
+def plural_count(language: str) -> int:
+    """How many forms a plural text has in ``language``."""
+    return int(PLURAL_FORMS[language].split("nplurals=")[1].split(";")[0])
+
+
+def _po_entry(message: str, translated: str, language: str) -> list[str]:
+    if PLURAL_SEPARATOR not in message:
+        return [f"msgid {_po_string(message)}", f"msgstr {_po_string(translated)}"]
+    singular, plural = message.split(PLURAL_SEPARATOR)
+    forms = translated.split(PLURAL_SEPARATOR) if translated else []
+    forms += [""] * (plural_count(language) - len(forms))
+    return [f"msgid {_po_string(singular)}", f"msgid_plural {_po_string(plural)}",
+            *(f"msgstr[{i}] {_po_string(form)}" for i, form in enumerate(forms))]
 
 
 if __name__ == "__main__":
@@ -177,11 +214,22 @@ def extract_messages(root: Path | None = None) -> list[str]:
 
 
 def _marked_in_python(source: str) -> list[str]:
-    """The literal texts of ``_(...)`` and ``N_(...)`` calls, in source order."""
+    """The literal texts of ``_(...)`` and ``N_(...)`` calls, in source order; an
+    ``ngettext(singular, plural, n)`` call's two forms as one text, joined as a .mo joins them."""
+
+    def literal(node: ast.expr) -> str | None:
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return node.value
+        return None
+
     calls = []
     for node in ast.walk(ast.parse(source)):
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-                and node.func.id in ("_", "N_") and node.args
-                and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
-            calls.append((node.lineno, node.col_offset, node.args[0].value))
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.args):
+            continue
+        texts = [literal(arg) for arg in node.args[:2]]
+        if node.func.id in ("_", "N_") and texts[0] is not None:
+            calls.append((node.lineno, node.col_offset, texts[0]))
+        elif node.func.id == "ngettext" and len(texts) == 2 and None not in texts:
+            calls.append((node.lineno, node.col_offset, PLURAL_SEPARATOR.join(
+                text for text in texts if text is not None)))
     return [text for _line, _col, text in sorted(calls)]

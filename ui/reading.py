@@ -227,6 +227,20 @@ def sheet_question(question: Any, filled: set[Cell]) -> SheetQuestion:
                          square=square)
 
 
+@dataclass(frozen=True)
+class SheetProblemSeen:
+    """One problem of the rules' check of the sheet read, kept for the screen to word.
+
+    ``code`` is the check's (:class:`companion.second_chance.SheetProblem`: ``centre-empty``,
+    ``illegal-shape``, ``unsegmented``, ...), ``cells`` the squares it is about (0-based row,
+    column) and ``message`` the check's own English, for the logs only.
+    """
+
+    code: str
+    cells: tuple[Cell, ...] = ()
+    message: str = ""
+
+
 @dataclass
 class SheetReadingResult:
     """A Second Chance sheet as read, against the player's accepted grid."""
@@ -236,10 +250,8 @@ class SheetReadingResult:
     #: squares the reader is unsure of (those of its questions among them)
     doubtful: list[Cell] = field(default_factory=list)
     questions: list[SheetQuestion] = field(default_factory=list)
-    #: what the rules' sheet check finds wrong (an illegal shape, the centre empty, ...), with
-    #: the squares each is about
-    problems: list[str] = field(default_factory=list)
-    problem_cells: list[tuple[Cell, ...]] = field(default_factory=list)
+    #: what the rules' sheet check finds wrong (an illegal shape, the centre empty, ...)
+    problems: list[SheetProblemSeen] = field(default_factory=list)
 
 
 def read_sheet_frame(frame: Any, accepted: set[Cell], *, cfg: Any = None) -> SheetReadingResult:
@@ -259,9 +271,11 @@ def read_sheet_frame(frame: Any, accepted: set[Cell], *, cfg: Any = None) -> She
         missing=sorted(accepted - filled),
         doubtful=[(int(r), int(c)) for r, c in reading.doubtful],
         questions=[sheet_question(q, filled) for q in reading.questions],
-        problems=[p.message for p in problems],
-        problem_cells=[tuple((int(r), int(c)) for r, c in getattr(p, "cells", ()))
-                       for p in problems],
+        problems=[SheetProblemSeen(code=str(getattr(p, "code", "")),
+                                   cells=tuple((int(r), int(c)) for r, c in
+                                               getattr(p, "cells", ())),
+                                   message=str(getattr(p, "message", p)))
+                  for p in problems],
     )
     return result
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 import vision.sheet_reader as sheet_reader
-from ui.reading import SheetQuestion, read_sheet_frame
+from ui.reading import SheetProblemSeen, SheetQuestion, read_sheet_frame
 
 
 def test_questions_are_kept_with_their_kind_and_squares_and_config_is_passed(
@@ -87,4 +87,5 @@ def test_split_outline_and_bonus_questions_keep_their_squares_and_problems_their
         ("bonus", ((7, 7),), None),
     ]
     assert [q.message for q in result.questions] == [q["message"] for q in questions]
-    assert result.problems == ["not a tile"] and result.problem_cells == [((0, 0), (0, 1))]
+    assert result.problems == [SheetProblemSeen(code="illegal-shape", cells=((0, 0), (0, 1)),
+                                                message="not a tile")]

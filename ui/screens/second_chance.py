@@ -18,7 +18,7 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.scrollview import ScrollView
 
-from ui.i18n import _
+from ui.i18n import _, ngettext
 from ui.screens.base import BaseScreen
 from ui.touch import min_target_px
 from ui.widgets.buttons import TouchButton, TouchToggle
@@ -30,6 +30,11 @@ SOLO_GOAL = 10  # fewer than ten empty squares over three games (the seed's solo
 #: under it in portrait
 QUESTIONS_SHOWN_LANDSCAPE = 1
 QUESTIONS_SHOWN_PORTRAIT = 2
+#: the camera picture's height, in touch targets: the players aim the camera at a sheet or a
+#: card by it. Beside the sheet (800x480) the panel has no height to spare, so the picture
+#: sits beside its buttons, stacked, as tall as two of them; under the sheet it may grow
+CAMERA_TARGETS_LANDSCAPE = 2
+CAMERA_TARGETS_PORTRAIT = 4
 
 log = logging.getLogger(__name__)
 
@@ -70,6 +75,37 @@ def question_text(question: Any) -> str:
                  "several?").format(row=row, col=col)
     return _("Near row {row}, column {col}: please check the marked squares").format(
         row=row, col=col)
+
+
+def problem_text(problem: Any) -> str:
+    """A problem of the rules' check of a sheet read (:class:`ui.reading.SheetProblemSeen`) in
+    the player's words and language, as a note after what the camera saw: what is wrong, and
+    near which square (rows and columns counted from 1 at the top left)."""
+    from companion.second_chance import CENTRE
+
+    code = getattr(problem, "code", "")
+    cells = sorted(tuple(c) for c in getattr(problem, "cells", ()))
+    if code == "centre-empty":
+        return _("the start card must cover the centre square (the circle)")
+    if code == "outside":
+        return _("squares filled outside the grid")
+    if code == "bonus":
+        return (_("the 1 is on the centre, where the start card must be") if cells == [CENTRE]
+                else _("the 1 is off the grid"))
+    what = {
+        "start-size": _("the start card drawn has the wrong shape"),
+        "illegal-shape": _("the marked squares are not the shape of a card"),
+        "not-in-deck": _("no card has the shape of the marked squares"),
+        "too-many-copies": _("this shape is drawn more often than the deck has it"),
+        "unsegmented": _("touching cards with no outline between them"),
+        "shape-cell-empty": _("an outline encloses squares that look empty"),
+        "overlap": _("squares inside two outlines at once"),
+        "unassigned": _("filled squares outside every outline"),
+    }.get(code, _("please check the marked squares"))
+    if not cells:
+        return what
+    return _("near row {row}, column {col}: {problem}").format(
+        row=cells[0][0] + 1, col=cells[0][1] + 1, problem=what)
 
 
 class SecondChanceScreen(BaseScreen):
@@ -113,22 +149,42 @@ class SecondChanceScreen(BaseScreen):
     # --- the camera ---------------------------------------------------------------------------
     def _camera_row(self, panel: Any, demo_label: str, demo_action: Any, *,
                     read_label: str | None = None, read_action: Any = None) -> None:
-        if self.app.camera is None or self.app.camera_failed:
+        if not self._camera_on():
             return
         from ui.widgets.camera_view import CameraView
 
-        panel.add_widget(CameraView())
-        row = BoxLayout(size_hint_y=None, height=min_target_px(), spacing=4)
+        target = min_target_px()
+        camera = CameraView()
         read = TouchButton(text=read_label or _("Read the sheet"), font_size="15sp")
         read.bind(on_press=lambda *_a: (read_action or self.read_sheet)())
         self.read_button = read
-        row.add_widget(read)
+        buttons = [read]
         if self.app.demo and self.app.table is not None:
             demo = TouchButton(text=demo_label, font_size="15sp")
             demo.bind(on_press=lambda *_a: demo_action())
             self.demo_button = demo
-            row.add_widget(demo)
+            buttons.append(demo)
+        if self.portrait:
+            # the picture takes what the panel has left, never less than its minimum
+            camera.size_hint_min_y = CAMERA_TARGETS_PORTRAIT * target
+            panel.add_widget(camera)
+            row = BoxLayout(size_hint_y=None, height=target, spacing=4)
+            for button in buttons:
+                row.add_widget(button)
+            panel.add_widget(row)
+            return
+        # beside the sheet the panel is short: under the cards, the buttons and the status the
+        # picture had a few pixels left, so it sits beside its buttons, stacked
+        row = BoxLayout(size_hint_y=None, spacing=4, height=CAMERA_TARGETS_LANDSCAPE * target + 4)
+        row.add_widget(camera)
+        column = BoxLayout(orientation="vertical", spacing=4, size_hint_x=0.8)
+        for button in buttons:
+            column.add_widget(button)
+        row.add_widget(column)
         panel.add_widget(row)
+
+    def _camera_on(self) -> bool:
+        return self.app.camera is not None and not self.app.camera_failed
 
     def read_sheet(self) -> None:
         frame = self.app.last_frame
@@ -144,6 +200,8 @@ class SecondChanceScreen(BaseScreen):
                                    self._read_done, name="read-sheet")
 
     def _read_done(self, reading: Any, error: BaseException | None) -> None:
+        from companion.second_chance.grid import in_grid
+
         if error is not None:
             self.status = _("Could not read the sheet ({error}); tap the squares").format(
                 error=error)
@@ -159,14 +217,25 @@ class SecondChanceScreen(BaseScreen):
             if reading.new_cells and is_placement_of(reading.new_cells, card):
                 notes.append(_("that is card {n}").format(n=index + 1))
         if reading.missing:
-            notes.append(_("{n} accepted squares look empty").format(n=len(reading.missing)))
+            notes.append(ngettext("{n} accepted square looks empty",
+                                  "{n} accepted squares look empty",
+                                  len(reading.missing)).format(n=len(reading.missing)))
         questions = asked_first(reading.questions, reading.new_cells)
         for question in questions:
             log.info("sheet reader asks (%s) about %s: %s", getattr(question, "kind", ""),
                      list(getattr(question, "cells", ())), getattr(question, "message", question))
         asked = {tuple(c) for q in questions for c in getattr(q, "cells", ())}
+        # a problem of the rules' check on squares asked about is what the question settles
+        # (a shape no tile can be is far more likely a missed outline)
+        problems = [p for p in reading.problems
+                    if not p.cells or not {tuple(c) for c in p.cells} <= asked]
+        for problem in problems:
+            log.info("sheet check (%s) about %s: %s", problem.code, list(problem.cells),
+                     problem.message)
+        problem_squares = {tuple(c) for p in problems for c in p.cells if in_grid(tuple(c))}
         # marked apart from the green "fits" ghost, which Draw it takes as the drawing
-        sheet.doubtful = [list(c) for c in sorted(asked | {tuple(c) for c in reading.doubtful})]
+        sheet.doubtful = [list(c) for c in sorted(
+            asked | problem_squares | {tuple(c) for c in reading.doubtful})]
         asks = [question_text(q) for q in questions]
         if set(map(tuple, reading.doubtful)) - asked:
             asks.append(_("Please check the marked squares"))
@@ -175,14 +244,10 @@ class SecondChanceScreen(BaseScreen):
         lines = asks[:shown]
         if len(asks) > shown:
             lines[-1] += " " + _("(+{n} more)").format(n=len(asks) - shown)
-        # a problem of the rules' check on squares asked about is what the question settles
-        # (a shape no tile can be is far more likely a missed outline)
-        problem_cells = getattr(reading, "problem_cells", None) or [()] * len(reading.problems)
-        notes.extend(problem for problem, cells in zip(reading.problems, problem_cells,
-                                                      strict=True)
-                     if not cells or not set(map(tuple, cells)) <= asked)
-        seen = _("The camera sees {n} new squares").format(n=len(reading.new_cells)) + (
-            "; " + "; ".join(notes) if notes else "")
+        notes.extend(dict.fromkeys(problem_text(p) for p in problems))
+        new = len(reading.new_cells)
+        seen = ngettext("The camera sees {n} new square", "The camera sees {n} new squares",
+                        new).format(n=new) + ("; " + "; ".join(notes) if notes else "")
         # beside the sheet (800x480) the question runs on after what the camera saw, a line
         # apart it would not fit the panel; under the sheet each has a line of its own
         self.status = "\n".join([seen, *lines]) if self.portrait else ". ".join([seen, *lines])
@@ -285,7 +350,8 @@ class SecondChanceScreen(BaseScreen):
         state = self.state()
         for name in names:
             empty = state.player(name).grid.empty_count
-            label = _("{player}: {n} empty").format(player=name, n=empty)
+            label = ngettext("{player}: {n} empty", "{player}: {n} empty", empty).format(
+                player=name, n=empty)
             t = TouchToggle(text=label, group="sc-viewer", allow_no_selection=False,
                             state="down" if name == self.viewer else "normal", font_size="15sp")
             t.bind(on_press=lambda _t, n=name: self.view(n))
@@ -306,12 +372,20 @@ class SecondChanceScreen(BaseScreen):
         sheet.filled = [list(c) for c in player.grid.filled_cells]
         sheet.bonus = list(player.grid.bonus) if player.grid.bonus else None
 
-    def _label(self, text: str, **kwargs: Any) -> Label:
+    def _label(self, text: str, *, compact: bool = False, **kwargs: Any) -> Label:
+        """A centred text, wrapped to the panel's width; as tall as a touch target unless
+        ``compact`` (then just as tall as its lines: a heading where the panel is short)."""
+        least = 0.0 if compact else min_target_px()
         label = Label(text=text, size_hint_y=None, height=min_target_px(), halign="center",
                       valign="middle", **kwargs)
         label.bind(width=lambda w, v: setattr(w, "text_size", (v - 8, None)))
-        label.bind(texture_size=lambda w, s: setattr(w, "height", max(min_target_px(), s[1] + 6)))
+        label.bind(texture_size=lambda w, s: setattr(w, "height", max(least, s[1] + 6)))
         return label
+
+    def _tight(self) -> bool:
+        """Whether the panel is beside the sheet with the camera picture in it: its headings
+        and the cards' rows then take no more height than they need."""
+        return not self.portrait and self._camera_on()
 
     def _status_label(self) -> Label:
         label = self._label(self.status, color=(1, 0.7, 0.5, 1))
@@ -368,14 +442,15 @@ class SecondChanceScreen(BaseScreen):
         player = state.player(self.viewer)
         if self.deck().is_demo:
             panel.add_widget(self._label(_("Demo deck: the real cards are not transcribed yet"),
-                                         color=(1, 0.8, 0.4, 1), font_size="14sp"))
+                                         color=(1, 0.8, 0.4, 1), font_size="14sp",
+                                         compact=self._tight()))
         if player.started:
             panel.add_widget(self._label(_("{player} has drawn the start card").format(
                 player=self.viewer)))
         else:
             panel.add_widget(self._label(_(
                 "{player}: tap the 8 squares of your start card (one on the circle)").format(
-                player=self.viewer)))
+                player=self.viewer), compact=self._tight()))
             panel.add_widget(self._button(_("Enter the start card"), self.enter_start))
             self._camera_row(panel, _("Demo: draw a start card"), self.demo_start)
         panel.add_widget(self._status_label())
@@ -388,8 +463,10 @@ class SecondChanceScreen(BaseScreen):
     # --- reveal -------------------------------------------------------------------------------
     def _panel_reveal(self, panel: Any) -> None:
         state = self.state()
-        panel.add_widget(self._label(_("Round {n}: enter the two cards turned up ({left} left)")
-                                     .format(n=state.round + 1, left=state.cards_left)))
+        panel.add_widget(self._label(ngettext(
+            "Round {n}: enter the two cards turned up ({left} left)",
+            "Round {n}: enter the two cards turned up ({left} left)", state.cards_left)
+            .format(n=state.round + 1, left=state.cards_left), compact=self._tight()))
         panel.add_widget(self._status_label())
         self._camera_row(panel, _("Demo: turn up a card"), self.demo_card,
                          read_label=_("Read the card"), read_action=self.read_card)
@@ -445,10 +522,11 @@ class SecondChanceScreen(BaseScreen):
             self._panel_second_chance(panel)
             return
         panel.add_widget(self._label(_("{player}: draw one of the two cards").format(
-            player=self.viewer)))
+            player=self.viewer), compact=self._tight()))
         self._camera_row(panel, _("Demo: draw one on paper"), self.demo_draw)
+        card_height = min_target_px() * (1.0 if self._tight() else 1.2)
         for index, card in enumerate(state.revealed):
-            row = BoxLayout(size_hint_y=None, height=min_target_px() * 1.2, spacing=4)
+            row = BoxLayout(size_hint_y=None, height=card_height, spacing=4)
             row.add_widget(ShapeButton(card, size_hint_x=0.35))
             row.add_widget(self._button(_("Fits?"), lambda c=card: self.show_fit(c)))
             row.add_widget(self._button(_("Draw it"), lambda i=index: self.draw(i)))
@@ -478,7 +556,7 @@ class SecondChanceScreen(BaseScreen):
     def _panel_second_chance(self, panel: Any) -> None:
         panel.add_widget(self._label(_(
             "{player}: neither card fits. Turn up a second-chance card after the others draw")
-            .format(player=self.viewer)))
+            .format(player=self.viewer), compact=self._tight()))
         if self.second_card is None:
             panel.add_widget(self._status_label())
             self._camera_row(panel, _("Demo: turn up a card"), self.demo_card,
@@ -581,7 +659,9 @@ class SecondChanceScreen(BaseScreen):
         result = self.app.result()
         empty = result.get("empty", {})
         ranking = sorted(empty, key=lambda p: empty[p])
-        lines = [_("{place}. {player}: {n} empty squares").format(place=i, player=p, n=empty[p])
+        lines = [ngettext("{place}. {player}: {n} empty square",
+                          "{place}. {player}: {n} empty squares", empty[p]).format(
+                              place=i, player=p, n=empty[p])
                  for i, p in enumerate(ranking, start=1)]
         if state.is_solo:
             lines.extend(self._solo_lines(empty[ranking[0]]))

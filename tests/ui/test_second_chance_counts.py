@@ -1,0 +1,67 @@
+"""Counts on the Second Chance screen take the plural form of their number in every language:
+"1 new square", "2 new squares"; Ukrainian has three forms (1, 21 ...; 2-4, 22-24 ...; the rest)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.ui
+
+START = [[4, col] for col in range(8)]
+
+
+def _screen(driver: Any, language: str) -> Any:
+    driver.screen("settings").change("app", "language", language)
+    driver.tap(driver.screen("home").ids.game_second_chance)
+    driver.tap(driver.screen("setup").ids.start_button)
+    return driver.screen("second_chance")
+
+
+def _read(new: int, missing: int) -> Any:
+    return SimpleNamespace(new_cells=[(0, c) for c in range(new)],
+                           missing=[(8, c) for c in range(missing)], doubtful=[], questions=[],
+                           problems=[])
+
+
+@pytest.mark.parametrize(("language", "counts", "seen"), [
+    ("en", (1, 1), "The camera sees 1 new square; 1 accepted square looks empty"),
+    ("en", (2, 3), "The camera sees 2 new squares; 3 accepted squares look empty"),
+    ("es", (1, 1), "La cámara ve 1 casilla nueva; 1 casilla ya anotada parece vacía"),
+    ("es", (0, 2), "La cámara ve 0 casillas nuevas; 2 casillas ya anotadas parecen vacías"),
+    ("uk", (1, 1), "Камера бачить 1 нову клітинку; 1 прийнята клітинка виглядає порожньою"),
+    ("uk", (3, 4), "Камера бачить 3 нові клітинки; 4 прийняті клітинки виглядають порожніми"),
+    ("uk", (5, 6), "Камера бачить 5 нових клітинок; 6 прийнятих клітинок виглядають порожніми"),
+])
+def test_what_the_camera_saw_takes_the_form_of_each_count(
+        make_driver: Any, language: str, counts: tuple[int, int], seen: str) -> None:
+    driver = make_driver()
+    try:
+        screen = _screen(driver, language)
+        screen._read_done(_read(*counts), None)
+        assert screen.status == seen
+    finally:
+        driver.screen("settings").change("app", "language", "en")
+
+
+@pytest.mark.parametrize(("language", "before", "after"), [
+    ("en", "Ana: 81 empty", "Ana: 73 empty"),
+    ("es", "Ana: 81 vacías", "Ana: 73 vacías"),
+    # 81 takes the form of 1, 73 that of 3
+    ("uk", "Ana: 81 порожня", "Ana: 73 порожні"),
+])
+def test_the_players_tabs_count_empty_squares_in_the_form_of_the_number(
+        make_driver: Any, language: str, before: str, after: str) -> None:
+    driver = make_driver()
+    try:
+        screen = _screen(driver, language)
+        screen.view("Ana")
+        assert screen.tab_buttons["Ana"].text == before
+        screen.ids.sheet.selected = START
+        screen.enter_start()
+        driver.pump(2)
+        assert screen.tab_buttons["Ana"].text == after
+    finally:
+        driver.screen("settings").change("app", "language", "en")
