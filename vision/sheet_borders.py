@@ -7,11 +7,12 @@ nearly the same colour, bring drawn outlines into the group of the insides. Othe
 the same border still differ: the light profile across the border (a drawn line is wider and
 sits where the hand put it), how even the dark is along it (a line runs all along, shading
 grain does not), how dark the fills beside it are, the printed line's level, the hue gap and
-colour strength of the two cells. :func:`border_features` gathers them per border and
-:class:`BorderModel` (a small neural network, weights in ``sheet_borders.json``) turns them
-into a probability. The weights are trained on rendered sheets whose truth is known, by
-``bench/train_sheet_borders.py`` (seeds disjoint from every bench range; run it again to
-regenerate the file).
+colour strength of the two cells, and which way each cell's strokes run (a player hatches one
+tile one way; a stroke along the border looks like an outline). :func:`border_features`
+gathers them per border and :class:`BorderModel` (a small neural network, weights in
+``sheet_borders.json``) turns them into a probability. The weights are trained on rendered
+sheets whose truth is known, by ``bench/train_sheet_borders.py`` (seeds disjoint from every
+bench range; run it again to regenerate the file).
 
 Labels: a border between two cells of one tile is 0, a border between two tiles with an
 outline drawn along it (by either tile) is 1; a border between two tiles neither of which has
@@ -53,6 +54,7 @@ FEATURES = (
     "hue_gap", "colour_min", "colour_max", "sheet_colour",
     "dark_min", "dark_max", "dark_gap", "texture_min", "texture_max",
     "to_inside", "to_outline", "templates",
+    "strokes_apart", "crossings_apart", "strokes_along",
     *(f"profile_{i}" for i in range(13)),
 )
 
@@ -78,6 +80,7 @@ class SheetBorderLevels:
     colour: np.ndarray  # (9, 9, 3) hue of each cell's ink
     darkness: np.ndarray  # (9, 9) mean darkness of each cell's inside
     texture: np.ndarray  # (9, 9)
+    strokes: np.ndarray | None = None  # (9, 9, 4) see vision.sheet_cells.stroke_directions
 
 
 def _template(profiles: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -148,6 +151,16 @@ def border_features(borders: list[Border], levels: SheetBorderLevels) -> np.ndar
     def const(v: float) -> np.ndarray:
         return np.full(count, v)
 
+    # how differently the two cells are hatched, and how much of their hatching runs along
+    # the border (a stroke along the printed line looks like an outline)
+    strokes = (levels.strokes if levels.strokes is not None
+               else np.zeros((*levels.darkness.shape, 4)))
+    strokes_a, strokes_b = strokes[ra, ca], strokes[rb, cb]
+    apart = np.linalg.norm(strokes_a[:, :2] - strokes_b[:, :2], axis=1)
+    crossings = np.linalg.norm(strokes_a[:, 2:] - strokes_b[:, 2:], axis=1)
+    along_sign = np.where(ra == rb, 1.0, -1.0)  # vertical strokes run along a vertical border
+    along = along_sign * (strokes_a[:, 0] + strokes_b[:, 0]) / 2
+
     columns = [
         scores, np.clip((scores - middle) / half, -6, 6), const(float(levels.calibrated)),
         const(cut_at - join_at), rank,
@@ -156,6 +169,7 @@ def border_features(borders: list[Border], levels: SheetBorderLevels) -> np.ndar
         np.minimum(dark_a, dark_b), np.maximum(dark_a, dark_b), np.abs(dark_a - dark_b),
         np.minimum(texture_a, texture_b), np.maximum(texture_a, texture_b),
         np.minimum(to_in, 10.0), np.minimum(to_out, 10.0), const(templates),
+        apart, crossings, along,
     ]
     return np.column_stack([*columns, profiles - sheet_profile])
 

@@ -33,6 +33,9 @@ class CellFeatures:
     spread_y: np.ndarray
     colour: np.ndarray  # (9, 9, 3) mean deviation from grey of the ink pixels (hue)
     darkness: np.ndarray  # mean darkness of the inside (0 paper .. 1 black)
+    #: (9, 9, 4) which way the strokes inside run (see :func:`stroke_directions`); zeros when
+    #: not measured
+    strokes: np.ndarray | None = None
 
 
 
@@ -246,6 +249,32 @@ def _cells_view(a: np.ndarray) -> np.ndarray:
     return grid.reshape(N, CANON_CELL, N, CANON_CELL, *a.shape[2:])
 
 
+def stroke_directions(darkness: np.ndarray, lo: int, hi: int) -> np.ndarray:
+    """Which way the strokes inside each cell run: ``(9, 9, 4)``, the darkness gradient's
+    direction as ``(cos 2a, sin 2a, cos 4a, sin 4a)`` averaged with its strength as weight
+    (``a`` the gradient's angle from the x axis, so vertical strokes give ``cos 2a = 1``).
+
+    The doubled angle makes a stroke's two edges agree; a single hatching direction has a
+    long ``2a`` vector, cross-hatching cancels it and shows in ``4a`` (a square grid of
+    strokes against a diagonal one). A player shades one tile one way: two cells hatched
+    differently are two tiles even in one colour and with no outline seen, and a hatch stroke
+    that runs along a border tells why the border looks drawn.
+    """
+    gx = cv2.Sobel(darkness, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(darkness, cv2.CV_32F, 0, 1, ksize=3)
+    strength = gx * gx + gy * gy
+    cos2, sin2 = gx * gx - gy * gy, 2 * gx * gy  # strength times cos 2a, sin 2a
+    cos4 = (cos2 * cos2 - sin2 * sin2) / np.maximum(strength, 1e-12)
+    sin4 = 2 * cos2 * sin2 / np.maximum(strength, 1e-12)
+
+    def per_cell(a: np.ndarray) -> np.ndarray:
+        inside: np.ndarray = _cells_view(a)[:, lo:hi, :, lo:hi].sum(axis=(1, 3))
+        return inside
+
+    total = np.maximum(per_cell(strength), 1e-9)
+    return np.stack([per_cell(v) / total for v in (cos2, sin2, cos4, sin4)], axis=2)
+
+
 def cell_features(
     ink: np.ndarray,
     darkness: np.ndarray,
@@ -288,6 +317,7 @@ def cell_features(
         spread_y=np.sqrt(np.maximum(var_y, 0)),
         colour=ink_colour,
         darkness=mean_dark,
+        strokes=stroke_directions(darkness.astype(np.float32), lo, hi),
     )
 
 

@@ -306,7 +306,7 @@ def read_canonical(
     levels = SheetBorderLevels(
         right, below, through_r, through_b, low_r, low_b, beside_r, beside_b,
         profile_r, profile_b, printed, thresholds, calibrated, f.colour, f.darkness,
-        f.texture)
+        f.texture, f.strokes)
     features = border_features(borders, levels)
     model = load_border_model()
     probability = (dict(zip(borders, model.probabilities(features).tolist(), strict=True))

@@ -5,8 +5,15 @@ classes: a hole among filled cells with marks in it is asked about."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
-from vision.sheet_cells import CellFeatures, classify_cells, paper_and_unsure
+from vision.sheet_cells import (
+    PAD,
+    CellFeatures,
+    classify_cells,
+    paper_and_unsure,
+    stroke_directions,
+)
 from vision.sheet_geometry import CANON_CELL, CANON_MARGIN, CANON_SIZE
 from vision.sheet_reader_config import DEFAULT_CONFIG
 
@@ -96,3 +103,46 @@ def test_a_faint_cell_with_an_empty_neighbour_is_not_a_hole() -> None:
     scores[4, 5] = 0.05
     state, _, _ = classify_cells(_features(scores), DEFAULT_CONFIG)
     assert state[4, 4] == 0 and state[4, 5] == 0
+
+
+def _hatched(direction: str) -> np.ndarray:
+    """A cropped darkness map (the grid and PAD around it) with every cell hatched alike:
+    soft strokes 6 px apart, ``|`` vertical, ``-`` horizontal, ``/`` diagonal, ``x`` both
+    diagonals, ``+`` vertical and horizontal."""
+    size = 9 * CANON_CELL + 2 * PAD
+    y, x = np.mgrid[0:size, 0:size].astype(np.float32)
+    d1, d2 = (x + y) / np.sqrt(2), (x - y) / np.sqrt(2)
+    strokes = {"|": [x], "-": [y], "/": [d1], "x": [d1, d2], "+": [x, y]}[direction]
+    dark = np.zeros((size, size), np.float32)
+    for across in strokes:
+        dark += 0.4 * (1 + np.cos(2 * np.pi * across / 6.0)) / len(strokes)
+    return dark
+
+
+def _strokes(direction: str) -> np.ndarray:
+    lo = int(round(CANON_CELL * DEFAULT_CONFIG.inset))
+    strokes = stroke_directions(_hatched(direction), lo, CANON_CELL - lo)
+    assert strokes.shape == (9, 9, 4)
+    # hatched alike: nearly the same in every cell (the strokes cross each cell at another
+    # phase)
+    assert np.allclose(strokes, strokes[4, 4], atol=0.2)
+    return strokes[4, 4]
+
+
+@pytest.mark.parametrize(("direction", "cos2", "sin2"), [
+    ("|", 1.0, 0.0), ("-", -1.0, 0.0), ("/", 0.0, 1.0), ("x", 0.0, 0.0), ("+", 0.0, 0.0),
+])
+def test_the_direction_of_the_strokes_in_each_cell_is_measured(
+        direction: str, cos2: float, sin2: float) -> None:
+    # cos 2a is 1 for strokes that run up and down (the gradient across them is along x)
+    cos2_measured, sin2_measured, _, _ = _strokes(direction)
+    assert cos2_measured == pytest.approx(cos2, abs=0.1)
+    assert abs(sin2_measured) == pytest.approx(abs(sin2), abs=0.1)
+
+
+def test_two_ways_of_cross_hatching_are_told_apart() -> None:
+    # no one direction in either (2a cancels), but the 4a harmonic differs: a square grid of
+    # strokes against a diagonal one
+    assert abs(_strokes("x")[2] - _strokes("+")[2]) > 0.5
+    # and a single direction differs from both
+    assert all(np.linalg.norm(_strokes("/")[:2] - _strokes(c)[:2]) > 0.8 for c in "x+")

@@ -121,9 +121,11 @@ def _bench_sheet(seed: int):  # type: ignore[no-untyped-def]
 # empty paper in a shadow beside solid shading read as shading (9092, 9374, 9420), a cross-hatch
 # stroke along a printed line that took the score just past the cut while the model was unsure
 # (9612), empty paper in a shadow between hatched cells taken for a solid block (10188: as
-# smooth as paper, it is asked about)
+# smooth as paper, it is asked about), two tiles in one coloured pencil, one hatched and one
+# cross-hatched, whose outline between them is no darker than the printed line (11222: told
+# apart by the way their strokes run)
 @pytest.mark.parametrize("seed", [16, 100, 132, 143, 199, 297, 419, 550, 644, 101790,
-                                  9092, 9374, 9420, 9612, 10188])
+                                  9092, 9374, 9420, 9612, 10188, 11222])
 def test_no_tile_is_read_wrong_without_a_question(seed: int) -> None:
     content, rendered = _bench_sheet(seed)
     reading = read_sheet(rendered.image)
