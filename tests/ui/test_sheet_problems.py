@@ -18,8 +18,8 @@ from ui.reading import SheetProblemSeen, read_sheet_frame
 
 START = [(4, col) for col in range(8)]
 #: what the screen says of a problem it has no wording for
-UNKNOWN = {"en": "please check the marked squares", "es": "revisa las casillas marcadas",
-           "uk": "перевірте позначені клітинки"}
+UNKNOWN = {"en": "check the marked squares", "es": "revisa las casillas marcadas",
+           "uk": "еревірте позначені клітинки"}
 
 
 def _shape_not_in_deck(deck: Any) -> list[tuple[int, int]]:
@@ -94,15 +94,15 @@ def test_every_problem_the_check_makes_is_worded_in_the_players_language(
 
 @pytest.mark.parametrize(("problem", "worded"), [
     (SheetProblemSeen("centre-empty", ((4, 4),)),
-     "the start card must cover the centre square (the circle)"),
+     "The start card must cover the centre square (the circle)"),
     (SheetProblemSeen("not-in-deck", ((7, 2), (6, 3), (6, 2))),
-     "near row 7, column 3: no card has the shape of the marked squares"),
-    (SheetProblemSeen("bonus", ((4, 4),)), "the 1 is on the centre, where the start card must be"),
-    (SheetProblemSeen("bonus", ((9, 9),)), "the 1 is off the grid"),
-    (SheetProblemSeen("outside", ((9, 2),)), "squares filled outside the grid"),
+     "Near row 7, column 3: no card has the shape of the marked squares"),
+    (SheetProblemSeen("bonus", ((4, 4),)), "The 1 is on the centre, where the start card must be"),
+    (SheetProblemSeen("bonus", ((9, 9),)), "The 1 is off the grid"),
+    (SheetProblemSeen("outside", ((9, 2),)), "Squares filled outside the grid"),
     (SheetProblemSeen("smudge", ((1, 1),)),  # a code the screen does not know yet
-     "near row 2, column 2: please check the marked squares"),
-    (SheetProblemSeen("smudge"), "please check the marked squares"),
+     "Near row 2, column 2: please check the marked squares"),
+    (SheetProblemSeen("smudge"), "Please check the marked squares"),
 ])
 def test_a_problem_says_near_which_square_counted_from_1(problem: Any, worded: str) -> None:
     from ui.screens.second_chance import problem_text
@@ -118,17 +118,22 @@ def _round_screen(driver: Any, language: str) -> Any:
 
 
 @pytest.mark.ui
-@pytest.mark.parametrize(("language", "worded"), [
-    ("en", "The camera sees 2 new squares; the start card must cover the centre square (the "
-           "circle); near row 1, column 1: no card has the shape of the marked squares"),
-    ("uk", "Камера бачить 2 нові клітинки; стартова карта має закривати центральну клітинку "
-           "(коло); біля рядка 1, стовпця 1: жодна карта не має форми позначених клітинок"),
+@pytest.mark.parametrize(("size", "language", "worded"), [
+    # beside the sheet one thing to check is worded (a question first), the others counted
+    ((800, 480), "en", "The camera sees 2 new squares. Near row 9, column 8: is there an "
+                       "outline between the marked squares? (+2 more)"),
+    ((800, 480), "uk", "Камера бачить 2 нові клітинки. Біля рядка 9, стовпця 8: чи є лінія "
+                       "контуру між позначеними клітинками? (+ще 2)"),
+    # under the sheet two
+    ((720, 1280), "en", "The camera sees 2 new squares\nNear row 9, column 8: is there an "
+                        "outline between the marked squares?\nThe start card must cover the "
+                        "centre square (the circle) (+1 more)"),
 ])
 def test_the_screen_words_the_problems_and_marks_their_squares(
-        make_driver: Any, language: str, worded: str) -> None:
+        make_driver: Any, size: tuple[int, int], language: str, worded: str) -> None:
     from ui.reading import SheetQuestion
 
-    driver = make_driver()
+    driver = make_driver(size=size)
     try:
         screen = _round_screen(driver, language)
         reading = SimpleNamespace(
@@ -140,10 +145,40 @@ def test_the_screen_words_the_problems_and_marks_their_squares(
                       SheetProblemSeen("illegal-shape", ((8, 7), (8, 8)), "a tile ...")])
         screen._read_done(reading, None)
         driver.pump(2)
-        assert screen.status.startswith(worded + ". ")  # then the question
-        assert "..." not in screen.status
+        assert screen.status == worded
         marked = {tuple(c) for c in screen.ids.sheet.doubtful}
         assert marked == {(4, 4), (0, 0), (0, 1), (8, 7), (8, 8)}
         assert screen.ids.sheet.ghost == []
+    finally:
+        driver.screen("settings").change("app", "language", "en")
+
+
+@pytest.mark.ui
+@pytest.mark.parametrize("size", [(800, 480), (720, 1280)])
+def test_problems_without_questions_are_worded_first_and_the_panel_still_fits(
+        make_driver: Any, size: tuple[int, int]) -> None:
+    from test_layout_text_fits import spilling_labels
+
+    driver = make_driver(size=size, start_camera=True)  # a sheet is read with the camera on
+    try:
+        screen = _round_screen(driver, "uk")
+        screen.ids.sheet.selected = [list(c) for c in START]
+        screen.enter_start()
+        driver.set_size(size)
+        screen.view(screen.viewer)
+        screen._read_done(SimpleNamespace(
+            new_cells=[(0, 0), (0, 1)], missing=[(4, 0)], doubtful=[], questions=[],
+            problems=[SheetProblemSeen("not-in-deck", ((0, 0), (0, 1)), "no card of the ..."),
+                      SheetProblemSeen("too-many-copies", ((0, 0), (0, 1), (2, 2), (2, 3)),
+                                       "2 tiles '##' drawn, the deck has 1 such card(s)")]),
+            None)
+        driver.pump(3)
+        assert "Біля рядка 1, стовпця 1: жодна карта не має форми позначених клітинок" \
+            in screen.status
+        panel = screen.ids.panel
+        outside = [getattr(w, "text", type(w).__name__) for w in panel.children
+                   if w.y < panel.y - 1 or w.top > panel.top + 1]
+        assert not outside
+        assert not spilling_labels(driver.app.root)
     finally:
         driver.screen("settings").change("app", "language", "en")

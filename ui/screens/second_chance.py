@@ -79,19 +79,21 @@ def question_text(question: Any) -> str:
 
 def problem_text(problem: Any) -> str:
     """A problem of the rules' check of a sheet read (:class:`ui.reading.SheetProblemSeen`) in
-    the player's words and language, as a note after what the camera saw: what is wrong, and
-    near which square (rows and columns counted from 1 at the top left)."""
+    the player's words and language: what is wrong, and near which square (rows and columns
+    counted from 1 at the top left)."""
     from companion.second_chance import CENTRE
 
     code = getattr(problem, "code", "")
     cells = sorted(tuple(c) for c in getattr(problem, "cells", ()))
     if code == "centre-empty":
-        return _("the start card must cover the centre square (the circle)")
+        return _("The start card must cover the centre square (the circle)")
     if code == "outside":
-        return _("squares filled outside the grid")
+        return _("Squares filled outside the grid")
     if code == "bonus":
-        return (_("the 1 is on the centre, where the start card must be") if cells == [CENTRE]
-                else _("the 1 is off the grid"))
+        return (_("The 1 is on the centre, where the start card must be") if cells == [CENTRE]
+                else _("The 1 is off the grid"))
+    if not cells:
+        return _("Please check the marked squares")
     what = {
         "start-size": _("the start card drawn has the wrong shape"),
         "illegal-shape": _("the marked squares are not the shape of a card"),
@@ -102,9 +104,7 @@ def problem_text(problem: Any) -> str:
         "overlap": _("squares inside two outlines at once"),
         "unassigned": _("filled squares outside every outline"),
     }.get(code, _("please check the marked squares"))
-    if not cells:
-        return what
-    return _("near row {row}, column {col}: {problem}").format(
+    return _("Near row {row}, column {col}: {problem}").format(
         row=cells[0][0] + 1, col=cells[0][1] + 1, problem=what)
 
 
@@ -236,15 +236,16 @@ class SecondChanceScreen(BaseScreen):
         # marked apart from the green "fits" ghost, which Draw it takes as the drawing
         sheet.doubtful = [list(c) for c in sorted(
             asked | problem_squares | {tuple(c) for c in reading.doubtful})]
-        asks = [question_text(q) for q in questions]
-        if set(map(tuple, reading.doubtful)) - asked:
+        # the check's problems are worded and counted as the questions are: each is something
+        # to check on the marked squares, and beside the sheet there is room for one
+        asks = [*(question_text(q) for q in questions), *(problem_text(p) for p in problems)]
+        if set(map(tuple, reading.doubtful)) - asked - problem_squares:
             asks.append(_("Please check the marked squares"))
         asks = list(dict.fromkeys(asks))  # two questions worded alike are asked once
         shown = QUESTIONS_SHOWN_PORTRAIT if self.portrait else QUESTIONS_SHOWN_LANDSCAPE
         lines = asks[:shown]
         if len(asks) > shown:
             lines[-1] += " " + _("(+{n} more)").format(n=len(asks) - shown)
-        notes.extend(dict.fromkeys(problem_text(p) for p in problems))
         new = len(reading.new_cells)
         seen = ngettext("The camera sees {n} new square", "The camera sees {n} new squares",
                         new).format(n=new) + ("; " + "; ".join(notes) if notes else "")
