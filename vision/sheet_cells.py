@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
 
 from companion.second_chance.shapes import Cell
 from vision.sheet_geometry import CANON_CELL, CANON_MARGIN, CANON_SIZE
-from vision.sheet_layout import GRID_CELLS
+from vision.sheet_layout import GRID_CELLS, SheetLayout
 from vision.sheet_reader_config import SheetReaderConfig
 
 N = GRID_CELLS
@@ -275,6 +276,27 @@ def stroke_directions(darkness: np.ndarray, lo: int, hi: int) -> np.ndarray:
     return np.stack([per_cell(v) / total for v in (cos2, sin2, cos4, sin4)], axis=2)
 
 
+#: the printed centre circle's radius, in cells (vision.sheet_layout), and how far either side
+#: of it a pixel of the centre cell is taken for the printed ring, in canonical pixels (the
+#: line's width, the camera's blur, the grid found a pixel or two off)
+CENTRE_CIRCLE = SheetLayout.circle_ratio
+CENTRE_RING_REACH = 3.0
+
+
+@lru_cache(maxsize=4)
+def _measured(lo: int, hi: int) -> np.ndarray:
+    """``(9, 9, size, size)`` 1 where a cell's inside is measured, 0 on the centre cell's
+    printed circle: an empty centre is not a cell with a ring drawn in it."""
+    size = hi - lo
+    seen = np.ones((N, N, size, size), np.float32)
+    offsets = np.arange(lo, hi, dtype=np.float32) + 0.5 - CANON_CELL / 2
+    distance = np.hypot(offsets[:, None], offsets[None, :])
+    ring = np.abs(distance - CENTRE_CIRCLE * CANON_CELL) <= CENTRE_RING_REACH
+    seen[N // 2, N // 2][ring] = 0.0
+    seen.setflags(write=False)
+    return seen
+
+
 def cell_features(
     ink: np.ndarray,
     darkness: np.ndarray,
@@ -285,12 +307,15 @@ def cell_features(
     """Measure every cell's inside (the outlines along its sides stay out)."""
     lo = int(round(CANON_CELL * cfg.inset))
     hi = CANON_CELL - lo
-    inside = _cells_view(ink)[:, lo:hi, :, lo:hi].transpose(0, 2, 1, 3).astype(np.float32)
+    seen = _measured(lo, hi)
+    inside = (_cells_view(ink)[:, lo:hi, :, lo:hi].transpose(0, 2, 1, 3).astype(np.float32)
+              * seen)
     dark = _cells_view(darkness)[:, lo:hi, :, lo:hi].transpose(0, 2, 1, 3)
     colour = _cells_view(norm)[:, lo:hi, :, lo:hi].transpose(0, 2, 1, 3, 4)
     size = hi - lo
+    area = seen.sum(axis=(2, 3))
     count = inside.sum(axis=(2, 3))
-    share = count / (size * size)
+    share = count / area
     coords = (np.arange(size, dtype=np.float32) + lo) / CANON_CELL
     safe = np.maximum(count, 1)
     mean_y = (inside.sum(axis=3) * coords).sum(axis=2) / safe
@@ -300,8 +325,9 @@ def cell_features(
     # the hue of the ink: its mean deviation from grey (graphite and black pen have none)
     grey = colour.mean(axis=4, keepdims=True)
     ink_colour = ((colour - grey) * inside[..., None]).sum(axis=(2, 3)) / safe[..., None]
-    mean_dark = dark.mean(axis=(2, 3))
-    texture = dark.std(axis=(2, 3))
+    mean_dark = (dark * seen).sum(axis=(2, 3)) / area
+    texture = np.sqrt(np.maximum(
+        (dark ** 2 * seen).sum(axis=(2, 3)) / area - mean_dark ** 2, 0.0))
     score = np.maximum.reduce(
         [
             share / cfg.ink_share_unit,

@@ -288,6 +288,7 @@ def segment(
     profile_verdicts: dict[tuple[Cell, Cell], bool] | None = None,
     border_probability: dict[tuple[Cell, Cell], float] | None = None,
     sure_probability: tuple[float, float] = (1.0, 0.0),
+    hatched_along: set[tuple[Cell, Cell]] | None = None,
 ) -> Segmentation:
     """Group filled cells into tiles; what the drawing leaves open becomes a question.
 
@@ -302,9 +303,12 @@ def segment(
     :mod:`vision.sheet_borders`) is the learned chance of an outline on each border: at least
     the first of ``sure_probability`` cuts a border the score did not cut, at most the second
     joins one the score left undecided (never where paper shows between the fills or the
-    colour changes).
+    colour changes). ``hatched_along`` are borders between two cells hatched alike with
+    strokes that run along the border: a stroke there darkens the printed line like an
+    outline, so a cut the score only just made is asked about even where the model is sure.
     """
     verdicts = profile_verdicts or {}
+    along = hatched_along or set()
     learned = border_probability or {}
     cut_chance, join_chance = sure_probability
     cut_at, join_at = thresholds if thresholds is not None else (cfg.cut, cfg.join)
@@ -337,7 +341,7 @@ def segment(
             doubted = chance is not None and (
                 (score > cut_at and not strong_hue and chance <= MODEL_DOUBT)
                 or (score > cut_at and not strong_hue and sure < BARELY_CUT
-                    and chance < cut_chance)
+                    and (chance < cut_chance or border in along))
                 or (join_at >= score >= PAPER_BETWEEN and hue <= cfg.colour_cut
                     and MODEL_DOUBT <= chance < cut_chance))
             if doubted:

@@ -29,7 +29,7 @@ question is the worst failure there is.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import cv2
@@ -39,6 +39,7 @@ from companion.second_chance.deck import Deck
 from companion.second_chance.shapes import Cell, Shape
 from companion.second_chance.sheet import SheetCheck, check_sheet
 from vision.sheet_borders import (
+    FEATURES,
     SheetBorderLevels,
     border_features,
     load_border_model,
@@ -176,6 +177,93 @@ HEAVY_ONE_INK = 0.3
 #: (on seeds 0-299 and 5000-5299 the doubtful empty ones scored up to 0.76 but one, at 1.0;
 #: the filled ones below the middle from 0.85)
 DOUBTFUL_LEANS_FILLED = 0.8
+#: two cells are hatched alike along their border when their strokes' mean direction along it
+#: (vision.sheet_borders' strokes_along: 1 all along, -1 all across) is at least this, and
+#: their directions differ (strokes_apart) by at most this (sheet 11265: vertical pencil
+#: hatching along a vertical border, 0.94 and 0.02, cut just past the sheet's cut score)
+HATCH_ALONG = 0.8
+HATCH_ALIKE = 0.2
+
+
+@dataclass(frozen=True)
+class BorderLook:
+    """What the reader makes of the borders between filled cells (see
+    :func:`look_at_borders`)."""
+
+    thresholds: tuple[float, float]  # (cut, join) outline scores of this sheet
+    calibrated: bool  # the sheet's outlines stand out from its insides (two groups)
+    verdicts: dict[tuple[Cell, Cell], bool]  # the profile's say on undecided borders
+    levels: SheetBorderLevels
+    borders: list[tuple[Cell, Cell]]
+    features: np.ndarray  # a row of vision.sheet_borders.FEATURES per border
+    probability: dict[tuple[Cell, Cell], float]  # the learned chance of an outline
+    extra_probability: dict[tuple[Cell, Cell], float]  # ... on the extra borders asked for
+
+
+def look_at_borders(tiles: set[Cell], measured: SheetBorderLevels, cfg: SheetReaderConfig,
+                    extra: list[tuple[Cell, Cell]] | None = None) -> BorderLook:
+    """Score, profile and the learned model on every border between two of ``tiles``, and
+    on the ``extra`` borders (a cell beside a tile, taken as filled: measured against the
+    same sheet, left out of its thresholds)."""
+    right, below = measured.right, measured.below
+    scores: dict[tuple[Cell, Cell], float] = {}
+    for r, c in tiles:
+        if (r, c + 1) in tiles:
+            scores[((r, c), (r, c + 1))] = float(right[r, c])
+        if (r + 1, c) in tiles:
+            scores[((r, c), (r + 1, c))] = float(below[r, c])
+    thresholds = outline_thresholds(np.asarray(list(scores.values())), cfg)
+    # the rules may settle an undecided border only on a sheet whose outlines stand out from
+    # the rest (two clear groups): where none are drawn, a legal split is still a guess
+    calibrated = thresholds != (cfg.cut, cfg.join)
+    verdicts = {}
+    cut_at, join_at = thresholds
+    profile_r, profile_b = measured.profile_right, measured.profile_below
+    if calibrated and any(join_at < s <= cut_at for s in scores.values()):
+        # a second look at the undecided borders: their profile against the sheet's own
+        # sure insides and sure outlines (soft pencil outlines over dark shading)
+        profiles = {(a, b): profile_r[a] if a[0] == b[0] else profile_b[a] for a, b in scores}
+        verdicts = profile_verdicts(profiles, scores, thresholds)
+        # between two hatched cells a stroke of the hatching along the printed line has the
+        # profile of an outline (seed 9612, cross-hatching): the profile cuts nothing there
+        texture = measured.texture
+        verdicts = {border: cut for border, cut in verdicts.items()
+                    if not (cut and min(texture[border[0]], texture[border[1]])
+                            >= HATCHED_TEXTURE)}
+    # the learned look at every border (see vision.sheet_borders)
+    borders = sorted(scores)
+    levels = replace(measured, thresholds=thresholds, calibrated=calibrated)
+    extra = list(extra or [])
+    features = border_features(borders + extra, levels)
+    model = load_border_model()
+    chances = (model.probabilities(features).tolist() if model is not None
+               else [0.5] * len(features))
+    return BorderLook(thresholds, calibrated, verdicts, levels, borders,
+                      features[:len(borders)],
+                      dict(zip(borders, chances[:len(borders)], strict=True))
+                      if model is not None else {},
+                      dict(zip(extra, chances[len(borders):], strict=True)))
+
+
+def _borders_beside(cells: list[Cell], tiles: set[Cell]) -> list[tuple[Cell, Cell]]:
+    """The borders between each of ``cells`` and the tile cells beside it."""
+    return [(min(cell, other), max(cell, other)) for cell in cells
+            for other in ((cell[0], cell[1] + 1), (cell[0] + 1, cell[1]),
+                          (cell[0], cell[1] - 1), (cell[0] - 1, cell[1]))
+            if other in tiles]
+
+
+def _inside_a_tile(cells: list[Cell], look: BorderLook, tiles: set[Cell]) -> set[Cell]:
+    """The ``cells`` (doubtful, read empty) beside a tile with surely no outline between, where
+    the tile's own outline would run if the cell were outside it: shading of that tile. (On
+    the bench's sheets the learned chance of an outline there is at most 0.03 when the cell is
+    shading of the tile, and 0.999 or more when it is paper beside the tile.)"""
+    model = load_border_model()
+    if model is None:
+        return set()
+    return {cell for cell in cells
+            if any(look.extra_probability[border] <= model.join_below
+                   for border in _borders_beside([cell], tiles))}
 
 
 def read_canonical(
@@ -278,44 +366,33 @@ def read_canonical(
     printed = printed_line_level(ratio_r, ratio_b, state == 1, cfg)
     right = outline_scores(through_r, beside_r, printed, cfg)
     below = outline_scores(through_b, beside_b, printed, cfg)
-    scores: dict[tuple[Cell, Cell], float] = {}
-    for r, c in tiles:
-        if (r, c + 1) in tiles:
-            scores[((r, c), (r, c + 1))] = float(right[r, c])
-        if (r + 1, c) in tiles:
-            scores[((r, c), (r + 1, c))] = float(below[r, c])
-    thresholds = outline_thresholds(np.asarray(list(scores.values())), cfg)
-    # the rules may settle an undecided border only on a sheet whose outlines stand out from
-    # the rest (two clear groups): where none are drawn, a legal split is still a guess
-    calibrated = thresholds != (cfg.cut, cfg.join)
-    verdicts = {}
-    cut_at, join_at = thresholds
-    profile_r, profile_b = border_profiles(darkness)
-    if calibrated and any(join_at < s <= cut_at for s in scores.values()):
-        # a second look at the undecided borders: their profile against the sheet's own
-        # sure insides and sure outlines (soft pencil outlines over dark shading)
-        profiles = {(a, b): profile_r[a] if a[0] == b[0] else profile_b[a] for a, b in scores}
-        verdicts = profile_verdicts(profiles, scores, thresholds)
-        # between two hatched cells a stroke of the hatching along the printed line has the
-        # profile of an outline (seed 9612, cross-hatching): the profile cuts nothing there
-        verdicts = {border: cut for border, cut in verdicts.items()
-                    if not (cut and min(f.texture[border[0]], f.texture[border[1]])
-                            >= HATCHED_TEXTURE)}
-    # the learned look at every border (see vision.sheet_borders)
-    borders = sorted(scores)
-    levels = SheetBorderLevels(
+    measured = SheetBorderLevels(
         right, below, through_r, through_b, low_r, low_b, beside_r, beside_b,
-        profile_r, profile_b, printed, thresholds, calibrated, f.colour, f.darkness,
+        *border_profiles(darkness), printed, (cfg.cut, cfg.join), False, f.colour, f.darkness,
         f.texture, f.strokes)
-    features = border_features(borders, levels)
+    # a doubtful cell read empty that no outline parts from a tile beside it is shading of
+    # that tile (a light coloured pencil): filled meanwhile, and still asked about
+    leaning_empty = [cell for cell in doubtful if cell not in filled]
+    look = look_at_borders(tiles, measured, cfg, _borders_beside(leaning_empty, tiles))
+    inside = _inside_a_tile(leaning_empty, look, tiles)
+    if inside:
+        filled |= inside
+        tiles |= inside
+        look = look_at_borders(tiles, measured, cfg)
+    thresholds, calibrated, verdicts = look.thresholds, look.calibrated, look.verdicts
+    levels, borders, features, probability = (look.levels, look.borders, look.features,
+                                              look.probability)
     model = load_border_model()
-    probability = (dict(zip(borders, model.probabilities(features).tolist(), strict=True))
-                   if model is not None else {})
+    along = features[:, FEATURES.index("strokes_along")]
+    apart = features[:, FEATURES.index("strokes_apart")]
+    hatched_along = {border for border, a, b in zip(borders, along, apart, strict=True)
+                     if a >= HATCH_ALONG and b <= HATCH_ALIKE}
     seg = segment(tiles, right, below, f.colour, cfg, thresholds=thresholds,
                   settle_by_rules=calibrated, profile_verdicts=verdicts,
                   border_probability=probability,
                   sure_probability=((model.cut_above, model.join_below) if model is not None
-                                    else (1.0, 0.0)))
+                                    else (1.0, 0.0)),
+                  hatched_along=hatched_along)
     # where the player drew no outline, the joins are no evidence: asked
     empty = {(r, c) for r in range(N) for c in range(N) if (r, c) not in filled}
     sides = [(cell, (cell[0] + dr, cell[1] + dc)) for cell in sorted(tiles)

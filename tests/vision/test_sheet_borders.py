@@ -124,6 +124,22 @@ def test_the_learned_probability_cuts_joins_or_leaves_a_border_to_a_question() -
     assert seg.outlines[inside][0] is None and seg.questions
 
 
+def test_a_barely_cut_border_hatched_along_is_asked_even_when_the_model_is_sure() -> None:
+    # two cells hatched alike with strokes along their border: a stroke there darkens the
+    # printed line like an outline, so a score just past the cut is no proof of one
+    tiles = {(0, 0), (0, 1)}
+    border = ((0, 0), (0, 1))
+    colour = np.zeros((9, 9, 3))
+    for score, along, decided in ((0.131, set(), True), (0.131, {border}, None),
+                                  (0.3, {border}, True)):
+        right, below = _scores({border: score})
+        seg = segment(tiles, right, below, colour, DEFAULT_CONFIG, thresholds=(0.13, 0.075),
+                      settle_by_rules=False, border_probability={border: 0.97},
+                      sure_probability=(0.95, 0.05), hatched_along=along)
+        assert seg.outlines[border][0] is decided, (score, along)
+        assert bool(seg.questions) == (decided is None)
+
+
 def test_the_model_never_joins_where_the_colour_changes() -> None:
     tiles = {(0, 0), (0, 1)}
     border = ((0, 0), (0, 1))

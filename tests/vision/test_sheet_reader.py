@@ -123,9 +123,10 @@ def _bench_sheet(seed: int):  # type: ignore[no-untyped-def]
 # (9612), empty paper in a shadow between hatched cells taken for a solid block (10188: as
 # smooth as paper, it is asked about), two tiles in one coloured pencil, one hatched and one
 # cross-hatched, whose outline between them is no darker than the printed line (11222: told
-# apart by the way their strokes run)
+# apart by the way their strokes run), vertical pencil hatching along a vertical border inside
+# a tile, cut just past the sheet's cut score with the model sure (11265: asked)
 @pytest.mark.parametrize("seed", [16, 100, 132, 143, 199, 297, 419, 550, 644, 101790,
-                                  9092, 9374, 9420, 9612, 10188, 11222])
+                                  9092, 9374, 9420, 9612, 10188, 11222, 11265])
 def test_no_tile_is_read_wrong_without_a_question(seed: int) -> None:
     content, rendered = _bench_sheet(seed)
     reading = read_sheet(rendered.image)
@@ -541,3 +542,35 @@ def test_a_heavy_pen_one_is_asked_about_and_read_as_the_bonus_meanwhile(seed: in
     assert all(list(content.bonus) in q["cells"] for q in bonus_questions)
     if BENCH_OPENCV:
         assert bonus_questions
+
+
+# a sheet before the start tile is drawn (or with the start drawn off the centre): the printed
+# centre circle is not ink; it once read as a filled cell on every such sheet
+@pytest.mark.parametrize("style", ["pencil", "pen", "colour"])
+@pytest.mark.parametrize("markers", [True, False])
+def test_the_printed_centre_circle_of_an_empty_centre_reads_empty(style: str,
+                                                                   markers: bool) -> None:
+    for content in (SheetContent(tiles=()), SheetContent(tiles=(((0, 0), (0, 1)),))):
+        reading = read_sheet(render_sheet(content, style=style, seed=5, markers=markers).image)
+        assert reading.grid_rows == tuple(content.truth()["grid"]), reading.questions
+        # and the rules' check says what is wrong with the sheet: nothing covers the centre
+        assert "centre-empty" in [problem.code for problem in reading.check.problems]
+        assert [4, 4] not in [c for q in reading.questions for c in q["cells"]]
+
+
+# light coloured pencil cells inside a tile, doubtful and once read empty meanwhile (a tile
+# with a hole, or cut short): no outline runs between them and their tile, so they are read
+# filled, and still asked about (9461: (4, 5); 10340: (5, 5); 10013: (1, 1) and (3, 0))
+@pytest.mark.parametrize(("seed", "faint"), [
+    (9461, [(4, 5)]), (10340, [(5, 5)]), (10013, [(1, 1), (3, 0)]),
+])
+def test_a_faint_cell_no_outline_parts_from_its_tile_reads_filled(
+        seed: int, faint: list[tuple[int, int]]) -> None:
+    content, rendered = _bench_sheet(seed)
+    reading = read_sheet(rendered.image)
+    truth = content.truth()
+    assert all(truth["grid"][r][c] == "#" for r, c in faint)
+    assert [reading.grid_rows[r][c] for r, c in faint] == ["#"] * len(faint)
+    asked = _question_cells(reading)
+    assert all(cell in asked for cell in faint), reading.questions
+    assert set(reading.shapes) == {tuple(map(tuple, s["cells"])) for s in truth["shapes"]}
