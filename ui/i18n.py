@@ -180,16 +180,12 @@ def _po_entry(message: str, translated: str, language: str) -> list[str]:
             *(f"msgstr[{i}] {_po_string(form)}" for i, form in enumerate(forms))]
 
 
-if __name__ == "__main__":
-    for path in update_catalogues():
-        print(path)
-
-
 _MESSAGE = None
 
 
 def extract_messages(root: Path | None = None) -> list[str]:
-    """Every ``_("...")`` text in the app's .py and .kv files, in first-seen order.
+    """Every ``_("...")`` text (and ``ngettext`` pair) in the app's .py and .kv files, in
+    first-seen order.
 
     Python files are parsed, so a text split over lines (``_("a " "b")``) is one message;
     matching them by pattern missed those and left them in English on every screen."""
@@ -197,7 +193,10 @@ def extract_messages(root: Path | None = None) -> list[str]:
 
     global _MESSAGE
     if _MESSAGE is None:
-        _MESSAGE = re.compile(r'(?<![\w.])N?_\(\s*"((?:[^"\\\n]|\\.)*)"\s*\)')
+        # _("text") or N_("text"); ngettext("one", "many", n) (kv files are not Python)
+        literal = r'"((?:[^"\\\n]|\\.)*)"'
+        _MESSAGE = re.compile(rf'(?<![\w.])(?:N?_\(\s*{literal}\s*\)'
+                              rf'|ngettext\(\s*{literal}\s*,\s*{literal}\s*,)')
     base = root or Path(__file__).resolve().parent
     found: dict[str, None] = {}
     for path in sorted([*base.rglob("*.py"), *base.rglob("*.kv")]):
@@ -209,7 +208,11 @@ def extract_messages(root: Path | None = None) -> list[str]:
                 found[message] = None
             continue
         for match in _MESSAGE.finditer(source):
-            found[ast.literal_eval(f'"{match.group(1)}"')] = None
+            if match.group(1) is not None:
+                found[ast.literal_eval(f'"{match.group(1)}"')] = None
+            else:  # ngettext("one", "many", n): keyed by both forms, as in Python files
+                found[PLURAL_SEPARATOR.join(ast.literal_eval(f'"{match.group(k)}"')
+                                            for k in (2, 3))] = None
     return list(found)
 
 
@@ -233,3 +236,8 @@ def _marked_in_python(source: str) -> list[str]:
             calls.append((node.lineno, node.col_offset, PLURAL_SEPARATOR.join(
                 text for text in texts if text is not None)))
     return [text for _line, _col, text in sorted(calls)]
+
+
+if __name__ == "__main__":  # last: the functions it calls are defined above
+    for path in update_catalogues():
+        print(path)

@@ -16,7 +16,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 
-from ui.i18n import N_, _
+from ui.i18n import N_, _, ngettext
 from ui.screens.base import BaseScreen
 from ui.touch import min_target_px
 from ui.widgets.buttons import LongPressButton, TouchButton, TouchToggle
@@ -146,8 +146,9 @@ class BreakTheCodeScreen(BaseScreen):
         if self.covered:
             self._covered_panel(panel, player)
             return
-        panel.add_widget(self._label(_("{player}: tap your {n} tiles, then Done").format(
-            player=player, n=state.rack_size)))
+        panel.add_widget(self._label(ngettext(
+            "{player}: tap your {n} tile, then Done", "{player}: tap your {n} tiles, then Done",
+            state.rack_size).format(player=player, n=state.rack_size)))
         self._tile_grid(panel)
         row = BoxLayout(size_hint_y=None, height=min_target_px(), spacing=4)
         done = TouchButton(text=_("Done (cover)"))
@@ -313,7 +314,8 @@ class BreakTheCodeScreen(BaseScreen):
         """Why a read rack is not stored, in words that name slots at most, never a tile."""
         problem = reading.problem
         if problem == "count":
-            return _("the camera sees {n} tiles, not {k}").format(
+            return ngettext("the camera sees {n} tile, not {k}",
+                            "the camera sees {n} tiles, not {k}", reading.seen).format(
                 n=reading.seen, k=self.state().rack_size)
         if problem == "box":
             return _("the tiles on slots {slots} read alike, which the box does not allow"
@@ -339,7 +341,8 @@ class BreakTheCodeScreen(BaseScreen):
         from companion.break_the_code import format_code
 
         self.entering[player] = format_code(code)
-        self.entry_note = _("code stored: {n} tiles").format(n=len(code))
+        self.entry_note = ngettext("code stored: {n} tile", "code stored: {n} tiles",
+                                   len(code)).format(n=len(code))
         self.entry_failed = False
         self.covered = True
         if self._entry_player() is None:
@@ -449,9 +452,12 @@ class BreakTheCodeScreen(BaseScreen):
         if advice.question is not None:
             q = advice.question
             card = q.card if q.number is None else f"{q.card}: {q.number}"
-            button.text = _("{n} codes possible; ask {card}").format(n=count, card=card)
+            button.text = ngettext("{n} code possible; ask {card}",
+                                   "{n} codes possible; ask {card}", count).format(
+                n=count, card=card)
         else:
-            button.text = _("{n} codes possible; time to guess").format(n=count)
+            button.text = ngettext("{n} code possible; time to guess",
+                                   "{n} codes possible; time to guess", count).format(n=count)
 
     def analysis(self) -> list[str]:
         """After the game: what each player could have known at the end."""
@@ -464,13 +470,17 @@ class BreakTheCodeScreen(BaseScreen):
             ranked = advice.candidates.ranked()
             if len(ranked) <= 3:
                 likeliest = ", ".join(f"{shown_code(code)} ({p:.0%})" for code, p in ranked)
-                lines.append(_("{player}: {n} codes were still possible: {codes}").format(
+                lines.append(ngettext("{player}: {n} code was still possible: {codes}",
+                                      "{player}: {n} codes were still possible: {codes}",
+                                      len(ranked)).format(
                     player=player, n=len(ranked), codes=likeliest or "-"))
             elif advice.question is not None:
                 q = advice.question
                 card = q.card if q.number is None else f"{q.card}: {q.number}"
-                lines.append(_("{player}: {n} codes were still possible; {card} would have "
-                               "told most").format(player=player, n=len(ranked), card=card))
+                lines.append(ngettext(
+                    "{player}: {n} code was still possible; {card} would have told most",
+                    "{player}: {n} codes were still possible; {card} would have told most",
+                    len(ranked)).format(player=player, n=len(ranked), card=card))
         return lines
 
     # --- asking -------------------------------------------------------------------------------
@@ -554,7 +564,9 @@ class BreakTheCodeScreen(BaseScreen):
 
     def _guess_panel(self, panel: Any) -> None:
         state = self.state()
-        panel.add_widget(self._label(_("{player}: pick {n} tiles, unseen by the others").format(
+        panel.add_widget(self._label(ngettext(
+            "{player}: pick {n} tile, unseen by the others",
+            "{player}: pick {n} tiles, unseen by the others", state.rack_size).format(
             player=state.current_player, n=state.rack_size)))
         self._tile_grid(panel)
         row = BoxLayout(size_hint_y=None, height=min_target_px(), spacing=4)
@@ -593,7 +605,9 @@ class BreakTheCodeScreen(BaseScreen):
         from companion.break_the_code.game import racks_by_name
 
         state = self.state()
-        lines = [_("Game over. Winner: {names}").format(
+        # "Winner: nobody" when nobody won; a tie names the winners
+        lines = [ngettext("Game over. Winner: {names}", "Game over. Winners: {names}",
+                          max(1, len(state.winners))).format(
             names=", ".join(state.winners) or _("nobody"))]
         for player, rack in racks_by_name(state).items():
             lines.append(f"{player}: {shown_code(format_code(rack))}")

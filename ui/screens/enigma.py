@@ -20,8 +20,9 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.scrollview import ScrollView
 
-from ui.i18n import _
+from ui.i18n import _, ngettext
 from ui.screens.base import BaseScreen, readable_on
+from ui.screens.counted import points_text, winners_text
 from ui.touch import min_target_px
 from ui.widgets.buttons import TouchButton, TouchToggle
 
@@ -598,10 +599,10 @@ class EnigmaScreen(BaseScreen):
         state = self.state()
         ranking = sorted(state.players, key=lambda p: (-state.score(p),
                                                        -state.networkers_on_board(p)))
-        lines = [_("{place}. {player}: {points} points, {n} networkers on the board").format(
-            place=i, player=p, points=state.score(p), n=state.networkers_on_board(p))
-            for i, p in enumerate(ranking, start=1)]
-        lines.append(_("Winner: {names}").format(names=", ".join(state.winners())))
+        lines = [f"{i}. {p}: {points_text(state.score(p))}, "
+                 f"{networkers_text(state.networkers_on_board(p))}"
+                 for i, p in enumerate(ranking, start=1)]
+        lines.append(winners_text(list(state.winners())))
         panel.add_widget(self._label(_("Game over"), font_size="22sp"))
         panel.add_widget(self._label("\n".join(lines)))
         panel.add_widget(BoxLayout())
@@ -614,3 +615,8 @@ class EnigmaScreen(BaseScreen):
 
     def on_leave(self, *args: Any) -> None:
         self.stop_timer()
+
+
+def networkers_text(count: int) -> str:
+    return ngettext("{n} networker on the board", "{n} networkers on the board",
+                    count).format(n=count)

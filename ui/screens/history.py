@@ -7,7 +7,7 @@ from typing import Any
 from kivy.properties import StringProperty
 
 from ui import services
-from ui.i18n import _
+from ui.i18n import _, ngettext
 from ui.screens.base import PLAYER_COLOURS, BaseScreen, colour_rgba
 from ui.touch import min_target_px
 from ui.widgets.buttons import TouchButton, TouchToggle
@@ -68,8 +68,12 @@ class HistoryScreen(BaseScreen):
                                  for i, p in enumerate(summary.players)}
         self.ids.plot.series = series
         final = results[-1]
-        winners = ", ".join(final.get("winners", [])) or "-"
-        self.detail = _("{n} events; winners: {winners}").format(n=len(events), winners=winners)
+        winners = list(final.get("winners", []))
+        # an unfinished game has no winner yet: "winners: -"
+        won = ngettext("winner: {names}", "winners: {names}", len(winners) or 2).format(
+            names=", ".join(winners) or "-")
+        self.detail = "; ".join((ngettext("{n} event", "{n} events", len(events)).format(
+            n=len(events)), won))
         self.ids.open_button.disabled = bool(summary.finished)
 
     def open_selected(self) -> None:

@@ -12,8 +12,9 @@ from typing import Any
 
 from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
 
-from ui.i18n import _
+from ui.i18n import _, ngettext
 from ui.screens.base import BaseScreen, ink_on
+from ui.screens.counted import points_text, winners_text
 from ui.touch import min_target_px
 from ui.widgets.buttons import LongPressButton
 
@@ -91,8 +92,8 @@ class IndigoScreen(BaseScreen):
     def haul_text(self, player: str) -> str:
         result = self.app.result()
         gems = result.get("gems", {}).get(player, {})
-        return _("{a} amber, {e} emerald, {s} sapphire").format(
-            a=gems.get("amber", 0), e=gems.get("emerald", 0), s=gems.get("sapphire", 0))
+        return gems_by_kind_text(gems.get("amber", 0), gems.get("emerald", 0),
+                                 gems.get("sapphire", 0))
 
     def peek(self, button: Any, show: bool) -> None:
         """While held, a player's own haul replaces their name (nobody else's is shown)."""
@@ -206,10 +207,21 @@ class IndigoScreen(BaseScreen):
         lines = []
         for place, player in enumerate(ranking, start=1):
             count = sum(gems.get(player, {}).values())
-            lines.append(_("{place}. {player}: {points} points, {gems} gems").format(
-                place=place, player=player, points=scores[player], gems=count))
+            lines.append(f"{place}. {player}: {points_text(scores[player])}, "
+                         f"{gems_text(count)}")
         tied = [p for p in ranking if scores[p] == scores[ranking[0]]] if ranking else []
         if len(tied) > 1:
             lines.append(_("Tie on points: most gems wins"))
-        lines.append(_("Winner: {names}").format(names=", ".join(winners)))
+        lines.append(winners_text(list(winners)))
         self.result_text = "\n".join(lines)
+
+
+def gems_text(count: int) -> str:
+    return ngettext("{n} gem", "{n} gems", count).format(n=count)
+
+
+def gems_by_kind_text(amber: int, emerald: int, sapphire: int) -> str:
+    """A player's gems by kind: "2 ambers, 1 emerald, 0 sapphires"."""
+    return ", ".join((ngettext("{n} amber", "{n} ambers", amber).format(n=amber),
+                      ngettext("{n} emerald", "{n} emeralds", emerald).format(n=emerald),
+                      ngettext("{n} sapphire", "{n} sapphires", sapphire).format(n=sapphire)))

@@ -8,7 +8,7 @@ from kivy.properties import ListProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.textinput import TextInput
 
-from ui.i18n import _
+from ui.i18n import _, ngettext
 from ui.screens.base import PLAYER_COLOURS, BaseScreen, colour_rgba
 from ui.touch import min_target_px
 from ui.widgets.buttons import TouchButton, TouchToggle
@@ -87,7 +87,8 @@ class SetupScreen(BaseScreen):
         low, high = PLAYER_RANGE[self.game]
         rows = self.rows()
         if len(rows) >= high:
-            self.message = _("{game} takes at most {n} players").format(
+            self.message = ngettext("{game} takes at most {n} player",
+                                    "{game} takes at most {n} players", high).format(
                 game=GAME_NAMES[self.game], n=high)
             return
         used = {r.colour for r in rows}
@@ -102,8 +103,10 @@ class SetupScreen(BaseScreen):
         i = rows.index(row)
         if action == "remove":
             if len(rows) <= PLAYER_RANGE[self.game][0]:
-                self.message = _("{game} needs at least {n} players").format(
-                    game=GAME_NAMES[self.game], n=PLAYER_RANGE[self.game][0])
+                low = PLAYER_RANGE[self.game][0]
+                self.message = ngettext("{game} needs at least {n} player",
+                                        "{game} needs at least {n} players", low).format(
+                    game=GAME_NAMES[self.game], n=low)
                 return
             rows.pop(i)
         elif action == "up" and i > 0:
@@ -130,7 +133,7 @@ class SetupScreen(BaseScreen):
         self.layouts = list(INDIGO_LAYOUTS.get(n, ()))
         if self.layout not in self.layouts:
             self.layout = self.layouts[0] if self.layouts else ""
-        self.ids.count_label.text = _("{n} players").format(n=n)
+        self.ids.count_label.text = ngettext("{n} player", "{n} players", n).format(n=n)
         self.app.screen_title = self.title()
         box = self.ids.layout_box
         box.clear_widgets()
