@@ -31,6 +31,37 @@ def make_camera_source(cfg: Any, *, demo: bool, table: Any = None) -> Any:
     return open_camera(settings, render=render).open()
 
 
+class SceneCamera:
+    """The demo table as a camera whose frames say which scene they show: ``last_scene`` is
+    the scene of the last frame read, ``is_current(scene)`` whether it is still the table's
+    (the camera worker's :class:`ui.workers.FrameQueue` drops frames of another game)."""
+
+    def __init__(self, table: Any) -> None:
+        from vision.camera import RenderedCamera
+
+        self.table = table
+        self.last_scene: Any = None
+        self._camera = RenderedCamera(self._render, name="demo table")
+
+    def _render(self) -> Any:
+        frame = self.table.render()
+        self.last_scene = self.table.last_scene
+        return frame
+
+    def open(self) -> SceneCamera:
+        self._camera.open()
+        return self
+
+    def read(self) -> Any:
+        return self._camera.read()
+
+    def is_current(self, scene: Any) -> bool:
+        return bool(self.table.is_current(scene))
+
+    def close(self) -> None:
+        self._camera.close()
+
+
 class FailingSource:
     """A source that works for ``good_frames`` reads and then fails (tests, fault drills)."""
 

@@ -19,6 +19,8 @@ from config import art_pack_folder
 log = logging.getLogger(__name__)
 
 FRAME_SIZE = (1280, 720)
+#: the game a rendered frame shows, by what lies on the table (pending's kind, else the state)
+GAME_OF_PENDING = {"sheet": "second-chance", "card": "second-chance", "code": "break-the-code"}
 
 
 class DemoTable:
@@ -36,16 +38,41 @@ class DemoTable:
         self._seed = seed
         self._frame: Any = None
         self._frame_key: Any = None
+        self._frame_scene: Any = None
+        #: the journal id of the game whose pieces lie on the table (set by the main thread
+        #: with them): the worker renders an empty table for any other game
+        self._owner: Any = None
+        #: the pending piece of the frame being rendered (camera worker thread only)
+        self._rendering: Any = None
+        #: the scene of the last frame :meth:`render` returned (camera worker thread only)
+        self.last_scene: Any = None
         #: Break the Code: the demo players' real tiles (player -> code notation)
         self.code_racks: dict[str, str] = {}
 
     def reset(self) -> None:
+        """Nothing pending on the table; a new game also clears the previous game's table."""
         with self._lock:
             self.pending = None
+            self._own()
+
+    def _own(self) -> None:
+        """What is on the table now belongs to the app's game (main thread, under the lock)."""
+        game = self.game_now()
+        if game != self._owner:
+            self._state = None  # the previous game's pieces leave the table
+        self._owner = game
+
+    def game_now(self) -> Any:
+        """The journal id of the game being played (None: none)."""
+        from ui.services import session_game_id
+
+        session = getattr(self.app, "session", None)
+        return session_game_id(session) if session is not None else None
 
     def sync(self, state: Any) -> None:
         """The accepted state changed (main thread): render from it from now on."""
         with self._lock:
+            self._own()
             if state is not self._state:
                 self.pending = None
             self._state = state
@@ -68,6 +95,7 @@ class DemoTable:
             except Exception:
                 continue
         with self._lock:
+            self._own()
             self._state = state
             self.pending = chosen
         return chosen
@@ -85,6 +113,7 @@ class DemoTable:
                  "at": [placement.at[0], placement.at[1]], "rotation": placement.rotation,
                  "networker": None}
         with self._lock:
+            self._own()
             self._state = state
             self.pending = event
         return entry, placement
@@ -93,18 +122,21 @@ class DemoTable:
         """Second Chance: the sheet under the camera is ``player``'s, as drawn so far."""
         sheet = ("sheet", player, tuple(tuple(map(tuple, t)) for t in tiles), ())
         with self._lock:
+            self._own()
             if not (isinstance(self.pending, tuple) and self.pending[:3] == sheet[:3]):
                 self.pending = sheet
 
     def draw_on_sheet(self, player: str, tiles: list[Any], cells: list[Any]) -> None:
         """Second Chance: the player draws ``cells`` on their paper sheet (not yet entered)."""
         with self._lock:
+            self._own()
             self.pending = ("sheet", player, tuple(tuple(map(tuple, t)) for t in tiles),
                             tuple(tuple(c) for c in cells))
 
     def show_card(self, shape_text: str) -> None:
         """Second Chance: a card is turned up under the camera."""
         with self._lock:
+            self._own()
             self.pending = ("card", shape_text)
 
     def deal_code(self, players: list[str]) -> dict[str, str]:
@@ -118,13 +150,26 @@ class DemoTable:
     def show_code(self, tiles: str) -> None:
         """Break the Code: ``tiles`` (a code's notation; "" for none) lie on the code mat."""
         with self._lock:
+            self._own()
             self.pending = ("code", tiles)
 
     # --- what the camera sees -------------------------------------------------------------
+    def _on_table(self) -> tuple[Any, Any, Any]:
+        """(accepted state, pending piece, game) as the camera sees them now: nothing of
+        another game than the app's (under the lock)."""
+        game = self.game_now()
+        if self._owner != game:
+            return None, None, game
+        return self._state, self.pending, game
+
     def table_state(self) -> Any:
         """The state as it lies on the table (the accepted state plus the pending piece)."""
         with self._lock:
-            state, pending = self._state, self.pending
+            state, pending, _game = self._on_table()
+        return self._with_pending(state, pending)
+
+    @staticmethod
+    def _with_pending(state: Any, pending: Any) -> Any:
         if state is None or pending is None or isinstance(pending, tuple):
             return state
         try:
@@ -139,30 +184,46 @@ class DemoTable:
             return state
 
     def render(self) -> Any:
-        """One BGR frame of the table (camera worker thread).
+        """One BGR frame of the table (camera worker thread); :attr:`last_scene` is then the
+        scene it shows."""
+        frame, self.last_scene = self._render_scene()
+        return frame
+
+    def _render_scene(self) -> tuple[Any, Any]:
+        """One BGR frame of the table and the scene it shows: (game's journal id, which game's
+        table: indigo, enigma, second-chance or break-the-code).
 
         Rendering a camera frame with its effects takes ~200 ms here (a second on a Pi), so a
         frame is rendered only when the table changed and is reused until then.
         """
         with self._lock:
-            key = (self._state, self.pending)
+            key = self._on_table()
             if self._frame is not None and _same_key(self._frame_key, key):
-                return self._frame
-        frame = self._render_state(self.table_state())
+                return self._frame, self._frame_scene
+        state, pending, game = key
+        self._rendering = pending
+        frame = self._render_state(self._with_pending(state, pending))
+        scene = (game, _game_shown(state, pending))
         with self._lock:
-            self._frame_key, self._frame = key, frame
-        return frame
+            self._frame_key, self._frame, self._frame_scene = key, frame, scene
+        return frame, scene
+
+    def is_current(self, scene: Any) -> bool:
+        """Whether a frame of ``scene`` shows the game being played (main thread): a frame
+        rendered before another game began, or an empty table drawn as another game's, is
+        not."""
+        game, shown = scene
+        session = getattr(self.app, "session", None)
+        return game == self.game_now() and (session is None or session.game == shown)
 
     def shows_table(self, frame: Any) -> bool:
         """True when ``frame`` is the rendering of the table as it is now (tests, the demo)."""
         with self._lock:
-            return frame is self._frame and _same_key(self._frame_key,
-                                                      (self._state, self.pending))
+            return frame is self._frame and _same_key(self._frame_key, self._on_table())
 
     def _render_state(self, state: Any) -> Any:
         self._seed += 1
-        with self._lock:
-            pending = self.pending
+        pending = self._rendering
         if isinstance(pending, tuple) and pending[0] == "sheet":
             return self._render_sheet(pending)
         if isinstance(pending, tuple) and pending[0] == "card":
@@ -227,13 +288,23 @@ class DemoTable:
         return result.image
 
     def camera(self) -> Any:
-        from vision.camera import RenderedCamera
+        from ui.camera import SceneCamera
 
-        return RenderedCamera(self.render, name="demo table").open()
+        return SceneCamera(self).open()
 
 
 def _same_key(a: Any, b: Any) -> bool:
-    return a is not None and a[0] is b[0] and a[1] == b[1]
+    return a is not None and a[0] is b[0] and a[1] == b[1] and a[2] == b[2]
+
+
+def _game_shown(state: Any, pending: Any) -> str:
+    """Which game's table a frame of ``state`` and ``pending`` shows (as _render_state draws
+    it: an empty table is drawn as Indigo's)."""
+    if isinstance(pending, tuple) and pending[0] in GAME_OF_PENDING:
+        return GAME_OF_PENDING[pending[0]]
+    if isinstance(pending, dict) or (state is not None and hasattr(state, "board")):
+        return "enigma"
+    return "indigo"
 
 
 def _sketch(state: Any) -> Any:

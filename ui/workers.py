@@ -27,6 +27,10 @@ WORKER_NICE = 10
 
 
 class FrameSource(Protocol):
+    """A camera. A source that renders scenes (the demo table) may also have ``last_scene``,
+    the scene its last frame was rendered for, and ``is_current(scene)``: is that scene still
+    the one on the table (see :class:`FrameQueue`)."""
+
     def read(self) -> Any: ...
 
 
@@ -60,6 +64,59 @@ def put_latest(frames: queue.Queue[Any], frame: Any) -> None:
             frames.put_nowait(frame)
         except queue.Full:  # another producer won the slot; the newest frame is there anyway
             pass
+
+
+class FrameQueue(queue.Queue[Any]):
+    """The one-slot queue of the newest frame, each frame with the scene it shows.
+
+    A rendered frame takes 200 ms (a second on a Pi) and is queued for the UI when it is done;
+    by then the players may have started another game, whose screen would show the previous
+    game's table. ``is_current(scene)`` (the source's) says whether a frame's scene is still
+    the table's: :meth:`get` drops a frame whose scene is not, as if none had come. A real
+    camera has no scenes: its frames are always current.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(maxsize=1)
+        self.is_current: Callable[[Any], bool] | None = None
+        #: the scene of the last frame handed out (None: none, or a camera without scenes)
+        self.handed_scene: Any = None
+
+    def put_frame(self, frame: Any, scene: Any = None) -> None:
+        """Queue ``frame`` (rendered for ``scene``), dropping a frame nobody has taken yet."""
+        try:
+            self.put_nowait((frame, scene))
+        except queue.Full:
+            self.discard()
+            try:
+                self.put_nowait((frame, scene))
+            except queue.Full:  # another producer won the slot; the newest frame is there
+                pass
+
+    def discard(self) -> None:
+        """Drop the frame waiting, if any (it is not handed out)."""
+        try:
+            super().get(False)
+        except queue.Empty:
+            pass
+
+    def get(self, block: bool = True, timeout: float | None = None) -> Any:
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            frame, scene = super().get(block, left)
+            if self.scene_is_current(scene):
+                self.handed_scene = scene
+                return frame
+            log.debug("dropped a camera frame of another scene")
+
+    def scene_is_current(self, scene: Any) -> bool:
+        check = self.is_current
+        return scene is None or check is None or check(scene)
+
+    def handed_current(self) -> bool:
+        """Whether the last frame handed out still shows the table's scene."""
+        return self.scene_is_current(self.handed_scene)
 
 
 class CameraWorker(Closing):
@@ -101,7 +158,7 @@ class CameraWorker(Closing):
         #: turns a frame into what the UI gets (e.g. the frame plus a small preview), on this
         #: thread, so the main thread never resizes a 2304x1296 picture
         self.prepare = prepare
-        self.frames: queue.Queue[Any] = queue.Queue(maxsize=1)
+        self.frames = FrameQueue()
         self.interval = 1.0 / max(fps, 0.5)
         self.max_failures = max_failures
         self._stop = threading.Event()
@@ -142,6 +199,7 @@ class CameraWorker(Closing):
 
     def _read_until_stopped(self) -> None:
         assert self.source is not None
+        self.frames.is_current = getattr(self.source, "is_current", None)
         failures = 0
         while not self._stop.is_set():
             if not self._wanted.is_set():
@@ -154,6 +212,7 @@ class CameraWorker(Closing):
                 frame = self.source.read()
                 if frame is None:
                     raise RuntimeError("the camera returned no frame")
+                scene = getattr(self.source, "last_scene", None)
             except Exception as exc:  # any camera failure becomes a banner, never a crash
                 failures += 1
                 if failures >= self.max_failures and not self.failed and not self._stop.is_set():
@@ -172,7 +231,7 @@ class CameraWorker(Closing):
                     log.exception("preparing a camera frame failed")
                     continue
             if self._wanted.is_set():  # paused meanwhile: this frame is already old
-                put_latest(self.frames, frame)
+                self.frames.put_frame(frame, scene)
             self._stop.wait(max(0.0, self.interval - (time.monotonic() - started)))
 
     def _close_source(self) -> None:
@@ -198,10 +257,7 @@ class CameraWorker(Closing):
         self._wanted.set()
 
     def _drop_frame(self) -> None:
-        try:
-            self.frames.get_nowait()
-        except queue.Empty:
-            pass
+        self.frames.discard()
 
     def stop(self) -> None:
         """Ask the thread to finish its current read, close the camera and end; do not wait."""

@@ -84,6 +84,15 @@ class BaseScreen(Screen):
     def title(self) -> str:
         return _("Tabletop Companion")
 
+    def on_pre_enter(self, *args: Any) -> None:
+        # the camera picture still up may show another game's table (the last frame of the game
+        # played before): none is shown, and none read, until a frame of this game comes
+        app = self.app
+        camera = getattr(app, "camera", None) if app is not None else None
+        if camera is not None and not camera.frames.handed_current():
+            app.camera_texture = None
+            app.last_frame = None
+
     def refresh(self) -> None:
         """Re-render from the session; called on entering and after every event."""
 
