@@ -15,7 +15,8 @@ an outline are left out (nothing is drawn there; the reader asks about such tile
 The side model (vision/sheet_border_sides.json) learns from the sides of tiles on empty cells
 (the empty cell empty in the truth too, not the bonus 1): 1 for a tile drawn with its outline,
 0 for one drawn without; its ``cut_above`` (surely drawn) is above every held-out bare side,
-and at least ``SIDE_SURE_FLOOR``.
+and at least ``SIDE_SURE_FLOOR``; its ``join_below`` (surely bare) below every held-out drawn
+side, and at most ``SIDE_BARE_CEILING``.
 
 The sure thresholds saved with the weights come from the held-out quarter of the sheets (by
 sheet, seeded), on the borders where the reader lets the model decide: ``cut_above`` is above
@@ -60,6 +61,8 @@ MARGIN_LOGIT = 2.0
 #: a side is surely drawn from no lower probability than this, however far below it the bare
 #: sides stay (few bare sides to learn from: 4000 on 600 sheets)
 SIDE_SURE_FLOOR = 0.9
+#: ... and surely bare (the side model's ``join_below``) at no higher probability than this
+SIDE_BARE_CEILING = 0.01
 
 
 Rows = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
@@ -222,10 +225,14 @@ def main() -> None:
     p_held = side_model.probabilities(x_held)
     bare_max = float(p_held[y_held == 0].max())
     drawn_above = max(sigmoid(logit(bare_max) + MARGIN_LOGIT), SIDE_SURE_FLOOR)
-    side_model = replace(side_model, cut_above=drawn_above, join_below=0.0)
+    drawn_min = float(p_held[y_held == 1].min())
+    bare_below = min(sigmoid(logit(drawn_min) - MARGIN_LOGIT), SIDE_BARE_CEILING)
+    side_model = replace(side_model, cut_above=drawn_above, join_below=bare_below)
     print(f"held-out error at 0.5: {((p_held > 0.5) != (y_held > 0.5)).mean():.3%}; bare sides "
           f"up to p {bare_max:.5f}; surely drawn from {drawn_above:.6f}: "
-          f"{int((p_held[y_held == 1] >= drawn_above).sum())} of {int(y_held.sum())} drawn")
+          f"{int((p_held[y_held == 1] >= drawn_above).sum())} of {int(y_held.sum())} drawn; "
+          f"drawn sides from p {drawn_min:.5f}; surely bare up to {bare_below:.6f}: "
+          f"{int((p_held[y_held == 0] <= bare_below).sum())} of {int((y_held == 0).sum())} bare")
     args.side_out.write_text(json.dumps(side_model.to_json()) + "\n")
     print(f"written {args.side_out}")
 

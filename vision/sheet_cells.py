@@ -357,6 +357,38 @@ PAPER_SMOOTH_DARKNESS = 0.5
 
 #: a hole (see :func:`_surrounded`) is asked about from this share of ``empty_score`` on
 HOLE_MARKS = 0.8
+#: a cell read filled this even inside (the std of its darkness; solid pencil shading measures
+#: 0.03-0.07, hatching 0.1 and up) ...
+EVEN_FILL = 0.035
+#: ... whose raw brightness is within this share of an empty neighbour's, in the same hue
+#: (:data:`SOLID_HUE`), looks like that paper
+PAPER_ALIKE = 0.05
+
+
+def looks_like_paper_beside(grid_img: np.ndarray, state: np.ndarray, texture: np.ndarray,
+                            cfg: SheetReaderConfig) -> np.ndarray:
+    """(9, 9): the cells read filled (``state`` 1) that look like the empty paper of a cell
+    next to them (sides and corners): even inside, of its raw brightness and hue.
+
+    Paper in a deep shadow, enclosed by tiles, can be lifted with them by the paper model and
+    read as solid shading with full confidence (missing-outline bench sheet 11592: raw grey
+    139, like the empty cells two columns over at 138-139); shading that dark beside paper is
+    darker than that paper by far more than :data:`PAPER_ALIKE`."""
+    lo = int(round(CANON_CELL * cfg.inset))
+    hi = CANON_CELL - lo
+    mean = (_cells_view(grid_img)[:, lo:hi, :, lo:hi].astype(np.float32)
+            .mean(axis=(1, 3)))  # (9, 9, 3)
+    bright = np.maximum(mean.mean(axis=2), 1.0)
+    hue = mean / bright[..., None]
+    out = np.zeros((N, N), bool)
+    for r, c in zip(*np.nonzero((state == 1) & (texture < EVEN_FILL)), strict=True):
+        for nr in range(max(r - 1, 0), min(r + 2, N)):
+            for nc in range(max(c - 1, 0), min(c + 2, N)):
+                if (state[nr, nc] == 0
+                        and abs(bright[r, c] / bright[nr, nc] - 1.0) <= PAPER_ALIKE
+                        and np.abs(hue[r, c] - hue[nr, nc]).max() <= SOLID_HUE):
+                    out[r, c] = True
+    return out
 
 
 def _surrounded(filled: np.ndarray) -> np.ndarray:

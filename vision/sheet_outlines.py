@@ -491,6 +491,7 @@ def unoutlined_tiles(
     *,
     side_drawn: dict[tuple[Cell, Cell], float] | None = None,
     surely_drawn: float = 1.0,
+    surely_bare: float = 0.0,
 ) -> Segmentation:
     """Ask about every tile of two or more cells read without an outline around it.
 
@@ -514,8 +515,12 @@ def unoutlined_tiles(
     a faint outline elsewhere is as doubtful as before: the outline it draws between two tiles
     can be missed as easily (bench sheet 3152 of the missing-outline tests, a light pencil
     tile joined to an unoutlined one), and only the question about its tile catches that.
+    A side it gives at most ``surely_bare`` is surely bare: a tile whose bare sides all are
+    shows that the player skips outlines as surely as a side that lets through all the
+    printed line's light.
     """
-    learned = side_drawn or {}
+    chances = side_drawn or {}
+    learned = chances
     looks_bare = [((r, c), (nr, nc)) for shape in seg.shapes for r, c in shape
                   for nr, nc in ((r, c + 1), (r + 1, c), (r, c - 1), (r - 1, c))
                   if (nr, nc) in empty and (
@@ -529,7 +534,7 @@ def unoutlined_tiles(
     sides: dict[tuple[Cell, ...], tuple[int, int]] = {}
     skips = False
     for shape in seg.shapes:
-        bare = drawn = 0
+        bare = drawn = certain = 0
         lightest = 0.0
         for r, c in shape:
             for nr, nc in ((r, c + 1), (r + 1, c), (r, c - 1), (r - 1, c)):
@@ -543,13 +548,15 @@ def unoutlined_tiles(
                 lightest = max(lightest, through / max(printed, 1e-3))
                 if through > BARE_LINE * printed:
                     bare += 1
+                    certain += chances.get(((r, c), (nr, nc)), 1.0) <= surely_bare
                 else:
                     drawn += 1
         sides[shape] = (bare, drawn)
         # a player who surely skipped one outline may have skipped others: then a tile with no
         # side on an empty cell (all its sides are other tiles' outlines) tells nothing of its
         # own (a light coloured pencil's outline can look bare by a little, not by this much)
-        skips = skips or (bare > 0 and bare >= drawn and lightest >= SURELY_BARE)
+        skips = skips or (bare > 0 and bare >= drawn
+                          and (lightest >= SURELY_BARE or certain == bare))
     centre = (N // 2, N // 2)
     if skips:
         # where a player skips outlines, the sheet's two groups of scores are mixed with bare

@@ -49,12 +49,14 @@ from vision.sheet_borders import (
 from vision.sheet_cells import (
     GRID_PX,
     PAD,
+    UNSURE_PAPER_CONFIDENCE,
     CellFeatures,
     _one_stroke,
     cell_features,
     classify_cells,
     crop_grid,
     ink_maps,
+    looks_like_paper_beside,
     paper_and_unsure,
     paper_cast,
     paper_model,
@@ -288,6 +290,11 @@ def read_canonical(
     ink, darkness, norm, chroma_map = ink_maps(crop_grid(canon), crop_grid(paper), cast, cfg)
     f = cell_features(ink, darkness, norm, chroma_map, cfg)
     state, confidence, ones = classify_cells(f, cfg, unsure_paper)
+    # an even fill that looks like the empty paper beside it is asked about
+    paper_like = looks_like_paper_beside(crop_grid(canon), state, f.texture, cfg)
+    state = np.where(paper_like, -1, state)
+    confidence = np.where(paper_like, np.minimum(confidence, UNSURE_PAPER_CONFIDENCE),
+                          confidence)
     questions: list[dict[str, Any]] = []
     doubtful = [(r, c) for r in range(N) for c in range(N) if state[r, c] == -1]
     for cell in doubtful:
@@ -406,7 +413,9 @@ def read_canonical(
                   if side_model is not None else {})
     seg = unoutlined_tiles(seg, through_r, through_b, printed, empty, side_drawn=side_drawn,
                            surely_drawn=side_model.cut_above if side_model is not None
-                           else 1.0)
+                           else 1.0,
+                           surely_bare=side_model.join_below if side_model is not None
+                           else 0.0)
     questions.extend(seg.questions)
     # a doubtful cell changes the tiles around it: they are part of its question
     for q in questions:

@@ -11,6 +11,7 @@ from vision.sheet_cells import (
     PAD,
     CellFeatures,
     classify_cells,
+    looks_like_paper_beside,
     paper_and_unsure,
     stroke_directions,
 )
@@ -146,3 +147,24 @@ def test_two_ways_of_cross_hatching_are_told_apart() -> None:
     assert abs(_strokes("x")[2] - _strokes("+")[2]) > 0.5
     # and a single direction differs from both
     assert all(np.linalg.norm(_strokes("/")[:2] - _strokes(c)[:2]) > 0.8 for c in "x+")
+
+
+def test_an_even_fill_that_looks_like_the_paper_beside_it_is_found() -> None:
+    size = 9 * CANON_CELL + 2 * PAD
+    state = np.zeros((9, 9), int)
+    state[4, 4] = 1  # read filled, its right neighbour empty
+    texture = np.full((9, 9), 0.02)
+
+    def found(fill: float, beside: float, fill_texture: float = 0.02) -> bool:
+        grid = np.full((size, size, 3), beside, np.uint8)
+        ys, xs = (slice(PAD + 4 * CANON_CELL, PAD + 5 * CANON_CELL),) * 2
+        grid[ys, xs] = fill
+        texture[4, 4] = fill_texture
+        return bool(looks_like_paper_beside(grid, state, texture, DEFAULT_CONFIG)[4, 4])
+
+    assert found(139, 138)  # paper in a shadow, like the empty paper beside it (11592)
+    assert not found(110, 138)  # shading: far darker than that paper
+    assert not found(139, 138, fill_texture=0.06)  # grain of drawn shading
+    assert not looks_like_paper_beside(
+        np.full((size, size, 3), 138, np.uint8), np.ones((9, 9), int), texture,
+        DEFAULT_CONFIG).any()  # no empty cell beside: nothing to compare with

@@ -423,8 +423,11 @@ def _missing_outline_sheet(seed: int):  # type: ignore[no-untyped-def]
 # tiles with no outline read as one legal tile (279, 292), the same inside other tiles'
 # outlines with no side on an empty cell (22, 214), a calibration dragged by the paper
 # between unoutlined tiles (248), a cut only the profile made inside an unoutlined tile (140),
-# a tile with no outline whose bare sides a camera's colour cast tinted (3152)
-@pytest.mark.parametrize("seed", [22, 140, 214, 248, 279, 292, 3152])
+# a tile with no outline whose bare sides a camera's colour cast tinted (3152), a domino
+# joined to a monomino inside other tiles' outlines on a sheet whose unoutlined tiles were
+# only a little lighter than the printed line, but surely bare to the side model (11542),
+# empty paper in a deep shadow enclosed by tiles read as solid shading (11592)
+@pytest.mark.parametrize("seed", [22, 140, 214, 248, 279, 292, 3152, 11542, 11592])
 def test_touching_tiles_without_outlines_are_asked_about(seed: int) -> None:
     content, rendered = _missing_outline_sheet(seed)
     assert rendered.log["no_outline"]  # the player did skip outlines here
@@ -465,6 +468,29 @@ def test_a_tile_with_no_outline_around_it_is_a_question_naming_its_cells() -> No
             assert out.outlines[((2, 2), (2, 3))][0] is None  # the join is asked now
         else:
             assert out.outlines == seg.outlines
+
+
+def test_surely_bare_sides_make_a_tile_inside_other_outlines_a_question() -> None:
+    # a domino whose sides let through a little less light than the printed line (not
+    # surely bare by its light), and a domino enclosed by an outlined ring of cells
+    bare_domino = [(1, 1), (1, 2)]
+    inner = [(5, 5), (5, 6)]
+    ring = [(4, c) for c in range(4, 8)] + [(6, c) for c in range(4, 8)] + [(5, 4), (5, 7)]
+    printed = 0.62
+    right, below = _outline_sides(bare_domino, 0.9 * printed)
+    empty = ({(r, c) for r in range(9) for c in range(9)}
+             - set(bare_domino) - set(inner) - set(ring))
+    seg = Segmentation((tuple(bare_domino), tuple(inner), tuple(sorted(ring))), (),
+                       {((1, 1), (1, 2)): (False, 1.0, "drawing"),
+                        ((5, 5), (5, 6)): (False, 1.0, "drawing")})
+    sides = {((r, c), (r + dr, c + dc)): 0.001 for r, c in bare_domino
+             for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0)) if (r + dr, c + dc) in empty}
+    for surely_bare, inner_asked in ((0.0, False), (0.01, True)):
+        out = unoutlined_tiles(seg, right, below, printed, empty, side_drawn=sides,
+                               surely_drawn=0.9, surely_bare=surely_bare)
+        asked = [q["cells"] for q in out.questions]
+        assert [[1, 1], [1, 2]] in asked  # bare sides: asked either way
+        assert ([[5, 5], [5, 6]] in asked) == inner_asked, asked
 
 
 def test_the_start_without_outline_is_not_asked_about() -> None:
