@@ -12,6 +12,7 @@ the session decides what it means (e.g. :func:`hardware.table.apply_press`).
 
 from __future__ import annotations
 
+import contextlib
 import math
 import queue
 import threading
@@ -23,7 +24,7 @@ from typing import Any
 from gpiozero import Button
 
 from companion.closing import Closing
-from hardware.errors import HardwareSettingError
+from hardware.errors import HardwareError, HardwareSettingError
 
 MAX_PLAYER_BUTTONS = 4
 PLAYER_BUTTONS = tuple(f"P{seat + 1}" for seat in range(MAX_PLAYER_BUTTONS))
@@ -102,6 +103,7 @@ class ButtonPanel(Closing):
         self._lock = threading.Lock()
         self._listeners: list[Callable[[ButtonPressed], None]] = []
         self._buttons: dict[str, Any] = {}
+        self._closed = False
         try:
             for name, pin in named.items():
                 button = Button(pin, pull_up=True, bounce_time=None, pin_factory=pin_factory)
@@ -109,9 +111,9 @@ class ButtonPanel(Closing):
                 button.when_pressed = self._callback(name, True)
                 button.when_released = self._callback(name, False)
         except BaseException:
-            self.close()
+            with contextlib.suppress(Exception):  # the error that stopped the opening matters
+                self.close()
             raise
-        self._closed = False
 
     def _callback(self, name: str, pressed: bool) -> Callable[[], None]:
         def on_edge() -> None:
@@ -164,10 +166,19 @@ class ButtonPanel(Closing):
         return getattr(self, "_closed", True)
 
     def close(self) -> None:
+        """Free every button's pin, all of them even if one fails; a second call does nothing."""
+        if self._closed:
+            return
         self._closed = True
+        errors: list[Exception] = []
         for button in self._buttons.values():
-            if not button.closed:
-                button.close()
+            try:
+                if not button.closed:
+                    button.close()
+            except Exception as exc:  # free the other pins first
+                errors.append(exc)
+        if errors:
+            raise HardwareError(f"closing the buttons failed: {errors[0]}") from errors[0]
 
 
     def __repr__(self) -> str:

@@ -196,7 +196,16 @@ class Buzzer(Closing):
         return bool(self.device.closed)
 
     def close(self) -> None:
-        if not self.device.closed:
+        """Silence, then free the pin; a second call does nothing.
+
+        Silenced first, and the pin freed even if that fails: a freed line keeps the level it
+        was last driven to on some pin drivers, so a note left playing could go on sounding.
+        """
+        if self.device.closed:
+            return
+        try:
+            self.stop()
+        finally:
             self.device.close()
 
 

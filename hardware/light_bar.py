@@ -183,7 +183,19 @@ class LEDLightBar(Closing):
         return bool(self.graph.closed)
 
     def close(self) -> None:
-        self.graph.close()
+        """Darken every LED, then free the pins; a second call does nothing.
+
+        Darkened first, and the pins freed even if that fails: a freed line keeps the level it
+        was last driven to on some pin drivers, so the bar could stay lit until a restart.
+        """
+        if self.graph.closed:
+            return
+        try:
+            self.graph.off()
+            self._written = [0.0] * self.count
+            self._levels = (0.0,) * self.count
+        finally:
+            self.graph.close()
 
     def __repr__(self) -> str:
         return f"<LEDLightBar pins={list(self.pins)} levels={list(self._levels)}>"

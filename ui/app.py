@@ -38,6 +38,7 @@ from ui.main_thread_errors import (
     running_intervals,
 )
 from ui.sdnotify import Notifier
+from ui.shutdown import release_in_order
 from ui.workers import CameraWorker, UiEvent, run_job
 
 log = logging.getLogger(__name__)
@@ -153,6 +154,8 @@ class CompanionApp(App):
         self._intervals_at_pump: list[Any] = []
         #: the error that made the app give up (too many): Kivy's handler then only ends it
         self._error_ending_app: BaseException | None = None
+        #: set by the first :meth:`shutdown`: what it released stays released
+        self._shut_down = False
 
     # --- building ------------------------------------------------------------------------------
     def build(self) -> Any:
@@ -587,32 +590,86 @@ class CompanionApp(App):
         self.cfg = services.apply_settings(self.cfg, self.settings_overrides)
 
     # --- closing ------------------------------------------------------------------------------
+    def run(self) -> None:
+        """Kivy's ``run``, releasing the hardware however its loop ends.
+
+        Kivy dispatches ``on_stop`` only when the app is stopped (the window closed, SIGTERM);
+        when an exception ends the loop (the app gave up after errors that keep coming, or
+        anything else escaped it) it skips it, so the ``finally`` does the same release. The
+        exception then goes on unchanged: the command line turns it into the exit status that
+        systemd's ``Restart=on-failure`` restarts on.
+        """
+        try:
+            super().run()
+        finally:
+            self.shutdown()
+
     def on_stop(self) -> None:
         self.shutdown()
 
-    def shutdown(self) -> None:
-        for screen in self._screens.values():
-            stop = getattr(screen, "stop_timer", None)
-            if callable(stop):
-                stop()
-        for event in self._clock_events:
+    def shutdown(self) -> list[str]:
+        """Release everything, once: a second call does nothing. Returns the steps that failed.
+
+        The order puts what the players would notice first: systemd hears that the app is
+        stopping, nothing on the clock can light the bar again, the buzzer goes quiet and the
+        bar dark, the pins are freed, then the camera thread is stopped (it closes the camera
+        itself, after its current read: up to a second on a Pi) and the journal closed. Each
+        step is guarded (:func:`ui.shutdown.release_in_order`): one that fails is logged and
+        the rest still run.
+        """
+        if self._shut_down:
+            return []
+        self._shut_down = True
+        return release_in_order([
+            ("telling systemd the app is stopping", self.notifier.stopping),
+            ("stopping the screens' timers", self._stop_screen_timers),
+            ("cancelling the app's clock events", self._cancel_clock_events),
+            ("removing the main-loop error handler", self._remove_main_loop_handler),
+            ("unbinding from the window", self._unbind_window),
+            ("silencing the buzzer and darkening the light bar", self._devices_off),
+            ("closing the GPIO pins", self._close_devices),
+            ("stopping the camera thread and closing the camera", self._close_camera),
+            ("closing the journal", self._close_journal),
+        ], log)
+
+    def _stop_screen_timers(self) -> None:
+        # each screen on its own: a timer that fails to stop must not keep the others ticking
+        release_in_order([(f"stopping the {name} screen's timer", stop)
+                          for name, screen in self._screens.items()
+                          if callable(stop := getattr(screen, "stop_timer", None))], log)
+
+    def _cancel_clock_events(self) -> None:
+        events, self._clock_events = self._clock_events, []
+        for event in events:
             event.cancel()
-        self._clock_events.clear()
-        if self._main_loop_handler is not None:  # Kivy's manager is global: tests make many apps
-            self._main_loop_handler.remove()
-            self._main_loop_handler = None
+
+    def _remove_main_loop_handler(self) -> None:
+        # Kivy's ExceptionManager is global: tests make many apps in one process
+        handler, self._main_loop_handler = self._main_loop_handler, None
+        if handler is not None:
+            handler.remove()
+
+    def _unbind_window(self) -> None:
         Window.unbind(on_flip=self._on_first_flip)
         Window.unbind(size=self._on_window_size)
-        if self.camera is not None:
-            self.camera.close()
-            self.camera = None
+
+    def _devices_off(self) -> None:
         if self.devices is not None:
             self.devices.off()
-            self.devices.close()
-            self.devices = None
-        if self.journal is not None:
-            closer = getattr(self.journal, "close", None)
-            if callable(closer):
-                closer()
-            self.journal = None
-        self.notifier.stopping()
+
+    def _close_devices(self) -> None:
+        devices, self.devices = self.devices, None
+        if devices is not None:
+            devices.close()
+
+    def _close_camera(self) -> None:
+        camera, self.camera = self.camera, None
+        if camera is not None:
+            camera.close()
+
+    def _close_journal(self) -> None:
+        journal, self.journal = self.journal, None
+        closer = getattr(journal, "close", None)
+        if callable(closer):
+            closer()  # every event is on disk already (synchronous=FULL); this checkpoints
+            # the WAL into the database file

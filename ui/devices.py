@@ -95,21 +95,28 @@ class DeviceHub(Closing):
         self._call("render", snapshot, list(events))
 
     def off(self) -> None:
+        """Silence the buzzer and darken the bar (before a restart of the pins, or the end).
+
+        Each on its own: a buzzer that fails to stop must not leave the bar lit.
+        """
         self.panel.levels = [0.0] * len(self.panel.levels)
         self.panel.buzzer = ""
         if self.backend is None:
             return
         buzzer = getattr(self.backend, "buzzer", None)
         bar = getattr(self.backend, "light_bar", None)
-        try:
-            if buzzer is not None:
+        if buzzer is not None:
+            try:
                 buzzer.stop()
-            if bar is not None:
+            except Exception:
+                log.exception("silencing the buzzer failed")
+        if bar is not None:
+            try:
                 from hardware.light_bar import BarFrame
 
                 bar.show(BarFrame.dark(len(bar.levels)))
-        except Exception:
-            log.exception("turning the devices off failed")
+            except Exception:
+                log.exception("darkening the light bar failed")
 
     def snapshot(self) -> PanelState:
         """The panel to draw: the backend's own panel state when there is one."""
@@ -136,14 +143,15 @@ class DeviceHub(Closing):
                 self.events.put(UiEvent("hardware-error", message=self.error))
 
     def close(self) -> None:
-        closer = getattr(self.backend, "close", None)
+        """Free the pins (the hardware package silences and darkens its devices as it closes
+        them). A second call does nothing."""
+        backend, self.backend = self.backend, None
+        closer = getattr(backend, "close", None)
         if callable(closer):
             try:
                 closer()
             except Exception:
                 log.exception("closing the hardware failed")
-        self.backend = None
-
 
 
 def _virtual_backend(cfg: Any) -> Any:

@@ -26,7 +26,10 @@ and again, the burst limit below ends the app.
 Not every error is worth surviving: a fault that repeats (:class:`ErrorBurst`: more than five
 in ten seconds, e.g. something that raises on every frame) or one that is not an ``Exception``
 (``MemoryError`` included) ends the app with the error, and ``Restart=on-failure`` brings it
-back in the same screen and state, which the journal makes safe.
+back in the same screen and state, which the journal makes safe. Kivy's loop ends without
+``on_stop`` then; :meth:`ui.app.CompanionApp.run` still silences the buzzer, darkens the bar,
+frees the pins, closes the camera and the journal (:mod:`ui.shutdown`) before the error goes on
+to the command line, whose exit status (1) is the failure systemd restarts on.
 """
 
 from __future__ import annotations
