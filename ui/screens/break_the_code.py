@@ -46,6 +46,35 @@ def shown_code(code: str) -> str:
     return re.sub(r"(\d)([bwg])\b", lambda m: m[1] + initials[m[2]], code)
 
 
+def card_text(card_id: str, engine_text: str) -> str:
+    """A question card's text in the player's language (the engine's cards are English; a card
+    the app has no text for keeps the engine's)."""
+    texts = {
+        "Q01": _("Where are your #0 tiles?"),
+        "Q02": _("Where are your #1 or #2 tiles? (choose one)"),
+        "Q03": _("Where are your #3 or #4 tiles? (choose one)"),
+        "Q04": _("Where are your #5 tiles?"),
+        "Q05": _("Where are your #6 or #7 tiles? (choose one)"),
+        "Q06": _("Where are your #8 or #9 tiles? (choose one)"),
+        "Q07": _("Which neighbouring tiles have consecutive numbers?"),
+        "Q08": _("Which neighbouring tiles have the same colour?"),
+        "Q09": _("How many odd tiles do you have?"),
+        "Q10": _("How many even tiles do you have? (0 is even)"),
+        "Q11": _("How many of your tiles have a black number?"),
+        "Q12": _("How many of your tiles have a white number?"),
+        "Q13": _("How many of your tiles have the same number?"),
+        "Q14": _("What is the sum of your 3 left-most tiles?"),
+        "Q15": _("What is the sum of your 3 right-most tiles?"),
+        "Q16": _("What is the sum of your central tiles?"),
+        "Q17": _("What is the sum of your black numbers?"),
+        "Q18": _("What is the sum of your white numbers?"),
+        "Q19": _("What is the sum of your tiles?"),
+        "Q20": _("Is your C tile greater than 4?"),
+        "Q21": _("What is the difference between your highest and lowest numbers?"),
+    }
+    return texts.get(card_id, engine_text)
+
+
 class BreakTheCodeScreen(BaseScreen):
     status = StringProperty("")
     mode = StringProperty("ask")
@@ -553,7 +582,7 @@ class BreakTheCodeScreen(BaseScreen):
                        if a.get("event") == len(self.app.session.events)]
             said = "; ".join(f"{a['by']}: {_format_answer(a['answer'])}" for a in answers)
             self.status = _("{card} {text}: {answers}").format(
-                card=card, text=get_card(card).text, answers=said)
+                card=card, text=card_text(card, get_card(card).text), answers=said)
             self.refresh()
 
     # --- guessing -----------------------------------------------------------------------------

@@ -448,8 +448,8 @@ class EnigmaScreen(BaseScreen):
         buttons = []
         colours = dict(self.tile_entry.conduit.cells)
         for cell in cells:
-            b = TouchButton(text=_("on {cell} ({colour})").format(cell=cell,
-                                                                 colour=colours.get(cell, "")))
+            b = TouchButton(text=_("on {cell} ({colour})").format(
+                cell=cell, colour=colour_name(colours.get(cell, ""))))
             b.bind(on_press=lambda _b, c=cell: self.place(c))
             buttons.append(b)
         none = TouchButton(text=_("No networker"))
@@ -559,10 +559,10 @@ class EnigmaScreen(BaseScreen):
         state = self.state()
         lines = []
         for scored in state.last_scored:
-            colours = ", ".join(f"{n} {c}" for c, n in scored.colour_counts)
+            colours = ", ".join(cells_text(c, n) for c, n in scored.colour_counts)
             awards = "; ".join(
                 _("{player} +{points} ({colour})").format(player=a.player, points=a.points,
-                                                          colour=a.colour)
+                                                          colour=colour_name(a.colour))
                 for a in scored.awards) or _("no networkers")
             lines.append(_("System closed: {colours}: {awards}").format(colours=colours,
                                                                        awards=awards))
@@ -620,3 +620,31 @@ class EnigmaScreen(BaseScreen):
 def networkers_text(count: int) -> str:
     return ngettext("{n} networker on the board", "{n} networkers on the board",
                     count).format(n=count)
+
+
+def colour_name(colour: str) -> str:
+    """A power cell's colour (the game data's English name) in the player's language; a colour
+    the app has no word for (a catalogue of other colours) keeps the data's name."""
+    return {"red": _("red"), "blue": _("blue"), "yellow": _("yellow"),
+            "green": _("green")}.get(colour, colour)
+
+
+#: a count of power cells of one colour, each colour its own plural text: the colour agrees
+#: with the noun and the number ("2 червоні комірки", "5 червоних комірок", "1 celda roja")
+_CELLS_OF_COLOUR: dict[str, Callable[[int], str]] = {
+    "red": lambda n: ngettext("{n} red cell", "{n} red cells", n),
+    "blue": lambda n: ngettext("{n} blue cell", "{n} blue cells", n),
+    "yellow": lambda n: ngettext("{n} yellow cell", "{n} yellow cells", n),
+    "green": lambda n: ngettext("{n} green cell", "{n} green cells", n),
+}
+
+
+def cells_text(colour: str, count: int) -> str:
+    """"2 red cells" of a closed system. A colour without a word of its own keeps the data's
+    name, which the translations put after the noun, where it needs no agreement ("3 celdas
+    violet")."""
+    worded = _CELLS_OF_COLOUR.get(colour)
+    if worded is not None:
+        return worded(count).format(n=count)
+    return ngettext("{n} {colour} cell", "{n} {colour} cells", count).format(
+        n=count, colour=colour)

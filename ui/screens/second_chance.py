@@ -648,8 +648,12 @@ class SecondChanceScreen(BaseScreen):
                 empties.append(int(game.result["empty"][game.players[0]]))
         empties = (empties + [empty_now])[:3]
         score = score_solo(empties)
-        lines = [_("Solo game {k} of 3: {list} empty, {total} in all (goal: under {n})").format(
-            k=position, list=" + ".join(map(str, empties)), total=score.total, n=SOLO_GOAL)]
+        # the squares' noun takes the form of the number it counts (the sum, when there are
+        # several games): "1 casilla vacía", "3 + 1 порожні клітинки", "5 порожніх клітинок"
+        games = ngettext("{games} empty square", "{games} empty squares", score.total).format(
+            games=" + ".join(map(str, empties)))
+        lines = [_("Solo game {k} of 3: {games}, {total} in all (goal: under {n})").format(
+            k=position, games=games, total=score.total, n=SOLO_GOAL)]
         if score.complete:
             lines.append(_("Goal reached!") if score.achieved else _("Goal missed"))
         return lines
