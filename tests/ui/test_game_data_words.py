@@ -230,3 +230,45 @@ def test_a_held_rack_marks_each_colour_by_its_initial_in_the_players_language(
     assert held.text == rack.translate(str.maketrans("bwg", letters))
     screen.peek(held, False)
     assert held.text == "Ana"
+
+
+# --- Break the Code: why the camera's read of a rack was not stored -------------------------
+def _rack_refused(driver: Any, reading: Any) -> str:
+    """The entry note after the tile reader's answer for the first player's rack (as the
+    worker hands it to the screen), and that note is on the screen."""
+    screen = driver.start_break_the_code(2)
+    screen.start_entry()
+    player = driver.app.session.players[0]
+    screen.reading_rack = player  # the read under way, as "Show your tiles to the camera" sets
+    screen._rack_read(player, reading, None)
+    driver.pump(2)
+    assert screen.entry_note in " | ".join(driver.texts())
+    return str(screen.entry_note)
+
+
+@pytest.mark.parametrize(("language", "reading", "shown"), [
+    # the reader's own lines are English: the player reads the words for its tag instead
+    ("en", dict(problem="refused", reason="too-small",
+                detail="the marked area covers 3.0% of the frame (needs 8%): move the camera "
+                       "closer"),
+     "Not stored: the mat is too small in the picture: move the camera closer"),
+    ("es", dict(problem="refused", reason="too-small",
+                detail="the marked area covers 3.0% of the frame (needs 8%): move the camera "
+                       "closer"),
+     "No guardado: el tapete se ve demasiado pequeño en la imagen: acerca la cámara"),
+    ("uk", dict(problem="refused", reason="ambiguous-layout",
+                detail="two tiles lie on slot C2; lay one tile per slot"),
+     "Не збережено: на місці C2 лежать дві плитки: кладіть по одній плитці на місце"),
+    ("es", dict(problem="refused", reason="something-new", detail="an English line"),
+     "No guardado: la cámara no puede usar esta imagen"),
+    ("uk", dict(problem="unsure", detail="the tile on slot B1 seems upside down"),
+     "Не збережено: камера не впевнена в кожній плитці (перевірте місце B1)"),
+    ("es", dict(problem="unsure", detail=""),
+     "No guardado: la cámara no está segura de todas las fichas"),
+])
+def test_a_refused_rack_read_says_why_in_the_players_language(
+        in_language: Any, language: str, reading: dict[str, str], shown: str) -> None:
+    from ui.reading import RackReading
+
+    driver = in_language(language)
+    assert _rack_refused(driver, RackReading(**reading)) == shown

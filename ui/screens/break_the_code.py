@@ -354,11 +354,12 @@ class BreakTheCodeScreen(BaseScreen):
         if problem == "order":
             return _("the tiles read are not in rack order")
         if problem == "unsure":
-            why = _("the camera is not sure of every tile")
-            return f"{why} ({reading.detail})" if reading.detail else why
-        if reading.reason in ("no-markers", "wrong-layout"):
-            return _("the camera does not see the mat's four corner marks (in view? sharp?)")
-        return _("the camera cannot use this picture ({detail})").format(detail=reading.detail)
+            slot = _slot_named_in(reading.detail)
+            if slot is None:
+                return _("the camera is not sure of every tile")
+            return _("the camera is not sure of every tile (look at slot {slot})").format(
+                slot=slot)
+        return _refusal_text(reading.reason, reading.detail)
 
     def _rack_not_stored(self, why: str) -> None:
         self.entry_note = _("Not stored: {why}").format(why=why)
@@ -654,6 +655,40 @@ class BreakTheCodeScreen(BaseScreen):
         index = panel.children.index(button)
         panel.remove_widget(button)
         panel.add_widget(self._label("\n".join(self.analysis())), index=index)
+
+
+def _refusal_text(reason: str, detail: str) -> str:
+    """Why the tile reader would not read a picture, by the reader's tag of the refusal (its
+    own line is English: it goes to the log, and the player reads the tag's words)."""
+    if reason in ("no-markers", "wrong-layout"):
+        return _("the camera does not see the mat's four corner marks (in view? sharp?)")
+    slot = _slot_named_in(detail)
+    if reason == "ambiguous-layout" and slot is not None:
+        return _("two tiles lie on slot {slot}: lay one tile per slot").format(slot=slot)
+    worded = {
+        "bad-homography": _("the mat's corner marks look mixed up or seen at a slant; "
+                            "hold the camera above the mat"),
+        "too-small": _("the mat is too small in the picture: move the camera closer"),
+        "no-frame": _("the camera gave no picture"),
+        "no-board": _("the mat's panel is not visible"),
+        "no-tiles": _("no tile found on the mat"),
+        "tile-count": _("the camera does not see as many tiles as the rack has"),
+        "ambiguous-layout": _("two tiles lie on one slot: lay one tile per slot"),
+        "impossible-code": _("two tiles read alike, which the box does not allow"),
+    }.get(reason)
+    if worded is None:
+        log.info("the tile reader refused a picture (%s): %s", reason, detail)
+        return _("the camera cannot use this picture")
+    return worded
+
+
+def _slot_named_in(detail: str) -> str | None:
+    """The slot the reader's (English) line is about ("... near slot C", "near C"), to point
+    the player at it in their language; None when the line names none."""
+    import re
+
+    match = re.search(r"\b(?:slots?|near) ([A-Z]\d?)\b", detail or "")
+    return match.group(1) if match else None
 
 
 def _format_answer(value: Any) -> str:
