@@ -272,3 +272,97 @@ def test_a_refused_rack_read_says_why_in_the_players_language(
 
     driver = in_language(language)
     assert _rack_refused(driver, RackReading(**reading)) == shown
+
+
+# --- Indigo and Enigma: a placement the engine refuses --------------------------------------
+def _indigo(driver: Any) -> Any:
+    driver.tap(driver.screen("home").ids.game_indigo)
+    driver.tap(driver.screen("setup").ids.start_button)
+    return driver.screen("indigo")
+
+
+def _blocking_placement(state: Any) -> tuple[tuple[int, int], int, int]:
+    """A route cell and tile the engine refuses by the blocking rule (found by asking it)."""
+    from companion.errors import CompanionError
+    from companion.indigo.geometry import ROUTE_CELL_SET
+    from companion.indigo.state import Placement, predict
+    from companion.indigo.tiles import Tile
+
+    for cell in sorted(ROUTE_CELL_SET):
+        for kind in range(5):
+            for rotation in range(6):
+                try:
+                    predict(state, Placement(cell, Tile(kind, rotation)))
+                except CompanionError as exc:
+                    if "blocking rule:" in str(exc):
+                        return cell, kind, rotation
+    raise AssertionError("the engine refuses no placement by the blocking rule")
+
+
+@pytest.mark.parametrize(("language", "shown"), [
+    ("en", {"centre": "Not legal: a treasure tile is on this cell",
+            "taken": "Not legal: this cell already holds a tile",
+            "gateway": "Not legal: here the tile would join the two exits of the gateway"}),
+    ("es", {"centre": "No es legal: en esta casilla hay una loseta de tesoro",
+            "taken": "No es legal: esta casilla ya tiene una loseta",
+            "gateway": "No es legal: aquí la loseta uniría las dos salidas de la puerta"}),
+    ("uk", {"centre": "Недопустимо: на цій клітинці лежить плитка зі скарбом",
+            "taken": "Недопустимо: на цій клітинці вже є плитка",
+            "gateway": "Недопустимо: тут плитка з’єднала б обидва виходи брами"}),
+])
+def test_indigo_says_which_rule_a_placement_breaks_in_the_players_language(
+        in_language: Any, language: str, shown: dict[str, str]) -> None:
+    from companion.indigo.geometry import ROUTE_CELL_SET
+
+    driver = in_language(language)
+    screen = _indigo(driver)
+    screen.propose((0, 0), 0, 0)  # the centre holds the treasure tile
+    assert screen.status == shown["centre"] and screen.proposal is None
+    cell, kind, rotation = _blocking_placement(screen.state())
+    screen.propose(cell, kind, rotation)
+    assert screen.status == shown["gateway"]
+    first = next(c for c in sorted(ROUTE_CELL_SET) if c != cell)
+    for rotation in range(6):  # a legal placement on another cell, confirmed
+        screen.propose(first, 0, rotation)
+        if screen.proposal is not None:
+            break
+    screen.confirm()
+    driver.pump(2)
+    assert first in screen.state().tiles
+    screen.propose(first, 1, 0)
+    assert screen.status == shown["taken"]
+    assert shown["taken"] in " | ".join(driver.texts())
+
+
+@pytest.mark.parametrize(("language", "shown"), [
+    ("en", "cannot go at 9,9 turn 0: tap Other tile and choose the tile and its square"),
+    ("es", "no puede ir en 9,9 giro 0: toca Otra loseta y elige la loseta y su casilla"),
+    ("uk", "не можна покласти на 9,9 поворот 0: торкніться «Інша плитка» й оберіть плитку "
+           "та її клітинку"),
+])
+def test_enigma_says_a_tile_read_at_a_square_it_cannot_take_and_goes_back(
+        in_language: Any, language: str, shown: str) -> None:
+    from companion.enigma.board import Placement
+    from companion.timer import ManualClock
+
+    driver = in_language(language)
+    driver.tap(driver.screen("home").ids.game_enigma)
+    driver.tap(driver.screen("setup").ids.start_button)
+    screen = driver.screen("enigma")
+    screen.clock = ManualClock()
+    players = driver.app.session.players
+    for player, category in zip(players, ("conduit", "weight", "fragment"), strict=False):
+        driver.tap(screen.choice_toggles[(player, category)])
+    driver.tap(screen.go_button)
+    driver.tap(screen.solver_toggles[players[0]])
+    screen.finish_round()
+    assert screen.phase == "place" and screen.solver() == players[0]
+    # what a misread gives: a conduit tile of the catalogue, at a square far off the table
+    entry = screen.catalogue().by_category("conduit")[0]
+    screen.tile_entry, screen.placement = entry, Placement((9, 9), 0)
+    screen.build_panel()
+    driver.pump(2)
+    assert screen.status == f"{entry.id} {shown}"
+    assert screen.status in " | ".join(driver.texts())
+    driver.tap(screen.other_tile_button)
+    assert screen.tile_entry is None and screen.status == ""

@@ -9,6 +9,7 @@ placement (the engine is pure, so trying changes nothing). The session applies t
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable
 from typing import Any
@@ -27,6 +28,8 @@ from ui.touch import min_target_px
 from ui.widgets.buttons import TouchButton, TouchToggle
 
 CATEGORIES = ("weight", "conduit", "fragment", "angular")
+
+log = logging.getLogger(__name__)
 
 
 def category_name(category: str) -> str:
@@ -455,6 +458,11 @@ class EnigmaScreen(BaseScreen):
         none = TouchButton(text=_("No networker"))
         none.bind(on_press=lambda *_a: self.place(None))
         buttons.append(none)
+        # a tile the camera read at a square where it cannot go is corrected from here
+        back = TouchButton(text=_("Other tile"))
+        back.bind(on_press=lambda *_a: self.pick_tile(None))
+        self.other_tile_button = back
+        buttons.append(back)
         self._grid(panel, buttons, cols=2)
 
     def catalogue(self) -> Any:
@@ -516,6 +524,8 @@ class EnigmaScreen(BaseScreen):
                 player=self.solver(), tile=placed[0].id)
 
     def pick_tile(self, entry: Any) -> None:
+        if entry is None:
+            self.status = ""  # back to the tile choice: what was said of the last one is past
         self.tile_entry = entry
         self.placement = None
         self.build_panel()
@@ -541,7 +551,14 @@ class EnigmaScreen(BaseScreen):
                 self.solver(), self.tile_entry.conduit, tuple(self.placement.at),
                 self.placement.rotation))
         except CompanionError as exc:
-            self.status = str(exc)
+            # the engine's message is English: it goes to the log, the player reads why in
+            # their language (a tile read by the camera at a square where it cannot go)
+            log.info("no networker cells for this placement: %s", exc)
+            self.status = _("{tile} cannot go at {x},{y} turn {r}: tap Other tile "
+                            "and choose the tile and its square").format(tile=self.tile_entry.id,
+                                                     x=self.placement.at[0],
+                                                     y=self.placement.at[1],
+                                                     r=self.placement.rotation)
             return ()
 
     def place(self, networker: str | None) -> None:

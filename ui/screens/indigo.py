@@ -164,7 +164,7 @@ class IndigoScreen(BaseScreen):
         except CompanionError as exc:
             self.proposal = None
             self.ids.board.clear_proposal()
-            self.status = _("Not legal: {error}").format(error=exc)
+            self.status = _("Not legal: {error}").format(error=broken_rule_text(exc))
             return
         self.proposal = (cell, kind, rotation)
         board = self.ids.board
@@ -225,3 +225,25 @@ def gems_by_kind_text(amber: int, emerald: int, sapphire: int) -> str:
     return ", ".join((ngettext("{n} amber", "{n} ambers", amber).format(n=amber),
                       ngettext("{n} emerald", "{n} emeralds", emerald).format(n=emerald),
                       ngettext("{n} sapphire", "{n} sapphires", sapphire).format(n=sapphire)))
+
+
+def broken_rule_text(error: Exception) -> str:
+    """The rule a refused placement breaks, in the player's language. The engine's message is
+    English and reads ``[<where>: ]<rule> rule: <detail>`` (``companion.indigo.errors``): the
+    screen words the rule and leaves the detail (cells as coordinates, P0 for a player) out."""
+    from companion.indigo.errors import Rule
+
+    worded = {
+        Rule.GAME_OVER: _("the game is over"),
+        Rule.OFF_BOARD: _("this cell is off the board"),
+        Rule.TREASURE_CELL: _("a treasure tile is on this cell"),
+        Rule.OCCUPIED: _("this cell already holds a tile"),
+        Rule.BLOCKING: _("here the tile would join the two exits of the gateway"),
+        Rule.TYPE_EXHAUSTED: _("every tile of this kind is already on the board"),
+        Rule.NOT_IN_HAND: _("the player does not hold a tile of this kind"),
+    }
+    message = str(error)
+    for rule, text in worded.items():
+        if f"{rule.value} rule:" in message:
+            return text
+    return _("the placement breaks a rule of the game")
