@@ -554,11 +554,10 @@ class EnigmaScreen(BaseScreen):
             # the engine's message is English: it goes to the log, the player reads why in
             # their language (a tile read by the camera at a square where it cannot go)
             log.info("no networker cells for this placement: %s", exc)
+            at, rotation = self.placement.at, self.placement.rotation
             self.status = _("{tile} cannot go at {x},{y} turn {r}: tap Other tile "
-                            "and choose the tile and its square").format(tile=self.tile_entry.id,
-                                                     x=self.placement.at[0],
-                                                     y=self.placement.at[1],
-                                                     r=self.placement.rotation)
+                            "and choose the tile and its square").format(
+                tile=self.tile_entry.id, x=at[0], y=at[1], r=rotation)
             return ()
 
     def place(self, networker: str | None) -> None:
