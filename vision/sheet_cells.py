@@ -426,11 +426,12 @@ def classify_cells(
         state = np.where(asked, -1, state)
         confidence = np.where(asked, np.minimum(confidence, UNSURE_PAPER_CONFIDENCE),
                               confidence)
-    # a cell read empty among filled neighbours on every side is a hole in the drawing, far
-    # rarer than one more shaded cell: with marks in it, it is asked (a light colour pencil's
-    # fill reads 0.57 on seed 10340; erased traces in such holes on the bench's sheets score
-    # up to 0.59, so a few of those are asked too)
-    hole = (state == 0) & _surrounded(state == 1) & (score >= HOLE_MARKS * cfg.empty_score)
+    # a cell read empty among filled (or doubtful) neighbours on every side is a hole in the
+    # drawing, far rarer than one more shaded cell: with marks in it, it is asked (a light
+    # colour pencil's fill reads 0.57 on seed 10340, 0.55 on missing-outline sheet 11891 among
+    # doubtful cells of its own light tile; erased traces in such holes on the bench's sheets
+    # score up to 0.59, so a few of those are asked too)
+    hole = (state == 0) & _surrounded(state != 0) & (score >= HOLE_MARKS * cfg.empty_score)
     state = np.where(hole, -1, state)
     confidence = np.where(hole, np.minimum(confidence, UNSURE_PAPER_CONFIDENCE), confidence)
     ones = []

@@ -305,7 +305,8 @@ def segment(
     joins one the score left undecided (never where paper shows between the fills or the
     colour changes). ``hatched_along`` are borders between two cells hatched alike with
     strokes that run along the border: a stroke there darkens the printed line like an
-    outline, so a cut the score only just made is asked about even where the model is sure.
+    outline: a cut the score made there is asked about unless the model is sure of it (and
+    one it only just made, even then).
     """
     verdicts = profile_verdicts or {}
     along = hatched_along or set()
@@ -340,8 +341,9 @@ def segment(
             # and the model leans the other way (past even odds) is left undecided
             doubted = chance is not None and (
                 (score > cut_at and not strong_hue and chance <= MODEL_DOUBT)
-                or (score > cut_at and not strong_hue and sure < BARELY_CUT
-                    and (chance < cut_chance or border in along))
+                or (score > cut_at and not strong_hue and (
+                    (sure < BARELY_CUT and (chance < cut_chance or border in along))
+                    or (border in along and chance < cut_chance)))
                 or (join_at >= score >= PAPER_BETWEEN and hue <= cfg.colour_cut
                     and MODEL_DOUBT <= chance < cut_chance))
             if doubted:

@@ -98,6 +98,17 @@ def test_a_hole_with_marks_among_filled_cells_is_asked_about() -> None:
     assert state[8, 4] == 0
 
 
+def test_a_hole_among_doubtful_neighbours_is_asked_about_too() -> None:
+    # a light tile: its cells doubtful, one just under the empty threshold among them (11891)
+    empty_score = DEFAULT_CONFIG.empty_score
+    scores = np.full((9, 9), 3.0)
+    scores[4, 4] = empty_score * 0.95
+    scores[3, 4] = scores[4, 3] = (empty_score + DEFAULT_CONFIG.filled_score) / 2
+    state, _, _ = classify_cells(_features(scores), DEFAULT_CONFIG)
+    assert state[3, 4] == -1 and state[4, 3] == -1
+    assert state[4, 4] == -1
+
+
 def test_a_faint_cell_with_an_empty_neighbour_is_not_a_hole() -> None:
     scores = np.full((9, 9), 3.0)
     scores[4, 4] = DEFAULT_CONFIG.empty_score * 0.95
