@@ -381,13 +381,20 @@ def looks_like_paper_beside(grid_img: np.ndarray, state: np.ndarray, texture: np
     bright = np.maximum(mean.mean(axis=2), 1.0)
     hue = mean / bright[..., None]
     out = np.zeros((N, N), bool)
-    for r, c in zip(*np.nonzero((state == 1) & (texture < EVEN_FILL)), strict=True):
-        for nr in range(max(r - 1, 0), min(r + 2, N)):
-            for nc in range(max(c - 1, 0), min(c + 2, N)):
-                if (state[nr, nc] == 0
-                        and abs(bright[r, c] / bright[nr, nc] - 1.0) <= PAPER_ALIKE
-                        and np.abs(hue[r, c] - hue[nr, nc]).max() <= SOLID_HUE):
-                    out[r, c] = True
+    even_fill = (state == 1) & (texture < EVEN_FILL)
+    if not even_fill.any():
+        return out
+    for dr in (-1, 0, 1):
+        for dc in (-1, 0, 1):
+            if dr == dc == 0:
+                continue
+            # each cell against the neighbour at (dr, dc) (rows and columns that have one)
+            here = (slice(max(-dr, 0), N - max(dr, 0)), slice(max(-dc, 0), N - max(dc, 0)))
+            there = (slice(max(dr, 0), N - max(-dr, 0)), slice(max(dc, 0), N - max(-dc, 0)))
+            alike = (even_fill[here] & (state[there] == 0)
+                     & (np.abs(bright[here] / bright[there] - 1.0) <= PAPER_ALIKE)
+                     & (np.abs(hue[here] - hue[there]).max(axis=2) <= SOLID_HUE))
+            out[here] |= alike
     return out
 
 
