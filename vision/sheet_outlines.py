@@ -39,6 +39,11 @@ BARE_LINE = 0.8
 SURELY_BARE = 0.95
 #: on a sheet with missing outlines, a cut the drawing decided less surely than this is asked
 WEAK_CUT = 0.7
+#: between two cells hatched alike with strokes along the border, a cut the score decided less
+#: surely than this is asked even where the model is sure of it: the stroke along the printed
+#: line fools both (sheet 11265: 0.66, the model at 0.97 with the Pi's numpy and OpenCV; on
+#: the 1,800 training sheets 2 of the 60 outlines there were cut less surely, no inside cut)
+ALONG_CUT = 0.75
 #: outline scores below this are left out of a sheet's two groups (see outline_thresholds)
 NO_LINE_BELOW = -0.1
 #: a border this much lighter than a printed line under the fill shows paper between the two
@@ -305,8 +310,8 @@ def segment(
     joins one the score left undecided (never where paper shows between the fills or the
     colour changes). ``hatched_along`` are borders between two cells hatched alike with
     strokes that run along the border: a stroke there darkens the printed line like an
-    outline: a cut the score made there is asked about unless the model is sure of it (and
-    one it only just made, even then).
+    outline: a cut the score made there is asked about unless the score made it surely
+    (:data:`ALONG_CUT`) and the model is sure of it.
     """
     verdicts = profile_verdicts or {}
     along = hatched_along or set()
@@ -342,8 +347,8 @@ def segment(
             doubted = chance is not None and (
                 (score > cut_at and not strong_hue and chance <= MODEL_DOUBT)
                 or (score > cut_at and not strong_hue and (
-                    (sure < BARELY_CUT and (chance < cut_chance or border in along))
-                    or (border in along and chance < cut_chance)))
+                    (sure < BARELY_CUT and chance < cut_chance)
+                    or (border in along and (sure < ALONG_CUT or chance < cut_chance))))
                 or (join_at >= score >= PAPER_BETWEEN and hue <= cfg.colour_cut
                     and MODEL_DOUBT <= chance < cut_chance))
             if doubted:

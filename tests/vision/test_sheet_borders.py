@@ -124,19 +124,25 @@ def test_the_learned_probability_cuts_joins_or_leaves_a_border_to_a_question() -
     assert seg.outlines[inside][0] is None and seg.questions
 
 
-def test_a_barely_cut_border_hatched_along_is_asked_even_when_the_model_is_sure() -> None:
+def test_a_cut_between_cells_hatched_along_the_border_needs_a_sure_score_and_model() -> None:
     # two cells hatched alike with strokes along their border: a stroke there darkens the
     # printed line like an outline, so a score just past the cut is no proof of one
     tiles = {(0, 0), (0, 1)}
     border = ((0, 0), (0, 1))
     colour = np.zeros((9, 9, 3))
-    for score, along, decided in ((0.131, set(), True), (0.131, {border}, None),
-                                  (0.3, {border}, True)):
+    # (thresholds 0.13 and 0.075: a score of 0.141 is cut with a sureness of 0.7, 0.3 of 1.0)
+    for score, along, chance, decided in (
+            (0.131, set(), 0.97, True),  # barely cut, the model sure: cut
+            (0.131, {border}, 0.97, None),  # ... hatched along: asked
+            (0.141, {border}, 0.97, None),  # cut less than surely, hatched along: asked
+            (0.3, {border}, 0.9, None),  # surely cut, hatched along, the model unsure: asked
+            (0.3, {border}, 0.97, True),  # surely cut and the model sure: cut
+            (0.3, set(), 0.9, True)):  # not hatched along: the score decides
         right, below = _scores({border: score})
         seg = segment(tiles, right, below, colour, DEFAULT_CONFIG, thresholds=(0.13, 0.075),
-                      settle_by_rules=False, border_probability={border: 0.97},
+                      settle_by_rules=False, border_probability={border: chance},
                       sure_probability=(0.95, 0.05), hatched_along=along)
-        assert seg.outlines[border][0] is decided, (score, along)
+        assert seg.outlines[border][0] is decided, (score, along, chance)
         assert bool(seg.questions) == (decided is None)
 
 
