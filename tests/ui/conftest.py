@@ -179,3 +179,19 @@ def make_driver(tmp_path: Path) -> Iterator[Any]:
     yield make
     for driver in drivers:
         driver.close()
+
+
+@pytest.fixture
+def in_language(make_driver: Any) -> Iterator[Any]:
+    """A driver whose app speaks ``language`` (back to English afterwards)."""
+    drivers = []
+
+    def make(language: str) -> Any:
+        driver = make_driver()
+        drivers.append(driver)
+        driver.screen("settings").change("app", "language", language)
+        return driver
+
+    yield make
+    for driver in drivers:
+        driver.screen("settings").change("app", "language", "en")

@@ -17,22 +17,6 @@ import pytest
 pytestmark = pytest.mark.ui
 
 
-@pytest.fixture
-def in_language(make_driver: Any) -> Any:
-    """A driver whose app speaks ``language`` (back to English afterwards)."""
-    drivers = []
-
-    def make(language: str) -> Any:
-        driver = make_driver()
-        drivers.append(driver)
-        driver.screen("settings").change("app", "language", language)
-        return driver
-
-    yield make
-    for driver in drivers:
-        driver.screen("settings").change("app", "language", "en")
-
-
 def _texts(panel: Any) -> list[str]:
     return [w.text for w in panel.walk() if getattr(w, "text", "")]
 

@@ -14,22 +14,6 @@ import pytest
 pytestmark = pytest.mark.ui
 
 
-@pytest.fixture
-def in_language(make_driver: Any) -> Any:
-    """A driver whose app speaks ``language`` (back to English afterwards)."""
-    drivers = []
-
-    def make(language: str) -> Any:
-        driver = make_driver()
-        drivers.append(driver)
-        driver.screen("settings").change("app", "language", language)
-        return driver
-
-    yield make
-    for driver in drivers:
-        driver.screen("settings").change("app", "language", "en")
-
-
 # --- Setup ----------------------------------------------------------------------------------
 def _setup(driver: Any, game_button: str, players: int) -> Any:
     driver.tap(driver.screen("home").ids[game_button])
