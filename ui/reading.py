@@ -12,15 +12,24 @@ from typing import Any
 
 from config import art_pack_folder
 
+Cell = tuple[int, int]
+
 
 @dataclass
 class IndigoReading:
-    """What the screen shows after "read the board"."""
+    """What the screen shows after "read the board".
+
+    ``questions`` maps each cell to ask about to a code the screen words: ``tile-missing`` (an
+    accepted tile is no longer seen), ``tile-changed`` (it is seen, another pattern),
+    ``unsure`` (a new tile read with a low confidence), ``several-new`` (more than one new
+    tile) or ``check`` (the rules' check of the read asks about it). ``message`` is the
+    vision check's own English questions, for the logs only.
+    """
 
     proposal: tuple[tuple[int, int], int, int] | None = None
     confidence: float = 0.0
-    #: cells to ask about, with why
-    questions: dict[tuple[int, int], str] = field(default_factory=dict)
+    #: cells to ask about, with the code of why
+    questions: dict[Cell, str] = field(default_factory=dict)
     message: str = ""
     #: what to draw over the camera picture: (u, v, kind), u and v in 0..1 of the frame
     #: (v from the top); kind is "tile", "empty", "question" or a gem colour
@@ -54,17 +63,15 @@ def read_indigo_frame(frame: Any, cfg: Any, state: Any, *, pack: Any = None) -> 
         plain = diff_indigo(read, state, min_confidence=min_confidence)
         plain.message = result.message
         plain.overlay = result.overlay
-        for cell in plain.questions:
-            plain.questions[cell] = result.message or plain.questions[cell]
         if plain.proposal is not None:
-            plain.questions.setdefault(plain.proposal[0], result.message or "check")
+            plain.questions.setdefault(plain.proposal[0], "check")
         return plain
     cell = placement.cell
     result.proposal = (cell, placement.tile.kind, placement.tile.rotation)
     cell_read = read.cells.get(cell)
     result.confidence = float(getattr(cell_read, "confidence", 1.0))
     if not verdict.consistent:
-        result.questions[cell] = result.message or "check"
+        result.questions[cell] = "check"
     for other, cell_read in read.cells.items():
         if cell_read.confidence < min_confidence and other not in state.tiles:
             result.questions.setdefault(other, "unsure")
@@ -117,7 +124,7 @@ def diff_indigo(read: Any, state: Any, *, min_confidence: float) -> IndigoReadin
         tile = getattr(value, "tile", value)
         if tile is None:
             if cell in accepted:
-                result.questions[cell] = "tile missing"
+                result.questions[cell] = "tile-missing"
             continue
         kind = int(getattr(tile, "kind", getattr(value, "kind", -1)))
         rotation = int(getattr(tile, "rotation", getattr(value, "rotation", 0)))
@@ -126,7 +133,7 @@ def diff_indigo(read: Any, state: Any, *, min_confidence: float) -> IndigoReadin
             old = accepted[cell]
             same = getattr(old, "same_pattern", None)
             if callable(same) and hasattr(tile, "paths") and not same(tile):
-                result.questions[cell] = "tile changed"
+                result.questions[cell] = "tile-changed"
             continue
         new.append((cell, kind, rotation, confidence))
     if len(new) == 1:
@@ -137,20 +144,42 @@ def diff_indigo(read: Any, state: Any, *, min_confidence: float) -> IndigoReadin
             result.questions[cell] = "unsure"
     elif len(new) > 1:
         for cell, *_rest in new:
-            result.questions[cell] = "more than one new tile"
+            result.questions[cell] = "several-new"
     return result
+
+
+@dataclass(frozen=True)
+class ReadingQuestion:
+    """One thing to check on a camera read, as a code for the screen to word.
+
+    ``code`` is ``unsure`` (the tile at ``cells[0]`` was read with a low confidence) or
+    ``vision`` (one of the table reader's own questions, which are English: kept in
+    ``message`` for the logs, worded on screen as a plain "check it").
+    """
+
+    code: str
+    cells: tuple[Cell, ...] = ()
+    message: str = ""
 
 
 @dataclass
 class EnigmaReading:
-    """A solver's placement as the camera saw it, matched against the tile catalogue."""
+    """A solver's placement as the camera saw it, matched against the tile catalogue.
+
+    With no ``entry``, ``problem`` says why as a code the screen words: ``no-new`` (no new
+    tile seen), ``several-new`` (``seen`` new tiles), ``not-in-catalogue`` (no catalogue tile
+    of the solver's category fits what was seen) or ``several-match`` (more than one does).
+    ``message`` is the same in English, for the logs only.
+    """
 
     entry: Any = None
     at: tuple[int, int] | None = None
     rotation: int = 0
     confidence: float = 0.0
+    problem: str = ""
+    seen: int = 0
     message: str = ""
-    questions: list[str] = field(default_factory=list)
+    questions: list[ReadingQuestion] = field(default_factory=list)
 
 
 def read_enigma_frame(frame: Any, cfg: Any, state: Any, *, category: str,
@@ -165,8 +194,11 @@ def read_enigma_frame(frame: Any, cfg: Any, state: Any, *, category: str,
     read = read_enigma(frame, pack, cfg, start_tile=catalogue.start.conduit)
     placed = set(state.board.tiles)
     new = [t for at, t in read.tiles.items() if tuple(at) not in placed]
-    result = EnigmaReading(questions=list(read.questions))
+    result = EnigmaReading(questions=[ReadingQuestion("vision", message=str(q))
+                                      for q in read.questions])
     if len(new) != 1:
+        result.seen = len(new)
+        result.problem = "several-new" if new else "no-new"
         result.message = (f"{len(new)} new tiles seen" if new else "no new tile seen")
         return result
     seen = new[0]
@@ -178,16 +210,15 @@ def read_enigma_frame(frame: Any, cfg: Any, state: Any, *, category: str,
              for p in state.legal_placements(entry.conduit)}
     matches = [(e, r) for e, r in matches if (result.at, r) in legal]
     if len(matches) != 1:
+        result.problem = "several-match" if matches else "not-in-catalogue"
         result.message = ("the tile seen is not in the catalogue" if not matches
                           else "several catalogue tiles look like this one")
         return result
     result.entry, result.rotation = matches[0]
     if result.confidence < float(cfg.vision.min_confidence):
-        result.questions.append(f"unsure of the tile at {list(result.at)}")
+        result.questions.append(ReadingQuestion("unsure", (result.at,),
+                                                f"unsure of the tile at {list(result.at)}"))
     return result
-
-
-Cell = tuple[int, int]
 
 
 @dataclass(frozen=True)

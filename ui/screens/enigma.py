@@ -499,9 +499,12 @@ class EnigmaScreen(BaseScreen):
             self.status = _("Could not read the table ({error}); choose the tile").format(
                 error=error)
             return
+        # the reader's English goes to the log; the players read it worded from its codes
+        log.info("table read: %s; questions: %s", reading.message or "one new tile",
+                 [q.message for q in reading.questions])
         if reading.entry is None:
             self.status = _("Not sure what was placed ({why}); choose the tile").format(
-                why=reading.message)
+                why=enigma_problem_text(reading.problem, reading.seen))
             return
         from companion.enigma.board import Placement
 
@@ -511,7 +514,7 @@ class EnigmaScreen(BaseScreen):
             tile=reading.entry.id, x=reading.at[0], y=reading.at[1], r=reading.rotation)
         if reading.questions:
             self.status += "\n" + _("Please check it: {questions}").format(
-                questions="; ".join(reading.questions))
+                questions=enigma_questions_text(reading.questions))
         self.build_panel()
 
     def demo_place(self) -> None:
@@ -664,3 +667,28 @@ def cells_text(colour: str, count: int) -> str:
         return worded(count).format(n=count)
     return ngettext("{n} {colour} cell", "{n} {colour} cells", count).format(
         n=count, colour=colour)
+
+
+def enigma_problem_text(problem: str, seen: int = 0) -> str:
+    """Why the table read gives no tile (:class:`ui.reading.EnigmaReading`'s ``problem``)."""
+    if problem == "several-new":
+        return ngettext("{n} new tile seen", "{n} new tiles seen", seen).format(n=seen)
+    return {"no-new": _("no new tile seen"),
+            "not-in-catalogue": _("the tile seen is not in the catalogue"),
+            "several-match": _("several catalogue tiles look like this one"),
+            }.get(problem, _("the camera could not tell"))
+
+
+def enigma_questions_text(questions: Any) -> str:
+    """What to check on a tile read (:class:`ui.reading.ReadingQuestion` codes), in order;
+    the table reader's own questions (English) are one plain "check" together."""
+    texts: list[str] = []
+    for question in questions:
+        if question.code == "unsure" and question.cells:
+            x, y = question.cells[0]
+            texts.append(_("unsure of the tile at {x},{y}").format(x=x, y=y))
+        else:
+            text = _("the tile and the squares around it")
+            if text not in texts:
+                texts.append(text)
+    return "; ".join(texts)

@@ -8,6 +8,7 @@ long press on a player's name shows their own haul while held.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
@@ -17,6 +18,8 @@ from ui.screens.base import BaseScreen, ink_on
 from ui.screens.counted import points_text, winners_text
 from ui.touch import min_target_px
 from ui.widgets.buttons import LongPressButton
+
+log = logging.getLogger(__name__)
 
 
 class IndigoScreen(BaseScreen):
@@ -119,17 +122,26 @@ class IndigoScreen(BaseScreen):
             self.status = _("Could not read the board ({error}); tap the cell instead").format(
                 error=error)
             return
+        if reading.message:  # the vision check's English questions: for the log only
+            log.info("board read asks: %s", reading.message)
         if reading.proposal is None:
             self.ids.board.marks = {cell: (1, 0.3, 0.2, 1) for cell in reading.questions}
-            self.status = reading.message or _(
-                "No new tile found; tap the cell where it was put")
+            if reading.questions:
+                self.status = _("{why}; tap the cell where the tile was put").format(
+                    why=indigo_questions_text(reading.questions))
+            elif reading.message:
+                self.status = _("The camera is not sure what it saw; tap the cell where "
+                                "the tile was put")
+            else:
+                self.status = _("No new tile found; tap the cell where it was put")
             return
         self.propose(*reading.proposal)
         self.ids.board.marks = {cell: (1, 0.3, 0.2, 1) for cell in reading.questions}
         if reading.questions:
             self.status = _("Please check the marked cells, then confirm or tap to correct")
-            if reading.message:
-                self.status += "\n" + reading.message
+            why = indigo_questions_text(reading.questions, skip=("check",))
+            if why:
+                self.status += "\n" + why
 
     def tap_cell(self, cell: Any) -> None:
         state = self.state()
@@ -247,3 +259,23 @@ def broken_rule_text(error: Exception) -> str:
         if f"{rule.value} rule:" in message:
             return text
     return _("the placement breaks a rule of the game")
+
+
+def indigo_questions_text(questions: dict[Any, str], *, skip: tuple[str, ...] = ()) -> str:
+    """Why the marked cells are asked about (:class:`ui.reading.IndigoReading`'s codes), one
+    phrase per code with its number of cells; codes in ``skip`` are left out."""
+    counts: dict[str, int] = {}
+    for code in questions.values():
+        if code not in skip:
+            counts[code] = counts.get(code, 0) + 1
+    words = {
+        "tile-missing": lambda n: ngettext("{n} tile missing", "{n} tiles missing", n),
+        "tile-changed": lambda n: ngettext("{n} tile changed", "{n} tiles changed", n),
+        "unsure": lambda n: ngettext("{n} cell read unsure", "{n} cells read unsure", n),
+        "several-new": lambda n: ngettext("{n} new tile: one a turn",
+                                          "{n} new tiles: one a turn", n),
+    }
+    return "; ".join(
+        words[code](n).format(n=n) if code in words else
+        ngettext("check {n} marked cell", "check {n} marked cells", n).format(n=n)
+        for code, n in counts.items())

@@ -9,6 +9,8 @@ from kivy.graphics import Color, Line, Rectangle
 from kivy.properties import DictProperty, ListProperty
 from kivy.uix.widget import Widget
 
+from ui.i18n import _
+
 
 def _text(text: str, size: float) -> Any:
     label = CoreLabel(text=text, font_size=size)
@@ -21,11 +23,14 @@ class ScorePlot(Widget):
 
     series = DictProperty({})
     colours = DictProperty({})
-    empty_text = ListProperty(["no scores"])
+    #: what to show with no scores (one text); empty: "no scores" in the player's language,
+    #: worded when drawn, as the language may change after the widget is made
+    empty_text = ListProperty([])
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.bind(series=self.redraw, colours=self.redraw, size=self.redraw, pos=self.redraw)
+        self.bind(series=self.redraw, colours=self.redraw, size=self.redraw, pos=self.redraw,
+                  empty_text=self.redraw)
 
     def redraw(self, *args: Any) -> None:
         self.canvas.clear()
@@ -34,7 +39,7 @@ class ScorePlot(Widget):
             Color(0.12, 0.13, 0.15, 1)
             Rectangle(pos=self.pos, size=self.size)
             if not values:
-                tex = _text(self.empty_text[0], 16)
+                tex = _text(self.empty_text[0] if self.empty_text else _("no scores"), 16)
                 Color(0.8, 0.8, 0.8, 1)
                 Rectangle(texture=tex, size=tex.size,
                           pos=(self.center_x - tex.width / 2, self.center_y - tex.height / 2))
