@@ -326,21 +326,12 @@ def test_indigo_says_which_rule_a_placement_breaks_in_the_players_language(
 ])
 def test_enigma_says_a_tile_read_at_a_square_it_cannot_take_and_goes_back(
         in_language: Any, language: str, shown: str) -> None:
+    from test_camera_read_words import _enigma_placing
+
     from companion.enigma.board import Placement
-    from companion.timer import ManualClock
 
     driver = in_language(language)
-    driver.tap(driver.screen("home").ids.game_enigma)
-    driver.tap(driver.screen("setup").ids.start_button)
-    screen = driver.screen("enigma")
-    screen.clock = ManualClock()
-    players = driver.app.session.players
-    for player, category in zip(players, ("conduit", "weight", "fragment"), strict=False):
-        driver.tap(screen.choice_toggles[(player, category)])
-    driver.tap(screen.go_button)
-    driver.tap(screen.solver_toggles[players[0]])
-    screen.finish_round()
-    assert screen.phase == "place" and screen.solver() == players[0]
+    screen = _enigma_placing(driver)
     # what a misread gives: a conduit tile of the catalogue, at a square far off the table
     entry = screen.catalogue().by_category("conduit")[0]
     screen.tile_entry, screen.placement = entry, Placement((9, 9), 0)
