@@ -129,7 +129,8 @@ _SIDES = ((0, 1), (0, -1), (1, 0), (-1, 0))
 
 
 def _side_slices(n: int, dy: int, dx: int) -> tuple[tuple[slice, slice], tuple[slice, slice]]:
-    """(the patches that have a neighbour at (dy, dx), those neighbours), as slices."""
+    """(the entries of an (n, n) array that have a neighbour at (dy, dx), those neighbours), as
+    slices (side or corner neighbours)."""
     here = (slice(max(-dy, 0), n - max(dy, 0)), slice(max(-dx, 0), n - max(dx, 0)))
     there = (slice(max(dy, 0), n - max(-dy, 0)), slice(max(dx, 0), n - max(-dx, 0)))
     return here, there
@@ -388,9 +389,7 @@ def looks_like_paper_beside(grid_img: np.ndarray, state: np.ndarray, texture: np
         for dc in (-1, 0, 1):
             if dr == dc == 0:
                 continue
-            # each cell against the neighbour at (dr, dc) (rows and columns that have one)
-            here = (slice(max(-dr, 0), N - max(dr, 0)), slice(max(-dc, 0), N - max(dc, 0)))
-            there = (slice(max(dr, 0), N - max(-dr, 0)), slice(max(dc, 0), N - max(-dc, 0)))
+            here, there = _side_slices(N, dr, dc)
             alike = (even_fill[here] & (state[there] == 0)
                      & (np.abs(bright[here] / bright[there] - 1.0) <= PAPER_ALIKE)
                      & (np.abs(hue[here] - hue[there]).max(axis=2) <= SOLID_HUE))

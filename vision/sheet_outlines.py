@@ -41,8 +41,8 @@ SURELY_BARE = 0.95
 WEAK_CUT = 0.7
 #: between two cells hatched alike with strokes along the border, a cut the score decided less
 #: surely than this is asked even where the model is sure of it: the stroke along the printed
-#: line fools both (sheet 11265: 0.66, the model at 0.97 with the Pi's numpy and OpenCV; on
-#: the 1,800 training sheets 2 of the 60 outlines there were cut less surely, no inside cut)
+#: line fools both (sheet 11265: 0.66, the model at 0.97 with the Pi's numpy and OpenCV; every
+#: bench range read the same with and without the rule)
 ALONG_CUT = 0.75
 #: outline scores below this are left out of a sheet's two groups (see outline_thresholds)
 NO_LINE_BELOW = -0.1

@@ -520,7 +520,7 @@ def test_a_sheet_with_many_unclear_cells_asks_about_its_empty_ones_too() -> None
     content, rendered = _bench_sheet(5229)
     reading = read_sheet(rendered.image)
     truth = content.truth()["grid"]
-    asked = {(r, c) for q in reading.questions for r, c in q["cells"]}
+    asked = _question_cells(reading)
     wrong = set(_misread_cells(reading, truth))
     assert wrong <= asked
     empties = [q for q in reading.questions if q["message"].endswith("are these cells empty?")]
@@ -536,7 +536,7 @@ def test_a_nearly_full_light_pencil_sheet_reads_without_a_silent_error() -> None
     content, rendered = _bench_sheet(5001)
     reading = read_sheet(rendered.image)
     truth = content.truth()["grid"]
-    asked = {(r, c) for q in reading.questions for r, c in q["cells"]}
+    asked = _question_cells(reading)
     wrong = set(_misread_cells(reading, truth))
     assert wrong <= asked
 
