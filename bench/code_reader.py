@@ -17,12 +17,12 @@ import statistics
 import time
 
 from companion.break_the_code.tiles import ALL_TILES, Code
-from vision.code_art import STYLES, CodePack, Style, demo_pack
-from vision.code_reader import DEFAULT_CONFIG, read_tiles
-from vision.code_render import render_frame
-from vision.code_teach import teach_pack
-from vision.effects import parse_effects
+from vision.break_the_code.art import STYLES, CodePack, Style, demo_pack
+from vision.break_the_code.reader import DEFAULT_CONFIG, read_tiles
+from vision.break_the_code.synth.render import render_frame
+from vision.break_the_code.teach import teach_pack
 from vision.errors import FrameRefusedError
+from vision.synth.effects import parse_effects
 
 
 def run(label: str, look: Style, pack: CodePack, frames: int, effects: list[str],

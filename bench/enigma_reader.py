@@ -20,12 +20,12 @@ import argparse
 import statistics
 import time
 
-from vision.enigma_art import draw_pack
-from vision.enigma_pack import load_enigma_pack
-from vision.enigma_reader import read_enigma
-from vision.enigma_render import TableView, render_frame
-from vision.enigma_scenes import categories_of, random_record
-from vision.enigma_truth import ReadScore, score_read
+from vision.enigma.pack import load_enigma_pack
+from vision.enigma.reader import read_enigma
+from vision.enigma.synth.art import draw_pack
+from vision.enigma.synth.render import TableView, render_frame
+from vision.enigma.synth.scenes import categories_of, random_record
+from vision.enigma.synth.truth import ReadScore, score_read
 from vision.errors import FrameRefusedError
 
 
@@ -121,8 +121,8 @@ def puzzle_figures(scenes: int, frame_size: tuple[int, int], first: int = 0) -> 
     import random
 
     from companion.enigma.puzzles import load_puzzles
-    from vision.enigma_puzzles_check import check_puzzle_frame
-    from vision.enigma_puzzles_render import default_solution, near_misses, render_puzzle_frame
+    from vision.enigma.puzzles.check import check_puzzle_frame
+    from vision.enigma.synth.puzzles import default_solution, near_misses, render_puzzle_frame
 
     box = load_puzzles()
     for name, pack in (("demo", load_enigma_pack()), ("ink", draw_pack("ink"))):

@@ -27,12 +27,12 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from vision.art_pack import load_indigo_pack  # noqa: E402
-from vision.effects import ALL_EFFECTS  # noqa: E402
 from vision.errors import FrameRefusedError  # noqa: E402
-from vision.indigo_art import draw_pack  # noqa: E402
-from vision.indigo_reader import read_indigo, settings_from_config  # noqa: E402
-from vision.indigo_records import random_state  # noqa: E402
-from vision.indigo_render import render_frame  # noqa: E402
+from vision.indigo.reader import read_indigo, settings_from_config  # noqa: E402
+from vision.indigo.records import random_state  # noqa: E402
+from vision.indigo.synth.art import draw_pack  # noqa: E402
+from vision.indigo.synth.render import render_frame  # noqa: E402
+from vision.synth.effects import ALL_EFFECTS  # noqa: E402
 
 
 def _gems(doc: dict) -> Counter:  # type: ignore[type-arg]

@@ -52,11 +52,11 @@ import numpy as np
 from companion.record import parse_record
 from companion.second_chance import load_deck
 from companion.second_chance.simulate import simulate_game
-from vision.card_reader import read_card
-from vision.card_render import render_card
 from vision.errors import FrameRefusedError
-from vision.sheet_reader import read_sheet
-from vision.sheet_render import SheetContent, content_from_record, render_sheet
+from vision.second_chance.card_reader import read_card
+from vision.second_chance.reader import read_sheet
+from vision.second_chance.synth.card import render_card
+from vision.second_chance.synth.sheet import SheetContent, content_from_record, render_sheet
 
 STYLES = ("pencil", "pen", "colour")
 

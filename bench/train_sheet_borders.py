@@ -1,4 +1,5 @@
-"""Train the sheet reader's border model (vision/sheet_borders.json) on rendered sheets.
+"""Train the sheet reader's border model (vision/second_chance/sheet_borders.json) on rendered
+sheets.
 
 Run: ``.venv/bin/python bench/train_sheet_borders.py [--sheets N] [--missing N] [--cache DIR]
 [--jobs N] [--out PATH]``. Deterministic: the sheets are the bench's sheets of seeds
@@ -8,11 +9,12 @@ checking, 9000-9299 final), ``--sheets`` with every outline drawn and ``--missin
 start and the split into training and held-out sheets are seeded.
 
 Every border between two cells the reader took as filled (both filled in the truth too) gives
-one row of :data:`vision.sheet_borders.FEATURES`, labelled 0 inside a tile and 1 between two
+one row of :data:`vision.second_chance.borders.FEATURES`, labelled 0 inside a tile and 1 between two
 tiles with an outline drawn along the border; borders between two tiles neither of which has
 an outline are left out (nothing is drawn there; the reader asks about such tiles).
 
-The side model (vision/sheet_border_sides.json) learns from the sides of tiles on empty cells
+The side model (vision/second_chance/sheet_border_sides.json) learns from the sides of tiles on
+empty cells
 (the empty cell empty in the truth too, not the bonus 1): 1 for a tile drawn with its outline,
 0 for one drawn without; its ``cut_above`` (surely drawn) is above every held-out bare side,
 and at least ``SIDE_SURE_FLOOR``; its ``join_below`` (surely bare) below every held-out drawn
@@ -41,14 +43,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.sheet_reader import sheet_case, sheet_frame  # noqa: E402
 from vision.errors import FrameRefusedError  # noqa: E402
-from vision.sheet_borders import (  # noqa: E402
+from vision.second_chance.borders import (  # noqa: E402
     FEATURES,
     MODEL_PATH,
     SIDE_FEATURES,
     SIDE_MODEL_PATH,
     BorderModel,
 )
-from vision.sheet_reader import read_sheet  # noqa: E402
+from vision.second_chance.reader import read_sheet  # noqa: E402
 
 TRAIN_FIRST = 100000
 MISSING_FIRST = TRAIN_FIRST + 50000

@@ -183,7 +183,8 @@ class IndigoBoardConfig:
 
 @dataclass(frozen=True)
 class CodeReaderConfig:
-    """``[vision.code]``: thresholds of the Break the Code tile reader (``vision.code_reader``)."""
+    """``[vision.code]``: thresholds of the Break the Code tile reader
+    (``vision.break_the_code.reader``)."""
 
     px_per_mm: float = setting(4.0, low=1.0, high=16.0)
     foreground: float = setting(40.0, low=1.0, high=255.0)
@@ -198,7 +199,8 @@ class CodeReaderConfig:
 @dataclass(frozen=True)
 class SheetReaderSettings:
     """``[vision.sheet]``: thresholds of the Second Chance sheet reader
-    (``vision.sheet_reader.reader_config`` turns it into the reader's ``SheetReaderConfig``)."""
+    (``vision.second_chance.reader.reader_config`` turns it into the reader's
+    ``SheetReaderConfig``)."""
 
     ink_darkness: float = setting(0.2, low=0.01, high=1.0)
     ink_chroma: float = setting(0.08, low=0.01, high=1.0)

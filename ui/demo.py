@@ -227,7 +227,7 @@ class DemoTable:
         if isinstance(pending, tuple) and pending[0] == "sheet":
             return self._render_sheet(pending)
         if isinstance(pending, tuple) and pending[0] == "card":
-            from vision.card_render import render_card
+            from vision.second_chance.synth.card import render_card
 
             return render_card(pending[1], seed=self._seed, frame_size=FRAME_SIZE).image
         if isinstance(pending, tuple) and pending[0] == "code":
@@ -241,7 +241,7 @@ class DemoTable:
             indigo = new_game(2)
         try:
             from vision.art_pack import load_indigo_pack
-            from vision.indigo_render import render_frame
+            from vision.indigo.synth.render import render_frame
         except ImportError:
             return _sketch(indigo)
         if "indigo" not in self._packs:
@@ -252,8 +252,8 @@ class DemoTable:
 
     def _render_enigma(self, state: Any) -> Any:
         from companion.enigma.catalogue import load_catalogue
-        from vision.enigma_pack import load_enigma_pack
-        from vision.enigma_render import TableView, render_frame
+        from vision.enigma.pack import load_enigma_pack
+        from vision.enigma.synth.render import TableView, render_frame
 
         if "enigma" not in self._packs:
             cfg = self.app.cfg
@@ -265,7 +265,7 @@ class DemoTable:
                             frame_size=FRAME_SIZE).image
 
     def _render_sheet(self, pending: Any) -> Any:
-        from vision.sheet_render import SheetContent, render_sheet
+        from vision.second_chance.synth.sheet import SheetContent, render_sheet
 
         _kind, player, tiles, new = pending
         drawn = tiles + ((new,) if new else ())
@@ -274,11 +274,11 @@ class DemoTable:
 
     def _render_code(self, tiles: str) -> Any:
         from companion.break_the_code import parse_code
-        from vision.code_render import render_frame as render_code
+        from vision.break_the_code.synth.render import render_frame as render_code
 
         if "code" not in self._packs:
             # a taught look is drawn from its photos; none: the demo style's own drawing
-            from vision.code_art import load_code_pack
+            from vision.break_the_code.art import load_code_pack
 
             folder = art_pack_folder(self.app.cfg, self.app.cfg.vision.code.pack)
             self._packs["code"] = load_code_pack(folder) if folder else None

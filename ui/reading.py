@@ -48,8 +48,8 @@ def read_indigo_frame(frame: Any, cfg: Any, state: Any, *, pack: Any = None) -> 
     """
     try:
         from vision.art_pack import load_indigo_pack
-        from vision.indigo_after import check_after
-        from vision.indigo_reader import read_indigo
+        from vision.indigo.after import check_after
+        from vision.indigo.reader import read_indigo
     except ImportError as exc:
         raise ReaderUnavailableError("the Indigo board reader is not installed") from exc
     min_confidence = float(cfg.vision.min_confidence)
@@ -87,7 +87,7 @@ def _with_overlay(result: IndigoReading, read: Any, cfg: Any, shape: Any,
         return result
     import numpy as np
 
-    from vision.indigo_board import cell_xy, geometry_from_config, point_xy
+    from vision.indigo.board import cell_xy, geometry_from_config, point_xy
 
     height, width = shape[:2]
     to_image = fit.plane_to_image @ geometry_from_config(cfg).board_to_frame()
@@ -186,8 +186,8 @@ def read_enigma_frame(frame: Any, cfg: Any, state: Any, *, category: str,
                       catalogue: Any, pack: Any = None) -> EnigmaReading:
     """Find the one new tile on the table and which catalogue tile (and turn) it is."""
     try:
-        from vision.enigma_pack import load_enigma_pack
-        from vision.enigma_reader import read_enigma
+        from vision.enigma.pack import load_enigma_pack
+        from vision.enigma.reader import read_enigma
     except ImportError as exc:
         raise ReaderUnavailableError("the Enigma table reader is not installed") from exc
     pack = pack or load_enigma_pack(art_pack_folder(cfg, cfg.vision.enigma.pack))
@@ -241,7 +241,8 @@ class SheetQuestion:
 
 
 def sheet_question(question: Any, filled: set[Cell]) -> SheetQuestion:
-    """A question of :func:`vision.sheet_reader.read_sheet` (a dict) as a :class:`SheetQuestion`.
+    """A question of :func:`vision.second_chance.reader.read_sheet` (a dict) as a
+    :class:`SheetQuestion`.
 
     A ``cell`` question names the cell it asks about first; the cells after it are the tiles
     next to it, which its answer changes, all read filled. So a ``cell`` question with more than
@@ -291,7 +292,7 @@ def read_sheet_frame(frame: Any, accepted: set[Cell], *, cfg: Any = None) -> She
     ``cfg`` is the app's config; its ``[vision.sheet]`` thresholds steer the reader.
     """
     try:
-        from vision.sheet_reader import read_sheet, reader_config
+        from vision.second_chance.reader import read_sheet, reader_config
     except ImportError as exc:
         raise ReaderUnavailableError("the sheet reader is not installed") from exc
     reading = read_sheet(frame, reader_config(cfg))
@@ -314,7 +315,7 @@ def read_sheet_frame(frame: Any, accepted: set[Cell], *, cfg: Any = None) -> She
 def read_card_frame(frame: Any) -> Any:
     """The shape of the one card under the camera (vision's card reader), canonical."""
     try:
-        from vision.card_reader import read_card
+        from vision.second_chance.card_reader import read_card
     except ImportError as exc:
         raise ReaderUnavailableError("the card reader is not installed") from exc
     return read_card(frame)
@@ -356,9 +357,9 @@ def read_code_frame(frame: Any, *, expected: int, taken: Any = (), cfg: Any = No
         from companion.break_the_code import Code
         from companion.break_the_code.tiles import check_box_counts
         from companion.errors import CompanionError
-        from vision.code_art import load_code_pack
-        from vision.code_mat import SLOTS
-        from vision.code_reader import is_in_rack_order, read_tiles, reader_config
+        from vision.break_the_code.art import load_code_pack
+        from vision.break_the_code.mat import SLOTS
+        from vision.break_the_code.reader import is_in_rack_order, read_tiles, reader_config
         from vision.errors import FrameRefusedError
     except ImportError as exc:
         raise ReaderUnavailableError("the Break the Code tile reader is not installed") from exc

@@ -6,16 +6,16 @@ Shared foundation (see ``docs/vision.md``):
   ``ReplayCamera``, ``RenderedCamera``: context managers, ``read() -> BGR ndarray``;
 - :mod:`vision.markers`: ``locate(image, layout, checks=...) -> PlaneFit`` (checked homography),
   ``marker_sheets``, ``RESERVED_IDS``;
-- :mod:`vision.effects`: ``apply_effects(scene, rng, names, ...)`` seeded camera effects with
+- :mod:`vision.synth.effects`: ``apply_effects(scene, rng, names, ...)`` seeded camera effects with
   ground truth;
 - :mod:`vision.errors`: ``VisionError``, ``FrameRefusedError`` (exit 4), ``UnreadableImageError``
   (exit 2), ``CameraError``, ``ArtPackError``;
 - :mod:`vision.image_io`: ``read_image(path)`` refusing truncated files.
 
-Indigo: ``vision.art_pack.load_indigo_pack``, ``vision.indigo_render.render_frame`` /
-``rendered_camera``, ``vision.indigo_reader.read_indigo(frame, pack, cfg) -> IndigoRead``,
-``vision.indigo_after.check_after(previous_state, read)``, ``vision.indigo_teach``,
-``vision.indigo_calibrate``.
+Indigo: ``vision.art_pack.load_indigo_pack``, ``vision.indigo.synth.render.render_frame`` /
+``rendered_camera``, ``vision.indigo.reader.read_indigo(frame, pack, cfg) -> IndigoRead``,
+``vision.indigo.after.check_after(previous_state, read)``, ``vision.indigo.teach``,
+``vision.indigo.calibrate``.
 
 Nothing is imported here, so ``import vision`` stays cheap.
 """

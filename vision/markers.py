@@ -49,7 +49,7 @@ RESERVED_IDS: dict[str, tuple[int, int, int, int]] = {
     "teach": (4, 5, 6, 7),  # the teach sheet for art packs
     "second-chance": (8, 9, 10, 11),  # Second Chance score sheets
     "break-the-code": (12, 13, 14, 15),
-    "enigma-mat": (16, 17, 18, 19),  # the Enigma puzzle mat (vision/enigma_mat.py)
+    "enigma-mat": (16, 17, 18, 19),  # the Enigma puzzle mat (vision/enigma/mat.py)
 }
 
 

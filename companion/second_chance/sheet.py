@@ -1,6 +1,6 @@
 """Check a player's sheet as read from paper: empty cells, the start, the shapes, the bonus.
 
-This is the logic behind the camera reader (``vision/sheet_reader.py``) and the manual entry
+This is the logic behind the camera reader (``vision/second_chance/reader.py``) and the manual entry
 screen: it takes the filled cells (and, when the drawn outlines told it, how they split into
 tiles) and reports everything the rules say about a sheet, without deciding anything. The UI
 turns every problem into a question for the players.

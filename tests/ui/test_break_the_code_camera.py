@@ -19,7 +19,7 @@ import pytest
 
 from companion.break_the_code import ALL_TILES, Code, format_code, parse_code
 from ui.reading import read_code_frame
-from vision.code_render import render_frame
+from vision.break_the_code.synth.render import render_frame
 
 pytestmark = pytest.mark.ui
 

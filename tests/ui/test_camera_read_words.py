@@ -327,12 +327,12 @@ def test_the_longest_read_statuses_fit_and_are_not_english(
 
 
 def test_the_enigma_read_gives_codes_and_keeps_the_readers_english(monkeypatch: Any) -> None:
-    import vision.enigma_reader
+    import vision.enigma.reader
     from ui.reading import ReadingQuestion, read_enigma_frame
 
     seen: dict[tuple[int, int], Any] = {}
     asked = ["tile [2, 1]: is it read right? (confidence 0.41)"]
-    monkeypatch.setattr(vision.enigma_reader, "read_enigma", lambda *a, **k: SimpleNamespace(
+    monkeypatch.setattr(vision.enigma.reader, "read_enigma", lambda *a, **k: SimpleNamespace(
         tiles=dict(seen), questions=list(asked)))
     entry = SimpleNamespace(category="conduit", conduit="c", id="C1")
     matches: list[Any] = []
@@ -364,17 +364,17 @@ def test_the_enigma_read_gives_codes_and_keeps_the_readers_english(monkeypatch: 
 
 
 def test_the_indigo_read_asks_with_codes_and_keeps_the_checks_english(monkeypatch: Any) -> None:
-    import vision.indigo_after
-    import vision.indigo_reader
+    import vision.indigo.after
+    import vision.indigo.reader
     from ui.reading import read_indigo_frame
 
     tile = SimpleNamespace(kind=2, rotation=3)
     cells = {(1, 0): SimpleNamespace(tile=tile, confidence=0.95),
              (2, 0): SimpleNamespace(tile=None, confidence=0.3)}
-    monkeypatch.setattr(vision.indigo_reader, "read_indigo",
+    monkeypatch.setattr(vision.indigo.reader, "read_indigo",
                         lambda *a, **k: SimpleNamespace(cells=cells))
     english = ["the gems do not move as predicted"]
-    monkeypatch.setattr(vision.indigo_after, "check_after", lambda *a, **k: SimpleNamespace(
+    monkeypatch.setattr(vision.indigo.after, "check_after", lambda *a, **k: SimpleNamespace(
         questions=english, consistent=False,
         placement=SimpleNamespace(cell=(1, 0), tile=tile)))
     cfg = SimpleNamespace(vision=SimpleNamespace(min_confidence=0.8))

@@ -105,17 +105,17 @@ def test_a_game_started_first_never_shows_the_empty_indigo_board(
         make_driver: Any, monkeypatch: Any) -> None:
     """The screenshot's case: the app starts, a Second Chance game begins, and the board the
     demo draws when no game is on (Indigo's) must not appear on its screen."""
-    import vision.indigo_render
+    import vision.indigo.synth.render
 
     indigo_frames: list[Any] = []  # kept: an id is unique while its object lives
-    render_indigo = vision.indigo_render.render_frame
+    render_indigo = vision.indigo.synth.render.render_frame
 
     def noting(*args: Any, **kwargs: Any) -> Any:
         result = render_indigo(*args, **kwargs)
         indigo_frames.append(result.image)
         return result
 
-    monkeypatch.setattr(vision.indigo_render, "render_frame", noting)
+    monkeypatch.setattr(vision.indigo.synth.render, "render_frame", noting)
     driver = make_driver(start_camera=True)
     app = driver.app
     shown: list[Any] = []

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-import vision.sheet_reader as sheet_reader
+import vision.second_chance.reader as sheet_reader
 from ui.reading import SheetProblemSeen, SheetQuestion, read_sheet_frame
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-import vision.sheet_reader as sheet_reader
+import vision.second_chance.reader as sheet_reader
 from companion.second_chance import SheetProblem, check_sheet, load_deck
 from companion.second_chance.shapes import free_polyominoes
 from ui.i18n import set_language

@@ -43,7 +43,7 @@ def _sheet_screen(driver: Any, language: str) -> Any:
 
 
 def _rendered_sheet_without_outlines() -> Any:
-    from vision.sheet_render import SheetContent, render_sheet
+    from vision.second_chance.synth.sheet import SheetContent, render_sheet
 
     content = SheetContent(tiles=(tuple(START), *UNOUTLINED))
     return render_sheet(content, style="pencil", seed=3, effects=[], outline_probability=0.0,

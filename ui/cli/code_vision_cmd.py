@@ -52,7 +52,7 @@ def _load_image(path: str):  # type: ignore[no-untyped-def]
 
 def _reader_config(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     from config import load_config
-    from vision.code_reader import reader_config
+    from vision.break_the_code.reader import reader_config
 
     return reader_config(load_config(args.config))
 
@@ -64,9 +64,9 @@ def register(cli: CommandLine) -> None:
         import cv2
 
         from companion.break_the_code.tiles import parse_code
-        from vision.code_art import STYLES, CodePack, Style, load_code_pack
-        from vision.code_render import render_frame
-        from vision.effects import parse_effects
+        from vision.break_the_code.art import STYLES, CodePack, Style, load_code_pack
+        from vision.break_the_code.synth.render import render_frame
+        from vision.synth.effects import parse_effects
 
         code = parse_code(args.code)
         if len(code) > 20:
@@ -98,7 +98,7 @@ def register(cli: CommandLine) -> None:
             print(f"companion: error: cannot write {args.output}", file=sys.stderr)
             return 1
         if args.truth:
-            from vision.code_mat import SLOTS
+            from vision.break_the_code.mat import SLOTS
 
             truth = {
                 "code": str(code),
@@ -115,8 +115,8 @@ def register(cli: CommandLine) -> None:
 
     @cli.command("read code", "read the tiles on the code mat (JSON)", _read_args)
     def read_code_command(args: argparse.Namespace) -> int:
-        from vision.code_art import load_code_pack
-        from vision.code_reader import read_code
+        from vision.break_the_code.art import load_code_pack
+        from vision.break_the_code.reader import read_code
 
         cfg = _reader_config(args)
         pack = load_code_pack(args.pack)
@@ -130,7 +130,7 @@ def register(cli: CommandLine) -> None:
         from pathlib import Path
 
         from vision.art_pack import format_colour
-        from vision.code_teach import teach_pack
+        from vision.break_the_code.teach import teach_pack
 
         cfg = _reader_config(args)
         pack = teach_pack(_load_image(args.photo), name=args.name, cfg=cfg)
@@ -144,7 +144,7 @@ def register(cli: CommandLine) -> None:
     def print_mat(args: argparse.Namespace) -> int:
         from pathlib import Path
 
-        from vision.code_mat import printable_mat
+        from vision.break_the_code.mat import printable_mat
         from vision.markers import write_image
 
         try:

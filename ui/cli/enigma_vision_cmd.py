@@ -90,7 +90,7 @@ def _config(args: argparse.Namespace) -> Any:
 
 
 def _pack(args: argparse.Namespace, cfg: Any) -> Any:
-    from vision.enigma_pack import load_enigma_pack
+    from vision.enigma.pack import load_enigma_pack
 
     folder = args.pack or ""
     if not folder:
@@ -161,10 +161,10 @@ def register(cli: CommandLine) -> None:
                  _render_args)
     def render_enigma(args: argparse.Namespace) -> int:
         from companion.enigma.catalogue import load_catalogue
-        from vision.effects import parse_effects
-        from vision.enigma_render import TableView, render_frame
-        from vision.enigma_scenes import categories_of
+        from vision.enigma.synth.render import TableView, render_frame
+        from vision.enigma.synth.scenes import categories_of
         from vision.image_io import check_writable, write_image
+        from vision.synth.effects import parse_effects
 
         # a typo in -o or --truth fails before the record is rendered
         check_writable(args.output)
@@ -205,7 +205,7 @@ def register(cli: CommandLine) -> None:
         return 0
 
     def _outside_markers(view: Any, frame: Any, pack: Any, cfg: Any) -> list[Any]:
-        from vision.enigma_render import geometry_from_config
+        from vision.enigma.synth.render import geometry_from_config
 
         geo = geometry_from_config(cfg, pack)
         t = geo.tile_mm
@@ -216,7 +216,7 @@ def register(cli: CommandLine) -> None:
 
     @cli.command("read enigma", "read the Enigma table from a camera frame (JSON)", _read_args)
     def read_enigma_cmd(args: argparse.Namespace) -> int:
-        from vision.enigma_reader import read_enigma
+        from vision.enigma.reader import read_enigma
         from vision.errors import FrameRefusedError
 
         cfg = _config(args)
@@ -225,7 +225,7 @@ def register(cli: CommandLine) -> None:
         accepted = None
         if args.after:
             from companion.errors import CompanionError, IllegalMoveError
-            from vision.enigma_rules_check import accepted_from_json
+            from vision.enigma.rules_check import accepted_from_json
 
             data = _enigma_data(_load_json(args.after, "--after"), args.after, "--after")
             try:
@@ -242,7 +242,7 @@ def register(cli: CommandLine) -> None:
             return 4
         out = read.to_json()
         if accepted is not None:
-            from vision.enigma_rules_check import second_opinion
+            from vision.enigma.rules_check import second_opinion
 
             opinion = second_opinion(read, accepted)
             out["questions"] = list(out["questions"]) + opinion.questions
@@ -255,7 +255,7 @@ def register(cli: CommandLine) -> None:
     @cli.command("check puzzle", "check a solved Enigma puzzle in a camera frame",
                  _check_args)
     def check_puzzle(args: argparse.Namespace) -> int:
-        from vision.enigma_puzzles_check import check_puzzle_frame
+        from vision.enigma.puzzles.check import check_puzzle_frame
 
         cfg = _config(args)
         pack = _pack(args, cfg)
@@ -268,7 +268,7 @@ def register(cli: CommandLine) -> None:
     @cli.command("teach enigma", "teach an Enigma art pack from a photo of your pieces",
                  _teach_args)
     def teach_enigma(args: argparse.Namespace) -> int:
-        from vision.enigma_teach import parse_samples, teach_colours, teach_icons, teach_start
+        from vision.enigma.teach import parse_samples, teach_colours, teach_icons, teach_start
 
         cfg = _config(args)
         pack = _pack(args, cfg)
@@ -288,7 +288,7 @@ def register(cli: CommandLine) -> None:
     @cli.command("render puzzle", "draw an Enigma puzzle card with its pieces laid",
                  _render_puzzle_args)
     def render_puzzle(args: argparse.Namespace) -> int:
-        from vision.enigma_puzzles_render import render_puzzle_frame
+        from vision.enigma.synth.puzzles import render_puzzle_frame
         from vision.image_io import check_writable, write_image
 
         check_writable(args.output)

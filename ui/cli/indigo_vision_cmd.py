@@ -106,11 +106,11 @@ def register(cli: CommandLine) -> None:
     )
     def render_indigo(args: argparse.Namespace) -> int:
         from companion.errors import IllegalMoveError, RecordError
-        from vision.effects import parse_effects
         from vision.errors import VisionError
         from vision.image_io import check_writable, write_image
-        from vision.indigo_records import state_of_record
-        from vision.indigo_render import render_frame
+        from vision.indigo.records import state_of_record
+        from vision.indigo.synth.render import render_frame
+        from vision.synth.effects import parse_effects
 
         try:
             effects = parse_effects(args.effects)
@@ -158,13 +158,13 @@ def register(cli: CommandLine) -> None:
     def read_indigo_command(args: argparse.Namespace) -> int:
         from companion.errors import IllegalMoveError, RecordError
         from vision.errors import FrameRefusedError, UnreadableImageError
-        from vision.indigo_reader import read_indigo, settings_from_config
+        from vision.indigo.reader import read_indigo, settings_from_config
 
         cfg = _config(args.config)
         pack = _pack(args, cfg)
         previous = None
         if args.after:
-            from vision.indigo_records import load_state
+            from vision.indigo.records import load_state
 
             try:
                 previous = load_state(args.after)
@@ -181,7 +181,7 @@ def register(cli: CommandLine) -> None:
             return _error(str(exc), exc.exit_code)
         out = result.to_json(pack)
         if previous is not None:
-            from vision.indigo_after import check_after
+            from vision.indigo.after import check_after
 
             verdict = check_after(
                 previous, result, min_confidence=settings_from_config(cfg).min_confidence
@@ -194,7 +194,7 @@ def register(cli: CommandLine) -> None:
     @cli.command("teach indigo", "build an art pack from photos of your pieces", _teach_args)
     def teach_indigo(args: argparse.Namespace) -> int:
         from vision.errors import ArtPackError, FrameRefusedError, UnreadableImageError
-        from vision.indigo_teach import teach_from_files
+        from vision.indigo.teach import teach_from_files
 
         cfg = _config(args.config)
         try:
@@ -220,7 +220,7 @@ def register(cli: CommandLine) -> None:
     )
     def calibrate_indigo(args: argparse.Namespace) -> int:
         from vision.errors import FrameRefusedError, UnreadableImageError
-        from vision.indigo_calibrate import calibrate, calibration_toml
+        from vision.indigo.calibrate import calibrate, calibration_toml
 
         cfg = _config(args.config)
         pack = _pack(args, cfg)
@@ -232,7 +232,7 @@ def register(cli: CommandLine) -> None:
             return _error(str(exc), exc.exit_code)
         print(calibration_toml(geometry), end="")
         if args.write:
-            from vision.indigo_calibrate import write_calibration
+            from vision.indigo.calibrate import write_calibration
 
             write_calibration(Path(args.write), geometry)
             print(f"# stored in {args.write}")

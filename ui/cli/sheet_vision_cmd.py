@@ -93,8 +93,8 @@ def register(cli: CommandLine) -> None:
         from pathlib import Path
 
         from vision.errors import VisionError
-        from vision.sheet_layout import SheetLayout, parse_page
-        from vision.sheet_print import write_sheet
+        from vision.second_chance.layout import SheetLayout, parse_page
+        from vision.second_chance.printing import write_sheet
 
         try:
             page = parse_page(args.page)
@@ -123,8 +123,8 @@ def register(cli: CommandLine) -> None:
     def render_sheet_command(args: argparse.Namespace) -> int:
         from companion.errors import RecordError
         from companion.record import loads_record
-        from vision.effects import parse_effects
-        from vision.sheet_render import content_from_record, render_sheet
+        from vision.second_chance.synth.sheet import content_from_record, render_sheet
+        from vision.synth.effects import parse_effects
 
         try:
             with open(args.record, encoding="utf-8") as handle:
@@ -153,7 +153,7 @@ def register(cli: CommandLine) -> None:
         from companion.second_chance.deck import load_deck
         from companion.second_chance.errors import DeckError
         from config import load_config
-        from vision.sheet_reader import read_sheet, reader_config
+        from vision.second_chance.reader import read_sheet, reader_config
 
         try:
             deck = load_deck(args.deck) if args.deck else None
@@ -170,8 +170,8 @@ def register(cli: CommandLine) -> None:
     def render_card_command(args: argparse.Namespace) -> int:
         from companion.second_chance.errors import ShapeError
         from companion.second_chance.shapes import check_polyomino
-        from vision.card_render import load_card_style, render_card
-        from vision.effects import parse_effects
+        from vision.second_chance.synth.card import load_card_style, render_card
+        from vision.synth.effects import parse_effects
 
         try:
             shape = check_polyomino(args.shape)
@@ -189,8 +189,8 @@ def register(cli: CommandLine) -> None:
     @cli.command("read card", "read a revealed Second Chance card from a camera frame (JSON)",
                  _read_card_args)
     def read_card_command(args: argparse.Namespace) -> int:
-        from vision.card_reader import read_card
-        from vision.card_render import load_card_style
+        from vision.second_chance.card_reader import read_card
+        from vision.second_chance.synth.card import load_card_style
 
         try:
             style = load_card_style(args.style)
@@ -207,7 +207,7 @@ def register(cli: CommandLine) -> None:
 
         from companion.second_chance.errors import ShapeError
         from companion.second_chance.shapes import check_polyomino
-        from vision.card_reader import teach_card_style
+        from vision.second_chance.card_reader import teach_card_style
 
         try:
             shape = check_polyomino(args.shape)

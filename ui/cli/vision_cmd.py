@@ -112,7 +112,7 @@ def register_teach_sheet(cli: CommandLine) -> None:
     def print_teach_sheet(args: argparse.Namespace) -> int:
         from config import load_config
         from vision.image_io import PAGE_SUFFIXES, check_writable
-        from vision.indigo_teach import teach_pages
+        from vision.indigo.teach import teach_pages
 
         try:
             _check_dpi(args.dpi)

@@ -5,7 +5,7 @@ Run from the repository root::
     python -m vision.packs.make_demo_enigma                          # the demo pack
     python -m vision.packs.make_demo_enigma --style ink --out /tmp/ink   # the test style
 
-The drawings are the project's own (``vision/enigma_art.py``), not the publisher's art.
+The drawings are the project's own (``vision/enigma/synth/art.py``), not the publisher's art.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from vision.enigma_art import STYLES, draw_pack
-from vision.enigma_pack import DEMO_ENIGMA
+from vision.enigma.pack import DEMO_ENIGMA
+from vision.enigma.synth.art import STYLES, draw_pack
 
 
 def main(argv: list[str] | None = None) -> int:

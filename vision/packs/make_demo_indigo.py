@@ -5,7 +5,7 @@ Run from the repository root::
     python -m vision.packs.make_demo_indigo            # the demo pack
     python -m vision.packs.make_demo_indigo --style ink --out /tmp/ink   # the test style
 
-The drawings are the project's own (``vision/indigo_art.py``), not the publisher's art.
+The drawings are the project's own (``vision/indigo/synth/art.py``), not the publisher's art.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import argparse
 from pathlib import Path
 
 from vision.art_pack import DEMO_INDIGO
-from vision.indigo_art import STYLES, draw_pack
+from vision.indigo.synth.art import STYLES, draw_pack
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,0 +1,134 @@
+"""Markers: detection, checked homography, refusals, printable sheet at true scale."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.errors import FrameRefusedError
+from vision.markers import (
+    MarkerChecks,
+    MarkerLayout,
+    locate,
+    marker_plane_image,
+    marker_sheet,
+    write_image,
+)
+from vision.synth.effects import apply_effects
+
+LAYOUT = MarkerLayout(
+    ids=(0, 1, 2, 3),
+    size_mm=30.0,
+    centres_mm=((25.0, 25.0), (275.0, 25.0), (275.0, 225.0), (25.0, 225.0)),
+)
+
+
+def _plane(px_per_mm: float = 2.0) -> np.ndarray:
+    img = marker_plane_image(LAYOUT, px_per_mm=px_per_mm, background=200)
+    cv2.putText(img, "PLANE", (150, 250), cv2.FONT_HERSHEY_SIMPLEX, 3, (40, 40, 160), 6)
+    return img
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_locate_recovers_the_plane_under_camera_effects(seed: int) -> None:
+    scene = _plane()
+    out = apply_effects(
+        scene,
+        np.random.default_rng(seed),
+        ["whitebalance", "light", "perspective", "lens", "noise", "jpeg"],
+        frame_size=(800, 600),
+    )
+    fit = locate(out.image, LAYOUT)
+    # a plane point seen in the frame maps back to within 2 mm
+    plane_pts = np.array([[150.0, 125.0], [60.0, 200.0], [250.0, 60.0]])
+    frame_pts = out.truth.map_points(plane_pts * 2.0)
+    back = cv2.perspectiveTransform(frame_pts.reshape(-1, 1, 2), fit.image_to_plane).reshape(-1, 2)
+    # lens distortion is not a homography: a few mm of 300 remain
+    assert np.abs(back - plane_pts).max() < 4.0
+
+
+def test_blank_frame_is_refused_with_a_reason() -> None:
+    with pytest.raises(FrameRefusedError) as info:
+        locate(np.full((300, 400, 3), 128, np.uint8), LAYOUT)
+    assert info.value.reason == "no-markers" and info.value.exit_code == 4
+
+
+def test_markers_of_another_layout_are_named() -> None:
+    other = MarkerLayout(ids=(8, 9, 10, 11), size_mm=30.0, centres_mm=LAYOUT.centres_mm)
+    with pytest.raises(FrameRefusedError) as info:
+        locate(marker_plane_image(other, px_per_mm=2.0), LAYOUT)
+    assert info.value.reason == "wrong-layout"
+
+
+def test_a_tiny_plane_is_refused() -> None:
+    small = marker_plane_image(LAYOUT, px_per_mm=1.2)
+    frame = np.full((1400, 1800, 3), 200, np.uint8)
+    frame[: small.shape[0], : small.shape[1]] = small
+    with pytest.raises(FrameRefusedError) as info:
+        locate(frame, LAYOUT, checks=MarkerChecks(min_area_fraction=0.1))
+    assert info.value.reason == "too-small"
+
+
+def test_swapped_markers_give_a_bad_homography() -> None:
+    swapped = MarkerLayout(ids=(0, 2, 1, 3), size_mm=30.0, centres_mm=LAYOUT.centres_mm)
+    with pytest.raises(FrameRefusedError) as info:
+        locate(_plane(), swapped)
+    assert info.value.reason == "bad-homography"
+
+
+def test_wrong_marker_size_fails_the_reprojection_check() -> None:
+    bigger = MarkerLayout(ids=LAYOUT.ids, size_mm=45.0, centres_mm=LAYOUT.centres_mm)
+    with pytest.raises(FrameRefusedError, match="marker outlines"):
+        locate(_plane(), bigger)
+
+
+def test_blurred_markers_are_found_by_the_half_scale_retry() -> None:
+    scene = _plane(4.0)
+    blurred = cv2.GaussianBlur(scene, (0, 0), 5)
+    full_only = MarkerChecks(retry_scales=(1.0,))
+    with_retry = MarkerChecks(retry_scales=(1.0, 0.5, 0.25))
+    try:
+        locate(blurred, LAYOUT, checks=full_only)
+        full_found = True
+    except FrameRefusedError:
+        full_found = False
+    fit = locate(blurred, LAYOUT, checks=with_retry)
+    assert fit.scale_used < 1.0 or full_found
+
+
+@pytest.mark.parametrize("suffix", [".png", ".pdf"])
+def test_marker_sheet_prints_at_true_scale(tmp_path: Path, suffix: str) -> None:
+    page = marker_sheet([0, 1, 2, 3], size_mm=40.0, dpi=150)
+    path = tmp_path / f"m{suffix}"
+    write_image(path, page, dpi=150)
+    assert path.stat().st_size > 1000
+    from vision.markers import detect_markers
+
+    found, _ = detect_markers(page)
+    assert sorted(found) == [0, 1, 2, 3]
+    side_px = np.linalg.norm(found[0].corners[1] - found[0].corners[0])
+    assert side_px == pytest.approx(40.0 * 150 / 25.4, rel=0.03)
+    if suffix == ".pdf":
+        assert path.read_bytes().startswith(b"%PDF")
+
+
+def test_config_max_reprojection_sets_the_homography_check() -> None:
+    from config import load_config
+    from vision.indigo.board import checks_from_config
+
+    assert checks_from_config(load_config()).max_reprojection == 0.15
+    assert checks_from_config({"vision": {"max_reprojection": 0.02}}).max_reprojection == 0.02
+    layout = MarkerLayout(
+        ids=(0, 1, 2, 3), size_mm=40.0, centres_mm=((30, 30), (270, 30), (270, 270), (30, 270))
+    )
+    # markers printed 20 % larger than the layout says: off by about 6 mm at the corners
+    page = marker_plane_image(
+        MarkerLayout(ids=layout.ids, size_mm=48.0, centres_mm=layout.centres_mm), px_per_mm=2.0
+    )
+    locate(page, layout, checks=checks_from_config({"vision": {"max_reprojection": 0.3}}))
+    with pytest.raises(FrameRefusedError, match="marker outlines") as info:
+        locate(page, layout, checks=checks_from_config({"vision": {"max_reprojection": 0.1}}))
+    assert info.value.reason == "bad-homography"

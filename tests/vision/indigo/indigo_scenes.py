@@ -1,0 +1,67 @@
+"""Shared helpers for the Indigo vision tests: seeded states and rendered frames."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from companion.indigo.state import IndigoState
+from vision.art_pack import IndigoPack
+from vision.indigo.reader import IndigoRead
+from vision.indigo.records import random_state
+
+FRAME = (1280, 720)
+
+
+def state(seed: int, placements: int) -> IndigoState:
+    return random_state(random.Random(seed), placements=placements)
+
+
+def cell_errors(read: IndigoRead, truth: dict[str, Any]) -> list[str]:
+    """Cells whose read path set differs from the truth (empty cells included)."""
+    want = {tuple(t["cell"]): [list(p) for p in t["paths"]] for t in truth["tiles"]}
+    out = []
+    for cell, r in read.cells.items():
+        got = None if r.tile is None else [list(p) for p in r.tile.paths]
+        if got != want.get(cell):
+            out.append(f"{cell}: read {r.tile}, truth {want.get(cell)}")
+    return out
+
+
+def gem_multiset(doc: dict[str, Any]) -> list[tuple[str, str]]:
+    return sorted((g["gem"], repr(sorted(g["at"].items()))) for g in doc["gems"])
+
+
+def pack_name(pack: IndigoPack) -> str:
+    return pack.name
+
+
+def gem_misreads_unasked(read: IndigoRead, truth: dict[str, Any], pack: IndigoPack) -> list[str]:
+    """Gem differences from the truth that no question points at (must be empty).
+
+    A wrong centre count must come with a "centre:" question; a wrong gem on an edge point
+    with a question naming that cell or corner.
+    """
+    from collections import Counter
+
+    got = Counter(gem_multiset(read.to_json(pack)))
+    want = Counter(gem_multiset(truth))
+    out = []
+    for (gem, at), _ in ((got - want) + (want - got)).items():
+        if "centre" in at:
+            if not any(q.startswith("centre:") for q in read.questions):
+                out.append(f"{gem} {at}")
+            continue
+        numbers = [
+            int(n)
+            for n in at.replace("[", " ")
+            .replace("]", " ")
+            .replace(",", " ")
+            .replace(")", " ")
+            .split()
+            if n.lstrip("-").isdigit()
+        ]
+        q, r = numbers[0], numbers[1]
+        if not any(f"({q},{r})" in text for text in read.questions):
+            out.append(f"{gem} {at}")
+    return out

@@ -1,0 +1,219 @@
+"""The learned border model of the sheet reader (vision/second_chance/borders.py and its
+weights)."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from companion.record import parse_record
+from companion.second_chance.simulate import simulate_game
+from vision.second_chance.borders import (
+    FEATURES,
+    MODEL_PATH,
+    SIDE_FEATURES,
+    BorderModel,
+    load_border_model,
+    load_side_model,
+)
+from vision.second_chance.outlines import Segmentation, segment, unoutlined_tiles
+from vision.second_chance.reader import DEFAULT_CONFIG, read_sheet
+from vision.second_chance.synth.sheet import content_from_record, render_sheet
+
+
+def test_the_shipped_model_loads_with_this_codes_features() -> None:
+    model = load_border_model()
+    assert model is not None
+    assert model.mean.shape == (len(FEATURES),) and model.scale.shape == (len(FEATURES),)
+    assert model.hidden_weights.shape[0] == len(FEATURES)
+    assert 0.0 < model.join_below < 0.5 < model.cut_above < 1.0
+    p = model.probabilities(np.tile(model.mean, (3, 1)))
+    assert p.shape == (3,) and np.all((p >= 0) & (p <= 1))
+
+
+def test_a_model_for_other_features_is_refused(tmp_path: Path) -> None:
+    data = json.loads(MODEL_PATH.read_text())
+    data["features"] = data["features"][:-1]
+    with pytest.raises(ValueError):
+        BorderModel.from_json(data)
+    assert load_border_model(tmp_path / "missing.json") is None
+
+
+# sheets from no bench range and no training range: pencil (7779) and coloured pencil (7781)
+@pytest.mark.parametrize("seed", [7779, 7781])
+def test_the_borders_of_a_rendered_sheet_are_classified_right(seed: int) -> None:
+    players = ["Ana", "Ben", "Cleo"][: 2 + seed % 2]
+    content = content_from_record(
+        parse_record(simulate_game(players, rng=random.Random(seed))), "Ana")
+    style = ("pencil", "pen", "colour")[seed % 3]
+    reading = read_sheet(render_sheet(content, style=style, seed=seed).image)
+    model = load_border_model()
+    assert model is not None
+    tile_of = {cell: i for i, tile in enumerate(content.tiles) for cell in tile}
+    probability = reading.debug["border_probability"]
+    known = [(b, tile_of[b[0]] != tile_of[b[1]]) for b in probability
+             if b[0] in tile_of and b[1] in tile_of]
+    assert len(known) > 20 and any(outline for _, outline in known)
+    for border, outline in known:
+        if probability[border] >= model.cut_above:
+            assert outline, border
+        if probability[border] <= model.join_below:
+            assert not outline, border
+    wrong = [b for b, outline in known if (probability[b] > 0.5) != outline]
+    assert len(wrong) <= 1, wrong
+
+
+def _scores(scored: dict[tuple[tuple[int, int], tuple[int, int]], float]
+            ) -> tuple[np.ndarray, np.ndarray]:
+    right, below = np.zeros((9, 8)), np.zeros((8, 9))
+    for (a, b), score in scored.items():
+        (right if a[0] == b[0] else below)[a] = score
+    return right, below
+
+
+def test_the_learned_probability_cuts_joins_or_leaves_a_border_to_a_question() -> None:
+    # two I3 tiles side by side in a 2 x 3 block; the border under the middle decides
+    tiles = {(r, c) for r in range(2) for c in range(3)}
+    between = ((0, 1), (1, 1))
+    outer = {((0, 0), (1, 0)): 0.4, ((0, 2), (1, 2)): 0.4}
+    sure = (0.95, 0.05)
+    colour = np.zeros((9, 9, 3))
+
+    def run(score: float, probability: float):  # type: ignore[no-untyped-def]
+        right, below = _scores({**outer, between: score})
+        return segment(tiles, right, below, colour, DEFAULT_CONFIG, thresholds=(0.13, 0.075),
+                       settle_by_rules=False, border_probability={between: probability},
+                       sure_probability=sure)
+
+    # scored as no line, but the model is sure of one: cut, by the model, no question
+    seg = run(0.0, 0.99)
+    assert seg.outlines[between][:1] == (True,) and seg.outlines[between][2] == "model"
+    assert seg.shapes == (((0, 0), (0, 1), (0, 2)), ((1, 0), (1, 1), (1, 2)))
+    assert not seg.questions
+    # undecided by the score and by the model: a question
+    seg = run(0.1, 0.5)
+    assert seg.outlines[between][2] == "asked" and seg.questions
+    # undecided by the score, the model is sure there is none: joined, no question (without
+    # the model the same border is asked)
+    block = {(0, 0), (0, 1), (1, 0), (1, 1)}
+    inside = ((0, 0), (0, 1))
+    right, below = _scores({inside: 0.1})
+    for probability, decided_by in ((0.01, "model"), (0.5, "asked")):
+        seg = segment(block, right, below, colour, DEFAULT_CONFIG, thresholds=(0.13, 0.075),
+                      settle_by_rules=False, border_probability={inside: probability},
+                      sure_probability=sure)
+        assert seg.outlines[inside][2] == decided_by
+        assert bool(seg.questions) == (decided_by == "asked")
+    assert seg.shapes == (tuple(sorted(block)),)
+    # a score in the join group stays a join while the model leans the same way; where it
+    # leans the other way the border is undecided (a question here, the rules being off)
+    right, below = _scores({inside: 0.0})
+    for probability, decided in ((0.3, False), (0.7, None)):
+        seg = segment(block, right, below, colour, DEFAULT_CONFIG, thresholds=(0.13, 0.075),
+                      settle_by_rules=False, border_probability={inside: probability},
+                      sure_probability=sure)
+        assert seg.outlines[inside][0] is decided
+        assert bool(seg.questions) == (decided is None)
+    # and a score cut the model gives less than even odds is undecided too
+    right, below = _scores({inside: 0.4})
+    seg = segment(block, right, below, colour, DEFAULT_CONFIG, thresholds=(0.13, 0.075),
+                  settle_by_rules=False, border_probability={inside: 0.2}, sure_probability=sure)
+    assert seg.outlines[inside][0] is None and seg.questions
+
+
+def test_a_cut_between_cells_hatched_along_the_border_needs_a_sure_score_and_model() -> None:
+    # two cells hatched alike with strokes along their border: a stroke there darkens the
+    # printed line like an outline, so a score just past the cut is no proof of one
+    tiles = {(0, 0), (0, 1)}
+    border = ((0, 0), (0, 1))
+    colour = np.zeros((9, 9, 3))
+    # (thresholds 0.13 and 0.075: a score of 0.141 is cut with a sureness of 0.7, 0.3 of 1.0)
+    for score, along, chance, decided in (
+            (0.131, set(), 0.97, True),  # barely cut, the model sure: cut
+            (0.131, {border}, 0.97, None),  # ... hatched along: asked
+            (0.141, {border}, 0.97, None),  # cut less than surely, hatched along: asked
+            (0.3, {border}, 0.9, None),  # surely cut, hatched along, the model unsure: asked
+            (0.3, {border}, 0.97, True),  # surely cut and the model sure: cut
+            (0.3, set(), 0.9, True)):  # not hatched along: the score decides
+        right, below = _scores({border: score})
+        seg = segment(tiles, right, below, colour, DEFAULT_CONFIG, thresholds=(0.13, 0.075),
+                      settle_by_rules=False, border_probability={border: chance},
+                      sure_probability=(0.95, 0.05), hatched_along=along)
+        assert seg.outlines[border][0] is decided, (score, along, chance)
+        assert bool(seg.questions) == (decided is None)
+
+
+def test_the_model_never_joins_where_the_colour_changes() -> None:
+    tiles = {(0, 0), (0, 1)}
+    border = ((0, 0), (0, 1))
+    right, below = _scores({border: 0.1})
+    colour = np.zeros((9, 9, 3))
+    colour[0, 0] = (0.1, -0.05, -0.05)
+    colour[0, 1] = (-0.05, 0.1, -0.05)  # a clear change of hue, weaker than a sure one
+    colour[0, 1] *= 0.5
+    seg = segment(tiles, right, below, colour, DEFAULT_CONFIG, thresholds=(0.13, 0.075),
+                  settle_by_rules=False, border_probability={border: 0.0},
+                  sure_probability=(0.95, 0.05))
+    assert seg.outlines[border][2] != "model"
+
+
+def test_the_shipped_side_model_loads_with_this_codes_features() -> None:
+    model = load_side_model()
+    assert model is not None and model.features == SIDE_FEATURES
+    assert model.mean.shape == (len(SIDE_FEATURES),)
+    assert 0.5 < model.cut_above < 1.0
+
+
+# a coloured pencil sheet with every outline drawn, and one whose player skipped some outlines
+@pytest.mark.parametrize("outline_probability", [1.0, 0.4])
+def test_a_side_the_model_is_sure_of_has_its_outline_drawn(outline_probability: float) -> None:
+    seed = 7781
+    content = content_from_record(
+        parse_record(simulate_game(["Ana", "Ben", "Cleo"][: 2 + seed % 2],
+                                   rng=random.Random(seed))), "Ana")
+    rendered = render_sheet(content, style="colour", seed=seed,
+                            outline_probability=outline_probability)
+    bare = set(rendered.log.get("no_outline", []))
+    assert bool(bare) == (outline_probability < 1.0)
+    reading = read_sheet(rendered.image)
+    model = load_side_model()
+    assert model is not None
+    tile_of = {cell: i for i, tile in enumerate(content.tiles) for cell in tile}
+    drawn = reading.debug["side_drawn"]
+    known = [(side, tile_of[side[0]] not in bare) for side in drawn
+             if side[0] in tile_of and side[1] not in tile_of and side[1] != content.bonus]
+    assert len(known) > 10
+    for side, outlined in known:
+        if drawn[side] >= model.cut_above:
+            assert outlined, side
+    # the tiles drawn without an outline are still asked about
+    asked = _question_cells(reading)
+    for index in bare:
+        tile = content.tiles[index]
+        if len(tile) > 1 and any(tile_of.get(n) not in (index, None)
+                                 for r, c in tile for n in ((r + 1, c), (r, c + 1))):
+            assert asked & set(tile), tile
+
+
+def test_a_surely_drawn_side_keeps_a_tile_from_being_asked_about() -> None:
+    # one I2 tile whose sides on the empty cells let through as much light as the printed line
+    tile = ((0, 0), (0, 1))
+    seg = Segmentation((tile,), (), {(tile[0], tile[1]): (False, 0.9, "drawing")})
+    through_right, through_below = np.full((9, 8), 0.7), np.full((8, 9), 0.7)
+    empty = {(r, c) for r in range(9) for c in range(9)} - set(tile)
+    sides = {(cell, n) for cell in tile for n in ((cell[0] + 1, cell[1]), (cell[0], cell[1] + 1),
+                                                  (cell[0], cell[1] - 1)) if n in empty}
+    asked = unoutlined_tiles(seg, through_right, through_below, 0.7, empty)
+    assert asked.questions
+    for chance, questions in ((0.99, False), (0.5, True)):
+        result = unoutlined_tiles(seg, through_right, through_below, 0.7, empty,
+                                  side_drawn=dict.fromkeys(sides, chance), surely_drawn=0.95)
+        assert bool(result.questions) == questions
+
+
+def _question_cells(reading) -> set[tuple[int, int]]:  # type: ignore[no-untyped-def]
+    return {(r, c) for q in reading.questions for r, c in q["cells"]}

@@ -1,0 +1,181 @@
+"""The paper model of the sheet reader (vision.second_chance.cells) on drawn canonical images: solid
+shading is lifted to the paper around it, paper in a shadow beside it is not. And the cell
+classes: a hole among filled cells with marks in it is asked about."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.second_chance.cells import (
+    PAD,
+    CellFeatures,
+    classify_cells,
+    looks_like_paper_beside,
+    paper_and_unsure,
+    stroke_directions,
+)
+from vision.second_chance.geometry import CANON_CELL, CANON_MARGIN, CANON_SIZE
+from vision.second_chance.settings import DEFAULT_CONFIG
+
+#: the grid cells of the drawings: a block of solid shading down column 4 from row 3, and the
+#: empty cell left of its foot, in the soft shadow over the bottom left of the sheet
+BLOCK_COLUMN, BLOCK_TOP = 4, 3
+BESIDE = (8, 3)
+
+
+def _box(cell: tuple[int, int]) -> tuple[slice, slice]:
+    r, c = cell
+    y, x = CANON_MARGIN + r * CANON_CELL, CANON_MARGIN + c * CANON_CELL
+    return slice(y, y + CANON_CELL), slice(x, x + CANON_CELL)
+
+
+def _sheet(block_bgr: tuple[float, float, float]) -> np.ndarray:
+    """Grey paper in a soft shadow (a few percent a half-cell, down to half the light) over
+    the bottom left, bright elsewhere; the block's channels are shares of the paper under it."""
+    y = np.arange(CANON_SIZE, dtype=np.float32)[:, None]
+    x = np.arange(CANON_SIZE, dtype=np.float32)[None, :]
+    left = np.clip((300 - x) / 100, 0, 1)
+    low = np.clip((y - 200) / 100, 0, 1)
+    light = 1.0 - 0.5 * left * low
+    image = np.repeat((210 * light)[:, :, None], 3, axis=2)
+    for r in range(BLOCK_TOP, 9):
+        ys, xs = _box((r, BLOCK_COLUMN))
+        image[ys, xs] = image[ys, xs] * np.asarray(block_bgr, np.float32)
+    return np.clip(image, 0, 255).astype(np.uint8)
+
+
+def _not_ink(brightness: float) -> float:
+    """The paper brightness up to which ``brightness`` is not yet ink."""
+    return brightness / (1.0 - DEFAULT_CONFIG.ink_darkness)
+
+
+def _at(paper: np.ndarray, cell: tuple[int, int]) -> float:
+    return float(np.median(paper[_box(cell)]))
+
+
+def test_paper_in_a_shadow_beside_a_grey_block_stays_the_paper_it_is() -> None:
+    image = _sheet((0.5, 0.5, 0.5))
+    gray = image.mean(axis=2).astype(np.float32)
+    paper, unsure = paper_and_unsure(gray, colour=image)
+    beside = float(np.median(gray[_box(BESIDE)]))
+    # the block is measured against the paper, not against itself
+    foot = (8, BLOCK_COLUMN)
+    assert _at(paper, foot) > 1.5 * float(np.median(gray[_box(foot)]))
+    # the shadowed paper beside the block's foot is not ink against the paper model there
+    assert _at(paper, BESIDE) < _not_ink(beside)
+    # and, so much darker than the lifted block next to it, its cell is unsure
+    assert unsure[BESIDE]
+
+
+def test_paper_in_a_shadow_as_dark_as_a_colour_block_beside_it_stays_paper() -> None:
+    # a light green pencil block about as dark in grey as the shadowed paper beside it: only
+    # its colour tells it apart
+    image = _sheet((0.65, 0.95, 0.65))
+    gray = image.mean(axis=2).astype(np.float32)
+    paper = paper_and_unsure(gray, colour=image)[0]
+    beside = float(np.median(gray[_box(BESIDE)]))
+    assert _at(paper, BESIDE) < _not_ink(beside)
+
+
+def _features(scores: np.ndarray) -> CellFeatures:
+    """Cell features with these fill scores; filled-looking cells have a pencil's grain."""
+    shape = (9, 9)
+    return CellFeatures(ink=np.zeros(shape), score=scores, texture=np.full(shape, 0.05),
+                        spread_x=np.zeros(shape), spread_y=np.zeros(shape),
+                        colour=np.zeros(shape + (3,)), darkness=np.where(scores > 1, 0.6, 0.02))
+
+
+def test_a_hole_with_marks_among_filled_cells_is_asked_about() -> None:
+    empty_score = DEFAULT_CONFIG.empty_score
+    scores = np.full((9, 9), 3.0)
+    scores[4, 4] = empty_score * 0.95  # a light fill just under the empty threshold
+    scores[0, 0] = empty_score * 0.95  # in the corner: its two neighbours are filled
+    scores[8, 4] = 0.05  # a clean hole: the player left it empty
+    state, confidence, _ = classify_cells(_features(scores), DEFAULT_CONFIG)
+    assert state[4, 4] == -1 and confidence[4, 4] < DEFAULT_CONFIG.doubtful_below
+    assert state[0, 0] == -1
+    assert state[8, 4] == 0
+
+
+def test_a_hole_among_doubtful_neighbours_is_asked_about_too() -> None:
+    # a light tile: its cells doubtful, one just under the empty threshold among them (11891)
+    empty_score = DEFAULT_CONFIG.empty_score
+    scores = np.full((9, 9), 3.0)
+    scores[4, 4] = empty_score * 0.95
+    scores[3, 4] = scores[4, 3] = (empty_score + DEFAULT_CONFIG.filled_score) / 2
+    state, _, _ = classify_cells(_features(scores), DEFAULT_CONFIG)
+    assert state[3, 4] == -1 and state[4, 3] == -1
+    assert state[4, 4] == -1
+
+
+def test_a_faint_cell_with_an_empty_neighbour_is_not_a_hole() -> None:
+    scores = np.full((9, 9), 3.0)
+    scores[4, 4] = DEFAULT_CONFIG.empty_score * 0.95
+    scores[4, 5] = 0.05
+    state, _, _ = classify_cells(_features(scores), DEFAULT_CONFIG)
+    assert state[4, 4] == 0 and state[4, 5] == 0
+
+
+def _hatched(direction: str) -> np.ndarray:
+    """A cropped darkness map (the grid and PAD around it) with every cell hatched alike:
+    soft strokes 6 px apart, ``|`` vertical, ``-`` horizontal, ``/`` diagonal, ``x`` both
+    diagonals, ``+`` vertical and horizontal."""
+    size = 9 * CANON_CELL + 2 * PAD
+    y, x = np.mgrid[0:size, 0:size].astype(np.float32)
+    d1, d2 = (x + y) / np.sqrt(2), (x - y) / np.sqrt(2)
+    strokes = {"|": [x], "-": [y], "/": [d1], "x": [d1, d2], "+": [x, y]}[direction]
+    dark = np.zeros((size, size), np.float32)
+    for across in strokes:
+        dark += 0.4 * (1 + np.cos(2 * np.pi * across / 6.0)) / len(strokes)
+    return dark
+
+
+def _strokes(direction: str) -> np.ndarray:
+    lo = int(round(CANON_CELL * DEFAULT_CONFIG.inset))
+    strokes = stroke_directions(_hatched(direction), lo, CANON_CELL - lo)
+    assert strokes.shape == (9, 9, 4)
+    # hatched alike: nearly the same in every cell (the strokes cross each cell at another
+    # phase)
+    assert np.allclose(strokes, strokes[4, 4], atol=0.2)
+    return strokes[4, 4]
+
+
+@pytest.mark.parametrize(("direction", "cos2", "sin2"), [
+    ("|", 1.0, 0.0), ("-", -1.0, 0.0), ("/", 0.0, 1.0), ("x", 0.0, 0.0), ("+", 0.0, 0.0),
+])
+def test_the_direction_of_the_strokes_in_each_cell_is_measured(
+        direction: str, cos2: float, sin2: float) -> None:
+    # cos 2a is 1 for strokes that run up and down (the gradient across them is along x)
+    cos2_measured, sin2_measured, _, _ = _strokes(direction)
+    assert cos2_measured == pytest.approx(cos2, abs=0.1)
+    assert abs(sin2_measured) == pytest.approx(abs(sin2), abs=0.1)
+
+
+def test_two_ways_of_cross_hatching_are_told_apart() -> None:
+    # no one direction in either (2a cancels), but the 4a harmonic differs: a square grid of
+    # strokes against a diagonal one
+    assert abs(_strokes("x")[2] - _strokes("+")[2]) > 0.5
+    # and a single direction differs from both
+    assert all(np.linalg.norm(_strokes("/")[:2] - _strokes(c)[:2]) > 0.8 for c in "x+")
+
+
+def test_an_even_fill_that_looks_like_the_paper_beside_it_is_found() -> None:
+    size = 9 * CANON_CELL + 2 * PAD
+    state = np.zeros((9, 9), int)
+    state[4, 4] = 1  # read filled, its right neighbour empty
+    texture = np.full((9, 9), 0.02)
+
+    def found(fill: float, beside: float, fill_texture: float = 0.02) -> bool:
+        grid = np.full((size, size, 3), beside, np.uint8)
+        ys, xs = (slice(PAD + 4 * CANON_CELL, PAD + 5 * CANON_CELL),) * 2
+        grid[ys, xs] = fill
+        texture[4, 4] = fill_texture
+        return bool(looks_like_paper_beside(grid, state, texture, DEFAULT_CONFIG)[4, 4])
+
+    assert found(139, 138)  # paper in a shadow, like the empty paper beside it (11592)
+    assert not found(110, 138)  # shading: far darker than that paper
+    assert not found(139, 138, fill_texture=0.06)  # grain of drawn shading
+    assert not looks_like_paper_beside(
+        np.full((size, size, 3), 138, np.uint8), np.ones((9, 9), int), texture,
+        DEFAULT_CONFIG).any()  # no empty cell beside: nothing to compare with

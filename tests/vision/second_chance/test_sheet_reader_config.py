@@ -1,0 +1,56 @@
+"""The sheet reader takes its thresholds from config ``[vision.sheet]``."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from companion.second_chance.simulate import simulate_game
+from config import config_from_dict
+from config.schema import Config, SheetReaderSettings
+from ui.cli import main
+from vision.second_chance.reader import DEFAULT_CONFIG, SheetReaderConfig, reader_config
+
+KEYS = [f.name for f in dataclasses.fields(SheetReaderSettings)]
+
+
+def test_the_section_and_the_reader_have_the_same_keys_and_defaults() -> None:
+    assert KEYS == [f.name for f in dataclasses.fields(SheetReaderConfig)]
+    for name in KEYS:
+        assert getattr(DEFAULT_CONFIG, name) == getattr(Config().vision.sheet, name), name
+    assert reader_config() == SheetReaderConfig() == DEFAULT_CONFIG
+
+
+@pytest.mark.parametrize(("key", "value"), [("cut", 0.2), ("join", 0.01), ("outline_margin", 0.3),
+                                            ("filled_score", 2.0), ("sure_hue_factor", 3.0)])
+def test_an_override_reaches_the_reader(key: str, value: float) -> None:
+    got = reader_config(config_from_dict({"vision": {"sheet": {key: value}}}))
+    assert getattr(got, key) == value
+    assert all(getattr(got, n) == getattr(DEFAULT_CONFIG, n) for n in KEYS if n != key)
+
+
+def test_read_sheet_uses_the_config_file(tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    record = tmp_path / "game.json"
+    record.write_text(json.dumps(simulate_game(["Ana", "Ben"], rng=random.Random(8))))
+    frame = tmp_path / "ana.png"
+    assert main(["render", "sheet", str(record), "--player", "Ana", "-o", str(frame),
+                 "--style", "pen", "--seed", "4", "--effects", "none"]) == 0
+    # a filled score no mark reaches: every drawn cell is doubtful, so asked about
+    strict = tmp_path / "strict.toml"
+    strict.write_text("[vision.sheet]\nfilled_score = 10.0\n", encoding="utf-8")
+    capsys.readouterr()
+    assert main(["read", "sheet", str(frame), "--config", str(strict)]) == 0
+    asked = json.loads(capsys.readouterr().out)
+    assert main(["read", "sheet", str(frame)]) == 0
+    plain = json.loads(capsys.readouterr().out)
+    cells_asked = sum(q["kind"] == "cell" for q in asked["questions"])
+    assert cells_asked >= 10 + sum(q["kind"] == "cell" for q in plain["questions"])
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[vision.sheet]\ncut = 7.0\n", encoding="utf-8")
+    assert main(["read", "sheet", str(frame), "--config", str(bad)]) != 0
+    assert "cut" in capsys.readouterr().err

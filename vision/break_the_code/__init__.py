@@ -1,0 +1,1 @@
+"""break_the_code"""

@@ -1,0 +1,526 @@
+"""Read Break the Code tiles from a camera frame of the code mat.
+
+Stages (each a small function of the frame or of the previous result):
+
+1. :func:`find_mat`: the four mat markers give a checked homography (refused frames raise
+   :class:`~vision.errors.FrameRefusedError`, exit 4);
+2. :func:`panel_background`: the panel's grey as the camera sees it, everywhere, estimated from
+   the lanes between the slots only (never from the tiles), so light gradients, colour casts
+   and soft shadows divide out;
+3. :func:`find_tiles`: whatever differs from that grey and has a tile's size and shape is a
+   tile; it is given to the nearest slot and cut out upright at :data:`NORM_SIZE` straight
+   from the frame;
+4. :func:`classify_tile`: the body colour (relative to the local grey) is matched to the pack's
+   black, white and green; the digit by template matching of ink maps against the pack's tiles.
+
+:func:`read_code` returns ``(Code, confidence)`` and checks the box counts (an impossible code
+is refused) and the rack order (out of order lowers the confidence). For a secret code the
+image is never stored or logged and messages name slots, never tiles: the caller puts the
+code into the engine and shows only :func:`stored_message`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion.break_the_code.tiles import BOX, Code, Colour, Tile
+from config.schema import CodeReaderConfig, Config
+from vision.break_the_code.art import (
+    NORM_SIZE,
+    CodePack,
+    body_colour,
+    demo_pack,
+    grey_of,
+    ink_map,
+)
+from vision.break_the_code.mat import (
+    MAT_LAYOUT,
+    PANEL_GREY,
+    PANEL_MM,
+    PITCH_MM,
+    SLOTS,
+    nearest_slot,
+)
+from vision.errors import FrameRefusedError
+from vision.markers import MarkerChecks, PlaneFit, locate
+
+#: the part of the panel that is looked at (a little inside its printed edge)
+_INSET_MM = 1.5
+VIEW_MM = (PANEL_MM[0] + _INSET_MM, PANEL_MM[1] + _INSET_MM,
+           PANEL_MM[2] - 2 * _INSET_MM, PANEL_MM[3] - 2 * _INSET_MM)
+
+
+#: the shipped thresholds: the defaults of ``[vision.code]`` in config (principle 9: thresholds
+#: live in config; this is their one source)
+_SHIPPED = CodeReaderConfig()
+
+
+@dataclass(frozen=True)
+class ReaderConfig:
+    """Thresholds of the tile reader; :func:`reader_config` takes them from config
+    ``[vision.code]`` (the defaults here are that section's defaults)."""
+
+    px_per_mm: float = _SHIPPED.px_per_mm
+    #: colour distance from the local panel grey (on a 0..255 scale) that makes a tile pixel
+    foreground: float = _SHIPPED.foreground
+    #: a tile's area must be within these shares of the pack's tile area
+    min_area: float = _SHIPPED.min_area
+    max_area: float = _SHIPPED.max_area
+    #: pieces smaller than this share of a tile are ignored (dust, a reflection)
+    ignore_area: float = _SHIPPED.ignore_area
+    #: a tile whose centre is farther than this from every slot centre is a problem
+    max_offset_mm: float = _SHIPPED.max_offset_mm
+    #: the confidence at which the app stores a reading without asking
+    accept: float = _SHIPPED.accept
+    markers: MarkerChecks = MarkerChecks()
+
+
+def reader_config(cfg: Config | None = None) -> ReaderConfig:
+    """The reader's thresholds from a loaded configuration (``None``: the defaults).
+
+    >>> reader_config().accept
+    0.5
+    """
+    code = (cfg if cfg is not None else Config()).vision.code
+    return ReaderConfig(
+        px_per_mm=code.px_per_mm,
+        foreground=code.foreground,
+        min_area=code.min_area,
+        max_area=code.max_area,
+        ignore_area=code.ignore_area,
+        max_offset_mm=code.max_offset_mm,
+        accept=code.accept,
+    )
+
+
+DEFAULT_CONFIG = reader_config()
+#: the confidence of a reading with a problem (below any sensible accept threshold)
+DOUBT = 0.4
+
+
+@dataclass(frozen=True)
+class TileRead:
+    """One tile read from the frame (its repr leaves the tile out: it may be secret)."""
+
+    slot: int
+    tile: Tile
+    confidence: float
+    digit_score: float
+    digit_margin: float
+    colour_margin: float
+    centre_mm: tuple[float, float]
+    upside_down: bool = False
+
+    def __repr__(self) -> str:
+        return f"TileRead(slot={SLOTS[self.slot].name}, confidence={self.confidence:.2f})"
+
+
+@dataclass(frozen=True)
+class CodeReading:
+    """Every tile on the mat in slot order, with the problems found."""
+
+    tiles: tuple[TileRead, ...]
+    problems: tuple[str, ...]
+    confidence: float
+
+    @property
+    def code(self) -> Code:
+        return Code.of(t.tile for t in self.tiles)
+
+    def __repr__(self) -> str:
+        return (f"CodeReading({len(self.tiles)} tiles, confidence={self.confidence:.2f}, "
+                f"problems={list(self.problems)!r})")
+
+
+def stored_message(code: Code) -> str:
+    """What the screen shows once a secret code is stored."""
+    return f"code stored: {len(code)} tiles"
+
+
+# ---------------------------------------------------------------- stages
+
+
+def find_mat(image: np.ndarray, cfg: ReaderConfig = DEFAULT_CONFIG) -> PlaneFit:
+    """The checked homography of the mat (raises FrameRefusedError)."""
+    if image is None or image.ndim != 3 or image.size == 0:
+        raise FrameRefusedError("not a colour camera frame", reason="no-frame")
+    return locate(image, MAT_LAYOUT, checks=cfg.markers)
+
+
+def _view_transform(cfg: ReaderConfig) -> np.ndarray:
+    """Sheet millimetres -> pixels of the top-down view of the panel."""
+    p = cfg.px_per_mm
+    return np.array([[p, 0.0, -VIEW_MM[0] * p], [0.0, p, -VIEW_MM[1] * p], [0.0, 0.0, 1.0]])
+
+
+def top_view(image: np.ndarray, fit: PlaneFit, cfg: ReaderConfig = DEFAULT_CONFIG) -> np.ndarray:
+    """The panel seen straight down at ``cfg.px_per_mm``."""
+    return fit.warp(image, px_per_mm=cfg.px_per_mm, origin_mm=(VIEW_MM[0], VIEW_MM[1]),
+                    size_mm=(VIEW_MM[2], VIEW_MM[3]))
+
+
+def _lane_mask(shape: tuple[int, int], px_per_mm: float) -> np.ndarray:
+    """The lanes half-way between slots (and along the panel's edges), 2 mm wide."""
+    h, w = shape
+    mask = np.zeros((h, w), np.uint8)
+    half = max(1, round(1.0 * px_per_mm))
+    xs = sorted({s.centre_mm[0] for s in SLOTS})
+    ys = sorted({s.centre_mm[1] for s in SLOTS})
+    lane_x = [xs[0] - PITCH_MM[0] / 2] + [x + PITCH_MM[0] / 2 for x in xs]
+    lane_y = [ys[0] - PITCH_MM[1] / 2] + [y + PITCH_MM[1] / 2 for y in ys]
+    for x_mm in lane_x:
+        # the lanes along the panel's edges are moved just inside the view
+        x = min(w - 1 - half, max(half, round((x_mm - VIEW_MM[0]) * px_per_mm)))
+        mask[:, x - half:x + half + 1] = 255
+    for y_mm in lane_y:
+        y = min(h - 1 - half, max(half, round((y_mm - VIEW_MM[1]) * px_per_mm)))
+        mask[y - half:y + half + 1, :] = 255
+    return mask
+
+
+def _fill(small: np.ndarray, weight: np.ndarray, sigma: float, fallback: np.ndarray
+          ) -> np.ndarray:
+    """Normalised convolution: the weighted pixels' colour spread smoothly over the image."""
+    num = cv2.GaussianBlur(small * weight[..., None], (0, 0), sigma)
+    den = cv2.GaussianBlur(weight, (0, 0), sigma)[..., None]
+    filled: np.ndarray = np.where(den > 1e-4, num / np.maximum(den, 1e-6), fallback)
+    return filled
+
+
+def panel_background(top: np.ndarray, cfg: ReaderConfig = DEFAULT_CONFIG, *,
+                     tile_area_mm2: float = 28.0 * 38.0) -> np.ndarray:
+    """The panel grey as seen at every pixel of ``top`` (float32 BGR).
+
+    A first, coarse estimate comes from the lanes between the slots only; everything that
+    then stands out strongly (the tiles) is left out, and the rest of the panel (lanes and
+    empty slots alike) gives a fine estimate that follows shadows and uneven light.
+    """
+    scale = 1.0 / cfg.px_per_mm  # work at 1 px per mm
+    small = cv2.resize(top, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    small = small.astype(np.float32)
+    lanes = _lane_mask(small.shape[:2], 1.0) > 0
+    samples = small[lanes]
+    if samples.size == 0:
+        raise FrameRefusedError("the mat's panel is not visible", reason="no-board")
+    median = np.median(samples, axis=0)
+    first = _fill(small, lanes.astype(np.float32), 12.0, median)
+    # lane pixels far from their neighbourhood are a tile or a hand lying across a lane
+    off = np.linalg.norm(small / np.maximum(first, 1.0) * PANEL_GREY - PANEL_GREY, axis=2)
+    coarse = _fill(small, (lanes & (off < cfg.foreground)).astype(np.float32), 10.0, first)
+    ratio = small / np.maximum(coarse, 1.0) * PANEL_GREY
+    dist = np.linalg.norm(ratio - PANEL_GREY, axis=2)
+    # Leave out what is surely not panel: strong differences, and every tile-sized piece
+    # (a white tile under bright light differs only moderately). Larger faint areas are
+    # shadow edges, which the fine estimate must follow, so they stay in.
+    surely = (dist > 1.5 * cfg.foreground).astype(np.uint8)
+    maybe = (dist > cfg.foreground).astype(np.uint8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(maybe, connectivity=8)
+    tile_sized = np.zeros(count, bool)
+    tile_sized[1:] = stats[1:, cv2.CC_STAT_AREA] <= cfg.max_area * tile_area_mm2
+    surely |= tile_sized[labels].astype(np.uint8)
+    keep_out = cv2.dilate(surely, np.ones((9, 9), np.uint8)) > 0
+    fine = _fill(small, (~keep_out).astype(np.float32), 6.0, coarse)
+    field: np.ndarray = cv2.resize(fine, (top.shape[1], top.shape[0]),
+                                   interpolation=cv2.INTER_LINEAR)
+    return field
+
+
+@dataclass(frozen=True)
+class FoundTile:
+    """A tile-shaped piece of the panel: where it is and its upright normalised image."""
+
+    slot: int
+    offset_mm: float
+    centre_mm: tuple[float, float]
+    size_mm: tuple[float, float]
+    norm: np.ndarray
+    panel: np.ndarray  # the local panel grey (BGR float) around it
+
+
+def _upright_corners(rect: Any) -> np.ndarray:
+    """Corners TL, TR, BR, BL of a rotated rectangle, portrait and as near upright as it
+    goes (tiles are laid upright, give or take a few degrees)."""
+    pts = cv2.boxPoints(rect).astype(np.float64)
+    centre = pts.mean(axis=0)
+    e1, e2 = pts[1] - pts[0], pts[3] - pts[0]
+    long_edge, short_edge = (e1, e2) if np.linalg.norm(e1) >= np.linalg.norm(e2) else (e2, e1)
+    up = long_edge / max(np.linalg.norm(long_edge), 1e-9)
+    if up[1] > 0:  # image y grows downward: "up" has a negative y
+        up = -up
+    right = short_edge / max(np.linalg.norm(short_edge), 1e-9)
+    if right[0] < 0:
+        right = -right
+    a = np.linalg.norm(short_edge) / 2
+    b = np.linalg.norm(long_edge) / 2
+    corners = [centre - right * a + up * b, centre + right * a + up * b,
+               centre + right * a - up * b, centre - right * a - up * b]
+    return np.array(corners, np.float32)
+
+
+def find_tiles(
+    image: np.ndarray,
+    fit: PlaneFit,
+    pack: CodePack,
+    cfg: ReaderConfig = DEFAULT_CONFIG,
+) -> tuple[list[FoundTile], list[str]]:
+    """Every tile on the panel (slot order) and the problems seen while finding them."""
+    top = top_view(image, fit, cfg)
+    field = panel_background(top, cfg, tile_area_mm2=pack.tile_mm[0] * pack.tile_mm[1])
+    ratio = top.astype(np.float32) / np.maximum(field, 1.0) * PANEL_GREY
+    dist = np.linalg.norm(ratio - PANEL_GREY, axis=2)
+    mask = (dist > cfg.foreground).astype(np.uint8) * 255
+    k = max(1, round(0.8 * cfg.px_per_mm))
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1, 2 * k + 1))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel, iterations=2)
+    p = cfg.px_per_mm
+    tile_area = pack.tile_mm[0] * pack.tile_mm[1] * p * p
+    to_frame = np.linalg.inv(_view_transform(cfg) @ fit.image_to_plane)
+    found: list[FoundTile] = []
+    problems: list[str] = []
+    taken: dict[int, int] = {}
+    for area, outline in _pieces(mask, dist, cfg, tile_area):
+        rect = cv2.minAreaRect(outline.astype(np.float32))
+        (cx, cy), (rw, rh), _ = rect
+        centre_mm = (cx / p + VIEW_MM[0], cy / p + VIEW_MM[1])
+        slot, offset = nearest_slot(*centre_mm)
+        short, long_ = sorted((rw / p, rh / p))
+        if area > cfg.max_area * tile_area:
+            problems.append(f"something larger than a tile near slot {slot.name} "
+                            "(tiles touching, or a hand)")
+            continue
+        if area < cfg.min_area * tile_area:
+            problems.append(f"part of a tile, or something else, near slot {slot.name}")
+            continue
+        expected_ratio = pack.tile_mm[0] / pack.tile_mm[1]
+        if not 0.7 < (short / max(long_, 1e-6)) / expected_ratio < 1.3:
+            problems.append(f"something not shaped like a tile near slot {slot.name}")
+            continue
+        if offset > cfg.max_offset_mm:
+            problems.append(f"a tile lies between slots, near {slot.name}")
+        if slot.index in taken:
+            raise FrameRefusedError(
+                f"two tiles lie on slot {slot.name}; lay one tile per slot",
+                reason="ambiguous-layout",
+            )
+        taken[slot.index] = len(found)
+        corners_top = _upright_corners(rect)
+        corners_frame = cv2.perspectiveTransform(
+            corners_top.reshape(-1, 1, 2).astype(np.float64), to_frame
+        ).reshape(-1, 2).astype(np.float32)
+        w, h = NORM_SIZE
+        dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+        warp = cv2.getPerspectiveTransform(corners_frame, dst)
+        norm = cv2.warpPerspective(image, warp, NORM_SIZE, flags=cv2.INTER_AREA
+                                   if _shrinks(corners_frame, w) else cv2.INTER_LINEAR)
+        iy = min(field.shape[0] - 1, max(0, round(cy)))
+        ix = min(field.shape[1] - 1, max(0, round(cx)))
+        found.append(FoundTile(slot.index, offset, centre_mm, (short, long_), norm,
+                               field[iy, ix].astype(np.float32)))
+    found.sort(key=lambda f: f.slot)
+    return found, problems
+
+
+def _outlines(mask: np.ndarray, min_area: float) -> list[tuple[float, np.ndarray]]:
+    """(pixel area, outer outline) of every connected piece of ``mask`` above ``min_area``."""
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    out = []
+    for label in range(1, count):
+        area = float(stats[label, cv2.CC_STAT_AREA])
+        if area < min_area:
+            continue
+        x0, y0 = stats[label, cv2.CC_STAT_LEFT], stats[label, cv2.CC_STAT_TOP]
+        bw, bh = stats[label, cv2.CC_STAT_WIDTH], stats[label, cv2.CC_STAT_HEIGHT]
+        piece = (labels[y0:y0 + bh, x0:x0 + bw] == label).astype(np.uint8)
+        contours, _ = cv2.findContours(piece, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        outline = max(contours, key=cv2.contourArea).reshape(-1, 2) + [x0, y0]
+        out.append((area, outline))
+    return out
+
+
+def _pieces(mask: np.ndarray, dist: np.ndarray, cfg: ReaderConfig, tile_area: float
+            ) -> list[tuple[float, np.ndarray]]:
+    """The pieces of the foreground; a piece too large for one tile is split again at a
+    higher threshold (a shadow edge bridging two tiles is much weaker than a tile)."""
+    result = []
+    for area, outline in _outlines(mask, cfg.ignore_area * tile_area):
+        if area <= cfg.max_area * tile_area:
+            result.append((area, outline))
+            continue
+        x, y, w, h = cv2.boundingRect(outline.astype(np.int32))
+        region = np.zeros((h, w), np.uint8)
+        cv2.drawContours(region, [outline.astype(np.int32) - [x, y]], -1, 255, -1)
+        strong = ((dist[y:y + h, x:x + w] > cfg.foreground * 2.4) & (region > 0))
+        strong_mask: np.ndarray = strong.astype(np.uint8) * 255
+        k = max(1, round(0.8 * cfg.px_per_mm))
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1, 2 * k + 1))
+        strong_mask = cv2.morphologyEx(strong_mask, cv2.MORPH_CLOSE, kernel, iterations=2)
+        strong_mask = cv2.morphologyEx(strong_mask, cv2.MORPH_OPEN, kernel)
+        parts = _outlines(strong_mask, cfg.ignore_area * tile_area)
+        if len(parts) <= 1:
+            result.append((area, outline))
+            continue
+        result.extend((a, o + [x, y]) for a, o in parts)
+    return result
+
+
+def _shrinks(corners: np.ndarray, width: int) -> bool:
+    return float(np.linalg.norm(corners[1] - corners[0])) > width * 1.3
+
+
+# ---------------------------------------------------------------- classification
+
+
+@dataclass(frozen=True)
+class TileScores:
+    tile: Tile
+    confidence: float
+    digit_score: float
+    digit_margin: float
+    colour_margin: float
+    upside_down: bool = False
+
+
+def relative_body(norm: np.ndarray, panel: np.ndarray) -> np.ndarray:
+    """The tile's body colour as it would look beside a panel of the printed grey."""
+    body: np.ndarray = body_colour(norm) / np.maximum(panel, 1.0) * PANEL_GREY
+    return body
+
+
+def classify_tile(norm: np.ndarray, panel: np.ndarray, pack: CodePack) -> TileScores:
+    """Digit and colour of one normalised tile, with a confidence in 0..1."""
+    body = relative_body(norm, panel)
+    distances = {k: float(np.linalg.norm(body - v)) for k, v in pack.colours.items()}
+    order = sorted(distances, key=distances.__getitem__)
+    colour = order[0]
+    d1, d2 = distances[order[0]], distances[order[1]]
+    colour_margin = (d2 - d1) / max(d2, 1e-6)
+    ink = ink_map(norm, grey_of(body_colour(norm)))
+    best_of: dict[int, tuple[float, str, tuple[int, int]]] = {}
+    for kind, template in pack.templates.items():
+        n = int(kind[0])
+        res = cv2.matchTemplate(ink, template, cv2.TM_CCOEFF_NORMED)
+        _, score, _, loc = cv2.minMaxLoc(res)
+        if n not in best_of or score > best_of[n][0]:
+            best_of[n] = (float(score), kind, (int(loc[0]), int(loc[1])))
+    allowed = [5] if colour == "g" else [n for n in range(10) if n != 5]
+    ranked = sorted(allowed, key=lambda n: -best_of[n][0])
+    rivals = sorted((n for n in best_of if n != ranked[0]), key=lambda n: -best_of[n][0])
+    best, rival = ranked[0], (ranked[1] if len(ranked) > 1 else rivals[0])
+    if colour != "g":
+        # Whole-glyph correlation is close for look-alikes (0/8, 3/8, 5/6): decide between
+        # the two best on the pixels where their templates differ.
+        duel = _duel(ink, pack, best_of[best], best_of[rival])
+        if duel < 0:
+            best, rival = rival, best
+            duel = -duel
+        margin = max(duel, best_of[best][0] - best_of[rival][0])
+    else:
+        # a green tile is a 5; the digit must still look like a 5 rather than its rival
+        margin = max(0.0, _duel(ink, pack, best_of[5], best_of[rival]))
+    s1 = best_of[best][0]
+    conf_digit = _clip((margin - 0.02) / 0.18) * _clip((s1 - 0.3) / 0.3)
+    conf_colour = _clip((colour_margin - 0.1) / 0.3)
+    tile = Tile(best, Colour(colour))
+    # A tile laid upside down (a player across the table) reads 6 as 9: it matches some
+    # template clearly better when turned a half.
+    turned = np.ascontiguousarray(ink[::-1, ::-1])
+    turned_best = max(float(cv2.matchTemplate(turned, t, cv2.TM_CCOEFF_NORMED).max())
+                      for t in pack.templates.values())
+    upside_down = turned_best > s1 + 0.08
+    confidence = min(conf_digit, conf_colour, DOUBT if upside_down else 1.0)
+    return TileScores(tile, confidence, s1, margin, colour_margin, upside_down)
+
+
+def _zscore(x: np.ndarray) -> np.ndarray:
+    standardised: np.ndarray = (x - x.mean()) / max(float(x.std()), 1e-6)
+    return standardised
+
+
+def _duel(ink: np.ndarray, pack: CodePack, a: tuple[float, str, tuple[int, int]],
+          b: tuple[float, str, tuple[int, int]]) -> float:
+    """Positive when the tile is more like ``a`` than ``b`` where their templates differ
+    (-1..1)."""
+    ta, tb = _zscore(pack.templates[a[1]]), _zscore(pack.templates[b[1]])
+    h, w = ta.shape
+    pa = _zscore(ink[a[2][1]:a[2][1] + h, a[2][0]:a[2][0] + w])
+    pb = _zscore(ink[b[2][1]:b[2][1] + h, b[2][0]:b[2][0] + w])
+    weight = cv2.GaussianBlur(np.abs(ta - tb), (0, 0), 1.5)
+    weight /= max(float(weight.sum()), 1e-6)
+    ea = float((weight * (pa - ta) ** 2).sum())
+    eb = float((weight * (pb - tb) ** 2).sum())
+    return (eb - ea) / max(ea + eb, 1e-6)
+
+
+def _clip(x: float) -> float:
+    return float(min(1.0, max(0.0, x)))
+
+
+# ---------------------------------------------------------------- the reader
+
+
+def read_tiles(
+    image: np.ndarray, pack: CodePack | None = None, cfg: ReaderConfig = DEFAULT_CONFIG
+) -> CodeReading:
+    """Every tile on the mat, in slot order, with problems and an overall confidence."""
+    pack = pack if pack is not None else demo_pack()
+    fit = find_mat(image, cfg)
+    found, problems = find_tiles(image, fit, pack, cfg)
+    reads = []
+    for f in found:
+        s = classify_tile(f.norm, f.panel, pack)
+        reads.append(TileRead(f.slot, s.tile, s.confidence, s.digit_score, s.digit_margin,
+                              s.colour_margin, f.centre_mm, s.upside_down))
+        if s.upside_down:
+            problems.append(f"the tile on slot {SLOTS[f.slot].name} seems upside down")
+    confidence = min((r.confidence for r in reads), default=0.0)
+    if problems:
+        confidence = min(confidence, DOUBT)
+    return CodeReading(tuple(reads), tuple(problems), confidence)
+
+
+def read_code(
+    image: np.ndarray,
+    pack: CodePack | None = None,
+    *,
+    expected: int | None = None,
+    cfg: ReaderConfig = DEFAULT_CONFIG,
+) -> tuple[Code, float]:
+    """Read the tiles on the mat as a code: ``(Code, confidence)``.
+
+    Refused (FrameRefusedError, exit 4): no mat, no tile, a set that no box holds, or not
+    ``expected`` tiles. Tiles out of rack order give the code in rack order with the
+    confidence capped at :data:`DOUBT` (misplaced or misread: the players confirm).
+    """
+    reading = read_tiles(image, pack, cfg)
+    tiles = reading.tiles
+    if not tiles:
+        raise FrameRefusedError("no tile found on the mat", reason="no-tiles")
+    if expected is not None and len(tiles) != expected:
+        raise FrameRefusedError(
+            f"found {len(tiles)} tiles on the mat, expected {expected}", reason="tile-count"
+        )
+    counts = Counter(t.tile for t in tiles)
+    for tile, n in counts.items():
+        if n > BOX[tile]:
+            slots = [SLOTS[t.slot].name for t in tiles if t.tile == tile]
+            raise FrameRefusedError(
+                f"the tiles on slots {', '.join(slots)} read alike, which the box does not "
+                "allow; check them and show the tiles again",
+                reason="impossible-code",
+            )
+    confidence = reading.confidence
+    in_slots = [t.tile for t in tiles]
+    if in_slots != sorted(in_slots):
+        confidence = min(confidence, DOUBT)
+    return Code.of(in_slots), confidence
+
+
+def is_in_rack_order(reading: CodeReading) -> bool:
+    tiles = [t.tile for t in reading.tiles]
+    return tiles == sorted(tiles)

@@ -1,0 +1,108 @@
+"""Teach the look of the user's own Break the Code tiles from one photo of all 20.
+
+Lay the 20 tiles on the code mat in box order, row by row, A to E::
+
+    0b 0w 1b 1w 2b  /  2w 3b 3w 4b 4w  /  5g 5g 6b 6w 7b  /  7w 8b 8w 9b 9w
+
+and take one photo. :func:`teach_pack` finds every tile with the reader's own stages, cuts it
+out upright, measures the tile size and the three body colours, and keeps each face as the
+template of that tile. It then checks the result: the colours must be told apart and reading
+the same photo with the new pack must give every tile back, confidently.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from companion.break_the_code.tiles import Colour
+from vision.break_the_code.art import TEACH_ORDER, CodePack
+from vision.break_the_code.mat import SLOTS
+from vision.break_the_code.reader import (
+    DEFAULT_CONFIG,
+    FoundTile,
+    ReaderConfig,
+    classify_tile,
+    find_mat,
+    find_tiles,
+    relative_body,
+)
+from vision.errors import ArtPackError, FrameRefusedError
+
+
+def teach_pack(
+    image: np.ndarray,
+    *,
+    name: str = "taught",
+    description: str = "taught from a photo of the user's tiles",
+    cfg: ReaderConfig = DEFAULT_CONFIG,
+) -> CodePack:
+    """Build a pack from a photo of all 20 tiles on the mat in box order."""
+    from vision.break_the_code.art import demo_pack
+
+    finder = demo_pack()
+    # Tile finding needs only a rough tile size: allow a wide range while teaching.
+    loose = ReaderConfig(
+        px_per_mm=cfg.px_per_mm, foreground=cfg.foreground, min_area=0.4, max_area=2.2,
+        ignore_area=cfg.ignore_area, max_offset_mm=cfg.max_offset_mm, markers=cfg.markers,
+    )
+    fit = find_mat(image, cfg)
+    found, problems = find_tiles(image, fit, finder, loose)
+    by_slot = {f.slot: f for f in found}
+    missing = [SLOTS[i].name for i in range(len(TEACH_ORDER)) if i not in by_slot]
+    if missing:
+        raise FrameRefusedError(
+            f"no tile found on slots {', '.join(missing)}; lay all 20 tiles in box order "
+            f"({'; '.join(problems) or 'nothing else seen'})",
+            reason="no-tiles",
+        )
+    sizes = np.array([f.size_mm for f in found])
+    tile_mm = (float(np.median(sizes[:, 0])), float(np.median(sizes[:, 1])))
+    colours: dict[str, np.ndarray] = {}
+    for letter in ("b", "w", "g"):
+        bodies = [relative_body(by_slot[i].norm, by_slot[i].panel)
+                  for i, t in enumerate(TEACH_ORDER) if t.colour is Colour(letter)]
+        colours[letter] = np.median(np.array(bodies), axis=0).astype(np.float32)
+    _check_colours(colours)
+    tiles: dict[str, np.ndarray] = {}
+    for i, tile in enumerate(TEACH_ORDER):
+        key = str(tile)
+        face = by_slot[i].norm
+        if key in tiles:  # the second green 5: keep the mean of both faces
+            tiles[key] = ((tiles[key].astype(np.float32) + face) / 2).astype(np.uint8)
+        else:
+            tiles[key] = face.copy()
+    pack = CodePack(name=name, tile_mm=tile_mm, colours=colours, tiles=tiles,
+                    description=description)
+    _check_self_read(pack, found)
+    return pack
+
+
+def _check_colours(colours: dict[str, np.ndarray]) -> None:
+    def grey(v: np.ndarray) -> float:
+        return float(0.114 * v[0] + 0.587 * v[1] + 0.299 * v[2])
+
+    b, w, g = colours["b"], colours["w"], colours["g"]
+    if grey(w) - grey(b) < 40:
+        raise ArtPackError(
+            "the black and white tiles look alike in this photo; are they in box order "
+            "(0b 0w 1b 1w ...) and well lit?"
+        )
+    greenness = float(g[1]) - max(float(g[0]), float(g[2]))
+    if greenness < 15 or min(np.linalg.norm(g - b), np.linalg.norm(g - w)) < 30:
+        raise ArtPackError(
+            "the two green 5s (slots A3 and B3) do not look green; are the tiles in box order?"
+        )
+
+
+def _check_self_read(pack: CodePack, found: list[FoundTile]) -> None:
+    wrong = []
+    for f in found:
+        expected = TEACH_ORDER[f.slot]
+        scores = classify_tile(f.norm, f.panel, pack)
+        if scores.tile != expected:
+            wrong.append(SLOTS[f.slot].name)
+    if wrong:
+        raise ArtPackError(
+            f"the taught pack misreads its own photo on slots {', '.join(wrong)}; "
+            "check the tiles are in box order and retake the photo"
+        )

@@ -1,0 +1,137 @@
+"""Enigma reader, one tile's power cells: found in the colour labels of the straightened patch
+(:func:`find_cells`), with the small geometry both cells and networkers use. See
+:mod:`vision.enigma.tile`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from vision.enigma.colours import ColourModel
+from vision.enigma.pack import EnigmaPack
+
+
+@lru_cache(maxsize=8)
+def _grid(shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """Pixel rows and columns of a patch (cached: every tile's patch has the same size)."""
+    yy, xx = np.mgrid[0 : shape[0], 0 : shape[1]].astype(np.float32)
+    return yy, xx
+
+
+def disc(shape: tuple[int, int], centre: tuple[float, float], radius: float) -> np.ndarray:
+    """A boolean mask of the pixels within ``radius`` of ``centre``."""
+    yy, xx = _grid(shape)
+    return ((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2) <= radius**2
+
+
+def margin_conf(d_best: float, d_second: float) -> float:
+    """1.0 when the best class is much nearer than the second, 0 when equally near."""
+    if d_second <= 0:
+        return 0.0
+    return float(
+        np.clip(
+            (math.sqrt(d_second) - math.sqrt(d_best)) / max(math.sqrt(d_second), 1e-6) / 0.35,
+            0.0,
+            1.0,
+        )
+    )
+
+
+#: the fewest pixels of a cell's own colour, a pixel in from its edges, to judge its colour by
+CORE_MIN = 6
+_CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
+
+
+@dataclass(frozen=True)
+class Cell:
+    """A power cell as read: its centre in patch pixels, colour, and the networker on it."""
+
+    centre: tuple[float, float]
+    colour: str
+    confidence: float
+    networker: str | None = None
+    net_confidence: float = 1.0
+
+
+def find_cells(
+    labels: np.ndarray, feats: np.ndarray, model: ColourModel, pack: EnigmaPack
+) -> tuple[list[Cell], list[str], float]:
+    """The power cells in a patch's colour ``labels`` (networker classes left out), with the
+    problems seen and the confidence they leave. Networkers are read afterwards."""
+    p = labels.shape[0]
+    problems: list[str] = []
+    conf = 1.0
+    rc = pack.cell_radius * p
+    rn = pack.networker_radius * p
+    cells: list[Cell] = []
+    cell_classes = [i for i, k in enumerate(model.kinds) if k == "cell"]
+    any_cell = np.isin(labels, cell_classes)
+    for ci in cell_classes:
+        mask = (labels == ci).astype(np.uint8)
+        n, lab, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        # a pawn on a cell can break the cell's ring into arcs: pieces that fit together in
+        # one cell's circle are one cell (two cells' pixels never do); arcs on opposite
+        # sides of a ring lie almost a cell's diameter apart
+        pieces = [k for k in range(1, n) if stats[k, cv2.CC_STAT_AREA] >= 3]
+        groups: list[list[int]] = []
+        points: list[np.ndarray] = []
+        for k in sorted(pieces, key=lambda k: -stats[k, cv2.CC_STAT_AREA]):
+            ys, xs = np.nonzero(lab == k)
+            pts = np.column_stack([xs, ys]).astype(np.float32)
+            for g, group in enumerate(groups):
+                near = math.hypot(cents[k][0] - cents[group[0]][0],
+                                  cents[k][1] - cents[group[0]][1]) < 2.2 * rc
+                if near and cv2.minEnclosingCircle(np.vstack([points[g], pts]))[1] <= 1.4 * rc:
+                    group.append(k)
+                    points[g] = np.vstack([points[g], pts])
+                    break
+            else:
+                groups.append([k])
+                points.append(pts)
+        for group in groups:
+            area = sum(int(stats[k, cv2.CC_STAT_AREA]) for k in group)
+            if area < 0.3 * math.pi * (rc**2 - rn**2):
+                continue
+            member = np.isin(lab, group)
+            ys, xs = np.nonzero(member)
+            (ex, ey), radius = cv2.minEnclosingCircle(np.column_stack([xs, ys]).astype(np.float32))
+            if radius < 0.55 * rc:
+                continue
+            centre = (float(ex), float(ey))
+            if radius > 1.15 * rc:
+                # more than one cell's circle: a blurred channel's rim in the cell's colour
+                # may trail off it (thin), or a second cell touches it (a cell's area)
+                centre = _densest_cell(member, rc)
+                beyond = member & ~disc((p, p), centre, 1.4 * rc)
+                if beyond.sum() > 0.35 * math.pi * rc * rc:
+                    problems.append("two cells of one colour touch, or a cell is misread")
+                    conf = min(conf, 0.3)
+            # colour confidence from the median colour of the cell's own pixels (of any cell
+            # colour, so a cell half one colour, half another stays doubtful), a pixel in
+            # from their edges: the blur there mixes in the tile and a pawn's rim
+            ringmask = disc((p, p), centre, rc * 1.3) & ~disc((p, p), centre, rn * 1.15)
+            core = cv2.erode((any_cell & ringmask).astype(np.uint8), _CROSS).astype(bool)
+            if core.sum() < CORE_MIN:
+                core = disc((p, p), centre, rc * 0.95) & ~disc((p, p), centre, rn * 1.15)
+            med = np.median(feats[core], axis=0)
+            d = ((model.centres - med) ** 2).sum(axis=1)
+            cell_d = sorted(float(d[i]) for i in cell_classes)
+            colour_conf = margin_conf(cell_d[0], cell_d[1] if len(cell_d) > 1 else 1e9)
+            cells.append(Cell(centre, str(model.names[ci]), colour_conf))
+    return cells, problems, conf
+
+
+def _densest_cell(member: np.ndarray, rc: float) -> tuple[float, float]:
+    """Where a disc of a cell's radius covers the most of ``member``: the cell's centre
+    when thin trails of its colour hang off it (their pixels would pull a fitted circle)."""
+    k = int(math.ceil(rc))
+    yy, xx = np.mgrid[-k : k + 1, -k : k + 1]
+    kernel = ((xx * xx + yy * yy) <= rc * rc).astype(np.float32)
+    cover = cv2.filter2D(member.astype(np.float32), -1, kernel, borderType=cv2.BORDER_CONSTANT)
+    ys, xs = np.nonzero(cover >= 0.97 * cover.max())
+    return float(xs.mean()), float(ys.mean())

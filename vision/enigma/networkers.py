@@ -1,0 +1,354 @@
+"""Enigma reader, the networkers on one tile: a pawn in a player colour standing on a power
+cell (:func:`read_networkers`). See :mod:`vision.enigma.tile`.
+
+A pawn is small (about 4 px of radius at 64 px a tile) and the camera blurs its edge into the
+cell's ring, so pixel labels alone lose dark and pale pawns (a black pawn's middle looks like
+any dark ink, a white one like the tile). The judgement is therefore made where a pawn can
+stand: in the middle of each cell, the mean colour of a small core disc is compared with the
+cell's own colour and each player colour, at the place within the cell that suits a pawn
+best. A pale pawn, or one seen off its cell's middle as read, must stand inside a ring unlike
+bare tile. Blobs of player-coloured pixels, and places whose middle is a player colour inside
+such a ring all round, say where pawns stand whose cell was read off or not at all.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+
+import cv2
+import numpy as np
+
+from vision.enigma.cells import Cell, disc, margin_conf
+from vision.enigma.colours import ColourModel
+from vision.enigma.pack import EnigmaPack
+from vision.enigma.read_types import CHROMA, PAWN_MIN_AREA
+
+#: a cell found only from the ring around a pawn (the cell finder missed it) is never trusted
+HIDDEN_CELL_CONFIDENCE = 0.6
+#: two cells nearer than this (cell radii) are one cell split by the pawn on it (cells are
+#: drawn at least 3.3 cell radii apart)
+SAME_CELL = 1.4
+#: a core this far (colour distance of its mean) from the option judged nearest is doubted
+#: (the pawns of the packs lie within 7 of their colour, empty cells within 18)
+UNKNOWN_FROM = 30.0
+#: a pawn's middle nearer its colour than bare tile by this margin needs no ring around it
+PALE_MARGIN = 0.5
+#: the least share of the ring around a pale (or off-middle) pawn unlike bare tile: a cell's
+#: ring (pawns on cells show 0.7 and more, tile seen through a misread cell 0.5 and less)
+RING_SHARE = 0.55
+#: how far from the tile's colour a pixel of a cell's ring lies (a pale pawn lies nearer)
+RING_FROM_TILE = 15.0
+#: the colour distance of a pawn core's mean to its colour, at most (a place to look at)
+CORE_NEAR = 12.0
+#: a hidden cell's ring: the least share unlike bare tile in each eighth of the ring
+RING_ALL_ROUND = 0.5
+#: a hidden cell's ring is judged by its hue when its chroma (feature units from grey) is at
+#: least this: a red ring washed out by blur and the pawn's rim keeps red's hue but loses
+#: chroma, which takes it nearer yellow by colour distance (demo: red 117 deg, chroma 87;
+#: yellow 145 deg, chroma 57; washed-out red rings 114-122 deg, chroma 48-62)
+HUE_MIN_CHROMA = 20.0
+
+
+def _hue_chroma(feature: np.ndarray) -> tuple[float, float]:
+    """The hue (degrees) and chroma of a colour feature: its angle and distance from grey
+    in the chromaticity plane of :func:`~vision.enigma.colours.colour_features`."""
+    db, dr = float(feature[0]) - CHROMA / 3, float(feature[1]) - CHROMA / 3
+    return math.degrees(math.atan2(dr, db)) % 360.0, math.hypot(db, dr)
+
+
+def _hue_apart(a: float, b: float) -> float:
+    d = abs(a - b) % 360.0
+    return min(d, 360.0 - d)
+
+
+def _core_distance_maps(feats: np.ndarray, model: ColourModel, classes: list[int],
+                        r_core: float) -> dict[int, np.ndarray]:
+    """Per class, at each pixel, the colour distance from the class to the mean colour of a
+    core disc centred there. The mean, not the mean distance: a blurred black pawn mixes its
+    middle with its grey rim and highlight, and its mean still lies nearest black, while a
+    mean of distances lets the mixture look as near white."""
+    k = int(math.ceil(r_core))
+    yy, xx = np.mgrid[-k : k + 1, -k : k + 1]
+    kernel = ((xx * xx + yy * yy) <= r_core * r_core).astype(np.float32)
+    kernel /= kernel.sum()
+    mean = cv2.filter2D(feats.astype(np.float32), -1, kernel, borderType=cv2.BORDER_REPLICATE)
+    diff = mean[:, :, None, :] - model.centres[classes].astype(np.float32)
+    d = np.sqrt(np.einsum("yxkc,yxkc->kyx", diff, diff))
+    return {i: d[n] for n, i in enumerate(classes)}
+
+
+def _pawn_blobs(all_labels: np.ndarray, net_ids: list[int], rn: float
+                ) -> list[tuple[tuple[float, float], bool]]:
+    """Blobs of player-coloured pixels the size of a pawn: (centre, a whole pawn?). A pale
+    pawn on a pale cell keeps only its middle: such a blob is found by a finer opening."""
+    p = all_labels.shape[0]
+    net_mask = np.isin(all_labels, net_ids).astype(np.uint8)
+    found: list[tuple[tuple[float, float], bool]] = []
+    whole_pawns = np.zeros((p, p), np.uint8)
+    for first, r_open, min_area in (
+        (True, max(1, int(round(rn * 0.5))), 0.35),
+        (False, max(1, int(round(rn * 0.3))), PAWN_MIN_AREA),
+    ):
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r_open + 1, 2 * r_open + 1))
+        pawns = cv2.morphologyEx(net_mask, cv2.MORPH_OPEN, kernel)
+        n_p, p_lab, p_stats, p_cents = cv2.connectedComponentsWithStats(pawns, connectivity=8)
+        for k in range(1, n_p):
+            area = p_stats[k, cv2.CC_STAT_AREA]
+            if not min_area * math.pi * rn * rn <= area <= 2.5 * math.pi * rn * rn:
+                continue
+            if first:
+                whole_pawns[p_lab == k] = 1
+            elif whole_pawns[p_lab == k].any():
+                continue  # already a whole pawn
+            found.append(((float(p_cents[k][0]), float(p_cents[k][1])), first))
+    return found
+
+
+@functools.lru_cache(maxsize=16)
+def _ring_sectors(r_in: float, r_out: float, sectors: int = 8) -> tuple[np.ndarray, ...]:
+    """A ring between two radii cut into ``sectors`` normalised kernels: filtered with
+    each, a mask gives per pixel the share of that part of the ring around it it covers."""
+    k = int(math.ceil(r_out))
+    yy, xx = np.mgrid[-k : k + 1, -k : k + 1]
+    rr = xx * xx + yy * yy
+    ring = (rr <= r_out * r_out) & (rr > r_in * r_in)
+    part = np.floor((np.arctan2(yy, xx) + math.pi) / (2 * math.pi) * sectors).astype(int)
+    out = []
+    for s in range(sectors):
+        kernel = (ring & (part % sectors == s)).astype(np.float32)
+        out.append(kernel / max(kernel.sum(), 1.0))
+    return tuple(out)
+
+
+def _best_in(m: np.ndarray, centre: tuple[float, float], radius: float
+             ) -> tuple[float, tuple[float, float]]:
+    """The smallest value of ``m`` within ``radius`` of ``centre`` and where it lies."""
+    p = m.shape[0]
+    r = max(radius, 0.75)
+    x0, x1 = max(0, int(math.floor(centre[0] - r))), min(p, int(math.ceil(centre[0] + r)) + 1)
+    y0, y1 = max(0, int(math.floor(centre[1] - r))), min(p, int(math.ceil(centre[1] + r)) + 1)
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    window = (xx - centre[0]) ** 2 + (yy - centre[1]) ** 2 <= r * r
+    if not window.any():
+        x = min(p - 1, max(0, int(round(centre[0]))))
+        y = min(p - 1, max(0, int(round(centre[1]))))
+        return float(m[y, x]), (float(x), float(y))
+    masked = np.where(window, m[y0:y1, x0:x1], np.inf)
+    y, x = np.unravel_index(int(np.argmin(masked)), masked.shape)
+    return float(masked[y, x]), (float(x + x0), float(y + y0))
+
+
+def _judge(maps: dict[int, np.ndarray], cell_class: int, net_ids: list[int],
+           centres: list[tuple[float, float]], search: float,
+           all_round: np.ndarray | None = None) -> tuple[int, float, tuple[float, float]]:
+    """What stands at a cell whose middle may lie near any of ``centres``: the class (the
+    cell's own colour = no pawn, else a player colour), its confidence, and where the pawn's
+    middle was seen. Every option is judged at the same place, the one that suits a pawn
+    best: with a pawn there its core shows no cell colour; an empty cell shows its colour
+    wherever the core is put inside it."""
+    best: tuple[float, tuple[float, float]] | None = None
+    for c in centres:
+        for i in net_ids:
+            v, at = _best_in(maps[i], c, search)
+            if best is None or v < best[0]:
+                best = (v, at)
+    assert best is not None
+    at = best[1]
+    x, y = int(round(at[0])), int(round(at[1]))
+    options = [cell_class, *net_ids]
+    # the cell's own colour: at the pawn's place, or at the cell's middle as read (a pawn
+    # cannot hide both) unless a ring lies all around the place: then the middle as read
+    # is off, on the ring
+    cell_here = float(maps[cell_class][y, x])
+    if all_round is None or all_round[y, x] < RING_ALL_ROUND:
+        cell_here = min(cell_here, *(_best_in(maps[cell_class], c, 0.75)[0] for c in centres))
+    values = [cell_here, *(float(maps[i][y, x]) for i in net_ids)]
+    order = np.argsort(values)
+    first, second = values[int(order[0])], values[int(order[1])]
+    # a middle far from every option (a pawn of a colour the pack does not know, a strange
+    # light) is no better known for being farther still from the others
+    known = float(np.clip((UNKNOWN_FROM - first) / 10.0 + 1.0, 0.0, 1.0))
+    return options[int(order[0])], min(margin_conf(first * first, second * second), known), at
+
+
+def read_networkers(
+    cells: list[Cell],
+    feats: np.ndarray,
+    all_labels: np.ndarray,
+    model: ColourModel,
+    pack: EnigmaPack,
+) -> tuple[list[Cell], list[str], float]:
+    """``cells`` with the networker standing on each (or none; ``net_confidence`` is then
+    the confidence that no pawn stands there), the problems seen and the confidence they
+    leave. ``all_labels`` are the patch's colour labels with every class.
+
+    Cells the pawn on them split in two (two pieces of one ring, or a pawn's blurred rim
+    that looks like another cell colour) are joined back into one cell; a pawn standing where
+    no cell was read gives that cell, read from the ring around the pawn, never trusted."""
+    p = all_labels.shape[0]
+    problems: list[str] = []
+    conf = 1.0
+    rc = pack.cell_radius * p
+    rn = pack.networker_radius * p
+    names = model.names
+    cell_classes = [i for i, k in enumerate(model.kinds) if k == "cell"]
+    net_ids = [i for i, k in enumerate(model.kinds) if k == "net"]
+    tile_classes = [i for i, k in enumerate(model.kinds) if k == "tile"]
+    r_core = max(1.5, 0.45 * rn)
+    # the pawn's middle may lie a little off the cell's centre as read (a ring half hidden)
+    search = max(1.0, 0.45 * rc)
+    maps = _core_distance_maps(feats, model, cell_classes + net_ids + tile_classes,
+                               r_core)
+    blobs = _pawn_blobs(all_labels, net_ids, rn)
+
+    # the ring around a pawn's place: a cell's colour, or dark where the camera blurred the
+    # ring into the pawn's rim; bare tile (or a pale pawn colour) is no ring
+    tile_d = np.min([np.sqrt(((feats - model.centres[i]) ** 2).sum(axis=-1)) for i in tile_classes],
+                    axis=0)
+    ringed = tile_d > RING_FROM_TILE
+
+    # a pawn off its cell's middle as read, or on a cell not read, stands only where a ring
+    # unlike bare tile lies all around it (a tile spot between channels is ringed on some
+    # sides only)
+    all_round = np.min([cv2.filter2D(ringed.astype(np.float32), -1, kernel,
+                                     borderType=cv2.BORDER_CONSTANT)
+                        for kernel in _ring_sectors(rn * 1.15, rc * 1.05)], axis=0)
+
+    def ring_colour(centre: tuple[float, float], *, hue_first: bool = False
+                    ) -> tuple[int, float]:
+        """The nearest cell colour of the ring around a pawn (its pixels unlike bare tile)
+        and its margin over the second nearest. ``hue_first``: a coloured ring takes the
+        cell colour of the nearest hue instead, never with more confidence than the colour
+        distance gives (a choice the distance disagrees with is doubted)."""
+        ring = disc((p, p), centre, rc * 1.05) & ~disc((p, p), centre, rn * 1.15)
+        if (ring & ringed).any():
+            ring &= ringed
+        med = np.median(feats[ring], axis=0)
+        d = sorted((float(((model.centres[i] - med) ** 2).sum()), i) for i in cell_classes)
+        near_i, near_conf = d[0][1], margin_conf(d[0][0], d[1][0])
+        hue, chroma = _hue_chroma(med)
+        if not hue_first or chroma < HUE_MIN_CHROMA:
+            return near_i, near_conf
+        by_hue = sorted((_hue_apart(hue, _hue_chroma(model.centres[i])[0]) ** 2, i)
+                        for i in cell_classes)
+        hue_conf = margin_conf(by_hue[0][0], by_hue[1][0])
+        if by_hue[0][1] == near_i:
+            return near_i, min(near_conf, hue_conf)
+        return by_hue[0][1], min(near_conf, hue_conf, 1.0 - near_conf)
+
+    def ring_share(at: tuple[float, float]) -> float:
+        """The share of the ring around a pawn's place that is unlike bare tile."""
+        ring = disc((p, p), at, rc * 1.05) & ~disc((p, p), at, rn * 1.15)
+        return float(ringed[ring].mean())
+
+    def ring_check(net: int, net_conf: float, at: tuple[float, float], far: bool
+                   ) -> tuple[str | None, float]:
+        """A pawn whose middle looks about as much like bare tile as like its colour (a
+        white pawn, or tile seen through a cell that is not one), or one seen off its cell's
+        middle as read, stands only when a cell's ring is seen all around it; else it is
+        doubted, not reported."""
+        x, y = int(round(at[0])), int(round(at[1]))
+        d_net = float(maps[net][y, x])
+        d_tile = min(float(maps[i][y, x]) for i in tile_classes)
+        pale = d_tile < d_net or margin_conf(d_net * d_net, d_tile * d_tile) < PALE_MARGIN
+        if not (pale or far):
+            return str(names[net]), net_conf
+        share = ring_share(at)
+        if share >= RING_SHARE:
+            return str(names[net]), min(net_conf, float(np.clip((share - 0.5) / 0.2, 0, 1)))
+        # no ring: tile seen through a cell that is not one, unless a ring was lost
+        return None, float(np.clip((RING_SHARE - share) / 0.25, 0.0, 1.0))
+
+    # places whose middle is a player colour inside a ring unlike bare tile all round: a
+    # pale or dark pawn leaves no blob of player-coloured labels
+    net_near = np.min([maps[i] for i in net_ids], axis=0)
+    spots = ((net_near < CORE_NEAR) & (all_round >= RING_ALL_ROUND)).astype(np.uint8)
+    n_s, s_lab = cv2.connectedComponents(spots, connectivity=8)
+    candidates = list(blobs)
+    for k in range(1, n_s):
+        ys, xs = np.nonzero(s_lab == k)
+        j = int(np.argmin(net_near[ys, xs]))
+        spot = (float(xs[j]), float(ys[j]))
+        if all(math.dist(spot, b) >= 0.8 * rc for b, _ in blobs):
+            candidates.append((spot, False))
+
+    # ---- one cell split by its pawn: cells closer than a cell is wide are joined
+    groups: list[list[int]] = []
+    for n, c in enumerate(cells):
+        for g in groups:
+            if any(math.dist(c.centre, cells[m].centre) < SAME_CELL * rc for m in g):
+                g.append(n)
+                break
+        else:
+            groups.append([n])
+    out: list[Cell] = []
+    for g in groups:
+        members = [cells[m] for m in g]
+        centres = [c.centre for c in members]
+        # blobs of a player colour within the cell show where its pawn's middle is; blobs
+        # and ringed places a little farther may be a pawn on a cell whose middle was read
+        # off (half its ring lost in the blur): judged only when the middle shows no pawn
+        centres += [b for b, _ in blobs if any(math.dist(b, c) < 0.8 * rc for c in centres)]
+        farther = [b for b, _ in candidates
+                   if all(math.dist(b, c) >= 0.8 * rc for c in centres)
+                   and any(math.dist(b, c) < 2.0 * rc for c in centres)]
+        if len(members) == 1:
+            c = members[0]
+            ci = model.index("cell", c.colour)
+            best, net_conf, at = _judge(maps, ci, net_ids, centres, search, all_round)
+            net = None if best in cell_classes else str(names[best])
+            if net is not None:
+                net, net_conf = ring_check(best, net_conf, at, far=False)
+            centre = c.centre
+            for b in farther if net is None else []:
+                b_best, b_conf, b_at = _judge(maps, ci, net_ids, [b], search)
+                round_ = all_round[int(b_at[1]), int(b_at[0])]
+                if b_best in cell_classes or round_ < RING_ALL_ROUND:
+                    continue  # tile art beside the cell
+                b_net, b_conf = ring_check(b_best, b_conf, b_at, far=True)
+                if b_net is not None:
+                    # the pawn stands in its cell's middle: the cell is where the pawn is
+                    net, net_conf, centre = b_net, b_conf, b_at
+                    break
+                net_conf = min(net_conf, b_conf)
+            out.append(Cell(centre, c.colour, c.confidence, net, net_conf))
+            continue
+        # several cells in one: only a pawn between them explains it; the cell is the ring
+        # around the pawn
+        votes = [_judge(maps, model.index("cell", c.colour), net_ids, centres, search)
+                 for c in members]
+        best, net_conf, at = max(votes, key=lambda v: v[1])
+        if any(v[0] in cell_classes for v in votes) or best in cell_classes:
+            # no pawn splits them: two cells that close are a misread the cell finder owns
+            out.extend(cells[m] for m in g)
+            continue
+        colour_i, colour_conf = ring_colour(at)
+        joined_conf = min([colour_conf, *(c.confidence for c in members)])
+        out.append(Cell(at, str(names[colour_i]), joined_conf, str(names[best]), net_conf))
+    # ---- pawns where no cell was read
+    for centre, whole in candidates:
+        if any(math.dist(centre, c.centre) < 0.8 * rc for c in out):
+            continue
+        near_cell = min((math.dist(centre, c.centre) for c in out), default=math.inf)
+        if near_cell < 2.0 * rc:
+            continue  # beside a cell: its pawn's blurred rim, judged with that cell
+        x, y = int(round(centre[0])), int(round(centre[1]))
+        share = float(all_round[y, x])
+        if share < RING_ALL_ROUND:
+            continue  # bare tile beside it: tile art (networkers stand only on cells)
+        colour_i, colour_conf = ring_colour(centre, hue_first=True)
+        best, net_conf, at = _judge(maps, colour_i, net_ids, [centre], search)
+        if best in cell_classes:
+            continue  # the cell's own colour in the middle: a cell without a pawn, not ours
+        if not whole and net_conf < 0.5:
+            # a faint pawn-like blob in a ring of a cell's colour: asked, never invented
+            problems.append("a networker stands where no cell was read: is a cell hidden?")
+            conf = min(conf, 0.3)
+            continue
+        hidden_conf = min(HIDDEN_CELL_CONFIDENCE, colour_conf)
+        out.append(Cell(at, str(names[colour_i]), hidden_conf, str(names[best]),
+                        min(net_conf, HIDDEN_CELL_CONFIDENCE)))
+        problems.append("a cell hidden by a networker was read from the ring around it")
+        conf = min(conf, HIDDEN_CELL_CONFIDENCE)
+    return out, problems, conf

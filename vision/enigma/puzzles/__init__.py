@@ -1,0 +1,1 @@
+"""enigma/puzzles"""

@@ -1,0 +1,133 @@
+"""The angular puzzle seen by the camera: the structure's top view against the card's picture."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion.enigma import puzzle_angular as angular
+from companion.enigma.puzzles import PuzzleBox
+from vision.enigma.mat import (
+    CARD_PX_PER_MM,
+    MAT_PX_PER_MM,
+)
+from vision.enigma.pack import EnigmaPack
+from vision.enigma.puzzles.view import (
+    CANNOT_TELL,
+    NOT_SOLVED,
+    SOLVED,
+    CardView,
+    PuzzleSettings,
+    nearest_colour,
+    open_mask,
+    verdict,
+)
+from vision.enigma.synth.puzzles import (
+    picture_cell_mm,
+)
+from vision.warp import warp_affine
+
+
+def _grid_colours(image: np.ndarray, mask: np.ndarray, cell: float, pack: EnigmaPack,
+                  background: Mapping[str, Any]) -> tuple[tuple[str, ...] | None, str]:
+    """Read a top view: straighten the coloured region, divide it into cells, name each."""
+    ys, xs = np.nonzero(mask)
+    if len(xs) == 0:
+        return None, "nothing built"
+    (cx, cy), (rw, rh), angle = cv2.minAreaRect(np.column_stack([xs, ys]).astype(np.float32))
+    angle = ((angle + 45) % 90) - 45
+    m = cv2.getRotationMatrix2D((cx, cy), angle, 1.0)
+    h, w = mask.shape
+    straight = warp_affine(image, m, (w, h))
+    smask = warp_affine(mask.astype(np.uint8), m, (w, h), nearest=True) > 0
+    ys, xs = np.nonzero(smask)
+    x0, x1, y0, y1 = xs.min(), xs.max() + 1, ys.min(), ys.max() + 1
+    cols_f, rows_f = (x1 - x0) / cell, (y1 - y0) / cell
+    cols, rows = int(round(cols_f)), int(round(rows_f))
+    if cols < 1 or rows < 1 or abs(cols_f - cols) > 0.3 or abs(rows_f - rows) > 0.3:
+        return None, f"the structure does not fit a grid of cubes ({cols_f:.1f} x {rows_f:.1f})"
+    colours = {**{k: v for k, v in pack.angular.items()}, **background}
+    labels, names = nearest_colour(straight, colours)
+    rows_out = []
+    for r in range(rows):
+        row = ""
+        for c in range(cols):
+            ya, yb = int(y0 + (r + 0.25) * cell), int(y0 + (r + 0.75) * cell)
+            xa, xb = int(x0 + (c + 0.25) * cell), int(x0 + (c + 0.75) * cell)
+            votes = Counter(names[i] for i in labels[ya:yb, xa:xb].ravel())
+            top, n = votes.most_common(1)[0]
+            if n < 0.6 * max(1, sum(votes.values())):
+                return None, f"the colour of column {c + 1}, row {r + 1} is unclear"
+            row += top if top in pack.angular else angular.EMPTY
+        rows_out.append(row)
+    return tuple(rows_out), ""
+
+
+def check_angular(view: CardView, pack: EnigmaPack, card: angular.AngularCard | None,
+                  box: PuzzleBox, st: PuzzleSettings) -> dict[str, str]:
+    piece_ids = [p.id for p in box.angular.pieces]
+    if card is None:
+        # read the card's picture: coloured squares on the card
+        inside = view.inside_card()
+        labels, names = nearest_colour(view.image, {**pack.angular, "card": pack.colour("card"),
+                                                    "ink": pack.colour("ink")})
+        coloured = np.isin(labels, [names.index(k) for k in pack.angular]) & inside
+        coloured = open_mask(coloured, 2)
+        best_top: tuple[str, ...] | None = None
+        for n in range(1, 9):
+            cell_mm = picture_cell_mm(["." * n] * n, pack.tile_mm)
+            top, _ = _grid_colours(view.image, coloured, cell_mm * CARD_PX_PER_MM, pack,
+                                   {"card": pack.colour("card"), "ink": pack.colour("ink")})
+            if top is not None and max(len(top), len(top[0])) == n:
+                best_top = top
+                break
+        if best_top is None:
+            return verdict(CANNOT_TELL, "the card's picture could not be read: enter the card")
+        card = angular.AngularCard("read", best_top)
+    mat = view.mat
+    mh, mw = mat.shape[:2]
+    labels, names = nearest_colour(mat, {**pack.angular, "table": pack.colour("table"),
+                                         "card": pack.colour("card"), "white": (250, 250, 250),
+                                         "black": (20, 20, 20)})
+    coloured = np.isin(labels, [names.index(k) for k in pack.angular])
+    # leave out the card and the markers: the building area is the rest of the mat
+    cx, cy = view.card_centre_mat
+    r = pack.tile_mm * MAT_PX_PER_MM * 0.8
+    coloured[max(0, int(cy - r)):int(cy + r), max(0, int(cx - r)):int(cx + r)] = False
+    for mx, my in view.marker_centres:
+        half = view.marker_px
+        coloured[max(0, int(my - half)):int(my + half), max(0, int(mx - half)):int(mx + half)] = \
+            False
+    cube = float(pack.sizes["cube_mm"]) * MAT_PX_PER_MM
+    k = max(3, int(0.15 * cube)) | 1
+    closed = cv2.morphologyEx(coloured.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((k, k),
+                                                                                   np.uint8))
+    closed = open_mask(closed.astype(bool), max(1, int(0.2 * cube))).astype(np.uint8)
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(closed, connectivity=8)
+    blobs = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] > 0.5 * cube * cube]
+    if not blobs:
+        return verdict(NOT_SOLVED, "no structure is built beside the card")
+    main = max(blobs, key=lambda i: stats[i, cv2.CC_STAT_AREA])
+    if len(blobs) > 1:
+        return verdict(NOT_SOLVED, "a piece lies apart from the structure: all four pieces "
+                       "must be used, none left on the table")
+    seen, why = _grid_colours(mat, lab == main, cube, pack, {"table": pack.colour("table")})
+    if seen is None:
+        return verdict(CANNOT_TELL, why)
+    shown = "/".join(angular.crop(seen))
+    if not angular.picture_matches(seen, card.top, allow_mirror=box.angular.allow_mirror):
+        return verdict(NOT_SOLVED, f"seen from above it shows {shown}, the card shows "
+                       f"{'/'.join(angular.crop(card.top))}")
+    hidden = [p for p in piece_ids if not any(p in row for row in seen)]
+    if hidden:
+        return verdict(CANNOT_TELL, f"the top view matches, but piece(s) {', '.join(hidden)} "
+                       "cannot be seen from above: the players confirm they are used")
+    return verdict(SOLVED, f"seen from above it shows {shown}, as the card; the players "
+                   "confirm that every piece stands on the table or on another piece")
+
+
+__all__ = ["check_angular"]

@@ -1,0 +1,71 @@
+"""Camera-verified puzzle solutions: solved, not solved (with the reason), or cannot tell.
+
+``check_puzzle_frame(kind, frame, pack, card=None, cfg=None) -> {"verdict", "reason"}``.
+The frame shows the puzzle mat (:mod:`vision.enigma.mat`): the card with its pieces and, for
+the angular puzzle, the structure built beside it. The card's data comes from ``card`` (the
+touchscreen, or ``--card``); where it is not given it is read from the card where that can be
+done (the angular picture, the conduit grid and stubs, the weight cups' places).
+
+A wrong "solved" hands a player points, so every measurement carries a doubt margin and any
+doubt gives "cannot tell": the players decide.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import numpy as np
+
+from companion.enigma.errors import PuzzleError
+from companion.enigma.puzzles import PuzzleBox, load_puzzles
+from vision.enigma.pack import EnigmaPack
+from vision.enigma.puzzles.angular import check_angular
+from vision.enigma.puzzles.conduit import check_conduit
+from vision.enigma.puzzles.fragment import check_fragment
+from vision.enigma.puzzles.view import (
+    CANNOT_TELL,
+    NOT_SOLVED,
+    SOLVED,
+    CardView,
+    PuzzleSettings,
+    settings_from_config,
+    verdict,
+    view_card,
+)
+from vision.enigma.puzzles.weight import check_weight
+from vision.enigma.synth.puzzles import parse_card
+from vision.errors import FrameRefusedError
+
+#: one check per kind: (view, pack, card or None, box, settings) -> verdict. The card's type
+#: depends on the kind (a WeightCard for "weight"...), hence Any.
+PuzzleCheck = Callable[[CardView, EnigmaPack, Any, PuzzleBox, PuzzleSettings], dict[str, str]]
+
+CHECKS: dict[str, PuzzleCheck] = {
+    "weight": check_weight, "fragment": check_fragment, "angular": check_angular,
+    "conduit": check_conduit,
+}
+
+
+def check_puzzle_frame(kind: str, frame: np.ndarray, pack: EnigmaPack, *, card: Any = None,
+                       cfg: Any = None, box: PuzzleBox | None = None) -> dict[str, str]:
+    """The verdict on one frame: ``{"verdict": "solved" | "not solved" | "cannot tell",
+    "reason": "..."}``. A frame without the mat or the card is "cannot tell"."""
+    if kind not in CHECKS:
+        raise ValueError(f"unknown puzzle kind {kind!r}; kinds: {', '.join(CHECKS)}")
+    box = box or load_puzzles()
+    parsed = None
+    if card is not None:
+        try:
+            parsed = parse_card(kind, card) if isinstance(card, Mapping) else card
+        except PuzzleError as exc:
+            return verdict(CANNOT_TELL, f"the card entered is not a {kind} card: {exc}")
+    try:
+        view = view_card(frame, pack, cfg)
+    except FrameRefusedError as exc:
+        return verdict(CANNOT_TELL, f"the frame cannot be read: {getattr(exc, 'message', exc)}")
+    return CHECKS[kind](view, pack, parsed, box, settings_from_config(cfg))
+
+
+__all__ = ["CANNOT_TELL", "CHECKS", "NOT_SOLVED", "PuzzleSettings", "SOLVED",
+           "check_puzzle_frame", "settings_from_config", "verdict", "view_card"]

@@ -1,0 +1,294 @@
+"""The weight puzzle seen by the camera: the card's cups and numbers, the weights in each cup."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from companion.enigma import puzzle_weight as weight
+from companion.enigma.errors import PuzzleError
+from companion.enigma.puzzles import PuzzleBox
+from vision.enigma.digits import read_number
+from vision.enigma.mat import (
+    CARD_PX_PER_MM,
+)
+from vision.enigma.pack import EnigmaPack
+from vision.enigma.puzzles.view import (
+    CANNOT_TELL,
+    NOT_SOLVED,
+    SOLVED,
+    CardView,
+    PuzzleSettings,
+    flatten_light,
+    nearest_colour,
+    open_mask,
+    verdict,
+)
+from vision.enigma.synth.puzzles import (
+    Point,
+    weight_cups,
+)
+
+
+def card_ink(view: CardView, pack: EnigmaPack) -> np.ndarray:
+    """The printed ink: pixels darker than halfway from the card to the ink, once the light
+    is evened out (ink and the table can share a hue, not a brightness on the card)."""
+    flat = flatten_light(view, pack, others={"weight": pack.colour("weight")})
+    gray = cv2.cvtColor(flat, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    g_card = float(np.mean(pack.colour("card")))
+    g_ink = float(np.mean(pack.colour("ink")))
+    g_weight = float(np.mean(pack.colour("weight")))
+    # the weights are not ink; the card's blurred border is not either
+    inside = cv2.erode(view.inside_card().astype(np.uint8), np.ones((9, 9), np.uint8))
+    ink: np.ndarray = (gray < (g_ink + min(g_card, g_weight)) / 2) & inside.astype(bool)
+    return ink
+
+
+def read_weight_card(view: CardView, pack: EnigmaPack) -> tuple[weight.WeightCard | None, str]:
+    """The cups (how many on each side, from the printed rings) and their values and the
+    count (printed numbers), read from the card; None and why when any of it is unsure."""
+    ink = card_ink(view, pack)
+    side = pack.tile_mm
+    near = cv2.dilate(ink.astype(np.uint8), np.ones((5, 5), np.uint8))
+    angles = np.linspace(0, 2 * math.pi, 48, endpoint=False)
+    found: dict[str, int] = {}
+    for name in ("left", "right"):
+        # how many cups on this side: the printed rings must lie where that many would be
+        scores = {}
+        for n in range(1, 4):
+            probe = weight.WeightCard(tuple([1] * n), tuple([1] * n), 1)
+            cups = [c for c in weight_cups(probe, side) if c.side == name]
+            best_ring = 0.0
+            # the card's outline, found by its colour, may sit a few pixels off the print
+            for dx in range(-8, 9, 2):
+                for dy in range(-8, 9, 2):
+                    ring = 1.0
+                    for cup in cups:
+                        cx, cy = view.mm_to_px(*cup.centre)
+                        r = cup.radius * CARD_PX_PER_MM
+                        xs = np.clip(np.round(cx + dx + r * np.cos(angles)).astype(int), 0,
+                                     ink.shape[1] - 1)
+                        ys = np.clip(np.round(cy + dy + r * np.sin(angles)).astype(int), 0,
+                                     ink.shape[0] - 1)
+                        ring = min(ring, float(near[ys, xs].mean()))
+                    best_ring = max(best_ring, ring)
+            scores[n] = best_ring
+        ranked = sorted(scores.items(), key=lambda kv: -kv[1])
+        if ranked[0][1] < 0.7 or ranked[1][1] > ranked[0][1] - 0.25:
+            return None, f"the cups on the {name} could not be made out"
+        found[name] = ranked[0][0]
+    n_left, n_right = found["left"], found["right"]
+    probe = weight.WeightCard(tuple([1] * n_left), tuple([1] * n_right), 1)
+    values: dict[str, list[int]] = {"left": [], "right": []}
+    band = digit_h = 0.08 * side * CARD_PX_PER_MM  # the printed digits' height
+    cups = weight_cups(probe, side)
+    for cup in cups:
+        cx, _ = view.mm_to_px(cup.centre[0], 0)
+        _, cy = view.mm_to_px(0, 0.76 * side)
+        # the number is centred under its cup: halfway to the next cup's centre at most
+        half_w = min(0.5 * (0.40 * side / len(probe.left if cup.side == "left"
+                                               else probe.right)), 0.12 * side)
+        half_w *= CARD_PX_PER_MM
+        number, why = read_number(ink, (int(cx - half_w), int(cy - band), int(cx + half_w),
+                                        int(cy + band)), digit_h)
+        if number is None:
+            return None, f"the value under the {cup.side} cup {cup.index + 1} is unclear ({why})"
+        values[cup.side].append(number)
+    cx, cy = view.mm_to_px(0.88 * side, 0.92 * side)
+    half_w = 0.1 * side * CARD_PX_PER_MM
+    count, why = read_number(ink, (int(cx - half_w), int(cy - band), int(cx + half_w),
+                                   int(cy + band)), digit_h)
+    if count is None:
+        return None, f"the number of weights in the corner is unclear ({why})"
+    try:
+        card = weight.WeightCard(tuple(values["left"]), tuple(values["right"]), count, "read")
+    except PuzzleError as exc:
+        return None, f"the numbers read make no card ({exc})"
+    # a misread digit could make a card without an answer: every real card has one
+    if not weight.solve(card):
+        return None, (f"the numbers read ({list(card.left)} | {list(card.right)}, "
+                      f"{card.count} weights) have no answer, so one is misread")
+    return card, ""
+
+
+@dataclass(frozen=True)
+class MetalBlob:
+    """One patch of weight-coloured metal: ``count`` discs fitted at ``centres``; ``doubt``
+    says why the count is not sure ('' when it is)."""
+
+    centres: tuple[tuple[float, float], ...]
+    count: int
+    doubt: str
+
+
+@dataclass(frozen=True)
+class MetalMasks:
+    metal: np.ndarray  # weights' faces, cleaned of the printed ink's blurred edges
+    loose: np.ndarray  # any pixel of a weight's face colour that is not next to dark ink
+
+
+def metal_mask(view: CardView, pack: EnigmaPack) -> MetalMasks:
+    """The pixels of the weights' faces (their darker rims are too near the printed ink to
+    tell apart), found after the light is evened out."""
+    dark = tuple(int(v * 0.6) for v in pack.colour("weight"))
+    metals = {"weight": pack.colour("weight"), "rim": dark}
+    # a shadow or uneven light makes bare card as grey as a weight: take the light out first
+    flat = flatten_light(view, pack, others=metals)
+    labels, names = nearest_colour(flat, {"card": pack.colour("card"), "ink": pack.colour("ink"),
+                                          **metals, "table": pack.colour("table")},
+                                   chroma_weight=0.35)
+    core = labels == names.index("weight")
+    # where a printed ring's blurred edge turns weight-grey, it lies next to the ring's ink
+    dark_m = np.isin(labels, [names.index("ink"), names.index("rim")]).astype(np.uint8)
+    loose = core & ~cv2.dilate(dark_m, np.ones((3, 3), np.uint8)).astype(bool)
+    metal = core & ~cv2.dilate(dark_m, np.ones((5, 5), np.uint8)).astype(bool)
+    wr = weight_radius_px(pack)
+    metal = _fill_small_holes(metal, 0.1 * math.pi * wr * wr)
+    # a printed ring or digit is thinner than this; a weight is much wider
+    return MetalMasks(open_mask(metal, max(1, int(round(0.3 * wr)))), loose)
+
+
+def weight_radius_px(pack: EnigmaPack) -> float:
+    return float(pack.sizes["weight_mm"]) / 2 * CARD_PX_PER_MM
+
+
+def _fill_small_holes(mask: np.ndarray, max_area: float) -> np.ndarray:
+    """Holes (a highlight, a misread pixel) inside a patch are filled; a real gap between
+    weights laid in a ring is larger and stays."""
+    n, lab, stats, _ = cv2.connectedComponentsWithStats((~mask).astype(np.uint8), connectivity=4)
+    h, w = mask.shape
+    out = mask.copy()
+    for k in range(1, n):
+        x, y, bw, bh, a = (int(v) for v in stats[k])
+        touches_edge = x == 0 or y == 0 or x + bw == w or y + bh == h
+        if not touches_edge and a <= max_area:
+            out[lab == k] = True
+    return out
+
+
+def fit_discs(blob: np.ndarray, wr: float) -> MetalBlob:
+    """How many weight discs make up one patch of metal. Each disc's centre is a peak of the
+    distance to the patch's edge, about one radius high; weights side by side touch at a
+    narrow neck, so their peaks stay apart. The discs found must then cover the patch: a
+    weight partly on another, or a patch of another shape, is left in doubt."""
+    ys, xs = np.nonzero(blob)
+    x0, y0 = int(xs.min()) - 2, int(ys.min()) - 2
+    patch = np.zeros((int(ys.max()) - y0 + 3, int(xs.max()) - x0 + 3), np.uint8)
+    patch[ys - y0, xs - x0] = 1
+    dist = cv2.distanceTransform(patch, cv2.DIST_L2, cv2.DIST_MASK_PRECISE)
+    radius = float(dist.max())
+    centre = (float(xs.mean()), float(ys.mean()))
+    if not 0.6 * wr <= radius <= 1.3 * wr:
+        return MetalBlob((centre,), 0, "a grey patch that is not the size of a weight")
+    k = 2 * int(round(0.6 * radius)) + 1
+    is_peak = (dist >= cv2.dilate(dist, np.ones((k, k), np.uint8))) & (dist >= 0.6 * radius)
+    py, px = np.nonzero(is_peak)
+    peaks: list[tuple[float, float, float]] = []
+    for x, y in sorted(zip(px.tolist(), py.tolist(), strict=True),
+                       key=lambda q: -float(dist[q[1], q[0]])):
+        if all(math.hypot(x - a, y - b) >= 1.3 * radius for a, b, _ in peaks):
+            peaks.append((float(x), float(y), float(dist[y, x])))
+    # blur and the light soften a disc's edge by a pixel or two: the discs found, a little
+    # enlarged, must leave almost none of the metal uncovered
+    drawn = np.zeros_like(patch)
+    for disc_x, disc_y, disc_r in peaks:
+        cv2.circle(drawn, (int(round(disc_x * 8)), int(round(disc_y * 8))),
+                   int(round((disc_r + 2) * 8)), 1, -1, cv2.LINE_8, 3)
+    rest = patch & (1 - drawn)
+    left_over = float(rest.sum()) / float(patch.sum())
+    # what is left is a thin fringe, or a lump where another weight may hide
+    lump = float(open_mask(rest, max(1, int(0.25 * radius))).sum()) / (math.pi * radius ** 2)
+    found = tuple((x + x0, y + y0) for x, y, _ in peaks)
+    if left_over > 0.2 or lump > 0.1:
+        return MetalBlob(found, len(peaks), "weights overlap or are hidden (the discs found "
+                         f"leave {left_over:.0%} of the metal uncovered)")
+    if any(r < 0.75 * radius for _, _, r in peaks):
+        return MetalBlob(found, len(peaks), "a weight is partly hidden")
+    return MetalBlob(found, len(peaks), "")
+
+
+def find_weights(view: CardView, pack: EnigmaPack) -> tuple[list[MetalBlob], list[Point]]:
+    """Every patch of metal on the card or close beside it, with its fitted discs; and where
+    metal is seen that no whole weight explains (a weight partly under another shows only a
+    crescent)."""
+    masks = metal_mask(view, pack)
+    wr = weight_radius_px(pack)
+    near = view.inside_card()
+    near = cv2.dilate(near.astype(np.uint8),
+                      np.ones((int(view.margin_px) | 1,) * 2, np.uint8)).astype(bool)
+    n, lab, stats, cents = cv2.connectedComponentsWithStats(masks.metal.astype(np.uint8),
+                                                            connectivity=8)
+    blobs = []
+    explained = np.zeros(lab.shape, np.uint8)
+    for k in range(1, n):
+        cx, cy = cents[k]
+        if stats[k, cv2.CC_STAT_AREA] < 0.4 * math.pi * wr * wr or not near[int(cy), int(cx)]:
+            continue
+        blob = fit_discs(lab == k, wr)
+        blobs.append(blob)
+        if not blob.doubt:
+            for x, y in blob.centres:
+                cv2.circle(explained, (int(round(x)), int(round(y))), int(round(1.15 * wr)), 1,
+                           -1)
+    rest = open_mask(masks.loose & ~explained.astype(bool) & near, 2)
+    n, _, stats, cents = cv2.connectedComponentsWithStats(rest.astype(np.uint8), connectivity=8)
+    stray = [(float(cents[k][0]), float(cents[k][1])) for k in range(1, n)
+             if stats[k, cv2.CC_STAT_AREA] >= 0.08 * math.pi * wr * wr]
+    return blobs, stray
+
+
+def check_weight(view: CardView, pack: EnigmaPack, card: weight.WeightCard | None,
+                 box: PuzzleBox, st: PuzzleSettings) -> dict[str, str]:
+    if card is None:
+        card, why = read_weight_card(view, pack)
+        if card is None:
+            return verdict(CANNOT_TELL, f"{why}: enter the card's numbers")
+    cups = weight_cups(card, pack.tile_mm)
+    counts = {(cup.side, cup.index): 0 for cup in cups}
+    doubts: list[str] = []
+    outside = 0
+    blobs, stray = find_weights(view, pack)
+    for x, y in stray:
+        where = next((f"the {c.side} cup {c.index + 1}" for c in cups
+                      if math.dist((x, y), view.mm_to_px(*c.centre))
+                      <= c.radius * CARD_PX_PER_MM * 1.2), "beside the cups")
+        doubts.append(f"{where}: metal that is no whole weight (a weight under another?)")
+    for blob in blobs:
+        places = []
+        for x, y in blob.centres:
+            at = None
+            for cup in cups:
+                cx, cy = view.mm_to_px(*cup.centre)
+                if math.hypot(x - cx, y - cy) <= cup.radius * CARD_PX_PER_MM * 1.2:
+                    at = cup
+            places.append(at)
+        named = sorted({f"the {c.side} cup {c.index + 1}" if c else "beside the cups"
+                        for c in places})
+        if blob.doubt:
+            doubts.append(f"{', '.join(named)}: {blob.doubt}")
+            continue
+        for at in places:
+            if at is None:
+                outside += 1
+            else:
+                counts[(at.side, at.index)] += 1
+    if doubts:
+        return verdict(CANNOT_TELL, "; ".join(dict.fromkeys(doubts)))
+    answer = weight.WeightSolution(
+        tuple(counts[("left", i)] for i in range(len(card.left))),
+        tuple(counts[("right", i)] for i in range(len(card.right))))
+    left, right = weight.side_weights(card, answer)
+    pans = f"the left pan weighs {left}, the right {right}"
+    if outside:
+        return verdict(NOT_SOLVED, f"{outside} weight(s) lie outside the cups; {pans}")
+    problem = weight.weight_problem(card, answer, allow_empty_cups=box.weight.allow_empty_cups)
+    if problem is not None:
+        return verdict(NOT_SOLVED, f"{problem}; {pans}" if "balance" not in problem else pans)
+    return verdict(SOLVED, f"{pans}, with all {card.count} weights")
+
+
+__all__ = ["MetalBlob", "MetalMasks", "check_weight", "find_weights", "fit_discs", "metal_mask",
+           "read_weight_card", "weight_radius_px"]

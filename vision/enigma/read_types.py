@@ -1,0 +1,127 @@
+"""What the Enigma reader returns and how it is tuned: the reader's constants,
+:class:`ReaderSettings` (thresholds, from config) and the result types :class:`EnigmaRead`,
+:class:`TileRead`, :class:`NetworkerRead`. The pipeline is
+:func:`vision.enigma.reader.read_enigma`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.enigma.tiles import Pos, Tile, format_tile
+from vision.config_values import config_value
+from vision.markers import MarkerChecks, PlaneFit
+
+CHROMA = 200.0
+BRIGHTNESS = 8.0
+#: below this sum of B, G and R the chromaticity is trusted less and less
+DARK = 150.0
+#: the highest confidence of a tile at the edge of what the camera saw (below any threshold)
+EDGE_CONFIDENCE = 0.5
+#: the smallest blob of player-coloured pixels taken for a pawn (after a finer opening), as a
+#: share of a pawn's disc: a pale pawn on a pale cell keeps only its middle; such a blob only
+#: says where to look (vision.enigma.networkers judges what stands there)
+PAWN_MIN_AREA = 0.2
+
+
+@dataclass(frozen=True)
+class ReaderSettings:
+    """Thresholds of the reader; :func:`settings_from_config` reads ``[vision.enigma]``."""
+
+    px_per_tile: int = 64
+    min_confidence: float = 0.85
+    start_min_score: float = 0.45
+    occupied_min: float = 0.6
+    port_min_fraction: float = 0.25
+    blur_min_variance: float = 15.0
+
+
+def settings_from_config(cfg: Any = None) -> ReaderSettings:
+    d = ReaderSettings()
+    return ReaderSettings(
+        px_per_tile=int(config_value(cfg, "vision.enigma.read_px_per_tile", d.px_per_tile)),
+        min_confidence=float(config_value(cfg, "vision.min_confidence", d.min_confidence)),
+        start_min_score=float(
+            config_value(cfg, "vision.enigma.start_min_score", d.start_min_score)
+        ),
+        occupied_min=float(config_value(cfg, "vision.enigma.occupied_min", d.occupied_min)),
+        port_min_fraction=float(
+            config_value(cfg, "vision.enigma.port_min_fraction", d.port_min_fraction)
+        ),
+        blur_min_variance=d.blur_min_variance,
+    )
+
+
+def checks_from_config(cfg: Any = None) -> MarkerChecks:
+    return MarkerChecks(min_area_fraction=float(config_value(cfg, "vision.min_board_area", 0.05)))
+
+
+# ---------------------------------------------------------------------------- results
+
+
+@dataclass(frozen=True)
+class TileRead:
+    """One tile as seen: its structure, category (when the pack knows the icons), confidence."""
+
+    at: Pos
+    tile: Tile
+    confidence: float
+    category: str | None = None
+    problems: tuple[str, ...] = ()
+    #: where each cell (a, b, c...) lies on the tile, in tile units (x right, y down)
+    centres: tuple[tuple[float, float], ...] = ()
+    #: how far (pixels) the openings seen lie off the pack's positions: the square is off
+    offset: tuple[float, float] = (0.0, 0.0)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "at": [self.at[0], self.at[1]],
+            **format_tile(self.tile),
+            "confidence": round(self.confidence, 4),
+        }
+        if self.category is not None:
+            out["category"] = self.category
+        return out
+
+
+@dataclass(frozen=True)
+class NetworkerRead:
+    at: Pos
+    cell: str
+    colour: str
+    confidence: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "at": [self.at[0], self.at[1]],
+            "cell": self.cell,
+            "colour": self.colour,
+            "confidence": round(self.confidence, 4),
+        }
+
+
+@dataclass
+class EnigmaRead:
+    tiles: dict[Pos, TileRead]
+    networkers: list[NetworkerRead]
+    questions: list[str] = field(default_factory=list)
+    fit: PlaneFit | None = None
+    timings_ms: dict[str, float] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        out = {
+            "game": "enigma",
+            "tiles": [
+                t.to_json()
+                for _, t in sorted(self.tiles.items(), key=lambda kv: (kv[0][1], kv[0][0]))
+            ],
+            "networkers": [
+                n.to_json()
+                for n in sorted(self.networkers, key=lambda n: (n.at[1], n.at[0], n.cell))
+            ],
+            "questions": list(self.questions),
+        }
+        out.update(self.extra)
+        return out

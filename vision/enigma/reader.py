@@ -1,0 +1,286 @@
+"""The Enigma table reader: one camera frame -> the tiles as seen and the networkers on them.
+
+``read_enigma(frame, pack, cfg) -> EnigmaRead``. The stages:
+
+1. :func:`~vision.markers.locate` finds the four table markers and checks the homography;
+   the frame is straightened onto the marker plane at ``px_per_tile`` pixels per tile side,
+   record north = image up;
+2. :func:`find_start` finds the start tile near the middle by its face (the pack's image) and
+   anchors the grid on it; the frame's colour cast is removed with the start tile's colours;
+3. :func:`find_squares` marks each grid square holding a tile (tile colour, not table);
+4. :func:`read_tile` reads each tile *structurally*: power cells from the pack's cell colours,
+   channels from the channel colour (a mask, then a skeleton), ports where channels reach the
+   sides at the records.md positions, links from which cells and ports each channel joins,
+   the networker on each cell from the colour inside the cell's ring;
+5. crossings, channels ending nowhere and openings off the three positions lower a tile's
+   confidence and become questions: nothing is guessed.
+
+No tile art and no catalogue is used: every reference is a colour or size of the pack.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import replace
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion.enigma.tiles import Pos, Tile, format_tile
+from vision.enigma.colours import _MODELS, ColourModel, colour_features, colour_model
+from vision.enigma.pack import EnigmaPack
+from vision.enigma.read_types import (
+    BRIGHTNESS,
+    CHROMA,
+    DARK,
+    EDGE_CONFIDENCE,
+    PAWN_MIN_AREA,
+    EnigmaRead,
+    NetworkerRead,
+    ReaderSettings,
+    TileRead,
+    checks_from_config,
+    settings_from_config,
+)
+from vision.enigma.squares import (
+    EdgeNote,
+    _box_sum,
+    _compass,
+    _marker_zones,
+    balance,
+    find_squares,
+    find_start,
+    rectify,
+    seen_mask,
+)
+from vision.enigma.synth.art import seen_tile, spacing_for
+from vision.enigma.synth.render import TableGeometry, geometry_from_config
+from vision.enigma.tile import (
+    _ICONS,
+    _icon_templates,
+    _opening_offset,
+    read_icon,
+    read_tile,
+    reading_order,
+)
+from vision.errors import FrameRefusedError, UnreadableImageError
+from vision.markers import locate
+
+# every stage's names stay importable from here (other modules and tests use them)
+__all__ = [
+    "BRIGHTNESS",
+    "CHROMA",
+    "ColourModel",
+    "DARK",
+    "EDGE_CONFIDENCE",
+    "EdgeNote",
+    "EnigmaRead",
+    "NetworkerRead",
+    "PAWN_MIN_AREA",
+    "ReaderSettings",
+    "TileRead",
+    "_ICONS",
+    "_MODELS",
+    "_box_sum",
+    "_compass",
+    "_icon_templates",
+    "_marker_zones",
+    "_opening_offset",
+    "balance",
+    "checks_from_config",
+    "colour_features",
+    "colour_model",
+    "find_squares",
+    "find_start",
+    "read_enigma",
+    "read_icon",
+    "read_tile",
+    "reading_order",
+    "rectify",
+    "seen_mask",
+    "settings_from_config",
+]
+
+
+
+# ---------------------------------------------------------------------------- the reader
+
+
+def _same_structure(a: Tile, b: Tile, pack: EnigmaPack) -> bool:
+    """Whether two tiles are the same as seen (cells named in reading order)."""
+    spacing = spacing_for(pack)
+    return format_tile(seen_tile(a, 0, pack.ports, spacing=spacing)[0]) == format_tile(
+        seen_tile(b, 0, pack.ports, spacing=spacing)[0])
+
+
+def _read_start(balanced: np.ndarray, xy: tuple[float, float], score: float, pack: EnigmaPack,
+                model: ColourModel, st: ReaderSettings, expected: Tile | None
+                ) -> tuple[TileRead, list[NetworkerRead]]:
+    """The start tile as seen, never swapped in: read like any tile when its channels and
+    cells read cleanly; else, when its face is the pack's start face (the match found it),
+    it is the pack's start tile with the match's confidence. A start tile the game expects
+    (``expected``) that differs from the one seen is a question."""
+    p = st.px_per_tile
+    read, found = read_tile(cv2.getRectSubPix(balanced, (p, p), xy), (0, 0), pack, model, st)
+    face_conf = float(np.clip(score / 0.7, 0.0, 1.0))
+    if not read.problems and read.confidence >= st.min_confidence and read.tile.links:
+        seen, conf, nets = read.tile, read.confidence, found
+    else:
+        # the pack's start face (a picture, not tile art): its structure is the pack's
+        seen, conf, nets = pack.start_conduit, face_conf, []
+    problems: tuple[str, ...] = ()
+    if found and not nets:
+        # networkers never stand on the start tile, but a pawn seen there is said, not dropped
+        conf = min(conf, 0.5)
+        colours = ", ".join(sorted({n.colour for n in found}))
+        problems = (f"a networker ({colours}) seems to stand on the start tile: "
+                    "is it read right?",)
+    if expected is not None and not _same_structure(seen, expected, pack):
+        conf = min(conf, 0.3)
+        problems = (*problems,
+                    f"the start tile seen ({_describe(seen)}) is not the game's start tile "
+                    f"({_describe(expected)}): is the right start tile on the table?")
+    return TileRead((0, 0), seen, conf, "start", problems), nets
+
+
+def _describe(tile: Tile) -> str:
+    # a port's str() is its notation name (N, E2), a cell end is its cell id
+    links = " ".join("-".join(str(end) for end in link) for link in tile.links) or "no channels"
+    cells = ", ".join(f"{k} {v}" for k, v in tile.cells)
+    return f"{links}; cells {cells}" if cells else links
+
+
+def _check_frame(frame: object) -> np.ndarray:
+    if not isinstance(frame, np.ndarray) or frame.size == 0:
+        raise UnreadableImageError("the frame is not an image")
+    # the shape and dtype before converting: OpenCV's grey-to-BGR conversion raises its own
+    # error for most dtypes, and the message should name the frame as it was given
+    grey_or_colour = frame.ndim == 2 or (frame.ndim == 3 and frame.shape[2] in (3, 4))
+    if not grey_or_colour or frame.dtype != np.uint8:
+        raise UnreadableImageError(
+            f"the frame has shape {frame.shape} and dtype {frame.dtype}, "
+            "expected an 8-bit BGR image"
+        )
+    if frame.ndim == 2:
+        return cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+    return np.ascontiguousarray(frame[:, :, :3])
+
+
+def read_enigma(
+    frame: np.ndarray,
+    pack: EnigmaPack,
+    cfg: Any = None,
+    *,
+    geometry: TableGeometry | None = None,
+    settings: ReaderSettings | None = None,
+    start_tile: Tile | None = None,
+) -> EnigmaRead:
+    """Read the Enigma table from one BGR frame.
+
+    Raises FrameRefusedError (exit 4) for a frame without the table markers, a bad homography,
+    a blurred frame or one without the start tile near the middle; UnreadableImageError
+    (exit 2) for something that is not an image.
+    """
+    t0 = time.perf_counter()
+    frame = _check_frame(frame)
+    geo = geometry or geometry_from_config(cfg, pack)
+    st = settings or settings_from_config(cfg)
+    p = st.px_per_tile
+    fit = locate(frame, geo.layout, checks=checks_from_config(cfg))
+    # the marker frame and a tile and a half around it: a table reaching past the markers
+    # is seen (and asked about), not cut off
+    margin = int(round(1.5 * p))
+    canon, plane_to_canon = rectify(frame, fit, geo, p, margin_px=margin)
+    seen = seen_mask(frame.shape, fit, plane_to_canon, (canon.shape[1], canon.shape[0]))
+    gray = cv2.cvtColor(canon, cv2.COLOR_BGR2GRAY)
+    t1 = time.perf_counter()
+    sx, sy, score = find_start(gray, pack, p, st)
+    sharp = float(cv2.Laplacian(cv2.getRectSubPix(gray, (p, p), (sx, sy)), cv2.CV_32F).var())
+    if sharp < st.blur_min_variance:
+        raise FrameRefusedError(
+            f"the table is too blurred to read (sharpness {sharp:.0f}, needs "
+            f"{st.blur_min_variance:.0f}): hold the camera still and refocus",
+            reason="blurred",
+        )
+    balanced = balance(canon, (sx, sy), pack, p)
+    h, w = canon.shape[:2]
+    squares, questions, edge_notes = find_squares(
+        balanced, (sx, sy), pack, p, _marker_zones(geo, plane_to_canon), st,
+        seen=seen, area=(margin, margin, w - margin, h - margin),
+    )
+    model = colour_model(pack)
+    t2 = time.perf_counter()
+    tiles: dict[Pos, TileRead] = {}
+    nets: list[NetworkerRead] = []
+    # from the start tile outwards: each square is predicted from its neighbours' final
+    # places, then moved to where its own openings say the tile lies (lens distortion and
+    # hand placement bend the ideal grid by a few pixels)
+    final: dict[Pos, tuple[float, float]] = {(0, 0): (sx, sy)}
+    order = sorted(squares, key=lambda a: (abs(a[0]) + abs(a[1]), a[1], a[0]))
+    for at in order:
+        if at == (0, 0):
+            read, found = _read_start(balanced, (sx, sy), score, pack, model, st, start_tile)
+            tiles[at] = read
+            nets.extend(found)
+            continue
+        preds = [(final[nb][0] + (at[0] - nb[0]) * p, final[nb][1] + (at[1] - nb[1]) * p)
+                 for nb in ((at[0] - 1, at[1]), (at[0] + 1, at[1]), (at[0], at[1] - 1),
+                            (at[0], at[1] + 1)) if nb in final]
+        cx, cy = ((float(np.mean([q[0] for q in preds])), float(np.mean([q[1] for q in preds])))
+                  if preds else squares[at])
+        read, found = read_tile(cv2.getRectSubPix(balanced, (p, p), (cx, cy)), at, pack,
+                                model, st)
+        for _ in range(2):
+            dx, dy = read.offset
+            if math.hypot(dx, dy) < 1.0 or math.hypot(dx, dy) > 0.15 * p:
+                break
+            cx, cy = cx + dx, cy + dy
+            read, found = read_tile(cv2.getRectSubPix(balanced, (p, p), (cx, cy)), at, pack,
+                                    model, st)
+        final[at] = (cx, cy)
+        tiles[at] = read
+        nets.extend(found)
+    # a tile at the table's seen edge is read but not trusted: the table may go on there
+    for note in edge_notes:
+        if note.at in tiles:
+            read = tiles[note.at]
+            tiles[note.at] = replace(read, confidence=min(read.confidence, EDGE_CONFIDENCE),
+                                     problems=(*read.problems, note.text))
+    # tiles must join the start tile through tiles
+    reach = {(0, 0)}
+    stack = [(0, 0)]
+    while stack:
+        x, y = stack.pop()
+        for nb in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+            if nb in tiles and nb not in reach:
+                reach.add(nb)
+                stack.append(nb)
+    for at, read in sorted(tiles.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+        where = f"tile [{at[0]}, {at[1]}]"
+        if at not in reach:
+            questions.append(f"{where}: it touches no tile connected to the start tile")
+        for problem in read.problems:
+            questions.append(f"{where}: {problem}")
+        if read.confidence < st.min_confidence and not read.problems:
+            questions.append(f"{where}: is it read right? (confidence {read.confidence:.2f})")
+    for n in nets:
+        if n.confidence < st.min_confidence:
+            questions.append(
+                f"tile [{n.at[0]}, {n.at[1]}] cell {n.cell}: is there a {n.colour} "
+                f"networker? (confidence {n.confidence:.2f})"
+            )
+    t3 = time.perf_counter()
+    return EnigmaRead(
+        tiles,
+        nets,
+        questions,
+        fit,
+        {
+            "locate": (t1 - t0) * 1000,
+            "grid": (t2 - t1) * 1000,
+            "tiles": (t3 - t2) * 1000,
+            "total": (t3 - t0) * 1000,
+        },
+    )

@@ -1,0 +1,259 @@
+"""Enigma reader geometry: the frame rectified onto the table plane, the part the camera sees,
+the start tile found, the colour balance, and the tile squares found on the table
+(:func:`find_squares`). See :mod:`vision.enigma.reader`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from companion.enigma.tiles import Pos
+from vision.enigma.colours import colour_features
+from vision.enigma.pack import EnigmaPack
+from vision.enigma.read_types import ReaderSettings
+from vision.enigma.synth.render import TableGeometry
+from vision.errors import FrameRefusedError
+from vision.markers import PlaneFit
+from vision.warp import warp_perspective
+
+# ---------------------------------------------------------------------------- geometry
+
+
+def rectify(
+    frame: np.ndarray, fit: PlaneFit, geometry: TableGeometry, px_per_tile: int,
+    *, margin_px: int = 0,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The marker plane seen straight down: ``px_per_tile`` pixels per tile side, the marker
+    frame plus ``margin_px`` around it. Returns the image and the 3x3 map from plane
+    millimetres to its pixels."""
+    w_mm, h_mm = geometry.frame_mm
+    s = px_per_tile / geometry.tile_mm
+    plane_to_canon = np.array([[s, 0, w_mm / 2 * s + margin_px],
+                               [0, s, h_mm / 2 * s + margin_px], [0, 0, 1]], np.float64)
+    size = (int(round(w_mm * s)) + 2 * margin_px, int(round(h_mm * s)) + 2 * margin_px)
+    canon = warp_perspective(frame, plane_to_canon @ fit.image_to_plane, size)
+    return canon, plane_to_canon
+
+
+def seen_mask(frame_shape: tuple[int, ...], fit: PlaneFit, plane_to_canon: np.ndarray,
+              size: tuple[int, int]) -> np.ndarray:
+    """Which pixels of the straightened image the camera saw (False past the picture's
+    edges), a few pixels in from the edge (the warp blurs the border)."""
+    ones = np.full(frame_shape[:2], 255, np.uint8)
+    seen = warp_perspective(ones, plane_to_canon @ fit.image_to_plane, size, nearest=True)
+    return cv2.erode(seen, np.ones((5, 5), np.uint8), borderValue=0) > 0
+
+
+def find_start(
+    gray: np.ndarray, pack: EnigmaPack, p: int, settings: ReaderSettings
+) -> tuple[float, float, float]:
+    """Centre (x, y) of the start tile in the straightened image, and the match score.
+
+    Searched within about one tile of the middle of the marker frame, in four rotations."""
+    tmpl = cv2.cvtColor(
+        cv2.resize(pack.start, (p, p), interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY
+    )
+    h, w = gray.shape
+    cx, cy = w / 2, h / 2
+    reach = int(1.3 * p)
+    x0, y0 = max(0, int(cx - reach - p / 2)), max(0, int(cy - reach - p / 2))
+    x1, y1 = min(w, int(cx + reach + p / 2)), min(h, int(cy + reach + p / 2))
+    window = cv2.GaussianBlur(gray[y0:y1, x0:x1], (0, 0), 1.0)
+    best = (-1.0, 0.0, 0.0)
+    for k in range(4):
+        t = cv2.GaussianBlur(np.ascontiguousarray(np.rot90(tmpl, k)), (0, 0), 1.0)
+        res = cv2.matchTemplate(window, t, cv2.TM_CCOEFF_NORMED)
+        _, score, _, loc = cv2.minMaxLoc(res)
+        if score > best[0]:
+            lx, ly = loc
+            dx = dy = 0.0
+            if 0 < lx < res.shape[1] - 1:
+                a, b, c = res[ly, lx - 1], res[ly, lx], res[ly, lx + 1]
+                den = a - 2 * b + c
+                dx = 0.5 * (a - c) / den if den < 0 else 0.0
+            if 0 < ly < res.shape[0] - 1:
+                a, b, c = res[ly - 1, lx], res[ly, lx], res[ly + 1, lx]
+                den = a - 2 * b + c
+                dy = 0.5 * (a - c) / den if den < 0 else 0.0
+            best = (float(score), x0 + lx + dx + (p - 1) / 2, y0 + ly + dy + (p - 1) / 2)
+    score, sx, sy = best
+    if score < settings.start_min_score:
+        raise FrameRefusedError(
+            f"no start tile near the middle of the table (its face matches {score:.2f}, needs "
+            f"{settings.start_min_score:.2f}): wrong game, or the start tile is covered",
+            reason="no-start-tile",
+        )
+    return sx, sy, score
+
+
+def balance(
+    canon: np.ndarray, start_xy: tuple[float, float], pack: EnigmaPack, p: int
+) -> np.ndarray:
+    """Per-channel gains that give the start tile its pack colours (removes a colour cast)."""
+    ref = cv2.resize(pack.start, (p, p), interpolation=cv2.INTER_AREA).astype(np.float32)
+    patch = cv2.getRectSubPix(canon, (p, p), start_xy).astype(np.float32)
+    inner = np.zeros((p, p), bool)
+    m = p // 6
+    inner[m : p - m, m : p - m] = True
+    gains = np.median(ref[inner], axis=0) / np.maximum(np.median(patch[inner], axis=0), 1.0)
+    gains = np.clip(gains, 0.4, 2.5)
+    return np.clip(canon.astype(np.float32) * gains, 0, 255).astype(np.uint8)
+
+
+def _marker_zones(geometry: TableGeometry, plane_to_canon: np.ndarray) -> list[tuple[float, ...]]:
+    zones: list[tuple[float, ...]] = []
+    for cx, cy in geometry.layout.centres_mm:
+        half = geometry.layout.size_mm
+        a = plane_to_canon @ np.array([cx - half, cy - half, 1.0])
+        b = plane_to_canon @ np.array([cx + half, cy + half, 1.0])
+        zones.append((float(a[0]), float(a[1]), float(b[0]), float(b[1])))
+    return zones
+
+
+def _compass(dx: float, dy: float) -> str:
+    """The side (record north = image up) a direction in the straightened image points to."""
+    if abs(dx) >= abs(dy):
+        return "east" if dx > 0 else "west"
+    return "south" if dy > 0 else "north"
+
+
+def _box_sum(integral: np.ndarray, xa: int, ya: int, xb: int, yb: int) -> float:
+    h, w = integral.shape[0] - 1, integral.shape[1] - 1
+    xa, xb = min(max(xa, 0), w), min(max(xb, 0), w)
+    ya, yb = min(max(ya, 0), h), min(max(yb, 0), h)
+    if xa >= xb or ya >= yb:
+        return 0.0
+    return float(integral[yb, xb] - integral[ya, xb] - integral[yb, xa] + integral[ya, xa])
+
+
+@dataclass(frozen=True)
+class EdgeNote:
+    """A read tile the table's edges make doubtful: it lies past the marker frame, or the
+    camera could not see the square beside it."""
+
+    at: Pos
+    text: str
+
+
+def find_squares(
+    canon: np.ndarray,
+    start_xy: tuple[float, float],
+    pack: EnigmaPack,
+    p: int,
+    zones: list[tuple[float, ...]],
+    settings: ReaderSettings,
+    *,
+    seen: np.ndarray | None = None,
+    area: tuple[float, float, float, float] | None = None,
+) -> tuple[dict[Pos, tuple[float, float]], list[str], list[EdgeNote]]:
+    """Grid squares that hold a tile, anchored on the start tile; partly covered squares
+    become questions.
+
+    ``seen``: the pixels the camera saw; ``area``: the marker frame (x0, y0, x1, y1 pixels)
+    inside the image. A tile past the marker frame is read but noted; a square the picture
+    cuts is never read: if what is seen of it is tile, or nothing of it is seen beside a
+    tile, the table may continue there and that is a question (never a smaller table)."""
+    feats = colour_features(canon)
+    tile_f = colour_features(np.array(pack.colour("tile"), np.float32))
+    table_f = colour_features(np.array(pack.colour("table"), np.float32))
+    # weight chromaticity over brightness: light changes brightness, not what a pixel is
+    wgt = np.array([1.0, 1.0, 0.5], np.float32)
+    d_tile = (((feats - tile_f) * wgt) ** 2).sum(axis=-1)
+    d_table = (((feats - table_f) * wgt) ** 2).sum(axis=-1)
+    h, w = d_tile.shape
+    if seen is None:
+        seen = np.ones((h, w), bool)
+    # the markers' white paper is no tile: their zones count as neither tile nor table
+    counted = seen.copy()
+    for z in zones:
+        counted[max(0, int(z[1])):max(0, int(z[3]) + 1), max(0, int(z[0])):max(0, int(z[2]) + 1)] \
+            = False
+    on_tile = ((d_tile < d_table) & counted).astype(np.float32)
+    integral = cv2.integral(on_tile)
+    seen_int = cv2.integral(seen.astype(np.float32))
+    counted_int = cv2.integral(counted.astype(np.float32))
+    ax0, ay0, ax1, ay1 = area if area is not None else (0.0, 0.0, float(w), float(h))
+    sx, sy = start_xy
+    squares: dict[Pos, tuple[float, float]] = {}
+    questions: list[str] = []
+    notes: list[EdgeNote] = []
+    blind: set[Pos] = set()
+    continues: set[Pos] = set()
+    i_range = range(-int(sx // p) - 1, int((w - sx) // p) + 2)
+    j_range = range(-int(sy // p) - 1, int((h - sy) // p) + 2)
+    inner = 0.35 * p
+    slack = 0.12 * p  # hand placement: a tile may stick out of its square this much
+    for j in j_range:
+        for i in i_range:
+            cx, cy = sx + i * p, sy + j * p
+            if any(z[0] < cx < z[2] and z[1] < cy < z[3] for z in zones):
+                continue
+            xa, xb = int(cx - inner), int(cx + inner)
+            ya, yb = int(cy - inner), int(cy + inner)
+            area_px = max(1, (xb - xa) * (yb - ya))
+            # the whole square (not only its middle) must have been seen to be read
+            fa, fb = int(cx - p / 2), int(cx + p / 2)
+            ga, gb = int(cy - p / 2), int(cy + p / 2)
+            whole = max(1, (fb - fa) * (gb - ga))
+            seen_whole = _box_sum(seen_int, fa, ga, fb, gb) / whole
+            seen_inner = _box_sum(seen_int, xa, ya, xb, yb)
+            counted_inner = _box_sum(counted_int, xa, ya, xb, yb)
+            if counted_inner < 0.3 * area_px and seen_inner >= 0.15 * area_px:
+                continue  # mostly a marker
+            frac = _box_sum(integral, xa, ya, xb, yb) / max(1.0, counted_inner)
+            if seen_whole < 0.995 and (i, j) != (0, 0):
+                # a square the picture (or the straightened area) cuts is never read: if
+                # what is seen of it is tile, the table goes on; else a tile beside it is
+                # doubted (its neighbour may be a tile out of sight)
+                if seen_inner < 0.15 * area_px or frac < 0.5:
+                    blind.add((i, j))
+                else:
+                    continues.add((i, j))
+                    # where the unseen part lies: the side the picture cuts the table
+                    c, d = int(cx), int(cy)
+                    west = _box_sum(seen_int, fa, ga, c, gb)
+                    east = _box_sum(seen_int, c, ga, fb, gb)
+                    north, south = (_box_sum(seen_int, fa, ga, fb, d),
+                                    _box_sum(seen_int, fa, d, fb, gb))
+                    dx, dy = west - east, north - south  # the less seen half is cut
+                    if fa < 0 or ga < 0 or fb > w or gb > h:
+                        questions.append(
+                            f"square [{i}, {j}]: the table reaches too far past the markers at "
+                            f"the {_compass(dx, dy)} to be read: move the markers so the whole "
+                            "table lies between them")
+                    else:
+                        questions.append(
+                            f"square [{i}, {j}]: the table continues past the edge of the "
+                            f"picture at the {_compass(dx, dy)}: move the camera or the markers "
+                            "so the whole table is seen")
+                continue
+            if frac >= settings.occupied_min or (i, j) == (0, 0):
+                squares[(i, j)] = (cx, cy)
+                outside = {
+                    "west": ax0 - (cx - p / 2), "east": (cx + p / 2) - ax1,
+                    "north": ay0 - (cy - p / 2), "south": (cy + p / 2) - ay1}
+                side, by = max(outside.items(), key=lambda kv: kv[1])
+                if by > slack:
+                    notes.append(EdgeNote((i, j), (
+                        f"it lies past the table markers at the {side}: move the markers so "
+                        "the whole table lies between them")))
+            elif frac > 0.3:
+                questions.append(
+                    f"square [{i}, {j}]: partly covered ({frac:.0%} tile): is a "
+                    "tile lying off the grid?"
+                )
+    # a tile beside a square the camera did not see: the table may go on there
+    for (i, j) in sorted(squares, key=lambda a: (a[1], a[0])):
+        for di, dj in ((0, -1), (1, 0), (0, 1), (-1, 0)):
+            nb = (i + di, j + dj)
+            if nb in blind or (nb not in squares and nb not in continues
+                               and not (i_range.start <= nb[0] < i_range.stop
+                                        and j_range.start <= nb[1] < j_range.stop)):
+                notes.append(EdgeNote((i, j), (
+                    f"the square to its {_compass(di, dj)} is not wholly seen (past the edge of "
+                    "the picture or far past the markers): the table may continue there; move "
+                    "the camera or the markers")))
+    return squares, questions, notes

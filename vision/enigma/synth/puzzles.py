@@ -1,0 +1,537 @@
+"""Drawing Enigma puzzle cards with their pieces laid on the mat, for tests and the demo.
+
+Each card is drawn upright in millimetres (the card side is the pack's ``tile_mm``): a dark
+orientation triangle in the top-left corner, then the kind's picture:
+
+- **weight**: a beam, the cups (left half, right half), the value under each cup and the
+  count in the lower-right corner; weights are grey discs in the cups;
+- **fragment**: the silhouette in ``silhouette`` grey, ``fragment_unit_mm`` per unit, centred;
+  pieces are near-black polygons;
+- **angular**: the card's top-view picture as coloured squares; the structure is built
+  beside the card (right half of the mat), drawn as its top view, ``cube_mm`` per column;
+- **conduit**: a grid of cells with the printed stubs; pieces are squares with channels from
+  the middle to each opening.
+
+The same layout functions are used by the checker (:mod:`vision.enigma.puzzles.check`), so a
+card's regions are defined once. :func:`near_misses` gives wrong answers that look right.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion.enigma import puzzle_angular as angular
+from companion.enigma import puzzle_conduit as conduit
+from companion.enigma import puzzle_fragment as fragment
+from companion.enigma import puzzle_weight as weight
+from companion.enigma.geometry import bounds
+from companion.enigma.puzzles import PuzzleBox, load_puzzles
+from vision.enigma.mat import BUILD_AT, CARD_AT, MARK, mat_layout
+from vision.enigma.pack import EnigmaPack
+from vision.markers import paste_marker
+from vision.synth.effects import apply_effects
+from vision.warp import warp_affine
+
+Point = tuple[float, float]
+PUZZLE_EFFECTS = ("whitebalance", "light", "shadow", "perspective", "lens", "noise", "jpeg")
+
+
+# ---------------------------------------------------------------------------- layouts (mm)
+
+
+@dataclass(frozen=True)
+class Cup:
+    side: str  # "left" or "right"
+    index: int
+    centre: Point  # mm from the card's top-left corner
+    radius: float
+
+
+def weight_cups(card: weight.WeightCard, side_mm: float) -> list[Cup]:
+    """Where the cups are printed: left cups in the left half, right cups in the right half."""
+    cups = []
+    for name, values, x0 in (("left", card.left, 0.06), ("right", card.right, 0.54)):
+        n = len(values)
+        span = 0.40 * side_mm
+        radius = min(0.11 * side_mm, span / n / 2 * 0.95)
+        for i in range(n):
+            cx = x0 * side_mm + (i + 0.5) * span / n
+            cups.append(Cup(name, i, (cx, 0.52 * side_mm), radius))
+    return cups
+
+
+def fragment_transform(card: fragment.FragmentCard, side_mm: float, unit_mm: float
+                       ) -> tuple[float, float, float]:
+    """(scale, dx, dy): card units -> mm on the card; the silhouette's box is centred."""
+    x0, y0, x1, y1 = bounds(card.silhouette)
+    return unit_mm, side_mm / 2 - unit_mm * (x0 + x1) / 2, side_mm / 2 - unit_mm * (y0 + y1) / 2
+
+
+def picture_cell_mm(top: Sequence[str], side_mm: float) -> float:
+    rows, cols = len(top), max(len(r) for r in top)
+    return min(0.7 * side_mm / max(rows, cols), 0.2 * side_mm)
+
+
+def conduit_grid(card: conduit.ConduitCard, side_mm: float) -> tuple[float, float, float]:
+    """(cell mm, x0, y0): the card grid's cell size and top-left corner on the card."""
+    xs = [c[0] for c in card.cells]
+    ys = [c[1] for c in card.cells]
+    cols, rows = max(xs) - min(xs) + 1, max(ys) - min(ys) + 1
+    cell = 0.74 * side_mm / max(cols, rows)
+    return cell, (side_mm - cell * cols) / 2 - min(xs) * cell, \
+        (side_mm - cell * rows) / 2 - min(ys) * cell
+
+
+# ---------------------------------------------------------------------------- drawing helpers
+
+
+def _poly(img: np.ndarray, pts_mm: Sequence[Point], s: float, colour: Any) -> None:
+    pts = np.array([[round(x * s * 16), round(y * s * 16)] for x, y in pts_mm], np.int32)
+    cv2.fillPoly(img, [pts], colour, cv2.LINE_AA, 4)
+
+
+# the font each style prints its cards' numbers in (font, stroke width over the height): the
+# ink style's serif font is not among the digit reader's templates, so the bench tells how
+# the reader does with a font it has never seen
+CARD_FONTS = {"demo": (cv2.FONT_HERSHEY_SIMPLEX, 0.09), "ink": (cv2.FONT_HERSHEY_COMPLEX, 0.07)}
+
+
+def _text(img: np.ndarray, text: str, centre_mm: Point, height_mm: float, s: float,
+          colour: Any, style: str = "demo") -> None:
+    font, stroke = CARD_FONTS.get(style, CARD_FONTS["demo"])
+    scale = height_mm * s / 22.0
+    thick = max(1, int(round(stroke * height_mm * s)))
+    (w, h), _ = cv2.getTextSize(text, font, scale, thick)
+    org = (int(centre_mm[0] * s - w / 2), int(centre_mm[1] * s + h / 2))
+    cv2.putText(img, text, org, font, scale, colour, thick, cv2.LINE_AA)
+
+
+def _disc(img: np.ndarray, centre_mm: Point, r_mm: float, s: float, colour: Any,
+          rim: Any | None = None) -> None:
+    c = (round(centre_mm[0] * s * 16), round(centre_mm[1] * s * 16))
+    if rim is not None:
+        cv2.circle(img, c, round(r_mm * s * 16), rim, -1, cv2.LINE_AA, 4)
+        cv2.circle(img, c, round(r_mm * 0.82 * s * 16), colour, -1, cv2.LINE_AA, 4)
+    else:
+        cv2.circle(img, c, round(r_mm * s * 16), colour, -1, cv2.LINE_AA, 4)
+
+
+def _card_base(pack: EnigmaPack, side_mm: float, s: float, pad_mm: float) -> np.ndarray:
+    """A transparent-padded canvas (BGRA) with the card drawn at ``pad_mm`` from the edge."""
+    size = int(round((side_mm + 2 * pad_mm) * s))
+    img = np.zeros((size, size, 4), np.uint8)
+    x0 = pad_mm
+    card = [(x0, x0), (x0 + side_mm, x0), (x0 + side_mm, x0 + side_mm), (x0, x0 + side_mm)]
+    _poly(img, card, s, (*pack.colour("card"), 255))
+    tri = [(x0, x0), (x0 + MARK * side_mm, x0), (x0, x0 + MARK * side_mm)]
+    _poly(img, tri, s, (*pack.colour("ink"), 255))
+    return img
+
+
+def _shift(points: Sequence[Point], dx: float, dy: float) -> list[Point]:
+    return [(x + dx, y + dy) for x, y in points]
+
+
+# ---------------------------------------------------------------------------- the four kinds
+
+
+def draw_weight(card: weight.WeightCard, counts: weight.WeightSolution | None,
+                pack: EnigmaPack, s: float, *, pad_mm: float, rng: random.Random,
+                outside: int = 0, overlap: float = 0.0) -> np.ndarray:
+    """``overlap`` > 0: in the fullest cup the last weight lies partly on the first, its centre
+    that many weight radii from the first's (a camera sees less metal than weights)."""
+    side = pack.tile_mm
+    img = _card_base(pack, side, s, pad_mm)
+    ink = (*pack.colour("ink"), 255)
+    p = pad_mm
+    beam_y = p + 0.3 * side
+    _poly(img, [(p + 0.08 * side, beam_y - 0.6), (p + 0.92 * side, beam_y - 0.6),
+                (p + 0.92 * side, beam_y + 0.6), (p + 0.08 * side, beam_y + 0.6)], s, ink)
+    _poly(img, [(p + 0.5 * side, beam_y), (p + 0.46 * side, beam_y + 0.1 * side),
+                (p + 0.54 * side, beam_y + 0.1 * side)], s, ink)
+    cups = weight_cups(card, side)
+    for cup in cups:
+        cx, cy = cup.centre[0] + p, cup.centre[1] + p
+        c = (round(cx * s * 16), round(cy * s * 16))
+        cv2.circle(img, c, round(cup.radius * s * 16), ink, max(1, round(0.5 * s)), cv2.LINE_AA,
+                   4)
+        value = (card.left if cup.side == "left" else card.right)[cup.index]
+        _text(img, str(value), (cx, p + 0.76 * side), 0.08 * side, s, ink, pack.style)
+    _text(img, str(card.count), (p + 0.88 * side, p + 0.92 * side), 0.08 * side, s, ink,
+          pack.style)
+    if counts is not None:
+        wr = pack.sizes["weight_mm"] / 2
+        metal = (*pack.colour("weight"), 255)
+        rim = (*(int(v * 0.6) for v in pack.colour("weight")), 255)
+        per_cup = [(counts.left if cup.side == "left" else counts.right)[cup.index]
+                   for cup in cups]
+        fullest = per_cup.index(max(per_cup))
+        for n, (cup, k) in enumerate(zip(cups, per_cup, strict=True)):
+            offsets: list[Point] = []
+            for j in range(k):
+                if k == 1:
+                    off = (0.0, 0.0)
+                else:
+                    # side by side, touching (a camera cannot count weights on weights)
+                    ring = wr / math.sin(math.pi / k) * 1.02
+                    a = 2 * math.pi * j / k + rng.uniform(-0.1, 0.1)
+                    off = (ring * math.cos(a), ring * math.sin(a))
+                if overlap > 0 and n == fullest and k > 1 and j == k - 1:
+                    a = rng.uniform(0, 2 * math.pi)
+                    off = (offsets[0][0] + overlap * wr * math.cos(a),
+                           offsets[0][1] + overlap * wr * math.sin(a))
+                offsets.append(off)
+                _disc(img, (cup.centre[0] + p + off[0], cup.centre[1] + p + off[1]), wr, s,
+                      metal, rim)
+        for j in range(outside):  # weights left beside the card
+            _disc(img, (p + side + 0.6 * p, p + 0.2 * side + j * 2.4 * wr), wr, s, metal, rim)
+    return img
+
+
+def draw_fragment(card: fragment.FragmentCard, pieces: Sequence[fragment.FragmentPiece],
+                  placements: Sequence[fragment.FragmentPlacement], pack: EnigmaPack,
+                  s: float, *, pad_mm: float, rng: random.Random) -> np.ndarray:
+    side = pack.tile_mm
+    img = _card_base(pack, side, s, pad_mm)
+    unit, dx, dy = fragment_transform(card, side, float(pack.sizes["fragment_unit_mm"]))
+    for part in card.silhouette:
+        _poly(img, [(pad_mm + dx + x * unit, pad_mm + dy + y * unit) for x, y in part], s,
+              (*pack.colour("silhouette"), 255))
+    black = (*pack.colour("fragment"), 255)
+    for poly in fragment.placed_polygons(pieces, placements):
+        jx, jy = rng.uniform(-0.12, 0.12), rng.uniform(-0.12, 0.12)
+        _poly(img, [(pad_mm + dx + x * unit + jx, pad_mm + dy + y * unit + jy) for x, y in poly],
+              s, black)
+    return img
+
+
+def draw_picture(img: np.ndarray, top: Sequence[str], pack: EnigmaPack, s: float,
+                 centre_mm: Point, cell_mm: float, *, heights: Mapping[tuple[int, int], int]
+                 | None = None, outline: Any = None) -> None:
+    """A top view: one square per filled column, in its piece's colour."""
+    rows, cols = len(top), max(len(r) for r in top)
+    x0 = centre_mm[0] - cols * cell_mm / 2
+    y0 = centre_mm[1] - rows * cell_mm / 2
+    for y, row in enumerate(top):
+        for x, ch in enumerate(row):
+            if ch == angular.EMPTY:
+                continue
+            colour = pack.angular[ch]
+            if heights is not None:
+                k = 0.88 + 0.08 * heights.get((x, y), 0)
+                b, g, r = colour
+                colour = (min(255, int(b * k)), min(255, int(g * k)), min(255, int(r * k)))
+            sq = [(x0 + x * cell_mm, y0 + y * cell_mm), (x0 + (x + 1) * cell_mm, y0 + y * cell_mm),
+                  (x0 + (x + 1) * cell_mm, y0 + (y + 1) * cell_mm),
+                  (x0 + x * cell_mm, y0 + (y + 1) * cell_mm)]
+            _poly(img, sq, s, (*colour, 255))
+            if outline is not None:
+                pts = np.array([[round(a * s * 16), round(b * s * 16)] for a, b in sq], np.int32)
+                cv2.polylines(img, [pts], True, outline, 1, cv2.LINE_AA, 4)
+
+
+def draw_angular_card(card: angular.AngularCard, pack: EnigmaPack, s: float, *,
+                      pad_mm: float) -> np.ndarray:
+    side = pack.tile_mm
+    img = _card_base(pack, side, s, pad_mm)
+    top = angular.crop(card.top)
+    draw_picture(img, top, pack, s, (pad_mm + side / 2, pad_mm + side / 2),
+                 picture_cell_mm(top, side), outline=(*pack.colour("ink"), 255))
+    return img
+
+
+def draw_structure(cubes: Mapping[str, Sequence[angular.Cube]], pack: EnigmaPack, s: float
+                   ) -> np.ndarray:
+    """The built structure seen from above (BGRA, transparent around it)."""
+    top = angular.top_view(cubes)
+    cube = float(pack.sizes["cube_mm"])
+    xs = [x for piece in cubes.values() for x, _, _ in piece]
+    ys = [y for piece in cubes.values() for _, y, _ in piece]
+    heights: dict[tuple[int, int], int] = {}
+    for piece in cubes.values():
+        for x, y, z in piece:
+            key = (x - min(xs), y - min(ys))
+            heights[key] = max(heights.get(key, 0), z)
+    rows, cols = len(top), max(len(r) for r in top) if top else 0
+    size = int(round((max(rows, cols) + 2) * cube * s))
+    img = np.zeros((size, size, 4), np.uint8)
+    draw_picture(img, top, pack, s, (size / s / 2, size / s / 2), cube, heights=heights,
+                 outline=(40, 40, 40, 255))
+    return img
+
+
+def draw_conduit(card: conduit.ConduitCard, pieces: Sequence[conduit.ConduitPiece],
+                 solution: conduit.ConduitSolution, pack: EnigmaPack, s: float, *,
+                 pad_mm: float, rng: random.Random) -> np.ndarray:
+    side = pack.tile_mm
+    img = _card_base(pack, side, s, pad_mm)
+    cell, gx, gy = conduit_grid(card, side)
+    ink = (*pack.colour("ink"), 255)
+    chan = (*pack.colour("channel"), 255)
+    w = 0.22 * cell
+    for cx, cy in card.cells:
+        x, y = pad_mm + gx + cx * cell, pad_mm + gy + cy * cell
+        pts = np.array([[x, y], [x + cell, y], [x + cell, y + cell], [x, y + cell]]) * s * 16
+        cv2.polylines(img, [np.round(pts).astype(np.int32)], True, ink, 1, cv2.LINE_AA, 4)
+    for (cx, cy), sd in card.stubs:
+        x, y = pad_mm + gx + (cx + 0.5) * cell, pad_mm + gy + (cy + 0.5) * cell
+        ux, uy = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}[sd]
+        a = (x + ux * 0.5 * cell, y + uy * 0.5 * cell)
+        b = (x + ux * 0.68 * cell, y + uy * 0.68 * cell)
+        hx, hy = -uy * w / 2, ux * w / 2
+        _poly(img, [(a[0] + hx, a[1] + hy), (b[0] + hx, b[1] + hy), (b[0] - hx, b[1] - hy),
+                    (a[0] - hx, a[1] - hy)], s, chan)
+    by_id = {p.id: p for p in pieces}
+    base = (*pack.colour("piece"), 255)
+    for piece_id, (at, rotation) in solution.items():
+        openings = by_id[piece_id].turned(rotation)
+        jx, jy = rng.uniform(-0.25, 0.25), rng.uniform(-0.25, 0.25)
+        x = pad_mm + gx + (at[0] + 0.5) * cell + jx
+        y = pad_mm + gy + (at[1] + 0.5) * cell + jy
+        h = 0.47 * cell
+        _poly(img, [(x - h, y - h), (x + h, y - h), (x + h, y + h), (x - h, y + h)], s, base)
+        for sd in openings:
+            ux, uy = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}[sd]
+            hx, hy = -uy * w / 2, ux * w / 2
+            b = (x + ux * h, y + uy * h)
+            _poly(img, [(x + hx, y + hy), (b[0] + hx, b[1] + hy), (b[0] - hx, b[1] - hy),
+                        (x - hx, y - hy)], s, chan)
+        _disc(img, (x, y), w * 0.75, s, chan)
+    return img
+
+
+# ---------------------------------------------------------------------------- scene
+
+
+def _paste(canvas: np.ndarray, layer: np.ndarray, centre_px: Point, angle_deg: float) -> None:
+    h, w = layer.shape[:2]
+    m = cv2.getRotationMatrix2D((w / 2, h / 2), -angle_deg, 1.0)
+    m[0, 2] += centre_px[0] - w / 2
+    m[1, 2] += centre_px[1] - h / 2
+    size = (canvas.shape[1], canvas.shape[0])
+    warped = warp_affine(layer, m, size)
+    a = warped[:, :, 3:4].astype(np.float32) / 255
+    canvas[:] = (warped[:, :, :3] * a + canvas * (1 - a)).astype(np.uint8)
+
+
+def parse_card(kind: str, data: Any) -> Any:
+    """The engine's card object of ``kind`` from its JSON."""
+    return {"weight": weight.parse_weight_card, "fragment": fragment.parse_fragment_card,
+            "angular": angular.parse_angular_card,
+            "conduit": conduit.parse_conduit_card}[kind](data)
+
+
+def parse_solution(kind: str, data: Any) -> Any:
+    return {"weight": weight.parse_weight_solution,
+            "fragment": fragment.parse_fragment_solution,
+            "angular": angular.parse_angular_solution,
+            "conduit": conduit.parse_conduit_solution}[kind](data)
+
+
+def default_solution(kind: str, card: Any, box: PuzzleBox) -> Any:
+    """A correct solution: the one stored with the card, else the engine solver's first."""
+    section = getattr(box, kind)
+    stored = section.solutions.get(card.id)
+    if kind == "weight":
+        return (stored[0] if stored else weight.solve(card)[0])
+    if stored:
+        return stored
+    if kind == "conduit":
+        return conduit.solve(card, box.conduit.pieces, limit=1)[0]
+    if kind == "angular":
+        return angular.solve(card, box.angular.pieces, limit=1)[0]
+    raise ValueError(f"fragment card {card.id} has no stored solution")
+
+
+@dataclass(frozen=True)
+class PuzzleScene:
+    image: np.ndarray
+    kind: str
+    card: Any
+    solution: Any
+
+
+def render_puzzle_scene(kind: str, card: Any, pack: EnigmaPack, *, solution: Any = None,
+                        box: PuzzleBox | None = None, seed: int = 0, cfg: Any = None,
+                        px_per_mm: float = 6.0, outside_weights: int = 0,
+                        overlap: float = 0.0,
+                        apart: Mapping[str, Sequence[angular.Cube]] | None = None
+                        ) -> np.ndarray:
+    """The mat seen straight down with the card and its pieces (BGR, before camera effects).
+
+    ``apart``: angular pieces left on the table away from the structure."""
+    rng = random.Random(seed)
+    box = box or load_puzzles()
+    layout = mat_layout(cfg)
+    xs = [c[0] for c in layout.centres_mm]
+    ys = [c[1] for c in layout.centres_mm]
+    margin = layout.size_mm * 1.3
+    x0, y0 = min(xs) - margin, min(ys) - margin
+    s = px_per_mm
+    width = int(round((max(xs) - min(xs) + 2 * margin) * s))
+    height = int(round((max(ys) - min(ys) + 2 * margin) * s))
+    canvas = np.empty((height, width, 3), np.uint8)
+    canvas[:] = pack.colour("table")
+    pad = 0.35 * pack.tile_mm
+    if kind == "weight":
+        layer = draw_weight(card, solution, pack, s, pad_mm=pad, rng=rng,
+                            outside=outside_weights, overlap=overlap)
+    elif kind == "fragment":
+        layer = draw_fragment(card, box.fragment.pieces, solution, pack, s, pad_mm=pad, rng=rng)
+    elif kind == "angular":
+        layer = draw_angular_card(card, pack, s, pad_mm=pad)
+    else:
+        layer = draw_conduit(card, box.conduit.pieces, solution, pack, s, pad_mm=pad, rng=rng)
+    cx = (CARD_AT[0] + rng.uniform(-8, 8) - x0) * s
+    cy = (CARD_AT[1] + rng.uniform(-8, 8) - y0) * s
+    _paste(canvas, layer, (cx, cy), rng.uniform(-8, 8))
+    if kind == "angular" and solution:
+        built = draw_structure(solution, pack, s)
+        bx = (BUILD_AT[0] + rng.uniform(-6, 6) - x0) * s
+        by = (BUILD_AT[1] + rng.uniform(-6, 6) - y0) * s
+        _paste(canvas, built, (bx, by), 90 * rng.randrange(4) + rng.uniform(-6, 6))
+        for n, cubes in enumerate((apart or {}).items()):
+            piece = draw_structure({cubes[0]: cubes[1]}, pack, s)
+            _paste(canvas, piece, ((BUILD_AT[0] - 20 + 40 * n - x0) * s,
+                                   (max(ys) - 25 - y0) * s), 0.0)
+    side = int(round(layout.size_mm * s))
+    for marker_id, (mx, my) in zip(layout.ids, layout.centres_mm, strict=True):
+        paste_marker(canvas, marker_id, ((mx - x0) * s, (my - y0) * s), side,
+                     dictionary_name=layout.dictionary)
+    return canvas
+
+
+def _is_json(value: Any) -> bool:
+    if isinstance(value, list):
+        return all(isinstance(v, Mapping) for v in value)
+    if isinstance(value, Mapping):
+        return all(isinstance(v, list | Mapping) for v in value.values())
+    return False
+
+
+def render_puzzle_frame(kind: str, card_data: Any, pack: EnigmaPack, *, solution: Any = None,
+                        seed: int = 0, cfg: Any = None, frame_size: tuple[int, int] = (1920, 1080),
+                        effects: Sequence[str] = PUZZLE_EFFECTS, **extra: Any) -> np.ndarray:
+    """A camera frame of the mat (seeded effects). ``card_data`` and ``solution`` may be JSON
+    or engine objects; without a solution the card's own (or the solver's) is laid."""
+    box = load_puzzles()
+    card = parse_card(kind, card_data) if isinstance(card_data, Mapping) else card_data
+    if solution is None:
+        solution = default_solution(kind, card, box)
+    elif _is_json(solution):
+        solution = parse_solution(kind, solution)
+    scene = render_puzzle_scene(kind, card, pack, solution=solution, box=box, seed=seed,
+                                cfg=cfg, **extra)
+    result = apply_effects(scene, np.random.default_rng(seed + 31), list(effects),
+                           frame_size=frame_size, max_tilt_deg=15.0)
+    return result.image
+
+
+# ---------------------------------------------------------------------------- near misses
+
+
+def is_right(kind: str, card: Any, solution: Any, box: PuzzleBox, *,
+             outside_weights: int = 0, apart: Mapping[str, Any] | None = None,
+             overlap: float = 0.0) -> bool:
+    """The engine's own verdict on what a scene shows (pieces left apart are not used)."""
+    if kind == "weight":
+        return outside_weights == 0 and weight.check(
+            card, solution, allow_empty_cups=box.weight.allow_empty_cups)
+    if kind == "fragment":
+        return fragment.check(card, box.fragment.pieces, solution,
+                              tolerance=box.fragment.tolerance)
+    if kind == "angular":
+        return not apart and angular.check(card, box.angular.pieces, solution,
+                                           allow_mirror=box.angular.allow_mirror)
+    return conduit.check(card, box.conduit.pieces, solution)
+
+
+def near_misses(kind: str, card: Any, solution: Any, box: PuzzleBox, rng: random.Random
+                ) -> list[tuple[str, Any, dict[str, Any]]]:
+    """Wrong answers that look nearly right: (what is wrong, solution, render extras).
+    Every one is wrong by the engine's own check (a turned square is no near miss)."""
+    return [(what, s, extra) for what, s, extra in _near_misses(kind, card, solution, box, rng)
+            if not is_right(kind, card, s, box, **extra)]
+
+
+def _near_misses(kind: str, card: Any, solution: Any, box: PuzzleBox, rng: random.Random
+                 ) -> list[tuple[str, Any, dict[str, Any]]]:
+    out: list[tuple[str, Any, dict[str, Any]]] = []
+    if kind == "weight":
+        left, right = list(solution.left), list(solution.right)
+        moved = False
+        for side_a, side_b in ((left, right), (right, left)):
+            for i in range(len(side_a)):
+                if side_a[i] > 0 and not moved:
+                    side_a[i] -= 1
+                    side_b[0] += 1
+                    moved = True
+        out.append(("a weight in the wrong pan", weight.WeightSolution(tuple(left), tuple(right)),
+                    {}))
+        l2, r2 = list(solution.left), list(solution.right)
+        k = next(i for i, v in enumerate(l2) if v > 0) if any(l2) else None
+        if k is not None:
+            l2[k] -= 1
+            out.append(("a weight left beside the card",
+                        weight.WeightSolution(tuple(l2), tuple(r2)), {"outside_weights": 1}))
+        # one weight too many, lying partly on another: a camera that counts discs sees the
+        # right number
+        l3, r3 = list(solution.left), list(solution.right)
+        fullest = max(l3 + r3)
+        side_list = l3 if fullest in l3 else r3
+        side_list[side_list.index(fullest)] += 1
+        out.append(("a weight too many, partly on another",
+                    weight.WeightSolution(tuple(l3), tuple(r3)),
+                    {"overlap": rng.uniform(0.8, 1.4)}))
+    elif kind == "fragment":
+        pl = list(solution)
+        i = rng.randrange(len(pl))
+        p = pl[i]
+        shifted = fragment.FragmentPlacement(p.piece, p.rotation, p.mirror,
+                                             (p.at[0] + 0.6, p.at[1] + 0.3))
+        out.append(("a piece pushed off its place", [*pl[:i], shifted, *pl[i + 1:]], {}))
+        out.append(("a piece missing", [*pl[:i], *pl[i + 1:]], {}))
+        poly = next(x for x in box.fragment.pieces if x.id == p.piece).polygon
+        cx = sum(x for x, _ in poly) / len(poly)
+        cy = sum(y for _, y in poly) / len(poly)
+        # keep the turned piece over the same spot (turn about its own centre)
+        a = math.radians(p.rotation + 90)
+        b = math.radians(p.rotation)
+        rx = cx * math.cos(b) - cy * math.sin(b) - (cx * math.cos(a) - cy * math.sin(a))
+        ry = cx * math.sin(b) + cy * math.cos(b) - (cx * math.sin(a) + cy * math.cos(a))
+        turned = fragment.FragmentPlacement(p.piece, p.rotation + 90, p.mirror,
+                                            (p.at[0] + rx, p.at[1] + ry))
+        out.append(("a piece turned", [*pl[:i], turned, *pl[i + 1:]], {}))
+    elif kind == "angular":
+        ids = sorted(solution)
+        gone = ids[rng.randrange(len(ids))]
+        rest = {k: v for k, v in solution.items() if k != gone}
+        out.append(("a piece left apart", rest, {"apart": {gone: solution[gone]}}))
+        mirrored = {k: tuple((-x, y, z) for x, y, z in v) for k, v in solution.items()}
+        if not angular.picture_matches(angular.top_view(mirrored), card.top):
+            out.append(("the mirror image", mirrored, {}))
+    else:
+        pieces = {p.id: p for p in box.conduit.pieces}
+        for pid, (at, r) in sorted(solution.items()):
+            if pieces[pid].turned(r + 1) != pieces[pid].turned(r):
+                changed = dict(solution)
+                changed[pid] = (at, r + 1)
+                out.append((f"piece {pid} turned", changed, {}))
+                break
+        pid = sorted(solution)[rng.randrange(len(solution))]
+        out.append((f"piece {pid} missing", {k: v for k, v in solution.items() if k != pid},
+                    {}))
+    return out
+
+
+__all__ = ["Cup", "PUZZLE_EFFECTS", "PuzzleScene", "conduit_grid", "default_solution",
+           "draw_structure", "fragment_transform", "is_right", "near_misses", "parse_card",
+           "parse_solution", "picture_cell_mm", "render_puzzle_frame", "render_puzzle_scene",
+           "weight_cups"]

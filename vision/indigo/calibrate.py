@@ -1,0 +1,145 @@
+"""Calibration: where the Indigo board lies between the four table markers.
+
+The markers are laid around the board once; ``companion calibrate indigo FRAME`` measures the
+board's centre, size and turn in the marker frame and prints the ``[vision.indigo]`` lines to
+put in the config. How: straighten the marker plane, remove the colour cast using the white
+paper around the markers, find the board's rim by the art pack's rim colour, and fit a
+hexagon to its outline (centre, circumradius, angle modulo 60 degrees).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.art_pack import IndigoPack
+from vision.errors import FrameRefusedError
+from vision.indigo.board import BoardGeometry, checks_from_config, geometry_from_config
+from vision.indigo.reader import _colour_distance, _lab, colour_features
+from vision.markers import locate
+
+#: pixels per millimetre of the straightened plane used to measure the board
+CALIBRATION_PX_PER_MM = 1.0
+#: paper white the markers' margins are taken to be
+PAPER = 235.0
+
+
+def _paper_gains(
+    top: np.ndarray, geometry: BoardGeometry, origin: tuple[float, float]
+) -> np.ndarray:
+    layout = geometry.layout
+    s = layout.size_mm * CALIBRATION_PX_PER_MM
+    samples = []
+    for cx, cy in layout.centres_mm:
+        x = (cx - origin[0]) * CALIBRATION_PX_PER_MM
+        y = (cy - origin[1]) * CALIBRATION_PX_PER_MM
+        for dx, dy in ((0.65, 0), (-0.65, 0), (0, 0.65), (0, -0.65)):
+            px, py = int(x + dx * s), int(y + dy * s)
+            if 0 <= px < top.shape[1] and 0 <= py < top.shape[0]:
+                samples.append(top[py, px])
+    if not samples:
+        return np.ones(3, np.float32)
+    white = np.median(np.array(samples, np.float32), axis=0)
+    return np.clip(PAPER / np.maximum(white, 1.0), 0.4, 2.5)
+
+
+def calibrate(frame: np.ndarray, pack: IndigoPack, cfg: Any = None) -> BoardGeometry:
+    """Measure the board pose in the marker frame; FrameRefusedError when no board is found."""
+    geometry = geometry_from_config(cfg)
+    fit = locate(frame, geometry.layout, checks=checks_from_config(cfg))
+    xs = [c[0] for c in geometry.layout.centres_mm]
+    ys = [c[1] for c in geometry.layout.centres_mm]
+    origin = (min(xs), min(ys))
+    size = (max(xs) - min(xs), max(ys) - min(ys))
+    top = fit.warp(frame, px_per_mm=CALIBRATION_PX_PER_MM, origin_mm=origin, size_mm=size)
+    balanced = np.clip(top.astype(np.float32) * _paper_gains(top, geometry, origin), 0, 255)
+    features = colour_features(balanced)
+    rim = _lab(np.array(pack.rim))[0]
+    table = _lab(np.array(pack.table))[0]
+    tol = max(8.0, 0.5 * float(_colour_distance(rim[None], table)[0]))
+    rim_like = (_colour_distance(features, rim) < tol).astype(np.uint8)
+    mask = cv2.morphologyEx(rim_like, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    if n < 2:
+        raise FrameRefusedError(
+            "no board rim of the art pack's colour between the markers", reason="no-board"
+        )
+    biggest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    contours, _ = cv2.findContours(
+        (labels == biggest).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE
+    )
+    hull = cv2.convexHull(max(contours, key=cv2.contourArea)).reshape(-1, 2).astype(np.float64)
+    area = cv2.contourArea(hull.astype(np.float32))
+    if area < 0.05 * size[0] * size[1] * CALIBRATION_PX_PER_MM**2:
+        raise FrameRefusedError(
+            "the board rim found between the markers is too small", reason="no-board"
+        )
+    moments = cv2.moments(hull.astype(np.float32))
+    cx, cy = moments["m10"] / moments["m00"], moments["m01"] / moments["m00"]
+    # a regular hexagon of circumradius c has area (3 sqrt 3 / 2) c^2
+    radius_px = math.sqrt(area / (1.5 * math.sqrt(3)))
+    # turn: the outline's direction histogram repeats every 60 degrees
+    poly = cv2.approxPolyDP(
+        hull.astype(np.float32), 0.02 * cv2.arcLength(hull.astype(np.float32), True), True
+    ).reshape(-1, 2)
+    angles = [math.atan2(y - cy, x - cx) for x, y in poly]
+    vec = sum(complex(math.cos(6 * a), math.sin(6 * a)) for a in angles)
+    rotation = math.degrees(math.atan2(vec.imag, vec.real)) / 6
+    return replace(
+        geometry,
+        centre_mm=(
+            cx / CALIBRATION_PX_PER_MM + origin[0],
+            cy / CALIBRATION_PX_PER_MM + origin[1],
+        ),
+        radius_mm=radius_px / CALIBRATION_PX_PER_MM,
+        rotation_deg=rotation,
+    )
+
+
+def calibration_toml(geometry: BoardGeometry) -> str:
+    """The ``[vision.indigo]`` lines for a config override file."""
+    x, y = geometry.centre_mm
+    return (
+        "[vision.indigo]\n"
+        f"board_center_mm = [{x:.1f}, {y:.1f}]\n"
+        f"board_radius_mm = {geometry.radius_mm:.1f}\n"
+        f"rotation_deg = {geometry.rotation_deg:.2f}\n"
+    )
+
+
+def write_calibration(path: Path, geometry: BoardGeometry) -> None:
+    """Store the calibration in a config override file, keeping everything else in it.
+
+    The three keys of ``[vision.indigo]`` are replaced (or added); other sections and keys,
+    and comments, stay as they are.
+    """
+    lines = calibration_toml(geometry).splitlines()[1:]
+    keys = {line.split("=")[0].strip(): line for line in lines}
+    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    out: list[str] = []
+    in_section = False
+    seen_section = False
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped.startswith("["):
+            if in_section:
+                out.extend(keys.pop(k) for k in list(keys))
+            in_section = stripped == "[vision.indigo]"
+            seen_section = seen_section or in_section
+        elif in_section and "=" in stripped and stripped.split("=")[0].strip() in keys:
+            out.append(keys.pop(stripped.split("=")[0].strip()))
+            continue
+        out.append(line)
+    if in_section:
+        out.extend(keys.pop(k) for k in list(keys))
+    if not seen_section:
+        if out and out[-1].strip():
+            out.append("")
+        out.append("[vision.indigo]")
+        out.extend(keys.values())
+    path.write_text("\n".join(out) + "\n", encoding="utf-8")

@@ -1,0 +1,348 @@
+"""Indigo reader stages 1-4: the frame rectified onto the board, the references built from the
+art pack (:class:`PackModel`: tile templates, gem and chip colours), the sharpness and
+"is this an Indigo board" checks, the colour balance, and the per-pixel gem colour labels.
+See :mod:`vision.indigo.reader`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import cast
+
+import cv2
+import numpy as np
+
+from companion.indigo import CENTRE, CORNER_BY_CELL, Tile
+from companion.indigo.geometry import Cell
+from companion.indigo.tiles import all_patterns
+from vision.art_pack import IndigoPack
+from vision.errors import FrameRefusedError
+from vision.indigo.board import (
+    RIM_APOTHEM,
+    RIM_RADIUS,
+    BoardGeometry,
+    cell_xy,
+    chip_spaces,
+    rim_polygon,
+)
+from vision.indigo.read_types import EMPTY, ReaderSettings
+from vision.markers import PlaneFit
+
+# ---------------------------------------------------------------- stage 1-2: rectify
+
+
+def canonical_size(cell_px: int) -> int:
+    return int(math.ceil(2 * (RIM_RADIUS + 0.2) * cell_px))
+
+
+def board_to_canonical(cell_px: int) -> np.ndarray:
+    off = canonical_size(cell_px) / 2
+    return np.array([[cell_px, 0, off], [0, cell_px, off], [0, 0, 1]], np.float64)
+
+
+def to_canonical(xy: tuple[float, float], cell_px: int) -> tuple[float, float]:
+    off = canonical_size(cell_px) / 2
+    return (xy[0] * cell_px + off, xy[1] * cell_px + off)
+
+
+def rectify(frame: np.ndarray, fit: PlaneFit, geometry: BoardGeometry, cell_px: int) -> np.ndarray:
+    """The board seen straight down: centre in the middle, ``cell_px`` pixels per cell radius."""
+    frame_to_board = np.linalg.inv(geometry.board_to_frame())
+    h = board_to_canonical(cell_px) @ frame_to_board @ fit.image_to_plane
+    size = canonical_size(cell_px)
+    return cv2.warpPerspective(frame, h, (size, size), flags=cv2.INTER_AREA)
+
+
+# ---------------------------------------------------------------- templates from the pack
+
+
+def _circle_mask(size: int, radius: float) -> np.ndarray:
+    c = (size - 1) / 2
+    yy, xx = np.mgrid[0:size, 0:size]
+    inside: np.ndarray = ((xx - c) ** 2 + (yy - c) ** 2) <= radius**2
+    return inside
+
+
+def _patch_from_pack(image: np.ndarray, turn_deg: float, size: int, cell_px: int) -> np.ndarray:
+    """A pack image scaled to ``cell_px`` per radius, turned clockwise, centred in ``size``."""
+    src = image.shape[0]
+    m = cv2.getRotationMatrix2D((src / 2, src / 2), -turn_deg, 2 * cell_px / src)
+    m[0, 2] += (size - 1) / 2 - src / 2
+    m[1, 2] += (size - 1) / 2 - src / 2
+    return cv2.warpAffine(image, m, (size, size), flags=cv2.INTER_AREA)
+
+
+@dataclass(frozen=True)
+class PackModel:
+    """Everything the reader compares with, prepared once per pack and resolution."""
+
+    cell_px: int
+    patch: int
+    mask: np.ndarray  # bool (patch, patch): pixels compared
+    classes: tuple[Tile | None, ...]  # 15 patterns + EMPTY
+    templates: np.ndarray  # (classes, D) normalised grey
+    std_floor: float
+    treasure: dict[str, np.ndarray]  # normalised centre and corner (arrow edge 3) templates
+    gem_lab: dict[str, np.ndarray]
+    gem_tol: dict[str, float]
+    palette: np.ndarray  # (n, 3) Lab colours of everything that is not a gem
+    chip_lab: np.ndarray  # (chips + 1, 3): pack chip colours then the empty space
+    chip_names: tuple[str, ...]
+    rim_bgr: np.ndarray
+    centre_image: np.ndarray = field(repr=False, default_factory=lambda: np.zeros((1, 1, 3)))
+    #: derived arrays (centre art labels, gem pixels), kept with the model they belong to: a
+    #: cache keyed by ``id(model)`` handed a new model, whose id a dead one had, the dead
+    #: model's centre art (a gem masked out in a full test run)
+    cache: dict[tuple[str, int], np.ndarray] = field(
+        repr=False, compare=False, default_factory=dict
+    )
+
+    def centre_art_labels(self, size: int) -> np.ndarray:
+        """Gem labels of the pack's own centre tile: colours of the art, not gems (dilated)."""
+        key = ("centre", size)
+        cache = self.cache
+        if key not in cache:
+            img = _patch_from_pack(self.centre_image, 0, size, self.cell_px)
+            labels = gem_label_map(colour_features(img), self)
+            cache[key] = cv2.dilate(labels, np.ones((3, 3), np.uint8))
+        return cache[key]
+
+
+#: colour features: chromaticity (shading-invariant) scaled by CHROMA, plus log brightness
+#: scaled by BRIGHTNESS (a shadow halves brightness but keeps the chromaticity)
+CHROMA = 200.0
+BRIGHTNESS = 14.0
+
+
+def colour_features(bgr: np.ndarray) -> np.ndarray:
+    """(..., 3) BGR -> (..., 3) features: b and r chromaticity, log brightness."""
+    img = np.asarray(bgr, np.float32) + 1.0
+    total = img.sum(axis=-1)
+    out = np.empty(img.shape, np.float32)
+    out[..., 0] = CHROMA * img[..., 0] / total
+    out[..., 1] = CHROMA * img[..., 2] / total
+    out[..., 2] = BRIGHTNESS * np.log(total)
+    return out
+
+
+def _lab(bgr: np.ndarray) -> np.ndarray:
+    """Colour features of a list of BGR colours (named for where they are used)."""
+    return colour_features(np.asarray(bgr, np.float32).reshape(-1, 3))
+
+
+def _colour_distance(lab: np.ndarray, target: np.ndarray) -> np.ndarray:
+    d = lab - target
+    distance: np.ndarray = np.sqrt((d * d).sum(axis=-1))
+    return distance
+
+
+def _normalise(values: np.ndarray, floor: float) -> np.ndarray:
+    mean = values.mean(axis=-1, keepdims=True)
+    std = values.std(axis=-1, keepdims=True)
+    normalised: np.ndarray = (values - mean) / np.maximum(std, floor)
+    return normalised
+
+
+def _gray(img: np.ndarray) -> np.ndarray:
+    return cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32)
+
+
+#: prepared models by (pack id, resolution); the pack is kept with its model so that an id
+#: reused by a new pack object never finds the old pack's model
+_MODELS: dict[tuple[int, int], tuple[IndigoPack, PackModel]] = {}
+_MAX_MODELS = 8
+
+
+def pack_model(pack: IndigoPack, cell_px: int) -> PackModel:
+    key = (id(pack), cell_px)
+    cached = _MODELS.get(key)
+    if cached is not None and cached[0] is pack:
+        return cached[1]
+    patch = 2 * int(math.ceil(0.9 * cell_px)) + 1
+    mask = _circle_mask(patch, 0.8 * cell_px)
+    classes: list[Tile | None] = list(all_patterns()) + [EMPTY]
+    rows = []
+    for cls in classes:
+        if cls is None:
+            img = _patch_from_pack(pack.empty, 0, patch, cell_px)
+        else:
+            img = _patch_from_pack(pack.tiles[cls.kind], 60 * cls.rotation, patch, cell_px)
+        rows.append(cv2.GaussianBlur(_gray(img), (0, 0), 0.8)[mask])
+    raw = np.array(rows, np.float32)
+    tile_std = float(np.median(raw[:-1].std(axis=1)))
+    floor = max(4.0, 0.25 * tile_std)
+    templates = _normalise(raw, floor)
+    treasure = {
+        "centre": _normalise(_gray(_patch_from_pack(pack.centre, 0, patch, cell_px))[mask], floor),
+        "corner": _normalise(_gray(_patch_from_pack(pack.corner, 0, patch, cell_px))[mask], floor),
+    }
+    # colour models: each gem's tolerance is half its distance to the nearest other colour
+    # the pack shows (tile art, board, other gems), so that any pack sets its own thresholds
+    palette = _pack_palette(pack)
+    gem_lab = {name: _lab(np.array(c))[0] for name, c in pack.gems.items()}
+    gem_tol = {}
+    for name, lab in gem_lab.items():
+        others = [v for k, v in gem_lab.items() if k != name] + list(palette)
+        dist = min(float(_colour_distance(o[None], lab)[0]) for o in others)
+        gem_tol[name] = max(6.0, 1.5 * dist)
+    names = tuple(pack.chips)
+    chip_lab = _lab(np.array([pack.chips[n] for n in names] + [pack.chip_space]))
+    model = PackModel(
+        cell_px=cell_px,
+        patch=patch,
+        mask=mask,
+        classes=tuple(classes),
+        templates=templates,
+        std_floor=floor,
+        treasure=treasure,
+        gem_lab=gem_lab,
+        gem_tol=gem_tol,
+        palette=np.array(palette, np.float32),
+        chip_lab=chip_lab,
+        chip_names=names,
+        rim_bgr=np.array(pack.rim, np.float32),
+        centre_image=pack.centre,
+    )
+    if len(_MODELS) >= _MAX_MODELS:
+        _MODELS.pop(next(iter(_MODELS)))
+    _MODELS[key] = (pack, model)
+    return model
+
+
+def _pack_palette(pack: IndigoPack, k: int = 4) -> list[np.ndarray]:
+    """Dominant Lab colours of the pack's cell images (what a gem must not be taken for)."""
+    samples = []
+    for img in [*pack.tiles.values(), pack.empty, pack.centre, pack.corner]:
+        small = cv2.resize(img, (32, 32), interpolation=cv2.INTER_AREA)
+        inner = small[_circle_mask(32, 13)]
+        samples.append(inner.reshape(-1, 3))
+    pixels = np.vstack(samples).astype(np.float32)
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0)
+    # OpenCV takes None for the labels it is to find (it allocates them); its stubs say an
+    # array must be given, so the None is cast to the stubs' type
+    no_labels = cast(np.ndarray, None)
+    _, _, centres = cv2.kmeans(pixels, 6, no_labels, criteria, 2, cv2.KMEANS_PP_CENTERS)
+    out = [_lab(np.clip(c, 0, 255))[0] for c in centres]
+    out.append(_lab(np.array(pack.rim))[0])
+    return out
+
+
+# ---------------------------------------------------------------- stage 3-4: checks, colour
+
+
+def _field_mask(size: int, cell_px: int) -> np.ndarray:
+    mask = np.zeros((size, size), np.uint8)
+    r = RIM_APOTHEM * 0.8 * cell_px
+    cv2.circle(mask, (size // 2, size // 2), int(r), 255, -1)
+    return mask > 0
+
+
+def edge_strength(frame: np.ndarray) -> float:
+    """Strongest edges of a frame relative to its contrast (a sharp frame: about 0.3..0.7)."""
+    g = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3) / 8
+    gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3) / 8
+    mag = np.sqrt(gx * gx + gy * gy)
+    lo, hi = np.percentile(g, [1, 99])
+    return float(np.percentile(mag, 99.9) / max(float(hi - lo), 1.0))
+
+
+def check_sharpness(canon: np.ndarray, settings: ReaderSettings) -> float:
+    """Laplacian variance of the board; refuses a frame too blurred to read."""
+    gray = cv2.cvtColor(canon, cv2.COLOR_BGR2GRAY)
+    lap = cv2.Laplacian(gray, cv2.CV_32F)
+    value = float(lap[_field_mask(gray.shape[0], settings.cell_px)].var())
+    if value < settings.blur_min_variance:
+        raise FrameRefusedError(
+            f"the board is too blurred to read (sharpness {value:.0f}, needs "
+            f"{settings.blur_min_variance:.0f}): hold the camera still and refocus",
+            reason="blurred",
+        )
+    return value
+
+
+def _cell_patch(gray: np.ndarray, cell: Cell, model: PackModel) -> np.ndarray:
+    x, y = to_canonical(cell_xy(cell), model.cell_px)
+    return cv2.getRectSubPix(gray, (model.patch, model.patch), (x, y))
+
+
+def check_board(gray: np.ndarray, model: PackModel, settings: ReaderSettings) -> float:
+    """Likeness of the seven treasure cells to the pack's treasure tiles; refuses a non-board."""
+    scores = []
+    centre = _normalise(_cell_patch(gray, CENTRE, model)[model.mask], model.std_floor)
+    scores.append(float(np.mean(centre * model.treasure["centre"])))
+    size = model.patch
+    c = (size - 1) / 2
+    for corner in CORNER_BY_CELL.values():
+        patch = _cell_patch(gray, corner.cell, model)
+        turn = (corner.arrow_edge - 3) * 60
+        # undo the corner's turn so it lines up with the pack's (0,-4) drawing
+        m = cv2.getRotationMatrix2D((c, c), turn, 1.0)
+        back = cv2.warpAffine(patch, m, (size, size), flags=cv2.INTER_LINEAR)
+        vec = _normalise(back[model.mask], model.std_floor)
+        scores.append(float(np.mean(vec * model.treasure["corner"])))
+    score = float(np.mean(scores))
+    if score < settings.board_min_score:
+        raise FrameRefusedError(
+            f"no Indigo board inside the markers (treasure tiles match {score:.2f}, needs "
+            f"{settings.board_min_score:.2f}): wrong game, or the board moved (recalibrate)",
+            reason="wrong-game",
+        )
+    return score
+
+
+def balance_colours(canon: np.ndarray, model: PackModel, cell_px: int) -> np.ndarray:
+    """Per-channel gains that make the board rim the pack's rim colour (removes colour cast)."""
+    size = canon.shape[0]
+    ring = np.zeros((size, size), np.uint8)
+    poly = (rim_polygon() * 0.985 * cell_px + size / 2).astype(np.int32)
+    cv2.fillPoly(ring, [poly], 255)
+    cv2.circle(ring, (size // 2, size // 2), int(8.0 * cell_px), 0, -1)
+    for _, _, xy in chip_spaces():
+        x, y = to_canonical(xy, cell_px)
+        cv2.circle(ring, (int(x), int(y)), int(0.7 * cell_px), 0, -1)
+    pixels = canon[ring > 0]
+    if len(pixels) < 50:
+        return canon
+    measured = np.median(pixels, axis=0).astype(np.float32)
+    gains = model.rim_bgr / np.maximum(measured, 1.0)
+    gains = np.clip(gains, 0.4, 2.5)
+    balanced: np.ndarray = np.clip(canon.astype(np.float32) * gains, 0, 255).astype(np.uint8)
+    return balanced
+
+
+GEM_NAMES = ("amber", "emerald", "sapphire")
+
+
+def gem_label_map(
+    lab: np.ndarray, model: PackModel, *, where: np.ndarray | None = None
+) -> np.ndarray:
+    """Per pixel: 0 not a gem, 1 + index in GEM_NAMES for a gem colour.
+
+    A pixel is a gem colour when that gem is its nearest colour among the gems and the
+    pack's other colours (tile art, board, rim), and lies within the gem's tolerance.
+    ``where`` (flat pixel indices) limits the work to the pixels the reader looks at; the
+    others stay 0.
+    """
+    flat = lab.reshape(-1, 3)
+    pixels = flat if where is None else flat[where]
+    gems = np.array([model.gem_lab[n] for n in GEM_NAMES], np.float32)
+    colours = np.vstack([gems, model.palette]).astype(np.float32)
+    # squared distances to every colour at once: |p|^2 - 2 p.c + |c|^2
+    d2 = (
+        (pixels * pixels).sum(axis=1, keepdims=True)
+        - 2.0 * pixels @ colours.T
+        + (colours * colours).sum(axis=1)[None, :]
+    )
+    gem_d2 = d2[:, : len(GEM_NAMES)]
+    bg_d2 = d2[:, len(GEM_NAMES) :].min(axis=1)
+    best = np.argmin(gem_d2, axis=1)
+    d_best = gem_d2[np.arange(len(best)), best]
+    tol = np.array([model.gem_tol[n] for n in GEM_NAMES], np.float32)[best]
+    values = np.where((d_best < bg_d2) & (d_best < tol * tol), best + 1, 0).astype(np.uint8)
+    if where is None:
+        return values.reshape(lab.shape[:2])
+    labels = np.zeros(flat.shape[0], np.uint8)
+    labels[where] = values
+    return labels.reshape(lab.shape[:2])

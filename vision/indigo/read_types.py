@@ -1,0 +1,188 @@
+"""What the Indigo reader returns and how it is tuned: :class:`ReaderSettings` (thresholds, from
+config) and the result types :class:`IndigoRead`, :class:`CellRead`, :class:`GemRead`,
+:class:`ChipRead`. The pipeline is :func:`vision.indigo.reader.read_indigo`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from companion.indigo import CHIPS, Gem, Tile
+from companion.indigo.geometry import Cell, EdgePoint
+from vision.art_pack import IndigoPack
+from vision.config_values import config_value
+from vision.indigo.synth.render import BoardView, gem_location, tile_entry
+from vision.markers import PlaneFit
+
+EMPTY = None  # the class of an empty route cell
+
+
+@dataclass(frozen=True)
+class ReaderSettings:
+    """Thresholds of the reader. Defaults here; ``settings_from_config`` reads config."""
+
+    cell_px: int = 16  # canonical resolution: pixels per cell radius
+    min_confidence: float = 0.85  # below: a question, not applied
+    blur_min_variance: float = 40.0  # Laplacian variance of the rectified board
+    board_min_score: float = 0.35  # mean treasure-tile likeness; below: not an Indigo board
+    gem_min_fraction: float = 0.35  # share of a gem spot in a gem colour to call it a gem
+    margin_full_confidence: float = 0.45  # relative distance margin that gives confidence 1
+    blur_min_edge: float = 0.12  # without markers: weaker edges than this mean "blurred"
+
+
+def settings_from_config(cfg: Any = None) -> ReaderSettings:
+    d = ReaderSettings()
+    return ReaderSettings(
+        cell_px=int(config_value(cfg, "vision.indigo.read_cell_px", d.cell_px)),
+        min_confidence=float(config_value(cfg, "vision.min_confidence", d.min_confidence)),
+        blur_min_variance=float(config_value(cfg, "vision.blur_min_variance", d.blur_min_variance)),
+        board_min_score=float(
+            config_value(cfg, "vision.indigo.board_min_score", d.board_min_score)
+        ),
+        gem_min_fraction=float(
+            config_value(cfg, "vision.indigo.gem_min_fraction", d.gem_min_fraction)
+        ),
+        margin_full_confidence=float(
+            config_value(cfg, "vision.indigo.margin_full_confidence", d.margin_full_confidence)
+        ),
+        blur_min_edge=float(config_value(cfg, "vision.indigo.blur_min_edge", d.blur_min_edge)),
+    )
+
+
+# ---------------------------------------------------------------- results
+
+
+@dataclass(frozen=True)
+class CellRead:
+    """A route cell: ``tile`` None means empty. ``alternatives``: next best (tile, score)."""
+
+    cell: Cell
+    tile: Tile | None
+    confidence: float
+    alternatives: tuple[tuple[Tile | None, float], ...] = ()
+
+
+@dataclass(frozen=True)
+class GemRead:
+    """A gem: at an edge ``point`` (a corner's unmoved amber is its arrow point), or centre."""
+
+    gem: Gem
+    point: EdgePoint | None
+    confidence: float
+
+    @property
+    def at(self) -> dict[str, Any]:
+        return {"centre": True} if self.point is None else gem_location(self.point)
+
+
+@dataclass(frozen=True)
+class ChipRead:
+    gate: int
+    slot: int
+    player: int | None  # index of the pack's chip colour, None: empty chip space
+    colour: str | None
+    confidence: float
+
+
+@dataclass
+class IndigoRead:
+    """What one frame shows, in the engine's types, with confidences and questions."""
+
+    cells: dict[Cell, CellRead]
+    gems: list[GemRead]
+    chips: list[ChipRead]
+    questions: list[str] = field(default_factory=list)
+    fit: PlaneFit | None = None
+    timings_ms: dict[str, float] = field(default_factory=dict)
+    rectified: np.ndarray | None = field(default=None, repr=False)
+
+    @property
+    def tiles(self) -> dict[Cell, Tile]:
+        return {c: r.tile for c, r in self.cells.items() if r.tile is not None}
+
+    @property
+    def confidence(self) -> float:
+        values = [r.confidence for r in self.cells.values()] + [g.confidence for g in self.gems]
+        return min(values) if values else 1.0
+
+    def chip_layout(self) -> tuple[tuple[int, int], ...] | None:
+        """Per gateway the two chips as player indices, or None when a space reads empty."""
+        pairs: dict[int, list[int]] = {}
+        for chip in self.chips:
+            if chip.player is None:
+                return None
+            pairs.setdefault(chip.gate, [0, 0])[chip.slot] = chip.player
+        if len(pairs) != 6:
+            return None
+        return tuple((pairs[g][0], pairs[g][1]) for g in range(6))
+
+    def layout(self) -> tuple[str, int] | None:
+        """The ownership layout the chips show and the turn (gateways) it is seen at.
+
+        ``("3p", 0)`` is the rules chart as the record's frame has it; a turn of ``k`` means
+        the chips match only when gateway g is read as g + k (the board is turned against the
+        calibration, or the chips were set out turned). None: no layout matches.
+        """
+        pairs = self.chip_layout()
+        if pairs is None:
+            return None
+        for name, chart in CHIPS.items():
+            for turn in range(6):
+                if all(sorted(pairs[(g + turn) % 6]) == sorted(chart[g]) for g in range(6)):
+                    return (name, turn)
+        return None
+
+    def view(self) -> BoardView:
+        """The best reading as a view (what the renderer draws; questions not resolved)."""
+        gems = {g.point: g.gem for g in self.gems if g.point is not None}
+        centre = tuple(sorted((g.gem for g in self.gems if g.point is None), key=_centre_order))
+        return BoardView(tiles=self.tiles, gems=gems, centre=centre, chips=self.chip_layout())
+
+    def to_json(self, pack: IndigoPack | None = None) -> dict[str, Any]:
+        tiles = [
+            tile_entry(c, r.tile, r.confidence)
+            for c, r in sorted(self.cells.items())
+            if r.tile is not None
+        ]
+        gems = [
+            {"gem": g.gem.value, "at": g.at, "confidence": round(g.confidence, 4)}
+            for g in sorted(self.gems, key=_gem_key)
+        ]
+        out: dict[str, Any] = {
+            "game": "indigo",
+            "tiles": tiles,
+            "gems": gems,
+            "questions": list(self.questions),
+            "empty_cells": [
+                {"cell": [c[0], c[1]], "confidence": round(r.confidence, 4)}
+                for c, r in sorted(self.cells.items())
+                if r.tile is None and r.confidence < 1.0
+            ],
+            "layout": _layout_json(self.layout()),
+            "chips": [
+                {
+                    "gate": ch.gate,
+                    "slot": ch.slot,
+                    "player": ch.player,
+                    "colour": ch.colour,
+                    "confidence": round(ch.confidence, 4),
+                }
+                for ch in self.chips
+            ],
+        }
+        return out
+
+
+def _layout_json(found: tuple[str, int] | None) -> dict[str, Any] | None:
+    return None if found is None else {"name": found[0], "turn": found[1]}
+
+
+def _centre_order(gem: Gem) -> int:
+    return 0 if gem is Gem.EMERALD else 1
+
+
+def _gem_key(g: GemRead) -> tuple[int, Any]:
+    return (1, ()) if g.point is None else (0, g.point)

@@ -1,0 +1,412 @@
+"""The Indigo board reader: one camera frame -> the engine's types, each with a confidence.
+
+``read_indigo(frame, pack, cfg) -> IndigoRead``. Small stages, chained:
+
+1. :func:`~vision.markers.locate` finds the four table markers and checks the homography;
+2. :func:`rectify` warps the frame onto the board (board units, ``cell_px`` per cell radius)
+   using the calibration in config;
+3. :func:`check_sharpness` and :func:`check_board` refuse a blurred frame or one that shows no
+   Indigo board (compared with the pack's treasure tiles);
+4. :func:`balance_colours` removes the colour cast using the pack's rim colour;
+5. :func:`read_gems`, :func:`read_tiles`, :func:`read_chips` classify against the pack:
+   gems and chips by colour model, tiles by comparing each cell with the pack's tile images in
+   every rotation (and the empty cell);
+6. :func:`name_gems` turns gem spots into edge points by which side holds a tile, and raises
+   questions where a gem sits where the rules say none can rest.
+
+Nothing about any particular art is coded here: every reference comes from the pack.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion.indigo import CORNER_BY_CELL, Tile
+from companion.indigo.geometry import Cell, neighbour, opposite
+from vision.art_pack import IndigoPack
+from vision.config_values import config_value
+from vision.errors import FrameRefusedError, UnreadableImageError
+from vision.indigo.board import (
+    BoardGeometry,
+    checks_from_config,
+    geometry_from_config,
+    table_layout,
+)
+from vision.indigo.model import (
+    _MAX_MODELS,
+    _MODELS,
+    BRIGHTNESS,
+    CHROMA,
+    GEM_NAMES,
+    PackModel,
+    _cell_patch,
+    _circle_mask,
+    _colour_distance,
+    _field_mask,
+    _gray,
+    _lab,
+    _normalise,
+    _pack_palette,
+    _patch_from_pack,
+    balance_colours,
+    board_to_canonical,
+    canonical_size,
+    check_board,
+    check_sharpness,
+    colour_features,
+    edge_strength,
+    gem_label_map,
+    pack_model,
+    rectify,
+    to_canonical,
+)
+from vision.indigo.pieces import (
+    COVER_MIN_SHARE,
+    COVER_RADII,
+    GEM_SAMPLE,
+    GEM_SHARE_RANGE,
+    GemSpot,
+    _count_discs,
+    _cover_count,
+    _disc_kernel,
+    _disc_labels,
+    _disc_offsets,
+    _disc_pixels,
+    _fraction_confidence,
+    _gem_share,
+    _read_centre,
+    gem_pixels,
+    read_chips,
+    read_gems,
+    read_tiles,
+)
+from vision.indigo.read_types import (
+    EMPTY,
+    CellRead,
+    ChipRead,
+    GemRead,
+    IndigoRead,
+    ReaderSettings,
+    _centre_order,
+    _gem_key,
+    _layout_json,
+    settings_from_config,
+)
+from vision.markers import MarkerChecks, MarkerLayout, locate
+
+# every stage's names stay importable from here (other modules and tests use them)
+__all__ = [
+    "BRIGHTNESS",
+    "CHROMA",
+    "COVER_MIN_SHARE",
+    "COVER_RADII",
+    "CellRead",
+    "ChipRead",
+    "EMPTY",
+    "GEM_NAMES",
+    "GEM_SAMPLE",
+    "GEM_SHARE_RANGE",
+    "GemRead",
+    "GemSpot",
+    "IndigoRead",
+    "PackModel",
+    "ReaderSettings",
+    "_MAX_MODELS",
+    "_MODELS",
+    "_cell_patch",
+    "_centre_order",
+    "_circle_mask",
+    "_colour_distance",
+    "_count_discs",
+    "_cover_count",
+    "_disc_kernel",
+    "_disc_labels",
+    "_disc_offsets",
+    "_disc_pixels",
+    "_field_mask",
+    "_fraction_confidence",
+    "_gem_key",
+    "_gem_share",
+    "_gray",
+    "_lab",
+    "_layout_json",
+    "_normalise",
+    "_pack_palette",
+    "_patch_from_pack",
+    "_read_centre",
+    "balance_colours",
+    "board_to_canonical",
+    "canonical_size",
+    "check_board",
+    "check_sharpness",
+    "colour_features",
+    "edge_strength",
+    "gem_label_map",
+    "gem_pixels",
+    "pack_model",
+    "read_chips",
+    "read_gems",
+    "read_tiles",
+    "rectify",
+    "settings_from_config",
+    "to_canonical",
+]
+
+
+
+# ---------------------------------------------------------------- stage 6: naming, questions
+
+
+def _fmt_tile(tile: Tile | None) -> str:
+    return "empty" if tile is None else f"T{tile.kind} rot {tile.rotation}"
+
+
+def name_gems(
+    spots: list[GemSpot], cells: dict[Cell, CellRead], settings: ReaderSettings
+) -> tuple[list[GemRead], list[str]]:
+    """Name each gem's edge point by which side holds a tile; question the impossible."""
+    filled = {c for c, r in cells.items() if r.tile is not None}
+    gems: list[GemRead] = []
+    questions: list[str] = []
+    for spot in spots:
+        if spot.point is None:
+            gems.append(GemRead(spot.gem, None, spot.confidence))
+            continue
+        a, edge = spot.point
+        b = neighbour(a, edge)
+        sides = [(a, edge), (b, opposite(edge))]
+        holders = []
+        for cell, e in sides:
+            other = neighbour(cell, e)
+            corner = CORNER_BY_CELL.get(cell)
+            holds = cell in filled or (
+                corner is not None and (e == corner.arrow_edge or corner.uturn_other(e) is not None)
+            )
+            if holds and other not in filled:
+                holders.append((cell, e))
+        conf = spot.confidence
+        if len(holders) == 1:
+            gems.append(GemRead(spot.gem, holders[0], conf))
+            continue
+        where = f"between cells ({a[0]},{a[1]}) and ({b[0]},{b[1]})"
+        if not holders:
+            questions.append(
+                f"{spot.gem.value} {where}: a gem cannot rest there (it faces a tile or lies "
+                "on empty cells); was a move not finished?"
+            )
+            point = (a, edge) if a in filled else (b, opposite(edge))
+        else:
+            point = holders[0]
+        gems.append(GemRead(spot.gem, point, min(conf, 0.5)))
+    centre = [g for g in gems if g.point is None]
+    if any(g.confidence < settings.min_confidence for g in centre):
+        counts = {name: sum(1 for g in centre if g.gem.value == name) for name in GEM_NAMES}
+        said = ", ".join(f"{n} {name}" for name, n in counts.items() if n) or "none"
+        questions.append(f"centre: {said}? please count the gems on the centre tile")
+    for g in gems:
+        if g.confidence < settings.min_confidence and g.point is not None:
+            loc = g.at
+            text = (
+                f"corner ({loc['corner'][0]},{loc['corner'][1]})"
+                if "corner" in loc
+                else f"cell ({loc['cell'][0]},{loc['cell'][1]}) edge {loc['edge']}"
+            )
+            questions.append(f"{text}: is there {with_article(g.gem.value)} gem?")
+    return gems, questions
+
+
+def with_article(word: str) -> str:
+    """``"an amber"``, ``"a sapphire"``: the indefinite article a question needs."""
+    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
+
+
+def cell_questions(cells: dict[Cell, CellRead], settings: ReaderSettings) -> list[str]:
+    out = []
+    for cell, r in sorted(cells.items()):
+        if r.confidence >= settings.min_confidence:
+            continue
+        alt = next((t for t, _ in r.alternatives if t != r.tile and not _same(t, r.tile)), None)
+        out.append(f"cell ({cell[0]},{cell[1]}): {_fmt_tile(r.tile)} or {_fmt_tile(alt)}?")
+    return out
+
+
+def chip_questions(chips: list[ChipRead], settings: ReaderSettings) -> list[str]:
+    """Chips read with low confidence, and a chip layout that matches no rules chart."""
+    out = [
+        f"gateway {c.gate} chip {c.slot}: {c.colour or 'empty'}?"
+        for c in chips
+        if c.confidence < settings.min_confidence
+    ]
+    read = IndigoRead(cells={}, gems=[], chips=chips)
+    if not out and read.chip_layout() is not None:
+        found = read.layout()
+        if found is None:
+            out.append("the chips match no ownership layout (2p, 3p, 3p-alt, 4p): check them")
+        elif found[1] != 0:
+            out.append(
+                f"the chips show layout {found[0]} turned by {found[1]} gateway(s): "
+                "recalibrate the board's rotation or set the chips out as the chart shows"
+            )
+    return out
+
+
+def _same(a: Tile | None, b: Tile | None) -> bool:
+    if a is None or b is None:
+        return a is b
+    return a.same_pattern(b)
+
+
+# ---------------------------------------------------------------- the reader
+
+
+#: a frame whose grey levels (1st to 99th percentile) span less than this shows nothing at all
+#: (lens cap on, light off, a black or white frame): "no board", never "blurred"
+BLANK_MAX_CONTRAST = 16.0
+
+
+def frame_contrast(frame: np.ndarray) -> float:
+    """Spread of the grey levels, 1st to 99th percentile (0 for a one-colour frame)."""
+    g = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    lo, hi = np.percentile(g, [1, 99])
+    return float(hi - lo)
+
+
+def other_table_layouts(cfg: Any = None) -> dict[str, MarkerLayout]:
+    """The table-marker layouts of the other games that lay ids 0-3 around their table.
+
+    Only Enigma does today; its layout comes from ``[vision.enigma]`` (the same keys its
+    reader uses), so a table laid out for Enigma is named as such.
+    """
+    frame = config_value(cfg, "vision.enigma.marker_frame_mm", (760.0, 640.0))
+    return {
+        "Enigma": table_layout(
+            frame_mm=(float(frame[0]), float(frame[1])),
+            marker_size_mm=float(config_value(cfg, "vision.enigma.marker_size_mm", 40.0)),
+            dictionary_name=str(config_value(cfg, "vision.marker_dictionary", "DICT_4X4_50")),
+        )
+    }
+
+
+def explain_refusal(
+    exc: FrameRefusedError,
+    frame: np.ndarray,
+    cfg: Any,
+    settings: ReaderSettings,
+    checks: MarkerChecks,
+) -> FrameRefusedError | None:
+    """A clearer refusal than the marker stage's, or None to keep it.
+
+    - no markers in a blank frame: "no board found (no markers)", not "blurred";
+    - no markers in a frame with contrast but only weak edges: "blurred";
+    - the table markers found but not where Indigo's layout puts them, and they fit another
+      game's table layout: "wrong-game" naming that game.
+    """
+    if exc.reason == "no-markers":
+        contrast = frame_contrast(frame)
+        if contrast < BLANK_MAX_CONTRAST:
+            return FrameRefusedError(
+                f"no board found (no markers): the frame is almost one colour (grey levels "
+                f"span {contrast:.0f} of 255): is the lens covered or the light off?",
+                reason="no-markers",
+            )
+        strength = edge_strength(frame)
+        if strength < settings.blur_min_edge:
+            return FrameRefusedError(
+                f"the frame is too blurred to find the board markers (edge strength "
+                f"{strength:.2f}, needs {settings.blur_min_edge:.2f}): hold still and refocus",
+                reason="blurred",
+            )
+        return None
+    if exc.reason == "bad-homography":
+        for game, layout in other_table_layouts(cfg).items():
+            try:
+                locate(frame, layout, checks=checks)
+            except FrameRefusedError:
+                continue
+            return FrameRefusedError(
+                f"not an Indigo board (wrong game): the table markers are laid out for {game} "
+                f"({layout.size_mm:g} mm markers), not around the Indigo board",
+                reason="wrong-game",
+            )
+    return None
+
+
+def _check_frame(frame: object) -> np.ndarray:
+    if not isinstance(frame, np.ndarray) or frame.size == 0:
+        raise UnreadableImageError("the frame is not an image")
+    # the dtype first: OpenCV's grey-to-BGR conversion raises its own error for most dtypes
+    if frame.dtype != np.uint8:
+        raise UnreadableImageError(f"the frame has dtype {frame.dtype}, expected uint8")
+    image: np.ndarray = frame
+    if image.ndim == 2:
+        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    if image.ndim != 3 or image.shape[2] not in (3, 4):
+        raise UnreadableImageError(f"the frame has shape {image.shape}, expected HxWx3 BGR")
+    if image.shape[2] == 4:
+        image = np.ascontiguousarray(image[:, :, :3])
+    return image
+
+
+def read_indigo(
+    frame: np.ndarray,
+    pack: IndigoPack,
+    cfg: Any = None,
+    *,
+    geometry: BoardGeometry | None = None,
+    settings: ReaderSettings | None = None,
+    checks: MarkerChecks | None = None,
+    keep_rectified: bool = False,
+) -> IndigoRead:
+    """Read an Indigo board from one BGR frame.
+
+    Raises FrameRefusedError (exit 4) for a frame without the board markers, a bad
+    homography, a blurred frame or one that shows no Indigo board; UnreadableImageError
+    (exit 2) for something that is not an image.
+    """
+    t0 = time.perf_counter()
+    frame = _check_frame(frame)
+    geo = geometry or geometry_from_config(cfg)
+    st = settings or settings_from_config(cfg)
+    marker_checks = checks or checks_from_config(cfg)
+    try:
+        fit = locate(frame, geo.layout, checks=marker_checks)
+    except FrameRefusedError as exc:
+        better = explain_refusal(exc, frame, cfg, st, marker_checks)
+        if better is not None:
+            raise better from exc
+        raise
+    t1 = time.perf_counter()
+    canon = rectify(frame, fit, geo, st.cell_px)
+    check_sharpness(canon, st)
+    model = pack_model(pack, st.cell_px)
+    gray0 = _gray(canon)
+    check_board(gray0, model, st)
+    balanced = balance_colours(canon, model, st.cell_px)
+    lab = colour_features(balanced)
+    gray = cv2.GaussianBlur(_gray(balanced), (0, 0), 0.8)
+    t2 = time.perf_counter()
+    labels = gem_label_map(lab, model, where=gem_pixels(model, pack.gem_size))
+    spots = read_gems(labels, pack, model, st)
+    cells = read_tiles(gray, spots, model, st, pack.gem_size)
+    chips = read_chips(lab, pack, model)
+    gems, gem_questions = name_gems(spots, cells, st)
+    questions = cell_questions(cells, st) + gem_questions + chip_questions(chips, st)
+    t3 = time.perf_counter()
+    return IndigoRead(
+        cells=cells,
+        gems=gems,
+        chips=chips,
+        questions=questions,
+        fit=fit,
+        timings_ms={
+            "locate": (t1 - t0) * 1000,
+            "rectify": (t2 - t1) * 1000,
+            "classify": (t3 - t2) * 1000,
+            "total": (t3 - t0) * 1000,
+        },
+        rectified=balanced if keep_rectified else None,
+    )

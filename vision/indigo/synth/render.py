@@ -1,0 +1,324 @@
+"""The Indigo renderer: draw any engine state with any art pack, then apply camera effects.
+
+This is the reader's test bed and the demo's camera. :func:`render_scene` draws the table top
+down (markers, rim, chips, cells, tiles, gems) in the marker frame; :func:`render_frame` adds
+seeded camera effects and returns the frame with its ground truth in the read format
+(:func:`truth_of`), the same JSON that ``companion read indigo`` prints.
+
+For the UI demo::
+
+    camera = rendered_camera(lambda: session_state, pack=pack, cfg=cfg, seed=7)
+    with camera:
+        frame = camera.read()          # BGR, 1280x720 by default
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion.indigo import CENTRE, CENTRE_STOCK, CHIPS, CORNER_BY_CELL, CORNERS, Gem, Tile
+from companion.indigo.geometry import Cell, EdgePoint
+from companion.indigo.state import IndigoState
+from vision.art_pack import IndigoPack
+from vision.camera import RenderedCamera
+from vision.indigo.board import (
+    BoardGeometry,
+    cell_xy,
+    centre_stock_spots,
+    chip_spaces,
+    geometry_from_config,
+    point_xy,
+    rim_polygon,
+)
+from vision.markers import paste_layout
+from vision.synth.effects import DEFAULT_EFFECTS, EffectResult, apply_effects
+
+#: scene resolution: pixels per cell radius (the camera frame is scaled from this)
+SCENE_CELL_PX = 30.0
+
+
+@dataclass(frozen=True)
+class BoardView:
+    """What is visible on the table: the input of the renderer and the output of the reader."""
+
+    tiles: Mapping[Cell, Tile]
+    gems: Mapping[EdgePoint, Gem]
+    centre: tuple[Gem, ...]  # the gems still on the centre tile
+    chips: tuple[tuple[int, int], ...] | None  # per gateway, the two chips as player indices
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def of_state(cls, state: IndigoState) -> BoardView:
+        left = state.centre_left
+        return cls(
+            tiles=dict(state.tiles),
+            gems=dict(state.gems),
+            centre=tuple(CENTRE_STOCK[len(CENTRE_STOCK) - left :]) if left else (),
+            chips=CHIPS[state.layout],
+        )
+
+
+# ---------------------------------------------------------------- truth in the read format
+
+
+def gem_location(point: EdgePoint) -> dict[str, Any]:
+    """The read format's ``at`` of a resting gem (a corner's unmoved amber is ``corner``)."""
+    cell, edge = point
+    corner = CORNER_BY_CELL.get(cell)
+    if corner is not None and corner.arrow_edge == edge:
+        return {"corner": [cell[0], cell[1]]}
+    return {"cell": [cell[0], cell[1]], "edge": edge}
+
+
+def tile_entry(cell: Cell, tile: Tile, confidence: float = 1.0) -> dict[str, Any]:
+    return {
+        "cell": [cell[0], cell[1]],
+        "type": tile.kind,
+        "rotation": tile.rotation,
+        "paths": [list(p) for p in tile.paths],
+        "confidence": round(float(confidence), 4),
+    }
+
+
+def truth_of(view: BoardView, pack: IndigoPack | None = None) -> dict[str, Any]:
+    """The read-format JSON of a view (confidence 1.0 everywhere)."""
+    tiles = [tile_entry(c, t) for c, t in sorted(view.tiles.items())]
+    gems: list[dict[str, Any]] = [
+        {"gem": g.value, "at": gem_location(p), "confidence": 1.0}
+        for p, g in sorted(view.gems.items())
+    ]
+    gems += [{"gem": g.value, "at": {"centre": True}, "confidence": 1.0} for g in view.centre]
+    out: dict[str, Any] = {"game": "indigo", "tiles": tiles, "gems": gems, "questions": []}
+    if view.chips is not None:
+        names = list(pack.chips) if pack is not None else None
+        out["chips"] = [
+            {
+                "gate": g,
+                "slot": s,
+                "player": p,
+                **({"colour": names[p]} if names and p < len(names) else {}),
+                "confidence": 1.0,
+            }
+            for g, pair in enumerate(view.chips)
+            for s, p in enumerate(pair)
+        ]
+    return out
+
+
+# ---------------------------------------------------------------- drawing
+
+
+@lru_cache(maxsize=256)
+def _hex_mask(size: int) -> np.ndarray:
+    mask = np.zeros((size, size), np.uint8)
+    c = (size - 1) / 2
+    pts = np.array(
+        [
+            [
+                c + size / 2 * math.cos(math.radians(-90 + 60 * i)),
+                c + size / 2 * math.sin(math.radians(-90 + 60 * i)),
+            ]
+            for i in range(6)
+        ]
+    )
+    cv2.fillPoly(mask, [np.round(pts * 16).astype(np.int32)], 255, cv2.LINE_AA, 4)
+    return mask
+
+
+def _place_cell_image(
+    canvas: np.ndarray,
+    image: np.ndarray,
+    centre: tuple[float, float],
+    radius_px: float,
+    angle_deg: float,
+) -> None:
+    """Paste a pack hexagon image centred at ``centre``, turned ``angle_deg`` clockwise."""
+    src = image.shape[0]
+    side = int(math.ceil(radius_px * 2)) + 4
+    x0 = int(math.floor(centre[0] - side / 2))
+    y0 = int(math.floor(centre[1] - side / 2))
+    scale = 2 * radius_px / src
+    m = cv2.getRotationMatrix2D((src / 2, src / 2), -angle_deg, scale)
+    m[0, 2] += centre[0] - x0 - src / 2
+    m[1, 2] += centre[1] - y0 - src / 2
+    patch = cv2.warpAffine(image, m, (side, side), flags=cv2.INTER_AREA)
+    alpha = cv2.warpAffine(_hex_mask(src), m, (side, side), flags=cv2.INTER_LINEAR)
+    h, w = canvas.shape[:2]
+    xa, ya, xb, yb = max(0, x0), max(0, y0), min(w, x0 + side), min(h, y0 + side)
+    if xa >= xb or ya >= yb:
+        return
+    a = alpha[ya - y0 : yb - y0, xa - x0 : xb - x0, None].astype(np.float32) / 255
+    region = canvas[ya:yb, xa:xb].astype(np.float32)
+    p = patch[ya - y0 : yb - y0, xa - x0 : xb - x0].astype(np.float32)
+    canvas[ya:yb, xa:xb] = (p * a + region * (1 - a)).astype(np.uint8)
+
+
+def _disc(canvas: np.ndarray, centre: tuple[float, float], radius: float, colour: Any) -> None:
+    """A glass gem or chip: filled disc, darker rim, small highlight."""
+    s = 4
+    c = (int(round(centre[0] * 16)), int(round(centre[1] * 16)))
+    r = int(round(radius * 16))
+    dark = tuple(int(v * 0.65) for v in colour)
+    cv2.circle(canvas, c, r, dark, -1, cv2.LINE_AA, s)
+    cv2.circle(canvas, c, int(r * 0.82), tuple(int(v) for v in colour), -1, cv2.LINE_AA, s)
+    hl = (int(c[0] - r * 0.3), int(c[1] - r * 0.3))
+    light = tuple(min(255, int(v * 0.5 + 128)) for v in colour)
+    cv2.circle(canvas, hl, max(16, int(r * 0.22)), light, -1, cv2.LINE_AA, s)
+
+
+@dataclass(frozen=True)
+class Scene:
+    image: np.ndarray
+    frame_to_scene: np.ndarray  # marker-frame mm -> scene px
+    board_to_scene: np.ndarray  # board units -> scene px
+    protect: np.ndarray  # board and markers (clutter stays off)
+
+
+def render_scene(
+    view: BoardView,
+    pack: IndigoPack,
+    geometry: BoardGeometry,
+    *,
+    cell_px: float = SCENE_CELL_PX,
+) -> Scene:
+    """The table seen straight down, in marker-frame coordinates scaled to ``cell_px``."""
+    layout = geometry.layout
+    px_per_mm = cell_px / geometry.cell_radius_mm
+    xs = [c[0] for c in layout.centres_mm]
+    ys = [c[1] for c in layout.centres_mm]
+    margin = layout.size_mm * 1.5
+    x0, y0 = min(xs) - margin, min(ys) - margin
+    width = int(round((max(xs) - min(xs) + 2 * margin) * px_per_mm))
+    height = int(round((max(ys) - min(ys) + 2 * margin) * px_per_mm))
+    frame_to_scene = np.array(
+        [[px_per_mm, 0, -x0 * px_per_mm], [0, px_per_mm, -y0 * px_per_mm], [0, 0, 1]], np.float64
+    )
+    board_to_scene = frame_to_scene @ geometry.board_to_frame()
+    canvas = np.empty((height, width, 3), np.uint8)
+    canvas[:] = pack.table
+    protect = np.zeros((height, width), np.uint8)
+
+    def to_px(pts: np.ndarray) -> np.ndarray:
+        p = np.asarray(pts, np.float64).reshape(-1, 1, 2)
+        return cv2.perspectiveTransform(p, board_to_scene).reshape(-1, 2)
+
+    rim = to_px(rim_polygon())
+    cv2.fillPoly(canvas, [np.round(rim * 16).astype(np.int32)], pack.rim, cv2.LINE_AA, 4)
+    cv2.fillPoly(protect, [np.round(rim).astype(np.int32)], 255)
+    r_px = cell_px
+    angle = geometry.rotation_deg
+    for gate, slot, xy in chip_spaces():
+        centre = to_px(np.array([xy]))[0]
+        _disc(canvas, centre, pack.chip_size * 1.15 * r_px, pack.chip_space)
+        if view.chips is not None:
+            player = view.chips[gate][slot]
+            names = list(pack.chips)
+            if player < len(names):
+                _disc(canvas, centre, pack.chip_size * r_px, pack.chips[names[player]])
+    from companion.indigo import CELLS
+
+    for cell in CELLS:
+        centre = to_px(np.array([cell_xy(cell)]))[0]
+        if cell == CENTRE:
+            _place_cell_image(canvas, pack.centre, centre, r_px, angle)
+        elif cell in CORNER_BY_CELL:
+            turn = (CORNER_BY_CELL[cell].arrow_edge - 3) * 60
+            _place_cell_image(canvas, pack.corner, centre, r_px, angle + turn)
+        elif cell in view.tiles:
+            tile = view.tiles[cell]
+            _place_cell_image(
+                canvas, pack.tiles[tile.kind], centre, r_px, angle + 60 * tile.rotation
+            )
+        else:
+            _place_cell_image(canvas, pack.empty, centre, r_px, angle)
+    gem_r = pack.gem_size * r_px
+    for point, gem in view.gems.items():
+        centre = to_px(np.array([point_xy(point)]))[0]
+        _disc(canvas, centre, gem_r, pack.gems[gem.value])
+    spots = centre_stock_spots()
+    for gem, spot in zip(view.centre, spots, strict=False):
+        centre = to_px(np.array([spot]))[0]
+        _disc(canvas, centre, gem_r, pack.gems[gem.value])
+    paste_layout(canvas, layout, origin_mm=(x0, y0), px_per_mm=px_per_mm, protect=protect,
+                 quiet_zone=0.3)
+    return Scene(canvas, frame_to_scene, board_to_scene, protect)
+
+
+@dataclass(frozen=True)
+class RenderedFrame:
+    image: np.ndarray
+    truth: dict[str, Any]
+    effects: EffectResult
+    scene: Scene
+
+
+def render_frame(
+    view: BoardView | IndigoState,
+    pack: IndigoPack,
+    *,
+    cfg: Any = None,
+    geometry: BoardGeometry | None = None,
+    seed: int = 0,
+    effects: Sequence[str] = DEFAULT_EFFECTS,
+    frame_size: tuple[int, int] = (1280, 720),
+    max_tilt_deg: float = 30.0,
+    cell_px: float | None = None,
+) -> RenderedFrame:
+    """Render a state or view as a camera frame with seeded effects, plus its truth."""
+    if isinstance(view, IndigoState):
+        view = BoardView.of_state(view)
+    geo = geometry or geometry_from_config(cfg)
+    if cell_px is None:
+        # enough scene resolution that the camera does not magnify it much
+        cell_px = max(12.0, min(SCENE_CELL_PX * 1.5, frame_size[1] / 26))
+    scene = render_scene(view, pack, geo, cell_px=cell_px)
+    result = apply_effects(
+        scene.image,
+        np.random.default_rng(seed),
+        list(effects),
+        frame_size=frame_size,
+        protect=scene.protect,
+        max_tilt_deg=max_tilt_deg,
+    )
+    return RenderedFrame(result.image, truth_of(view, pack), result, scene)
+
+
+def rendered_camera(
+    current_state: Callable[[], IndigoState | BoardView],
+    *,
+    pack: IndigoPack,
+    cfg: Any = None,
+    seed: int = 0,
+    effects: Sequence[str] = DEFAULT_EFFECTS,
+    frame_size: tuple[int, int] = (1280, 720),
+) -> RenderedCamera:
+    """A camera source that renders ``current_state()`` on every read (the demo's camera).
+
+    The seed advances with every frame so the noise moves like a real sensor's, while a run
+    stays reproducible.
+    """
+    counter = {"n": 0}
+
+    def render() -> np.ndarray:
+        counter["n"] += 1
+        return render_frame(
+            current_state(),
+            pack,
+            cfg=cfg,
+            seed=seed + counter["n"],
+            effects=effects,
+            frame_size=frame_size,
+        ).image
+
+    return RenderedCamera(render, name="rendered-indigo")
+
+
+def corner_cells() -> list[Cell]:
+    return [c.cell for c in CORNERS]

@@ -1,0 +1,312 @@
+"""Teach: build an Indigo art pack from photos of the players' own pieces.
+
+1. ``companion print teach-sheet -o sheets.pdf`` prints six A4 pages with the teach markers
+   (ids 4..7). Pages 1..5 show a hexagon with the paths of tile type 0..4 at rotation 0 drawn
+   thinly inside: lay a tile of that type on it, paths over the drawn lines. Page 6 has labelled
+   circles: put one amber, emerald and sapphire gem and one chip of each colour on them.
+2. Photograph each page from above (any angle up to ~30 degrees, the markers fix it).
+3. ``companion teach indigo T0.jpg T1.jpg T2.jpg T3.jpg T4.jpg PIECES.jpg --board BOARD.jpg
+   -o mypack``: the five tile photos in type order, then the pieces photo. ``--board`` is a
+   photo of the board with its treasure tiles but *before the gems and chips go on* (the table
+   markers around it, calibrated): it gives the empty cell, the centre and corner treasure
+   tiles and the rim colour. Whatever is not
+   photographed comes from ``--base`` (default: the demo pack).
+
+The sheet is drawn at the board's real cell size (``board_radius_mm / 10.2``), so the tile fills
+the hexagon and its image needs no guessing of scale.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion.indigo import CENTRE, CORNER_BY_CELL, ROUTE_CELLS
+from companion.indigo.tiles import paths_of
+from vision.art_pack import BGR, IndigoPack, load_indigo_pack
+from vision.errors import ArtPackError, UnreadableImageError
+from vision.image_io import read_image
+from vision.indigo.board import cell_xy, geometry_from_config
+from vision.indigo.synth.art import path_polyline
+from vision.markers import RESERVED_IDS, MarkerLayout, locate, paste_marker
+
+#: A4 portrait, millimetres
+PAGE_MM = (210.0, 297.0)
+SHEET_MARKER_MM = 30.0
+SHEET_LAYOUT = MarkerLayout(
+    ids=RESERVED_IDS["teach"],
+    centres_mm=((25.0, 25.0), (185.0, 25.0), (185.0, 272.0), (25.0, 272.0)),
+    size_mm=SHEET_MARKER_MM,
+)
+TILE_CENTRE_MM = (105.0, 120.0)
+#: pieces page: circle centres (mm) for the gems and chip colours, in this order
+PIECE_SPOTS: tuple[tuple[str, str, tuple[float, float]], ...] = (
+    ("gem", "amber", (60.0, 90.0)),
+    ("gem", "emerald", (105.0, 90.0)),
+    ("gem", "sapphire", (150.0, 90.0)),
+    ("chip", "red", (60.0, 160.0)),
+    ("chip", "turquoise", (105.0, 160.0)),
+    ("chip", "white", (150.0, 160.0)),
+    ("chip", "purple", (105.0, 215.0)),
+)
+PIECE_CIRCLE_MM = 14.0
+#: side of the square pack images the teach flow writes
+PACK_IMAGE_PX = 128
+
+
+@dataclass(frozen=True)
+class TeachSheet:
+    cell_radius_mm: float
+
+    def page(self, kind: int | None, *, px_per_mm: float) -> np.ndarray:
+        """Page for tile ``kind`` (0..4), or the pieces page (None), as a BGR image."""
+        w, h = round(PAGE_MM[0] * px_per_mm), round(PAGE_MM[1] * px_per_mm)
+        page = np.full((h, w, 3), 255, np.uint8)
+        side = round(SHEET_MARKER_MM * px_per_mm)
+        for marker_id, (cx, cy) in zip(SHEET_LAYOUT.ids, SHEET_LAYOUT.centres_mm, strict=True):
+            paste_marker(page, marker_id, (cx * px_per_mm, cy * px_per_mm), side, quiet_zone=0.3)
+        font = cv2.FONT_HERSHEY_SIMPLEX
+        scale = px_per_mm / 8
+        if kind is not None:
+            r = self.cell_radius_mm * px_per_mm
+            cx, cy = TILE_CENTRE_MM[0] * px_per_mm, TILE_CENTRE_MM[1] * px_per_mm
+            hexagon = np.array(
+                [
+                    [
+                        cx + r * math.cos(math.radians(-90 + 60 * i)),
+                        cy + r * math.sin(math.radians(-90 + 60 * i)),
+                    ]
+                    for i in range(6)
+                ],
+                np.int32,
+            )
+            cv2.polylines(page, [hexagon], True, (0, 0, 0), max(1, round(px_per_mm * 0.4)))
+            for a, b in paths_of(kind, 0):
+                pts = np.array([[cx + x * r, cy + y * r] for x, y in path_polyline(a, b)], np.int32)
+                cv2.polylines(page, [pts], False, (150, 150, 150), max(1, round(px_per_mm * 0.5)))
+            title = f"Indigo teach sheet: tile type {kind}, lay it on the lines"
+        else:
+            radius = round(PIECE_CIRCLE_MM * px_per_mm)
+            for what, name, (x, y) in PIECE_SPOTS:
+                c = (round(x * px_per_mm), round(y * px_per_mm))
+                cv2.circle(page, c, radius, (0, 0, 0), max(1, round(px_per_mm * 0.3)))
+                cv2.putText(
+                    page,
+                    f"{name} {what}",
+                    (c[0] - radius, c[1] + radius + round(5 * px_per_mm)),
+                    font,
+                    scale * 0.8,
+                    (0, 0, 0),
+                    1,
+                )
+            title = "Indigo teach sheet: one gem / chip on each circle"
+        cv2.putText(
+            page,
+            title,
+            (round(45 * px_per_mm), round(20 * px_per_mm)),
+            font,
+            scale,
+            (0, 0, 0),
+            max(1, round(px_per_mm / 4)),
+        )
+        return page
+
+
+def teach_sheet(cfg: Any = None) -> TeachSheet:
+    return TeachSheet(geometry_from_config(cfg).cell_radius_mm)
+
+
+def teach_pages(cfg: Any = None, *, dpi: int = 300) -> list[np.ndarray]:
+    """The six printable pages (tile types 0..4, then the pieces)."""
+    sheet = teach_sheet(cfg)
+    px_per_mm = dpi / 25.4
+    return [sheet.page(kind, px_per_mm=px_per_mm) for kind in (0, 1, 2, 3, 4, None)]
+
+
+# ---------------------------------------------------------------- reading the photos
+
+
+def _straighten(photo: np.ndarray, px_per_mm: float) -> np.ndarray:
+    fit = locate(photo, SHEET_LAYOUT)
+    return fit.warp(photo, px_per_mm=px_per_mm, origin_mm=(0.0, 0.0), size_mm=PAGE_MM)
+
+
+def tile_image_from_photo(photo: np.ndarray, cell_radius_mm: float) -> np.ndarray:
+    """The tile lying on a teach page, as a pack image (square, hexagon inscribed)."""
+    px_per_mm = (PACK_IMAGE_PX / 2) / cell_radius_mm
+    page = _straighten(photo, px_per_mm)
+    centre = (TILE_CENTRE_MM[0] * px_per_mm, TILE_CENTRE_MM[1] * px_per_mm)
+    return cv2.getRectSubPix(page, (PACK_IMAGE_PX, PACK_IMAGE_PX), centre)
+
+
+def piece_colours_from_photo(photo: np.ndarray) -> dict[str, dict[str, BGR]]:
+    """Median colour of the middle of each circle of the pieces page, white-balanced on paper."""
+    px_per_mm = 2.0
+    page = _straighten(photo, px_per_mm).astype(np.float32)
+    paper = np.median(
+        page[
+            round(40 * px_per_mm) : round(60 * px_per_mm),
+            round(90 * px_per_mm) : round(120 * px_per_mm),
+        ].reshape(-1, 3),
+        axis=0,
+    )
+    gains = np.clip(235.0 / np.maximum(paper, 1.0), 0.4, 2.5)
+    out: dict[str, dict[str, BGR]] = {"gem": {}, "chip": {}}
+    r = PIECE_CIRCLE_MM * px_per_mm * 0.35
+    for what, name, (x, y) in PIECE_SPOTS:
+        cx, cy = x * px_per_mm, y * px_per_mm
+        block = page[int(cy - r) : int(cy + r) + 1, int(cx - r) : int(cx + r) + 1]
+        colour = np.median(block.reshape(-1, 3), axis=0) * gains
+        b, g, rr = (int(v) for v in np.clip(colour, 0, 255))
+        out[what][name] = (b, g, rr)
+    return out
+
+
+def board_parts_from_photo(photo: np.ndarray, cfg: Any = None) -> dict[str, Any]:
+    """Empty cell, centre, corner images and the rim and table colours from a setup photo."""
+    from vision.indigo.reader import board_to_canonical, canonical_size
+
+    geometry = geometry_from_config(cfg)
+    fit = locate(photo, geometry.layout)
+    cell_px = PACK_IMAGE_PX // 2
+    h = board_to_canonical(cell_px) @ np.linalg.inv(geometry.board_to_frame()) @ fit.image_to_plane
+    size = canonical_size(cell_px)
+    canon = cv2.warpPerspective(photo, h, (size, size), flags=cv2.INTER_AREA)
+    off = size / 2
+
+    def cut(cell: tuple[int, int]) -> np.ndarray:
+        x, y = cell_xy(cell)
+        return cv2.getRectSubPix(
+            canon, (PACK_IMAGE_PX, PACK_IMAGE_PX), (x * cell_px + off, y * cell_px + off)
+        )
+
+    # the empty cell: median of the inner ring of route cells (no gems there at setup)
+    empties = [cut(c) for c in ROUTE_CELLS if max(abs(c[0]), abs(c[1]), abs(c[0] + c[1])) == 2]
+    empty = np.median(np.array(empties), axis=0).astype(np.uint8)
+    corner_cell = next(c for c, k in CORNER_BY_CELL.items() if k.arrow_edge == 3)
+    ring = canon[
+        int(off - 8.75 * cell_px) : int(off - 8.5 * cell_px),
+        int(off - 2 * cell_px) : int(off + 2 * cell_px),
+    ]
+    rim = tuple(int(v) for v in np.median(ring.reshape(-1, 3), axis=0))
+    table = tuple(int(v) for v in np.median(photo[:20, :20].reshape(-1, 3), axis=0))
+    return {
+        "empty": empty,
+        "centre": cut(CENTRE),
+        "corner": cut(corner_cell),
+        "rim": rim,
+        "table": table,
+    }
+
+
+def teach(
+    tile_photos: list[np.ndarray],
+    pieces_photo: np.ndarray | None,
+    *,
+    board_photo: np.ndarray | None = None,
+    base: IndigoPack | None = None,
+    name: str = "taught",
+    cfg: Any = None,
+) -> IndigoPack:
+    """Build a pack: tile images from five photos, colours from the pieces photo."""
+    if len(tile_photos) != 5:
+        raise ArtPackError(
+            f"teach needs 5 tile photos (types 0..4 in order), got {len(tile_photos)}"
+        )
+    base_pack = base or load_indigo_pack(None)
+    radius = geometry_from_config(cfg).cell_radius_mm
+    tiles = {k: tile_image_from_photo(p, radius) for k, p in enumerate(tile_photos)}
+    gems, chips = dict(base_pack.gems), dict(base_pack.chips)
+    if pieces_photo is not None:
+        colours = piece_colours_from_photo(pieces_photo)
+        gems = colours["gem"]
+        chips = colours["chip"]
+    pack = replace(
+        base_pack,
+        name=name,
+        folder=None,
+        tiles=tiles,
+        gems=gems,
+        chips=chips,
+        description="taught from photos of the players' own pieces",
+    )
+    if board_photo is not None:
+        parts = board_parts_from_photo(board_photo, cfg)
+        pack = replace(
+            pack,
+            empty=parts["empty"],
+            centre=parts["centre"],
+            corner=parts["corner"],
+            rim=parts["rim"],
+            table=parts["table"],
+            chip_space=base_pack.chip_space,
+        )
+    return pack
+
+
+def teach_from_files(
+    photos: list[Path],
+    *,
+    board: Path | None = None,
+    base: str | None = None,
+    name: str = "taught",
+    cfg: Any = None,
+) -> IndigoPack:
+    """The ``companion teach indigo`` flow: 5 tile photos, optionally then the pieces photo."""
+    if len(photos) not in (5, 6):
+        raise UnreadableImageError(
+            f"give 5 tile photos (types 0..4) and optionally the pieces photo; got {len(photos)}"
+        )
+    images = [read_image(p) for p in photos]
+    return teach(
+        images[:5],
+        images[5] if len(images) == 6 else None,
+        board_photo=read_image(board) if board else None,
+        base=load_indigo_pack(base) if base else None,
+        name=name,
+        cfg=cfg,
+    )
+
+
+def render_teach_photo(
+    pack: IndigoPack,
+    kind: int | None,
+    *,
+    cfg: Any = None,
+    seed: int = 0,
+    effects: tuple[str, ...] = ("whitebalance", "light", "perspective", "noise", "jpeg"),
+    frame_size: tuple[int, int] = (1280, 960),
+) -> np.ndarray:
+    """A simulated photo of a teach page with ``pack``'s pieces on it (tests and the demo)."""
+    from vision.indigo.synth.render import _disc, _place_cell_image
+    from vision.synth.effects import apply_effects
+
+    sheet = teach_sheet(cfg)
+    px_per_mm = 4.0
+    page = sheet.page(kind, px_per_mm=px_per_mm)
+    if kind is not None:
+        centre = (TILE_CENTRE_MM[0] * px_per_mm, TILE_CENTRE_MM[1] * px_per_mm)
+        _place_cell_image(page, pack.tiles[kind], centre, sheet.cell_radius_mm * px_per_mm, 0.0)
+    else:
+        gem_r = pack.gem_size * sheet.cell_radius_mm * px_per_mm
+        chip_r = pack.chip_size * sheet.cell_radius_mm * px_per_mm
+        names = list(pack.chips)
+        for what, name, (x, y) in PIECE_SPOTS:
+            centre = (x * px_per_mm, y * px_per_mm)
+            if what == "gem":
+                _disc(page, centre, gem_r, pack.gems[name])
+            else:
+                index = ("red", "turquoise", "white", "purple").index(name)
+                if index < len(names):
+                    _disc(page, centre, chip_r, pack.chips[names[index]])
+    table = np.empty((page.shape[0] + 200, page.shape[1] + 200, 3), np.uint8)
+    table[:] = pack.table
+    table[100:-100, 100:-100] = page
+    return apply_effects(
+        table, np.random.default_rng(seed), list(effects), frame_size=frame_size, max_tilt_deg=20.0
+    ).image

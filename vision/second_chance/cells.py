@@ -1,0 +1,475 @@
+"""Sheet reader stages 3-5: the paper under uneven light, per-cell ink measurements, and
+each cell classified as empty, filled or doubtful (with the candidates for the bonus 1).
+
+Works on the canonical image of :mod:`vision.second_chance.geometry`; see
+:mod:`vision.second_chance.reader`
+for the whole pipeline.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from companion.second_chance.shapes import Cell
+from vision.second_chance.geometry import CANON_CELL, CANON_MARGIN, CANON_SIZE
+from vision.second_chance.layout import GRID_CELLS, SheetLayout
+from vision.second_chance.settings import SheetReaderConfig
+
+N = GRID_CELLS
+
+
+
+@dataclass(frozen=True)
+class CellFeatures:
+    """Per-cell measurements, arrays of shape (9, 9)."""
+
+    ink: np.ndarray  # share of the inside that is ink
+    score: np.ndarray  # fill score: <= empty_score empty, >= filled_score filled
+    texture: np.ndarray  # std of the darkness inside
+    spread_x: np.ndarray  # std of ink x positions, in cells
+    spread_y: np.ndarray
+    colour: np.ndarray  # (9, 9, 3) mean deviation from grey of the ink pixels (hue)
+    darkness: np.ndarray  # mean darkness of the inside (0 paper .. 1 black)
+    #: (9, 9, 4) which way the strokes inside run (see :func:`stroke_directions`); zeros when
+    #: not measured
+    strokes: np.ndarray | None = None
+
+
+
+
+#: a solid block of shading grows into a neighbouring patch at most this much brighter than
+#: the block's own patch beside it (a shadow's slope inside a block is a few percent a patch)
+SOLID_GROWTH = 1.15
+#: ... and of the same colour: no channel's share of the brightness differs by more than this
+#: (paper in a shadow is as dark as a light colour pencil's shading, but not of its colour)
+SOLID_HUE = 0.05
+
+
+def paper_model(gray: np.ndarray, *, step_ratio: float = 0.8, percentile: float = 60,
+                colour: np.ndarray | None = None) -> np.ndarray:
+    """The paper's brightness everywhere, under uneven light and shadows (see
+    :func:`paper_and_unsure`)."""
+    return paper_and_unsure(gray, step_ratio=step_ratio, percentile=percentile,
+                            colour=colour)[0]
+
+
+def paper_and_unsure(gray: np.ndarray, *, step_ratio: float = 0.8, percentile: float = 60,
+                     colour: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The paper's brightness everywhere, under uneven light and shadows, and the (9, 9) grid
+    cells whose paper is unsure.
+
+    Each half-cell patch gives its bright end (hatching, scribbles and crosses leave paper
+    between their strokes). A patch much darker than the brightest of its neighbours is ink
+    all over (solid shading): its value is replaced by its neighbours' and the test repeated,
+    so paper brightness flows into solid blocks from their edges, while the gentle slope of a
+    soft shadow (a few percent a patch) is kept. A block grows only over patches of about its
+    own brightness and (with ``colour``, the BGR image of ``gray``) of its colour: empty paper
+    in a shadow beside a block, low next to the lifted block, stays the paper it is (lifted, it
+    would read as shading with full confidence). Such a patch, still much darker than its
+    lifted neighbours, may as well be a lighter shading inside a dark block: its cell is unsure.
+    """
+    g = gray.astype(np.float32)
+    step = CANON_CELL // 2
+    n = CANON_SIZE // step
+    patches = g[: n * step, : n * step].reshape(n, step, n, step).transpose(0, 2, 1, 3)
+    flat = patches.reshape(n, n, -1)
+    kth = int(flat.shape[2] * percentile / 100)
+    top = int(flat.shape[2] * 0.9)
+    parted = np.partition(flat, (kth, top), axis=2)
+    middle = parted[:, :, kth].astype(np.float32)
+    high = parted[:, :, top].astype(np.float32)
+    # A patch with strokes shows the paper between them: its high percentile is the paper
+    # there (in a shadow too). A uniform patch is paper or solid shading: its middle
+    # percentile, which the neighbour test below sorts out.
+    textured = high > middle * 1.2
+    bright = np.where(textured, high, middle)
+    uniform = ~textured
+    level = float(np.median((high / np.maximum(middle, 1.0))[uniform])) if uniform.any() else 1.0
+    # side neighbours only: a soft shadow's slope along a diagonal would look like a step
+    kernel = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
+    first = bright < cv2.dilate(bright, kernel) * step_ratio
+    ceiling = _paper_surface(bright, ~first) * 1.04
+    estimate = bright.copy()
+    alike = _alike_sides(bright, _patch_hue(colour, n, step) if colour is not None else None)
+    solid = first.copy()
+    for _ in range(12):
+        neighbours = cv2.dilate(estimate, kernel)
+        low = estimate < neighbours * step_ratio
+        # a block is entered at a step (``first``) and grows only over its own kind of patch
+        low &= solid | _grows_into(solid, alike)
+        if not low.any():
+            break
+        solid |= low
+        # lifted towards the neighbours, but never above the smooth light of the whole sheet:
+        # a solid block next to a shadow must not carry bright paper into the shadow
+        estimate = np.where(low, np.minimum(neighbours * 0.97, ceiling), estimate)
+    left_dark = estimate < cv2.dilate(estimate, kernel) * step_ratio
+    first_cell = CANON_MARGIN // step
+    in_grid = left_dark[first_cell:first_cell + 2 * N, first_cell:first_cell + 2 * N]
+    unsure = np.asarray(in_grid.reshape(N, 2, N, 2).any(axis=(1, 3)), dtype=bool)
+    smooth = cv2.GaussianBlur(estimate * level, (3, 3), 0.8)
+    paper = cv2.resize(smooth, (CANON_SIZE, CANON_SIZE), interpolation=cv2.INTER_LINEAR)
+    return paper, unsure
+
+
+def _patch_hue(colour: np.ndarray, n: int, step: int) -> np.ndarray:
+    """(n, n, 3): each patch's channels as shares of its brightness (grey: all 1)."""
+    mean = cv2.resize(colour[: n * step, : n * step], (n, n),
+                      interpolation=cv2.INTER_AREA).astype(np.float32)
+    hue: np.ndarray = mean / np.maximum(mean.mean(axis=2, keepdims=True), 1.0)
+    return hue
+
+
+#: the four side neighbours (dy, dx)
+_SIDES = ((0, 1), (0, -1), (1, 0), (-1, 0))
+
+
+def _side_slices(n: int, dy: int, dx: int) -> tuple[tuple[slice, slice], tuple[slice, slice]]:
+    """(the entries of an (n, n) array that have a neighbour at (dy, dx), those neighbours), as
+    slices (side or corner neighbours)."""
+    here = (slice(max(-dy, 0), n - max(dy, 0)), slice(max(-dx, 0), n - max(dx, 0)))
+    there = (slice(max(dy, 0), n - max(-dy, 0)), slice(max(dx, 0), n - max(-dx, 0)))
+    return here, there
+
+
+def _alike_sides(bright: np.ndarray, hue: np.ndarray | None) -> list[np.ndarray]:
+    """Per side of :data:`_SIDES`: a patch is at most ``SOLID_GROWTH`` times as bright as its
+    neighbour there and (given ``hue``) of its colour within ``SOLID_HUE``."""
+    n = bright.shape[0]
+    alike = []
+    for dy, dx in _SIDES:
+        here, there = _side_slices(n, dy, dx)
+        ok = bright[here] <= bright[there] * SOLID_GROWTH
+        if hue is not None:
+            ok &= np.abs(hue[here] - hue[there]).max(axis=2) <= SOLID_HUE
+        alike.append(ok)
+    return alike
+
+
+def _grows_into(solid: np.ndarray, alike: list[np.ndarray]) -> np.ndarray:
+    """The patches with a solid side neighbour they are alike (see :func:`_alike_sides`)."""
+    n = solid.shape[0]
+    grows = np.zeros_like(solid)
+    for (dy, dx), ok in zip(_SIDES, alike, strict=True):
+        here, there = _side_slices(n, dy, dx)
+        grows[here] |= solid[there] & ok
+    return grows
+
+
+#: a grid patch joins the margin's paper surface when it is at least this share of it
+GRID_PAPER_SHARE = 0.85
+
+
+def _paper_surface(bright: np.ndarray, keep: np.ndarray) -> np.ndarray:
+    """The smooth light of the paper: a surface through the margin around the grid first (it
+    is paper, or the background beyond the sheet, far darker, which the robust fit drops),
+    then through it and the grid patches about as bright as it (empty cells). Fitted on the
+    grid's patches too from the start, a nearly full sheet's shading, much of it not at a step
+    from brighter paper, pulled the light down and a lighter shading was taken for paper."""
+    n = bright.shape[0]
+    first_cell = CANON_MARGIN // (CANON_CELL // 2)
+    ring = np.ones((n, n), dtype=bool)
+    ring[first_cell:n - first_cell, first_cell:n - first_cell] = False
+    margin = _smooth_surface(bright, keep & ring)
+    return _smooth_surface(bright, keep & (ring | (bright >= margin * GRID_PAPER_SHARE)))
+
+
+def _smooth_surface(values: np.ndarray, keep: np.ndarray) -> np.ndarray:
+    """A cubic surface through the kept values (robust: values far below it are dropped)."""
+    n = values.shape[0]
+    yy, xx = np.mgrid[0:n, 0:n].astype(np.float64)
+    x = (xx / (n - 1) * 2 - 1).ravel()
+    y = (yy / (n - 1) * 2 - 1).ravel()
+    design = np.stack([np.ones_like(x), x, y, x * x, x * y, y * y, x ** 3, x * x * y,
+                       x * y * y, y ** 3], axis=1)
+    v = values.ravel().astype(np.float64)
+    mask = keep.ravel().copy()
+    if mask.sum() < 12:
+        mask = v >= np.percentile(v, 50)
+    coeffs = np.linalg.lstsq(design[mask], v[mask], rcond=None)[0]
+    for _ in range(2):
+        fitted = design @ coeffs
+        mask = keep.ravel() & (v > fitted * 0.9)
+        if mask.sum() < 12:
+            break
+        coeffs = np.linalg.lstsq(design[mask], v[mask], rcond=None)[0]
+    surface: np.ndarray = (design @ coeffs).reshape(n, n).astype(np.float32)
+    return surface
+
+
+#: the reading works on the grid plus this many pixels around it
+PAD = 8
+GRID_PX = N * CANON_CELL
+
+
+def paper_cast(canon: np.ndarray, paper: np.ndarray) -> np.ndarray:
+    """The paper's colour (per channel, relative to its grey) from the margin around the grid."""
+    img = canon[::4, ::4].astype(np.float32)
+    gray = img.mean(axis=2)
+    ratio = gray / np.maximum(paper[::4, ::4], 1.0)
+    ring = np.ones(gray.shape, bool)
+    m = CANON_MARGIN // 4
+    ring[m:-m, m:-m] = False
+    paperlike = ring & (ratio > 0.9)
+    if paperlike.sum() < 20:
+        paperlike = ratio > np.percentile(ratio, 70)
+    return img[paperlike].mean(axis=0) / max(float(gray[paperlike].mean()), 1.0)  # type: ignore[no-any-return]
+
+
+def crop_grid(a: np.ndarray) -> np.ndarray:
+    """The grid and PAD pixels around it; cell (r, c) starts at PAD + (r, c) * CANON_CELL."""
+    lo, hi = CANON_MARGIN - PAD, CANON_MARGIN + GRID_PX + PAD
+    return a[lo:hi, lo:hi]
+
+
+def ink_maps(
+    grid_img: np.ndarray, paper: np.ndarray, cast: np.ndarray, cfg: SheetReaderConfig
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per pixel of the cropped grid: ink mask, darkness (0..1), colour (paper = (1, 1, 1))
+    and chroma (spread of the colour channels)."""
+    channels = [
+        cv2.divide(grid_img[:, :, i].astype(np.float32), paper * float(cast[i]))
+        for i in range(3)
+    ]
+    low = cv2.min(cv2.min(channels[0], channels[1]), channels[2])
+    high = cv2.max(cv2.max(channels[0], channels[1]), channels[2])
+    # darkness in the most absorbed channel: graphite darkens all three, a coloured pencil
+    # darkens one or two strongly even when it looks light in grey
+    darkness = np.clip(1.0 - low, 0.0, 1.0)
+    chroma = high - low
+    ink = (darkness > cfg.ink_darkness) | ((chroma > cfg.ink_chroma) & (darkness > cfg.ink_light))
+    return ink, darkness, cv2.merge(channels), chroma
+
+
+def _cells_view(a: np.ndarray) -> np.ndarray:
+    """(9, C, 9, C, ...) view of the grid region of a cropped map."""
+    grid = a[PAD:PAD + GRID_PX, PAD:PAD + GRID_PX]
+    return grid.reshape(N, CANON_CELL, N, CANON_CELL, *a.shape[2:])
+
+
+def stroke_directions(darkness: np.ndarray, lo: int, hi: int) -> np.ndarray:
+    """Which way the strokes inside each cell run: ``(9, 9, 4)``, the darkness gradient's
+    direction as ``(cos 2a, sin 2a, cos 4a, sin 4a)`` averaged with its strength as weight
+    (``a`` the gradient's angle from the x axis, so vertical strokes give ``cos 2a = 1``).
+
+    The doubled angle makes a stroke's two edges agree; a single hatching direction has a
+    long ``2a`` vector, cross-hatching cancels it and shows in ``4a`` (a square grid of
+    strokes against a diagonal one). A player shades one tile one way: two cells hatched
+    differently are two tiles even in one colour and with no outline seen, and a hatch stroke
+    that runs along a border tells why the border looks drawn.
+    """
+    gx = cv2.Sobel(darkness, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(darkness, cv2.CV_32F, 0, 1, ksize=3)
+    strength = gx * gx + gy * gy
+    cos2, sin2 = gx * gx - gy * gy, 2 * gx * gy  # strength times cos 2a, sin 2a
+    cos4 = (cos2 * cos2 - sin2 * sin2) / np.maximum(strength, 1e-12)
+    sin4 = 2 * cos2 * sin2 / np.maximum(strength, 1e-12)
+
+    def per_cell(a: np.ndarray) -> np.ndarray:
+        inside: np.ndarray = _cells_view(a)[:, lo:hi, :, lo:hi].sum(axis=(1, 3))
+        return inside
+
+    total = np.maximum(per_cell(strength), 1e-9)
+    return np.stack([per_cell(v) / total for v in (cos2, sin2, cos4, sin4)], axis=2)
+
+
+#: the printed centre circle's radius, in cells (vision.second_chance.layout), and how far either
+# side
+#: of it a pixel of the centre cell is taken for the printed ring, in canonical pixels (the
+#: line's width, the camera's blur, the grid found a pixel or two off)
+CENTRE_CIRCLE = SheetLayout.circle_ratio
+CENTRE_RING_REACH = 3.0
+
+
+@lru_cache(maxsize=4)
+def _measured(lo: int, hi: int) -> np.ndarray:
+    """``(9, 9, size, size)`` 1 where a cell's inside is measured, 0 on the centre cell's
+    printed circle: an empty centre is not a cell with a ring drawn in it."""
+    size = hi - lo
+    seen = np.ones((N, N, size, size), np.float32)
+    offsets = np.arange(lo, hi, dtype=np.float32) + 0.5 - CANON_CELL / 2
+    distance = np.hypot(offsets[:, None], offsets[None, :])
+    ring = np.abs(distance - CENTRE_CIRCLE * CANON_CELL) <= CENTRE_RING_REACH
+    seen[N // 2, N // 2][ring] = 0.0
+    seen.setflags(write=False)
+    return seen
+
+
+def cell_features(
+    ink: np.ndarray,
+    darkness: np.ndarray,
+    norm: np.ndarray,
+    chroma_map: np.ndarray,
+    cfg: SheetReaderConfig,
+) -> CellFeatures:
+    """Measure every cell's inside (the outlines along its sides stay out)."""
+    lo = int(round(CANON_CELL * cfg.inset))
+    hi = CANON_CELL - lo
+    seen = _measured(lo, hi)
+    inside = (_cells_view(ink)[:, lo:hi, :, lo:hi].transpose(0, 2, 1, 3).astype(np.float32)
+              * seen)
+    dark = _cells_view(darkness)[:, lo:hi, :, lo:hi].transpose(0, 2, 1, 3)
+    colour = _cells_view(norm)[:, lo:hi, :, lo:hi].transpose(0, 2, 1, 3, 4)
+    size = hi - lo
+    area = seen.sum(axis=(2, 3))
+    count = inside.sum(axis=(2, 3))
+    share = count / area
+    coords = (np.arange(size, dtype=np.float32) + lo) / CANON_CELL
+    safe = np.maximum(count, 1)
+    mean_y = (inside.sum(axis=3) * coords).sum(axis=2) / safe
+    mean_x = (inside.sum(axis=2) * coords).sum(axis=2) / safe
+    var_y = (inside.sum(axis=3) * coords**2).sum(axis=2) / safe - mean_y**2
+    var_x = (inside.sum(axis=2) * coords**2).sum(axis=2) / safe - mean_x**2
+    # the hue of the ink: its mean deviation from grey (graphite and black pen have none)
+    grey = colour.mean(axis=4, keepdims=True)
+    ink_colour = ((colour - grey) * inside[..., None]).sum(axis=(2, 3)) / safe[..., None]
+    mean_dark = (dark * seen).sum(axis=(2, 3)) / area
+    texture = np.sqrt(np.maximum(
+        (dark ** 2 * seen).sum(axis=(2, 3)) / area - mean_dark ** 2, 0.0))
+    score = np.maximum.reduce(
+        [
+            share / cfg.ink_share_unit,
+            np.maximum(texture - cfg.texture_floor, 0) / cfg.texture_unit,
+            mean_dark / cfg.darkness_unit,
+        ]
+    )
+    return CellFeatures(
+        ink=share,
+        score=score,
+        texture=texture,
+        spread_x=np.sqrt(np.maximum(var_x, 0)),
+        spread_y=np.sqrt(np.maximum(var_y, 0)),
+        colour=ink_colour,
+        darkness=mean_dark,
+        strokes=stroke_directions(darkness.astype(np.float32), lo, hi),
+    )
+
+
+#: the confidence of a cell read empty on unsure paper (see :func:`paper_and_unsure`)
+UNSURE_PAPER_CONFIDENCE = 0.4
+#: a cell read filled whose darkness varies less than this inside is as smooth as paper ...
+PAPER_SMOOTH = 0.012
+#: ... and no darker than a shadow: doubtful (a solid marker fill, far darker, is not)
+PAPER_SMOOTH_DARKNESS = 0.5
+
+
+#: a hole (see :func:`_surrounded`) is asked about from this share of ``empty_score`` on
+HOLE_MARKS = 0.8
+#: a cell read filled this even inside (the std of its darkness; solid pencil shading measures
+#: 0.03-0.07, hatching 0.1 and up) ...
+EVEN_FILL = 0.035
+#: ... whose raw brightness is within this share of an empty neighbour's, in the same hue
+#: (:data:`SOLID_HUE`), looks like that paper
+PAPER_ALIKE = 0.05
+
+
+def looks_like_paper_beside(grid_img: np.ndarray, state: np.ndarray, texture: np.ndarray,
+                            cfg: SheetReaderConfig) -> np.ndarray:
+    """(9, 9): the cells read filled (``state`` 1) that look like the empty paper of a cell
+    next to them (sides and corners): even inside, of its raw brightness and hue.
+
+    Paper in a deep shadow, enclosed by tiles, can be lifted with them by the paper model and
+    read as solid shading with full confidence (missing-outline bench sheet 11592: raw grey
+    139, like the empty cells two columns over at 138-139); shading that dark beside paper is
+    darker than that paper by far more than :data:`PAPER_ALIKE`."""
+    lo = int(round(CANON_CELL * cfg.inset))
+    hi = CANON_CELL - lo
+    mean = (_cells_view(grid_img)[:, lo:hi, :, lo:hi].astype(np.float32)
+            .mean(axis=(1, 3)))  # (9, 9, 3)
+    bright = np.maximum(mean.mean(axis=2), 1.0)
+    hue = mean / bright[..., None]
+    out = np.zeros((N, N), bool)
+    even_fill = (state == 1) & (texture < EVEN_FILL)
+    if not even_fill.any():
+        return out
+    for dr in (-1, 0, 1):
+        for dc in (-1, 0, 1):
+            if dr == dc == 0:
+                continue
+            here, there = _side_slices(N, dr, dc)
+            alike = (even_fill[here] & (state[there] == 0)
+                     & (np.abs(bright[here] / bright[there] - 1.0) <= PAPER_ALIKE)
+                     & (np.abs(hue[here] - hue[there]).max(axis=2) <= SOLID_HUE))
+            out[here] |= alike
+    return out
+
+
+def _surrounded(filled: np.ndarray) -> np.ndarray:
+    """(9, 9): the cells whose side neighbours on the grid are all ``filled``."""
+    padded = np.pad(filled, 1, constant_values=True)
+    out: np.ndarray = (padded[:-2, 1:-1] & padded[2:, 1:-1] & padded[1:-1, :-2]
+                       & padded[1:-1, 2:])
+    return out
+
+
+def classify_cells(
+    f: CellFeatures, cfg: SheetReaderConfig, unsure_paper: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray, list[Cell]]:
+    """(state, confidence, bonus candidates): state 0 empty, 1 filled, -1 doubtful.
+
+    A cell that would read empty on unsure paper (``unsure_paper``, (9, 9) bool) is doubtful:
+    its ink was measured against its own brightness, which may be a lighter shading."""
+    score = f.score
+    state = np.where(score >= cfg.filled_score, 1, np.where(score <= cfg.empty_score, 0, -1))
+    # confidence: 0.5 at the edge of the doubtful band, 1.0 at twice the distance
+    centre = math.sqrt(cfg.empty_score * cfg.filled_score)
+    half_band = math.log(cfg.filled_score / centre)
+    distance = np.abs(np.log(np.maximum(score, 1e-3) / centre)) / half_band
+    confidence = np.where(
+        state == -1, distance * 0.5, np.clip(0.5 + (distance - 1) * 0.5, 0.5, 1.0)
+    )
+    # a cell dark all over but as smooth as paper: drawn shading always leaves grain or strokes
+    # (std of its darkness 0.017 and up on the bench sheets), paper in a shadow does not (0.007,
+    # seed 10188: the shadow's paper, taken for a block and lifted, read filled for sure)
+    smooth = (state == 1) & (f.texture < PAPER_SMOOTH) & (f.darkness < PAPER_SMOOTH_DARKNESS)
+    state = np.where(smooth, -1, state)
+    confidence = np.where(smooth, np.minimum(confidence, UNSURE_PAPER_CONFIDENCE), confidence)
+    if unsure_paper is not None:
+        asked = unsure_paper & (state == 0)
+        state = np.where(asked, -1, state)
+        confidence = np.where(asked, np.minimum(confidence, UNSURE_PAPER_CONFIDENCE),
+                              confidence)
+    # a cell read empty among filled (or doubtful) neighbours on every side is a hole in the
+    # drawing, far rarer than one more shaded cell: with marks in it, it is asked (a light
+    # colour pencil's fill reads 0.57 on seed 10340, 0.55 on missing-outline sheet 11891 among
+    # doubtful cells of its own light tile; erased traces in such holes on the bench's sheets
+    # score up to 0.59, so a few of those are asked too)
+    hole = (state == 0) & _surrounded(state != 0) & (score >= HOLE_MARKS * cfg.empty_score)
+    state = np.where(hole, -1, state)
+    confidence = np.where(hole, np.minimum(confidence, UNSURE_PAPER_CONFIDENCE), confidence)
+    ones = []
+    for r in range(N):
+        for c in range(N):
+            if f.ink[r, c] < cfg.one_min_ink:
+                continue
+            if f.spread_y[r, c] < 0.1:
+                continue
+            if f.spread_x[r, c] <= cfg.one_aspect * f.spread_y[r, c]:
+                ones.append((r, c))
+    return state, confidence, ones
+
+
+#: the down stroke of a written 1 spans at least this share of the inside of its cell
+ONE_MIN_HEIGHT = 0.4
+
+
+def _one_stroke(ink: np.ndarray, cell: Cell, f: CellFeatures, cfg: SheetReaderConfig) -> bool:
+    """A written 1 for sure: narrow, upright, one or two strokes (hatching is many), and a
+    down stroke over at least ``ONE_MIN_HEIGHT`` of the cell's inside (a few specks of light
+    hatching are neither many nor tall)."""
+    r, c = cell
+    if f.spread_x[r, c] > min(cfg.one_max_spread, cfg.one_strict * f.spread_y[r, c]):
+        return False
+    lo = int(round(CANON_CELL * cfg.inset))
+    y0, x0 = PAD + r * CANON_CELL + lo, PAD + c * CANON_CELL + lo
+    size = CANON_CELL - 2 * lo
+    crop = ink[y0:y0 + size, x0:x0 + size].astype(np.uint8)
+    count, _, stats, _ = cv2.connectedComponentsWithStats(crop, connectivity=8)
+    strokes = [i for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= 6]
+    tallest = max((int(stats[i, cv2.CC_STAT_HEIGHT]) for i in strokes), default=0)
+    return 1 <= len(strokes) <= 2 and tallest >= ONE_MIN_HEIGHT * size

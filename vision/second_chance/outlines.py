@@ -1,0 +1,613 @@
+"""Sheet reader stages 6-7: outlines between filled neighbours (drawn lines, changes of
+colour) and the segmentation of filled cells into tiles, with questions where the drawing
+leaves a border open. See :mod:`vision.second_chance.reader` for the whole pipeline.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion.second_chance.shapes import Cell
+from vision.second_chance.cells import GRID_PX, PAD
+from vision.second_chance.geometry import CANON_CELL
+from vision.second_chance.layout import GRID_CELLS
+from vision.second_chance.settings import SheetReaderConfig
+
+N = GRID_CELLS
+#: the confidence of a border the profile decided (the score alone left it undecided)
+PROFILE_SURE = 0.6
+#: ... and of a border the learned model decided (see :mod:`vision.second_chance.borders`)
+MODEL_SURE = 0.6
+#: a border the score decided is left undecided where the model leans the other way past this
+#: (on the training sheets, borders the score joined with a chance of an outline of at least
+#: 0.5 were 120 outlines and 10 insides; those it cut with at most 0.5, 3 insides)
+MODEL_DOUBT = 0.5
+#: a border the score only just cut (its confidence below this) is left undecided unless the
+#: model is sure of the outline too
+BARELY_CUT = 0.55
+#: ... and of a border cut because a drawn outline's two loose ends face each other across it
+CLOSURE_SURE = 0.55
+#: a border between a filled and an empty cell shows a drawn outline when it lets through at
+#: most this share of the light a printed line lets through (drawn: 0.3-0.7, bare: 0.85-1.1
+#: on the bench's sheets, every style)
+BARE_LINE = 0.8
+#: ... and a side this light (as light as the printed line) is surely bare
+SURELY_BARE = 0.95
+#: on a sheet with missing outlines, a cut the drawing decided less surely than this is asked
+WEAK_CUT = 0.7
+#: between two cells hatched alike with strokes along the border, a cut the score decided less
+#: surely than this is asked even where the model is sure of it: the stroke along the printed
+#: line fools both (sheet 11265: 0.66, the model at 0.97 with the Pi's numpy and OpenCV; every
+#: bench range read the same with and without the rule)
+ALONG_CUT = 0.75
+#: outline scores below this are left out of a sheet's two groups (see outline_thresholds)
+NO_LINE_BELOW = -0.1
+#: a border this much lighter than a printed line under the fill shows paper between the two
+#: fills: undecided, never a join (inside a tile the score stays above about -0.2 on the
+#: bench's sheets; between two tiles shaded apart with no outline, half are below)
+PAPER_BETWEEN = -0.2
+
+
+def border_light(darkness: np.ndarray, *, sides: tuple[float, float] = (0.12, 0.3),
+                 percentile: float = 70.0, reach: int = 1, across: int = 2,
+                 along: int = 5) -> tuple[tuple[np.ndarray, np.ndarray],
+                                          tuple[np.ndarray, np.ndarray]]:
+    """Light through each border between neighbours, and light beside it: see
+    :func:`border_light_levels` (with one percentile)."""
+    (through_r, beside_r), (through_b, beside_b) = border_light_levels(
+        darkness, sides=sides, percentiles=(percentile,), reach=reach, across=across,
+        along=along)
+    return (through_r[0], beside_r), (through_b[0], beside_b)
+
+
+def border_light_levels(darkness: np.ndarray, *, sides: tuple[float, float] = (0.12, 0.3),
+                        percentiles: tuple[float, ...] = (70.0,), reach: int = 1,
+                        across: int = 2, along: int = 5
+                        ) -> tuple[tuple[np.ndarray, np.ndarray],
+                                   tuple[np.ndarray, np.ndarray]]:
+    """Light through each border between neighbours, and light beside it (per cell of border):
+    ``((through_right, beside_right), (through_below, beside_below))``, ``through_*`` with one
+    leading entry per percentile asked (a low one tells how evenly dark the border is).
+
+    ``right[r, c]`` is the border right of (r, c) (9 x 8), ``below[r, c]`` the one under it
+    (8 x 9). Inside a tile the fill runs over the printed line, so the ratio is what the
+    printed line lets through; a drawn outline takes much more away.
+
+    At each point along a border the light through it is the darkest ``across``-pixel
+    window within ``reach`` pixels of the grid line, after smoothing ``along`` pixels along
+    it: a hand-drawn outline wobbles off the printed line by a pixel or two (and the grid
+    found may be off by one), so a fixed band on the line dilutes it with the fill beside
+    it; the smoothing along the line keeps pencil grain and the gaps between hatch strokes
+    from looking like a line. A border's value is the ``percentile`` of its points (an
+    outline runs all along the border, a hatch stroke across it only at a point).
+    """
+    t = 1.0 - darkness
+    side_a, side_b = int(round(CANON_CELL * sides[0])), int(round(CANON_CELL * sides[1]))
+    trim = int(CANON_CELL * 0.22)
+    xs = PAD + np.arange(1, N) * CANON_CELL
+    smooth_v = cv2.blur(t, (across, along))  # vertical lines: across in x, along in y
+    smooth_h = cv2.blur(t, (along, across))
+    # (8, H): the darkest window near each vertical line, at every height
+    band_v = np.stack([smooth_v[:, x - reach:x + reach + 1].min(axis=1) for x in xs])
+    band_h = np.stack([smooth_h[y - reach:y + reach + 1, :].min(axis=0) for y in xs])
+    left = np.stack([t[:, x - side_b:x - side_a].mean(axis=1) for x in xs])
+    right_side = np.stack([t[:, x + side_a:x + side_b].mean(axis=1) for x in xs])
+    side_v = (left + right_side) / 2
+    up = np.stack([t[y - side_b:y - side_a, :].mean(axis=0) for y in xs])
+    down = np.stack([t[y + side_a:y + side_b, :].mean(axis=0) for y in xs])
+    side_h = (up + down) / 2
+
+    def cells(a: np.ndarray) -> np.ndarray:
+        # (8, L) -> (8, 9, trimmed middle of each cell's stretch)
+        return a[:, PAD:PAD + GRID_PX].reshape(N - 1, N, CANON_CELL)[:, :, trim:CANON_CELL - trim]
+
+    def per_cell(a: np.ndarray) -> np.ndarray:
+        # (P, 8, 9): the percentiles over each cell's stretch
+        return np.percentile(cells(a), percentiles, axis=2)  # type: ignore[no-any-return]
+
+    def beside(a: np.ndarray) -> np.ndarray:
+        return np.percentile(cells(a), percentiles[0], axis=2)  # type: ignore[no-any-return]
+
+    # (8 lines, 9 rows) transposed to (9, 8); (8 lines, 9 cols)
+    return ((per_cell(band_v).transpose(0, 2, 1), beside(side_v).T),
+            (per_cell(band_h), beside(side_h)))
+
+
+def outline_scores(through: np.ndarray, beside: np.ndarray, printed: float,
+                   cfg: SheetReaderConfig) -> np.ndarray:
+    """How much darker each border is than the printed line would be under the fill beside it.
+
+    Shading covers the paper and the printed line alike, down to the light that full cover
+    lets through (``ink_floor``); so under dark shading the printed line loses most of its
+    contrast, and a ratio to the fill alone would make a pencil outline over solid shading
+    look like no outline. The light expected through a border with no outline is the
+    printed line's, covered as much as the fill beside it is covered.
+    """
+    floor = cfg.ink_floor
+    cover = np.clip((1.0 - beside) / max(1.0 - floor, 1e-3), 0.0, 1.0)
+    expected = printed * (1.0 - cover) + floor * cover
+    scores: np.ndarray = 1.0 - through / np.maximum(expected, 1e-3)
+    return scores
+
+
+def outline_thresholds(scores: np.ndarray, cfg: SheetReaderConfig) -> tuple[float, float]:
+    """(cut, join) for this sheet, from its own outline scores between filled cells.
+
+    The scores of one sheet fall in two groups: borders inside a tile (no outline) and
+    borders between tiles (an outline). Their levels move with the hand and the light (soft
+    pencil over dark shading gives low scores all over, heavy pen high ones), so the decision
+    is taken against this sheet's two groups (two means in one dimension, medians as
+    centres); a border close to the middle of the two is undecided (a question, unless the
+    rules settle it). A sheet without two clear groups keeps the fixed thresholds.
+    """
+    values = np.asarray(scores, np.float64)
+    # a border much lighter than a printed line under the fill shows paper between two fills
+    # (tiles shaded apart with no outline drawn): neither group, it would drag the insides'
+    values = values[values >= NO_LINE_BELOW]
+    if values.size < 4:
+        return cfg.cut, cfg.join
+    lo, hi = cfg.join - 0.05, cfg.cut + 0.15
+    for _ in range(20):
+        mid = (lo + hi) / 2
+        low, high = values[values <= mid], values[values > mid]
+        if low.size == 0 or high.size == 0:
+            return cfg.cut, cfg.join
+        new_lo, new_hi = float(np.median(low)), float(np.median(high))
+        if new_lo == lo and new_hi == hi:
+            break
+        lo, hi = new_lo, new_hi
+    gap = hi - lo
+    if gap < cfg.min_outline_gap:
+        return cfg.cut, cfg.join
+    mid = (lo + hi) / 2
+    return mid + cfg.outline_margin * gap, mid - cfg.outline_margin * gap
+
+
+def printed_line_level(right: np.ndarray, below: np.ndarray, filled: np.ndarray,
+                       cfg: SheetReaderConfig) -> float:
+    """How much light the printed grid line lets through.
+
+    Measured on the borders between two empty cells; on a nearly full sheet, from the upper
+    part of the borders between filled cells (inside a tile, most of them); else the prior.
+    """
+    empty = ~filled
+    values = list(right[empty[:, :-1] & empty[:, 1:]])
+    values += list(below[empty[:-1, :] & empty[1:, :]])
+    if len(values) >= 3:
+        return float(np.median(values))
+    inside = list(right[filled[:, :-1] & filled[:, 1:]])
+    inside += list(below[filled[:-1, :] & filled[1:, :]])
+    if len(inside) >= 6:
+        return float(np.clip(np.percentile(inside, 70), 0.45, 0.85))
+    return cfg.printed_line_prior
+
+
+@dataclass(frozen=True)
+class Segmentation:
+    """Tiles found on a sheet, and the questions the outlines leave open."""
+
+    shapes: tuple[tuple[Cell, ...], ...]
+    questions: tuple[dict[str, Any], ...]
+    #: every border between two filled cells: (cell, cell) -> (outline there: True, False or
+    #: None when asked; confidence 0..1, below 0.5 when the drawing left it undecided; what
+    #: decided it: "drawing", "colour", "profile" (the shape of the border's profile, where the
+    #: score left it open), "closure" (a gap between two loose ends of a drawn outline),
+    #: "rules" or "asked")
+    outlines: dict[tuple[Cell, Cell], tuple[bool | None, float, str]] = field(
+        default_factory=dict)
+
+
+def hue_gap(a: np.ndarray, b: np.ndarray, cfg: SheetReaderConfig) -> float:
+    """1 - cos of the angle between two inks' hues; 0 when either is grey (no evidence)."""
+    na, nb = float(np.linalg.norm(a)), float(np.linalg.norm(b))
+    if na < cfg.min_hue or nb < cfg.min_hue:
+        return 0.0
+    return 1.0 - float(np.dot(a, b)) / (na * nb)
+
+
+class _Union:
+    def __init__(self) -> None:
+        self.parent: dict[Cell, Cell] = {}
+
+    def find(self, a: Cell) -> Cell:
+        self.parent.setdefault(a, a)
+        while self.parent[a] != a:
+            self.parent[a] = self.parent[self.parent[a]]
+            a = self.parent[a]
+        return a
+
+    def union(self, a: Cell, b: Cell) -> None:
+        self.parent[self.find(a)] = self.find(b)
+
+
+def _is_legal_tile(cells: list[Cell]) -> bool:
+    """A tile the rules allow: 1-7 cells, or the 8-cell start on the centre."""
+    if (N // 2, N // 2) in cells:
+        return len(cells) == 8
+    return 1 <= len(cells) <= 7
+
+
+Corner = tuple[int, int]
+
+
+def _ends(border: tuple[Cell, Cell]) -> tuple[Corner, Corner]:
+    """The two grid corners (row, col of the grid lines) a border between two cells joins."""
+    (r, c), (nr, nc) = border
+    if r == nr:  # cells side by side: the vertical line right of (r, c)
+        return (r, c + 1), (r + 1, c + 1)
+    return (r + 1, c), (r + 1, c + 1)
+
+
+def _gaps(tiles: set[Cell], cuts: list[tuple[Cell, Cell]], joins: list[tuple[Cell, Cell]],
+          unsure: list[tuple[Cell, Cell]]) -> list[tuple[Cell, Cell]]:
+    """Joins where a drawn outline has a gap: both corners of the border are loose ends of the
+    outlines (see :func:`_loose_corners`), and neither corner has another such join. (Loose
+    ends next to an undecided border are left to the rules, which close every outline.)"""
+    loose = _loose_corners(tiles, cuts, unsure)
+    candidates = [b for b in joins if all(corner in loose for corner in _ends(b))]
+    uses: dict[Corner, int] = {}
+    for border in candidates:
+        for corner in _ends(border):
+            uses[corner] = uses.get(corner, 0) + 1
+    return [b for b in candidates if all(uses[corner] == 1 for corner in _ends(b))]
+
+
+def _loose_corners(tiles: set[Cell], cuts: list[tuple[Cell, Cell]],
+                   maybe: list[tuple[Cell, Cell]]) -> set[Corner]:
+    """Grid corners where exactly one outline ends (the cuts, and the sides of tile cells not
+    shared with another tile cell) and no undecided border (``maybe``) could continue it: a
+    drawn outline does not stop there."""
+    degree: dict[Corner, int] = {}
+    for border in cuts:
+        for corner in _ends(border):
+            degree[corner] = degree.get(corner, 0) + 1
+    for r, c in tiles:
+        for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0)):
+            if (r + dr, c + dc) in tiles:
+                continue
+            a, b = sorted([(r, c), (r + dr, c + dc)])
+            for corner in _ends((a, b)):
+                degree[corner] = degree.get(corner, 0) + 1
+    open_ends = {corner for border in maybe for corner in _ends(border)}
+    return {corner for corner, n in degree.items() if n == 1 and corner not in open_ends}
+
+
+def _question(kind: str, cells: list[Cell], message: str) -> dict[str, Any]:
+    return {"kind": kind, "cells": [list(x) for x in sorted(cells)], "message": message}
+
+
+def segment(
+    tiles: set[Cell],
+    right: np.ndarray,
+    below: np.ndarray,
+    colour: np.ndarray,
+    cfg: SheetReaderConfig,
+    *,
+    max_unsure: int = 8,
+    thresholds: tuple[float, float] | None = None,
+    settle_by_rules: bool = True,
+    profile_verdicts: dict[tuple[Cell, Cell], bool] | None = None,
+    border_probability: dict[tuple[Cell, Cell], float] | None = None,
+    sure_probability: tuple[float, float] = (1.0, 0.0),
+    hatched_along: set[tuple[Cell, Cell]] | None = None,
+) -> Segmentation:
+    """Group filled cells into tiles; what the drawing leaves open becomes a question.
+
+    Borders with a clear outline (or a change of colour) separate tiles, borders clearly
+    without one join them, except where paper shows between the two fills
+    (:data:`PAPER_BETWEEN`: two tiles shaded apart, no outline drawn). An undecided border is
+    settled by the rules when only one way of settling the undecided borders around it gives
+    tiles the rules allow (1-7 cells, the start 8 on the centre) and ``settle_by_rules`` (the
+    sheet's outlines stand out); otherwise it is a question (and joined meanwhile).
+    ``profile_verdicts`` (see :mod:`vision.second_chance.profiles`) decide some of the borders the
+    score leaves undecided, by the shape of their profile. ``border_probability`` (see
+    :mod:`vision.second_chance.borders`) is the learned chance of an outline on each border: at
+    least
+    the first of ``sure_probability`` cuts a border the score did not cut, at most the second
+    joins one the score left undecided (never where paper shows between the fills or the
+    colour changes). ``hatched_along`` are borders between two cells hatched alike with
+    strokes that run along the border: a stroke there darkens the printed line like an
+    outline: a cut the score made there is asked about unless the score made it surely
+    (:data:`ALONG_CUT`) and the model is sure of it.
+    """
+    verdicts = profile_verdicts or {}
+    along = hatched_along or set()
+    learned = border_probability or {}
+    cut_chance, join_chance = sure_probability
+    cut_at, join_at = thresholds if thresholds is not None else (cfg.cut, cfg.join)
+    base = _Union()
+    for cell in tiles:
+        base.find(cell)
+    cuts: list[tuple[Cell, Cell]] = []
+    joins: list[tuple[Cell, Cell]] = []
+    unsure: list[tuple[Cell, Cell]] = []
+    outlines: dict[tuple[Cell, Cell], tuple[bool | None, float, str]] = {}
+    middle, half = (cut_at + join_at) / 2, max((cut_at - join_at) / 2, 1e-6)
+    for r, c in sorted(tiles):
+        for (nr, nc), score in (
+            ((r, c + 1), right[r, c] if c + 1 < N else 0.0),
+            ((r + 1, c), below[r, c] if r + 1 < N else 0.0),
+        ):
+            if (nr, nc) not in tiles:
+                continue
+            hue = hue_gap(colour[r, c], colour[nr, nc], cfg)
+            strong_hue = (hue > cfg.colour_cut * cfg.sure_hue_factor
+                          and min(np.linalg.norm(colour[r, c]), np.linalg.norm(colour[nr, nc]))
+                          >= cfg.min_hue * cfg.sure_hue_factor)
+            # confidence: 0.5 at the edge of the undecided band, 1.0 at twice the distance
+            distance = abs(float(score) - middle) / half
+            sure = float(np.clip(0.5 + (distance - 1) * 0.5, 0.5, 1.0))
+            border = ((r, c), (nr, nc))
+            chance = learned.get(border)
+            # the score's side, against the model's: a border the score decided one way
+            # and the model leans the other way (past even odds) is left undecided
+            doubted = chance is not None and (
+                (score > cut_at and not strong_hue and chance <= MODEL_DOUBT)
+                or (score > cut_at and not strong_hue and (
+                    (sure < BARELY_CUT and chance < cut_chance)
+                    or (border in along and (sure < ALONG_CUT or chance < cut_chance))))
+                or (join_at >= score >= PAPER_BETWEEN and hue <= cfg.colour_cut
+                    and MODEL_DOUBT <= chance < cut_chance))
+            if doubted:
+                unsure.append(border)
+                outlines[border] = (None, 0.5 * min(distance, 1.0), "asked")
+            elif score > cut_at or strong_hue or (hue > cfg.colour_cut and score > join_at):
+                cuts.append(border)
+                by_score = score > cut_at
+                outlines[border] = (True, sure if by_score else 1.0 if strong_hue else 0.5,
+                                    "drawing" if by_score else "colour")
+            elif learned.get(border, 0.0) >= cut_chance:
+                # the score missed it, the sheet's other measures of the border did not
+                cuts.append(border)
+                outlines[border] = (True, MODEL_SURE, "model")
+            elif (learned.get(border, 1.0) <= join_chance and score > join_at
+                  and hue <= cfg.colour_cut):
+                joins.append(border)
+                outlines[border] = (False, MODEL_SURE, "model")
+            elif border in verdicts and score > join_at:
+                # the score left it open, the profile across the border did not
+                if verdicts[border]:
+                    cuts.append(border)
+                else:
+                    joins.append(border)
+                outlines[border] = (verdicts[border], PROFILE_SURE, "profile")
+            elif score > join_at or hue > cfg.colour_cut or score < PAPER_BETWEEN:
+                # a change of colour where no line is seen (or a line not clear enough): the
+                # pencils of one tile can differ a little; or paper between the two fills (two
+                # tiles shaded apart, no outline drawn): asked unless the rules settle it
+                unsure.append(border)
+                outlines[border] = (None, 0.5 * min(distance, 1.0), "asked")
+            else:
+                joins.append(border)
+                outlines[border] = (False, sure, "drawing")
+    # a drawn outline never just stops: where two of its loose ends face each other across
+    # one border, the line runs there too (drawn too lightly to score); looked for only when
+    # an outline does not close
+    for a, b in joins:
+        base.union(a, b)
+    if any(base.find(a) == base.find(b) for a, b in cuts):
+        gaps = _gaps(tiles, cuts, joins, unsure)
+        for border in gaps:
+            joins.remove(border)
+            cuts.append(border)
+            outlines[border] = (True, CLOSURE_SURE, "closure")
+        if gaps:
+            base = _Union()
+            for cell in tiles:
+                base.find(cell)
+            for a, b in joins:
+                base.union(a, b)
+    members: dict[Cell, list[Cell]] = {}
+    for cell in tiles:
+        members.setdefault(base.find(cell), []).append(cell)
+    # clusters of base pieces linked by undecided borders, each settled on its own
+    linked = _Union()
+    for a, b in unsure:
+        linked.union(base.find(a), base.find(b))
+    clusters: dict[Cell, list[tuple[Cell, Cell]]] = {}
+    for edge in unsure:
+        clusters.setdefault(linked.find(base.find(edge[0])), []).append(edge)
+    final = _Union()
+    for cell in tiles:
+        final.union(cell, base.find(cell))
+    questions: list[dict[str, Any]] = []
+    for edges in clusters.values():
+        roots = sorted({base.find(x) for edge in edges for x in edge})
+        root_set = set(roots)
+        legal: list[int] = []
+        if len(edges) <= max_unsure:
+            for choice in range(1 << len(edges)):
+                trial = _Union()
+                for root in roots:
+                    trial.find(root)
+                for i, (a, b) in enumerate(edges):
+                    if choice >> i & 1:
+                        trial.union(base.find(a), base.find(b))
+                pieces: dict[Cell, list[Cell]] = {}
+                for root in roots:
+                    pieces.setdefault(trial.find(root), []).extend(members[root])
+                # a drawn outline must end up between two tiles, not inside one: the ones
+                # drawn clearly and the ones this settlement would draw
+                closed = all(
+                    trial.find(base.find(a)) != trial.find(base.find(b))
+                    for a, b in cuts
+                    if base.find(a) in root_set and base.find(b) in root_set
+                ) and all(
+                    trial.find(base.find(a)) != trial.find(base.find(b))
+                    for i, (a, b) in enumerate(edges) if not choice >> i & 1
+                )
+                if closed and all(_is_legal_tile(p) for p in pieces.values()):
+                    legal.append(choice)
+                    if len(legal) > 1:
+                        break
+        if len(legal) == 1 and settle_by_rules:
+            for i, (a, b) in enumerate(edges):
+                joined = bool(legal[0] >> i & 1)
+                if joined:
+                    final.union(a, b)
+                outlines[(a, b)] = (not joined, outlines[(a, b)][1], "rules")
+            continue
+        for a, b in edges:
+            final.union(a, b)
+        cells = [x for root in roots for x in members[root]]
+        a, b = edges[0]
+        questions.append(_question(
+            "split", cells,
+            f"is there an outline between {list(a)} and {list(b)}? the drawing does not "
+            "show it clearly",
+        ))
+    groups: dict[Cell, list[Cell]] = {}
+    for cell in tiles:
+        groups.setdefault(final.find(cell), []).append(cell)
+    for a, b in cuts:
+        if final.find(a) == final.find(b):
+            questions.append(_question(
+                "outline", groups[final.find(a)],
+                f"an outline between {list(a)} and {list(b)} does not close: are these one "
+                "tile or several?",
+            ))
+    # a shape the rules do not allow is far more likely a missed outline than a player's
+    # mistake: asked, never passed on as read
+    for group in groups.values():
+        if not _is_legal_tile(group):
+            questions.append(_question(
+                "split", group,
+                f"these {len(group)} cells read as one shape, which no tile can be: where are "
+                "the outlines?",
+            ))
+    seen: set[tuple[str, str]] = set()
+    unique = []
+    for q in questions:
+        key = (q["kind"], str(q["cells"]))
+        if key not in seen:
+            seen.add(key)
+            unique.append(q)
+    shapes = tuple(sorted(tuple(sorted(g)) for g in groups.values()))
+    return Segmentation(shapes, tuple(unique), outlines)
+
+
+def unoutlined_tiles(
+    seg: Segmentation,
+    through_right: np.ndarray,
+    through_below: np.ndarray,
+    printed: float,
+    empty: set[Cell],
+    *,
+    side_drawn: dict[tuple[Cell, Cell], float] | None = None,
+    surely_drawn: float = 1.0,
+    surely_bare: float = 0.0,
+) -> Segmentation:
+    """Ask about every tile of two or more cells read without an outline around it.
+
+    The borders inside a tile are joined because no line is seen there; that is evidence only
+    where the player draws outlines. Where the sides of a tile facing empty cells show no drawn
+    line (at least half of them let through as much light as the printed line,
+    :data:`BARE_LINE`), the player skipped the outline, and two touching tiles drawn that way
+    look like one: which it is, only the players know (the rules allow both, colours did not
+    split it). (An outline in a light coloured pencil can look bare too: asked, which is
+    safe; the colour of the line does not tell them apart, a camera's colour cast tints bare
+    printed lines as much.) On a sheet with such a tile, a tile with no side on an empty cell
+    is asked about too (its sides are its neighbours' outlines), and so is a cut only just
+    decided (:data:`WEAK_CUT`, the profile, a closed gap). The start on the centre (8 cells) is
+    not asked: no split of it is legal. The question names the cells; its joins become asked
+    borders.
+
+    ``side_drawn`` (see :mod:`vision.second_chance.borders`) is the learned chance that the outline
+    is
+    drawn on each side ``(tile cell, empty cell)``: a side it gives at least ``surely_drawn``
+    counts as drawn whatever its light (a light coloured pencil's outline), but only on a
+    sheet where it is sure of every side that looks bare. Where one tile's outline is skipped,
+    a faint outline elsewhere is as doubtful as before: the outline it draws between two tiles
+    can be missed as easily (bench sheet 3152 of the missing-outline tests, a light pencil
+    tile joined to an unoutlined one), and only the question about its tile catches that.
+    A side it gives at most ``surely_bare`` is surely bare: a tile whose bare sides all are
+    shows that the player skips outlines as surely as a side that lets through all the
+    printed line's light.
+    """
+    chances = side_drawn or {}
+    learned = chances
+    looks_bare = [((r, c), (nr, nc)) for shape in seg.shapes for r, c in shape
+                  for nr, nc in ((r, c + 1), (r + 1, c), (r, c - 1), (r - 1, c))
+                  if (nr, nc) in empty and (
+                      through_right[min((r, c), (nr, nc))] if r == nr
+                      else through_below[min((r, c), (nr, nc))]) > BARE_LINE * printed]
+    if any(learned.get(side, 0.0) < surely_drawn for side in looks_bare):
+        learned = {}
+    questions = list(seg.questions)
+    outlines = dict(seg.outlines)
+    asked = {(q["kind"], str(q["cells"])) for q in questions}
+    sides: dict[tuple[Cell, ...], tuple[int, int]] = {}
+    skips = False
+    for shape in seg.shapes:
+        bare = drawn = certain = 0
+        lightest = 0.0
+        for r, c in shape:
+            for nr, nc in ((r, c + 1), (r + 1, c), (r, c - 1), (r - 1, c)):
+                if (nr, nc) not in empty:
+                    continue
+                a = min((r, c), (nr, nc))
+                through = through_right[a] if r == nr else through_below[a]
+                if learned.get(((r, c), (nr, nc)), 0.0) >= surely_drawn:
+                    drawn += 1
+                    continue
+                lightest = max(lightest, through / max(printed, 1e-3))
+                if through > BARE_LINE * printed:
+                    bare += 1
+                    certain += chances.get(((r, c), (nr, nc)), 1.0) <= surely_bare
+                else:
+                    drawn += 1
+        sides[shape] = (bare, drawn)
+        # a player who surely skipped one outline may have skipped others: then a tile with no
+        # side on an empty cell (all its sides are other tiles' outlines) tells nothing of its
+        # own (a light coloured pencil's outline can look bare by a little, not by this much)
+        skips = skips or (bare > 0 and bare >= drawn
+                          and (lightest >= SURELY_BARE or certain == bare))
+    centre = (N // 2, N // 2)
+    if skips:
+        # where a player skips outlines, the sheet's two groups of scores are mixed with bare
+        # borders: a cut only just decided (the profile, a closed gap, a score near the
+        # middle) is asked too
+        for border, (outline, sure, by) in seg.outlines.items():
+            if not outline or (by == "drawing" and sure >= WEAK_CUT) or by not in (
+                    "drawing", "profile", "closure", "model"):
+                continue
+            a, b = border
+            both = [x for t in seg.shapes if a in t or b in t for x in t]
+            questions.append(_question(
+                "split", both,
+                f"is there an outline between {list(a)} and {list(b)}? the drawing does not "
+                "show it clearly",
+            ))
+            outlines[border] = (None, min(sure, 0.45), "asked")
+    for shape in seg.shapes:
+        bare, drawn = sides[shape]
+        if len(shape) < 2 or (centre in shape and len(shape) == 8):
+            continue  # nothing to split; the start on the centre has 8 cells, no fewer
+        unverified = (bare > 0 and bare >= drawn) or (skips and bare + drawn == 0)
+        if not unverified:
+            continue
+        cells = set(shape)
+        # a cut inside the tile only the profile or a closed gap made is as doubtful as the
+        # joins: the tile beyond it is part of the question
+        near = set(shape)
+        for (a, b), (outline, _, by) in seg.outlines.items():
+            if outline and by in ("profile", "closure", "model") and (a in cells) != (b in cells):
+                other = b if a in cells else a
+                near.update(next(t for t in seg.shapes if other in t))
+        question = _question(
+            "split", list(near),
+            f"no outline is drawn around these {len(shape)} cells: are they one tile or "
+            "several?",
+        )
+        if ("split", str(question["cells"])) not in asked:
+            questions.append(question)
+        for border, (outline, _, _) in outlines.items():
+            if outline is False and border[0] in cells and border[1] in cells:
+                outlines[border] = (None, 0.25, "asked")
+    unique = {(q["kind"], str(q["cells"])): q for q in reversed(questions)}
+    kept = [q for q in questions if unique[(q["kind"], str(q["cells"]))] is q]
+    return Segmentation(seg.shapes, tuple(kept), outlines)

@@ -1,0 +1,507 @@
+"""Read a Second Chance sheet from a camera frame: filled cells, tiles, the bonus 1, questions.
+
+Stages (each a small function over the canonical image of :mod:`vision.second_chance.geometry`):
+
+1. :func:`~vision.second_chance.geometry.locate_grid`: markers, or the pad's frame; refuses a frame
+   it cannot trust (exit 4);
+2. grid lines found and the image rectified (lens, a bent sheet);
+3. :func:`paper_model`: the paper's brightness under uneven light and shadows, from the margins
+   and the bright parts of cells, so ink is measured against the paper it is on (a cell whose
+   paper it cannot tell from a lighter shading is asked about if it reads empty);
+4. :func:`cell_features`: per cell, the share of ink (dark, or coloured: coloured pencils that
+   are light in grey still differ from the paper in colour) and how that ink is spread;
+5. :func:`classify_cells`: empty, filled or doubtful; the bonus 1 is the filled cell whose ink
+   is a narrow upright stroke;
+6. :func:`border_light`, :func:`outline_scores`: between two filled neighbours, is there a
+   drawn outline (a line darker than both sides all along the border) or a change of colour?
+7. :func:`segment`: tiles are the groups of filled cells joined where there is no outline;
+   a border that cannot be decided, or outlines that do not close, become questions; a small
+   learned model of each border (:mod:`vision.second_chance.borders`, trained on rendered sheets)
+   cuts outlines the score missed, joins undecided borders it is sure of, and leaves
+   undecided a border the score decided against its lean;
+8. ``check_sheet`` of the core reports the rules' side: empty count, start on the centre,
+   canonical shapes, illegal shapes.
+
+Nothing is guessed: every doubt is a question in the result. A wrong score applied without a
+question is the worst failure there is.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion.second_chance.deck import Deck
+from companion.second_chance.shapes import Cell, Shape
+from companion.second_chance.sheet import SheetCheck, check_sheet
+from vision.second_chance.borders import (
+    FEATURES,
+    SheetBorderLevels,
+    border_features,
+    load_border_model,
+    load_side_model,
+    side_features,
+)
+from vision.second_chance.cells import (
+    GRID_PX,
+    PAD,
+    UNSURE_PAPER_CONFIDENCE,
+    CellFeatures,
+    _one_stroke,
+    cell_features,
+    classify_cells,
+    crop_grid,
+    ink_maps,
+    looks_like_paper_beside,
+    paper_and_unsure,
+    paper_cast,
+    paper_model,
+)
+from vision.second_chance.geometry import (
+    GridFit,
+    locate_grid,
+    rectify,
+    refine_mesh,
+    warp_canon,
+)
+from vision.second_chance.layout import GRID_CELLS, SheetLayout
+from vision.second_chance.outlines import (
+    Segmentation,
+    border_light,
+    border_light_levels,
+    hue_gap,
+    outline_scores,
+    outline_thresholds,
+    printed_line_level,
+    segment,
+    unoutlined_tiles,
+)
+from vision.second_chance.profiles import border_profiles, profile_verdicts
+from vision.second_chance.settings import DEFAULT_CONFIG, SheetReaderConfig, reader_config
+
+# the stages' names stay importable from here (other modules and tests use them)
+__all__ = [
+    "DEFAULT_CONFIG",
+    "GRID_PX",
+    "PAD",
+    "CellFeatures",
+    "Segmentation",
+    "SheetReaderConfig",
+    "SheetReading",
+    "border_light",
+    "cell_features",
+    "classify_cells",
+    "crop_grid",
+    "hue_gap",
+    "ink_maps",
+    "outline_scores",
+    "outline_thresholds",
+    "paper_cast",
+    "paper_model",
+    "printed_line_level",
+    "read_canonical",
+    "read_sheet",
+    "reader_config",
+    "segment",
+]
+
+N = GRID_CELLS
+
+
+@dataclass(frozen=True)
+class SheetReading:
+    """What the reader saw, the check of the core, and the questions for the players."""
+
+    grid_rows: tuple[str, ...]
+    shapes: tuple[tuple[Cell, ...], ...]
+    bonus: Cell | None
+    check: SheetCheck
+    questions: tuple[dict[str, Any], ...]
+    doubtful: tuple[Cell, ...]
+    confidence: float
+    cell_confidence: np.ndarray
+    method: str
+    seconds: float
+    debug: dict[str, Any] = field(default_factory=dict)
+    #: every border between two filled cells: (outline there, confidence, decided by); see
+    #: :class:`Segmentation`
+    outlines: dict[tuple[Cell, Cell], tuple[bool | None, float, str]] = field(
+        default_factory=dict)
+
+    @property
+    def filled(self) -> tuple[Cell, ...]:
+        return tuple((r, c) for r in range(N) for c in range(N) if self.grid_rows[r][c] != ".")
+
+    def to_json(self) -> dict[str, Any]:
+        """The output of ``companion read sheet`` (issue 11's format plus details)."""
+        return {
+            "grid": list(self.grid_rows),
+            "shapes": [
+                {
+                    "cells": [list(c) for c in cells],
+                    "shape": Shape.from_cells(cells).canonical().text,
+                }
+                for cells in self.shapes
+            ],
+            "empty": self.check.empty,
+            "bonus": list(self.bonus) if self.bonus is not None else None,
+            "problems": [p.to_json() for p in self.check.problems],
+            "questions": list(self.questions),
+            "start_covers_centre": self.check.start_covers_centre,
+            "confidence": round(self.confidence, 3),
+            "doubtful": [list(c) for c in self.doubtful],
+            "method": self.method,
+            "seconds": round(self.seconds, 4),
+            "outlines": [
+                {"cells": [list(a), list(b)], "outline": outline,
+                 "confidence": round(sure, 3), "by": by}
+                for (a, b), (outline, sure, by) in sorted(self.outlines.items())
+            ],
+        }
+
+
+
+#: from this many doubtful cells on, the cells read empty are asked about too
+MANY_DOUBTFUL = 8
+#: a cell whose darkness varies this much inside (its std) is hatched, not shaded solid
+#: (solid pencil shading measures 0.03-0.07, hatching and cross-hatching 0.1-0.18)
+HATCHED_TEXTURE = 0.1
+#: the one mark looking a little like a 1 (asked about) is the bonus meanwhile from this share
+#: of ``one_max_ink`` on: on the bench's sheets pen 1s that fail the stroke test have ink
+#: 0.22-0.34, the faint traces and strokes of tiles that look a little like a 1, 0.02-0.06
+HEAVY_ONE_INK = 0.3
+#: a doubtful cell (asked about) counts as filled meanwhile from this fill score on, below the
+#: middle of the doubtful band: doubtful cells are mostly light shading on nearly full sheets
+#: (on seeds 0-299 and 5000-5299 the doubtful empty ones scored up to 0.76 but one, at 1.0;
+#: the filled ones below the middle from 0.85)
+DOUBTFUL_LEANS_FILLED = 0.8
+#: two cells are hatched alike along their border when their strokes' mean direction along it
+#: (vision.second_chance.borders' strokes_along: 1 all along, -1 all across) is at least this, and
+#: their directions differ (strokes_apart) by at most this (sheet 11265: vertical pencil
+#: hatching along a vertical border, 0.94 and 0.02, cut just past the sheet's cut score)
+HATCH_ALONG = 0.8
+HATCH_ALIKE = 0.2
+
+
+@dataclass(frozen=True)
+class BorderLook:
+    """What the reader makes of the borders between filled cells (see
+    :func:`look_at_borders`)."""
+
+    thresholds: tuple[float, float]  # (cut, join) outline scores of this sheet
+    calibrated: bool  # the sheet's outlines stand out from its insides (two groups)
+    verdicts: dict[tuple[Cell, Cell], bool]  # the profile's say on undecided borders
+    levels: SheetBorderLevels
+    borders: list[tuple[Cell, Cell]]
+    features: np.ndarray  # a row of vision.second_chance.borders.FEATURES per border
+    probability: dict[tuple[Cell, Cell], float]  # the learned chance of an outline
+    extra_probability: dict[tuple[Cell, Cell], float]  # ... on the extra borders asked for
+
+
+def look_at_borders(tiles: set[Cell], measured: SheetBorderLevels, cfg: SheetReaderConfig,
+                    extra: list[tuple[Cell, Cell]] | None = None) -> BorderLook:
+    """Score, profile and the learned model on every border between two of ``tiles``, and
+    on the ``extra`` borders (a cell beside a tile, taken as filled: measured against the
+    same sheet, left out of its thresholds)."""
+    right, below = measured.right, measured.below
+    scores: dict[tuple[Cell, Cell], float] = {}
+    for r, c in tiles:
+        if (r, c + 1) in tiles:
+            scores[((r, c), (r, c + 1))] = float(right[r, c])
+        if (r + 1, c) in tiles:
+            scores[((r, c), (r + 1, c))] = float(below[r, c])
+    thresholds = outline_thresholds(np.asarray(list(scores.values())), cfg)
+    # the rules may settle an undecided border only on a sheet whose outlines stand out from
+    # the rest (two clear groups): where none are drawn, a legal split is still a guess
+    calibrated = thresholds != (cfg.cut, cfg.join)
+    verdicts = {}
+    cut_at, join_at = thresholds
+    profile_r, profile_b = measured.profile_right, measured.profile_below
+    if calibrated and any(join_at < s <= cut_at for s in scores.values()):
+        # a second look at the undecided borders: their profile against the sheet's own
+        # sure insides and sure outlines (soft pencil outlines over dark shading)
+        profiles = {(a, b): profile_r[a] if a[0] == b[0] else profile_b[a] for a, b in scores}
+        verdicts = profile_verdicts(profiles, scores, thresholds)
+        # between two hatched cells a stroke of the hatching along the printed line has the
+        # profile of an outline (seed 9612, cross-hatching): the profile cuts nothing there
+        texture = measured.texture
+        verdicts = {border: cut for border, cut in verdicts.items()
+                    if not (cut and min(texture[border[0]], texture[border[1]])
+                            >= HATCHED_TEXTURE)}
+    # the learned look at every border (see vision.second_chance.borders)
+    borders = sorted(scores)
+    levels = replace(measured, thresholds=thresholds, calibrated=calibrated)
+    extra = list(extra or [])
+    features = border_features(borders + extra, levels)
+    model = load_border_model()
+    chances = (model.probabilities(features).tolist() if model is not None
+               else [0.5] * len(features))
+    return BorderLook(thresholds, calibrated, verdicts, levels, borders,
+                      features[:len(borders)],
+                      dict(zip(borders, chances[:len(borders)], strict=True))
+                      if model is not None else {},
+                      dict(zip(extra, chances[len(borders):], strict=True)))
+
+
+def _borders_beside(cells: list[Cell], tiles: set[Cell]) -> list[tuple[Cell, Cell]]:
+    """The borders between each of ``cells`` and the tile cells beside it."""
+    return [(min(cell, other), max(cell, other)) for cell in cells
+            for other in ((cell[0], cell[1] + 1), (cell[0] + 1, cell[1]),
+                          (cell[0], cell[1] - 1), (cell[0] - 1, cell[1]))
+            if other in tiles]
+
+
+def _inside_a_tile(cells: list[Cell], look: BorderLook, tiles: set[Cell]) -> set[Cell]:
+    """The ``cells`` (doubtful, read empty) beside a tile with surely no outline between, where
+    the tile's own outline would run if the cell were outside it: shading of that tile (a
+    light coloured pencil). On the bench ranges 9000-11399 the rule mended 6 sheets and made
+    none worse."""
+    model = load_border_model()
+    if model is None:
+        return set()
+    return {cell for cell in cells
+            if any(look.extra_probability[border] <= model.join_below
+                   for border in _borders_beside([cell], tiles))}
+
+
+def read_canonical(
+    canon: np.ndarray,
+    cfg: SheetReaderConfig = DEFAULT_CONFIG,
+    *,
+    method: str = "canonical",
+    started: float | None = None,
+    orientation_confidence: float = 1.0,
+    deck: Deck | None = None,
+) -> SheetReading:
+    """Read a canonical (already located) sheet image."""
+    started = time.perf_counter() if started is None else started
+    gray = canon.mean(axis=2).astype(np.float32) if canon.ndim == 3 else canon.astype(np.float32)
+    mesh = refine_mesh(gray)
+    canon = rectify(canon, mesh)
+    if canon.ndim == 2:
+        canon = cv2.cvtColor(canon, cv2.COLOR_GRAY2BGR)
+    gray = cv2.cvtColor(canon, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    paper, unsure_paper = paper_and_unsure(gray, colour=canon)
+    cast = paper_cast(canon, paper)
+    ink, darkness, norm, chroma_map = ink_maps(crop_grid(canon), crop_grid(paper), cast, cfg)
+    f = cell_features(ink, darkness, norm, chroma_map, cfg)
+    state, confidence, ones = classify_cells(f, cfg, unsure_paper)
+    # an even fill that looks like the empty paper beside it is asked about
+    paper_like = looks_like_paper_beside(crop_grid(canon), state, f.texture, cfg)
+    state = np.where(paper_like, -1, state)
+    confidence = np.where(paper_like, np.minimum(confidence, UNSURE_PAPER_CONFIDENCE),
+                          confidence)
+    questions: list[dict[str, Any]] = []
+    doubtful = [(r, c) for r in range(N) for c in range(N) if state[r, c] == -1]
+    for cell in doubtful:
+        # a cell asked about only for the paper under it (see paper_and_unsure) has no marks
+        # to speak of: it is darker than the shading beside it was taken to be lit
+        shadowed = bool(unsure_paper[cell]) and f.score[cell] <= cfg.empty_score
+        questions.append(
+            {
+                "kind": "cell",
+                "cells": [list(cell)],
+                "message": f"is cell {list(cell)} filled? "
+                + ("it looks empty but dark: a shadow, or light shading?" if shadowed
+                   else "the marks are not clear"),
+            }
+        )
+    if len(doubtful) >= MANY_DOUBTFUL:
+        # this many unclear cells say the sheet's own light and shading were misjudged (a
+        # nearly full sheet in light pencil): a cell read empty is no surer than they are
+        read_empty = [[r, c] for r in range(N) for c in range(N) if state[r, c] == 0]
+        if read_empty:
+            questions.append(
+                {
+                    "kind": "cell",
+                    "cells": read_empty,
+                    "message": f"{len(doubtful)} cells are unclear, so the empty ones may be "
+                    "misread too: are these cells empty?",
+                }
+            )
+    bonus: Cell | None = None
+    ones = [cell for cell in ones if state[cell] != 0]
+    # a 1 shaped mark with more ink than a written 1 has (a heavy pen, a blurred frame) is
+    # never taken for sure, but asked about when no sure 1 is found: read as a one-cell tile
+    # it would change the score without a question
+    # a sure 1 is also a cell surely written in: faint traces of an erased mark (a doubtful
+    # cell, asked about anyway) that look like a 1 never compete with a clear one
+    strong = [cell for cell in ones
+              if state[cell] == 1 and f.ink[cell] <= cfg.one_max_ink
+              and _one_stroke(ink, cell, f, cfg)]
+    weak = [cell for cell in ones if cell not in strong]
+    if len(strong) == 1:
+        bonus = strong[0]
+    elif not strong and weak:
+        if (len(weak) == 1 and state[weak[0]] == 1
+                and f.ink[weak[0]] >= cfg.one_max_ink * HEAVY_ONE_INK):
+            # meanwhile, one mark that looks like a 1 in heavy ink (a pen's 1: its strokes
+            # break into more pieces than a pencil's) is the bonus rather than a one-cell tile
+            bonus = weak[0]
+        questions.append(
+            {
+                "kind": "bonus",
+                "cells": [list(c) for c in weak],
+                "message": "is there a handwritten 1 here? the marks look a little like one",
+            }
+        )
+    if len(strong) > 1:
+        ones = strong
+        questions.append(
+            {
+                "kind": "bonus",
+                "cells": [list(c) for c in ones],
+                "message": "several cells look like a handwritten 1: which is it?",
+            }
+        )
+    # a doubtful cell is asked about; meanwhile it counts on the side its score is nearer
+    filled = {(r, c) for r in range(N) for c in range(N)
+              if state[r, c] == 1
+              or (state[r, c] == -1 and f.score[r, c] >= DOUBTFUL_LEANS_FILLED)}
+    if bonus is not None:
+        filled.add(bonus)
+    tiles = filled - ({bonus} if bonus else set())
+    (levels_r, beside_r), (levels_b, beside_b) = border_light_levels(
+        darkness, percentiles=(70.0, 30.0))
+    (through_r, low_r), (through_b, low_b) = levels_r, levels_b
+    ratio_r = through_r / np.maximum(beside_r, 1e-3)
+    ratio_b = through_b / np.maximum(beside_b, 1e-3)
+    printed = printed_line_level(ratio_r, ratio_b, state == 1, cfg)
+    right = outline_scores(through_r, beside_r, printed, cfg)
+    below = outline_scores(through_b, beside_b, printed, cfg)
+    measured = SheetBorderLevels(
+        right, below, through_r, through_b, low_r, low_b, beside_r, beside_b,
+        *border_profiles(darkness), printed, (cfg.cut, cfg.join), False, f.colour, f.darkness,
+        f.texture, f.strokes)
+    # a doubtful cell read empty that no outline parts from a tile beside it is shading of
+    # that tile (a light coloured pencil): filled meanwhile, and still asked about
+    leaning_empty = [cell for cell in doubtful if cell not in filled]
+    look = look_at_borders(tiles, measured, cfg, _borders_beside(leaning_empty, tiles))
+    inside = _inside_a_tile(leaning_empty, look, tiles)
+    if inside:
+        filled |= inside
+        tiles |= inside
+        look = look_at_borders(tiles, measured, cfg)
+    thresholds, calibrated, verdicts = look.thresholds, look.calibrated, look.verdicts
+    levels, borders, features, probability = (look.levels, look.borders, look.features,
+                                              look.probability)
+    model = load_border_model()
+    along = features[:, FEATURES.index("strokes_along")]
+    apart = features[:, FEATURES.index("strokes_apart")]
+    hatched_along = {border for border, a, b in zip(borders, along, apart, strict=True)
+                     if a >= HATCH_ALONG and b <= HATCH_ALIKE}
+    seg = segment(tiles, right, below, f.colour, cfg, thresholds=thresholds,
+                  settle_by_rules=calibrated, profile_verdicts=verdicts,
+                  border_probability=probability,
+                  sure_probability=((model.cut_above, model.join_below) if model is not None
+                                    else (1.0, 0.0)),
+                  hatched_along=hatched_along)
+    # where the player drew no outline, the joins are no evidence: asked
+    empty = {(r, c) for r in range(N) for c in range(N) if (r, c) not in filled}
+    sides = [(cell, (cell[0] + dr, cell[1] + dc)) for cell in sorted(tiles)
+             for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))
+             if (cell[0] + dr, cell[1] + dc) in empty]
+    empty_borders = [(a, (a[0] + dr, a[1] + dc)) for a in sorted(empty)
+                     for dr, dc in ((0, 1), (1, 0)) if (a[0] + dr, a[1] + dc) in empty]
+    side_rows = side_features(sides, empty_borders, levels)
+    side_model = load_side_model()
+    side_drawn = (dict(zip(sides, side_model.probabilities(side_rows).tolist(), strict=True))
+                  if side_model is not None else {})
+    seg = unoutlined_tiles(seg, through_r, through_b, printed, empty, side_drawn=side_drawn,
+                           surely_drawn=side_model.cut_above if side_model is not None
+                           else 1.0,
+                           surely_bare=side_model.join_below if side_model is not None
+                           else 0.0)
+    questions.extend(seg.questions)
+    # a doubtful cell changes the tiles around it: they are part of its question
+    for q in questions:
+        if q["kind"] != "cell":
+            continue
+        r, c = q["cells"][0]
+        near = {(r + dr, c + dc) for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))}
+        for shape in seg.shapes:
+            if near & set(shape):
+                q["cells"].extend(list(x) for x in shape if list(x) not in q["cells"])
+    if orientation_confidence < cfg.min_orientation:
+        questions.append(
+            {
+                "kind": "orientation",
+                "cells": [],
+                "message": "which side of the sheet is up? the title is not clear",
+            }
+        )
+    check = check_sheet(sorted(filled), shapes=list(seg.shapes), bonus=bonus, deck=deck)
+    rows = tuple(
+        "".join("1" if (r, c) == bonus else "#" if (r, c) in filled else "." for c in range(N))
+        for r in range(N)
+    )
+    doubtful_all = sorted(
+        {(r, c) for r in range(N) for c in range(N) if confidence[r, c] < cfg.doubtful_below}
+        | {tuple(x) for q in questions for x in q["cells"]}
+    )
+    overall = float(confidence.min())
+    # the least sure outline the drawing (or the colour) decided; the rules' settlements and
+    # the asked borders are covered by the questions
+    drawn = [sure for _, sure, by in seg.outlines.values()
+             if by in ("drawing", "colour", "profile", "model")]
+    if drawn:
+        overall = min(overall, min(drawn))
+    if questions:
+        overall = min(overall, 0.5)
+    return SheetReading(
+        grid_rows=rows,
+        shapes=seg.shapes,
+        bonus=bonus,
+        check=check,
+        questions=tuple(questions),
+        doubtful=tuple(doubtful_all),
+        confidence=overall,
+        cell_confidence=confidence,
+        method=method,
+        seconds=time.perf_counter() - started,
+        outlines=seg.outlines,
+        debug={
+            "ink": f.score,
+            "right": right,
+            "below": below,
+            "printed": printed,
+            "thresholds": thresholds,
+            "spread_x": f.spread_x,
+            "spread_y": f.spread_y,
+            "canon": canon,
+            "ones": ones, "colour": f.colour, "texture": f.texture, "darkness": f.darkness,
+            "darkness_map": darkness,
+            "border_features": dict(zip(borders, features, strict=True)),
+            "border_probability": probability,
+            "side_features": dict(zip(sides, side_rows, strict=True)),
+            "side_drawn": side_drawn,
+        },
+    )
+
+
+def read_sheet(
+    image: np.ndarray,
+    cfg: SheetReaderConfig = DEFAULT_CONFIG,
+    *,
+    layout: SheetLayout | None = None,
+    deck: Deck | None = None,
+) -> SheetReading:
+    """Read a camera frame of a sheet. Raises FrameRefusedError (exit 4) when the grid cannot
+    be found or trusted."""
+    started = time.perf_counter()
+    fit: GridFit = locate_grid(image, layout)
+    if image.ndim == 2:
+        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    canon = warp_canon(image, fit.image_to_canon)
+    return read_canonical(
+        canon,
+        cfg,
+        method=fit.method,
+        started=started,
+        orientation_confidence=fit.orientation_confidence,
+        deck=deck,
+    )
