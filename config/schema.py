@@ -282,12 +282,6 @@ class Config:
     vision: VisionConfig = field(default_factory=VisionConfig)
     sources: tuple[str, ...] = field(default=(), compare=False, metadata={"internal": True})
 
-    def to_toml(self) -> str:
-        """The configuration as TOML text that :func:`config.load_config` reads back."""
-        from config.loader import to_toml
-
-        return to_toml(self)
-
 
 def is_section(value_type: Any) -> bool:
     """True when a field's type is a nested table (a dataclass) rather than a value."""

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import config
-from config import Config, ConfigError, config_from_dict, load_config
+from config import Config, ConfigError, config_from_dict, load_config, to_toml
 from config.loader import DEFAULT_TOML, _fields
 from config.schema import is_section
 
@@ -187,7 +187,7 @@ def test_to_toml_round_trips(tmp_path: Path) -> None:
     cfg = config_from_dict({"app": {"language": "es", "data_dir": '~/my "games"'},
                             "timer": {"warnings_s": [20, 10, 5]},
                             "vision": {"min_confidence": 0.9, "indigo": {"rotation_deg": -1.5e-3}}})
-    again = _load(tmp_path, cfg.to_toml())
+    again = _load(tmp_path, to_toml(cfg))
     assert again == cfg
 
 

@@ -35,7 +35,7 @@ def register(cli: CommandLine) -> None:
 
     @cli.command("config show", "print the merged configuration as TOML", _file_arg)
     def config_show(args: argparse.Namespace) -> int:
-        from config import ConfigError, load_config
+        from config import ConfigError, load_config, to_toml
 
         try:
             cfg = load_config(args.file)
@@ -43,5 +43,5 @@ def register(cli: CommandLine) -> None:
             print(f"companion: error: {exc}", file=sys.stderr)
             return EXIT_ERROR
         print(f"# merged from: {', '.join(cfg.sources)}")
-        print(cfg.to_toml(), end="")
+        print(to_toml(cfg), end="")
         return 0
