@@ -1,9 +1,22 @@
-"""Start the Kivy app. Kivy is imported here, inside ``run_app``, never at package import."""
+"""Start the Kivy app: ``python -m ui.main``, which ``companion app`` execs.
+
+Kivy is imported here, inside ``run_app``, never at package import; the command line
+(``ui.cli``) never imports this module, so no other verb loads Kivy.
+"""
 
 from __future__ import annotations
 
 import argparse
+import logging
 import os
+import sys
+from collections.abc import Sequence
+
+from ui.cli import EXIT_ERROR
+from ui.cli.core import add_app_arguments
+
+#: the status of an app ended by Ctrl-C, as a shell gives it
+EXIT_INTERRUPTED = 130
 
 
 def configure_kivy(*, size: str | None, fullscreen: bool = False, demo: bool = True) -> None:
@@ -55,3 +68,28 @@ def _stop_on_sigterm(app: object) -> None:
         Clock.schedule_once(lambda dt: app.stop(), 0)  # type: ignore[attr-defined]
 
     signal.signal(signal.SIGTERM, handler)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Parse ``companion app``'s options and run the app; returns the exit status."""
+    parser = argparse.ArgumentParser(prog="companion app",
+                                     description="start the touchscreen app")
+    add_app_arguments(parser)
+    parser.add_argument("--debug", action="store_true", help="log everything")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.DEBUG if args.debug else logging.WARNING,
+                        format="%(levelname)s %(name)s: %(message)s")
+    try:
+        return run_app(args)
+    except KeyboardInterrupt:
+        print("companion: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except Exception as exc:  # one clear line for systemd's journal, as every verb gives
+        if args.debug:
+            raise
+        print(f"companion: error: {exc}", file=sys.stderr)
+        return int(getattr(exc, "exit_code", EXIT_ERROR))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -2,10 +2,10 @@
 
     python ending_probe.py DB HOW    HOW: stop | sigterm | give-up | interrupt
 
-It runs ``companion app --demo`` (``ui.cli.main``, the command systemd starts, with Kivy's real
-loop, which the in-process UI tests never run: once ended it cannot be started again in that
-process). The camera is a recording fake; the pins are gpiozero's mock pins, as in the demo.
-Once the camera is open it sounds the buzzer, lights the bar, and ends the app:
+It runs ``companion app --demo`` (``ui.main.main``, which the command systemd starts execs,
+with Kivy's real loop, which the in-process UI tests never run: once ended it cannot be started
+again in that process). The camera is a recording fake; the pins are gpiozero's mock pins, as in
+the demo. Once the camera is open it sounds the buzzer, lights the bar, and ends the app:
 
 - ``stop``: ``App.stop()``, as closing the window does;
 - ``sigterm``: SIGTERM to itself, as ``systemctl stop`` sends;
@@ -13,7 +13,7 @@ Once the camera is open it sounds the buzzer, lights the bar, and ends the app:
 - ``interrupt``: a clock callback raising ``KeyboardInterrupt`` (not an ``Exception``: the app
   does not try to survive it).
 
-The last line of stdout is ``ENDING-REPORT {json}``: the exit status ``ui.cli.main`` returned
+The last line of stdout is ``ENDING-REPORT {json}``: the exit status ``ui.main.main`` returned
 and the state of the buzzer, bar, buttons, camera and journal after it returned.
 """
 
@@ -95,7 +95,7 @@ def main(db: str, how: str) -> None:
 
     from kivy.clock import Clock
 
-    import ui.cli
+    import ui.main
     from ui.app import CompanionApp
 
     seen: dict[str, Any] = {}
@@ -116,7 +116,7 @@ def main(db: str, how: str) -> None:
         Clock.schedule_interval(when_the_camera_is_open, 0.05)
 
     CompanionApp.on_start = on_start  # type: ignore[method-assign]
-    code = ui.cli.main(["app", "--demo", "--db", db, "--size", "320x240"])
+    code = ui.main.main(["--demo", "--db", db, "--size", "320x240"])
 
     hardware, worker = seen["hardware"], seen["worker"]
     pins = hardware.pin_factory

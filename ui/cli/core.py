@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 from ui.cli import CommandLine
@@ -13,7 +14,8 @@ def _replay_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", help="a game record (JSON); '-' reads standard input")
 
 
-def _app_args(parser: argparse.ArgumentParser) -> None:
+def add_app_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``companion app``, shared with ``python -m ui.main`` that runs it."""
     parser.add_argument("--config", help="a config file that overrides the defaults")
     parser.add_argument("--db", help="the journal database (default: in the data directory)")
     parser.add_argument(
@@ -27,6 +29,24 @@ def _app_args(parser: argparse.ArgumentParser) -> None:
         help="real camera and GPIO even off a Raspberry Pi",
     )
     parser.add_argument("--size", help="window size WxH, e.g. 800x480 or 720x1280")
+
+
+def app_argv(args: argparse.Namespace) -> list[str]:
+    """``companion app``'s parsed options as the arguments of ``python -m ui.main``.
+
+    >>> app_argv(argparse.Namespace(config=None, db="j.db", demo=True, size=None, debug=False))
+    ['--db', 'j.db', '--demo']
+    """
+    argv: list[str] = []
+    for option in ("config", "db", "size"):
+        value = getattr(args, option, None)
+        if value is not None:
+            argv += [f"--{option}", str(value)]
+    if args.demo is not None:
+        argv.append("--demo" if args.demo else "--no-demo")
+    if getattr(args, "debug", False):
+        argv.append("--debug")
+    return argv
 
 
 def register(cli: CommandLine) -> None:
@@ -60,8 +80,9 @@ def register(cli: CommandLine) -> None:
             print(f"companion: error: {outcome.error}", file=sys.stderr)
         return outcome.exit_code
 
-    @cli.command("app", "start the touchscreen app (the demo on a desktop)", _app_args)
+    @cli.command("app", "start the touchscreen app (the demo on a desktop)", add_app_arguments)
     def app_command(args: argparse.Namespace) -> int:
-        from ui.main import run_app
-
-        return run_app(args)
+        # The app runs as ``python -m ui.main`` in this same process (exec keeps the PID that
+        # systemd watches and the NOTIFY_SOCKET): the command line itself never loads Kivy.
+        os.execv(sys.executable, [sys.executable, "-m", "ui.main", *app_argv(args)])
+        return 0  # not reached: exec replaces the process
