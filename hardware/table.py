@@ -259,6 +259,67 @@ def _open(what: str, where: str, factory: Any, make: Callable[[], Any]) -> Any:
         ) from exc
 
 
+def _open_light_bar(cfg: Any, factory: Any, *, virtual: bool, strip_driver: Any) -> LightBar:
+    """The light bar ``[gpio] light_bar`` names: discrete LEDs, or a WS2812 strip over SPI."""
+    kind = gpio_setting(cfg, "light_bar")
+    if kind == "ws2812":
+        count = int(gpio_setting(cfg, "strip_leds"))
+        bus = int(gpio_setting(cfg, "strip_spi_bus"))
+        driver = strip_driver
+        if driver is None:
+            driver = (
+                VirtualPixelDriver(count)
+                if virtual
+                else _open("WS2812 strip", f"SPI bus {bus}", factory,
+                           lambda: open_strip_driver(count, spi_bus=bus))
+            )
+        brightness = float(gpio_setting(cfg, "strip_brightness"))
+        strip: LightBar = _open(
+            "WS2812 strip", f"SPI bus {bus}", factory,
+            lambda: StripLightBar(count, driver=driver, brightness=brightness,
+                                  pin_factory=factory),
+        )
+        return strip
+    if kind == "leds":
+        pins = tuple(gpio_setting(cfg, "light_bar_pins"))
+        leds: LightBar = _open("light bar", "GPIO " + ", ".join(str(p) for p in pins), factory,
+                               lambda: LEDLightBar(pins, pin_factory=factory))
+        return leds
+    raise HardwareUnavailableError(f"[gpio] light_bar must be 'leds' or 'ws2812', got {kind!r}")
+
+
+def _open_buzzer(cfg: Any, factory: Any) -> Buzzer:
+    buzzer_pin = gpio_setting(cfg, "buzzer_pin")
+    buzzer: Buzzer = _open(
+        "buzzer", f"GPIO {buzzer_pin}", factory,
+        lambda: Buzzer(buzzer_pin, octaves=int(gpio_setting(cfg, "buzzer_octaves")),
+                       pin_factory=factory),
+    )
+    return buzzer
+
+
+def _open_buttons(cfg: Any, factory: Any, *, events: queue.Queue[Any] | None,
+                  clock: Callable[[], float]) -> ButtonPanel:
+    player_pins = tuple(gpio_setting(cfg, "player_button_pins"))
+    confirm_pin = gpio_setting(cfg, "confirm_pin")
+    undo_pin = gpio_setting(cfg, "undo_pin")
+    buttons: ButtonPanel = _open(
+        "buttons",
+        "GPIO " + ", ".join(str(p) for p in (*player_pins, confirm_pin, undo_pin)),
+        factory,
+        lambda: ButtonPanel(
+            player_pins=player_pins,
+            confirm_pin=confirm_pin,
+            undo_pin=undo_pin,
+            events=events,
+            debounce_s=float(gpio_setting(cfg, "debounce_ms")) / 1000.0,
+            clock=clock,
+            pin_factory=factory,
+        ),
+    )
+    return buttons
+
+
 def build_table_hardware(
     gpio_cfg: Any = None,
     *,
@@ -284,73 +345,11 @@ def build_table_hardware(
     virtual = is_mock_factory(factory)
     opened: list[Any] = []
     try:
-        kind = gpio_setting(cfg, "light_bar")
-        if kind == "ws2812":
-            count = int(gpio_setting(cfg, "strip_leds"))
-            bus = int(gpio_setting(cfg, "strip_spi_bus"))
-            driver = strip_driver
-            if driver is None:
-                driver = (
-                    VirtualPixelDriver(count)
-                    if virtual
-                    else _open(
-                        "WS2812 strip",
-                        f"SPI bus {bus}",
-                        factory,
-                        lambda: open_strip_driver(count, spi_bus=bus),
-                    )
-                )
-            brightness = float(gpio_setting(cfg, "strip_brightness"))
-            light_bar: LightBar = _open(
-                "WS2812 strip",
-                f"SPI bus {bus}",
-                factory,
-                lambda: StripLightBar(
-                    count, driver=driver, brightness=brightness, pin_factory=factory
-                ),
-            )
-        elif kind == "leds":
-            pins = tuple(gpio_setting(cfg, "light_bar_pins"))
-            light_bar = _open(
-                "light bar",
-                "GPIO " + ", ".join(str(p) for p in pins),
-                factory,
-                lambda: LEDLightBar(pins, pin_factory=factory),
-            )
-        else:
-            raise HardwareUnavailableError(
-                f"[gpio] light_bar must be 'leds' or 'ws2812', got {kind!r}"
-            )
+        light_bar = _open_light_bar(cfg, factory, virtual=virtual, strip_driver=strip_driver)
         opened.append(light_bar)
-        buzzer_pin = gpio_setting(cfg, "buzzer_pin")
-        buzzer = _open(
-            "buzzer",
-            f"GPIO {buzzer_pin}",
-            factory,
-            lambda: Buzzer(
-                buzzer_pin,
-                octaves=int(gpio_setting(cfg, "buzzer_octaves")),
-                pin_factory=factory,
-            ),
-        )
+        buzzer = _open_buzzer(cfg, factory)
         opened.append(buzzer)
-        player_pins = tuple(gpio_setting(cfg, "player_button_pins"))
-        confirm_pin = gpio_setting(cfg, "confirm_pin")
-        undo_pin = gpio_setting(cfg, "undo_pin")
-        buttons = _open(
-            "buttons",
-            "GPIO " + ", ".join(str(p) for p in (*player_pins, confirm_pin, undo_pin)),
-            factory,
-            lambda: ButtonPanel(
-                player_pins=player_pins,
-                confirm_pin=confirm_pin,
-                undo_pin=undo_pin,
-                events=events,
-                debounce_s=float(gpio_setting(cfg, "debounce_ms")) / 1000.0,
-                clock=clock,
-                pin_factory=factory,
-            ),
-        )
+        buttons = _open_buttons(cfg, factory, events=events, clock=clock)
         opened.append(buttons)
     except BaseException:
         for device in reversed(opened):
