@@ -251,6 +251,28 @@ class EnigmaVisionConfig:
 
 
 @dataclass(frozen=True)
+class PictureConfig:
+    """``[vision.picture]``: what a picture must carry before any reader reads it
+    (``vision.picture``). A picture past a limit is refused, naming the cause; one near a
+    limit (within ``quality_band`` of it, as a share of the limit) is read with lowered
+    confidence, so its reads are asked about."""
+
+    #: share of the board's pixels burnt out (a channel at 250 or more)
+    max_clipped: float = setting(0.08, low=0.0, high=1.0)
+    #: share of the board's pixels crushed black (every channel at 5 or less)
+    max_crushed: float = setting(0.2, low=0.0, high=1.0)
+    #: grey levels between the board's 5th and 95th percentiles
+    min_contrast: float = setting(40.0, low=0.0, high=255.0)
+    #: sensor noise, standard deviation in grey levels, on the board's flattest parts
+    max_noise: float = setting(12.0, low=0.1, high=255.0)
+    #: chroma of the board's most colourful pixels (Lab), for readers that need colour
+    min_colour: float = setting(12.0, low=0.0, high=200.0)
+    #: fine detail per unit of contrast, at half size
+    min_focus: float = setting(0.05, low=0.0, high=10.0)
+    quality_band: float = setting(0.5, low=0.01, high=10.0)
+
+
+@dataclass(frozen=True)
 class VisionConfig:
     """``[vision]``: thresholds of the board readers; a read below them is asked, not applied."""
 
@@ -264,6 +286,7 @@ class VisionConfig:
     code: CodeReaderConfig = field(default_factory=CodeReaderConfig)
     sheet: SheetReaderSettings = field(default_factory=SheetReaderSettings)
     enigma: EnigmaVisionConfig = field(default_factory=EnigmaVisionConfig)
+    picture: PictureConfig = field(default_factory=PictureConfig)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,122 @@
+"""The picture check shared by the readers (vision.picture): each measure answers to what it
+measures and to nothing else, and a picture past a limit is refused naming its cause."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import cv2
+import numpy as np
+import pytest
+
+from config.schema import Config
+from vision.errors import FrameRefusedError
+from vision.picture import (
+    PictureMeasures,
+    check_picture,
+    confidence_factor,
+    measure_picture,
+)
+from vision.synth.conditions import apply_condition
+
+
+def _board(seed: int = 0) -> np.ndarray:
+    """A busy, coloured board: paper, printed lines, coloured discs, a dark tile."""
+    rng = np.random.default_rng(seed)
+    image = np.full((240, 320, 3), (214, 226, 232), np.uint8)
+    for x in range(0, 320, 40):
+        cv2.line(image, (x, 0), (x, 239), (60, 60, 60), 2)
+    for _ in range(14):
+        colour = tuple(int(c) for c in rng.integers(20, 235, 3))
+        centre = (int(rng.integers(20, 300)), int(rng.integers(20, 220)))
+        cv2.circle(image, centre, int(rng.integers(8, 22)), colour, -1)
+    cv2.rectangle(image, (200, 140), (280, 210), (40, 50, 70), -1)
+    return image
+
+
+def _noisy(image: np.ndarray, sigma: float, seed: int = 1) -> np.ndarray:
+    noise = np.random.default_rng(seed).normal(0.0, sigma, image.shape)
+    return np.clip(image + noise, 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("sigma", [3.0, 8.0, 15.0, 25.0])
+def test_the_noise_estimate_follows_the_noise_not_the_printing(sigma: float) -> None:
+    measured = measure_picture(_noisy(_board(), sigma)).noise
+    assert measured == pytest.approx(sigma, rel=0.25)
+
+
+def test_a_clean_busy_board_has_almost_no_noise() -> None:
+    assert measure_picture(_board()).noise < 1.5
+
+
+@pytest.mark.parametrize("condition", ["grayscale", "infrared"])
+def test_a_camera_without_colour_shows_none_even_through_a_tint(condition: str) -> None:
+    rng = np.random.default_rng(3)
+    seen = measure_picture(apply_condition(_board(), condition, 1.0, rng))
+    assert seen.colour < 4.0 < 30.0 < measure_picture(_board()).colour
+
+
+def test_burnt_out_and_crushed_pixels_are_counted() -> None:
+    board = _board()
+    bright = measure_picture(apply_condition(board, "overexposed", 1.0, np.random.default_rng(0)))
+    dark = measure_picture(np.zeros_like(board))
+    assert bright.clipped > 0.5 and measure_picture(board).clipped == 0.0
+    assert dark.crushed == 1.0 and dark.contrast == 0.0
+
+
+def test_blur_lowers_focus_but_dimming_does_not() -> None:
+    board = _board()
+    sharp = measure_picture(board).focus
+    blurred = measure_picture(apply_condition(board, "out_of_focus", 1.0,
+                                              np.random.default_rng(0))).focus
+    dimmer = measure_picture((board * 0.5).astype(np.uint8)).focus
+    assert blurred < 0.4 * sharp
+    assert dimmer == pytest.approx(sharp, rel=0.15)
+
+
+def test_only_the_masked_board_is_measured() -> None:
+    frame = _board()
+    frame[:, 160:] = 255  # a lamp's reflection beside the board
+    mask = np.zeros(frame.shape[:2], np.uint8)
+    mask[:, :150] = 1
+    assert measure_picture(frame, mask).clipped == 0.0 < measure_picture(frame).clipped
+
+
+def _measures(**changes: float) -> PictureMeasures:
+    good = PictureMeasures(clipped=0.0, crushed=0.0, contrast=150.0, noise=2.0, colour=40.0,
+                           focus=0.5)
+    return dataclasses.replace(good, **changes)
+
+
+@pytest.mark.parametrize(("changes", "reason", "words"), [
+    ({"clipped": 0.5}, "overexposed", "too bright"),
+    ({"crushed": 0.6}, "too-dark", "too dark"),
+    ({"contrast": 10.0}, "low-contrast", "too flat"),
+    ({"noise": 30.0}, "noisy", "too noisy"),
+    ({"colour": 1.0}, "no-colour", "without colour"),
+    ({"focus": 0.001}, "blurred", "out of focus"),
+])
+def test_a_picture_past_a_limit_is_refused_with_its_cause(changes, reason, words) -> None:
+    with pytest.raises(FrameRefusedError) as refused:
+        check_picture(_measures(**changes), needs_colour=True)
+    assert refused.value.reason == reason and words in str(refused.value)
+
+
+def test_two_causes_are_both_named_with_both_remedies() -> None:
+    with pytest.raises(FrameRefusedError) as refused:
+        check_picture(_measures(crushed=0.6, noise=30.0), needs_colour=True)
+    text = str(refused.value)
+    assert "too dark and too noisy" in text and "more light" in text and "gain" in text
+
+
+def test_colour_is_required_only_by_readers_that_need_it() -> None:
+    assert check_picture(_measures(colour=0.0), needs_colour=False) == 1.0
+
+
+def test_a_picture_near_a_limit_passes_with_lowered_confidence() -> None:
+    limits = Config().vision.picture
+    near = _measures(noise=limits.max_noise * 0.9)
+    quality = check_picture(near, limits, needs_colour=True)
+    assert 0.0 < quality < 0.5
+    assert confidence_factor(quality) < Config().vision.min_confidence
+    assert confidence_factor(check_picture(_measures(), limits, needs_colour=True)) == 1.0
