@@ -17,8 +17,9 @@ import statistics
 import time
 
 from companion.break_the_code.tiles import ALL_TILES, Code
-from vision.break_the_code.art import STYLES, CodePack, Style, demo_pack
+from vision.break_the_code.pack import CodePack, demo_pack
 from vision.break_the_code.reader import DEFAULT_CONFIG, read_tiles
+from vision.break_the_code.synth.art import STYLES, Style
 from vision.break_the_code.synth.render import render_frame
 from vision.break_the_code.teach import teach_pack
 from vision.errors import FrameRefusedError

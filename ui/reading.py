@@ -357,8 +357,8 @@ def read_code_frame(frame: Any, *, expected: int, taken: Any = (), cfg: Any = No
         from companion.break_the_code import Code
         from companion.break_the_code.tiles import check_box_counts
         from companion.errors import CompanionError
-        from vision.break_the_code.art import load_code_pack
         from vision.break_the_code.mat import SLOTS
+        from vision.break_the_code.pack import load_code_pack
         from vision.break_the_code.reader import is_in_rack_order, read_tiles, reader_config
         from vision.errors import FrameRefusedError
     except ImportError as exc:

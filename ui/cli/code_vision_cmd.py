@@ -64,7 +64,8 @@ def register(cli: CommandLine) -> None:
         import cv2
 
         from companion.break_the_code.tiles import parse_code
-        from vision.break_the_code.art import STYLES, CodePack, Style, load_code_pack
+        from vision.break_the_code.pack import CodePack, load_code_pack
+        from vision.break_the_code.synth.art import STYLES, Style
         from vision.break_the_code.synth.render import render_frame
         from vision.synth.effects import parse_effects
 
@@ -115,7 +116,7 @@ def register(cli: CommandLine) -> None:
 
     @cli.command("read code", "read the tiles on the code mat (JSON)", _read_args)
     def read_code_command(args: argparse.Namespace) -> int:
-        from vision.break_the_code.art import load_code_pack
+        from vision.break_the_code.pack import load_code_pack
         from vision.break_the_code.reader import read_code
 
         cfg = _reader_config(args)

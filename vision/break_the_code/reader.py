@@ -30,14 +30,7 @@ import numpy as np
 
 from companion.break_the_code.tiles import BOX, Code, Colour, Tile
 from config.schema import CodeReaderConfig, Config
-from vision.break_the_code.art import (
-    NORM_SIZE,
-    CodePack,
-    body_colour,
-    demo_pack,
-    grey_of,
-    ink_map,
-)
+from vision.break_the_code.features import NORM_SIZE, body_colour, grey_of, ink_map
 from vision.break_the_code.mat import (
     MAT_LAYOUT,
     PANEL_GREY,
@@ -46,6 +39,7 @@ from vision.break_the_code.mat import (
     SLOTS,
     nearest_slot,
 )
+from vision.break_the_code.pack import CodePack, demo_pack
 from vision.errors import FrameRefusedError
 from vision.markers import MarkerChecks, PlaneFit, locate
 

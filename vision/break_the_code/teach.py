@@ -15,8 +15,8 @@ from __future__ import annotations
 import numpy as np
 
 from companion.break_the_code.tiles import Colour
-from vision.break_the_code.art import TEACH_ORDER, CodePack
 from vision.break_the_code.mat import SLOTS
+from vision.break_the_code.pack import TEACH_ORDER, CodePack, demo_pack
 from vision.break_the_code.reader import (
     DEFAULT_CONFIG,
     FoundTile,
@@ -37,8 +37,6 @@ def teach_pack(
     cfg: ReaderConfig = DEFAULT_CONFIG,
 ) -> CodePack:
     """Build a pack from a photo of all 20 tiles on the mat in box order."""
-    from vision.break_the_code.art import demo_pack
-
     finder = demo_pack()
     # Tile finding needs only a rough tile size: allow a wide range while teaching.
     loose = ReaderConfig(

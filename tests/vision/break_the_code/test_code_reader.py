@@ -10,9 +10,10 @@ import numpy as np
 import pytest
 
 from companion.break_the_code.tiles import ALL_TILES, Code, parse_code
-from vision.break_the_code.art import STYLES, demo_pack, load_code_pack
 from vision.break_the_code.mat import SLOTS, mat_image
+from vision.break_the_code.pack import demo_pack, load_code_pack
 from vision.break_the_code.reader import DEFAULT_CONFIG, read_code, read_tiles, stored_message
+from vision.break_the_code.synth.art import STYLES
 from vision.break_the_code.synth.render import render_frame
 from vision.break_the_code.teach import teach_pack
 from vision.errors import ArtPackError, FrameRefusedError

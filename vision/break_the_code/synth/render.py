@@ -19,8 +19,9 @@ import cv2
 import numpy as np
 
 from companion.break_the_code.tiles import Tile
-from vision.break_the_code.art import STYLES, CodePack, Style, draw_tile
 from vision.break_the_code.mat import SHEET_MM, SLOTS, mat_image
+from vision.break_the_code.pack import CodePack
+from vision.break_the_code.synth.art import STYLES, Style, draw_tile
 from vision.synth.effects import DEFAULT_EFFECTS, EffectResult, apply_effects
 
 SCENE_PX_PER_MM = 5.0
