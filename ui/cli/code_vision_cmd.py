@@ -50,11 +50,11 @@ def _load_image(path: str):  # type: ignore[no-untyped-def]
     return read_image_file(path)
 
 
-def _reader_config(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+def _reader_settings(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     from config import load_config
-    from vision.break_the_code.reader import reader_config
+    from vision.break_the_code.settings import CodeReaderSettings
 
-    return reader_config(load_config(args.config))
+    return CodeReaderSettings.from_config(load_config(args.config))
 
 
 def register(cli: CommandLine) -> None:
@@ -119,10 +119,10 @@ def register(cli: CommandLine) -> None:
         from vision.break_the_code.pack import load_code_pack
         from vision.break_the_code.reader import read_code
 
-        cfg = _reader_config(args)
+        settings = _reader_settings(args)
         pack = load_code_pack(args.pack)
         code, confidence = read_code(_load_image(args.image), pack, expected=args.expect,
-                                     cfg=cfg)
+                                     settings=settings)
         print(json.dumps({"code": str(code), "confidence": round(confidence, 3)}))
         return 0
 
@@ -133,8 +133,8 @@ def register(cli: CommandLine) -> None:
         from vision.art_pack import format_colour
         from vision.break_the_code.teach import teach_pack
 
-        cfg = _reader_config(args)
-        pack = teach_pack(_load_image(args.photo), name=args.name, cfg=cfg)
+        settings = _reader_settings(args)
+        pack = teach_pack(_load_image(args.photo), name=args.name, settings=settings)
         folder = pack.save(Path(args.output))
         colours = ", ".join(f"{k} {format_colour(v)}" for k, v in sorted(pack.colours.items()))
         print(f"wrote {folder}: 20 tiles of {pack.tile_mm[0]:.1f} x {pack.tile_mm[1]:.1f} mm; "

@@ -29,7 +29,6 @@ import cv2
 import numpy as np
 
 from companion.break_the_code.tiles import BOX, Code, Colour, Tile
-from config.schema import CodeReaderConfig, Config
 from vision.break_the_code.features import NORM_SIZE, body_colour, grey_of, ink_map
 from vision.break_the_code.mat import (
     MAT_LAYOUT,
@@ -40,8 +39,9 @@ from vision.break_the_code.mat import (
     nearest_slot,
 )
 from vision.break_the_code.pack import CodePack, demo_pack
+from vision.break_the_code.settings import DEFAULT_SETTINGS, CodeReaderSettings
 from vision.errors import FrameRefusedError
-from vision.markers import MarkerChecks, PlaneFit, locate
+from vision.markers import PlaneFit, locate
 
 #: the part of the panel that is looked at (a little inside its printed edge)
 _INSET_MM = 1.5
@@ -49,50 +49,6 @@ VIEW_MM = (PANEL_MM[0] + _INSET_MM, PANEL_MM[1] + _INSET_MM,
            PANEL_MM[2] - 2 * _INSET_MM, PANEL_MM[3] - 2 * _INSET_MM)
 
 
-#: the shipped thresholds: the defaults of ``[vision.code]`` in config (principle 9: thresholds
-#: live in config; this is their one source)
-_SHIPPED = CodeReaderConfig()
-
-
-@dataclass(frozen=True)
-class ReaderConfig:
-    """Thresholds of the tile reader; :func:`reader_config` takes them from config
-    ``[vision.code]`` (the defaults here are that section's defaults)."""
-
-    px_per_mm: float = _SHIPPED.px_per_mm
-    #: colour distance from the local panel grey (on a 0..255 scale) that makes a tile pixel
-    foreground: float = _SHIPPED.foreground
-    #: a tile's area must be within these shares of the pack's tile area
-    min_area: float = _SHIPPED.min_area
-    max_area: float = _SHIPPED.max_area
-    #: pieces smaller than this share of a tile are ignored (dust, a reflection)
-    ignore_area: float = _SHIPPED.ignore_area
-    #: a tile whose centre is farther than this from every slot centre is a problem
-    max_offset_mm: float = _SHIPPED.max_offset_mm
-    #: the confidence at which the app stores a reading without asking
-    accept: float = _SHIPPED.accept
-    markers: MarkerChecks = MarkerChecks()
-
-
-def reader_config(cfg: Config | None = None) -> ReaderConfig:
-    """The reader's thresholds from a loaded configuration (``None``: the defaults).
-
-    >>> reader_config().accept
-    0.5
-    """
-    code = (cfg if cfg is not None else Config()).vision.code
-    return ReaderConfig(
-        px_per_mm=code.px_per_mm,
-        foreground=code.foreground,
-        min_area=code.min_area,
-        max_area=code.max_area,
-        ignore_area=code.ignore_area,
-        max_offset_mm=code.max_offset_mm,
-        accept=code.accept,
-    )
-
-
-DEFAULT_CONFIG = reader_config()
 #: the confidence of a reading with a problem (below any sensible accept threshold)
 DOUBT = 0.4
 
@@ -139,22 +95,23 @@ def stored_message(code: Code) -> str:
 # ---------------------------------------------------------------- stages
 
 
-def find_mat(image: np.ndarray, cfg: ReaderConfig = DEFAULT_CONFIG) -> PlaneFit:
+def find_mat(image: np.ndarray, *, settings: CodeReaderSettings = DEFAULT_SETTINGS) -> PlaneFit:
     """The checked homography of the mat (raises FrameRefusedError)."""
     if image is None or image.ndim != 3 or image.size == 0:
         raise FrameRefusedError("not a colour camera frame", reason="no-frame")
-    return locate(image, MAT_LAYOUT, checks=cfg.markers)
+    return locate(image, MAT_LAYOUT, checks=settings.markers)
 
 
-def _view_transform(cfg: ReaderConfig) -> np.ndarray:
+def _view_transform(settings: CodeReaderSettings) -> np.ndarray:
     """Sheet millimetres -> pixels of the top-down view of the panel."""
-    p = cfg.px_per_mm
+    p = settings.px_per_mm
     return np.array([[p, 0.0, -VIEW_MM[0] * p], [0.0, p, -VIEW_MM[1] * p], [0.0, 0.0, 1.0]])
 
 
-def top_view(image: np.ndarray, fit: PlaneFit, cfg: ReaderConfig = DEFAULT_CONFIG) -> np.ndarray:
-    """The panel seen straight down at ``cfg.px_per_mm``."""
-    return fit.warp(image, px_per_mm=cfg.px_per_mm, origin_mm=(VIEW_MM[0], VIEW_MM[1]),
+def top_view(image: np.ndarray, fit: PlaneFit, *,
+             settings: CodeReaderSettings = DEFAULT_SETTINGS) -> np.ndarray:
+    """The panel seen straight down at ``settings.px_per_mm``."""
+    return fit.warp(image, px_per_mm=settings.px_per_mm, origin_mm=(VIEW_MM[0], VIEW_MM[1]),
                     size_mm=(VIEW_MM[2], VIEW_MM[3]))
 
 
@@ -186,7 +143,7 @@ def _fill(small: np.ndarray, weight: np.ndarray, sigma: float, fallback: np.ndar
     return filled
 
 
-def panel_background(top: np.ndarray, cfg: ReaderConfig = DEFAULT_CONFIG, *,
+def panel_background(top: np.ndarray, *, settings: CodeReaderSettings = DEFAULT_SETTINGS,
                      tile_area_mm2: float = 28.0 * 38.0) -> np.ndarray:
     """The panel grey as seen at every pixel of ``top`` (float32 BGR).
 
@@ -194,7 +151,7 @@ def panel_background(top: np.ndarray, cfg: ReaderConfig = DEFAULT_CONFIG, *,
     then stands out strongly (the tiles) is left out, and the rest of the panel (lanes and
     empty slots alike) gives a fine estimate that follows shadows and uneven light.
     """
-    scale = 1.0 / cfg.px_per_mm  # work at 1 px per mm
+    scale = 1.0 / settings.px_per_mm  # work at 1 px per mm
     small = cv2.resize(top, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     small = small.astype(np.float32)
     lanes = _lane_mask(small.shape[:2], 1.0) > 0
@@ -205,17 +162,17 @@ def panel_background(top: np.ndarray, cfg: ReaderConfig = DEFAULT_CONFIG, *,
     first = _fill(small, lanes.astype(np.float32), 12.0, median)
     # lane pixels far from their neighbourhood are a tile or a hand lying across a lane
     off = np.linalg.norm(small / np.maximum(first, 1.0) * PANEL_GREY - PANEL_GREY, axis=2)
-    coarse = _fill(small, (lanes & (off < cfg.foreground)).astype(np.float32), 10.0, first)
+    coarse = _fill(small, (lanes & (off < settings.foreground)).astype(np.float32), 10.0, first)
     ratio = small / np.maximum(coarse, 1.0) * PANEL_GREY
     dist = np.linalg.norm(ratio - PANEL_GREY, axis=2)
     # Leave out what is surely not panel: strong differences, and every tile-sized piece
     # (a white tile under bright light differs only moderately). Larger faint areas are
     # shadow edges, which the fine estimate must follow, so they stay in.
-    surely = (dist > 1.5 * cfg.foreground).astype(np.uint8)
-    maybe = (dist > cfg.foreground).astype(np.uint8)
+    surely = (dist > 1.5 * settings.foreground).astype(np.uint8)
+    maybe = (dist > settings.foreground).astype(np.uint8)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(maybe, connectivity=8)
     tile_sized = np.zeros(count, bool)
-    tile_sized[1:] = stats[1:, cv2.CC_STAT_AREA] <= cfg.max_area * tile_area_mm2
+    tile_sized[1:] = stats[1:, cv2.CC_STAT_AREA] <= settings.max_area * tile_area_mm2
     surely |= tile_sized[labels].astype(np.uint8)
     keep_out = cv2.dilate(surely, np.ones((9, 9), np.uint8)) > 0
     fine = _fill(small, (~keep_out).astype(np.float32), 6.0, coarse)
@@ -260,42 +217,44 @@ def find_tiles(
     image: np.ndarray,
     fit: PlaneFit,
     pack: CodePack,
-    cfg: ReaderConfig = DEFAULT_CONFIG,
+    *,
+    settings: CodeReaderSettings = DEFAULT_SETTINGS,
 ) -> tuple[list[FoundTile], list[str]]:
     """Every tile on the panel (slot order) and the problems seen while finding them."""
-    top = top_view(image, fit, cfg)
-    field = panel_background(top, cfg, tile_area_mm2=pack.tile_mm[0] * pack.tile_mm[1])
+    top = top_view(image, fit, settings=settings)
+    field = panel_background(top, settings=settings,
+                             tile_area_mm2=pack.tile_mm[0] * pack.tile_mm[1])
     ratio = top.astype(np.float32) / np.maximum(field, 1.0) * PANEL_GREY
     dist = np.linalg.norm(ratio - PANEL_GREY, axis=2)
-    mask = (dist > cfg.foreground).astype(np.uint8) * 255
-    k = max(1, round(0.8 * cfg.px_per_mm))
+    mask = (dist > settings.foreground).astype(np.uint8) * 255
+    k = max(1, round(0.8 * settings.px_per_mm))
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1, 2 * k + 1))
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel, iterations=2)
-    p = cfg.px_per_mm
+    p = settings.px_per_mm
     tile_area = pack.tile_mm[0] * pack.tile_mm[1] * p * p
-    to_frame = np.linalg.inv(_view_transform(cfg) @ fit.image_to_plane)
+    to_frame = np.linalg.inv(_view_transform(settings) @ fit.image_to_plane)
     found: list[FoundTile] = []
     problems: list[str] = []
     taken: dict[int, int] = {}
-    for area, outline in _pieces(mask, dist, cfg, tile_area):
+    for area, outline in _pieces(mask, dist, settings, tile_area):
         rect = cv2.minAreaRect(outline.astype(np.float32))
         (cx, cy), (rw, rh), _ = rect
         centre_mm = (cx / p + VIEW_MM[0], cy / p + VIEW_MM[1])
         slot, offset = nearest_slot(*centre_mm)
         short, long_ = sorted((rw / p, rh / p))
-        if area > cfg.max_area * tile_area:
+        if area > settings.max_area * tile_area:
             problems.append(f"something larger than a tile near slot {slot.name} "
                             "(tiles touching, or a hand)")
             continue
-        if area < cfg.min_area * tile_area:
+        if area < settings.min_area * tile_area:
             problems.append(f"part of a tile, or something else, near slot {slot.name}")
             continue
         expected_ratio = pack.tile_mm[0] / pack.tile_mm[1]
         if not 0.7 < (short / max(long_, 1e-6)) / expected_ratio < 1.3:
             problems.append(f"something not shaped like a tile near slot {slot.name}")
             continue
-        if offset > cfg.max_offset_mm:
+        if offset > settings.max_offset_mm:
             problems.append(f"a tile lies between slots, near {slot.name}")
         if slot.index in taken:
             raise FrameRefusedError(
@@ -337,25 +296,25 @@ def _outlines(mask: np.ndarray, min_area: float) -> list[tuple[float, np.ndarray
     return out
 
 
-def _pieces(mask: np.ndarray, dist: np.ndarray, cfg: ReaderConfig, tile_area: float
+def _pieces(mask: np.ndarray, dist: np.ndarray, settings: CodeReaderSettings, tile_area: float
             ) -> list[tuple[float, np.ndarray]]:
     """The pieces of the foreground; a piece too large for one tile is split again at a
     higher threshold (a shadow edge bridging two tiles is much weaker than a tile)."""
     result = []
-    for area, outline in _outlines(mask, cfg.ignore_area * tile_area):
-        if area <= cfg.max_area * tile_area:
+    for area, outline in _outlines(mask, settings.ignore_area * tile_area):
+        if area <= settings.max_area * tile_area:
             result.append((area, outline))
             continue
         x, y, w, h = cv2.boundingRect(outline.astype(np.int32))
         region = np.zeros((h, w), np.uint8)
         cv2.drawContours(region, [outline.astype(np.int32) - [x, y]], -1, 255, -1)
-        strong = ((dist[y:y + h, x:x + w] > cfg.foreground * 2.4) & (region > 0))
+        strong = ((dist[y:y + h, x:x + w] > settings.foreground * 2.4) & (region > 0))
         strong_mask: np.ndarray = strong.astype(np.uint8) * 255
-        k = max(1, round(0.8 * cfg.px_per_mm))
+        k = max(1, round(0.8 * settings.px_per_mm))
         kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1, 2 * k + 1))
         strong_mask = cv2.morphologyEx(strong_mask, cv2.MORPH_CLOSE, kernel, iterations=2)
         strong_mask = cv2.morphologyEx(strong_mask, cv2.MORPH_OPEN, kernel)
-        parts = _outlines(strong_mask, cfg.ignore_area * tile_area)
+        parts = _outlines(strong_mask, settings.ignore_area * tile_area)
         if len(parts) <= 1:
             result.append((area, outline))
             continue
@@ -459,12 +418,15 @@ def _clip(x: float) -> float:
 
 
 def read_tiles(
-    image: np.ndarray, pack: CodePack | None = None, cfg: ReaderConfig = DEFAULT_CONFIG
+    image: np.ndarray,
+    pack: CodePack | None = None,
+    *,
+    settings: CodeReaderSettings = DEFAULT_SETTINGS,
 ) -> CodeReading:
     """Every tile on the mat, in slot order, with problems and an overall confidence."""
     pack = pack if pack is not None else demo_pack()
-    fit = find_mat(image, cfg)
-    found, problems = find_tiles(image, fit, pack, cfg)
+    fit = find_mat(image, settings=settings)
+    found, problems = find_tiles(image, fit, pack, settings=settings)
     reads = []
     for f in found:
         s = classify_tile(f.norm, f.panel, pack)
@@ -483,7 +445,7 @@ def read_code(
     pack: CodePack | None = None,
     *,
     expected: int | None = None,
-    cfg: ReaderConfig = DEFAULT_CONFIG,
+    settings: CodeReaderSettings = DEFAULT_SETTINGS,
 ) -> tuple[Code, float]:
     """Read the tiles on the mat as a code: ``(Code, confidence)``.
 
@@ -491,7 +453,7 @@ def read_code(
     ``expected`` tiles. Tiles out of rack order give the code in rack order with the
     confidence capped at :data:`DOUBT` (misplaced or misread: the players confirm).
     """
-    reading = read_tiles(image, pack, cfg)
+    reading = read_tiles(image, pack, settings=settings)
     tiles = reading.tiles
     if not tiles:
         raise FrameRefusedError("no tile found on the mat", reason="no-tiles")

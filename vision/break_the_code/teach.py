@@ -12,21 +12,27 @@ the same photo with the new pack must give every tile back, confidently.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from companion.break_the_code.tiles import Colour
 from vision.break_the_code.mat import SLOTS
 from vision.break_the_code.pack import TEACH_ORDER, CodePack, demo_pack
 from vision.break_the_code.reader import (
-    DEFAULT_CONFIG,
     FoundTile,
-    ReaderConfig,
     classify_tile,
     find_mat,
     find_tiles,
     relative_body,
 )
+from vision.break_the_code.settings import DEFAULT_SETTINGS, CodeReaderSettings
 from vision.errors import ArtPackError, FrameRefusedError
+
+#: the shares of the demo tile's area a piece may have while teaching: the user's tiles may
+#: be well smaller or larger than the demo's, and only a rough size is needed to find them
+TEACH_MIN_AREA = 0.4
+TEACH_MAX_AREA = 2.2
 
 
 def teach_pack(
@@ -34,17 +40,14 @@ def teach_pack(
     *,
     name: str = "taught",
     description: str = "taught from a photo of the user's tiles",
-    cfg: ReaderConfig = DEFAULT_CONFIG,
+    settings: CodeReaderSettings = DEFAULT_SETTINGS,
 ) -> CodePack:
     """Build a pack from a photo of all 20 tiles on the mat in box order."""
     finder = demo_pack()
     # Tile finding needs only a rough tile size: allow a wide range while teaching.
-    loose = ReaderConfig(
-        px_per_mm=cfg.px_per_mm, foreground=cfg.foreground, min_area=0.4, max_area=2.2,
-        ignore_area=cfg.ignore_area, max_offset_mm=cfg.max_offset_mm, markers=cfg.markers,
-    )
-    fit = find_mat(image, cfg)
-    found, problems = find_tiles(image, fit, finder, loose)
+    loose = replace(settings, min_area=TEACH_MIN_AREA, max_area=TEACH_MAX_AREA)
+    fit = find_mat(image, settings=settings)
+    found, problems = find_tiles(image, fit, finder, settings=loose)
     by_slot = {f.slot: f for f in found}
     missing = [SLOTS[i].name for i in range(len(TEACH_ORDER)) if i not in by_slot]
     if missing:
