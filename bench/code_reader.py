@@ -17,8 +17,10 @@ import statistics
 import time
 
 from companion.break_the_code.tiles import ALL_TILES, Code
-from vision.break_the_code.art import STYLES, CodePack, Style, demo_pack
-from vision.break_the_code.reader import DEFAULT_CONFIG, read_tiles
+from vision.break_the_code.pack import CodePack, demo_pack
+from vision.break_the_code.reader import read_tiles
+from vision.break_the_code.settings import DEFAULT_SETTINGS
+from vision.break_the_code.synth.art import STYLES, Style
 from vision.break_the_code.synth.render import render_frame
 from vision.break_the_code.teach import teach_pack
 from vision.errors import FrameRefusedError
@@ -57,7 +59,7 @@ def run(label: str, look: Style, pack: CodePack, frames: int, effects: list[str]
         tiles_ok += right
         exact = right == len(tiles) and len(got) == len(tiles)
         codes_ok += exact
-        if not exact and reading.confidence >= DEFAULT_CONFIG.accept:
+        if not exact and reading.confidence >= DEFAULT_SETTINGS.accept:
             confident_wrong += 1
     print(f"{label:<28} tiles {tiles_ok}/{tiles_all} = {100 * tiles_ok / tiles_all:.2f}%  "
           f"codes {codes_ok}/{codes_all} = {100 * codes_ok / codes_all:.1f}%  "

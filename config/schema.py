@@ -184,7 +184,7 @@ class IndigoBoardConfig:
 @dataclass(frozen=True)
 class CodeReaderConfig:
     """``[vision.code]``: thresholds of the Break the Code tile reader
-    (``vision.break_the_code.reader``)."""
+    (``vision.break_the_code.settings.CodeReaderSettings.from_config`` reads them)."""
 
     px_per_mm: float = setting(4.0, low=1.0, high=16.0)
     foreground: float = setting(40.0, low=1.0, high=255.0)

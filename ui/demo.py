@@ -278,7 +278,7 @@ class DemoTable:
 
         if "code" not in self._packs:
             # a taught look is drawn from its photos; none: the demo style's own drawing
-            from vision.break_the_code.art import load_code_pack
+            from vision.break_the_code.pack import load_code_pack
 
             folder = art_pack_folder(self.app.cfg, self.app.cfg.vision.code.pack)
             self._packs["code"] = load_code_pack(folder) if folder else None

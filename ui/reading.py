@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from config import art_pack_folder
+from config.schema import Config
 
 Cell = tuple[int, int]
 
@@ -345,7 +346,7 @@ class RackReading:
                 f"problem={self.problem!r})")
 
 
-def read_code_frame(frame: Any, *, expected: int, taken: Any = (), cfg: Any = None,
+def read_code_frame(frame: Any, *, expected: int, taken: Any = (), cfg: Config | None = None,
                     pack: Any = None) -> RackReading:
     """Read the rack laid on the code mat in ``frame`` (runs on a worker thread).
 
@@ -357,17 +358,18 @@ def read_code_frame(frame: Any, *, expected: int, taken: Any = (), cfg: Any = No
         from companion.break_the_code import Code
         from companion.break_the_code.tiles import check_box_counts
         from companion.errors import CompanionError
-        from vision.break_the_code.art import load_code_pack
         from vision.break_the_code.mat import SLOTS
-        from vision.break_the_code.reader import is_in_rack_order, read_tiles, reader_config
+        from vision.break_the_code.pack import load_code_pack
+        from vision.break_the_code.reader import is_in_rack_order, read_tiles
+        from vision.break_the_code.settings import DEFAULT_SETTINGS, CodeReaderSettings
         from vision.errors import FrameRefusedError
     except ImportError as exc:
         raise ReaderUnavailableError("the Break the Code tile reader is not installed") from exc
-    settings = reader_config(cfg)
+    settings = CodeReaderSettings.from_config(cfg) if cfg is not None else DEFAULT_SETTINGS
     try:
         if pack is None:
             pack = load_code_pack(art_pack_folder(cfg, cfg.vision.code.pack) if cfg else None)
-        reading = read_tiles(frame, pack, settings)
+        reading = read_tiles(frame, pack, settings=settings)
     except FrameRefusedError as exc:
         # a refusal's message names slots at most; the traceback (which holds the frame)
         # goes no further than here

@@ -1,1 +1,2 @@
-"""break_the_code"""
+"""Break the Code vision: the code mat, the tile reader and teaching (scene drawing in
+``synth``, which no reader module imports)."""

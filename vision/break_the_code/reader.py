@@ -29,15 +29,7 @@ import cv2
 import numpy as np
 
 from companion.break_the_code.tiles import BOX, Code, Colour, Tile
-from config.schema import CodeReaderConfig, Config
-from vision.break_the_code.art import (
-    NORM_SIZE,
-    CodePack,
-    body_colour,
-    demo_pack,
-    grey_of,
-    ink_map,
-)
+from vision.break_the_code.features import NORM_SIZE, body_colour, grey_of, ink_map
 from vision.break_the_code.mat import (
     MAT_LAYOUT,
     PANEL_GREY,
@@ -46,61 +38,60 @@ from vision.break_the_code.mat import (
     SLOTS,
     nearest_slot,
 )
+from vision.break_the_code.pack import CodePack, demo_pack
+from vision.break_the_code.settings import DEFAULT_SETTINGS, CodeReaderSettings
 from vision.errors import FrameRefusedError
-from vision.markers import MarkerChecks, PlaneFit, locate
+from vision.markers import PlaneFit, locate
 
 #: the part of the panel that is looked at (a little inside its printed edge)
 _INSET_MM = 1.5
 VIEW_MM = (PANEL_MM[0] + _INSET_MM, PANEL_MM[1] + _INSET_MM,
            PANEL_MM[2] - 2 * _INSET_MM, PANEL_MM[3] - 2 * _INSET_MM)
 
-
-#: the shipped thresholds: the defaults of ``[vision.code]`` in config (principle 9: thresholds
-#: live in config; this is their one source)
-_SHIPPED = CodeReaderConfig()
-
-
-@dataclass(frozen=True)
-class ReaderConfig:
-    """Thresholds of the tile reader; :func:`reader_config` takes them from config
-    ``[vision.code]`` (the defaults here are that section's defaults)."""
-
-    px_per_mm: float = _SHIPPED.px_per_mm
-    #: colour distance from the local panel grey (on a 0..255 scale) that makes a tile pixel
-    foreground: float = _SHIPPED.foreground
-    #: a tile's area must be within these shares of the pack's tile area
-    min_area: float = _SHIPPED.min_area
-    max_area: float = _SHIPPED.max_area
-    #: pieces smaller than this share of a tile are ignored (dust, a reflection)
-    ignore_area: float = _SHIPPED.ignore_area
-    #: a tile whose centre is farther than this from every slot centre is a problem
-    max_offset_mm: float = _SHIPPED.max_offset_mm
-    #: the confidence at which the app stores a reading without asking
-    accept: float = _SHIPPED.accept
-    markers: MarkerChecks = MarkerChecks()
-
-
-def reader_config(cfg: Config | None = None) -> ReaderConfig:
-    """The reader's thresholds from a loaded configuration (``None``: the defaults).
-
-    >>> reader_config().accept
-    0.5
-    """
-    code = (cfg if cfg is not None else Config()).vision.code
-    return ReaderConfig(
-        px_per_mm=code.px_per_mm,
-        foreground=code.foreground,
-        min_area=code.min_area,
-        max_area=code.max_area,
-        ignore_area=code.ignore_area,
-        max_offset_mm=code.max_offset_mm,
-        accept=code.accept,
-    )
-
-
-DEFAULT_CONFIG = reader_config()
 #: the confidence of a reading with a problem (below any sensible accept threshold)
 DOUBT = 0.4
+
+# -- panel background (worked at 1 px per mm, so lengths in pixels are millimetres)
+#: half the width of a lane sampled between slots, mm
+LANE_HALF_MM = 1.0
+#: smoothing (Gaussian sigma, mm) of the first estimate from the lanes, of the estimate from
+#: the lanes without tiles and hands, and of the fine estimate from all the bare panel
+FIRST_SIGMA_MM = 12.0
+COARSE_SIGMA_MM = 10.0
+FINE_SIGMA_MM = 6.0
+#: a difference this many times the foreground threshold is surely not panel, whatever size
+SURE_FOREGROUND = 1.5
+#: what is not panel is kept out of the fine estimate with this margin around it (mm, odd)
+KEEP_OUT_MM = 9
+#: the tile area assumed when the pack's is not given (the demo tile, mm x mm)
+DEMO_TILE_AREA_MM2 = 28.0 * 38.0
+
+# -- tile finding
+#: radius (mm) of the opening and closing that clean the foreground: specks and thin lines
+#: go, digit strokes inside a tile are filled
+CLEAN_RADIUS_MM = 0.8
+#: closings applied to the foreground (the opening is applied once)
+CLOSE_ITERATIONS = 2
+#: a piece is tile-shaped when its width/height ratio is within these shares of the pack's
+SHAPE_RATIO = (0.7, 1.3)
+#: a piece too large for one tile is split again where the difference is this many times the
+#: foreground threshold (a shadow edge bridging two tiles is much weaker than a tile)
+SPLIT_FOREGROUND = 2.4
+#: a tile seen more than this many times wider than the normalised image is shrunk with
+#: area averaging (no aliasing); nearer sizes are interpolated
+SHRINK_RATIO = 1.3
+
+# -- classification (confidence ramps: 0 at the floor, 1 at floor + span)
+#: digit margin over the rival digit
+DIGIT_MARGIN_FLOOR, DIGIT_MARGIN_SPAN = 0.02, 0.18
+#: correlation of the ink map with the best template
+DIGIT_SCORE_FLOOR, DIGIT_SCORE_SPAN = 0.3, 0.3
+#: relative margin of the body colour over the second-nearest pack colour
+COLOUR_MARGIN_FLOOR, COLOUR_MARGIN_SPAN = 0.1, 0.3
+#: a tile turned a half matches some template better by more than this: it is upside down
+UPSIDE_DOWN_GAIN = 0.08
+#: smoothing (pixels of the normalised tile) of where two templates differ, for the duel
+DUEL_SIGMA = 1.5
 
 
 @dataclass(frozen=True)
@@ -145,22 +136,23 @@ def stored_message(code: Code) -> str:
 # ---------------------------------------------------------------- stages
 
 
-def find_mat(image: np.ndarray, cfg: ReaderConfig = DEFAULT_CONFIG) -> PlaneFit:
+def find_mat(image: np.ndarray, *, settings: CodeReaderSettings = DEFAULT_SETTINGS) -> PlaneFit:
     """The checked homography of the mat (raises FrameRefusedError)."""
     if image is None or image.ndim != 3 or image.size == 0:
         raise FrameRefusedError("not a colour camera frame", reason="no-frame")
-    return locate(image, MAT_LAYOUT, checks=cfg.markers)
+    return locate(image, MAT_LAYOUT, checks=settings.markers)
 
 
-def _view_transform(cfg: ReaderConfig) -> np.ndarray:
+def _view_transform(settings: CodeReaderSettings) -> np.ndarray:
     """Sheet millimetres -> pixels of the top-down view of the panel."""
-    p = cfg.px_per_mm
+    p = settings.px_per_mm
     return np.array([[p, 0.0, -VIEW_MM[0] * p], [0.0, p, -VIEW_MM[1] * p], [0.0, 0.0, 1.0]])
 
 
-def top_view(image: np.ndarray, fit: PlaneFit, cfg: ReaderConfig = DEFAULT_CONFIG) -> np.ndarray:
-    """The panel seen straight down at ``cfg.px_per_mm``."""
-    return fit.warp(image, px_per_mm=cfg.px_per_mm, origin_mm=(VIEW_MM[0], VIEW_MM[1]),
+def top_view(image: np.ndarray, fit: PlaneFit, *,
+             settings: CodeReaderSettings = DEFAULT_SETTINGS) -> np.ndarray:
+    """The panel seen straight down at ``settings.px_per_mm``."""
+    return fit.warp(image, px_per_mm=settings.px_per_mm, origin_mm=(VIEW_MM[0], VIEW_MM[1]),
                     size_mm=(VIEW_MM[2], VIEW_MM[3]))
 
 
@@ -168,7 +160,7 @@ def _lane_mask(shape: tuple[int, int], px_per_mm: float) -> np.ndarray:
     """The lanes half-way between slots (and along the panel's edges), 2 mm wide."""
     h, w = shape
     mask = np.zeros((h, w), np.uint8)
-    half = max(1, round(1.0 * px_per_mm))
+    half = max(1, round(LANE_HALF_MM * px_per_mm))
     xs = sorted({s.centre_mm[0] for s in SLOTS})
     ys = sorted({s.centre_mm[1] for s in SLOTS})
     lane_x = [xs[0] - PITCH_MM[0] / 2] + [x + PITCH_MM[0] / 2 for x in xs]
@@ -192,15 +184,15 @@ def _fill(small: np.ndarray, weight: np.ndarray, sigma: float, fallback: np.ndar
     return filled
 
 
-def panel_background(top: np.ndarray, cfg: ReaderConfig = DEFAULT_CONFIG, *,
-                     tile_area_mm2: float = 28.0 * 38.0) -> np.ndarray:
+def panel_background(top: np.ndarray, *, settings: CodeReaderSettings = DEFAULT_SETTINGS,
+                     tile_area_mm2: float = DEMO_TILE_AREA_MM2) -> np.ndarray:
     """The panel grey as seen at every pixel of ``top`` (float32 BGR).
 
     A first, coarse estimate comes from the lanes between the slots only; everything that
     then stands out strongly (the tiles) is left out, and the rest of the panel (lanes and
     empty slots alike) gives a fine estimate that follows shadows and uneven light.
     """
-    scale = 1.0 / cfg.px_per_mm  # work at 1 px per mm
+    scale = 1.0 / settings.px_per_mm  # work at 1 px per mm
     small = cv2.resize(top, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     small = small.astype(np.float32)
     lanes = _lane_mask(small.shape[:2], 1.0) > 0
@@ -208,23 +200,24 @@ def panel_background(top: np.ndarray, cfg: ReaderConfig = DEFAULT_CONFIG, *,
     if samples.size == 0:
         raise FrameRefusedError("the mat's panel is not visible", reason="no-board")
     median = np.median(samples, axis=0)
-    first = _fill(small, lanes.astype(np.float32), 12.0, median)
+    first = _fill(small, lanes.astype(np.float32), FIRST_SIGMA_MM, median)
     # lane pixels far from their neighbourhood are a tile or a hand lying across a lane
     off = np.linalg.norm(small / np.maximum(first, 1.0) * PANEL_GREY - PANEL_GREY, axis=2)
-    coarse = _fill(small, (lanes & (off < cfg.foreground)).astype(np.float32), 10.0, first)
+    coarse = _fill(small, (lanes & (off < settings.foreground)).astype(np.float32),
+                   COARSE_SIGMA_MM, first)
     ratio = small / np.maximum(coarse, 1.0) * PANEL_GREY
     dist = np.linalg.norm(ratio - PANEL_GREY, axis=2)
     # Leave out what is surely not panel: strong differences, and every tile-sized piece
     # (a white tile under bright light differs only moderately). Larger faint areas are
     # shadow edges, which the fine estimate must follow, so they stay in.
-    surely = (dist > 1.5 * cfg.foreground).astype(np.uint8)
-    maybe = (dist > cfg.foreground).astype(np.uint8)
+    surely = (dist > SURE_FOREGROUND * settings.foreground).astype(np.uint8)
+    maybe = (dist > settings.foreground).astype(np.uint8)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(maybe, connectivity=8)
     tile_sized = np.zeros(count, bool)
-    tile_sized[1:] = stats[1:, cv2.CC_STAT_AREA] <= cfg.max_area * tile_area_mm2
+    tile_sized[1:] = stats[1:, cv2.CC_STAT_AREA] <= settings.max_area * tile_area_mm2
     surely |= tile_sized[labels].astype(np.uint8)
-    keep_out = cv2.dilate(surely, np.ones((9, 9), np.uint8)) > 0
-    fine = _fill(small, (~keep_out).astype(np.float32), 6.0, coarse)
+    keep_out = cv2.dilate(surely, np.ones((KEEP_OUT_MM, KEEP_OUT_MM), np.uint8)) > 0
+    fine = _fill(small, (~keep_out).astype(np.float32), FINE_SIGMA_MM, coarse)
     field: np.ndarray = cv2.resize(fine, (top.shape[1], top.shape[0]),
                                    interpolation=cv2.INTER_LINEAR)
     return field
@@ -266,64 +259,97 @@ def find_tiles(
     image: np.ndarray,
     fit: PlaneFit,
     pack: CodePack,
-    cfg: ReaderConfig = DEFAULT_CONFIG,
+    *,
+    settings: CodeReaderSettings = DEFAULT_SETTINGS,
 ) -> tuple[list[FoundTile], list[str]]:
     """Every tile on the panel (slot order) and the problems seen while finding them."""
-    top = top_view(image, fit, cfg)
-    field = panel_background(top, cfg, tile_area_mm2=pack.tile_mm[0] * pack.tile_mm[1])
-    ratio = top.astype(np.float32) / np.maximum(field, 1.0) * PANEL_GREY
-    dist = np.linalg.norm(ratio - PANEL_GREY, axis=2)
-    mask = (dist > cfg.foreground).astype(np.uint8) * 255
-    k = max(1, round(0.8 * cfg.px_per_mm))
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1, 2 * k + 1))
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel, iterations=2)
-    p = cfg.px_per_mm
+    top = top_view(image, fit, settings=settings)
+    field = panel_background(top, settings=settings,
+                             tile_area_mm2=pack.tile_mm[0] * pack.tile_mm[1])
+    mask, dist = foreground(top, field, settings)
+    p = settings.px_per_mm
     tile_area = pack.tile_mm[0] * pack.tile_mm[1] * p * p
-    to_frame = np.linalg.inv(_view_transform(cfg) @ fit.image_to_plane)
+    to_frame = np.linalg.inv(_view_transform(settings) @ fit.image_to_plane)
     found: list[FoundTile] = []
     problems: list[str] = []
-    taken: dict[int, int] = {}
-    for area, outline in _pieces(mask, dist, cfg, tile_area):
+    for area, outline in _pieces(mask, dist, settings, tile_area):
         rect = cv2.minAreaRect(outline.astype(np.float32))
         (cx, cy), (rw, rh), _ = rect
         centre_mm = (cx / p + VIEW_MM[0], cy / p + VIEW_MM[1])
         slot, offset = nearest_slot(*centre_mm)
         short, long_ = sorted((rw / p, rh / p))
-        if area > cfg.max_area * tile_area:
-            problems.append(f"something larger than a tile near slot {slot.name} "
-                            "(tiles touching, or a hand)")
+        problem = _not_a_tile(area, tile_area, short / max(long_, 1e-6), pack, settings)
+        if problem:
+            problems.append(problem.format(slot=slot.name))
             continue
-        if area < cfg.min_area * tile_area:
-            problems.append(f"part of a tile, or something else, near slot {slot.name}")
-            continue
-        expected_ratio = pack.tile_mm[0] / pack.tile_mm[1]
-        if not 0.7 < (short / max(long_, 1e-6)) / expected_ratio < 1.3:
-            problems.append(f"something not shaped like a tile near slot {slot.name}")
-            continue
-        if offset > cfg.max_offset_mm:
+        if offset > settings.max_offset_mm:
             problems.append(f"a tile lies between slots, near {slot.name}")
-        if slot.index in taken:
+        if any(f.slot == slot.index for f in found):
             raise FrameRefusedError(
                 f"two tiles lie on slot {slot.name}; lay one tile per slot",
                 reason="ambiguous-layout",
             )
-        taken[slot.index] = len(found)
-        corners_top = _upright_corners(rect)
-        corners_frame = cv2.perspectiveTransform(
-            corners_top.reshape(-1, 1, 2).astype(np.float64), to_frame
-        ).reshape(-1, 2).astype(np.float32)
-        w, h = NORM_SIZE
-        dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
-        warp = cv2.getPerspectiveTransform(corners_frame, dst)
-        norm = cv2.warpPerspective(image, warp, NORM_SIZE, flags=cv2.INTER_AREA
-                                   if _shrinks(corners_frame, w) else cv2.INTER_LINEAR)
-        iy = min(field.shape[0] - 1, max(0, round(cy)))
-        ix = min(field.shape[1] - 1, max(0, round(cx)))
-        found.append(FoundTile(slot.index, offset, centre_mm, (short, long_), norm,
-                               field[iy, ix].astype(np.float32)))
+        found.append(FoundTile(slot.index, offset, centre_mm, (short, long_),
+                               cut_out_tile(image, rect, to_frame), _panel_at(field, cx, cy)))
     found.sort(key=lambda f: f.slot)
     return found, problems
+
+
+def _clean_kernel(px_per_mm: float) -> np.ndarray:
+    """The disc that cleans a foreground mask (:data:`CLEAN_RADIUS_MM`)."""
+    k = max(1, round(CLEAN_RADIUS_MM * px_per_mm))
+    kernel: np.ndarray = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1, 2 * k + 1))
+    return kernel
+
+
+def foreground(top: np.ndarray, field: np.ndarray, settings: CodeReaderSettings
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """What differs from the panel grey: the cleaned mask (uint8, 255) and the colour
+    distance from the local grey at every pixel of ``top``."""
+    ratio = top.astype(np.float32) / np.maximum(field, 1.0) * PANEL_GREY
+    dist: np.ndarray = np.linalg.norm(ratio - PANEL_GREY, axis=2)
+    mask: np.ndarray = (dist > settings.foreground).astype(np.uint8) * 255
+    kernel = _clean_kernel(settings.px_per_mm)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel, iterations=CLOSE_ITERATIONS)
+    return mask, dist
+
+
+def _not_a_tile(area: float, tile_area: float, ratio: float, pack: CodePack,
+                settings: CodeReaderSettings) -> str:
+    """Why a piece (its pixel area against a tile's, its short/long side ratio) is not a
+    tile, as a message with a ``{slot}`` field, or ``""`` when it is one."""
+    if area > settings.max_area * tile_area:
+        return "something larger than a tile near slot {slot} (tiles touching, or a hand)"
+    if area < settings.min_area * tile_area:
+        return "part of a tile, or something else, near slot {slot}"
+    expected_ratio = pack.tile_mm[0] / pack.tile_mm[1]
+    if not SHAPE_RATIO[0] < ratio / expected_ratio < SHAPE_RATIO[1]:
+        return "something not shaped like a tile near slot {slot}"
+    return ""
+
+
+def cut_out_tile(image: np.ndarray, rect: Any, to_frame: np.ndarray) -> np.ndarray:
+    """The tile inside ``rect`` (a rotated rectangle of the top view) cut out of the camera
+    frame, upright, at :data:`NORM_SIZE`."""
+    corners_top = _upright_corners(rect)
+    corners_frame = cv2.perspectiveTransform(
+        corners_top.reshape(-1, 1, 2).astype(np.float64), to_frame
+    ).reshape(-1, 2).astype(np.float32)
+    w, h = NORM_SIZE
+    dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    warp = cv2.getPerspectiveTransform(corners_frame, dst)
+    norm: np.ndarray = cv2.warpPerspective(image, warp, NORM_SIZE, flags=cv2.INTER_AREA
+                                           if _shrinks(corners_frame, w) else cv2.INTER_LINEAR)
+    return norm
+
+
+def _panel_at(field: np.ndarray, x: float, y: float) -> np.ndarray:
+    """The panel grey (BGR float32) at a point of the top view, clamped to the view."""
+    iy = min(field.shape[0] - 1, max(0, round(y)))
+    ix = min(field.shape[1] - 1, max(0, round(x)))
+    panel: np.ndarray = field[iy, ix].astype(np.float32)
+    return panel
 
 
 def _outlines(mask: np.ndarray, min_area: float) -> list[tuple[float, np.ndarray]]:
@@ -343,25 +369,26 @@ def _outlines(mask: np.ndarray, min_area: float) -> list[tuple[float, np.ndarray
     return out
 
 
-def _pieces(mask: np.ndarray, dist: np.ndarray, cfg: ReaderConfig, tile_area: float
+def _pieces(mask: np.ndarray, dist: np.ndarray, settings: CodeReaderSettings, tile_area: float
             ) -> list[tuple[float, np.ndarray]]:
     """The pieces of the foreground; a piece too large for one tile is split again at a
     higher threshold (a shadow edge bridging two tiles is much weaker than a tile)."""
     result = []
-    for area, outline in _outlines(mask, cfg.ignore_area * tile_area):
-        if area <= cfg.max_area * tile_area:
+    for area, outline in _outlines(mask, settings.ignore_area * tile_area):
+        if area <= settings.max_area * tile_area:
             result.append((area, outline))
             continue
         x, y, w, h = cv2.boundingRect(outline.astype(np.int32))
         region = np.zeros((h, w), np.uint8)
         cv2.drawContours(region, [outline.astype(np.int32) - [x, y]], -1, 255, -1)
-        strong = ((dist[y:y + h, x:x + w] > cfg.foreground * 2.4) & (region > 0))
+        strong = ((dist[y:y + h, x:x + w] > settings.foreground * SPLIT_FOREGROUND)
+                  & (region > 0))
         strong_mask: np.ndarray = strong.astype(np.uint8) * 255
-        k = max(1, round(0.8 * cfg.px_per_mm))
-        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1, 2 * k + 1))
-        strong_mask = cv2.morphologyEx(strong_mask, cv2.MORPH_CLOSE, kernel, iterations=2)
+        kernel = _clean_kernel(settings.px_per_mm)
+        strong_mask = cv2.morphologyEx(strong_mask, cv2.MORPH_CLOSE, kernel,
+                                       iterations=CLOSE_ITERATIONS)
         strong_mask = cv2.morphologyEx(strong_mask, cv2.MORPH_OPEN, kernel)
-        parts = _outlines(strong_mask, cfg.ignore_area * tile_area)
+        parts = _outlines(strong_mask, settings.ignore_area * tile_area)
         if len(parts) <= 1:
             result.append((area, outline))
             continue
@@ -370,7 +397,8 @@ def _pieces(mask: np.ndarray, dist: np.ndarray, cfg: ReaderConfig, tile_area: fl
 
 
 def _shrinks(corners: np.ndarray, width: int) -> bool:
-    return float(np.linalg.norm(corners[1] - corners[0])) > width * 1.3
+    """True when the tile's top edge in the frame is much wider than ``width`` pixels."""
+    return float(np.linalg.norm(corners[1] - corners[0])) > width * SHRINK_RATIO
 
 
 # ---------------------------------------------------------------- classification
@@ -378,6 +406,8 @@ def _shrinks(corners: np.ndarray, width: int) -> bool:
 
 @dataclass(frozen=True)
 class TileScores:
+    """What :func:`classify_tile` makes of one tile (its scores, for the reading)."""
+
     tile: Tile
     confidence: float
     digit_score: float
@@ -392,49 +422,73 @@ def relative_body(norm: np.ndarray, panel: np.ndarray) -> np.ndarray:
     return body
 
 
+#: a template match: (correlation, tile kind, top-left of the match in the ink map)
+Match = tuple[float, str, tuple[int, int]]
+
+
 def classify_tile(norm: np.ndarray, panel: np.ndarray, pack: CodePack) -> TileScores:
     """Digit and colour of one normalised tile, with a confidence in 0..1."""
-    body = relative_body(norm, panel)
+    colour, colour_margin = nearest_colour(relative_body(norm, panel), pack)
+    ink = ink_map(norm, grey_of(body_colour(norm)))
+    best_of = best_match_per_digit(ink, pack)
+    digit, margin = _decide_digit(ink, pack, best_of, colour)
+    s1 = best_of[digit][0]
+    conf_digit = (_ramp(margin, DIGIT_MARGIN_FLOOR, DIGIT_MARGIN_SPAN)
+                  * _ramp(s1, DIGIT_SCORE_FLOOR, DIGIT_SCORE_SPAN))
+    conf_colour = _ramp(colour_margin, COLOUR_MARGIN_FLOOR, COLOUR_MARGIN_SPAN)
+    upside_down = _looks_upside_down(ink, pack, s1)
+    confidence = min(conf_digit, conf_colour, DOUBT if upside_down else 1.0)
+    return TileScores(Tile(digit, Colour(colour)), confidence, s1, margin, colour_margin,
+                      upside_down)
+
+
+def nearest_colour(body: np.ndarray, pack: CodePack) -> tuple[str, float]:
+    """The pack colour (letter) nearest to a relative body colour, and its margin over the
+    second nearest (0..1)."""
     distances = {k: float(np.linalg.norm(body - v)) for k, v in pack.colours.items()}
     order = sorted(distances, key=distances.__getitem__)
-    colour = order[0]
     d1, d2 = distances[order[0]], distances[order[1]]
-    colour_margin = (d2 - d1) / max(d2, 1e-6)
-    ink = ink_map(norm, grey_of(body_colour(norm)))
-    best_of: dict[int, tuple[float, str, tuple[int, int]]] = {}
+    return order[0], (d2 - d1) / max(d2, 1e-6)
+
+
+def best_match_per_digit(ink: np.ndarray, pack: CodePack) -> dict[int, Match]:
+    """For each digit, the pack template (of any colour) that matches the ink map best."""
+    best_of: dict[int, Match] = {}
     for kind, template in pack.templates.items():
         n = int(kind[0])
         res = cv2.matchTemplate(ink, template, cv2.TM_CCOEFF_NORMED)
         _, score, _, loc = cv2.minMaxLoc(res)
         if n not in best_of or score > best_of[n][0]:
             best_of[n] = (float(score), kind, (int(loc[0]), int(loc[1])))
+    return best_of
+
+
+def _decide_digit(ink: np.ndarray, pack: CodePack, best_of: dict[int, Match], colour: str
+                  ) -> tuple[int, float]:
+    """The digit of a tile of ``colour`` and its margin over the rival digit."""
     allowed = [5] if colour == "g" else [n for n in range(10) if n != 5]
     ranked = sorted(allowed, key=lambda n: -best_of[n][0])
     rivals = sorted((n for n in best_of if n != ranked[0]), key=lambda n: -best_of[n][0])
     best, rival = ranked[0], (ranked[1] if len(ranked) > 1 else rivals[0])
-    if colour != "g":
-        # Whole-glyph correlation is close for look-alikes (0/8, 3/8, 5/6): decide between
-        # the two best on the pixels where their templates differ.
-        duel = _duel(ink, pack, best_of[best], best_of[rival])
-        if duel < 0:
-            best, rival = rival, best
-            duel = -duel
-        margin = max(duel, best_of[best][0] - best_of[rival][0])
-    else:
+    if colour == "g":
         # a green tile is a 5; the digit must still look like a 5 rather than its rival
-        margin = max(0.0, _duel(ink, pack, best_of[5], best_of[rival]))
-    s1 = best_of[best][0]
-    conf_digit = _clip((margin - 0.02) / 0.18) * _clip((s1 - 0.3) / 0.3)
-    conf_colour = _clip((colour_margin - 0.1) / 0.3)
-    tile = Tile(best, Colour(colour))
-    # A tile laid upside down (a player across the table) reads 6 as 9: it matches some
-    # template clearly better when turned a half.
+        return best, max(0.0, _duel(ink, pack, best_of[5], best_of[rival]))
+    # Whole-glyph correlation is close for look-alikes (0/8, 3/8, 5/6): decide between
+    # the two best on the pixels where their templates differ.
+    duel = _duel(ink, pack, best_of[best], best_of[rival])
+    if duel < 0:
+        best, rival = rival, best
+        duel = -duel
+    return best, max(duel, best_of[best][0] - best_of[rival][0])
+
+
+def _looks_upside_down(ink: np.ndarray, pack: CodePack, score: float) -> bool:
+    """A tile laid upside down (a player across the table) reads 6 as 9: turned a half, it
+    matches some template clearly better than its best ``score``."""
     turned = np.ascontiguousarray(ink[::-1, ::-1])
     turned_best = max(float(cv2.matchTemplate(turned, t, cv2.TM_CCOEFF_NORMED).max())
                       for t in pack.templates.values())
-    upside_down = turned_best > s1 + 0.08
-    confidence = min(conf_digit, conf_colour, DOUBT if upside_down else 1.0)
-    return TileScores(tile, confidence, s1, margin, colour_margin, upside_down)
+    return turned_best > score + UPSIDE_DOWN_GAIN
 
 
 def _zscore(x: np.ndarray) -> np.ndarray:
@@ -442,35 +496,38 @@ def _zscore(x: np.ndarray) -> np.ndarray:
     return standardised
 
 
-def _duel(ink: np.ndarray, pack: CodePack, a: tuple[float, str, tuple[int, int]],
-          b: tuple[float, str, tuple[int, int]]) -> float:
+def _duel(ink: np.ndarray, pack: CodePack, a: Match, b: Match) -> float:
     """Positive when the tile is more like ``a`` than ``b`` where their templates differ
     (-1..1)."""
     ta, tb = _zscore(pack.templates[a[1]]), _zscore(pack.templates[b[1]])
     h, w = ta.shape
     pa = _zscore(ink[a[2][1]:a[2][1] + h, a[2][0]:a[2][0] + w])
     pb = _zscore(ink[b[2][1]:b[2][1] + h, b[2][0]:b[2][0] + w])
-    weight = cv2.GaussianBlur(np.abs(ta - tb), (0, 0), 1.5)
+    weight = cv2.GaussianBlur(np.abs(ta - tb), (0, 0), DUEL_SIGMA)
     weight /= max(float(weight.sum()), 1e-6)
     ea = float((weight * (pa - ta) ** 2).sum())
     eb = float((weight * (pb - tb) ** 2).sum())
     return (eb - ea) / max(ea + eb, 1e-6)
 
 
-def _clip(x: float) -> float:
-    return float(min(1.0, max(0.0, x)))
+def _ramp(x: float, floor: float, span: float) -> float:
+    """0 up to ``floor``, rising to 1 at ``floor + span``."""
+    return float(min(1.0, max(0.0, (x - floor) / span)))
 
 
 # ---------------------------------------------------------------- the reader
 
 
 def read_tiles(
-    image: np.ndarray, pack: CodePack | None = None, cfg: ReaderConfig = DEFAULT_CONFIG
+    image: np.ndarray,
+    pack: CodePack | None = None,
+    *,
+    settings: CodeReaderSettings = DEFAULT_SETTINGS,
 ) -> CodeReading:
     """Every tile on the mat, in slot order, with problems and an overall confidence."""
     pack = pack if pack is not None else demo_pack()
-    fit = find_mat(image, cfg)
-    found, problems = find_tiles(image, fit, pack, cfg)
+    fit = find_mat(image, settings=settings)
+    found, problems = find_tiles(image, fit, pack, settings=settings)
     reads = []
     for f in found:
         s = classify_tile(f.norm, f.panel, pack)
@@ -489,7 +546,7 @@ def read_code(
     pack: CodePack | None = None,
     *,
     expected: int | None = None,
-    cfg: ReaderConfig = DEFAULT_CONFIG,
+    settings: CodeReaderSettings = DEFAULT_SETTINGS,
 ) -> tuple[Code, float]:
     """Read the tiles on the mat as a code: ``(Code, confidence)``.
 
@@ -497,7 +554,7 @@ def read_code(
     ``expected`` tiles. Tiles out of rack order give the code in rack order with the
     confidence capped at :data:`DOUBT` (misplaced or misread: the players confirm).
     """
-    reading = read_tiles(image, pack, cfg)
+    reading = read_tiles(image, pack, settings=settings)
     tiles = reading.tiles
     if not tiles:
         raise FrameRefusedError("no tile found on the mat", reason="no-tiles")
@@ -522,5 +579,6 @@ def read_code(
 
 
 def is_in_rack_order(reading: CodeReading) -> bool:
+    """True when the tiles, in slot order, are in the rack's order."""
     tiles = [t.tile for t in reading.tiles]
     return tiles == sorted(tiles)

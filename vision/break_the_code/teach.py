@@ -12,21 +12,27 @@ the same photo with the new pack must give every tile back, confidently.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from companion.break_the_code.tiles import Colour
-from vision.break_the_code.art import TEACH_ORDER, CodePack
 from vision.break_the_code.mat import SLOTS
+from vision.break_the_code.pack import TEACH_ORDER, CodePack, demo_pack
 from vision.break_the_code.reader import (
-    DEFAULT_CONFIG,
     FoundTile,
-    ReaderConfig,
     classify_tile,
     find_mat,
     find_tiles,
     relative_body,
 )
+from vision.break_the_code.settings import DEFAULT_SETTINGS, CodeReaderSettings
 from vision.errors import ArtPackError, FrameRefusedError
+
+#: the shares of the demo tile's area a piece may have while teaching: the user's tiles may
+#: be well smaller or larger than the demo's, and only a rough size is needed to find them
+TEACH_MIN_AREA = 0.4
+TEACH_MAX_AREA = 2.2
 
 
 def teach_pack(
@@ -34,67 +40,91 @@ def teach_pack(
     *,
     name: str = "taught",
     description: str = "taught from a photo of the user's tiles",
-    cfg: ReaderConfig = DEFAULT_CONFIG,
+    settings: CodeReaderSettings = DEFAULT_SETTINGS,
 ) -> CodePack:
     """Build a pack from a photo of all 20 tiles on the mat in box order."""
-    from vision.break_the_code.art import demo_pack
-
-    finder = demo_pack()
-    # Tile finding needs only a rough tile size: allow a wide range while teaching.
-    loose = ReaderConfig(
-        px_per_mm=cfg.px_per_mm, foreground=cfg.foreground, min_area=0.4, max_area=2.2,
-        ignore_area=cfg.ignore_area, max_offset_mm=cfg.max_offset_mm, markers=cfg.markers,
-    )
-    fit = find_mat(image, cfg)
-    found, problems = find_tiles(image, fit, finder, loose)
+    found = find_all_twenty(image, settings)
     by_slot = {f.slot: f for f in found}
-    missing = [SLOTS[i].name for i in range(len(TEACH_ORDER)) if i not in by_slot]
+    sizes = np.array([f.size_mm for f in found])
+    tile_mm = (float(np.median(sizes[:, 0])), float(np.median(sizes[:, 1])))
+    colours = body_colours(by_slot)
+    _check_colours(colours)
+    pack = CodePack(name=name, tile_mm=tile_mm, colours=colours, tiles=tile_faces(by_slot),
+                    description=description)
+    _check_self_read(pack, found)
+    return pack
+
+
+def find_all_twenty(image: np.ndarray, settings: CodeReaderSettings) -> list[FoundTile]:
+    """The 20 tiles of the teach photo, in slot order (refused unless every slot has one)."""
+    # Tile finding needs only a rough tile size: allow a wide range while teaching.
+    loose = replace(settings, min_area=TEACH_MIN_AREA, max_area=TEACH_MAX_AREA)
+    fit = find_mat(image, settings=settings)
+    found, problems = find_tiles(image, fit, demo_pack(), settings=loose)
+    on_slots = {f.slot for f in found}
+    missing = [SLOTS[i].name for i in range(len(TEACH_ORDER)) if i not in on_slots]
     if missing:
         raise FrameRefusedError(
             f"no tile found on slots {', '.join(missing)}; lay all 20 tiles in box order "
             f"({'; '.join(problems) or 'nothing else seen'})",
             reason="no-tiles",
         )
-    sizes = np.array([f.size_mm for f in found])
-    tile_mm = (float(np.median(sizes[:, 0])), float(np.median(sizes[:, 1])))
+    return found
+
+
+def body_colours(by_slot: dict[int, FoundTile]) -> dict[str, np.ndarray]:
+    """The median body colour (beside the printed panel grey) of each tile colour, b, w, g."""
     colours: dict[str, np.ndarray] = {}
     for letter in ("b", "w", "g"):
         bodies = [relative_body(by_slot[i].norm, by_slot[i].panel)
                   for i, t in enumerate(TEACH_ORDER) if t.colour is Colour(letter)]
         colours[letter] = np.median(np.array(bodies), axis=0).astype(np.float32)
-    _check_colours(colours)
+    return colours
+
+
+def tile_faces(by_slot: dict[int, FoundTile]) -> dict[str, np.ndarray]:
+    """The face of each tile kind; the two green 5s give the mean of both faces."""
     tiles: dict[str, np.ndarray] = {}
     for i, tile in enumerate(TEACH_ORDER):
         key = str(tile)
         face = by_slot[i].norm
-        if key in tiles:  # the second green 5: keep the mean of both faces
+        if key in tiles:
             tiles[key] = ((tiles[key].astype(np.float32) + face) / 2).astype(np.uint8)
         else:
             tiles[key] = face.copy()
-    pack = CodePack(name=name, tile_mm=tile_mm, colours=colours, tiles=tiles,
-                    description=description)
-    _check_self_read(pack, found)
-    return pack
+    return tiles
+
+
+#: the least grey-level difference (0..255) between the taught white and black bodies
+MIN_BLACK_WHITE_CONTRAST = 40
+#: how much the green body's green channel must exceed its red and blue (0..255)
+MIN_GREENNESS = 15
+#: the least colour distance (0..255 per channel) of the green body from black and white
+MIN_GREEN_DISTANCE = 30
 
 
 def _check_colours(colours: dict[str, np.ndarray]) -> None:
+    """Refuse colours that cannot be told apart (the tiles are not in box order, or the
+    light is too poor)."""
     def grey(v: np.ndarray) -> float:
         return float(0.114 * v[0] + 0.587 * v[1] + 0.299 * v[2])
 
     b, w, g = colours["b"], colours["w"], colours["g"]
-    if grey(w) - grey(b) < 40:
+    if grey(w) - grey(b) < MIN_BLACK_WHITE_CONTRAST:
         raise ArtPackError(
             "the black and white tiles look alike in this photo; are they in box order "
             "(0b 0w 1b 1w ...) and well lit?"
         )
     greenness = float(g[1]) - max(float(g[0]), float(g[2]))
-    if greenness < 15 or min(np.linalg.norm(g - b), np.linalg.norm(g - w)) < 30:
+    if (greenness < MIN_GREENNESS
+            or min(np.linalg.norm(g - b), np.linalg.norm(g - w)) < MIN_GREEN_DISTANCE):
         raise ArtPackError(
             "the two green 5s (slots A3 and B3) do not look green; are the tiles in box order?"
         )
 
 
 def _check_self_read(pack: CodePack, found: list[FoundTile]) -> None:
+    """Refuse a pack that misreads the photo it was taught from."""
     wrong = []
     for f in found:
         expected = TEACH_ORDER[f.slot]

@@ -10,9 +10,11 @@ import numpy as np
 import pytest
 
 from companion.break_the_code.tiles import ALL_TILES, Code, parse_code
-from vision.break_the_code.art import STYLES, demo_pack, load_code_pack
 from vision.break_the_code.mat import SLOTS, mat_image
-from vision.break_the_code.reader import DEFAULT_CONFIG, read_code, read_tiles, stored_message
+from vision.break_the_code.pack import demo_pack, load_code_pack
+from vision.break_the_code.reader import read_code, read_tiles, stored_message
+from vision.break_the_code.settings import DEFAULT_SETTINGS
+from vision.break_the_code.synth.art import STYLES
 from vision.break_the_code.synth.render import render_frame
 from vision.break_the_code.teach import teach_pack
 from vision.errors import ArtPackError, FrameRefusedError
@@ -35,7 +37,7 @@ def test_a_rack_reads_back_exactly(seed: int) -> None:
     frame, _ = render_frame(list(code.tiles), seed=seed)
     read, confidence = read_code(frame.image, demo_pack())
     assert read == code
-    assert confidence >= DEFAULT_CONFIG.accept
+    assert confidence >= DEFAULT_SETTINGS.accept
 
 
 def test_all_twenty_tiles_with_every_camera_effect() -> None:
@@ -65,7 +67,7 @@ def test_a_taught_pack_reads_its_own_tiles(ivory_pack: Path) -> None:
         code = _random_code(100 + seed)
         frame, _ = render_frame(list(code.tiles), seed=100 + seed, look=STYLES["ivory"])
         read, confidence = read_code(frame.image, pack)
-        assert read == code and confidence >= DEFAULT_CONFIG.accept
+        assert read == code and confidence >= DEFAULT_SETTINGS.accept
 
 
 def test_the_demo_pack_does_not_claim_to_read_another_look() -> None:
@@ -77,7 +79,7 @@ def test_the_demo_pack_does_not_claim_to_read_another_look() -> None:
             read, confidence = read_code(frame.image, demo_pack())
         except FrameRefusedError:
             continue
-        assert read == code or confidence < DEFAULT_CONFIG.accept
+        assert read == code or confidence < DEFAULT_SETTINGS.accept
 
 
 def test_teaching_refuses_tiles_out_of_box_order() -> None:
@@ -164,7 +166,7 @@ def test_a_tile_laid_upside_down_is_a_problem_not_a_nine() -> None:
     reading = read_tiles(frame.image)
     assert [t.upside_down for t in reading.tiles] == [False, False, False, True, False]
     assert any("D1" in p and "upside down" in p for p in reading.problems)
-    assert reading.confidence < DEFAULT_CONFIG.accept
+    assert reading.confidence < DEFAULT_SETTINGS.accept
 
 
 def test_a_low_resolution_camera_still_reads_every_tile() -> None:

@@ -12,18 +12,21 @@ import pytest
 from config import config_from_dict
 from config.schema import CodeReaderConfig, Config
 from ui.cli import main
-from vision.break_the_code.reader import DEFAULT_CONFIG, ReaderConfig, reader_config
+from vision.break_the_code.settings import DEFAULT_SETTINGS, CodeReaderSettings
 
 # every key of [vision.code] but ``pack`` (which tiles' look to read with, not a threshold)
 THRESHOLDS = [f.name for f in dataclasses.fields(CodeReaderConfig) if f.name != "pack"]
 
 
 def test_every_config_key_is_a_reader_threshold_with_the_same_default() -> None:
-    reader_fields = {f.name for f in dataclasses.fields(ReaderConfig)}
+    reader_fields = {f.name for f in dataclasses.fields(CodeReaderSettings)}
     assert set(THRESHOLDS) <= reader_fields
     for name in THRESHOLDS:
-        assert getattr(DEFAULT_CONFIG, name) == getattr(Config().vision.code, name), name
-    assert reader_config() == ReaderConfig() == DEFAULT_CONFIG
+        assert getattr(DEFAULT_SETTINGS, name) == getattr(Config().vision.code, name), name
+    assert CodeReaderSettings.from_config(Config()) == DEFAULT_SETTINGS
+    # the defaults live in config/schema.py only
+    assert all(f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+               for f in dataclasses.fields(CodeReaderSettings))
 
 
 @pytest.mark.parametrize(
@@ -33,10 +36,10 @@ def test_every_config_key_is_a_reader_threshold_with_the_same_default() -> None:
 )
 def test_an_override_reaches_the_reader(key: str, value: float) -> None:
     cfg = config_from_dict({"vision": {"code": {key: value}}})
-    got = reader_config(cfg)
+    got = CodeReaderSettings.from_config(cfg)
     assert getattr(got, key) == value
     others = [n for n in THRESHOLDS if n != key]
-    assert all(getattr(got, n) == getattr(DEFAULT_CONFIG, n) for n in others)
+    assert all(getattr(got, n) == getattr(DEFAULT_SETTINGS, n) for n in others)
 
 
 @pytest.fixture(scope="module")

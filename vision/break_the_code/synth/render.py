@@ -19,8 +19,9 @@ import cv2
 import numpy as np
 
 from companion.break_the_code.tiles import Tile
-from vision.break_the_code.art import STYLES, CodePack, Style, draw_tile
 from vision.break_the_code.mat import SHEET_MM, SLOTS, mat_image
+from vision.break_the_code.pack import CodePack
+from vision.break_the_code.synth.art import STYLES, Style, draw_tile
 from vision.synth.effects import DEFAULT_EFFECTS, EffectResult, apply_effects
 
 SCENE_PX_PER_MM = 5.0
@@ -53,6 +54,41 @@ def _face(tile: Tile, look: Style | CodePack, px_per_mm: float) -> tuple[np.ndar
     return face, np.full((h, w), 255, np.uint8)
 
 
+#: the tile's shadow: its offset down and to the right (mm; the tile stands a few millimetres
+#: high), its softness (Gaussian sigma, mm) and how much light it takes away at its darkest
+SHADOW_OFFSET_MM = (0.9, 1.2)
+SHADOW_SIGMA_MM = 0.8
+SHADOW_DEPTH = 0.28
+
+
+def _lay_tile(canvas: np.ndarray, face: np.ndarray, mask: np.ndarray,
+              centre_mm: tuple[float, float], angle: float, px_per_mm: float) -> None:
+    """Lay one tile face (turned by ``angle`` about its centre) with its soft shadow on the
+    float canvas, in place."""
+    cx, cy = centre_mm
+    h, w = mask.shape
+    # Work in a window around the tile only: rotate about the tile centre into it.
+    half = int(np.hypot(w, h) / 2 + 3 * px_per_mm)
+    x0 = max(0, round(cx * px_per_mm) - half)
+    y0 = max(0, round(cy * px_per_mm) - half)
+    x1 = min(canvas.shape[1], round(cx * px_per_mm) + half)
+    y1 = min(canvas.shape[0], round(cy * px_per_mm) + half)
+    m = cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0)
+    m[0, 2] += cx * px_per_mm - w / 2 - x0
+    m[1, 2] += cy * px_per_mm - h / 2 - y0
+    size = (x1 - x0, y1 - y0)
+    warped_mask = cv2.warpAffine(mask, m, size, flags=cv2.INTER_LINEAR).astype(np.float32)
+    warped_face = cv2.warpAffine(face, m, size, flags=cv2.INTER_LINEAR).astype(np.float32)
+    shift = np.array([[1, 0, SHADOW_OFFSET_MM[0] * px_per_mm],
+                      [0, 1, SHADOW_OFFSET_MM[1] * px_per_mm]], np.float32)
+    moved = cv2.warpAffine(warped_mask, shift, size)
+    shade: np.ndarray = cv2.GaussianBlur(moved, (0, 0), SHADOW_SIGMA_MM * px_per_mm) / 255.0
+    window = canvas[y0:y1, x0:x1]
+    window *= (1.0 - SHADOW_DEPTH * shade)[..., None]
+    alpha = (warped_mask / 255.0)[..., None]
+    canvas[y0:y1, x0:x1] = window * (1 - alpha) + warped_face * alpha
+
+
 def render_scene(
     tiles: Sequence[Tile],
     *,
@@ -83,27 +119,7 @@ def render_scene(
                                                                    else 0.0)
         cx, cy = slot.centre_mm[0] + dx, slot.centre_mm[1] + dy
         face, mask = _face(tile, look, px_per_mm)
-        h, w = mask.shape
-        # Work in a window around the tile only: rotate about the tile centre into it.
-        half = int(np.hypot(w, h) / 2 + 3 * px_per_mm)
-        x0 = max(0, round(cx * px_per_mm) - half)
-        y0 = max(0, round(cy * px_per_mm) - half)
-        x1 = min(canvas.shape[1], round(cx * px_per_mm) + half)
-        y1 = min(canvas.shape[0], round(cy * px_per_mm) + half)
-        m = cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0)
-        m[0, 2] += cx * px_per_mm - w / 2 - x0
-        m[1, 2] += cy * px_per_mm - h / 2 - y0
-        size = (x1 - x0, y1 - y0)
-        warped_mask = cv2.warpAffine(mask, m, size, flags=cv2.INTER_LINEAR).astype(np.float32)
-        warped_face = cv2.warpAffine(face, m, size, flags=cv2.INTER_LINEAR).astype(np.float32)
-        # a soft shadow down and to the right: the tile stands a few millimetres high
-        shift = np.array([[1, 0, 0.9 * px_per_mm], [0, 1, 1.2 * px_per_mm]], np.float32)
-        moved = cv2.warpAffine(warped_mask, shift, size)
-        shade: np.ndarray = cv2.GaussianBlur(moved, (0, 0), 0.8 * px_per_mm) / 255.0
-        window = canvas[y0:y1, x0:x1]
-        window *= (1.0 - 0.28 * shade)[..., None]
-        alpha = (warped_mask / 255.0)[..., None]
-        canvas[y0:y1, x0:x1] = window * (1 - alpha) + warped_face * alpha
+        _lay_tile(canvas, face, mask, (cx, cy), angle, px_per_mm)
         placed.append(PlacedTile(tile, slot_index, (cx, cy), angle))
     protect = np.full(canvas.shape[:2], 255, np.uint8)
     return CodeScene(np.clip(canvas, 0, 255).astype(np.uint8), protect, tuple(placed))

@@ -1,0 +1,125 @@
+"""The project's own drawings of Break the Code tiles (not the publisher's art).
+
+Two styles, deliberately unlike each other: ``demo`` (the shipped demo pack,
+``vision/packs/code-demo``, is drawn from it by ``vision/packs/make_demo_code.py``) and
+``ivory`` (a look the tests teach from a rendered photo). :func:`draw_tile` draws one face for
+the scene renderer; :func:`pack_from_style` makes the pack a perfect teach photo of a style
+would give.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from companion.break_the_code.tiles import Tile
+from vision.art_pack import BGR, parse_colour
+from vision.break_the_code.features import NORM_SIZE
+from vision.break_the_code.mat import PANEL_GREY
+from vision.break_the_code.pack import TILE_KINDS, CodePack
+
+
+@dataclass(frozen=True)
+class Style:
+    """A way of drawing tiles (the project's own art)."""
+
+    name: str
+    body: dict[str, BGR]
+    digit: dict[str, BGR]
+    tile_mm: tuple[float, float]
+    font: int
+    font_scale: float  # digit height as a share of the tile height
+    thickness: float  # stroke as a share of the tile width
+    underline: bool  # a bar under 6 and 9
+    radius: float  # corner radius as a share of the tile width
+    edge: BGR | None = None  # a thin rim of another colour
+
+
+STYLES: dict[str, Style] = {
+    "demo": Style(
+        name="demo",
+        body={"b": parse_colour("#2a2a2a"), "w": parse_colour("#ebebe6"),
+              "g": parse_colour("#3c9a46")},
+        digit={"b": parse_colour("#f4f4f0"), "w": parse_colour("#1c1c1c"),
+               "g": parse_colour("#f4f4f0")},
+        tile_mm=(28.0, 38.0),
+        font=cv2.FONT_HERSHEY_DUPLEX,
+        font_scale=0.52,
+        thickness=0.11,
+        underline=True,
+        radius=0.14,
+    ),
+    "ivory": Style(
+        name="ivory",
+        body={"b": parse_colour("#1e2230"), "w": parse_colour("#f0e4c8"),
+              "g": parse_colour("#2f7a3a")},
+        digit={"b": parse_colour("#e8dcc0"), "w": parse_colour("#262018"),
+               "g": parse_colour("#f0e8d0")},
+        tile_mm=(30.0, 40.0),
+        font=cv2.FONT_HERSHEY_COMPLEX,
+        font_scale=0.48,
+        thickness=0.08,
+        underline=False,
+        radius=0.08,
+        edge=parse_colour("#8a7a5a"),
+    ),
+}
+
+
+def draw_tile(tile: Tile, style: Style, *, px_per_mm: float) -> tuple[np.ndarray, np.ndarray]:
+    """The tile face (BGR) and its outline mask (uint8, 255 inside), upright."""
+    w = round(style.tile_mm[0] * px_per_mm)
+    h = round(style.tile_mm[1] * px_per_mm)
+    letter = tile.colour.value
+    img = np.zeros((h, w, 3), np.uint8)
+    img[:] = style.body[letter]
+    mask = np.zeros((h, w), np.uint8)
+    r = max(1, round(style.radius * w))
+    cv2.rectangle(mask, (r, 0), (w - 1 - r, h - 1), 255, -1)
+    cv2.rectangle(mask, (0, r), (w - 1, h - 1 - r), 255, -1)
+    for cx, cy in ((r, r), (w - 1 - r, r), (r, h - 1 - r), (w - 1 - r, h - 1 - r)):
+        cv2.circle(mask, (cx, cy), r, 255, -1, cv2.LINE_AA)
+    if style.edge is not None:
+        rim = cv2.subtract(mask, cv2.erode(mask, np.ones((3, 3), np.uint8),
+                                           iterations=max(1, round(0.6 * px_per_mm))))
+        img[rim > 0] = style.edge
+    text = str(tile.number)
+    thick = max(1, round(style.thickness * w))
+    (tw, th), _ = cv2.getTextSize(text, style.font, 1.0, thick)
+    scale = style.font_scale * h / th
+    (tw, th), base = cv2.getTextSize(text, style.font, scale, thick)
+    org = ((w - tw) // 2, (h + th) // 2 - round(0.03 * h))
+    colour = style.digit[letter]
+    cv2.putText(img, text, org, style.font, scale, colour, thick, cv2.LINE_AA)
+    if style.underline and tile.number in (6, 9):
+        y = org[1] + round(0.09 * h)
+        cv2.line(img, (org[0] + tw // 6, y), (org[0] + tw - tw // 6, y), colour, thick,
+                 cv2.LINE_AA)
+    img[mask == 0] = 0
+    return img, mask
+
+
+def pack_from_style(style: Style, *, description: str = "") -> CodePack:
+    """A pack drawn from a style: what a perfect teach photo of those tiles would give."""
+    px = 8.0
+    tiles: dict[str, np.ndarray] = {}
+    for tile in TILE_KINDS:
+        face, mask = draw_tile(tile, style, px_per_mm=px)
+        face[mask == 0] = (PANEL_GREY,) * 3
+        tiles[str(tile)] = cv2.resize(face, NORM_SIZE, interpolation=cv2.INTER_AREA)
+    colours = {k: np.array(v, np.float32) for k, v in style.body.items()}
+    return CodePack(
+        name=style.name,
+        tile_mm=style.tile_mm,
+        colours=colours,
+        tiles=tiles,
+        description=description or f"the project's own {style.name} drawing of the tiles",
+    )
+
+
+def drawn_demo_pack() -> CodePack:
+    """The demo pack as drawn from the ``demo`` style: what ``vision/packs/code-demo`` holds
+    (the reader loads the files; this is how they are made)."""
+    return pack_from_style(STYLES["demo"])
