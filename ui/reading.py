@@ -327,7 +327,7 @@ class RackReading:
     """A secret rack read from one camera frame: the code to store, or why nothing is stored.
 
     ``problem`` is a tag the screen words (``refused``, ``count``, ``box``, ``taken``,
-    ``order``, ``unsure``); ``detail`` is the reader's own line, which names slots at most,
+    ``pack`` (the tiles do not look like the taught ones), ``order``, ``unsure``); ``detail`` is the reader's own line, which names slots at most,
     never a tile. The repr leaves the code out: it is a secret.
     """
 
@@ -379,6 +379,9 @@ def read_code_frame(frame: Any, *, expected: int, taken: Any = (), cfg: Config |
     tiles = [t.tile for t in reading.tiles]
     if len(tiles) != expected:
         return RackReading(problem="count", seen=len(tiles), detail="; ".join(reading.problems))
+    # tiles of another look misread alike, or out of order: the cause to tell is the look
+    if reading.looks_unlike_pack():
+        return RackReading(problem="pack", confidence=reading.confidence)
     try:
         check_box_counts(tiles)
     except CompanionError:

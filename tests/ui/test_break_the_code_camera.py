@@ -9,6 +9,7 @@ read is not kept anywhere.
 from __future__ import annotations
 
 import gc
+import random
 import re
 import threading
 import weakref
@@ -19,7 +20,10 @@ import pytest
 
 from companion.break_the_code import ALL_TILES, Code, format_code, parse_code
 from ui.reading import read_code_frame
+from vision.break_the_code.synth.art import STYLES
 from vision.break_the_code.synth.render import render_frame
+from vision.break_the_code.teach import teach_pack
+from vision.synth.effects import ALL_EFFECTS
 
 pytestmark = pytest.mark.ui
 
@@ -138,6 +142,38 @@ def test_read_code_frame_refuses_a_blurred_frame():
     reading = read_code_frame(blurred, expected=5)
     assert reading.code is None and reading.problem == "refused" and reading.detail
     assert reading.reason == "no-markers"
+
+
+def _ivory_rack(seed: int) -> tuple[Code, object]:
+    tiles = list(ALL_TILES)
+    random.Random(seed).shuffle(tiles)
+    code = Code.of(tiles[:5])
+    frame = render_frame(list(code.tiles), seed=seed, look=STYLES["ivory"], effects=ALL_EFFECTS,
+                         frame_size=FRAME_SIZE)[0].image
+    return code, frame
+
+
+def test_the_issue_rack_in_another_look_is_not_stored_and_says_teach():
+    # the demo pack once stored this ivory rack with its 6 read as a 4, at confidence 1.0
+    laid = "0b 1b 3b 6b 8w"
+    frame = _frame(laid, seed=11, look=STYLES["ivory"], effects=ALL_EFFECTS)
+    reading = read_code_frame(frame, expected=5)
+    assert reading.code is None and reading.problem == "pack"
+
+
+@pytest.mark.parametrize("seed", range(12, 24))
+def test_tiles_that_do_not_look_like_the_pack_are_never_stored(seed):
+    _, frame = _ivory_rack(seed)
+    reading = read_code_frame(frame, expected=5)
+    assert reading.code is None and reading.problem in {"pack", "box", "order", "unsure"}
+
+
+def test_a_pack_taught_from_those_tiles_stores_them():
+    teach = render_frame(list(ALL_TILES), seed=9, look=STYLES["ivory"])[0].image
+    taught = teach_pack(teach, name="ivory-taught")
+    stored = [read_code_frame(frame, expected=5, pack=taught).code == code
+              for code, frame in map(_ivory_rack, range(12, 18))]
+    assert all(stored)
 
 
 # --- the screen -----------------------------------------------------------------------------

@@ -351,6 +351,9 @@ class BreakTheCodeScreen(BaseScreen):
                      ).format(slots=reading.detail)
         if problem == "taken":
             return _("one of these tiles is already in a rack entered before")
+        if problem == "pack":
+            return _("these tiles do not look like the ones the camera was taught: teach it "
+                     "your tiles (Settings, or companion teach code)")
         if problem == "order":
             return _("the tiles read are not in rack order")
         if problem == "unsure":

@@ -86,6 +86,12 @@ SHRINK_RATIO = 1.3
 DIGIT_MARGIN_FLOOR, DIGIT_MARGIN_SPAN = 0.02, 0.18
 #: correlation of the ink map with the best template
 DIGIT_SCORE_FLOOR, DIGIT_SCORE_SPAN = 0.3, 0.3
+#: how well a tile fits the pack: the pack's own tiles, drawn or taught from one photo, match
+#: their templates at 0.94 and more under every camera effect; tiles of another look match
+#: from about 0.75, and a look-alike digit of theirs (a 6 for a 4, a 9 for a 7) can then win
+#: its duel clearly. Below the floor a tile does not look like the pack's and is never sure,
+#: whatever its margin; a rack whose median tile is below it was not taught.
+PACK_FIT_FLOOR, PACK_FIT_SPAN = 0.9, 0.04
 #: relative margin of the body colour over the second-nearest pack colour
 COLOUR_MARGIN_FLOOR, COLOUR_MARGIN_SPAN = 0.1, 0.3
 #: a tile turned a half matches some template better by more than this: it is upside down
@@ -122,6 +128,16 @@ class CodeReading:
     @property
     def code(self) -> Code:
         return Code.of(t.tile for t in self.tiles)
+
+    @property
+    def pack_fit(self) -> float:
+        """How well the tiles look like the pack's: the median tile's template match."""
+        return float(np.median([t.digit_score for t in self.tiles])) if self.tiles else 0.0
+
+    def looks_unlike_pack(self) -> bool:
+        """True when these tiles do not look like the ones the pack was drawn or taught
+        from: the players should teach the camera their tiles."""
+        return bool(self.tiles) and self.pack_fit < PACK_FIT_FLOOR
 
     def __repr__(self) -> str:
         return (f"CodeReading({len(self.tiles)} tiles, confidence={self.confidence:.2f}, "
@@ -436,8 +452,9 @@ def classify_tile(norm: np.ndarray, panel: np.ndarray, pack: CodePack) -> TileSc
     conf_digit = (_ramp(margin, DIGIT_MARGIN_FLOOR, DIGIT_MARGIN_SPAN)
                   * _ramp(s1, DIGIT_SCORE_FLOOR, DIGIT_SCORE_SPAN))
     conf_colour = _ramp(colour_margin, COLOUR_MARGIN_FLOOR, COLOUR_MARGIN_SPAN)
+    conf_fit = _ramp(s1, PACK_FIT_FLOOR, PACK_FIT_SPAN)
     upside_down = _looks_upside_down(ink, pack, s1)
-    confidence = min(conf_digit, conf_colour, DOUBT if upside_down else 1.0)
+    confidence = min(conf_digit, conf_colour, conf_fit, DOUBT if upside_down else 1.0)
     return TileScores(Tile(digit, Colour(colour)), confidence, s1, margin, colour_margin,
                       upside_down)
 

@@ -1,0 +1,166 @@
+"""Silent wrong reads per reader and per camera condition, through the app's own read paths.
+
+    .venv/bin/python bench/silent_reads.py [--games code,indigo,enigma,sheet] [--frames N]
+                                           [--first SEED] [--picture-stats]
+
+Each frame is drawn by the game's renderer, then passed through one camera condition of
+``vision.synth.conditions`` (or none), and read the way the app reads it. Every outcome is one
+of: refused (the frame was not read, with a reason), asked (the app would ask the players
+before applying anything), right (applied, and equal to the truth) or **silent wrong**
+(applied without a question, and not the truth: the worst failure there is). The aim is 0
+silent wrong reads in every row.
+
+Seeds start at ``--first`` (default 70000, a range kept apart from every reader's tuning).
+``--picture-stats`` also prints, per condition, the picture measures of ``vision.picture`` on
+the reader's straightened board (median and extremes), to set and check its limits.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from vision.synth.conditions import CONDITIONS, apply_condition  # noqa: E402
+
+#: (condition, strength); None is the camera as the renderer draws it
+CONDITION_ROWS: tuple[tuple[str | None, float], ...] = (
+    (None, 0.0),
+    *((name, strength) for name in CONDITIONS for strength in (0.3, 0.9)),
+)
+
+
+@dataclass
+class Tally:
+    refused: int = 0
+    asked: int = 0
+    right: int = 0
+    silent_wrong: int = 0
+    reasons: Counter[str] | None = None
+
+    def add(self, outcome: str, reason: str = "") -> None:
+        setattr(self, outcome, getattr(self, outcome) + 1)
+        if outcome == "refused":
+            self.reasons = self.reasons or Counter()
+            self.reasons[reason] += 1
+
+
+@dataclass(frozen=True)
+class Case:
+    """One frame to read and how to judge the read."""
+
+    label: str
+    seed: int
+    frame: np.ndarray
+    judge: Callable[[np.ndarray], tuple[str, str]]
+    board: Callable[[np.ndarray], np.ndarray | None]
+
+
+def code_cases(first: int, frames: int) -> Iterator[Case]:
+    """Break the Code racks of 5 on the code mat, in the demo look and the ivory look (which
+    the demo pack was not drawn from), read with the demo pack through ui.reading."""
+    from companion.break_the_code.tiles import ALL_TILES, Code
+    from ui.reading import read_code_frame
+    from vision.break_the_code.reader import find_mat, top_view
+    from vision.break_the_code.synth.art import STYLES
+    from vision.break_the_code.synth.render import render_frame
+    from vision.errors import FrameRefusedError
+
+    def board(image: np.ndarray) -> np.ndarray | None:
+        try:
+            return top_view(image, find_mat(image))
+        except FrameRefusedError:
+            return None
+
+    for index in range(frames):
+        seed = first + index
+        rng = random.Random(seed)
+        tiles = list(ALL_TILES)
+        rng.shuffle(tiles)
+        code = Code.of(tiles[:5])
+        style = "demo" if index % 2 == 0 else "ivory"
+        rendered, _ = render_frame(list(code.tiles), seed=seed, look=STYLES[style])
+
+        def judge(image: np.ndarray, code: Code = code) -> tuple[str, str]:
+            reading = read_code_frame(image, expected=5)
+            if reading.code is None:
+                return ("refused", reading.reason) if reading.problem == "refused" \
+                    else ("asked", reading.problem)
+            return ("right", "") if reading.code == code else ("silent_wrong", "")
+
+        yield Case(f"code/{style}", seed, rendered.image, judge, board)
+
+
+GAMES: dict[str, Callable[[int, int], Iterator[Case]]] = {"code": code_cases}
+
+
+def row_name(condition: str | None) -> str:
+    return condition or ""
+
+
+def _picture_row(measures: list[Any]) -> str:
+    from vision.picture import PictureMeasures
+
+    parts = []
+    for f in fields(PictureMeasures):
+        values = [getattr(m, f.name) for m in measures]
+        parts.append(f"{f.name} {min(values):.3g}/{statistics.median(values):.3g}/"
+                     f"{max(values):.3g}")
+    return "  ".join(parts)
+
+
+def run_game(game: str, first: int, frames: int, picture_stats: bool) -> int:
+    from vision.picture import measure_picture
+
+    tallies: dict[tuple[str, str], Tally] = {}
+    measures: dict[str, list[Any]] = {}
+    for case in GAMES[game](first, frames):
+        for condition, strength in CONDITION_ROWS:
+            rng = np.random.default_rng([case.seed, int(strength * 10), len(row_name(condition))])
+            image = case.frame if condition is None else \
+                apply_condition(case.frame, condition, strength, rng)
+            row = "camera as drawn" if condition is None else f"{condition} {strength}"
+            outcome, reason = case.judge(image)
+            tallies.setdefault((case.label, row), Tally()).add(outcome, reason)
+            if picture_stats:
+                board = case.board(image)
+                if board is not None:
+                    measures.setdefault(row, []).append(measure_picture(board))
+    silent = 0
+    for (label, row), t in sorted(tallies.items()):
+        silent += t.silent_wrong
+        reasons = ", ".join(f"{r} {n}" for r, n in (t.reasons or Counter()).most_common(3))
+        print(f"{label:<14} {row:<20} refused {t.refused:>3}  asked {t.asked:>3}  "
+              f"right {t.right:>3}  SILENT WRONG {t.silent_wrong:>3}  {reasons}")
+    for row, values in measures.items():
+        print(f"  picture {row:<20} {_picture_row(values)}")
+    print(f"{game}: silent wrong reads {silent}")
+    return silent
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", default=",".join(GAMES))
+    parser.add_argument("--frames", type=int, default=20, help="frames per game")
+    parser.add_argument("--first", type=int, default=70000, help="first seed")
+    parser.add_argument("--picture-stats", action="store_true")
+    args = parser.parse_args()
+    total = 0
+    for game in args.games.split(","):
+        total += run_game(game, args.first, args.frames, args.picture_stats)
+    print(f"silent wrong reads, all readers: {total}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
