@@ -170,7 +170,8 @@ def register(cli: CommandLine) -> None:
     def render_card_command(args: argparse.Namespace) -> int:
         from companion.second_chance.errors import ShapeError
         from companion.second_chance.shapes import check_polyomino
-        from vision.second_chance.synth.card import load_card_style, render_card
+        from vision.second_chance.card_style import load_card_style
+        from vision.second_chance.synth.card import render_card
         from vision.synth.effects import parse_effects
 
         try:
@@ -190,7 +191,7 @@ def register(cli: CommandLine) -> None:
                  _read_card_args)
     def read_card_command(args: argparse.Namespace) -> int:
         from vision.second_chance.card_reader import read_card
-        from vision.second_chance.synth.card import load_card_style
+        from vision.second_chance.card_style import load_card_style
 
         try:
             style = load_card_style(args.style)
