@@ -153,15 +153,15 @@ def register(cli: CommandLine) -> None:
         from companion.second_chance.deck import load_deck
         from companion.second_chance.errors import DeckError
         from config import load_config
-        from vision.second_chance.reader import read_sheet, reader_config
+        from vision.second_chance.reader import read_sheet
 
         try:
             deck = load_deck(args.deck) if args.deck else None
         except DeckError as exc:
             return _fail(str(exc))
-        cfg = reader_config(load_config(args.config))  # a bad file: ConfigError, one line
+        settings = load_config(args.config).vision.sheet  # a bad file: ConfigError, one line
         image = read_image_file(args.image)  # unreadable: exit 2 via the error's exit_code
-        reading = read_sheet(image, cfg, deck=deck)  # refused frame: exit 4
+        reading = read_sheet(image, settings=settings, deck=deck)  # refused frame: exit 4
         print(json.dumps(reading.to_json()))
         return 0
 

@@ -16,9 +16,9 @@ import cv2
 import numpy as np
 
 from companion.second_chance.shapes import Cell
+from config.schema import SheetReaderSettings
 from vision.second_chance.geometry import CANON_CELL, CANON_MARGIN, CANON_SIZE
 from vision.second_chance.layout import GRID_CELLS, SheetLayout
-from vision.second_chance.settings import SheetReaderConfig
 
 N = GRID_CELLS
 
@@ -228,7 +228,7 @@ def crop_grid(a: np.ndarray) -> np.ndarray:
 
 
 def ink_maps(
-    grid_img: np.ndarray, paper: np.ndarray, cast: np.ndarray, cfg: SheetReaderConfig
+    grid_img: np.ndarray, paper: np.ndarray, cast: np.ndarray, settings: SheetReaderSettings
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Per pixel of the cropped grid: ink mask, darkness (0..1), colour (paper = (1, 1, 1))
     and chroma (spread of the colour channels)."""
@@ -242,7 +242,8 @@ def ink_maps(
     # darkens one or two strongly even when it looks light in grey
     darkness = np.clip(1.0 - low, 0.0, 1.0)
     chroma = high - low
-    ink = (darkness > cfg.ink_darkness) | ((chroma > cfg.ink_chroma) & (darkness > cfg.ink_light))
+    ink = ((darkness > settings.ink_darkness)
+           | ((chroma > settings.ink_chroma) & (darkness > settings.ink_light)))
     return ink, darkness, cv2.merge(channels), chroma
 
 
@@ -305,10 +306,10 @@ def cell_features(
     darkness: np.ndarray,
     norm: np.ndarray,
     chroma_map: np.ndarray,
-    cfg: SheetReaderConfig,
+    settings: SheetReaderSettings,
 ) -> CellFeatures:
     """Measure every cell's inside (the outlines along its sides stay out)."""
-    lo = int(round(CANON_CELL * cfg.inset))
+    lo = int(round(CANON_CELL * settings.inset))
     hi = CANON_CELL - lo
     seen = _measured(lo, hi)
     inside = (_cells_view(ink)[:, lo:hi, :, lo:hi].transpose(0, 2, 1, 3).astype(np.float32)
@@ -333,9 +334,9 @@ def cell_features(
         (dark ** 2 * seen).sum(axis=(2, 3)) / area - mean_dark ** 2, 0.0))
     score = np.maximum.reduce(
         [
-            share / cfg.ink_share_unit,
-            np.maximum(texture - cfg.texture_floor, 0) / cfg.texture_unit,
-            mean_dark / cfg.darkness_unit,
+            share / settings.ink_share_unit,
+            np.maximum(texture - settings.texture_floor, 0) / settings.texture_unit,
+            mean_dark / settings.darkness_unit,
         ]
     )
     return CellFeatures(
@@ -369,7 +370,7 @@ PAPER_ALIKE = 0.05
 
 
 def looks_like_paper_beside(grid_img: np.ndarray, state: np.ndarray, texture: np.ndarray,
-                            cfg: SheetReaderConfig) -> np.ndarray:
+                            settings: SheetReaderSettings) -> np.ndarray:
     """(9, 9): the cells read filled (``state`` 1) that look like the empty paper of a cell
     next to them (sides and corners): even inside, of its raw brightness and hue.
 
@@ -377,7 +378,7 @@ def looks_like_paper_beside(grid_img: np.ndarray, state: np.ndarray, texture: np
     read as solid shading with full confidence (missing-outline bench sheet 11592: raw grey
     139, like the empty cells two columns over at 138-139); shading that dark beside paper is
     darker than that paper by far more than :data:`PAPER_ALIKE`."""
-    lo = int(round(CANON_CELL * cfg.inset))
+    lo = int(round(CANON_CELL * settings.inset))
     hi = CANON_CELL - lo
     mean = (_cells_view(grid_img)[:, lo:hi, :, lo:hi].astype(np.float32)
             .mean(axis=(1, 3)))  # (9, 9, 3)
@@ -408,17 +409,18 @@ def _surrounded(filled: np.ndarray) -> np.ndarray:
 
 
 def classify_cells(
-    f: CellFeatures, cfg: SheetReaderConfig, unsure_paper: np.ndarray | None = None
+    f: CellFeatures, settings: SheetReaderSettings, unsure_paper: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray, list[Cell]]:
     """(state, confidence, bonus candidates): state 0 empty, 1 filled, -1 doubtful.
 
     A cell that would read empty on unsure paper (``unsure_paper``, (9, 9) bool) is doubtful:
     its ink was measured against its own brightness, which may be a lighter shading."""
     score = f.score
-    state = np.where(score >= cfg.filled_score, 1, np.where(score <= cfg.empty_score, 0, -1))
+    state = np.where(score >= settings.filled_score, 1,
+                     np.where(score <= settings.empty_score, 0, -1))
     # confidence: 0.5 at the edge of the doubtful band, 1.0 at twice the distance
-    centre = math.sqrt(cfg.empty_score * cfg.filled_score)
-    half_band = math.log(cfg.filled_score / centre)
+    centre = math.sqrt(settings.empty_score * settings.filled_score)
+    half_band = math.log(settings.filled_score / centre)
     distance = np.abs(np.log(np.maximum(score, 1e-3) / centre)) / half_band
     confidence = np.where(
         state == -1, distance * 0.5, np.clip(0.5 + (distance - 1) * 0.5, 0.5, 1.0)
@@ -439,17 +441,17 @@ def classify_cells(
     # colour pencil's fill reads 0.57 on seed 10340, 0.55 on missing-outline sheet 11891 among
     # doubtful cells of its own light tile; erased traces in such holes on the bench's sheets
     # score up to 0.59, so a few of those are asked too)
-    hole = (state == 0) & _surrounded(state != 0) & (score >= HOLE_MARKS * cfg.empty_score)
+    hole = (state == 0) & _surrounded(state != 0) & (score >= HOLE_MARKS * settings.empty_score)
     state = np.where(hole, -1, state)
     confidence = np.where(hole, np.minimum(confidence, UNSURE_PAPER_CONFIDENCE), confidence)
     ones = []
     for r in range(N):
         for c in range(N):
-            if f.ink[r, c] < cfg.one_min_ink:
+            if f.ink[r, c] < settings.one_min_ink:
                 continue
             if f.spread_y[r, c] < 0.1:
                 continue
-            if f.spread_x[r, c] <= cfg.one_aspect * f.spread_y[r, c]:
+            if f.spread_x[r, c] <= settings.one_aspect * f.spread_y[r, c]:
                 ones.append((r, c))
     return state, confidence, ones
 
@@ -458,14 +460,15 @@ def classify_cells(
 ONE_MIN_HEIGHT = 0.4
 
 
-def _one_stroke(ink: np.ndarray, cell: Cell, f: CellFeatures, cfg: SheetReaderConfig) -> bool:
+def is_sure_one(ink: np.ndarray, cell: Cell, f: CellFeatures,
+                settings: SheetReaderSettings) -> bool:
     """A written 1 for sure: narrow, upright, one or two strokes (hatching is many), and a
     down stroke over at least ``ONE_MIN_HEIGHT`` of the cell's inside (a few specks of light
     hatching are neither many nor tall)."""
     r, c = cell
-    if f.spread_x[r, c] > min(cfg.one_max_spread, cfg.one_strict * f.spread_y[r, c]):
+    if f.spread_x[r, c] > min(settings.one_max_spread, settings.one_strict * f.spread_y[r, c]):
         return False
-    lo = int(round(CANON_CELL * cfg.inset))
+    lo = int(round(CANON_CELL * settings.inset))
     y0, x0 = PAD + r * CANON_CELL + lo, PAD + c * CANON_CELL + lo
     size = CANON_CELL - 2 * lo
     crop = ink[y0:y0 + size, x0:x0 + size].astype(np.uint8)

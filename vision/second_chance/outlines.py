@@ -12,10 +12,10 @@ import cv2
 import numpy as np
 
 from companion.second_chance.shapes import Cell
+from config.schema import SheetReaderSettings
 from vision.second_chance.cells import GRID_PX, PAD
 from vision.second_chance.geometry import CANON_CELL
 from vision.second_chance.layout import GRID_CELLS
-from vision.second_chance.settings import SheetReaderConfig
 
 N = GRID_CELLS
 #: the confidence of a border the profile decided (the score alone left it undecided)
@@ -118,7 +118,7 @@ def border_light_levels(darkness: np.ndarray, *, sides: tuple[float, float] = (0
 
 
 def outline_scores(through: np.ndarray, beside: np.ndarray, printed: float,
-                   cfg: SheetReaderConfig) -> np.ndarray:
+                   settings: SheetReaderSettings) -> np.ndarray:
     """How much darker each border is than the printed line would be under the fill beside it.
 
     Shading covers the paper and the printed line alike, down to the light that full cover
@@ -127,14 +127,14 @@ def outline_scores(through: np.ndarray, beside: np.ndarray, printed: float,
     look like no outline. The light expected through a border with no outline is the
     printed line's, covered as much as the fill beside it is covered.
     """
-    floor = cfg.ink_floor
+    floor = settings.ink_floor
     cover = np.clip((1.0 - beside) / max(1.0 - floor, 1e-3), 0.0, 1.0)
     expected = printed * (1.0 - cover) + floor * cover
     scores: np.ndarray = 1.0 - through / np.maximum(expected, 1e-3)
     return scores
 
 
-def outline_thresholds(scores: np.ndarray, cfg: SheetReaderConfig) -> tuple[float, float]:
+def outline_thresholds(scores: np.ndarray, settings: SheetReaderSettings) -> tuple[float, float]:
     """(cut, join) for this sheet, from its own outline scores between filled cells.
 
     The scores of one sheet fall in two groups: borders inside a tile (no outline) and
@@ -149,26 +149,26 @@ def outline_thresholds(scores: np.ndarray, cfg: SheetReaderConfig) -> tuple[floa
     # (tiles shaded apart with no outline drawn): neither group, it would drag the insides'
     values = values[values >= NO_LINE_BELOW]
     if values.size < 4:
-        return cfg.cut, cfg.join
-    lo, hi = cfg.join - 0.05, cfg.cut + 0.15
+        return settings.cut, settings.join
+    lo, hi = settings.join - 0.05, settings.cut + 0.15
     for _ in range(20):
         mid = (lo + hi) / 2
         low, high = values[values <= mid], values[values > mid]
         if low.size == 0 or high.size == 0:
-            return cfg.cut, cfg.join
+            return settings.cut, settings.join
         new_lo, new_hi = float(np.median(low)), float(np.median(high))
         if new_lo == lo and new_hi == hi:
             break
         lo, hi = new_lo, new_hi
     gap = hi - lo
-    if gap < cfg.min_outline_gap:
-        return cfg.cut, cfg.join
+    if gap < settings.min_outline_gap:
+        return settings.cut, settings.join
     mid = (lo + hi) / 2
-    return mid + cfg.outline_margin * gap, mid - cfg.outline_margin * gap
+    return mid + settings.outline_margin * gap, mid - settings.outline_margin * gap
 
 
 def printed_line_level(right: np.ndarray, below: np.ndarray, filled: np.ndarray,
-                       cfg: SheetReaderConfig) -> float:
+                       settings: SheetReaderSettings) -> float:
     """How much light the printed grid line lets through.
 
     Measured on the borders between two empty cells; on a nearly full sheet, from the upper
@@ -183,7 +183,7 @@ def printed_line_level(right: np.ndarray, below: np.ndarray, filled: np.ndarray,
     inside += list(below[filled[:-1, :] & filled[1:, :]])
     if len(inside) >= 6:
         return float(np.clip(np.percentile(inside, 70), 0.45, 0.85))
-    return cfg.printed_line_prior
+    return settings.printed_line_prior
 
 
 @dataclass(frozen=True)
@@ -201,10 +201,10 @@ class Segmentation:
         default_factory=dict)
 
 
-def hue_gap(a: np.ndarray, b: np.ndarray, cfg: SheetReaderConfig) -> float:
+def hue_gap(a: np.ndarray, b: np.ndarray, settings: SheetReaderSettings) -> float:
     """1 - cos of the angle between two inks' hues; 0 when either is grey (no evidence)."""
     na, nb = float(np.linalg.norm(a)), float(np.linalg.norm(b))
-    if na < cfg.min_hue or nb < cfg.min_hue:
+    if na < settings.min_hue or nb < settings.min_hue:
         return 0.0
     return 1.0 - float(np.dot(a, b)) / (na * nb)
 
@@ -285,7 +285,7 @@ def segment(
     right: np.ndarray,
     below: np.ndarray,
     colour: np.ndarray,
-    cfg: SheetReaderConfig,
+    settings: SheetReaderSettings,
     *,
     max_unsure: int = 8,
     thresholds: tuple[float, float] | None = None,
@@ -318,7 +318,7 @@ def segment(
     along = hatched_along or set()
     learned = border_probability or {}
     cut_chance, join_chance = sure_probability
-    cut_at, join_at = thresholds if thresholds is not None else (cfg.cut, cfg.join)
+    cut_at, join_at = thresholds if thresholds is not None else (settings.cut, settings.join)
     base = _Union()
     for cell in tiles:
         base.find(cell)
@@ -334,10 +334,10 @@ def segment(
         ):
             if (nr, nc) not in tiles:
                 continue
-            hue = hue_gap(colour[r, c], colour[nr, nc], cfg)
-            strong_hue = (hue > cfg.colour_cut * cfg.sure_hue_factor
+            hue = hue_gap(colour[r, c], colour[nr, nc], settings)
+            strong_hue = (hue > settings.colour_cut * settings.sure_hue_factor
                           and min(np.linalg.norm(colour[r, c]), np.linalg.norm(colour[nr, nc]))
-                          >= cfg.min_hue * cfg.sure_hue_factor)
+                          >= settings.min_hue * settings.sure_hue_factor)
             # confidence: 0.5 at the edge of the undecided band, 1.0 at twice the distance
             distance = abs(float(score) - middle) / half
             sure = float(np.clip(0.5 + (distance - 1) * 0.5, 0.5, 1.0))
@@ -350,12 +350,12 @@ def segment(
                 or (score > cut_at and not strong_hue and (
                     (sure < BARELY_CUT and chance < cut_chance)
                     or (border in along and (sure < ALONG_CUT or chance < cut_chance))))
-                or (join_at >= score >= PAPER_BETWEEN and hue <= cfg.colour_cut
+                or (join_at >= score >= PAPER_BETWEEN and hue <= settings.colour_cut
                     and MODEL_DOUBT <= chance < cut_chance))
             if doubted:
                 unsure.append(border)
                 outlines[border] = (None, 0.5 * min(distance, 1.0), "asked")
-            elif score > cut_at or strong_hue or (hue > cfg.colour_cut and score > join_at):
+            elif score > cut_at or strong_hue or (hue > settings.colour_cut and score > join_at):
                 cuts.append(border)
                 by_score = score > cut_at
                 outlines[border] = (True, sure if by_score else 1.0 if strong_hue else 0.5,
@@ -365,7 +365,7 @@ def segment(
                 cuts.append(border)
                 outlines[border] = (True, MODEL_SURE, "model")
             elif (learned.get(border, 1.0) <= join_chance and score > join_at
-                  and hue <= cfg.colour_cut):
+                  and hue <= settings.colour_cut):
                 joins.append(border)
                 outlines[border] = (False, MODEL_SURE, "model")
             elif border in verdicts and score > join_at:
@@ -375,7 +375,7 @@ def segment(
                 else:
                     joins.append(border)
                 outlines[border] = (verdicts[border], PROFILE_SURE, "profile")
-            elif score > join_at or hue > cfg.colour_cut or score < PAPER_BETWEEN:
+            elif score > join_at or hue > settings.colour_cut or score < PAPER_BETWEEN:
                 # a change of colour where no line is seen (or a line not clear enough): the
                 # pencils of one tile can differ a little; or paper between the two fills (two
                 # tiles shaded apart, no outline drawn): asked unless the rules settle it

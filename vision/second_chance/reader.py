@@ -38,6 +38,7 @@ import numpy as np
 from companion.second_chance.deck import Deck
 from companion.second_chance.shapes import Cell, Shape
 from companion.second_chance.sheet import SheetCheck, check_sheet
+from config.schema import SheetReaderSettings
 from vision.second_chance.borders import (
     FEATURES,
     SheetBorderLevels,
@@ -47,33 +48,20 @@ from vision.second_chance.borders import (
     side_features,
 )
 from vision.second_chance.cells import (
-    GRID_PX,
-    PAD,
     UNSURE_PAPER_CONFIDENCE,
-    CellFeatures,
-    _one_stroke,
     cell_features,
     classify_cells,
     crop_grid,
     ink_maps,
+    is_sure_one,
     looks_like_paper_beside,
     paper_and_unsure,
     paper_cast,
-    paper_model,
 )
-from vision.second_chance.geometry import (
-    GridFit,
-    locate_grid,
-    rectify,
-    refine_mesh,
-    warp_canon,
-)
+from vision.second_chance.geometry import GridFit, locate_grid, rectify, refine_mesh, warp_canon
 from vision.second_chance.layout import GRID_CELLS, SheetLayout
 from vision.second_chance.outlines import (
-    Segmentation,
-    border_light,
     border_light_levels,
-    hue_gap,
     outline_scores,
     outline_thresholds,
     printed_line_level,
@@ -81,33 +69,9 @@ from vision.second_chance.outlines import (
     unoutlined_tiles,
 )
 from vision.second_chance.profiles import border_profiles, profile_verdicts
-from vision.second_chance.settings import DEFAULT_CONFIG, SheetReaderConfig, reader_config
+from vision.second_chance.settings import DEFAULT_SETTINGS
 
-# the stages' names stay importable from here (other modules and tests use them)
-__all__ = [
-    "DEFAULT_CONFIG",
-    "GRID_PX",
-    "PAD",
-    "CellFeatures",
-    "Segmentation",
-    "SheetReaderConfig",
-    "SheetReading",
-    "border_light",
-    "cell_features",
-    "classify_cells",
-    "crop_grid",
-    "hue_gap",
-    "ink_maps",
-    "outline_scores",
-    "outline_thresholds",
-    "paper_cast",
-    "paper_model",
-    "printed_line_level",
-    "read_canonical",
-    "read_sheet",
-    "reader_config",
-    "segment",
-]
+__all__ = ["BorderLook", "SheetReading", "look_at_borders", "read_canonical", "read_sheet"]
 
 N = GRID_CELLS
 
@@ -202,7 +166,8 @@ class BorderLook:
     extra_probability: dict[tuple[Cell, Cell], float]  # ... on the extra borders asked for
 
 
-def look_at_borders(tiles: set[Cell], measured: SheetBorderLevels, cfg: SheetReaderConfig,
+def look_at_borders(tiles: set[Cell], measured: SheetBorderLevels,
+                    settings: SheetReaderSettings,
                     extra: list[tuple[Cell, Cell]] | None = None) -> BorderLook:
     """Score, profile and the learned model on every border between two of ``tiles``, and
     on the ``extra`` borders (a cell beside a tile, taken as filled: measured against the
@@ -214,10 +179,10 @@ def look_at_borders(tiles: set[Cell], measured: SheetBorderLevels, cfg: SheetRea
             scores[((r, c), (r, c + 1))] = float(right[r, c])
         if (r + 1, c) in tiles:
             scores[((r, c), (r + 1, c))] = float(below[r, c])
-    thresholds = outline_thresholds(np.asarray(list(scores.values())), cfg)
+    thresholds = outline_thresholds(np.asarray(list(scores.values())), settings)
     # the rules may settle an undecided border only on a sheet whose outlines stand out from
     # the rest (two clear groups): where none are drawn, a legal split is still a guess
-    calibrated = thresholds != (cfg.cut, cfg.join)
+    calibrated = thresholds != (settings.cut, settings.join)
     verdicts = {}
     cut_at, join_at = thresholds
     profile_r, profile_b = measured.profile_right, measured.profile_below
@@ -270,8 +235,8 @@ def _inside_a_tile(cells: list[Cell], look: BorderLook, tiles: set[Cell]) -> set
 
 def read_canonical(
     canon: np.ndarray,
-    cfg: SheetReaderConfig = DEFAULT_CONFIG,
     *,
+    settings: SheetReaderSettings = DEFAULT_SETTINGS,
     method: str = "canonical",
     started: float | None = None,
     orientation_confidence: float = 1.0,
@@ -287,11 +252,11 @@ def read_canonical(
     gray = cv2.cvtColor(canon, cv2.COLOR_BGR2GRAY).astype(np.float32)
     paper, unsure_paper = paper_and_unsure(gray, colour=canon)
     cast = paper_cast(canon, paper)
-    ink, darkness, norm, chroma_map = ink_maps(crop_grid(canon), crop_grid(paper), cast, cfg)
-    f = cell_features(ink, darkness, norm, chroma_map, cfg)
-    state, confidence, ones = classify_cells(f, cfg, unsure_paper)
+    ink, darkness, norm, chroma_map = ink_maps(crop_grid(canon), crop_grid(paper), cast, settings)
+    f = cell_features(ink, darkness, norm, chroma_map, settings)
+    state, confidence, ones = classify_cells(f, settings, unsure_paper)
     # an even fill that looks like the empty paper beside it is asked about
-    paper_like = looks_like_paper_beside(crop_grid(canon), state, f.texture, cfg)
+    paper_like = looks_like_paper_beside(crop_grid(canon), state, f.texture, settings)
     state = np.where(paper_like, -1, state)
     confidence = np.where(paper_like, np.minimum(confidence, UNSURE_PAPER_CONFIDENCE),
                           confidence)
@@ -300,7 +265,7 @@ def read_canonical(
     for cell in doubtful:
         # a cell asked about only for the paper under it (see paper_and_unsure) has no marks
         # to speak of: it is darker than the shading beside it was taken to be lit
-        shadowed = bool(unsure_paper[cell]) and f.score[cell] <= cfg.empty_score
+        shadowed = bool(unsure_paper[cell]) and f.score[cell] <= settings.empty_score
         questions.append(
             {
                 "kind": "cell",
@@ -331,14 +296,14 @@ def read_canonical(
     # a sure 1 is also a cell surely written in: faint traces of an erased mark (a doubtful
     # cell, asked about anyway) that look like a 1 never compete with a clear one
     strong = [cell for cell in ones
-              if state[cell] == 1 and f.ink[cell] <= cfg.one_max_ink
-              and _one_stroke(ink, cell, f, cfg)]
+              if state[cell] == 1 and f.ink[cell] <= settings.one_max_ink
+              and is_sure_one(ink, cell, f, settings)]
     weak = [cell for cell in ones if cell not in strong]
     if len(strong) == 1:
         bonus = strong[0]
     elif not strong and weak:
         if (len(weak) == 1 and state[weak[0]] == 1
-                and f.ink[weak[0]] >= cfg.one_max_ink * HEAVY_ONE_INK):
+                and f.ink[weak[0]] >= settings.one_max_ink * HEAVY_ONE_INK):
             # meanwhile, one mark that looks like a 1 in heavy ink (a pen's 1: its strokes
             # break into more pieces than a pencil's) is the bonus rather than a one-cell tile
             bonus = weak[0]
@@ -370,22 +335,22 @@ def read_canonical(
     (through_r, low_r), (through_b, low_b) = levels_r, levels_b
     ratio_r = through_r / np.maximum(beside_r, 1e-3)
     ratio_b = through_b / np.maximum(beside_b, 1e-3)
-    printed = printed_line_level(ratio_r, ratio_b, state == 1, cfg)
-    right = outline_scores(through_r, beside_r, printed, cfg)
-    below = outline_scores(through_b, beside_b, printed, cfg)
+    printed = printed_line_level(ratio_r, ratio_b, state == 1, settings)
+    right = outline_scores(through_r, beside_r, printed, settings)
+    below = outline_scores(through_b, beside_b, printed, settings)
     measured = SheetBorderLevels(
         right, below, through_r, through_b, low_r, low_b, beside_r, beside_b,
-        *border_profiles(darkness), printed, (cfg.cut, cfg.join), False, f.colour, f.darkness,
-        f.texture, f.strokes)
+        *border_profiles(darkness), printed, (settings.cut, settings.join), False, f.colour,
+        f.darkness, f.texture, f.strokes)
     # a doubtful cell read empty that no outline parts from a tile beside it is shading of
     # that tile (a light coloured pencil): filled meanwhile, and still asked about
     leaning_empty = [cell for cell in doubtful if cell not in filled]
-    look = look_at_borders(tiles, measured, cfg, _borders_beside(leaning_empty, tiles))
+    look = look_at_borders(tiles, measured, settings, _borders_beside(leaning_empty, tiles))
     inside = _inside_a_tile(leaning_empty, look, tiles)
     if inside:
         filled |= inside
         tiles |= inside
-        look = look_at_borders(tiles, measured, cfg)
+        look = look_at_borders(tiles, measured, settings)
     thresholds, calibrated, verdicts = look.thresholds, look.calibrated, look.verdicts
     levels, borders, features, probability = (look.levels, look.borders, look.features,
                                               look.probability)
@@ -394,7 +359,7 @@ def read_canonical(
     apart = features[:, FEATURES.index("strokes_apart")]
     hatched_along = {border for border, a, b in zip(borders, along, apart, strict=True)
                      if a >= HATCH_ALONG and b <= HATCH_ALIKE}
-    seg = segment(tiles, right, below, f.colour, cfg, thresholds=thresholds,
+    seg = segment(tiles, right, below, f.colour, settings, thresholds=thresholds,
                   settle_by_rules=calibrated, profile_verdicts=verdicts,
                   border_probability=probability,
                   sure_probability=((model.cut_above, model.join_below) if model is not None
@@ -426,7 +391,7 @@ def read_canonical(
         for shape in seg.shapes:
             if near & set(shape):
                 q["cells"].extend(list(x) for x in shape if list(x) not in q["cells"])
-    if orientation_confidence < cfg.min_orientation:
+    if orientation_confidence < settings.min_orientation:
         questions.append(
             {
                 "kind": "orientation",
@@ -440,7 +405,7 @@ def read_canonical(
         for r in range(N)
     )
     doubtful_all = sorted(
-        {(r, c) for r in range(N) for c in range(N) if confidence[r, c] < cfg.doubtful_below}
+        {(r, c) for r in range(N) for c in range(N) if confidence[r, c] < settings.doubtful_below}
         | {tuple(x) for q in questions for x in q["cells"]}
     )
     overall = float(confidence.min())
@@ -485,8 +450,8 @@ def read_canonical(
 
 def read_sheet(
     image: np.ndarray,
-    cfg: SheetReaderConfig = DEFAULT_CONFIG,
     *,
+    settings: SheetReaderSettings = DEFAULT_SETTINGS,
     layout: SheetLayout | None = None,
     deck: Deck | None = None,
 ) -> SheetReading:
@@ -499,7 +464,7 @@ def read_sheet(
     canon = warp_canon(image, fit.image_to_canon)
     return read_canonical(
         canon,
-        cfg,
+        settings=settings,
         method=fit.method,
         started=started,
         orientation_confidence=fit.orientation_confidence,

@@ -21,7 +21,8 @@ from vision.second_chance.borders import (
     load_side_model,
 )
 from vision.second_chance.outlines import Segmentation, segment, unoutlined_tiles
-from vision.second_chance.reader import DEFAULT_CONFIG, read_sheet
+from vision.second_chance.reader import read_sheet
+from vision.second_chance.settings import DEFAULT_SETTINGS
 from vision.second_chance.synth.sheet import content_from_record, render_sheet
 
 
@@ -85,7 +86,7 @@ def test_the_learned_probability_cuts_joins_or_leaves_a_border_to_a_question() -
 
     def run(score: float, probability: float):  # type: ignore[no-untyped-def]
         right, below = _scores({**outer, between: score})
-        return segment(tiles, right, below, colour, DEFAULT_CONFIG, thresholds=(0.13, 0.075),
+        return segment(tiles, right, below, colour, DEFAULT_SETTINGS, thresholds=(0.13, 0.075),
                        settle_by_rules=False, border_probability={between: probability},
                        sure_probability=sure)
 
@@ -103,7 +104,7 @@ def test_the_learned_probability_cuts_joins_or_leaves_a_border_to_a_question() -
     inside = ((0, 0), (0, 1))
     right, below = _scores({inside: 0.1})
     for probability, decided_by in ((0.01, "model"), (0.5, "asked")):
-        seg = segment(block, right, below, colour, DEFAULT_CONFIG, thresholds=(0.13, 0.075),
+        seg = segment(block, right, below, colour, DEFAULT_SETTINGS, thresholds=(0.13, 0.075),
                       settle_by_rules=False, border_probability={inside: probability},
                       sure_probability=sure)
         assert seg.outlines[inside][2] == decided_by
@@ -113,14 +114,14 @@ def test_the_learned_probability_cuts_joins_or_leaves_a_border_to_a_question() -
     # leans the other way the border is undecided (a question here, the rules being off)
     right, below = _scores({inside: 0.0})
     for probability, decided in ((0.3, False), (0.7, None)):
-        seg = segment(block, right, below, colour, DEFAULT_CONFIG, thresholds=(0.13, 0.075),
+        seg = segment(block, right, below, colour, DEFAULT_SETTINGS, thresholds=(0.13, 0.075),
                       settle_by_rules=False, border_probability={inside: probability},
                       sure_probability=sure)
         assert seg.outlines[inside][0] is decided
         assert bool(seg.questions) == (decided is None)
     # and a score cut the model gives less than even odds is undecided too
     right, below = _scores({inside: 0.4})
-    seg = segment(block, right, below, colour, DEFAULT_CONFIG, thresholds=(0.13, 0.075),
+    seg = segment(block, right, below, colour, DEFAULT_SETTINGS, thresholds=(0.13, 0.075),
                   settle_by_rules=False, border_probability={inside: 0.2}, sure_probability=sure)
     assert seg.outlines[inside][0] is None and seg.questions
 
@@ -140,7 +141,7 @@ def test_a_cut_between_cells_hatched_along_the_border_needs_a_sure_score_and_mod
             (0.3, {border}, 0.97, True),  # surely cut and the model sure: cut
             (0.3, set(), 0.9, True)):  # not hatched along: the score decides
         right, below = _scores({border: score})
-        seg = segment(tiles, right, below, colour, DEFAULT_CONFIG, thresholds=(0.13, 0.075),
+        seg = segment(tiles, right, below, colour, DEFAULT_SETTINGS, thresholds=(0.13, 0.075),
                       settle_by_rules=False, border_probability={border: chance},
                       sure_probability=(0.95, 0.05), hatched_along=along)
         assert seg.outlines[border][0] is decided, (score, along, chance)
@@ -155,7 +156,7 @@ def test_the_model_never_joins_where_the_colour_changes() -> None:
     colour[0, 0] = (0.1, -0.05, -0.05)
     colour[0, 1] = (-0.05, 0.1, -0.05)  # a clear change of hue, weaker than a sure one
     colour[0, 1] *= 0.5
-    seg = segment(tiles, right, below, colour, DEFAULT_CONFIG, thresholds=(0.13, 0.075),
+    seg = segment(tiles, right, below, colour, DEFAULT_SETTINGS, thresholds=(0.13, 0.075),
                   settle_by_rules=False, border_probability={border: 0.0},
                   sure_probability=(0.95, 0.05))
     assert seg.outlines[border][2] != "model"

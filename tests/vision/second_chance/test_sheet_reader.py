@@ -234,16 +234,18 @@ def test_every_border_between_filled_cells_has_a_decision_and_a_confidence() -> 
 
 
 def test_outline_thresholds_follow_the_sheets_own_groups() -> None:
-    from vision.second_chance.reader import DEFAULT_CONFIG, outline_thresholds
+    from vision.second_chance.outlines import outline_thresholds
+    from vision.second_chance.settings import DEFAULT_SETTINGS
 
     rng = np.random.default_rng(1)
     # soft pencil over dark shading: outlines score low, but still apart from the joins
     soft = np.concatenate([rng.normal(-0.1, 0.02, 40), rng.normal(0.12, 0.03, 40)])
-    cut, join = outline_thresholds(soft, DEFAULT_CONFIG)
+    cut, join = outline_thresholds(soft, DEFAULT_SETTINGS)
     assert -0.05 < join < cut < 0.1
     # one group only (no outlines drawn): the fixed thresholds
     flat = rng.normal(-0.05, 0.03, 60)
-    assert outline_thresholds(flat, DEFAULT_CONFIG) == (DEFAULT_CONFIG.cut, DEFAULT_CONFIG.join)
+    assert outline_thresholds(flat, DEFAULT_SETTINGS) == (DEFAULT_SETTINGS.cut,
+                                                          DEFAULT_SETTINGS.join)
 
 
 # pencil sheets whose outlines over dark shading were once asked about: their scores sat just
@@ -272,31 +274,33 @@ def _scores(cut: dict[tuple[tuple[int, int], tuple[int, int]], float]
 
 
 def test_a_gap_between_two_loose_ends_of_an_outline_is_closed() -> None:
-    from vision.second_chance.reader import DEFAULT_CONFIG, segment
+    from vision.second_chance.outlines import segment
+    from vision.second_chance.settings import DEFAULT_SETTINGS
 
     # two I3 tiles, one above the other; the outline between them is drawn under the left and
     # right cells, but not seen under the middle one
     tiles = {(r, c) for r in range(2) for c in range(3)}
     right, below = _scores({((0, 0), (1, 0)): 0.4, ((0, 2), (1, 2)): 0.4})
-    seg = segment(tiles, right, below, np.zeros((9, 9, 3)), DEFAULT_CONFIG)
+    seg = segment(tiles, right, below, np.zeros((9, 9, 3)), DEFAULT_SETTINGS)
     assert seg.shapes == (((0, 0), (0, 1), (0, 2)), ((1, 0), (1, 1), (1, 2)))
     assert not seg.questions
     assert seg.outlines[((0, 1), (1, 1))][0] is True
     assert seg.outlines[((0, 1), (1, 1))][2] == "closure"
     # with one loose end only (the outline could go on several ways) it stays a question
     right, below = _scores({((0, 0), (1, 0)): 0.4})
-    seg = segment(tiles, right, below, np.zeros((9, 9, 3)), DEFAULT_CONFIG)
+    seg = segment(tiles, right, below, np.zeros((9, 9, 3)), DEFAULT_SETTINGS)
     assert seg.questions
 
 
 def test_the_rules_settle_only_with_every_outline_closed() -> None:
-    from vision.second_chance.reader import DEFAULT_CONFIG, segment
+    from vision.second_chance.outlines import segment
+    from vision.second_chance.settings import DEFAULT_SETTINGS
 
     # an O tetromino with one undecided border inside: a cut there would close nothing, so the
     # only settlement with closed outlines is no outline
     tiles = {(0, 0), (0, 1), (1, 0), (1, 1)}
     right, below = _scores({((0, 0), (0, 1)): 0.1})
-    seg = segment(tiles, right, below, np.zeros((9, 9, 3)), DEFAULT_CONFIG)
+    seg = segment(tiles, right, below, np.zeros((9, 9, 3)), DEFAULT_SETTINGS)
     assert seg.shapes == (((0, 0), (0, 1), (1, 0), (1, 1)),)
     assert not seg.questions
     assert seg.outlines[((0, 0), (0, 1))][0] is False
@@ -356,24 +360,24 @@ def test_erased_traces_do_not_compete_with_a_clear_one(seed: int) -> None:
 
 
 def test_a_one_has_at_least_one_stroke() -> None:
-    from vision.second_chance.cells import CellFeatures, _one_stroke
+    from vision.second_chance.cells import GRID_PX, PAD, CellFeatures, is_sure_one
     from vision.second_chance.geometry import CANON_CELL
-    from vision.second_chance.reader import DEFAULT_CONFIG, GRID_PX, PAD
+    from vision.second_chance.settings import DEFAULT_SETTINGS
 
     ink = np.zeros((GRID_PX + 2 * PAD,) * 2, bool)
     zeros = np.zeros((9, 9))
     f = CellFeatures(ink=zeros, score=zeros, texture=zeros, spread_x=zeros,
                      spread_y=zeros + 0.2, colour=np.zeros((9, 9, 3)), darkness=zeros)
-    assert not _one_stroke(ink, (4, 4), f, DEFAULT_CONFIG)  # no stroke at all
+    assert not is_sure_one(ink, (4, 4), f, DEFAULT_SETTINGS)  # no stroke at all
     top = left = PAD + 4 * CANON_CELL
     # two short bits of light hatching: one or two "strokes", but no down stroke
     ink[top + 12:top + 15, left + 14:left + 17] = True
     ink[top + 24:top + 27, left + 20:left + 23] = True
-    assert not _one_stroke(ink, (4, 4), f, DEFAULT_CONFIG)
+    assert not is_sure_one(ink, (4, 4), f, DEFAULT_SETTINGS)
     ink[:] = False
     mid = left + CANON_CELL // 2
     ink[top + CANON_CELL // 4:top + 3 * CANON_CELL // 4, mid:mid + 2] = True  # one down stroke
-    assert _one_stroke(ink, (4, 4), f, DEFAULT_CONFIG)
+    assert is_sure_one(ink, (4, 4), f, DEFAULT_SETTINGS)
 
 
 def _with_foreign_marker(image: np.ndarray, marker_id: int = 37) -> np.ndarray:
