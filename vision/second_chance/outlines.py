@@ -315,18 +315,70 @@ def segment(
     (:data:`ALONG_CUT`) and the model is sure of it.
     """
     verdicts = profile_verdicts or {}
-    along = hatched_along or set()
     learned = border_probability or {}
-    cut_chance, join_chance = sure_probability
     cut_at, join_at = thresholds if thresholds is not None else (settings.cut, settings.join)
-    base = _Union()
+    rule = BorderRule(settings, (cut_at, join_at), sure_probability)
+    decided = _Decided([], [], [], {})
+    for border, evidence in _border_evidence(tiles, right, below, colour, settings,
+                                             (cut_at, join_at), learned,
+                                             hatched_along or set(), verdicts):
+        kind, outline = decide_border(evidence, rule)
+        {"cut": decided.cuts, "join": decided.joins, "unsure": decided.unsure}[kind].append(
+            border)
+        decided.outlines[border] = outline
+    base = _close_gaps(tiles, decided)
+    final, questions = _settle_undecided(tiles, decided, base, settle_by_rules, max_unsure)
+    groups: dict[Cell, list[Cell]] = {}
     for cell in tiles:
-        base.find(cell)
-    cuts: list[tuple[Cell, Cell]] = []
-    joins: list[tuple[Cell, Cell]] = []
-    unsure: list[tuple[Cell, Cell]] = []
-    outlines: dict[tuple[Cell, Cell], tuple[bool | None, float, str]] = {}
+        groups.setdefault(final.find(cell), []).append(cell)
+    questions += _group_questions(groups, decided.cuts, final)
+    shapes = tuple(sorted(tuple(sorted(g)) for g in groups.values()))
+    return Segmentation(shapes, tuple(_first_of_each(questions)), decided.outlines)
+
+
+@dataclass(frozen=True)
+class BorderEvidence:
+    """What is known of one border between two filled cells (see :func:`decide_border`)."""
+
+    score: float  # the outline score
+    hue: float  # the hue gap of the two cells' inks (see :func:`hue_gap`)
+    strong_hue: bool  # a change of colour that is an outline for sure
+    sure: float  # the confidence of the score's side: 0.5 at the undecided band's edge
+    distance: float  # from the middle of the undecided band, in half bands
+    chance: float | None  # the learned chance of an outline (None: no model)
+    hatched_along: bool  # the two cells are hatched alike along the border
+    verdict: bool | None  # the profile's say (None: it has none)
+
+
+@dataclass(frozen=True)
+class BorderRule:
+    """The sheet's thresholds for :func:`decide_border`."""
+
+    settings: SheetReaderSettings
+    thresholds: tuple[float, float]  # (cut, join) outline scores
+    sure_probability: tuple[float, float]  # (cut from, join up to) learned chances
+
+
+@dataclass
+class _Decided:
+    """The borders decided so far, and each one's outline entry (see :class:`Segmentation`)."""
+
+    cuts: list[tuple[Cell, Cell]]
+    joins: list[tuple[Cell, Cell]]
+    unsure: list[tuple[Cell, Cell]]
+    outlines: dict[tuple[Cell, Cell], tuple[bool | None, float, str]]
+
+
+def _border_evidence(
+    tiles: set[Cell], right: np.ndarray, below: np.ndarray, colour: np.ndarray,
+    settings: SheetReaderSettings, thresholds: tuple[float, float],
+    learned: dict[tuple[Cell, Cell], float], along: set[tuple[Cell, Cell]],
+    verdicts: dict[tuple[Cell, Cell], bool],
+) -> list[tuple[tuple[Cell, Cell], BorderEvidence]]:
+    """Every border between two of ``tiles`` (row by row), with what is known of it."""
+    cut_at, join_at = thresholds
     middle, half = (cut_at + join_at) / 2, max((cut_at - join_at) / 2, 1e-6)
+    found = []
     for r, c in sorted(tiles):
         for (nr, nc), score in (
             ((r, c + 1), right[r, c] if c + 1 < N else 0.0),
@@ -342,108 +394,107 @@ def segment(
             distance = abs(float(score) - middle) / half
             sure = float(np.clip(0.5 + (distance - 1) * 0.5, 0.5, 1.0))
             border = ((r, c), (nr, nc))
-            chance = learned.get(border)
-            # the score's side, against the model's: a border the score decided one way
-            # and the model leans the other way (past even odds) is left undecided
-            doubted = chance is not None and (
-                (score > cut_at and not strong_hue and chance <= MODEL_DOUBT)
-                or (score > cut_at and not strong_hue and (
-                    (sure < BARELY_CUT and chance < cut_chance)
-                    or (border in along and (sure < ALONG_CUT or chance < cut_chance))))
-                or (join_at >= score >= PAPER_BETWEEN and hue <= settings.colour_cut
-                    and MODEL_DOUBT <= chance < cut_chance))
-            if doubted:
-                unsure.append(border)
-                outlines[border] = (None, 0.5 * min(distance, 1.0), "asked")
-            elif score > cut_at or strong_hue or (hue > settings.colour_cut and score > join_at):
-                cuts.append(border)
-                by_score = score > cut_at
-                outlines[border] = (True, sure if by_score else 1.0 if strong_hue else 0.5,
-                                    "drawing" if by_score else "colour")
-            elif learned.get(border, 0.0) >= cut_chance:
-                # the score missed it, the sheet's other measures of the border did not
-                cuts.append(border)
-                outlines[border] = (True, MODEL_SURE, "model")
-            elif (learned.get(border, 1.0) <= join_chance and score > join_at
-                  and hue <= settings.colour_cut):
-                joins.append(border)
-                outlines[border] = (False, MODEL_SURE, "model")
-            elif border in verdicts and score > join_at:
-                # the score left it open, the profile across the border did not
-                if verdicts[border]:
-                    cuts.append(border)
-                else:
-                    joins.append(border)
-                outlines[border] = (verdicts[border], PROFILE_SURE, "profile")
-            elif score > join_at or hue > settings.colour_cut or score < PAPER_BETWEEN:
-                # a change of colour where no line is seen (or a line not clear enough): the
-                # pencils of one tile can differ a little; or paper between the two fills (two
-                # tiles shaded apart, no outline drawn): asked unless the rules settle it
-                unsure.append(border)
-                outlines[border] = (None, 0.5 * min(distance, 1.0), "asked")
-            else:
-                joins.append(border)
-                outlines[border] = (False, sure, "drawing")
-    # a drawn outline never just stops: where two of its loose ends face each other across
-    # one border, the line runs there too (drawn too lightly to score); looked for only when
-    # an outline does not close
+            found.append((border, BorderEvidence(
+                score, hue, bool(strong_hue), sure, distance, learned.get(border),
+                border in along, verdicts.get(border))))
+    return found
+
+
+def decide_border(e: BorderEvidence, rule: BorderRule
+                  ) -> tuple[str, tuple[bool | None, float, str]]:
+    """``("cut" | "join" | "unsure", the border's outline entry)``: see :func:`segment`."""
+    settings = rule.settings
+    cut_at, join_at = rule.thresholds
+    cut_chance, join_chance = rule.sure_probability
+    score, hue, strong_hue, chance = e.score, e.hue, e.strong_hue, e.chance
+    asked: tuple[str, tuple[bool | None, float, str]] = (
+        "unsure", (None, 0.5 * min(e.distance, 1.0), "asked"))
+    # the score's side, against the model's: a border the score decided one way and the
+    # model leans the other way (past even odds) is left undecided
+    doubted = chance is not None and (
+        (score > cut_at and not strong_hue and chance <= MODEL_DOUBT)
+        or (score > cut_at and not strong_hue and (
+            (e.sure < BARELY_CUT and chance < cut_chance)
+            or (e.hatched_along and (e.sure < ALONG_CUT or chance < cut_chance))))
+        or (join_at >= score >= PAPER_BETWEEN and hue <= settings.colour_cut
+            and MODEL_DOUBT <= chance < cut_chance))
+    if doubted:
+        return asked
+    if score > cut_at or strong_hue or (hue > settings.colour_cut and score > join_at):
+        by_score = score > cut_at
+        return "cut", (True, e.sure if by_score else 1.0 if strong_hue else 0.5,
+                       "drawing" if by_score else "colour")
+    if (chance if chance is not None else 0.0) >= cut_chance:
+        # the score missed it, the sheet's other measures of the border did not
+        return "cut", (True, MODEL_SURE, "model")
+    if ((chance if chance is not None else 1.0) <= join_chance and score > join_at
+            and hue <= settings.colour_cut):
+        return "join", (False, MODEL_SURE, "model")
+    if e.verdict is not None and score > join_at:
+        # the score left it open, the profile across the border did not
+        return "cut" if e.verdict else "join", (e.verdict, PROFILE_SURE, "profile")
+    if score > join_at or hue > settings.colour_cut or score < PAPER_BETWEEN:
+        # a change of colour where no line is seen (or a line not clear enough): the
+        # pencils of one tile can differ a little; or paper between the two fills (two
+        # tiles shaded apart, no outline drawn): asked unless the rules settle it
+        return asked
+    return "join", (False, e.sure, "drawing")
+
+
+def _joined(tiles: set[Cell], joins: list[tuple[Cell, Cell]]) -> _Union:
+    """The pieces ``tiles`` make, joined across ``joins``."""
+    pieces = _Union()
+    for cell in tiles:
+        pieces.find(cell)
     for a, b in joins:
-        base.union(a, b)
-    if any(base.find(a) == base.find(b) for a, b in cuts):
-        gaps = _gaps(tiles, cuts, joins, unsure)
+        pieces.union(a, b)
+    return pieces
+
+
+def _close_gaps(tiles: set[Cell], decided: _Decided) -> _Union:
+    """The pieces joined where there is no outline, after closing the gaps of drawn outlines.
+
+    A drawn outline never just stops: where two of its loose ends face each other across one
+    border, the line runs there too (drawn too lightly to score); looked for only when an
+    outline does not close. The borders closed move from the joins to the cuts (in place).
+    """
+    base = _joined(tiles, decided.joins)
+    if any(base.find(a) == base.find(b) for a, b in decided.cuts):
+        gaps = _gaps(tiles, decided.cuts, decided.joins, decided.unsure)
         for border in gaps:
-            joins.remove(border)
-            cuts.append(border)
-            outlines[border] = (True, CLOSURE_SURE, "closure")
+            decided.joins.remove(border)
+            decided.cuts.append(border)
+            decided.outlines[border] = (True, CLOSURE_SURE, "closure")
         if gaps:
-            base = _Union()
-            for cell in tiles:
-                base.find(cell)
-            for a, b in joins:
-                base.union(a, b)
+            base = _joined(tiles, decided.joins)
+    return base
+
+
+def _settle_undecided(tiles: set[Cell], decided: _Decided, base: _Union,
+                      settle_by_rules: bool, max_unsure: int
+                      ) -> tuple[_Union, list[dict[str, Any]]]:
+    """The tiles once the undecided borders are settled: clusters of base pieces linked by
+    undecided borders, each settled by the rules when exactly one settlement is legal (and
+    ``settle_by_rules``), else joined and asked about. Rules' settlements update
+    ``decided.outlines`` in place."""
     members: dict[Cell, list[Cell]] = {}
     for cell in tiles:
         members.setdefault(base.find(cell), []).append(cell)
-    # clusters of base pieces linked by undecided borders, each settled on its own
     linked = _Union()
-    for a, b in unsure:
+    for a, b in decided.unsure:
         linked.union(base.find(a), base.find(b))
     clusters: dict[Cell, list[tuple[Cell, Cell]]] = {}
-    for edge in unsure:
+    for edge in decided.unsure:
         clusters.setdefault(linked.find(base.find(edge[0])), []).append(edge)
     final = _Union()
     for cell in tiles:
         final.union(cell, base.find(cell))
     questions: list[dict[str, Any]] = []
+    outlines = decided.outlines
     for edges in clusters.values():
         roots = sorted({base.find(x) for edge in edges for x in edge})
-        root_set = set(roots)
-        legal: list[int] = []
-        if len(edges) <= max_unsure:
-            for choice in range(1 << len(edges)):
-                trial = _Union()
-                for root in roots:
-                    trial.find(root)
-                for i, (a, b) in enumerate(edges):
-                    if choice >> i & 1:
-                        trial.union(base.find(a), base.find(b))
-                pieces: dict[Cell, list[Cell]] = {}
-                for root in roots:
-                    pieces.setdefault(trial.find(root), []).extend(members[root])
-                # a drawn outline must end up between two tiles, not inside one: the ones
-                # drawn clearly and the ones this settlement would draw
-                closed = all(
-                    trial.find(base.find(a)) != trial.find(base.find(b))
-                    for a, b in cuts
-                    if base.find(a) in root_set and base.find(b) in root_set
-                ) and all(
-                    trial.find(base.find(a)) != trial.find(base.find(b))
-                    for i, (a, b) in enumerate(edges) if not choice >> i & 1
-                )
-                if closed and all(_is_legal_tile(p) for p in pieces.values()):
-                    legal.append(choice)
-                    if len(legal) > 1:
-                        break
+        legal = (_legal_settlements(edges, roots, members, base, decided.cuts)
+                 if len(edges) <= max_unsure else [])
         if len(legal) == 1 and settle_by_rules:
             for i, (a, b) in enumerate(edges):
                 joined = bool(legal[0] >> i & 1)
@@ -460,9 +511,47 @@ def segment(
             f"is there an outline between {list(a)} and {list(b)}? the drawing does not "
             "show it clearly",
         ))
-    groups: dict[Cell, list[Cell]] = {}
-    for cell in tiles:
-        groups.setdefault(final.find(cell), []).append(cell)
+    return final, questions
+
+
+def _legal_settlements(edges: list[tuple[Cell, Cell]], roots: list[Cell],
+                       members: dict[Cell, list[Cell]], base: _Union,
+                       cuts: list[tuple[Cell, Cell]]) -> list[int]:
+    """The settlements of ``edges`` (bit i set: edge i joined) that give tiles the rules
+    allow, with every drawn outline between two tiles; stops at the second one found."""
+    root_set = set(roots)
+    legal: list[int] = []
+    for choice in range(1 << len(edges)):
+        trial = _Union()
+        for root in roots:
+            trial.find(root)
+        for i, (a, b) in enumerate(edges):
+            if choice >> i & 1:
+                trial.union(base.find(a), base.find(b))
+        pieces: dict[Cell, list[Cell]] = {}
+        for root in roots:
+            pieces.setdefault(trial.find(root), []).extend(members[root])
+        # a drawn outline must end up between two tiles, not inside one: the ones
+        # drawn clearly and the ones this settlement would draw
+        closed = all(
+            trial.find(base.find(a)) != trial.find(base.find(b))
+            for a, b in cuts
+            if base.find(a) in root_set and base.find(b) in root_set
+        ) and all(
+            trial.find(base.find(a)) != trial.find(base.find(b))
+            for i, (a, b) in enumerate(edges) if not choice >> i & 1
+        )
+        if closed and all(_is_legal_tile(p) for p in pieces.values()):
+            legal.append(choice)
+            if len(legal) > 1:
+                break
+    return legal
+
+
+def _group_questions(groups: dict[Cell, list[Cell]], cuts: list[tuple[Cell, Cell]],
+                     final: _Union) -> list[dict[str, Any]]:
+    """Questions about the tiles found: an outline inside one, a shape no tile can be."""
+    questions = []
     for a, b in cuts:
         if final.find(a) == final.find(b):
             questions.append(_question(
@@ -479,6 +568,11 @@ def segment(
                 f"these {len(group)} cells read as one shape, which no tile can be: where are "
                 "the outlines?",
             ))
+    return questions
+
+
+def _first_of_each(questions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The questions without repeats (same kind and cells), first ones kept."""
     seen: set[tuple[str, str]] = set()
     unique = []
     for q in questions:
@@ -486,8 +580,7 @@ def segment(
         if key not in seen:
             seen.add(key)
             unique.append(q)
-    shapes = tuple(sorted(tuple(sorted(g)) for g in groups.values()))
-    return Segmentation(shapes, tuple(unique), outlines)
+    return unique
 
 
 def unoutlined_tiles(
