@@ -109,6 +109,58 @@ def _border_values(cells: np.ndarray) -> Callable[[np.ndarray, np.ndarray], np.n
     return at
 
 
+def _template_distances(profiles: np.ndarray, scores: np.ndarray,
+                        thresholds: tuple[float, float]) -> tuple[np.ndarray, np.ndarray, float]:
+    """Each profile's distance to the sheet's sure insides and to its sure outlines (in units
+    of their spread), and 1.0; zeros and 0.0 when the sheet has too few of either."""
+    cut_at, join_at = thresholds
+    insides = profiles[scores <= join_at]
+    outlines = profiles[scores > cut_at]
+    if len(insides) >= 3 and len(outlines) >= 2:
+        in_c, in_s = _template(insides)
+        out_c, out_s = _template(outlines)
+        to_in = np.sqrt(np.mean(((profiles - in_c) / in_s) ** 2, axis=1))
+        to_out = np.sqrt(np.mean(((profiles - out_c) / out_s) ** 2, axis=1))
+        return to_in, to_out, 1.0
+    return np.zeros(len(profiles)), np.zeros(len(profiles)), 0.0
+
+
+def _stroke_columns(cells: np.ndarray, levels: SheetBorderLevels
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """How differently the two cells are hatched (the strokes' direction, the crossings), and
+    how much of their hatching runs along the border (a stroke along the printed line looks
+    like an outline)."""
+    ra, ca, rb, cb = cells[:, 0, 0], cells[:, 0, 1], cells[:, 1, 0], cells[:, 1, 1]
+    strokes = (levels.strokes if levels.strokes is not None
+               else np.zeros((*levels.darkness.shape, 4)))
+    strokes_a, strokes_b = strokes[ra, ca], strokes[rb, cb]
+    apart = np.linalg.norm(strokes_a[:, :2] - strokes_b[:, :2], axis=1)
+    crossings = np.linalg.norm(strokes_a[:, 2:] - strokes_b[:, 2:], axis=1)
+    along_sign = np.where(ra == rb, 1.0, -1.0)  # vertical strokes run along a vertical border
+    along = along_sign * (strokes_a[:, 0] + strokes_b[:, 0]) / 2
+    return apart, crossings, along
+
+
+def _colour_columns(cells: np.ndarray, levels: SheetBorderLevels) -> list[np.ndarray]:
+    """The hue gap of the two cells, their colour strength (least, most, the sheet's), their
+    darkness (least, most, gap) and their texture (least, most)."""
+    ra, ca, rb, cb = cells[:, 0, 0], cells[:, 0, 1], cells[:, 1, 0], cells[:, 1, 1]
+    colour_a, colour_b = levels.colour[ra, ca], levels.colour[rb, cb]
+    norm_a = np.linalg.norm(colour_a, axis=1)
+    norm_b = np.linalg.norm(colour_b, axis=1)
+    cosine = (colour_a * colour_b).sum(axis=1) / np.maximum(norm_a * norm_b, 1e-12)
+    hue = np.where((norm_a > 1e-6) & (norm_b > 1e-6), 1.0 - cosine, 0.0)
+    sheet_colour = float(np.median(np.concatenate([norm_a, norm_b])))
+    dark_a, dark_b = levels.darkness[ra, ca], levels.darkness[rb, cb]
+    texture_a, texture_b = levels.texture[ra, ca], levels.texture[rb, cb]
+    return [
+        hue, np.minimum(norm_a, norm_b), np.maximum(norm_a, norm_b),
+        np.full(len(cells), sheet_colour),
+        np.minimum(dark_a, dark_b), np.maximum(dark_a, dark_b), np.abs(dark_a - dark_b),
+        np.minimum(texture_a, texture_b), np.maximum(texture_a, texture_b),
+    ]
+
+
 def border_features(borders: list[Border], levels: SheetBorderLevels) -> np.ndarray:
     """One row of :data:`FEATURES` per border (``(a, b)`` with ``b`` right of or under ``a``)."""
     if not borders:
@@ -116,7 +168,6 @@ def border_features(borders: list[Border], levels: SheetBorderLevels) -> np.ndar
     cut_at, join_at = levels.thresholds
     middle, half = (cut_at + join_at) / 2, max((cut_at - join_at) / 2, 1e-6)
     cells = np.asarray(borders)  # (B, 2 cells, row and column)
-    ra, ca, rb, cb = cells[:, 0, 0], cells[:, 0, 1], cells[:, 1, 0], cells[:, 1, 1]
     at = _border_values(cells)
 
     scores = at(levels.right, levels.below)
@@ -126,25 +177,7 @@ def border_features(borders: list[Border], levels: SheetBorderLevels) -> np.ndar
     beside = np.maximum(at(levels.beside_right, levels.beside_below), 1e-3)
     profiles = at(levels.profile_right, levels.profile_below)
     sheet_profile = np.median(profiles, axis=0)
-    insides = profiles[scores <= join_at]
-    outlines = profiles[scores > cut_at]
-    if len(insides) >= 3 and len(outlines) >= 2:
-        in_c, in_s = _template(insides)
-        out_c, out_s = _template(outlines)
-        to_in = np.sqrt(np.mean(((profiles - in_c) / in_s) ** 2, axis=1))
-        to_out = np.sqrt(np.mean(((profiles - out_c) / out_s) ** 2, axis=1))
-        templates = 1.0
-    else:
-        to_in = to_out = np.zeros(len(borders))
-        templates = 0.0
-    colour_a, colour_b = levels.colour[ra, ca], levels.colour[rb, cb]
-    norm_a = np.linalg.norm(colour_a, axis=1)
-    norm_b = np.linalg.norm(colour_b, axis=1)
-    cosine = (colour_a * colour_b).sum(axis=1) / np.maximum(norm_a * norm_b, 1e-12)
-    hue = np.where((norm_a > 1e-6) & (norm_b > 1e-6), 1.0 - cosine, 0.0)
-    sheet_colour = float(np.median(np.concatenate([norm_a, norm_b])))
-    dark_a, dark_b = levels.darkness[ra, ca], levels.darkness[rb, cb]
-    texture_a, texture_b = levels.texture[ra, ca], levels.texture[rb, cb]
+    to_in, to_out, templates = _template_distances(profiles, scores, levels.thresholds)
     printed = max(levels.printed, 1e-3)
     ratio = through / beside / printed
     low_ratio = low / beside / printed
@@ -153,25 +186,13 @@ def border_features(borders: list[Border], levels: SheetBorderLevels) -> np.ndar
     def const(v: float) -> np.ndarray:
         return np.full(count, v)
 
-    # how differently the two cells are hatched, and how much of their hatching runs along
-    # the border (a stroke along the printed line looks like an outline)
-    strokes = (levels.strokes if levels.strokes is not None
-               else np.zeros((*levels.darkness.shape, 4)))
-    strokes_a, strokes_b = strokes[ra, ca], strokes[rb, cb]
-    apart = np.linalg.norm(strokes_a[:, :2] - strokes_b[:, :2], axis=1)
-    crossings = np.linalg.norm(strokes_a[:, 2:] - strokes_b[:, 2:], axis=1)
-    along_sign = np.where(ra == rb, 1.0, -1.0)  # vertical strokes run along a vertical border
-    along = along_sign * (strokes_a[:, 0] + strokes_b[:, 0]) / 2
-
     columns = [
         scores, np.clip((scores - middle) / half, -6, 6), const(float(levels.calibrated)),
         const(cut_at - join_at), rank,
         ratio, low_ratio, ratio - low_ratio, beside, const(levels.printed),
-        hue, np.minimum(norm_a, norm_b), np.maximum(norm_a, norm_b), const(sheet_colour),
-        np.minimum(dark_a, dark_b), np.maximum(dark_a, dark_b), np.abs(dark_a - dark_b),
-        np.minimum(texture_a, texture_b), np.maximum(texture_a, texture_b),
+        *_colour_columns(cells, levels),
         np.minimum(to_in, 10.0), np.minimum(to_out, 10.0), const(templates),
-        apart, crossings, along,
+        *_stroke_columns(cells, levels),
     ]
     return np.column_stack([*columns, profiles - sheet_profile])
 

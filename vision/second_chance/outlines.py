@@ -6,7 +6,7 @@ leaves a border open. See :mod:`vision.second_chance.reader` for the whole pipel
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import cv2
 import numpy as np
@@ -39,6 +39,10 @@ BARE_LINE = 0.8
 SURELY_BARE = 0.95
 #: on a sheet with missing outlines, a cut the drawing decided less surely than this is asked
 WEAK_CUT = 0.7
+#: ... and its confidence is then at most this (below 0.5: undecided)
+WEAK_CUT_ASKED = 0.45
+#: the confidence of a join inside a tile read without an outline around it (asked)
+UNOUTLINED_JOIN = 0.25
 #: between two cells hatched alike with strokes along the border, a cut the score decided less
 #: surely than this is asked even where the model is sure of it: the stroke along the printed
 #: line fools both (sheet 11265: 0.66, the model at 0.97 with the Pi's numpy and OpenCV; every
@@ -622,85 +626,121 @@ def unoutlined_tiles(
     printed line's light.
     """
     chances = side_drawn or {}
-    learned = chances
-    looks_bare = [((r, c), (nr, nc)) for shape in seg.shapes for r, c in shape
-                  for nr, nc in ((r, c + 1), (r + 1, c), (r, c - 1), (r - 1, c))
-                  if (nr, nc) in empty and (
-                      through_right[min((r, c), (nr, nc))] if r == nr
-                      else through_below[min((r, c), (nr, nc))]) > BARE_LINE * printed]
-    if any(learned.get(side, 0.0) < surely_drawn for side in looks_bare):
-        learned = {}
+    light = _SideLight(through_right, through_below, printed, empty)
+    looks_bare = [side for shape in seg.shapes for side in light.sides(shape)
+                  if light.through(side) > BARE_LINE * printed]
+    # the model counts only on a sheet where it is sure of every side that looks bare
+    learned = ({} if any(chances.get(side, 0.0) < surely_drawn for side in looks_bare)
+               else chances)
     questions = list(seg.questions)
     outlines = dict(seg.outlines)
     asked = {(q["kind"], str(q["cells"])) for q in questions}
     sides: dict[tuple[Cell, ...], tuple[int, int]] = {}
     skips = False
     for shape in seg.shapes:
-        bare = drawn = certain = 0
-        lightest = 0.0
-        for r, c in shape:
-            for nr, nc in ((r, c + 1), (r + 1, c), (r, c - 1), (r - 1, c)):
-                if (nr, nc) not in empty:
-                    continue
-                a = min((r, c), (nr, nc))
-                through = through_right[a] if r == nr else through_below[a]
-                if learned.get(((r, c), (nr, nc)), 0.0) >= surely_drawn:
-                    drawn += 1
-                    continue
-                lightest = max(lightest, through / max(printed, 1e-3))
-                if through > BARE_LINE * printed:
-                    bare += 1
-                    certain += chances.get(((r, c), (nr, nc)), 1.0) <= surely_bare
-                else:
-                    drawn += 1
+        bare, drawn, certain, lightest = light.count(shape, learned, chances, surely_drawn,
+                                                     surely_bare)
         sides[shape] = (bare, drawn)
         # a player who surely skipped one outline may have skipped others: then a tile with no
         # side on an empty cell (all its sides are other tiles' outlines) tells nothing of its
         # own (a light coloured pencil's outline can look bare by a little, not by this much)
         skips = skips or (bare > 0 and bare >= drawn
                           and (lightest >= SURELY_BARE or certain == bare))
-    centre = (N // 2, N // 2)
     if skips:
-        # where a player skips outlines, the sheet's two groups of scores are mixed with bare
-        # borders: a cut only just decided (the profile, a closed gap, a score near the
-        # middle) is asked too
-        for border, (outline, sure, by) in seg.outlines.items():
-            if not outline or (by == "drawing" and sure >= WEAK_CUT) or by not in (
-                    "drawing", "profile", "closure", "model"):
-                continue
-            a, b = border
-            both = [x for t in seg.shapes if a in t or b in t for x in t]
-            questions.append(_question(
-                "split", both,
-                f"is there an outline between {list(a)} and {list(b)}? the drawing does not "
-                "show it clearly",
-            ))
-            outlines[border] = (None, min(sure, 0.45), "asked")
+        _ask_weak_cuts(seg, questions, outlines)
+    centre = (N // 2, N // 2)
     for shape in seg.shapes:
         bare, drawn = sides[shape]
         if len(shape) < 2 or (centre in shape and len(shape) == 8):
             continue  # nothing to split; the start on the centre has 8 cells, no fewer
-        unverified = (bare > 0 and bare >= drawn) or (skips and bare + drawn == 0)
-        if not unverified:
-            continue
-        cells = set(shape)
-        # a cut inside the tile only the profile or a closed gap made is as doubtful as the
-        # joins: the tile beyond it is part of the question
-        near = set(shape)
-        for (a, b), (outline, _, by) in seg.outlines.items():
-            if outline and by in ("profile", "closure", "model") and (a in cells) != (b in cells):
-                other = b if a in cells else a
-                near.update(next(t for t in seg.shapes if other in t))
-        question = _question(
-            "split", list(near),
-            f"no outline is drawn around these {len(shape)} cells: are they one tile or "
-            "several?",
-        )
-        if ("split", str(question["cells"])) not in asked:
-            questions.append(question)
-        for border, (outline, _, _) in outlines.items():
-            if outline is False and border[0] in cells and border[1] in cells:
-                outlines[border] = (None, 0.25, "asked")
+        if (bare > 0 and bare >= drawn) or (skips and bare + drawn == 0):
+            _ask_unverified(shape, seg, asked, questions, outlines)
     unique = {(q["kind"], str(q["cells"])): q for q in reversed(questions)}
     kept = [q for q in questions if unique[(q["kind"], str(q["cells"]))] is q]
     return Segmentation(seg.shapes, tuple(kept), outlines)
+
+
+@dataclass(frozen=True)
+class _SideLight:
+    """The light through the sides of tiles on empty cells."""
+
+    through_right: np.ndarray
+    through_below: np.ndarray
+    printed: float
+    empty: set[Cell]
+
+    def sides(self, shape: tuple[Cell, ...]) -> list[tuple[Cell, Cell]]:
+        """The sides ``(tile cell, empty cell)`` of a tile, cell by cell."""
+        return [((r, c), (nr, nc)) for r, c in shape
+                for nr, nc in ((r, c + 1), (r + 1, c), (r, c - 1), (r - 1, c))
+                if (nr, nc) in self.empty]
+
+    def through(self, side: tuple[Cell, Cell]) -> float:
+        (r, c), (nr, nc) = side
+        a = min((r, c), (nr, nc))
+        # the array's own number type, as the thresholds were compared with it
+        return cast(float, self.through_right[a] if r == nr else self.through_below[a])
+
+    def count(self, shape: tuple[Cell, ...], learned: dict[tuple[Cell, Cell], float],
+              chances: dict[tuple[Cell, Cell], float], surely_drawn: float,
+              surely_bare: float) -> tuple[int, int, int, float]:
+        """A tile's sides on empty cells: (bare, drawn, surely bare by the model, the
+        lightest's light relative to the printed line's)."""
+        bare = drawn = certain = 0
+        lightest = 0.0
+        for side in self.sides(shape):
+            through = self.through(side)
+            if learned.get(side, 0.0) >= surely_drawn:
+                drawn += 1
+                continue
+            lightest = max(lightest, through / max(self.printed, 1e-3))
+            if through > BARE_LINE * self.printed:
+                bare += 1
+                certain += chances.get(side, 1.0) <= surely_bare
+            else:
+                drawn += 1
+        return bare, drawn, certain, lightest
+
+
+def _ask_weak_cuts(seg: Segmentation, questions: list[dict[str, Any]],
+                   outlines: dict[tuple[Cell, Cell], tuple[bool | None, float, str]]) -> None:
+    """Where a player skips outlines, the sheet's two groups of scores are mixed with bare
+    borders: a cut only just decided (the profile, a closed gap, a score near the middle) is
+    asked too (``questions`` and ``outlines`` updated in place)."""
+    for border, (outline, sure, by) in seg.outlines.items():
+        if not outline or (by == "drawing" and sure >= WEAK_CUT) or by not in (
+                "drawing", "profile", "closure", "model"):
+            continue
+        a, b = border
+        both = [x for t in seg.shapes if a in t or b in t for x in t]
+        questions.append(_question(
+            "split", both,
+            f"is there an outline between {list(a)} and {list(b)}? the drawing does not "
+            "show it clearly",
+        ))
+        outlines[border] = (None, min(sure, WEAK_CUT_ASKED), "asked")
+
+
+def _ask_unverified(shape: tuple[Cell, ...], seg: Segmentation, asked: set[tuple[str, str]],
+                    questions: list[dict[str, Any]],
+                    outlines: dict[tuple[Cell, Cell], tuple[bool | None, float, str]]) -> None:
+    """Ask whether a tile read without an outline around it is one tile or several; its joins
+    become asked borders (``questions`` and ``outlines`` updated in place)."""
+    cells = set(shape)
+    # a cut inside the tile only the profile or a closed gap made is as doubtful as the
+    # joins: the tile beyond it is part of the question
+    near = set(shape)
+    for (a, b), (outline, _, by) in seg.outlines.items():
+        if outline and by in ("profile", "closure", "model") and (a in cells) != (b in cells):
+            other = b if a in cells else a
+            near.update(next(t for t in seg.shapes if other in t))
+    question = _question(
+        "split", list(near),
+        f"no outline is drawn around these {len(shape)} cells: are they one tile or "
+        "several?",
+    )
+    if ("split", str(question["cells"])) not in asked:
+        questions.append(question)
+    for border, (outline, _, _) in outlines.items():
+        if outline is False and border[0] in cells and border[1] in cells:
+            outlines[border] = (None, UNOUTLINED_JOIN, "asked")
