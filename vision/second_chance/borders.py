@@ -2,30 +2,27 @@
 outline runs there, from measures taken relative to the sheet's own levels.
 
 The outline score of :mod:`vision.second_chance.outlines` is one number and the sheet's two groups
-of
-scores place it; soft pencil over dark shading, or a faint coloured pencil between two tiles of
-nearly the same colour, bring drawn outlines into the group of the insides. Other measures of
-the same border still differ: the light profile across the border (a drawn line is wider and
-sits where the hand put it), how even the dark is along it (a line runs all along, shading
-grain does not), how dark the fills beside it are, the printed line's level, the hue gap and
-colour strength of the two cells, and which way each cell's strokes run (a player hatches one
-tile one way; a stroke along the border looks like an outline). :func:`border_features`
-gathers them per border and :class:`BorderModel` (a small neural network, weights in
-``sheet_borders.json``) turns them into a probability. The weights are trained on rendered
-sheets whose truth is known, by ``bench/train_sheet_borders.py`` (seeds disjoint from every
-bench range; run it again to regenerate the file).
+of scores place it; soft pencil over dark shading, or a faint coloured pencil between two tiles of
+nearly the same colour, bring drawn outlines into the group of the insides. Other measures of the
+same border still differ: the light profile across the border (a drawn line is wider and sits where
+the hand put it), how even the dark is along it (a line runs all along, shading grain does not), how
+dark the fills beside it are, the printed line's level, the hue gap and colour strength of the two
+cells, and which way each cell's strokes run (a player hatches one tile one way; a stroke along the
+border looks like an outline). :func:`border_features` gathers them per border and
+:class:`BorderModel` (a small neural network, weights in ``sheet_borders.json``) turns them into a
+probability. The weights are trained on rendered sheets whose truth is known, by
+``bench/train_sheet_borders.py`` (run it again to regenerate the file).
 
 Labels: a border between two cells of one tile is 0, a border between two tiles with an
 outline drawn along it (by either tile) is 1; a border between two tiles neither of which has
 an outline is left out of training (nothing is drawn there: :func:`unoutlined_tiles` asks
 about those tiles).
 
-A second model of the same form (``sheet_border_sides.json``, :func:`side_features`) looks at
-the sides of tiles on empty cells: is the tile's outline drawn there? A light coloured pencil's
-outline lets through nearly as much light as the bare printed line, and
+A second model of the same form (``sheet_border_sides.json``, :func:`side_features`) looks at the
+sides of tiles on empty cells: is the tile's outline drawn there? A light coloured pencil's outline
+lets through nearly as much light as the bare printed line, and
 :func:`~vision.second_chance.outlines.unoutlined_tiles` would ask about the tile as if the player
-had
-skipped its outline; a side this model is sure of counts as drawn. Labels: 1 for the sides of a
+had skipped its outline; a side this model is sure of counts as drawn. Labels: 1 for the sides of a
 tile drawn with its outline, 0 for those of a tile drawn without.
 
 Both models only add decisions where they are sure (thresholds from held-out sheets, see the

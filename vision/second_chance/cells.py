@@ -2,8 +2,7 @@
 each cell classified as empty, filled or doubtful (with the candidates for the bonus 1).
 
 Works on the canonical image of :mod:`vision.second_chance.geometry`; see
-:mod:`vision.second_chance.reader`
-for the whole pipeline.
+:mod:`vision.second_chance.reader` for the whole pipeline.
 """
 
 from __future__ import annotations
@@ -280,8 +279,7 @@ def stroke_directions(darkness: np.ndarray, lo: int, hi: int) -> np.ndarray:
 
 
 #: the printed centre circle's radius, in cells (vision.second_chance.layout), and how far either
-# side
-#: of it a pixel of the centre cell is taken for the printed ring, in canonical pixels (the
+#: side of it a pixel of the centre cell is taken for the printed ring, in canonical pixels (the
 #: line's width, the camera's blur, the grid found a pixel or two off)
 CENTRE_CIRCLE = SheetLayout.circle_ratio
 CENTRE_RING_REACH = 3.0
@@ -375,9 +373,9 @@ def looks_like_paper_beside(grid_img: np.ndarray, state: np.ndarray, texture: np
     next to them (sides and corners): even inside, of its raw brightness and hue.
 
     Paper in a deep shadow, enclosed by tiles, can be lifted with them by the paper model and
-    read as solid shading with full confidence (missing-outline bench sheet 11592: raw grey
-    139, like the empty cells two columns over at 138-139); shading that dark beside paper is
-    darker than that paper by far more than :data:`PAPER_ALIKE`."""
+    read as solid shading with full confidence (its raw grey within a unit or two of the empty
+    cells nearby); shading that dark beside paper is darker than that paper by far more than
+    :data:`PAPER_ALIKE`."""
     lo = int(round(CANON_CELL * settings.inset))
     hi = CANON_CELL - lo
     mean = (_cells_view(grid_img)[:, lo:hi, :, lo:hi].astype(np.float32)
@@ -426,8 +424,8 @@ def classify_cells(
         state == -1, distance * 0.5, np.clip(0.5 + (distance - 1) * 0.5, 0.5, 1.0)
     )
     # a cell dark all over but as smooth as paper: drawn shading always leaves grain or strokes
-    # (std of its darkness 0.017 and up on the bench sheets), paper in a shadow does not (0.007,
-    # seed 10188: the shadow's paper, taken for a block and lifted, read filled for sure)
+    # (std of its darkness 0.017 and up), paper in a shadow does not (about 0.007: the shadow's
+    # paper, taken for a block and lifted, would read filled for sure)
     smooth = (state == 1) & (f.texture < PAPER_SMOOTH) & (f.darkness < PAPER_SMOOTH_DARKNESS)
     state = np.where(smooth, -1, state)
     confidence = np.where(smooth, np.minimum(confidence, UNSURE_PAPER_CONFIDENCE), confidence)
@@ -438,9 +436,9 @@ def classify_cells(
                               confidence)
     # a cell read empty among filled (or doubtful) neighbours on every side is a hole in the
     # drawing, far rarer than one more shaded cell: with marks in it, it is asked (a light
-    # colour pencil's fill reads 0.57 on seed 10340, 0.55 on missing-outline sheet 11891 among
-    # doubtful cells of its own light tile; erased traces in such holes on the bench's sheets
-    # score up to 0.59, so a few of those are asked too)
+    # colour pencil's fill can score 0.55-0.57, just under empty_score, among doubtful cells of
+    # its own light tile; erased traces in such holes score up to 0.59, so a few of those are
+    # asked too)
     hole = (state == 0) & _surrounded(state != 0) & (score >= HOLE_MARKS * settings.empty_score)
     state = np.where(hole, -1, state)
     confidence = np.where(hole, np.minimum(confidence, UNSURE_PAPER_CONFIDENCE), confidence)

@@ -23,8 +23,8 @@ PROFILE_SURE = 0.6
 #: ... and of a border the learned model decided (see :mod:`vision.second_chance.borders`)
 MODEL_SURE = 0.6
 #: a border the score decided is left undecided where the model leans the other way past this
-#: (on the training sheets, borders the score joined with a chance of an outline of at least
-#: 0.5 were 120 outlines and 10 insides; those it cut with at most 0.5, 3 insides)
+#: (where score and model disagree past even odds, the model is right far more often than
+#: not)
 MODEL_DOUBT = 0.5
 #: a border the score only just cut (its confidence below this) is left undecided unless the
 #: model is sure of the outline too
@@ -32,8 +32,8 @@ BARELY_CUT = 0.55
 #: ... and of a border cut because a drawn outline's two loose ends face each other across it
 CLOSURE_SURE = 0.55
 #: a border between a filled and an empty cell shows a drawn outline when it lets through at
-#: most this share of the light a printed line lets through (drawn: 0.3-0.7, bare: 0.85-1.1
-#: on the bench's sheets, every style)
+#: most this share of the light a printed line lets through (drawn: 0.3-0.7, bare: 0.85-1.1,
+#: in every style)
 BARE_LINE = 0.8
 #: ... and a side this light (as light as the printed line) is surely bare
 SURELY_BARE = 0.95
@@ -45,14 +45,13 @@ WEAK_CUT_ASKED = 0.45
 UNOUTLINED_JOIN = 0.25
 #: between two cells hatched alike with strokes along the border, a cut the score decided less
 #: surely than this is asked even where the model is sure of it: the stroke along the printed
-#: line fools both (sheet 11265: 0.66, the model at 0.97 with the Pi's numpy and OpenCV; every
-#: bench range read the same with and without the rule)
+#: line fools both (such a cut can score a confidence of about 0.66 with the model near 0.97)
 ALONG_CUT = 0.75
 #: outline scores below this are left out of a sheet's two groups (see outline_thresholds)
 NO_LINE_BELOW = -0.1
 #: a border this much lighter than a printed line under the fill shows paper between the two
-#: fills: undecided, never a join (inside a tile the score stays above about -0.2 on the
-#: bench's sheets; between two tiles shaded apart with no outline, half are below)
+#: fills: undecided, never a join (inside a tile the score stays above about -0.2; between two
+#: tiles shaded apart with no outline, half are below)
 PAPER_BETWEEN = -0.2
 
 
@@ -614,15 +613,13 @@ def unoutlined_tiles(
     borders.
 
     ``side_drawn`` (see :mod:`vision.second_chance.borders`) is the learned chance that the outline
-    is
-    drawn on each side ``(tile cell, empty cell)``: a side it gives at least ``surely_drawn``
-    counts as drawn whatever its light (a light coloured pencil's outline), but only on a
-    sheet where it is sure of every side that looks bare. Where one tile's outline is skipped,
-    a faint outline elsewhere is as doubtful as before: the outline it draws between two tiles
-    can be missed as easily (bench sheet 3152 of the missing-outline tests, a light pencil
-    tile joined to an unoutlined one), and only the question about its tile catches that.
-    A side it gives at most ``surely_bare`` is surely bare: a tile whose bare sides all are
-    shows that the player skips outlines as surely as a side that lets through all the
+    is drawn on each side ``(tile cell, empty cell)``: a side it gives at least ``surely_drawn``
+    counts as drawn whatever its light (a light coloured pencil's outline), but only on a sheet
+    where it is sure of every side that looks bare. Where one tile's outline is skipped, a faint
+    outline elsewhere is as doubtful as before: the outline it draws between two tiles can be missed
+    as easily (a light pencil tile joined to an unoutlined one), and only the question about its
+    tile catches that. A side it gives at most ``surely_bare`` is surely bare: a tile whose bare
+    sides all are shows that the player skips outlines as surely as a side that lets through all the
     printed line's light.
     """
     chances = side_drawn or {}
