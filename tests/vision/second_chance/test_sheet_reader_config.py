@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import random
 from pathlib import Path
 
 import pytest
 
-from companion.second_chance.simulate import simulate_game
 from config import config_from_dict
 from config.schema import Config, SheetReaderSettings
 from ui.cli import main
@@ -33,10 +31,9 @@ def test_an_override_reaches_the_reader(key: str, value: float) -> None:
     assert all(getattr(got, n) == getattr(DEFAULT_SETTINGS, n) for n in KEYS if n != key)
 
 
-def test_read_sheet_uses_the_config_file(tmp_path: Path,
+def test_read_sheet_uses_the_config_file(tmp_path: Path, record_file: Path,
                                          capsys: pytest.CaptureFixture[str]) -> None:
-    record = tmp_path / "game.json"
-    record.write_text(json.dumps(simulate_game(["Ana", "Ben"], rng=random.Random(8))))
+    record = record_file
     frame = tmp_path / "ana.png"
     assert main(["render", "sheet", str(record), "--player", "Ana", "-o", str(frame),
                  "--style", "pen", "--seed", "4", "--effects", "none"]) == 0
