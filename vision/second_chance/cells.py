@@ -41,6 +41,18 @@ class CellFeatures:
 
 
 
+#: a patch's bright end is this percentile of its pixels (the paper between strokes) ...
+PATCH_BRIGHT_END = 0.9
+#: ... and a patch is textured (strokes with paper between) when that end is this many times
+#: its middle percentile; a uniform patch (paper, or solid shading) is nearer
+TEXTURED_PATCH = 1.2
+#: the most rounds a solid block grows by (one patch, half a cell, a round)
+SOLID_ROUNDS = 12
+#: a patch of a solid block is lifted to this share of its brightest side neighbour (a little
+#: below it: the light does not rise inside a block)
+SOLID_LIFT = 0.97
+#: ... but never above this many times the smooth light of the whole sheet
+PAPER_CEILING = 1.04
 #: a solid block of shading grows into a neighbouring patch at most this much brighter than
 #: the block's own patch beside it (a shadow's slope inside a block is a few percent a patch)
 SOLID_GROWTH = 1.15
@@ -78,25 +90,25 @@ def paper_and_unsure(gray: np.ndarray, *, step_ratio: float = 0.8, percentile: f
     patches = g[: n * step, : n * step].reshape(n, step, n, step).transpose(0, 2, 1, 3)
     flat = patches.reshape(n, n, -1)
     kth = int(flat.shape[2] * percentile / 100)
-    top = int(flat.shape[2] * 0.9)
+    top = int(flat.shape[2] * PATCH_BRIGHT_END)
     parted = np.partition(flat, (kth, top), axis=2)
     middle = parted[:, :, kth].astype(np.float32)
     high = parted[:, :, top].astype(np.float32)
     # A patch with strokes shows the paper between them: its high percentile is the paper
     # there (in a shadow too). A uniform patch is paper or solid shading: its middle
     # percentile, which the neighbour test below sorts out.
-    textured = high > middle * 1.2
+    textured = high > middle * TEXTURED_PATCH
     bright = np.where(textured, high, middle)
     uniform = ~textured
     level = float(np.median((high / np.maximum(middle, 1.0))[uniform])) if uniform.any() else 1.0
     # side neighbours only: a soft shadow's slope along a diagonal would look like a step
     kernel = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
     first = bright < cv2.dilate(bright, kernel) * step_ratio
-    ceiling = _paper_surface(bright, ~first) * 1.04
+    ceiling = _paper_surface(bright, ~first) * PAPER_CEILING
     estimate = bright.copy()
     alike = _alike_sides(bright, _patch_hue(colour, n, step) if colour is not None else None)
     solid = first.copy()
-    for _ in range(12):
+    for _ in range(SOLID_ROUNDS):
         neighbours = cv2.dilate(estimate, kernel)
         low = estimate < neighbours * step_ratio
         # a block is entered at a step (``first``) and grows only over its own kind of patch
@@ -106,7 +118,7 @@ def paper_and_unsure(gray: np.ndarray, *, step_ratio: float = 0.8, percentile: f
         solid |= low
         # lifted towards the neighbours, but never above the smooth light of the whole sheet:
         # a solid block next to a shadow must not carry bright paper into the shadow
-        estimate = np.where(low, np.minimum(neighbours * 0.97, ceiling), estimate)
+        estimate = np.where(low, np.minimum(neighbours * SOLID_LIFT, ceiling), estimate)
     left_dark = estimate < cv2.dilate(estimate, kernel) * step_ratio
     first_cell = CANON_MARGIN // step
     in_grid = left_dark[first_cell:first_cell + 2 * N, first_cell:first_cell + 2 * N]
@@ -162,6 +174,10 @@ def _grows_into(solid: np.ndarray, alike: list[np.ndarray]) -> np.ndarray:
 
 #: a grid patch joins the margin's paper surface when it is at least this share of it
 GRID_PAPER_SHARE = 0.85
+#: a surface is fitted through at least this many patches (else through the brighter half)
+MIN_SURFACE_PATCHES = 12
+#: a patch darker than this share of the fitted surface is not paper (dropped from the fit)
+BELOW_SURFACE = 0.9
 
 
 def _paper_surface(bright: np.ndarray, keep: np.ndarray) -> np.ndarray:
@@ -188,13 +204,13 @@ def _smooth_surface(values: np.ndarray, keep: np.ndarray) -> np.ndarray:
                        x * y * y, y ** 3], axis=1)
     v = values.ravel().astype(np.float64)
     mask = keep.ravel().copy()
-    if mask.sum() < 12:
+    if mask.sum() < MIN_SURFACE_PATCHES:
         mask = v >= np.percentile(v, 50)
     coeffs = np.linalg.lstsq(design[mask], v[mask], rcond=None)[0]
     for _ in range(2):
         fitted = design @ coeffs
-        mask = keep.ravel() & (v > fitted * 0.9)
-        if mask.sum() < 12:
+        mask = keep.ravel() & (v > fitted * BELOW_SURFACE)
+        if mask.sum() < MIN_SURFACE_PATCHES:
             break
         coeffs = np.linalg.lstsq(design[mask], v[mask], rcond=None)[0]
     surface: np.ndarray = (design @ coeffs).reshape(n, n).astype(np.float32)
@@ -206,16 +222,24 @@ PAD = 8
 GRID_PX = N * CANON_CELL
 
 
+#: the paper's colour is measured on every this many pixels (each way)
+CAST_STEP = 4
+#: a margin pixel is paper when it is at least this share of the paper's brightness there ...
+CAST_PAPER = 0.9
+#: ... and at least this many such pixels are needed; else the brightest 30% of the image
+MIN_CAST_PIXELS = 20
+
+
 def paper_cast(canon: np.ndarray, paper: np.ndarray) -> np.ndarray:
     """The paper's colour (per channel, relative to its grey) from the margin around the grid."""
-    img = canon[::4, ::4].astype(np.float32)
+    img = canon[::CAST_STEP, ::CAST_STEP].astype(np.float32)
     gray = img.mean(axis=2)
-    ratio = gray / np.maximum(paper[::4, ::4], 1.0)
+    ratio = gray / np.maximum(paper[::CAST_STEP, ::CAST_STEP], 1.0)
     ring = np.ones(gray.shape, bool)
-    m = CANON_MARGIN // 4
+    m = CANON_MARGIN // CAST_STEP
     ring[m:-m, m:-m] = False
-    paperlike = ring & (ratio > 0.9)
-    if paperlike.sum() < 20:
+    paperlike = ring & (ratio > CAST_PAPER)
+    if paperlike.sum() < MIN_CAST_PIXELS:
         paperlike = ratio > np.percentile(ratio, 70)
     return img[paperlike].mean(axis=0) / max(float(gray[paperlike].mean()), 1.0)  # type: ignore[no-any-return]
 
@@ -406,6 +430,11 @@ def _surrounded(filled: np.ndarray) -> np.ndarray:
     return out
 
 
+#: a 1 candidate's ink spreads at least this far up and down (std, in cells): a dot or a
+#: short dash does not
+ONE_MIN_SPREAD_Y = 0.1
+
+
 def classify_cells(
     f: CellFeatures, settings: SheetReaderSettings, unsure_paper: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray, list[Cell]]:
@@ -447,7 +476,7 @@ def classify_cells(
         for c in range(N):
             if f.ink[r, c] < settings.one_min_ink:
                 continue
-            if f.spread_y[r, c] < 0.1:
+            if f.spread_y[r, c] < ONE_MIN_SPREAD_Y:
                 continue
             if f.spread_x[r, c] <= settings.one_aspect * f.spread_y[r, c]:
                 ones.append((r, c))
@@ -456,6 +485,8 @@ def classify_cells(
 
 #: the down stroke of a written 1 spans at least this share of the inside of its cell
 ONE_MIN_HEIGHT = 0.4
+#: a piece of ink of fewer pixels than this is a speck, not a stroke
+STROKE_MIN_PIXELS = 6
 
 
 def is_sure_one(ink: np.ndarray, cell: Cell, f: CellFeatures,
@@ -471,6 +502,6 @@ def is_sure_one(ink: np.ndarray, cell: Cell, f: CellFeatures,
     size = CANON_CELL - 2 * lo
     crop = ink[y0:y0 + size, x0:x0 + size].astype(np.uint8)
     count, _, stats, _ = cv2.connectedComponentsWithStats(crop, connectivity=8)
-    strokes = [i for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= 6]
+    strokes = [i for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= STROKE_MIN_PIXELS]
     tallest = max((int(stats[i, cv2.CC_STAT_HEIGHT]) for i in strokes), default=0)
     return 1 <= len(strokes) <= 2 and tallest >= ONE_MIN_HEIGHT * size

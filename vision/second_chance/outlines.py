@@ -16,6 +16,7 @@ from config.schema import SheetReaderSettings
 from vision.second_chance.cells import GRID_PX, PAD
 from vision.second_chance.geometry import CANON_CELL
 from vision.second_chance.layout import GRID_CELLS
+from vision.second_chance.profiles import BORDER_TRIM
 
 N = GRID_CELLS
 #: the confidence of a border the profile decided (the score alone left it undecided)
@@ -49,6 +50,19 @@ UNOUTLINED_JOIN = 0.25
 ALONG_CUT = 0.75
 #: outline scores below this are left out of a sheet's two groups (see outline_thresholds)
 NO_LINE_BELOW = -0.1
+#: the two groups' centres start this far below ``join`` and above ``cut``, and move to their
+#: medians for at most this many rounds
+GROUPS_START = (0.05, 0.15)
+GROUPS_ROUNDS = 20
+#: the printed line's light is the median over the borders between two empty cells when there
+#: are this many ...
+MIN_EMPTY_BORDERS = 3
+#: ... else (a nearly full sheet) this percentile of the borders between filled cells (inside a
+#: tile, most of them), when there are this many, kept within this range of a printed line's
+#: light; else the prior
+INSIDE_PERCENTILE = 70
+MIN_FILLED_BORDERS = 6
+PRINTED_LINE_RANGE = (0.45, 0.85)
 #: a border this much lighter than a printed line under the fill shows paper between the two
 #: fills: undecided, never a join (inside a tile the score stays above about -0.2; between two
 #: tiles shaded apart with no outline, half are below)
@@ -90,7 +104,7 @@ def border_light_levels(darkness: np.ndarray, *, sides: tuple[float, float] = (0
     """
     t = 1.0 - darkness
     side_a, side_b = int(round(CANON_CELL * sides[0])), int(round(CANON_CELL * sides[1]))
-    trim = int(CANON_CELL * 0.22)
+    trim = int(CANON_CELL * BORDER_TRIM)
     xs = PAD + np.arange(1, N) * CANON_CELL
     smooth_v = cv2.blur(t, (across, along))  # vertical lines: across in x, along in y
     smooth_h = cv2.blur(t, (along, across))
@@ -153,8 +167,8 @@ def outline_thresholds(scores: np.ndarray, settings: SheetReaderSettings) -> tup
     values = values[values >= NO_LINE_BELOW]
     if values.size < 4:
         return settings.cut, settings.join
-    lo, hi = settings.join - 0.05, settings.cut + 0.15
-    for _ in range(20):
+    lo, hi = settings.join - GROUPS_START[0], settings.cut + GROUPS_START[1]
+    for _ in range(GROUPS_ROUNDS):
         mid = (lo + hi) / 2
         low, high = values[values <= mid], values[values > mid]
         if low.size == 0 or high.size == 0:
@@ -180,12 +194,12 @@ def printed_line_level(right: np.ndarray, below: np.ndarray, filled: np.ndarray,
     empty = ~filled
     values = list(right[empty[:, :-1] & empty[:, 1:]])
     values += list(below[empty[:-1, :] & empty[1:, :]])
-    if len(values) >= 3:
+    if len(values) >= MIN_EMPTY_BORDERS:
         return float(np.median(values))
     inside = list(right[filled[:, :-1] & filled[:, 1:]])
     inside += list(below[filled[:-1, :] & filled[1:, :]])
-    if len(inside) >= 6:
-        return float(np.clip(np.percentile(inside, 70), 0.45, 0.85))
+    if len(inside) >= MIN_FILLED_BORDERS:
+        return float(np.clip(np.percentile(inside, INSIDE_PERCENTILE), *PRINTED_LINE_RANGE))
     return settings.printed_line_prior
 
 

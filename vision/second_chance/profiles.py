@@ -32,6 +32,9 @@ SIDE = 4
 COMPARED = 6
 #: a profile's spread is never taken below this (a sheet whose sure borders look all alike)
 MIN_SPREAD = 0.02
+#: a border is measured along the middle of each cell's stretch of grid line: this share of a
+#: cell is left out at each end (the corners, where the crossing line and other outlines meet)
+BORDER_TRIM = 0.22
 #: the fewest sure insides and sure outlines a sheet needs for its templates
 MIN_INSIDES = 5
 MIN_OUTLINES = 3
@@ -64,7 +67,7 @@ def border_profiles(darkness: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     border, so a hatch stroke crossing it counts little and a line along it fully.
     """
     t = 1.0 - darkness
-    trim = int(CANON_CELL * 0.22)
+    trim = int(CANON_CELL * BORDER_TRIM)
     lines = PAD + np.arange(1, N) * CANON_CELL
     offsets = np.arange(-REACH, REACH + 1)
     # vertical lines: (rows of pixels, 8 lines, offsets) -> per cell of the line
