@@ -199,34 +199,64 @@ class CodeReaderConfig:
 @dataclass(frozen=True)
 class SheetReaderSettings:
     """``[vision.sheet]``: thresholds of the Second Chance sheet reader
-    (``vision.second_chance.reader.reader_config`` turns it into the reader's
-    ``SheetReaderConfig``)."""
+    (``vision.second_chance.reader`` takes this section as it is; tuned on rendered sheets,
+    see ``bench/sheet_reader.py``)."""
 
+    #: a pixel is ink when its most absorbed colour channel is darker than the paper by this
     ink_darkness: float = setting(0.2, low=0.01, high=1.0)
+    #: ... or, for a coloured mark, this much colour and at least ``ink_light`` darkness
     ink_chroma: float = setting(0.08, low=0.01, high=1.0)
     ink_light: float = setting(0.08, low=0.0, high=1.0)
+    #: the fill score of a cell is the largest of: its share of ink pixels / ``ink_share_unit``,
+    #: its texture (darkness std above ``texture_floor``) / ``texture_unit`` (hatching), its
+    #: mean darkness / ``darkness_unit`` (solid shading). Up to ``empty_score`` empty, from
+    #: ``filled_score`` filled, in between doubtful: a question (faint erased traces land there
+    #: only when they are unclear)
     ink_share_unit: float = setting(0.10, low=0.01, high=1.0)
     texture_floor: float = setting(0.01, low=0.0, high=0.5)
     texture_unit: float = setting(0.035, low=0.001, high=1.0)
     darkness_unit: float = setting(0.15, low=0.01, high=1.0)
     empty_score: float = setting(0.6, low=0.01, high=10.0)
     filled_score: float = setting(1.7, low=0.01, high=10.0)
+    #: the smallest ink share of a written 1
     one_min_ink: float = setting(0.02, low=0.0, high=1.0)
+    #: the inside of a cell, as a share of the cell kept on each side (outlines stay outside)
     inset: float = setting(0.16, low=0.0, high=0.4)
+    #: a 1: the ink's horizontal spread at most this share of its vertical spread; a sure one
+    #: has at most ``one_max_ink`` of its cell in ink (a heavier 1-shaped mark is asked about)
     one_aspect: float = setting(0.6, low=0.05, high=2.0)
     one_max_ink: float = setting(0.4, low=0.01, high=1.0)
+    #: a sure 1: horizontal spread at most ``one_strict`` of the vertical and at most
+    #: ``one_max_spread`` of a cell, in one or two strokes; looser candidates are asked about
     one_strict: float = setting(0.5, low=0.05, high=2.0)
     one_max_spread: float = setting(0.1, low=0.01, high=1.0)
+    #: outline score (darkness of the border over its sides): above ``cut`` an outline,
+    #: below ``join`` none, between undecided (used as they are when a sheet's own scores do
+    #: not show two clear groups, see ``min_outline_gap``)
     cut: float = setting(0.13, low=-1.0, high=1.0)
     join: float = setting(0.075, low=-1.0, high=1.0)
+    #: a sheet's outline scores fall in two groups (outlines, none) whose levels differ from
+    #: sheet to sheet (soft pencil over dark shading, firm pen): when the two groups' medians
+    #: are at least ``min_outline_gap`` apart, a border is an outline above their midpoint plus
+    #: ``outline_margin`` of the gap, none below the midpoint minus it, undecided between
     min_outline_gap: float = setting(0.12, low=0.0, high=2.0)
     outline_margin: float = setting(0.15, low=0.0, high=0.5)
+    #: the light a printed grid line lets through, when a sheet has too few borders to tell
     printed_line_prior: float = setting(0.63, low=0.05, high=1.0)
+    #: the light that shading covering the paper completely lets through (relative to the
+    #: paper): under shading the printed line is expected that much less distinct
     ink_floor: float = setting(0.3, low=0.0, high=0.9)
+    #: hue difference (1 - cos) between two cells' ink that marks two tiles, counted only
+    #: when both inks have at least ``min_hue`` colour
     colour_cut: float = setting(0.06, low=0.0, high=2.0)
     min_hue: float = setting(0.04, low=0.0, high=1.0)
+    #: a change of colour alone is an outline for sure when its hue difference and both inks'
+    #: colour are this many times ``colour_cut`` and ``min_hue``; a smaller change counts only
+    #: with a border that is not clearly without a line (else the border is undecided)
     sure_hue_factor: float = setting(2.0, low=1.0, high=10.0)
+    #: cells whose read is less sure than this are listed as doubtful
     doubtful_below: float = setting(0.6, low=0.0, high=1.0)
+    #: below this orientation confidence (pad without markers) the orientation is a question
     min_orientation: float = setting(0.2, low=0.0, high=1.0)
 
 

@@ -287,16 +287,17 @@ class SheetReadingResult:
     problems: list[SheetProblemSeen] = field(default_factory=list)
 
 
-def read_sheet_frame(frame: Any, accepted: set[Cell], *, cfg: Any = None) -> SheetReadingResult:
+def read_sheet_frame(frame: Any, accepted: set[Cell], *,
+                     cfg: Config | None = None) -> SheetReadingResult:
     """Read a sheet and say which squares are newly filled (the drawing to enter).
 
     ``cfg`` is the app's config; its ``[vision.sheet]`` thresholds steer the reader.
     """
     try:
-        from vision.second_chance.reader import read_sheet, reader_config
+        from vision.second_chance.reader import read_sheet
     except ImportError as exc:
         raise ReaderUnavailableError("the sheet reader is not installed") from exc
-    reading = read_sheet(frame, reader_config(cfg))
+    reading = read_sheet(frame, settings=(cfg if cfg is not None else Config()).vision.sheet)
     filled = {(int(r), int(c)) for r, c in reading.filled}
     problems = list(reading.check.problems)
     result = SheetReadingResult(

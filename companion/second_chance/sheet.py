@@ -160,64 +160,103 @@ def check_sheet(
             "outside", f"{len(outside)} filled cell(s) lie outside the 9x9 grid", outside
         ))
     filled = {c for c in raw if in_grid(c)}
-    if bonus is not None:
-        if not in_grid(bonus):
-            problems.append(SheetProblem("bonus", f"the 1 at {list(bonus)} is off the grid",
-                                         (bonus,)))
-            bonus = None
-        elif bonus == CENTRE:
-            problems.append(SheetProblem("bonus", "the 1 is on the centre, where the start tile "
-                                         "must be", (bonus,)))
+    bonus = _checked_bonus(bonus, problems)
     tiles = filled - {bonus} if bonus is not None else set(filled)
     grid = Grid.from_cells(tiles, bonus=bonus)
-
-    found: list[FoundShape] = []
     unsegmented: list[tuple[Cell, ...]] = []
     if shapes is None:
-        for group in connected_groups(tiles):
-            is_start = CENTRE in group
-            limit = START_SIZE if is_start else max(PUZZLE_SIZES)
-            if len(group) > limit:
-                unsegmented.append(group)
-                problems.append(SheetProblem(
-                    "unsegmented",
-                    f"{len(group)} touching filled cells: more than one tile, and no outline "
-                    "says how they split",
-                    group,
-                ))
-            else:
-                found.append(_describe(group, is_start=is_start, deck=deck))
+        found = _shapes_of_groups(tiles, deck, problems, unsegmented)
     else:
-        seen: Counter[Cell] = Counter()
-        for raw_group in shapes:
-            drawn = [(int(r), int(c)) for r, c in raw_group]
-            inside = [c for c in drawn if in_grid(c)]
-            if not inside:
-                continue
-            seen.update(set(inside))
-            empty_here = [c for c in inside if c not in tiles]
-            if empty_here:
-                problems.append(SheetProblem(
-                    "shape-cell-empty", "a drawn outline encloses cells that are not filled",
-                    tuple(sorted(empty_here)),
-                ))
-            unique = tuple(sorted(set(inside)))
-            found.append(_describe(unique, is_start=CENTRE in inside, deck=deck))
-        twice = tuple(sorted(c for c, n in seen.items() if n > 1))
-        if twice:
-            problems.append(SheetProblem("overlap", "cells belong to two tiles at once", twice))
-        loose = tuple(sorted(tiles - set(seen)))
-        if loose:
-            problems.append(SheetProblem(
-                "unassigned", "filled cells that belong to no outlined tile", loose
-            ))
+        found = _shapes_as_drawn(shapes, tiles, deck, problems)
     found.sort(key=lambda s: s.cells)
-
     start_covers_centre = CENTRE in tiles
     if not start_covers_centre:
         problems.append(SheetProblem(
             "centre-empty", "the start tile must cover the centre square (the circle)", (CENTRE,)
         ))
+    _shape_problems(found, deck, problems)
+    return SheetCheck(
+        grid=grid,
+        empty=SIZE * SIZE - len(tiles) - (1 if bonus is not None else 0),
+        start_covers_centre=start_covers_centre,
+        shapes=tuple(found),
+        unsegmented=tuple(unsegmented),
+        bonus=bonus,
+        outside=outside,
+        problems=tuple(problems),
+    )
+
+
+def _checked_bonus(bonus: Cell | None, problems: list[SheetProblem]) -> Cell | None:
+    """The bonus cell, or None when it is off the grid; a problem (appended) when it is off the
+    grid or on the centre."""
+    if bonus is not None:
+        if not in_grid(bonus):
+            problems.append(SheetProblem("bonus", f"the 1 at {list(bonus)} is off the grid",
+                                         (bonus,)))
+            return None
+        if bonus == CENTRE:
+            problems.append(SheetProblem("bonus", "the 1 is on the centre, where the start tile "
+                                         "must be", (bonus,)))
+    return bonus
+
+
+def _shapes_of_groups(tiles: set[Cell], deck: Deck | None, problems: list[SheetProblem],
+                      unsegmented: list[tuple[Cell, ...]]) -> list[FoundShape]:
+    """Without drawn outlines: each edge-connected group of ``tiles`` small enough to be one
+    tile; the larger ones go to ``unsegmented`` with a problem (both appended)."""
+    found: list[FoundShape] = []
+    for group in connected_groups(tiles):
+        is_start = CENTRE in group
+        limit = START_SIZE if is_start else max(PUZZLE_SIZES)
+        if len(group) > limit:
+            unsegmented.append(group)
+            problems.append(SheetProblem(
+                "unsegmented",
+                f"{len(group)} touching filled cells: more than one tile, and no outline "
+                "says how they split",
+                group,
+            ))
+        else:
+            found.append(_describe(group, is_start=is_start, deck=deck))
+    return found
+
+
+def _shapes_as_drawn(shapes: Sequence[Iterable[Cell]], tiles: set[Cell], deck: Deck | None,
+                     problems: list[SheetProblem]) -> list[FoundShape]:
+    """The tiles as the outlines split them; problems (appended) for outlines around empty
+    cells, cells in two tiles and filled cells in none."""
+    found: list[FoundShape] = []
+    seen: Counter[Cell] = Counter()
+    for raw_group in shapes:
+        drawn = [(int(r), int(c)) for r, c in raw_group]
+        inside = [c for c in drawn if in_grid(c)]
+        if not inside:
+            continue
+        seen.update(set(inside))
+        empty_here = [c for c in inside if c not in tiles]
+        if empty_here:
+            problems.append(SheetProblem(
+                "shape-cell-empty", "a drawn outline encloses cells that are not filled",
+                tuple(sorted(empty_here)),
+            ))
+        unique = tuple(sorted(set(inside)))
+        found.append(_describe(unique, is_start=CENTRE in inside, deck=deck))
+    twice = tuple(sorted(c for c, n in seen.items() if n > 1))
+    if twice:
+        problems.append(SheetProblem("overlap", "cells belong to two tiles at once", twice))
+    loose = tuple(sorted(tiles - set(seen)))
+    if loose:
+        problems.append(SheetProblem(
+            "unassigned", "filled cells that belong to no outlined tile", loose
+        ))
+    return found
+
+
+def _shape_problems(found: list[FoundShape], deck: Deck | None,
+                    problems: list[SheetProblem]) -> None:
+    """The problems (appended) of the tiles found: illegal shapes, shapes the deck lacks, more
+    copies of a card than the deck has."""
     for tile in found:
         if tile.problem is not None:
             code = "start-size" if tile.is_start else "illegal-shape"
@@ -240,13 +279,3 @@ def check_sheet(
                     "too-many-copies",
                     f"{n} tiles {text!r} drawn, the deck has {copies} such card(s)", cells,
                 ))
-    return SheetCheck(
-        grid=grid,
-        empty=SIZE * SIZE - len(tiles) - (1 if bonus is not None else 0),
-        start_covers_centre=start_covers_centre,
-        shapes=tuple(found),
-        unsegmented=tuple(unsegmented),
-        bonus=bonus,
-        outside=outside,
-        problems=tuple(problems),
-    )

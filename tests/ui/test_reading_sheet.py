@@ -10,6 +10,7 @@ import pytest
 
 import vision.second_chance.reader as sheet_reader
 from ui.reading import SheetProblemSeen, SheetQuestion, read_sheet_frame
+from vision.second_chance.settings import DEFAULT_SETTINGS
 
 
 def test_questions_are_kept_with_their_kind_and_squares_and_config_is_passed(
@@ -17,8 +18,8 @@ def test_questions_are_kept_with_their_kind_and_squares_and_config_is_passed(
 ) -> None:
     seen: dict[str, Any] = {}
 
-    def fake_read_sheet(frame: Any, cfg: Any) -> Any:
-        seen["cfg"] = cfg
+    def fake_read_sheet(frame: Any, *, settings: Any) -> Any:
+        seen["settings"] = settings
         return SimpleNamespace(
             filled=[(4, 4), (4, 5)],
             doubtful=[(0, 0)],
@@ -33,12 +34,12 @@ def test_questions_are_kept_with_their_kind_and_squares_and_config_is_passed(
         kind="cell", cells=((0, 0),), message="is cell [0, 0] filled? the marks are not clear",
         square=(0, 0))]
     assert result.new_cells == [(4, 5)] and result.doubtful == [(0, 0)]
-    assert seen["cfg"] == sheet_reader.reader_config(None)
+    assert seen["settings"] == DEFAULT_SETTINGS
 
 
 def _read_with(monkeypatch: pytest.MonkeyPatch, filled: list[tuple[int, int]],
                questions: list[dict[str, Any]], problems: list[Any] = ()) -> Any:
-    monkeypatch.setattr(sheet_reader, "read_sheet", lambda frame, cfg: SimpleNamespace(
+    monkeypatch.setattr(sheet_reader, "read_sheet", lambda frame, *, settings: SimpleNamespace(
         filled=filled, doubtful=[tuple(c) for q in questions for c in q["cells"]],
         questions=tuple(questions), check=SimpleNamespace(problems=list(problems))))
     return read_sheet_frame(object(), set(), cfg=None)

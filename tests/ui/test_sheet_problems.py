@@ -56,7 +56,7 @@ def _documented_codes() -> set[str]:
 
 def _seen(monkeypatch: pytest.MonkeyPatch, problems: list[SheetProblem]) -> list[Any]:
     """The problems as :func:`read_sheet_frame` hands them to the screen."""
-    monkeypatch.setattr(sheet_reader, "read_sheet", lambda frame, cfg: SimpleNamespace(
+    monkeypatch.setattr(sheet_reader, "read_sheet", lambda frame, *, settings: SimpleNamespace(
         filled=[], doubtful=[], questions=(), check=SimpleNamespace(problems=problems)))
     return read_sheet_frame(object(), set(), cfg=None).problems
 

@@ -153,15 +153,15 @@ def register(cli: CommandLine) -> None:
         from companion.second_chance.deck import load_deck
         from companion.second_chance.errors import DeckError
         from config import load_config
-        from vision.second_chance.reader import read_sheet, reader_config
+        from vision.second_chance.reader import read_sheet
 
         try:
             deck = load_deck(args.deck) if args.deck else None
         except DeckError as exc:
             return _fail(str(exc))
-        cfg = reader_config(load_config(args.config))  # a bad file: ConfigError, one line
+        settings = load_config(args.config).vision.sheet  # a bad file: ConfigError, one line
         image = read_image_file(args.image)  # unreadable: exit 2 via the error's exit_code
-        reading = read_sheet(image, cfg, deck=deck)  # refused frame: exit 4
+        reading = read_sheet(image, settings=settings, deck=deck)  # refused frame: exit 4
         print(json.dumps(reading.to_json()))
         return 0
 
@@ -170,7 +170,8 @@ def register(cli: CommandLine) -> None:
     def render_card_command(args: argparse.Namespace) -> int:
         from companion.second_chance.errors import ShapeError
         from companion.second_chance.shapes import check_polyomino
-        from vision.second_chance.synth.card import load_card_style, render_card
+        from vision.second_chance.card_style import load_card_style
+        from vision.second_chance.synth.card import render_card
         from vision.synth.effects import parse_effects
 
         try:
@@ -190,7 +191,7 @@ def register(cli: CommandLine) -> None:
                  _read_card_args)
     def read_card_command(args: argparse.Namespace) -> int:
         from vision.second_chance.card_reader import read_card
-        from vision.second_chance.synth.card import load_card_style
+        from vision.second_chance.card_style import load_card_style
 
         try:
             style = load_card_style(args.style)

@@ -2,30 +2,27 @@
 outline runs there, from measures taken relative to the sheet's own levels.
 
 The outline score of :mod:`vision.second_chance.outlines` is one number and the sheet's two groups
-of
-scores place it; soft pencil over dark shading, or a faint coloured pencil between two tiles of
-nearly the same colour, bring drawn outlines into the group of the insides. Other measures of
-the same border still differ: the light profile across the border (a drawn line is wider and
-sits where the hand put it), how even the dark is along it (a line runs all along, shading
-grain does not), how dark the fills beside it are, the printed line's level, the hue gap and
-colour strength of the two cells, and which way each cell's strokes run (a player hatches one
-tile one way; a stroke along the border looks like an outline). :func:`border_features`
-gathers them per border and :class:`BorderModel` (a small neural network, weights in
-``sheet_borders.json``) turns them into a probability. The weights are trained on rendered
-sheets whose truth is known, by ``bench/train_sheet_borders.py`` (seeds disjoint from every
-bench range; run it again to regenerate the file).
+of scores place it; soft pencil over dark shading, or a faint coloured pencil between two tiles of
+nearly the same colour, bring drawn outlines into the group of the insides. Other measures of the
+same border still differ: the light profile across the border (a drawn line is wider and sits where
+the hand put it), how even the dark is along it (a line runs all along, shading grain does not), how
+dark the fills beside it are, the printed line's level, the hue gap and colour strength of the two
+cells, and which way each cell's strokes run (a player hatches one tile one way; a stroke along the
+border looks like an outline). :func:`border_features` gathers them per border and
+:class:`BorderModel` (a small neural network, weights in ``sheet_borders.json``) turns them into a
+probability. The weights are trained on rendered sheets whose truth is known, by
+``bench/train_sheet_borders.py`` (run it again to regenerate the file).
 
 Labels: a border between two cells of one tile is 0, a border between two tiles with an
 outline drawn along it (by either tile) is 1; a border between two tiles neither of which has
 an outline is left out of training (nothing is drawn there: :func:`unoutlined_tiles` asks
 about those tiles).
 
-A second model of the same form (``sheet_border_sides.json``, :func:`side_features`) looks at
-the sides of tiles on empty cells: is the tile's outline drawn there? A light coloured pencil's
-outline lets through nearly as much light as the bare printed line, and
+A second model of the same form (``sheet_border_sides.json``, :func:`side_features`) looks at the
+sides of tiles on empty cells: is the tile's outline drawn there? A light coloured pencil's outline
+lets through nearly as much light as the bare printed line, and
 :func:`~vision.second_chance.outlines.unoutlined_tiles` would ask about the tile as if the player
-had
-skipped its outline; a side this model is sure of counts as drawn. Labels: 1 for the sides of a
+had skipped its outline; a side this model is sure of counts as drawn. Labels: 1 for the sides of a
 tile drawn with its outline, 0 for those of a tile drawn without.
 
 Both models only add decisions where they are sure (thresholds from held-out sheets, see the
@@ -109,6 +106,58 @@ def _border_values(cells: np.ndarray) -> Callable[[np.ndarray, np.ndarray], np.n
     return at
 
 
+def _template_distances(profiles: np.ndarray, scores: np.ndarray,
+                        thresholds: tuple[float, float]) -> tuple[np.ndarray, np.ndarray, float]:
+    """Each profile's distance to the sheet's sure insides and to its sure outlines (in units
+    of their spread), and 1.0; zeros and 0.0 when the sheet has too few of either."""
+    cut_at, join_at = thresholds
+    insides = profiles[scores <= join_at]
+    outlines = profiles[scores > cut_at]
+    if len(insides) >= 3 and len(outlines) >= 2:
+        in_c, in_s = _template(insides)
+        out_c, out_s = _template(outlines)
+        to_in = np.sqrt(np.mean(((profiles - in_c) / in_s) ** 2, axis=1))
+        to_out = np.sqrt(np.mean(((profiles - out_c) / out_s) ** 2, axis=1))
+        return to_in, to_out, 1.0
+    return np.zeros(len(profiles)), np.zeros(len(profiles)), 0.0
+
+
+def _stroke_columns(cells: np.ndarray, levels: SheetBorderLevels
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """How differently the two cells are hatched (the strokes' direction, the crossings), and
+    how much of their hatching runs along the border (a stroke along the printed line looks
+    like an outline)."""
+    ra, ca, rb, cb = cells[:, 0, 0], cells[:, 0, 1], cells[:, 1, 0], cells[:, 1, 1]
+    strokes = (levels.strokes if levels.strokes is not None
+               else np.zeros((*levels.darkness.shape, 4)))
+    strokes_a, strokes_b = strokes[ra, ca], strokes[rb, cb]
+    apart = np.linalg.norm(strokes_a[:, :2] - strokes_b[:, :2], axis=1)
+    crossings = np.linalg.norm(strokes_a[:, 2:] - strokes_b[:, 2:], axis=1)
+    along_sign = np.where(ra == rb, 1.0, -1.0)  # vertical strokes run along a vertical border
+    along = along_sign * (strokes_a[:, 0] + strokes_b[:, 0]) / 2
+    return apart, crossings, along
+
+
+def _colour_columns(cells: np.ndarray, levels: SheetBorderLevels) -> list[np.ndarray]:
+    """The hue gap of the two cells, their colour strength (least, most, the sheet's), their
+    darkness (least, most, gap) and their texture (least, most)."""
+    ra, ca, rb, cb = cells[:, 0, 0], cells[:, 0, 1], cells[:, 1, 0], cells[:, 1, 1]
+    colour_a, colour_b = levels.colour[ra, ca], levels.colour[rb, cb]
+    norm_a = np.linalg.norm(colour_a, axis=1)
+    norm_b = np.linalg.norm(colour_b, axis=1)
+    cosine = (colour_a * colour_b).sum(axis=1) / np.maximum(norm_a * norm_b, 1e-12)
+    hue = np.where((norm_a > 1e-6) & (norm_b > 1e-6), 1.0 - cosine, 0.0)
+    sheet_colour = float(np.median(np.concatenate([norm_a, norm_b])))
+    dark_a, dark_b = levels.darkness[ra, ca], levels.darkness[rb, cb]
+    texture_a, texture_b = levels.texture[ra, ca], levels.texture[rb, cb]
+    return [
+        hue, np.minimum(norm_a, norm_b), np.maximum(norm_a, norm_b),
+        np.full(len(cells), sheet_colour),
+        np.minimum(dark_a, dark_b), np.maximum(dark_a, dark_b), np.abs(dark_a - dark_b),
+        np.minimum(texture_a, texture_b), np.maximum(texture_a, texture_b),
+    ]
+
+
 def border_features(borders: list[Border], levels: SheetBorderLevels) -> np.ndarray:
     """One row of :data:`FEATURES` per border (``(a, b)`` with ``b`` right of or under ``a``)."""
     if not borders:
@@ -116,7 +165,6 @@ def border_features(borders: list[Border], levels: SheetBorderLevels) -> np.ndar
     cut_at, join_at = levels.thresholds
     middle, half = (cut_at + join_at) / 2, max((cut_at - join_at) / 2, 1e-6)
     cells = np.asarray(borders)  # (B, 2 cells, row and column)
-    ra, ca, rb, cb = cells[:, 0, 0], cells[:, 0, 1], cells[:, 1, 0], cells[:, 1, 1]
     at = _border_values(cells)
 
     scores = at(levels.right, levels.below)
@@ -126,25 +174,7 @@ def border_features(borders: list[Border], levels: SheetBorderLevels) -> np.ndar
     beside = np.maximum(at(levels.beside_right, levels.beside_below), 1e-3)
     profiles = at(levels.profile_right, levels.profile_below)
     sheet_profile = np.median(profiles, axis=0)
-    insides = profiles[scores <= join_at]
-    outlines = profiles[scores > cut_at]
-    if len(insides) >= 3 and len(outlines) >= 2:
-        in_c, in_s = _template(insides)
-        out_c, out_s = _template(outlines)
-        to_in = np.sqrt(np.mean(((profiles - in_c) / in_s) ** 2, axis=1))
-        to_out = np.sqrt(np.mean(((profiles - out_c) / out_s) ** 2, axis=1))
-        templates = 1.0
-    else:
-        to_in = to_out = np.zeros(len(borders))
-        templates = 0.0
-    colour_a, colour_b = levels.colour[ra, ca], levels.colour[rb, cb]
-    norm_a = np.linalg.norm(colour_a, axis=1)
-    norm_b = np.linalg.norm(colour_b, axis=1)
-    cosine = (colour_a * colour_b).sum(axis=1) / np.maximum(norm_a * norm_b, 1e-12)
-    hue = np.where((norm_a > 1e-6) & (norm_b > 1e-6), 1.0 - cosine, 0.0)
-    sheet_colour = float(np.median(np.concatenate([norm_a, norm_b])))
-    dark_a, dark_b = levels.darkness[ra, ca], levels.darkness[rb, cb]
-    texture_a, texture_b = levels.texture[ra, ca], levels.texture[rb, cb]
+    to_in, to_out, templates = _template_distances(profiles, scores, levels.thresholds)
     printed = max(levels.printed, 1e-3)
     ratio = through / beside / printed
     low_ratio = low / beside / printed
@@ -153,25 +183,13 @@ def border_features(borders: list[Border], levels: SheetBorderLevels) -> np.ndar
     def const(v: float) -> np.ndarray:
         return np.full(count, v)
 
-    # how differently the two cells are hatched, and how much of their hatching runs along
-    # the border (a stroke along the printed line looks like an outline)
-    strokes = (levels.strokes if levels.strokes is not None
-               else np.zeros((*levels.darkness.shape, 4)))
-    strokes_a, strokes_b = strokes[ra, ca], strokes[rb, cb]
-    apart = np.linalg.norm(strokes_a[:, :2] - strokes_b[:, :2], axis=1)
-    crossings = np.linalg.norm(strokes_a[:, 2:] - strokes_b[:, 2:], axis=1)
-    along_sign = np.where(ra == rb, 1.0, -1.0)  # vertical strokes run along a vertical border
-    along = along_sign * (strokes_a[:, 0] + strokes_b[:, 0]) / 2
-
     columns = [
         scores, np.clip((scores - middle) / half, -6, 6), const(float(levels.calibrated)),
         const(cut_at - join_at), rank,
         ratio, low_ratio, ratio - low_ratio, beside, const(levels.printed),
-        hue, np.minimum(norm_a, norm_b), np.maximum(norm_a, norm_b), const(sheet_colour),
-        np.minimum(dark_a, dark_b), np.maximum(dark_a, dark_b), np.abs(dark_a - dark_b),
-        np.minimum(texture_a, texture_b), np.maximum(texture_a, texture_b),
+        *_colour_columns(cells, levels),
         np.minimum(to_in, 10.0), np.minimum(to_out, 10.0), const(templates),
-        apart, crossings, along,
+        *_stroke_columns(cells, levels),
     ]
     return np.column_stack([*columns, profiles - sheet_profile])
 

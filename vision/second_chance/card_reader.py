@@ -5,10 +5,9 @@ Stages: :func:`find_card` (the largest light quadrilateral on the table, turned 
 on the style's grid, each filled or not). The answer is the shape notation of
 ``shared/records.md`` in canonical form, so "does it fit?" needs no typing.
 
-The look is a taught :class:`~vision.second_chance.card_style.CardStyle`: only the square's size
-relative to
-the card matters to the reader; :func:`teach_card_style` measures it from one photo of a card
-whose shape is known.
+The look is a taught :class:`~vision.second_chance.card_style.CardStyle`: only the square's
+size relative to the card matters to the reader; :func:`teach_card_style` measures it from one
+photo of a card whose shape is known.
 """
 
 from __future__ import annotations
@@ -21,7 +20,7 @@ import numpy as np
 from companion.second_chance.errors import ShapeError
 from companion.second_chance.shapes import Shape, as_shape, polyomino_problem
 from vision.errors import FrameRefusedError
-from vision.second_chance.synth.card import DEMO_STYLE, CardStyle
+from vision.second_chance.card_style import DEMO_STYLE, CardStyle
 
 PX_PER_MM = 6.0
 

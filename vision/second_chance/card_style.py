@@ -2,7 +2,8 @@
 
 The real card art has not been transcribed, so the look is data: a style gives the card's size,
 the side of one square, the colours and the border. ``DEMO_STYLE`` is the project's own drawing.
-The reader (``card_reader``) and the renderer (``card_render``) both take a style from here.
+The reader (:mod:`vision.second_chance.card_reader`) and the renderer
+(:mod:`vision.second_chance.synth.card`) both take a style from here.
 """
 
 from __future__ import annotations
@@ -51,6 +52,8 @@ DEMO_STYLE = CardStyle()
 
 
 def load_card_style(path: str | Path | None) -> CardStyle:
+    """The style saved at ``path`` (by ``companion teach card``), or :data:`DEMO_STYLE` for
+    ``None``; ValueError when the file cannot be read as a style."""
     if path is None:
         return DEMO_STYLE
     try:

@@ -2,8 +2,7 @@
 each cell classified as empty, filled or doubtful (with the candidates for the bonus 1).
 
 Works on the canonical image of :mod:`vision.second_chance.geometry`; see
-:mod:`vision.second_chance.reader`
-for the whole pipeline.
+:mod:`vision.second_chance.reader` for the whole pipeline.
 """
 
 from __future__ import annotations
@@ -16,9 +15,9 @@ import cv2
 import numpy as np
 
 from companion.second_chance.shapes import Cell
+from config.schema import SheetReaderSettings
 from vision.second_chance.geometry import CANON_CELL, CANON_MARGIN, CANON_SIZE
 from vision.second_chance.layout import GRID_CELLS, SheetLayout
-from vision.second_chance.settings import SheetReaderConfig
 
 N = GRID_CELLS
 
@@ -42,6 +41,18 @@ class CellFeatures:
 
 
 
+#: a patch's bright end is this percentile of its pixels (the paper between strokes) ...
+PATCH_BRIGHT_END = 0.9
+#: ... and a patch is textured (strokes with paper between) when that end is this many times
+#: its middle percentile; a uniform patch (paper, or solid shading) is nearer
+TEXTURED_PATCH = 1.2
+#: the most rounds a solid block grows by (one patch, half a cell, a round)
+SOLID_ROUNDS = 12
+#: a patch of a solid block is lifted to this share of its brightest side neighbour (a little
+#: below it: the light does not rise inside a block)
+SOLID_LIFT = 0.97
+#: ... but never above this many times the smooth light of the whole sheet
+PAPER_CEILING = 1.04
 #: a solid block of shading grows into a neighbouring patch at most this much brighter than
 #: the block's own patch beside it (a shadow's slope inside a block is a few percent a patch)
 SOLID_GROWTH = 1.15
@@ -79,25 +90,25 @@ def paper_and_unsure(gray: np.ndarray, *, step_ratio: float = 0.8, percentile: f
     patches = g[: n * step, : n * step].reshape(n, step, n, step).transpose(0, 2, 1, 3)
     flat = patches.reshape(n, n, -1)
     kth = int(flat.shape[2] * percentile / 100)
-    top = int(flat.shape[2] * 0.9)
+    top = int(flat.shape[2] * PATCH_BRIGHT_END)
     parted = np.partition(flat, (kth, top), axis=2)
     middle = parted[:, :, kth].astype(np.float32)
     high = parted[:, :, top].astype(np.float32)
     # A patch with strokes shows the paper between them: its high percentile is the paper
     # there (in a shadow too). A uniform patch is paper or solid shading: its middle
     # percentile, which the neighbour test below sorts out.
-    textured = high > middle * 1.2
+    textured = high > middle * TEXTURED_PATCH
     bright = np.where(textured, high, middle)
     uniform = ~textured
     level = float(np.median((high / np.maximum(middle, 1.0))[uniform])) if uniform.any() else 1.0
     # side neighbours only: a soft shadow's slope along a diagonal would look like a step
     kernel = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
     first = bright < cv2.dilate(bright, kernel) * step_ratio
-    ceiling = _paper_surface(bright, ~first) * 1.04
+    ceiling = _paper_surface(bright, ~first) * PAPER_CEILING
     estimate = bright.copy()
     alike = _alike_sides(bright, _patch_hue(colour, n, step) if colour is not None else None)
     solid = first.copy()
-    for _ in range(12):
+    for _ in range(SOLID_ROUNDS):
         neighbours = cv2.dilate(estimate, kernel)
         low = estimate < neighbours * step_ratio
         # a block is entered at a step (``first``) and grows only over its own kind of patch
@@ -107,7 +118,7 @@ def paper_and_unsure(gray: np.ndarray, *, step_ratio: float = 0.8, percentile: f
         solid |= low
         # lifted towards the neighbours, but never above the smooth light of the whole sheet:
         # a solid block next to a shadow must not carry bright paper into the shadow
-        estimate = np.where(low, np.minimum(neighbours * 0.97, ceiling), estimate)
+        estimate = np.where(low, np.minimum(neighbours * SOLID_LIFT, ceiling), estimate)
     left_dark = estimate < cv2.dilate(estimate, kernel) * step_ratio
     first_cell = CANON_MARGIN // step
     in_grid = left_dark[first_cell:first_cell + 2 * N, first_cell:first_cell + 2 * N]
@@ -163,6 +174,10 @@ def _grows_into(solid: np.ndarray, alike: list[np.ndarray]) -> np.ndarray:
 
 #: a grid patch joins the margin's paper surface when it is at least this share of it
 GRID_PAPER_SHARE = 0.85
+#: a surface is fitted through at least this many patches (else through the brighter half)
+MIN_SURFACE_PATCHES = 12
+#: a patch darker than this share of the fitted surface is not paper (dropped from the fit)
+BELOW_SURFACE = 0.9
 
 
 def _paper_surface(bright: np.ndarray, keep: np.ndarray) -> np.ndarray:
@@ -189,13 +204,13 @@ def _smooth_surface(values: np.ndarray, keep: np.ndarray) -> np.ndarray:
                        x * y * y, y ** 3], axis=1)
     v = values.ravel().astype(np.float64)
     mask = keep.ravel().copy()
-    if mask.sum() < 12:
+    if mask.sum() < MIN_SURFACE_PATCHES:
         mask = v >= np.percentile(v, 50)
     coeffs = np.linalg.lstsq(design[mask], v[mask], rcond=None)[0]
     for _ in range(2):
         fitted = design @ coeffs
-        mask = keep.ravel() & (v > fitted * 0.9)
-        if mask.sum() < 12:
+        mask = keep.ravel() & (v > fitted * BELOW_SURFACE)
+        if mask.sum() < MIN_SURFACE_PATCHES:
             break
         coeffs = np.linalg.lstsq(design[mask], v[mask], rcond=None)[0]
     surface: np.ndarray = (design @ coeffs).reshape(n, n).astype(np.float32)
@@ -207,16 +222,24 @@ PAD = 8
 GRID_PX = N * CANON_CELL
 
 
+#: the paper's colour is measured on every this many pixels (each way)
+CAST_STEP = 4
+#: a margin pixel is paper when it is at least this share of the paper's brightness there ...
+CAST_PAPER = 0.9
+#: ... and at least this many such pixels are needed; else the brightest 30% of the image
+MIN_CAST_PIXELS = 20
+
+
 def paper_cast(canon: np.ndarray, paper: np.ndarray) -> np.ndarray:
     """The paper's colour (per channel, relative to its grey) from the margin around the grid."""
-    img = canon[::4, ::4].astype(np.float32)
+    img = canon[::CAST_STEP, ::CAST_STEP].astype(np.float32)
     gray = img.mean(axis=2)
-    ratio = gray / np.maximum(paper[::4, ::4], 1.0)
+    ratio = gray / np.maximum(paper[::CAST_STEP, ::CAST_STEP], 1.0)
     ring = np.ones(gray.shape, bool)
-    m = CANON_MARGIN // 4
+    m = CANON_MARGIN // CAST_STEP
     ring[m:-m, m:-m] = False
-    paperlike = ring & (ratio > 0.9)
-    if paperlike.sum() < 20:
+    paperlike = ring & (ratio > CAST_PAPER)
+    if paperlike.sum() < MIN_CAST_PIXELS:
         paperlike = ratio > np.percentile(ratio, 70)
     return img[paperlike].mean(axis=0) / max(float(gray[paperlike].mean()), 1.0)  # type: ignore[no-any-return]
 
@@ -228,7 +251,7 @@ def crop_grid(a: np.ndarray) -> np.ndarray:
 
 
 def ink_maps(
-    grid_img: np.ndarray, paper: np.ndarray, cast: np.ndarray, cfg: SheetReaderConfig
+    grid_img: np.ndarray, paper: np.ndarray, cast: np.ndarray, settings: SheetReaderSettings
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Per pixel of the cropped grid: ink mask, darkness (0..1), colour (paper = (1, 1, 1))
     and chroma (spread of the colour channels)."""
@@ -242,7 +265,8 @@ def ink_maps(
     # darkens one or two strongly even when it looks light in grey
     darkness = np.clip(1.0 - low, 0.0, 1.0)
     chroma = high - low
-    ink = (darkness > cfg.ink_darkness) | ((chroma > cfg.ink_chroma) & (darkness > cfg.ink_light))
+    ink = ((darkness > settings.ink_darkness)
+           | ((chroma > settings.ink_chroma) & (darkness > settings.ink_light)))
     return ink, darkness, cv2.merge(channels), chroma
 
 
@@ -279,8 +303,7 @@ def stroke_directions(darkness: np.ndarray, lo: int, hi: int) -> np.ndarray:
 
 
 #: the printed centre circle's radius, in cells (vision.second_chance.layout), and how far either
-# side
-#: of it a pixel of the centre cell is taken for the printed ring, in canonical pixels (the
+#: side of it a pixel of the centre cell is taken for the printed ring, in canonical pixels (the
 #: line's width, the camera's blur, the grid found a pixel or two off)
 CENTRE_CIRCLE = SheetLayout.circle_ratio
 CENTRE_RING_REACH = 3.0
@@ -305,10 +328,10 @@ def cell_features(
     darkness: np.ndarray,
     norm: np.ndarray,
     chroma_map: np.ndarray,
-    cfg: SheetReaderConfig,
+    settings: SheetReaderSettings,
 ) -> CellFeatures:
     """Measure every cell's inside (the outlines along its sides stay out)."""
-    lo = int(round(CANON_CELL * cfg.inset))
+    lo = int(round(CANON_CELL * settings.inset))
     hi = CANON_CELL - lo
     seen = _measured(lo, hi)
     inside = (_cells_view(ink)[:, lo:hi, :, lo:hi].transpose(0, 2, 1, 3).astype(np.float32)
@@ -333,9 +356,9 @@ def cell_features(
         (dark ** 2 * seen).sum(axis=(2, 3)) / area - mean_dark ** 2, 0.0))
     score = np.maximum.reduce(
         [
-            share / cfg.ink_share_unit,
-            np.maximum(texture - cfg.texture_floor, 0) / cfg.texture_unit,
-            mean_dark / cfg.darkness_unit,
+            share / settings.ink_share_unit,
+            np.maximum(texture - settings.texture_floor, 0) / settings.texture_unit,
+            mean_dark / settings.darkness_unit,
         ]
     )
     return CellFeatures(
@@ -369,15 +392,15 @@ PAPER_ALIKE = 0.05
 
 
 def looks_like_paper_beside(grid_img: np.ndarray, state: np.ndarray, texture: np.ndarray,
-                            cfg: SheetReaderConfig) -> np.ndarray:
+                            settings: SheetReaderSettings) -> np.ndarray:
     """(9, 9): the cells read filled (``state`` 1) that look like the empty paper of a cell
     next to them (sides and corners): even inside, of its raw brightness and hue.
 
     Paper in a deep shadow, enclosed by tiles, can be lifted with them by the paper model and
-    read as solid shading with full confidence (missing-outline bench sheet 11592: raw grey
-    139, like the empty cells two columns over at 138-139); shading that dark beside paper is
-    darker than that paper by far more than :data:`PAPER_ALIKE`."""
-    lo = int(round(CANON_CELL * cfg.inset))
+    read as solid shading with full confidence (its raw grey within a unit or two of the empty
+    cells nearby); shading that dark beside paper is darker than that paper by far more than
+    :data:`PAPER_ALIKE`."""
+    lo = int(round(CANON_CELL * settings.inset))
     hi = CANON_CELL - lo
     mean = (_cells_view(grid_img)[:, lo:hi, :, lo:hi].astype(np.float32)
             .mean(axis=(1, 3)))  # (9, 9, 3)
@@ -407,25 +430,31 @@ def _surrounded(filled: np.ndarray) -> np.ndarray:
     return out
 
 
+#: a 1 candidate's ink spreads at least this far up and down (std, in cells): a dot or a
+#: short dash does not
+ONE_MIN_SPREAD_Y = 0.1
+
+
 def classify_cells(
-    f: CellFeatures, cfg: SheetReaderConfig, unsure_paper: np.ndarray | None = None
+    f: CellFeatures, settings: SheetReaderSettings, unsure_paper: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray, list[Cell]]:
     """(state, confidence, bonus candidates): state 0 empty, 1 filled, -1 doubtful.
 
     A cell that would read empty on unsure paper (``unsure_paper``, (9, 9) bool) is doubtful:
     its ink was measured against its own brightness, which may be a lighter shading."""
     score = f.score
-    state = np.where(score >= cfg.filled_score, 1, np.where(score <= cfg.empty_score, 0, -1))
+    state = np.where(score >= settings.filled_score, 1,
+                     np.where(score <= settings.empty_score, 0, -1))
     # confidence: 0.5 at the edge of the doubtful band, 1.0 at twice the distance
-    centre = math.sqrt(cfg.empty_score * cfg.filled_score)
-    half_band = math.log(cfg.filled_score / centre)
+    centre = math.sqrt(settings.empty_score * settings.filled_score)
+    half_band = math.log(settings.filled_score / centre)
     distance = np.abs(np.log(np.maximum(score, 1e-3) / centre)) / half_band
     confidence = np.where(
         state == -1, distance * 0.5, np.clip(0.5 + (distance - 1) * 0.5, 0.5, 1.0)
     )
     # a cell dark all over but as smooth as paper: drawn shading always leaves grain or strokes
-    # (std of its darkness 0.017 and up on the bench sheets), paper in a shadow does not (0.007,
-    # seed 10188: the shadow's paper, taken for a block and lifted, read filled for sure)
+    # (std of its darkness 0.017 and up), paper in a shadow does not (about 0.007: the shadow's
+    # paper, taken for a block and lifted, would read filled for sure)
     smooth = (state == 1) & (f.texture < PAPER_SMOOTH) & (f.darkness < PAPER_SMOOTH_DARKNESS)
     state = np.where(smooth, -1, state)
     confidence = np.where(smooth, np.minimum(confidence, UNSURE_PAPER_CONFIDENCE), confidence)
@@ -436,40 +465,43 @@ def classify_cells(
                               confidence)
     # a cell read empty among filled (or doubtful) neighbours on every side is a hole in the
     # drawing, far rarer than one more shaded cell: with marks in it, it is asked (a light
-    # colour pencil's fill reads 0.57 on seed 10340, 0.55 on missing-outline sheet 11891 among
-    # doubtful cells of its own light tile; erased traces in such holes on the bench's sheets
-    # score up to 0.59, so a few of those are asked too)
-    hole = (state == 0) & _surrounded(state != 0) & (score >= HOLE_MARKS * cfg.empty_score)
+    # colour pencil's fill can score 0.55-0.57, just under empty_score, among doubtful cells of
+    # its own light tile; erased traces in such holes score up to 0.59, so a few of those are
+    # asked too)
+    hole = (state == 0) & _surrounded(state != 0) & (score >= HOLE_MARKS * settings.empty_score)
     state = np.where(hole, -1, state)
     confidence = np.where(hole, np.minimum(confidence, UNSURE_PAPER_CONFIDENCE), confidence)
     ones = []
     for r in range(N):
         for c in range(N):
-            if f.ink[r, c] < cfg.one_min_ink:
+            if f.ink[r, c] < settings.one_min_ink:
                 continue
-            if f.spread_y[r, c] < 0.1:
+            if f.spread_y[r, c] < ONE_MIN_SPREAD_Y:
                 continue
-            if f.spread_x[r, c] <= cfg.one_aspect * f.spread_y[r, c]:
+            if f.spread_x[r, c] <= settings.one_aspect * f.spread_y[r, c]:
                 ones.append((r, c))
     return state, confidence, ones
 
 
 #: the down stroke of a written 1 spans at least this share of the inside of its cell
 ONE_MIN_HEIGHT = 0.4
+#: a piece of ink of fewer pixels than this is a speck, not a stroke
+STROKE_MIN_PIXELS = 6
 
 
-def _one_stroke(ink: np.ndarray, cell: Cell, f: CellFeatures, cfg: SheetReaderConfig) -> bool:
+def is_sure_one(ink: np.ndarray, cell: Cell, f: CellFeatures,
+                settings: SheetReaderSettings) -> bool:
     """A written 1 for sure: narrow, upright, one or two strokes (hatching is many), and a
     down stroke over at least ``ONE_MIN_HEIGHT`` of the cell's inside (a few specks of light
     hatching are neither many nor tall)."""
     r, c = cell
-    if f.spread_x[r, c] > min(cfg.one_max_spread, cfg.one_strict * f.spread_y[r, c]):
+    if f.spread_x[r, c] > min(settings.one_max_spread, settings.one_strict * f.spread_y[r, c]):
         return False
-    lo = int(round(CANON_CELL * cfg.inset))
+    lo = int(round(CANON_CELL * settings.inset))
     y0, x0 = PAD + r * CANON_CELL + lo, PAD + c * CANON_CELL + lo
     size = CANON_CELL - 2 * lo
     crop = ink[y0:y0 + size, x0:x0 + size].astype(np.uint8)
     count, _, stats, _ = cv2.connectedComponentsWithStats(crop, connectivity=8)
-    strokes = [i for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= 6]
+    strokes = [i for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= STROKE_MIN_PIXELS]
     tallest = max((int(stats[i, cv2.CC_STAT_HEIGHT]) for i in strokes), default=0)
     return 1 <= len(strokes) <= 2 and tallest >= ONE_MIN_HEIGHT * size

@@ -6,16 +6,17 @@ leaves a border open. See :mod:`vision.second_chance.reader` for the whole pipel
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import cv2
 import numpy as np
 
 from companion.second_chance.shapes import Cell
+from config.schema import SheetReaderSettings
 from vision.second_chance.cells import GRID_PX, PAD
 from vision.second_chance.geometry import CANON_CELL
 from vision.second_chance.layout import GRID_CELLS
-from vision.second_chance.settings import SheetReaderConfig
+from vision.second_chance.profiles import BORDER_TRIM
 
 N = GRID_CELLS
 #: the confidence of a border the profile decided (the score alone left it undecided)
@@ -23,8 +24,8 @@ PROFILE_SURE = 0.6
 #: ... and of a border the learned model decided (see :mod:`vision.second_chance.borders`)
 MODEL_SURE = 0.6
 #: a border the score decided is left undecided where the model leans the other way past this
-#: (on the training sheets, borders the score joined with a chance of an outline of at least
-#: 0.5 were 120 outlines and 10 insides; those it cut with at most 0.5, 3 insides)
+#: (where score and model disagree past even odds, the model is right far more often than
+#: not)
 MODEL_DOUBT = 0.5
 #: a border the score only just cut (its confidence below this) is left undecided unless the
 #: model is sure of the outline too
@@ -32,23 +33,39 @@ BARELY_CUT = 0.55
 #: ... and of a border cut because a drawn outline's two loose ends face each other across it
 CLOSURE_SURE = 0.55
 #: a border between a filled and an empty cell shows a drawn outline when it lets through at
-#: most this share of the light a printed line lets through (drawn: 0.3-0.7, bare: 0.85-1.1
-#: on the bench's sheets, every style)
+#: most this share of the light a printed line lets through (drawn: 0.3-0.7, bare: 0.85-1.1,
+#: in every style)
 BARE_LINE = 0.8
 #: ... and a side this light (as light as the printed line) is surely bare
 SURELY_BARE = 0.95
 #: on a sheet with missing outlines, a cut the drawing decided less surely than this is asked
 WEAK_CUT = 0.7
+#: ... and its confidence is then at most this (below 0.5: undecided)
+WEAK_CUT_ASKED = 0.45
+#: the confidence of a join inside a tile read without an outline around it (asked)
+UNOUTLINED_JOIN = 0.25
 #: between two cells hatched alike with strokes along the border, a cut the score decided less
 #: surely than this is asked even where the model is sure of it: the stroke along the printed
-#: line fools both (sheet 11265: 0.66, the model at 0.97 with the Pi's numpy and OpenCV; every
-#: bench range read the same with and without the rule)
+#: line fools both (such a cut can score a confidence of about 0.66 with the model near 0.97)
 ALONG_CUT = 0.75
 #: outline scores below this are left out of a sheet's two groups (see outline_thresholds)
 NO_LINE_BELOW = -0.1
+#: the two groups' centres start this far below ``join`` and above ``cut``, and move to their
+#: medians for at most this many rounds
+GROUPS_START = (0.05, 0.15)
+GROUPS_ROUNDS = 20
+#: the printed line's light is the median over the borders between two empty cells when there
+#: are this many ...
+MIN_EMPTY_BORDERS = 3
+#: ... else (a nearly full sheet) this percentile of the borders between filled cells (inside a
+#: tile, most of them), when there are this many, kept within this range of a printed line's
+#: light; else the prior
+INSIDE_PERCENTILE = 70
+MIN_FILLED_BORDERS = 6
+PRINTED_LINE_RANGE = (0.45, 0.85)
 #: a border this much lighter than a printed line under the fill shows paper between the two
-#: fills: undecided, never a join (inside a tile the score stays above about -0.2 on the
-#: bench's sheets; between two tiles shaded apart with no outline, half are below)
+#: fills: undecided, never a join (inside a tile the score stays above about -0.2; between two
+#: tiles shaded apart with no outline, half are below)
 PAPER_BETWEEN = -0.2
 
 
@@ -87,7 +104,7 @@ def border_light_levels(darkness: np.ndarray, *, sides: tuple[float, float] = (0
     """
     t = 1.0 - darkness
     side_a, side_b = int(round(CANON_CELL * sides[0])), int(round(CANON_CELL * sides[1]))
-    trim = int(CANON_CELL * 0.22)
+    trim = int(CANON_CELL * BORDER_TRIM)
     xs = PAD + np.arange(1, N) * CANON_CELL
     smooth_v = cv2.blur(t, (across, along))  # vertical lines: across in x, along in y
     smooth_h = cv2.blur(t, (along, across))
@@ -118,7 +135,7 @@ def border_light_levels(darkness: np.ndarray, *, sides: tuple[float, float] = (0
 
 
 def outline_scores(through: np.ndarray, beside: np.ndarray, printed: float,
-                   cfg: SheetReaderConfig) -> np.ndarray:
+                   settings: SheetReaderSettings) -> np.ndarray:
     """How much darker each border is than the printed line would be under the fill beside it.
 
     Shading covers the paper and the printed line alike, down to the light that full cover
@@ -127,14 +144,14 @@ def outline_scores(through: np.ndarray, beside: np.ndarray, printed: float,
     look like no outline. The light expected through a border with no outline is the
     printed line's, covered as much as the fill beside it is covered.
     """
-    floor = cfg.ink_floor
+    floor = settings.ink_floor
     cover = np.clip((1.0 - beside) / max(1.0 - floor, 1e-3), 0.0, 1.0)
     expected = printed * (1.0 - cover) + floor * cover
     scores: np.ndarray = 1.0 - through / np.maximum(expected, 1e-3)
     return scores
 
 
-def outline_thresholds(scores: np.ndarray, cfg: SheetReaderConfig) -> tuple[float, float]:
+def outline_thresholds(scores: np.ndarray, settings: SheetReaderSettings) -> tuple[float, float]:
     """(cut, join) for this sheet, from its own outline scores between filled cells.
 
     The scores of one sheet fall in two groups: borders inside a tile (no outline) and
@@ -149,26 +166,26 @@ def outline_thresholds(scores: np.ndarray, cfg: SheetReaderConfig) -> tuple[floa
     # (tiles shaded apart with no outline drawn): neither group, it would drag the insides'
     values = values[values >= NO_LINE_BELOW]
     if values.size < 4:
-        return cfg.cut, cfg.join
-    lo, hi = cfg.join - 0.05, cfg.cut + 0.15
-    for _ in range(20):
+        return settings.cut, settings.join
+    lo, hi = settings.join - GROUPS_START[0], settings.cut + GROUPS_START[1]
+    for _ in range(GROUPS_ROUNDS):
         mid = (lo + hi) / 2
         low, high = values[values <= mid], values[values > mid]
         if low.size == 0 or high.size == 0:
-            return cfg.cut, cfg.join
+            return settings.cut, settings.join
         new_lo, new_hi = float(np.median(low)), float(np.median(high))
         if new_lo == lo and new_hi == hi:
             break
         lo, hi = new_lo, new_hi
     gap = hi - lo
-    if gap < cfg.min_outline_gap:
-        return cfg.cut, cfg.join
+    if gap < settings.min_outline_gap:
+        return settings.cut, settings.join
     mid = (lo + hi) / 2
-    return mid + cfg.outline_margin * gap, mid - cfg.outline_margin * gap
+    return mid + settings.outline_margin * gap, mid - settings.outline_margin * gap
 
 
 def printed_line_level(right: np.ndarray, below: np.ndarray, filled: np.ndarray,
-                       cfg: SheetReaderConfig) -> float:
+                       settings: SheetReaderSettings) -> float:
     """How much light the printed grid line lets through.
 
     Measured on the borders between two empty cells; on a nearly full sheet, from the upper
@@ -177,13 +194,13 @@ def printed_line_level(right: np.ndarray, below: np.ndarray, filled: np.ndarray,
     empty = ~filled
     values = list(right[empty[:, :-1] & empty[:, 1:]])
     values += list(below[empty[:-1, :] & empty[1:, :]])
-    if len(values) >= 3:
+    if len(values) >= MIN_EMPTY_BORDERS:
         return float(np.median(values))
     inside = list(right[filled[:, :-1] & filled[:, 1:]])
     inside += list(below[filled[:-1, :] & filled[1:, :]])
-    if len(inside) >= 6:
-        return float(np.clip(np.percentile(inside, 70), 0.45, 0.85))
-    return cfg.printed_line_prior
+    if len(inside) >= MIN_FILLED_BORDERS:
+        return float(np.clip(np.percentile(inside, INSIDE_PERCENTILE), *PRINTED_LINE_RANGE))
+    return settings.printed_line_prior
 
 
 @dataclass(frozen=True)
@@ -201,10 +218,10 @@ class Segmentation:
         default_factory=dict)
 
 
-def hue_gap(a: np.ndarray, b: np.ndarray, cfg: SheetReaderConfig) -> float:
+def hue_gap(a: np.ndarray, b: np.ndarray, settings: SheetReaderSettings) -> float:
     """1 - cos of the angle between two inks' hues; 0 when either is grey (no evidence)."""
     na, nb = float(np.linalg.norm(a)), float(np.linalg.norm(b))
-    if na < cfg.min_hue or nb < cfg.min_hue:
+    if na < settings.min_hue or nb < settings.min_hue:
         return 0.0
     return 1.0 - float(np.dot(a, b)) / (na * nb)
 
@@ -285,7 +302,7 @@ def segment(
     right: np.ndarray,
     below: np.ndarray,
     colour: np.ndarray,
-    cfg: SheetReaderConfig,
+    settings: SheetReaderSettings,
     *,
     max_unsure: int = 8,
     thresholds: tuple[float, float] | None = None,
@@ -315,18 +332,70 @@ def segment(
     (:data:`ALONG_CUT`) and the model is sure of it.
     """
     verdicts = profile_verdicts or {}
-    along = hatched_along or set()
     learned = border_probability or {}
-    cut_chance, join_chance = sure_probability
-    cut_at, join_at = thresholds if thresholds is not None else (cfg.cut, cfg.join)
-    base = _Union()
+    cut_at, join_at = thresholds if thresholds is not None else (settings.cut, settings.join)
+    rule = BorderRule(settings, (cut_at, join_at), sure_probability)
+    decided = _Decided([], [], [], {})
+    for border, evidence in _border_evidence(tiles, right, below, colour, settings,
+                                             (cut_at, join_at), learned,
+                                             hatched_along or set(), verdicts):
+        kind, outline = decide_border(evidence, rule)
+        {"cut": decided.cuts, "join": decided.joins, "unsure": decided.unsure}[kind].append(
+            border)
+        decided.outlines[border] = outline
+    base = _close_gaps(tiles, decided)
+    final, questions = _settle_undecided(tiles, decided, base, settle_by_rules, max_unsure)
+    groups: dict[Cell, list[Cell]] = {}
     for cell in tiles:
-        base.find(cell)
-    cuts: list[tuple[Cell, Cell]] = []
-    joins: list[tuple[Cell, Cell]] = []
-    unsure: list[tuple[Cell, Cell]] = []
-    outlines: dict[tuple[Cell, Cell], tuple[bool | None, float, str]] = {}
+        groups.setdefault(final.find(cell), []).append(cell)
+    questions += _group_questions(groups, decided.cuts, final)
+    shapes = tuple(sorted(tuple(sorted(g)) for g in groups.values()))
+    return Segmentation(shapes, tuple(_first_of_each(questions)), decided.outlines)
+
+
+@dataclass(frozen=True)
+class BorderEvidence:
+    """What is known of one border between two filled cells (see :func:`decide_border`)."""
+
+    score: float  # the outline score
+    hue: float  # the hue gap of the two cells' inks (see :func:`hue_gap`)
+    strong_hue: bool  # a change of colour that is an outline for sure
+    sure: float  # the confidence of the score's side: 0.5 at the undecided band's edge
+    distance: float  # from the middle of the undecided band, in half bands
+    chance: float | None  # the learned chance of an outline (None: no model)
+    hatched_along: bool  # the two cells are hatched alike along the border
+    verdict: bool | None  # the profile's say (None: it has none)
+
+
+@dataclass(frozen=True)
+class BorderRule:
+    """The sheet's thresholds for :func:`decide_border`."""
+
+    settings: SheetReaderSettings
+    thresholds: tuple[float, float]  # (cut, join) outline scores
+    sure_probability: tuple[float, float]  # (cut from, join up to) learned chances
+
+
+@dataclass
+class _Decided:
+    """The borders decided so far, and each one's outline entry (see :class:`Segmentation`)."""
+
+    cuts: list[tuple[Cell, Cell]]
+    joins: list[tuple[Cell, Cell]]
+    unsure: list[tuple[Cell, Cell]]
+    outlines: dict[tuple[Cell, Cell], tuple[bool | None, float, str]]
+
+
+def _border_evidence(
+    tiles: set[Cell], right: np.ndarray, below: np.ndarray, colour: np.ndarray,
+    settings: SheetReaderSettings, thresholds: tuple[float, float],
+    learned: dict[tuple[Cell, Cell], float], along: set[tuple[Cell, Cell]],
+    verdicts: dict[tuple[Cell, Cell], bool],
+) -> list[tuple[tuple[Cell, Cell], BorderEvidence]]:
+    """Every border between two of ``tiles`` (row by row), with what is known of it."""
+    cut_at, join_at = thresholds
     middle, half = (cut_at + join_at) / 2, max((cut_at - join_at) / 2, 1e-6)
+    found = []
     for r, c in sorted(tiles):
         for (nr, nc), score in (
             ((r, c + 1), right[r, c] if c + 1 < N else 0.0),
@@ -334,116 +403,115 @@ def segment(
         ):
             if (nr, nc) not in tiles:
                 continue
-            hue = hue_gap(colour[r, c], colour[nr, nc], cfg)
-            strong_hue = (hue > cfg.colour_cut * cfg.sure_hue_factor
+            hue = hue_gap(colour[r, c], colour[nr, nc], settings)
+            strong_hue = (hue > settings.colour_cut * settings.sure_hue_factor
                           and min(np.linalg.norm(colour[r, c]), np.linalg.norm(colour[nr, nc]))
-                          >= cfg.min_hue * cfg.sure_hue_factor)
+                          >= settings.min_hue * settings.sure_hue_factor)
             # confidence: 0.5 at the edge of the undecided band, 1.0 at twice the distance
             distance = abs(float(score) - middle) / half
             sure = float(np.clip(0.5 + (distance - 1) * 0.5, 0.5, 1.0))
             border = ((r, c), (nr, nc))
-            chance = learned.get(border)
-            # the score's side, against the model's: a border the score decided one way
-            # and the model leans the other way (past even odds) is left undecided
-            doubted = chance is not None and (
-                (score > cut_at and not strong_hue and chance <= MODEL_DOUBT)
-                or (score > cut_at and not strong_hue and (
-                    (sure < BARELY_CUT and chance < cut_chance)
-                    or (border in along and (sure < ALONG_CUT or chance < cut_chance))))
-                or (join_at >= score >= PAPER_BETWEEN and hue <= cfg.colour_cut
-                    and MODEL_DOUBT <= chance < cut_chance))
-            if doubted:
-                unsure.append(border)
-                outlines[border] = (None, 0.5 * min(distance, 1.0), "asked")
-            elif score > cut_at or strong_hue or (hue > cfg.colour_cut and score > join_at):
-                cuts.append(border)
-                by_score = score > cut_at
-                outlines[border] = (True, sure if by_score else 1.0 if strong_hue else 0.5,
-                                    "drawing" if by_score else "colour")
-            elif learned.get(border, 0.0) >= cut_chance:
-                # the score missed it, the sheet's other measures of the border did not
-                cuts.append(border)
-                outlines[border] = (True, MODEL_SURE, "model")
-            elif (learned.get(border, 1.0) <= join_chance and score > join_at
-                  and hue <= cfg.colour_cut):
-                joins.append(border)
-                outlines[border] = (False, MODEL_SURE, "model")
-            elif border in verdicts and score > join_at:
-                # the score left it open, the profile across the border did not
-                if verdicts[border]:
-                    cuts.append(border)
-                else:
-                    joins.append(border)
-                outlines[border] = (verdicts[border], PROFILE_SURE, "profile")
-            elif score > join_at or hue > cfg.colour_cut or score < PAPER_BETWEEN:
-                # a change of colour where no line is seen (or a line not clear enough): the
-                # pencils of one tile can differ a little; or paper between the two fills (two
-                # tiles shaded apart, no outline drawn): asked unless the rules settle it
-                unsure.append(border)
-                outlines[border] = (None, 0.5 * min(distance, 1.0), "asked")
-            else:
-                joins.append(border)
-                outlines[border] = (False, sure, "drawing")
-    # a drawn outline never just stops: where two of its loose ends face each other across
-    # one border, the line runs there too (drawn too lightly to score); looked for only when
-    # an outline does not close
+            found.append((border, BorderEvidence(
+                score, hue, bool(strong_hue), sure, distance, learned.get(border),
+                border in along, verdicts.get(border))))
+    return found
+
+
+def decide_border(e: BorderEvidence, rule: BorderRule
+                  ) -> tuple[str, tuple[bool | None, float, str]]:
+    """``("cut" | "join" | "unsure", the border's outline entry)``: see :func:`segment`."""
+    settings = rule.settings
+    cut_at, join_at = rule.thresholds
+    cut_chance, join_chance = rule.sure_probability
+    score, hue, strong_hue, chance = e.score, e.hue, e.strong_hue, e.chance
+    asked: tuple[str, tuple[bool | None, float, str]] = (
+        "unsure", (None, 0.5 * min(e.distance, 1.0), "asked"))
+    # the score's side, against the model's: a border the score decided one way and the
+    # model leans the other way (past even odds) is left undecided
+    doubted = chance is not None and (
+        (score > cut_at and not strong_hue and chance <= MODEL_DOUBT)
+        or (score > cut_at and not strong_hue and (
+            (e.sure < BARELY_CUT and chance < cut_chance)
+            or (e.hatched_along and (e.sure < ALONG_CUT or chance < cut_chance))))
+        or (join_at >= score >= PAPER_BETWEEN and hue <= settings.colour_cut
+            and MODEL_DOUBT <= chance < cut_chance))
+    if doubted:
+        return asked
+    if score > cut_at or strong_hue or (hue > settings.colour_cut and score > join_at):
+        by_score = score > cut_at
+        return "cut", (True, e.sure if by_score else 1.0 if strong_hue else 0.5,
+                       "drawing" if by_score else "colour")
+    if (chance if chance is not None else 0.0) >= cut_chance:
+        # the score missed it, the sheet's other measures of the border did not
+        return "cut", (True, MODEL_SURE, "model")
+    if ((chance if chance is not None else 1.0) <= join_chance and score > join_at
+            and hue <= settings.colour_cut):
+        return "join", (False, MODEL_SURE, "model")
+    if e.verdict is not None and score > join_at:
+        # the score left it open, the profile across the border did not
+        return "cut" if e.verdict else "join", (e.verdict, PROFILE_SURE, "profile")
+    if score > join_at or hue > settings.colour_cut or score < PAPER_BETWEEN:
+        # a change of colour where no line is seen (or a line not clear enough): the
+        # pencils of one tile can differ a little; or paper between the two fills (two
+        # tiles shaded apart, no outline drawn): asked unless the rules settle it
+        return asked
+    return "join", (False, e.sure, "drawing")
+
+
+def _joined(tiles: set[Cell], joins: list[tuple[Cell, Cell]]) -> _Union:
+    """The pieces ``tiles`` make, joined across ``joins``."""
+    pieces = _Union()
+    for cell in tiles:
+        pieces.find(cell)
     for a, b in joins:
-        base.union(a, b)
-    if any(base.find(a) == base.find(b) for a, b in cuts):
-        gaps = _gaps(tiles, cuts, joins, unsure)
+        pieces.union(a, b)
+    return pieces
+
+
+def _close_gaps(tiles: set[Cell], decided: _Decided) -> _Union:
+    """The pieces joined where there is no outline, after closing the gaps of drawn outlines.
+
+    A drawn outline never just stops: where two of its loose ends face each other across one
+    border, the line runs there too (drawn too lightly to score); looked for only when an
+    outline does not close. The borders closed move from the joins to the cuts (in place).
+    """
+    base = _joined(tiles, decided.joins)
+    if any(base.find(a) == base.find(b) for a, b in decided.cuts):
+        gaps = _gaps(tiles, decided.cuts, decided.joins, decided.unsure)
         for border in gaps:
-            joins.remove(border)
-            cuts.append(border)
-            outlines[border] = (True, CLOSURE_SURE, "closure")
+            decided.joins.remove(border)
+            decided.cuts.append(border)
+            decided.outlines[border] = (True, CLOSURE_SURE, "closure")
         if gaps:
-            base = _Union()
-            for cell in tiles:
-                base.find(cell)
-            for a, b in joins:
-                base.union(a, b)
+            base = _joined(tiles, decided.joins)
+    return base
+
+
+def _settle_undecided(tiles: set[Cell], decided: _Decided, base: _Union,
+                      settle_by_rules: bool, max_unsure: int
+                      ) -> tuple[_Union, list[dict[str, Any]]]:
+    """The tiles once the undecided borders are settled: clusters of base pieces linked by
+    undecided borders, each settled by the rules when exactly one settlement is legal (and
+    ``settle_by_rules``), else joined and asked about. Rules' settlements update
+    ``decided.outlines`` in place."""
     members: dict[Cell, list[Cell]] = {}
     for cell in tiles:
         members.setdefault(base.find(cell), []).append(cell)
-    # clusters of base pieces linked by undecided borders, each settled on its own
     linked = _Union()
-    for a, b in unsure:
+    for a, b in decided.unsure:
         linked.union(base.find(a), base.find(b))
     clusters: dict[Cell, list[tuple[Cell, Cell]]] = {}
-    for edge in unsure:
+    for edge in decided.unsure:
         clusters.setdefault(linked.find(base.find(edge[0])), []).append(edge)
     final = _Union()
     for cell in tiles:
         final.union(cell, base.find(cell))
     questions: list[dict[str, Any]] = []
+    outlines = decided.outlines
     for edges in clusters.values():
         roots = sorted({base.find(x) for edge in edges for x in edge})
-        root_set = set(roots)
-        legal: list[int] = []
-        if len(edges) <= max_unsure:
-            for choice in range(1 << len(edges)):
-                trial = _Union()
-                for root in roots:
-                    trial.find(root)
-                for i, (a, b) in enumerate(edges):
-                    if choice >> i & 1:
-                        trial.union(base.find(a), base.find(b))
-                pieces: dict[Cell, list[Cell]] = {}
-                for root in roots:
-                    pieces.setdefault(trial.find(root), []).extend(members[root])
-                # a drawn outline must end up between two tiles, not inside one: the ones
-                # drawn clearly and the ones this settlement would draw
-                closed = all(
-                    trial.find(base.find(a)) != trial.find(base.find(b))
-                    for a, b in cuts
-                    if base.find(a) in root_set and base.find(b) in root_set
-                ) and all(
-                    trial.find(base.find(a)) != trial.find(base.find(b))
-                    for i, (a, b) in enumerate(edges) if not choice >> i & 1
-                )
-                if closed and all(_is_legal_tile(p) for p in pieces.values()):
-                    legal.append(choice)
-                    if len(legal) > 1:
-                        break
+        legal = (_legal_settlements(edges, roots, members, base, decided.cuts)
+                 if len(edges) <= max_unsure else [])
         if len(legal) == 1 and settle_by_rules:
             for i, (a, b) in enumerate(edges):
                 joined = bool(legal[0] >> i & 1)
@@ -460,9 +528,47 @@ def segment(
             f"is there an outline between {list(a)} and {list(b)}? the drawing does not "
             "show it clearly",
         ))
-    groups: dict[Cell, list[Cell]] = {}
-    for cell in tiles:
-        groups.setdefault(final.find(cell), []).append(cell)
+    return final, questions
+
+
+def _legal_settlements(edges: list[tuple[Cell, Cell]], roots: list[Cell],
+                       members: dict[Cell, list[Cell]], base: _Union,
+                       cuts: list[tuple[Cell, Cell]]) -> list[int]:
+    """The settlements of ``edges`` (bit i set: edge i joined) that give tiles the rules
+    allow, with every drawn outline between two tiles; stops at the second one found."""
+    root_set = set(roots)
+    legal: list[int] = []
+    for choice in range(1 << len(edges)):
+        trial = _Union()
+        for root in roots:
+            trial.find(root)
+        for i, (a, b) in enumerate(edges):
+            if choice >> i & 1:
+                trial.union(base.find(a), base.find(b))
+        pieces: dict[Cell, list[Cell]] = {}
+        for root in roots:
+            pieces.setdefault(trial.find(root), []).extend(members[root])
+        # a drawn outline must end up between two tiles, not inside one: the ones
+        # drawn clearly and the ones this settlement would draw
+        closed = all(
+            trial.find(base.find(a)) != trial.find(base.find(b))
+            for a, b in cuts
+            if base.find(a) in root_set and base.find(b) in root_set
+        ) and all(
+            trial.find(base.find(a)) != trial.find(base.find(b))
+            for i, (a, b) in enumerate(edges) if not choice >> i & 1
+        )
+        if closed and all(_is_legal_tile(p) for p in pieces.values()):
+            legal.append(choice)
+            if len(legal) > 1:
+                break
+    return legal
+
+
+def _group_questions(groups: dict[Cell, list[Cell]], cuts: list[tuple[Cell, Cell]],
+                     final: _Union) -> list[dict[str, Any]]:
+    """Questions about the tiles found: an outline inside one, a shape no tile can be."""
+    questions = []
     for a, b in cuts:
         if final.find(a) == final.find(b):
             questions.append(_question(
@@ -479,6 +585,11 @@ def segment(
                 f"these {len(group)} cells read as one shape, which no tile can be: where are "
                 "the outlines?",
             ))
+    return questions
+
+
+def _first_of_each(questions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The questions without repeats (same kind and cells), first ones kept."""
     seen: set[tuple[str, str]] = set()
     unique = []
     for q in questions:
@@ -486,8 +597,7 @@ def segment(
         if key not in seen:
             seen.add(key)
             unique.append(q)
-    shapes = tuple(sorted(tuple(sorted(g)) for g in groups.values()))
-    return Segmentation(shapes, tuple(unique), outlines)
+    return unique
 
 
 def unoutlined_tiles(
@@ -517,97 +627,131 @@ def unoutlined_tiles(
     borders.
 
     ``side_drawn`` (see :mod:`vision.second_chance.borders`) is the learned chance that the outline
-    is
-    drawn on each side ``(tile cell, empty cell)``: a side it gives at least ``surely_drawn``
-    counts as drawn whatever its light (a light coloured pencil's outline), but only on a
-    sheet where it is sure of every side that looks bare. Where one tile's outline is skipped,
-    a faint outline elsewhere is as doubtful as before: the outline it draws between two tiles
-    can be missed as easily (bench sheet 3152 of the missing-outline tests, a light pencil
-    tile joined to an unoutlined one), and only the question about its tile catches that.
-    A side it gives at most ``surely_bare`` is surely bare: a tile whose bare sides all are
-    shows that the player skips outlines as surely as a side that lets through all the
+    is drawn on each side ``(tile cell, empty cell)``: a side it gives at least ``surely_drawn``
+    counts as drawn whatever its light (a light coloured pencil's outline), but only on a sheet
+    where it is sure of every side that looks bare. Where one tile's outline is skipped, a faint
+    outline elsewhere is as doubtful as before: the outline it draws between two tiles can be missed
+    as easily (a light pencil tile joined to an unoutlined one), and only the question about its
+    tile catches that. A side it gives at most ``surely_bare`` is surely bare: a tile whose bare
+    sides all are shows that the player skips outlines as surely as a side that lets through all the
     printed line's light.
     """
     chances = side_drawn or {}
-    learned = chances
-    looks_bare = [((r, c), (nr, nc)) for shape in seg.shapes for r, c in shape
-                  for nr, nc in ((r, c + 1), (r + 1, c), (r, c - 1), (r - 1, c))
-                  if (nr, nc) in empty and (
-                      through_right[min((r, c), (nr, nc))] if r == nr
-                      else through_below[min((r, c), (nr, nc))]) > BARE_LINE * printed]
-    if any(learned.get(side, 0.0) < surely_drawn for side in looks_bare):
-        learned = {}
+    light = _SideLight(through_right, through_below, printed, empty)
+    looks_bare = [side for shape in seg.shapes for side in light.sides(shape)
+                  if light.through(side) > BARE_LINE * printed]
+    # the model counts only on a sheet where it is sure of every side that looks bare
+    learned = ({} if any(chances.get(side, 0.0) < surely_drawn for side in looks_bare)
+               else chances)
     questions = list(seg.questions)
     outlines = dict(seg.outlines)
     asked = {(q["kind"], str(q["cells"])) for q in questions}
     sides: dict[tuple[Cell, ...], tuple[int, int]] = {}
     skips = False
     for shape in seg.shapes:
-        bare = drawn = certain = 0
-        lightest = 0.0
-        for r, c in shape:
-            for nr, nc in ((r, c + 1), (r + 1, c), (r, c - 1), (r - 1, c)):
-                if (nr, nc) not in empty:
-                    continue
-                a = min((r, c), (nr, nc))
-                through = through_right[a] if r == nr else through_below[a]
-                if learned.get(((r, c), (nr, nc)), 0.0) >= surely_drawn:
-                    drawn += 1
-                    continue
-                lightest = max(lightest, through / max(printed, 1e-3))
-                if through > BARE_LINE * printed:
-                    bare += 1
-                    certain += chances.get(((r, c), (nr, nc)), 1.0) <= surely_bare
-                else:
-                    drawn += 1
+        bare, drawn, certain, lightest = light.count(shape, learned, chances, surely_drawn,
+                                                     surely_bare)
         sides[shape] = (bare, drawn)
         # a player who surely skipped one outline may have skipped others: then a tile with no
         # side on an empty cell (all its sides are other tiles' outlines) tells nothing of its
         # own (a light coloured pencil's outline can look bare by a little, not by this much)
         skips = skips or (bare > 0 and bare >= drawn
                           and (lightest >= SURELY_BARE or certain == bare))
-    centre = (N // 2, N // 2)
     if skips:
-        # where a player skips outlines, the sheet's two groups of scores are mixed with bare
-        # borders: a cut only just decided (the profile, a closed gap, a score near the
-        # middle) is asked too
-        for border, (outline, sure, by) in seg.outlines.items():
-            if not outline or (by == "drawing" and sure >= WEAK_CUT) or by not in (
-                    "drawing", "profile", "closure", "model"):
-                continue
-            a, b = border
-            both = [x for t in seg.shapes if a in t or b in t for x in t]
-            questions.append(_question(
-                "split", both,
-                f"is there an outline between {list(a)} and {list(b)}? the drawing does not "
-                "show it clearly",
-            ))
-            outlines[border] = (None, min(sure, 0.45), "asked")
+        _ask_weak_cuts(seg, questions, outlines)
+    centre = (N // 2, N // 2)
     for shape in seg.shapes:
         bare, drawn = sides[shape]
         if len(shape) < 2 or (centre in shape and len(shape) == 8):
             continue  # nothing to split; the start on the centre has 8 cells, no fewer
-        unverified = (bare > 0 and bare >= drawn) or (skips and bare + drawn == 0)
-        if not unverified:
-            continue
-        cells = set(shape)
-        # a cut inside the tile only the profile or a closed gap made is as doubtful as the
-        # joins: the tile beyond it is part of the question
-        near = set(shape)
-        for (a, b), (outline, _, by) in seg.outlines.items():
-            if outline and by in ("profile", "closure", "model") and (a in cells) != (b in cells):
-                other = b if a in cells else a
-                near.update(next(t for t in seg.shapes if other in t))
-        question = _question(
-            "split", list(near),
-            f"no outline is drawn around these {len(shape)} cells: are they one tile or "
-            "several?",
-        )
-        if ("split", str(question["cells"])) not in asked:
-            questions.append(question)
-        for border, (outline, _, _) in outlines.items():
-            if outline is False and border[0] in cells and border[1] in cells:
-                outlines[border] = (None, 0.25, "asked")
+        if (bare > 0 and bare >= drawn) or (skips and bare + drawn == 0):
+            _ask_unverified(shape, seg, asked, questions, outlines)
     unique = {(q["kind"], str(q["cells"])): q for q in reversed(questions)}
     kept = [q for q in questions if unique[(q["kind"], str(q["cells"]))] is q]
     return Segmentation(seg.shapes, tuple(kept), outlines)
+
+
+@dataclass(frozen=True)
+class _SideLight:
+    """The light through the sides of tiles on empty cells."""
+
+    through_right: np.ndarray
+    through_below: np.ndarray
+    printed: float
+    empty: set[Cell]
+
+    def sides(self, shape: tuple[Cell, ...]) -> list[tuple[Cell, Cell]]:
+        """The sides ``(tile cell, empty cell)`` of a tile, cell by cell."""
+        return [((r, c), (nr, nc)) for r, c in shape
+                for nr, nc in ((r, c + 1), (r + 1, c), (r, c - 1), (r - 1, c))
+                if (nr, nc) in self.empty]
+
+    def through(self, side: tuple[Cell, Cell]) -> float:
+        (r, c), (nr, nc) = side
+        a = min((r, c), (nr, nc))
+        # the array's own number type, as the thresholds were compared with it
+        return cast(float, self.through_right[a] if r == nr else self.through_below[a])
+
+    def count(self, shape: tuple[Cell, ...], learned: dict[tuple[Cell, Cell], float],
+              chances: dict[tuple[Cell, Cell], float], surely_drawn: float,
+              surely_bare: float) -> tuple[int, int, int, float]:
+        """A tile's sides on empty cells: (bare, drawn, surely bare by the model, the
+        lightest's light relative to the printed line's)."""
+        bare = drawn = certain = 0
+        lightest = 0.0
+        for side in self.sides(shape):
+            through = self.through(side)
+            if learned.get(side, 0.0) >= surely_drawn:
+                drawn += 1
+                continue
+            lightest = max(lightest, through / max(self.printed, 1e-3))
+            if through > BARE_LINE * self.printed:
+                bare += 1
+                certain += chances.get(side, 1.0) <= surely_bare
+            else:
+                drawn += 1
+        return bare, drawn, certain, lightest
+
+
+def _ask_weak_cuts(seg: Segmentation, questions: list[dict[str, Any]],
+                   outlines: dict[tuple[Cell, Cell], tuple[bool | None, float, str]]) -> None:
+    """Where a player skips outlines, the sheet's two groups of scores are mixed with bare
+    borders: a cut only just decided (the profile, a closed gap, a score near the middle) is
+    asked too (``questions`` and ``outlines`` updated in place)."""
+    for border, (outline, sure, by) in seg.outlines.items():
+        if not outline or (by == "drawing" and sure >= WEAK_CUT) or by not in (
+                "drawing", "profile", "closure", "model"):
+            continue
+        a, b = border
+        both = [x for t in seg.shapes if a in t or b in t for x in t]
+        questions.append(_question(
+            "split", both,
+            f"is there an outline between {list(a)} and {list(b)}? the drawing does not "
+            "show it clearly",
+        ))
+        outlines[border] = (None, min(sure, WEAK_CUT_ASKED), "asked")
+
+
+def _ask_unverified(shape: tuple[Cell, ...], seg: Segmentation, asked: set[tuple[str, str]],
+                    questions: list[dict[str, Any]],
+                    outlines: dict[tuple[Cell, Cell], tuple[bool | None, float, str]]) -> None:
+    """Ask whether a tile read without an outline around it is one tile or several; its joins
+    become asked borders (``questions`` and ``outlines`` updated in place)."""
+    cells = set(shape)
+    # a cut inside the tile only the profile or a closed gap made is as doubtful as the
+    # joins: the tile beyond it is part of the question
+    near = set(shape)
+    for (a, b), (outline, _, by) in seg.outlines.items():
+        if outline and by in ("profile", "closure", "model") and (a in cells) != (b in cells):
+            other = b if a in cells else a
+            near.update(next(t for t in seg.shapes if other in t))
+    question = _question(
+        "split", list(near),
+        f"no outline is drawn around these {len(shape)} cells: are they one tile or "
+        "several?",
+    )
+    if ("split", str(question["cells"])) not in asked:
+        questions.append(question)
+    for border, (outline, _, _) in outlines.items():
+        if outline is False and border[0] in cells and border[1] in cells:
+            outlines[border] = (None, UNOUTLINED_JOIN, "asked")

@@ -36,7 +36,19 @@ def sheet_image(
     width_mm, height_mm = layout.page_mm
     canvas = np.empty((_px(height_mm, px_per_mm), _px(width_mm, px_per_mm), 3), np.uint8)
     canvas[:] = np.array(paper, np.uint8)
-    s = px_per_mm
+    _draw_grid(canvas, layout, px_per_mm)
+    _draw_name_field(canvas, layout, px_per_mm)
+    _draw_title(canvas, layout, px_per_mm, title)
+    if layout.has_markers:
+        s = px_per_mm
+        side = _px(layout.marker_size_mm, s)
+        for marker_id, (cx, cy) in zip(layout.marker_ids, layout.marker_centres_mm(), strict=True):
+            paste_marker(canvas, marker_id, (cx * s, cy * s), side, quiet_zone=0.2)
+    return canvas
+
+
+def _draw_grid(canvas: np.ndarray, layout: SheetLayout, s: float) -> None:
+    """The 9x9 grid's lines, its thick frame and the centre circle."""
     x0, y0 = layout.grid_origin_mm
     cell = layout.cell_mm
     line = max(1, _px(layout.line_mm, s))
@@ -57,30 +69,38 @@ def sheet_image(
     centre = (_px(x0 + 4.5 * cell, s), _px(y0 + 4.5 * cell, s))
     cv2.circle(canvas, centre, _px(layout.circle_ratio * cell, s), LINE, line, cv2.LINE_AA)
 
-    font = cv2.FONT_HERSHEY_SIMPLEX
+
+def _draw_name_field(canvas: np.ndarray, layout: SheetLayout, s: float) -> None:
+    """"Name" and the line to write it on (where the layout has a name box)."""
     nx, ny, nw, nh = layout.name_box_mm
-    if nw > 0:
-        scale = nh * s / 40
-        cv2.putText(
-            canvas,
-            "Name",
-            (_px(nx, s), _px(ny + nh * 0.45, s)),
-            font,
-            scale * 0.8,
-            INK,
-            max(1, _px(0.25, s)),
-            cv2.LINE_AA,
-        )
-        cv2.line(
-            canvas,
-            (_px(nx, s), _px(ny + nh, s)),
-            (_px(nx + nw, s), _px(ny + nh, s)),
-            LINE,
-            max(1, _px(0.25, s)),
-            cv2.LINE_AA,
-        )
-    # the title under the grid: on the plain pad it is what tells the reader which side is up
-    ty = y0 + layout.grid_mm + 7.0
+    if nw <= 0:
+        return
+    scale = nh * s / 40
+    cv2.putText(
+        canvas,
+        "Name",
+        (_px(nx, s), _px(ny + nh * 0.45, s)),
+        cv2.FONT_HERSHEY_SIMPLEX,
+        scale * 0.8,
+        INK,
+        max(1, _px(0.25, s)),
+        cv2.LINE_AA,
+    )
+    cv2.line(
+        canvas,
+        (_px(nx, s), _px(ny + nh, s)),
+        (_px(nx + nw, s), _px(ny + nh, s)),
+        LINE,
+        max(1, _px(0.25, s)),
+        cv2.LINE_AA,
+    )
+
+
+def _draw_title(canvas: np.ndarray, layout: SheetLayout, s: float, title: str) -> None:
+    """The title under the grid: on the plain pad it is what tells the reader which side is
+    up."""
+    font = cv2.FONT_HERSHEY_SIMPLEX
+    ty = layout.grid_origin_mm[1] + layout.grid_mm + 7.0
     scale = 5.0 * s / 22
     size, _ = cv2.getTextSize(title, font, scale, max(1, _px(0.4, s)))
     cv2.putText(
@@ -93,11 +113,6 @@ def sheet_image(
         max(1, _px(0.4, s)),
         cv2.LINE_AA,
     )
-    if layout.has_markers:
-        side = _px(layout.marker_size_mm, s)
-        for marker_id, (cx, cy) in zip(layout.marker_ids, layout.marker_centres_mm(), strict=True):
-            paste_marker(canvas, marker_id, (cx * s, cy * s), side, quiet_zone=0.2)
-    return canvas
 
 
 def write_sheet(path: Path, layout: SheetLayout, *, dpi: int = 300, pages: int = 1

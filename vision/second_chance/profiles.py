@@ -2,16 +2,15 @@
 profile across the grid line, compared with the profiles of this sheet's own sure borders.
 
 The outline score of :mod:`vision.second_chance.outlines` is one number: how much darker the border
-is
-than a printed line would be. Soft pencil over dark shading brings many drawn outlines close to
-the printed line in that number, but not in shape: across the border a printed line under the
-fill is a thin dip at the line, the same on every border of the sheet, while a drawn outline is
-wider, sits where the hand put it, often has a strip of paper beside it (players shade up to
-their outline) and different shading on its two sides. So each undecided border's profile is
-compared with the median profile of the sheet's sure insides (borders clearly without a line)
-and of its sure outlines, in units of how much those profiles vary on this sheet. A border far
-from every sure inside and close to the sure outlines is an outline; one close to the insides
-and far from the outlines is none; anything else stays undecided (rules, or a question).
+is than a printed line would be. Soft pencil over dark shading brings many drawn outlines close to
+the printed line in that number, but not in shape: across the border a printed line under the fill
+is a thin dip at the line, the same on every border of the sheet, while a drawn outline is wider,
+sits where the hand put it, often has a strip of paper beside it (players shade up to their outline)
+and different shading on its two sides. So each undecided border's profile is compared with the
+median profile of the sheet's sure insides (borders clearly without a line) and of its sure
+outlines, in units of how much those profiles vary on this sheet. A border far from every sure
+inside and close to the sure outlines is an outline; one close to the insides and far from the
+outlines is none; anything else stays undecided (rules, or a question).
 """
 
 from __future__ import annotations
@@ -33,6 +32,9 @@ SIDE = 4
 COMPARED = 6
 #: a profile's spread is never taken below this (a sheet whose sure borders look all alike)
 MIN_SPREAD = 0.02
+#: a border is measured along the middle of each cell's stretch of grid line: this share of a
+#: cell is left out at each end (the corners, where the crossing line and other outlines meet)
+BORDER_TRIM = 0.22
 #: the fewest sure insides and sure outlines a sheet needs for its templates
 MIN_INSIDES = 5
 MIN_OUTLINES = 3
@@ -47,8 +49,8 @@ class ProfileRule:
     outline_near: float = 2.0
     outline_lead: float = 1.0
     #: ... and only where the score leans this share of the way from the middle of the
-    #: undecided band to the cut (profile cuts on scores just past the middle split tiles in
-    #: two without a question on bench sheets 2028, 2039, 2070: leans 0.13-0.22)
+    #: undecided band to the cut (profile cuts on scores just past the middle, leans of about
+    #: 0.13-0.22, split tiles in two without a question)
     outline_lean: float = 0.3
     #: no outline: at most this far from the sure insides, and this much nearer to them
     inside_near: float = 1.2
@@ -65,7 +67,7 @@ def border_profiles(darkness: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     border, so a hatch stroke crossing it counts little and a line along it fully.
     """
     t = 1.0 - darkness
-    trim = int(CANON_CELL * 0.22)
+    trim = int(CANON_CELL * BORDER_TRIM)
     lines = PAD + np.arange(1, N) * CANON_CELL
     offsets = np.arange(-REACH, REACH + 1)
     # vertical lines: (rows of pixels, 8 lines, offsets) -> per cell of the line

@@ -38,6 +38,7 @@ import numpy as np
 from companion.second_chance.deck import Deck
 from companion.second_chance.shapes import Cell, Shape
 from companion.second_chance.sheet import SheetCheck, check_sheet
+from config.schema import SheetReaderSettings
 from vision.second_chance.borders import (
     FEATURES,
     SheetBorderLevels,
@@ -47,33 +48,22 @@ from vision.second_chance.borders import (
     side_features,
 )
 from vision.second_chance.cells import (
-    GRID_PX,
-    PAD,
     UNSURE_PAPER_CONFIDENCE,
     CellFeatures,
-    _one_stroke,
     cell_features,
     classify_cells,
     crop_grid,
     ink_maps,
+    is_sure_one,
     looks_like_paper_beside,
     paper_and_unsure,
     paper_cast,
-    paper_model,
 )
-from vision.second_chance.geometry import (
-    GridFit,
-    locate_grid,
-    rectify,
-    refine_mesh,
-    warp_canon,
-)
+from vision.second_chance.geometry import GridFit, locate_grid, rectify, refine_mesh, warp_canon
 from vision.second_chance.layout import GRID_CELLS, SheetLayout
 from vision.second_chance.outlines import (
     Segmentation,
-    border_light,
     border_light_levels,
-    hue_gap,
     outline_scores,
     outline_thresholds,
     printed_line_level,
@@ -81,32 +71,27 @@ from vision.second_chance.outlines import (
     unoutlined_tiles,
 )
 from vision.second_chance.profiles import border_profiles, profile_verdicts
-from vision.second_chance.settings import DEFAULT_CONFIG, SheetReaderConfig, reader_config
+from vision.second_chance.settings import DEFAULT_SETTINGS
 
-# the stages' names stay importable from here (other modules and tests use them)
 __all__ = [
-    "DEFAULT_CONFIG",
-    "GRID_PX",
-    "PAD",
-    "CellFeatures",
-    "Segmentation",
-    "SheetReaderConfig",
+    "BorderLook",
+    "CellsRead",
     "SheetReading",
-    "border_light",
-    "cell_features",
-    "classify_cells",
-    "crop_grid",
-    "hue_gap",
-    "ink_maps",
-    "outline_scores",
-    "outline_thresholds",
-    "paper_cast",
-    "paper_model",
-    "printed_line_level",
+    "SidesLook",
+    "ask_unoutlined",
+    "cell_questions",
+    "filled_cells",
+    "find_bonus",
+    "look_at_borders",
+    "measure_borders",
+    "name_tiles_in_cell_questions",
+    "overall_confidence",
     "read_canonical",
+    "read_cells",
     "read_sheet",
-    "reader_config",
-    "segment",
+    "rectified",
+    "segment_tiles",
+    "take_in_shading",
 ]
 
 N = GRID_CELLS
@@ -171,20 +156,28 @@ MANY_DOUBTFUL = 8
 #: (solid pencil shading measures 0.03-0.07, hatching and cross-hatching 0.1-0.18)
 HATCHED_TEXTURE = 0.1
 #: the one mark looking a little like a 1 (asked about) is the bonus meanwhile from this share
-#: of ``one_max_ink`` on: on the bench's sheets pen 1s that fail the stroke test have ink
-#: 0.22-0.34, the faint traces and strokes of tiles that look a little like a 1, 0.02-0.06
+#: of ``one_max_ink`` on: pen 1s that fail the stroke test have ink 0.22-0.34, the faint
+#: traces and strokes of tiles that look a little like a 1, 0.02-0.06
 HEAVY_ONE_INK = 0.3
 #: a doubtful cell (asked about) counts as filled meanwhile from this fill score on, below the
 #: middle of the doubtful band: doubtful cells are mostly light shading on nearly full sheets
-#: (on seeds 0-299 and 5000-5299 the doubtful empty ones scored up to 0.76 but one, at 1.0;
-#: the filled ones below the middle from 0.85)
+#: (doubtful empty cells score up to about 0.76, doubtful filled ones below the middle from
+#: about 0.85)
 DOUBTFUL_LEANS_FILLED = 0.8
 #: two cells are hatched alike along their border when their strokes' mean direction along it
-#: (vision.second_chance.borders' strokes_along: 1 all along, -1 all across) is at least this, and
-#: their directions differ (strokes_apart) by at most this (sheet 11265: vertical pencil
-#: hatching along a vertical border, 0.94 and 0.02, cut just past the sheet's cut score)
+#: (vision.second_chance.borders' strokes_along: 1 all along, -1 all across) is at least this,
+#: and their directions differ (strokes_apart) by at most this (pencil hatching along the
+#: border darkens the printed line like an outline: about 0.94 and 0.02)
 HATCH_ALONG = 0.8
 HATCH_ALIKE = 0.2
+#: the percentiles of the light along a border: the light through it, and its low end (how
+#: evenly dark the border is)
+THROUGH_PERCENTILE = 70.0
+LOW_PERCENTILE = 30.0
+#: the light beside a border is never taken below this (a ratio's denominator)
+MIN_BESIDE = 1e-3
+#: the confidence of a sheet read with any question
+ASKED_CONFIDENCE = 0.5
 
 
 @dataclass(frozen=True)
@@ -202,7 +195,8 @@ class BorderLook:
     extra_probability: dict[tuple[Cell, Cell], float]  # ... on the extra borders asked for
 
 
-def look_at_borders(tiles: set[Cell], measured: SheetBorderLevels, cfg: SheetReaderConfig,
+def look_at_borders(tiles: set[Cell], measured: SheetBorderLevels,
+                    settings: SheetReaderSettings,
                     extra: list[tuple[Cell, Cell]] | None = None) -> BorderLook:
     """Score, profile and the learned model on every border between two of ``tiles``, and
     on the ``extra`` borders (a cell beside a tile, taken as filled: measured against the
@@ -214,10 +208,10 @@ def look_at_borders(tiles: set[Cell], measured: SheetBorderLevels, cfg: SheetRea
             scores[((r, c), (r, c + 1))] = float(right[r, c])
         if (r + 1, c) in tiles:
             scores[((r, c), (r + 1, c))] = float(below[r, c])
-    thresholds = outline_thresholds(np.asarray(list(scores.values())), cfg)
+    thresholds = outline_thresholds(np.asarray(list(scores.values())), settings)
     # the rules may settle an undecided border only on a sheet whose outlines stand out from
     # the rest (two clear groups): where none are drawn, a legal split is still a guess
-    calibrated = thresholds != (cfg.cut, cfg.join)
+    calibrated = thresholds != (settings.cut, settings.join)
     verdicts = {}
     cut_at, join_at = thresholds
     profile_r, profile_b = measured.profile_right, measured.profile_below
@@ -227,7 +221,7 @@ def look_at_borders(tiles: set[Cell], measured: SheetBorderLevels, cfg: SheetRea
         profiles = {(a, b): profile_r[a] if a[0] == b[0] else profile_b[a] for a, b in scores}
         verdicts = profile_verdicts(profiles, scores, thresholds)
         # between two hatched cells a stroke of the hatching along the printed line has the
-        # profile of an outline (seed 9612, cross-hatching): the profile cuts nothing there
+        # profile of an outline (cross-hatching): the profile cuts nothing there
         texture = measured.texture
         verdicts = {border: cut for border, cut in verdicts.items()
                     if not (cut and min(texture[border[0]], texture[border[1]])
@@ -258,8 +252,7 @@ def _borders_beside(cells: list[Cell], tiles: set[Cell]) -> list[tuple[Cell, Cel
 def _inside_a_tile(cells: list[Cell], look: BorderLook, tiles: set[Cell]) -> set[Cell]:
     """The ``cells`` (doubtful, read empty) beside a tile with surely no outline between, where
     the tile's own outline would run if the cell were outside it: shading of that tile (a
-    light coloured pencil). On the bench ranges 9000-11399 the rule mended 6 sheets and made
-    none worse."""
+    light coloured pencil)."""
     model = load_border_model()
     if model is None:
         return set()
@@ -268,39 +261,60 @@ def _inside_a_tile(cells: list[Cell], look: BorderLook, tiles: set[Cell]) -> set
                    for border in _borders_beside([cell], tiles))}
 
 
-def read_canonical(
-    canon: np.ndarray,
-    cfg: SheetReaderConfig = DEFAULT_CONFIG,
-    *,
-    method: str = "canonical",
-    started: float | None = None,
-    orientation_confidence: float = 1.0,
-    deck: Deck | None = None,
-) -> SheetReading:
-    """Read a canonical (already located) sheet image."""
-    started = time.perf_counter() if started is None else started
+@dataclass(frozen=True)
+class CellsRead:
+    """Every cell measured and classified (see :func:`read_cells`); arrays of shape (9, 9)."""
+
+    ink: np.ndarray  # the ink mask of the cropped grid (vision.second_chance.cells.crop_grid)
+    darkness: np.ndarray  # the darkness map of the cropped grid
+    features: CellFeatures
+    state: np.ndarray  # 0 empty, 1 filled, -1 doubtful
+    confidence: np.ndarray
+    ones: list[Cell]  # the candidates for the bonus 1
+    unsure_paper: np.ndarray  # cells whose paper is unsure (see paper_and_unsure)
+
+    @property
+    def doubtful(self) -> list[Cell]:
+        return [(r, c) for r in range(N) for c in range(N) if self.state[r, c] == -1]
+
+
+def rectified(canon: np.ndarray) -> np.ndarray:
+    """The canonical image with the grid lines found and straightened (lens, a bent sheet),
+    in colour."""
     gray = canon.mean(axis=2).astype(np.float32) if canon.ndim == 3 else canon.astype(np.float32)
     mesh = refine_mesh(gray)
     canon = rectify(canon, mesh)
     if canon.ndim == 2:
         canon = cv2.cvtColor(canon, cv2.COLOR_GRAY2BGR)
+    return canon
+
+
+def read_cells(settings: SheetReaderSettings, canon: np.ndarray) -> CellsRead:
+    """Stages 3-5: the paper under the light, each cell's ink, and each cell classified."""
     gray = cv2.cvtColor(canon, cv2.COLOR_BGR2GRAY).astype(np.float32)
     paper, unsure_paper = paper_and_unsure(gray, colour=canon)
     cast = paper_cast(canon, paper)
-    ink, darkness, norm, chroma_map = ink_maps(crop_grid(canon), crop_grid(paper), cast, cfg)
-    f = cell_features(ink, darkness, norm, chroma_map, cfg)
-    state, confidence, ones = classify_cells(f, cfg, unsure_paper)
+    ink, darkness, norm, chroma_map = ink_maps(crop_grid(canon), crop_grid(paper), cast,
+                                               settings)
+    f = cell_features(ink, darkness, norm, chroma_map, settings)
+    state, confidence, ones = classify_cells(f, settings, unsure_paper)
     # an even fill that looks like the empty paper beside it is asked about
-    paper_like = looks_like_paper_beside(crop_grid(canon), state, f.texture, cfg)
+    paper_like = looks_like_paper_beside(crop_grid(canon), state, f.texture, settings)
     state = np.where(paper_like, -1, state)
     confidence = np.where(paper_like, np.minimum(confidence, UNSURE_PAPER_CONFIDENCE),
                           confidence)
+    return CellsRead(ink, darkness, f, state, confidence, ones, unsure_paper)
+
+
+def cell_questions(settings: SheetReaderSettings, cells: CellsRead) -> list[dict[str, Any]]:
+    """A question for every doubtful cell; with many of them, one about the cells read empty."""
     questions: list[dict[str, Any]] = []
-    doubtful = [(r, c) for r in range(N) for c in range(N) if state[r, c] == -1]
+    doubtful = cells.doubtful
     for cell in doubtful:
         # a cell asked about only for the paper under it (see paper_and_unsure) has no marks
         # to speak of: it is darker than the shading beside it was taken to be lit
-        shadowed = bool(unsure_paper[cell]) and f.score[cell] <= cfg.empty_score
+        shadowed = (bool(cells.unsure_paper[cell])
+                    and cells.features.score[cell] <= settings.empty_score)
         questions.append(
             {
                 "kind": "cell",
@@ -313,7 +327,7 @@ def read_canonical(
     if len(doubtful) >= MANY_DOUBTFUL:
         # this many unclear cells say the sheet's own light and shading were misjudged (a
         # nearly full sheet in light pencil): a cell read empty is no surer than they are
-        read_empty = [[r, c] for r in range(N) for c in range(N) if state[r, c] == 0]
+        read_empty = [[r, c] for r in range(N) for c in range(N) if cells.state[r, c] == 0]
         if read_empty:
             questions.append(
                 {
@@ -323,22 +337,30 @@ def read_canonical(
                     "misread too: are these cells empty?",
                 }
             )
+    return questions
+
+
+def find_bonus(settings: SheetReaderSettings, cells: CellsRead
+               ) -> tuple[Cell | None, list[Cell], list[dict[str, Any]]]:
+    """(the bonus 1 or None, the cells that look like a 1, the questions about them)."""
+    state, f = cells.state, cells.features
     bonus: Cell | None = None
-    ones = [cell for cell in ones if state[cell] != 0]
+    questions: list[dict[str, Any]] = []
+    ones = [cell for cell in cells.ones if state[cell] != 0]
     # a 1 shaped mark with more ink than a written 1 has (a heavy pen, a blurred frame) is
     # never taken for sure, but asked about when no sure 1 is found: read as a one-cell tile
     # it would change the score without a question
     # a sure 1 is also a cell surely written in: faint traces of an erased mark (a doubtful
     # cell, asked about anyway) that look like a 1 never compete with a clear one
     strong = [cell for cell in ones
-              if state[cell] == 1 and f.ink[cell] <= cfg.one_max_ink
-              and _one_stroke(ink, cell, f, cfg)]
+              if state[cell] == 1 and f.ink[cell] <= settings.one_max_ink
+              and is_sure_one(cells.ink, cell, f, settings)]
     weak = [cell for cell in ones if cell not in strong]
     if len(strong) == 1:
         bonus = strong[0]
     elif not strong and weak:
         if (len(weak) == 1 and state[weak[0]] == 1
-                and f.ink[weak[0]] >= cfg.one_max_ink * HEAVY_ONE_INK):
+                and f.ink[weak[0]] >= settings.one_max_ink * HEAVY_ONE_INK):
             # meanwhile, one mark that looks like a 1 in heavy ink (a pen's 1: its strokes
             # break into more pieces than a pencil's) is the bonus rather than a one-cell tile
             bonus = weak[0]
@@ -358,49 +380,85 @@ def read_canonical(
                 "message": "several cells look like a handwritten 1: which is it?",
             }
         )
-    # a doubtful cell is asked about; meanwhile it counts on the side its score is nearer
+    return bonus, ones, questions
+
+
+def filled_cells(cells: CellsRead, bonus: Cell | None) -> set[Cell]:
+    """The cells counted filled: read filled, doubtful leaning filled (asked about; they count
+    on the side their score is nearer meanwhile), and the bonus."""
+    state, score = cells.state, cells.features.score
     filled = {(r, c) for r in range(N) for c in range(N)
               if state[r, c] == 1
-              or (state[r, c] == -1 and f.score[r, c] >= DOUBTFUL_LEANS_FILLED)}
+              or (state[r, c] == -1 and score[r, c] >= DOUBTFUL_LEANS_FILLED)}
     if bonus is not None:
         filled.add(bonus)
-    tiles = filled - ({bonus} if bonus else set())
+    return filled
+
+
+def measure_borders(settings: SheetReaderSettings, cells: CellsRead) -> SheetBorderLevels:
+    """Stage 6: the light through and beside every border, the printed line's level, and each
+    border's outline score and profile."""
     (levels_r, beside_r), (levels_b, beside_b) = border_light_levels(
-        darkness, percentiles=(70.0, 30.0))
+        cells.darkness, percentiles=(THROUGH_PERCENTILE, LOW_PERCENTILE))
     (through_r, low_r), (through_b, low_b) = levels_r, levels_b
-    ratio_r = through_r / np.maximum(beside_r, 1e-3)
-    ratio_b = through_b / np.maximum(beside_b, 1e-3)
-    printed = printed_line_level(ratio_r, ratio_b, state == 1, cfg)
-    right = outline_scores(through_r, beside_r, printed, cfg)
-    below = outline_scores(through_b, beside_b, printed, cfg)
-    measured = SheetBorderLevels(
+    ratio_r = through_r / np.maximum(beside_r, MIN_BESIDE)
+    ratio_b = through_b / np.maximum(beside_b, MIN_BESIDE)
+    printed = printed_line_level(ratio_r, ratio_b, cells.state == 1, settings)
+    right = outline_scores(through_r, beside_r, printed, settings)
+    below = outline_scores(through_b, beside_b, printed, settings)
+    f = cells.features
+    return SheetBorderLevels(
         right, below, through_r, through_b, low_r, low_b, beside_r, beside_b,
-        *border_profiles(darkness), printed, (cfg.cut, cfg.join), False, f.colour, f.darkness,
-        f.texture, f.strokes)
-    # a doubtful cell read empty that no outline parts from a tile beside it is shading of
-    # that tile (a light coloured pencil): filled meanwhile, and still asked about
+        *border_profiles(cells.darkness), printed, (settings.cut, settings.join), False,
+        f.colour, f.darkness, f.texture, f.strokes)
+
+
+def take_in_shading(settings: SheetReaderSettings, measured: SheetBorderLevels,
+                    doubtful: list[Cell], filled: set[Cell], tiles: set[Cell]) -> BorderLook:
+    """The look at the borders between ``tiles``; a doubtful cell read empty that no outline
+    parts from a tile beside it is shading of that tile (a light coloured pencil): it joins
+    ``filled`` and ``tiles`` (in place) meanwhile, and is still asked about."""
     leaning_empty = [cell for cell in doubtful if cell not in filled]
-    look = look_at_borders(tiles, measured, cfg, _borders_beside(leaning_empty, tiles))
+    look = look_at_borders(tiles, measured, settings, _borders_beside(leaning_empty, tiles))
     inside = _inside_a_tile(leaning_empty, look, tiles)
     if inside:
         filled |= inside
         tiles |= inside
-        look = look_at_borders(tiles, measured, cfg)
-    thresholds, calibrated, verdicts = look.thresholds, look.calibrated, look.verdicts
-    levels, borders, features, probability = (look.levels, look.borders, look.features,
-                                              look.probability)
+        look = look_at_borders(tiles, measured, settings)
+    return look
+
+
+def segment_tiles(settings: SheetReaderSettings, tiles: set[Cell], look: BorderLook,
+                  colour: np.ndarray) -> Segmentation:
+    """Stage 7: the tiles, from the look at their borders (see :func:`segment`)."""
     model = load_border_model()
-    along = features[:, FEATURES.index("strokes_along")]
-    apart = features[:, FEATURES.index("strokes_apart")]
-    hatched_along = {border for border, a, b in zip(borders, along, apart, strict=True)
+    along = look.features[:, FEATURES.index("strokes_along")]
+    apart = look.features[:, FEATURES.index("strokes_apart")]
+    hatched_along = {border for border, a, b in zip(look.borders, along, apart, strict=True)
                      if a >= HATCH_ALONG and b <= HATCH_ALIKE}
-    seg = segment(tiles, right, below, f.colour, cfg, thresholds=thresholds,
-                  settle_by_rules=calibrated, profile_verdicts=verdicts,
-                  border_probability=probability,
-                  sure_probability=((model.cut_above, model.join_below) if model is not None
-                                    else (1.0, 0.0)),
-                  hatched_along=hatched_along)
-    # where the player drew no outline, the joins are no evidence: asked
+    levels = look.levels
+    return segment(tiles, levels.right, levels.below, colour, settings,
+                   thresholds=look.thresholds,
+                   settle_by_rules=look.calibrated, profile_verdicts=look.verdicts,
+                   border_probability=look.probability,
+                   sure_probability=((model.cut_above, model.join_below) if model is not None
+                                     else (1.0, 0.0)),
+                   hatched_along=hatched_along)
+
+
+@dataclass(frozen=True)
+class SidesLook:
+    """The learned look at the sides of tiles on empty cells (see :func:`ask_unoutlined`)."""
+
+    sides: list[tuple[Cell, Cell]]  # (tile cell, empty cell)
+    features: np.ndarray  # a row of vision.second_chance.borders.SIDE_FEATURES per side
+    drawn: dict[tuple[Cell, Cell], float]  # the learned chance the outline is drawn there
+
+
+def ask_unoutlined(seg: Segmentation, levels: SheetBorderLevels, filled: set[Cell],
+                   tiles: set[Cell]) -> tuple[Segmentation, SidesLook]:
+    """Where the player drew no outline, the joins are no evidence: those tiles are asked
+    about (see :func:`unoutlined_tiles`)."""
     empty = {(r, c) for r in range(N) for c in range(N) if (r, c) not in filled}
     sides = [(cell, (cell[0] + dr, cell[1] + dc)) for cell in sorted(tiles)
              for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))
@@ -411,22 +469,68 @@ def read_canonical(
     side_model = load_side_model()
     side_drawn = (dict(zip(sides, side_model.probabilities(side_rows).tolist(), strict=True))
                   if side_model is not None else {})
-    seg = unoutlined_tiles(seg, through_r, through_b, printed, empty, side_drawn=side_drawn,
+    seg = unoutlined_tiles(seg, levels.through_right, levels.through_below, levels.printed,
+                           empty, side_drawn=side_drawn,
                            surely_drawn=side_model.cut_above if side_model is not None
                            else 1.0,
                            surely_bare=side_model.join_below if side_model is not None
                            else 0.0)
-    questions.extend(seg.questions)
-    # a doubtful cell changes the tiles around it: they are part of its question
+    return seg, SidesLook(sides, side_rows, side_drawn)
+
+
+def name_tiles_in_cell_questions(questions: list[dict[str, Any]],
+                                 shapes: tuple[tuple[Cell, ...], ...]) -> None:
+    """A doubtful cell changes the tiles around it: they become part of its question (in
+    place)."""
     for q in questions:
         if q["kind"] != "cell":
             continue
         r, c = q["cells"][0]
         near = {(r + dr, c + dc) for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))}
-        for shape in seg.shapes:
+        for shape in shapes:
             if near & set(shape):
                 q["cells"].extend(list(x) for x in shape if list(x) not in q["cells"])
-    if orientation_confidence < cfg.min_orientation:
+
+
+def overall_confidence(confidence: np.ndarray, seg: Segmentation,
+                       questions: list[dict[str, Any]]) -> float:
+    """The least sure cell, or the least sure outline the drawing (or the colour) decided;
+    the rules' settlements and the asked borders are covered by the questions."""
+    overall = float(confidence.min())
+    drawn = [sure for _, sure, by in seg.outlines.values()
+             if by in ("drawing", "colour", "profile", "model")]
+    if drawn:
+        overall = min(overall, min(drawn))
+    if questions:
+        overall = min(overall, ASKED_CONFIDENCE)
+    return overall
+
+
+def read_canonical(
+    canon: np.ndarray,
+    *,
+    settings: SheetReaderSettings = DEFAULT_SETTINGS,
+    method: str = "canonical",
+    started: float | None = None,
+    orientation_confidence: float = 1.0,
+    deck: Deck | None = None,
+) -> SheetReading:
+    """Read a canonical (already located) sheet image."""
+    started = time.perf_counter() if started is None else started
+    canon = rectified(canon)
+    cells = read_cells(settings, canon)
+    questions = cell_questions(settings, cells)
+    bonus, ones, bonus_questions = find_bonus(settings, cells)
+    questions.extend(bonus_questions)
+    filled = filled_cells(cells, bonus)
+    tiles = filled - ({bonus} if bonus else set())
+    measured = measure_borders(settings, cells)
+    look = take_in_shading(settings, measured, cells.doubtful, filled, tiles)
+    seg = segment_tiles(settings, tiles, look, cells.features.colour)
+    seg, sides = ask_unoutlined(seg, look.levels, filled, tiles)
+    questions.extend(seg.questions)
+    name_tiles_in_cell_questions(questions, seg.shapes)
+    if orientation_confidence < settings.min_orientation:
         questions.append(
             {
                 "kind": "orientation",
@@ -440,18 +544,10 @@ def read_canonical(
         for r in range(N)
     )
     doubtful_all = sorted(
-        {(r, c) for r in range(N) for c in range(N) if confidence[r, c] < cfg.doubtful_below}
+        {(r, c) for r in range(N) for c in range(N)
+         if cells.confidence[r, c] < settings.doubtful_below}
         | {tuple(x) for q in questions for x in q["cells"]}
     )
-    overall = float(confidence.min())
-    # the least sure outline the drawing (or the colour) decided; the rules' settlements and
-    # the asked borders are covered by the questions
-    drawn = [sure for _, sure, by in seg.outlines.values()
-             if by in ("drawing", "colour", "profile", "model")]
-    if drawn:
-        overall = min(overall, min(drawn))
-    if questions:
-        overall = min(overall, 0.5)
     return SheetReading(
         grid_rows=rows,
         shapes=seg.shapes,
@@ -459,34 +555,41 @@ def read_canonical(
         check=check,
         questions=tuple(questions),
         doubtful=tuple(doubtful_all),
-        confidence=overall,
-        cell_confidence=confidence,
+        confidence=overall_confidence(cells.confidence, seg, questions),
+        cell_confidence=cells.confidence,
         method=method,
         seconds=time.perf_counter() - started,
         outlines=seg.outlines,
-        debug={
-            "ink": f.score,
-            "right": right,
-            "below": below,
-            "printed": printed,
-            "thresholds": thresholds,
-            "spread_x": f.spread_x,
-            "spread_y": f.spread_y,
-            "canon": canon,
-            "ones": ones, "colour": f.colour, "texture": f.texture, "darkness": f.darkness,
-            "darkness_map": darkness,
-            "border_features": dict(zip(borders, features, strict=True)),
-            "border_probability": probability,
-            "side_features": dict(zip(sides, side_rows, strict=True)),
-            "side_drawn": side_drawn,
-        },
+        debug=_debug(canon, cells, ones, look, sides),
     )
+
+
+def _debug(canon: np.ndarray, cells: CellsRead, ones: list[Cell], look: BorderLook,
+           sides: SidesLook) -> dict[str, Any]:
+    """The intermediate measures of a read, for ``SheetReading.debug`` (the bench, tests)."""
+    f, levels = cells.features, look.levels
+    return {
+        "ink": f.score,
+        "right": levels.right,
+        "below": levels.below,
+        "printed": levels.printed,
+        "thresholds": look.thresholds,
+        "spread_x": f.spread_x,
+        "spread_y": f.spread_y,
+        "canon": canon,
+        "ones": ones, "colour": f.colour, "texture": f.texture, "darkness": f.darkness,
+        "darkness_map": cells.darkness,
+        "border_features": dict(zip(look.borders, look.features, strict=True)),
+        "border_probability": look.probability,
+        "side_features": dict(zip(sides.sides, sides.features, strict=True)),
+        "side_drawn": sides.drawn,
+    }
 
 
 def read_sheet(
     image: np.ndarray,
-    cfg: SheetReaderConfig = DEFAULT_CONFIG,
     *,
+    settings: SheetReaderSettings = DEFAULT_SETTINGS,
     layout: SheetLayout | None = None,
     deck: Deck | None = None,
 ) -> SheetReading:
@@ -499,7 +602,7 @@ def read_sheet(
     canon = warp_canon(image, fit.image_to_canon)
     return read_canonical(
         canon,
-        cfg,
+        settings=settings,
         method=fit.method,
         started=started,
         orientation_confidence=fit.orientation_confidence,

@@ -12,7 +12,8 @@ from companion.second_chance import load_deck
 from ui.cli import main
 from vision.errors import FrameRefusedError
 from vision.second_chance.card_reader import read_card, teach_card_style
-from vision.second_chance.synth.card import DEMO_STYLE, CardStyle, render_card
+from vision.second_chance.card_style import DEMO_STYLE, CardStyle
+from vision.second_chance.synth.card import render_card
 
 SHAPES = [shape for shape, _ in load_deck().puzzle]
 

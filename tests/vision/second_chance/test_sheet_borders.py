@@ -4,14 +4,12 @@ weights)."""
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
-from companion.record import parse_record
-from companion.second_chance.simulate import simulate_game
 from vision.second_chance.borders import (
     FEATURES,
     MODEL_PATH,
@@ -21,8 +19,9 @@ from vision.second_chance.borders import (
     load_side_model,
 )
 from vision.second_chance.outlines import Segmentation, segment, unoutlined_tiles
-from vision.second_chance.reader import DEFAULT_CONFIG, read_sheet
-from vision.second_chance.synth.sheet import content_from_record, render_sheet
+from vision.second_chance.reader import read_sheet
+from vision.second_chance.settings import DEFAULT_SETTINGS
+from vision.second_chance.synth.sheet import render_sheet
 
 
 def test_the_shipped_model_loads_with_this_codes_features() -> None:
@@ -45,10 +44,9 @@ def test_a_model_for_other_features_is_refused(tmp_path: Path) -> None:
 
 # sheets from no bench range and no training range: pencil (7779) and coloured pencil (7781)
 @pytest.mark.parametrize("seed", [7779, 7781])
-def test_the_borders_of_a_rendered_sheet_are_classified_right(seed: int) -> None:
-    players = ["Ana", "Ben", "Cleo"][: 2 + seed % 2]
-    content = content_from_record(
-        parse_record(simulate_game(players, rng=random.Random(seed))), "Ana")
+def test_the_borders_of_a_rendered_sheet_are_classified_right(seed: int,
+                                                              sheet_content: Any) -> None:
+    content = sheet_content(seed, 2 + seed % 2)
     style = ("pencil", "pen", "colour")[seed % 3]
     reading = read_sheet(render_sheet(content, style=style, seed=seed).image)
     model = load_border_model()
@@ -67,15 +65,10 @@ def test_the_borders_of_a_rendered_sheet_are_classified_right(seed: int) -> None
     assert len(wrong) <= 1, wrong
 
 
-def _scores(scored: dict[tuple[tuple[int, int], tuple[int, int]], float]
-            ) -> tuple[np.ndarray, np.ndarray]:
-    right, below = np.zeros((9, 8)), np.zeros((8, 9))
-    for (a, b), score in scored.items():
-        (right if a[0] == b[0] else below)[a] = score
-    return right, below
 
-
-def test_the_learned_probability_cuts_joins_or_leaves_a_border_to_a_question() -> None:
+def test_the_learned_probability_cuts_joins_or_leaves_a_border_to_a_question(
+    border_scores: Any,
+) -> None:
     # two I3 tiles side by side in a 2 x 3 block; the border under the middle decides
     tiles = {(r, c) for r in range(2) for c in range(3)}
     between = ((0, 1), (1, 1))
@@ -84,8 +77,8 @@ def test_the_learned_probability_cuts_joins_or_leaves_a_border_to_a_question() -
     colour = np.zeros((9, 9, 3))
 
     def run(score: float, probability: float):  # type: ignore[no-untyped-def]
-        right, below = _scores({**outer, between: score})
-        return segment(tiles, right, below, colour, DEFAULT_CONFIG, thresholds=(0.13, 0.075),
+        right, below = border_scores({**outer, between: score})
+        return segment(tiles, right, below, colour, DEFAULT_SETTINGS, thresholds=(0.13, 0.075),
                        settle_by_rules=False, border_probability={between: probability},
                        sure_probability=sure)
 
@@ -101,9 +94,9 @@ def test_the_learned_probability_cuts_joins_or_leaves_a_border_to_a_question() -
     # the model the same border is asked)
     block = {(0, 0), (0, 1), (1, 0), (1, 1)}
     inside = ((0, 0), (0, 1))
-    right, below = _scores({inside: 0.1})
+    right, below = border_scores({inside: 0.1})
     for probability, decided_by in ((0.01, "model"), (0.5, "asked")):
-        seg = segment(block, right, below, colour, DEFAULT_CONFIG, thresholds=(0.13, 0.075),
+        seg = segment(block, right, below, colour, DEFAULT_SETTINGS, thresholds=(0.13, 0.075),
                       settle_by_rules=False, border_probability={inside: probability},
                       sure_probability=sure)
         assert seg.outlines[inside][2] == decided_by
@@ -111,21 +104,23 @@ def test_the_learned_probability_cuts_joins_or_leaves_a_border_to_a_question() -
     assert seg.shapes == (tuple(sorted(block)),)
     # a score in the join group stays a join while the model leans the same way; where it
     # leans the other way the border is undecided (a question here, the rules being off)
-    right, below = _scores({inside: 0.0})
+    right, below = border_scores({inside: 0.0})
     for probability, decided in ((0.3, False), (0.7, None)):
-        seg = segment(block, right, below, colour, DEFAULT_CONFIG, thresholds=(0.13, 0.075),
+        seg = segment(block, right, below, colour, DEFAULT_SETTINGS, thresholds=(0.13, 0.075),
                       settle_by_rules=False, border_probability={inside: probability},
                       sure_probability=sure)
         assert seg.outlines[inside][0] is decided
         assert bool(seg.questions) == (decided is None)
     # and a score cut the model gives less than even odds is undecided too
-    right, below = _scores({inside: 0.4})
-    seg = segment(block, right, below, colour, DEFAULT_CONFIG, thresholds=(0.13, 0.075),
+    right, below = border_scores({inside: 0.4})
+    seg = segment(block, right, below, colour, DEFAULT_SETTINGS, thresholds=(0.13, 0.075),
                   settle_by_rules=False, border_probability={inside: 0.2}, sure_probability=sure)
     assert seg.outlines[inside][0] is None and seg.questions
 
 
-def test_a_cut_between_cells_hatched_along_the_border_needs_a_sure_score_and_model() -> None:
+def test_a_cut_between_cells_hatched_along_the_border_needs_a_sure_score_and_model(
+    border_scores: Any,
+) -> None:
     # two cells hatched alike with strokes along their border: a stroke there darkens the
     # printed line like an outline, so a score just past the cut is no proof of one
     tiles = {(0, 0), (0, 1)}
@@ -139,23 +134,23 @@ def test_a_cut_between_cells_hatched_along_the_border_needs_a_sure_score_and_mod
             (0.3, {border}, 0.9, None),  # surely cut, hatched along, the model unsure: asked
             (0.3, {border}, 0.97, True),  # surely cut and the model sure: cut
             (0.3, set(), 0.9, True)):  # not hatched along: the score decides
-        right, below = _scores({border: score})
-        seg = segment(tiles, right, below, colour, DEFAULT_CONFIG, thresholds=(0.13, 0.075),
+        right, below = border_scores({border: score})
+        seg = segment(tiles, right, below, colour, DEFAULT_SETTINGS, thresholds=(0.13, 0.075),
                       settle_by_rules=False, border_probability={border: chance},
                       sure_probability=(0.95, 0.05), hatched_along=along)
         assert seg.outlines[border][0] is decided, (score, along, chance)
         assert bool(seg.questions) == (decided is None)
 
 
-def test_the_model_never_joins_where_the_colour_changes() -> None:
+def test_the_model_never_joins_where_the_colour_changes(border_scores: Any) -> None:
     tiles = {(0, 0), (0, 1)}
     border = ((0, 0), (0, 1))
-    right, below = _scores({border: 0.1})
+    right, below = border_scores({border: 0.1})
     colour = np.zeros((9, 9, 3))
     colour[0, 0] = (0.1, -0.05, -0.05)
     colour[0, 1] = (-0.05, 0.1, -0.05)  # a clear change of hue, weaker than a sure one
     colour[0, 1] *= 0.5
-    seg = segment(tiles, right, below, colour, DEFAULT_CONFIG, thresholds=(0.13, 0.075),
+    seg = segment(tiles, right, below, colour, DEFAULT_SETTINGS, thresholds=(0.13, 0.075),
                   settle_by_rules=False, border_probability={border: 0.0},
                   sure_probability=(0.95, 0.05))
     assert seg.outlines[border][2] != "model"
@@ -170,11 +165,11 @@ def test_the_shipped_side_model_loads_with_this_codes_features() -> None:
 
 # a coloured pencil sheet with every outline drawn, and one whose player skipped some outlines
 @pytest.mark.parametrize("outline_probability", [1.0, 0.4])
-def test_a_side_the_model_is_sure_of_has_its_outline_drawn(outline_probability: float) -> None:
+def test_a_side_the_model_is_sure_of_has_its_outline_drawn(
+    outline_probability: float, question_cells: Any, sheet_content: Any,
+) -> None:
     seed = 7781
-    content = content_from_record(
-        parse_record(simulate_game(["Ana", "Ben", "Cleo"][: 2 + seed % 2],
-                                   rng=random.Random(seed))), "Ana")
+    content = sheet_content(seed, 2 + seed % 2)
     rendered = render_sheet(content, style="colour", seed=seed,
                             outline_probability=outline_probability)
     bare = set(rendered.log.get("no_outline", []))
@@ -191,7 +186,7 @@ def test_a_side_the_model_is_sure_of_has_its_outline_drawn(outline_probability: 
         if drawn[side] >= model.cut_above:
             assert outlined, side
     # the tiles drawn without an outline are still asked about
-    asked = _question_cells(reading)
+    asked = question_cells(reading)
     for index in bare:
         tile = content.tiles[index]
         if len(tile) > 1 and any(tile_of.get(n) not in (index, None)
@@ -213,7 +208,3 @@ def test_a_surely_drawn_side_keeps_a_tile_from_being_asked_about() -> None:
         result = unoutlined_tiles(seg, through_right, through_below, 0.7, empty,
                                   side_drawn=dict.fromkeys(sides, chance), surely_drawn=0.95)
         assert bool(result.questions) == questions
-
-
-def _question_cells(reading) -> set[tuple[int, int]]:  # type: ignore[no-untyped-def]
-    return {(r, c) for q in reading.questions for r, c in q["cells"]}

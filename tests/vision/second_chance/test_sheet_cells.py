@@ -16,7 +16,7 @@ from vision.second_chance.cells import (
     stroke_directions,
 )
 from vision.second_chance.geometry import CANON_CELL, CANON_MARGIN, CANON_SIZE
-from vision.second_chance.settings import DEFAULT_CONFIG
+from vision.second_chance.settings import DEFAULT_SETTINGS
 
 #: the grid cells of the drawings: a block of solid shading down column 4 from row 3, and the
 #: empty cell left of its foot, in the soft shadow over the bottom left of the sheet
@@ -47,7 +47,7 @@ def _sheet(block_bgr: tuple[float, float, float]) -> np.ndarray:
 
 def _not_ink(brightness: float) -> float:
     """The paper brightness up to which ``brightness`` is not yet ink."""
-    return brightness / (1.0 - DEFAULT_CONFIG.ink_darkness)
+    return brightness / (1.0 - DEFAULT_SETTINGS.ink_darkness)
 
 
 def _at(paper: np.ndarray, cell: tuple[int, int]) -> float:
@@ -87,33 +87,33 @@ def _features(scores: np.ndarray) -> CellFeatures:
 
 
 def test_a_hole_with_marks_among_filled_cells_is_asked_about() -> None:
-    empty_score = DEFAULT_CONFIG.empty_score
+    empty_score = DEFAULT_SETTINGS.empty_score
     scores = np.full((9, 9), 3.0)
     scores[4, 4] = empty_score * 0.95  # a light fill just under the empty threshold
     scores[0, 0] = empty_score * 0.95  # in the corner: its two neighbours are filled
     scores[8, 4] = 0.05  # a clean hole: the player left it empty
-    state, confidence, _ = classify_cells(_features(scores), DEFAULT_CONFIG)
-    assert state[4, 4] == -1 and confidence[4, 4] < DEFAULT_CONFIG.doubtful_below
+    state, confidence, _ = classify_cells(_features(scores), DEFAULT_SETTINGS)
+    assert state[4, 4] == -1 and confidence[4, 4] < DEFAULT_SETTINGS.doubtful_below
     assert state[0, 0] == -1
     assert state[8, 4] == 0
 
 
 def test_a_hole_among_doubtful_neighbours_is_asked_about_too() -> None:
     # a light tile: its cells doubtful, one just under the empty threshold among them (11891)
-    empty_score = DEFAULT_CONFIG.empty_score
+    empty_score = DEFAULT_SETTINGS.empty_score
     scores = np.full((9, 9), 3.0)
     scores[4, 4] = empty_score * 0.95
-    scores[3, 4] = scores[4, 3] = (empty_score + DEFAULT_CONFIG.filled_score) / 2
-    state, _, _ = classify_cells(_features(scores), DEFAULT_CONFIG)
+    scores[3, 4] = scores[4, 3] = (empty_score + DEFAULT_SETTINGS.filled_score) / 2
+    state, _, _ = classify_cells(_features(scores), DEFAULT_SETTINGS)
     assert state[3, 4] == -1 and state[4, 3] == -1
     assert state[4, 4] == -1
 
 
 def test_a_faint_cell_with_an_empty_neighbour_is_not_a_hole() -> None:
     scores = np.full((9, 9), 3.0)
-    scores[4, 4] = DEFAULT_CONFIG.empty_score * 0.95
+    scores[4, 4] = DEFAULT_SETTINGS.empty_score * 0.95
     scores[4, 5] = 0.05
-    state, _, _ = classify_cells(_features(scores), DEFAULT_CONFIG)
+    state, _, _ = classify_cells(_features(scores), DEFAULT_SETTINGS)
     assert state[4, 4] == 0 and state[4, 5] == 0
 
 
@@ -132,7 +132,7 @@ def _hatched(direction: str) -> np.ndarray:
 
 
 def _strokes(direction: str) -> np.ndarray:
-    lo = int(round(CANON_CELL * DEFAULT_CONFIG.inset))
+    lo = int(round(CANON_CELL * DEFAULT_SETTINGS.inset))
     strokes = stroke_directions(_hatched(direction), lo, CANON_CELL - lo)
     assert strokes.shape == (9, 9, 4)
     # hatched alike: nearly the same in every cell (the strokes cross each cell at another
@@ -171,11 +171,11 @@ def test_an_even_fill_that_looks_like_the_paper_beside_it_is_found() -> None:
         ys, xs = (slice(PAD + 4 * CANON_CELL, PAD + 5 * CANON_CELL),) * 2
         grid[ys, xs] = fill
         texture[4, 4] = fill_texture
-        return bool(looks_like_paper_beside(grid, state, texture, DEFAULT_CONFIG)[4, 4])
+        return bool(looks_like_paper_beside(grid, state, texture, DEFAULT_SETTINGS)[4, 4])
 
     assert found(139, 138)  # paper in a shadow, like the empty paper beside it (11592)
     assert not found(110, 138)  # shading: far darker than that paper
     assert not found(139, 138, fill_texture=0.06)  # grain of drawn shading
     assert not looks_like_paper_beside(
         np.full((size, size, 3), 138, np.uint8), np.ones((9, 9), int), texture,
-        DEFAULT_CONFIG).any()  # no empty cell beside: nothing to compare with
+        DEFAULT_SETTINGS).any()  # no empty cell beside: nothing to compare with

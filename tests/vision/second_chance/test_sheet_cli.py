@@ -3,22 +3,13 @@
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
-from companion.second_chance.simulate import simulate_game
 from ui.cli import main
-
-
-@pytest.fixture(scope="module")
-def record_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("sc") / "game.json"
-    path.write_text(json.dumps(simulate_game(["Ana", "Ben"], rng=random.Random(8))))
-    return path
 
 
 def test_render_then_read(record_file: Path, tmp_path: Path,

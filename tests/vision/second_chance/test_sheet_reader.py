@@ -2,28 +2,17 @@
 
 from __future__ import annotations
 
-import random
+from typing import Any
 
 import cv2
 import numpy as np
 import pytest
 
-from companion.record import parse_record
 from companion.second_chance.deck import load_deck
-from companion.second_chance.simulate import simulate_game
 from vision.errors import FrameRefusedError
 from vision.second_chance.outlines import Segmentation, unoutlined_tiles
 from vision.second_chance.reader import read_sheet
-from vision.second_chance.synth.sheet import SheetContent, content_from_record, render_sheet
-
-
-def _content(seed: int, players: int = 2) -> SheetContent:
-    record = parse_record(simulate_game(["Ana", "Ben", "Cleo"][:players], rng=random.Random(seed)))
-    return content_from_record(record, "Ana")
-
-
-def _question_cells(reading) -> set[tuple[int, int]]:  # type: ignore[no-untyped-def]
-    return {(r, c) for q in reading.questions for r, c in q["cells"]}
+from vision.second_chance.synth.sheet import SheetContent, render_sheet
 
 
 def _misread_cells(reading, truth: list[str]) -> list[tuple[int, int]]:  # type: ignore[no-untyped-def]
@@ -32,8 +21,8 @@ def _misread_cells(reading, truth: list[str]) -> list[tuple[int, int]]:  # type:
 
 
 @pytest.mark.parametrize("markers", [True, False])
-def test_a_clean_sheet_reads_exactly(markers: bool) -> None:
-    content = _content(3)
+def test_a_clean_sheet_reads_exactly(markers: bool, sheet_content: Any) -> None:
+    content = sheet_content(3)
     rendered = render_sheet(content, style="pen", seed=11, markers=markers, effects=[],
                             bend=0.0, crease=0.0, erasures=0)
     reading = read_sheet(rendered.image)
@@ -50,12 +39,14 @@ def test_a_clean_sheet_reads_exactly(markers: bool) -> None:
 
 @pytest.mark.parametrize(("seed", "style"), [(0, "pencil"), (1, "pen"), (2, "colour"),
                                              (7, "pen"), (11, "colour"), (12, "pencil")])
-def test_under_camera_effects_no_cell_is_wrong_without_a_question(seed: int, style: str) -> None:
-    content = _content(seed, 2 + seed % 2)
+def test_under_camera_effects_no_cell_is_wrong_without_a_question(
+    seed: int, style: str, question_cells: Any, sheet_content: Any,
+) -> None:
+    content = sheet_content(seed, 2 + seed % 2)
     rendered = render_sheet(content, style=style, seed=seed, markers=seed % 4 != 3)
     reading = read_sheet(rendered.image)
     truth = content.truth()["grid"]
-    asked = _question_cells(reading)
+    asked = question_cells(reading)
     wrong = _misread_cells(reading, truth)
     assert all(cell in asked for cell in wrong), (wrong, reading.questions)
     assert len(wrong) <= 2
@@ -106,11 +97,15 @@ def test_a_frame_without_a_sheet_is_refused() -> None:
     assert info.value.exit_code == 4
 
 
-def _bench_sheet(seed: int):  # type: ignore[no-untyped-def]
-    """The sheet ``seed`` of bench/sheet_reader.py (same players, style and markers)."""
-    content = _content(seed, 2 + seed % 2)
-    style = ("pencil", "pen", "colour")[seed % 3]
-    return content, render_sheet(content, style=style, seed=seed, markers=seed % 4 != 3)
+@pytest.fixture
+def bench_sheet(sheet_content: Any) -> Any:
+    """``bench_sheet(seed)``: the sheet ``seed`` of bench/sheet_reader.py (same players, style
+    and markers): (content, rendered)."""
+    def render(seed: int) -> Any:
+        content = sheet_content(seed, 2 + seed % 2)
+        style = ("pencil", "pen", "colour")[seed % 3]
+        return content, render_sheet(content, style=style, seed=seed, markers=seed % 4 != 3)
+    return render
 
 
 # sheets the reader once split wrong without a question: a hatch stroke along a border in pen
@@ -129,11 +124,13 @@ def _bench_sheet(seed: int):  # type: ignore[no-untyped-def]
 # unsure (11754: asked)
 @pytest.mark.parametrize("seed", [16, 100, 132, 143, 199, 297, 419, 550, 644, 101790,
                                   9092, 9374, 9420, 9612, 10188, 11222, 11265, 11754])
-def test_no_tile_is_read_wrong_without_a_question(seed: int) -> None:
-    content, rendered = _bench_sheet(seed)
+def test_no_tile_is_read_wrong_without_a_question(
+    seed: int, question_cells: Any, bench_sheet: Any,
+) -> None:
+    content, rendered = bench_sheet(seed)
     reading = read_sheet(rendered.image)
     truth = {tuple(map(tuple, s["cells"])) for s in content.truth()["shapes"]}
-    asked = _question_cells(reading)
+    asked = question_cells(reading)
     unasked = [s for s in set(reading.shapes) - truth if not asked & set(s)]
     assert not unasked, (unasked, reading.questions)
 
@@ -142,11 +139,13 @@ def test_no_tile_is_read_wrong_without_a_question(seed: int) -> None:
 # elsewhere, once read as shading with full confidence: in pencil (9420) and where the paper
 # in the shadow is as dark as a colour pencil's shading next to it (9374, 9092)
 @pytest.mark.parametrize("seed", [9092, 9374, 9420])
-def test_empty_paper_in_a_shadow_beside_shading_is_not_read_filled(seed: int) -> None:
-    content, rendered = _bench_sheet(seed)
+def test_empty_paper_in_a_shadow_beside_shading_is_not_read_filled(
+    seed: int, question_cells: Any, bench_sheet: Any,
+) -> None:
+    content, rendered = bench_sheet(seed)
     reading = read_sheet(rendered.image)
     truth = content.truth()["grid"]
-    asked = _question_cells(reading)
+    asked = question_cells(reading)
     read_filled = [(r, c) for r in range(9) for c in range(9)
                    if truth[r][c] == "." and reading.grid_rows[r][c] != "."]
     assert not read_filled, (read_filled, reading.questions)
@@ -163,9 +162,9 @@ def test_empty_paper_in_a_shadow_beside_shading_is_not_read_filled(seed: int) ->
     (9138, [(5, 6), (5, 7)]),
 ])
 def test_a_lighter_shading_on_a_nearly_full_sheet_reads_filled(
-    seed: int, light_cells: list[tuple[int, int]]
+    seed: int, light_cells: list[tuple[int, int]], bench_sheet: Any
 ) -> None:
-    content, rendered = _bench_sheet(seed)
+    content, rendered = bench_sheet(seed)
     truth = content.truth()["grid"]
     assert all(truth[r][c] != "." for r, c in light_cells)
     reading = read_sheet(rendered.image)
@@ -173,14 +172,16 @@ def test_a_lighter_shading_on_a_nearly_full_sheet_reads_filled(
     assert not read_empty, (read_empty, reading.questions)
 
 
-def test_paper_in_a_shadow_taken_for_a_block_is_asked_about() -> None:
+def test_paper_in_a_shadow_taken_for_a_block_is_asked_about(
+    question_cells: Any, bench_sheet: Any,
+) -> None:
     # bench sheet 10188: an empty cell in a shadow between hatched cells, its paper taken for a
     # solid block and lifted: read filled with confidence, though it is as smooth as paper
-    content, rendered = _bench_sheet(10188)
+    content, rendered = bench_sheet(10188)
     reading = read_sheet(rendered.image)
     truth = content.truth()["grid"]
     assert truth[3][2] == "."
-    asked = _question_cells(reading)
+    asked = question_cells(reading)
     wrong = _misread_cells(reading, truth)
     assert (3, 2) in asked
     assert all(cell in asked for cell in wrong), (wrong, reading.questions)
@@ -193,35 +194,37 @@ def test_paper_in_a_shadow_taken_for_a_block_is_asked_about() -> None:
     (9017, [(5, 4)]), (66, [(4, 1), (4, 2)]), (71, [(2, 7)]),
 ])
 def test_a_doubtful_light_shading_counts_filled_meanwhile(
-    seed: int, light_cells: list[tuple[int, int]]
+    seed: int, light_cells: list[tuple[int, int]], question_cells: Any, bench_sheet: Any
 ) -> None:
-    content, rendered = _bench_sheet(seed)
+    content, rendered = bench_sheet(seed)
     truth = content.truth()["grid"]
     reading = read_sheet(rendered.image)
-    asked = _question_cells(reading)
+    asked = question_cells(reading)
     for r, c in light_cells:
         assert truth[r][c] != "."
         assert (r, c) in asked
         assert reading.grid_rows[r][c] != ".", ((r, c), reading.questions)
 
 
-def test_a_heavy_one_is_asked_about_not_read_as_a_tile() -> None:
+def test_a_heavy_one_is_asked_about_not_read_as_a_tile(bench_sheet: Any) -> None:
     # a bold pen 1 in the corner cell, more ink than a written 1 has: once read as a one-cell
     # tile without a question
-    content, rendered = _bench_sheet(976)
+    content, rendered = bench_sheet(976)
     assert content.bonus == (8, 0)
     reading = read_sheet(rendered.image)
     assert reading.bonus == content.bonus or any(
         q["kind"] == "bonus" and [8, 0] in q["cells"] for q in reading.questions)
 
 
-def test_every_border_between_filled_cells_has_a_decision_and_a_confidence() -> None:
-    content, rendered = _bench_sheet(199)
+def test_every_border_between_filled_cells_has_a_decision_and_a_confidence(
+    question_cells: Any, bench_sheet: Any,
+) -> None:
+    content, rendered = bench_sheet(199)
     reading = read_sheet(rendered.image)
     tiles = set(reading.filled) - ({reading.bonus} if reading.bonus else set())
     borders = {(a, b) for a in tiles for b in ((a[0], a[1] + 1), (a[0] + 1, a[1])) if b in tiles}
     assert set(reading.outlines) == borders
-    asked = _question_cells(reading)
+    asked = question_cells(reading)
     for (a, b), (outline, sure, by) in reading.outlines.items():
         assert 0.0 <= sure <= 1.0 and by in (
             "drawing", "colour", "profile", "closure", "rules", "asked", "model")
@@ -234,16 +237,18 @@ def test_every_border_between_filled_cells_has_a_decision_and_a_confidence() -> 
 
 
 def test_outline_thresholds_follow_the_sheets_own_groups() -> None:
-    from vision.second_chance.reader import DEFAULT_CONFIG, outline_thresholds
+    from vision.second_chance.outlines import outline_thresholds
+    from vision.second_chance.settings import DEFAULT_SETTINGS
 
     rng = np.random.default_rng(1)
     # soft pencil over dark shading: outlines score low, but still apart from the joins
     soft = np.concatenate([rng.normal(-0.1, 0.02, 40), rng.normal(0.12, 0.03, 40)])
-    cut, join = outline_thresholds(soft, DEFAULT_CONFIG)
+    cut, join = outline_thresholds(soft, DEFAULT_SETTINGS)
     assert -0.05 < join < cut < 0.1
     # one group only (no outlines drawn): the fixed thresholds
     flat = rng.normal(-0.05, 0.03, 60)
-    assert outline_thresholds(flat, DEFAULT_CONFIG) == (DEFAULT_CONFIG.cut, DEFAULT_CONFIG.join)
+    assert outline_thresholds(flat, DEFAULT_SETTINGS) == (DEFAULT_SETTINGS.cut,
+                                                          DEFAULT_SETTINGS.join)
 
 
 # pencil sheets whose outlines over dark shading were once asked about: their scores sat just
@@ -253,8 +258,10 @@ def test_outline_thresholds_follow_the_sheets_own_groups() -> None:
 # the
 # closure is asked
 @pytest.mark.parametrize("seed", [138, 186])
-def test_pencil_outlines_over_dark_shading_are_read_without_a_question(seed: int) -> None:
-    content, rendered = _bench_sheet(seed)
+def test_pencil_outlines_over_dark_shading_are_read_without_a_question(
+    seed: int, bench_sheet: Any,
+) -> None:
+    content, rendered = bench_sheet(seed)
     reading = read_sheet(rendered.image)
     truth = {tuple(map(tuple, s["cells"])) for s in content.truth()["shapes"]}
     assert set(reading.shapes) == truth
@@ -263,40 +270,35 @@ def test_pencil_outlines_over_dark_shading_are_read_without_a_question(seed: int
     assert deciders & {"profile" if seed == 138 else "closure", "model"}
 
 
-def _scores(cut: dict[tuple[tuple[int, int], tuple[int, int]], float]
-            ) -> tuple[np.ndarray, np.ndarray]:
-    right, below = np.zeros((9, 8)), np.zeros((8, 9))
-    for (a, b), score in cut.items():
-        (right if a[0] == b[0] else below)[a] = score
-    return right, below
 
-
-def test_a_gap_between_two_loose_ends_of_an_outline_is_closed() -> None:
-    from vision.second_chance.reader import DEFAULT_CONFIG, segment
+def test_a_gap_between_two_loose_ends_of_an_outline_is_closed(border_scores: Any) -> None:
+    from vision.second_chance.outlines import segment
+    from vision.second_chance.settings import DEFAULT_SETTINGS
 
     # two I3 tiles, one above the other; the outline between them is drawn under the left and
     # right cells, but not seen under the middle one
     tiles = {(r, c) for r in range(2) for c in range(3)}
-    right, below = _scores({((0, 0), (1, 0)): 0.4, ((0, 2), (1, 2)): 0.4})
-    seg = segment(tiles, right, below, np.zeros((9, 9, 3)), DEFAULT_CONFIG)
+    right, below = border_scores({((0, 0), (1, 0)): 0.4, ((0, 2), (1, 2)): 0.4})
+    seg = segment(tiles, right, below, np.zeros((9, 9, 3)), DEFAULT_SETTINGS)
     assert seg.shapes == (((0, 0), (0, 1), (0, 2)), ((1, 0), (1, 1), (1, 2)))
     assert not seg.questions
     assert seg.outlines[((0, 1), (1, 1))][0] is True
     assert seg.outlines[((0, 1), (1, 1))][2] == "closure"
     # with one loose end only (the outline could go on several ways) it stays a question
-    right, below = _scores({((0, 0), (1, 0)): 0.4})
-    seg = segment(tiles, right, below, np.zeros((9, 9, 3)), DEFAULT_CONFIG)
+    right, below = border_scores({((0, 0), (1, 0)): 0.4})
+    seg = segment(tiles, right, below, np.zeros((9, 9, 3)), DEFAULT_SETTINGS)
     assert seg.questions
 
 
-def test_the_rules_settle_only_with_every_outline_closed() -> None:
-    from vision.second_chance.reader import DEFAULT_CONFIG, segment
+def test_the_rules_settle_only_with_every_outline_closed(border_scores: Any) -> None:
+    from vision.second_chance.outlines import segment
+    from vision.second_chance.settings import DEFAULT_SETTINGS
 
     # an O tetromino with one undecided border inside: a cut there would close nothing, so the
     # only settlement with closed outlines is no outline
     tiles = {(0, 0), (0, 1), (1, 0), (1, 1)}
-    right, below = _scores({((0, 0), (0, 1)): 0.1})
-    seg = segment(tiles, right, below, np.zeros((9, 9, 3)), DEFAULT_CONFIG)
+    right, below = border_scores({((0, 0), (0, 1)): 0.1})
+    seg = segment(tiles, right, below, np.zeros((9, 9, 3)), DEFAULT_SETTINGS)
     assert seg.shapes == (((0, 0), (0, 1), (1, 0), (1, 1)),)
     assert not seg.questions
     assert seg.outlines[((0, 0), (0, 1))][0] is False
@@ -341,8 +343,8 @@ BENCH_OPENCV = tuple(int(v) for v in cv2.__version__.split(".")[:2]) >= (4, 11)
 
 
 @pytest.mark.parametrize("seed", [60, 480])
-def test_erased_traces_do_not_compete_with_a_clear_one(seed: int) -> None:
-    content, rendered = _bench_sheet(seed)
+def test_erased_traces_do_not_compete_with_a_clear_one(seed: int, bench_sheet: Any) -> None:
+    content, rendered = bench_sheet(seed)
     reading = read_sheet(rendered.image)
     assert content.bonus is not None
     asked = [q for q in reading.questions if q["kind"] == "bonus"]
@@ -356,24 +358,24 @@ def test_erased_traces_do_not_compete_with_a_clear_one(seed: int) -> None:
 
 
 def test_a_one_has_at_least_one_stroke() -> None:
-    from vision.second_chance.cells import CellFeatures, _one_stroke
+    from vision.second_chance.cells import GRID_PX, PAD, CellFeatures, is_sure_one
     from vision.second_chance.geometry import CANON_CELL
-    from vision.second_chance.reader import DEFAULT_CONFIG, GRID_PX, PAD
+    from vision.second_chance.settings import DEFAULT_SETTINGS
 
     ink = np.zeros((GRID_PX + 2 * PAD,) * 2, bool)
     zeros = np.zeros((9, 9))
     f = CellFeatures(ink=zeros, score=zeros, texture=zeros, spread_x=zeros,
                      spread_y=zeros + 0.2, colour=np.zeros((9, 9, 3)), darkness=zeros)
-    assert not _one_stroke(ink, (4, 4), f, DEFAULT_CONFIG)  # no stroke at all
+    assert not is_sure_one(ink, (4, 4), f, DEFAULT_SETTINGS)  # no stroke at all
     top = left = PAD + 4 * CANON_CELL
     # two short bits of light hatching: one or two "strokes", but no down stroke
     ink[top + 12:top + 15, left + 14:left + 17] = True
     ink[top + 24:top + 27, left + 20:left + 23] = True
-    assert not _one_stroke(ink, (4, 4), f, DEFAULT_CONFIG)
+    assert not is_sure_one(ink, (4, 4), f, DEFAULT_SETTINGS)
     ink[:] = False
     mid = left + CANON_CELL // 2
     ink[top + CANON_CELL // 4:top + 3 * CANON_CELL // 4, mid:mid + 2] = True  # one down stroke
-    assert _one_stroke(ink, (4, 4), f, DEFAULT_CONFIG)
+    assert is_sure_one(ink, (4, 4), f, DEFAULT_SETTINGS)
 
 
 def _with_foreign_marker(image: np.ndarray, marker_id: int = 37) -> np.ndarray:
@@ -388,10 +390,12 @@ def _with_foreign_marker(image: np.ndarray, marker_id: int = 37) -> np.ndarray:
     return out
 
 
-def test_a_stray_marker_of_another_layout_does_not_stop_a_pad_from_being_read() -> None:
+def test_a_stray_marker_of_another_layout_does_not_stop_a_pad_from_being_read(
+    sheet_content: Any,
+) -> None:
     # the plain pad has no markers; a marker of another layout lying by it (or a speck of the
     # table read as one) once made the reader refuse the frame
-    content = _content(3)
+    content = sheet_content(3)
     rendered = render_sheet(content, style="pen", seed=3, markers=False, effects=[])
     reading = read_sheet(_with_foreign_marker(rendered.image))
     assert reading.method == "frame"
@@ -403,10 +407,10 @@ def test_a_stray_marker_of_another_layout_does_not_stop_a_pad_from_being_read() 
     assert info.value.reason == "wrong-layout"
 
 
-def test_a_lightly_hatched_cell_is_not_read_as_the_one() -> None:
+def test_a_lightly_hatched_cell_is_not_read_as_the_one(bench_sheet: Any) -> None:
     # bench sheet 1140 has no 1; two specks of light hatching in a tile's cell were once read
     # as a sure 1, a wrong cell without a question
-    content, rendered = _bench_sheet(1140)
+    content, rendered = bench_sheet(1140)
     assert content.bonus is None
     reading = read_sheet(rendered.image)
     assert reading.bonus is None
@@ -414,12 +418,16 @@ def test_a_lightly_hatched_cell_is_not_read_as_the_one() -> None:
                                                       for c in q["cells"]]
 
 
-def _missing_outline_sheet(seed: int):  # type: ignore[no-untyped-def]
-    """The sheet ``seed`` of ``bench/sheet_reader.py --missing-outlines 0.3``."""
-    content = _content(seed, 2 + seed % 2)
-    style = ("pencil", "pen", "colour")[seed % 3]
-    return content, render_sheet(content, style=style, seed=seed, markers=seed % 4 != 3,
-                                 outline_probability=0.7)
+@pytest.fixture
+def missing_outline_sheet(sheet_content: Any) -> Any:
+    """``missing_outline_sheet(seed)``: the sheet ``seed`` of ``bench/sheet_reader.py
+    --missing-outlines 0.3``: (content, rendered)."""
+    def render(seed: int) -> Any:
+        content = sheet_content(seed, 2 + seed % 2)
+        style = ("pencil", "pen", "colour")[seed % 3]
+        return content, render_sheet(content, style=style, seed=seed, markers=seed % 4 != 3,
+                                     outline_probability=0.7)
+    return render
 
 
 # sheets where players skipped outlines, once split wrong without a question: two touching
@@ -432,12 +440,14 @@ def _missing_outline_sheet(seed: int):  # type: ignore[no-untyped-def]
 # empty paper in a deep shadow enclosed by tiles read as solid shading (11592), a light pink
 # cell read empty among the doubtful cells of its own tile (11891)
 @pytest.mark.parametrize("seed", [22, 140, 214, 248, 279, 292, 3152, 11542, 11592, 11891])
-def test_touching_tiles_without_outlines_are_asked_about(seed: int) -> None:
-    content, rendered = _missing_outline_sheet(seed)
+def test_touching_tiles_without_outlines_are_asked_about(
+    seed: int, question_cells: Any, missing_outline_sheet: Any,
+) -> None:
+    content, rendered = missing_outline_sheet(seed)
     assert rendered.log["no_outline"]  # the player did skip outlines here
     reading = read_sheet(rendered.image)
     truth = {tuple(map(tuple, s["cells"])) for s in content.truth()["shapes"]}
-    asked = _question_cells(reading)
+    asked = question_cells(reading)
     unasked = [s for s in set(reading.shapes) - truth if not asked & set(s)]
     assert not unasked, (unasked, reading.questions)
     wrong = _misread_cells(reading, content.truth()["grid"])
@@ -509,19 +519,21 @@ def test_the_start_without_outline_is_not_asked_about() -> None:
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_drawn_outlines_raise_no_question_about_missing_ones(seed: int) -> None:
-    _, rendered = _bench_sheet(seed)
+def test_drawn_outlines_raise_no_question_about_missing_ones(seed: int, bench_sheet: Any) -> None:
+    _, rendered = bench_sheet(seed)
     reading = read_sheet(rendered.image)
     assert not [q for q in reading.questions if "no outline is drawn" in q["message"]]
 
 
-def test_a_sheet_with_many_unclear_cells_asks_about_its_empty_ones_too() -> None:
+def test_a_sheet_with_many_unclear_cells_asks_about_its_empty_ones_too(
+    question_cells: Any, bench_sheet: Any,
+) -> None:
     # bench sheet 5229: nearly full, in pencil; 10 cells unclear: its empty cells, measured
     # against the same doubtful paper, are asked about too
-    content, rendered = _bench_sheet(5229)
+    content, rendered = bench_sheet(5229)
     reading = read_sheet(rendered.image)
     truth = content.truth()["grid"]
-    asked = _question_cells(reading)
+    asked = question_cells(reading)
     wrong = set(_misread_cells(reading, truth))
     assert wrong <= asked
     empties = [q for q in reading.questions if q["message"].endswith("are these cells empty?")]
@@ -530,20 +542,22 @@ def test_a_sheet_with_many_unclear_cells_asks_about_its_empty_ones_too() -> None
     assert truth_empty <= {(r, c) for r, c in empties[0]["cells"]}
 
 
-def test_a_nearly_full_light_pencil_sheet_reads_without_a_silent_error() -> None:
+def test_a_nearly_full_light_pencil_sheet_reads_without_a_silent_error(
+    question_cells: Any, bench_sheet: Any,
+) -> None:
     # bench sheet 5001: nearly full, in light pencil; once 19 cells unclear and one filled cell,
     # (2, 4), read empty with confidence (read against the margin's paper, every cell is clear
     # here; with the Pi's OpenCV (2, 4) is still misread, and asked about)
-    content, rendered = _bench_sheet(5001)
+    content, rendered = bench_sheet(5001)
     reading = read_sheet(rendered.image)
     truth = content.truth()["grid"]
-    asked = _question_cells(reading)
+    asked = question_cells(reading)
     wrong = set(_misread_cells(reading, truth))
     assert wrong <= asked
 
 
-def test_a_clear_sheet_does_not_ask_about_its_empty_cells() -> None:
-    content, rendered = _bench_sheet(1)  # pen: every cell clear
+def test_a_clear_sheet_does_not_ask_about_its_empty_cells(bench_sheet: Any) -> None:
+    content, rendered = bench_sheet(1)  # pen: every cell clear
     reading = read_sheet(rendered.image)
     assert not [q for q in reading.questions if q["message"].endswith("are these cells empty?")]
     assert "".join(reading.grid_rows) == "".join(content.truth()["grid"])
@@ -551,19 +565,23 @@ def test_a_clear_sheet_does_not_ask_about_its_empty_cells() -> None:
 
 # a light pink colour-pencil fill among filled cells (a hole if it were empty) once read empty
 # with no question of its own (fresh seed 10340, cell (5, 5), fill score 0.57)
-def test_a_faint_fill_among_filled_cells_is_asked_about() -> None:
-    content, rendered = _bench_sheet(10340)
+def test_a_faint_fill_among_filled_cells_is_asked_about(
+    question_cells: Any, bench_sheet: Any,
+) -> None:
+    content, rendered = bench_sheet(10340)
     reading = read_sheet(rendered.image)
     truth = content.truth()["grid"]
     wrong = _misread_cells(reading, truth)
-    assert all(cell in _question_cells(reading) for cell in wrong), (wrong, reading.questions)
+    assert all(cell in question_cells(reading) for cell in wrong), (wrong, reading.questions)
 
 
 # a handwritten 1 in pen whose thick strokes fail the stroke test: asked about, and meanwhile
 # the bonus rather than a one-cell tile (fresh seeds 10324 and 10357 read it as a tile)
 @pytest.mark.parametrize("seed", [10324, 10357])
-def test_a_heavy_pen_one_is_asked_about_and_read_as_the_bonus_meanwhile(seed: int) -> None:
-    content, rendered = _bench_sheet(seed)
+def test_a_heavy_pen_one_is_asked_about_and_read_as_the_bonus_meanwhile(
+    seed: int, bench_sheet: Any,
+) -> None:
+    content, rendered = bench_sheet(seed)
     reading = read_sheet(rendered.image)
     assert content.bonus is not None
     assert reading.bonus == content.bonus
@@ -597,12 +615,12 @@ def test_the_printed_centre_circle_of_an_empty_centre_reads_empty(style: str,
     (9461, [(4, 5)]), (10340, [(5, 5)]), (10013, [(1, 1), (3, 0)]),
 ])
 def test_a_faint_cell_no_outline_parts_from_its_tile_reads_filled(
-        seed: int, faint: list[tuple[int, int]]) -> None:
-    content, rendered = _bench_sheet(seed)
+        seed: int, faint: list[tuple[int, int]], question_cells: Any, bench_sheet: Any) -> None:
+    content, rendered = bench_sheet(seed)
     reading = read_sheet(rendered.image)
     truth = content.truth()
     assert all(truth["grid"][r][c] == "#" for r, c in faint)
     assert [reading.grid_rows[r][c] for r, c in faint] == ["#"] * len(faint)
-    asked = _question_cells(reading)
+    asked = question_cells(reading)
     assert all(cell in asked for cell in faint), reading.questions
     assert set(reading.shapes) == {tuple(map(tuple, s["cells"])) for s in truth["shapes"]}

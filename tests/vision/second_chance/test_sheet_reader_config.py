@@ -4,39 +4,36 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import random
 from pathlib import Path
 
 import pytest
 
-from companion.second_chance.simulate import simulate_game
 from config import config_from_dict
 from config.schema import Config, SheetReaderSettings
 from ui.cli import main
-from vision.second_chance.reader import DEFAULT_CONFIG, SheetReaderConfig, reader_config
+from vision.second_chance.settings import DEFAULT_SETTINGS
 
 KEYS = [f.name for f in dataclasses.fields(SheetReaderSettings)]
 
 
-def test_the_section_and_the_reader_have_the_same_keys_and_defaults() -> None:
-    assert KEYS == [f.name for f in dataclasses.fields(SheetReaderConfig)]
+def test_the_reader_takes_the_section_and_its_defaults() -> None:
+    assert isinstance(DEFAULT_SETTINGS, SheetReaderSettings)
     for name in KEYS:
-        assert getattr(DEFAULT_CONFIG, name) == getattr(Config().vision.sheet, name), name
-    assert reader_config() == SheetReaderConfig() == DEFAULT_CONFIG
+        assert getattr(DEFAULT_SETTINGS, name) == getattr(Config().vision.sheet, name), name
+    assert Config().vision.sheet == SheetReaderSettings() == DEFAULT_SETTINGS
 
 
 @pytest.mark.parametrize(("key", "value"), [("cut", 0.2), ("join", 0.01), ("outline_margin", 0.3),
                                             ("filled_score", 2.0), ("sure_hue_factor", 3.0)])
 def test_an_override_reaches_the_reader(key: str, value: float) -> None:
-    got = reader_config(config_from_dict({"vision": {"sheet": {key: value}}}))
+    got = config_from_dict({"vision": {"sheet": {key: value}}}).vision.sheet
     assert getattr(got, key) == value
-    assert all(getattr(got, n) == getattr(DEFAULT_CONFIG, n) for n in KEYS if n != key)
+    assert all(getattr(got, n) == getattr(DEFAULT_SETTINGS, n) for n in KEYS if n != key)
 
 
-def test_read_sheet_uses_the_config_file(tmp_path: Path,
+def test_read_sheet_uses_the_config_file(tmp_path: Path, record_file: Path,
                                          capsys: pytest.CaptureFixture[str]) -> None:
-    record = tmp_path / "game.json"
-    record.write_text(json.dumps(simulate_game(["Ana", "Ben"], rng=random.Random(8))))
+    record = record_file
     frame = tmp_path / "ana.png"
     assert main(["render", "sheet", str(record), "--player", "Ana", "-o", str(frame),
                  "--style", "pen", "--seed", "4", "--effects", "none"]) == 0

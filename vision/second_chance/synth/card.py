@@ -1,71 +1,23 @@
-"""Second Chance puzzle cards: their look (a taught :class:`CardStyle`) and a renderer.
+"""Draw Second Chance puzzle cards, in a :class:`~vision.second_chance.card_style.CardStyle`.
 
-A puzzle card shows its polyomino as squares on the card face. The real art has not been
-transcribed, so the look is data: a style gives the card's size, the side of one square, the
-colours and the border. ``DEMO_STYLE`` is the project's own drawing; :func:`teach_card_style`
-measures a user's card from one photo of a card whose shape is known (see ``card_reader``).
+A puzzle card shows its polyomino as squares on the card face; the style (the reader's side,
+:mod:`vision.second_chance.card_style`) gives the card's size, the side of one square, the
+colours and the border.
 
 ``companion render card SHAPE -o OUT.png`` draws a card lying on a table as a camera sees it.
 """
 
 from __future__ import annotations
 
-import json
-from dataclasses import asdict, dataclass
-from pathlib import Path
+from dataclasses import dataclass
 from typing import Any
 
 import cv2
 import numpy as np
 
 from companion.second_chance.shapes import Shape, as_shape
+from vision.second_chance.card_style import DEMO_STYLE, CardStyle
 from vision.synth.effects import DEFAULT_EFFECTS, apply_effects
-
-BGR = tuple[int, int, int]
-
-
-@dataclass(frozen=True)
-class CardStyle:
-    """How a puzzle card looks, in millimetres and BGR colours."""
-
-    name: str = "demo"
-    card_mm: tuple[float, float] = (56.0, 87.0)
-    square_mm: float = 7.5
-    face: BGR = (222, 236, 244)
-    square: BGR = (40, 120, 220)
-    square_edge: BGR = (30, 50, 90)
-    border: BGR = (70, 110, 60)
-    border_mm: float = 3.0
-
-    def to_json(self) -> dict[str, Any]:
-        data = asdict(self)
-        data["format"] = "tabletop-companion/second-chance-card-style/1"
-        return data
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> CardStyle:
-        if data.get("format") != "tabletop-companion/second-chance-card-style/1":
-            raise ValueError("not a Second Chance card style file (format is wrong or missing)")
-        fields = {k: v for k, v in data.items() if k != "format"}
-        for key in ("card_mm", "face", "square", "square_edge", "border"):
-            if key in fields:
-                fields[key] = tuple(fields[key])
-        return cls(**fields)
-
-    def save(self, path: Path) -> None:
-        path.write_text(json.dumps(self.to_json(), indent=1) + "\n", encoding="utf-8")
-
-
-DEMO_STYLE = CardStyle()
-
-
-def load_card_style(path: str | Path | None) -> CardStyle:
-    if path is None:
-        return DEMO_STYLE
-    try:
-        return CardStyle.from_json(json.loads(Path(path).read_text(encoding="utf-8")))
-    except (OSError, json.JSONDecodeError, TypeError) as exc:
-        raise ValueError(f"cannot read card style {path}: {exc}") from exc
 
 
 def card_face(shape: Shape | str, style: CardStyle = DEMO_STYLE, *, px_per_mm: float = 8.0

@@ -273,6 +273,29 @@ def _spans(values: list[int]) -> list[tuple[int, int]]:
     return spans
 
 
+def _hatch(hand: _Hand, tmp: np.ndarray, centre: np.ndarray, radius: float, angle: float,
+           spacing: float, width: float, strength: float, zigzag: bool = False) -> None:
+    """Parallel strokes at ``angle`` over the disc (``centre``, ``radius``) around a tile, or
+    one zigzag stroke through them (a scribble)."""
+    rng = hand.rng
+    direction = np.array([math.cos(angle), math.sin(angle)])
+    normal = np.array([-direction[1], direction[0]])
+    offsets = np.arange(-radius, radius, spacing)
+    pts_chain = []
+    for i, o in enumerate(offsets):
+        a = centre + normal * o - direction * radius
+        b = centre + normal * o + direction * radius
+        if zigzag:
+            pts_chain.append(b if i % 2 else a)
+            pts_chain.append(a if i % 2 else b)
+        else:
+            pts = _wobbly(a, b, rng, hand.wobble * 0.6, overshoot=0)
+            _stroke(tmp, pts, width * rng.uniform(0.8, 1.2), strength * rng.uniform(0.85, 1.1))
+    if zigzag and pts_chain:
+        chain = np.array(pts_chain) + rng.normal(0, spacing * 0.15, (len(pts_chain), 2))
+        _stroke(tmp, chain, width, strength)
+
+
 def _fill(
     hand: _Hand,
     layer: np.ndarray,
@@ -293,47 +316,24 @@ def _fill(
     x1, y1 = max(xs) + cell_px * 1.2, max(ys) + cell_px * 1.2
     centre = np.array([(x0 + x1) / 2, (y0 + y1) / 2])
     radius = math.hypot(x1 - x0, y1 - y0) / 2
-
-    def hatch(
-        angle: float, spacing: float, width: float, strength: float, zigzag: bool = False
-    ) -> None:
-        direction = np.array([math.cos(angle), math.sin(angle)])
-        normal = np.array([-direction[1], direction[0]])
-        offsets = np.arange(-radius, radius, spacing)
-        pts_chain = []
-        for i, o in enumerate(offsets):
-            a = centre + normal * o - direction * radius
-            b = centre + normal * o + direction * radius
-            if zigzag:
-                pts_chain.append(b if i % 2 else a)
-                pts_chain.append(a if i % 2 else b)
-            else:
-                pts = _wobbly(a, b, rng, hand.wobble * 0.6, overshoot=0)
-                _stroke(tmp, pts, width * rng.uniform(0.8, 1.2), strength * rng.uniform(0.85, 1.1))
-        if zigzag and pts_chain:
-            chain = np.array(pts_chain) + rng.normal(0, spacing * 0.15, (len(pts_chain), 2))
-            _stroke(tmp, chain, width, strength)
-
     base_angle = rng.choice([math.pi / 4, 3 * math.pi / 4]) + rng.normal(0, 0.15)
     strength = hand.pressure() * strength_scale
     if fill == "hatch":
-        hatch(base_angle, cell_px * rng.uniform(0.12, 0.22), hand.width, strength)
+        _hatch(hand, tmp, centre, radius, base_angle, cell_px * rng.uniform(0.12, 0.22),
+               hand.width, strength)
     elif fill == "crosshatch":
         spacing = cell_px * rng.uniform(0.14, 0.24)
-        hatch(base_angle, spacing, hand.width, strength)
-        hatch(base_angle + math.pi / 2 + rng.normal(0, 0.1), spacing, hand.width, strength)
+        _hatch(hand, tmp, centre, radius, base_angle, spacing, hand.width, strength)
+        _hatch(hand, tmp, centre, radius, base_angle + math.pi / 2 + rng.normal(0, 0.1),
+               spacing, hand.width, strength)
     elif fill == "scribble":
-        hatch(
-            base_angle + rng.normal(0, 0.3),
-            cell_px * rng.uniform(0.08, 0.14),
-            hand.width,
-            strength,
-            zigzag=True,
-        )
+        _hatch(hand, tmp, centre, radius, base_angle + rng.normal(0, 0.3),
+               cell_px * rng.uniform(0.08, 0.14), hand.width, strength, zigzag=True)
     elif fill == "solid":
         width = hand.width * 2.2
         # shading pressed lightly, so the outline drawn first still shows through
-        hatch(base_angle, width * 0.55, width, strength * rng.uniform(0.45, 0.6))
+        _hatch(hand, tmp, centre, radius, base_angle, width * 0.55, width,
+               strength * rng.uniform(0.45, 0.6))
     elif fill == "cross":
         for r, c in cells:
             x, y, w, h = (v * s for v in layout.cell_rect_mm(r, c))
@@ -477,12 +477,27 @@ def draw_sheet(
         fills = ("hatch", "crosshatch", "scribble", "cross") if style == "pen" else FILLS
     favourite = str(rng.choice(list(fills)))
     log: dict[str, Any] = {"fill": favourite}
-    colour_of: dict[Cell, tuple[int, int, int]] = {}
     # the tiles (by drawing order) whose outline the player skipped
+    log["no_outline"] = _draw_tiles(hand, ink, content, layout, style, list(fills), favourite,
+                                    outline_probability)
+    log["erased"] = _erased_traces(hand, ink, content, layout, erasures)
+    if content.bonus is not None:
+        _write_one(hand, ink.layer(hand.outline_colour), content.bonus, layout)
+    if content.name:
+        _write_name(hand, ink, content.name, layout)
+    opacity = 0.95 if style == "pen" else 0.9
+    return _composite(paper, ink, rng, hand.grain, opacity), log
+
+
+def _draw_tiles(hand: _Hand, ink: _Ink, content: SheetContent, layout: SheetLayout, style: str,
+                fills: list[str], favourite: str, outline_probability: float) -> list[int]:
+    """Fill each tile and draw its outline (skipped with ``1 - outline_probability``); the
+    tiles (by drawing order) left without an outline."""
+    rng = hand.rng
+    colour_of: dict[Cell, tuple[int, int, int]] = {}
     no_outline: list[int] = []
-    log["no_outline"] = no_outline
     for index, tile in enumerate(content.tiles):
-        fill = favourite if rng.random() < 0.7 else str(rng.choice(list(fills)))
+        fill = favourite if rng.random() < 0.7 else str(rng.choice(fills))
         if style == "colour":
             # a player takes another pencil than the neighbouring tiles' (that is the point)
             near = {colour_of.get((r + dr, c + dc)) for r, c in tile
@@ -499,22 +514,37 @@ def draw_sheet(
             no_outline.append(index)
         else:
             outline_colour = hand.outline_colour if rng.random() < 0.8 else colour
-            for (r0, c0), (r1, c1) in _boundary_runs(tile):
-                x0, y0 = layout.grid_origin_mm
-                p = ((x0 + c0 * layout.cell_mm) * s, (y0 + r0 * layout.cell_mm) * s)
-                q = ((x0 + c1 * layout.cell_mm) * s, (y0 + r1 * layout.cell_mm) * s)
-                hand.line(
-                    ink.layer(outline_colour),
-                    p,
-                    q,
-                    strength=min(1.0, hand.pressure() + 0.3),
-                    width=hand.width * 1.5,
-                )
+            _draw_outline(hand, ink.layer(outline_colour), tile, layout)
+    return no_outline
+
+
+def _draw_outline(hand: _Hand, layer: np.ndarray, tile: Sequence[Cell],
+                  layout: SheetLayout) -> None:
+    """The tile's outline, traced by hand along the grid lines, a little harder and wider."""
+    s = hand.s
+    for (r0, c0), (r1, c1) in _boundary_runs(tile):
+        x0, y0 = layout.grid_origin_mm
+        p = ((x0 + c0 * layout.cell_mm) * s, (y0 + r0 * layout.cell_mm) * s)
+        q = ((x0 + c1 * layout.cell_mm) * s, (y0 + r1 * layout.cell_mm) * s)
+        hand.line(
+            layer,
+            p,
+            q,
+            strength=min(1.0, hand.pressure() + 0.3),
+            width=hand.width * 1.5,
+        )
+
+
+def _erased_traces(hand: _Hand, ink: _Ink, content: SheetContent, layout: SheetLayout,
+                   erasures: int | None) -> list[list[int]]:
+    """Faint, smudged traces of erased marks in some empty cells (0-3 when ``erasures`` is
+    None); the cells."""
+    rng = hand.rng
     empty = [cell for cell in content.grid.empty_cells]
     n_erased = int(rng.integers(0, 4)) if erasures is None else erasures
     erased: list[list[int]] = []
     if empty and n_erased:
-        ghost = np.zeros(shape, np.float32)
+        ghost = np.zeros(ink.shape, np.float32)
         for i in rng.permutation(len(empty))[:n_erased]:
             cell = empty[int(i)]
             _fill(
@@ -527,30 +557,31 @@ def draw_sheet(
             )
             erased.append(list(cell))
         # what an eraser leaves: a faint, smudged trace of the marks
-        ghost = cv2.GaussianBlur(ghost, (0, 0), 1.2 * s / 5) * float(rng.uniform(0.06, 0.15))
+        ghost = cv2.GaussianBlur(ghost, (0, 0), 1.2 * hand.s / 5) * float(rng.uniform(0.06, 0.15))
         layer = ink.layer(hand.outline_colour)
         np.maximum(layer, ghost, out=layer)
-    log["erased"] = erased
-    if content.bonus is not None:
-        _write_one(hand, ink.layer(hand.outline_colour), content.bonus, layout)
-    if content.name:
-        nx, ny, nw, nh = layout.name_box_mm
-        if nw > 0:
-            text = np.zeros(shape, np.uint8)
-            cv2.putText(
-                text,
-                content.name,
-                (int((nx + 16) * s), int((ny + nh * 0.85) * s)),
-                cv2.FONT_HERSHEY_SCRIPT_SIMPLEX,
-                nh * s / 32,
-                255,
-                max(1, int(0.5 * s)),
-                cv2.LINE_AA,
-            )
-            layer = ink.layer(hand.outline_colour)
-            np.maximum(layer, text.astype(np.float32) / 255, out=layer)
-    opacity = 0.95 if style == "pen" else 0.9
-    return _composite(paper, ink, rng, hand.grain, opacity), log
+    return erased
+
+
+def _write_name(hand: _Hand, ink: _Ink, name: str, layout: SheetLayout) -> None:
+    """The player's name in the name box (where the layout has one)."""
+    s = hand.s
+    nx, ny, nw, nh = layout.name_box_mm
+    if nw <= 0:
+        return
+    text = np.zeros(ink.shape, np.uint8)
+    cv2.putText(
+        text,
+        name,
+        (int((nx + 16) * s), int((ny + nh * 0.85) * s)),
+        cv2.FONT_HERSHEY_SCRIPT_SIMPLEX,
+        nh * s / 32,
+        255,
+        max(1, int(0.5 * s)),
+        cv2.LINE_AA,
+    )
+    layer = ink.layer(hand.outline_colour)
+    np.maximum(layer, text.astype(np.float32) / 255, out=layer)
 
 
 def render_sheet(
