@@ -240,7 +240,7 @@ class DemoTable:
 
             indigo = new_game(2)
         try:
-            from vision.art_pack import load_indigo_pack
+            from vision.indigo.pack import load_indigo_pack
             from vision.indigo.synth.render import render_frame
         except ImportError:
             return _sketch(indigo)

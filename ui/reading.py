@@ -47,8 +47,8 @@ def read_indigo_frame(frame: Any, cfg: Any, state: Any, *, pack: Any = None) -> 
     difference is exactly one legal placement with the predicted gem moves.
     """
     try:
-        from vision.art_pack import load_indigo_pack
         from vision.indigo.after import check_after
+        from vision.indigo.pack import load_indigo_pack
         from vision.indigo.reader import read_indigo
     except ImportError as exc:
         raise ReaderUnavailableError("the Indigo board reader is not installed") from exc

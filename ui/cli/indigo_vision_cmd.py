@@ -79,7 +79,7 @@ def _config(path: str | None) -> Any:
 
 
 def _pack(args: argparse.Namespace, cfg: Any) -> Any:
-    from vision.art_pack import load_indigo_pack
+    from vision.indigo.pack import load_indigo_pack
 
     folder = args.pack or getattr(getattr(cfg, "vision", None), "pack", "") or None
     return load_indigo_pack(folder)

@@ -17,9 +17,9 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.art_pack import IndigoPack
 from vision.errors import FrameRefusedError
 from vision.indigo.board import BoardGeometry, checks_from_config, geometry_from_config
+from vision.indigo.pack import IndigoPack
 from vision.indigo.reader import _colour_distance, _lab, colour_features
 from vision.markers import locate
 

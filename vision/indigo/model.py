@@ -16,7 +16,6 @@ import numpy as np
 from companion.indigo import CENTRE, CORNER_BY_CELL, Tile
 from companion.indigo.geometry import Cell
 from companion.indigo.tiles import all_patterns
-from vision.art_pack import IndigoPack
 from vision.errors import FrameRefusedError
 from vision.indigo.board import (
     RIM_APOTHEM,
@@ -26,6 +25,7 @@ from vision.indigo.board import (
     chip_spaces,
     rim_polygon,
 )
+from vision.indigo.pack import IndigoPack
 from vision.indigo.read_types import EMPTY, ReaderSettings
 from vision.markers import PlaneFit
 

@@ -14,7 +14,6 @@ import numpy as np
 
 from companion.indigo import CENTRE, ROUTE_CELLS, Gem
 from companion.indigo.geometry import Cell, EdgePoint, neighbour, opposite
-from vision.art_pack import IndigoPack
 from vision.indigo.board import (
     cell_xy,
     chip_spaces,
@@ -30,6 +29,7 @@ from vision.indigo.model import (
     canonical_size,
     to_canonical,
 )
+from vision.indigo.pack import IndigoPack
 from vision.indigo.read_types import CellRead, ChipRead, ReaderSettings
 
 # ---------------------------------------------------------------- stage 5: gems, tiles, chips

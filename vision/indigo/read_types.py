@@ -12,8 +12,8 @@ import numpy as np
 
 from companion.indigo import CHIPS, Gem, Tile
 from companion.indigo.geometry import Cell, EdgePoint
-from vision.art_pack import IndigoPack
 from vision.config_values import config_value
+from vision.indigo.pack import IndigoPack
 from vision.indigo.synth.render import BoardView, gem_location, tile_entry
 from vision.markers import PlaneFit
 

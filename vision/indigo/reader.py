@@ -27,7 +27,6 @@ import numpy as np
 
 from companion.indigo import CORNER_BY_CELL, Tile
 from companion.indigo.geometry import Cell, neighbour, opposite
-from vision.art_pack import IndigoPack
 from vision.config_values import config_value
 from vision.errors import FrameRefusedError, UnreadableImageError
 from vision.indigo.board import (
@@ -64,6 +63,7 @@ from vision.indigo.model import (
     rectify,
     to_canonical,
 )
+from vision.indigo.pack import IndigoPack
 from vision.indigo.pieces import (
     COVER_MIN_SHARE,
     COVER_RADII,

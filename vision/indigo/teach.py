@@ -28,10 +28,11 @@ import numpy as np
 
 from companion.indigo import CENTRE, CORNER_BY_CELL, ROUTE_CELLS
 from companion.indigo.tiles import paths_of
-from vision.art_pack import BGR, IndigoPack, load_indigo_pack
+from vision.art_pack import BGR
 from vision.errors import ArtPackError, UnreadableImageError
 from vision.image_io import read_image
 from vision.indigo.board import cell_xy, geometry_from_config
+from vision.indigo.pack import IndigoPack, load_indigo_pack
 from vision.indigo.synth.art import path_polyline
 from vision.markers import RESERVED_IDS, MarkerLayout, locate, paste_marker
 

@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 from companion.indigo.state import IndigoState
-from vision.art_pack import IndigoPack
+from vision.indigo.pack import IndigoPack
 from vision.indigo.reader import IndigoRead
 from vision.indigo.records import random_state
 

@@ -11,7 +11,7 @@ import pytest
 from indigo_scenes import FRAME, cell_errors, state
 
 from tests.conftest import SHARED
-from vision.art_pack import IndigoPack, load_indigo_pack
+from vision.indigo.pack import IndigoPack, load_indigo_pack
 from vision.indigo.reader import read_indigo
 from vision.indigo.synth.render import render_frame
 from vision.indigo.teach import render_teach_photo, teach

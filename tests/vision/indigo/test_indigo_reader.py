@@ -8,9 +8,9 @@ import pytest
 from indigo_scenes import FRAME, cell_errors, gem_misreads_unasked, state
 
 from companion.indigo.state import IndigoState, new_game
-from vision.art_pack import IndigoPack, load_indigo_pack
 from vision.errors import FrameRefusedError, UnreadableImageError
 from vision.indigo.board import cell_xy, geometry_from_config
+from vision.indigo.pack import IndigoPack, load_indigo_pack
 from vision.indigo.reader import read_indigo
 from vision.indigo.synth.art import draw_pack
 from vision.indigo.synth.render import BoardView, render_frame

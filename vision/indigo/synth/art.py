@@ -20,7 +20,8 @@ import cv2
 import numpy as np
 
 from companion.indigo.tiles import paths_of
-from vision.art_pack import BGR, IndigoPack, parse_colour
+from vision.art_pack import BGR, parse_colour
+from vision.indigo.pack import IndigoPack
 
 SQRT3 = math.sqrt(3)
 

@@ -26,7 +26,6 @@ import numpy as np
 from companion.indigo import CENTRE, CENTRE_STOCK, CHIPS, CORNER_BY_CELL, CORNERS, Gem, Tile
 from companion.indigo.geometry import Cell, EdgePoint
 from companion.indigo.state import IndigoState
-from vision.art_pack import IndigoPack
 from vision.camera import RenderedCamera
 from vision.indigo.board import (
     BoardGeometry,
@@ -37,6 +36,7 @@ from vision.indigo.board import (
     point_xy,
     rim_polygon,
 )
+from vision.indigo.pack import IndigoPack
 from vision.markers import paste_layout
 from vision.synth.effects import DEFAULT_EFFECTS, EffectResult, apply_effects
 
