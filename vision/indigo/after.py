@@ -17,7 +17,7 @@ from companion.indigo import CENTRE_STOCK, ROUTE_CELLS, Gem, Tile
 from companion.indigo.geometry import Cell, EdgePoint
 from companion.indigo.state import IndigoState, Placement, check_placement, play
 from vision.indigo.reader import IndigoRead
-from vision.indigo.synth.render import gem_location
+from vision.indigo.view import gem_location
 
 
 @dataclass

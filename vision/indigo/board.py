@@ -40,6 +40,7 @@ from companion.indigo import (
 from vision.config_values import config_value
 from vision.markers import RESERVED_IDS, MarkerChecks, MarkerLayout
 
+SQRT3 = math.sqrt(3)
 #: the board outline (a hexagon with a gateway side at the top) circumradius, in cell radii
 RIM_RADIUS = 10.2
 #: the outline's apothem: the rim reaches 2.2 cell radii beyond the gateway cells' tops (7)
@@ -126,6 +127,44 @@ def cell_xy(cell: Cell) -> tuple[float, float]:
 def point_xy(point: EdgePoint) -> tuple[float, float]:
     """Where a gem on edge point ``point`` sits (the middle of that side)."""
     return edge_midpoint(point[0], point[1], 1.0)
+
+
+# ---------------------------------------------------------------- a tile's paths
+
+
+def edge_middle(edge: int) -> tuple[float, float]:
+    """The middle of side ``edge`` of a cell of radius 1 centred on 0 (edge 0 upper-left)."""
+    a = math.radians(240 + 60 * edge)
+    return (SQRT3 / 2 * math.cos(a), SQRT3 / 2 * math.sin(a))
+
+
+def _arc(
+    centre: tuple[float, float], p: tuple[float, float], q: tuple[float, float]
+) -> list[tuple[float, float]]:
+    a0 = math.atan2(p[1] - centre[1], p[0] - centre[0])
+    a1 = math.atan2(q[1] - centre[1], q[0] - centre[0])
+    d = (a1 - a0 + math.pi) % (2 * math.pi) - math.pi  # the short way round
+    r = math.hypot(p[0] - centre[0], p[1] - centre[1])
+    return [
+        (centre[0] + r * math.cos(a0 + d * t), centre[1] + r * math.sin(a0 + d * t))
+        for t in np.linspace(0, 1, 24)
+    ]
+
+
+def path_polyline(a: int, b: int) -> list[tuple[float, float]]:
+    """Points (cell radii, cell centre at 0) along the path joining edges ``a`` and ``b``."""
+    pa, pb = edge_middle(a), edge_middle(b)
+    gap = (b - a) % 6
+    if gap == 3:
+        return [pa, pb]
+    if gap in (1, 5):
+        # the corner shared by the two edges: between their normals, at distance 1
+        lo = a if gap == 1 else b
+        ang = math.radians(240 + 60 * lo + 30)
+        return _arc((math.cos(ang), math.sin(ang)), pa, pb)
+    mid_edge = (a + 1) % 6 if gap == 2 else (b + 1) % 6
+    ang = math.radians(240 + 60 * mid_edge)
+    return _arc((SQRT3 * math.cos(ang), SQRT3 * math.sin(ang)), pa, pb)
 
 
 def rim_polygon() -> np.ndarray:

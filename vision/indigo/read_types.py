@@ -14,7 +14,7 @@ from companion.indigo import CHIPS, Gem, Tile
 from companion.indigo.geometry import Cell, EdgePoint
 from vision.config_values import config_value
 from vision.indigo.pack import IndigoPack
-from vision.indigo.synth.render import BoardView, gem_location, tile_entry
+from vision.indigo.view import BoardView, gem_location, tile_entry
 from vision.markers import PlaneFit
 
 EMPTY = None  # the class of an empty route cell

@@ -14,7 +14,8 @@ from tests.conftest import SHARED
 from vision.indigo.pack import IndigoPack, load_indigo_pack
 from vision.indigo.reader import read_indigo
 from vision.indigo.synth.render import render_frame
-from vision.indigo.teach import render_teach_photo, teach
+from vision.indigo.synth.teach_photo import render_teach_photo
+from vision.indigo.teach import teach
 
 SCANS = SHARED / "data" / "indigo-images" / "yigitBaysoyu__Indigo.boardGame"
 #: file -> the rotation it shows (SOURCES.md): all five are at rotation 1

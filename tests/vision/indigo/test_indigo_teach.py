@@ -13,7 +13,8 @@ from vision.indigo.pack import IndigoPack, load_indigo_pack
 from vision.indigo.reader import read_indigo
 from vision.indigo.synth.art import draw_pack
 from vision.indigo.synth.render import BoardView, render_frame
-from vision.indigo.teach import render_teach_photo, teach, teach_from_files
+from vision.indigo.synth.teach_photo import render_teach_photo
+from vision.indigo.teach import teach, teach_from_files
 
 
 @pytest.fixture(scope="module")

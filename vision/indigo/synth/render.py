@@ -15,16 +15,16 @@ For the UI demo::
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 import cv2
 import numpy as np
 
-from companion.indigo import CENTRE, CENTRE_STOCK, CHIPS, CORNER_BY_CELL, CORNERS, Gem, Tile
-from companion.indigo.geometry import Cell, EdgePoint
+from companion.indigo import CELLS, CENTRE, CORNER_BY_CELL, CORNERS
+from companion.indigo.geometry import Cell
 from companion.indigo.state import IndigoState
 from vision.camera import RenderedCamera
 from vision.indigo.board import (
@@ -37,79 +37,12 @@ from vision.indigo.board import (
     rim_polygon,
 )
 from vision.indigo.pack import IndigoPack
+from vision.indigo.view import BoardView, truth_of
 from vision.markers import paste_layout
 from vision.synth.effects import DEFAULT_EFFECTS, EffectResult, apply_effects
 
 #: scene resolution: pixels per cell radius (the camera frame is scaled from this)
 SCENE_CELL_PX = 30.0
-
-
-@dataclass(frozen=True)
-class BoardView:
-    """What is visible on the table: the input of the renderer and the output of the reader."""
-
-    tiles: Mapping[Cell, Tile]
-    gems: Mapping[EdgePoint, Gem]
-    centre: tuple[Gem, ...]  # the gems still on the centre tile
-    chips: tuple[tuple[int, int], ...] | None  # per gateway, the two chips as player indices
-    extra: dict[str, Any] = field(default_factory=dict)
-
-    @classmethod
-    def of_state(cls, state: IndigoState) -> BoardView:
-        left = state.centre_left
-        return cls(
-            tiles=dict(state.tiles),
-            gems=dict(state.gems),
-            centre=tuple(CENTRE_STOCK[len(CENTRE_STOCK) - left :]) if left else (),
-            chips=CHIPS[state.layout],
-        )
-
-
-# ---------------------------------------------------------------- truth in the read format
-
-
-def gem_location(point: EdgePoint) -> dict[str, Any]:
-    """The read format's ``at`` of a resting gem (a corner's unmoved amber is ``corner``)."""
-    cell, edge = point
-    corner = CORNER_BY_CELL.get(cell)
-    if corner is not None and corner.arrow_edge == edge:
-        return {"corner": [cell[0], cell[1]]}
-    return {"cell": [cell[0], cell[1]], "edge": edge}
-
-
-def tile_entry(cell: Cell, tile: Tile, confidence: float = 1.0) -> dict[str, Any]:
-    return {
-        "cell": [cell[0], cell[1]],
-        "type": tile.kind,
-        "rotation": tile.rotation,
-        "paths": [list(p) for p in tile.paths],
-        "confidence": round(float(confidence), 4),
-    }
-
-
-def truth_of(view: BoardView, pack: IndigoPack | None = None) -> dict[str, Any]:
-    """The read-format JSON of a view (confidence 1.0 everywhere)."""
-    tiles = [tile_entry(c, t) for c, t in sorted(view.tiles.items())]
-    gems: list[dict[str, Any]] = [
-        {"gem": g.value, "at": gem_location(p), "confidence": 1.0}
-        for p, g in sorted(view.gems.items())
-    ]
-    gems += [{"gem": g.value, "at": {"centre": True}, "confidence": 1.0} for g in view.centre]
-    out: dict[str, Any] = {"game": "indigo", "tiles": tiles, "gems": gems, "questions": []}
-    if view.chips is not None:
-        names = list(pack.chips) if pack is not None else None
-        out["chips"] = [
-            {
-                "gate": g,
-                "slot": s,
-                "player": p,
-                **({"colour": names[p]} if names and p < len(names) else {}),
-                "confidence": 1.0,
-            }
-            for g, pair in enumerate(view.chips)
-            for s, p in enumerate(pair)
-        ]
-    return out
 
 
 # ---------------------------------------------------------------- drawing
@@ -132,7 +65,7 @@ def _hex_mask(size: int) -> np.ndarray:
     return mask
 
 
-def _place_cell_image(
+def place_cell_image(
     canvas: np.ndarray,
     image: np.ndarray,
     centre: tuple[float, float],
@@ -160,7 +93,9 @@ def _place_cell_image(
     canvas[ya:yb, xa:xb] = (p * a + region * (1 - a)).astype(np.uint8)
 
 
-def _disc(canvas: np.ndarray, centre: tuple[float, float], radius: float, colour: Any) -> None:
+def draw_disc(
+    canvas: np.ndarray, centre: tuple[float, float], radius: float, colour: Any
+) -> None:
     """A glass gem or chip: filled disc, darker rim, small highlight."""
     s = 4
     c = (int(round(centre[0] * 16)), int(round(centre[1] * 16)))
@@ -216,36 +151,34 @@ def render_scene(
     angle = geometry.rotation_deg
     for gate, slot, xy in chip_spaces():
         centre = to_px(np.array([xy]))[0]
-        _disc(canvas, centre, pack.chip_size * 1.15 * r_px, pack.chip_space)
+        draw_disc(canvas, centre, pack.chip_size * 1.15 * r_px, pack.chip_space)
         if view.chips is not None:
             player = view.chips[gate][slot]
             names = list(pack.chips)
             if player < len(names):
-                _disc(canvas, centre, pack.chip_size * r_px, pack.chips[names[player]])
-    from companion.indigo import CELLS
-
+                draw_disc(canvas, centre, pack.chip_size * r_px, pack.chips[names[player]])
     for cell in CELLS:
         centre = to_px(np.array([cell_xy(cell)]))[0]
         if cell == CENTRE:
-            _place_cell_image(canvas, pack.centre, centre, r_px, angle)
+            place_cell_image(canvas, pack.centre, centre, r_px, angle)
         elif cell in CORNER_BY_CELL:
             turn = (CORNER_BY_CELL[cell].arrow_edge - 3) * 60
-            _place_cell_image(canvas, pack.corner, centre, r_px, angle + turn)
+            place_cell_image(canvas, pack.corner, centre, r_px, angle + turn)
         elif cell in view.tiles:
             tile = view.tiles[cell]
-            _place_cell_image(
+            place_cell_image(
                 canvas, pack.tiles[tile.kind], centre, r_px, angle + 60 * tile.rotation
             )
         else:
-            _place_cell_image(canvas, pack.empty, centre, r_px, angle)
+            place_cell_image(canvas, pack.empty, centre, r_px, angle)
     gem_r = pack.gem_size * r_px
     for point, gem in view.gems.items():
         centre = to_px(np.array([point_xy(point)]))[0]
-        _disc(canvas, centre, gem_r, pack.gems[gem.value])
+        draw_disc(canvas, centre, gem_r, pack.gems[gem.value])
     spots = centre_stock_spots()
     for gem, spot in zip(view.centre, spots, strict=False):
         centre = to_px(np.array([spot]))[0]
-        _disc(canvas, centre, gem_r, pack.gems[gem.value])
+        draw_disc(canvas, centre, gem_r, pack.gems[gem.value])
     paste_layout(canvas, layout, origin_mm=(x0, y0), px_per_mm=px_per_mm, protect=protect,
                  quiet_zone=0.3)
     return Scene(canvas, frame_to_scene, board_to_scene, protect)
