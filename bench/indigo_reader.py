@@ -28,7 +28,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from vision.errors import FrameRefusedError  # noqa: E402
 from vision.indigo.pack import load_indigo_pack  # noqa: E402
-from vision.indigo.reader import read_indigo, settings_from_config  # noqa: E402
+from vision.indigo.read_types import settings_from_config  # noqa: E402
+from vision.indigo.reader import read_indigo  # noqa: E402
 from vision.indigo.records import random_state  # noqa: E402
 from vision.indigo.synth.art import draw_pack  # noqa: E402
 from vision.indigo.synth.render import render_frame  # noqa: E402

@@ -158,7 +158,8 @@ def register(cli: CommandLine) -> None:
     def read_indigo_command(args: argparse.Namespace) -> int:
         from companion.errors import IllegalMoveError, RecordError
         from vision.errors import FrameRefusedError, UnreadableImageError
-        from vision.indigo.reader import read_indigo, settings_from_config
+        from vision.indigo.read_types import settings_from_config
+        from vision.indigo.reader import read_indigo
 
         cfg = _config(args.config)
         pack = _pack(args, cfg)

@@ -16,7 +16,7 @@ from companion.errors import IllegalMoveError
 from companion.indigo import CENTRE_STOCK, ROUTE_CELLS, Gem, Tile
 from companion.indigo.geometry import Cell, EdgePoint
 from companion.indigo.state import IndigoState, Placement, check_placement, play
-from vision.indigo.reader import IndigoRead
+from vision.indigo.read_types import IndigoRead
 from vision.indigo.view import gem_location
 
 

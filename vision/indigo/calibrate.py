@@ -19,8 +19,8 @@ import numpy as np
 
 from vision.errors import FrameRefusedError
 from vision.indigo.board import BoardGeometry, checks_from_config, geometry_from_config
+from vision.indigo.model import colour_distance, colour_features, features_of_colours
 from vision.indigo.pack import IndigoPack
-from vision.indigo.reader import _colour_distance, _lab, colour_features
 from vision.markers import locate
 
 #: pixels per millimetre of the straightened plane used to measure the board
@@ -59,10 +59,10 @@ def calibrate(frame: np.ndarray, pack: IndigoPack, cfg: Any = None) -> BoardGeom
     top = fit.warp(frame, px_per_mm=CALIBRATION_PX_PER_MM, origin_mm=origin, size_mm=size)
     balanced = np.clip(top.astype(np.float32) * _paper_gains(top, geometry, origin), 0, 255)
     features = colour_features(balanced)
-    rim = _lab(np.array(pack.rim))[0]
-    table = _lab(np.array(pack.table))[0]
-    tol = max(8.0, 0.5 * float(_colour_distance(rim[None], table)[0]))
-    rim_like = (_colour_distance(features, rim) < tol).astype(np.uint8)
+    rim = features_of_colours(np.array(pack.rim))[0]
+    table = features_of_colours(np.array(pack.table))[0]
+    tol = max(8.0, 0.5 * float(colour_distance(rim[None], table)[0]))
+    rim_like = (colour_distance(features, rim) < tol).astype(np.uint8)
     mask = cv2.morphologyEx(rim_like, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     if n < 2:

@@ -57,7 +57,8 @@ def rectify(frame: np.ndarray, fit: PlaneFit, geometry: BoardGeometry, cell_px: 
 # ---------------------------------------------------------------- templates from the pack
 
 
-def _circle_mask(size: int, radius: float) -> np.ndarray:
+def circle_mask(size: int, radius: float) -> np.ndarray:
+    """A ``size`` x ``size`` boolean disc of ``radius`` pixels around the middle of the square."""
     c = (size - 1) / 2
     yy, xx = np.mgrid[0:size, 0:size]
     inside: np.ndarray = ((xx - c) ** 2 + (yy - c) ** 2) <= radius**2
@@ -126,12 +127,13 @@ def colour_features(bgr: np.ndarray) -> np.ndarray:
     return out
 
 
-def _lab(bgr: np.ndarray) -> np.ndarray:
-    """Colour features of a list of BGR colours (named for where they are used)."""
+def features_of_colours(bgr: np.ndarray) -> np.ndarray:
+    """:func:`colour_features` of a list of BGR colours: one row of features per colour."""
     return colour_features(np.asarray(bgr, np.float32).reshape(-1, 3))
 
 
-def _colour_distance(lab: np.ndarray, target: np.ndarray) -> np.ndarray:
+def colour_distance(lab: np.ndarray, target: np.ndarray) -> np.ndarray:
+    """Euclidean distance in colour-feature space from each of ``lab`` (..., 3) to ``target``."""
     d = lab - target
     distance: np.ndarray = np.sqrt((d * d).sum(axis=-1))
     return distance
@@ -144,7 +146,8 @@ def _normalise(values: np.ndarray, floor: float) -> np.ndarray:
     return normalised
 
 
-def _gray(img: np.ndarray) -> np.ndarray:
+def to_gray(img: np.ndarray) -> np.ndarray:
+    """A BGR image as float32 grey levels."""
     return cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32)
 
 
@@ -160,7 +163,7 @@ def pack_model(pack: IndigoPack, cell_px: int) -> PackModel:
     if cached is not None and cached[0] is pack:
         return cached[1]
     patch = 2 * int(math.ceil(0.9 * cell_px)) + 1
-    mask = _circle_mask(patch, 0.8 * cell_px)
+    mask = circle_mask(patch, 0.8 * cell_px)
     classes: list[Tile | None] = list(all_patterns()) + [EMPTY]
     rows = []
     for cls in classes:
@@ -168,26 +171,26 @@ def pack_model(pack: IndigoPack, cell_px: int) -> PackModel:
             img = _patch_from_pack(pack.empty, 0, patch, cell_px)
         else:
             img = _patch_from_pack(pack.tiles[cls.kind], 60 * cls.rotation, patch, cell_px)
-        rows.append(cv2.GaussianBlur(_gray(img), (0, 0), 0.8)[mask])
+        rows.append(cv2.GaussianBlur(to_gray(img), (0, 0), 0.8)[mask])
     raw = np.array(rows, np.float32)
     tile_std = float(np.median(raw[:-1].std(axis=1)))
     floor = max(4.0, 0.25 * tile_std)
     templates = _normalise(raw, floor)
     treasure = {
-        "centre": _normalise(_gray(_patch_from_pack(pack.centre, 0, patch, cell_px))[mask], floor),
-        "corner": _normalise(_gray(_patch_from_pack(pack.corner, 0, patch, cell_px))[mask], floor),
+        name: _normalise(to_gray(_patch_from_pack(image, 0, patch, cell_px))[mask], floor)
+        for name, image in (("centre", pack.centre), ("corner", pack.corner))
     }
     # colour models: each gem's tolerance is half its distance to the nearest other colour
     # the pack shows (tile art, board, other gems), so that any pack sets its own thresholds
     palette = _pack_palette(pack)
-    gem_lab = {name: _lab(np.array(c))[0] for name, c in pack.gems.items()}
+    gem_lab = {name: features_of_colours(np.array(c))[0] for name, c in pack.gems.items()}
     gem_tol = {}
     for name, lab in gem_lab.items():
         others = [v for k, v in gem_lab.items() if k != name] + list(palette)
-        dist = min(float(_colour_distance(o[None], lab)[0]) for o in others)
+        dist = min(float(colour_distance(o[None], lab)[0]) for o in others)
         gem_tol[name] = max(6.0, 1.5 * dist)
     names = tuple(pack.chips)
-    chip_lab = _lab(np.array([pack.chips[n] for n in names] + [pack.chip_space]))
+    chip_lab = features_of_colours(np.array([pack.chips[n] for n in names] + [pack.chip_space]))
     model = PackModel(
         cell_px=cell_px,
         patch=patch,
@@ -215,7 +218,7 @@ def _pack_palette(pack: IndigoPack, k: int = 4) -> list[np.ndarray]:
     samples = []
     for img in [*pack.tiles.values(), pack.empty, pack.centre, pack.corner]:
         small = cv2.resize(img, (32, 32), interpolation=cv2.INTER_AREA)
-        inner = small[_circle_mask(32, 13)]
+        inner = small[circle_mask(32, 13)]
         samples.append(inner.reshape(-1, 3))
     pixels = np.vstack(samples).astype(np.float32)
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0)
@@ -223,8 +226,8 @@ def _pack_palette(pack: IndigoPack, k: int = 4) -> list[np.ndarray]:
     # array must be given, so the None is cast to the stubs' type
     no_labels = cast(np.ndarray, None)
     _, _, centres = cv2.kmeans(pixels, 6, no_labels, criteria, 2, cv2.KMEANS_PP_CENTERS)
-    out = [_lab(np.clip(c, 0, 255))[0] for c in centres]
-    out.append(_lab(np.array(pack.rim))[0])
+    out = [features_of_colours(np.clip(c, 0, 255))[0] for c in centres]
+    out.append(features_of_colours(np.array(pack.rim))[0])
     return out
 
 
@@ -262,7 +265,8 @@ def check_sharpness(canon: np.ndarray, settings: ReaderSettings) -> float:
     return value
 
 
-def _cell_patch(gray: np.ndarray, cell: Cell, model: PackModel) -> np.ndarray:
+def cell_patch(gray: np.ndarray, cell: Cell, model: PackModel) -> np.ndarray:
+    """The ``model.patch``-sized square of the rectified ``gray`` board centred on ``cell``."""
     x, y = to_canonical(cell_xy(cell), model.cell_px)
     return cv2.getRectSubPix(gray, (model.patch, model.patch), (x, y))
 
@@ -270,12 +274,12 @@ def _cell_patch(gray: np.ndarray, cell: Cell, model: PackModel) -> np.ndarray:
 def check_board(gray: np.ndarray, model: PackModel, settings: ReaderSettings) -> float:
     """Likeness of the seven treasure cells to the pack's treasure tiles; refuses a non-board."""
     scores = []
-    centre = _normalise(_cell_patch(gray, CENTRE, model)[model.mask], model.std_floor)
+    centre = _normalise(cell_patch(gray, CENTRE, model)[model.mask], model.std_floor)
     scores.append(float(np.mean(centre * model.treasure["centre"])))
     size = model.patch
     c = (size - 1) / 2
     for corner in CORNER_BY_CELL.values():
-        patch = _cell_patch(gray, corner.cell, model)
+        patch = cell_patch(gray, corner.cell, model)
         turn = (corner.arrow_edge - 3) * 60
         # undo the corner's turn so it lines up with the pack's (0,-4) drawing
         m = cv2.getRotationMatrix2D((c, c), turn, 1.0)

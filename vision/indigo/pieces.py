@@ -23,10 +23,10 @@ from vision.indigo.board import (
 from vision.indigo.model import (
     GEM_NAMES,
     PackModel,
-    _cell_patch,
-    _circle_mask,
-    _colour_distance,
     canonical_size,
+    cell_patch,
+    circle_mask,
+    colour_distance,
     to_canonical,
 )
 from vision.indigo.pack import IndigoPack
@@ -208,7 +208,7 @@ def _read_centre(
     x, y = to_canonical(cell_xy(CENTRE), cell_px)
     r = int(0.9 * cell_px)
     block = labels[int(y) - r : int(y) + r + 1, int(x) - r : int(x) + r + 1]
-    disc = _circle_mask(block.shape[0], r) & (model.centre_art_labels(2 * r + 1) == 0)
+    disc = circle_mask(block.shape[0], r) & (model.centre_art_labels(2 * r + 1) == 0)
     gem_r = pack.gem_size * cell_px
     gem_area = math.pi * gem_r**2
     counts: dict[str, tuple[int, float]] = {}
@@ -285,7 +285,7 @@ def read_tiles(
     patches = []
     weights = []
     for cell in ROUTE_CELLS:
-        patches.append(_cell_patch(gray, cell, model)[model.mask])
+        patches.append(cell_patch(gray, cell, model)[model.mask])
         w = np.ones(model.patch * model.patch, np.float32).reshape(model.patch, model.patch)
         for edge in gem_at.get(cell, []):
             ang = math.radians(240 + 60 * edge)
@@ -320,7 +320,7 @@ def read_chips(lab: np.ndarray, pack: IndigoPack, model: PackModel) -> list[Chip
     for gate, slot, xy in chip_spaces():
         pixels = _disc_pixels(lab, to_canonical(xy, model.cell_px), radius)
         colour = np.median(pixels, axis=0)
-        d = _colour_distance(model.chip_lab, colour)
+        d = colour_distance(model.chip_lab, colour)
         order = np.argsort(d)
         d1, d2 = float(d[order[0]]), float(d[order[1]])
         conf = float(np.clip((d2 - d1) / max(d2, 1e-6) / 0.5, 0.0, 1.0))

@@ -36,24 +36,8 @@ from vision.indigo.board import (
     table_layout,
 )
 from vision.indigo.model import (
-    _MAX_MODELS,
-    _MODELS,
-    BRIGHTNESS,
-    CHROMA,
     GEM_NAMES,
-    PackModel,
-    _cell_patch,
-    _circle_mask,
-    _colour_distance,
-    _field_mask,
-    _gray,
-    _lab,
-    _normalise,
-    _pack_palette,
-    _patch_from_pack,
     balance_colours,
-    board_to_canonical,
-    canonical_size,
     check_board,
     check_sharpness,
     colour_features,
@@ -61,101 +45,31 @@ from vision.indigo.model import (
     gem_label_map,
     pack_model,
     rectify,
-    to_canonical,
+    to_gray,
 )
 from vision.indigo.pack import IndigoPack
-from vision.indigo.pieces import (
-    COVER_MIN_SHARE,
-    COVER_RADII,
-    GEM_SAMPLE,
-    GEM_SHARE_RANGE,
-    GemSpot,
-    _count_discs,
-    _cover_count,
-    _disc_kernel,
-    _disc_labels,
-    _disc_offsets,
-    _disc_pixels,
-    _fraction_confidence,
-    _gem_share,
-    _read_centre,
-    gem_pixels,
-    read_chips,
-    read_gems,
-    read_tiles,
-)
+from vision.indigo.pieces import GemSpot, gem_pixels, read_chips, read_gems, read_tiles
 from vision.indigo.read_types import (
-    EMPTY,
     CellRead,
     ChipRead,
     GemRead,
     IndigoRead,
     ReaderSettings,
-    _centre_order,
-    _gem_key,
-    _layout_json,
     settings_from_config,
 )
 from vision.markers import MarkerChecks, MarkerLayout, locate
 
-# every stage's names stay importable from here (other modules and tests use them)
 __all__ = [
-    "BRIGHTNESS",
-    "CHROMA",
-    "COVER_MIN_SHARE",
-    "COVER_RADII",
-    "CellRead",
-    "ChipRead",
-    "EMPTY",
-    "GEM_NAMES",
-    "GEM_SAMPLE",
-    "GEM_SHARE_RANGE",
-    "GemRead",
-    "GemSpot",
-    "IndigoRead",
-    "PackModel",
-    "ReaderSettings",
-    "_MAX_MODELS",
-    "_MODELS",
-    "_cell_patch",
-    "_centre_order",
-    "_circle_mask",
-    "_colour_distance",
-    "_count_discs",
-    "_cover_count",
-    "_disc_kernel",
-    "_disc_labels",
-    "_disc_offsets",
-    "_disc_pixels",
-    "_field_mask",
-    "_fraction_confidence",
-    "_gem_key",
-    "_gem_share",
-    "_gray",
-    "_lab",
-    "_layout_json",
-    "_normalise",
-    "_pack_palette",
-    "_patch_from_pack",
-    "_read_centre",
-    "balance_colours",
-    "board_to_canonical",
-    "canonical_size",
-    "check_board",
-    "check_sharpness",
-    "colour_features",
-    "edge_strength",
-    "gem_label_map",
-    "gem_pixels",
-    "pack_model",
-    "read_chips",
-    "read_gems",
-    "read_tiles",
-    "rectify",
-    "settings_from_config",
-    "to_canonical",
+    "BLANK_MAX_CONTRAST",
+    "cell_questions",
+    "chip_questions",
+    "explain_refusal",
+    "frame_contrast",
+    "name_gems",
+    "other_table_layouts",
+    "read_indigo",
+    "with_article",
 ]
-
 
 
 # ---------------------------------------------------------------- stage 6: naming, questions
@@ -383,11 +297,11 @@ def read_indigo(
     canon = rectify(frame, fit, geo, st.cell_px)
     check_sharpness(canon, st)
     model = pack_model(pack, st.cell_px)
-    gray0 = _gray(canon)
+    gray0 = to_gray(canon)
     check_board(gray0, model, st)
     balanced = balance_colours(canon, model, st.cell_px)
     lab = colour_features(balanced)
-    gray = cv2.GaussianBlur(_gray(balanced), (0, 0), 0.8)
+    gray = cv2.GaussianBlur(to_gray(balanced), (0, 0), 0.8)
     t2 = time.perf_counter()
     labels = gem_label_map(lab, model, where=gem_pixels(model, pack.gem_size))
     spots = read_gems(labels, pack, model, st)

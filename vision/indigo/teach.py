@@ -32,6 +32,7 @@ from vision.art_pack import BGR
 from vision.errors import ArtPackError, UnreadableImageError
 from vision.image_io import read_image
 from vision.indigo.board import cell_xy, geometry_from_config, path_polyline
+from vision.indigo.model import board_to_canonical, canonical_size
 from vision.indigo.pack import IndigoPack, load_indigo_pack
 from vision.markers import RESERVED_IDS, MarkerLayout, locate, paste_marker
 
@@ -169,8 +170,6 @@ def piece_colours_from_photo(photo: np.ndarray) -> dict[str, dict[str, BGR]]:
 
 def board_parts_from_photo(photo: np.ndarray, cfg: Any = None) -> dict[str, Any]:
     """Empty cell, centre, corner images and the rim and table colours from a setup photo."""
-    from vision.indigo.reader import board_to_canonical, canonical_size
-
     geometry = geometry_from_config(cfg)
     fit = locate(photo, geometry.layout)
     cell_px = PACK_IMAGE_PX // 2

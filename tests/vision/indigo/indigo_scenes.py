@@ -7,7 +7,7 @@ from typing import Any
 
 from companion.indigo.state import IndigoState
 from vision.indigo.pack import IndigoPack
-from vision.indigo.reader import IndigoRead
+from vision.indigo.read_types import IndigoRead
 from vision.indigo.records import random_state
 
 FRAME = (1280, 720)

@@ -11,7 +11,8 @@ from companion.indigo import Tile
 from companion.indigo.state import Placement, all_legal_placements, new_game, play
 from vision.indigo.after import check_after
 from vision.indigo.pack import IndigoPack, load_indigo_pack
-from vision.indigo.reader import CellRead, GemRead, IndigoRead, read_indigo
+from vision.indigo.read_types import CellRead, GemRead, IndigoRead
+from vision.indigo.reader import read_indigo
 from vision.indigo.synth.render import render_frame
 
 

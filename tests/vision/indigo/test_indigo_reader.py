@@ -190,7 +190,7 @@ def test_rendered_camera_shows_the_current_state(demo: IndigoPack) -> None:
 
 
 def test_models_follow_the_pack_object_not_its_id() -> None:
-    from vision.indigo.reader import pack_model
+    from vision.indigo.model import pack_model
 
     a = draw_pack("ink")
     model_a = pack_model(a, 12)
@@ -215,7 +215,9 @@ def test_refuses_a_rendered_second_chance_sheet_photo(demo: IndigoPack) -> None:
 
 def test_gem_questions_use_the_right_article() -> None:
     from companion.indigo import CORNER_BY_CELL, Gem
-    from vision.indigo.reader import GemSpot, ReaderSettings, name_gems, with_article
+    from vision.indigo.pieces import GemSpot
+    from vision.indigo.read_types import ReaderSettings
+    from vision.indigo.reader import name_gems, with_article
 
     corner = CORNER_BY_CELL[(0, -4)]
     spots = [GemSpot(Gem.AMBER, corner.amber_point, 0.5)]
@@ -258,7 +260,7 @@ def test_centre_art_is_cached_with_its_own_model() -> None:
     """A cache keyed by ``id(model)`` once handed a new model a dead model's centre art."""
     import dataclasses
 
-    from vision.indigo.reader import pack_model
+    from vision.indigo.model import pack_model
 
     plain = draw_pack("demo")
     centre = plain.centre.copy()
