@@ -26,11 +26,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from config import Config  # noqa: E402
 from vision.errors import FrameRefusedError  # noqa: E402
 from vision.indigo.pack import load_indigo_pack  # noqa: E402
-from vision.indigo.read_types import settings_from_config  # noqa: E402
 from vision.indigo.reader import read_indigo  # noqa: E402
 from vision.indigo.records import random_state  # noqa: E402
+from vision.indigo.settings import IndigoSettings  # noqa: E402
 from vision.indigo.synth.art import draw_pack  # noqa: E402
 from vision.indigo.synth.render import render_frame  # noqa: E402
 from vision.synth.effects import ALL_EFFECTS  # noqa: E402
@@ -65,7 +66,8 @@ def main(argv: list[str] | None = None) -> int:
     packs = []
     for name in args.packs.split(","):
         packs.append(load_indigo_pack() if name == "demo" else draw_pack(name))
-    min_conf = settings_from_config(None).min_confidence
+    settings = IndigoSettings.from_config(Config())
+    min_conf = settings.min_confidence
 
     cells = cell_wrong = cell_wrong_flagged = cell_confident_wrong = cell_flagged = 0
     gems_total = gem_wrong = gem_wrong_flagged = 0
@@ -78,11 +80,16 @@ def main(argv: list[str] | None = None) -> int:
         pack = packs[i % len(packs)]
         state = random_state(rng, placements=rng.randint(0, 54))
         frame = render_frame(
-            state, pack, seed=args.seed * 100003 + i, effects=ALL_EFFECTS, frame_size=(w, h)
+            state,
+            pack,
+            settings=settings,
+            seed=args.seed * 100003 + i,
+            effects=ALL_EFFECTS,
+            frame_size=(w, h),
         )
         t0 = time.process_time()
         try:
-            read = read_indigo(frame.image, pack)
+            read = read_indigo(frame.image, pack, settings=settings)
         except FrameRefusedError:
             refused += 1
             continue

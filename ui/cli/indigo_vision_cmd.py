@@ -12,9 +12,13 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ui.cli import CommandLine
+
+if TYPE_CHECKING:
+    from config import Config
+    from vision.indigo.settings import IndigoSettings
 from ui.cli.images import read_image_file
 
 EXIT_UNREADABLE = 2
@@ -72,16 +76,22 @@ def _calibrate_args(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _config(path: str | None) -> Any:
+def _config(path: str | None) -> Config:
     from config import load_config
 
     return load_config(path)
 
 
-def _pack(args: argparse.Namespace, cfg: Any) -> Any:
+def _settings(cfg: Config) -> IndigoSettings:
+    from vision.indigo.settings import IndigoSettings
+
+    return IndigoSettings.from_config(cfg)
+
+
+def _pack(args: argparse.Namespace, cfg: Config) -> Any:
     from vision.indigo.pack import load_indigo_pack
 
-    folder = args.pack or getattr(getattr(cfg, "vision", None), "pack", "") or None
+    folder = args.pack or cfg.vision.pack or None
     return load_indigo_pack(folder)
 
 
@@ -143,7 +153,9 @@ def register(cli: CommandLine) -> None:
             return _error(str(exc), EXIT_ILLEGAL)
         cfg = _config(args.config)
         pack = _pack(args, cfg)
-        frame = render_frame(state, pack, cfg=cfg, seed=args.seed, effects=effects, frame_size=size)
+        frame = render_frame(
+            state, pack, settings=_settings(cfg), seed=args.seed, effects=effects, frame_size=size
+        )
         try:
             write_image(args.output, frame.image)
             if args.truth:
@@ -158,10 +170,10 @@ def register(cli: CommandLine) -> None:
     def read_indigo_command(args: argparse.Namespace) -> int:
         from companion.errors import IllegalMoveError, RecordError
         from vision.errors import FrameRefusedError, UnreadableImageError
-        from vision.indigo.read_types import settings_from_config
         from vision.indigo.reader import read_indigo
 
         cfg = _config(args.config)
+        settings = _settings(cfg)
         pack = _pack(args, cfg)
         previous = None
         if args.after:
@@ -175,7 +187,7 @@ def register(cli: CommandLine) -> None:
                 return _error(f"--after {args.after}: {exc}", EXIT_ILLEGAL)
         try:
             frame = read_image_file(args.image)
-            result = read_indigo(frame, pack, cfg)
+            result = read_indigo(frame, pack, settings=settings)
         except UnreadableImageError as exc:
             return _error(str(exc), EXIT_UNREADABLE)
         except FrameRefusedError as exc:
@@ -184,9 +196,7 @@ def register(cli: CommandLine) -> None:
         if previous is not None:
             from vision.indigo.after import check_after
 
-            verdict = check_after(
-                previous, result, min_confidence=settings_from_config(cfg).min_confidence
-            )
+            verdict = check_after(previous, result, min_confidence=settings.min_confidence)
             out["questions"] = list(out["questions"]) + verdict.questions
             out["after"] = verdict.to_json()
         print(json.dumps(out))
@@ -204,7 +214,7 @@ def register(cli: CommandLine) -> None:
                 board=Path(args.board) if args.board else None,
                 base=args.base,
                 name=args.name,
-                cfg=cfg,
+                settings=_settings(cfg),
             )
         except (UnreadableImageError, ArtPackError) as exc:
             return _error(str(exc), EXIT_UNREADABLE)
@@ -226,7 +236,7 @@ def register(cli: CommandLine) -> None:
         cfg = _config(args.config)
         pack = _pack(args, cfg)
         try:
-            geometry = calibrate(read_image_file(args.image), pack, cfg)
+            geometry = calibrate(read_image_file(args.image), pack, settings=_settings(cfg))
         except UnreadableImageError as exc:
             return _error(str(exc), EXIT_UNREADABLE)
         except FrameRefusedError as exc:

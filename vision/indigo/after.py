@@ -17,6 +17,7 @@ from companion.indigo import CENTRE_STOCK, ROUTE_CELLS, Gem, Tile
 from companion.indigo.geometry import Cell, EdgePoint
 from companion.indigo.state import IndigoState, Placement, check_placement, play
 from vision.indigo.read_types import IndigoRead
+from vision.indigo.settings import DEFAULT_SETTINGS
 from vision.indigo.view import gem_location
 
 
@@ -99,7 +100,10 @@ def gem_differences(expected: IndigoState, read: IndigoRead) -> list[str]:
 
 
 def check_after(
-    previous: IndigoState, read: IndigoRead, *, min_confidence: float = 0.85
+    previous: IndigoState,
+    read: IndigoRead,
+    *,
+    min_confidence: float = DEFAULT_SETTINGS.min_confidence,
 ) -> AfterCheck:
     """Check a read against the last accepted state (see the module docstring)."""
     questions: list[str] = []

@@ -12,15 +12,15 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import cv2
 import numpy as np
 
 from vision.errors import FrameRefusedError
-from vision.indigo.board import BoardGeometry, checks_from_config, geometry_from_config
+from vision.indigo.board import BoardGeometry
 from vision.indigo.model import colour_distance, colour_features, features_of_colours
 from vision.indigo.pack import IndigoPack
+from vision.indigo.settings import DEFAULT_SETTINGS, IndigoSettings
 from vision.markers import locate
 
 #: pixels per millimetre of the straightened plane used to measure the board
@@ -48,10 +48,12 @@ def _paper_gains(
     return np.clip(PAPER / np.maximum(white, 1.0), 0.4, 2.5)
 
 
-def calibrate(frame: np.ndarray, pack: IndigoPack, cfg: Any = None) -> BoardGeometry:
+def calibrate(
+    frame: np.ndarray, pack: IndigoPack, *, settings: IndigoSettings = DEFAULT_SETTINGS
+) -> BoardGeometry:
     """Measure the board pose in the marker frame; FrameRefusedError when no board is found."""
-    geometry = geometry_from_config(cfg)
-    fit = locate(frame, geometry.layout, checks=checks_from_config(cfg))
+    geometry = settings.geometry
+    fit = locate(frame, geometry.layout, checks=settings.checks)
     xs = [c[0] for c in geometry.layout.centres_mm]
     ys = [c[1] for c in geometry.layout.centres_mm]
     origin = (min(xs), min(ys))

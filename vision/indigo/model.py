@@ -26,7 +26,8 @@ from vision.indigo.board import (
     rim_polygon,
 )
 from vision.indigo.pack import IndigoPack
-from vision.indigo.read_types import EMPTY, ReaderSettings
+from vision.indigo.read_types import EMPTY
+from vision.indigo.settings import IndigoSettings
 from vision.markers import PlaneFit
 
 # ---------------------------------------------------------------- stage 1-2: rectify
@@ -251,7 +252,7 @@ def edge_strength(frame: np.ndarray) -> float:
     return float(np.percentile(mag, 99.9) / max(float(hi - lo), 1.0))
 
 
-def check_sharpness(canon: np.ndarray, settings: ReaderSettings) -> float:
+def check_sharpness(canon: np.ndarray, settings: IndigoSettings) -> float:
     """Laplacian variance of the board; refuses a frame too blurred to read."""
     gray = cv2.cvtColor(canon, cv2.COLOR_BGR2GRAY)
     lap = cv2.Laplacian(gray, cv2.CV_32F)
@@ -271,7 +272,7 @@ def cell_patch(gray: np.ndarray, cell: Cell, model: PackModel) -> np.ndarray:
     return cv2.getRectSubPix(gray, (model.patch, model.patch), (x, y))
 
 
-def check_board(gray: np.ndarray, model: PackModel, settings: ReaderSettings) -> float:
+def check_board(gray: np.ndarray, model: PackModel, settings: IndigoSettings) -> float:
     """Likeness of the seven treasure cells to the pack's treasure tiles; refuses a non-board."""
     scores = []
     centre = _normalise(cell_patch(gray, CENTRE, model)[model.mask], model.std_floor)

@@ -30,7 +30,8 @@ from vision.indigo.model import (
     to_canonical,
 )
 from vision.indigo.pack import IndigoPack
-from vision.indigo.read_types import CellRead, ChipRead, ReaderSettings
+from vision.indigo.read_types import CellRead, ChipRead
+from vision.indigo.settings import IndigoSettings
 
 # ---------------------------------------------------------------- stage 5: gems, tiles, chips
 
@@ -92,7 +93,7 @@ def _disc_labels(labels: np.ndarray, xy: tuple[float, float], radius: float) -> 
 
 
 def read_gems(
-    labels: np.ndarray, pack: IndigoPack, model: PackModel, settings: ReaderSettings
+    labels: np.ndarray, pack: IndigoPack, model: PackModel, settings: IndigoSettings
 ) -> list[GemSpot]:
     """Gems on edge spots and on the centre tile, from the gem label map."""
     cell_px = model.cell_px
@@ -266,7 +267,7 @@ def read_tiles(
     gray: np.ndarray,
     gem_spots_found: list[GemSpot],
     model: PackModel,
-    settings: ReaderSettings,
+    settings: IndigoSettings,
     gem_size: float,
 ) -> dict[Cell, CellRead]:
     """Compare every route cell with every pattern and the empty cell (gems masked out)."""

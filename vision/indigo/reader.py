@@ -1,16 +1,18 @@
 """The Indigo board reader: one camera frame -> the engine's types, each with a confidence.
 
-``read_indigo(frame, pack, cfg) -> IndigoRead``. Small stages, chained:
+``read_indigo(frame, pack, settings=...) -> IndigoRead``. Small stages, chained:
 
 1. :func:`~vision.markers.locate` finds the four table markers and checks the homography;
-2. :func:`rectify` warps the frame onto the board (board units, ``cell_px`` per cell radius)
-   using the calibration in config;
-3. :func:`check_sharpness` and :func:`check_board` refuse a blurred frame or one that shows no
-   Indigo board (compared with the pack's treasure tiles);
-4. :func:`balance_colours` removes the colour cast using the pack's rim colour;
-5. :func:`read_gems`, :func:`read_tiles`, :func:`read_chips` classify against the pack:
-   gems and chips by colour model, tiles by comparing each cell with the pack's tile images in
-   every rotation (and the empty cell);
+2. :func:`~vision.indigo.model.rectify` warps the frame onto the board (board units,
+   ``cell_px`` per cell radius) using the calibration in the settings;
+3. :func:`~vision.indigo.model.check_sharpness` and :func:`~vision.indigo.model.check_board`
+   refuse a blurred frame or one that shows no Indigo board (compared with the pack's
+   treasure tiles);
+4. :func:`~vision.indigo.model.balance_colours` removes the colour cast using the pack's rim
+   colour;
+5. :mod:`vision.indigo.pieces` (``read_gems``, ``read_tiles``, ``read_chips``) classifies
+   against the pack: gems and chips by colour model, tiles by comparing each cell with the
+   pack's tile images in every rotation (and the empty cell);
 6. :func:`name_gems` turns gem spots into edge points by which side holds a tile, and raises
    questions where a gem sits where the rules say none can rest.
 
@@ -20,21 +22,13 @@ Nothing about any particular art is coded here: every reference comes from the p
 from __future__ import annotations
 
 import time
-from typing import Any
 
 import cv2
 import numpy as np
 
 from companion.indigo import CORNER_BY_CELL, Tile
 from companion.indigo.geometry import Cell, neighbour, opposite
-from vision.config_values import config_value
 from vision.errors import FrameRefusedError, UnreadableImageError
-from vision.indigo.board import (
-    BoardGeometry,
-    checks_from_config,
-    geometry_from_config,
-    table_layout,
-)
 from vision.indigo.model import (
     GEM_NAMES,
     balance_colours,
@@ -54,10 +48,9 @@ from vision.indigo.read_types import (
     ChipRead,
     GemRead,
     IndigoRead,
-    ReaderSettings,
-    settings_from_config,
 )
-from vision.markers import MarkerChecks, MarkerLayout, locate
+from vision.indigo.settings import DEFAULT_SETTINGS, IndigoSettings
+from vision.markers import locate
 
 __all__ = [
     "BLANK_MAX_CONTRAST",
@@ -66,7 +59,6 @@ __all__ = [
     "explain_refusal",
     "frame_contrast",
     "name_gems",
-    "other_table_layouts",
     "read_indigo",
     "with_article",
 ]
@@ -80,7 +72,7 @@ def _fmt_tile(tile: Tile | None) -> str:
 
 
 def name_gems(
-    spots: list[GemSpot], cells: dict[Cell, CellRead], settings: ReaderSettings
+    spots: list[GemSpot], cells: dict[Cell, CellRead], settings: IndigoSettings
 ) -> tuple[list[GemRead], list[str]]:
     """Name each gem's edge point by which side holds a tile; question the impossible."""
     filled = {c for c, r in cells.items() if r.tile is not None}
@@ -138,7 +130,7 @@ def with_article(word: str) -> str:
     return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
 
 
-def cell_questions(cells: dict[Cell, CellRead], settings: ReaderSettings) -> list[str]:
+def cell_questions(cells: dict[Cell, CellRead], settings: IndigoSettings) -> list[str]:
     out = []
     for cell, r in sorted(cells.items()):
         if r.confidence >= settings.min_confidence:
@@ -148,7 +140,7 @@ def cell_questions(cells: dict[Cell, CellRead], settings: ReaderSettings) -> lis
     return out
 
 
-def chip_questions(chips: list[ChipRead], settings: ReaderSettings) -> list[str]:
+def chip_questions(chips: list[ChipRead], settings: IndigoSettings) -> list[str]:
     """Chips read with low confidence, and a chip layout that matches no rules chart."""
     out = [
         f"gateway {c.gate} chip {c.slot}: {c.colour or 'empty'}?"
@@ -189,28 +181,10 @@ def frame_contrast(frame: np.ndarray) -> float:
     return float(hi - lo)
 
 
-def other_table_layouts(cfg: Any = None) -> dict[str, MarkerLayout]:
-    """The table-marker layouts of the other games that lay ids 0-3 around their table.
-
-    Only Enigma does today; its layout comes from ``[vision.enigma]`` (the same keys its
-    reader uses), so a table laid out for Enigma is named as such.
-    """
-    frame = config_value(cfg, "vision.enigma.marker_frame_mm", (760.0, 640.0))
-    return {
-        "Enigma": table_layout(
-            frame_mm=(float(frame[0]), float(frame[1])),
-            marker_size_mm=float(config_value(cfg, "vision.enigma.marker_size_mm", 40.0)),
-            dictionary_name=str(config_value(cfg, "vision.marker_dictionary", "DICT_4X4_50")),
-        )
-    }
-
-
 def explain_refusal(
     exc: FrameRefusedError,
     frame: np.ndarray,
-    cfg: Any,
-    settings: ReaderSettings,
-    checks: MarkerChecks,
+    settings: IndigoSettings,
 ) -> FrameRefusedError | None:
     """A clearer refusal than the marker stage's, or None to keep it.
 
@@ -236,9 +210,9 @@ def explain_refusal(
             )
         return None
     if exc.reason == "bad-homography":
-        for game, layout in other_table_layouts(cfg).items():
+        for game, layout in settings.other_tables:
             try:
-                locate(frame, layout, checks=checks)
+                locate(frame, layout, checks=settings.checks)
             except FrameRefusedError:
                 continue
             return FrameRefusedError(
@@ -268,11 +242,8 @@ def _check_frame(frame: object) -> np.ndarray:
 def read_indigo(
     frame: np.ndarray,
     pack: IndigoPack,
-    cfg: Any = None,
     *,
-    geometry: BoardGeometry | None = None,
-    settings: ReaderSettings | None = None,
-    checks: MarkerChecks | None = None,
+    settings: IndigoSettings = DEFAULT_SETTINGS,
     keep_rectified: bool = False,
 ) -> IndigoRead:
     """Read an Indigo board from one BGR frame.
@@ -283,18 +254,16 @@ def read_indigo(
     """
     t0 = time.perf_counter()
     frame = _check_frame(frame)
-    geo = geometry or geometry_from_config(cfg)
-    st = settings or settings_from_config(cfg)
-    marker_checks = checks or checks_from_config(cfg)
+    st = settings
     try:
-        fit = locate(frame, geo.layout, checks=marker_checks)
+        fit = locate(frame, st.geometry.layout, checks=st.checks)
     except FrameRefusedError as exc:
-        better = explain_refusal(exc, frame, cfg, st, marker_checks)
+        better = explain_refusal(exc, frame, st)
         if better is not None:
             raise better from exc
         raise
     t1 = time.perf_counter()
-    canon = rectify(frame, fit, geo, st.cell_px)
+    canon = rectify(frame, fit, st.geometry, st.cell_px)
     check_sharpness(canon, st)
     model = pack_model(pack, st.cell_px)
     gray0 = to_gray(canon)

@@ -31,9 +31,10 @@ from companion.indigo.tiles import paths_of
 from vision.art_pack import BGR
 from vision.errors import ArtPackError, UnreadableImageError
 from vision.image_io import read_image
-from vision.indigo.board import cell_xy, geometry_from_config, path_polyline
+from vision.indigo.board import cell_xy, path_polyline
 from vision.indigo.model import board_to_canonical, canonical_size
 from vision.indigo.pack import IndigoPack, load_indigo_pack
+from vision.indigo.settings import DEFAULT_SETTINGS, IndigoSettings
 from vision.markers import RESERVED_IDS, MarkerLayout, locate, paste_marker
 
 #: A4 portrait, millimetres
@@ -118,13 +119,16 @@ class TeachSheet:
         return page
 
 
-def teach_sheet(cfg: Any = None) -> TeachSheet:
-    return TeachSheet(geometry_from_config(cfg).cell_radius_mm)
+def teach_sheet(settings: IndigoSettings = DEFAULT_SETTINGS) -> TeachSheet:
+    """The teach sheet at the real cell size of the board the settings calibrate."""
+    return TeachSheet(settings.geometry.cell_radius_mm)
 
 
-def teach_pages(cfg: Any = None, *, dpi: int = 300) -> list[np.ndarray]:
+def teach_pages(
+    *, settings: IndigoSettings = DEFAULT_SETTINGS, dpi: int = 300
+) -> list[np.ndarray]:
     """The six printable pages (tile types 0..4, then the pieces)."""
-    sheet = teach_sheet(cfg)
+    sheet = teach_sheet(settings)
     px_per_mm = dpi / 25.4
     return [sheet.page(kind, px_per_mm=px_per_mm) for kind in (0, 1, 2, 3, 4, None)]
 
@@ -168,9 +172,11 @@ def piece_colours_from_photo(photo: np.ndarray) -> dict[str, dict[str, BGR]]:
     return out
 
 
-def board_parts_from_photo(photo: np.ndarray, cfg: Any = None) -> dict[str, Any]:
+def board_parts_from_photo(
+    photo: np.ndarray, *, settings: IndigoSettings = DEFAULT_SETTINGS
+) -> dict[str, Any]:
     """Empty cell, centre, corner images and the rim and table colours from a setup photo."""
-    geometry = geometry_from_config(cfg)
+    geometry = settings.geometry
     fit = locate(photo, geometry.layout)
     cell_px = PACK_IMAGE_PX // 2
     h = board_to_canonical(cell_px) @ np.linalg.inv(geometry.board_to_frame()) @ fit.image_to_plane
@@ -210,7 +216,7 @@ def teach(
     board_photo: np.ndarray | None = None,
     base: IndigoPack | None = None,
     name: str = "taught",
-    cfg: Any = None,
+    settings: IndigoSettings = DEFAULT_SETTINGS,
 ) -> IndigoPack:
     """Build a pack: tile images from five photos, colours from the pieces photo."""
     if len(tile_photos) != 5:
@@ -218,7 +224,7 @@ def teach(
             f"teach needs 5 tile photos (types 0..4 in order), got {len(tile_photos)}"
         )
     base_pack = base or load_indigo_pack(None)
-    radius = geometry_from_config(cfg).cell_radius_mm
+    radius = settings.geometry.cell_radius_mm
     tiles = {k: tile_image_from_photo(p, radius) for k, p in enumerate(tile_photos)}
     gems, chips = dict(base_pack.gems), dict(base_pack.chips)
     if pieces_photo is not None:
@@ -235,7 +241,7 @@ def teach(
         description="taught from photos of the players' own pieces",
     )
     if board_photo is not None:
-        parts = board_parts_from_photo(board_photo, cfg)
+        parts = board_parts_from_photo(board_photo, settings=settings)
         pack = replace(
             pack,
             empty=parts["empty"],
@@ -254,7 +260,7 @@ def teach_from_files(
     board: Path | None = None,
     base: str | None = None,
     name: str = "taught",
-    cfg: Any = None,
+    settings: IndigoSettings = DEFAULT_SETTINGS,
 ) -> IndigoPack:
     """The ``companion teach indigo`` flow: 5 tile photos, optionally then the pieces photo."""
     if len(photos) not in (5, 6):
@@ -268,5 +274,5 @@ def teach_from_files(
         board_photo=read_image(board) if board else None,
         base=load_indigo_pack(base) if base else None,
         name=name,
-        cfg=cfg,
+        settings=settings,
     )

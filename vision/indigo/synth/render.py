@@ -7,7 +7,7 @@ seeded camera effects and returns the frame with its ground truth in the read fo
 
 For the UI demo::
 
-    camera = rendered_camera(lambda: session_state, pack=pack, cfg=cfg, seed=7)
+    camera = rendered_camera(lambda: session_state, pack=pack, settings=settings, seed=7)
     with camera:
         frame = camera.read()          # BGR, 1280x720 by default
 """
@@ -32,11 +32,11 @@ from vision.indigo.board import (
     cell_xy,
     centre_stock_spots,
     chip_spaces,
-    geometry_from_config,
     point_xy,
     rim_polygon,
 )
 from vision.indigo.pack import IndigoPack
+from vision.indigo.settings import DEFAULT_SETTINGS, IndigoSettings
 from vision.indigo.view import BoardView, truth_of
 from vision.markers import paste_layout
 from vision.synth.effects import DEFAULT_EFFECTS, EffectResult, apply_effects
@@ -196,8 +196,7 @@ def render_frame(
     view: BoardView | IndigoState,
     pack: IndigoPack,
     *,
-    cfg: Any = None,
-    geometry: BoardGeometry | None = None,
+    settings: IndigoSettings = DEFAULT_SETTINGS,
     seed: int = 0,
     effects: Sequence[str] = DEFAULT_EFFECTS,
     frame_size: tuple[int, int] = (1280, 720),
@@ -207,11 +206,10 @@ def render_frame(
     """Render a state or view as a camera frame with seeded effects, plus its truth."""
     if isinstance(view, IndigoState):
         view = BoardView.of_state(view)
-    geo = geometry or geometry_from_config(cfg)
     if cell_px is None:
         # enough scene resolution that the camera does not magnify it much
         cell_px = max(12.0, min(SCENE_CELL_PX * 1.5, frame_size[1] / 26))
-    scene = render_scene(view, pack, geo, cell_px=cell_px)
+    scene = render_scene(view, pack, settings.geometry, cell_px=cell_px)
     result = apply_effects(
         scene.image,
         np.random.default_rng(seed),
@@ -227,7 +225,7 @@ def rendered_camera(
     current_state: Callable[[], IndigoState | BoardView],
     *,
     pack: IndigoPack,
-    cfg: Any = None,
+    settings: IndigoSettings = DEFAULT_SETTINGS,
     seed: int = 0,
     effects: Sequence[str] = DEFAULT_EFFECTS,
     frame_size: tuple[int, int] = (1280, 720),
@@ -244,7 +242,7 @@ def rendered_camera(
         return render_frame(
             current_state(),
             pack,
-            cfg=cfg,
+            settings=settings,
             seed=seed + counter["n"],
             effects=effects,
             frame_size=frame_size,

@@ -6,11 +6,10 @@ scene renderer draws them, then the camera effects are applied.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from vision.indigo.pack import IndigoPack
+from vision.indigo.settings import DEFAULT_SETTINGS, IndigoSettings
 from vision.indigo.synth.render import draw_disc, place_cell_image
 from vision.indigo.teach import PIECE_SPOTS, TILE_CENTRE_MM, teach_sheet
 from vision.synth.effects import apply_effects
@@ -20,13 +19,13 @@ def render_teach_photo(
     pack: IndigoPack,
     kind: int | None,
     *,
-    cfg: Any = None,
+    settings: IndigoSettings = DEFAULT_SETTINGS,
     seed: int = 0,
     effects: tuple[str, ...] = ("whitebalance", "light", "perspective", "noise", "jpeg"),
     frame_size: tuple[int, int] = (1280, 960),
 ) -> np.ndarray:
     """A simulated photo of a teach page with ``pack``'s pieces on it (tests and the demo)."""
-    sheet = teach_sheet(cfg)
+    sheet = teach_sheet(settings)
     px_per_mm = 4.0
     page = sheet.page(kind, px_per_mm=px_per_mm)
     if kind is not None:
