@@ -12,7 +12,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from companion.indigo import CENTRE, ROUTE_CELLS, Gem
+from companion.indigo import CENTRE, CENTRE_STOCK, ROUTE_CELLS, Gem
 from companion.indigo.geometry import Cell, EdgePoint, neighbour, opposite
 from vision.indigo.board import (
     cell_xy,
@@ -205,15 +205,36 @@ def _read_centre(
     where laying whole gem discs over a blob gives another number than its peaks (touching
     gems in a soft frame: the count is borderline, so it is asked).
     """
+    measured = share or {}
+    block, disc = _centre_block(labels, model)
+    gem_r = pack.gem_size * model.cell_px
+    counts, blobs = _count_centre_colours(block, disc, gem_r, measured)
+    _doubt_merged_blobs(counts, blobs, measured)
+    return _centre_spots(counts)
+
+
+def _centre_block(labels: np.ndarray, model: PackModel) -> tuple[np.ndarray, np.ndarray]:
+    """The gem labels around the centre cell and the disc of it that is not the centre art."""
     cell_px = model.cell_px
     x, y = to_canonical(cell_xy(CENTRE), cell_px)
-    r = int(0.9 * cell_px)
+    r = int(CENTRE_SEARCH * cell_px)
     block = labels[int(y) - r : int(y) + r + 1, int(x) - r : int(x) + r + 1]
     disc = circle_mask(block.shape[0], r) & (model.centre_art_labels(2 * r + 1) == 0)
-    gem_r = pack.gem_size * cell_px
+    return block, disc
+
+
+def _count_centre_colours(
+    block: np.ndarray, disc: np.ndarray, gem_r: float, share: dict[str, float]
+) -> tuple[dict[str, tuple[int, float]], list[tuple[str, float, int]]]:
+    """Per gem colour (count, confidence) on the centre, and (colour, area, peaks) of each blob.
+
+    A count is doubtful when its blob area says another number of gems (at this frame's
+    measured ``share`` of a gem disc, else within :data:`GEM_SHARE_RANGE`) or when laying
+    whole discs over a blob gives another number than its peaks.
+    """
     gem_area = math.pi * gem_r**2
     counts: dict[str, tuple[int, float]] = {}
-    blobs: list[tuple[str, float, int]] = []  # (colour, area, peaks) of every blob
+    blobs: list[tuple[str, float, int]] = []
     for index, name in enumerate(GEM_NAMES):
         hit = (block == index + 1) & disc
         opened = cv2.morphologyEx(hit.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
@@ -227,36 +248,64 @@ def _read_centre(
                 borderline |= any(_cover_count(blob, f * gem_r) != peaks for f in COVER_RADII)
         count = sum(p for c, _, p in blobs if c == name)
         area = float(hit.sum()) / gem_area
-        measured = (share or {}).get(name)
+        measured = share.get(name)
         if measured is not None:
             # the blob area must say the same count as the peaks, at this frame's gem share
-            agrees = int(round(area / max(measured, 0.2))) == count
+            agrees = int(round(area / max(measured, MIN_GEM_SHARE))) == count
         else:
             seen = area / max(count, 1)
             agrees = count == 0 or GEM_SHARE_RANGE[0] <= seen <= GEM_SHARE_RANGE[1]
-        counts[name] = (count, 1.0 if agrees and not borderline else 0.5)
-    # gems that touch (or blur together) make one blob: its area, in units of the typical
-    # single-gem blob of this frame, must say the same number of gems as its peaks
+        counts[name] = (count, 1.0 if agrees and not borderline else DOUBTFUL)
+    return counts, blobs
+
+
+def _doubt_merged_blobs(
+    counts: dict[str, tuple[int, float]],
+    blobs: list[tuple[str, float, int]],
+    share: dict[str, float],
+) -> None:
+    """Lower the confidence of colours with a blob whose area and peaks disagree (in place).
+
+    Gems that touch (or blur together) make one blob: its area, in units of the typical
+    single-gem blob of this frame, must say the same number of gems as its peaks.
+    """
     singles = [a for _, a, p in blobs if p == 1]
     unit = float(np.median(singles)) if singles else None
     for name, area, peaks in blobs:
         if unit is not None:
-            doubtful = abs(area / unit - peaks) > 0.45
+            doubtful = abs(area / unit - peaks) > BLOB_COUNT_TOLERANCE
         else:
             # several gems in one blob and nothing to measure one gem by: ask
-            doubtful = peaks > 1 and (share or {}).get(name) is None
+            doubtful = peaks > 1 and share.get(name) is None
         if doubtful:
-            counts[name] = (counts[name][0], min(counts[name][1], 0.5))
+            counts[name] = (counts[name][0], min(counts[name][1], DOUBTFUL))
+
+
+def _centre_spots(counts: dict[str, tuple[int, float]]) -> list[GemSpot]:
+    """The centre's gems; a count no stock can show (an amber, or out of order) is doubtful."""
     emeralds, sapphires = counts["emerald"][0], counts["sapphire"][0]
     order_ok = sapphires <= 1 and emeralds <= 5 and (emeralds == 0 or sapphires == 1)
     out: list[GemSpot] = []
     for name, (count, conf) in counts.items():
         if name == "amber" and count:
-            conf = min(conf, 0.3)  # no amber ever lies on the centre
+            conf = min(conf, AMBER_ON_CENTRE)  # no amber ever lies on the centre
         elif not order_ok:
-            conf = min(conf, 0.5)
-        out.extend(GemSpot(Gem(name), None, conf) for _ in range(min(count, 6)))
+            conf = min(conf, DOUBTFUL)
+        out.extend(GemSpot(Gem(name), None, conf) for _ in range(min(count, len(CENTRE_STOCK))))
     return out
+
+
+#: the centre search disc, in cell radii: the centre cell without its rim
+CENTRE_SEARCH = 0.9
+#: a measured gem share is taken as at least this (a tiny measured share would inflate the
+#: count the area says)
+MIN_GEM_SHARE = 0.2
+#: a blob's area, in single-gem blobs, may differ this much from its peak count
+BLOB_COUNT_TOLERANCE = 0.45
+#: the confidence of a doubtful count (below the default min_confidence: it is asked)
+DOUBTFUL = 0.5
+#: the confidence of an amber seen on the centre, where none ever lies
+AMBER_ON_CENTRE = 0.3
 
 
 #: a counted centre gem covers this range of one gem disc's area in its colour

@@ -139,26 +139,52 @@ def render_scene(
     canvas = np.empty((height, width, 3), np.uint8)
     canvas[:] = pack.table
     protect = np.zeros((height, width), np.uint8)
-
-    def to_px(pts: np.ndarray) -> np.ndarray:
-        p = np.asarray(pts, np.float64).reshape(-1, 1, 2)
-        return cv2.perspectiveTransform(p, board_to_scene).reshape(-1, 2)
-
-    rim = to_px(rim_polygon())
+    rim = _to_scene(rim_polygon(), board_to_scene)
     cv2.fillPoly(canvas, [np.round(rim * 16).astype(np.int32)], pack.rim, cv2.LINE_AA, 4)
     cv2.fillPoly(protect, [np.round(rim).astype(np.int32)], 255)
-    r_px = cell_px
-    angle = geometry.rotation_deg
+    _draw_chips(canvas, view, pack, board_to_scene, cell_px)
+    _draw_cells(canvas, view, pack, board_to_scene, cell_px, geometry.rotation_deg)
+    _draw_gems(canvas, view, pack, board_to_scene, cell_px)
+    paste_layout(canvas, layout, origin_mm=(x0, y0), px_per_mm=px_per_mm, protect=protect,
+                 quiet_zone=0.3)
+    return Scene(canvas, frame_to_scene, board_to_scene, protect)
+
+
+def _to_scene(pts: np.ndarray, board_to_scene: np.ndarray) -> np.ndarray:
+    """Board-unit points as scene pixels."""
+    p = np.asarray(pts, np.float64).reshape(-1, 1, 2)
+    return cv2.perspectiveTransform(p, board_to_scene).reshape(-1, 2)
+
+
+def _draw_chips(
+    canvas: np.ndarray,
+    view: BoardView,
+    pack: IndigoPack,
+    board_to_scene: np.ndarray,
+    r_px: float,
+) -> None:
+    """The chip spaces on the rim, and the view's chips on them."""
     for gate, slot, xy in chip_spaces():
-        centre = to_px(np.array([xy]))[0]
+        centre = _to_scene(np.array([xy]), board_to_scene)[0]
         draw_disc(canvas, centre, pack.chip_size * 1.15 * r_px, pack.chip_space)
         if view.chips is not None:
             player = view.chips[gate][slot]
             names = list(pack.chips)
             if player < len(names):
                 draw_disc(canvas, centre, pack.chip_size * r_px, pack.chips[names[player]])
+
+
+def _draw_cells(
+    canvas: np.ndarray,
+    view: BoardView,
+    pack: IndigoPack,
+    board_to_scene: np.ndarray,
+    r_px: float,
+    angle: float,
+) -> None:
+    """Every cell: the treasure tiles, the view's route tiles, the empty cells."""
     for cell in CELLS:
-        centre = to_px(np.array([cell_xy(cell)]))[0]
+        centre = _to_scene(np.array([cell_xy(cell)]), board_to_scene)[0]
         if cell == CENTRE:
             place_cell_image(canvas, pack.centre, centre, r_px, angle)
         elif cell in CORNER_BY_CELL:
@@ -171,17 +197,24 @@ def render_scene(
             )
         else:
             place_cell_image(canvas, pack.empty, centre, r_px, angle)
+
+
+def _draw_gems(
+    canvas: np.ndarray,
+    view: BoardView,
+    pack: IndigoPack,
+    board_to_scene: np.ndarray,
+    r_px: float,
+) -> None:
+    """The gems resting on edge points, then those left on the centre tile."""
     gem_r = pack.gem_size * r_px
     for point, gem in view.gems.items():
-        centre = to_px(np.array([point_xy(point)]))[0]
+        centre = _to_scene(np.array([point_xy(point)]), board_to_scene)[0]
         draw_disc(canvas, centre, gem_r, pack.gems[gem.value])
     spots = centre_stock_spots()
     for gem, spot in zip(view.centre, spots, strict=False):
-        centre = to_px(np.array([spot]))[0]
+        centre = _to_scene(np.array([spot]), board_to_scene)[0]
         draw_disc(canvas, centre, gem_r, pack.gems[gem.value])
-    paste_layout(canvas, layout, origin_mm=(x0, y0), px_per_mm=px_per_mm, protect=protect,
-                 quiet_zone=0.3)
-    return Scene(canvas, frame_to_scene, board_to_scene, protect)
 
 
 @dataclass(frozen=True)
