@@ -30,11 +30,50 @@ from vision.indigo.read_types import EMPTY
 from vision.indigo.settings import IndigoSettings
 from vision.markers import PlaneFit
 
+#: the rectified board reaches this far beyond the rim's corners, in cell radii
+CANONICAL_MARGIN = 0.2
+#: half the side of the square cut around each cell to compare, in cell radii (the cell's
+#: inscribed radius is 0.87, its corners reach 1)
+PATCH_RADIUS = 0.9
+#: radius of the disc compared inside each cell patch, in cell radii: inside the cell's
+#: inscribed circle, so a neighbour's art never enters the comparison
+COMPARE_RADIUS = 0.8
+#: Gaussian blur (sigma in canonical pixels) applied alike to the templates and the frame:
+#: evens out resampling and noise without smoothing away the path edges
+TEMPLATE_BLUR = 0.8
+#: the normalisation's standard-deviation floor: at least this many grey levels, and at least
+#: this share of the median tile template's spread, so a flat cell is not blown up to full
+#: contrast by its noise
+STD_FLOOR_MIN = 4.0
+STD_FLOOR_SHARE = 0.25
+#: a gem colour's tolerance: this many times its distance to the nearest other colour the pack
+#: shows, and never below GEM_TOL_MIN feature units
+GEM_TOL_SHARE = 1.5
+GEM_TOL_MIN = 6.0
+#: the pack palette: cell images shrunk to this side, sampled inside this radius (pixels),
+#: clustered into this many dominant colours
+PALETTE_SIDE = 32
+PALETTE_RADIUS = 13
+PALETTE_COLOURS = 6
+#: the sharpness check looks at this share of the rim's inscribed circle (the route cells)
+FIELD_SHARE = 0.8
+#: the strongest edges of a frame: this percentile of the gradient magnitude
+EDGE_PERCENTILE = 99.9
+#: the rim ring used for colour balance: inside this share of the rim outline, outside this
+#: radius (cell radii, beyond the outer ring of cells), clear of the chip spaces by this radius
+RIM_RING_OUTER = 0.985
+RIM_RING_INNER = 8.0
+CHIP_CLEARANCE = 0.7
+#: fewer rim pixels than this: the colour balance is skipped (nothing to measure)
+MIN_RIM_PIXELS = 50
+#: per-channel colour gains are kept in this range (a cast, not a different colour)
+GAIN_RANGE = (0.4, 2.5)
+
 # ---------------------------------------------------------------- stage 1-2: rectify
 
 
 def canonical_size(cell_px: int) -> int:
-    return int(math.ceil(2 * (RIM_RADIUS + 0.2) * cell_px))
+    return int(math.ceil(2 * (RIM_RADIUS + CANONICAL_MARGIN) * cell_px))
 
 
 def board_to_canonical(cell_px: int) -> np.ndarray:
@@ -163,8 +202,8 @@ def pack_model(pack: IndigoPack, cell_px: int) -> PackModel:
     cached = _MODELS.get(key)
     if cached is not None and cached[0] is pack:
         return cached[1]
-    patch = 2 * int(math.ceil(0.9 * cell_px)) + 1
-    mask = circle_mask(patch, 0.8 * cell_px)
+    patch = 2 * int(math.ceil(PATCH_RADIUS * cell_px)) + 1
+    mask = circle_mask(patch, COMPARE_RADIUS * cell_px)
     classes: list[Tile | None] = list(all_patterns()) + [EMPTY]
     rows = []
     for cls in classes:
@@ -172,16 +211,16 @@ def pack_model(pack: IndigoPack, cell_px: int) -> PackModel:
             img = _patch_from_pack(pack.empty, 0, patch, cell_px)
         else:
             img = _patch_from_pack(pack.tiles[cls.kind], 60 * cls.rotation, patch, cell_px)
-        rows.append(cv2.GaussianBlur(to_gray(img), (0, 0), 0.8)[mask])
+        rows.append(cv2.GaussianBlur(to_gray(img), (0, 0), TEMPLATE_BLUR)[mask])
     raw = np.array(rows, np.float32)
     tile_std = float(np.median(raw[:-1].std(axis=1)))
-    floor = max(4.0, 0.25 * tile_std)
+    floor = max(STD_FLOOR_MIN, STD_FLOOR_SHARE * tile_std)
     templates = _normalise(raw, floor)
     treasure = {
         name: _normalise(to_gray(_patch_from_pack(image, 0, patch, cell_px))[mask], floor)
         for name, image in (("centre", pack.centre), ("corner", pack.corner))
     }
-    # colour models: each gem's tolerance is half its distance to the nearest other colour
+    # colour models: each gem's tolerance follows its distance to the nearest other colour
     # the pack shows (tile art, board, other gems), so that any pack sets its own thresholds
     palette = _pack_palette(pack)
     gem_lab = {name: features_of_colours(np.array(c))[0] for name, c in pack.gems.items()}
@@ -189,7 +228,7 @@ def pack_model(pack: IndigoPack, cell_px: int) -> PackModel:
     for name, lab in gem_lab.items():
         others = [v for k, v in gem_lab.items() if k != name] + list(palette)
         dist = min(float(colour_distance(o[None], lab)[0]) for o in others)
-        gem_tol[name] = max(6.0, 1.5 * dist)
+        gem_tol[name] = max(GEM_TOL_MIN, GEM_TOL_SHARE * dist)
     names = tuple(pack.chips)
     chip_lab = features_of_colours(np.array([pack.chips[n] for n in names] + [pack.chip_space]))
     model = PackModel(
@@ -214,19 +253,21 @@ def pack_model(pack: IndigoPack, cell_px: int) -> PackModel:
     return model
 
 
-def _pack_palette(pack: IndigoPack, k: int = 4) -> list[np.ndarray]:
+def _pack_palette(pack: IndigoPack) -> list[np.ndarray]:
     """Dominant Lab colours of the pack's cell images (what a gem must not be taken for)."""
     samples = []
     for img in [*pack.tiles.values(), pack.empty, pack.centre, pack.corner]:
-        small = cv2.resize(img, (32, 32), interpolation=cv2.INTER_AREA)
-        inner = small[circle_mask(32, 13)]
+        small = cv2.resize(img, (PALETTE_SIDE, PALETTE_SIDE), interpolation=cv2.INTER_AREA)
+        inner = small[circle_mask(PALETTE_SIDE, PALETTE_RADIUS)]
         samples.append(inner.reshape(-1, 3))
     pixels = np.vstack(samples).astype(np.float32)
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0)
     # OpenCV takes None for the labels it is to find (it allocates them); its stubs say an
     # array must be given, so the None is cast to the stubs' type
     no_labels = cast(np.ndarray, None)
-    _, _, centres = cv2.kmeans(pixels, 6, no_labels, criteria, 2, cv2.KMEANS_PP_CENTERS)
+    _, _, centres = cv2.kmeans(
+        pixels, PALETTE_COLOURS, no_labels, criteria, 2, cv2.KMEANS_PP_CENTERS
+    )
     out = [features_of_colours(np.clip(c, 0, 255))[0] for c in centres]
     out.append(features_of_colours(np.array(pack.rim))[0])
     return out
@@ -237,7 +278,7 @@ def _pack_palette(pack: IndigoPack, k: int = 4) -> list[np.ndarray]:
 
 def _field_mask(size: int, cell_px: int) -> np.ndarray:
     mask = np.zeros((size, size), np.uint8)
-    r = RIM_APOTHEM * 0.8 * cell_px
+    r = RIM_APOTHEM * FIELD_SHARE * cell_px
     cv2.circle(mask, (size // 2, size // 2), int(r), 255, -1)
     return mask > 0
 
@@ -249,7 +290,7 @@ def edge_strength(frame: np.ndarray) -> float:
     gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3) / 8
     mag = np.sqrt(gx * gx + gy * gy)
     lo, hi = np.percentile(g, [1, 99])
-    return float(np.percentile(mag, 99.9) / max(float(hi - lo), 1.0))
+    return float(np.percentile(mag, EDGE_PERCENTILE) / max(float(hi - lo), 1.0))
 
 
 def check_sharpness(canon: np.ndarray, settings: IndigoSettings) -> float:
@@ -301,18 +342,18 @@ def balance_colours(canon: np.ndarray, model: PackModel, cell_px: int) -> np.nda
     """Per-channel gains that make the board rim the pack's rim colour (removes colour cast)."""
     size = canon.shape[0]
     ring = np.zeros((size, size), np.uint8)
-    poly = (rim_polygon() * 0.985 * cell_px + size / 2).astype(np.int32)
+    poly = (rim_polygon() * RIM_RING_OUTER * cell_px + size / 2).astype(np.int32)
     cv2.fillPoly(ring, [poly], 255)
-    cv2.circle(ring, (size // 2, size // 2), int(8.0 * cell_px), 0, -1)
+    cv2.circle(ring, (size // 2, size // 2), int(RIM_RING_INNER * cell_px), 0, -1)
     for _, _, xy in chip_spaces():
         x, y = to_canonical(xy, cell_px)
-        cv2.circle(ring, (int(x), int(y)), int(0.7 * cell_px), 0, -1)
+        cv2.circle(ring, (int(x), int(y)), int(CHIP_CLEARANCE * cell_px), 0, -1)
     pixels = canon[ring > 0]
-    if len(pixels) < 50:
+    if len(pixels) < MIN_RIM_PIXELS:
         return canon
     measured = np.median(pixels, axis=0).astype(np.float32)
     gains = model.rim_bgr / np.maximum(measured, 1.0)
-    gains = np.clip(gains, 0.4, 2.5)
+    gains = np.clip(gains, *GAIN_RANGE)
     balanced: np.ndarray = np.clip(canon.astype(np.float32) * gains, 0, 255).astype(np.uint8)
     return balanced
 

@@ -56,6 +56,30 @@ class GemSpot:
 
 #: radius of the disc sampled at a gem spot, as a share of the gem radius
 GEM_SAMPLE = 0.7
+#: a sampled disc is never smaller than this radius in pixels (a coarse canonical board)
+MIN_SAMPLE_PX = 1.5
+#: the gem label map is computed this far around each gem spot, in gem radii (a gem lies a
+#: little off its spot)
+GEM_SEARCH = 1.5
+#: a spot whose gem share is below this part of gem_min_fraction holds no gem (its confidence
+#: would be 0)
+NO_GEM_SHARE = 0.5
+#: resting gems read at least this sure measure the frame's gem share
+SURE_GEM = 0.9
+#: the disc a gem's share is measured in, in gem radii (the whole gem, with some slack)
+SHARE_DISC = 1.4
+#: a distance peak counts as a gem when it lies this deep inside the blob, in gem radii
+PEAK_MIN_DEPTH = 0.55
+#: two counted peaks are at least this far apart, in gem radii (gems do not overlap)
+PEAK_SEPARATION = 1.1
+#: a covering disc is centred this deep inside the blob, in disc radii
+COVER_DEPTH = 0.5
+#: around each gem on a cell's edge, this many gem radii are left out of the tile comparison
+GEM_MASK = 1.45
+#: radius of the disc sampled on a chip space, as a share of the chip radius
+CHIP_SAMPLE = 0.6
+#: relative distance margin between the nearest and second chip colour that gives confidence 1
+CHIP_MARGIN_FULL = 0.5
 
 
 def gem_pixels(model: PackModel, gem_size: float) -> np.ndarray:
@@ -68,7 +92,8 @@ def gem_pixels(model: PackModel, gem_size: float) -> np.ndarray:
         gem_r = gem_size * model.cell_px
         for _, xy in gem_spots():
             x, y = to_canonical(xy, model.cell_px)
-            cv2.circle(mask, (int(round(x)), int(round(y))), int(math.ceil(1.5 * gem_r)) + 1, 1, -1)
+            reach = int(math.ceil(GEM_SEARCH * gem_r)) + 1
+            cv2.circle(mask, (int(round(x)), int(round(y))), reach, 1, -1)
         x, y = to_canonical(cell_xy(CENTRE), model.cell_px)
         r = int(model.cell_px) + 2
         mask[int(y) - r : int(y) + r + 1, int(x) - r : int(x) + r + 1] = 1
@@ -97,7 +122,7 @@ def read_gems(
 ) -> list[GemSpot]:
     """Gems on edge spots and on the centre tile, from the gem label map."""
     cell_px = model.cell_px
-    radius = max(1.5, GEM_SAMPLE * pack.gem_size * cell_px)
+    radius = max(MIN_SAMPLE_PX, GEM_SAMPLE * pack.gem_size * cell_px)
     found: list[GemSpot] = []
     for point, xy in gem_spots():
         values = _disc_labels(labels, to_canonical(xy, cell_px), radius)
@@ -106,7 +131,7 @@ def read_gems(
         counts = np.bincount(values, minlength=4)[1:] / values.size
         best = int(np.argmax(counts))
         frac = float(counts[best])
-        if frac < settings.gem_min_fraction * 0.5:
+        if frac < settings.gem_min_fraction * NO_GEM_SHARE:
             continue
         conf = _fraction_confidence(frac, settings.gem_min_fraction)
         found.append(GemSpot(Gem(GEM_NAMES[best]), point, conf))
@@ -122,10 +147,10 @@ def _gem_share(
     gem_r = pack.gem_size * model.cell_px
     shares: dict[str, list[float]] = {}
     for spot in spots:
-        if spot.point is None or spot.confidence < 0.9:
+        if spot.point is None or spot.confidence < SURE_GEM:
             continue
         x, y = to_canonical(point_xy(spot.point), model.cell_px)
-        values = _disc_labels(labels, (x, y), 1.4 * gem_r)
+        values = _disc_labels(labels, (x, y), SHARE_DISC * gem_r)
         code = GEM_NAMES.index(spot.gem.value) + 1
         shares.setdefault(spot.gem.value, []).append(
             float((values == code).sum()) / (math.pi * gem_r**2)
@@ -143,13 +168,13 @@ def _count_discs(mask: np.ndarray, gem_r: float) -> int:
     if not mask.any():
         return 0
     dist = cv2.distanceTransform(mask.astype(np.uint8), cv2.DIST_L2, 3)
-    peaks = (dist >= 0.55 * gem_r) & (dist >= cv2.dilate(dist, np.ones((3, 3), np.uint8)))
+    peaks = (dist >= PEAK_MIN_DEPTH * gem_r) & (dist >= cv2.dilate(dist, np.ones((3, 3), np.uint8)))
     ys, xs = np.nonzero(peaks)
     order = np.argsort(-dist[ys, xs])
     kept: list[tuple[int, int]] = []
     for k in order:
         y, x = int(ys[k]), int(xs[k])
-        if all((x - kx) ** 2 + (y - ky) ** 2 >= (1.1 * gem_r) ** 2 for kx, ky in kept):
+        if all((x - kx) ** 2 + (y - ky) ** 2 >= (PEAK_SEPARATION * gem_r) ** 2 for kx, ky in kept):
             kept.append((x, y))
     return len(kept)
 
@@ -157,7 +182,7 @@ def _count_discs(mask: np.ndarray, gem_r: float) -> int:
 #: radii of the discs :func:`_cover_count` lays, in gem radii (a gem's colour region shrinks
 #: a little at its rim when the frame is soft): a count is trusted only when it stays the
 #: same for every one of them, so a count that a 10 % different gem size would change is
-#: borderline (chosen on a sweep of 400 scenes x 2 packs, checked on 200 others)
+#: borderline
 COVER_RADII = (0.9, 1.0)
 #: a disc laid by :func:`_cover_count` must cover this share of new gem pixels to count
 COVER_MIN_SHARE = 0.5
@@ -182,7 +207,8 @@ def _cover_count(mask: np.ndarray, radius: float) -> int:
     kernel = _disc_kernel(round(radius, 2))
     full = float(kernel.sum())
     left = mask.astype(np.float32)
-    inside = cv2.distanceTransform(mask.astype(np.uint8), cv2.DIST_L2, 3) >= 0.5 * radius
+    depth = cv2.distanceTransform(mask.astype(np.uint8), cv2.DIST_L2, 3)
+    inside = depth >= COVER_DEPTH * radius
     count = 0
     for _ in range(12):  # more than the six gems a centre tile holds
         cover = cv2.filter2D(left, -1, kernel, borderType=cv2.BORDER_CONSTANT)
@@ -341,7 +367,7 @@ def read_tiles(
             ang = math.radians(240 + 60 * edge)
             gx = math.cos(ang) * math.sqrt(3) / 2 * cell_px
             gy = math.sin(ang) * math.sqrt(3) / 2 * cell_px
-            w[(xx - gx) ** 2 + (yy - gy) ** 2 <= (gem_size * 1.45 * cell_px) ** 2] = 0
+            w[(xx - gx) ** 2 + (yy - gy) ** 2 <= (gem_size * GEM_MASK * cell_px) ** 2] = 0
         weights.append(w[model.mask])
     p = np.array(patches, np.float32)
     w = np.array(weights, np.float32)
@@ -365,7 +391,7 @@ def read_tiles(
 
 
 def read_chips(lab: np.ndarray, pack: IndigoPack, model: PackModel) -> list[ChipRead]:
-    radius = max(1.5, 0.6 * pack.chip_size * model.cell_px)
+    radius = max(MIN_SAMPLE_PX, CHIP_SAMPLE * pack.chip_size * model.cell_px)
     out = []
     for gate, slot, xy in chip_spaces():
         pixels = _disc_pixels(lab, to_canonical(xy, model.cell_px), radius)
@@ -373,7 +399,7 @@ def read_chips(lab: np.ndarray, pack: IndigoPack, model: PackModel) -> list[Chip
         d = colour_distance(model.chip_lab, colour)
         order = np.argsort(d)
         d1, d2 = float(d[order[0]]), float(d[order[1]])
-        conf = float(np.clip((d2 - d1) / max(d2, 1e-6) / 0.5, 0.0, 1.0))
+        conf = float(np.clip((d2 - d1) / max(d2, 1e-6) / CHIP_MARGIN_FULL, 0.0, 1.0))
         idx = int(order[0])
         if idx == len(model.chip_names):
             out.append(ChipRead(gate, slot, None, None, conf))

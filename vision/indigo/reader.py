@@ -31,6 +31,7 @@ from companion.indigo.geometry import Cell, neighbour, opposite
 from vision.errors import FrameRefusedError, UnreadableImageError
 from vision.indigo.model import (
     GEM_NAMES,
+    TEMPLATE_BLUR,
     balance_colours,
     check_board,
     check_sharpness,
@@ -65,6 +66,10 @@ __all__ = [
 
 
 # ---------------------------------------------------------------- stage 6: naming, questions
+
+#: the confidence of a gem where the rules say none can rest (below the default
+#: min_confidence: it is asked)
+IMPOSSIBLE_GEM = 0.5
 
 
 def _fmt_tile(tile: Tile | None) -> str:
@@ -107,7 +112,7 @@ def name_gems(
             point = (a, edge) if a in filled else (b, opposite(edge))
         else:
             point = holders[0]
-        gems.append(GemRead(spot.gem, point, min(conf, 0.5)))
+        gems.append(GemRead(spot.gem, point, min(conf, IMPOSSIBLE_GEM)))
     centre = [g for g in gems if g.point is None]
     if any(g.confidence < settings.min_confidence for g in centre):
         counts = {name: sum(1 for g in centre if g.gem.value == name) for name in GEM_NAMES}
@@ -270,7 +275,7 @@ def read_indigo(
     check_board(gray0, model, st)
     balanced = balance_colours(canon, model, st.cell_px)
     lab = colour_features(balanced)
-    gray = cv2.GaussianBlur(to_gray(balanced), (0, 0), 0.8)
+    gray = cv2.GaussianBlur(to_gray(balanced), (0, 0), TEMPLATE_BLUR)
     t2 = time.perf_counter()
     labels = gem_label_map(lab, model, where=gem_pixels(model, pack.gem_size))
     spots = read_gems(labels, pack, model, st)
