@@ -11,15 +11,9 @@ from indigo_scenes import FRAME, cell_errors, gem_misreads_unasked, state
 from vision.errors import ArtPackError
 from vision.indigo.pack import IndigoPack, load_indigo_pack
 from vision.indigo.reader import read_indigo
-from vision.indigo.synth.art import draw_pack
 from vision.indigo.synth.render import BoardView, render_frame
 from vision.indigo.synth.teach_photo import render_teach_photo
 from vision.indigo.teach import teach, teach_from_files
-
-
-@pytest.fixture(scope="module")
-def ink() -> IndigoPack:
-    return draw_pack("ink")
 
 
 @pytest.fixture(scope="module")
