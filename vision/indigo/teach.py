@@ -32,7 +32,7 @@ from vision.art_pack import BGR
 from vision.errors import ArtPackError, UnreadableImageError
 from vision.image_io import read_image
 from vision.indigo.board import cell_xy, path_polyline
-from vision.indigo.model import board_to_canonical, canonical_size
+from vision.indigo.model import GAIN_RANGE, board_to_canonical, canonical_size
 from vision.indigo.pack import IndigoPack, load_indigo_pack
 from vision.indigo.settings import DEFAULT_SETTINGS, IndigoSettings
 from vision.markers import RESERVED_IDS, MarkerLayout, locate, paste_marker
@@ -59,6 +59,20 @@ PIECE_SPOTS: tuple[tuple[str, str, tuple[float, float]], ...] = (
 PIECE_CIRCLE_MM = 14.0
 #: side of the square pack images the teach flow writes
 PACK_IMAGE_PX = 128
+#: the pieces page is straightened at this resolution (pixels per mm) to sample its colours
+PIECES_PX_PER_MM = 2.0
+#: a blank stretch of the pieces page (x and y ranges, mm) that gives the paper's white
+PAPER_AREA_MM = ((90.0, 120.0), (40.0, 60.0))
+#: the paper is balanced to this grey level, with per-channel gains kept in GAIN_RANGE
+PAPER = 235.0
+#: a piece's colour is the median of the middle of its circle: this share of the radius
+PIECE_SAMPLE = 0.35
+#: the rim is sampled in this band above the board centre (cell radii from the centre) ...
+RIM_BAND = (8.75, 8.5)
+#: ... this wide either side of the middle (cell radii)
+RIM_BAND_HALF_WIDTH = 2
+#: the table colour is the median of this many pixels square in the photo's top-left corner
+TABLE_CORNER_PX = 20
 
 
 @dataclass(frozen=True)
@@ -151,18 +165,19 @@ def tile_image_from_photo(photo: np.ndarray, cell_radius_mm: float) -> np.ndarra
 
 def piece_colours_from_photo(photo: np.ndarray) -> dict[str, dict[str, BGR]]:
     """Median colour of the middle of each circle of the pieces page, white-balanced on paper."""
-    px_per_mm = 2.0
+    px_per_mm = PIECES_PX_PER_MM
     page = _straighten(photo, px_per_mm).astype(np.float32)
+    (x0, x1), (y0, y1) = PAPER_AREA_MM
     paper = np.median(
         page[
-            round(40 * px_per_mm) : round(60 * px_per_mm),
-            round(90 * px_per_mm) : round(120 * px_per_mm),
+            round(y0 * px_per_mm) : round(y1 * px_per_mm),
+            round(x0 * px_per_mm) : round(x1 * px_per_mm),
         ].reshape(-1, 3),
         axis=0,
     )
-    gains = np.clip(235.0 / np.maximum(paper, 1.0), 0.4, 2.5)
+    gains = np.clip(PAPER / np.maximum(paper, 1.0), *GAIN_RANGE)
     out: dict[str, dict[str, BGR]] = {"gem": {}, "chip": {}}
-    r = PIECE_CIRCLE_MM * px_per_mm * 0.35
+    r = PIECE_CIRCLE_MM * px_per_mm * PIECE_SAMPLE
     for what, name, (x, y) in PIECE_SPOTS:
         cx, cy = x * px_per_mm, y * px_per_mm
         block = page[int(cy - r) : int(cy + r) + 1, int(cx - r) : int(cx + r) + 1]
@@ -195,11 +210,12 @@ def board_parts_from_photo(
     empty = np.median(np.array(empties), axis=0).astype(np.uint8)
     corner_cell = next(c for c, k in CORNER_BY_CELL.items() if k.arrow_edge == 3)
     ring = canon[
-        int(off - 8.75 * cell_px) : int(off - 8.5 * cell_px),
-        int(off - 2 * cell_px) : int(off + 2 * cell_px),
+        int(off - RIM_BAND[0] * cell_px) : int(off - RIM_BAND[1] * cell_px),
+        int(off - RIM_BAND_HALF_WIDTH * cell_px) : int(off + RIM_BAND_HALF_WIDTH * cell_px),
     ]
     rim = tuple(int(v) for v in np.median(ring.reshape(-1, 3), axis=0))
-    table = tuple(int(v) for v in np.median(photo[:20, :20].reshape(-1, 3), axis=0))
+    corner = photo[:TABLE_CORNER_PX, :TABLE_CORNER_PX]
+    table = tuple(int(v) for v in np.median(corner.reshape(-1, 3), axis=0))
     return {
         "empty": empty,
         "centre": cut(CENTRE),
