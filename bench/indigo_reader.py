@@ -19,17 +19,22 @@ import random
 import sys
 import time
 from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from vision.art_pack import load_indigo_pack  # noqa: E402
+from config import Config  # noqa: E402
 from vision.errors import FrameRefusedError  # noqa: E402
-from vision.indigo.reader import read_indigo, settings_from_config  # noqa: E402
+from vision.indigo.pack import IndigoPack, load_indigo_pack  # noqa: E402
+from vision.indigo.read_types import IndigoRead  # noqa: E402
+from vision.indigo.reader import read_indigo  # noqa: E402
 from vision.indigo.records import random_state  # noqa: E402
+from vision.indigo.settings import IndigoSettings  # noqa: E402
 from vision.indigo.synth.art import draw_pack  # noqa: E402
 from vision.indigo.synth.render import render_frame  # noqa: E402
 from vision.synth.effects import ALL_EFFECTS  # noqa: E402
@@ -52,6 +57,99 @@ def _asked(key: tuple[str, str], questions: list[str]) -> bool:
     return any(f"({digits[0]},{digits[1]})" in q for q in questions)
 
 
+@dataclass
+class Tally:
+    """The counts the bench prints, summed over the scenes read."""
+
+    cells: int = 0
+    cell_wrong: int = 0
+    cell_wrong_flagged: int = 0
+    cell_confident_wrong: int = 0
+    cell_flagged: int = 0
+    gems_total: int = 0
+    gem_wrong: int = 0
+    gem_wrong_flagged: int = 0
+    centre_asked: int = 0  # frames with a question about the centre stock
+    boards: int = 0
+    boards_exact: int = 0
+    refused: int = 0
+    times: list[float] = field(default_factory=list)
+
+
+def _score_cells(
+    read: IndigoRead, truth_doc: dict[str, Any], min_conf: float, tally: Tally
+) -> bool:
+    """Count the cell errors of one read; True when every cell is right."""
+    truth = {tuple(t["cell"]): [list(p) for p in t["paths"]] for t in truth_doc["tiles"]}
+    exact = True
+    for cell, r in read.cells.items():
+        tally.cells += 1
+        got = None if r.tile is None else [list(p) for p in r.tile.paths]
+        low = r.confidence < min_conf
+        tally.cell_flagged += low
+        if got != truth.get(cell):
+            exact = False
+            tally.cell_wrong += 1
+            tally.cell_wrong_flagged += low
+            tally.cell_confident_wrong += not low
+    return exact
+
+
+def _score_gems(
+    read: IndigoRead, truth_doc: dict[str, Any], pack: IndigoPack, tally: Tally
+) -> bool:
+    """Count the gem errors of one read (and whether a question points at each); True when
+    every gem is right."""
+    tally.centre_asked += any(q.startswith("centre:") for q in read.questions)
+    want, got_gems = _gems(truth_doc), _gems(read.to_json(pack))
+    tally.gems_total += sum(want.values())
+    missing, extra = want - got_gems, got_gems - want
+    wrong = max(sum(missing.values()), sum(extra.values()))
+    if not wrong:
+        return True
+    tally.gem_wrong += wrong
+    asked = all(_asked(key, read.questions) for key in (missing + extra))
+    tally.gem_wrong_flagged += wrong if asked else 0
+    return False
+
+
+def _report(tally: Tally, args: argparse.Namespace, w: int, h: int, elapsed: float) -> None:
+    t = np.array(tally.times) if tally.times else np.array([float("nan")])
+    cells, boards, gems_total = tally.cells, tally.boards, tally.gems_total
+    cell_wrong, gem_wrong = tally.cell_wrong, tally.gem_wrong
+    errors = cell_wrong + gem_wrong
+    flagged = tally.cell_wrong_flagged + tally.gem_wrong_flagged
+    print(
+        f"Indigo reader on {args.scenes} rendered scenes, {w}x{h}, packs {args.packs}, "
+        f"all effects ({elapsed:.0f} s)"
+    )
+    print(f"  refused frames            {tally.refused}")
+    print(
+        f"  per-cell error            {cell_wrong / max(cells, 1):.4%}  ({cell_wrong} of {cells})"
+    )
+    print(
+        f"  confident-but-wrong cells {tally.cell_confident_wrong / max(cells, 1):.4%}  "
+        f"({tally.cell_confident_wrong})"
+    )
+    print(f"  cells asked (low conf.)   {tally.cell_flagged / max(cells, 1):.2%}")
+    print(
+        f"  whole-board exact rate    {tally.boards_exact / max(boards, 1):.1%}  "
+        f"({tally.boards_exact} of {boards})"
+    )
+    print(
+        f"  gem error                 {gem_wrong / max(gems_total, 1):.3%}  "
+        f"({gem_wrong} of {gems_total})"
+    )
+    unasked = gem_wrong - tally.gem_wrong_flagged
+    print(f"  confident-but-wrong gems  {unasked / max(gems_total, 1):.3%}  ({unasked})")
+    print(f"  centre stock asked        {tally.centre_asked / max(boards, 1):.1%} of frames")
+    print(f"  errors flagged (asked)    {flagged / max(errors, 1):.1%}  ({flagged} of {errors})")
+    print(
+        f"  read time, one core       median {np.median(t):.1f} ms, "
+        f"p95 {np.percentile(t, 95):.1f} ms"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scenes", type=int, default=200)
@@ -64,87 +162,33 @@ def main(argv: list[str] | None = None) -> int:
     packs = []
     for name in args.packs.split(","):
         packs.append(load_indigo_pack() if name == "demo" else draw_pack(name))
-    min_conf = settings_from_config(None).min_confidence
-
-    cells = cell_wrong = cell_wrong_flagged = cell_confident_wrong = cell_flagged = 0
-    gems_total = gem_wrong = gem_wrong_flagged = 0
-    centre_asked = 0  # frames with a question about the centre stock
-    boards = boards_exact = refused = 0
-    times: list[float] = []
+    settings = IndigoSettings.from_config(Config())
+    tally = Tally()
     started = time.monotonic()
     for i in range(args.scenes):
         rng = random.Random(args.seed * 100003 + i)
         pack = packs[i % len(packs)]
         state = random_state(rng, placements=rng.randint(0, 54))
         frame = render_frame(
-            state, pack, seed=args.seed * 100003 + i, effects=ALL_EFFECTS, frame_size=(w, h)
+            state,
+            pack,
+            settings=settings,
+            seed=args.seed * 100003 + i,
+            effects=ALL_EFFECTS,
+            frame_size=(w, h),
         )
         t0 = time.process_time()
         try:
-            read = read_indigo(frame.image, pack)
+            read = read_indigo(frame.image, pack, settings=settings)
         except FrameRefusedError:
-            refused += 1
+            tally.refused += 1
             continue
-        times.append((time.process_time() - t0) * 1000)
-        boards += 1
-        truth = {tuple(t["cell"]): [list(p) for p in t["paths"]] for t in frame.truth["tiles"]}
-        exact = True
-        for cell, r in read.cells.items():
-            cells += 1
-            got = None if r.tile is None else [list(p) for p in r.tile.paths]
-            low = r.confidence < min_conf
-            cell_flagged += low
-            if got != truth.get(cell):
-                exact = False
-                cell_wrong += 1
-                cell_wrong_flagged += low
-                cell_confident_wrong += not low
-        centre_asked += any(q.startswith("centre:") for q in read.questions)
-        want, got_gems = _gems(frame.truth), _gems(read.to_json(pack))
-        gems_total += sum(want.values())
-        missing, extra = want - got_gems, got_gems - want
-        wrong = max(sum(missing.values()), sum(extra.values()))
-        if wrong:
-            exact = False
-            gem_wrong += wrong
-            asked = all(_asked(key, read.questions) for key in (missing + extra))
-            gem_wrong_flagged += wrong if asked else 0
-        boards_exact += exact
-    elapsed = time.monotonic() - started
-    t = np.array(times) if times else np.array([float("nan")])
-    errors = cell_wrong + gem_wrong
-    flagged = cell_wrong_flagged + gem_wrong_flagged
-    print(
-        f"Indigo reader on {args.scenes} rendered scenes, {w}x{h}, packs {args.packs}, "
-        f"all effects ({elapsed:.0f} s)"
-    )
-    print(f"  refused frames            {refused}")
-    print(
-        f"  per-cell error            {cell_wrong / max(cells, 1):.4%}  ({cell_wrong} of {cells})"
-    )
-    print(
-        f"  confident-but-wrong cells {cell_confident_wrong / max(cells, 1):.4%}  "
-        f"({cell_confident_wrong})"
-    )
-    print(f"  cells asked (low conf.)   {cell_flagged / max(cells, 1):.2%}")
-    print(
-        f"  whole-board exact rate    {boards_exact / max(boards, 1):.1%}  "
-        f"({boards_exact} of {boards})"
-    )
-    print(
-        f"  gem error                 {gem_wrong / max(gems_total, 1):.3%}  "
-        f"({gem_wrong} of {gems_total})"
-    )
-    print(
-        f"  confident-but-wrong gems  {(gem_wrong - gem_wrong_flagged) / max(gems_total, 1):.3%}  "
-        f"({gem_wrong - gem_wrong_flagged})"
-    )
-    print(f"  centre stock asked        {centre_asked / max(boards, 1):.1%} of frames")
-    print(f"  errors flagged (asked)    {flagged / max(errors, 1):.1%}  ({flagged} of {errors})")
-    print(
-        f"  read time, one core       median {np.median(t):.1f} ms, "
-        f"p95 {np.percentile(t, 95):.1f} ms"
-    )
+        tally.times.append((time.process_time() - t0) * 1000)
+        tally.boards += 1
+        cells_right = _score_cells(read, frame.truth, settings.min_confidence, tally)
+        gems_right = _score_gems(read, frame.truth, pack, tally)
+        tally.boards_exact += cells_right and gems_right
+    _report(tally, args, w, h, time.monotonic() - started)
     return 0
 
 

@@ -165,7 +165,8 @@ class CameraConfig:
 
 @dataclass(frozen=True)
 class IndigoBoardConfig:
-    """``[vision.indigo]``: where the Indigo board lies in the marker frame (millimetres)."""
+    """``[vision.indigo]``: where the Indigo board lies in the marker frame (millimetres) and
+    the reader's thresholds (``vision.indigo.settings.IndigoSettings`` says what each does)."""
 
     board_center_mm: tuple[float, ...] = setting((0.0, 0.0), low=-2000.0, high=2000.0,
                                                  length=(2, 2))

@@ -48,16 +48,19 @@ def read_indigo_frame(frame: Any, cfg: Any, state: Any, *, pack: Any = None) -> 
     difference is exactly one legal placement with the predicted gem moves.
     """
     try:
-        from vision.art_pack import load_indigo_pack
         from vision.indigo.after import check_after
+        from vision.indigo.pack import load_indigo_pack
         from vision.indigo.reader import read_indigo
+        from vision.indigo.settings import IndigoSettings
     except ImportError as exc:
         raise ReaderUnavailableError("the Indigo board reader is not installed") from exc
-    min_confidence = float(cfg.vision.min_confidence)
-    read = read_indigo(frame, pack or load_indigo_pack(art_pack_folder(cfg, cfg.vision.pack)), cfg)
+    settings = IndigoSettings.from_config(cfg)
+    min_confidence = settings.min_confidence
+    pack = pack or load_indigo_pack(art_pack_folder(cfg, cfg.vision.pack))
+    read = read_indigo(frame, pack, settings=settings)
     verdict = check_after(state, read, min_confidence=min_confidence)
-    result = _with_overlay(IndigoReading(message="; ".join(verdict.questions)), read, cfg,
-                           frame.shape, min_confidence)
+    result = _with_overlay(IndigoReading(message="; ".join(verdict.questions)), read,
+                           settings.geometry, frame.shape, min_confidence)
     placement = verdict.placement
     if placement is None:
         # fall back to the plain difference, so the players see which cell to look at
@@ -79,7 +82,7 @@ def read_indigo_frame(frame: Any, cfg: Any, state: Any, *, pack: Any = None) -> 
     return result
 
 
-def _with_overlay(result: IndigoReading, read: Any, cfg: Any, shape: Any,
+def _with_overlay(result: IndigoReading, read: Any, geometry: Any, shape: Any,
                   min_confidence: float) -> IndigoReading:
     """Project the read cells and gems back onto the camera frame (board -> marker plane ->
     image), so the players see what was read where they look."""
@@ -88,10 +91,10 @@ def _with_overlay(result: IndigoReading, read: Any, cfg: Any, shape: Any,
         return result
     import numpy as np
 
-    from vision.indigo.board import cell_xy, geometry_from_config, point_xy
+    from vision.indigo.board import cell_xy, point_xy
 
     height, width = shape[:2]
-    to_image = fit.plane_to_image @ geometry_from_config(cfg).board_to_frame()
+    to_image = fit.plane_to_image @ geometry.board_to_frame()
 
     def project(x: float, y: float) -> tuple[float, float]:
         u, v, w = to_image @ np.array([x, y, 1.0])

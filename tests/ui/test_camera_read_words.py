@@ -366,6 +366,7 @@ def test_the_enigma_read_gives_codes_and_keeps_the_readers_english(monkeypatch: 
 def test_the_indigo_read_asks_with_codes_and_keeps_the_checks_english(monkeypatch: Any) -> None:
     import vision.indigo.after
     import vision.indigo.reader
+    from config import config_from_dict
     from ui.reading import read_indigo_frame
 
     tile = SimpleNamespace(kind=2, rotation=3)
@@ -377,7 +378,7 @@ def test_the_indigo_read_asks_with_codes_and_keeps_the_checks_english(monkeypatc
     monkeypatch.setattr(vision.indigo.after, "check_after", lambda *a, **k: SimpleNamespace(
         questions=english, consistent=False,
         placement=SimpleNamespace(cell=(1, 0), tile=tile)))
-    cfg = SimpleNamespace(vision=SimpleNamespace(min_confidence=0.8))
+    cfg = config_from_dict({"vision": {"min_confidence": 0.8}})
     frame = SimpleNamespace(shape=(480, 640, 3))
     result = read_indigo_frame(frame, cfg, SimpleNamespace(tiles={}), pack=object())
     assert result.proposal == ((1, 0), 2, 3)

@@ -112,6 +112,7 @@ def register_teach_sheet(cli: CommandLine) -> None:
     def print_teach_sheet(args: argparse.Namespace) -> int:
         from config import load_config
         from vision.image_io import PAGE_SUFFIXES, check_writable
+        from vision.indigo.settings import IndigoSettings
         from vision.indigo.teach import teach_pages
 
         try:
@@ -121,7 +122,8 @@ def register_teach_sheet(cli: CommandLine) -> None:
             return _error(str(exc), 2)
         except OSError as exc:
             return _error(str(exc), getattr(exc, "exit_code", 1))
-        pages = teach_pages(load_config(args.config), dpi=args.dpi)
+        settings = IndigoSettings.from_config(load_config(args.config))
+        pages = teach_pages(settings=settings, dpi=args.dpi)
         files = _write(args.output, pages, args.dpi)
         if isinstance(files, int):
             return files

@@ -16,8 +16,9 @@ from companion.errors import IllegalMoveError
 from companion.indigo import CENTRE_STOCK, ROUTE_CELLS, Gem, Tile
 from companion.indigo.geometry import Cell, EdgePoint
 from companion.indigo.state import IndigoState, Placement, check_placement, play
-from vision.indigo.reader import IndigoRead
-from vision.indigo.synth.render import gem_location
+from vision.indigo.read_types import CellRead, IndigoRead
+from vision.indigo.settings import DEFAULT_SETTINGS
+from vision.indigo.view import gem_location
 
 
 @dataclass
@@ -99,9 +100,31 @@ def gem_differences(expected: IndigoState, read: IndigoRead) -> list[str]:
 
 
 def check_after(
-    previous: IndigoState, read: IndigoRead, *, min_confidence: float = 0.85
+    previous: IndigoState,
+    read: IndigoRead,
+    *,
+    min_confidence: float = DEFAULT_SETTINGS.min_confidence,
 ) -> AfterCheck:
     """Check a read against the last accepted state (see the module docstring)."""
+    new_cells, questions = _changed_cells(previous, read)
+    if not new_cells:
+        if not questions:
+            diffs = gem_differences(previous, read)
+            questions.extend(f"no new tile, but {d}" for d in diffs)
+        return AfterCheck(not questions, None, questions, previous)
+    if len(new_cells) > 1:
+        cells = ", ".join(_fmt_cell(c) for c in new_cells)
+        questions.append(
+            f"{len(new_cells)} new tiles read at {cells}; one placement per turn: which is new?"
+        )
+        return AfterCheck(False, None, questions, None)
+    if questions:
+        return AfterCheck(False, None, questions, None)
+    return _check_new_tile(previous, read, new_cells[0], min_confidence)
+
+
+def _changed_cells(previous: IndigoState, read: IndigoRead) -> tuple[list[Cell], list[str]]:
+    """The cells that gained a tile, and questions about accepted tiles that changed or went."""
     questions: list[str] = []
     new_cells: list[Cell] = []
     for cell in ROUTE_CELLS:
@@ -122,24 +145,23 @@ def check_after(
                 f"cell {_fmt_cell(cell)}: {_fmt_tile(before)} or {_fmt_tile(now)}? "
                 f"({_fmt_tile(before)} was accepted)"
             )
-    if not new_cells:
-        if not questions:
-            diffs = gem_differences(previous, read)
-            questions.extend(f"no new tile, but {d}" for d in diffs)
-        return AfterCheck(not questions, None, questions, previous)
-    if len(new_cells) > 1:
-        cells = ", ".join(_fmt_cell(c) for c in new_cells)
-        questions.append(
-            f"{len(new_cells)} new tiles read at {cells}; one placement per turn: which is new?"
-        )
-        return AfterCheck(False, None, questions, None)
-    cell = new_cells[0]
-    cell_read = read.cells[cell]
+    return new_cells, questions
+
+
+def _candidates(cell_read: CellRead) -> list[Tile]:
+    """The read tile, then its alternatives, each pattern once (best first)."""
     candidates: list[Tile] = []
     for tile in [cell_read.tile, *(t for t, _ in cell_read.alternatives)]:
         if tile is not None and not any(_same(tile, c) for c in candidates):
             candidates.append(tile)
-    best = candidates[0]
+    return candidates
+
+
+def _placements_that_fit(
+    previous: IndigoState, read: IndigoRead, cell: Cell, candidates: list[Tile]
+) -> tuple[list[tuple[Tile, IndigoState]], dict[Tile, str]]:
+    """The candidates whose legal placement moves the gems as read (with the state after),
+    and why each illegal candidate is illegal."""
     fits: list[tuple[Tile, IndigoState]] = []
     illegal: dict[Tile, str] = {}
     for tile in candidates:
@@ -152,8 +174,18 @@ def check_after(
         after = play(previous, placement)[0]
         if not gem_differences(after, read):
             fits.append((tile, after))
-    if questions:
-        return AfterCheck(False, None, questions, None)
+    return fits, illegal
+
+
+def _check_new_tile(
+    previous: IndigoState, read: IndigoRead, cell: Cell, min_confidence: float
+) -> AfterCheck:
+    """The verdict on the one new tile at ``cell``: legal, and the gems moved as it moves them."""
+    cell_read = read.cells[cell]
+    candidates = _candidates(cell_read)
+    best = candidates[0]
+    fits, illegal = _placements_that_fit(previous, read, cell, candidates)
+    questions: list[str] = []
     if best in illegal:
         alt = next((t for t in candidates if t not in illegal), None)
         questions.append(
@@ -163,22 +195,7 @@ def check_after(
         return AfterCheck(False, None, questions, None)
     if fits and _same(fits[0][0], best):
         tile, after = fits[0]
-        low = [g for g in read.gems if g.confidence < min_confidence]
-        if cell_read.confidence < min_confidence:
-            alt = next((t for t in candidates if not _same(t, best)), None)
-            questions.append(f"cell {_fmt_cell(cell)}: {_fmt_tile(best)} or {_fmt_tile(alt)}?")
-        elif low:
-            questions.append(
-                "the gems agree with the rules but some were read with low confidence: please "
-                "check "
-                + ", ".join(
-                    # several gems in the centre's stock are one place to look at
-                    dict.fromkeys(
-                        _fmt_point(g.point) if g.point is not None else "the centre"
-                        for g in low
-                    )
-                )
-            )
+        questions = _doubts(read, cell, candidates, min_confidence)
         return AfterCheck(not questions, Placement(cell, tile), questions, after)
     if fits:
         other = fits[0][0]
@@ -194,3 +211,26 @@ def check_after(
         f"move them: " + "; ".join(diffs)
     )
     return AfterCheck(False, None, questions, expected)
+
+
+def _doubts(
+    read: IndigoRead, cell: Cell, candidates: list[Tile], min_confidence: float
+) -> list[str]:
+    """Questions about a placement the rules accept: the new tile or gems read unsure."""
+    best = candidates[0]
+    low = [g for g in read.gems if g.confidence < min_confidence]
+    if read.cells[cell].confidence < min_confidence:
+        alt = next((t for t in candidates if not _same(t, best)), None)
+        return [f"cell {_fmt_cell(cell)}: {_fmt_tile(best)} or {_fmt_tile(alt)}?"]
+    if low:
+        return [
+            "the gems agree with the rules but some were read with low confidence: please "
+            "check "
+            + ", ".join(
+                # several gems in the centre's stock are one place to look at
+                dict.fromkeys(
+                    _fmt_point(g.point) if g.point is not None else "the centre" for g in low
+                )
+            )
+        ]
+    return []

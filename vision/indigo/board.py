@@ -5,8 +5,8 @@ the origin, gateway g0 at the top, y down). :data:`RIM_RADIUS` is the corner of 
 outline (the orange gateway rim) in those units.
 
 *Marker frame*: millimetres in the plane of the four table markers (ids 0..3), with the origin
-in the middle of the rectangle that their centres form; :func:`table_layout` builds it from
-config (``marker_frame_mm`` and ``marker_size_mm``).
+in the middle of the rectangle that their centres form; :func:`table_layout` builds it
+(from config's ``marker_frame_mm`` and ``marker_size_mm``: :mod:`vision.indigo.settings`).
 
 *Calibration* (``[vision.indigo]`` of config): the board centre in the marker frame
 (``board_center_mm``), the board's outline radius (``board_radius_mm``, centre to a corner of
@@ -19,7 +19,6 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
@@ -37,9 +36,9 @@ from companion.indigo import (
     is_on_board,
     neighbour,
 )
-from vision.config_values import config_value
-from vision.markers import RESERVED_IDS, MarkerChecks, MarkerLayout
+from vision.markers import RESERVED_IDS, MarkerLayout
 
+SQRT3 = math.sqrt(3)
 #: the board outline (a hexagon with a gateway side at the top) circumradius, in cell radii
 RIM_RADIUS = 10.2
 #: the outline's apothem: the rim reaches 2.2 cell radii beyond the gateway cells' tops (7)
@@ -73,9 +72,9 @@ class BoardGeometry:
 
 def table_layout(
     *,
-    frame_mm: tuple[float, float] = (580.0, 520.0),
-    marker_size_mm: float = 60.0,
-    dictionary_name: str = "DICT_4X4_50",
+    frame_mm: tuple[float, float],
+    marker_size_mm: float,
+    dictionary_name: str,
 ) -> MarkerLayout:
     """The four table markers at the corners of a ``frame_mm`` rectangle centred on 0."""
     w, h = frame_mm[0] / 2, frame_mm[1] / 2
@@ -84,35 +83,6 @@ def table_layout(
         centres_mm=((-w, -h), (w, -h), (w, h), (-w, h)),
         size_mm=marker_size_mm,
         dictionary=dictionary_name,
-    )
-
-
-def geometry_from_config(cfg: Any = None) -> BoardGeometry:
-    """The board geometry from a ``config.Config`` (or a nested dict, or None for defaults)."""
-    frame = config_value(cfg, "vision.indigo.marker_frame_mm", (580.0, 520.0))
-    layout = table_layout(
-        frame_mm=(float(frame[0]), float(frame[1])),
-        marker_size_mm=float(config_value(cfg, "vision.indigo.marker_size_mm", 60.0)),
-        dictionary_name=str(config_value(cfg, "vision.marker_dictionary", "DICT_4X4_50")),
-    )
-    centre = config_value(cfg, "vision.indigo.board_center_mm", (0.0, 0.0))
-    return BoardGeometry(
-        layout=layout,
-        centre_mm=(float(centre[0]), float(centre[1])),
-        radius_mm=float(config_value(cfg, "vision.indigo.board_radius_mm", 250.0)),
-        rotation_deg=float(config_value(cfg, "vision.indigo.rotation_deg", 0.0)),
-    )
-
-
-def checks_from_config(cfg: Any = None) -> MarkerChecks:
-    """Homography thresholds from config (``[vision]``)."""
-    return MarkerChecks(
-        max_reprojection=float(config_value(cfg, "vision.max_reprojection", 0.15)),
-        min_area_fraction=float(config_value(cfg, "vision.min_board_area", 0.05)),
-        # the table markers are large: a frame is searched at up to 1280 pixels (corners are
-        # then refined at full resolution), retrying at half that when blurred markers are
-        # missed
-        max_detect_side=1280,
     )
 
 
@@ -126,6 +96,44 @@ def cell_xy(cell: Cell) -> tuple[float, float]:
 def point_xy(point: EdgePoint) -> tuple[float, float]:
     """Where a gem on edge point ``point`` sits (the middle of that side)."""
     return edge_midpoint(point[0], point[1], 1.0)
+
+
+# ---------------------------------------------------------------- a tile's paths
+
+
+def edge_middle(edge: int) -> tuple[float, float]:
+    """The middle of side ``edge`` of a cell of radius 1 centred on 0 (edge 0 upper-left)."""
+    a = math.radians(240 + 60 * edge)
+    return (SQRT3 / 2 * math.cos(a), SQRT3 / 2 * math.sin(a))
+
+
+def _arc(
+    centre: tuple[float, float], p: tuple[float, float], q: tuple[float, float]
+) -> list[tuple[float, float]]:
+    a0 = math.atan2(p[1] - centre[1], p[0] - centre[0])
+    a1 = math.atan2(q[1] - centre[1], q[0] - centre[0])
+    d = (a1 - a0 + math.pi) % (2 * math.pi) - math.pi  # the short way round
+    r = math.hypot(p[0] - centre[0], p[1] - centre[1])
+    return [
+        (centre[0] + r * math.cos(a0 + d * t), centre[1] + r * math.sin(a0 + d * t))
+        for t in np.linspace(0, 1, 24)
+    ]
+
+
+def path_polyline(a: int, b: int) -> list[tuple[float, float]]:
+    """Points (cell radii, cell centre at 0) along the path joining edges ``a`` and ``b``."""
+    pa, pb = edge_middle(a), edge_middle(b)
+    gap = (b - a) % 6
+    if gap == 3:
+        return [pa, pb]
+    if gap in (1, 5):
+        # the corner shared by the two edges: between their normals, at distance 1
+        lo = a if gap == 1 else b
+        ang = math.radians(240 + 60 * lo + 30)
+        return _arc((math.cos(ang), math.sin(ang)), pa, pb)
+    mid_edge = (a + 1) % 6 if gap == 2 else (b + 1) % 6
+    ang = math.radians(240 + 60 * mid_edge)
+    return _arc((SQRT3 * math.cos(ang), SQRT3 * math.sin(ang)), pa, pb)
 
 
 def rim_polygon() -> np.ndarray:

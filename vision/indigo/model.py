@@ -16,7 +16,6 @@ import numpy as np
 from companion.indigo import CENTRE, CORNER_BY_CELL, Tile
 from companion.indigo.geometry import Cell
 from companion.indigo.tiles import all_patterns
-from vision.art_pack import IndigoPack
 from vision.errors import FrameRefusedError
 from vision.indigo.board import (
     RIM_APOTHEM,
@@ -26,14 +25,55 @@ from vision.indigo.board import (
     chip_spaces,
     rim_polygon,
 )
-from vision.indigo.read_types import EMPTY, ReaderSettings
+from vision.indigo.pack import IndigoPack
+from vision.indigo.read_types import EMPTY
+from vision.indigo.settings import IndigoSettings
 from vision.markers import PlaneFit
+
+#: the rectified board reaches this far beyond the rim's corners, in cell radii
+CANONICAL_MARGIN = 0.2
+#: half the side of the square cut around each cell to compare, in cell radii (the cell's
+#: inscribed radius is 0.87, its corners reach 1)
+PATCH_RADIUS = 0.9
+#: radius of the disc compared inside each cell patch, in cell radii: inside the cell's
+#: inscribed circle, so a neighbour's art never enters the comparison
+COMPARE_RADIUS = 0.8
+#: Gaussian blur (sigma in canonical pixels) applied alike to the templates and the frame:
+#: evens out resampling and noise without smoothing away the path edges
+TEMPLATE_BLUR = 0.8
+#: the normalisation's standard-deviation floor: at least this many grey levels, and at least
+#: this share of the median tile template's spread, so a flat cell is not blown up to full
+#: contrast by its noise
+STD_FLOOR_MIN = 4.0
+STD_FLOOR_SHARE = 0.25
+#: a gem colour's tolerance: this many times its distance to the nearest other colour the pack
+#: shows, and never below GEM_TOL_MIN feature units
+GEM_TOL_SHARE = 1.5
+GEM_TOL_MIN = 6.0
+#: the pack palette: cell images shrunk to this side, sampled inside this radius (pixels),
+#: clustered into this many dominant colours
+PALETTE_SIDE = 32
+PALETTE_RADIUS = 13
+PALETTE_COLOURS = 6
+#: the sharpness check looks at this share of the rim's inscribed circle (the route cells)
+FIELD_SHARE = 0.8
+#: the strongest edges of a frame: this percentile of the gradient magnitude
+EDGE_PERCENTILE = 99.9
+#: the rim ring used for colour balance: inside this share of the rim outline, outside this
+#: radius (cell radii, beyond the outer ring of cells), clear of the chip spaces by this radius
+RIM_RING_OUTER = 0.985
+RIM_RING_INNER = 8.0
+CHIP_CLEARANCE = 0.7
+#: fewer rim pixels than this: the colour balance is skipped (nothing to measure)
+MIN_RIM_PIXELS = 50
+#: per-channel colour gains are kept in this range (a cast, not a different colour)
+GAIN_RANGE = (0.4, 2.5)
 
 # ---------------------------------------------------------------- stage 1-2: rectify
 
 
 def canonical_size(cell_px: int) -> int:
-    return int(math.ceil(2 * (RIM_RADIUS + 0.2) * cell_px))
+    return int(math.ceil(2 * (RIM_RADIUS + CANONICAL_MARGIN) * cell_px))
 
 
 def board_to_canonical(cell_px: int) -> np.ndarray:
@@ -57,7 +97,8 @@ def rectify(frame: np.ndarray, fit: PlaneFit, geometry: BoardGeometry, cell_px: 
 # ---------------------------------------------------------------- templates from the pack
 
 
-def _circle_mask(size: int, radius: float) -> np.ndarray:
+def circle_mask(size: int, radius: float) -> np.ndarray:
+    """A ``size`` x ``size`` boolean disc of ``radius`` pixels around the middle of the square."""
     c = (size - 1) / 2
     yy, xx = np.mgrid[0:size, 0:size]
     inside: np.ndarray = ((xx - c) ** 2 + (yy - c) ** 2) <= radius**2
@@ -126,12 +167,13 @@ def colour_features(bgr: np.ndarray) -> np.ndarray:
     return out
 
 
-def _lab(bgr: np.ndarray) -> np.ndarray:
-    """Colour features of a list of BGR colours (named for where they are used)."""
+def features_of_colours(bgr: np.ndarray) -> np.ndarray:
+    """:func:`colour_features` of a list of BGR colours: one row of features per colour."""
     return colour_features(np.asarray(bgr, np.float32).reshape(-1, 3))
 
 
-def _colour_distance(lab: np.ndarray, target: np.ndarray) -> np.ndarray:
+def colour_distance(lab: np.ndarray, target: np.ndarray) -> np.ndarray:
+    """Euclidean distance in colour-feature space from each of ``lab`` (..., 3) to ``target``."""
     d = lab - target
     distance: np.ndarray = np.sqrt((d * d).sum(axis=-1))
     return distance
@@ -144,7 +186,8 @@ def _normalise(values: np.ndarray, floor: float) -> np.ndarray:
     return normalised
 
 
-def _gray(img: np.ndarray) -> np.ndarray:
+def to_gray(img: np.ndarray) -> np.ndarray:
+    """A BGR image as float32 grey levels."""
     return cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32)
 
 
@@ -159,8 +202,8 @@ def pack_model(pack: IndigoPack, cell_px: int) -> PackModel:
     cached = _MODELS.get(key)
     if cached is not None and cached[0] is pack:
         return cached[1]
-    patch = 2 * int(math.ceil(0.9 * cell_px)) + 1
-    mask = _circle_mask(patch, 0.8 * cell_px)
+    patch = 2 * int(math.ceil(PATCH_RADIUS * cell_px)) + 1
+    mask = circle_mask(patch, COMPARE_RADIUS * cell_px)
     classes: list[Tile | None] = list(all_patterns()) + [EMPTY]
     rows = []
     for cls in classes:
@@ -168,26 +211,26 @@ def pack_model(pack: IndigoPack, cell_px: int) -> PackModel:
             img = _patch_from_pack(pack.empty, 0, patch, cell_px)
         else:
             img = _patch_from_pack(pack.tiles[cls.kind], 60 * cls.rotation, patch, cell_px)
-        rows.append(cv2.GaussianBlur(_gray(img), (0, 0), 0.8)[mask])
+        rows.append(cv2.GaussianBlur(to_gray(img), (0, 0), TEMPLATE_BLUR)[mask])
     raw = np.array(rows, np.float32)
     tile_std = float(np.median(raw[:-1].std(axis=1)))
-    floor = max(4.0, 0.25 * tile_std)
+    floor = max(STD_FLOOR_MIN, STD_FLOOR_SHARE * tile_std)
     templates = _normalise(raw, floor)
     treasure = {
-        "centre": _normalise(_gray(_patch_from_pack(pack.centre, 0, patch, cell_px))[mask], floor),
-        "corner": _normalise(_gray(_patch_from_pack(pack.corner, 0, patch, cell_px))[mask], floor),
+        name: _normalise(to_gray(_patch_from_pack(image, 0, patch, cell_px))[mask], floor)
+        for name, image in (("centre", pack.centre), ("corner", pack.corner))
     }
-    # colour models: each gem's tolerance is half its distance to the nearest other colour
+    # colour models: each gem's tolerance follows its distance to the nearest other colour
     # the pack shows (tile art, board, other gems), so that any pack sets its own thresholds
     palette = _pack_palette(pack)
-    gem_lab = {name: _lab(np.array(c))[0] for name, c in pack.gems.items()}
+    gem_lab = {name: features_of_colours(np.array(c))[0] for name, c in pack.gems.items()}
     gem_tol = {}
     for name, lab in gem_lab.items():
         others = [v for k, v in gem_lab.items() if k != name] + list(palette)
-        dist = min(float(_colour_distance(o[None], lab)[0]) for o in others)
-        gem_tol[name] = max(6.0, 1.5 * dist)
+        dist = min(float(colour_distance(o[None], lab)[0]) for o in others)
+        gem_tol[name] = max(GEM_TOL_MIN, GEM_TOL_SHARE * dist)
     names = tuple(pack.chips)
-    chip_lab = _lab(np.array([pack.chips[n] for n in names] + [pack.chip_space]))
+    chip_lab = features_of_colours(np.array([pack.chips[n] for n in names] + [pack.chip_space]))
     model = PackModel(
         cell_px=cell_px,
         patch=patch,
@@ -210,21 +253,23 @@ def pack_model(pack: IndigoPack, cell_px: int) -> PackModel:
     return model
 
 
-def _pack_palette(pack: IndigoPack, k: int = 4) -> list[np.ndarray]:
+def _pack_palette(pack: IndigoPack) -> list[np.ndarray]:
     """Dominant Lab colours of the pack's cell images (what a gem must not be taken for)."""
     samples = []
     for img in [*pack.tiles.values(), pack.empty, pack.centre, pack.corner]:
-        small = cv2.resize(img, (32, 32), interpolation=cv2.INTER_AREA)
-        inner = small[_circle_mask(32, 13)]
+        small = cv2.resize(img, (PALETTE_SIDE, PALETTE_SIDE), interpolation=cv2.INTER_AREA)
+        inner = small[circle_mask(PALETTE_SIDE, PALETTE_RADIUS)]
         samples.append(inner.reshape(-1, 3))
     pixels = np.vstack(samples).astype(np.float32)
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0)
     # OpenCV takes None for the labels it is to find (it allocates them); its stubs say an
     # array must be given, so the None is cast to the stubs' type
     no_labels = cast(np.ndarray, None)
-    _, _, centres = cv2.kmeans(pixels, 6, no_labels, criteria, 2, cv2.KMEANS_PP_CENTERS)
-    out = [_lab(np.clip(c, 0, 255))[0] for c in centres]
-    out.append(_lab(np.array(pack.rim))[0])
+    _, _, centres = cv2.kmeans(
+        pixels, PALETTE_COLOURS, no_labels, criteria, 2, cv2.KMEANS_PP_CENTERS
+    )
+    out = [features_of_colours(np.clip(c, 0, 255))[0] for c in centres]
+    out.append(features_of_colours(np.array(pack.rim))[0])
     return out
 
 
@@ -233,7 +278,7 @@ def _pack_palette(pack: IndigoPack, k: int = 4) -> list[np.ndarray]:
 
 def _field_mask(size: int, cell_px: int) -> np.ndarray:
     mask = np.zeros((size, size), np.uint8)
-    r = RIM_APOTHEM * 0.8 * cell_px
+    r = RIM_APOTHEM * FIELD_SHARE * cell_px
     cv2.circle(mask, (size // 2, size // 2), int(r), 255, -1)
     return mask > 0
 
@@ -245,10 +290,10 @@ def edge_strength(frame: np.ndarray) -> float:
     gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3) / 8
     mag = np.sqrt(gx * gx + gy * gy)
     lo, hi = np.percentile(g, [1, 99])
-    return float(np.percentile(mag, 99.9) / max(float(hi - lo), 1.0))
+    return float(np.percentile(mag, EDGE_PERCENTILE) / max(float(hi - lo), 1.0))
 
 
-def check_sharpness(canon: np.ndarray, settings: ReaderSettings) -> float:
+def check_sharpness(canon: np.ndarray, settings: IndigoSettings) -> float:
     """Laplacian variance of the board; refuses a frame too blurred to read."""
     gray = cv2.cvtColor(canon, cv2.COLOR_BGR2GRAY)
     lap = cv2.Laplacian(gray, cv2.CV_32F)
@@ -262,20 +307,21 @@ def check_sharpness(canon: np.ndarray, settings: ReaderSettings) -> float:
     return value
 
 
-def _cell_patch(gray: np.ndarray, cell: Cell, model: PackModel) -> np.ndarray:
+def cell_patch(gray: np.ndarray, cell: Cell, model: PackModel) -> np.ndarray:
+    """The ``model.patch``-sized square of the rectified ``gray`` board centred on ``cell``."""
     x, y = to_canonical(cell_xy(cell), model.cell_px)
     return cv2.getRectSubPix(gray, (model.patch, model.patch), (x, y))
 
 
-def check_board(gray: np.ndarray, model: PackModel, settings: ReaderSettings) -> float:
+def check_board(gray: np.ndarray, model: PackModel, settings: IndigoSettings) -> float:
     """Likeness of the seven treasure cells to the pack's treasure tiles; refuses a non-board."""
     scores = []
-    centre = _normalise(_cell_patch(gray, CENTRE, model)[model.mask], model.std_floor)
+    centre = _normalise(cell_patch(gray, CENTRE, model)[model.mask], model.std_floor)
     scores.append(float(np.mean(centre * model.treasure["centre"])))
     size = model.patch
     c = (size - 1) / 2
     for corner in CORNER_BY_CELL.values():
-        patch = _cell_patch(gray, corner.cell, model)
+        patch = cell_patch(gray, corner.cell, model)
         turn = (corner.arrow_edge - 3) * 60
         # undo the corner's turn so it lines up with the pack's (0,-4) drawing
         m = cv2.getRotationMatrix2D((c, c), turn, 1.0)
@@ -296,18 +342,18 @@ def balance_colours(canon: np.ndarray, model: PackModel, cell_px: int) -> np.nda
     """Per-channel gains that make the board rim the pack's rim colour (removes colour cast)."""
     size = canon.shape[0]
     ring = np.zeros((size, size), np.uint8)
-    poly = (rim_polygon() * 0.985 * cell_px + size / 2).astype(np.int32)
+    poly = (rim_polygon() * RIM_RING_OUTER * cell_px + size / 2).astype(np.int32)
     cv2.fillPoly(ring, [poly], 255)
-    cv2.circle(ring, (size // 2, size // 2), int(8.0 * cell_px), 0, -1)
+    cv2.circle(ring, (size // 2, size // 2), int(RIM_RING_INNER * cell_px), 0, -1)
     for _, _, xy in chip_spaces():
         x, y = to_canonical(xy, cell_px)
-        cv2.circle(ring, (int(x), int(y)), int(0.7 * cell_px), 0, -1)
+        cv2.circle(ring, (int(x), int(y)), int(CHIP_CLEARANCE * cell_px), 0, -1)
     pixels = canon[ring > 0]
-    if len(pixels) < 50:
+    if len(pixels) < MIN_RIM_PIXELS:
         return canon
     measured = np.median(pixels, axis=0).astype(np.float32)
     gains = model.rim_bgr / np.maximum(measured, 1.0)
-    gains = np.clip(gains, 0.4, 2.5)
+    gains = np.clip(gains, *GAIN_RANGE)
     balanced: np.ndarray = np.clip(canon.astype(np.float32) * gains, 0, 255).astype(np.uint8)
     return balanced
 

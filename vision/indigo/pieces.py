@@ -12,9 +12,8 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from companion.indigo import CENTRE, ROUTE_CELLS, Gem
+from companion.indigo import CENTRE, CENTRE_STOCK, ROUTE_CELLS, Gem
 from companion.indigo.geometry import Cell, EdgePoint, neighbour, opposite
-from vision.art_pack import IndigoPack
 from vision.indigo.board import (
     cell_xy,
     chip_spaces,
@@ -24,13 +23,15 @@ from vision.indigo.board import (
 from vision.indigo.model import (
     GEM_NAMES,
     PackModel,
-    _cell_patch,
-    _circle_mask,
-    _colour_distance,
     canonical_size,
+    cell_patch,
+    circle_mask,
+    colour_distance,
     to_canonical,
 )
-from vision.indigo.read_types import CellRead, ChipRead, ReaderSettings
+from vision.indigo.pack import IndigoPack
+from vision.indigo.read_types import CellRead, ChipRead
+from vision.indigo.settings import IndigoSettings
 
 # ---------------------------------------------------------------- stage 5: gems, tiles, chips
 
@@ -55,6 +56,30 @@ class GemSpot:
 
 #: radius of the disc sampled at a gem spot, as a share of the gem radius
 GEM_SAMPLE = 0.7
+#: a sampled disc is never smaller than this radius in pixels (a coarse canonical board)
+MIN_SAMPLE_PX = 1.5
+#: the gem label map is computed this far around each gem spot, in gem radii (a gem lies a
+#: little off its spot)
+GEM_SEARCH = 1.5
+#: a spot whose gem share is below this part of gem_min_fraction holds no gem (its confidence
+#: would be 0)
+NO_GEM_SHARE = 0.5
+#: resting gems read at least this sure measure the frame's gem share
+SURE_GEM = 0.9
+#: the disc a gem's share is measured in, in gem radii (the whole gem, with some slack)
+SHARE_DISC = 1.4
+#: a distance peak counts as a gem when it lies this deep inside the blob, in gem radii
+PEAK_MIN_DEPTH = 0.55
+#: two counted peaks are at least this far apart, in gem radii (gems do not overlap)
+PEAK_SEPARATION = 1.1
+#: a covering disc is centred this deep inside the blob, in disc radii
+COVER_DEPTH = 0.5
+#: around each gem on a cell's edge, this many gem radii are left out of the tile comparison
+GEM_MASK = 1.45
+#: radius of the disc sampled on a chip space, as a share of the chip radius
+CHIP_SAMPLE = 0.6
+#: relative distance margin between the nearest and second chip colour that gives confidence 1
+CHIP_MARGIN_FULL = 0.5
 
 
 def gem_pixels(model: PackModel, gem_size: float) -> np.ndarray:
@@ -67,7 +92,8 @@ def gem_pixels(model: PackModel, gem_size: float) -> np.ndarray:
         gem_r = gem_size * model.cell_px
         for _, xy in gem_spots():
             x, y = to_canonical(xy, model.cell_px)
-            cv2.circle(mask, (int(round(x)), int(round(y))), int(math.ceil(1.5 * gem_r)) + 1, 1, -1)
+            reach = int(math.ceil(GEM_SEARCH * gem_r)) + 1
+            cv2.circle(mask, (int(round(x)), int(round(y))), reach, 1, -1)
         x, y = to_canonical(cell_xy(CENTRE), model.cell_px)
         r = int(model.cell_px) + 2
         mask[int(y) - r : int(y) + r + 1, int(x) - r : int(x) + r + 1] = 1
@@ -92,11 +118,11 @@ def _disc_labels(labels: np.ndarray, xy: tuple[float, float], radius: float) -> 
 
 
 def read_gems(
-    labels: np.ndarray, pack: IndigoPack, model: PackModel, settings: ReaderSettings
+    labels: np.ndarray, pack: IndigoPack, model: PackModel, settings: IndigoSettings
 ) -> list[GemSpot]:
     """Gems on edge spots and on the centre tile, from the gem label map."""
     cell_px = model.cell_px
-    radius = max(1.5, GEM_SAMPLE * pack.gem_size * cell_px)
+    radius = max(MIN_SAMPLE_PX, GEM_SAMPLE * pack.gem_size * cell_px)
     found: list[GemSpot] = []
     for point, xy in gem_spots():
         values = _disc_labels(labels, to_canonical(xy, cell_px), radius)
@@ -105,7 +131,7 @@ def read_gems(
         counts = np.bincount(values, minlength=4)[1:] / values.size
         best = int(np.argmax(counts))
         frac = float(counts[best])
-        if frac < settings.gem_min_fraction * 0.5:
+        if frac < settings.gem_min_fraction * NO_GEM_SHARE:
             continue
         conf = _fraction_confidence(frac, settings.gem_min_fraction)
         found.append(GemSpot(Gem(GEM_NAMES[best]), point, conf))
@@ -121,10 +147,10 @@ def _gem_share(
     gem_r = pack.gem_size * model.cell_px
     shares: dict[str, list[float]] = {}
     for spot in spots:
-        if spot.point is None or spot.confidence < 0.9:
+        if spot.point is None or spot.confidence < SURE_GEM:
             continue
         x, y = to_canonical(point_xy(spot.point), model.cell_px)
-        values = _disc_labels(labels, (x, y), 1.4 * gem_r)
+        values = _disc_labels(labels, (x, y), SHARE_DISC * gem_r)
         code = GEM_NAMES.index(spot.gem.value) + 1
         shares.setdefault(spot.gem.value, []).append(
             float((values == code).sum()) / (math.pi * gem_r**2)
@@ -142,13 +168,13 @@ def _count_discs(mask: np.ndarray, gem_r: float) -> int:
     if not mask.any():
         return 0
     dist = cv2.distanceTransform(mask.astype(np.uint8), cv2.DIST_L2, 3)
-    peaks = (dist >= 0.55 * gem_r) & (dist >= cv2.dilate(dist, np.ones((3, 3), np.uint8)))
+    peaks = (dist >= PEAK_MIN_DEPTH * gem_r) & (dist >= cv2.dilate(dist, np.ones((3, 3), np.uint8)))
     ys, xs = np.nonzero(peaks)
     order = np.argsort(-dist[ys, xs])
     kept: list[tuple[int, int]] = []
     for k in order:
         y, x = int(ys[k]), int(xs[k])
-        if all((x - kx) ** 2 + (y - ky) ** 2 >= (1.1 * gem_r) ** 2 for kx, ky in kept):
+        if all((x - kx) ** 2 + (y - ky) ** 2 >= (PEAK_SEPARATION * gem_r) ** 2 for kx, ky in kept):
             kept.append((x, y))
     return len(kept)
 
@@ -156,7 +182,7 @@ def _count_discs(mask: np.ndarray, gem_r: float) -> int:
 #: radii of the discs :func:`_cover_count` lays, in gem radii (a gem's colour region shrinks
 #: a little at its rim when the frame is soft): a count is trusted only when it stays the
 #: same for every one of them, so a count that a 10 % different gem size would change is
-#: borderline (chosen on a sweep of 400 scenes x 2 packs, checked on 200 others)
+#: borderline
 COVER_RADII = (0.9, 1.0)
 #: a disc laid by :func:`_cover_count` must cover this share of new gem pixels to count
 COVER_MIN_SHARE = 0.5
@@ -181,7 +207,8 @@ def _cover_count(mask: np.ndarray, radius: float) -> int:
     kernel = _disc_kernel(round(radius, 2))
     full = float(kernel.sum())
     left = mask.astype(np.float32)
-    inside = cv2.distanceTransform(mask.astype(np.uint8), cv2.DIST_L2, 3) >= 0.5 * radius
+    depth = cv2.distanceTransform(mask.astype(np.uint8), cv2.DIST_L2, 3)
+    inside = depth >= COVER_DEPTH * radius
     count = 0
     for _ in range(12):  # more than the six gems a centre tile holds
         cover = cv2.filter2D(left, -1, kernel, borderType=cv2.BORDER_CONSTANT)
@@ -204,15 +231,36 @@ def _read_centre(
     where laying whole gem discs over a blob gives another number than its peaks (touching
     gems in a soft frame: the count is borderline, so it is asked).
     """
+    measured = share or {}
+    block, disc = _centre_block(labels, model)
+    gem_r = pack.gem_size * model.cell_px
+    counts, blobs = _count_centre_colours(block, disc, gem_r, measured)
+    _doubt_merged_blobs(counts, blobs, measured)
+    return _centre_spots(counts)
+
+
+def _centre_block(labels: np.ndarray, model: PackModel) -> tuple[np.ndarray, np.ndarray]:
+    """The gem labels around the centre cell and the disc of it that is not the centre art."""
     cell_px = model.cell_px
     x, y = to_canonical(cell_xy(CENTRE), cell_px)
-    r = int(0.9 * cell_px)
+    r = int(CENTRE_SEARCH * cell_px)
     block = labels[int(y) - r : int(y) + r + 1, int(x) - r : int(x) + r + 1]
-    disc = _circle_mask(block.shape[0], r) & (model.centre_art_labels(2 * r + 1) == 0)
-    gem_r = pack.gem_size * cell_px
+    disc = circle_mask(block.shape[0], r) & (model.centre_art_labels(2 * r + 1) == 0)
+    return block, disc
+
+
+def _count_centre_colours(
+    block: np.ndarray, disc: np.ndarray, gem_r: float, share: dict[str, float]
+) -> tuple[dict[str, tuple[int, float]], list[tuple[str, float, int]]]:
+    """Per gem colour (count, confidence) on the centre, and (colour, area, peaks) of each blob.
+
+    A count is doubtful when its blob area says another number of gems (at this frame's
+    measured ``share`` of a gem disc, else within :data:`GEM_SHARE_RANGE`) or when laying
+    whole discs over a blob gives another number than its peaks.
+    """
     gem_area = math.pi * gem_r**2
     counts: dict[str, tuple[int, float]] = {}
-    blobs: list[tuple[str, float, int]] = []  # (colour, area, peaks) of every blob
+    blobs: list[tuple[str, float, int]] = []
     for index, name in enumerate(GEM_NAMES):
         hit = (block == index + 1) & disc
         opened = cv2.morphologyEx(hit.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
@@ -226,36 +274,64 @@ def _read_centre(
                 borderline |= any(_cover_count(blob, f * gem_r) != peaks for f in COVER_RADII)
         count = sum(p for c, _, p in blobs if c == name)
         area = float(hit.sum()) / gem_area
-        measured = (share or {}).get(name)
+        measured = share.get(name)
         if measured is not None:
             # the blob area must say the same count as the peaks, at this frame's gem share
-            agrees = int(round(area / max(measured, 0.2))) == count
+            agrees = int(round(area / max(measured, MIN_GEM_SHARE))) == count
         else:
             seen = area / max(count, 1)
             agrees = count == 0 or GEM_SHARE_RANGE[0] <= seen <= GEM_SHARE_RANGE[1]
-        counts[name] = (count, 1.0 if agrees and not borderline else 0.5)
-    # gems that touch (or blur together) make one blob: its area, in units of the typical
-    # single-gem blob of this frame, must say the same number of gems as its peaks
+        counts[name] = (count, 1.0 if agrees and not borderline else DOUBTFUL)
+    return counts, blobs
+
+
+def _doubt_merged_blobs(
+    counts: dict[str, tuple[int, float]],
+    blobs: list[tuple[str, float, int]],
+    share: dict[str, float],
+) -> None:
+    """Lower the confidence of colours with a blob whose area and peaks disagree (in place).
+
+    Gems that touch (or blur together) make one blob: its area, in units of the typical
+    single-gem blob of this frame, must say the same number of gems as its peaks.
+    """
     singles = [a for _, a, p in blobs if p == 1]
     unit = float(np.median(singles)) if singles else None
     for name, area, peaks in blobs:
         if unit is not None:
-            doubtful = abs(area / unit - peaks) > 0.45
+            doubtful = abs(area / unit - peaks) > BLOB_COUNT_TOLERANCE
         else:
             # several gems in one blob and nothing to measure one gem by: ask
-            doubtful = peaks > 1 and (share or {}).get(name) is None
+            doubtful = peaks > 1 and share.get(name) is None
         if doubtful:
-            counts[name] = (counts[name][0], min(counts[name][1], 0.5))
+            counts[name] = (counts[name][0], min(counts[name][1], DOUBTFUL))
+
+
+def _centre_spots(counts: dict[str, tuple[int, float]]) -> list[GemSpot]:
+    """The centre's gems; a count no stock can show (an amber, or out of order) is doubtful."""
     emeralds, sapphires = counts["emerald"][0], counts["sapphire"][0]
     order_ok = sapphires <= 1 and emeralds <= 5 and (emeralds == 0 or sapphires == 1)
     out: list[GemSpot] = []
     for name, (count, conf) in counts.items():
         if name == "amber" and count:
-            conf = min(conf, 0.3)  # no amber ever lies on the centre
+            conf = min(conf, AMBER_ON_CENTRE)  # no amber ever lies on the centre
         elif not order_ok:
-            conf = min(conf, 0.5)
-        out.extend(GemSpot(Gem(name), None, conf) for _ in range(min(count, 6)))
+            conf = min(conf, DOUBTFUL)
+        out.extend(GemSpot(Gem(name), None, conf) for _ in range(min(count, len(CENTRE_STOCK))))
     return out
+
+
+#: the centre search disc, in cell radii: the centre cell without its rim
+CENTRE_SEARCH = 0.9
+#: a measured gem share is taken as at least this (a tiny measured share would inflate the
+#: count the area says)
+MIN_GEM_SHARE = 0.2
+#: a blob's area, in single-gem blobs, may differ this much from its peak count
+BLOB_COUNT_TOLERANCE = 0.45
+#: the confidence of a doubtful count (below the default min_confidence: it is asked)
+DOUBTFUL = 0.5
+#: the confidence of an amber seen on the centre, where none ever lies
+AMBER_ON_CENTRE = 0.3
 
 
 #: a counted centre gem covers this range of one gem disc's area in its colour
@@ -266,7 +342,7 @@ def read_tiles(
     gray: np.ndarray,
     gem_spots_found: list[GemSpot],
     model: PackModel,
-    settings: ReaderSettings,
+    settings: IndigoSettings,
     gem_size: float,
 ) -> dict[Cell, CellRead]:
     """Compare every route cell with every pattern and the empty cell (gems masked out)."""
@@ -285,13 +361,13 @@ def read_tiles(
     patches = []
     weights = []
     for cell in ROUTE_CELLS:
-        patches.append(_cell_patch(gray, cell, model)[model.mask])
+        patches.append(cell_patch(gray, cell, model)[model.mask])
         w = np.ones(model.patch * model.patch, np.float32).reshape(model.patch, model.patch)
         for edge in gem_at.get(cell, []):
             ang = math.radians(240 + 60 * edge)
             gx = math.cos(ang) * math.sqrt(3) / 2 * cell_px
             gy = math.sin(ang) * math.sqrt(3) / 2 * cell_px
-            w[(xx - gx) ** 2 + (yy - gy) ** 2 <= (gem_size * 1.45 * cell_px) ** 2] = 0
+            w[(xx - gx) ** 2 + (yy - gy) ** 2 <= (gem_size * GEM_MASK * cell_px) ** 2] = 0
         weights.append(w[model.mask])
     p = np.array(patches, np.float32)
     w = np.array(weights, np.float32)
@@ -315,15 +391,15 @@ def read_tiles(
 
 
 def read_chips(lab: np.ndarray, pack: IndigoPack, model: PackModel) -> list[ChipRead]:
-    radius = max(1.5, 0.6 * pack.chip_size * model.cell_px)
+    radius = max(MIN_SAMPLE_PX, CHIP_SAMPLE * pack.chip_size * model.cell_px)
     out = []
     for gate, slot, xy in chip_spaces():
         pixels = _disc_pixels(lab, to_canonical(xy, model.cell_px), radius)
         colour = np.median(pixels, axis=0)
-        d = _colour_distance(model.chip_lab, colour)
+        d = colour_distance(model.chip_lab, colour)
         order = np.argsort(d)
         d1, d2 = float(d[order[0]]), float(d[order[1]])
-        conf = float(np.clip((d2 - d1) / max(d2, 1e-6) / 0.5, 0.0, 1.0))
+        conf = float(np.clip((d2 - d1) / max(d2, 1e-6) / CHIP_MARGIN_FULL, 0.0, 1.0))
         idx = int(order[0])
         if idx == len(model.chip_names):
             out.append(ChipRead(gate, slot, None, None, conf))

@@ -1,6 +1,6 @@
-"""What the Indigo reader returns and how it is tuned: :class:`ReaderSettings` (thresholds, from
-config) and the result types :class:`IndigoRead`, :class:`CellRead`, :class:`GemRead`,
-:class:`ChipRead`. The pipeline is :func:`vision.indigo.reader.read_indigo`.
+"""What the Indigo reader returns: :class:`IndigoRead`, :class:`CellRead`, :class:`GemRead`,
+:class:`ChipRead`. The pipeline is :func:`vision.indigo.reader.read_indigo`; its settings are
+:class:`vision.indigo.settings.IndigoSettings`.
 """
 
 from __future__ import annotations
@@ -12,44 +12,11 @@ import numpy as np
 
 from companion.indigo import CHIPS, Gem, Tile
 from companion.indigo.geometry import Cell, EdgePoint
-from vision.art_pack import IndigoPack
-from vision.config_values import config_value
-from vision.indigo.synth.render import BoardView, gem_location, tile_entry
+from vision.indigo.pack import IndigoPack
+from vision.indigo.view import BoardView, gem_location, tile_entry
 from vision.markers import PlaneFit
 
 EMPTY = None  # the class of an empty route cell
-
-
-@dataclass(frozen=True)
-class ReaderSettings:
-    """Thresholds of the reader. Defaults here; ``settings_from_config`` reads config."""
-
-    cell_px: int = 16  # canonical resolution: pixels per cell radius
-    min_confidence: float = 0.85  # below: a question, not applied
-    blur_min_variance: float = 40.0  # Laplacian variance of the rectified board
-    board_min_score: float = 0.35  # mean treasure-tile likeness; below: not an Indigo board
-    gem_min_fraction: float = 0.35  # share of a gem spot in a gem colour to call it a gem
-    margin_full_confidence: float = 0.45  # relative distance margin that gives confidence 1
-    blur_min_edge: float = 0.12  # without markers: weaker edges than this mean "blurred"
-
-
-def settings_from_config(cfg: Any = None) -> ReaderSettings:
-    d = ReaderSettings()
-    return ReaderSettings(
-        cell_px=int(config_value(cfg, "vision.indigo.read_cell_px", d.cell_px)),
-        min_confidence=float(config_value(cfg, "vision.min_confidence", d.min_confidence)),
-        blur_min_variance=float(config_value(cfg, "vision.blur_min_variance", d.blur_min_variance)),
-        board_min_score=float(
-            config_value(cfg, "vision.indigo.board_min_score", d.board_min_score)
-        ),
-        gem_min_fraction=float(
-            config_value(cfg, "vision.indigo.gem_min_fraction", d.gem_min_fraction)
-        ),
-        margin_full_confidence=float(
-            config_value(cfg, "vision.indigo.margin_full_confidence", d.margin_full_confidence)
-        ),
-        blur_min_edge=float(config_value(cfg, "vision.indigo.blur_min_edge", d.blur_min_edge)),
-    )
 
 
 # ---------------------------------------------------------------- results

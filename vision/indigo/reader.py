@@ -1,16 +1,18 @@
 """The Indigo board reader: one camera frame -> the engine's types, each with a confidence.
 
-``read_indigo(frame, pack, cfg) -> IndigoRead``. Small stages, chained:
+``read_indigo(frame, pack, settings=...) -> IndigoRead``. Small stages, chained:
 
 1. :func:`~vision.markers.locate` finds the four table markers and checks the homography;
-2. :func:`rectify` warps the frame onto the board (board units, ``cell_px`` per cell radius)
-   using the calibration in config;
-3. :func:`check_sharpness` and :func:`check_board` refuse a blurred frame or one that shows no
-   Indigo board (compared with the pack's treasure tiles);
-4. :func:`balance_colours` removes the colour cast using the pack's rim colour;
-5. :func:`read_gems`, :func:`read_tiles`, :func:`read_chips` classify against the pack:
-   gems and chips by colour model, tiles by comparing each cell with the pack's tile images in
-   every rotation (and the empty cell);
+2. :func:`~vision.indigo.model.rectify` warps the frame onto the board (board units,
+   ``cell_px`` per cell radius) using the calibration in the settings;
+3. :func:`~vision.indigo.model.check_sharpness` and :func:`~vision.indigo.model.check_board`
+   refuse a blurred frame or one that shows no Indigo board (compared with the pack's
+   treasure tiles);
+4. :func:`~vision.indigo.model.balance_colours` removes the colour cast using the pack's rim
+   colour;
+5. :mod:`vision.indigo.pieces` (``read_gems``, ``read_tiles``, ``read_chips``) classifies
+   against the pack: gems and chips by colour model, tiles by comparing each cell with the
+   pack's tile images in every rotation (and the empty cell);
 6. :func:`name_gems` turns gem spots into edge points by which side holds a tile, and raises
    questions where a gem sits where the rules say none can rest.
 
@@ -20,41 +22,17 @@ Nothing about any particular art is coded here: every reference comes from the p
 from __future__ import annotations
 
 import time
-from typing import Any
 
 import cv2
 import numpy as np
 
 from companion.indigo import CORNER_BY_CELL, Tile
 from companion.indigo.geometry import Cell, neighbour, opposite
-from vision.art_pack import IndigoPack
-from vision.config_values import config_value
 from vision.errors import FrameRefusedError, UnreadableImageError
-from vision.indigo.board import (
-    BoardGeometry,
-    checks_from_config,
-    geometry_from_config,
-    table_layout,
-)
 from vision.indigo.model import (
-    _MAX_MODELS,
-    _MODELS,
-    BRIGHTNESS,
-    CHROMA,
     GEM_NAMES,
-    PackModel,
-    _cell_patch,
-    _circle_mask,
-    _colour_distance,
-    _field_mask,
-    _gray,
-    _lab,
-    _normalise,
-    _pack_palette,
-    _patch_from_pack,
+    TEMPLATE_BLUR,
     balance_colours,
-    board_to_canonical,
-    canonical_size,
     check_board,
     check_sharpness,
     colour_features,
@@ -62,103 +40,36 @@ from vision.indigo.model import (
     gem_label_map,
     pack_model,
     rectify,
-    to_canonical,
+    to_gray,
 )
-from vision.indigo.pieces import (
-    COVER_MIN_SHARE,
-    COVER_RADII,
-    GEM_SAMPLE,
-    GEM_SHARE_RANGE,
-    GemSpot,
-    _count_discs,
-    _cover_count,
-    _disc_kernel,
-    _disc_labels,
-    _disc_offsets,
-    _disc_pixels,
-    _fraction_confidence,
-    _gem_share,
-    _read_centre,
-    gem_pixels,
-    read_chips,
-    read_gems,
-    read_tiles,
-)
+from vision.indigo.pack import IndigoPack
+from vision.indigo.pieces import GemSpot, gem_pixels, read_chips, read_gems, read_tiles
 from vision.indigo.read_types import (
-    EMPTY,
     CellRead,
     ChipRead,
     GemRead,
     IndigoRead,
-    ReaderSettings,
-    _centre_order,
-    _gem_key,
-    _layout_json,
-    settings_from_config,
 )
-from vision.markers import MarkerChecks, MarkerLayout, locate
+from vision.indigo.settings import DEFAULT_SETTINGS, IndigoSettings
+from vision.markers import locate
 
-# every stage's names stay importable from here (other modules and tests use them)
 __all__ = [
-    "BRIGHTNESS",
-    "CHROMA",
-    "COVER_MIN_SHARE",
-    "COVER_RADII",
-    "CellRead",
-    "ChipRead",
-    "EMPTY",
-    "GEM_NAMES",
-    "GEM_SAMPLE",
-    "GEM_SHARE_RANGE",
-    "GemRead",
-    "GemSpot",
-    "IndigoRead",
-    "PackModel",
-    "ReaderSettings",
-    "_MAX_MODELS",
-    "_MODELS",
-    "_cell_patch",
-    "_centre_order",
-    "_circle_mask",
-    "_colour_distance",
-    "_count_discs",
-    "_cover_count",
-    "_disc_kernel",
-    "_disc_labels",
-    "_disc_offsets",
-    "_disc_pixels",
-    "_field_mask",
-    "_fraction_confidence",
-    "_gem_key",
-    "_gem_share",
-    "_gray",
-    "_lab",
-    "_layout_json",
-    "_normalise",
-    "_pack_palette",
-    "_patch_from_pack",
-    "_read_centre",
-    "balance_colours",
-    "board_to_canonical",
-    "canonical_size",
-    "check_board",
-    "check_sharpness",
-    "colour_features",
-    "edge_strength",
-    "gem_label_map",
-    "gem_pixels",
-    "pack_model",
-    "read_chips",
-    "read_gems",
-    "read_tiles",
-    "rectify",
-    "settings_from_config",
-    "to_canonical",
+    "BLANK_MAX_CONTRAST",
+    "cell_questions",
+    "chip_questions",
+    "explain_refusal",
+    "frame_contrast",
+    "name_gems",
+    "read_indigo",
+    "with_article",
 ]
 
 
-
 # ---------------------------------------------------------------- stage 6: naming, questions
+
+#: the confidence of a gem where the rules say none can rest (below the default
+#: min_confidence: it is asked)
+IMPOSSIBLE_GEM = 0.5
 
 
 def _fmt_tile(tile: Tile | None) -> str:
@@ -166,7 +77,7 @@ def _fmt_tile(tile: Tile | None) -> str:
 
 
 def name_gems(
-    spots: list[GemSpot], cells: dict[Cell, CellRead], settings: ReaderSettings
+    spots: list[GemSpot], cells: dict[Cell, CellRead], settings: IndigoSettings
 ) -> tuple[list[GemRead], list[str]]:
     """Name each gem's edge point by which side holds a tile; question the impossible."""
     filled = {c for c, r in cells.items() if r.tile is not None}
@@ -201,7 +112,7 @@ def name_gems(
             point = (a, edge) if a in filled else (b, opposite(edge))
         else:
             point = holders[0]
-        gems.append(GemRead(spot.gem, point, min(conf, 0.5)))
+        gems.append(GemRead(spot.gem, point, min(conf, IMPOSSIBLE_GEM)))
     centre = [g for g in gems if g.point is None]
     if any(g.confidence < settings.min_confidence for g in centre):
         counts = {name: sum(1 for g in centre if g.gem.value == name) for name in GEM_NAMES}
@@ -224,7 +135,7 @@ def with_article(word: str) -> str:
     return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
 
 
-def cell_questions(cells: dict[Cell, CellRead], settings: ReaderSettings) -> list[str]:
+def cell_questions(cells: dict[Cell, CellRead], settings: IndigoSettings) -> list[str]:
     out = []
     for cell, r in sorted(cells.items()):
         if r.confidence >= settings.min_confidence:
@@ -234,7 +145,7 @@ def cell_questions(cells: dict[Cell, CellRead], settings: ReaderSettings) -> lis
     return out
 
 
-def chip_questions(chips: list[ChipRead], settings: ReaderSettings) -> list[str]:
+def chip_questions(chips: list[ChipRead], settings: IndigoSettings) -> list[str]:
     """Chips read with low confidence, and a chip layout that matches no rules chart."""
     out = [
         f"gateway {c.gate} chip {c.slot}: {c.colour or 'empty'}?"
@@ -275,28 +186,10 @@ def frame_contrast(frame: np.ndarray) -> float:
     return float(hi - lo)
 
 
-def other_table_layouts(cfg: Any = None) -> dict[str, MarkerLayout]:
-    """The table-marker layouts of the other games that lay ids 0-3 around their table.
-
-    Only Enigma does today; its layout comes from ``[vision.enigma]`` (the same keys its
-    reader uses), so a table laid out for Enigma is named as such.
-    """
-    frame = config_value(cfg, "vision.enigma.marker_frame_mm", (760.0, 640.0))
-    return {
-        "Enigma": table_layout(
-            frame_mm=(float(frame[0]), float(frame[1])),
-            marker_size_mm=float(config_value(cfg, "vision.enigma.marker_size_mm", 40.0)),
-            dictionary_name=str(config_value(cfg, "vision.marker_dictionary", "DICT_4X4_50")),
-        )
-    }
-
-
 def explain_refusal(
     exc: FrameRefusedError,
     frame: np.ndarray,
-    cfg: Any,
-    settings: ReaderSettings,
-    checks: MarkerChecks,
+    settings: IndigoSettings,
 ) -> FrameRefusedError | None:
     """A clearer refusal than the marker stage's, or None to keep it.
 
@@ -322,9 +215,9 @@ def explain_refusal(
             )
         return None
     if exc.reason == "bad-homography":
-        for game, layout in other_table_layouts(cfg).items():
+        for game, layout in settings.other_tables:
             try:
-                locate(frame, layout, checks=checks)
+                locate(frame, layout, checks=settings.checks)
             except FrameRefusedError:
                 continue
             return FrameRefusedError(
@@ -354,11 +247,8 @@ def _check_frame(frame: object) -> np.ndarray:
 def read_indigo(
     frame: np.ndarray,
     pack: IndigoPack,
-    cfg: Any = None,
     *,
-    geometry: BoardGeometry | None = None,
-    settings: ReaderSettings | None = None,
-    checks: MarkerChecks | None = None,
+    settings: IndigoSettings = DEFAULT_SETTINGS,
     keep_rectified: bool = False,
 ) -> IndigoRead:
     """Read an Indigo board from one BGR frame.
@@ -369,25 +259,23 @@ def read_indigo(
     """
     t0 = time.perf_counter()
     frame = _check_frame(frame)
-    geo = geometry or geometry_from_config(cfg)
-    st = settings or settings_from_config(cfg)
-    marker_checks = checks or checks_from_config(cfg)
+    st = settings
     try:
-        fit = locate(frame, geo.layout, checks=marker_checks)
+        fit = locate(frame, st.geometry.layout, checks=st.checks)
     except FrameRefusedError as exc:
-        better = explain_refusal(exc, frame, cfg, st, marker_checks)
+        better = explain_refusal(exc, frame, st)
         if better is not None:
             raise better from exc
         raise
     t1 = time.perf_counter()
-    canon = rectify(frame, fit, geo, st.cell_px)
+    canon = rectify(frame, fit, st.geometry, st.cell_px)
     check_sharpness(canon, st)
     model = pack_model(pack, st.cell_px)
-    gray0 = _gray(canon)
+    gray0 = to_gray(canon)
     check_board(gray0, model, st)
     balanced = balance_colours(canon, model, st.cell_px)
     lab = colour_features(balanced)
-    gray = cv2.GaussianBlur(_gray(balanced), (0, 0), 0.8)
+    gray = cv2.GaussianBlur(to_gray(balanced), (0, 0), TEMPLATE_BLUR)
     t2 = time.perf_counter()
     labels = gem_label_map(lab, model, where=gem_pixels(model, pack.gem_size))
     spots = read_gems(labels, pack, model, st)

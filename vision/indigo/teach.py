@@ -28,11 +28,13 @@ import numpy as np
 
 from companion.indigo import CENTRE, CORNER_BY_CELL, ROUTE_CELLS
 from companion.indigo.tiles import paths_of
-from vision.art_pack import BGR, IndigoPack, load_indigo_pack
+from vision.art_pack import BGR
 from vision.errors import ArtPackError, UnreadableImageError
 from vision.image_io import read_image
-from vision.indigo.board import cell_xy, geometry_from_config
-from vision.indigo.synth.art import path_polyline
+from vision.indigo.board import cell_xy, path_polyline
+from vision.indigo.model import GAIN_RANGE, board_to_canonical, canonical_size
+from vision.indigo.pack import IndigoPack, load_indigo_pack
+from vision.indigo.settings import DEFAULT_SETTINGS, IndigoSettings
 from vision.markers import RESERVED_IDS, MarkerLayout, locate, paste_marker
 
 #: A4 portrait, millimetres
@@ -57,6 +59,20 @@ PIECE_SPOTS: tuple[tuple[str, str, tuple[float, float]], ...] = (
 PIECE_CIRCLE_MM = 14.0
 #: side of the square pack images the teach flow writes
 PACK_IMAGE_PX = 128
+#: the pieces page is straightened at this resolution (pixels per mm) to sample its colours
+PIECES_PX_PER_MM = 2.0
+#: a blank stretch of the pieces page (x and y ranges, mm) that gives the paper's white
+PAPER_AREA_MM = ((90.0, 120.0), (40.0, 60.0))
+#: the paper is balanced to this grey level, with per-channel gains kept in GAIN_RANGE
+PAPER = 235.0
+#: a piece's colour is the median of the middle of its circle: this share of the radius
+PIECE_SAMPLE = 0.35
+#: the rim is sampled in this band above the board centre (cell radii from the centre) ...
+RIM_BAND = (8.75, 8.5)
+#: ... this wide either side of the middle (cell radii)
+RIM_BAND_HALF_WIDTH = 2
+#: the table colour is the median of this many pixels square in the photo's top-left corner
+TABLE_CORNER_PX = 20
 
 
 @dataclass(frozen=True)
@@ -117,13 +133,16 @@ class TeachSheet:
         return page
 
 
-def teach_sheet(cfg: Any = None) -> TeachSheet:
-    return TeachSheet(geometry_from_config(cfg).cell_radius_mm)
+def teach_sheet(settings: IndigoSettings = DEFAULT_SETTINGS) -> TeachSheet:
+    """The teach sheet at the real cell size of the board the settings calibrate."""
+    return TeachSheet(settings.geometry.cell_radius_mm)
 
 
-def teach_pages(cfg: Any = None, *, dpi: int = 300) -> list[np.ndarray]:
+def teach_pages(
+    *, settings: IndigoSettings = DEFAULT_SETTINGS, dpi: int = 300
+) -> list[np.ndarray]:
     """The six printable pages (tile types 0..4, then the pieces)."""
-    sheet = teach_sheet(cfg)
+    sheet = teach_sheet(settings)
     px_per_mm = dpi / 25.4
     return [sheet.page(kind, px_per_mm=px_per_mm) for kind in (0, 1, 2, 3, 4, None)]
 
@@ -146,18 +165,19 @@ def tile_image_from_photo(photo: np.ndarray, cell_radius_mm: float) -> np.ndarra
 
 def piece_colours_from_photo(photo: np.ndarray) -> dict[str, dict[str, BGR]]:
     """Median colour of the middle of each circle of the pieces page, white-balanced on paper."""
-    px_per_mm = 2.0
+    px_per_mm = PIECES_PX_PER_MM
     page = _straighten(photo, px_per_mm).astype(np.float32)
+    (x0, x1), (y0, y1) = PAPER_AREA_MM
     paper = np.median(
         page[
-            round(40 * px_per_mm) : round(60 * px_per_mm),
-            round(90 * px_per_mm) : round(120 * px_per_mm),
+            round(y0 * px_per_mm) : round(y1 * px_per_mm),
+            round(x0 * px_per_mm) : round(x1 * px_per_mm),
         ].reshape(-1, 3),
         axis=0,
     )
-    gains = np.clip(235.0 / np.maximum(paper, 1.0), 0.4, 2.5)
+    gains = np.clip(PAPER / np.maximum(paper, 1.0), *GAIN_RANGE)
     out: dict[str, dict[str, BGR]] = {"gem": {}, "chip": {}}
-    r = PIECE_CIRCLE_MM * px_per_mm * 0.35
+    r = PIECE_CIRCLE_MM * px_per_mm * PIECE_SAMPLE
     for what, name, (x, y) in PIECE_SPOTS:
         cx, cy = x * px_per_mm, y * px_per_mm
         block = page[int(cy - r) : int(cy + r) + 1, int(cx - r) : int(cx + r) + 1]
@@ -167,11 +187,11 @@ def piece_colours_from_photo(photo: np.ndarray) -> dict[str, dict[str, BGR]]:
     return out
 
 
-def board_parts_from_photo(photo: np.ndarray, cfg: Any = None) -> dict[str, Any]:
+def board_parts_from_photo(
+    photo: np.ndarray, *, settings: IndigoSettings = DEFAULT_SETTINGS
+) -> dict[str, Any]:
     """Empty cell, centre, corner images and the rim and table colours from a setup photo."""
-    from vision.indigo.reader import board_to_canonical, canonical_size
-
-    geometry = geometry_from_config(cfg)
+    geometry = settings.geometry
     fit = locate(photo, geometry.layout)
     cell_px = PACK_IMAGE_PX // 2
     h = board_to_canonical(cell_px) @ np.linalg.inv(geometry.board_to_frame()) @ fit.image_to_plane
@@ -190,11 +210,12 @@ def board_parts_from_photo(photo: np.ndarray, cfg: Any = None) -> dict[str, Any]
     empty = np.median(np.array(empties), axis=0).astype(np.uint8)
     corner_cell = next(c for c, k in CORNER_BY_CELL.items() if k.arrow_edge == 3)
     ring = canon[
-        int(off - 8.75 * cell_px) : int(off - 8.5 * cell_px),
-        int(off - 2 * cell_px) : int(off + 2 * cell_px),
+        int(off - RIM_BAND[0] * cell_px) : int(off - RIM_BAND[1] * cell_px),
+        int(off - RIM_BAND_HALF_WIDTH * cell_px) : int(off + RIM_BAND_HALF_WIDTH * cell_px),
     ]
     rim = tuple(int(v) for v in np.median(ring.reshape(-1, 3), axis=0))
-    table = tuple(int(v) for v in np.median(photo[:20, :20].reshape(-1, 3), axis=0))
+    corner = photo[:TABLE_CORNER_PX, :TABLE_CORNER_PX]
+    table = tuple(int(v) for v in np.median(corner.reshape(-1, 3), axis=0))
     return {
         "empty": empty,
         "centre": cut(CENTRE),
@@ -211,7 +232,7 @@ def teach(
     board_photo: np.ndarray | None = None,
     base: IndigoPack | None = None,
     name: str = "taught",
-    cfg: Any = None,
+    settings: IndigoSettings = DEFAULT_SETTINGS,
 ) -> IndigoPack:
     """Build a pack: tile images from five photos, colours from the pieces photo."""
     if len(tile_photos) != 5:
@@ -219,7 +240,7 @@ def teach(
             f"teach needs 5 tile photos (types 0..4 in order), got {len(tile_photos)}"
         )
     base_pack = base or load_indigo_pack(None)
-    radius = geometry_from_config(cfg).cell_radius_mm
+    radius = settings.geometry.cell_radius_mm
     tiles = {k: tile_image_from_photo(p, radius) for k, p in enumerate(tile_photos)}
     gems, chips = dict(base_pack.gems), dict(base_pack.chips)
     if pieces_photo is not None:
@@ -236,7 +257,7 @@ def teach(
         description="taught from photos of the players' own pieces",
     )
     if board_photo is not None:
-        parts = board_parts_from_photo(board_photo, cfg)
+        parts = board_parts_from_photo(board_photo, settings=settings)
         pack = replace(
             pack,
             empty=parts["empty"],
@@ -255,7 +276,7 @@ def teach_from_files(
     board: Path | None = None,
     base: str | None = None,
     name: str = "taught",
-    cfg: Any = None,
+    settings: IndigoSettings = DEFAULT_SETTINGS,
 ) -> IndigoPack:
     """The ``companion teach indigo`` flow: 5 tile photos, optionally then the pieces photo."""
     if len(photos) not in (5, 6):
@@ -269,44 +290,5 @@ def teach_from_files(
         board_photo=read_image(board) if board else None,
         base=load_indigo_pack(base) if base else None,
         name=name,
-        cfg=cfg,
+        settings=settings,
     )
-
-
-def render_teach_photo(
-    pack: IndigoPack,
-    kind: int | None,
-    *,
-    cfg: Any = None,
-    seed: int = 0,
-    effects: tuple[str, ...] = ("whitebalance", "light", "perspective", "noise", "jpeg"),
-    frame_size: tuple[int, int] = (1280, 960),
-) -> np.ndarray:
-    """A simulated photo of a teach page with ``pack``'s pieces on it (tests and the demo)."""
-    from vision.indigo.synth.render import _disc, _place_cell_image
-    from vision.synth.effects import apply_effects
-
-    sheet = teach_sheet(cfg)
-    px_per_mm = 4.0
-    page = sheet.page(kind, px_per_mm=px_per_mm)
-    if kind is not None:
-        centre = (TILE_CENTRE_MM[0] * px_per_mm, TILE_CENTRE_MM[1] * px_per_mm)
-        _place_cell_image(page, pack.tiles[kind], centre, sheet.cell_radius_mm * px_per_mm, 0.0)
-    else:
-        gem_r = pack.gem_size * sheet.cell_radius_mm * px_per_mm
-        chip_r = pack.chip_size * sheet.cell_radius_mm * px_per_mm
-        names = list(pack.chips)
-        for what, name, (x, y) in PIECE_SPOTS:
-            centre = (x * px_per_mm, y * px_per_mm)
-            if what == "gem":
-                _disc(page, centre, gem_r, pack.gems[name])
-            else:
-                index = ("red", "turquoise", "white", "purple").index(name)
-                if index < len(names):
-                    _disc(page, centre, chip_r, pack.chips[names[index]])
-    table = np.empty((page.shape[0] + 200, page.shape[1] + 200, 3), np.uint8)
-    table[:] = pack.table
-    table[100:-100, 100:-100] = page
-    return apply_effects(
-        table, np.random.default_rng(seed), list(effects), frame_size=frame_size, max_tilt_deg=20.0
-    ).image

@@ -13,7 +13,7 @@ from typing import Any
 from companion.indigo import CENTRE_STOCK, CHIPS, CORNER_BY_CELL, Gem, Tile
 from companion.indigo.geometry import Cell, EdgePoint
 from companion.indigo.state import IndigoState
-from vision.art_pack import IndigoPack
+from vision.indigo.pack import IndigoPack
 
 
 @dataclass(frozen=True)

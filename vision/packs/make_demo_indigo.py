@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from vision.art_pack import DEMO_INDIGO
+from vision.indigo.pack import DEMO_INDIGO
 from vision.indigo.synth.art import STYLES, draw_pack
 
 

@@ -116,10 +116,13 @@ def test_marker_sheet_prints_at_true_scale(tmp_path: Path, suffix: str) -> None:
 
 
 def test_config_max_reprojection_sets_the_homography_check() -> None:
-    from config import load_config
-    from vision.indigo.board import checks_from_config
+    from config import config_from_dict, load_config
+    from vision.indigo.settings import marker_checks
 
-    assert checks_from_config(load_config()).max_reprojection == 0.15
+    def checks_from_config(overrides: dict[str, dict[str, float]]) -> MarkerChecks:
+        return marker_checks(config_from_dict(overrides))
+
+    assert marker_checks(load_config()).max_reprojection == 0.15
     assert checks_from_config({"vision": {"max_reprojection": 0.02}}).max_reprojection == 0.02
     layout = MarkerLayout(
         ids=(0, 1, 2, 3), size_mm=40.0, centres_mm=((30, 30), (270, 30), (270, 270), (30, 270))

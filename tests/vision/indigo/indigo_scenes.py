@@ -6,8 +6,8 @@ import random
 from typing import Any
 
 from companion.indigo.state import IndigoState
-from vision.art_pack import IndigoPack
-from vision.indigo.reader import IndigoRead
+from vision.indigo.pack import IndigoPack
+from vision.indigo.read_types import IndigoRead
 from vision.indigo.records import random_state
 
 FRAME = (1280, 720)

@@ -9,15 +9,11 @@ from indigo_scenes import FRAME
 
 from companion.indigo import Tile
 from companion.indigo.state import Placement, all_legal_placements, new_game, play
-from vision.art_pack import IndigoPack, load_indigo_pack
 from vision.indigo.after import check_after
-from vision.indigo.reader import CellRead, GemRead, IndigoRead, read_indigo
+from vision.indigo.pack import IndigoPack
+from vision.indigo.read_types import CellRead, GemRead, IndigoRead
+from vision.indigo.reader import read_indigo
 from vision.indigo.synth.render import render_frame
-
-
-@pytest.fixture(scope="module")
-def demo() -> IndigoPack:
-    return load_indigo_pack()
 
 
 @pytest.fixture(scope="module")

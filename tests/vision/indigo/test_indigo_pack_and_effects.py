@@ -9,8 +9,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.art_pack import DEMO_INDIGO, load_indigo_pack
 from vision.errors import ArtPackError
+from vision.indigo.pack import DEMO_INDIGO, load_indigo_pack
 from vision.indigo.synth.art import draw_pack
 from vision.synth.effects import ALL_EFFECTS, apply_effects, parse_effects
 

@@ -11,10 +11,11 @@ import pytest
 from indigo_scenes import FRAME, cell_errors, state
 
 from tests.conftest import SHARED
-from vision.art_pack import IndigoPack, load_indigo_pack
+from vision.indigo.pack import IndigoPack, load_indigo_pack
 from vision.indigo.reader import read_indigo
 from vision.indigo.synth.render import render_frame
-from vision.indigo.teach import render_teach_photo, teach
+from vision.indigo.synth.teach_photo import render_teach_photo
+from vision.indigo.teach import teach
 
 SCANS = SHARED / "data" / "indigo-images" / "yigitBaysoyu__Indigo.boardGame"
 #: file -> the rotation it shows (SOURCES.md): all five are at rotation 1
@@ -64,7 +65,7 @@ def test_teach_from_photos_of_the_publishers_tiles(publisher: IndigoPack) -> Non
 def test_the_scans_turned_to_rotation_0_match_the_rules_patterns(publisher: IndigoPack) -> None:
     """Our drawings and the publisher's art agree on which pattern is which (sanity check of
     the turn applied above: the reader itself never compares two packs)."""
-    from vision.indigo.reader import pack_model
+    from vision.indigo.model import pack_model
 
     ours = pack_model(load_indigo_pack(), 16).templates[:-1]
     theirs = pack_model(publisher, 16).templates[:-1]

@@ -8,24 +8,15 @@ import pytest
 from indigo_scenes import FRAME, cell_errors, gem_misreads_unasked, state
 
 from companion.indigo.state import IndigoState, new_game
-from vision.art_pack import IndigoPack, load_indigo_pack
 from vision.errors import FrameRefusedError, UnreadableImageError
-from vision.indigo.board import cell_xy, geometry_from_config
+from vision.indigo.board import cell_xy
+from vision.indigo.pack import IndigoPack
 from vision.indigo.reader import read_indigo
+from vision.indigo.settings import DEFAULT_SETTINGS
 from vision.indigo.synth.art import draw_pack
 from vision.indigo.synth.render import BoardView, render_frame
 from vision.markers import RESERVED_IDS, MarkerLayout, marker_plane_image
 from vision.synth.effects import ALL_EFFECTS
-
-
-@pytest.fixture(scope="module")
-def demo() -> IndigoPack:
-    return load_indigo_pack()
-
-
-@pytest.fixture(scope="module")
-def ink() -> IndigoPack:
-    return draw_pack("ink")
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -33,7 +24,7 @@ def test_localisation_puts_every_cell_where_the_camera_saw_it(demo: IndigoPack, 
     frame = render_frame(state(seed, 10), demo, seed=seed, effects=ALL_EFFECTS, frame_size=FRAME)
     read = read_indigo(frame.image, demo)
     assert read.fit is not None
-    geometry = geometry_from_config(None)
+    geometry = DEFAULT_SETTINGS.geometry
     board_to_frame_px = frame.scene.board_to_scene
     worst = 0.0
     for cell in [(0, 0), (4, -4), (-4, 4), (1, -3), (-3, 0)]:
@@ -131,7 +122,7 @@ def test_refuses_a_second_chance_sheet(demo: IndigoPack) -> None:
 
 
 def test_refuses_table_markers_around_another_game(demo: IndigoPack) -> None:
-    geometry = geometry_from_config(None)
+    geometry = DEFAULT_SETTINGS.geometry
     # shift coordinates: the layout is centred on 0, the image starts at 0
     layout = MarkerLayout(
         ids=geometry.layout.ids,
@@ -190,7 +181,7 @@ def test_rendered_camera_shows_the_current_state(demo: IndigoPack) -> None:
 
 
 def test_models_follow_the_pack_object_not_its_id() -> None:
-    from vision.indigo.reader import pack_model
+    from vision.indigo.model import pack_model
 
     a = draw_pack("ink")
     model_a = pack_model(a, 12)
@@ -215,11 +206,12 @@ def test_refuses_a_rendered_second_chance_sheet_photo(demo: IndigoPack) -> None:
 
 def test_gem_questions_use_the_right_article() -> None:
     from companion.indigo import CORNER_BY_CELL, Gem
-    from vision.indigo.reader import GemSpot, ReaderSettings, name_gems, with_article
+    from vision.indigo.pieces import GemSpot
+    from vision.indigo.reader import name_gems, with_article
 
     corner = CORNER_BY_CELL[(0, -4)]
     spots = [GemSpot(Gem.AMBER, corner.amber_point, 0.5)]
-    _, questions = name_gems(spots, {}, ReaderSettings())
+    _, questions = name_gems(spots, {}, DEFAULT_SETTINGS)
     assert questions == ["corner (0,-4): is there an amber gem?"]
     assert (with_article("emerald"), with_article("sapphire")) == ("an emerald", "a sapphire")
 
@@ -236,7 +228,9 @@ def test_a_table_laid_out_for_enigma_is_the_wrong_game(demo: IndigoPack) -> None
     from vision.indigo.board import table_layout
 
     # Enigma's default table: 40 mm markers on a 760 x 640 mm frame ([vision.enigma])
-    enigma = table_layout(frame_mm=(760.0, 640.0), marker_size_mm=40.0)
+    enigma = table_layout(
+        frame_mm=(760.0, 640.0), marker_size_mm=40.0, dictionary_name="DICT_4X4_50"
+    )
     shifted = MarkerLayout(
         ids=enigma.ids,
         centres_mm=tuple((x + 400, y + 340) for x, y in enigma.centres_mm),  # type: ignore[arg-type]
@@ -258,7 +252,7 @@ def test_centre_art_is_cached_with_its_own_model() -> None:
     """A cache keyed by ``id(model)`` once handed a new model a dead model's centre art."""
     import dataclasses
 
-    from vision.indigo.reader import pack_model
+    from vision.indigo.model import pack_model
 
     plain = draw_pack("demo")
     centre = plain.centre.copy()
@@ -285,8 +279,8 @@ def _sweep_scene(seed: int) -> IndigoState:
 
 
 # Soft 1280x720 frames (every effect) whose centre stock was read one gem off while confident:
-# touching emeralds split into five distance peaks, or five merged into four. Found by sweeps
-# of 600 scenes x 2 packs (8 such frames, about 1 in 150); the count is now asked.
+# touching emeralds split into five distance peaks, or five merged into four; the count is
+# asked.
 @pytest.mark.parametrize("seed,style", [(12, "demo"), (94, "demo"), (77, "ink"), (439, "demo")])
 def test_a_borderline_centre_count_is_asked_not_guessed(
     demo: IndigoPack, ink: IndigoPack, seed: int, style: str

@@ -8,17 +8,12 @@ import cv2
 import pytest
 from indigo_scenes import FRAME, cell_errors, gem_misreads_unasked, state
 
-from vision.art_pack import IndigoPack, load_indigo_pack
 from vision.errors import ArtPackError
+from vision.indigo.pack import IndigoPack, load_indigo_pack
 from vision.indigo.reader import read_indigo
-from vision.indigo.synth.art import draw_pack
 from vision.indigo.synth.render import BoardView, render_frame
-from vision.indigo.teach import render_teach_photo, teach, teach_from_files
-
-
-@pytest.fixture(scope="module")
-def ink() -> IndigoPack:
-    return draw_pack("ink")
+from vision.indigo.synth.teach_photo import render_teach_photo
+from vision.indigo.teach import teach, teach_from_files
 
 
 @pytest.fixture(scope="module")

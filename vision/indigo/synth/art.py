@@ -20,9 +20,9 @@ import cv2
 import numpy as np
 
 from companion.indigo.tiles import paths_of
-from vision.art_pack import BGR, IndigoPack, parse_colour
-
-SQRT3 = math.sqrt(3)
+from vision.art_pack import BGR, parse_colour
+from vision.indigo.board import edge_middle, path_polyline
+from vision.indigo.pack import IndigoPack
 
 
 @dataclass(frozen=True)
@@ -131,40 +131,6 @@ def _to_px(x: float, y: float, size: int) -> tuple[float, float]:
     return (size / 2 + x * size / 2, size / 2 + y * size / 2)
 
 
-def _edge_mid(edge: int) -> tuple[float, float]:
-    a = math.radians(240 + 60 * edge)
-    return (SQRT3 / 2 * math.cos(a), SQRT3 / 2 * math.sin(a))
-
-
-def _arc(
-    centre: tuple[float, float], p: tuple[float, float], q: tuple[float, float]
-) -> list[tuple[float, float]]:
-    a0 = math.atan2(p[1] - centre[1], p[0] - centre[0])
-    a1 = math.atan2(q[1] - centre[1], q[0] - centre[0])
-    d = (a1 - a0 + math.pi) % (2 * math.pi) - math.pi  # the short way round
-    r = math.hypot(p[0] - centre[0], p[1] - centre[1])
-    return [
-        (centre[0] + r * math.cos(a0 + d * t), centre[1] + r * math.sin(a0 + d * t))
-        for t in np.linspace(0, 1, 24)
-    ]
-
-
-def path_polyline(a: int, b: int) -> list[tuple[float, float]]:
-    """Points (cell radii, cell centre at 0) along the path joining edges ``a`` and ``b``."""
-    pa, pb = _edge_mid(a), _edge_mid(b)
-    gap = (b - a) % 6
-    if gap == 3:
-        return [pa, pb]
-    if gap in (1, 5):
-        # the corner shared by the two edges: between their normals, at distance 1
-        lo = a if gap == 1 else b
-        ang = math.radians(240 + 60 * lo + 30)
-        return _arc((math.cos(ang), math.sin(ang)), pa, pb)
-    mid_edge = (a + 1) % 6 if gap == 2 else (b + 1) % 6
-    ang = math.radians(240 + 60 * mid_edge)
-    return _arc((SQRT3 * math.cos(ang), SQRT3 * math.sin(ang)), pa, pb)
-
-
 def _grain(img: np.ndarray, amount: float, seed: int) -> np.ndarray:
     if amount <= 0:
         return img
@@ -227,7 +193,7 @@ def draw_centre(style: Style, size: int = 128) -> np.ndarray:
     )
     cv2.circle(img, (c, c), size // 10, style.centre_mark, max(1, size // 50), cv2.LINE_AA)
     for edge in range(6):
-        x, y = _to_px(*_edge_mid(edge), size)
+        x, y = _to_px(*edge_middle(edge), size)
         cv2.line(
             img,
             (int((x + c) / 2), int((y + c) / 2)),
@@ -244,7 +210,7 @@ def draw_corner(style: Style, size: int = 128) -> np.ndarray:
     img = _base(size, style.corner_base, style.tile_border, 5, style.texture)
     _band(img, path_polyline(2, 4), style)
     c = size / 2
-    x, y = _to_px(*_edge_mid(3), size)
+    x, y = _to_px(*edge_middle(3), size)
     tip = (int(c + (x - c) * 0.8), int(c + (y - c) * 0.8))
     tail = (int(c - (x - c) * 0.5), int(c - (y - c) * 0.5))
     cv2.arrowedLine(

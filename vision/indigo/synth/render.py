@@ -7,7 +7,7 @@ seeded camera effects and returns the frame with its ground truth in the read fo
 
 For the UI demo::
 
-    camera = rendered_camera(lambda: session_state, pack=pack, cfg=cfg, seed=7)
+    camera = rendered_camera(lambda: session_state, pack=pack, settings=settings, seed=7)
     with camera:
         frame = camera.read()          # BGR, 1280x720 by default
 """
@@ -15,101 +15,34 @@ For the UI demo::
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 import cv2
 import numpy as np
 
-from companion.indigo import CENTRE, CENTRE_STOCK, CHIPS, CORNER_BY_CELL, CORNERS, Gem, Tile
-from companion.indigo.geometry import Cell, EdgePoint
+from companion.indigo import CELLS, CENTRE, CORNER_BY_CELL, CORNERS
+from companion.indigo.geometry import Cell
 from companion.indigo.state import IndigoState
-from vision.art_pack import IndigoPack
 from vision.camera import RenderedCamera
 from vision.indigo.board import (
     BoardGeometry,
     cell_xy,
     centre_stock_spots,
     chip_spaces,
-    geometry_from_config,
     point_xy,
     rim_polygon,
 )
+from vision.indigo.pack import IndigoPack
+from vision.indigo.settings import DEFAULT_SETTINGS, IndigoSettings
+from vision.indigo.view import BoardView, truth_of
 from vision.markers import paste_layout
 from vision.synth.effects import DEFAULT_EFFECTS, EffectResult, apply_effects
 
 #: scene resolution: pixels per cell radius (the camera frame is scaled from this)
 SCENE_CELL_PX = 30.0
-
-
-@dataclass(frozen=True)
-class BoardView:
-    """What is visible on the table: the input of the renderer and the output of the reader."""
-
-    tiles: Mapping[Cell, Tile]
-    gems: Mapping[EdgePoint, Gem]
-    centre: tuple[Gem, ...]  # the gems still on the centre tile
-    chips: tuple[tuple[int, int], ...] | None  # per gateway, the two chips as player indices
-    extra: dict[str, Any] = field(default_factory=dict)
-
-    @classmethod
-    def of_state(cls, state: IndigoState) -> BoardView:
-        left = state.centre_left
-        return cls(
-            tiles=dict(state.tiles),
-            gems=dict(state.gems),
-            centre=tuple(CENTRE_STOCK[len(CENTRE_STOCK) - left :]) if left else (),
-            chips=CHIPS[state.layout],
-        )
-
-
-# ---------------------------------------------------------------- truth in the read format
-
-
-def gem_location(point: EdgePoint) -> dict[str, Any]:
-    """The read format's ``at`` of a resting gem (a corner's unmoved amber is ``corner``)."""
-    cell, edge = point
-    corner = CORNER_BY_CELL.get(cell)
-    if corner is not None and corner.arrow_edge == edge:
-        return {"corner": [cell[0], cell[1]]}
-    return {"cell": [cell[0], cell[1]], "edge": edge}
-
-
-def tile_entry(cell: Cell, tile: Tile, confidence: float = 1.0) -> dict[str, Any]:
-    return {
-        "cell": [cell[0], cell[1]],
-        "type": tile.kind,
-        "rotation": tile.rotation,
-        "paths": [list(p) for p in tile.paths],
-        "confidence": round(float(confidence), 4),
-    }
-
-
-def truth_of(view: BoardView, pack: IndigoPack | None = None) -> dict[str, Any]:
-    """The read-format JSON of a view (confidence 1.0 everywhere)."""
-    tiles = [tile_entry(c, t) for c, t in sorted(view.tiles.items())]
-    gems: list[dict[str, Any]] = [
-        {"gem": g.value, "at": gem_location(p), "confidence": 1.0}
-        for p, g in sorted(view.gems.items())
-    ]
-    gems += [{"gem": g.value, "at": {"centre": True}, "confidence": 1.0} for g in view.centre]
-    out: dict[str, Any] = {"game": "indigo", "tiles": tiles, "gems": gems, "questions": []}
-    if view.chips is not None:
-        names = list(pack.chips) if pack is not None else None
-        out["chips"] = [
-            {
-                "gate": g,
-                "slot": s,
-                "player": p,
-                **({"colour": names[p]} if names and p < len(names) else {}),
-                "confidence": 1.0,
-            }
-            for g, pair in enumerate(view.chips)
-            for s, p in enumerate(pair)
-        ]
-    return out
 
 
 # ---------------------------------------------------------------- drawing
@@ -132,7 +65,7 @@ def _hex_mask(size: int) -> np.ndarray:
     return mask
 
 
-def _place_cell_image(
+def place_cell_image(
     canvas: np.ndarray,
     image: np.ndarray,
     centre: tuple[float, float],
@@ -160,7 +93,9 @@ def _place_cell_image(
     canvas[ya:yb, xa:xb] = (p * a + region * (1 - a)).astype(np.uint8)
 
 
-def _disc(canvas: np.ndarray, centre: tuple[float, float], radius: float, colour: Any) -> None:
+def draw_disc(
+    canvas: np.ndarray, centre: tuple[float, float], radius: float, colour: Any
+) -> None:
     """A glass gem or chip: filled disc, darker rim, small highlight."""
     s = 4
     c = (int(round(centre[0] * 16)), int(round(centre[1] * 16)))
@@ -204,51 +139,82 @@ def render_scene(
     canvas = np.empty((height, width, 3), np.uint8)
     canvas[:] = pack.table
     protect = np.zeros((height, width), np.uint8)
-
-    def to_px(pts: np.ndarray) -> np.ndarray:
-        p = np.asarray(pts, np.float64).reshape(-1, 1, 2)
-        return cv2.perspectiveTransform(p, board_to_scene).reshape(-1, 2)
-
-    rim = to_px(rim_polygon())
+    rim = _to_scene(rim_polygon(), board_to_scene)
     cv2.fillPoly(canvas, [np.round(rim * 16).astype(np.int32)], pack.rim, cv2.LINE_AA, 4)
     cv2.fillPoly(protect, [np.round(rim).astype(np.int32)], 255)
-    r_px = cell_px
-    angle = geometry.rotation_deg
+    _draw_chips(canvas, view, pack, board_to_scene, cell_px)
+    _draw_cells(canvas, view, pack, board_to_scene, cell_px, geometry.rotation_deg)
+    _draw_gems(canvas, view, pack, board_to_scene, cell_px)
+    paste_layout(canvas, layout, origin_mm=(x0, y0), px_per_mm=px_per_mm, protect=protect,
+                 quiet_zone=0.3)
+    return Scene(canvas, frame_to_scene, board_to_scene, protect)
+
+
+def _to_scene(pts: np.ndarray, board_to_scene: np.ndarray) -> np.ndarray:
+    """Board-unit points as scene pixels."""
+    p = np.asarray(pts, np.float64).reshape(-1, 1, 2)
+    return cv2.perspectiveTransform(p, board_to_scene).reshape(-1, 2)
+
+
+def _draw_chips(
+    canvas: np.ndarray,
+    view: BoardView,
+    pack: IndigoPack,
+    board_to_scene: np.ndarray,
+    r_px: float,
+) -> None:
+    """The chip spaces on the rim, and the view's chips on them."""
     for gate, slot, xy in chip_spaces():
-        centre = to_px(np.array([xy]))[0]
-        _disc(canvas, centre, pack.chip_size * 1.15 * r_px, pack.chip_space)
+        centre = _to_scene(np.array([xy]), board_to_scene)[0]
+        draw_disc(canvas, centre, pack.chip_size * 1.15 * r_px, pack.chip_space)
         if view.chips is not None:
             player = view.chips[gate][slot]
             names = list(pack.chips)
             if player < len(names):
-                _disc(canvas, centre, pack.chip_size * r_px, pack.chips[names[player]])
-    from companion.indigo import CELLS
+                draw_disc(canvas, centre, pack.chip_size * r_px, pack.chips[names[player]])
 
+
+def _draw_cells(
+    canvas: np.ndarray,
+    view: BoardView,
+    pack: IndigoPack,
+    board_to_scene: np.ndarray,
+    r_px: float,
+    angle: float,
+) -> None:
+    """Every cell: the treasure tiles, the view's route tiles, the empty cells."""
     for cell in CELLS:
-        centre = to_px(np.array([cell_xy(cell)]))[0]
+        centre = _to_scene(np.array([cell_xy(cell)]), board_to_scene)[0]
         if cell == CENTRE:
-            _place_cell_image(canvas, pack.centre, centre, r_px, angle)
+            place_cell_image(canvas, pack.centre, centre, r_px, angle)
         elif cell in CORNER_BY_CELL:
             turn = (CORNER_BY_CELL[cell].arrow_edge - 3) * 60
-            _place_cell_image(canvas, pack.corner, centre, r_px, angle + turn)
+            place_cell_image(canvas, pack.corner, centre, r_px, angle + turn)
         elif cell in view.tiles:
             tile = view.tiles[cell]
-            _place_cell_image(
+            place_cell_image(
                 canvas, pack.tiles[tile.kind], centre, r_px, angle + 60 * tile.rotation
             )
         else:
-            _place_cell_image(canvas, pack.empty, centre, r_px, angle)
+            place_cell_image(canvas, pack.empty, centre, r_px, angle)
+
+
+def _draw_gems(
+    canvas: np.ndarray,
+    view: BoardView,
+    pack: IndigoPack,
+    board_to_scene: np.ndarray,
+    r_px: float,
+) -> None:
+    """The gems resting on edge points, then those left on the centre tile."""
     gem_r = pack.gem_size * r_px
     for point, gem in view.gems.items():
-        centre = to_px(np.array([point_xy(point)]))[0]
-        _disc(canvas, centre, gem_r, pack.gems[gem.value])
+        centre = _to_scene(np.array([point_xy(point)]), board_to_scene)[0]
+        draw_disc(canvas, centre, gem_r, pack.gems[gem.value])
     spots = centre_stock_spots()
     for gem, spot in zip(view.centre, spots, strict=False):
-        centre = to_px(np.array([spot]))[0]
-        _disc(canvas, centre, gem_r, pack.gems[gem.value])
-    paste_layout(canvas, layout, origin_mm=(x0, y0), px_per_mm=px_per_mm, protect=protect,
-                 quiet_zone=0.3)
-    return Scene(canvas, frame_to_scene, board_to_scene, protect)
+        centre = _to_scene(np.array([spot]), board_to_scene)[0]
+        draw_disc(canvas, centre, gem_r, pack.gems[gem.value])
 
 
 @dataclass(frozen=True)
@@ -263,8 +229,7 @@ def render_frame(
     view: BoardView | IndigoState,
     pack: IndigoPack,
     *,
-    cfg: Any = None,
-    geometry: BoardGeometry | None = None,
+    settings: IndigoSettings = DEFAULT_SETTINGS,
     seed: int = 0,
     effects: Sequence[str] = DEFAULT_EFFECTS,
     frame_size: tuple[int, int] = (1280, 720),
@@ -274,11 +239,10 @@ def render_frame(
     """Render a state or view as a camera frame with seeded effects, plus its truth."""
     if isinstance(view, IndigoState):
         view = BoardView.of_state(view)
-    geo = geometry or geometry_from_config(cfg)
     if cell_px is None:
         # enough scene resolution that the camera does not magnify it much
         cell_px = max(12.0, min(SCENE_CELL_PX * 1.5, frame_size[1] / 26))
-    scene = render_scene(view, pack, geo, cell_px=cell_px)
+    scene = render_scene(view, pack, settings.geometry, cell_px=cell_px)
     result = apply_effects(
         scene.image,
         np.random.default_rng(seed),
@@ -294,7 +258,7 @@ def rendered_camera(
     current_state: Callable[[], IndigoState | BoardView],
     *,
     pack: IndigoPack,
-    cfg: Any = None,
+    settings: IndigoSettings = DEFAULT_SETTINGS,
     seed: int = 0,
     effects: Sequence[str] = DEFAULT_EFFECTS,
     frame_size: tuple[int, int] = (1280, 720),
@@ -311,7 +275,7 @@ def rendered_camera(
         return render_frame(
             current_state(),
             pack,
-            cfg=cfg,
+            settings=settings,
             seed=seed + counter["n"],
             effects=effects,
             frame_size=frame_size,
