@@ -20,7 +20,7 @@ from typing import Any
 from companion.enigma.board import Board
 from companion.enigma.errors import EnigmaError
 from companion.enigma.tiles import CROSSROADS, Pos, Tile, parse_tile
-from vision.enigma.reader import EnigmaRead
+from vision.enigma.read_types import EnigmaRead
 
 
 @dataclass

@@ -12,9 +12,9 @@ import numpy as np
 
 from companion.enigma.tiles import Pos
 from vision.enigma.colours import colour_features
+from vision.enigma.geometry import TableGeometry
 from vision.enigma.pack import EnigmaPack
-from vision.enigma.read_types import ReaderSettings
-from vision.enigma.synth.render import TableGeometry
+from vision.enigma.settings import ReaderSettings
 from vision.errors import FrameRefusedError
 from vision.markers import PlaneFit
 from vision.warp import warp_perspective
@@ -103,7 +103,9 @@ def balance(
     return np.clip(canon.astype(np.float32) * gains, 0, 255).astype(np.uint8)
 
 
-def _marker_zones(geometry: TableGeometry, plane_to_canon: np.ndarray) -> list[tuple[float, ...]]:
+def marker_zones(geometry: TableGeometry, plane_to_canon: np.ndarray) -> list[tuple[float, ...]]:
+    """The table markers' squares, grown to twice their side, in the straightened image
+    (x0, y0, x1, y1): no tile is looked for there."""
     zones: list[tuple[float, ...]] = []
     for cx, cy in geometry.layout.centres_mm:
         half = geometry.layout.size_mm

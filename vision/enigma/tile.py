@@ -13,11 +13,12 @@ import numpy as np
 from companion.enigma.tiles import SIDES, Endpoint, Port, Pos, Tile
 from vision.enigma.cells import disc, find_cells
 from vision.enigma.colours import ColourModel, colour_features
+from vision.enigma.layout import port_point, reading_order
 from vision.enigma.networkers import read_networkers
 from vision.enigma.pack import EnigmaPack
-from vision.enigma.read_types import NetworkerRead, ReaderSettings, TileRead
+from vision.enigma.read_types import NetworkerRead, TileRead
+from vision.enigma.settings import ReaderSettings
 from vision.enigma.skeleton import endpoints, skeletonize
-from vision.enigma.synth.art import port_point
 
 # ---------------------------------------------------------------------------- one tile
 
@@ -32,19 +33,6 @@ def _inside(p: int, margin: int) -> np.ndarray:
     mask[margin : p - margin, margin : p - margin] = True
     return mask
 
-
-
-def reading_order(points: list[tuple[float, float]], *, row_gap: float = 0.12) -> list[int]:
-    """Indices of unit-tile points in reading order: rows top to bottom (points less than
-    ``row_gap`` apart in y share a row), then left to right. Cells are named a, b, c so."""
-    by_y = sorted(range(len(points)), key=lambda i: points[i][1])
-    rows: list[list[int]] = []
-    for i in by_y:
-        if rows and points[i][1] - points[rows[-1][-1]][1] < row_gap:
-            rows[-1].append(i)
-        else:
-            rows.append([i])
-    return [i for row in rows for i in sorted(row, key=lambda k: points[k][0])]
 
 
 def read_tile(

@@ -16,19 +16,19 @@ from vision.enigma.mat import (
     MAT_PX_PER_MM,
 )
 from vision.enigma.pack import EnigmaPack
+from vision.enigma.puzzles.cards import (
+    picture_cell_mm,
+)
 from vision.enigma.puzzles.view import (
     CANNOT_TELL,
     NOT_SOLVED,
     SOLVED,
     CardView,
-    PuzzleSettings,
     nearest_colour,
     open_mask,
     verdict,
 )
-from vision.enigma.synth.puzzles import (
-    picture_cell_mm,
-)
+from vision.enigma.settings import PuzzleSettings
 from vision.warp import warp_affine
 
 

@@ -10,19 +10,19 @@ from vision.enigma.mat import (
     CARD_PX_PER_MM,
 )
 from vision.enigma.pack import EnigmaPack
+from vision.enigma.puzzles.cards import (
+    conduit_grid,
+)
 from vision.enigma.puzzles.view import (
     CANNOT_TELL,
     NOT_SOLVED,
     SOLVED,
     CardView,
-    PuzzleSettings,
     flatten_light,
     nearest_colour,
     verdict,
 )
-from vision.enigma.synth.puzzles import (
-    conduit_grid,
-)
+from vision.enigma.settings import PuzzleSettings
 
 
 def check_conduit(view: CardView, pack: EnigmaPack, card: conduit.ConduitCard | None,

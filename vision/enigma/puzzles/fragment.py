@@ -13,19 +13,19 @@ from vision.enigma.mat import (
     MARK,
 )
 from vision.enigma.pack import EnigmaPack
+from vision.enigma.puzzles.cards import (
+    fragment_transform,
+)
 from vision.enigma.puzzles.view import (
     CANNOT_TELL,
     NOT_SOLVED,
     SOLVED,
     CardView,
-    PuzzleSettings,
     nearest_colour,
     open_mask,
     verdict,
 )
-from vision.enigma.synth.puzzles import (
-    fragment_transform,
-)
+from vision.enigma.settings import PuzzleSettings
 
 
 def check_fragment(view: CardView, pack: EnigmaPack, card: fragment.FragmentCard | None,

@@ -16,21 +16,21 @@ from vision.enigma.mat import (
     CARD_PX_PER_MM,
 )
 from vision.enigma.pack import EnigmaPack
+from vision.enigma.puzzles.cards import (
+    Point,
+    weight_cups,
+)
 from vision.enigma.puzzles.view import (
     CANNOT_TELL,
     NOT_SOLVED,
     SOLVED,
     CardView,
-    PuzzleSettings,
     flatten_light,
     nearest_colour,
     open_mask,
     verdict,
 )
-from vision.enigma.synth.puzzles import (
-    Point,
-    weight_cups,
-)
+from vision.enigma.settings import PuzzleSettings
 
 
 def card_ink(view: CardView, pack: EnigmaPack) -> np.ndarray:

@@ -2,8 +2,9 @@
 
 The reader's test bed and the demo's camera. The table lies in the frame of the four table
 markers (ids 0..3, millimetres, origin in the middle of the rectangle their centres form);
-the start tile lies near the middle (:class:`TableGeometry`), every tile on the grid it
-anchors, each with a small hand-placement jitter. Networkers stand on their cells.
+the start tile lies near the middle (:class:`~vision.enigma.geometry.TableGeometry`), every
+tile on the grid it anchors, each with a small hand-placement jitter. Networkers stand on
+their cells.
 
 :func:`truth_of` gives what a perfect reader prints (``companion read enigma``): tiles as
 seen (rotation applied, cells named a, b, c in reading order) and networkers by player
@@ -23,70 +24,14 @@ import numpy as np
 from companion.enigma.catalogue import Catalogue
 from companion.enigma.game import EnigmaState
 from companion.enigma.tiles import Pos, Tile, format_tile
-from vision.config_values import config_value
+from vision.enigma.geometry import TableGeometry, table_geometry
+from vision.enigma.layout import layout_tile, seen_positions, seen_tile, spacing_for, turn_point
 from vision.enigma.pack import EnigmaPack
-from vision.enigma.synth.art import (
-    draw_networker,
-    layout_tile,
-    seen_positions,
-    seen_tile,
-    spacing_for,
-    tile_face,
-    turn_point,
-)
-from vision.markers import RESERVED_IDS, MarkerLayout, paste_layout
+from vision.enigma.settings import DEFAULT_TABLE, TableSettings
+from vision.enigma.synth.art import draw_networker, tile_face
+from vision.markers import paste_layout
 from vision.synth.effects import DEFAULT_EFFECTS, EffectResult, apply_effects
 from vision.warp import warp_affine
-
-DEFAULT_FRAME_MM = (760.0, 640.0)
-DEFAULT_MARKER_MM = 40.0
-
-
-@dataclass(frozen=True)
-class TableGeometry:
-    """The four table markers and the tile size (mm). The start tile is found, not set."""
-
-    layout: MarkerLayout
-    tile_mm: float
-
-    @property
-    def frame_mm(self) -> tuple[float, float]:
-        xs = [c[0] for c in self.layout.centres_mm]
-        ys = [c[1] for c in self.layout.centres_mm]
-        return (max(xs) - min(xs), max(ys) - min(ys))
-
-
-def table_layout(
-    frame_mm: tuple[float, float] = DEFAULT_FRAME_MM,
-    marker_size_mm: float = DEFAULT_MARKER_MM,
-    dictionary_name: str = "DICT_4X4_50",
-) -> MarkerLayout:
-    """The table markers at the corners of a ``frame_mm`` rectangle centred on 0."""
-    w, h = frame_mm[0] / 2, frame_mm[1] / 2
-    return MarkerLayout(
-        ids=RESERVED_IDS["table"],
-        centres_mm=((-w, -h), (w, -h), (w, h), (-w, h)),
-        size_mm=marker_size_mm,
-        dictionary=dictionary_name,
-    )
-
-
-def geometry_from_config(cfg: Any = None, pack: EnigmaPack | None = None) -> TableGeometry:
-    """Marker frame and tile size from config ``[vision.enigma]``; a tile size of 0 there
-    means the pack's (taught) one."""
-    frame = config_value(cfg, "vision.enigma.marker_frame_mm", DEFAULT_FRAME_MM)
-    tile = float(config_value(cfg, "vision.enigma.tile_mm", 0.0))
-    if tile <= 0:
-        tile = pack.tile_mm if pack is not None else 60.0
-    return TableGeometry(
-        table_layout(
-            (float(frame[0]), float(frame[1])),
-            float(config_value(cfg, "vision.enigma.marker_size_mm", DEFAULT_MARKER_MM)),
-            str(config_value(cfg, "vision.marker_dictionary", "DICT_4X4_50")),
-        ),
-        tile,
-    )
-
 
 # ---------------------------------------------------------------------------- the view
 
@@ -318,7 +263,7 @@ def render_frame(
     view: TableView,
     pack: EnigmaPack,
     *,
-    cfg: Any = None,
+    table: TableSettings = DEFAULT_TABLE,
     geometry: TableGeometry | None = None,
     seed: int = 0,
     effects: Sequence[str] = DEFAULT_EFFECTS,
@@ -326,8 +271,9 @@ def render_frame(
     max_tilt_deg: float = 25.0,
     px_per_mm: float | None = None,
 ) -> RenderedFrame:
-    """Render a view as a camera frame with seeded effects, plus its truth."""
-    geo = geometry or geometry_from_config(cfg, pack)
+    """Render a view as a camera frame with seeded effects, plus its truth. The table lies
+    where ``table`` says, unless ``geometry`` is given."""
+    geo = geometry or table_geometry(table, pack)
     if px_per_mm is None:
         # about 1.3x the camera's own resolution, so the camera does not magnify the scene
         frame_w, frame_h = geo.frame_mm[0] + 4 * geo.layout.size_mm, geo.frame_mm[1]
@@ -348,15 +294,12 @@ def render_frame(
 
 
 __all__ = [
-    "DEFAULT_FRAME_MM",
     "PlacedView",
     "RenderedFrame",
     "Scene",
-    "TableGeometry",
     "TableView",
-    "geometry_from_config",
     "render_frame",
     "render_scene",
-    "table_layout",
+    "start_tile_face",
     "truth_of",
 ]
