@@ -411,74 +411,100 @@ def near_misses(kind: str, card: Any, solution: Any, box: PuzzleBox, rng: random
             if not is_right(kind, card, s, box, **extra)]
 
 
-def _near_misses(kind: str, card: Any, solution: Any, box: PuzzleBox, rng: random.Random
-                 ) -> list[tuple[str, Any, dict[str, Any]]]:
-    out: list[tuple[str, Any, dict[str, Any]]] = []
-    if kind == "weight":
-        left, right = list(solution.left), list(solution.right)
-        moved = False
-        for side_a, side_b in ((left, right), (right, left)):
-            for i in range(len(side_a)):
-                if side_a[i] > 0 and not moved:
-                    side_a[i] -= 1
-                    side_b[0] += 1
-                    moved = True
-        out.append(("a weight in the wrong pan", weight.WeightSolution(tuple(left), tuple(right)),
-                    {}))
-        l2, r2 = list(solution.left), list(solution.right)
-        k = next(i for i, v in enumerate(l2) if v > 0) if any(l2) else None
-        if k is not None:
-            l2[k] -= 1
-            out.append(("a weight left beside the card",
-                        weight.WeightSolution(tuple(l2), tuple(r2)), {"outside_weights": 1}))
-        # one weight too many, lying partly on another: a camera that counts discs sees the
-        # right number
-        l3, r3 = list(solution.left), list(solution.right)
-        fullest = max(l3 + r3)
-        side_list = l3 if fullest in l3 else r3
-        side_list[side_list.index(fullest)] += 1
-        out.append(("a weight too many, partly on another",
-                    weight.WeightSolution(tuple(l3), tuple(r3)),
-                    {"overlap": rng.uniform(0.8, 1.4)}))
-    elif kind == "fragment":
-        pl = list(solution)
-        i = rng.randrange(len(pl))
-        p = pl[i]
-        shifted = fragment.FragmentPlacement(p.piece, p.rotation, p.mirror,
-                                             (p.at[0] + 0.6, p.at[1] + 0.3))
-        out.append(("a piece pushed off its place", [*pl[:i], shifted, *pl[i + 1:]], {}))
-        out.append(("a piece missing", [*pl[:i], *pl[i + 1:]], {}))
-        poly = next(x for x in box.fragment.pieces if x.id == p.piece).polygon
-        cx = sum(x for x, _ in poly) / len(poly)
-        cy = sum(y for _, y in poly) / len(poly)
-        # keep the turned piece over the same spot (turn about its own centre)
-        a = math.radians(p.rotation + 90)
-        b = math.radians(p.rotation)
-        rx = cx * math.cos(b) - cy * math.sin(b) - (cx * math.cos(a) - cy * math.sin(a))
-        ry = cx * math.sin(b) + cy * math.cos(b) - (cx * math.sin(a) + cy * math.cos(a))
-        turned = fragment.FragmentPlacement(p.piece, p.rotation + 90, p.mirror,
-                                            (p.at[0] + rx, p.at[1] + ry))
-        out.append(("a piece turned", [*pl[:i], turned, *pl[i + 1:]], {}))
-    elif kind == "angular":
-        ids = sorted(solution)
-        gone = ids[rng.randrange(len(ids))]
-        rest = {k: v for k, v in solution.items() if k != gone}
-        out.append(("a piece left apart", rest, {"apart": {gone: solution[gone]}}))
-        mirrored = {k: tuple((-x, y, z) for x, y, z in v) for k, v in solution.items()}
-        if not angular.picture_matches(angular.top_view(mirrored), card.top):
-            out.append(("the mirror image", mirrored, {}))
-    else:
-        pieces = {p.id: p for p in box.conduit.pieces}
-        for pid, (at, r) in sorted(solution.items()):
-            if pieces[pid].turned(r + 1) != pieces[pid].turned(r):
-                changed = dict(solution)
-                changed[pid] = (at, r + 1)
-                out.append((f"piece {pid} turned", changed, {}))
-                break
-        pid = sorted(solution)[rng.randrange(len(solution))]
-        out.append((f"piece {pid} missing", {k: v for k, v in solution.items() if k != pid},
-                    {}))
+NearMiss = tuple[str, Any, dict[str, Any]]
+
+
+def _weight_misses(solution: weight.WeightSolution, rng: random.Random) -> list[NearMiss]:
+    """A weight in the wrong pan, one left beside the card, one too many lying partly on
+    another (a camera that counts discs sees the right number)."""
+    out: list[NearMiss] = []
+    left, right = list(solution.left), list(solution.right)
+    moved = False
+    for side_a, side_b in ((left, right), (right, left)):
+        for i in range(len(side_a)):
+            if side_a[i] > 0 and not moved:
+                side_a[i] -= 1
+                side_b[0] += 1
+                moved = True
+    out.append(("a weight in the wrong pan", weight.WeightSolution(tuple(left), tuple(right)),
+                {}))
+    l2, r2 = list(solution.left), list(solution.right)
+    k = next(i for i, v in enumerate(l2) if v > 0) if any(l2) else None
+    if k is not None:
+        l2[k] -= 1
+        out.append(("a weight left beside the card",
+                    weight.WeightSolution(tuple(l2), tuple(r2)), {"outside_weights": 1}))
+    l3, r3 = list(solution.left), list(solution.right)
+    fullest = max(l3 + r3)
+    side_list = l3 if fullest in l3 else r3
+    side_list[side_list.index(fullest)] += 1
+    out.append(("a weight too many, partly on another",
+                weight.WeightSolution(tuple(l3), tuple(r3)),
+                {"overlap": rng.uniform(0.8, 1.4)}))
     return out
+
+
+def _fragment_misses(solution: Any, box: PuzzleBox, rng: random.Random) -> list[NearMiss]:
+    """One piece pushed off its place, missing, or turned over the same spot."""
+    out: list[NearMiss] = []
+    pl = list(solution)
+    i = rng.randrange(len(pl))
+    p = pl[i]
+    shifted = fragment.FragmentPlacement(p.piece, p.rotation, p.mirror,
+                                         (p.at[0] + 0.6, p.at[1] + 0.3))
+    out.append(("a piece pushed off its place", [*pl[:i], shifted, *pl[i + 1:]], {}))
+    out.append(("a piece missing", [*pl[:i], *pl[i + 1:]], {}))
+    poly = next(x for x in box.fragment.pieces if x.id == p.piece).polygon
+    cx = sum(x for x, _ in poly) / len(poly)
+    cy = sum(y for _, y in poly) / len(poly)
+    # keep the turned piece over the same spot (turn about its own centre)
+    a = math.radians(p.rotation + 90)
+    b = math.radians(p.rotation)
+    rx = cx * math.cos(b) - cy * math.sin(b) - (cx * math.cos(a) - cy * math.sin(a))
+    ry = cx * math.sin(b) + cy * math.cos(b) - (cx * math.sin(a) + cy * math.cos(a))
+    turned = fragment.FragmentPlacement(p.piece, p.rotation + 90, p.mirror,
+                                        (p.at[0] + rx, p.at[1] + ry))
+    out.append(("a piece turned", [*pl[:i], turned, *pl[i + 1:]], {}))
+    return out
+
+
+def _angular_misses(card: Any, solution: Any, rng: random.Random) -> list[NearMiss]:
+    """A piece left apart, and the mirror image when the card's picture tells it apart."""
+    out: list[NearMiss] = []
+    ids = sorted(solution)
+    gone = ids[rng.randrange(len(ids))]
+    rest = {k: v for k, v in solution.items() if k != gone}
+    out.append(("a piece left apart", rest, {"apart": {gone: solution[gone]}}))
+    mirrored = {k: tuple((-x, y, z) for x, y, z in v) for k, v in solution.items()}
+    if not angular.picture_matches(angular.top_view(mirrored), card.top):
+        out.append(("the mirror image", mirrored, {}))
+    return out
+
+
+def _conduit_misses(solution: Any, box: PuzzleBox, rng: random.Random) -> list[NearMiss]:
+    """The first piece whose turn shows, turned; and a piece missing."""
+    out: list[NearMiss] = []
+    pieces = {p.id: p for p in box.conduit.pieces}
+    for pid, (at, r) in sorted(solution.items()):
+        if pieces[pid].turned(r + 1) != pieces[pid].turned(r):
+            changed = dict(solution)
+            changed[pid] = (at, r + 1)
+            out.append((f"piece {pid} turned", changed, {}))
+            break
+    pid = sorted(solution)[rng.randrange(len(solution))]
+    out.append((f"piece {pid} missing", {k: v for k, v in solution.items() if k != pid}, {}))
+    return out
+
+
+def _near_misses(kind: str, card: Any, solution: Any, box: PuzzleBox, rng: random.Random
+                 ) -> list[NearMiss]:
+    if kind == "weight":
+        return _weight_misses(solution, rng)
+    if kind == "fragment":
+        return _fragment_misses(solution, box, rng)
+    if kind == "angular":
+        return _angular_misses(card, solution, rng)
+    return _conduit_misses(solution, box, rng)
 
 
 __all__ = ["PUZZLE_EFFECTS", "PuzzleScene", "default_solution", "draw_structure", "is_right",

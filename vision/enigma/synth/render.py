@@ -169,6 +169,56 @@ def start_tile_face(tile: Tile, pack: EnigmaPack, side: int) -> np.ndarray:
     return face
 
 
+def _scene_box(view: TableView, geometry: TableGeometry, start_offset_mm: tuple[float, float]
+               ) -> tuple[float, float, float, float]:
+    """The marker-frame rectangle (mm) to draw: the markers with a margin, and the whole
+    table, also where it reaches past the markers (the camera then frames it all; the reader
+    asks about tiles past the markers)."""
+    layout = geometry.layout
+    xs = [c[0] for c in layout.centres_mm]
+    ys = [c[1] for c in layout.centres_mm]
+    margin = layout.size_mm * 1.5
+    t = geometry.tile_mm
+    tx = [start_offset_mm[0] + at[0] * t for at in view.tiles] or [0.0]
+    ty = [start_offset_mm[1] + at[1] * t for at in view.tiles] or [0.0]
+    x0 = min(min(xs) - margin, min(tx) - 0.75 * t)
+    y0 = min(min(ys) - margin, min(ty) - 0.75 * t)
+    x1 = max(max(xs) + margin, max(tx) + 0.75 * t)
+    y1 = max(max(ys) + margin, max(ty) + 0.75 * t)
+    return x0, y0, x1, y1
+
+
+def _face(at: Pos, placed: PlacedView, pack: EnigmaPack, face_px: int,
+          rng: np.random.Generator) -> np.ndarray:
+    """A tile's face as placed (turned by its rotation): the pack's start face for the
+    pack's start tile, a drawn start face for another start tile, else the drawn tile."""
+    if at == (0, 0) and _is_pack_start(placed.tile, pack):
+        return cv2.resize(pack.start, (face_px, face_px), interpolation=cv2.INTER_AREA)
+    if at == (0, 0):
+        face = start_tile_face(placed.tile, pack, face_px)
+    else:
+        face = tile_face(placed.tile, pack, face_px, category=placed.category,
+                         seed=int(rng.integers(1 << 30)))
+    return np.ascontiguousarray(np.rot90(face, k=-placed.rotation))
+
+
+def _draw_networkers(canvas: np.ndarray, view: TableView, pack: EnigmaPack,
+                     cell_maps: dict[Pos, np.ndarray], face_px: int, side_px: float) -> None:
+    """Each networker on its cell (``cell_maps``: face pixels -> scene pixels per tile)."""
+    for at, cell, colour in view.networkers:
+        placed = view.tiles[at]
+        spot = layout_tile(placed.tile, pack.ports, spacing=spacing_for(pack)).cells[cell]
+        u, v = turn_point(spot, placed.rotation)
+        m = cell_maps[at]
+        px = m @ np.array([u * face_px, v * face_px, 1.0])
+        draw_networker(
+            canvas,
+            (float(px[0]), float(px[1])),
+            pack.networker_radius * side_px,
+            pack.networkers[colour],
+        )
+
+
 def render_scene(
     view: TableView,
     pack: EnigmaPack,
@@ -182,21 +232,10 @@ def render_scene(
 ) -> Scene:
     """The table seen straight down, in marker-frame coordinates scaled by ``px_per_mm``."""
     rng = np.random.default_rng(seed)
-    layout = geometry.layout
-    xs = [c[0] for c in layout.centres_mm]
-    ys = [c[1] for c in layout.centres_mm]
-    margin = layout.size_mm * 1.5
     t = geometry.tile_mm
     if start_offset_mm is None:
         start_offset_mm = (float(rng.uniform(-0.4, 0.4) * t), float(rng.uniform(-0.4, 0.4) * t))
-    # the whole table is drawn, also where it reaches past the markers (the camera then
-    # frames it all; the reader asks about tiles past the markers)
-    tx = [start_offset_mm[0] + at[0] * t for at in view.tiles] or [0.0]
-    ty = [start_offset_mm[1] + at[1] * t for at in view.tiles] or [0.0]
-    x0 = min(min(xs) - margin, min(tx) - 0.75 * t)
-    y0 = min(min(ys) - margin, min(ty) - 0.75 * t)
-    x1 = max(max(xs) + margin, max(tx) + 0.75 * t)
-    y1 = max(max(ys) + margin, max(ty) + 0.75 * t)
+    x0, y0, x1, y1 = _scene_box(view, geometry, start_offset_mm)
     width = int(round((x1 - x0) * px_per_mm))
     height = int(round((y1 - y0) * px_per_mm))
     frame_to_scene = np.array(
@@ -213,39 +252,16 @@ def render_scene(
         cy_mm = start_offset_mm[1] + at[1] * t + float(rng.uniform(-jitter_mm, jitter_mm))
         angle = float(rng.uniform(-jitter_deg, jitter_deg))
         centre = ((cx_mm - x0) * px_per_mm, (cy_mm - y0) * px_per_mm)
-        if at == (0, 0) and _is_pack_start(placed.tile, pack):
-            face = cv2.resize(pack.start, (face_px, face_px), interpolation=cv2.INTER_AREA)
-        elif at == (0, 0):
-            face = start_tile_face(placed.tile, pack, face_px)
-            face = np.ascontiguousarray(np.rot90(face, k=-placed.rotation))
-        else:
-            face = tile_face(
-                placed.tile,
-                pack,
-                face_px,
-                category=placed.category,
-                seed=int(rng.integers(1 << 30)),
-            )
-            face = np.ascontiguousarray(np.rot90(face, k=-placed.rotation))
+        face = _face(at, placed, pack, face_px, rng)
         cell_maps[at] = _paste_rotated(canvas, face, centre, side_px, angle)
         half = int(side_px * 0.75)
         protect[
             max(0, int(centre[1]) - half) : int(centre[1]) + half,
             max(0, int(centre[0]) - half) : int(centre[0]) + half,
         ] = 255
-    for at, cell, colour in view.networkers:
-        placed = view.tiles[at]
-        spot = layout_tile(placed.tile, pack.ports, spacing=spacing_for(pack)).cells[cell]
-        u, v = turn_point(spot, placed.rotation)
-        m = cell_maps[at]
-        px = m @ np.array([u * face_px, v * face_px, 1.0])
-        draw_networker(
-            canvas,
-            (float(px[0]), float(px[1])),
-            pack.networker_radius * side_px,
-            pack.networkers[colour],
-        )
-    paste_layout(canvas, layout, origin_mm=(x0, y0), px_per_mm=px_per_mm, protect=protect)
+    _draw_networkers(canvas, view, pack, cell_maps, face_px, side_px)
+    paste_layout(canvas, geometry.layout, origin_mm=(x0, y0), px_per_mm=px_per_mm,
+                 protect=protect)
     return Scene(canvas, frame_to_scene, protect, start_offset_mm)
 
 
