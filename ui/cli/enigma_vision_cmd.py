@@ -7,10 +7,13 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ui.cli import CommandLine
 from ui.cli.images import read_image_file
+
+if TYPE_CHECKING:
+    from config.schema import Config
 
 PUZZLE_KINDS = ("weight", "fragment", "angular", "conduit")
 
@@ -83,13 +86,13 @@ def _card(kind: str, text: str) -> Any:
     return _load_json(text, "card")
 
 
-def _config(args: argparse.Namespace) -> Any:
+def _config(args: argparse.Namespace) -> Config:
     from config import load_config
 
     return load_config(getattr(args, "config", None))
 
 
-def _pack(args: argparse.Namespace, cfg: Any) -> Any:
+def _pack(args: argparse.Namespace, cfg: Config) -> Any:
     from vision.enigma.pack import load_enigma_pack
 
     folder = args.pack or ""
@@ -185,8 +188,8 @@ def register(cli: CommandLine) -> None:
         view = TableView.of_state(state, pack, catalogue=load_catalogue(),
                                   colours=record.get("colours"),
                                   categories=categories_of(record))
-        frame = render_frame(view, pack, table=TableSettings.from_config(cfg), seed=args.seed,
-                             effects=effects,
+        table = TableSettings.from_config(cfg)
+        frame = render_frame(view, pack, table=table, seed=args.seed, effects=effects,
                              frame_size=(int(cfg.camera.width), int(cfg.camera.height)))
         write_image(args.output, frame.image)
         if args.truth:
@@ -198,7 +201,7 @@ def register(cli: CommandLine) -> None:
                       file=sys.stderr)
                 return 1
         print(f"wrote {args.output}: {len(view.tiles)} tiles, {len(view.networkers)} networkers")
-        outside = _outside_markers(view, frame, pack, cfg)
+        outside = _outside_markers(view, frame, pack, table)
         if outside:
             print(f"note: {len(outside)} tiles lie past the table markers "
                   f"({', '.join(str(list(a)) for a in outside[:6])}"
@@ -206,11 +209,10 @@ def register(cli: CommandLine) -> None:
                   file=sys.stderr)
         return 0
 
-    def _outside_markers(view: Any, frame: Any, pack: Any, cfg: Any) -> list[Any]:
+    def _outside_markers(view: Any, frame: Any, pack: Any, table: Any) -> list[Any]:
         from vision.enigma.geometry import table_geometry
-        from vision.enigma.settings import TableSettings
 
-        geo = table_geometry(TableSettings.from_config(cfg), pack)
+        geo = table_geometry(table, pack)
         t = geo.tile_mm
         w, h = geo.frame_mm[0] / 2, geo.frame_mm[1] / 2
         sx, sy = frame.scene.start_mm

@@ -39,16 +39,6 @@ FRAME = (1920, 1080)
 DATA = Path(__file__).resolve().parents[2] / "data" / "enigma"
 
 
-@pytest.fixture(scope="module")
-def demo_pack():
-    return load_enigma_pack()
-
-
-@pytest.fixture(scope="module")
-def ink_pack():
-    return draw_pack("ink")
-
-
 def _scene(pack, seed: int, tiles: int = 14):
     record, state = random_record(seed, tiles=tiles)
     view = TableView.of_state(state, pack, categories=categories_of(record))
@@ -523,7 +513,6 @@ def test_a_colour_model_is_never_one_of_another_pack_with_a_reused_id() -> None:
     # a freed pack's id can be given to the next pack made: the cache must notice
     from vision.enigma.colours import _MODELS, colour_model
     from vision.enigma.pack import load_enigma_pack
-    from vision.enigma.synth.art import draw_pack
 
     demo, ink = load_enigma_pack(), draw_pack("ink")
     stale = colour_model(ink)
