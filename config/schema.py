@@ -263,7 +263,7 @@ class SheetReaderSettings:
 
 @dataclass(frozen=True)
 class EnigmaVisionConfig:
-    """``[vision.enigma]``: the Enigma table reader and puzzle checks (``vision.enigma_*``)."""
+    """``[vision.enigma]``: the Enigma table reader and puzzle checks (``vision.enigma``)."""
 
     pack: str = setting("")
     tile_mm: float = setting(0.0, low=0.0, high=300.0)

@@ -255,6 +255,7 @@ class DemoTable:
     def _render_enigma(self, state: Any) -> Any:
         from companion.enigma.catalogue import load_catalogue
         from vision.enigma.pack import load_enigma_pack
+        from vision.enigma.settings import TableSettings
         from vision.enigma.synth.render import TableView, render_frame
 
         if "enigma" not in self._packs:
@@ -263,8 +264,8 @@ class DemoTable:
             self._packs["enigma-catalogue"] = load_catalogue()
         pack = self._packs["enigma"]
         view = TableView.of_state(state, pack, catalogue=self._packs["enigma-catalogue"])
-        return render_frame(view, pack, cfg=self.app.cfg, seed=self._seed,
-                            frame_size=FRAME_SIZE).image
+        return render_frame(view, pack, table=TableSettings.from_config(self.app.cfg),
+                            seed=self._seed, frame_size=FRAME_SIZE).image
 
     def _render_sheet(self, pending: Any) -> Any:
         from vision.second_chance.synth.sheet import SheetContent, render_sheet

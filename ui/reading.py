@@ -192,10 +192,12 @@ def read_enigma_frame(frame: Any, cfg: Any, state: Any, *, category: str,
     try:
         from vision.enigma.pack import load_enigma_pack
         from vision.enigma.reader import read_enigma
+        from vision.enigma.settings import ReaderSettings
     except ImportError as exc:
         raise ReaderUnavailableError("the Enigma table reader is not installed") from exc
     pack = pack or load_enigma_pack(art_pack_folder(cfg, cfg.vision.enigma.pack))
-    read = read_enigma(frame, pack, cfg, start_tile=catalogue.start.conduit)
+    settings = ReaderSettings.from_config(cfg)
+    read = read_enigma(frame, pack, settings=settings, start_tile=catalogue.start.conduit)
     placed = set(state.board.tiles)
     new = [t for at, t in read.tiles.items() if tuple(at) not in placed]
     result = EnigmaReading(questions=[ReadingQuestion("vision", message=str(q))
@@ -219,7 +221,7 @@ def read_enigma_frame(frame: Any, cfg: Any, state: Any, *, category: str,
                           else "several catalogue tiles look like this one")
         return result
     result.entry, result.rotation = matches[0]
-    if result.confidence < float(cfg.vision.min_confidence):
+    if result.confidence < settings.min_confidence:
         result.questions.append(ReadingQuestion("unsure", (result.at,),
                                                 f"unsure of the tile at {list(result.at)}"))
     return result

@@ -328,6 +328,7 @@ def test_the_longest_read_statuses_fit_and_are_not_english(
 
 def test_the_enigma_read_gives_codes_and_keeps_the_readers_english(monkeypatch: Any) -> None:
     import vision.enigma.reader
+    from config import config_from_dict
     from ui.reading import ReadingQuestion, read_enigma_frame
 
     seen: dict[tuple[int, int], Any] = {}
@@ -341,7 +342,7 @@ def test_the_enigma_read_gives_codes_and_keeps_the_readers_english(monkeypatch: 
     state = SimpleNamespace(board=SimpleNamespace(tiles={(0, 0): "start"}),
                             legal_placements=lambda conduit: [
                                 SimpleNamespace(at=(2, 1), rotation=1)])
-    cfg = SimpleNamespace(vision=SimpleNamespace(min_confidence=0.8))
+    cfg = config_from_dict({"vision": {"min_confidence": 0.8}})
 
     def read() -> Any:
         return read_enigma_frame(None, cfg, state, category="conduit", catalogue=catalogue,

@@ -7,10 +7,13 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ui.cli import CommandLine
 from ui.cli.images import read_image_file
+
+if TYPE_CHECKING:
+    from config.schema import Config
 
 PUZZLE_KINDS = ("weight", "fragment", "angular", "conduit")
 
@@ -83,13 +86,13 @@ def _card(kind: str, text: str) -> Any:
     return _load_json(text, "card")
 
 
-def _config(args: argparse.Namespace) -> Any:
+def _config(args: argparse.Namespace) -> Config:
     from config import load_config
 
     return load_config(getattr(args, "config", None))
 
 
-def _pack(args: argparse.Namespace, cfg: Any) -> Any:
+def _pack(args: argparse.Namespace, cfg: Config) -> Any:
     from vision.enigma.pack import load_enigma_pack
 
     folder = args.pack or ""
@@ -161,6 +164,7 @@ def register(cli: CommandLine) -> None:
                  _render_args)
     def render_enigma(args: argparse.Namespace) -> int:
         from companion.enigma.catalogue import load_catalogue
+        from vision.enigma.settings import TableSettings
         from vision.enigma.synth.render import TableView, render_frame
         from vision.enigma.synth.scenes import categories_of
         from vision.image_io import check_writable, write_image
@@ -184,7 +188,8 @@ def register(cli: CommandLine) -> None:
         view = TableView.of_state(state, pack, catalogue=load_catalogue(),
                                   colours=record.get("colours"),
                                   categories=categories_of(record))
-        frame = render_frame(view, pack, cfg=cfg, seed=args.seed, effects=effects,
+        table = TableSettings.from_config(cfg)
+        frame = render_frame(view, pack, table=table, seed=args.seed, effects=effects,
                              frame_size=(int(cfg.camera.width), int(cfg.camera.height)))
         write_image(args.output, frame.image)
         if args.truth:
@@ -196,7 +201,7 @@ def register(cli: CommandLine) -> None:
                       file=sys.stderr)
                 return 1
         print(f"wrote {args.output}: {len(view.tiles)} tiles, {len(view.networkers)} networkers")
-        outside = _outside_markers(view, frame, pack, cfg)
+        outside = _outside_markers(view, frame, pack, table)
         if outside:
             print(f"note: {len(outside)} tiles lie past the table markers "
                   f"({', '.join(str(list(a)) for a in outside[:6])}"
@@ -204,10 +209,10 @@ def register(cli: CommandLine) -> None:
                   file=sys.stderr)
         return 0
 
-    def _outside_markers(view: Any, frame: Any, pack: Any, cfg: Any) -> list[Any]:
-        from vision.enigma.synth.render import geometry_from_config
+    def _outside_markers(view: Any, frame: Any, pack: Any, table: Any) -> list[Any]:
+        from vision.enigma.geometry import table_geometry
 
-        geo = geometry_from_config(cfg, pack)
+        geo = table_geometry(table, pack)
         t = geo.tile_mm
         w, h = geo.frame_mm[0] / 2, geo.frame_mm[1] / 2
         sx, sy = frame.scene.start_mm
@@ -217,6 +222,7 @@ def register(cli: CommandLine) -> None:
     @cli.command("read enigma", "read the Enigma table from a camera frame (JSON)", _read_args)
     def read_enigma_cmd(args: argparse.Namespace) -> int:
         from vision.enigma.reader import read_enigma
+        from vision.enigma.settings import ReaderSettings
         from vision.errors import FrameRefusedError
 
         cfg = _config(args)
@@ -235,7 +241,7 @@ def register(cli: CommandLine) -> None:
             except (CompanionError, KeyError, TypeError, ValueError, IndexError) as exc:
                 raise _InputError(f"--after {args.after}: {exc}") from None
         try:
-            read = read_enigma(image, pack, cfg,
+            read = read_enigma(image, pack, settings=ReaderSettings.from_config(cfg),
                                start_tile=accepted.start if accepted else None)
         except FrameRefusedError as exc:
             print(f"companion: error: {exc}", file=sys.stderr)
@@ -256,31 +262,35 @@ def register(cli: CommandLine) -> None:
                  _check_args)
     def check_puzzle(args: argparse.Namespace) -> int:
         from vision.enigma.puzzles.check import check_puzzle_frame
+        from vision.enigma.settings import PuzzleSettings
 
         cfg = _config(args)
         pack = _pack(args, cfg)
         card = _card(args.kind, args.card) if args.card else None
         image = read_image_file(args.image)
-        verdict = check_puzzle_frame(args.kind, image, pack, card=card, cfg=cfg)
+        verdict = check_puzzle_frame(args.kind, image, pack, card=card,
+                                     settings=PuzzleSettings.from_config(cfg))
         print(json.dumps(verdict))
         return 0
 
     @cli.command("teach enigma", "teach an Enigma art pack from a photo of your pieces",
                  _teach_args)
     def teach_enigma(args: argparse.Namespace) -> int:
+        from vision.enigma.settings import TableSettings
         from vision.enigma.teach import parse_samples, teach_colours, teach_icons, teach_start
 
         cfg = _config(args)
+        table = TableSettings.from_config(cfg)
         pack = _pack(args, cfg)
         image = read_image_file(args.image)
         if not (args.start or args.sample or args.icon):
             raise _InputError("say what the frame teaches: --start, --sample or --icon")
         if args.start:
-            pack = teach_start(image, pack, cfg)
+            pack = teach_start(image, pack, table=table)
         if args.sample:
-            pack = teach_colours(image, pack, parse_samples(args.sample), cfg)
+            pack = teach_colours(image, pack, parse_samples(args.sample), table=table)
         if args.icon:
-            pack = teach_icons(image, pack, parse_samples(args.icon), cfg)
+            pack = teach_icons(image, pack, parse_samples(args.icon), table=table)
         folder = pack.save(Path(args.output))
         print(f"wrote {folder}: tile {pack.tile_mm:g} mm")
         return 0
@@ -288,6 +298,7 @@ def register(cli: CommandLine) -> None:
     @cli.command("render puzzle", "draw an Enigma puzzle card with its pieces laid",
                  _render_puzzle_args)
     def render_puzzle(args: argparse.Namespace) -> int:
+        from vision.enigma.settings import MatSettings
         from vision.enigma.synth.puzzles import render_puzzle_frame
         from vision.image_io import check_writable, write_image
 
@@ -297,7 +308,7 @@ def register(cli: CommandLine) -> None:
         card = _card(args.kind, args.card)
         solution = _load_json(args.solution, "solution") if args.solution else None
         frame = render_puzzle_frame(args.kind, card, pack, solution=solution, seed=args.seed,
-                                    cfg=cfg)
+                                    mat=MatSettings.from_config(cfg))
         write_image(args.output, frame)
         print(f"wrote {args.output}")
         return 0

@@ -58,6 +58,48 @@ class Cell:
     net_confidence: float = 1.0
 
 
+def _ring_pieces(lab: np.ndarray, stats: np.ndarray, cents: np.ndarray, n: int, rc: float
+                 ) -> list[list[int]]:
+    """The pieces of one cell colour grouped into cells. A pawn on a cell can break the
+    cell's ring into arcs: pieces that fit together in one cell's circle are one cell (two
+    cells' pixels never do); arcs on opposite sides of a ring lie almost a cell's diameter
+    apart."""
+    pieces = [k for k in range(1, n) if stats[k, cv2.CC_STAT_AREA] >= 3]
+    groups: list[list[int]] = []
+    points: list[np.ndarray] = []
+    for k in sorted(pieces, key=lambda k: -stats[k, cv2.CC_STAT_AREA]):
+        ys, xs = np.nonzero(lab == k)
+        pts = np.column_stack([xs, ys]).astype(np.float32)
+        for g, group in enumerate(groups):
+            near = math.hypot(cents[k][0] - cents[group[0]][0],
+                              cents[k][1] - cents[group[0]][1]) < 2.2 * rc
+            if near and cv2.minEnclosingCircle(np.vstack([points[g], pts]))[1] <= 1.4 * rc:
+                group.append(k)
+                points[g] = np.vstack([points[g], pts])
+                break
+        else:
+            groups.append([k])
+            points.append(pts)
+    return groups
+
+
+def _colour_confidence(centre: tuple[float, float], any_cell: np.ndarray, feats: np.ndarray,
+                       model: ColourModel, cell_classes: list[int], rc: float, rn: float
+                       ) -> float:
+    """Colour confidence from the median colour of the cell's own pixels (of any cell
+    colour, so a cell half one colour, half another stays doubtful), a pixel in from their
+    edges: the blur there mixes in the tile and a pawn's rim."""
+    p = any_cell.shape[0]
+    ringmask = disc((p, p), centre, rc * 1.3) & ~disc((p, p), centre, rn * 1.15)
+    core = cv2.erode((any_cell & ringmask).astype(np.uint8), _CROSS).astype(bool)
+    if core.sum() < CORE_MIN:
+        core = disc((p, p), centre, rc * 0.95) & ~disc((p, p), centre, rn * 1.15)
+    med = np.median(feats[core], axis=0)
+    d = ((model.centres - med) ** 2).sum(axis=1)
+    cell_d = sorted(float(d[i]) for i in cell_classes)
+    return margin_conf(cell_d[0], cell_d[1] if len(cell_d) > 1 else 1e9)
+
+
 def find_cells(
     labels: np.ndarray, feats: np.ndarray, model: ColourModel, pack: EnigmaPack
 ) -> tuple[list[Cell], list[str], float]:
@@ -74,26 +116,7 @@ def find_cells(
     for ci in cell_classes:
         mask = (labels == ci).astype(np.uint8)
         n, lab, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
-        # a pawn on a cell can break the cell's ring into arcs: pieces that fit together in
-        # one cell's circle are one cell (two cells' pixels never do); arcs on opposite
-        # sides of a ring lie almost a cell's diameter apart
-        pieces = [k for k in range(1, n) if stats[k, cv2.CC_STAT_AREA] >= 3]
-        groups: list[list[int]] = []
-        points: list[np.ndarray] = []
-        for k in sorted(pieces, key=lambda k: -stats[k, cv2.CC_STAT_AREA]):
-            ys, xs = np.nonzero(lab == k)
-            pts = np.column_stack([xs, ys]).astype(np.float32)
-            for g, group in enumerate(groups):
-                near = math.hypot(cents[k][0] - cents[group[0]][0],
-                                  cents[k][1] - cents[group[0]][1]) < 2.2 * rc
-                if near and cv2.minEnclosingCircle(np.vstack([points[g], pts]))[1] <= 1.4 * rc:
-                    group.append(k)
-                    points[g] = np.vstack([points[g], pts])
-                    break
-            else:
-                groups.append([k])
-                points.append(pts)
-        for group in groups:
+        for group in _ring_pieces(lab, stats, cents, n, rc):
             area = sum(int(stats[k, cv2.CC_STAT_AREA]) for k in group)
             if area < 0.3 * math.pi * (rc**2 - rn**2):
                 continue
@@ -111,17 +134,7 @@ def find_cells(
                 if beyond.sum() > 0.35 * math.pi * rc * rc:
                     problems.append("two cells of one colour touch, or a cell is misread")
                     conf = min(conf, 0.3)
-            # colour confidence from the median colour of the cell's own pixels (of any cell
-            # colour, so a cell half one colour, half another stays doubtful), a pixel in
-            # from their edges: the blur there mixes in the tile and a pawn's rim
-            ringmask = disc((p, p), centre, rc * 1.3) & ~disc((p, p), centre, rn * 1.15)
-            core = cv2.erode((any_cell & ringmask).astype(np.uint8), _CROSS).astype(bool)
-            if core.sum() < CORE_MIN:
-                core = disc((p, p), centre, rc * 0.95) & ~disc((p, p), centre, rn * 1.15)
-            med = np.median(feats[core], axis=0)
-            d = ((model.centres - med) ** 2).sum(axis=1)
-            cell_d = sorted(float(d[i]) for i in cell_classes)
-            colour_conf = margin_conf(cell_d[0], cell_d[1] if len(cell_d) > 1 else 1e9)
+            colour_conf = _colour_confidence(centre, any_cell, feats, model, cell_classes, rc, rn)
             cells.append(Cell(centre, str(model.names[ci]), colour_conf))
     return cells, problems, conf
 

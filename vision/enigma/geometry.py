@@ -8,14 +8,15 @@ the geometry from here; the start tile is found on the table, not set.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
-from vision.config_values import config_value
 from vision.enigma.pack import EnigmaPack
+from vision.enigma.settings import TableSettings
 from vision.markers import RESERVED_IDS, MarkerLayout
 
 DEFAULT_FRAME_MM = (760.0, 640.0)
 DEFAULT_MARKER_MM = 40.0
+#: tile side (mm) when neither the settings nor a pack give one
+FALLBACK_TILE_MM = 60.0
 
 
 @dataclass(frozen=True)
@@ -47,18 +48,17 @@ def table_layout(
     )
 
 
-def geometry_from_config(cfg: Any = None, pack: EnigmaPack | None = None) -> TableGeometry:
-    """Marker frame and tile size from config ``[vision.enigma]``; a tile size of 0 there
-    means the pack's (taught) one."""
-    frame = config_value(cfg, "vision.enigma.marker_frame_mm", DEFAULT_FRAME_MM)
-    tile = float(config_value(cfg, "vision.enigma.tile_mm", 0.0))
+def table_geometry(table: TableSettings, pack: EnigmaPack | None = None) -> TableGeometry:
+    """The marker layout and tile size of ``table``; a tile size of 0 there means the pack's
+    (taught) one, or :data:`FALLBACK_TILE_MM` without a pack."""
+    tile = table.tile_mm
     if tile <= 0:
-        tile = pack.tile_mm if pack is not None else 60.0
+        tile = pack.tile_mm if pack is not None else FALLBACK_TILE_MM
     return TableGeometry(
-        table_layout(
-            (float(frame[0]), float(frame[1])),
-            float(config_value(cfg, "vision.enigma.marker_size_mm", DEFAULT_MARKER_MM)),
-            str(config_value(cfg, "vision.marker_dictionary", "DICT_4X4_50")),
-        ),
+        table_layout(table.marker_frame_mm, table.marker_size_mm, table.marker_dictionary),
         tile,
     )
+
+
+__all__ = ["DEFAULT_FRAME_MM", "DEFAULT_MARKER_MM", "FALLBACK_TILE_MM", "TableGeometry",
+           "table_geometry", "table_layout"]

@@ -15,21 +15,21 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
 
 import cv2
 import numpy as np
 
-from vision.config_values import config_value
+from vision.enigma.colours import colour_features
 from vision.enigma.pack import EnigmaPack
-from vision.enigma.reader import colour_features
+from vision.enigma.settings import DEFAULT_MAT, MatSettings
 from vision.errors import FrameRefusedError
 from vision.markers import RESERVED_IDS, MarkerChecks, MarkerLayout, PlaneFit, locate
 from vision.warp import warp_perspective
 
 MAT_IDS = RESERVED_IDS["enigma-mat"]
-MAT_FRAME_MM = (240.0, 150.0)
-MAT_MARKER_MM = 30.0
+#: smallest share of the frame the mat's marker quadrilateral may cover (a small mat beside
+#: the table)
+MAT_MIN_AREA = 0.02
 CARD_AT = (-55.0, 0.0)
 BUILD_AT = (55.0, 0.0)
 #: resolution of the straightened mat and of the cut-out card
@@ -39,13 +39,11 @@ CARD_PX_PER_MM = 8.0
 MARK = 0.12
 
 
-def mat_layout(cfg: Any = None) -> MarkerLayout:
-    frame = config_value(cfg, "vision.enigma.mat_frame_mm", MAT_FRAME_MM)
-    w, h = float(frame[0]) / 2, float(frame[1]) / 2
-    size_mm = float(config_value(cfg, "vision.enigma.mat_marker_mm", MAT_MARKER_MM))
-    dictionary = str(config_value(cfg, "vision.marker_dictionary", "DICT_4X4_50"))
+def mat_layout(mat: MatSettings = DEFAULT_MAT) -> MarkerLayout:
+    """The mat's four markers at the corners of its frame, centred on 0."""
+    w, h = mat.frame_mm[0] / 2, mat.frame_mm[1] / 2
     return MarkerLayout(ids=MAT_IDS, centres_mm=((-w, -h), (w, -h), (w, h), (-w, h)),
-                        size_mm=size_mm, dictionary=dictionary)
+                        size_mm=mat.marker_mm, dictionary=mat.marker_dictionary)
 
 
 @dataclass(frozen=True)
@@ -60,10 +58,10 @@ class Mat:
         return (float(p[0]), float(p[1]))
 
 
-def locate_mat(frame: np.ndarray, cfg: Any = None) -> Mat:
+def locate_mat(frame: np.ndarray, mat: MatSettings = DEFAULT_MAT) -> Mat:
     """Find the mat's four markers and straighten it (refuses a frame without them)."""
-    layout = mat_layout(cfg)
-    fit = locate(frame, layout, checks=MarkerChecks(min_area_fraction=0.02))
+    layout = mat_layout(mat)
+    fit = locate(frame, layout, checks=MarkerChecks(min_area_fraction=MAT_MIN_AREA))
     xs = [c[0] for c in layout.centres_mm]
     ys = [c[1] for c in layout.centres_mm]
     s = MAT_PX_PER_MM

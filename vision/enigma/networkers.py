@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import math
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -48,6 +49,14 @@ RING_ALL_ROUND = 0.5
 #: chroma, which takes it nearer yellow by colour distance (demo: red 117 deg, chroma 87;
 #: yellow 145 deg, chroma 57; washed-out red rings 114-122 deg, chroma 48-62)
 HUE_MIN_CHROMA = 20.0
+#: a blob or place nearer a cell's centre than this (cell radii) is that cell's pawn
+NEAR_PAWN = 0.8
+#: a pawn-like place within this (cell radii) of a cell is that cell's pawn's blurred rim
+BESIDE_CELL = 2.0
+#: a part-pawn blob judged with less confidence where no cell was read is only asked about
+FAINT_PAWN = 0.5
+#: the confidence such a question leaves
+FAINT_PAWN_CONFIDENCE = 0.3
 
 
 def _hue_chroma(feature: np.ndarray) -> tuple[float, float]:
@@ -172,6 +181,211 @@ def _judge(maps: dict[int, np.ndarray], cell_class: int, net_ids: list[int],
     return options[int(order[0])], min(margin_conf(first * first, second * second), known), at
 
 
+@dataclass(frozen=True)
+class _Patch:
+    """What every judgement on one tile's patch shares (built by :func:`_look_at`)."""
+
+    p: int
+    rc: float  # cell radius, pixels
+    rn: float  # pawn radius, pixels
+    feats: np.ndarray
+    model: ColourModel
+    cell_classes: list[int]
+    net_ids: list[int]
+    tile_classes: list[int]
+    #: how far the pawn's middle may lie off the cell's centre as read (a ring half hidden)
+    search: float
+    maps: dict[int, np.ndarray]  # per class, the core distance map
+    #: pixels unlike bare tile: a cell's colour, or dark where the camera blurred the ring
+    #: into the pawn's rim (bare tile or a pale pawn colour is no ring)
+    ringed: np.ndarray
+    #: per pixel, the least share of ringed pixels in each eighth of a ring around it
+    all_round: np.ndarray
+    blobs: list[tuple[tuple[float, float], bool]]
+
+    def name(self, i: int) -> str:
+        return str(self.model.names[i])
+
+
+def _look_at(feats: np.ndarray, all_labels: np.ndarray, model: ColourModel, pack: EnigmaPack
+             ) -> _Patch:
+    """The core distance maps, the ring masks and the pawn blobs of one patch."""
+    p = all_labels.shape[0]
+    rc = pack.cell_radius * p
+    rn = pack.networker_radius * p
+    cell_classes = [i for i, k in enumerate(model.kinds) if k == "cell"]
+    net_ids = [i for i, k in enumerate(model.kinds) if k == "net"]
+    tile_classes = [i for i, k in enumerate(model.kinds) if k == "tile"]
+    r_core = max(1.5, 0.45 * rn)
+    search = max(1.0, 0.45 * rc)
+    maps = _core_distance_maps(feats, model, cell_classes + net_ids + tile_classes,
+                               r_core)
+    blobs = _pawn_blobs(all_labels, net_ids, rn)
+    tile_d = np.min([np.sqrt(((feats - model.centres[i]) ** 2).sum(axis=-1)) for i in tile_classes],
+                    axis=0)
+    ringed = tile_d > RING_FROM_TILE
+    # a pawn off its cell's middle as read, or on a cell not read, stands only where a ring
+    # unlike bare tile lies all around it (a tile spot between channels is ringed on some
+    # sides only)
+    all_round = np.min([cv2.filter2D(ringed.astype(np.float32), -1, kernel,
+                                     borderType=cv2.BORDER_CONSTANT)
+                        for kernel in _ring_sectors(rn * 1.15, rc * 1.05)], axis=0)
+    return _Patch(p, rc, rn, feats, model, cell_classes, net_ids, tile_classes, search, maps,
+                  ringed, all_round, blobs)
+
+
+def _ring(s: _Patch, centre: tuple[float, float]) -> np.ndarray:
+    """The ring around a pawn's place: inside a cell, outside the pawn."""
+    ring: np.ndarray = disc((s.p, s.p), centre, s.rc * 1.05) & ~disc((s.p, s.p), centre,
+                                                                      s.rn * 1.15)
+    return ring
+
+
+def _ring_colour(s: _Patch, centre: tuple[float, float], *, hue_first: bool = False
+                 ) -> tuple[int, float]:
+    """The nearest cell colour of the ring around a pawn (its pixels unlike bare tile)
+    and its margin over the second nearest. ``hue_first``: a coloured ring takes the
+    cell colour of the nearest hue instead, never with more confidence than the colour
+    distance gives (a choice the distance disagrees with is doubted)."""
+    ring = _ring(s, centre)
+    if (ring & s.ringed).any():
+        ring &= s.ringed
+    med = np.median(s.feats[ring], axis=0)
+    d = sorted((float(((s.model.centres[i] - med) ** 2).sum()), i) for i in s.cell_classes)
+    near_i, near_conf = d[0][1], margin_conf(d[0][0], d[1][0])
+    hue, chroma = _hue_chroma(med)
+    if not hue_first or chroma < HUE_MIN_CHROMA:
+        return near_i, near_conf
+    by_hue = sorted((_hue_apart(hue, _hue_chroma(s.model.centres[i])[0]) ** 2, i)
+                    for i in s.cell_classes)
+    hue_conf = margin_conf(by_hue[0][0], by_hue[1][0])
+    if by_hue[0][1] == near_i:
+        return near_i, min(near_conf, hue_conf)
+    return by_hue[0][1], min(near_conf, hue_conf, 1.0 - near_conf)
+
+
+def _ring_check(s: _Patch, net: int, net_conf: float, at: tuple[float, float], far: bool
+                ) -> tuple[str | None, float]:
+    """A pawn whose middle looks about as much like bare tile as like its colour (a
+    white pawn, or tile seen through a cell that is not one), or one seen off its cell's
+    middle as read, stands only when a cell's ring is seen all around it; else it is
+    doubted, not reported."""
+    x, y = int(round(at[0])), int(round(at[1]))
+    d_net = float(s.maps[net][y, x])
+    d_tile = min(float(s.maps[i][y, x]) for i in s.tile_classes)
+    pale = d_tile < d_net or margin_conf(d_net * d_net, d_tile * d_tile) < PALE_MARGIN
+    if not (pale or far):
+        return s.name(net), net_conf
+    share = float(s.ringed[_ring(s, at)].mean())
+    if share >= RING_SHARE:
+        return s.name(net), min(net_conf, float(np.clip((share - 0.5) / 0.2, 0, 1)))
+    # no ring: tile seen through a cell that is not one, unless a ring was lost
+    return None, float(np.clip((RING_SHARE - share) / 0.25, 0.0, 1.0))
+
+
+def _candidates(s: _Patch) -> list[tuple[tuple[float, float], bool]]:
+    """Where pawns may stand: the blobs, and places whose middle is a player colour inside a
+    ring unlike bare tile all round (a pale or dark pawn leaves no blob of player-coloured
+    labels)."""
+    net_near = np.min([s.maps[i] for i in s.net_ids], axis=0)
+    spots = ((net_near < CORE_NEAR) & (s.all_round >= RING_ALL_ROUND)).astype(np.uint8)
+    n_s, s_lab = cv2.connectedComponents(spots, connectivity=8)
+    candidates = list(s.blobs)
+    for k in range(1, n_s):
+        ys, xs = np.nonzero(s_lab == k)
+        j = int(np.argmin(net_near[ys, xs]))
+        spot = (float(xs[j]), float(ys[j]))
+        if all(math.dist(spot, b) >= NEAR_PAWN * s.rc for b, _ in s.blobs):
+            candidates.append((spot, False))
+    return candidates
+
+
+def _same_cell_groups(cells: list[Cell], rc: float) -> list[list[int]]:
+    """One cell split by its pawn: cells closer than a cell is wide are grouped."""
+    groups: list[list[int]] = []
+    for n, c in enumerate(cells):
+        for g in groups:
+            if any(math.dist(c.centre, cells[m].centre) < SAME_CELL * rc for m in g):
+                g.append(n)
+                break
+        else:
+            groups.append([n])
+    return groups
+
+
+def _one_cell(s: _Patch, c: Cell, centres: list[tuple[float, float]],
+              farther: list[tuple[float, float]]) -> Cell:
+    """The pawn on one cell: judged at its middle (and the blobs within it); when it shows
+    none, a pawn a little farther may stand on a cell whose middle was read off."""
+    ci = s.model.index("cell", c.colour)
+    best, net_conf, at = _judge(s.maps, ci, s.net_ids, centres, s.search, s.all_round)
+    net = None if best in s.cell_classes else s.name(best)
+    if net is not None:
+        net, net_conf = _ring_check(s, best, net_conf, at, far=False)
+    centre = c.centre
+    for b in farther if net is None else []:
+        b_best, b_conf, b_at = _judge(s.maps, ci, s.net_ids, [b], s.search)
+        round_ = s.all_round[int(b_at[1]), int(b_at[0])]
+        if b_best in s.cell_classes or round_ < RING_ALL_ROUND:
+            continue  # tile art beside the cell
+        b_net, b_conf = _ring_check(s, b_best, b_conf, b_at, far=True)
+        if b_net is not None:
+            # the pawn stands in its cell's middle: the cell is where the pawn is
+            net, net_conf, centre = b_net, b_conf, b_at
+            break
+        net_conf = min(net_conf, b_conf)
+    return Cell(centre, c.colour, c.confidence, net, net_conf)
+
+
+def _split_cell(s: _Patch, members: list[Cell], centres: list[tuple[float, float]]
+                ) -> list[Cell]:
+    """Several cells in one: only a pawn between them explains it; the cell is the ring
+    around the pawn. Without a pawn, the cells as read (two cells that close are a misread
+    the cell finder owns)."""
+    votes = [_judge(s.maps, s.model.index("cell", c.colour), s.net_ids, centres, s.search)
+             for c in members]
+    best, net_conf, at = max(votes, key=lambda v: v[1])
+    if any(v[0] in s.cell_classes for v in votes) or best in s.cell_classes:
+        return members
+    colour_i, colour_conf = _ring_colour(s, at)
+    joined_conf = min([colour_conf, *(c.confidence for c in members)])
+    return [Cell(at, s.name(colour_i), joined_conf, s.name(best), net_conf)]
+
+
+def _hidden_cells(s: _Patch, candidates: list[tuple[tuple[float, float], bool]],
+                  out: list[Cell]) -> tuple[list[str], float]:
+    """Pawns where no cell was read: each gives its cell, read from the ring around it and
+    never trusted (appended to ``out``); a faint one is asked about. Returns the problems
+    and the confidence they leave."""
+    problems: list[str] = []
+    conf = 1.0
+    for centre, whole in candidates:
+        if any(math.dist(centre, c.centre) < NEAR_PAWN * s.rc for c in out):
+            continue
+        near_cell = min((math.dist(centre, c.centre) for c in out), default=math.inf)
+        if near_cell < BESIDE_CELL * s.rc:
+            continue  # beside a cell: its pawn's blurred rim, judged with that cell
+        x, y = int(round(centre[0])), int(round(centre[1]))
+        share = float(s.all_round[y, x])
+        if share < RING_ALL_ROUND:
+            continue  # bare tile beside it: tile art (networkers stand only on cells)
+        colour_i, colour_conf = _ring_colour(s, centre, hue_first=True)
+        best, net_conf, at = _judge(s.maps, colour_i, s.net_ids, [centre], s.search)
+        if best in s.cell_classes:
+            continue  # the cell's own colour in the middle: a cell without a pawn, not ours
+        if not whole and net_conf < FAINT_PAWN:
+            # a faint pawn-like blob in a ring of a cell's colour: asked, never invented
+            problems.append("a networker stands where no cell was read: is a cell hidden?")
+            conf = min(conf, FAINT_PAWN_CONFIDENCE)
+            continue
+        hidden_conf = min(HIDDEN_CELL_CONFIDENCE, colour_conf)
+        out.append(Cell(at, s.name(colour_i), hidden_conf, s.name(best),
+                        min(net_conf, HIDDEN_CELL_CONFIDENCE)))
+        problems.append("a cell hidden by a networker was read from the ring around it")
+        conf = min(conf, HIDDEN_CELL_CONFIDENCE)
+    return problems, conf
+
+
 def read_networkers(
     cells: list[Cell],
     feats: np.ndarray,
@@ -186,169 +400,24 @@ def read_networkers(
     Cells the pawn on them split in two (two pieces of one ring, or a pawn's blurred rim
     that looks like another cell colour) are joined back into one cell; a pawn standing where
     no cell was read gives that cell, read from the ring around the pawn, never trusted."""
-    p = all_labels.shape[0]
-    problems: list[str] = []
-    conf = 1.0
-    rc = pack.cell_radius * p
-    rn = pack.networker_radius * p
-    names = model.names
-    cell_classes = [i for i, k in enumerate(model.kinds) if k == "cell"]
-    net_ids = [i for i, k in enumerate(model.kinds) if k == "net"]
-    tile_classes = [i for i, k in enumerate(model.kinds) if k == "tile"]
-    r_core = max(1.5, 0.45 * rn)
-    # the pawn's middle may lie a little off the cell's centre as read (a ring half hidden)
-    search = max(1.0, 0.45 * rc)
-    maps = _core_distance_maps(feats, model, cell_classes + net_ids + tile_classes,
-                               r_core)
-    blobs = _pawn_blobs(all_labels, net_ids, rn)
-
-    # the ring around a pawn's place: a cell's colour, or dark where the camera blurred the
-    # ring into the pawn's rim; bare tile (or a pale pawn colour) is no ring
-    tile_d = np.min([np.sqrt(((feats - model.centres[i]) ** 2).sum(axis=-1)) for i in tile_classes],
-                    axis=0)
-    ringed = tile_d > RING_FROM_TILE
-
-    # a pawn off its cell's middle as read, or on a cell not read, stands only where a ring
-    # unlike bare tile lies all around it (a tile spot between channels is ringed on some
-    # sides only)
-    all_round = np.min([cv2.filter2D(ringed.astype(np.float32), -1, kernel,
-                                     borderType=cv2.BORDER_CONSTANT)
-                        for kernel in _ring_sectors(rn * 1.15, rc * 1.05)], axis=0)
-
-    def ring_colour(centre: tuple[float, float], *, hue_first: bool = False
-                    ) -> tuple[int, float]:
-        """The nearest cell colour of the ring around a pawn (its pixels unlike bare tile)
-        and its margin over the second nearest. ``hue_first``: a coloured ring takes the
-        cell colour of the nearest hue instead, never with more confidence than the colour
-        distance gives (a choice the distance disagrees with is doubted)."""
-        ring = disc((p, p), centre, rc * 1.05) & ~disc((p, p), centre, rn * 1.15)
-        if (ring & ringed).any():
-            ring &= ringed
-        med = np.median(feats[ring], axis=0)
-        d = sorted((float(((model.centres[i] - med) ** 2).sum()), i) for i in cell_classes)
-        near_i, near_conf = d[0][1], margin_conf(d[0][0], d[1][0])
-        hue, chroma = _hue_chroma(med)
-        if not hue_first or chroma < HUE_MIN_CHROMA:
-            return near_i, near_conf
-        by_hue = sorted((_hue_apart(hue, _hue_chroma(model.centres[i])[0]) ** 2, i)
-                        for i in cell_classes)
-        hue_conf = margin_conf(by_hue[0][0], by_hue[1][0])
-        if by_hue[0][1] == near_i:
-            return near_i, min(near_conf, hue_conf)
-        return by_hue[0][1], min(near_conf, hue_conf, 1.0 - near_conf)
-
-    def ring_share(at: tuple[float, float]) -> float:
-        """The share of the ring around a pawn's place that is unlike bare tile."""
-        ring = disc((p, p), at, rc * 1.05) & ~disc((p, p), at, rn * 1.15)
-        return float(ringed[ring].mean())
-
-    def ring_check(net: int, net_conf: float, at: tuple[float, float], far: bool
-                   ) -> tuple[str | None, float]:
-        """A pawn whose middle looks about as much like bare tile as like its colour (a
-        white pawn, or tile seen through a cell that is not one), or one seen off its cell's
-        middle as read, stands only when a cell's ring is seen all around it; else it is
-        doubted, not reported."""
-        x, y = int(round(at[0])), int(round(at[1]))
-        d_net = float(maps[net][y, x])
-        d_tile = min(float(maps[i][y, x]) for i in tile_classes)
-        pale = d_tile < d_net or margin_conf(d_net * d_net, d_tile * d_tile) < PALE_MARGIN
-        if not (pale or far):
-            return str(names[net]), net_conf
-        share = ring_share(at)
-        if share >= RING_SHARE:
-            return str(names[net]), min(net_conf, float(np.clip((share - 0.5) / 0.2, 0, 1)))
-        # no ring: tile seen through a cell that is not one, unless a ring was lost
-        return None, float(np.clip((RING_SHARE - share) / 0.25, 0.0, 1.0))
-
-    # places whose middle is a player colour inside a ring unlike bare tile all round: a
-    # pale or dark pawn leaves no blob of player-coloured labels
-    net_near = np.min([maps[i] for i in net_ids], axis=0)
-    spots = ((net_near < CORE_NEAR) & (all_round >= RING_ALL_ROUND)).astype(np.uint8)
-    n_s, s_lab = cv2.connectedComponents(spots, connectivity=8)
-    candidates = list(blobs)
-    for k in range(1, n_s):
-        ys, xs = np.nonzero(s_lab == k)
-        j = int(np.argmin(net_near[ys, xs]))
-        spot = (float(xs[j]), float(ys[j]))
-        if all(math.dist(spot, b) >= 0.8 * rc for b, _ in blobs):
-            candidates.append((spot, False))
-
-    # ---- one cell split by its pawn: cells closer than a cell is wide are joined
-    groups: list[list[int]] = []
-    for n, c in enumerate(cells):
-        for g in groups:
-            if any(math.dist(c.centre, cells[m].centre) < SAME_CELL * rc for m in g):
-                g.append(n)
-                break
-        else:
-            groups.append([n])
+    s = _look_at(feats, all_labels, model, pack)
+    rc = s.rc
+    candidates = _candidates(s)
     out: list[Cell] = []
-    for g in groups:
+    for g in _same_cell_groups(cells, rc):
         members = [cells[m] for m in g]
         centres = [c.centre for c in members]
         # blobs of a player colour within the cell show where its pawn's middle is; blobs
         # and ringed places a little farther may be a pawn on a cell whose middle was read
         # off (half its ring lost in the blur): judged only when the middle shows no pawn
-        centres += [b for b, _ in blobs if any(math.dist(b, c) < 0.8 * rc for c in centres)]
+        centres += [b for b, _ in s.blobs
+                    if any(math.dist(b, c) < NEAR_PAWN * rc for c in centres)]
         farther = [b for b, _ in candidates
-                   if all(math.dist(b, c) >= 0.8 * rc for c in centres)
-                   and any(math.dist(b, c) < 2.0 * rc for c in centres)]
+                   if all(math.dist(b, c) >= NEAR_PAWN * rc for c in centres)
+                   and any(math.dist(b, c) < BESIDE_CELL * rc for c in centres)]
         if len(members) == 1:
-            c = members[0]
-            ci = model.index("cell", c.colour)
-            best, net_conf, at = _judge(maps, ci, net_ids, centres, search, all_round)
-            net = None if best in cell_classes else str(names[best])
-            if net is not None:
-                net, net_conf = ring_check(best, net_conf, at, far=False)
-            centre = c.centre
-            for b in farther if net is None else []:
-                b_best, b_conf, b_at = _judge(maps, ci, net_ids, [b], search)
-                round_ = all_round[int(b_at[1]), int(b_at[0])]
-                if b_best in cell_classes or round_ < RING_ALL_ROUND:
-                    continue  # tile art beside the cell
-                b_net, b_conf = ring_check(b_best, b_conf, b_at, far=True)
-                if b_net is not None:
-                    # the pawn stands in its cell's middle: the cell is where the pawn is
-                    net, net_conf, centre = b_net, b_conf, b_at
-                    break
-                net_conf = min(net_conf, b_conf)
-            out.append(Cell(centre, c.colour, c.confidence, net, net_conf))
-            continue
-        # several cells in one: only a pawn between them explains it; the cell is the ring
-        # around the pawn
-        votes = [_judge(maps, model.index("cell", c.colour), net_ids, centres, search)
-                 for c in members]
-        best, net_conf, at = max(votes, key=lambda v: v[1])
-        if any(v[0] in cell_classes for v in votes) or best in cell_classes:
-            # no pawn splits them: two cells that close are a misread the cell finder owns
-            out.extend(cells[m] for m in g)
-            continue
-        colour_i, colour_conf = ring_colour(at)
-        joined_conf = min([colour_conf, *(c.confidence for c in members)])
-        out.append(Cell(at, str(names[colour_i]), joined_conf, str(names[best]), net_conf))
-    # ---- pawns where no cell was read
-    for centre, whole in candidates:
-        if any(math.dist(centre, c.centre) < 0.8 * rc for c in out):
-            continue
-        near_cell = min((math.dist(centre, c.centre) for c in out), default=math.inf)
-        if near_cell < 2.0 * rc:
-            continue  # beside a cell: its pawn's blurred rim, judged with that cell
-        x, y = int(round(centre[0])), int(round(centre[1]))
-        share = float(all_round[y, x])
-        if share < RING_ALL_ROUND:
-            continue  # bare tile beside it: tile art (networkers stand only on cells)
-        colour_i, colour_conf = ring_colour(centre, hue_first=True)
-        best, net_conf, at = _judge(maps, colour_i, net_ids, [centre], search)
-        if best in cell_classes:
-            continue  # the cell's own colour in the middle: a cell without a pawn, not ours
-        if not whole and net_conf < 0.5:
-            # a faint pawn-like blob in a ring of a cell's colour: asked, never invented
-            problems.append("a networker stands where no cell was read: is a cell hidden?")
-            conf = min(conf, 0.3)
-            continue
-        hidden_conf = min(HIDDEN_CELL_CONFIDENCE, colour_conf)
-        out.append(Cell(at, str(names[colour_i]), hidden_conf, str(names[best]),
-                        min(net_conf, HIDDEN_CELL_CONFIDENCE)))
-        problems.append("a cell hidden by a networker was read from the ring around it")
-        conf = min(conf, HIDDEN_CELL_CONFIDENCE)
+            out.append(_one_cell(s, members[0], centres, farther))
+        else:
+            out.extend(_split_cell(s, members, centres))
+    problems, conf = _hidden_cells(s, candidates, out)
     return out, problems, conf

@@ -1,7 +1,6 @@
-"""What the Enigma reader returns and how it is tuned: the reader's constants,
-:class:`ReaderSettings` (thresholds, from config) and the result types :class:`EnigmaRead`,
-:class:`TileRead`, :class:`NetworkerRead`. The pipeline is
-:func:`vision.enigma.reader.read_enigma`.
+"""What the Enigma reader returns: the reader's shared constants and the result types
+:class:`EnigmaRead`, :class:`TileRead`, :class:`NetworkerRead`. The pipeline is
+:func:`vision.enigma.reader.read_enigma`; its settings are in :mod:`vision.enigma.settings`.
 """
 
 from __future__ import annotations
@@ -10,8 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.enigma.tiles import Pos, Tile, format_tile
-from vision.config_values import config_value
-from vision.markers import MarkerChecks, PlaneFit
+from vision.markers import PlaneFit
 
 CHROMA = 200.0
 BRIGHTNESS = 8.0
@@ -23,38 +21,6 @@ EDGE_CONFIDENCE = 0.5
 #: share of a pawn's disc: a pale pawn on a pale cell keeps only its middle; such a blob only
 #: says where to look (vision.enigma.networkers judges what stands there)
 PAWN_MIN_AREA = 0.2
-
-
-@dataclass(frozen=True)
-class ReaderSettings:
-    """Thresholds of the reader; :func:`settings_from_config` reads ``[vision.enigma]``."""
-
-    px_per_tile: int = 64
-    min_confidence: float = 0.85
-    start_min_score: float = 0.45
-    occupied_min: float = 0.6
-    port_min_fraction: float = 0.25
-    blur_min_variance: float = 15.0
-
-
-def settings_from_config(cfg: Any = None) -> ReaderSettings:
-    d = ReaderSettings()
-    return ReaderSettings(
-        px_per_tile=int(config_value(cfg, "vision.enigma.read_px_per_tile", d.px_per_tile)),
-        min_confidence=float(config_value(cfg, "vision.min_confidence", d.min_confidence)),
-        start_min_score=float(
-            config_value(cfg, "vision.enigma.start_min_score", d.start_min_score)
-        ),
-        occupied_min=float(config_value(cfg, "vision.enigma.occupied_min", d.occupied_min)),
-        port_min_fraction=float(
-            config_value(cfg, "vision.enigma.port_min_fraction", d.port_min_fraction)
-        ),
-        blur_min_variance=d.blur_min_variance,
-    )
-
-
-def checks_from_config(cfg: Any = None) -> MarkerChecks:
-    return MarkerChecks(min_area_fraction=float(config_value(cfg, "vision.min_board_area", 0.05)))
 
 
 # ---------------------------------------------------------------------------- results

@@ -1,6 +1,6 @@
 """The Enigma table reader: one camera frame -> the tiles as seen and the networkers on them.
 
-``read_enigma(frame, pack, cfg) -> EnigmaRead``. The stages:
+``read_enigma(frame, pack, settings=...) -> EnigmaRead``. The stages:
 
 1. :func:`~vision.markers.locate` finds the four table markers and checks the homography;
    the frame is straightened onto the marker plane at ``px_per_tile`` pixels per tile side,
@@ -23,86 +23,47 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import replace
-from typing import Any
 
 import cv2
 import numpy as np
 
 from companion.enigma.tiles import Pos, Tile, format_tile
-from vision.enigma.colours import _MODELS, ColourModel, colour_features, colour_model
+from vision.enigma.colours import ColourModel, colour_model
+from vision.enigma.geometry import TableGeometry, table_geometry
+from vision.enigma.layout import seen_tile, spacing_for
 from vision.enigma.pack import EnigmaPack
-from vision.enigma.read_types import (
-    BRIGHTNESS,
-    CHROMA,
-    DARK,
-    EDGE_CONFIDENCE,
-    PAWN_MIN_AREA,
-    EnigmaRead,
-    NetworkerRead,
-    ReaderSettings,
-    TileRead,
-    checks_from_config,
-    settings_from_config,
-)
+from vision.enigma.read_types import EDGE_CONFIDENCE, EnigmaRead, NetworkerRead, TileRead
+from vision.enigma.settings import DEFAULT_SETTINGS, ReaderSettings
 from vision.enigma.squares import (
     EdgeNote,
-    _box_sum,
-    _compass,
-    _marker_zones,
     balance,
     find_squares,
     find_start,
+    marker_zones,
     rectify,
     seen_mask,
 )
-from vision.enigma.synth.art import seen_tile, spacing_for
-from vision.enigma.synth.render import TableGeometry, geometry_from_config
-from vision.enigma.tile import (
-    _ICONS,
-    _icon_templates,
-    _opening_offset,
-    read_icon,
-    read_tile,
-    reading_order,
-)
+from vision.enigma.tile import read_tile
 from vision.errors import FrameRefusedError, UnreadableImageError
-from vision.markers import locate
+from vision.markers import PlaneFit, locate
 
-# every stage's names stay importable from here (other modules and tests use them)
-__all__ = [
-    "BRIGHTNESS",
-    "CHROMA",
-    "ColourModel",
-    "DARK",
-    "EDGE_CONFIDENCE",
-    "EdgeNote",
-    "EnigmaRead",
-    "NetworkerRead",
-    "PAWN_MIN_AREA",
-    "ReaderSettings",
-    "TileRead",
-    "_ICONS",
-    "_MODELS",
-    "_box_sum",
-    "_compass",
-    "_icon_templates",
-    "_marker_zones",
-    "_opening_offset",
-    "balance",
-    "checks_from_config",
-    "colour_features",
-    "colour_model",
-    "find_squares",
-    "find_start",
-    "read_enigma",
-    "read_icon",
-    "read_tile",
-    "reading_order",
-    "rectify",
-    "seen_mask",
-    "settings_from_config",
-]
+__all__ = ["read_enigma"]
 
+#: the straightened table reaches this many tiles past the marker frame: a table reaching
+#: past the markers is seen (and asked about), not cut off
+MARGIN_TILES = 1.5
+#: a start-face match scoring this or more gives the pack's start tile full confidence
+FULL_FACE_SCORE = 0.7
+#: the highest confidence of a start tile with a networker seen on it
+PAWN_ON_START_CONFIDENCE = 0.5
+#: the highest confidence of a start tile that is not the one the game expects
+WRONG_START_CONFIDENCE = 0.3
+#: times a square is cut again where its openings say the tile lies
+RECUT_ROUNDS = 2
+#: a square is cut again when its openings lie at least this far off (pixels: less is noise)
+RECUT_MIN_PX = 1.0
+#: ... and at most this share of a tile off (farther is a misread, not a shifted tile)
+RECUT_MAX_SHARE = 0.15
 
 
 # ---------------------------------------------------------------------------- the reader
@@ -124,7 +85,7 @@ def _read_start(balanced: np.ndarray, xy: tuple[float, float], score: float, pac
     (``expected``) that differs from the one seen is a question."""
     p = st.px_per_tile
     read, found = read_tile(cv2.getRectSubPix(balanced, (p, p), xy), (0, 0), pack, model, st)
-    face_conf = float(np.clip(score / 0.7, 0.0, 1.0))
+    face_conf = float(np.clip(score / FULL_FACE_SCORE, 0.0, 1.0))
     if not read.problems and read.confidence >= st.min_confidence and read.tile.links:
         seen, conf, nets = read.tile, read.confidence, found
     else:
@@ -133,12 +94,12 @@ def _read_start(balanced: np.ndarray, xy: tuple[float, float], score: float, pac
     problems: tuple[str, ...] = ()
     if found and not nets:
         # networkers never stand on the start tile, but a pawn seen there is said, not dropped
-        conf = min(conf, 0.5)
+        conf = min(conf, PAWN_ON_START_CONFIDENCE)
         colours = ", ".join(sorted({n.colour for n in found}))
         problems = (f"a networker ({colours}) seems to stand on the start tile: "
                     "is it read right?",)
     if expected is not None and not _same_structure(seen, expected, pack):
-        conf = min(conf, 0.3)
+        conf = min(conf, WRONG_START_CONFIDENCE)
         problems = (*problems,
                     f"the start tile seen ({_describe(seen)}) is not the game's start tile "
                     f"({_describe(expected)}): is the right start tile on the table?")
@@ -168,87 +129,87 @@ def _check_frame(frame: object) -> np.ndarray:
     return np.ascontiguousarray(frame[:, :, :3])
 
 
-def read_enigma(
-    frame: np.ndarray,
-    pack: EnigmaPack,
-    cfg: Any = None,
-    *,
-    geometry: TableGeometry | None = None,
-    settings: ReaderSettings | None = None,
-    start_tile: Tile | None = None,
-) -> EnigmaRead:
-    """Read the Enigma table from one BGR frame.
-
-    Raises FrameRefusedError (exit 4) for a frame without the table markers, a bad homography,
-    a blurred frame or one without the start tile near the middle; UnreadableImageError
-    (exit 2) for something that is not an image.
-    """
-    t0 = time.perf_counter()
-    frame = _check_frame(frame)
-    geo = geometry or geometry_from_config(cfg, pack)
-    st = settings or settings_from_config(cfg)
+def _straighten(frame: np.ndarray, geo: TableGeometry, st: ReaderSettings
+                ) -> tuple[PlaneFit, np.ndarray, np.ndarray, np.ndarray, int]:
+    """Find the table markers and straighten the table with a margin around them. Returns
+    the fit, the straightened image, the plane-to-image map, the mask of what the camera saw
+    and the margin (pixels)."""
     p = st.px_per_tile
-    fit = locate(frame, geo.layout, checks=checks_from_config(cfg))
-    # the marker frame and a tile and a half around it: a table reaching past the markers
-    # is seen (and asked about), not cut off
-    margin = int(round(1.5 * p))
+    fit = locate(frame, geo.layout, checks=st.checks)
+    margin = int(round(MARGIN_TILES * p))
     canon, plane_to_canon = rectify(frame, fit, geo, p, margin_px=margin)
     seen = seen_mask(frame.shape, fit, plane_to_canon, (canon.shape[1], canon.shape[0]))
-    gray = cv2.cvtColor(canon, cv2.COLOR_BGR2GRAY)
-    t1 = time.perf_counter()
-    sx, sy, score = find_start(gray, pack, p, st)
-    sharp = float(cv2.Laplacian(cv2.getRectSubPix(gray, (p, p), (sx, sy)), cv2.CV_32F).var())
+    return fit, canon, plane_to_canon, seen, margin
+
+
+def _refuse_blurred(gray: np.ndarray, start_xy: tuple[float, float], st: ReaderSettings
+                    ) -> None:
+    """Refuse the frame when the start tile is too blurred to read."""
+    p = st.px_per_tile
+    sharp = float(cv2.Laplacian(cv2.getRectSubPix(gray, (p, p), start_xy), cv2.CV_32F).var())
     if sharp < st.blur_min_variance:
         raise FrameRefusedError(
             f"the table is too blurred to read (sharpness {sharp:.0f}, needs "
             f"{st.blur_min_variance:.0f}): hold the camera still and refocus",
             reason="blurred",
         )
-    balanced = balance(canon, (sx, sy), pack, p)
-    h, w = canon.shape[:2]
-    squares, questions, edge_notes = find_squares(
-        balanced, (sx, sy), pack, p, _marker_zones(geo, plane_to_canon), st,
-        seen=seen, area=(margin, margin, w - margin, h - margin),
-    )
+
+
+def _read_placed(balanced: np.ndarray, at: Pos, squares: dict[Pos, tuple[float, float]],
+                 final: dict[Pos, tuple[float, float]], pack: EnigmaPack, model: ColourModel,
+                 st: ReaderSettings) -> tuple[TileRead, list[NetworkerRead]]:
+    """Read the tile at ``at``: its square is predicted from its neighbours' final places,
+    then moved to where its own openings say the tile lies (lens distortion and hand
+    placement bend the ideal grid by a few pixels). Records the square's final place."""
+    p = st.px_per_tile
+    preds = [(final[nb][0] + (at[0] - nb[0]) * p, final[nb][1] + (at[1] - nb[1]) * p)
+             for nb in ((at[0] - 1, at[1]), (at[0] + 1, at[1]), (at[0], at[1] - 1),
+                        (at[0], at[1] + 1)) if nb in final]
+    cx, cy = ((float(np.mean([q[0] for q in preds])), float(np.mean([q[1] for q in preds])))
+              if preds else squares[at])
+    read, found = read_tile(cv2.getRectSubPix(balanced, (p, p), (cx, cy)), at, pack, model, st)
+    for _ in range(RECUT_ROUNDS):
+        dx, dy = read.offset
+        if math.hypot(dx, dy) < RECUT_MIN_PX or math.hypot(dx, dy) > RECUT_MAX_SHARE * p:
+            break
+        cx, cy = cx + dx, cy + dy
+        read, found = read_tile(cv2.getRectSubPix(balanced, (p, p), (cx, cy)), at, pack,
+                                model, st)
+    final[at] = (cx, cy)
+    return read, found
+
+
+def _read_tiles(balanced: np.ndarray, squares: dict[Pos, tuple[float, float]],
+                start: tuple[float, float, float], pack: EnigmaPack, st: ReaderSettings,
+                start_tile: Tile | None) -> tuple[dict[Pos, TileRead], list[NetworkerRead]]:
+    """Read every square from the start tile outwards (``start``: its x, y and face score)."""
+    sx, sy, score = start
     model = colour_model(pack)
-    t2 = time.perf_counter()
     tiles: dict[Pos, TileRead] = {}
     nets: list[NetworkerRead] = []
-    # from the start tile outwards: each square is predicted from its neighbours' final
-    # places, then moved to where its own openings say the tile lies (lens distortion and
-    # hand placement bend the ideal grid by a few pixels)
     final: dict[Pos, tuple[float, float]] = {(0, 0): (sx, sy)}
     order = sorted(squares, key=lambda a: (abs(a[0]) + abs(a[1]), a[1], a[0]))
     for at in order:
         if at == (0, 0):
             read, found = _read_start(balanced, (sx, sy), score, pack, model, st, start_tile)
-            tiles[at] = read
-            nets.extend(found)
-            continue
-        preds = [(final[nb][0] + (at[0] - nb[0]) * p, final[nb][1] + (at[1] - nb[1]) * p)
-                 for nb in ((at[0] - 1, at[1]), (at[0] + 1, at[1]), (at[0], at[1] - 1),
-                            (at[0], at[1] + 1)) if nb in final]
-        cx, cy = ((float(np.mean([q[0] for q in preds])), float(np.mean([q[1] for q in preds])))
-                  if preds else squares[at])
-        read, found = read_tile(cv2.getRectSubPix(balanced, (p, p), (cx, cy)), at, pack,
-                                model, st)
-        for _ in range(2):
-            dx, dy = read.offset
-            if math.hypot(dx, dy) < 1.0 or math.hypot(dx, dy) > 0.15 * p:
-                break
-            cx, cy = cx + dx, cy + dy
-            read, found = read_tile(cv2.getRectSubPix(balanced, (p, p), (cx, cy)), at, pack,
-                                    model, st)
-        final[at] = (cx, cy)
+        else:
+            read, found = _read_placed(balanced, at, squares, final, pack, model, st)
         tiles[at] = read
         nets.extend(found)
-    # a tile at the table's seen edge is read but not trusted: the table may go on there
+    return tiles, nets
+
+
+def _mark_edges(tiles: dict[Pos, TileRead], edge_notes: list[EdgeNote]) -> None:
+    """A tile at the table's seen edge is read but not trusted: the table may go on there."""
     for note in edge_notes:
         if note.at in tiles:
             read = tiles[note.at]
             tiles[note.at] = replace(read, confidence=min(read.confidence, EDGE_CONFIDENCE),
                                      problems=(*read.problems, note.text))
-    # tiles must join the start tile through tiles
+
+
+def _reachable(tiles: dict[Pos, TileRead]) -> set[Pos]:
+    """The squares joined to the start tile through tiles."""
     reach = {(0, 0)}
     stack = [(0, 0)]
     while stack:
@@ -257,6 +218,15 @@ def read_enigma(
             if nb in tiles and nb not in reach:
                 reach.add(nb)
                 stack.append(nb)
+    return reach
+
+
+def _questions(tiles: dict[Pos, TileRead], nets: list[NetworkerRead], st: ReaderSettings
+               ) -> list[str]:
+    """What to ask the players: tiles cut off from the start tile, every tile's problems,
+    and tiles and networkers read with too little confidence."""
+    reach = _reachable(tiles)
+    questions: list[str] = []
     for at, read in sorted(tiles.items(), key=lambda kv: (kv[0][1], kv[0][0])):
         where = f"tile [{at[0]}, {at[1]}]"
         if at not in reach:
@@ -271,16 +241,44 @@ def read_enigma(
                 f"tile [{n.at[0]}, {n.at[1]}] cell {n.cell}: is there a {n.colour} "
                 f"networker? (confidence {n.confidence:.2f})"
             )
-    t3 = time.perf_counter()
-    return EnigmaRead(
-        tiles,
-        nets,
-        questions,
-        fit,
-        {
-            "locate": (t1 - t0) * 1000,
-            "grid": (t2 - t1) * 1000,
-            "tiles": (t3 - t2) * 1000,
-            "total": (t3 - t0) * 1000,
-        },
+    return questions
+
+
+def read_enigma(
+    frame: np.ndarray,
+    pack: EnigmaPack,
+    *,
+    settings: ReaderSettings = DEFAULT_SETTINGS,
+    geometry: TableGeometry | None = None,
+    start_tile: Tile | None = None,
+) -> EnigmaRead:
+    """Read the Enigma table from one BGR frame. The table lies where ``settings.table``
+    says (with the pack's tile size when it gives none), unless ``geometry`` is given.
+
+    Raises FrameRefusedError (exit 4) for a frame without the table markers, a bad homography,
+    a blurred frame or one without the start tile near the middle; UnreadableImageError
+    (exit 2) for something that is not an image.
+    """
+    t0 = time.perf_counter()
+    frame = _check_frame(frame)
+    geo = geometry or table_geometry(settings.table, pack)
+    p = settings.px_per_tile
+    fit, canon, plane_to_canon, seen, margin = _straighten(frame, geo, settings)
+    gray = cv2.cvtColor(canon, cv2.COLOR_BGR2GRAY)
+    t1 = time.perf_counter()
+    sx, sy, score = find_start(gray, pack, p, settings)
+    _refuse_blurred(gray, (sx, sy), settings)
+    balanced = balance(canon, (sx, sy), pack, p)
+    h, w = canon.shape[:2]
+    squares, questions, edge_notes = find_squares(
+        balanced, (sx, sy), pack, p, marker_zones(geo, plane_to_canon), settings,
+        seen=seen, area=(margin, margin, w - margin, h - margin),
     )
+    t2 = time.perf_counter()
+    tiles, nets = _read_tiles(balanced, squares, (sx, sy, score), pack, settings, start_tile)
+    _mark_edges(tiles, edge_notes)
+    questions.extend(_questions(tiles, nets, settings))
+    t3 = time.perf_counter()
+    timings = {"locate": (t1 - t0) * 1000, "grid": (t2 - t1) * 1000,
+               "tiles": (t3 - t2) * 1000, "total": (t3 - t0) * 1000}
+    return EnigmaRead(tiles, nets, questions, fit, timings)

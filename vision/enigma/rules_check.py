@@ -20,7 +20,7 @@ from typing import Any
 from companion.enigma.board import Board
 from companion.enigma.errors import EnigmaError
 from companion.enigma.tiles import CROSSROADS, Pos, Tile, parse_tile
-from vision.enigma.reader import EnigmaRead
+from vision.enigma.read_types import EnigmaRead
 
 
 @dataclass
@@ -109,18 +109,18 @@ class RulesOpinion:
         return not self.questions
 
 
-def second_opinion(read: EnigmaRead, accepted: AcceptedTable, *,
-                   min_confidence: float = 0.85) -> RulesOpinion:
-    """Questions for every change the rules do not allow (empty when the read is legal).
+#: up to this many new tiles every order of placing them is tried; more are tried as read
+MAX_ORDERED = 5
 
-    An older tile read below ``min_confidence`` is not compared (the reader already asks
-    about it): a doubtful read is not taken for a changed tile."""
-    board = accepted.board
-    questions: list[str] = []
-    player_of = {colour: player for player, colour in accepted.colour_of.items()}
+
+def _compare_old(read: EnigmaRead, accepted: AcceptedTable, min_confidence: float,
+                 questions: list[str]) -> tuple[dict[Pos, dict[str, str]], set[Pos]]:
+    """The accepted tiles against the read: a missing or changed tile is a question. Returns
+    each compared tile's cell names (read -> accepted) and the tiles not compared (the start
+    tile, and reads below ``min_confidence``)."""
     old_names: dict[Pos, dict[str, str]] = {}
     doubtful: set[Pos] = set()
-    for at, placed in board.tiles.items():
+    for at, placed in accepted.board.tiles.items():
         got = read.tiles.get(at)
         if got is None:
             questions.append(f"tile [{at[0]}, {at[1]}] is missing from the frame: tiles are "
@@ -134,6 +134,57 @@ def second_opinion(read: EnigmaRead, accepted: AcceptedTable, *,
             questions.append(f"tile [{at[0]}, {at[1]}] looks different from the accepted one")
         else:
             old_names[at] = names
+    return old_names, doubtful
+
+
+def _play(read: EnigmaRead, accepted: AcceptedTable, order: tuple[Pos, ...],
+          seen_by_tile: dict[Pos, list[Any]]) -> tuple[Board, list[str]]:
+    """Place the new tiles in ``order``, each with its networker, scoring closed systems;
+    the board reached and the rule problems met (it stops at the first tile refused)."""
+    player_of = {colour: player for player, colour in accepted.colour_of.items()}
+    trial = accepted.board
+    problems: list[str] = []
+    for at in order:
+        tile = read.tiles[at].tile
+        why = trial.placement_problem(tile, at, 0, require_edge_match=accepted.require_edge_match)
+        if why is not None:
+            problems.append(f"tile [{at[0]}, {at[1]}]: {why}")
+            break
+        trial = trial.place(tile, at, 0, require_edge_match=accepted.require_edge_match)
+        for n in seen_by_tile.get(at, [])[:1]:
+            player = player_of.get(n.colour, n.colour)
+            why = trial.networker_problem(at, n.cell, player, rule=accepted.rule)
+            if why is not None:
+                problems.append(f"networker on tile [{at[0]}, {at[1]}] cell {n.cell}: {why}")
+            else:
+                trial = trial.put_networker(at, n.cell, player, rule=accepted.rule)
+        trial, _ = trial.score_closed(at)
+    return trial, problems
+
+
+def _best_order(read: EnigmaRead, accepted: AcceptedTable, new: list[Pos],
+                seen_by_tile: dict[Pos, list[Any]]) -> tuple[Board, list[str]] | None:
+    """An order in which every new tile is legal (with no problems), else the first order's
+    board and problems; None without new tiles to order."""
+    best: tuple[Board, list[str]] | None = None
+    for order in itertools.permutations(new) if len(new) <= MAX_ORDERED else [tuple(new)]:
+        trial, problems = _play(read, accepted, order, seen_by_tile)
+        if not problems:
+            return (trial, [])
+        if best is None:
+            best = (trial, problems)
+    return best
+
+
+def second_opinion(read: EnigmaRead, accepted: AcceptedTable, *,
+                   min_confidence: float = 0.85) -> RulesOpinion:
+    """Questions for every change the rules do not allow (empty when the read is legal).
+
+    An older tile read below ``min_confidence`` is not compared (the reader already asks
+    about it): a doubtful read is not taken for a changed tile."""
+    board = accepted.board
+    questions: list[str] = []
+    old_names, doubtful = _compare_old(read, accepted, min_confidence, questions)
     new = sorted((at for at in read.tiles if at not in board.tiles),
                  key=lambda a: (a[1], a[0]))
     if accepted.solvers is not None and len(new) > accepted.solvers:
@@ -146,32 +197,7 @@ def second_opinion(read: EnigmaRead, accepted: AcceptedTable, *,
         if len(seen_by_tile.get(at, [])) > 1:
             questions.append(f"tile [{at[0]}, {at[1]}] carries {len(seen_by_tile[at])} "
                              "networkers; a solver puts at most one on the tile just placed")
-    # find an order in which every new tile is legal; play it with its networker
-    best: tuple[Board, list[str]] | None = None
-    for order in itertools.permutations(new) if len(new) <= 5 else [tuple(new)]:
-        trial = board
-        problems: list[str] = []
-        for at in order:
-            tile = read.tiles[at].tile
-            why = trial.placement_problem(tile, at, 0,
-                                          require_edge_match=accepted.require_edge_match)
-            if why is not None:
-                problems.append(f"tile [{at[0]}, {at[1]}]: {why}")
-                break
-            trial = trial.place(tile, at, 0, require_edge_match=accepted.require_edge_match)
-            for n in seen_by_tile.get(at, [])[:1]:
-                player = player_of.get(n.colour, n.colour)
-                why = trial.networker_problem(at, n.cell, player, rule=accepted.rule)
-                if why is not None:
-                    problems.append(f"networker on tile [{at[0]}, {at[1]}] cell {n.cell}: {why}")
-                else:
-                    trial = trial.put_networker(at, n.cell, player, rule=accepted.rule)
-            trial, _ = trial.score_closed(at)
-        if not problems:
-            best = (trial, [])
-            break
-        if best is None:
-            best = (trial, problems)
+    best = _best_order(read, accepted, new, seen_by_tile)
     expected = best[0] if best else board
     questions.extend(best[1] if best else [])
     # networkers on old tiles: those still expected must be seen, no new ones may appear

@@ -12,9 +12,9 @@ import numpy as np
 
 from companion.enigma.tiles import Pos
 from vision.enigma.colours import colour_features
+from vision.enigma.geometry import TableGeometry
 from vision.enigma.pack import EnigmaPack
-from vision.enigma.read_types import ReaderSettings
-from vision.enigma.synth.render import TableGeometry
+from vision.enigma.settings import ReaderSettings
 from vision.errors import FrameRefusedError
 from vision.markers import PlaneFit
 from vision.warp import warp_perspective
@@ -103,7 +103,9 @@ def balance(
     return np.clip(canon.astype(np.float32) * gains, 0, 255).astype(np.uint8)
 
 
-def _marker_zones(geometry: TableGeometry, plane_to_canon: np.ndarray) -> list[tuple[float, ...]]:
+def marker_zones(geometry: TableGeometry, plane_to_canon: np.ndarray) -> list[tuple[float, ...]]:
+    """The table markers' squares, grown to twice their side, in the straightened image
+    (x0, y0, x1, y1): no tile is looked for there."""
     zones: list[tuple[float, ...]] = []
     for cx, cy in geometry.layout.centres_mm:
         half = geometry.layout.size_mm
@@ -138,6 +140,138 @@ class EdgeNote:
     text: str
 
 
+#: half the side (share of a tile) of a square's middle, where it is judged tile or table
+SQUARE_MIDDLE = 0.35
+#: hand placement: a tile may stick out of its square this share of a tile past the markers
+#: before it is noted as lying past them
+PLACEMENT_SLACK = 0.12
+#: a square's middle with less than this share counted (not a marker zone) is a marker
+MIN_COUNTED = 0.3
+#: ... when at least this share of it was seen; less seen is a square out of sight
+MIN_SEEN = 0.15
+#: the share of a square that must be seen for it to be read (the rest is rounding)
+WHOLLY_SEEN = 0.995
+#: a square the picture cuts whose seen middle is at least this share tile: the table goes on
+CUT_TILE = 0.5
+#: a square whose middle is more than this share tile but not occupied is a question
+PARTLY_COVERED = 0.3
+
+
+@dataclass(frozen=True)
+class _Cover:
+    """Integral images over the straightened table: tile pixels (counted ones only), seen
+    pixels, and counted pixels (seen, outside the markers' zones)."""
+
+    tile: np.ndarray
+    seen: np.ndarray
+    counted: np.ndarray
+    width: int
+    height: int
+
+
+def _cover(canon: np.ndarray, pack: EnigmaPack, zones: list[tuple[float, ...]],
+           seen: np.ndarray | None) -> _Cover:
+    """Which pixels show tile rather than table, which were seen and which count."""
+    feats = colour_features(canon)
+    tile_f = colour_features(np.array(pack.colour("tile"), np.float32))
+    table_f = colour_features(np.array(pack.colour("table"), np.float32))
+    # weight chromaticity over brightness: light changes brightness, not what a pixel is
+    wgt = np.array([1.0, 1.0, 0.5], np.float32)
+    d_tile = (((feats - tile_f) * wgt) ** 2).sum(axis=-1)
+    d_table = (((feats - table_f) * wgt) ** 2).sum(axis=-1)
+    h, w = d_tile.shape
+    if seen is None:
+        seen = np.ones((h, w), bool)
+    # the markers' white paper is no tile: their zones count as neither tile nor table
+    counted = seen.copy()
+    for z in zones:
+        counted[max(0, int(z[1])):max(0, int(z[3]) + 1), max(0, int(z[0])):max(0, int(z[2]) + 1)] \
+            = False
+    on_tile = ((d_tile < d_table) & counted).astype(np.float32)
+    return _Cover(cv2.integral(on_tile), cv2.integral(seen.astype(np.float32)),
+                  cv2.integral(counted.astype(np.float32)), w, h)
+
+
+@dataclass(frozen=True)
+class _Square:
+    """What is seen of one grid square (pixel counts from :class:`_Cover`)."""
+
+    area_px: int  # pixels of its middle
+    seen_whole: float  # share of the whole square seen
+    seen_inner: float  # pixels of its middle seen
+    counted_inner: float  # pixels of its middle counted
+    tile_inner: float  # pixels of its middle that show tile
+    box: tuple[int, int, int, int]  # the whole square (x0, y0, x1, y1)
+
+
+def _measure(cover: _Cover, centre: tuple[float, float], inner: float, p: int) -> _Square:
+    """How much of the square around ``centre`` was seen, counted and shows tile: in its
+    middle (``inner`` pixels either side), and seen over the whole square (a square must be
+    seen whole, not only its middle, to be read)."""
+    cx, cy = centre
+    xa, xb = int(cx - inner), int(cx + inner)
+    ya, yb = int(cy - inner), int(cy + inner)
+    fa, fb = int(cx - p / 2), int(cx + p / 2)
+    ga, gb = int(cy - p / 2), int(cy + p / 2)
+    whole = max(1, (fb - fa) * (gb - ga))
+    return _Square(max(1, (xb - xa) * (yb - ya)), _box_sum(cover.seen, fa, ga, fb, gb) / whole,
+                   _box_sum(cover.seen, xa, ya, xb, yb), _box_sum(cover.counted, xa, ya, xb, yb),
+                   _box_sum(cover.tile, xa, ya, xb, yb), (fa, ga, fb, gb))
+
+
+def _cut_question(at: Pos, centre: tuple[float, float], box: tuple[int, int, int, int],
+                  cover: _Cover) -> str:
+    """The question about a square the picture (or the straightened area) cuts while what
+    is seen of it is tile: where the unseen part lies, the side the table goes on."""
+    i, j = at
+    fa, ga, fb, gb = box
+    c, d = int(centre[0]), int(centre[1])
+    west = _box_sum(cover.seen, fa, ga, c, gb)
+    east = _box_sum(cover.seen, c, ga, fb, gb)
+    north, south = (_box_sum(cover.seen, fa, ga, fb, d), _box_sum(cover.seen, fa, d, fb, gb))
+    dx, dy = west - east, north - south  # the less seen half is cut
+    if fa < 0 or ga < 0 or fb > cover.width or gb > cover.height:
+        return (f"square [{i}, {j}]: the table reaches too far past the markers at "
+                f"the {_compass(dx, dy)} to be read: move the markers so the whole "
+                "table lies between them")
+    return (f"square [{i}, {j}]: the table continues past the edge of the "
+            f"picture at the {_compass(dx, dy)}: move the camera or the markers "
+            "so the whole table is seen")
+
+
+def _past_markers(at: Pos, centre: tuple[float, float], p: int,
+                  area: tuple[float, float, float, float]) -> EdgeNote | None:
+    """A note when the tile at ``at`` sticks out of the marker frame ``area`` by more than
+    hand placement explains."""
+    cx, cy = centre
+    ax0, ay0, ax1, ay1 = area
+    outside = {
+        "west": ax0 - (cx - p / 2), "east": (cx + p / 2) - ax1,
+        "north": ay0 - (cy - p / 2), "south": (cy + p / 2) - ay1}
+    side, by = max(outside.items(), key=lambda kv: kv[1])
+    if by <= PLACEMENT_SLACK * p:
+        return None
+    return EdgeNote(at, (f"it lies past the table markers at the {side}: move the markers so "
+                         "the whole table lies between them"))
+
+
+def _blind_neighbours(squares: dict[Pos, tuple[float, float]], blind: set[Pos],
+                      continues: set[Pos], i_range: range, j_range: range) -> list[EdgeNote]:
+    """A tile beside a square the camera did not see: the table may go on there."""
+    notes: list[EdgeNote] = []
+    for (i, j) in sorted(squares, key=lambda a: (a[1], a[0])):
+        for di, dj in ((0, -1), (1, 0), (0, 1), (-1, 0)):
+            nb = (i + di, j + dj)
+            if nb in blind or (nb not in squares and nb not in continues
+                               and not (i_range.start <= nb[0] < i_range.stop
+                                        and j_range.start <= nb[1] < j_range.stop)):
+                notes.append(EdgeNote((i, j), (
+                    f"the square to its {_compass(di, dj)} is not wholly seen (past the edge of "
+                    "the picture or far past the markers): the table may continue there; move "
+                    "the camera or the markers")))
+    return notes
+
+
 def find_squares(
     canon: np.ndarray,
     start_xy: tuple[float, float],
@@ -156,26 +290,9 @@ def find_squares(
     inside the image. A tile past the marker frame is read but noted; a square the picture
     cuts is never read: if what is seen of it is tile, or nothing of it is seen beside a
     tile, the table may continue there and that is a question (never a smaller table)."""
-    feats = colour_features(canon)
-    tile_f = colour_features(np.array(pack.colour("tile"), np.float32))
-    table_f = colour_features(np.array(pack.colour("table"), np.float32))
-    # weight chromaticity over brightness: light changes brightness, not what a pixel is
-    wgt = np.array([1.0, 1.0, 0.5], np.float32)
-    d_tile = (((feats - tile_f) * wgt) ** 2).sum(axis=-1)
-    d_table = (((feats - table_f) * wgt) ** 2).sum(axis=-1)
-    h, w = d_tile.shape
-    if seen is None:
-        seen = np.ones((h, w), bool)
-    # the markers' white paper is no tile: their zones count as neither tile nor table
-    counted = seen.copy()
-    for z in zones:
-        counted[max(0, int(z[1])):max(0, int(z[3]) + 1), max(0, int(z[0])):max(0, int(z[2]) + 1)] \
-            = False
-    on_tile = ((d_tile < d_table) & counted).astype(np.float32)
-    integral = cv2.integral(on_tile)
-    seen_int = cv2.integral(seen.astype(np.float32))
-    counted_int = cv2.integral(counted.astype(np.float32))
-    ax0, ay0, ax1, ay1 = area if area is not None else (0.0, 0.0, float(w), float(h))
+    cover = _cover(canon, pack, zones, seen)
+    w, h = cover.width, cover.height
+    frame_area = area if area is not None else (0.0, 0.0, float(w), float(h))
     sx, sy = start_xy
     squares: dict[Pos, tuple[float, float]] = {}
     questions: list[str] = []
@@ -184,76 +301,35 @@ def find_squares(
     continues: set[Pos] = set()
     i_range = range(-int(sx // p) - 1, int((w - sx) // p) + 2)
     j_range = range(-int(sy // p) - 1, int((h - sy) // p) + 2)
-    inner = 0.35 * p
-    slack = 0.12 * p  # hand placement: a tile may stick out of its square this much
+    inner = SQUARE_MIDDLE * p
     for j in j_range:
         for i in i_range:
             cx, cy = sx + i * p, sy + j * p
             if any(z[0] < cx < z[2] and z[1] < cy < z[3] for z in zones):
                 continue
-            xa, xb = int(cx - inner), int(cx + inner)
-            ya, yb = int(cy - inner), int(cy + inner)
-            area_px = max(1, (xb - xa) * (yb - ya))
-            # the whole square (not only its middle) must have been seen to be read
-            fa, fb = int(cx - p / 2), int(cx + p / 2)
-            ga, gb = int(cy - p / 2), int(cy + p / 2)
-            whole = max(1, (fb - fa) * (gb - ga))
-            seen_whole = _box_sum(seen_int, fa, ga, fb, gb) / whole
-            seen_inner = _box_sum(seen_int, xa, ya, xb, yb)
-            counted_inner = _box_sum(counted_int, xa, ya, xb, yb)
-            if counted_inner < 0.3 * area_px and seen_inner >= 0.15 * area_px:
+            m = _measure(cover, (cx, cy), inner, p)
+            if m.counted_inner < MIN_COUNTED * m.area_px and m.seen_inner >= MIN_SEEN * m.area_px:
                 continue  # mostly a marker
-            frac = _box_sum(integral, xa, ya, xb, yb) / max(1.0, counted_inner)
-            if seen_whole < 0.995 and (i, j) != (0, 0):
+            frac = m.tile_inner / max(1.0, m.counted_inner)
+            if m.seen_whole < WHOLLY_SEEN and (i, j) != (0, 0):
                 # a square the picture (or the straightened area) cuts is never read: if
                 # what is seen of it is tile, the table goes on; else a tile beside it is
                 # doubted (its neighbour may be a tile out of sight)
-                if seen_inner < 0.15 * area_px or frac < 0.5:
+                if m.seen_inner < MIN_SEEN * m.area_px or frac < CUT_TILE:
                     blind.add((i, j))
                 else:
                     continues.add((i, j))
-                    # where the unseen part lies: the side the picture cuts the table
-                    c, d = int(cx), int(cy)
-                    west = _box_sum(seen_int, fa, ga, c, gb)
-                    east = _box_sum(seen_int, c, ga, fb, gb)
-                    north, south = (_box_sum(seen_int, fa, ga, fb, d),
-                                    _box_sum(seen_int, fa, d, fb, gb))
-                    dx, dy = west - east, north - south  # the less seen half is cut
-                    if fa < 0 or ga < 0 or fb > w or gb > h:
-                        questions.append(
-                            f"square [{i}, {j}]: the table reaches too far past the markers at "
-                            f"the {_compass(dx, dy)} to be read: move the markers so the whole "
-                            "table lies between them")
-                    else:
-                        questions.append(
-                            f"square [{i}, {j}]: the table continues past the edge of the "
-                            f"picture at the {_compass(dx, dy)}: move the camera or the markers "
-                            "so the whole table is seen")
+                    questions.append(_cut_question((i, j), (cx, cy), m.box, cover))
                 continue
             if frac >= settings.occupied_min or (i, j) == (0, 0):
                 squares[(i, j)] = (cx, cy)
-                outside = {
-                    "west": ax0 - (cx - p / 2), "east": (cx + p / 2) - ax1,
-                    "north": ay0 - (cy - p / 2), "south": (cy + p / 2) - ay1}
-                side, by = max(outside.items(), key=lambda kv: kv[1])
-                if by > slack:
-                    notes.append(EdgeNote((i, j), (
-                        f"it lies past the table markers at the {side}: move the markers so "
-                        "the whole table lies between them")))
-            elif frac > 0.3:
+                note = _past_markers((i, j), (cx, cy), p, frame_area)
+                if note is not None:
+                    notes.append(note)
+            elif frac > PARTLY_COVERED:
                 questions.append(
                     f"square [{i}, {j}]: partly covered ({frac:.0%} tile): is a "
                     "tile lying off the grid?"
                 )
-    # a tile beside a square the camera did not see: the table may go on there
-    for (i, j) in sorted(squares, key=lambda a: (a[1], a[0])):
-        for di, dj in ((0, -1), (1, 0), (0, 1), (-1, 0)):
-            nb = (i + di, j + dj)
-            if nb in blind or (nb not in squares and nb not in continues
-                               and not (i_range.start <= nb[0] < i_range.stop
-                                        and j_range.start <= nb[1] < j_range.stop)):
-                notes.append(EdgeNote((i, j), (
-                    f"the square to its {_compass(di, dj)} is not wholly seen (past the edge of "
-                    "the picture or far past the markers): the table may continue there; move "
-                    "the camera or the markers")))
+    notes += _blind_neighbours(squares, blind, continues, i_range, j_range)
     return squares, questions, notes

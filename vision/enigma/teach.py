@@ -22,22 +22,26 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any
 
 import cv2
 import numpy as np
 
 from companion.enigma.catalogue import CATEGORIES
 from vision.art_pack import BGR
+from vision.enigma.colours import colour_features
+from vision.enigma.geometry import TableGeometry, table_geometry
 from vision.enigma.pack import PLAIN_COLOURS, EnigmaPack
-from vision.enigma.reader import ReaderSettings, balance, colour_features, find_start, rectify
-from vision.enigma.synth.render import TableGeometry, geometry_from_config
+from vision.enigma.settings import DEFAULT_SETTINGS, DEFAULT_TABLE, TableSettings
+from vision.enigma.squares import balance, find_start, rectify
 from vision.errors import ArtPackError, FrameRefusedError
 from vision.markers import locate
 from vision.warp import warp_affine, warp_perspective
 
 #: px per mm of the straightened frame used while teaching
 TEACH_PX_PER_MM = 4.0
+#: the start face's likeness accepted while teaching: the pack being taught is not yet the
+#: table's, so its start face matches the table's start tile less well than when reading
+TEACH_START_MIN_SCORE = 0.3
 
 
 def _plane(frame: np.ndarray, geometry: TableGeometry) -> tuple[np.ndarray, np.ndarray]:
@@ -54,11 +58,12 @@ def _balanced_plane(frame: np.ndarray, pack: EnigmaPack, geometry: TableGeometry
                     ) -> tuple[np.ndarray, np.ndarray]:
     """The straightened table with its colour cast removed as the reader removes it (the
     start tile given its pack colours), so taught colours match what the reader compares."""
-    p = ReaderSettings().px_per_tile
+    p = DEFAULT_SETTINGS.px_per_tile
     fit = locate(frame, geometry.layout)
     canon, plane_to_canon = rectify(frame, fit, geometry, p)
     gray = cv2.cvtColor(canon, cv2.COLOR_BGR2GRAY)
-    sx, sy, _ = find_start(gray, pack, p, ReaderSettings(start_min_score=0.3))
+    sx, sy, _ = find_start(gray, pack, p,
+                           replace(DEFAULT_SETTINGS, start_min_score=TEACH_START_MIN_SCORE))
     return balance(canon, (sx, sy), pack, p), plane_to_canon
 
 
@@ -77,20 +82,20 @@ def _median_colour(image: np.ndarray, centre: tuple[float, float], radius: float
     return _as_bgr(np.median(image[disc], axis=0))
 
 
-def teach_start(frame: np.ndarray, base: EnigmaPack, cfg: Any = None, *,
+def teach_start(frame: np.ndarray, base: EnigmaPack, *, table: TableSettings = DEFAULT_TABLE,
                 face_px: int = 128) -> EnigmaPack:
     """The pack with the start tile's face, the tile size and the table and tile colours
     learned from a frame showing the start tile alone near the middle of the table."""
-    geometry = geometry_from_config(cfg, base)
+    geometry = table_geometry(table, base)
     image, _ = _plane(frame, geometry)
     h, w = image.shape[:2]
     # the table is what the frame mostly shows; the start tile is what differs near the middle
     ring = np.zeros((h, w), bool)
     m = int(0.15 * min(h, w))
     ring[m:2 * m, :] = ring[h - 2 * m:h - m, :] = True
-    table = np.median(image[ring], axis=0).astype(np.float32)
+    table_bgr = np.median(image[ring], axis=0).astype(np.float32)
     feats = colour_features(image)
-    diff = np.sqrt(((feats - colour_features(table)) ** 2).sum(axis=-1))
+    diff = np.sqrt(((feats - colour_features(table_bgr)) ** 2).sum(axis=-1))
     mask = (diff > 12.0).astype(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))
@@ -120,17 +125,18 @@ def teach_start(frame: np.ndarray, base: EnigmaPack, cfg: Any = None, *,
     pixels = face[border].astype(np.float32)
     bright = pixels[pixels.sum(axis=1) >= np.percentile(pixels.sum(axis=1), 40)]
     tile = _as_bgr(np.median(bright, axis=0))
-    colours = {**base.colours, "table": _as_bgr(table), "tile": tile}
+    colours = {**base.colours, "table": _as_bgr(table_bgr), "tile": tile}
     return replace(base, start=face, colours=colours,
                    sizes={**base.sizes, "tile_mm": round(float(tile_mm), 1)})
 
 
 def teach_colours(frame: np.ndarray, base: EnigmaPack, samples: Mapping[str, tuple[float, float]],
-                  cfg: Any = None, *, radius_mm: float | None = None) -> EnigmaPack:
+                  *, table: TableSettings = DEFAULT_TABLE, radius_mm: float | None = None
+                  ) -> EnigmaPack:
     """The pack with the colours named in ``samples`` (name -> point in marker-frame mm)
     measured in ``frame``. Names: a plain colour (``channel``, ``tile``, ``table``...),
     ``cells.<colour>``, ``networkers.<player colour>`` or ``angular.<letter>``."""
-    geometry = geometry_from_config(cfg, base)
+    geometry = table_geometry(table, base)
     image, to_img = _balanced_plane(frame, base, geometry)
     scale = to_img[0, 0]
     r = (radius_mm if radius_mm is not None else
@@ -157,12 +163,12 @@ def teach_colours(frame: np.ndarray, base: EnigmaPack, samples: Mapping[str, tup
 
 
 def teach_icons(frame: np.ndarray, base: EnigmaPack, centres: Mapping[str, tuple[float, float]],
-                cfg: Any = None, *, size: int = 128) -> EnigmaPack:
+                *, table: TableSettings = DEFAULT_TABLE, size: int = 128) -> EnigmaPack:
     """The pack with the four category icons, cut from the middles of tiles of each category
     (``centres``: category -> the tile's centre in marker-frame mm)."""
     if sorted(centres) != sorted(CATEGORIES):
         raise ArtPackError(f"teach all four icons ({', '.join(CATEGORIES)}) at once")
-    geometry = geometry_from_config(cfg, base)
+    geometry = table_geometry(table, base)
     image, to_img = _plane(frame, geometry)
     half = base.icon_radius / 0.8 * geometry.tile_mm * TEACH_PX_PER_MM
     icons = {}

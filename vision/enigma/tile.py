@@ -1,29 +1,97 @@
 """Enigma reader, one tile: its structure, ports, links and icon read from the rectified square
-(:func:`read_tile`), and the reading order of the squares. See :mod:`vision.enigma.reader`.
+(:func:`read_tile`), in named stages. See :mod:`vision.enigma.reader`.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
 from companion.enigma.tiles import SIDES, Endpoint, Port, Pos, Tile
-from vision.enigma.cells import disc, find_cells
+from vision.enigma.cells import Cell, disc, find_cells
 from vision.enigma.colours import ColourModel, colour_features
+from vision.enigma.layout import port_point, reading_order
 from vision.enigma.networkers import read_networkers
 from vision.enigma.pack import EnigmaPack
-from vision.enigma.read_types import NetworkerRead, ReaderSettings, TileRead
+from vision.enigma.read_types import NetworkerRead, TileRead
+from vision.enigma.settings import ReaderSettings
 from vision.enigma.skeleton import endpoints, skeletonize
-from vision.enigma.synth.art import port_point
 
 # ---------------------------------------------------------------------------- one tile
 
 #: how far in from the patch's sides (share of a tile) the table and the tile's edge line
 #: cannot show: a square placed a little off the tile still has them only outside this
 INNER_MARGIN = 0.07
+#: the outermost share of a tile may show the gap to the next tile or the table; it is also
+#: where an opening's window starts
+EDGE_SHARE = 0.035
+#: an opening's window reaches this share of a tile in from its side
+WINDOW_DEPTH = 0.13
+#: two cells farther apart than this share of a tile are never joined by a short channel
+NEAR_CELLS = 0.6
+#: half-width (share of a tile) of the corridor along the line between two near cells
+CORRIDOR = 0.09
+#: cells whose outlines come within this share of a tile may hide a short channel in the blur
+OUTLINE_REACH = 0.08
+#: a dark-stroke score of an opening at or above this says "channel"; between the two
+#: bounds of :data:`UNCLEAR_OPENING` it says nothing clearly
+DARK_OPENING = 0.5
+UNCLEAR_OPENING = (0.3, 0.7)
+#: a piece of channel smaller than this many channel widths squared is noise
+MIN_PIECE = 0.6
+#: a piece thinner than this share of the channel width is a sliver (an edge line, a shadow)
+MIN_PIECE_WIDTH = 0.6
+#: a hole in a piece larger than this share of a pawn's disc is something round on it
+ROUND_HOLE = 0.25
+#: near cells whose line shows a bright gap of at most this many pixels are joined...
+JOINED_GAP_PX = 1.5
+#: ... and of at least this many pixels are apart; between the two, the tile is asked about
+APART_GAP_PX = 3.0
+#: the confidence left by an unclear opening, a broken channel end, a crossing, a hidden cell
+UNCLEAR_CONFIDENCE = 0.5
+DOUBTFUL_CONFIDENCE = 0.4
+HIDDEN_CONFIDENCE = 0.3
+
+
+class _Doubts:
+    """The problems seen on a tile, in the order seen, and the confidence they leave."""
+
+    def __init__(self) -> None:
+        self.problems: list[str] = []
+        self.confidence = 1.0
+
+    def lower(self, cap: float) -> None:
+        self.confidence = min(self.confidence, cap)
+
+    def add(self, problem: str, cap: float) -> None:
+        self.problems.append(problem)
+        self.lower(cap)
+
+
+@dataclass(frozen=True)
+class _Labels:
+    """A tile's patch named pixel by pixel (see :func:`_label_patch`)."""
+
+    feats: np.ndarray  # colour features of the balanced patch
+    labels: np.ndarray  # colour class per pixel, networkers left out
+    all_labels: np.ndarray  # colour class per pixel, networkers in
+    kind_map: np.ndarray  # the kind ("tile", "channel"...) of each pixel's class
+    dark: np.ndarray  # darker than midway between tile and channel: a stroke by brightness
+
+
+@dataclass(frozen=True)
+class _Windows:
+    """Where openings are looked for: the band ``depth0..depth1`` pixels in from each side and
+    each opening position's window in it (``half_w`` pixels either side of the position)."""
+
+    depth0: int
+    depth1: int
+    half_w: float
+    windows: dict[Port, np.ndarray]
 
 
 def _inside(p: int, margin: int) -> np.ndarray:
@@ -33,28 +101,10 @@ def _inside(p: int, margin: int) -> np.ndarray:
     return mask
 
 
-
-def reading_order(points: list[tuple[float, float]], *, row_gap: float = 0.12) -> list[int]:
-    """Indices of unit-tile points in reading order: rows top to bottom (points less than
-    ``row_gap`` apart in y share a row), then left to right. Cells are named a, b, c so."""
-    by_y = sorted(range(len(points)), key=lambda i: points[i][1])
-    rows: list[list[int]] = []
-    for i in by_y:
-        if rows and points[i][1] - points[rows[-1][-1]][1] < row_gap:
-            rows[-1].append(i)
-        else:
-            rows.append([i])
-    return [i for row in rows for i in sorted(row, key=lambda k: points[k][0])]
-
-
-def read_tile(
-    patch: np.ndarray, at: Pos, pack: EnigmaPack, model: ColourModel, settings: ReaderSettings
-) -> tuple[TileRead, list[NetworkerRead]]:
-    """Read one tile's conduit side from its straightened patch (north up)."""
+def _label_patch(patch: np.ndarray, pack: EnigmaPack, model: ColourModel) -> _Labels:
+    """Balance the patch to the pack's tile colour (light varies over the table) and name
+    each pixel by the nearest pack colour."""
     p = patch.shape[0]
-    problems: list[str] = []
-    conf = 1.0
-    # local balance: the tile's own background is the pack's tile colour (light varies)
     px = patch.reshape(-1, 3).astype(np.float32)
     border = np.zeros((p, p), bool)
     b = max(2, p // 10)
@@ -76,75 +126,70 @@ def read_tile(
     tile_i, channel_i = model.index("tile"), model.index("channel")
     mid = 0.5 * (model.centres[tile_i, 2] + model.centres[channel_i, 2])
     labels = np.where(misnamed, np.where(feats[..., 2] < mid, channel_i, tile_i), labels)
-    kind_map = kinds[labels]
-    rc = pack.cell_radius * p
-    rn = pack.networker_radius * p
-    cw = pack.channel_width * p
-    # ---- cells, then the networkers standing on them
-    cells, cell_problems, cell_conf = find_cells(labels, feats, model, pack)
-    cells, net_problems, net_conf = read_networkers(cells, feats, all_labels, model, pack)
-    problems += cell_problems + net_problems
-    conf = min(conf, cell_conf, net_conf)
-    order = reading_order([(c.centre[0] / p, c.centre[1] / p) for c in cells])
-    cells = [cells[i] for i in order]
-    cell_ids = [chr(ord("a") + i) for i in range(len(cells))]
-    # ---- channels: the mask without the cells, then pieces and their contacts
-    channel = (kind_map == "channel").astype(np.uint8)
-    channel = cv2.morphologyEx(channel, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
-    # the outermost pixels may show the gap to the next tile or the table: not this tile's
-    edge_px = max(2, int(round(0.035 * p)))
-    channel[:edge_px, :] = channel[-edge_px:, :] = 0
-    channel[:, :edge_px] = channel[:, -edge_px:] = 0
-    # darker than midway between tile and channel: a channel's stroke by brightness alone
     dark = feats[..., 2] < 0.5 * (model.centres[model.index("tile"), 2]
                                   + model.centres[model.index("channel"), 2])
-    # two cells close together: the short channel between them is judged along the line
+    return _Labels(feats, labels, all_labels, kinds[labels], dark)
+
+
+def _channel_mask(kind_map: np.ndarray) -> np.ndarray:
+    """The channel-coloured pixels, small gaps closed, the outermost pixels cleared (they may
+    show the gap to the next tile or the table: not this tile's)."""
+    p = kind_map.shape[0]
+    channel = (kind_map == "channel").astype(np.uint8)
+    channel = cv2.morphologyEx(channel, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    edge_px = max(2, int(round(EDGE_SHARE * p)))
+    channel[:edge_px, :] = channel[-edge_px:, :] = 0
+    channel[:, :edge_px] = channel[:, -edge_px:] = 0
+    return channel
+
+
+def _near_cell_links(kind_map: np.ndarray, cells: list[Cell], cell_ids: list[str], rc: float
+                     ) -> tuple[list[tuple[Endpoint, Endpoint]], list[tuple[int, int]]]:
+    """Two cells close together: the short channel between them is judged along the line.
+    Returns the links found and the near pairs the corridor did not join but whose outlines
+    nearly touch (doubtful: a short channel may hide in the blur)."""
+    p = kind_map.shape[0]
     links: list[tuple[Endpoint, Endpoint]] = []
     # whatever is not bare tile art conducts (channel, cells, their outlines)
     conductive = (~np.isin(kind_map, ("tile", "edge", "icon"))).astype(np.uint8)
     for c in cells:  # a pawn hides the cell's middle: the whole cell conducts
         conductive[disc((p, p), c.centre, rc * 0.9)] = 1
     yy, xx = np.mgrid[0:p, 0:p].astype(np.float32)
-    doubtful: list[tuple[int, int]] = []  # near cells the corridor did not join
+    doubtful: list[tuple[int, int]] = []
     for i, ci in enumerate(cells):
         for j in range(i + 1, len(cells)):
             cj = cells[j]
             dx, dy = cj.centre[0] - ci.centre[0], cj.centre[1] - ci.centre[1]
             dist = math.hypot(dx, dy)
-            if dist > 0.6 * p or dist < 1e-6:
+            if dist > NEAR_CELLS * p or dist < 1e-6:
                 continue
             # a corridor along the straight line between the two cells
             t = np.clip(((xx - ci.centre[0]) * dx + (yy - ci.centre[1]) * dy) / dist**2, 0, 1)
             off = np.hypot(xx - ci.centre[0] - t * dx, yy - ci.centre[1] - t * dy)
-            corridor = (off <= max(3.0, 0.09 * p)).astype(np.uint8)
+            corridor = (off <= max(3.0, CORRIDOR * p)).astype(np.uint8)
             _, comp = cv2.connectedComponents(conductive & corridor, connectivity=8)
             la = comp[int(round(ci.centre[1])), int(round(ci.centre[0]))]
             lb = comp[int(round(cj.centre[1])), int(round(cj.centre[0]))]
             if la and la == lb:
                 links.append((cell_ids[i], cell_ids[j]))
             else:
-                # cells whose outlines nearly touch: a short channel may hide in the blur
-                k = 2 * max(2, int(round(0.08 * p))) + 1
+                k = 2 * max(2, int(round(OUTLINE_REACH * p))) + 1
                 near = cv2.dilate((comp == la).astype(np.uint8), np.ones((k, k), np.uint8))
                 if (near.astype(bool) & (comp == lb)).any():
                     doubtful.append((i, j))
-    # openings are judged before the cells' surroundings are cut away: a cell near a side
-    # leaves its channel only a short stub there
-    at_sides = channel.copy()
-    for c in cells:
-        at_sides[disc((p, p), c.centre, rc * 1.05)] = 0
-        channel[disc((p, p), c.centre, rc * 1.3)] = 0
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(channel, connectivity=8)
-    min_piece = 0.6 * cw * cw
-    windows: dict[Port, np.ndarray] = {}
-    fr = pack.ports
-    depth0, depth1 = max(2, int(round(0.035 * p))), max(4, int(0.13 * p))
+    return links, doubtful
+
+
+def _opening_windows(p: int, fractions: tuple[float, float, float], cw: float) -> _Windows:
+    """Each opening position's window: across its side, a channel's width either side of the
+    position, from the outermost pixels in to :data:`WINDOW_DEPTH`."""
+    depth0, depth1 = max(2, int(round(EDGE_SHARE * p))), max(4, int(WINDOW_DEPTH * p))
     half_w = max(2.0, cw)
-    port_fraction: dict[Port, float] = {}
+    windows: dict[Port, np.ndarray] = {}
     for side in SIDES:
         for pos in range(3):
             port = Port(side, pos)
-            x, y = port_point(port, fr)
+            x, y = port_point(port, fractions)
             win = np.zeros((p, p), bool)
             u = x * p if side in "NS" else y * p
             ua, ub = int(round(u - half_w)), int(round(u + half_w)) + 1
@@ -157,41 +202,100 @@ def read_tile(
             else:
                 win[ua:ub, p - depth1 : p - depth0] = True
             windows[port] = win
-            port_fraction[port] = float(at_sides[win].mean()) if win.any() else 0.0
+    return _Windows(depth0, depth1, half_w, windows)
+
+
+def _judge_openings(at_sides: np.ndarray, dark: np.ndarray, w: _Windows,
+                    fractions: tuple[float, float, float], settings: ReaderSettings,
+                    doubts: _Doubts) -> set[Port]:
+    """The openings present: enough channel in their window (``at_sides``: the channel mask
+    before the cells' surroundings are cut away, as a cell near a side leaves its channel only
+    a short stub there). A second opinion from brightness alone (a channel is a dark stroke
+    across the side, whatever its colour looks like after blur and compression) and a share
+    near the threshold make an opening doubtful."""
+    port_fraction = {q: float(at_sides[win].mean()) if win.any() else 0.0
+                     for q, win in w.windows.items()}
     present = {q for q, f in port_fraction.items() if f >= settings.port_min_fraction}
-    # a second opinion on each opening from brightness alone: a channel is a dark stroke
-    # across the side, whatever its colour looks like after blur and compression
-    for q, score in _dark_openings(dark, fr, depth0, depth1, half_w).items():
-        if (score >= 0.5) != (q in present) or 0.3 <= score < 0.7:
-            problems.append(f"is there an opening at {q.side}{q.position}? the channel there "
-                            "is unclear")
-            conf = min(conf, 0.5)
-    offset = _opening_offset(channel, fr, depth0, depth1, cw)
+    for q, score in _dark_openings(dark, fractions, w.depth0, w.depth1, w.half_w).items():
+        lo, hi = UNCLEAR_OPENING
+        if (score >= DARK_OPENING) != (q in present) or lo <= score < hi:
+            doubts.add(f"is there an opening at {q.side}{q.position}? the channel there "
+                       "is unclear", UNCLEAR_CONFIDENCE)
     for f in port_fraction.values():
-        # a fraction near the threshold is a doubtful opening
         margin = abs(f - settings.port_min_fraction) / settings.port_min_fraction
-        conf = min(conf, float(np.clip(0.5 + margin, 0.0, 1.0)))
-    # openings that are not at one of the three positions
+        doubts.lower(float(np.clip(0.5 + margin, 0.0, 1.0)))
+    return present
+
+
+def _has_stray_opening(channel: np.ndarray, w: _Windows, cw: float) -> bool:
+    """Whether a channel reaches a side away from the three opening positions (and the
+    corners, where two sides' bands meet)."""
+    p = channel.shape[0]
+    depth0, depth1 = w.depth0, w.depth1
     band = np.zeros((p, p), bool)
     band[depth0:depth1, :] = band[p - depth1 : p - depth0, :] = True
     band[:, depth0:depth1] = band[:, p - depth1 : p - depth0] = True
     stray = channel.astype(bool) & band
-    for win in windows.values():
+    for win in w.windows.values():
         stray &= ~cv2.dilate(win.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
     corner = np.zeros((p, p), bool)
     cc = depth1 + 1
     corner[:cc, :cc] = corner[:cc, -cc:] = corner[-cc:, :cc] = corner[-cc:, -cc:] = True
     stray &= ~corner
-    if stray.sum() > cw * (depth1 - depth0) * 0.6:
-        problems.append("a channel reaches a side away from the three opening positions")
-        conf = min(conf, 0.4)
+    return bool(stray.sum() > cw * (depth1 - depth0) * 0.6)
+
+
+def _judge_piece(piece: np.ndarray, nodes: list[Endpoint], cells: list[Cell], w: _Windows,
+                 pack: EnigmaPack, doubts: _Doubts) -> None:
+    """The doubts one channel piece raises: a hole (something round on it), a crossing, or
+    a skeleton end at neither a cell nor a side."""
+    p = piece.shape[0]
+    rc, rn, cw = pack.cell_radius * p, pack.networker_radius * p, pack.channel_width * p
+    # a channel is a stroke: a hole in it means something round sits on it (a cell under
+    # a networker whose ring was not seen)
+    contours, hierarchy = cv2.findContours(piece.astype(np.uint8), cv2.RETR_CCOMP,
+                                           cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is not None and any(
+            h[3] >= 0 and cv2.contourArea(c) >= ROUND_HOLE * math.pi * rn * rn
+            for c, h in zip(contours, hierarchy[0], strict=True)):
+        doubts.add("something round sits on a channel: a cell under a networker?",
+                   HIDDEN_CONFIDENCE)
+    cell_count = sum(1 for e in nodes if isinstance(e, str))
+    if cell_count == 0 and len(nodes) >= 4:
+        doubts.add("channels cross or join at one point: cannot tell which",
+                   DOUBTFUL_CONFIDENCE)
+    # skeleton ends must lie at a cell or a side: otherwise a channel ends in nowhere
+    ys, xs = np.nonzero(piece)
+    y0_, y1_, x0_, x1_ = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
+    sk = skeletonize(piece[y0_:y1_, x0_:x1_])
+    for ex, ey in endpoints(sk):
+        gx, gy = ex + x0_, ey + y0_
+        near_side = min(gx, gy, p - 1 - gx, p - 1 - gy) <= w.depth1 + 2
+        near_cell = any(
+            math.hypot(gx - c.centre[0], gy - c.centre[1]) <= rc * 1.3 + cw + 3 for c in cells
+        )
+        if not (near_side or near_cell):
+            doubts.add("a channel ends in the middle of the tile: a join hidden?",
+                       UNCLEAR_CONFIDENCE)
+            break
+
+
+def _piece_links(channel: np.ndarray, cells: list[Cell], cell_ids: list[str],
+                 present: set[Port], w: _Windows, pack: EnigmaPack, doubts: _Doubts
+                 ) -> tuple[list[tuple[Endpoint, Endpoint]], set[Port]]:
+    """The links each channel piece makes between the cells it touches and the openings it
+    reaches, and the openings used."""
+    p = channel.shape[0]
+    rc, cw = pack.cell_radius * p, pack.channel_width * p
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(channel, connectivity=8)
     contact_ring = [disc((p, p), c.centre, rc * 1.3 + 2.5) for c in cells]
+    links: list[tuple[Endpoint, Endpoint]] = []
     used_ports: set[Port] = set()
     for k in range(1, n):
-        if stats[k, cv2.CC_STAT_AREA] < min_piece:
+        if stats[k, cv2.CC_STAT_AREA] < MIN_PIECE * cw * cw:
             continue
         # a sliver thinner than a channel (a neighbour's edge line, a shadow) is no channel
-        if min(stats[k, cv2.CC_STAT_WIDTH], stats[k, cv2.CC_STAT_HEIGHT]) < 0.6 * cw:
+        if min(stats[k, cv2.CC_STAT_WIDTH], stats[k, cv2.CC_STAT_HEIGHT]) < MIN_PIECE_WIDTH * cw:
             continue
         piece = lab == k
         grown = cv2.dilate(piece.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
@@ -201,61 +305,39 @@ def read_tile(
         ports_here = [
             q
             for q in sorted(present, key=lambda q: (SIDES.index(q.side), q.position))
-            if (piece & windows[q]).any()
+            if (piece & w.windows[q]).any()
         ]
         nodes.extend(ports_here)
         used_ports.update(ports_here)
         if len(nodes) < 2:
-            problems.append("a channel ends without reaching a cell or a side")
-            conf = min(conf, 0.4)
+            doubts.add("a channel ends without reaching a cell or a side", DOUBTFUL_CONFIDENCE)
             continue
-        # a channel is a stroke: a hole in it means something round sits on it (a cell under
-        # a networker whose ring was not seen)
-        contours, hierarchy = cv2.findContours(piece.astype(np.uint8), cv2.RETR_CCOMP,
-                                               cv2.CHAIN_APPROX_SIMPLE)
-        if hierarchy is not None and any(
-                h[3] >= 0 and cv2.contourArea(c) >= 0.25 * math.pi * rn * rn
-                for c, h in zip(contours, hierarchy[0], strict=True)):
-            problems.append("something round sits on a channel: a cell under a networker?")
-            conf = min(conf, 0.3)
-        cell_count = sum(1 for e in nodes if isinstance(e, str))
-        if cell_count == 0 and len(nodes) >= 4:
-            problems.append("channels cross or join at one point: cannot tell which")
-            conf = min(conf, 0.4)
-        # skeleton ends must lie at a cell or a side: otherwise a channel ends in nowhere
-        ys, xs = np.nonzero(piece)
-        y0_, y1_, x0_, x1_ = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
-        sk = skeletonize(piece[y0_:y1_, x0_:x1_])
-        for ex, ey in endpoints(sk):
-            gx, gy = ex + x0_, ey + y0_
-            near_side = min(gx, gy, p - 1 - gx, p - 1 - gy) <= depth1 + 2
-            near_cell = any(
-                math.hypot(gx - c.centre[0], gy - c.centre[1]) <= rc * 1.3 + cw + 3 for c in cells
-            )
-            if not (near_side or near_cell):
-                problems.append("a channel ends in the middle of the tile: a join hidden?")
-                conf = min(conf, 0.5)
-                break
+        _judge_piece(piece, nodes, cells, w, pack, doubts)
         for a, b2 in zip(nodes, nodes[1:], strict=False):
             links.append((a, b2))
-    for q in sorted(present - used_ports, key=lambda q: (SIDES.index(q.side), q.position)):
-        problems.append(f"an opening at {q.side}{q.position} joins nothing")
-        conf = min(conf, 0.4)
-    # near cells the corridor did not join: settled only when the channel pieces and the
-    # brightness along the line between them agree (a continuous dark stroke and a piece
-    # joining both; or a bare gap and no piece), else asked
+    return links, used_ports
+
+
+def _settle_near_cells(doubtful: list[tuple[int, int]], links: list[tuple[Endpoint, Endpoint]],
+                       cells: list[Cell], cell_ids: list[str], stroke_only: np.ndarray,
+                       rc: float, doubts: _Doubts) -> None:
+    """Near cells the corridor did not join: settled only when the channel pieces and the
+    brightness along the line between them agree (a continuous dark stroke and a piece
+    joining both; or a bare gap and no piece), else asked."""
     joined = _joined(links)
-    stroke_only = dark & (kind_map != "icon")
     for i, j in doubtful:
         gap = _bright_gap(stroke_only, cells[i].centre, cells[j].centre, rc)
         pieces_join = joined(cell_ids[i]) == joined(cell_ids[j])
-        if not ((pieces_join and gap <= 1.5) or (not pieces_join and gap >= 3.0)):
-            problems.append("a channel between two cells is broken: joined or not?")
-            conf = min(conf, 0.4)
-    for c in cells:
-        conf = min(conf, c.confidence)
-    links = list(dict.fromkeys(links))
-    tile = Tile.make({cid: c.colour for cid, c in zip(cell_ids, cells, strict=True)}, links)
+        if not ((pieces_join and gap <= JOINED_GAP_PX)
+                or (not pieces_join and gap >= APART_GAP_PX)):
+            doubts.add("a channel between two cells is broken: joined or not?",
+                       DOUBTFUL_CONFIDENCE)
+
+
+def _networkers_on(at: Pos, cells: list[Cell], cell_ids: list[str], settings: ReaderSettings,
+                   doubts: _Doubts) -> list[NetworkerRead]:
+    """The networkers seen on the cells; a doubtful one lowers the tile's confidence, and a
+    pawn doubted away is asked about, never dropped without a word."""
     nets = [
         NetworkerRead(at, cid, c.networker, c.net_confidence)
         for cid, c in zip(cell_ids, cells, strict=True)
@@ -263,15 +345,58 @@ def read_tile(
     ]
     for cid, c in zip(cell_ids, cells, strict=True):
         if c.net_confidence < settings.min_confidence:
-            conf = min(conf, c.net_confidence)
+            doubts.lower(c.net_confidence)
             if c.networker is None:
-                # a pawn doubted away is asked about, never dropped without a word
-                problems.append(f"cell {cid}: is there a networker on it? (seen empty, "
-                                f"confidence {c.net_confidence:.2f})")
-    category = read_icon(labels, kind_map, pack, model) if pack.icons else None
+                doubts.problems.append(f"cell {cid}: is there a networker on it? (seen empty, "
+                                       f"confidence {c.net_confidence:.2f})")
+    return nets
+
+
+def read_tile(
+    patch: np.ndarray, at: Pos, pack: EnigmaPack, model: ColourModel, settings: ReaderSettings
+) -> tuple[TileRead, list[NetworkerRead]]:
+    """Read one tile's conduit side from its straightened patch (north up)."""
+    p = patch.shape[0]
+    doubts = _Doubts()
+    named = _label_patch(patch, pack, model)
+    rc, cw = pack.cell_radius * p, pack.channel_width * p
+    # ---- cells, then the networkers standing on them
+    cells, cell_problems, cell_conf = find_cells(named.labels, named.feats, model, pack)
+    cells, net_problems, net_conf = read_networkers(cells, named.feats, named.all_labels,
+                                                    model, pack)
+    doubts.problems += cell_problems + net_problems
+    doubts.lower(min(cell_conf, net_conf))
+    order = reading_order([(c.centre[0] / p, c.centre[1] / p) for c in cells])
+    cells = [cells[i] for i in order]
+    cell_ids = [chr(ord("a") + i) for i in range(len(cells))]
+    # ---- channels: the mask without the cells, then pieces and their contacts
+    channel = _channel_mask(named.kind_map)
+    links, doubtful = _near_cell_links(named.kind_map, cells, cell_ids, rc)
+    at_sides = channel.copy()
+    for c in cells:
+        at_sides[disc((p, p), c.centre, rc * 1.05)] = 0
+        channel[disc((p, p), c.centre, rc * 1.3)] = 0
+    w = _opening_windows(p, pack.ports, cw)
+    present = _judge_openings(at_sides, named.dark, w, pack.ports, settings, doubts)
+    offset = _opening_offset(channel, pack.ports, w.depth0, w.depth1, cw)
+    if _has_stray_opening(channel, w, cw):
+        doubts.add("a channel reaches a side away from the three opening positions",
+                   DOUBTFUL_CONFIDENCE)
+    piece_links, used_ports = _piece_links(channel, cells, cell_ids, present, w, pack, doubts)
+    links += piece_links
+    for q in sorted(present - used_ports, key=lambda q: (SIDES.index(q.side), q.position)):
+        doubts.add(f"an opening at {q.side}{q.position} joins nothing", DOUBTFUL_CONFIDENCE)
+    stroke_only = named.dark & (named.kind_map != "icon")
+    _settle_near_cells(doubtful, links, cells, cell_ids, stroke_only, rc, doubts)
+    for c in cells:
+        doubts.lower(c.confidence)
+    links = list(dict.fromkeys(links))
+    tile = Tile.make({cid: c.colour for cid, c in zip(cell_ids, cells, strict=True)}, links)
+    nets = _networkers_on(at, cells, cell_ids, settings, doubts)
+    category = read_icon(named.labels, named.kind_map, pack, model) if pack.icons else None
     centres = tuple((c.centre[0] / p, c.centre[1] / p) for c in cells)
-    return TileRead(at, tile, conf, category, tuple(dict.fromkeys(problems)), centres,
-                    offset), nets
+    return TileRead(at, tile, doubts.confidence, category,
+                    tuple(dict.fromkeys(doubts.problems)), centres, offset), nets
 
 
 # keyed by id(pack) and holding the pack itself: a freed pack's id can be reused by another

@@ -12,21 +12,16 @@ import pytest
 from companion.enigma.tiles import Port, Tile
 from vision.enigma.cells import Cell
 from vision.enigma.colours import colour_features, colour_model
+from vision.enigma.layout import layout_tile, spacing_for
 from vision.enigma.networkers import HIDDEN_CELL_CONFIDENCE, read_networkers
-from vision.enigma.pack import load_enigma_pack
 from vision.enigma.reader import read_enigma
-from vision.enigma.synth.art import draw_networker, draw_pack, layout_tile, spacing_for, tile_face
+from vision.enigma.synth.art import draw_networker, tile_face
 from vision.enigma.synth.render import TableView, render_frame
 from vision.enigma.synth.scenes import categories_of, random_record
 from vision.enigma.synth.truth import score_read
 
 FRAME = (1920, 1080)
 P = 64  # the reader's pixels per tile
-
-
-@pytest.fixture(scope="module")
-def packs():
-    return {"demo": load_enigma_pack(), "ink": draw_pack("ink")}
 
 
 def _bench_scene(pack, seed: int, *, without_pawns: bool = False, render_pack=None):

@@ -11,9 +11,7 @@ import numpy as np
 import pytest
 
 from companion.enigma.puzzles import load_puzzles
-from vision.enigma.pack import load_enigma_pack
 from vision.enigma.puzzles.check import check_puzzle_frame
-from vision.enigma.synth.art import draw_pack
 from vision.enigma.synth.puzzles import default_solution, near_misses, render_puzzle_frame
 
 KINDS = ("weight", "fragment", "angular", "conduit")
@@ -22,11 +20,6 @@ KINDS = ("weight", "fragment", "angular", "conduit")
 @pytest.fixture(scope="module")
 def box():
     return load_puzzles()
-
-
-@pytest.fixture(scope="module")
-def packs():
-    return {"demo": load_enigma_pack(), "ink": draw_pack("ink")}
 
 
 @pytest.mark.parametrize("kind,style,card_index", [

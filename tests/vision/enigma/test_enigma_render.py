@@ -25,9 +25,10 @@ def pack(request):
 
 
 def _start_patch(view: TableView, pack, seed: int) -> np.ndarray:
-    from vision.enigma.synth.render import geometry_from_config
+    from vision.enigma.geometry import table_geometry
+    from vision.enigma.settings import DEFAULT_TABLE
 
-    geo = geometry_from_config(None, pack)
+    geo = table_geometry(DEFAULT_TABLE, pack)
     scene = render_scene(view, pack, geo, px_per_mm=2.0, seed=seed, jitter_mm=0.0,
                          jitter_deg=0.0, start_offset_mm=(0.0, 0.0))
     m = scene.frame_to_scene

@@ -4,6 +4,7 @@ the rules as a second opinion, and the pack format."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -13,23 +14,18 @@ import pytest
 from companion.enigma.tiles import Port, Tile
 from vision.enigma.cells import find_cells
 from vision.enigma.colours import colour_features, colour_model
+from vision.enigma.geometry import table_geometry
+from vision.enigma.layout import layout_tile, reading_order, seen_tile, spacing_for
 from vision.enigma.pack import load_enigma_pack
-from vision.enigma.read_types import ReaderSettings
-from vision.enigma.reader import EnigmaRead, read_enigma, reading_order
+from vision.enigma.read_types import EnigmaRead
+from vision.enigma.reader import read_enigma
 from vision.enigma.rules_check import accepted_from_json, second_opinion
+from vision.enigma.settings import DEFAULT_SETTINGS, DEFAULT_TABLE
 from vision.enigma.skeleton import endpoints, skeletonize
-from vision.enigma.synth.art import (
-    draw_networker,
-    draw_pack,
-    layout_tile,
-    seen_tile,
-    spacing_for,
-    tile_face,
-)
+from vision.enigma.synth.art import draw_networker, draw_pack, tile_face
 from vision.enigma.synth.render import (
     PlacedView,
     TableView,
-    geometry_from_config,
     render_frame,
     render_scene,
 )
@@ -41,16 +37,6 @@ from vision.synth.effects import DEFAULT_EFFECTS, apply_effects
 
 FRAME = (1920, 1080)
 DATA = Path(__file__).resolve().parents[2] / "data" / "enigma"
-
-
-@pytest.fixture(scope="module")
-def demo_pack():
-    return load_enigma_pack()
-
-
-@pytest.fixture(scope="module")
-def ink_pack():
-    return draw_pack("ink")
 
 
 def _scene(pack, seed: int, tiles: int = 14):
@@ -166,7 +152,7 @@ def test_a_networker_on_an_older_tile_is_a_question(demo_pack) -> None:
     record, frame = _scene(demo_pack, 22, tiles=10)
     read = read_enigma(frame.image, demo_pack)
     accepted = accepted_from_json(record, pack_colours=list(demo_pack.networkers))
-    from vision.enigma.reader import NetworkerRead
+    from vision.enigma.read_types import NetworkerRead
 
     target = next((at, t) for at, t in read.tiles.items()
                   if at != (0, 0) and t.tile.cell_ids
@@ -281,7 +267,7 @@ def test_a_table_cut_by_the_edge_of_the_picture_is_a_question(demo_pack) -> None
     """find_squares on a straightened table the camera saw only up to x = 9.2 tiles: the
     tile cut by the picture's edge is asked about; beside a square out of sight, a tile is
     doubted."""
-    from vision.enigma.reader import ReaderSettings, find_squares
+    from vision.enigma.squares import find_squares
 
     p = 64
     canon = np.empty((8 * p, 12 * p, 3), np.uint8)
@@ -293,20 +279,20 @@ def test_a_table_cut_by_the_edge_of_the_picture_is_a_question(demo_pack) -> None
             demo_pack.colour("tile")
     seen = np.ones(canon.shape[:2], bool)
     seen[:, int(9.2 * p):] = False
-    squares, questions, notes = find_squares(canon, start, demo_pack, p, [], ReaderSettings(),
+    squares, questions, notes = find_squares(canon, start, demo_pack, p, [], DEFAULT_SETTINGS,
                                              seen=seen)
     assert set(squares) == {(i, 0) for i in range(-2, 4)}
     assert questions == ["square [4, 0]: the table continues past the edge of the picture at "
                          "the east: move the camera or the markers so the whole table is seen"]
     assert [n.at for n in notes] == []  # (3, 0)'s neighbour is asked about already
     seen[:, int(7.9 * p):] = False  # now (3, 0) is cut too and (4, 0) out of sight
-    squares, questions, notes = find_squares(canon, start, demo_pack, p, [], ReaderSettings(),
+    squares, questions, notes = find_squares(canon, start, demo_pack, p, [], DEFAULT_SETTINGS,
                                              seen=seen)
     assert (3, 0) not in squares and (2, 0) in squares
     assert any(q.startswith("square [3, 0]: the table continues past the edge of the picture "
                             "at the east") for q in questions)
     seen[:, int(7.5 * p):] = False  # (3, 0) wholly out of sight: (2, 0) is doubted
-    squares, questions, notes = find_squares(canon, start, demo_pack, p, [], ReaderSettings(),
+    squares, questions, notes = find_squares(canon, start, demo_pack, p, [], DEFAULT_SETTINGS,
                                              seen=seen)
     assert (3, 0) not in squares and not questions
     assert [n.at for n in notes] == [(2, 0)]
@@ -355,7 +341,7 @@ def test_the_start_tile_is_read_not_swapped_in(name: str, demo_pack) -> None:
 def _frame_with_pawn_on_start(pack, colour: str | None):
     """Scene 11's table with a pawn of ``colour`` on the middle of the start tile's face (no
     networker may stand there: only a misplaced pawn or a misread does)."""
-    geo = geometry_from_config(None, pack)
+    geo = table_geometry(DEFAULT_TABLE, pack)
     record, state = random_record(1011, tiles=14)
     view = TableView.of_state(state, pack, categories=categories_of(record))
     scene = render_scene(view, pack, geo, px_per_mm=2.0, seed=11, start_offset_mm=(0.0, 0.0))
@@ -426,7 +412,7 @@ def test_a_channel_that_lost_its_colour_is_still_a_channel(style: str, demo_pack
     pack = demo_pack if style == "demo" else ink_pack
     tile = Tile.make({"a": "blue"}, [("E", "a"), ("N", "a")])
     patch = _greyed_channel(pack, tile, keep_chroma=0.2)
-    read, _ = read_tile(patch, (1, 0), pack, colour_model(pack), ReaderSettings())
+    read, _ = read_tile(patch, (1, 0), pack, colour_model(pack), DEFAULT_SETTINGS)
     assert read.tile.links == tile.links, read
     assert read.confidence >= 0.85, read.problems
 
@@ -466,10 +452,10 @@ def test_an_opening_the_colours_miss_lowers_the_confidence(ink_pack) -> None:
     tile = Tile.make({"a": "blue"}, [("E", "a")])
     patch = cv2.GaussianBlur(tile_face(tile, ink_pack, 64), (3, 3), 0.6)
     model = colour_model(ink_pack)
-    read, _ = read_tile(patch, (1, 0), ink_pack, model, ReaderSettings())
+    read, _ = read_tile(patch, (1, 0), ink_pack, model, DEFAULT_SETTINGS)
     assert read.tile.links == tile.links and read.confidence >= 0.85
     # an opening threshold no stub reaches: the colours now see no opening at E
-    strict = ReaderSettings(port_min_fraction=0.95)
+    strict = replace(DEFAULT_SETTINGS, port_min_fraction=0.95)
     missed, _ = read_tile(patch, (1, 0), ink_pack, model, strict)
     assert missed.confidence < 0.85
     assert any("opening at E1" in problem for problem in missed.problems)
@@ -504,7 +490,7 @@ def test_a_square_red_cell_under_a_pawn_is_read_red_with_confidence(pawn: str,
     draw_networker(face, (u * 64, v * 64), ink_pack.networker_radius * 64,
                    ink_pack.networkers[pawn])
     patch = cv2.GaussianBlur(face, (0, 0), 1.3)
-    read, _ = read_tile(patch, (1, 0), ink_pack, colour_model(ink_pack), ReaderSettings())
+    read, _ = read_tile(patch, (1, 0), ink_pack, colour_model(ink_pack), DEFAULT_SETTINGS)
     assert read.tile.colours == {"a": "red"}
     assert read.confidence >= 0.85, read.problems
 
@@ -527,7 +513,6 @@ def test_a_colour_model_is_never_one_of_another_pack_with_a_reused_id() -> None:
     # a freed pack's id can be given to the next pack made: the cache must notice
     from vision.enigma.colours import _MODELS, colour_model
     from vision.enigma.pack import load_enigma_pack
-    from vision.enigma.synth.art import draw_pack
 
     demo, ink = load_enigma_pack(), draw_pack("ink")
     stale = colour_model(ink)

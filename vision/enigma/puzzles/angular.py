@@ -16,19 +16,19 @@ from vision.enigma.mat import (
     MAT_PX_PER_MM,
 )
 from vision.enigma.pack import EnigmaPack
+from vision.enigma.puzzles.cards import (
+    picture_cell_mm,
+)
 from vision.enigma.puzzles.view import (
     CANNOT_TELL,
     NOT_SOLVED,
     SOLVED,
     CardView,
-    PuzzleSettings,
     nearest_colour,
     open_mask,
     verdict,
 )
-from vision.enigma.synth.puzzles import (
-    picture_cell_mm,
-)
+from vision.enigma.settings import PuzzleSettings
 from vision.warp import warp_affine
 
 
@@ -67,29 +67,32 @@ def _grid_colours(image: np.ndarray, mask: np.ndarray, cell: float, pack: Enigma
     return tuple(rows_out), ""
 
 
-def check_angular(view: CardView, pack: EnigmaPack, card: angular.AngularCard | None,
-                  box: PuzzleBox, st: PuzzleSettings) -> dict[str, str]:
-    piece_ids = [p.id for p in box.angular.pieces]
-    if card is None:
-        # read the card's picture: coloured squares on the card
-        inside = view.inside_card()
-        labels, names = nearest_colour(view.image, {**pack.angular, "card": pack.colour("card"),
-                                                    "ink": pack.colour("ink")})
-        coloured = np.isin(labels, [names.index(k) for k in pack.angular]) & inside
-        coloured = open_mask(coloured, 2)
-        best_top: tuple[str, ...] | None = None
-        for n in range(1, 9):
-            cell_mm = picture_cell_mm(["." * n] * n, pack.tile_mm)
-            top, _ = _grid_colours(view.image, coloured, cell_mm * CARD_PX_PER_MM, pack,
-                                   {"card": pack.colour("card"), "ink": pack.colour("ink")})
-            if top is not None and max(len(top), len(top[0])) == n:
-                best_top = top
-                break
-        if best_top is None:
-            return verdict(CANNOT_TELL, "the card's picture could not be read: enter the card")
-        card = angular.AngularCard("read", best_top)
+#: the largest picture (squares a side) looked for on a card
+MAX_PICTURE = 8
+
+
+def _read_picture(view: CardView, pack: EnigmaPack) -> tuple[str, ...] | None:
+    """The card's picture read from its coloured squares: the first grid size whose read
+    spans the whole grid; None when none does."""
+    inside = view.inside_card()
+    labels, names = nearest_colour(view.image, {**pack.angular, "card": pack.colour("card"),
+                                                "ink": pack.colour("ink")})
+    coloured = np.isin(labels, [names.index(k) for k in pack.angular]) & inside
+    coloured = open_mask(coloured, 2)
+    for n in range(1, MAX_PICTURE + 1):
+        cell_mm = picture_cell_mm(["." * n] * n, pack.tile_mm)
+        top, _ = _grid_colours(view.image, coloured, cell_mm * CARD_PX_PER_MM, pack,
+                               {"card": pack.colour("card"), "ink": pack.colour("ink")})
+        if top is not None and max(len(top), len(top[0])) == n:
+            return top
+    return None
+
+
+def _building_blobs(view: CardView, pack: EnigmaPack, cube: float
+                    ) -> tuple[list[int], np.ndarray, np.ndarray]:
+    """The structures built on the mat (blobs of the angular colours at least half a cube's
+    face, away from the card and the markers): the blob ids, the label image and stats."""
     mat = view.mat
-    mh, mw = mat.shape[:2]
     labels, names = nearest_colour(mat, {**pack.angular, "table": pack.colour("table"),
                                          "card": pack.colour("card"), "white": (250, 250, 250),
                                          "black": (20, 20, 20)})
@@ -102,20 +105,34 @@ def check_angular(view: CardView, pack: EnigmaPack, card: angular.AngularCard | 
         half = view.marker_px
         coloured[max(0, int(my - half)):int(my + half), max(0, int(mx - half)):int(mx + half)] = \
             False
-    cube = float(pack.sizes["cube_mm"]) * MAT_PX_PER_MM
     k = max(3, int(0.15 * cube)) | 1
     closed = cv2.morphologyEx(coloured.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((k, k),
                                                                                    np.uint8))
     closed = open_mask(closed.astype(bool), max(1, int(0.2 * cube))).astype(np.uint8)
     n, lab, stats, _ = cv2.connectedComponentsWithStats(closed, connectivity=8)
     blobs = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] > 0.5 * cube * cube]
+    return blobs, lab, stats
+
+
+def check_angular(view: CardView, pack: EnigmaPack, card: angular.AngularCard | None,
+                  box: PuzzleBox, st: PuzzleSettings) -> dict[str, str]:
+    """The angular verdict: the structure's top view beside the card against the card's
+    picture (entered, or read from the card), up to rotation."""
+    piece_ids = [p.id for p in box.angular.pieces]
+    if card is None:
+        best_top = _read_picture(view, pack)
+        if best_top is None:
+            return verdict(CANNOT_TELL, "the card's picture could not be read: enter the card")
+        card = angular.AngularCard("read", best_top)
+    cube = float(pack.sizes["cube_mm"]) * MAT_PX_PER_MM
+    blobs, lab, stats = _building_blobs(view, pack, cube)
     if not blobs:
         return verdict(NOT_SOLVED, "no structure is built beside the card")
     main = max(blobs, key=lambda i: stats[i, cv2.CC_STAT_AREA])
     if len(blobs) > 1:
         return verdict(NOT_SOLVED, "a piece lies apart from the structure: all four pieces "
                        "must be used, none left on the table")
-    seen, why = _grid_colours(mat, lab == main, cube, pack, {"table": pack.colour("table")})
+    seen, why = _grid_colours(view.mat, lab == main, cube, pack, {"table": pack.colour("table")})
     if seen is None:
         return verdict(CANNOT_TELL, why)
     shown = "/".join(angular.crop(seen))

@@ -1,6 +1,6 @@
 """Camera-verified puzzle solutions: solved, not solved (with the reason), or cannot tell.
 
-``check_puzzle_frame(kind, frame, pack, card=None, cfg=None) -> {"verdict", "reason"}``.
+``check_puzzle_frame(kind, frame, pack, card=None, settings=...) -> {"verdict", "reason"}``.
 The frame shows the puzzle mat (:mod:`vision.enigma.mat`): the card with its pieces and, for
 the angular puzzle, the structure built beside it. The card's data comes from ``card`` (the
 touchscreen, or ``--card``); where it is not given it is read from the card where that can be
@@ -21,20 +21,17 @@ from companion.enigma.errors import PuzzleError
 from companion.enigma.puzzles import PuzzleBox, load_puzzles
 from vision.enigma.pack import EnigmaPack
 from vision.enigma.puzzles.angular import check_angular
+from vision.enigma.puzzles.cards import parse_card
 from vision.enigma.puzzles.conduit import check_conduit
 from vision.enigma.puzzles.fragment import check_fragment
 from vision.enigma.puzzles.view import (
     CANNOT_TELL,
-    NOT_SOLVED,
-    SOLVED,
     CardView,
-    PuzzleSettings,
-    settings_from_config,
     verdict,
     view_card,
 )
 from vision.enigma.puzzles.weight import check_weight
-from vision.enigma.synth.puzzles import parse_card
+from vision.enigma.settings import DEFAULT_PUZZLE_SETTINGS, PuzzleSettings
 from vision.errors import FrameRefusedError
 
 #: one check per kind: (view, pack, card or None, box, settings) -> verdict. The card's type
@@ -48,7 +45,8 @@ CHECKS: dict[str, PuzzleCheck] = {
 
 
 def check_puzzle_frame(kind: str, frame: np.ndarray, pack: EnigmaPack, *, card: Any = None,
-                       cfg: Any = None, box: PuzzleBox | None = None) -> dict[str, str]:
+                       settings: PuzzleSettings = DEFAULT_PUZZLE_SETTINGS,
+                       box: PuzzleBox | None = None) -> dict[str, str]:
     """The verdict on one frame: ``{"verdict": "solved" | "not solved" | "cannot tell",
     "reason": "..."}``. A frame without the mat or the card is "cannot tell"."""
     if kind not in CHECKS:
@@ -61,11 +59,10 @@ def check_puzzle_frame(kind: str, frame: np.ndarray, pack: EnigmaPack, *, card: 
         except PuzzleError as exc:
             return verdict(CANNOT_TELL, f"the card entered is not a {kind} card: {exc}")
     try:
-        view = view_card(frame, pack, cfg)
+        view = view_card(frame, pack, settings.mat)
     except FrameRefusedError as exc:
         return verdict(CANNOT_TELL, f"the frame cannot be read: {getattr(exc, 'message', exc)}")
-    return CHECKS[kind](view, pack, parsed, box, settings_from_config(cfg))
+    return CHECKS[kind](view, pack, parsed, box, settings)
 
 
-__all__ = ["CANNOT_TELL", "CHECKS", "NOT_SOLVED", "PuzzleSettings", "SOLVED",
-           "check_puzzle_frame", "settings_from_config", "verdict", "view_card"]
+__all__ = ["CHECKS", "PuzzleCheck", "check_puzzle_frame"]

@@ -4,33 +4,61 @@ from __future__ import annotations
 
 from collections import Counter
 
+import numpy as np
+
 from companion.enigma import puzzle_conduit as conduit
 from companion.enigma.puzzles import PuzzleBox
 from vision.enigma.mat import (
     CARD_PX_PER_MM,
 )
 from vision.enigma.pack import EnigmaPack
+from vision.enigma.puzzles.cards import (
+    conduit_grid,
+)
 from vision.enigma.puzzles.view import (
     CANNOT_TELL,
     NOT_SOLVED,
     SOLVED,
     CardView,
-    PuzzleSettings,
     flatten_light,
     nearest_colour,
     verdict,
 )
-from vision.enigma.synth.puzzles import (
-    conduit_grid,
-)
+from vision.enigma.settings import PuzzleSettings
+
+#: sides and the grid step towards each
+OFFSETS = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
+#: half the side (share of a grid cell) of a cell's middle, where a piece is looked for
+CELL_MIDDLE = 0.3
+#: a cell's middle covered by piece or channel at least this much holds a piece; between
+#: the lower bound and this, it is a question
+PIECE_COVER = 0.6
+UNCLEAR_COVER = 0.25
+#: where (share of a cell from its centre) a piece's opening is looked for, and the half
+#: side of the window there
+OPENING_AT, OPENING_HALF = 0.38, 0.08
+#: an opening's window this share dark says "open"; above the lower bound, a question
+OPEN_SHARE, UNCLEAR_OPEN = 0.5, 0.2
+#: where (share of a cell from its centre) a printed stub is looked for, and the half side
+#: of the window there
+STUB_AT, STUB_HALF = 0.6, 0.06
+
+Cell = tuple[int, int]
 
 
-def check_conduit(view: CardView, pack: EnigmaPack, card: conduit.ConduitCard | None,
-                  box: PuzzleBox, st: PuzzleSettings) -> dict[str, str]:
-    given = card is not None
-    if card is None:
-        card = conduit.ConduitCard("read", tuple((x, y) for y in range(3) for x in range(3)),
-                                   frozenset(), frozenset())
+def _shape(openings: frozenset[str]) -> frozenset[str]:
+    """The openings turned to their first form: one per piece shape, whatever its turn."""
+    return min((conduit.turn_openings(openings, r) for r in range(4)),
+               key=conduit.format_openings)
+
+
+def _window(mask: np.ndarray, centre: tuple[float, float], half: float) -> np.ndarray:
+    wx, wy = centre
+    return mask[int(wy - half):int(wy + half) + 1, int(wx - half):int(wx + half) + 1]
+
+
+def _open_mask(view: CardView, pack: EnigmaPack) -> tuple[np.ndarray, np.ndarray]:
+    """Piece pixels and open (channel) pixels of the light-flattened card."""
     flat = flatten_light(view, pack, others={"piece": pack.colour("piece"),
                                              "channel": pack.colour("channel")})
     labels, names = nearest_colour(flat, {"card": pack.colour("card"), "ink": pack.colour("ink"),
@@ -40,67 +68,68 @@ def check_conduit(view: CardView, pack: EnigmaPack, card: conduit.ConduitCard | 
     piece_m = labels == names.index("piece")
     chan_m = labels == names.index("channel")
     # on a piece nothing is printed: a dark pixel there is channel even if nearer the ink
-    open_m = chan_m | (labels == names.index("ink"))
+    return piece_m, chan_m | (labels == names.index("ink"))
+
+
+def _read_grid(view: CardView, pack: EnigmaPack, card: conduit.ConduitCard,
+               piece_m: np.ndarray, open_m: np.ndarray
+               ) -> tuple[dict[Cell, frozenset[str]], set[tuple[Cell, str]], list[str]]:
+    """Per card cell: the openings of the piece laid there (cells without a piece left out),
+    the printed stubs seen at the grid's border, and the doubts."""
     cell_mm, gx, gy = conduit_grid(card, pack.tile_mm)
     cell = cell_mm * CARD_PX_PER_MM
-    seen: dict[tuple[int, int], frozenset[str]] = {}
+    seen: dict[Cell, frozenset[str]] = {}
     doubts: list[str] = []
-    offsets = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
-    stubs_seen: set[tuple[tuple[int, int], str]] = set()
+    stubs_seen: set[tuple[Cell, str]] = set()
     cells = set(card.cells)
     for at in card.cells:
         x0, y0 = view.mm_to_px(gx + at[0] * cell_mm, gy + at[1] * cell_mm)
         cx, cy = x0 + cell / 2, y0 + cell / 2
-        inner = (slice(int(cy - 0.3 * cell), int(cy + 0.3 * cell)),
-                 slice(int(cx - 0.3 * cell), int(cx + 0.3 * cell)))
+        inner = (slice(int(cy - CELL_MIDDLE * cell), int(cy + CELL_MIDDLE * cell)),
+                 slice(int(cx - CELL_MIDDLE * cell), int(cx + CELL_MIDDLE * cell)))
         cover = float((piece_m[inner] | open_m[inner]).mean())
-        if 0.25 < cover < 0.6:
+        if UNCLEAR_COVER < cover < PIECE_COVER:
             doubts.append(f"is there a piece on {list(at)}?")
             continue
-        present = cover >= 0.6
-        for sd, (ux, uy) in offsets.items():
-            if present:
-                wx, wy = cx + ux * 0.38 * cell, cy + uy * 0.38 * cell
-            else:
-                continue
-            win = open_m[int(wy - 0.08 * cell):int(wy + 0.08 * cell) + 1,
-                         int(wx - 0.08 * cell):int(wx + 0.08 * cell) + 1]
-            f = float(win.mean()) if win.size else 0.0
-            if 0.2 < f < 0.5:
-                doubts.append(f"is the side {sd} of the piece on {list(at)} open?")
-            if f >= 0.5:
-                seen.setdefault(at, frozenset())
-                seen[at] = seen[at] | {sd}
-        if present:
-            seen.setdefault(at, frozenset())
-        for sd, (ux, uy) in offsets.items():
+        if cover >= PIECE_COVER:
+            seen[at] = frozenset()
+            for sd, (ux, uy) in OFFSETS.items():
+                win = _window(open_m, (cx + ux * OPENING_AT * cell, cy + uy * OPENING_AT * cell),
+                              OPENING_HALF * cell)
+                f = float(win.mean()) if win.size else 0.0
+                if UNCLEAR_OPEN < f < OPEN_SHARE:
+                    doubts.append(f"is the side {sd} of the piece on {list(at)} open?")
+                if f >= OPEN_SHARE:
+                    seen[at] = seen[at] | {sd}
+        for sd, (ux, uy) in OFFSETS.items():
             if (at[0] + ux, at[1] + uy) in cells:
                 continue
-            wx, wy = cx + ux * 0.6 * cell, cy + uy * 0.6 * cell
-            win = open_m[int(wy - 0.06 * cell):int(wy + 0.06 * cell) + 1,
-                         int(wx - 0.06 * cell):int(wx + 0.06 * cell) + 1]
-            if win.size and float(win.mean()) >= 0.5:
+            win = _window(open_m, (cx + ux * STUB_AT * cell, cy + uy * STUB_AT * cell),
+                          STUB_HALF * cell)
+            if win.size and float(win.mean()) >= OPEN_SHARE:
                 stubs_seen.add((at, sd))
-    if doubts:
-        return verdict(CANNOT_TELL, "; ".join(doubts[:3]))
-    if given and stubs_seen != set(card.stubs):
-        return verdict(CANNOT_TELL, "the card in the frame does not show the stubs of the card "
-                       "entered: is it the right card?")
-    if not given:
-        # which pieces are marked X is not read: judge the layout as if every piece not
-        # laid were marked, and never call it solved
-        laid_shapes = Counter(
-            min((conduit.turn_openings(o, r) for r in range(4)), key=conduit.format_openings)
-            for o in seen.values())
-        unused: list[str] = []
-        for piece in box.conduit.pieces:
-            shape = min((piece.turned(r) for r in range(4)), key=conduit.format_openings)
-            if laid_shapes[shape] > 0:
-                laid_shapes[shape] -= 1
-            else:
-                unused.append(piece.id)
-        card = conduit.ConduitCard("read", card.cells, frozenset(stubs_seen), frozenset(unused))
-    # give each laid piece an id of the box's pieces with those openings
+    return seen, stubs_seen, doubts
+
+
+def _card_as_read(card: conduit.ConduitCard, seen: dict[Cell, frozenset[str]],
+                  stubs_seen: set[tuple[Cell, str]], box: PuzzleBox) -> conduit.ConduitCard:
+    """Which pieces are marked X is not read: the card as if every piece not laid were
+    marked."""
+    laid_shapes = Counter(_shape(o) for o in seen.values())
+    unused: list[str] = []
+    for piece in box.conduit.pieces:
+        shape = min((piece.turned(r) for r in range(4)), key=conduit.format_openings)
+        if laid_shapes[shape] > 0:
+            laid_shapes[shape] -= 1
+        else:
+            unused.append(piece.id)
+    return conduit.ConduitCard("read", card.cells, frozenset(stubs_seen), frozenset(unused))
+
+
+def _laid_pieces(seen: dict[Cell, frozenset[str]], card: conduit.ConduitCard, box: PuzzleBox
+                 ) -> tuple[conduit.ConduitSolution, dict[str, str] | None]:
+    """Each laid piece given an id of the box's pieces with those openings (a solution), and
+    the verdict that ends the check when a piece is unclear or not one to use."""
     free: dict[frozenset[str], list[str]] = {}
     for piece in box.conduit.pieces:
         if piece.id in card.excluded:
@@ -112,19 +141,41 @@ def check_conduit(view: CardView, pack: EnigmaPack, card: conduit.ConduitCard | 
                    for p in box.conduit.pieces}
     solution: conduit.ConduitSolution = {}
     for at, openings in sorted(seen.items()):
-        shape = min((conduit.turn_openings(openings, r) for r in range(4)),
-                    key=lambda o: conduit.format_openings(o)) if openings else frozenset()
+        shape = _shape(openings) if openings else frozenset()
         if shape not in every_shape:
             # no piece of the box looks like this: the camera misread it
-            return verdict(CANNOT_TELL, f"the openings of the piece on {list(at)} are not seen "
-                           "clearly")
+            return solution, verdict(CANNOT_TELL, f"the openings of the piece on {list(at)} "
+                                     "are not seen clearly")
         if not free.get(shape):
-            return verdict(NOT_SOLVED, f"the piece on {list(at)} (openings "
-                           f"{conduit.format_openings(openings)}) is not one of the pieces to "
-                           "use (or one too many of its kind)")
+            return solution, verdict(NOT_SOLVED, f"the piece on {list(at)} (openings "
+                                     f"{conduit.format_openings(openings)}) is not one of the "
+                                     "pieces to use (or one too many of its kind)")
         pid = free[shape].pop(0)
         rotation = next(r for r in range(4) if by_id[pid].turned(r) == openings)
         solution[pid] = (at, rotation)
+    return solution, None
+
+
+def check_conduit(view: CardView, pack: EnigmaPack, card: conduit.ConduitCard | None,
+                  box: PuzzleBox, st: PuzzleSettings) -> dict[str, str]:
+    """The conduit verdict: the pieces laid on the card's grid, their openings matched to the
+    box's pieces and judged by the engine; without the card entered, never "solved"."""
+    given = card is not None
+    if card is None:
+        card = conduit.ConduitCard("read", tuple((x, y) for y in range(3) for x in range(3)),
+                                   frozenset(), frozenset())
+    piece_m, open_m = _open_mask(view, pack)
+    seen, stubs_seen, doubts = _read_grid(view, pack, card, piece_m, open_m)
+    if doubts:
+        return verdict(CANNOT_TELL, "; ".join(doubts[:3]))
+    if given and stubs_seen != set(card.stubs):
+        return verdict(CANNOT_TELL, "the card in the frame does not show the stubs of the card "
+                       "entered: is it the right card?")
+    if not given:
+        card = _card_as_read(card, seen, stubs_seen, box)
+    solution, refusal = _laid_pieces(seen, card, box)
+    if refusal is not None:
+        return refusal
     problem = conduit.conduit_problem(card, box.conduit.pieces, solution)
     if problem is not None:
         return verdict(NOT_SOLVED, problem)

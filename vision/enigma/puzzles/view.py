@@ -14,7 +14,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.config_values import config_value
+from vision.enigma.colours import colour_features
 from vision.enigma.mat import (
     CARD_PX_PER_MM,
     MARK,
@@ -24,32 +24,10 @@ from vision.enigma.mat import (
     locate_mat,
 )
 from vision.enigma.pack import EnigmaPack
-from vision.enigma.reader import colour_features
+from vision.enigma.settings import DEFAULT_MAT, MatSettings
 from vision.warp import warp_perspective
 
 SOLVED, NOT_SOLVED, CANNOT_TELL = "solved", "not solved", "cannot tell"
-
-
-@dataclass(frozen=True)
-class PuzzleSettings:
-    """Doubt margins of the checks; ``[vision.enigma]`` of config may change them."""
-
-    fragment_min_iou: float = 0.96
-    fragment_max_gap: float = 0.005  # share of the silhouette after thin slivers; the engine's
-    fragment_clear_gap: float = 0.03  # above this a gap or overhang is certain
-
-
-def settings_from_config(cfg: Any = None) -> PuzzleSettings:
-    d = PuzzleSettings()
-    return PuzzleSettings(
-        fragment_min_iou=float(
-            config_value(cfg, "vision.enigma.fragment_min_iou", d.fragment_min_iou)
-        ),
-        fragment_max_gap=float(
-            config_value(cfg, "vision.enigma.fragment_max_gap", d.fragment_max_gap)
-        ),
-        fragment_clear_gap=d.fragment_clear_gap,
-    )
 
 
 def verdict(kind: str, reason: str) -> dict[str, str]:
@@ -82,9 +60,11 @@ class CardView:
         return m
 
 
-def view_card(frame: np.ndarray, pack: EnigmaPack, cfg: Any, *, margin: float = 0.35
-              ) -> CardView:
-    mat = locate_mat(frame, cfg)
+def view_card(frame: np.ndarray, pack: EnigmaPack, mat_settings: MatSettings = DEFAULT_MAT, *,
+              margin: float = 0.35) -> CardView:
+    """The card found on the mat, cut out upright with ``margin`` (share of its side) of mat
+    around it."""
+    mat = locate_mat(frame, mat_settings)
     balanced = balance_mat(mat, pack)
     half = mat.layout.size_mm * MAT_PX_PER_MM * 1.05  # marker and its white margin
     rect = find_card(balanced, pack, pack.tile_mm,
@@ -178,5 +158,5 @@ def open_mask(mask: np.ndarray, radius: int) -> np.ndarray:
 
 
 
-__all__ = ["CANNOT_TELL", "NOT_SOLVED", "SOLVED", "CardView", "PuzzleSettings", "flatten_light",
-           "nearest_colour", "open_mask", "settings_from_config", "verdict", "view_card"]
+__all__ = ["CANNOT_TELL", "NOT_SOLVED", "SOLVED", "CardView", "flatten_light", "nearest_colour",
+           "open_mask", "verdict", "view_card"]

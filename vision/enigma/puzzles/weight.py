@@ -16,21 +16,21 @@ from vision.enigma.mat import (
     CARD_PX_PER_MM,
 )
 from vision.enigma.pack import EnigmaPack
+from vision.enigma.puzzles.cards import (
+    Point,
+    weight_cups,
+)
 from vision.enigma.puzzles.view import (
     CANNOT_TELL,
     NOT_SOLVED,
     SOLVED,
     CardView,
-    PuzzleSettings,
     flatten_light,
     nearest_colour,
     open_mask,
     verdict,
 )
-from vision.enigma.synth.puzzles import (
-    Point,
-    weight_cups,
-)
+from vision.enigma.settings import PuzzleSettings
 
 
 def card_ink(view: CardView, pack: EnigmaPack) -> np.ndarray:
@@ -47,45 +47,52 @@ def card_ink(view: CardView, pack: EnigmaPack) -> np.ndarray:
     return ink
 
 
-def read_weight_card(view: CardView, pack: EnigmaPack) -> tuple[weight.WeightCard | None, str]:
-    """The cups (how many on each side, from the printed rings) and their values and the
-    count (printed numbers), read from the card; None and why when any of it is unsure."""
-    ink = card_ink(view, pack)
-    side = pack.tile_mm
+#: the most cups printed on one side of a weight card
+MAX_CUPS = 3
+#: how far (pixels of the card view) the printed rings may sit off the card found by colour
+RING_SHIFT_PX = 8
+#: a side's best cup count must show its rings this fully, and lead the next count by this
+RING_SCORE, RING_LEAD = 0.7, 0.25
+
+
+def _cups_on_side(ink: np.ndarray, view: CardView, name: str, side: float
+                  ) -> tuple[int | None, str]:
+    """How many cups are printed on side ``name``: the count whose rings lie on the ink,
+    clearly ahead of every other count; None and why when unclear."""
     near = cv2.dilate(ink.astype(np.uint8), np.ones((5, 5), np.uint8))
     angles = np.linspace(0, 2 * math.pi, 48, endpoint=False)
-    found: dict[str, int] = {}
-    for name in ("left", "right"):
-        # how many cups on this side: the printed rings must lie where that many would be
-        scores = {}
-        for n in range(1, 4):
-            probe = weight.WeightCard(tuple([1] * n), tuple([1] * n), 1)
-            cups = [c for c in weight_cups(probe, side) if c.side == name]
-            best_ring = 0.0
-            # the card's outline, found by its colour, may sit a few pixels off the print
-            for dx in range(-8, 9, 2):
-                for dy in range(-8, 9, 2):
-                    ring = 1.0
-                    for cup in cups:
-                        cx, cy = view.mm_to_px(*cup.centre)
-                        r = cup.radius * CARD_PX_PER_MM
-                        xs = np.clip(np.round(cx + dx + r * np.cos(angles)).astype(int), 0,
-                                     ink.shape[1] - 1)
-                        ys = np.clip(np.round(cy + dy + r * np.sin(angles)).astype(int), 0,
-                                     ink.shape[0] - 1)
-                        ring = min(ring, float(near[ys, xs].mean()))
-                    best_ring = max(best_ring, ring)
-            scores[n] = best_ring
-        ranked = sorted(scores.items(), key=lambda kv: -kv[1])
-        if ranked[0][1] < 0.7 or ranked[1][1] > ranked[0][1] - 0.25:
-            return None, f"the cups on the {name} could not be made out"
-        found[name] = ranked[0][0]
-    n_left, n_right = found["left"], found["right"]
-    probe = weight.WeightCard(tuple([1] * n_left), tuple([1] * n_right), 1)
+    scores = {}
+    for n in range(1, MAX_CUPS + 1):
+        probe = weight.WeightCard(tuple([1] * n), tuple([1] * n), 1)
+        cups = [c for c in weight_cups(probe, side) if c.side == name]
+        best_ring = 0.0
+        # the card's outline, found by its colour, may sit a few pixels off the print
+        for dx in range(-RING_SHIFT_PX, RING_SHIFT_PX + 1, 2):
+            for dy in range(-RING_SHIFT_PX, RING_SHIFT_PX + 1, 2):
+                ring = 1.0
+                for cup in cups:
+                    cx, cy = view.mm_to_px(*cup.centre)
+                    r = cup.radius * CARD_PX_PER_MM
+                    xs = np.clip(np.round(cx + dx + r * np.cos(angles)).astype(int), 0,
+                                 ink.shape[1] - 1)
+                    ys = np.clip(np.round(cy + dy + r * np.sin(angles)).astype(int), 0,
+                                 ink.shape[0] - 1)
+                    ring = min(ring, float(near[ys, xs].mean()))
+                best_ring = max(best_ring, ring)
+        scores[n] = best_ring
+    ranked = sorted(scores.items(), key=lambda kv: -kv[1])
+    if ranked[0][1] < RING_SCORE or ranked[1][1] > ranked[0][1] - RING_LEAD:
+        return None, f"the cups on the {name} could not be made out"
+    return ranked[0][0], ""
+
+
+def _printed_numbers(ink: np.ndarray, view: CardView, probe: weight.WeightCard, side: float
+                     ) -> tuple[dict[str, list[int]] | None, int | None, str]:
+    """The values printed under the cups of ``probe`` and the count in the corner; None and
+    why for the first number that is unclear."""
     values: dict[str, list[int]] = {"left": [], "right": []}
     band = digit_h = 0.08 * side * CARD_PX_PER_MM  # the printed digits' height
-    cups = weight_cups(probe, side)
-    for cup in cups:
+    for cup in weight_cups(probe, side):
         cx, _ = view.mm_to_px(cup.centre[0], 0)
         _, cy = view.mm_to_px(0, 0.76 * side)
         # the number is centred under its cup: halfway to the next cup's centre at most
@@ -95,14 +102,33 @@ def read_weight_card(view: CardView, pack: EnigmaPack) -> tuple[weight.WeightCar
         number, why = read_number(ink, (int(cx - half_w), int(cy - band), int(cx + half_w),
                                         int(cy + band)), digit_h)
         if number is None:
-            return None, f"the value under the {cup.side} cup {cup.index + 1} is unclear ({why})"
+            return None, None, (f"the value under the {cup.side} cup {cup.index + 1} is "
+                                f"unclear ({why})")
         values[cup.side].append(number)
     cx, cy = view.mm_to_px(0.88 * side, 0.92 * side)
     half_w = 0.1 * side * CARD_PX_PER_MM
     count, why = read_number(ink, (int(cx - half_w), int(cy - band), int(cx + half_w),
                                    int(cy + band)), digit_h)
     if count is None:
-        return None, f"the number of weights in the corner is unclear ({why})"
+        return None, None, f"the number of weights in the corner is unclear ({why})"
+    return values, count, ""
+
+
+def read_weight_card(view: CardView, pack: EnigmaPack) -> tuple[weight.WeightCard | None, str]:
+    """The cups (how many on each side, from the printed rings) and their values and the
+    count (printed numbers), read from the card; None and why when any of it is unsure."""
+    ink = card_ink(view, pack)
+    side = pack.tile_mm
+    found: dict[str, int] = {}
+    for name in ("left", "right"):
+        n, why = _cups_on_side(ink, view, name, side)
+        if n is None:
+            return None, why
+        found[name] = n
+    probe = weight.WeightCard(tuple([1] * found["left"]), tuple([1] * found["right"]), 1)
+    values, count, why = _printed_numbers(ink, view, probe, side)
+    if values is None or count is None:
+        return None, why
     try:
         card = weight.WeightCard(tuple(values["left"]), tuple(values["right"]), count, "read")
     except PuzzleError as exc:

@@ -8,10 +8,9 @@ unlike each other, so that tests can show the reader leans on no particular draw
 - ``demo``: cream tiles, copper channels with a dark outline, round cells (the shipped pack);
 - ``ink``: pale blue-grey tiles on green felt, thin slate channels, square cells, paper grain.
 
-:func:`layout_tile` places a tile's cells (in tile units 0..1, y down, unrotated);
-:func:`tile_face` draws the unrotated face; a placed tile is that face turned by its rotation,
-as a physical tile is. :func:`seen_tile` gives the turned tile with its cells named by
-position (a, b, c in reading order), the names the reader reports.
+:func:`vision.enigma.layout.layout_tile` places a tile's cells (in tile units 0..1, y down,
+unrotated); :func:`tile_face` draws the unrotated face; a placed tile is that face turned by
+its rotation, as a physical tile is.
 """
 
 from __future__ import annotations
@@ -24,185 +23,10 @@ import cv2
 import numpy as np
 
 from companion.enigma.catalogue import CATEGORIES
-from companion.enigma.tiles import CROSSROADS, Port, Tile
+from companion.enigma.tiles import CROSSROADS, Tile
 from vision.art_pack import BGR, parse_colour
+from vision.enigma.layout import Point, layout_tile, spacing_for
 from vision.enigma.pack import DEFAULT_SIZES, EnigmaPack
-
-Point = tuple[float, float]
-
-#: inward depth (tile units) of the point where a port's channel turns towards its cell
-PORT_DEPTH = 0.3
-#: a channel leaves its side straight for this depth (tile units) before it bends
-STRAIGHT = 0.15
-
-
-def port_point(port: Port, fractions: tuple[float, float, float]) -> Point:
-    """Where ``port`` opens on the unit tile (y down); positions run clockwise."""
-    f = fractions[port.position]
-    return {"N": (f, 0.0), "E": (1.0, f), "S": (1.0 - f, 1.0), "W": (0.0, 1.0 - f)}[port.side]
-
-
-def _inward(port: Port, fractions: tuple[float, float, float], depth: float) -> Point:
-    x, y = port_point(port, fractions)
-    dx, dy = {"N": (0, 1), "E": (-1, 0), "S": (0, -1), "W": (1, 0)}[port.side]
-    return (x + dx * depth, y + dy * depth)
-
-
-def turn_point(p: Point, quarter_turns: int) -> Point:
-    """A unit-tile point after turning the tile clockwise (y down)."""
-    x, y = p
-    for _ in range(quarter_turns % 4):
-        x, y = 1.0 - y, x
-    return (x, y)
-
-
-@dataclass(frozen=True)
-class TileLayout:
-    """Where a tile's parts are drawn, in unit-tile coordinates (unrotated)."""
-
-    cells: dict[str, Point]
-    strokes: tuple[tuple[Point, ...], ...]  # polylines of channel
-
-
-def layout_tile(tile: Tile, fractions: tuple[float, float, float], *, spacing: float = 0.36
-                ) -> TileLayout:
-    """Place cells and channel strokes: cells near the ports they serve, pushed apart."""
-    comps = tile.components()
-    pos: dict[str, Point] = {}
-    neighbours: dict[str, list[object]] = {c: [] for c in tile.cell_ids}
-    for a, b in tile.links:
-        if isinstance(a, str):
-            neighbours[a].append(b)
-        if isinstance(b, str):
-            neighbours[b].append(a)
-    for cell in tile.cell_ids:
-        anchors = [
-            _inward(n, fractions, PORT_DEPTH) for n in neighbours[cell] if isinstance(n, Port)
-        ]
-        if anchors:
-            pos[cell] = (
-                sum(p[0] for p in anchors) / len(anchors),
-                sum(p[1] for p in anchors) / len(anchors),
-            )
-        else:
-            pos[cell] = (0.5, 0.5)
-    # relax: each cell towards the mean of what it links to, away from other cells
-    for _ in range(40):
-        new: dict[str, Point] = {}
-        for cell in tile.cell_ids:
-            targets = [
-                _inward(n, fractions, PORT_DEPTH) if isinstance(n, Port) else pos[str(n)]
-                for n in neighbours[cell]
-            ]
-            x, y = pos[cell]
-            if targets:
-                tx = sum(p[0] for p in targets) / len(targets)
-                ty = sum(p[1] for p in targets) / len(targets)
-                x, y = x + 0.5 * (tx - x), y + 0.5 * (ty - y)
-            for other in tile.cell_ids:
-                if other == cell:
-                    continue
-                ox, oy = pos[other]
-                d = math.hypot(x - ox, y - oy)
-                if d < 0.34:
-                    if d < 1e-6:
-                        ox, oy, d = ox - 0.01, oy - 0.013, 0.0164
-                    push = (0.34 - d) * 0.5
-                    x, y = x + (x - ox) / d * push, y + (y - oy) / d * push
-            new[cell] = (min(0.78, max(0.22, x)), min(0.78, max(0.22, y)))
-        pos = new
-    # finally keep cells apart (a short channel between two cells must stay visible)
-    for _ in range(60):
-        moved = False
-        for cell in tile.cell_ids:
-            for other in tile.cell_ids:
-                if other <= cell:
-                    continue
-                (x, y), (ox, oy) = pos[cell], pos[other]
-                d = math.hypot(x - ox, y - oy)
-                if d < spacing:
-                    if d < 1e-6:
-                        ox, oy, d = ox - 0.01, oy - 0.013, 0.0164
-                    push = (spacing - d) / 2 + 0.002
-                    ux, uy = (x - ox) / d, (y - oy) / d
-                    pos[cell] = (
-                        min(0.8, max(0.2, x + ux * push)),
-                        min(0.8, max(0.2, y + uy * push)),
-                    )
-                    pos[other] = (
-                        min(0.8, max(0.2, ox - ux * push)),
-                        min(0.8, max(0.2, oy - uy * push)),
-                    )
-                    moved = True
-        if not moved:
-            break
-    strokes: list[tuple[Point, ...]] = []
-    for comp in comps:
-        if comp.cells:
-            continue
-        # a channel network without cells: a star from its hub
-        if not comp.ports:
-            continue
-        inner = [_inward(p, fractions, PORT_DEPTH) for p in comp.ports]
-        hub = (sum(p[0] for p in inner) / len(inner), sum(p[1] for p in inner) / len(inner))
-        if len(comp.ports) == 2 and comp.ports[0].side == comp.ports[1].side:
-            hub = (0.5 * (inner[0][0] + inner[1][0]), 0.5 * (inner[0][1] + inner[1][1]))
-        for port in comp.ports:
-            strokes.append((port_point(port, fractions), _inward(port, fractions, STRAIGHT),
-                            hub))
-    with_cells = {e for comp in comps if comp.cells for e in (*comp.cells, *comp.ports)}
-    for a, b in tile.links:
-        if a not in with_cells:
-            continue  # drawn above, as a star
-        line: list[Point] = []
-        if isinstance(a, Port):
-            line += [port_point(a, fractions), _inward(a, fractions, STRAIGHT)]
-        else:
-            line.append(pos[a])
-        if isinstance(b, Port):
-            line += [_inward(b, fractions, STRAIGHT), port_point(b, fractions)]
-        else:
-            line.append(pos[b])
-        strokes.append(tuple(line))
-    return TileLayout(pos, tuple(strokes))
-
-
-def spacing_for(pack: EnigmaPack) -> float:
-    """Smallest distance between two cells' centres (tile units): a short channel between
-    two cells stays visible whatever the cells' size and shape."""
-    return max(0.36, 3.3 * pack.cell_radius)
-
-
-def seen_positions(tile: Tile, rotation: int, fractions: tuple[float, float, float], *,
-                   spacing: float = 0.36) -> dict[str, Point]:
-    """Seen cell name -> where the cell is drawn on the turned tile (tile units)."""
-    layout = layout_tile(tile, fractions, spacing=spacing)
-    _, names = seen_tile(tile, rotation, fractions, spacing=spacing)
-    return {names[c]: turn_point(p, rotation) for c, p in layout.cells.items()}
-
-
-def seen_tile(
-    tile: Tile, rotation: int, fractions: tuple[float, float, float], *,
-    spacing: float = 0.36
-) -> tuple[Tile, dict[str, str]]:
-    """The tile as the camera sees it: turned, its cells renamed a, b, c in reading order
-    (top to bottom, then left to right, by where they are drawn). Returns the tile and the map
-    from the tile's own cell ids to the seen names."""
-    layout = layout_tile(tile, fractions, spacing=spacing)
-    placed = {c: turn_point(p, rotation) for c, p in layout.cells.items()}
-    from vision.enigma.reader import reading_order
-
-    ids = list(placed)
-    order = [ids[i] for i in reading_order([placed[c] for c in ids])]
-    names = {old: chr(ord("a") + i) for i, old in enumerate(order)}
-    turned = tile.rotated(rotation)
-    cells = {names[c]: colour for c, colour in turned.cells}
-    links = [
-        (names[a] if isinstance(a, str) else a, names[b] if isinstance(b, str) else b)
-        for a, b in turned.links
-    ]
-    return Tile.make(cells, links), names
-
 
 # ---------------------------------------------------------------------------- styles
 
@@ -522,15 +346,11 @@ def draw_pack(style_name: str, *, size: int = 128, name: str | None = None) -> E
 __all__ = [
     "STYLES",
     "Style",
-    "TileLayout",
     "draw_cell",
     "draw_icon",
     "draw_networker",
     "draw_pack",
-    "layout_tile",
-    "port_point",
-    "seen_tile",
+    "paste_icon",
     "start_face",
     "tile_face",
-    "turn_point",
 ]

@@ -12,8 +12,8 @@ orientation triangle in the top-left corner, then the kind's picture:
 - **conduit**: a grid of cells with the printed stubs; pieces are squares with channels from
   the middle to each opening.
 
-The same layout functions are used by the checker (:mod:`vision.enigma.puzzles.check`), so a
-card's regions are defined once. :func:`near_misses` gives wrong answers that look right.
+The card's regions come from :mod:`vision.enigma.puzzles.cards`, which the checkers read
+with, so they are defined once. :func:`near_misses` gives wrong answers that look right.
 """
 
 from __future__ import annotations
@@ -31,62 +31,24 @@ from companion.enigma import puzzle_angular as angular
 from companion.enigma import puzzle_conduit as conduit
 from companion.enigma import puzzle_fragment as fragment
 from companion.enigma import puzzle_weight as weight
-from companion.enigma.geometry import bounds
 from companion.enigma.puzzles import PuzzleBox, load_puzzles
 from vision.enigma.mat import BUILD_AT, CARD_AT, MARK, mat_layout
 from vision.enigma.pack import EnigmaPack
+from vision.enigma.puzzles.cards import (
+    Point,
+    conduit_grid,
+    fragment_transform,
+    parse_card,
+    parse_solution,
+    picture_cell_mm,
+    weight_cups,
+)
+from vision.enigma.settings import DEFAULT_MAT, MatSettings
 from vision.markers import paste_marker
 from vision.synth.effects import apply_effects
 from vision.warp import warp_affine
 
-Point = tuple[float, float]
 PUZZLE_EFFECTS = ("whitebalance", "light", "shadow", "perspective", "lens", "noise", "jpeg")
-
-
-# ---------------------------------------------------------------------------- layouts (mm)
-
-
-@dataclass(frozen=True)
-class Cup:
-    side: str  # "left" or "right"
-    index: int
-    centre: Point  # mm from the card's top-left corner
-    radius: float
-
-
-def weight_cups(card: weight.WeightCard, side_mm: float) -> list[Cup]:
-    """Where the cups are printed: left cups in the left half, right cups in the right half."""
-    cups = []
-    for name, values, x0 in (("left", card.left, 0.06), ("right", card.right, 0.54)):
-        n = len(values)
-        span = 0.40 * side_mm
-        radius = min(0.11 * side_mm, span / n / 2 * 0.95)
-        for i in range(n):
-            cx = x0 * side_mm + (i + 0.5) * span / n
-            cups.append(Cup(name, i, (cx, 0.52 * side_mm), radius))
-    return cups
-
-
-def fragment_transform(card: fragment.FragmentCard, side_mm: float, unit_mm: float
-                       ) -> tuple[float, float, float]:
-    """(scale, dx, dy): card units -> mm on the card; the silhouette's box is centred."""
-    x0, y0, x1, y1 = bounds(card.silhouette)
-    return unit_mm, side_mm / 2 - unit_mm * (x0 + x1) / 2, side_mm / 2 - unit_mm * (y0 + y1) / 2
-
-
-def picture_cell_mm(top: Sequence[str], side_mm: float) -> float:
-    rows, cols = len(top), max(len(r) for r in top)
-    return min(0.7 * side_mm / max(rows, cols), 0.2 * side_mm)
-
-
-def conduit_grid(card: conduit.ConduitCard, side_mm: float) -> tuple[float, float, float]:
-    """(cell mm, x0, y0): the card grid's cell size and top-left corner on the card."""
-    xs = [c[0] for c in card.cells]
-    ys = [c[1] for c in card.cells]
-    cols, rows = max(xs) - min(xs) + 1, max(ys) - min(ys) + 1
-    cell = 0.74 * side_mm / max(cols, rows)
-    return cell, (side_mm - cell * cols) / 2 - min(xs) * cell, \
-        (side_mm - cell * rows) / 2 - min(ys) * cell
 
 
 # ---------------------------------------------------------------------------- drawing helpers
@@ -321,20 +283,6 @@ def _paste(canvas: np.ndarray, layer: np.ndarray, centre_px: Point, angle_deg: f
     canvas[:] = (warped[:, :, :3] * a + canvas * (1 - a)).astype(np.uint8)
 
 
-def parse_card(kind: str, data: Any) -> Any:
-    """The engine's card object of ``kind`` from its JSON."""
-    return {"weight": weight.parse_weight_card, "fragment": fragment.parse_fragment_card,
-            "angular": angular.parse_angular_card,
-            "conduit": conduit.parse_conduit_card}[kind](data)
-
-
-def parse_solution(kind: str, data: Any) -> Any:
-    return {"weight": weight.parse_weight_solution,
-            "fragment": fragment.parse_fragment_solution,
-            "angular": angular.parse_angular_solution,
-            "conduit": conduit.parse_conduit_solution}[kind](data)
-
-
 def default_solution(kind: str, card: Any, box: PuzzleBox) -> Any:
     """A correct solution: the one stored with the card, else the engine solver's first."""
     section = getattr(box, kind)
@@ -359,7 +307,8 @@ class PuzzleScene:
 
 
 def render_puzzle_scene(kind: str, card: Any, pack: EnigmaPack, *, solution: Any = None,
-                        box: PuzzleBox | None = None, seed: int = 0, cfg: Any = None,
+                        box: PuzzleBox | None = None, seed: int = 0,
+                        mat: MatSettings = DEFAULT_MAT,
                         px_per_mm: float = 6.0, outside_weights: int = 0,
                         overlap: float = 0.0,
                         apart: Mapping[str, Sequence[angular.Cube]] | None = None
@@ -369,7 +318,7 @@ def render_puzzle_scene(kind: str, card: Any, pack: EnigmaPack, *, solution: Any
     ``apart``: angular pieces left on the table away from the structure."""
     rng = random.Random(seed)
     box = box or load_puzzles()
-    layout = mat_layout(cfg)
+    layout = mat_layout(mat)
     xs = [c[0] for c in layout.centres_mm]
     ys = [c[1] for c in layout.centres_mm]
     margin = layout.size_mm * 1.3
@@ -417,7 +366,8 @@ def _is_json(value: Any) -> bool:
 
 
 def render_puzzle_frame(kind: str, card_data: Any, pack: EnigmaPack, *, solution: Any = None,
-                        seed: int = 0, cfg: Any = None, frame_size: tuple[int, int] = (1920, 1080),
+                        seed: int = 0, mat: MatSettings = DEFAULT_MAT,
+                        frame_size: tuple[int, int] = (1920, 1080),
                         effects: Sequence[str] = PUZZLE_EFFECTS, **extra: Any) -> np.ndarray:
     """A camera frame of the mat (seeded effects). ``card_data`` and ``solution`` may be JSON
     or engine objects; without a solution the card's own (or the solver's) is laid."""
@@ -428,7 +378,7 @@ def render_puzzle_frame(kind: str, card_data: Any, pack: EnigmaPack, *, solution
     elif _is_json(solution):
         solution = parse_solution(kind, solution)
     scene = render_puzzle_scene(kind, card, pack, solution=solution, box=box, seed=seed,
-                                cfg=cfg, **extra)
+                                mat=mat, **extra)
     result = apply_effects(scene, np.random.default_rng(seed + 31), list(effects),
                            frame_size=frame_size, max_tilt_deg=15.0)
     return result.image
@@ -461,77 +411,101 @@ def near_misses(kind: str, card: Any, solution: Any, box: PuzzleBox, rng: random
             if not is_right(kind, card, s, box, **extra)]
 
 
-def _near_misses(kind: str, card: Any, solution: Any, box: PuzzleBox, rng: random.Random
-                 ) -> list[tuple[str, Any, dict[str, Any]]]:
-    out: list[tuple[str, Any, dict[str, Any]]] = []
-    if kind == "weight":
-        left, right = list(solution.left), list(solution.right)
-        moved = False
-        for side_a, side_b in ((left, right), (right, left)):
-            for i in range(len(side_a)):
-                if side_a[i] > 0 and not moved:
-                    side_a[i] -= 1
-                    side_b[0] += 1
-                    moved = True
-        out.append(("a weight in the wrong pan", weight.WeightSolution(tuple(left), tuple(right)),
-                    {}))
-        l2, r2 = list(solution.left), list(solution.right)
-        k = next(i for i, v in enumerate(l2) if v > 0) if any(l2) else None
-        if k is not None:
-            l2[k] -= 1
-            out.append(("a weight left beside the card",
-                        weight.WeightSolution(tuple(l2), tuple(r2)), {"outside_weights": 1}))
-        # one weight too many, lying partly on another: a camera that counts discs sees the
-        # right number
-        l3, r3 = list(solution.left), list(solution.right)
-        fullest = max(l3 + r3)
-        side_list = l3 if fullest in l3 else r3
-        side_list[side_list.index(fullest)] += 1
-        out.append(("a weight too many, partly on another",
-                    weight.WeightSolution(tuple(l3), tuple(r3)),
-                    {"overlap": rng.uniform(0.8, 1.4)}))
-    elif kind == "fragment":
-        pl = list(solution)
-        i = rng.randrange(len(pl))
-        p = pl[i]
-        shifted = fragment.FragmentPlacement(p.piece, p.rotation, p.mirror,
-                                             (p.at[0] + 0.6, p.at[1] + 0.3))
-        out.append(("a piece pushed off its place", [*pl[:i], shifted, *pl[i + 1:]], {}))
-        out.append(("a piece missing", [*pl[:i], *pl[i + 1:]], {}))
-        poly = next(x for x in box.fragment.pieces if x.id == p.piece).polygon
-        cx = sum(x for x, _ in poly) / len(poly)
-        cy = sum(y for _, y in poly) / len(poly)
-        # keep the turned piece over the same spot (turn about its own centre)
-        a = math.radians(p.rotation + 90)
-        b = math.radians(p.rotation)
-        rx = cx * math.cos(b) - cy * math.sin(b) - (cx * math.cos(a) - cy * math.sin(a))
-        ry = cx * math.sin(b) + cy * math.cos(b) - (cx * math.sin(a) + cy * math.cos(a))
-        turned = fragment.FragmentPlacement(p.piece, p.rotation + 90, p.mirror,
-                                            (p.at[0] + rx, p.at[1] + ry))
-        out.append(("a piece turned", [*pl[:i], turned, *pl[i + 1:]], {}))
-    elif kind == "angular":
-        ids = sorted(solution)
-        gone = ids[rng.randrange(len(ids))]
-        rest = {k: v for k, v in solution.items() if k != gone}
-        out.append(("a piece left apart", rest, {"apart": {gone: solution[gone]}}))
-        mirrored = {k: tuple((-x, y, z) for x, y, z in v) for k, v in solution.items()}
-        if not angular.picture_matches(angular.top_view(mirrored), card.top):
-            out.append(("the mirror image", mirrored, {}))
-    else:
-        pieces = {p.id: p for p in box.conduit.pieces}
-        for pid, (at, r) in sorted(solution.items()):
-            if pieces[pid].turned(r + 1) != pieces[pid].turned(r):
-                changed = dict(solution)
-                changed[pid] = (at, r + 1)
-                out.append((f"piece {pid} turned", changed, {}))
-                break
-        pid = sorted(solution)[rng.randrange(len(solution))]
-        out.append((f"piece {pid} missing", {k: v for k, v in solution.items() if k != pid},
-                    {}))
+NearMiss = tuple[str, Any, dict[str, Any]]
+
+
+def _weight_misses(solution: weight.WeightSolution, rng: random.Random) -> list[NearMiss]:
+    """A weight in the wrong pan, one left beside the card, one too many lying partly on
+    another (a camera that counts discs sees the right number)."""
+    out: list[NearMiss] = []
+    left, right = list(solution.left), list(solution.right)
+    moved = False
+    for side_a, side_b in ((left, right), (right, left)):
+        for i in range(len(side_a)):
+            if side_a[i] > 0 and not moved:
+                side_a[i] -= 1
+                side_b[0] += 1
+                moved = True
+    out.append(("a weight in the wrong pan", weight.WeightSolution(tuple(left), tuple(right)),
+                {}))
+    l2, r2 = list(solution.left), list(solution.right)
+    k = next(i for i, v in enumerate(l2) if v > 0) if any(l2) else None
+    if k is not None:
+        l2[k] -= 1
+        out.append(("a weight left beside the card",
+                    weight.WeightSolution(tuple(l2), tuple(r2)), {"outside_weights": 1}))
+    l3, r3 = list(solution.left), list(solution.right)
+    fullest = max(l3 + r3)
+    side_list = l3 if fullest in l3 else r3
+    side_list[side_list.index(fullest)] += 1
+    out.append(("a weight too many, partly on another",
+                weight.WeightSolution(tuple(l3), tuple(r3)),
+                {"overlap": rng.uniform(0.8, 1.4)}))
     return out
 
 
-__all__ = ["Cup", "PUZZLE_EFFECTS", "PuzzleScene", "conduit_grid", "default_solution",
-           "draw_structure", "fragment_transform", "is_right", "near_misses", "parse_card",
-           "parse_solution", "picture_cell_mm", "render_puzzle_frame", "render_puzzle_scene",
-           "weight_cups"]
+def _fragment_misses(solution: Any, box: PuzzleBox, rng: random.Random) -> list[NearMiss]:
+    """One piece pushed off its place, missing, or turned over the same spot."""
+    out: list[NearMiss] = []
+    pl = list(solution)
+    i = rng.randrange(len(pl))
+    p = pl[i]
+    shifted = fragment.FragmentPlacement(p.piece, p.rotation, p.mirror,
+                                         (p.at[0] + 0.6, p.at[1] + 0.3))
+    out.append(("a piece pushed off its place", [*pl[:i], shifted, *pl[i + 1:]], {}))
+    out.append(("a piece missing", [*pl[:i], *pl[i + 1:]], {}))
+    poly = next(x for x in box.fragment.pieces if x.id == p.piece).polygon
+    cx = sum(x for x, _ in poly) / len(poly)
+    cy = sum(y for _, y in poly) / len(poly)
+    # keep the turned piece over the same spot (turn about its own centre)
+    a = math.radians(p.rotation + 90)
+    b = math.radians(p.rotation)
+    rx = cx * math.cos(b) - cy * math.sin(b) - (cx * math.cos(a) - cy * math.sin(a))
+    ry = cx * math.sin(b) + cy * math.cos(b) - (cx * math.sin(a) + cy * math.cos(a))
+    turned = fragment.FragmentPlacement(p.piece, p.rotation + 90, p.mirror,
+                                        (p.at[0] + rx, p.at[1] + ry))
+    out.append(("a piece turned", [*pl[:i], turned, *pl[i + 1:]], {}))
+    return out
+
+
+def _angular_misses(card: Any, solution: Any, rng: random.Random) -> list[NearMiss]:
+    """A piece left apart, and the mirror image when the card's picture tells it apart."""
+    out: list[NearMiss] = []
+    ids = sorted(solution)
+    gone = ids[rng.randrange(len(ids))]
+    rest = {k: v for k, v in solution.items() if k != gone}
+    out.append(("a piece left apart", rest, {"apart": {gone: solution[gone]}}))
+    mirrored = {k: tuple((-x, y, z) for x, y, z in v) for k, v in solution.items()}
+    if not angular.picture_matches(angular.top_view(mirrored), card.top):
+        out.append(("the mirror image", mirrored, {}))
+    return out
+
+
+def _conduit_misses(solution: Any, box: PuzzleBox, rng: random.Random) -> list[NearMiss]:
+    """The first piece whose turn shows, turned; and a piece missing."""
+    out: list[NearMiss] = []
+    pieces = {p.id: p for p in box.conduit.pieces}
+    for pid, (at, r) in sorted(solution.items()):
+        if pieces[pid].turned(r + 1) != pieces[pid].turned(r):
+            changed = dict(solution)
+            changed[pid] = (at, r + 1)
+            out.append((f"piece {pid} turned", changed, {}))
+            break
+    pid = sorted(solution)[rng.randrange(len(solution))]
+    out.append((f"piece {pid} missing", {k: v for k, v in solution.items() if k != pid}, {}))
+    return out
+
+
+def _near_misses(kind: str, card: Any, solution: Any, box: PuzzleBox, rng: random.Random
+                 ) -> list[NearMiss]:
+    if kind == "weight":
+        return _weight_misses(solution, rng)
+    if kind == "fragment":
+        return _fragment_misses(solution, box, rng)
+    if kind == "angular":
+        return _angular_misses(card, solution, rng)
+    return _conduit_misses(solution, box, rng)
+
+
+__all__ = ["PUZZLE_EFFECTS", "PuzzleScene", "default_solution", "draw_structure", "is_right",
+           "near_misses", "render_puzzle_frame", "render_puzzle_scene"]

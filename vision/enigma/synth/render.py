@@ -2,8 +2,9 @@
 
 The reader's test bed and the demo's camera. The table lies in the frame of the four table
 markers (ids 0..3, millimetres, origin in the middle of the rectangle their centres form);
-the start tile lies near the middle (:class:`TableGeometry`), every tile on the grid it
-anchors, each with a small hand-placement jitter. Networkers stand on their cells.
+the start tile lies near the middle (:class:`~vision.enigma.geometry.TableGeometry`), every
+tile on the grid it anchors, each with a small hand-placement jitter. Networkers stand on
+their cells.
 
 :func:`truth_of` gives what a perfect reader prints (``companion read enigma``): tiles as
 seen (rotation applied, cells named a, b, c in reading order) and networkers by player
@@ -23,70 +24,14 @@ import numpy as np
 from companion.enigma.catalogue import Catalogue
 from companion.enigma.game import EnigmaState
 from companion.enigma.tiles import Pos, Tile, format_tile
-from vision.config_values import config_value
+from vision.enigma.geometry import TableGeometry, table_geometry
+from vision.enigma.layout import layout_tile, seen_positions, seen_tile, spacing_for, turn_point
 from vision.enigma.pack import EnigmaPack
-from vision.enigma.synth.art import (
-    draw_networker,
-    layout_tile,
-    seen_positions,
-    seen_tile,
-    spacing_for,
-    tile_face,
-    turn_point,
-)
-from vision.markers import RESERVED_IDS, MarkerLayout, paste_layout
+from vision.enigma.settings import DEFAULT_TABLE, TableSettings
+from vision.enigma.synth.art import draw_networker, tile_face
+from vision.markers import paste_layout
 from vision.synth.effects import DEFAULT_EFFECTS, EffectResult, apply_effects
 from vision.warp import warp_affine
-
-DEFAULT_FRAME_MM = (760.0, 640.0)
-DEFAULT_MARKER_MM = 40.0
-
-
-@dataclass(frozen=True)
-class TableGeometry:
-    """The four table markers and the tile size (mm). The start tile is found, not set."""
-
-    layout: MarkerLayout
-    tile_mm: float
-
-    @property
-    def frame_mm(self) -> tuple[float, float]:
-        xs = [c[0] for c in self.layout.centres_mm]
-        ys = [c[1] for c in self.layout.centres_mm]
-        return (max(xs) - min(xs), max(ys) - min(ys))
-
-
-def table_layout(
-    frame_mm: tuple[float, float] = DEFAULT_FRAME_MM,
-    marker_size_mm: float = DEFAULT_MARKER_MM,
-    dictionary_name: str = "DICT_4X4_50",
-) -> MarkerLayout:
-    """The table markers at the corners of a ``frame_mm`` rectangle centred on 0."""
-    w, h = frame_mm[0] / 2, frame_mm[1] / 2
-    return MarkerLayout(
-        ids=RESERVED_IDS["table"],
-        centres_mm=((-w, -h), (w, -h), (w, h), (-w, h)),
-        size_mm=marker_size_mm,
-        dictionary=dictionary_name,
-    )
-
-
-def geometry_from_config(cfg: Any = None, pack: EnigmaPack | None = None) -> TableGeometry:
-    """Marker frame and tile size from config ``[vision.enigma]``; a tile size of 0 there
-    means the pack's (taught) one."""
-    frame = config_value(cfg, "vision.enigma.marker_frame_mm", DEFAULT_FRAME_MM)
-    tile = float(config_value(cfg, "vision.enigma.tile_mm", 0.0))
-    if tile <= 0:
-        tile = pack.tile_mm if pack is not None else 60.0
-    return TableGeometry(
-        table_layout(
-            (float(frame[0]), float(frame[1])),
-            float(config_value(cfg, "vision.enigma.marker_size_mm", DEFAULT_MARKER_MM)),
-            str(config_value(cfg, "vision.marker_dictionary", "DICT_4X4_50")),
-        ),
-        tile,
-    )
-
 
 # ---------------------------------------------------------------------------- the view
 
@@ -224,6 +169,56 @@ def start_tile_face(tile: Tile, pack: EnigmaPack, side: int) -> np.ndarray:
     return face
 
 
+def _scene_box(view: TableView, geometry: TableGeometry, start_offset_mm: tuple[float, float]
+               ) -> tuple[float, float, float, float]:
+    """The marker-frame rectangle (mm) to draw: the markers with a margin, and the whole
+    table, also where it reaches past the markers (the camera then frames it all; the reader
+    asks about tiles past the markers)."""
+    layout = geometry.layout
+    xs = [c[0] for c in layout.centres_mm]
+    ys = [c[1] for c in layout.centres_mm]
+    margin = layout.size_mm * 1.5
+    t = geometry.tile_mm
+    tx = [start_offset_mm[0] + at[0] * t for at in view.tiles] or [0.0]
+    ty = [start_offset_mm[1] + at[1] * t for at in view.tiles] or [0.0]
+    x0 = min(min(xs) - margin, min(tx) - 0.75 * t)
+    y0 = min(min(ys) - margin, min(ty) - 0.75 * t)
+    x1 = max(max(xs) + margin, max(tx) + 0.75 * t)
+    y1 = max(max(ys) + margin, max(ty) + 0.75 * t)
+    return x0, y0, x1, y1
+
+
+def _face(at: Pos, placed: PlacedView, pack: EnigmaPack, face_px: int,
+          rng: np.random.Generator) -> np.ndarray:
+    """A tile's face as placed (turned by its rotation): the pack's start face for the
+    pack's start tile, a drawn start face for another start tile, else the drawn tile."""
+    if at == (0, 0) and _is_pack_start(placed.tile, pack):
+        return cv2.resize(pack.start, (face_px, face_px), interpolation=cv2.INTER_AREA)
+    if at == (0, 0):
+        face = start_tile_face(placed.tile, pack, face_px)
+    else:
+        face = tile_face(placed.tile, pack, face_px, category=placed.category,
+                         seed=int(rng.integers(1 << 30)))
+    return np.ascontiguousarray(np.rot90(face, k=-placed.rotation))
+
+
+def _draw_networkers(canvas: np.ndarray, view: TableView, pack: EnigmaPack,
+                     cell_maps: dict[Pos, np.ndarray], face_px: int, side_px: float) -> None:
+    """Each networker on its cell (``cell_maps``: face pixels -> scene pixels per tile)."""
+    for at, cell, colour in view.networkers:
+        placed = view.tiles[at]
+        spot = layout_tile(placed.tile, pack.ports, spacing=spacing_for(pack)).cells[cell]
+        u, v = turn_point(spot, placed.rotation)
+        m = cell_maps[at]
+        px = m @ np.array([u * face_px, v * face_px, 1.0])
+        draw_networker(
+            canvas,
+            (float(px[0]), float(px[1])),
+            pack.networker_radius * side_px,
+            pack.networkers[colour],
+        )
+
+
 def render_scene(
     view: TableView,
     pack: EnigmaPack,
@@ -237,21 +232,10 @@ def render_scene(
 ) -> Scene:
     """The table seen straight down, in marker-frame coordinates scaled by ``px_per_mm``."""
     rng = np.random.default_rng(seed)
-    layout = geometry.layout
-    xs = [c[0] for c in layout.centres_mm]
-    ys = [c[1] for c in layout.centres_mm]
-    margin = layout.size_mm * 1.5
     t = geometry.tile_mm
     if start_offset_mm is None:
         start_offset_mm = (float(rng.uniform(-0.4, 0.4) * t), float(rng.uniform(-0.4, 0.4) * t))
-    # the whole table is drawn, also where it reaches past the markers (the camera then
-    # frames it all; the reader asks about tiles past the markers)
-    tx = [start_offset_mm[0] + at[0] * t for at in view.tiles] or [0.0]
-    ty = [start_offset_mm[1] + at[1] * t for at in view.tiles] or [0.0]
-    x0 = min(min(xs) - margin, min(tx) - 0.75 * t)
-    y0 = min(min(ys) - margin, min(ty) - 0.75 * t)
-    x1 = max(max(xs) + margin, max(tx) + 0.75 * t)
-    y1 = max(max(ys) + margin, max(ty) + 0.75 * t)
+    x0, y0, x1, y1 = _scene_box(view, geometry, start_offset_mm)
     width = int(round((x1 - x0) * px_per_mm))
     height = int(round((y1 - y0) * px_per_mm))
     frame_to_scene = np.array(
@@ -268,39 +252,16 @@ def render_scene(
         cy_mm = start_offset_mm[1] + at[1] * t + float(rng.uniform(-jitter_mm, jitter_mm))
         angle = float(rng.uniform(-jitter_deg, jitter_deg))
         centre = ((cx_mm - x0) * px_per_mm, (cy_mm - y0) * px_per_mm)
-        if at == (0, 0) and _is_pack_start(placed.tile, pack):
-            face = cv2.resize(pack.start, (face_px, face_px), interpolation=cv2.INTER_AREA)
-        elif at == (0, 0):
-            face = start_tile_face(placed.tile, pack, face_px)
-            face = np.ascontiguousarray(np.rot90(face, k=-placed.rotation))
-        else:
-            face = tile_face(
-                placed.tile,
-                pack,
-                face_px,
-                category=placed.category,
-                seed=int(rng.integers(1 << 30)),
-            )
-            face = np.ascontiguousarray(np.rot90(face, k=-placed.rotation))
+        face = _face(at, placed, pack, face_px, rng)
         cell_maps[at] = _paste_rotated(canvas, face, centre, side_px, angle)
         half = int(side_px * 0.75)
         protect[
             max(0, int(centre[1]) - half) : int(centre[1]) + half,
             max(0, int(centre[0]) - half) : int(centre[0]) + half,
         ] = 255
-    for at, cell, colour in view.networkers:
-        placed = view.tiles[at]
-        spot = layout_tile(placed.tile, pack.ports, spacing=spacing_for(pack)).cells[cell]
-        u, v = turn_point(spot, placed.rotation)
-        m = cell_maps[at]
-        px = m @ np.array([u * face_px, v * face_px, 1.0])
-        draw_networker(
-            canvas,
-            (float(px[0]), float(px[1])),
-            pack.networker_radius * side_px,
-            pack.networkers[colour],
-        )
-    paste_layout(canvas, layout, origin_mm=(x0, y0), px_per_mm=px_per_mm, protect=protect)
+    _draw_networkers(canvas, view, pack, cell_maps, face_px, side_px)
+    paste_layout(canvas, geometry.layout, origin_mm=(x0, y0), px_per_mm=px_per_mm,
+                 protect=protect)
     return Scene(canvas, frame_to_scene, protect, start_offset_mm)
 
 
@@ -318,7 +279,7 @@ def render_frame(
     view: TableView,
     pack: EnigmaPack,
     *,
-    cfg: Any = None,
+    table: TableSettings = DEFAULT_TABLE,
     geometry: TableGeometry | None = None,
     seed: int = 0,
     effects: Sequence[str] = DEFAULT_EFFECTS,
@@ -326,8 +287,9 @@ def render_frame(
     max_tilt_deg: float = 25.0,
     px_per_mm: float | None = None,
 ) -> RenderedFrame:
-    """Render a view as a camera frame with seeded effects, plus its truth."""
-    geo = geometry or geometry_from_config(cfg, pack)
+    """Render a view as a camera frame with seeded effects, plus its truth. The table lies
+    where ``table`` says, unless ``geometry`` is given."""
+    geo = geometry or table_geometry(table, pack)
     if px_per_mm is None:
         # about 1.3x the camera's own resolution, so the camera does not magnify the scene
         frame_w, frame_h = geo.frame_mm[0] + 4 * geo.layout.size_mm, geo.frame_mm[1]
@@ -348,15 +310,12 @@ def render_frame(
 
 
 __all__ = [
-    "DEFAULT_FRAME_MM",
     "PlacedView",
     "RenderedFrame",
     "Scene",
-    "TableGeometry",
     "TableView",
-    "geometry_from_config",
     "render_frame",
     "render_scene",
-    "table_layout",
+    "start_tile_face",
     "truth_of",
 ]

@@ -22,6 +22,33 @@ def _fits(at: Pos, bounds: tuple[int, int]) -> bool:
     return abs(at[0]) <= bounds[0] and abs(at[1]) <= bounds[1]
 
 
+def _next_placeable(state: EnigmaState, pool: list[Any], bounds: tuple[int, int]
+                    ) -> tuple[Any, list[Any]] | None:
+    """The next catalogue tile of ``pool`` with a legal place within ``bounds``, and those
+    places; tiles without one go to the back of the pool. None when no tile has one."""
+    for _ in range(len(pool)):
+        entry = pool.pop()
+        options_here = [p for p in state.legal_placements(entry.conduit) if _fits(p.at, bounds)]
+        if options_here:
+            return entry, options_here
+        pool.insert(0, entry)
+    return None
+
+
+def _place(state: EnigmaState, player: str, entry: Any, options_here: list[Any],
+           rng: random.Random, networker_chance: float) -> tuple[EnigmaState, dict[str, Any]]:
+    """Place ``entry`` at a random one of its places, with a networker by chance; the state
+    reached and the record's event."""
+    choice = rng.choice(options_here)
+    cells = state.networker_choices(player, entry.conduit, choice.at, choice.rotation)
+    networker = rng.choice(cells) if cells and rng.random() < networker_chance else None
+    pmove = PlaceMove(player, entry.conduit, choice.at, choice.rotation, networker)
+    state = apply(state, pmove)
+    event = format_move(pmove)
+    event["tile_id"] = entry.id  # extra field: which catalogue tile (for its icon)
+    return state, event
+
+
 def random_record(
     seed: int,
     *,
@@ -54,27 +81,11 @@ def random_record(
         for player in list(state.pending):
             if placed >= tiles:
                 break
-            for _ in range(len(pool)):
-                entry = pool.pop()
-                options_here = [
-                    p for p in state.legal_placements(entry.conduit) if _fits(p.at, bounds)
-                ]
-                if options_here:
-                    break
-                pool.insert(0, entry)
-            else:
+            found = _next_placeable(state, pool, bounds)
+            if found is None:
                 stuck += 1
                 break
-            if not options_here:
-                stuck += 1
-                break
-            choice = rng.choice(options_here)
-            cells = state.networker_choices(player, entry.conduit, choice.at, choice.rotation)
-            networker = rng.choice(cells) if cells and rng.random() < networker_chance else None
-            pmove = PlaceMove(player, entry.conduit, choice.at, choice.rotation, networker)
-            state = apply(state, pmove)
-            event = format_move(pmove)
-            event["tile_id"] = entry.id  # extra field: which catalogue tile (for its icon)
+            state, event = _place(state, player, *found, rng, networker_chance)
             events.append(event)
             placed += 1
         if state.pending:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.enigma.tiles import Pos, Tile, parse_tile
-from vision.enigma.reader import EnigmaRead
+from vision.enigma.read_types import EnigmaRead
 
 Point = tuple[float, float]
 
