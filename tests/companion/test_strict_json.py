@@ -103,3 +103,12 @@ def test_a_wrong_json_type_inside_an_enigma_event_is_exit_2(
     code, err = _replay(tmp_path, "{" + _head("enigma") + f', "events": [{json.dumps(event)}]}}',
                         capsys)
     assert code == 2 and "must be a" in err, err
+
+
+def test_envelope_messages_quote_at_most_80_characters(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # found by tests/test_fuzz_inputs.py: the format was quoted whole
+    text = '{"format": "' + FORMAT + "9" * 500 + '", "game": "indigo", "players": [], "events": []}'
+    code, err = _replay(tmp_path, text, capsys)
+    assert code == 2 and "unknown format" in err and "9" * 81 not in err

@@ -72,7 +72,7 @@ def register(cli: CommandLine) -> None:
         try:
             record = loads_record(text)
         except RecordError as exc:
-            print(f"companion: error: {exc}", file=sys.stderr)
+            print(f"companion: error: {clip_quotes(str(exc))}", file=sys.stderr)
             return EXIT_NOT_A_RECORD
         outcome = replay(record)
         if outcome.result is not None:
