@@ -28,8 +28,10 @@ MAX_INT_DIGITS = 100
 MAX_STRING = 10_000
 QUOTE_LIMIT = 80
 
+# a JSON string, written so that runs of plain characters match at C speed
+_STRING = r'"[^"\\]*(?:\\.[^"\\]*)*"'
 # one JSON token: a string, a punctuation mark or a bare word (number, true, ...)
-_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}:,]|[^\s\[\]{}:,"]+', re.DOTALL)
+_TOKEN = re.compile(_STRING + r'|[\[\]{}:,]|[^\s\[\]{}:,"]+', re.DOTALL)
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 _LONG_QUOTE = re.compile(rf"'[^'\n]{{{QUOTE_LIMIT + 1},}}'|\"[^\"\n]{{{QUOTE_LIMIT + 1},}}\"")
 
@@ -95,8 +97,8 @@ def _where(path: str) -> str:
 def _too_deep(text: str) -> str | None:
     """The path of the first container nested deeper than :data:`MAX_DEPTH`, else None.
 
-    Looked for on the text, before ``json`` recurses into it (which fails near 1,000 levels
-    with a RecursionError that names nothing).
+    Looked for on the text when ``json`` gave up with a RecursionError (near 1,000 levels),
+    which names nothing; shallower nesting is found by :func:`_checked`.
     """
     # each entry: [index in a list, or key in an object; whether an object waits for a key]
     stack: list[list[Any]] = []
@@ -125,37 +127,62 @@ def _too_deep(text: str) -> str | None:
     return None
 
 
-def _checked(value: Any, path: str) -> Any:
-    """``value`` with its objects as dicts, refusing what the strict reader refuses."""
-    if isinstance(value, _Refused):
-        raise RecordError(f"{_where(path)}: {value.why}")
-    if isinstance(value, str) and len(value) > MAX_STRING:
-        raise RecordError(f"{_where(path)}: a string of {len(value)} characters, more than "
-                          f"{MAX_STRING:,}: {quote(value)}")
-    if isinstance(value, list) and not isinstance(value, _Object):
-        return [_checked(item, _join(path, i)) for i, item in enumerate(value)]
-    if isinstance(value, _Object):
+def _path_text(path: list[str | int]) -> str:
+    text = ""
+    for key in path:
+        text = _join(text, key)
+    return _where(text)
+
+
+def _checked(value: Any, path: list[str | int]) -> Any:
+    """``value`` with its objects as dicts, refusing what the strict reader refuses.
+
+    ``path`` is the keys and indexes down to ``value``, grown and shrunk in place and turned
+    into text only for a message: records of thousands of events are read in well under a
+    second.
+    """
+    kind = type(value)
+    if len(path) >= MAX_DEPTH and (kind is _Object or kind is list):
+        raise RecordError(f"{_path_text(path)}: nesting deeper than {MAX_DEPTH} levels")
+    if kind is str:
+        if len(value) > MAX_STRING:
+            raise RecordError(f"{_path_text(path)}: a string of {len(value)} characters, more "
+                              f"than {MAX_STRING:,}: {quote(value)}")
+        return value
+    if kind is _Object:
         result: dict[str, Any] = {}
         for key, item in value:
             if len(key) > MAX_STRING:
-                raise RecordError(f"{_where(path)}: a key of {len(key)} characters, more "
+                raise RecordError(f"{_path_text(path)}: a key of {len(key)} characters, more "
                                   f"than {MAX_STRING:,}: {quote(key)}")
             if key in result:
-                raise RecordError(f"{_where(path)}: the key {quote(key)} appears twice")
-            result[key] = _checked(item, _join(path, key))
+                raise RecordError(f"{_path_text(path)}: the key {quote(key)} appears twice")
+            path.append(key)
+            result[key] = _checked(item, path)
+            path.pop()
         return result
+    if kind is list:
+        items = []
+        for index, item in enumerate(value):
+            path.append(index)
+            items.append(_checked(item, path))
+            path.pop()
+        return items
+    if kind is _Refused:
+        raise RecordError(f"{_path_text(path)}: {value.why}")
     return value
 
 
 def loads_strict(text: str) -> Any:
     """Decode JSON ``text`` strictly; :class:`RecordError` names the first refusal's path."""
-    deep = _too_deep(text)
-    if deep is not None:
-        raise RecordError(f"{deep}: nesting deeper than {MAX_DEPTH} levels")
     try:
         raw = json.loads(text, object_pairs_hook=_Object, parse_int=_parse_int,
                          parse_float=_parse_float, parse_constant=_parse_constant)
     except json.JSONDecodeError as exc:
         raise RecordError(f"not valid JSON: {exc.msg} at line {exc.lineno}, column "
                           f"{exc.colno}") from None
-    return _checked(raw, "")
+    except RecursionError:
+        deep = _too_deep(text)
+        raise RecordError(f"{deep or 'record'}: nesting deeper than {MAX_DEPTH} levels")\
+            from None
+    return _checked(raw, [])
