@@ -57,3 +57,10 @@ def cover_secrets(record: Record) -> Record:
         options=record.options,
         events=tuple(_covered_event(e) for e in record.events),
     )
+
+
+def is_covered(event: Mapping[str, Any]) -> bool:
+    """True when ``event`` had its secrets replaced by :data:`COVERED` on export."""
+    racks = event.get("racks")
+    values = list(racks.values()) if isinstance(racks, Mapping) else [racks]
+    return COVERED in (*values, event.get("central"), event.get("code"))

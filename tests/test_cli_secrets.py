@@ -74,6 +74,7 @@ def test_no_output_of_a_game_in_play_shows_its_secrets(tmp_path: Path) -> None:
     assert "still in play" in runs[2].stderr and "covered" in runs[2].stderr
     assert runs[2].returncode == 0 and runs[6].returncode == 1 and runs[6].stdout == ""
     assert "--yes" in runs[6].stderr
+    assert runs[4].returncode == 3 and "secrets are covered" in runs[4].stderr
     record = loads_record(runs[2].stdout)
     assert record.events[0]["racks"] == dict.fromkeys(PLAYERS, COVERED)
     assert record.events[0]["central"] == COVERED and record.events[-1]["code"] == COVERED
