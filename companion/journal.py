@@ -39,6 +39,8 @@ from companion.record import Record
 #: PRAGMA user_version of the tables below; a newer file is refused, never altered
 SCHEMA_VERSION = 1
 SQLITE_MAGIC = b"SQLite format 3\x00"
+#: the journal's file mode: owner read/write only, it holds the games' secrets
+JOURNAL_MODE = 0o600
 #: SQLite result codes meaning "this file is damaged or not a database"
 _CORRUPT_CODES = {"SQLITE_CORRUPT", "SQLITE_NOTADB"}
 
@@ -156,6 +158,7 @@ class Journal(Closing):
         if self.path.is_dir():
             raise JournalError(f"cannot open the journal {self.path}: it is a directory")
         self._check_header()
+        self._create_private()
         conn: sqlite3.Connection | None = None
         try:
             conn = sqlite3.connect(
@@ -197,6 +200,24 @@ class Journal(Closing):
             if conn is not None:
                 conn.close()
             raise
+
+    def _create_private(self) -> None:
+        """Create a missing journal file readable by its owner only (0600), whatever the umask.
+
+        The journal holds every game's secrets (Break the Code racks). SQLite would create it
+        with the umask's mode, 0644 outside the service, and gives its -wal and -shm files the
+        database file's mode, so creating the file first covers all three.
+        """
+        if not self._create:
+            return
+        try:
+            fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, JOURNAL_MODE)
+        except FileExistsError:
+            return
+        except OSError as exc:
+            raise JournalError(f"cannot open the journal {self.path}: {exc.strerror}") from None
+        os.fchmod(fd, JOURNAL_MODE)  # os.open's mode passes through the umask
+        os.close(fd)
 
     def _check_header(self) -> None:
         # SQLite opens a non-database lazily and fails only on first read; checking the magic

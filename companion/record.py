@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from companion.errors import RecordError
+from companion.strict_json import loads_strict
 
 FORMAT = "tabletop-companion/record/1"
 GAMES = ("enigma", "indigo", "second-chance", "break-the-code")
@@ -129,7 +130,8 @@ def parse_record(data: object) -> Record:
     if len(set(players)) != len(players):
         dupes = sorted({p for p in players if players.count(p) > 1})
         raise RecordError(f"record: player names must be unique, repeated: {', '.join(dupes)}")
-    options = optional(data, "options", dict, {}, where=where)
+    # absent options are the defaults; null is not an object (records.md: exit 2)
+    options = require(data, "options", dict, where=where) if "options" in data else {}
     events = require(data, "events", list, where=where)
     for i, event in enumerate(events, start=1):
         if not isinstance(event, dict):
@@ -139,13 +141,9 @@ def parse_record(data: object) -> Record:
 
 
 def loads_record(text: str) -> Record:
-    """Parse a record from JSON text."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RecordError(f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}")\
-            from exc
-    return parse_record(data)
+    """Parse a record from JSON text with the strict reader (:mod:`companion.strict_json`):
+    a duplicated key, NaN, deep nesting, a huge number or string is a :class:`RecordError`."""
+    return parse_record(loads_strict(text))
 
 
 def check_player_count(record: Record, lowest: int, highest: int) -> None:

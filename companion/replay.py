@@ -12,6 +12,7 @@ from typing import Any
 
 from companion.engine import load_rules
 from companion.errors import IllegalMoveError, RecordError
+from companion.export import is_covered
 from companion.record import Record, check_player_count, event_where
 
 EXIT_OK = 0
@@ -46,6 +47,10 @@ def replay(record: Record) -> ReplayOutcome:
             before = rules.result(state, complete=exc.closes_record)
             message = str(exc)
             where = event_where(index, event)
+            if is_covered(event):
+                message = (f"{where}: its secrets are covered: the record was exported while "
+                           "the game was in play (`companion export --reveal`, or an export "
+                           "after the end, replays)")
             if not message.startswith("event "):
                 message = f"{where}: {message}"
             message += f"; state before it: {json.dumps(before, sort_keys=True)}"

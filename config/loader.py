@@ -39,6 +39,24 @@ BUILT_IN = "built-in defaults"
 #: dotted key -> (validated value, file it came from)
 _Values = dict[str, tuple[Any, str]]
 
+UTF8_BOM = b"\xef\xbb\xbf"
+
+#: the longest text setting, and the longest name of one folder in a path (Linux's limits)
+MAX_TEXT = 4096
+MAX_NAME = 255
+#: settings that are paths: their folder names are checked against MAX_NAME
+PATH_KEYS = ("app.data_dir", "camera.path", "vision.pack", "vision.code.pack",
+             "vision.enigma.pack")
+
+#: (lower, higher): settings whose values must stay in this order, the first strictly below
+ORDERED_PAIRS = (
+    ("vision.sheet.join", "vision.sheet.cut"),
+    ("vision.sheet.empty_score", "vision.sheet.filled_score"),
+    ("vision.sheet.one_min_ink", "vision.sheet.one_max_ink"),
+    ("vision.code.min_area", "vision.code.max_area"),
+    ("vision.code.ignore_area", "vision.code.min_area"),
+)
+
 #: SPI bus -> the MOSI pin a WS2812 strip on that bus occupies (BCM)
 SPI_MOSI = {0: 10, 1: 20}
 
@@ -111,7 +129,9 @@ def read_toml(file: Path) -> dict[str, Any]:
     """Parse one TOML file; unreadable or malformed files raise :class:`ConfigError`."""
     try:
         with open(file, "rb") as handle:
-            return tomllib.load(handle)
+            raw = handle.read()
+        # Windows editors start UTF-8 files with a BOM; TOML itself does not allow one
+        return tomllib.loads(raw.removeprefix(UTF8_BOM).decode("utf-8"))
     except FileNotFoundError:
         raise ConfigError(f"{file}: no such config file") from None
     except IsADirectoryError:
@@ -158,7 +178,7 @@ def _merge(data: Mapping[str, Any], cls: type, prefix: str, source: str, into: _
         if is_section(value_type):
             if not isinstance(value, dict):
                 raise ConfigError(
-                    f"{source}: {dotted} = {show(value)} must be a table [{dotted}]"
+                    f"{source}: {dotted} = {_clipped(value)} must be a table [{dotted}]"
                 )
             _merge(value, value_type, dotted + ".", source, into)
         else:
@@ -217,11 +237,11 @@ def _check(value: Any, value_type: Any, limits: Limits, dotted: str, source: str
     if get_origin(value_type) is tuple:
         item_type = get_args(value_type)[0]
         if not isinstance(value, list) or not all(_has_type(v, item_type) for v in value):
-            raise ConfigError(f"{source}: {dotted} = {show(value)} has the wrong type "
+            raise ConfigError(f"{source}: {dotted} = {_clipped(value)} has the wrong type "
                               f"(allowed {allowed})")
         if limits.length is not None and not limits.length[0] <= len(value) <= limits.length[1]:
             count = f"{len(value)} item" + ("" if len(value) == 1 else "s")
-            raise ConfigError(f"{source}: {dotted} = {show(value)} has {count} "
+            raise ConfigError(f"{source}: {dotted} = {_clipped(value)} has {count} "
                               f"(allowed {allowed})")
         for i, item in enumerate(value):
             if not _in_range(item, limits):
@@ -229,19 +249,66 @@ def _check(value: Any, value_type: Any, limits: Limits, dotted: str, source: str
                                   f"(allowed {limits.describe()})")
         return tuple(item_type(v) for v in value)
     if not _has_type(value, value_type):
-        raise ConfigError(f"{source}: {dotted} = {show(value)} has the wrong type "
+        raise ConfigError(f"{source}: {dotted} = {_clipped(value)} has the wrong type "
                           f"(allowed {allowed})")
+    if isinstance(value, str):
+        _check_text(value, dotted, source)
     if limits.choices is not None and value not in limits.choices:
-        raise ConfigError(f"{source}: {dotted} = {show(value)} is not allowed (allowed {allowed})")
+        raise ConfigError(f"{source}: {dotted} = {_clipped(value)} is not allowed "
+                          f"(allowed {allowed})")
     if not _in_range(value, limits):
         raise ConfigError(f"{source}: {dotted} = {show(value)} is out of range "
                           f"(allowed {allowed})")
     if limits.check is not None:
         refusal = limits.check(value)
         if refusal is not None:
-            raise ConfigError(f"{source}: {dotted} = {show(value)} is not allowed "
+            raise ConfigError(f"{source}: {dotted} = {_clipped(value)} is not allowed "
                               f"(allowed {refusal})")
     return value_type(value)
+
+
+def _clipped(value: Any) -> str:
+    # a 100,000-character value must not make a 100,000-character error line
+    text = show(value)
+    return text if len(text) <= 80 else text[:76] + "...\""
+
+
+def _check_text(value: str, dotted: str, source: str) -> None:
+    """NUL and overlong text, refused before the app dies of them naming neither key nor file."""
+    if "\0" in value:
+        raise ConfigError(f"{source}: {dotted} = {_clipped(value)} holds a NUL character "
+                          "(allowed: text without one)")
+    if len(value) > MAX_TEXT:
+        raise ConfigError(f"{source}: {dotted} is {len(value)} characters long "
+                          f"(allowed at most {MAX_TEXT})")
+    if dotted in PATH_KEYS:
+        longest = max(value.split("/"), key=len)
+        if len(longest) > MAX_NAME:
+            raise ConfigError(f"{source}: {dotted} has a folder name of {len(longest)} "
+                              f"characters (allowed at most {MAX_NAME} per name)")
+
+
+def _check_order(config: Config, values: _Values, precedence: Mapping[str, int]) -> None:
+    """Pairs of thresholds whose order matters (:data:`ORDERED_PAIRS`); names both keys."""
+    for low_key, high_key in ORDERED_PAIRS:
+        low, high = (_value_at(config, key) for key in (low_key, high_key))
+        if low < high:
+            continue
+        low_file = values.get(low_key, (None, BUILT_IN))[1]
+        high_file = values.get(high_key, (None, BUILT_IN))[1]
+        # blame the file with the higher precedence: that is where the clash was introduced
+        file, other = ((low_file, high_file) if precedence.get(low_file, -1)
+                       >= precedence.get(high_file, -1) else (high_file, low_file))
+        where = "" if other == file else f" (from {other})"
+        raise ConfigError(f"{file}: {low_key} = {show(low)} must be below {high_key} = "
+                          f"{show(high)}{where}")
+
+
+def _value_at(config: Config, dotted: str) -> Any:
+    value: Any = config
+    for part in dotted.split("."):
+        value = getattr(value, part)
+    return value
 
 
 def _build(cls: type, prefix: str, values: _Values) -> Any:
@@ -260,6 +327,7 @@ def _build_config(
 ) -> Config:
     config: Config = _build(Config, "", values)
     _check_pins(config.gpio, values, precedence)
+    _check_order(config, values, precedence)
     return dataclasses.replace(config, sources=merged)
 
 

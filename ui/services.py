@@ -18,6 +18,7 @@ log = logging.getLogger(__name__)
 
 CONFIG_ENV = "COMPANION_CONFIG"
 SETTINGS_FILE = "settings.json"
+SETTINGS_MODE = 0o600
 
 
 # --- config ---------------------------------------------------------------------------------
@@ -63,7 +64,12 @@ def save_settings(db_path: Path, overrides: dict[str, dict[str, Any]]) -> None:
     path = db_path.with_name(SETTINGS_FILE)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(overrides, indent=1, sort_keys=True), encoding="utf-8")
+    # owner only (0600), whatever the umask: the settings sit beside the journal and say where
+    # its packs and camera are; os.open's mode passes through the umask, fchmod does not
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, SETTINGS_MODE)
+    os.fchmod(fd, SETTINGS_MODE)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(json.dumps(overrides, indent=1, sort_keys=True))
     tmp.replace(path)
 
 

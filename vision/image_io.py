@@ -20,26 +20,191 @@ import numpy as np
 
 from vision.errors import ImageFormatError, ImageWriteError, UnreadableImageError
 
+#: a side shorter than this holds no board, tile or sheet a reader could find
+MIN_SIDE = 32
+#: the longest side kept at load; anything larger is reduced (an 8000 px phone photo would
+#: take seconds and gigabytes on a Pi, and no reader needs more than a Camera Module 3 still)
+MAX_SIDE = 5000
+#: larger images are refused from their header, before any decoding (decompression bombs)
+MAX_PIXELS = 120_000_000
+
+_JPEG_SOI = b"\xff\xd8"
+# a JPEG's APP1 segment (EXIF) is at most 64 KiB and comes before the image data
+_EXIF_SEARCH = 1 << 18
+_PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+# SOF markers carry the frame size; C4 (DHT), C8 (JPG) and CC (DAC) share the range but don't
+_JPEG_SOF = frozenset(range(0xC0, 0xD0)) - {0xC4, 0xC8, 0xCC}
+# markers that stand alone, without a length: TEM and the restart markers RST0..RST7
+_JPEG_BARE = frozenset({0x01, *range(0xD0, 0xD8)})
+
+
+def _jpeg_scan_end(data: bytes, pos: int) -> int:
+    """The offset of the marker that ends the entropy-coded data starting at ``pos``."""
+    while True:
+        pos = data.find(b"\xff", pos)
+        if pos < 0 or pos + 1 >= len(data):
+            return len(data)
+        following = data[pos + 1]
+        # FF00 is a stuffed FF byte, FFD0..FFD7 restart markers, FFFF fill: all inside the scan
+        if following == 0 or following in _JPEG_BARE or following == 0xFF:
+            pos += 1 if following == 0xFF else 2
+            continue
+        return pos
+
+
+def jpeg_layout(data: bytes) -> tuple[int, tuple[int, int] | None]:
+    """``(end, (width, height))`` of the JPEG ``data`` starts with; end is 0 when truncated.
+
+    The segments are walked from the start: an end marker inside an embedded thumbnail, or in
+    data appended after the image (motion photos), is never taken for the image's own end.
+    """
+    pos, size = 2, None
+    while pos + 2 <= len(data):
+        if data[pos] != 0xFF:
+            return 0, size
+        marker = data[pos + 1]
+        if marker == 0xFF:  # fill bytes before a marker
+            pos += 1
+            continue
+        if marker == 0xD9:
+            return pos + 2, size
+        if marker in _JPEG_BARE:
+            pos += 2
+            continue
+        if pos + 4 > len(data):
+            return 0, size
+        length = int.from_bytes(data[pos + 2:pos + 4], "big")
+        if marker in _JPEG_SOF and pos + 9 <= len(data):
+            size = (int.from_bytes(data[pos + 7:pos + 9], "big"),
+                    int.from_bytes(data[pos + 5:pos + 7], "big"))
+        pos += 2 + length
+        if marker == 0xDA:  # start of scan: entropy-coded data up to the next marker
+            pos = _jpeg_scan_end(data, pos)
+    return 0, size
+
+
+def png_layout(data: bytes) -> tuple[int, tuple[int, int] | None]:
+    """``(end, (width, height))`` of the PNG ``data`` starts with; end is 0 when truncated."""
+    pos, size = 8, None
+    while pos + 12 <= len(data):
+        length = int.from_bytes(data[pos:pos + 4], "big")
+        kind = data[pos + 4:pos + 8]
+        if kind == b"IHDR" and length >= 8 and pos + 16 <= len(data):
+            size = (int.from_bytes(data[pos + 8:pos + 12], "big"),
+                    int.from_bytes(data[pos + 12:pos + 16], "big"))
+        pos += 12 + length
+        if kind == b"IEND":
+            return (pos if pos <= len(data) else 0), size
+    return 0, size
+
+
+def complete_part(
+    data: bytes, *, name: str = "image"
+) -> tuple[memoryview, tuple[int, int] | None]:
+    """The image itself (trailing data after a JPEG's or PNG's end dropped, without a copy)
+    and its size when the header tells it; UnreadableImageError for empty or truncated data."""
+    if not data:
+        raise UnreadableImageError(f"{name}: the file is empty")
+    if data[:2] == _JPEG_SOI:
+        end, size = jpeg_layout(data)
+        if not end:
+            raise UnreadableImageError(f"{name}: truncated JPEG (no end-of-image marker)")
+        return memoryview(data)[:end], size
+    if data[:8] == _PNG_SIGNATURE:
+        end, size = png_layout(data)
+        if not end:
+            raise UnreadableImageError(f"{name}: truncated PNG (no IEND chunk)")
+        return memoryview(data)[:end], size
+    return memoryview(data), None
+
 
 def check_complete(data: bytes, *, name: str = "image") -> None:
     """Raise UnreadableImageError when JPEG or PNG data lacks its end marker."""
-    if not data:
-        raise UnreadableImageError(f"{name}: the file is empty")
-    if data[:2] == b"\xff\xd8":
-        if b"\xff\xd9" not in data[-64:]:
-            raise UnreadableImageError(f"{name}: truncated JPEG (no end-of-image marker)")
-    elif data[:8] == b"\x89PNG\r\n\x1a\n":
-        if b"IEND" not in data[-16:]:
-            raise UnreadableImageError(f"{name}: truncated PNG (no IEND chunk)")
+    complete_part(data, name=name)
+
+
+def _check_size(size: tuple[int, int], *, name: str) -> None:
+    width, height = size
+    if min(width, height) < MIN_SIDE:
+        raise UnreadableImageError(
+            f"{name}: the image is {width}x{height} pixels; at least {MIN_SIDE} on a side"
+        )
+    if width * height > MAX_PIXELS:
+        raise UnreadableImageError(
+            f"{name}: the image is {width}x{height} pixels, more than "
+            f"{MAX_PIXELS // 1_000_000} megapixels"
+        )
+
+
+def _reduced_flag(size: tuple[int, int] | None, is_jpeg: bool) -> int:
+    # libjpeg decodes at 1/2, 1/4 or 1/8 scale directly, in a fraction of the time and memory
+    if size is None or not is_jpeg or max(size) <= MAX_SIDE:
+        return int(cv2.IMREAD_COLOR)
+    for factor, flag in ((2, cv2.IMREAD_REDUCED_COLOR_2), (4, cv2.IMREAD_REDUCED_COLOR_4)):
+        if max(size) / factor <= MAX_SIDE:
+            return int(flag)
+    return int(cv2.IMREAD_REDUCED_COLOR_8)  # still too large: _shrunk resizes the rest
+
+
+def exif_orientation(data: bytes) -> int:
+    """The EXIF orientation (1..8) of JPEG or PNG ``data``; 1 when there is none."""
+    import io
+    import warnings
+
+    from PIL import Image
+
+    head = bytes(data[:_EXIF_SEARCH])
+    if head[:2] == _JPEG_SOI:
+        if b"Exif\x00\x00" not in head:  # EXIF lives in an APP1 segment at the start
+            return 1
+        data = head
+    elif head[:8] == _PNG_SIGNATURE and b"eXIf" not in data:
+        return 1  # without the chunk PIL would decode the whole image to look for it
+    try:
+        # Image.open reads the header only; its size warnings are ours to give (MAX_PIXELS)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with Image.open(io.BytesIO(data)) as image:
+                value = image.getexif().get(0x0112, 1)
+    except Exception:  # a damaged EXIF block is no orientation, not an unreadable image
+        return 1
+    return value if isinstance(value, int) and 1 <= value <= 8 else 1
+
+
+def upright(frame: np.ndarray, orientation: int) -> np.ndarray:
+    """``frame`` turned as EXIF ``orientation`` says, so that the scene stands upright."""
+    if orientation in (5, 6, 7, 8):
+        frame = cv2.transpose(frame)
+    flip = {2: 1, 3: -1, 4: 0, 6: 1, 7: -1, 8: 0}.get(orientation)
+    return frame if flip is None else cv2.flip(frame, flip)
+
+
+def _shrunk(frame: np.ndarray) -> np.ndarray:
+    longest = max(frame.shape[:2])
+    if longest <= MAX_SIDE:
+        return frame
+    scale = MAX_SIDE / longest
+    size = (max(1, round(frame.shape[1] * scale)), max(1, round(frame.shape[0] * scale)))
+    return cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
 
 
 def decode_image(data: bytes, *, name: str = "image") -> np.ndarray:
-    """Decode JPEG/PNG/... bytes into a BGR frame, refusing truncated or corrupt data."""
-    check_complete(data, name=name)
-    frame = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    """Decode JPEG/PNG/... bytes into an upright BGR frame of at most :data:`MAX_SIDE`.
+
+    Refuses (UnreadableImageError) truncated or corrupt data and images smaller than
+    :data:`MIN_SIDE` on a side; data after a JPEG's or PNG's end (a phone's motion photo,
+    an appended thumbnail) is ignored; the EXIF orientation is applied.
+    """
+    image, size = complete_part(data, name=name)
+    if size is not None:
+        _check_size(size, name=name)
+    flag = _reduced_flag(size, image[:2] == _JPEG_SOI) | cv2.IMREAD_IGNORE_ORIENTATION
+    frame = cv2.imdecode(np.frombuffer(image, np.uint8), flag)
     if frame is None or frame.size == 0:
         raise UnreadableImageError(f"{name}: not an image OpenCV can decode")
-    return frame
+    if size is None:
+        _check_size((frame.shape[1], frame.shape[0]), name=name)
+    return _shrunk(upright(frame, exif_orientation(data)))
 
 
 def read_image(path: str | Path) -> np.ndarray:

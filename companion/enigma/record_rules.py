@@ -22,7 +22,13 @@ from companion.enigma.game import (
 )
 from companion.enigma.tiles import CROSSROADS, format_tile, parse_tile
 from companion.errors import RecordError
-from companion.record import event_where, optional, require, require_int_pair
+from companion.record import (
+    describe_json_type,
+    event_where,
+    optional,
+    require,
+    require_int_pair,
+)
 
 EVENT_TYPES = ("round", "place")
 
@@ -49,6 +55,32 @@ def parse_options(options: Mapping[str, Any]) -> EnigmaOptions:
     )
 
 
+def _check_tile_types(raw_tile: Mapping[str, Any], *, where: str) -> None:
+    """Raise RecordError for a tile field of the wrong JSON type (records.md: exit 2).
+
+    Only the types: an unknown colour, a link end that is not a port, a link that is not a
+    pair are about content, for :func:`parse_tile` and the rules (exit 3).
+    """
+    cells = raw_tile.get("cells", {})
+    links = raw_tile.get("links", [])
+    if not isinstance(cells, dict):
+        raise RecordError(f"{where}: tile.cells must be an object, got {describe_json_type(cells)}")
+    if not isinstance(links, list):
+        raise RecordError(f"{where}: tile.links must be a list, got {describe_json_type(links)}")
+    for cell_id, colour in cells.items():
+        if not isinstance(colour, str):
+            raise RecordError(f"{where}: tile.cells.{cell_id} must be a string (a colour), "
+                              f"got {describe_json_type(colour)}")
+    for number, link in enumerate(links):
+        if not isinstance(link, list):
+            raise RecordError(f"{where}: tile.links[{number}] must be a list, "
+                              f"got {describe_json_type(link)}")
+        for end, value in enumerate(link):
+            if not isinstance(value, str):
+                raise RecordError(f"{where}: tile.links[{number}][{end}] must be a string, "
+                                  f"got {describe_json_type(value)}")
+
+
 def parse_event(event: Mapping[str, Any], *, index: int) -> RoundMove | PlaceMove:
     """The move an event stands for (structure only; the rules judge the content)."""
     where = event_where(index, event)
@@ -56,16 +88,15 @@ def parse_event(event: Mapping[str, Any], *, index: int) -> RoundMove | PlaceMov
     if kind == "round":
         choices = require(event, "choices", dict, where=where)
         solved = require(event, "solved", list, where=where)
+        # a wrong JSON type is a malformed record (exit 2), not a broken rule
         for player, category in choices.items():
             if not isinstance(category, str):
-                raise EnigmaIllegalMoveError(
-                    f"rule 'choices': {player}'s choice must be a category name, got {category!r}"
-                )
-        for player in solved:
+                raise RecordError(f"{where}: choices.{player} must be a string (a category "
+                                  f"name), got {describe_json_type(category)}")
+        for number, player in enumerate(solved):
             if not isinstance(player, str):
-                raise EnigmaIllegalMoveError(
-                    f"rule 'solve': solvers are player names, got {player!r}"
-                )
+                raise RecordError(f"{where}: solved[{number}] must be a string (a player "
+                                  f"name), got {describe_json_type(player)}")
         return RoundMove(tuple(choices.items()), tuple(solved))
     if kind == "place":
         player = require(event, "player", str, where=where)
@@ -75,6 +106,7 @@ def parse_event(event: Mapping[str, Any], *, index: int) -> RoundMove | PlaceMov
         networker: str | None = None
         if event.get("networker") is not None:
             networker = require(event, "networker", str, where=where)
+        _check_tile_types(raw_tile, where=where)
         try:
             tile = parse_tile(raw_tile, where="tile")
         except TileFormatError as exc:

@@ -24,9 +24,11 @@ def register(cli: CommandLine) -> None:
     )
     def config_check(args: argparse.Namespace) -> int:
         from config import ConfigError, load_config
+        from config.paths import check_pack_folders
 
         try:
             cfg = load_config(args.file)
+            check_pack_folders(cfg)
         except ConfigError as exc:
             print(f"companion: error: {exc}", file=sys.stderr)
             return EXIT_ERROR

@@ -55,6 +55,7 @@ def register(cli: CommandLine) -> None:
         from companion.errors import RecordError
         from companion.record import loads_record
         from companion.replay import EXIT_NOT_A_RECORD, replay
+        from companion.strict_json import clip_quotes
 
         try:
             if args.file == "-":
@@ -71,13 +72,14 @@ def register(cli: CommandLine) -> None:
         try:
             record = loads_record(text)
         except RecordError as exc:
-            print(f"companion: error: {exc}", file=sys.stderr)
+            print(f"companion: error: {clip_quotes(str(exc))}", file=sys.stderr)
             return EXIT_NOT_A_RECORD
         outcome = replay(record)
         if outcome.result is not None:
             print(json.dumps(outcome.result, sort_keys=False))
         if outcome.error:
-            print(f"companion: error: {outcome.error}", file=sys.stderr)
+            # an engine quotes the input it refuses; a 10,000-character name stays short here
+            print(f"companion: error: {clip_quotes(outcome.error)}", file=sys.stderr)
         return outcome.exit_code
 
     @cli.command("app", "start the touchscreen app (the demo on a desktop)", add_app_arguments)

@@ -29,6 +29,12 @@ def _export_args(parser: argparse.ArgumentParser) -> None:
                         "(see `companion games`)")
     parser.add_argument("-o", "--output", metavar="FILE",
                         help="write the record here instead of standard output")
+    parser.add_argument("--reveal", action="store_true",
+                        help="include the secrets (Break the Code racks, central code, "
+                             "guesses) of a game still in play; asks for confirmation")
+    parser.add_argument("--yes", action="store_true",
+                        help="confirm --reveal without asking (needed when standard input "
+                             "is not a terminal)")
     _db_args(parser)
 
 
@@ -118,6 +124,46 @@ def _summary_line(summary: Any) -> str:
             f"{', '.join(summary.players)}  ({status})")
 
 
+def _is_over(record: Any, summary: Any) -> bool:
+    # A game the rules call over has shown its secrets at the table, journaled finish or not.
+    from companion.replay import replay
+
+    return bool(summary.is_finished or (replay(record).result or {}).get("over"))
+
+
+def _confirm_reveal(args: argparse.Namespace) -> bool:
+    """Whether the secrets of game ``args.game_id`` may be exported; says why not on stderr."""
+    if args.yes:
+        return True
+    if not sys.stdin.isatty():
+        print("companion: error: --reveal shows every secret of a game still in play and "
+              "asks for confirmation; standard input is not a terminal, add --yes to confirm",
+              file=sys.stderr)
+        return False
+    print(f"Game {args.game_id} is still in play. Show every rack, the central code and the "
+          "guesses? [y/N] ", end="", file=sys.stderr, flush=True)
+    answer = sys.stdin.readline().strip().lower()
+    if answer in ("y", "yes"):
+        return True
+    print("companion: nothing exported: the secrets were not revealed", file=sys.stderr)
+    return False
+
+
+def _shown_record(journal: Any, args: argparse.Namespace) -> Any:
+    """The record to export, its secrets covered while the game is in play; ``None`` when
+    the user refused to reveal them."""
+    from companion.export import cover_secrets, has_secrets
+
+    record = journal.record(args.game_id)
+    if not has_secrets(record) or _is_over(record, journal.game(args.game_id)):
+        return record
+    if args.reveal:
+        return record if _confirm_reveal(args) else None
+    print(f"companion: game {args.game_id} is still in play: its racks, central code and "
+          "guesses are covered (--reveal includes them)", file=sys.stderr)
+    return cover_secrets(record)
+
+
 def register(cli: CommandLine) -> None:
     @cli.command("export", "write a game of the journal as a record (JSON)", _export_args)
     def export_command(args: argparse.Namespace) -> int:
@@ -127,9 +173,11 @@ def register(cli: CommandLine) -> None:
         db = resolve_db(args)
         try:
             with Journal(db, create=False) as journal:
-                record = journal.record(args.game_id)
+                record = _shown_record(journal, args)
         except JournalError as exc:
             print(f"companion: error: {exc}", file=sys.stderr)
+            return EXIT_ERROR
+        if record is None:
             return EXIT_ERROR
         text = format_record(record.to_json())
         if args.output in (None, "-"):
