@@ -333,8 +333,9 @@ class RackReading:
     """A secret rack read from one camera frame: the code to store, or why nothing is stored.
 
     ``problem`` is a tag the screen words (``refused``, ``count``, ``box``, ``taken``,
-    ``pack`` (the tiles do not look like the taught ones), ``order``, ``unsure``); ``detail`` is the reader's own line, which names slots at most,
-    never a tile. The repr leaves the code out: it is a secret.
+    ``pack`` (the tiles do not look like the taught ones), ``order``, ``unsure``); ``detail``
+    is the reader's own line, which names slots at most, never a tile. The repr leaves the code
+    out: it is a secret.
     """
 
     code: Any = None
