@@ -7,7 +7,7 @@ Modules:
   the unknown physical facts, as data (DEMO values shipped);
 - :mod:`~companion.enigma.board`: placement, incremental conduit systems, networkers, scoring;
 - :mod:`~companion.enigma.game`: rounds, turn order, supply, the target and the winners;
-- :mod:`~companion.enigma.record_rules`: ``RULES`` for ``companion replay``;
+- :mod:`~companion.enigma.rules`: ``RULES`` for ``companion replay``;
 - puzzles: :mod:`~companion.enigma.puzzle_weight`, :mod:`~companion.enigma.puzzle_conduit`,
   :mod:`~companion.enigma.puzzle_fragment` (with :mod:`~companion.enigma.geometry`),
   :mod:`~companion.enigma.puzzle_angular`, and their data in :mod:`~companion.enigma.puzzles`.
@@ -41,7 +41,7 @@ from companion.enigma.game import (
     new_game,
     place,
 )
-from companion.enigma.record_rules import RULES, EnigmaRules
+from companion.enigma.rules import RULES, EnigmaRules
 from companion.enigma.tiles import (
     CROSSROADS,
     Port,

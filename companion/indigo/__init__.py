@@ -11,7 +11,7 @@ Modules, one concept each:
 * :mod:`~companion.indigo.snapshot`: the visible board, for the camera reader;
 * :mod:`~companion.indigo.notation`: compact text (``T3r2@1,-3``) with parse/format;
 * :mod:`~companion.indigo.tally`: several rounds added up;
-* :mod:`~companion.indigo.record`: ``RULES`` for ``companion replay`` and record export.
+* :mod:`~companion.indigo.rules`: ``RULES`` for ``companion replay`` and record export.
 
 >>> s = new_game(2)
 >>> s, report = play(s, parse_placement("T1r0@0,-1"))
@@ -73,7 +73,7 @@ from companion.indigo.notation import (
     parse_tile,
 )
 from companion.indigo.pieces import CENTRE_STOCK, GEM_ORDER, Gem
-from companion.indigo.record import RULES, IndigoGame, IndigoRules, place_event, to_record
+from companion.indigo.rules import RULES, IndigoGame, IndigoRules, place_event, to_record
 from companion.indigo.snapshot import BoardSnapshot, GemSpot, SpotKind, board_snapshot
 from companion.indigo.state import (
     IndigoState,

@@ -10,13 +10,6 @@
 
 from companion.second_chance.deck import Deck, StartTile, load_deck, parse_deck
 from companion.second_chance.errors import DeckError, ShapeError
-from companion.second_chance.game import (
-    RULES,
-    PlayerState,
-    SecondChanceRules,
-    SecondChanceState,
-    winners,
-)
 from companion.second_chance.grid import (
     CENTRE,
     SIZE,
@@ -25,6 +18,13 @@ from companion.second_chance.grid import (
     fits,
     is_placement_of,
     placements,
+)
+from companion.second_chance.rules import (
+    RULES,
+    PlayerState,
+    SecondChanceRules,
+    SecondChanceState,
+    winners,
 )
 from companion.second_chance.shapes import (
     Cell,

@@ -13,8 +13,8 @@ from typing import Any
 
 from companion.record import FORMAT
 from companion.second_chance.deck import Deck, load_deck
-from companion.second_chance.game import RULES, SecondChanceState
 from companion.second_chance.grid import CENTRE, SIZE, Grid, Placement, placements
+from companion.second_chance.rules import RULES, SecondChanceState
 from companion.second_chance.shapes import Cell, Shape
 
 

@@ -58,7 +58,7 @@ def _state_of_record(record: dict[str, Any], path: str) -> Any:
     """The state an Enigma record reaches: exit 3 for a move the rules refuse, 2 for a record
     that is malformed."""
     from companion.enigma.game import apply, new_game
-    from companion.enigma.record_rules import parse_event, parse_options
+    from companion.enigma.rules import parse_event, parse_options
     from companion.errors import CompanionError, IllegalMoveError
 
     try:

@@ -40,7 +40,7 @@ def accepted_from_json(data: Mapping[str, Any], *, pack_colours: list[str]) -> A
     """Build the accepted table from a record or a previous read (see the module text)."""
     if "events" in data:
         from companion.enigma.game import apply, new_game
-        from companion.enigma.record_rules import parse_event, parse_options
+        from companion.enigma.rules import parse_event, parse_options
 
         options = parse_options(data.get("options") or {})
         state = new_game(list(data["players"]), options)

@@ -10,7 +10,7 @@ from typing import Any
 from companion.errors import RecordError
 from companion.indigo import CENTRE_STOCK, CORNER_BY_CELL, Gem, Tile
 from companion.indigo.geometry import Cell, EdgePoint, is_route_cell
-from companion.indigo.record import RULES
+from companion.indigo.rules import RULES
 from companion.indigo.state import IndigoState, Placement, all_legal_placements, new_game, play
 from companion.record import parse_record
 

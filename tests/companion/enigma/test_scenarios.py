@@ -58,7 +58,7 @@ def test_seed_example_breakdown_lists_each_networker() -> None:
 
 
 def RULES_parse(event: dict[str, Any], index: int) -> PlaceMove:
-    from companion.enigma.record_rules import parse_event
+    from companion.enigma.rules import parse_event
 
     move = parse_event(event, index=index)
     assert isinstance(move, PlaceMove)

@@ -227,7 +227,7 @@ def _record_frame(pack, path: Path, seed: int, frame_size=(2304, 1296), *,
                   pack_start: bool = False):
     from companion.enigma.catalogue import load_catalogue
     from companion.enigma.game import apply, new_game
-    from companion.enigma.record_rules import parse_event, parse_options
+    from companion.enigma.rules import parse_event, parse_options
 
     record = json.loads(path.read_text(encoding="utf-8"))
     state = new_game(list(record["players"]), parse_options(record.get("options") or {}))
@@ -322,7 +322,7 @@ def test_a_wide_table_never_comes_back_silently_smaller(seed: int, demo_pack) ->
 def test_the_start_tile_is_read_not_swapped_in(name: str, demo_pack) -> None:
     """A record with its own start tile, on a table showing the pack's start tile: the
     reader says what it sees and asks, instead of reporting the expected tile at 1.0."""
-    from companion.enigma.record_rules import parse_options
+    from companion.enigma.rules import parse_options
 
     record = json.loads((DATA / f"{name}.json").read_text(encoding="utf-8"))
     expected = parse_options(record["options"]).start

@@ -12,7 +12,7 @@ from typing import Any
 
 from companion.enigma.catalogue import CATEGORIES, Catalogue, load_catalogue
 from companion.enigma.game import EnigmaOptions, EnigmaState, PlaceMove, RoundMove, apply, new_game
-from companion.enigma.record_rules import format_move
+from companion.enigma.rules import format_move
 from companion.enigma.tiles import Pos
 
 RECORD_FORMAT = "tabletop-companion/record/1"

@@ -18,10 +18,10 @@ from companion.indigo import (
     parse_placement,
     to_record,
 )
-from companion.indigo.record import place_event
+from companion.indigo.rules import place_event
 
 MODULES = ["geometry", "pieces", "tiles", "gems", "state", "notation", "snapshot", "tally",
-           "record", "errors"]
+           "rules", "errors"]
 
 
 @pytest.mark.parametrize("name", MODULES)
