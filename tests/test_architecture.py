@@ -116,3 +116,69 @@ def test_the_command_line_never_imports_kivy_not_even_lazily() -> None:
 
 def test_the_kivy_check_follows_lazy_imports_into_project_modules() -> None:
     assert any(chain.startswith("ui.main -> ") for chain in _kivy_imports_reached_from("ui.main"))
+
+
+#: modules whose job is drawing scenes: the desktop demo's camera and the `companion render`
+#: verbs, one module per game beside that game's read verbs
+SCENE_DRAWERS = {"ui/demo.py", "ui/cli/code_render_cmd.py", "ui/cli/enigma_render_cmd.py",
+                 "ui/cli/indigo_render_cmd.py", "ui/cli/sheet_render_cmd.py"}
+PROJECT = ("companion", "vision", "hardware", "ui", "config")
+
+
+def _is_synth(module: str) -> bool:
+    return "synth" in module.split(".")
+
+
+def test_every_scene_drawer_named_exists() -> None:
+    assert all((REPO / where).is_file() for where in SCENE_DRAWERS)
+
+
+def test_no_reader_stage_or_checker_imports_scene_drawing() -> None:
+    # a reader that needed the renderer would only ever be tested on what the renderer draws
+    bad = []
+    for package in PROJECT:
+        for path in _python_files(package):
+            where = str(path.relative_to(REPO))
+            if "synth" in path.parts or where in SCENE_DRAWERS:
+                continue
+            bad += [f"{where} imports {m}" for m in sorted(_imported_modules(path))
+                    if m.split(".")[0] in PROJECT and _is_synth(m)]
+    assert not bad, "\n".join(bad)
+
+
+def _private_imports(tree: ast.AST) -> list[str]:
+    """``from project.module import _name`` (dunders and gettext's ``_`` are public)."""
+    return [f"{node.lineno}: from {node.module} import {alias.name}"
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0
+            and node.module.split(".")[0] in PROJECT
+            for alias in node.names
+            if alias.name.startswith("_") and alias.name != "_"
+            and not (alias.name.startswith("__") and alias.name.endswith("__"))]
+
+
+def test_no_module_imports_another_modules_private_name() -> None:
+    bad = []
+    for package in (*PROJECT, "bench", "scripts"):
+        for path in _python_files(package):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            bad += [f"{path.relative_to(REPO)}:{line}" for line in _private_imports(tree)]
+    assert not bad, "\n".join(bad)
+
+
+def test_the_private_import_check_sees_one() -> None:
+    tree = ast.parse("from vision.markers import _corners, __version__\nfrom ui.i18n import _\n")
+    assert _private_imports(tree) == ["1: from vision.markers import _corners"]
+
+
+def test_all_lists_public_names_only() -> None:
+    bad = []
+    for package in PROJECT:
+        for path in _python_files(package):
+            for node in ast.parse(path.read_text(encoding="utf-8")).body:
+                if (isinstance(node, ast.Assign) and any(
+                        isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets)
+                        and isinstance(node.value, (ast.List, ast.Tuple))):
+                    bad += [f"{path.relative_to(REPO)}: {e.value}" for e in node.value.elts
+                            if isinstance(e, ast.Constant) and str(e.value).startswith("_")]
+    assert not bad, "\n".join(bad)

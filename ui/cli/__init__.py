@@ -27,9 +27,13 @@ COMMAND_MODULES = (
     "ui.cli.hardware_cmd",
     "ui.cli.vision_cmd",
     "ui.cli.indigo_vision_cmd",
+    "ui.cli.indigo_render_cmd",
     "ui.cli.enigma_vision_cmd",
+    "ui.cli.enigma_render_cmd",
     "ui.cli.sheet_vision_cmd",
+    "ui.cli.sheet_render_cmd",
     "ui.cli.code_vision_cmd",
+    "ui.cli.code_render_cmd",
 )
 
 #: Help lines of the command groups, whose commands come from several modules.

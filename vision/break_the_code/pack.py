@@ -15,8 +15,8 @@ Each tile image is the tile's face seen straight on, upright, cropped to its out
 to :data:`~vision.break_the_code.features.NORM_SIZE`. ``colours`` are the tile bodies as they
 look on the mat's grey panel (printed grey 150 = ``#969696``), so they are compared with tiles
 seen next to that grey. The demo pack ships as files in ``vision/packs/code-demo`` (drawn by
-the project, see ``vision/packs/make_demo_code.py``); ``companion teach code`` builds a pack
-from a photo of the user's own 20 tiles.
+the project, see ``vision/break_the_code/synth/demo_pack.py``); ``companion teach code`` builds
+a pack from a photo of the user's own 20 tiles.
 """
 
 from __future__ import annotations

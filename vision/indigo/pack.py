@@ -56,7 +56,7 @@ from vision.art_pack import (
 )
 from vision.errors import ArtPackError
 
-#: the demo pack shipped with the app (drawn by ``vision/packs/make_demo_indigo.py``)
+#: the demo pack shipped with the app (drawn by ``vision/indigo/synth/demo_pack.py``)
 DEMO_INDIGO = PACKS_DIR / "indigo-demo"
 
 

@@ -11,7 +11,7 @@ import numpy as np
 
 from vision.break_the_code.pack import DEMO_CODE, demo_pack, load_code_pack
 from vision.break_the_code.synth.art import drawn_demo_pack
-from vision.packs.make_demo_code import main as make_demo_code
+from vision.break_the_code.synth.demo_pack import main as make_demo_code
 
 
 def test_the_shipped_demo_pack_is_the_drawn_one_exactly() -> None:

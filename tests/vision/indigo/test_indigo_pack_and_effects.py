@@ -24,7 +24,7 @@ def test_demo_pack_is_complete() -> None:
 
 
 def test_demo_pack_matches_its_generator(tmp_path: Path) -> None:
-    from vision.packs.make_demo_indigo import main
+    from vision.indigo.synth.demo_pack import main
 
     assert main(["--out", str(tmp_path / "demo")]) == 0
     shipped = json.loads((DEMO_INDIGO / "manifest.json").read_text())

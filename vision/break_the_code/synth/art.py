@@ -1,7 +1,7 @@
 """The project's own drawings of Break the Code tiles (not the publisher's art).
 
 Two styles, deliberately unlike each other: ``demo`` (the shipped demo pack,
-``vision/packs/code-demo``, is drawn from it by ``vision/packs/make_demo_code.py``) and
+``vision/packs/code-demo``, is drawn from it by ``vision/break_the_code/synth/demo_pack.py``) and
 ``ivory`` (a look the tests teach from a rendered photo). :func:`draw_tile` draws one face for
 the scene renderer; :func:`pack_from_style` makes the pack a perfect teach photo of a style
 would give.

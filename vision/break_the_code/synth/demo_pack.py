@@ -2,8 +2,8 @@
 
 Run from the repository root::
 
-    python -m vision.packs.make_demo_code                          # the demo pack
-    python -m vision.packs.make_demo_code --style ivory --out /tmp/ivory   # the test style
+    python -m vision.break_the_code.synth.demo_pack           # the demo pack
+    python -m vision.break_the_code.synth.demo_pack --style ivory --out /tmp/ivory   # test style
 
 The drawings are the project's own (``vision/break_the_code/synth/art.py``), not the
 publisher's art. The reader loads the files; a PNG keeps every pixel, so it reads exactly as

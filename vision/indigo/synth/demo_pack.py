@@ -2,8 +2,8 @@
 
 Run from the repository root::
 
-    python -m vision.packs.make_demo_indigo            # the demo pack
-    python -m vision.packs.make_demo_indigo --style ink --out /tmp/ink   # the test style
+    python -m vision.indigo.synth.demo_pack            # the demo pack
+    python -m vision.indigo.synth.demo_pack --style ink --out /tmp/ink   # the test style
 
 The drawings are the project's own (``vision/indigo/synth/art.py``), not the publisher's art.
 """

@@ -2,8 +2,8 @@
 
 Run from the repository root::
 
-    python -m vision.packs.make_demo_enigma                          # the demo pack
-    python -m vision.packs.make_demo_enigma --style ink --out /tmp/ink   # the test style
+    python -m vision.enigma.synth.demo_pack                          # the demo pack
+    python -m vision.enigma.synth.demo_pack --style ink --out /tmp/ink   # the test style
 
 The drawings are the project's own (``vision/enigma/synth/art.py``), not the publisher's art.
 """
