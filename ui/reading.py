@@ -41,7 +41,8 @@ class ReaderUnavailableError(RuntimeError):
     """The vision package has no board reader for this game (yet)."""
 
 
-def read_indigo_frame(frame: Any, cfg: Any, state: Any, *, pack: Any = None) -> IndigoReading:
+def read_indigo_frame(frame: Any, cfg: Config, state: Any, *, pack: Any = None
+                      ) -> IndigoReading:
     """Read ``frame`` and check it against ``state`` (runs on a worker thread).
 
     The vision package reads the board and its ``check_after`` asks the engine whether the
@@ -186,7 +187,7 @@ class EnigmaReading:
     questions: list[ReadingQuestion] = field(default_factory=list)
 
 
-def read_enigma_frame(frame: Any, cfg: Any, state: Any, *, category: str,
+def read_enigma_frame(frame: Any, cfg: Config, state: Any, *, category: str,
                       catalogue: Any, pack: Any = None) -> EnigmaReading:
     """Find the one new tile on the table and which catalogue tile (and turn) it is."""
     try:
