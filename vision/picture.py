@@ -34,6 +34,10 @@ DARK_LEVEL = 5
 NOISE_BLOCK = 16
 #: the share of the quietest blocks the noise is taken from: flat paper, tile bodies, felt
 NOISE_QUIET_SHARE = 0.25
+#: how many blocks the noise is estimated on, at most
+NOISE_BLOCKS = 400
+#: how many of the region's pixels its levels and colours are measured on, at most
+SAMPLED_PIXELS = 200_000
 #: a frame whose pieces carry colour shows pixels at least this far from grey (Lab a*b*,
 #: after a grey-world balance that takes out a uniform tint such as an infrared camera's)
 COLOUR_PERCENTILE = 99.0
@@ -66,71 +70,116 @@ class PictureMeasures:
     focus: float
 
 
-def _noise_sigma(image: np.ndarray) -> float:
+def _block_origins(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Top-left corners of up to :data:`NOISE_BLOCKS` blocks on a regular grid, each lying
+    wholly inside ``mask``."""
+    rows, cols = mask.shape
+    side = NOISE_BLOCK + 2
+    if rows < side or cols < side:
+        return np.zeros(0, int), np.zeros(0, int)
+    step = max(side, int(math.sqrt((rows - side) * (cols - side) / NOISE_BLOCKS)))
+    grid_y, grid_x = np.meshgrid(np.arange(0, rows - side + 1, step),
+                                 np.arange(0, cols - side + 1, step), indexing="ij")
+    ys, xs = grid_y.ravel(), grid_x.ravel()
+    inside = (mask[ys, xs] > 0) & (mask[ys + side - 1, xs + side - 1] > 0) \
+        & (mask[ys, xs + side - 1] > 0) & (mask[ys + side - 1, xs] > 0)
+    return ys[inside], xs[inside]
+
+
+def _noise_sigma(image: np.ndarray, mask: np.ndarray) -> float:
     """Immerkaer's estimate of white noise per colour channel, on the quietest blocks only.
 
     The operator cancels smooth shading and straight edges, so on flat paper or a tile body
     it sees the noise alone; textured blocks (printing, pieces) answer high and are left out.
+    It needs the pixels as the sensor gave them, so it runs on whole-resolution blocks, a few
+    hundred of them on a grid over the region.
     """
-    kernel = np.array([[1, -2, 1], [-2, 4, -2], [1, -2, 1]], np.float32)
-    response = np.abs(cv2.filter2D(image.astype(np.float32), -1, kernel))[1:-1, 1:-1]
-    response = response.mean(axis=2) if response.ndim == 3 else response
-    rows, cols = response.shape[0] // NOISE_BLOCK, response.shape[1] // NOISE_BLOCK
-    if rows == 0 or cols == 0:
-        return float(math.sqrt(math.pi / 2) * response.mean() / 6) if response.size else 0.0
-    blocks = response[: rows * NOISE_BLOCK, : cols * NOISE_BLOCK]
-    blocks = blocks.reshape(rows, NOISE_BLOCK, cols, NOISE_BLOCK).mean(axis=(1, 3)).ravel()
-    quiet = np.sort(blocks)[: max(1, int(len(blocks) * NOISE_QUIET_SHARE))]
+    ys, xs = _block_origins(mask)
+    if len(ys) == 0:
+        return 0.0
+    side = NOISE_BLOCK + 2
+    offsets = np.arange(side)
+    blocks = image[(ys[:, None] + offsets)[:, :, None], (xs[:, None] + offsets)[:, None, :]]
+    b = blocks.astype(np.float32)
+    response = np.abs(b[:, :-2, :-2] - 2 * b[:, :-2, 1:-1] + b[:, :-2, 2:]
+                      - 2 * b[:, 1:-1, :-2] + 4 * b[:, 1:-1, 1:-1] - 2 * b[:, 1:-1, 2:]
+                      + b[:, 2:, :-2] - 2 * b[:, 2:, 1:-1] + b[:, 2:, 2:])
+    per_block = response.reshape(len(ys), -1).mean(axis=1)
+    quiet = np.sort(per_block)[: max(1, int(len(per_block) * NOISE_QUIET_SHARE))]
     return float(math.sqrt(math.pi / 2) * quiet.mean() / 6)
 
 
-def _colourfulness(image: np.ndarray) -> float:
-    """The chroma of the most colourful pixels after a grey-world balance."""
-    pixels = image.reshape(-1, 3).astype(np.float32)
-    means = pixels.mean(axis=0)
-    balanced = pixels * (means.mean() / np.maximum(means, 1.0))
-    lab = cv2.cvtColor(np.clip(balanced, 0, 255).astype(np.uint8).reshape(-1, 1, 3),
-                       cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
-    chroma = np.hypot(lab[:, 1] - 128.0, lab[:, 2] - 128.0)
-    return float(np.percentile(chroma, COLOUR_PERCENTILE))
+def _colourfulness(pixels: np.ndarray) -> float:
+    """The chroma of the most colourful pixels (an (n, 3) BGR array) after a grey-world
+    balance."""
+    means = pixels.reshape(-1, 3).mean(axis=0)
+    gains = means.mean() / np.maximum(means, 1.0)
+    width = 512
+    rows = -(-len(pixels) // width)
+    padded = np.zeros((rows * width, 3), np.uint8)
+    padded[: len(pixels)] = pixels
+    balanced = cv2.multiply(padded.reshape(rows, width, 3).astype(np.float32),
+                            np.ones((rows, width, 3), np.float32) * gains.astype(np.float32))
+    lab = cv2.cvtColor(np.clip(balanced, 0, 255).astype(np.uint8), cv2.COLOR_BGR2LAB)
+    lab = lab.reshape(-1, 3)[: len(pixels)].astype(np.int32)
+    chroma2 = (lab[:, 1] - 128) ** 2 + (lab[:, 2] - 128) ** 2
+    k = min(len(chroma2) - 1, int(len(chroma2) * COLOUR_PERCENTILE / 100.0))
+    return float(math.sqrt(float(np.partition(chroma2, k)[k])))
 
 
 def _focus(gray: np.ndarray, contrast: float) -> float:
     """Fine detail at half size (which averages most sensor noise away) per unit of contrast."""
     half = cv2.resize(gray, (max(1, gray.shape[1] // 2), max(1, gray.shape[0] // 2)),
                       interpolation=cv2.INTER_AREA)
-    detail = cv2.Laplacian(half.astype(np.float32), cv2.CV_32F)
-    return float(np.percentile(np.abs(detail), 99.0) / max(contrast, 1.0))
+    detail = np.abs(cv2.Laplacian(half.astype(np.float32), cv2.CV_32F))
+    step = max(1, int(math.ceil(math.sqrt(detail.size / SAMPLED_PIXELS))))
+    return float(np.percentile(detail[::step, ::step], 99.0) / max(contrast, 1.0))
+
+
+def _sampled(image: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """The region's pixels, every n-th row and column so that at most
+    :data:`SAMPLED_PIXELS` are kept (levels and colours need no more)."""
+    step = max(1, int(math.ceil(math.sqrt(image.shape[0] * image.shape[1] / SAMPLED_PIXELS))))
+    pixels: np.ndarray = image[::step, ::step][mask[::step, ::step] > 0]
+    return pixels
 
 
 def measure_picture(image: np.ndarray, mask: np.ndarray | None = None) -> PictureMeasures:
     """Measure the board region of a BGR image (``mask`` non-zero where the board is).
 
-    The noise and focus are measured on the bounding box of the mask, the rest on the masked
-    pixels only.
+    Levels, contrast and colour are measured on the masked pixels, the noise on blocks wholly
+    inside the mask, the focus on the mask's bounding box.
     """
     if image.ndim == 2:
         image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
-    box = image
-    inside = image.reshape(-1, 3)
-    if mask is not None:
-        ys, xs = np.nonzero(mask)
-        if len(ys) == 0:
-            raise ValueError("measure_picture: the mask covers no pixel")
-        box = image[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
-        inside = image[mask.astype(bool)]
+    if mask is None:
+        mask = np.ones(image.shape[:2], np.uint8)
+    if not mask.any():
+        raise ValueError("measure_picture: the mask covers no pixel")
+    rows, cols = np.nonzero(mask.any(axis=1))[0], np.nonzero(mask.any(axis=0))[0]
+    top, bottom, left, right = rows[0], rows[-1] + 1, cols[0], cols[-1] + 1
+    box, box_mask = image[top:bottom, left:right], mask[top:bottom, left:right]
+    inside = _sampled(box, box_mask)
     gray_inside = cv2.cvtColor(inside.reshape(-1, 1, 3), cv2.COLOR_BGR2GRAY).ravel()
     low, high = np.percentile(gray_inside, (5.0, 95.0))
     contrast = float(high - low)
-    gray_box = cv2.cvtColor(box, cv2.COLOR_BGR2GRAY)
+    brightest = inside.max(axis=1)
     return PictureMeasures(
-        clipped=float(np.mean(inside.max(axis=1) >= CLIPPED_LEVEL)),
-        crushed=float(np.mean(inside.max(axis=1) <= DARK_LEVEL)),
+        clipped=float(np.mean(brightest >= CLIPPED_LEVEL)),
+        crushed=float(np.mean(brightest <= DARK_LEVEL)),
         contrast=contrast,
-        noise=_noise_sigma(box),
-        colour=_colourfulness(inside.reshape(-1, 1, 3)),
-        focus=_focus(gray_box, contrast),
+        noise=_noise_sigma(box, box_mask),
+        colour=_colourfulness(inside),
+        focus=_focus(cv2.cvtColor(box, cv2.COLOR_BGR2GRAY), contrast),
     )
+
+
+def region_mask(shape: tuple[int, ...], polygon: np.ndarray) -> np.ndarray:
+    """A mask of ``shape[:2]``, non-zero inside ``polygon`` (image points, any float array
+    of shape (n, 2)): the board region a reader's homography puts in the frame."""
+    mask = np.zeros(shape[:2], np.uint8)
+    cv2.fillPoly(mask, [np.round(np.asarray(polygon, np.float64)).astype(np.int32)], 1)
+    return mask
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from vision.picture import (
     check_picture,
     confidence_factor,
     measure_picture,
+    region_mask,
 )
 from vision.synth.conditions import apply_condition
 
@@ -120,3 +121,17 @@ def test_a_picture_near_a_limit_passes_with_lowered_confidence() -> None:
     assert 0.0 < quality < 0.5
     assert confidence_factor(quality) < Config().vision.min_confidence
     assert confidence_factor(check_picture(_measures(), limits, needs_colour=True)) == 1.0
+
+
+def test_the_region_of_a_homography_is_what_is_measured() -> None:
+    frame = _noisy(_board(), 25.0)
+    frame[40:200, 60:260] = _board()[40:200, 60:260]  # a clean board inside a noisy table
+    polygon = np.array([[62.0, 42.0], [257.0, 42.0], [257.0, 197.0], [62.0, 197.0]])
+    mask = region_mask(frame.shape, polygon)
+    assert int(mask.sum()) == pytest.approx(195 * 155, rel=0.03)
+    assert measure_picture(frame, mask).noise < 1.5 < 15.0 < measure_picture(frame).noise
+
+
+def test_a_mask_with_no_pixel_is_refused() -> None:
+    with pytest.raises(ValueError, match="no pixel"):
+        measure_picture(_board(), np.zeros((240, 320), np.uint8))
