@@ -289,11 +289,11 @@ class PictureConfig:
     confidence, so its reads are asked about."""
 
     #: share of the board's pixels burnt out (a channel at 250 or more)
-    max_clipped: float = setting(0.08, low=0.0, high=1.0)
+    max_clipped: float = setting(0.15, low=0.0, high=1.0)
     #: share of the board's pixels crushed black (every channel at 5 or less)
     max_crushed: float = setting(0.2, low=0.0, high=1.0)
     #: grey levels between the board's 5th and 95th percentiles
-    min_contrast: float = setting(40.0, low=0.0, high=255.0)
+    min_contrast: float = setting(20.0, low=0.0, high=255.0)
     #: sensor noise, standard deviation in grey levels, on the board's flattest parts
     max_noise: float = setting(12.0, low=0.1, high=255.0)
     #: chroma of the board's most colourful pixels (Lab), for readers that need colour
