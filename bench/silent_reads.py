@@ -12,13 +12,13 @@ silent wrong reads in every row.
 
 Seeds start at ``--first`` (default 70000, a range kept apart from every reader's tuning).
 ``--picture-stats`` also prints, per condition, the picture measures of ``vision.picture`` on
-the reader's straightened board (median and extremes), to set and check its limits.
+the board region of the frames (least/median/most), to set and check its limits.
 """
 
 from __future__ import annotations
 
 import argparse
-import random
+import importlib
 import statistics
 import sys
 from collections import Counter
@@ -30,6 +30,9 @@ from typing import Any
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from silent_cases import Case  # noqa: E402
 
 from vision.synth.conditions import CONDITIONS, apply_condition  # noqa: E402
 
@@ -55,53 +58,15 @@ class Tally:
             self.reasons[reason] += 1
 
 
-@dataclass(frozen=True)
-class Case:
-    """One frame to read and how to judge the read."""
-
-    label: str
-    seed: int
-    frame: np.ndarray
-    judge: Callable[[np.ndarray], tuple[str, str]]
-    board: Callable[[np.ndarray], np.ndarray | None]
+#: each reader's cases are in bench/silent_cases/<game>.py: ``cases(first, frames)``
+GAMES = ("code", "indigo", "enigma", "sheet")
 
 
-def code_cases(first: int, frames: int) -> Iterator[Case]:
-    """Break the Code racks of 5 on the code mat, in the demo look and the ivory look (which
-    the demo pack was not drawn from), read with the demo pack through ui.reading."""
-    from companion.break_the_code.tiles import ALL_TILES, Code
-    from ui.reading import read_code_frame
-    from vision.break_the_code.reader import find_mat, top_view
-    from vision.break_the_code.synth.art import STYLES
-    from vision.break_the_code.synth.render import render_frame
-    from vision.errors import FrameRefusedError
+def game_cases(game: str) -> Callable[[int, int], Iterator[Case]]:
+    module = importlib.import_module(f"silent_cases.{game}")
+    cases: Callable[[int, int], Iterator[Case]] = module.cases
+    return cases
 
-    def board(image: np.ndarray) -> np.ndarray | None:
-        try:
-            return top_view(image, find_mat(image))
-        except FrameRefusedError:
-            return None
-
-    for index in range(frames):
-        seed = first + index
-        rng = random.Random(seed)
-        tiles = list(ALL_TILES)
-        rng.shuffle(tiles)
-        code = Code.of(tiles[:5])
-        style = "demo" if index % 2 == 0 else "ivory"
-        rendered, _ = render_frame(list(code.tiles), seed=seed, look=STYLES[style])
-
-        def judge(image: np.ndarray, code: Code = code) -> tuple[str, str]:
-            reading = read_code_frame(image, expected=5)
-            if reading.code is None:
-                return ("refused", reading.reason) if reading.problem == "refused" \
-                    else ("asked", reading.problem)
-            return ("right", "") if reading.code == code else ("silent_wrong", "")
-
-        yield Case(f"code/{style}", seed, rendered.image, judge, board)
-
-
-GAMES: dict[str, Callable[[int, int], Iterator[Case]]] = {"code": code_cases}
 
 
 def row_name(condition: str | None) -> str:
@@ -120,11 +85,11 @@ def _picture_row(measures: list[Any]) -> str:
 
 
 def run_game(game: str, first: int, frames: int, picture_stats: bool) -> int:
-    from vision.picture import measure_picture
+    from vision.picture import measure_picture, region_mask
 
     tallies: dict[tuple[str, str], Tally] = {}
     measures: dict[str, list[Any]] = {}
-    for case in GAMES[game](first, frames):
+    for case in game_cases(game)(first, frames):
         for condition, strength in CONDITION_ROWS:
             rng = np.random.default_rng([case.seed, int(strength * 10), len(row_name(condition))])
             image = case.frame if condition is None else \
@@ -133,9 +98,10 @@ def run_game(game: str, first: int, frames: int, picture_stats: bool) -> int:
             outcome, reason = case.judge(image)
             tallies.setdefault((case.label, row), Tally()).add(outcome, reason)
             if picture_stats:
-                board = case.board(image)
-                if board is not None:
-                    measures.setdefault(row, []).append(measure_picture(board))
+                outline = case.board(image)
+                if outline is not None:
+                    mask = region_mask(image.shape, outline)
+                    measures.setdefault(row, []).append(measure_picture(image, mask))
     silent = 0
     for (label, row), t in sorted(tallies.items()):
         silent += t.silent_wrong
