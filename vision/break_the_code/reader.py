@@ -87,11 +87,11 @@ DIGIT_MARGIN_FLOOR, DIGIT_MARGIN_SPAN = 0.02, 0.18
 #: correlation of the ink map with the best template
 DIGIT_SCORE_FLOOR, DIGIT_SCORE_SPAN = 0.3, 0.3
 #: how well a tile fits the pack: the pack's own tiles, drawn or taught from one photo, match
-#: their templates at 0.94 and more under every camera effect; tiles of another look match
-#: from about 0.75, and a look-alike digit of theirs (a 6 for a 4, a 9 for a 7) can then win
-#: its duel clearly. Below the floor a tile does not look like the pack's and is never sure,
-#: whatever its margin; a rack whose median tile is below it was not taught.
-PACK_FIT_FLOOR, PACK_FIT_SPAN = 0.9, 0.04
+#: their templates at 0.89 and more under every camera effect; tiles of another look match
+#: from about 0.55 to 0.83, and a look-alike digit of theirs (a 6 for a 4, a 9 for a 7) can
+#: then win its duel clearly. Below the floor a tile does not look like the pack's and is
+#: never sure, whatever its margin; a rack whose median tile is below it was not taught.
+PACK_FIT_FLOOR, PACK_FIT_SPAN = 0.84, 0.05
 #: relative margin of the body colour over the second-nearest pack colour
 COLOUR_MARGIN_FLOOR, COLOUR_MARGIN_SPAN = 0.1, 0.3
 #: a tile turned a half matches some template better by more than this: it is upside down

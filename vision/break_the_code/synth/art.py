@@ -19,6 +19,7 @@ from vision.art_pack import BGR, parse_colour
 from vision.break_the_code.features import NORM_SIZE
 from vision.break_the_code.mat import PANEL_GREY
 from vision.break_the_code.pack import TILE_KINDS, CodePack
+from vision.synth.glyphs import draw_digit_mask
 
 
 @dataclass(frozen=True)
@@ -29,12 +30,14 @@ class Style:
     body: dict[str, BGR]
     digit: dict[str, BGR]
     tile_mm: tuple[float, float]
-    font: int
     font_scale: float  # digit height as a share of the tile height
+    glyph_width: float  # digit width as a share of its height
     thickness: float  # stroke as a share of the tile width
     underline: bool  # a bar under 6 and 9
     radius: float  # corner radius as a share of the tile width
     edge: BGR | None = None  # a thin rim of another colour
+    slant: float = 0.0  # the digits' lean, as a share of their height
+    serifs: bool = False  # bars at the foot of 1 and 4, the head of 7
 
 
 STYLES: dict[str, Style] = {
@@ -45,8 +48,8 @@ STYLES: dict[str, Style] = {
         digit={"b": parse_colour("#f4f4f0"), "w": parse_colour("#1c1c1c"),
                "g": parse_colour("#f4f4f0")},
         tile_mm=(28.0, 38.0),
-        font=cv2.FONT_HERSHEY_DUPLEX,
-        font_scale=0.52,
+        font_scale=0.46,
+        glyph_width=0.62,
         thickness=0.11,
         underline=True,
         radius=0.14,
@@ -58,12 +61,14 @@ STYLES: dict[str, Style] = {
         digit={"b": parse_colour("#e8dcc0"), "w": parse_colour("#262018"),
                "g": parse_colour("#f0e8d0")},
         tile_mm=(30.0, 40.0),
-        font=cv2.FONT_HERSHEY_COMPLEX,
-        font_scale=0.48,
-        thickness=0.08,
+        font_scale=0.44,
+        glyph_width=0.5,
+        thickness=0.07,
         underline=False,
         radius=0.08,
         edge=parse_colour("#8a7a5a"),
+        slant=0.12,
+        serifs=True,
     ),
 }
 
@@ -85,20 +90,28 @@ def draw_tile(tile: Tile, style: Style, *, px_per_mm: float) -> tuple[np.ndarray
         rim = cv2.subtract(mask, cv2.erode(mask, np.ones((3, 3), np.uint8),
                                            iterations=max(1, round(0.6 * px_per_mm))))
         img[rim > 0] = style.edge
-    text = str(tile.number)
-    thick = max(1, round(style.thickness * w))
-    (tw, th), _ = cv2.getTextSize(text, style.font, 1.0, thick)
-    scale = style.font_scale * h / th
-    (tw, th), base = cv2.getTextSize(text, style.font, scale, thick)
-    org = ((w - tw) // 2, (h + th) // 2 - round(0.03 * h))
-    colour = style.digit[letter]
-    cv2.putText(img, text, org, style.font, scale, colour, thick, cv2.LINE_AA)
-    if style.underline and tile.number in (6, 9):
-        y = org[1] + round(0.09 * h)
-        cv2.line(img, (org[0] + tw // 6, y), (org[0] + tw - tw // 6, y), colour, thick,
-                 cv2.LINE_AA)
+    _draw_digit(img, tile.number, style, style.digit[letter], w, h)
     img[mask == 0] = 0
     return img, mask
+
+
+def _draw_digit(img: np.ndarray, number: int, style: Style, colour: BGR, w: int, h: int
+                ) -> None:
+    """The digit, centred on the face (a little above the middle), with the 6/9 bar."""
+    digit_h = round(style.font_scale * h)
+    digit_w = round(style.glyph_width * digit_h)
+    thick = max(1.0, style.thickness * w)
+    x, y = (w - digit_w) // 2, (h - digit_h) // 2 - round(0.03 * h)
+    ink = np.zeros((h, w), np.uint8)
+    draw_digit_mask(ink, number, (x, y, digit_w, digit_h), thickness_px=thick,
+                    slant=style.slant, serifs=style.serifs)
+    if style.underline and number in (6, 9):
+        bar_y = y + digit_h + round(0.09 * h)
+        cv2.line(ink, (x + digit_w // 6, bar_y), (x + digit_w - digit_w // 6, bar_y), 255,
+                 max(1, round(thick)))
+    alpha = ink.astype(np.float32)[..., None] / 255.0
+    blended = img * (1.0 - alpha) + np.array(colour, np.float32) * alpha
+    img[:] = np.clip(np.rint(blended), 0, 255).astype(np.uint8)
 
 
 def pack_from_style(style: Style, *, description: str = "") -> CodePack:
