@@ -3,7 +3,9 @@
 Stages (each a small function over the canonical image of :mod:`vision.second_chance.geometry`):
 
 1. :func:`~vision.second_chance.geometry.locate_grid`: markers, or the pad's frame; refuses a frame
-   it cannot trust (exit 4);
+   it cannot trust (exit 4); then :func:`check_sheet_picture` (the picture check of
+   :mod:`vision.picture` on the sheet's outline: a noisy, dark, flat or blurred picture is
+   refused, one near a limit lowers every confidence) and :func:`refuse_without_grid`;
 2. grid lines found and the image rectified (lens, a bent sheet);
 3. :func:`paper_model`: the paper's brightness under uneven light and shadows, from the margins
    and the bright parts of cells, so ink is measured against the paper it is on (a cell whose
