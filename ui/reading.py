@@ -297,13 +297,17 @@ def read_sheet_frame(frame: Any, accepted: set[Cell], *,
                      cfg: Config | None = None) -> SheetReadingResult:
     """Read a sheet and say which squares are newly filled (the drawing to enter).
 
-    ``cfg`` is the app's config; its ``[vision.sheet]`` thresholds steer the reader.
+    ``cfg`` is the app's config; its ``[vision.sheet]`` thresholds steer the reader, its
+    ``[vision.picture]`` limits say which pictures it refuses (``FrameRefusedError``, worded
+    by the screen from its reason).
     """
     try:
         from vision.second_chance.reader import read_sheet
+        from vision.second_chance.settings import SheetSettings
     except ImportError as exc:
         raise ReaderUnavailableError("the sheet reader is not installed") from exc
-    reading = read_sheet(frame, settings=(cfg if cfg is not None else Config()).vision.sheet)
+    settings = SheetSettings.from_config(cfg if cfg is not None else Config())
+    reading = read_sheet(frame, settings=settings)
     filled = {(int(r), int(c)) for r, c in reading.filled}
     problems = list(reading.check.problems)
     result = SheetReadingResult(

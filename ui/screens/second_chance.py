@@ -64,6 +64,9 @@ def question_text(question: Any) -> str:
         return _("Which marked square has the handwritten 1?")
     if kind == "orientation":
         return _("Which side of the sheet is up? The title is not clear")
+    if kind == "full":
+        return _("Every square reads filled, the marked ones not clearly: is the sheet "
+                 "really full?")
     if not cells:
         return _("Please check the marked squares")
     row, col = cells[0][0] + 1, cells[0][1] + 1
@@ -106,6 +109,23 @@ def problem_text(problem: Any) -> str:
     }.get(code, _("please check the marked squares"))
     return _("Near row {row}, column {col}: {problem}").format(
         row=cells[0][0] + 1, col=cells[0][1] + 1, problem=what)
+
+
+def refusal_text(reason: str) -> str | None:
+    """Why the sheet reader would not read a picture, in the player's words, by the reader's
+    tag of the refusal (its own line is English, for the log); None for a tag not worded."""
+    return {
+        "overexposed": _("the picture is too bright: less light on the sheet, and no lamp "
+                         "reflected in it"),
+        "too-dark": _("the picture is too dark: more light on the sheet"),
+        "low-contrast": _("the picture is too flat: more even light on the sheet, and a "
+                          "clean lens"),
+        "noisy": _("the picture is too grainy, as in a dim room: more light on the sheet"),
+        "no-colour": _("the camera gives no colour"),
+        "blurred": _("the sheet is out of focus: refocus, or hold the camera still"),
+        "no-grid": _("the sheet's corner marks are seen but not its grid: show the whole "
+                     "sheet, flat"),
+    }.get(reason)
 
 
 class SecondChanceScreen(BaseScreen):
@@ -203,8 +223,11 @@ class SecondChanceScreen(BaseScreen):
         from companion.second_chance.grid import in_grid
 
         if error is not None:
+            worded = refusal_text(getattr(error, "reason", ""))
+            if worded is not None:
+                log.info("the sheet reader refused a picture: %s", error)
             self.status = _("Could not read the sheet ({error}); tap the squares").format(
-                error=error)
+                error=worded or error)
             return
         sheet = self.ids.sheet
         sheet.selected = [list(c) for c in reading.new_cells]

@@ -216,6 +216,29 @@ def _quarter_turns(k: int) -> np.ndarray:
     return m
 
 
+#: the paper around a pad's grid that the picture check measures, in cells: inside the printed
+#: margin, so the table beside the pad is not measured with it
+PAD_PAPER_CELLS = 0.5
+
+
+def sheet_outline(fit: GridFit, layout: SheetLayout | None = None) -> np.ndarray:
+    """The sheet's outline in the frame (image points, shape (4, 2)): the page of the app's own
+    sheet (its markers give the page), or the grid found on a pad and a little paper around
+    it. The picture check measures the frame there."""
+    if fit.method == "markers":
+        layout = layout or SheetLayout.for_page()
+        width, height = layout.page_mm
+        page = np.array([[0.0, 0.0], [width, 0.0], [width, height], [0.0, height]])
+        corners = cv2.perspectiveTransform(page[None], _canon_from_page(layout))[0]
+    else:
+        near = CANON_MARGIN - PAD_PAPER_CELLS * CANON_CELL
+        far = CANON_SIZE - near
+        corners = np.array([[near, near], [far, near], [far, far], [near, far]], np.float64)
+    outline: np.ndarray = cv2.perspectiveTransform(
+        corners[None].astype(np.float64), np.linalg.inv(fit.image_to_canon))[0]
+    return outline
+
+
 def locate_grid(image: np.ndarray, layout: SheetLayout | None = None) -> GridFit:
     """Markers first; a frame without this sheet's markers is taken as the publisher's pad.
 

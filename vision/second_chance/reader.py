@@ -3,7 +3,9 @@
 Stages (each a small function over the canonical image of :mod:`vision.second_chance.geometry`):
 
 1. :func:`~vision.second_chance.geometry.locate_grid`: markers, or the pad's frame; refuses a frame
-   it cannot trust (exit 4);
+   it cannot trust (exit 4); then :func:`check_sheet_picture` (the picture check of
+   :mod:`vision.picture` on the sheet's outline: a noisy, dark, flat or blurred picture is
+   refused, one near a limit lowers every confidence) and :func:`refuse_without_grid`;
 2. grid lines found and the image rectified (lens, a bent sheet);
 3. :func:`paper_model`: the paper's brightness under uneven light and shadows, from the margins
    and the bright parts of cells, so ink is measured against the paper it is on (a cell whose
@@ -35,10 +37,13 @@ from typing import Any
 import cv2
 import numpy as np
 
+from companion.second_chance import CENTRE
 from companion.second_chance.deck import Deck
 from companion.second_chance.shapes import Cell, Shape
 from companion.second_chance.sheet import SheetCheck, check_sheet
 from config.schema import SheetReaderSettings
+from vision.errors import FrameRefusedError
+from vision.picture import check_picture, confidence_factor, measure_picture, region_mask
 from vision.second_chance.borders import (
     FEATURES,
     SheetBorderLevels,
@@ -59,7 +64,15 @@ from vision.second_chance.cells import (
     paper_and_unsure,
     paper_cast,
 )
-from vision.second_chance.geometry import GridFit, locate_grid, rectify, refine_mesh, warp_canon
+from vision.second_chance.geometry import (
+    GridFit,
+    line_evidence,
+    locate_grid,
+    rectify,
+    refine_mesh,
+    sheet_outline,
+    warp_canon,
+)
 from vision.second_chance.layout import GRID_CELLS, SheetLayout
 from vision.second_chance.outlines import (
     Segmentation,
@@ -71,7 +84,7 @@ from vision.second_chance.outlines import (
     unoutlined_tiles,
 )
 from vision.second_chance.profiles import border_profiles, profile_verdicts
-from vision.second_chance.settings import DEFAULT_SETTINGS
+from vision.second_chance.settings import DEFAULT_SETTINGS, picture_limits
 
 __all__ = [
     "BorderLook",
@@ -506,6 +519,25 @@ def overall_confidence(confidence: np.ndarray, seg: Segmentation,
     return overall
 
 
+#: a cell read filled is read clearly from this confidence on (the middle of a sure read's
+#: range, 0.5..1): a grid read full is a win, reported only from cells read this clearly
+CLEAR_CELL = 0.75
+
+
+def full_grid_questions(cells: CellsRead, filled: set[Cell]) -> list[dict[str, Any]]:
+    """A full grid ends the game: read full with any cell less than clear (noise on bare
+    paper looks like shading), the players are asked whether the sheet is really full."""
+    if len(filled) < N * N:
+        return []
+    unclear = [[r, c] for r in range(N) for c in range(N)
+               if cells.state[r, c] != 1 or cells.confidence[r, c] < CLEAR_CELL]
+    if not unclear:
+        return []
+    return [{"kind": "full", "cells": unclear,
+             "message": f"every cell reads filled, {len(unclear)} of them not clearly: "
+             "is the sheet really full?"}]
+
+
 def read_canonical(
     canon: np.ndarray,
     *,
@@ -514,11 +546,15 @@ def read_canonical(
     started: float | None = None,
     orientation_confidence: float = 1.0,
     deck: Deck | None = None,
+    confidence_scale: float = 1.0,
 ) -> SheetReading:
-    """Read a canonical (already located) sheet image."""
+    """Read a canonical (already located) sheet image. Every confidence is multiplied by
+    ``confidence_scale`` (the picture check's :func:`~vision.picture.confidence_factor`), so
+    cells of a picture near its limits are doubtful sooner."""
     started = time.perf_counter() if started is None else started
     canon = rectified(canon)
     cells = read_cells(settings, canon)
+    cells = replace(cells, confidence=cells.confidence * confidence_scale)
     questions = cell_questions(settings, cells)
     bonus, ones, bonus_questions = find_bonus(settings, cells)
     questions.extend(bonus_questions)
@@ -539,6 +575,7 @@ def read_canonical(
             }
         )
     check = check_sheet(sorted(filled), shapes=list(seg.shapes), bonus=bonus, deck=deck)
+    questions.extend(full_grid_questions(cells, filled))
     rows = tuple(
         "".join("1" if (r, c) == bonus else "#" if (r, c) in filled else "." for c in range(N))
         for r in range(N)
@@ -547,7 +584,10 @@ def read_canonical(
         {(r, c) for r in range(N) for c in range(N)
          if cells.confidence[r, c] < settings.doubtful_below}
         | {tuple(x) for q in questions for x in q["cells"]}
+        | ({CENTRE} if not check.start_covers_centre else set())
     )
+    confidence = overall_confidence(cells.confidence, seg, questions) * (
+        1.0 if check.start_covers_centre else ASKED_CONFIDENCE)
     return SheetReading(
         grid_rows=rows,
         shapes=seg.shapes,
@@ -555,11 +595,12 @@ def read_canonical(
         check=check,
         questions=tuple(questions),
         doubtful=tuple(doubtful_all),
-        confidence=overall_confidence(cells.confidence, seg, questions),
+        confidence=confidence,
         cell_confidence=cells.confidence,
         method=method,
         seconds=time.perf_counter() - started,
-        outlines=seg.outlines,
+        outlines={border: (outline, sure * confidence_scale, by)
+                  for border, (outline, sure, by) in seg.outlines.items()},
         debug=_debug(canon, cells, ones, look, sides),
     )
 
@@ -599,7 +640,9 @@ def read_sheet(
     fit: GridFit = locate_grid(image, layout)
     if image.ndim == 2:
         image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    quality = check_sheet_picture(image, fit, settings, layout)
     canon = warp_canon(image, fit.image_to_canon)
+    refuse_without_grid(canon, fit)
     return read_canonical(
         canon,
         settings=settings,
@@ -607,4 +650,49 @@ def read_sheet(
         started=started,
         orientation_confidence=fit.orientation_confidence,
         deck=deck,
+        confidence_scale=confidence_factor(quality),
     )
+
+
+#: the burnt-out share a sheet's picture may have: all of it. Most of a sheet is white paper,
+#: which a bright room, or a scan, puts at 250 and up (rendered sheets with every camera
+#: effect: up to 0.17 of the page, where the shared limit, measured on the code mat, refuses
+#: from 0.15; drawn without camera effects: 0.57-0.69), and burnt-out paper loses nothing the
+#: reader needs: its marks are measured against the paper (a frame made brighter until a third
+#: of the page is burnt out still reads every cell right). A brighter page still lowers the
+#: confidence (the quality band: from half of the page on), so cells near their limits are
+#: asked; a page washed out of its marks is refused as too flat (``min_contrast``)
+PAPER_MAX_CLIPPED = 1.0
+
+
+def check_sheet_picture(image: np.ndarray, fit: GridFit, settings: SheetReaderSettings,
+                        layout: SheetLayout | None = None) -> float:
+    """The picture check of :mod:`vision.picture` on the sheet's outline in the frame: refuses
+    a frame that carries too little of the sheet (sensor noise makes bare paper look shaded,
+    so a noisy frame would read filled everywhere); else the picture's quality.
+
+    The reader tells marks from paper by darkness and grain, colour only helps it part tiles,
+    so a picture without colour is not refused. The sheet is white paper: burnt-out paper
+    is no loss, so the burnt-out share it allows is :data:`PAPER_MAX_CLIPPED`."""
+    mask = region_mask(image.shape, sheet_outline(fit, layout))
+    limits = picture_limits(settings)
+    limits = replace(limits, max_clipped=max(limits.max_clipped, PAPER_MAX_CLIPPED))
+    return check_picture(measure_picture(image, mask), limits, needs_colour=False)
+
+
+#: the grid lines must be at least this much darker than the cells' middles (of the paper's
+#: light; see geometry.line_evidence): what the pad's frame is found with
+MIN_LINE_EVIDENCE = 0.08
+
+
+def refuse_without_grid(canon: np.ndarray, fit: GridFit) -> None:
+    """The app's sheet is found by its markers alone: with no grid seen between them (the
+    markers printed or cut out on their own, a sheet held off the page) there is nothing to
+    read, and reading it would give an empty sheet for sure. Refused."""
+    if fit.method != "markers":
+        return  # a pad is found by its grid: it was seen
+    gray = cv2.cvtColor(canon, cv2.COLOR_BGR2GRAY) if canon.ndim == 3 else canon
+    if line_evidence(gray) < MIN_LINE_EVIDENCE:
+        raise FrameRefusedError(
+            "the sheet's markers are in view but no grid between them: show the whole "
+            "printed sheet, flat", reason="no-grid")

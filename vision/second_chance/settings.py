@@ -1,10 +1,41 @@
 """The sheet reader's settings: the ``[vision.sheet]`` section of the configuration,
 :class:`config.schema.SheetReaderSettings` (where each threshold and its default is written),
-taken as it is. Callers pass ``config.vision.sheet`` of their loaded configuration."""
+with the picture check's limits of ``[vision.picture]`` beside it. Callers pass
+``SheetSettings.from_config(config)`` of their loaded configuration; a plain
+``config.vision.sheet`` is still taken, with the built-in picture limits."""
 
 from __future__ import annotations
 
-from config.schema import Config, SheetReaderSettings
+from dataclasses import asdict, dataclass, field
 
-#: the built-in thresholds (``Config().vision.sheet``)
-DEFAULT_SETTINGS: SheetReaderSettings = Config().vision.sheet
+from config.schema import Config, PictureConfig, SheetReaderSettings
+from vision.picture import PictureSettings
+
+
+@dataclass(frozen=True)
+class SheetSettings(SheetReaderSettings):
+    """``[vision.sheet]`` and the limits a picture of the sheet must keep (``[vision.picture]``,
+    shared by every reader)."""
+
+    picture: PictureSettings = field(default_factory=PictureConfig)
+
+    @classmethod
+    def from_config(cls, config: Config) -> SheetSettings:
+        """The settings of a loaded configuration.
+
+        >>> SheetSettings.from_config(Config()).picture.max_noise
+        12.0
+        """
+        return cls(**asdict(config.vision.sheet), picture=config.vision.picture)
+
+
+def picture_limits(settings: SheetReaderSettings) -> PictureSettings:
+    """The picture limits ``settings`` carries, or the built-in ones for a plain
+    ``[vision.sheet]`` section."""
+    if isinstance(settings, SheetSettings):
+        return settings.picture
+    return Config().vision.picture
+
+
+#: the built-in thresholds (``Config()``)
+DEFAULT_SETTINGS: SheetSettings = SheetSettings.from_config(Config())

@@ -20,7 +20,9 @@ def test_the_reader_takes_the_section_and_its_defaults() -> None:
     assert isinstance(DEFAULT_SETTINGS, SheetReaderSettings)
     for name in KEYS:
         assert getattr(DEFAULT_SETTINGS, name) == getattr(Config().vision.sheet, name), name
-    assert Config().vision.sheet == SheetReaderSettings() == DEFAULT_SETTINGS
+    assert Config().vision.sheet == SheetReaderSettings()
+    # and the picture check's limits, shared by every reader
+    assert DEFAULT_SETTINGS.picture == Config().vision.picture
 
 
 @pytest.mark.parametrize(("key", "value"), [("cut", 0.2), ("join", 0.01), ("outline_margin", 0.3),
