@@ -91,12 +91,14 @@ def register(cli: CommandLine) -> None:
         from companion.second_chance.errors import DeckError
         from config import load_config
         from vision.second_chance.reader import read_sheet
+        from vision.second_chance.settings import SheetSettings
 
         try:
             deck = load_deck(args.deck) if args.deck else None
         except DeckError as exc:
             return fail(str(exc))
-        settings = load_config(args.config).vision.sheet  # a bad file: ConfigError, one line
+        # [vision.sheet] and [vision.picture]; a bad file: ConfigError, one line
+        settings = SheetSettings.from_config(load_config(args.config))
         image = read_image_file(args.image)  # unreadable: exit 2 via the error's exit_code
         reading = read_sheet(image, settings=settings, deck=deck)  # refused frame: exit 4
         print(json.dumps(reading.to_json()))
