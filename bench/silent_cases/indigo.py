@@ -1,9 +1,11 @@
 """Indigo boards for bench/silent_reads.py.
 
 Each seed is a random game after one to 40 placements, drawn in the demo look (the shipped
-pack's own) or the ``ink`` look. Demo frames are read with the demo pack; ink frames with a
-pack of the ink look (``ink``, as if taught from those pieces) and with the demo pack, which
-was not drawn from them (``ink-demo-pack``). Each is read in two ways:
+pack's own), the ``ink`` look, or the demo board with the ink look's gems and chips
+(``mixed``: real pieces before the pack was taught from them). Demo and mixed frames are read
+with the demo pack; ink frames with a pack of the ink look (``ink``, as if taught from those
+pieces) and with the demo pack, which was not drawn from them (``ink-demo-pack``). Each is read
+in two ways:
 
 - ``indigo-app/<look>``: through ``ui.reading.read_indigo_frame`` against the state before
   the last placement, as the screen reads a turn. Applied without a question is a proposal
@@ -11,11 +13,12 @@ was not drawn from them (``ink-demo-pack``). Each is read in two ways:
 - ``indigo-read/<look>``: the whole read of the reader (what ``companion read indigo`` and the
   after-check are given), judged at ``[vision] min_confidence``: silent wrong is a tile, gem
   or chip read at or above it that is not the truth, or a gem of the truth that is neither
-  read nor asked about.
+  read nor asked about (a read that says its pieces do not fit the pack asks about all).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
 from collections.abc import Iterator
@@ -27,7 +30,7 @@ from silent_cases import Case
 
 #: the most placements a drawn game has had
 MOST_PLACEMENTS = 40
-LOOKS = ("demo", "ink")
+LOOKS = ("demo", "ink", "mixed")
 FRAME_SIZE = (1920, 1080)
 
 
@@ -62,7 +65,9 @@ def read_is_silently_wrong(read: Any, truth: dict[str, Any], min_confidence: flo
     want, got_all, got_sure = _gem_keys(truth["gems"]), _gem_keys(doc["gems"]), _gem_keys(sure)
     if got_sure - want:
         return True
-    if any(not _gem_asked(key, read.questions) for key in want - got_all):
+    # a read whose pieces do not fit the pack asks about every gem at once
+    missed = [key for key in want - got_all if not _gem_asked(key, read.questions)]
+    if missed and not read.pieces_unlike_pack:
         return True
     players = {(c["gate"], c["slot"]): c["player"] for c in truth.get("chips", [])}
     return any(chip.confidence >= min_confidence
@@ -95,7 +100,9 @@ def cases(first: int, frames: int) -> Iterator[Case]:
     from vision.synth.effects import ALL_EFFECTS
 
     demo = load_indigo_pack()
-    looks = {"demo": demo, "ink": draw_pack("ink")}
+    ink = draw_pack("ink")
+    looks = {"demo": demo, "ink": ink,
+             "mixed": dataclasses.replace(demo, gems=ink.gems, chips=ink.chips)}
     for index in range(frames):
         seed = first + index
         rng = random.Random(seed)
@@ -108,7 +115,8 @@ def cases(first: int, frames: int) -> Iterator[Case]:
         look = LOOKS[index % len(LOOKS)]
         rendered = render_frame(after, looks[look], settings=DEFAULT_SETTINGS, seed=seed,
                                 effects=ALL_EFFECTS, frame_size=FRAME_SIZE)
-        packs = [(look, looks[look])] + ([("ink-demo-pack", demo)] if look == "ink" else [])
+        packs = {"demo": [("demo", demo)], "mixed": [("mixed", demo)],
+                 "ink": [("ink", ink), ("ink-demo-pack", demo)]}[look]
         for label, pack in packs:
             yield from _judged(label, seed, rendered, pack, before, placement)
 

@@ -124,6 +124,14 @@ class IndigoScreen(BaseScreen):
             return
         if reading.message:  # the vision check's English questions: for the log only
             log.info("board read asks: %s", reading.message)
+        self._show_reading(reading)
+        if getattr(reading, "pieces_unlike_pack", False):
+            self.status += "\n" + _("These gems and chips do not look like the ones the camera "
+                                    "was taught: teach them (Settings, or companion teach "
+                                    "indigo)")
+
+    def _show_reading(self, reading: Any) -> None:
+        """The proposal and the marked cells of a read, and the status line that says why."""
         if reading.proposal is None:
             self.ids.board.marks = {cell: (1, 0.3, 0.2, 1) for cell in reading.questions}
             if reading.questions:

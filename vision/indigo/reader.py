@@ -15,7 +15,8 @@
    colour;
 5. :mod:`vision.indigo.pieces` (``read_gems``, ``read_tiles``, ``read_chips``) classifies
    against the pack: gems and chips by colour model, tiles by comparing each cell with the
-   pack's tile images in every rotation (and the empty cell);
+   pack's tile images in every rotation (and the empty cell); :mod:`vision.indigo.pack_fit`
+   doubts every gem and chip when the chips' colours do not fit the pack;
 6. :func:`name_gems` turns gem spots into edge points by which side holds a tile, and raises
    questions where a gem sits where the rules say none can rest.
 
@@ -46,6 +47,7 @@ from vision.indigo.model import (
     to_gray,
 )
 from vision.indigo.pack import IndigoPack
+from vision.indigo.pack_fit import chips_unlike_pack, fit_to_pack
 from vision.indigo.picture_check import picture_confidence_factor, scaled_confidences
 from vision.indigo.pieces import GemSpot, gem_pixels, read_chips, read_gems, read_tiles
 from vision.indigo.read_types import (
@@ -288,8 +290,10 @@ def read_indigo(
     cells = read_tiles(gray, spots, model, st, pack.gem_size)
     cells = dict(zip(cells, scaled_confidences(list(cells.values()), factor), strict=True))
     chips = scaled_confidences(read_chips(lab, pack, model), factor)
+    spots, chips, unlike_pack = fit_to_pack(spots, chips, chips_unlike_pack(lab, pack, model))
     gems, gem_questions = name_gems(spots, cells, st)
-    questions = cell_questions(cells, st) + gem_questions + chip_questions(chips, st)
+    questions = (unlike_pack + cell_questions(cells, st) + gem_questions
+                 + chip_questions(chips, st))
     t3 = time.perf_counter()
     return IndigoRead(
         cells=cells,
@@ -297,6 +301,7 @@ def read_indigo(
         chips=chips,
         questions=questions,
         fit=fit,
+        pieces_unlike_pack=bool(unlike_pack),
         timings_ms={
             "locate": (t1 - t0) * 1000,
             "rectify": (t2 - t1) * 1000,
