@@ -35,6 +35,9 @@ class IndigoReading:
     #: what to draw over the camera picture: (u, v, kind), u and v in 0..1 of the frame
     #: (v from the top); kind is "tile", "empty", "question" or a gem colour
     overlay: list[tuple[float, float, str]] = field(default_factory=list)
+    #: the gems and chips do not look like the art pack's (real pieces, the pack not taught
+    #: from them): every gem is in doubt, and the screen says to teach the pack
+    pieces_unlike_pack: bool = False
 
 
 class ReaderUnavailableError(RuntimeError):
@@ -62,12 +65,14 @@ def read_indigo_frame(frame: Any, cfg: Config, state: Any, *, pack: Any = None
     verdict = check_after(state, read, min_confidence=min_confidence)
     result = _with_overlay(IndigoReading(message="; ".join(verdict.questions)), read,
                            settings.geometry, frame.shape, min_confidence)
+    result.pieces_unlike_pack = bool(getattr(read, "pieces_unlike_pack", False))
     placement = verdict.placement
     if placement is None:
         # fall back to the plain difference, so the players see which cell to look at
         plain = diff_indigo(read, state, min_confidence=min_confidence)
         plain.message = result.message
         plain.overlay = result.overlay
+        plain.pieces_unlike_pack = result.pieces_unlike_pack
         if plain.proposal is not None:
             plain.questions.setdefault(plain.proposal[0], "check")
         return plain

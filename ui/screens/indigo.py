@@ -120,10 +120,18 @@ class IndigoScreen(BaseScreen):
         self.ids.camera.overlay = list(getattr(reading, "overlay", []) or [])
         if error is not None:
             self.status = _("Could not read the board ({error}); tap the cell instead").format(
-                error=error)
+                error=refusal_text(error))
             return
         if reading.message:  # the vision check's English questions: for the log only
             log.info("board read asks: %s", reading.message)
+        self._show_reading(reading)
+        if getattr(reading, "pieces_unlike_pack", False):
+            self.status += "\n" + _("These gems and chips do not look like the ones the camera "
+                                    "was taught: teach them (Settings, or companion teach "
+                                    "indigo)")
+
+    def _show_reading(self, reading: Any) -> None:
+        """The proposal and the marked cells of a read, and the status line that says why."""
         if reading.proposal is None:
             self.ids.board.marks = {cell: (1, 0.3, 0.2, 1) for cell in reading.questions}
             if reading.questions:
@@ -259,6 +267,25 @@ def broken_rule_text(error: Exception) -> str:
         if f"{rule.value} rule:" in message:
             return text
     return _("the placement breaks a rule of the game")
+
+
+def refusal_text(error: BaseException) -> str:
+    """Why the board could not be read: a refused picture (``vision.picture``'s reasons) in the
+    player's language, anything else as its own line."""
+    worded = {
+        "overexposed": _("the picture is too bright: less light, and no lamp reflected in "
+                         "the board"),
+        "too-dark": _("the picture is too dark: more light"),
+        "low-contrast": _("the picture is too flat: more even light, and a clean lens"),
+        "noisy": _("the picture is too noisy: more light, so the camera needs less gain"),
+        "no-colour": _("the picture has no colour, and the gems are told apart by colour: "
+                       "use a colour camera"),
+        "blurred": _("the picture is out of focus: refocus, or hold the camera still"),
+    }.get(str(getattr(error, "reason", "")))
+    if worded is None:
+        return str(error)
+    log.info("the board reader refused a picture: %s", error)
+    return worded
 
 
 def indigo_questions_text(questions: dict[Any, str], *, skip: tuple[str, ...] = ()) -> str:

@@ -36,7 +36,7 @@ from vision.indigo.settings import IndigoSettings
 # ---------------------------------------------------------------- stage 5: gems, tiles, chips
 
 
-def _disc_pixels(lab: np.ndarray, xy: tuple[float, float], radius: float) -> np.ndarray:
+def disc_pixels(lab: np.ndarray, xy: tuple[float, float], radius: float) -> np.ndarray:
     x, y = xy
     r = int(math.ceil(radius))
     xi, yi = int(round(x)), int(round(y))
@@ -394,7 +394,7 @@ def read_chips(lab: np.ndarray, pack: IndigoPack, model: PackModel) -> list[Chip
     radius = max(MIN_SAMPLE_PX, CHIP_SAMPLE * pack.chip_size * model.cell_px)
     out = []
     for gate, slot, xy in chip_spaces():
-        pixels = _disc_pixels(lab, to_canonical(xy, model.cell_px), radius)
+        pixels = disc_pixels(lab, to_canonical(xy, model.cell_px), radius)
         colour = np.median(pixels, axis=0)
         d = colour_distance(model.chip_lab, colour)
         order = np.argsort(d)

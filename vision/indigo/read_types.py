@@ -63,6 +63,8 @@ class IndigoRead:
     chips: list[ChipRead]
     questions: list[str] = field(default_factory=list)
     fit: PlaneFit | None = None
+    #: the chips' colours do not fit the art pack: every gem and chip is in doubt (teach it)
+    pieces_unlike_pack: bool = False
     timings_ms: dict[str, float] = field(default_factory=dict)
     rectified: np.ndarray | None = field(default=None, repr=False)
 

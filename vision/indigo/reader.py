@@ -3,7 +3,10 @@
 ``read_indigo(frame, pack, settings=...) -> IndigoRead``. Small stages, chained:
 
 1. :func:`~vision.markers.locate` finds the four table markers and checks the homography;
-2. :func:`~vision.indigo.model.rectify` warps the frame onto the board (board units,
+2. :func:`~vision.indigo.picture_check.picture_confidence_factor` checks the picture of the
+   board's outline in the frame (exposure, contrast, noise, colour, focus): a picture that
+   carries too little is refused, one near a limit has every confidence lowered;
+   :func:`~vision.indigo.model.rectify` warps the frame onto the board (board units,
    ``cell_px`` per cell radius) using the calibration in the settings;
 3. :func:`~vision.indigo.model.check_sharpness` and :func:`~vision.indigo.model.check_board`
    refuse a blurred frame or one that shows no Indigo board (compared with the pack's
@@ -12,7 +15,8 @@
    colour;
 5. :mod:`vision.indigo.pieces` (``read_gems``, ``read_tiles``, ``read_chips``) classifies
    against the pack: gems and chips by colour model, tiles by comparing each cell with the
-   pack's tile images in every rotation (and the empty cell);
+   pack's tile images in every rotation (and the empty cell); :mod:`vision.indigo.pack_fit`
+   doubts every gem and chip when the chips' colours do not fit the pack;
 6. :func:`name_gems` turns gem spots into edge points by which side holds a tile, and raises
    questions where a gem sits where the rules say none can rest.
 
@@ -43,6 +47,8 @@ from vision.indigo.model import (
     to_gray,
 )
 from vision.indigo.pack import IndigoPack
+from vision.indigo.pack_fit import chips_unlike_pack, fit_to_pack
+from vision.indigo.picture_check import picture_confidence_factor, scaled_confidences
 from vision.indigo.pieces import GemSpot, gem_pixels, read_chips, read_gems, read_tiles
 from vision.indigo.read_types import (
     CellRead,
@@ -267,6 +273,8 @@ def read_indigo(
         if better is not None:
             raise better from exc
         raise
+    # the picture itself, before any piece: refused, or every confidence scaled by its quality
+    factor = picture_confidence_factor(frame, fit, st.geometry, st.picture)
     t1 = time.perf_counter()
     canon = rectify(frame, fit, st.geometry, st.cell_px)
     check_sharpness(canon, st)
@@ -278,11 +286,14 @@ def read_indigo(
     gray = cv2.GaussianBlur(to_gray(balanced), (0, 0), TEMPLATE_BLUR)
     t2 = time.perf_counter()
     labels = gem_label_map(lab, model, where=gem_pixels(model, pack.gem_size))
-    spots = read_gems(labels, pack, model, st)
+    spots = scaled_confidences(read_gems(labels, pack, model, st), factor)
     cells = read_tiles(gray, spots, model, st, pack.gem_size)
-    chips = read_chips(lab, pack, model)
+    cells = dict(zip(cells, scaled_confidences(list(cells.values()), factor), strict=True))
+    chips = scaled_confidences(read_chips(lab, pack, model), factor)
+    spots, chips, unlike_pack = fit_to_pack(spots, chips, chips_unlike_pack(lab, pack, model))
     gems, gem_questions = name_gems(spots, cells, st)
-    questions = cell_questions(cells, st) + gem_questions + chip_questions(chips, st)
+    questions = (unlike_pack + cell_questions(cells, st) + gem_questions
+                 + chip_questions(chips, st))
     t3 = time.perf_counter()
     return IndigoRead(
         cells=cells,
@@ -290,6 +301,7 @@ def read_indigo(
         chips=chips,
         questions=questions,
         fit=fit,
+        pieces_unlike_pack=bool(unlike_pack),
         timings_ms={
             "locate": (t1 - t0) * 1000,
             "rectify": (t2 - t1) * 1000,

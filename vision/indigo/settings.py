@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from config.schema import Config
+from config.schema import Config, PictureConfig
 from vision.indigo.board import BoardGeometry, table_layout
 from vision.markers import MarkerChecks, MarkerLayout
 
@@ -46,6 +46,8 @@ class IndigoSettings:
     #: (game, layout) of the other games that lay table markers 0-3 around their table, so a
     #: refused frame laid out for one of them is named "wrong game"
     other_tables: tuple[tuple[str, MarkerLayout], ...]
+    #: what the picture of the board must carry before any piece is read (``[vision.picture]``)
+    picture: PictureConfig
 
     @classmethod
     def from_config(cls, config: Config) -> IndigoSettings:
@@ -63,6 +65,7 @@ class IndigoSettings:
             geometry=board_geometry(config),
             checks=marker_checks(config),
             other_tables=(("Enigma", enigma_table_layout(config)),),
+            picture=vision.picture,
         )
 
 
