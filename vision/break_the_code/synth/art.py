@@ -1,8 +1,10 @@
 """The project's own drawings of Break the Code tiles (not the publisher's art).
 
-Two styles, deliberately unlike each other: ``demo`` (the shipped demo pack,
-``vision/packs/code-demo``, is drawn from it by ``vision/break_the_code/synth/demo_pack.py``) and
-``ivory`` (a look the tests teach from a rendered photo). :func:`draw_tile` draws one face for
+Three styles, deliberately unlike each other: ``demo`` (the shipped demo pack,
+``vision/packs/code-demo``, is drawn from it by ``vision/break_the_code/synth/demo_pack.py``),
+``ivory`` (a look the tests teach from a rendered photo) and ``walnut`` (wooden tiles with
+carved digits in a slanted serif font: kept for measuring how the reader behaves on tiles no
+pack was drawn or taught from, never for tuning it). :func:`draw_tile` draws one face for
 the scene renderer; :func:`pack_from_style` makes the pack a perfect teach photo of a style
 would give.
 """
@@ -35,6 +37,8 @@ class Style:
     underline: bool  # a bar under 6 and 9
     radius: float  # corner radius as a share of the tile width
     edge: BGR | None = None  # a thin rim of another colour
+    grain: float = 0.0  # wood grain: the streaks' depth in grey levels (0: a plain body)
+    carved: bool = False  # digits cut into the face: a dark lip above and left of each stroke
 
 
 STYLES: dict[str, Style] = {
@@ -65,7 +69,40 @@ STYLES: dict[str, Style] = {
         radius=0.08,
         edge=parse_colour("#8a7a5a"),
     ),
+    "walnut": Style(
+        name="walnut",
+        body={"b": parse_colour("#3b2516"), "w": parse_colour("#d9b98c"),
+              "g": parse_colour("#3d6b35")},
+        digit={"b": parse_colour("#e6c99a"), "w": parse_colour("#4a2e18"),
+               "g": parse_colour("#e0d2a8")},
+        tile_mm=(29.0, 39.0),
+        font=cv2.FONT_HERSHEY_TRIPLEX | cv2.FONT_ITALIC,
+        font_scale=0.5,
+        thickness=0.09,
+        underline=False,
+        radius=0.1,
+        grain=14.0,
+        carved=True,
+    ),
 }
+
+#: wood grain: streaks along the tile's length, this many across its width, a little wavy
+GRAIN_STREAKS = 9.0
+GRAIN_WAVE = 0.35
+
+
+def _wood_grain(shape: tuple[int, int], depth: float, seed: int) -> np.ndarray:
+    """Streaks along a tile's length, ``depth`` grey levels deep (float32, centred on 0);
+    the same for the same ``seed``, so a tile always looks the same."""
+    h, w = shape
+    rng = np.random.default_rng(seed)
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    phase = float(rng.uniform(0, 2 * np.pi))
+    wave = GRAIN_WAVE * np.sin(ys / h * 2 * np.pi * float(rng.uniform(0.5, 1.5)) + phase)
+    streaks = np.sin((xs / w * GRAIN_STREAKS + wave) * 2 * np.pi)
+    fine = cv2.GaussianBlur(rng.normal(0, 1, (h, w)).astype(np.float32), (0, 0), 1.0)
+    grain: np.ndarray = depth * (0.7 * streaks + 0.3 * fine / max(float(fine.std()), 1e-6))
+    return grain.astype(np.float32)
 
 
 def draw_tile(tile: Tile, style: Style, *, px_per_mm: float) -> tuple[np.ndarray, np.ndarray]:
@@ -91,7 +128,17 @@ def draw_tile(tile: Tile, style: Style, *, px_per_mm: float) -> tuple[np.ndarray
     scale = style.font_scale * h / th
     (tw, th), base = cv2.getTextSize(text, style.font, scale, thick)
     org = ((w - tw) // 2, (h + th) // 2 - round(0.03 * h))
+    if style.grain > 0:
+        seed = tile.number * 3 + "bwg".index(letter)
+        grained = img.astype(np.float32) + _wood_grain((h, w), style.grain, seed)[..., None]
+        img = np.clip(grained, 0, 255).astype(np.uint8)
     colour = style.digit[letter]
+    if style.carved:
+        # the cut's far wall is in shadow: a darker copy of the stroke, a little up and left
+        lip = max(1, round(0.02 * w))
+        shade = tuple(int(c * 0.45) for c in style.body[letter])
+        cv2.putText(img, text, (org[0] - lip, org[1] - lip), style.font, scale, shade, thick,
+                    cv2.LINE_AA)
     cv2.putText(img, text, org, style.font, scale, colour, thick, cv2.LINE_AA)
     if style.underline and tile.number in (6, 9):
         y = org[1] + round(0.09 * h)
