@@ -678,6 +678,17 @@ def _refusal_text(reason: str, detail: str) -> str:
         "tile-count": _("the camera does not see as many tiles as the rack has"),
         "ambiguous-layout": _("two tiles lie on one slot: lay one tile per slot"),
         "impossible-code": _("two tiles read alike, which the box does not allow"),
+        # the check of the picture itself (vision.picture), before any tile is read
+        "overexposed": _("the picture of the mat is too bright (the tiles are burnt out): "
+                         "less light, and no lamp reflected in the mat"),
+        "too-dark": _("the picture of the mat is too dark: more light"),
+        "low-contrast": _("the picture of the mat is too flat: more even light, and a clean "
+                          "lens"),
+        "noisy": _("the picture of the mat is too noisy: more light, so the camera needs "
+                   "less gain"),
+        "no-colour": _("the picture of the mat has no colour: a colour camera is needed"),
+        "blurred": _("the mat is out of focus in the picture: refocus, or hold the camera "
+                     "still"),
     }.get(reason)
     if worded is None:
         log.info("the tile reader refused a picture (%s): %s", reason, detail)

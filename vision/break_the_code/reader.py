@@ -3,7 +3,10 @@
 Stages (each a small function of the frame or of the previous result):
 
 1. :func:`find_mat`: the four mat markers give a checked homography (refused frames raise
-   :class:`~vision.errors.FrameRefusedError`, exit 4);
+   :class:`~vision.errors.FrameRefusedError`, exit 4); :func:`panel_picture_factor` then
+   checks the picture of the mat's panel as the sensor gave it (``vision.picture``: burnt
+   out, too dark, flat, noisy, blurred frames are refused; colour is not required, since a
+   rack may hold no green tile) and every confidence is scaled by its quality;
 2. :func:`panel_background`: the panel's grey as the camera sees it, everywhere, estimated from
    the lanes between the slots only (never from the tiles), so light gradients, colour casts
    and soft shadows divide out;
@@ -42,6 +45,7 @@ from vision.break_the_code.pack import CodePack, demo_pack
 from vision.break_the_code.settings import DEFAULT_SETTINGS, CodeReaderSettings
 from vision.errors import FrameRefusedError
 from vision.markers import PlaneFit, locate
+from vision.picture import check_picture, confidence_factor, measure_picture, region_mask
 
 #: the part of the panel that is looked at (a little inside its printed edge)
 _INSET_MM = 1.5
@@ -63,6 +67,13 @@ FINE_SIGMA_MM = 6.0
 SURE_FOREGROUND = 1.5
 #: what is not panel is kept out of the fine estimate with this margin around it (mm, odd)
 KEEP_OUT_MM = 9
+#: a camera channel saturates here
+CLIPPED = 255
+#: where the panel is this bright or brighter (percentile of its worst places), a tile of
+#: every pack colour must still stand out surely (:data:`SURE_FOREGROUND` times the
+#: foreground threshold); in a clean frame a demo white tile stands out by 144 everywhere,
+#: and overexposed frames that lost a white tile had 24 or less
+HEADROOM_PERCENTILE = 1.0
 #: the tile area assumed when the pack's is not given (the demo tile, mm x mm)
 DEMO_TILE_AREA_MM2 = 28.0 * 38.0
 
@@ -82,8 +93,14 @@ SPLIT_FOREGROUND = 2.4
 SHRINK_RATIO = 1.3
 
 # -- classification (confidence ramps: 0 at the floor, 1 at floor + span)
-#: digit margin over the rival digit
-DIGIT_MARGIN_FLOOR, DIGIT_MARGIN_SPAN = 0.02, 0.18
+#: digit margin over the rival digit. Any digit may pass for another under a pack drawn
+#: from other tiles (a 6 without its bar for a 4, a 9 for a 0 or a 7, 0 and 8), and such a
+#: wrong digit can win its duel clearly: read with the demo pack, the ivory tiles' wrong
+#: digits win by margins up to 0.30 (every camera effect, mild poor-camera conditions), while
+#: the pack's own tiles win by 0.65 and more (1st percentile). So a digit is sure
+#: (confidence 0.5) only from a margin of 0.40, beyond what the other style reached; the
+#: walnut style checks this rule and is never tuned on.
+DIGIT_MARGIN_FLOOR, DIGIT_MARGIN_SPAN = 0.31, 0.18
 #: correlation of the ink map with the best template
 DIGIT_SCORE_FLOOR, DIGIT_SCORE_SPAN = 0.3, 0.3
 #: how well a tile fits the pack: the pack's own tiles, drawn or taught from one photo, match
@@ -157,6 +174,28 @@ def find_mat(image: np.ndarray, *, settings: CodeReaderSettings = DEFAULT_SETTIN
     if image is None or image.ndim != 3 or image.size == 0:
         raise FrameRefusedError("not a colour camera frame", reason="no-frame")
     return locate(image, MAT_LAYOUT, checks=settings.markers)
+
+
+def panel_outline(fit: PlaneFit) -> np.ndarray:
+    """The mat's panel (where the tiles lie) as a polygon of frame points, (4, 2). The
+    picture is measured there, not on the whole sheet: the sheet's white margin burns out
+    long before the tiles do."""
+    x, y, w, h = PANEL_MM
+    corners = np.array([[[x, y], [x + w, y], [x + w, y + h], [x, y + h]]], np.float64)
+    outline: np.ndarray = cv2.perspectiveTransform(corners, fit.plane_to_image)[0]
+    return outline
+
+
+def panel_picture_factor(image: np.ndarray, fit: PlaneFit, *,
+                         settings: CodeReaderSettings = DEFAULT_SETTINGS) -> float:
+    """What every confidence of this frame is multiplied by: the quality of the picture of
+    the panel (1 comfortable, lower near a limit). A picture past a limit (burnt out, too
+    dark, flat, noisy, out of focus) raises FrameRefusedError naming the cause. Colour is
+    not required: a rack may hold no green tile, and black and white tiles are told apart by
+    their brightness."""
+    measures = measure_picture(image, region_mask(image.shape, panel_outline(fit)))
+    quality = check_picture(measures, settings.picture, needs_colour=False)
+    return confidence_factor(quality)
 
 
 def _view_transform(settings: CodeReaderSettings) -> np.ndarray:
@@ -239,6 +278,36 @@ def panel_background(top: np.ndarray, *, settings: CodeReaderSettings = DEFAULT_
     return field
 
 
+def colour_headroom(field: np.ndarray, colour: np.ndarray, *, clip: bool = True) -> float:
+    """How far a tile of the pack's relative ``colour`` would stand out from the panel (the
+    colour distance tiles are found by) where it stands out least. With ``clip`` the camera
+    saturates the tile at 255 while the panel is still below it: in a bright picture a light
+    tile comes out nearly as the panel's grey."""
+    seen = field * (colour / PANEL_GREY)
+    if clip:
+        seen = np.minimum(float(CLIPPED), seen)
+    relative = seen / np.maximum(field, 1.0) * PANEL_GREY
+    distance = np.linalg.norm(relative - PANEL_GREY, axis=2)
+    return float(np.percentile(distance, HEADROOM_PERCENTILE))
+
+
+def check_every_colour_stands_out(field: np.ndarray, pack: CodePack,
+                                  settings: CodeReaderSettings) -> None:
+    """Refuse a picture so bright that the camera's clipping could hide a tile of some pack
+    colour (the white ones) on the panel, and a shorter rack be read as if it were all
+    there."""
+    sure = SURE_FOREGROUND * settings.foreground
+    # the field is smooth at a millimetre's scale: one sample per millimetre is enough
+    step = max(1, round(settings.px_per_mm))
+    field = field[::step, ::step]
+    for colour in pack.colours.values():
+        c = np.asarray(colour, np.float32)
+        if colour_headroom(field, c) < sure <= colour_headroom(field, c, clip=False):
+            raise FrameRefusedError(
+                "the picture is too bright for the light tiles to stand out from the mat: "
+                "less light or a shorter exposure", reason="overexposed")
+
+
 @dataclass(frozen=True)
 class FoundTile:
     """A tile-shaped piece of the panel: where it is and its upright normalised image."""
@@ -282,6 +351,7 @@ def find_tiles(
     top = top_view(image, fit, settings=settings)
     field = panel_background(top, settings=settings,
                              tile_area_mm2=pack.tile_mm[0] * pack.tile_mm[1])
+    check_every_colour_stands_out(field, pack, settings)
     mask, dist = foreground(top, field, settings)
     p = settings.px_per_mm
     tile_area = pack.tile_mm[0] * pack.tile_mm[1] * p * p
@@ -544,12 +614,13 @@ def read_tiles(
     """Every tile on the mat, in slot order, with problems and an overall confidence."""
     pack = pack if pack is not None else demo_pack()
     fit = find_mat(image, settings=settings)
+    picture = panel_picture_factor(image, fit, settings=settings)
     found, problems = find_tiles(image, fit, pack, settings=settings)
     reads = []
     for f in found:
         s = classify_tile(f.norm, f.panel, pack)
-        reads.append(TileRead(f.slot, s.tile, s.confidence, s.digit_score, s.digit_margin,
-                              s.colour_margin, f.centre_mm, s.upside_down))
+        reads.append(TileRead(f.slot, s.tile, s.confidence * picture, s.digit_score,
+                              s.digit_margin, s.colour_margin, f.centre_mm, s.upside_down))
         if s.upside_down:
             problems.append(f"the tile on slot {SLOTS[f.slot].name} seems upside down")
     confidence = min((r.confidence for r in reads), default=0.0)

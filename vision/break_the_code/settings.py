@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from config.schema import Config
+from config.schema import Config, PictureConfig
 from vision.markers import MarkerChecks
 
 #: the homography checks of the code mat: the core's own thresholds (the mat is a small
@@ -35,6 +35,9 @@ class CodeReaderSettings:
     accept: float
     #: the checks the mat's four markers must pass
     markers: MarkerChecks
+    #: what the picture of the mat's panel must carry before a tile is read
+    #: (``[vision.picture]``, shared by every reader)
+    picture: PictureConfig
 
     @classmethod
     def from_config(cls, config: Config) -> CodeReaderSettings:
@@ -53,6 +56,7 @@ class CodeReaderSettings:
             max_offset_mm=code.max_offset_mm,
             accept=code.accept,
             markers=MAT_MARKER_CHECKS,
+            picture=config.vision.picture,
         )
 
 

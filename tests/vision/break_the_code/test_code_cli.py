@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import cv2
 import pytest
 
 from ui.cli import main
+from vision.break_the_code.synth.render import render_frame
 
 ALL = "0b 0w 1b 1w 2b 2w 3b 3w 4b 4w 5g 5g 6b 6w 7b 7w 8b 8w 9b 9w"
 
@@ -43,6 +45,11 @@ def test_read_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     blank = tmp_path / "mat.png"
     assert main(["print", "code-mat", "-o", str(blank), "--dpi", "100"]) == 0
     capsys.readouterr()
+    # the printed file itself is no camera picture: its empty panel is one flat grey
     assert main(["read", "code", str(blank)]) == 4
+    assert "too flat" in capsys.readouterr().err
+    empty = tmp_path / "empty.png"
+    cv2.imwrite(str(empty), render_frame([], seed=2)[0].image)
+    assert main(["read", "code", str(empty)]) == 4
     assert "no tile" in capsys.readouterr().err
     assert main(["render", "code", "0b 0b", "-o", str(tmp_path / "x.png")]) == 1

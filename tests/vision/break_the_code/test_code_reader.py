@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from companion.break_the_code.tiles import ALL_TILES, Code, parse_code
-from vision.break_the_code.mat import SLOTS, mat_image
+from vision.break_the_code.mat import SLOTS
 from vision.break_the_code.pack import demo_pack, load_code_pack
 from vision.break_the_code.reader import read_code, read_tiles, stored_message
 from vision.break_the_code.settings import DEFAULT_SETTINGS
@@ -119,9 +119,9 @@ def test_frames_without_a_mat_or_without_tiles_are_refused() -> None:
     with pytest.raises(FrameRefusedError) as info:
         read_code(np.full((480, 640, 3), 120, np.uint8))
     assert info.value.exit_code == 4
-    empty = mat_image(px_per_mm=4)
+    empty, _ = render_frame([], seed=2)
     with pytest.raises(FrameRefusedError) as info:
-        read_code(empty)
+        read_code(empty.image)
     assert info.value.reason == "no-tiles"
     frame, _ = render_frame(list(parse_code(CODES[0]).tiles), seed=1)
     with pytest.raises(FrameRefusedError, match="expected 4"):

@@ -1,8 +1,10 @@
 """The project's own drawings of Break the Code tiles (not the publisher's art).
 
-Two styles, deliberately unlike each other: ``demo`` (the shipped demo pack,
-``vision/packs/code-demo``, is drawn from it by ``vision/break_the_code/synth/demo_pack.py``) and
-``ivory`` (a look the tests teach from a rendered photo). :func:`draw_tile` draws one face for
+Three styles, deliberately unlike each other: ``demo`` (the shipped demo pack,
+``vision/packs/code-demo``, is drawn from it by ``vision/break_the_code/synth/demo_pack.py``),
+``ivory`` (a look the tests teach from a rendered photo) and ``walnut`` (wooden tiles with
+carved digits in a slanted serif font: kept for measuring how the reader behaves on tiles no
+pack was drawn or taught from, never for tuning it). :func:`draw_tile` draws one face for
 the scene renderer; :func:`pack_from_style` makes the pack a perfect teach photo of a style
 would give.
 """
@@ -38,6 +40,11 @@ class Style:
     edge: BGR | None = None  # a thin rim of another colour
     slant: float = 0.0  # the digits' lean, as a share of their height
     serifs: bool = False  # bars at the foot of 1 and 4, the head of 7
+    grain: float = 0.0  # wood grain: the streaks' depth in grey levels (0: a plain body)
+    carved: bool = False  # digits cut into the face: a dark lip above and left of each stroke
+    #: an OpenCV font instead of the project's strokes: another type design, but one that
+    #: differs between OpenCV 4.10 and 5.x, so only for looks that are measured, never shipped
+    font: int | None = None
 
 
 STYLES: dict[str, Style] = {
@@ -70,7 +77,41 @@ STYLES: dict[str, Style] = {
         slant=0.12,
         serifs=True,
     ),
+    "walnut": Style(
+        name="walnut",
+        body={"b": parse_colour("#3b2516"), "w": parse_colour("#d9b98c"),
+              "g": parse_colour("#3d6b35")},
+        digit={"b": parse_colour("#e6c99a"), "w": parse_colour("#4a2e18"),
+               "g": parse_colour("#e0d2a8")},
+        tile_mm=(29.0, 39.0),
+        font=cv2.FONT_HERSHEY_TRIPLEX | cv2.FONT_ITALIC,
+        font_scale=0.5,
+        glyph_width=0.55,
+        thickness=0.09,
+        underline=False,
+        radius=0.1,
+        grain=14.0,
+        carved=True,
+    ),
 }
+
+#: wood grain: streaks along the tile's length, this many across its width, a little wavy
+GRAIN_STREAKS = 9.0
+GRAIN_WAVE = 0.35
+
+
+def _wood_grain(shape: tuple[int, int], depth: float, seed: int) -> np.ndarray:
+    """Streaks along a tile's length, ``depth`` grey levels deep (float32, centred on 0);
+    the same for the same ``seed``, so a tile always looks the same."""
+    h, w = shape
+    rng = np.random.default_rng(seed)
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    phase = float(rng.uniform(0, 2 * np.pi))
+    wave = GRAIN_WAVE * np.sin(ys / h * 2 * np.pi * float(rng.uniform(0.5, 1.5)) + phase)
+    streaks = np.sin((xs / w * GRAIN_STREAKS + wave) * 2 * np.pi)
+    fine = cv2.GaussianBlur(rng.normal(0, 1, (h, w)).astype(np.float32), (0, 0), 1.0)
+    grain: np.ndarray = depth * (0.7 * streaks + 0.3 * fine / max(float(fine.std()), 1e-6))
+    return grain.astype(np.float32)
 
 
 def draw_tile(tile: Tile, style: Style, *, px_per_mm: float) -> tuple[np.ndarray, np.ndarray]:
@@ -90,28 +131,60 @@ def draw_tile(tile: Tile, style: Style, *, px_per_mm: float) -> tuple[np.ndarray
         rim = cv2.subtract(mask, cv2.erode(mask, np.ones((3, 3), np.uint8),
                                            iterations=max(1, round(0.6 * px_per_mm))))
         img[rim > 0] = style.edge
+    if style.grain > 0:
+        seed = tile.number * 3 + "bwg".index(letter)
+        grained = img.astype(np.float32) + _wood_grain((h, w), style.grain, seed)[..., None]
+        img = np.clip(grained, 0, 255).astype(np.uint8)
+    if style.carved:
+        # the cut's far wall is in shadow: a darker copy of the stroke, a little up and left
+        lip = max(1, round(0.02 * w))
+        body = style.body[letter]
+        shade = (int(body[0] * 0.45), int(body[1] * 0.45), int(body[2] * 0.45))
+        _draw_digit(img, tile.number, style, shade, w, h, offset=-lip)
     _draw_digit(img, tile.number, style, style.digit[letter], w, h)
     img[mask == 0] = 0
     return img, mask
 
 
-def _draw_digit(img: np.ndarray, number: int, style: Style, colour: BGR, w: int, h: int
-                ) -> None:
-    """The digit, centred on the face (a little above the middle), with the 6/9 bar."""
-    digit_h = round(style.font_scale * h)
-    digit_w = round(style.glyph_width * digit_h)
-    thick = max(1.0, style.thickness * w)
-    x, y = (w - digit_w) // 2, (h - digit_h) // 2 - round(0.03 * h)
+def _draw_digit(img: np.ndarray, number: int, style: Style, colour: BGR, w: int, h: int, *,
+                offset: int = 0) -> None:
+    """The digit, centred on the face (a little above the middle, moved by ``offset`` pixels
+    both ways), with the 6/9 bar."""
     ink = np.zeros((h, w), np.uint8)
-    draw_digit_mask(ink, number, (x, y, digit_w, digit_h), thickness_px=thick,
-                    slant=style.slant, serifs=style.serifs)
-    if style.underline and number in (6, 9):
-        bar_y = y + digit_h + round(0.09 * h)
-        cv2.line(ink, (x + digit_w // 6, bar_y), (x + digit_w - digit_w // 6, bar_y), 255,
-                 max(1, round(thick)))
+    if style.font is not None:
+        _font_digit_mask(ink, number, style, w, h, offset)
+    else:
+        digit_h = round(style.font_scale * h)
+        digit_w = round(style.glyph_width * digit_h)
+        thick = max(1.0, style.thickness * w)
+        x = (w - digit_w) // 2 + offset
+        y = (h - digit_h) // 2 - round(0.03 * h) + offset
+        draw_digit_mask(ink, number, (x, y, digit_w, digit_h), thickness_px=thick,
+                        slant=style.slant, serifs=style.serifs)
+        if style.underline and number in (6, 9):
+            bar_y = y + digit_h + round(0.09 * h)
+            cv2.line(ink, (x + digit_w // 6, bar_y), (x + digit_w - digit_w // 6, bar_y), 255,
+                     max(1, round(thick)))
     alpha = ink.astype(np.float32)[..., None] / 255.0
     blended = img * (1.0 - alpha) + np.array(colour, np.float32) * alpha
     img[:] = np.clip(np.rint(blended), 0, 255).astype(np.uint8)
+
+
+def _font_digit_mask(ink: np.ndarray, number: int, style: Style, w: int, h: int,
+                     offset: int) -> None:
+    """The digit in ``style.font`` (cv2.putText), as the ``ink`` mask."""
+    assert style.font is not None
+    text = str(number)
+    thick = max(1, round(style.thickness * w))
+    (_, th), _ = cv2.getTextSize(text, style.font, 1.0, thick)
+    scale = style.font_scale * h / th
+    (tw, th), _ = cv2.getTextSize(text, style.font, scale, thick)
+    org = ((w - tw) // 2 + offset, (h + th) // 2 - round(0.03 * h) + offset)
+    cv2.putText(ink, text, org, style.font, scale, 255, thick, cv2.LINE_AA)
+    if style.underline and number in (6, 9):
+        y = org[1] + round(0.09 * h)
+        cv2.line(ink, (org[0] + tw // 6, y), (org[0] + tw - tw // 6, y), 255, thick,
+                 cv2.LINE_AA)
 
 
 def pack_from_style(style: Style, *, description: str = "") -> CodePack:
