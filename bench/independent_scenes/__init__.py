@@ -6,5 +6,6 @@ it imports nothing from ``vision`` (the readers and their renderers).
 """
 
 from .code_mat import code_scene, code_scene_with_outline
+from .sheet import sheet_scene, sheet_scene_with_outline
 
-__all__ = ["code_scene", "code_scene_with_outline"]
+__all__ = ["code_scene", "code_scene_with_outline", "sheet_scene", "sheet_scene_with_outline"]
