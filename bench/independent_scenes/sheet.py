@@ -263,6 +263,12 @@ def draw_sheet(tiles: list[list[Cell]], rng: np.random.Generator) -> tuple[np.nd
     return page, filled
 
 
+def latest_drawing(filled: set[Cell], tiles: list[list[Cell]]) -> set[Cell]:
+    """The squares drawn last: the bonus 1 (written after every tile) or else the last tile."""
+    bonus = filled - {cell for tile in tiles for cell in tile}
+    return bonus if bonus else set(tiles[-1])
+
+
 def grid_outline(page_to_frame: np.ndarray) -> np.ndarray:
     """The printed grid's outer frame in the frame (image points)."""
     corners = np.array([[cell_corner_px(0, 0), cell_corner_px(0, GRID),

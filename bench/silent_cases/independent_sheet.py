@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import numpy as np
-from independent_scenes import sheet_scene_with_outline
+from independent_scenes.sheet import latest_drawing, sheet_scene_with_outline
 
 from silent_cases import Case
 
@@ -42,12 +42,6 @@ def _judge(accepted: set[Cell], truth: set[Cell]):
         return ("right", "") if new == truth else ("silent_wrong", "")
 
     return judge
-
-
-def latest_drawing(filled: set[Cell], tiles: list[list[Cell]]) -> set[Cell]:
-    """The squares drawn last: the bonus 1 (written after every tile) or else the last tile."""
-    bonus = filled - {cell for tile in tiles for cell in tile}
-    return bonus if bonus else set(tiles[-1])
 
 
 def cases(first: int, frames: int) -> Iterator[Case]:
