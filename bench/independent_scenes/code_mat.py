@@ -22,6 +22,7 @@ PLACEMENT_MM = 3.0                 # how far off the slot centre a hand lays a t
 PLACEMENT_DEG = 4.0
 SIDE_MM = (0.6, 1.8)               # how much of the tile's side the camera sees
 NUMERAL_HEIGHT_MM = (17.0, 23.0)
+SLOTS_PER_ROW = 5
 ROI_HALF_MM = 33.0               # the patch of mat one tile and its shadow are drawn in
 
 BOX = [f"{n}{c}" for n in (0, 1, 2, 3, 4, 6, 7, 8, 9) for c in "bw"] + ["5g", "5g"]
@@ -131,19 +132,27 @@ def _table_look(rng: np.random.Generator) -> dict:
             "side_mm": rng.uniform(*SIDE_MM)}
 
 
-def draw_rack_on_mat(tiles: list[str], rng: np.random.Generator) -> np.ndarray:
-    """The printed mat (float BGR) with ``tiles`` laid by hand in the top row's slots A.."""
+def draw_rack_on_mat(tiles: list[str], rng: np.random.Generator,
+                     tile_look: dict | None = None) -> np.ndarray:
+    """The printed mat (float BGR) with ``tiles`` laid by hand in its slots, row by row from
+    the top row's A; ``tile_look`` keeps one box's font and numeral size across photos."""
     # a white margin so a tile's shadow near the page's edge needs no clipping
     margin = int(ROI_HALF_MM * PX_PER_MM)
     page = cv2.copyMakeBorder(code_mat_page(), margin, margin, margin, margin,
                               cv2.BORDER_CONSTANT, value=(255, 255, 255)).astype(np.float32)
-    look = _table_look(rng)
-    for column, tile in enumerate(tiles):
-        cx, cy = slot_centre_px(column)
+    look = {**_table_look(rng), **(tile_look or {})}
+    for index, tile in enumerate(tiles):
+        cx, cy = slot_centre_px(index % SLOTS_PER_ROW, index // SLOTS_PER_ROW)
         offset = rng.uniform(-PLACEMENT_MM, PLACEMENT_MM, 2) * PX_PER_MM + margin
         angle = rng.uniform(-PLACEMENT_DEG, PLACEMENT_DEG)
         _lay_tile(page, tile, (cx + offset[0], cy + offset[1]), angle, look, rng)
     return page[margin:-margin, margin:-margin]
+
+
+def box_look(box_seed: int) -> dict:
+    """The print of one box of tiles: font, stroke weight and numeral size."""
+    look = _table_look(np.random.default_rng([box_seed, 0xB0C5]))
+    return {key: look[key] for key in ("font", "weight", "numeral_mm")}
 
 
 def mat_outline(page_to_frame: np.ndarray) -> np.ndarray:
@@ -153,10 +162,14 @@ def mat_outline(page_to_frame: np.ndarray) -> np.ndarray:
     return cv2.perspectiveTransform(panel, page_to_frame)[0]
 
 
-def code_scene_with_outline(seed: int) -> tuple[np.ndarray, list[str], np.ndarray]:
+def code_scene_with_outline(seed: int, box_seed: int | None = None,
+                            ) -> tuple[np.ndarray, list[str], np.ndarray]:
+    """A rack photo, its tiles and the mat panel's outline; ``box_seed`` draws the tiles of
+    that one box (as taught to the camera by :func:`teach_photo`), else a look per seed."""
     rng = np.random.default_rng([seed, 0xB7C])
     tiles = deal_rack(rng)
-    page = draw_rack_on_mat(tiles, rng)
+    look = None if box_seed is None else box_look(box_seed)
+    page = draw_rack_on_mat(tiles, rng, look)
     frame, page_to_frame = photograph(np.clip(page, 0, 255).astype(np.uint8), A4_LANDSCAPE_MM,
                                       rng)
     return frame, tiles, mat_outline(page_to_frame)
@@ -166,3 +179,13 @@ def code_scene(seed: int) -> tuple[np.ndarray, list[str]]:
     """A photo of a 4- or 5-tile rack laid in rack order on the mat's top row, and the rack."""
     frame, tiles, _ = code_scene_with_outline(seed)
     return frame, tiles
+
+
+def teach_photo(box_seed: int) -> np.ndarray:
+    """All 20 tiles of one box on the mat in box order (rack order of the whole box, row by
+    row), for ``companion teach code``; a calm photo: no glare on the tiles."""
+    rng = np.random.default_rng([box_seed, 0x7EAC])
+    page = draw_rack_on_mat(rack_order(BOX), rng, box_look(box_seed))
+    frame, _ = photograph(np.clip(page, 0, 255).astype(np.uint8), A4_LANDSCAPE_MM, rng,
+                          glare_spots=0)
+    return frame
