@@ -1,0 +1,79 @@
+"""Per-frame look at what the readers answered on the independent scenes (camera as drawn).
+
+    PYTHONPATH=.:bench .venv/bin/python -m independent_scenes {code,code-taught,sheet}
+        [--first SEED] [--frames N] [--save DIR]
+
+One line per seed: the truth, what the app's read path returned, and the outcome, so a silent
+wrong read in bench/silent_reads.py can be found and looked at (``--save`` writes the frames).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import cv2
+
+from .code_mat import code_scene_with_outline
+from .sheet import latest_drawing, sheet_scene
+
+
+def look_at_code(seed: int, save: Path | None, taught: bool = False) -> str:
+    from silent_cases.independent_code import TAUGHT_BOX, taught_config
+
+    from companion.break_the_code import Code
+    from companion.break_the_code.tiles import Tile
+    from ui.reading import read_code_frame
+
+    frame, tiles, _ = code_scene_with_outline(seed, box_seed=TAUGHT_BOX if taught else None)
+    if save:
+        cv2.imwrite(str(save / f"code-{seed}.jpg"), frame)
+    truth = Code.of(Tile.parse(text) for text in tiles)
+    reading = read_code_frame(frame, expected=len(tiles), cfg=taught_config() if taught else None)
+    verdict = "nothing stored" if reading.code is None else \
+        ("right" if reading.code == truth else f"WRONG: stored {reading.code}")
+    return (f"{seed} truth {truth}  {verdict}  problem={reading.problem!r} "
+            f"confidence={reading.confidence:.2f} reason={getattr(reading, 'reason', '')!r}")
+
+
+def look_at_sheet(seed: int, save: Path | None) -> str:
+    from ui.reading import read_sheet_frame
+    from vision.errors import FrameRefusedError
+
+    frame, filled, tiles = sheet_scene(seed)
+    if save:
+        cv2.imwrite(str(save / f"sheet-{seed}.jpg"), frame)
+    try:
+        reading = read_sheet_frame(frame, set())
+    except FrameRefusedError as exc:
+        return f"{seed} refused: {exc}"
+    latest = latest_drawing(filled, tiles)
+    in_play = read_sheet_frame(frame, filled - latest)
+    lines = []
+    for name, read, truth in (("all new", reading, filled), ("latest", in_play, latest)):
+        new = {tuple(cell) for cell in read.new_cells}
+        asked = bool(read.questions or read.doubtful or read.problems or read.missing)
+        verdict = "asked" if asked else ("right" if new == truth else "SILENT WRONG")
+        lines.append(f"{seed} {name}: {verdict}; {len(tiles)} tiles, {len(truth)} cells; "
+                     f"wrong {sorted(new ^ truth)}; doubtful {len(read.doubtful)}; "
+                     f"problems {[p.code for p in read.problems]}; missing {read.missing}; "
+                     f"questions {[q.message[:60] for q in read.questions][:3]}")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("what", choices=("code", "code-taught", "sheet"))
+    parser.add_argument("--first", type=int, default=70000)
+    parser.add_argument("--frames", type=int, default=12)
+    parser.add_argument("--save", type=Path)
+    args = parser.parse_args()
+    for seed in range(args.first, args.first + args.frames):
+        if args.what == "sheet":
+            print(look_at_sheet(seed, args.save), flush=True)
+        else:
+            print(look_at_code(seed, args.save, taught=args.what == "code-taught"), flush=True)
+
+
+if __name__ == "__main__":
+    main()
