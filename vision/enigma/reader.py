@@ -9,7 +9,9 @@
    is straightened onto the marker plane at ``px_per_tile`` pixels per tile side,
    record north = image up;
 2. :func:`find_start` finds the start tile near the middle by its face (the pack's image) and
-   anchors the grid on it; the frame's colour cast is removed with the start tile's colours;
+   anchors the grid on it; the frame's colour cast is removed with the start tile's colours,
+   and the start tile's drawing must then come back in the pack's colours
+   (:mod:`vision.enigma.pack_fit`), else every tile is asked about;
 3. :func:`find_squares` marks each grid square holding a tile (tile colour, not table);
 4. :func:`read_tile` reads each tile *structurally*: power cells from the pack's cell colours,
    channels from the channel colour (a mask, then a skeleton), ports where channels reach the
@@ -35,6 +37,7 @@ from vision.enigma.colours import ColourModel, colour_model
 from vision.enigma.geometry import TableGeometry, table_geometry
 from vision.enigma.layout import seen_tile, spacing_for
 from vision.enigma.pack import EnigmaPack
+from vision.enigma.pack_fit import MISFIT_CONFIDENCE_FACTOR, PACK_FIT_LIMIT, start_face_misfit
 from vision.enigma.read_types import EDGE_CONFIDENCE, EnigmaRead, NetworkerRead, TileRead
 from vision.enigma.settings import DEFAULT_SETTINGS, ReaderSettings
 from vision.enigma.squares import (
@@ -304,6 +307,10 @@ def read_enigma(
     sx, sy, score = find_start(gray, pack, p, settings)
     _refuse_blurred(gray, (sx, sy), settings)
     balanced = balance(canon, (sx, sy), pack, p)
+    misfit = start_face_misfit(balanced, (sx, sy), pack, p)
+    pack_fits = misfit < PACK_FIT_LIMIT
+    if not pack_fits:
+        factor *= MISFIT_CONFIDENCE_FACTOR
     h, w = canon.shape[:2]
     squares, questions, edge_notes = find_squares(
         balanced, (sx, sy), pack, p, marker_zones(geo, plane_to_canon), settings,
@@ -313,8 +320,12 @@ def read_enigma(
     tiles, nets = _read_tiles(balanced, squares, (sx, sy, score), pack, settings, start_tile)
     _mark_edges(tiles, edge_notes)
     tiles, nets = _scaled(tiles, nets, factor)
+    if not pack_fits:
+        questions.insert(0, f"the tiles do not look like the ones the camera was taught "
+                            f"(the start tile's colours are {misfit:.0f} off the pack's): "
+                            "teach them, or check the light")
     questions.extend(_questions(tiles, nets, settings))
     t3 = time.perf_counter()
     timings = {"locate": (t1 - t0) * 1000, "grid": (t2 - t1) * 1000,
                "tiles": (t3 - t2) * 1000, "total": (t3 - t0) * 1000}
-    return EnigmaRead(tiles, nets, questions, fit, timings)
+    return EnigmaRead(tiles, nets, questions, fit, timings, pack_fits)
