@@ -20,9 +20,14 @@ from vision.enigma.pack import EnigmaPack
 #: a face pixel this far (Lab) from the face's body colour is part of its drawing
 DRAWING_MIN_DISTANCE = 40.0
 #: the start tile's drawing seen this far (median Lab distance) from the pack's face, or more,
-#: does not fit the pack. Clean rendered frames of a pack's own style measure 6 to 10; the ink
-#: style read with the demo pack 55 to 70; frames burnt out past the look of the pack 24 and up
+#: does not fit the pack. Rendered frames of a pack's own style measure 6 to 10 (up to 12
+#: with every camera effect, defocus and motion blur included); the ink style read with the
+#: demo pack 45 to 57; demo tables overexposed within the picture's limits 21 and up
 PACK_FIT_LIMIT = 20.0
+#: the softnesses (Gaussian sigma, pixels of a tile :data:`FACE_PX` wide) the start face is
+#: compared at: sharp, a soft lens, defocus and motion blur as the renderer draws them
+SOFTNESS_SIGMAS = (0.0, 1.0, 2.0, 3.0)
+FACE_PX = 64
 #: every confidence of a table that does not fit the pack is multiplied by this: a tile read
 #: with full confidence falls below the app's threshold, so it is asked, not applied
 MISFIT_CONFIDENCE_FACTOR = 0.5
@@ -47,7 +52,14 @@ def start_face_misfit(balanced: np.ndarray, start_xy: tuple[float, float], pack:
     drawing = cv2.erode(drawing.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
     if not drawing.any():
         return 0.0
-    return float(np.median(np.linalg.norm(seen_lab - face_lab, axis=2)[drawing]))
+    # a soft camera mixes a thin drawing with the tile body: that is no colour change, so the
+    # face is compared as sharp as the picture is, the best of a few softnesses
+    misfits = []
+    for sigma in SOFTNESS_SIGMAS:
+        soft = face if sigma == 0 else cv2.GaussianBlur(face, (0, 0), sigma * p / FACE_PX)
+        soft_lab = cv2.cvtColor(soft, cv2.COLOR_BGR2LAB).astype(np.float32)
+        misfits.append(float(np.median(np.linalg.norm(seen_lab - soft_lab, axis=2)[drawing])))
+    return min(misfits)
 
 
 __all__ = ["MISFIT_CONFIDENCE_FACTOR", "PACK_FIT_LIMIT", "start_face_misfit"]
