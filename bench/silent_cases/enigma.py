@@ -66,8 +66,11 @@ def _app_judge(before: Any, last: dict[str, Any], catalogue: Any, cfg: Any, pack
             return "asked", reading.problem
         if reading.questions:
             return "asked", "questions"
-        right = (reading.entry.id, reading.at, reading.rotation) == (
-            truth.id, at, int(last["rotation"]))
+        # a tile that looks the same turned (a cell joined to all four sides) is right in
+        # either turn: what lies on the table is the same
+        same_turn = reading.entry.conduit.rotated(reading.rotation).is_equivalent(
+            truth.conduit.rotated(int(last["rotation"])))
+        right = (reading.entry.id, reading.at) == (truth.id, at) and same_turn
         return ("right", "") if right else ("silent_wrong", "")
 
     return judge
