@@ -51,7 +51,7 @@ def main(argv: list[str] | None = None) -> int:
             continue
         pack = load_enigma_pack() if name == "demo" else draw_pack("ink")
         total = ReadScore()
-        refused = 0
+        refused = asked = 0
         for seed in range(args.first, args.first + args.scenes):
             record, state = random_record(1000 + seed, tiles=args.tiles)
             view = TableView.of_state(state, pack, categories=categories_of(record))
@@ -61,6 +61,7 @@ def main(argv: list[str] | None = None) -> int:
             except FrameRefusedError:
                 refused += 1
                 continue
+            asked += bool(read.questions)
             score = score_read(frame.truth, frame.cell_xy, read)
             total.add(score)
             if args.show_wrong:
@@ -72,7 +73,8 @@ def main(argv: list[str] | None = None) -> int:
               f", wrong with confidence >= 0.85: {total.confident_wrong}; networkers "
               f"{total.networkers_exact}/{total.networkers} = "
               f"{total.networkers_exact / max(1, total.networkers):.2%} "
-              f"(extra {total.extra_networkers})")
+              f"(extra {total.extra_networkers}); frames with a question "
+              f"{asked}/{args.scenes - refused}")
     if args.wide > 0:
         wide_figures(args.wide, (width, height))
     if args.puzzles > 0:

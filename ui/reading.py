@@ -162,7 +162,8 @@ def diff_indigo(read: Any, state: Any, *, min_confidence: float) -> IndigoReadin
 class ReadingQuestion:
     """One thing to check on a camera read, as a code for the screen to word.
 
-    ``code`` is ``unsure`` (the tile at ``cells[0]`` was read with a low confidence) or
+    ``code`` is ``unsure`` (the tile at ``cells[0]`` was read with a low confidence),
+    ``pack`` (the tiles do not look like the ones the camera was taught) or
     ``vision`` (one of the table reader's own questions, which are English: kept in
     ``message`` for the logs, worded on screen as a plain "check it").
     """
@@ -208,6 +209,10 @@ def read_enigma_frame(frame: Any, cfg: Config, state: Any, *, category: str,
     new = [t for at, t in read.tiles.items() if tuple(at) not in placed]
     result = EnigmaReading(questions=[ReadingQuestion("vision", message=str(q))
                                       for q in read.questions])
+    if not getattr(read, "pack_fits", True):
+        # the tiles are not the pack's (or the light bent their colours): said first, in
+        # the players' words, with what to do about it
+        result.questions.insert(0, ReadingQuestion("pack", message=str(read.questions[0])))
     if len(new) != 1:
         result.seen = len(new)
         result.problem = "several-new" if new else "no-new"

@@ -497,7 +497,7 @@ class EnigmaScreen(BaseScreen):
     def _read_done(self, reading: Any, error: BaseException | None) -> None:
         if error is not None:
             self.status = _("Could not read the table ({error}); choose the tile").format(
-                error=error)
+                error=enigma_refusal_text(error))
             return
         # the reader's English goes to the log; the players read it worded from its codes
         log.info("table read: %s; questions: %s", reading.message or "one new tile",
@@ -679,12 +679,37 @@ def enigma_problem_text(problem: str, seen: int = 0) -> str:
             }.get(problem, _("the camera could not tell"))
 
 
+def enigma_refusal_text(error: BaseException) -> str:
+    """Why the table reader would not read a picture: a picture it cannot use (its check of
+    exposure, noise, colour and focus) is worded by the refusal's reason; the reader's own
+    line (English) stays for the other refusals."""
+    worded = {
+        "overexposed": _("the picture of the table is too bright: less light or a shorter "
+                         "exposure, no lamp reflected in the tiles"),
+        "too-dark": _("the picture of the table is too dark: more light"),
+        "low-contrast": _("the picture of the table is too flat: more even light and a "
+                          "clean lens"),
+        "noisy": _("the picture of the table is too noisy: more light"),
+        "no-colour": _("the picture of the table has no colour, and the cells and "
+                       "networkers are told apart by it: use a colour camera"),
+        "blurred": _("the picture of the table is blurred: refocus, or hold the camera "
+                     "still"),
+    }.get(str(getattr(error, "reason", "")))
+    if worded is None:
+        return str(error)
+    log.info("the table reader refused a picture: %s", error)
+    return worded
+
+
 def enigma_questions_text(questions: Any) -> str:
     """What to check on a tile read (:class:`ui.reading.ReadingQuestion` codes), in order;
     the table reader's own questions (English) are one plain "check" together."""
     texts: list[str] = []
     for question in questions:
-        if question.code == "unsure" and question.cells:
+        if question.code == "pack":
+            texts.append(_("these tiles do not look like the ones the camera was taught: "
+                           "teach it your tiles (Settings, or companion teach enigma)"))
+        elif question.code == "unsure" and question.cells:
             x, y = question.cells[0]
             texts.append(_("unsure of the tile at {x},{y}").format(x=x, y=y))
         else:

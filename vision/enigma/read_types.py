@@ -74,6 +74,9 @@ class EnigmaRead:
     questions: list[str] = field(default_factory=list)
     fit: PlaneFit | None = None
     timings_ms: dict[str, float] = field(default_factory=dict)
+    #: whether the start tile's drawing came back in the pack's colours
+    #: (:mod:`vision.enigma.pack_fit`); when not, every tile is asked about
+    pack_fits: bool = True
     extra: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:

@@ -3,10 +3,15 @@
 ``read_enigma(frame, pack, settings=...) -> EnigmaRead``. The stages:
 
 1. :func:`~vision.markers.locate` finds the four table markers and checks the homography;
-   the frame is straightened onto the marker plane at ``px_per_tile`` pixels per tile side,
+   the picture of the table (the marker frame, as the sensor gave it) is checked by
+   :mod:`vision.picture`: a picture past a limit is refused with its cause, one near a limit
+   lowers every confidence of the read by ``confidence_factor`` of its quality; the frame
+   is straightened onto the marker plane at ``px_per_tile`` pixels per tile side,
    record north = image up;
 2. :func:`find_start` finds the start tile near the middle by its face (the pack's image) and
-   anchors the grid on it; the frame's colour cast is removed with the start tile's colours;
+   anchors the grid on it; the frame's colour cast is removed with the start tile's colours,
+   and the start tile's drawing must then come back in the pack's colours
+   (:mod:`vision.enigma.pack_fit`), else every tile is asked about;
 3. :func:`find_squares` marks each grid square holding a tile (tile colour, not table);
 4. :func:`read_tile` reads each tile *structurally*: power cells from the pack's cell colours,
    channels from the channel colour (a mask, then a skeleton), ports where channels reach the
@@ -32,6 +37,7 @@ from vision.enigma.colours import ColourModel, colour_model
 from vision.enigma.geometry import TableGeometry, table_geometry
 from vision.enigma.layout import seen_tile, spacing_for
 from vision.enigma.pack import EnigmaPack
+from vision.enigma.pack_fit import MISFIT_CONFIDENCE_FACTOR, PACK_FIT_LIMIT, start_face_misfit
 from vision.enigma.read_types import EDGE_CONFIDENCE, EnigmaRead, NetworkerRead, TileRead
 from vision.enigma.settings import DEFAULT_SETTINGS, ReaderSettings
 from vision.enigma.squares import (
@@ -46,8 +52,9 @@ from vision.enigma.squares import (
 from vision.enigma.tile import read_tile
 from vision.errors import FrameRefusedError, UnreadableImageError
 from vision.markers import PlaneFit, locate
+from vision.picture import check_picture, confidence_factor, measure_picture, region_mask
 
-__all__ = ["read_enigma"]
+__all__ = ["read_enigma", "table_outline"]
 
 #: the straightened table reaches this many tiles past the marker frame: a table reaching
 #: past the markers is seen (and asked about), not cut off
@@ -58,6 +65,8 @@ FULL_FACE_SCORE = 0.7
 PAWN_ON_START_CONFIDENCE = 0.5
 #: the highest confidence of a start tile that is not the one the game expects
 WRONG_START_CONFIDENCE = 0.3
+#: power cells and networkers are told apart by colour on every table (the picture check)
+NEEDS_COLOUR = True
 #: times a square is cut again where its openings say the tile lies
 RECUT_ROUNDS = 2
 #: a square is cut again when its openings lie at least this far off (pixels: less is noise)
@@ -129,17 +138,43 @@ def _check_frame(frame: object) -> np.ndarray:
     return np.ascontiguousarray(frame[:, :, :3])
 
 
-def _straighten(frame: np.ndarray, geo: TableGeometry, st: ReaderSettings
-                ) -> tuple[PlaneFit, np.ndarray, np.ndarray, np.ndarray, int]:
-    """Find the table markers and straighten the table with a margin around them. Returns
-    the fit, the straightened image, the plane-to-image map, the mask of what the camera saw
-    and the margin (pixels)."""
+def _straighten(frame: np.ndarray, fit: PlaneFit, geo: TableGeometry, st: ReaderSettings
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """Straighten the table with a margin around its markers. Returns the straightened
+    image, the plane-to-image map, the mask of what the camera saw and the margin (pixels)."""
     p = st.px_per_tile
-    fit = locate(frame, geo.layout, checks=st.checks)
     margin = int(round(MARGIN_TILES * p))
     canon, plane_to_canon = rectify(frame, fit, geo, p, margin_px=margin)
     seen = seen_mask(frame.shape, fit, plane_to_canon, (canon.shape[1], canon.shape[0]))
-    return fit, canon, plane_to_canon, seen, margin
+    return canon, plane_to_canon, seen, margin
+
+
+def table_outline(fit: PlaneFit, geo: TableGeometry) -> np.ndarray:
+    """The marker frame (the rectangle of the markers' centres) in the frame, image points:
+    where the table lies, so where the picture must carry what the reader needs."""
+    w, h = geo.frame_mm[0] / 2, geo.frame_mm[1] / 2
+    corners = np.array([[[-w, -h], [w, -h], [w, h], [-w, h]]], np.float64)
+    outline: np.ndarray = cv2.perspectiveTransform(corners, fit.plane_to_image)[0]
+    return outline
+
+
+def _picture_quality(frame: np.ndarray, fit: PlaneFit, geo: TableGeometry,
+                     st: ReaderSettings) -> float:
+    """Refuse a picture of the table that carries too little to read any tile (burnt out,
+    dark, flat, noisy, without colour, out of focus); else its quality in 0..1. Power cells
+    and networkers are told apart by colour on every table, so colour is needed."""
+    measures = measure_picture(frame, region_mask(frame.shape, table_outline(fit, geo)))
+    return check_picture(measures, st.picture, needs_colour=NEEDS_COLOUR)
+
+
+def _scaled(tiles: dict[Pos, TileRead], nets: list[NetworkerRead], factor: float
+            ) -> tuple[dict[Pos, TileRead], list[NetworkerRead]]:
+    """Every confidence times ``factor``: a picture that only just passes is asked about."""
+    if factor >= 1.0:
+        return tiles, nets
+    return ({at: replace(read, confidence=read.confidence * factor)
+             for at, read in tiles.items()},
+            [replace(n, confidence=n.confidence * factor) for n in nets])
 
 
 def _refuse_blurred(gray: np.ndarray, start_xy: tuple[float, float], st: ReaderSettings
@@ -256,19 +291,26 @@ def read_enigma(
     says (with the pack's tile size when it gives none), unless ``geometry`` is given.
 
     Raises FrameRefusedError (exit 4) for a frame without the table markers, a bad homography,
-    a blurred frame or one without the start tile near the middle; UnreadableImageError
+    a picture of the table that fails :func:`vision.picture.check_picture`, a blurred frame
+    or one without the start tile near the middle; UnreadableImageError
     (exit 2) for something that is not an image.
     """
     t0 = time.perf_counter()
     frame = _check_frame(frame)
     geo = geometry or table_geometry(settings.table, pack)
     p = settings.px_per_tile
-    fit, canon, plane_to_canon, seen, margin = _straighten(frame, geo, settings)
+    fit = locate(frame, geo.layout, checks=settings.checks)
+    factor = confidence_factor(_picture_quality(frame, fit, geo, settings))
+    canon, plane_to_canon, seen, margin = _straighten(frame, fit, geo, settings)
     gray = cv2.cvtColor(canon, cv2.COLOR_BGR2GRAY)
     t1 = time.perf_counter()
     sx, sy, score = find_start(gray, pack, p, settings)
     _refuse_blurred(gray, (sx, sy), settings)
     balanced = balance(canon, (sx, sy), pack, p)
+    misfit = start_face_misfit(balanced, (sx, sy), pack, p)
+    pack_fits = misfit < PACK_FIT_LIMIT
+    if not pack_fits:
+        factor *= MISFIT_CONFIDENCE_FACTOR
     h, w = canon.shape[:2]
     squares, questions, edge_notes = find_squares(
         balanced, (sx, sy), pack, p, marker_zones(geo, plane_to_canon), settings,
@@ -277,8 +319,13 @@ def read_enigma(
     t2 = time.perf_counter()
     tiles, nets = _read_tiles(balanced, squares, (sx, sy, score), pack, settings, start_tile)
     _mark_edges(tiles, edge_notes)
+    tiles, nets = _scaled(tiles, nets, factor)
+    if not pack_fits:
+        questions.insert(0, f"the tiles do not look like the ones the camera was taught "
+                            f"(the start tile's colours are {misfit:.0f} off the pack's): "
+                            "teach them, or check the light")
     questions.extend(_questions(tiles, nets, settings))
     t3 = time.perf_counter()
     timings = {"locate": (t1 - t0) * 1000, "grid": (t2 - t1) * 1000,
                "tiles": (t3 - t2) * 1000, "total": (t3 - t0) * 1000}
-    return EnigmaRead(tiles, nets, questions, fit, timings)
+    return EnigmaRead(tiles, nets, questions, fit, timings, pack_fits)

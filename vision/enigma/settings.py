@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from config.schema import Config
 from vision.markers import MarkerChecks
+from vision.picture import PictureSettings
 
 
 @dataclass(frozen=True)
@@ -69,10 +70,13 @@ class ReaderSettings:
     min_board_area: float
     #: the table markers and the tile size
     table: TableSettings
+    #: what the picture of the table must carry before any tile is read (``[vision.picture]``)
+    picture: PictureSettings
 
     @classmethod
     def from_config(cls, config: Config) -> ReaderSettings:
-        """``[vision]`` confidence, blur and board area, ``[vision.enigma]`` for the rest."""
+        """``[vision]`` confidence, blur and board area, ``[vision.picture]`` the picture's
+        limits, ``[vision.enigma]`` for the rest."""
         enigma = config.vision.enigma
         return cls(
             px_per_tile=int(enigma.read_px_per_tile),
@@ -83,6 +87,7 @@ class ReaderSettings:
             blur_min_variance=float(config.vision.blur_min_variance),
             min_board_area=float(config.vision.min_board_area),
             table=TableSettings.from_config(config),
+            picture=config.vision.picture,
         )
 
     @property
