@@ -68,6 +68,19 @@ class MarkerLayout:
         ys = [c[1] for c in self.centres_mm]
         return (max(xs) + self.size_mm, max(ys) + self.size_mm)
 
+def table_layout(*, frame_mm: tuple[float, float], marker_size_mm: float,
+                 dictionary_name: str) -> MarkerLayout:
+    """The four table markers (ids ``RESERVED_IDS["table"]``, shared by the Indigo and
+    Enigma tables) at the corners of a ``frame_mm`` rectangle centred on 0."""
+    w, h = frame_mm[0] / 2, frame_mm[1] / 2
+    return MarkerLayout(
+        ids=RESERVED_IDS["table"],
+        centres_mm=((-w, -h), (w, -h), (w, h), (-w, h)),
+        size_mm=marker_size_mm,
+        dictionary=dictionary_name,
+    )
+
+
 
 @dataclass(frozen=True)
 class MarkerChecks:

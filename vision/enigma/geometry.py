@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from vision.enigma.pack import EnigmaPack
 from vision.enigma.settings import TableSettings
-from vision.markers import RESERVED_IDS, MarkerLayout
+from vision.markers import MarkerLayout, table_layout
 
 DEFAULT_FRAME_MM = (760.0, 640.0)
 DEFAULT_MARKER_MM = 40.0
@@ -33,21 +33,6 @@ class TableGeometry:
         return (max(xs) - min(xs), max(ys) - min(ys))
 
 
-def table_layout(
-    frame_mm: tuple[float, float] = DEFAULT_FRAME_MM,
-    marker_size_mm: float = DEFAULT_MARKER_MM,
-    dictionary_name: str = "DICT_4X4_50",
-) -> MarkerLayout:
-    """The table markers at the corners of a ``frame_mm`` rectangle centred on 0."""
-    w, h = frame_mm[0] / 2, frame_mm[1] / 2
-    return MarkerLayout(
-        ids=RESERVED_IDS["table"],
-        centres_mm=((-w, -h), (w, -h), (w, h), (-w, h)),
-        size_mm=marker_size_mm,
-        dictionary=dictionary_name,
-    )
-
-
 def table_geometry(table: TableSettings, pack: EnigmaPack | None = None) -> TableGeometry:
     """The marker layout and tile size of ``table``; a tile size of 0 there means the pack's
     (taught) one, or :data:`FALLBACK_TILE_MM` without a pack."""
@@ -55,10 +40,11 @@ def table_geometry(table: TableSettings, pack: EnigmaPack | None = None) -> Tabl
     if tile <= 0:
         tile = pack.tile_mm if pack is not None else FALLBACK_TILE_MM
     return TableGeometry(
-        table_layout(table.marker_frame_mm, table.marker_size_mm, table.marker_dictionary),
+        table_layout(frame_mm=table.marker_frame_mm, marker_size_mm=table.marker_size_mm,
+                     dictionary_name=table.marker_dictionary),
         tile,
     )
 
 
 __all__ = ["DEFAULT_FRAME_MM", "DEFAULT_MARKER_MM", "FALLBACK_TILE_MM", "TableGeometry",
-           "table_geometry", "table_layout"]
+           "table_geometry"]

@@ -5,8 +5,9 @@ the origin, gateway g0 at the top, y down). :data:`RIM_RADIUS` is the corner of 
 outline (the orange gateway rim) in those units.
 
 *Marker frame*: millimetres in the plane of the four table markers (ids 0..3), with the origin
-in the middle of the rectangle that their centres form; :func:`table_layout` builds it
-(from config's ``marker_frame_mm`` and ``marker_size_mm``: :mod:`vision.indigo.settings`).
+in the middle of the rectangle that their centres form; :func:`vision.markers.table_layout`
+builds it (from config's ``marker_frame_mm`` and ``marker_size_mm``:
+:mod:`vision.indigo.settings`).
 
 *Calibration* (``[vision.indigo]`` of config): the board centre in the marker frame
 (``board_center_mm``), the board's outline radius (``board_radius_mm``, centre to a corner of
@@ -36,7 +37,7 @@ from companion.indigo import (
     is_on_board,
     neighbour,
 )
-from vision.markers import RESERVED_IDS, MarkerLayout
+from vision.markers import MarkerLayout
 
 SQRT3 = math.sqrt(3)
 #: the board outline (a hexagon with a gateway side at the top) circumradius, in cell radii
@@ -68,22 +69,6 @@ class BoardGeometry:
         return np.array(
             [[c, -d, self.centre_mm[0]], [d, c, self.centre_mm[1]], [0.0, 0.0, 1.0]], np.float64
         )
-
-
-def table_layout(
-    *,
-    frame_mm: tuple[float, float],
-    marker_size_mm: float,
-    dictionary_name: str,
-) -> MarkerLayout:
-    """The four table markers at the corners of a ``frame_mm`` rectangle centred on 0."""
-    w, h = frame_mm[0] / 2, frame_mm[1] / 2
-    return MarkerLayout(
-        ids=RESERVED_IDS["table"],
-        centres_mm=((-w, -h), (w, -h), (w, h), (-w, h)),
-        size_mm=marker_size_mm,
-        dictionary=dictionary_name,
-    )
 
 
 # ---------------------------------------------------------------- points in board units

@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from config.schema import Config, PictureConfig
-from vision.indigo.board import BoardGeometry, table_layout
-from vision.markers import MarkerChecks, MarkerLayout
+from vision.indigo.board import BoardGeometry
+from vision.markers import MarkerChecks, MarkerLayout, table_layout
 
 #: the table markers are large: a frame is searched at up to this many pixels (corners are
 #: then refined at full resolution), retrying at half that when blurred markers are missed

@@ -225,7 +225,7 @@ def test_a_blank_frame_is_no_board_not_blurred(demo: IndigoPack, level: int) -> 
 
 
 def test_a_table_laid_out_for_enigma_is_the_wrong_game(demo: IndigoPack) -> None:
-    from vision.indigo.board import table_layout
+    from vision.markers import table_layout
 
     # Enigma's default table: 40 mm markers on a 760 x 640 mm frame ([vision.enigma])
     enigma = table_layout(
