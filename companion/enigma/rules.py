@@ -7,7 +7,7 @@ inside well-typed fields (an unknown player or category, a malformed tile) and e
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from companion.enigma.errors import EnigmaIllegalMoveError, TileFormatError
@@ -67,18 +67,23 @@ def _check_tile_types(raw_tile: Mapping[str, Any], *, where: str) -> None:
         raise RecordError(f"{where}: tile.cells must be an object, got {describe_json_type(cells)}")
     if not isinstance(links, list):
         raise RecordError(f"{where}: tile.links must be a list, got {describe_json_type(links)}")
-    for cell_id, colour in cells.items():
-        if not isinstance(colour, str):
-            raise RecordError(f"{where}: tile.cells.{cell_id} must be a string (a colour), "
-                              f"got {describe_json_type(colour)}")
+    _require_strings(((f"tile.cells.{cell_id}", colour) for cell_id, colour in cells.items()),
+                     " (a colour)", where=where)
     for number, link in enumerate(links):
         if not isinstance(link, list):
             raise RecordError(f"{where}: tile.links[{number}] must be a list, "
                               f"got {describe_json_type(link)}")
-        for end, value in enumerate(link):
-            if not isinstance(value, str):
-                raise RecordError(f"{where}: tile.links[{number}][{end}] must be a string, "
-                                  f"got {describe_json_type(value)}")
+        _require_strings(((f"tile.links[{number}][{end}]", value)
+                          for end, value in enumerate(link)), "", where=where)
+
+
+def _require_strings(items: Iterable[tuple[str, Any]], meaning: str, *, where: str) -> None:
+    """Each ``(path, value)`` must hold a JSON string (``meaning`` says what it names): a wrong
+    JSON type is a malformed record (exit 2), not a broken rule."""
+    for path, value in items:
+        if not isinstance(value, str):
+            raise RecordError(f"{where}: {path} must be a string{meaning}, "
+                              f"got {describe_json_type(value)}")
 
 
 def parse_event(event: Mapping[str, Any], *, index: int) -> RoundMove | PlaceMove:
@@ -88,15 +93,10 @@ def parse_event(event: Mapping[str, Any], *, index: int) -> RoundMove | PlaceMov
     if kind == "round":
         choices = require(event, "choices", dict, where=where)
         solved = require(event, "solved", list, where=where)
-        # a wrong JSON type is a malformed record (exit 2), not a broken rule
-        for player, category in choices.items():
-            if not isinstance(category, str):
-                raise RecordError(f"{where}: choices.{player} must be a string (a category "
-                                  f"name), got {describe_json_type(category)}")
-        for number, player in enumerate(solved):
-            if not isinstance(player, str):
-                raise RecordError(f"{where}: solved[{number}] must be a string (a player "
-                                  f"name), got {describe_json_type(player)}")
+        _require_strings(((f"choices.{player}", category) for player, category in choices.items()),
+                         " (a category name)", where=where)
+        _require_strings(((f"solved[{number}]", player) for number, player in enumerate(solved)),
+                         " (a player name)", where=where)
         return RoundMove(tuple(choices.items()), tuple(solved))
     if kind == "place":
         player = require(event, "player", str, where=where)

@@ -216,7 +216,7 @@ def _judge_openings(at_sides: np.ndarray, dark: np.ndarray, w: _Windows,
     port_fraction = {q: float(at_sides[win].mean()) if win.any() else 0.0
                      for q, win in w.windows.items()}
     present = {q for q, f in port_fraction.items() if f >= settings.port_min_fraction}
-    for q, score in _dark_openings(dark, fractions, w.depth0, w.depth1, w.half_w).items():
+    for q, score in dark_openings(dark, fractions, w.depth0, w.depth1, w.half_w).items():
         lo, hi = UNCLEAR_OPENING
         if (score >= DARK_OPENING) != (q in present) or lo <= score < hi:
             doubts.add(f"is there an opening at {q.side}{q.position}? the channel there "
@@ -326,7 +326,7 @@ def _settle_near_cells(doubtful: list[tuple[int, int]], links: list[tuple[Endpoi
     joining both; or a bare gap and no piece), else asked."""
     joined = _joined(links)
     for i, j in doubtful:
-        gap = _bright_gap(stroke_only, cells[i].centre, cells[j].centre, rc)
+        gap = bright_gap(stroke_only, cells[i].centre, cells[j].centre, rc)
         pieces_join = joined(cell_ids[i]) == joined(cell_ids[j])
         if not ((pieces_join and gap <= JOINED_GAP_PX)
                 or (not pieces_join and gap >= APART_GAP_PX)):
@@ -483,7 +483,7 @@ def _opening_offset(channel: np.ndarray, fractions: tuple[float, float, float], 
             float(np.median(shifts["y"])) if shifts["y"] else 0.0)
 
 
-def _dark_openings(dark: np.ndarray, fractions: tuple[float, float, float], depth0: int,
+def dark_openings(dark: np.ndarray, fractions: tuple[float, float, float], depth0: int,
                    depth1: int, half_w: float) -> dict[Port, float]:
     """Per opening position, how clearly a dark stroke crosses the side there (0 none, 1 a
     channel's full depth): the share of dark pixels across the side's band, at its darkest
@@ -521,7 +521,7 @@ def _joined(links: list[tuple[Endpoint, Endpoint]]) -> Callable[[Endpoint], Endp
     return find
 
 
-def _bright_gap(dark: np.ndarray, a: tuple[float, float], b: tuple[float, float],
+def bright_gap(dark: np.ndarray, a: tuple[float, float], b: tuple[float, float],
                 rc: float) -> float:
     """The longest stretch (pixels) of the straight line between two cells' rims with no
     dark pixel within 1.5 px across it: a channel between them leaves none."""

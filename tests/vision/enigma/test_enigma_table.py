@@ -31,7 +31,7 @@ from vision.enigma.synth.render import (
 )
 from vision.enigma.synth.scenes import categories_of, random_record
 from vision.enigma.synth.truth import score_read
-from vision.enigma.tile import _bright_gap, _dark_openings, read_tile
+from vision.enigma.tile import bright_gap, dark_openings, read_tile
 from vision.errors import ArtPackError, FrameRefusedError, UnreadableImageError
 from vision.synth.effects import DEFAULT_EFFECTS, apply_effects
 
@@ -422,7 +422,7 @@ def test_a_dark_stroke_across_a_side_is_an_opening_and_a_dark_gap_along_it_is_no
     dark = np.zeros((p, p), bool)
     dark[:, 30:35] = True  # a channel from N to S through the middle
     dark[0:5, :] = True  # the gap to the next tile along the whole north side
-    scores = _dark_openings(dark, (0.22, 0.5, 0.78), depth0, depth1, 4.0)
+    scores = dark_openings(dark, (0.22, 0.5, 0.78), depth0, depth1, 4.0)
     assert scores[Port("N", 1)] == pytest.approx(1.0)
     assert scores[Port("S", 1)] == pytest.approx(1.0)
     assert scores[Port("N", 0)] == 0.0 and scores[Port("E", 1)] == 0.0
@@ -503,10 +503,10 @@ def test_the_gap_between_two_near_cells_is_measured_along_the_line_between_them(
     joined = np.zeros((p, p), bool)
     joined[30:35, 20:45] = True
     joined[:, 36] = False  # the outline of a cell, blurred to tile brightness
-    assert _bright_gap(joined, a, b, rc) <= 1.5
+    assert bright_gap(joined, a, b, rc) <= 1.5
     apart = np.zeros((p, p), bool)
     apart[30:35, 20:28] = apart[30:35, 37:45] = True  # each cell's own rim only
-    assert _bright_gap(apart, a, b, rc) >= 3.0
+    assert bright_gap(apart, a, b, rc) >= 3.0
 
 
 def test_a_colour_model_is_never_one_of_another_pack_with_a_reused_id() -> None:
