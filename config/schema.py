@@ -259,6 +259,10 @@ class SheetReaderSettings:
     doubtful_below: float = setting(0.6, low=0.0, high=1.0)
     #: below this orientation confidence (pad without markers) the orientation is a question
     min_orientation: float = setting(0.2, low=0.0, high=1.0)
+    #: the burnt-out share of the sheet's picture allowed, in place of ``[vision.picture]
+    #: max_clipped``: white paper at 250 and up (a bright room, a scan) loses nothing, since
+    #: the marks are measured against the paper; 1.0 never refuses a sheet for it
+    max_clipped: float = setting(1.0, low=0.0, high=1.0)
 
 
 @dataclass(frozen=True)

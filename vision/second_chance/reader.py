@@ -654,17 +654,6 @@ def read_sheet(
     )
 
 
-#: the burnt-out share a sheet's picture may have: all of it. Most of a sheet is white paper,
-#: which a bright room, or a scan, puts at 250 and up (rendered sheets with every camera
-#: effect: up to 0.17 of the page, where the shared limit, measured on the code mat, refuses
-#: from 0.15; drawn without camera effects: 0.57-0.69), and burnt-out paper loses nothing the
-#: reader needs: its marks are measured against the paper (a frame made brighter until a third
-#: of the page is burnt out still reads every cell right). A brighter page still lowers the
-#: confidence (the quality band: from half of the page on), so cells near their limits are
-#: asked; a page washed out of its marks is refused as too flat (``min_contrast``)
-PAPER_MAX_CLIPPED = 1.0
-
-
 def check_sheet_picture(image: np.ndarray, fit: GridFit, settings: SheetReaderSettings,
                         layout: SheetLayout | None = None) -> float:
     """The picture check of :mod:`vision.picture` on the sheet's outline in the frame: refuses
@@ -673,11 +662,11 @@ def check_sheet_picture(image: np.ndarray, fit: GridFit, settings: SheetReaderSe
 
     The reader tells marks from paper by darkness and grain, colour only helps it part tiles,
     so a picture without colour is not refused. The sheet is white paper: burnt-out paper
-    is no loss, so the burnt-out share it allows is :data:`PAPER_MAX_CLIPPED`."""
+    is no loss, so the burnt-out share allowed is the sheet's own (``[vision.sheet]
+    max_clipped``)."""
     mask = region_mask(image.shape, sheet_outline(fit, layout))
-    limits = picture_limits(settings)
-    limits = replace(limits, max_clipped=max(limits.max_clipped, PAPER_MAX_CLIPPED))
-    return check_picture(measure_picture(image, mask), limits, needs_colour=False)
+    return check_picture(measure_picture(image, mask), picture_limits(settings),
+                         needs_colour=False)
 
 
 #: the grid lines must be at least this much darker than the cells' middles (of the paper's

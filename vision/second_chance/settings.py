@@ -6,7 +6,7 @@ with the picture check's limits of ``[vision.picture]`` beside it. Callers pass
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 
 from config.schema import Config, PictureConfig, SheetReaderSettings
 from vision.picture import PictureSettings
@@ -26,15 +26,23 @@ class SheetSettings(SheetReaderSettings):
         >>> SheetSettings.from_config(Config()).picture.max_noise
         12.0
         """
-        return cls(**asdict(config.vision.sheet), picture=config.vision.picture)
+        return cls(**asdict(config.vision.sheet),
+                   picture=paper_picture_limits(config.vision.picture, config.vision.sheet))
+
+
+def paper_picture_limits(picture: PictureSettings, sheet: SheetReaderSettings
+                         ) -> PictureSettings:
+    """``[vision.picture]`` with the sheet's own burnt-out share (``[vision.sheet]
+    max_clipped``)."""
+    return replace(picture, max_clipped=sheet.max_clipped)
 
 
 def picture_limits(settings: SheetReaderSettings) -> PictureSettings:
-    """The picture limits ``settings`` carries, or the built-in ones for a plain
-    ``[vision.sheet]`` section."""
+    """The picture limits ``settings`` carries, or the built-in ones with the section's own
+    burnt-out share for a plain ``[vision.sheet]`` section."""
     if isinstance(settings, SheetSettings):
         return settings.picture
-    return Config().vision.picture
+    return paper_picture_limits(Config().vision.picture, settings)
 
 
 #: the built-in thresholds (``Config()``)

@@ -21,8 +21,10 @@ def test_the_reader_takes_the_section_and_its_defaults() -> None:
     for name in KEYS:
         assert getattr(DEFAULT_SETTINGS, name) == getattr(Config().vision.sheet, name), name
     assert Config().vision.sheet == SheetReaderSettings()
-    # and the picture check's limits, shared by every reader
-    assert DEFAULT_SETTINGS.picture == Config().vision.picture
+    # and the picture check's limits, shared by every reader but the burnt-out share, which
+    # is the sheet's own ([vision.sheet] max_clipped: paper at 250 loses nothing)
+    shared = dataclasses.replace(Config().vision.picture, max_clipped=1.0)
+    assert DEFAULT_SETTINGS.picture == shared
 
 
 @pytest.mark.parametrize(("key", "value"), [("cut", 0.2), ("join", 0.01), ("outline_margin", 0.3),
@@ -53,3 +55,13 @@ def test_read_sheet_uses_the_config_file(tmp_path: Path, record_file: Path,
     bad.write_text("[vision.sheet]\ncut = 7.0\n", encoding="utf-8")
     assert main(["read", "sheet", str(frame), "--config", str(bad)]) != 0
     assert "cut" in capsys.readouterr().err
+
+
+def test_the_sheets_burnt_out_share_comes_from_its_own_section() -> None:
+    from config import config_from_dict
+    from vision.second_chance.settings import SheetSettings
+
+    cfg = config_from_dict({"vision": {"sheet": {"max_clipped": 0.4},
+                                       "picture": {"max_clipped": 0.05, "max_noise": 9.0}}})
+    picture = SheetSettings.from_config(cfg).picture
+    assert (picture.max_clipped, picture.max_noise) == (0.4, 9.0)
