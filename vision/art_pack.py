@@ -3,12 +3,18 @@
 A pack is a folder with ``manifest.json`` and PNG images. Every manifest names its format
 (:data:`FORMAT`) and its game; the rest is the game's own (Indigo's is described in
 :mod:`vision.indigo.pack`, Enigma's in :mod:`vision.enigma.pack`). This module holds what all
-games' packs share: the manifest check, ``#rrggbb`` colours and loading a pack image.
+games' packs share: the manifest check, ``#rrggbb`` colours, loading a pack image and
+writing a pack.
+
+A taught pack is made from photos of someone's own table, so it is written for its owner only
+(folder 0700, files 0600), whatever the umask.
 """
 
 from __future__ import annotations
 
 import json
+import os
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +27,10 @@ FORMAT = "tabletop-companion/art-pack/1"
 PACKS_DIR = Path(__file__).resolve().parent / "packs"
 
 BGR = tuple[int, int, int]
+
+#: a written pack's folder and files: its owner's only
+PACK_FOLDER_MODE = 0o700
+PACK_FILE_MODE = 0o600
 
 
 def parse_colour(text: object, *, where: str = "colour") -> BGR:
@@ -85,3 +95,34 @@ def read_manifest(path: Path, game: str) -> tuple[Path, dict[str, Any]]:
     if data.get("game") != game:
         raise ArtPackError(f"{manifest_path}: a pack for {data.get('game')!r}, not {game}")
     return manifest_path, data
+
+
+def write_private_file(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` readable by its owner only (0600), whatever the umask."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, PACK_FILE_MODE)
+    try:
+        os.fchmod(fd, PACK_FILE_MODE)  # os.open's mode passes through the umask
+        with os.fdopen(fd, "wb") as file:
+            fd = -1
+            file.write(data)
+    finally:
+        if fd >= 0:
+            os.close(fd)
+
+
+def write_pack(folder: Path, images: Mapping[str, np.ndarray], manifest: dict[str, Any]) -> Path:
+    """Write a pack into ``folder``: each image as the PNG file it is named by, then
+    ``manifest.json``; ArtPackError names the file that cannot be written."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True, mode=PACK_FOLDER_MODE)
+        folder.chmod(PACK_FOLDER_MODE)
+        for name, image in images.items():
+            ok, encoded = cv2.imencode(".png", image)
+            if not ok:
+                raise ArtPackError(f"{folder / name}: cannot encode the image as PNG")
+            write_private_file(folder / name, encoded.tobytes())
+        text = json.dumps(manifest, indent=2) + "\n"
+        write_private_file(folder / "manifest.json", text.encode("utf-8"))
+    except OSError as exc:
+        raise ArtPackError(f"{folder}: cannot write the pack: {exc.strerror or exc}") from None
+    return folder

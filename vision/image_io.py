@@ -12,8 +12,9 @@ clear :class:`~vision.errors.ImageWriteError` (exit 1) or
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import BinaryIO
 
 import cv2
 import numpy as np
@@ -83,19 +84,30 @@ def jpeg_layout(data: bytes) -> tuple[int, tuple[int, int] | None]:
     return 0, size
 
 
-def png_layout(data: bytes) -> tuple[int, tuple[int, int] | None]:
-    """``(end, (width, height))`` of the PNG ``data`` starts with; end is 0 when truncated."""
-    pos, size = 8, None
-    while pos + 12 <= len(data):
-        length = int.from_bytes(data[pos:pos + 4], "big")
-        kind = data[pos + 4:pos + 8]
-        if kind == b"IHDR" and length >= 8 and pos + 16 <= len(data):
-            size = (int.from_bytes(data[pos + 8:pos + 12], "big"),
-                    int.from_bytes(data[pos + 12:pos + 16], "big"))
+#: reads ``count`` bytes at ``offset`` (fewer at the end): bytes in memory or a file alike
+ByteSource = Callable[[int, int], bytes]
+
+
+def png_chunks(read_at: ByteSource) -> tuple[int, tuple[int, int] | None, bool]:
+    """``(end, (width, height), has_exif)`` of the PNG that starts the source; end is 0 when
+    truncated. Only the chunk headers are read: a file need not be loaded to be checked."""
+    pos, size, has_exif = 8, None, False
+    while len(header := read_at(pos, 16)) >= 12:
+        length = int.from_bytes(header[:4], "big")
+        kind = header[4:8]
+        if kind == b"IHDR" and length >= 8 and len(header) >= 16:
+            size = (int.from_bytes(header[8:12], "big"), int.from_bytes(header[12:16], "big"))
+        has_exif = has_exif or kind == b"eXIf"
         pos += 12 + length
         if kind == b"IEND":
-            return (pos if pos <= len(data) else 0), size
-    return 0, size
+            return (pos if len(read_at(pos - 1, 1)) == 1 else 0), size, has_exif
+    return 0, size, has_exif
+
+
+def png_layout(data: bytes) -> tuple[int, tuple[int, int] | None]:
+    """``(end, (width, height))`` of the PNG ``data`` starts with; end is 0 when truncated."""
+    end, size, _ = png_chunks(lambda offset, count: bytes(data[offset:offset + count]))
+    return end, size
 
 
 def complete_part(
@@ -136,9 +148,10 @@ def _check_size(size: tuple[int, int], *, name: str) -> None:
         )
 
 
-def _reduced_flag(size: tuple[int, int] | None, is_jpeg: bool) -> int:
-    # libjpeg decodes at 1/2, 1/4 or 1/8 scale directly, in a fraction of the time and memory
-    if size is None or not is_jpeg or max(size) <= MAX_SIDE:
+def _reduced_flag(size: tuple[int, int] | None) -> int:
+    # libjpeg decodes at 1/2, 1/4 or 1/8 scale directly, in a fraction of the time and memory;
+    # OpenCV reduces a PNG while decoding it, at well under the memory of a whole decode
+    if size is None or max(size) <= MAX_SIDE:
         return int(cv2.IMREAD_COLOR)
     for factor, flag in ((2, cv2.IMREAD_REDUCED_COLOR_2), (4, cv2.IMREAD_REDUCED_COLOR_4)):
         if max(size) / factor <= MAX_SIDE:
@@ -198,7 +211,7 @@ def decode_image(data: bytes, *, name: str = "image") -> np.ndarray:
     image, size = complete_part(data, name=name)
     if size is not None:
         _check_size(size, name=name)
-    flag = _reduced_flag(size, image[:2] == _JPEG_SOI) | cv2.IMREAD_IGNORE_ORIENTATION
+    flag = _reduced_flag(size) | cv2.IMREAD_IGNORE_ORIENTATION
     frame = cv2.imdecode(np.frombuffer(image, np.uint8), flag)
     if frame is None or frame.size == 0:
         raise UnreadableImageError(f"{name}: not an image OpenCV can decode")
@@ -207,11 +220,36 @@ def decode_image(data: bytes, *, name: str = "image") -> np.ndarray:
     return _shrunk(upright(frame, exif_orientation(data)))
 
 
+def _read_png_file(path: Path, file: BinaryIO) -> np.ndarray:
+    # a PNG is decoded by OpenCV from the file itself: holding the file's bytes as well as
+    # the decoded pixels would double the memory a huge PNG costs
+    def read_at(offset: int, count: int) -> bytes:
+        file.seek(offset)
+        return file.read(count)
+
+    end, size, has_exif = png_chunks(read_at)
+    if not end:
+        raise UnreadableImageError(f"{path}: truncated PNG (no IEND chunk)")
+    if size is not None:
+        _check_size(size, name=str(path))
+    frame = cv2.imread(str(path), _reduced_flag(size) | cv2.IMREAD_IGNORE_ORIENTATION)
+    if frame is None or frame.size == 0:
+        raise UnreadableImageError(f"{path}: not an image OpenCV can decode")
+    if size is None:
+        _check_size((frame.shape[1], frame.shape[0]), name=str(path))
+    orientation = exif_orientation(read_at(0, end)) if has_exif else 1
+    return _shrunk(upright(frame, orientation))
+
+
 def read_image(path: str | Path) -> np.ndarray:
     """Read an image file as BGR; UnreadableImageError for a missing, truncated or bad file."""
     p = Path(path)
     try:
-        data = p.read_bytes()
+        with p.open("rb") as file:
+            if file.read(len(_PNG_SIGNATURE)) == _PNG_SIGNATURE:
+                return _read_png_file(p, file)
+            file.seek(0)
+            data = file.read()
     except OSError as exc:
         raise UnreadableImageError(f"{p}: cannot read: {exc.strerror or exc}") from None
     return decode_image(data, name=str(p))

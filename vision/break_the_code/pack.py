@@ -21,7 +21,6 @@ a pack from a photo of the user's own 20 tiles.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -31,7 +30,14 @@ import cv2
 import numpy as np
 
 from companion.break_the_code.tiles import ALL_TILES, BOX, Tile, parse_tile
-from vision.art_pack import FORMAT, PACKS_DIR, format_colour, parse_colour, read_manifest
+from vision.art_pack import (
+    FORMAT,
+    PACKS_DIR,
+    format_colour,
+    parse_colour,
+    read_manifest,
+    write_pack,
+)
 from vision.break_the_code.features import NORM_SIZE, body_colour, grey_of, ink_map, template_of
 from vision.errors import ArtPackError
 
@@ -89,13 +95,8 @@ class CodePack:
     def save(self, folder: Path) -> Path:
         """Write the pack (manifest and PNGs) into ``folder``, which :func:`load_code_pack`
         reads back."""
-        folder.mkdir(parents=True, exist_ok=True)
-        for kind, img in self.tiles.items():
-            if not cv2.imwrite(str(folder / f"tile_{kind}.png"), img):
-                raise ArtPackError(f"{folder}: cannot write tile_{kind}.png")
-        (folder / "manifest.json").write_text(json.dumps(self.manifest(), indent=2) + "\n",
-                                              encoding="utf-8")
-        return folder
+        images = {f"tile_{kind}.png": img for kind, img in self.tiles.items()}
+        return write_pack(folder, images, self.manifest())
 
 
 @cache

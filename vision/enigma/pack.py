@@ -37,7 +37,6 @@ reports. The pack is what teaching writes (:mod:`vision.enigma.teach`).
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -48,7 +47,15 @@ import numpy as np
 from companion.enigma.catalogue import CATEGORIES
 from companion.enigma.errors import TileFormatError
 from companion.enigma.tiles import CROSSROADS, Tile, format_tile, parse_tile
-from vision.art_pack import BGR, FORMAT, PACKS_DIR, format_colour, parse_colour, read_manifest
+from vision.art_pack import (
+    BGR,
+    FORMAT,
+    PACKS_DIR,
+    format_colour,
+    parse_colour,
+    read_manifest,
+    write_pack,
+)
 from vision.errors import ArtPackError
 
 DEMO_ENIGMA = PACKS_DIR / "enigma-demo"
@@ -153,14 +160,9 @@ class EnigmaPack:
 
     def save(self, folder: Path) -> Path:
         """Write the pack (manifest + PNGs) into ``folder``."""
-        folder.mkdir(parents=True, exist_ok=True)
-        cv2.imwrite(str(folder / "start.png"), self.start)
-        for name, img in self.icons.items():
-            cv2.imwrite(str(folder / f"icon-{name}.png"), img)
-        (folder / "manifest.json").write_text(
-            json.dumps(self.manifest(), indent=2) + "\n", encoding="utf-8"
-        )
-        return folder
+        images = {"start.png": self.start}
+        images.update({f"icon-{name}.png": img for name, img in self.icons.items()})
+        return write_pack(folder, images, self.manifest())
 
 
 def _read_image(folder: Path, name: Any, what: str) -> np.ndarray:

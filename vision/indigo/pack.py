@@ -37,12 +37,10 @@ as players P0, P1, ... (the rules chart: red, turquoise, white, purple).
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import cv2
 import numpy as np
 
 from vision.art_pack import (
@@ -53,6 +51,7 @@ from vision.art_pack import (
     load_pack_image,
     parse_colour,
     read_manifest,
+    write_pack,
 )
 from vision.errors import ArtPackError
 
@@ -102,16 +101,10 @@ class IndigoPack:
 
     def save(self, folder: Path) -> Path:
         """Write the pack (manifest + PNGs) into ``folder``."""
-        folder.mkdir(parents=True, exist_ok=True)
-        for kind, img in self.tiles.items():
-            cv2.imwrite(str(folder / f"tile{kind}.png"), img)
-        cv2.imwrite(str(folder / "empty.png"), self.empty)
-        cv2.imwrite(str(folder / "centre.png"), self.centre)
-        cv2.imwrite(str(folder / "corner.png"), self.corner)
-        (folder / "manifest.json").write_text(
-            json.dumps(self.manifest(), indent=2) + "\n", encoding="utf-8"
-        )
-        return folder
+        images = {f"tile{kind}.png": img for kind, img in self.tiles.items()}
+        images.update({"empty.png": self.empty, "centre.png": self.centre,
+                       "corner.png": self.corner})
+        return write_pack(folder, images, self.manifest())
 
 
 def load_indigo_pack(folder: str | Path | None = None) -> IndigoPack:

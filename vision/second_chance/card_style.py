@@ -13,6 +13,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from vision.art_pack import write_private_file
+
 BGR = tuple[int, int, int]
 
 
@@ -45,7 +47,8 @@ class CardStyle:
         return cls(**fields)
 
     def save(self, path: Path) -> None:
-        path.write_text(json.dumps(self.to_json(), indent=1) + "\n", encoding="utf-8")
+        text = json.dumps(self.to_json(), indent=1) + "\n"
+        write_private_file(path, text.encode("utf-8"))
 
 
 DEMO_STYLE = CardStyle()

@@ -17,7 +17,7 @@ from PIL import Image, ImageOps
 
 from ui.cli.images import read_image_file
 from vision.errors import UnreadableImageError
-from vision.image_io import MAX_SIDE, MIN_SIDE
+from vision.image_io import MAX_SIDE, MIN_SIDE, png_chunks
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -116,3 +116,27 @@ def test_a_one_pixel_image_is_exit_2_for_a_reader(tmp_path: Path) -> None:
                           cwd=REPO, capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 2, done.stderr
     assert done.stderr.count("\n") == 1 and "300x1 pixels" in done.stderr
+
+
+def test_a_png_file_is_checked_from_its_chunk_headers_alone(tmp_path: Path) -> None:
+    # a huge PNG must not be held in memory as bytes beside its pixels: the check for a
+    # complete file reads each chunk's header and nothing of its data
+    data = _encoded(np.random.default_rng(5).integers(0, 256, (600, 800, 3), np.uint8), ".png")
+    asked: list[int] = []
+
+    def read_at(offset: int, count: int) -> bytes:
+        asked.append(count)
+        return data[offset:offset + count]
+
+    end, size, has_exif = png_chunks(read_at)
+    assert (end, size, has_exif) == (len(data), (800, 600), False)
+    assert sum(asked) < len(data) // 100
+    assert png_chunks(lambda offset, count: data[:-3][offset:offset + count])[0] == 0
+
+
+@pytest.mark.parametrize("orientation", [3, 6, 8])
+def test_exif_orientation_of_a_png_file_is_honoured(tmp_path: Path, orientation: int) -> None:
+    image = _scene(90, 160)
+    data = _with_orientation(image, orientation, "PNG")
+    expected = np.asarray(ImageOps.exif_transpose(Image.open(io.BytesIO(data))))[:, :, ::-1]
+    assert np.array_equal(_read(tmp_path, data, "phone.png"), expected)
