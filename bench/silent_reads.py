@@ -13,6 +13,12 @@ silent wrong reads in every row.
 Seeds start at ``--first`` (default 70000, a range kept apart from every reader's tuning).
 ``--picture-stats`` also prints, per condition, the picture measures of ``vision.picture`` on
 the board region of the frames (least/median/most), to set and check its limits.
+
+Where a reader gives confidences, a reliability table follows each game: the pieces it read
+(tiles, cells, gems, racks) by confidence bucket, and the share of them that is wrong. The
+line ``at or above`` is what the app applies without a question: its wrong share is the
+figure to keep at 0.01% or below. With no wrong piece among N, the bound printed is the
+95% upper bound 3/N (the rule of three): what N pieces can show at most.
 """
 
 from __future__ import annotations
@@ -32,7 +38,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from silent_cases import Case  # noqa: E402
+from silent_cases import Case, Piece  # noqa: E402
 
 from vision.synth.conditions import CONDITIONS, apply_condition  # noqa: E402
 
@@ -69,6 +75,39 @@ def game_cases(game: str) -> Callable[[int, int], Iterator[Case]]:
 
 
 
+#: the confidence buckets of the reliability table (lower edges; the last bucket holds 1.0)
+BUCKETS = (0.0, 0.5, 0.7, 0.8, 0.85, 0.9, 0.95, 0.99)
+
+
+def app_threshold(game: str) -> float:
+    """The confidence at or above which the app applies a read of ``game`` without asking."""
+    from config import Config
+
+    cfg = Config()
+    return cfg.vision.code.accept if "code" in game else cfg.vision.min_confidence
+
+
+def reliability_table(game: str, pieces: list[Piece]) -> list[str]:
+    """Lines of the reliability table: per confidence bucket, pieces and wrong share."""
+    lines = [f"{game} reliability (confidence bucket: pieces, wrong, wrong share)"]
+    edges = (*BUCKETS, 1.0 + 1e-9)
+    for low, high in zip(edges, edges[1:], strict=False):
+        inside = [right for confidence, right in pieces if low <= confidence < high]
+        if inside:
+            wrong = inside.count(False)
+            lines.append(f"  {low:.2f}..{min(high, 1.0):.2f}: {len(inside):>6}  {wrong:>5}  "
+                         f"{100 * wrong / len(inside):7.3f}%")
+    threshold = app_threshold(game)
+    applied = [right for confidence, right in pieces if confidence >= threshold]
+    wrong = applied.count(False)
+    if applied:
+        bound = f"{100 * wrong / len(applied):.4f}%" if wrong else \
+            f"0 (95% bound {100 * 3 / len(applied):.4f}%)"
+        lines.append(f"  at or above {threshold:.2f}: {len(applied)} pieces, {wrong} wrong, "
+                     f"wrong share {bound}")
+    return lines
+
+
 def row_name(condition: str | None) -> str:
     return condition or ""
 
@@ -89,13 +128,15 @@ def run_game(game: str, first: int, frames: int, picture_stats: bool) -> int:
 
     tallies: dict[tuple[str, str], Tally] = {}
     measures: dict[str, list[Any]] = {}
+    pieces: list[Piece] = []
     for case in game_cases(game)(first, frames):
         for condition, strength in CONDITION_ROWS:
             rng = np.random.default_rng([case.seed, int(strength * 10), len(row_name(condition))])
             image = case.frame if condition is None else \
                 apply_condition(case.frame, condition, strength, rng)
             row = "camera as drawn" if condition is None else f"{condition} {strength}"
-            outcome, reason = case.judge(image)
+            outcome, reason, *read = case.judge(image)
+            pieces.extend(read[0] if read else [])
             tallies.setdefault((case.label, row), Tally()).add(outcome, reason)
             if picture_stats:
                 outline = case.board(image)
@@ -110,6 +151,8 @@ def run_game(game: str, first: int, frames: int, picture_stats: bool) -> int:
               f"right {t.right:>3}  SILENT WRONG {t.silent_wrong:>3}  {reasons}")
     for row, values in measures.items():
         print(f"  picture {row:<20} {_picture_row(values)}")
+    if pieces:
+        print("\n".join(reliability_table(game, pieces)))
     print(f"{game}: silent wrong reads {silent}")
     return silent
 

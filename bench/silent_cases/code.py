@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from silent_cases import Case
+from silent_cases import Case, Verdict
 
 #: (tile style drawn, pack read with): the demo pack on its own tiles and on two looks it was
 #: not drawn from (ivory, which the reader's margins were measured on, and walnut, which
@@ -68,12 +68,14 @@ def cases(first: int, frames: int) -> Iterator[Case]:
                                    effects=effects)
 
         def judge(image: np.ndarray, code: Code = code, pack_name: str = pack_name
-                  ) -> tuple[str, str]:
+                  ) -> Verdict:
             reading = read_code_frame(image, expected=len(code), pack=_pack(pack_name))
             if reading.code is None:
                 return ("refused", reading.reason) if reading.problem == "refused" \
                     else ("asked", reading.problem)
-            return ("right", "") if reading.code == code else ("silent_wrong", "")
+            # the app path hands back a rack only when it stores it: the table holds those
+            right = reading.code == code
+            return ("right" if right else "silent_wrong", "", [(reading.confidence, right)])
 
         label = f"code/{style}" + ("" if pack_name == "demo" else f"@{pack_name[:5]}")
         yield Case(label, seed, rendered.image, judge, _board)

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from silent_cases import Case
+from silent_cases import Case, Piece, Verdict
 
 #: tiles on the table besides the start tile, the last of them the one just placed
 TABLE_TILES = 10
@@ -76,6 +76,18 @@ def _app_judge(before: Any, last: dict[str, Any], catalogue: Any, cfg: Any, pack
     return judge
 
 
+def _pieces(read: Any, rendered: Any, min_confidence: float) -> list[Piece]:
+    """Every tile and networker read, with its confidence and whether it is the truth."""
+    from vision.enigma.synth.truth import score_read
+
+    score = score_read(rendered.truth, rendered.cell_xy, read, min_confidence=min_confidence)
+    truth_at = {(t["at"][0], t["at"][1]) for t in rendered.truth["tiles"]}
+    invented = [(tile.confidence, False) for at, tile in read.tiles.items() if at not in truth_at]
+    wanted = {((n["at"][0], n["at"][1]), n["colour"]) for n in rendered.truth["networkers"]}
+    networkers = [(n.confidence, (n.at, n.colour) in wanted) for n in read.networkers]
+    return [*score.pieces, *invented, *networkers]
+
+
 def _vouched_wrong(read: Any, rendered: Any, min_confidence: float) -> int:
     """Tiles and networkers the reader vouches for (confidence at or above the threshold)
     that are not the truth: misread tiles, tiles where the table shows none, networkers
@@ -101,14 +113,16 @@ def _table_judge(view: Any, rendered: Any, cfg: Any, pack: Any) -> Any:
     settings = ReaderSettings.from_config(cfg)
     start = view.tiles[(0, 0)].tile
 
-    def judge(image: np.ndarray) -> tuple[str, str]:
+    def judge(image: np.ndarray) -> Verdict:
         try:
             read = read_enigma(image, pack, settings=settings, start_tile=start)
         except FrameRefusedError as exc:
             return "refused", exc.reason
+        pieces = _pieces(read, rendered, settings.min_confidence)
         if _vouched_wrong(read, rendered, settings.min_confidence):
-            return "silent_wrong", ""
-        return ("asked", "questions") if read.questions else ("right", "")
+            return "silent_wrong", "", pieces
+        return ("asked" if read.questions else "right",
+                "questions" if read.questions else "", pieces)
 
     return judge
 

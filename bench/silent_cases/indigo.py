@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from silent_cases import Case
+from silent_cases import Case, Piece, Verdict
 
 #: the most placements a drawn game has had
 MOST_PLACEMENTS = 40
@@ -73,6 +73,22 @@ def read_is_silently_wrong(read: Any, truth: dict[str, Any], min_confidence: flo
     return any(chip.confidence >= min_confidence
                and chip.player != players.get((chip.gate, chip.slot))
                for chip in read.chips)
+
+
+def read_pieces(read: Any, truth: dict[str, Any]) -> list[Piece]:
+    """Every tile, gem and chip a whole read gave, with its confidence and whether it is the
+    truth (a gem is right when the truth holds one of its colour at its place)."""
+    tiles = _truth_tiles(truth)
+    pieces = [(r.confidence, (None if r.tile is None else [list(p) for p in r.tile.paths])
+               == tiles.get(cell)) for cell, r in read.cells.items()]
+    want = _gem_keys(truth["gems"])
+    for gem in read.to_json()["gems"]:
+        key = _gem_keys([gem])
+        pieces.append((gem["confidence"], not (key - want)))
+    players = {(c["gate"], c["slot"]): c["player"] for c in truth.get("chips", [])}
+    pieces += [(chip.confidence, chip.player == players.get((chip.gate, chip.slot)))
+               for chip in read.chips]
+    return pieces
 
 
 def _board(image: np.ndarray) -> np.ndarray | None:
@@ -145,14 +161,15 @@ def _judged(label: str, seed: int, rendered: Any, pack: Any, before: Any, placem
         right = cell == placement.cell and seen.same_pattern(placement.tile)
         return ("right", "") if right else ("silent_wrong", "")
 
-    def judge_read(image: np.ndarray) -> tuple[str, str]:
+    def judge_read(image: np.ndarray) -> Verdict:
         try:
             read = read_indigo(image, pack, settings=settings)
         except FrameRefusedError as exc:
             return "refused", exc.reason
+        pieces = read_pieces(read, rendered.truth)
         if read_is_silently_wrong(read, rendered.truth, settings.min_confidence):
-            return "silent_wrong", ""
-        return ("asked", "") if read.questions else ("right", "")
+            return "silent_wrong", "", pieces
+        return "asked" if read.questions else "right", "", pieces
 
     yield Case(f"indigo-app/{label}", seed, rendered.image, judge_app, _board)
     yield Case(f"indigo-read/{label}", seed, rendered.image, judge_read, _board)

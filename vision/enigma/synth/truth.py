@@ -28,12 +28,15 @@ class ReadScore:
     extra_tiles: int = 0
     confident_wrong: int = 0  # tiles read wrong with confidence at or above the threshold
     wrong: list[str] = field(default_factory=list)
+    #: each tile read where the truth has one: (its confidence, whether it is the truth)
+    pieces: list[tuple[float, bool]] = field(default_factory=list)
 
     def add(self, other: ReadScore) -> None:
         for name in ("tiles", "tiles_exact", "networkers", "networkers_exact",
                      "extra_networkers", "extra_tiles", "confident_wrong"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.wrong.extend(other.wrong)
+        self.pieces.extend(other.pieces)
 
 
 def _match(truth_xy: Mapping[str, Point], read_xy: Mapping[str, Point]) -> dict[str, str] | None:
@@ -77,6 +80,8 @@ def score_read(truth: Mapping[str, Any], truth_xy: Mapping[Pos, Mapping[str, Poi
                 if names is not None:
                     maps[at] = names
                     ok = _renamed(got.tile, names).is_equivalent(parse_tile(entry))
+        if got is not None:
+            score.pieces.append((got.confidence, ok))
         if ok:
             score.tiles_exact += 1
         else:
