@@ -10,26 +10,16 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 import sys
-import tempfile
 import time
+
+from app_process import is_child, prepare_child, rss_mb, run_in_child
 
 T0 = time.monotonic()
 
 
-def rss_mb() -> float:
-    with open("/proc/self/status", encoding="ascii") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return float("nan")
-
-
 def child() -> int:
-    home = tempfile.mkdtemp(prefix="bench-app-")
-    os.environ.update(KIVY_NO_ARGS="1", KIVY_NO_CONSOLELOG="1", KIVY_HOME=home,
-                      GPIOZERO_PIN_FACTORY="mock")
+    home = prepare_child()
     from ui.main import configure_kivy
 
     configure_kivy(size="800x480", demo=True)
@@ -69,13 +59,7 @@ def child() -> int:
 
 
 def main() -> int:
-    if os.environ.get("BENCH_APP_CHILD"):
-        return child()
-    env = dict(os.environ, BENCH_APP_CHILD="1")
-    command = [sys.executable, os.path.abspath(__file__)]
-    if not os.environ.get("DISPLAY"):
-        command = ["xvfb-run", "-a", "-s", "-screen 0 1280x1280x24", *command]
-    return subprocess.call(command, env=env)
+    return child() if is_child() else run_in_child(__file__, [])
 
 
 if __name__ == "__main__":

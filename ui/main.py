@@ -39,8 +39,10 @@ def configure_kivy(*, size: str | None, fullscreen: bool = False, demo: bool = T
 def run_app(args: argparse.Namespace) -> int:
     """Open the app window and run until it is closed; returns the exit status."""
     from ui import services
+    from ui.memory import limit_heap_growth
     from ui.platform import wants_demo
 
+    limit_heap_growth()  # before the first camera frame is allocated
     cfg = services.load_app_config(getattr(args, "config", None))
     cfg_demo = {"on": True, "off": False}.get(cfg.app.demo)
     demo = wants_demo(args.demo if args.demo is not None else cfg_demo)

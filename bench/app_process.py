@@ -1,0 +1,41 @@
+"""Running the real app for a bench: in a child process of its own, under Xvfb when there is
+no display, with the demo's mock pins and a fresh Kivy home."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+
+CHILD_FLAG = "BENCH_APP_CHILD"
+
+
+def rss_mb() -> float:
+    """This process's resident size now, in MB."""
+    with open("/proc/self/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def is_child() -> bool:
+    return bool(os.environ.get(CHILD_FLAG))
+
+
+def run_in_child(script: str, args: list[str]) -> int:
+    """Run ``script`` again as the app's child process (under Xvfb without a display)."""
+    env = dict(os.environ, **{CHILD_FLAG: "1"})
+    command = [sys.executable, os.path.abspath(script), *args]
+    if not os.environ.get("DISPLAY"):
+        command = ["xvfb-run", "-a", "-s", "-screen 0 1280x1280x24", *command]
+    return subprocess.call(command, env=env)
+
+
+def prepare_child() -> str:
+    """Environment of a demo app in this process; returns its fresh home folder."""
+    home = tempfile.mkdtemp(prefix="bench-app-")
+    os.environ.update(KIVY_NO_ARGS="1", KIVY_NO_CONSOLELOG="1", KIVY_HOME=home,
+                      GPIOZERO_PIN_FACTORY="mock")
+    return home
