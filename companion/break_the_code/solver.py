@@ -355,46 +355,82 @@ def rank_questions(view: View, cands: Candidates | None = None) -> list[Question
     return _rank_central(view, _other_racks(view), None)
 
 
-def _rank_central(view: View, racks: list[RackSets | None], total: int | None
-                  ) -> list[QuestionScore]:
-    """3-4 players: :func:`rank_questions`, given the other racks' tile sets."""
+def _rank_central(view: View, racks: list[RackSets | None], total: int | None,
+                  *, best_only: bool = False) -> list[QuestionScore]:
+    """3-4 players: :func:`rank_questions`, given the other racks' tile sets; with
+    ``best_only``, only its first question."""
     askable = [q for q, (card, _) in enumerate(QUESTIONS) if card in view.askable]
     joint = _joint(view, racks, JOINT_LIMIT, total)
-    if joint is not None:
-        bits = _informations(joint, askable, view.size)
-    else:
+    if joint is None:
         others = [rack_candidates(view, p) for p in view.players if p != view.me]
         bits = [sum(r.bits(q) for r in others) for q in askable]
+    elif best_only:
+        return _best_central(joint, askable, view.size)
+    else:
+        information = _Information(joint, view.size)
+        bits = [information.bits(q) for q in askable]
+    return _ranked(askable, bits)
+
+
+def _ranked(questions: Sequence[int], bits: Sequence[float]) -> list[QuestionScore]:
     scores = [QuestionScore(QUESTIONS[q][0], QUESTIONS[q][1], b)
-              for q, b in zip(askable, bits, strict=True)]
-    scores.sort(key=lambda s: (-s.bits, s.card, s.number or 0))
+              for q, b in zip(questions, bits, strict=True)]
+    scores.sort(key=_rank_key)
     return scores
 
 
-def _informations(joint: _Joint, questions: Sequence[int], size: int) -> list[float]:
-    """:func:`central_information` of each question, from the assignments one by one: the
-    reference's counts in the reference's order, so the same floats, with the answers read
-    a question at a time out of the codes' answer signatures."""
-    n = len(joint.central)
-    signatures = _signatures(size)
-    stride = len(QUESTIONS)
-    blobs = [b"".join(map(signatures.__getitem__, column)) for column in joint.racks]
-    # one 8-byte key per assignment: the racks' answers, then the central code
-    both = bytearray(_KEY_BYTES * n)
-    both[_CENTRAL_BYTE::_KEY_BYTES] = bytes(map((0xFF).__and__, joint.central))
-    both[_CENTRAL_BYTE + 1::_KEY_BYTES] = bytes(map((8).__rrshift__, joint.central))
-    alone = bytearray(_ANSWERS_BYTES * n)
-    centres = _entropy(Counter(joint.central).values())
-    out = []
-    for q in questions:
-        for j, blob in enumerate(blobs):
-            answers = blob[q::stride]
-            both[j::_KEY_BYTES] = answers
-            alone[j::_ANSWERS_BYTES] = answers
-        answered = _entropy(Counter(memoryview(alone).cast("I").tolist()).values())
-        together = _entropy(Counter(memoryview(both).cast("Q").tolist()).values())
-        out.append(max(0.0, answered + centres - together))
-    return out
+#: a question whose bound on the information is this far below the best found is not worked
+#: out (far above the rounding of either figure)
+_BOUND_MARGIN = 1e-9
+
+
+def _best_central(joint: _Joint, questions: Sequence[int], size: int) -> list[QuestionScore]:
+    """The first question of the exact ranking, working out only the questions that may be
+    first: the information about the centre is at most the entropy of the answers, which is at
+    most the sum of each answerer's entropy, cheap to find from the codes' counts."""
+    per_rack = [Candidates(size, Counter(column)) for column in joint.racks]
+    bound = {q: sum(r.bits(q) for r in per_rack) for q in questions}
+    information = _Information(joint, size)
+    best: QuestionScore | None = None
+    for q in sorted(questions, key=bound.__getitem__, reverse=True):
+        if best is not None and bound[q] < best.bits - _BOUND_MARGIN:
+            break
+        score = QuestionScore(QUESTIONS[q][0], QUESTIONS[q][1], information.bits(q))
+        if best is None or _rank_key(score) < _rank_key(best):
+            best = score
+    return [] if best is None else [best]
+
+
+def _rank_key(score: QuestionScore) -> tuple[float, str, int]:
+    """Most information first; ties in card order."""
+    return (-score.bits, score.card, score.number or 0)
+
+
+class _Information:
+    """:func:`central_information` of any question, from the assignments one by one: the
+    reference's counts in the reference's order, so the same floats, with the answers read a
+    question at a time out of the codes' answer signatures."""
+
+    def __init__(self, joint: _Joint, size: int) -> None:
+        n = len(joint.central)
+        signatures = _signatures(size)
+        self._blobs = [b"".join(map(signatures.__getitem__, column)) for column in joint.racks]
+        # one 8-byte key per assignment: the racks' answers, then the central code
+        self._both = bytearray(_KEY_BYTES * n)
+        self._both[_CENTRAL_BYTE::_KEY_BYTES] = bytes(map((0xFF).__and__, joint.central))
+        self._both[_CENTRAL_BYTE + 1::_KEY_BYTES] = bytes(map((8).__rrshift__, joint.central))
+        self._alone = bytearray(_ANSWERS_BYTES * n)
+        self._centres = _entropy(Counter(joint.central).values())
+
+    def bits(self, question: int) -> float:
+        stride = len(QUESTIONS)
+        for j, blob in enumerate(self._blobs):
+            answers = blob[question::stride]
+            self._both[j::_KEY_BYTES] = answers
+            self._alone[j::_ANSWERS_BYTES] = answers
+        answered = _entropy(Counter(memoryview(self._alone).cast("I").tolist()).values())
+        together = _entropy(Counter(memoryview(self._both).cast("Q").tolist()).values())
+        return max(0.0, answered + self._centres - together)
 
 
 #: the byte layout of the keys in :func:`_informations` (at most 3 racks, codes < 2**16)
@@ -475,7 +511,7 @@ def suggest(view: View, *, guess_threshold: float | None = None) -> Suggestion:
         c == best_code or c in twins_of(best_code) for c, _ in ranked
     )
     questions = (rank_for(cands, view.askable) if len(view.players) == 2
-                 else _rank_central(view, racks, total))
+                 else _rank_central(view, racks, total, best_only=True))
     best = questions[0] if questions else None
     if len(view.players) == 2:
         should_guess = len(ranked) <= 2
