@@ -48,9 +48,8 @@ from companion.break_the_code.tile_sets import (
     RackSets,
     Unseen,
     assignments,
-    join,
+    central_ways,
     rack_sets,
-    spread,
     unseen_tiles,
 )
 from companion.break_the_code.tiles import Code
@@ -253,19 +252,10 @@ def _central_weights(view: View, racks: list[RackSets | None]) -> tuple[dict[int
     """3-4 players: central code index -> the ways the other racks leave it (wrong guesses
     not yet taken out), and the number of those ways."""
     unseen = _unseen(view)
-    unions: Mapping[int, int] = {0: 1}
-    # Most constrained first: the partial assignments stay few.
-    for rack in sorted((r for r in racks if r is not None), key=len):
-        unions = join(unions, rack)
     weights: Counter[int] = Counter()
-    free = racks.count(None)
-    if free == 0:
-        for taken, ways in unions.items():
-            weights[unseen.code_of[unseen.full ^ taken]] += ways
-    else:
-        for code, ways in zip(unseen.codes, spread(unions, unseen, free), strict=True):
-            if ways:
-                weights[code] += ways
+    for code, ways in zip(unseen.codes, central_ways(unseen, racks), strict=True):
+        if ways:
+            weights[code] += ways
     return dict(weights), sum(weights.values())
 
 
@@ -290,12 +280,12 @@ def _joint(view: View, racks: list[RackSets | None], limit: int, total: int | No
     if total is not None and total > limit:
         return None
     unseen = _unseen(view)
-    found = assignments([r if r is not None else rack_sets(unseen, unseen.codes)
+    found = assignments([r if r is not None else rack_sets(unseen, None)
                          for r in racks], limit)
     if found is None:
         return None
     columns, taken = found
-    central = [unseen.code_of[unseen.full ^ t] for t in taken]
+    central = list(map(unseen.code_of.__getitem__, map(unseen.full.__xor__, taken)))
     codes = [list(map(unseen.code_of.__getitem__, column)) for column in columns]
     wrong = {code_table(view.size).index.get(code_key(c)) for c in view.wrong_codes
              if len(c) == view.size}
@@ -388,8 +378,9 @@ def _best_central(joint: _Joint, questions: Sequence[int], size: int) -> list[Qu
     """The first question of the exact ranking, working out only the questions that may be
     first: the information about the centre is at most the entropy of the answers, which is at
     most the sum of each answerer's entropy, cheap to find from the codes' counts."""
-    per_rack = [Candidates(size, Counter(column)) for column in joint.racks]
-    bound = {q: sum(r.bits(q) for r in per_rack) for q in questions}
+    per_rack = [Counter(column) for column in joint.racks]
+    tables = code_table(size).tables
+    bound = {q: sum(_spread_bits(tables[q], counts) for counts in per_rack) for q in questions}
     information = _Information(joint, size)
     best: QuestionScore | None = None
     for q in sorted(questions, key=bound.__getitem__, reverse=True):
@@ -399,6 +390,16 @@ def _best_central(joint: _Joint, questions: Sequence[int], size: int) -> list[Qu
         if best is None or _rank_key(score) < _rank_key(best):
             best = score
     return [] if best is None else [best]
+
+
+def _spread_bits(column: bytes, counts: Counter[int]) -> float:
+    """The entropy of the answers in ``column`` of codes counted ``counts`` times (any order:
+    it only bounds)."""
+    acc: defaultdict[int, int] = defaultdict(int)
+    for key, n in zip(itemgetter(*counts)(column) if len(counts) > 1 else
+                      [column[c] for c in counts], counts.values(), strict=True):
+        acc[key] += n
+    return _entropy(acc.values())
 
 
 def _rank_key(score: QuestionScore) -> tuple[float, str, int]:

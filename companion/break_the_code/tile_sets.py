@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter, defaultdict
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain, combinations, compress, repeat
@@ -28,13 +28,20 @@ UNSEEN_CACHE = 8
 #: masks of up to 16 local tiles are looked up a byte at a time
 _BYTE = 8
 _BYTE_VALUES = 1 << _BYTE
+#: rough costs (ns) on a Pi-class core, to choose the order of the counting: per tile set
+#: looked at (one bit of a selector), per tile set taken (a dict update), per partial
+#: assignment or centre visited (a few big-int operations)
+_COST_PER_SET = 3
+_COST_PER_FIT = 75
+_COST_PER_VISIT = 1500
 #: a bit string of 0s and 1s -> bytes 0 and 1, for itertools.compress
 _SELECTOR_BYTES = bytes.maketrans(b"01", b"\x00\x01")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Unseen:
-    """The tiles one player cannot see, and every rack-sized tile set of them."""
+    """The tiles one player cannot see, and every rack-sized tile set of them (one object per
+    tile set, from :func:`unseen_tiles`, compared by identity)."""
 
     size: int
     #: local mask of all unseen tiles
@@ -54,8 +61,8 @@ def unseen_tiles(unseen_mask: int, size: int) -> Unseen:
     global_bits = [1 << b for b in range(unseen_mask.bit_length()) if unseen_mask >> b & 1]
     n = len(global_bits)
     combos = tuple(map(sum, combinations([1 << i for i in range(n)], size)))
-    codes = tuple(table.index[mask_to_code_key(g)]
-                  for g in map(sum, combinations(global_bits, size)))
+    codes = tuple(map(table.index.__getitem__,
+                      map(mask_to_code_key, map(sum, combinations(global_bits, size)))))
     return Unseen(size=size, full=(1 << n) - 1, combos=combos, codes=codes,
                   code_of=dict(zip(combos, codes, strict=True)))
 
@@ -108,10 +115,18 @@ def selector(bits: int) -> bytes:
     return bin(bits)[:1:-1].encode().translate(_SELECTOR_BYTES)
 
 
-def rack_sets(unseen: Unseen, allowed: Collection[int]) -> RackSets:
-    """The tile sets whose code is in ``allowed`` (code indices)."""
+def rack_sets(unseen: Unseen, allowed: Collection[int] | None) -> RackSets:
+    """The tile sets whose code is in ``allowed`` (code indices; None: every tile set)."""
+    if allowed is None:
+        return every_rack_set(unseen)
     positions = list(compress(range(len(unseen.codes)), map(allowed.__contains__, unseen.codes)))
     return RackSets(unseen, positions)
+
+
+@lru_cache(maxsize=UNSEEN_CACHE)
+def every_rack_set(unseen: Unseen) -> RackSets:
+    """Every tile set of a rack that has answered nothing."""
+    return RackSets(unseen, list(range(len(unseen.combos))))
 
 
 def join(unions: Mapping[int, int], rack: RackSets) -> Counter[int]:
@@ -184,3 +199,61 @@ def assignments(racks: list[RackSets], limit: int
         columns.append(chosen)
         taken = grown
     return columns, taken
+
+
+def central_ways(unseen: Unseen, racks: Sequence[RackSets | None]) -> list[int]:
+    """For every combo as the centre: the ways the racks (None: a rack that may be any tile
+    set) may take the other unseen tiles."""
+    constrained = sorted((r for r in racks if r is not None), key=len)
+    free = len(racks) - len(constrained)
+    if free:
+        unions: Mapping[int, int] = {0: 1}
+        for rack in constrained:
+            unions = join(unions, rack)
+        return spread(unions, unseen, free)
+    last = min(range(len(constrained)), key=lambda i: _cost_with_last(unseen, constrained, i))
+    unions = {0: 1}
+    for i, rack in enumerate(constrained):
+        if i != last:
+            unions = join(unions, rack)
+    rack = constrained[last]
+    if _finish_cost(unseen, rack) < _join_cost(unseen, len(unions), rack, len(racks) - 1):
+        return finish(unions, rack, unseen)
+    get = join(unions, rack).get
+    return [get(unseen.full ^ centre, 0) for centre in unseen.combos]
+
+
+def finish(unions: Mapping[int, int], rack: RackSets, unseen: Unseen) -> list[int]:
+    """For every combo as the centre: the ways to add the last rack to ``unions`` (the other
+    racks) so that exactly the centre is left."""
+    get = unions.get
+    full = unseen.full
+    return [sum(map(get, map((full ^ centre).__xor__, rack.fitting(centre)), repeat(0)))
+            for centre in unseen.combos]
+
+
+def _avoiding(unseen: Unseen, racks_taken: int) -> float:
+    """The share of tile sets clear of ``racks_taken`` racks' tiles."""
+    n, size = unseen.full.bit_length(), unseen.size
+    return math.comb(n - racks_taken * size, size) / math.comb(n, size)
+
+
+def _join_cost(unseen: Unseen, unions: float, rack: RackSets, racks_taken: int) -> float:
+    fits = unions * len(rack) * _avoiding(unseen, racks_taken)
+    return unions * (_COST_PER_VISIT + _COST_PER_SET * len(rack)) + _COST_PER_FIT * fits
+
+
+def _finish_cost(unseen: Unseen, rack: RackSets) -> float:
+    fits = len(rack) * len(unseen.combos) * _avoiding(unseen, 1)
+    return (len(unseen.combos) * (_COST_PER_VISIT + _COST_PER_SET * len(rack))
+            + _COST_PER_FIT * fits)
+
+
+def _cost_with_last(unseen: Unseen, racks: list[RackSets], last: int) -> float:
+    """The estimated cost of :func:`central_ways` joining the racks but ``last``, then it."""
+    cost, unions = 0.0, 1.0
+    for taken, rack in enumerate(r for i, r in enumerate(racks) if i != last):
+        cost += _join_cost(unseen, unions, rack, taken)
+        unions *= len(rack) * _avoiding(unseen, taken)
+    return cost + min(_finish_cost(unseen, racks[last]),
+                      _join_cost(unseen, unions, racks[last], len(racks) - 1))

@@ -10,8 +10,16 @@ import pytest
 
 from companion.break_the_code import reference_solver as reference
 from companion.break_the_code import solver
-from companion.break_the_code.cards import CARD_IDS
-from companion.break_the_code.game import Ask, GameState, Guess, apply, deal_tiles, new_game
+from companion.break_the_code.cards import CARD_IDS, answer
+from companion.break_the_code.game import (
+    AnswerEntry,
+    Ask,
+    GameState,
+    Guess,
+    apply,
+    deal_tiles,
+    new_game,
+)
 
 CHOICE = {"Q02": (1, 2), "Q03": (3, 4), "Q05": (6, 7), "Q06": (8, 9)}
 NAMES = ("Ana", "Ben", "Cleo", "Dan")
@@ -86,3 +94,17 @@ def test_the_assistant_equals_the_reference_late_in_the_game() -> None:
             state = apply(state, Ask(player, card, CHOICE[card][0] if card in CHOICE else None))
             if len(state.asked) in (14, 18):
                 _check_same(solver.view_of(state, NAMES[len(state.asked) % players]))
+
+
+def test_the_assistant_equals_the_reference_with_a_rack_that_answered_nothing() -> None:
+    # Ben has answered five questions, Cleo none: few enough joint assignments for the exact
+    # information, with Cleo's rack any tile set of the rest
+    rng = random.Random(12)
+    deal = deal_tiles(3, rng)
+    answers = tuple(
+        AnswerEntry(i, card, None, "Ben", answer(card, deal.racks[1]))
+        for i, card in enumerate(("Q19", "Q14", "Q07", "Q11", "Q16"))
+    )
+    view = solver.View(players=NAMES[:3], me="Ana", own_rack=deal.racks[0], answers=answers)
+    assert solver.joint_assignments(view) is not None
+    _check_same(view)
