@@ -353,7 +353,12 @@ def _rank_central(view: View, racks: list[RackSets | None], total: int | None,
     joint = _joint(view, racks, JOINT_LIMIT, total)
     if joint is None:
         others = [rack_candidates(view, p) for p in view.players if p != view.me]
-        bits = [sum(r.bits(q) for r in others) for q in askable]
+        # racks that answered nothing share one candidate list: work its entropies out once
+        by_list: dict[int, list[float]] = {}
+        for r in others:
+            if id(r.weights) not in by_list:
+                by_list[id(r.weights)] = [r.bits(q) for q in askable]
+        bits = [sum(by_list[id(r.weights)][i] for r in others) for i in range(len(askable))]
     elif best_only:
         return _best_central(joint, askable, view.size)
     else:
