@@ -17,6 +17,18 @@ are unseen (``rules/break_the_code.md`` section 9).
 
 Twins: 28 pairs of codes answer every question alike (:func:`tables.twin_groups`); when only
 such codes are left, no question helps and the assistant says to guess.
+
+Speed (3-4 players). The results are those of :mod:`companion.break_the_code.reference_solver`
+to the last bit of every float; only the counting is different:
+
+* the central weights come from :func:`tile_sets.central_ways`: the other racks' tile sets as
+  bit sets, joined in the cheapest order, with racks that answered nothing counted in closed
+  form instead of enumerated;
+* the exact information reads each question's answers out of the codes' answer signatures
+  for all joint assignments at once and counts them with C-level Counters, in the reference's
+  order, so the entropies add up in the same order;
+* :func:`suggest` works the exact information out only for the questions that may come first
+  (it is at most the sum of the answerers' entropies); :func:`rank_questions` for all.
 """
 
 from __future__ import annotations
