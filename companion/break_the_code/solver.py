@@ -41,6 +41,7 @@ from functools import cache, cached_property, lru_cache
 from itertools import compress
 from operator import itemgetter
 from types import MappingProxyType
+from typing import overload
 
 from companion.break_the_code.cards import CARDS
 from companion.break_the_code.game import AnswerEntry, GameState, rack_size
@@ -403,7 +404,10 @@ def _best_central(joint: _Joint, questions: Sequence[int], size: int) -> list[Qu
     for q in sorted(questions, key=bound.__getitem__, reverse=True):
         if best is not None and bound[q] < best.bits - _BOUND_MARGIN:
             break
-        score = QuestionScore(QUESTIONS[q][0], QUESTIONS[q][1], information.bits(q))
+        bits = information.bits(q, None if best is None else best.bits - _BOUND_MARGIN)
+        if bits is None:
+            continue
+        score = QuestionScore(QUESTIONS[q][0], QUESTIONS[q][1], bits)
         if best is None or _rank_key(score) < _rank_key(best):
             best = score
     return [] if best is None else [best]
@@ -440,18 +444,28 @@ class _Information:
         self._alone = bytearray(_ANSWERS_BYTES * n)
         self._centres = _entropy(Counter(joint.central).values())
 
-    def bits(self, question: int) -> float:
+    @overload
+    def bits(self, question: int) -> float: ...
+
+    @overload
+    def bits(self, question: int, at_least: float | None) -> float | None: ...
+
+    def bits(self, question: int, at_least: float | None = None) -> float | None:
+        """The information of ``question``; None when it is surely below ``at_least`` (the
+        entropy of the answers, its bound, is)."""
         stride = len(QUESTIONS)
         for j, blob in enumerate(self._blobs):
             answers = blob[question::stride]
             self._both[j::_KEY_BYTES] = answers
             self._alone[j::_ANSWERS_BYTES] = answers
         answered = _entropy(Counter(memoryview(self._alone).cast("I").tolist()).values())
+        if at_least is not None and answered < at_least:
+            return None
         together = _entropy(Counter(memoryview(self._both).cast("Q").tolist()).values())
         return max(0.0, answered + self._centres - together)
 
 
-#: the byte layout of the keys in :func:`_informations` (at most 3 racks, codes < 2**16)
+#: the byte layout of the keys in :class:`_Information` (at most 3 racks, codes < 2**16)
 _KEY_BYTES = 8
 _CENTRAL_BYTE = 4
 _ANSWERS_BYTES = 4
