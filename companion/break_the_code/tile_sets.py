@@ -211,6 +211,8 @@ def central_ways(unseen: Unseen, racks: Sequence[RackSets | None]) -> list[int]:
         for rack in constrained:
             unions = join(unions, rack)
         return spread(unions, unseen, free)
+    if len(constrained) == 2 and 2 * len(constrained[1]) > len(unseen.combos):
+        return _pairs_by_complement(unseen, constrained[0], constrained[1])
     last = min(range(len(constrained)), key=lambda i: _cost_with_last(unseen, constrained, i))
     unions = {0: 1}
     for i, rack in enumerate(constrained):
@@ -221,6 +223,17 @@ def central_ways(unseen: Unseen, racks: Sequence[RackSets | None]) -> list[int]:
         return finish(unions, rack, unseen)
     get = join(unions, rack).get
     return [get(unseen.full ^ centre, 0) for centre in unseen.combos]
+
+
+def _pairs_by_complement(unseen: Unseen, small: RackSets, large: RackSets) -> list[int]:
+    """Two racks, the larger allowing most tile sets: the pairs are the ways for the small rack
+    to fit (a bit count), less the pairs with the tile sets the large rack does not allow."""
+    allowed = set(large.masks)
+    others = RackSets(unseen, [i for i, m in enumerate(unseen.combos) if m not in allowed])
+    get = join(join({0: 1}, small), others).get
+    full = unseen.full
+    return [small.clear_of(centre).bit_count() - get(full ^ centre, 0)
+            for centre in unseen.combos]
 
 
 def finish(unions: Mapping[int, int], rack: RackSets, unseen: Unseen) -> list[int]:
