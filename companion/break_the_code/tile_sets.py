@@ -28,9 +28,9 @@ UNSEEN_CACHE = 8
 #: masks of up to 16 local tiles are looked up a byte at a time
 _BYTE = 8
 _BYTE_VALUES = 1 << _BYTE
-#: rough costs (ns) on a Pi-class core, to choose the order of the counting: per tile set
-#: looked at (one bit of a selector), per tile set taken (a dict update), per partial
-#: assignment or centre visited (a few big-int operations)
+#: rough relative costs (ns on the development machine), to choose the order of the counting:
+#: per tile set looked at (one bit of a selector), per tile set taken (a dict update), per
+#: partial assignment or centre visited (a few big-int operations)
 _COST_PER_SET = 3
 _COST_PER_FIT = 75
 _COST_PER_VISIT = 1500
@@ -41,7 +41,7 @@ _SELECTOR_BYTES = bytes.maketrans(b"01", b"\x00\x01")
 @dataclass(frozen=True, eq=False)
 class Unseen:
     """The tiles one player cannot see, and every rack-sized tile set of them (one object per
-    tile set, from :func:`unseen_tiles`, compared by identity)."""
+    unseen tile set and rack size, from :func:`unseen_tiles`, compared by identity)."""
 
     size: int
     #: local mask of all unseen tiles
@@ -146,11 +146,6 @@ def join(unions: Mapping[int, int], rack: RackSets) -> Counter[int]:
             for key, n in part.items():
                 out[key] += n * ways
     return out
-
-
-def count_pairs(first: RackSets, second: RackSets) -> int:
-    """How many ways two racks may take disjoint tile sets."""
-    return sum(map(int.bit_count, map(second.clear_of, first.masks)))
 
 
 def spread(unions: Mapping[int, int], unseen: Unseen, free_racks: int) -> list[int]:
