@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import time
@@ -133,6 +134,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--reference-games", type=int, default=5)
     args = parser.parse_args()
+    # the machine is shared: the load says how far the figures stand above a quiet run's
+    print("load average (1, 5, 15 min): " + ", ".join(f"{x:.1f}" for x in os.getloadavg()))
 
     t = time.perf_counter()
     code_table(5)
