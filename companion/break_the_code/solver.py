@@ -24,9 +24,9 @@ to the last bit of every float; only the counting is different:
 * the central weights come from :func:`tile_sets.central_ways`: the other racks' tile sets as
   bit sets, joined in the cheapest order, with racks that answered nothing counted in closed
   form instead of enumerated;
-* the exact information reads each question's answers out of the codes' answer signatures
-  for all joint assignments at once and counts them with C-level Counters, in the reference's
-  order, so the entropies add up in the same order;
+* the exact information reads each question's answers for all joint assignments at once
+  and counts them with C-level Counters, in the reference's order, so the entropies add up
+  in the same order;
 * :func:`suggest` works the exact information out only for the questions that may come first
   (it is at most the sum of the answerers' entropies); :func:`rank_questions` for all.
 """
@@ -37,7 +37,7 @@ import math
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache, cached_property, lru_cache
+from functools import cached_property, lru_cache
 from itertools import compress
 from operator import itemgetter
 from types import MappingProxyType
@@ -430,13 +430,13 @@ def _rank_key(score: QuestionScore) -> tuple[float, str, int]:
 
 class _Information:
     """:func:`central_information` of any question, from the assignments one by one: the
-    reference's counts in the reference's order, so the same floats, with the answers read a
-    question at a time out of the codes' answer signatures."""
+    reference's counts in the reference's order, so the same floats, with each rack's answers
+    read at once (itemgetter) into the bytes of one key per assignment."""
 
     def __init__(self, joint: _Joint, size: int) -> None:
         n = len(joint.central)
-        signatures = _signatures(size)
-        self._blobs = [b"".join(map(signatures.__getitem__, column)) for column in joint.racks]
+        self._tables = code_table(size).tables
+        self._answers = [_answers_getter(column) for column in joint.racks]
         # one 8-byte key per assignment: the racks' answers, then the central code
         self._both = bytearray(_KEY_BYTES * n)
         self._both[_CENTRAL_BYTE::_KEY_BYTES] = bytes(map((0xFF).__and__, joint.central))
@@ -453,9 +453,9 @@ class _Information:
     def bits(self, question: int, at_least: float | None = None) -> float | None:
         """The information of ``question``; None when it is surely below ``at_least`` (the
         entropy of the answers, its bound, is)."""
-        stride = len(QUESTIONS)
-        for j, blob in enumerate(self._blobs):
-            answers = blob[question::stride]
+        column = self._tables[question]
+        for j, get in enumerate(self._answers):
+            answers = get(column)
             self._both[j::_KEY_BYTES] = answers
             self._alone[j::_ANSWERS_BYTES] = answers
         answered = _entropy(Counter(memoryview(self._alone).cast("I").tolist()).values())
@@ -471,10 +471,12 @@ _CENTRAL_BYTE = 4
 _ANSWERS_BYTES = 4
 
 
-@cache
-def _signatures(size: int) -> list[bytes]:
-    """Each code's answer keys to every question, in :data:`QUESTIONS` order."""
-    return list(map(bytes, zip(*code_table(size).tables, strict=True)))
+def _answers_getter(codes: list[int]) -> Callable[[bytes], bytes]:
+    """A function from a question's column of answer keys to the answers of ``codes``."""
+    if len(codes) > 1:
+        get = itemgetter(*codes)
+        return lambda column: bytes(get(column))
+    return lambda column: bytes(column[c] for c in codes)
 
 
 def rank_for(cands: Candidates, askable: Iterable[str]) -> list[QuestionScore]:
