@@ -1,10 +1,15 @@
 """Benchmark of the Break the Code deduction assistant. Prints its figures; asserts nothing.
 
-    .venv/bin/python bench/break_the_code_assistant.py [--deals N]
+    .venv/bin/python bench/break_the_code_assistant.py [--games N] [--reference-games N]
+                                                       [--deals N]
 
 * table build (cold): every 4- and 5-tile code with its answer to all 25 questions;
 * a suggestion from the full 12,444 codes (no tile seen): every card askable, and a 6-card row;
-* a 2-player first-turn suggestion (view -> candidates -> best question), and 3-4 players;
+* the suggestion (view -> advice) for the player to move, with 2, 3 and 4 players, at the first
+  turn and after 2, 5 and 10 questions (random questions, every unasked card askable): median
+  and p95 over seeded games, and the same views through today's reference assistant
+  (``companion.break_the_code.reference_solver``) in the same run;
+* the end-of-game analysis (a suggestion for every player) of 4-player games, new and reference;
 * the average first-question information over random own racks (rules digest section 9);
 * greedy play: one asker, 6-card row, guess at <= 2 candidates (digest: mean 5.11 turns).
 """
@@ -12,13 +17,23 @@
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import time
 from collections import defaultdict
 
+from companion.break_the_code import reference_solver
 from companion.break_the_code.cards import CARD_IDS
-from companion.break_the_code.game import Ask, Guess, apply, deal_tiles, new_game, shuffle_deck
+from companion.break_the_code.game import (
+    Ask,
+    GameState,
+    Guess,
+    apply,
+    deal_tiles,
+    new_game,
+    shuffle_deck,
+)
 from companion.break_the_code.solver import (
     View,
     codes_from,
@@ -40,10 +55,87 @@ def timed(fn, repeat: int) -> float:  # type: ignore[no-untyped-def]
     return statistics.median(times)
 
 
+NAMES = ("Ana", "Ben", "Cleo", "Dan")
+CHOICE = {"Q02": (1, 2), "Q03": (3, 4), "Q05": (6, 7), "Q06": (8, 9)}
+POINTS = (0, 2, 5, 10)
+
+
+def game_points(players: int, seed: int) -> dict[int, GameState]:
+    """One seeded game with random questions, at each number of questions of POINTS."""
+    rng = random.Random(seed)
+    state = apply(new_game(NAMES[:players]), deal_tiles(players, rng))
+    out = {}
+    while not state.over and len(state.asked) <= max(POINTS):
+        if len(state.asked) in POINTS:
+            out.setdefault(len(state.asked), state)
+        card = rng.choice(state.askable_cards)
+        state = apply(state, Ask(state.current_player or "", card,
+                                 rng.choice(CHOICE[card]) if card in CHOICE else None))
+    return out
+
+
+def played_out(players: int, seed: int) -> GameState:
+    """A seeded game asked to its end (every card asked)."""
+    rng = random.Random(seed)
+    state = apply(new_game(NAMES[:players]), deal_tiles(players, rng))
+    while not state.over:
+        card = rng.choice(state.askable_cards)
+        state = apply(state, Ask(state.current_player or "", card,
+                                 rng.choice(CHOICE[card]) if card in CHOICE else None))
+    return state
+
+
+def once(fn) -> float:  # type: ignore[no-untyped-def]
+    t = time.perf_counter()
+    fn()
+    return (time.perf_counter() - t) * 1000
+
+
+def spread(ms: list[float]) -> str:
+    if not ms:
+        return "-"
+    ordered = sorted(ms)
+    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+    return f"median {statistics.median(ms):7.1f} ms, p95 {p95:7.1f} ms"
+
+
+def suggestion_times(games: int, reference_games: int) -> None:
+    print(f"suggestion for the player to move (new: {games} games, "
+          f"reference: the first {reference_games} of them); aim: median <= 50, p95 <= 100 ms")
+    for players in (2, 3, 4):
+        views: dict[int, list[View]] = defaultdict(list)
+        for seed in range(games):
+            for asked, state in game_points(players, 1000 * players + seed).items():
+                views[asked].append(view_of(state, state.current_player or ""))
+        for asked in POINTS:
+            new = [once(lambda v=v: suggest(v)) for v in views[asked]]  # type: ignore[misc]
+            old = [once(lambda v=v: reference_solver.suggest(v))  # type: ignore[misc]
+                   for v in views[asked][:reference_games]]
+            print(f"  {players} players, after {asked:2d} questions: new {spread(new)} | "
+                  f"reference {spread(old)}")
+
+
+def analysis_times(games: int, reference_games: int) -> None:
+    new, old = [], []
+    for seed in range(games):
+        state = played_out(4, 4000 + seed)
+        views = [view_of(state, p) for p in state.players]
+        new.append(once(lambda vs=views: [suggest(v) for v in vs]))  # type: ignore[misc]
+        if seed < reference_games:
+            old.append(once(lambda vs=views: [reference_solver.suggest(v)  # type: ignore[misc]
+                                              for v in vs]))
+    print(f"4-player end-of-game analysis, every player (aim <= 1 s): new {spread(new)} | "
+          f"reference {spread(old)}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--deals", type=int, default=300)
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--reference-games", type=int, default=5)
     args = parser.parse_args()
+    # the machine is shared: the load says how far the figures stand above a quiet run's
+    print("load average (1, 5, 15 min): " + ", ".join(f"{x:.1f}" for x in os.getloadavg()))
 
     t = time.perf_counter()
     code_table(5)
@@ -68,24 +160,10 @@ def main() -> None:
     print(f"  including building the candidate list:            "
           f"{timed(from_scratch, 10):.1f} ms")
 
-    rng = random.Random(7)
-    for players in (2, 3, 4):
-        names = ("Ana", "Ben", "Cleo", "Dan")[:players]
-        states = [apply(new_game(names), deal_tiles(players, rng)) for _ in range(5)]
-        ms = [timed(lambda s=s: suggest(view_of(s, "Ana")), 3) for s in states]  # type: ignore[misc]
-        print(f"{players} players, first-turn suggestion (view -> advice): "
-              f"median {statistics.median(ms):.1f} ms")
+    suggestion_times(args.games, args.reference_games)
+    analysis_times(max(3, args.games // 4), min(args.reference_games, 3))
 
-    for players in (3, 4):
-        names = ("Ana", "Ben", "Cleo", "Dan")[:players]
-        ms = []
-        for _ in range(5):
-            state = apply(new_game(names), deal_tiles(players, rng))
-            for card in ("Q19", "Q14"):
-                state = apply(state, Ask(state.current_player or "", card))
-            ms.append(timed(lambda s=state: suggest(view_of(s, "Ana")), 3))  # type: ignore[misc]
-        print(f"{players} players, after two questions (exact central information): "
-              f"median {statistics.median(ms):.1f} ms")
+    rng = random.Random(7)
 
     # Average first-question information, 2 players, over random own racks.
     bits: dict[str, list[float]] = defaultdict(list)

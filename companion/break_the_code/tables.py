@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations, pairwise
+from operator import itemgetter
 
 from companion.break_the_code.cards import CARDS, LETTERS, Answer, AnswerKind
 from companion.break_the_code.tiles import ALL_TILES, Code, Colour, Tile
@@ -138,27 +139,39 @@ class CodeTable:
         return bytes(t[i] for t in self.tables)
 
 
+#: each physical tile's share of a code key, its number and colour, and its place in rack
+#: order (the two green 5s share theirs)
+_TILE_KEYS = tuple(1 << GREEN_SHIFT if t.colour is Colour.GREEN else 1 << _PLAIN_BIT[t]
+                   for t in ALL_TILES)
+_TILE_RANKS = tuple(ALL_TILES.index(t) for t in ALL_TILES)
+_TILE_NUMBERS = tuple(t.number for t in ALL_TILES)
+_TILE_COLOURS = tuple(t.colour for t in ALL_TILES)
+
+
 @cache
 def code_table(size: int) -> CodeTable:
     """Build (once) the table of every distinct code of ``size`` tiles (4 or 5)."""
-    seen: dict[int, Code] = {}
-    for tiles in combinations(ALL_TILES, size):
-        code = Code(tiles)  # combinations of a sorted tuple come out sorted
-        seen.setdefault(code_key(code), code)
-    codes = tuple(sorted(seen.values(), key=lambda c: tuple(t.sort_key for t in c.tiles)))
-    keys = tuple(code_key(c) for c in codes)
-    columns: list[bytearray] = [bytearray(len(codes)) for _ in QUESTIONS]
-    for i, code in enumerate(codes):
-        sig = _signature(code.numbers, code.colours)
-        for q, j in enumerate(_SIGNATURE_ORDER):
-            columns[q][i] = sig[j]
+    # one set of tile positions per distinct code (the two green 5s are alike), by key
+    positions: dict[int, tuple[int, ...]] = {}
+    for key, at in zip(map(sum, combinations(_TILE_KEYS, size)),
+                       combinations(range(len(ALL_TILES)), size), strict=True):
+        positions.setdefault(key, at)
+    ordered = sorted(positions.items(),
+                     key=lambda kv: tuple(map(_TILE_RANKS.__getitem__, kv[1])))
+    keys = tuple(key for key, _ in ordered)
+    # combinations of the sorted tiles come out in rack order
+    codes = tuple(Code(tuple(map(ALL_TILES.__getitem__, at))) for _, at in ordered)
+    reorder = itemgetter(*_SIGNATURE_ORDER)
+    rows = (reorder(_signature(tuple(map(_TILE_NUMBERS.__getitem__, at)),
+                               tuple(map(_TILE_COLOURS.__getitem__, at))))
+            for _, at in ordered)
     return CodeTable(
         size=size,
         codes=codes,
         keys=keys,
         index={k: i for i, k in enumerate(keys)},
-        tables=tuple(bytes(c) for c in columns),
-        greens=tuple(sum(1 for t in c.tiles if t.colour is Colour.GREEN) for c in codes),
+        tables=tuple(map(bytes, zip(*rows, strict=True))),
+        greens=tuple(key >> GREEN_SHIFT for key in keys),
     )
 
 
@@ -202,8 +215,10 @@ def twin_groups(size: int) -> tuple[tuple[Code, ...], ...]:
     """
     table = code_table(size)
     groups: dict[bytes, list[Code]] = defaultdict(list)
-    for i, code in enumerate(table.codes):
-        groups[table.signature(i)].append(code)
+    # every code's answers, transposed from the columns in C rather than code by code
+    for code, signature in zip(table.codes, map(bytes, zip(*table.tables, strict=True)),
+                               strict=True):
+        groups[signature].append(code)
     return tuple(tuple(g) for g in groups.values() if len(g) > 1)
 
 
