@@ -143,8 +143,21 @@ class SecondChanceScreen(BaseScreen):
 
     def on_kv_post(self, base_widget: Any) -> None:
         self.ids.sheet.bind(on_square=lambda _w, sq: self.tap_square(sq))
-        self.app.bind(revision=lambda *_a: self.refresh() if self.manager and
-                      self.manager.current == self.name else None)
+        self.app.bind(revision=lambda *_a: self._on_revision())
+
+    def _on_revision(self) -> None:
+        # the player the next action is for is chosen before anything is drawn: the tabs,
+        # the prompt, the sheet and every button then belong to the same player
+        if self.manager is None or self.manager.current != self.name:
+            return
+        self._drawn_viewer = self.viewer = self.player_to_act()
+        self.refresh()
+
+    def on_viewer(self, _screen: Any, viewer: str) -> None:
+        # whoever changes the viewer, the screen shows them before the next tap can act
+        if viewer != getattr(self, "_drawn_viewer", None) and self.manager is not None \
+                and self.manager.current == self.name:
+            self.refresh()
 
     def state(self) -> Any:
         session = self.app.session
@@ -350,7 +363,8 @@ class SecondChanceScreen(BaseScreen):
             self.solo_series()
         names = [p.name for p in state.players]
         if self.viewer not in names:
-            self.viewer = names[0]
+            self._drawn_viewer = self.viewer = names[0]
+        self._drawn_viewer = self.viewer
         if self.app.table is not None:
             self.app.table.sync(state)
             self.app.table.show_sheet(self.viewer, self.player_tiles(self.viewer))
@@ -383,10 +397,10 @@ class SecondChanceScreen(BaseScreen):
             tabs.add_widget(t)
 
     def view(self, name: str) -> None:
-        self.viewer = name
         self.ids.sheet.selected = []
         self.ids.sheet.ghost = []
         self.ids.sheet.doubtful = []
+        self._drawn_viewer = self.viewer = name
         self.refresh()
 
     def _show_sheet(self) -> None:
@@ -441,24 +455,36 @@ class SecondChanceScreen(BaseScreen):
         return [list(c) for c in self.ids.sheet.selected]
 
     def _apply(self, event: dict[str, Any]) -> bool:
-        if self.app.apply(event):
-            self.ids.sheet.selected = []
-            self.ids.sheet.ghost = []
-            self.ids.sheet.doubtful = []
-            self._next_viewer()
+        sheet = self.ids.sheet
+        selected, ghost, doubtful = sheet.selected, sheet.ghost, sheet.doubtful
+        sheet.selected, sheet.ghost, sheet.doubtful = [], [], []
+        if self.app.apply(event):  # redraws the screen for the next player to act
             return True
+        sheet.selected, sheet.ghost, sheet.doubtful = selected, ghost, doubtful
         return False
 
-    def _next_viewer(self) -> None:
+    def player_to_act(self) -> str:
+        """The player the next action is for: the one on screen while they still have
+        something to do, else the first in seat order who has (the first player when nobody
+        has: a reveal is for the table)."""
         state = self.state()
-        if state is None or state.over:
-            return
-        for p in state.players:
-            waiting = (not p.started) if not all(q.started for q in state.players) else (
-                state.revealed is not None and not p.resolved and not p.is_out)
-            if waiting:
-                self.viewer = p.name
-                return
+        if state is None:
+            return self.viewer
+        names = [p.name for p in state.players]
+        if state.over:
+            return next((p.name for p in state.players if state.may_write_bonus(p.name)),
+                        self.viewer if self.viewer in names else names[0])
+        starting = not all(p.started for p in state.players)
+
+        def waiting(p: Any) -> bool:
+            if starting:
+                return not p.started
+            return (state.revealed is not None and not state.round_complete
+                    and not p.resolved and not p.is_out)
+
+        ordered = sorted(state.players, key=lambda p: p.name != self.viewer)
+        return next((p.name for p in ordered if waiting(p)),
+                    self.viewer if self.viewer in names else names[0])
 
     # --- start --------------------------------------------------------------------------------
     def _panel_start(self, panel: Any) -> None:
@@ -604,17 +630,18 @@ class SecondChanceScreen(BaseScreen):
         self.refresh()
 
     def draw_second(self) -> None:
-        cells = self.selection() or [list(c) for c in self.ids.sheet.ghost]
-        card = self.second_card
-        if self._apply({"type": "second-chance", "player": self.viewer, "card": card.text,
-                        "cells": cells}):
-            self.second_card = None
+        self._apply_second(self.selection() or [list(c) for c in self.ids.sheet.ghost])
 
     def drop_out(self) -> None:
-        card = self.second_card
-        if self._apply({"type": "second-chance", "player": self.viewer, "card": card.text,
-                        "cells": None}):
-            self.second_card = None
+        self._apply_second(None)
+
+    def _apply_second(self, cells: list[list[int]] | None) -> None:
+        # the card is put away before the apply redraws the screen for the next player, who
+        # must not see this one's second-chance card as theirs
+        card, self.second_card = self.second_card, None
+        if not self._apply({"type": "second-chance", "player": self.viewer, "card": card.text,
+                            "cells": cells}):
+            self.second_card = card
 
     def _panel_out(self, panel: Any) -> None:
         state = self.state()
