@@ -153,11 +153,24 @@ class EnigmaScreen(BaseScreen):
         panel.add_widget(go)
 
     def choose(self, player: str, category: str, state: str) -> None:
+        holder = next((p for p, c in self.choices.items() if c == category and p != player),
+                      None)
+        if state == "down" and holder is not None:
+            # the rules give a category to one player a round: refused now, in the players'
+            # words, not after the timer has run at "Round done"
+            self.status = _("{holder} has already picked {category}: {player}, pick another "
+                            "one").format(holder=holder, category=category_name(category),
+                                          player=player)
+            self.build_panel()
+            return
         if state == "down":
             self.choices[player] = category
         else:
             self.choices.pop(player, None)
         self._remember()
+        if self.status:  # a refusal or a reminder said before is settled
+            self.status = ""
+            self.build_panel()
 
     def _remember(self) -> None:
         """Keep the round being entered in the journal's meta: a restart comes back to it."""
@@ -253,7 +266,7 @@ class EnigmaScreen(BaseScreen):
 
     def begin_solve(self) -> None:
         players = self.players()
-        if len(self.choices) != len(players):
+        if len(self.choices) != len(players) or len(set(self.choices.values())) != len(players):
             self.status = _("Every player picks a category first")
             self.build_panel()
             return
