@@ -99,6 +99,11 @@ class CompanionApp(App):
 
     title = "Tabletop Companion"
     banner_text = StringProperty("")
+    #: a word for the players that is no error (what an undo took back), shown until the
+    #: next move, a tap on it, or another screen
+    notice_text = StringProperty("")
+    #: whether Undo is offered: only on the screen of the game in play, with a move to take back
+    undo_offered = BooleanProperty(False)
     demo = BooleanProperty(False)
     portrait = BooleanProperty(False)
     camera_texture = ObjectProperty(None, allownone=True)
@@ -144,6 +149,7 @@ class CompanionApp(App):
         self._ready_sent = False
         self._screens: dict[str, Any] = {}
         self.errors: list[str] = []
+        self.last_undone: dict[str, Any] = {}
         self._error_burst = ErrorBurst()
         self._main_loop_handler: KeepRunningHandler | None = None
         #: (session, its state) when the pump last ended: what an error in a touch handler
@@ -172,6 +178,8 @@ class CompanionApp(App):
         self._add_screens(root)
         Window.bind(size=self._on_window_size)
         self._on_window_size(Window, Window.size)
+        self.bind(revision=lambda *_a: self._update_undo(),
+                  session=lambda *_a: self._update_undo())
         self.resume_or_home()
         self._game_at_pump = self._game_now()  # the resumed game is no move of an error's
         return root
@@ -464,6 +472,13 @@ class CompanionApp(App):
     def clear_banner(self) -> None:
         self.banner_text = ""
 
+    def show_notice(self, message: str) -> None:
+        log.info("%s", message)
+        self.notice_text = message
+
+    def clear_notice(self) -> None:
+        self.notice_text = ""
+
     # --- navigation and the session ------------------------------------------------------------
     def current_screen(self) -> Any:
         if self.root is None:
@@ -477,8 +492,11 @@ class CompanionApp(App):
         if name in ("home", "setup", "history"):
             self.finish_if_over()
         manager = self.root.ids.manager
+        if manager.current != name:
+            self.clear_notice()
         manager.current = name
         self._camera_for(name)
+        self._update_undo()
         screen = self._screens[name]
         self.screen_title = screen.title()
         refresh = getattr(screen, "refresh", None)
@@ -550,26 +568,50 @@ class CompanionApp(App):
         except CompanionError as exc:
             self.report_error(_("Not accepted: {error}").format(error=exc))
             return False
+        self.clear_notice()  # what an undo took back is past once the game moves on
         self.revision += 1
         if self.banner_text.startswith(_("Not accepted: {error}").split("{")[0]):
             self.clear_banner()
         return True
 
+    def game_on_screen(self) -> Any:
+        """The session, when its game's own screen is the one shown (else None): what Undo
+        and the panel's undo button act on, never a game the players cannot see."""
+        session = self.session
+        if session is None or self.root is None:
+            return None
+        if self.root.ids.manager.current != GAME_SCREENS.get(session.game):
+            return None
+        return session
+
+    def _update_undo(self) -> None:
+        session = self.game_on_screen()
+        offered = bool(session is not None and not getattr(session, "is_finished", False)
+                       and session.events)
+        if offered != self.undo_offered:
+            self.undo_offered = offered
+
     def undo(self) -> bool:
-        if self.session is None or not list(self.session.events):
+        """Take back the last move of the game on screen, and say what it was."""
+        session = self.game_on_screen()
+        if session is None or not session.events:
             return False
         from companion.errors import CompanionError
+        from ui.undo_words import undone_text
 
         try:
-            self.session.undo()
+            dropped = session.undo()
         except CompanionError as exc:
             self.report_error(_("Cannot undo: {error}").format(error=exc))
             return False
+        #: the event the last undo took back (a screen shows its player again)
+        self.last_undone = dict(dropped or {})
         self.revision += 1
         screen = self.current_screen()
         on_undo = getattr(screen, "on_undo", None)
         if callable(on_undo):
             on_undo()
+        self.show_notice(undone_text(session.game, self.last_undone))
         return True
 
     def result(self) -> dict[str, Any]:

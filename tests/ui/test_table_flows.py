@@ -34,3 +34,44 @@ def test_enigma_refuses_a_category_taken_when_the_second_player_picks_it(make_dr
     driver.tap(screen.choice_toggles[(ben, "conduit")])
     assert screen.choices == {ana: "weight", ben: "conduit"}
     assert "already picked" not in " ".join(driver.texts())
+
+
+def _place_indigo_tile(driver):
+    from companion.indigo.state import all_legal_placements
+
+    screen = driver.screen("indigo")
+    placement = all_legal_placements(screen.state())[0]
+    screen.ids.board.dispatch("on_cell", placement.cell)  # what a tap on the hexagon does
+    driver.pump(2)
+    driver.tap(next(c for c in screen.picker.choices
+                    if placement.tile.same_pattern(type(placement.tile)(c.kind, c.rotation))))
+    assert driver.wait_for(lambda: screen.proposal is not None)
+    driver.tap(screen.ids.confirm_button)
+
+
+def test_undo_is_offered_only_on_the_game_screen_and_says_what_it_took_back(make_driver):
+    driver = make_driver()
+    _start(driver, "game_indigo")
+    _place_indigo_tile(driver)
+    session = driver.app.session
+    undo = driver.app.root.ids.undo_button
+    panel_undo = driver.app.root.panel.buttons["undo"]
+    home = driver.screen("home")
+    # elsewhere (Home, a new game's screen, History) neither Undo touches the game in play
+    driver.tap(driver.app.root.ids.home_button)
+    for elsewhere in (None, home.ids.game_second_chance, driver.app.root.ids.home_button,
+                      home.ids.history_button):
+        if elsewhere is not None:
+            driver.tap(elsewhere)
+        assert undo.disabled, driver.screen().name
+        driver.tap(undo)
+        driver.tap(panel_undo)
+        driver.pump(4)
+        assert len(session.events) == 1, driver.screen().name
+    driver.tap(driver.screen("history").ids.open_button)
+    assert driver.screen().name == "indigo" and not undo.disabled
+    ana = session.players[0]
+    driver.tap(undo)
+    assert len(driver.app.session.events) == 0 and undo.disabled
+    assert f"Undone: the tile {ana} placed" in driver.texts()
+    driver.screenshot("undo-said-landscape")

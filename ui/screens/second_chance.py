@@ -153,6 +153,13 @@ class SecondChanceScreen(BaseScreen):
         self._drawn_viewer = self.viewer = self.player_to_act()
         self.refresh()
 
+    def on_undo(self) -> None:
+        # the player whose move was taken back is the one to make it again
+        player = self.app.last_undone.get("player")
+        state = self.state()
+        if state is not None and player in [p.name for p in state.players]:
+            self.viewer = player
+
     def on_viewer(self, _screen: Any, viewer: str) -> None:
         # whoever changes the viewer, the screen shows them before the next tap can act
         if viewer != getattr(self, "_drawn_viewer", None) and self.manager is not None \
