@@ -504,11 +504,12 @@ class CompanionApp(App):
             refresh()
         if remember and self.session is not None and name in GAME_SCREENS.values():
             services.set_meta(self.journal, self.session, "screen", name)
+            services.mark_in_use(self.journal, self.session)
 
     def resume_or_home(self) -> None:
-        """Start where the last unfinished game was left, else on the home screen."""
+        """Start in the unfinished game last on screen, on its screen; else on Home."""
         try:
-            game_id = services.latest_unfinished(self.journal)
+            game_id = services.unfinished_in_use(self.journal)
         except Exception as exc:
             self.report_error(_("Journal error: {error}").format(error=exc))
             game_id = None
@@ -546,6 +547,7 @@ class CompanionApp(App):
             screen = GAME_SCREENS[session.game]
         self.revision += 1
         self.show(screen, remember=False)
+        services.mark_in_use(self.journal, session)
 
     def new_game(self, game: str, players: list[str], options: dict[str, Any],
                  *, colours: list[str] | None = None) -> None:

@@ -75,3 +75,23 @@ def test_undo_is_offered_only_on_the_game_screen_and_says_what_it_took_back(make
     assert len(driver.app.session.events) == 0 and undo.disabled
     assert f"Undone: the tile {ana} placed" in driver.texts()
     driver.screenshot("undo-said-landscape")
+
+
+def test_restart_comes_back_to_the_game_on_screen_not_the_newest(make_driver):
+    first = make_driver()
+    _start(first, "game_indigo")
+    _place_indigo_tile(first)
+    indigo = first.app.session.game_id
+    first.tap(first.app.root.ids.home_button)
+    _start(first, "game_second_chance")  # newer, unfinished
+    first.tap(first.app.root.ids.home_button)
+    first.tap(first.screen("home").ids.history_button)
+    history = first.screen("history")
+    first.tap(history.game_buttons[indigo])
+    first.tap(history.ids.open_button)
+    assert first.screen().name == "indigo"
+    first.close()  # what a kill leaves: the journal as it was
+    second = make_driver()
+    assert second.app.session.game_id == indigo
+    assert second.screen().name == "indigo"
+    assert len(second.app.session.events) == 1
