@@ -24,6 +24,7 @@ from kivy.properties import BooleanProperty, ListProperty, ObjectProperty, Strin
 
 from ui import services
 from ui.devices import DeviceHub
+from ui.fresh_frames import FreshFrames
 from ui.i18n import _, set_language
 from ui.main_thread_errors import (
     SECRET_JOBS,
@@ -145,6 +146,7 @@ class CompanionApp(App):
         self._camera_source = camera_source
         self._start_camera = start_camera
         self.last_frame: Any = None
+        self.fresh_frames = FreshFrames()
         self._clock_events: list[Any] = []
         self._ready_sent = False
         self._screens: dict[str, Any] = {}
@@ -258,6 +260,7 @@ class CompanionApp(App):
         else:
             self.camera.pause()
             self.last_frame = None  # a reader must never get a picture from before the pause
+            self.fresh_frames.give_up()
 
     def restart_camera(self) -> None:
         """Reopen the camera after its settings changed (or to retry a failed one).
@@ -313,7 +316,11 @@ class CompanionApp(App):
             except queue.Empty:
                 frame = None
             if frame is not None:
+                taken = self.camera.frames.handed_taken
                 self._guarded(self.show_frame, frame, what=_("Showing the camera picture"))
+                self._guarded(self.fresh_frames.offer, self.last_frame, taken,
+                              what=_("Reading the camera picture"))
+        self._guarded(self.fresh_frames.expire, what=_("Reading the camera picture"))
         if self.devices is not None:
             self._guarded(self._show_panel, what=_("Updating the panel"))
         self._game_at_pump = self._game_now()
@@ -389,6 +396,18 @@ class CompanionApp(App):
         else:
             self.camera_texture.ask_update(lambda *a: None)
             self.property("camera_texture").dispatch(self)
+
+    def when_fresh_frame(self, callback: Any) -> None:
+        """``callback(frame)`` with the first camera frame whose capture begins after now (a
+        read after a move must see the move), or ``callback(None)`` when none comes in time.
+
+        Without a camera worker (a still picture put in ``last_frame``) the callback gets that
+        picture at once: nothing newer can come.
+        """
+        if self.camera is None:
+            callback(self.last_frame)
+            return
+        self.fresh_frames.wait(callback)
 
     def run_in_background(self, work: Any, callback: Any, *, name: str = "job") -> None:
         """Run ``work`` on a thread; ``callback(value, error)`` runs later in the pump, guarded:

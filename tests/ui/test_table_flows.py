@@ -95,3 +95,43 @@ def test_restart_comes_back_to_the_game_on_screen_not_the_newest(make_driver):
     assert second.app.session.game_id == indigo
     assert second.screen().name == "indigo"
     assert len(second.app.session.events) == 1
+
+
+class _TableCamera:
+    """A camera whose picture shows the table's ``version`` when its capture began, and
+    takes a while to deliver it (as a rendered table or a Pi camera does)."""
+
+    def __init__(self):
+        self.version = 0
+
+    def read(self):
+        import time
+
+        import numpy as np
+
+        version = self.version
+        time.sleep(0.12)
+        return np.full((48, 64, 3), version, np.uint8)
+
+
+@pytest.mark.parametrize("game", ["indigo", "second_chance"])
+def test_a_read_after_a_move_reads_a_frame_taken_after_the_tap(make_driver, monkeypatch, game):
+    import ui.reading
+
+    seen = []
+
+    def reader(frame, *_args, **_kwargs):
+        seen.append(int(frame[0, 0, 0]))
+        raise ValueError("read in the test")
+
+    monkeypatch.setattr(ui.reading, "read_indigo_frame", reader)
+    monkeypatch.setattr(ui.reading, "read_sheet_frame", reader)
+    camera = _TableCamera()
+    driver = make_driver(camera_source=camera)
+    _start(driver, f"game_{game}")
+    screen = driver.screen(game)
+    assert driver.wait_for(lambda: driver.app.last_frame is not None, frames=600)
+    camera.version = 7  # a move on the table, and at once a tap on the read button
+    driver.tap(screen.ids.read_button if game == "indigo" else screen.read_button)
+    assert driver.wait_for(lambda: seen, frames=600)
+    assert seen == [7]

@@ -492,16 +492,22 @@ class EnigmaScreen(BaseScreen):
 
     def read_tile(self) -> None:
         app = self.app
-        frame = app.last_frame
-        if app.camera is None or app.camera_failed or frame is None:
+        if app.camera is None or app.camera_failed or app.last_frame is None:
             self.status = _("No camera: choose the tile and its square")
             return
-        state = self.state()
+        self.status = _("Reading the table…")
+        # the tile was put down just now: the picture read is one taken after this tap
+        app.when_fresh_frame(self._read_frame)
+
+    def _read_frame(self, frame: Any) -> None:
+        app, state = self.app, self.state()
+        if frame is None or state is None or self.phase != "place":
+            self.status = _("No camera: choose the tile and its square")
+            return
         category = dict(state.choices).get(self.solver(), "")
         catalogue = self.catalogue()
         from ui.reading import read_enigma_frame
 
-        self.status = _("Reading the table…")
         app.run_in_background(
             lambda: read_enigma_frame(frame, app.cfg, state, category=category,
                                       catalogue=catalogue),

@@ -227,17 +227,31 @@ class SecondChanceScreen(BaseScreen):
         return self.app.camera is not None and not self.app.camera_failed
 
     def read_sheet(self) -> None:
-        frame = self.app.last_frame
+        if self.app.last_frame is None:
+            self.status = _("No camera picture yet: tap the squares instead")
+            return
+        self.status = _("Reading the sheet…")
+        # the card was drawn just now: the picture read is one taken after this tap, and what
+        # it shows is for the player on screen now
+        player = self.viewer
+        self.app.when_fresh_frame(lambda frame: self._read_sheet_frame(player, frame))
+
+    def _read_sheet_frame(self, player: str, frame: Any) -> None:
+        state = self.state()
+        if state is None or player != self.viewer:
+            return  # another sheet is on screen: this one's read would be drawn on it
         if frame is None:
             self.status = _("No camera picture yet: tap the squares instead")
             return
-        accepted = {tuple(c) for c in self.state().player(self.viewer).grid.filled_cells}
+        accepted = {tuple(c) for c in state.player(player).grid.filled_cells}
         from ui.reading import read_sheet_frame
 
-        self.status = _("Reading the sheet…")
         cfg = self.app.cfg
-        self.app.run_in_background(lambda: read_sheet_frame(frame, accepted, cfg=cfg),
-                                   self._read_done, name="read-sheet")
+        self.app.run_in_background(
+            lambda: read_sheet_frame(frame, accepted, cfg=cfg),
+            lambda reading, error: (self._read_done(reading, error)
+                                    if player == self.viewer else None),
+            name="read-sheet")
 
     def _read_done(self, reading: Any, error: BaseException | None) -> None:
         from companion.second_chance.grid import in_grid
@@ -298,13 +312,19 @@ class SecondChanceScreen(BaseScreen):
 
     def read_card(self) -> None:
         """Read the card under the camera: the next revealed card, or the second chance."""
-        frame = self.app.last_frame
-        if frame is None:
+        if self.app.last_frame is None:
+            self.status = _("No camera picture yet: tap the card instead")
+            return
+        self.status = _("Reading the card…")
+        # the card was turned up just now: the picture read is one taken after this tap
+        self.app.when_fresh_frame(self._read_card_frame)
+
+    def _read_card_frame(self, frame: Any) -> None:
+        if frame is None or self.state() is None:
             self.status = _("No camera picture yet: tap the card instead")
             return
         from ui.reading import read_card_frame
 
-        self.status = _("Reading the card…")
         self.app.run_in_background(lambda: read_card_frame(frame), self._card_done,
                                    name="read-card")
 
