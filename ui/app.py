@@ -568,6 +568,21 @@ class CompanionApp(App):
         self.show(screen, remember=False)
         services.mark_in_use(self.journal, session)
 
+    def end_unfinished(self, game_id: Any) -> None:
+        """End an unfinished game where it stands (from History): it becomes history."""
+        services.end_unfinished(self.journal, game_id)
+        self._forget_game(game_id)
+
+    def delete_unfinished(self, game_id: Any) -> None:
+        """Delete an unfinished game and its moves (from History)."""
+        services.delete_unfinished(self.journal, game_id)
+        self._forget_game(game_id)
+
+    def _forget_game(self, game_id: Any) -> None:
+        if self.session is not None and services.session_game_id(self.session) == game_id:
+            self.session = None
+        self.revision += 1
+
     def new_game(self, game: str, players: list[str], options: dict[str, Any],
                  *, colours: list[str] | None = None) -> None:
         self.session = services.start_session(self.journal, game, players, options)

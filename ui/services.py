@@ -138,6 +138,19 @@ def game_summaries(journal: Any) -> list[dict[str, Any]]:
     return out
 
 
+def end_unfinished(journal: Any, game_id: Any) -> None:
+    """Close an unfinished game with its result as it stands (the players stopped playing):
+    it becomes history."""
+    session = resume_session(journal, game_id)
+    session.finish()
+    set_meta(journal, session, "ended", "by the players")
+
+
+def delete_unfinished(journal: Any, game_id: Any) -> None:
+    """Remove an unfinished game and its moves from the journal."""
+    journal.delete_unfinished(game_id)
+
+
 def session_game_id(session: Any) -> Any:
     return getattr(session, "game_id", getattr(session, "id", None))
 

@@ -135,3 +135,35 @@ def test_a_read_after_a_move_reads_a_frame_taken_after_the_tap(make_driver, monk
     driver.tap(screen.ids.read_button if game == "indigo" else screen.read_button)
     assert driver.wait_for(lambda: seen, frames=600)
     assert seen == [7]
+
+
+def test_history_ends_or_deletes_an_unfinished_game_after_asking(make_driver):
+    driver = make_driver()
+    _start(driver, "game_indigo")
+    _place_indigo_tile(driver)
+    indigo = driver.app.session.game_id
+    driver.tap(driver.app.root.ids.home_button)
+    _start(driver, "game_enigma")
+    enigma = driver.app.session.game_id
+    driver.tap(driver.app.root.ids.home_button)
+    driver.tap(driver.screen("home").ids.history_button)
+    history = driver.screen("history")
+    journal = driver.app.journal
+    driver.tap(history.game_buttons[indigo])
+    driver.tap(history.ids.end_button)
+    assert "End Indigo of Ana, Ben, Cleo?" in " ".join(driver.texts())
+    driver.screenshot("history-end-asked-landscape")
+    driver.tap(history.confirm.no_button)
+    assert not journal.game(indigo).is_finished
+    driver.tap(history.ids.end_button)
+    driver.tap(history.confirm.yes_button)
+    assert journal.game(indigo).is_finished
+    driver.tap(history.game_buttons[indigo])
+    assert history.ids.end_button.disabled and history.ids.delete_button.disabled
+    driver.tap(history.game_buttons[enigma])
+    driver.tap(history.ids.delete_button)
+    driver.tap(history.confirm.yes_button)
+    assert [g.id for g in journal.games()] == [indigo]
+    assert driver.app.session is None and enigma not in history.game_buttons
+    driver.tap(driver.app.root.ids.home_button)
+    assert driver.screen("home").resume_text == ""
