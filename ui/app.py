@@ -602,7 +602,13 @@ class CompanionApp(App):
         try:
             self.session.apply(event)
         except CompanionError as exc:
-            self.report_error(_("Not accepted: {error}").format(error=exc))
+            from ui.refusals import refusal_words
+
+            # the engine's English (with the record's notation) is for the log; the players
+            # read what the move breaks, in their words
+            log.info("the rules refused %r: %s", event, exc)
+            self.report_error(_("Not accepted: {error}").format(
+                error=refusal_words(self.session.game, event, exc)))
             return False
         self.clear_notice()  # what an undo took back is past once the game moves on
         self.revision += 1
@@ -638,7 +644,9 @@ class CompanionApp(App):
         try:
             dropped = session.undo()
         except CompanionError as exc:
-            self.report_error(_("Cannot undo: {error}").format(error=exc))
+            log.warning("undo refused: %s", exc)
+            self.report_error(_("Cannot undo: {error}").format(
+                error=_("the journal could not take the move back")))
             return False
         #: the event the last undo took back (a screen shows its player again)
         self.last_undone = dict(dropped or {})

@@ -1,0 +1,46 @@
+"""A move the rules refuse is explained in the players' language; the engine's English (with
+the record's notation) stays in the log."""
+
+from __future__ import annotations
+
+import pytest
+
+pytestmark = pytest.mark.ui
+
+ENGINE_ENGLISH = ("event ", "start tile", "cells", "tiles, expected", "code '", "rule '")
+
+
+def _start(driver, game_button):
+    driver.tap(driver.screen("home").ids[game_button])
+    driver.tap(driver.screen("setup").ids.start_button)
+
+
+def test_a_refused_start_card_is_worded_in_spanish(in_language, caplog):
+    driver = in_language("es")
+    _start(driver, "game_second_chance")
+    screen = driver.screen("second_chance")
+    sheet = screen.ids.sheet
+    driver.tap_at(*sheet.to_window(*sheet.centre_of((4, 4))))  # one square of the eight
+    enter = next(w for w in screen.ids.panel.walk()
+                 if getattr(w, "text", "") == "Anotar la carta inicial")
+    driver.tap(enter)
+    banner = driver.app.banner_text
+    assert banner.startswith("No aceptado: ") and "8" in banner, banner
+    assert not any(words in banner for words in ENGINE_ENGLISH), banner
+    assert any("start tile has 8 cells" in r.getMessage() for r in caplog.records)
+    driver.screenshot("refusal-words-es-landscape")
+
+
+def test_a_guess_of_too_few_tiles_is_worded_in_ukrainian(in_language):
+    import random
+
+    driver = in_language("uk")
+    screen = driver.start_break_the_code(2)
+    screen.rng = random.Random(2)
+    driver.tap(screen.deal_button)
+    driver.tap(screen.guess_button)
+    driver.tap(screen.tile_toggles[0])
+    driver.tap(screen.submit_button)
+    banner = driver.app.banner_text
+    assert banner and not any(words in banner for words in ENGINE_ENGLISH), banner
+    assert not any(c.isascii() and c.isalpha() for c in banner), banner
