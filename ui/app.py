@@ -357,19 +357,23 @@ class CompanionApp(App):
             elif callable(handler):
                 handler(event.name)
         elif event.kind == "camera-unavailable":
-            # no camera: the banner says so and manual entry takes over
-            self.report_error(_("Camera unavailable: {error}").format(error=event.message),
-                              camera=True)
+            # no camera: the banner says so and manual entry takes over; the driver's own
+            # (English) line is for the log
+            log.warning("camera unavailable: %s", event.message)
+            self.report_error(_("Camera unavailable: {error}").format(
+                error=_("no camera was found, or it could not be opened")), camera=True)
         elif event.kind == "camera-error":
             self.camera_failed = True
+            log.warning("camera error: %s", event.message)
             self.report_error(_("Camera error: {error}. Enter moves by hand.").format(
-                error=event.message), camera=True)
+                error=_("it stopped giving pictures")), camera=True)
         elif event.kind == "camera-ok":
             self.camera_failed = False
             self.clear_banner()
         elif event.kind == "hardware-error":
+            log.warning("hardware error: %s", event.message)
             self.report_error(_("Hardware error: {error}. Use the screen.").format(
-                error=event.message))
+                error=_("a button, the light bar or the buzzer could not be started")))
         elif event.kind == "job" and event.callback is not None:
             event.callback(event.value, event.error)
 

@@ -44,3 +44,15 @@ def test_a_guess_of_too_few_tiles_is_worded_in_ukrainian(in_language):
     banner = driver.app.banner_text
     assert banner and not any(words in banner for words in ENGINE_ENGLISH), banner
     assert not any(c.isascii() and c.isalpha() for c in banner), banner
+
+
+@pytest.mark.parametrize("reason", ["no-card", "no-shape", "blurred", "something-new"])
+def test_a_card_the_camera_cannot_read_is_worded_in_spanish(in_language, reason):
+    from vision.errors import FrameRefusedError
+
+    driver = in_language("es")
+    _start(driver, "game_second_chance")
+    screen = driver.screen("second_chance")
+    screen._card_done(None, FrameRefusedError("the reader's own English line", reason=reason))
+    assert screen.status.startswith("No se pudo leer la carta"), screen.status
+    assert "English" not in screen.status and "frame refused" not in screen.status

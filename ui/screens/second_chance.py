@@ -330,8 +330,14 @@ class SecondChanceScreen(BaseScreen):
 
     def _card_done(self, reading: Any, error: BaseException | None) -> None:
         if error is not None:
+            log.info("the card reader refused a picture: %s", error)
+            reason = getattr(error, "reason", "")
+            worded = {
+                "no-card": _("no card in view: lay it flat under the camera"),
+                "no-shape": _("the card's squares are not clear: a sharper picture"),
+            }.get(reason) or refusal_text(reason) or _("the camera cannot use this picture")
             self.status = _("Could not read the card ({error}); tap it in the list").format(
-                error=error)
+                error=worded)
             return
         from companion.second_chance import parse_shape
 
