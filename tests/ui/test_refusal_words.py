@@ -56,3 +56,12 @@ def test_a_card_the_camera_cannot_read_is_worded_in_spanish(in_language, reason)
     screen._card_done(None, FrameRefusedError("the reader's own English line", reason=reason))
     assert screen.status.startswith("No se pudo leer la carta"), screen.status
     assert "English" not in screen.status and "frame refused" not in screen.status
+
+
+def test_a_setting_the_loader_refuses_is_worded_in_ukrainian(in_language):
+    driver = in_language("uk")
+    driver.app.show("settings")
+    screen = driver.screen("settings")
+    screen.change("gpio", "strip_brightness", 1.1)
+    assert screen.message.startswith("Не збережено") and "0" in screen.message
+    assert "strip_brightness" not in screen.message and "range" not in screen.message
