@@ -9,9 +9,12 @@ engine's own line reaches the screen.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from ui.i18n import _
+
+log = logging.getLogger(__name__)
 
 
 def refusal_words(game: str, event: dict[str, Any], error: BaseException) -> str:
@@ -92,3 +95,22 @@ def _break_the_code_words(message: str, player: str, event: dict[str, Any]) -> s
     if event.get("type") == "deal":
         return _("these racks cannot be dealt: enter them again")
     return None
+
+
+def table_refusal_words(error: BaseException) -> str:
+    """Why a reader could not find the table in a picture (the markers, the board's fit), by
+    the refusal's reason tag; the reader's own line (English) goes to the log. For the
+    refusals a screen does not word itself (the picture check's are worded per game)."""
+    reason = str(getattr(error, "reason", ""))
+    log.info("a reader refused a picture (%s): %s", reason or type(error).__name__, error)
+    return {
+        "no-markers": _("the camera does not see the four corner marks: put them all in "
+                        "view"),
+        "bad-homography": _("the corner marks are seen at too much of a slant: hold the "
+                            "camera above the table"),
+        "too-small": _("the table is too small in the picture: move the camera closer"),
+        "no-board": _("the board is not in view"),
+        "no-frame": _("the camera gave no picture"),
+        "wrong-game": _("the camera sees another game's table"),
+        "no-start-tile": _("the start tile is not in view"),
+    }.get(reason, _("the camera cannot use this picture"))

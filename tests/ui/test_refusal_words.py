@@ -65,3 +65,16 @@ def test_a_setting_the_loader_refuses_is_worded_in_ukrainian(in_language):
     screen.change("gpio", "strip_brightness", 1.1)
     assert screen.message.startswith("Не збережено") and "0" in screen.message
     assert "strip_brightness" not in screen.message and "range" not in screen.message
+
+
+@pytest.mark.parametrize("reason", ["no-markers", "too-small", "something-new"])
+def test_a_table_the_camera_cannot_find_is_worded_in_spanish(in_language, reason):
+    from ui.screens.enigma import enigma_refusal_text
+    from ui.screens.indigo import refusal_text
+    from vision.errors import FrameRefusedError
+
+    in_language("es")
+    error = FrameRefusedError("the reader's own English line", reason=reason)
+    for worded in (refusal_text(error), enigma_refusal_text(error)):
+        assert "English" not in worded and "frame refused" not in worded
+        assert worded.startswith(("la ", "el ")), worded

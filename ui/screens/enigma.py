@@ -700,8 +700,8 @@ def enigma_problem_text(problem: str, seen: int = 0) -> str:
 
 def enigma_refusal_text(error: BaseException) -> str:
     """Why the table reader would not read a picture: a picture it cannot use (its check of
-    exposure, noise, colour and focus) is worded by the refusal's reason; the reader's own
-    line (English) stays for the other refusals."""
+    exposure, noise, colour and focus) is worded by the refusal's reason, the others by
+    :func:`ui.refusals.table_refusal_words`; the reader's own line (English) is logged."""
     worded = {
         "overexposed": _("the picture of the table is too bright: less light or a shorter "
                          "exposure, no lamp reflected in the tiles"),
@@ -715,7 +715,9 @@ def enigma_refusal_text(error: BaseException) -> str:
                      "still"),
     }.get(str(getattr(error, "reason", "")))
     if worded is None:
-        return str(error)
+        from ui.refusals import table_refusal_words
+
+        return table_refusal_words(error)
     log.info("the table reader refused a picture: %s", error)
     return worded
 

@@ -277,7 +277,7 @@ def broken_rule_text(error: Exception) -> str:
 
 def refusal_text(error: BaseException) -> str:
     """Why the board could not be read: a refused picture (``vision.picture``'s reasons) in the
-    player's language, anything else as its own line."""
+    player's language, anything else by :func:`ui.refusals.table_refusal_words`."""
     worded = {
         "overexposed": _("the picture is too bright: less light, and no lamp reflected in "
                          "the board"),
@@ -289,7 +289,9 @@ def refusal_text(error: BaseException) -> str:
         "blurred": _("the picture is out of focus: refocus, or hold the camera still"),
     }.get(str(getattr(error, "reason", "")))
     if worded is None:
-        return str(error)
+        from ui.refusals import table_refusal_words
+
+        return table_refusal_words(error)
     log.info("the board reader refused a picture: %s", error)
     return worded
 
