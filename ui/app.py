@@ -534,14 +534,19 @@ class CompanionApp(App):
         try:
             game_id = services.unfinished_in_use(self.journal)
         except Exception as exc:
-            self.report_error(_("Journal error: {error}").format(error=exc))
+            from ui.refusals import journal_words
+
+            self.report_error(_("Journal error: {error}").format(error=journal_words(exc)))
             game_id = None
         if game_id is not None:
             try:
                 self.open_game(game_id)
                 return
             except Exception as exc:
-                self.report_error(_("Could not resume the last game: {error}").format(error=exc))
+                from ui.refusals import journal_words
+
+                self.report_error(_("Could not resume the last game: {error}").format(
+                    error=journal_words(exc)))
         self.show("home", remember=False)
 
     def finish_if_over(self) -> None:
@@ -557,7 +562,9 @@ class CompanionApp(App):
             if not getattr(session, "is_finished", False):
                 session.finish()
         except Exception as exc:  # the game stays unfinished in the journal; nothing is lost
-            self.report_error(_("Journal error: {error}").format(error=exc))
+            from ui.refusals import journal_words
+
+            self.report_error(_("Journal error: {error}").format(error=journal_words(exc)))
             return
         self.session = None
         self.revision += 1

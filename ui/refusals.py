@@ -97,6 +97,13 @@ def _break_the_code_words(message: str, player: str, event: dict[str, Any]) -> s
     return None
 
 
+def journal_words(error: BaseException) -> str:
+    """A journal or replay failure for the banner; the error itself (a path, SQLite's or the
+    engine's English) goes to the log."""
+    log.warning("journal or replay failure: %s", error)
+    return _("the games' record could not be read or written")
+
+
 def table_refusal_words(error: BaseException) -> str:
     """Why a reader could not find the table in a picture (the markers, the board's fit), by
     the refusal's reason tag; the reader's own line (English) goes to the log. For the

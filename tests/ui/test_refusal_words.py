@@ -78,3 +78,20 @@ def test_a_table_the_camera_cannot_find_is_worded_in_spanish(in_language, reason
     for worded in (refusal_text(error), enigma_refusal_text(error)):
         assert "English" not in worded and "frame refused" not in worded
         assert worded.startswith(("la ", "el ")), worded
+
+
+def test_a_game_history_cannot_replay_is_worded_in_spanish(in_language, monkeypatch):
+    from companion.errors import RecordError
+    from ui import services
+
+    driver = in_language("es")
+    _start(driver, "game_indigo")
+
+    def refused(*_args):
+        raise RecordError("event 3 (place): the engine's own English")
+
+    monkeypatch.setattr(services, "replay_events", refused)
+    driver.tap(driver.app.root.ids.home_button)
+    driver.tap(driver.screen("home").ids.history_button)
+    detail = driver.screen("history").detail
+    assert detail and "event" not in detail and "English" not in detail, detail

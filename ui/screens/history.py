@@ -8,6 +8,7 @@ from kivy.properties import StringProperty
 
 from ui import services
 from ui.i18n import _, ngettext
+from ui.refusals import journal_words
 from ui.screens.base import PLAYER_COLOURS, BaseScreen, colour_rgba
 from ui.touch import min_target_px
 from ui.widgets.buttons import TouchButton, TouchToggle
@@ -29,7 +30,7 @@ class HistoryScreen(BaseScreen):
         try:
             summaries = list(self.app.journal.games())
         except Exception as exc:
-            self.detail = _("Journal error: {error}").format(error=exc)
+            self.detail = _("Journal error: {error}").format(error=journal_words(exc))
             return
         summaries.sort(key=lambda s: s.id, reverse=True)
         for summary in summaries[:50]:
@@ -65,7 +66,7 @@ class HistoryScreen(BaseScreen):
             results = services.replay_events(summary.game, list(summary.players),
                                              dict(summary.options), events)
         except Exception as exc:  # a record the engine refuses is still listed
-            self.detail = _("Cannot replay: {error}").format(error=exc)
+            self.detail = _("Cannot replay: {error}").format(error=journal_words(exc))
             self.ids.plot.series = {}
             return
         series = {p: [r.get("scores", {}).get(p, 0) for r in results] for p in summary.players}
@@ -123,7 +124,7 @@ class HistoryScreen(BaseScreen):
             action(game_id)
         except Exception as exc:  # the journal refused: the game is as it was
             self.refresh()
-            self.detail = _("Journal error: {error}").format(error=exc)
+            self.detail = _("Journal error: {error}").format(error=journal_words(exc))
             return
         self.refresh()
 
