@@ -348,6 +348,17 @@ class Journal(Closing):
                 (_stamp(self._clock()), result_json, game_id),
             )
 
+    def delete_unfinished(self, game_id: int) -> None:
+        """Remove an unfinished game and its events (the players threw it away).
+
+        A finished game is history and stays: deleting one raises
+        :class:`GameFinishedError`.
+        """
+        with self._transaction(write=True) as conn:
+            self._require_game(conn, game_id, open_only=True)
+            conn.execute("DELETE FROM events WHERE game_id = ?", (game_id,))
+            conn.execute("DELETE FROM games WHERE id = ?", (game_id,))
+
     def game(self, game_id: int) -> GameSummary:
         """The summary of one game; an unknown id raises :class:`GameNotFoundError`."""
         with self._transaction(write=False) as conn:

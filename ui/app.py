@@ -24,6 +24,7 @@ from kivy.properties import BooleanProperty, ListProperty, ObjectProperty, Strin
 
 from ui import services
 from ui.devices import DeviceHub
+from ui.fresh_frames import FreshFrames
 from ui.i18n import _, set_language
 from ui.main_thread_errors import (
     SECRET_JOBS,
@@ -99,6 +100,11 @@ class CompanionApp(App):
 
     title = "Tabletop Companion"
     banner_text = StringProperty("")
+    #: a word for the players that is no error (what an undo took back), shown until the
+    #: next move, a tap on it, or another screen
+    notice_text = StringProperty("")
+    #: whether Undo is offered: only on the screen of the game in play, with a move to take back
+    undo_offered = BooleanProperty(False)
     demo = BooleanProperty(False)
     portrait = BooleanProperty(False)
     camera_texture = ObjectProperty(None, allownone=True)
@@ -140,10 +146,12 @@ class CompanionApp(App):
         self._camera_source = camera_source
         self._start_camera = start_camera
         self.last_frame: Any = None
+        self.fresh_frames = FreshFrames()
         self._clock_events: list[Any] = []
         self._ready_sent = False
         self._screens: dict[str, Any] = {}
         self.errors: list[str] = []
+        self.last_undone: dict[str, Any] = {}
         self._error_burst = ErrorBurst()
         self._main_loop_handler: KeepRunningHandler | None = None
         #: (session, its state) when the pump last ended: what an error in a touch handler
@@ -172,6 +180,8 @@ class CompanionApp(App):
         self._add_screens(root)
         Window.bind(size=self._on_window_size)
         self._on_window_size(Window, Window.size)
+        self.bind(revision=lambda *_a: self._update_undo(),
+                  session=lambda *_a: self._update_undo())
         self.resume_or_home()
         self._game_at_pump = self._game_now()  # the resumed game is no move of an error's
         return root
@@ -250,6 +260,7 @@ class CompanionApp(App):
         else:
             self.camera.pause()
             self.last_frame = None  # a reader must never get a picture from before the pause
+            self.fresh_frames.give_up()
 
     def restart_camera(self) -> None:
         """Reopen the camera after its settings changed (or to retry a failed one).
@@ -305,7 +316,11 @@ class CompanionApp(App):
             except queue.Empty:
                 frame = None
             if frame is not None:
+                taken = self.camera.frames.handed_taken
                 self._guarded(self.show_frame, frame, what=_("Showing the camera picture"))
+                self._guarded(self.fresh_frames.offer, self.last_frame, taken,
+                              what=_("Reading the camera picture"))
+        self._guarded(self.fresh_frames.expire, what=_("Reading the camera picture"))
         if self.devices is not None:
             self._guarded(self._show_panel, what=_("Updating the panel"))
         self._game_at_pump = self._game_now()
@@ -342,19 +357,23 @@ class CompanionApp(App):
             elif callable(handler):
                 handler(event.name)
         elif event.kind == "camera-unavailable":
-            # no camera: the banner says so and manual entry takes over
-            self.report_error(_("Camera unavailable: {error}").format(error=event.message),
-                              camera=True)
+            # no camera: the banner says so and manual entry takes over; the driver's own
+            # (English) line is for the log
+            log.warning("camera unavailable: %s", event.message)
+            self.report_error(_("Camera unavailable: {error}").format(
+                error=_("no camera was found, or it could not be opened")), camera=True)
         elif event.kind == "camera-error":
             self.camera_failed = True
+            log.warning("camera error: %s", event.message)
             self.report_error(_("Camera error: {error}. Enter moves by hand.").format(
-                error=event.message), camera=True)
+                error=_("it stopped giving pictures")), camera=True)
         elif event.kind == "camera-ok":
             self.camera_failed = False
             self.clear_banner()
         elif event.kind == "hardware-error":
+            log.warning("hardware error: %s", event.message)
             self.report_error(_("Hardware error: {error}. Use the screen.").format(
-                error=event.message))
+                error=_("a button, the light bar or the buzzer could not be started")))
         elif event.kind == "job" and event.callback is not None:
             event.callback(event.value, event.error)
 
@@ -381,6 +400,18 @@ class CompanionApp(App):
         else:
             self.camera_texture.ask_update(lambda *a: None)
             self.property("camera_texture").dispatch(self)
+
+    def when_fresh_frame(self, callback: Any) -> None:
+        """``callback(frame)`` with the first camera frame whose capture begins after now (a
+        read after a move must see the move), or ``callback(None)`` when none comes in time.
+
+        Without a camera worker (a still picture put in ``last_frame``) the callback gets that
+        picture at once: nothing newer can come.
+        """
+        if self.camera is None:
+            callback(self.last_frame)
+            return
+        self.fresh_frames.wait(callback)
 
     def run_in_background(self, work: Any, callback: Any, *, name: str = "job") -> None:
         """Run ``work`` on a thread; ``callback(value, error)`` runs later in the pump, guarded:
@@ -464,6 +495,13 @@ class CompanionApp(App):
     def clear_banner(self) -> None:
         self.banner_text = ""
 
+    def show_notice(self, message: str) -> None:
+        log.info("%s", message)
+        self.notice_text = message
+
+    def clear_notice(self) -> None:
+        self.notice_text = ""
+
     # --- navigation and the session ------------------------------------------------------------
     def current_screen(self) -> Any:
         if self.root is None:
@@ -477,8 +515,11 @@ class CompanionApp(App):
         if name in ("home", "setup", "history"):
             self.finish_if_over()
         manager = self.root.ids.manager
+        if manager.current != name:
+            self.clear_notice()
         manager.current = name
         self._camera_for(name)
+        self._update_undo()
         screen = self._screens[name]
         self.screen_title = screen.title()
         refresh = getattr(screen, "refresh", None)
@@ -486,20 +527,26 @@ class CompanionApp(App):
             refresh()
         if remember and self.session is not None and name in GAME_SCREENS.values():
             services.set_meta(self.journal, self.session, "screen", name)
+            services.mark_in_use(self.journal, self.session)
 
     def resume_or_home(self) -> None:
-        """Start where the last unfinished game was left, else on the home screen."""
+        """Start in the unfinished game last on screen, on its screen; else on Home."""
         try:
-            game_id = services.latest_unfinished(self.journal)
+            game_id = services.unfinished_in_use(self.journal)
         except Exception as exc:
-            self.report_error(_("Journal error: {error}").format(error=exc))
+            from ui.refusals import journal_words
+
+            self.report_error(_("Journal error: {error}").format(error=journal_words(exc)))
             game_id = None
         if game_id is not None:
             try:
                 self.open_game(game_id)
                 return
             except Exception as exc:
-                self.report_error(_("Could not resume the last game: {error}").format(error=exc))
+                from ui.refusals import journal_words
+
+                self.report_error(_("Could not resume the last game: {error}").format(
+                    error=journal_words(exc)))
         self.show("home", remember=False)
 
     def finish_if_over(self) -> None:
@@ -515,7 +562,9 @@ class CompanionApp(App):
             if not getattr(session, "is_finished", False):
                 session.finish()
         except Exception as exc:  # the game stays unfinished in the journal; nothing is lost
-            self.report_error(_("Journal error: {error}").format(error=exc))
+            from ui.refusals import journal_words
+
+            self.report_error(_("Journal error: {error}").format(error=journal_words(exc)))
             return
         self.session = None
         self.revision += 1
@@ -528,6 +577,22 @@ class CompanionApp(App):
             screen = GAME_SCREENS[session.game]
         self.revision += 1
         self.show(screen, remember=False)
+        services.mark_in_use(self.journal, session)
+
+    def end_unfinished(self, game_id: Any) -> None:
+        """End an unfinished game where it stands (from History): it becomes history."""
+        services.end_unfinished(self.journal, game_id)
+        self._forget_game(game_id)
+
+    def delete_unfinished(self, game_id: Any) -> None:
+        """Delete an unfinished game and its moves (from History)."""
+        services.delete_unfinished(self.journal, game_id)
+        self._forget_game(game_id)
+
+    def _forget_game(self, game_id: Any) -> None:
+        if self.session is not None and services.session_game_id(self.session) == game_id:
+            self.session = None
+        self.revision += 1
 
     def new_game(self, game: str, players: list[str], options: dict[str, Any],
                  *, colours: list[str] | None = None) -> None:
@@ -548,28 +613,60 @@ class CompanionApp(App):
         try:
             self.session.apply(event)
         except CompanionError as exc:
-            self.report_error(_("Not accepted: {error}").format(error=exc))
+            from ui.refusals import refusal_words
+
+            # the engine's English (with the record's notation) is for the log; the players
+            # read what the move breaks, in their words
+            log.info("the rules refused %r: %s", event, exc)
+            self.report_error(_("Not accepted: {error}").format(
+                error=refusal_words(self.session.game, event, exc)))
             return False
+        self.clear_notice()  # what an undo took back is past once the game moves on
         self.revision += 1
         if self.banner_text.startswith(_("Not accepted: {error}").split("{")[0]):
             self.clear_banner()
         return True
 
+    def game_on_screen(self) -> Any:
+        """The session, when its game's own screen is the one shown (else None): what Undo
+        and the panel's undo button act on, never a game the players cannot see."""
+        session = self.session
+        if session is None or self.root is None:
+            return None
+        if self.root.ids.manager.current != GAME_SCREENS.get(session.game):
+            return None
+        return session
+
+    def _update_undo(self) -> None:
+        session = self.game_on_screen()
+        offered = bool(session is not None and not getattr(session, "is_finished", False)
+                       and session.events)
+        if offered != self.undo_offered:
+            self.undo_offered = offered
+
     def undo(self) -> bool:
-        if self.session is None or not list(self.session.events):
+        """Take back the last move of the game on screen, and say what it was."""
+        session = self.game_on_screen()
+        if session is None or not session.events:
             return False
         from companion.errors import CompanionError
+        from ui.undo_words import undone_text
 
         try:
-            self.session.undo()
+            dropped = session.undo()
         except CompanionError as exc:
-            self.report_error(_("Cannot undo: {error}").format(error=exc))
+            log.warning("undo refused: %s", exc)
+            self.report_error(_("Cannot undo: {error}").format(
+                error=_("the journal could not take the move back")))
             return False
+        #: the event the last undo took back (a screen shows its player again)
+        self.last_undone = dict(dropped or {})
         self.revision += 1
         screen = self.current_screen()
         on_undo = getattr(screen, "on_undo", None)
         if callable(on_undo):
             on_undo()
+        self.show_notice(undone_text(session.game, self.last_undone))
         return True
 
     def result(self) -> dict[str, Any]:

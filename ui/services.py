@@ -91,12 +91,34 @@ def resume_session(journal: Any, game_id: Any) -> Any:
     return _session_class().resume(journal, game_id)
 
 
-def latest_unfinished(journal: Any) -> Any:
-    """The id of the newest unfinished game, or None."""
-    found = journal.latest_unfinished()
-    if found is None:
+#: the journal meta key of the time a game's screen was last shown (UTC, ISO 8601)
+IN_USE_KEY = "in-use"
+
+
+def mark_in_use(journal: Any, session: Any) -> None:
+    """Note that ``session``'s game is the one on screen now: a restart comes back to it."""
+    from datetime import UTC, datetime
+
+    set_meta(journal, session, IN_USE_KEY, datetime.now(UTC).isoformat())
+
+
+def unfinished_in_use(journal: Any) -> Any:
+    """The id of the unfinished game last on screen, or None.
+
+    Not the most recently started one: players go back to an older game (from History or
+    Home), and a restart must bring back the game they were playing. A game never marked
+    (journaled before the mark existed) counts as in use when it was started.
+    """
+    games = list(journal.games(finished=False))
+    if not games:
         return None
-    return getattr(found, "game_id", getattr(found, "id", found))
+
+    def last_used(game: Any) -> tuple[str, int]:
+        meta = getattr(game, "meta", None) or {}
+        stamp = meta.get(IN_USE_KEY) or game.started.isoformat()
+        return str(stamp), int(game.id)
+
+    return max(games, key=last_used).id
 
 
 def game_summaries(journal: Any) -> list[dict[str, Any]]:
@@ -114,6 +136,19 @@ def game_summaries(journal: Any) -> list[dict[str, Any]]:
                 "over": bool(getattr(item, "finished", getattr(item, "over", False))),
             })
     return out
+
+
+def end_unfinished(journal: Any, game_id: Any) -> None:
+    """Close an unfinished game with its result as it stands (the players stopped playing):
+    it becomes history."""
+    session = resume_session(journal, game_id)
+    session.finish()
+    set_meta(journal, session, "ended", "by the players")
+
+
+def delete_unfinished(journal: Any, game_id: Any) -> None:
+    """Remove an unfinished game and its moves from the journal."""
+    journal.delete_unfinished(game_id)
 
 
 def session_game_id(session: Any) -> Any:

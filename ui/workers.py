@@ -81,15 +81,18 @@ class FrameQueue(queue.Queue[Any]):
         self.is_current: Callable[[Any], bool] | None = None
         #: the scene of the last frame handed out (None: none, or a camera without scenes)
         self.handed_scene: Any = None
+        #: when the capture of the last frame handed out began (time.monotonic), or None
+        self.handed_taken: float | None = None
 
-    def put_frame(self, frame: Any, scene: Any = None) -> None:
-        """Queue ``frame`` (rendered for ``scene``), dropping a frame nobody has taken yet."""
+    def put_frame(self, frame: Any, scene: Any = None, taken: float | None = None) -> None:
+        """Queue ``frame`` (rendered for ``scene``, its capture begun at ``taken``), dropping
+        a frame nobody has taken yet."""
         try:
-            self.put_nowait((frame, scene))
+            self.put_nowait((frame, scene, taken))
         except queue.Full:
             self.discard()
             try:
-                self.put_nowait((frame, scene))
+                self.put_nowait((frame, scene, taken))
             except queue.Full:  # another producer won the slot; the newest frame is there
                 pass
 
@@ -104,9 +107,10 @@ class FrameQueue(queue.Queue[Any]):
         deadline = None if timeout is None else time.monotonic() + timeout
         while True:
             left = None if deadline is None else max(0.0, deadline - time.monotonic())
-            frame, scene = super().get(block, left)
+            frame, scene, taken = super().get(block, left)
             if self.scene_is_current(scene):
                 self.handed_scene = scene
+                self.handed_taken = taken
                 return frame
             log.debug("dropped a camera frame of another scene")
 
@@ -231,7 +235,9 @@ class CameraWorker(Closing):
                     log.exception("preparing a camera frame failed")
                     continue
             if self._wanted.is_set():  # paused meanwhile: this frame is already old
-                self.frames.put_frame(frame, scene)
+                # stamped with the moment its read began: a read asked for after a tap takes
+                # only a frame begun after it (ui.fresh_frames)
+                self.frames.put_frame(frame, scene, started)
             self._stop.wait(max(0.0, self.interval - (time.monotonic() - started)))
 
     def _close_source(self) -> None:

@@ -123,7 +123,8 @@ def test_a_camera_that_cannot_open_is_named_on_the_banner(make_driver, monkeypat
     assert "tap" in screen.status.lower()
 
 
-def test_a_demo_frame_that_fails_to_render_is_named_on_the_banner(make_driver, monkeypatch):
+def test_a_demo_frame_that_fails_to_render_is_worded_on_the_banner_and_named_in_the_log(
+        make_driver, monkeypatch, caplog):
     import ui.demo
 
     def broken(self, state):
@@ -134,7 +135,11 @@ def test_a_demo_frame_that_fails_to_render_is_named_on_the_banner(make_driver, m
     _start_indigo(driver)
     app = driver.app
     assert driver.wait_for(lambda: "Camera error" in app.banner_text, frames=5000)
-    assert "rendering the frame failed: the art pack has no tile faces" in app.banner_text
+    # the players read what happened in their words; the camera's own line is for the log
+    assert "it stopped giving pictures" in app.banner_text
+    assert "art pack" not in app.banner_text
+    assert any("rendering the frame failed: the art pack has no tile faces" in r.getMessage()
+               for r in caplog.records)
     assert app.camera.is_running  # it keeps trying, slowly; the app keeps running
     driver.pump(5)
 

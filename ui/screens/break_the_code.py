@@ -439,8 +439,7 @@ class BreakTheCodeScreen(BaseScreen):
         self.entering = None
         note, self.entry_note = self.entry_note, ""
         if self.app.apply(event) and note:
-            self.status = note + "\n" + _("{player}: ask a card or guess").format(
-                player=self.state().current_player)
+            self.status = note  # the prompt naming the first to ask follows it
         self.refresh()
 
     def deal(self) -> None:
@@ -550,8 +549,9 @@ class BreakTheCodeScreen(BaseScreen):
         state = self.state()
         mover = state.current_player
         self._private_racks(panel)
-        panel.add_widget(self._label(self.status or _("{player}: ask a card or guess").format(
-            player=mover)))
+        # what the last question got stays up, and under it whose turn it is now
+        prompt = _("{player}: ask a card or guess").format(player=mover)
+        panel.add_widget(self._label("\n".join(filter(None, (self.status, prompt)))))
         grid = GridLayout(cols=4 if self.portrait else 6, spacing=4, size_hint_y=None,
                           row_default_height=min_target_px(), row_force_default=True)
         grid.bind(minimum_height=grid.setter("height"))

@@ -153,11 +153,24 @@ class EnigmaScreen(BaseScreen):
         panel.add_widget(go)
 
     def choose(self, player: str, category: str, state: str) -> None:
+        holder = next((p for p, c in self.choices.items() if c == category and p != player),
+                      None)
+        if state == "down" and holder is not None:
+            # the rules give a category to one player a round: refused now, in the players'
+            # words, not after the timer has run at "Round done"
+            self.status = _("{holder} has already picked {category}: {player}, pick another "
+                            "one").format(holder=holder, category=category_name(category),
+                                          player=player)
+            self.build_panel()
+            return
         if state == "down":
             self.choices[player] = category
         else:
             self.choices.pop(player, None)
         self._remember()
+        if self.status:  # a refusal or a reminder said before is settled
+            self.status = ""
+            self.build_panel()
 
     def _remember(self) -> None:
         """Keep the round being entered in the journal's meta: a restart comes back to it."""
@@ -253,7 +266,7 @@ class EnigmaScreen(BaseScreen):
 
     def begin_solve(self) -> None:
         players = self.players()
-        if len(self.choices) != len(players):
+        if len(self.choices) != len(players) or len(set(self.choices.values())) != len(players):
             self.status = _("Every player picks a category first")
             self.build_panel()
             return
@@ -479,16 +492,22 @@ class EnigmaScreen(BaseScreen):
 
     def read_tile(self) -> None:
         app = self.app
-        frame = app.last_frame
-        if app.camera is None or app.camera_failed or frame is None:
+        if app.camera is None or app.camera_failed or app.last_frame is None:
             self.status = _("No camera: choose the tile and its square")
             return
-        state = self.state()
+        self.status = _("Reading the table…")
+        # the tile was put down just now: the picture read is one taken after this tap
+        app.when_fresh_frame(self._read_frame)
+
+    def _read_frame(self, frame: Any) -> None:
+        app, state = self.app, self.state()
+        if frame is None or state is None or self.phase != "place":
+            self.status = _("No camera: choose the tile and its square")
+            return
         category = dict(state.choices).get(self.solver(), "")
         catalogue = self.catalogue()
         from ui.reading import read_enigma_frame
 
-        self.status = _("Reading the table…")
         app.run_in_background(
             lambda: read_enigma_frame(frame, app.cfg, state, category=category,
                                       catalogue=catalogue),
@@ -681,8 +700,8 @@ def enigma_problem_text(problem: str, seen: int = 0) -> str:
 
 def enigma_refusal_text(error: BaseException) -> str:
     """Why the table reader would not read a picture: a picture it cannot use (its check of
-    exposure, noise, colour and focus) is worded by the refusal's reason; the reader's own
-    line (English) stays for the other refusals."""
+    exposure, noise, colour and focus) is worded by the refusal's reason, the others by
+    :func:`ui.refusals.table_refusal_words`; the reader's own line (English) is logged."""
     worded = {
         "overexposed": _("the picture of the table is too bright: less light or a shorter "
                          "exposure, no lamp reflected in the tiles"),
@@ -696,7 +715,9 @@ def enigma_refusal_text(error: BaseException) -> str:
                      "still"),
     }.get(str(getattr(error, "reason", "")))
     if worded is None:
-        return str(error)
+        from ui.refusals import table_refusal_words
+
+        return table_refusal_words(error)
     log.info("the table reader refused a picture: %s", error)
     return worded
 

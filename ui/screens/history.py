@@ -8,6 +8,7 @@ from kivy.properties import StringProperty
 
 from ui import services
 from ui.i18n import _, ngettext
+from ui.refusals import journal_words
 from ui.screens.base import PLAYER_COLOURS, BaseScreen, colour_rgba
 from ui.touch import min_target_px
 from ui.widgets.buttons import TouchButton, TouchToggle
@@ -29,7 +30,7 @@ class HistoryScreen(BaseScreen):
         try:
             summaries = list(self.app.journal.games())
         except Exception as exc:
-            self.detail = _("Journal error: {error}").format(error=exc)
+            self.detail = _("Journal error: {error}").format(error=journal_words(exc))
             return
         summaries.sort(key=lambda s: s.id, reverse=True)
         for summary in summaries[:50]:
@@ -41,6 +42,8 @@ class HistoryScreen(BaseScreen):
             b.bind(on_press=lambda _b, s=summary: self.select(s))
             self.game_buttons[summary.id] = b
             games.add_widget(b)
+        self.selected = None
+        self._offer_unfinished(False)
         if summaries:
             self.game_buttons[summaries[0].id].state = "down"
             self.select(summaries[0])
@@ -48,8 +51,14 @@ class HistoryScreen(BaseScreen):
             self.detail = _("No games yet")
             self.ids.plot.series = {}
 
+    def _offer_unfinished(self, unfinished: bool) -> None:
+        """Continue, end and delete are for an unfinished game only (history stays)."""
+        for name in ("open_button", "end_button", "delete_button"):
+            self.ids[name].disabled = not unfinished
+
     def select(self, summary: Any) -> None:
         self.selected = summary
+        self._offer_unfinished(not summary.finished)
         events = self.app.journal.events(summary.id)
         colours = self.app.journal.get_meta(summary.id, "colours") or ""
         names = colours.split(",") if colours else list(PLAYER_COLOURS)
@@ -57,7 +66,7 @@ class HistoryScreen(BaseScreen):
             results = services.replay_events(summary.game, list(summary.players),
                                              dict(summary.options), events)
         except Exception as exc:  # a record the engine refuses is still listed
-            self.detail = _("Cannot replay: {error}").format(error=exc)
+            self.detail = _("Cannot replay: {error}").format(error=journal_words(exc))
             self.ids.plot.series = {}
             return
         series = {p: [r.get("scores", {}).get(p, 0) for r in results] for p in summary.players}
@@ -74,12 +83,50 @@ class HistoryScreen(BaseScreen):
             names=", ".join(winners) or "-")
         self.detail = "; ".join((ngettext("{n} event", "{n} events", len(events)).format(
             n=len(events)), won))
-        self.ids.open_button.disabled = bool(summary.finished)
 
     def open_selected(self) -> None:
         summary = getattr(self, "selected", None)
         if summary is not None and not summary.finished:
             self.app.open_game(summary.id)
+
+    def _named(self, summary: Any) -> dict[str, str]:
+        return {"game": GAME_NAMES.get(summary.game, summary.game),
+                "players": ", ".join(summary.players)}
+
+    def ask_end(self) -> None:
+        """Ask before the selected unfinished game is ended (it becomes history)."""
+        summary = getattr(self, "selected", None)
+        if summary is None or summary.finished:
+            return
+        from ui.widgets.confirm import Confirm
+
+        self.confirm = Confirm(
+            _("End {game} of {players}? It goes to the finished games with the score as it "
+              "stands.").format(**self._named(summary)),
+            _("End the game"), lambda: self._change(self.app.end_unfinished, summary.id))
+        self.confirm.open()
+
+    def ask_delete(self) -> None:
+        """Ask before the selected unfinished game and its moves are deleted."""
+        summary = getattr(self, "selected", None)
+        if summary is None or summary.finished:
+            return
+        from ui.widgets.confirm import Confirm
+
+        self.confirm = Confirm(
+            _("Delete {game} of {players} and all its moves? This cannot be "
+              "undone.").format(**self._named(summary)),
+            _("Delete the game"), lambda: self._change(self.app.delete_unfinished, summary.id))
+        self.confirm.open()
+
+    def _change(self, action: Any, game_id: Any) -> None:
+        try:
+            action(game_id)
+        except Exception as exc:  # the journal refused: the game is as it was
+            self.refresh()
+            self.detail = _("Journal error: {error}").format(error=journal_words(exc))
+            return
+        self.refresh()
 
 
 __all__ = ["HistoryScreen", "TouchButton"]

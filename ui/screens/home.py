@@ -27,7 +27,7 @@ class HomeScreen(BaseScreen):
         self.resume_text = ""
         self._resume_id = None
         try:
-            game_id = services.latest_unfinished(app.journal)
+            game_id = services.unfinished_in_use(app.journal)
         except Exception:
             game_id = None
         if game_id is not None:

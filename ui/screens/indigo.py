@@ -105,14 +105,20 @@ class IndigoScreen(BaseScreen):
     # --- a turn -----------------------------------------------------------------------------
     def read_board(self) -> None:
         app = self.app
-        frame = app.last_frame
-        if app.camera is None or app.camera_failed or frame is None:
+        if app.camera is None or app.camera_failed or app.last_frame is None:
             self.status = _("No camera: tap the cell where the tile was put")
             return
-        state = self.state()
+        self.status = _("Reading the board…")
+        # the tile was put down just now: the picture read is one taken after this tap
+        app.when_fresh_frame(self._read_frame)
+
+    def _read_frame(self, frame: Any) -> None:
+        app, state = self.app, self.state()
+        if frame is None or state is None:
+            self.status = _("No camera: tap the cell where the tile was put")
+            return
         from ui.reading import read_indigo_frame
 
-        self.status = _("Reading the board…")
         app.run_in_background(lambda: read_indigo_frame(frame, app.cfg, state),
                               self._read_done, name="read-indigo")
 
@@ -271,7 +277,7 @@ def broken_rule_text(error: Exception) -> str:
 
 def refusal_text(error: BaseException) -> str:
     """Why the board could not be read: a refused picture (``vision.picture``'s reasons) in the
-    player's language, anything else as its own line."""
+    player's language, anything else by :func:`ui.refusals.table_refusal_words`."""
     worded = {
         "overexposed": _("the picture is too bright: less light, and no lamp reflected in "
                          "the board"),
@@ -283,7 +289,9 @@ def refusal_text(error: BaseException) -> str:
         "blurred": _("the picture is out of focus: refocus, or hold the camera still"),
     }.get(str(getattr(error, "reason", "")))
     if worded is None:
-        return str(error)
+        from ui.refusals import table_refusal_words
+
+        return table_refusal_words(error)
     log.info("the board reader refused a picture: %s", error)
     return worded
 

@@ -143,8 +143,28 @@ class SecondChanceScreen(BaseScreen):
 
     def on_kv_post(self, base_widget: Any) -> None:
         self.ids.sheet.bind(on_square=lambda _w, sq: self.tap_square(sq))
-        self.app.bind(revision=lambda *_a: self.refresh() if self.manager and
-                      self.manager.current == self.name else None)
+        self.app.bind(revision=lambda *_a: self._on_revision())
+
+    def _on_revision(self) -> None:
+        # the player the next action is for is chosen before anything is drawn: the tabs,
+        # the prompt, the sheet and every button then belong to the same player
+        if self.manager is None or self.manager.current != self.name:
+            return
+        self._drawn_viewer = self.viewer = self.player_to_act()
+        self.refresh()
+
+    def on_undo(self) -> None:
+        # the player whose move was taken back is the one to make it again
+        player = self.app.last_undone.get("player")
+        state = self.state()
+        if state is not None and player in [p.name for p in state.players]:
+            self.viewer = player
+
+    def on_viewer(self, _screen: Any, viewer: str) -> None:
+        # whoever changes the viewer, the screen shows them before the next tap can act
+        if viewer != getattr(self, "_drawn_viewer", None) and self.manager is not None \
+                and self.manager.current == self.name:
+            self.refresh()
 
     def state(self) -> Any:
         session = self.app.session
@@ -207,17 +227,31 @@ class SecondChanceScreen(BaseScreen):
         return self.app.camera is not None and not self.app.camera_failed
 
     def read_sheet(self) -> None:
-        frame = self.app.last_frame
+        if self.app.last_frame is None:
+            self.status = _("No camera picture yet: tap the squares instead")
+            return
+        self.status = _("Reading the sheet…")
+        # the card was drawn just now: the picture read is one taken after this tap, and what
+        # it shows is for the player on screen now
+        player = self.viewer
+        self.app.when_fresh_frame(lambda frame: self._read_sheet_frame(player, frame))
+
+    def _read_sheet_frame(self, player: str, frame: Any) -> None:
+        state = self.state()
+        if state is None or player != self.viewer:
+            return  # another sheet is on screen: this one's read would be drawn on it
         if frame is None:
             self.status = _("No camera picture yet: tap the squares instead")
             return
-        accepted = {tuple(c) for c in self.state().player(self.viewer).grid.filled_cells}
+        accepted = {tuple(c) for c in state.player(player).grid.filled_cells}
         from ui.reading import read_sheet_frame
 
-        self.status = _("Reading the sheet…")
         cfg = self.app.cfg
-        self.app.run_in_background(lambda: read_sheet_frame(frame, accepted, cfg=cfg),
-                                   self._read_done, name="read-sheet")
+        self.app.run_in_background(
+            lambda: read_sheet_frame(frame, accepted, cfg=cfg),
+            lambda reading, error: (self._read_done(reading, error)
+                                    if player == self.viewer else None),
+            name="read-sheet")
 
     def _read_done(self, reading: Any, error: BaseException | None) -> None:
         from companion.second_chance.grid import in_grid
@@ -278,20 +312,32 @@ class SecondChanceScreen(BaseScreen):
 
     def read_card(self) -> None:
         """Read the card under the camera: the next revealed card, or the second chance."""
-        frame = self.app.last_frame
-        if frame is None:
+        if self.app.last_frame is None:
+            self.status = _("No camera picture yet: tap the card instead")
+            return
+        self.status = _("Reading the card…")
+        # the card was turned up just now: the picture read is one taken after this tap
+        self.app.when_fresh_frame(self._read_card_frame)
+
+    def _read_card_frame(self, frame: Any) -> None:
+        if frame is None or self.state() is None:
             self.status = _("No camera picture yet: tap the card instead")
             return
         from ui.reading import read_card_frame
 
-        self.status = _("Reading the card…")
         self.app.run_in_background(lambda: read_card_frame(frame), self._card_done,
                                    name="read-card")
 
     def _card_done(self, reading: Any, error: BaseException | None) -> None:
         if error is not None:
+            log.info("the card reader refused a picture: %s", error)
+            reason = getattr(error, "reason", "")
+            worded = {
+                "no-card": _("no card in view: lay it flat under the camera"),
+                "no-shape": _("the card's squares are not clear: a sharper picture"),
+            }.get(reason) or refusal_text(reason) or _("the camera cannot use this picture")
             self.status = _("Could not read the card ({error}); tap it in the list").format(
-                error=error)
+                error=worded)
             return
         from companion.second_chance import parse_shape
 
@@ -350,7 +396,8 @@ class SecondChanceScreen(BaseScreen):
             self.solo_series()
         names = [p.name for p in state.players]
         if self.viewer not in names:
-            self.viewer = names[0]
+            self._drawn_viewer = self.viewer = names[0]
+        self._drawn_viewer = self.viewer
         if self.app.table is not None:
             self.app.table.sync(state)
             self.app.table.show_sheet(self.viewer, self.player_tiles(self.viewer))
@@ -383,10 +430,10 @@ class SecondChanceScreen(BaseScreen):
             tabs.add_widget(t)
 
     def view(self, name: str) -> None:
-        self.viewer = name
         self.ids.sheet.selected = []
         self.ids.sheet.ghost = []
         self.ids.sheet.doubtful = []
+        self._drawn_viewer = self.viewer = name
         self.refresh()
 
     def _show_sheet(self) -> None:
@@ -441,24 +488,36 @@ class SecondChanceScreen(BaseScreen):
         return [list(c) for c in self.ids.sheet.selected]
 
     def _apply(self, event: dict[str, Any]) -> bool:
-        if self.app.apply(event):
-            self.ids.sheet.selected = []
-            self.ids.sheet.ghost = []
-            self.ids.sheet.doubtful = []
-            self._next_viewer()
+        sheet = self.ids.sheet
+        selected, ghost, doubtful = sheet.selected, sheet.ghost, sheet.doubtful
+        sheet.selected, sheet.ghost, sheet.doubtful = [], [], []
+        if self.app.apply(event):  # redraws the screen for the next player to act
             return True
+        sheet.selected, sheet.ghost, sheet.doubtful = selected, ghost, doubtful
         return False
 
-    def _next_viewer(self) -> None:
+    def player_to_act(self) -> str:
+        """The player the next action is for: the one on screen while they still have
+        something to do, else the first in seat order who has (the first player when nobody
+        has: a reveal is for the table)."""
         state = self.state()
-        if state is None or state.over:
-            return
-        for p in state.players:
-            waiting = (not p.started) if not all(q.started for q in state.players) else (
-                state.revealed is not None and not p.resolved and not p.is_out)
-            if waiting:
-                self.viewer = p.name
-                return
+        if state is None:
+            return self.viewer
+        names = [p.name for p in state.players]
+        if state.over:
+            return next((p.name for p in state.players if state.may_write_bonus(p.name)),
+                        self.viewer if self.viewer in names else names[0])
+        starting = not all(p.started for p in state.players)
+
+        def waiting(p: Any) -> bool:
+            if starting:
+                return not p.started
+            return (state.revealed is not None and not state.round_complete
+                    and not p.resolved and not p.is_out)
+
+        ordered = sorted(state.players, key=lambda p: p.name != self.viewer)
+        return next((p.name for p in ordered if waiting(p)),
+                    self.viewer if self.viewer in names else names[0])
 
     # --- start --------------------------------------------------------------------------------
     def _panel_start(self, panel: Any) -> None:
@@ -604,17 +663,18 @@ class SecondChanceScreen(BaseScreen):
         self.refresh()
 
     def draw_second(self) -> None:
-        cells = self.selection() or [list(c) for c in self.ids.sheet.ghost]
-        card = self.second_card
-        if self._apply({"type": "second-chance", "player": self.viewer, "card": card.text,
-                        "cells": cells}):
-            self.second_card = None
+        self._apply_second(self.selection() or [list(c) for c in self.ids.sheet.ghost])
 
     def drop_out(self) -> None:
-        card = self.second_card
-        if self._apply({"type": "second-chance", "player": self.viewer, "card": card.text,
-                        "cells": None}):
-            self.second_card = None
+        self._apply_second(None)
+
+    def _apply_second(self, cells: list[list[int]] | None) -> None:
+        # the card is put away before the apply redraws the screen for the next player, who
+        # must not see this one's second-chance card as theirs
+        card, self.second_card = self.second_card, None
+        if not self._apply({"type": "second-chance", "player": self.viewer, "card": card.text,
+                            "cells": cells}):
+            self.second_card = card
 
     def _panel_out(self, panel: Any) -> None:
         state = self.state()

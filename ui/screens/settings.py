@@ -9,6 +9,7 @@ when their settings change.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from kivy.properties import StringProperty
@@ -20,6 +21,8 @@ from ui.screens.base import BaseScreen
 from ui.touch import min_target_px
 from ui.widgets.buttons import TouchButton, TouchToggle
 
+log = logging.getLogger(__name__)
+
 CAMERA_SOURCES = ("auto", "picamera2", "usb", "render")
 #: the camera sources a player reads in words; the others are names of the hardware interface
 CAMERA_SOURCE_NAMES = {"auto": N_("auto")}
@@ -27,6 +30,27 @@ PIN_SETTINGS = (("buzzer_pin", N_("Buzzer")), ("confirm_pin", N_("Confirm button
                 ("undo_pin", N_("Undo button")))
 LIGHT_BARS = (("leds", N_("LED bar")), ("ws2812", N_("WS2812 strip")))
 BCM_PINS = range(2, 28)  # the loader's own range refuses anything else anyway
+
+
+def config_refusal_words(message: str, labels: dict[str, str]) -> str:
+    """The config loader's refusal (English, with the config's keys: "settings:
+    gpio.undo_pin = 99 is out of range (allowed an integer 2..27)") in the players' words,
+    with each key named as its row on this screen (``labels``: key -> the row's label)."""
+    import re
+
+    def named(key: str) -> str:
+        return labels.get(key, _("this setting"))
+
+    clash = re.search(r"(\S+) = (\S+) clashes with (\S+) =", message)
+    if clash:
+        return _("Not kept: GPIO {pin} would be used twice, by {one} and {other}").format(
+            pin=clash[2], one=named(clash[1]), other=named(clash[3]))
+    limits = re.search(r"(\S+) = \S+ is out of range \(allowed an? \w+ "
+                       r"([-\d.]+)\.\.([-\d.]+)\)", message)
+    if limits:
+        return _("Not kept: {setting} goes from {low} to {high}").format(
+            setting=named(limits[1]), low=limits[2], high=limits[3])
+    return _("Not kept: this value is not allowed")
 
 
 class SettingsScreen(BaseScreen):
@@ -40,6 +64,9 @@ class SettingsScreen(BaseScreen):
         box.clear_widgets()
         cfg = self.app.cfg
         self.rows: dict[str, Any] = {}
+        #: each setting's key (as the config loader names it) -> its row's label, to word a
+        #: refusal
+        self.labels: dict[str, str] = {}
         self._stepper(box, "timer", "duration_s", _("Sand timer"), cfg.timer.duration_s, 5,
                       shown_as=_("{n} s"))
         self._choices(box, "app", "language", _("Language"), list(LANGUAGES),
@@ -83,6 +110,7 @@ class SettingsScreen(BaseScreen):
         for w in (minus, shown, plus):
             row.add_widget(w)
         self.rows["gpio.light_bar_pins"] = (minus, shown, plus)
+        self.labels["gpio.light_bar_pins"] = _("Light bar LEDs")
         for i, pin in enumerate(pins):
             self._pin_in_list(box, "light_bar_pins", i, _("Light bar LED {n}").format(n=i + 1),
                               pin)
@@ -111,6 +139,7 @@ class SettingsScreen(BaseScreen):
         for w in (minus, shown, plus):
             row.add_widget(w)
         self.rows[f"{section}.{key}"] = (minus, shown, plus)
+        self.labels[f"{section}.{key}"] = label
 
     def _pin_in_list(self, box: Any, key: str, index: int, label: str, value: int) -> None:
         row = self._row(box, label)
@@ -129,6 +158,7 @@ class SettingsScreen(BaseScreen):
         for w in (minus, shown, plus):
             row.add_widget(w)
         self.rows[f"gpio.{key}[{index}]"] = (minus, shown, plus)
+        self.labels[f"gpio.{key}[{index}]"] = label
 
     def _choices(self, box: Any, section: str, key: str, label: str, values: list[str],
                  current: str, *, labels: dict[str, str] | None = None) -> None:
@@ -151,7 +181,8 @@ class SettingsScreen(BaseScreen):
         try:
             config_from_dict(overrides, source="settings")
         except ConfigError as exc:
-            self.message = str(exc)
+            log.info("the settings refused %s.%s = %r: %s", section, key, value, exc)
+            self.message = config_refusal_words(str(exc), getattr(self, "labels", {}))
             return
         self.message = ""
         self.app.save_settings(section, key, value)

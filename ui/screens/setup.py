@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from kivy.properties import ListProperty, NumericProperty, StringProperty
@@ -12,6 +13,8 @@ from ui.i18n import _, ngettext
 from ui.screens.base import PLAYER_COLOURS, BaseScreen, colour_rgba
 from ui.touch import min_target_px
 from ui.widgets.buttons import TouchButton, TouchToggle
+
+log = logging.getLogger(__name__)
 
 #: game -> (fewest, most) players, as records.md settles them
 PLAYER_RANGE = {"indigo": (2, 4), "enigma": (2, 4), "second-chance": (1, 6),
@@ -168,5 +171,7 @@ class SetupScreen(BaseScreen):
                 self.app.save_settings("timer", "duration_s", int(self.timer_s))
         try:
             self.app.new_game(self.game, names, options, colours=colours)
-        except Exception as exc:  # shown to the players; nothing was journaled
-            self.message = _("Cannot start: {error}").format(error=exc)
+        except Exception as exc:  # nothing was journaled; the error's English is logged
+            log.warning("could not start %s for %s with %s: %s", self.game, names, options, exc)
+            self.message = _("Cannot start: {error}").format(
+                error=_("the rules do not allow these players or options"))

@@ -1,0 +1,169 @@
+"""Flows at the table that went wrong in play (issue 23): a category taken twice, undo, the
+game a restart comes back to, a read after a move, unfinished games in History."""
+
+from __future__ import annotations
+
+import pytest
+
+pytestmark = pytest.mark.ui
+
+
+def _start(driver, game_button):
+    driver.tap(driver.screen("home").ids[game_button])
+    driver.tap(driver.screen("setup").ids.start_button)
+    assert driver.app.session is not None
+
+
+def _button(panel, text):
+    return next(w for w in panel.walk() if getattr(w, "text", None) == text
+                and hasattr(w, "on_press"))
+
+
+def test_enigma_refuses_a_category_taken_when_the_second_player_picks_it(make_driver):
+    driver = make_driver()
+    _start(driver, "game_enigma")
+    screen = driver.screen("enigma")
+    ana, ben, *_rest = driver.app.session.players
+    driver.tap(screen.choice_toggles[(ana, "weight")])
+    driver.tap(screen.choice_toggles[(ben, "weight")])
+    assert screen.choices == {ana: "weight"}
+    assert screen.choice_toggles[(ben, "weight")].state == "normal"
+    assert screen.choice_toggles[(ana, "weight")].state == "down"
+    said = " ".join(driver.texts())
+    assert f"{ana} has already picked Weight" in said and "rule" not in said
+    driver.tap(screen.choice_toggles[(ben, "conduit")])
+    assert screen.choices == {ana: "weight", ben: "conduit"}
+    assert "already picked" not in " ".join(driver.texts())
+
+
+def _place_indigo_tile(driver):
+    from companion.indigo.state import all_legal_placements
+
+    screen = driver.screen("indigo")
+    placement = all_legal_placements(screen.state())[0]
+    screen.ids.board.dispatch("on_cell", placement.cell)  # what a tap on the hexagon does
+    driver.pump(2)
+    driver.tap(next(c for c in screen.picker.choices
+                    if placement.tile.same_pattern(type(placement.tile)(c.kind, c.rotation))))
+    assert driver.wait_for(lambda: screen.proposal is not None)
+    driver.tap(screen.ids.confirm_button)
+
+
+def test_undo_is_offered_only_on_the_game_screen_and_says_what_it_took_back(make_driver):
+    driver = make_driver()
+    _start(driver, "game_indigo")
+    _place_indigo_tile(driver)
+    session = driver.app.session
+    undo = driver.app.root.ids.undo_button
+    panel_undo = driver.app.root.panel.buttons["undo"]
+    home = driver.screen("home")
+    # elsewhere (Home, a new game's screen, History) neither Undo touches the game in play
+    driver.tap(driver.app.root.ids.home_button)
+    for elsewhere in (None, home.ids.game_second_chance, driver.app.root.ids.home_button,
+                      home.ids.history_button):
+        if elsewhere is not None:
+            driver.tap(elsewhere)
+        assert undo.disabled, driver.screen().name
+        driver.tap(undo)
+        driver.tap(panel_undo)
+        driver.pump(4)
+        assert len(session.events) == 1, driver.screen().name
+    driver.tap(driver.screen("history").ids.open_button)
+    assert driver.screen().name == "indigo" and not undo.disabled
+    ana = session.players[0]
+    driver.tap(undo)
+    assert len(driver.app.session.events) == 0 and undo.disabled
+    assert f"Undone: the tile {ana} placed" in driver.texts()
+    driver.screenshot("undo-said-landscape")
+
+
+def test_restart_comes_back_to_the_game_on_screen_not_the_newest(make_driver):
+    first = make_driver()
+    _start(first, "game_indigo")
+    _place_indigo_tile(first)
+    indigo = first.app.session.game_id
+    first.tap(first.app.root.ids.home_button)
+    _start(first, "game_second_chance")  # newer, unfinished
+    first.tap(first.app.root.ids.home_button)
+    first.tap(first.screen("home").ids.history_button)
+    history = first.screen("history")
+    first.tap(history.game_buttons[indigo])
+    first.tap(history.ids.open_button)
+    assert first.screen().name == "indigo"
+    first.close()  # what a kill leaves: the journal as it was
+    second = make_driver()
+    assert second.app.session.game_id == indigo
+    assert second.screen().name == "indigo"
+    assert len(second.app.session.events) == 1
+
+
+class _TableCamera:
+    """A camera whose picture shows the table's ``version`` when its capture began, and
+    takes a while to deliver it (as a rendered table or a Pi camera does)."""
+
+    def __init__(self):
+        self.version = 0
+
+    def read(self):
+        import time
+
+        import numpy as np
+
+        version = self.version
+        time.sleep(0.12)
+        return np.full((48, 64, 3), version, np.uint8)
+
+
+@pytest.mark.parametrize("game", ["indigo", "second_chance"])
+def test_a_read_after_a_move_reads_a_frame_taken_after_the_tap(make_driver, monkeypatch, game):
+    import ui.reading
+
+    seen = []
+
+    def reader(frame, *_args, **_kwargs):
+        seen.append(int(frame[0, 0, 0]))
+        raise ValueError("read in the test")
+
+    monkeypatch.setattr(ui.reading, "read_indigo_frame", reader)
+    monkeypatch.setattr(ui.reading, "read_sheet_frame", reader)
+    camera = _TableCamera()
+    driver = make_driver(camera_source=camera)
+    _start(driver, f"game_{game}")
+    screen = driver.screen(game)
+    assert driver.wait_for(lambda: driver.app.last_frame is not None, frames=600)
+    camera.version = 7  # a move on the table, and at once a tap on the read button
+    driver.tap(screen.ids.read_button if game == "indigo" else screen.read_button)
+    assert driver.wait_for(lambda: seen, frames=600)
+    assert seen == [7]
+
+
+def test_history_ends_or_deletes_an_unfinished_game_after_asking(make_driver):
+    driver = make_driver()
+    _start(driver, "game_indigo")
+    _place_indigo_tile(driver)
+    indigo = driver.app.session.game_id
+    driver.tap(driver.app.root.ids.home_button)
+    _start(driver, "game_enigma")
+    enigma = driver.app.session.game_id
+    driver.tap(driver.app.root.ids.home_button)
+    driver.tap(driver.screen("home").ids.history_button)
+    history = driver.screen("history")
+    journal = driver.app.journal
+    driver.tap(history.game_buttons[indigo])
+    driver.tap(history.ids.end_button)
+    assert "End Indigo of Ana, Ben, Cleo?" in " ".join(driver.texts())
+    driver.screenshot("history-end-asked-landscape")
+    driver.tap(history.confirm.no_button)
+    assert not journal.game(indigo).is_finished
+    driver.tap(history.ids.end_button)
+    driver.tap(history.confirm.yes_button)
+    assert journal.game(indigo).is_finished
+    driver.tap(history.game_buttons[indigo])
+    assert history.ids.end_button.disabled and history.ids.delete_button.disabled
+    driver.tap(history.game_buttons[enigma])
+    driver.tap(history.ids.delete_button)
+    driver.tap(history.confirm.yes_button)
+    assert [g.id for g in journal.games()] == [indigo]
+    assert driver.app.session is None and enigma not in history.game_buttons
+    driver.tap(driver.app.root.ids.home_button)
+    assert driver.screen("home").resume_text == ""
