@@ -117,15 +117,53 @@ def _disc_labels(labels: np.ndarray, xy: tuple[float, float], radius: float) -> 
     return in_disc
 
 
+#: a gem stands out from what lies round it: in the ring round a spot (ANNULUS, in gem
+#: radii), the share of pixels whose colour lies within RING_SAME (colour-feature units) of
+#: the spot's middle. At least RING_SAME_NONE of them: the "gem" is the board or tile under
+#: it, spreading beyond the spot (a deep-blue printed cell is not a sapphire); at least
+#: RING_SAME_DOUBT: a gem, but doubtful (asked)
+ANNULUS = (1.8, 2.5)
+RING_SAME = 10.0
+RING_SAME_NONE = 0.35
+RING_SAME_DOUBT = 0.2
+
+
+@lru_cache(maxsize=16)
+def _ring_offsets(inner: float, outer: float) -> tuple[int, np.ndarray]:
+    r = int(math.ceil(outer))
+    yy, xx = np.mgrid[-r : r + 1, -r : r + 1]
+    d2 = xx * xx + yy * yy
+    return r, (d2 >= inner * inner) & (d2 <= outer * outer)
+
+
+def ring_likeness(lab: np.ndarray, xy: tuple[float, float], gem_r: float) -> float:
+    """The share of the ring round a spot whose colour is like the spot's middle."""
+    xi, yi = int(round(xy[0])), int(round(xy[1]))
+    r, ring = _ring_offsets(round(ANNULUS[0] * gem_r, 2), round(ANNULUS[1] * gem_r, 2))
+    block = lab[yi - r : yi + r + 1, xi - r : xi + r + 1]
+    around = block[ring[: block.shape[0], : block.shape[1]]]
+    middle = disc_pixels(lab, xy, max(MIN_SAMPLE_PX, GEM_SAMPLE * gem_r))
+    if around.size == 0 or middle.size == 0:
+        return 0.0
+    return float((colour_distance(around, np.median(middle, axis=0)) < RING_SAME).mean())
+
+
 def read_gems(
-    labels: np.ndarray, pack: IndigoPack, model: PackModel, settings: IndigoSettings
+    labels: np.ndarray,
+    pack: IndigoPack,
+    model: PackModel,
+    settings: IndigoSettings,
+    lab: np.ndarray | None = None,
 ) -> list[GemSpot]:
-    """Gems on edge spots and on the centre tile, from the gem label map."""
+    """Gems on edge spots and on the centre tile, from the gem label map; with ``lab``, a
+    spot whose colour does not stand out from the ring round it is the board, not a gem."""
     cell_px = model.cell_px
-    radius = max(MIN_SAMPLE_PX, GEM_SAMPLE * pack.gem_size * cell_px)
+    gem_r = pack.gem_size * cell_px
+    radius = max(MIN_SAMPLE_PX, GEM_SAMPLE * gem_r)
     found: list[GemSpot] = []
     for point, xy in gem_spots():
-        values = _disc_labels(labels, to_canonical(xy, cell_px), radius)
+        at = to_canonical(xy, cell_px)
+        values = _disc_labels(labels, at, radius)
         if values.size == 0:
             continue
         counts = np.bincount(values, minlength=4)[1:] / values.size
@@ -134,6 +172,12 @@ def read_gems(
         if frac < settings.gem_min_fraction * NO_GEM_SHARE:
             continue
         conf = _fraction_confidence(frac, settings.gem_min_fraction)
+        if lab is not None:
+            like = ring_likeness(lab, at, gem_r)
+            if like >= RING_SAME_NONE:
+                continue
+            if like >= RING_SAME_DOUBT:
+                conf = min(conf, DOUBTFUL)
         found.append(GemSpot(Gem(GEM_NAMES[best]), point, conf))
     found.extend(_read_centre(labels, pack, model, share=_gem_share(labels, found, pack, model)))
     return found

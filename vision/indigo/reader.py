@@ -26,11 +26,12 @@ Nothing about any particular art is coded here: every reference comes from the p
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 import cv2
 import numpy as np
 
-from companion.indigo import CORNER_BY_CELL, Tile
+from companion.indigo import CENTRE, CENTRE_STOCK, CORNER_BY_CELL, Tile
 from companion.indigo.geometry import Cell, neighbour, opposite
 from vision.errors import FrameRefusedError, UnreadableImageError
 from vision.indigo.model import (
@@ -62,6 +63,7 @@ from vision.markers import locate
 __all__ = [
     "BLANK_MAX_CONTRAST",
     "cell_questions",
+    "centre_least",
     "chip_questions",
     "explain_refusal",
     "frame_contrast",
@@ -120,6 +122,16 @@ def name_gems(
             point = holders[0]
         gems.append(GemRead(spot.gem, point, min(conf, IMPOSSIBLE_GEM)))
     centre = [g for g in gems if g.point is None]
+    least = centre_least(cells)
+    if len(centre) < least:
+        # fewer than the rules leave there: the count is wrong (gems unseen), never silent
+        gems = [replace(g, confidence=min(g.confidence, IMPOSSIBLE_GEM)) if g.point is None
+                else g for g in gems]
+        centre = [g for g in gems if g.point is None]
+        if not centre:
+            questions.append(f"centre: none seen, but at least {least} must lie there (only "
+                             f"tiles next to it take gems away)? please count the gems on the "
+                             f"centre tile")
     if any(g.confidence < settings.min_confidence for g in centre):
         counts = {name: sum(1 for g in centre if g.gem.value == name) for name in GEM_NAMES}
         said = ", ".join(f"{n} {name}" for name, n in counts.items() if n) or "none"
@@ -134,6 +146,15 @@ def name_gems(
             )
             questions.append(f"{text}: is there {with_article(g.gem.value)} gem?")
     return gems, questions
+
+
+def centre_least(cells: dict[Cell, CellRead]) -> int:
+    """The fewest gems the centre tile can hold: each tile laid next to it took one away
+    (0 when the cells round it were not read)."""
+    around = [cells.get(neighbour(CENTRE, e)) for e in range(6)]
+    if any(r is None for r in around):
+        return 0
+    return max(0, len(CENTRE_STOCK) - sum(1 for r in around if r is not None and r.tile))
 
 
 def with_article(word: str) -> str:
@@ -286,7 +307,7 @@ def read_indigo(
     gray = cv2.GaussianBlur(to_gray(balanced), (0, 0), TEMPLATE_BLUR)
     t2 = time.perf_counter()
     labels = gem_label_map(lab, model, where=gem_pixels(model, pack.gem_size))
-    spots = scaled_confidences(read_gems(labels, pack, model, st), factor)
+    spots = scaled_confidences(read_gems(labels, pack, model, st, lab), factor)
     cells = read_tiles(gray, spots, model, st, pack.gem_size)
     cells = dict(zip(cells, scaled_confidences(list(cells.values()), factor), strict=True))
     chips = scaled_confidences(read_chips(lab, pack, model), factor)
