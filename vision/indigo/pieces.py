@@ -337,13 +337,15 @@ def _doubt_merged_blobs(
     """Lower the confidence of colours with a blob whose area and peaks disagree (in place).
 
     Gems that touch (or blur together) make one blob: its area, in units of the typical
-    single-gem blob of this frame, must say the same number of gems as its peaks.
+    single-gem blob of its colour in this frame, must say the same number of gems as its
+    peaks.
     """
-    singles = [a for _, a, p in blobs if p == 1]
-    unit = float(np.median(singles)) if singles else None
     for name, area, peaks in blobs:
-        if unit is not None:
-            doubtful = abs(area / unit - peaks) > BLOB_COUNT_TOLERANCE
+        # the unit is a lone gem of the same colour: colours differ in how much of a gem
+        # reads as its colour (a sapphire's dark facets, an amber's highlights)
+        singles = [a for c, a, p in blobs if p == 1 and c == name]
+        if singles:
+            doubtful = abs(area / float(np.median(singles)) - peaks) > BLOB_COUNT_TOLERANCE
         else:
             # several gems in one blob and nothing to measure one gem by: ask
             doubtful = peaks > 1 and share.get(name) is None

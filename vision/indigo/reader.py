@@ -31,9 +31,10 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from companion.indigo import CENTRE, CENTRE_STOCK, CORNER_BY_CELL, Tile
+from companion.indigo import CORNER_BY_CELL, Tile
 from companion.indigo.geometry import Cell, neighbour, opposite
 from vision.errors import FrameRefusedError, UnreadableImageError
+from vision.indigo.centre_rules import centre_least, settle_centre
 from vision.indigo.model import (
     GEM_NAMES,
     TEMPLATE_BLUR,
@@ -63,7 +64,6 @@ from vision.markers import locate
 __all__ = [
     "BLANK_MAX_CONTRAST",
     "cell_questions",
-    "centre_least",
     "chip_questions",
     "explain_refusal",
     "frame_contrast",
@@ -146,15 +146,6 @@ def name_gems(
             )
             questions.append(f"{text}: is there {with_article(g.gem.value)} gem?")
     return gems, questions
-
-
-def centre_least(cells: dict[Cell, CellRead]) -> int:
-    """The fewest gems the centre tile can hold: each tile laid next to it took one away
-    (0 when the cells round it were not read)."""
-    around = [cells.get(neighbour(CENTRE, e)) for e in range(6)]
-    if any(r is None for r in around):
-        return 0
-    return max(0, len(CENTRE_STOCK) - sum(1 for r in around if r is not None and r.tile))
 
 
 def with_article(word: str) -> str:
@@ -307,8 +298,9 @@ def read_indigo(
     gray = cv2.GaussianBlur(to_gray(balanced), (0, 0), TEMPLATE_BLUR)
     t2 = time.perf_counter()
     labels = gem_label_map(lab, model, where=gem_pixels(model, pack.gem_size))
-    spots = scaled_confidences(read_gems(labels, pack, model, st, lab), factor)
-    cells = read_tiles(gray, spots, model, st, pack.gem_size)
+    found = read_gems(labels, pack, model, st, lab)
+    cells = read_tiles(gray, found, model, st, pack.gem_size)
+    spots = scaled_confidences(settle_centre(found, cells, st.min_confidence), factor)
     cells = dict(zip(cells, scaled_confidences(list(cells.values()), factor), strict=True))
     chips = scaled_confidences(read_chips(lab, pack, model), factor)
     spots, chips, unlike_pack = fit_to_pack(spots, chips, chips_unlike_pack(lab, pack, model))

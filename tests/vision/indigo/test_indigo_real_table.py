@@ -8,10 +8,11 @@ import numpy as np
 
 from companion.indigo import CENTRE, Tile
 from companion.indigo.geometry import neighbour
+from vision.indigo.centre_rules import centre_least
 from vision.indigo.model import colour_features
 from vision.indigo.pieces import RING_SAME_NONE, ring_likeness
 from vision.indigo.read_types import CellRead
-from vision.indigo.reader import centre_least, name_gems
+from vision.indigo.reader import name_gems
 from vision.indigo.settings import DEFAULT_SETTINGS
 
 
