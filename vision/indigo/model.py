@@ -221,7 +221,8 @@ def pack_model(pack: IndigoPack, cell_px: int) -> PackModel:
     floor = max(STD_FLOOR_MIN, STD_FLOOR_SHARE * tile_std)
     templates = _normalise(raw, floor)
     treasure = {
-        name: _normalise(to_gray(_patch_from_pack(image, 0, patch, cell_px))[mask], floor)
+        name: _normalise(_coarse(to_gray(_patch_from_pack(image, 0, patch, cell_px)),
+                                 cell_px)[mask], TREASURE_STD_FLOOR)
         for name, image in (("centre", pack.centre), ("corner", pack.corner))
     }
     # colour models: each gem's tolerance follows its distance to the nearest other colour
@@ -334,10 +335,29 @@ def cell_patch(gray: np.ndarray, cell: Cell, model: PackModel) -> np.ndarray:
     return cv2.getRectSubPix(gray, (model.patch, model.patch), (x, y))
 
 
+#: the board check compares the treasure tiles' coarse layout, blurred by this many cell
+#: radii (sigma): fine printed art (braid, paper grain) is gone in a soft frame, the layout
+#: of light and dark stays
+BOARD_CHECK_BLUR = 0.12
+
+
+#: the board check is a correlation: each side normalised by its own spread (a real corner
+#: tile's dark-blue print has far less contrast than a route tile), floored at this many grey
+#: levels so a flat patch is not blown up from its noise
+TREASURE_STD_FLOOR = 2.0
+
+
+def _coarse(gray: np.ndarray, cell_px: int) -> np.ndarray:
+    blurred: np.ndarray = cv2.GaussianBlur(gray, (0, 0), BOARD_CHECK_BLUR * cell_px)
+    return blurred
+
+
 def check_board(gray: np.ndarray, model: PackModel, settings: IndigoSettings) -> float:
-    """Likeness of the seven treasure cells to the pack's treasure tiles; refuses a non-board."""
+    """Likeness of the seven treasure cells to the pack's treasure tiles (their coarse
+    layout); refuses a non-board."""
+    gray = _coarse(gray, model.cell_px)
     scores = []
-    centre = _normalise(cell_patch(gray, CENTRE, model)[model.mask], model.std_floor)
+    centre = _normalise(cell_patch(gray, CENTRE, model)[model.mask], TREASURE_STD_FLOOR)
     scores.append(float(np.mean(centre * model.treasure["centre"])))
     size = model.patch
     c = (size - 1) / 2
@@ -347,7 +367,7 @@ def check_board(gray: np.ndarray, model: PackModel, settings: IndigoSettings) ->
         # undo the corner's turn so it lines up with the pack's (0,-4) drawing
         m = cv2.getRotationMatrix2D((c, c), turn, 1.0)
         back = cv2.warpAffine(patch, m, (size, size), flags=cv2.INTER_LINEAR)
-        vec = _normalise(back[model.mask], model.std_floor)
+        vec = _normalise(back[model.mask], TREASURE_STD_FLOOR)
         scores.append(float(np.mean(vec * model.treasure["corner"])))
     score = float(np.mean(scores))
     if score < settings.board_min_score:
