@@ -24,7 +24,6 @@ from vision.indigo.model import (
     GEM_NAMES,
     PackModel,
     canonical_size,
-    cell_patch,
     circle_mask,
     colour_distance,
     to_canonical,
@@ -384,17 +383,30 @@ AMBER_ON_CENTRE = 0.3
 GEM_SHARE_RANGE = (0.55, 1.25)
 
 
-def read_tiles(
-    gray: np.ndarray,
-    gem_spots_found: list[GemSpot],
-    model: PackModel,
-    settings: IndigoSettings,
-    gem_size: float,
-) -> dict[Cell, CellRead]:
-    """Compare every route cell with every pattern and the empty cell (gems masked out)."""
+#: a lamp mirrored in the varnish: canonical pixels whose darkest channel is at least this
+#: bright are clipped glare (no print is this white in all three channels); a tile is read
+#: from what is left of it ...
+GLARE_LEVEL = 245
+#: ... and asked when less than this share of its compared disc is left
+GLARE_MIN_LEFT = 0.55
+#: a doubtful cell is compared again with its patch shifted up to this many canonical pixels
+#: each way (a hand-placed tile lies up to 2 mm off, a tall piece is seen shifted by the
+#: camera's tilt, a lens bends the grid): the shift that fits a pattern best decides
+REFINE_SHIFT = 2
+
+
+def glare_mask(canon: np.ndarray) -> np.ndarray:
+    """Canonical pixels burnt to white by a reflection (dilated by one pixel)."""
+    white = (canon.min(axis=2) >= GLARE_LEVEL).astype(np.uint8)
+    grown: np.ndarray = cv2.dilate(white, np.ones((3, 3), np.uint8)) > 0
+    return grown
+
+
+def _gem_weights(gem_spots_found: list[GemSpot], model: PackModel,
+                 gem_size: float) -> np.ndarray:
+    """(cells, D) weights: 1 inside each cell's compared disc, 0 under a resting gem."""
     cell_px = model.cell_px
     half = model.patch // 2
-    # per cell weights: 1 inside the compared disc, 0 under a gem
     gem_at: dict[Cell, list[int]] = {}
     for spot in gem_spots_found:
         if spot.point is None:
@@ -404,36 +416,94 @@ def read_tiles(
         other = neighbour(cell, edge)
         gem_at.setdefault(other, []).append(opposite(edge))
     yy, xx = np.mgrid[-half : half + 1, -half : half + 1].astype(np.float32)
-    patches = []
     weights = []
     for cell in ROUTE_CELLS:
-        patches.append(cell_patch(gray, cell, model)[model.mask])
-        w = np.ones(model.patch * model.patch, np.float32).reshape(model.patch, model.patch)
+        w = np.ones((model.patch, model.patch), np.float32)
         for edge in gem_at.get(cell, []):
             ang = math.radians(240 + 60 * edge)
             gx = math.cos(ang) * math.sqrt(3) / 2 * cell_px
             gy = math.sin(ang) * math.sqrt(3) / 2 * cell_px
             w[(xx - gx) ** 2 + (yy - gy) ** 2 <= (gem_size * GEM_MASK * cell_px) ** 2] = 0
         weights.append(w[model.mask])
-    p = np.array(patches, np.float32)
-    w = np.array(weights, np.float32)
+    return np.array(weights, np.float32)
+
+
+def _distances(p: np.ndarray, w: np.ndarray, model: PackModel) -> np.ndarray:
+    """(cells, classes) weighted squared distance of each normalised patch to each class."""
     wsum = np.maximum(w.sum(axis=1, keepdims=True), 1.0)
     mean = (p * w).sum(axis=1, keepdims=True) / wsum
     var = ((p - mean) ** 2 * w).sum(axis=1, keepdims=True) / wsum
     pn = (p - mean) / np.maximum(np.sqrt(var), model.std_floor)
     t = model.templates
-    # weighted squared distance to every class, vectorised: sum w (p - t)^2 / sum w
-    dist = ((w * pn * pn).sum(axis=1, keepdims=True) - 2 * (w * pn) @ t.T + w @ (t * t).T) / wsum
+    # sum w (p - t)^2 / sum w, vectorised
+    dist: np.ndarray = ((w * pn * pn).sum(axis=1, keepdims=True) - 2 * (w * pn) @ t.T
+                        + w @ (t * t).T) / wsum
+    return dist
+
+
+def _patches(gray: np.ndarray, model: PackModel, cells: list[Cell],
+             shift: tuple[int, int] = (0, 0)) -> np.ndarray:
+    out = []
+    for cell in cells:
+        x, y = to_canonical(cell_xy(cell), model.cell_px)
+        patch = cv2.getRectSubPix(gray, (model.patch, model.patch), (x + shift[0], y + shift[1]))
+        out.append(patch[model.mask])
+    return np.array(out, np.float32)
+
+
+def _refined(gray: np.ndarray, model: PackModel, cells: list[Cell], w: np.ndarray,
+             dist: np.ndarray) -> np.ndarray:
+    """The distances of ``cells`` at the shift (within REFINE_SHIFT) that fits best."""
+    best = dist.copy()
+    for dx in range(-REFINE_SHIFT, REFINE_SHIFT + 1):
+        for dy in range(-REFINE_SHIFT, REFINE_SHIFT + 1):
+            if dx == dy == 0:
+                continue
+            d = _distances(_patches(gray, model, cells, (dx, dy)), w, model)
+            better = d.min(axis=1) < best.min(axis=1)
+            best[better] = d[better]
+    return best
+
+
+def read_tiles(
+    gray: np.ndarray,
+    gem_spots_found: list[GemSpot],
+    model: PackModel,
+    settings: IndigoSettings,
+    gem_size: float,
+    glare: np.ndarray | None = None,
+) -> dict[Cell, CellRead]:
+    """Compare every route cell with every pattern and the empty cell (gems and glare masked
+    out); a doubtful cell is compared again a little shifted. A cell with too little left
+    outside the glare is asked."""
+    cells = list(ROUTE_CELLS)
+    w = _gem_weights(gem_spots_found, model, gem_size)
+    full = w.sum(axis=1)
+    if glare is not None and glare.any():
+        w = w * (1.0 - _patches(glare.astype(np.float32), model, cells))
+    left = w.sum(axis=1) / np.maximum(full, 1.0)
+    dist = _distances(_patches(gray, model, cells), w, model)
+    conf = _confidences(dist, settings)
+    doubtful = np.flatnonzero(conf < settings.min_confidence)
+    if len(doubtful):
+        sub = [cells[i] for i in doubtful]
+        dist[doubtful] = _refined(gray, model, sub, w[doubtful], dist[doubtful])
+        conf = _confidences(dist, settings)
     out: dict[Cell, CellRead] = {}
     order = np.argsort(dist, axis=1)
-    for i, cell in enumerate(ROUTE_CELLS):
-        best, second = order[i, 0], order[i, 1]
-        d1, d2 = float(dist[i, best]), float(dist[i, second])
-        margin = (d2 - d1) / max(d2, 1e-6)
-        conf = float(np.clip(margin / settings.margin_full_confidence, 0.0, 1.0))
+    for i, cell in enumerate(cells):
+        c = float(conf[i]) if left[i] >= GLARE_MIN_LEFT else min(float(conf[i]), DOUBTFUL)
         alts = tuple((model.classes[j], round(float(dist[i, j]), 4)) for j in order[i, 1:4])
-        out[cell] = CellRead(cell, model.classes[best], conf, alts)
+        out[cell] = CellRead(cell, model.classes[order[i, 0]], c, alts)
     return out
+
+
+def _confidences(dist: np.ndarray, settings: IndigoSettings) -> np.ndarray:
+    """Per cell: the relative margin between the best and second class, scaled to 0..1."""
+    two = np.sort(dist, axis=1)[:, :2]
+    margin = (two[:, 1] - two[:, 0]) / np.maximum(two[:, 1], 1e-6)
+    conf: np.ndarray = np.clip(margin / settings.margin_full_confidence, 0.0, 1.0)
+    return conf
 
 
 def read_chips(lab: np.ndarray, pack: IndigoPack, model: PackModel) -> list[ChipRead]:

@@ -51,7 +51,14 @@ from vision.indigo.model import (
 from vision.indigo.pack import IndigoPack
 from vision.indigo.pack_fit import chips_unlike_pack, fit_to_pack
 from vision.indigo.picture_check import picture_confidence_factor, scaled_confidences
-from vision.indigo.pieces import GemSpot, gem_pixels, read_chips, read_gems, read_tiles
+from vision.indigo.pieces import (
+    GemSpot,
+    gem_pixels,
+    glare_mask,
+    read_chips,
+    read_gems,
+    read_tiles,
+)
 from vision.indigo.read_types import (
     CellRead,
     ChipRead,
@@ -299,7 +306,7 @@ def read_indigo(
     t2 = time.perf_counter()
     labels = gem_label_map(lab, model, where=gem_pixels(model, pack.gem_size))
     found = read_gems(labels, pack, model, st, lab)
-    cells = read_tiles(gray, found, model, st, pack.gem_size)
+    cells = read_tiles(gray, found, model, st, pack.gem_size, glare=glare_mask(canon))
     spots = scaled_confidences(settle_centre(found, cells, st.min_confidence), factor)
     cells = dict(zip(cells, scaled_confidences(list(cells.values()), factor), strict=True))
     chips = scaled_confidences(read_chips(lab, pack, model), factor)
