@@ -294,10 +294,6 @@ def _frame_conditions(frame: np.ndarray, rng: np.random.Generator, c: Conditions
     b = np.array(_cell_in_frame((1, 0), pose, geometry))
     cell_px = float(np.linalg.norm(a - b)) / math.sqrt(3)
     cells = sorted(view.tiles) or [CENTRE]
-    if rng.uniform() < c.glare_chance:
-        picks = [cells[int(rng.integers(len(cells)))] for _ in range(int(rng.integers(1, 3)))]
-        add_glare(frame, rng, [_cell_in_frame(p, pose, geometry) for p in picks], cell_px)
-        log["glare"] = [list(p) for p in picks]
     if rng.uniform() < c.shadow_chance:
         add_hand_shadow(frame, rng)
         log["hand_shadow"] = True
@@ -306,6 +302,11 @@ def _frame_conditions(frame: np.ndarray, rng: np.random.Generator, c: Conditions
         add_fingertip(frame, rng, _cell_in_frame(pick, pose, geometry), 0.9 * cell_px)
         log["finger"] = list(pick)
     add_uneven_light(frame, rng, float(rng.uniform(*c.light_depth)))
+    # a lamp's reflection is far brighter than the lit table: it clips whatever the falloff
+    if rng.uniform() < c.glare_chance:
+        picks = [cells[int(rng.integers(len(cells)))] for _ in range(int(rng.integers(1, 3)))]
+        add_glare(frame, rng, [_cell_in_frame(p, pose, geometry) for p in picks], cell_px)
+        log["glare"] = [list(p) for p in picks]
     return log
 
 

@@ -283,7 +283,9 @@ def sensor_and_file(
     img += rng.standard_normal(img.shape, dtype=np.float32) * np.sqrt(sigma**2 + 0.04 * img)
     kelvin = float(rng.uniform(*c.kelvin))
     cast = kelvin_rgb(kelvin) / kelvin_rgb(NEUTRAL_K)
-    gains = (cast / cast.max()) ** WB_UNCORRECTED
+    # gains of at least 1, as a camera applies them to its raw values: what the sensor
+    # clipped (a lamp's reflection) stays white
+    gains = (cast / cast.min()) ** WB_UNCORRECTED
     img *= gains[::-1][None, None, :].astype(np.float32)
     gamma = float(rng.uniform(*c.gamma))
     img = (255 * (np.clip(img, 0, 255) / 255) ** gamma).astype(np.float32)
