@@ -41,3 +41,20 @@ def test_a_colour_that_spreads_beyond_a_spot_is_no_gem() -> None:
     cv2.circle(board, (30, 30), 5, (160, 70, 20), -1)  # a sapphire lying on it
     board[:, 40:] = (200, 210, 220)  # and a tile beside it
     assert ring_likeness(colour_features(board), (30.0, 30.0), 5.0) < RING_SAME_NONE
+
+
+def test_the_real_table_renders_a_seeded_frame_with_its_truth() -> None:
+    from companion.indigo import new_game
+    from vision.indigo.pack import load_indigo_pack
+    from vision.indigo.synth.table import render_table_frame
+    from vision.indigo.synth.table_camera import HARSH
+
+    pack = load_indigo_pack()
+    state = new_game(2)
+    one = render_table_frame(state, pack, seed=5, conditions=HARSH, frame_size=(640, 360))
+    two = render_table_frame(state, pack, seed=5, conditions=HARSH, frame_size=(640, 360))
+    assert one.image.shape == (360, 640, 3)
+    assert np.array_equal(one.image, two.image)
+    assert sorted(g["gem"] for g in one.truth["gems"] if "centre" in g["at"]) == [
+        "emerald"] * 5 + ["sapphire"]
+    assert {"tilt", "fill", "kelvin", "jpeg"} <= set(one.log)
