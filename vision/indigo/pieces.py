@@ -395,10 +395,17 @@ GLARE_MIN_LEFT = 0.55
 REFINE_SHIFT = 2
 
 
-def glare_mask(canon: np.ndarray) -> np.ndarray:
-    """Canonical pixels burnt to white by a reflection (dilated by one pixel)."""
+#: round a clipped patch the reflection still washes the print out: the mask reaches this
+#: far beyond the clipped pixels, in cell radii
+GLARE_WASH = 0.25
+
+
+def glare_mask(canon: np.ndarray, cell_px: int) -> np.ndarray:
+    """Canonical pixels burnt to white by a reflection, with the washed-out rim round them."""
     white = (canon.min(axis=2) >= GLARE_LEVEL).astype(np.uint8)
-    grown: np.ndarray = cv2.dilate(white, np.ones((3, 3), np.uint8)) > 0
+    reach = max(1, int(round(GLARE_WASH * cell_px)))
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
+    grown: np.ndarray = cv2.dilate(white, kernel) > 0
     return grown
 
 

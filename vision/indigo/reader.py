@@ -66,7 +66,7 @@ from vision.indigo.read_types import (
     IndigoRead,
 )
 from vision.indigo.settings import DEFAULT_SETTINGS, IndigoSettings
-from vision.markers import locate
+from vision.markers import PlaneFit, locate
 
 __all__ = [
     "BLANK_MAX_CONTRAST",
@@ -269,6 +269,20 @@ def _check_frame(frame: object) -> np.ndarray:
     return image
 
 
+def _locate(frame: np.ndarray, st: IndigoSettings) -> PlaneFit:
+    """The table markers, searched in a shrunk frame first (fast) and, when some are missed,
+    once more at full resolution: small markers far from a soft, compressed camera are lost
+    in the shrunk frame while a person still reads them."""
+    try:
+        return locate(frame, st.geometry.layout, checks=st.checks)
+    except FrameRefusedError as exc:
+        full = max(frame.shape[:2])
+        if exc.reason != "no-markers" or full <= st.checks.max_detect_side:
+            raise
+        return locate(frame, st.geometry.layout,
+                      checks=replace(st.checks, max_detect_side=full, retry_scales=(1.0,)))
+
+
 def read_indigo(
     frame: np.ndarray,
     pack: IndigoPack,
@@ -286,7 +300,7 @@ def read_indigo(
     frame = _check_frame(frame)
     st = settings
     try:
-        fit = locate(frame, st.geometry.layout, checks=st.checks)
+        fit = _locate(frame, st)
     except FrameRefusedError as exc:
         better = explain_refusal(exc, frame, st)
         if better is not None:
@@ -306,7 +320,7 @@ def read_indigo(
     t2 = time.perf_counter()
     labels = gem_label_map(lab, model, where=gem_pixels(model, pack.gem_size))
     found = read_gems(labels, pack, model, st, lab)
-    cells = read_tiles(gray, found, model, st, pack.gem_size, glare=glare_mask(canon))
+    cells = read_tiles(gray, found, model, st, pack.gem_size, glare=glare_mask(canon, st.cell_px))
     spots = scaled_confidences(settle_centre(found, cells, st.min_confidence), factor)
     cells = dict(zip(cells, scaled_confidences(list(cells.values()), factor), strict=True))
     chips = scaled_confidences(read_chips(lab, pack, model), factor)

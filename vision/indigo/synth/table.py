@@ -274,8 +274,9 @@ def render_table_frame(
                                   (layers.tiles, layers.tiles_alpha, BOARD_MM + TILE_MM),
                                   (layers.gems, layers.gems_alpha, gem_mm)):
         frame = warp_layer(frame, colour, alpha, pose.plane_homography(height) @ from_scene)
-    log.update(_frame_conditions(frame, rng, conditions, view, pose, geometry))
-    frame, lens_log = _optics(frame, rng, conditions)
+    radiance, conditions_log = _frame_conditions(frame, rng, conditions, view, pose, geometry)
+    log.update(conditions_log)
+    frame, lens_log = _optics(radiance, rng, conditions)
     log.update(lens_log)
     return TableFrame(frame, truth_of(view, pack), log)
 
@@ -287,8 +288,10 @@ def _cell_in_frame(cell: tuple[int, int], pose: Any, geometry: Any) -> tuple[flo
 
 
 def _frame_conditions(frame: np.ndarray, rng: np.random.Generator, c: Conditions,
-                      view: BoardView, pose: Any, geometry: Any) -> dict[str, Any]:
-    """Glare, a hand's shadow, a fingertip and uneven light, in place; what was done."""
+                      view: BoardView, pose: Any, geometry: Any
+                      ) -> tuple[np.ndarray, dict[str, Any]]:
+    """A hand's shadow, a fingertip, uneven light (in place) and glare: the light reaching
+    the lens as float32 radiance, and what was done."""
     log: dict[str, Any] = {}
     a = np.array(_cell_in_frame((0, 0), pose, geometry))
     b = np.array(_cell_in_frame((1, 0), pose, geometry))
@@ -305,9 +308,10 @@ def _frame_conditions(frame: np.ndarray, rng: np.random.Generator, c: Conditions
     # a lamp's reflection is far brighter than the lit table: it clips whatever the falloff
     if rng.uniform() < c.glare_chance:
         picks = [cells[int(rng.integers(len(cells)))] for _ in range(int(rng.integers(1, 3)))]
-        add_glare(frame, rng, [_cell_in_frame(p, pose, geometry) for p in picks], cell_px)
         log["glare"] = [list(p) for p in picks]
-    return log
+        return add_glare(frame, rng, [_cell_in_frame(p, pose, geometry) for p in picks],
+                         cell_px), log
+    return frame.astype(np.float32), log
 
 
 def _optics(frame: np.ndarray, rng: np.random.Generator,

@@ -156,9 +156,15 @@ def warp_layer(
 # ---------------------------------------------------------------- frame-space conditions
 
 
+#: a lamp's reflection adds up to this much light (in 8-bit units) on top of the print: far
+#: more than white, so it clips at the sensor after the lens has blurred it
+GLARE_RADIANCE = 900.0
+
+
 def add_glare(image: np.ndarray, rng: np.random.Generator, at: list[tuple[float, float]],
-              size_px: float) -> None:
-    """A lamp mirrored in the varnish: soft patches pushed towards clipped white, in place."""
+              size_px: float) -> np.ndarray:
+    """A lamp mirrored in the varnish: soft patches of added light, as float32 radiance (not
+    clipped: the sensor clips it later, after the blur)."""
     h, w = image.shape[:2]
     glow = np.zeros((h, w), np.float32)
     for x, y in at:
@@ -166,12 +172,10 @@ def add_glare(image: np.ndarray, rng: np.random.Generator, at: list[tuple[float,
         x += float(rng.uniform(-0.4, 0.4)) * size_px
         y += float(rng.uniform(-0.4, 0.4)) * size_px
         cv2.ellipse(glow, ((x, y), (2 * axes[0], 2 * axes[1]), float(rng.uniform(0, 180))),
-                    float(rng.uniform(0.6, 0.9)), -1)
+                    float(rng.uniform(0.6, 1.0)), -1)
     glow = np.asarray(cv2.GaussianBlur(glow, (0, 0), max(1.0, 0.2 * size_px)), np.float32)
-    # the middle of a patch clips to white; its rim only washes the colours out
-    strength = np.clip(glow * 1.3, 0, 1)[..., None]
-    out = image.astype(np.float32) * (1 - strength) + 255 * strength
-    image[:] = np.clip(out, 0, 255).astype(np.uint8)
+    radiance: np.ndarray = image.astype(np.float32) + (glow * GLARE_RADIANCE)[..., None]
+    return radiance
 
 
 def add_hand_shadow(image: np.ndarray, rng: np.random.Generator) -> None:
@@ -226,7 +230,8 @@ def add_uneven_light(image: np.ndarray, rng: np.random.Generator, depth: float) 
 
 
 def lens_and_aberration(image: np.ndarray, k1: float, chromatic: float) -> np.ndarray:
-    """Radial distortion, with the red and blue channels scaled apart (lateral CA)."""
+    """Radial distortion, with the red and blue channels scaled apart (lateral CA); works on
+    8-bit or float radiance alike."""
     h, w = image.shape[:2]
     norm = max(w, h) / 2
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
