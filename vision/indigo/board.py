@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 
@@ -147,8 +148,10 @@ def chip_spaces() -> list[tuple[int, int, tuple[float, float]]]:
     return out
 
 
-def gem_spots() -> list[tuple[EdgePoint, tuple[float, float]]]:
-    """Every physical spot a resting gem can take, each named once.
+@cache
+def gem_spots() -> tuple[tuple[EdgePoint, tuple[float, float]], ...]:
+    """Every physical spot a resting gem can take, each named once (worked out once: the
+    board does not change).
 
     A spot between two cells is named from the route/corner cell side, preferring the side
     whose cell comes first in ``CELLS`` order; the reader re-names it by who holds a tile.
@@ -170,7 +173,7 @@ def gem_spots() -> list[tuple[EdgePoint, tuple[float, float]]]:
             if not is_on_board(other):
                 continue  # exits and off-board sides: a gem leaves there, it never rests
             out.append(((cell, edge), point_xy((cell, edge))))
-    return out
+    return tuple(out)
 
 
 def centre_stock_spots(count: int = 6) -> list[tuple[float, float]]:

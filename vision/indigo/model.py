@@ -131,6 +131,10 @@ class PackModel:
     chip_lab: np.ndarray  # (chips + 1, 3): pack chip colours then the empty space
     chip_names: tuple[str, ...]
     rim_bgr: np.ndarray
+    #: (6, 3) mean BGR of the middle of the pack's six corner tiles (as they lie): colour
+    #: references beside the rim, for the channels the rim's orange says little about (the
+    #: centre tile is no reference: its gems cover much of it)
+    treasure_bgr: np.ndarray = field(repr=False, default_factory=lambda: np.zeros((0, 3)))
     centre_image: np.ndarray = field(repr=False, default_factory=lambda: np.zeros((1, 1, 3)))
     #: derived arrays (centre art labels, gem pixels), kept with the model they belong to: a
     #: cache keyed by ``id(model)`` handed a new model, whose id a dead one had, the dead
@@ -217,7 +221,8 @@ def pack_model(pack: IndigoPack, cell_px: int) -> PackModel:
     floor = max(STD_FLOOR_MIN, STD_FLOOR_SHARE * tile_std)
     templates = _normalise(raw, floor)
     treasure = {
-        name: _normalise(to_gray(_patch_from_pack(image, 0, patch, cell_px))[mask], floor)
+        name: _normalise(_coarse(to_gray(_patch_from_pack(image, 0, patch, cell_px)),
+                                 cell_px)[mask], TREASURE_STD_FLOOR)
         for name, image in (("centre", pack.centre), ("corner", pack.corner))
     }
     # colour models: each gem's tolerance follows its distance to the nearest other colour
@@ -245,12 +250,29 @@ def pack_model(pack: IndigoPack, cell_px: int) -> PackModel:
         chip_lab=chip_lab,
         chip_names=names,
         rim_bgr=np.array(pack.rim, np.float32),
+        treasure_bgr=_treasure_colours(pack),
         centre_image=pack.centre,
     )
     if len(_MODELS) >= _MAX_MODELS:
         _MODELS.pop(next(iter(_MODELS)))
     _MODELS[key] = (pack, model)
     return model
+
+
+#: a corner tile's reference colour is the median inside this share of its radius (clear of
+#: the gem on its arrow side)
+TREASURE_SAMPLE = 0.4
+
+
+def _treasure_colours(pack: IndigoPack) -> np.ndarray:
+    """Mean BGR of the middle of the corner tile, once per corner (each is the same tile,
+    turned)."""
+    out = []
+    for image in [pack.corner] * len(CORNER_BY_CELL):
+        size = image.shape[0]
+        inner = image[circle_mask(size, TREASURE_SAMPLE * size / 2)]
+        out.append(inner.reshape(-1, 3).mean(axis=0))
+    return np.array(out, np.float32)
 
 
 def _pack_palette(pack: IndigoPack) -> list[np.ndarray]:
@@ -313,10 +335,29 @@ def cell_patch(gray: np.ndarray, cell: Cell, model: PackModel) -> np.ndarray:
     return cv2.getRectSubPix(gray, (model.patch, model.patch), (x, y))
 
 
+#: the board check compares the treasure tiles' coarse layout, blurred by this many cell
+#: radii (sigma): fine printed art (braid, paper grain) is gone in a soft frame, the layout
+#: of light and dark stays
+BOARD_CHECK_BLUR = 0.12
+
+
+#: the board check is a correlation: each side normalised by its own spread (a real corner
+#: tile's dark-blue print has far less contrast than a route tile), floored at this many grey
+#: levels so a flat patch is not blown up from its noise
+TREASURE_STD_FLOOR = 2.0
+
+
+def _coarse(gray: np.ndarray, cell_px: int) -> np.ndarray:
+    blurred: np.ndarray = cv2.GaussianBlur(gray, (0, 0), BOARD_CHECK_BLUR * cell_px)
+    return blurred
+
+
 def check_board(gray: np.ndarray, model: PackModel, settings: IndigoSettings) -> float:
-    """Likeness of the seven treasure cells to the pack's treasure tiles; refuses a non-board."""
+    """Likeness of the seven treasure cells to the pack's treasure tiles (their coarse
+    layout); refuses a non-board."""
+    gray = _coarse(gray, model.cell_px)
     scores = []
-    centre = _normalise(cell_patch(gray, CENTRE, model)[model.mask], model.std_floor)
+    centre = _normalise(cell_patch(gray, CENTRE, model)[model.mask], TREASURE_STD_FLOOR)
     scores.append(float(np.mean(centre * model.treasure["centre"])))
     size = model.patch
     c = (size - 1) / 2
@@ -326,7 +367,7 @@ def check_board(gray: np.ndarray, model: PackModel, settings: IndigoSettings) ->
         # undo the corner's turn so it lines up with the pack's (0,-4) drawing
         m = cv2.getRotationMatrix2D((c, c), turn, 1.0)
         back = cv2.warpAffine(patch, m, (size, size), flags=cv2.INTER_LINEAR)
-        vec = _normalise(back[model.mask], model.std_floor)
+        vec = _normalise(back[model.mask], TREASURE_STD_FLOOR)
         scores.append(float(np.mean(vec * model.treasure["corner"])))
     score = float(np.mean(scores))
     if score < settings.board_min_score:
@@ -338,8 +379,22 @@ def check_board(gray: np.ndarray, model: PackModel, settings: IndigoSettings) ->
     return score
 
 
+def _treasure_measured(canon: np.ndarray, cell_px: int) -> np.ndarray:
+    """Mean BGR of the middle of the six corner cells of the rectified board."""
+    out = []
+    for cell in CORNER_BY_CELL:
+        x, y = to_canonical(cell_xy(cell), cell_px)
+        r = int(TREASURE_SAMPLE * cell_px)
+        block = canon[int(y) - r : int(y) + r + 1, int(x) - r : int(x) + r + 1]
+        # the mean, not the median: a blur keeps it (the corner's art has sharp marks)
+        out.append(block.reshape(-1, 3).mean(axis=0))
+    return np.array(out, np.float32)
+
+
 def balance_colours(canon: np.ndarray, model: PackModel, cell_px: int) -> np.ndarray:
-    """Per-channel gains that make the board rim the pack's rim colour (removes colour cast)."""
+    """Per-channel gains that make the board's known colours the pack's (removes a colour
+    cast): the rim and the six corner treasure tiles, fitted together by least squares per channel,
+    so a channel the rim's orange hardly shows (blue) is set by the blue treasure tiles."""
     size = canon.shape[0]
     ring = np.zeros((size, size), np.uint8)
     poly = (rim_polygon() * RIM_RING_OUTER * cell_px + size / 2).astype(np.int32)
@@ -351,8 +406,13 @@ def balance_colours(canon: np.ndarray, model: PackModel, cell_px: int) -> np.nda
     pixels = canon[ring > 0]
     if len(pixels) < MIN_RIM_PIXELS:
         return canon
-    measured = np.median(pixels, axis=0).astype(np.float32)
-    gains = model.rim_bgr / np.maximum(measured, 1.0)
+    measured = [np.median(pixels, axis=0).astype(np.float32)]
+    wanted = [model.rim_bgr]
+    if len(model.treasure_bgr):
+        measured.extend(_treasure_measured(canon, cell_px))
+        wanted.extend(model.treasure_bgr)
+    meas, want = np.array(measured, np.float32), np.array(wanted, np.float32)
+    gains = (meas * want).sum(axis=0) / np.maximum((meas * meas).sum(axis=0), 1.0)
     gains = np.clip(gains, *GAIN_RANGE)
     balanced: np.ndarray = np.clip(canon.astype(np.float32) * gains, 0, 255).astype(np.uint8)
     return balanced

@@ -24,7 +24,6 @@ from vision.indigo.model import (
     GEM_NAMES,
     PackModel,
     canonical_size,
-    cell_patch,
     circle_mask,
     colour_distance,
     to_canonical,
@@ -117,15 +116,53 @@ def _disc_labels(labels: np.ndarray, xy: tuple[float, float], radius: float) -> 
     return in_disc
 
 
+#: a gem stands out from what lies round it: in the ring round a spot (ANNULUS, in gem
+#: radii), the share of pixels whose colour lies within RING_SAME (colour-feature units) of
+#: the spot's middle. At least RING_SAME_NONE of them: the "gem" is the board or tile under
+#: it, spreading beyond the spot (a deep-blue printed cell is not a sapphire); at least
+#: RING_SAME_DOUBT: a gem, but doubtful (asked)
+ANNULUS = (1.8, 2.5)
+RING_SAME = 10.0
+RING_SAME_NONE = 0.35
+RING_SAME_DOUBT = 0.2
+
+
+@lru_cache(maxsize=16)
+def _ring_offsets(inner: float, outer: float) -> tuple[int, np.ndarray]:
+    r = int(math.ceil(outer))
+    yy, xx = np.mgrid[-r : r + 1, -r : r + 1]
+    d2 = xx * xx + yy * yy
+    return r, (d2 >= inner * inner) & (d2 <= outer * outer)
+
+
+def ring_likeness(lab: np.ndarray, xy: tuple[float, float], gem_r: float) -> float:
+    """The share of the ring round a spot whose colour is like the spot's middle."""
+    xi, yi = int(round(xy[0])), int(round(xy[1]))
+    r, ring = _ring_offsets(round(ANNULUS[0] * gem_r, 2), round(ANNULUS[1] * gem_r, 2))
+    block = lab[yi - r : yi + r + 1, xi - r : xi + r + 1]
+    around = block[ring[: block.shape[0], : block.shape[1]]]
+    middle = disc_pixels(lab, xy, max(MIN_SAMPLE_PX, GEM_SAMPLE * gem_r))
+    if around.size == 0 or middle.size == 0:
+        return 0.0
+    return float((colour_distance(around, np.median(middle, axis=0)) < RING_SAME).mean())
+
+
 def read_gems(
-    labels: np.ndarray, pack: IndigoPack, model: PackModel, settings: IndigoSettings
+    labels: np.ndarray,
+    pack: IndigoPack,
+    model: PackModel,
+    settings: IndigoSettings,
+    lab: np.ndarray | None = None,
 ) -> list[GemSpot]:
-    """Gems on edge spots and on the centre tile, from the gem label map."""
+    """Gems on edge spots and on the centre tile, from the gem label map; with ``lab``, a
+    spot whose colour does not stand out from the ring round it is the board, not a gem."""
     cell_px = model.cell_px
-    radius = max(MIN_SAMPLE_PX, GEM_SAMPLE * pack.gem_size * cell_px)
+    gem_r = pack.gem_size * cell_px
+    radius = max(MIN_SAMPLE_PX, GEM_SAMPLE * gem_r)
     found: list[GemSpot] = []
     for point, xy in gem_spots():
-        values = _disc_labels(labels, to_canonical(xy, cell_px), radius)
+        at = to_canonical(xy, cell_px)
+        values = _disc_labels(labels, at, radius)
         if values.size == 0:
             continue
         counts = np.bincount(values, minlength=4)[1:] / values.size
@@ -134,6 +171,12 @@ def read_gems(
         if frac < settings.gem_min_fraction * NO_GEM_SHARE:
             continue
         conf = _fraction_confidence(frac, settings.gem_min_fraction)
+        if lab is not None:
+            like = ring_likeness(lab, at, gem_r)
+            if like >= RING_SAME_NONE:
+                continue
+            if like >= RING_SAME_DOUBT:
+                conf = min(conf, DOUBTFUL)
         found.append(GemSpot(Gem(GEM_NAMES[best]), point, conf))
     found.extend(_read_centre(labels, pack, model, share=_gem_share(labels, found, pack, model)))
     return found
@@ -293,13 +336,15 @@ def _doubt_merged_blobs(
     """Lower the confidence of colours with a blob whose area and peaks disagree (in place).
 
     Gems that touch (or blur together) make one blob: its area, in units of the typical
-    single-gem blob of this frame, must say the same number of gems as its peaks.
+    single-gem blob of its colour in this frame, must say the same number of gems as its
+    peaks.
     """
-    singles = [a for _, a, p in blobs if p == 1]
-    unit = float(np.median(singles)) if singles else None
     for name, area, peaks in blobs:
-        if unit is not None:
-            doubtful = abs(area / unit - peaks) > BLOB_COUNT_TOLERANCE
+        # the unit is a lone gem of the same colour: colours differ in how much of a gem
+        # reads as its colour (a sapphire's dark facets, an amber's highlights)
+        singles = [a for c, a, p in blobs if p == 1 and c == name]
+        if singles:
+            doubtful = abs(area / float(np.median(singles)) - peaks) > BLOB_COUNT_TOLERANCE
         else:
             # several gems in one blob and nothing to measure one gem by: ask
             doubtful = peaks > 1 and share.get(name) is None
@@ -338,17 +383,37 @@ AMBER_ON_CENTRE = 0.3
 GEM_SHARE_RANGE = (0.55, 1.25)
 
 
-def read_tiles(
-    gray: np.ndarray,
-    gem_spots_found: list[GemSpot],
-    model: PackModel,
-    settings: IndigoSettings,
-    gem_size: float,
-) -> dict[Cell, CellRead]:
-    """Compare every route cell with every pattern and the empty cell (gems masked out)."""
+#: a lamp mirrored in the varnish: canonical pixels whose darkest channel is at least this
+#: bright are clipped glare (no print is this white in all three channels); a tile is read
+#: from what is left of it ...
+GLARE_LEVEL = 245
+#: ... and asked when less than this share of its compared disc is left
+GLARE_MIN_LEFT = 0.55
+#: a doubtful cell is compared again with its patch shifted up to this many canonical pixels
+#: each way (a hand-placed tile lies up to 2 mm off, a tall piece is seen shifted by the
+#: camera's tilt, a lens bends the grid): the shift that fits a pattern best decides
+REFINE_SHIFT = 2
+
+
+#: round a clipped patch the reflection still washes the print out: the mask reaches this
+#: far beyond the clipped pixels, in cell radii
+GLARE_WASH = 0.25
+
+
+def glare_mask(canon: np.ndarray, cell_px: int) -> np.ndarray:
+    """Canonical pixels burnt to white by a reflection, with the washed-out rim round them."""
+    white = (canon.min(axis=2) >= GLARE_LEVEL).astype(np.uint8)
+    reach = max(1, int(round(GLARE_WASH * cell_px)))
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
+    grown: np.ndarray = cv2.dilate(white, kernel) > 0
+    return grown
+
+
+def _gem_weights(gem_spots_found: list[GemSpot], model: PackModel,
+                 gem_size: float) -> np.ndarray:
+    """(cells, D) weights: 1 inside each cell's compared disc, 0 under a resting gem."""
     cell_px = model.cell_px
     half = model.patch // 2
-    # per cell weights: 1 inside the compared disc, 0 under a gem
     gem_at: dict[Cell, list[int]] = {}
     for spot in gem_spots_found:
         if spot.point is None:
@@ -358,36 +423,94 @@ def read_tiles(
         other = neighbour(cell, edge)
         gem_at.setdefault(other, []).append(opposite(edge))
     yy, xx = np.mgrid[-half : half + 1, -half : half + 1].astype(np.float32)
-    patches = []
     weights = []
     for cell in ROUTE_CELLS:
-        patches.append(cell_patch(gray, cell, model)[model.mask])
-        w = np.ones(model.patch * model.patch, np.float32).reshape(model.patch, model.patch)
+        w = np.ones((model.patch, model.patch), np.float32)
         for edge in gem_at.get(cell, []):
             ang = math.radians(240 + 60 * edge)
             gx = math.cos(ang) * math.sqrt(3) / 2 * cell_px
             gy = math.sin(ang) * math.sqrt(3) / 2 * cell_px
             w[(xx - gx) ** 2 + (yy - gy) ** 2 <= (gem_size * GEM_MASK * cell_px) ** 2] = 0
         weights.append(w[model.mask])
-    p = np.array(patches, np.float32)
-    w = np.array(weights, np.float32)
+    return np.array(weights, np.float32)
+
+
+def _distances(p: np.ndarray, w: np.ndarray, model: PackModel) -> np.ndarray:
+    """(cells, classes) weighted squared distance of each normalised patch to each class."""
     wsum = np.maximum(w.sum(axis=1, keepdims=True), 1.0)
     mean = (p * w).sum(axis=1, keepdims=True) / wsum
     var = ((p - mean) ** 2 * w).sum(axis=1, keepdims=True) / wsum
     pn = (p - mean) / np.maximum(np.sqrt(var), model.std_floor)
     t = model.templates
-    # weighted squared distance to every class, vectorised: sum w (p - t)^2 / sum w
-    dist = ((w * pn * pn).sum(axis=1, keepdims=True) - 2 * (w * pn) @ t.T + w @ (t * t).T) / wsum
+    # sum w (p - t)^2 / sum w, vectorised
+    dist: np.ndarray = ((w * pn * pn).sum(axis=1, keepdims=True) - 2 * (w * pn) @ t.T
+                        + w @ (t * t).T) / wsum
+    return dist
+
+
+def _patches(gray: np.ndarray, model: PackModel, cells: list[Cell],
+             shift: tuple[int, int] = (0, 0)) -> np.ndarray:
+    out = []
+    for cell in cells:
+        x, y = to_canonical(cell_xy(cell), model.cell_px)
+        patch = cv2.getRectSubPix(gray, (model.patch, model.patch), (x + shift[0], y + shift[1]))
+        out.append(patch[model.mask])
+    return np.array(out, np.float32)
+
+
+def _refined(gray: np.ndarray, model: PackModel, cells: list[Cell], w: np.ndarray,
+             dist: np.ndarray) -> np.ndarray:
+    """The distances of ``cells`` at the shift (within REFINE_SHIFT) that fits best."""
+    best = dist.copy()
+    for dx in range(-REFINE_SHIFT, REFINE_SHIFT + 1):
+        for dy in range(-REFINE_SHIFT, REFINE_SHIFT + 1):
+            if dx == dy == 0:
+                continue
+            d = _distances(_patches(gray, model, cells, (dx, dy)), w, model)
+            better = d.min(axis=1) < best.min(axis=1)
+            best[better] = d[better]
+    return best
+
+
+def read_tiles(
+    gray: np.ndarray,
+    gem_spots_found: list[GemSpot],
+    model: PackModel,
+    settings: IndigoSettings,
+    gem_size: float,
+    glare: np.ndarray | None = None,
+) -> dict[Cell, CellRead]:
+    """Compare every route cell with every pattern and the empty cell (gems and glare masked
+    out); a doubtful cell is compared again a little shifted. A cell with too little left
+    outside the glare is asked."""
+    cells = list(ROUTE_CELLS)
+    w = _gem_weights(gem_spots_found, model, gem_size)
+    full = w.sum(axis=1)
+    if glare is not None and glare.any():
+        w = w * (1.0 - _patches(glare.astype(np.float32), model, cells))
+    left = w.sum(axis=1) / np.maximum(full, 1.0)
+    dist = _distances(_patches(gray, model, cells), w, model)
+    conf = _confidences(dist, settings)
+    doubtful = np.flatnonzero(conf < settings.min_confidence)
+    if len(doubtful):
+        sub = [cells[i] for i in doubtful]
+        dist[doubtful] = _refined(gray, model, sub, w[doubtful], dist[doubtful])
+        conf = _confidences(dist, settings)
     out: dict[Cell, CellRead] = {}
     order = np.argsort(dist, axis=1)
-    for i, cell in enumerate(ROUTE_CELLS):
-        best, second = order[i, 0], order[i, 1]
-        d1, d2 = float(dist[i, best]), float(dist[i, second])
-        margin = (d2 - d1) / max(d2, 1e-6)
-        conf = float(np.clip(margin / settings.margin_full_confidence, 0.0, 1.0))
+    for i, cell in enumerate(cells):
+        c = float(conf[i]) if left[i] >= GLARE_MIN_LEFT else min(float(conf[i]), DOUBTFUL)
         alts = tuple((model.classes[j], round(float(dist[i, j]), 4)) for j in order[i, 1:4])
-        out[cell] = CellRead(cell, model.classes[best], conf, alts)
+        out[cell] = CellRead(cell, model.classes[order[i, 0]], c, alts)
     return out
+
+
+def _confidences(dist: np.ndarray, settings: IndigoSettings) -> np.ndarray:
+    """Per cell: the relative margin between the best and second class, scaled to 0..1."""
+    two = np.sort(dist, axis=1)[:, :2]
+    margin = (two[:, 1] - two[:, 0]) / np.maximum(two[:, 1], 1e-6)
+    conf: np.ndarray = np.clip(margin / settings.margin_full_confidence, 0.0, 1.0)
+    return conf
 
 
 def read_chips(lab: np.ndarray, pack: IndigoPack, model: PackModel) -> list[ChipRead]:

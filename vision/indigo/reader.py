@@ -26,6 +26,7 @@ Nothing about any particular art is coded here: every reference comes from the p
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -33,6 +34,7 @@ import numpy as np
 from companion.indigo import CORNER_BY_CELL, Tile
 from companion.indigo.geometry import Cell, neighbour, opposite
 from vision.errors import FrameRefusedError, UnreadableImageError
+from vision.indigo.centre_rules import centre_least, settle_centre
 from vision.indigo.model import (
     GEM_NAMES,
     TEMPLATE_BLUR,
@@ -49,7 +51,14 @@ from vision.indigo.model import (
 from vision.indigo.pack import IndigoPack
 from vision.indigo.pack_fit import chips_unlike_pack, fit_to_pack
 from vision.indigo.picture_check import picture_confidence_factor, scaled_confidences
-from vision.indigo.pieces import GemSpot, gem_pixels, read_chips, read_gems, read_tiles
+from vision.indigo.pieces import (
+    GemSpot,
+    gem_pixels,
+    glare_mask,
+    read_chips,
+    read_gems,
+    read_tiles,
+)
 from vision.indigo.read_types import (
     CellRead,
     ChipRead,
@@ -57,7 +66,7 @@ from vision.indigo.read_types import (
     IndigoRead,
 )
 from vision.indigo.settings import DEFAULT_SETTINGS, IndigoSettings
-from vision.markers import locate
+from vision.markers import PlaneFit, locate
 
 __all__ = [
     "BLANK_MAX_CONTRAST",
@@ -120,6 +129,16 @@ def name_gems(
             point = holders[0]
         gems.append(GemRead(spot.gem, point, min(conf, IMPOSSIBLE_GEM)))
     centre = [g for g in gems if g.point is None]
+    least = centre_least(cells)
+    if len(centre) < least:
+        # fewer than the rules leave there: the count is wrong (gems unseen), never silent
+        gems = [replace(g, confidence=min(g.confidence, IMPOSSIBLE_GEM)) if g.point is None
+                else g for g in gems]
+        centre = [g for g in gems if g.point is None]
+        if not centre:
+            questions.append(f"centre: none seen, but at least {least} must lie there (only "
+                             f"tiles next to it take gems away)? please count the gems on the "
+                             f"centre tile")
     if any(g.confidence < settings.min_confidence for g in centre):
         counts = {name: sum(1 for g in centre if g.gem.value == name) for name in GEM_NAMES}
         said = ", ".join(f"{n} {name}" for name, n in counts.items() if n) or "none"
@@ -250,6 +269,20 @@ def _check_frame(frame: object) -> np.ndarray:
     return image
 
 
+def _locate(frame: np.ndarray, st: IndigoSettings) -> PlaneFit:
+    """The table markers, searched in a shrunk frame first (fast) and, when some are missed,
+    once more at full resolution: small markers far from a soft, compressed camera are lost
+    in the shrunk frame while a person still reads them."""
+    try:
+        return locate(frame, st.geometry.layout, checks=st.checks)
+    except FrameRefusedError as exc:
+        full = max(frame.shape[:2])
+        if exc.reason != "no-markers" or full <= st.checks.max_detect_side:
+            raise
+        return locate(frame, st.geometry.layout,
+                      checks=replace(st.checks, max_detect_side=full, retry_scales=(1.0,)))
+
+
 def read_indigo(
     frame: np.ndarray,
     pack: IndigoPack,
@@ -267,7 +300,7 @@ def read_indigo(
     frame = _check_frame(frame)
     st = settings
     try:
-        fit = locate(frame, st.geometry.layout, checks=st.checks)
+        fit = _locate(frame, st)
     except FrameRefusedError as exc:
         better = explain_refusal(exc, frame, st)
         if better is not None:
@@ -286,8 +319,9 @@ def read_indigo(
     gray = cv2.GaussianBlur(to_gray(balanced), (0, 0), TEMPLATE_BLUR)
     t2 = time.perf_counter()
     labels = gem_label_map(lab, model, where=gem_pixels(model, pack.gem_size))
-    spots = scaled_confidences(read_gems(labels, pack, model, st), factor)
-    cells = read_tiles(gray, spots, model, st, pack.gem_size)
+    found = read_gems(labels, pack, model, st, lab)
+    cells = read_tiles(gray, found, model, st, pack.gem_size, glare=glare_mask(canon, st.cell_px))
+    spots = scaled_confidences(settle_centre(found, cells, st.min_confidence), factor)
     cells = dict(zip(cells, scaled_confidences(list(cells.values()), factor), strict=True))
     chips = scaled_confidences(read_chips(lab, pack, model), factor)
     spots, chips, unlike_pack = fit_to_pack(spots, chips, chips_unlike_pack(lab, pack, model))

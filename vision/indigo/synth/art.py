@@ -1,6 +1,7 @@
 """Drawing Indigo pieces in a given style: the project's own art for packs and tests.
 
-Two styles are defined, deliberately unlike each other, so a test can teach the reader with one
+Three styles are defined, deliberately unlike each other (``sepia`` is held apart: benches
+report on it, nothing is tuned on it), so a test can teach the reader with one
 and check it never leans on the other:
 
 - ``demo``: cream tiles, broad dark-blue bands with gold edges (the shipped demo pack);
@@ -108,6 +109,37 @@ STYLES: dict[str, Style] = {
         },
         chip_space=parse_colour("#1d4a40"),
         texture=3.0,
+    ),
+    # held apart: no reader threshold is tuned on it (issue 20)
+    "sepia": Style(
+        name="sepia",
+        tile_base=parse_colour("#d9c7a6"),
+        tile_border=parse_colour("#6e5233"),
+        band=parse_colour("#5a3417"),
+        band_edge=parse_colour("#e8dcc0"),
+        band_width=0.22,
+        edge_width=0.04,
+        empty_base=parse_colour("#c2ad88"),
+        empty_line=parse_colour("#8f7550"),
+        centre_base=parse_colour("#3d2a1a"),
+        centre_mark=parse_colour("#e0c070"),
+        corner_base=parse_colour("#8a6a48"),
+        corner_mark=parse_colour("#f2e6cc"),
+        rim=parse_colour("#a0522d"),
+        table=parse_colour("#4a4a4a"),
+        gems={
+            "amber": parse_colour("#e0a020"),
+            "emerald": parse_colour("#2e9a5a"),
+            "sapphire": parse_colour("#3060c8"),
+        },
+        chips={
+            "red": parse_colour("#b03030"),
+            "turquoise": parse_colour("#20a8a0"),
+            "white": parse_colour("#eeeae0"),
+            "purple": parse_colour("#6a3090"),
+        },
+        chip_space=parse_colour("#7a5a30"),
+        texture=8.0,
     ),
 }
 

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from vision.art_pack import BGR
 from vision.indigo.pack import IndigoPack
 from vision.indigo.settings import DEFAULT_SETTINGS, IndigoSettings
+from vision.indigo.synth.gems import draw_gem, gem_look
 from vision.indigo.synth.render import draw_disc, place_cell_image
 from vision.indigo.teach import PIECE_SPOTS, TILE_CENTRE_MM, teach_sheet
 from vision.synth.effects import apply_effects
@@ -23,8 +25,10 @@ def render_teach_photo(
     seed: int = 0,
     effects: tuple[str, ...] = ("whitebalance", "light", "perspective", "noise", "jpeg"),
     frame_size: tuple[int, int] = (1280, 960),
+    gem_bodies: dict[str, BGR] | None = None,
 ) -> np.ndarray:
-    """A simulated photo of a teach page with ``pack``'s pieces on it (tests and the demo)."""
+    """A simulated photo of a teach page with ``pack``'s pieces on it (tests and the demo);
+    with ``gem_bodies``, the gems are faceted real gems of those body colours."""
     sheet = teach_sheet(settings)
     px_per_mm = 4.0
     page = sheet.page(kind, px_per_mm=px_per_mm)
@@ -37,7 +41,10 @@ def render_teach_photo(
         names = list(pack.chips)
         for what, name, (x, y) in PIECE_SPOTS:
             centre = (x * px_per_mm, y * px_per_mm)
-            if what == "gem":
+            if what == "gem" and gem_bodies is not None:
+                look = gem_look(gem_bodies[name], np.random.default_rng(seed + len(name)))
+                draw_gem(page, None, centre, gem_r, look)
+            elif what == "gem":
                 draw_disc(page, centre, gem_r, pack.gems[name])
             else:
                 index = ("red", "turquoise", "white", "purple").index(name)

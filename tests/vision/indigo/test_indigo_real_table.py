@@ -1,0 +1,60 @@
+"""The real-table rules of the Indigo reader (issue 20): board colours are not gems, and a
+centre with fewer gems than the rules leave is asked."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from companion.indigo import CENTRE, Tile
+from companion.indigo.geometry import neighbour
+from vision.indigo.centre_rules import centre_least
+from vision.indigo.model import colour_features
+from vision.indigo.pieces import RING_SAME_NONE, ring_likeness
+from vision.indigo.read_types import CellRead
+from vision.indigo.reader import name_gems
+from vision.indigo.settings import DEFAULT_SETTINGS
+
+
+def _around(tiles: int) -> dict:  # type: ignore[type-arg]
+    cells = {}
+    for e in range(6):
+        cell = neighbour(CENTRE, e)
+        cells[cell] = CellRead(cell, Tile(1, 0) if e < tiles else None, 1.0, ())
+    return cells
+
+
+def test_each_tile_beside_the_centre_takes_one_gem_away() -> None:
+    assert centre_least(_around(0)) == 6
+    assert centre_least(_around(2)) == 4
+    assert centre_least({}) == 0  # nothing read round it: nothing known
+
+
+def test_an_empty_centre_the_rules_say_holds_gems_is_asked() -> None:
+    _, questions = name_gems([], _around(1), DEFAULT_SETTINGS)
+    assert any(q.startswith("centre: none seen, but at least 5") for q in questions)
+
+
+def test_a_colour_that_spreads_beyond_a_spot_is_no_gem() -> None:
+    board = np.full((60, 60, 3), (120, 40, 25), np.uint8)  # a deep-blue printed cell
+    assert ring_likeness(colour_features(board), (30.0, 30.0), 5.0) >= RING_SAME_NONE
+    cv2.circle(board, (30, 30), 5, (160, 70, 20), -1)  # a sapphire lying on it
+    board[:, 40:] = (200, 210, 220)  # and a tile beside it
+    assert ring_likeness(colour_features(board), (30.0, 30.0), 5.0) < RING_SAME_NONE
+
+
+def test_the_real_table_renders_a_seeded_frame_with_its_truth() -> None:
+    from companion.indigo import new_game
+    from vision.indigo.pack import load_indigo_pack
+    from vision.indigo.synth.table import render_table_frame
+    from vision.indigo.synth.table_camera import HARSH
+
+    pack = load_indigo_pack()
+    state = new_game(2)
+    one = render_table_frame(state, pack, seed=5, conditions=HARSH, frame_size=(640, 360))
+    two = render_table_frame(state, pack, seed=5, conditions=HARSH, frame_size=(640, 360))
+    assert one.image.shape == (360, 640, 3)
+    assert np.array_equal(one.image, two.image)
+    assert sorted(g["gem"] for g in one.truth["gems"] if "centre" in g["at"]) == [
+        "emerald"] * 5 + ["sapphire"]
+    assert {"tilt", "fill", "kelvin", "jpeg"} <= set(one.log)
