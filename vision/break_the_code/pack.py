@@ -22,6 +22,7 @@ a pack from a photo of the user's own 20 tiles.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -38,6 +39,9 @@ from vision.errors import ArtPackError
 GAME = "break-the-code"
 #: the shipped demo pack (the project's own drawing of the tiles)
 DEMO_CODE = PACKS_DIR / "code-demo"
+
+#: the file mode of a written pack: read and written by its owner only
+PRIVATE_FILE_MODE = 0o600
 
 #: the 19 distinct tiles (one entry for the two green 5s)
 TILE_KINDS: tuple[Tile, ...] = tuple(sorted(BOX))
@@ -86,15 +90,21 @@ class CodePack:
             "tiles": {str(t): f"tile_{t}.png" for t in TILE_KINDS},
         }
 
-    def save(self, folder: Path) -> Path:
+    def save(self, folder: Path, *, mode: int = PRIVATE_FILE_MODE) -> Path:
         """Write the pack (manifest and PNGs) into ``folder``, which :func:`load_code_pack`
-        reads back."""
+        reads back; every file gets ``mode`` (the owner's only, by default: a taught pack
+        is a picture of the household's own tiles)."""
         folder.mkdir(parents=True, exist_ok=True)
+        written = []
         for kind, img in self.tiles.items():
-            if not cv2.imwrite(str(folder / f"tile_{kind}.png"), img):
+            path = folder / f"tile_{kind}.png"
+            if not cv2.imwrite(str(path), img):
                 raise ArtPackError(f"{folder}: cannot write tile_{kind}.png")
-        (folder / "manifest.json").write_text(json.dumps(self.manifest(), indent=2) + "\n",
-                                              encoding="utf-8")
+            written.append(path)
+        manifest = folder / "manifest.json"
+        manifest.write_text(json.dumps(self.manifest(), indent=2) + "\n", encoding="utf-8")
+        for path in (*written, manifest):
+            os.chmod(path, mode)
         return folder
 
 

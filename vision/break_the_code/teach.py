@@ -4,35 +4,24 @@ Lay the 20 tiles on the code mat in box order, row by row, A to E::
 
     0b 0w 1b 1w 2b  /  2w 3b 3w 4b 4w  /  5g 5g 6b 6w 7b  /  7w 8b 8w 9b 9w
 
-and take one photo. :func:`teach_pack` finds every tile with the reader's own stages, cuts it
-out upright, measures the tile size and the three body colours, and keeps each face as the
-template of that tile. It then checks the result: the colours must be told apart and reading
-the same photo with the new pack must give every tile back, confidently.
+and take one photo. :func:`teach_pack` finds the tile on every slot by the slot grid and the
+tile's outline against the mat (:mod:`vision.break_the_code.teach_layout`), cuts it out
+upright, measures the tile size and the three body colours, and keeps each face as the template
+of that tile. It then checks the result: the colours must be told apart and reading the same
+photo with the new pack must give every tile back, confidently.
 """
 
 from __future__ import annotations
-
-from dataclasses import replace
 
 import numpy as np
 
 from companion.break_the_code.tiles import Colour
 from vision.break_the_code.mat import SLOTS
-from vision.break_the_code.pack import TEACH_ORDER, CodePack, demo_pack
-from vision.break_the_code.reader import (
-    FoundTile,
-    classify_tile,
-    find_mat,
-    find_tiles,
-    relative_body,
-)
+from vision.break_the_code.pack import TEACH_ORDER, CodePack
+from vision.break_the_code.reader import FoundTile, classify_tile, relative_body
 from vision.break_the_code.settings import DEFAULT_SETTINGS, CodeReaderSettings
-from vision.errors import ArtPackError, FrameRefusedError
-
-#: the shares of the demo tile's area a piece may have while teaching: the user's tiles may
-#: be well smaller or larger than the demo's, and only a rough size is needed to find them
-TEACH_MIN_AREA = 0.4
-TEACH_MAX_AREA = 2.2
+from vision.break_the_code.teach_layout import find_all_twenty
+from vision.errors import ArtPackError
 
 
 def teach_pack(
@@ -43,7 +32,7 @@ def teach_pack(
     settings: CodeReaderSettings = DEFAULT_SETTINGS,
 ) -> CodePack:
     """Build a pack from a photo of all 20 tiles on the mat in box order."""
-    found = find_all_twenty(image, settings)
+    found = find_all_twenty(image, settings=settings)
     by_slot = {f.slot: f for f in found}
     sizes = np.array([f.size_mm for f in found])
     tile_mm = (float(np.median(sizes[:, 0])), float(np.median(sizes[:, 1])))
@@ -53,23 +42,6 @@ def teach_pack(
                     description=description)
     _check_self_read(pack, found)
     return pack
-
-
-def find_all_twenty(image: np.ndarray, settings: CodeReaderSettings) -> list[FoundTile]:
-    """The 20 tiles of the teach photo, in slot order (refused unless every slot has one)."""
-    # Tile finding needs only a rough tile size: allow a wide range while teaching.
-    loose = replace(settings, min_area=TEACH_MIN_AREA, max_area=TEACH_MAX_AREA)
-    fit = find_mat(image, settings=settings)
-    found, problems = find_tiles(image, fit, demo_pack(), settings=loose)
-    on_slots = {f.slot for f in found}
-    missing = [SLOTS[i].name for i in range(len(TEACH_ORDER)) if i not in on_slots]
-    if missing:
-        raise FrameRefusedError(
-            f"no tile found on slots {', '.join(missing)}; lay all 20 tiles in box order "
-            f"({'; '.join(problems) or 'nothing else seen'})",
-            reason="no-tiles",
-        )
-    return found
 
 
 def body_colours(by_slot: dict[int, FoundTile]) -> dict[str, np.ndarray]:

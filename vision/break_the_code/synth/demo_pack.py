@@ -20,6 +20,9 @@ from vision.art_pack import format_colour
 from vision.break_the_code.pack import DEMO_CODE
 from vision.break_the_code.synth.art import STYLES, pack_from_style
 
+#: the shipped files are for everyone to read (a taught pack is private: see CodePack.save)
+SHIPPED_FILE_MODE = 0o644
+
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -27,7 +30,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=DEMO_CODE)
     args = parser.parse_args(argv)
     pack = pack_from_style(STYLES[args.style])
-    pack.save(args.out)
+    # the shipped pack is the project's own drawing, for everyone to read
+    pack.save(args.out, mode=SHIPPED_FILE_MODE)
     # The colours are listed in the drawing's order (b, w, g), not sorted as ``save`` lists
     # them: the loader keeps the manifest's order and the reader breaks an exact tie between
     # two colours by it, so the files load as the drawn pack in every respect.
