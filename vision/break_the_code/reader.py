@@ -476,10 +476,25 @@ def _pieces(mask: np.ndarray, dist: np.ndarray, settings: CodeReaderSettings, ti
         strong_mask = cv2.morphologyEx(strong_mask, cv2.MORPH_OPEN, kernel)
         parts = _outlines(strong_mask, settings.ignore_area * tile_area)
         if len(parts) <= 1:
+            parts = _cut_at_lanes(mask, region, (x, y), settings, tile_area)
+        if len(parts) <= 1:
             result.append((area, outline))
             continue
         result.extend((a, o + [x, y]) for a, o in parts)
     return result
+
+
+def _cut_at_lanes(mask: np.ndarray, region: np.ndarray, origin: tuple[int, int],
+                  settings: CodeReaderSettings, tile_area: float
+                  ) -> list[tuple[float, np.ndarray]]:
+    """A piece as large as two tiles, cut along the lanes between the slots: thick tiles,
+    laid a little off their slots, touch their neighbours as strongly as they stand out."""
+    x, y = origin
+    h, w = region.shape
+    lanes = _lane_mask(mask.shape[:2], settings.px_per_mm)[y:y + h, x:x + w]
+    cut = ((region > 0) & (lanes == 0)).astype(np.uint8) * 255
+    cut = cv2.morphologyEx(cut, cv2.MORPH_OPEN, clean_kernel(settings.px_per_mm))
+    return _outlines(cut, settings.ignore_area * tile_area)
 
 
 def _shrinks(corners: np.ndarray, width: int) -> bool:

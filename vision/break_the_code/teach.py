@@ -13,9 +13,11 @@ photo with the new pack must give every tile back, confidently.
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from companion.break_the_code.tiles import Colour
+from vision.break_the_code.features import SHIFT, body_colour, grey_of, ink_map, template_of
 from vision.break_the_code.mat import SLOTS
 from vision.break_the_code.pack import TEACH_ORDER, CodePack
 from vision.break_the_code.reader import FoundTile, classify_tile, relative_body
@@ -55,16 +57,31 @@ def body_colours(by_slot: dict[int, FoundTile]) -> dict[str, np.ndarray]:
 
 
 def tile_faces(by_slot: dict[int, FoundTile]) -> dict[str, np.ndarray]:
-    """The face of each tile kind; the two green 5s give the mean of both faces."""
+    """The face of each tile kind; the two green 5s give the mean of both faces, the second
+    moved onto the first (each was cut out on its own, a pixel or two apart, and a mean of
+    two faces out of step blurs the digit and any grain of the tile)."""
     tiles: dict[str, np.ndarray] = {}
     for i, tile in enumerate(TEACH_ORDER):
         key = str(tile)
         face = by_slot[i].norm
         if key in tiles:
-            tiles[key] = ((tiles[key].astype(np.float32) + face) / 2).astype(np.uint8)
+            moved = align_face(face, tiles[key])
+            tiles[key] = ((tiles[key].astype(np.float32) + moved) / 2).astype(np.uint8)
         else:
             tiles[key] = face.copy()
     return tiles
+
+
+def align_face(face: np.ndarray, onto: np.ndarray) -> np.ndarray:
+    """``face`` shifted by whole pixels (up to the matching's play) to lie on ``onto``."""
+    ink = ink_map(face, grey_of(body_colour(face)))
+    template = template_of(ink_map(onto, grey_of(body_colour(onto))))
+    _, _, _, (x, y) = cv2.minMaxLoc(cv2.matchTemplate(ink, template, cv2.TM_CCOEFF_NORMED))
+    dx, dy = SHIFT - x, SHIFT - y
+    move = np.array([[1, 0, dx], [0, 1, dy]], np.float32)
+    moved: np.ndarray = cv2.warpAffine(face, move, (face.shape[1], face.shape[0]),
+                                       borderMode=cv2.BORDER_REPLICATE)
+    return moved
 
 
 #: the least grey-level difference (0..255) between the taught white and black bodies

@@ -128,8 +128,10 @@ STYLES: dict[str, Style] = {
         name="oak",
         body={"b": parse_colour("#4a2c1a"), "w": parse_colour("#e2c48e"),
               "g": parse_colour("#4f7a3a")},
-        digit={"b": parse_colour("#2a170c"), "w": parse_colour("#6b4322"),
-               "g": parse_colour("#263d1c")},
+        # stain lies on the surface: a digit carved through it shows the raw wood, and on
+        # the raw oak tiles the carving is darkened (burnt in)
+        digit={"b": parse_colour("#c9a470"), "w": parse_colour("#5a3519"),
+               "g": parse_colour("#cdb07e")},
         tile_mm=(30.0, 40.0),
         font_scale=0.5,
         glyph_width=0.58,
