@@ -27,6 +27,10 @@ SHIFT = 5
 #: noise) is taken off the ink map: what differs from the body no more than its texture does
 #: is not the digit
 TEXTURE_FACTOR = 2.0
+#: the ink map is smoothed by this much (Gaussian sigma, pixels of the normalised tile): a
+#: narrow font's strokes are three pixels wide, and a cut-out a pixel out of step with the
+#: template otherwise loses most of their overlap
+INK_BLUR = 1.0
 
 
 def body_texture(norm: np.ndarray) -> float:
@@ -43,6 +47,7 @@ def ink_map(norm: np.ndarray, body_grey: float) -> np.ndarray:
     grey = cv2.cvtColor(norm, cv2.COLOR_BGR2GRAY).astype(np.float32)
     texture = TEXTURE_FACTOR * body_texture(norm)
     ink: np.ndarray = np.maximum(np.abs(grey - body_grey) - texture, 0.0)
+    ink = cv2.GaussianBlur(ink, (0, 0), INK_BLUR)
     h, w = ink.shape
     ex, ey = round(EDGE * w), round(EDGE * h)
     ink[:ey, :] = 0

@@ -8,8 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from companion.break_the_code.tiles import ALL_TILES
+from companion.break_the_code.tiles import ALL_TILES, parse_tile
 from vision.break_the_code.pack import load_code_pack
+from vision.break_the_code.reader import read_tiles
+from vision.break_the_code.settings import DEFAULT_SETTINGS
 from vision.break_the_code.synth.art import STYLES
 from vision.break_the_code.synth.render import render_frame
 from vision.break_the_code.teach import teach_pack
@@ -47,3 +49,16 @@ def test_a_taught_pack_is_written_for_its_owner_only(tmp_path: Path) -> None:
     assert len(files) == 20  # 19 faces and the manifest
     assert {stat.S_IMODE(f.stat().st_mode) for f in files} == {0o600}
     assert load_code_pack(folder).name == "ours"
+
+
+def test_a_tile_upside_down_is_asked_never_read_as_another_digit() -> None:
+    # plastic tiles mark the 6 and the 9 with a bar; a player across the table lays the
+    # 6 upside down: it is said, and the rack is not sure
+    photo, _ = render_frame(list(ALL_TILES), seed=3, look=STYLES["plastic"], jitter_mm=3.0,
+                            max_turn_deg=6.0)
+    pack = teach_pack(photo.image, name="plastic")
+    rack = [parse_tile(t) for t in ("1b", "3w", "6b", "8w")]
+    frame, _ = render_frame(rack, seed=5, look=STYLES["plastic"], upside_down=[2])
+    reading = read_tiles(frame.image, pack)
+    assert reading.confidence < DEFAULT_SETTINGS.accept
+    assert any("C1" in p and "upside down" in p for p in reading.problems)
