@@ -62,3 +62,18 @@ def test_a_tile_upside_down_is_asked_never_read_as_another_digit() -> None:
     reading = read_tiles(frame.image, pack)
     assert reading.confidence < DEFAULT_SETTINGS.accept
     assert any("C1" in p and "upside down" in p for p in reading.problems)
+
+
+def test_tiles_turned_up_to_ten_degrees_read_with_the_taught_pack() -> None:
+    # the tile is cut out upright along its own outline, so the taught faces serve every
+    # turn a hand gives it
+    photo, _ = render_frame(list(ALL_TILES), seed=3, look=STYLES["layered"], jitter_mm=3.0,
+                            max_turn_deg=6.0)
+    pack = teach_pack(photo.image, name="layered")
+    rack = [parse_tile(t) for t in ("0w", "3b", "6w", "8b", "9w")]
+    for seed in (21, 22):
+        frame, scene = render_frame(rack, seed=seed, look=STYLES["layered"],
+                                    max_turn_deg=10.0)
+        reading = read_tiles(frame.image, pack)
+        assert [t.tile for t in reading.tiles] == rack
+        assert max(abs(p.angle_deg) for p in scene.placed) > 6.0
