@@ -11,12 +11,13 @@ import numpy as np
 
 from silent_cases import Case, Verdict
 
-#: (tile style drawn, pack read with): the demo pack on its own tiles and on two looks it was
-#: not drawn from (ivory, which the reader's margins were measured on, and walnut, which
-#: nothing was tuned on); a pack taught from one photo of ivory tiles on its own tiles and on
-#: walnut tiles
+#: (tile style drawn, pack read with): the demo pack on its own tiles and on looks it was
+#: not drawn from (ivory, which the reader's margins were measured on, walnut, which nothing
+#: was tuned on, and the looks drawn for teaching); a pack taught from one photo of ivory
+#: tiles on its own tiles and on walnut tiles
 LOOKS = (("demo", "demo"), ("ivory", "demo"), ("walnut", "demo"),
-         ("ivory", "ivory-taught"), ("walnut", "ivory-taught"))
+         ("ivory", "ivory-taught"), ("walnut", "ivory-taught"),
+         ("plastic", "demo"), ("oak", "demo"), ("layered", "demo"))
 #: racks of 4 (three or four players) and of 5 (two players)
 RACK_SIZES = (4, 5)
 #: the teach photo of the ivory tiles (a tuning seed)

@@ -23,10 +23,31 @@ BAND = 0.17
 SHIFT = 5
 
 
-def ink_map(norm: np.ndarray, body_grey: float) -> np.ndarray:
-    """How far each pixel's grey is from the body's, with the tile edge left out (float32)."""
+#: how many times the body's own spread of grey (wood grain, a mottled plastic, sensor
+#: noise) is taken off the ink map: what differs from the body no more than its texture does
+#: is not the digit
+TEXTURE_FACTOR = 2.0
+#: the ink map is smoothed by this much (Gaussian sigma, pixels of the normalised tile): a
+#: narrow font's strokes are three pixels wide, and a cut-out a pixel out of step with the
+#: template otherwise loses most of their overlap
+INK_BLUR = 1.0
+
+
+def body_texture(norm: np.ndarray) -> float:
+    """The spread of the grey over the body band (median absolute deviation, grey levels):
+    a plain tile has next to none, a wooden one its grain."""
     grey = cv2.cvtColor(norm, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    ink: np.ndarray = np.abs(grey - body_grey)
+    values = grey[_band_mask(grey.shape)]
+    return float(np.median(np.abs(values - np.median(values))))
+
+
+def ink_map(norm: np.ndarray, body_grey: float) -> np.ndarray:
+    """How far each pixel's grey is from the body's, beyond the body's own texture, with the
+    tile edge left out (float32)."""
+    grey = cv2.cvtColor(norm, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    texture = TEXTURE_FACTOR * body_texture(norm)
+    ink: np.ndarray = np.maximum(np.abs(grey - body_grey) - texture, 0.0)
+    ink = cv2.GaussianBlur(ink, (0, 0), INK_BLUR)
     h, w = ink.shape
     ex, ey = round(EDGE * w), round(EDGE * h)
     ink[:ey, :] = 0
@@ -39,14 +60,20 @@ def ink_map(norm: np.ndarray, body_grey: float) -> np.ndarray:
 def body_colour(norm: np.ndarray) -> np.ndarray:
     """The median colour of the band just inside the tile's edge (the digit stays clear of
     it), as float BGR."""
-    h, w = norm.shape[:2]
+    median: np.ndarray = np.median(norm[_band_mask(norm.shape[:2])].reshape(-1, 3)
+                                   .astype(np.float32), axis=0)
+    return median
+
+
+def _band_mask(shape: tuple[int, ...]) -> np.ndarray:
+    """The band just inside a tile's edge where only its body shows (bool)."""
+    h, w = shape[:2]
     band = np.zeros((h, w), bool)
     e0x, e0y = round(EDGE * w), round(EDGE * h)
     e1x, e1y = round(BAND * w), round(BAND * h)
     band[e0y:h - e0y, e0x:w - e0x] = True
     band[e1y:h - e1y, e1x:w - e1x] = False
-    median: np.ndarray = np.median(norm[band].reshape(-1, 3).astype(np.float32), axis=0)
-    return median
+    return band
 
 
 def grey_of(bgr: np.ndarray | BGR) -> float:

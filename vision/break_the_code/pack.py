@@ -94,7 +94,8 @@ class CodePack:
 
     def save(self, folder: Path) -> Path:
         """Write the pack (manifest and PNGs) into ``folder``, which :func:`load_code_pack`
-        reads back."""
+        reads back. The files are their owner's only: a taught pack is a picture of the
+        household's own tiles."""
         images = {f"tile_{kind}.png": img for kind, img in self.tiles.items()}
         return write_pack(folder, images, self.manifest())
 

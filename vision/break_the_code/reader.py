@@ -198,7 +198,7 @@ def panel_picture_factor(image: np.ndarray, fit: PlaneFit, *,
     return confidence_factor(quality)
 
 
-def _view_transform(settings: CodeReaderSettings) -> np.ndarray:
+def view_transform(settings: CodeReaderSettings) -> np.ndarray:
     """Sheet millimetres -> pixels of the top-down view of the panel."""
     p = settings.px_per_mm
     return np.array([[p, 0.0, -VIEW_MM[0] * p], [0.0, p, -VIEW_MM[1] * p], [0.0, 0.0, 1.0]])
@@ -320,7 +320,7 @@ class FoundTile:
     panel: np.ndarray  # the local panel grey (BGR float) around it
 
 
-def _upright_corners(rect: Any) -> np.ndarray:
+def upright_corners(rect: Any) -> np.ndarray:
     """Corners TL, TR, BR, BL of a rotated rectangle, portrait and as near upright as it
     goes (tiles are laid upright, give or take a few degrees)."""
     pts = cv2.boxPoints(rect).astype(np.float64)
@@ -355,7 +355,7 @@ def find_tiles(
     mask, dist = foreground(top, field, settings)
     p = settings.px_per_mm
     tile_area = pack.tile_mm[0] * pack.tile_mm[1] * p * p
-    to_frame = np.linalg.inv(_view_transform(settings) @ fit.image_to_plane)
+    to_frame = np.linalg.inv(view_transform(settings) @ fit.image_to_plane)
     found: list[FoundTile] = []
     problems: list[str] = []
     for area, outline in _pieces(mask, dist, settings, tile_area):
@@ -376,12 +376,12 @@ def find_tiles(
                 reason="ambiguous-layout",
             )
         found.append(FoundTile(slot.index, offset, centre_mm, (short, long_),
-                               cut_out_tile(image, rect, to_frame), _panel_at(field, cx, cy)))
+                               cut_out_tile(image, rect, to_frame), panel_at(field, cx, cy)))
     found.sort(key=lambda f: f.slot)
     return found, problems
 
 
-def _clean_kernel(px_per_mm: float) -> np.ndarray:
+def clean_kernel(px_per_mm: float) -> np.ndarray:
     """The disc that cleans a foreground mask (:data:`CLEAN_RADIUS_MM`)."""
     k = max(1, round(CLEAN_RADIUS_MM * px_per_mm))
     kernel: np.ndarray = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1, 2 * k + 1))
@@ -395,7 +395,7 @@ def foreground(top: np.ndarray, field: np.ndarray, settings: CodeReaderSettings
     ratio = top.astype(np.float32) / np.maximum(field, 1.0) * PANEL_GREY
     dist: np.ndarray = np.linalg.norm(ratio - PANEL_GREY, axis=2)
     mask: np.ndarray = (dist > settings.foreground).astype(np.uint8) * 255
-    kernel = _clean_kernel(settings.px_per_mm)
+    kernel = clean_kernel(settings.px_per_mm)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel, iterations=CLOSE_ITERATIONS)
     return mask, dist
@@ -418,7 +418,7 @@ def _not_a_tile(area: float, tile_area: float, ratio: float, pack: CodePack,
 def cut_out_tile(image: np.ndarray, rect: Any, to_frame: np.ndarray) -> np.ndarray:
     """The tile inside ``rect`` (a rotated rectangle of the top view) cut out of the camera
     frame, upright, at :data:`NORM_SIZE`."""
-    corners_top = _upright_corners(rect)
+    corners_top = upright_corners(rect)
     corners_frame = cv2.perspectiveTransform(
         corners_top.reshape(-1, 1, 2).astype(np.float64), to_frame
     ).reshape(-1, 2).astype(np.float32)
@@ -430,7 +430,7 @@ def cut_out_tile(image: np.ndarray, rect: Any, to_frame: np.ndarray) -> np.ndarr
     return norm
 
 
-def _panel_at(field: np.ndarray, x: float, y: float) -> np.ndarray:
+def panel_at(field: np.ndarray, x: float, y: float) -> np.ndarray:
     """The panel grey (BGR float32) at a point of the top view, clamped to the view."""
     iy = min(field.shape[0] - 1, max(0, round(y)))
     ix = min(field.shape[1] - 1, max(0, round(x)))
@@ -470,16 +470,31 @@ def _pieces(mask: np.ndarray, dist: np.ndarray, settings: CodeReaderSettings, ti
         strong = ((dist[y:y + h, x:x + w] > settings.foreground * SPLIT_FOREGROUND)
                   & (region > 0))
         strong_mask: np.ndarray = strong.astype(np.uint8) * 255
-        kernel = _clean_kernel(settings.px_per_mm)
+        kernel = clean_kernel(settings.px_per_mm)
         strong_mask = cv2.morphologyEx(strong_mask, cv2.MORPH_CLOSE, kernel,
                                        iterations=CLOSE_ITERATIONS)
         strong_mask = cv2.morphologyEx(strong_mask, cv2.MORPH_OPEN, kernel)
         parts = _outlines(strong_mask, settings.ignore_area * tile_area)
         if len(parts) <= 1:
+            parts = _cut_at_lanes(mask, region, (x, y), settings, tile_area)
+        if len(parts) <= 1:
             result.append((area, outline))
             continue
         result.extend((a, o + [x, y]) for a, o in parts)
     return result
+
+
+def _cut_at_lanes(mask: np.ndarray, region: np.ndarray, origin: tuple[int, int],
+                  settings: CodeReaderSettings, tile_area: float
+                  ) -> list[tuple[float, np.ndarray]]:
+    """A piece as large as two tiles, cut along the lanes between the slots: thick tiles,
+    laid a little off their slots, touch their neighbours as strongly as they stand out."""
+    x, y = origin
+    h, w = region.shape
+    lanes = _lane_mask(mask.shape[:2], settings.px_per_mm)[y:y + h, x:x + w]
+    cut = ((region > 0) & (lanes == 0)).astype(np.uint8) * 255
+    cut = cv2.morphologyEx(cut, cv2.MORPH_OPEN, clean_kernel(settings.px_per_mm))
+    return _outlines(cut, settings.ignore_area * tile_area)
 
 
 def _shrinks(corners: np.ndarray, width: int) -> bool:

@@ -4,35 +4,26 @@ Lay the 20 tiles on the code mat in box order, row by row, A to E::
 
     0b 0w 1b 1w 2b  /  2w 3b 3w 4b 4w  /  5g 5g 6b 6w 7b  /  7w 8b 8w 9b 9w
 
-and take one photo. :func:`teach_pack` finds every tile with the reader's own stages, cuts it
-out upright, measures the tile size and the three body colours, and keeps each face as the
-template of that tile. It then checks the result: the colours must be told apart and reading
-the same photo with the new pack must give every tile back, confidently.
+and take one photo. :func:`teach_pack` finds the tile on every slot by the slot grid and the
+tile's outline against the mat (:mod:`vision.break_the_code.teach_layout`), cuts it out
+upright, measures the tile size and the three body colours, and keeps each face as the template
+of that tile. It then checks the result: the colours must be told apart and reading the same
+photo with the new pack must give every tile back, confidently.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
-
+import cv2
 import numpy as np
 
 from companion.break_the_code.tiles import Colour
+from vision.break_the_code.features import SHIFT, body_colour, grey_of, ink_map, template_of
 from vision.break_the_code.mat import SLOTS
-from vision.break_the_code.pack import TEACH_ORDER, CodePack, demo_pack
-from vision.break_the_code.reader import (
-    FoundTile,
-    classify_tile,
-    find_mat,
-    find_tiles,
-    relative_body,
-)
+from vision.break_the_code.pack import TEACH_ORDER, CodePack
+from vision.break_the_code.reader import FoundTile, classify_tile, relative_body
 from vision.break_the_code.settings import DEFAULT_SETTINGS, CodeReaderSettings
-from vision.errors import ArtPackError, FrameRefusedError
-
-#: the shares of the demo tile's area a piece may have while teaching: the user's tiles may
-#: be well smaller or larger than the demo's, and only a rough size is needed to find them
-TEACH_MIN_AREA = 0.4
-TEACH_MAX_AREA = 2.2
+from vision.break_the_code.teach_layout import find_all_twenty
+from vision.errors import ArtPackError
 
 
 def teach_pack(
@@ -43,7 +34,7 @@ def teach_pack(
     settings: CodeReaderSettings = DEFAULT_SETTINGS,
 ) -> CodePack:
     """Build a pack from a photo of all 20 tiles on the mat in box order."""
-    found = find_all_twenty(image, settings)
+    found = find_all_twenty(image, settings=settings)
     by_slot = {f.slot: f for f in found}
     sizes = np.array([f.size_mm for f in found])
     tile_mm = (float(np.median(sizes[:, 0])), float(np.median(sizes[:, 1])))
@@ -53,23 +44,6 @@ def teach_pack(
                     description=description)
     _check_self_read(pack, found)
     return pack
-
-
-def find_all_twenty(image: np.ndarray, settings: CodeReaderSettings) -> list[FoundTile]:
-    """The 20 tiles of the teach photo, in slot order (refused unless every slot has one)."""
-    # Tile finding needs only a rough tile size: allow a wide range while teaching.
-    loose = replace(settings, min_area=TEACH_MIN_AREA, max_area=TEACH_MAX_AREA)
-    fit = find_mat(image, settings=settings)
-    found, problems = find_tiles(image, fit, demo_pack(), settings=loose)
-    on_slots = {f.slot for f in found}
-    missing = [SLOTS[i].name for i in range(len(TEACH_ORDER)) if i not in on_slots]
-    if missing:
-        raise FrameRefusedError(
-            f"no tile found on slots {', '.join(missing)}; lay all 20 tiles in box order "
-            f"({'; '.join(problems) or 'nothing else seen'})",
-            reason="no-tiles",
-        )
-    return found
 
 
 def body_colours(by_slot: dict[int, FoundTile]) -> dict[str, np.ndarray]:
@@ -83,16 +57,31 @@ def body_colours(by_slot: dict[int, FoundTile]) -> dict[str, np.ndarray]:
 
 
 def tile_faces(by_slot: dict[int, FoundTile]) -> dict[str, np.ndarray]:
-    """The face of each tile kind; the two green 5s give the mean of both faces."""
+    """The face of each tile kind; the two green 5s give the mean of both faces, the second
+    moved onto the first (each was cut out on its own, a pixel or two apart, and a mean of
+    two faces out of step blurs the digit and any grain of the tile)."""
     tiles: dict[str, np.ndarray] = {}
     for i, tile in enumerate(TEACH_ORDER):
         key = str(tile)
         face = by_slot[i].norm
         if key in tiles:
-            tiles[key] = ((tiles[key].astype(np.float32) + face) / 2).astype(np.uint8)
+            moved = align_face(face, tiles[key])
+            tiles[key] = ((tiles[key].astype(np.float32) + moved) / 2).astype(np.uint8)
         else:
             tiles[key] = face.copy()
     return tiles
+
+
+def align_face(face: np.ndarray, onto: np.ndarray) -> np.ndarray:
+    """``face`` shifted by whole pixels (up to the matching's play) to lie on ``onto``."""
+    ink = ink_map(face, grey_of(body_colour(face)))
+    template = template_of(ink_map(onto, grey_of(body_colour(onto))))
+    _, _, _, (x, y) = cv2.minMaxLoc(cv2.matchTemplate(ink, template, cv2.TM_CCOEFF_NORMED))
+    dx, dy = SHIFT - x, SHIFT - y
+    move = np.array([[1, 0, dx], [0, 1, dy]], np.float32)
+    moved: np.ndarray = cv2.warpAffine(face, move, (face.shape[1], face.shape[0]),
+                                       borderMode=cv2.BORDER_REPLICATE)
+    return moved
 
 
 #: the least grey-level difference (0..255) between the taught white and black bodies

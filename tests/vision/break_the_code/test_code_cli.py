@@ -53,3 +53,18 @@ def test_read_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     assert main(["read", "code", str(empty)]) == 4
     assert "no tile" in capsys.readouterr().err
     assert main(["render", "code", "0b 0b", "-o", str(tmp_path / "x.png")]) == 1
+
+
+def test_teach_names_the_empty_slot_in_whole_sentences(tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]
+                                                       ) -> None:
+    nineteen = ALL.rsplit(" ", 1)[0]  # the 9w of slot E4 left out
+    photo = tmp_path / "nineteen.png"
+    assert main(["render", "code", nineteen, "--style", "oak", "-o", str(photo), "--seed",
+                 "2"]) == 0
+    capsys.readouterr()
+    assert main(["teach", "code", str(photo), "-o", str(tmp_path / "pack")]) == 4
+    err = capsys.readouterr().err
+    assert "lot E4: no tile seen; is the white 9 there?" in err
+    assert err.rstrip().endswith("take the photo again.")
+    assert not (tmp_path / "pack").exists()

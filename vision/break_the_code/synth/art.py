@@ -1,10 +1,13 @@
 """The project's own drawings of Break the Code tiles (not the publisher's art).
 
-Three styles, deliberately unlike each other: ``demo`` (the shipped demo pack,
+Styles deliberately unlike each other: ``demo`` (the shipped demo pack,
 ``vision/packs/code-demo``, is drawn from it by ``vision/break_the_code/synth/demo_pack.py``),
 ``ivory`` (a look the tests teach from a rendered photo) and ``walnut`` (wooden tiles with
 carved digits in a slanted serif font: kept for measuring how the reader behaves on tiles no
-pack was drawn or taught from, never for tuning it). :func:`draw_tile` draws one face for
+pack was drawn or taught from, never for tuning it); then looks drawn to teach from that no
+reader was designed on (:data:`TEACH_STYLES`: rounded plastic with raised digits, oak with
+carved digits and a thick visible side, two-layer tiles with a narrow font) and one more held
+apart (:data:`HELD_APART_STYLE`). :func:`draw_tile` draws one face for
 the scene renderer; :func:`pack_from_style` makes the pack a perfect teach photo of a style
 would give.
 """
@@ -45,6 +48,16 @@ class Style:
     #: an OpenCV font instead of the project's strokes: another type design, but one that
     #: differs between OpenCV 4.10 and 5.x, so only for looks that are measured, never shipped
     font: int | None = None
+    raised: bool = False  # digits standing out of the face: lit above-left, shaded below-right
+    sheen: float = 0.0  # a plastic's soft highlight across the face, in grey levels
+    #: the width of a rim of the ``edge`` colour all round (a two-layer tile's bevel); None
+    #: keeps the older rim, which shows at the rounded corners only
+    edge_mm: float | None = None
+    dot: bool = False  # a dot under 6 and 9 instead of (or beside) a bar
+    #: the tile's thickness where the camera sees its side (mm; 0: a flat tile seen from
+    #: straight above); the side is the body colour darkened by ``side_shade``
+    side_mm: float = 0.0
+    side_shade: float = 0.6
 
 
 STYLES: dict[str, Style] = {
@@ -93,7 +106,86 @@ STYLES: dict[str, Style] = {
         grain=14.0,
         carved=True,
     ),
+    # The looks below were drawn for teaching (issue: teach code works for any tile set);
+    # none of them is what the reader or the demo pack was designed on.
+    "plastic": Style(
+        name="plastic",
+        body={"b": parse_colour("#1c2740"), "w": parse_colour("#f3efe2"),
+              "g": parse_colour("#2e8b57")},
+        digit={"b": parse_colour("#f6f6f2"), "w": parse_colour("#1c2740"),
+               "g": parse_colour("#f6f6f2")},
+        tile_mm=(26.0, 36.0),
+        font_scale=0.5,
+        glyph_width=0.6,
+        thickness=0.12,
+        underline=True,
+        radius=0.24,
+        raised=True,
+        sheen=22.0,
+        side_mm=1.5,
+    ),
+    "oak": Style(
+        name="oak",
+        body={"b": parse_colour("#4a2c1a"), "w": parse_colour("#e2c48e"),
+              "g": parse_colour("#4f7a3a")},
+        # stain lies on the surface: a digit carved through it shows the raw wood, and on
+        # the raw oak tiles the carving is darkened (burnt in)
+        digit={"b": parse_colour("#c9a470"), "w": parse_colour("#5a3519"),
+               "g": parse_colour("#cdb07e")},
+        tile_mm=(30.0, 40.0),
+        font_scale=0.5,
+        glyph_width=0.58,
+        thickness=0.1,
+        underline=False,
+        dot=True,
+        radius=0.05,
+        serifs=True,
+        grain=18.0,
+        carved=True,
+        side_mm=3.0,
+        side_shade=0.55,
+    ),
+    "layered": Style(
+        name="layered",
+        body={"b": parse_colour("#23201c"), "w": parse_colour("#efe7d2"),
+              "g": parse_colour("#3f8a4c")},
+        digit={"b": parse_colour("#efe7d2"), "w": parse_colour("#23201c"),
+               "g": parse_colour("#f4f0e2")},
+        edge=parse_colour("#8d8576"),
+        edge_mm=1.2,
+        tile_mm=(28.0, 40.0),
+        font_scale=0.56,
+        glyph_width=0.36,
+        thickness=0.06,
+        underline=True,
+        radius=0.12,
+        side_mm=1.0,
+    ),
+    # Held apart: never looked at while anything was tuned; the bench reports it last.
+    "enamel": Style(
+        name="enamel",
+        body={"b": parse_colour("#2d3340"), "w": parse_colour("#dde5ec"),
+              "g": parse_colour("#2f8f72")},
+        digit={"b": parse_colour("#f0e6c8"), "w": parse_colour("#2d3340"),
+               "g": parse_colour("#f0e6c8")},
+        tile_mm=(27.0, 37.0),
+        font=cv2.FONT_HERSHEY_DUPLEX,
+        font_scale=0.48,
+        glyph_width=0.6,
+        thickness=0.1,
+        underline=False,
+        dot=True,
+        radius=0.3,
+        raised=True,
+        sheen=16.0,
+        side_mm=2.0,
+    ),
 }
+
+#: the looks drawn for teaching that the demo pack does not hold, and the one held apart
+#: (never looked at while tuning: its figures are reported, never fitted)
+TEACH_STYLES = ("plastic", "oak", "layered")
+HELD_APART_STYLE = "enamel"
 
 #: wood grain: streaks along the tile's length, this many across its width, a little wavy
 GRAIN_STREAKS = 9.0
@@ -128,9 +220,9 @@ def draw_tile(tile: Tile, style: Style, *, px_per_mm: float) -> tuple[np.ndarray
     for cx, cy in ((r, r), (w - 1 - r, r), (r, h - 1 - r), (w - 1 - r, h - 1 - r)):
         cv2.circle(mask, (cx, cy), r, 255, -1, cv2.LINE_AA)
     if style.edge is not None:
-        rim = cv2.subtract(mask, cv2.erode(mask, np.ones((3, 3), np.uint8),
-                                           iterations=max(1, round(0.6 * px_per_mm))))
-        img[rim > 0] = style.edge
+        img[_rim(mask, style.edge_mm, px_per_mm) > 0] = style.edge
+    if style.sheen > 0:
+        img = _add_sheen(img, style.sheen)
     if style.grain > 0:
         seed = tile.number * 3 + "bwg".index(letter)
         grained = img.astype(np.float32) + _wood_grain((h, w), style.grain, seed)[..., None]
@@ -141,9 +233,51 @@ def draw_tile(tile: Tile, style: Style, *, px_per_mm: float) -> tuple[np.ndarray
         body = style.body[letter]
         shade = (int(body[0] * 0.45), int(body[1] * 0.45), int(body[2] * 0.45))
         _draw_digit(img, tile.number, style, shade, w, h, offset=-lip)
+    if style.raised:
+        # a digit standing proud: its lit top-left edge and its shadow to the bottom right
+        lip = max(1, round(0.025 * w))
+        b0, b1, b2 = (float(v) for v in style.body[letter])
+        lit: BGR = (min(255, int(b0 * 0.5 + 140)), min(255, int(b1 * 0.5 + 140)),
+                    min(255, int(b2 * 0.5 + 140)))
+        dark: BGR = (int(b0 * 0.4), int(b1 * 0.4), int(b2 * 0.4))
+        _draw_digit(img, tile.number, style, dark, w, h, offset=lip)
+        _draw_digit(img, tile.number, style, lit, w, h, offset=-lip)
     _draw_digit(img, tile.number, style, style.digit[letter], w, h)
     img[mask == 0] = 0
     return img, mask
+
+
+#: the width (mm) of the older, corners-only rim
+CORNER_RIM_MM = 0.6
+
+
+def _rim(mask: np.ndarray, width_mm: float | None, px_per_mm: float) -> np.ndarray:
+    """The band inside the tile's outline that the ``edge`` colour covers."""
+    kernel = np.ones((3, 3), np.uint8)
+    if width_mm is None:
+        # eroded without padding, the face's straight sides (at the image border) stay
+        steps = max(1, round(CORNER_RIM_MM * px_per_mm))
+        rim: np.ndarray = cv2.subtract(mask, cv2.erode(mask, kernel, iterations=steps))
+        return rim
+    steps = max(1, round(width_mm * px_per_mm))
+    padded = cv2.copyMakeBorder(mask, steps, steps, steps, steps, cv2.BORDER_CONSTANT, value=0)
+    inner = cv2.erode(padded, kernel, iterations=steps)[steps:-steps, steps:-steps]
+    rim = cv2.subtract(mask, inner)
+    return rim
+
+
+#: where the sheen's highlight runs across the face (share of the diagonal) and its width
+SHEEN_AT, SHEEN_WIDTH = 0.3, 0.18
+
+
+def _add_sheen(img: np.ndarray, depth: float) -> np.ndarray:
+    """A soft diagonal highlight, ``depth`` grey levels at its brightest (a glossy face)."""
+    h, w = img.shape[:2]
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    along = (xs / w + ys / h) / 2
+    glow = depth * np.exp(-(((along - SHEEN_AT) / SHEEN_WIDTH) ** 2))
+    lit: np.ndarray = np.clip(img.astype(np.float32) + glow[..., None], 0, 255)
+    return lit.astype(np.uint8)
 
 
 def _draw_digit(img: np.ndarray, number: int, style: Style, colour: BGR, w: int, h: int, *,
@@ -165,6 +299,8 @@ def _draw_digit(img: np.ndarray, number: int, style: Style, colour: BGR, w: int,
             bar_y = y + digit_h + round(0.09 * h)
             cv2.line(ink, (x + digit_w // 6, bar_y), (x + digit_w - digit_w // 6, bar_y), 255,
                      max(1, round(thick)))
+        if style.dot and number in (6, 9):
+            _draw_dot(ink, (x + digit_w // 2, y + digit_h + round(0.1 * h)), thick)
     alpha = ink.astype(np.float32)[..., None] / 255.0
     blended = img * (1.0 - alpha) + np.array(colour, np.float32) * alpha
     img[:] = np.clip(np.rint(blended), 0, 255).astype(np.uint8)
@@ -185,6 +321,13 @@ def _font_digit_mask(ink: np.ndarray, number: int, style: Style, w: int, h: int,
         y = org[1] + round(0.09 * h)
         cv2.line(ink, (org[0] + tw // 6, y), (org[0] + tw - tw // 6, y), 255, thick,
                  cv2.LINE_AA)
+    if style.dot and number in (6, 9):
+        _draw_dot(ink, (org[0] + tw // 2, org[1] + round(0.1 * h)), thick)
+
+
+def _draw_dot(ink: np.ndarray, centre: tuple[int, int], thick: float) -> None:
+    """The small round mark under a 6 or a 9 that says which way up the tile is."""
+    cv2.circle(ink, centre, max(1, round(0.9 * thick)), 255, -1, cv2.LINE_AA)
 
 
 def pack_from_style(style: Style, *, description: str = "") -> CodePack:

@@ -27,7 +27,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=DEMO_CODE)
     args = parser.parse_args(argv)
     pack = pack_from_style(STYLES[args.style])
-    pack.save(args.out)
+    pack.save(args.out)  # git keeps no read modes: the checked-out pack is for everyone
     # The colours are listed in the drawing's order (b, w, g), not sorted as ``save`` lists
     # them: the loader keeps the manifest's order and the reader breaks an exact tie between
     # two colours by it, so the files load as the drawn pack in every respect.

@@ -27,6 +27,12 @@ from vision.synth.effects import DEFAULT_EFFECTS, EffectResult, apply_effects
 SCENE_PX_PER_MM = 5.0
 FRAME_SIZE = (1280, 960)
 
+#: the share of a thick tile's thickness the camera sees as its side
+SIDE_SEEN = (0.4, 1.0)
+#: how far (mm) and how much (degrees) a hand lays a tile off its slot by default
+JITTER_MM = 2.0
+MAX_TURN_DEG = 4.0
+
 
 @dataclass(frozen=True)
 class PlacedTile:
@@ -61,14 +67,36 @@ SHADOW_SIGMA_MM = 0.8
 SHADOW_DEPTH = 0.28
 
 
+@dataclass(frozen=True)
+class TileSide:
+    """The side of a thick tile as the camera sees it: the face is moved this far (mm) from
+    where the tile stands, and the band between is the side, of ``colour``."""
+
+    shift_mm: tuple[float, float]
+    colour: tuple[float, float, float]
+
+
+def _side_alpha(mask: np.ndarray, shift_px: tuple[float, float]) -> np.ndarray:
+    """The side's coverage (0..255): the face's outline swept from where the tile stands
+    (``shift_px`` behind the face) up to the face."""
+    steps = max(1, int(np.ceil(np.hypot(*shift_px))))
+    swept = np.zeros_like(mask)
+    for t in np.linspace(0.0, 1.0, steps + 1):
+        move = np.array([[1, 0, t * shift_px[0]], [0, 1, t * shift_px[1]]], np.float32)
+        np.maximum(swept, cv2.warpAffine(mask, move, mask.shape[::-1]), out=swept)
+    return swept
+
+
 def _lay_tile(canvas: np.ndarray, face: np.ndarray, mask: np.ndarray,
-              centre_mm: tuple[float, float], angle: float, px_per_mm: float) -> None:
-    """Lay one tile face (turned by ``angle`` about its centre) with its soft shadow on the
-    float canvas, in place."""
+              centre_mm: tuple[float, float], angle: float, px_per_mm: float,
+              side: TileSide | None = None) -> None:
+    """Lay one tile face (turned by ``angle`` about its centre) with its soft shadow, and its
+    side when it is thick, on the float canvas, in place."""
     cx, cy = centre_mm
     h, w = mask.shape
     # Work in a window around the tile only: rotate about the tile centre into it.
-    half = int(np.hypot(w, h) / 2 + 3 * px_per_mm)
+    reach = 3.0 + (float(np.hypot(*side.shift_mm)) if side is not None else 0.0)
+    half = int(np.hypot(w, h) / 2 + reach * px_per_mm)
     x0 = max(0, round(cx * px_per_mm) - half)
     y0 = max(0, round(cy * px_per_mm) - half)
     x1 = min(canvas.shape[1], round(cx * px_per_mm) + half)
@@ -79,12 +107,17 @@ def _lay_tile(canvas: np.ndarray, face: np.ndarray, mask: np.ndarray,
     size = (x1 - x0, y1 - y0)
     warped_mask = cv2.warpAffine(mask, m, size, flags=cv2.INTER_LINEAR).astype(np.float32)
     warped_face = cv2.warpAffine(face, m, size, flags=cv2.INTER_LINEAR).astype(np.float32)
-    shift = np.array([[1, 0, SHADOW_OFFSET_MM[0] * px_per_mm],
-                      [0, 1, SHADOW_OFFSET_MM[1] * px_per_mm]], np.float32)
+    base = (0.0, 0.0) if side is None else (side.shift_mm[0] * px_per_mm,
+                                             side.shift_mm[1] * px_per_mm)
+    shift = np.array([[1, 0, SHADOW_OFFSET_MM[0] * px_per_mm + base[0]],
+                      [0, 1, SHADOW_OFFSET_MM[1] * px_per_mm + base[1]]], np.float32)
     moved = cv2.warpAffine(warped_mask, shift, size)
     shade: np.ndarray = cv2.GaussianBlur(moved, (0, 0), SHADOW_SIGMA_MM * px_per_mm) / 255.0
     window = canvas[y0:y1, x0:x1]
     window *= (1.0 - SHADOW_DEPTH * shade)[..., None]
+    if side is not None:
+        side_alpha = (_side_alpha(warped_mask, base) / 255.0)[..., None]
+        window[:] = window * (1 - side_alpha) + np.array(side.colour, np.float32) * side_alpha
     alpha = (warped_mask / 255.0)[..., None]
     canvas[y0:y1, x0:x1] = window * (1 - alpha) + warped_face * alpha
 
@@ -95,8 +128,8 @@ def render_scene(
     look: Style | CodePack | None = None,
     rng: np.random.Generator | None = None,
     slots: Sequence[int] | None = None,
-    jitter_mm: float = 2.0,
-    max_turn_deg: float = 4.0,
+    jitter_mm: float = JITTER_MM,
+    max_turn_deg: float = MAX_TURN_DEG,
     px_per_mm: float = SCENE_PX_PER_MM,
     upside_down: Sequence[int] = (),
 ) -> CodeScene:
@@ -110,6 +143,8 @@ def render_scene(
     slots = list(slots) if slots is not None else list(range(len(tiles)))
     if len(slots) != len(tiles) or len(tiles) > len(SLOTS):
         raise ValueError(f"{len(tiles)} tiles for {len(slots)} slots (the mat has {len(SLOTS)})")
+    # thick tiles only draw their side's direction, so flat looks keep their scenes per seed
+    side_dir = _side_direction(rng) if isinstance(look, Style) and look.side_mm > 0 else None
     canvas = mat_image(px_per_mm=px_per_mm).astype(np.float32)
     placed: list[PlacedTile] = []
     for i, (tile, slot_index) in enumerate(zip(tiles, slots, strict=True)):
@@ -119,10 +154,24 @@ def render_scene(
                                                                    else 0.0)
         cx, cy = slot.centre_mm[0] + dx, slot.centre_mm[1] + dy
         face, mask = _face(tile, look, px_per_mm)
-        _lay_tile(canvas, face, mask, (cx, cy), angle, px_per_mm)
+        side = None
+        if side_dir is not None and isinstance(look, Style):
+            side = TileSide((side_dir[0] * look.side_mm, side_dir[1] * look.side_mm),
+                            tuple(look.side_shade * float(v)
+                                  for v in look.body[tile.colour.value]))  # type: ignore[arg-type]
+        _lay_tile(canvas, face, mask, (cx, cy), angle, px_per_mm, side)
         placed.append(PlacedTile(tile, slot_index, (cx, cy), angle))
     protect = np.full(canvas.shape[:2], 255, np.uint8)
     return CodeScene(np.clip(canvas, 0, 255).astype(np.uint8), protect, tuple(placed))
+
+
+def _side_direction(rng: np.random.Generator) -> tuple[float, float]:
+    """Which way the camera sees the tiles' sides (a unit vector, the same for every tile
+    of a frame), and how much of the side it sees (0.4..1 of the thickness)."""
+    turn = float(rng.uniform(0, 2 * np.pi))
+    share = float(rng.uniform(*SIDE_SEEN))
+    return share * float(np.cos(turn)), share * float(np.sin(turn))
+
 
 
 def render_frame(
@@ -135,10 +184,13 @@ def render_frame(
     frame_size: tuple[int, int] = FRAME_SIZE,
     max_tilt_deg: float = 25.0,
     upside_down: Sequence[int] = (),
+    jitter_mm: float = JITTER_MM,
+    max_turn_deg: float = MAX_TURN_DEG,
 ) -> tuple[EffectResult, CodeScene]:
     """A camera frame of the tiles on the mat, and the scene behind it (seeded)."""
     rng = np.random.default_rng(seed)
-    scene = render_scene(tiles, look=look, rng=rng, slots=slots, upside_down=upside_down)
+    scene = render_scene(tiles, look=look, rng=rng, slots=slots, upside_down=upside_down,
+                         jitter_mm=jitter_mm, max_turn_deg=max_turn_deg)
     # The scene is wider than the sheet by nothing: add a table border so the camera sees
     # the sheet's edges and some table around it.
     border = round(12 * SCENE_PX_PER_MM)
