@@ -466,11 +466,11 @@ def decide_border(e: BorderEvidence, rule: BorderRule
     return "join", (False, e.sure, "drawing")
 
 
-#: a cut between two cells hatched along the grid's directions needs a drawn stroke along at
-#: least this share of the border: drawn outlines cover nearly all of it (gaps, a wobble off
-#: the line); strokes of the hatching that lie along the line inside a tile cover a half to
-#: two thirds of it, and score like an outline (the score and the learned model both take
-#: them for one)
+#: a cut between two cells hatched along the grid's directions, or one the learned model made
+#: alone, needs a drawn stroke along at least this share of the border: drawn outlines cover
+#: nearly all of it (gaps, a wobble off the line); strokes of the hatching that lie along the
+#: line inside a tile cover a half to two thirds of it, and score like an outline (the score
+#: and the learned model both take them for one)
 SIDE_CUT_NEEDS = 0.8
 #: an undecided border is joined where a stroke follows at most this share of it (drawn
 #: outlines: 0.6 and up at the 1st percentile)
@@ -485,12 +485,15 @@ def check_by_sides(kind: str, outline: tuple[bool | None, float, str], e: Border
                    ) -> tuple[str, tuple[bool | None, float, str]]:
     """``decide_border``'s verdict held against how much of the border a drawn stroke follows
     (``coverage``): a cut between two cells hatched along the grid's directions
-    (``grid_hatched``) where no stroke follows most of the line is asked (or left to the
-    rules); an undecided border a stroke settles clearly is settled. A change of colour is an
+    (``grid_hatched``), or one the learned model made alone (it was fitted on the project's own
+    renders, and takes other hands' hatching for outlines), where no stroke follows most of
+    the line is asked (or left to the rules); an undecided border a stroke settles clearly is
+    settled. A change of colour is an
     outline with or without a stroke; hatching along the line is a stroke that is no outline.
     Elsewhere the cuts stand: a soft pencil outline over dark shading takes little more light
     than the printed line does, and is an outline."""
-    if kind == "cut" and outline[2] != "colour" and grid_hatched and coverage < SIDE_CUT_NEEDS:
+    if (kind == "cut" and coverage < SIDE_CUT_NEEDS
+            and (grid_hatched and outline[2] != "colour" or outline[2] == "model")):
         return "unsure", (None, 0.25, "asked")
     if kind == "unsure" and coverage <= SIDE_SURELY_BARE and not e.strong_hue:
         return "join", (False, SIDES_SURE, "sides")
