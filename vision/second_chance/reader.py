@@ -685,9 +685,11 @@ def read_sheet(
 
 
 #: a frame whose longer side is larger than this (pixels) is read shrunk to it: a flat 300 dpi
-#: scan carries some three times the detail the canonical grid keeps (CANON_CELL pixels a
-#: cell), and the marker search and the picture check cost grows with every pixel
-MAX_FRAME_SIDE = 1600
+#: scan of an A4 page carries some four times the detail the canonical grid keeps (CANON_CELL
+#: pixels a cell), and the marker search and the picture check cost grows with every pixel.
+#: The Pi camera's stills (2304 wide) are read as they are: the picture check's noise and
+#: focus limits are set on them
+MAX_FRAME_SIDE = 2400
 
 
 def within_reading_size(image: np.ndarray) -> np.ndarray:
