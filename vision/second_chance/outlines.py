@@ -472,10 +472,9 @@ def decide_border(e: BorderEvidence, rule: BorderRule
 #: line inside a tile cover a half to two thirds of it, and score like an outline (the score
 #: and the learned model both take them for one)
 SIDE_CUT_NEEDS = 0.8
-#: an undecided border is joined where a stroke follows at most this share of it (drawn
-#: outlines: 0.6 and up at the 1st percentile)
-SIDE_SURELY_BARE = 0.15
-#: ... and cut where one follows all of it and the learned model does not doubt an outline
+#: an undecided border is cut where a stroke follows this share of it (all of it) and the
+#: learned model does not doubt an outline. (No stroke along a border is no join: players skip
+#: outlines, and two touching tiles then show none between them.)
 SIDE_SURELY_DRAWN = 1.0
 SIDES_SURE = 0.6
 
@@ -487,16 +486,14 @@ def check_by_sides(kind: str, outline: tuple[bool | None, float, str], e: Border
     (``coverage``): a cut between two cells hatched along the grid's directions
     (``grid_hatched``), or one the learned model made alone (it was fitted on the project's own
     renders, and takes other hands' hatching for outlines), where no stroke follows most of
-    the line is asked (or left to the rules); an undecided border a stroke settles clearly is
-    settled. A change of colour is an
+    the line is asked (or left to the rules); an undecided border a stroke follows all along
+    is cut. A change of colour is an
     outline with or without a stroke; hatching along the line is a stroke that is no outline.
     Elsewhere the cuts stand: a soft pencil outline over dark shading takes little more light
     than the printed line does, and is an outline."""
     if (kind == "cut" and coverage < SIDE_CUT_NEEDS
             and (grid_hatched and outline[2] != "colour" or outline[2] == "model")):
         return "unsure", (None, 0.25, "asked")
-    if kind == "unsure" and coverage <= SIDE_SURELY_BARE and not e.strong_hue:
-        return "join", (False, SIDES_SURE, "sides")
     if (kind == "unsure" and coverage >= SIDE_SURELY_DRAWN and not e.hatched_along
             and not grid_hatched and (e.chance is None or e.chance >= MODEL_DOUBT)):
         return "cut", (True, SIDES_SURE, "sides")

@@ -119,7 +119,7 @@ def _evidence(*, chance: float | None = 0.99, along: bool = False) -> BorderEvid
     ("cut", "drawing", 0.6, False, "cut"),  # diagonal shading: the cut stands
     ("cut", "model", 0.6, False, "unsure"),  # the learned model alone: asked
     ("cut", "model", 0.9, False, "cut"),
-    ("unsure", "asked", 0.05, False, "join"),   # nothing follows the line
+    ("unsure", "asked", 0.05, False, "unsure"),  # nothing: maybe an outline skipped
     ("unsure", "asked", 1.0, False, "cut"),     # a stroke all along it
     ("unsure", "asked", 1.0, True, "unsure"),   # ... which may be the hatching's
     ("unsure", "asked", 0.6, False, "unsure"),
