@@ -302,6 +302,37 @@ def stroke_directions(darkness: np.ndarray, lo: int, hi: int) -> np.ndarray:
     return np.stack([per_cell(v) / total for v in (cos2, sin2, cos4, sin4)], axis=2)
 
 
+#: a cell's strokes are a deliberate mark, whatever their darkness, from this mean squared
+#: gradient of the darkness inside (Sobel; bare paper, noise and JPEG measure 0.0002, 0.004
+#: at the 95th percentile; the lightest coloured pencil hatching 0.003 and up) ...
+MARK_ENERGY = 0.003
+#: ... when they also run one way (the doubled angle's mean length, see stroke_directions:
+#: noise and grain point everywhere, 0.1; hatching 0.9)
+MARK_COHERENCE = 0.4
+#: a lone cell of such strokes (no side neighbour like it) is a mark from this energy on: the
+#: traces a rubber leaves of a mistake are faint hatching too (0.004-0.0065), in one cell; a
+#: light fill spans its tile's cells, and a one-cell tile shaded that lightly is rare
+MARK_ENERGY_ALONE = 0.007
+
+
+def stroke_marks(darkness: np.ndarray, lo: int, hi: int, read_empty: np.ndarray) -> np.ndarray:
+    """(9, 9) bool: the cells of ``read_empty`` whose inside has strokes that run one way,
+    faint or not (a light fill), the centre cell's printed ring left out: strong ones, or
+    faint ones beside another such cell read empty (see :data:`MARK_ENERGY_ALONE`)."""
+    gx = cv2.Sobel(darkness, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(darkness, cv2.CV_32F, 0, 1, ksize=3)
+    seen = _measured(lo, hi)
+    strength = _cells_view(gx * gx + gy * gy)[:, lo:hi, :, lo:hi].transpose(0, 2, 1, 3) * seen
+    energy = strength.sum(axis=(2, 3)) / seen.sum(axis=(2, 3))
+    directions = stroke_directions(darkness, lo, hi)
+    coherence = np.hypot(directions[..., 0], directions[..., 1])
+    faint = read_empty & (energy >= MARK_ENERGY) & (coherence >= MARK_COHERENCE)
+    padded = np.pad(faint, 1)
+    beside = padded[:-2, 1:-1] | padded[2:, 1:-1] | padded[1:-1, :-2] | padded[1:-1, 2:]
+    marked: np.ndarray = faint & ((energy >= MARK_ENERGY_ALONE) | beside)
+    return marked
+
+
 #: the printed centre circle's radius, in cells (vision.second_chance.layout), and how far either
 #: side of it a pixel of the centre cell is taken for the printed ring, in canonical pixels (the
 #: line's width, the camera's blur, the grid found a pixel or two off)

@@ -311,6 +311,8 @@ def segment(
     border_probability: dict[tuple[Cell, Cell], float] | None = None,
     sure_probability: tuple[float, float] = (1.0, 0.0),
     hatched_along: set[tuple[Cell, Cell]] | None = None,
+    coverage: dict[tuple[Cell, Cell], float] | None = None,
+    grid_hatched: set[tuple[Cell, Cell]] | None = None,
 ) -> Segmentation:
     """Group filled cells into tiles; what the drawing leaves open becomes a question.
 
@@ -329,7 +331,10 @@ def segment(
     colour changes). ``hatched_along`` are borders between two cells hatched alike with
     strokes that run along the border: a stroke there darkens the printed line like an
     outline: a cut the score made there is asked about unless the score made it surely
-    (:data:`ALONG_CUT`) and the model is sure of it.
+    (:data:`ALONG_CUT`) and the model is sure of it. ``coverage`` (see
+    :mod:`vision.second_chance.sides`) is the share of each border a drawn stroke follows: it
+    vetoes and settles decisions (see :func:`check_by_sides`), with ``grid_hatched`` the
+    borders between two cells hatched along the grid's directions.
     """
     verdicts = profile_verdicts or {}
     learned = border_probability or {}
@@ -340,6 +345,9 @@ def segment(
                                              (cut_at, join_at), learned,
                                              hatched_along or set(), verdicts):
         kind, outline = decide_border(evidence, rule)
+        if coverage is not None and border in coverage:
+            kind, outline = check_by_sides(kind, outline, evidence, coverage[border],
+                                           border in (grid_hatched or set()))
         {"cut": decided.cuts, "join": decided.joins, "unsure": decided.unsure}[kind].append(
             border)
         decided.outlines[border] = outline
@@ -456,6 +464,40 @@ def decide_border(e: BorderEvidence, rule: BorderRule
         # tiles shaded apart, no outline drawn): asked unless the rules settle it
         return asked
     return "join", (False, e.sure, "drawing")
+
+
+#: a cut between two cells hatched along the grid's directions, or one the learned model made
+#: alone, needs a drawn stroke along at least this share of the border: drawn outlines cover
+#: nearly all of it (gaps, a wobble off the line); strokes of the hatching that lie along the
+#: line inside a tile cover a half to two thirds of it, and score like an outline (the score
+#: and the learned model both take them for one)
+SIDE_CUT_NEEDS = 0.8
+#: an undecided border is cut where a stroke follows this share of it (all of it) and the
+#: learned model does not doubt an outline. (No stroke along a border is no join: players skip
+#: outlines, and two touching tiles then show none between them.)
+SIDE_SURELY_DRAWN = 1.0
+SIDES_SURE = 0.6
+
+
+def check_by_sides(kind: str, outline: tuple[bool | None, float, str], e: BorderEvidence,
+                   coverage: float, grid_hatched: bool = False
+                   ) -> tuple[str, tuple[bool | None, float, str]]:
+    """``decide_border``'s verdict held against how much of the border a drawn stroke follows
+    (``coverage``): a cut between two cells hatched along the grid's directions
+    (``grid_hatched``), or one the learned model made alone (it was fitted on the project's own
+    renders, and takes other hands' hatching for outlines), where no stroke follows most of
+    the line is asked (or left to the rules); an undecided border a stroke follows all along
+    is cut. A change of colour is an
+    outline with or without a stroke; hatching along the line is a stroke that is no outline.
+    Elsewhere the cuts stand: a soft pencil outline over dark shading takes little more light
+    than the printed line does, and is an outline."""
+    if (kind == "cut" and coverage < SIDE_CUT_NEEDS
+            and (grid_hatched and outline[2] != "colour" or outline[2] == "model")):
+        return "unsure", (None, 0.25, "asked")
+    if (kind == "unsure" and coverage >= SIDE_SURELY_DRAWN and not e.hatched_along
+            and not grid_hatched and (e.chance is None or e.chance >= MODEL_DOUBT)):
+        return "cut", (True, SIDES_SURE, "sides")
+    return kind, outline
 
 
 def _joined(tiles: set[Cell], joins: list[tuple[Cell, Cell]]) -> _Union:

@@ -63,8 +63,10 @@ from vision.second_chance.cells import (
     looks_like_paper_beside,
     paper_and_unsure,
     paper_cast,
+    stroke_marks,
 )
 from vision.second_chance.geometry import (
+    CANON_CELL,
     GridFit,
     line_evidence,
     locate_grid,
@@ -85,6 +87,7 @@ from vision.second_chance.outlines import (
 )
 from vision.second_chance.profiles import border_profiles, profile_verdicts
 from vision.second_chance.settings import DEFAULT_SETTINGS, picture_limits
+from vision.second_chance.sides import SideCoverage, side_coverage
 
 __all__ = [
     "BorderLook",
@@ -311,8 +314,12 @@ def read_cells(settings: SheetReaderSettings, canon: np.ndarray) -> CellsRead:
                                                settings)
     f = cell_features(ink, darkness, norm, chroma_map, settings)
     state, confidence, ones = classify_cells(f, settings, unsure_paper)
-    # an even fill that looks like the empty paper beside it is asked about
+    # an even fill that looks like the empty paper beside it is asked about; so is a cell
+    # read empty with strokes in it that run one way (a light fill: any deliberate mark)
+    lo = int(round(CANON_CELL * settings.inset))
+    faint_marks = stroke_marks(darkness.astype(np.float32), lo, CANON_CELL - lo, state == 0)
     paper_like = looks_like_paper_beside(crop_grid(canon), state, f.texture, settings)
+    paper_like |= faint_marks
     state = np.where(paper_like, -1, state)
     confidence = np.where(paper_like, np.minimum(confidence, UNSURE_PAPER_CONFIDENCE),
                           confidence)
@@ -442,8 +449,9 @@ def take_in_shading(settings: SheetReaderSettings, measured: SheetBorderLevels,
 
 
 def segment_tiles(settings: SheetReaderSettings, tiles: set[Cell], look: BorderLook,
-                  colour: np.ndarray) -> Segmentation:
-    """Stage 7: the tiles, from the look at their borders (see :func:`segment`)."""
+                  colour: np.ndarray, sides: SideCoverage | None = None) -> Segmentation:
+    """Stage 7: the tiles, from the look at their borders (see :func:`segment`) and how much
+    of each a drawn stroke follows (``sides``)."""
     model = load_border_model()
     along = look.features[:, FEATURES.index("strokes_along")]
     apart = look.features[:, FEATURES.index("strokes_apart")]
@@ -456,7 +464,26 @@ def segment_tiles(settings: SheetReaderSettings, tiles: set[Cell], look: BorderL
                    border_probability=look.probability,
                    sure_probability=((model.cut_above, model.join_below) if model is not None
                                      else (1.0, 0.0)),
-                   hatched_along=hatched_along)
+                   hatched_along=hatched_along,
+                   coverage=({border: sides.of(*border) for border in look.borders}
+                             if sides is not None else None),
+                   grid_hatched=hatched_with_the_grid(look.borders, look.levels.strokes))
+
+
+#: two cells are hatched along the grid's directions when the mean of their strokes' cos 4a
+#: (see vision.second_chance.cells.stroke_directions: 1 for strokes along the grid lines, -1
+#: for diagonal ones) is at least this
+GRID_HATCH = 0.4
+
+
+def hatched_with_the_grid(borders: list[tuple[Cell, Cell]], strokes: np.ndarray | None
+                          ) -> set[tuple[Cell, Cell]]:
+    """The borders between two cells whose strokes run along the grid's lines (hatching or
+    cross-hatching at 0 and 90 degrees): some of those strokes lie on the printed line."""
+    if strokes is None:
+        return set()
+    return {(a, b) for a, b in borders
+            if (strokes[a][2] + strokes[b][2]) / 2 >= GRID_HATCH}
 
 
 @dataclass(frozen=True)
@@ -511,7 +538,7 @@ def overall_confidence(confidence: np.ndarray, seg: Segmentation,
     the rules' settlements and the asked borders are covered by the questions."""
     overall = float(confidence.min())
     drawn = [sure for _, sure, by in seg.outlines.values()
-             if by in ("drawing", "colour", "profile", "model")]
+             if by in ("drawing", "colour", "profile", "model", "sides")]
     if drawn:
         overall = min(overall, min(drawn))
     if questions:
@@ -562,7 +589,9 @@ def read_canonical(
     tiles = filled - ({bonus} if bonus else set())
     measured = measure_borders(settings, cells)
     look = take_in_shading(settings, measured, cells.doubtful, filled, tiles)
-    seg = segment_tiles(settings, tiles, look, cells.features.colour)
+    empty = np.array([[(r, c) not in filled for c in range(N)] for r in range(N)])
+    seg = segment_tiles(settings, tiles, look, cells.features.colour,
+                        side_coverage(cells.darkness, empty))
     seg, sides = ask_unoutlined(seg, look.levels, filled, tiles)
     questions.extend(seg.questions)
     name_tiles_in_cell_questions(questions, seg.shapes)
@@ -637,6 +666,7 @@ def read_sheet(
     """Read a camera frame of a sheet. Raises FrameRefusedError (exit 4) when the grid cannot
     be found or trusted."""
     started = time.perf_counter()
+    image = within_reading_size(image)
     fit: GridFit = locate_grid(image, layout)
     if image.ndim == 2:
         image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
@@ -652,6 +682,25 @@ def read_sheet(
         deck=deck,
         confidence_scale=confidence_factor(quality),
     )
+
+
+#: a frame whose longer side is larger than this (pixels) is read shrunk to it: a flat 300 dpi
+#: scan of an A4 page carries some four times the detail the canonical grid keeps (CANON_CELL
+#: pixels a cell), and the marker search and the picture check cost grows with every pixel.
+#: The Pi camera's stills (2304 wide) are read as they are: the picture check's noise and
+#: focus limits are set on them
+MAX_FRAME_SIDE = 2400
+
+
+def within_reading_size(image: np.ndarray) -> np.ndarray:
+    """``image``, shrunk (by area) when its longer side is over :data:`MAX_FRAME_SIDE`."""
+    side = max(image.shape[:2])
+    if side <= MAX_FRAME_SIDE:
+        return image
+    scale = MAX_FRAME_SIDE / side
+    shrunk: np.ndarray = cv2.resize(image, None, fx=scale, fy=scale,
+                                    interpolation=cv2.INTER_AREA)
+    return shrunk
 
 
 def check_sheet_picture(image: np.ndarray, fit: GridFit, settings: SheetReaderSettings,

@@ -251,23 +251,25 @@ def test_outline_thresholds_follow_the_sheets_own_groups() -> None:
                                                           DEFAULT_SETTINGS.join)
 
 
-# pencil sheets whose outlines over dark shading were once asked about: their scores sat just
-# under the cut (138: the profiles across the borders decide), or one stretch of an outline
-# scored like no line at all between two loose ends of it (186: the gap is closed); the learned
-# border model (vision.second_chance.borders) now decides most such borders before the profile or
-# the
-# closure is asked
+# pencil sheets whose outlines over dark shading score low: their scores sat just under the
+# cut (138), or one stretch of an outline scored like no line at all between two loose ends
+# of it (186). The learned border model (vision.second_chance.borders) cuts most of them, but a
+# cut by the model alone where no stroke follows most of the line is asked since issue 22 (on
+# other hands' sheets the model, fitted on these renders, cuts hatching as often as outlines):
+# such a sheet may be asked about, never read wrong without a question
 @pytest.mark.parametrize("seed", [138, 186])
-def test_pencil_outlines_over_dark_shading_are_read_without_a_question(
+def test_pencil_outlines_over_dark_shading_are_never_split_wrong_without_a_question(
     seed: int, bench_sheet: Any,
 ) -> None:
     content, rendered = bench_sheet(seed)
     reading = read_sheet(rendered.image)
     truth = {tuple(map(tuple, s["cells"])) for s in content.truth()["shapes"]}
-    assert set(reading.shapes) == truth
-    assert not reading.questions, reading.questions
+    asked = {tuple(c) for q in reading.questions for c in q["cells"]}
+    wrong = set(reading.shapes) - truth
+    assert all(asked & set(shape) for shape in wrong)
+    assert not [q for q in reading.questions if q["kind"] == "cell"]
     deciders = {by for _, _, by in reading.outlines.values()}
-    assert deciders & {"profile" if seed == 138 else "closure", "model"}
+    assert "model" in deciders
 
 
 

@@ -1,0 +1,138 @@
+"""Strokes along the cell sides (vision.second_chance.sides), faint marks inside the cells
+(cells.stroke_marks) and what the reader makes of them (outlines.check_by_sides)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.second_chance.cells import PAD, stroke_marks
+from vision.second_chance.geometry import CANON_CELL
+from vision.second_chance.outlines import SIDES_SURE, BorderEvidence, check_by_sides
+from vision.second_chance.sides import side_coverage
+
+N = 9
+SIZE = N * CANON_CELL + 2 * PAD
+PRINTED = 0.4        # darkness of the printed grid line (one pixel)
+INSET = int(round(CANON_CELL * 0.16))
+EVERY = np.ones((N, N), bool)      # every cell read empty
+
+
+def _printed_grid() -> np.ndarray:
+    darkness = np.zeros((SIZE, SIZE), np.float32)
+    for i in range(N + 1):
+        darkness[:, PAD + i * CANON_CELL] = PRINTED
+        darkness[PAD + i * CANON_CELL, :] = PRINTED
+    return darkness
+
+
+def _empty(*filled: tuple[int, int]) -> np.ndarray:
+    empty = np.ones((N, N), bool)
+    for cell in filled:
+        empty[cell] = False
+    return empty
+
+
+def test_an_outline_along_a_side_covers_it_and_the_printed_line_does_not() -> None:
+    darkness = _printed_grid()
+    x = PAD + 4 * CANON_CELL                      # the line between (2, 3) and (2, 4)
+    y0, y1 = PAD + 2 * CANON_CELL, PAD + 3 * CANON_CELL
+    darkness[y0:y1, x - 1:x + 2] = 0.8             # a drawn stroke, a little wider
+    coverage = side_coverage(darkness, _empty((2, 3), (2, 4)))
+    assert coverage.of((2, 3), (2, 4)) > 0.9
+    assert coverage.of((5, 3), (5, 4)) == 0.0
+    assert coverage.of((2, 3), (3, 3)) == 0.0
+
+
+def test_the_printed_line_through_a_translucent_fill_is_no_outline() -> None:
+    darkness = _printed_grid()
+    light = 1 - darkness
+    box = (slice(PAD + 2 * CANON_CELL, PAD + 3 * CANON_CELL),
+           slice(PAD + 3 * CANON_CELL, PAD + 5 * CANON_CELL))
+    light[box] *= 0.5                              # a marker over two cells: light halved
+    coverage = side_coverage(1 - light, _empty((2, 3), (2, 4)))
+    assert coverage.of((2, 3), (2, 4)) < 0.1
+
+
+def test_hatch_strokes_crossing_a_side_do_not_cover_it() -> None:
+    darkness = _printed_grid()
+    y0, x0 = PAD + 2 * CANON_CELL, PAD + 3 * CANON_CELL
+    for offset in range(-2 * CANON_CELL, 2 * CANON_CELL, 6):   # 45 degree hatching
+        for t in range(2 * CANON_CELL):
+            y, x = y0 + t, x0 + t + offset
+            if y0 <= y < y0 + CANON_CELL and x0 <= x < x0 + 2 * CANON_CELL:
+                darkness[y, x] = 0.8
+    coverage = side_coverage(darkness, _empty((2, 3), (2, 4)))
+    assert coverage.of((2, 3), (2, 4)) < 0.3
+
+
+def _cell_box(cell: tuple[int, int]) -> tuple[slice, slice]:
+    r, c = cell
+    return (slice(PAD + r * CANON_CELL, PAD + (r + 1) * CANON_CELL),
+            slice(PAD + c * CANON_CELL, PAD + (c + 1) * CANON_CELL))
+
+
+def test_faint_strokes_that_run_one_way_are_a_mark_and_noise_is_not() -> None:
+    rng = np.random.default_rng(3)
+    darkness = np.abs(rng.normal(0, 0.01, (SIZE, SIZE))).astype(np.float32)
+    box = _cell_box((1, 1))
+    hatch = np.zeros((CANON_CELL, CANON_CELL), np.float32)
+    hatch[:, ::5] = 0.08                           # light vertical hatching
+    darkness[box] += hatch
+    marks = stroke_marks(darkness, INSET, CANON_CELL - INSET, EVERY)
+    assert marks[1, 1]
+    assert marks.sum() == 1
+
+
+def test_a_lone_faint_trace_is_no_mark_but_a_faint_fill_over_two_cells_is() -> None:
+    darkness = np.zeros((SIZE, SIZE), np.float32)
+    hatch = np.zeros((CANON_CELL, CANON_CELL), np.float32)
+    hatch[:, ::5] = 0.025                          # fainter: a rubber's trace or a light fill
+    darkness[_cell_box((4, 4))] += hatch
+    assert not stroke_marks(darkness, INSET, CANON_CELL - INSET, EVERY).any()
+    darkness[_cell_box((4, 5))] += hatch
+    assert stroke_marks(darkness, INSET, CANON_CELL - INSET, EVERY)[4, 4:6].all()
+    # ... but not when the other cell is read filled (its strokes are its tile's)
+    filled_beside = EVERY.copy()
+    filled_beside[4, 5] = False
+    assert not stroke_marks(darkness, INSET, CANON_CELL - INSET, filled_beside).any()
+
+
+def test_a_smooth_smudge_is_not_a_mark() -> None:
+    darkness = np.zeros((SIZE, SIZE), np.float32)
+    yy, xx = np.mgrid[0:CANON_CELL, 0:CANON_CELL]
+    darkness[_cell_box((6, 2))] = 0.1 * np.exp(-((yy - 20) ** 2 + (xx - 20) ** 2) / 150)
+    assert not stroke_marks(darkness, INSET, CANON_CELL - INSET, EVERY).any()
+
+
+def _evidence(*, chance: float | None = 0.99, along: bool = False) -> BorderEvidence:
+    return BorderEvidence(score=0.2, hue=0.0, strong_hue=False, sure=0.5, distance=0.5,
+                          chance=chance, hatched_along=along, verdict=None)
+
+
+@pytest.mark.parametrize(("kind", "by", "coverage", "grid_hatched", "expected"), [
+    # hatching along the grid, no stroke along most of the line: asked
+    ("cut", "model", 0.6, True, "unsure"),
+    ("cut", "drawing", 0.6, True, "unsure"),
+    ("cut", "drawing", 0.95, True, "cut"),
+    ("cut", "colour", 0.0, True, "cut"),    # a change of colour needs no stroke
+    ("cut", "drawing", 0.6, False, "cut"),  # diagonal shading: the cut stands
+    ("cut", "model", 0.6, False, "unsure"),  # the learned model alone: asked
+    ("cut", "model", 0.9, False, "cut"),
+    ("unsure", "asked", 0.05, False, "unsure"),  # nothing: maybe an outline skipped
+    ("unsure", "asked", 1.0, False, "cut"),     # a stroke all along it
+    ("unsure", "asked", 1.0, True, "unsure"),   # ... which may be the hatching's
+    ("unsure", "asked", 0.6, False, "unsure"),
+])
+def test_the_strokes_along_a_border_check_and_settle_its_verdict(
+        kind: str, by: str, coverage: float, grid_hatched: bool, expected: str) -> None:
+    outline = (None if kind == "unsure" else kind == "cut", 0.6, by)
+    decided, entry = check_by_sides(kind, outline, _evidence(), coverage, grid_hatched)
+    assert decided == expected
+    if expected != kind:
+        assert entry[1] <= SIDES_SURE
+
+
+def test_hatching_along_the_line_settles_nothing() -> None:
+    decided, _ = check_by_sides("unsure", (None, 0.5, "asked"), _evidence(along=True), 1.0)
+    assert decided == "unsure"

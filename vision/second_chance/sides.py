@@ -1,0 +1,116 @@
+"""How much of each cell side a drawn stroke follows: the sheet's outlines as people draw them.
+
+A drawn outline is a stroke that follows the grid line over most of a cell side. It is told
+from the printed line by the printed line's own profile on the same sheet: the light on the
+line against the light just beside it. That ratio is the same through a translucent fill
+(a marker, a coloured pencil multiply the light on the line and beside it alike), so the
+printed line showing through a fill is not an outline; ink on the line takes more light than
+that.
+
+The light is first averaged along the line over a good part of a side (:data:`ALONG_PX`): a
+stroke lying along the line keeps its darkness, a hatch stroke crossing the line is a few
+pixels of that length and all but vanishes. Hatching that runs along the line is not told
+apart here (its strokes are along the line too): the reader knows it from the strokes inside
+the two cells (``strokes_along``).
+
+Works on the darkness map of :mod:`vision.second_chance.cells` (the cropped grid, ``PAD``
+pixels around it, 0 paper .. 1 black).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.second_chance.cells import PAD
+from vision.second_chance.geometry import CANON_CELL
+from vision.second_chance.layout import GRID_CELLS
+
+N = GRID_CELLS
+#: the light is averaged along the line over this many pixels (a third of a side)
+ALONG_PX = CANON_CELL // 3 | 1
+#: a drawn stroke is looked for this far either side of the printed line (wobble, a stroke
+#: drawn just inside the tile, the grid found a pixel off)
+BAND_PX = 4
+#: the light beside the line is taken this far from it (past the band, inside the cells), as
+#: the brightest of a band as wide as the line's (so a fill's texture darkens both alike)
+BESIDE_PX = 7
+#: the ends of a side are left out (corners: the crossing line, an overshoot from the next
+#: side)
+END_TRIM = 0.12
+#: a position of a side is stroked where the line takes this share more light than the
+#: printed line does
+INK_BEYOND_PRINT = 0.12
+#: the printed line's ratio is measured on at least this many sides between two empty cells;
+#: else it is taken as :data:`PRINTED_RATIO`
+MIN_PRINTED_SIDES = 1
+PRINTED_RATIO = 0.65
+
+
+@dataclass(frozen=True)
+class SideCoverage:
+    """The share of each side a drawn stroke follows: ``right[r, c]`` the side between
+    (r, c) and (r, c + 1), ``below[r, c]`` between (r, c) and (r + 1, c); and the printed
+    line's own ratio of light on the line to light beside it on this sheet."""
+
+    right: np.ndarray
+    below: np.ndarray
+    printed: float
+
+    def of(self, a: tuple[int, int], b: tuple[int, int]) -> float:
+        """The coverage of the side between neighbours ``a`` and ``b`` (a first)."""
+        return float(self.right[a] if a[0] == b[0] else self.below[a])
+
+
+def _line_ratios(light: np.ndarray) -> np.ndarray:
+    """``(9, 8, positions)``: along each vertical inner line of each row of cells, the light
+    on the line over the light beside it (after the light is averaged along the line)."""
+    smooth = cv2.blur(light, (1, ALONG_PX))
+    trim = int(CANON_CELL * END_TRIM)
+    positions = CANON_CELL - 2 * trim
+    out = np.ones((N, N - 1, positions), np.float32)
+    for c in range(N - 1):
+        x = PAD + (c + 1) * CANON_CELL
+        band = smooth[:, x - BAND_PX:x + BAND_PX + 1].min(axis=1)
+        width = 2 * BAND_PX + 1
+        left = smooth[:, x - BESIDE_PX - width:x - BESIDE_PX].min(axis=1)
+        right = smooth[:, x + BESIDE_PX + 1:x + BESIDE_PX + 1 + width].min(axis=1)
+        ratio = band / np.maximum(np.maximum(left, right), 1e-3)
+        for r in range(N):
+            y0 = PAD + r * CANON_CELL + trim
+            out[r, c] = ratio[y0:y0 + positions]
+    return out
+
+
+def _printed_levels(ratios: np.ndarray, bare: np.ndarray, fallback: float) -> np.ndarray:
+    """(lines,): the printed line's own ratio on each line, from the sides of it between two
+    empty cells (``bare``, (cells, lines) bool); the sheet's where a line has too few."""
+    levels = np.full(ratios.shape[1], fallback, np.float32)
+    for line in range(ratios.shape[1]):
+        own = ratios[bare[:, line], line]
+        if len(own) >= MIN_PRINTED_SIDES:
+            levels[line] = float(np.median(own))
+    return levels
+
+
+def side_coverage(darkness: np.ndarray, empty: np.ndarray) -> SideCoverage:
+    """The coverage of every inner side; ``empty`` (9, 9) bool are the cells read empty, whose
+    shared sides show the printed line alone. The printed line is measured on each grid line
+    where it can be (the camera's blur and scale change over a tilted sheet)."""
+    light = 1.0 - darkness.astype(np.float32)
+    vertical = _line_ratios(light)                   # (9 rows, 8 lines, p)
+    horizontal = _line_ratios(light.T.copy())        # (9 cols, 8 lines, p): below (r, c) at [c, r]
+    bare_v = empty[:, :-1] & empty[:, 1:]            # (9, 8)
+    bare_h = (empty[:-1, :] & empty[1:, :]).T        # (9 cols, 8 lines)
+    every = np.concatenate([vertical[bare_v], horizontal[bare_h]])
+    printed = float(np.median(every)) if len(every) >= MIN_PRINTED_SIDES else PRINTED_RATIO
+    level_v = _printed_levels(vertical, bare_v, printed)
+    level_h = _printed_levels(horizontal, bare_h, printed)
+    right = np.zeros((N, N), np.float32)
+    below = np.zeros((N, N), np.float32)
+    right[:, :N - 1] = (vertical < level_v[None, :, None] * (1 - INK_BEYOND_PRINT)).mean(axis=2)
+    below[:N - 1, :] = (horizontal < level_h[None, :, None] * (1 - INK_BEYOND_PRINT)
+                        ).mean(axis=2).T
+    return SideCoverage(right, below, printed)
