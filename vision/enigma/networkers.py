@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.enigma.cells import Cell, disc, margin_conf
+from vision.enigma.cells import Cell, disc, margin_conf, member_mask
 from vision.enigma.colours import ColourModel
 from vision.enigma.pack import EnigmaPack
 from vision.enigma.read_types import CHROMA, PAWN_MIN_AREA
@@ -92,7 +92,7 @@ def _pawn_blobs(all_labels: np.ndarray, net_ids: list[int], rn: float
     """Blobs of player-coloured pixels the size of a pawn: (centre, a whole pawn?). A pale
     pawn on a pale cell keeps only its middle: such a blob is found by a finer opening."""
     p = all_labels.shape[0]
-    net_mask = np.isin(all_labels, net_ids).astype(np.uint8)
+    net_mask = member_mask(all_labels, net_ids).astype(np.uint8)
     found: list[tuple[tuple[float, float], bool]] = []
     whole_pawns = np.zeros((p, p), np.uint8)
     for first, r_open, min_area in (
