@@ -50,7 +50,7 @@ from vision.enigma.squares import (
     rectify,
     seen_mask,
 )
-from vision.enigma.tile import finish_tile, look_at_tile, read_tile
+from vision.enigma.tile import finish_tile, look_at_tile, read_tile, with_networkers
 from vision.errors import FrameRefusedError, UnreadableImageError
 from vision.markers import PlaneFit, locate
 from vision.picture import check_picture, confidence_factor, measure_picture, region_mask
@@ -210,7 +210,7 @@ def _read_placed(balanced: np.ndarray, at: Pos, squares: dict[Pos, tuple[float, 
             break
         cx, cy = cx + dx, cy + dy
         look = look_at_tile(cv2.getRectSubPix(balanced, (p, p), (cx, cy)), pack, model)
-    read, found = finish_tile(look, at, pack, model, st)
+    read, found = finish_tile(with_networkers(look, pack, model), at, pack, model, st)
     final[at] = (cx, cy)
     return read, found
 

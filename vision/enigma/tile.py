@@ -357,10 +357,11 @@ def _networkers_on(at: Pos, cells: list[Cell], cell_ids: list[str], settings: Re
 
 @dataclass
 class TileLook:
-    """The first look at a tile's patch (:func:`look_at_tile`): its pixels named, its cells
-    and the networkers on them, its channel mask, and how far its openings lie off the
-    pack's positions (``offset``, pixels). When the offset says the square was cut off the
-    tile, the square is cut again and looked at afresh, before the rest is read."""
+    """A look at a tile's patch (:func:`look_at_tile`): its pixels named, its cells (with
+    the networkers on them once :func:`with_networkers` has read them), its channel mask,
+    and how far its openings lie off the pack's positions (``offset``, pixels). When the
+    offset says the square was cut off the tile, the square is cut again and looked at
+    afresh, before the rest is read."""
 
     named: _Labels
     doubts: _Doubts
@@ -372,20 +373,36 @@ class TileLook:
 
 
 def look_at_tile(patch: np.ndarray, pack: EnigmaPack, model: ColourModel) -> TileLook:
-    """Name the patch's pixels, find its cells and networkers and where its openings lie."""
-    p = patch.shape[0]
+    """Name the patch's pixels, find its cells and where its openings lie: enough to tell
+    whether the square was cut off the tile. The networkers are read afterwards
+    (:func:`with_networkers`), on the square finally kept."""
     doubts = _Doubts()
     named = _label_patch(patch, pack, model)
-    rc, cw = pack.cell_radius * p, pack.channel_width * p
-    # ---- cells, then the networkers standing on them
     cells, cell_problems, cell_conf = find_cells(named.labels, named.feats, model, pack)
-    cells, net_problems, net_conf = read_networkers(cells, named.feats, named.all_labels,
+    doubts.problems += cell_problems
+    doubts.lower(cell_conf)
+    return _with_channels(named, doubts, cells, pack)
+
+
+def with_networkers(look: TileLook, pack: EnigmaPack, model: ColourModel) -> TileLook:
+    """The look with the networkers on its cells (a pawn may show a cell no colour showed,
+    or where a cell's middle lies): the cells in reading order, the channels cut again."""
+    named = look.named
+    cells, net_problems, net_conf = read_networkers(look.cells, named.feats, named.all_labels,
                                                     model, pack)
-    doubts.problems += cell_problems + net_problems
-    doubts.lower(min(cell_conf, net_conf))
+    look.doubts.problems += net_problems
+    look.doubts.lower(net_conf)
+    return _with_channels(named, look.doubts, cells, pack)
+
+
+def _with_channels(named: _Labels, doubts: _Doubts, cells: list[Cell], pack: EnigmaPack
+                   ) -> TileLook:
+    """The look at a patch with these cells (put in reading order): the channel masks
+    without them, and the openings' offset."""
+    p = named.labels.shape[0]
+    rc, cw = pack.cell_radius * p, pack.channel_width * p
     order = reading_order([(c.centre[0] / p, c.centre[1] / p) for c in cells])
     cells = [cells[i] for i in order]
-    # ---- channels: the mask without the cells
     channel = _channel_mask(named)
     at_sides = channel.copy()
     for c in cells:
@@ -398,7 +415,8 @@ def look_at_tile(patch: np.ndarray, pack: EnigmaPack, model: ColourModel) -> Til
 
 def finish_tile(look: TileLook, at: Pos, pack: EnigmaPack, model: ColourModel,
                 settings: ReaderSettings) -> tuple[TileRead, list[NetworkerRead]]:
-    """Read the rest of a tile looked at: openings, channel pieces and links, the icon."""
+    """Read the rest of a tile looked at (with its networkers): openings, channel pieces
+    and links, the icon."""
     named, doubts, cells, channel, w = (look.named, look.doubts, look.cells, look.channel,
                                         look.windows)
     p = channel.shape[0]
@@ -430,7 +448,8 @@ def read_tile(
     patch: np.ndarray, at: Pos, pack: EnigmaPack, model: ColourModel, settings: ReaderSettings
 ) -> tuple[TileRead, list[NetworkerRead]]:
     """Read one tile's conduit side from its straightened patch (north up)."""
-    return finish_tile(look_at_tile(patch, pack, model), at, pack, model, settings)
+    look = with_networkers(look_at_tile(patch, pack, model), pack, model)
+    return finish_tile(look, at, pack, model, settings)
 
 
 # keyed by id(pack) and holding the pack itself: a freed pack's id can be reused by another
