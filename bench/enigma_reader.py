@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+from collections.abc import Callable
 
 from vision.enigma.pack import load_enigma_pack
 from vision.enigma.reader import read_enigma
@@ -42,6 +43,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="print every tile or networker read wrong")
     parser.add_argument("--puzzles", type=int, default=5,
                         help="puzzle scenes per card and pack (each: the answer + near misses)")
+    parser.add_argument("--turns", type=int, default=100,
+                        help="seeded turns read through the app's path (first-try matches)")
     parser.add_argument("--wide", type=int, default=5,
                         help="tables reaching past the markers (edge questions)")
     args = parser.parse_args(argv)
@@ -79,20 +82,101 @@ def main(argv: list[str] | None = None) -> int:
         wide_figures(args.wide, (width, height))
     if args.puzzles > 0:
         puzzle_figures(args.puzzles, (width, height), args.first)
-    pack = load_enigma_pack()
-    record, state = random_record(7, tiles=40)
-    frame = render_frame(TableView.of_state(state, pack), pack, seed=7,
-                         frame_size=(width, height))
-    times, cpu = [], []
-    for _ in range(5):
-        t0, c0 = time.perf_counter(), time.process_time()
-        read_enigma(frame.image, pack)
-        times.append((time.perf_counter() - t0) * 1000)
-        cpu.append((time.process_time() - c0) * 1000)
-    print(f"median read time, {len(state.board.tiles)}-tile table at {width}x{height}: "
-          f"{statistics.median(times):.0f} ms wall, {statistics.median(cpu):.0f} ms CPU "
-          "(a Pi 4 is about 5x slower)")
+    speed_figures(SPEED_FRAME, SPEED_TABLES)
+    if args.turns > 0:
+        turn_figures(args.turns, (width, height), args.first)
     return 0
+
+
+#: the speed figures: the camera's full frame, and the seeds of the 45-tile tables timed
+SPEED_FRAME = (2304, 1296)
+SPEED_TABLES = (5000, 5001, 5002)
+#: reads per table timed (the median is printed)
+SPEED_REPEATS = 3
+
+
+def speed_figures(frame_size: tuple[int, int], seeds: tuple[int, ...]) -> None:
+    """Median CPU time (``time.process_time``: the machine may be shared) of a whole table of
+    45 tiles within 8 x 7 squares, of the read after a placement (the last tile new: it and
+    the known tiles beside it) and of the app's path (``ui.reading.read_enigma_frame``)."""
+    from companion.enigma.catalogue import load_catalogue
+    from config import Config
+    from ui.reading import read_enigma_frame
+
+    pack = load_enigma_pack()
+    catalogue = load_catalogue()
+    whole, new, new_tiles, app = [], [], [], []
+    for seed in seeds:
+        record, after = random_record(seed, tiles=45, bounds=(8, 7))
+        _, before = random_record(seed, tiles=44, bounds=(8, 7))
+        frame = render_frame(TableView.of_state(after, pack, categories=categories_of(record)),
+                             pack, seed=seed, frame_size=frame_size).image
+        last = [e for e in record["events"] if e.get("type") == "place"][-1]
+        category = catalogue.entry(last["tile_id"]).category
+        for _ in range(SPEED_REPEATS):
+            whole.append(_cpu_ms(lambda f=frame: read_enigma(f, pack)))
+            read = read_enigma(frame, pack, placed=set(before.board.tiles))
+            new.append(read.timings_ms["total_cpu"])
+            new_tiles.append(read.timings_ms["tiles_cpu"])
+            app.append(_cpu_ms(lambda f=frame, b=before, c=category: read_enigma_frame(
+                f, Config(), b, category=c, catalogue=catalogue, pack=pack)))
+    size = f"{frame_size[0]}x{frame_size[1]}"
+    print(f"[speed] median CPU ms at {size}, {len(seeds)} tables of 45 tiles x "
+          f"{SPEED_REPEATS}: whole table {statistics.median(whole):.0f}; new tile with its "
+          f"neighbours {statistics.median(new):.0f} (of it reading those tiles "
+          f"{statistics.median(new_tiles):.0f}); app path read_enigma_frame "
+          f"{statistics.median(app):.0f} (a Pi 4 is about 5x slower)")
+
+
+def _cpu_ms(read: Callable[[], object]) -> float:
+    c0 = time.process_time()
+    read()
+    return (time.process_time() - c0) * 1000
+
+
+def turn_figures(turns: int, frame_size: tuple[int, int], first: int = 0) -> None:
+    """Seeded turns through the app's path: the table after a placement drawn, read with the
+    game before it; a turn is matched on the first try when the read gives the placed tile
+    as it lies (a tile of its category drawn alike, turned alike) on its square, and asks
+    nothing."""
+    from companion.enigma.catalogue import load_catalogue
+    from config import Config
+    from ui.reading import as_it_lies, read_enigma_frame
+
+    pack = load_enigma_pack()
+    catalogue = load_catalogue()
+    right = asked = wrong = refused = 0
+    problems: dict[str, int] = {}
+    for n in range(turns):
+        seed = 3000 + first + n
+        tiles = 4 + n % 37  # tables of 4 to 40 tiles
+        record, after = random_record(seed, tiles=tiles)
+        _, before = random_record(seed, tiles=tiles - 1)
+        last = [e for e in record["events"] if e.get("type") == "place"][-1]
+        truth = catalogue.entry(last["tile_id"])
+        frame = render_frame(TableView.of_state(after, pack, categories=categories_of(record)),
+                             pack, seed=seed, frame_size=frame_size).image
+        try:
+            reading = read_enigma_frame(frame, Config(), before, category=truth.category,
+                                        catalogue=catalogue, pack=pack)
+        except FrameRefusedError:
+            refused += 1
+            continue
+        if reading.entry is None or reading.questions:
+            asked += 1
+            why = reading.problem or "questions"
+            problems[why] = problems.get(why, 0) + 1
+            continue
+        # tiles of a category drawn alike are the same placement for the game (it is
+        # given the tile as it lies): the square and the tile as it lies must be right
+        same = (reading.at == tuple(last["at"])
+                and as_it_lies(reading.entry.conduit.rotated(reading.rotation))
+                == as_it_lies(truth.conduit.rotated(int(last["rotation"]))))
+        right += same
+        wrong += not same
+    print(f"[turns] {turns} seeded turns from seed {3000 + first} through read_enigma_frame: "
+          f"matched on the first try {right}/{turns}; asked {asked} {problems or ''}; "
+          f"wrong without a question {wrong}; refused {refused}")
 
 
 def wide_figures(scenes: int, frame_size: tuple[int, int]) -> None:

@@ -193,6 +193,33 @@ class EnigmaReading:
     questions: list[ReadingQuestion] = field(default_factory=list)
 
 
+def as_it_lies(tile: Any) -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
+    """What play depends on, without the cells' names: each channel network's cell colours
+    and openings. The reader names cells in its reading order, the catalogue as it was
+    written: a tile read right may name them otherwise."""
+    colour = dict(tile.cells)
+    return tuple(sorted((tuple(sorted(colour[c] for c in comp.cells)),
+                         tuple(sorted(str(q) for q in comp.ports)))
+                        for comp in tile.components()))
+
+
+def _placements_seen(seen: Any, at: tuple[int, int], state: Any, entries: Any
+                     ) -> list[tuple[Any, int]]:
+    """The legal placements on ``at`` of the category's tiles (``entries``) that look like
+    the tile ``seen``, one (entry, turn) per tile as it lies: tiles of the category drawn
+    alike, or a tile alike in two turns, are the same placement for the game."""
+    wanted = as_it_lies(seen)
+    found: dict[Any, tuple[Any, int]] = {}
+    edges = state.options.require_edge_match
+    for entry in entries:
+        for turn in range(4):
+            lies = as_it_lies(entry.conduit.rotated(turn))
+            if lies == wanted and state.board.placement_problem(
+                    entry.conduit, at, turn, require_edge_match=edges) is None:
+                found.setdefault(lies, (entry, turn))
+    return list(found.values())
+
+
 def read_enigma_frame(frame: Any, cfg: Config, state: Any, *, category: str,
                       catalogue: Any, pack: Any = None) -> EnigmaReading:
     """Find the one new tile on the table and which catalogue tile (and turn) it is."""
@@ -204,8 +231,10 @@ def read_enigma_frame(frame: Any, cfg: Config, state: Any, *, category: str,
         raise ReaderUnavailableError("the Enigma table reader is not installed") from exc
     pack = pack or load_enigma_pack(art_pack_folder(cfg, cfg.vision.enigma.pack))
     settings = ReaderSettings.from_config(cfg)
-    read = read_enigma(frame, pack, settings=settings, start_tile=catalogue.start.conduit)
     placed = set(state.board.tiles)
+    # only the new tile and the known tiles beside it are read: a few tiles, not the table
+    read = read_enigma(frame, pack, settings=settings, start_tile=catalogue.start.conduit,
+                       placed=placed)
     new = [t for at, t in read.tiles.items() if tuple(at) not in placed]
     result = EnigmaReading(questions=[ReadingQuestion("vision", message=str(q))
                                       for q in read.questions])
@@ -221,11 +250,7 @@ def read_enigma_frame(frame: Any, cfg: Config, state: Any, *, category: str,
     seen = new[0]
     result.at = (int(seen.at[0]), int(seen.at[1]))
     result.confidence = float(seen.confidence)
-    matches = [(entry, rotation) for entry, rotation in catalogue.matches(seen.tile)
-               if entry.category == category]
-    legal = {(p.at, p.rotation) for entry, _r in matches
-             for p in state.legal_placements(entry.conduit)}
-    matches = [(e, r) for e, r in matches if (result.at, r) in legal]
+    matches = _placements_seen(seen.tile, result.at, state, catalogue.by_category(category))
     if len(matches) != 1:
         result.problem = "several-match" if matches else "not-in-catalogue"
         result.message = ("the tile seen is not in the catalogue" if not matches

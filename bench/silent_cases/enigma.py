@@ -50,7 +50,7 @@ def _board(image: np.ndarray) -> np.ndarray | None:
 
 def _app_judge(before: Any, last: dict[str, Any], catalogue: Any, cfg: Any, pack: Any
                ) -> Any:
-    from ui.reading import read_enigma_frame
+    from ui.reading import as_it_lies, read_enigma_frame
     from vision.errors import FrameRefusedError
 
     truth = catalogue.entry(last["tile_id"])
@@ -66,11 +66,12 @@ def _app_judge(before: Any, last: dict[str, Any], catalogue: Any, cfg: Any, pack
             return "asked", reading.problem
         if reading.questions:
             return "asked", "questions"
-        # a tile that looks the same turned (a cell joined to all four sides) is right in
-        # either turn: what lies on the table is the same
-        same_turn = reading.entry.conduit.rotated(reading.rotation).is_equivalent(
+        # what lies on the table is judged: a tile that looks the same turned (a cell joined
+        # to all four sides) is right in either turn, and a tile of the category drawn
+        # alike is the same placement for the game (it is given the tile as it lies)
+        same_turn = as_it_lies(reading.entry.conduit.rotated(reading.rotation)) == as_it_lies(
             truth.conduit.rotated(int(last["rotation"])))
-        right = (reading.entry.id, reading.at) == (truth.id, at) and same_turn
+        right = reading.at == at and same_turn
         return ("right", "") if right else ("silent_wrong", "")
 
     return judge

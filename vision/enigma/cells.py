@@ -29,6 +29,15 @@ def disc(shape: tuple[int, int], centre: tuple[float, float], radius: float) -> 
     return ((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2) <= radius**2
 
 
+def member_mask(labels: np.ndarray, members: list[int]) -> np.ndarray:
+    """Where ``labels`` (non-negative integers) is one of ``members`` (a table look-up per
+    pixel: ``np.isin`` sorts, and is slow on a tile's small patch)."""
+    table = np.zeros(max(int(labels.max()), *members, 0) + 1, bool)
+    table[members] = True
+    mask: np.ndarray = table[labels]
+    return mask
+
+
 def margin_conf(d_best: float, d_second: float) -> float:
     """1.0 when the best class is much nearer than the second, 0 when equally near."""
     if d_second <= 0:
@@ -112,7 +121,7 @@ def find_cells(
     rn = pack.networker_radius * p
     cells: list[Cell] = []
     cell_classes = [i for i, k in enumerate(model.kinds) if k == "cell"]
-    any_cell = np.isin(labels, cell_classes)
+    any_cell = model.kind_mask(labels, ("cell",))
     for ci in cell_classes:
         mask = (labels == ci).astype(np.uint8)
         n, lab, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
@@ -120,7 +129,7 @@ def find_cells(
             area = sum(int(stats[k, cv2.CC_STAT_AREA]) for k in group)
             if area < 0.3 * math.pi * (rc**2 - rn**2):
                 continue
-            member = np.isin(lab, group)
+            member = member_mask(lab, group)
             ys, xs = np.nonzero(member)
             (ex, ey), radius = cv2.minEnclosingCircle(np.column_stack([xs, ys]).astype(np.float32))
             if radius < 0.55 * rc:

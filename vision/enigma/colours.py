@@ -69,21 +69,35 @@ class ColourModel:
     def labels_leaving_out(self, feats: np.ndarray, skips: tuple[tuple[str, ...], ...]
                            ) -> list[np.ndarray]:
         """Per set of kinds in ``skips``, the labels without those kinds: one pass over the
-        classes for all the sets (each class's distances are computed once)."""
-        flat = feats.reshape(-1, 3)
-        n = flat.shape[0]
+        classes for all the sets (each class's distances are computed once; ties go to the
+        first class)."""
+        planes = np.ascontiguousarray(feats.reshape(-1, 3).T)
+        n = planes.shape[1]
         best = [np.zeros(n, np.int32) for _ in skips]
         best_d = [np.full(n, np.inf, np.float32) for _ in skips]
+        d = np.empty(n, np.float32)
+        term = np.empty(n, np.float32)
         for i, centre in enumerate(self.centres):
-            diff = flat - centre
-            d = (diff * diff).sum(axis=1)
+            # the squared distance summed in the order x, y, brightness
+            np.subtract(planes[0], centre[0], out=d)
+            np.multiply(d, d, out=d)
+            for c in (1, 2):
+                np.subtract(planes[c], centre[c], out=term)
+                np.multiply(term, term, out=term)
+                np.add(d, term, out=d)
             for k, skip in enumerate(skips):
                 if self.kinds[i] in skip:
                     continue
                 closer = d < best_d[k]
                 best[k][closer] = i
-                best_d[k][closer] = d[closer]
+                np.copyto(best_d[k], d, where=closer)
         return [b.reshape(feats.shape[:-1]) for b in best]
+
+    def kind_mask(self, labels: np.ndarray, kinds: tuple[str, ...]) -> np.ndarray:
+        """Where ``labels`` name a class of one of ``kinds`` (a table look-up per pixel)."""
+        table = np.array([kind in kinds for kind in self.kinds])
+        mask: np.ndarray = table[labels]
+        return mask
 
 
 # keyed by id(pack) and holding the pack itself: a freed pack's id can be reused by another

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.enigma.cells import Cell, disc, margin_conf
+from vision.enigma.cells import Cell, disc, margin_conf, member_mask
 from vision.enigma.colours import ColourModel
 from vision.enigma.pack import EnigmaPack
 from vision.enigma.read_types import CHROMA, PAWN_MIN_AREA
@@ -92,7 +92,7 @@ def _pawn_blobs(all_labels: np.ndarray, net_ids: list[int], rn: float
     """Blobs of player-coloured pixels the size of a pawn: (centre, a whole pawn?). A pale
     pawn on a pale cell keeps only its middle: such a blob is found by a finer opening."""
     p = all_labels.shape[0]
-    net_mask = np.isin(all_labels, net_ids).astype(np.uint8)
+    net_mask = member_mask(all_labels, net_ids).astype(np.uint8)
     found: list[tuple[tuple[float, float], bool]] = []
     whole_pawns = np.zeros((p, p), np.uint8)
     for first, r_open, min_area in (
@@ -137,7 +137,7 @@ def _best_in(m: np.ndarray, centre: tuple[float, float], radius: float
     r = max(radius, 0.75)
     x0, x1 = max(0, int(math.floor(centre[0] - r))), min(p, int(math.ceil(centre[0] + r)) + 1)
     y0, y1 = max(0, int(math.floor(centre[1] - r))), min(p, int(math.ceil(centre[1] + r)) + 1)
-    yy, xx = np.mgrid[y0:y1, x0:x1]
+    yy, xx = np.ogrid[y0:y1, x0:x1]
     window = (xx - centre[0]) ** 2 + (yy - centre[1]) ** 2 <= r * r
     if not window.any():
         x = min(p - 1, max(0, int(round(centre[0]))))

@@ -79,8 +79,12 @@ class _Labels:
     feats: np.ndarray  # colour features of the balanced patch
     labels: np.ndarray  # colour class per pixel, networkers left out
     all_labels: np.ndarray  # colour class per pixel, networkers in
-    kind_map: np.ndarray  # the kind ("tile", "channel"...) of each pixel's class
+    model: ColourModel  # the classes the labels name
     dark: np.ndarray  # darker than midway between tile and channel: a stroke by brightness
+
+    def of_kind(self, *kinds: str) -> np.ndarray:
+        """Where the pixel's class (networkers left out) is of one of ``kinds``."""
+        return self.model.kind_mask(self.labels, kinds)
 
 
 @dataclass(frozen=True)
@@ -117,41 +121,40 @@ def _label_patch(patch: np.ndarray, pack: EnigmaPack, model: ColourModel) -> _La
     feats = colour_features(balanced)
     # networkers stand only on cells and are judged there; elsewhere a pixel is tile art
     labels, all_labels = model.labels_with_and_without(feats, ("net",))
-    kinds = np.array(model.kinds)
     # the table and the tile's edge line show only at the patch's border: inside it, a pixel
     # of their colours is a thin channel's blurred stroke (its chroma bleeds into the tile
     # around it) or the soft rim of one; brightness alone tells channel from tile art there
     inner = _inside(p, max(3, int(round(INNER_MARGIN * p))))
-    misnamed = inner & np.isin(kinds[labels], ("table", "edge"))
+    misnamed = inner & model.kind_mask(labels, ("table", "edge"))
     tile_i, channel_i = model.index("tile"), model.index("channel")
     mid = 0.5 * (model.centres[tile_i, 2] + model.centres[channel_i, 2])
     labels = np.where(misnamed, np.where(feats[..., 2] < mid, channel_i, tile_i), labels)
     dark = feats[..., 2] < 0.5 * (model.centres[model.index("tile"), 2]
                                   + model.centres[model.index("channel"), 2])
-    return _Labels(feats, labels, all_labels, kinds[labels], dark)
+    return _Labels(feats, labels, all_labels, model, dark)
 
 
-def _channel_mask(kind_map: np.ndarray) -> np.ndarray:
+def _channel_mask(named: _Labels) -> np.ndarray:
     """The channel-coloured pixels, small gaps closed, the outermost pixels cleared (they may
     show the gap to the next tile or the table: not this tile's)."""
-    p = kind_map.shape[0]
-    channel = (kind_map == "channel").astype(np.uint8)
-    channel = cv2.morphologyEx(channel, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    p = named.labels.shape[0]
+    channel: np.ndarray = cv2.morphologyEx(named.of_kind("channel").astype(np.uint8),
+                                           cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     edge_px = max(2, int(round(EDGE_SHARE * p)))
     channel[:edge_px, :] = channel[-edge_px:, :] = 0
     channel[:, :edge_px] = channel[:, -edge_px:] = 0
     return channel
 
 
-def _near_cell_links(kind_map: np.ndarray, cells: list[Cell], cell_ids: list[str], rc: float
+def _near_cell_links(named: _Labels, cells: list[Cell], cell_ids: list[str], rc: float
                      ) -> tuple[list[tuple[Endpoint, Endpoint]], list[tuple[int, int]]]:
     """Two cells close together: the short channel between them is judged along the line.
     Returns the links found and the near pairs the corridor did not join but whose outlines
     nearly touch (doubtful: a short channel may hide in the blur)."""
-    p = kind_map.shape[0]
+    p = named.labels.shape[0]
     links: list[tuple[Endpoint, Endpoint]] = []
     # whatever is not bare tile art conducts (channel, cells, their outlines)
-    conductive = (~np.isin(kind_map, ("tile", "edge", "icon"))).astype(np.uint8)
+    conductive = (~named.of_kind("tile", "edge", "icon")).astype(np.uint8)
     for c in cells:  # a pawn hides the cell's middle: the whole cell conducts
         conductive[disc((p, p), c.centre, rc * 0.9)] = 1
     yy, xx = np.mgrid[0:p, 0:p].astype(np.float32)
@@ -352,33 +355,75 @@ def _networkers_on(at: Pos, cells: list[Cell], cell_ids: list[str], settings: Re
     return nets
 
 
-def read_tile(
-    patch: np.ndarray, at: Pos, pack: EnigmaPack, model: ColourModel, settings: ReaderSettings
-) -> tuple[TileRead, list[NetworkerRead]]:
-    """Read one tile's conduit side from its straightened patch (north up)."""
-    p = patch.shape[0]
+@dataclass
+class TileLook:
+    """A look at a tile's patch (:func:`look_at_tile`): its pixels named, its cells (with
+    the networkers on them once :func:`with_networkers` has read them), its channel mask,
+    and how far its openings lie off the pack's positions (``offset``, pixels). When the
+    offset says the square was cut off the tile, the square is cut again and looked at
+    afresh, before the rest is read."""
+
+    named: _Labels
+    doubts: _Doubts
+    cells: list[Cell]
+    channel: np.ndarray  # channel pixels without the cells' surroundings
+    at_sides: np.ndarray  # channel pixels with only the cells themselves cut away
+    windows: _Windows
+    offset: tuple[float, float]
+
+
+def look_at_tile(patch: np.ndarray, pack: EnigmaPack, model: ColourModel) -> TileLook:
+    """Name the patch's pixels, find its cells and where its openings lie: enough to tell
+    whether the square was cut off the tile. The networkers are read afterwards
+    (:func:`with_networkers`), on the square finally kept."""
     doubts = _Doubts()
     named = _label_patch(patch, pack, model)
-    rc, cw = pack.cell_radius * p, pack.channel_width * p
-    # ---- cells, then the networkers standing on them
     cells, cell_problems, cell_conf = find_cells(named.labels, named.feats, model, pack)
-    cells, net_problems, net_conf = read_networkers(cells, named.feats, named.all_labels,
+    doubts.problems += cell_problems
+    doubts.lower(cell_conf)
+    return _with_channels(named, doubts, cells, pack)
+
+
+def with_networkers(look: TileLook, pack: EnigmaPack, model: ColourModel) -> TileLook:
+    """The look with the networkers on its cells (a pawn may show a cell no colour showed,
+    or where a cell's middle lies): the cells in reading order, the channels cut again."""
+    named = look.named
+    cells, net_problems, net_conf = read_networkers(look.cells, named.feats, named.all_labels,
                                                     model, pack)
-    doubts.problems += cell_problems + net_problems
-    doubts.lower(min(cell_conf, net_conf))
+    look.doubts.problems += net_problems
+    look.doubts.lower(net_conf)
+    return _with_channels(named, look.doubts, cells, pack)
+
+
+def _with_channels(named: _Labels, doubts: _Doubts, cells: list[Cell], pack: EnigmaPack
+                   ) -> TileLook:
+    """The look at a patch with these cells (put in reading order): the channel masks
+    without them, and the openings' offset."""
+    p = named.labels.shape[0]
+    rc, cw = pack.cell_radius * p, pack.channel_width * p
     order = reading_order([(c.centre[0] / p, c.centre[1] / p) for c in cells])
     cells = [cells[i] for i in order]
-    cell_ids = [chr(ord("a") + i) for i in range(len(cells))]
-    # ---- channels: the mask without the cells, then pieces and their contacts
-    channel = _channel_mask(named.kind_map)
-    links, doubtful = _near_cell_links(named.kind_map, cells, cell_ids, rc)
+    channel = _channel_mask(named)
     at_sides = channel.copy()
     for c in cells:
         at_sides[disc((p, p), c.centre, rc * 1.05)] = 0
         channel[disc((p, p), c.centre, rc * 1.3)] = 0
     w = _opening_windows(p, pack.ports, cw)
-    present = _judge_openings(at_sides, named.dark, w, pack.ports, settings, doubts)
     offset = _opening_offset(channel, pack.ports, w.depth0, w.depth1, cw)
+    return TileLook(named, doubts, cells, channel, at_sides, w, offset)
+
+
+def finish_tile(look: TileLook, at: Pos, pack: EnigmaPack, model: ColourModel,
+                settings: ReaderSettings) -> tuple[TileRead, list[NetworkerRead]]:
+    """Read the rest of a tile looked at (with its networkers): openings, channel pieces
+    and links, the icon."""
+    named, doubts, cells, channel, w = (look.named, look.doubts, look.cells, look.channel,
+                                        look.windows)
+    p = channel.shape[0]
+    rc, cw = pack.cell_radius * p, pack.channel_width * p
+    cell_ids = [chr(ord("a") + i) for i in range(len(cells))]
+    links, doubtful = _near_cell_links(named, cells, cell_ids, rc)
+    present = _judge_openings(look.at_sides, named.dark, w, pack.ports, settings, doubts)
     if _has_stray_opening(channel, w, cw):
         doubts.add("a channel reaches a side away from the three opening positions",
                    DOUBTFUL_CONFIDENCE)
@@ -386,17 +431,25 @@ def read_tile(
     links += piece_links
     for q in sorted(present - used_ports, key=lambda q: (SIDES.index(q.side), q.position)):
         doubts.add(f"an opening at {q.side}{q.position} joins nothing", DOUBTFUL_CONFIDENCE)
-    stroke_only = named.dark & (named.kind_map != "icon")
+    stroke_only = named.dark & ~named.of_kind("icon")
     _settle_near_cells(doubtful, links, cells, cell_ids, stroke_only, rc, doubts)
     for c in cells:
         doubts.lower(c.confidence)
     links = list(dict.fromkeys(links))
     tile = Tile.make({cid: c.colour for cid, c in zip(cell_ids, cells, strict=True)}, links)
     nets = _networkers_on(at, cells, cell_ids, settings, doubts)
-    category = read_icon(named.labels, named.kind_map, pack, model) if pack.icons else None
+    category = read_icon(named.labels, model, pack) if pack.icons else None
     centres = tuple((c.centre[0] / p, c.centre[1] / p) for c in cells)
     return TileRead(at, tile, doubts.confidence, category,
-                    tuple(dict.fromkeys(doubts.problems)), centres, offset), nets
+                    tuple(dict.fromkeys(doubts.problems)), centres, look.offset), nets
+
+
+def read_tile(
+    patch: np.ndarray, at: Pos, pack: EnigmaPack, model: ColourModel, settings: ReaderSettings
+) -> tuple[TileRead, list[NetworkerRead]]:
+    """Read one tile's conduit side from its straightened patch (north up)."""
+    look = with_networkers(look_at_tile(patch, pack, model), pack, model)
+    return finish_tile(look, at, pack, model, settings)
 
 
 # keyed by id(pack) and holding the pack itself: a freed pack's id can be reused by another
@@ -423,19 +476,18 @@ def _icon_templates(pack: EnigmaPack, side: int) -> dict[str, list[np.ndarray]]:
     return out
 
 
-def read_icon(labels: np.ndarray, kind_map: np.ndarray, pack: EnigmaPack,
-              model: ColourModel) -> str | None:
+def read_icon(labels: np.ndarray, model: ColourModel, pack: EnigmaPack) -> str | None:
     """The category whose icon (in any of 4 turns) best matches the tile's middle, over the
     pixels that channels and cells leave visible; None when too little is seen or two
     categories match about as well."""
     p = labels.shape[0]
     side = max(8, int(round(2.5 * pack.icon_radius * p)))
     a = (p - side) // 2
-    kinds = kind_map[a:a + side, a:a + side]
-    seen = np.isin(kinds, ("tile", "icon"))
+    middle = labels[a:a + side, a:a + side]
+    seen = model.kind_mask(middle, ("tile", "icon"))
     if seen.mean() < 0.5:
         return None
-    icon = kinds == "icon"
+    icon = model.kind_mask(middle, ("icon",))
     scores = {}
     for category, turns in _icon_templates(pack, side).items():
         best = 0.0
