@@ -21,7 +21,7 @@ from vision.enigma.puzzles.view import (
     NOT_SOLVED,
     SOLVED,
     CardView,
-    nearest_colour,
+    flatten_light,
     open_mask,
     verdict,
 )
@@ -40,20 +40,79 @@ MIN_AREA_RATIO = 0.92
 SOLVED_AREA = (0.95, 1.06)
 
 
-def _dark_pieces(view: CardView, pack: EnigmaPack) -> tuple[np.ndarray, np.ndarray]:
-    """The dark pieces on the card and the dark blobs anywhere (to find a piece beside it)."""
-    # dark pieces on the light silhouette: split at the middle of the two greys, so that a
-    # blurred outline is shared fairly between them
-    gray = cv2.cvtColor(view.image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+#: the card's edge band (pixels of the card view) where nothing is measured
+EDGE_PX = 9
+#: beside the card a piece is this much darker than the table around it (a near-black
+#: piece on the darkest cloth; a shadow's soft edge or the wood's grain is not)
+BESIDE_DARK = 0.5
+#: the table around a spot: the median over this many mm (wider than a piece)
+TABLE_WINDOW_MM = 25.0
+#: the table's median is taken on the card view shrunk this much (a median is costly)
+TABLE_SHRINK = 4
+
+
+def _dark_pieces(view: CardView, pack: EnigmaPack
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray]]:
+    """The dark pieces on the card and the dark blobs beside it (a piece left on the table).
+
+    On the card the light is taken out first (:func:`flatten_light`), then dark pieces on the
+    light silhouette are split at the middle of the two greys, so that a blurred outline is
+    shared fairly between them and a shadow over the silhouette leaves it grey. Beside the
+    card the table may be any colour: a piece is what is much darker than the table around
+    it. Also returns the card's grey with the light taken out and the black and silhouette
+    greys expected under it (:func:`_grey_levels`)."""
+    flat = flatten_light(view, pack)
+    gray = cv2.cvtColor(flat, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    low, high = _grey_levels(gray, pack)
+    black = open_mask(gray < (low + high) / 2, 1)
+    raw = cv2.cvtColor(view.image, cv2.COLOR_BGR2GRAY)
+    h, w = raw.shape
+    small = cv2.resize(raw, (w // TABLE_SHRINK, h // TABLE_SHRINK), interpolation=cv2.INTER_AREA)
+    k = int(TABLE_WINDOW_MM * CARD_PX_PER_MM / TABLE_SHRINK) | 1
+    table = cv2.resize(cv2.medianBlur(small, k), (w, h), interpolation=cv2.INTER_LINEAR)
+    dark = raw.astype(np.float32) < BESIDE_DARK * table.astype(np.float32)
+    return black, open_mask(dark, 2), gray, (low, high)
+
+
+#: between black and the silhouette's grey, this share of the way from each, a pixel is
+#: neither
+WASHED_BAND = (0.25, 0.2)
+#: a silhouette this much neither (share of its area, past the blurred outline) is not told
+MAX_WASHED = 0.03
+#: a lamp's glare adds light: the black pieces may be washed up to this share of the card's
+#: grey and still be told from the silhouette (whose grey the same glare lifts further)
+MAX_WASH_FLOOR = 0.5
+#: the darkest grey near a pixel is looked for in a square of this side (pixels of the card
+#: view), then smoothed over half of it: within a quarter of it from a black piece (its
+#: blurred outline) the floor stays the black's own
+FLOOR_PX = 41
+
+
+def _grey_levels(gray: np.ndarray, pack: EnigmaPack) -> tuple[np.ndarray, np.ndarray]:
+    """Per pixel the black pieces' grey and the silhouette's grey under the light there. A
+    glare adds the same light to both: the darkest grey nearby (never above
+    :data:`MAX_WASH_FLOOR` of the card) tells how much, and lifts the silhouette's grey
+    by as much of the way to the card's. A silhouette left uncovered is never darker than
+    the black it is compared with, so it is never read as covered."""
+    g_card = float(np.mean(pack.colour("card")))
     g_black = float(np.mean(pack.colour("fragment")))
     g_sil = float(np.mean(pack.colour("silhouette")))
-    black = gray < (g_black + g_sil) / 2
-    black = open_mask(black, 1)
-    labels, names = nearest_colour(view.image, {"card": pack.colour("card"),
-                                                "silhouette": pack.colour("silhouette"),
-                                                "black": pack.colour("fragment"),
-                                                "table": pack.colour("table")})
-    return black, open_mask(labels == names.index("black"), 2)
+    smooth = cv2.GaussianBlur(gray, (0, 0), 2.0)
+    floor = cv2.erode(smooth, np.ones((FLOOR_PX, FLOOR_PX), np.uint8))
+    floor = cv2.blur(floor, (FLOOR_PX // 2 | 1, FLOOR_PX // 2 | 1))
+    black = np.clip(floor, g_black, MAX_WASH_FLOOR * g_card)
+    wash = (black - g_black) / max(g_card - g_black, 1.0)
+    sil = g_sil + (g_card - g_sil) * wash
+    return black, sil
+
+
+def _washed(gray: np.ndarray, levels: tuple[np.ndarray, np.ndarray], target: np.ndarray,
+            outline_px: int) -> float:
+    """The share of the silhouette neither black nor silhouette-grey."""
+    black, sil = levels
+    span = sil - black
+    between = (gray > black + WASHED_BAND[0] * span) & (gray < sil - WASHED_BAND[1] * span)
+    return float(open_mask(between & target, outline_px).sum()) / max(float(target.sum()), 1.0)
 
 
 def _orientation_mark(view: CardView, shape: tuple[int, int]) -> np.ndarray:
@@ -129,7 +188,7 @@ def check_fragment(view: CardView, pack: EnigmaPack, card: fragment.FragmentCard
     if card is None:
         return verdict(CANNOT_TELL, "the silhouette lies under the pieces and is not read: "
                        "enter the card")
-    black, black_beside = _dark_pieces(view, pack)
+    black, black_beside, gray, levels = _dark_pieces(view, pack)
     inside = view.inside_card()
     mark = _orientation_mark(view, black.shape)
     black &= ~mark
@@ -142,8 +201,16 @@ def check_fragment(view: CardView, pack: EnigmaPack, card: fragment.FragmentCard
     if any(stats[k, cv2.CC_STAT_AREA] > PIECE_BESIDE * piece_px for k in range(1, n_b)):
         return verdict(NOT_SOLVED, "a piece lies beside the card: all the pieces must cover "
                        "the silhouette")
-    black &= inside
+    # the card's found outline may be a pixel or two off: the table seen along it is no piece
+    # (no silhouette reaches the card's edge)
+    black &= cv2.erode(inside.astype(np.uint8), np.ones((EDGE_PX, EDGE_PX), np.uint8)) > 0
     iou, target = _aligned(black, sil_b)
+    outline = max(1, int(round(SLIVER_UNITS * unit * CARD_PX_PER_MM)))
+    washed = _washed(gray, levels, target, outline)
+    if washed > MAX_WASHED:
+        return verdict(CANNOT_TELL, f"the pieces look grey, not black, over {washed:.0%} of the "
+                       "silhouette (a lamp's glare?): move the lamp or the card so that no "
+                       "reflection lies on it")
     return _judge_cover(black, target, iou, unit, box, st)
 
 

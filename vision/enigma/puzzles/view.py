@@ -7,6 +7,7 @@ doubt gives "cannot tell": the players decide.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -19,11 +20,10 @@ from vision.enigma.mat import (
     CARD_PX_PER_MM,
     MARK,
     MAT_PX_PER_MM,
-    balance_mat,
-    find_card,
     locate_mat,
 )
 from vision.enigma.pack import EnigmaPack
+from vision.enigma.puzzles.card_find import find_card_square, paper_gains, whiteness
 from vision.enigma.settings import DEFAULT_MAT, MatSettings
 from vision.warp import warp_perspective
 
@@ -60,76 +60,109 @@ class CardView:
         return m
 
 
+#: the light field is measured on blocks of this many pixels of the card view
+LIGHT_BLOCK = 16
+#: a block tells the light when this share of it is bare card
+LIGHT_BARE_SHARE = 0.15
+#: bare card: at least this share of the brightest pixel near it (a weight, a piece or ink is
+#: darker than the paper around it under any light), and this white
+BARE_OF_LOCAL_MAX, BARE_WHITENESS = 0.85, 0.3
+#: how far (pixels of the card view) the brightest pixel near a pixel is looked for
+LOCAL_MAX_PX = 41
+
+
 def view_card(frame: np.ndarray, pack: EnigmaPack, mat_settings: MatSettings = DEFAULT_MAT, *,
               margin: float = 0.35) -> CardView:
     """The card found on the mat, cut out upright with ``margin`` (share of its side) of mat
-    around it."""
+    around it, its colours balanced on the markers' white paper."""
     mat = locate_mat(frame, mat_settings)
-    balanced = balance_mat(mat, pack)
+    gains = paper_gains(mat) * np.array(pack.colour("card"), np.float32) / 255.0
+    balanced = np.clip(mat.image.astype(np.float32) * gains, 0, 255).astype(np.uint8)
     half = mat.layout.size_mm * MAT_PX_PER_MM * 1.05  # marker and its white margin
-    rect = find_card(balanced, pack, pack.tile_mm,
-                     exclude=tuple((*mat.to_px(x, y), half) for x, y in mat.layout.centres_mm))
+    rect = find_card_square(balanced, pack.tile_mm,
+                            exclude=tuple((*mat.to_px(x, y), half)
+                                          for x, y in mat.layout.centres_mm))
     side_mm = pack.tile_mm
     c = side_mm * CARD_PX_PER_MM
     off = c * margin
     size = int(round(c + 2 * off))
     dst = np.array([[off, off], [off + c, off], [off + c, off + c], [off, off + c]], np.float32)
     corners = rect.corners()
-    ink = np.array(pack.colour("ink"), np.float32)
+    src = np.roll(corners, -_upright_turn(balanced, corners, pack), axis=0)
     assert mat.fit is not None
     frame_to_mat = mat.plane_to_image @ mat.fit.image_to_plane
-    gains = _gains(balanced, mat.image)
-    best: tuple[float, np.ndarray] | None = None
-    for turn in range(4):
-        src = np.roll(corners, -turn, axis=0)
-        m = cv2.getPerspectiveTransform(src, dst)
-        probe = warp_perspective(balanced, m, (size, size))
-        t = int(c * MARK * 0.45)
-        patch = probe[int(off) + 3:int(off) + t, int(off) + 3:int(off) + t].reshape(-1, 3)
-        d = float(np.linalg.norm(np.median(patch, axis=0) - ink))
-        if best is None or d < best[0]:
-            best = (d, m)
-    assert best is not None
-    image = warp_perspective(frame, best[1] @ frame_to_mat, (size, size))
+    m = cv2.getPerspectiveTransform(src, dst)
+    image = warp_perspective(frame, m @ frame_to_mat, (size, size))
     image = np.clip(image.astype(np.float32) * gains, 0, 255).astype(np.uint8)
     markers = tuple(mat.to_px(x, y) for x, y in mat.layout.centres_mm)
     return CardView(image, c, off, balanced, rect.centre, markers,
                     mat.layout.size_mm * MAT_PX_PER_MM * 1.1)
 
 
-def _gains(balanced: np.ndarray, raw: np.ndarray) -> np.ndarray:
-    a = np.median(balanced.reshape(-1, 3), axis=0).astype(np.float32)
-    b = np.median(raw.reshape(-1, 3), axis=0).astype(np.float32)
-    gains: np.ndarray = a / np.maximum(b, 1.0)
-    return gains
+def _upright_turn(balanced: np.ndarray, corners: np.ndarray, pack: EnigmaPack) -> int:
+    """Which corner of the card (0..3, clockwise from the image's top-left) carries the dark
+    orientation triangle: the one whose corner patch is nearest the ink."""
+    ink = np.array(pack.colour("ink"), np.float32)
+    centre = corners.mean(axis=0)
+    best = (math.inf, 0)
+    for turn, corner in enumerate(corners):
+        # a point inside the triangle: a third of the way along its legs from the corner
+        probe = corner + (centre - corner) * MARK * 0.5
+        x, y = int(round(probe[0])), int(round(probe[1]))
+        patch = balanced[max(0, y - 2):y + 3, max(0, x - 2):x + 3].reshape(-1, 3)
+        if len(patch) == 0:
+            continue
+        d = float(np.linalg.norm(np.median(patch, axis=0) - ink))
+        if d < best[0]:
+            best = (d, turn)
+    return best[1]
+
+
+def light_field(image: np.ndarray, bare: np.ndarray) -> np.ndarray:
+    """The light falling on the card, per channel (float32, the image's size): the bare card's
+    colour measured on blocks, carried smoothly over the blocks without bare card (under a
+    piece, a weight, a printed picture), so a shadow's edge or a lamp's hotspot is followed."""
+    h, w = bare.shape
+    bw, bh = max(2, w // LIGHT_BLOCK), max(2, h // LIGHT_BLOCK)
+    weight = cv2.resize(bare.astype(np.float32), (bw, bh), interpolation=cv2.INTER_AREA)
+    sums = cv2.resize(image.astype(np.float32) * bare[..., None], (bw, bh),
+                      interpolation=cv2.INTER_AREA)
+    known = (weight >= LIGHT_BARE_SHARE).astype(np.float32)
+    means = sums / np.maximum(weight, 1e-6)[..., None] * known[..., None]
+    field = means.copy()
+    have = known.copy()
+    for sigma in (1.0, 2.5, 6.0):
+        num = cv2.GaussianBlur(means, (0, 0), sigma)
+        den = cv2.GaussianBlur(known, (0, 0), sigma)
+        fill = (have == 0) & (den > 1e-3)
+        field[fill] = num[fill] / den[fill][..., None]
+        have[fill] = 1
+    if not have.all():
+        field[have == 0] = means[known > 0].mean(axis=0) if known.any() else 255.0
+    out: np.ndarray = cv2.resize(field, (w, h), interpolation=cv2.INTER_LINEAR)
+    return out
+
+
+def bare_card(view: CardView) -> np.ndarray:
+    """The card's bare paper: white, and nearly as bright as the brightest pixel near it."""
+    gray = view.image.astype(np.float32).mean(axis=2)
+    near_max = cv2.dilate(gray, np.ones((LOCAL_MAX_PX, LOCAL_MAX_PX), np.uint8))
+    bare: np.ndarray = ((gray >= BARE_OF_LOCAL_MAX * near_max)
+                        & (whiteness(view.image) >= BARE_WHITENESS) & view.inside_card())
+    return bare
 
 
 def flatten_light(view: CardView, pack: EnigmaPack, *, others: Mapping[str, Any] | None = None
                   ) -> np.ndarray:
-    """The card view with uneven light and colour cast taken out: a linear light field per
-    channel, fitted to the card's bare pixels, scaled so the card reads as the pack's card
-    colour everywhere."""
-    image = view.image.astype(np.float32)
-    labels, names = nearest_colour(view.image, {"card": pack.colour("card"),
-                                                "ink": pack.colour("ink"),
-                                                "table": pack.colour("table"),
-                                                "dark": (40, 40, 40), **(others or {})})
-    bare = (labels == names.index("card")) & view.inside_card()
-    ys, xs = np.nonzero(bare)
-    if len(xs) < 100:
-        return view.image
-    pick = slice(None, None, max(1, len(xs) // 4000))
-    a = np.column_stack([xs[pick], ys[pick], np.ones(len(xs[pick]))]).astype(np.float64)
-    h, w = image.shape[:2]
-    gy, gx = np.mgrid[0:h, 0:w].astype(np.float32)
-    out = np.empty_like(image)
+    """The card view with uneven light, shadows and colour cast taken out: each pixel divided
+    by the light falling there (:func:`light_field`), scaled so the bare card reads as the
+    pack's card colour everywhere. ``others`` is kept for callers; the field needs no
+    colours."""
+    field = light_field(view.image, bare_card(view))
     target = np.array(pack.colour("card"), np.float32)
-    for c in range(3):
-        coef, *_ = np.linalg.lstsq(a, image[ys[pick], xs[pick], c].astype(np.float64),
-                                   rcond=None)
-        field = (coef[0] * gx + coef[1] * gy + coef[2]).astype(np.float32)
-        out[..., c] = image[..., c] * target[c] / np.maximum(field, 1.0)
-    return np.clip(out, 0, 255).astype(np.uint8)
+    out: np.ndarray = np.clip(view.image.astype(np.float32) * target / np.maximum(field, 8.0),
+                              0, 255).astype(np.uint8)
+    return out
 
 
 def nearest_colour(image: np.ndarray, colours: Mapping[str, Any], *,
@@ -158,5 +191,5 @@ def open_mask(mask: np.ndarray, radius: int) -> np.ndarray:
 
 
 
-__all__ = ["CANNOT_TELL", "NOT_SOLVED", "SOLVED", "CardView", "flatten_light", "nearest_colour",
-           "open_mask", "verdict", "view_card"]
+__all__ = ["CANNOT_TELL", "NOT_SOLVED", "SOLVED", "CardView", "bare_card", "flatten_light",
+           "light_field", "nearest_colour", "open_mask", "verdict", "view_card"]

@@ -17,6 +17,7 @@ from vision.enigma.mat import (
 )
 from vision.enigma.pack import EnigmaPack
 from vision.enigma.puzzles.cards import (
+    Cup,
     Point,
     weight_cups,
 )
@@ -26,7 +27,6 @@ from vision.enigma.puzzles.view import (
     SOLVED,
     CardView,
     flatten_light,
-    nearest_colour,
     open_mask,
     verdict,
 )
@@ -150,31 +150,42 @@ class MetalBlob:
     doubt: str
 
 
+#: a weight's face under any light: this share of the bare card's brightness and more (the ink
+#: and the weight's darker rim, which parts weights side by side, are darker), up to this (the
+#: bare card is lighter)
+METAL_LEVELS = (0.47, 0.9)
+#: the weight's own highlight fits in a hole of this radius (share of the weight's radius)
+HIGHLIGHT_HOLE = 0.45
+#: a crescent of a weight partly under another (its centre at least 0.8 radii from the top
+#: one's) is at least this thick (share of the radius) and this large (share of a weight's
+#: face); the print's lines, blurred or washed by glare to a weight's grey, are thinner
+CRESCENT_THICK, CRESCENT_AREA = 0.2, 0.15
+#: a crescent is a weight's face, no lighter than this: a narrow gap of card between a weight's
+#: rim and the printed ring, blurred, is lighter in its middle
+CRESCENT_HIGH = 0.78
+
+
 @dataclass(frozen=True)
 class MetalMasks:
-    metal: np.ndarray  # weights' faces, cleaned of the printed ink's blurred edges
-    loose: np.ndarray  # any pixel of a weight's face colour that is not next to dark ink
+    metal: np.ndarray  # weights' faces, without the print's blurred edges
+    loose: np.ndarray  # any pixel of a weight's face level thicker than the print's edges
 
 
 def metal_mask(view: CardView, pack: EnigmaPack) -> MetalMasks:
-    """The pixels of the weights' faces (their darker rims are too near the printed ink to
-    tell apart), found after the light is evened out."""
-    dark = tuple(int(v * 0.6) for v in pack.colour("weight"))
-    metals = {"weight": pack.colour("weight"), "rim": dark}
-    # a shadow or uneven light makes bare card as grey as a weight: take the light out first
-    flat = flatten_light(view, pack, others=metals)
-    labels, names = nearest_colour(flat, {"card": pack.colour("card"), "ink": pack.colour("ink"),
-                                          **metals, "table": pack.colour("table")},
-                                   chroma_weight=0.35)
-    core = labels == names.index("weight")
-    # where a printed ring's blurred edge turns weight-grey, it lies next to the ring's ink
-    dark_m = np.isin(labels, [names.index("ink"), names.index("rim")]).astype(np.uint8)
-    loose = core & ~cv2.dilate(dark_m, np.ones((3, 3), np.uint8)).astype(bool)
-    metal = core & ~cv2.dilate(dark_m, np.ones((5, 5), np.uint8)).astype(bool)
+    """The weights' faces: pixels between the ink and the bare card in brightness once the
+    light is taken out (a shadow, the lamp's hotspot, a colour cast), shaped like a face
+    (the print's lines and their blurred edges are thinner; the weight's own highlight is a
+    small hole, filled)."""
+    flat = flatten_light(view, pack)
+    level = flat.astype(np.float32).mean(axis=2) / float(np.mean(pack.colour("card")))
+    low, high = METAL_LEVELS
+    inside = cv2.erode(view.inside_card().astype(np.uint8), np.ones((9, 9), np.uint8))
+    core = (level >= low) & (level <= high) & inside.astype(bool)
     wr = weight_radius_px(pack)
-    metal = _fill_small_holes(metal, 0.1 * math.pi * wr * wr)
-    # a printed ring or digit is thinner than this; a weight is much wider
-    return MetalMasks(open_mask(metal, max(1, int(round(0.3 * wr)))), loose)
+    core = _fill_small_holes(core, math.pi * (HIGHLIGHT_HOLE * wr) ** 2)
+    loose = open_mask(core & (level <= CRESCENT_HIGH), max(1, int(round(CRESCENT_THICK * wr))))
+    # a printed ring or digit is thinner than this; a weight's face is much wider
+    return MetalMasks(open_mask(core, max(1, int(round(0.3 * wr)))), loose)
 
 
 def weight_radius_px(pack: EnigmaPack) -> float:
@@ -259,50 +270,77 @@ def find_weights(view: CardView, pack: EnigmaPack) -> tuple[list[MetalBlob], lis
             for x, y in blob.centres:
                 cv2.circle(explained, (int(round(x)), int(round(y))), int(round(1.15 * wr)), 1,
                            -1)
-    rest = open_mask(masks.loose & ~explained.astype(bool) & near, 2)
+    rest = open_mask(masks.loose & ~explained.astype(bool) & near,
+                     max(1, int(round(CRESCENT_THICK * wr))))
     n, _, stats, cents = cv2.connectedComponentsWithStats(rest.astype(np.uint8), connectivity=8)
     stray = [(float(cents[k][0]), float(cents[k][1])) for k in range(1, n)
-             if stats[k, cv2.CC_STAT_AREA] >= 0.08 * math.pi * wr * wr]
+             if stats[k, cv2.CC_STAT_AREA] >= CRESCENT_AREA * math.pi * wr * wr]
     return blobs, stray
 
 
-def check_weight(view: CardView, pack: EnigmaPack, card: weight.WeightCard | None,
-                 box: PuzzleBox, st: PuzzleSettings) -> dict[str, str]:
-    if card is None:
-        card, why = read_weight_card(view, pack)
-        if card is None:
-            return verdict(CANNOT_TELL, f"{why}: enter the card's numbers")
-    cups = weight_cups(card, pack.tile_mm)
+#: metal this close to a cup's centre (share of the cup's radius) lies in that cup
+IN_CUP = 1.2
+#: a doubt about metal this close to a cup (share of its radius) changes that cup's count
+NEAR_CUP = 1.5
+
+
+def _cup_at(view: CardView, cups: list[Cup], x: float, y: float, reach: float) -> Cup | None:
+    """The cup whose centre is nearest (x, y), within ``reach`` of its radius."""
+    best: tuple[float, Cup] | None = None
+    for cup in cups:
+        d = math.dist((x, y), view.mm_to_px(*cup.centre)) / (cup.radius * CARD_PX_PER_MM)
+        if d <= reach and (best is None or d < best[0]):
+            best = (d, cup)
+    return best[1] if best else None
+
+
+def _cup_name(cup: Cup) -> str:
+    return f"the {cup.side} cup {cup.index + 1}"
+
+
+def count_weights(view: CardView, pack: EnigmaPack, cups: list[Cup]
+                  ) -> tuple[dict[tuple[str, int], int], int, list[str]]:
+    """Whole weights per cup, whole weights on the card outside the cups, and the doubts (a
+    cup where a weight lies partly under another, or where the metal is no whole weights).
+    Grey that is no weight away from the cups (print blurred to grey, a shadow's edge)
+    changes no cup's count, so it raises no doubt."""
     counts = {(cup.side, cup.index): 0 for cup in cups}
     doubts: list[str] = []
     outside = 0
     blobs, stray = find_weights(view, pack)
     for x, y in stray:
-        where = next((f"the {c.side} cup {c.index + 1}" for c in cups
-                      if math.dist((x, y), view.mm_to_px(*c.centre))
-                      <= c.radius * CARD_PX_PER_MM * 1.2), "beside the cups")
-        doubts.append(f"{where}: metal that is no whole weight (a weight under another?)")
+        cup = _cup_at(view, cups, x, y, NEAR_CUP)
+        if cup is not None:
+            doubts.append(_cup_name(cup))
     for blob in blobs:
-        places = []
-        for x, y in blob.centres:
-            at = None
-            for cup in cups:
-                cx, cy = view.mm_to_px(*cup.centre)
-                if math.hypot(x - cx, y - cy) <= cup.radius * CARD_PX_PER_MM * 1.2:
-                    at = cup
-            places.append(at)
-        named = sorted({f"the {c.side} cup {c.index + 1}" if c else "beside the cups"
-                        for c in places})
+        places = [_cup_at(view, cups, x, y, IN_CUP) for x, y in blob.centres]
         if blob.doubt:
-            doubts.append(f"{', '.join(named)}: {blob.doubt}")
+            near = {_cup_name(c) for x, y in blob.centres
+                    if (c := _cup_at(view, cups, x, y, NEAR_CUP)) is not None}
+            doubts.extend(sorted(near))
             continue
         for at in places:
             if at is None:
                 outside += 1
             else:
                 counts[(at.side, at.index)] += 1
+    return counts, outside, list(dict.fromkeys(doubts))
+
+
+def check_weight(view: CardView, pack: EnigmaPack, card: weight.WeightCard | None,
+                 box: PuzzleBox, st: PuzzleSettings) -> dict[str, str]:
+    """The weight verdict: whole weights counted per cup, the pans' sums judged by the
+    engine; a cup whose weights do not each show whole is "cannot tell"."""
+    if card is None:
+        card, why = read_weight_card(view, pack)
+        if card is None:
+            return verdict(CANNOT_TELL, f"{why}: enter the card's numbers")
+    cups = weight_cups(card, pack.tile_mm)
+    counts, outside, doubts = count_weights(view, pack, cups)
     if doubts:
-        return verdict(CANNOT_TELL, "; ".join(dict.fromkeys(doubts)))
+        return verdict(CANNOT_TELL, f"in {' and '.join(doubts)} a weight does not show whole "
+                       "(one partly under another?): move the weights apart so each one "
+                       "shows whole")
     answer = weight.WeightSolution(
         tuple(counts[("left", i)] for i in range(len(card.left))),
         tuple(counts[("right", i)] for i in range(len(card.right))))
@@ -316,5 +354,5 @@ def check_weight(view: CardView, pack: EnigmaPack, card: weight.WeightCard | Non
     return verdict(SOLVED, f"{pans}, with all {card.count} weights")
 
 
-__all__ = ["MetalBlob", "MetalMasks", "check_weight", "find_weights", "fit_discs", "metal_mask",
-           "read_weight_card", "weight_radius_px"]
+__all__ = ["MetalBlob", "MetalMasks", "check_weight", "count_weights", "find_weights", "fit_discs",
+           "metal_mask", "read_weight_card", "weight_radius_px"]

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -106,9 +106,11 @@ def _shift(points: Sequence[Point], dx: float, dy: float) -> list[Point]:
 
 def draw_weight(card: weight.WeightCard, counts: weight.WeightSolution | None,
                 pack: EnigmaPack, s: float, *, pad_mm: float, rng: random.Random,
-                outside: int = 0, overlap: float = 0.0) -> np.ndarray:
+                outside: int = 0, overlap: float = 0.0, shine: float = 0.0) -> np.ndarray:
     """``overlap`` > 0: in the fullest cup the last weight lies partly on the first, its centre
-    that many weight radii from the first's (a camera sees less metal than weights)."""
+    that many weight radii from the first's (a camera sees less metal than weights).
+    ``shine`` > 0: each weight carries its own highlight (polished metal under a lamp), that
+    much of the way to white."""
     side = pack.tile_mm
     img = _card_base(pack, side, s, pad_mm)
     ink = (*pack.colour("ink"), 255)
@@ -152,9 +154,26 @@ def draw_weight(card: weight.WeightCard, counts: weight.WeightSolution | None,
                 offsets.append(off)
                 _disc(img, (cup.centre[0] + p + off[0], cup.centre[1] + p + off[1]), wr, s,
                       metal, rim)
+                _highlight(img, (cup.centre[0] + p + off[0], cup.centre[1] + p + off[1]), wr,
+                           s, pack.colour("weight"), shine)
         for j in range(outside):  # weights left beside the card
-            _disc(img, (p + side + 0.6 * p, p + 0.2 * side + j * 2.4 * wr), wr, s, metal, rim)
+            at = (p + side + 0.6 * p, p + 0.2 * side + j * 2.4 * wr)
+            _disc(img, at, wr, s, metal, rim)
+            _highlight(img, at, wr, s, pack.colour("weight"), shine)
     return img
+
+
+#: where a lamp's highlight sits on a weight's face (share of its radius, up and left)
+HIGHLIGHT_AT, HIGHLIGHT_R = 0.35, 0.3
+
+
+def _highlight(img: np.ndarray, centre_mm: Point, r_mm: float, s: float, metal: Any,
+               shine: float) -> None:
+    if shine <= 0:
+        return
+    bright = tuple(int(v + (255 - v) * shine) for v in metal)
+    at = (centre_mm[0] - HIGHLIGHT_AT * r_mm, centre_mm[1] - HIGHLIGHT_AT * r_mm)
+    _disc(img, at, HIGHLIGHT_R * r_mm, s, (*bright, 255))
 
 
 def draw_fragment(card: fragment.FragmentCard, pieces: Sequence[fragment.FragmentPiece],
@@ -311,11 +330,14 @@ def render_puzzle_scene(kind: str, card: Any, pack: EnigmaPack, *, solution: Any
                         mat: MatSettings = DEFAULT_MAT,
                         px_per_mm: float = 6.0, outside_weights: int = 0,
                         overlap: float = 0.0,
-                        apart: Mapping[str, Sequence[angular.Cube]] | None = None
-                        ) -> np.ndarray:
+                        apart: Mapping[str, Sequence[angular.Cube]] | None = None,
+                        surface: Callable[[tuple[int, int]], np.ndarray] | None = None,
+                        shine: float = 0.0) -> np.ndarray:
     """The mat seen straight down with the card and its pieces (BGR, before camera effects).
 
-    ``apart``: angular pieces left on the table away from the structure."""
+    ``apart``: angular pieces left on the table away from the structure. ``surface``: the
+    table under the mat, (height, width) -> BGR image (default: the pack's flat table colour).
+    ``shine``: the weights' own highlights (:func:`draw_weight`)."""
     rng = random.Random(seed)
     box = box or load_puzzles()
     layout = mat_layout(mat)
@@ -327,11 +349,14 @@ def render_puzzle_scene(kind: str, card: Any, pack: EnigmaPack, *, solution: Any
     width = int(round((max(xs) - min(xs) + 2 * margin) * s))
     height = int(round((max(ys) - min(ys) + 2 * margin) * s))
     canvas = np.empty((height, width, 3), np.uint8)
-    canvas[:] = pack.colour("table")
+    if surface is None:
+        canvas[:] = pack.colour("table")
+    else:
+        canvas[:] = surface((height, width))
     pad = 0.35 * pack.tile_mm
     if kind == "weight":
         layer = draw_weight(card, solution, pack, s, pad_mm=pad, rng=rng,
-                            outside=outside_weights, overlap=overlap)
+                            outside=outside_weights, overlap=overlap, shine=shine)
     elif kind == "fragment":
         layer = draw_fragment(card, box.fragment.pieces, solution, pack, s, pad_mm=pad, rng=rng)
     elif kind == "angular":
