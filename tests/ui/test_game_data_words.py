@@ -179,11 +179,13 @@ def test_every_card_has_its_text_in_each_language() -> None:
 
 
 @pytest.mark.parametrize(("language", "card", "shown"), [
-    ("en", "Q11", "Q11 How many of your tiles have a black number?: "),
-    ("es", "Q11", "Q11 ¿Cuántas de tus fichas tienen el número negro?: "),
-    ("uk", "Q11", "Q11 Скільки ваших плиток мають чорне число?: "),
-    ("es", "Q18", "Q18 ¿Cuánto suman tus números blancos?: "),
-    ("uk", "Q18", "Q18 Яка сума ваших білих чисел?: "),
+    ("en", "Q11", "How many of your tiles have a black number? "),
+    ("es", "Q11", "¿Cuántas de tus fichas tienen el número negro? "),
+    ("uk", "Q11", "Скільки ваших плиток мають чорне число? "),
+    ("es", "Q18", "¿Cuánto suman tus números blancos? "),
+    ("uk", "Q18", "Яка сума ваших білих чисел? "),
+    ("es", "Q02: 2", "¿Dónde están tus fichas #2? "),
+    ("uk", "Q02: 2", "Де ваші плитки #2? "),
 ])
 def test_an_asked_card_is_read_out_in_the_players_language(
         in_language: Any, language: str, card: str, shown: str) -> None:
