@@ -47,3 +47,50 @@ def test_break_the_code_cards_are_their_sentences(
     assert screen.status.startswith(sentence), driver.app.banner_text
     found = [f for top in driver.window.children for f in notation_texts(top)]
     assert not found, found
+
+
+def _extra_steps(game: str) -> list[Any]:
+    """Steps past the shared walk that put a card into a sentence (Second Chance's "Fits?",
+    its demo drawing and a card read by the camera)."""
+    if game != "second-chance":
+        return []
+
+    def fits(d: Any) -> None:
+        screen = d.screen("second_chance")
+        screen.show_fit(screen.state().revealed[0])
+
+    def demo_draw(d: Any) -> None:
+        d.screen("second_chance").demo_draw()
+
+    def card_read(d: Any) -> None:
+        from types import SimpleNamespace
+
+        screen = d.screen("second_chance")
+        screen.chosen_cards = []
+        screen._card_done(SimpleNamespace(shape="##./###/..#", doubtful=True), None)
+
+    return [fits, demo_draw, card_read]
+
+
+@pytest.mark.parametrize("language", ["es", "uk"])
+@pytest.mark.parametrize("game", [
+    "indigo", "second-chance", "break-the-code",
+    pytest.param("enigma", marks=pytest.mark.xfail(
+        strict=True, reason="issue 23 item 6: tiles as C-NN, placements as 'turn N'")),
+])
+def test_no_notation_on_a_games_screens(make_driver: Any, language: str, game: str) -> None:
+    from test_layout_text_fits import views
+
+    driver = make_driver()
+    driver.screen("settings").change("app", "language", language)
+    found = []
+    try:
+        steps = [step for name, step in views() if name.startswith(game)]
+        for step in [*steps, *_extra_steps(game)]:
+            step(driver)
+            driver.pump(3)
+            for top in list(driver.window.children):
+                found += [(getattr(step, "__name__", ""), *f) for f in notation_texts(top)]
+    finally:
+        driver.screen("settings").change("app", "language", "en")
+    assert not found, "\n".join(map(str, found))
