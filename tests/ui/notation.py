@@ -11,7 +11,9 @@ SHAPE = re.compile(r"(?<![\w#./])[#.]*#[#.]*(?:/[#.]+)*(?![\w#./])")
 CARD_ID = re.compile(r"\bQ\d\d\b")
 TILE_ID = re.compile(r"\b[A-Z]-\d\d\b")
 TURN = re.compile(r"\bturn \d")
-PATTERNS = (SHAPE, CARD_ID, TILE_ID, TURN)
+#: Indigo's chip layouts as the engine names them ("3p-alt")
+LAYOUT = re.compile(r"\b[234]p(?:-alt)?\b")
+PATTERNS = (SHAPE, CARD_ID, TILE_ID, TURN, LAYOUT)
 
 
 def notation_in(text: str) -> list[str]:

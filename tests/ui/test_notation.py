@@ -19,6 +19,7 @@ pytestmark = pytest.mark.ui
     ("Q01: 3", ["Q01"]),
     ("tile C-06", ["C-06"]),
     ("0,-1 turn 0", ["turn 0"]),
+    ("3p-alt", ["3p-alt"]),
     ("Where are your #0 tiles?", []),
     ("Loading...", []),
 ])
@@ -52,6 +53,8 @@ def test_break_the_code_cards_are_their_sentences(
 def _extra_steps(game: str) -> list[Any]:
     """Steps past the shared walk that put a card into a sentence (Second Chance's "Fits?",
     its demo drawing and a card read by the camera)."""
+    if game == "enigma":
+        return [_enigma_tile_picked]
     if game != "second-chance":
         return []
 
@@ -72,12 +75,27 @@ def _extra_steps(game: str) -> list[Any]:
     return [fits, demo_draw, card_read]
 
 
+def _enigma_tile_picked(d: Any) -> None:
+    """A tile chosen from the catalogue: the squares where it may go are offered."""
+    screen = d.screen("enigma")
+    state = screen.state()
+    category = dict(state.choices).get(screen.solver(), "")
+    screen.pick_tile(next(iter(screen.catalogue().by_category(category))))
+
+
+def _three_player_setup(d: Any) -> None:
+    d.app.show("home")
+    d.tap(d.screen("home").ids.game_indigo)
+    setup = d.screen("setup")
+    while len(setup.rows()) < 3:
+        d.tap(setup.ids.add_player)
+    while len(setup.rows()) > 3:
+        setup.row_action(setup.rows()[-1], "remove")
+
+
 @pytest.mark.parametrize("language", ["es", "uk"])
 @pytest.mark.parametrize("game", [
-    "indigo", "second-chance", "break-the-code",
-    pytest.param("enigma", marks=pytest.mark.xfail(
-        strict=True, reason="issue 23 item 6: tiles as C-NN, placements as 'turn N'")),
-])
+    "setup", "indigo", "enigma", "second-chance", "break-the-code"])
 def test_no_notation_on_a_games_screens(make_driver: Any, language: str, game: str) -> None:
     from test_layout_text_fits import views
 
@@ -85,7 +103,8 @@ def test_no_notation_on_a_games_screens(make_driver: Any, language: str, game: s
     driver.screen("settings").change("app", "language", language)
     found = []
     try:
-        steps = [step for name, step in views() if name.startswith(game)]
+        steps = ([_three_player_setup] if game == "setup" else
+                 [step for name, step in views() if name.startswith(game)])
         for step in [*steps, *_extra_steps(game)]:
             step(driver)
             driver.pump(3)

@@ -86,14 +86,6 @@ def question_text(card_id: str, number: int | None, engine_text: str) -> str:
     return _("Where are your #{n} tiles?").format(n=number)
 
 
-class CardButton(TouchButton):
-    """A question card's button: the card's sentence, wrapped over the lines it needs."""
-
-    def _fit_text(self, *args: Any) -> None:
-        super()._fit_text(*args)
-        self.shorten = False
-
-
 class BreakTheCodeScreen(BaseScreen):
     status = StringProperty("")
     mode = StringProperty("ask")
@@ -582,8 +574,8 @@ class BreakTheCodeScreen(BaseScreen):
             card = get_card(card_id)
             for number in card.choices or (None,):
                 label = card_id if number is None else f"{card_id}: {number}"
-                b = CardButton(text=question_text(card_id, number, card.text),
-                               font_size=CARD_FONT, size_hint_y=1)
+                b = TouchButton(text=question_text(card_id, number, card.text),
+                                font_size=CARD_FONT, size_hint_y=1, wrap=True)
                 b.bind(on_press=lambda _b, c=card_id, n=number: self.ask(c, n))
                 self.card_buttons[label] = b
                 grid.add_widget(b)
