@@ -209,7 +209,7 @@ def test_break_the_code_secret_never_in_widget_texts_before_the_end(make_driver)
     assert not leaked()
     driver.tap(screen.card_buttons["Q01"])
     assert not leaked()
-    assert "Q01" in screen.status, driver.app.banner_text
+    assert "Where are your #0 tiles?" in screen.status, driver.app.banner_text
     driver.tap(screen.guess_button)
     for toggle in screen.tile_toggles[:5]:
         driver.tap(toggle)
@@ -311,6 +311,7 @@ def _panel_button(driver, screen, text):
 
 def test_enigma_full_round_placement_networker_and_breakdown(make_driver):
     from companion.timer import ManualClock
+    from ui.screens.enigma import placement_words, tile_name
 
     driver = make_driver()
     _start(driver, "game_enigma")
@@ -331,11 +332,11 @@ def test_enigma_full_round_placement_networker_and_breakdown(make_driver):
         category = dict(state.choices)[solver]
         entry = next(e for e in screen.catalogue().by_category(category)
                      if screen.state().legal_placements(e.conduit, distinct=True))
-        driver.tap(_panel_button(driver, screen, entry.id))
+        driver.tap(_panel_button(driver, screen, tile_name(entry)))
         assert screen.tile_entry is entry and screen.ids.table.highlights
         option = screen.state().legal_placements(entry.conduit, distinct=True)[0]
-        driver.tap(_panel_button(driver, screen, f"{option.at[0]},{option.at[1]} turn "
-                                                 f"{option.rotation}"))
+        driver.tap(_panel_button(driver, screen,
+                                 "\n".join(placement_words(option.at, option.rotation))))
         allowed = screen.networker_cells()
         assert set(allowed) <= set(dict(entry.conduit.cells))
         if allowed:

@@ -22,6 +22,8 @@ pytestmark = pytest.mark.ui
 SIZES = {"landscape": (800, 480), "portrait": (720, 1280)}
 #: the games' published names, the same in every language
 GAME_NAMES = ("Indigo", "Enigma", "Second Chance", "Break the Code")
+#: a line of text is about this many times its font size high (Roboto's ascent and descent)
+LINE_HEIGHT = 1.2
 
 
 def _panel_button(screen: Any, text: str) -> Any:
@@ -243,6 +245,25 @@ def english_texts(root: Any, english: set[str]) -> list[tuple[str, list[str]]]:
     return out
 
 
+def _wrapped_height(widget: Any, text_width: Callable[[str, Any], float]) -> float:
+    """How high a wrapping button's text runs: its words laid greedily in lines of the
+    button's width (a word wider than the button counts as too high to fit)."""
+    room = widget.width - 8
+    lines = 0
+    for paragraph in widget.text.split("\n"):
+        line = ""
+        lines += 1
+        for word in paragraph.split():
+            if text_width(word, widget.font_size) > room:
+                return float("inf")
+            wider = f"{line} {word}".strip()
+            if line and text_width(wider, widget.font_size) > room:
+                lines += 1
+                wider = word
+            line = wider
+    return lines * widget.font_size * widget.line_height * LINE_HEIGHT
+
+
 def cut_buttons(root: Any) -> list[tuple[str, Any]]:
     """(text, size) of every shown button whose text is shortened ("…") or whose box is under
     the 9 mm touch target."""
@@ -256,8 +277,11 @@ def cut_buttons(root: Any) -> list[tuple[str, Any]]:
         if not isinstance(widget, Button) or not _shown(widget) or widget.height <= 0:
             continue
         too_small = widget.width < need - 0.5 or widget.height < need - 0.5
-        cut = any(text_width(line, widget.font_size) > widget.width - 4
-                  for line in widget.text.split("\n") if line)
+        if widget.shorten:
+            cut = any(text_width(line, widget.font_size) > widget.width - 4
+                      for line in widget.text.split("\n") if line)
+        else:  # a button that wraps its text (a question card): its lines must fit its box
+            cut = _wrapped_height(widget, text_width) > widget.height - 4
         if too_small or cut:
             out.append((widget.text, (int(widget.width), int(widget.height))))
     return out

@@ -33,6 +33,8 @@ def _parents(widget):
 
 
 def _check_targets(driver, where):
+    from test_layout_text_fits import _wrapped_height
+
     from ui.touch import required_target_px, text_width
 
     need = required_target_px()
@@ -40,8 +42,12 @@ def _check_targets(driver, where):
     small = [(b.text, tuple(b.size)) for b in buttons
              if b.width < need - 0.5 or b.height < need - 0.5]
     assert not small, f"{where}: targets under 9 mm ({need:.0f} px): {small}"
-    clipped = [(line, b.width) for b in buttons for line in b.text.split("\n")
+    clipped = [(line, b.width) for b in buttons if not getattr(b, "wrap", False)
+               for line in b.text.split("\n")
                if line and text_width(line, b.font_size) > b.width - 4]
+    # a button that wraps its sentence: its lines, laid over its width, fit its height
+    clipped += [(b.text, b.width) for b in buttons if getattr(b, "wrap", False)
+                and _wrapped_height(b, text_width) > b.height - 4]
     assert not clipped, f"{where}: button text does not fit: {clipped}"
 
 

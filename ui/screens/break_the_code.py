@@ -29,6 +29,9 @@ FRAME_WAIT_S = 6.0
 #: the frame read is the third shown after the tap: the first ones may have been taken before
 #: it (one waiting in the camera queue, one being prepared)
 FRESH_FRAMES = 3
+#: a question card's button is this many touch targets high: room for two lines of its sentence
+CARD_ROWS = 1.4
+CARD_FONT = "13sp"
 
 TILE_NAMES = ("0b", "0w", "1b", "1w", "2b", "2w", "3b", "3w", "4b", "4w", "5g", "5g",
               "6b", "6w", "7b", "7w", "8b", "8w", "9b", "9w")
@@ -73,6 +76,14 @@ def card_text(card_id: str, engine_text: str) -> str:
         "Q21": _("What is the difference between your highest and lowest numbers?"),
     }
     return texts.get(card_id, engine_text)
+
+
+def question_text(card_id: str, number: int | None, engine_text: str) -> str:
+    """What a player asks with a card, as a sentence: a card with a choice of numbers asks
+    about the number chosen."""
+    if number is None:
+        return card_text(card_id, engine_text)
+    return _("Where are your #{n} tiles?").format(n=number)
 
 
 class BreakTheCodeScreen(BaseScreen):
@@ -476,6 +487,7 @@ class BreakTheCodeScreen(BaseScreen):
             button.text = _("Hold for the assistant ({player})").format(
                 player=self.state().current_player)
             return
+        from companion.break_the_code import get_card
         from companion.break_the_code.solver import suggest, view_of
 
         state = self.state()
@@ -483,7 +495,7 @@ class BreakTheCodeScreen(BaseScreen):
         count = len(advice.candidates.ranked())
         if advice.question is not None:
             q = advice.question
-            card = q.card if q.number is None else f"{q.card}: {q.number}"
+            card = question_text(q.card, q.number, get_card(q.card).text)
             button.text = ngettext("{n} code possible; ask {card}",
                                    "{n} codes possible; ask {card}", count).format(
                 n=count, card=card)
@@ -493,6 +505,7 @@ class BreakTheCodeScreen(BaseScreen):
 
     def analysis(self) -> list[str]:
         """After the game: what each player could have known at the end."""
+        from companion.break_the_code import get_card
         from companion.break_the_code.solver import suggest, view_of
 
         state = self.state()
@@ -508,7 +521,7 @@ class BreakTheCodeScreen(BaseScreen):
                     player=player, n=len(ranked), codes=likeliest or "-"))
             elif advice.question is not None:
                 q = advice.question
-                card = q.card if q.number is None else f"{q.card}: {q.number}"
+                card = question_text(q.card, q.number, get_card(q.card).text)
                 lines.append(ngettext(
                     "{player}: {n} code was still possible; {card} would have told most",
                     "{player}: {n} codes were still possible; {card} would have told most",
@@ -552,15 +565,17 @@ class BreakTheCodeScreen(BaseScreen):
         # what the last question got stays up, and under it whose turn it is now
         prompt = _("{player}: ask a card or guess").format(player=mover)
         panel.add_widget(self._label("\n".join(filter(None, (self.status, prompt)))))
-        grid = GridLayout(cols=4 if self.portrait else 6, spacing=4, size_hint_y=None,
-                          row_default_height=min_target_px(), row_force_default=True)
+        grid = GridLayout(cols=2 if self.portrait else 4, spacing=4, size_hint_y=None,
+                          row_default_height=CARD_ROWS * min_target_px(),
+                          row_force_default=True)
         grid.bind(minimum_height=grid.setter("height"))
         self.card_buttons = {}
         for card_id in state.askable_cards:
             card = get_card(card_id)
             for number in card.choices or (None,):
                 label = card_id if number is None else f"{card_id}: {number}"
-                b = TouchButton(text=label, font_size="15sp")
+                b = TouchButton(text=question_text(card_id, number, card.text),
+                                font_size=CARD_FONT, size_hint_y=1, wrap=True)
                 b.bind(on_press=lambda _b, c=card_id, n=number: self.ask(c, n))
                 self.card_buttons[label] = b
                 grid.add_widget(b)
@@ -585,8 +600,8 @@ class BreakTheCodeScreen(BaseScreen):
             answers = [a for a in self.app.result().get("answers", [])
                        if a.get("event") == len(self.app.session.events)]
             said = "; ".join(f"{a['by']}: {_format_answer(a['answer'])}" for a in answers)
-            self.status = _("{card} {text}: {answers}").format(
-                card=card, text=card_text(card, get_card(card).text), answers=said)
+            self.status = _("{question} {answers}").format(
+                question=question_text(card, number, get_card(card).text), answers=said)
             self.refresh()
 
     # --- guessing -----------------------------------------------------------------------------

@@ -28,6 +28,8 @@ from ui.touch import min_target_px
 from ui.widgets.buttons import TouchButton, TouchToggle
 
 CATEGORIES = ("weight", "conduit", "fragment", "angular")
+#: a placement button is this many touch targets high: two lines, where and how turned
+PLACEMENT_ROWS = 1.4
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +37,34 @@ log = logging.getLogger(__name__)
 def category_name(category: str) -> str:
     return {"weight": _("Weight"), "conduit": _("Conduit"), "fragment": _("Fragment"),
             "angular": _("Angular")}.get(category, category)
+
+
+def tile_name(entry: Any) -> str:
+    """A catalogue tile as players call it: its category and its number ("C-06" -> Conduit 6)."""
+    number = int(entry.id.rsplit("-", 1)[-1])
+    return _("{category} tile {n}").format(category=category_name(entry.category), n=number)
+
+
+def placement_words(at: tuple[int, int], rotation: int) -> tuple[str, str]:
+    """Where a tile goes, counted in squares from the start tile, and how it is turned
+    (the board's x grows to the right and y downwards; turns are clockwise quarters)."""
+    dx, dy = at
+    steps = []
+    if dx:
+        steps.append((ngettext("{n} square right", "{n} squares right", dx) if dx > 0 else
+                      ngettext("{n} square left", "{n} squares left", -dx)).format(n=abs(dx)))
+    if dy:
+        steps.append((ngettext("{n} square down", "{n} squares down", dy) if dy > 0 else
+                      ngettext("{n} square up", "{n} squares up", -dy)).format(n=abs(dy)))
+    turns = (_("not turned"), _("a quarter turn clockwise"), _("a half turn"),
+             _("a quarter turn anticlockwise"))
+    return ", ".join(steps), turns[rotation % 4]
+
+
+def placement_text(at: tuple[int, int], rotation: int) -> str:
+    """A placement as a sentence (for the messages under the board)."""
+    where, turn = placement_words(at, rotation)
+    return _("From the start tile: {where}; {turn}").format(where=where, turn=turn)
 
 
 class EnigmaScreen(BaseScreen):
@@ -114,10 +144,12 @@ class EnigmaScreen(BaseScreen):
         label.height = height or min_target_px()
         return label
 
-    def _grid(self, panel: Any, buttons: list[Any], *, cols: int) -> None:
+    def _grid(self, panel: Any, buttons: list[Any], *, cols: int,
+              row_height: float | None = None) -> None:
         scroll = ScrollView(do_scroll_x=False)
         grid = GridLayout(cols=cols, spacing=4, size_hint_y=None,
-                          row_default_height=min_target_px(), row_force_default=True)
+                          row_default_height=row_height or min_target_px(),
+                          row_force_default=True)
         grid.bind(minimum_height=grid.setter("height"))
         for b in buttons:
             grid.add_widget(b)
@@ -433,7 +465,7 @@ class EnigmaScreen(BaseScreen):
             panel.add_widget(row)
             buttons = []
             for entry in self.catalogue().by_category(category):
-                b = TouchButton(text=entry.id, font_size="15sp")
+                b = TouchButton(text=tile_name(entry), font_size="15sp")
                 b.bind(on_press=lambda _b, e=entry: self.pick_tile(e))
                 buttons.append(b)
             self._grid(panel, buttons, cols=4)
@@ -442,21 +474,20 @@ class EnigmaScreen(BaseScreen):
             options = state.legal_placements(self.tile_entry.conduit, distinct=True)
             self.ids.table.highlights = sorted({list(p.at) and tuple(p.at) for p in options})
             panel.add_widget(self._label(_("{player}: where does {tile} go?").format(
-                player=player, tile=self.tile_entry.id)))
+                player=player, tile=tile_name(self.tile_entry))))
             panel.add_widget(self._status_label())
             if not options:
                 panel.add_widget(self._label(_("No square fits this tile; choose another")))
             buttons = []
             for p in options:
-                b = TouchButton(text=_("{x},{y} turn {r}").format(x=p.at[0], y=p.at[1],
-                                                                  r=p.rotation),
-                                font_size="15sp")
+                b = TouchButton(text="\n".join(placement_words(p.at, p.rotation)),
+                                font_size="13sp", size_hint_y=1)
                 b.bind(on_press=lambda _b, pl=p: self.pick_placement(pl))
                 buttons.append(b)
             back = TouchButton(text=_("Other tile"))
             back.bind(on_press=lambda *_a: self.pick_tile(None))
             buttons.append(back)
-            self._grid(panel, buttons, cols=3)
+            self._grid(panel, buttons, cols=2, row_height=PLACEMENT_ROWS * min_target_px())
             return
         cells = self.networker_cells()
         panel.add_widget(self._label(_("{player}: put a networker?").format(player=player)))
@@ -529,8 +560,8 @@ class EnigmaScreen(BaseScreen):
 
         self.tile_entry = reading.entry
         self.placement = Placement(reading.at, reading.rotation)
-        self.status = _("Read: {tile} at {x},{y} turn {r}").format(
-            tile=reading.entry.id, x=reading.at[0], y=reading.at[1], r=reading.rotation)
+        self.status = _("Read: {tile}. {placement}").format(
+            tile=tile_name(reading.entry), placement=placement_text(reading.at, reading.rotation))
         if reading.questions:
             self.status += "\n" + _("Please check it: {questions}").format(
                 questions=enigma_questions_text(reading.questions))
@@ -543,7 +574,7 @@ class EnigmaScreen(BaseScreen):
                                              list(self.catalogue().by_category(category)))
         if placed is not None:
             self.status = _("Demo: {player} put {tile} down. Read it or choose it.").format(
-                player=self.solver(), tile=placed[0].id)
+                player=self.solver(), tile=tile_name(placed[0]))
 
     def pick_tile(self, entry: Any) -> None:
         if entry is None:
@@ -577,9 +608,9 @@ class EnigmaScreen(BaseScreen):
             # their language (a tile read by the camera at a square where it cannot go)
             log.info("no networker cells for this placement: %s", exc)
             at, rotation = self.placement.at, self.placement.rotation
-            self.status = _("{tile} cannot go at {x},{y} turn {r}: tap Other tile "
+            self.status = _("{tile} cannot go there ({placement}): tap Other tile "
                             "and choose the tile and its square").format(
-                tile=self.tile_entry.id, x=at[0], y=at[1], r=rotation)
+                tile=tile_name(self.tile_entry), placement=placement_text(at, rotation))
             return ()
 
     def place(self, networker: str | None) -> None:

@@ -342,10 +342,13 @@ class SecondChanceScreen(BaseScreen):
         from companion.second_chance import parse_shape
 
         shape = parse_shape(reading.shape)
-        self.status = _("Card read: {card}").format(card=reading.shape)
+        self.status = ngettext("Card read: {n} square", "Card read: {n} squares",
+                               shape.size).format(n=shape.size)
         if reading.doubtful:
-            self.status = _("Is it {card}? Please check, or tap it in the list").format(
-                card=reading.shape)
+            self.status = ngettext(
+                "Is it the card of {n} square shown? Please check, or tap it in the list",
+                "Is it the card of {n} squares shown? Please check, or tap it in the list",
+                shape.size).format(n=shape.size)
         if self.state().needs_second_chance(self.viewer):
             self._pick_second(shape)
         else:
@@ -371,8 +374,9 @@ class SecondChanceScreen(BaseScreen):
             if placement is not None:
                 self.app.table.draw_on_sheet(self.viewer, self.player_tiles(self.viewer),
                                              list(placement))
-                self.status = _("Demo: {player} drew {card} on paper").format(
-                    player=self.viewer, card=card.text)
+                self.status = ngettext("Demo: {player} drew a card of {n} square on paper",
+                                       "Demo: {player} drew a card of {n} squares on paper",
+                                       card.size).format(player=self.viewer, n=card.size)
                 return
         self.status = _("Demo: no card fits")
 
@@ -580,7 +584,9 @@ class SecondChanceScreen(BaseScreen):
             cards, self.chosen_cards = self.chosen_cards, []
             self._apply({"type": "reveal", "cards": [c.text for c in cards]})
         else:
-            self.status = _("First card: {card}; now the second").format(card=shape.text)
+            self.status = ngettext("First card: {n} square; now the second",
+                                   "First card: {n} squares; now the second",
+                                   shape.size).format(n=shape.size)
 
     def reveal_random(self) -> None:
         cards = self.rng.sample(self.deck().puzzle_cards(), 2)
@@ -624,10 +630,14 @@ class SecondChanceScreen(BaseScreen):
         placement = first_placement(grid, card)
         if placement is None:
             self.ids.sheet.ghost = []
-            self.status = _("{card} does not fit").format(card=card.text)
+            self.status = ngettext("The card of {n} square does not fit",
+                                   "The card of {n} squares does not fit",
+                                   card.size).format(n=card.size)
         else:
             self.ids.sheet.ghost = [list(c) for c in placement]
-            self.status = _("{card} fits, for example here").format(card=card.text)
+            self.status = ngettext("The card of {n} square fits, for example here",
+                                   "The card of {n} squares fits, for example here",
+                                   card.size).format(n=card.size)
             if not self.ids.sheet.selected:
                 self.ids.sheet.selected = []
 

@@ -22,6 +22,16 @@ PLAYER_RANGE = {"indigo": (2, 4), "enigma": (2, 4), "second-chance": (1, 6),
 GAME_NAMES = {"indigo": "Indigo", "enigma": "Enigma", "second-chance": "Second Chance",
               "break-the-code": "Break the Code"}
 INDIGO_LAYOUTS = {2: ("2p",), 3: ("3p", "3p-alt"), 4: ("4p",)}
+#: a layout's toggle says in a short sentence whose gateways are whose: two lines of this size
+LAYOUT_FONT = "13sp"
+
+
+def layout_text(layout: str) -> str:
+    """An Indigo chip layout in words: which gateways are a player's own and which shared."""
+    return {"2p": _("Three gateways of your own"),
+            "3p": _("One gateway of your own, two shared"),
+            "3p-alt": _("Two gateways of your own, none shared"),
+            "4p": _("Three shared gateways")}.get(layout, layout)
 DEFAULT_NAMES = ("Ana", "Ben", "Cleo", "Dan", "Eva", "Finn")
 
 
@@ -141,7 +151,8 @@ class SetupScreen(BaseScreen):
         box = self.ids.layout_box
         box.clear_widgets()
         for name in self.layouts:
-            toggle = TouchToggle(text=name, group="indigo-layout",
+            toggle = TouchToggle(text=layout_text(name), group="indigo-layout", wrap=True,
+                                 font_size=LAYOUT_FONT,
                                  state="down" if name == self.layout else "normal",
                                  allow_no_selection=False)
             toggle.bind(on_press=lambda _t, v=name: setattr(self, "layout", v))

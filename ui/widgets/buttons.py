@@ -33,8 +33,9 @@ class _TargetSize:
         self.bind(size=self._fit_text, text=self._fit_text)
 
     def _fit_text(self, *args: Any) -> None:
-        # Kivy's shorten puts everything on one line: only for one-line texts
-        self.shorten = "\n" not in self.text
+        # Kivy's shorten puts everything on one line: only for one-line texts; a button that
+        # wraps (a sentence on it) lays its text over the lines it needs instead
+        self.shorten = "\n" not in self.text and not self.wrap
         self.text_size = (max(1.0, self.width - 8), max(1.0, self.height - 4))
 
 
@@ -42,6 +43,7 @@ class TouchButton(_TargetSize, Button):
     """A button at least 9 mm both ways."""
 
     min_target = NumericProperty(0)
+    wrap = BooleanProperty(False)
 
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("size_hint_y", None)
@@ -54,6 +56,7 @@ class TouchToggle(_TargetSize, ToggleButton):
     """A toggle button at least 9 mm both ways."""
 
     min_target = NumericProperty(0)
+    wrap = BooleanProperty(False)
 
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("size_hint_y", None)
