@@ -85,7 +85,9 @@ def test_indigo_every_placement_is_for_the_player_marked(make_driver):
         choice = next(c for c in screen.picker.choices
                       if placement.tile.same_pattern(type(placement.tile)(c.kind, c.rotation)))
         driver.tap(choice)
-        assert driver.wait_for(lambda: screen.proposal is not None)
+        # the picker closes before the confirm button can be touched (it covers the screen)
+        assert driver.wait_for(lambda: screen.picker.parent is None)
+        assert screen.proposal is not None and screen.proposal[0] == placement.cell
         driver.tap(screen.ids.confirm_button)
         assert [_last_event_player(driver)] == marked
 
