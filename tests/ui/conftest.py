@@ -79,7 +79,7 @@ class Driver:
         """A simulated finger touch (down and up) in the middle of ``widget``."""
         from kivy.tests.common import UnitTestTouch
 
-        self.pump(1)  # let new widgets be laid out before aiming at them
+        self.settle(widget)  # let new widgets be laid out before aiming at them
         scroll = _scroll_view_of(widget)
         if scroll is not None:  # as a finger would: bring it into view first
             scroll.scroll_to(widget, padding=4, animate=False)
@@ -97,6 +97,19 @@ class Driver:
             while time.monotonic() < deadline:
                 self.pump(1)
                 time.sleep(0.01)
+
+    def settle(self, widget: Any, *, frames: int = 30) -> None:
+        """Pump until ``widget`` stands still in the window: a popup that is opening, or a
+        panel that was just rebuilt, is laid out over several frames on a loaded machine."""
+        self.pump(1)
+        last = None
+        for _ in range(frames):
+            where = (widget.get_root_window() is not None, widget.to_window(*widget.center),
+                     tuple(widget.size))
+            if where == last and where[0]:
+                return
+            last = where
+            self.pump(1)
 
     def tap_at(self, x: float, y: float) -> None:
         from kivy.tests.common import UnitTestTouch

@@ -327,6 +327,7 @@ def test_the_longest_read_statuses_fit_and_are_not_english(
 
 
 def test_the_enigma_read_gives_codes_and_keeps_the_readers_english(monkeypatch: Any) -> None:
+    import ui.reading
     import vision.enigma.reader
     from config import config_from_dict
     from ui.reading import ReadingQuestion, read_enigma_frame
@@ -338,7 +339,10 @@ def test_the_enigma_read_gives_codes_and_keeps_the_readers_english(monkeypatch: 
     entry = SimpleNamespace(category="conduit", conduit="c", id="C1")
     matches: list[Any] = []
     catalogue = SimpleNamespace(start=SimpleNamespace(conduit="s"),
-                                matches=lambda tile: list(matches))
+                                by_category=lambda category: [entry])
+    # which legal placements the tile seen matches is the matcher's own test's business
+    monkeypatch.setattr(ui.reading, "_placements_seen",
+                        lambda tile, at, state, entries: list(matches))
     state = SimpleNamespace(board=SimpleNamespace(tiles={(0, 0): "start"}),
                             legal_placements=lambda conduit: [
                                 SimpleNamespace(at=(2, 1), rotation=1)])

@@ -45,8 +45,12 @@ def _place_indigo_tile(driver):
     driver.pump(2)
     driver.tap(next(c for c in screen.picker.choices
                     if placement.tile.same_pattern(type(placement.tile)(c.kind, c.rotation))))
-    assert driver.wait_for(lambda: screen.proposal is not None)
+    # the picker closes before the confirm button can be touched (it covers the screen)
+    assert driver.wait_for(lambda: screen.picker.parent is None)
+    assert screen.proposal is not None and screen.proposal[0] == placement.cell
+    events = len(driver.app.session.events)
     driver.tap(screen.ids.confirm_button)
+    assert len(driver.app.session.events) == events + 1
 
 
 def test_undo_is_offered_only_on_the_game_screen_and_says_what_it_took_back(make_driver):
@@ -154,15 +158,19 @@ def test_history_ends_or_deletes_an_unfinished_game_after_asking(make_driver):
     assert "End Indigo of Ana, Ben, Cleo?" in " ".join(driver.texts())
     driver.screenshot("history-end-asked-landscape")
     driver.tap(history.confirm.no_button)
+    # the question fades out over a few frames, and a touch meanwhile lands on it
+    assert driver.wait_for(lambda: history.confirm.parent is None)
     assert not journal.game(indigo).is_finished
     driver.tap(history.ids.end_button)
     driver.tap(history.confirm.yes_button)
+    assert driver.wait_for(lambda: history.confirm.parent is None)
     assert journal.game(indigo).is_finished
     driver.tap(history.game_buttons[indigo])
     assert history.ids.end_button.disabled and history.ids.delete_button.disabled
     driver.tap(history.game_buttons[enigma])
     driver.tap(history.ids.delete_button)
     driver.tap(history.confirm.yes_button)
+    assert driver.wait_for(lambda: history.confirm.parent is None)
     assert [g.id for g in journal.games()] == [indigo]
     assert driver.app.session is None and enigma not in history.game_buttons
     driver.tap(driver.app.root.ids.home_button)
