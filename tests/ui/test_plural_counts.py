@@ -69,6 +69,10 @@ def test_setup_says_the_fewest_and_most_players_in_their_form(
 
 
 # --- Break the Code -------------------------------------------------------------------------
+#: the card the fake assistant suggests
+CARD = "Q07"
+
+
 def _advice(count: int, card: str | None) -> Any:
     ranked = [("0b 1w 2b 3w 5g", 1.0 / count)] * count
     question = SimpleNamespace(card=card, number=None) if card else None
@@ -84,47 +88,52 @@ def _solver_says(monkeypatch: Any, count: int, card: str | None) -> None:
 
 @pytest.mark.parametrize(("language", "shown"), [
     ("en", {(1, None): "1 code possible; time to guess",
-            (3, "C7"): "3 codes possible; ask C7", (5, "C7"): "5 codes possible; ask C7"}),
+            (3, CARD): "3 codes possible; ask {card}", (5, CARD): "5 codes possible; ask {card}"}),
     ("es", {(1, None): "1 código posible; hora de adivinar",
             (2, None): "2 códigos posibles; hora de adivinar",
-            (5, "C7"): "5 códigos posibles; pregunta C7"}),
+            (5, CARD): "5 códigos posibles; pregunta {card}"}),
     ("uk", {(1, None): "1 можливий код; час вгадувати",
-            (21, "C7"): "21 можливий код; запитайте C7",
-            (4, "C7"): "4 можливі коди; запитайте C7",
+            (21, CARD): "21 можливий код; запитайте {card}",
+            (4, CARD): "4 можливі коди; запитайте {card}",
             (5, None): "5 можливих кодів; час вгадувати",
-            (12, "C7"): "12 можливих кодів; запитайте C7"}),
+            (12, CARD): "12 можливих кодів; запитайте {card}"}),
 ])
 def test_the_assistant_counts_the_codes_still_possible(
         in_language: Any, monkeypatch: Any, language: str,
         shown: dict[tuple[int, str | None], str]) -> None:
+    from ui.screens.break_the_code import card_text
+
     driver = in_language(language)
     screen = driver.start_break_the_code(2)
     button = SimpleNamespace(text="")
     for (count, card), text in shown.items():
         _solver_says(monkeypatch, count, card)
         screen.assist(button, True)
-        assert button.text == text
+        # the card is named by its sentence in the player's language, never by its id
+        assert button.text == text.replace("{card}", card_text(CARD, ""))
 
 
 @pytest.mark.parametrize(("language", "shown"), [
     ("en", {1: "Ana: 1 code was still possible: 0b 1w 2b 3w 5g (100%)",
             3: "Ana: 3 codes were still possible: " + ", ".join(["0b 1w 2b 3w 5g (33%)"] * 3),
-            5: "Ana: 5 codes were still possible; C7 would have told most"}),
+            5: "Ana: 5 codes were still possible; {card} would have told most"}),
     ("es", {1: "Ana: aún era posible 1 código: 0n 1b 2n 3b 5v (100%)",
-            4: "Ana: aún eran posibles 4 códigos; C7 habría dicho más"}),
+            4: "Ana: aún eran posibles 4 códigos; {card} habría dicho más"}),
     ("uk", {1: "Ana: ще залишався 1 можливий код: 0ч 1б 2ч 3б 5з (100%)",
-            21: "Ana: ще залишався 21 можливий код; найбільше підказала б C7",
+            21: "Ana: ще залишався 21 можливий код; найбільше підказала б {card}",
             2: "Ana: ще залишалися 2 можливі коди: " + ", ".join(["0ч 1б 2ч 3б 5з (50%)"] * 2),
-            4: "Ana: ще залишалися 4 можливі коди; найбільше підказала б C7",
-            5: "Ana: ще залишалося 5 можливих кодів; найбільше підказала б C7"}),
+            4: "Ana: ще залишалися 4 можливі коди; найбільше підказала б {card}",
+            5: "Ana: ще залишалося 5 можливих кодів; найбільше підказала б {card}"}),
 ])
 def test_the_analysis_counts_the_codes_still_possible(
         in_language: Any, monkeypatch: Any, language: str, shown: dict[int, str]) -> None:
+    from ui.screens.break_the_code import card_text
+
     driver = in_language(language)
     screen = driver.start_break_the_code(2)
     for count, text in shown.items():
-        _solver_says(monkeypatch, count, "C7")
-        assert screen.analysis()[0] == text
+        _solver_says(monkeypatch, count, CARD)
+        assert screen.analysis()[0] == text.replace("{card}", card_text(CARD, ""))
 
 
 @pytest.mark.parametrize(("language", "shown"), [
