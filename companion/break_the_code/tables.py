@@ -230,3 +230,12 @@ def _twin_map(size: int) -> dict[Code, tuple[Code, ...]]:
 def twins_of(code: Code) -> tuple[Code, ...]:
     """The codes that answer every question exactly like ``code`` (usually none)."""
     return _twin_map(len(code)).get(code, ())
+
+
+def warm_up() -> None:
+    """Build what the assistant's first answer needs, both rack sizes' code tables and their
+    twins, ahead of time: a player's first long press must not wait for it (half a second on
+    a desktop, seconds on a Pi)."""
+    for size in (4, 5):
+        code_table(size)
+        twin_groups(size)

@@ -144,3 +144,17 @@ def test_break_the_code_every_question_and_guess_is_for_the_player_named(make_dr
         else:
             driver.tap(list(screen.card_buttons.values())[turn])
         assert _last_event_player(driver) == shown
+
+
+def test_the_break_the_code_screen_builds_the_assistants_tables_ahead(make_driver):
+    # a player's first long press must not wait half a second (seconds on a Pi) for them
+    from companion.break_the_code.tables import code_table, twin_groups
+    from ui.screens.break_the_code import BreakTheCodeScreen
+
+    code_table.cache_clear()
+    twin_groups.cache_clear()
+    BreakTheCodeScreen.assistant_warmed = False
+    driver = make_driver()
+    driver.start_break_the_code(3)
+    assert driver.wait_for(lambda: code_table.cache_info().currsize == 2
+                           and twin_groups.cache_info().currsize == 2, frames=3000)

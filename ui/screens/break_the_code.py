@@ -86,9 +86,16 @@ def question_text(card_id: str, number: int | None, engine_text: str) -> str:
     return _("Where are your #{n} tiles?").format(n=number)
 
 
+def _warmed(value: Any, error: BaseException | None) -> None:
+    if error is not None:  # the assistant then builds its tables on the first long press
+        log.warning("building the assistant's tables failed: %s", error)
+
+
 class BreakTheCodeScreen(BaseScreen):
     status = StringProperty("")
     mode = StringProperty("ask")
+    #: whether this process has started building the assistant's tables
+    assistant_warmed = False
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -115,6 +122,16 @@ class BreakTheCodeScreen(BaseScreen):
     def state(self) -> Any:
         session = self.app.session
         return None if session is None or session.game != "break-the-code" else session.state
+
+    def on_pre_enter(self, *args: Any) -> None:
+        super().on_pre_enter(*args)
+        # the assistant's tables are built once per process, on a worker: the first long
+        # press would otherwise wait for them (half a second here, seconds on a Pi)
+        if not BreakTheCodeScreen.assistant_warmed:
+            from companion.break_the_code.tables import warm_up
+
+            BreakTheCodeScreen.assistant_warmed = True
+            self.app.run_in_background(warm_up, _warmed, name="warm-assistant")
 
     def refresh(self) -> None:
         state = self.state()
