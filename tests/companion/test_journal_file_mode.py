@@ -2,24 +2,12 @@
 
 from __future__ import annotations
 
-import os
 import stat
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from companion.journal import Journal
-
-
-@pytest.fixture
-def open_umask() -> Iterator[None]:
-    # the umask of a desktop login, under which SQLite alone creates 0644 files
-    previous = os.umask(0o022)
-    try:
-        yield
-    finally:
-        os.umask(previous)
 
 
 def _mode(path: Path) -> int:

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import json
-import os
 import stat
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -16,16 +15,6 @@ from vision.enigma.pack import load_enigma_pack
 from vision.errors import ArtPackError
 from vision.indigo.pack import load_indigo_pack
 from vision.second_chance.card_style import CardStyle
-
-
-@pytest.fixture
-def open_umask() -> Iterator[None]:
-    # the umask of a desktop login, under which files are created 0644 and folders 0755
-    previous = os.umask(0o022)
-    try:
-        yield
-    finally:
-        os.umask(previous)
 
 
 def _mode(path: Path) -> int:
