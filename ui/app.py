@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import queue
+import time
 from pathlib import Path
 from typing import Any
 
@@ -152,6 +153,9 @@ class CompanionApp(App):
         self._screens: dict[str, Any] = {}
         self.errors: list[str] = []
         self.last_undone: dict[str, Any] = {}
+        #: when the screen or the game on it last changed (``time.monotonic``): a button
+        #: pressed before that was meant for what was shown then
+        self.shown_since = time.monotonic()
         self._error_burst = ErrorBurst()
         self._main_loop_handler: KeepRunningHandler | None = None
         #: (session, its state) when the pump last ended: what an error in a touch handler
@@ -182,6 +186,8 @@ class CompanionApp(App):
         self._on_window_size(Window, Window.size)
         self.bind(revision=lambda *_a: self._update_undo(),
                   session=lambda *_a: self._update_undo())
+        root.ids.manager.bind(current=lambda *_a: self._note_shown())
+        self.bind(session=lambda *_a: self._note_shown())
         self.resume_or_home()
         self._game_at_pump = self._game_now()  # the resumed game is no move of an error's
         return root
@@ -348,7 +354,18 @@ class CompanionApp(App):
             return event.name not in SECRET_JOBS
         return getattr(self.current_screen(), "name", "") not in SECRET_SCREENS
 
+    def _note_shown(self) -> None:
+        self.shown_since = time.monotonic()
+
     def handle_event(self, event: UiEvent) -> None:
+        if event.kind == "button" and event.at < self.shown_since:
+            # pressed while another screen or game was shown, and handled only now (the main
+            # thread was busy): acting on what is on screen now would touch what the player
+            # never saw, e.g. an Undo pressed on History taking back a move of the game
+            # opened from it a moment later
+            log.info("the %s button was pressed before this screen was shown: not applied",
+                     event.name)
+            return
         if event.kind == "button":
             screen = self.current_screen()
             handler = getattr(screen, "on_hardware_button", None)

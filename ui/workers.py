@@ -15,7 +15,7 @@ import threading
 import time
 import traceback
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from companion.closing import Closing
@@ -40,7 +40,8 @@ class UiEvent:
 
     kind: ``button`` (name = button name), ``camera-unavailable`` (it could not be opened),
     ``camera-error``, ``hardware-error``, ``camera-ok``, ``job`` (callback and value, or
-    error).
+    error). ``at`` is when it happened (``time.monotonic``), not when the main thread gets to
+    it: a button pressed on one screen must not act on the next one.
     """
 
     kind: str
@@ -49,6 +50,7 @@ class UiEvent:
     callback: Callable[..., None] | None = None
     value: Any = None
     error: BaseException | None = None
+    at: float = field(default_factory=time.monotonic, compare=False)
 
 
 def put_latest(frames: queue.Queue[Any], frame: Any) -> None:
