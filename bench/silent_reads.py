@@ -84,7 +84,11 @@ def app_threshold(game: str) -> float:
     from config import Config
 
     cfg = Config()
-    return cfg.vision.code.accept if "code" in game else cfg.vision.min_confidence
+    if "code" in game:
+        return cfg.vision.code.accept
+    if "sheet" in game:  # a square read less sure than this is doubtful, and asked
+        return cfg.vision.sheet.doubtful_below
+    return cfg.vision.min_confidence
 
 
 def reliability_table(game: str, pieces: list[Piece]) -> list[str]:

@@ -326,6 +326,9 @@ class SheetReadingResult:
     questions: list[SheetQuestion] = field(default_factory=list)
     #: what the rules' sheet check finds wrong (an illegal shape, the centre empty, ...)
     problems: list[SheetProblemSeen] = field(default_factory=list)
+    #: how sure the reader is of each square's read, filled or empty (0..1), never more than
+    #: of the sheet as a whole: a square read clearly on a sheet mostly unclear is no surer
+    cell_confidence: dict[Cell, float] = field(default_factory=dict)
 
 
 def read_sheet_frame(frame: Any, accepted: set[Cell], *,
@@ -355,6 +358,9 @@ def read_sheet_frame(frame: Any, accepted: set[Cell], *,
                                                getattr(p, "cells", ())),
                                    message=str(getattr(p, "message", p)))
                   for p in problems],
+        cell_confidence={(r, c): min(float(v), float(reading.confidence))
+                         for r, row in enumerate(reading.cell_confidence.tolist())
+                         for c, v in enumerate(row)},
     )
     return result
 

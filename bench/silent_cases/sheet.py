@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from silent_cases import Case
+from silent_cases import Case, Verdict
 
 #: every few frames a sheet in mid-game (its first tiles only), so a grid read full is wrong
 PARTIAL_EVERY = 2
@@ -54,14 +54,17 @@ def cases(first: int, frames: int) -> Iterator[Case]:
         truth = {(r, c) for r, row in enumerate(content.grid.rows()) for c, ch in enumerate(row)
                  if ch != "."}
 
-        def judge(image: np.ndarray, truth: set[tuple[int, int]] = truth) -> tuple[str, str]:
+        def judge(image: np.ndarray, truth: set[tuple[int, int]] = truth) -> Verdict:
             try:
                 reading = read_sheet_frame(image, set())
             except FrameRefusedError as exc:
                 return "refused", exc.reason
+            read = set(reading.new_cells)
+            pieces = [(confidence, (cell in read) == (cell in truth))
+                      for cell, confidence in reading.cell_confidence.items()]
             if reading.questions or reading.doubtful or reading.problems:
-                return "asked", ""
-            return ("right", "") if set(reading.new_cells) == truth else ("silent_wrong", "")
+                return "asked", "", pieces
+            return ("right" if read == truth else "silent_wrong"), "", pieces
 
         label = f"sheet/{style}"
         yield Case(label, seed, rendered.image, judge, board)

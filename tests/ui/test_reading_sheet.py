@@ -6,6 +6,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
+import numpy as np
 import pytest
 
 import vision.second_chance.reader as sheet_reader
@@ -26,6 +27,7 @@ def test_questions_are_kept_with_their_kind_and_squares_and_config_is_passed(
             questions=({"kind": "cell", "cells": [[0, 0]],
                         "message": "is cell [0, 0] filled? the marks are not clear"},),
             check=SimpleNamespace(problems=[]),
+            cell_confidence=np.full((9, 9), 0.9), confidence=0.7,
         )
 
     monkeypatch.setattr(sheet_reader, "read_sheet", fake_read_sheet)
@@ -35,13 +37,17 @@ def test_questions_are_kept_with_their_kind_and_squares_and_config_is_passed(
         square=(0, 0))]
     assert result.new_cells == [(4, 5)] and result.doubtful == [(0, 0)]
     assert seen["settings"] == DEFAULT_SETTINGS
+    # a square is never surer than the sheet it is on
+    assert len(result.cell_confidence) == 81
+    assert set(result.cell_confidence.values()) == {0.7}
 
 
 def _read_with(monkeypatch: pytest.MonkeyPatch, filled: list[tuple[int, int]],
                questions: list[dict[str, Any]], problems: list[Any] = ()) -> Any:
     monkeypatch.setattr(sheet_reader, "read_sheet", lambda frame, *, settings: SimpleNamespace(
         filled=filled, doubtful=[tuple(c) for q in questions for c in q["cells"]],
-        questions=tuple(questions), check=SimpleNamespace(problems=list(problems))))
+        questions=tuple(questions), check=SimpleNamespace(problems=list(problems)),
+        cell_confidence=np.ones((9, 9)), confidence=1.0))
     return read_sheet_frame(object(), set(), cfg=None)
 
 
