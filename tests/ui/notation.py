@@ -29,3 +29,31 @@ def notation_texts(root: Any) -> list[tuple[str, list[str]]]:
         if isinstance(text, str) and (found := notation_in(text)):
             out.append((text, found))
     return out
+
+
+#: words of English that no Spanish or Ukrainian sentence holds: a text with them on an es or
+#: uk screen was never translated (an unmarked literal, or an engine's or reader's message)
+ENGLISH_WORDS = re.compile(
+    r"\b(?:the|is|are|of|and|to|your|you|with|this|that|was|not|has|have|which|from|"
+    r"player|tile|tiles|card|cards|turn|score|camera|read|undo|cannot)\b", re.IGNORECASE)
+
+
+#: the games' published titles, which stay as printed on their boxes
+GAME_TITLES = ("Break the Code", "Second Chance")
+
+
+def english_in(text: str) -> list[str]:
+    """The English words in ``text`` (for a screen in another language), titles aside."""
+    for title in GAME_TITLES:
+        text = text.replace(title, "")
+    return [m[0] for m in ENGLISH_WORDS.finditer(text)]
+
+
+def english_texts(root: Any) -> list[tuple[str, list[str]]]:
+    """(text, English words) of every text under ``root`` with English in it."""
+    out = []
+    for widget in root.walk(restrict=True):
+        text = getattr(widget, "text", None)
+        if isinstance(text, str) and (found := english_in(text)):
+            out.append((text, found))
+    return out

@@ -1,6 +1,6 @@
 """No notation on screen (issue 23): question cards are their sentences, and a walk through
-each game's screens in Spanish and Ukrainian finds no shape strings, card or tile ids and no
-"turn N" in any widget's text."""
+each game's screens in Spanish and Ukrainian finds no shape strings, card or tile ids, no
+"turn N" and no English in any widget's text."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import random
 from typing import Any
 
 import pytest
-from notation import notation_in, notation_texts
+from notation import english_in, english_texts, notation_in, notation_texts
 
 pytestmark = pytest.mark.ui
 
@@ -25,6 +25,18 @@ pytestmark = pytest.mark.ui
 ])
 def test_notation_is_recognised(text: str, found: list[str]) -> None:
     assert notation_in(text) == found
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    ("Cannot undo: the journal could not take the move back",
+     ["Cannot", "undo", "the", "not", "the"]),
+    ("event 3 (start): a start tile has 8 cells", ["tile", "has"]),
+    ("Nueva partida de Break the Code", []),
+    ("Ana ha elegido Peso", []),
+    ("Скасовано: плитку, яку поклала Ana", []),
+])
+def test_english_is_recognised(text: str, found: list[str]) -> None:
+    assert english_in(text) == found
 
 
 @pytest.mark.parametrize(("language", "asked", "sentence"), [
@@ -110,6 +122,8 @@ def test_no_notation_on_a_games_screens(make_driver: Any, language: str, game: s
             driver.pump(3)
             for top in list(driver.window.children):
                 found += [(getattr(step, "__name__", ""), *f) for f in notation_texts(top)]
+                found += [(getattr(step, "__name__", ""), "English", *f)
+                          for f in english_texts(top)]
     finally:
         driver.screen("settings").change("app", "language", "en")
     assert not found, "\n".join(map(str, found))
