@@ -18,13 +18,17 @@ if TYPE_CHECKING:
     from vision.synth.effects import EffectResult
 
 
+#: kept as text, not read from the styles, so that ``--help`` does not load the renderer
+STYLE_HELP = "drawing style: demo, ivory, plastic, oak, layered or enamel"
+
+
 def _render_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("code", help='tiles to lay on the mat, e.g. "0b 1w 5g 5g 9b"')
     parser.add_argument("-o", "--output", required=True, help="the frame to write (PNG/JPEG)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the camera effects")
     parser.add_argument("--effects", default="default",
                         help="camera effects: default, all, none or a comma list")
-    parser.add_argument("--style", default="demo", help="drawing style: demo or ivory")
+    parser.add_argument("--style", default="demo", help=STYLE_HELP)
     parser.add_argument("--pack", help="draw the tiles from this art pack instead of a style")
     parser.add_argument("--truth", help="write the ground truth (JSON) here")
 

@@ -68,3 +68,10 @@ def test_teach_names_the_empty_slot_in_whole_sentences(tmp_path: Path,
     assert "lot E4: no tile seen; is the white 9 there?" in err
     assert err.rstrip().endswith("take the photo again.")
     assert not (tmp_path / "pack").exists()
+
+
+def test_render_help_names_every_drawing_style() -> None:
+    from ui.cli.code_render_cmd import STYLE_HELP
+    from vision.break_the_code.synth.art import STYLES
+
+    assert all(name in STYLE_HELP for name in STYLES), (STYLE_HELP, sorted(STYLES))
