@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 
 #: kept as text, not read from the styles, so that ``--help`` does not load the renderer
-STYLE_HELP = "drawing style: demo, ivory, plastic, oak, layered or enamel"
+STYLE_HELP = "drawing style: demo, ivory, walnut, plastic, oak, layered or enamel"
 
 
 def _render_args(parser: argparse.ArgumentParser) -> None:
