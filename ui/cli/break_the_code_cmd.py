@@ -36,88 +36,93 @@ def _solve_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--top", type=int, default=10, help="how many likeliest codes to list")
 
 
+def _answer_command(args: argparse.Namespace) -> int:
+    from companion.break_the_code.cards import answer, get_card
+    from companion.break_the_code.tiles import parse_code
+
+    rack = parse_code(args.rack, canonical=True)
+    players = args.players or (4 if len(rack) == 4 else 2)
+    expected = 4 if players == 4 else 5
+    if len(rack) != expected:
+        print(
+            f"companion: error: with {players} players a rack holds {expected} tiles, "
+            f"got {len(rack)}",
+            file=sys.stderr,
+        )
+        return EXIT_BAD_INPUT
+    card = get_card(args.card.upper())
+    value = answer(card.id, rack, number=args.number)
+    out: dict[str, object] = {"card": card.id}
+    if card.is_choice:
+        out["number"] = args.number
+    out["answer"] = value
+    print(json.dumps(out))
+    return 0
+
+
+def _check_command(args: argparse.Namespace) -> int:
+    from companion.break_the_code.tiles import parse_code
+
+    secret = parse_code(args.secret, canonical=True)
+    if len(secret) not in (4, 5):
+        print(f"companion: error: a secret code has 4 or 5 tiles, got {len(secret)}",
+              file=sys.stderr)
+        return EXIT_BAD_INPUT
+    guess = parse_code(args.guess, length=len(secret), canonical=True)
+    print(json.dumps({"correct": guess == secret}))
+    return 0
+
+
+def _solve_command(args: argparse.Namespace) -> int:
+    from companion.break_the_code.solver import rank_questions, suggest, view_of
+    from companion.errors import RecordError
+    from companion.record import loads_record
+    from companion.replay import EXIT_NOT_A_RECORD, replay
+
+    try:
+        if args.record == "-":
+            text = sys.stdin.read()
+        else:
+            with open(args.record, encoding="utf-8") as handle:
+                text = handle.read()
+        record = loads_record(text)
+    except OSError as exc:
+        print(f"companion: error: cannot read {args.record}: {exc.strerror}", file=sys.stderr)
+        return EXIT_NOT_A_RECORD
+    except UnicodeDecodeError:
+        print(f"companion: error: {args.record} is not UTF-8 text", file=sys.stderr)
+        return EXIT_NOT_A_RECORD
+    except RecordError as exc:
+        print(f"companion: error: {exc}", file=sys.stderr)
+        return EXIT_NOT_A_RECORD
+    if record.game != "break-the-code":
+        print(f"companion: error: {args.record} is a record of {record.game}, not of "
+              "break-the-code", file=sys.stderr)
+        return EXIT_NOT_A_RECORD
+    if args.player not in record.players:
+        print(f"companion: error: {args.player!r} does not play; players: "
+              f"{', '.join(record.players)}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    outcome = replay(record)
+    if outcome.exit_code != 0:
+        print(f"companion: error: {outcome.error}", file=sys.stderr)
+        return outcome.exit_code
+    state = outcome.final_state
+    if not state.dealt:
+        print("companion: error: the record has no deal yet", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    view = view_of(state, args.player)
+    suggestion = suggest(view, guess_threshold=args.threshold)
+    out: dict[str, object] = {"player": args.player, "target": view.target}
+    out.update(suggestion.to_json(top=args.top))
+    out["questions"] = [q.to_json() for q in rank_questions(view, suggestion.candidates)[:5]]
+    print(json.dumps(out))
+    return 0
+
+
 def register(cli: CommandLine) -> None:
-    @cli.command("code answer", "answer a question card for a rack (JSON)", _answer_args)
-    def answer_command(args: argparse.Namespace) -> int:
-        from companion.break_the_code.cards import answer, get_card
-        from companion.break_the_code.tiles import parse_code
-
-        rack = parse_code(args.rack, canonical=True)
-        players = args.players or (4 if len(rack) == 4 else 2)
-        expected = 4 if players == 4 else 5
-        if len(rack) != expected:
-            print(
-                f"companion: error: with {players} players a rack holds {expected} tiles, "
-                f"got {len(rack)}",
-                file=sys.stderr,
-            )
-            return EXIT_BAD_INPUT
-        card = get_card(args.card.upper())
-        value = answer(card.id, rack, number=args.number)
-        out: dict[str, object] = {"card": card.id}
-        if card.is_choice:
-            out["number"] = args.number
-        out["answer"] = value
-        print(json.dumps(out))
-        return 0
-
-    @cli.command("code check", "check a guess against a secret code", _check_args)
-    def check_command(args: argparse.Namespace) -> int:
-        from companion.break_the_code.tiles import parse_code
-
-        secret = parse_code(args.secret, canonical=True)
-        if len(secret) not in (4, 5):
-            print(f"companion: error: a secret code has 4 or 5 tiles, got {len(secret)}",
-                  file=sys.stderr)
-            return EXIT_BAD_INPUT
-        guess = parse_code(args.guess, length=len(secret), canonical=True)
-        print(json.dumps({"correct": guess == secret}))
-        return 0
-
-    @cli.command("code solve", "list the codes still possible for a player, and what to ask",
-                 _solve_args)
-    def solve_command(args: argparse.Namespace) -> int:
-        from companion.break_the_code.solver import rank_questions, suggest, view_of
-        from companion.errors import RecordError
-        from companion.record import loads_record
-        from companion.replay import EXIT_NOT_A_RECORD, replay
-
-        try:
-            if args.record == "-":
-                text = sys.stdin.read()
-            else:
-                with open(args.record, encoding="utf-8") as handle:
-                    text = handle.read()
-            record = loads_record(text)
-        except OSError as exc:
-            print(f"companion: error: cannot read {args.record}: {exc.strerror}", file=sys.stderr)
-            return EXIT_NOT_A_RECORD
-        except UnicodeDecodeError:
-            print(f"companion: error: {args.record} is not UTF-8 text", file=sys.stderr)
-            return EXIT_NOT_A_RECORD
-        except RecordError as exc:
-            print(f"companion: error: {exc}", file=sys.stderr)
-            return EXIT_NOT_A_RECORD
-        if record.game != "break-the-code":
-            print(f"companion: error: {args.record} is a record of {record.game}, not of "
-                  "break-the-code", file=sys.stderr)
-            return EXIT_NOT_A_RECORD
-        if args.player not in record.players:
-            print(f"companion: error: {args.player!r} does not play; players: "
-                  f"{', '.join(record.players)}", file=sys.stderr)
-            return EXIT_BAD_INPUT
-        outcome = replay(record)
-        if outcome.exit_code != 0:
-            print(f"companion: error: {outcome.error}", file=sys.stderr)
-            return outcome.exit_code
-        state = outcome.final_state
-        if not state.dealt:
-            print("companion: error: the record has no deal yet", file=sys.stderr)
-            return EXIT_BAD_INPUT
-        view = view_of(state, args.player)
-        suggestion = suggest(view, guess_threshold=args.threshold)
-        out: dict[str, object] = {"player": args.player, "target": view.target}
-        out.update(suggestion.to_json(top=args.top))
-        out["questions"] = [q.to_json() for q in rank_questions(view, suggestion.candidates)[:5]]
-        print(json.dumps(out))
-        return 0
+    cli.command("code answer", "answer a question card for a rack (JSON)",
+                _answer_args)(_answer_command)
+    cli.command("code check", "check a guess against a secret code", _check_args)(_check_command)
+    cli.command("code solve", "list the codes still possible for a player, and what to ask",
+                _solve_args)(_solve_command)

@@ -58,80 +58,85 @@ def _teach_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", default=None, help="configuration file")
 
 
-def register(cli: CommandLine) -> None:
-    @cli.command("read enigma", "read the Enigma table from a camera frame (JSON)", _read_args)
-    def read_enigma_cmd(args: argparse.Namespace) -> int:
-        from vision.enigma.reader import read_enigma
-        from vision.enigma.settings import ReaderSettings
-        from vision.errors import FrameRefusedError
+def _read_enigma_cmd(args: argparse.Namespace) -> int:
+    from vision.enigma.reader import read_enigma
+    from vision.enigma.settings import ReaderSettings
+    from vision.errors import FrameRefusedError
 
-        cfg = config_of(args)
-        pack = enigma_pack(args, cfg)
-        image = read_image_file(args.image)
-        accepted = None
-        if args.after:
-            from companion.errors import CompanionError, IllegalMoveError
-            from vision.enigma.rules_check import accepted_from_json
+    cfg = config_of(args)
+    pack = enigma_pack(args, cfg)
+    image = read_image_file(args.image)
+    accepted = None
+    if args.after:
+        from companion.errors import CompanionError, IllegalMoveError
+        from vision.enigma.rules_check import accepted_from_json
 
-            data = enigma_data(load_json(args.after, "--after"), args.after, "--after")
-            try:
-                accepted = accepted_from_json(data, pack_colours=list(pack.networkers))
-            except IllegalMoveError as exc:
-                raise IllegalRecordError(f"--after {args.after}: {exc}") from None
-            except (CompanionError, KeyError, TypeError, ValueError, IndexError) as exc:
-                raise InputError(f"--after {args.after}: {exc}") from None
+        data = enigma_data(load_json(args.after, "--after"), args.after, "--after")
         try:
-            read = read_enigma(image, pack, settings=ReaderSettings.from_config(cfg),
-                               start_tile=accepted.start if accepted else None)
-        except FrameRefusedError as exc:
-            print(f"companion: error: {exc}", file=sys.stderr)
-            return 4
-        out = read.to_json()
-        if accepted is not None:
-            from vision.enigma.rules_check import second_opinion
+            accepted = accepted_from_json(data, pack_colours=list(pack.networkers))
+        except IllegalMoveError as exc:
+            raise IllegalRecordError(f"--after {args.after}: {exc}") from None
+        except (CompanionError, KeyError, TypeError, ValueError, IndexError) as exc:
+            raise InputError(f"--after {args.after}: {exc}") from None
+    try:
+        read = read_enigma(image, pack, settings=ReaderSettings.from_config(cfg),
+                           start_tile=accepted.start if accepted else None)
+    except FrameRefusedError as exc:
+        print(f"companion: error: {exc}", file=sys.stderr)
+        return 4
+    out = read.to_json()
+    if accepted is not None:
+        from vision.enigma.rules_check import second_opinion
 
-            opinion = second_opinion(read, accepted)
-            out["questions"] = list(out["questions"]) + opinion.questions
-            out["changes"] = {"legal": opinion.agrees,
-                              "tiles": [list(a) for a in opinion.placed],
-                              "networkers": opinion.networkers}
-        print(json.dumps(out))
-        return 0
+        opinion = second_opinion(read, accepted)
+        out["questions"] = list(out["questions"]) + opinion.questions
+        out["changes"] = {"legal": opinion.agrees,
+                          "tiles": [list(a) for a in opinion.placed],
+                          "networkers": opinion.networkers}
+    print(json.dumps(out))
+    return 0
 
-    @cli.command("check puzzle", "check a solved Enigma puzzle in a camera frame",
-                 _check_args)
-    def check_puzzle(args: argparse.Namespace) -> int:
-        from vision.enigma.puzzles.check import check_puzzle_frame
-        from vision.enigma.settings import PuzzleSettings
 
-        cfg = config_of(args)
-        pack = enigma_pack(args, cfg)
-        card = puzzle_card(args.kind, args.card) if args.card else None
-        image = read_image_file(args.image)
-        verdict = check_puzzle_frame(args.kind, image, pack, card=card,
-                                     settings=PuzzleSettings.from_config(cfg))
-        print(json.dumps(verdict))
-        return 0
+def _check_puzzle(args: argparse.Namespace) -> int:
+    from vision.enigma.puzzles.check import check_puzzle_frame
+    from vision.enigma.settings import PuzzleSettings
 
-    @cli.command("teach enigma", "teach an Enigma art pack from a photo of your pieces",
-                 _teach_args)
-    def teach_enigma(args: argparse.Namespace) -> int:
-        from vision.enigma.settings import TableSettings
-        from vision.enigma.teach import parse_samples, teach_colours, teach_icons, teach_start
+    cfg = config_of(args)
+    pack = enigma_pack(args, cfg)
+    card = puzzle_card(args.kind, args.card) if args.card else None
+    image = read_image_file(args.image)
+    verdict = check_puzzle_frame(args.kind, image, pack, card=card,
+                                 settings=PuzzleSettings.from_config(cfg))
+    print(json.dumps(verdict))
+    return 0
 
-        cfg = config_of(args)
-        table = TableSettings.from_config(cfg)
-        pack = enigma_pack(args, cfg)
-        image = read_image_file(args.image)
-        if not (args.start or args.sample or args.icon):
-            raise InputError("say what the frame teaches: --start, --sample or --icon")
-        if args.start:
-            pack = teach_start(image, pack, table=table)
-        if args.sample:
-            pack = teach_colours(image, pack, parse_samples(args.sample), table=table)
-        if args.icon:
-            pack = teach_icons(image, pack, parse_samples(args.icon), table=table)
-        folder = pack.save(Path(args.output))
-        print(f"wrote {folder}: tile {pack.tile_mm:g} mm")
-        return 0
+
+def _teach_enigma(args: argparse.Namespace) -> int:
+    from vision.enigma.settings import TableSettings
+    from vision.enigma.teach import parse_samples, teach_colours, teach_icons, teach_start
+
+    cfg = config_of(args)
+    table = TableSettings.from_config(cfg)
+    pack = enigma_pack(args, cfg)
+    image = read_image_file(args.image)
+    if not (args.start or args.sample or args.icon):
+        raise InputError("say what the frame teaches: --start, --sample or --icon")
+    if args.start:
+        pack = teach_start(image, pack, table=table)
+    if args.sample:
+        pack = teach_colours(image, pack, parse_samples(args.sample), table=table)
+    if args.icon:
+        pack = teach_icons(image, pack, parse_samples(args.icon), table=table)
+    folder = pack.save(Path(args.output))
+    print(f"wrote {folder}: tile {pack.tile_mm:g} mm")
+    return 0
+
+
+def register(cli: CommandLine) -> None:
+    cli.command("read enigma", "read the Enigma table from a camera frame (JSON)",
+                _read_args)(_read_enigma_cmd)
+    cli.command("check puzzle", "check a solved Enigma puzzle in a camera frame",
+                _check_args)(_check_puzzle)
+    cli.command("teach enigma", "teach an Enigma art pack from a photo of your pieces",
+                _teach_args)(_teach_enigma)
 
