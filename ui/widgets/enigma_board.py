@@ -1,83 +1,422 @@
-"""The Enigma table as squares: each placed tile's channels and power cells, drawn from the
-engine's ``Board``; optional highlighted squares (where a tile may go)."""
+"""The Enigma table drawn with the art pack: each placed tile with its channels and power
+cells where the camera sees them (:func:`vision.enigma.layout.layout_tile`), the networkers
+standing on their cells in the players' colours, and every closed conduit system lit up and
+marked with the points it gave.
+
+While a solver places a tile, the squares where it may go hold it as a faint *ghost*; the
+square chosen holds it solid, turned as chosen. A tap on a ghost or on the chosen square
+dispatches ``on_spot(at)``: the screen decides what it means (pick it, turn it).
+"""
 
 from __future__ import annotations
 
-import math
+import logging
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
+from kivy.clock import Clock
+from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Ellipse, Line, Rectangle
-from kivy.properties import ListProperty, ObjectProperty
+from kivy.properties import DictProperty, ListProperty, ObjectProperty
 from kivy.uix.widget import Widget
 
-CELL_RGBA = {"red": (0.9, 0.2, 0.2, 1), "blue": (0.2, 0.4, 0.95, 1),
-             "yellow": (0.95, 0.85, 0.2, 1), "green": (0.2, 0.75, 0.3, 1)}
-SIDE_DIR = {"N": (0, 1), "E": (1, 0), "S": (0, -1), "W": (-1, 0)}
+from companion.enigma.tiles import Port, Tile
+from vision.enigma.layout import TileLayout, layout_tile, port_point, spacing_for, turn_point
+
+log = logging.getLogger(__name__)
+
+Pos = tuple[int, int]
+Point = tuple[float, float]
+Rgba = tuple[float, float, float, float]
+
+#: a ghost tile is this opaque: seen as "it could go here", never taken for a placed one
+GHOST_ALPHA = 0.38
+#: the glow around ghost squares and the chosen one, and under closed systems' channels
+GLOW_RGBA: Rgba = (1.0, 0.84, 0.25, 1.0)
+#: a power cell and a networker are drawn this much larger than the pack's sizes (tile units
+#: are a few dozen pixels here): the pawn still leaves a ring of the cell's colour round it
+CELL_SCALE = 1.35
+#: the networker pawn's radius against the drawn cell's
+PAWN_SCALE = 0.85
+#: a closed system's score badge: its radius, in tile sides
+BADGE_RADIUS = 0.17
+#: a closed system that gave no points (no networker on it) shows this badge colour
+NO_POINTS_RGBA: Rgba = (0.55, 0.55, 0.58, 1.0)
+#: the largest a square is drawn, in widget widths (a table of one tile is not a giant)
+MAX_TILE_SHARE = 1 / 3
+#: rounding for matching a stroke's end to the port or cell it starts at (tile units)
+POINT_DIGITS = 6
+
+
+@dataclass(frozen=True)
+class Ghost:
+    """A tile shown where it may go (or where it was chosen to go), turned ``rotation``."""
+
+    tile: Tile
+    at: Pos
+    rotation: int
+
+
+@dataclass(frozen=True)
+class Look:
+    """The pack's colours (rgba) and sizes (tile units) the board draws with."""
+
+    table: Rgba
+    tile: Rgba
+    edge: Rgba
+    channel: Rgba
+    cells: dict[str, Rgba]
+    ports: tuple[float, float, float]
+    cell_radius: float
+    channel_width: float
+    spacing: float
+
+
+def _rgba(bgr: Any, alpha: float = 1.0) -> Rgba:
+    b, g, r = (float(v) / 255 for v in bgr)
+    return (r, g, b, alpha)
+
+
+def look_of(pack: Any) -> Look:
+    """The drawing colours and sizes of an :class:`vision.enigma.pack.EnigmaPack`."""
+    return Look(
+        table=_rgba(pack.colour("table")), tile=_rgba(pack.colour("tile")),
+        edge=_rgba(pack.colour("tile_edge")), channel=_rgba(pack.colour("channel")),
+        cells={name: _rgba(bgr) for name, bgr in pack.cells.items()},
+        ports=pack.ports, cell_radius=pack.cell_radius, channel_width=pack.channel_width,
+        spacing=spacing_for(pack))
+
+
+@lru_cache(maxsize=1)
+def demo_look() -> Look:
+    from vision.enigma.pack import load_enigma_pack
+
+    return look_of(load_enigma_pack())
+
+
+@lru_cache(maxsize=512)
+def _layout(tile: Tile, ports: tuple[float, float, float], spacing: float) -> TileLayout:
+    # the relaxation that places the cells takes a few ms: once per tile, not per frame
+    return layout_tile(tile, ports, spacing=spacing)
+
+
+def _key(point: Point) -> tuple[float, float]:
+    return (round(point[0], POINT_DIGITS), round(point[1], POINT_DIGITS))
+
+
+def stroke_ends(tile: Tile, look: Look) -> list[tuple[tuple[Point, ...], Any]]:
+    """Each channel stroke of ``tile`` (unturned, tile units) with the cell id or port it
+    starts at: which conduit system it belongs to follows from that end."""
+    layout = _layout(tile, look.ports, look.spacing)
+    ends: dict[tuple[float, float], Any] = {
+        _key(point): cell for cell, point in layout.cells.items()}
+    for a, b in tile.links:
+        for end in (a, b):
+            if isinstance(end, Port):
+                ends[_key(port_point(end, look.ports))] = end
+    return [(stroke, ends.get(_key(stroke[0]))) for stroke in layout.strokes]
 
 
 class EnigmaBoard(Widget):
+    """The table: ``board`` is the engine's :class:`companion.enigma.board.Board`."""
+
     board = ObjectProperty(None, allownone=True)
-    highlights = ListProperty([])  # positions [x, y]
-    networker_rgba = ObjectProperty(None, allownone=True)  # player -> rgba callable
+    #: the :class:`vision.enigma.pack.EnigmaPack` to draw with (None: the demo pack)
+    pack = ObjectProperty(None, allownone=True)
+    #: player -> rgba, for the networkers
+    networker_rgba = ObjectProperty(None, allownone=True)
+    #: :class:`Ghost` tiles where the tile being placed may go
+    ghosts = ListProperty([])
+    #: the :class:`Ghost` chosen (drawn solid), or None
+    proposal = ObjectProperty(None, allownone=True)
+    #: cell id of the chosen tile -> a short mark drawn on it (telling same-coloured cells apart)
+    cell_marks = DictProperty({})
+    #: system id -> ((player, points), ...) each closed system gave when it closed
+    scores = DictProperty({})
+
+    __events__ = ("on_spot",)
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.bind(board=self.redraw, highlights=self.redraw, size=self.redraw, pos=self.redraw)
+        #: what the last redraw put on the table, where (window-independent widget coords):
+        #: "networkers" [(at, cell, player, point)],
+        #: "scores" [(system, text, point, radius, player or None)],
+        #: "ghosts" [at], "proposal" [at]
+        self.drawn: dict[str, list[Any]] = {}
+        self._frame: tuple[float, float, float] = (0.0, 0.0, 0.0)
+        self._redraw = Clock.create_trigger(lambda dt: self.redraw())
+        self.bind(board=self._redraw, pack=self._redraw, networker_rgba=self._redraw,
+                  ghosts=self._redraw, proposal=self._redraw, cell_marks=self._redraw,
+                  scores=self._redraw, size=self._redraw, pos=self._redraw)
 
-    def redraw(self, *args: Any) -> None:
-        self.canvas.clear()
+    def on_spot(self, at: Pos) -> None:
+        pass
+
+    # --- geometry --------------------------------------------------------------------------
+    def look(self) -> Look:
+        return demo_look() if self.pack is None else look_of(self.pack)
+
+    def _spots(self) -> list[Pos]:
         tiles = dict(getattr(self.board, "tiles", {}) or {})
-        spots = list(tiles) + [tuple(h) for h in self.highlights]
-        if not spots:
-            return
-        xs = [p[0] for p in spots]
-        ys = [p[1] for p in spots]
+        spots = [tuple(p) for p in tiles] + [tuple(g.at) for g in self.ghosts]
+        if self.proposal is not None:
+            spots.append(tuple(self.proposal.at))
+        return [(int(p[0]), int(p[1])) for p in spots]
+
+    def _fit(self) -> None:
+        """The square size and where square [0, 0] lies, to hold every spot in view."""
+        spots = self._spots() or [(0, 0)]
+        xs, ys = [p[0] for p in spots], [p[1] for p in spots]
         cols, rows = max(xs) - min(xs) + 1, max(ys) - min(ys) + 1
-        size = min(self.width / cols, self.height / rows, self.width / 3)
-        ox = self.center_x - size * (min(xs) + max(xs) + 1) / 2
-        oy = self.center_y + size * (min(ys) + max(ys) + 1) / 2  # y grows downward on the table
-        occupied = dict(getattr(self.board, "occupied", {}) or {})
+        size = max(1.0, min(self.width / cols, self.height / rows,
+                            self.width * MAX_TILE_SHARE))
+        left = self.center_x - size * (min(xs) + max(xs) + 1) / 2
+        top = self.center_y + size * (min(ys) + max(ys) + 1) / 2  # the table's y grows down
+        self._frame = (left, top, size)
 
-        def corner(pos: tuple[int, int]) -> tuple[float, float]:
-            return (ox + pos[0] * size, oy - (pos[1] + 1) * size)
+    @property
+    def square(self) -> float:
+        """The side of one square on screen, in pixels."""
+        return self._frame[2]
 
+    def spot_rect(self, at: Pos) -> tuple[float, float, float]:
+        """(x, y, side) of square ``at``: its lower left corner in widget coordinates."""
+        left, top, size = self._frame
+        return (left + at[0] * size, top - (at[1] + 1) * size, size)
+
+    def spot_centre(self, at: Pos) -> Point:
+        x, y, size = self.spot_rect(at)
+        return (x + size / 2, y + size / 2)
+
+    def to_screen(self, at: Pos, point: Point, rotation: int = 0) -> Point:
+        """A unit-tile point (y down) of the tile on ``at`` turned ``rotation``, on screen."""
+        u, v = turn_point(point, rotation)
+        x, y, size = self.spot_rect(at)
+        return (x + u * size, y + (1 - v) * size)
+
+    def spot_at(self, x: float, y: float) -> Pos:
+        left, top, size = self._frame
+        return (int((x - left) // size), int((top - y) // size))
+
+    # --- touch -----------------------------------------------------------------------------
+    def tappable(self) -> set[Pos]:
+        spots = {tuple(g.at) for g in self.ghosts}
+        if self.proposal is not None:
+            spots.add(tuple(self.proposal.at))
+        return {(int(p[0]), int(p[1])) for p in spots}
+
+    def on_touch_down(self, touch: Any) -> bool:
+        if not self.collide_point(*touch.pos) or not self.tappable():
+            return bool(super().on_touch_down(touch))
+        spot = self.spot_at(*touch.pos)
+        if spot in self.tappable():
+            self.dispatch("on_spot", spot)
+            return True
+        return bool(super().on_touch_down(touch))
+
+    # --- drawing ---------------------------------------------------------------------------
+    def redraw(self) -> None:
+        self.canvas.clear()
+        self._fit()
+        look = self.look()
+        self.drawn = {"networkers": [], "scores": [], "ghosts": [], "proposal": []}
         with self.canvas:
-            for pos in self.highlights:
-                x, y = corner(tuple(pos))
-                Color(0.95, 0.8, 0.2, 0.35)
-                Rectangle(pos=(x + 2, y + 2), size=(size - 4, size - 4))
-            for pos, placed in tiles.items():
-                x, y = corner(pos)
-                Color(0.3, 0.28, 0.25, 1)
-                Rectangle(pos=(x + 2, y + 2), size=(size - 4, size - 4))
-                tile = placed.turned
-                cx, cy = x + size / 2, y + size / 2
-                cells = dict(tile.cells)
-                spot: dict[str, tuple[float, float]] = {}
-                for i, cell in enumerate(sorted(cells)):
-                    a = 2 * math.pi * i / max(1, len(cells))
-                    spot[cell] = (cx + size * 0.2 * math.cos(a), cy + size * 0.2 * math.sin(a))
+            Color(*look.table)
+            Rectangle(pos=self.pos, size=self.size)
+            for ghost in self.ghosts:
+                if self.proposal is None or tuple(ghost.at) != tuple(self.proposal.at):
+                    self._draw_ghost(ghost, look)
+            closed = self._closed_systems()
+            for at, placed in self._placed():
+                self._draw_tile(placed.tile, at, placed.rotation, look, closed=closed)
+            self._draw_networkers(look)
+            self._draw_scores(look, closed)
+            if self.proposal is not None:
+                self._draw_proposal(self.proposal, look)
 
-                def point(end: Any, spot: Any = spot, cx: float = cx,
-                          cy: float = cy) -> tuple[float, float]:
-                    if isinstance(end, str):
-                        return spot.get(end, (cx, cy))
-                    dx, dy = SIDE_DIR[end.side]
-                    along = (end.position - 1) * size * 0.25
-                    # positions run clockwise along a side
-                    tx, ty = (dy, -dx)
-                    return (cx + dx * size * 0.48 + tx * along, cy + dy * size * 0.48 + ty * along)
+    def _placed(self) -> Iterator[tuple[Pos, Any]]:
+        for at, placed in dict(getattr(self.board, "tiles", {}) or {}).items():
+            yield (int(at[0]), int(at[1])), placed
 
-                Color(0.85, 0.85, 0.8, 1)
-                for a, b in tile.links:
-                    pa, pb = point(a), point(b)
-                    Line(points=[*pa, *pb], width=max(1.0, size * 0.03))
-                for cell, colour in cells.items():
-                    px, py = spot[cell]
-                    m = size * 0.08
-                    Color(*CELL_RGBA.get(colour, (0.8, 0.8, 0.8, 1)))
-                    Ellipse(pos=(px - m, py - m), size=(2 * m, 2 * m))
-                    worker = occupied.get((pos[0], pos[1], cell))
-                    if worker is not None and self.networker_rgba is not None:
-                        Color(*self.networker_rgba(worker.player))
-                        Line(circle=(px, py, m * 1.6), width=2)
+    def _closed_systems(self) -> set[int]:
+        systems = dict(getattr(self.board, "systems", {}) or {})
+        return {sid for sid, system in systems.items() if system.is_closed}
+
+    def _system_of(self, at: Pos, rotation: int, end: Any) -> int | None:
+        board = self.board
+        if board is None or end is None:
+            return None
+        if isinstance(end, Port):
+            turned = end.rotated(rotation)
+            return board.port_system.get((at[0], at[1], turned.side, turned.position))
+        return board.cell_system.get((at[0], at[1], end))
+
+    def _draw_tile(self, tile: Tile, at: Pos, rotation: int, look: Look, *,
+                   alpha: float = 1.0, closed: set[int] | None = None) -> None:
+        x, y, size = self.spot_rect(at)
+        inset = max(1.0, size * 0.02)
+        Color(*look.tile[:3], alpha)
+        Rectangle(pos=(x + inset, y + inset), size=(size - 2 * inset, size - 2 * inset))
+        Color(*look.edge[:3], alpha)
+        Line(rectangle=(x + inset, y + inset, size - 2 * inset, size - 2 * inset),
+             width=max(1.0, size * 0.012))
+        strokes = stroke_ends(tile, look)
+        width = max(1.0, look.channel_width * size / 2)
+        if closed:  # a closed system's channels glow under their ink
+            Color(*GLOW_RGBA[:3], 0.9 * alpha)
+            for stroke, end in strokes:
+                if self._system_of(at, rotation, end) in closed:
+                    Line(points=self._points(at, stroke, rotation), width=width * 2.1)
+        Color(*look.channel[:3], alpha)
+        for stroke, _end in strokes:
+            Line(points=self._points(at, stroke, rotation), width=width)
+        layout = _layout(tile, look.ports, look.spacing)
+        radius = max(3.0, look.cell_radius * size * CELL_SCALE)
+        for cell, colour in tile.cells:
+            cx, cy = self.to_screen(at, layout.cells[cell], rotation)
+            Color(*look.cells.get(colour, (0.8, 0.8, 0.8, 1.0))[:3], alpha)
+            Ellipse(pos=(cx - radius, cy - radius), size=(2 * radius, 2 * radius))
+
+    def _points(self, at: Pos, stroke: tuple[Point, ...], rotation: int) -> list[float]:
+        return [c for p in stroke for c in self.to_screen(at, p, rotation)]
+
+    def cell_point(self, at: Pos, cell: str) -> Point:
+        """Where the power cell ``cell`` of the tile on ``at`` is drawn (widget coordinates)."""
+        placed = self.board.tiles[at]
+        look = self.look()
+        layout = _layout(placed.tile, look.ports, look.spacing)
+        return self.to_screen(at, layout.cells[cell], placed.rotation)
+
+    def _draw_networkers(self, look: Look) -> None:
+        if self.board is None:
+            return
+        radius = max(3.0, look.cell_radius * self.square * CELL_SCALE) * PAWN_SCALE
+        for (x, y, cell), worker in dict(self.board.occupied).items():
+            at = (int(x), int(y))
+            cx, cy = self.cell_point(at, cell)
+            rgba = self.networker_rgba(worker.player) if self.networker_rgba else (1, 1, 1, 1)
+            # a pawn: the player's colour, rimmed dark or light to stand out on any cell
+            rim = 0.1 if sum(rgba[:3]) > 1.5 else 0.95
+            Color(rim, rim, rim, 1)
+            Ellipse(pos=(cx - radius - 1.5, cy - radius - 1.5),
+                    size=(2 * radius + 3, 2 * radius + 3))
+            Color(*rgba[:3], 1)
+            Ellipse(pos=(cx - radius, cy - radius), size=(2 * radius, 2 * radius))
+            self.drawn["networkers"].append((at, cell, worker.player, (cx, cy)))
+
+    def _draw_scores(self, look: Look, closed: set[int]) -> None:
+        """A badge on each closed system with cells: the points each networker on it earned
+        when it closed, in its player's colour; "0" when nobody stood on it."""
+        if self.board is None:
+            return
+        for sid in sorted(closed):
+            system = self.board.systems[sid]
+            if not system.cells:
+                continue  # a closed channel without cells has nothing to score
+            points = [self.cell_point((int(x), int(y)), cell) for (x, y, cell), _c in
+                      system.cells]
+            cx = sum(p[0] for p in points) / len(points)
+            cy = sum(p[1] for p in points) / len(points)
+            awards = list(self.scores.get(sid, ())) or [(None, 0)]
+            radius = max(10.0, BADGE_RADIUS * self.square)
+            for i, (player, gained) in enumerate(awards):
+                bx = cx + (i - (len(awards) - 1) / 2) * 2.1 * radius
+                rgba = (NO_POINTS_RGBA if player is None or self.networker_rgba is None
+                        else self.networker_rgba(player))
+                text = f"+{gained}" if player is not None else "0"
+                _badge(bx, cy, radius, rgba, text)
+                self.drawn["scores"].append((sid, text, (bx, cy), radius, player))
+
+    def _draw_ghost(self, ghost: Ghost, look: Look) -> None:
+        at = (int(ghost.at[0]), int(ghost.at[1]))
+        x, y, size = self.spot_rect(at)
+        self._draw_tile(ghost.tile, at, ghost.rotation, look, alpha=GHOST_ALPHA)
+        Color(*GLOW_RGBA[:3], 0.8)
+        Line(rectangle=(x + 3, y + 3, size - 6, size - 6), width=1.5, dash_length=6,
+             dash_offset=4)
+        self.drawn["ghosts"].append(at)
+
+    def _draw_proposal(self, ghost: Ghost, look: Look) -> None:
+        at = (int(ghost.at[0]), int(ghost.at[1]))
+        x, y, size = self.spot_rect(at)
+        self._draw_tile(ghost.tile, at, ghost.rotation, look)
+        Color(*GLOW_RGBA)
+        Line(rectangle=(x + 1, y + 1, size - 2, size - 2), width=max(2.0, size * 0.04))
+        # a turning arrow in the corner: another tap turns the tile
+        r = size * 0.12
+        ax, ay = x + size - r * 1.4, y + size - r * 1.4
+        Line(circle=(ax, ay, r, 30, 300), width=max(1.5, size * 0.02))
+        Line(points=[ax + r * 0.5, ay + r * 0.9, ax, ay + r, ax + r * 0.2, ay + r * 0.45],
+             width=max(1.5, size * 0.02))
+        layout = _layout(ghost.tile, look.ports, look.spacing)
+        for cell, mark in self.cell_marks.items():
+            if cell in layout.cells:
+                cx, cy = self.to_screen(at, layout.cells[cell], ghost.rotation)
+                _badge(cx, cy, max(9.0, look.cell_radius * size * CELL_SCALE),
+                       (0.1, 0.1, 0.1, 0.85), str(mark))
+        self.drawn["proposal"].append(at)
+
+
+def _badge(x: float, y: float, radius: float, rgba: Any, text: str) -> None:
+    """A filled disc with ``text`` in the middle, its ink dark or light against the disc."""
+    Color(0.05, 0.05, 0.05, 0.9)
+    Ellipse(pos=(x - radius - 2, y - radius - 2), size=(2 * radius + 4, 2 * radius + 4))
+    Color(*rgba[:3], 1)
+    Ellipse(pos=(x - radius, y - radius), size=(2 * radius, 2 * radius))
+    label = CoreLabel(text=text, font_size=max(10.0, radius * 1.1), bold=True)
+    label.refresh()
+    texture = label.texture
+    ink = 0.05 if sum(float(c) for c in rgba[:3]) > 1.5 else 1.0
+    Color(ink, ink, ink, 1)
+    Rectangle(texture=texture, pos=(x - texture.width / 2, y - texture.height / 2),
+              size=texture.size)
+
+
+def scores_by_system(board: Any, scored: Any) -> dict[int, tuple[tuple[str, int], ...]]:
+    """System id on ``board`` -> (player, points) of the awards of each
+    :class:`companion.enigma.board.ScoredSystem` in ``scored``. A closed system is never
+    joined again, so its first cell finds it on any later board."""
+    out: dict[int, tuple[tuple[str, int], ...]] = {}
+    for system in scored:
+        if not system.cells:
+            continue
+        (x, y, cell), _colour = system.cells[0]
+        sid = board.cell_system.get((x, y, cell))
+        if sid is not None:
+            out[sid] = tuple((a.player, a.points) for a in system.awards)
+    return out
+
+
+def closed_scores(session: Any) -> dict[int, tuple[tuple[str, int], ...]]:
+    """System id -> (player, points) of each networker every closed system paid when it
+    closed, from the game's events (the state keeps only the last placement's)."""
+    rules, scored = session.rules, []
+    state = rules.new_game(session.players, session.options)
+    for index, event in enumerate(session.events, start=1):
+        state = rules.apply_event(state, event, index=index)
+        if event.get("type") == "place":
+            scored += state.last_scored
+    return scores_by_system(state.board, scored)
+
+
+def pack_for(config: Any) -> Any:
+    """The art pack the camera reads the table with (``[vision.enigma] pack``): the board is
+    drawn in the same colours. None (the demo look) for a pack that cannot be loaded."""
+    from config import art_pack_folder
+
+    folder = art_pack_folder(config, config.vision.enigma.pack)
+    return _pack_in(None if folder is None else str(folder))
+
+
+@lru_cache(maxsize=4)
+def _pack_in(folder: str | None) -> Any:
+    from vision.enigma.pack import load_enigma_pack
+    from vision.errors import ArtPackError
+
+    try:
+        return load_enigma_pack(folder)
+    except (ArtPackError, OSError) as exc:
+        log.warning("the Enigma board is drawn with the demo pack: %s", exc)
+        return None

@@ -1,0 +1,199 @@
+"""The Enigma table drawn and used as the board (issue 23): a networker placed stands on the
+board in its player's colour, a closed system carries its score, and a placement is chosen by
+tapping a glowing ghost square and tapping it again to turn the tile."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from notation import notation_texts
+
+pytestmark = pytest.mark.ui
+
+#: a seed whose random play closes a system with networkers on it within a round
+CLOSING_SEED = 0
+#: at most this many placements are tried per player turn while looking for a closure
+TRIED_PER_TURN = 40
+
+
+def _start_enigma(driver: Any) -> Any:
+    driver.tap(driver.screen("home").ids.game_enigma)
+    driver.tap(driver.screen("setup").ids.start_button)
+    return driver.screen("enigma")
+
+
+def _round_event(state: Any) -> dict[str, Any]:
+    categories = ("conduit", "weight", "fragment", "angular")
+    return {"type": "round", "choices": dict(zip(state.players, categories, strict=False)),
+            "solved": list(state.players)}
+
+
+def _place_event(player: str, entry: Any, placement: Any, networker: Any) -> dict[str, Any]:
+    from companion.enigma.tiles import format_tile
+
+    return {"type": "place", "player": player, "tile": format_tile(entry.conduit),
+            "at": list(placement.at), "rotation": placement.rotation, "networker": networker}
+
+
+def _closing_play(session: Any, catalogue: Any) -> tuple[list[dict[str, Any]], Any]:
+    """Events of a random play up to the placement that closes a system with networkers on
+    it, and that placement: (entry, placement, networker)."""
+    rng = random.Random(CLOSING_SEED)
+    state = session.state
+    events: list[dict[str, Any]] = []
+    for _round in range(6):
+        events.append(_round_event(state))
+        state = session.rules.apply_event(state, events[-1], index=len(events))
+        while state.pending:
+            player = state.pending[0]
+            tiles = catalogue.by_category(dict(state.choices)[player])
+            options = [(e, p) for e in tiles for p in state.legal_placements(e.conduit,
+                                                                             distinct=True)]
+            rng.shuffle(options)
+            for entry, placement in options[:TRIED_PER_TURN]:
+                for cell in state.networker_choices(player, entry.conduit, placement.at,
+                                                    placement.rotation):
+                    after = session.rules.apply_event(
+                        state, _place_event(player, entry, placement, cell), index=0)
+                    if any(s.awards for s in after.last_scored):
+                        return events, (entry, placement, cell)
+            entry, placement = options[0]
+            cells = state.networker_choices(player, entry.conduit, placement.at,
+                                            placement.rotation)
+            events.append(_place_event(player, entry, placement, cells[0] if cells else None))
+            state = session.rules.apply_event(state, events[-1], index=len(events))
+    raise AssertionError("no closure in six rounds of random play")
+
+
+def _choose_tile(driver: Any, screen: Any, entry: Any) -> None:
+    from ui.screens.enigma import tile_name
+
+    button = next(w for w in screen.ids.panel.walk()
+                  if getattr(w, "text", None) == tile_name(entry) and hasattr(w, "on_press"))
+    driver.tap(button)
+    assert screen.tile_entry is entry
+
+
+def _tap_spot(driver: Any, screen: Any, at: tuple[int, int]) -> None:
+    board = screen.ids.table
+    driver.pump(2)
+    assert at in board.tappable()
+    driver.tap_at(*board.to_window(*board.spot_centre(at)))
+
+
+def _button(screen: Any, text: str) -> Any:
+    return next(w for w in screen.ids.panel.walk()
+                if getattr(w, "text", None) == text and hasattr(w, "on_press"))
+
+
+def _pixel(widget: Any, point: tuple[float, float]) -> tuple[float, float, float]:
+    """The colour drawn at ``point`` (widget coordinates) of ``widget``, 0..1."""
+    texture = widget.export_as_image().texture
+    width, height = texture.size
+    # the exported picture's rows run from the top down
+    x, y = int(point[0] - widget.x), height - 1 - int(point[1] - widget.y)
+    i = (y * width + x) * 4
+    data = texture.pixels
+    return (data[i] / 255, data[i + 1] / 255, data[i + 2] / 255)
+
+
+def test_a_ghost_tapped_then_tapped_again_is_placed_turned(make_driver: Any) -> None:
+    driver = make_driver()
+    screen = _start_enigma(driver)
+    session = driver.app.session
+    driver.app.apply(_round_event(session.state))
+    solver = screen.solver()
+    category = dict(screen.state().choices)[solver]
+    # a tile and a square where it may go in two different turns
+    entry, at, turns = next(
+        (e, at, turns) for e in screen.catalogue().by_category(category)
+        for at in dict.fromkeys(tuple(p.at) for p in screen.state().legal_placements(
+            e.conduit, distinct=True))
+        if len(turns := [p.rotation for p in screen.state().legal_placements(
+            e.conduit, distinct=True) if tuple(p.at) == at]) > 1)
+    _choose_tile(driver, screen, entry)
+    board = screen.ids.table
+    driver.pump(3)
+    assert at in board.drawn["ghosts"] and not board.drawn["proposal"]
+    assert board.square >= driver.app.root.height / 10  # a square is a finger's target
+    _tap_spot(driver, screen, at)
+    assert (tuple(screen.placement.at), screen.placement.rotation) == (at, turns[0])
+    _tap_spot(driver, screen, at)
+    assert (tuple(screen.placement.at), screen.placement.rotation) == (at, turns[1])
+    driver.pump(3)
+    assert board.drawn["proposal"] == [at]
+    found = [f for top in driver.window.children for f in notation_texts(top)]
+    assert not found, found
+    driver.tap(_button(screen, "No networker"))
+    event = session.events[-1]
+    assert (event["type"], event["player"]) == ("place", solver)
+    assert (tuple(event["at"]), event["rotation"]) == (at, turns[1])
+
+
+def test_the_buttons_choose_a_square_and_turn_without_aiming(make_driver: Any) -> None:
+    driver = make_driver()
+    screen = _start_enigma(driver)
+    driver.app.apply(_round_event(driver.app.session.state))
+    category = dict(screen.state().choices)[screen.solver()]
+    entry = next(e for e in screen.catalogue().by_category(category)
+                 if screen.state().legal_placements(e.conduit, distinct=True))
+    _choose_tile(driver, screen, entry)
+    spots = list(dict.fromkeys(tuple(p.at) for p in screen.options))
+    driver.tap(screen.placing.ids.next_spot)
+    assert tuple(screen.placement.at) == spots[0]
+    driver.tap(screen.placing.ids.next_spot)
+    assert tuple(screen.placement.at) == spots[1 % len(spots)]
+    driver.tap(screen.placing.ids.previous_spot)
+    assert tuple(screen.placement.at) == spots[0]
+    before = screen.placement.rotation
+    driver.tap(screen.placing.ids.turn)
+    turns = [p.rotation for p in screen.options if tuple(p.at) == spots[0]]
+    assert screen.placement.rotation == turns[(turns.index(before) + 1) % len(turns)]
+    for widget in (screen.placing.ids.next_spot, screen.placing.ids.turn):
+        assert min(widget.size) >= widget.min_target
+
+
+def test_a_networker_placed_and_a_closed_system_are_drawn_on_the_board(
+        make_driver: Any) -> None:
+    from ui.screens.enigma_words import networker_sentence
+
+    driver = make_driver()
+    screen = _start_enigma(driver)
+    session = driver.app.session
+    events, (entry, placement, cell) = _closing_play(session, screen.catalogue())
+    for event in events:
+        assert driver.app.apply(event)
+    board = screen.ids.table
+    driver.pump(3)
+    standing = [e for e in session.events if e["type"] == "place" and e["networker"]]
+    assert standing, "the play leaves a networker on the board before the closure"
+    for event in standing:  # each networker placed stands on its cell, in its colour
+        at, player = tuple(event["at"]), event["player"]
+        drawn = [d for d in board.drawn["networkers"] if d[:3] == (at, event["networker"],
+                                                                     player)]
+        assert drawn, (event, board.drawn["networkers"])
+        colour = _pixel(board, drawn[0][3])
+        assert colour == pytest.approx(screen.colour_of(player)[:3], abs=0.02)
+    assert not board.drawn["scores"]
+    # the closing placement, by touch: the tile, its square and turn, the networker
+    solver = screen.solver()
+    _choose_tile(driver, screen, entry)
+    for _turn in range(4):
+        _tap_spot(driver, screen, tuple(placement.at))
+        if screen.placement.rotation == placement.rotation:
+            break
+    assert screen.placement == placement
+    colour = dict(entry.conduit.cells)[cell]
+    driver.tap(_button(screen, networker_sentence(colour, board.cell_marks.get(cell))))
+    assert session.events[-1]["player"] == solver
+    scored = screen.state().last_scored
+    driver.pump(3)
+    awarded = sorted(f"+{a.points}" for s in scored for a in s.awards)
+    marked = sorted(text for _sid, text, *_rest in board.drawn["scores"])
+    assert awarded and marked == awarded
+    for _sid, _text, (x, y), radius, player in board.drawn["scores"]:
+        # the badge is in its player's colour (looked at beside its number)
+        assert _pixel(board, (x + 0.6 * radius, y + 0.6 * radius)) == \
+            pytest.approx(screen.colour_of(player)[:3], abs=0.02)
