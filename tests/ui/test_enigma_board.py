@@ -174,7 +174,8 @@ def test_a_networker_placed_and_a_closed_system_are_drawn_on_the_board(
         drawn = [d for d in board.drawn["networkers"] if d[:3] == (at, event["networker"],
                                                                      player)]
         assert drawn, (event, board.drawn["networkers"])
-        colour = _pixel(board, drawn[0][3])
+        (x, y), radius = drawn[0][3:]
+        colour = _pixel(board, (x + 0.75 * radius, y))  # the token, round its cell's dot
         assert colour == pytest.approx(screen.colour_of(player)[:3], abs=0.02)
     assert not board.drawn["scores"]
     # the closing placement, by touch: the tile, its square and turn, the networker

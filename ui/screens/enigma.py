@@ -89,7 +89,7 @@ class EnigmaScreen(BaseScreen):
             self.app.table.sync(state)
         table = self.ids.table
         table.pack = pack_for(self.app.cfg)
-        table.networker_rgba = self.colour_of
+        table.player_rgba = {p: self.colour_of(p) for p in state.players}
         if getattr(self, "_scored_for", None) is not state:  # a replay: once a change
             self._scored_for = state
             table.scores = closed_scores(self.app.session)

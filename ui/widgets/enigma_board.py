@@ -32,14 +32,20 @@ Point = tuple[float, float]
 Rgba = tuple[float, float, float, float]
 
 #: a ghost tile is this opaque: seen as "it could go here", never taken for a placed one
-GHOST_ALPHA = 0.38
+GHOST_ALPHA = 0.3
 #: the glow around ghost squares and the chosen one, and under closed systems' channels
 GLOW_RGBA: Rgba = (1.0, 0.84, 0.25, 1.0)
 #: a power cell and a networker are drawn this much larger than the pack's sizes (tile units
 #: are a few dozen pixels here): the pawn still leaves a ring of the cell's colour round it
 CELL_SCALE = 1.35
-#: the networker pawn's radius against the drawn cell's
-PAWN_SCALE = 0.85
+#: a networker's token is this much larger than the drawn cell it stands on
+PAWN_SCALE = 1.6
+#: the dot of the cell's colour in the middle of a networker's token, against the cell
+HEART_SCALE = 0.5
+#: a closed system's channels glow this many channel widths wide under their ink
+GLOW_WIDTH = 3.0
+#: the mark (1, 2) beside one of two cells of one colour, against the drawn cell's radius
+MARK_SCALE = 0.8
 #: a closed system's score badge: its radius, in tile sides
 BADGE_RADIUS = 0.17
 #: a closed system that gave no points (no networker on it) shows this badge colour
@@ -125,8 +131,8 @@ class EnigmaBoard(Widget):
     board = ObjectProperty(None, allownone=True)
     #: the :class:`vision.enigma.pack.EnigmaPack` to draw with (None: the demo pack)
     pack = ObjectProperty(None, allownone=True)
-    #: player -> rgba, for the networkers
-    networker_rgba = ObjectProperty(None, allownone=True)
+    #: player -> rgba, for the networkers and the score badges
+    player_rgba = DictProperty({})
     #: :class:`Ghost` tiles where the tile being placed may go
     ghosts = ListProperty([])
     #: the :class:`Ghost` chosen (drawn solid), or None
@@ -141,13 +147,13 @@ class EnigmaBoard(Widget):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         #: what the last redraw put on the table, where (window-independent widget coords):
-        #: "networkers" [(at, cell, player, point)],
+        #: "networkers" [(at, cell, player, point, radius)],
         #: "scores" [(system, text, point, radius, player or None)],
         #: "ghosts" [at], "proposal" [at]
         self.drawn: dict[str, list[Any]] = {}
         self._frame: tuple[float, float, float] = (0.0, 0.0, 0.0)
         self._redraw = Clock.create_trigger(lambda dt: self.redraw())
-        self.bind(board=self._redraw, pack=self._redraw, networker_rgba=self._redraw,
+        self.bind(board=self._redraw, pack=self._redraw, player_rgba=self._redraw,
                   ghosts=self._redraw, proposal=self._redraw, cell_marks=self._redraw,
                   scores=self._redraw, size=self._redraw, pos=self._redraw)
 
@@ -265,10 +271,10 @@ class EnigmaBoard(Widget):
         strokes = stroke_ends(tile, look)
         width = max(1.0, look.channel_width * size / 2)
         if closed:  # a closed system's channels glow under their ink
-            Color(*GLOW_RGBA[:3], 0.9 * alpha)
+            Color(*GLOW_RGBA[:3], alpha)
             for stroke, end in strokes:
                 if self._system_of(at, rotation, end) in closed:
-                    Line(points=self._points(at, stroke, rotation), width=width * 2.1)
+                    Line(points=self._points(at, stroke, rotation), width=width * GLOW_WIDTH)
         Color(*look.channel[:3], alpha)
         for stroke, _end in strokes:
             Line(points=self._points(at, stroke, rotation), width=width)
@@ -276,6 +282,10 @@ class EnigmaBoard(Widget):
         radius = max(3.0, look.cell_radius * size * CELL_SCALE)
         for cell, colour in tile.cells:
             cx, cy = self.to_screen(at, layout.cells[cell], rotation)
+            if closed and self._system_of(at, rotation, cell) in closed:
+                Color(*GLOW_RGBA[:3], alpha)
+                glow = radius + width * (GLOW_WIDTH - 1)
+                Ellipse(pos=(cx - glow, cy - glow), size=(2 * glow, 2 * glow))
             Color(*look.cells.get(colour, (0.8, 0.8, 0.8, 1.0))[:3], alpha)
             Ellipse(pos=(cx - radius, cy - radius), size=(2 * radius, 2 * radius))
 
@@ -292,19 +302,28 @@ class EnigmaBoard(Widget):
     def _draw_networkers(self, look: Look) -> None:
         if self.board is None:
             return
-        radius = max(3.0, look.cell_radius * self.square * CELL_SCALE) * PAWN_SCALE
+        cell_radius = max(3.0, look.cell_radius * self.square * CELL_SCALE)
+        radius = cell_radius * PAWN_SCALE
+        colours = {(int(x), int(y), c): colour for system in self.board.systems.values()
+                   for (x, y, c), colour in system.cells}
         for (x, y, cell), worker in dict(self.board.occupied).items():
             at = (int(x), int(y))
             cx, cy = self.cell_point(at, cell)
-            rgba = self.networker_rgba(worker.player) if self.networker_rgba else (1, 1, 1, 1)
-            # a pawn: the player's colour, rimmed dark or light to stand out on any cell
+            rgba = self.player_rgba.get(worker.player, (1, 1, 1, 1))
+            # a token larger than the cell, in the player's colour and rimmed dark or light
+            # to stand out on any tile; the cell's colour stays in view at its heart
             rim = 0.1 if sum(rgba[:3]) > 1.5 else 0.95
             Color(rim, rim, rim, 1)
-            Ellipse(pos=(cx - radius - 1.5, cy - radius - 1.5),
-                    size=(2 * radius + 3, 2 * radius + 3))
+            Ellipse(pos=(cx - radius - 2, cy - radius - 2), size=(2 * radius + 4, 2 * radius + 4))
             Color(*rgba[:3], 1)
             Ellipse(pos=(cx - radius, cy - radius), size=(2 * radius, 2 * radius))
-            self.drawn["networkers"].append((at, cell, worker.player, (cx, cy)))
+            heart = cell_radius * HEART_SCALE
+            Color(*look.cells.get(colours.get((at[0], at[1], cell), ""),
+                                  (0.8, 0.8, 0.8, 1.0))[:3], 1)
+            Ellipse(pos=(cx - heart, cy - heart), size=(2 * heart, 2 * heart))
+            Color(rim, rim, rim, 1)  # the heart stays in view on a token of its own colour
+            Line(circle=(cx, cy, heart), width=1.2)
+            self.drawn["networkers"].append((at, cell, worker.player, (cx, cy), radius))
 
     def _draw_scores(self, look: Look, closed: set[int]) -> None:
         """A badge on each closed system with cells: the points each networker on it earned
@@ -323,8 +342,8 @@ class EnigmaBoard(Widget):
             radius = max(10.0, BADGE_RADIUS * self.square)
             for i, (player, gained) in enumerate(awards):
                 bx = cx + (i - (len(awards) - 1) / 2) * 2.1 * radius
-                rgba = (NO_POINTS_RGBA if player is None or self.networker_rgba is None
-                        else self.networker_rgba(player))
+                rgba = (NO_POINTS_RGBA if player is None
+                        else self.player_rgba.get(player, NO_POINTS_RGBA))
                 text = f"+{gained}" if player is not None else "0"
                 _badge(bx, cy, radius, rgba, text)
                 self.drawn["scores"].append((sid, text, (bx, cy), radius, player))
@@ -351,11 +370,14 @@ class EnigmaBoard(Widget):
         Line(points=[ax + r * 0.5, ay + r * 0.9, ax, ay + r, ax + r * 0.2, ay + r * 0.45],
              width=max(1.5, size * 0.02))
         layout = _layout(ghost.tile, look.ports, look.spacing)
+        radius = max(3.0, look.cell_radius * size * CELL_SCALE)
         for cell, mark in self.cell_marks.items():
             if cell in layout.cells:
+                # beside the cell, below right: the cell's colour stays in view
                 cx, cy = self.to_screen(at, layout.cells[cell], ghost.rotation)
-                _badge(cx, cy, max(9.0, look.cell_radius * size * CELL_SCALE),
-                       (0.1, 0.1, 0.1, 0.85), str(mark))
+                small = max(8.0, radius * MARK_SCALE)
+                _badge(cx + radius + small * 0.4, cy - radius - small * 0.4, small,
+                       (0.1, 0.1, 0.1, 1.0), str(mark))
         self.drawn["proposal"].append(at)
 
 
