@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from kivy.clock import Clock
-from kivy.properties import NumericProperty, StringProperty
+from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
@@ -51,6 +51,8 @@ class EnigmaScreen(BaseScreen):
     countdown = StringProperty("")
     fraction = NumericProperty(1.0)
     status = StringProperty("")
+    #: a tile is being put on the board: the board takes the room (enigma.kv)
+    tile_in_hand = BooleanProperty(False)
 
     #: the clock the sand timer reads; tests put a manual clock here
     clock: Callable[[], float] = staticmethod(time.monotonic)
@@ -121,6 +123,7 @@ class EnigmaScreen(BaseScreen):
         panel.clear_widgets()
         table = self.ids.table  # the tile being placed shows only while it is placed
         table.ghosts, table.proposal, table.cell_marks = [], None, {}
+        self.tile_in_hand = self.phase == "place" and self.tile_entry is not None
         getattr(self, f"_panel_{self.phase}")(panel)
 
     def _label(self, text: str, *, height: float | None = None, **kwargs: Any) -> Label:
