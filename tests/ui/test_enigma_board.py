@@ -40,6 +40,8 @@ def _place_event(player: str, entry: Any, placement: Any, networker: Any) -> dic
 def _closing_play(session: Any, catalogue: Any) -> tuple[list[dict[str, Any]], Any]:
     """Events of a random play up to the placement that closes a system with networkers on
     it, and that placement: (entry, placement, networker)."""
+    from ui.widgets.enigma_board import distinct_tiles
+
     rng = random.Random(CLOSING_SEED)
     state = session.state
     events: list[dict[str, Any]] = []
@@ -48,7 +50,8 @@ def _closing_play(session: Any, catalogue: Any) -> tuple[list[dict[str, Any]], A
         state = session.rules.apply_event(state, events[-1], index=len(events))
         while state.pending:
             player = state.pending[0]
-            tiles = catalogue.by_category(dict(state.choices)[player])
+            # the tiles offered to choose from (alike ones once)
+            tiles = distinct_tiles(catalogue.by_category(dict(state.choices)[player]))
             options = [(e, p) for e in tiles for p in state.legal_placements(e.conduit,
                                                                              distinct=True)]
             rng.shuffle(options)
@@ -67,12 +70,13 @@ def _closing_play(session: Any, catalogue: Any) -> tuple[list[dict[str, Any]], A
     raise AssertionError("no closure in six rounds of random play")
 
 
-def _choose_tile(driver: Any, screen: Any, entry: Any) -> None:
-    from ui.screens.enigma import tile_name
+def tile_picture(screen: Any, entry: Any) -> Any:
+    """The tile's picture among those to choose from."""
+    return next(w for w in screen.ids.panel.walk() if getattr(w, "entry", None) is entry)
 
-    button = next(w for w in screen.ids.panel.walk()
-                  if getattr(w, "text", None) == tile_name(entry) and hasattr(w, "on_press"))
-    driver.tap(button)
+
+def _choose_tile(driver: Any, screen: Any, entry: Any) -> None:
+    driver.tap(tile_picture(screen, entry))
     assert screen.tile_entry is entry
 
 
@@ -100,6 +104,8 @@ def _pixel(widget: Any, point: tuple[float, float]) -> tuple[float, float, float
 
 
 def test_a_ghost_tapped_then_tapped_again_is_placed_turned(make_driver: Any) -> None:
+    from ui.widgets.enigma_board import distinct_tiles
+
     driver = make_driver()
     screen = _start_enigma(driver)
     session = driver.app.session
@@ -108,7 +114,7 @@ def test_a_ghost_tapped_then_tapped_again_is_placed_turned(make_driver: Any) -> 
     category = dict(screen.state().choices)[solver]
     # a tile and a square where it may go in two different turns
     entry, at, turns = next(
-        (e, at, turns) for e in screen.catalogue().by_category(category)
+        (e, at, turns) for e in distinct_tiles(screen.catalogue().by_category(category))
         for at in dict.fromkeys(tuple(p.at) for p in screen.state().legal_placements(
             e.conduit, distinct=True))
         if len(turns := [p.rotation for p in screen.state().legal_placements(
@@ -198,3 +204,31 @@ def test_a_networker_placed_and_a_closed_system_are_drawn_on_the_board(
         # the badge is in its player's colour (looked at beside its number)
         assert _pixel(board, (x + 0.6 * radius, y + 0.6 * radius)) == \
             pytest.approx(screen.colour_of(player)[:3], abs=0.02)
+
+
+def test_tiles_alike_even_turned_are_one_picture_to_choose() -> None:
+    from types import SimpleNamespace
+
+    from companion.enigma.tiles import Tile
+    from ui.widgets.enigma_board import distinct_tiles
+
+    elbow = Tile.make({"a": "red"}, [("N", "a"), ("a", "E")])
+    other = Tile.make({"a": "blue"}, [("N", "a"), ("a", "E")])
+    entries = [SimpleNamespace(id=i, conduit=t) for i, t in
+               enumerate([elbow, elbow.rotated(1), other, elbow.rotated(3)])]
+    assert [e.id for e in distinct_tiles(entries)] == [0, 2]
+
+
+def test_the_tiles_to_choose_are_pictures_a_finger_wide(make_driver: Any) -> None:
+    from ui.widgets.enigma_board import TilePicture, distinct_tiles
+
+    driver = make_driver()
+    screen = _start_enigma(driver)
+    driver.app.apply(_round_event(driver.app.session.state))
+    driver.pump(3)
+    category = dict(screen.state().choices)[screen.solver()]
+    pictures = [w for w in screen.ids.panel.walk() if isinstance(w, TilePicture)]
+    shown = distinct_tiles(screen.catalogue().by_category(category))
+    assert [p.entry for p in pictures] == shown
+    assert all(min(p.size) >= driver.app.root.height / 10 for p in pictures)
+    assert not [t for t in driver.texts() if "tile 1" in t.lower()]  # no catalogue numbers

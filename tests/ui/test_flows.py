@@ -310,8 +310,9 @@ def _panel_button(driver, screen, text):
 
 
 def test_enigma_full_round_placement_networker_and_breakdown(make_driver):
+    from test_enigma_board import tile_picture
+
     from companion.timer import ManualClock
-    from ui.screens.enigma import tile_name
     from ui.screens.enigma_words import networker_sentence
 
     driver = make_driver()
@@ -333,7 +334,7 @@ def test_enigma_full_round_placement_networker_and_breakdown(make_driver):
         category = dict(state.choices)[solver]
         entry = next(e for e in screen.catalogue().by_category(category)
                      if screen.state().legal_placements(e.conduit, distinct=True))
-        driver.tap(_panel_button(driver, screen, tile_name(entry)))
+        driver.tap(tile_picture(screen, entry))
         board = screen.ids.table
         assert screen.tile_entry is entry and board.ghosts
         option = screen.state().legal_placements(entry.conduit, distinct=True)[0]

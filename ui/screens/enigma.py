@@ -35,13 +35,15 @@ from ui.screens.enigma_words import (
     networkers_text,
     placement_text,
     same_colour_marks,
-    tile_name,
 )
 from ui.touch import min_target_px
 from ui.widgets.buttons import TouchButton, TouchToggle
-from ui.widgets.enigma_board import closed_scores, pack_for
+from ui.widgets.enigma_board import TilePicture, closed_scores, distinct_tiles, pack_for
 
 CATEGORIES = ("weight", "conduit", "fragment", "angular")
+#: the tiles to choose from: pictures this many a row, each this many touch targets high
+PICTURE_COLUMNS = 4
+PICTURE_ROWS = 1.6
 
 log = logging.getLogger(__name__)
 
@@ -451,12 +453,14 @@ class EnigmaScreen(BaseScreen):
                 self.demo_button = demo
                 row.add_widget(demo)
             panel.add_widget(row)
-            buttons = []
-            for entry in self.catalogue().by_category(category):
-                b = TouchButton(text=tile_name(entry), font_size="15sp")
-                b.bind(on_press=lambda _b, e=entry: self.pick_tile(e))
-                buttons.append(b)
-            self._grid(panel, buttons, cols=4)
+            # each tile is its picture (conduit side up, as it lies); alike tiles show once
+            pictures = []
+            for entry in distinct_tiles(self.catalogue().by_category(category)):
+                picture = TilePicture(tile=entry.conduit, pack=self.ids.table.pack, entry=entry)
+                picture.bind(on_press=lambda p: self.pick_tile(p.entry))
+                pictures.append(picture)
+            self._grid(panel, pictures, cols=PICTURE_COLUMNS,
+                       row_height=PICTURE_ROWS * min_target_px())
             return
         self._panel_placing(panel)
 

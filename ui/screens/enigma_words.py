@@ -64,11 +64,6 @@ def category_name(category: str) -> str:
             "angular": _("Angular")}.get(category, category)
 
 
-def tile_name(entry: Any) -> str:
-    """A catalogue tile as players call it: its category and its number ("C-06" -> Conduit 6)."""
-    number = int(entry.id.rsplit("-", 1)[-1])
-    return _("{category} tile {n}").format(category=category_name(entry.category), n=number)
-
 
 def placement_words(at: tuple[int, int], rotation: int) -> tuple[str, str]:
     """Where a tile goes, counted in squares from the start tile, and how it is turned

@@ -20,6 +20,7 @@ from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Ellipse, Line, Rectangle
 from kivy.properties import DictProperty, ListProperty, ObjectProperty
+from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.widget import Widget
 
 from companion.enigma.tiles import Port, Tile
@@ -50,6 +51,8 @@ MARK_SCALE = 0.8
 BADGE_RADIUS = 0.17
 #: a closed system that gave no points (no networker on it) shows this badge colour
 NO_POINTS_RGBA: Rgba = (0.55, 0.55, 0.58, 1.0)
+#: room (px) round a tile's picture on its button
+PICTURE_MARGIN = 4
 #: the largest a square is drawn, in widget widths (a table of one tile is not a giant)
 MAX_TILE_SHARE = 1 / 3
 #: rounding for matching a stroke's end to the port or cell it starts at (tile units)
@@ -125,6 +128,80 @@ def stroke_ends(tile: Tile, look: Look) -> list[tuple[tuple[Point, ...], Any]]:
     return [(stroke, ends.get(_key(stroke[0]))) for stroke in layout.strokes]
 
 
+def _on_square(rect: tuple[float, float, float], point: Point, rotation: int) -> Point:
+    """A unit-tile point (y down) of a tile turned ``rotation`` drawn in ``rect`` (x, y of its
+    lower left corner, side), on screen (y up)."""
+    u, v = turn_point(point, rotation)
+    x, y, size = rect
+    return (x + u * size, y + (1 - v) * size)
+
+
+def paint_tile(tile: Tile, rotation: int, rect: tuple[float, float, float], look: Look, *,
+               alpha: float = 1.0, glowing: Any = None) -> None:
+    """Draw ``tile`` turned ``rotation`` on the current canvas in the square ``rect``: its
+    face, channels and power cells. ``glowing(end)`` says which ports and cells belong to a
+    closed system; those glow under their ink."""
+    x, y, size = rect
+    inset = max(1.0, size * 0.02)
+    Color(*look.tile[:3], alpha)
+    Rectangle(pos=(x + inset, y + inset), size=(size - 2 * inset, size - 2 * inset))
+    Color(*look.edge[:3], alpha)
+    Line(rectangle=(x + inset, y + inset, size - 2 * inset, size - 2 * inset),
+         width=max(1.0, size * 0.012))
+    strokes = stroke_ends(tile, look)
+    width = max(1.0, look.channel_width * size / 2)
+
+    def points(stroke: tuple[Point, ...]) -> list[float]:
+        return [c for p in stroke for c in _on_square(rect, p, rotation)]
+
+    if glowing is not None:
+        Color(*GLOW_RGBA[:3], alpha)
+        for stroke, end in strokes:
+            if glowing(end):
+                Line(points=points(stroke), width=width * GLOW_WIDTH)
+    Color(*look.channel[:3], alpha)
+    for stroke, _end in strokes:
+        Line(points=points(stroke), width=width)
+    layout = _layout(tile, look.ports, look.spacing)
+    radius = max(3.0, look.cell_radius * size * CELL_SCALE)
+    for cell, colour in tile.cells:
+        cx, cy = _on_square(rect, layout.cells[cell], rotation)
+        if glowing is not None and glowing(cell):
+            Color(*GLOW_RGBA[:3], alpha)
+            glow = radius + width * (GLOW_WIDTH - 1)
+            Ellipse(pos=(cx - glow, cy - glow), size=(2 * glow, 2 * glow))
+        Color(*look.cells.get(colour, (0.8, 0.8, 0.8, 1.0))[:3], alpha)
+        Ellipse(pos=(cx - radius, cy - radius), size=(2 * radius, 2 * radius))
+
+
+class TilePicture(ButtonBehavior, Widget):
+    """A button that is a tile's picture (its conduit side, as it lies on the table)."""
+
+    tile = ObjectProperty(None, allownone=True)
+    pack = ObjectProperty(None, allownone=True)
+    #: what the picture stands for (a catalogue entry), for whoever handles the press
+    entry = ObjectProperty(None, allownone=True)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._redraw = Clock.create_trigger(lambda dt: self.redraw())
+        self.bind(tile=self._redraw, pack=self._redraw, size=self._redraw, pos=self._redraw,
+                  state=self._redraw)
+
+    def redraw(self) -> None:
+        self.canvas.clear()
+        if self.tile is None:
+            return
+        look = demo_look() if self.pack is None else look_of(self.pack)
+        side = min(self.width, self.height) - 2 * PICTURE_MARGIN
+        rect = (self.center_x - side / 2, self.center_y - side / 2, side)
+        with self.canvas:
+            pressed = self.state == "down"
+            Color(*(GLOW_RGBA if pressed else look.table))
+            Rectangle(pos=self.pos, size=self.size)
+            paint_tile(self.tile, 0, rect, look)
+
+
 class EnigmaBoard(Widget):
     """The table: ``board`` is the engine's :class:`companion.enigma.board.Board`."""
 
@@ -198,9 +275,7 @@ class EnigmaBoard(Widget):
 
     def to_screen(self, at: Pos, point: Point, rotation: int = 0) -> Point:
         """A unit-tile point (y down) of the tile on ``at`` turned ``rotation``, on screen."""
-        u, v = turn_point(point, rotation)
-        x, y, size = self.spot_rect(at)
-        return (x + u * size, y + (1 - v) * size)
+        return _on_square(self.spot_rect(at), point, rotation)
 
     def spot_at(self, x: float, y: float) -> Pos:
         left, top, size = self._frame
@@ -261,36 +336,10 @@ class EnigmaBoard(Widget):
 
     def _draw_tile(self, tile: Tile, at: Pos, rotation: int, look: Look, *,
                    alpha: float = 1.0, closed: set[int] | None = None) -> None:
-        x, y, size = self.spot_rect(at)
-        inset = max(1.0, size * 0.02)
-        Color(*look.tile[:3], alpha)
-        Rectangle(pos=(x + inset, y + inset), size=(size - 2 * inset, size - 2 * inset))
-        Color(*look.edge[:3], alpha)
-        Line(rectangle=(x + inset, y + inset, size - 2 * inset, size - 2 * inset),
-             width=max(1.0, size * 0.012))
-        strokes = stroke_ends(tile, look)
-        width = max(1.0, look.channel_width * size / 2)
-        if closed:  # a closed system's channels glow under their ink
-            Color(*GLOW_RGBA[:3], alpha)
-            for stroke, end in strokes:
-                if self._system_of(at, rotation, end) in closed:
-                    Line(points=self._points(at, stroke, rotation), width=width * GLOW_WIDTH)
-        Color(*look.channel[:3], alpha)
-        for stroke, _end in strokes:
-            Line(points=self._points(at, stroke, rotation), width=width)
-        layout = _layout(tile, look.ports, look.spacing)
-        radius = max(3.0, look.cell_radius * size * CELL_SCALE)
-        for cell, colour in tile.cells:
-            cx, cy = self.to_screen(at, layout.cells[cell], rotation)
-            if closed and self._system_of(at, rotation, cell) in closed:
-                Color(*GLOW_RGBA[:3], alpha)
-                glow = radius + width * (GLOW_WIDTH - 1)
-                Ellipse(pos=(cx - glow, cy - glow), size=(2 * glow, 2 * glow))
-            Color(*look.cells.get(colour, (0.8, 0.8, 0.8, 1.0))[:3], alpha)
-            Ellipse(pos=(cx - radius, cy - radius), size=(2 * radius, 2 * radius))
+        def glowing(end: Any) -> bool:
+            return bool(closed) and self._system_of(at, rotation, end) in (closed or ())
 
-    def _points(self, at: Pos, stroke: tuple[Point, ...], rotation: int) -> list[float]:
-        return [c for p in stroke for c in self.to_screen(at, p, rotation)]
+        paint_tile(tile, rotation, self.spot_rect(at), look, alpha=alpha, glowing=glowing)
 
     def cell_point(self, at: Pos, cell: str) -> Point:
         """Where the power cell ``cell`` of the tile on ``at`` is drawn (widget coordinates)."""
@@ -442,3 +491,16 @@ def _pack_in(folder: str | None) -> Any:
     except (ArtPackError, OSError) as exc:
         log.warning("the Enigma board is drawn with the demo pack: %s", exc)
         return None
+
+
+def distinct_tiles(entries: Any) -> list[Any]:
+    """The catalogue entries whose conduit sides differ, even turned: tiles alike on the
+    table are one picture to choose (the engine needs only the conduit side)."""
+    kept: list[Any] = []
+    seen: set[Any] = set()
+    for entry in entries:
+        turns = {entry.conduit.rotated(r).signature() for r in range(4)}
+        if not turns & seen:
+            kept.append(entry)
+        seen |= turns
+    return kept
