@@ -16,6 +16,8 @@ pytestmark = pytest.mark.ui
 CLOSING_SEED = 0
 #: at most this many placements are tried per player turn while looking for a closure
 TRIED_PER_TURN = 40
+#: 9 mm on the 7" 800x480 display, in pixels: a finger's target
+FINGER_PX = 57
 
 
 def _start_enigma(driver: Any) -> Any:
@@ -123,7 +125,7 @@ def test_a_ghost_tapped_then_tapped_again_is_placed_turned(make_driver: Any) -> 
     board = screen.ids.table
     driver.pump(3)
     assert at in board.drawn["ghosts"] and not board.drawn["proposal"]
-    assert board.square >= driver.app.root.height / 10  # a square is a finger's target
+    assert board.square >= FINGER_PX
     _tap_spot(driver, screen, at)
     assert (tuple(screen.placement.at), screen.placement.rotation) == (at, turns[0])
     _tap_spot(driver, screen, at)
@@ -230,5 +232,15 @@ def test_the_tiles_to_choose_are_pictures_a_finger_wide(make_driver: Any) -> Non
     pictures = [w for w in screen.ids.panel.walk() if isinstance(w, TilePicture)]
     shown = distinct_tiles(screen.catalogue().by_category(category))
     assert [p.entry for p in pictures] == shown
-    assert all(min(p.size) >= driver.app.root.height / 10 for p in pictures)
+    assert all(min(p.size) >= FINGER_PX for p in pictures)
     assert not [t for t in driver.texts() if "tile 1" in t.lower()]  # no catalogue numbers
+
+
+def test_cells_are_marked_in_the_order_the_turned_tile_reads() -> None:
+    from companion.enigma.tiles import Tile
+    from ui.widgets.enigma_board import in_reading_order
+
+    # a near the bottom side, b near the top: the top one is read first
+    tile = Tile.make({"a": "red", "b": "red"}, [("S", "a"), ("N", "b")])
+    assert in_reading_order(tile, 0, ["a", "b"]) == ["b", "a"]
+    assert in_reading_order(tile, 2, ["a", "b"]) == ["a", "b"]

@@ -38,7 +38,13 @@ from ui.screens.enigma_words import (
 )
 from ui.touch import min_target_px
 from ui.widgets.buttons import TouchButton, TouchToggle
-from ui.widgets.enigma_board import TilePicture, closed_scores, distinct_tiles, pack_for
+from ui.widgets.enigma_board import (
+    TilePicture,
+    closed_scores,
+    distinct_tiles,
+    in_reading_order,
+    pack_for,
+)
 
 CATEGORIES = ("weight", "conduit", "fragment", "angular")
 #: the tiles to choose from: pictures this many a row, each this many touch targets high
@@ -490,6 +496,7 @@ class EnigmaScreen(BaseScreen):
         self.placing = placing = Factory.EnigmaPlacing()
         placing.screen = self
         self.other_tile_button = placing.ids.other_tile
+        placing.has_spots = bool(self.options)
         if not self.options:
             placing.prompt = _("No square fits this tile; choose another")
         elif self.placement is None:
@@ -505,8 +512,12 @@ class EnigmaScreen(BaseScreen):
         panel.add_widget(placing)
 
     def _networker_buttons(self, grid: Any) -> None:
+        tile = self.tile_entry.conduit
         cells = self.networker_cells()
-        colours = dict(self.tile_entry.conduit.cells)
+        if self.placement is not None:  # marks 1, 2 go the way the tile on the board reads
+            cells = tuple(in_reading_order(tile, self.placement.rotation, cells,
+                                           self.ids.table.look()))
+        colours = dict(tile.cells)
         marks = same_colour_marks(cells, colours)
         self.ids.table.cell_marks = marks
         for cell in cells:

@@ -55,6 +55,8 @@ NO_POINTS_RGBA: Rgba = (0.55, 0.55, 0.58, 1.0)
 PICTURE_MARGIN = 4
 #: the largest a square is drawn, in widget widths (a table of one tile is not a giant)
 MAX_TILE_SHARE = 1 / 3
+#: cells less than this far apart (tile units) up and down are read as one row
+ROW_BAND = 0.12
 #: rounding for matching a stroke's end to the port or cell it starts at (tile units)
 POINT_DIGITS = 6
 
@@ -491,6 +493,20 @@ def _pack_in(folder: str | None) -> Any:
     except (ArtPackError, OSError) as exc:
         log.warning("the Enigma board is drawn with the demo pack: %s", exc)
         return None
+
+
+def in_reading_order(tile: Tile, rotation: int, cells: Any, look: Look | None = None
+                     ) -> list[str]:
+    """``cells`` of ``tile`` turned ``rotation`` as they are drawn: top row first, each row
+    from the left (so the marks 1, 2 read the way a player reads the tile)."""
+    look = look or demo_look()
+    layout = _layout(tile, look.ports, look.spacing)
+
+    def where(cell: str) -> tuple[float, float]:
+        u, v = turn_point(layout.cells[cell], rotation)
+        return (round(v / ROW_BAND), u)
+
+    return sorted(cells, key=where)
 
 
 def distinct_tiles(entries: Any) -> list[Any]:
