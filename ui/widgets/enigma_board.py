@@ -24,7 +24,9 @@ from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.widget import Widget
 
 from companion.enigma.tiles import Port, Tile
-from vision.enigma.layout import TileLayout, layout_tile, port_point, spacing_for, turn_point
+
+# vision's layout and packs are imported where they are used: they bring OpenCV and numpy,
+# which the app's start (this module is imported with the screens' kv) must not wait for
 
 log = logging.getLogger(__name__)
 
@@ -92,6 +94,8 @@ def _rgba(bgr: Any, alpha: float = 1.0) -> Rgba:
 
 def look_of(pack: Any) -> Look:
     """The drawing colours and sizes of an :class:`vision.enigma.pack.EnigmaPack`."""
+    from vision.enigma.layout import spacing_for
+
     return Look(
         table=_rgba(pack.colour("table")), tile=_rgba(pack.colour("tile")),
         edge=_rgba(pack.colour("tile_edge")), channel=_rgba(pack.colour("channel")),
@@ -108,9 +112,18 @@ def demo_look() -> Look:
 
 
 @lru_cache(maxsize=512)
-def _layout(tile: Tile, ports: tuple[float, float, float], spacing: float) -> TileLayout:
-    # the relaxation that places the cells takes a few ms: once per tile, not per frame
+def _layout(tile: Tile, ports: tuple[float, float, float], spacing: float) -> Any:
+    """The tile's :class:`vision.enigma.layout.TileLayout`: where the camera sees its parts.
+    The relaxation that places the cells takes a few ms: once per tile, not per frame."""
+    from vision.enigma.layout import layout_tile
+
     return layout_tile(tile, ports, spacing=spacing)
+
+
+def turn_point(point: Point, rotation: int) -> Point:
+    from vision.enigma.layout import turn_point as turned
+
+    return turned(point, rotation)
 
 
 def _key(point: Point) -> tuple[float, float]:
@@ -120,6 +133,8 @@ def _key(point: Point) -> tuple[float, float]:
 def stroke_ends(tile: Tile, look: Look) -> list[tuple[tuple[Point, ...], Any]]:
     """Each channel stroke of ``tile`` (unturned, tile units) with the cell id or port it
     starts at: which conduit system it belongs to follows from that end."""
+    from vision.enigma.layout import port_point
+
     layout = _layout(tile, look.ports, look.spacing)
     ends: dict[tuple[float, float], Any] = {
         _key(point): cell for cell, point in layout.cells.items()}
