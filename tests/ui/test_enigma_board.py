@@ -16,6 +16,9 @@ pytestmark = pytest.mark.ui
 CLOSING_SEED = 0
 #: at most this many placements are tried per player turn while looking for a closure
 TRIED_PER_TURN = 40
+#: a seeded demo game whose table, at its last round, is too large for a finger at 800x480
+LARGE_TABLE_SEED = 3
+LARGE_TABLE_TILES = 20
 #: 9 mm on the 7" 800x480 display, in pixels: a finger's target
 FINGER_PX = 57
 
@@ -244,3 +247,42 @@ def test_cells_are_marked_in_the_order_the_turned_tile_reads() -> None:
     tile = Tile.make({"a": "red", "b": "red"}, [("S", "a"), ("N", "b")])
     assert in_reading_order(tile, 0, ["a", "b"]) == ["b", "a"]
     assert in_reading_order(tile, 2, ["a", "b"]) == ["a", "b"]
+
+
+def test_on_a_table_too_large_for_a_finger_a_tap_looks_closer_first(make_driver: Any) -> None:
+    from ui.widgets.enigma_board import distinct_tiles
+    from vision.enigma.synth.scenes import random_record
+
+    driver = make_driver()
+    record, _ = random_record(LARGE_TABLE_SEED, tiles=LARGE_TABLE_TILES, players=3)
+    driver.app.new_game("enigma", list(record["players"]), record.get("options", {}))
+    driver.app.show("enigma")
+    events = record["events"]
+    last_round = max(i for i, e in enumerate(events) if e["type"] == "round")
+    for event in events[:last_round + 1]:
+        assert driver.app.apply(event)
+    screen = driver.screen("enigma")
+    state = screen.state()
+    entry = next(e for e in distinct_tiles(screen.catalogue().by_category(
+        dict(state.choices)[screen.solver()])) if state.legal_placements(e.conduit))
+    _choose_tile(driver, screen, entry)
+    board = screen.ids.table
+    driver.pump(3)
+    assert board.square < FINGER_PX and board.needs_zoom()
+    at = tuple(screen.options[0].at)
+    _tap_spot(driver, screen, at)  # the first tap looks closer, round that square
+    assert screen.placement is None and board.zoom_at == at
+    driver.pump(3)
+    assert board.square >= FINGER_PX
+    _tap_spot(driver, screen, at)
+    assert tuple(screen.placement.at) == at
+    turned = screen.placement.rotation
+    driver.pump(3)
+    driver.tap_at(*board.to_window(*board.spot_centre(at)))
+    driver.tap(_button(screen, "No networker"))
+    event = driver.app.session.events[-1]
+    assert (tuple(event["at"]), event["type"]) == (at, "place")
+    turns = [p.rotation for p in screen.options if tuple(p.at) == at] or [turned]
+    assert event["rotation"] == turns[(turns.index(turned) + 1) % len(turns)]
+    driver.pump(3)
+    assert board.zoom_at is None  # the tile is down: the whole table again

@@ -21,6 +21,7 @@ from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Ellipse, Line, Rectangle
 from kivy.properties import DictProperty, ListProperty, ObjectProperty
 from kivy.uix.behaviors import ButtonBehavior
+from kivy.uix.stencilview import StencilView
 from kivy.uix.widget import Widget
 
 from companion.enigma.tiles import Port, Tile
@@ -55,6 +56,11 @@ BADGE_RADIUS = 0.17
 NO_POINTS_RGBA: Rgba = (0.55, 0.55, 0.58, 1.0)
 #: room (px) round a tile's picture on its button
 PICTURE_MARGIN = 4
+#: 9 mm on the 7" 800x480 display is about this many pixels (issue 23): a square to tap on
+#: the board is never smaller
+MIN_SQUARE_PX = 57
+#: a close view's squares are this many touch targets wide
+ZOOM_TARGETS = 1.3
 #: the largest a square is drawn, in widget widths (a table of one tile is not a giant)
 MAX_TILE_SHARE = 1 / 3
 #: cells less than this far apart (tile units) up and down are read as one row
@@ -85,6 +91,14 @@ class Look:
     cell_radius: float
     channel_width: float
     spacing: float
+
+
+def finger_px() -> float:
+    """The smallest square a finger picks: a touch target, and never under
+    :data:`MIN_SQUARE_PX`."""
+    from ui.touch import min_target_px
+
+    return max(min_target_px(), MIN_SQUARE_PX)
 
 
 def _rgba(bgr: Any, alpha: float = 1.0) -> Rgba:
@@ -219,7 +233,7 @@ class TilePicture(ButtonBehavior, Widget):
             paint_tile(self.tile, 0, rect, look)
 
 
-class EnigmaBoard(Widget):
+class EnigmaBoard(StencilView):
     """The table: ``board`` is the engine's :class:`companion.enigma.board.Board`."""
 
     board = ObjectProperty(None, allownone=True)
@@ -235,6 +249,8 @@ class EnigmaBoard(Widget):
     cell_marks = DictProperty({})
     #: system id -> ((player, points), ...) each closed system gave when it closed
     scores = DictProperty({})
+    #: the square a close view is centred on (a table too large for a finger), or None
+    zoom_at = ObjectProperty(None, allownone=True)
 
     __events__ = ("on_spot",)
 
@@ -249,7 +265,8 @@ class EnigmaBoard(Widget):
         self._redraw = Clock.create_trigger(lambda dt: self.redraw())
         self.bind(board=self._redraw, pack=self._redraw, player_rgba=self._redraw,
                   ghosts=self._redraw, proposal=self._redraw, cell_marks=self._redraw,
-                  scores=self._redraw, size=self._redraw, pos=self._redraw)
+                  scores=self._redraw, size=self._redraw, pos=self._redraw,
+                  zoom_at=self._redraw)
 
     def on_spot(self, at: Pos) -> None:
         pass
@@ -265,8 +282,9 @@ class EnigmaBoard(Widget):
             spots.append(tuple(self.proposal.at))
         return [(int(p[0]), int(p[1])) for p in spots]
 
-    def _fit(self) -> None:
-        """The square size and where square [0, 0] lies, to hold every spot in view."""
+    def _whole_table(self) -> tuple[float, float, float]:
+        """(left, top, side): square [0, 0]'s corner and the square size that hold every
+        spot in view."""
         spots = self._spots() or [(0, 0)]
         xs, ys = [p[0] for p in spots], [p[1] for p in spots]
         cols, rows = max(xs) - min(xs) + 1, max(ys) - min(ys) + 1
@@ -274,7 +292,20 @@ class EnigmaBoard(Widget):
                             self.width * MAX_TILE_SHARE))
         left = self.center_x - size * (min(xs) + max(xs) + 1) / 2
         top = self.center_y + size * (min(ys) + max(ys) + 1) / 2  # the table's y grows down
-        self._frame = (left, top, size)
+        return (left, top, size)
+
+    def needs_zoom(self) -> bool:
+        """The glowing squares are smaller than a finger on the whole table."""
+        return bool(self.tappable()) and self._whole_table()[2] < finger_px()
+
+    def _fit(self) -> None:
+        if self.zoom_at is None or not self.needs_zoom():
+            self._frame = self._whole_table()
+            return
+        # the part of the table round ``zoom_at``, its squares a finger wide
+        size = finger_px() * ZOOM_TARGETS
+        x, y = self.zoom_at
+        self._frame = (self.center_x - size * (x + 0.5), self.center_y + size * (y + 0.5), size)
 
     @property
     def square(self) -> float:
@@ -306,17 +337,32 @@ class EnigmaBoard(Widget):
         return {(int(p[0]), int(p[1])) for p in spots}
 
     def on_touch_down(self, touch: Any) -> bool:
+        """A glowing square is tapped; on a table too large for a finger the first tap
+        looks closer where it fell, and a tap beside the glowing squares looks at the
+        whole table again."""
         if not self.collide_point(*touch.pos) or not self.tappable():
             return bool(super().on_touch_down(touch))
         spot = self.spot_at(*touch.pos)
-        if spot in self.tappable():
+        if self.needs_zoom() and self.zoom_at is None:
+            self.zoom_at = spot
+        elif spot in self.tappable():
             self.dispatch("on_spot", spot)
-            return True
-        return bool(super().on_touch_down(touch))
+        elif self.zoom_at is not None:
+            self.zoom_at = None
+        else:
+            return bool(super().on_touch_down(touch))
+        return True
+
+    def on_proposal(self, _board: Any, proposal: Any) -> None:
+        # Previous/Next square may choose one out of the close view: it follows the choice
+        if self.zoom_at is not None and proposal is not None:
+            self.zoom_at = tuple(proposal.at)
 
     # --- drawing ---------------------------------------------------------------------------
     def redraw(self) -> None:
         self.canvas.clear()
+        if not self.tappable():
+            self.zoom_at = None  # the tile is down: the whole table again
         self._fit()
         look = self.look()
         self.drawn = {"networkers": [], "scores": [], "ghosts": [], "proposal": []}
