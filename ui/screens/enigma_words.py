@@ -164,8 +164,10 @@ def enigma_questions_text(questions: Any) -> str:
             texts.append(_("these tiles do not look like the ones the camera was taught: "
                            "teach it your tiles (Settings, or companion teach enigma)"))
         elif question.code == "unsure" and question.cells:
-            x, y = question.cells[0]
-            texts.append(_("unsure of the tile at {x},{y}").format(x=x, y=y))
+            # the square counted from the start tile, as a placement is told: no coordinates
+            where, _turn = placement_words(tuple(question.cells[0]), 0)
+            texts.append(_("unsure of the tile {where} from the start tile").format(
+                where=where) if where else _("unsure of the start tile"))
         else:
             text = _("the tile and the squares around it")
             if text not in texts:
