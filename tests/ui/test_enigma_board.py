@@ -159,8 +159,10 @@ def test_the_buttons_choose_a_square_and_turn_without_aiming(make_driver: Any) -
     driver.tap(screen.placing.ids.previous_spot)
     assert tuple(screen.placement.at) == spots[0]
     before = screen.placement.rotation
-    driver.tap(screen.placing.ids.turn)
     turns = [p.rotation for p in screen.options if tuple(p.at) == spots[0]]
+    # one turn alone fits there: nothing to turn
+    assert screen.placing.ids.turn.disabled == (len(turns) == 1)
+    driver.tap(screen.placing.ids.turn)
     assert screen.placement.rotation == turns[(turns.index(before) + 1) % len(turns)]
     for widget in (screen.placing.ids.next_spot, screen.placing.ids.turn):
         assert min(widget.size) >= widget.min_target

@@ -39,6 +39,7 @@ from ui.screens.enigma_words import (
 from ui.touch import min_target_px
 from ui.widgets.buttons import TouchButton, TouchToggle
 from ui.widgets.enigma_board import (
+    Ghost,
     TilePicture,
     closed_scores,
     distinct_tiles,
@@ -75,6 +76,8 @@ class EnigmaScreen(BaseScreen):
         self.solvers: list[str] = []
         self.tile_entry: Any = None
         self.placement: Any = None
+        #: where the tile in hand may go (the engine's distinct placements)
+        self.options: list[Any] = []
 
     def title(self) -> str:
         return "Enigma"
@@ -476,8 +479,6 @@ class EnigmaScreen(BaseScreen):
         a networker button (or none) puts it down."""
         from kivy.factory import Factory
 
-        from ui.widgets.enigma_board import Ghost
-
         state, table = self.state(), self.ids.table
         tile = self.tile_entry.conduit
         self.options = state.legal_placements(tile, distinct=True)
@@ -505,8 +506,12 @@ class EnigmaScreen(BaseScreen):
         else:
             at, rotation = tuple(self.placement.at), self.placement.rotation
             table.proposal = Ghost(tile, at, rotation)
-            placing.prompt = _("{player}: turn it with another tap, then put a networker "
-                               "or not").format(player=self.solver())
+            # a square where one turn alone fits: nothing to turn, no arrow, no Turn button
+            turns = sum(1 for o in self.options if tuple(o.at) == at)
+            placing.can_turn = table.turnable = turns > 1
+            placing.prompt = (_("{player}: turn it with another tap, then put a networker "
+                                "or not") if turns > 1 else
+                              _("{player}: put a networker?")).format(player=self.solver())
             placing.where = placement_text(at, rotation)
             self._networker_buttons(placing.ids.networkers)
         panel.add_widget(placing)
@@ -531,7 +536,7 @@ class EnigmaScreen(BaseScreen):
 
     def on_spot(self, at: tuple[int, int]) -> None:
         """A tap on the board: a glowing square picks it, the chosen one turns the tile."""
-        rotations = [o.rotation for o in getattr(self, "options", ()) if tuple(o.at) == at]
+        rotations = [o.rotation for o in self.options if tuple(o.at) == at]
         if not rotations or self.phase != "place" or self.tile_entry is None:
             return
         rotation = rotations[0]
@@ -543,7 +548,7 @@ class EnigmaScreen(BaseScreen):
 
     def step_spot(self, step: int) -> None:
         """The next (or previous) square the tile may go, without aiming at the board."""
-        spots = list(dict.fromkeys(tuple(o.at) for o in getattr(self, "options", ())))
+        spots = list(dict.fromkeys(tuple(o.at) for o in self.options))
         if not spots:
             return
         now = tuple(self.placement.at) if self.placement is not None else None

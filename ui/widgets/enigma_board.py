@@ -19,7 +19,7 @@ from typing import Any
 from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Ellipse, Line, Rectangle
-from kivy.properties import DictProperty, ListProperty, ObjectProperty
+from kivy.properties import BooleanProperty, DictProperty, ListProperty, ObjectProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.stencilview import StencilView
 from kivy.uix.widget import Widget
@@ -245,6 +245,8 @@ class EnigmaBoard(StencilView):
     ghosts = ListProperty([])
     #: the :class:`Ghost` chosen (drawn solid), or None
     proposal = ObjectProperty(None, allownone=True)
+    #: the chosen tile turns on its square (another turn fits there): it shows an arrow
+    turnable = BooleanProperty(True)
     #: cell id of the chosen tile -> a short mark drawn on it (telling same-coloured cells apart)
     cell_marks = DictProperty({})
     #: system id -> ((player, points), ...) each closed system gave when it closed
@@ -266,7 +268,7 @@ class EnigmaBoard(StencilView):
         self.bind(board=self._redraw, pack=self._redraw, player_rgba=self._redraw,
                   ghosts=self._redraw, proposal=self._redraw, cell_marks=self._redraw,
                   scores=self._redraw, size=self._redraw, pos=self._redraw,
-                  zoom_at=self._redraw)
+                  zoom_at=self._redraw, turnable=self._redraw)
 
     def on_spot(self, at: Pos) -> None:
         pass
@@ -475,12 +477,12 @@ class EnigmaBoard(StencilView):
         self._draw_tile(ghost.tile, at, ghost.rotation, look)
         Color(*GLOW_RGBA)
         Line(rectangle=(x + 1, y + 1, size - 2, size - 2), width=max(2.0, size * 0.04))
-        # a turning arrow in the corner: another tap turns the tile
-        r = size * 0.12
-        ax, ay = x + size - r * 1.4, y + size - r * 1.4
-        Line(circle=(ax, ay, r, 30, 300), width=max(1.5, size * 0.02))
-        Line(points=[ax + r * 0.5, ay + r * 0.9, ax, ay + r, ax + r * 0.2, ay + r * 0.45],
-             width=max(1.5, size * 0.02))
+        if self.turnable:  # a turning arrow in the corner: another tap turns the tile
+            r = size * 0.12
+            ax, ay = x + size - r * 1.4, y + size - r * 1.4
+            Line(circle=(ax, ay, r, 30, 300), width=max(1.5, size * 0.02))
+            Line(points=[ax + r * 0.5, ay + r * 0.9, ax, ay + r, ax + r * 0.2, ay + r * 0.45],
+                 width=max(1.5, size * 0.02))
         layout = _layout(ghost.tile, look.ports, look.spacing)
         radius = max(3.0, look.cell_radius * size * CELL_SCALE)
         for cell, mark in self.cell_marks.items():
