@@ -93,13 +93,17 @@ def _legal_read(screen: Any, questions: list[Any]) -> Any:
 
 
 @pytest.mark.parametrize(("language", "check"), [
-    ("en", "Please check it: unsure of the tile at {x},{y}; the tile and the squares around it"),
-    ("es", "Revísalo: dudas sobre la loseta en {x},{y}; la loseta y las casillas de alrededor"),
-    ("uk", "Перевірте: невпевнено щодо плитки на {x},{y}; плитку й клітинки навколо неї"),
+    ("en", "Please check it: unsure of the tile {where} from the start tile; the tile and the "
+           "squares around it"),
+    ("es", "Revísalo: dudas sobre la loseta a {where} de la loseta inicial; la loseta y las "
+           "casillas de alrededor"),
+    ("uk", "Перевірте: невпевнено щодо плитки: {where} від стартової плитки; плитку й клітинки "
+           "навколо неї"),
 ])
 def test_enigma_asks_to_check_a_read_tile_in_the_players_language(
         in_language: Any, caplog: Any, language: str, check: str) -> None:
     from ui.reading import ReadingQuestion
+    from ui.screens.enigma_words import placement_words
 
     driver = in_language(language)
     screen = _enigma_placing(driver)
@@ -114,7 +118,9 @@ def test_enigma_asks_to_check_a_read_tile_in_the_players_language(
     driver.pump(2)
     assert screen.tile_entry is reading.entry
     lines = screen.status.split("\n")
-    assert lines[-1] == check.format(x=x, y=y)
+    where, _turn = placement_words(probe.at, 0)  # the square, told as a placement is
+    assert lines[-1] == check.format(where=where)
+    assert f"{x},{y}" not in lines[-1]
     assert all(q in caplog.text for q in vision)
     if language != "en":
         assert not ENGLISH.search(lines[-1]), lines[-1]

@@ -310,8 +310,10 @@ def _panel_button(driver, screen, text):
 
 
 def test_enigma_full_round_placement_networker_and_breakdown(make_driver):
+    from test_enigma_board import tile_picture
+
     from companion.timer import ManualClock
-    from ui.screens.enigma import placement_words, tile_name
+    from ui.screens.enigma_words import networker_sentence
 
     driver = make_driver()
     _start(driver, "game_enigma")
@@ -332,16 +334,19 @@ def test_enigma_full_round_placement_networker_and_breakdown(make_driver):
         category = dict(state.choices)[solver]
         entry = next(e for e in screen.catalogue().by_category(category)
                      if screen.state().legal_placements(e.conduit, distinct=True))
-        driver.tap(_panel_button(driver, screen, tile_name(entry)))
-        assert screen.tile_entry is entry and screen.ids.table.highlights
+        driver.tap(tile_picture(screen, entry))
+        board = screen.ids.table
+        assert screen.tile_entry is entry and board.ghosts
         option = screen.state().legal_placements(entry.conduit, distinct=True)[0]
-        driver.tap(_panel_button(driver, screen,
-                                 "\n".join(placement_words(option.at, option.rotation))))
+        driver.pump(2)
+        driver.tap_at(*board.to_window(*board.spot_centre(tuple(option.at))))
+        assert screen.placement == option
         allowed = screen.networker_cells()
         assert set(allowed) <= set(dict(entry.conduit.cells))
         if allowed:
             colour = dict(entry.conduit.cells)[allowed[0]]
-            driver.tap(_panel_button(driver, screen, f"on {allowed[0]} ({colour})"))
+            driver.tap(_panel_button(driver, screen, networker_sentence(
+                colour, board.cell_marks.get(allowed[0]))))
         else:
             driver.tap(_panel_button(driver, screen, "No networker"))
         if screen.phase == "scored":

@@ -72,27 +72,50 @@ def test_a_closed_system_counts_its_cells_by_colour_in_the_players_words(
 
 
 @pytest.mark.parametrize(("language", "shown"), [
-    ("en", ["on a (red)", "on b (yellow)", "on c (violet)"]),
-    ("es", ["en a (rojo)", "en b (amarillo)", "en c (violet)"]),
-    ("uk", ["на a (червона)", "на b (жовта)", "на c (violet)"]),
+    ("en", ["Put a networker on the red cell", "Put a networker on the yellow cell",
+            "Put a networker on the violet cell"]),
+    ("es", ["Colocar un conector en la celda roja", "Colocar un conector en la celda amarilla",
+            "Colocar un conector en la celda violet"]),
+    ("uk", ["Поставити з’єднувача на червону комірку", "Поставити з’єднувача на жовту комірку",
+            "Поставити з’єднувача на комірку violet"]),
 ])
 def test_a_networkers_cells_are_named_by_their_colour_in_the_players_words(
         in_language: Any, monkeypatch: Any, language: str, shown: list[str]) -> None:
-    from kivy.uix.boxlayout import BoxLayout
+    from kivy.uix.gridlayout import GridLayout
 
     driver = in_language(language)
     screen = driver.screen("enigma")
-    state = SimpleNamespace(pending=("Ana",), choices=(("Ana", "conduit"),))
-    monkeypatch.setattr(screen, "state", lambda: state)
     # the engine allows these cells of the tile just placed (its colours are the data's)
     monkeypatch.setattr(screen, "networker_cells", lambda: ("a", "b", "c"))
     screen.tile_entry = SimpleNamespace(id="C1", conduit=SimpleNamespace(
         cells=(("a", "red"), ("b", "yellow"), ("c", "violet"))))
-    screen.placement = SimpleNamespace(at=(0, 1), rotation=0)
-    panel = BoxLayout(orientation="vertical")
-    screen._panel_place(panel)
-    texts = _texts(panel)
+    grid = GridLayout(cols=1)
+    screen._networker_buttons(grid)
+    texts = _texts(grid)
     assert sorted(t for t in texts if t in shown) == sorted(shown)
+    assert not screen.ids.table.cell_marks  # one cell a colour: nothing to tell apart
+
+
+@pytest.mark.parametrize(("language", "shown"), [
+    ("en", ["Put a networker on the red cell marked 1", "Put a networker on the red cell "
+            "marked 2", "Put a networker on the blue cell"]),
+    ("uk", ["Поставити з’єднувача на червону комірку з позначкою 1",
+            "Поставити з’єднувача на червону комірку з позначкою 2",
+            "Поставити з’єднувача на синю комірку"]),
+])
+def test_two_cells_of_one_colour_are_told_apart_by_a_mark_on_the_board(
+        in_language: Any, monkeypatch: Any, language: str, shown: list[str]) -> None:
+    from kivy.uix.gridlayout import GridLayout
+
+    driver = in_language(language)
+    screen = driver.screen("enigma")
+    monkeypatch.setattr(screen, "networker_cells", lambda: ("a", "b", "c"))
+    screen.tile_entry = SimpleNamespace(id="C1", conduit=SimpleNamespace(
+        cells=(("a", "red"), ("b", "blue"), ("c", "red"))))
+    grid = GridLayout(cols=1)
+    screen._networker_buttons(grid)
+    assert sorted(t for t in _texts(grid) if t in shown) == sorted(shown)
+    assert dict(screen.ids.table.cell_marks) == {"a": "1", "c": "2"}
 
 
 # --- Second Chance: the solo series ---------------------------------------------------------
@@ -321,14 +344,14 @@ def test_indigo_says_which_rule_a_placement_breaks_in_the_players_language(
 
 
 @pytest.mark.parametrize(("language", "shown"), [
-    ("en", "Conduit tile 1 cannot go there (From the start tile: 9 squares right, 9 squares "
-           "down; not turned): tap Other tile and choose the tile and its square"),
-    ("es", "Tuberías: loseta 1 no puede ir ahí (Desde la loseta inicial: 9 casillas a la "
-           "derecha, 9 casillas abajo; sin girar): toca Otra loseta y elige la loseta y su "
-           "casilla"),
-    ("uk", "Труби: плитка 1 не можна покласти туди (Від стартової плитки: 9 клітинок "
-           "праворуч, 9 клітинок нижче; без повороту): торкніться «Інша плитка» й оберіть "
-           "плитку та її клітинку"),
+    ("en", "The tile cannot go where it was read (From the start tile: 9 squares right, 9 "
+           "squares down; not turned): choose its square on the board, or tap Other tile"),
+    ("es", "La loseta no puede ir donde se leyó (Desde la loseta inicial: 9 casillas a la "
+           "derecha, 9 casillas abajo; sin girar): elige su casilla en el tablero, o toca "
+           "Otra loseta"),
+    ("uk", "Плитку не можна покласти туди, де її зчитано (Від стартової плитки: 9 клітинок "
+           "праворуч, 9 клітинок нижче; без повороту): оберіть її клітинку на полі або "
+           "торкніться «Інша плитка»"),
 ])
 def test_enigma_says_a_tile_read_at_a_square_it_cannot_take_and_goes_back(
         in_language: Any, language: str, shown: str) -> None:
@@ -345,5 +368,7 @@ def test_enigma_says_a_tile_read_at_a_square_it_cannot_take_and_goes_back(
     driver.pump(2)
     assert screen.status == shown
     assert screen.status in " | ".join(driver.texts())
+    # its square is chosen again on the board, where the tile glows wherever it may go
+    assert screen.placement is None and screen.ids.table.ghosts
     driver.tap(screen.other_tile_button)
     assert screen.tile_entry is None and screen.status == ""

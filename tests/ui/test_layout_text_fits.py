@@ -79,6 +79,21 @@ def views() -> list[tuple[str, Callable[[Any], None]]]:
     def enigma_place(d: Any) -> None:
         d.tap(_panel_button(d.screen("enigma"), _("Round done")))
 
+    def enigma_tile(d: Any) -> None:
+        # a tile chosen: it glows on the board wherever it may go
+        screen = d.screen("enigma")
+        state = screen.state()
+        category = dict(state.choices).get(screen.solver(), "")
+        screen.pick_tile(next(e for e in screen.catalogue().by_category(category)
+                              if state.legal_placements(e.conduit, distinct=True)))
+
+    def enigma_spot(d: Any) -> None:
+        # a square tapped: the tile stands there, with the networker sentences
+        screen = d.screen("enigma")
+        board = screen.ids.table
+        d.pump(2)
+        d.tap_at(*board.to_window(*board.spot_centre(tuple(screen.options[0].at))))
+
     def second_chance(d: Any) -> None:
         _start(d, "game_second_chance")
 
@@ -166,6 +181,7 @@ def views() -> list[tuple[str, Callable[[Any], None]]]:
             ("indigo-picker", indigo_picker), ("indigo-picker-closed", indigo_picker_closed),
             ("enigma", enigma),
             ("enigma-timer", enigma_timer), ("enigma-place", enigma_place),
+            ("enigma-tile", enigma_tile), ("enigma-spot", enigma_spot),
             ("second-chance", second_chance), ("second-chance-check", second_chance_check),
             ("second-chance-round", second_chance_round),
             ("break-the-code", break_the_code), ("break-the-code-entry", break_the_code_entry),

@@ -65,8 +65,6 @@ def test_break_the_code_cards_are_their_sentences(
 def _extra_steps(game: str) -> list[Any]:
     """Steps past the shared walk that put a card into a sentence (Second Chance's "Fits?",
     its demo drawing and a card read by the camera)."""
-    if game == "enigma":
-        return [_enigma_tile_picked]
     if game != "second-chance":
         return []
 
@@ -85,14 +83,6 @@ def _extra_steps(game: str) -> list[Any]:
         screen._card_done(SimpleNamespace(shape="##./###/..#", doubtful=True), None)
 
     return [fits, demo_draw, card_read]
-
-
-def _enigma_tile_picked(d: Any) -> None:
-    """A tile chosen from the catalogue: the squares where it may go are offered."""
-    screen = d.screen("enigma")
-    state = screen.state()
-    category = dict(state.choices).get(screen.solver(), "")
-    screen.pick_tile(next(iter(screen.catalogue().by_category(category))))
 
 
 def _three_player_setup(d: Any) -> None:

@@ -93,8 +93,9 @@ def test_indigo_every_placement_is_for_the_player_marked(make_driver):
 
 
 def test_enigma_every_placement_is_for_the_solver_shown(make_driver):
+    from test_enigma_board import tile_picture
+
     from companion.timer import ManualClock
-    from ui.screens.enigma import tile_name
 
     driver = make_driver()
     _start(driver, "game_enigma")
@@ -115,7 +116,7 @@ def test_enigma_every_placement_is_for_the_solver_shown(make_driver):
         category = dict(screen.state().choices)[shown]
         entry = next(e for e in screen.catalogue().by_category(category)
                      if screen.state().legal_placements(e.conduit, distinct=True))
-        driver.tap(_button(screen.ids.panel, tile_name(entry)))
+        driver.tap(tile_picture(screen, entry))
         (shown_again,) = _named_in([getattr(w, "text", "") for w in screen.ids.panel.walk()],
                                    players)
         assert shown_again == shown

@@ -15,56 +15,44 @@ from collections.abc import Callable
 from typing import Any
 
 from kivy.clock import Clock
-from kivy.properties import NumericProperty, StringProperty
+from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.scrollview import ScrollView
 
-from ui.i18n import _, ngettext
+from ui.i18n import _
 from ui.screens.base import BaseScreen, readable_on
 from ui.screens.counted import points_text, winners_text
+from ui.screens.enigma_words import (
+    category_name,
+    cells_text,
+    colour_name,
+    enigma_problem_text,
+    enigma_questions_text,
+    enigma_refusal_text,
+    networker_sentence,
+    networkers_text,
+    placement_text,
+    same_colour_marks,
+)
 from ui.touch import min_target_px
 from ui.widgets.buttons import TouchButton, TouchToggle
+from ui.widgets.enigma_board import (
+    Ghost,
+    TilePicture,
+    closed_scores,
+    distinct_tiles,
+    in_reading_order,
+    pack_for,
+)
 
 CATEGORIES = ("weight", "conduit", "fragment", "angular")
-#: a placement button is this many touch targets high: two lines, where and how turned
-PLACEMENT_ROWS = 1.4
+#: the tiles to choose from: pictures this many a row, each this many touch targets high
+PICTURE_COLUMNS = 4
+PICTURE_ROWS = 1.6
 
 log = logging.getLogger(__name__)
-
-
-def category_name(category: str) -> str:
-    return {"weight": _("Weight"), "conduit": _("Conduit"), "fragment": _("Fragment"),
-            "angular": _("Angular")}.get(category, category)
-
-
-def tile_name(entry: Any) -> str:
-    """A catalogue tile as players call it: its category and its number ("C-06" -> Conduit 6)."""
-    number = int(entry.id.rsplit("-", 1)[-1])
-    return _("{category} tile {n}").format(category=category_name(entry.category), n=number)
-
-
-def placement_words(at: tuple[int, int], rotation: int) -> tuple[str, str]:
-    """Where a tile goes, counted in squares from the start tile, and how it is turned
-    (the board's x grows to the right and y downwards; turns are clockwise quarters)."""
-    dx, dy = at
-    steps = []
-    if dx:
-        steps.append((ngettext("{n} square right", "{n} squares right", dx) if dx > 0 else
-                      ngettext("{n} square left", "{n} squares left", -dx)).format(n=abs(dx)))
-    if dy:
-        steps.append((ngettext("{n} square down", "{n} squares down", dy) if dy > 0 else
-                      ngettext("{n} square up", "{n} squares up", -dy)).format(n=abs(dy)))
-    turns = (_("not turned"), _("a quarter turn clockwise"), _("a half turn"),
-             _("a quarter turn anticlockwise"))
-    return ", ".join(steps), turns[rotation % 4]
-
-
-def placement_text(at: tuple[int, int], rotation: int) -> str:
-    """A placement as a sentence (for the messages under the board)."""
-    where, turn = placement_words(at, rotation)
-    return _("From the start tile: {where}; {turn}").format(where=where, turn=turn)
 
 
 class EnigmaScreen(BaseScreen):
@@ -72,6 +60,8 @@ class EnigmaScreen(BaseScreen):
     countdown = StringProperty("")
     fraction = NumericProperty(1.0)
     status = StringProperty("")
+    #: a tile is being put on the board: the board takes the room (enigma.kv)
+    tile_in_hand = BooleanProperty(False)
 
     #: the clock the sand timer reads; tests put a manual clock here
     clock: Callable[[], float] = staticmethod(time.monotonic)
@@ -86,6 +76,8 @@ class EnigmaScreen(BaseScreen):
         self.solvers: list[str] = []
         self.tile_entry: Any = None
         self.placement: Any = None
+        #: where the tile in hand may go (the engine's distinct placements)
+        self.options: list[Any] = []
 
     def title(self) -> str:
         return "Enigma"
@@ -108,8 +100,13 @@ class EnigmaScreen(BaseScreen):
             return
         if self.app.table is not None:
             self.app.table.sync(state)
-        self.ids.table.board = state.board
-        self.ids.table.networker_rgba = self.colour_of
+        table = self.ids.table
+        table.pack = pack_for(self.app.cfg)
+        table.player_rgba = {p: self.colour_of(p) for p in state.players}
+        if getattr(self, "_scored_for", None) is not state:  # a replay: once a change
+            self._scored_for = state
+            table.scores = closed_scores(self.app.session)
+        table.board = state.board
         self.ids.wheel.target = state.options.target
         self.ids.wheel.markers = [(state.score(p), self.colour_of(p)) for p in state.players]
         if state.pending:
@@ -135,6 +132,9 @@ class EnigmaScreen(BaseScreen):
     def build_panel(self) -> None:
         panel = self.ids.panel
         panel.clear_widgets()
+        table = self.ids.table  # the tile being placed shows only while it is placed
+        table.ghosts, table.proposal, table.cell_marks = [], None, {}
+        self.tile_in_hand = self.phase == "place" and self.tile_entry is not None
         getattr(self, f"_panel_{self.phase}")(panel)
 
     def _label(self, text: str, *, height: float | None = None, **kwargs: Any) -> Label:
@@ -442,7 +442,6 @@ class EnigmaScreen(BaseScreen):
         state = self.state()
         player = self.solver()
         category = dict(state.choices).get(player, "")
-        self.ids.table.highlights = []
         if self.tile_entry is None:
             panel.add_widget(self._label(
                 _("{player} solved a {category} tile: which one?").format(
@@ -463,51 +462,111 @@ class EnigmaScreen(BaseScreen):
                 self.demo_button = demo
                 row.add_widget(demo)
             panel.add_widget(row)
-            buttons = []
-            for entry in self.catalogue().by_category(category):
-                b = TouchButton(text=tile_name(entry), font_size="15sp")
-                b.bind(on_press=lambda _b, e=entry: self.pick_tile(e))
-                buttons.append(b)
-            self._grid(panel, buttons, cols=4)
+            # each tile is its picture (conduit side up, as it lies); alike tiles show once
+            pictures = []
+            for entry in distinct_tiles(self.catalogue().by_category(category)):
+                picture = TilePicture(tile=entry.conduit, pack=self.ids.table.pack, entry=entry)
+                picture.bind(on_press=lambda p: self.pick_tile(p.entry))
+                pictures.append(picture)
+            self._grid(panel, pictures, cols=PICTURE_COLUMNS,
+                       row_height=PICTURE_ROWS * min_target_px())
             return
-        if self.placement is None:
-            options = state.legal_placements(self.tile_entry.conduit, distinct=True)
-            self.ids.table.highlights = sorted({list(p.at) and tuple(p.at) for p in options})
-            panel.add_widget(self._label(_("{player}: where does {tile} go?").format(
-                player=player, tile=tile_name(self.tile_entry))))
-            panel.add_widget(self._status_label())
-            if not options:
-                panel.add_widget(self._label(_("No square fits this tile; choose another")))
-            buttons = []
-            for p in options:
-                b = TouchButton(text="\n".join(placement_words(p.at, p.rotation)),
-                                font_size="13sp", size_hint_y=1)
-                b.bind(on_press=lambda _b, pl=p: self.pick_placement(pl))
-                buttons.append(b)
-            back = TouchButton(text=_("Other tile"))
-            back.bind(on_press=lambda *_a: self.pick_tile(None))
-            buttons.append(back)
-            self._grid(panel, buttons, cols=2, row_height=PLACEMENT_ROWS * min_target_px())
-            return
+        self._panel_placing(panel)
+
+    def _panel_placing(self, panel: Any) -> None:
+        """The tile chosen: it glows as a ghost on every square where it may go; a tap on
+        one picks it, another tap turns it (or the buttons, for a less precise finger), and
+        a networker button (or none) puts it down."""
+        from kivy.factory import Factory
+
+        state, table = self.state(), self.ids.table
+        tile = self.tile_entry.conduit
+        self.options = state.legal_placements(tile, distinct=True)
+        first: dict[tuple[int, int], Any] = {}
+        for option in self.options:
+            first.setdefault(tuple(option.at), option)
+        table.ghosts = [Ghost(tile, at, option.rotation) for at, option in first.items()]
+        if self.placement is not None and not state.board.can_place(
+                tile, tuple(self.placement.at), self.placement.rotation,
+                require_edge_match=state.options.require_edge_match):
+            # a tile the camera read where it cannot go: its square is chosen on the board
+            self.status = _("The tile cannot go where it was read ({placement}): choose its "
+                            "square on the board, or tap Other tile").format(
+                placement=placement_text(self.placement.at, self.placement.rotation))
+            self.placement = None
+        self.placing = placing = Factory.EnigmaPlacing()
+        placing.screen = self
+        self.other_tile_button = placing.ids.other_tile
+        placing.has_spots = bool(self.options)
+        if not self.options:
+            placing.prompt = _("No square fits this tile; choose another")
+        elif self.placement is None:
+            placing.prompt = _("{player}: tap a glowing square to put the tile there, and "
+                               "tap it again to turn it").format(player=self.solver())
+        else:
+            at, rotation = tuple(self.placement.at), self.placement.rotation
+            table.proposal = Ghost(tile, at, rotation)
+            # a square where one turn alone fits: nothing to turn, no arrow, no Turn button
+            turns = sum(1 for o in self.options if tuple(o.at) == at)
+            placing.can_turn = table.turnable = turns > 1
+            placing.prompt = (_("{player}: turn it with another tap, then put a networker "
+                                "or not") if turns > 1 else
+                              _("{player}: put a networker?")).format(player=self.solver())
+            placing.where = placement_text(at, rotation)
+            self._networker_buttons(placing.ids.networkers)
+        panel.add_widget(placing)
+
+    def _networker_buttons(self, grid: Any) -> None:
+        tile = self.tile_entry.conduit
         cells = self.networker_cells()
-        panel.add_widget(self._label(_("{player}: put a networker?").format(player=player)))
-        panel.add_widget(self._status_label())
-        buttons = []
-        colours = dict(self.tile_entry.conduit.cells)
+        if self.placement is not None:  # marks 1, 2 go the way the tile on the board reads
+            cells = tuple(in_reading_order(tile, self.placement.rotation, cells,
+                                           self.ids.table.look()))
+        colours = dict(tile.cells)
+        marks = same_colour_marks(cells, colours)
+        self.ids.table.cell_marks = marks
         for cell in cells:
-            b = TouchButton(text=_("on {cell} ({colour})").format(
-                cell=cell, colour=colour_name(colours.get(cell, ""))))
+            b = TouchButton(text=networker_sentence(colours.get(cell, ""), marks.get(cell)),
+                            wrap=True)
             b.bind(on_press=lambda _b, c=cell: self.place(c))
-            buttons.append(b)
+            grid.add_widget(b)
         none = TouchButton(text=_("No networker"))
         none.bind(on_press=lambda *_a: self.place(None))
-        buttons.append(none)
-        # a tile the camera read at a square where it cannot go is corrected from here
-        back = TouchButton(text=_("Other tile"))
-        back.bind(on_press=lambda *_a: self.pick_tile(None))
-        self.other_tile_button = back
-        buttons.append(back)
-        self._grid(panel, buttons, cols=2)
+        grid.add_widget(none)
+
+    def on_spot(self, at: tuple[int, int]) -> None:
+        """A tap on the board: a glowing square picks it, the chosen one turns the tile."""
+        rotations = [o.rotation for o in self.options if tuple(o.at) == at]
+        if not rotations or self.phase != "place" or self.tile_entry is None:
+            return
+        rotation = rotations[0]
+        if self.placement is not None and tuple(self.placement.at) == at:
+            now = self.placement.rotation
+            rotation = rotations[(rotations.index(now) + 1) % len(rotations)] \
+                if now in rotations else rotations[0]
+        self._propose(at, rotation)
+
+    def step_spot(self, step: int) -> None:
+        """The next (or previous) square the tile may go, without aiming at the board."""
+        spots = list(dict.fromkeys(tuple(o.at) for o in self.options))
+        if not spots:
+            return
+        now = tuple(self.placement.at) if self.placement is not None else None
+        index = (spots.index(now) + step) % len(spots) if now in spots else 0
+        at = spots[index]
+        self._propose(at, next(o.rotation for o in self.options if tuple(o.at) == at))
+
+    def turn_tile(self) -> None:
+        if self.placement is None:
+            self.step_spot(1)
+        else:
+            self.on_spot(tuple(self.placement.at))
+
+    def _propose(self, at: tuple[int, int], rotation: int) -> None:
+        from companion.enigma.board import Placement
+
+        self.placement = Placement(at, rotation)
+        self.build_panel()
 
     def catalogue(self) -> Any:
         from companion.enigma.catalogue import load_catalogue
@@ -560,8 +619,10 @@ class EnigmaScreen(BaseScreen):
 
         self.tile_entry = reading.entry
         self.placement = Placement(reading.at, reading.rotation)
-        self.status = _("Read: {tile}. {placement}").format(
-            tile=tile_name(reading.entry), placement=placement_text(reading.at, reading.rotation))
+        # the picture on the board says which tile was read: alike tiles have several ids
+        self.status = _("Read from the table: the tile is on the board where it was seen "
+                        "({placement})").format(
+            placement=placement_text(reading.at, reading.rotation))
         if reading.questions:
             self.status += "\n" + _("Please check it: {questions}").format(
                 questions=enigma_questions_text(reading.questions))
@@ -573,8 +634,8 @@ class EnigmaScreen(BaseScreen):
         placed = self.app.table.place_enigma(state, self.solver(),
                                              list(self.catalogue().by_category(category)))
         if placed is not None:
-            self.status = _("Demo: {player} put {tile} down. Read it or choose it.").format(
-                player=self.solver(), tile=tile_name(placed[0]))
+            self.status = _("Demo: {player} put the tile down. Read it or choose it.").format(
+                player=self.solver())
 
     def pick_tile(self, entry: Any) -> None:
         if entry is None:
@@ -584,8 +645,7 @@ class EnigmaScreen(BaseScreen):
         self.build_panel()
 
     def pick_placement(self, placement: Any) -> None:
-        self.placement = placement
-        self.build_panel()
+        self._propose(tuple(placement.at), placement.rotation)
 
     def _event(self, networker: str | None) -> dict[str, Any]:
         from companion.enigma.tiles import format_tile
@@ -608,9 +668,9 @@ class EnigmaScreen(BaseScreen):
             # their language (a tile read by the camera at a square where it cannot go)
             log.info("no networker cells for this placement: %s", exc)
             at, rotation = self.placement.at, self.placement.rotation
-            self.status = _("{tile} cannot go there ({placement}): tap Other tile "
-                            "and choose the tile and its square").format(
-                tile=tile_name(self.tile_entry), placement=placement_text(at, rotation))
+            self.status = _("The tile cannot go where it was read ({placement}): choose its "
+                            "square on the board, or tap Other tile").format(
+                placement=placement_text(at, rotation))
             return ()
 
     def place(self, networker: str | None) -> None:
@@ -684,88 +744,3 @@ class EnigmaScreen(BaseScreen):
 
     def on_leave(self, *args: Any) -> None:
         self.stop_timer()
-
-
-def networkers_text(count: int) -> str:
-    return ngettext("{n} networker on the board", "{n} networkers on the board",
-                    count).format(n=count)
-
-
-def colour_name(colour: str) -> str:
-    """A power cell's colour (the game data's English name) in the player's language; a colour
-    the app has no word for (a catalogue of other colours) keeps the data's name."""
-    return {"red": _("red"), "blue": _("blue"), "yellow": _("yellow"),
-            "green": _("green")}.get(colour, colour)
-
-
-#: a count of power cells of one colour, each colour its own plural text: the colour agrees
-#: with the noun and the number ("2 червоні комірки", "5 червоних комірок", "1 celda roja")
-_CELLS_OF_COLOUR: dict[str, Callable[[int], str]] = {
-    "red": lambda n: ngettext("{n} red cell", "{n} red cells", n),
-    "blue": lambda n: ngettext("{n} blue cell", "{n} blue cells", n),
-    "yellow": lambda n: ngettext("{n} yellow cell", "{n} yellow cells", n),
-    "green": lambda n: ngettext("{n} green cell", "{n} green cells", n),
-}
-
-
-def cells_text(colour: str, count: int) -> str:
-    """"2 red cells" of a closed system. A colour without a word of its own keeps the data's
-    name, which the translations put after the noun, where it needs no agreement ("3 celdas
-    violet")."""
-    worded = _CELLS_OF_COLOUR.get(colour)
-    if worded is not None:
-        return worded(count).format(n=count)
-    return ngettext("{n} {colour} cell", "{n} {colour} cells", count).format(
-        n=count, colour=colour)
-
-
-def enigma_problem_text(problem: str, seen: int = 0) -> str:
-    """Why the table read gives no tile (:class:`ui.reading.EnigmaReading`'s ``problem``)."""
-    if problem == "several-new":
-        return ngettext("{n} new tile seen", "{n} new tiles seen", seen).format(n=seen)
-    return {"no-new": _("no new tile seen"),
-            "not-in-catalogue": _("the tile seen is not in the catalogue"),
-            "several-match": _("several catalogue tiles look like this one"),
-            }.get(problem, _("the camera could not tell"))
-
-
-def enigma_refusal_text(error: BaseException) -> str:
-    """Why the table reader would not read a picture: a picture it cannot use (its check of
-    exposure, noise, colour and focus) is worded by the refusal's reason, the others by
-    :func:`ui.refusals.table_refusal_words`; the reader's own line (English) is logged."""
-    worded = {
-        "overexposed": _("the picture of the table is too bright: less light or a shorter "
-                         "exposure, no lamp reflected in the tiles"),
-        "too-dark": _("the picture of the table is too dark: more light"),
-        "low-contrast": _("the picture of the table is too flat: more even light and a "
-                          "clean lens"),
-        "noisy": _("the picture of the table is too noisy: more light"),
-        "no-colour": _("the picture of the table has no colour, and the cells and "
-                       "networkers are told apart by it: use a colour camera"),
-        "blurred": _("the picture of the table is blurred: refocus, or hold the camera "
-                     "still"),
-    }.get(str(getattr(error, "reason", "")))
-    if worded is None:
-        from ui.refusals import table_refusal_words
-
-        return table_refusal_words(error)
-    log.info("the table reader refused a picture: %s", error)
-    return worded
-
-
-def enigma_questions_text(questions: Any) -> str:
-    """What to check on a tile read (:class:`ui.reading.ReadingQuestion` codes), in order;
-    the table reader's own questions (English) are one plain "check" together."""
-    texts: list[str] = []
-    for question in questions:
-        if question.code == "pack":
-            texts.append(_("these tiles do not look like the ones the camera was taught: "
-                           "teach it your tiles (Settings, or companion teach enigma)"))
-        elif question.code == "unsure" and question.cells:
-            x, y = question.cells[0]
-            texts.append(_("unsure of the tile at {x},{y}").format(x=x, y=y))
-        else:
-            text = _("the tile and the squares around it")
-            if text not in texts:
-                texts.append(text)
-    return "; ".join(texts)
