@@ -75,6 +75,12 @@ def _taught_folders(driver) -> list:
     return sorted(driver.app.db_path.parent.glob("code-taught-*"))
 
 
+def _cannot_write(pack, folder):
+    from vision.errors import ArtPackError
+
+    raise ArtPackError(f"{folder}: cannot write the pack: Read-only file system")
+
+
 def test_teaching_by_touch_writes_the_pack_and_reads_the_test_rack_with_it(make_driver,
                                                                              monkeypatch):
     import vision.break_the_code.pack as packs
@@ -88,6 +94,7 @@ def test_teaching_by_touch_writes_the_pack_and_reads_the_test_rack_with_it(make_
     screen = _open_teach_screen(driver)
     mat = [w for w in screen.walk(restrict=False) if type(w).__name__ == "MatPicture"]
     assert len(mat) == 1 and [f.text for f in mat[0].faces][:4] == ["0", "0", "1", "1"]
+    assert _wait(driver, lambda: _picture_shows_the_table(driver))  # the preview, for the shot
     _screenshots(driver, "teach_code_lay")
 
     _take_picture(driver, screen, "taught")
@@ -96,6 +103,13 @@ def test_teaching_by_touch_writes_the_pack_and_reads_the_test_rack_with_it(make_
     assert not screen.save_button.disabled
     _screenshots(driver, "teach_code_taught")
 
+    # the first Save fails (the data folder cannot be written): said, and nothing changed
+    with monkeypatch.context() as failing:
+        failing.setattr(packs.CodePack, "save", _cannot_write)
+        driver.tap(screen.save_button)
+        assert _wait(driver, lambda: not screen.busy)
+    assert screen.step == "taught" and "could not be saved" in screen.words
+    assert not screen.save_button.disabled and _settings_file(driver) == {}
     driver.tap(screen.save_button)
     assert _wait(driver, lambda: screen.step == "saved"), screen.words
     [folder] = _taught_folders(driver)
@@ -129,6 +143,7 @@ def test_a_photo_with_a_slot_left_empty_names_the_slot_and_saves_nothing(make_dr
     settings.change("app", "language", language)
     try:
         screen = _open_teach_screen(driver)
+        assert _wait(driver, lambda: _picture_shows_the_table(driver))
         _screenshots(driver, f"teach_code_lay_{language}")
         nineteen = BOX_ORDER.split()[:-1]  # the white 9 of slot E4 stayed in the box
         driver.app.table.show_own_tiles(" ".join(nineteen), slots=range(19))
@@ -151,3 +166,29 @@ def test_without_a_camera_the_screen_says_so_and_stays_usable(make_driver):
     driver.tap(screen.take_button)
     assert not screen.busy and "camera is not working" in screen.words
     assert not screen.take_button.disabled
+
+
+def test_many_failed_slots_are_summed_up_after_the_first_sentences():
+    from ui.screens.teach_code import MAX_SENTENCES, problems_text
+
+    sentences = [f"Slot {name}: no tile is seen there." for name in ("A1", "B1", "C1", "D1")]
+    text = problems_text(sentences)
+    assert text.splitlines()[:MAX_SENTENCES] == sentences[:MAX_SENTENCES]
+    more = len(sentences) - MAX_SENTENCES
+    assert text.splitlines()[-1] == f"{more} more slots are marked with a red cross."
+    assert problems_text(sentences[:1]) == sentences[0]
+
+
+@pytest.mark.parametrize(("message", "words"), [
+    ("the taught pack misreads its own photo on slots A1, C2; check the tiles are in box order",
+     "The camera mixes up the tiles on slots A1, C2: check they lie as the picture shows, and "
+     "take the photo again."),
+    ("the black and white tiles look alike in this photo; are they in box order (0b 0w 1b 1w "
+     "...) and well lit?", "The black and white tiles look alike in this photo: check they lie "
+     "as the picture shows, and give the mat more light."),
+])
+def test_a_refused_teach_photo_is_worded_without_the_teach_codes_english(message, words):
+    from ui.teach_words import teach_refusal_words
+    from vision.errors import ArtPackError
+
+    assert teach_refusal_words(ArtPackError(message)) == words

@@ -19,7 +19,7 @@ from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.image import Image
 
-from ui.i18n import _
+from ui.i18n import _, ngettext
 from ui.screens.base import BaseScreen
 from ui.touch import min_target_px
 from ui.widgets.buttons import TouchButton
@@ -28,6 +28,10 @@ log = logging.getLogger(__name__)
 
 #: the tiles in box order, slot by slot from A1, as the teach code wants them
 BOX_ORDER = "0b 0w 1b 1w 2b 2w 3b 3w 4b 4w 5g 5g 6b 6w 7b 7w 8b 8w 9b 9w"
+#: a tile's width over its height, as the tiles of the box
+TILE_ASPECT = 0.75
+#: the most slot sentences shown at once (the others' slots are marked on the photo)
+MAX_SENTENCES = 2
 
 
 def texture_of(bgr: Any) -> Any:
@@ -39,6 +43,18 @@ def texture_of(bgr: Any) -> Any:
     texture.flip_vertical()
     texture.blit_buffer(bgr.tobytes(), colorfmt="bgr", bufferfmt="ubyte")
     return texture
+
+
+def problems_text(sentences: list[str]) -> str:
+    """The first few slots' sentences, and how many more slots are marked: a photo of tiles
+    not laid out at all fails on every slot, and twenty sentences fit no screen."""
+    shown = "\n".join(sentences[:MAX_SENTENCES])
+    more = len(sentences) - MAX_SENTENCES
+    if more <= 0:
+        return shown
+    return shown + "\n" + ngettext("{n} more slot is marked with a red cross.",
+                                   "{n} more slots are marked with a red cross.",
+                                   more).format(n=more)
 
 
 class TeachCodeScreen(BaseScreen):
@@ -118,9 +134,7 @@ class TeachCodeScreen(BaseScreen):
         self.take_button = self.button(_("Take the picture"), self.take_picture)
 
     def _taught(self, picture: Any) -> None:
-        result = self.result
-        if result is not None and result.picture is not None:
-            picture.add_widget(Image(texture=texture_of(result.picture), fit_mode="contain"))
+        self._taught_picture(picture)
         self.save_button = self.button(_("Save"), self.save, enabled=self.taught is not None)
         self.button(_("Lay them out again"), lambda: self.show_step("lay"))
 
@@ -164,9 +178,13 @@ class TeachCodeScreen(BaseScreen):
 
         row = BoxLayout(spacing=8, padding=8, size_hint=(1, None), height=min_target_px() * 2.2,
                         pos_hint={"center_y": 0.5})
-        self.rack_faces = [CodeTileFace(tile, font_size="34sp") for tile in tiles]
+        self.rack_faces = [CodeTileFace(tile, font_size="34sp", size_hint_x=None)
+                           for tile in tiles]
+        row.add_widget(BoxLayout())  # the tiles in the middle, upright as on the table
         for face in self.rack_faces:
+            face.bind(height=lambda f, h: setattr(f, "width", h * TILE_ASPECT))
             row.add_widget(face)
+        row.add_widget(BoxLayout())
         holder = BoxLayout(orientation="vertical")
         for widget in (BoxLayout(), row, BoxLayout()):
             holder.add_widget(widget)
@@ -226,7 +244,7 @@ class TeachCodeScreen(BaseScreen):
         self.step = "taught"
         self.refresh()
         if result.problems:
-            self.words = "\n".join(slot_problem_words(p) for p in result.problems)
+            self.words = problems_text([slot_problem_words(p) for p in result.problems])
         elif result.refusal is not None:
             self.words = teach_refusal_words(result.refusal)
         else:
