@@ -59,11 +59,28 @@ def _take_picture(driver, screen, step_after: str) -> None:
 
 
 def _screenshots(driver, name: str) -> None:
-    """The screen at 800x480 and at 720x1280, back in landscape after."""
+    """The screen at 800x480 and at 720x1280 (its buttons and words checked at each), back in
+    landscape after."""
     for size in SIZES.values():
         driver.set_size(size)
         driver.screenshot(f"{name}_{size[0]}x{size[1]}")
+        _check_fits(driver.screen(), f"{name} {size}")
     driver.set_size(SIZES["landscape"])
+
+
+def _check_fits(screen, where: str) -> None:
+    """Every button is a 9 mm target showing its whole text; the words lie inside their
+    column, under the picture in portrait and beside it in landscape."""
+    from ui.touch import required_target_px, text_width
+
+    need = required_target_px()
+    for button, _on in screen.buttons:
+        assert min(button.size) >= need - 0.5, (where, button.text, button.size)
+        assert text_width(button.text, button.font_size) <= button.width - 8, (where,
+                                                                             button.text)
+    words, column = screen.ids.words, screen.ids.words.parent
+    assert column.y <= words.y and words.top <= column.top + 0.5, (where, words.pos)
+    assert not screen.ids.picture.collide_widget(words), where
 
 
 def _settings_file(driver) -> dict:
