@@ -129,6 +129,7 @@ def test_teaching_by_touch_writes_the_pack_and_reads_the_test_rack_with_it(make_
     assert not screen.save_button.disabled and _settings_file(driver) == {}
     driver.tap(screen.save_button)
     assert _wait(driver, lambda: screen.step == "saved"), screen.words
+    _screenshots(driver, "teach_code_saved")
     [folder] = _taught_folders(driver)
     assert stat.S_IMODE(folder.stat().st_mode) == 0o700
     assert stat.S_IMODE((folder / "manifest.json").stat().st_mode) == 0o600
