@@ -63,10 +63,11 @@ SCREEN_MODULES = {
     "history": "ui.screens.history.HistoryScreen",
     "settings": "ui.screens.settings.SettingsScreen",
     "calibration": "ui.screens.calibration.CalibrationScreen",
+    "teach_code": "ui.screens.teach_code.TeachCodeScreen",
 }
 PUMP_HZ = 30.0
 #: the screens that show or read camera frames; elsewhere the camera worker is paused
-CAMERA_SCREENS = frozenset({*GAME_SCREENS.values(), "calibration"})
+CAMERA_SCREENS = frozenset({*GAME_SCREENS.values(), "calibration", "teach_code"})
 
 
 PREVIEW_WIDTH = 960

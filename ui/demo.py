@@ -21,6 +21,11 @@ log = logging.getLogger(__name__)
 FRAME_SIZE = (1280, 720)
 #: the game a rendered frame shows, by what lies on the table (pending's kind, else the state)
 GAME_OF_PENDING = {"sheet": "second-chance", "card": "second-chance", "code": "break-the-code"}
+#: the scene of the players' own Break the Code tiles laid out for the teach screen: no game's
+OWN_TILES = "own-tiles"
+#: the look of the demo players' own tiles: a renderer style the demo pack does not hold, so
+#: teaching the camera has something to learn
+OWN_TILES_STYLE = "plastic"
 
 
 class DemoTable:
@@ -48,6 +53,8 @@ class DemoTable:
         self.last_scene: Any = None
         #: Break the Code: the demo players' real tiles (player -> code notation)
         self.code_racks: dict[str, str] = {}
+        #: what was on the table before the teach screen laid out the players' own tiles
+        self._before_own: Any = None
 
     def reset(self) -> None:
         """Nothing pending on the table; a new game also clears the previous game's table."""
@@ -153,6 +160,37 @@ class DemoTable:
             self._own()
             self.pending = ("code", tiles)
 
+    def show_own_tiles(self, tiles: str, slots: Any = None) -> None:
+        """The teach screen: the players' own tiles (``tiles``: notation, in the order laid)
+        lie on the code mat, on ``slots`` (default A1, B1, ... row by row)."""
+        laid = tuple(slots) if slots is not None else tuple(range(len(tiles.split())))
+        with self._lock:
+            self._own()
+            if not _is_own_tiles(self.pending):
+                self._before_own = self.pending
+            self.pending = (OWN_TILES, tiles, laid)
+
+    def lay_test_rack(self) -> str:
+        """The teach screen's check: a rack of 5 of the players' own tiles (seeded) lies on the
+        mat, in rack order from A1; returns it (notation)."""
+        from companion.break_the_code import ALL_TILES, Code, format_code
+
+        rack = format_code(Code.of(self.rng.sample(list(ALL_TILES), 5)))
+        self.show_own_tiles(rack)
+        return rack
+
+    def forget_looks(self) -> None:
+        """A new pack was taught: the next frames are drawn with it (the look is reloaded)."""
+        with self._lock:
+            self._packs.pop("code", None)
+
+    def put_away_own_tiles(self) -> None:
+        """The teach screen is left: the table is as it was before."""
+        with self._lock:
+            if _is_own_tiles(self.pending):
+                self.pending = self._before_own
+            self._before_own = None
+
     # --- what the camera sees -------------------------------------------------------------
     def _on_table(self) -> tuple[Any, Any, Any]:
         """(accepted state, pending piece, game) as the camera sees them now: nothing of
@@ -213,6 +251,10 @@ class DemoTable:
         rendered before another game began, or an empty table drawn as another game's, is
         not."""
         game, shown = scene
+        with self._lock:  # the teach screen's tiles are no game's: current while they lie
+            pending = self.pending  # there, as they lie, and then nothing else is
+        if _is_own_tiles(pending) or str(shown).startswith(OWN_TILES):
+            return bool(_is_own_tiles(pending) and shown == _game_shown(None, pending))
         session = getattr(self.app, "session", None)
         return game == self.game_now() and (session is None or session.game == shown)
 
@@ -232,6 +274,8 @@ class DemoTable:
             return render_card(pending[1], seed=self._seed, frame_size=FRAME_SIZE).image
         if isinstance(pending, tuple) and pending[0] == "code":
             return self._render_code(pending[1])
+        if _is_own_tiles(pending):
+            return self._render_own_tiles(pending[1], pending[2])
         if state is not None and hasattr(state, "board"):
             return self._render_enigma(state)
         indigo = getattr(state, "state", state)  # the engine's IndigoGame wraps the state
@@ -290,6 +334,16 @@ class DemoTable:
                                      look=self._packs["code"])
         return result.image
 
+    def _render_own_tiles(self, tiles: str, slots: Any) -> Any:
+        from companion.break_the_code.tiles import parse_tile
+        from vision.break_the_code.synth.art import STYLES
+        from vision.break_the_code.synth.render import render_frame as render_code
+
+        laid = [parse_tile(t) for t in tiles.split()]
+        result, _scene = render_code(laid, seed=self._seed, frame_size=FRAME_SIZE,
+                                     slots=list(slots), look=STYLES[OWN_TILES_STYLE])
+        return result.image
+
     def camera(self) -> Any:
         from ui.camera import SceneCamera
 
@@ -300,9 +354,15 @@ def _same_key(a: Any, b: Any) -> bool:
     return a is not None and a[0] is b[0] and a[1] == b[1] and a[2] == b[2]
 
 
+def _is_own_tiles(pending: Any) -> bool:
+    return isinstance(pending, tuple) and pending[0] == OWN_TILES
+
+
 def _game_shown(state: Any, pending: Any) -> str:
     """Which game's table a frame of ``state`` and ``pending`` shows (as _render_state draws
     it: an empty table is drawn as Indigo's)."""
+    if _is_own_tiles(pending):  # which tiles, on which slots: each layout is a scene
+        return f"{OWN_TILES} {pending[1]} {pending[2]}"
     if isinstance(pending, tuple) and pending[0] in GAME_OF_PENDING:
         return GAME_OF_PENDING[pending[0]]
     if isinstance(pending, dict) or (state is not None and hasattr(state, "board")):

@@ -52,6 +52,8 @@ JOB_TITLES = {
     "read-sheet": N_("Reading the sheet"),
     "read-card": N_("Reading the card"),
     "read-rack": N_("Reading the rack"),
+    "teach-code": N_("Teaching the camera your tiles"),
+    "save-code-pack": N_("Saving your tiles' look"),
     "markers": N_("The marker check"),
 }
 #: jobs whose error text stays in the log: a Break the Code rack is secret, and an error from

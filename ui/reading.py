@@ -399,13 +399,15 @@ class RackReading:
                 f"problem={self.problem!r})")
 
 
-def read_code_frame(frame: Any, *, expected: int, taken: Any = (), cfg: Config | None = None,
+def read_code_frame(frame: Any, *, expected: int | None, taken: Any = (),
+                    cfg: Config | None = None,
                     pack: Any = None) -> RackReading:
     """Read the rack laid on the code mat in ``frame`` (runs on a worker thread).
 
     A code is returned only when exactly ``expected`` tiles are read confidently (config
     ``[vision.code] accept``), laid in rack order, and they fit in the box together with the
     racks already entered (``taken``: codes). The frame is neither kept nor logged.
+    ``expected=None`` takes any number of tiles (the teach screen's test rack).
     """
     try:
         from companion.break_the_code import Code
@@ -430,7 +432,7 @@ def read_code_frame(frame: Any, *, expected: int, taken: Any = (), cfg: Config |
     finally:
         del frame
     tiles = [t.tile for t in reading.tiles]
-    if len(tiles) != expected:
+    if (expected is not None and len(tiles) != expected) or not tiles:
         return RackReading(problem="count", seen=len(tiles), detail="; ".join(reading.problems))
     # tiles of another look misread alike, or out of order: the cause to tell is the look
     if reading.looks_unlike_pack():

@@ -40,15 +40,27 @@ def apply_settings(cfg: Any, overrides: dict[str, dict[str, Any]]) -> Any:
         section = getattr(cfg, section_name, None)
         if section is None or not dataclasses.is_dataclass(section):
             continue
-        known = {f.name: f for f in dataclasses.fields(section)}
-        changes = {}
-        for key, value in values.items():
-            if key in known:
-                changes[key] = tuple(value) if isinstance(value, list) else value
-        if changes:
-            updated = dataclasses.replace(section, **changes)
+        updated = _laid_over(section, values)
+        if updated is not section:
             cfg = dataclasses.replace(cfg, **{section_name: updated})
     return cfg
+
+
+def _laid_over(section: Any, values: dict[str, Any]) -> Any:
+    """``section`` (a config dataclass) with ``values`` laid over it; a table inside it (the
+    teach screen's ``vision.code.pack``) is a dict laid over the section's own table."""
+    known = {f.name for f in dataclasses.fields(section)}
+    changes = {}
+    for key, value in values.items():
+        if key not in known:
+            continue
+        if isinstance(value, dict):
+            inner = getattr(section, key)
+            if dataclasses.is_dataclass(inner):
+                changes[key] = _laid_over(inner, value)
+            continue
+        changes[key] = tuple(value) if isinstance(value, list) else value
+    return dataclasses.replace(section, **changes) if changes else section
 
 
 def load_settings(db_path: Path) -> dict[str, dict[str, Any]]:

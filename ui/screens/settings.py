@@ -85,6 +85,10 @@ class SettingsScreen(BaseScreen):
         calibrate.bind(on_press=lambda *_a: self.app.show("calibration"))
         row.add_widget(calibrate)
         box.add_widget(row)
+        # Break the Code's own tiles: the camera learns their look from one photo
+        self.teach_button = TouchButton(text=_("Teach the camera your tiles"))
+        self.teach_button.bind(on_press=lambda *_a: self.app.show("teach_code"))
+        box.add_widget(self.teach_button)
 
     def _light_bar(self, box: Any, gpio: Any) -> None:
         """The light bar's kind, then only the settings that kind uses."""

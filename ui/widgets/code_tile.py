@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from kivy.graphics import Color, Line
+from kivy.graphics import Color, Line, Rectangle
 from kivy.properties import StringProperty
+from kivy.uix.label import Label
 
 from ui.widgets.buttons import TouchToggle
 
@@ -44,3 +45,26 @@ class CodeTileToggle(TouchToggle):
         self._edge.rectangle = (self.x, self.y, self.width, self.height)
         self._frame.rectangle = (self.x + 3, self.y + 3, self.width - 6, self.height - 6)
         self._frame_colour.a = 1 if self.state == "down" else 0
+
+
+class CodeTileFace(Label):
+    """A tile as a picture, not to tap: the number on the tile's own colour (the teach
+    screen's mat, and the tiles a test rack was read as)."""
+
+    tile = StringProperty("")
+
+    def __init__(self, tile: str, **kwargs: Any) -> None:
+        face, ink = FACES.get(tile[-1:], FACES["b"])
+        kwargs.setdefault("font_size", "20sp")
+        super().__init__(text=tile[:-1], color=ink, bold=True, **kwargs)
+        self.tile = tile
+        with self.canvas.before:
+            Color(*face)
+            self._face = Rectangle()
+            Color(0.5, 0.5, 0.52, 1)  # the edge: a black tile on a dark background
+            self._edge = Line(width=1)
+        self.bind(pos=self._draw, size=self._draw)
+
+    def _draw(self, *args: Any) -> None:
+        self._face.pos, self._face.size = self.pos, self.size
+        self._edge.rectangle = (self.x, self.y, self.width, self.height)

@@ -34,7 +34,15 @@ def teach_pack(
     settings: CodeReaderSettings = DEFAULT_SETTINGS,
 ) -> CodePack:
     """Build a pack from a photo of all 20 tiles on the mat in box order."""
-    found = find_all_twenty(image, settings=settings)
+    return pack_of_found(find_all_twenty(image, settings=settings), name=name,
+                         description=description)
+
+
+def pack_of_found(found: list[FoundTile], *, name: str = "taught",
+                  description: str = "taught from a photo of the user's tiles") -> CodePack:
+    """Build a pack from the 20 tiles already found on a teach photo (slot order), so a
+    caller that has found them to show each slot (the app's teach screen) need not find
+    them twice."""
     by_slot = {f.slot: f for f in found}
     sizes = np.array([f.size_mm for f in found])
     tile_mm = (float(np.median(sizes[:, 0])), float(np.median(sizes[:, 1])))
