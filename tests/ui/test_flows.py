@@ -227,7 +227,7 @@ def test_second_chance_start_reveal_fits_and_draw(make_driver):
     sheet = screen.ids.sheet
 
     def tap_square(square):
-        driver.tap_at(*sheet.to_window(*sheet.centre_of(square)))
+        driver.tap_square(sheet, square)
 
     for player in driver.app.session.players:
         screen.view(player)
@@ -493,7 +493,7 @@ def test_second_chance_drop_out_and_the_1(make_driver):
     screen.view(player)
     empty = next(c for c in state.player(player).grid.empty_cells)
     sheet = screen.ids.sheet
-    driver.tap_at(*sheet.to_window(*sheet.centre_of(empty)))
+    driver.tap_square(sheet, tuple(empty))
     driver.tap(_panel_button(driver, screen, "Write the 1"))
     assert screen.state().player(player).grid.bonus == tuple(empty)
     driver.screenshot("second-chance-bonus-landscape")

@@ -527,19 +527,21 @@ class EnigmaScreen(BaseScreen):
             self.status = _("No camera: choose the tile and its square")
             return
         self.status = _("Reading the table…")
+        self.read_running = True
         # the tile was put down just now: the picture read is one taken after this tap
         app.when_fresh_frame(self._read_frame)
 
     def _read_frame(self, frame: Any) -> None:
         app, state = self.app, self.state()
         if frame is None or state is None or self.phase != "place":
+            self.read_running = False
             self.status = _("No camera: choose the tile and its square")
             return
         category = dict(state.choices).get(self.solver(), "")
         catalogue = self.catalogue()
         from ui.reading import read_enigma_frame
 
-        app.run_in_background(
+        self.read_on_worker(
             lambda: read_enigma_frame(frame, app.cfg, state, category=category,
                                       catalogue=catalogue),
             self._read_done, name="read-enigma")

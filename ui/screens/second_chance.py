@@ -231,6 +231,7 @@ class SecondChanceScreen(BaseScreen):
             self.status = _("No camera picture yet: tap the squares instead")
             return
         self.status = _("Reading the sheet…")
+        self.read_running = True
         # the card was drawn just now: the picture read is one taken after this tap, and what
         # it shows is for the player on screen now
         player = self.viewer
@@ -238,6 +239,8 @@ class SecondChanceScreen(BaseScreen):
 
     def _read_sheet_frame(self, player: str, frame: Any) -> None:
         state = self.state()
+        if state is None or player != self.viewer or frame is None:
+            self.read_running = False
         if state is None or player != self.viewer:
             return  # another sheet is on screen: this one's read would be drawn on it
         if frame is None:
@@ -247,7 +250,7 @@ class SecondChanceScreen(BaseScreen):
         from ui.reading import read_sheet_frame
 
         cfg = self.app.cfg
-        self.app.run_in_background(
+        self.read_on_worker(
             lambda: read_sheet_frame(frame, accepted, cfg=cfg),
             lambda reading, error: (self._read_done(reading, error)
                                     if player == self.viewer else None),
@@ -316,17 +319,18 @@ class SecondChanceScreen(BaseScreen):
             self.status = _("No camera picture yet: tap the card instead")
             return
         self.status = _("Reading the card…")
+        self.read_running = True
         # the card was turned up just now: the picture read is one taken after this tap
         self.app.when_fresh_frame(self._read_card_frame)
 
     def _read_card_frame(self, frame: Any) -> None:
         if frame is None or self.state() is None:
+            self.read_running = False
             self.status = _("No camera picture yet: tap the card instead")
             return
         from ui.reading import read_card_frame
 
-        self.app.run_in_background(lambda: read_card_frame(frame), self._card_done,
-                                   name="read-card")
+        self.read_on_worker(lambda: read_card_frame(frame), self._card_done, name="read-card")
 
     def _card_done(self, reading: Any, error: BaseException | None) -> None:
         if error is not None:
@@ -444,6 +448,7 @@ class SecondChanceScreen(BaseScreen):
         state = self.state()
         player = state.player(self.viewer)
         sheet = self.ids.sheet
+        sheet.zoom_out()  # each drawing, and each player's sheet, begins on the whole sheet
         sheet.filled = [list(c) for c in player.grid.filled_cells]
         sheet.bonus = list(player.grid.bonus) if player.grid.bonus else None
 
