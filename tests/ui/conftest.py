@@ -127,6 +127,16 @@ class Driver:
         assert sheet.shows(square), square
         self.tap_at(*sheet.to_window(*sheet.centre_of(square)))
 
+    def tap_cell(self, board: Any, cell: tuple[int, int]) -> None:
+        """A finger on an Indigo ``cell``: where the hexagons are under a touch target, first
+        a tap that zooms in on it (from the whole board)."""
+        if not board.shows(cell):
+            if board.zoom > 1.0:
+                self.tap(board.whole_button)
+            self.tap_at(*board.to_window(*board.cell_point(cell)))
+        assert board.shows(cell), cell
+        self.tap_at(*board.to_window(*board.cell_point(cell)))
+
     def screen(self, name: str | None = None) -> Any:
         manager = self.app.root.ids.manager
         return manager.get_screen(name) if name else manager.current_screen

@@ -193,3 +193,47 @@ def test_second_chance_squares_are_tapped_at_9_mm_or_more(make_driver, orientati
     assert px_to_mm(sheet.whole_button.height) >= MIN_TARGET_MM - 0.1
     driver.tap(sheet.whole_button)
     assert not sheet.origin
+
+
+@pytest.mark.parametrize("orientation, size", [("landscape", (800, 480)),
+                                               ("portrait", (720, 1280))])
+def test_indigo_hexagons_are_tapped_at_9_mm_or_more(make_driver, orientation, size):
+    import math
+
+    from kivy.tests.common import UnitTestTouch
+
+    from ui.touch import MIN_TARGET_MM
+
+    driver = make_driver(size=size)
+    _start(driver, "game_indigo")
+    screen = driver.screen("indigo")
+    board = screen.ids.board
+    picked = []
+    board.bind(on_cell=lambda _w, cell: picked.append(cell))
+
+    def across_mm():
+        return px_to_mm(math.sqrt(3) * board.radius())
+
+    if orientation == "portrait":
+        assert not board.needs_zoom() and across_mm() >= MIN_TARGET_MM
+        return
+    assert across_mm() < MIN_TARGET_MM  # the whole board, 9 hexagons high
+    driver.tap_at(*board.to_window(*board.cell_point((1, -2))))  # zooms in; picks nothing
+    assert picked == [] and board.shows((1, -2)) and across_mm() >= MIN_TARGET_MM
+    driver.screenshot(f"indigo-zoomed-{orientation}")
+    # a drag moves the view and picks nothing
+    focus = list(board.focus)
+    x, y = board.to_window(*board.cell_point((1, -2)))
+    touch = UnitTestTouch(x, y)
+    touch.touch_down()
+    touch.touch_move(x, y + board.radius() * 2)
+    touch.touch_up()
+    driver.pump(2)
+    assert board.focus != focus and picked == []
+    driver.tap_cell(board, (1, -2))
+    assert picked == [(1, -2)]
+    screen.picker.dismiss()
+    assert driver.wait_for(lambda: screen.picker.parent is None)
+    assert px_to_mm(board.whole_button.height) >= MIN_TARGET_MM - 0.1
+    driver.tap(board.whole_button)
+    assert board.zoom == 1.0

@@ -54,6 +54,7 @@ class IndigoScreen(BaseScreen):
     def refresh(self) -> None:
         state = self.state()
         board = self.ids.board
+        board.zoom_out()  # each turn begins on the whole board
         board.state = state
         board.marks = {}
         board.selected = None
@@ -203,6 +204,7 @@ class IndigoScreen(BaseScreen):
             return
         self.proposal = (cell, kind, rotation)
         board = self.ids.board
+        board.zoom_out()  # the whole board, for the gems' moves the placement makes
         board.selected = cell
         board.proposal = self.proposal
         board.animate(list(report.moves))
