@@ -237,3 +237,39 @@ def test_indigo_hexagons_are_tapped_at_9_mm_or_more(make_driver, orientation, si
     assert px_to_mm(board.whole_button.height) >= MIN_TARGET_MM - 0.1
     driver.tap(board.whole_button)
     assert board.zoom == 1.0
+
+
+def _indigo_camera(driver):
+    _start(driver, "game_indigo")
+    return driver.screen("indigo")
+
+
+def _enigma_camera(driver):
+    from test_camera_read_words import _enigma_placing
+
+    return _enigma_placing(driver)
+
+
+@pytest.mark.parametrize("reach", [_indigo_camera, _enigma_camera], ids=["indigo", "enigma"])
+def test_the_camera_picture_is_a_third_of_the_screen_and_a_tap_enlarges_it(make_driver, reach):
+    from ui.widgets.camera_view import CameraView
+
+    driver = make_driver(size=(800, 480), start_camera=True)
+    screen = reach(driver)
+    assert driver.wait_for(lambda: driver.app.camera_texture is not None, frames=600)
+    driver.pump(4)
+    camera = next(w for w in screen.walk(restrict=True) if isinstance(w, CameraView))
+    width, height = camera.norm_image_size
+    assert px_to_mm(width) >= px_to_mm(driver.window.width / 3) - 0.1, (width, height)
+    driver.tap(camera)
+    assert camera.enlarged is not None
+    big = camera.enlarged.children[0]
+    driver.settle(big)
+    driver.screenshot(f"camera-{screen.name}-landscape")
+    from conftest import ARTIFACTS
+
+    driver.pump(3)  # the enlarged view is a window of its own, over the root
+    camera.enlarged.export_to_png(str(ARTIFACTS / f"camera-enlarged-{screen.name}-landscape.png"))
+    assert big.norm_image_size[1] >= driver.window.height * 0.9
+    driver.tap(big)
+    assert driver.wait_for(lambda: camera.enlarged is None)

@@ -448,10 +448,11 @@ class EnigmaScreen(BaseScreen):
                 _("{player} solved a {category} tile: which one?").format(
                     player=player, category=category_name(category))))
             panel.add_widget(self._status_label())
+            camera = None
             if self.app.camera is not None and not self.app.camera_failed:
                 from ui.widgets.camera_view import CameraView
 
-                panel.add_widget(CameraView())
+                camera = CameraView()
             row = BoxLayout(size_hint_y=None, height=min_target_px(), spacing=4)
             read = TouchButton(text=_("Read the tile with the camera"))
             read.bind(on_press=lambda *_a: self.read_tile())
@@ -462,12 +463,23 @@ class EnigmaScreen(BaseScreen):
                 demo.bind(on_press=lambda *_a: self.demo_place())
                 self.demo_button = demo
                 row.add_widget(demo)
-            panel.add_widget(row)
             buttons = []
             for entry in self.catalogue().by_category(category):
                 b = TouchButton(text=tile_name(entry), font_size="15sp")
                 b.bind(on_press=lambda _b, e=entry: self.pick_tile(e))
                 buttons.append(b)
+            if camera is not None and not self.portrait:
+                # beside the tiles, not above them: the picture is then a third of the
+                # window's width (what the reader marked can be seen), the tiles keep rows
+                panel.add_widget(row)
+                pair = BoxLayout(spacing=4)
+                pair.add_widget(camera)
+                self._grid(pair, buttons, cols=2)
+                panel.add_widget(pair)
+                return
+            if camera is not None:
+                panel.add_widget(camera)
+            panel.add_widget(row)
             self._grid(panel, buttons, cols=4)
             return
         if self.placement is None:
