@@ -250,7 +250,13 @@ def _enigma_camera(driver):
     return _enigma_placing(driver)
 
 
-@pytest.mark.parametrize("reach", [_indigo_camera, _enigma_camera], ids=["indigo", "enigma"])
+def _second_chance_camera(driver):
+    _start(driver, "game_second_chance")
+    return driver.screen("second_chance")
+
+
+@pytest.mark.parametrize("reach", [_indigo_camera, _enigma_camera, _second_chance_camera],
+                         ids=["indigo", "enigma", "second-chance"])
 def test_the_camera_picture_is_a_third_of_the_screen_and_a_tap_enlarges_it(make_driver, reach):
     from ui.widgets.camera_view import CameraView
 
