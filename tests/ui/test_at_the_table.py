@@ -95,9 +95,16 @@ def _action_buttons(screen):
             if isinstance(w, ButtonBehavior) and w.get_root_window() is not None]
 
 
+def _enigma_reach(driver):
+    from test_camera_read_words import _enigma_placing
+
+    _enigma_placing(driver)
+
+
 @pytest.mark.parametrize("game, reader, tap", [
     ("indigo", "read_indigo_frame", lambda s: s.ids.read_button),
     ("second_chance", "read_sheet_frame", lambda s: s.read_button),
+    ("enigma", "read_enigma_frame", lambda s: s.read_button),
 ])
 def test_the_buttons_are_off_while_a_read_runs(make_driver, monkeypatch, game, reader, tap):
     import ui.reading
@@ -111,7 +118,10 @@ def test_the_buttons_are_off_while_a_read_runs(make_driver, monkeypatch, game, r
 
     monkeypatch.setattr(ui.reading, reader, slow_reader)
     driver = make_driver(camera_source=_StillCamera())
-    _start(driver, f"game_{game}")
+    if game == "enigma":
+        _enigma_reach(driver)
+    else:
+        _start(driver, f"game_{game}")
     screen = driver.screen(game)
     assert driver.wait_for(lambda: driver.app.last_frame is not None, frames=600)
     enabled = [b for b in _action_buttons(screen) if not b.disabled]
