@@ -604,6 +604,8 @@ class SecondChanceScreen(BaseScreen):
         row = BoxLayout(size_hint_y=None, height=min_target_px(), spacing=4)
         row.add_widget(self._button(_("Demo: turn up two"), self.reveal_random))
         row.add_widget(self._button(_("The deck ran out"), self.end_game))
+        for button in row.children:
+            button.wrap = self.split  # half the split panel's column: two lines, uncut
         panel.add_widget(row)
 
     def _shape_grid(self, panel: Any, shapes: list[Any], on_pick: Any) -> None:
