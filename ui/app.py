@@ -153,6 +153,7 @@ class CompanionApp(App):
         self._ready_sent = False
         self._screens: dict[str, Any] = {}
         self.errors: list[str] = []
+        self._standing_lines: set[str] = set()
         self.last_undone: dict[str, Any] = {}
         #: when the screen or the game on it last changed (``time.monotonic``): a button
         #: pressed before that was meant for what was shown then
@@ -391,7 +392,8 @@ class CompanionApp(App):
         elif event.kind == "hardware-error":
             log.warning("hardware error: %s", event.message)
             self.report_error(_("Hardware error: {error}. Use the screen.").format(
-                error=_("a button, the light bar or the buzzer could not be started")))
+                error=_("a button, the light bar or the buzzer could not be started")),
+                standing=True)
         elif event.kind == "job" and event.callback is not None:
             event.callback(event.value, event.error)
 
@@ -501,17 +503,32 @@ class CompanionApp(App):
                         event.get_callback())
         return True
 
-    def report_error(self, message: str, *, camera: bool = False) -> None:
+    def report_error(self, message: str, *, camera: bool = False,
+                     standing: bool = False) -> None:
+        """Show ``message`` on the banner; a ``standing`` one (a camera or the pins out) stays
+        when the game moves on, until it is tapped away or the condition ends."""
         log.warning("%s", message)
         self.errors.append(message)
         if camera:
             self.camera_failed = True
+        if camera or standing:
+            self._standing_lines.add(message)
         # several problems at once (no camera and no pins) are all shown, newest last
         lines = [line for line in self.banner_text.split("\n") if line and line != message]
         self.banner_text = "\n".join([*lines[-1:], message])
 
     def clear_banner(self) -> None:
         self.banner_text = ""
+        self._standing_lines.clear()
+
+    def new_turn(self) -> None:
+        """The game moved on: the screen's words and the banner's errors about the last move
+        are past (a standing condition stays)."""
+        on_new_turn = getattr(self.current_screen(), "on_new_turn", None)
+        if callable(on_new_turn):
+            on_new_turn()
+        self.banner_text = "\n".join(line for line in self.banner_text.split("\n")
+                                     if line in self._standing_lines)
 
     def show_notice(self, message: str) -> None:
         log.info("%s", message)
@@ -640,9 +657,8 @@ class CompanionApp(App):
                 error=refusal_words(self.session.game, event, exc)))
             return False
         self.clear_notice()  # what an undo took back is past once the game moves on
+        self.new_turn()
         self.revision += 1
-        if self.banner_text.startswith(_("Not accepted: {error}").split("{")[0]):
-            self.clear_banner()
         return True
 
     def game_on_screen(self) -> Any:

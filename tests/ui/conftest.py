@@ -119,6 +119,24 @@ class Driver:
         touch.touch_up()
         self.pump(2)
 
+    def tap_square(self, sheet: Any, square: tuple[int, int]) -> None:
+        """A finger on a Second Chance ``square``: where the sheet's squares are under a touch
+        target, first a tap that zooms in on it (or moves the zoomed view to it)."""
+        if not sheet.shows(square):
+            self.tap_at(*sheet.to_window(*sheet.pointer_to(square)))
+        assert sheet.shows(square), square
+        self.tap_at(*sheet.to_window(*sheet.centre_of(square)))
+
+    def tap_cell(self, board: Any, cell: tuple[int, int]) -> None:
+        """A finger on an Indigo ``cell``: where the hexagons are under a touch target, first
+        a tap that zooms in on it (from the whole board)."""
+        if not board.shows(cell):
+            if board.zoom > 1.0:
+                self.tap(board.whole_button)
+            self.tap_at(*board.to_window(*board.cell_point(cell)))
+        assert board.shows(cell), cell
+        self.tap_at(*board.to_window(*board.cell_point(cell)))
+
     def screen(self, name: str | None = None) -> Any:
         manager = self.app.root.ids.manager
         return manager.get_screen(name) if name else manager.current_screen

@@ -53,7 +53,7 @@ def test_second_chance_every_start_and_draw_is_for_the_player_shown(make_driver)
     for _ in players:
         shown = _second_chance_shown(screen, players)
         for col in range(8):
-            driver.tap_at(*sheet.to_window(*sheet.centre_of((4, col))))
+            driver.tap_square(sheet, (4, col))
         driver.tap(_button(screen.ids.panel, "Enter the start card"))
         assert _last_event_player(driver) == shown
     screen.rng.seed(5)

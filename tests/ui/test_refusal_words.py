@@ -20,7 +20,7 @@ def test_a_refused_start_card_is_worded_in_spanish(in_language, caplog):
     _start(driver, "game_second_chance")
     screen = driver.screen("second_chance")
     sheet = screen.ids.sheet
-    driver.tap_at(*sheet.to_window(*sheet.centre_of((4, 4))))  # one square of the eight
+    driver.tap_square(sheet, (4, 4))  # one square of the eight
     enter = next(w for w in screen.ids.panel.walk()
                  if getattr(w, "text", "") == "Anotar la carta inicial")
     driver.tap(enter)

@@ -77,9 +77,17 @@ def _check_board_cells(driver, game, orientation):
 
     need = required_target_px()
     if game == "indigo":
-        across = math.sqrt(3) * driver.screen("indigo").ids.board.radius()
+        board = driver.screen("indigo").ids.board
+        if board.needs_zoom():  # as a finger would: a tap zooms in on the board
+            driver.tap_at(*board.to_window(*board.center))
+        across = math.sqrt(3) * board.radius()
+        board.zoom_out()
     elif game == "second-chance":
-        across = driver.screen("second_chance").ids.sheet.geometry()[0]
+        sheet = driver.screen("second_chance").ids.sheet
+        if sheet.needs_zoom():  # as a finger would: a tap zooms in on the sheet
+            driver.tap_at(*sheet.to_window(*sheet.center))
+        across = sheet.geometry()[0]
+        sheet.zoom_out()
     else:
         return
     assert across >= need - 0.5, f"{game} {orientation}: cells {across:.0f} px < {need:.0f}"
@@ -128,12 +136,10 @@ def test_a_finger_on_a_hexagon_or_a_square_picks_that_cell(make_driver, orientat
     board = driver.screen("indigo").ids.board
     hits = []
     board.bind(on_cell=lambda _w, cell: hits.append(cell))
-    from companion.indigo.geometry import cell_centre
 
     driver.pump(2)
     for cell in [(0, -2), (3, -1), (-4, 1), (2, 2)]:
-        x, y = board.to_screen(cell_centre(cell, board.radius()))
-        driver.tap_at(*board.to_window(x, y))
+        driver.tap_cell(board, cell)  # zoomed in on first where the hexagons are small
         picker = getattr(driver.screen("indigo"), "picker", None)
         if picker is not None and picker.parent is not None:
             picker.dismiss()

@@ -69,6 +69,9 @@ class BaseScreen(Screen):
     """A screen of the app. Subclasses override :meth:`title` and :meth:`refresh`."""
 
     portrait = BooleanProperty(False)
+    #: a camera read is under way (waiting for a fresh frame, then on the worker): the screen's
+    #: buttons are off until its result or error, so no second tap acts on a half-read table
+    read_running = BooleanProperty(False)
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -95,6 +98,36 @@ class BaseScreen(Screen):
 
     def refresh(self) -> None:
         """Re-render from the session; called on entering and after every event."""
+
+    def on_new_turn(self) -> None:
+        """The game moved on (an event was accepted): what the screen said of the last move is
+        past, and the next player must not read it as theirs."""
+        if hasattr(self, "status"):
+            self.status = ""
+
+    # --- reads ------------------------------------------------------------------------------
+    def on_read_running(self, _screen: Any, running: bool) -> None:
+        from kivy.uix.behaviors import ButtonBehavior
+
+        # counted disabling: a button's own ``disabled`` (kv rules) is left as it is and
+        # comes back when the read ends
+        for widget in getattr(self, "_held_for_read", []):
+            widget.dec_disabled()
+        self._held_for_read = ([w for w in self.walk(restrict=True)
+                                if isinstance(w, ButtonBehavior) and w is not self]
+                               if running else [])
+        for widget in self._held_for_read:
+            widget.inc_disabled()
+
+    def read_on_worker(self, work: Any, done: Any, *, name: str) -> None:
+        """Run a read's ``work`` on the worker; ``done(value, error)`` with the buttons back."""
+        self.read_running = True
+
+        def finished(value: Any, error: BaseException | None) -> None:
+            self.read_running = False
+            done(value, error)
+
+        self.app.run_in_background(work, finished, name=name)
 
     def players(self) -> list[str]:
         session = self.app.session

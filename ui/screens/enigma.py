@@ -447,10 +447,11 @@ class EnigmaScreen(BaseScreen):
                 _("{player} solved a {category} tile: which one?").format(
                     player=player, category=category_name(category))))
             panel.add_widget(self._status_label())
+            camera = None
             if self.app.camera is not None and not self.app.camera_failed:
                 from ui.widgets.camera_view import CameraView
 
-                panel.add_widget(CameraView())
+                camera = CameraView()
             row = BoxLayout(size_hint_y=None, height=min_target_px(), spacing=4)
             read = TouchButton(text=_("Read the tile with the camera"))
             read.bind(on_press=lambda *_a: self.read_tile())
@@ -461,13 +462,25 @@ class EnigmaScreen(BaseScreen):
                 demo.bind(on_press=lambda *_a: self.demo_place())
                 self.demo_button = demo
                 row.add_widget(demo)
-            panel.add_widget(row)
             # each tile is its picture (conduit side up, as it lies); alike tiles show once
             pictures = []
             for entry in distinct_tiles(self.catalogue().by_category(category)):
                 picture = TilePicture(tile=entry.conduit, pack=self.ids.table.pack, entry=entry)
                 picture.bind(on_press=lambda p: self.pick_tile(p.entry))
                 pictures.append(picture)
+            if camera is not None and not self.portrait:
+                # beside the tiles, not above them: the picture is then a third of the
+                # window's width (what the reader marked can be seen), the tiles keep rows
+                panel.add_widget(row)
+                pair = BoxLayout(spacing=4)
+                pair.add_widget(camera)
+                self._grid(pair, pictures, cols=max(1, PICTURE_COLUMNS // 2),
+                           row_height=PICTURE_ROWS * min_target_px())
+                panel.add_widget(pair)
+                return
+            if camera is not None:
+                panel.add_widget(camera)
+            panel.add_widget(row)
             self._grid(panel, pictures, cols=PICTURE_COLUMNS,
                        row_height=PICTURE_ROWS * min_target_px())
             return
@@ -586,19 +599,21 @@ class EnigmaScreen(BaseScreen):
             self.status = _("No camera: choose the tile and its square")
             return
         self.status = _("Reading the table…")
+        self.read_running = True
         # the tile was put down just now: the picture read is one taken after this tap
         app.when_fresh_frame(self._read_frame)
 
     def _read_frame(self, frame: Any) -> None:
         app, state = self.app, self.state()
         if frame is None or state is None or self.phase != "place":
+            self.read_running = False
             self.status = _("No camera: choose the tile and its square")
             return
         category = dict(state.choices).get(self.solver(), "")
         catalogue = self.catalogue()
         from ui.reading import read_enigma_frame
 
-        app.run_in_background(
+        self.read_on_worker(
             lambda: read_enigma_frame(frame, app.cfg, state, category=category,
                                       catalogue=catalogue),
             self._read_done, name="read-enigma")

@@ -54,6 +54,7 @@ class IndigoScreen(BaseScreen):
     def refresh(self) -> None:
         state = self.state()
         board = self.ids.board
+        board.zoom_out()  # each turn begins on the whole board
         board.state = state
         board.marks = {}
         board.selected = None
@@ -99,8 +100,15 @@ class IndigoScreen(BaseScreen):
                                  gems.get("sapphire", 0))
 
     def peek(self, button: Any, show: bool) -> None:
-        """While held, a player's own haul replaces their name (nobody else's is shown)."""
-        button.text = self.haul_text(button.player) if show else button.player
+        """While held, a player's own haul is shown (nobody else's): in the status line, which
+        has the panel's width and wraps, where the name's button cut it ("0 ambers, 0 e...")."""
+        if show:
+            self._before_peek = self.status
+            self._peek_text = _("{player}: {haul}").format(player=button.player,
+                                                          haul=self.haul_text(button.player))
+            self.status = self._peek_text
+        elif self.status == getattr(self, "_peek_text", None):
+            self.status = getattr(self, "_before_peek", "")
 
     # --- a turn -----------------------------------------------------------------------------
     def read_board(self) -> None:
@@ -109,18 +117,20 @@ class IndigoScreen(BaseScreen):
             self.status = _("No camera: tap the cell where the tile was put")
             return
         self.status = _("Reading the board…")
+        self.read_running = True
         # the tile was put down just now: the picture read is one taken after this tap
         app.when_fresh_frame(self._read_frame)
 
     def _read_frame(self, frame: Any) -> None:
         app, state = self.app, self.state()
         if frame is None or state is None:
+            self.read_running = False
             self.status = _("No camera: tap the cell where the tile was put")
             return
         from ui.reading import read_indigo_frame
 
-        app.run_in_background(lambda: read_indigo_frame(frame, app.cfg, state),
-                              self._read_done, name="read-indigo")
+        self.read_on_worker(lambda: read_indigo_frame(frame, app.cfg, state),
+                            self._read_done, name="read-indigo")
 
     def _read_done(self, reading: Any, error: BaseException | None) -> None:
         self.ids.camera.overlay = list(getattr(reading, "overlay", []) or [])
@@ -194,6 +204,7 @@ class IndigoScreen(BaseScreen):
             return
         self.proposal = (cell, kind, rotation)
         board = self.ids.board
+        board.zoom_out()  # the whole board, for the gems' moves the placement makes
         board.selected = cell
         board.proposal = self.proposal
         board.animate(list(report.moves))

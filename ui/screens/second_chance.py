@@ -12,7 +12,7 @@ import logging
 import random
 from typing import Any
 
-from kivy.properties import StringProperty
+from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
@@ -30,11 +30,14 @@ SOLO_GOAL = 10  # fewer than ten empty squares over three games (the seed's solo
 #: under it in portrait
 QUESTIONS_SHOWN_LANDSCAPE = 1
 QUESTIONS_SHOWN_PORTRAIT = 2
-#: the camera picture's height, in touch targets: the players aim the camera at a sheet or a
-#: card by it. Beside the sheet (800x480) the panel has no height to spare, so the picture
-#: sits beside its buttons, stacked, as tall as two of them; under the sheet it may grow
-CAMERA_TARGETS_LANDSCAPE = 2
-CAMERA_TARGETS_PORTRAIT = 4
+#: the camera picture's least height under the sheet, in touch targets: the players aim the
+#: camera at a sheet or a card by it (3.2 targets of 9 mm: 324x182 px at 720x1280, and the
+#: round's cards and the read's three lines still fit under it)
+CAMERA_TARGETS_PORTRAIT = 3.2
+#: beside the sheet (800x480) the panel is two columns: the camera picture, a third of the
+#: window's width (what the reader marked can be seen), over its buttons; and the phase's
+#: texts and buttons. The whole sheet then takes less width: a tap zooms it in anyway
+CAMERA_COLUMN_OF_WIDTH = 1 / 3
 
 log = logging.getLogger(__name__)
 
@@ -131,6 +134,8 @@ def refusal_text(reason: str) -> str | None:
 class SecondChanceScreen(BaseScreen):
     viewer = StringProperty("")
     status = StringProperty("")
+    #: the panel is split, the camera's column beside the phase's (landscape, camera on)
+    split = BooleanProperty(False)
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -143,6 +148,11 @@ class SecondChanceScreen(BaseScreen):
 
     def on_kv_post(self, base_widget: Any) -> None:
         self.ids.sheet.bind(on_square=lambda _w, sq: self.tap_square(sq))
+        self.ids.sheet.bind(origin=self._show_camera_column)
+        self.bind(width=self._show_camera_column)
+        # turned, the panel is laid out again: split beside the sheet, or whole under it
+        self.bind(portrait=lambda *_a: self.refresh() if self.manager is not None
+                  and self.manager.current == self.name else None)
         self.app.bind(revision=lambda *_a: self._on_revision())
 
     def _on_revision(self) -> None:
@@ -213,15 +223,24 @@ class SecondChanceScreen(BaseScreen):
                 row.add_widget(button)
             panel.add_widget(row)
             return
-        # beside the sheet the panel is short: under the cards, the buttons and the status the
-        # picture had a few pixels left, so it sits beside its buttons, stacked
-        row = BoxLayout(size_hint_y=None, spacing=4, height=CAMERA_TARGETS_LANDSCAPE * target + 4)
-        row.add_widget(camera)
-        column = BoxLayout(orientation="vertical", spacing=4, size_hint_x=0.8)
+        # beside the sheet: the picture and its buttons have the split panel's first column
+        column = self._camera_column
+        column.add_widget(camera)
         for button in buttons:
+            button.wrap = True
             column.add_widget(button)
-        row.add_widget(column)
-        panel.add_widget(row)
+        self._show_camera_column()
+
+    def _show_camera_column(self, *args: Any) -> None:
+        """The camera's column is as wide as a third of the window while it holds the camera
+        and the sheet is whole; zoomed in, the squares have its width."""
+        column = getattr(self, "_camera_column", None)
+        if column is None:
+            return
+        shown = bool(column.children) and not self.ids.sheet.origin
+        column.width = self.width * CAMERA_COLUMN_OF_WIDTH if shown else 0
+        column.opacity = 1 if shown else 0
+        column.disabled = not shown
 
     def _camera_on(self) -> bool:
         return self.app.camera is not None and not self.app.camera_failed
@@ -231,6 +250,7 @@ class SecondChanceScreen(BaseScreen):
             self.status = _("No camera picture yet: tap the squares instead")
             return
         self.status = _("Reading the sheet…")
+        self.read_running = True
         # the card was drawn just now: the picture read is one taken after this tap, and what
         # it shows is for the player on screen now
         player = self.viewer
@@ -238,6 +258,8 @@ class SecondChanceScreen(BaseScreen):
 
     def _read_sheet_frame(self, player: str, frame: Any) -> None:
         state = self.state()
+        if state is None or player != self.viewer or frame is None:
+            self.read_running = False
         if state is None or player != self.viewer:
             return  # another sheet is on screen: this one's read would be drawn on it
         if frame is None:
@@ -247,7 +269,7 @@ class SecondChanceScreen(BaseScreen):
         from ui.reading import read_sheet_frame
 
         cfg = self.app.cfg
-        self.app.run_in_background(
+        self.read_on_worker(
             lambda: read_sheet_frame(frame, accepted, cfg=cfg),
             lambda reading, error: (self._read_done(reading, error)
                                     if player == self.viewer else None),
@@ -316,17 +338,18 @@ class SecondChanceScreen(BaseScreen):
             self.status = _("No camera picture yet: tap the card instead")
             return
         self.status = _("Reading the card…")
+        self.read_running = True
         # the card was turned up just now: the picture read is one taken after this tap
         self.app.when_fresh_frame(self._read_card_frame)
 
     def _read_card_frame(self, frame: Any) -> None:
         if frame is None or self.state() is None:
+            self.read_running = False
             self.status = _("No camera picture yet: tap the card instead")
             return
         from ui.reading import read_card_frame
 
-        self.app.run_in_background(lambda: read_card_frame(frame), self._card_done,
-                                   name="read-card")
+        self.read_on_worker(lambda: read_card_frame(frame), self._card_done, name="read-card")
 
     def _card_done(self, reading: Any, error: BaseException | None) -> None:
         if error is not None:
@@ -407,8 +430,7 @@ class SecondChanceScreen(BaseScreen):
             self.app.table.show_sheet(self.viewer, self.player_tiles(self.viewer))
         self._tabs(names)
         self._show_sheet()
-        panel = self.ids.panel
-        panel.clear_widgets()
+        panel = self._split_panel()
         if state.over:
             self._panel_over(panel)
         elif not all(p.started for p in state.players):
@@ -417,6 +439,24 @@ class SecondChanceScreen(BaseScreen):
             self._panel_reveal(panel)
         else:
             self._panel_round(panel)
+
+    def _split_panel(self) -> Any:
+        """The panel emptied; landscape with the camera on, split in the camera's column and
+        the phase's (returned: where the phase's texts and buttons go)."""
+        panel = self.ids.panel
+        panel.clear_widgets()
+        self._camera_column = None
+        self.split = self._tight()
+        if not self.split:
+            return panel
+        row = BoxLayout(spacing=6)
+        self._camera_column = BoxLayout(orientation="vertical", spacing=4, size_hint_x=None,
+                                        width=0)
+        content = BoxLayout(orientation="vertical", spacing=4)
+        row.add_widget(self._camera_column)
+        row.add_widget(content)
+        panel.add_widget(row)
+        return content
 
     def _tabs(self, names: list[str]) -> None:
         tabs = self.ids.tabs
@@ -444,6 +484,7 @@ class SecondChanceScreen(BaseScreen):
         state = self.state()
         player = state.player(self.viewer)
         sheet = self.ids.sheet
+        sheet.zoom_out()  # each drawing, and each player's sheet, begins on the whole sheet
         sheet.filled = [list(c) for c in player.grid.filled_cells]
         sheet.bonus = list(player.grid.bonus) if player.grid.bonus else None
 
@@ -463,7 +504,8 @@ class SecondChanceScreen(BaseScreen):
         return not self.portrait and self._camera_on()
 
     def _status_label(self) -> Label:
-        label = self._label(self.status, color=(1, 0.7, 0.5, 1))
+        # in the split panel's narrow column an empty status takes no height from the cards
+        label = self._label(self.status, color=(1, 0.7, 0.5, 1), compact=self.split)
         self.bind(status=label.setter("text"))
         return label
 
@@ -562,10 +604,13 @@ class SecondChanceScreen(BaseScreen):
         row = BoxLayout(size_hint_y=None, height=min_target_px(), spacing=4)
         row.add_widget(self._button(_("Demo: turn up two"), self.reveal_random))
         row.add_widget(self._button(_("The deck ran out"), self.end_game))
+        for button in row.children:
+            button.wrap = self.split  # half the split panel's column: two lines, uncut
         panel.add_widget(row)
 
     def _shape_grid(self, panel: Any, shapes: list[Any], on_pick: Any) -> None:
-        grid = GridLayout(cols=6 if self.portrait else 5, spacing=4, size_hint_y=None,
+        grid = GridLayout(cols=6 if self.portrait else 4 if self.split else 5, spacing=4,
+                          size_hint_y=None,
                           row_default_height=min_target_px() * 1.2, row_force_default=True)
         grid.bind(minimum_height=grid.setter("height"))
         self.shape_buttons = []
@@ -613,7 +658,7 @@ class SecondChanceScreen(BaseScreen):
         panel.add_widget(self._label(_("{player}: draw one of the two cards").format(
             player=self.viewer), compact=self._tight()))
         self._camera_row(panel, _("Demo: draw one on paper"), self.demo_draw)
-        card_height = min_target_px() * (1.0 if self._tight() else 1.2)
+        card_height = min_target_px()
         for index, card in enumerate(state.revealed):
             row = BoxLayout(size_hint_y=None, height=card_height, spacing=4)
             row.add_widget(ShapeButton(card, size_hint_x=0.35))

@@ -1,4 +1,8 @@
-"""The live camera picture: the app's one camera texture, invisible while there is none."""
+"""The live camera picture: the app's one camera texture, invisible while there is none.
+
+A tap on it shows it on the whole window (what the reader marked, large enough to check); a
+tap there closes it.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,8 @@ from typing import Any
 
 from kivy.app import App
 from kivy.graphics import Color, Ellipse, Line
-from kivy.properties import ListProperty
+from kivy.properties import BooleanProperty, ListProperty, ObjectProperty
+from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.image import Image
 
 OVERLAY_RGBA = {
@@ -18,11 +23,15 @@ OVERLAY_RGBA = {
 }
 
 
-class CameraView(Image):
+class CameraView(ButtonBehavior, Image):
     """Shows ``app.camera_texture`` (updated on the main thread by the app's pump), with an
     optional ``overlay`` of what was read: (u, v, kind), u and v in 0..1 of the frame."""
 
     overlay = ListProperty([])
+    #: whether a tap shows the picture on the whole window (not the enlarged picture itself)
+    enlargeable = BooleanProperty(True)
+    #: the whole-window view while it is open
+    enlarged = ObjectProperty(None, allownone=True)
 
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("fit_mode", "contain")
@@ -34,6 +43,29 @@ class CameraView(Image):
             app.bind(camera_texture=self._follow)
             self._follow(app, app.camera_texture)
         self._visible(self, self.texture)
+
+    def on_release(self) -> None:
+        if self.enlargeable and self.texture is not None and self.enlarged is None:
+            self.enlarge()
+
+    def enlarge(self) -> None:
+        """The picture on the whole window, with what the reader marked; a tap closes it."""
+        from kivy.uix.modalview import ModalView
+
+        view = ModalView(size_hint=(1, 1), background_color=(0, 0, 0, 0.95))
+        big = CameraView(enlargeable=False, overlay=list(self.overlay))
+        follow = big.setter("overlay")
+        self.bind(overlay=follow)
+        big.bind(on_release=lambda *_a: view.dismiss())
+        view.add_widget(big)
+
+        def closed(*_a: Any) -> None:
+            self.unbind(overlay=follow)
+            self.enlarged = None
+
+        view.bind(on_dismiss=closed)
+        self.enlarged = view
+        view.open()
 
     def _follow(self, app: Any, texture: Any) -> None:
         self.texture = texture

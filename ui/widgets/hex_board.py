@@ -4,6 +4,11 @@ It draws what it is given and decides nothing: ``state`` (the engine's ``IndigoS
 ``proposal`` (a placement waiting for confirmation, drawn translucent), ``marks`` (cells the
 read is unsure about) and ``moves`` (the engine's predicted ``GemMove``s, animated along their
 edge points). A tap on a cell dispatches ``on_cell``.
+
+Where the whole board's hexagons would be under a touch target (43 px beside the panel at
+800x480, 7 mm), the board zooms: a tap on the whole board enlarges it around the tap until a
+hexagon is 9 mm across, a tap then picks a cell, a drag moves the view, and "Whole board" goes
+back.
 """
 
 from __future__ import annotations
@@ -12,9 +17,16 @@ import math
 from typing import Any
 
 from kivy.clock import Clock
-from kivy.graphics import Color, Ellipse, Line, Mesh, Rectangle
+from kivy.graphics import Color, Ellipse, Line, Mesh, Rectangle, ScissorPop, ScissorPush
 from kivy.properties import DictProperty, ListProperty, NumericProperty, ObjectProperty
 from kivy.uix.widget import Widget
+
+from ui.i18n import _
+from ui.touch import fit_width, min_target_px
+
+#: a zoomed hexagon is this much over the touch target, so a finger on its edge still hits it
+ZOOM_MARGIN = 1.05
+WHOLE_BOARD_FONT = "15sp"
 
 GEM_RGBA = {
     "amber": (1.0, 0.78, 0.1, 1),
@@ -32,14 +44,29 @@ class HexBoard(Widget):
     moves = ListProperty([])
     progress = NumericProperty(1.0)
     owners_rgba = ListProperty([])  # per gateway, list of rgba (chips)
+    #: the smallest hexagon (across its flats) a finger may be asked to tap, in pixels
+    min_across = NumericProperty(0)
+    #: how much the board is enlarged (1: the whole board), and the board point (at radius 1)
+    #: in the middle of the view
+    zoom = NumericProperty(1.0)
+    focus = ListProperty([0.0, 0.0])
 
     __events__ = ("on_cell",)
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        from ui.widgets.buttons import TouchButton
+
         self._anim: Any = None
+        self.min_across = min_target_px()
+        text = _("Whole board")
+        self.whole_button = TouchButton(
+            text=text, font_size=WHOLE_BOARD_FONT, size_hint=(None, None), opacity=0,
+            disabled=True, width=fit_width(text, WHOLE_BOARD_FONT, minimum=self.min_across * 2))
+        self.whole_button.bind(on_press=lambda *_a: self.zoom_out())
+        self.add_widget(self.whole_button)
         for prop in ("state", "texture", "proposal", "selected", "marks", "moves", "progress",
-                     "size", "pos", "owners_rgba"):
+                     "size", "pos", "owners_rgba", "zoom", "focus"):
             self.bind(**{prop: self._trigger})
         self._redraw = Clock.create_trigger(lambda dt: self.redraw(), 0)
 
@@ -47,14 +74,61 @@ class HexBoard(Widget):
         self._redraw()
 
     # --- geometry --------------------------------------------------------------------------
-    def radius(self) -> float:
+    def whole_radius(self) -> float:
+        """The hexagons' radius with the whole board shown."""
         from companion.indigo.geometry import board_extent
 
         half_w, half_h = board_extent(1.0)
         return max(1.0, min(self.width / (2 * half_w), self.height / (2 * half_h)) * 0.98)
 
+    def radius(self) -> float:
+        return self.whole_radius() * self.zoom
+
     def to_screen(self, point: tuple[float, float]) -> tuple[float, float]:
-        return (self.center_x + point[0], self.center_y - point[1])
+        r = self.radius()
+        return (self.center_x + point[0] - self.focus[0] * r,
+                self.center_y - (point[1] - self.focus[1] * r))
+
+    # --- zoom -----------------------------------------------------------------------------
+    def needs_zoom(self) -> bool:
+        """Whether the whole board's hexagons are narrower than a touch target here."""
+        return math.sqrt(3) * self.whole_radius() < self.min_across - 0.5
+
+    def zoom_to(self, cell: Any) -> None:
+        """Enlarge the board until a hexagon is a touch target, ``cell`` in the middle."""
+        from companion.indigo.geometry import cell_centre
+
+        self.zoom = max(1.0, self.min_across * ZOOM_MARGIN / (math.sqrt(3) * self.whole_radius()))
+        self._look_at(cell_centre(cell, 1.0))
+
+    def zoom_out(self) -> None:
+        self.zoom, self.focus = 1.0, [0.0, 0.0]
+
+    def _look_at(self, point: tuple[float, float]) -> None:
+        # the view never leaves the board: its middle stays where the board fills the widget
+        from companion.indigo.geometry import board_extent
+
+        half_w, half_h = board_extent(1.0)
+        r = self.radius()
+        room_x = max(0.0, half_w - self.width / (2 * r))
+        room_y = max(0.0, half_h - self.height / (2 * r))
+        self.focus = [max(-room_x, min(room_x, point[0])), max(-room_y, min(room_y, point[1]))]
+
+    def cell_point(self, cell: Any) -> tuple[float, float]:
+        """The middle of ``cell`` in the widget's coordinates, as drawn now."""
+        from companion.indigo.geometry import cell_centre
+
+        return self.to_screen(cell_centre(cell, self.radius()))
+
+    def shows(self, cell: Any) -> bool:
+        """Whether a finger can tap ``cell`` now (in view, a touch target wide, not under
+        the Whole board button)."""
+        if self.zoom == 1.0:
+            return not self.needs_zoom()
+        x, y = self.cell_point(cell)
+        half = self.radius() * 0.8
+        inside = (self.x + half <= x <= self.right - half and self.y + half <= y <= self.top - half)
+        return inside and not self.whole_button.collide_point(x, y)
 
     def cell_at(self, x: float, y: float) -> Any:
         from companion.indigo.geometry import CELLS, cell_centre
@@ -71,11 +145,42 @@ class HexBoard(Widget):
     def on_touch_down(self, touch: Any) -> bool:
         if not self.collide_point(*touch.pos) or self.disabled:
             return super().on_touch_down(touch)
+        if self.zoom > 1.0 and self.whole_button.collide_point(*touch.pos):
+            return super().on_touch_down(touch)
         cell = self.cell_at(*touch.pos)
+        if cell is not None and self.zoom == 1.0 and self.needs_zoom():
+            self.zoom_to(cell)
+            return True
+        if self.zoom > 1.0:
+            # zoomed: the cell is picked when the finger lifts, unless it dragged the view
+            touch.grab(self)
+            touch.ud["hex_board"] = (touch.pos, tuple(self.focus), cell)
+            return True
         if cell is not None:
             self.dispatch("on_cell", cell)
             return True
         return super().on_touch_down(touch)
+
+    def on_touch_move(self, touch: Any) -> bool:
+        if touch.grab_current is not self or "hex_board" not in touch.ud:
+            return super().on_touch_move(touch)
+        (x0, y0), focus, _cell = touch.ud["hex_board"]
+        r = self.radius()
+        if math.hypot(touch.x - x0, touch.y - y0) > r * 0.5:
+            touch.ud["hex_board_dragged"] = True
+        if touch.ud.get("hex_board_dragged"):
+            # the board follows the finger
+            self._look_at((focus[0] - (touch.x - x0) / r, focus[1] + (touch.y - y0) / r))
+        return True
+
+    def on_touch_up(self, touch: Any) -> bool:
+        if touch.grab_current is not self:
+            return super().on_touch_up(touch)
+        touch.ungrab(self)
+        cell = touch.ud.get("hex_board", (None, None, None))[2]
+        if cell is not None and not touch.ud.get("hex_board_dragged"):
+            self.dispatch("on_cell", cell)
+        return True
 
     def on_cell(self, cell: Any) -> None:
         pass
@@ -120,9 +225,19 @@ class HexBoard(Widget):
         r = self.radius()
         state = self.state
         tiles = dict(getattr(state, "tiles", {}) or {})
-        self.canvas.clear()
-        with self.canvas:
-            if self.texture is not None:
+        zoomed = self.zoom > 1.0
+        button = self.whole_button
+        button.opacity, button.disabled = (1, False) if zoomed else (0, True)
+        button.height = self.min_across
+        button.pos = (self.right - button.width, self.y)
+        # under the children (the Whole board button), and kept inside the widget when zoomed
+        self.canvas.before.clear()
+        with self.canvas.before:
+            if zoomed:
+                left, bottom = self.to_window(self.x, self.y)
+                ScissorPush(x=int(left), y=int(bottom), width=int(self.width),
+                            height=int(self.height))
+            if self.texture is not None and not zoomed:
                 Color(1, 1, 1, 0.55)
                 tw, th = self.texture.size
                 scale = min(self.width / tw, self.height / th)
@@ -183,6 +298,8 @@ class HexBoard(Widget):
                     Color(*GEM_RGBA.get(str(move.gem.value), (1, 1, 1, 1)))
                     Ellipse(pos=(x - gem_r * 1.2, y - gem_r * 1.2),
                             size=(2.4 * gem_r, 2.4 * gem_r))
+            if zoomed:
+                ScissorPop()
 
     def _draw_paths(self, cell: Any, paths: Any, r: float, rgba: Any) -> None:
         from companion.indigo.geometry import cell_centre, edge_midpoint

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.app import App
+from kivy.clock import Clock
 from kivy.graphics import Color, Rectangle
 from kivy.properties import ListProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
@@ -18,6 +19,12 @@ from kivy.uix.widget import Widget
 from ui.i18n import _
 from ui.touch import fit_width, min_target_px
 from ui.widgets.buttons import TouchButton
+
+#: the buzzer's word is body text (app.kv's Label), read at arm's length
+BUZZER_FONT = "17sp"
+#: a sound lasts under a second (a tick, a beep); its word stays this long after it began, long
+#: enough to be read by a player who looked up at the sound
+BUZZER_SHOWN_S = 3.0
 
 
 class LightBar(Widget):
@@ -60,7 +67,9 @@ class VirtualPanel(BoxLayout):
         self.bar = LightBar(size_hint_x=1)
         self.add_widget(self.bar)
         self.buzzer_label = Label(text="", size_hint_x=None, width=min_target_px() * 1.6,
-                                  font_size="13sp")
+                                  font_size=BUZZER_FONT)
+        self._sound_began = -BUZZER_SHOWN_S
+        self._quiet_later: Any = None
         self.add_widget(self.buzzer_label)
         self.buttons: dict[str, TouchButton] = {}
         labels = {"confirm": _("OK"), "undo": _("Undo")}
@@ -81,7 +90,23 @@ class VirtualPanel(BoxLayout):
 
     def _buzzer(self, app: Any, what: str) -> None:
         self.buzzer = what
+        if self._quiet_later is not None:
+            self._quiet_later.cancel()
+            self._quiet_later = None
+        if what:
+            self._sound_began = Clock.get_boottime()
+            self._show_sound(what)
+            return
+        left = self._sound_began + BUZZER_SHOWN_S - Clock.get_boottime()
+        if left > 0 and self.buzzer_label.text != _("quiet"):
+            self._quiet_later = Clock.schedule_once(lambda _dt: self._show_sound(""), left)
+        else:
+            self._show_sound("")
+
+    def _show_sound(self, what: str) -> None:
         sounds = {"start": _("start"), "tick": _("tick"), "warning": _("warning"),
                   "alarm": _("alarm")}
-        self.buzzer_label.text = sounds.get(what, what) if what else _("quiet")
-        self.buzzer_label.color = (1, 0.4, 0.3, 1) if what else (0.6, 0.6, 0.6, 1)
+        label = self.buzzer_label
+        label.text = sounds.get(what, what) if what else _("quiet")
+        label.color = (1, 0.4, 0.3, 1) if what else (0.6, 0.6, 0.6, 1)
+        label.width = fit_width(label.text, BUZZER_FONT, minimum=min_target_px() * 1.6)
