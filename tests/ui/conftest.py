@@ -64,15 +64,20 @@ class Driver:
         for _ in range(frames):
             EventLoop.idle()
 
-    def wait_for(self, predicate: Any, *, frames: int = 300) -> bool:
-        """Pump until ``predicate()`` holds (at most ``frames`` frames)."""
+    def wait_for(self, predicate: Any, *, frames: int = 300, seconds: float = 0.0) -> bool:
+        """Pump until ``predicate()`` holds: at most ``frames`` frames, or, when ``seconds``
+        is given, for at least that long (the demo camera renders on a low-priority thread,
+        which a loaded machine starves for seconds)."""
         import time
 
-        for _ in range(frames):
+        deadline = time.monotonic() + seconds
+        count = 0
+        while count < frames or time.monotonic() < deadline:
             if predicate():
                 return True
             self.pump(1)
             time.sleep(0.005)
+            count += 1
         return bool(predicate())
 
     def tap(self, widget: Any) -> None:
