@@ -58,3 +58,41 @@ def test_the_real_table_renders_a_seeded_frame_with_its_truth() -> None:
     assert sorted(g["gem"] for g in one.truth["gems"] if "centre" in g["at"]) == [
         "emerald"] * 5 + ["sapphire"]
     assert {"tilt", "fill", "kelvin", "jpeg"} <= set(one.log)
+
+
+def _route_cells(filled: set) -> dict:  # type: ignore[type-arg]
+    from companion.indigo import ROUTE_CELLS
+
+    return {c: CellRead(c, Tile(1, 0) if c in filled else None, 1.0, ()) for c in ROUTE_CELLS}
+
+
+def test_a_corner_amber_the_camera_missed_is_asked_where_the_rules_put_it() -> None:
+    from companion.indigo import CORNERS, Gem
+    from vision.indigo.corner_rules import settle_corners
+
+    corner = CORNERS[0]
+    # the arrow's cell empty: the amber still lies there, so it is added and asked
+    spots = settle_corners([], _route_cells(set()))
+    ambers = [s for s in spots if s.point == corner.amber_point]
+    assert [s.gem for s in ambers] == [Gem.AMBER]
+    assert ambers[0].confidence < DEFAULT_SETTINGS.min_confidence
+    gems, questions = name_gems(spots, _route_cells(set()), DEFAULT_SETTINGS)
+    cell = corner.cell
+    assert any(q.startswith(f"corner ({cell[0]},{cell[1]})") for q in questions)
+    # a tile on the arrow's cell moved it: nothing is added there
+    spots = settle_corners([], _route_cells({corner.arrow_neighbour}))
+    assert not [s for s in spots if s.point == corner.amber_point]
+
+
+def test_a_sure_corner_amber_stays_sure_and_another_colour_there_is_asked() -> None:
+    from companion.indigo import CORNERS, Gem
+    from vision.indigo.corner_rules import settle_corners
+    from vision.indigo.pieces import GemSpot
+
+    cells = _route_cells(set())
+    seen = [GemSpot(Gem.AMBER, c.amber_point, 1.0) for c in CORNERS]
+    assert settle_corners(seen, cells) == seen
+    wrong = [GemSpot(Gem.SAPPHIRE, CORNERS[2].amber_point, 1.0)]
+    settled = [s for s in settle_corners(wrong, cells) if s.point == CORNERS[2].amber_point]
+    assert [s.gem for s in settled] == [Gem.AMBER]
+    assert settled[0].confidence < DEFAULT_SETTINGS.min_confidence
