@@ -395,6 +395,12 @@ GLARE_MIN_LEFT = 0.55
 REFINE_SHIFT = 2
 
 
+#: an empty cell is flat print: a cell read empty whose grey spread (gems and glare left out)
+#: is more than this share of the pack's tile spread shows a tile's contrast (a tile blurred
+#: or shifted past matching its pattern, a fingertip), so it is asked, never read empty surely
+EMPTY_MAX_SPREAD = 0.5
+
+
 #: round a clipped patch the reflection still washes the print out: the mask reaches this
 #: far beyond the clipped pixels, in cell radii
 GLARE_WASH = 0.25
@@ -433,6 +439,14 @@ def _gem_weights(gem_spots_found: list[GemSpot], model: PackModel,
             w[(xx - gx) ** 2 + (yy - gy) ** 2 <= (gem_size * GEM_MASK * cell_px) ** 2] = 0
         weights.append(w[model.mask])
     return np.array(weights, np.float32)
+
+
+def _spreads(p: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """(cells,) weighted standard deviation of each raw patch's grey levels."""
+    wsum = np.maximum(w.sum(axis=1, keepdims=True), 1.0)
+    mean = (p * w).sum(axis=1, keepdims=True) / wsum
+    spread: np.ndarray = np.sqrt(((p - mean) ** 2 * w).sum(axis=1) / wsum[:, 0])
+    return spread
 
 
 def _distances(p: np.ndarray, w: np.ndarray, model: PackModel) -> np.ndarray:
@@ -489,7 +503,8 @@ def read_tiles(
     if glare is not None and glare.any():
         w = w * (1.0 - _patches(glare.astype(np.float32), model, cells))
     left = w.sum(axis=1) / np.maximum(full, 1.0)
-    dist = _distances(_patches(gray, model, cells), w, model)
+    patches = _patches(gray, model, cells)
+    dist = _distances(patches, w, model)
     conf = _confidences(dist, settings)
     doubtful = np.flatnonzero(conf < settings.min_confidence)
     if len(doubtful):
@@ -498,8 +513,11 @@ def read_tiles(
         conf = _confidences(dist, settings)
     out: dict[Cell, CellRead] = {}
     order = np.argsort(dist, axis=1)
+    empty = model.classes.index(None)
+    busy = _spreads(patches, w) > EMPTY_MAX_SPREAD * model.tile_spread
     for i, cell in enumerate(cells):
-        c = float(conf[i]) if left[i] >= GLARE_MIN_LEFT else min(float(conf[i]), DOUBTFUL)
+        sure = left[i] >= GLARE_MIN_LEFT and not (order[i, 0] == empty and busy[i])
+        c = float(conf[i]) if sure else min(float(conf[i]), DOUBTFUL)
         alts = tuple((model.classes[j], round(float(dist[i, j]), 4)) for j in order[i, 1:4])
         out[cell] = CellRead(cell, model.classes[order[i, 0]], c, alts)
     return out

@@ -96,3 +96,27 @@ def test_a_sure_corner_amber_stays_sure_and_another_colour_there_is_asked() -> N
     settled = [s for s in settle_corners(wrong, cells) if s.point == CORNERS[2].amber_point]
     assert [s.gem for s in settled] == [Gem.AMBER]
     assert settled[0].confidence < DEFAULT_SETTINGS.min_confidence
+
+
+def test_a_cell_with_a_tiles_contrast_is_never_read_empty_surely() -> None:
+    from vision.indigo.model import canonical_size, pack_model, to_canonical
+    from vision.indigo.pack import load_indigo_pack
+    from vision.indigo.pieces import read_tiles
+
+    pack = load_indigo_pack()
+    cell_px = DEFAULT_SETTINGS.cell_px
+    model = pack_model(pack, cell_px)
+    size = canonical_size(cell_px)
+    gray = np.full((size, size), 60.0, np.float32)  # flat print: every cell empty
+    from vision.indigo.board import cell_xy
+
+    cell = (2, -2)
+    x, y = (int(round(v)) for v in to_canonical(cell_xy(cell), cell_px))
+    r = cell_px
+    # stripes no pattern of the pack shows (a tile smeared past matching by motion blur)
+    stripes = np.where((np.arange(2 * r + 1) // 3) % 2 == 0, 200.0, 40.0).astype(np.float32)
+    gray[y - r : y + r + 1, x - r : x + r + 1] = stripes[None, :]
+    read = read_tiles(gray, [], model, DEFAULT_SETTINGS, pack.gem_size)
+    assert read[cell].tile is not None or read[cell].confidence < DEFAULT_SETTINGS.min_confidence
+    flat = read[(0, -1)]
+    assert flat.tile is None and flat.confidence >= DEFAULT_SETTINGS.min_confidence
