@@ -26,6 +26,7 @@ from vision.indigo.model import (
     canonical_size,
     circle_mask,
     colour_distance,
+    gem_label_map,
     to_canonical,
 )
 from vision.indigo.pack import IndigoPack
@@ -147,6 +148,28 @@ def ring_likeness(lab: np.ndarray, xy: tuple[float, float], gem_r: float) -> flo
     return float((colour_distance(around, np.median(middle, axis=0)) < RING_SAME).mean())
 
 
+#: a gem is a compact disc: in the ring round a spot (GEM_RING, in gem radii: beyond a gem
+#: lying a little off its spot, short of the next spot's gem) few pixels take the spot's own
+#: gem colour. At least GEM_RING_DOUBT of them: the colour runs on past the spot (tile art
+#: of a gem's hue, a printed mark), so the gem is asked, never read surely; at least
+#: GEM_RING_NONE of them on a gem already doubtful, and it is the board's print, no gem
+GEM_RING = (1.7, 2.3)
+GEM_RING_DOUBT = 0.25
+GEM_RING_NONE = 0.4
+
+
+def ring_gem_share(lab: np.ndarray, model: PackModel, xy: tuple[float, float], gem_r: float,
+                   code: int) -> float:
+    """The share of the ring round a spot whose pixels read as gem colour ``code``."""
+    xi, yi = int(round(xy[0])), int(round(xy[1]))
+    r, ring = _ring_offsets(round(GEM_RING[0] * gem_r, 2), round(GEM_RING[1] * gem_r, 2))
+    block = lab[yi - r : yi + r + 1, xi - r : xi + r + 1]
+    around = block[ring[: block.shape[0], : block.shape[1]]]
+    if around.size == 0:
+        return 0.0
+    return float((gem_label_map(around.reshape(-1, 1, 3), model) == code).mean())
+
+
 def read_gems(
     labels: np.ndarray,
     pack: IndigoPack,
@@ -176,6 +199,11 @@ def read_gems(
             if like >= RING_SAME_NONE:
                 continue
             if like >= RING_SAME_DOUBT:
+                conf = min(conf, DOUBTFUL)
+            spread = ring_gem_share(lab, model, at, gem_r, best + 1)
+            if spread >= GEM_RING_NONE and conf < settings.min_confidence:
+                continue
+            if spread >= GEM_RING_DOUBT:
                 conf = min(conf, DOUBTFUL)
         found.append(GemSpot(Gem(GEM_NAMES[best]), point, conf))
     found.extend(_read_centre(labels, pack, model, share=_gem_share(labels, found, pack, model)))

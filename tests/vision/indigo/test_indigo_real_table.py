@@ -120,3 +120,20 @@ def test_a_cell_with_a_tiles_contrast_is_never_read_empty_surely() -> None:
     assert read[cell].tile is not None or read[cell].confidence < DEFAULT_SETTINGS.min_confidence
     flat = read[(0, -1)]
     assert flat.tile is None and flat.confidence >= DEFAULT_SETTINGS.min_confidence
+
+
+def test_a_gem_colour_running_on_past_the_spot_is_no_sure_gem() -> None:
+    from vision.indigo.model import pack_model
+    from vision.indigo.pack import load_indigo_pack
+    from vision.indigo.pieces import GEM_RING_DOUBT, ring_gem_share
+
+    pack = load_indigo_pack()
+    model = pack_model(pack, DEFAULT_SETTINGS.cell_px)
+    sapphire = tuple(int(v) for v in pack.gems["sapphire"])
+    code = 3  # 1 + GEM_NAMES.index("sapphire")
+    lone = np.full((60, 60, 3), (225, 235, 240), np.uint8)  # a pale tile
+    cv2.circle(lone, (30, 30), 5, sapphire, -1)
+    assert ring_gem_share(colour_features(lone), model, (30.0, 30.0), 5.0, code) < GEM_RING_DOUBT
+    stripe = np.full((60, 60, 3), (225, 235, 240), np.uint8)
+    stripe[24:37, :] = sapphire  # a path printed in a gem's hue, running through the spot
+    assert ring_gem_share(colour_features(stripe), model, (30.0, 30.0), 5.0, code) >= GEM_RING_DOUBT
