@@ -136,6 +136,9 @@ class PackModel:
     #: centre tile is no reference: its gems cover much of it)
     treasure_bgr: np.ndarray = field(repr=False, default_factory=lambda: np.zeros((0, 3)))
     centre_image: np.ndarray = field(repr=False, default_factory=lambda: np.zeros((1, 1, 3)))
+    #: the median grey spread of the pack's tile images (blurred as a frame is compared): how
+    #: much contrast a laid tile shows, against an empty cell's flat print
+    tile_spread: float = 0.0
     #: derived arrays (centre art labels, gem pixels), kept with the model they belong to: a
     #: cache keyed by ``id(model)`` handed a new model, whose id a dead one had, the dead
     #: model's centre art (a gem masked out in a full test run)
@@ -251,6 +254,7 @@ def pack_model(pack: IndigoPack, cell_px: int) -> PackModel:
         chip_names=names,
         rim_bgr=np.array(pack.rim, np.float32),
         treasure_bgr=_treasure_colours(pack),
+        tile_spread=tile_std,
         centre_image=pack.centre,
     )
     if len(_MODELS) >= _MAX_MODELS:

@@ -26,6 +26,7 @@ from vision.indigo.model import (
     canonical_size,
     circle_mask,
     colour_distance,
+    gem_label_map,
     to_canonical,
 )
 from vision.indigo.pack import IndigoPack
@@ -147,6 +148,28 @@ def ring_likeness(lab: np.ndarray, xy: tuple[float, float], gem_r: float) -> flo
     return float((colour_distance(around, np.median(middle, axis=0)) < RING_SAME).mean())
 
 
+#: a gem is a compact disc: in the ring round a spot (GEM_RING, in gem radii: beyond a gem
+#: lying a little off its spot, short of the next spot's gem) few pixels take the spot's own
+#: gem colour. At least GEM_RING_DOUBT of them: the colour runs on past the spot (tile art
+#: of a gem's hue, a printed mark), so the gem is asked, never read surely; at least
+#: GEM_RING_NONE of them on a gem already doubtful, and it is the board's print, no gem
+GEM_RING = (1.7, 2.3)
+GEM_RING_DOUBT = 0.25
+GEM_RING_NONE = 0.4
+
+
+def ring_gem_share(lab: np.ndarray, model: PackModel, xy: tuple[float, float], gem_r: float,
+                   code: int) -> float:
+    """The share of the ring round a spot whose pixels read as gem colour ``code``."""
+    xi, yi = int(round(xy[0])), int(round(xy[1]))
+    r, ring = _ring_offsets(round(GEM_RING[0] * gem_r, 2), round(GEM_RING[1] * gem_r, 2))
+    block = lab[yi - r : yi + r + 1, xi - r : xi + r + 1]
+    around = block[ring[: block.shape[0], : block.shape[1]]]
+    if around.size == 0:
+        return 0.0
+    return float((gem_label_map(around.reshape(-1, 1, 3), model) == code).mean())
+
+
 def read_gems(
     labels: np.ndarray,
     pack: IndigoPack,
@@ -176,6 +199,11 @@ def read_gems(
             if like >= RING_SAME_NONE:
                 continue
             if like >= RING_SAME_DOUBT:
+                conf = min(conf, DOUBTFUL)
+            spread = ring_gem_share(lab, model, at, gem_r, best + 1)
+            if spread >= GEM_RING_NONE and conf < settings.min_confidence:
+                continue
+            if spread >= GEM_RING_DOUBT:
                 conf = min(conf, DOUBTFUL)
         found.append(GemSpot(Gem(GEM_NAMES[best]), point, conf))
     found.extend(_read_centre(labels, pack, model, share=_gem_share(labels, found, pack, model)))
@@ -395,6 +423,12 @@ GLARE_MIN_LEFT = 0.55
 REFINE_SHIFT = 2
 
 
+#: an empty cell is flat print: a cell read empty whose grey spread (gems and glare left out)
+#: is more than this share of the pack's tile spread shows a tile's contrast (a tile blurred
+#: or shifted past matching its pattern, a fingertip), so it is asked, never read empty surely
+EMPTY_MAX_SPREAD = 0.5
+
+
 #: round a clipped patch the reflection still washes the print out: the mask reaches this
 #: far beyond the clipped pixels, in cell radii
 GLARE_WASH = 0.25
@@ -433,6 +467,14 @@ def _gem_weights(gem_spots_found: list[GemSpot], model: PackModel,
             w[(xx - gx) ** 2 + (yy - gy) ** 2 <= (gem_size * GEM_MASK * cell_px) ** 2] = 0
         weights.append(w[model.mask])
     return np.array(weights, np.float32)
+
+
+def _spreads(p: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """(cells,) weighted standard deviation of each raw patch's grey levels."""
+    wsum = np.maximum(w.sum(axis=1, keepdims=True), 1.0)
+    mean = (p * w).sum(axis=1, keepdims=True) / wsum
+    spread: np.ndarray = np.sqrt(((p - mean) ** 2 * w).sum(axis=1) / wsum[:, 0])
+    return spread
 
 
 def _distances(p: np.ndarray, w: np.ndarray, model: PackModel) -> np.ndarray:
@@ -489,7 +531,8 @@ def read_tiles(
     if glare is not None and glare.any():
         w = w * (1.0 - _patches(glare.astype(np.float32), model, cells))
     left = w.sum(axis=1) / np.maximum(full, 1.0)
-    dist = _distances(_patches(gray, model, cells), w, model)
+    patches = _patches(gray, model, cells)
+    dist = _distances(patches, w, model)
     conf = _confidences(dist, settings)
     doubtful = np.flatnonzero(conf < settings.min_confidence)
     if len(doubtful):
@@ -498,8 +541,11 @@ def read_tiles(
         conf = _confidences(dist, settings)
     out: dict[Cell, CellRead] = {}
     order = np.argsort(dist, axis=1)
+    empty = model.classes.index(None)
+    busy = _spreads(patches, w) > EMPTY_MAX_SPREAD * model.tile_spread
     for i, cell in enumerate(cells):
-        c = float(conf[i]) if left[i] >= GLARE_MIN_LEFT else min(float(conf[i]), DOUBTFUL)
+        sure = left[i] >= GLARE_MIN_LEFT and not (order[i, 0] == empty and busy[i])
+        c = float(conf[i]) if sure else min(float(conf[i]), DOUBTFUL)
         alts = tuple((model.classes[j], round(float(dist[i, j]), 4)) for j in order[i, 1:4])
         out[cell] = CellRead(cell, model.classes[order[i, 0]], c, alts)
     return out

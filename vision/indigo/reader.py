@@ -35,6 +35,7 @@ from companion.indigo import CORNER_BY_CELL, Tile
 from companion.indigo.geometry import Cell, neighbour, opposite
 from vision.errors import FrameRefusedError, UnreadableImageError
 from vision.indigo.centre_rules import centre_least, settle_centre
+from vision.indigo.corner_rules import settle_corners
 from vision.indigo.model import (
     GEM_NAMES,
     TEMPLATE_BLUR,
@@ -321,7 +322,8 @@ def read_indigo(
     labels = gem_label_map(lab, model, where=gem_pixels(model, pack.gem_size))
     found = read_gems(labels, pack, model, st, lab)
     cells = read_tiles(gray, found, model, st, pack.gem_size, glare=glare_mask(canon, st.cell_px))
-    spots = scaled_confidences(settle_centre(found, cells, st.min_confidence), factor)
+    settled = settle_corners(settle_centre(found, cells, st.min_confidence), cells)
+    spots = scaled_confidences(settled, factor)
     cells = dict(zip(cells, scaled_confidences(list(cells.values()), factor), strict=True))
     chips = scaled_confidences(read_chips(lab, pack, model), factor)
     spots, chips, unlike_pack = fit_to_pack(spots, chips, chips_unlike_pack(lab, pack, model))

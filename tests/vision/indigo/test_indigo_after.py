@@ -101,3 +101,19 @@ def test_doubtful_centre_gems_are_one_place_to_check(demo: IndigoPack, turn: tup
     assert verdict.placement == placement and not verdict.consistent
     (question,) = verdict.questions
     assert question.count("the centre") == 1, question
+
+
+def test_a_corner_amber_the_rules_put_there_reaches_the_players_as_a_question(
+    demo: IndigoPack, turn: tuple
+) -> None:
+    from vision.indigo.corner_rules import AMBER_BY_RULES
+
+    before, placement, after = turn
+    read = _read(demo, after)
+    i = next(i for i, g in enumerate(read.gems) if g.point is not None and "corner" in g.at)
+    # the camera missed it and the rules added it back, doubted (vision.indigo.corner_rules)
+    read.gems[i] = replace(read.gems[i], confidence=AMBER_BY_RULES)
+    verdict = check_after(before, read)
+    assert verdict.placement == placement and not verdict.consistent
+    corner = read.gems[i].at["corner"]
+    assert any(f"corner ({corner[0]},{corner[1]})" in q for q in verdict.questions)

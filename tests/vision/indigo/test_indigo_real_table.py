@@ -58,3 +58,82 @@ def test_the_real_table_renders_a_seeded_frame_with_its_truth() -> None:
     assert sorted(g["gem"] for g in one.truth["gems"] if "centre" in g["at"]) == [
         "emerald"] * 5 + ["sapphire"]
     assert {"tilt", "fill", "kelvin", "jpeg"} <= set(one.log)
+
+
+def _route_cells(filled: set) -> dict:  # type: ignore[type-arg]
+    from companion.indigo import ROUTE_CELLS
+
+    return {c: CellRead(c, Tile(1, 0) if c in filled else None, 1.0, ()) for c in ROUTE_CELLS}
+
+
+def test_a_corner_amber_the_camera_missed_is_asked_where_the_rules_put_it() -> None:
+    from companion.indigo import CORNERS, Gem
+    from vision.indigo.corner_rules import settle_corners
+
+    corner = CORNERS[0]
+    # the arrow's cell empty: the amber still lies there, so it is added and asked
+    spots = settle_corners([], _route_cells(set()))
+    ambers = [s for s in spots if s.point == corner.amber_point]
+    assert [s.gem for s in ambers] == [Gem.AMBER]
+    assert ambers[0].confidence < DEFAULT_SETTINGS.min_confidence
+    gems, questions = name_gems(spots, _route_cells(set()), DEFAULT_SETTINGS)
+    cell = corner.cell
+    assert any(q.startswith(f"corner ({cell[0]},{cell[1]})") for q in questions)
+    # a tile on the arrow's cell moved it: nothing is added there
+    spots = settle_corners([], _route_cells({corner.arrow_neighbour}))
+    assert not [s for s in spots if s.point == corner.amber_point]
+
+
+def test_a_sure_corner_amber_stays_sure_and_another_colour_there_is_asked() -> None:
+    from companion.indigo import CORNERS, Gem
+    from vision.indigo.corner_rules import settle_corners
+    from vision.indigo.pieces import GemSpot
+
+    cells = _route_cells(set())
+    seen = [GemSpot(Gem.AMBER, c.amber_point, 1.0) for c in CORNERS]
+    assert settle_corners(seen, cells) == seen
+    wrong = [GemSpot(Gem.SAPPHIRE, CORNERS[2].amber_point, 1.0)]
+    settled = [s for s in settle_corners(wrong, cells) if s.point == CORNERS[2].amber_point]
+    assert [s.gem for s in settled] == [Gem.AMBER]
+    assert settled[0].confidence < DEFAULT_SETTINGS.min_confidence
+
+
+def test_a_cell_with_a_tiles_contrast_is_never_read_empty_surely() -> None:
+    from vision.indigo.model import canonical_size, pack_model, to_canonical
+    from vision.indigo.pack import load_indigo_pack
+    from vision.indigo.pieces import read_tiles
+
+    pack = load_indigo_pack()
+    cell_px = DEFAULT_SETTINGS.cell_px
+    model = pack_model(pack, cell_px)
+    size = canonical_size(cell_px)
+    gray = np.full((size, size), 60.0, np.float32)  # flat print: every cell empty
+    from vision.indigo.board import cell_xy
+
+    cell = (2, -2)
+    x, y = (int(round(v)) for v in to_canonical(cell_xy(cell), cell_px))
+    r = cell_px
+    # stripes no pattern of the pack shows (a tile smeared past matching by motion blur)
+    stripes = np.where((np.arange(2 * r + 1) // 3) % 2 == 0, 200.0, 40.0).astype(np.float32)
+    gray[y - r : y + r + 1, x - r : x + r + 1] = stripes[None, :]
+    read = read_tiles(gray, [], model, DEFAULT_SETTINGS, pack.gem_size)
+    assert read[cell].tile is not None or read[cell].confidence < DEFAULT_SETTINGS.min_confidence
+    flat = read[(0, -1)]
+    assert flat.tile is None and flat.confidence >= DEFAULT_SETTINGS.min_confidence
+
+
+def test_a_gem_colour_running_on_past_the_spot_is_no_sure_gem() -> None:
+    from vision.indigo.model import pack_model
+    from vision.indigo.pack import load_indigo_pack
+    from vision.indigo.pieces import GEM_RING_DOUBT, ring_gem_share
+
+    pack = load_indigo_pack()
+    model = pack_model(pack, DEFAULT_SETTINGS.cell_px)
+    sapphire = tuple(int(v) for v in pack.gems["sapphire"])
+    code = 3  # 1 + GEM_NAMES.index("sapphire")
+    lone = np.full((60, 60, 3), (225, 235, 240), np.uint8)  # a pale tile
+    cv2.circle(lone, (30, 30), 5, sapphire, -1)
+    assert ring_gem_share(colour_features(lone), model, (30.0, 30.0), 5.0, code) < GEM_RING_DOUBT
+    stripe = np.full((60, 60, 3), (225, 235, 240), np.uint8)
+    stripe[24:37, :] = sapphire  # a path printed in a gem's hue, running through the spot
+    assert ring_gem_share(colour_features(stripe), model, (30.0, 30.0), 5.0, code) >= GEM_RING_DOUBT

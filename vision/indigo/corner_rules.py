@@ -1,0 +1,42 @@
+"""What the rules say about the corners' ambers, checked against what the camera saw.
+
+Each corner treasure tile starts with an amber on its arrow edge, and the amber leaves only
+when a route tile is laid on the cell the arrow faces; no other gem can come to rest there
+(the corner's U-turn joins its two other sides). So while that cell is read empty, the
+amber lies on the arrow point: a corner read without it, or with another colour there, is
+against the rules and asked, with the amber the rules put there (a small gem on the board's
+far edge, under a hand's shadow or blurred by motion, is easily lost).
+"""
+
+from __future__ import annotations
+
+from companion.indigo import CORNERS, Gem
+from companion.indigo.geometry import Cell, EdgePoint, neighbour, opposite
+from vision.indigo.pieces import GemSpot
+from vision.indigo.read_types import CellRead
+
+#: the confidence of a corner amber the camera missed or saw in another colour, where the
+#: rules say it lies (below min_confidence: asked)
+AMBER_BY_RULES = 0.45
+
+
+def same_spot(a: EdgePoint, b: EdgePoint) -> bool:
+    """Whether two edge points name the same physical spot (from either cell)."""
+    return a == b or a == (neighbour(*b), opposite(b[1]))
+
+
+def settle_corners(spots: list[GemSpot], cells: dict[Cell, CellRead]) -> list[GemSpot]:
+    """The gem spots with each corner's amber held against the rules: where the arrow's cell
+    is read empty, the amber point holds an amber (asked when the camera did not see one)."""
+    out = list(spots)
+    for corner in CORNERS:
+        facing = cells.get(corner.arrow_neighbour)
+        if facing is None or facing.tile is not None:
+            continue
+        seen = [i for i, s in enumerate(out)
+                if s.point is not None and same_spot(s.point, corner.amber_point)]
+        if not seen:
+            out.append(GemSpot(Gem.AMBER, corner.amber_point, AMBER_BY_RULES))
+        elif out[seen[0]].gem is not Gem.AMBER:
+            out[seen[0]] = GemSpot(Gem.AMBER, out[seen[0]].point, AMBER_BY_RULES)
+    return out
