@@ -25,6 +25,7 @@ from ui.i18n import _, ngettext
 from ui.screens.base import BaseScreen, readable_on
 from ui.screens.counted import points_text, winners_text
 from ui.touch import min_target_px
+from ui.weak_binding import follow_property
 from ui.widgets.buttons import TouchButton, TouchToggle
 
 CATEGORIES = ("weight", "conduit", "fragment", "angular")
@@ -315,7 +316,7 @@ class EnigmaScreen(BaseScreen):
 
     def _panel_solve(self, panel: Any) -> None:
         big = Label(text=self.countdown, font_size="96sp", bold=True)
-        self.bind(countdown=big.setter("text"))
+        follow_property(self, "countdown", big)
         panel.add_widget(big)
         row = BoxLayout(size_hint_y=None, height=min_target_px(), spacing=4)
         self.start_button = TouchButton(text=_("Start"))
@@ -518,7 +519,7 @@ class EnigmaScreen(BaseScreen):
 
     def _status_label(self) -> Label:
         label = self._label(self.status, color=(1, 0.7, 0.5, 1))
-        self.bind(status=label.setter("text"))
+        follow_property(self, "status", label)
         return label
 
     def read_tile(self) -> None:
