@@ -226,6 +226,10 @@ class CompanionApp(App):
         if self._start_camera:
             self.start_camera()
         self._clock_events.append(Clock.schedule_interval(self._pump, 1.0 / PUMP_HZ))
+        from ui.memory import TRIM_INTERVAL_S, give_back_free_heap
+
+        self._clock_events.append(Clock.schedule_interval(lambda _dt: give_back_free_heap(),
+                                                          TRIM_INTERVAL_S))
         if self._main_loop_handler is None:
             self._main_loop_handler = KeepRunningHandler(self._recover_on_main_loop).install()
         interval = self.notifier.watchdog_interval
