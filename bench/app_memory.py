@@ -134,10 +134,14 @@ def child(minutes: float, trace: bool) -> int:
             marks["start"] = rss_mb()
             steps["evening"] = evening(app)
         done = next(steps["evening"])
+        if done:
+            marks["games"] = marks.get("games", 0) + 1
         if done and "first game" not in marks:
             marks["first game"] = rss_mb()
             if trace:
                 snapshots.append(tracemalloc.take_snapshot())
+        if done and marks["games"] == len(GAMES):
+            marks["each game once"] = rss_mb()
         if time.monotonic() - started > minutes * 60:
             marks["end"] = rss_mb()
             if trace:
@@ -156,7 +160,9 @@ def child(minutes: float, trace: bool) -> int:
         return 1
     print(f"RSS start {marks['start']:.0f} MB, after first game "
           f"{marks.get('first game', float('nan')):.0f} MB, end {marks['end']:.0f} MB "
-          f"(highest sampled {marks.get('high', marks['end']):.0f} MB; aim <= 300 MB)")
+          f"(highest sampled {marks.get('high', marks['end']):.0f} MB; aim <= 300 MB; after "
+          f"each game once {marks.get('each game once', float('nan')):.0f} MB; "
+          f"{marks.get('games', 0):.0f} games)")
     if len(snapshots) == 2:
         trace_growth(snapshots)
     return 0

@@ -91,8 +91,9 @@ def register_widgets() -> None:
     from kivy.factory import Factory
 
     from ui.widgets.buttons import LongPressButton, TouchButton, TouchToggle
+    from ui.widgets.lazy_screens import LazyScreenManager
 
-    for cls in (TouchButton, TouchToggle, LongPressButton):
+    for cls in (TouchButton, TouchToggle, LongPressButton, LazyScreenManager):
         if cls.__name__ not in Factory.classes:
             Factory.register(cls.__name__, cls=cls)
 
@@ -175,9 +176,7 @@ class CompanionApp(App):
     def build(self) -> Any:
         set_language(self.cfg.app.language)
         register_widgets()
-        for kv in [UI_DIR / "app.kv", *sorted((UI_DIR / "screens").glob("*.kv"))]:
-            Builder.unload_file(str(kv))
-            Builder.load_file(str(kv))
+        self._load_app_kv()  # each screen's own rules are loaded when it is made
         from ui.widgets.root import RootLayout
 
         self.start_services()
@@ -194,26 +193,37 @@ class CompanionApp(App):
         self._game_at_pump = self._game_now()  # the resumed game is no move of an error's
         return root
 
-    def _add_screens(self, root: Any) -> None:
-        import importlib
+    @staticmethod
+    def _load_app_kv() -> None:
+        for kv in [UI_DIR / "app.kv", *sorted((UI_DIR / "screens").glob("*.kv"))]:
+            Builder.unload_file(str(kv))
+        Builder.load_file(str(UI_DIR / "app.kv"))
 
+    def _add_screens(self, root: Any) -> None:
+        """Let the manager make each screen when it is first shown (see _make_screen)."""
         manager = root.ids.manager
         manager.clear_widgets()
         self._screens = {}
-        for name, dotted in SCREEN_MODULES.items():
-            module_name, _, class_name = dotted.rpartition(".")
-            cls = getattr(importlib.import_module(module_name), class_name)
-            screen = cls(name=name)
-            manager.add_widget(screen)
-            self._screens[name] = screen
+        manager.make_screens_with(self._make_screen, SCREEN_MODULES)
+
+    def _make_screen(self, name: str) -> Any:
+        """The screen ``name``, with its kv rules loaded first (once per build)."""
+        import importlib
+
+        kv = UI_DIR / "screens" / f"{name}.kv"
+        if kv.exists() and str(kv) not in Builder.files:
+            Builder.load_file(str(kv))
+        module_name, _, class_name = SCREEN_MODULES[name].rpartition(".")
+        cls = getattr(importlib.import_module(module_name), class_name)
+        screen = cls(name=name)
+        self._screens[name] = screen
+        return screen
 
     def rebuild(self) -> None:
         """Re-create every screen (after a language change), staying where we are."""
         current = self.root.ids.manager.current
         set_language(self.cfg.app.language)
-        for kv in [UI_DIR / "app.kv", *sorted((UI_DIR / "screens").glob("*.kv"))]:
-            Builder.unload_file(str(kv))
-            Builder.load_file(str(kv))
+        self._load_app_kv()
         from ui.widgets.root import RootLayout
 
         Window.remove_widget(self.root)
@@ -234,6 +244,10 @@ class CompanionApp(App):
         if self._start_camera:
             self.start_camera()
         self._clock_events.append(Clock.schedule_interval(self._pump, 1.0 / PUMP_HZ))
+        from ui.memory import TRIM_INTERVAL_S, give_back_free_heap
+
+        self._clock_events.append(Clock.schedule_interval(lambda _dt: give_back_free_heap(),
+                                                          TRIM_INTERVAL_S))
         if self._main_loop_handler is None:
             self._main_loop_handler = KeepRunningHandler(self._recover_on_main_loop).install()
         interval = self.notifier.watchdog_interval
@@ -544,6 +558,9 @@ class CompanionApp(App):
         return self.root.ids.manager.current_screen
 
     def screen(self, name: str) -> Any:
+        """The screen ``name`` (made now if it was never shown)."""
+        if name not in self._screens:
+            self.root.ids.manager.get_screen(name)
         return self._screens[name]
 
     def show(self, name: str, *, remember: bool = True) -> None:

@@ -6,12 +6,19 @@ hours without any leak: it raises its mmap threshold each time a large block is 
 later frames come from the heap, which fragments and is rarely given back), and it gives each
 thread an arena of its own. Fixing the threshold and capping the arenas keeps each frame in a
 mapping of its own, returned to the system when the frame is dropped.
+
+What stays in the heap (widgets, label textures, the readers' small arrays) is freed in the
+middle of it, which glibc gives back only from the top. The panels rebuilt at every move make
+and drop thousands of such blocks: within a minute of mixed play some 40 MB of the resident
+size was free heap again. :func:`give_back_free_heap` returns those pages (``malloc_trim``:
+about 7 ms of CPU when 120 MB are free, 0.3 ms when little is); the app calls it every few
+seconds.
 """
 
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
+import functools
 import logging
 
 log = logging.getLogger(__name__)
@@ -26,15 +33,34 @@ MMAP_THRESHOLD_BYTES = 128 * 1024
 ARENA_MAX = 2
 
 
+#: how often the app gives free heap pages back: a minute let 40 MB of free heap gather
+TRIM_INTERVAL_S = 10.0
+
+
+@functools.cache
+def _libc() -> ctypes.CDLL | None:
+    # the process's own symbols, libc's among them: no ldconfig run (find_library) at launch
+    try:
+        return ctypes.CDLL(None)
+    except OSError:
+        return None
+
+
+def give_back_free_heap() -> bool:
+    """Return the heap's free pages to the system; False where there is no glibc."""
+    trim = getattr(_libc(), "malloc_trim", None)
+    if trim is None:  # musl and other C libraries
+        return False
+    trim.argtypes = [ctypes.c_size_t]
+    trim.restype = ctypes.c_int
+    trim(0)
+    return True
+
+
 def limit_heap_growth() -> bool:
     """Set glibc's malloc to give large blocks back; False where there is no glibc."""
-    name = ctypes.util.find_library("c")
-    if name is None:
-        return False
-    try:
-        libc = ctypes.CDLL(name)
-        mallopt = libc.mallopt
-    except (OSError, AttributeError):  # musl and other C libraries have no mallopt
+    mallopt = getattr(_libc(), "mallopt", None)
+    if mallopt is None:  # musl and other C libraries have no mallopt
         return False
     mallopt.argtypes = [ctypes.c_int, ctypes.c_int]
     mallopt.restype = ctypes.c_int

@@ -37,6 +37,7 @@ from ui.screens.enigma_words import (
     same_colour_marks,
 )
 from ui.touch import min_target_px
+from ui.weak_binding import follow_property
 from ui.widgets.buttons import TouchButton, TouchToggle
 from ui.widgets.enigma_board import (
     Ghost,
@@ -315,7 +316,7 @@ class EnigmaScreen(BaseScreen):
 
     def _panel_solve(self, panel: Any) -> None:
         big = Label(text=self.countdown, font_size="96sp", bold=True)
-        self.bind(countdown=big.setter("text"))
+        follow_property(self, "countdown", big)
         panel.add_widget(big)
         row = BoxLayout(size_hint_y=None, height=min_target_px(), spacing=4)
         self.start_button = TouchButton(text=_("Start"))
@@ -590,7 +591,7 @@ class EnigmaScreen(BaseScreen):
 
     def _status_label(self) -> Label:
         label = self._label(self.status, color=(1, 0.7, 0.5, 1))
-        self.bind(status=label.setter("text"))
+        follow_property(self, "status", label)
         return label
 
     def read_tile(self) -> None:

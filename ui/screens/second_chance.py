@@ -21,6 +21,7 @@ from kivy.uix.scrollview import ScrollView
 from ui.i18n import _, ngettext
 from ui.screens.base import BaseScreen
 from ui.touch import min_target_px
+from ui.weak_binding import follow_property
 from ui.widgets.buttons import TouchButton, TouchToggle
 from ui.widgets.sheet_grid import ShapeButton
 
@@ -506,7 +507,7 @@ class SecondChanceScreen(BaseScreen):
     def _status_label(self) -> Label:
         # in the split panel's narrow column an empty status takes no height from the cards
         label = self._label(self.status, color=(1, 0.7, 0.5, 1), compact=self.split)
-        self.bind(status=label.setter("text"))
+        follow_property(self, "status", label)
         return label
 
     def _button(self, text: str, action: Any) -> TouchButton:
