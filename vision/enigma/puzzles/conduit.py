@@ -89,7 +89,7 @@ def _read_grid(view: CardView, pack: EnigmaPack, card: conduit.ConduitCard,
                  slice(int(cx - CELL_MIDDLE * cell), int(cx + CELL_MIDDLE * cell)))
         cover = float((piece_m[inner] | open_m[inner]).mean())
         if UNCLEAR_COVER < cover < PIECE_COVER:
-            doubts.append(f"is there a piece on {list(at)}?")
+            doubts.append(f"{list(at)}")
             continue
         if cover >= PIECE_COVER:
             seen[at] = frozenset()
@@ -98,7 +98,7 @@ def _read_grid(view: CardView, pack: EnigmaPack, card: conduit.ConduitCard,
                               OPENING_HALF * cell)
                 f = float(win.mean()) if win.size else 0.0
                 if UNCLEAR_OPEN < f < OPEN_SHARE:
-                    doubts.append(f"is the side {sd} of the piece on {list(at)} open?")
+                    doubts.append(f"{list(at)}")
                 if f >= OPEN_SHARE:
                     seen[at] = seen[at] | {sd}
         for sd, (ux, uy) in OFFSETS.items():
@@ -156,6 +156,28 @@ def _laid_pieces(seen: dict[Cell, frozenset[str]], card: conduit.ConduitCard, bo
     return solution, None
 
 
+def _unclear_cells(cells: list[str]) -> str:
+    """One sentence: which cells are unclear and what to do about it."""
+    named = list(dict.fromkeys(cells))
+    where = " and ".join(named[:3]) + (f" and {len(named) - 3} more" if len(named) > 3 else "")
+    return (f"the pieces on {where} are not seen clearly: move the lamp or the hand so that "
+            "no reflection or shadow lies on the card")
+
+
+def _stubs_differ(seen: set[tuple[Cell, str]], entered: set[tuple[Cell, str]]) -> str:
+    """One sentence: which stub differs between the card in the frame and the card entered."""
+    def names(stubs: set[tuple[Cell, str]]) -> str:
+        return " and ".join(f"{sd} of {list(at)}" for at, sd in sorted(stubs))
+    extra, missing = seen - entered, entered - seen
+    parts = []
+    if extra:
+        parts.append(f"shows a stub at {names(extra)} that the card entered has not")
+    if missing:
+        parts.append(f"shows no stub at {names(missing)} where the card entered has one")
+    return (f"the card in the frame {' and '.join(parts)}: check that the card entered is this "
+            "card, or move the lamp so that no reflection lies on the card's edge")
+
+
 def check_conduit(view: CardView, pack: EnigmaPack, card: conduit.ConduitCard | None,
                   box: PuzzleBox, st: PuzzleSettings) -> dict[str, str]:
     """The conduit verdict: the pieces laid on the card's grid, their openings matched to the
@@ -167,10 +189,9 @@ def check_conduit(view: CardView, pack: EnigmaPack, card: conduit.ConduitCard | 
     piece_m, open_m = _open_mask(view, pack)
     seen, stubs_seen, doubts = _read_grid(view, pack, card, piece_m, open_m)
     if doubts:
-        return verdict(CANNOT_TELL, "; ".join(doubts[:3]))
+        return verdict(CANNOT_TELL, _unclear_cells(doubts))
     if given and stubs_seen != set(card.stubs):
-        return verdict(CANNOT_TELL, "the card in the frame does not show the stubs of the card "
-                       "entered: is it the right card?")
+        return verdict(CANNOT_TELL, _stubs_differ(stubs_seen, set(card.stubs)))
     if not given:
         card = _card_as_read(card, seen, stubs_seen, box)
     solution, refusal = _laid_pieces(seen, card, box)

@@ -178,7 +178,8 @@ def _judge_cover(black: np.ndarray, target: np.ndarray, iou: float, unit: float,
             and over <= st.fragment_max_gap and low <= area_ratio <= high):
         return verdict(SOLVED, f"all the silhouette is covered ({measures}); the players "
                        f"confirm that all {len(box.fragment.pieces)} pieces are used")
-    return verdict(CANNOT_TELL, f"too close to call ({measures})")
+    return verdict(CANNOT_TELL, f"the pieces nearly cover the silhouette, too close to call "
+                   f"({measures}): push the pieces together along the silhouette's outline")
 
 
 def check_fragment(view: CardView, pack: EnigmaPack, card: fragment.FragmentCard | None,
