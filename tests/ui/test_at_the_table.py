@@ -281,11 +281,9 @@ def test_the_camera_picture_is_a_third_of_the_screen_and_a_tap_enlarges_it(make_
     assert camera.enlarged is not None
     big = camera.enlarged.children[0]
     driver.settle(big)
-    driver.screenshot(f"camera-{screen.name}-landscape")
-    from conftest import ARTIFACTS
-
+    shots = driver.screenshot(f"camera-{screen.name}-landscape").parent
     driver.pump(3)  # the enlarged view is a window of its own, over the root
-    camera.enlarged.export_to_png(str(ARTIFACTS / f"camera-enlarged-{screen.name}-landscape.png"))
+    camera.enlarged.export_to_png(str(shots / f"camera-enlarged-{screen.name}-landscape.png"))
     assert big.norm_image_size[1] >= driver.window.height * 0.9
     driver.tap(big)
     assert driver.wait_for(lambda: camera.enlarged is None)
