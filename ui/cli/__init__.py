@@ -58,6 +58,14 @@ Handler = Callable[[argparse.Namespace], int]
 ArgsAdder = Callable[[argparse.ArgumentParser], None]
 
 
+def read_text_input(path: str) -> str:
+    """The text of file ``path``, or of standard input for ``-`` (raises ``OSError``)."""
+    if path == "-":
+        return sys.stdin.read()
+    with open(path, encoding="utf-8") as handle:
+        return handle.read()
+
+
 class CommandLine:
     """A tree of commands, e.g. ``render indigo``, built on argparse sub-parsers."""
 

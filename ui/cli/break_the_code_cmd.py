@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from ui.cli import CommandLine
+from ui.cli import CommandLine, read_text_input
 
 EXIT_BAD_INPUT = 1
 
@@ -80,12 +80,7 @@ def _solve_command(args: argparse.Namespace) -> int:
     from companion.replay import EXIT_NOT_A_RECORD, replay
 
     try:
-        if args.record == "-":
-            text = sys.stdin.read()
-        else:
-            with open(args.record, encoding="utf-8") as handle:
-                text = handle.read()
-        record = loads_record(text)
+        record = loads_record(read_text_input(args.record))
     except OSError as exc:
         print(f"companion: error: cannot read {args.record}: {exc.strerror}", file=sys.stderr)
         return EXIT_NOT_A_RECORD

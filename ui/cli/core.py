@@ -7,7 +7,7 @@ import json
 import os
 import sys
 
-from ui.cli import CommandLine
+from ui.cli import CommandLine, read_text_input
 
 
 def _replay_args(parser: argparse.ArgumentParser) -> None:
@@ -58,11 +58,7 @@ def register(cli: CommandLine) -> None:
         from companion.strict_json import clip_quotes
 
         try:
-            if args.file == "-":
-                text = sys.stdin.read()
-            else:
-                with open(args.file, encoding="utf-8") as handle:
-                    text = handle.read()
+            text = read_text_input(args.file)
         except OSError as exc:
             print(f"companion: error: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
             return EXIT_NOT_A_RECORD

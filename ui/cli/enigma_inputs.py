@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from ui.cli import read_text_input
 
 if TYPE_CHECKING:
     from config.schema import Config
@@ -18,8 +19,7 @@ PUZZLE_KINDS = ("weight", "fragment", "angular", "conduit")
 def load_json(path: str, what: str) -> Any:
     """A JSON file (``-``: standard input); one clear line (exit 2) when it is not."""
     try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
-        return json.loads(text)
+        return json.loads(read_text_input(path))
     except OSError as exc:
         raise InputError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
     except UnicodeDecodeError:

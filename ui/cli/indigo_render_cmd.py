@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 
-from ui.cli import CommandLine
+from ui.cli import CommandLine, read_text_input
 from ui.cli.indigo_vision_cmd import (
     EXIT_ILLEGAL,
     EXIT_UNREADABLE,
@@ -67,11 +66,7 @@ def render_indigo(args: argparse.Namespace) -> int:
     except VisionError as exc:
         return fail(str(exc), exc.exit_code)
     try:
-        if args.record == "-":
-            text = sys.stdin.read()
-        else:
-            text = Path(args.record).read_text(encoding="utf-8")
-        data = json.loads(text)
+        data = json.loads(read_text_input(args.record))
     except OSError as exc:
         return fail(
             f"cannot read the record {args.record}: {exc.strerror or exc}", EXIT_UNREADABLE

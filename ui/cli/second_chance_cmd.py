@@ -11,7 +11,7 @@ import argparse
 import json
 import sys
 
-from ui.cli import EXIT_USAGE, CommandLine
+from ui.cli import EXIT_USAGE, CommandLine, read_text_input
 
 
 def _fits_args(parser: argparse.ArgumentParser) -> None:
@@ -42,13 +42,6 @@ def _simulate_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-o", "--output", help="write the record here (default: stdout)")
 
 
-def _read_text(path: str) -> str:
-    if path == "-":
-        return sys.stdin.read()
-    with open(path, encoding="utf-8") as handle:
-        return handle.read()
-
-
 def _fail(message: str) -> int:
     print(f"companion: error: {message}", file=sys.stderr)
     return EXIT_USAGE
@@ -58,7 +51,7 @@ def _fits_command(args: argparse.Namespace) -> int:
     from companion.second_chance import Grid, ShapeError, check_polyomino, placements
 
     try:
-        grid = Grid.parse(_read_text(args.grid))
+        grid = Grid.parse(read_text_input(args.grid))
         shape = check_polyomino(args.shape, sizes=range(1, 82))
     except OSError as exc:
         return _fail(f"cannot read {args.grid}: {exc.strerror}")
@@ -78,7 +71,7 @@ def _check_command(args: argparse.Namespace) -> int:
     from companion.second_chance import DeckError, Grid, ShapeError, check_sheet, load_deck
 
     try:
-        grid = Grid.parse(_read_text(args.grid))
+        grid = Grid.parse(read_text_input(args.grid))
         deck = load_deck(args.deck) if args.deck else None
     except OSError as exc:
         return _fail(f"cannot read {args.grid}: {exc.strerror}")
