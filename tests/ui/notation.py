@@ -4,6 +4,7 @@ never have to decode (shape strings, card and tile ids, placement turns)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 #: "##./###/..#", "##", "#": a Second Chance shape; "#0" (a tile's number) is not one
@@ -21,14 +22,20 @@ def notation_in(text: str) -> list[str]:
     return [m[0] for pattern in PATTERNS for m in pattern.finditer(text)]
 
 
-def notation_texts(root: Any) -> list[tuple[str, list[str]]]:
-    """(text, notation) of every text in the widget tree under ``root`` holding notation."""
+def texts_with(root: Any, finder: Callable[[str], list[str]]) -> list[tuple[str, list[str]]]:
+    """(text, what ``finder`` found) of every text in the widget tree under ``root`` in which
+    it found something."""
     out = []
     for widget in root.walk(restrict=True):
         text = getattr(widget, "text", None)
-        if isinstance(text, str) and (found := notation_in(text)):
+        if isinstance(text, str) and (found := finder(text)):
             out.append((text, found))
     return out
+
+
+def notation_texts(root: Any) -> list[tuple[str, list[str]]]:
+    """(text, notation) of every text in the widget tree under ``root`` holding notation."""
+    return texts_with(root, notation_in)
 
 
 #: words of English that no Spanish or Ukrainian sentence holds: a text with them on an es or
@@ -51,9 +58,4 @@ def english_in(text: str) -> list[str]:
 
 def english_texts(root: Any) -> list[tuple[str, list[str]]]:
     """(text, English words) of every text under ``root`` with English in it."""
-    out = []
-    for widget in root.walk(restrict=True):
-        text = getattr(widget, "text", None)
-        if isinstance(text, str) and (found := english_in(text)):
-            out.append((text, found))
-    return out
+    return texts_with(root, english_in)
