@@ -116,6 +116,25 @@ class Scene:
     protect: np.ndarray  # board and markers (clutter stays off)
 
 
+def scene_frame(geometry: BoardGeometry, cell_px: float, *, margin_markers: float
+                ) -> tuple[float, tuple[float, float], tuple[int, int], np.ndarray]:
+    """The straight-down scene round the marker layout, ``margin_markers`` marker sizes past
+    it: (px per mm, its corner in marker-frame mm, (width, height) px, marker frame -> scene
+    px)."""
+    layout = geometry.layout
+    px_per_mm = cell_px / geometry.cell_radius_mm
+    xs = [c[0] for c in layout.centres_mm]
+    ys = [c[1] for c in layout.centres_mm]
+    margin = layout.size_mm * margin_markers
+    x0, y0 = min(xs) - margin, min(ys) - margin
+    width = int(round((max(xs) - min(xs) + 2 * margin) * px_per_mm))
+    height = int(round((max(ys) - min(ys) + 2 * margin) * px_per_mm))
+    frame_to_scene = np.array(
+        [[px_per_mm, 0, -x0 * px_per_mm], [0, px_per_mm, -y0 * px_per_mm], [0, 0, 1]], np.float64
+    )
+    return px_per_mm, (x0, y0), (width, height), frame_to_scene
+
+
 def render_scene(
     view: BoardView,
     pack: IndigoPack,
@@ -125,16 +144,8 @@ def render_scene(
 ) -> Scene:
     """The table seen straight down, in marker-frame coordinates scaled to ``cell_px``."""
     layout = geometry.layout
-    px_per_mm = cell_px / geometry.cell_radius_mm
-    xs = [c[0] for c in layout.centres_mm]
-    ys = [c[1] for c in layout.centres_mm]
-    margin = layout.size_mm * 1.5
-    x0, y0 = min(xs) - margin, min(ys) - margin
-    width = int(round((max(xs) - min(xs) + 2 * margin) * px_per_mm))
-    height = int(round((max(ys) - min(ys) + 2 * margin) * px_per_mm))
-    frame_to_scene = np.array(
-        [[px_per_mm, 0, -x0 * px_per_mm], [0, px_per_mm, -y0 * px_per_mm], [0, 0, 1]], np.float64
-    )
+    px_per_mm, (x0, y0), (width, height), frame_to_scene = scene_frame(
+        geometry, cell_px, margin_markers=1.5)
     board_to_scene = frame_to_scene @ geometry.board_to_frame()
     canvas = np.empty((height, width, 3), np.uint8)
     canvas[:] = pack.table

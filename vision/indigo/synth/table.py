@@ -32,7 +32,7 @@ from vision.indigo.board import cell_xy, chip_spaces, point_xy, rim_polygon
 from vision.indigo.pack import IndigoPack
 from vision.indigo.settings import DEFAULT_SETTINGS, IndigoSettings
 from vision.indigo.synth.gems import REAL_GEM_BODY, draw_gem, draw_gem_shadow, gem_look
-from vision.indigo.synth.render import draw_disc, place_cell_image
+from vision.indigo.synth.render import draw_disc, place_cell_image, scene_frame
 from vision.indigo.synth.table_camera import (
     HARSH,
     Conditions,
@@ -126,19 +126,11 @@ def _scene_point(xy: tuple[float, float], layers: _Layers) -> tuple[float, float
 
 def _new_layers(pack: IndigoPack, settings: IndigoSettings, cell_px: float) -> _Layers:
     geometry = settings.geometry
-    layout = geometry.layout
-    px_per_mm = cell_px / geometry.cell_radius_mm
-    xs = [c[0] for c in layout.centres_mm]
-    ys = [c[1] for c in layout.centres_mm]
-    margin = layout.size_mm * 1.2
-    x0, y0 = min(xs) - margin, min(ys) - margin
-    width = int(round((max(xs) - min(xs) + 2 * margin) * px_per_mm))
-    height = int(round((max(ys) - min(ys) + 2 * margin) * px_per_mm))
-    to_scene = np.array([[px_per_mm, 0, -x0 * px_per_mm], [0, px_per_mm, -y0 * px_per_mm],
-                         [0, 0, 1]], np.float64)
+    px_per_mm, (x0, y0), (width, height), to_scene = scene_frame(
+        geometry, cell_px, margin_markers=1.2)
     table = np.empty((height, width, 3), np.uint8)
     table[:] = pack.table
-    paste_layout(table, layout, origin_mm=(x0, y0), px_per_mm=px_per_mm, quiet_zone=0.3)
+    paste_layout(table, geometry.layout, origin_mm=(x0, y0), px_per_mm=px_per_mm, quiet_zone=0.3)
     zeros = np.zeros((height, width), np.uint8)
     return _Layers(px_per_mm, (x0, y0), to_scene @ geometry.board_to_frame(), cell_px, table,
                    table.copy(), zeros.copy(), table.copy(), zeros.copy(), table.copy(),
