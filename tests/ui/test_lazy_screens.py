@@ -3,19 +3,15 @@ back and forth between screens makes none twice nor leaves widgets behind."""
 
 from __future__ import annotations
 
-import gc
 from typing import Any
+
+from live_widgets import live_widgets
 
 
 def _made(driver: Any) -> list[str]:
     return [screen.name for screen in driver.app.root.ids.manager.screens]
 
 
-def _live_widgets() -> int:
-    from kivy.uix.widget import Widget
-
-    gc.collect()
-    return sum(1 for o in gc.get_objects() if issubclass(type(o), Widget))
 
 
 def test_launch_makes_only_the_first_screen(make_driver: Any) -> None:
@@ -34,6 +30,6 @@ def test_screens_visited_again_add_no_widgets(make_driver: Any) -> None:
         for name in ("setup", "history", "settings", "home"):
             driver.app.show(name)
             driver.pump(1)
-        counts.append(_live_widgets())
+        counts.append(live_widgets())
     assert sorted(_made(driver)) == ["history", "home", "settings", "setup"]
     assert counts[2] <= counts[1], counts

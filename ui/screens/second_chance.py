@@ -446,6 +446,7 @@ class SecondChanceScreen(BaseScreen):
         the phase's (returned: where the phase's texts and buttons go)."""
         panel = self.ids.panel
         panel.clear_widgets()
+        self.shape_buttons = []  # the old panel's: kept, they kept it alive until the next grid
         self._camera_column = None
         self.split = self._tight()
         if not self.split:

@@ -64,6 +64,17 @@ class TouchToggle(_TargetSize, ToggleButton):
         super().__init__(**kwargs)
         self._init_target()
 
+    def _release_group(self, current: Any) -> None:
+        # a group is the toggles of one row: Kivy keeps its groups by name for the whole app,
+        # so a panel rebuilt after a move shares them with the toggles of the panel it replaced.
+        # Kivy 2.3's loop also sets a dead member's state (AttributeError on None): a toggle
+        # collected after the loop copied the group took a tap on a live one down with it
+        if self.group is None:
+            return
+        for member in self.get_widgets(self.group):
+            if member is not current and member.parent is current.parent:
+                member.state = "normal"
+
 
 class LongPressButton(TouchButton):
     """Fires ``on_long_press`` while held for ``hold_s`` and ``on_long_release`` after."""
