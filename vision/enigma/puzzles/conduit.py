@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+import cv2
 import numpy as np
 
 from companion.enigma import puzzle_conduit as conduit
@@ -57,22 +58,76 @@ def _window(mask: np.ndarray, centre: tuple[float, float], half: float) -> np.nd
     return mask[int(wy - half):int(wy + half) + 1, int(wx - half):int(wx + half) + 1]
 
 
+#: a channel is darker than this share of the brightest pixel within this many channel
+#: widths of it (the piece's or the card's paper), however a glare washes it
+CHANNEL_OF_LOCAL_MAX, CHANNEL_REACH = 0.72, 1.3
+#: a cell's middle this much channel surely holds a piece (the printed grid lies at the
+#: cells' borders): such cells show the pieces' colour as this camera sees it
+SURE_PIECE_CHANNEL = 0.3
+
+
+def _cell_middles(view: CardView, card: conduit.ConduitCard, pack: EnigmaPack
+                  ) -> dict[Cell, tuple[slice, slice]]:
+    cell_mm, gx, gy = conduit_grid(card, pack.tile_mm)
+    cell = cell_mm * CARD_PX_PER_MM
+    out = {}
+    for at in card.cells:
+        x0, y0 = view.mm_to_px(gx + at[0] * cell_mm, gy + at[1] * cell_mm)
+        cx, cy = x0 + cell / 2, y0 + cell / 2
+        out[at] = (slice(int(cy - CELL_MIDDLE * cell), int(cy + CELL_MIDDLE * cell)),
+                   slice(int(cx - CELL_MIDDLE * cell), int(cx + CELL_MIDDLE * cell)))
+    return out
+
+
+def cell_covers(view: CardView, card: conduit.ConduitCard, pack: EnigmaPack,
+                flat: np.ndarray, open_m: np.ndarray) -> dict[Cell, float]:
+    """How much of each cell's middle a piece covers: its channel, plus the rest as far as
+    the rest's colour (its median: a pale piece differs from the card by less than the
+    noise, pixel by pixel) lies the way from the card's colour to the pieces' colour as seen
+    on the cells that surely hold a piece (a lamp's glare and the print's tint make a piece
+    paler than the pack says, alike on every piece)."""
+    card_c = np.array(pack.colour("card"), np.float32)
+    middles = _cell_middles(view, card, pack)
+    shares: dict[Cell, float] = {}
+    rests: dict[Cell, np.ndarray | None] = {}
+    for at, inner in middles.items():
+        channel = open_m[inner]
+        rest = flat[inner][~channel]
+        shares[at] = float(channel.mean()) if channel.size else 0.0
+        rests[at] = np.median(rest, axis=0) - card_c if len(rest) else None
+    sure = [r for at, r in rests.items() if r is not None and shares[at] >= SURE_PIECE_CHANNEL]
+    towards = (np.median(np.array(sure), axis=0) if sure
+               else np.array(pack.colour("piece"), np.float32) - card_c)
+    covers = {}
+    for at, share in shares.items():
+        rest_c = rests[at]
+        t = 0.0 if rest_c is None else float(np.dot(rest_c, towards)
+                                             / max(float(np.dot(towards, towards)), 1.0))
+        covers[at] = share + (1.0 - share) * min(1.0, max(0.0, t))
+    return covers
+
+
 def _open_mask(view: CardView, pack: EnigmaPack) -> tuple[np.ndarray, np.ndarray]:
-    """Piece pixels and open (channel) pixels of the light-flattened card."""
+    """The light-flattened card and its open (channel) pixels."""
     flat = flatten_light(view, pack, others={"piece": pack.colour("piece"),
                                              "channel": pack.colour("channel")})
     labels, names = nearest_colour(flat, {"card": pack.colour("card"), "ink": pack.colour("ink"),
                                          "piece": pack.colour("piece"),
                                          "channel": pack.colour("channel"),
                                          "table": pack.colour("table")})
-    piece_m = labels == names.index("piece")
     chan_m = labels == names.index("channel")
+    # a lamp's glare lifts a channel towards the piece's colour, but it stays much darker
+    # than the piece or card beside it (within a channel's width)
+    gray = flat.astype(np.float32).mean(axis=2)
+    reach = int(CHANNEL_REACH * float(pack.sizes["channel"]) * pack.tile_mm * CARD_PX_PER_MM)
+    near_max = cv2.dilate(gray, np.ones((2 * reach + 1,) * 2, np.uint8))
+    darker = (gray < CHANNEL_OF_LOCAL_MAX * near_max) & view.inside_card()
     # on a piece nothing is printed: a dark pixel there is channel even if nearer the ink
-    return piece_m, chan_m | (labels == names.index("ink"))
+    return flat, chan_m | (labels == names.index("ink")) | darker
 
 
 def _read_grid(view: CardView, pack: EnigmaPack, card: conduit.ConduitCard,
-               piece_m: np.ndarray, open_m: np.ndarray
+               flat: np.ndarray, open_m: np.ndarray
                ) -> tuple[dict[Cell, frozenset[str]], set[tuple[Cell, str]], list[str]]:
     """Per card cell: the openings of the piece laid there (cells without a piece left out),
     the printed stubs seen at the grid's border, and the doubts."""
@@ -82,12 +137,11 @@ def _read_grid(view: CardView, pack: EnigmaPack, card: conduit.ConduitCard,
     doubts: list[str] = []
     stubs_seen: set[tuple[Cell, str]] = set()
     cells = set(card.cells)
+    covers = cell_covers(view, card, pack, flat, open_m)
     for at in card.cells:
         x0, y0 = view.mm_to_px(gx + at[0] * cell_mm, gy + at[1] * cell_mm)
         cx, cy = x0 + cell / 2, y0 + cell / 2
-        inner = (slice(int(cy - CELL_MIDDLE * cell), int(cy + CELL_MIDDLE * cell)),
-                 slice(int(cx - CELL_MIDDLE * cell), int(cx + CELL_MIDDLE * cell)))
-        cover = float((piece_m[inner] | open_m[inner]).mean())
+        cover = covers[at]
         if UNCLEAR_COVER < cover < PIECE_COVER:
             doubts.append(f"{list(at)}")
             continue
@@ -186,8 +240,8 @@ def check_conduit(view: CardView, pack: EnigmaPack, card: conduit.ConduitCard | 
     if card is None:
         card = conduit.ConduitCard("read", tuple((x, y) for y in range(3) for x in range(3)),
                                    frozenset(), frozenset())
-    piece_m, open_m = _open_mask(view, pack)
-    seen, stubs_seen, doubts = _read_grid(view, pack, card, piece_m, open_m)
+    flat, open_m = _open_mask(view, pack)
+    seen, stubs_seen, doubts = _read_grid(view, pack, card, flat, open_m)
     if doubts:
         return verdict(CANNOT_TELL, _unclear_cells(doubts))
     if given and stubs_seen != set(card.stubs):
