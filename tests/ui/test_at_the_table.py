@@ -272,7 +272,7 @@ def test_the_camera_picture_is_a_third_of_the_screen_and_a_tap_enlarges_it(make_
 
     driver = make_driver(size=(800, 480), start_camera=True)
     screen = reach(driver)
-    assert driver.wait_for(lambda: driver.app.camera_texture is not None, seconds=30)
+    assert driver.wait_for(lambda: driver.app.camera_texture is not None)
     driver.pump(4)
     camera = next(w for w in screen.walk(restrict=True) if isinstance(w, CameraView))
     width, height = camera.norm_image_size

@@ -147,7 +147,7 @@ def test_camera_failing_mid_game_shows_banner_and_manual_entry_goes_on(make_driv
     source = FailingSource(Frames(), good_frames=10_000)
     driver = make_driver(camera_source=source)
     _start(driver, "game_indigo")
-    assert driver.wait_for(lambda: driver.app.camera_texture is not None, seconds=30)
+    assert driver.wait_for(lambda: driver.app.camera_texture is not None)
     source.break_now()
     assert driver.wait_for(lambda: driver.app.banner_text != "", frames=600)
     assert "Camera" in driver.app.banner_text

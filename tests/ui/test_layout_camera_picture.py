@@ -41,7 +41,7 @@ def _round(driver: Any) -> Any:
 def _camera_picture(driver: Any, screen: Any) -> Any:
     from ui.widgets.camera_view import CameraView
 
-    assert driver.wait_for(lambda: driver.app.camera_texture is not None, seconds=30)
+    assert driver.wait_for(lambda: driver.app.camera_texture is not None)
     driver.pump(3)
     pictures = [w for w in screen.ids.panel.walk(restrict=True) if isinstance(w, CameraView)]
     assert len(pictures) == 1
