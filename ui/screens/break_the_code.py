@@ -16,6 +16,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 
+from ui import theme
 from ui.i18n import N_, _, ngettext
 from ui.screens.base import BaseScreen
 from ui.touch import min_target_px
@@ -31,7 +32,7 @@ FRAME_WAIT_S = 6.0
 FRESH_FRAMES = 3
 #: a question card's button is this many touch targets high: room for two lines of its sentence
 CARD_ROWS = 1.4
-CARD_FONT = "13sp"
+CARD_FONT = theme.FONT_TIGHT
 
 TILE_NAMES = ("0b", "0w", "1b", "1w", "2b", "2w", "3b", "3w", "4b", "4w", "5g", "5g",
               "6b", "6w", "7b", "7w", "8b", "8w", "9b", "9w")
@@ -207,7 +208,7 @@ class BreakTheCodeScreen(BaseScreen):
             "{player}: tap your {n} tile, then Done", "{player}: tap your {n} tiles, then Done",
             state.rack_size).format(player=player, n=state.rack_size)))
         self._tile_grid(panel)
-        row = BoxLayout(size_hint_y=None, height=min_target_px(), spacing=4)
+        row = BoxLayout(size_hint_y=None, height=min_target_px(), spacing=theme.GAP)
         done = TouchButton(text=_("Done (cover)"))
         done.bind(on_press=lambda *_a: self.finish_rack())
         self.done_button = done
@@ -223,8 +224,8 @@ class BreakTheCodeScreen(BaseScreen):
         if self.app.demo and table is not None and table.code_racks:
             table.show_code(table.code_racks.get(str(player), ""))
         if self.entry_note:
-            panel.add_widget(self._label(self.entry_note, color=(1, 0.7, 0.5, 1)
-                                         if self.entry_failed else (0.6, 1, 0.6, 1)))
+            panel.add_widget(self._label(self.entry_note, color=theme.REFUSAL
+                                         if self.entry_failed else theme.SUCCESS))
         if self.reading_rack is not None:
             panel.add_widget(self._label(_("{player}: reading your tiles, keep them still").format(
                 player=self.reading_rack)))
@@ -412,7 +413,7 @@ class BreakTheCodeScreen(BaseScreen):
             self.refresh()
 
     def _tile_grid(self, panel: Any) -> None:
-        grid = GridLayout(cols=5 if self.portrait else 10, spacing=4, size_hint_y=None,
+        grid = GridLayout(cols=5 if self.portrait else 10, spacing=theme.GAP, size_hint_y=None,
                           row_default_height=min_target_px(), row_force_default=True)
         grid.bind(minimum_height=grid.setter("height"))
         self.tile_toggles = []
@@ -547,9 +548,9 @@ class BreakTheCodeScreen(BaseScreen):
 
     # --- asking -------------------------------------------------------------------------------
     def _private_racks(self, panel: Any) -> None:
-        row = BoxLayout(size_hint_y=None, height=min_target_px(), spacing=4)
+        row = BoxLayout(size_hint_y=None, height=min_target_px(), spacing=theme.GAP)
         for player in self.players():
-            button = LongPressButton(text=player, font_size="15sp")
+            button = LongPressButton(text=player, font_size=theme.FONT_COMPACT)
             button.player = player
             button.bind(on_long_press=lambda b: self.peek(b, True),
                         on_long_release=lambda b: self.peek(b, False))
@@ -558,7 +559,7 @@ class BreakTheCodeScreen(BaseScreen):
         panel.add_widget(row)
         if self.learning:
             helper = LongPressButton(text=_("Hold for the assistant ({player})").format(
-                player=self.state().current_player), font_size="15sp")
+                player=self.state().current_player), font_size=theme.FONT_COMPACT)
             helper.bind(on_long_press=lambda b: self.assist(b, True),
                         on_long_release=lambda b: self.assist(b, False))
             self.assistant_button = helper
@@ -589,7 +590,7 @@ class BreakTheCodeScreen(BaseScreen):
         # what the last question got stays up, and under it whose turn it is now
         prompt = _("{player}: ask a card or guess").format(player=mover)
         panel.add_widget(self._label("\n".join(filter(None, (self.status, prompt)))))
-        grid = GridLayout(cols=2 if self.portrait else 4, spacing=4, size_hint_y=None,
+        grid = GridLayout(cols=2 if self.portrait else 4, spacing=theme.GAP, size_hint_y=None,
                           row_default_height=CARD_ROWS * min_target_px(),
                           row_force_default=True)
         grid.bind(minimum_height=grid.setter("height"))
@@ -641,7 +642,7 @@ class BreakTheCodeScreen(BaseScreen):
             "{player}: pick {n} tiles, unseen by the others", state.rack_size).format(
             player=state.current_player, n=state.rack_size)))
         self._tile_grid(panel)
-        row = BoxLayout(size_hint_y=None, height=min_target_px(), spacing=4)
+        row = BoxLayout(size_hint_y=None, height=min_target_px(), spacing=theme.GAP)
         cancel = TouchButton(text=_("Cancel"))
         cancel.bind(on_press=lambda *_a: self._cancel_guess())
         submit = TouchButton(text=_("Submit the guess"))

@@ -18,6 +18,7 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.scrollview import ScrollView
 
+from ui import theme
 from ui.i18n import _, ngettext
 from ui.screens.base import BaseScreen
 from ui.touch import min_target_px
@@ -206,12 +207,12 @@ class SecondChanceScreen(BaseScreen):
 
         target = min_target_px()
         camera = CameraView()
-        read = TouchButton(text=read_label or _("Read the sheet"), font_size="15sp")
+        read = TouchButton(text=read_label or _("Read the sheet"), font_size=theme.FONT_COMPACT)
         read.bind(on_press=lambda *_a: (read_action or self.read_sheet)())
         self.read_button = read
         buttons = [read]
         if self.app.demo and self.app.table is not None:
-            demo = TouchButton(text=demo_label, font_size="15sp")
+            demo = TouchButton(text=demo_label, font_size=theme.FONT_COMPACT)
             demo.bind(on_press=lambda *_a: demo_action())
             self.demo_button = demo
             buttons.append(demo)
@@ -219,7 +220,7 @@ class SecondChanceScreen(BaseScreen):
             # the picture takes what the panel has left, never less than its minimum
             camera.size_hint_min_y = CAMERA_TARGETS_PORTRAIT * target
             panel.add_widget(camera)
-            row = BoxLayout(size_hint_y=None, height=target, spacing=4)
+            row = BoxLayout(size_hint_y=None, height=target, spacing=theme.GAP)
             for button in buttons:
                 row.add_widget(button)
             panel.add_widget(row)
@@ -451,10 +452,10 @@ class SecondChanceScreen(BaseScreen):
         self.split = self._tight()
         if not self.split:
             return panel
-        row = BoxLayout(spacing=6)
-        self._camera_column = BoxLayout(orientation="vertical", spacing=4, size_hint_x=None,
+        row = BoxLayout(spacing=theme.GAP_REGION)
+        self._camera_column = BoxLayout(orientation="vertical", spacing=theme.GAP, size_hint_x=None,
                                         width=0)
-        content = BoxLayout(orientation="vertical", spacing=4)
+        content = BoxLayout(orientation="vertical", spacing=theme.GAP)
         row.add_widget(self._camera_column)
         row.add_widget(content)
         panel.add_widget(row)
@@ -470,7 +471,8 @@ class SecondChanceScreen(BaseScreen):
             label = ngettext("{player}: {n} empty", "{player}: {n} empty", empty).format(
                 player=name, n=empty)
             t = TouchToggle(text=label, group="sc-viewer", allow_no_selection=False,
-                            state="down" if name == self.viewer else "normal", font_size="15sp")
+                            state="down" if name == self.viewer else "normal",
+                            font_size=theme.FONT_COMPACT)
             t.bind(on_press=lambda _t, n=name: self.view(n))
             self.tab_buttons[name] = t
             tabs.add_widget(t)
@@ -507,12 +509,12 @@ class SecondChanceScreen(BaseScreen):
 
     def _status_label(self) -> Label:
         # in the split panel's narrow column an empty status takes no height from the cards
-        label = self._label(self.status, color=(1, 0.7, 0.5, 1), compact=self.split)
+        label = self._label(self.status, color=theme.REFUSAL, compact=self.split)
         follow_property(self, "status", label)
         return label
 
     def _button(self, text: str, action: Any) -> TouchButton:
-        b = TouchButton(text=text, font_size="15sp")
+        b = TouchButton(text=text, font_size=theme.FONT_COMPACT)
         b.bind(on_press=lambda *_a: action())
         return b
 
@@ -573,7 +575,7 @@ class SecondChanceScreen(BaseScreen):
         player = state.player(self.viewer)
         if self.deck().is_demo:
             panel.add_widget(self._label(_("Demo deck: the real cards are not transcribed yet"),
-                                         color=(1, 0.8, 0.4, 1), font_size="14sp",
+                                         color=theme.CAUTION, font_size=theme.FONT_SMALL,
                                          compact=self._tight()))
         if player.started:
             panel.add_widget(self._label(_("{player} has drawn the start card").format(
@@ -603,7 +605,7 @@ class SecondChanceScreen(BaseScreen):
                          read_label=_("Read the card"), read_action=self.read_card)
         shapes = [shape for shape, _copies in self.deck().puzzle]
         self._shape_grid(panel, shapes, self._pick_reveal)
-        row = BoxLayout(size_hint_y=None, height=min_target_px(), spacing=4)
+        row = BoxLayout(size_hint_y=None, height=min_target_px(), spacing=theme.GAP)
         row.add_widget(self._button(_("Demo: turn up two"), self.reveal_random))
         row.add_widget(self._button(_("The deck ran out"), self.end_game))
         for button in row.children:
@@ -611,7 +613,7 @@ class SecondChanceScreen(BaseScreen):
         panel.add_widget(row)
 
     def _shape_grid(self, panel: Any, shapes: list[Any], on_pick: Any) -> None:
-        grid = GridLayout(cols=6 if self.portrait else 4 if self.split else 5, spacing=4,
+        grid = GridLayout(cols=6 if self.portrait else 4 if self.split else 5, spacing=theme.GAP,
                           size_hint_y=None,
                           row_default_height=min_target_px() * 1.2, row_force_default=True)
         grid.bind(minimum_height=grid.setter("height"))
@@ -662,7 +664,7 @@ class SecondChanceScreen(BaseScreen):
         self._camera_row(panel, _("Demo: draw one on paper"), self.demo_draw)
         card_height = min_target_px()
         for index, card in enumerate(state.revealed):
-            row = BoxLayout(size_hint_y=None, height=card_height, spacing=4)
+            row = BoxLayout(size_hint_y=None, height=card_height, spacing=theme.GAP)
             row.add_widget(ShapeButton(card, size_hint_x=0.35))
             row.add_widget(self._button(_("Fits?"), lambda c=card: self.show_fit(c)))
             row.add_widget(self._button(_("Draw it"), lambda i=index: self.draw(i)))
@@ -706,7 +708,7 @@ class SecondChanceScreen(BaseScreen):
             panel.add_widget(self._button(_("Demo: turn one up"), lambda: self._pick_second(
                 self.rng.choice(self.deck().puzzle_cards()))))
             return
-        row = BoxLayout(size_hint_y=None, height=min_target_px() * 1.2, spacing=4)
+        row = BoxLayout(size_hint_y=None, height=min_target_px() * 1.2, spacing=theme.GAP)
         row.add_widget(ShapeButton(self.second_card, size_hint_x=0.35))
         row.add_widget(self._button(_("Fits?"), lambda: self.show_fit(self.second_card)))
         row.add_widget(self._button(_("Draw it"), self.draw_second))
@@ -812,7 +814,7 @@ class SecondChanceScreen(BaseScreen):
             lines.extend(self._solo_lines(empty[ranking[0]]))
         else:
             lines.append(_("Winner: {names}").format(names=", ".join(result.get("winners", []))))
-        panel.add_widget(self._label(_("Game over"), font_size="22sp"))
+        panel.add_widget(self._label(_("Game over"), font_size=theme.FONT_HEADING))
         panel.add_widget(self._label("\n".join(lines)))
         if state.may_write_bonus(self.viewer):
             panel.add_widget(self._button(_("Write the 1"), self.write_bonus))
