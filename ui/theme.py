@@ -103,6 +103,10 @@ CODE_TILE_FACES: dict[str, tuple[Rgba, Rgba]] = {
 # --- type scale ---------------------------------------------------------------------------------
 #: two lines of a sentence on one touch target (a question card, a layout's toggle)
 FONT_TIGHT = "13sp"
+#: a button holding two lines of FONT_TIGHT is this many touch targets high
+TWO_LINE_ROWS = 1.4
+#: a card's shape drawn on a button, to tap: this many touch targets high
+SHAPE_ROWS = 1.2
 #: a row of choices that must fit many words on one line (history's games, a settings row)
 FONT_SMALL = "14sp"
 #: a button in a row of several, a strip of controls beside a picture
