@@ -186,15 +186,12 @@ def test_a_stored_rack_counts_its_tiles(in_language: Any, language: str,
 ])
 def test_the_rack_size_is_counted_in_its_form(in_language: Any, language: str, players: int,
                                               tap: str, pick: str) -> None:
-    from kivy.uix.boxlayout import BoxLayout
-
     driver = in_language(language)
     screen = driver.start_break_the_code(players)
     screen.start_entry()
     screen.covered = False
-    for panel_of, text in ((screen._enter_panel, tap), (screen._guess_panel, pick)):
-        panel = BoxLayout(orientation="vertical")
-        panel_of(panel)
+    for panel_of, text in ((screen._entry_panel, tap), (screen._guess_panel, pick)):
+        panel = panel_of()
         assert text in [getattr(w, "text", "") for w in panel.walk()]
 
 

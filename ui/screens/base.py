@@ -8,27 +8,19 @@ from kivy.app import App
 from kivy.properties import BooleanProperty
 from kivy.uix.screenmanager import Screen
 
+from ui import theme
 from ui.i18n import _
 
 #: ownership-chip colours of the rules chart, in seat order, then two spares
-PLAYER_COLOURS = {
-    "red": (0.85, 0.2, 0.2, 1),
-    "turquoise": (0.1, 0.7, 0.7, 1),
-    "white": (0.92, 0.92, 0.92, 1),
-    "purple": (0.6, 0.3, 0.75, 1),
-    "orange": (0.95, 0.55, 0.1, 1),
-    "green": (0.3, 0.7, 0.25, 1),
-}
-
-
+PLAYER_COLOURS = theme.PLAYER_COLOURS
 #: the app's background (app.kv's RootLayout)
-APP_BACKGROUND = (0.06, 0.07, 0.08, 1)
+APP_BACKGROUND = theme.BACKGROUND
 #: WCAG's contrast for normal text: what a player at arm's length reads without effort
 READABLE_CONTRAST = 4.5
 
 
 def colour_rgba(name: str) -> tuple[float, float, float, float]:
-    return PLAYER_COLOURS.get(name, (0.7, 0.7, 0.7, 1))
+    return PLAYER_COLOURS.get(name, theme.UNKNOWN_PLAYER)
 
 
 def luminance(rgba: Any) -> float:
@@ -48,7 +40,7 @@ def contrast(a: Any, b: Any) -> float:
 
 def ink_on(background: Any) -> tuple[float, float, float, float]:
     """Black or white text, whichever reads better on ``background`` (black on red was 3.4:1)."""
-    black, white = (0.0, 0.0, 0.0, 1.0), (1.0, 1.0, 1.0, 1.0)
+    black, white = theme.BLACK_INK, theme.INK
     return black if contrast(black, background) >= contrast(white, background) else white
 
 

@@ -11,15 +11,11 @@ import logging
 import random
 from typing import Any
 
+from kivy.factory import Factory
 from kivy.properties import StringProperty
-from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.gridlayout import GridLayout
-from kivy.uix.label import Label
 
 from ui.i18n import N_, _, ngettext
 from ui.screens.base import BaseScreen
-from ui.touch import min_target_px
-from ui.widgets.buttons import LongPressButton, TouchButton, TouchToggle
 from ui.widgets.code_tile import CodeTileToggle
 
 log = logging.getLogger(__name__)
@@ -29,10 +25,6 @@ FRAME_WAIT_S = 6.0
 #: the frame read is the third shown after the tap: the first ones may have been taken before
 #: it (one waiting in the camera queue, one being prepared)
 FRESH_FRAMES = 3
-#: a question card's button is this many touch targets high: room for two lines of its sentence
-CARD_ROWS = 1.4
-CARD_FONT = "13sp"
-
 TILE_NAMES = ("0b", "0w", "1b", "1w", "2b", "2w", "3b", "3w", "4b", "4w", "5g", "5g",
               "6b", "6w", "7b", "7w", "8b", "8w", "9b", "9w")
 #: a tile's colour letter in the engine's names ("3b") -> the colour, whose initial in the
@@ -135,51 +127,33 @@ class BreakTheCodeScreen(BaseScreen):
 
     def refresh(self) -> None:
         state = self.state()
-        panel = self.ids.panel
-        panel.clear_widgets()
+        self.ids.panel.clear_widgets()
         if state is None:
             return
         if self.entering is not None and self.entry_game != self.app.session.game_id:
             self.entering = None  # an entry left unfinished in another game
             self.reading_rack = None
         if not state.dealt:
-            self._deal_panel(panel)
+            phase = self._entry_panel() if self.entering is not None else self._deal_panel()
         elif state.over:
-            self._end_panel(panel)
+            phase = self._end_panel()
         elif self.mode == "guess":
-            self._guess_panel(panel)
+            phase = self._guess_panel()
         else:
-            self._ask_panel(panel)
+            phase = self._ask_panel()
+        self.ids.panel.add_widget(phase)
 
-    def _label(self, text: str, **kwargs: Any) -> Label:
-        label = Label(text=text, size_hint_y=None, height=min_target_px(), halign="center",
-                      valign="middle", **kwargs)
-        label.bind(width=lambda w, v: setattr(w, "text_size", (v - 8, None)))
-        label.bind(texture_size=lambda w, s: setattr(w, "height", max(min_target_px(), s[1] + 6)))
-        return label
+    def _phase(self, kind: str, **shown: Any) -> Any:
+        """The kv panel ``kind`` (break_the_code.kv's Btc<kind>Panel), showing ``shown``."""
+        return _made(f"Btc{kind}Panel", screen=self, **shown)
 
     # --- the deal -----------------------------------------------------------------------------
-    def _deal_panel(self, panel: Any) -> None:
-        if self.entering is not None:
-            self._enter_panel(panel)
-            return
-        panel.add_widget(self._label(_("The app deals the tiles and keeps the code secret.")))
-        deal = TouchButton(text=_("Deal"))
-        deal.bind(on_press=lambda *_a: self.deal())
-        self.deal_button = deal
-        panel.add_widget(deal)
-        panel.add_widget(self._label(_(
-            "Or deal the real tiles and let each player enter their rack, covered")))
-        enter = TouchButton(text=_("Enter the racks"))
-        enter.bind(on_press=lambda *_a: self.start_entry())
-        self.enter_button = enter
-        panel.add_widget(enter)
-        learn = TouchToggle(text=_("Learning mode: the assistant helps during play"),
-                            state="down" if self.learning else "normal")
-        learn.bind(on_press=lambda t: self.set_learning(t.state == "down"))
-        self.learning_toggle = learn
-        panel.add_widget(learn)
-        panel.add_widget(BoxLayout())
+    def _deal_panel(self) -> Any:
+        phase = self._phase("Deal", learning=self.learning)
+        self.deal_button = phase.ids.deal
+        self.enter_button = phase.ids.enter
+        self.learning_toggle = phase.ids.learning
+        return phase
 
     # --- racks entered privately ------------------------------------------------------------
     def start_entry(self) -> None:
@@ -197,65 +171,37 @@ class BreakTheCodeScreen(BaseScreen):
     def _entry_player(self) -> str | None:
         return next((p for p in self.players() if p not in (self.entering or {})), None)
 
-    def _enter_panel(self, panel: Any) -> None:
+    def _entry_panel(self) -> Any:
         player = self._entry_player()
         state = self.state()
         if self.covered:
-            self._covered_panel(panel, player)
-            return
-        panel.add_widget(self._label(ngettext(
+            return self._covered_panel(str(player))
+        phase = self._phase("Enter", prompt=ngettext(
             "{player}: tap your {n} tile, then Done", "{player}: tap your {n} tiles, then Done",
-            state.rack_size).format(player=player, n=state.rack_size)))
-        self._tile_grid(panel)
-        row = BoxLayout(size_hint_y=None, height=min_target_px(), spacing=4)
-        done = TouchButton(text=_("Done (cover)"))
-        done.bind(on_press=lambda *_a: self.finish_rack())
-        self.done_button = done
-        row.add_widget(done)
-        panel.add_widget(row)
+            state.rack_size).format(player=player, n=state.rack_size))
+        self._fill_tiles(phase.ids.tiles)
+        self.done_button = phase.ids.done
+        return phase
 
-    def _covered_panel(self, panel: Any, player: str | None) -> None:
-        """The screen passed to ``player``: tap the tiles, or show them to the camera.
-
-        No camera picture is shown here: it would show the rack to everyone.
-        """
+    def _covered_panel(self, player: str) -> Any:
+        """The screen passed to ``player``: tap the tiles, or show them to the camera."""
         table = self.app.table
         if self.app.demo and table is not None and table.code_racks:
-            table.show_code(table.code_racks.get(str(player), ""))
-        if self.entry_note:
-            panel.add_widget(self._label(self.entry_note, color=(1, 0.7, 0.5, 1)
-                                         if self.entry_failed else (0.6, 1, 0.6, 1)))
+            table.show_code(table.code_racks.get(player, ""))
         if self.reading_rack is not None:
-            panel.add_widget(self._label(_("{player}: reading your tiles, keep them still").format(
-                player=self.reading_rack)))
-            panel.add_widget(BoxLayout())
-            return
-        camera = self._camera_ready()
-        if self.entry_failed:
-            panel.add_widget(self._label(_("{player}: try again, or tap the tiles").format(
-                player=player)))
-            show_text, read_text = _("Tap the tiles"), _("Try again")
-        else:
-            panel.add_widget(self._label(_("Pass the screen to {player}, then tap").format(
-                player=player)))
-            show_text = _("I am {player}: show the tiles").format(player=player)
-            read_text = _("Show your tiles to the camera")
-        show = TouchButton(text=show_text)
-        show.bind(on_press=lambda *_a: self._uncover())
-        self.uncover_button = show
-        panel.add_widget(show)
-        self.camera_button = None
-        if camera:
-            if not self.entry_failed:
-                panel.add_widget(self._label(_(
-                    "Or lay your tiles on the mat, in rack order, while the others look away")))
-            read = TouchButton(text=read_text)
-            read.bind(on_press=lambda *_a: self.read_rack())
-            self.camera_button = read
-            panel.add_widget(read)
-        panel.add_widget(BoxLayout())
+            return self._phase("Reading", player=self.reading_rack)
+        phase = self._phase("Covered", player=player, note=self.entry_note,
+                            failed=self.entry_failed)
+        self.uncover_button = phase.ids.uncover
+        self.camera_button = phase.ids.read
+        if not self._camera_ready():
+            phase.remove_widget(phase.ids.read)
+            self.camera_button = None
+        if not self._camera_ready() or self.entry_failed:
+            phase.remove_widget(phase.ids.camera_hint)  # a failed read's player knows the mat
+        return phase
 
-    def _uncover(self) -> None:
+    def uncover(self) -> None:
         self.covered = False
         self.entry_note = ""
         self.entry_failed = False
@@ -411,17 +357,11 @@ class BreakTheCodeScreen(BaseScreen):
         else:
             self.refresh()
 
-    def _tile_grid(self, panel: Any) -> None:
-        grid = GridLayout(cols=5 if self.portrait else 10, spacing=4, size_hint_y=None,
-                          row_default_height=min_target_px(), row_force_default=True)
-        grid.bind(minimum_height=grid.setter("height"))
-        self.tile_toggles = []
-        for name in TILE_NAMES:
-            t = CodeTileToggle(name)
-            self.tile_toggles.append(t)
-            grid.add_widget(t)
-        panel.add_widget(grid)
-        panel.add_widget(BoxLayout())
+    def _fill_tiles(self, grid: Any) -> None:
+        """The box's twenty tiles on ``grid`` (a BtcTileGrid), none picked."""
+        self.tile_toggles = [CodeTileToggle(name) for name in TILE_NAMES]
+        for toggle in self.tile_toggles:
+            grid.add_widget(toggle)
 
     def finish_rack(self) -> None:
         from companion.break_the_code import parse_code
@@ -546,30 +486,16 @@ class BreakTheCodeScreen(BaseScreen):
         return lines
 
     # --- asking -------------------------------------------------------------------------------
-    def _private_racks(self, panel: Any) -> None:
-        row = BoxLayout(size_hint_y=None, height=min_target_px(), spacing=4)
+    def _private_racks(self, phase: Any) -> None:
+        """The players' names to hold, and the assistant in learning mode."""
         for player in self.players():
-            button = LongPressButton(text=player, font_size="15sp")
-            button.player = player
-            button.bind(on_long_press=lambda b: self.peek(b, True),
-                        on_long_release=lambda b: self.peek(b, False))
-            row.add_widget(button)
-        panel.add_widget(self._label(_("Hold your name to see your own tiles")))
-        panel.add_widget(row)
-        if self.learning:
-            helper = LongPressButton(text=_("Hold for the assistant ({player})").format(
-                player=self.state().current_player), font_size="15sp")
-            helper.bind(on_long_press=lambda b: self.assist(b, True),
-                        on_long_release=lambda b: self.assist(b, False))
+            phase.ids.names.add_widget(_made("BtcNameButton", screen=self, player=player))
+        helper = phase.ids.assistant
+        if phase.learning:
+            self.assist(helper, False)
             self.assistant_button = helper
-            if self.portrait:
-                panel.add_widget(helper)
-            else:
-                # beside the names at 800x480: a row of 9 mm buttons fewer leaves the cards
-                # a row of their own (they had 41 px)
-                helper.wrap = True
-                helper.size_hint_x = 2
-                row.add_widget(helper)
+        else:
+            helper.parent.remove_widget(helper)
 
     def peek(self, button: Any, show: bool) -> None:
         from companion.break_the_code import format_code
@@ -580,38 +506,26 @@ class BreakTheCodeScreen(BaseScreen):
         else:
             button.text = button.player
 
-    def _ask_panel(self, panel: Any) -> None:
+    def _ask_panel(self) -> Any:
         from companion.break_the_code import get_card
 
         state = self.state()
-        mover = state.current_player
-        self._private_racks(panel)
         # what the last question got stays up, and under it whose turn it is now
-        prompt = _("{player}: ask a card or guess").format(player=mover)
-        panel.add_widget(self._label("\n".join(filter(None, (self.status, prompt)))))
-        grid = GridLayout(cols=2 if self.portrait else 4, spacing=4, size_hint_y=None,
-                          row_default_height=CARD_ROWS * min_target_px(),
-                          row_force_default=True)
-        grid.bind(minimum_height=grid.setter("height"))
+        prompt = _("{player}: ask a card or guess").format(player=state.current_player)
+        phase = self._phase("Ask", learning=self.learning,
+                            prompt="\n".join(filter(None, (self.status, prompt))))
+        self._private_racks(phase)
         self.card_buttons = {}
         for card_id in state.askable_cards:
             card = get_card(card_id)
             for number in card.choices or (None,):
                 label = card_id if number is None else f"{card_id}: {number}"
-                b = TouchButton(text=question_text(card_id, number, card.text),
-                                font_size=CARD_FONT, size_hint_y=1, wrap=True)
+                b = Factory.BtcCardButton(text=question_text(card_id, number, card.text))
                 b.bind(on_press=lambda _b, c=card_id, n=number: self.ask(c, n))
                 self.card_buttons[label] = b
-                grid.add_widget(b)
-        from kivy.uix.scrollview import ScrollView
-
-        scroll = ScrollView(do_scroll_x=False)
-        scroll.add_widget(grid)
-        panel.add_widget(scroll)
-        guess = TouchButton(text=_("Guess the code"))
-        guess.bind(on_press=lambda *_a: self.start_guess())
-        self.guess_button = guess
-        panel.add_widget(guess)
+                phase.ids.cards.add_widget(b)
+        self.guess_button = phase.ids.guess
+        return phase
 
     def ask(self, card: str, number: int | None) -> None:
         state = self.state()
@@ -634,24 +548,17 @@ class BreakTheCodeScreen(BaseScreen):
         self.guess_tiles = []
         self.refresh()
 
-    def _guess_panel(self, panel: Any) -> None:
+    def _guess_panel(self) -> Any:
         state = self.state()
-        panel.add_widget(self._label(ngettext(
+        phase = self._phase("Guess", prompt=ngettext(
             "{player}: pick {n} tile, unseen by the others",
             "{player}: pick {n} tiles, unseen by the others", state.rack_size).format(
-            player=state.current_player, n=state.rack_size)))
-        self._tile_grid(panel)
-        row = BoxLayout(size_hint_y=None, height=min_target_px(), spacing=4)
-        cancel = TouchButton(text=_("Cancel"))
-        cancel.bind(on_press=lambda *_a: self._cancel_guess())
-        submit = TouchButton(text=_("Submit the guess"))
-        submit.bind(on_press=lambda *_a: self.submit_guess())
-        self.submit_button = submit
-        row.add_widget(cancel)
-        row.add_widget(submit)
-        panel.add_widget(row)
+            player=state.current_player, n=state.rack_size))
+        self._fill_tiles(phase.ids.tiles)
+        self.submit_button = phase.ids.submit
+        return phase
 
-    def _cancel_guess(self) -> None:
+    def cancel_guess(self) -> None:
         self.mode = "ask"
         self.refresh()
 
@@ -672,7 +579,7 @@ class BreakTheCodeScreen(BaseScreen):
         self.refresh()
 
     # --- the end ------------------------------------------------------------------------------
-    def _end_panel(self, panel: Any) -> None:
+    def _end_panel(self) -> Any:
         from companion.break_the_code import format_code
         from companion.break_the_code.game import racks_by_name
 
@@ -686,17 +593,25 @@ class BreakTheCodeScreen(BaseScreen):
         if state.central is not None:
             lines.append(_("Central code: {code}").format(
                 code=shown_code(format_code(state.central))))
-        panel.add_widget(self._label("\n".join(lines)))
-        more = TouchButton(text=_("Deduction assistant"))
-        more.bind(on_press=lambda *_a: self._show_analysis(panel, more))
-        self.analysis_button = more
-        panel.add_widget(more)
-        panel.add_widget(BoxLayout())
+        phase = self._phase("End", summary="\n".join(lines))
+        self.analysis_button = phase.ids.analysis
+        return phase
 
-    def _show_analysis(self, panel: Any, button: Any) -> None:
-        index = panel.children.index(button)
-        panel.remove_widget(button)
-        panel.add_widget(self._label("\n".join(self.analysis())), index=index)
+    def show_analysis(self) -> None:
+        """The assistant's look back, in the place of the button that asked for it."""
+        phase = self.analysis_button.parent
+        index = phase.children.index(self.analysis_button)
+        phase.remove_widget(self.analysis_button)
+        phase.add_widget(Factory.PromptLine(text="\n".join(self.analysis())), index=index)
+
+
+def _made(kv_class: str, **values: Any) -> Any:
+    """A widget of the kv class ``kv_class`` with ``values`` set: a property a kv class
+    declares exists once its rules are applied, so it is no keyword of the constructor."""
+    widget = getattr(Factory, kv_class)()
+    for name, value in values.items():
+        setattr(widget, name, value)
+    return widget
 
 
 def _refusal_text(reason: str, detail: str) -> str:

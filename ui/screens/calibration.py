@@ -7,6 +7,7 @@ from typing import Any
 from kivy.graphics import Color, Line
 from kivy.properties import StringProperty
 
+from ui import theme
 from ui.i18n import _
 from ui.screens.base import BaseScreen
 
@@ -56,7 +57,7 @@ class CalibrationScreen(BaseScreen):
         nx, ny = view.norm_image_size
         ox, oy = view.center_x - nx / 2, view.center_y - ny / 2
         with view.canvas.after:
-            Color(0.2, 1, 0.3, 1)
+            Color(*theme.MARKER_FOUND)
             for detection in detections.values():
                 pts = []
                 for x, y in detection.corners:

@@ -6,7 +6,7 @@ from typing import Any
 
 from kivy.properties import StringProperty
 
-from ui import services
+from ui import services, theme
 from ui.i18n import _, ngettext
 from ui.refusals import journal_words
 from ui.screens.base import PLAYER_COLOURS, BaseScreen, colour_rgba
@@ -37,8 +37,9 @@ class HistoryScreen(BaseScreen):
             state = _("finished") if summary.finished else _("unfinished")
             text = f"#{summary.id} {GAME_NAMES.get(summary.game, summary.game)} ({state})\n" \
                    f"{', '.join(summary.players)}"
-            b = TouchToggle(text=text, group="history", font_size="14sp", size_hint_y=None,
-                            height=min_target_px() * 1.4, allow_no_selection=False)
+            b = TouchToggle(text=text, group="history", font_size=theme.FONT_SMALL,
+                            size_hint_y=None, height=min_target_px() * 1.4,
+                            allow_no_selection=False)
             b.bind(on_press=lambda _b, s=summary: self.select(s))
             self.game_buttons[summary.id] = b
             games.add_widget(b)

@@ -13,6 +13,7 @@ from typing import Any
 
 from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
 
+from ui import theme
 from ui.i18n import _, ngettext
 from ui.screens.base import BaseScreen, ink_on
 from ui.screens.counted import points_text, winners_text
@@ -80,7 +81,7 @@ class IndigoScreen(BaseScreen):
         for player in self.players():
             face = self._dim(self.colour_of(player))
             button = LongPressButton(text=("» " if player == mover else "") + player,
-                                     background_normal="", font_size="16sp",
+                                     background_normal="", font_size=theme.FONT_EXPLAIN,
                                      background_color=face, color=ink_on(face),
                                      size_hint_y=None,
                                      height=min_target_px())
@@ -149,7 +150,7 @@ class IndigoScreen(BaseScreen):
     def _show_reading(self, reading: Any) -> None:
         """The proposal and the marked cells of a read, and the status line that says why."""
         if reading.proposal is None:
-            self.ids.board.marks = {cell: (1, 0.3, 0.2, 1) for cell in reading.questions}
+            self.ids.board.marks = {cell: theme.QUESTION_MARK for cell in reading.questions}
             if reading.questions:
                 self.status = _("{why}; tap the cell where the tile was put").format(
                     why=indigo_questions_text(reading.questions))
@@ -160,7 +161,7 @@ class IndigoScreen(BaseScreen):
                 self.status = _("No new tile found; tap the cell where it was put")
             return
         self.propose(*reading.proposal)
-        self.ids.board.marks = {cell: (1, 0.3, 0.2, 1) for cell in reading.questions}
+        self.ids.board.marks = {cell: theme.QUESTION_MARK for cell in reading.questions}
         if reading.questions:
             self.status = _("Please check the marked cells, then confirm or tap to correct")
             why = indigo_questions_text(reading.questions, skip=("check",))

@@ -12,17 +12,14 @@ import logging
 import random
 from typing import Any
 
+from kivy.factory import Factory
 from kivy.properties import BooleanProperty, StringProperty
-from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.gridlayout import GridLayout
-from kivy.uix.label import Label
-from kivy.uix.scrollview import ScrollView
 
+from ui import theme
 from ui.i18n import _, ngettext
 from ui.screens.base import BaseScreen
 from ui.touch import min_target_px
 from ui.weak_binding import follow_property
-from ui.widgets.buttons import TouchButton, TouchToggle
 from ui.widgets.sheet_grid import ShapeButton
 
 SOLO_GOAL = 10  # fewer than ten empty squares over three games (the seed's solo rule)
@@ -204,22 +201,19 @@ class SecondChanceScreen(BaseScreen):
             return
         from ui.widgets.camera_view import CameraView
 
-        target = min_target_px()
         camera = CameraView()
-        read = TouchButton(text=read_label or _("Read the sheet"), font_size="15sp")
-        read.bind(on_press=lambda *_a: (read_action or self.read_sheet)())
+        read = self._button(read_label or _("Read the sheet"), read_action or self.read_sheet)
         self.read_button = read
         buttons = [read]
         if self.app.demo and self.app.table is not None:
-            demo = TouchButton(text=demo_label, font_size="15sp")
-            demo.bind(on_press=lambda *_a: demo_action())
+            demo = self._button(demo_label, demo_action)
             self.demo_button = demo
             buttons.append(demo)
         if self.portrait:
             # the picture takes what the panel has left, never less than its minimum
-            camera.size_hint_min_y = CAMERA_TARGETS_PORTRAIT * target
+            camera.size_hint_min_y = CAMERA_TARGETS_PORTRAIT * min_target_px()
             panel.add_widget(camera)
-            row = BoxLayout(size_hint_y=None, height=target, spacing=4)
+            row = Factory.ButtonRow()
             for button in buttons:
                 row.add_widget(button)
             panel.add_widget(row)
@@ -451,14 +445,10 @@ class SecondChanceScreen(BaseScreen):
         self.split = self._tight()
         if not self.split:
             return panel
-        row = BoxLayout(spacing=6)
-        self._camera_column = BoxLayout(orientation="vertical", spacing=4, size_hint_x=None,
-                                        width=0)
-        content = BoxLayout(orientation="vertical", spacing=4)
-        row.add_widget(self._camera_column)
-        row.add_widget(content)
-        panel.add_widget(row)
-        return content
+        split = Factory.ScSplit()
+        self._camera_column = split.ids.camera_column
+        panel.add_widget(split)
+        return split.ids.content
 
     def _tabs(self, names: list[str]) -> None:
         tabs = self.ids.tabs
@@ -469,8 +459,7 @@ class SecondChanceScreen(BaseScreen):
             empty = state.player(name).grid.empty_count
             label = ngettext("{player}: {n} empty", "{player}: {n} empty", empty).format(
                 player=name, n=empty)
-            t = TouchToggle(text=label, group="sc-viewer", allow_no_selection=False,
-                            state="down" if name == self.viewer else "normal", font_size="15sp")
+            t = Factory.ScTab(text=label, state="down" if name == self.viewer else "normal")
             t.bind(on_press=lambda _t, n=name: self.view(n))
             self.tab_buttons[name] = t
             tabs.add_widget(t)
@@ -490,14 +479,13 @@ class SecondChanceScreen(BaseScreen):
         sheet.filled = [list(c) for c in player.grid.filled_cells]
         sheet.bonus = list(player.grid.bonus) if player.grid.bonus else None
 
-    def _label(self, text: str, *, compact: bool = False, **kwargs: Any) -> Label:
-        """A centred text, wrapped to the panel's width; as tall as a touch target unless
-        ``compact`` (then just as tall as its lines: a heading where the panel is short)."""
-        least = 0.0 if compact else min_target_px()
-        label = Label(text=text, size_hint_y=None, height=min_target_px(), halign="center",
-                      valign="middle", **kwargs)
-        label.bind(width=lambda w, v: setattr(w, "text_size", (v - 8, None)))
-        label.bind(texture_size=lambda w, s: setattr(w, "height", max(least, s[1] + 6)))
+    @staticmethod
+    def _label(text: str, *, compact: bool = False, kind: str = "ScLine") -> Any:
+        """A centred text, wrapped to the panel's width (a kv ``kind`` of ScLine); as tall as
+        a touch target unless ``compact`` (then just as tall as its lines: a heading where the
+        panel is short)."""
+        label = getattr(Factory, kind)(text=text)
+        label.compact = compact
         return label
 
     def _tight(self) -> bool:
@@ -505,16 +493,25 @@ class SecondChanceScreen(BaseScreen):
         and the cards' rows then take no more height than they need."""
         return not self.portrait and self._camera_on()
 
-    def _status_label(self) -> Label:
+    def _status_label(self) -> Any:
         # in the split panel's narrow column an empty status takes no height from the cards
-        label = self._label(self.status, color=(1, 0.7, 0.5, 1), compact=self.split)
+        label = self._label(self.status, compact=self.split, kind="ScStatusLine")
         follow_property(self, "status", label)
         return label
 
-    def _button(self, text: str, action: Any) -> TouchButton:
-        b = TouchButton(text=text, font_size="15sp")
+    @staticmethod
+    def _button(text: str, action: Any) -> Any:
+        b = Factory.ScButton(text=text)
         b.bind(on_press=lambda *_a: action())
         return b
+
+    def _card_row(self, card: Any, fits: Any, draw: Any) -> Any:
+        """A card to draw: its shape, "Fits?" (``fits()``) and "Draw it" (``draw()``)."""
+        row = Factory.ScCardRow()
+        row.add_widget(ShapeButton(card, size_hint_x=0.35), index=len(row.children))
+        row.ids.fits.bind(on_press=lambda *_a: fits())
+        row.ids.draw.bind(on_press=lambda *_a: draw())
+        return row
 
     # --- the squares ---------------------------------------------------------------------------
     def tap_square(self, square: tuple[int, int]) -> None:
@@ -572,9 +569,9 @@ class SecondChanceScreen(BaseScreen):
         state = self.state()
         player = state.player(self.viewer)
         if self.deck().is_demo:
-            panel.add_widget(self._label(_("Demo deck: the real cards are not transcribed yet"),
-                                         color=(1, 0.8, 0.4, 1), font_size="14sp",
-                                         compact=self._tight()))
+            note = Factory.ScDeckNote()
+            note.compact = self._tight()
+            panel.add_widget(note)
         if player.started:
             panel.add_widget(self._label(_("{player} has drawn the start card").format(
                 player=self.viewer)))
@@ -585,7 +582,7 @@ class SecondChanceScreen(BaseScreen):
             panel.add_widget(self._button(_("Enter the start card"), self.enter_start))
             self._camera_row(panel, _("Demo: draw a start card"), self.demo_start)
         panel.add_widget(self._status_label())
-        panel.add_widget(BoxLayout())
+        panel.add_widget(Factory.Filler())
 
     def enter_start(self) -> None:
         self.status = ""
@@ -603,7 +600,7 @@ class SecondChanceScreen(BaseScreen):
                          read_label=_("Read the card"), read_action=self.read_card)
         shapes = [shape for shape, _copies in self.deck().puzzle]
         self._shape_grid(panel, shapes, self._pick_reveal)
-        row = BoxLayout(size_hint_y=None, height=min_target_px(), spacing=4)
+        row = Factory.ButtonRow()
         row.add_widget(self._button(_("Demo: turn up two"), self.reveal_random))
         row.add_widget(self._button(_("The deck ran out"), self.end_game))
         for button in row.children:
@@ -611,18 +608,14 @@ class SecondChanceScreen(BaseScreen):
         panel.add_widget(row)
 
     def _shape_grid(self, panel: Any, shapes: list[Any], on_pick: Any) -> None:
-        grid = GridLayout(cols=6 if self.portrait else 4 if self.split else 5, spacing=4,
-                          size_hint_y=None,
-                          row_default_height=min_target_px() * 1.2, row_force_default=True)
-        grid.bind(minimum_height=grid.setter("height"))
+        scroll = Factory.ScShapeGrid()
+        scroll.split = self.split
         self.shape_buttons = []
         for shape in shapes:
             b = ShapeButton(shape)
             b.bind(on_press=lambda btn: on_pick(btn.shape))
             self.shape_buttons.append(b)
-            grid.add_widget(b)
-        scroll = ScrollView(do_scroll_x=False)
-        scroll.add_widget(grid)
+            scroll.ids.grid.add_widget(b)
         panel.add_widget(scroll)
 
     def _pick_reveal(self, shape: Any) -> None:
@@ -652,7 +645,7 @@ class SecondChanceScreen(BaseScreen):
         if player.resolved:
             panel.add_widget(self._label(_("{player} is done this round").format(
                 player=self.viewer)))
-            panel.add_widget(BoxLayout())
+            panel.add_widget(Factory.Filler())
             return
         if state.needs_second_chance(self.viewer):
             self._panel_second_chance(panel)
@@ -660,15 +653,11 @@ class SecondChanceScreen(BaseScreen):
         panel.add_widget(self._label(_("{player}: draw one of the two cards").format(
             player=self.viewer), compact=self._tight()))
         self._camera_row(panel, _("Demo: draw one on paper"), self.demo_draw)
-        card_height = min_target_px()
         for index, card in enumerate(state.revealed):
-            row = BoxLayout(size_hint_y=None, height=card_height, spacing=4)
-            row.add_widget(ShapeButton(card, size_hint_x=0.35))
-            row.add_widget(self._button(_("Fits?"), lambda c=card: self.show_fit(c)))
-            row.add_widget(self._button(_("Draw it"), lambda i=index: self.draw(i)))
-            panel.add_widget(row)
+            panel.add_widget(self._card_row(card, lambda c=card: self.show_fit(c),
+                                            lambda i=index: self.draw(i)))
         panel.add_widget(self._status_label())
-        panel.add_widget(BoxLayout())
+        panel.add_widget(Factory.Filler())
 
     def show_fit(self, card: Any) -> None:
         from companion.second_chance import first_placement
@@ -706,14 +695,13 @@ class SecondChanceScreen(BaseScreen):
             panel.add_widget(self._button(_("Demo: turn one up"), lambda: self._pick_second(
                 self.rng.choice(self.deck().puzzle_cards()))))
             return
-        row = BoxLayout(size_hint_y=None, height=min_target_px() * 1.2, spacing=4)
-        row.add_widget(ShapeButton(self.second_card, size_hint_x=0.35))
-        row.add_widget(self._button(_("Fits?"), lambda: self.show_fit(self.second_card)))
-        row.add_widget(self._button(_("Draw it"), self.draw_second))
+        row = self._card_row(self.second_card, lambda: self.show_fit(self.second_card),
+                             self.draw_second)
+        row.height = min_target_px() * theme.SHAPE_ROWS  # the one card: its shape drawn larger
         panel.add_widget(row)
         panel.add_widget(self._button(_("Does not fit: drop out"), self.drop_out))
         panel.add_widget(self._status_label())
-        panel.add_widget(BoxLayout())
+        panel.add_widget(Factory.Filler())
 
     def _pick_second(self, shape: Any) -> None:
         self.second_card = shape
@@ -739,7 +727,7 @@ class SecondChanceScreen(BaseScreen):
         if state.may_write_bonus(self.viewer):
             panel.add_widget(self._label(_("First out: tap an empty square and write the 1")))
             panel.add_widget(self._button(_("Write the 1"), self.write_bonus))
-        panel.add_widget(BoxLayout())
+        panel.add_widget(Factory.Filler())
 
     def write_bonus(self) -> None:
         cells = self.selection()
@@ -812,8 +800,8 @@ class SecondChanceScreen(BaseScreen):
             lines.extend(self._solo_lines(empty[ranking[0]]))
         else:
             lines.append(_("Winner: {names}").format(names=", ".join(result.get("winners", []))))
-        panel.add_widget(self._label(_("Game over"), font_size="22sp"))
+        panel.add_widget(self._label(_("Game over"), kind="ScHeading"))
         panel.add_widget(self._label("\n".join(lines)))
         if state.may_write_bonus(self.viewer):
             panel.add_widget(self._button(_("Write the 1"), self.write_bonus))
-        panel.add_widget(BoxLayout())
+        panel.add_widget(Factory.Filler())

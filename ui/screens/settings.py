@@ -16,6 +16,7 @@ from kivy.properties import StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 
+from ui import theme
 from ui.i18n import LANGUAGES, N_, _
 from ui.screens.base import BaseScreen
 from ui.touch import min_target_px
@@ -80,7 +81,7 @@ class SettingsScreen(BaseScreen):
             self._pin_in_list(box, "player_button_pins", i, _("Player {n} button").format(n=i + 1),
                               pin)
         self._light_bar(box, cfg.gpio)
-        row = BoxLayout(size_hint_y=None, height=min_target_px(), spacing=4)
+        row = BoxLayout(size_hint_y=None, height=min_target_px(), spacing=theme.GAP)
         calibrate = TouchButton(text=_("Calibration"))
         calibrate.bind(on_press=lambda *_a: self.app.show("calibration"))
         row.add_widget(calibrate)
@@ -120,7 +121,7 @@ class SettingsScreen(BaseScreen):
                               pin)
 
     def _row(self, box: Any, label: str) -> BoxLayout:
-        row = BoxLayout(size_hint_y=None, height=min_target_px(), spacing=4)
+        row = BoxLayout(size_hint_y=None, height=min_target_px(), spacing=theme.GAP)
         text = Label(text=label, halign="left", valign="middle", size_hint_x=0.9)
         text.bind(size=lambda w, s: setattr(w, "text_size", s))
         row.add_widget(text)
@@ -171,7 +172,7 @@ class SettingsScreen(BaseScreen):
         for value in values:
             t = TouchToggle(text=(labels or {}).get(value, value), group=f"{section}.{key}",
                             state="down" if value == current else "normal",
-                            allow_no_selection=False, font_size="14sp")
+                            allow_no_selection=False, font_size=theme.FONT_SMALL)
             t.bind(on_press=lambda _t, v=value: self.change(section, key, v))
             row.add_widget(t)
         self.rows[f"{section}.{key}"] = row

@@ -9,6 +9,7 @@ from kivy.properties import ListProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.textinput import TextInput
 
+from ui import theme
 from ui.i18n import _, ngettext
 from ui.screens.base import PLAYER_COLOURS, BaseScreen, colour_rgba
 from ui.touch import min_target_px
@@ -23,7 +24,9 @@ GAME_NAMES = {"indigo": "Indigo", "enigma": "Enigma", "second-chance": "Second C
               "break-the-code": "Break the Code"}
 INDIGO_LAYOUTS = {2: ("2p",), 3: ("3p", "3p-alt"), 4: ("4p",)}
 #: a layout's toggle says in a short sentence whose gateways are whose: two lines of this size
-LAYOUT_FONT = "13sp"
+LAYOUT_FONT = theme.FONT_TIGHT
+#: the height of a line of a typed name (theme.FONT_NAME): its field centres it
+NAME_LINE_PX = 26
 
 
 def layout_text(layout: str) -> str:
@@ -42,7 +45,7 @@ class PlayerRow(BoxLayout):
 
     def __init__(self, screen: SetupScreen, name: str, colour: str, **kwargs: Any) -> None:
         size = min_target_px()
-        super().__init__(orientation="horizontal", size_hint_y=None, height=size, spacing=4,
+        super().__init__(orientation="horizontal", size_hint_y=None, height=size, spacing=theme.GAP,
                          **kwargs)
         self.screen = screen
         self.colour = colour
@@ -50,7 +53,8 @@ class PlayerRow(BoxLayout):
                                   background_normal="", background_color=colour_rgba(colour))
         self.swatch.bind(on_press=lambda *_a: self.screen.next_colour(self))
         self.name_input = TextInput(text=name, multiline=False, write_tab=False,
-                                    font_size="18sp", padding=(8, (size - 26) / 2))
+                                    font_size=theme.FONT_NAME,
+                                    padding=(theme.GAP_LOOSE, (size - NAME_LINE_PX) / 2))
         self.add_widget(self.swatch)
         self.add_widget(self.name_input)
         for label, action in (("↑", "up"), ("↓", "down"), ("✕", "remove")):

@@ -19,6 +19,7 @@ from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.image import Image
 
+from ui import theme
 from ui.i18n import _, ngettext
 from ui.screens.base import BaseScreen
 from ui.touch import min_target_px
@@ -176,9 +177,10 @@ class TeachCodeScreen(BaseScreen):
     def _rack_tiles(self, picture: Any, tiles: list[str]) -> None:
         from ui.widgets.code_tile import CodeTileFace
 
-        row = BoxLayout(spacing=8, padding=8, size_hint=(1, None), height=min_target_px() * 2.2,
+        row = BoxLayout(spacing=theme.GAP_LOOSE, padding=theme.GAP_LOOSE, size_hint=(1, None),
+                        height=min_target_px() * 2.2,
                         pos_hint={"center_y": 0.5})
-        self.rack_faces = [CodeTileFace(tile, font_size="34sp", size_hint_x=None)
+        self.rack_faces = [CodeTileFace(tile, font_size=theme.FONT_DISPLAY, size_hint_x=None)
                            for tile in tiles]
         row.add_widget(BoxLayout())  # the tiles in the middle, upright as on the table
         for face in self.rack_faces:

@@ -14,13 +14,9 @@ from kivy.properties import BooleanProperty, ListProperty, ObjectProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.image import Image
 
-OVERLAY_RGBA = {
-    "tile": (0.3, 1.0, 0.4, 0.9),
-    "question": (1.0, 0.25, 0.2, 1.0),
-    "amber": (1.0, 0.78, 0.1, 1),
-    "emerald": (0.1, 0.85, 0.3, 1),
-    "sapphire": (0.2, 0.45, 1.0, 1),
-}
+from ui import theme
+
+OVERLAY_RGBA = theme.OVERLAY
 
 
 class CameraView(ButtonBehavior, Image):
@@ -52,7 +48,7 @@ class CameraView(ButtonBehavior, Image):
         """The picture on the whole window, with what the reader marked; a tap closes it."""
         from kivy.uix.modalview import ModalView
 
-        view = ModalView(size_hint=(1, 1), background_color=(0, 0, 0, 0.95))
+        view = ModalView(size_hint=(1, 1), background_color=theme.SCRIM)
         big = CameraView(enlargeable=False, overlay=list(self.overlay))
         follow = big.setter("overlay")
         self.bind(overlay=follow)
@@ -73,7 +69,7 @@ class CameraView(ButtonBehavior, Image):
 
     def _visible(self, widget: Any, texture: Any) -> None:
         # an Image without a texture paints a white box: show nothing instead
-        self.color = (1, 1, 1, 1) if texture is not None else (0, 0, 0, 0)
+        self.color = theme.INK if texture is not None else theme.CLEAR
 
     def _draw_overlay(self, *args: Any) -> None:
         self.canvas.after.clear()
@@ -85,7 +81,7 @@ class CameraView(ButtonBehavior, Image):
         with self.canvas.after:
             for u, v, kind in self.overlay:
                 x, y = left + u * width, bottom + (1 - v) * height
-                Color(*OVERLAY_RGBA.get(kind, (1, 1, 1, 1)))
+                Color(*OVERLAY_RGBA.get(kind, theme.INK))
                 if kind == "question":
                     Line(circle=(x, y, dot * 3), width=1.5)
                 elif kind == "tile":

@@ -13,13 +13,12 @@ from kivy.graphics import Color, Line, Rectangle
 from kivy.properties import StringProperty
 from kivy.uix.label import Label
 
+from ui import theme
 from ui.widgets.buttons import TouchToggle
 
 #: tile colour letter -> (face, number) colours
-FACES = {"b": ((0.08, 0.08, 0.09, 1), (1, 1, 1, 1)),
-         "w": ((0.93, 0.92, 0.88, 1), (0.05, 0.05, 0.05, 1)),
-         "g": ((0.16, 0.55, 0.3, 1), (1, 1, 1, 1))}
-PICKED = (1, 0.84, 0.1, 1)
+FACES = theme.CODE_TILE_FACES
+PICKED = theme.PICKED
 
 
 class CodeTileToggle(TouchToggle):
@@ -29,13 +28,13 @@ class CodeTileToggle(TouchToggle):
 
     def __init__(self, tile: str, **kwargs: Any) -> None:
         face, ink = FACES.get(tile[-1:], FACES["b"])
-        kwargs.setdefault("font_size", "20sp")
+        kwargs.setdefault("font_size", theme.FONT_LARGE)
         super().__init__(text=tile[:-1], background_normal="", background_down="",
                          background_color=face, color=ink, bold=True, **kwargs)
         self.tile = tile
         with self.canvas.after:
             # an edge, or a black tile is lost on the app's near-black background
-            Color(0.5, 0.5, 0.52, 1)
+            Color(*theme.EDGE)
             self._edge = Line(width=1)
             self._frame_colour = Color(*PICKED[:3], 0)
             self._frame = Line(width=3)
@@ -55,13 +54,13 @@ class CodeTileFace(Label):
 
     def __init__(self, tile: str, **kwargs: Any) -> None:
         face, ink = FACES.get(tile[-1:], FACES["b"])
-        kwargs.setdefault("font_size", "20sp")
+        kwargs.setdefault("font_size", theme.FONT_LARGE)
         super().__init__(text=tile[:-1], color=ink, bold=True, **kwargs)
         self.tile = tile
         with self.canvas.before:
             Color(*face)
             self._face = Rectangle()
-            Color(0.5, 0.5, 0.52, 1)  # the edge: a black tile on a dark background
+            Color(*theme.EDGE)  # the edge: a black tile on a dark background
             self._edge = Line(width=1)
         self.bind(pos=self._draw, size=self._draw)
 

@@ -9,6 +9,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 
+from ui import theme
 from ui.i18n import _
 from ui.touch import min_target_px
 from ui.widgets.buttons import TouchButton
@@ -26,14 +27,14 @@ class Confirm(ModalView):
         target = min_target_px()
         super().__init__(size_hint=(WIDTH_SHARE, None), height=target * 4.2,
                          auto_dismiss=True, **kwargs)
-        box = BoxLayout(orientation="vertical", spacing=8, padding=10)
+        box = BoxLayout(orientation="vertical", spacing=theme.GAP_LOOSE, padding=theme.GAP_LOOSE)
         label = Label(text=question, halign="center", valign="middle")
         label.bind(size=lambda w, s: setattr(w, "text_size", (s[0] - 8, None)))
         box.add_widget(label)
-        row = BoxLayout(size_hint_y=None, height=target, spacing=10)
+        row = BoxLayout(size_hint_y=None, height=target, spacing=theme.GAP_LOOSE)
         self.no_button = TouchButton(text=_("Cancel"))
         self.no_button.bind(on_press=lambda *_a: self.dismiss())
-        self.yes_button = TouchButton(text=yes_text, background_color=(1, 0.45, 0.35, 1))
+        self.yes_button = TouchButton(text=yes_text, background_color=theme.DANGER)
         self.yes_button.bind(on_press=lambda *_a: self._yes(on_yes))
         row.add_widget(self.no_button)
         row.add_widget(self.yes_button)

@@ -21,12 +21,13 @@ from kivy.graphics import Color, Ellipse, Line, Mesh, Rectangle, ScissorPop, Sci
 from kivy.properties import DictProperty, ListProperty, NumericProperty, ObjectProperty
 from kivy.uix.widget import Widget
 
+from ui import theme
 from ui.i18n import _
 from ui.touch import fit_width, min_target_px
 
 #: a zoomed hexagon is this much over the touch target, so a finger on its edge still hits it
 ZOOM_MARGIN = 1.05
-WHOLE_BOARD_FONT = "15sp"
+WHOLE_BOARD_FONT = theme.FONT_COMPACT
 
 GEM_RGBA = {
     "amber": (1.0, 0.78, 0.1, 1),

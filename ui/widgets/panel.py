@@ -16,12 +16,13 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
+from ui import theme
 from ui.i18n import _
 from ui.touch import fit_width, min_target_px
 from ui.widgets.buttons import TouchButton
 
 #: the buzzer's word is body text (app.kv's Label), read at arm's length
-BUZZER_FONT = "17sp"
+BUZZER_FONT = theme.FONT_BODY
 #: a sound lasts under a second (a tick, a beep); its word stays this long after it began, long
 #: enough to be read by a player who looked up at the sound
 BUZZER_SHOWN_S = 3.0
@@ -44,13 +45,13 @@ class LightBar(Widget):
     def redraw(self) -> None:
         self.canvas.clear()
         n = max(1, len(self.levels))
-        gap = 4
+        gap = theme.GAP
         width = (self.width - gap * (n + 1)) / n
         with self.canvas:
-            Color(0.1, 0.1, 0.1, 1)
+            Color(*theme.PANEL)
             Rectangle(pos=self.pos, size=self.size)
             for i, level in enumerate(self.levels):
-                Color(0.25 + 0.75 * level, 0.2 + 0.6 * level, 0.1, 1)
+                Color(*theme.lamp(level))
                 Rectangle(pos=(self.x + gap + i * (width + gap), self.y + gap),
                           size=(width, self.height - 2 * gap))
 
@@ -62,7 +63,7 @@ class VirtualPanel(BoxLayout):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(orientation="horizontal", size_hint_y=None, height=min_target_px() + 8,
-                         spacing=4, padding=(4, 4), **kwargs)
+                         spacing=theme.GAP, padding=(theme.GAP, theme.GAP), **kwargs)
         app = App.get_running_app()
         self.bar = LightBar(size_hint_x=1)
         self.add_widget(self.bar)
@@ -75,9 +76,10 @@ class VirtualPanel(BoxLayout):
         labels = {"confirm": _("OK"), "undo": _("Undo")}
         for name in app.panel_buttons:
             text = labels.get(name, name)
-            button = TouchButton(text=text, size_hint_x=None, font_size="15sp",
-                                 width=fit_width(text, "15sp", minimum=min_target_px() * 1.15,
-                                                 padding=12))
+            button = TouchButton(text=text, size_hint_x=None, font_size=theme.FONT_COMPACT,
+                                 width=fit_width(text, theme.FONT_COMPACT,
+                                                 minimum=min_target_px() * 1.15,
+                                                 padding=theme.BUTTON_TEXT_ROOM))
             button.bind(on_press=lambda _b, n=name: App.get_running_app().devices.press(n))
             self.buttons[name] = button
             self.add_widget(button)
@@ -108,5 +110,5 @@ class VirtualPanel(BoxLayout):
                   "alarm": _("alarm")}
         label = self.buzzer_label
         label.text = sounds.get(what, what) if what else _("quiet")
-        label.color = (1, 0.4, 0.3, 1) if what else (0.6, 0.6, 0.6, 1)
+        label.color = theme.SOUND if what else theme.INK_QUIET
         label.width = fit_width(label.text, BUZZER_FONT, minimum=min_target_px() * 1.6)

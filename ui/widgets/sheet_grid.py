@@ -22,12 +22,13 @@ from kivy.properties import ListProperty, NumericProperty, ObjectProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.widget import Widget
 
+from ui import theme
 from ui.i18n import _
 from ui.touch import fit_width, min_target_px
 
 SIZE = 9
 #: the strip beside zoomed squares: the whole sheet small over the "Whole sheet" button
-STRIP_FONT = "15sp"
+STRIP_FONT = theme.FONT_COMPACT
 
 
 class SheetGrid(Widget):

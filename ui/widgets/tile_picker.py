@@ -12,6 +12,7 @@ from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 from kivy.uix.widget import Widget
 
+from ui import theme
 from ui.i18n import _
 from ui.touch import fit_width, min_target_px
 from ui.widgets.buttons import TouchButton
@@ -63,19 +64,22 @@ class TilePicker(ModalView):
         from companion.indigo.tiles import all_patterns
 
         size = min_target_px() * 1.3
-        box = BoxLayout(orientation="vertical", spacing=4, padding=(6, 6, 6, 0))
-        header = BoxLayout(size_hint_y=None, height=min_target_px(), spacing=6)
+        box = BoxLayout(orientation="vertical", spacing=theme.GAP,
+                        padding=(theme.GAP_REGION, theme.GAP_REGION, theme.GAP_REGION, 0))
+        header = BoxLayout(size_hint_y=None, height=min_target_px(), spacing=theme.GAP_REGION)
         title = Label(text=_("Which pattern is on the tile?"), halign="left", valign="middle",
                       shorten=True)
         title.bind(size=lambda w, s: setattr(w, "text_size", s))
         cancel = TouchButton(text=_("Cancel"), size_hint_x=None,
-                             width=fit_width(_("Cancel"), "17sp", minimum=min_target_px() * 2))
+                             width=fit_width(_("Cancel"), theme.FONT_BODY,
+                                             minimum=min_target_px() * 2))
         cancel.bind(on_press=lambda *_a: self.dismiss())
         self.cancel_button = cancel
         header.add_widget(title)
         header.add_widget(cancel)
         box.add_widget(header)
-        grid = GridLayout(cols=3 if portrait else 5, spacing=6, padding=(0, 0, 0, 6))
+        grid = GridLayout(cols=3 if portrait else 5, spacing=theme.GAP_REGION,
+                          padding=(0, 0, 0, theme.GAP_REGION))
         self.choices: list[TileChoice] = []
         for tile in all_patterns():
             choice = TileChoice(tile.kind, tile.rotation, size_hint_min=(size, size))
