@@ -30,6 +30,6 @@ def test_screens_visited_again_add_no_widgets(make_driver: Any) -> None:
         for name in ("setup", "history", "settings", "home"):
             driver.app.show(name)
             driver.pump(1)
-        counts.append(live_widgets())
+        counts.append(live_widgets(driver))
     assert sorted(_made(driver)) == ["history", "home", "settings", "setup"]
     assert counts[2] <= counts[1], counts

@@ -55,7 +55,7 @@ def test_a_second_game_leaves_no_more_widgets_alive(make_driver: Any, play: Any)
         play(driver, 1)
         driver.app.show("home")
         driver.pump(2)
-        counts.append(live_widgets())
+        counts.append(live_widgets(driver))
     # the first game on a screen just made ends on another panel than the later ones (Enigma's
     # tile buttons): the second and the third game are compared
     assert counts[2] <= counts[1], counts
