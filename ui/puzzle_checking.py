@@ -1,0 +1,144 @@
+"""The puzzle check screen's work off the main loop: the puzzle box's cards as pictures, and a
+camera frame checked (:func:`vision.enigma.puzzles.check.check_puzzle`) and drawn with the
+check's marks over it: the weights and each pan's sum, the silhouette left uncovered, an open
+channel, what the camera doubts.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from config import art_pack_folder
+
+#: the puzzle kinds, in the order the screen offers them
+KINDS = ("weight", "fragment", "angular", "conduit")
+#: a card picture's pixels per millimetre (a 60 mm card: 150 px, a button's picture)
+CARD_PICTURE_PX_PER_MM = 2.5
+#: the checked picture's width on screen (the camera's preview width)
+PICTURE_WIDTH = 960
+#: BGR colours of the marks, by kind: what was counted in green and white, what is wrong in
+#: red or orange, what the camera doubts in magenta
+MARK_BGR = {
+    "weight": (80, 230, 80), "cup": (255, 255, 255), "pan": (40, 220, 255),
+    "doubt": (255, 60, 255), "uncovered": (40, 40, 255), "overhang": (0, 150, 255),
+    "piece": (40, 40, 255), "channel": (40, 40, 255), "stub": (255, 60, 255),
+    "structure": (80, 230, 80),
+}
+#: the marks filled see-through (a region), the others drawn as outlines
+FILLED = frozenset({"uncovered", "overhang"})
+FILL_ALPHA = 0.45
+
+
+def puzzle_box() -> Any:
+    from companion.enigma.puzzles import load_puzzles
+
+    return load_puzzles()
+
+
+def enigma_pack(cfg: Any) -> Any:
+    from vision.enigma.pack import load_enigma_pack
+
+    return load_enigma_pack(art_pack_folder(cfg, cfg.vision.enigma.pack))
+
+
+def card_ids(kind: str) -> list[str]:
+    return sorted(getattr(puzzle_box(), kind).cards)
+
+
+def card_picture(kind: str, card_id: str, pack: Any) -> Any:
+    """The card as printed, without its pieces (BGR): what the player finds in the box."""
+    import cv2
+
+    from vision.enigma.synth import puzzles as draw
+
+    box = puzzle_box()
+    card = getattr(box, kind).cards[card_id]
+    s, pad, rng = CARD_PICTURE_PX_PER_MM, 1.0, random.Random(0)
+    if kind == "weight":
+        layer = draw.draw_weight(card, None, pack, s, pad_mm=pad, rng=rng)
+    elif kind == "fragment":
+        layer = draw.draw_fragment(card, box.fragment.pieces, [], pack, s, pad_mm=pad, rng=rng)
+    elif kind == "angular":
+        layer = draw.draw_angular_card(card, pack, s, pad_mm=pad)
+    else:
+        layer = draw.draw_conduit(card, box.conduit.pieces, {}, pack, s, pad_mm=pad, rng=rng)
+    bgr = layer[:, :, :3].astype("float32")
+    alpha = layer[:, :, 3:4].astype("float32") / 255.0
+    dark = 40.0  # the app's background behind the card's rounded corners
+    out = bgr * alpha + dark * (1 - alpha)
+    return cv2.convertScaleAbs(out)
+
+
+def card_pictures(cfg: Any) -> dict[tuple[str, str], Any]:
+    """Every card of the box as a picture (on a worker: drawing takes a moment)."""
+    pack = enigma_pack(cfg)
+    return {(kind, cid): card_picture(kind, cid, pack) for kind in KINDS
+            for cid in card_ids(kind)}
+
+
+@dataclass(frozen=True)
+class PuzzleCheckResult:
+    verdict: Any  # vision.enigma.puzzles.verdicts.PuzzleVerdict
+    picture: Any  # the frame checked, at PICTURE_WIDTH, with the marks drawn (BGR)
+
+
+def check_frame(frame: Any, cfg: Any, kind: str, card_id: str) -> PuzzleCheckResult:
+    """Check ``frame`` for puzzle ``card_id`` of ``kind`` (runs on a worker thread)."""
+    from vision.enigma.puzzles.check import check_puzzle
+    from vision.enigma.settings import PuzzleSettings
+
+    box = puzzle_box()
+    card = getattr(box, kind).cards[card_id]
+    said = check_puzzle(kind, frame, enigma_pack(cfg), card=card, box=box,
+                        settings=PuzzleSettings.from_config(cfg))
+    return PuzzleCheckResult(said, draw_marks(frame, said.marks))
+
+
+def draw_marks(frame: Any, marks: Any) -> Any:
+    """``frame`` scaled to :data:`PICTURE_WIDTH` with ``marks`` (camera frame pixels) drawn."""
+    import cv2
+    import numpy as np
+
+    scale = PICTURE_WIDTH / frame.shape[1]
+    picture = cv2.resize(frame, (PICTURE_WIDTH, int(round(frame.shape[0] * scale))),
+                         interpolation=cv2.INTER_AREA)
+    fill = picture.copy()
+    line = max(2, PICTURE_WIDTH // 320)
+    for mark in marks:
+        colour = MARK_BGR.get(str(mark.kind), (255, 255, 255))
+        pts = np.round(np.array(mark.points, np.float64) * scale).astype(np.int32)
+        if len(pts) == 1:
+            x, y = (int(v) for v in pts[0])
+            if not mark.label:  # a spot: a ring round a dot
+                cv2.circle(picture, (x, y), 4 * line, colour, line, cv2.LINE_AA)
+                cv2.circle(picture, (x, y), line + 1, colour, -1, cv2.LINE_AA)
+            continue
+        if str(mark.kind) in FILLED:
+            cv2.fillPoly(fill, [pts], colour, cv2.LINE_AA)
+        cv2.polylines(picture, [pts], True, colour,
+                      2 * line if str(mark.kind) == "doubt" else line, cv2.LINE_AA)
+    picture = cv2.addWeighted(fill, FILL_ALPHA, picture, 1 - FILL_ALPHA, 0)
+    for mark in marks:  # the numbers last, over everything
+        if mark.label:
+            centre = np.array(mark.points, np.float64).mean(axis=0) * scale
+            big = str(mark.kind) == "pan"
+            _number(picture, mark.label, centre, MARK_BGR.get(str(mark.kind), (255, 255, 255)),
+                    1.3 if big else 0.8)
+    return picture
+
+
+def _number(picture: Any, text: str, centre: Any, colour: Any, size: float) -> None:
+    """Digits centred on ``centre``, dark-edged so they read on any table."""
+    import cv2
+
+    font, thick = cv2.FONT_HERSHEY_SIMPLEX, max(2, int(2 * size))
+    (w, h), _ = cv2.getTextSize(text, font, size, thick)
+    at = (int(centre[0] - w / 2), int(centre[1] + h / 2))
+    cv2.putText(picture, text, at, font, size, (0, 0, 0), thick + 4, cv2.LINE_AA)
+    cv2.putText(picture, text, at, font, size, colour, thick, cv2.LINE_AA)
+
+
+__all__ = ["KINDS", "PuzzleCheckResult", "card_ids", "card_picture", "card_pictures",
+           "check_frame", "draw_marks"]
