@@ -7,7 +7,7 @@ channel, what the camera doubts.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from config import art_pack_folder
@@ -29,6 +29,9 @@ MARK_BGR = {
 #: the marks filled see-through (a region), the others drawn as outlines
 FILLED = frozenset({"uncovered", "overhang"})
 FILL_ALPHA = 0.45
+#: the picture shows the marks' region this many times its size, and at least this share of
+#: the frame's width
+REGION_MARGIN, MIN_REGION = 2.2, 0.35
 
 
 def puzzle_box() -> Any:
@@ -101,9 +104,12 @@ def draw_marks(frame: Any, marks: Any) -> Any:
     import cv2
     import numpy as np
 
-    scale = PICTURE_WIDTH / frame.shape[1]
-    picture = cv2.resize(frame, (PICTURE_WIDTH, int(round(frame.shape[0] * scale))),
-                         interpolation=cv2.INTER_AREA)
+    x0, y0, x1, y1 = marked_region(frame.shape, marks)
+    scale = PICTURE_WIDTH / (x1 - x0)
+    picture = cv2.resize(frame[y0:y1, x0:x1],
+                         (PICTURE_WIDTH, int(round((y1 - y0) * scale))),
+                         interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+    marks = [replace(m, points=tuple((x - x0, y - y0) for x, y in m.points)) for m in marks]
     fill = picture.copy()
     line = max(2, PICTURE_WIDTH // 320)
     for mark in marks:
@@ -127,6 +133,26 @@ def draw_marks(frame: Any, marks: Any) -> Any:
             _number(picture, mark.label, centre, MARK_BGR.get(str(mark.kind), (255, 255, 255)),
                     1.3 if big else 0.8)
     return picture
+
+
+def marked_region(shape: Any, marks: Any) -> tuple[int, int, int, int]:
+    """(x0, y0, x1, y1) of the frame to show: the marks with a margin around them, at the
+    frame's proportions, never under :data:`MIN_REGION` of it (the card is small in a camera
+    frame of the whole mat, and its marks must read on a 7-inch screen); the whole frame
+    without marks."""
+    height, width = shape[:2]
+    points = [p for m in marks for p in m.points]
+    if not points:
+        return 0, 0, width, height
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+    w = max((max(xs) - min(xs)) * REGION_MARGIN, (max(ys) - min(ys)) * REGION_MARGIN
+            * width / height, MIN_REGION * width)
+    w = min(w, width)
+    h = w * height / width
+    x0 = int(round(min(max(cx - w / 2, 0), width - w)))
+    y0 = int(round(min(max(cy - h / 2, 0), height - h)))
+    return x0, y0, x0 + int(round(w)), y0 + int(round(h))
 
 
 def _number(picture: Any, text: str, centre: Any, colour: Any, size: float) -> None:

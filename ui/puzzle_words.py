@@ -70,7 +70,7 @@ def _fragments(f: dict[str, Any]) -> str:
 def _channels(f: dict[str, Any]) -> str:
     return {
         "connected": _("Every channel is connected or closed."),
-        "channel-open": ngettext("A channel is open where the red dot is: every channel "
+        "channel-open": ngettext("{open} channel is open where the red dot is: every channel "
                                  "must be connected or closed.",
                                  "Channels are open where the {open} red dots are: every "
                                  "channel must be connected or closed.",
@@ -106,18 +106,29 @@ def _structure(f: dict[str, Any]) -> str:
     }.get(f["code"], "")
 
 
+#: the markers' refusals :func:`ui.refusals.table_refusal_words` words with what to fix
+WORDED_REFUSALS = ("no-markers", "bad-homography", "too-small")
+
+
 def _frame(f: dict[str, Any]) -> str:
     from ui.refusals import table_refusal_words
 
-    if f.get("refusal") in ("no-card", "no-mat"):
+    refusal = str(f.get("refusal", ""))
+    if refusal == "no-card":
         return _("The camera does not see the puzzle card: lay it on the mat, in view, "
                  "and check again.")
-
+    if refusal not in WORDED_REFUSALS:  # another mat's marks, or none the app words
+        return _("The camera does not see the puzzle mat clearly: lay it under the camera "
+                 "with its four corner marks in view, and check again.")
     from vision.errors import FrameRefusedError
 
-    why = table_refusal_words(FrameRefusedError("", reason=str(f.get("refusal", ""))))
+    why = table_refusal_words(FrameRefusedError("", reason=refusal))
     return why[:1].upper() + why[1:] + "."
 
+
+#: the facts the sentences use, for the verdicts that do not give them
+FACT_DEFAULTS = {"left": 0, "right": 0, "count": 0, "used": 0, "outside": 0, "pieces": 0,
+                 "open": 0}
 
 KIND_WORDS: dict[str, Callable[[dict[str, Any]], str]] = {
     "weight": _weights, "fragment": _fragments, "conduit": _channels,
@@ -127,7 +138,8 @@ KIND_WORDS: dict[str, Callable[[dict[str, Any]], str]] = {
 def verdict_sentence(kind: str, said: Any) -> str:
     """One sentence: what was seen, and for "cannot tell" what to fix."""
     log.info("puzzle check (%s): %s: %s", kind, said.verdict, said.reason)
-    facts = {**said.facts, "code": str(said.code)}
+    # every sentence of the kind is built, the code's is kept: each needs its facts
+    facts = {**FACT_DEFAULTS, **said.facts, "code": str(said.code)}
     if facts["code"] == "frame-unreadable":
         return _frame(facts)
     if facts["code"] in ("card-needed", "card-unread", "card-not-of-kind"):
