@@ -24,14 +24,17 @@ MARK_BGR = {
     "weight": (80, 230, 80), "cup": (255, 255, 255), "pan": (40, 220, 255),
     "doubt": (255, 60, 255), "uncovered": (40, 40, 255), "overhang": (0, 150, 255),
     "piece": (40, 40, 255), "channel": (40, 40, 255), "stub": (255, 60, 255),
-    "structure": (80, 230, 80),
+    "structure": (80, 230, 80), "card": (235, 235, 235),
 }
 #: the marks filled see-through (a region), the others drawn as outlines
 FILLED = frozenset({"uncovered", "overhang"})
 FILL_ALPHA = 0.45
 #: the picture shows the marks' region this many times its size, and at least this share of
 #: the frame's width
-REGION_MARGIN, MIN_REGION = 2.2, 0.35
+REGION_MARGIN, MIN_REGION = 1.2, 0.2
+#: the marks whose numbers are written on the picture: each pan's sum (a cup's count is seen
+#: in the weights outlined in it)
+NUMBERED = frozenset({"pan"})
 
 
 def puzzle_box() -> Any:
@@ -118,20 +121,20 @@ def draw_marks(frame: Any, marks: Any) -> Any:
         if len(pts) == 1:
             x, y = (int(v) for v in pts[0])
             if not mark.label:  # a spot: a ring round a dot
-                cv2.circle(picture, (x, y), 4 * line, colour, line, cv2.LINE_AA)
-                cv2.circle(picture, (x, y), line + 1, colour, -1, cv2.LINE_AA)
+                cv2.circle(picture, (x, y), 7 * line, colour, 2 * line, cv2.LINE_AA)
+                cv2.circle(picture, (x, y), 2 * line, colour, -1, cv2.LINE_AA)
             continue
         if str(mark.kind) in FILLED:
             cv2.fillPoly(fill, [pts], colour, cv2.LINE_AA)
-        cv2.polylines(picture, [pts], True, colour,
-                      2 * line if str(mark.kind) == "doubt" else line, cv2.LINE_AA)
+        width = {"doubt": 2 * line, "card": 1}.get(str(mark.kind), line)
+        cv2.polylines(picture, [pts], True, colour, width, cv2.LINE_AA)
     picture = cv2.addWeighted(fill, FILL_ALPHA, picture, 1 - FILL_ALPHA, 0)
     for mark in marks:  # the numbers last, over everything
-        if mark.label:
+        if mark.label and str(mark.kind) in NUMBERED:
             centre = np.array(mark.points, np.float64).mean(axis=0) * scale
             big = str(mark.kind) == "pan"
             _number(picture, mark.label, centre, MARK_BGR.get(str(mark.kind), (255, 255, 255)),
-                    1.3 if big else 0.8)
+                    1.9 if big else 0.8)
     return picture
 
 

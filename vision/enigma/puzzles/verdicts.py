@@ -72,6 +72,7 @@ class MarkKind(StrEnum):
     CHANNEL = "channel"  # an opening or stub whose channel is open (point)
     STUB = "stub"  # a printed stub that differs from the card entered (point)
     STRUCTURE = "structure"  # the structure built (polygon)
+    CARD = "card"  # the card found on the mat (polygon: its outline)
 
 
 #: the spaces a mark's points are in: the upright card view, the mat image, the camera frame
