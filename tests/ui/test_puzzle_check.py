@@ -89,6 +89,23 @@ def _screenshots(driver, name: str) -> None:
     driver.set_size(SIZES["landscape"])
 
 
+def _shots(driver, name: str) -> None:
+    """Another screen's look with the way in (the Home and Enigma buttons), at both sizes:
+    its button a 9 mm target showing its whole text."""
+    from ui.touch import required_target_px
+
+    for size in SIZES.values():
+        driver.set_size(size)
+        shot = driver.screenshot(f"{name}_{size[0]}x{size[1]}")
+        button = (driver.screen().puzzle_button if driver.screen().name == "enigma"
+                  else driver.screen().ids.puzzle_button)
+        assert min(button.size) >= required_target_px() - 0.5, (name, size, button.size)
+        assert button.texture_size[0] <= button.width, (name, size)
+        if SHOTS.is_dir():
+            shutil.copy(shot, SHOTS / shot.name)
+    driver.set_size(SIZES["landscape"])
+
+
 def test_a_right_solution_is_solved_and_a_wrong_one_never(make_driver) -> None:
     driver = make_driver(start_camera=True)
     screen = _open_check(driver, "weight", CARD, shots="en")
@@ -137,3 +154,28 @@ def test_cannot_tell_says_what_to_fix_in_one_spanish_sentence(make_driver) -> No
         assert not english_texts(screen) and not notation_texts(screen)
     finally:
         driver.screen("settings").change("app", "language", "en")
+
+
+def test_the_enigma_solve_phase_opens_the_check_and_comes_back(make_driver) -> None:
+    driver = make_driver()
+    driver.tap(driver.screen("home").ids.game_enigma)
+    driver.tap(driver.screen("setup").ids.start_button)
+    game = driver.screen("enigma")
+    for player, category in zip(driver.app.session.players, ("weight", "conduit", "fragment"),
+                                strict=False):
+        driver.tap(game.choice_toggles[(player, category)])
+    driver.tap(game.go_button)
+    assert game.phase == "solve"
+    _shots(driver, "puzzle_check_from_enigma_solve")
+    driver.tap(game.puzzle_button)
+    screen = driver.screen()
+    assert screen.name == "puzzle_check" and screen.came_from == "enigma"
+    back = next(b for b in screen.buttons if b.text == "Back to the game")
+    _fits(screen, "from the game")
+    driver.tap(back)
+    assert driver.screen().name == "enigma" and game.phase == "solve"
+    # from Home there is no game to go back to
+    driver.tap(driver.app.root.ids.home_button)
+    _shots(driver, "puzzle_check_home")
+    driver.tap(driver.screen("home").ids.puzzle_button)
+    assert all(b.text != "Back to the game" for b in driver.screen().buttons)
