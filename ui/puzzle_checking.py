@@ -6,7 +6,6 @@ channel, what the camera doubts.
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -14,8 +13,6 @@ from config import art_pack_folder
 
 #: the puzzle kinds, in the order the screen offers them
 KINDS = ("weight", "fragment", "angular", "conduit")
-#: a card picture's pixels per millimetre (a 60 mm card: 150 px, a button's picture)
-CARD_PICTURE_PX_PER_MM = 2.5
 #: the checked picture's width on screen (the camera's preview width)
 PICTURE_WIDTH = 960
 #: BGR colours of the marks, by kind: what was counted in green and white, what is wrong in
@@ -47,41 +44,6 @@ def enigma_pack(cfg: Any) -> Any:
     from vision.enigma.pack import load_enigma_pack
 
     return load_enigma_pack(art_pack_folder(cfg, cfg.vision.enigma.pack))
-
-
-def card_ids(kind: str) -> list[str]:
-    return sorted(getattr(puzzle_box(), kind).cards)
-
-
-def card_picture(kind: str, card_id: str, pack: Any) -> Any:
-    """The card as printed, without its pieces (BGR): what the player finds in the box."""
-    import cv2
-
-    from vision.enigma.synth import puzzles as draw
-
-    box = puzzle_box()
-    card = getattr(box, kind).cards[card_id]
-    s, pad, rng = CARD_PICTURE_PX_PER_MM, 1.0, random.Random(0)
-    if kind == "weight":
-        layer = draw.draw_weight(card, None, pack, s, pad_mm=pad, rng=rng)
-    elif kind == "fragment":
-        layer = draw.draw_fragment(card, box.fragment.pieces, [], pack, s, pad_mm=pad, rng=rng)
-    elif kind == "angular":
-        layer = draw.draw_angular_card(card, pack, s, pad_mm=pad)
-    else:
-        layer = draw.draw_conduit(card, box.conduit.pieces, {}, pack, s, pad_mm=pad, rng=rng)
-    bgr = layer[:, :, :3].astype("float32")
-    alpha = layer[:, :, 3:4].astype("float32") / 255.0
-    dark = 40.0  # the app's background behind the card's rounded corners
-    out = bgr * alpha + dark * (1 - alpha)
-    return cv2.convertScaleAbs(out)
-
-
-def card_pictures(cfg: Any) -> dict[tuple[str, str], Any]:
-    """Every card of the box as a picture (on a worker: drawing takes a moment)."""
-    pack = enigma_pack(cfg)
-    return {(kind, cid): card_picture(kind, cid, pack) for kind in KINDS
-            for cid in card_ids(kind)}
 
 
 @dataclass(frozen=True)
@@ -169,5 +131,5 @@ def _number(picture: Any, text: str, centre: Any, colour: Any, size: float) -> N
     cv2.putText(picture, text, at, font, size, colour, thick, cv2.LINE_AA)
 
 
-__all__ = ["KINDS", "PuzzleCheckResult", "card_ids", "card_picture", "card_pictures",
-           "check_frame", "draw_marks"]
+__all__ = ["KINDS", "PuzzleCheckResult", "check_frame", "draw_marks", "enigma_pack",
+           "marked_region", "puzzle_box"]

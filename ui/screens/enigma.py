@@ -325,7 +325,7 @@ class EnigmaScreen(BaseScreen):
         done = TouchButton(text=_("Round done"))
         done.bind(on_press=lambda *_a: self.finish_round())
         row.add_widget(done)
-        self.puzzle_button = TouchButton(text=_("Check a puzzle"))
+        self.puzzle_button = TouchButton(text=_("Check a puzzle"), wrap=True)
         self.puzzle_button.bind(on_press=lambda *_a: self.check_puzzle())
         row.add_widget(self.puzzle_button)
         panel.add_widget(row)

@@ -82,7 +82,7 @@ class PuzzleCheckScreen(BaseScreen):
         self._visit += 1
         self.result = None
         if not PuzzleCheckScreen.pictures:
-            from ui.puzzle_checking import card_pictures
+            from ui.puzzle_cards import card_pictures
 
             cfg, visit = self.app.cfg, self._visit
             self.app.run_in_background(lambda: card_pictures(cfg),
@@ -141,7 +141,8 @@ class PuzzleCheckScreen(BaseScreen):
         picture.add_widget(grid)
 
     def _kinds(self, picture: Any) -> None:
-        from ui.puzzle_checking import KINDS, card_ids
+        from ui.puzzle_cards import card_ids
+        from ui.puzzle_checking import KINDS
         from ui.puzzle_words import kind_name
 
         self.words = _("Which puzzle do you check? Tap its kind.")
@@ -154,7 +155,7 @@ class PuzzleCheckScreen(BaseScreen):
         self._grid(picture, list(self.kind_buttons.values()))
 
     def _cards(self, picture: Any) -> None:
-        from ui.puzzle_checking import card_ids
+        from ui.puzzle_cards import card_ids
         from ui.puzzle_words import kind_name
 
         self.words = _("{kind}: which card? Tap its picture.").format(
