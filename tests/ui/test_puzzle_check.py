@@ -126,15 +126,18 @@ def test_a_right_solution_is_solved_and_a_wrong_one_never(make_driver) -> None:
     _screenshots(driver, "puzzle_check_wrong_en")
 
 
-def test_cannot_tell_says_what_to_fix_in_one_spanish_sentence(make_driver) -> None:
+@pytest.mark.parametrize("language,headline", [("es", "No se puede saber"),
+                                               ("uk", "Не можна визначити")])
+def test_cannot_tell_says_what_to_fix_in_one_sentence_of_the_language(make_driver, language,
+                                                                      headline) -> None:
     from companion.enigma.puzzles import load_puzzles
     from ui.demo import PUZZLE_SEED
     from vision.enigma.synth.puzzles import default_solution, near_misses
 
     driver = make_driver(start_camera=True)
-    driver.screen("settings").change("app", "language", "es")
+    driver.screen("settings").change("app", "language", language)
     try:
-        screen = _open_check(driver, "weight", HIDDEN_CARD, shots="es")
+        screen = _open_check(driver, "weight", HIDDEN_CARD, shots=language)
         box = load_puzzles()
         card = box.weight.cards[HIDDEN_CARD]
         misses = near_misses("weight", card, default_solution("weight", card, box), box,
@@ -149,8 +152,8 @@ def test_cannot_tell_says_what_to_fix_in_one_spanish_sentence(make_driver) -> No
         assert len(re.findall(r"[.!?](?:\s|$)", sentence)) == 1, sentence
         assert not english_in(sentence) and not notation_in(sentence), sentence
         assert any(str(m.kind) == "doubt" for m in said.marks)
-        _screenshots(driver, "puzzle_check_cannot_tell_es")
-        assert screen.headline == "No se puede saber"
+        _screenshots(driver, f"puzzle_check_cannot_tell_{language}")
+        assert screen.headline == headline
         assert not english_texts(screen) and not notation_texts(screen)
     finally:
         driver.screen("settings").change("app", "language", "en")
