@@ -117,6 +117,10 @@ def test_a_right_solution_is_solved_and_a_wrong_one_never(make_driver) -> None:
     pans = [m.label for m in said.marks if str(m.kind) == "pan"]
     assert pans == [str(said.facts["left"])] * 2 and pans[0] in screen.words
     _screenshots(driver, "puzzle_check_solved_en")
+    driver.tap(screen.checked_picture)  # the picture on the whole window, and closed again
+    assert screen.checked_picture.enlarged is not None
+    driver.tap_at(400, 240)
+    assert driver.wait_for(lambda: screen.checked_picture.enlarged is None)
 
     driver.tap(screen.demo_wrong)
     assert screen.step == "check"

@@ -50,6 +50,30 @@ class PictureButton(ButtonBehavior, BoxLayout):
         self.text = text
 
 
+class CheckedPicture(ButtonBehavior, Image):
+    """The frame checked with its marks; a tap shows it on the whole window (the weights and
+    the sums large enough to read), a tap there closes it."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("fit_mode", "contain")
+        super().__init__(**kwargs)
+        self.enlarged: Any = None
+
+    def on_release(self) -> None:
+        if self.enlarged is not None:
+            return
+        from kivy.uix.modalview import ModalView
+
+        view = ModalView(size_hint=(1, 1), background_color=(0, 0, 0, 0.95))
+        big = CheckedPicture(texture=self.texture)
+        big.enlarged = view  # a tap on the large picture closes it
+        big.bind(on_release=lambda *_a: view.dismiss())
+        view.add_widget(big)
+        view.bind(on_dismiss=lambda *_a: setattr(self, "enlarged", None))
+        self.enlarged = view
+        view.open()
+
+
 class PuzzleCheckScreen(BaseScreen):
     #: the step shown: kind, card, check, checked
     step = StringProperty("kind")
@@ -184,8 +208,8 @@ class PuzzleCheckScreen(BaseScreen):
         from ui.screens.teach_code import texture_of
 
         if self.result is not None:
-            picture.add_widget(Image(texture=texture_of(self.result.picture),
-                                     fit_mode="contain"))
+            self.checked_picture = CheckedPicture(texture=texture_of(self.result.picture))
+            picture.add_widget(self.checked_picture)
         self.check_button = self.button(_("Check again"), self.check_again)
         self._demo_buttons()
         self.button(_("Another card"), lambda: self.show_step("card"))
