@@ -11,7 +11,7 @@ import pytest
 
 from companion.enigma.puzzles import load_puzzles
 from vision.enigma.puzzles.check import check_puzzle, check_puzzle_frame
-from vision.enigma.puzzles.marks import open_channels, to_frame
+from vision.enigma.puzzles.marks import cells_named, open_channels, to_frame
 from vision.enigma.puzzles.verdicts import Mark, MarkKind, PuzzleVerdict, Reason
 from vision.enigma.puzzles.view import CardView
 from vision.enigma.synth.puzzles import default_solution, near_misses, render_puzzle_frame
@@ -97,6 +97,10 @@ def test_open_channels_name_every_unmet_opening_and_stub(box) -> None:
     assert open_channels(card, layout) == [((0, 0), "E"), ((1, 0), "S")]
     assert open_channels(card, {(0, 0): frozenset({"E"}), (1, 0): frozenset({"W"})}) == [
         ((0, 0), "W")]  # the stub no opening meets
+
+
+def test_doubted_cells_are_read_from_the_check_s_names() -> None:
+    assert cells_named(["[1, 0]", "[2, 2]", "the middle"]) == [(1, 0), (2, 2)]
 
 
 def test_marks_go_back_to_the_frame_through_the_views_homographies() -> None:

@@ -15,7 +15,7 @@ from vision.enigma.pack import EnigmaPack
 from vision.enigma.puzzles.cards import (
     conduit_grid,
 )
-from vision.enigma.puzzles.marks import cell_marks, cell_of, open_channels, spot_marks
+from vision.enigma.puzzles.marks import cell_marks, cells_named, open_channels, spot_marks
 from vision.enigma.puzzles.verdicts import MarkKind, Reason, as_verdict
 from vision.enigma.puzzles.view import (
     CANNOT_TELL,
@@ -193,9 +193,9 @@ def check_conduit(view: CardView, pack: EnigmaPack, card: conduit.ConduitCard | 
     piece_m, open_m = _open_mask(view, pack)
     seen, stubs_seen, doubts = _read_grid(view, pack, card, piece_m, open_m)
     if doubts:
-        unclear = [cell_of(d) for d in doubts]
+        unclear = cells_named(doubts)
         return verdict(CANNOT_TELL, _unclear_cells(doubts), code=Reason.CELLS_UNCLEAR,
-                       facts={"cells": len(set(unclear))},
+                       facts={"cells": len(set(doubts))},
                        marks=cell_marks(view, card, pack, unclear, MarkKind.DOUBT))
     if given and stubs_seen != set(card.stubs):
         differ = stubs_seen ^ set(card.stubs)

@@ -103,10 +103,17 @@ def cell_centre_px(view: CardView, card: conduit.ConduitCard, pack: EnigmaPack, 
     return (x0 + side / 2, y0 + side / 2), side
 
 
-def cell_of(name: str) -> Cell:
-    """A conduit cell as the checks name it in their doubts ("[1, 0]")."""
-    x, y = (int(v) for v in name.strip("[] ").split(","))
-    return (x, y)
+def cells_named(names: Iterable[str]) -> list[Cell]:
+    """The conduit cells the check names in its doubts ("[1, 0]"); a doubt worded otherwise
+    names no cell to mark (the verdict stands without its mark)."""
+    cells = []
+    for name in names:
+        try:
+            x, y = (int(v) for v in name.strip("[] ").split(","))
+        except ValueError:
+            continue
+        cells.append((x, y))
+    return cells
 
 
 def cell_marks(view: CardView, card: conduit.ConduitCard, pack: EnigmaPack,
@@ -171,5 +178,5 @@ def to_frame(marks: Iterable[Mark], view: CardView) -> tuple[Mark, ...]:
     return tuple(out)
 
 
-__all__ = ["Cell", "box_mark", "cell_centre_px", "cell_marks", "cell_of", "cup_doubt_marks",
+__all__ = ["Cell", "box_mark", "cell_centre_px", "cell_marks", "cells_named", "cup_doubt_marks",
            "disc", "mask_marks", "open_channels", "spot_marks", "to_frame", "weight_marks"]
