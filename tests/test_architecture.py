@@ -121,7 +121,8 @@ def test_the_kivy_check_follows_lazy_imports_into_project_modules() -> None:
 #: modules whose job is drawing scenes: the desktop demo's camera and the `companion render`
 #: verbs, one module per game beside that game's read verbs
 SCENE_DRAWERS = {"ui/demo.py", "ui/cli/code_render_cmd.py", "ui/cli/enigma_render_cmd.py",
-                 "ui/cli/indigo_render_cmd.py", "ui/cli/sheet_render_cmd.py"}
+                 "ui/cli/indigo_render_cmd.py", "ui/cli/sheet_render_cmd.py",
+                 "ui/puzzle_cards.py"}
 PROJECT = ("companion", "vision", "hardware", "ui", "config")
 
 

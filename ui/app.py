@@ -64,10 +64,12 @@ SCREEN_MODULES = {
     "settings": "ui.screens.settings.SettingsScreen",
     "calibration": "ui.screens.calibration.CalibrationScreen",
     "teach_code": "ui.screens.teach_code.TeachCodeScreen",
+    "puzzle_check": "ui.screens.puzzle_check.PuzzleCheckScreen",
 }
 PUMP_HZ = 30.0
 #: the screens that show or read camera frames; elsewhere the camera worker is paused
-CAMERA_SCREENS = frozenset({*GAME_SCREENS.values(), "calibration", "teach_code"})
+CAMERA_SCREENS = frozenset({*GAME_SCREENS.values(), "calibration", "teach_code",
+                            "puzzle_check"})
 
 
 PREVIEW_WIDTH = 960

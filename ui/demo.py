@@ -26,6 +26,13 @@ OWN_TILES = "own-tiles"
 #: the look of the demo players' own tiles: a renderer style the demo pack does not hold, so
 #: teaching the camera has something to learn
 OWN_TILES_STYLE = "plastic"
+#: the scene of an Enigma puzzle laid on its mat for the puzzle check screen: no game's
+PUZZLE = "puzzle"
+#: the puzzle's table in the demo: a wooden table, a lamp off to the side; the frame is the
+#: size the puzzle checks are sure at (the demo's other scenes are smaller)
+PUZZLE_TABLE, PUZZLE_STRENGTH, PUZZLE_FRAME = "wood", "mild", (1920, 1080)
+#: one seed for the puzzle's scene and its wrong solutions: the same taps show the same table
+PUZZLE_SEED = 1
 
 
 class DemoTable:
@@ -55,6 +62,8 @@ class DemoTable:
         self.code_racks: dict[str, str] = {}
         #: what was on the table before the teach screen laid out the players' own tiles
         self._before_own: Any = None
+        #: what was on the table before the puzzle check screen laid a puzzle out
+        self._before_puzzle: Any = None
 
     def reset(self) -> None:
         """Nothing pending on the table; a new game also clears the previous game's table."""
@@ -179,6 +188,23 @@ class DemoTable:
         self.show_own_tiles(rack)
         return rack
 
+    def show_puzzle(self, kind: str, card_id: str, miss: int | None = None) -> None:
+        """The puzzle check screen: the demo players lay Enigma puzzle ``card_id`` on the mat,
+        solved (``miss`` None) or as the ``miss``-th near miss of
+        :func:`vision.enigma.synth.puzzles.near_misses` (a wrong solution)."""
+        with self._lock:
+            self._own()
+            if not _is_puzzle(self.pending):
+                self._before_puzzle = self.pending
+            self.pending = (PUZZLE, kind, card_id, miss)
+
+    def put_away_puzzle(self) -> None:
+        """The puzzle check screen is left: the table is as it was before."""
+        with self._lock:
+            if _is_puzzle(self.pending):
+                self.pending = self._before_puzzle
+            self._before_puzzle = None
+
     def forget_looks(self) -> None:
         """A new pack was taught: the next frames are drawn with it (the look is reloaded)."""
         with self._lock:
@@ -255,6 +281,8 @@ class DemoTable:
             pending = self.pending  # there, as they lie, and then nothing else is
         if _is_own_tiles(pending) or str(shown).startswith(OWN_TILES):
             return bool(_is_own_tiles(pending) and shown == _game_shown(None, pending))
+        if _is_puzzle(pending) or str(shown).startswith(PUZZLE):
+            return bool(_is_puzzle(pending) and shown == _game_shown(None, pending))
         session = getattr(self.app, "session", None)
         return game == self.game_now() and (session is None or session.game == shown)
 
@@ -276,6 +304,8 @@ class DemoTable:
             return self._render_code(pending[1])
         if _is_own_tiles(pending):
             return self._render_own_tiles(pending[1], pending[2])
+        if _is_puzzle(pending):
+            return self._render_puzzle(*pending[1:])
         if state is not None and hasattr(state, "board"):
             return self._render_enigma(state)
         indigo = getattr(state, "state", state)  # the engine's IndigoGame wraps the state
@@ -344,6 +374,27 @@ class DemoTable:
                                      slots=list(slots), look=STYLES[OWN_TILES_STYLE])
         return result.image
 
+    def _render_puzzle(self, kind: str, card_id: str, miss: int | None) -> Any:
+        import random as seeded
+
+        from companion.enigma.puzzles import load_puzzles
+        from vision.enigma.pack import load_enigma_pack
+        from vision.enigma.synth.puzzle_table import TableCondition, render_table_frame
+        from vision.enigma.synth.puzzles import default_solution, near_misses
+
+        if "enigma" not in self._packs:
+            cfg = self.app.cfg
+            self._packs["enigma"] = load_enigma_pack(art_pack_folder(cfg, cfg.vision.enigma.pack))
+        box = load_puzzles()
+        card = getattr(box, kind).cards[card_id]
+        solution, extra = default_solution(kind, card, box), {}
+        if miss is not None:
+            misses = near_misses(kind, card, solution, box, seeded.Random(PUZZLE_SEED))
+            _what, solution, extra = misses[miss % len(misses)]
+        return render_table_frame(kind, card, self._packs["enigma"], solution=solution,
+                                  condition=TableCondition(PUZZLE_TABLE, PUZZLE_STRENGTH),
+                                  seed=PUZZLE_SEED, frame_size=PUZZLE_FRAME, **extra)
+
     def camera(self) -> Any:
         from ui.camera import SceneCamera
 
@@ -358,11 +409,17 @@ def _is_own_tiles(pending: Any) -> bool:
     return isinstance(pending, tuple) and pending[0] == OWN_TILES
 
 
+def _is_puzzle(pending: Any) -> bool:
+    return isinstance(pending, tuple) and pending[0] == PUZZLE
+
+
 def _game_shown(state: Any, pending: Any) -> str:
     """Which game's table a frame of ``state`` and ``pending`` shows (as _render_state draws
     it: an empty table is drawn as Indigo's)."""
     if _is_own_tiles(pending):  # which tiles, on which slots: each layout is a scene
         return f"{OWN_TILES} {pending[1]} {pending[2]}"
+    if _is_puzzle(pending):  # which card, solved or which wrong solution
+        return f"{PUZZLE} {pending[1]} {pending[2]} {pending[3]}"
     if isinstance(pending, tuple) and pending[0] in GAME_OF_PENDING:
         return GAME_OF_PENDING[pending[0]]
     if isinstance(pending, dict) or (state is not None and hasattr(state, "board")):

@@ -325,6 +325,9 @@ class EnigmaScreen(BaseScreen):
         done = TouchButton(text=_("Round done"))
         done.bind(on_press=lambda *_a: self.finish_round())
         row.add_widget(done)
+        self.puzzle_button = TouchButton(text=_("Check a puzzle"), wrap=True)
+        self.puzzle_button.bind(on_press=lambda *_a: self.check_puzzle())
+        row.add_widget(self.puzzle_button)
         panel.add_widget(row)
         panel.add_widget(self._label(_("Who solved? (their button or a tap)")))
         row = BoxLayout(size_hint_y=None, height=min_target_px(), spacing=4)
@@ -336,6 +339,11 @@ class EnigmaScreen(BaseScreen):
             row.add_widget(toggle)
         panel.add_widget(row)
         self._update_start_label()
+
+    def check_puzzle(self) -> None:
+        """The camera checks a solved puzzle; its screen's Back returns here."""
+        self.app.screen("puzzle_check").open_from(self.name)
+        self.app.show("puzzle_check")
 
     def start_or_pause(self) -> None:
         from companion.timer import TimerPhase

@@ -43,6 +43,10 @@ class HomeScreen(BaseScreen):
         self.app.screen("setup").prepare(game)
         self.app.show("setup")
 
+    def check_puzzle(self) -> None:
+        self.app.screen("puzzle_check").open_from("")
+        self.app.show("puzzle_check")
+
     def resume(self) -> None:
         if self._resume_id is not None:
             self.app.open_game(self._resume_id)

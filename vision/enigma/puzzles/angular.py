@@ -19,6 +19,8 @@ from vision.enigma.pack import EnigmaPack
 from vision.enigma.puzzles.cards import (
     picture_cell_mm,
 )
+from vision.enigma.puzzles.marks import box_mark, mask_marks
+from vision.enigma.puzzles.verdicts import MarkKind, Reason
 from vision.enigma.puzzles.view import (
     CANNOT_TELL,
     NOT_SOLVED,
@@ -122,29 +124,39 @@ def check_angular(view: CardView, pack: EnigmaPack, card: angular.AngularCard | 
     if card is None:
         best_top = _read_picture(view, pack)
         if best_top is None:
-            return verdict(CANNOT_TELL, "the card's picture could not be read: enter the card")
+            return verdict(CANNOT_TELL, "the card's picture could not be read: enter the card",
+                           code=Reason.CARD_UNREAD)
         card = angular.AngularCard("read", best_top)
     cube = float(pack.sizes["cube_mm"]) * MAT_PX_PER_MM
     blobs, lab, stats = _building_blobs(view, pack, cube)
     if not blobs:
-        return verdict(NOT_SOLVED, "no structure is built beside the card")
+        return verdict(NOT_SOLVED, "no structure is built beside the card",
+                       code=Reason.NOTHING_BUILT)
     main = max(blobs, key=lambda i: stats[i, cv2.CC_STAT_AREA])
+    built = mask_marks(lab == main, MarkKind.STRUCTURE, space="mat")
     if len(blobs) > 1:
         return verdict(NOT_SOLVED, "a piece lies apart from the structure: all four pieces "
-                       "must be used, none left on the table")
+                       "must be used, none left on the table", code=Reason.PIECE_APART,
+                       facts={"apart": len(blobs) - 1},
+                       marks=built + tuple(box_mark(stats[i], MarkKind.PIECE, space="mat")
+                                           for i in blobs if i != main))
     seen, why = _grid_colours(view.mat, lab == main, cube, pack, {"table": pack.colour("table")})
     if seen is None:
-        return verdict(CANNOT_TELL, why)
+        return verdict(CANNOT_TELL, why, code=Reason.STRUCTURE_UNCLEAR, marks=built)
     shown = "/".join(angular.crop(seen))
     if not angular.picture_matches(seen, card.top, allow_mirror=box.angular.allow_mirror):
         return verdict(NOT_SOLVED, f"seen from above it shows {shown}, the card shows "
-                       f"{'/'.join(angular.crop(card.top))}")
+                       f"{'/'.join(angular.crop(card.top))}", code=Reason.PICTURE_DIFFERS,
+                       facts={"seen": angular.crop(seen), "card": angular.crop(card.top)},
+                       marks=built)
     hidden = [p for p in piece_ids if not any(p in row for row in seen)]
     if hidden:
         return verdict(CANNOT_TELL, f"the top view matches, but piece(s) {', '.join(hidden)} "
-                       "cannot be seen from above: the players confirm they are used")
+                       "cannot be seen from above: the players confirm they are used",
+                       code=Reason.PIECES_HIDDEN, facts={"hidden": len(hidden)}, marks=built)
     return verdict(SOLVED, f"seen from above it shows {shown}, as the card; the players "
-                   "confirm that every piece stands on the table or on another piece")
+                   "confirm that every piece stands on the table or on another piece",
+                   code=Reason.MATCHES, marks=built)
 
 
 __all__ = ["check_angular"]

@@ -1,6 +1,8 @@
 """Camera-verified puzzle solutions: solved, not solved (with the reason), or cannot tell.
 
-``check_puzzle_frame(kind, frame, pack, card=None, settings=...) -> {"verdict", "reason"}``.
+``check_puzzle_frame(kind, frame, pack, card=None, settings=...) -> {"verdict", "reason"}``;
+``check_puzzle`` gives the same verdict with its reason code, facts and marks (in the camera
+frame's pixels) for a screen (:mod:`vision.enigma.puzzles.verdicts`).
 The frame shows the puzzle mat (:mod:`vision.enigma.mat`): the card with its pieces and, for
 the angular puzzle, the structure built beside it. The card's data comes from ``card`` (the
 touchscreen, or ``--card``); where it is not given it is read from the card where that can be
@@ -24,6 +26,8 @@ from vision.enigma.puzzles.angular import check_angular
 from vision.enigma.puzzles.cards import parse_card
 from vision.enigma.puzzles.conduit import check_conduit
 from vision.enigma.puzzles.fragment import check_fragment
+from vision.enigma.puzzles.marks import to_frame
+from vision.enigma.puzzles.verdicts import Mark, MarkKind, PuzzleVerdict, Reason, as_verdict
 from vision.enigma.puzzles.view import (
     CANNOT_TELL,
     CardView,
@@ -49,6 +53,14 @@ def check_puzzle_frame(kind: str, frame: np.ndarray, pack: EnigmaPack, *, card: 
                        box: PuzzleBox | None = None) -> dict[str, str]:
     """The verdict on one frame: ``{"verdict": "solved" | "not solved" | "cannot tell",
     "reason": "..."}``. A frame without the mat or the card is "cannot tell"."""
+    return dict(check_puzzle(kind, frame, pack, card=card, settings=settings, box=box))
+
+
+def check_puzzle(kind: str, frame: np.ndarray, pack: EnigmaPack, *, card: Any = None,
+                 settings: PuzzleSettings = DEFAULT_PUZZLE_SETTINGS,
+                 box: PuzzleBox | None = None) -> PuzzleVerdict:
+    """:func:`check_puzzle_frame`'s verdict with its code, facts and marks, the marks mapped
+    to the camera frame's pixels."""
     if kind not in CHECKS:
         raise ValueError(f"unknown puzzle kind {kind!r}; kinds: {', '.join(CHECKS)}")
     box = box or load_puzzles()
@@ -57,12 +69,17 @@ def check_puzzle_frame(kind: str, frame: np.ndarray, pack: EnigmaPack, *, card: 
         try:
             parsed = parse_card(kind, card) if isinstance(card, Mapping) else card
         except PuzzleError as exc:
-            return verdict(CANNOT_TELL, f"the card entered is not a {kind} card: {exc}")
+            return verdict(CANNOT_TELL, f"the card entered is not a {kind} card: {exc}",
+                           code=Reason.CARD_NOT_OF_KIND)
     try:
         view = view_card(frame, pack, settings.mat)
     except FrameRefusedError as exc:
-        return verdict(CANNOT_TELL, f"the frame cannot be read: {getattr(exc, 'message', exc)}")
-    return CHECKS[kind](view, pack, parsed, box, settings)
+        return verdict(CANNOT_TELL, f"the frame cannot be read: {getattr(exc, 'message', exc)}",
+                       code=Reason.FRAME_UNREADABLE, facts={"refusal": exc.reason})
+    said = as_verdict(CHECKS[kind](view, pack, parsed, box, settings))
+    a, b = view.margin_px, view.margin_px + view.side_px
+    card = Mark(MarkKind.CARD, ((a, a), (b, a), (b, b), (a, b)))
+    return said.with_marks(to_frame((card, *said.marks), view))
 
 
-__all__ = ["CHECKS", "PuzzleCheck", "check_puzzle_frame"]
+__all__ = ["CHECKS", "PuzzleCheck", "check_puzzle", "check_puzzle_frame"]

@@ -16,6 +16,8 @@ from vision.enigma.pack import EnigmaPack
 from vision.enigma.puzzles.cards import (
     conduit_grid,
 )
+from vision.enigma.puzzles.marks import cell_marks, cells_named, open_channels, spot_marks
+from vision.enigma.puzzles.verdicts import MarkKind, Reason, as_verdict
 from vision.enigma.puzzles.view import (
     CANNOT_TELL,
     NOT_SOLVED,
@@ -199,11 +201,13 @@ def _laid_pieces(seen: dict[Cell, frozenset[str]], card: conduit.ConduitCard, bo
         if shape not in every_shape:
             # no piece of the box looks like this: the camera misread it
             return solution, verdict(CANNOT_TELL, f"the openings of the piece on {list(at)} "
-                                     "are not seen clearly")
+                                     "are not seen clearly", code=Reason.OPENINGS_UNCLEAR,
+                                     facts={"cell": at})
         if not free.get(shape):
             return solution, verdict(NOT_SOLVED, f"the piece on {list(at)} (openings "
                                      f"{conduit.format_openings(openings)}) is not one of the "
-                                     "pieces to use (or one too many of its kind)")
+                                     "pieces to use (or one too many of its kind)",
+                                     code=Reason.PIECE_NOT_IN_SET, facts={"cell": at})
         pid = free[shape].pop(0)
         rotation = next(r for r in range(4) if by_id[pid].turned(r) == openings)
         solution[pid] = (at, rotation)
@@ -243,22 +247,38 @@ def check_conduit(view: CardView, pack: EnigmaPack, card: conduit.ConduitCard | 
     flat, open_m = _open_mask(view, pack)
     seen, stubs_seen, doubts = _read_grid(view, pack, card, flat, open_m)
     if doubts:
-        return verdict(CANNOT_TELL, _unclear_cells(doubts))
+        unclear = cells_named(doubts)
+        return verdict(CANNOT_TELL, _unclear_cells(doubts), code=Reason.CELLS_UNCLEAR,
+                       facts={"cells": len(set(doubts))},
+                       marks=cell_marks(view, card, pack, unclear, MarkKind.DOUBT))
     if given and stubs_seen != set(card.stubs):
-        return verdict(CANNOT_TELL, _stubs_differ(stubs_seen, set(card.stubs)))
+        differ = stubs_seen ^ set(card.stubs)
+        return verdict(CANNOT_TELL, _stubs_differ(stubs_seen, set(card.stubs)),
+                       code=Reason.STUBS_DIFFER,
+                       facts={"extra": len(stubs_seen - set(card.stubs)),
+                              "missing": len(set(card.stubs) - stubs_seen)},
+                       marks=spot_marks(view, card, pack, differ, MarkKind.STUB))
     if not given:
         card = _card_as_read(card, seen, stubs_seen, box)
     solution, refusal = _laid_pieces(seen, card, box)
     if refusal is not None:
-        return refusal
+        said = as_verdict(refusal)
+        return said.with_marks(cell_marks(view, card, pack, [said.facts["cell"]],
+                                          MarkKind.DOUBT) if "cell" in said.facts else ())
     problem = conduit.conduit_problem(card, box.conduit.pieces, solution)
     if problem is not None:
-        return verdict(NOT_SOLVED, problem)
+        spots = open_channels(card, seen)
+        unused = set(p.id for p in box.conduit.pieces) - set(card.excluded) - set(solution)
+        return verdict(NOT_SOLVED, problem,
+                       code=Reason.CHANNEL_OPEN if spots else Reason.PIECES_UNUSED,
+                       facts={"open": len(spots), "unused": len(unused)},
+                       marks=spot_marks(view, card, pack, spots, MarkKind.CHANNEL))
     if not given:
         return verdict(CANNOT_TELL, "every channel is closed, but the pieces marked X are not "
-                       "read from the card: enter the card")
+                       "read from the card: enter the card", code=Reason.CARD_NEEDED)
     return verdict(SOLVED, f"every channel is connected or closed, {len(solution)} pieces used"
-                   + (f", {', '.join(sorted(card.excluded))} set aside" if card.excluded else ""))
+                   + (f", {', '.join(sorted(card.excluded))} set aside" if card.excluded else ""),
+                   code=Reason.CONNECTED, facts={"pieces": len(solution)})
 
 
 __all__ = ["check_conduit"]

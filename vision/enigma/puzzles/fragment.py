@@ -16,6 +16,8 @@ from vision.enigma.pack import EnigmaPack
 from vision.enigma.puzzles.cards import (
     fragment_transform,
 )
+from vision.enigma.puzzles.marks import box_mark, mask_marks
+from vision.enigma.puzzles.verdicts import MarkKind, Reason
 from vision.enigma.puzzles.view import (
     CANNOT_TELL,
     NOT_SOLVED,
@@ -166,20 +168,29 @@ def _judge_cover(black: np.ndarray, target: np.ndarray, iou: float, unit: float,
     area_ratio = float(black.sum()) / sil_area
     measures = (f"coverage {iou:.1%}, uncovered {gap:.1%}, overhang {over:.1%}, "
                 f"pieces' area {area_ratio:.0%} of the silhouette")
+    facts = {"coverage": iou, "uncovered": float(gap), "overhang": float(over),
+             "area": area_ratio}
+    marks = (mask_marks(open_mask(target & ~black, sliver), MarkKind.UNCOVERED)
+             + mask_marks(open_mask(black & ~target, sliver), MarkKind.OVERHANG))
     if gap > st.fragment_clear_gap:
-        return verdict(NOT_SOLVED, f"part of the silhouette is not covered ({measures})")
+        return verdict(NOT_SOLVED, f"part of the silhouette is not covered ({measures})",
+                       code=Reason.UNCOVERED, facts=facts, marks=marks)
     if over > st.fragment_clear_gap:
-        return verdict(NOT_SOLVED, f"the pieces reach outside the silhouette ({measures})")
+        return verdict(NOT_SOLVED, f"the pieces reach outside the silhouette ({measures})",
+                       code=Reason.OVERHANG, facts=facts, marks=marks)
     if area_ratio < MIN_AREA_RATIO:
         return verdict(NOT_SOLVED, f"the pieces cover too little: a piece is missing or two "
-                       f"pieces overlap ({measures})")
+                       f"pieces overlap ({measures})", code=Reason.TOO_LITTLE, facts=facts,
+                       marks=marks)
     low, high = SOLVED_AREA
     if (iou >= st.fragment_min_iou and gap <= st.fragment_max_gap
             and over <= st.fragment_max_gap and low <= area_ratio <= high):
         return verdict(SOLVED, f"all the silhouette is covered ({measures}); the players "
-                       f"confirm that all {len(box.fragment.pieces)} pieces are used")
+                       f"confirm that all {len(box.fragment.pieces)} pieces are used",
+                       code=Reason.COVERED, facts={**facts, "pieces": len(box.fragment.pieces)})
     return verdict(CANNOT_TELL, f"the pieces nearly cover the silhouette, too close to call "
-                   f"({measures}): push the pieces together along the silhouette's outline")
+                   f"({measures}): push the pieces together along the silhouette's outline",
+                   code=Reason.TOO_CLOSE, facts=facts, marks=marks)
 
 
 def check_fragment(view: CardView, pack: EnigmaPack, card: fragment.FragmentCard | None,
@@ -188,7 +199,7 @@ def check_fragment(view: CardView, pack: EnigmaPack, card: fragment.FragmentCard
     gives it; it lies under the pieces and is not read)."""
     if card is None:
         return verdict(CANNOT_TELL, "the silhouette lies under the pieces and is not read: "
-                       "enter the card")
+                       "enter the card", code=Reason.CARD_NEEDED)
     black, black_beside, gray, levels = _dark_pieces(view, pack)
     inside = view.inside_card()
     mark = _orientation_mark(view, black.shape)
@@ -201,7 +212,10 @@ def check_fragment(view: CardView, pack: EnigmaPack, card: fragment.FragmentCard
     n_b, _, stats, _ = cv2.connectedComponentsWithStats(beside.astype(np.uint8), connectivity=8)
     if any(stats[k, cv2.CC_STAT_AREA] > PIECE_BESIDE * piece_px for k in range(1, n_b)):
         return verdict(NOT_SOLVED, "a piece lies beside the card: all the pieces must cover "
-                       "the silhouette")
+                       "the silhouette", code=Reason.PIECE_BESIDE,
+                       marks=tuple(box_mark(stats[k], MarkKind.PIECE)
+                                   for k in range(1, n_b)
+                                   if stats[k, cv2.CC_STAT_AREA] > PIECE_BESIDE * piece_px))
     # the card's found outline may be a pixel or two off: the table seen along it is no piece
     # (no silhouette reaches the card's edge)
     black &= cv2.erode(inside.astype(np.uint8), np.ones((EDGE_PX, EDGE_PX), np.uint8)) > 0
@@ -211,7 +225,8 @@ def check_fragment(view: CardView, pack: EnigmaPack, card: fragment.FragmentCard
     if washed > MAX_WASHED:
         return verdict(CANNOT_TELL, f"the pieces look grey, not black, over {washed:.0%} of the "
                        "silhouette (a lamp's glare?): move the lamp or the card so that no "
-                       "reflection lies on it")
+                       "reflection lies on it", code=Reason.GLARE, facts={"washed": washed},
+                       marks=mask_marks(target, MarkKind.DOUBT))
     return _judge_cover(black, target, iou, unit, box, st)
 
 

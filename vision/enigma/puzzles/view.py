@@ -24,14 +24,18 @@ from vision.enigma.mat import (
 )
 from vision.enigma.pack import EnigmaPack
 from vision.enigma.puzzles.card_find import find_card_square, paper_gains, whiteness
+from vision.enigma.puzzles.verdicts import Mark, PuzzleVerdict, Reason
 from vision.enigma.settings import DEFAULT_MAT, MatSettings
 from vision.warp import warp_perspective
 
 SOLVED, NOT_SOLVED, CANNOT_TELL = "solved", "not solved", "cannot tell"
 
 
-def verdict(kind: str, reason: str) -> dict[str, str]:
-    return {"verdict": kind, "reason": reason}
+def verdict(kind: str, reason: str, *, code: Reason = Reason.UNKNOWN,
+            facts: Mapping[str, Any] | None = None, marks: tuple[Mark, ...] = ()
+            ) -> PuzzleVerdict:
+    """The ``{"verdict", "reason"}`` dict, with what a screen shows of it attached."""
+    return PuzzleVerdict(kind, reason, code=code, facts=facts, marks=marks)
 
 
 # ---------------------------------------------------------------------------- the card
@@ -48,6 +52,10 @@ class CardView:
     card_centre_mat: tuple[float, float]
     marker_centres: tuple[tuple[float, float], ...] = ()
     marker_px: float = 0.0
+    #: homographies from the camera frame to this view and to the mat image (marks drawn
+    #: over the camera picture are mapped back with them)
+    frame_to_view: np.ndarray | None = None
+    frame_to_mat: np.ndarray | None = None
 
     def mm_to_px(self, x: float, y: float) -> tuple[float, float]:
         return (self.margin_px + x * CARD_PX_PER_MM, self.margin_px + y * CARD_PX_PER_MM)
@@ -96,7 +104,7 @@ def view_card(frame: np.ndarray, pack: EnigmaPack, mat_settings: MatSettings = D
     image = np.clip(image.astype(np.float32) * gains, 0, 255).astype(np.uint8)
     markers = tuple(mat.to_px(x, y) for x, y in mat.layout.centres_mm)
     return CardView(image, c, off, balanced, rect.centre, markers,
-                    mat.layout.size_mm * MAT_PX_PER_MM * 1.1)
+                    mat.layout.size_mm * MAT_PX_PER_MM * 1.1, m @ frame_to_mat, frame_to_mat)
 
 
 def _upright_turn(balanced: np.ndarray, corners: np.ndarray, pack: EnigmaPack) -> int:

@@ -21,6 +21,8 @@ from vision.enigma.puzzles.cards import (
     Point,
     weight_cups,
 )
+from vision.enigma.puzzles.marks import cup_doubt_marks, weight_marks
+from vision.enigma.puzzles.verdicts import Reason
 from vision.enigma.puzzles.view import (
     CANNOT_TELL,
     NOT_SOLVED,
@@ -298,12 +300,14 @@ def _cup_name(cup: Cup) -> str:
     return f"the {cup.side} cup {cup.index + 1}"
 
 
-def count_weights(view: CardView, pack: EnigmaPack, cups: list[Cup]
+def count_weights(view: CardView, pack: EnigmaPack, cups: list[Cup],
+                  seen: list[Point] | None = None
                   ) -> tuple[dict[tuple[str, int], int], int, list[str]]:
     """Whole weights per cup, whole weights on the card outside the cups, and the doubts (a
     cup where a weight lies partly under another, or where the metal is no whole weights).
     Grey that is no weight away from the cups (print blurred to grey, a shadow's edge)
-    changes no cup's count, so it raises no doubt."""
+    changes no cup's count, so it raises no doubt. ``seen`` gets each whole weight's
+    centre."""
     counts = {(cup.side, cup.index): 0 for cup in cups}
     doubts: list[str] = []
     outside = 0
@@ -319,7 +323,9 @@ def count_weights(view: CardView, pack: EnigmaPack, cups: list[Cup]
                     if (c := _cup_at(view, cups, x, y, NEAR_CUP)) is not None}
             doubts.extend(sorted(near))
             continue
-        for at in places:
+        for at, centre in zip(places, blob.centres, strict=True):
+            if seen is not None:
+                seen.append(centre)
             if at is None:
                 outside += 1
             else:
@@ -334,24 +340,37 @@ def check_weight(view: CardView, pack: EnigmaPack, card: weight.WeightCard | Non
     if card is None:
         card, why = read_weight_card(view, pack)
         if card is None:
-            return verdict(CANNOT_TELL, f"{why}: enter the card's numbers")
+            return verdict(CANNOT_TELL, f"{why}: enter the card's numbers",
+                           code=Reason.CARD_UNREAD)
     cups = weight_cups(card, pack.tile_mm)
-    counts, outside, doubts = count_weights(view, pack, cups)
+    discs: list[Point] = []
+    counts, outside, doubts = count_weights(view, pack, cups, discs)
     if doubts:
         return verdict(CANNOT_TELL, f"in {' and '.join(doubts)} a weight does not show whole "
                        "(one partly under another?): move the weights apart so each one "
-                       "shows whole")
+                       "shows whole", code=Reason.WEIGHT_HIDDEN, facts={"cups": len(doubts)},
+                       marks=cup_doubt_marks(view, cups, doubts))
     answer = weight.WeightSolution(
         tuple(counts[("left", i)] for i in range(len(card.left))),
         tuple(counts[("right", i)] for i in range(len(card.right))))
     left, right = weight.side_weights(card, answer)
     pans = f"the left pan weighs {left}, the right {right}"
+    used = sum(answer.left) + sum(answer.right)
+    facts = {"left": left, "right": right, "count": card.count, "used": used,
+             "outside": outside}
+    marks = weight_marks(view, cups, counts, discs, {"left": left, "right": right},
+                         weight_radius_px(pack))
     if outside:
-        return verdict(NOT_SOLVED, f"{outside} weight(s) lie outside the cups; {pans}")
+        return verdict(NOT_SOLVED, f"{outside} weight(s) lie outside the cups; {pans}",
+                       code=Reason.WEIGHTS_OUTSIDE, facts=facts, marks=marks)
     problem = weight.weight_problem(card, answer, allow_empty_cups=box.weight.allow_empty_cups)
     if problem is not None:
-        return verdict(NOT_SOLVED, f"{problem}; {pans}" if "balance" not in problem else pans)
-    return verdict(SOLVED, f"{pans}, with all {card.count} weights")
+        code = (Reason.UNBALANCED if "balance" in problem else
+                Reason.WEIGHTS_UNUSED if used != card.count else Reason.CUP_EMPTY)
+        return verdict(NOT_SOLVED, f"{problem}; {pans}" if "balance" not in problem else pans,
+                       code=code, facts=facts, marks=marks)
+    return verdict(SOLVED, f"{pans}, with all {card.count} weights", code=Reason.BALANCED,
+                   facts=facts, marks=marks)
 
 
 __all__ = ["MetalBlob", "MetalMasks", "check_weight", "count_weights", "find_weights", "fit_discs",

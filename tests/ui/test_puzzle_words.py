@@ -1,0 +1,62 @@
+"""Every reason code of a puzzle check is one sentence in the player's language, without
+English or notation in Spanish and Ukrainian; a "cannot tell" says what to fix."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.ui.notation import english_in, notation_in
+from ui.i18n import set_language
+from ui.puzzle_words import headline, verdict_sentence
+from vision.enigma.puzzles.verdicts import PuzzleVerdict, Reason
+
+KIND_OF = {
+    "weight": ("weight-hidden", "weights-outside", "weights-unused", "cup-empty", "unbalanced",
+               "balanced"),
+    "fragment": ("piece-beside", "glare", "uncovered", "overhang", "too-little", "too-close",
+                 "covered"),
+    "conduit": ("cells-unclear", "stubs-differ", "openings-unclear", "piece-not-in-set",
+                "channel-open", "pieces-unused", "connected"),
+    "angular": ("nothing-built", "piece-apart", "structure-unclear", "picture-differs",
+                "pieces-hidden", "matches"),
+}
+SHARED = ("unknown", "card-not-of-kind", "frame-unreadable", "card-unread", "card-needed")
+
+
+def _cases():
+    for kind, codes in KIND_OF.items():
+        for code in (*codes, *SHARED):
+            for verdict in ("solved", "not solved", "cannot tell"):
+                yield kind, Reason(code), verdict
+
+
+def test_every_code_is_a_kind_s_code_or_shared() -> None:
+    named = {c for codes in KIND_OF.values() for c in codes} | set(SHARED)
+    assert named == {str(r) for r in Reason}
+
+
+@pytest.mark.parametrize("language", ["en", "es", "uk"])
+def test_every_verdict_is_one_sentence_in_the_language(language) -> None:
+    set_language(language)
+    try:
+        for kind, code, verdict in _cases():
+            for refusal in ("no-card", "no-markers", "too-small", "wrong-layout"):
+                facts = {"left": 12, "right": 9, "count": 5, "used": 4, "outside": 1,
+                         "open": 2, "pieces": 7, "refusal": refusal}
+                said = PuzzleVerdict(verdict, "the check's English", code=code, facts=facts)
+                _one_sentence(language, kind, code, verdict, verdict_sentence(kind, said))
+    finally:
+        set_language("en")
+
+
+def _one_sentence(language, kind, code, verdict, sentence) -> None:
+    where = (language, kind, str(code), verdict, sentence)
+    assert sentence and headline(verdict), where
+    assert len(re.findall(r"[.!?](?:\s|$)", sentence)) == 1, where
+    assert not notation_in(sentence), where
+    if language != "en":
+        assert not english_in(sentence) and "English" not in sentence, where
+    if verdict == "cannot tell" and code in (Reason.UNKNOWN, Reason.FRAME_UNREADABLE):
+        assert ":" in sentence, where  # what was seen: what to fix
