@@ -53,6 +53,27 @@ ALL_EFFECTS = (
 #: a mild set for the demo camera and the default of ``companion render``
 DEFAULT_EFFECTS = ("whitebalance", "light", "shadow", "perspective", "lens", "noise", "jpeg")
 
+#: rows the per-pixel effects work on at a time: their float intermediates are then a band's,
+#: not a whole frame's (at 1280x720 the demo camera's frames held 50 MB of float copies at
+#: once, several times a second; the results are the same to the bit)
+BAND_ROWS = 64
+
+
+def _in_bands(image: np.ndarray, per_band: Callable[[slice], np.ndarray]) -> np.ndarray:
+    """A new uint8 image like ``image``, each band of rows made by ``per_band(rows)``."""
+    out = np.empty_like(image)
+    height = image.shape[0]
+    for top in range(0, height, BAND_ROWS):
+        rows = slice(top, min(height, top + BAND_ROWS))
+        out[rows] = per_band(rows)
+    return out
+
+
+def _scaled(image: np.ndarray, gain: np.ndarray) -> np.ndarray:
+    """``image`` times ``gain`` (per channel, or per pixel and channel), clipped to uint8."""
+    scaled: np.ndarray = np.clip(image.astype(np.float32) * gain, 0, 255).astype(np.uint8)
+    return scaled
+
 
 @dataclass
 class EffectContext:
@@ -136,8 +157,7 @@ def whitebalance(image: np.ndarray, rng: np.random.Generator, ctx: EffectContext
     gains = np.array([1 - 0.15 * temp, 1.0 + rng.uniform(-0.05, 0.05), 1 + 0.15 * temp])
     gains *= rng.uniform(0.85, 1.1)
     ctx.log["whitebalance"] = gains.round(3).tolist()
-    tinted: np.ndarray = np.clip(image.astype(np.float32) * gains, 0, 255).astype(np.uint8)
-    return tinted
+    return _in_bands(image, lambda rows: _scaled(image[rows], gains))
 
 
 def _smooth_field(shape: tuple[int, int], rng: np.random.Generator, *, depth: float) -> np.ndarray:
@@ -160,8 +180,7 @@ def light(image: np.ndarray, rng: np.random.Generator, ctx: EffectContext) -> np
     small = _smooth_field((64, 64), rng, depth=depth)
     gain = cv2.resize(small, (image.shape[1], image.shape[0]), interpolation=cv2.INTER_LINEAR)
     ctx.log["light"] = round(depth, 3)
-    lit: np.ndarray = np.clip(image.astype(np.float32) * gain[..., None], 0, 255).astype(np.uint8)
-    return lit
+    return _in_bands(image, lambda rows: _scaled(image[rows], gain[rows, :, None]))
 
 
 def shadow(image: np.ndarray, rng: np.random.Generator, ctx: EffectContext) -> np.ndarray:
@@ -181,7 +200,7 @@ def shadow(image: np.ndarray, rng: np.random.Generator, ctx: EffectContext) -> n
         )
     mask = cv2.GaussianBlur(mask, (0, 0), 6)
     gain = 1.0 - cv2.resize(mask, (w, h), interpolation=cv2.INTER_LINEAR)
-    return np.clip(image.astype(np.float32) * gain[..., None], 0, 255).astype(np.uint8)
+    return _in_bands(image, lambda rows: _scaled(image[rows], gain[rows, :, None]))
 
 
 # ---------------------------------------------------------------- geometry
@@ -259,12 +278,14 @@ def _distort_points(pts: np.ndarray, k1: float, frame_size: tuple[int, int]) -> 
     return distorted
 
 
-def _lens_maps(k1: float, frame_size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
-    """remap() tables: for every distorted output pixel, the undistorted source pixel."""
+def _lens_band(k1: float, frame_size: tuple[int, int], rows: slice
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """remap() tables of the frame's ``rows``: for every distorted output pixel, the
+    undistorted source pixel (each pixel's entry depends on that pixel alone)."""
     fw, fh = frame_size
     c = np.array([fw / 2, fh / 2], np.float32)
     norm = max(fw, fh) / 2
-    yy, xx = np.mgrid[0:fh, 0:fw].astype(np.float32)
+    yy, xx = np.mgrid[rows, 0:fw].astype(np.float32)
     dx, dy = (xx - c[0]) / norm, (yy - c[1]) / norm
     rd = np.sqrt(dx**2 + dy**2)
     # invert rd = ru (1 + k1 ru^2) with two Newton steps
@@ -281,8 +302,10 @@ def lens(image: np.ndarray, rng: np.random.Generator, ctx: EffectContext) -> np.
     """Barrel (k1 < 0) or pincushion (k1 > 0) distortion, as a wide camera module shows."""
     ctx.lens_k1 = float(rng.uniform(-0.06, 0.03))
     ctx.log["lens"] = round(ctx.lens_k1, 4)
-    map_x, map_y = _lens_maps(ctx.lens_k1, (image.shape[1], image.shape[0]))
-    return cv2.remap(image, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    size = (image.shape[1], image.shape[0])
+    return _in_bands(image, lambda rows: cv2.remap(
+        image, *_lens_band(ctx.lens_k1, size, rows), cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE))
 
 
 # ---------------------------------------------------------------- sensor and file
@@ -319,12 +342,17 @@ def motion(image: np.ndarray, rng: np.random.Generator, ctx: EffectContext) -> n
 def noise(image: np.ndarray, rng: np.random.Generator, ctx: EffectContext) -> np.ndarray:
     """Sensor noise: shot noise growing with brightness plus a constant read noise."""
     sigma_read = float(rng.uniform(1.5, 5.0))
-    img = image.astype(np.float32)
-    sigma = np.sqrt(sigma_read**2 + 0.05 * img)
-    noisy = img + rng.standard_normal(img.shape, dtype=np.float32) * sigma
     ctx.log["noise"] = round(sigma_read, 2)
-    noisy_8bit: np.ndarray = np.clip(noisy, 0, 255).astype(np.uint8)
-    return noisy_8bit
+
+    def band(rows: slice) -> np.ndarray:
+        img = image[rows].astype(np.float32)
+        sigma = np.sqrt(sigma_read**2 + 0.05 * img)
+        # drawn band by band, in order: the generator's stream is the whole frame's
+        noisy = img + rng.standard_normal(img.shape, dtype=np.float32) * sigma
+        noisy_8bit: np.ndarray = np.clip(noisy, 0, 255).astype(np.uint8)
+        return noisy_8bit
+
+    return _in_bands(image, band)
 
 
 def jpeg(image: np.ndarray, rng: np.random.Generator, ctx: EffectContext) -> np.ndarray:
