@@ -51,6 +51,15 @@ ROUND_HOLE = 0.25
 JOINED_GAP_PX = 1.5
 #: ... and of at least this many pixels are apart; between the two, the tile is asked about
 APART_GAP_PX = 3.0
+#: a cell's rim (drawn dark in some styles, blurred in all) reaches this many cell radii
+CELL_RIM = 1.2
+#: the fewest pixels of an opening's window, away from the cells, to judge it by
+MIN_WINDOW_PX = 4
+#: the fewest pixels across a side's band, away from the cells, to judge a column by
+MIN_BAND_PX = 2
+#: a stub of channel from an opening ends at a cell when it comes within this many cell
+#: radii of the cell's centre (its rim, the blur and a pixel of the cut)
+STUB_REACH = 1.3
 #: the confidence left by an unclear opening, a broken channel end, a crossing, a hidden cell
 UNCLEAR_CONFIDENCE = 0.5
 DOUBTFUL_CONFIDENCE = 0.4
@@ -208,18 +217,25 @@ def _opening_windows(p: int, fractions: tuple[float, float, float], cw: float) -
     return _Windows(depth0, depth1, half_w, windows)
 
 
-def _judge_openings(at_sides: np.ndarray, dark: np.ndarray, w: _Windows,
+def _judge_openings(at_sides: np.ndarray, dark: np.ndarray, usable: np.ndarray, w: _Windows,
                     fractions: tuple[float, float, float], settings: ReaderSettings,
                     doubts: _Doubts) -> set[Port]:
-    """The openings present: enough channel in their window (``at_sides``: the channel mask
-    before the cells' surroundings are cut away, as a cell near a side leaves its channel only
-    a short stub there). A second opinion from brightness alone (a channel is a dark stroke
-    across the side, whatever its colour looks like after blur and compression) and a share
-    near the threshold make an opening doubtful."""
-    port_fraction = {q: float(at_sides[win].mean()) if win.any() else 0.0
-                     for q, win in w.windows.items()}
+    """The openings present: enough channel in the ``usable`` part of their window (away
+    from the cells; ``at_sides``: the channel mask before the cells' surroundings are cut
+    away, as a cell near a side leaves its channel only a short stub there). A second opinion
+    from brightness alone (a channel is a dark stroke across the side, whatever its colour
+    looks like after blur and compression) and a share near the threshold make an opening
+    doubtful."""
+    port_fraction: dict[Port, float] = {}
+    for q, win in w.windows.items():
+        seen = win & usable
+        port_fraction[q] = float(at_sides[seen].mean()) if seen.sum() >= MIN_WINDOW_PX else 0.0
+        if win.any() and seen.sum() < MIN_WINDOW_PX:
+            doubts.add(f"is there an opening at {q.side}{q.position}? a cell hides the side "
+                       "there", UNCLEAR_CONFIDENCE)
     present = {q for q, f in port_fraction.items() if f >= settings.port_min_fraction}
-    for q, score in dark_openings(dark, fractions, w.depth0, w.depth1, w.half_w).items():
+    for q, score in dark_openings(dark & usable, fractions, w.depth0, w.depth1, w.half_w,
+                                  usable).items():
         lo, hi = UNCLEAR_OPENING
         if (score >= DARK_OPENING) != (q in present) or lo <= score < hi:
             doubts.add(f"is there an opening at {q.side}{q.position}? the channel there "
@@ -319,6 +335,27 @@ def _piece_links(channel: np.ndarray, cells: list[Cell], cell_ids: list[str],
         for a, b2 in zip(nodes, nodes[1:], strict=False):
             links.append((a, b2))
     return links, used_ports
+
+
+def _stub_links(at_sides: np.ndarray, cells: list[Cell], cell_ids: list[str],
+                unused: set[Port], w: _Windows, rc: float) -> list[tuple[Port, str]]:
+    """Openings whose channel is only a short stub into a cell near the side: cutting the
+    cells' surroundings away leaves no piece of it, but the stub itself (in ``at_sides``,
+    cut only at the cells' rims) runs from the opening's window to exactly one cell's rim.
+    A channel ends at a cell or an opening, so the opening joins that cell."""
+    if not unused or not cells:
+        return []
+    p = at_sides.shape[0]
+    _, comp = cv2.connectedComponents(at_sides.astype(np.uint8), connectivity=8)
+    rims = [disc((p, p), c.centre, rc * STUB_REACH) for c in cells]
+    links: list[tuple[Port, str]] = []
+    for q in sorted(unused, key=lambda q: (SIDES.index(q.side), q.position)):
+        labels = set(np.unique(comp[w.windows[q]]).tolist()) - {0}
+        stub = np.isin(comp, list(labels)) if labels else np.zeros((p, p), bool)
+        touched = [cid for cid, rim in zip(cell_ids, rims, strict=True) if (stub & rim).any()]
+        if len(touched) == 1:
+            links.append((q, touched[0]))
+    return links
 
 
 def _settle_near_cells(doubtful: list[tuple[int, int]], links: list[tuple[Endpoint, Endpoint]],
@@ -423,12 +460,21 @@ def finish_tile(look: TileLook, at: Pos, pack: EnigmaPack, model: ColourModel,
     rc, cw = pack.cell_radius * p, pack.channel_width * p
     cell_ids = [chr(ord("a") + i) for i in range(len(cells))]
     links, doubtful = _near_cell_links(named, cells, cell_ids, rc)
-    present = _judge_openings(look.at_sides, named.dark, w, pack.ports, settings, doubts)
+    # a cell near a side covers part of an opening's window with its disc and dark rim:
+    # the opening is judged on the rest of the window
+    beside_cells = np.ones((p, p), bool)
+    for c in cells:
+        beside_cells &= ~disc((p, p), c.centre, rc * CELL_RIM)
+    present = _judge_openings(look.at_sides, named.dark, beside_cells, w, pack.ports, settings,
+                              doubts)
     if _has_stray_opening(channel, w, cw):
         doubts.add("a channel reaches a side away from the three opening positions",
                    DOUBTFUL_CONFIDENCE)
     piece_links, used_ports = _piece_links(channel, cells, cell_ids, present, w, pack, doubts)
     links += piece_links
+    stub_links = _stub_links(look.at_sides, cells, cell_ids, present - used_ports, w, rc)
+    links += stub_links
+    used_ports.update(q for q, _ in stub_links)
     for q in sorted(present - used_ports, key=lambda q: (SIDES.index(q.side), q.position)):
         doubts.add(f"an opening at {q.side}{q.position} joins nothing", DOUBTFUL_CONFIDENCE)
     stroke_only = named.dark & ~named.of_kind("icon")
@@ -536,21 +582,34 @@ def _opening_offset(channel: np.ndarray, fractions: tuple[float, float, float], 
 
 
 def dark_openings(dark: np.ndarray, fractions: tuple[float, float, float], depth0: int,
-                   depth1: int, half_w: float) -> dict[Port, float]:
+                   depth1: int, half_w: float, usable: np.ndarray | None = None
+                   ) -> dict[Port, float]:
     """Per opening position, how clearly a dark stroke crosses the side there (0 none, 1 a
-    channel's full depth): the share of dark pixels across the side's band, at its darkest
-    column near the position, above the side's usual share (the gap to the next tile, seen
-    when the square is cut a little off the tile, darkens a whole side alike)."""
+    channel's full depth): the share of dark pixels across the side's band (of its
+    ``usable`` pixels: a cell near the side hides the rest), at its darkest column near the
+    position, above the side's usual share (the gap to the next tile, seen when the square is
+    cut a little off the tile, darkens a whole side alike)."""
     p = dark.shape[0]
-    bands = {"N": dark[depth0:depth1, :].mean(axis=0),
-             "S": dark[p - depth1:p - depth0, :].mean(axis=0),
-             "W": dark[:, depth0:depth1].mean(axis=1),
-             "E": dark[:, p - depth1:p - depth0].mean(axis=1)}
+    ok = np.ones_like(dark, bool) if usable is None else usable
+    hit = (dark & ok).astype(np.float32)
+    seen = ok.astype(np.float32)
+
+    def share(a: np.ndarray, b: np.ndarray, axis: int) -> np.ndarray:
+        n = b.sum(axis=axis)
+        out: np.ndarray = np.where(n >= MIN_BAND_PX, a.sum(axis=axis) / np.maximum(n, 1), 0.0)
+        return out
+
+    bands = {"N": share(hit[depth0:depth1, :], seen[depth0:depth1, :], 0),
+             "S": share(hit[p - depth1:p - depth0, :], seen[p - depth1:p - depth0, :], 0),
+             "W": share(hit[:, depth0:depth1], seen[:, depth0:depth1], 1),
+             "E": share(hit[:, p - depth1:p - depth0], seen[:, p - depth1:p - depth0], 1)}
     out: dict[Port, float] = {}
     for side, profile in bands.items():
         usual = float(np.median(profile[depth1:p - depth1]))
-        for pos, f in enumerate(fractions):
-            u = f * p
+        for pos in range(len(fractions)):
+            # positions run clockwise: along S and W they count from the far end
+            x, y = port_point(Port(side, pos), fractions)
+            u = (x if side in "NS" else y) * p
             a, b = max(0, int(round(u - half_w))), min(p, int(round(u + half_w)) + 1)
             out[Port(side, pos)] = float(np.clip(profile[a:b].max() - usual, 0.0, 1.0)) \
                 / max(1e-6, 1.0 - usual)

@@ -1,0 +1,80 @@
+"""The tile reader on conduit sides outside the demo catalogue: openings at every position
+of every side, cells close to a side with only a stub of channel to their opening, and a
+seeded sample of random tiles (vision.enigma.synth.any_tiles), each read from its own
+straightened patch."""
+
+from __future__ import annotations
+
+import random
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.enigma.tiles import Tile, parse_tile
+from vision.enigma.colours import colour_model
+from vision.enigma.layout import seen_positions, seen_tile, spacing_for
+from vision.enigma.settings import DEFAULT_SETTINGS
+from vision.enigma.synth.any_tiles import drawable, random_tile
+from vision.enigma.synth.art import tile_face
+from vision.enigma.synth.truth import same_tile
+from vision.enigma.tile import read_tile
+
+#: the patch side the reader straightens a tile to, and the face drawn before shrinking
+PATCH = DEFAULT_SETTINGS.px_per_tile
+FACE = 4 * PATCH
+
+
+def _patch(pack, tile: Tile, rotation: int) -> np.ndarray:
+    """The tile drawn large, turned, shrunk to the reader's patch and softened a little."""
+    face = np.ascontiguousarray(np.rot90(tile_face(tile, pack, FACE), -rotation))
+    small = cv2.resize(face, (PATCH, PATCH), interpolation=cv2.INTER_AREA)
+    return cv2.GaussianBlur(small, (0, 0), 0.6)
+
+
+def _read_right(pack, tile: Tile, rotation: int) -> tuple[bool, bool]:
+    """Whether the read is the tile as seen (cells matched by where they lie), and whether
+    it asks about the tile."""
+    read, _ = read_tile(_patch(pack, tile, rotation), (1, 1), pack, colour_model(pack),
+                        DEFAULT_SETTINGS)
+    spacing = spacing_for(pack)
+    truth, _ = seen_tile(tile, rotation, pack.ports, spacing=spacing)
+    where = seen_positions(tile, rotation, pack.ports, spacing=spacing)
+    right = same_tile(truth, where, read.tile, read.centres)
+    return right, bool(read.problems) or read.confidence < DEFAULT_SETTINGS.min_confidence
+
+
+#: each opening alone, a stub into a cell beside a side, and the far positions of S and W
+EXAMPLES = [
+    {"cells": {}, "links": [["N", "W"], ["E", "S2"]]},
+    {"cells": {}, "links": [["S0", "S"]]},
+    {"cells": {"a": "red", "b": "yellow"}, "links": [["E2", "b"], ["a", "b"]]},
+    {"cells": {"a": "yellow", "b": "yellow"}, "links": [["N", "a"], ["E0", "b"]]},
+    {"cells": {"a": "blue"}, "links": [["S2", "W"], ["W2", "a"]]},
+]
+
+
+@pytest.mark.parametrize("data", EXAMPLES)
+@pytest.mark.parametrize("style", ["demo", "ink"])
+def test_openings_anywhere_and_stubs_into_cells_are_read_without_a_question(
+        data, style, packs) -> None:
+    tile = parse_tile(data)
+    for rotation in range(4):
+        right, asked = _read_right(packs[style], tile, rotation)
+        assert right and not asked, (rotation, data)
+
+
+def test_random_tiles_are_read_or_asked_about_never_silently_wrong(packs) -> None:
+    rng = random.Random(21)
+    for style, pack in packs.items():
+        exact = asked = 0
+        n = 40
+        for _ in range(n):
+            tile = random_tile(rng)
+            while not drawable(tile, pack):
+                tile = random_tile(rng)
+            right, doubt = _read_right(pack, tile, rng.randrange(4))
+            assert right or doubt, (style, tile)
+            exact += right
+            asked += doubt
+        assert exact >= 0.9 * n and asked <= 0.2 * n, (style, exact, asked)
