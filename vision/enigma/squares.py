@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 
 from companion.enigma.tiles import Pos
+from vision.art_pack import BGR
 from vision.enigma.colours import colour_features
 from vision.enigma.geometry import TableGeometry
 from vision.enigma.pack import EnigmaPack
@@ -169,16 +170,27 @@ class _Cover:
     height: int
 
 
+def _art_colours(pack: EnigmaPack) -> list[BGR]:
+    """The colours a tile's face shows inside its edge line: its ground, channels, icons
+    and power cells."""
+    return [pack.colour("tile"), pack.colour("channel"), pack.colour("icon"),
+            *pack.cells.values()]
+
+
 def _cover(canon: np.ndarray, pack: EnigmaPack, zones: list[tuple[float, ...]],
            seen: np.ndarray | None) -> _Cover:
     """Which pixels show tile rather than table, which were seen and which count."""
     feats = colour_features(canon)
-    tile_f = colour_features(np.array(pack.colour("tile"), np.float32))
     table_f = colour_features(np.array(pack.colour("table"), np.float32))
     # weight chromaticity over brightness: light changes brightness, not what a pixel is
     wgt = np.array([1.0, 1.0, 0.5], np.float32)
-    d_tile = (((feats - tile_f) * wgt) ** 2).sum(axis=-1)
     d_table = (((feats - table_f) * wgt) ** 2).sum(axis=-1)
+    # a tile shows its art as well as its ground: a tile dense with channels and cells is
+    # still a whole tile (its art colours are nearer than the table's)
+    d_tile = np.full(d_table.shape, np.inf, np.float32)
+    for colour in _art_colours(pack):
+        art_f = colour_features(np.array(colour, np.float32))
+        d_tile = np.minimum(d_tile, (((feats - art_f) * wgt) ** 2).sum(axis=-1))
     h, w = d_tile.shape
     if seen is None:
         seen = np.ones((h, w), bool)

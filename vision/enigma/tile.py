@@ -53,6 +53,9 @@ JOINED_GAP_PX = 1.5
 APART_GAP_PX = 3.0
 #: a cell's rim (drawn dark in some styles, blurred in all) reaches this many cell radii
 CELL_RIM = 1.2
+#: two cells' centres closer than this many cell radii mean their discs overlap (two
+#: touching cells lie two radii apart; the rest allows for the error of a centre)
+OVERLAP = 1.6
 #: the fewest pixels of an opening's window, away from the cells, to judge it by
 MIN_WINDOW_PX = 4
 #: the fewest pixels across a side's band, away from the cells, to judge a column by
@@ -227,9 +230,13 @@ def _judge_openings(at_sides: np.ndarray, dark: np.ndarray, usable: np.ndarray, 
     looks like after blur and compression) and a share near the threshold make an opening
     doubtful."""
     port_fraction: dict[Port, float] = {}
+    usual = _usual_side_share(at_sides, usable, w)
     for q, win in w.windows.items():
         seen = win & usable
-        port_fraction[q] = float(at_sides[seen].mean()) if seen.sum() >= MIN_WINDOW_PX else 0.0
+        f = float(at_sides[seen].mean()) if seen.sum() >= MIN_WINDOW_PX else 0.0
+        # a band of channel colour along the whole side (the gap to the next tile or the
+        # table, when the square is cut a little off the tile) is no opening
+        port_fraction[q] = max(0.0, f - usual[q.side]) / max(1e-6, 1.0 - usual[q.side])
         if win.any() and seen.sum() < MIN_WINDOW_PX:
             doubts.add(f"is there an opening at {q.side}{q.position}? a cell hides the side "
                        "there", UNCLEAR_CONFIDENCE)
@@ -244,6 +251,26 @@ def _judge_openings(at_sides: np.ndarray, dark: np.ndarray, usable: np.ndarray, 
         margin = abs(f - settings.port_min_fraction) / settings.port_min_fraction
         doubts.lower(float(np.clip(0.5 + margin, 0.0, 1.0)))
     return present
+
+
+def _usual_side_share(channel: np.ndarray, usable: np.ndarray, w: _Windows
+                      ) -> dict[str, float]:
+    """Per side, the share of channel pixels across the side's band that its columns usually
+    show (the median along the side, corners left out): what the whole side shows alike."""
+    p = channel.shape[0]
+    d0, d1 = w.depth0, w.depth1
+    hit = (channel.astype(bool) & usable).astype(np.float32)
+    ok = usable.astype(np.float32)
+    cuts = {"N": (slice(d0, d1), slice(d1, p - d1), 0),
+            "S": (slice(p - d1, p - d0), slice(d1, p - d1), 0),
+            "W": (slice(d1, p - d1), slice(d0, d1), 1),
+            "E": (slice(d1, p - d1), slice(p - d1, p - d0), 1)}
+    out: dict[str, float] = {}
+    for side, (rows, cols, axis) in cuts.items():
+        n = ok[rows, cols].sum(axis=axis)
+        shares = hit[rows, cols].sum(axis=axis)[n >= MIN_BAND_PX] / n[n >= MIN_BAND_PX]
+        out[side] = float(np.median(shares)) if shares.size else 0.0
+    return out
 
 
 def _has_stray_opening(channel: np.ndarray, w: _Windows, cw: float) -> bool:
@@ -335,6 +362,16 @@ def _piece_links(channel: np.ndarray, cells: list[Cell], cell_ids: list[str],
         for a, b2 in zip(nodes, nodes[1:], strict=False):
             links.append((a, b2))
     return links, used_ports
+
+
+def _doubt_overlapping_cells(cells: list[Cell], rc: float, doubts: _Doubts) -> None:
+    """Two cells whose discs would overlap are one cell read twice (a ring broken by a
+    pawn or by something lying on it) or a misread: printed cells never overlap."""
+    for i, a in enumerate(cells):
+        for b in cells[i + 1:]:
+            if math.hypot(a.centre[0] - b.centre[0], a.centre[1] - b.centre[1]) < OVERLAP * rc:
+                doubts.add("two cells overlap: is one cell read as two?", DOUBTFUL_CONFIDENCE)
+                return
 
 
 def _stub_links(at_sides: np.ndarray, cells: list[Cell], cell_ids: list[str],
@@ -481,6 +518,7 @@ def finish_tile(look: TileLook, at: Pos, pack: EnigmaPack, model: ColourModel,
     _settle_near_cells(doubtful, links, cells, cell_ids, stroke_only, rc, doubts)
     for c in cells:
         doubts.lower(c.confidence)
+    _doubt_overlapping_cells(cells, rc, doubts)
     links = list(dict.fromkeys(links))
     tile = Tile.make({cid: c.colour for cid, c in zip(cell_ids, cells, strict=True)}, links)
     nets = _networkers_on(at, cells, cell_ids, settings, doubts)

@@ -78,3 +78,33 @@ def test_random_tiles_are_read_or_asked_about_never_silently_wrong(packs) -> Non
             exact += right
             asked += doubt
         assert exact >= 0.9 * n and asked <= 0.2 * n, (style, exact, asked)
+
+
+def _face(pack, tile: Tile) -> np.ndarray:
+    return cv2.resize(tile_face(tile, pack, FACE), (PATCH, PATCH), interpolation=cv2.INTER_AREA)
+
+
+@pytest.mark.parametrize("data", EXAMPLES[:3])
+def test_a_band_of_channel_colour_along_a_whole_side_is_no_opening(data, demo_pack) -> None:
+    """The gap to the next tile, seen in a channel's colour when the square is cut a little
+    off the tile, runs along the whole side: it opens nothing there."""
+    tile = parse_tile(data)
+    face = _face(demo_pack, tile)
+    face[:, 1:5] = demo_pack.colour("channel")
+    read, _ = read_tile(cv2.GaussianBlur(face, (0, 0), 0.6), (1, 1), demo_pack,
+                        colour_model(demo_pack), DEFAULT_SETTINGS)
+    assert read.tile.is_equivalent(tile) and not read.problems, read
+
+
+def test_two_cells_read_overlapping_are_a_question(demo_pack) -> None:
+    """Printed cells never overlap: a disc of another cell colour drawn over part of a cell
+    (a ring broken by a pawn or a thing lying on it may read so) is asked about, never read
+    as two cells."""
+    tile = parse_tile({"cells": {"a": "yellow"}, "links": [["S", "a"]]})
+    face = tile_face(tile, demo_pack, FACE)
+    where = seen_positions(tile, 0, demo_pack.ports, spacing=spacing_for(demo_pack))["a"]
+    centre = (int((where[0] + 1.3 * demo_pack.cell_radius) * FACE), int(where[1] * FACE))
+    cv2.circle(face, centre, int(demo_pack.cell_radius * FACE), demo_pack.cells["red"], -1)
+    patch = cv2.resize(face, (PATCH, PATCH), interpolation=cv2.INTER_AREA)
+    read, _ = read_tile(patch, (1, 1), demo_pack, colour_model(demo_pack), DEFAULT_SETTINGS)
+    assert len(read.tile.cells) == 2 and read.problems, read
