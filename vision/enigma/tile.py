@@ -47,6 +47,8 @@ MIN_PIECE = 0.6
 MIN_PIECE_WIDTH = 0.6
 #: a hole in a piece larger than this share of a pawn's disc is something round on it
 ROUND_HOLE = 0.25
+#: a piece of channel as wide as this many cell radii somewhere holds something round
+ROUND_BLOB = 0.85
 #: near cells whose line shows a bright gap of at most this many pixels are joined...
 JOINED_GAP_PX = 1.5
 #: ... and of at least this many pixels are apart; between the two, the tile is asked about
@@ -304,6 +306,13 @@ def _judge_piece(piece: np.ndarray, nodes: list[Endpoint], cells: list[Cell], w:
     if hierarchy is not None and any(
             h[3] >= 0 and cv2.contourArea(c) >= ROUND_HOLE * math.pi * rn * rn
             for c, h in zip(contours, hierarchy[0], strict=True)):
+        doubts.add("something round sits on a channel: a cell under a networker?",
+                   HIDDEN_CONFIDENCE)
+    # a stroke is a channel wide: a round blob a cell wide on a channel between two ends
+    # (where no junction of strokes widens it) is a cell whose colour the picture lost
+    # (blurred into the channel's under a dark pawn), not a channel
+    inscribed = cv2.distanceTransform(piece.astype(np.uint8), cv2.DIST_L2, 3)
+    if len(nodes) == 2 and float(inscribed.max()) >= ROUND_BLOB * rc:
         doubts.add("something round sits on a channel: a cell under a networker?",
                    HIDDEN_CONFIDENCE)
     cell_count = sum(1 for e in nodes if isinstance(e, str))

@@ -14,9 +14,13 @@ import pytest
 from companion.enigma.tiles import Tile, parse_tile
 from vision.enigma.colours import colour_model
 from vision.enigma.layout import seen_positions, seen_tile, spacing_for
+from vision.enigma.reader import read_enigma
 from vision.enigma.settings import DEFAULT_SETTINGS
-from vision.enigma.synth.any_tiles import drawable, random_tile
+from vision.enigma.squares import find_squares
+from vision.enigma.synth.any_tiles import drawable, random_catalogue, random_tile
 from vision.enigma.synth.art import tile_face
+from vision.enigma.synth.render import TableView, render_frame
+from vision.enigma.synth.scenes import categories_of, random_record
 from vision.enigma.synth.truth import same_tile
 from vision.enigma.tile import read_tile
 
@@ -108,3 +112,31 @@ def test_two_cells_read_overlapping_are_a_question(demo_pack) -> None:
     patch = cv2.resize(face, (PATCH, PATCH), interpolation=cv2.INTER_AREA)
     read, _ = read_tile(patch, (1, 1), demo_pack, colour_model(demo_pack), DEFAULT_SETTINGS)
     assert len(read.tile.cells) == 2 and read.problems, read
+
+
+def test_a_tile_dense_with_channels_and_cells_is_a_whole_tile(demo_pack) -> None:
+    """A square is a tile by its art as well as its ground: a tile whose middle is mostly
+    channels and cells is found, not taken for a square partly covered."""
+    dense = parse_tile({"cells": {"a": "red", "b": "blue", "c": "yellow"}, "links": [
+        ["N0", "a"], ["N", "a"], ["N2", "b"], ["E0", "b"], ["E", "b"], ["E2", "c"],
+        ["S0", "c"], ["S", "c"], ["S2", "c"], ["W0", "a"], ["W", "a"], ["W2", "a"],
+        ["a", "b"], ["b", "c"]]})
+    p = PATCH
+    canon = np.empty((3 * p, 4 * p, 3), np.uint8)
+    canon[:] = demo_pack.colour("table")
+    canon[p:2 * p, p:2 * p] = cv2.resize(demo_pack.start, (p, p), interpolation=cv2.INTER_AREA)
+    canon[p:2 * p, 2 * p:3 * p] = _face(demo_pack, dense)
+    squares, questions, _ = find_squares(canon, (1.5 * p, 1.5 * p), demo_pack, p, [],
+                                         DEFAULT_SETTINGS)
+    assert set(squares) == {(0, 0), (1, 0)}, questions
+
+
+def test_the_start_faces_own_art_is_no_networker(demo_pack) -> None:
+    """What the reader would take for a pawn on the pack's own start face (its star's pale
+    middle) is the face's art: no question about a networker on the start tile."""
+    catalogue = random_catalogue(0, demo_pack, size=200)
+    record, state = random_record(0, tiles=6, catalogue=catalogue)
+    view = TableView.of_state(state, demo_pack, categories=categories_of(record, catalogue))
+    frame = render_frame(view, demo_pack, seed=0, effects=())
+    read = read_enigma(frame.image, demo_pack)
+    assert not [q for q in read.questions if "start tile" in q], read.questions
