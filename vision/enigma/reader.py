@@ -95,6 +95,7 @@ def _read_start(balanced: np.ndarray, xy: tuple[float, float], score: float, pac
     (``expected``) that differs from the one seen is a question."""
     p = st.px_per_tile
     read, found = read_tile(cv2.getRectSubPix(balanced, (p, p), xy), (0, 0), pack, model, st)
+    found = _not_face_art(read, found, pack, model, st)
     face_conf = float(np.clip(score / FULL_FACE_SCORE, 0.0, 1.0))
     if not read.problems and read.confidence >= st.min_confidence and read.tile.links:
         seen, conf, nets = read.tile, read.confidence, found
@@ -114,6 +115,27 @@ def _read_start(balanced: np.ndarray, xy: tuple[float, float], score: float, pac
                     f"the start tile seen ({_describe(seen)}) is not the game's start tile "
                     f"({_describe(expected)}): is the right start tile on the table?")
     return TileRead((0, 0), seen, conf, "start", problems), nets
+
+
+def _not_face_art(read: TileRead, found: list[NetworkerRead], pack: EnigmaPack,
+                  model: ColourModel, st: ReaderSettings) -> list[NetworkerRead]:
+    """The networkers seen on the start tile less those its face itself shows: what the
+    reader takes for a pawn on the pack's own start face (a pale disc in the middle of a
+    star, say) is art, wherever the start tile lies."""
+    if not found:
+        return found
+    p = st.px_per_tile
+    face = cv2.resize(pack.start, (p, p), interpolation=cv2.INTER_AREA)
+    art_read, art = read_tile(face, (0, 0), pack, model, st)
+    art_at = [(n.colour, art_read.centres[art_read.tile.cell_ids.index(n.cell)]) for n in art]
+    reach = pack.networker_radius
+
+    def is_art(n: NetworkerRead) -> bool:
+        x, y = read.centres[read.tile.cell_ids.index(n.cell)]
+        return any(colour == n.colour and math.hypot(x - ax, y - ay) <= reach
+                   for colour, (ax, ay) in art_at)
+
+    return [n for n in found if not is_art(n)]
 
 
 def _describe(tile: Tile) -> str:

@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 
 from companion.enigma.tiles import Pos
+from vision.art_pack import BGR
 from vision.enigma.colours import colour_features
 from vision.enigma.geometry import TableGeometry
 from vision.enigma.pack import EnigmaPack
@@ -169,17 +170,35 @@ class _Cover:
     height: int
 
 
+def _art_colours(pack: EnigmaPack) -> list[BGR]:
+    """The colours a tile's face shows inside its edge line: its ground, channels, icons
+    and power cells."""
+    return [pack.colour("tile"), pack.colour("channel"), pack.colour("icon"),
+            *pack.cells.values()]
+
+
 def _cover(canon: np.ndarray, pack: EnigmaPack, zones: list[tuple[float, ...]],
            seen: np.ndarray | None) -> _Cover:
     """Which pixels show tile rather than table, which were seen and which count."""
-    feats = colour_features(canon)
-    tile_f = colour_features(np.array(pack.colour("tile"), np.float32))
-    table_f = colour_features(np.array(pack.colour("table"), np.float32))
+    feats = colour_features(canon).astype(np.float32)
+    h, w = feats.shape[:2]
     # weight chromaticity over brightness: light changes brightness, not what a pixel is
-    wgt = np.array([1.0, 1.0, 0.5], np.float32)
-    d_tile = (((feats - tile_f) * wgt) ** 2).sum(axis=-1)
-    d_table = (((feats - table_f) * wgt) ** 2).sum(axis=-1)
-    h, w = d_tile.shape
+    w2 = np.array([1.0, 1.0, 0.25], np.float32)
+    # a tile shows its art as well as its ground: a tile dense with channels and cells is
+    # still a whole tile (one of its art colours is nearer than the table's). Nearer to art
+    # colour a than to table colour t is linear in the pixel's features f:
+    # 2 f.w2(a - t) + |t|^2 - |a|^2 > 0 (weighted), one affine map per art colour
+    table_f = colour_features(np.array(pack.colour("table"), np.float32))
+    rows = []
+    for colour in _art_colours(pack):
+        art_f = colour_features(np.array(colour, np.float32))
+        rows.append([*(2.0 * w2 * (art_f - table_f)),
+                     float((table_f * table_f) @ w2 - (art_f * art_f) @ w2)])
+    margin: np.ndarray = np.full((h, w), -np.inf, np.float32)
+    for k in range(0, len(rows), 4):
+        part = cv2.transform(feats, np.array(rows[k:k + 4], np.float32)).reshape(h, w, -1)
+        for channel in cv2.split(part):
+            margin = cv2.max(margin, channel)
     if seen is None:
         seen = np.ones((h, w), bool)
     # the markers' white paper is no tile: their zones count as neither tile nor table
@@ -187,7 +206,7 @@ def _cover(canon: np.ndarray, pack: EnigmaPack, zones: list[tuple[float, ...]],
     for z in zones:
         counted[max(0, int(z[1])):max(0, int(z[3]) + 1), max(0, int(z[0])):max(0, int(z[2]) + 1)] \
             = False
-    on_tile = ((d_tile < d_table) & counted).astype(np.float32)
+    on_tile = ((margin > 0) & counted).astype(np.float32)
     return _Cover(cv2.integral(on_tile), cv2.integral(seen.astype(np.float32)),
                   cv2.integral(counted.astype(np.float32)), w, h)
 

@@ -47,10 +47,24 @@ MIN_PIECE = 0.6
 MIN_PIECE_WIDTH = 0.6
 #: a hole in a piece larger than this share of a pawn's disc is something round on it
 ROUND_HOLE = 0.25
+#: a piece of channel as wide as this many cell radii somewhere holds something round
+ROUND_BLOB = 0.85
 #: near cells whose line shows a bright gap of at most this many pixels are joined...
 JOINED_GAP_PX = 1.5
 #: ... and of at least this many pixels are apart; between the two, the tile is asked about
 APART_GAP_PX = 3.0
+#: a cell's rim (drawn dark in some styles, blurred in all) reaches this many cell radii
+CELL_RIM = 1.2
+#: two cells' centres closer than this many cell radii mean their discs overlap (two
+#: touching cells lie two radii apart; the rest allows for the error of a centre)
+OVERLAP = 1.6
+#: the fewest pixels of an opening's window, away from the cells, to judge it by
+MIN_WINDOW_PX = 4
+#: the fewest pixels across a side's band, away from the cells, to judge a column by
+MIN_BAND_PX = 2
+#: a stub of channel from an opening ends at a cell when it comes within this many cell
+#: radii of the cell's centre (its rim, the blur and a pixel of the cut)
+STUB_REACH = 1.3
 #: the confidence left by an unclear opening, a broken channel end, a crossing, a hidden cell
 UNCLEAR_CONFIDENCE = 0.5
 DOUBTFUL_CONFIDENCE = 0.4
@@ -208,18 +222,29 @@ def _opening_windows(p: int, fractions: tuple[float, float, float], cw: float) -
     return _Windows(depth0, depth1, half_w, windows)
 
 
-def _judge_openings(at_sides: np.ndarray, dark: np.ndarray, w: _Windows,
+def _judge_openings(at_sides: np.ndarray, dark: np.ndarray, usable: np.ndarray, w: _Windows,
                     fractions: tuple[float, float, float], settings: ReaderSettings,
                     doubts: _Doubts) -> set[Port]:
-    """The openings present: enough channel in their window (``at_sides``: the channel mask
-    before the cells' surroundings are cut away, as a cell near a side leaves its channel only
-    a short stub there). A second opinion from brightness alone (a channel is a dark stroke
-    across the side, whatever its colour looks like after blur and compression) and a share
-    near the threshold make an opening doubtful."""
-    port_fraction = {q: float(at_sides[win].mean()) if win.any() else 0.0
-                     for q, win in w.windows.items()}
+    """The openings present: enough channel in the ``usable`` part of their window (away
+    from the cells; ``at_sides``: the channel mask before the cells' surroundings are cut
+    away, as a cell near a side leaves its channel only a short stub there). A second opinion
+    from brightness alone (a channel is a dark stroke across the side, whatever its colour
+    looks like after blur and compression) and a share near the threshold make an opening
+    doubtful."""
+    port_fraction: dict[Port, float] = {}
+    usual = _usual_side_share(at_sides, usable, w)
+    for q, win in w.windows.items():
+        seen = win & usable
+        f = float(at_sides[seen].mean()) if seen.sum() >= MIN_WINDOW_PX else 0.0
+        # a band of channel colour along the whole side (the gap to the next tile or the
+        # table, when the square is cut a little off the tile) is no opening
+        port_fraction[q] = max(0.0, f - usual[q.side]) / max(1e-6, 1.0 - usual[q.side])
+        if win.any() and seen.sum() < MIN_WINDOW_PX:
+            doubts.add(f"is there an opening at {q.side}{q.position}? a cell hides the side "
+                       "there", UNCLEAR_CONFIDENCE)
     present = {q for q, f in port_fraction.items() if f >= settings.port_min_fraction}
-    for q, score in dark_openings(dark, fractions, w.depth0, w.depth1, w.half_w).items():
+    for q, score in dark_openings(dark & usable, fractions, w.depth0, w.depth1, w.half_w,
+                                  usable).items():
         lo, hi = UNCLEAR_OPENING
         if (score >= DARK_OPENING) != (q in present) or lo <= score < hi:
             doubts.add(f"is there an opening at {q.side}{q.position}? the channel there "
@@ -228,6 +253,26 @@ def _judge_openings(at_sides: np.ndarray, dark: np.ndarray, w: _Windows,
         margin = abs(f - settings.port_min_fraction) / settings.port_min_fraction
         doubts.lower(float(np.clip(0.5 + margin, 0.0, 1.0)))
     return present
+
+
+def _usual_side_share(channel: np.ndarray, usable: np.ndarray, w: _Windows
+                      ) -> dict[str, float]:
+    """Per side, the share of channel pixels across the side's band that its columns usually
+    show (the median along the side, corners left out): what the whole side shows alike."""
+    p = channel.shape[0]
+    d0, d1 = w.depth0, w.depth1
+    hit = (channel.astype(bool) & usable).astype(np.float32)
+    ok = usable.astype(np.float32)
+    cuts = {"N": (slice(d0, d1), slice(d1, p - d1), 0),
+            "S": (slice(p - d1, p - d0), slice(d1, p - d1), 0),
+            "W": (slice(d1, p - d1), slice(d0, d1), 1),
+            "E": (slice(d1, p - d1), slice(p - d1, p - d0), 1)}
+    out: dict[str, float] = {}
+    for side, (rows, cols, axis) in cuts.items():
+        n = ok[rows, cols].sum(axis=axis)
+        shares = hit[rows, cols].sum(axis=axis)[n >= MIN_BAND_PX] / n[n >= MIN_BAND_PX]
+        out[side] = float(np.median(shares)) if shares.size else 0.0
+    return out
 
 
 def _has_stray_opening(channel: np.ndarray, w: _Windows, cw: float) -> bool:
@@ -261,6 +306,13 @@ def _judge_piece(piece: np.ndarray, nodes: list[Endpoint], cells: list[Cell], w:
     if hierarchy is not None and any(
             h[3] >= 0 and cv2.contourArea(c) >= ROUND_HOLE * math.pi * rn * rn
             for c, h in zip(contours, hierarchy[0], strict=True)):
+        doubts.add("something round sits on a channel: a cell under a networker?",
+                   HIDDEN_CONFIDENCE)
+    # a stroke is a channel wide: a round blob a cell wide on a channel between two ends
+    # (where no junction of strokes widens it) is a cell whose colour the picture lost
+    # (blurred into the channel's under a dark pawn), not a channel
+    inscribed = cv2.distanceTransform(piece.astype(np.uint8), cv2.DIST_L2, 3)
+    if len(nodes) == 2 and float(inscribed.max()) >= ROUND_BLOB * rc:
         doubts.add("something round sits on a channel: a cell under a networker?",
                    HIDDEN_CONFIDENCE)
     cell_count = sum(1 for e in nodes if isinstance(e, str))
@@ -319,6 +371,37 @@ def _piece_links(channel: np.ndarray, cells: list[Cell], cell_ids: list[str],
         for a, b2 in zip(nodes, nodes[1:], strict=False):
             links.append((a, b2))
     return links, used_ports
+
+
+def _doubt_overlapping_cells(cells: list[Cell], rc: float, doubts: _Doubts) -> None:
+    """Two cells whose discs would overlap are one cell read twice (a ring broken by a
+    pawn or by something lying on it) or a misread: printed cells never overlap."""
+    for i, a in enumerate(cells):
+        for b in cells[i + 1:]:
+            if math.hypot(a.centre[0] - b.centre[0], a.centre[1] - b.centre[1]) < OVERLAP * rc:
+                doubts.add("two cells overlap: is one cell read as two?", DOUBTFUL_CONFIDENCE)
+                return
+
+
+def _stub_links(at_sides: np.ndarray, cells: list[Cell], cell_ids: list[str],
+                unused: set[Port], w: _Windows, rc: float) -> list[tuple[Port, str]]:
+    """Openings whose channel is only a short stub into a cell near the side: cutting the
+    cells' surroundings away leaves no piece of it, but the stub itself (in ``at_sides``,
+    cut only at the cells' rims) runs from the opening's window to exactly one cell's rim.
+    A channel ends at a cell or an opening, so the opening joins that cell."""
+    if not unused or not cells:
+        return []
+    p = at_sides.shape[0]
+    _, comp = cv2.connectedComponents(at_sides.astype(np.uint8), connectivity=8)
+    rims = [disc((p, p), c.centre, rc * STUB_REACH) for c in cells]
+    links: list[tuple[Port, str]] = []
+    for q in sorted(unused, key=lambda q: (SIDES.index(q.side), q.position)):
+        labels = set(np.unique(comp[w.windows[q]]).tolist()) - {0}
+        stub = np.isin(comp, list(labels)) if labels else np.zeros((p, p), bool)
+        touched = [cid for cid, rim in zip(cell_ids, rims, strict=True) if (stub & rim).any()]
+        if len(touched) == 1:
+            links.append((q, touched[0]))
+    return links
 
 
 def _settle_near_cells(doubtful: list[tuple[int, int]], links: list[tuple[Endpoint, Endpoint]],
@@ -423,18 +506,28 @@ def finish_tile(look: TileLook, at: Pos, pack: EnigmaPack, model: ColourModel,
     rc, cw = pack.cell_radius * p, pack.channel_width * p
     cell_ids = [chr(ord("a") + i) for i in range(len(cells))]
     links, doubtful = _near_cell_links(named, cells, cell_ids, rc)
-    present = _judge_openings(look.at_sides, named.dark, w, pack.ports, settings, doubts)
+    # a cell near a side covers part of an opening's window with its disc and dark rim:
+    # the opening is judged on the rest of the window
+    beside_cells = np.ones((p, p), bool)
+    for c in cells:
+        beside_cells &= ~disc((p, p), c.centre, rc * CELL_RIM)
+    present = _judge_openings(look.at_sides, named.dark, beside_cells, w, pack.ports, settings,
+                              doubts)
     if _has_stray_opening(channel, w, cw):
         doubts.add("a channel reaches a side away from the three opening positions",
                    DOUBTFUL_CONFIDENCE)
     piece_links, used_ports = _piece_links(channel, cells, cell_ids, present, w, pack, doubts)
     links += piece_links
+    stub_links = _stub_links(look.at_sides, cells, cell_ids, present - used_ports, w, rc)
+    links += stub_links
+    used_ports.update(q for q, _ in stub_links)
     for q in sorted(present - used_ports, key=lambda q: (SIDES.index(q.side), q.position)):
         doubts.add(f"an opening at {q.side}{q.position} joins nothing", DOUBTFUL_CONFIDENCE)
     stroke_only = named.dark & ~named.of_kind("icon")
     _settle_near_cells(doubtful, links, cells, cell_ids, stroke_only, rc, doubts)
     for c in cells:
         doubts.lower(c.confidence)
+    _doubt_overlapping_cells(cells, rc, doubts)
     links = list(dict.fromkeys(links))
     tile = Tile.make({cid: c.colour for cid, c in zip(cell_ids, cells, strict=True)}, links)
     nets = _networkers_on(at, cells, cell_ids, settings, doubts)
@@ -536,21 +629,34 @@ def _opening_offset(channel: np.ndarray, fractions: tuple[float, float, float], 
 
 
 def dark_openings(dark: np.ndarray, fractions: tuple[float, float, float], depth0: int,
-                   depth1: int, half_w: float) -> dict[Port, float]:
+                   depth1: int, half_w: float, usable: np.ndarray | None = None
+                   ) -> dict[Port, float]:
     """Per opening position, how clearly a dark stroke crosses the side there (0 none, 1 a
-    channel's full depth): the share of dark pixels across the side's band, at its darkest
-    column near the position, above the side's usual share (the gap to the next tile, seen
-    when the square is cut a little off the tile, darkens a whole side alike)."""
+    channel's full depth): the share of dark pixels across the side's band (of its
+    ``usable`` pixels: a cell near the side hides the rest), at its darkest column near the
+    position, above the side's usual share (the gap to the next tile, seen when the square is
+    cut a little off the tile, darkens a whole side alike)."""
     p = dark.shape[0]
-    bands = {"N": dark[depth0:depth1, :].mean(axis=0),
-             "S": dark[p - depth1:p - depth0, :].mean(axis=0),
-             "W": dark[:, depth0:depth1].mean(axis=1),
-             "E": dark[:, p - depth1:p - depth0].mean(axis=1)}
+    ok = np.ones_like(dark, bool) if usable is None else usable
+    hit = (dark & ok).astype(np.float32)
+    seen = ok.astype(np.float32)
+
+    def share(a: np.ndarray, b: np.ndarray, axis: int) -> np.ndarray:
+        n = b.sum(axis=axis)
+        out: np.ndarray = np.where(n >= MIN_BAND_PX, a.sum(axis=axis) / np.maximum(n, 1), 0.0)
+        return out
+
+    bands = {"N": share(hit[depth0:depth1, :], seen[depth0:depth1, :], 0),
+             "S": share(hit[p - depth1:p - depth0, :], seen[p - depth1:p - depth0, :], 0),
+             "W": share(hit[:, depth0:depth1], seen[:, depth0:depth1], 1),
+             "E": share(hit[:, p - depth1:p - depth0], seen[:, p - depth1:p - depth0], 1)}
     out: dict[Port, float] = {}
     for side, profile in bands.items():
         usual = float(np.median(profile[depth1:p - depth1]))
-        for pos, f in enumerate(fractions):
-            u = f * p
+        for pos in range(len(fractions)):
+            # positions run clockwise: along S and W they count from the far end
+            x, y = port_point(Port(side, pos), fractions)
+            u = (x if side in "NS" else y) * p
             a, b = max(0, int(round(u - half_w))), min(p, int(round(u + half_w)) + 1)
             out[Port(side, pos)] = float(np.clip(profile[a:b].max() - usual, 0.0, 1.0)) \
                 / max(1e-6, 1.0 - usual)

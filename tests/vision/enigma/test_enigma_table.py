@@ -15,7 +15,7 @@ from companion.enigma.tiles import Port, Tile
 from vision.enigma.cells import find_cells
 from vision.enigma.colours import colour_features, colour_model
 from vision.enigma.geometry import table_geometry
-from vision.enigma.layout import layout_tile, reading_order, seen_tile, spacing_for
+from vision.enigma.layout import layout_tile, port_point, reading_order, seen_tile, spacing_for
 from vision.enigma.pack import load_enigma_pack
 from vision.enigma.read_types import EnigmaRead
 from vision.enigma.reader import read_enigma
@@ -520,3 +520,19 @@ def test_a_colour_model_is_never_one_of_another_pack_with_a_reused_id() -> None:
     fresh = colour_model(demo)
     assert fresh is not stale
     assert not np.array_equal(fresh.centres, stale.centres)
+
+
+@pytest.mark.parametrize("side", ["N", "E", "S", "W"])
+def test_a_dark_stroke_is_judged_at_its_own_position_on_every_side(side: str) -> None:
+    """Positions run clockwise: on S and W position 0 lies at the far end of the side; a
+    stroke at position 0 is that opening and says nothing of position 2."""
+    p, depth0, depth1, fractions = 64, 2, 8, (0.25, 0.5, 0.75)
+    dark = np.zeros((p, p), bool)
+    x, y = port_point(Port(side, 0), fractions)
+    u = int(round((x if side in "NS" else y) * p))
+    band = {"N": (slice(0, 12), slice(u - 2, u + 3)), "S": (slice(p - 12, p), slice(u - 2, u + 3)),
+            "W": (slice(u - 2, u + 3), slice(0, 12)), "E": (slice(u - 2, u + 3), slice(p - 12, p))}
+    dark[band[side]] = True
+    scores = dark_openings(dark, fractions, depth0, depth1, 4.0)
+    assert scores[Port(side, 0)] == pytest.approx(1.0)
+    assert scores[Port(side, 2)] == 0.0

@@ -60,6 +60,14 @@ def _renamed(tile: Tile, names: Mapping[str, str]) -> Tile:
     return Tile.make(cells, links)
 
 
+def same_tile(truth: Tile, truth_xy: Mapping[str, Point], read: Tile,
+              read_xy: tuple[Point, ...]) -> bool:
+    """Whether a tile read (its cells where ``read_xy`` says) is the tile of the truth
+    (its cells where ``truth_xy`` says): cells matched by place, then what joins what."""
+    names = _match(truth_xy, dict(zip(read.cell_ids, read_xy, strict=True)))
+    return names is not None and _renamed(read, names).is_equivalent(truth)
+
+
 def score_read(truth: Mapping[str, Any], truth_xy: Mapping[Pos, Mapping[str, Point]],
                read: EnigmaRead, *, min_confidence: float = 0.85) -> ReadScore:
     """Compare one read with the truth of its rendered frame."""
@@ -104,4 +112,4 @@ def score_read(truth: Mapping[str, Any], truth_xy: Mapping[Pos, Mapping[str, Poi
     return score
 
 
-__all__ = ["ReadScore", "score_read"]
+__all__ = ["ReadScore", "same_tile", "score_read"]
