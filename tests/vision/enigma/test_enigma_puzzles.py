@@ -165,6 +165,20 @@ def test_a_weight_too_many_lying_partly_on_another_is_never_solved(box, packs) -
         assert result["verdict"] == "cannot tell", (style, result)
 
 
+@pytest.mark.parametrize("overlap", [0.82, 0.88, 0.95, 1.1])
+def test_a_weight_mostly_under_another_is_never_solved(overlap, box, packs) -> None:
+    """The weight beneath shows only a crescent, parted from the top weight by that one's dark
+    rim: too small for a weight, it is still a weight's grey, so the cup is in doubt."""
+    card = box.weight.cards["weight-demo-1"]
+    answer = default_solution("weight", card, box)
+    _, wrong, _ = next(m for m in near_misses("weight", card, answer, box, random.Random(3))
+                       if m[2].get("overlap"))
+    frame = render_puzzle_frame("weight", card, packs["demo"], solution=wrong, seed=31,
+                                overlap=overlap)
+    result = check_puzzle_frame("weight", frame, packs["demo"], card=card, box=box)
+    assert result["verdict"] != "solved", result
+
+
 def test_the_ink_cards_serif_numbers_are_read_from_the_frame(box, packs) -> None:
     """The ink pack prints its numbers in a serif font the digit templates do not include."""
     pack = packs["ink"]

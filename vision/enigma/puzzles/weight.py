@@ -262,9 +262,14 @@ def find_weights(view: CardView, pack: EnigmaPack) -> tuple[list[MetalBlob], lis
                                                             connectivity=8)
     blobs = []
     explained = np.zeros(lab.shape, np.uint8)
+    small: list[np.ndarray] = []
     for k in range(1, n):
         cx, cy = cents[k]
-        if stats[k, cv2.CC_STAT_AREA] < 0.4 * math.pi * wr * wr or not near[int(cy), int(cx)]:
+        if not near[int(cy), int(cx)]:
+            continue
+        if stats[k, cv2.CC_STAT_AREA] < 0.4 * math.pi * wr * wr:
+            if stats[k, cv2.CC_STAT_AREA] >= CRESCENT_AREA * math.pi * wr * wr:
+                small.append(lab == k)
             continue
         blob = fit_discs(lab == k, wr)
         blobs.append(blob)
@@ -277,7 +282,36 @@ def find_weights(view: CardView, pack: EnigmaPack) -> tuple[list[MetalBlob], lis
     n, _, stats, cents = cv2.connectedComponentsWithStats(rest.astype(np.uint8), connectivity=8)
     stray = [(float(cents[k][0]), float(cents[k][1])) for k in range(1, n)
              if stats[k, cv2.CC_STAT_AREA] >= CRESCENT_AREA * math.pi * wr * wr]
-    return blobs, stray
+    whole = [c for blob in blobs if not blob.doubt for c in blob.centres]
+    return blobs, stray + [c for patch in small if (c := _crescent(patch, whole, wr))]
+
+
+#: a hidden weight's crescent: its far edge is a circle of about a weight's radius (shares
+#: of it), centred this far from the top weight's centre (the near-miss overlaps a player makes)
+CRESCENT_RIM_RADIUS, CRESCENT_OFFSET = (0.7, 1.35), (0.5, 1.6)
+
+
+def _crescent(patch: np.ndarray, whole: list[Point], wr: float) -> Point | None:
+    """Where a weight lies under a whole one, when this patch of metal, too small for a weight
+    and parted from the top one by its dark rim, is that weight's crescent: the patch's edge
+    away from the top weight is a weight's rim round a centre a little off the top one's. A
+    strip of shadowed card between a weight and the printed ring follows the ring instead."""
+    contours, _ = cv2.findContours(patch.astype(np.uint8), cv2.RETR_EXTERNAL,
+                                   cv2.CHAIN_APPROX_NONE)
+    edge = np.vstack([c.reshape(-1, 2) for c in contours]).astype(np.float64)
+    for top in whole:
+        far = edge[np.hypot(edge[:, 0] - top[0], edge[:, 1] - top[1]) > 1.3 * wr]
+        if len(far) < 8:
+            continue
+        # the circle through the far edge (least squares on x² + y² = 2ax + 2by + c)
+        a_mat = np.column_stack([2 * far[:, 0], 2 * far[:, 1], np.ones(len(far))])
+        (cx, cy, c0), *_ = np.linalg.lstsq(a_mat, (far ** 2).sum(axis=1), rcond=None)
+        radius = math.sqrt(max(0.0, c0 + cx * cx + cy * cy)) / wr
+        offset = math.dist((cx, cy), top) / wr
+        if (CRESCENT_RIM_RADIUS[0] <= radius <= CRESCENT_RIM_RADIUS[1]
+                and CRESCENT_OFFSET[0] <= offset <= CRESCENT_OFFSET[1]):
+            return float(cx), float(cy)
+    return None
 
 
 #: metal this close to a cup's centre (share of the cup's radius) lies in that cup
