@@ -1,10 +1,11 @@
 """Why a teach photo or a test rack cannot be used, as whole sentences in the player's language.
 
 The teach code explains in English for the log and the command line ("slot C3: no tile seen;
-is the green 5 there?"). The teach screen words the same reasons here, from the phrase the teach
-code names (as :mod:`ui.refusals` words the engines' refusals): the first phrase that matches
-wins, and a line no phrase here matches gets a plain sentence. Nothing of the teach code's own
-line reaches the screen; the slot's name is the one printed on the mat.
+is the green 5 there?"). The teach screen words the same reasons here: a slot by the reason
+code the teach code gives it (:class:`vision.break_the_code.teach_layout.SlotReason`), a whole
+photo from the phrase the teach code names (as :mod:`ui.refusals` words the engines'
+refusals), and a line no phrase here matches gets a plain sentence. Nothing of the teach code's
+own line reaches the screen; the slot's name is the one printed on the mat.
 """
 
 from __future__ import annotations
@@ -31,24 +32,27 @@ def slot_problem_words(problem: Any) -> str:
     """One slot of a teach photo that gave no usable tile (a
     :class:`vision.break_the_code.teach_layout.SlotProblem`), as one sentence."""
     from vision.break_the_code.pack import TEACH_ORDER
+    from vision.break_the_code.teach_layout import SlotReason
 
     slot = problem.slot
     tile = tile_in_words(TEACH_ORDER[slot.index])
-    phrases = (
-        ("no tile seen", _("Slot {slot}: no tile is seen there; is {tile} on it?")),
-        ("only part of a tile", _("Slot {slot}: only part of a tile is seen (covered, or in "
-                                  "a shadow); is {tile} on it, whole?")),
-        ("larger than a tile", _("Slot {slot}: something larger than a tile lies there (a "
-                                 "hand, or tiles on top); is only {tile} on it?")),
-        ("not shaped like a tile", _("Slot {slot}: what lies there does not look like a "
-                                     "tile; is {tile} on it?")),
-        ("smaller than the others", _("Slot {slot}: the tile there looks smaller than the "
-                                      "others; is {tile} on it, whole and alone?")),
-        ("larger than the others", _("Slot {slot}: the tile there looks larger than the "
-                                     "others; is {tile} on it, alone?")),
-    )
-    words = next((w for needle, w in phrases if needle in problem.sentence),
-                 _("Slot {slot}: the camera cannot use what lies there; is {tile} on it?"))
+    worded = {
+        SlotReason.NO_TILE: _("Slot {slot}: no tile is seen there; is {tile} on it?"),
+        SlotReason.PART_OF_TILE: _("Slot {slot}: only part of a tile is seen (covered, or "
+                                   "in a shadow); is {tile} on it, whole?"),
+        SlotReason.LARGER_THAN_TILE: _("Slot {slot}: something larger than a tile lies "
+                                       "there (a hand, or tiles on top); is only {tile} on "
+                                       "it?"),
+        SlotReason.NOT_TILE_SHAPED: _("Slot {slot}: what lies there does not look like a "
+                                      "tile; is {tile} on it?"),
+        SlotReason.SMALLER_THAN_OTHERS: _("Slot {slot}: the tile there looks smaller than "
+                                          "the others; is {tile} on it, whole and alone?"),
+        SlotReason.LARGER_THAN_OTHERS: _("Slot {slot}: the tile there looks larger than the "
+                                         "others; is {tile} on it, alone?"),
+    }
+    words = worded.get(problem.reason,
+                       _("Slot {slot}: the camera cannot use what lies there; is {tile} on "
+                         "it?"))
     return words.format(slot=slot.name, tile=tile)
 
 

@@ -210,3 +210,19 @@ def test_a_refused_teach_photo_is_worded_without_the_teach_codes_english(message
     from vision.errors import ArtPackError
 
     assert teach_refusal_words(ArtPackError(message)) == words
+
+
+@pytest.mark.parametrize(("reason", "words"), [
+    ("PART_OF_TILE", "Slot B1: only part of a tile is seen (covered, or in a shadow); is the "
+                     "white 0 on it, whole?"),
+    ("LARGER_THAN_OTHERS", "Slot B1: the tile there looks larger than the others; is the "
+                           "white 0 on it, alone?"),
+])
+def test_a_failed_slot_is_worded_by_its_reason_not_the_teach_codes_english(reason, words):
+    from ui.teach_words import slot_problem_words
+    from vision.break_the_code.mat import SLOTS
+    from vision.break_the_code.teach_layout import SlotProblem, SlotReason
+
+    # the English sentence is for the log; rewording it must not change the screen
+    problem = SlotProblem(SLOTS[1], SlotReason[reason], "slot B1: worded anew for the log")
+    assert slot_problem_words(problem) == words

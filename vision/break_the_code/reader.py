@@ -67,6 +67,18 @@ FINE_SIGMA_MM = 6.0
 SURE_FOREGROUND = 1.5
 #: what is not panel is kept out of the fine estimate with this margin around it (mm, odd)
 KEEP_OUT_MM = 9
+#: the weight (as a share of a neighbourhood all of bare panel) the lane estimate keeps in
+#: the fine one: where tiles crowd together, little bare panel is near, and the grey of the
+#: nearest bare panel, far off under other light, must not outweigh the lanes' estimate
+FINE_PRIOR = 0.05
+#: the smooth light fitted to the lanes first: a polynomial of this degree in x and y, fitted
+#: this many rounds, each to the lane pixels whose grey lies within this band of the last
+#: fit's and of its colour (shadows and the light's fall-off stay in; a black, a white, a
+#: green or a wooden tile goes)
+LIGHT_DEGREE = 2
+LIGHT_ROUNDS = 3
+LIGHT_BAND = (0.55, 1.3)
+LIGHT_TINT = 0.12
 #: a camera channel saturates here
 CLIPPED = 255
 #: where the panel is this bright or brighter (percentile of its worst places), a tile of
@@ -83,6 +95,13 @@ DEMO_TILE_AREA_MM2 = 28.0 * 38.0
 CLEAN_RADIUS_MM = 0.8
 #: closings applied to the foreground (the opening is applied once)
 CLOSE_ITERATIONS = 2
+#: radius (mm) of a second opening of the foreground that takes off whatever is narrower
+#: than twice this and sticks out of a tile or joins two: a strip of panel along the view's
+#: edge whose grey is guessed from farther in, the shadow between two tiles laid close, a
+#: glint. Such a bridge made two tiles one piece, and a bump made a tile's outline a
+#: rectangle turned or grown past the tile, so its cut-out missed part of the digit. Every
+#: tile is far wider than twice this, and its straight sides, which give its outline, stay.
+BRIDGE_RADIUS_MM = 5.0
 #: a piece is tile-shaped when its width/height ratio is within these shares of the pack's
 SHAPE_RATIO = (0.7, 1.3)
 #: a piece too large for one tile is split again where the difference is this many times the
@@ -230,13 +249,51 @@ def _lane_mask(shape: tuple[int, int], px_per_mm: float) -> np.ndarray:
     return mask
 
 
-def _fill(small: np.ndarray, weight: np.ndarray, sigma: float, fallback: np.ndarray
-          ) -> np.ndarray:
-    """Normalised convolution: the weighted pixels' colour spread smoothly over the image."""
+def _fill(small: np.ndarray, weight: np.ndarray, sigma: float, fallback: np.ndarray,
+          *, prior: float = 0.0) -> np.ndarray:
+    """Normalised convolution: the weighted pixels' colour spread smoothly over the image.
+    With a ``prior`` weight, ``fallback`` counts as that much weight everywhere: it wins
+    where few weighted pixels are near, instead of the colour of the nearest far ones."""
     num = cv2.GaussianBlur(small * weight[..., None], (0, 0), sigma)
     den = cv2.GaussianBlur(weight, (0, 0), sigma)[..., None]
+    if prior > 0:
+        blended: np.ndarray = (num + prior * fallback) / (den + prior)
+        return blended
     filled: np.ndarray = np.where(den > 1e-4, num / np.maximum(den, 1e-6), fallback)
     return filled
+
+
+def smooth_light(small: np.ndarray, lanes: np.ndarray) -> np.ndarray:
+    """The panel grey over the whole view as a smooth surface (a polynomial of
+    :data:`LIGHT_DEGREE` in x and y per channel) fitted to the lane pixels, again and again
+    to those near the last fit only. It follows the light's fall-off toward the panel's
+    edges, and being fitted to all the lanes at once it is not pulled off by the tiles,
+    however many lie over the lanes in one place (a rack along the top edge)."""
+    h, w = small.shape[:2]
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    u, v = xs / max(w - 1, 1) - 0.5, ys / max(h - 1, 1) - 0.5
+    terms = np.stack([u ** i * v ** j for i in range(LIGHT_DEGREE + 1)
+                      for j in range(LIGHT_DEGREE + 1 - i)], axis=-1)
+    use = lanes.copy()
+    surface = np.empty_like(small)
+    for _ in range(LIGHT_ROUNDS):
+        coef, *_ = np.linalg.lstsq(terms[use], small[use], rcond=None)
+        surface = np.maximum(terms @ coef, 1.0).astype(np.float32)
+        use = lanes & _near_light(small, surface)
+        if use.sum() < terms.shape[-1] * 10:
+            break
+    return surface
+
+
+def _near_light(small: np.ndarray, light: np.ndarray) -> np.ndarray:
+    """The pixels that may be the panel under the smooth light (bool): as bright within
+    :data:`LIGHT_BAND`, and of its colour (every channel brighter or darker alike, within
+    :data:`LIGHT_TINT`; a green or a wooden tile is not)."""
+    ratio = small / light
+    mean = ratio.mean(axis=2)
+    tint = np.abs(ratio - mean[..., None]).max(axis=2)
+    near: np.ndarray = (mean > LIGHT_BAND[0]) & (mean < LIGHT_BAND[1]) & (tint < LIGHT_TINT)
+    return near
 
 
 def panel_background(top: np.ndarray, *, settings: CodeReaderSettings = DEFAULT_SETTINGS,
@@ -254,8 +311,9 @@ def panel_background(top: np.ndarray, *, settings: CodeReaderSettings = DEFAULT_
     samples = small[lanes]
     if samples.size == 0:
         raise FrameRefusedError("the mat's panel is not visible", reason="no-board")
-    median = np.median(samples, axis=0)
-    first = _fill(small, lanes.astype(np.float32), FIRST_SIGMA_MM, median)
+    smooth = smooth_light(small, lanes)
+    first = _fill(small, (lanes & _near_light(small, smooth)).astype(np.float32),
+                  FIRST_SIGMA_MM, smooth)
     # lane pixels far from their neighbourhood are a tile or a hand lying across a lane
     off = np.linalg.norm(small / np.maximum(first, 1.0) * PANEL_GREY - PANEL_GREY, axis=2)
     coarse = _fill(small, (lanes & (off < settings.foreground)).astype(np.float32),
@@ -272,7 +330,8 @@ def panel_background(top: np.ndarray, *, settings: CodeReaderSettings = DEFAULT_
     tile_sized[1:] = stats[1:, cv2.CC_STAT_AREA] <= settings.max_area * tile_area_mm2
     surely |= tile_sized[labels].astype(np.uint8)
     keep_out = cv2.dilate(surely, np.ones((KEEP_OUT_MM, KEEP_OUT_MM), np.uint8)) > 0
-    fine = _fill(small, (~keep_out).astype(np.float32), FINE_SIGMA_MM, coarse)
+    fine = _fill(small, (~keep_out).astype(np.float32), FINE_SIGMA_MM, coarse,
+                 prior=FINE_PRIOR)
     field: np.ndarray = cv2.resize(fine, (top.shape[1], top.shape[0]),
                                    interpolation=cv2.INTER_LINEAR)
     return field
@@ -383,7 +442,12 @@ def find_tiles(
 
 def clean_kernel(px_per_mm: float) -> np.ndarray:
     """The disc that cleans a foreground mask (:data:`CLEAN_RADIUS_MM`)."""
-    k = max(1, round(CLEAN_RADIUS_MM * px_per_mm))
+    return disc_kernel(CLEAN_RADIUS_MM, px_per_mm)
+
+
+def disc_kernel(radius_mm: float, px_per_mm: float) -> np.ndarray:
+    """A disc of ``radius_mm`` as a morphology kernel of the top view."""
+    k = max(1, round(radius_mm * px_per_mm))
     kernel: np.ndarray = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1, 2 * k + 1))
     return kernel
 
@@ -398,6 +462,8 @@ def foreground(top: np.ndarray, field: np.ndarray, settings: CodeReaderSettings
     kernel = clean_kernel(settings.px_per_mm)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel, iterations=CLOSE_ITERATIONS)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN,
+                            disc_kernel(BRIDGE_RADIUS_MM, settings.px_per_mm))
     return mask, dist
 
 
@@ -475,13 +541,26 @@ def _pieces(mask: np.ndarray, dist: np.ndarray, settings: CodeReaderSettings, ti
                                        iterations=CLOSE_ITERATIONS)
         strong_mask = cv2.morphologyEx(strong_mask, cv2.MORPH_OPEN, kernel)
         parts = _outlines(strong_mask, settings.ignore_area * tile_area)
-        if len(parts) <= 1:
-            parts = _cut_at_lanes(mask, region, (x, y), settings, tile_area)
+        # a light tile may stand out from the panel less than the split's threshold in
+        # places: then the lanes part the piece into more of whole tiles, or into as many
+        # and more of them, than the threshold does
+        at_lanes = _cut_at_lanes(mask, region, (x, y), settings, tile_area)
+        if (_whole_tiles(at_lanes, settings, tile_area)
+                > _whole_tiles(parts, settings, tile_area)):
+            parts = at_lanes
         if len(parts) <= 1:
             result.append((area, outline))
             continue
         result.extend((a, o + [x, y]) for a, o in parts)
     return result
+
+
+def _whole_tiles(parts: list[tuple[float, np.ndarray]], settings: CodeReaderSettings,
+                 tile_area: float) -> tuple[int, float]:
+    """How many of ``parts`` have a whole tile's area, and their area together."""
+    whole = [area for area, _ in parts
+             if settings.min_area * tile_area <= area <= settings.max_area * tile_area]
+    return len(whole), float(sum(whole))
 
 
 def _cut_at_lanes(mask: np.ndarray, region: np.ndarray, origin: tuple[int, int],

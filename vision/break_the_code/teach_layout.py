@@ -15,6 +15,7 @@ there?".
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 
 import cv2
 import numpy as np
@@ -62,11 +63,25 @@ def tile_words(tile: Tile) -> str:
     return f"the {COLOUR_WORDS[tile.colour.value]} {tile.number}"
 
 
+class SlotReason(Enum):
+    """Why a slot of the teach photo gave no usable tile; the value completes "slot C3: ..."
+    in the log's English (a screen words the reason in the player's language)."""
+
+    NO_TILE = "no tile seen"
+    PART_OF_TILE = "only part of a tile is seen (covered, or in a shadow)"
+    LARGER_THAN_TILE = "something larger than a tile lies there (a hand, or tiles on top)"
+    NOT_TILE_SHAPED = "what lies there is not shaped like a tile"
+    SMALLER_THAN_OTHERS = "the tile seen there is smaller than the others"
+    LARGER_THAN_OTHERS = "the tile seen there is larger than the others"
+
+
 @dataclass(frozen=True)
 class SlotProblem:
-    """Why a slot of the teach photo gave no usable tile, as one whole sentence."""
+    """Why a slot of the teach photo gave no usable tile: the reason, and one whole English
+    sentence for the log and the command line."""
 
     slot: Slot
+    reason: SlotReason
     sentence: str
 
 
@@ -84,8 +99,9 @@ def find_teach_tiles(image: np.ndarray, *, settings: CodeReaderSettings = DEFAUL
     for slot in SLOTS[:len(TEACH_ORDER)]:
         rect, why = tile_in_slot(mask, slot, settings.px_per_mm)
         if rect is None:
-            problems.append(SlotProblem(slot, f"slot {slot.name}: {why}; is "
-                                              f"{tile_words(TEACH_ORDER[slot.index])} there?"))
+            problems.append(SlotProblem(slot, why, f"slot {slot.name}: {why.value}; is "
+                                                   f"{tile_words(TEACH_ORDER[slot.index])} "
+                                                   "there?"))
             continue
         (cx, cy), (rw, rh), _ = rect
         p = settings.px_per_mm
@@ -142,9 +158,9 @@ def _central_piece(piece_mask: np.ndarray, centre: tuple[float, float]
 
 
 def tile_in_slot(mask: np.ndarray, slot: Slot, px_per_mm: float
-                 ) -> tuple[tuple | None, str]:  # type: ignore[type-arg]
+                 ) -> tuple[tuple | None, SlotReason]:  # type: ignore[type-arg]
     """The rotated rectangle (top-view pixels) of the tile on ``slot``, or None and why not
-    (a phrase that completes "slot C3: ...")."""
+    (the reason is meaningless with a rectangle)."""
     x0, y0, x1, y1 = _window(slot, mask.shape[:2], px_per_mm)
     window = mask[y0:y1, x0:x1].copy()
     centre = ((slot.centre_mm[0] - VIEW_MM[0]) * px_per_mm - x0,
@@ -157,16 +173,16 @@ def tile_in_slot(mask: np.ndarray, slot: Slot, px_per_mm: float
         outline, area = _central_piece(window, centre)
         area_mm2 = area / px_per_mm ** 2
     if outline is None or area_mm2 < MIN_TILE_MM2 / 4:
-        return None, "no tile seen"
+        return None, SlotReason.NO_TILE
     if area_mm2 < MIN_TILE_MM2:
-        return None, "only part of a tile is seen (covered, or in a shadow)"
+        return None, SlotReason.PART_OF_TILE
     if area_mm2 > MAX_TILE_MM2:
-        return None, "something larger than a tile lies there (a hand, or tiles on top)"
+        return None, SlotReason.LARGER_THAN_TILE
     rect = cv2.minAreaRect((outline + [x0, y0]).astype(np.float32))
     short, long_ = sorted(rect[1])
     if not TILE_RATIO[0] <= short / max(long_, 1e-6) <= TILE_RATIO[1]:
-        return None, "what lies there is not shaped like a tile"
-    return rect, ""
+        return None, SlotReason.NOT_TILE_SHAPED
+    return rect, SlotReason.NO_TILE
 
 
 def _reaches_edge(outline: np.ndarray, window: np.ndarray) -> bool:
@@ -194,9 +210,13 @@ def _odd_sizes(found: list[FoundTile]) -> list[SlotProblem]:
         return []
     areas = np.array([f.size_mm[0] * f.size_mm[1] for f in found])
     median = float(np.median(areas))
-    return [SlotProblem(SLOTS[f.slot],
-                        f"slot {SLOTS[f.slot].name}: the tile seen there is "
-                        f"{'smaller' if a < median else 'larger'} than the others; is "
-                        f"{tile_words(TEACH_ORDER[f.slot])} there, whole and alone?")
-            for f, a in zip(found, areas, strict=True)
-            if abs(a - median) > SIZE_AGREEMENT * median]
+    problems = []
+    for f, a in zip(found, areas, strict=True):
+        if abs(a - median) <= SIZE_AGREEMENT * median:
+            continue
+        why = SlotReason.SMALLER_THAN_OTHERS if a < median else SlotReason.LARGER_THAN_OTHERS
+        problems.append(SlotProblem(SLOTS[f.slot], why,
+                                    f"slot {SLOTS[f.slot].name}: {why.value}; is "
+                                    f"{tile_words(TEACH_ORDER[f.slot])} there, whole and "
+                                    "alone?"))
+    return problems
