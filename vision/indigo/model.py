@@ -68,6 +68,12 @@ CHIP_CLEARANCE = 0.7
 MIN_RIM_PIXELS = 50
 #: per-channel colour gains are kept in this range (a cast, not a different colour)
 GAIN_RANGE = (0.4, 2.5)
+#: the board's colours are balanced in two parts: one gain for the exposure (the whole frame
+#: too dark or too bright), kept in EXPOSURE_RANGE, and per-channel gains for the cast, kept in
+#: GAIN_RANGE round it. A dark frame the picture check lets through still holds its colours
+#: (its pixels carry them at a few levels apart); clipping its gains as a cast's took out the
+#: cast of one channel only and tinted every gem and chip
+EXPOSURE_RANGE = (0.25, 8.0)
 
 # ---------------------------------------------------------------- stage 1-2: rectify
 
@@ -417,9 +423,19 @@ def balance_colours(canon: np.ndarray, model: PackModel, cell_px: int) -> np.nda
         wanted.extend(model.treasure_bgr)
     meas, want = np.array(measured, np.float32), np.array(wanted, np.float32)
     gains = (meas * want).sum(axis=0) / np.maximum((meas * meas).sum(axis=0), 1.0)
-    gains = np.clip(gains, *GAIN_RANGE)
+    gains = balance_gains(gains)
     balanced: np.ndarray = np.clip(canon.astype(np.float32) * gains, 0, 255).astype(np.uint8)
     return balanced
+
+
+def balance_gains(fitted: np.ndarray) -> np.ndarray:
+    """Per-channel gains from the fitted ones: their geometric mean (the exposure) kept in
+    :data:`EXPOSURE_RANGE`, each channel's share of it (the cast) in :data:`GAIN_RANGE`."""
+    fitted = np.maximum(np.asarray(fitted, np.float32), 1e-3)
+    exposure = float(np.exp(np.log(fitted).mean()))
+    cast = np.clip(fitted / exposure, *GAIN_RANGE)
+    gains: np.ndarray = cast * float(np.clip(exposure, *EXPOSURE_RANGE))
+    return gains
 
 
 GEM_NAMES = ("amber", "emerald", "sapphire")
