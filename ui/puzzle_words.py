@@ -14,10 +14,6 @@ from ui.i18n import _, ngettext
 
 log = logging.getLogger(__name__)
 
-#: the verdicts' headlines' colours (RGBA): green, red, amber
-VERDICT_RGBA = {"solved": (0.35, 0.9, 0.45, 1), "not solved": (1.0, 0.45, 0.4, 1),
-                "cannot tell": (1.0, 0.78, 0.3, 1)}
-
 
 def kind_name(kind: str) -> str:
     """A puzzle kind as the box calls it (the screen's kind buttons)."""
@@ -153,4 +149,4 @@ def verdict_sentence(kind: str, said: Any) -> str:
                                   "the card and check again."))
 
 
-__all__ = ["VERDICT_RGBA", "headline", "kind_name", "verdict_sentence"]
+__all__ = ["headline", "kind_name", "verdict_sentence"]

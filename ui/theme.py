@@ -53,6 +53,10 @@ ALERT_FILL: Rgba = (0.75, 0.15, 0.12, 1)
 NOTICE_FILL: Rgba = (0.13, 0.33, 0.55, 1)
 #: the tint of a button that does what cannot be taken back (end, delete)
 DANGER: Rgba = (1, 0.45, 0.35, 1)
+#: a puzzle check's verdict headline, by verdict
+VERDICT_COLOURS: dict[str, Rgba] = {"solved": (0.35, 0.9, 0.45, 1),
+                                    "not solved": (1.0, 0.45, 0.4, 1),
+                                    "cannot tell": (1.0, 0.78, 0.3, 1)}
 #: the frame of a chosen piece
 PICKED: Rgba = (1, 0.84, 0.1, 1)
 
@@ -121,6 +125,8 @@ FONT_NAME = "18sp"
 FONT_LARGE = "20sp"
 #: a heading (a game's name on Home, "Game over")
 FONT_HEADING = "22sp"
+#: a puzzle check's verdict over its picture ("Solved!")
+FONT_VERDICT = "26sp"
 #: a piece shown large for a player to check
 FONT_DISPLAY = "34sp"
 #: a countdown read across the table

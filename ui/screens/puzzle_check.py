@@ -21,6 +21,7 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.image import Image
 from kivy.uix.label import Label
 
+from ui import theme
 from ui.i18n import _
 from ui.screens.base import BaseScreen
 from ui.touch import min_target_px
@@ -29,7 +30,7 @@ from ui.widgets.buttons import TouchButton
 log = logging.getLogger(__name__)
 
 #: the headline's colour before any verdict
-PLAIN_RGBA = (1, 1, 1, 1)
+PLAIN_RGBA = theme.INK
 
 
 class PictureButton(ButtonBehavior, BoxLayout):
@@ -37,14 +38,14 @@ class PictureButton(ButtonBehavior, BoxLayout):
 
     def __init__(self, picture: Any, text: str = "", **kwargs: Any) -> None:
         kwargs.setdefault("orientation", "vertical")
-        kwargs.setdefault("padding", 4)
+        kwargs.setdefault("padding", theme.GAP)
         super().__init__(**kwargs)
         from ui.screens.teach_code import texture_of
 
         if picture is not None:
             self.add_widget(Image(texture=texture_of(picture), fit_mode="contain"))
         if text:
-            self.label = Label(text=text, font_size="18sp", size_hint_y=None,
+            self.label = Label(text=text, font_size=theme.FONT_NAME, size_hint_y=None,
                                height=min_target_px() * 0.6)
             self.add_widget(self.label)
         self.text = text
@@ -64,7 +65,7 @@ class CheckedPicture(ButtonBehavior, Image):
             return
         from kivy.uix.modalview import ModalView
 
-        view = ModalView(size_hint=(1, 1), background_color=(0, 0, 0, 0.95))
+        view = ModalView(size_hint=(1, 1), background_color=theme.SCRIM)
         big = CheckedPicture(texture=self.texture)
         big.enlarged = view  # a tap on the large picture closes it
         big.bind(on_release=lambda *_a: view.dismiss())
@@ -159,7 +160,7 @@ class PuzzleCheckScreen(BaseScreen):
         return button
 
     def _grid(self, picture: Any, cells: list[PictureButton]) -> None:
-        grid = GridLayout(cols=2, spacing=8, padding=4)
+        grid = GridLayout(cols=2, spacing=theme.GAP_LOOSE, padding=theme.GAP)
         for cell in cells:
             grid.add_widget(cell)
         picture.add_widget(grid)
@@ -217,7 +218,7 @@ class PuzzleCheckScreen(BaseScreen):
     def _demo_buttons(self) -> None:
         if self.app.table is None:
             return
-        row = BoxLayout(spacing=6, size_hint_y=None, height=min_target_px() * 1.1)
+        row = BoxLayout(spacing=theme.GAP_REGION, size_hint_y=None, height=min_target_px() * 1.1)
         self.demo_right = TouchButton(text=_("Demo: a right solution"), wrap=True,
                                       height=min_target_px() * 1.1)
         self.demo_right.bind(on_press=lambda *_a: self.demo_lay(None))
@@ -290,7 +291,7 @@ class PuzzleCheckScreen(BaseScreen):
     def _checked_done(self, result: Any, error: BaseException | None, visit: int) -> None:
         if visit != self._visit:
             return
-        from ui.puzzle_words import VERDICT_RGBA, headline, verdict_sentence
+        from ui.puzzle_words import headline, verdict_sentence
 
         if error is not None:
             log.warning("the puzzle check failed: %s", error)
@@ -301,5 +302,5 @@ class PuzzleCheckScreen(BaseScreen):
         self.step = "checked"
         self.refresh()
         self.headline = headline(said.verdict)
-        self.headline_rgba = list(VERDICT_RGBA.get(said.verdict, PLAIN_RGBA))
+        self.headline_rgba = list(theme.VERDICT_COLOURS.get(said.verdict, PLAIN_RGBA))
         self.words = verdict_sentence(self.kind, said)
