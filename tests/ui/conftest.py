@@ -84,6 +84,12 @@ class Driver:
             count += 1
         return bool(predicate())
 
+    def picture_shows_the_table(self) -> bool:
+        """The camera picture on screen shows the demo table as it lies now (as a player waits
+        to see their tiles or pieces in it before taking the picture)."""
+        frames = self.app.camera.frames
+        return frames.handed_scene is not None and self.app.table.is_current(frames.handed_scene)
+
     def tap(self, widget: Any) -> None:
         """A simulated finger touch (down and up) in the middle of ``widget``."""
         from kivy.tests.common import UnitTestTouch

@@ -10,7 +10,6 @@ from __future__ import annotations
 import random
 import re
 import shutil
-import time
 from pathlib import Path
 
 import pytest
@@ -31,19 +30,6 @@ CARD = "weight-demo-1"
 HIDDEN_CARD = "weight-demo-2"
 
 
-def _wait(driver, predicate) -> bool:
-    deadline = time.monotonic() + WAIT_S
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        driver.pump(1)
-        time.sleep(0.02)
-    return bool(predicate())
-
-
-def _picture_shows_the_table(driver) -> bool:
-    frames = driver.app.camera.frames
-    return frames.handed_scene is not None and driver.app.table.is_current(frames.handed_scene)
 
 
 def _open_check(driver, kind: str, card: str, *, shots: str = ""):
@@ -51,7 +37,7 @@ def _open_check(driver, kind: str, card: str, *, shots: str = ""):
     screen = driver.screen()
     assert screen.name == "puzzle_check" and screen.step == "kind"
     if shots:  # the kinds and the cards as their pictures
-        assert _wait(driver, lambda: bool(screen.pictures))
+        assert driver.wait_for(lambda: bool(screen.pictures), seconds=WAIT_S)
         _screenshots(driver, f"puzzle_check_kinds_{shots}")
     driver.tap(screen.kind_buttons[kind])
     assert screen.step == "card" and not notation_in(" ".join(driver.texts()))
@@ -63,10 +49,11 @@ def _open_check(driver, kind: str, card: str, *, shots: str = ""):
 
 
 def _check(driver, screen) -> None:
-    assert _wait(driver, lambda: _picture_shows_the_table(driver))
+    assert driver.wait_for(driver.picture_shows_the_table, seconds=WAIT_S)
     driver.tap(screen.check_button)
     assert screen.read_running and screen.check_button.disabled
-    assert _wait(driver, lambda: screen.step == "checked" and not screen.read_running), \
+    assert driver.wait_for(lambda: screen.step == "checked" and not screen.read_running,
+                           seconds=WAIT_S), \
         screen.words
 
 

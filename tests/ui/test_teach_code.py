@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import stat
-import time
 
 import pytest
 
@@ -24,22 +23,6 @@ pytestmark = pytest.mark.ui
 WAIT_S = 240.0
 
 
-def _wait(driver, predicate) -> bool:
-    """Pump until ``predicate()`` holds, resting between frames so the workers get the CPU."""
-    deadline = time.monotonic() + WAIT_S
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        driver.pump(1)
-        time.sleep(0.02)
-    return bool(predicate())
-
-
-def _picture_shows_the_table(driver) -> bool:
-    """The camera picture on screen shows the table as it lies now (as a player waits to see
-    their tiles in it before taking the picture)."""
-    frames = driver.app.camera.frames
-    return frames.handed_scene is not None and driver.app.table.is_current(frames.handed_scene)
 
 
 def _open_teach_screen(driver):
@@ -52,10 +35,11 @@ def _open_teach_screen(driver):
 
 
 def _take_picture(driver, screen, step_after: str) -> None:
-    assert _wait(driver, lambda: _picture_shows_the_table(driver))
+    assert driver.wait_for(driver.picture_shows_the_table, seconds=WAIT_S)
     driver.tap(screen.take_button)
     assert screen.busy and all(b.disabled for b, _on in screen.buttons)
-    assert _wait(driver, lambda: screen.step == step_after and not screen.busy), screen.words
+    assert driver.wait_for(lambda: screen.step == step_after and not screen.busy,
+                           seconds=WAIT_S), screen.words
 
 
 def _screenshots(driver, name: str) -> None:
@@ -111,7 +95,8 @@ def test_teaching_by_touch_writes_the_pack_and_reads_the_test_rack_with_it(make_
     screen = _open_teach_screen(driver)
     mat = [w for w in screen.walk(restrict=False) if type(w).__name__ == "MatPicture"]
     assert len(mat) == 1 and [f.text for f in mat[0].faces][:4] == ["0", "0", "1", "1"]
-    assert _wait(driver, lambda: _picture_shows_the_table(driver))  # the preview, for the shot
+    # the preview, for the shot
+    assert driver.wait_for(driver.picture_shows_the_table, seconds=WAIT_S)
     _screenshots(driver, "teach_code_lay")
 
     _take_picture(driver, screen, "taught")
@@ -124,11 +109,11 @@ def test_teaching_by_touch_writes_the_pack_and_reads_the_test_rack_with_it(make_
     with monkeypatch.context() as failing:
         failing.setattr(packs.CodePack, "save", _cannot_write)
         driver.tap(screen.save_button)
-        assert _wait(driver, lambda: not screen.busy)
+        assert driver.wait_for(lambda: not screen.busy, seconds=WAIT_S)
     assert screen.step == "taught" and "could not be saved" in screen.words
     assert not screen.save_button.disabled and _settings_file(driver) == {}
     driver.tap(screen.save_button)
-    assert _wait(driver, lambda: screen.step == "saved"), screen.words
+    assert driver.wait_for(lambda: screen.step == "saved", seconds=WAIT_S), screen.words
     _screenshots(driver, "teach_code_saved")
     [folder] = _taught_folders(driver)
     assert stat.S_IMODE(folder.stat().st_mode) == 0o700
@@ -161,7 +146,7 @@ def test_a_photo_with_a_slot_left_empty_names_the_slot_and_saves_nothing(make_dr
     settings.change("app", "language", language)
     try:
         screen = _open_teach_screen(driver)
-        assert _wait(driver, lambda: _picture_shows_the_table(driver))
+        assert driver.wait_for(driver.picture_shows_the_table, seconds=WAIT_S)
         _screenshots(driver, f"teach_code_lay_{language}")
         nineteen = BOX_ORDER.split()[:-1]  # the white 9 of slot E4 stayed in the box
         driver.app.table.show_own_tiles(" ".join(nineteen), slots=range(19))
