@@ -47,10 +47,12 @@ def test_codes_name_tile_colours_in_the_players_language(language, shown):
         set_language(before)
 
 
-def test_the_end_shows_racks_in_ukrainian_letters(make_driver):
+@pytest.mark.parametrize("orientation,size", [("landscape", (800, 480)),
+                                              ("portrait", (720, 1280))])
+def test_the_end_shows_racks_as_tiles_in_ukrainian(make_driver, orientation, size):
     import random
 
-    driver = make_driver()
+    driver = make_driver(size=size)
     driver.screen("settings").change("app", "language", "uk")
     try:
         screen = driver.start_break_the_code(2)
@@ -69,6 +71,14 @@ def test_the_end_shows_racks_in_ukrainian_letters(make_driver):
             driver.tap(screen.submit_button)
         assert screen.state().over
         texts = " | ".join(driver.texts())
-        assert f"Ben: {ben_in_letters}" in texts and racks["Ben"] not in texts
+        # the tiles drawn, neither the engine's letters nor the Ukrainian initials written out
+        assert [face.tile for face in screen.end_racks["Ben"]] == racks["Ben"].split()
+        assert ben_in_letters not in texts and racks["Ben"] not in texts
+        width, height = driver.window.size
+        for face in screen.end_racks["Ben"]:  # every tile whole in the window
+            left, bottom = face.to_window(face.x, face.y)
+            assert 0 <= left and left + face.width <= width and 0 <= bottom
+            assert bottom + face.height <= height
+        driver.screenshot(f"break-the-code-end-uk-{orientation}")
     finally:
         driver.screen("settings").change("app", "language", "en")

@@ -16,7 +16,8 @@ from kivy.properties import StringProperty
 
 from ui.i18n import N_, _, ngettext
 from ui.screens.base import BaseScreen
-from ui.widgets.code_tile import CodeTileToggle
+from ui.touch import min_target_px
+from ui.widgets.code_tile import CodeTileFace, CodeTileToggle
 
 log = logging.getLogger(__name__)
 
@@ -588,12 +589,21 @@ class BreakTheCodeScreen(BaseScreen):
         lines = [ngettext("Game over. Winner: {names}", "Game over. Winners: {names}",
                           max(1, len(state.winners))).format(
             names=", ".join(state.winners) or _("nobody"))]
-        for player, rack in racks_by_name(state).items():
-            lines.append(f"{player}: {shown_code(format_code(rack))}")
-        if state.central is not None:
-            lines.append(_("Central code: {code}").format(
-                code=shown_code(format_code(state.central))))
         phase = self._phase("End", summary="\n".join(lines))
+        rows = list(racks_by_name(state).items())
+        if state.central is not None:
+            rows.append((_("Central code"), state.central))
+        self.end_racks: dict[str, list[Any]] = {}
+        for name, tiles in rows:
+            # the tiles as the players laid them, drawn, not written out as digits and letters
+            row = _made("BtcRackRow", name=name)
+            faces = [CodeTileFace(tile, size_hint_x=None, width=min_target_px())
+                     for tile in format_code(tiles).split()]
+            for face in faces:
+                row.ids.tiles.add_widget(face)
+            row.ids.tiles.add_widget(Factory.Filler())
+            phase.ids.racks.add_widget(row)
+            self.end_racks[name] = faces
         self.analysis_button = phase.ids.analysis
         return phase
 
