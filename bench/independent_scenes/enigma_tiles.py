@@ -111,7 +111,7 @@ def random_graph(required: dict[str, set[int]], rng: np.random.Generator) -> Til
             networks[int(rng.integers(len(networks)))][1].extend(network[1])
         else:
             networks.append(([], network[1]))
-    networks = [n for n in networks if n[0] or len(n[1]) >= 2]
+    networks = [n for n in networks if n[0] or n[1]]
     if any(not cells and len(ports) == 1 for cells, ports in networks):
         return random_graph(required, rng)
     return TileGraph(cells, networks)
