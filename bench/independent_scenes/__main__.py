@@ -76,7 +76,8 @@ def look_at_enigma(first: int, frames: int, conditions: list[str], save: Path | 
                 cv2.imwrite(str(save / f"enigma-{seed}-{condition}.jpg"), frame)
             score = read_and_judge(frame, *truth_of(table))
             scores[condition].append(score)
-            print(f"{seed} {condition}: {score.refused or ''}{score.tiles} tiles, exact "
+            print(f"{seed} {condition}{' (icons)' if table.icons else ''}: "
+                  f"{score.refused or ''}{score.tiles} tiles, exact "
                   f"{score.exact}, asked {score.asked}, silent wrong {score.silent_wrong}; "
                   f"networkers {'exact' if score.networkers_exact else 'WRONG'}; "
                   f"{score.cpu_ms:.0f} ms CPU", flush=True)
