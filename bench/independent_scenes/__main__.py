@@ -1,7 +1,7 @@
 """Per-frame look at what the readers answered on the independent scenes (camera as drawn).
 
     PYTHONPATH=.:bench .venv/bin/python -m independent_scenes {code,code-taught,sheet,enigma}
-        [--first SEED] [--frames N] [--save DIR]
+        [--first SEED] [--frames N] [--save DIR] [--conditions clean,harsh] [--tiles 10,22]
 
 One line per seed: the truth, what the app's read path returned, and the outcome, so a silent
 wrong read in bench/silent_reads.py can be found and looked at (``--save`` writes the frames).
@@ -64,14 +64,15 @@ def look_at_sheet(seed: int, save: Path | None) -> str:
     return "\n".join(lines)
 
 
-def look_at_enigma(first: int, frames: int, conditions: list[str], save: Path | None) -> None:
+def look_at_enigma(first: int, frames: int, conditions: list[str], save: Path | None,
+                   tiles: tuple[int, int]) -> None:
     from .enigma_judge import read_and_judge, summary
     from .enigma_table import enigma_scene, truth_of
 
     scores: dict[str, list] = {condition: [] for condition in conditions}
     for seed in range(first, first + frames):
         for condition in conditions:
-            frame, table = enigma_scene(seed, condition)
+            frame, table = enigma_scene(seed, condition, tiles)
             if save:
                 cv2.imwrite(str(save / f"enigma-{seed}-{condition}.jpg"), frame)
             score = read_and_judge(frame, *truth_of(table))
@@ -94,9 +95,12 @@ def main() -> None:
     parser.add_argument("--frames", type=int, default=12)
     parser.add_argument("--save", type=Path)
     parser.add_argument("--conditions", default="clean,harsh", help="enigma: camera conditions")
+    parser.add_argument("--tiles", default="10,22", help="enigma: least,most tiles a table")
     args = parser.parse_args()
     if args.what == "enigma":
-        look_at_enigma(args.first, args.frames, args.conditions.split(","), args.save)
+        least, most = (int(n) for n in args.tiles.split(","))
+        look_at_enigma(args.first, args.frames, args.conditions.split(","), args.save,
+                       (least, most))
         return
     for seed in range(args.first, args.first + args.frames):
         if args.what == "sheet":

@@ -309,11 +309,21 @@ def photograph_table(table: Table, seed: int, condition: str) -> np.ndarray:
     return develop(image, rng, CONDITIONS[condition])
 
 
-def table_size(seed: int, least: int = 10, most: int = 22) -> int:
-    """How many tiles the table of ``seed`` has (modest sizes)."""
+MODEST_TABLE = (10, 22)             # tiles, the start tile included
+MOST_TILES = 45                    # a game to 15 points; the grid box holds 9 x 7 squares
+
+
+def table_size(seed: int, tiles: tuple[int, int] = MODEST_TABLE) -> int:
+    """How many tiles the table of ``seed`` has, within ``tiles`` (least, most)."""
+    least, most = tiles
+    if not 1 <= least <= most <= MOST_TILES:
+        raise ValueError(f"tiles {tiles}: from 1 to {MOST_TILES}, least first")
     return int(np.random.default_rng([seed, 0x512E]).integers(least, most + 1))
 
 
-def enigma_scene(seed: int, condition: str) -> tuple[np.ndarray, Table]:
-    table = random_table(seed, table_size(seed))
+def enigma_scene(seed: int, condition: str, tiles: tuple[int, int] = MODEST_TABLE,
+                 ) -> tuple[np.ndarray, Table]:
+    """The table of ``seed`` (``tiles`` gives the range of its size) photographed in
+    ``condition``; the same seed gives the same table in every condition."""
+    table = random_table(seed, table_size(seed, tiles))
     return photograph_table(table, seed, condition), table
