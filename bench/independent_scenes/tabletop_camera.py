@@ -41,18 +41,19 @@ class Condition:
     read_noise: tuple[float, float]
     jpeg_quality: tuple[int, int]
     barrel: float                  # most radial lens distortion (k1), either sign
+    exposure: tuple[float, float]  # the gain on the whole picture; a clean shot burns nothing
 
 
 CLEAN = Condition("clean", tilt_deg=6.0, roll_deg=3.0, height_mm=(900.0, 1100.0),
                   fill=(0.86, 0.94), light_falloff=(0.05, 0.15), vignetting=(0.05, 0.12),
                   glare_spots=(0, 0), hand_shadow=0.0, cast=0.04, blur_sigma=(0.4, 0.8),
                   shot_noise=(0.02, 0.06), read_noise=(0.8, 1.5), jpeg_quality=(88, 95),
-                  barrel=0.0)
+                  barrel=0.0, exposure=(0.88, 0.99))
 HARSH = Condition("harsh", tilt_deg=20.0, roll_deg=6.0, height_mm=(800.0, 1200.0),
                   fill=(0.8, 0.95), light_falloff=(0.25, 0.45), vignetting=(0.15, 0.3),
                   glare_spots=(1, 3), hand_shadow=0.6, cast=0.12, blur_sigma=(0.9, 1.6),
                   shot_noise=(0.1, 0.25), read_noise=(2.0, 4.0), jpeg_quality=(65, 80),
-                  barrel=0.04)
+                  barrel=0.04, exposure=(0.85, 1.08))
 CONDITIONS = {c.name: c for c in (CLEAN, HARSH)}
 
 
@@ -161,7 +162,7 @@ def _light(rng: np.random.Generator, condition: Condition) -> np.ndarray:
     falloff = rng.uniform(*condition.light_falloff)
     radius2 = ((xs - fw / 2) ** 2 + (ys - fh / 2) ** 2) / ((fw / 2) ** 2 + (fh / 2) ** 2)
     vignetting = 1 - rng.uniform(*condition.vignetting) * radius2
-    return ((1 - falloff + falloff * lamp) * vignetting * rng.uniform(0.92, 1.06)
+    return ((1 - falloff + falloff * lamp) * vignetting * rng.uniform(*condition.exposure)
             ).astype(np.float32)
 
 
