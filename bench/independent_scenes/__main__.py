@@ -1,10 +1,13 @@
 """Per-frame look at what the readers answered on the independent scenes (camera as drawn).
 
-    PYTHONPATH=.:bench .venv/bin/python -m independent_scenes {code,code-taught,sheet}
-        [--first SEED] [--frames N] [--save DIR]
+    PYTHONPATH=.:bench .venv/bin/python -m independent_scenes {code,code-taught,sheet,enigma}
+        [--first SEED] [--frames N] [--save DIR] [--conditions clean,harsh] [--tiles 10,22]
 
 One line per seed: the truth, what the app's read path returned, and the outcome, so a silent
 wrong read in bench/silent_reads.py can be found and looked at (``--save`` writes the frames).
+``enigma`` reads each table photographed clean and harsh (``--conditions``) the way
+``companion read enigma`` does and ends with the figures per condition: tiles exact, asked and
+silently wrong, networkers exact per table, and the read time.
 """
 
 from __future__ import annotations
@@ -61,13 +64,44 @@ def look_at_sheet(seed: int, save: Path | None) -> str:
     return "\n".join(lines)
 
 
+def look_at_enigma(first: int, frames: int, conditions: list[str], save: Path | None,
+                   tiles: tuple[int, int]) -> None:
+    from .enigma_judge import read_and_judge, summary
+    from .enigma_table import enigma_scene, truth_of
+
+    scores: dict[str, list] = {condition: [] for condition in conditions}
+    for seed in range(first, first + frames):
+        for condition in conditions:
+            frame, table = enigma_scene(seed, condition, tiles)
+            if save:
+                cv2.imwrite(str(save / f"enigma-{seed}-{condition}.jpg"), frame)
+            score = read_and_judge(frame, *truth_of(table))
+            scores[condition].append(score)
+            print(f"{seed} {condition}{' (icons)' if table.icons else ''}: "
+                  f"{score.refused or ''}{score.tiles} tiles, exact "
+                  f"{score.exact}, asked {score.asked}, silent wrong {score.silent_wrong}; "
+                  f"networkers {'exact' if score.networkers_exact else 'WRONG'}; "
+                  f"{score.cpu_ms:.0f} ms CPU", flush=True)
+            for wrong in score.wrong:
+                print(f"    silent wrong {wrong}", flush=True)
+    for condition in conditions:
+        print("\n".join(summary(condition, scores[condition])))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=("code", "code-taught", "sheet"))
+    parser.add_argument("what", choices=("code", "code-taught", "sheet", "enigma"))
     parser.add_argument("--first", type=int, default=70000)
     parser.add_argument("--frames", type=int, default=12)
     parser.add_argument("--save", type=Path)
+    parser.add_argument("--conditions", default="clean,harsh", help="enigma: camera conditions")
+    parser.add_argument("--tiles", default="10,22", help="enigma: least,most tiles a table")
     args = parser.parse_args()
+    if args.what == "enigma":
+        least, most = (int(n) for n in args.tiles.split(","))
+        look_at_enigma(args.first, args.frames, args.conditions.split(","), args.save,
+                       (least, most))
+        return
     for seed in range(args.first, args.first + args.frames):
         if args.what == "sheet":
             print(look_at_sheet(seed, args.save), flush=True)

@@ -58,11 +58,13 @@ def _frame_points(sensor: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return (placed + offset).astype(np.float32)
 
 
-def table_texture(rng: np.random.Generator) -> np.ndarray:
-    """A wooden or cloth table top: a base colour, slow blotches and a grain."""
+def table_texture(rng: np.random.Generator, base_bgr: np.ndarray | None = None) -> np.ndarray:
+    """A wooden or cloth table top: a base colour (one of ours unless ``base_bgr``), slow
+    blotches and a grain."""
     fw, fh = FRAME_SIZE
     base = np.array(rng.choice([[60, 95, 140], [45, 70, 105], [110, 110, 105], [150, 160, 170],
-                                [40, 40, 45]]), dtype=np.float32)
+                                [40, 40, 45]]) if base_bgr is None else base_bgr,
+                    dtype=np.float32)
     blotch = cv2.resize(rng.normal(0, 1, (6, 10)).astype(np.float32), (fw, fh),
                         interpolation=cv2.INTER_CUBIC)
     grain = cv2.resize(rng.normal(0, 1, (fh // 4, 12)).astype(np.float32), (fw, fh),
@@ -85,7 +87,7 @@ def _lighting_gain(rng: np.random.Generator) -> np.ndarray:
     return (gain * vignetting * rng.uniform(0.85, 1.1)).astype(np.float32)
 
 
-def _glare(image: np.ndarray, rng: np.random.Generator, spots: int) -> None:
+def add_glare(image: np.ndarray, rng: np.random.Generator, spots: int) -> None:
     """Add soft specular spots (a lamp reflected in glossy card or tiles)."""
     fh, fw = image.shape[:2]
     for _ in range(spots):
@@ -141,7 +143,7 @@ def photograph(page: np.ndarray, page_size_mm: tuple[float, float],
     image = table_texture(rng) * (1 - cover) + paper * cover
     image *= _lighting_gain(rng)[..., None]
     spots = int(rng.integers(0, 3)) if glare_spots is None else glare_spots
-    _glare(image, rng, spots)
+    add_glare(image, rng, spots)
     frame = _sensor(image, rng)
     page_to_frame = warp @ np.diag([sw / pw, sh / ph, 1.0])
     return frame, page_to_frame.astype(np.float64)
