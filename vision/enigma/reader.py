@@ -50,6 +50,7 @@ from vision.enigma.squares import (
     rectify,
     seen_mask,
 )
+from vision.enigma.table_colour import measured_table_colour, with_table_colour
 from vision.enigma.tile import finish_tile, look_at_tile, read_tile, with_networkers
 from vision.errors import FrameRefusedError, UnreadableImageError
 from vision.markers import PlaneFit, locate
@@ -181,12 +182,35 @@ def table_outline(fit: PlaneFit, geo: TableGeometry) -> np.ndarray:
     return outline
 
 
+#: the square round the marker frame's middle (in tiles) that always holds the whole start
+#: tile: the start is looked for within a tile of the middle
+START_REGION_TILES = 3.0
+
+
+def start_region_outline(fit: PlaneFit, geo: TableGeometry) -> np.ndarray:
+    """The square round the middle of the marker frame where the start tile lies, in the
+    frame (image points)."""
+    half = START_REGION_TILES * geo.tile_mm / 2
+    corners = np.array([[[-half, -half], [half, -half], [half, half], [-half, half]]],
+                       np.float64)
+    outline: np.ndarray = cv2.perspectiveTransform(corners, fit.plane_to_image)[0]
+    return outline
+
+
 def _picture_quality(frame: np.ndarray, fit: PlaneFit, geo: TableGeometry,
                      st: ReaderSettings) -> float:
     """Refuse a picture of the table that carries too little to read any tile (burnt out,
     dark, flat, noisy, without colour, out of focus); else its quality in 0..1. Power cells
-    and networkers are told apart by colour on every table, so colour is needed."""
-    measures = measure_picture(frame, region_mask(frame.shape, table_outline(fit, geo)))
+    and networkers are told apart by colour on every table, so colour is needed.
+
+    Early in a game the table is mostly bare, and a bare table is plain by nature: over the
+    whole marker frame a grey cloth with the start tile alone has neither contrast nor colour.
+    Contrast and colour are therefore also measured round the middle, where the start tile
+    always lies, and the better of the two counts."""
+    whole = measure_picture(frame, region_mask(frame.shape, table_outline(fit, geo)))
+    middle = measure_picture(frame, region_mask(frame.shape, start_region_outline(fit, geo)))
+    measures = replace(whole, contrast=max(whole.contrast, middle.contrast),
+                       colour=max(whole.colour, middle.colour))
     return check_picture(measures, st.picture, needs_colour=NEEDS_COLOUR)
 
 
@@ -353,13 +377,17 @@ def read_enigma(
     sx, sy, score = find_start(gray, pack, p, settings)
     _refuse_blurred(gray, (sx, sy), settings)
     balanced = balance(canon, (sx, sy), pack, p)
+    # which squares hold tiles is told against the players' own table; the tiles' faces are
+    # read against the pack, whose channels a dark table's colour would take for table
+    on_this_table = with_table_colour(pack, measured_table_colour(balanced, geo, plane_to_canon,
+                                                                  seen, pack))
     misfit = start_face_misfit(balanced, (sx, sy), pack, p)
     pack_fits = misfit < PACK_FIT_LIMIT
     if not pack_fits:
         factor *= MISFIT_CONFIDENCE_FACTOR
     h, w = canon.shape[:2]
     squares, questions, edge_notes = find_squares(
-        balanced, (sx, sy), pack, p, marker_zones(geo, plane_to_canon), settings,
+        balanced, (sx, sy), on_this_table, p, marker_zones(geo, plane_to_canon), settings,
         seen=seen, area=(margin, margin, w - margin, h - margin),
     )
     t2, cpu2 = time.perf_counter(), time.process_time()

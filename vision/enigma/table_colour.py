@@ -1,0 +1,81 @@
+"""The bare table's own colour, measured in the frame around the four table markers.
+
+The reader tells tile from table by colour. A pack's table colour is only what the table looked
+like where the pack was drawn or taught: the players' own table may be grey cloth, white
+laminate or dark wood. Nearer to the tiles' art than to the pack's table colour, such a table
+would be read as tile everywhere. The players lay the markers on the bare table around the
+tiles, so the table is measured on a ring round each marker, outside its paper.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import cv2
+import numpy as np
+
+from vision.art_pack import BGR
+from vision.enigma.colours import colour_features
+from vision.enigma.geometry import TableGeometry
+from vision.enigma.pack import EnigmaPack
+
+#: the ring round a marker's centre, in marker sides (square distance): from past the paper's
+#: edge (the paper's quiet zone takes half a side each way, so the paper ends at 1.0) with room
+#: for a hand-laid marker's tilt, to this far out
+TABLE_RING_SIDES = (1.2, 1.7)
+#: a ring counts when at least this share of it was seen
+MIN_RING_SEEN = 0.3
+#: a ring whose colour is nearer than this (colour features) to a tile's art is covered by
+#: tiles, not bare table (the table has grown past that marker). Small: after the colour
+#: balance a light grey cloth lies about 4 from the tiles' cream ground, and is still table
+MIN_TILE_DISTANCE = 2.0
+
+
+def _ring_mask(shape: tuple[int, int], centre_mm: tuple[float, float], side_mm: float,
+               plane_to_canon: np.ndarray) -> np.ndarray:
+    """The ring round one marker, in the straightened image."""
+    mask = np.zeros(shape, np.uint8)
+    for sides, value in ((TABLE_RING_SIDES[1], 1), (TABLE_RING_SIDES[0], 0)):
+        half = sides * side_mm
+        cx, cy = centre_mm
+        corners = np.array([[[cx - half, cy - half], [cx + half, cy - half],
+                             [cx + half, cy + half], [cx - half, cy + half]]], np.float64)
+        points = cv2.perspectiveTransform(corners, plane_to_canon)[0]
+        cv2.fillPoly(mask, [np.round(points).astype(np.int32)], value)
+    return mask.astype(bool)
+
+
+def _tile_art(pack: EnigmaPack) -> np.ndarray:
+    colours = [pack.colour("tile"), pack.colour("tile_edge"), pack.colour("channel")]
+    return colour_features(np.array(colours, np.float32)).reshape(-1, 3)
+
+
+def measured_table_colour(canon: np.ndarray, geometry: TableGeometry,
+                          plane_to_canon: np.ndarray, seen: np.ndarray,
+                          pack: EnigmaPack) -> BGR | None:
+    """The median colour of the bare table round the markers in ``canon`` (the balanced,
+    straightened frame), or None where no ring is seen bare (all covered or out of sight)."""
+    art = _tile_art(pack)
+    medians = []
+    for centre in geometry.layout.centres_mm:
+        ring = _ring_mask(canon.shape[:2], centre, geometry.layout.size_mm, plane_to_canon)
+        if not ring.any():
+            continue
+        looked = ring & seen
+        if looked.sum() < MIN_RING_SEEN * ring.sum():
+            continue
+        median = np.median(canon[looked], axis=0).astype(np.float32)
+        distance = np.sqrt(((colour_features(median) - art) ** 2).sum(axis=-1)).min()
+        if distance >= MIN_TILE_DISTANCE:
+            medians.append(median)
+    if not medians:
+        return None
+    b, g, r = (int(round(v)) for v in np.median(np.array(medians), axis=0))
+    return (b, g, r)
+
+
+def with_table_colour(pack: EnigmaPack, table: BGR | None) -> EnigmaPack:
+    """``pack`` with the table measured in the frame, or as it was when none was measured."""
+    if table is None:
+        return pack
+    return replace(pack, colours={**pack.colours, "table": table})
