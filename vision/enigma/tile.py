@@ -62,6 +62,14 @@ OVERLAP = 1.6
 MIN_WINDOW_PX = 4
 #: the fewest pixels across a side's band, away from the cells, to judge a column by
 MIN_BAND_PX = 2
+#: the channels are cut this many cell radii round each cell (its dark outline is no channel)
+CHANNEL_CUT = 1.3
+#: a piece reaching within this many pixels of that cut runs into the cell (the cut's own
+#: rounding); one that comes no nearer than the contact ring only passes close by
+CUT_REACH_PX = 1.0
+#: ... and the contact ring: pixels past the cut within which a piece may have touched the
+#: cell under blur
+CONTACT_SLACK_PX = 2.5
 #: a stub of channel from an opening ends at a cell when it comes within this many cell
 #: radii of the cell's centre (its rim, the blur and a pixel of the cut)
 STUB_REACH = 1.3
@@ -335,6 +343,23 @@ def _judge_piece(piece: np.ndarray, nodes: list[Endpoint], cells: list[Cell], w:
             break
 
 
+def _cells_reached(piece: np.ndarray, cells: list[Cell], cell_ids: list[str], rc: float,
+                   doubts: _Doubts) -> list[Endpoint]:
+    """The cells a channel piece runs into. A channel that ends at a cell was cut at the
+    cell's cut, so it reaches it; one that comes near but stops short of the cut passes the
+    cell by (a lone cell beside another network's bend, a few millimetres off), and only a
+    blur could have hidden a join there: that is asked, not read as joined."""
+    ys, xs = np.nonzero(piece)
+    reached: list[Endpoint] = []
+    for cid, c in zip(cell_ids, cells, strict=True):
+        nearest = float(np.hypot(xs - c.centre[0], ys - c.centre[1]).min())
+        if nearest <= rc * CHANNEL_CUT + CUT_REACH_PX:
+            reached.append(cid)
+        elif nearest <= rc * CHANNEL_CUT + CONTACT_SLACK_PX:
+            doubts.add("a channel passes close to a cell: joined or not?", DOUBTFUL_CONFIDENCE)
+    return reached
+
+
 def _piece_links(channel: np.ndarray, cells: list[Cell], cell_ids: list[str],
                  present: set[Port], w: _Windows, pack: EnigmaPack, doubts: _Doubts
                  ) -> tuple[list[tuple[Endpoint, Endpoint]], set[Port]]:
@@ -343,7 +368,6 @@ def _piece_links(channel: np.ndarray, cells: list[Cell], cell_ids: list[str],
     p = channel.shape[0]
     rc, cw = pack.cell_radius * p, pack.channel_width * p
     n, lab, stats, _ = cv2.connectedComponentsWithStats(channel, connectivity=8)
-    contact_ring = [disc((p, p), c.centre, rc * 1.3 + 2.5) for c in cells]
     links: list[tuple[Endpoint, Endpoint]] = []
     used_ports: set[Port] = set()
     for k in range(1, n):
@@ -353,10 +377,7 @@ def _piece_links(channel: np.ndarray, cells: list[Cell], cell_ids: list[str],
         if min(stats[k, cv2.CC_STAT_WIDTH], stats[k, cv2.CC_STAT_HEIGHT]) < MIN_PIECE_WIDTH * cw:
             continue
         piece = lab == k
-        grown = cv2.dilate(piece.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
-        nodes: list[Endpoint] = [
-            cell_ids[i] for i, ring_ in enumerate(contact_ring) if (grown & ring_).any()
-        ]
+        nodes: list[Endpoint] = _cells_reached(piece, cells, cell_ids, rc, doubts)
         ports_here = [
             q
             for q in sorted(present, key=lambda q: (SIDES.index(q.side), q.position))
@@ -490,7 +511,7 @@ def _with_channels(named: _Labels, doubts: _Doubts, cells: list[Cell], pack: Eni
     at_sides = channel.copy()
     for c in cells:
         at_sides[disc((p, p), c.centre, rc * 1.05)] = 0
-        channel[disc((p, p), c.centre, rc * 1.3)] = 0
+        channel[disc((p, p), c.centre, rc * CHANNEL_CUT)] = 0
     w = _opening_windows(p, pack.ports, cw)
     offset = _opening_offset(channel, pack.ports, w.depth0, w.depth1, cw)
     return TileLook(named, doubts, cells, channel, at_sides, w, offset)
