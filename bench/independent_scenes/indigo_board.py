@@ -59,7 +59,7 @@ CHIP_RADIUS_RADII = 0.42
 CHIP_SPACE_RADII = 0.47
 GEM_RADIUS_RADII = (0.27, 0.32)
 
-CANVAS_PX_PER_MM = 4.0
+CANVAS_PX_PER_MM = 3.0
 CANVAS_HALF_MM = 262.0              # the canvases span the board and a little table
 TILE_SIZE_SHARE = 0.965             # a tile is a little smaller than its printed cell: gaps
 

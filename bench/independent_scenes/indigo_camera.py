@@ -129,13 +129,24 @@ class Pinhole:
 
 
 def _over(frame: np.ndarray, layer: np.ndarray, homography: np.ndarray) -> None:
-    """Lay a BGRA canvas, seen through ``homography``, over the frame (in place)."""
-    fw, fh = FRAME_SIZE
-    seen = cv2.warpPerspective(layer, homography, (fw, fh), flags=cv2.INTER_LINEAR,
-                               borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
-    alpha = seen[..., 3:4] / 255.0
-    frame *= 1 - alpha
-    frame += seen[..., :3] * alpha
+    """Lay a BGRA canvas, seen through ``homography``, over the frame (in place); only the
+    part of the frame the canvas falls on is touched."""
+    fh, fw = frame.shape[:2]
+    h, w = layer.shape[:2]
+    corners = np.array([[[0, 0], [w, 0], [w, h], [0, h]]], np.float64)
+    seen = cv2.perspectiveTransform(corners, homography)[0]
+    x0, y0 = np.clip(np.floor(seen.min(axis=0)).astype(int) - 1, 0, [fw, fh])
+    x1, y1 = np.clip(np.ceil(seen.max(axis=0)).astype(int) + 1, 0, [fw, fh])
+    if x1 <= x0 or y1 <= y0:
+        return
+    shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64)
+    patch = cv2.warpPerspective(layer, shift @ homography, (int(x1 - x0), int(y1 - y0)),
+                                flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                                borderValue=(0, 0, 0, 0))
+    alpha = patch[..., 3:4] / 255.0
+    roi = frame[y0:y1, x0:x1]
+    roi *= 1 - alpha
+    roi += patch[..., :3] * alpha
 
 
 def _marker_sheet(marker_id: int) -> np.ndarray:
