@@ -143,22 +143,26 @@ def canvas_side() -> int:
     return int(round(2 * CANVAS_HALF_MM * CANVAS_PX_PER_MM))
 
 
-def _paste(layer: np.ndarray, piece: np.ndarray, centre_mm: np.ndarray, radius_mm: float,
-           turn_deg: float) -> None:
-    """Lay a square BGRA picture (its circumcircle ``radius_mm``) turned clockwise."""
+def paste_px(layer: np.ndarray, piece: np.ndarray, centre: np.ndarray, radius_px: float,
+             turn_deg: float) -> None:
+    """Lay a square BGRA picture (its circumcircle ``radius_px``) turned clockwise, at
+    ``centre`` (pixels of ``layer``, BGRA float)."""
     side = piece.shape[0]
-    scale = radius_mm * CANVAS_PX_PER_MM / (side / 2)
-    centre = to_canvas(centre_mm)
-    half = int(radius_mm * CANVAS_PX_PER_MM) + 3
+    half = int(radius_px) + 3
     x0, y0 = int(centre[0]) - half, int(centre[1]) - half
-    matrix = cv2.getRotationMatrix2D((side / 2, side / 2), -turn_deg, scale)
-    matrix[:, 2] += centre - np.array([x0, y0]) - side / 2
+    matrix = cv2.getRotationMatrix2D((side / 2, side / 2), -turn_deg, radius_px / (side / 2))
+    matrix[:, 2] += np.asarray(centre) - np.array([x0, y0]) - side / 2
     patch = cv2.warpAffine(piece, matrix, (2 * half, 2 * half), flags=cv2.INTER_AREA,
                            borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
     roi = layer[y0:y0 + 2 * half, x0:x0 + 2 * half]
     alpha = patch[..., 3:4] / 255.0
     roi[..., :3] = roi[..., :3] * (1 - alpha) + patch[..., :3] * alpha
     roi[..., 3:4] = np.maximum(roi[..., 3:4], patch[..., 3:4])
+
+
+def _paste(layer: np.ndarray, piece: np.ndarray, centre_mm: np.ndarray, radius_mm: float,
+           turn_deg: float) -> None:
+    paste_px(layer, piece, to_canvas(centre_mm), radius_mm * CANVAS_PX_PER_MM, turn_deg)
 
 
 def _board_outline_px(radius_mm: float) -> np.ndarray:
@@ -277,8 +281,9 @@ def _lay_gems(gems: np.ndarray, shade: np.ndarray, state: IndigoState, hand: Han
 
 
 def draw_layers(state: IndigoState, truth: Truth, look: Look, hand: Hand,
-                rng: np.random.Generator) -> Layers:
-    """The printed board, the pieces and the gems on their canvases, shadows included."""
+                rng: np.random.Generator, bare: bool = False) -> Layers:
+    """The printed board, the pieces and the gems on their canvases, shadows included;
+    ``bare``: the board with its treasure tiles only, before gems and chips go on."""
     side = canvas_side()
     heading = rng.uniform(0, 2 * np.pi)          # where the lamp stands, seen from above
     lamp = np.array([np.cos(heading), np.sin(heading)])
@@ -288,8 +293,9 @@ def draw_layers(state: IndigoState, truth: Truth, look: Look, hand: Hand,
     board_shade = np.ones((side, side), np.float32)
     gem_shade = np.ones((side, side), np.float32)
     _lay_tiles(pieces, board_shade, state, look, hand, lamp, rng)
-    _lay_chips(pieces, board_shade, truth, look, lamp, rng)
-    _lay_gems(gems, gem_shade, state, hand, lamp, rng)
+    if not bare:
+        _lay_chips(pieces, board_shade, truth, look, lamp, rng)
+        _lay_gems(gems, gem_shade, state, hand, lamp, rng)
     soft = 1.5 * CANVAS_PX_PER_MM
     board_shade = cv2.GaussianBlur(board_shade * gem_shade, (0, 0), soft)
     gem_shade = cv2.GaussianBlur(gem_shade, (0, 0), soft * 0.6)

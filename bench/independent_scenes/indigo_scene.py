@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from companion.indigo import ROUTE_CELLS, cell_centre
+from companion.indigo import ROUTE_CELLS, cell_centre, new_game
 
 from .camera import lighting_gain
 from .indigo_art import LOOKS, Look
@@ -43,6 +43,7 @@ HANDS = {"mild": Hand(tile_offset_mm=0.8, tile_turn_deg=2.0, gem_along_mm=1.5,
          "harsh": Hand(tile_offset_mm=2.0, tile_turn_deg=5.0, gem_along_mm=3.0,
                        gem_across_mm=1.5)}
 FINGER_ABOVE_MM = 10.0              # a fingertip hovers over the tiles
+TAUGHT = "-taught"                  # a look read with a pack taught from photos of it
 
 
 @dataclass(frozen=True)
@@ -53,13 +54,18 @@ class IndigoScene:
     outline: np.ndarray             # the board's rim corners in the frame, for picture measures
 
 
-def indigo_scene(seed: int, look_name: str = "demo", condition: str = "mild") -> IndigoScene:
-    state = random_position(random.Random(seed))
+def indigo_scene(seed: int, look_name: str = "demo", condition: str = "mild",
+                 bare: bool = False) -> IndigoScene:
+    """A photo of the board of ``seed`` in a look and a condition; ``bare``: the empty board
+    with its treasure tiles only (the teach photo of the board)."""
+    state = new_game(2) if bare else random_position(random.Random(seed))
     truth = truth_of(state)
-    look = LOOKS[look_name]()
+    # a taught look draws the same frames as its base look; only the reader's pack differs
+    drawn = look_name.removesuffix(TAUGHT)
+    look = LOOKS[drawn]()
     cond = CONDITIONS[condition]
-    rng = np.random.default_rng([seed, zlib.crc32(f"{look_name}/{condition}".encode())])
-    layers = draw_layers(state, truth, look, HANDS[condition], rng)
+    rng = np.random.default_rng([seed, zlib.crc32(f"{drawn}/{condition}".encode())])
+    layers = draw_layers(state, truth, look, HANDS[condition], rng, bare=bare)
     camera = Pinhole(cond, rng)
     frame = lay_table(layers, camera, rng)
     frame *= lighting_gain(rng)[..., None]
@@ -73,12 +79,16 @@ def indigo_scene(seed: int, look_name: str = "demo", condition: str = "mild") ->
     if rng.random() < cond.hand_shadow:
         hand_shadow(frame, board_px, rng)
     glare(frame, board_px, reach_px, cond, rng)
-    if rng.random() < cond.fingertip:
+    if rng.random() < cond.fingertip and not bare:
         cell = ROUTE_CELLS[int(rng.integers(len(ROUTE_CELLS)))]
         tip = camera.project(np.array([cell_centre(cell, CELL_RADIUS_MM)]),
                              BOARD_MM + TILE_MM + FINGER_ABOVE_MM)[0]
         fingertip(frame, tip, cell_px, rng)
         truth.covered = cell
+    if look_name.endswith(TAUGHT):
+        from .indigo_teach import taught_look
+
+        look = taught_look(drawn)
     return IndigoScene(frame=expose(frame, cond, rng), truth=truth, look=look, outline=outline)
 
 
