@@ -21,8 +21,14 @@ from .camera import photograph
 from .indigo_art import CHIP_NAMES, LOOKS, REAL_GEM_BGR, Look
 from .indigo_board import CELL_RADIUS_MM, CHIP_RADIUS_RADII, GEM_RADIUS_RADII, paste_px
 from .indigo_gems import draw_gem, draw_shadow
-from .printed import (PX_PER_MM, REPO, TEACH_CIRCLES, TEACH_HEX_CENTRE, TEACH_HEX_RADIUS_PX,
-                      teach_pages)
+from .printed import (
+    PX_PER_MM,
+    REPO,
+    TEACH_CIRCLES,
+    TEACH_HEX_CENTRE,
+    TEACH_HEX_RADIUS_PX,
+    teach_pages,
+)
 
 A4_PORTRAIT_MM = (210.0, 297.0)
 TEACH_BOARD_SEED = 0x7EAC          # the one photo of the empty board a player takes
@@ -47,7 +53,7 @@ def _pieces_page(page: np.ndarray, look: Look, rng: np.random.Generator) -> np.n
     lamp = np.array([np.cos(1.0), np.sin(1.0)])
     gem_px = float(np.mean(GEM_RADIUS_RADII)) * CELL_RADIUS_MM * PX_PER_MM
     shade = np.ones(laid.shape[:2], np.float32)
-    for gem, centre in zip(GEMS, TEACH_CIRCLES[:3], strict=True):
+    for centre in TEACH_CIRCLES[:3]:
         draw_shadow(shade, tuple(centre), gem_px, lamp, rng)
     laid[..., :3] *= cv2.GaussianBlur(shade, (0, 0), 6.0)[..., None]
     for gem, centre in zip(GEMS, TEACH_CIRCLES[:3], strict=True):
