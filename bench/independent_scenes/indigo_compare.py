@@ -5,7 +5,8 @@ gems at a cell's edge, a corner or the centre, chips per gateway slot, the quest
 confidence per piece. A wrong piece is *asked* when its confidence is below the app's
 ``min_confidence`` or a question names its cell ("(q,r)") or, for the centre stock, the centre;
 otherwise it is *silent*. A gem missed has no confidence: it is asked only when a question names
-its place.
+its place (or asks to check every gem); a chip is asked when a question names its place
+("gateway G chip S").
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ from .indigo_board import Spot, Truth, edge_spot
 
 #: words of a question that asks the players to check every gem on the board
 EVERY_GEM = ("every gem", "all gems", "all the gems")
+#: how a question names one chip place (gate, slot)
+CHIP_QUESTION = "gateway {} chip {}"
 
 
 @dataclass
@@ -173,12 +176,13 @@ def _judge_gems(j: Judgement, truth: Truth, out: dict[str, Any], floor: float) -
 
 def _judge_chips(j: Judgement, truth: Truth, out: dict[str, Any], floor: float) -> None:
     read = {(c["gate"], c["slot"]): (c["colour"], float(c["confidence"])) for c in out["chips"]}
+    text = " ".join(out["questions"]).lower()
     for place, colour in truth.chips.items():
         got, confidence = read.get(place, (None, 0.0))
         j.pieces.append((confidence, got == colour))
         if got == colour:
             j.chips_right += 1
-        elif confidence < floor:
+        elif confidence < floor or CHIP_QUESTION.format(*place) in text:
             j.chips_wrong_asked += 1
         else:
             j.chips_wrong_silent += 1
