@@ -59,6 +59,8 @@ def summary(look: str, condition: str, js: list[Judgement]) -> str:
         return f"{100 * n / of:.1f}%" if of else "-"
 
     cpu = statistics.median(j.cpu_ms for j in js) if js else 0.0
+    floor = min_confidence()
+    sure = [right for j in read for confidence, right in j.pieces if confidence >= floor]
     return "\n".join([
         f"{look} {condition}: {len(js)} boards, refused {len(js) - len(read)}"
         + (f" ({', '.join(f'{r}... {n}' for r, n in reasons.most_common())})" if reasons else ""),
@@ -73,6 +75,8 @@ def summary(look: str, condition: str, js: list[Judgement]) -> str:
         f"  frames with a question {share(sum(j.any_question for j in read), len(read))}; "
         f"frames wrong with no question {sum(j.frame_silent_wrong for j in read)}; "
         f"read time median {cpu:.0f} ms CPU",
+        f"  pieces read at or above {floor:.2f}: {len(sure)}, wrong {sure.count(False)} "
+        f"({share(sure.count(False), len(sure))}); a gem missed is no piece read",
     ])
 
 

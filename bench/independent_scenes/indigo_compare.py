@@ -91,7 +91,12 @@ def read_frame(frame: np.ndarray, pack_dir: Path) -> tuple[dict[str, Any] | str,
     return out, 1000 * (time.process_time() - start)
 
 
-def min_confidence(pack_dir: Path) -> float:
+def min_confidence(pack_dir: Path | None = None) -> float:
+    """The app's ``[vision] min_confidence``: below it a piece is asked."""
+    if pack_dir is None:
+        from config import load_config
+
+        return float(load_config(None).vision.min_confidence)
     return _reader_setup(str(pack_dir))[2]
 
 
