@@ -1,7 +1,8 @@
 """Per-frame look at what the readers answered on the independent scenes (camera as drawn).
 
-    PYTHONPATH=.:bench .venv/bin/python -m independent_scenes {code,code-taught,sheet,enigma}
+    PYTHONPATH=.:bench .venv/bin/python -m independent_scenes {code,code-taught,sheet,enigma,indigo}
         [--first SEED] [--frames N] [--save DIR] [--conditions clean,harsh] [--tiles 10,22]
+        [--look demo|scans] [--condition mild|harsh]
 
 One line per seed: the truth, what the app's read path returned, and the outcome, so a silent
 wrong read in bench/silent_reads.py can be found and looked at (``--save`` writes the frames).
@@ -88,14 +89,39 @@ def look_at_enigma(first: int, frames: int, conditions: list[str], save: Path | 
         print("\n".join(summary(condition, scores[condition])))
 
 
+def look_at_indigo(seed: int, save: Path | None, look: str, condition: str) -> str:
+    from .indigo_compare import judge, min_confidence, read_frame
+    from .indigo_scene import indigo_scene
+
+    scene = indigo_scene(seed, look, condition)
+    if save:
+        cv2.imwrite(str(save / f"indigo-{look}-{condition}-{seed}.jpg"), scene.frame)
+    out, cpu_ms = read_frame(scene.frame, scene.look.pack)
+    j = judge(scene.truth, out, cpu_ms, min_confidence(scene.look.pack))
+    if j.refused:
+        return f"{seed} refused: {j.refused}"
+    verdict = "SILENT WRONG" if j.frame_silent_wrong else \
+        ("asked" if j.any_question else "right")
+    questions = out["questions"] if isinstance(out, dict) else []
+    return (f"{seed} {verdict}; {len(scene.truth.tiles)} tiles, {j.gems} gems; cells wrong "
+            f"{j.cells_wrong_asked} asked / {j.cells_wrong_silent} silent; gems wrong "
+            f"{j.gems_wrong_asked} / {j.gems_wrong_silent}; chips wrong {j.chips_wrong_asked} / "
+            f"{j.chips_wrong_silent}; centre exact {j.centre_exact}; fingertip "
+            f"{scene.truth.covered}; {'; '.join(j.wrong_notes)}; "
+            f"questions {[q[:60] for q in questions][:4]}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=("code", "code-taught", "sheet", "enigma"))
+    parser.add_argument("what", choices=("code", "code-taught", "sheet", "enigma", "indigo"))
     parser.add_argument("--first", type=int, default=70000)
     parser.add_argument("--frames", type=int, default=12)
     parser.add_argument("--save", type=Path)
     parser.add_argument("--conditions", default="clean,harsh", help="enigma: camera conditions")
     parser.add_argument("--tiles", default="10,22", help="enigma: least,most tiles a table")
+    parser.add_argument("--look", choices=("demo", "scans"), default="demo", help="indigo")
+    parser.add_argument("--condition", choices=("mild", "harsh"), default="harsh",
+                        help="indigo: camera condition")
     args = parser.parse_args()
     if args.what == "enigma":
         least, most = (int(n) for n in args.tiles.split(","))
@@ -103,7 +129,9 @@ def main() -> None:
                        (least, most))
         return
     for seed in range(args.first, args.first + args.frames):
-        if args.what == "sheet":
+        if args.what == "indigo":
+            print(look_at_indigo(seed, args.save, args.look, args.condition), flush=True)
+        elif args.what == "sheet":
             print(look_at_sheet(seed, args.save), flush=True)
         else:
             print(look_at_code(seed, args.save, taught=args.what == "code-taught"), flush=True)

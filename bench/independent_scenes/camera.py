@@ -19,7 +19,7 @@ PAGE_FILL = (0.62, 0.9)            # share of the frame's limiting side the page
 JPEG_QUALITY = (70, 95)
 
 
-def _rotation(pitch: float, roll: float, yaw: float) -> np.ndarray:
+def rotation(pitch: float, roll: float, yaw: float) -> np.ndarray:
     rx, ry, rz = np.radians([pitch, roll, yaw])
     cx, sx, cy, sy, cz, sz = np.cos(rx), np.sin(rx), np.cos(ry), np.sin(ry), np.cos(rz), np.sin(rz)
     about_x = np.array([[1, 0, 0], [0, cx, -sx], [0, sx, cx]])
@@ -38,7 +38,7 @@ def _project_page(page_size_mm: tuple[float, float], rng: np.random.Generator) -
     corners = corners @ turn.T + np.array([*rng.uniform(-25, 25, 2), 0])
     # the camera looks down at the table from its height; image x follows the page's x and
     # image y the page's y when it looks straight down, then it is tilted and rolled
-    rot = _rotation(rng.uniform(-TILT_DEG, TILT_DEG), rng.uniform(-TILT_DEG / 2, TILT_DEG / 2),
+    rot = rotation(rng.uniform(-TILT_DEG, TILT_DEG), rng.uniform(-TILT_DEG / 2, TILT_DEG / 2),
                     rng.uniform(-ROLL_DEG, ROLL_DEG))
     height = rng.uniform(*CAMERA_HEIGHT_MM)
     towards = np.stack([corners[:, 0], corners[:, 1], height - corners[:, 2]], axis=1)
@@ -73,7 +73,7 @@ def table_texture(rng: np.random.Generator, base_bgr: np.ndarray | None = None) 
     return np.clip(base[None, None, :] * shade[..., None], 0, 255).astype(np.float32)
 
 
-def _lighting_gain(rng: np.random.Generator) -> np.ndarray:
+def lighting_gain(rng: np.random.Generator) -> np.ndarray:
     """Uneven lamp light times lens vignetting, as a gain per pixel."""
     fw, fh = FRAME_SIZE
     ys, xs = np.mgrid[0:fh, 0:fw].astype(np.float32)
@@ -141,7 +141,7 @@ def photograph(page: np.ndarray, page_size_mm: tuple[float, float],
     paper = cv2.warpPerspective(small.astype(np.float32), warp, (fw, fh), flags=cv2.INTER_LINEAR)
     cover = cv2.warpPerspective(np.ones((sh, sw), np.float32), warp, (fw, fh))[..., None]
     image = table_texture(rng) * (1 - cover) + paper * cover
-    image *= _lighting_gain(rng)[..., None]
+    image *= lighting_gain(rng)[..., None]
     spots = int(rng.integers(0, 3)) if glare_spots is None else glare_spots
     add_glare(image, rng, spots)
     frame = _sensor(image, rng)

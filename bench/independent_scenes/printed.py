@@ -32,6 +32,15 @@ SHEET_GRID_LEFT_TOP = (129.5, 548.5)
 SHEET_CELL_PX = (1617.5 - 129.5) / 9     # 14 mm at 300 dpi
 SHEET_CENTRE_CIRCLE_RADIUS_PX = 0.36 * SHEET_CELL_PX
 
+# Indigo teach sheet, measured on `companion print teach-sheet -o teach.png` (A4 portrait pages,
+# 2480 x 3508 px): pages 1-5 hold one pointy-top hexagon outline (the tile at rotation 0),
+# page 6 seven circles in rows (amber, emerald, sapphire gems; red, turquoise, white, purple
+# chips).
+TEACH_HEX_CENTRE = (1239.5, 1416.5)
+TEACH_HEX_RADIUS_PX = 292.6              # corner to centre, to the outline's middle
+TEACH_CIRCLES = ((709.4, 1063.2), (1240.4, 1063.2), (1772.4, 1063.2), (709.4, 1890.2),
+                 (1240.4, 1890.2), (1772.4, 1890.2), (1240.4, 2539.2))
+
 
 def _print_with_cli(what: str, name: str) -> np.ndarray:
     """Run ``companion print`` once per process and keep the page it writes."""
@@ -43,6 +52,19 @@ def _print_with_cli(what: str, name: str) -> np.ndarray:
     if image is None:
         raise RuntimeError(f"companion print {what} wrote no readable {target}")
     return image
+
+
+@cache
+def teach_pages() -> tuple[np.ndarray, ...]:
+    """The six Indigo teach pages ``companion print teach-sheet`` writes as PNGs."""
+    out_dir = Path(tempfile.mkdtemp(prefix="independent-print-"))
+    subprocess.run([sys.executable, "-m", "ui.cli", "print", "teach-sheet", "-o",
+                    str(out_dir / "teach.png")], cwd=REPO, check=True, capture_output=True)
+    pages = tuple(cv2.imread(str(out_dir / f"teach-{n}.png"), cv2.IMREAD_COLOR)
+                  for n in range(1, 7))
+    if any(page is None for page in pages):
+        raise RuntimeError(f"companion print teach-sheet wrote no readable pages in {out_dir}")
+    return pages
 
 
 @cache
