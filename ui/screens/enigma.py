@@ -160,30 +160,21 @@ class EnigmaScreen(BaseScreen):
     def _panel_choices(self, panel: Any) -> None:
         state = self.state()
         self.stop_timer()
-        panel.add_widget(self._label(_("Round {n}: each player picks a category").format(
-            n=state.round + 1)))
         self.choices = {p: c for p, c in self.choices.items() if p in state.players}
-        self.choice_toggles: dict[tuple[str, str], TouchToggle] = {}
+        phase = _made("EnigmaChoicesPanel", screen=self, round=state.round + 1,
+                      status=self.status)
+        self.choice_toggles: dict[tuple[str, str], Any] = {}
         for player in state.seat_order():
-            row = BoxLayout(size_hint_y=None, height=min_target_px(), spacing=4)
-            name = self._label(player, color=readable_on(self.colour_of(player)))
-            name.size_hint_x = 0.6
-            row.add_widget(name)
+            row = _made("EnigmaChoiceRow", player=player,
+                        ink=readable_on(self.colour_of(player)))
             for category in CATEGORIES:
-                toggle = TouchToggle(text=category_name(category), group=f"cat-{player}",
-                                     font_size="14sp",
-                                     state="down" if self.choices.get(player) == category
-                                     else "normal")
+                toggle = row.ids[category]
+                toggle.state = "down" if self.choices.get(player) == category else "normal"
                 toggle.bind(on_press=lambda t, p=player, c=category: self.choose(p, c, t.state))
                 self.choice_toggles[(player, category)] = toggle
-                row.add_widget(toggle)
-            panel.add_widget(row)
-        panel.add_widget(self._label(self.status, color=(1, 0.6, 0.5, 1)))
-        panel.add_widget(BoxLayout())  # the rest of the space goes below, not above
-        go = TouchButton(text=_("Start the solve phase"))
-        go.bind(on_press=lambda *_a: self.begin_solve())
-        self.go_button = go
-        panel.add_widget(go)
+            phase.ids.rows.add_widget(row)
+        self.go_button = phase.ids.go
+        panel.add_widget(phase)
 
     def choose(self, player: str, category: str, state: str) -> None:
         holder = next((p for p, c in self.choices.items() if c == category and p != player),
@@ -768,3 +759,14 @@ class EnigmaScreen(BaseScreen):
 
     def on_leave(self, *args: Any) -> None:
         self.stop_timer()
+
+
+def _made(kv_class: str, **values: Any) -> Any:
+    """A widget of the kv class ``kv_class`` (enigma.kv) with ``values`` set: a property a kv
+    class declares exists once its rules are applied, so it is no keyword of the constructor."""
+    from kivy.factory import Factory
+
+    widget = getattr(Factory, kv_class)()
+    for name, value in values.items():
+        setattr(widget, name, value)
+    return widget
