@@ -306,29 +306,17 @@ class EnigmaScreen(BaseScreen):
         self._start_polling()
 
     def _panel_solve(self, panel: Any) -> None:
-        big = Label(text=self.countdown, font_size="96sp", bold=True)
-        follow_property(self, "countdown", big)
-        panel.add_widget(big)
-        row = BoxLayout(size_hint_y=None, height=min_target_px(), spacing=4)
-        self.start_button = TouchButton(text=_("Start"))
-        self.start_button.bind(on_press=lambda *_a: self.start_or_pause())
-        row.add_widget(self.start_button)
-        done = TouchButton(text=_("Round done"))
-        done.bind(on_press=lambda *_a: self.finish_round())
-        row.add_widget(done)
-        self.puzzle_button = TouchButton(text=_("Check a puzzle"), wrap=True)
-        self.puzzle_button.bind(on_press=lambda *_a: self.check_puzzle())
-        row.add_widget(self.puzzle_button)
-        panel.add_widget(row)
-        panel.add_widget(self._label(_("Who solved? (their button or a tap)")))
-        row = BoxLayout(size_hint_y=None, height=min_target_px(), spacing=4)
+        phase = _made("EnigmaSolvePanel", screen=self, countdown=self.countdown)
+        follow_property(self, "countdown", phase, "countdown")
+        self.start_button = phase.ids.start
+        self.puzzle_button = phase.ids.puzzle
         self.solver_toggles = {}
         for player in self.players():
             toggle = TouchToggle(text=player, state="down" if player in self.solvers else "normal")
             toggle.bind(on_press=lambda t, p=player: self.toggle_solver(p, t.state == "down"))
             self.solver_toggles[player] = toggle
-            row.add_widget(toggle)
-        panel.add_widget(row)
+            phase.ids.solvers.add_widget(toggle)
+        panel.add_widget(phase)
         self._update_start_label()
 
     def check_puzzle(self) -> None:
