@@ -17,9 +17,7 @@ from typing import Any
 from kivy.clock import Clock
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
-from kivy.uix.scrollview import ScrollView
 
 from ui.i18n import _
 from ui.screens.base import BaseScreen, readable_on
@@ -144,18 +142,6 @@ class EnigmaScreen(BaseScreen):
         label.bind(texture_size=lambda w, s: setattr(w, "height", max(height or 0, s[1] + 8)))
         label.height = height or min_target_px()
         return label
-
-    def _grid(self, panel: Any, buttons: list[Any], *, cols: int,
-              row_height: float | None = None) -> None:
-        scroll = ScrollView(do_scroll_x=False)
-        grid = GridLayout(cols=cols, spacing=4, size_hint_y=None,
-                          row_default_height=row_height or min_target_px(),
-                          row_force_default=True)
-        grid.bind(minimum_height=grid.setter("height"))
-        for b in buttons:
-            grid.add_widget(b)
-        scroll.add_widget(grid)
-        panel.add_widget(scroll)
 
     def _panel_choices(self, panel: Any) -> None:
         state = self.state()
@@ -427,52 +413,34 @@ class EnigmaScreen(BaseScreen):
         return state.pending[0] if state is not None and state.pending else ""
 
     def _panel_place(self, panel: Any) -> None:
-        state = self.state()
-        player = self.solver()
-        category = dict(state.choices).get(player, "")
-        if self.tile_entry is None:
-            panel.add_widget(self._label(
-                _("{player} solved a {category} tile: which one?").format(
-                    player=player, category=category_name(category))))
-            panel.add_widget(self._status_label())
-            camera = None
-            if self.app.camera is not None and not self.app.camera_failed:
-                from ui.widgets.camera_view import CameraView
-
-                camera = CameraView()
-            row = BoxLayout(size_hint_y=None, height=min_target_px(), spacing=4)
-            read = TouchButton(text=_("Read the tile with the camera"))
-            read.bind(on_press=lambda *_a: self.read_tile())
-            self.read_button = read
-            row.add_widget(read)
-            if self.app.demo and self.app.table is not None:
-                demo = TouchButton(text=_("Demo: put it down"))
-                demo.bind(on_press=lambda *_a: self.demo_place())
-                self.demo_button = demo
-                row.add_widget(demo)
-            # each tile is its picture (conduit side up, as it lies); alike tiles show once
-            pictures = []
-            for entry in distinct_tiles(self.catalogue().by_category(category)):
-                picture = TilePicture(tile=entry.conduit, pack=self.ids.table.pack, entry=entry)
-                picture.bind(on_press=lambda p: self.pick_tile(p.entry))
-                pictures.append(picture)
-            if camera is not None and not self.portrait:
-                # beside the tiles, not above them: the picture is then a third of the
-                # window's width (what the reader marked can be seen), the tiles keep rows
-                panel.add_widget(row)
-                pair = BoxLayout(spacing=4)
-                pair.add_widget(camera)
-                self._grid(pair, pictures, cols=max(1, PICTURE_COLUMNS // 2),
-                           row_height=PICTURE_ROWS * min_target_px())
-                panel.add_widget(pair)
-                return
-            if camera is not None:
-                panel.add_widget(camera)
-            panel.add_widget(row)
-            self._grid(panel, pictures, cols=PICTURE_COLUMNS,
-                       row_height=PICTURE_ROWS * min_target_px())
+        if self.tile_entry is not None:
+            self._panel_placing(panel)
             return
-        self._panel_placing(panel)
+        player = self.solver()
+        category = dict(self.state().choices).get(player, "")
+        phase = _made("EnigmaTileChoicePanel", screen=self, status=self.status,
+                      prompt=_("{player} solved a {category} tile: which one?").format(
+                          player=player, category=category_name(category)))
+        follow_property(self, "status", phase, "status")
+        self.read_button = phase.ids.read
+        if self.app.demo and self.app.table is not None:
+            self.demo_button = phase.ids.demo
+        else:
+            phase.ids.buttons.remove_widget(phase.ids.demo)
+        if self.app.camera is not None and not self.app.camera_failed:
+            from ui.widgets.camera_view import CameraView
+
+            phase.beside = not self.portrait
+            if phase.beside:
+                phase.ids.pair.add_widget(CameraView(), index=len(phase.ids.pair.children))
+            else:
+                phase.add_widget(CameraView(), index=phase.children.index(phase.ids.buttons) + 1)
+        # each tile is its picture (conduit side up, as it lies); alike tiles show once
+        for entry in distinct_tiles(self.catalogue().by_category(category)):
+            picture = TilePicture(tile=entry.conduit, pack=self.ids.table.pack, entry=entry)
+            picture.bind(on_press=lambda p: self.pick_tile(p.entry))
+            phase.ids.tiles.add_widget(picture)
+        panel.add_widget(phase)
 
     def _panel_placing(self, panel: Any) -> None:
         """The tile chosen: it glows as a ghost on every square where it may go; a tap on
@@ -575,11 +543,6 @@ class EnigmaScreen(BaseScreen):
         if not hasattr(self, "_catalogue"):
             self._catalogue = load_catalogue()
         return self._catalogue
-
-    def _status_label(self) -> Label:
-        label = self._label(self.status, color=(1, 0.7, 0.5, 1))
-        follow_property(self, "status", label)
-        return label
 
     def read_tile(self) -> None:
         app = self.app
