@@ -446,8 +446,6 @@ class EnigmaScreen(BaseScreen):
         """The tile chosen: it glows as a ghost on every square where it may go; a tap on
         one picks it, another tap turns it (or the buttons, for a less precise finger), and
         a networker button (or none) puts it down."""
-        from kivy.factory import Factory
-
         state, table = self.state(), self.ids.table
         tile = self.tile_entry.conduit
         self.options = state.legal_placements(tile, distinct=True)
@@ -463,8 +461,8 @@ class EnigmaScreen(BaseScreen):
                             "square on the board, or tap Other tile").format(
                 placement=placement_text(self.placement.at, self.placement.rotation))
             self.placement = None
-        self.placing = placing = Factory.EnigmaPlacing()
-        placing.screen = self
+        self.placing = placing = _made("EnigmaPlacingPanel", screen=self, status=self.status)
+        follow_property(self, "status", placing, "status")
         self.other_tile_button = placing.ids.other_tile
         placing.has_spots = bool(self.options)
         if not self.options:
@@ -483,6 +481,8 @@ class EnigmaScreen(BaseScreen):
                               _("{player}: put a networker?")).format(player=self.solver())
             placing.where = placement_text(at, rotation)
             self._networker_buttons(placing.ids.networkers)
+        if self.placement is None:
+            placing.ids.networkers.remove_widget(placing.ids.no_networker)
         panel.add_widget(placing)
 
     def _networker_buttons(self, grid: Any) -> None:
@@ -494,14 +494,11 @@ class EnigmaScreen(BaseScreen):
         colours = dict(tile.cells)
         marks = same_colour_marks(cells, colours)
         self.ids.table.cell_marks = marks
-        for cell in cells:
-            b = TouchButton(text=networker_sentence(colours.get(cell, ""), marks.get(cell)),
-                            wrap=True)
-            b.bind(on_press=lambda _b, c=cell: self.place(c))
-            grid.add_widget(b)
-        none = TouchButton(text=_("No networker"))
-        none.bind(on_press=lambda *_a: self.place(None))
-        grid.add_widget(none)
+        for cell in cells:  # above "No networker"
+            button = _made("EnigmaNetworkerButton", cell=cell,
+                           text=networker_sentence(colours.get(cell, ""), marks.get(cell)))
+            button.bind(on_press=lambda b: self.place(b.cell))
+            grid.add_widget(button, index=1)
 
     def on_spot(self, at: tuple[int, int]) -> None:
         """A tap on the board: a glowing square picks it, the chosen one turns the tile."""
