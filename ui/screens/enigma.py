@@ -16,8 +16,6 @@ from typing import Any
 
 from kivy.clock import Clock
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
-from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.label import Label
 
 from ui.i18n import _
 from ui.screens.base import BaseScreen, readable_on
@@ -34,9 +32,8 @@ from ui.screens.enigma_words import (
     placement_text,
     same_colour_marks,
 )
-from ui.touch import min_target_px
 from ui.weak_binding import follow_property
-from ui.widgets.buttons import TouchButton, TouchToggle
+from ui.widgets.buttons import TouchToggle
 from ui.widgets.enigma_board import (
     Ghost,
     TilePicture,
@@ -135,13 +132,6 @@ class EnigmaScreen(BaseScreen):
         table.ghosts, table.proposal, table.cell_marks = [], None, {}
         self.tile_in_hand = self.phase == "place" and self.tile_entry is not None
         getattr(self, f"_panel_{self.phase}")(panel)
-
-    def _label(self, text: str, *, height: float | None = None, **kwargs: Any) -> Label:
-        label = Label(text=text, size_hint_y=None, halign="center", valign="middle", **kwargs)
-        label.bind(width=lambda w, v: setattr(w, "text_size", (v - 8, None)))
-        label.bind(texture_size=lambda w, s: setattr(w, "height", max(height or 0, s[1] + 8)))
-        label.height = height or min_target_px()
-        return label
 
     def _panel_choices(self, panel: Any) -> None:
         state = self.state()
@@ -649,6 +639,24 @@ class EnigmaScreen(BaseScreen):
 
     def _panel_scored(self, panel: Any) -> None:
         state = self.state()
+        scores = ", ".join(f"{p} {state.score(p)}" for p in state.players)
+        phase = _made("EnigmaScoredPanel", screen=self, systems=self._systems_text(state),
+                      scores=_("Scores: {scores}").format(scores=scores))
+        if state.pending:  # solvers still place their tiles: the round goes on
+            phase.remove_widget(phase.ids.round_check)
+        else:  # phase 4: the end-of-round check
+            target = state.options.target
+            if state.is_over(record_ended=False):
+                phase.round_check = _("End of round {n}: the target {t} is reached").format(
+                    n=state.round, t=target)
+            else:
+                phase.round_check = _("End of round {n}: nobody has {t} yet, another "
+                                      "round").format(n=state.round, t=target)
+        panel.add_widget(phase)
+
+    @staticmethod
+    def _systems_text(state: Any) -> str:
+        """The systems the last placement closed: their cells by colour, and who scored."""
         lines = []
         for scored in state.last_scored:
             colours = ", ".join(cells_text(c, n) for c, n in scored.colour_counts)
@@ -658,26 +666,9 @@ class EnigmaScreen(BaseScreen):
                 for a in scored.awards) or _("no networkers")
             lines.append(_("System closed: {colours}: {awards}").format(colours=colours,
                                                                        awards=awards))
-        if not lines:
-            lines.append(_("No system closed"))
-        panel.add_widget(self._label("\n".join(lines)))
-        scores = ", ".join(f"{p} {state.score(p)}" for p in state.players)
-        panel.add_widget(self._label(_("Scores: {scores}").format(scores=scores)))
-        if not state.pending:  # phase 4: the end-of-round check
-            target = state.options.target
-            if state.is_over(record_ended=False):
-                check = _("End of round {n}: the target {t} is reached").format(
-                    n=state.round, t=target)
-            else:
-                check = _("End of round {n}: nobody has {t} yet, another round").format(
-                    n=state.round, t=target)
-            panel.add_widget(self._label(check))
-        panel.add_widget(BoxLayout())
-        nxt = TouchButton(text=_("Next"))
-        nxt.bind(on_press=lambda *_a: self._after_scored())
-        panel.add_widget(nxt)
+        return "\n".join(lines or [_("No system closed")])
 
-    def _after_scored(self) -> None:
+    def after_scored(self) -> None:
         state = self.state()
         if state.pending:
             self.phase = "place"
@@ -695,9 +686,7 @@ class EnigmaScreen(BaseScreen):
                  f"{networkers_text(state.networkers_on_board(p))}"
                  for i, p in enumerate(ranking, start=1)]
         lines.append(winners_text(list(state.winners())))
-        panel.add_widget(self._label(_("Game over"), font_size="22sp"))
-        panel.add_widget(self._label("\n".join(lines)))
-        panel.add_widget(BoxLayout())
+        panel.add_widget(_made("EnigmaOverPanel", ranking="\n".join(lines)))
 
     def on_undo(self) -> None:
         self.stop_timer()
