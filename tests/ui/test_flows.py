@@ -234,7 +234,7 @@ def test_second_chance_start_reveal_fits_and_draw(make_driver):
         for col in range(8):
             tap_square((4, col))
         assert len(sheet.selected) == 8
-        driver.tap(next(w for w in screen.ids.panel.children
+        driver.tap(next(w for w in screen.ids.panel.walk()
                         if getattr(w, "text", "") == "Enter the start card"))
     assert len(driver.app.session.events) == len(driver.app.session.players)
     screen.rng.seed(5)

@@ -53,7 +53,7 @@ def _camera_picture(driver: Any, screen: Any) -> Any:
 @pytest.mark.parametrize("language", ["en", "uk"])
 def test_the_camera_picture_has_a_usable_size_and_the_panel_still_fits(
         make_driver: Any, language: str, size: tuple[int, int], phase: Any) -> None:
-    from test_layout_text_fits import cut_buttons, spilling_labels
+    from test_layout_text_fits import cut_buttons, parts_outside, spilling_labels
 
     driver = make_driver(size=size, start_camera=True)
     try:
@@ -73,8 +73,7 @@ def test_the_camera_picture_has_a_usable_size_and_the_panel_still_fits(
         px, py = panel.to_window(*panel.pos)
         assert px - 1 <= left and left + width <= px + panel.width + 1
         assert py - 1 <= bottom and bottom + height <= py + panel.height + 1
-        outside = [getattr(w, "text", type(w).__name__) for w in panel.children
-                   if w.y < panel.y - 1 or w.top > panel.top + 1]
+        outside = parts_outside(panel)
         assert not outside
         root = driver.app.root
         assert not spilling_labels(root)

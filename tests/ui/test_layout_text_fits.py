@@ -226,6 +226,22 @@ def spilling_labels(root: Any, *, slack: float = 2.0) -> list[tuple[str, Any, An
     return out
 
 
+def parts_outside(panel: Any) -> list[str]:
+    """The texts (or kinds) of the parts laid out in ``panel``, at any depth, that are pushed
+    out of it (over the tabs or off the screen); what a scroll view holds scrolls, so its
+    content is not looked at."""
+    from kivy.uix.scrollview import ScrollView
+
+    outside, stack = [], list(panel.children)
+    while stack:
+        widget = stack.pop()
+        if widget.y < panel.y - 1 or widget.top > panel.top + 1:
+            outside.append(getattr(widget, "text", type(widget).__name__))
+        if not isinstance(widget, ScrollView):
+            stack.extend(widget.children)
+    return outside
+
+
 def _english_only_words() -> set[str]:
     """Words of the app's English texts that no translation uses (so not "Demo", "GPIO")."""
     import re

@@ -159,7 +159,7 @@ def test_the_screen_words_the_problems_and_marks_their_squares(
 @pytest.mark.parametrize("size", [(800, 480), (720, 1280)])
 def test_problems_without_questions_are_worded_first_and_the_panel_still_fits(
         make_driver: Any, size: tuple[int, int]) -> None:
-    from test_layout_text_fits import spilling_labels
+    from test_layout_text_fits import parts_outside, spilling_labels
 
     driver = make_driver(size=size, start_camera=True)  # a sheet is read with the camera on
     try:
@@ -178,8 +178,7 @@ def test_problems_without_questions_are_worded_first_and_the_panel_still_fits(
         assert "Біля рядка 1, стовпця 1: жодна карта не має форми позначених клітинок" \
             in screen.status
         panel = screen.ids.panel
-        outside = [getattr(w, "text", type(w).__name__) for w in panel.children
-                   if w.y < panel.y - 1 or w.top > panel.top + 1]
+        outside = parts_outside(panel)
         assert not outside
         assert not spilling_labels(driver.app.root)
     finally:

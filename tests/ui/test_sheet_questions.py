@@ -135,7 +135,12 @@ def test_each_kind_of_question_is_worded_in_1_based_rows_and_columns(
 @pytest.mark.parametrize("language", ["es", "uk"])
 def test_the_longest_questions_fit_in_the_longest_languages(
         make_driver: Any, language: str, size: tuple[int, int]) -> None:
-    from test_layout_text_fits import _english_only_words, english_texts, spilling_labels
+    from test_layout_text_fits import (
+        _english_only_words,
+        english_texts,
+        parts_outside,
+        spilling_labels,
+    )
 
     driver = make_driver(size=size, start_camera=True)  # a sheet is read with the camera on
     try:
@@ -154,8 +159,7 @@ def test_the_longest_questions_fit_in_the_longest_languages(
             assert not spilling_labels(root), (first, second)
             assert not english_texts(root, _english_only_words()), (first, second)
             # nothing in the panel is pushed out of it (over the tabs or off the screen)
-            outside = [getattr(w, "text", type(w).__name__) for w in panel.children
-                       if w.y < panel.y - 1 or w.top > panel.top + 1]
+            outside = parts_outside(panel)
             assert not outside, (first, second)
     finally:
         driver.screen("settings").change("app", "language", "en")

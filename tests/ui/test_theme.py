@@ -26,9 +26,6 @@ KV_RULES = {
 
 #: file (relative to ui/) -> the kinds of literal it may hold, and why
 EXCEPTIONS: dict[str, tuple[set[str], str]] = {
-    "screens/enigma.py": ({"colour", "font size", "spacing"},
-                          "its layout moves to enigma.kv in its own change (the screen is "
-                          "being reworked for memory at the same time)"),
     "widgets/hex_board.py": ({"colour"}, "paints Indigo's board and gems: the pieces' colours"),
     "widgets/enigma_board.py": ({"colour"}, "paints Enigma's tiles: the pack's colours"),
     "widgets/sheet_grid.py": ({"colour"}, "paints a Second Chance sheet: the paper's colours"),

@@ -16,10 +16,6 @@ from typing import Any
 
 from kivy.clock import Clock
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
-from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.gridlayout import GridLayout
-from kivy.uix.label import Label
-from kivy.uix.scrollview import ScrollView
 
 from ui.i18n import _
 from ui.screens.base import BaseScreen, readable_on
@@ -36,9 +32,8 @@ from ui.screens.enigma_words import (
     placement_text,
     same_colour_marks,
 )
-from ui.touch import min_target_px
 from ui.weak_binding import follow_property
-from ui.widgets.buttons import TouchButton, TouchToggle
+from ui.widgets.buttons import TouchToggle
 from ui.widgets.enigma_board import (
     Ghost,
     TilePicture,
@@ -138,52 +133,24 @@ class EnigmaScreen(BaseScreen):
         self.tile_in_hand = self.phase == "place" and self.tile_entry is not None
         getattr(self, f"_panel_{self.phase}")(panel)
 
-    def _label(self, text: str, *, height: float | None = None, **kwargs: Any) -> Label:
-        label = Label(text=text, size_hint_y=None, halign="center", valign="middle", **kwargs)
-        label.bind(width=lambda w, v: setattr(w, "text_size", (v - 8, None)))
-        label.bind(texture_size=lambda w, s: setattr(w, "height", max(height or 0, s[1] + 8)))
-        label.height = height or min_target_px()
-        return label
-
-    def _grid(self, panel: Any, buttons: list[Any], *, cols: int,
-              row_height: float | None = None) -> None:
-        scroll = ScrollView(do_scroll_x=False)
-        grid = GridLayout(cols=cols, spacing=4, size_hint_y=None,
-                          row_default_height=row_height or min_target_px(),
-                          row_force_default=True)
-        grid.bind(minimum_height=grid.setter("height"))
-        for b in buttons:
-            grid.add_widget(b)
-        scroll.add_widget(grid)
-        panel.add_widget(scroll)
-
     def _panel_choices(self, panel: Any) -> None:
         state = self.state()
         self.stop_timer()
-        panel.add_widget(self._label(_("Round {n}: each player picks a category").format(
-            n=state.round + 1)))
         self.choices = {p: c for p, c in self.choices.items() if p in state.players}
-        self.choice_toggles: dict[tuple[str, str], TouchToggle] = {}
+        phase = _made("EnigmaChoicesPanel", screen=self, round=state.round + 1,
+                      status=self.status)
+        self.choice_toggles: dict[tuple[str, str], Any] = {}
         for player in state.seat_order():
-            row = BoxLayout(size_hint_y=None, height=min_target_px(), spacing=4)
-            name = self._label(player, color=readable_on(self.colour_of(player)))
-            name.size_hint_x = 0.6
-            row.add_widget(name)
+            row = _made("EnigmaChoiceRow", player=player,
+                        ink=readable_on(self.colour_of(player)))
             for category in CATEGORIES:
-                toggle = TouchToggle(text=category_name(category), group=f"cat-{player}",
-                                     font_size="14sp",
-                                     state="down" if self.choices.get(player) == category
-                                     else "normal")
+                toggle = row.ids[category]
+                toggle.state = "down" if self.choices.get(player) == category else "normal"
                 toggle.bind(on_press=lambda t, p=player, c=category: self.choose(p, c, t.state))
                 self.choice_toggles[(player, category)] = toggle
-                row.add_widget(toggle)
-            panel.add_widget(row)
-        panel.add_widget(self._label(self.status, color=(1, 0.6, 0.5, 1)))
-        panel.add_widget(BoxLayout())  # the rest of the space goes below, not above
-        go = TouchButton(text=_("Start the solve phase"))
-        go.bind(on_press=lambda *_a: self.begin_solve())
-        self.go_button = go
-        panel.add_widget(go)
+            phase.ids.rows.add_widget(row)
+        self.go_button = phase.ids.go
+        panel.add_widget(phase)
 
     def choose(self, player: str, category: str, state: str) -> None:
         holder = next((p for p, c in self.choices.items() if c == category and p != player),
@@ -315,29 +282,17 @@ class EnigmaScreen(BaseScreen):
         self._start_polling()
 
     def _panel_solve(self, panel: Any) -> None:
-        big = Label(text=self.countdown, font_size="96sp", bold=True)
-        follow_property(self, "countdown", big)
-        panel.add_widget(big)
-        row = BoxLayout(size_hint_y=None, height=min_target_px(), spacing=4)
-        self.start_button = TouchButton(text=_("Start"))
-        self.start_button.bind(on_press=lambda *_a: self.start_or_pause())
-        row.add_widget(self.start_button)
-        done = TouchButton(text=_("Round done"))
-        done.bind(on_press=lambda *_a: self.finish_round())
-        row.add_widget(done)
-        self.puzzle_button = TouchButton(text=_("Check a puzzle"), wrap=True)
-        self.puzzle_button.bind(on_press=lambda *_a: self.check_puzzle())
-        row.add_widget(self.puzzle_button)
-        panel.add_widget(row)
-        panel.add_widget(self._label(_("Who solved? (their button or a tap)")))
-        row = BoxLayout(size_hint_y=None, height=min_target_px(), spacing=4)
+        phase = _made("EnigmaSolvePanel", screen=self, countdown=self.countdown)
+        follow_property(self, "countdown", phase, "countdown")
+        self.start_button = phase.ids.start
+        self.puzzle_button = phase.ids.puzzle
         self.solver_toggles = {}
         for player in self.players():
             toggle = TouchToggle(text=player, state="down" if player in self.solvers else "normal")
             toggle.bind(on_press=lambda t, p=player: self.toggle_solver(p, t.state == "down"))
             self.solver_toggles[player] = toggle
-            row.add_widget(toggle)
-        panel.add_widget(row)
+            phase.ids.solvers.add_widget(toggle)
+        panel.add_widget(phase)
         self._update_start_label()
 
     def check_puzzle(self) -> None:
@@ -448,59 +403,39 @@ class EnigmaScreen(BaseScreen):
         return state.pending[0] if state is not None and state.pending else ""
 
     def _panel_place(self, panel: Any) -> None:
-        state = self.state()
-        player = self.solver()
-        category = dict(state.choices).get(player, "")
-        if self.tile_entry is None:
-            panel.add_widget(self._label(
-                _("{player} solved a {category} tile: which one?").format(
-                    player=player, category=category_name(category))))
-            panel.add_widget(self._status_label())
-            camera = None
-            if self.app.camera is not None and not self.app.camera_failed:
-                from ui.widgets.camera_view import CameraView
-
-                camera = CameraView()
-            row = BoxLayout(size_hint_y=None, height=min_target_px(), spacing=4)
-            read = TouchButton(text=_("Read the tile with the camera"))
-            read.bind(on_press=lambda *_a: self.read_tile())
-            self.read_button = read
-            row.add_widget(read)
-            if self.app.demo and self.app.table is not None:
-                demo = TouchButton(text=_("Demo: put it down"))
-                demo.bind(on_press=lambda *_a: self.demo_place())
-                self.demo_button = demo
-                row.add_widget(demo)
-            # each tile is its picture (conduit side up, as it lies); alike tiles show once
-            pictures = []
-            for entry in distinct_tiles(self.catalogue().by_category(category)):
-                picture = TilePicture(tile=entry.conduit, pack=self.ids.table.pack, entry=entry)
-                picture.bind(on_press=lambda p: self.pick_tile(p.entry))
-                pictures.append(picture)
-            if camera is not None and not self.portrait:
-                # beside the tiles, not above them: the picture is then a third of the
-                # window's width (what the reader marked can be seen), the tiles keep rows
-                panel.add_widget(row)
-                pair = BoxLayout(spacing=4)
-                pair.add_widget(camera)
-                self._grid(pair, pictures, cols=max(1, PICTURE_COLUMNS // 2),
-                           row_height=PICTURE_ROWS * min_target_px())
-                panel.add_widget(pair)
-                return
-            if camera is not None:
-                panel.add_widget(camera)
-            panel.add_widget(row)
-            self._grid(panel, pictures, cols=PICTURE_COLUMNS,
-                       row_height=PICTURE_ROWS * min_target_px())
+        if self.tile_entry is not None:
+            self._panel_placing(panel)
             return
-        self._panel_placing(panel)
+        player = self.solver()
+        category = dict(self.state().choices).get(player, "")
+        phase = _made("EnigmaTileChoicePanel", screen=self, status=self.status,
+                      prompt=_("{player} solved a {category} tile: which one?").format(
+                          player=player, category=category_name(category)))
+        follow_property(self, "status", phase, "status")
+        self.read_button = phase.ids.read
+        if self.app.demo and self.app.table is not None:
+            self.demo_button = phase.ids.demo
+        else:
+            phase.ids.buttons.remove_widget(phase.ids.demo)
+        if self.app.camera is not None and not self.app.camera_failed:
+            from ui.widgets.camera_view import CameraView
+
+            phase.beside = not self.portrait
+            if phase.beside:
+                phase.ids.pair.add_widget(CameraView(), index=len(phase.ids.pair.children))
+            else:
+                phase.add_widget(CameraView(), index=phase.children.index(phase.ids.buttons) + 1)
+        # each tile is its picture (conduit side up, as it lies); alike tiles show once
+        for entry in distinct_tiles(self.catalogue().by_category(category)):
+            picture = TilePicture(tile=entry.conduit, pack=self.ids.table.pack, entry=entry)
+            picture.bind(on_press=lambda p: self.pick_tile(p.entry))
+            phase.ids.tiles.add_widget(picture)
+        panel.add_widget(phase)
 
     def _panel_placing(self, panel: Any) -> None:
         """The tile chosen: it glows as a ghost on every square where it may go; a tap on
         one picks it, another tap turns it (or the buttons, for a less precise finger), and
         a networker button (or none) puts it down."""
-        from kivy.factory import Factory
-
         state, table = self.state(), self.ids.table
         tile = self.tile_entry.conduit
         self.options = state.legal_placements(tile, distinct=True)
@@ -516,8 +451,8 @@ class EnigmaScreen(BaseScreen):
                             "square on the board, or tap Other tile").format(
                 placement=placement_text(self.placement.at, self.placement.rotation))
             self.placement = None
-        self.placing = placing = Factory.EnigmaPlacing()
-        placing.screen = self
+        self.placing = placing = _made("EnigmaPlacingPanel", screen=self, status=self.status)
+        follow_property(self, "status", placing, "status")
         self.other_tile_button = placing.ids.other_tile
         placing.has_spots = bool(self.options)
         if not self.options:
@@ -536,6 +471,8 @@ class EnigmaScreen(BaseScreen):
                               _("{player}: put a networker?")).format(player=self.solver())
             placing.where = placement_text(at, rotation)
             self._networker_buttons(placing.ids.networkers)
+        if self.placement is None:
+            placing.ids.networkers.remove_widget(placing.ids.no_networker)
         panel.add_widget(placing)
 
     def _networker_buttons(self, grid: Any) -> None:
@@ -547,14 +484,11 @@ class EnigmaScreen(BaseScreen):
         colours = dict(tile.cells)
         marks = same_colour_marks(cells, colours)
         self.ids.table.cell_marks = marks
-        for cell in cells:
-            b = TouchButton(text=networker_sentence(colours.get(cell, ""), marks.get(cell)),
-                            wrap=True)
-            b.bind(on_press=lambda _b, c=cell: self.place(c))
-            grid.add_widget(b)
-        none = TouchButton(text=_("No networker"))
-        none.bind(on_press=lambda *_a: self.place(None))
-        grid.add_widget(none)
+        for cell in cells:  # above "No networker"
+            button = _made("EnigmaNetworkerButton", cell=cell,
+                           text=networker_sentence(colours.get(cell, ""), marks.get(cell)))
+            button.bind(on_press=lambda b: self.place(b.cell))
+            grid.add_widget(button, index=1)
 
     def on_spot(self, at: tuple[int, int]) -> None:
         """A tap on the board: a glowing square picks it, the chosen one turns the tile."""
@@ -596,11 +530,6 @@ class EnigmaScreen(BaseScreen):
         if not hasattr(self, "_catalogue"):
             self._catalogue = load_catalogue()
         return self._catalogue
-
-    def _status_label(self) -> Label:
-        label = self._label(self.status, color=(1, 0.7, 0.5, 1))
-        follow_property(self, "status", label)
-        return label
 
     def read_tile(self) -> None:
         app = self.app
@@ -710,6 +639,24 @@ class EnigmaScreen(BaseScreen):
 
     def _panel_scored(self, panel: Any) -> None:
         state = self.state()
+        scores = ", ".join(f"{p} {state.score(p)}" for p in state.players)
+        phase = _made("EnigmaScoredPanel", screen=self, systems=self._systems_text(state),
+                      scores=_("Scores: {scores}").format(scores=scores))
+        if state.pending:  # solvers still place their tiles: the round goes on
+            phase.remove_widget(phase.ids.round_check)
+        else:  # phase 4: the end-of-round check
+            target = state.options.target
+            if state.is_over(record_ended=False):
+                phase.round_check = _("End of round {n}: the target {t} is reached").format(
+                    n=state.round, t=target)
+            else:
+                phase.round_check = _("End of round {n}: nobody has {t} yet, another "
+                                      "round").format(n=state.round, t=target)
+        panel.add_widget(phase)
+
+    @staticmethod
+    def _systems_text(state: Any) -> str:
+        """The systems the last placement closed: their cells by colour, and who scored."""
         lines = []
         for scored in state.last_scored:
             colours = ", ".join(cells_text(c, n) for c, n in scored.colour_counts)
@@ -719,26 +666,9 @@ class EnigmaScreen(BaseScreen):
                 for a in scored.awards) or _("no networkers")
             lines.append(_("System closed: {colours}: {awards}").format(colours=colours,
                                                                        awards=awards))
-        if not lines:
-            lines.append(_("No system closed"))
-        panel.add_widget(self._label("\n".join(lines)))
-        scores = ", ".join(f"{p} {state.score(p)}" for p in state.players)
-        panel.add_widget(self._label(_("Scores: {scores}").format(scores=scores)))
-        if not state.pending:  # phase 4: the end-of-round check
-            target = state.options.target
-            if state.is_over(record_ended=False):
-                check = _("End of round {n}: the target {t} is reached").format(
-                    n=state.round, t=target)
-            else:
-                check = _("End of round {n}: nobody has {t} yet, another round").format(
-                    n=state.round, t=target)
-            panel.add_widget(self._label(check))
-        panel.add_widget(BoxLayout())
-        nxt = TouchButton(text=_("Next"))
-        nxt.bind(on_press=lambda *_a: self._after_scored())
-        panel.add_widget(nxt)
+        return "\n".join(lines or [_("No system closed")])
 
-    def _after_scored(self) -> None:
+    def after_scored(self) -> None:
         state = self.state()
         if state.pending:
             self.phase = "place"
@@ -756,9 +686,7 @@ class EnigmaScreen(BaseScreen):
                  f"{networkers_text(state.networkers_on_board(p))}"
                  for i, p in enumerate(ranking, start=1)]
         lines.append(winners_text(list(state.winners())))
-        panel.add_widget(self._label(_("Game over"), font_size="22sp"))
-        panel.add_widget(self._label("\n".join(lines)))
-        panel.add_widget(BoxLayout())
+        panel.add_widget(_made("EnigmaOverPanel", ranking="\n".join(lines)))
 
     def on_undo(self) -> None:
         self.stop_timer()
@@ -768,3 +696,14 @@ class EnigmaScreen(BaseScreen):
 
     def on_leave(self, *args: Any) -> None:
         self.stop_timer()
+
+
+def _made(kv_class: str, **values: Any) -> Any:
+    """A widget of the kv class ``kv_class`` (enigma.kv) with ``values`` set: a property a kv
+    class declares exists once its rules are applied, so it is no keyword of the constructor."""
+    from kivy.factory import Factory
+
+    widget = getattr(Factory, kv_class)()
+    for name, value in values.items():
+        setattr(widget, name, value)
+    return widget

@@ -15,7 +15,6 @@ from typing import Any
 from kivy.factory import Factory
 from kivy.properties import BooleanProperty, StringProperty
 
-from ui import theme
 from ui.i18n import _, ngettext
 from ui.screens.base import BaseScreen
 from ui.touch import min_target_px
@@ -195,33 +194,36 @@ class SecondChanceScreen(BaseScreen):
         return tiles
 
     # --- the camera ---------------------------------------------------------------------------
-    def _camera_row(self, panel: Any, demo_label: str, demo_action: Any, *,
-                    read_label: str | None = None, read_action: Any = None) -> None:
+    def _camera_part(self, phase: Any, demo_action: Any, read_action: Any = None) -> None:
+        """The camera's picture and buttons in ``phase`` (its ``camera`` row): the picture
+        above the buttons, or beside the sheet their column; none with the camera off."""
+        row = phase.ids.camera
         if not self._camera_on():
+            phase.remove_widget(row)
             return
         from ui.widgets.camera_view import CameraView
 
-        camera = CameraView()
-        read = self._button(read_label or _("Read the sheet"), read_action or self.read_sheet)
-        self.read_button = read
-        buttons = [read]
+        self.read_button = row.ids.read
+        self.read_button.bind(on_press=lambda *_a: (read_action or self.read_sheet)())
+        buttons = [self.read_button]
         if self.app.demo and self.app.table is not None:
-            demo = self._button(demo_label, demo_action)
-            self.demo_button = demo
-            buttons.append(demo)
+            self.demo_button = row.ids.demo
+            self.demo_button.bind(on_press=lambda *_a: demo_action())
+            buttons.append(self.demo_button)
+        else:
+            row.remove_widget(row.ids.demo)
+        camera = CameraView()
         if self.portrait:
             # the picture takes what the panel has left, never less than its minimum
             camera.size_hint_min_y = CAMERA_TARGETS_PORTRAIT * min_target_px()
-            panel.add_widget(camera)
-            row = Factory.ButtonRow()
-            for button in buttons:
-                row.add_widget(button)
-            panel.add_widget(row)
+            phase.add_widget(camera, index=phase.children.index(row) + 1)
             return
         # beside the sheet: the picture and its buttons have the split panel's first column
+        phase.remove_widget(row)
         column = self._camera_column
         column.add_widget(camera)
         for button in buttons:
+            row.remove_widget(button)
             button.wrap = True
             column.add_widget(button)
         self._show_camera_column()
@@ -479,35 +481,23 @@ class SecondChanceScreen(BaseScreen):
         sheet.filled = [list(c) for c in player.grid.filled_cells]
         sheet.bonus = list(player.grid.bonus) if player.grid.bonus else None
 
-    @staticmethod
-    def _label(text: str, *, compact: bool = False, kind: str = "ScLine") -> Any:
-        """A centred text, wrapped to the panel's width (a kv ``kind`` of ScLine); as tall as
-        a touch target unless ``compact`` (then just as tall as its lines: a heading where the
-        panel is short)."""
-        label = getattr(Factory, kind)(text=text)
-        label.compact = compact
-        return label
+    def _phase(self, kind: str, **shown: Any) -> Any:
+        """The kv panel ``kind`` (second_chance.kv's Sc<kind>Panel), showing ``shown``; its
+        status line follows the screen's."""
+        phase = _made(f"Sc{kind}Panel", screen=self, split=self.split, status=self.status,
+                      **shown)
+        follow_property(self, "status", phase, "status")
+        return phase
 
     def _tight(self) -> bool:
         """Whether the panel is beside the sheet with the camera picture in it: its headings
         and the cards' rows then take no more height than they need."""
         return not self.portrait and self._camera_on()
 
-    def _status_label(self) -> Any:
-        # in the split panel's narrow column an empty status takes no height from the cards
-        label = self._label(self.status, compact=self.split, kind="ScStatusLine")
-        follow_property(self, "status", label)
-        return label
-
-    @staticmethod
-    def _button(text: str, action: Any) -> Any:
-        b = Factory.ScButton(text=text)
-        b.bind(on_press=lambda *_a: action())
-        return b
-
-    def _card_row(self, card: Any, fits: Any, draw: Any) -> Any:
-        """A card to draw: its shape, "Fits?" (``fits()``) and "Draw it" (``draw()``)."""
-        row = Factory.ScCardRow()
+    def _card_row(self, card: Any, fits: Any, draw: Any, *, kind: str = "ScCardRow") -> Any:
+        """A card to draw: its shape, "Fits?" (``fits()``) and "Draw it" (``draw()``), in a
+        row of the kv class ``kind``."""
+        row = getattr(Factory, kind)()
         row.add_widget(ShapeButton(card, size_hint_x=0.35), index=len(row.children))
         row.ids.fits.bind(on_press=lambda *_a: fits())
         row.ids.draw.bind(on_press=lambda *_a: draw())
@@ -566,23 +556,16 @@ class SecondChanceScreen(BaseScreen):
 
     # --- start --------------------------------------------------------------------------------
     def _panel_start(self, panel: Any) -> None:
-        state = self.state()
-        player = state.player(self.viewer)
-        if self.deck().is_demo:
-            note = Factory.ScDeckNote()
-            note.compact = self._tight()
-            panel.add_widget(note)
-        if player.started:
-            panel.add_widget(self._label(_("{player} has drawn the start card").format(
-                player=self.viewer)))
+        phase = self._phase("Start", player=self.viewer)
+        if not self.deck().is_demo:
+            phase.remove_widget(phase.ids.deck_note)
+        if self.state().player(self.viewer).started:
+            for part in ("prompt", "enter", "camera"):
+                phase.remove_widget(phase.ids[part])
         else:
-            panel.add_widget(self._label(_(
-                "{player}: tap the 8 squares of your start card (one on the circle)").format(
-                player=self.viewer), compact=self._tight()))
-            panel.add_widget(self._button(_("Enter the start card"), self.enter_start))
-            self._camera_row(panel, _("Demo: draw a start card"), self.demo_start)
-        panel.add_widget(self._status_label())
-        panel.add_widget(Factory.Filler())
+            phase.remove_widget(phase.ids.started)
+            self._camera_part(phase, self.demo_start)
+        panel.add_widget(phase)
 
     def enter_start(self) -> None:
         self.status = ""
@@ -591,32 +574,22 @@ class SecondChanceScreen(BaseScreen):
     # --- reveal -------------------------------------------------------------------------------
     def _panel_reveal(self, panel: Any) -> None:
         state = self.state()
-        panel.add_widget(self._label(ngettext(
+        phase = self._phase("Reveal", heading=ngettext(
             "Round {n}: enter the two cards turned up ({left} left)",
             "Round {n}: enter the two cards turned up ({left} left)", state.cards_left)
-            .format(n=state.round + 1, left=state.cards_left), compact=self._tight()))
-        panel.add_widget(self._status_label())
-        self._camera_row(panel, _("Demo: turn up a card"), self.demo_card,
-                         read_label=_("Read the card"), read_action=self.read_card)
-        shapes = [shape for shape, _copies in self.deck().puzzle]
-        self._shape_grid(panel, shapes, self._pick_reveal)
-        row = Factory.ButtonRow()
-        row.add_widget(self._button(_("Demo: turn up two"), self.reveal_random))
-        row.add_widget(self._button(_("The deck ran out"), self.end_game))
-        for button in row.children:
-            button.wrap = self.split  # half the split panel's column: two lines, uncut
-        panel.add_widget(row)
+            .format(n=state.round + 1, left=state.cards_left))
+        self._camera_part(phase, self.demo_card, self.read_card)
+        self._shape_buttons(phase.ids.shapes, self._pick_reveal)
+        panel.add_widget(phase)
 
-    def _shape_grid(self, panel: Any, shapes: list[Any], on_pick: Any) -> None:
-        scroll = Factory.ScShapeGrid()
-        scroll.split = self.split
+    def _shape_buttons(self, scroll: Any, on_pick: Any) -> None:
+        """The deck's shapes on ``scroll`` (an ScShapeGrid), to tap the card turned up."""
         self.shape_buttons = []
-        for shape in shapes:
+        for shape, _copies in self.deck().puzzle:
             b = ShapeButton(shape)
             b.bind(on_press=lambda btn: on_pick(btn.shape))
             self.shape_buttons.append(b)
             scroll.ids.grid.add_widget(b)
-        panel.add_widget(scroll)
 
     def _pick_reveal(self, shape: Any) -> None:
         self.chosen_cards.append(shape)
@@ -641,23 +614,17 @@ class SecondChanceScreen(BaseScreen):
         player = state.player(self.viewer)
         if player.is_out:
             self._panel_out(panel)
-            return
-        if player.resolved:
-            panel.add_widget(self._label(_("{player} is done this round").format(
-                player=self.viewer)))
-            panel.add_widget(Factory.Filler())
-            return
-        if state.needs_second_chance(self.viewer):
+        elif player.resolved:
+            panel.add_widget(self._phase("Done", player=self.viewer))
+        elif state.needs_second_chance(self.viewer):
             self._panel_second_chance(panel)
-            return
-        panel.add_widget(self._label(_("{player}: draw one of the two cards").format(
-            player=self.viewer), compact=self._tight()))
-        self._camera_row(panel, _("Demo: draw one on paper"), self.demo_draw)
-        for index, card in enumerate(state.revealed):
-            panel.add_widget(self._card_row(card, lambda c=card: self.show_fit(c),
-                                            lambda i=index: self.draw(i)))
-        panel.add_widget(self._status_label())
-        panel.add_widget(Factory.Filler())
+        else:
+            phase = self._phase("Round", player=self.viewer)
+            self._camera_part(phase, self.demo_draw)
+            for index, card in enumerate(state.revealed):
+                phase.ids.cards.add_widget(self._card_row(
+                    card, lambda c=card: self.show_fit(c), lambda i=index: self.draw(i)))
+            panel.add_widget(phase)
 
     def show_fit(self, card: Any) -> None:
         from companion.second_chance import first_placement
@@ -683,25 +650,20 @@ class SecondChanceScreen(BaseScreen):
         self._apply({"type": "draw", "player": self.viewer, "card": index, "cells": cells})
 
     def _panel_second_chance(self, panel: Any) -> None:
-        panel.add_widget(self._label(_(
-            "{player}: neither card fits. Turn up a second-chance card after the others draw")
-            .format(player=self.viewer), compact=self._tight()))
         if self.second_card is None:
-            panel.add_widget(self._status_label())
-            self._camera_row(panel, _("Demo: turn up a card"), self.demo_card,
-                             read_label=_("Read the card"), read_action=self.read_card)
-            shapes = [shape for shape, _copies in self.deck().puzzle]
-            self._shape_grid(panel, shapes, self._pick_second)
-            panel.add_widget(self._button(_("Demo: turn one up"), lambda: self._pick_second(
-                self.rng.choice(self.deck().puzzle_cards()))))
-            return
-        row = self._card_row(self.second_card, lambda: self.show_fit(self.second_card),
-                             self.draw_second)
-        row.height = min_target_px() * theme.SHAPE_ROWS  # the one card: its shape drawn larger
-        panel.add_widget(row)
-        panel.add_widget(self._button(_("Does not fit: drop out"), self.drop_out))
-        panel.add_widget(self._status_label())
-        panel.add_widget(Factory.Filler())
+            phase = self._phase("SecondChoice", player=self.viewer)
+            self._camera_part(phase, self.demo_card, self.read_card)
+            self._shape_buttons(phase.ids.shapes, self._pick_second)
+        else:
+            phase = self._phase("SecondCard", player=self.viewer)
+            phase.ids.card.add_widget(self._card_row(
+                self.second_card, lambda: self.show_fit(self.second_card), self.draw_second,
+                kind="ScSecondCardRow"))
+        panel.add_widget(phase)
+
+    def demo_second(self) -> None:
+        """Demo: a second-chance card turned up at random."""
+        self._pick_second(self.rng.choice(self.deck().puzzle_cards()))
 
     def _pick_second(self, shape: Any) -> None:
         self.second_card = shape
@@ -722,12 +684,11 @@ class SecondChanceScreen(BaseScreen):
             self.second_card = card
 
     def _panel_out(self, panel: Any) -> None:
-        state = self.state()
-        panel.add_widget(self._label(_("{player} is out").format(player=self.viewer)))
-        if state.may_write_bonus(self.viewer):
-            panel.add_widget(self._label(_("First out: tap an empty square and write the 1")))
-            panel.add_widget(self._button(_("Write the 1"), self.write_bonus))
-        panel.add_widget(Factory.Filler())
+        phase = self._phase("Out", player=self.viewer)
+        if not self.state().may_write_bonus(self.viewer):
+            phase.remove_widget(phase.ids.bonus_hint)
+            phase.remove_widget(phase.ids.bonus)
+        panel.add_widget(phase)
 
     def write_bonus(self) -> None:
         cells = self.selection()
@@ -800,8 +761,17 @@ class SecondChanceScreen(BaseScreen):
             lines.extend(self._solo_lines(empty[ranking[0]]))
         else:
             lines.append(_("Winner: {names}").format(names=", ".join(result.get("winners", []))))
-        panel.add_widget(self._label(_("Game over"), kind="ScHeading"))
-        panel.add_widget(self._label("\n".join(lines)))
-        if state.may_write_bonus(self.viewer):
-            panel.add_widget(self._button(_("Write the 1"), self.write_bonus))
-        panel.add_widget(Factory.Filler())
+        phase = self._phase("Over", ranking="\n".join(lines))
+        if not state.may_write_bonus(self.viewer):
+            phase.remove_widget(phase.ids.bonus)
+        panel.add_widget(phase)
+
+
+def _made(kv_class: str, **values: Any) -> Any:
+    """A widget of the kv class ``kv_class`` (second_chance.kv) with ``values`` set: a property
+    a kv class declares exists once its rules are applied, so it is no keyword of the
+    constructor."""
+    widget = getattr(Factory, kv_class)()
+    for name, value in values.items():
+        setattr(widget, name, value)
+    return widget
