@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.app import App
+from kivy.factory import Factory
 from kivy.properties import BooleanProperty
 from kivy.uix.screenmanager import Screen
 
@@ -133,3 +134,12 @@ class BaseScreen(Screen):
         order = list(PLAYER_COLOURS)
         index = players.index(player) if player in players else 0
         return colour_rgba(order[index % len(order)])
+
+
+def made(kv_class: str, **values: Any) -> Any:
+    """A widget of the kv class ``kv_class`` with ``values`` set: a property a kv class
+    declares exists once its rules are applied, so it is no keyword of the constructor."""
+    widget = getattr(Factory, kv_class)()
+    for name, value in values.items():
+        setattr(widget, name, value)
+    return widget

@@ -15,7 +15,7 @@ from kivy.factory import Factory
 from kivy.properties import StringProperty
 
 from ui.i18n import N_, _, ngettext
-from ui.screens.base import BaseScreen
+from ui.screens.base import BaseScreen, made
 from ui.touch import min_target_px
 from ui.widgets.code_tile import CodeTileFace, CodeTileToggle
 
@@ -146,7 +146,7 @@ class BreakTheCodeScreen(BaseScreen):
 
     def _phase(self, kind: str, **shown: Any) -> Any:
         """The kv panel ``kind`` (break_the_code.kv's Btc<kind>Panel), showing ``shown``."""
-        return _made(f"Btc{kind}Panel", screen=self, **shown)
+        return made(f"Btc{kind}Panel", screen=self, **shown)
 
     # --- the deal -----------------------------------------------------------------------------
     def _deal_panel(self) -> Any:
@@ -490,7 +490,7 @@ class BreakTheCodeScreen(BaseScreen):
     def _private_racks(self, phase: Any) -> None:
         """The players' names to hold, and the assistant in learning mode."""
         for player in self.players():
-            phase.ids.names.add_widget(_made("BtcNameButton", screen=self, player=player))
+            phase.ids.names.add_widget(made("BtcNameButton", screen=self, player=player))
         helper = phase.ids.assistant
         if phase.learning:
             self.assist(helper, False)
@@ -596,7 +596,7 @@ class BreakTheCodeScreen(BaseScreen):
         self.end_racks: dict[str, list[Any]] = {}
         for name, tiles in rows:
             # the tiles as the players laid them, drawn, not written out as digits and letters
-            row = _made("BtcRackRow", name=name)
+            row = made("BtcRackRow", name=name)
             faces = [CodeTileFace(tile, size_hint_x=None, width=min_target_px())
                      for tile in format_code(tiles).split()]
             for face in faces:
@@ -614,14 +614,6 @@ class BreakTheCodeScreen(BaseScreen):
         phase.remove_widget(self.analysis_button)
         phase.add_widget(Factory.PromptLine(text="\n".join(self.analysis())), index=index)
 
-
-def _made(kv_class: str, **values: Any) -> Any:
-    """A widget of the kv class ``kv_class`` with ``values`` set: a property a kv class
-    declares exists once its rules are applied, so it is no keyword of the constructor."""
-    widget = getattr(Factory, kv_class)()
-    for name, value in values.items():
-        setattr(widget, name, value)
-    return widget
 
 
 def _refusal_text(reason: str, detail: str) -> str:

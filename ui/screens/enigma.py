@@ -18,7 +18,7 @@ from kivy.clock import Clock
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 
 from ui.i18n import _
-from ui.screens.base import BaseScreen, readable_on
+from ui.screens.base import BaseScreen, made, readable_on
 from ui.screens.counted import points_text, winners_text
 from ui.screens.enigma_words import (
     category_name,
@@ -137,11 +137,11 @@ class EnigmaScreen(BaseScreen):
         state = self.state()
         self.stop_timer()
         self.choices = {p: c for p, c in self.choices.items() if p in state.players}
-        phase = _made("EnigmaChoicesPanel", screen=self, round=state.round + 1,
+        phase = made("EnigmaChoicesPanel", screen=self, round=state.round + 1,
                       status=self.status)
         self.choice_toggles: dict[tuple[str, str], Any] = {}
         for player in state.seat_order():
-            row = _made("EnigmaChoiceRow", player=player,
+            row = made("EnigmaChoiceRow", player=player,
                         ink=readable_on(self.colour_of(player)))
             for category in CATEGORIES:
                 toggle = row.ids[category]
@@ -282,7 +282,7 @@ class EnigmaScreen(BaseScreen):
         self._start_polling()
 
     def _panel_solve(self, panel: Any) -> None:
-        phase = _made("EnigmaSolvePanel", screen=self, countdown=self.countdown)
+        phase = made("EnigmaSolvePanel", screen=self, countdown=self.countdown)
         follow_property(self, "countdown", phase, "countdown")
         self.start_button = phase.ids.start
         self.puzzle_button = phase.ids.puzzle
@@ -408,7 +408,7 @@ class EnigmaScreen(BaseScreen):
             return
         player = self.solver()
         category = dict(self.state().choices).get(player, "")
-        phase = _made("EnigmaTileChoicePanel", screen=self, status=self.status,
+        phase = made("EnigmaTileChoicePanel", screen=self, status=self.status,
                       prompt=_("{player} solved a {category} tile: which one?").format(
                           player=player, category=category_name(category)))
         follow_property(self, "status", phase, "status")
@@ -451,7 +451,7 @@ class EnigmaScreen(BaseScreen):
                             "square on the board, or tap Other tile").format(
                 placement=placement_text(self.placement.at, self.placement.rotation))
             self.placement = None
-        self.placing = placing = _made("EnigmaPlacingPanel", screen=self, status=self.status)
+        self.placing = placing = made("EnigmaPlacingPanel", screen=self, status=self.status)
         follow_property(self, "status", placing, "status")
         self.other_tile_button = placing.ids.other_tile
         placing.has_spots = bool(self.options)
@@ -485,7 +485,7 @@ class EnigmaScreen(BaseScreen):
         marks = same_colour_marks(cells, colours)
         self.ids.table.cell_marks = marks
         for cell in cells:  # above "No networker"
-            button = _made("EnigmaNetworkerButton", cell=cell,
+            button = made("EnigmaNetworkerButton", cell=cell,
                            text=networker_sentence(colours.get(cell, ""), marks.get(cell)))
             button.bind(on_press=lambda b: self.place(b.cell))
             grid.add_widget(button, index=1)
@@ -640,7 +640,7 @@ class EnigmaScreen(BaseScreen):
     def _panel_scored(self, panel: Any) -> None:
         state = self.state()
         scores = ", ".join(f"{p} {state.score(p)}" for p in state.players)
-        phase = _made("EnigmaScoredPanel", screen=self, systems=self._systems_text(state),
+        phase = made("EnigmaScoredPanel", screen=self, systems=self._systems_text(state),
                       scores=_("Scores: {scores}").format(scores=scores))
         if state.pending:  # solvers still place their tiles: the round goes on
             phase.remove_widget(phase.ids.round_check)
@@ -686,7 +686,7 @@ class EnigmaScreen(BaseScreen):
                  f"{networkers_text(state.networkers_on_board(p))}"
                  for i, p in enumerate(ranking, start=1)]
         lines.append(winners_text(list(state.winners())))
-        panel.add_widget(_made("EnigmaOverPanel", ranking="\n".join(lines)))
+        panel.add_widget(made("EnigmaOverPanel", ranking="\n".join(lines)))
 
     def on_undo(self) -> None:
         self.stop_timer()
@@ -697,13 +697,3 @@ class EnigmaScreen(BaseScreen):
     def on_leave(self, *args: Any) -> None:
         self.stop_timer()
 
-
-def _made(kv_class: str, **values: Any) -> Any:
-    """A widget of the kv class ``kv_class`` (enigma.kv) with ``values`` set: a property a kv
-    class declares exists once its rules are applied, so it is no keyword of the constructor."""
-    from kivy.factory import Factory
-
-    widget = getattr(Factory, kv_class)()
-    for name, value in values.items():
-        setattr(widget, name, value)
-    return widget

@@ -16,7 +16,7 @@ from kivy.factory import Factory
 from kivy.properties import BooleanProperty, StringProperty
 
 from ui.i18n import _, ngettext
-from ui.screens.base import BaseScreen
+from ui.screens.base import BaseScreen, made
 from ui.touch import min_target_px
 from ui.weak_binding import follow_property
 from ui.widgets.sheet_grid import ShapeButton
@@ -484,7 +484,7 @@ class SecondChanceScreen(BaseScreen):
     def _phase(self, kind: str, **shown: Any) -> Any:
         """The kv panel ``kind`` (second_chance.kv's Sc<kind>Panel), showing ``shown``; its
         status line follows the screen's."""
-        phase = _made(f"Sc{kind}Panel", screen=self, split=self.split, status=self.status,
+        phase = made(f"Sc{kind}Panel", screen=self, split=self.split, status=self.status,
                       **shown)
         follow_property(self, "status", phase, "status")
         return phase
@@ -766,12 +766,3 @@ class SecondChanceScreen(BaseScreen):
             phase.remove_widget(phase.ids.bonus)
         panel.add_widget(phase)
 
-
-def _made(kv_class: str, **values: Any) -> Any:
-    """A widget of the kv class ``kv_class`` (second_chance.kv) with ``values`` set: a property
-    a kv class declares exists once its rules are applied, so it is no keyword of the
-    constructor."""
-    widget = getattr(Factory, kv_class)()
-    for name, value in values.items():
-        setattr(widget, name, value)
-    return widget
