@@ -107,6 +107,7 @@ __all__ = [
     "read_sheet",
     "rectified",
     "segment_tiles",
+    "stroked_alike",
     "take_in_shading",
 ]
 
@@ -467,7 +468,8 @@ def segment_tiles(settings: SheetReaderSettings, tiles: set[Cell], look: BorderL
                    hatched_along=hatched_along,
                    coverage=({border: sides.of(*border) for border in look.borders}
                              if sides is not None else None),
-                   grid_hatched=hatched_with_the_grid(look.borders, look.levels.strokes))
+                   grid_hatched=hatched_with_the_grid(look.borders, look.levels.strokes),
+                   stroked=stroked_alike(look.borders, look.levels.texture))
 
 
 #: two cells are hatched along the grid's directions when the mean of their strokes' cos 4a
@@ -484,6 +486,16 @@ def hatched_with_the_grid(borders: list[tuple[Cell, Cell]], strokes: np.ndarray 
         return set()
     return {(a, b) for a, b in borders
             if (strokes[a][2] + strokes[b][2]) / 2 >= GRID_HATCH}
+
+
+def stroked_alike(borders: list[tuple[Cell, Cell]], texture: np.ndarray
+                  ) -> set[tuple[Cell, Cell]]:
+    """The borders between two cells filled with strokes and paper between them (hatching,
+    scribbled loops: both at least :data:`HATCHED_TEXTURE`): whatever their direction, some of
+    a tile's strokes cross the printed line or follow it a while (the bottoms of a row of
+    loops lie along it), and darken it like an outline."""
+    return {(a, b) for a, b in borders
+            if min(texture[a], texture[b]) >= HATCHED_TEXTURE}
 
 
 @dataclass(frozen=True)
@@ -520,13 +532,16 @@ def ask_unoutlined(seg: Segmentation, levels: SheetBorderLevels, filled: set[Cel
 
 def name_tiles_in_cell_questions(questions: list[dict[str, Any]],
                                  shapes: tuple[tuple[Cell, ...], ...]) -> None:
-    """A doubtful cell changes the tiles around it: they become part of its question (in
-    place)."""
+    """A doubtful cell, or one that may be the bonus 1, changes the tiles around it (a cell of
+    a tile read as the 1 cuts its tile short): they become part of its question (in place)."""
     for q in questions:
-        if q["kind"] != "cell":
+        if q["kind"] not in ("cell", "bonus"):
             continue
-        r, c = q["cells"][0]
-        near = {(r + dr, c + dc) for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))}
+        # a cell question names its one cell first (then, on a sheet of many doubts, every
+        # cell read empty: those are asked about themselves, not their neighbours)
+        asked = q["cells"] if q["kind"] == "bonus" else q["cells"][:1]
+        near = {(r + dr, c + dc) for r, c in asked
+                for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))}
         for shape in shapes:
             if near & set(shape):
                 q["cells"].extend(list(x) for x in shape if list(x) not in q["cells"])
