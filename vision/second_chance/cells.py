@@ -524,7 +524,9 @@ def is_sure_one(ink: np.ndarray, cell: Cell, f: CellFeatures,
                 settings: SheetReaderSettings) -> bool:
     """A written 1 for sure: narrow, upright, one or two strokes (hatching is many), and a
     down stroke over at least ``ONE_MIN_HEIGHT`` of the cell's inside (a few specks of light
-    hatching are neither many nor tall)."""
+    hatching are neither many nor tall), standing clear of the cell's left and right sides (a
+    1 is written in the middle of its square; a stroke that runs in from a side is a tile's
+    fill or outline spilling over from the square beside)."""
     r, c = cell
     if f.spread_x[r, c] > min(settings.one_max_spread, settings.one_strict * f.spread_y[r, c]):
         return False
@@ -535,4 +537,7 @@ def is_sure_one(ink: np.ndarray, cell: Cell, f: CellFeatures,
     count, _, stats, _ = cv2.connectedComponentsWithStats(crop, connectivity=8)
     strokes = [i for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= STROKE_MIN_PIXELS]
     tallest = max((int(stats[i, cv2.CC_STAT_HEIGHT]) for i in strokes), default=0)
-    return 1 <= len(strokes) <= 2 and tallest >= ONE_MIN_HEIGHT * size
+    from_a_side = any(stats[i, cv2.CC_STAT_LEFT] == 0
+                      or stats[i, cv2.CC_STAT_LEFT] + stats[i, cv2.CC_STAT_WIDTH] >= size
+                      for i in strokes)
+    return 1 <= len(strokes) <= 2 and tallest >= ONE_MIN_HEIGHT * size and not from_a_side

@@ -5,7 +5,7 @@ leaves a border open. See :mod:`vision.second_chance.reader` for the whole pipel
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, cast
 
 import cv2
@@ -346,6 +346,8 @@ def segment(
     for border, evidence in _border_evidence(tiles, right, below, colour, settings,
                                              (cut_at, join_at), learned,
                                              hatched_along or set(), verdicts):
+        if coverage is not None and border in coverage:
+            evidence = replace(evidence, coverage=coverage[border])
         kind, outline = decide_border(evidence, rule)
         if coverage is not None and border in coverage:
             kind, outline = check_by_sides(kind, outline, evidence, coverage[border],
@@ -377,6 +379,9 @@ class BorderEvidence:
     chance: float | None  # the learned chance of an outline (None: no model)
     hatched_along: bool  # the two cells are hatched alike along the border
     verdict: bool | None  # the profile's say (None: it has none)
+    #: the share of the border a drawn stroke follows (None: not measured; see
+    #: vision.second_chance.sides)
+    coverage: float | None = None
 
 
 @dataclass(frozen=True)
@@ -438,6 +443,13 @@ def decide_border(e: BorderEvidence, rule: BorderRule
     score, hue, strong_hue, chance = e.score, e.hue, e.strong_hue, e.chance
     asked: tuple[str, tuple[bool | None, float, str]] = (
         "unsure", (None, 0.5 * min(e.distance, 1.0), "asked"))
+    if (score > cut_at and hue <= settings.colour_cut and chance is not None
+            and chance <= join_chance and e.coverage is not None
+            and e.coverage < SIDE_CUT_NEEDS):
+        # the score alone sees a line, the learned model surely none and no stroke follows
+        # the line: the printed line through a dense fill or a translucent marker, on a sheet
+        # whose outlines hardly stand out from its insides (its thresholds sit low)
+        return "join", (False, MODEL_SURE, "model")
     # the score's side, against the model's: a border the score decided one way and the
     # model leans the other way (past even odds) is left undecided
     doubted = chance is not None and (

@@ -11,7 +11,7 @@ import pytest
 from companion.second_chance.deck import load_deck
 from vision.errors import FrameRefusedError
 from vision.second_chance.outlines import Segmentation, unoutlined_tiles
-from vision.second_chance.reader import read_sheet
+from vision.second_chance.reader import name_tiles_in_cell_questions, read_sheet
 from vision.second_chance.synth.sheet import SheetContent, render_sheet
 
 
@@ -624,3 +624,17 @@ def test_a_faint_cell_no_outline_parts_from_its_tile_reads_filled(
     asked = question_cells(reading)
     assert all(cell in asked for cell in faint), reading.questions
     assert set(reading.shapes) == {tuple(map(tuple, s["cells"])) for s in truth["shapes"]}
+
+
+def test_a_question_about_the_one_names_the_tiles_beside_it() -> None:
+    """A tile's cell read as the 1 cuts the tile short: the tiles beside a cell that may be
+    the 1 are part of that question; a cell question names only its own cell's neighbours."""
+    shapes = (((0, 6), (1, 6)), ((4, 4), (4, 5)), ((7, 7),))
+    questions: list[dict[str, Any]] = [
+        {"kind": "bonus", "cells": [[2, 6]], "message": ""},
+        {"kind": "cell", "cells": [[8, 8], [4, 3]], "message": ""},
+    ]
+    name_tiles_in_cell_questions(questions, shapes)
+    assert sorted(questions[0]["cells"]) == [[0, 6], [1, 6], [2, 6]]
+    # the many-cells question's later cells (the cells read empty) bring in no tiles
+    assert sorted(questions[1]["cells"]) == [[4, 3], [8, 8]]

@@ -105,8 +105,9 @@ def test_a_smooth_smudge_is_not_a_mark() -> None:
     assert not stroke_marks(darkness, INSET, CANON_CELL - INSET, EVERY).any()
 
 
-def _evidence(*, chance: float | None = 0.99, along: bool = False) -> BorderEvidence:
-    return BorderEvidence(score=0.2, hue=0.0, strong_hue=False, sure=0.5, distance=0.5,
+def _evidence(*, chance: float | None = 0.99, along: bool = False, sure: float = 0.5
+              ) -> BorderEvidence:
+    return BorderEvidence(score=0.2, hue=0.0, strong_hue=False, sure=sure, distance=0.5,
                           chance=chance, hatched_along=along, verdict=None)
 
 
@@ -118,7 +119,8 @@ def _evidence(*, chance: float | None = 0.99, along: bool = False) -> BorderEvid
     ("cut", "colour", 0.0, True, "cut"),    # a change of colour needs no stroke
     ("cut", "drawing", 0.6, False, "cut"),  # diagonal shading: the cut stands
     ("cut", "model", 0.6, False, "unsure"),  # the learned model alone: asked
-    ("cut", "model", 0.9, False, "cut"),
+    ("cut", "model", 0.9, False, "unsure"),  # ... unless a stroke follows all the line
+    ("cut", "model", 1.0, False, "cut"),
     ("unsure", "asked", 0.05, False, "unsure"),  # nothing: maybe an outline skipped
     ("unsure", "asked", 1.0, False, "cut"),     # a stroke all along it
     ("unsure", "asked", 1.0, True, "unsure"),   # ... which may be the hatching's
@@ -131,6 +133,38 @@ def test_the_strokes_along_a_border_check_and_settle_its_verdict(
     assert decided == expected
     if expected != kind:
         assert entry[1] <= SIDES_SURE
+
+
+@pytest.mark.parametrize(("by", "coverage", "chance", "sure", "expected"), [
+    ("drawing", 1.0, 0.99, 1.0, "cut"),      # drawn, and the model agrees
+    ("drawing", 0.6, 0.99, 1.0, "unsure"),   # a hatch stroke following the line a while
+    ("drawing", 1.0, 0.5, 1.0, "unsure"),    # loops along the line: the model doubts it
+    ("drawing", 1.0, 0.99, 0.6, "unsure"),   # barely drawn: an outline's overshoot
+    ("model", 1.0, 0.99, 0.5, "cut"),        # a stroke all along, the model sure
+    ("model", 0.9, 0.99, 0.5, "unsure"),
+    ("colour", 0.0, 0.1, 0.5, "cut"),        # a change of colour needs no stroke
+])
+def test_a_cut_between_two_stroked_fills_needs_the_drawing_and_the_model(
+        by: str, coverage: float, chance: float, sure: float, expected: str) -> None:
+    decided, _ = check_by_sides("cut", (True, sure, by), _evidence(chance=chance, sure=sure),
+                                coverage, stroked=True, cut_chance=0.9)
+    assert decided == expected
+
+
+def test_a_cut_the_model_doubts_needs_a_stroke_along_most_of_the_line() -> None:
+    """The printed line showing through a dense fill or a translucent marker scores like an
+    outline; the model doubts it and no stroke follows the line."""
+    doubted = _evidence(chance=0.6, sure=1.0)
+    assert check_by_sides("cut", (True, 1.0, "drawing"), doubted, 0.5, cut_chance=0.9)[0] \
+        == "unsure"
+    assert check_by_sides("cut", (True, 1.0, "drawing"), doubted, 0.95, cut_chance=0.9)[0] \
+        == "cut"
+
+
+def test_a_stroke_all_along_settles_nothing_between_stroked_fills_the_model_doubts() -> None:
+    decided, _ = check_by_sides("unsure", (None, 0.5, "asked"), _evidence(chance=0.6), 1.0,
+                                stroked=True, cut_chance=0.9)
+    assert decided == "unsure"
 
 
 def test_hatching_along_the_line_settles_nothing() -> None:
