@@ -333,6 +333,30 @@ def stroke_marks(darkness: np.ndarray, lo: int, hi: int, read_empty: np.ndarray)
     return marked
 
 
+#: a cell's marks are spread over it (a fill) when the middle of its inside, this share of its
+#: side across, has at least :data:`SPREAD_MARKS` of the inside's mean stroke energy: a
+#: marker's fill or outline spilling over from the square beside lies along one side
+MIDDLE_SHARE = 0.5
+SPREAD_MARKS = 0.5
+
+
+def marks_spread(darkness: np.ndarray, lo: int, hi: int) -> np.ndarray:
+    """(9, 9) bool: the cells whose strokes (the darkness's gradient) reach the middle of
+    their inside as much as its edges (see :data:`SPREAD_MARKS`)."""
+    gx = cv2.Sobel(darkness, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(darkness, cv2.CV_32F, 0, 1, ksize=3)
+    seen = _measured(lo, hi)
+    strength = _cells_view(gx * gx + gy * gy)[:, lo:hi, :, lo:hi].transpose(0, 2, 1, 3) * seen
+    size = hi - lo
+    m0 = int(round(size * (1 - MIDDLE_SHARE) / 2))
+    m1 = size - m0
+    whole = strength.sum(axis=(2, 3)) / np.maximum(seen.sum(axis=(2, 3)), 1.0)
+    middle = (strength[:, :, m0:m1, m0:m1].sum(axis=(2, 3))
+              / np.maximum(seen[:, :, m0:m1, m0:m1].sum(axis=(2, 3)), 1.0))
+    spread: np.ndarray = middle >= SPREAD_MARKS * np.maximum(whole, 1e-12)
+    return spread
+
+
 #: the printed centre circle's radius, in cells (vision.second_chance.layout), and how far either
 #: side of it a pixel of the centre cell is taken for the printed ring, in canonical pixels (the
 #: line's width, the camera's blur, the grid found a pixel or two off)

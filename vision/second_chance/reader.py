@@ -61,6 +61,7 @@ from vision.second_chance.cells import (
     ink_maps,
     is_sure_one,
     looks_like_paper_beside,
+    marks_spread,
     paper_and_unsure,
     paper_cast,
     stroke_marks,
@@ -289,6 +290,10 @@ class CellsRead:
     confidence: np.ndarray
     ones: list[Cell]  # the candidates for the bonus 1
     unsure_paper: np.ndarray  # cells whose paper is unsure (see paper_and_unsure)
+    #: cells read empty by their ink with strokes in them that run one way, spread over the
+    #: cell (see vision.second_chance.cells.stroke_marks, marks_spread), beside another such
+    #: cell: a light fill, asked about, and filled meanwhile
+    marked: np.ndarray | None = None
 
     @property
     def doubtful(self) -> list[Cell]:
@@ -324,7 +329,13 @@ def read_cells(settings: SheetReaderSettings, canon: np.ndarray) -> CellsRead:
     state = np.where(paper_like, -1, state)
     confidence = np.where(paper_like, np.minimum(confidence, UNSURE_PAPER_CONFIDENCE),
                           confidence)
-    return CellsRead(ink, darkness, f, state, confidence, ones, unsure_paper)
+    marked = faint_marks & ~unsure_paper & marks_spread(darkness.astype(np.float32), lo,
+                                                        CANON_CELL - lo)
+    # a light fill spans its tile's cells; one faintly hatched cell alone is more likely the
+    # trace a rubber left of a mistake (asked about all the same)
+    padded = np.pad(marked, 1)
+    marked &= (padded[:-2, 1:-1] | padded[2:, 1:-1] | padded[1:-1, :-2] | padded[1:-1, 2:])
+    return CellsRead(ink, darkness, f, state, confidence, ones, unsure_paper, marked)
 
 
 def cell_questions(settings: SheetReaderSettings, cells: CellsRead) -> list[dict[str, Any]]:
@@ -408,9 +419,11 @@ def filled_cells(cells: CellsRead, bonus: Cell | None) -> set[Cell]:
     """The cells counted filled: read filled, doubtful leaning filled (asked about; they count
     on the side their score is nearer meanwhile), and the bonus."""
     state, score = cells.state, cells.features.score
+    marked = cells.marked if cells.marked is not None else np.zeros((N, N), bool)
     filled = {(r, c) for r in range(N) for c in range(N)
               if state[r, c] == 1
-              or (state[r, c] == -1 and score[r, c] >= DOUBTFUL_LEANS_FILLED)}
+              or (state[r, c] == -1 and (score[r, c] >= DOUBTFUL_LEANS_FILLED
+                                         or marked[r, c]))}
     if bonus is not None:
         filled.add(bonus)
     return filled
