@@ -376,6 +376,10 @@ def test_a_one_has_at_least_one_stroke() -> None:
     mid = left + CANON_CELL // 2
     ink[top + CANON_CELL // 4:top + 3 * CANON_CELL // 4, mid:mid + 2] = True  # one down stroke
     assert is_sure_one(ink, (4, 4), f, DEFAULT_SETTINGS)
+    # the same stroke running in from the cell's left side: a neighbour's fill spilling over
+    ink[:] = False
+    ink[top + CANON_CELL // 4:top + 3 * CANON_CELL // 4, left:left + 8] = True
+    assert not is_sure_one(ink, (4, 4), f, DEFAULT_SETTINGS)
 
 
 def _with_foreign_marker(image: np.ndarray, marker_id: int = 37) -> np.ndarray:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.second_chance.cells import PAD, stroke_marks
+from vision.second_chance.cells import PAD, marks_spread, stroke_marks
 from vision.second_chance.geometry import CANON_CELL
 from vision.second_chance.outlines import SIDES_SURE, BorderEvidence, check_by_sides
 from vision.second_chance.sides import side_coverage
@@ -105,6 +105,19 @@ def test_a_smooth_smudge_is_not_a_mark() -> None:
     assert not stroke_marks(darkness, INSET, CANON_CELL - INSET, EVERY).any()
 
 
+def test_strokes_over_a_cell_are_spread_and_a_spill_along_one_side_is_not() -> None:
+    darkness = np.zeros((SIZE, SIZE), np.float32)
+    hatch = np.zeros((CANON_CELL, CANON_CELL), np.float32)
+    hatch[:, ::5] = 0.05                           # light hatching over the whole cell
+    darkness[_cell_box((2, 2))] += hatch
+    spill = np.zeros((CANON_CELL, CANON_CELL), np.float32)
+    spill[-INSET - 5:, ::5] = 0.05                 # the strokes of the square below, over the line
+    darkness[_cell_box((2, 6))] += spill
+    spread = marks_spread(darkness, INSET, CANON_CELL - INSET)
+    assert spread[2, 2]
+    assert not spread[2, 6]
+
+
 def _evidence(*, chance: float | None = 0.99, along: bool = False, sure: float = 0.5
               ) -> BorderEvidence:
     return BorderEvidence(score=0.2, hue=0.0, strong_hue=False, sure=sure, distance=0.5,
@@ -170,3 +183,20 @@ def test_a_stroke_all_along_settles_nothing_between_stroked_fills_the_model_doub
 def test_hatching_along_the_line_settles_nothing() -> None:
     decided, _ = check_by_sides("unsure", (None, 0.5, "asked"), _evidence(along=True), 1.0)
     assert decided == "unsure"
+
+
+@pytest.mark.parametrize(("coverage", "expected"), [
+    (0.2, "join"),      # the printed line through a dense fill: no stroke follows it
+    (1.0, "unsure"),    # a stroke all along: maybe an outline after all, asked
+    (None, "unsure"),   # not measured: asked, as before
+])
+def test_a_line_only_the_score_sees_is_joined_where_no_stroke_follows_it(
+        coverage: float | None, expected: str) -> None:
+    from dataclasses import replace
+
+    from vision.second_chance.outlines import BorderRule, decide_border
+    from vision.second_chance.settings import DEFAULT_SETTINGS
+
+    rule = BorderRule(DEFAULT_SETTINGS, (0.38, 0.25), (0.9, 0.08))
+    evidence = replace(_evidence(chance=0.01), score=0.39, coverage=coverage)
+    assert decide_border(evidence, rule)[0] == expected
