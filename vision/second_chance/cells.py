@@ -315,15 +315,22 @@ MARK_COHERENCE = 0.4
 MARK_ENERGY_ALONE = 0.007
 
 
-def stroke_marks(darkness: np.ndarray, lo: int, hi: int, read_empty: np.ndarray) -> np.ndarray:
-    """(9, 9) bool: the cells of ``read_empty`` whose inside has strokes that run one way,
-    faint or not (a light fill), the centre cell's printed ring left out: strong ones, or
-    faint ones beside another such cell read empty (see :data:`MARK_ENERGY_ALONE`)."""
+def stroke_energy(darkness: np.ndarray, lo: int, hi: int) -> np.ndarray:
+    """(9, 9): the mean squared gradient of the darkness inside each cell (Sobel), the
+    centre cell's printed ring left out: how much stroke there is, however faint."""
     gx = cv2.Sobel(darkness, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(darkness, cv2.CV_32F, 0, 1, ksize=3)
     seen = _measured(lo, hi)
     strength = _cells_view(gx * gx + gy * gy)[:, lo:hi, :, lo:hi].transpose(0, 2, 1, 3) * seen
-    energy = strength.sum(axis=(2, 3)) / seen.sum(axis=(2, 3))
+    energy: np.ndarray = strength.sum(axis=(2, 3)) / seen.sum(axis=(2, 3))
+    return energy
+
+
+def stroke_marks(darkness: np.ndarray, lo: int, hi: int, read_empty: np.ndarray) -> np.ndarray:
+    """(9, 9) bool: the cells of ``read_empty`` whose inside has strokes that run one way,
+    faint or not (a light fill), the centre cell's printed ring left out: strong ones, or
+    faint ones beside another such cell read empty (see :data:`MARK_ENERGY_ALONE`)."""
+    energy = stroke_energy(darkness, lo, hi)
     directions = stroke_directions(darkness, lo, hi)
     coherence = np.hypot(directions[..., 0], directions[..., 1])
     faint = read_empty & (energy >= MARK_ENERGY) & (coherence >= MARK_COHERENCE)

@@ -53,6 +53,7 @@ from vision.second_chance.borders import (
     side_features,
 )
 from vision.second_chance.cells import (
+    MARK_ENERGY_ALONE,
     UNSURE_PAPER_CONFIDENCE,
     CellFeatures,
     cell_features,
@@ -64,6 +65,7 @@ from vision.second_chance.cells import (
     marks_spread,
     paper_and_unsure,
     paper_cast,
+    stroke_energy,
     stroke_marks,
 )
 from vision.second_chance.geometry import (
@@ -291,8 +293,8 @@ class CellsRead:
     ones: list[Cell]  # the candidates for the bonus 1
     unsure_paper: np.ndarray  # cells whose paper is unsure (see paper_and_unsure)
     #: cells read empty by their ink with strokes in them that run one way, spread over the
-    #: cell (see vision.second_chance.cells.stroke_marks, marks_spread), beside another such
-    #: cell: a light fill, asked about, and filled meanwhile
+    #: cell, not as faint as a rubber's traces (see vision.second_chance.cells.stroke_marks,
+    #: marks_spread, MARK_ENERGY_ALONE): a light fill, asked about, and filled meanwhile
     marked: np.ndarray | None = None
 
     @property
@@ -331,8 +333,11 @@ def read_cells(settings: SheetReaderSettings, canon: np.ndarray) -> CellsRead:
                           confidence)
     marked = faint_marks & ~unsure_paper & marks_spread(darkness.astype(np.float32), lo,
                                                         CANON_CELL - lo)
-    # a light fill spans its tile's cells; one faintly hatched cell alone is more likely the
-    # trace a rubber left of a mistake (asked about all the same)
+    # the traces a rubber leaves of a mistake are faint strokes in one cell, or two side by
+    # side, and fainter than most fills: asked about all the same, but they lean empty; a
+    # light fill spans its tile's cells
+    marked &= stroke_energy(darkness.astype(np.float32), lo, CANON_CELL - lo) >= \
+        MARK_ENERGY_ALONE
     padded = np.pad(marked, 1)
     marked &= (padded[:-2, 1:-1] | padded[2:, 1:-1] | padded[1:-1, :-2] | padded[1:-1, 2:])
     return CellsRead(ink, darkness, f, state, confidence, ones, unsure_paper, marked)
