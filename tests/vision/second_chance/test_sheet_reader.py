@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import cv2
@@ -642,3 +643,23 @@ def test_a_question_about_the_one_names_the_tiles_beside_it() -> None:
     assert sorted(questions[0]["cells"]) == [[0, 6], [1, 6], [2, 6]]
     # the many-cells question's later cells (the cells read empty) bring in no tiles
     assert sorted(questions[1]["cells"]) == [[4, 3], [8, 8]]
+
+
+def test_a_light_fill_read_doubtful_counts_filled_meanwhile() -> None:
+    """Cells read doubtful for strokes in them (a light fill) lean filled, still asked; other
+    doubtful cells lean by their score."""
+    from vision.second_chance.cells import CellFeatures
+    from vision.second_chance.reader import CellsRead, filled_cells
+
+    zeros = np.zeros((9, 9))
+    state = np.zeros((9, 9), int)
+    state[2, 2:4] = -1                      # two lightly hatched cells
+    state[6, 6] = -1                        # a doubtful cell with no strokes to speak of
+    marked = np.zeros((9, 9), bool)
+    marked[2, 2:4] = True
+    f = CellFeatures(ink=zeros, score=zeros + 0.5, texture=zeros, spread_x=zeros,
+                     spread_y=zeros, colour=np.zeros((9, 9, 3)), darkness=zeros)
+    cells = CellsRead(np.zeros((1, 1)), np.zeros((1, 1)), f, state, zeros + 0.4, [],
+                      np.zeros((9, 9), bool), marked)
+    assert filled_cells(cells, None) == {(2, 2), (2, 3)}
+    assert filled_cells(replace(cells, marked=None), None) == set()
