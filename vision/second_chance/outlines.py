@@ -508,8 +508,10 @@ def check_by_sides(kind: str, outline: tuple[bool | None, float, str], e: Border
       hatched along the grid's directions (``grid_hatched``) or filled with strokes at all
       (``stroked``), or the learned model is not sure of an outline (a dense fill or a
       translucent marker lets the printed line show through: the score alone sees a line);
-    - where the learned model made it alone and no stroke follows all of the line (it was
-      fitted on the project's own renders, and takes other hands' hatching for outlines);
+    - where the learned model made it alone and no stroke follows all of the line, or the two
+      cells are hatched alike along it (the model was fitted on the project's own renders,
+      and takes other hands' hatching for outlines: a hatch stroke lying on the line follows
+      all of it);
     - between two cells filled with strokes (hatching, loops), where the model is not sure of
       it or the drawing made it only barely (:data:`ALONG_CUT`): a row of loops lies along the
       line all the way, a hatch stroke or an outline's overshoot past its corner follows it a
@@ -523,7 +525,7 @@ def check_by_sides(kind: str, outline: tuple[bool | None, float, str], e: Border
     model_unsure = e.chance is not None and e.chance < cut_chance
     if kind == "cut" and by != "colour" and (
             (coverage < SIDE_CUT_NEEDS and (grid_hatched or stroked or model_unsure))
-            or (by == "model" and coverage < SIDE_SURELY_DRAWN)
+            or (by == "model" and (coverage < SIDE_SURELY_DRAWN or e.hatched_along))
             or (stroked and (model_unsure or (by == "drawing" and e.sure < ALONG_CUT)))):
         return "unsure", (None, 0.25, "asked")
     if (kind == "unsure" and coverage >= SIDE_SURELY_DRAWN and not e.hatched_along

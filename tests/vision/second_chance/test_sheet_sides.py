@@ -180,6 +180,13 @@ def test_a_stroke_all_along_settles_nothing_between_stroked_fills_the_model_doub
     assert decided == "unsure"
 
 
+def test_the_model_alone_cuts_nothing_between_cells_hatched_alike_along_the_line() -> None:
+    decided, _ = check_by_sides("cut", (True, 0.6, "model"), _evidence(along=True), 1.0)
+    assert decided == "unsure"
+    decided, _ = check_by_sides("cut", (True, 0.6, "model"), _evidence(along=False), 1.0)
+    assert decided == "cut"
+
+
 def test_hatching_along_the_line_settles_nothing() -> None:
     decided, _ = check_by_sides("unsure", (None, 0.5, "asked"), _evidence(along=True), 1.0)
     assert decided == "unsure"
