@@ -517,7 +517,9 @@ def check_by_sides(kind: str, outline: tuple[bool | None, float, str], e: Border
       line all the way, a hatch stroke or an outline's overshoot past its corner follows it a
       while, and each looks like an outline to the score or the model.
 
-    An undecided border a stroke follows all along is cut, unless that stroke may be the
+    A border joined because no line is seen there is asked where a stroke follows all of it
+    and the fills' strokes do not run along it (an outline hidden under a dense fill in the
+    same ink). An undecided border a stroke follows all along is cut, unless that stroke may be the
     fill's (hatching along it, or strokes the model does not take for an outline). Otherwise
     the cuts stand: a soft pencil outline over dark shading takes little more light than the
     printed line does, and is an outline."""
@@ -527,6 +529,11 @@ def check_by_sides(kind: str, outline: tuple[bool | None, float, str], e: Border
             (coverage < SIDE_CUT_NEEDS and (grid_hatched or stroked or model_unsure))
             or (by == "model" and (coverage < SIDE_SURELY_DRAWN or e.hatched_along))
             or (stroked and (model_unsure or (by == "drawing" and e.sure < ALONG_CUT)))):
+        return "unsure", (None, 0.25, "asked")
+    if (kind == "join" and outline[2] == "drawing" and coverage >= SIDE_SURELY_DRAWN
+            and not e.hatched_along and not grid_hatched):
+        # no line seen, yet a stroke follows all of the border and the fills' strokes do
+        # not run along it: an outline hidden under a dense fill in the same ink
         return "unsure", (None, 0.25, "asked")
     if (kind == "unsure" and coverage >= SIDE_SURELY_DRAWN and not e.hatched_along
             and not grid_hatched and not (stroked and model_unsure)

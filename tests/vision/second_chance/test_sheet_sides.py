@@ -187,6 +187,16 @@ def test_the_model_alone_cuts_nothing_between_cells_hatched_alike_along_the_line
     assert decided == "cut"
 
 
+def test_a_stroke_all_along_a_border_read_joined_makes_it_a_question() -> None:
+    """An outline hidden under a dense fill in the same ink: no line is seen, but a stroke
+    follows all of the border; hatching along the border is no such evidence."""
+    joined = (False, 1.0, "drawing")
+    assert check_by_sides("join", joined, _evidence(chance=0.05), 1.0)[0] == "unsure"
+    assert check_by_sides("join", joined, _evidence(chance=0.05), 0.5)[0] == "join"
+    assert check_by_sides("join", joined, _evidence(chance=0.05, along=True), 1.0)[0] == "join"
+    assert check_by_sides("join", joined, _evidence(chance=0.05), 1.0, True)[0] == "join"
+
+
 def test_hatching_along_the_line_settles_nothing() -> None:
     decided, _ = check_by_sides("unsure", (None, 0.5, "asked"), _evidence(along=True), 1.0)
     assert decided == "unsure"
