@@ -315,13 +315,20 @@ MARK_COHERENCE = 0.4
 MARK_ENERGY_ALONE = 0.007
 
 
-def stroke_energy(darkness: np.ndarray, lo: int, hi: int) -> np.ndarray:
-    """(9, 9): the mean squared gradient of the darkness inside each cell (Sobel), the
-    centre cell's printed ring left out: how much stroke there is, however faint."""
+def _stroke_strength(darkness: np.ndarray, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(9, 9, size, size)`` each cell inside's squared darkness gradient (Sobel), and where
+    it is measured (see :func:`_measured`)."""
     gx = cv2.Sobel(darkness, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(darkness, cv2.CV_32F, 0, 1, ksize=3)
     seen = _measured(lo, hi)
     strength = _cells_view(gx * gx + gy * gy)[:, lo:hi, :, lo:hi].transpose(0, 2, 1, 3) * seen
+    return strength, seen
+
+
+def stroke_energy(darkness: np.ndarray, lo: int, hi: int) -> np.ndarray:
+    """(9, 9): the mean squared gradient of the darkness inside each cell (Sobel), the
+    centre cell's printed ring left out: how much stroke there is, however faint."""
+    strength, seen = _stroke_strength(darkness, lo, hi)
     energy: np.ndarray = strength.sum(axis=(2, 3)) / seen.sum(axis=(2, 3))
     return energy
 
@@ -350,10 +357,7 @@ SPREAD_MARKS = 0.5
 def marks_spread(darkness: np.ndarray, lo: int, hi: int) -> np.ndarray:
     """(9, 9) bool: the cells whose strokes (the darkness's gradient) reach the middle of
     their inside as much as its edges (see :data:`SPREAD_MARKS`)."""
-    gx = cv2.Sobel(darkness, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(darkness, cv2.CV_32F, 0, 1, ksize=3)
-    seen = _measured(lo, hi)
-    strength = _cells_view(gx * gx + gy * gy)[:, lo:hi, :, lo:hi].transpose(0, 2, 1, 3) * seen
+    strength, seen = _stroke_strength(darkness, lo, hi)
     size = hi - lo
     m0 = int(round(size * (1 - MIDDLE_SHARE) / 2))
     m1 = size - m0

@@ -100,6 +100,7 @@ __all__ = [
     "ask_unoutlined",
     "cell_questions",
     "filled_cells",
+    "light_fills",
     "find_bonus",
     "look_at_borders",
     "measure_borders",
@@ -331,16 +332,23 @@ def read_cells(settings: SheetReaderSettings, canon: np.ndarray) -> CellsRead:
     state = np.where(paper_like, -1, state)
     confidence = np.where(paper_like, np.minimum(confidence, UNSURE_PAPER_CONFIDENCE),
                           confidence)
-    marked = faint_marks & ~unsure_paper & marks_spread(darkness.astype(np.float32), lo,
-                                                        CANON_CELL - lo)
-    # the traces a rubber leaves of a mistake are faint strokes in one cell, or two side by
-    # side, and fainter than most fills: asked about all the same, but they lean empty; a
-    # light fill spans its tile's cells
-    marked &= stroke_energy(darkness.astype(np.float32), lo, CANON_CELL - lo) >= \
-        MARK_ENERGY_ALONE
-    padded = np.pad(marked, 1)
-    marked &= (padded[:-2, 1:-1] | padded[2:, 1:-1] | padded[1:-1, :-2] | padded[1:-1, 2:])
+    marked = light_fills(darkness.astype(np.float32), faint_marks & ~unsure_paper, lo)
     return CellsRead(ink, darkness, f, state, confidence, ones, unsure_paper, marked)
+
+
+def light_fills(darkness: np.ndarray, faint_marks: np.ndarray, lo: int) -> np.ndarray:
+    """(9, 9) bool: of the cells with ``faint_marks`` (see
+    :func:`~vision.second_chance.cells.stroke_marks`), those a light fill covers: strokes
+    spread over the cell (not a neighbour's spilling in along a side), side by side with
+    another such cell (a light fill spans its tile's cells) and not as faint as the traces a
+    rubber leaves of a mistake (one cell, or two side by side, fainter than most fills)."""
+    hi = CANON_CELL - lo
+    marked = (faint_marks & marks_spread(darkness, lo, hi)
+              & (stroke_energy(darkness, lo, hi) >= MARK_ENERGY_ALONE))
+    padded = np.pad(marked, 1)
+    beside = padded[:-2, 1:-1] | padded[2:, 1:-1] | padded[1:-1, :-2] | padded[1:-1, 2:]
+    fills: np.ndarray = marked & beside
+    return fills
 
 
 def cell_questions(settings: SheetReaderSettings, cells: CellsRead) -> list[dict[str, Any]]:

@@ -217,3 +217,20 @@ def test_a_line_only_the_score_sees_is_joined_where_no_stroke_follows_it(
     rule = BorderRule(DEFAULT_SETTINGS, (0.38, 0.25), (0.9, 0.08))
     evidence = replace(_evidence(chance=0.01), score=0.39, coverage=coverage)
     assert decide_border(evidence, rule)[0] == expected
+
+
+def test_a_light_fill_spans_cells_and_a_lone_trace_or_a_faint_smear_does_not() -> None:
+    from vision.second_chance.reader import light_fills
+
+    darkness = np.zeros((SIZE, SIZE), np.float32)
+    hatch = np.zeros((CANON_CELL, CANON_CELL), np.float32)
+    hatch[:, ::5] = 0.1                            # light hatching, clear strokes
+    for cell in ((2, 2), (2, 3), (6, 6)):          # a two-cell light tile, a lone trace
+        darkness[_cell_box(cell)] += hatch
+    smear = hatch * 0.3                            # two faint traces side by side
+    darkness[_cell_box((7, 1))] += smear
+    darkness[_cell_box((7, 2))] += smear
+    marks = stroke_marks(darkness, INSET, CANON_CELL - INSET, EVERY)
+    assert marks[7, 1:3].all() and marks[6, 6]    # every one of them is a mark, asked about
+    fills = light_fills(darkness, marks, INSET)
+    assert {tuple(map(int, x)) for x in np.argwhere(fills)} == {(2, 2), (2, 3)}
