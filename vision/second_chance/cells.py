@@ -315,15 +315,29 @@ MARK_COHERENCE = 0.4
 MARK_ENERGY_ALONE = 0.007
 
 
-def stroke_marks(darkness: np.ndarray, lo: int, hi: int, read_empty: np.ndarray) -> np.ndarray:
-    """(9, 9) bool: the cells of ``read_empty`` whose inside has strokes that run one way,
-    faint or not (a light fill), the centre cell's printed ring left out: strong ones, or
-    faint ones beside another such cell read empty (see :data:`MARK_ENERGY_ALONE`)."""
+def _stroke_strength(darkness: np.ndarray, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(9, 9, size, size)`` each cell inside's squared darkness gradient (Sobel), and where
+    it is measured (see :func:`_measured`)."""
     gx = cv2.Sobel(darkness, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(darkness, cv2.CV_32F, 0, 1, ksize=3)
     seen = _measured(lo, hi)
     strength = _cells_view(gx * gx + gy * gy)[:, lo:hi, :, lo:hi].transpose(0, 2, 1, 3) * seen
-    energy = strength.sum(axis=(2, 3)) / seen.sum(axis=(2, 3))
+    return strength, seen
+
+
+def stroke_energy(darkness: np.ndarray, lo: int, hi: int) -> np.ndarray:
+    """(9, 9): the mean squared gradient of the darkness inside each cell (Sobel), the
+    centre cell's printed ring left out: how much stroke there is, however faint."""
+    strength, seen = _stroke_strength(darkness, lo, hi)
+    energy: np.ndarray = strength.sum(axis=(2, 3)) / seen.sum(axis=(2, 3))
+    return energy
+
+
+def stroke_marks(darkness: np.ndarray, lo: int, hi: int, read_empty: np.ndarray) -> np.ndarray:
+    """(9, 9) bool: the cells of ``read_empty`` whose inside has strokes that run one way,
+    faint or not (a light fill), the centre cell's printed ring left out: strong ones, or
+    faint ones beside another such cell read empty (see :data:`MARK_ENERGY_ALONE`)."""
+    energy = stroke_energy(darkness, lo, hi)
     directions = stroke_directions(darkness, lo, hi)
     coherence = np.hypot(directions[..., 0], directions[..., 1])
     faint = read_empty & (energy >= MARK_ENERGY) & (coherence >= MARK_COHERENCE)
@@ -331,6 +345,27 @@ def stroke_marks(darkness: np.ndarray, lo: int, hi: int, read_empty: np.ndarray)
     beside = padded[:-2, 1:-1] | padded[2:, 1:-1] | padded[1:-1, :-2] | padded[1:-1, 2:]
     marked: np.ndarray = faint & ((energy >= MARK_ENERGY_ALONE) | beside)
     return marked
+
+
+#: a cell's marks are spread over it (a fill) when the middle of its inside, this share of its
+#: side across, has at least :data:`SPREAD_MARKS` of the inside's mean stroke energy: a
+#: marker's fill or outline spilling over from the square beside lies along one side
+MIDDLE_SHARE = 0.5
+SPREAD_MARKS = 0.5
+
+
+def marks_spread(darkness: np.ndarray, lo: int, hi: int) -> np.ndarray:
+    """(9, 9) bool: the cells whose strokes (the darkness's gradient) reach the middle of
+    their inside as much as its edges (see :data:`SPREAD_MARKS`)."""
+    strength, seen = _stroke_strength(darkness, lo, hi)
+    size = hi - lo
+    m0 = int(round(size * (1 - MIDDLE_SHARE) / 2))
+    m1 = size - m0
+    whole = strength.sum(axis=(2, 3)) / np.maximum(seen.sum(axis=(2, 3)), 1.0)
+    middle = (strength[:, :, m0:m1, m0:m1].sum(axis=(2, 3))
+              / np.maximum(seen[:, :, m0:m1, m0:m1].sum(axis=(2, 3)), 1.0))
+    spread: np.ndarray = middle >= SPREAD_MARKS * np.maximum(whole, 1e-12)
+    return spread
 
 
 #: the printed centre circle's radius, in cells (vision.second_chance.layout), and how far either
@@ -524,7 +559,9 @@ def is_sure_one(ink: np.ndarray, cell: Cell, f: CellFeatures,
                 settings: SheetReaderSettings) -> bool:
     """A written 1 for sure: narrow, upright, one or two strokes (hatching is many), and a
     down stroke over at least ``ONE_MIN_HEIGHT`` of the cell's inside (a few specks of light
-    hatching are neither many nor tall)."""
+    hatching are neither many nor tall), standing clear of the cell's left and right sides (a
+    1 is written in the middle of its square; a stroke that runs in from a side is a tile's
+    fill or outline spilling over from the square beside)."""
     r, c = cell
     if f.spread_x[r, c] > min(settings.one_max_spread, settings.one_strict * f.spread_y[r, c]):
         return False
@@ -535,4 +572,7 @@ def is_sure_one(ink: np.ndarray, cell: Cell, f: CellFeatures,
     count, _, stats, _ = cv2.connectedComponentsWithStats(crop, connectivity=8)
     strokes = [i for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= STROKE_MIN_PIXELS]
     tallest = max((int(stats[i, cv2.CC_STAT_HEIGHT]) for i in strokes), default=0)
-    return 1 <= len(strokes) <= 2 and tallest >= ONE_MIN_HEIGHT * size
+    from_a_side = any(stats[i, cv2.CC_STAT_LEFT] == 0
+                      or stats[i, cv2.CC_STAT_LEFT] + stats[i, cv2.CC_STAT_WIDTH] >= size
+                      for i in strokes)
+    return 1 <= len(strokes) <= 2 and tallest >= ONE_MIN_HEIGHT * size and not from_a_side

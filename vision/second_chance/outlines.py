@@ -5,7 +5,7 @@ leaves a border open. See :mod:`vision.second_chance.reader` for the whole pipel
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, cast
 
 import cv2
@@ -313,6 +313,7 @@ def segment(
     hatched_along: set[tuple[Cell, Cell]] | None = None,
     coverage: dict[tuple[Cell, Cell], float] | None = None,
     grid_hatched: set[tuple[Cell, Cell]] | None = None,
+    stroked: set[tuple[Cell, Cell]] | None = None,
 ) -> Segmentation:
     """Group filled cells into tiles; what the drawing leaves open becomes a question.
 
@@ -334,7 +335,8 @@ def segment(
     (:data:`ALONG_CUT`) and the model is sure of it. ``coverage`` (see
     :mod:`vision.second_chance.sides`) is the share of each border a drawn stroke follows: it
     vetoes and settles decisions (see :func:`check_by_sides`), with ``grid_hatched`` the
-    borders between two cells hatched along the grid's directions.
+    borders between two cells hatched along the grid's directions and ``stroked`` those
+    between two cells filled with strokes (any direction).
     """
     verdicts = profile_verdicts or {}
     learned = border_probability or {}
@@ -344,10 +346,14 @@ def segment(
     for border, evidence in _border_evidence(tiles, right, below, colour, settings,
                                              (cut_at, join_at), learned,
                                              hatched_along or set(), verdicts):
+        if coverage is not None and border in coverage:
+            evidence = replace(evidence, coverage=coverage[border])
         kind, outline = decide_border(evidence, rule)
         if coverage is not None and border in coverage:
             kind, outline = check_by_sides(kind, outline, evidence, coverage[border],
-                                           border in (grid_hatched or set()))
+                                           border in (grid_hatched or set()),
+                                           stroked=border in (stroked or set()),
+                                           cut_chance=sure_probability[0])
         {"cut": decided.cuts, "join": decided.joins, "unsure": decided.unsure}[kind].append(
             border)
         decided.outlines[border] = outline
@@ -373,6 +379,9 @@ class BorderEvidence:
     chance: float | None  # the learned chance of an outline (None: no model)
     hatched_along: bool  # the two cells are hatched alike along the border
     verdict: bool | None  # the profile's say (None: it has none)
+    #: the share of the border a drawn stroke follows (None: not measured; see
+    #: vision.second_chance.sides)
+    coverage: float | None = None
 
 
 @dataclass(frozen=True)
@@ -434,6 +443,13 @@ def decide_border(e: BorderEvidence, rule: BorderRule
     score, hue, strong_hue, chance = e.score, e.hue, e.strong_hue, e.chance
     asked: tuple[str, tuple[bool | None, float, str]] = (
         "unsure", (None, 0.5 * min(e.distance, 1.0), "asked"))
+    if (score > cut_at and hue <= settings.colour_cut and chance is not None
+            and chance <= join_chance and e.coverage is not None
+            and e.coverage < SIDE_CUT_NEEDS):
+        # the score alone sees a line, the learned model surely none and no stroke follows
+        # the line: the printed line through a dense fill or a translucent marker, on a sheet
+        # whose outlines hardly stand out from its insides (its thresholds sit low)
+        return "join", (False, MODEL_SURE, "model")
     # the score's side, against the model's: a border the score decided one way and the
     # model leans the other way (past even odds) is left undecided
     doubted = chance is not None and (
@@ -480,22 +496,48 @@ SIDES_SURE = 0.6
 
 
 def check_by_sides(kind: str, outline: tuple[bool | None, float, str], e: BorderEvidence,
-                   coverage: float, grid_hatched: bool = False
+                   coverage: float, grid_hatched: bool = False, *, stroked: bool = False,
+                   cut_chance: float = MODEL_DOUBT
                    ) -> tuple[str, tuple[bool | None, float, str]]:
     """``decide_border``'s verdict held against how much of the border a drawn stroke follows
-    (``coverage``): a cut between two cells hatched along the grid's directions
-    (``grid_hatched``), or one the learned model made alone (it was fitted on the project's own
-    renders, and takes other hands' hatching for outlines), where no stroke follows most of
-    the line is asked (or left to the rules); an undecided border a stroke follows all along
-    is cut. A change of colour is an
-    outline with or without a stroke; hatching along the line is a stroke that is no outline.
-    Elsewhere the cuts stand: a soft pencil outline over dark shading takes little more light
-    than the printed line does, and is an outline."""
-    if (kind == "cut" and coverage < SIDE_CUT_NEEDS
-            and (grid_hatched and outline[2] != "colour" or outline[2] == "model")):
+    (``coverage``) and the learned model's say (``e.chance``, sure of an outline from
+    ``cut_chance``). A change of colour is an outline with or without a stroke; elsewhere a
+    cut is asked (or left to the rules):
+
+    - where no stroke follows most of the line (:data:`SIDE_CUT_NEEDS`) and the two cells are
+      hatched along the grid's directions (``grid_hatched``) or filled with strokes at all
+      (``stroked``), or the learned model is not sure of an outline (a dense fill or a
+      translucent marker lets the printed line show through: the score alone sees a line);
+    - where the learned model made it alone and no stroke follows all of the line, or the two
+      cells are hatched alike along it (the model was fitted on the project's own renders,
+      and takes other hands' hatching for outlines: a hatch stroke lying on the line follows
+      all of it);
+    - between two cells filled with strokes (hatching, loops), where the model is not sure of
+      it or the drawing made it only barely (:data:`ALONG_CUT`): a row of loops lies along the
+      line all the way, a hatch stroke or an outline's overshoot past its corner follows it a
+      while, and each looks like an outline to the score or the model.
+
+    A border joined because no line is seen there is asked where a stroke follows all of it
+    and the fills' strokes do not run along it (an outline hidden under a dense fill in the
+    same ink). An undecided border a stroke follows all along is cut, unless that stroke may be the
+    fill's (hatching along it, or strokes the model does not take for an outline). Otherwise
+    the cuts stand: a soft pencil outline over dark shading takes little more light than the
+    printed line does, and is an outline."""
+    by = outline[2]
+    model_unsure = e.chance is not None and e.chance < cut_chance
+    if kind == "cut" and by != "colour" and (
+            (coverage < SIDE_CUT_NEEDS and (grid_hatched or stroked or model_unsure))
+            or (by == "model" and (coverage < SIDE_SURELY_DRAWN or e.hatched_along))
+            or (stroked and (model_unsure or (by == "drawing" and e.sure < ALONG_CUT)))):
+        return "unsure", (None, 0.25, "asked")
+    if (kind == "join" and outline[2] == "drawing" and coverage >= SIDE_SURELY_DRAWN
+            and not e.hatched_along and not grid_hatched):
+        # no line seen, yet a stroke follows all of the border and the fills' strokes do
+        # not run along it: an outline hidden under a dense fill in the same ink
         return "unsure", (None, 0.25, "asked")
     if (kind == "unsure" and coverage >= SIDE_SURELY_DRAWN and not e.hatched_along
-            and not grid_hatched and (e.chance is None or e.chance >= MODEL_DOUBT)):
+            and not grid_hatched and not (stroked and model_unsure)
+            and (e.chance is None or e.chance >= MODEL_DOUBT)):
         return "cut", (True, SIDES_SURE, "sides")
     return kind, outline
 

@@ -53,6 +53,7 @@ from vision.second_chance.borders import (
     side_features,
 )
 from vision.second_chance.cells import (
+    MARK_ENERGY_ALONE,
     UNSURE_PAPER_CONFIDENCE,
     CellFeatures,
     cell_features,
@@ -61,8 +62,10 @@ from vision.second_chance.cells import (
     ink_maps,
     is_sure_one,
     looks_like_paper_beside,
+    marks_spread,
     paper_and_unsure,
     paper_cast,
+    stroke_energy,
     stroke_marks,
 )
 from vision.second_chance.geometry import (
@@ -97,6 +100,7 @@ __all__ = [
     "ask_unoutlined",
     "cell_questions",
     "filled_cells",
+    "light_fills",
     "find_bonus",
     "look_at_borders",
     "measure_borders",
@@ -107,6 +111,7 @@ __all__ = [
     "read_sheet",
     "rectified",
     "segment_tiles",
+    "stroked_alike",
     "take_in_shading",
 ]
 
@@ -288,6 +293,10 @@ class CellsRead:
     confidence: np.ndarray
     ones: list[Cell]  # the candidates for the bonus 1
     unsure_paper: np.ndarray  # cells whose paper is unsure (see paper_and_unsure)
+    #: cells read empty by their ink with strokes in them that run one way, spread over the
+    #: cell, not as faint as a rubber's traces (see vision.second_chance.cells.stroke_marks,
+    #: marks_spread, MARK_ENERGY_ALONE): a light fill, asked about, and filled meanwhile
+    marked: np.ndarray | None = None
 
     @property
     def doubtful(self) -> list[Cell]:
@@ -323,7 +332,23 @@ def read_cells(settings: SheetReaderSettings, canon: np.ndarray) -> CellsRead:
     state = np.where(paper_like, -1, state)
     confidence = np.where(paper_like, np.minimum(confidence, UNSURE_PAPER_CONFIDENCE),
                           confidence)
-    return CellsRead(ink, darkness, f, state, confidence, ones, unsure_paper)
+    marked = light_fills(darkness.astype(np.float32), faint_marks & ~unsure_paper, lo)
+    return CellsRead(ink, darkness, f, state, confidence, ones, unsure_paper, marked)
+
+
+def light_fills(darkness: np.ndarray, faint_marks: np.ndarray, lo: int) -> np.ndarray:
+    """(9, 9) bool: of the cells with ``faint_marks`` (see
+    :func:`~vision.second_chance.cells.stroke_marks`), those a light fill covers: strokes
+    spread over the cell (not a neighbour's spilling in along a side), side by side with
+    another such cell (a light fill spans its tile's cells) and not as faint as the traces a
+    rubber leaves of a mistake (one cell, or two side by side, fainter than most fills)."""
+    hi = CANON_CELL - lo
+    marked = (faint_marks & marks_spread(darkness, lo, hi)
+              & (stroke_energy(darkness, lo, hi) >= MARK_ENERGY_ALONE))
+    padded = np.pad(marked, 1)
+    beside = padded[:-2, 1:-1] | padded[2:, 1:-1] | padded[1:-1, :-2] | padded[1:-1, 2:]
+    fills: np.ndarray = marked & beside
+    return fills
 
 
 def cell_questions(settings: SheetReaderSettings, cells: CellsRead) -> list[dict[str, Any]]:
@@ -407,9 +432,11 @@ def filled_cells(cells: CellsRead, bonus: Cell | None) -> set[Cell]:
     """The cells counted filled: read filled, doubtful leaning filled (asked about; they count
     on the side their score is nearer meanwhile), and the bonus."""
     state, score = cells.state, cells.features.score
+    marked = cells.marked if cells.marked is not None else np.zeros((N, N), bool)
     filled = {(r, c) for r in range(N) for c in range(N)
               if state[r, c] == 1
-              or (state[r, c] == -1 and score[r, c] >= DOUBTFUL_LEANS_FILLED)}
+              or (state[r, c] == -1 and (score[r, c] >= DOUBTFUL_LEANS_FILLED
+                                         or marked[r, c]))}
     if bonus is not None:
         filled.add(bonus)
     return filled
@@ -467,7 +494,8 @@ def segment_tiles(settings: SheetReaderSettings, tiles: set[Cell], look: BorderL
                    hatched_along=hatched_along,
                    coverage=({border: sides.of(*border) for border in look.borders}
                              if sides is not None else None),
-                   grid_hatched=hatched_with_the_grid(look.borders, look.levels.strokes))
+                   grid_hatched=hatched_with_the_grid(look.borders, look.levels.strokes),
+                   stroked=stroked_alike(look.borders, look.levels.texture))
 
 
 #: two cells are hatched along the grid's directions when the mean of their strokes' cos 4a
@@ -484,6 +512,16 @@ def hatched_with_the_grid(borders: list[tuple[Cell, Cell]], strokes: np.ndarray 
         return set()
     return {(a, b) for a, b in borders
             if (strokes[a][2] + strokes[b][2]) / 2 >= GRID_HATCH}
+
+
+def stroked_alike(borders: list[tuple[Cell, Cell]], texture: np.ndarray
+                  ) -> set[tuple[Cell, Cell]]:
+    """The borders between two cells filled with strokes and paper between them (hatching,
+    scribbled loops: both at least :data:`HATCHED_TEXTURE`): whatever their direction, some of
+    a tile's strokes cross the printed line or follow it a while (the bottoms of a row of
+    loops lie along it), and darken it like an outline."""
+    return {(a, b) for a, b in borders
+            if min(texture[a], texture[b]) >= HATCHED_TEXTURE}
 
 
 @dataclass(frozen=True)
@@ -520,13 +558,16 @@ def ask_unoutlined(seg: Segmentation, levels: SheetBorderLevels, filled: set[Cel
 
 def name_tiles_in_cell_questions(questions: list[dict[str, Any]],
                                  shapes: tuple[tuple[Cell, ...], ...]) -> None:
-    """A doubtful cell changes the tiles around it: they become part of its question (in
-    place)."""
+    """A doubtful cell, or one that may be the bonus 1, changes the tiles around it (a cell of
+    a tile read as the 1 cuts its tile short): they become part of its question (in place)."""
     for q in questions:
-        if q["kind"] != "cell":
+        if q["kind"] not in ("cell", "bonus"):
             continue
-        r, c = q["cells"][0]
-        near = {(r + dr, c + dc) for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))}
+        # a cell question names its one cell first (then, on a sheet of many doubts, every
+        # cell read empty: those are asked about themselves, not their neighbours)
+        asked = q["cells"] if q["kind"] == "bonus" else q["cells"][:1]
+        near = {(r + dr, c + dc) for r, c in asked
+                for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))}
         for shape in shapes:
             if near & set(shape):
                 q["cells"].extend(list(x) for x in shape if list(x) not in q["cells"])

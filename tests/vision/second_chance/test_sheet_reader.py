@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import cv2
@@ -11,7 +12,7 @@ import pytest
 from companion.second_chance.deck import load_deck
 from vision.errors import FrameRefusedError
 from vision.second_chance.outlines import Segmentation, unoutlined_tiles
-from vision.second_chance.reader import read_sheet
+from vision.second_chance.reader import name_tiles_in_cell_questions, read_sheet
 from vision.second_chance.synth.sheet import SheetContent, render_sheet
 
 
@@ -376,6 +377,10 @@ def test_a_one_has_at_least_one_stroke() -> None:
     mid = left + CANON_CELL // 2
     ink[top + CANON_CELL // 4:top + 3 * CANON_CELL // 4, mid:mid + 2] = True  # one down stroke
     assert is_sure_one(ink, (4, 4), f, DEFAULT_SETTINGS)
+    # the same stroke running in from the cell's left side: a neighbour's fill spilling over
+    ink[:] = False
+    ink[top + CANON_CELL // 4:top + 3 * CANON_CELL // 4, left:left + 8] = True
+    assert not is_sure_one(ink, (4, 4), f, DEFAULT_SETTINGS)
 
 
 def _with_foreign_marker(image: np.ndarray, marker_id: int = 37) -> np.ndarray:
@@ -624,3 +629,37 @@ def test_a_faint_cell_no_outline_parts_from_its_tile_reads_filled(
     asked = question_cells(reading)
     assert all(cell in asked for cell in faint), reading.questions
     assert set(reading.shapes) == {tuple(map(tuple, s["cells"])) for s in truth["shapes"]}
+
+
+def test_a_question_about_the_one_names_the_tiles_beside_it() -> None:
+    """A tile's cell read as the 1 cuts the tile short: the tiles beside a cell that may be
+    the 1 are part of that question; a cell question names only its own cell's neighbours."""
+    shapes = (((0, 6), (1, 6)), ((4, 4), (4, 5)), ((7, 7),))
+    questions: list[dict[str, Any]] = [
+        {"kind": "bonus", "cells": [[2, 6]], "message": ""},
+        {"kind": "cell", "cells": [[8, 8], [4, 3]], "message": ""},
+    ]
+    name_tiles_in_cell_questions(questions, shapes)
+    assert sorted(questions[0]["cells"]) == [[0, 6], [1, 6], [2, 6]]
+    # the many-cells question's later cells (the cells read empty) bring in no tiles
+    assert sorted(questions[1]["cells"]) == [[4, 3], [8, 8]]
+
+
+def test_a_light_fill_read_doubtful_counts_filled_meanwhile() -> None:
+    """Cells read doubtful for strokes in them (a light fill) lean filled, still asked; other
+    doubtful cells lean by their score."""
+    from vision.second_chance.cells import CellFeatures
+    from vision.second_chance.reader import CellsRead, filled_cells
+
+    zeros = np.zeros((9, 9))
+    state = np.zeros((9, 9), int)
+    state[2, 2:4] = -1                      # two lightly hatched cells
+    state[6, 6] = -1                        # a doubtful cell with no strokes to speak of
+    marked = np.zeros((9, 9), bool)
+    marked[2, 2:4] = True
+    f = CellFeatures(ink=zeros, score=zeros + 0.5, texture=zeros, spread_x=zeros,
+                     spread_y=zeros, colour=np.zeros((9, 9, 3)), darkness=zeros)
+    cells = CellsRead(np.zeros((1, 1)), np.zeros((1, 1)), f, state, zeros + 0.4, [],
+                      np.zeros((9, 9), bool), marked)
+    assert filled_cells(cells, None) == {(2, 2), (2, 3)}
+    assert filled_cells(replace(cells, marked=None), None) == set()

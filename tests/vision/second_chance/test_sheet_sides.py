@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.second_chance.cells import PAD, stroke_marks
+from vision.second_chance.cells import PAD, marks_spread, stroke_marks
 from vision.second_chance.geometry import CANON_CELL
 from vision.second_chance.outlines import SIDES_SURE, BorderEvidence, check_by_sides
 from vision.second_chance.sides import side_coverage
@@ -105,8 +105,22 @@ def test_a_smooth_smudge_is_not_a_mark() -> None:
     assert not stroke_marks(darkness, INSET, CANON_CELL - INSET, EVERY).any()
 
 
-def _evidence(*, chance: float | None = 0.99, along: bool = False) -> BorderEvidence:
-    return BorderEvidence(score=0.2, hue=0.0, strong_hue=False, sure=0.5, distance=0.5,
+def test_strokes_over_a_cell_are_spread_and_a_spill_along_one_side_is_not() -> None:
+    darkness = np.zeros((SIZE, SIZE), np.float32)
+    hatch = np.zeros((CANON_CELL, CANON_CELL), np.float32)
+    hatch[:, ::5] = 0.05                           # light hatching over the whole cell
+    darkness[_cell_box((2, 2))] += hatch
+    spill = np.zeros((CANON_CELL, CANON_CELL), np.float32)
+    spill[-INSET - 5:, ::5] = 0.05                 # the strokes of the square below, over the line
+    darkness[_cell_box((2, 6))] += spill
+    spread = marks_spread(darkness, INSET, CANON_CELL - INSET)
+    assert spread[2, 2]
+    assert not spread[2, 6]
+
+
+def _evidence(*, chance: float | None = 0.99, along: bool = False, sure: float = 0.5
+              ) -> BorderEvidence:
+    return BorderEvidence(score=0.2, hue=0.0, strong_hue=False, sure=sure, distance=0.5,
                           chance=chance, hatched_along=along, verdict=None)
 
 
@@ -118,7 +132,8 @@ def _evidence(*, chance: float | None = 0.99, along: bool = False) -> BorderEvid
     ("cut", "colour", 0.0, True, "cut"),    # a change of colour needs no stroke
     ("cut", "drawing", 0.6, False, "cut"),  # diagonal shading: the cut stands
     ("cut", "model", 0.6, False, "unsure"),  # the learned model alone: asked
-    ("cut", "model", 0.9, False, "cut"),
+    ("cut", "model", 0.9, False, "unsure"),  # ... unless a stroke follows all the line
+    ("cut", "model", 1.0, False, "cut"),
     ("unsure", "asked", 0.05, False, "unsure"),  # nothing: maybe an outline skipped
     ("unsure", "asked", 1.0, False, "cut"),     # a stroke all along it
     ("unsure", "asked", 1.0, True, "unsure"),   # ... which may be the hatching's
@@ -133,6 +148,89 @@ def test_the_strokes_along_a_border_check_and_settle_its_verdict(
         assert entry[1] <= SIDES_SURE
 
 
+@pytest.mark.parametrize(("by", "coverage", "chance", "sure", "expected"), [
+    ("drawing", 1.0, 0.99, 1.0, "cut"),      # drawn, and the model agrees
+    ("drawing", 0.6, 0.99, 1.0, "unsure"),   # a hatch stroke following the line a while
+    ("drawing", 1.0, 0.5, 1.0, "unsure"),    # loops along the line: the model doubts it
+    ("drawing", 1.0, 0.99, 0.6, "unsure"),   # barely drawn: an outline's overshoot
+    ("model", 1.0, 0.99, 0.5, "cut"),        # a stroke all along, the model sure
+    ("model", 0.9, 0.99, 0.5, "unsure"),
+    ("colour", 0.0, 0.1, 0.5, "cut"),        # a change of colour needs no stroke
+])
+def test_a_cut_between_two_stroked_fills_needs_the_drawing_and_the_model(
+        by: str, coverage: float, chance: float, sure: float, expected: str) -> None:
+    decided, _ = check_by_sides("cut", (True, sure, by), _evidence(chance=chance, sure=sure),
+                                coverage, stroked=True, cut_chance=0.9)
+    assert decided == expected
+
+
+def test_a_cut_the_model_doubts_needs_a_stroke_along_most_of_the_line() -> None:
+    """The printed line showing through a dense fill or a translucent marker scores like an
+    outline; the model doubts it and no stroke follows the line."""
+    doubted = _evidence(chance=0.6, sure=1.0)
+    assert check_by_sides("cut", (True, 1.0, "drawing"), doubted, 0.5, cut_chance=0.9)[0] \
+        == "unsure"
+    assert check_by_sides("cut", (True, 1.0, "drawing"), doubted, 0.95, cut_chance=0.9)[0] \
+        == "cut"
+
+
+def test_a_stroke_all_along_settles_nothing_between_stroked_fills_the_model_doubts() -> None:
+    decided, _ = check_by_sides("unsure", (None, 0.5, "asked"), _evidence(chance=0.6), 1.0,
+                                stroked=True, cut_chance=0.9)
+    assert decided == "unsure"
+
+
+def test_the_model_alone_cuts_nothing_between_cells_hatched_alike_along_the_line() -> None:
+    decided, _ = check_by_sides("cut", (True, 0.6, "model"), _evidence(along=True), 1.0)
+    assert decided == "unsure"
+    decided, _ = check_by_sides("cut", (True, 0.6, "model"), _evidence(along=False), 1.0)
+    assert decided == "cut"
+
+
+def test_a_stroke_all_along_a_border_read_joined_makes_it_a_question() -> None:
+    """An outline hidden under a dense fill in the same ink: no line is seen, but a stroke
+    follows all of the border; hatching along the border is no such evidence."""
+    joined = (False, 1.0, "drawing")
+    assert check_by_sides("join", joined, _evidence(chance=0.05), 1.0)[0] == "unsure"
+    assert check_by_sides("join", joined, _evidence(chance=0.05), 0.5)[0] == "join"
+    assert check_by_sides("join", joined, _evidence(chance=0.05, along=True), 1.0)[0] == "join"
+    assert check_by_sides("join", joined, _evidence(chance=0.05), 1.0, True)[0] == "join"
+
+
 def test_hatching_along_the_line_settles_nothing() -> None:
     decided, _ = check_by_sides("unsure", (None, 0.5, "asked"), _evidence(along=True), 1.0)
     assert decided == "unsure"
+
+
+@pytest.mark.parametrize(("coverage", "expected"), [
+    (0.2, "join"),      # the printed line through a dense fill: no stroke follows it
+    (1.0, "unsure"),    # a stroke all along: maybe an outline after all, asked
+    (None, "unsure"),   # not measured: asked, as before
+])
+def test_a_line_only_the_score_sees_is_joined_where_no_stroke_follows_it(
+        coverage: float | None, expected: str) -> None:
+    from dataclasses import replace
+
+    from vision.second_chance.outlines import BorderRule, decide_border
+    from vision.second_chance.settings import DEFAULT_SETTINGS
+
+    rule = BorderRule(DEFAULT_SETTINGS, (0.38, 0.25), (0.9, 0.08))
+    evidence = replace(_evidence(chance=0.01), score=0.39, coverage=coverage)
+    assert decide_border(evidence, rule)[0] == expected
+
+
+def test_a_light_fill_spans_cells_and_a_lone_trace_or_a_faint_smear_does_not() -> None:
+    from vision.second_chance.reader import light_fills
+
+    darkness = np.zeros((SIZE, SIZE), np.float32)
+    hatch = np.zeros((CANON_CELL, CANON_CELL), np.float32)
+    hatch[:, ::5] = 0.1                            # light hatching, clear strokes
+    for cell in ((2, 2), (2, 3), (6, 6)):          # a two-cell light tile, a lone trace
+        darkness[_cell_box(cell)] += hatch
+    smear = hatch * 0.3                            # two faint traces side by side
+    darkness[_cell_box((7, 1))] += smear
+    darkness[_cell_box((7, 2))] += smear
+    marks = stroke_marks(darkness, INSET, CANON_CELL - INSET, EVERY)
+    assert marks[7, 1:3].all() and marks[6, 6]    # every one of them is a mark, asked about
+    fills = light_fills(darkness, marks, INSET)
+    assert {tuple(map(int, x)) for x in np.argwhere(fills)} == {(2, 2), (2, 3)}
