@@ -200,3 +200,23 @@ def test_history_ends_or_deletes_an_unfinished_game_after_asking(make_driver):
     assert driver.app.session is None and enigma not in history.game_buttons
     driver.tap(driver.app.root.ids.home_button)
     assert driver.screen("home").resume_text == ""
+
+
+def test_a_new_game_starts_without_what_was_said_of_the_last_one(make_driver):
+    driver = make_driver()
+    _start(driver, "game_second_chance")
+    screen = driver.screen("second_chance")
+    for player in driver.app.session.players:
+        screen.view(player)
+        for col in range(8):
+            driver.tap_square(screen.ids.sheet, (4, col))
+        driver.tap(_button(screen.ids.panel, "Enter the start card"))
+    screen.rng.seed(5)
+    driver.tap(_button(screen.ids.panel, "Demo: turn up two"))
+    driver.tap(_button(screen.ids.panel, "Fits?"))
+    said = screen.status
+    assert "fits" in said  # the last game's answer, on the status line
+    driver.tap(driver.app.root.ids.home_button)
+    _start(driver, "game_second_chance")
+    assert driver.screen().name == "second_chance"
+    assert screen.status == ""

@@ -88,6 +88,12 @@ class BaseScreen(Screen):
         if camera is not None and not camera.frames.handed_current():
             app.camera_texture = None
             app.last_frame = None
+        # what the screen last said was said of its game: entered for another game, it is past
+        session = getattr(app, "session", None) if app is not None else None
+        game_id = getattr(session, "game_id", None)
+        if game_id != getattr(self, "_game_shown", game_id) and hasattr(self, "status"):
+            self.status = ""
+        self._game_shown = game_id
 
     def refresh(self) -> None:
         """Re-render from the session; called on entering and after every event."""
