@@ -53,6 +53,9 @@ def margin_conf(d_best: float, d_second: float) -> float:
 
 #: the fewest pixels of a cell's own colour, a pixel in from its edges, to judge its colour by
 CORE_MIN = 6
+#: the colour confidence of a cell whose ring is nearest another cell colour than it was
+#: found as
+RING_DISAGREES_CONFIDENCE = 0.3
 _CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
 
 
@@ -93,11 +96,13 @@ def _ring_pieces(lab: np.ndarray, stats: np.ndarray, cents: np.ndarray, n: int, 
 
 
 def _colour_confidence(centre: tuple[float, float], any_cell: np.ndarray, feats: np.ndarray,
-                       model: ColourModel, cell_classes: list[int], rc: float, rn: float
-                       ) -> float:
+                       model: ColourModel, cell_classes: list[int], rc: float, rn: float,
+                       found_as: int) -> float:
     """Colour confidence from the median colour of the cell's own pixels (of any cell
     colour, so a cell half one colour, half another stays doubtful), a pixel in from their
-    edges: the blur there mixes in the tile and a pawn's rim."""
+    edges: the blur there mixes in the tile and a pawn's rim. A cell found as one colour
+    whose own ring is nearest another (a pawn of a cell colour standing on a cell of
+    another, its rim showing round the pawn) cannot be vouched for."""
     p = any_cell.shape[0]
     ringmask = disc((p, p), centre, rc * 1.3) & ~disc((p, p), centre, rn * 1.15)
     core = cv2.erode((any_cell & ringmask).astype(np.uint8), _CROSS).astype(bool)
@@ -105,6 +110,9 @@ def _colour_confidence(centre: tuple[float, float], any_cell: np.ndarray, feats:
         core = disc((p, p), centre, rc * 0.95) & ~disc((p, p), centre, rn * 1.15)
     med = np.median(feats[core], axis=0)
     d = ((model.centres - med) ** 2).sum(axis=1)
+    nearest = min(cell_classes, key=lambda i: float(d[i]))
+    if model.names[nearest] != model.names[found_as]:
+        return RING_DISAGREES_CONFIDENCE
     cell_d = sorted(float(d[i]) for i in cell_classes)
     return margin_conf(cell_d[0], cell_d[1] if len(cell_d) > 1 else 1e9)
 
@@ -143,7 +151,8 @@ def find_cells(
                 if beyond.sum() > 0.35 * math.pi * rc * rc:
                     problems.append("two cells of one colour touch, or a cell is misread")
                     conf = min(conf, 0.3)
-            colour_conf = _colour_confidence(centre, any_cell, feats, model, cell_classes, rc, rn)
+            colour_conf = _colour_confidence(centre, any_cell, feats, model, cell_classes, rc, rn,
+                                             ci)
             cells.append(Cell(centre, str(model.names[ci]), colour_conf))
     return cells, problems, conf
 

@@ -62,6 +62,8 @@ OVERLAP = 1.6
 MIN_WINDOW_PX = 4
 #: the fewest pixels across a side's band, away from the cells, to judge a column by
 MIN_BAND_PX = 2
+#: the channels by the sides are cut this many cell radii round each cell (the cell itself)
+CELL_CUT_FOR_SIDES = 1.05
 #: the channels are cut this many cell radii round each cell (its dark outline is no channel)
 CHANNEL_CUT = 1.3
 #: a piece reaching within this many pixels of that cut runs into the cell (the cut's own
@@ -510,7 +512,7 @@ def _with_channels(named: _Labels, doubts: _Doubts, cells: list[Cell], pack: Eni
     channel = _channel_mask(named)
     at_sides = channel.copy()
     for c in cells:
-        at_sides[disc((p, p), c.centre, rc * 1.05)] = 0
+        at_sides[disc((p, p), c.centre, rc * CELL_CUT_FOR_SIDES)] = 0
         channel[disc((p, p), c.centre, rc * CHANNEL_CUT)] = 0
     w = _opening_windows(p, pack.ports, cw)
     offset = _opening_offset(channel, pack.ports, w.depth0, w.depth1, cw)
