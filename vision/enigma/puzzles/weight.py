@@ -174,9 +174,6 @@ RIM_BAND = (0.75, 1.08)
 #: a weight is told only where its rim is this much darker than the card around it (share of
 #: the card's level): a weight washed out by a lamp's glare is asked about
 MIN_RIM_DEPTH = 0.1
-#: a weight lies on the card: the card around it is at least this level (the light taken out,
-#: the card is at 1; the table beside it, or the orientation mark, is darker)
-ON_CARD = 0.75
 #: the rings measured on a weight (shares of its radius): its face, its rim, the card around
 FACE_RING, RIM_RING, CARD_RING = (0.0, 0.6), (0.84, 0.98), (1.15, 1.6)
 #: the card around a weight is this high a quantile of the ring around it (the weights beside
@@ -237,7 +234,7 @@ def _ring_masks(wr: float) -> tuple[int, dict[str, np.ndarray], np.ndarray]:
 
 
 def judge_weight(level: np.ndarray, centre: Point, wr: float) -> Weight:
-    """Whether the weight-like place at ``centre`` is a whole weight on the card: a face
+    """Whether the weight-like place at ``centre`` is a whole weight: a face
     between the card and a darker rim, the rim whole all the way round, and enough contrast
     to tell. The face's median is taken: its own highlight is a small part of it."""
     half, rings, sector = _ring_masks(wr)
@@ -249,8 +246,6 @@ def judge_weight(level: np.ndarray, centre: Point, wr: float) -> Weight:
     face = float(np.median(patch[rings["face"]]))
     rim = float(np.median(patch[rings["rim"]]))
     card = float(np.percentile(patch[rings["card"]], CARD_QUANTILE))
-    if card < ON_CARD:
-        return Weight(centre, False, "not on the card", card, face, rim)
     depth = card - rim
     if depth < MIN_RIM_DEPTH * card:
         return Weight(centre, False, "washed out", card, face, rim)
@@ -312,7 +307,17 @@ def local_card(level: np.ndarray, wr: float) -> np.ndarray:
     """Per pixel the card's level near it: the brightest of the smoothed levels within
     :data:`CARD_NEAR` radii (wider than a weight's crescent, so its middle still sees card)."""
     side = 2 * int(round(CARD_NEAR * wr)) + 1
-    out: np.ndarray = cv2.dilate(cv2.blur(level, (5, 5)), np.ones((side, side), np.uint8))
+    out: np.ndarray = cv2.dilate(smooth_level(level), np.ones((side, side), np.uint8))
+    return out
+
+
+#: the levels are smoothed over this many pixels before the crescents are looked for: the
+#: sensor's noise then neither lifts the card's brightest level nor drops card into the band
+SMOOTH_PX = 7
+
+
+def smooth_level(level: np.ndarray) -> np.ndarray:
+    out: np.ndarray = cv2.blur(level, (SMOOTH_PX, SMOOTH_PX))
     return out
 
 
@@ -325,21 +330,24 @@ OWN_DISC = 1.12
 #: radius: its centre at most 1.4 radii off, then its own radius, and the blur), and its
 #: crescent touches the top one: it comes this near the top one's own disc
 CRESCENT_REACH, CRESCENT_TOUCH = 2.5, 0.2
+#: a crescent's level: from this share of the way from the face down to the rim, up to this
+#: share of the way from the card down to the face (a shadow's soft edge is nearer the card)
+CRESCENT_BAND = (0.5, 0.6)
 
 
-def crescents(level: np.ndarray, card_level: np.ndarray, top: Weight, whole: list[Weight],
+def crescents(smooth: np.ndarray, card_level: np.ndarray, top: Weight, whole: list[Weight],
               wr: float, inside: np.ndarray) -> list[Point]:
     """The crescents of weights lying partly under the whole weight ``top``: metal beside it
     that no whole weight (``whole``) explains, touching it (a printed line is thinner, the
-    card lighter, and a shadow's edge has no reason to hug a weight). The metal's level,
-    against the card beside it (``card_level``, :func:`local_card`), lies within half a step
-    of the top weight's face: a glare that lessens the weight's contrast narrows the band
-    with it."""
+    card lighter, and a shadow's edge has no reason to hug a weight). The metal's level
+    (``smooth``, :func:`smooth_level`), against the card beside it (``card_level``,
+    :func:`local_card`), lies within :data:`CRESCENT_BAND` of the top weight's face: a glare
+    that lessens the weight's contrast narrows the band with it."""
     reach = CRESCENT_REACH * wr
-    h, w = level.shape
+    h, w = smooth.shape
     x0, y0 = max(0, int(top.centre[0] - reach)), max(0, int(top.centre[1] - reach))
     x1, y1 = min(w, int(top.centre[0] + reach) + 1), min(h, int(top.centre[1] + reach) + 1)
-    box = level[y0:y1, x0:x1] / np.maximum(card_level[y0:y1, x0:x1], 1e-3)
+    box = smooth[y0:y1, x0:x1] / np.maximum(card_level[y0:y1, x0:x1], 1e-3)
     at = (int(round(top.centre[0])) - x0, int(round(top.centre[1])) - y0)
     region = np.zeros(box.shape, np.uint8)
     cv2.circle(region, at, int(reach), 1, -1)
@@ -351,8 +359,8 @@ def crescents(level: np.ndarray, card_level: np.ndarray, top: Weight, whole: lis
     # a weight's face, neither the card nor the ink: the print's lines cross this band only in
     # their blurred edges, which are thin
     card, face, rim = top.card, top.face, top.rim
-    upper = 1 - 0.5 * (card - face) / max(card, 1e-3)
-    lower = (face - 0.5 * (face - rim)) / max(card, 1e-3)
+    upper = 1 - CRESCENT_BAND[1] * (card - face) / max(card, 1e-3)
+    lower = (face - CRESCENT_BAND[0] * (face - rim)) / max(card, 1e-3)
     metal = (box < upper) & (box > lower) & region.astype(bool) & inside[y0:y1, x0:x1]
     metal = open_mask(metal, max(1, int(round(CRESCENT_THICK * wr))))
     n, lab, stats, cents = cv2.connectedComponentsWithStats(metal.astype(np.uint8),
@@ -383,16 +391,14 @@ def _cup_name(cup: Cup) -> str:
 
 
 def find_weights(view: CardView, pack: EnigmaPack) -> tuple[np.ndarray, list[Weight]]:
-    """The level image and every weight-like place on the card (its centre at most a radius
-    off it), judged whole or not (:func:`judge_weight`). The table beside the card is not
-    searched: its grain and a marker's edge can look like a weight there, and a weight left
-    on it shows anyway in the count of the weights used."""
+    """The level image and every weight-like place on the card, judged whole or not
+    (:func:`judge_weight`). The table beside the card is not searched: its grain and the
+    card's corner can look like a weight there, and a weight left on it shows anyway in the
+    count of the weights used."""
     level = level_image(view, pack)
     wr = weight_radius_px(pack)
-    reach = 2 * int(round(wr)) + 1
-    near = cv2.dilate(view.inside_card().astype(np.uint8), np.ones((reach, reach), np.uint8))
     return level, [judge_weight(level, c, wr)
-                   for c in weight_places(level, pack, near.astype(bool))]
+                   for c in weight_places(level, pack, view.inside_card())]
 
 
 def count_weights(view: CardView, pack: EnigmaPack, cups: list[Cup],
@@ -422,10 +428,11 @@ def count_weights(view: CardView, pack: EnigmaPack, cups: list[Cup],
         else:
             counts[(at.side, at.index)] += 1
     inside = cv2.erode(view.inside_card().astype(np.uint8), np.ones((9, 9), np.uint8)) > 0
+    smooth = smooth_level(level)
     card_level = local_card(level, wr)
     for wt in whole:
         cup = _cup_at(view, cups, *wt.centre, IN_CUP)
-        if cup is not None and crescents(level, card_level, wt, whole, wr, inside):
+        if cup is not None and crescents(smooth, card_level, wt, whole, wr, inside):
             doubts.append(_cup_name(cup))
     return counts, outside, list(dict.fromkeys(doubts))
 
@@ -471,5 +478,5 @@ def check_weight(view: CardView, pack: EnigmaPack, card: weight.WeightCard | Non
 
 
 __all__ = ["Weight", "check_weight", "count_weights", "crescents", "find_weights",
-           "judge_weight", "level_image", "local_card", "read_weight_card", "weight_places",
-           "weight_radius_px", "weight_template"]
+           "judge_weight", "level_image", "local_card", "read_weight_card", "smooth_level",
+           "weight_places", "weight_radius_px", "weight_template"]
