@@ -311,13 +311,14 @@ def local_card(level: np.ndarray, wr: float) -> np.ndarray:
     return out
 
 
-#: the levels are smoothed over this many pixels before the crescents are looked for: the
-#: sensor's noise then neither lifts the card's brightest level nor drops card into the band
-SMOOTH_PX = 7
+#: the levels' median over this many pixels is taken before the crescents are looked for:
+#: the sensor's noise then neither lifts the card's brightest level nor drops card below the
+#: crescent's level, and the print's thin lines keep their width (a mean would widen them)
+SMOOTH_PX = 5
 
 
 def smooth_level(level: np.ndarray) -> np.ndarray:
-    out: np.ndarray = cv2.blur(level, (SMOOTH_PX, SMOOTH_PX))
+    out: np.ndarray = cv2.medianBlur(level.astype(np.float32), SMOOTH_PX)
     return out
 
 
@@ -325,14 +326,14 @@ def smooth_level(level: np.ndarray) -> np.ndarray:
 #: (share of a weight's face); the print's lines are thinner
 CRESCENT_THICK, CRESCENT_AREA = 0.2, 0.15
 #: around a whole weight, this much of its radius is its own (the camera's blur, a pixel off)
-OWN_DISC = 1.12
+OWN_DISC = 1.08
 #: a weight partly under a whole one reaches this far from the top one's centre (shares of the
 #: radius: its centre at most 1.4 radii off, then its own radius, and the blur), and its
 #: crescent touches the top one: it comes this near the top one's own disc
 CRESCENT_REACH, CRESCENT_TOUCH = 2.5, 0.2
-#: a crescent's level: from this share of the way from the face down to the rim, up to this
-#: share of the way from the card down to the face (a shadow's soft edge is nearer the card)
-CRESCENT_BAND = (0.5, 0.6)
+#: a crescent (a weight's face and rim) is darker than this share of the way from the card
+#: down to the face (a shadow's soft edge is nearer the card)
+CRESCENT_LEVEL = 0.6
 
 
 def crescents(smooth: np.ndarray, card_level: np.ndarray, top: Weight, whole: list[Weight],
@@ -341,8 +342,8 @@ def crescents(smooth: np.ndarray, card_level: np.ndarray, top: Weight, whole: li
     that no whole weight (``whole``) explains, touching it (a printed line is thinner, the
     card lighter, and a shadow's edge has no reason to hug a weight). The metal's level
     (``smooth``, :func:`smooth_level`), against the card beside it (``card_level``,
-    :func:`local_card`), lies within :data:`CRESCENT_BAND` of the top weight's face: a glare
-    that lessens the weight's contrast narrows the band with it."""
+    :func:`local_card`), is darker than :data:`CRESCENT_LEVEL` of the way to the top
+    weight's face: a glare that lessens the weight's contrast lessens the step with it."""
     reach = CRESCENT_REACH * wr
     h, w = smooth.shape
     x0, y0 = max(0, int(top.centre[0] - reach)), max(0, int(top.centre[1] - reach))
@@ -356,12 +357,9 @@ def crescents(smooth: np.ndarray, card_level: np.ndarray, top: Weight, whole: li
     for wt in whole:
         cv2.circle(region, (int(round(wt.centre[0])) - x0, int(round(wt.centre[1])) - y0),
                    int(round(OWN_DISC * wr)), 0, -1)
-    # a weight's face, neither the card nor the ink: the print's lines cross this band only in
-    # their blurred edges, which are thin
-    card, face, rim = top.card, top.face, top.rim
-    upper = 1 - CRESCENT_BAND[1] * (card - face) / max(card, 1e-3)
-    lower = (face - CRESCENT_BAND[0] * (face - rim)) / max(card, 1e-3)
-    metal = (box < upper) & (box > lower) & region.astype(bool) & inside[y0:y1, x0:x1]
+    # the print's lines near a cup are thinner than a crescent: the opening takes them off
+    upper = 1 - CRESCENT_LEVEL * (top.card - top.face) / max(top.card, 1e-3)
+    metal = (box < upper) & region.astype(bool) & inside[y0:y1, x0:x1]
     metal = open_mask(metal, max(1, int(round(CRESCENT_THICK * wr))))
     n, lab, stats, cents = cv2.connectedComponentsWithStats(metal.astype(np.uint8),
                                                             connectivity=8)
@@ -370,6 +368,8 @@ def crescents(smooth: np.ndarray, card_level: np.ndarray, top: Weight, whole: li
             if k in touching and stats[k, cv2.CC_STAT_AREA] >= CRESCENT_AREA * math.pi * wr * wr]
 
 
+#: the band (mm wide) along a cup's printed ring where its ink, blurred, may lie
+PRINTED_RING_MM = 1.6
 #: metal this close to a cup's centre (share of the cup's radius) lies in that cup
 IN_CUP = 1.2
 #: a doubt about metal this close to a cup (share of its radius) changes that cup's count
@@ -427,12 +427,18 @@ def count_weights(view: CardView, pack: EnigmaPack, cups: list[Cup],
             outside += 1
         else:
             counts[(at.side, at.index)] += 1
-    inside = cv2.erode(view.inside_card().astype(np.uint8), np.ones((9, 9), np.uint8)) > 0
+    inside = cv2.erode(view.inside_card().astype(np.uint8), np.ones((9, 9), np.uint8))
+    # the cups' printed rings are known from the card: no crescent is looked for on them
+    for printed in cups:
+        cx, cy = view.mm_to_px(*printed.centre)
+        cv2.circle(inside, (int(round(cx)), int(round(cy))),
+                   int(round(printed.radius * CARD_PX_PER_MM)), 0,
+                   int(round(PRINTED_RING_MM * CARD_PX_PER_MM)))
     smooth = smooth_level(level)
     card_level = local_card(level, wr)
     for wt in whole:
         cup = _cup_at(view, cups, *wt.centre, IN_CUP)
-        if cup is not None and crescents(smooth, card_level, wt, whole, wr, inside):
+        if cup is not None and crescents(smooth, card_level, wt, whole, wr, inside > 0):
             doubts.append(_cup_name(cup))
     return counts, outside, list(dict.fromkeys(doubts))
 
