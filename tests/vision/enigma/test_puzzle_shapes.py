@@ -27,6 +27,7 @@ def test_the_outline_step_peaks_on_the_card_not_on_a_lit_patch_beside_it() -> No
 
 from vision.enigma.pack import EnigmaPack  # noqa: E402
 from vision.enigma.puzzles.weight import (  # noqa: E402
+    WASHED_OUT,
     crescents,
     judge_weight,
     local_card,
@@ -112,3 +113,10 @@ def test_a_weight_partly_under_another_leaves_a_crescent_and_weights_apart_leave
         assert not [c for w in whole for c in crescents(smooth_level(level),
                                                         local_card(level, wr), w, whole, wr,
                                                         inside)]
+
+
+def test_a_weight_washed_out_by_glare_is_asked_about_not_counted(demo_pack: EnigmaPack) -> None:
+    wr = weight_radius_px(demo_pack)
+    level = _scene(wr, glare=0.93, seed=7, weights=[(120, 120)])
+    judged = judge_weight(level, (120.0, 120.0), wr)
+    assert not judged.whole and judged.doubt == WASHED_OUT

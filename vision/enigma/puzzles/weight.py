@@ -181,6 +181,10 @@ FACE_RING, RIM_RING, CARD_RING = (0.0, 0.6), (0.84, 0.98), (1.15, 1.6)
 CARD_QUANTILE = 80
 
 
+#: why a weight-like place is not told: a lamp's glare washes its rim out
+WASHED_OUT = "washed out"
+
+
 @dataclass(frozen=True)
 class Weight:
     """One weight-like place: its centre, whether it shows whole, and if not, why not (its
@@ -248,7 +252,7 @@ def judge_weight(level: np.ndarray, centre: Point, wr: float) -> Weight:
     card = float(np.percentile(patch[rings["card"]], CARD_QUANTILE))
     depth = card - rim
     if depth < MIN_RIM_DEPTH * card:
-        return Weight(centre, False, "washed out", card, face, rim)
+        return Weight(centre, False, WASHED_OUT, card, face, rim)
     if not FACE_SHARE[0] <= (card - face) / depth <= FACE_SHARE[1]:
         return Weight(centre, False, "no weight's face", card, face, rim)
     for k in range(RIM_SECTORS):
@@ -402,13 +406,13 @@ def find_weights(view: CardView, pack: EnigmaPack) -> tuple[np.ndarray, list[Wei
 
 
 def count_weights(view: CardView, pack: EnigmaPack, cups: list[Cup],
-                  seen: list[Point] | None = None
+                  seen: list[Point] | None = None, washed: list[str] | None = None
                   ) -> tuple[dict[tuple[str, int], int], int, list[str]]:
     """Whole weights per cup, whole weights on the card outside the cups, and the doubts (a
     cup where a weight lies partly under another, or a weight-like place that does not show
     whole). A place away from the cups that is no whole weight (a digit, a shadow's edge)
     changes no cup's count, so it raises no doubt. ``seen`` gets each whole weight's
-    centre."""
+    centre, ``washed`` the cups with a weight-like place too washed out by glare to tell."""
     counts = {(cup.side, cup.index): 0 for cup in cups}
     doubts: list[str] = []
     outside = 0
@@ -420,6 +424,8 @@ def count_weights(view: CardView, pack: EnigmaPack, cups: list[Cup],
         if not wt.whole:
             if at is not None:
                 doubts.append(_cup_name(at))
+                if washed is not None and wt.doubt == WASHED_OUT:
+                    washed.append(_cup_name(at))
             continue
         if seen is not None:
             seen.append(wt.centre)
@@ -454,7 +460,13 @@ def check_weight(view: CardView, pack: EnigmaPack, card: weight.WeightCard | Non
                            code=Reason.CARD_UNREAD)
     cups = weight_cups(card, pack.tile_mm)
     discs: list[Point] = []
-    counts, outside, doubts = count_weights(view, pack, cups, discs)
+    washed: list[str] = []
+    counts, outside, doubts = count_weights(view, pack, cups, discs, washed)
+    if doubts and set(doubts) <= set(washed):
+        return verdict(CANNOT_TELL, f"a lamp's glare washes out the weights in "
+                       f"{' and '.join(doubts)}: move the lamp so that no reflection lies on "
+                       "the card", code=Reason.GLARE, facts={"cups": len(doubts)},
+                       marks=cup_doubt_marks(view, cups, doubts))
     if doubts:
         return verdict(CANNOT_TELL, f"in {' and '.join(doubts)} a weight does not show whole "
                        "(one partly under another?): move the weights apart so each one "
