@@ -6,6 +6,9 @@ the table (wood, cloth or stone of any colour). The card is then the square of t
 that is whitest against a band just around it (:func:`find_card_square`): a lamp's glare on
 the table next to the card, or a light table, does not grow the card as a patch of colour
 would, and a hand's shadow over part of it leaves the square's best place where it was.
+A grey table under a lamp can be nearly as white as the card, so the square is also held to
+the card's outline: its four sides must each show a step from the table up to the brighter
+card (:func:`outline_steps`), which a lit patch of table has on no side.
 """
 
 from __future__ import annotations
@@ -28,6 +31,8 @@ PAPER_TOP = 0.5
 COARSE_PX_PER_MM, FINE_PX_PER_MM = 1.0, 2.0
 COARSE_TURNS = tuple(range(-45, 45, 3))
 FINE_TURNS = tuple(x / 2 for x in range(-4, 5))
+#: the card's centre lies in this left share of the mat
+CARD_PART = 0.55
 #: the band around the square compared with it (share of the side)
 BAND = 0.15
 #: the card must be this much whiter than the band around it
@@ -35,6 +40,11 @@ MIN_CONTRAST = 0.15
 #: whiteness: brightness against the paper, from this floor up to this top, and the chroma
 #: (largest channel difference over the brightness) above which a pixel is no paper
 WHITE_FLOOR, WHITE_TOP, MAX_CHROMA = 0.35, 0.85, 0.35
+#: the brightness step across an outline is measured over this share of the side on each side
+#: of it (wider than the camera's blur, narrower than a weight or a printed line)
+STEP_WIDTH = 0.04
+#: how much the outline's steps count against the whiteness (both are shares of white)
+OUTLINE_WEIGHT = 1.0
 
 
 def paper_gains(mat: Mat) -> np.ndarray:
@@ -66,39 +76,78 @@ def paper_gains(mat: Mat) -> np.ndarray:
     return gains
 
 
-def whiteness(image: np.ndarray) -> np.ndarray:
-    """0 (not paper) .. 1 (paper): bright against the paper, and without colour."""
-    img = image.astype(np.float32)
-    bright = img.mean(axis=2)
-    chroma = (img.max(axis=2) - img.min(axis=2)) / np.maximum(bright, 1.0)
-    level = np.clip((bright / 255.0 - WHITE_FLOOR) / (WHITE_TOP - WHITE_FLOOR), 0, 1)
-    out: np.ndarray = level * np.clip(1.0 - chroma / MAX_CHROMA, 0, 1)
+def brightness(image: np.ndarray) -> np.ndarray:
+    """The mean of the three channels (float32; OpenCV's per-pixel transform, far faster than
+    a numpy mean over the last axis)."""
+    out: np.ndarray = cv2.transform(image.astype(np.float32),
+                                    np.full((1, 3), 1.0 / 3.0, np.float32))
     return out
 
 
-def _best_square(white: np.ndarray, side: float, turns: tuple[float, ...],
-                 allowed: np.ndarray) -> tuple[float, float, float, float]:
-    """(score, x, y, turn): the square of ``side`` px whose inside is whitest against the band
-    around it, its centre within ``allowed``."""
+def chroma(image: np.ndarray) -> np.ndarray:
+    """How coloured each pixel is: its largest channel difference over its brightness (0 for
+    grey or white, whatever the light)."""
+    b, g, r = cv2.split(image.astype(np.float32))
+    spread = cv2.max(cv2.max(b, g), r) - cv2.min(cv2.min(b, g), r)
+    out: np.ndarray = spread / np.maximum(brightness(image), 1.0)
+    return out
+
+
+def whiteness(image: np.ndarray) -> np.ndarray:
+    """0 (not paper) .. 1 (paper): bright against the paper, and without colour."""
+    level = np.clip((brightness(image) / 255.0 - WHITE_FLOOR) / (WHITE_TOP - WHITE_FLOOR), 0, 1)
+    out: np.ndarray = level * np.clip(1.0 - chroma(image) / MAX_CHROMA, 0, 1)
+    return out
+
+
+def outline_steps(bright: np.ndarray, side: int) -> np.ndarray:
+    """Per pixel, for an upright square of ``side`` centred there: the mean brightness step
+    from outside to inside across its four sides (each side clipped at 0, so a side in a
+    shadow adds nothing rather than cancelling the others)."""
+    d = max(1, int(round(STEP_WIDTH * side)))
+    half = side // 2
+    steps = np.zeros_like(bright)
+    for axis in (1, 0):  # left/right sides, then top/bottom
+        kernel = (d, 1) if axis == 1 else (1, d)
+        near = cv2.blur(bright, kernel, borderType=cv2.BORDER_REPLICATE)
+        diff = np.roll(near, -(d + 1) // 2, axis=axis) - np.roll(near, d // 2 + 1, axis=axis)
+        along = (1, side) if axis == 1 else (side, 1)
+        rise = cv2.blur(diff.astype(np.float32), along, borderType=cv2.BORDER_CONSTANT)
+        steps += np.clip(np.roll(rise, half, axis=axis), 0, None)
+        steps += np.clip(-np.roll(rise, -half, axis=axis), 0, None)
+    out: np.ndarray = steps / 4
+    return out
+
+
+def _best_square(white: np.ndarray, bright: np.ndarray, side: float,
+                 turns: tuple[float, ...], allowed: np.ndarray
+                 ) -> tuple[float, float, float, float, float]:
+    """(score, x, y, turn, whiteness contrast): the square of ``side`` px whose inside is
+    whitest against the band around it and whose outline shows the card's step, its centre
+    within ``allowed``."""
     h, w = white.shape
     centre = (w / 2, h / 2)
     s_in = max(3, int(round(side)))
     s_out = max(s_in + 2, int(round(side * (1 + 2 * BAND))))
-    best = (-math.inf, 0.0, 0.0, 0.0)
+    best = (-math.inf, 0.0, 0.0, 0.0, 0.0)
     for turn in turns:
         m = cv2.getRotationMatrix2D(centre, turn, 1.0)
-        turned = warp_affine(white, m, (w, h))
-        ok = warp_affine(allowed.astype(np.float32), m, (w, h), nearest=True) > 0.5
+        # one warp for the three layers: the warp's maps cost more than its pixels
+        layers = warp_affine(np.dstack([white, bright, allowed.astype(np.float32)]), m, (w, h))
+        turned, lit = np.ascontiguousarray(layers[..., 0]), np.ascontiguousarray(layers[..., 1])
+        ok = layers[..., 2] > 0.5
         inside = cv2.boxFilter(turned, -1, (s_in, s_in), borderType=cv2.BORDER_CONSTANT)
         outer = cv2.boxFilter(turned, -1, (s_out, s_out), borderType=cv2.BORDER_CONSTANT)
         band = (outer * s_out * s_out - inside * s_in * s_in) / (s_out * s_out - s_in * s_in)
-        score = np.where(ok, inside - band, -1.0)
+        edges = OUTLINE_WEIGHT * outline_steps(lit, s_in)
+        score = np.where(ok, inside - band + edges, -1.0)
         _, top, _, (px, py) = cv2.minMaxLoc(score)
         if top > best[0]:
             back = cv2.invertAffineTransform(m)
             x, y = back @ np.array([px + 0.5 * (s_in % 2 == 0), py + 0.5 * (s_in % 2 == 0),
                                     1.0])
-            best = (float(top), float(x), float(y), float(turn))
+            best = (float(top), float(x), float(y), float(turn),
+                    float(inside[py, px] - band[py, px]))
     return best
 
 
@@ -107,26 +156,41 @@ def find_card_square(balanced: np.ndarray, card_mm: float, *,
     """The card in the balanced mat image (paper white): the whitest square of its side in
     the left part of the mat. ``exclude``: squares (x, y, half side, px) left out (markers)."""
     h, w = balanced.shape[:2]
-    white = whiteness(balanced)
-    for x, y, half in exclude:
-        white[max(0, int(y - half)):int(y + half), max(0, int(x - half)):int(x + half)] = 0
-    found: tuple[float, float, float, float] | None = None
+    found: tuple[float, float, float, float, float] | None = None
     for scale, turns in ((COARSE_PX_PER_MM, COARSE_TURNS), (FINE_PX_PER_MM, FINE_TURNS)):
         k = scale / MAT_PX_PER_MM
-        small = cv2.resize(white, (int(w * k), int(h * k)), interpolation=cv2.INTER_AREA)
+        # measured on the image shrunk to the search's scale: a whole-mat measure costs more
+        # than the search
+        shrunk = cv2.resize(balanced, (int(w * k), int(h * k)), interpolation=cv2.INTER_AREA)
+        small, lit = whiteness(shrunk), brightness(shrunk) / 255.0
+        for ex, ey, eh in exclude:
+            ex, ey, eh = ex * k, ey * k, eh * k
+            small[max(0, int(ey - eh)):int(ey + eh), max(0, int(ex - eh)):int(ex + eh)] = 0
+        x0 = y0 = 0
         allowed = np.zeros(small.shape, bool)
         if found is None:
-            allowed[:, :int(small.shape[1] * 0.55)] = True  # the card lies in the left part
+            # the card lies in the left part: the right is cut off beyond its band
+            part = int(small.shape[1] * CARD_PART)
+            cut = int(part + card_mm * scale * (0.5 + 2 * BAND) + 4)
+            small, lit = small[:, :cut], lit[:, :cut]
+            allowed = np.zeros(small.shape, bool)
+            allowed[:, :part] = True
         else:
+            # the fine search looks only near the coarse find: the image is cut around it
             cx, cy = found[1] * k, found[2] * k
             reach = 3 * MAT_PX_PER_MM * k / COARSE_PX_PER_MM * 2
-            allowed[max(0, int(cy - reach)):int(cy + reach) + 1,
-                    max(0, int(cx - reach)):int(cx + reach) + 1] = True
+            keep = reach + card_mm * scale * (0.5 + 2 * BAND) + 4
+            x0, y0 = max(0, int(cx - keep)), max(0, int(cy - keep))
+            small, lit = small[y0:int(cy + keep), x0:int(cx + keep)], lit[y0:int(cy + keep),
+                                                                            x0:int(cx + keep)]
+            allowed = np.zeros(small.shape, bool)
+            allowed[max(0, int(cy - reach) - y0):int(cy + reach) + 1 - y0,
+                    max(0, int(cx - reach) - x0):int(cx + reach) + 1 - x0] = True
             turns = tuple(found[3] + t for t in FINE_TURNS)
-        score, x, y, turn = _best_square(small, card_mm * scale, turns, allowed)
-        found = (score, x / k, y / k, turn)
+        score, x, y, turn, contrast = _best_square(small, lit, card_mm * scale, turns, allowed)
+        found = (score, (x + x0) / k, (y + y0) / k, turn, contrast)
     assert found is not None
-    if found[0] < MIN_CONTRAST:
+    if found[4] < MIN_CONTRAST:
         raise FrameRefusedError("no puzzle card on the mat (nothing there is as white as the "
                                 "markers' paper)", reason="no-card")
     # the image turned counter-clockwise by ``turn`` made the card upright: the card is
@@ -134,4 +198,4 @@ def find_card_square(balanced: np.ndarray, card_mm: float, *,
     return CardRect((found[1], found[2]), card_mm * MAT_PX_PER_MM, found[3])
 
 
-__all__ = ["find_card_square", "paper_gains", "whiteness"]
+__all__ = ["brightness", "chroma", "find_card_square", "outline_steps", "paper_gains", "whiteness"]

@@ -142,178 +142,238 @@ def read_weight_card(view: CardView, pack: EnigmaPack) -> tuple[weight.WeightCar
     return card, ""
 
 
-@dataclass(frozen=True)
-class MetalBlob:
-    """One patch of weight-coloured metal: ``count`` discs fitted at ``centres``; ``doubt``
-    says why the count is not sure ('' when it is)."""
+#: the weight as the camera sees it from above: a face of the pack's weight colour and, from
+#: this share of its radius out, a bevelled rim this share of the face's brightness
+RIM_FROM, RIM_SHADE = 0.82, 0.6
+#: weights are looked for on the card view shrunk this much (a weight is still 20 px across)
+FIND_SHRINK = 2
+#: a place looks like a weight where the weight's picture (face, rim and a little card around)
+#: correlates this well with the view; the correlation is normalised, so a shadow or a glare
+#: over the weight changes it little. Only a first sieve: each place is then judged
+#: (:func:`judge_weight`)
+WEIGHT_LIKENESS = 0.3
+#: the weight's picture reaches this far (share of its radius): little of the card around it,
+#: which a weight beside it may cover
+TEMPLATE_REACH = 1.1
+#: the face in the weight's picture: this share of the way from the card to the rim. The
+#: pack's weight lies at 0.63; a lamp's glare that burns the card out brings the face nearer
+#: the card than the rim, so the picture takes a middle way
+TEMPLATE_FACE = 0.45
+#: two weights' centres lie at least this far apart (share of the radius): side by side they
+#: touch at 2; one lying partly on another is read from the crescent it leaves
+WEIGHTS_APART = 1.5
+#: a whole weight's face lies between the card around it and its rim, this share of the way
+#: from the card to the rim (a printed ring has bare card inside, a blot of ink no lighter face)
+FACE_SHARE = (0.2, 0.9)
+#: its rim is darker than its face all the way round: in each of this many sectors, the darker
+#: part (this quantile) of a band around the rim wide enough for a centre a few pixels off, by
+#: this share of the rim's depth below the card (the rim of a weight partly under another is
+#: not)
+RIM_SECTORS, RIM_QUANTILE, RIM_STEP = 8, 30, 0.06
+RIM_BAND = (0.75, 1.08)
+#: a weight is told only where its rim is this much darker than the card around it (share of
+#: the card's level): a weight washed out by a lamp's glare is asked about
+MIN_RIM_DEPTH = 0.1
+#: the rings measured on a weight (shares of its radius): its face, its rim, the card around
+FACE_RING, RIM_RING, CARD_RING = (0.0, 0.6), (0.84, 0.98), (1.15, 1.6)
+#: the card around a weight is this high a quantile of the ring around it (the weights beside
+#: it and the printed ring are darker)
+CARD_QUANTILE = 80
 
-    centres: tuple[tuple[float, float], ...]
-    count: int
+
+#: why a weight-like place is not told: a lamp's glare washes its rim out
+WASHED_OUT = "washed out"
+
+
+@dataclass(frozen=True)
+class Weight:
+    """One weight-like place: its centre, whether it shows whole, and if not, why not (its
+    face is no weight's, its rim is hidden, or a glare washes it out). ``card``, ``face`` and
+    ``rim`` are the levels measured around it, on its face and on its rim."""
+
+    centre: Point
+    whole: bool
     doubt: str
-
-
-#: a weight's face under any light: this share of the bare card's brightness and more (the ink
-#: and the weight's darker rim, which parts weights side by side, are darker), up to this (the
-#: bare card is lighter)
-METAL_LEVELS = (0.47, 0.9)
-#: the weight's own highlight fits in a hole of this radius (share of the weight's radius)
-HIGHLIGHT_HOLE = 0.45
-#: a crescent of a weight partly under another (its centre at least 0.8 radii from the top
-#: one's) is at least this thick (share of the radius) and this large (share of a weight's
-#: face); the print's lines, blurred or washed by glare to a weight's grey, are thinner
-CRESCENT_THICK, CRESCENT_AREA = 0.2, 0.15
-#: a crescent is a weight's face, no lighter than this: a narrow gap of card between a weight's
-#: rim and the printed ring, blurred, is lighter in its middle
-CRESCENT_HIGH = 0.78
-
-
-@dataclass(frozen=True)
-class MetalMasks:
-    metal: np.ndarray  # weights' faces, without the print's blurred edges
-    loose: np.ndarray  # any pixel of a weight's face level thicker than the print's edges
-
-
-def metal_mask(view: CardView, pack: EnigmaPack) -> MetalMasks:
-    """The weights' faces: pixels between the ink and the bare card in brightness once the
-    light is taken out (a shadow, the lamp's hotspot, a colour cast), shaped like a face
-    (the print's lines and their blurred edges are thinner; the weight's own highlight is a
-    small hole, filled)."""
-    flat = flatten_light(view, pack)
-    level = flat.astype(np.float32).mean(axis=2) / float(np.mean(pack.colour("card")))
-    low, high = METAL_LEVELS
-    inside = cv2.erode(view.inside_card().astype(np.uint8), np.ones((9, 9), np.uint8))
-    core = (level >= low) & (level <= high) & inside.astype(bool)
-    wr = weight_radius_px(pack)
-    core = _fill_small_holes(core, math.pi * (HIGHLIGHT_HOLE * wr) ** 2)
-    loose = open_mask(core & (level <= CRESCENT_HIGH), max(1, int(round(CRESCENT_THICK * wr))))
-    # a printed ring or digit is thinner than this; a weight's face is much wider
-    return MetalMasks(open_mask(core, max(1, int(round(0.3 * wr)))), loose)
+    card: float
+    face: float
+    rim: float
 
 
 def weight_radius_px(pack: EnigmaPack) -> float:
     return float(pack.sizes["weight_mm"]) / 2 * CARD_PX_PER_MM
 
 
-def _fill_small_holes(mask: np.ndarray, max_area: float) -> np.ndarray:
-    """Holes (a highlight, a misread pixel) inside a patch are filled; a real gap between
-    weights laid in a ring is larger and stays."""
-    n, lab, stats, _ = cv2.connectedComponentsWithStats((~mask).astype(np.uint8), connectivity=4)
-    h, w = mask.shape
-    out = mask.copy()
-    for k in range(1, n):
-        x, y, bw, bh, a = (int(v) for v in stats[k])
-        touches_edge = x == 0 or y == 0 or x + bw == w or y + bh == h
-        if not touches_edge and a <= max_area:
-            out[lab == k] = True
+def level_image(view: CardView, pack: EnigmaPack) -> np.ndarray:
+    """The card view's brightness with the light taken out, the bare card at 1."""
+    flat = flatten_light(view, pack)
+    gray = cv2.cvtColor(flat, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    out: np.ndarray = gray / float(np.mean(pack.colour("card")))
     return out
 
 
-def fit_discs(blob: np.ndarray, wr: float) -> MetalBlob:
-    """How many weight discs make up one patch of metal. Each disc's centre is a peak of the
-    distance to the patch's edge, about one radius high; weights side by side touch at a
-    narrow neck, so their peaks stay apart. The discs found must then cover the patch: a
-    weight partly on another, or a patch of another shape, is left in doubt."""
-    ys, xs = np.nonzero(blob)
-    x0, y0 = int(xs.min()) - 2, int(ys.min()) - 2
-    patch = np.zeros((int(ys.max()) - y0 + 3, int(xs.max()) - x0 + 3), np.uint8)
-    patch[ys - y0, xs - x0] = 1
-    dist = cv2.distanceTransform(patch, cv2.DIST_L2, cv2.DIST_MASK_PRECISE)
-    radius = float(dist.max())
-    centre = (float(xs.mean()), float(ys.mean()))
-    if not 0.6 * wr <= radius <= 1.3 * wr:
-        return MetalBlob((centre,), 0, "a grey patch that is not the size of a weight")
-    k = 2 * int(round(0.6 * radius)) + 1
-    is_peak = (dist >= cv2.dilate(dist, np.ones((k, k), np.uint8))) & (dist >= 0.6 * radius)
-    py, px = np.nonzero(is_peak)
-    peaks: list[tuple[float, float, float]] = []
-    for x, y in sorted(zip(px.tolist(), py.tolist(), strict=True),
-                       key=lambda q: -float(dist[q[1], q[0]])):
-        if all(math.hypot(x - a, y - b) >= 1.3 * radius for a, b, _ in peaks):
-            peaks.append((float(x), float(y), float(dist[y, x])))
-    # blur and the light soften a disc's edge by a pixel or two: the discs found, a little
-    # enlarged, must leave almost none of the metal uncovered
-    drawn = np.zeros_like(patch)
-    for disc_x, disc_y, disc_r in peaks:
-        cv2.circle(drawn, (int(round(disc_x * 8)), int(round(disc_y * 8))),
-                   int(round((disc_r + 2) * 8)), 1, -1, cv2.LINE_8, 3)
-    rest = patch & (1 - drawn)
-    left_over = float(rest.sum()) / float(patch.sum())
-    # what is left is a thin fringe, or a lump where another weight may hide
-    lump = float(open_mask(rest, max(1, int(0.25 * radius))).sum()) / (math.pi * radius ** 2)
-    found = tuple((x + x0, y + y0) for x, y, _ in peaks)
-    if left_over > 0.2 or lump > 0.1:
-        return MetalBlob(found, len(peaks), "weights overlap or are hidden (the discs found "
-                         f"leave {left_over:.0%} of the metal uncovered)")
-    if any(r < 0.75 * radius for _, _, r in peaks):
-        return MetalBlob(found, len(peaks), "a weight is partly hidden")
-    return MetalBlob(found, len(peaks), "")
+def weight_template(pack: EnigmaPack, radius: float) -> np.ndarray:
+    """A weight's picture on the card (levels, the card at 1), ``radius`` px, drawn smooth:
+    its rim as the pack's weight colour shaded, its face :data:`TEMPLATE_FACE` of the way
+    from the card to the rim."""
+    rim = RIM_SHADE * float(np.mean(pack.colour("weight"))) / float(np.mean(pack.colour("card")))
+    face = 1.0 - TEMPLATE_FACE * (1.0 - rim)
+    half = int(math.ceil(TEMPLATE_REACH * radius))
+    yy, xx = np.mgrid[-half:half + 1, -half:half + 1].astype(np.float32)
+    d = np.hypot(xx, yy) / radius
+    picture = np.where(d <= RIM_FROM, face, np.where(d <= 1.0, rim, 1.0))
+    out: np.ndarray = cv2.GaussianBlur(picture.astype(np.float32), (0, 0), 0.6)
+    return out
 
 
-def find_weights(view: CardView, pack: EnigmaPack) -> tuple[list[MetalBlob], list[Point]]:
-    """Every patch of metal on the card or close beside it, with its fitted discs; and where
-    metal is seen that no whole weight explains (a weight partly under another shows only a
-    crescent)."""
-    masks = metal_mask(view, pack)
+def _ring_masks(wr: float) -> tuple[int, dict[str, np.ndarray], np.ndarray]:
+    """The patch's half side, the face, rim, card and rim band rings as masks, and each
+    pixel's sector."""
+    half = int(math.ceil(CARD_RING[1] * wr)) + 1
+    yy, xx = np.mgrid[-half:half + 1, -half:half + 1].astype(np.float32)
+    d = np.hypot(xx, yy) / wr
+    sector = ((np.arctan2(yy, xx) + math.pi) / (2 * math.pi) * RIM_SECTORS).astype(int)
+    rings = {name: (d >= lo) & (d <= hi) for name, (lo, hi) in
+             (("face", FACE_RING), ("rim", RIM_RING), ("card", CARD_RING), ("band", RIM_BAND))}
+    return half, rings, np.minimum(sector, RIM_SECTORS - 1)
+
+
+def judge_weight(level: np.ndarray, centre: Point, wr: float) -> Weight:
+    """Whether the weight-like place at ``centre`` is a whole weight: a face
+    between the card and a darker rim, the rim whole all the way round, and enough contrast
+    to tell. The face's median is taken: its own highlight is a small part of it."""
+    half, rings, sector = _ring_masks(wr)
+    x, y = int(round(centre[0])), int(round(centre[1]))
+    h, w = level.shape
+    if x - half < 0 or y - half < 0 or x + half >= w or y + half >= h:
+        return Weight(centre, False, "at the picture's edge", 1.0, 1.0, 1.0)
+    patch = level[y - half:y + half + 1, x - half:x + half + 1]
+    face = float(np.median(patch[rings["face"]]))
+    rim = float(np.median(patch[rings["rim"]]))
+    card = float(np.percentile(patch[rings["card"]], CARD_QUANTILE))
+    depth = card - rim
+    if depth < MIN_RIM_DEPTH * card:
+        return Weight(centre, False, WASHED_OUT, card, face, rim)
+    if not FACE_SHARE[0] <= (card - face) / depth <= FACE_SHARE[1]:
+        return Weight(centre, False, "no weight's face", card, face, rim)
+    for k in range(RIM_SECTORS):
+        part = patch[rings["band"] & (sector == k)]
+        if float(np.percentile(part, RIM_QUANTILE)) > face - RIM_STEP * depth:
+            return Weight(centre, False, "its rim is hidden", card, face, rim)
+    return Weight(centre, True, "", card, face, rim)
+
+
+def weight_places(level: np.ndarray, pack: EnigmaPack, near: np.ndarray) -> list[Point]:
+    """The centres (card view px) of the places within ``near`` that look like a weight:
+    peaks of the correlation with the weight's picture, :data:`WEIGHTS_APART` apart, the
+    best first."""
     wr = weight_radius_px(pack)
-    near = view.inside_card()
-    near = cv2.dilate(near.astype(np.uint8),
-                      np.ones((int(view.margin_px) | 1,) * 2, np.uint8)).astype(bool)
-    n, lab, stats, cents = cv2.connectedComponentsWithStats(masks.metal.astype(np.uint8),
+    h, w = level.shape
+    small = cv2.resize(level, (w // FIND_SHRINK, h // FIND_SHRINK), interpolation=cv2.INTER_AREA)
+    template = weight_template(pack, wr / FIND_SHRINK)
+    score = cv2.matchTemplate(small, template, cv2.TM_CCOEFF_NORMED)
+    off = template.shape[0] // 2
+    k = 2 * int(WEIGHTS_APART * wr / FIND_SHRINK / 2) + 1
+    peaks = (score >= WEIGHT_LIKENESS) & (score >= cv2.dilate(score, np.ones((k, k), np.uint8)))
+    ys, xs = np.nonzero(peaks)
+    found: list[Point] = []
+    for i in np.argsort(-score[ys, xs]).tolist():
+        x = (float(xs[i] + off) + 0.5) * FIND_SHRINK - 0.5
+        y = (float(ys[i] + off) + 0.5) * FIND_SHRINK - 0.5
+        if not near[min(h - 1, int(y)), min(w - 1, int(x))]:
+            continue
+        if all(math.dist((x, y), c) >= WEIGHTS_APART * wr for c in found):
+            found.append(_refine(level, template, (x, y)))
+    return found
+
+
+def _refine(level: np.ndarray, template: np.ndarray, at: Point) -> Point:
+    """The centre to the pixel: the correlation's peak at full size within a shrunk pixel."""
+    big = cv2.resize(template, None, fx=FIND_SHRINK, fy=FIND_SHRINK,
+                     interpolation=cv2.INTER_LINEAR)
+    half = big.shape[0] // 2
+    reach = FIND_SHRINK + 1
+    x, y = int(round(at[0])), int(round(at[1]))
+    x0, y0 = x - half - reach, y - half - reach
+    h, w = level.shape
+    if x0 < 0 or y0 < 0 or x + half + reach + 1 > w or y + half + reach + 1 > h:
+        return at
+    patch = level[y0:y + half + reach + 1, x0:x + half + reach + 1]
+    score = cv2.matchTemplate(patch, big, cv2.TM_CCOEFF_NORMED)
+    _, _, _, (px, py) = cv2.minMaxLoc(score)
+    return float(x0 + px + half), float(y0 + py + half)
+
+
+#: the card beside a place: the brightest (smoothed) level within this many weight radii
+CARD_NEAR = 1.6
+
+
+def local_card(level: np.ndarray, wr: float) -> np.ndarray:
+    """Per pixel the card's level near it: the brightest of the smoothed levels within
+    :data:`CARD_NEAR` radii (wider than a weight's crescent, so its middle still sees card)."""
+    side = 2 * int(round(CARD_NEAR * wr)) + 1
+    out: np.ndarray = cv2.dilate(smooth_level(level), np.ones((side, side), np.uint8))
+    return out
+
+
+#: the levels' median over this many pixels is taken before the crescents are looked for:
+#: the sensor's noise then neither lifts the card's brightest level nor drops card below the
+#: crescent's level, and the print's thin lines keep their width (a mean would widen them)
+SMOOTH_PX = 5
+
+
+def smooth_level(level: np.ndarray) -> np.ndarray:
+    out: np.ndarray = cv2.medianBlur(level.astype(np.float32), SMOOTH_PX)
+    return out
+
+
+#: a hidden weight's crescent is at least this thick (share of the radius) and this large
+#: (share of a weight's face); the print's lines are thinner
+CRESCENT_THICK, CRESCENT_AREA = 0.2, 0.15
+#: around a whole weight, this much of its radius is its own (the camera's blur, a pixel off)
+OWN_DISC = 1.08
+#: a weight partly under a whole one reaches this far from the top one's centre (shares of the
+#: radius: its centre at most 1.4 radii off, then its own radius, and the blur), and its
+#: crescent touches the top one: it comes this near the top one's own disc
+CRESCENT_REACH, CRESCENT_TOUCH = 2.5, 0.2
+#: a crescent (a weight's face and rim) is darker than this share of the way from the card
+#: down to the face (a shadow's soft edge is nearer the card)
+CRESCENT_LEVEL = 0.6
+
+
+def crescents(smooth: np.ndarray, card_level: np.ndarray, top: Weight, whole: list[Weight],
+              wr: float, inside: np.ndarray) -> list[Point]:
+    """The crescents of weights lying partly under the whole weight ``top``: metal beside it
+    that no whole weight (``whole``) explains, touching it (a printed line is thinner, the
+    card lighter, and a shadow's edge has no reason to hug a weight). The metal's level
+    (``smooth``, :func:`smooth_level`), against the card beside it (``card_level``,
+    :func:`local_card`), is darker than :data:`CRESCENT_LEVEL` of the way to the top
+    weight's face: a glare that lessens the weight's contrast lessens the step with it."""
+    reach = CRESCENT_REACH * wr
+    h, w = smooth.shape
+    x0, y0 = max(0, int(top.centre[0] - reach)), max(0, int(top.centre[1] - reach))
+    x1, y1 = min(w, int(top.centre[0] + reach) + 1), min(h, int(top.centre[1] + reach) + 1)
+    box = smooth[y0:y1, x0:x1] / np.maximum(card_level[y0:y1, x0:x1], 1e-3)
+    at = (int(round(top.centre[0])) - x0, int(round(top.centre[1])) - y0)
+    region = np.zeros(box.shape, np.uint8)
+    cv2.circle(region, at, int(reach), 1, -1)
+    touch = np.zeros(box.shape, np.uint8)
+    cv2.circle(touch, at, int(round((OWN_DISC + CRESCENT_TOUCH) * wr)), 1, -1)
+    for wt in whole:
+        cv2.circle(region, (int(round(wt.centre[0])) - x0, int(round(wt.centre[1])) - y0),
+                   int(round(OWN_DISC * wr)), 0, -1)
+    # the print's lines near a cup are thinner than a crescent: the opening takes them off
+    upper = 1 - CRESCENT_LEVEL * (top.card - top.face) / max(top.card, 1e-3)
+    metal = (box < upper) & region.astype(bool) & inside[y0:y1, x0:x1]
+    metal = open_mask(metal, max(1, int(round(CRESCENT_THICK * wr))))
+    n, lab, stats, cents = cv2.connectedComponentsWithStats(metal.astype(np.uint8),
                                                             connectivity=8)
-    blobs = []
-    explained = np.zeros(lab.shape, np.uint8)
-    small: list[np.ndarray] = []
-    for k in range(1, n):
-        cx, cy = cents[k]
-        if not near[int(cy), int(cx)]:
-            continue
-        if stats[k, cv2.CC_STAT_AREA] < 0.4 * math.pi * wr * wr:
-            if stats[k, cv2.CC_STAT_AREA] >= CRESCENT_AREA * math.pi * wr * wr:
-                small.append(lab == k)
-            continue
-        blob = fit_discs(lab == k, wr)
-        blobs.append(blob)
-        if not blob.doubt:
-            for x, y in blob.centres:
-                cv2.circle(explained, (int(round(x)), int(round(y))), int(round(1.15 * wr)), 1,
-                           -1)
-    rest = open_mask(masks.loose & ~explained.astype(bool) & near,
-                     max(1, int(round(CRESCENT_THICK * wr))))
-    n, _, stats, cents = cv2.connectedComponentsWithStats(rest.astype(np.uint8), connectivity=8)
-    stray = [(float(cents[k][0]), float(cents[k][1])) for k in range(1, n)
-             if stats[k, cv2.CC_STAT_AREA] >= CRESCENT_AREA * math.pi * wr * wr]
-    whole = [c for blob in blobs if not blob.doubt for c in blob.centres]
-    return blobs, stray + [c for patch in small if (c := _crescent(patch, whole, wr))]
+    touching = set(np.unique(lab[touch.astype(bool)]).tolist())
+    return [(float(cents[k][0]) + x0, float(cents[k][1]) + y0) for k in range(1, n)
+            if k in touching and stats[k, cv2.CC_STAT_AREA] >= CRESCENT_AREA * math.pi * wr * wr]
 
 
-#: a hidden weight's crescent: its far edge is a circle of about a weight's radius (shares
-#: of it), centred this far from the top weight's centre (the near-miss overlaps a player makes)
-CRESCENT_RIM_RADIUS, CRESCENT_OFFSET = (0.7, 1.35), (0.5, 1.6)
-
-
-def _crescent(patch: np.ndarray, whole: list[Point], wr: float) -> Point | None:
-    """Where a weight lies under a whole one, when this patch of metal, too small for a weight
-    and parted from the top one by its dark rim, is that weight's crescent: the patch's edge
-    away from the top weight is a weight's rim round a centre a little off the top one's. A
-    strip of shadowed card between a weight and the printed ring follows the ring instead."""
-    contours, _ = cv2.findContours(patch.astype(np.uint8), cv2.RETR_EXTERNAL,
-                                   cv2.CHAIN_APPROX_NONE)
-    edge = np.vstack([c.reshape(-1, 2) for c in contours]).astype(np.float64)
-    for top in whole:
-        far = edge[np.hypot(edge[:, 0] - top[0], edge[:, 1] - top[1]) > 1.3 * wr]
-        if len(far) < 8:
-            continue
-        # the circle through the far edge (least squares on x² + y² = 2ax + 2by + c)
-        a_mat = np.column_stack([2 * far[:, 0], 2 * far[:, 1], np.ones(len(far))])
-        (cx, cy, c0), *_ = np.linalg.lstsq(a_mat, (far ** 2).sum(axis=1), rcond=None)
-        radius = math.sqrt(max(0.0, c0 + cx * cx + cy * cy)) / wr
-        offset = math.dist((cx, cy), top) / wr
-        if (CRESCENT_RIM_RADIUS[0] <= radius <= CRESCENT_RIM_RADIUS[1]
-                and CRESCENT_OFFSET[0] <= offset <= CRESCENT_OFFSET[1]):
-            return float(cx), float(cy)
-    return None
-
-
+#: the band (mm wide) along a cup's printed ring where its ink, blurred, may lie
+PRINTED_RING_MM = 1.6
 #: metal this close to a cup's centre (share of the cup's radius) lies in that cup
 IN_CUP = 1.2
 #: a doubt about metal this close to a cup (share of its radius) changes that cup's count
@@ -334,36 +394,58 @@ def _cup_name(cup: Cup) -> str:
     return f"the {cup.side} cup {cup.index + 1}"
 
 
+def find_weights(view: CardView, pack: EnigmaPack) -> tuple[np.ndarray, list[Weight]]:
+    """The level image and every weight-like place on the card, judged whole or not
+    (:func:`judge_weight`). The table beside the card is not searched: its grain and the
+    card's corner can look like a weight there, and a weight left on it shows anyway in the
+    count of the weights used."""
+    level = level_image(view, pack)
+    wr = weight_radius_px(pack)
+    return level, [judge_weight(level, c, wr)
+                   for c in weight_places(level, pack, view.inside_card())]
+
+
 def count_weights(view: CardView, pack: EnigmaPack, cups: list[Cup],
-                  seen: list[Point] | None = None
+                  seen: list[Point] | None = None, washed: list[str] | None = None
                   ) -> tuple[dict[tuple[str, int], int], int, list[str]]:
     """Whole weights per cup, whole weights on the card outside the cups, and the doubts (a
-    cup where a weight lies partly under another, or where the metal is no whole weights).
-    Grey that is no weight away from the cups (print blurred to grey, a shadow's edge)
+    cup where a weight lies partly under another, or a weight-like place that does not show
+    whole). A place away from the cups that is no whole weight (a digit, a shadow's edge)
     changes no cup's count, so it raises no doubt. ``seen`` gets each whole weight's
-    centre."""
+    centre, ``washed`` the cups with a weight-like place too washed out by glare to tell."""
     counts = {(cup.side, cup.index): 0 for cup in cups}
     doubts: list[str] = []
     outside = 0
-    blobs, stray = find_weights(view, pack)
-    for x, y in stray:
-        cup = _cup_at(view, cups, x, y, NEAR_CUP)
-        if cup is not None:
-            doubts.append(_cup_name(cup))
-    for blob in blobs:
-        places = [_cup_at(view, cups, x, y, IN_CUP) for x, y in blob.centres]
-        if blob.doubt:
-            near = {_cup_name(c) for x, y in blob.centres
-                    if (c := _cup_at(view, cups, x, y, NEAR_CUP)) is not None}
-            doubts.extend(sorted(near))
+    level, places = find_weights(view, pack)
+    wr = weight_radius_px(pack)
+    whole = [wt for wt in places if wt.whole]
+    for wt in places:
+        at = _cup_at(view, cups, *wt.centre, IN_CUP if wt.whole else NEAR_CUP)
+        if not wt.whole:
+            if at is not None:
+                doubts.append(_cup_name(at))
+                if washed is not None and wt.doubt == WASHED_OUT:
+                    washed.append(_cup_name(at))
             continue
-        for at, centre in zip(places, blob.centres, strict=True):
-            if seen is not None:
-                seen.append(centre)
-            if at is None:
-                outside += 1
-            else:
-                counts[(at.side, at.index)] += 1
+        if seen is not None:
+            seen.append(wt.centre)
+        if at is None:
+            outside += 1
+        else:
+            counts[(at.side, at.index)] += 1
+    inside = cv2.erode(view.inside_card().astype(np.uint8), np.ones((9, 9), np.uint8))
+    # the cups' printed rings are known from the card: no crescent is looked for on them
+    for printed in cups:
+        cx, cy = view.mm_to_px(*printed.centre)
+        cv2.circle(inside, (int(round(cx)), int(round(cy))),
+                   int(round(printed.radius * CARD_PX_PER_MM)), 0,
+                   int(round(PRINTED_RING_MM * CARD_PX_PER_MM)))
+    smooth = smooth_level(level)
+    card_level = local_card(level, wr)
+    for wt in whole:
+        cup = _cup_at(view, cups, *wt.centre, IN_CUP)
+        if cup is not None and crescents(smooth, card_level, wt, whole, wr, inside > 0):
+            doubts.append(_cup_name(cup))
     return counts, outside, list(dict.fromkeys(doubts))
 
 
@@ -407,5 +489,6 @@ def check_weight(view: CardView, pack: EnigmaPack, card: weight.WeightCard | Non
                    facts=facts, marks=marks)
 
 
-__all__ = ["MetalBlob", "MetalMasks", "check_weight", "count_weights", "find_weights", "fit_discs",
-           "metal_mask", "read_weight_card", "weight_radius_px"]
+__all__ = ["Weight", "check_weight", "count_weights", "crescents", "find_weights",
+           "judge_weight", "level_image", "local_card", "read_weight_card", "smooth_level",
+           "weight_places", "weight_radius_px", "weight_template"]

@@ -1,0 +1,122 @@
+"""The puzzle checks' shape tests on drawn pictures: a card's outline is found by its step, a
+weight is told from print of its grey by its face and rim, and a weight partly under another
+is read from its crescent."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.enigma.puzzles.card_find import outline_steps
+
+
+def test_the_outline_step_peaks_on_the_card_not_on_a_lit_patch_beside_it() -> None:
+    image = np.full((200, 300), 0.45, np.float32)
+    image[60:140, 40:120] = 0.9  # the card
+    # a lamp's patch: nearly as bright, with soft edges (no step anywhere)
+    lit = np.zeros_like(image)
+    cv2.circle(lit, (220, 100), 50, 0.4, -1)
+    image += cv2.GaussianBlur(lit, (0, 0), 15)
+    steps = outline_steps(image, 80)
+    y, x = np.unravel_index(int(np.argmax(steps)), steps.shape)
+    assert abs(x - 80) <= 1 and abs(y - 100) <= 1, (x, y)
+    assert steps[100, 220] < 0.3 * steps[y, x]
+
+
+# ---------------------------------------------------------------------------- weights
+
+from vision.enigma.pack import EnigmaPack  # noqa: E402
+from vision.enigma.puzzles.weight import (  # noqa: E402
+    WASHED_OUT,
+    crescents,
+    judge_weight,
+    local_card,
+    smooth_level,
+    weight_places,
+    weight_radius_px,
+)
+
+#: the drawn weights' levels (the card at 1): face, rim, and their own highlight
+FACE, RIM, SHINE = 0.6, 0.36, 0.85
+
+
+def _draw_weight(level: np.ndarray, centre: tuple[int, int], wr: float) -> None:
+    cv2.circle(level, centre, int(round(wr)), RIM, -1, cv2.LINE_AA)
+    cv2.circle(level, centre, int(round(0.82 * wr)), FACE, -1, cv2.LINE_AA)
+    spot = (int(centre[0] - 0.35 * wr), int(centre[1] - 0.35 * wr))
+    cv2.circle(level, spot, int(round(0.3 * wr)), SHINE, -1, cv2.LINE_AA)
+
+
+def _scene(wr: float, *, glare: float, seed: int, weights: list[tuple[int, int]],
+           digit_at: tuple[int, int] | None = None) -> np.ndarray:
+    """A card (level 1) with a printed cup ring, weights drawn in order (a later one lies
+    on an earlier one), a printed '0' of a weight's size, a lamp's glare washing it all
+    towards white, and the sensor's noise."""
+    level = np.ones((240, 320), np.float32)
+    cv2.circle(level, (120, 120), int(2.6 * wr), 0.25, 4, cv2.LINE_AA)
+    for centre in weights:
+        _draw_weight(level, centre, wr)
+    if digit_at is not None:
+        cv2.ellipse(level, digit_at, (int(0.7 * wr), int(wr)), 0, 0, 360, 0.25, 6, cv2.LINE_AA)
+    level = cv2.GaussianBlur(level, (0, 0), 1.0)
+    level = level * (1 - glare) + glare
+    rng = np.random.default_rng(seed)
+    out: np.ndarray = (level + rng.normal(0, 0.015, level.shape)).astype(np.float32)
+    return out
+
+
+def _whole(level: np.ndarray, pack: EnigmaPack) -> list[tuple[float, float]]:
+    wr = weight_radius_px(pack)
+    near = np.ones(level.shape, bool)
+    return [p for p in weight_places(level, pack, near) if judge_weight(level, p, wr).whole]
+
+
+def test_weights_side_by_side_are_each_whole_under_glare_and_a_printed_zero_is_none(
+        demo_pack: EnigmaPack) -> None:
+    wr = weight_radius_px(demo_pack)
+    apart = int(round(1.02 * wr))
+    for seed, glare in enumerate((0.0, 0.4, 0.6)):
+        level = _scene(wr, glare=glare, seed=seed, weights=[(120 - apart, 120),
+                                                            (120 + apart, 120)],
+                       digit_at=(260, 120))
+        found = sorted(_whole(level, demo_pack))
+        assert len(found) == 2, (glare, found)
+        for (x, y), want in zip(found, (120 - apart, 120 + apart), strict=True):
+            assert abs(x - want) <= 2 and abs(y - 120) <= 2, (glare, found)
+
+
+def test_a_weight_partly_under_another_leaves_a_crescent_and_weights_apart_leave_none(
+        demo_pack: EnigmaPack) -> None:
+    wr = weight_radius_px(demo_pack)
+    inside = np.ones((240, 320), bool)
+    for seed, glare in enumerate((0.0, 0.5)):
+        for offset in (0.8, 1.1, 1.4):
+            under = (120, 120)
+            top = (int(round(120 + offset * wr)), 120)
+            level = _scene(wr, glare=glare, seed=seed, weights=[under, top])
+            wr_px = weight_radius_px(demo_pack)
+            judged = [judge_weight(level, p, wr_px) for p in
+                      weight_places(level, demo_pack, inside)]
+            whole = [w for w in judged if w.whole]
+            hidden = [w for w in judged if not w.whole]
+            seen = [c for w in whole for c in crescents(smooth_level(level),
+                                                        local_card(level, wr_px), w, whole,
+                                                        wr_px, inside)]
+            # the weight underneath is seen: as a crescent beside a whole one, or as a place
+            # that does not show whole
+            assert seen or hidden, (glare, offset, judged)
+        level = _scene(wr, glare=glare, seed=seed,
+                       weights=[(120 - int(1.02 * wr), 120), (120 + int(1.02 * wr) + 1, 120)])
+        whole = [judge_weight(level, p, wr) for p in weight_places(level, demo_pack, inside)]
+        whole = [w for w in whole if w.whole]
+        assert len(whole) == 2
+        assert not [c for w in whole for c in crescents(smooth_level(level),
+                                                        local_card(level, wr), w, whole, wr,
+                                                        inside)]
+
+
+def test_a_weight_washed_out_by_glare_is_asked_about_not_counted(demo_pack: EnigmaPack) -> None:
+    wr = weight_radius_px(demo_pack)
+    level = _scene(wr, glare=0.93, seed=7, weights=[(120, 120)])
+    judged = judge_weight(level, (120.0, 120.0), wr)
+    assert not judged.whole and judged.doubt == WASHED_OUT
