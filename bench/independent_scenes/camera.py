@@ -100,6 +100,22 @@ def add_glare(image: np.ndarray, rng: np.random.Generator, spots: int) -> None:
         image[y0:y1, x0:x1] += rng.uniform(30, 110) * spot[..., None]
 
 
+def noise_and_jpeg(image: np.ndarray, rng: np.random.Generator,
+                   shot_noise: tuple[float, float], read_noise: tuple[float, float],
+                   jpeg_quality: tuple[int, int]) -> np.ndarray:
+    """The sensor's shot and read noise on light (float BGR), then the camera's JPEG: the
+    frame it hands over (uint8 BGR)."""
+    noise_sd = np.sqrt(rng.uniform(*shot_noise) * np.clip(image, 0, 255)
+                       + rng.uniform(*read_noise) ** 2)
+    image = image + rng.standard_normal(image.shape, dtype=np.float32) * noise_sd
+    quality = int(rng.integers(jpeg_quality[0], jpeg_quality[1] + 1))
+    ok, jpeg = cv2.imencode(".jpg", np.clip(image, 0, 255).astype(np.uint8),
+                            [cv2.IMWRITE_JPEG_QUALITY, quality])
+    if not ok:
+        raise RuntimeError("JPEG encoding failed")
+    return cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
+
+
 def _sensor(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Colour cast, optics blur, shot and read noise, then JPEG."""
     warm = rng.uniform(-0.12, 0.12)           # lamp colour temperature, blue-orange

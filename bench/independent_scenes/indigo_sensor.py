@@ -7,6 +7,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from .camera import noise_and_jpeg
 from .indigo_camera import Condition
 
 DAYLIGHT_K = 6500.0
@@ -65,12 +66,4 @@ def expose(image: np.ndarray, cond: Condition, rng: np.random.Generator) -> np.n
     image = _tone(image, cond, rng)
     image = _blur(image.astype(np.float32), cond, rng)
     image = _lens(image, cond, rng)
-    noise_sd = np.sqrt(rng.uniform(*cond.shot_noise) * np.clip(image, 0, 255) +
-                       rng.uniform(*cond.read_noise) ** 2)
-    image = image + rng.standard_normal(image.shape, dtype=np.float32) * noise_sd
-    quality = int(rng.integers(cond.jpeg[0], cond.jpeg[1] + 1))
-    ok, jpeg = cv2.imencode(".jpg", np.clip(image, 0, 255).astype(np.uint8),
-                            [cv2.IMWRITE_JPEG_QUALITY, quality])
-    if not ok:
-        raise RuntimeError("JPEG encoding failed")
-    return cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
+    return noise_and_jpeg(image, rng, cond.shot_noise, cond.read_noise, cond.jpeg)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .camera import FRAME_SIZE, add_glare
+from .camera import FRAME_SIZE, add_glare, noise_and_jpeg
 
 AA_SUPERSAMPLE = 4                 # polygons are filled at this scale, then averaged down
 
@@ -213,12 +213,5 @@ def develop(scene: np.ndarray, rng: np.random.Generator, condition: Condition) -
     if condition.barrel:
         image = _barrel(image, rng.uniform(-condition.barrel, condition.barrel))
     image = cv2.GaussianBlur(image, (0, 0), rng.uniform(*condition.blur_sigma))
-    noise_sd = np.sqrt(rng.uniform(*condition.shot_noise) * np.clip(image, 0, 255)
-                       + rng.uniform(*condition.read_noise) ** 2)
-    image = image + rng.standard_normal(image.shape, dtype=np.float32) * noise_sd
-    quality = int(rng.integers(condition.jpeg_quality[0], condition.jpeg_quality[1] + 1))
-    ok, jpeg = cv2.imencode(".jpg", np.clip(image, 0, 255).astype(np.uint8),
-                            [cv2.IMWRITE_JPEG_QUALITY, quality])
-    if not ok:
-        raise RuntimeError("JPEG encoding failed")
-    return cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
+    return noise_and_jpeg(image, rng, condition.shot_noise, condition.read_noise,
+                          condition.jpeg_quality)
