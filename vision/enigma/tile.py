@@ -62,6 +62,10 @@ OVERLAP = 1.6
 MIN_WINDOW_PX = 4
 #: the fewest pixels across a side's band, away from the cells, to judge a column by
 MIN_BAND_PX = 2
+#: an opening whose window a cell covers this much is judged on what lies between the cell's
+#: rim and the side, where this many pixels of channel make it a question
+HIDDEN_WINDOW_SHARE = 0.5
+HIDDEN_STUB_PX = 2
 #: the channels by the sides are cut this many cell radii round each cell (the cell itself)
 CELL_CUT_FOR_SIDES = 1.05
 #: the channels are cut this many cell radii round each cell (its dark outline is no channel)
@@ -253,6 +257,7 @@ def _judge_openings(at_sides: np.ndarray, dark: np.ndarray, usable: np.ndarray, 
             doubts.add(f"is there an opening at {q.side}{q.position}? a cell hides the side "
                        "there", UNCLEAR_CONFIDENCE)
     present = {q for q, f in port_fraction.items() if f >= settings.port_min_fraction}
+    _doubt_hidden_stubs(at_sides, usable, w, present, doubts)
     for q, score in dark_openings(dark & usable, fractions, w.depth0, w.depth1, w.half_w,
                                   usable).items():
         lo, hi = UNCLEAR_OPENING
@@ -263,6 +268,20 @@ def _judge_openings(at_sides: np.ndarray, dark: np.ndarray, usable: np.ndarray, 
         margin = abs(f - settings.port_min_fraction) / settings.port_min_fraction
         doubts.lower(float(np.clip(0.5 + margin, 0.0, 1.0)))
     return present
+
+
+def _doubt_hidden_stubs(at_sides: np.ndarray, usable: np.ndarray, w: _Windows,
+                        present: set[Port], doubts: _Doubts) -> None:
+    """An opening found absent where a cell right at the side covers most of its window:
+    the cell's channel to the side is a stub in the pixel or two between its rim and the
+    cleared outer edge. Any channel left there is asked about, never read as no opening."""
+    for q, win in w.windows.items():
+        covered = win & ~usable
+        if q in present or covered.sum() < HIDDEN_WINDOW_SHARE * win.sum():
+            continue
+        if int(at_sides[covered].sum()) >= HIDDEN_STUB_PX:
+            doubts.add(f"is there an opening at {q.side}{q.position}? a cell hides the side "
+                       "there", UNCLEAR_CONFIDENCE)
 
 
 def _usual_side_share(channel: np.ndarray, usable: np.ndarray, w: _Windows
