@@ -463,7 +463,7 @@ def check_weight(view: CardView, pack: EnigmaPack, card: weight.WeightCard | Non
     washed: list[str] = []
     counts, outside, doubts = count_weights(view, pack, cups, discs, washed)
     if doubts and set(doubts) <= set(washed):
-        return verdict(CANNOT_TELL, f"a lamp's glare washes out the weights in "
+        return verdict(CANNOT_TELL, f"a lamp's glare washes out a weight in "
                        f"{' and '.join(doubts)}: move the lamp so that no reflection lies on "
                        "the card", code=Reason.GLARE, facts={"cups": len(doubts)},
                        marks=cup_doubt_marks(view, cups, doubts))
