@@ -42,6 +42,10 @@ def _weights(f: dict[str, Any]) -> str:
                                     "weight in a cup.", f.get("outside", 0)).format(**f),
         "weight-hidden": _("A weight lies partly under another in the circled cup: move the "
                            "weights apart so that each one shows whole."),
+        "glare": ngettext("A reflection washes out the weight in the circled cup: move the "
+                          "lamp so that no reflection lies on the card.",
+                          "A reflection washes out the weights in the circled cups: move the "
+                          "lamp so that no reflection lies on the card.", f.get("cups", 1)),
     }.get(f["code"], "")
 
 

@@ -3,18 +3,21 @@ English or notation in Spanish and Ukrainian; a "cannot tell" says what to fix."
 
 from __future__ import annotations
 
+import inspect
 import re
+from types import ModuleType
 
 import pytest
 
 from tests.ui.notation import english_in, notation_in
 from ui.i18n import set_language
-from ui.puzzle_words import headline, verdict_sentence
+from ui.puzzle_words import FACT_DEFAULTS, KIND_WORDS, headline, verdict_sentence
+from vision.enigma.puzzles import angular, conduit, fragment, weight
 from vision.enigma.puzzles.verdicts import PuzzleVerdict, Reason
 
 KIND_OF = {
-    "weight": ("weight-hidden", "weights-outside", "weights-unused", "cup-empty", "unbalanced",
-               "balanced"),
+    "weight": ("weight-hidden", "glare", "weights-outside", "weights-unused", "cup-empty",
+               "unbalanced", "balanced"),
     "fragment": ("piece-beside", "glare", "uncovered", "overhang", "too-little", "too-close",
                  "covered"),
     "conduit": ("cells-unclear", "stubs-differ", "openings-unclear", "piece-not-in-set",
@@ -23,6 +26,37 @@ KIND_OF = {
                 "pieces-hidden", "matches"),
 }
 SHARED = ("unknown", "card-not-of-kind", "frame-unreadable", "card-unread", "card-needed")
+
+
+#: the module of each kind's check: the codes it gives are read from its source
+CHECK_OF: dict[str, ModuleType] = {"weight": weight, "fragment": fragment,
+                                   "conduit": conduit, "angular": angular}
+
+
+def _codes_given(kind: str) -> set[str]:
+    names = re.findall(r"\bReason\.([A-Z_]+)\b", inspect.getsource(CHECK_OF[kind]))
+    return {str(Reason[name]) for name in names} - set(SHARED)
+
+
+@pytest.mark.parametrize("language", ["en", "es", "uk"])
+@pytest.mark.parametrize("kind", sorted(CHECK_OF))
+def test_every_code_a_check_gives_has_its_kind_s_own_sentence(kind, language) -> None:
+    """Not the catch-all "cannot tell" sentence: a code a check gives without its kind's
+    words (a weight's glare worded only for fragments) fails here."""
+    set_language(language)
+    try:
+        for code in sorted(_codes_given(kind)):
+            assert code in KIND_OF[kind], (kind, code)
+            for cups in (1, 2, 5):
+                facts = {**FACT_DEFAULTS, "cups": cups, "code": code}
+                assert KIND_WORDS[kind](facts), (language, kind, code, cups)
+    finally:
+        set_language("en")
+
+
+def test_a_weight_glare_is_worded_as_a_reflection_on_the_weights_not_on_pieces() -> None:
+    sentence = KIND_WORDS["weight"]({**FACT_DEFAULTS, "cups": 2, "code": "glare"})
+    assert "weights in the circled cups" in sentence and "lamp" in sentence
 
 
 def _cases():

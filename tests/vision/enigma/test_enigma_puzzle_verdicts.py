@@ -61,6 +61,37 @@ def test_a_weight_in_the_wrong_pan_shows_the_two_sums(box, demo_pack) -> None:
     assert pan_at[str(said.facts["left"])] < pan_at[str(said.facts["right"])]
 
 
+def _washing_out(monkeypatch, how_many: int) -> None:
+    """The first ``how_many`` whole weights judged are read as washed out by a lamp's glare
+    (the weights of a solved card all lie in cups)."""
+    from dataclasses import replace
+
+    from vision.enigma.puzzles import weight as weight_check
+
+    real = weight_check.judge_weight
+    washed: list[object] = []
+
+    def judge(level, centre, wr):
+        judged = real(level, centre, wr)
+        if judged.whole and len(washed) < how_many:
+            washed.append(centre)
+            return replace(judged, whole=False, doubt=weight_check.WASHED_OUT)
+        return judged
+
+    monkeypatch.setattr(weight_check, "judge_weight", judge)
+
+
+def test_a_cup_washed_out_by_glare_is_asked_about_with_the_glare_code(box, demo_pack,
+                                                                      monkeypatch) -> None:
+    card = box.weight.cards["weight-demo-1"]
+    _washing_out(monkeypatch, 1)
+    _frame, said = _frame_and_verdict("weight", card, default_solution("weight", card, box),
+                                      demo_pack, box, 3)
+    assert said.verdict == "cannot tell" and said.code is Reason.GLARE, said
+    assert "glare" in said.reason and said.facts == {"cups": 1}
+    assert [m for m in said.marks if m.kind is MarkKind.DOUBT]
+
+
 def test_a_missing_fragment_piece_marks_the_uncovered_part(box, demo_pack) -> None:
     card = list(box.fragment.cards.values())[1]
     solution = default_solution("fragment", card, box)

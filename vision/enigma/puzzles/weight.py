@@ -460,7 +460,13 @@ def check_weight(view: CardView, pack: EnigmaPack, card: weight.WeightCard | Non
                            code=Reason.CARD_UNREAD)
     cups = weight_cups(card, pack.tile_mm)
     discs: list[Point] = []
-    counts, outside, doubts = count_weights(view, pack, cups, discs)
+    washed: list[str] = []
+    counts, outside, doubts = count_weights(view, pack, cups, discs, washed)
+    if doubts and set(doubts) <= set(washed):
+        return verdict(CANNOT_TELL, f"a lamp's glare washes out a weight in "
+                       f"{' and '.join(doubts)}: move the lamp so that no reflection lies on "
+                       "the card", code=Reason.GLARE, facts={"cups": len(doubts)},
+                       marks=cup_doubt_marks(view, cups, doubts))
     if doubts:
         return verdict(CANNOT_TELL, f"in {' and '.join(doubts)} a weight does not show whole "
                        "(one partly under another?): move the weights apart so each one "
