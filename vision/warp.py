@@ -15,13 +15,45 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+#: a projective denominator nearer zero than this is clamped (a point on the horizon)
+_MIN_DENOMINATOR = 1e-12
+
 
 def _remap(image: np.ndarray, map_x: np.ndarray, map_y: np.ndarray, *, nearest: bool,
            border_value: float | tuple[float, ...]) -> np.ndarray:
-    m1, m2 = cv2.convertMaps(map_x.astype(np.float32), map_y.astype(np.float32),
-                             cv2.CV_16SC2)
+    m1, m2 = cv2.convertMaps(map_x, map_y, cv2.CV_16SC2)
     return cv2.remap(image, m1, m2, cv2.INTER_NEAREST if nearest else cv2.INTER_LINEAR,
                      borderMode=cv2.BORDER_CONSTANT, borderValue=border_value)
+
+
+def _denominator(inv: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray | None:
+    """The projective denominator per output pixel, clamped away from zero; None where it is
+    exactly 1 everywhere (an affine warp), so the division can be skipped (x / 1.0 == x)."""
+    if inv[2, 0] == 0.0 and inv[2, 1] == 0.0 and inv[2, 2] == 1.0:
+        return None
+    den: np.ndarray = inv[2, 0] * xs + inv[2, 1] * ys
+    den += inv[2, 2]
+    # Each rounded step is monotonic in x and in y, so the extremes are at the corners: when
+    # the corners keep one sign away from zero, no pixel needs the clamp (the common case).
+    corners = den[[0, 0, -1, -1], [0, -1, 0, -1]]
+    if not (corners.min() >= _MIN_DENOMINATOR or corners.max() <= -_MIN_DENOMINATOR):
+        den = np.where(np.abs(den) < _MIN_DENOMINATOR, _MIN_DENOMINATOR, den)
+    return den
+
+
+def _source_map(inv_row: np.ndarray, xs: np.ndarray, ys: np.ndarray,
+                den: np.ndarray | None) -> np.ndarray:
+    """One float32 remap map: (a*x + b*y + c) / den, summed in that order in float64 and
+    rounded to float32 once, so the map is the same to the bit as building it from full
+    coordinate grids (which cost two extra h x w arrays and a cast pass per warp)."""
+    top: np.ndarray = inv_row[0] * xs + inv_row[1] * ys  # broadcasts (1, w) + (h, 1) to (h, w)
+    top += inv_row[2]
+    out = np.empty(top.shape, np.float32)
+    if den is None:
+        out[...] = top
+    else:
+        np.divide(top, den, out=out, casting="same_kind")
+    return out
 
 
 def warp_perspective(image: np.ndarray, matrix: np.ndarray, size: tuple[int, int], *,
@@ -29,14 +61,20 @@ def warp_perspective(image: np.ndarray, matrix: np.ndarray, size: tuple[int, int
                      ) -> np.ndarray:
     """Like ``cv2.warpPerspective(image, matrix, size)``: ``matrix`` maps source pixels to
     output pixels; ``size`` is (width, height)."""
+    map_x, map_y = perspective_maps(matrix, size)
+    return _remap(image, map_x, map_y, nearest=nearest, border_value=border_value)
+
+
+def perspective_maps(matrix: np.ndarray, size: tuple[int, int]
+                     ) -> tuple[np.ndarray, np.ndarray]:
+    """The float32 (map_x, map_y) ``cv2.remap`` needs for ``warp_perspective``: per output
+    pixel, the source point the inverse of ``matrix`` sends it to."""
     w, h = int(size[0]), int(size[1])
     inv = np.linalg.inv(np.asarray(matrix, np.float64))
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float64)
-    den = inv[2, 0] * xx + inv[2, 1] * yy + inv[2, 2]
-    den = np.where(np.abs(den) < 1e-12, 1e-12, den)
-    map_x = (inv[0, 0] * xx + inv[0, 1] * yy + inv[0, 2]) / den
-    map_y = (inv[1, 0] * xx + inv[1, 1] * yy + inv[1, 2]) / den
-    return _remap(image, map_x, map_y, nearest=nearest, border_value=border_value)
+    xs = np.arange(w, dtype=np.float64)[np.newaxis, :]
+    ys = np.arange(h, dtype=np.float64)[:, np.newaxis]
+    den = _denominator(inv, xs, ys)
+    return _source_map(inv[0], xs, ys, den), _source_map(inv[1], xs, ys, den)
 
 
 def warp_affine(image: np.ndarray, matrix: np.ndarray, size: tuple[int, int], *,
@@ -47,4 +85,4 @@ def warp_affine(image: np.ndarray, matrix: np.ndarray, size: tuple[int, int], *,
     return warp_perspective(image, full, size, nearest=nearest, border_value=border_value)
 
 
-__all__ = ["warp_affine", "warp_perspective"]
+__all__ = ["perspective_maps", "warp_affine", "warp_perspective"]

@@ -1,0 +1,81 @@
+"""The warp's remap maps, built by broadcasting, equal the straightforward full-grid build to
+the bit (any change there moves pixels, and the Enigma checks' decisions with them)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.warp import perspective_maps, warp_affine, warp_perspective
+
+
+def _reference_maps(matrix: np.ndarray, size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """The maps as first written: full float64 coordinate grids, then one cast to float32."""
+    w, h = size
+    inv = np.linalg.inv(np.asarray(matrix, np.float64))
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float64)
+    den = inv[2, 0] * xx + inv[2, 1] * yy + inv[2, 2]
+    den = np.where(np.abs(den) < 1e-12, 1e-12, den)
+    map_x = (inv[0, 0] * xx + inv[0, 1] * yy + inv[0, 2]) / den
+    map_y = (inv[1, 0] * xx + inv[1, 1] * yy + inv[1, 2]) / den
+    return map_x.astype(np.float32), map_y.astype(np.float32)
+
+
+def _homography(rng: np.random.Generator, src: tuple[int, int], dst: tuple[int, int]
+                ) -> np.ndarray:
+    """A camera-like homography: the source rectangle's corners, jittered, onto ``dst``."""
+    sw, sh = src
+    corners = np.array([[0, 0], [sw, 0], [sw, sh], [0, sh]], np.float32)
+    seen = corners * rng.uniform(0.2, 0.8) + rng.uniform(-0.1, 0.1, (4, 2)) * [sw, sh]
+    seen += [sw * 0.1, sh * 0.1]
+    dw, dh = dst
+    out = np.array([[0, 0], [dw, 0], [dw, dh], [0, dh]], np.float32)
+    return cv2.getPerspectiveTransform(seen.astype(np.float32), out).astype(np.float64)
+
+
+def _rotation(rng: np.random.Generator, size: tuple[int, int]) -> np.ndarray:
+    m = cv2.getRotationMatrix2D((size[0] / 2, size[1] / 2), rng.uniform(-180, 180),
+                                rng.uniform(0.8, 1.2))
+    return np.vstack([m, [0.0, 0.0, 1.0]])
+
+
+SIZES = [((2304, 1296), (1003, 875)), ((2304, 1296), (816, 816)), ((184, 150), (184, 150)),
+         ((80, 60), (1, 37)), ((60, 40), (7, 1))]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("src,dst", SIZES)
+def test_maps_equal_the_full_grid_build_to_the_bit(seed: int, src: tuple[int, int],
+                                                   dst: tuple[int, int]) -> None:
+    rng = np.random.default_rng(seed)
+    for matrix in (_homography(rng, src, dst), _rotation(rng, dst)):
+        got_x, got_y = perspective_maps(matrix, dst)
+        ref_x, ref_y = _reference_maps(matrix, dst)
+        assert got_x.dtype == np.float32 and got_x.shape == (dst[1], dst[0])
+        assert got_x.tobytes() == ref_x.tobytes() and got_y.tobytes() == ref_y.tobytes()
+
+
+def test_a_horizon_in_the_output_is_clamped_like_the_full_grid_build() -> None:
+    """A strong tilt puts the projective denominator's zero inside the output: the clamp
+    applies there, and only there, as before (NaN and infinity compare by their bits)."""
+    matrix = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.02, 1.0]])
+    size = (40, 120)
+    got_x, got_y = perspective_maps(matrix, size)
+    ref_x, ref_y = _reference_maps(matrix, size)
+    inv = np.linalg.inv(matrix)
+    den = inv[2, 1] * np.arange(size[1]) + inv[2, 2]
+    assert den.min() < 0 < den.max()  # the horizon is inside, so the test can fail
+    assert got_x.tobytes() == ref_x.tobytes() and got_y.tobytes() == ref_y.tobytes()
+
+
+def test_warps_remap_through_those_maps() -> None:
+    rng = np.random.default_rng(3)
+    image = (rng.random((120, 160, 3)) * 255).astype(np.uint8)
+    matrix = _homography(rng, (160, 120), (90, 70))
+    ref_x, ref_y = _reference_maps(matrix, (90, 70))
+    m1, m2 = cv2.convertMaps(ref_x, ref_y, cv2.CV_16SC2)
+    expected = cv2.remap(image, m1, m2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+    assert np.array_equal(warp_perspective(image, matrix, (90, 70)), expected)
+    assert np.array_equal(warp_affine(image, matrix[:2], (90, 70)),
+                          warp_perspective(image, np.vstack([matrix[:2], [0, 0, 1]]), (90, 70)))
