@@ -197,17 +197,19 @@ class SecondChanceScreen(BaseScreen):
     def _camera_part(self, phase: Any, demo_action: Any, read_action: Any = None) -> None:
         """The camera's picture and buttons in ``phase`` (its ``camera`` row): the picture
         above the buttons, or beside the sheet their column; none with the camera off."""
-        row = phase.ids.camera
+        # the widgets themselves, not the ids' weak proxies: the row is taken out of the phase
+        # below and would be collected while its buttons are moved
+        row = phase.ids.camera.__self__
         if not self._camera_on():
             phase.remove_widget(row)
             return
         from ui.widgets.camera_view import CameraView
 
-        self.read_button = row.ids.read
+        self.read_button = row.ids.read.__self__
         self.read_button.bind(on_press=lambda *_a: (read_action or self.read_sheet)())
         buttons = [self.read_button]
         if self.app.demo and self.app.table is not None:
-            self.demo_button = row.ids.demo
+            self.demo_button = row.ids.demo.__self__
             self.demo_button.bind(on_press=lambda *_a: demo_action())
             buttons.append(self.demo_button)
         else:
