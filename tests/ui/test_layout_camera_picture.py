@@ -82,3 +82,25 @@ def test_the_camera_picture_has_a_usable_size_and_the_panel_still_fits(
                           f"{size[0]}x{size[1]}")
     finally:
         driver.screen("settings").change("app", "language", "en")
+
+
+def test_the_camera_row_outlives_being_taken_out_of_its_phase(make_driver: Any,
+                                                             monkeypatch: Any) -> None:
+    """Beside the sheet the camera's buttons move from their row to the camera's column; the
+    row, taken out of its phase first, is held by the screen's code, not only by the kv id's
+    weak proxy (a garbage collection there freed it in a CI run: ReferenceError)."""
+    import gc
+
+    from kivy.uix.boxlayout import BoxLayout
+
+    driver = make_driver(size=(800, 480), start_camera=True)
+    screen = _start(driver)
+    taken_out = BoxLayout.remove_widget
+
+    def remove_then_collect(self: Any, widget: Any, *args: Any, **kwargs: Any) -> None:
+        taken_out(self, widget, *args, **kwargs)
+        gc.collect()
+
+    monkeypatch.setattr(BoxLayout, "remove_widget", remove_then_collect)
+    screen.refresh()  # the start phase built again, its camera row moved beside the sheet
+    assert screen.read_button.parent is not None
