@@ -31,9 +31,10 @@ CASES = (
 )
 
 
-def old_warp_perspective(image: np.ndarray, matrix: np.ndarray,
-                         size: tuple[int, int]) -> np.ndarray:
-    """vision.warp before the broadcast maps (kept here for the comparison)."""
+def old_maps(matrix: np.ndarray, size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """vision.warp's maps before the broadcast build (kept as the reference: this bench and
+    tests/vision/core/test_warp.py compare against it): full float64 coordinate grids, then
+    one cast to float32."""
     w, h = size
     inv = np.linalg.inv(np.asarray(matrix, np.float64))
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float64)
@@ -41,7 +42,13 @@ def old_warp_perspective(image: np.ndarray, matrix: np.ndarray,
     den = np.where(np.abs(den) < 1e-12, 1e-12, den)
     map_x = (inv[0, 0] * xx + inv[0, 1] * yy + inv[0, 2]) / den
     map_y = (inv[1, 0] * xx + inv[1, 1] * yy + inv[1, 2]) / den
-    m1, m2 = cv2.convertMaps(map_x.astype(np.float32), map_y.astype(np.float32), cv2.CV_16SC2)
+    return map_x.astype(np.float32), map_y.astype(np.float32)
+
+
+def old_warp_perspective(image: np.ndarray, matrix: np.ndarray,
+                         size: tuple[int, int]) -> np.ndarray:
+    """vision.warp before the broadcast maps (kept here for the comparison)."""
+    m1, m2 = cv2.convertMaps(*old_maps(matrix, size), cv2.CV_16SC2)
     return cv2.remap(image, m1, m2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
 
 
