@@ -176,8 +176,14 @@ def _straighten(frame: np.ndarray, fit: PlaneFit, geo: TableGeometry, st: Reader
 def table_outline(fit: PlaneFit, geo: TableGeometry) -> np.ndarray:
     """The marker frame (the rectangle of the markers' centres) in the frame, image points:
     where the table lies, so where the picture must carry what the reader needs."""
-    w, h = geo.frame_mm[0] / 2, geo.frame_mm[1] / 2
-    corners = np.array([[[-w, -h], [w, -h], [w, h], [-w, h]]], np.float64)
+    return _centred_rectangle(fit, geo.frame_mm[0] / 2, geo.frame_mm[1] / 2)
+
+
+def _centred_rectangle(fit: PlaneFit, half_w: float, half_h: float) -> np.ndarray:
+    """The rectangle round the marker frame's middle, ``half_w`` by ``half_h`` mm either side,
+    in the frame (image points)."""
+    corners = np.array([[[-half_w, -half_h], [half_w, -half_h], [half_w, half_h],
+                         [-half_w, half_h]]], np.float64)
     outline: np.ndarray = cv2.perspectiveTransform(corners, fit.plane_to_image)[0]
     return outline
 
@@ -191,10 +197,7 @@ def start_region_outline(fit: PlaneFit, geo: TableGeometry) -> np.ndarray:
     """The square round the middle of the marker frame where the start tile lies, in the
     frame (image points)."""
     half = START_REGION_TILES * geo.tile_mm / 2
-    corners = np.array([[[-half, -half], [half, -half], [half, half], [-half, half]]],
-                       np.float64)
-    outline: np.ndarray = cv2.perspectiveTransform(corners, fit.plane_to_image)[0]
-    return outline
+    return _centred_rectangle(fit, half, half)
 
 
 def _picture_quality(frame: np.ndarray, fit: PlaneFit, geo: TableGeometry,
