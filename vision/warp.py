@@ -15,6 +15,10 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+#: OpenCV's fixed-point maps keep 1/32 pixel fractions (INTER_BITS = 5) in ``m2``: x's in
+#: the low bits, y's above them
+_FRACTION_BITS = 5
+_FRACTIONS = 1 << _FRACTION_BITS
 #: a projective denominator nearer zero than this is clamped (a point on the horizon)
 _MIN_DENOMINATOR = 1e-12
 
@@ -22,6 +26,11 @@ _MIN_DENOMINATOR = 1e-12
 def _remap(image: np.ndarray, map_x: np.ndarray, map_y: np.ndarray, *, nearest: bool,
            border_value: float | tuple[float, ...]) -> np.ndarray:
     m1, m2 = cv2.convertMaps(map_x, map_y, cv2.CV_16SC2)
+    return _remap_fixed(image, m1, m2, nearest=nearest, border_value=border_value)
+
+
+def _remap_fixed(image: np.ndarray, m1: np.ndarray, m2: np.ndarray, *, nearest: bool,
+                 border_value: float | tuple[float, ...]) -> np.ndarray:
     return cv2.remap(image, m1, m2, cv2.INTER_NEAREST if nearest else cv2.INTER_LINEAR,
                      borderMode=cv2.BORDER_CONSTANT, borderValue=border_value)
 
@@ -65,6 +74,25 @@ def warp_perspective(image: np.ndarray, matrix: np.ndarray, size: tuple[int, int
     return _remap(image, map_x, map_y, nearest=nearest, border_value=border_value)
 
 
+def warp_perspective_seen(image: np.ndarray, matrix: np.ndarray, size: tuple[int, int]
+                          ) -> tuple[np.ndarray, np.ndarray]:
+    """``warp_perspective`` (bilinear, black border) and, from the same maps, which output
+    pixels show the picture: the mask ``warp_perspective`` of an all-white image with
+    ``nearest=True`` gives (non-zero where the source pixel lies inside the image), without
+    a second warp. Nearest remapping rounds the fixed-point map (whole part, and 1/32
+    fractions in the interpolation table's index), so a pixel is seen where the rounded point
+    falls inside the image."""
+    map_x, map_y = perspective_maps(matrix, size)
+    m1, m2 = cv2.convertMaps(map_x, map_y, cv2.CV_16SC2)
+    warped = _remap_fixed(image, m1, m2, nearest=False, border_value=0)
+    rows, cols = image.shape[:2]
+    half = _FRACTIONS // 2
+    xs = m1[..., 0] + ((m2 & (_FRACTIONS - 1)) >= half)
+    ys = m1[..., 1] + ((m2 >> _FRACTION_BITS) >= half)
+    seen: np.ndarray = (xs >= 0) & (xs < cols) & (ys >= 0) & (ys < rows)
+    return warped, seen
+
+
 def perspective_maps(matrix: np.ndarray, size: tuple[int, int]
                      ) -> tuple[np.ndarray, np.ndarray]:
     """The float32 (map_x, map_y) ``cv2.remap`` needs for ``warp_perspective``: per output
@@ -85,4 +113,4 @@ def warp_affine(image: np.ndarray, matrix: np.ndarray, size: tuple[int, int], *,
     return warp_perspective(image, full, size, nearest=nearest, border_value=border_value)
 
 
-__all__ = ["perspective_maps", "warp_affine", "warp_perspective"]
+__all__ = ["perspective_maps", "warp_affine", "warp_perspective", "warp_perspective_seen"]

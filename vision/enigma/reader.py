@@ -47,8 +47,7 @@ from vision.enigma.squares import (
     find_squares,
     find_start,
     marker_zones,
-    rectify,
-    seen_mask,
+    rectify_seen,
 )
 from vision.enigma.table_colour import measured_table_colour, with_table_colour
 from vision.enigma.tile import finish_tile, look_at_tile, read_tile, with_networkers
@@ -168,8 +167,7 @@ def _straighten(frame: np.ndarray, fit: PlaneFit, geo: TableGeometry, st: Reader
     image, the plane-to-image map, the mask of what the camera saw and the margin (pixels)."""
     p = st.px_per_tile
     margin = int(round(MARGIN_TILES * p))
-    canon, plane_to_canon = rectify(frame, fit, geo, p, margin_px=margin)
-    seen = seen_mask(frame.shape, fit, plane_to_canon, (canon.shape[1], canon.shape[0]))
+    canon, plane_to_canon, seen = rectify_seen(frame, fit, geo, p, margin_px=margin)
     return canon, plane_to_canon, seen, margin
 
 

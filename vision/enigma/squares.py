@@ -18,9 +18,20 @@ from vision.enigma.pack import EnigmaPack
 from vision.enigma.settings import ReaderSettings
 from vision.errors import FrameRefusedError
 from vision.markers import PlaneFit
-from vision.warp import warp_perspective
+from vision.warp import warp_perspective, warp_perspective_seen
 
 # ---------------------------------------------------------------------------- geometry
+
+
+def _canon_placement(geometry: TableGeometry, px_per_tile: int, margin_px: int
+                     ) -> tuple[np.ndarray, tuple[int, int]]:
+    """The map from plane millimetres to straightened pixels, and the straightened size."""
+    w_mm, h_mm = geometry.frame_mm
+    s = px_per_tile / geometry.tile_mm
+    plane_to_canon = np.array([[s, 0, w_mm / 2 * s + margin_px],
+                               [0, s, h_mm / 2 * s + margin_px], [0, 0, 1]], np.float64)
+    size = (int(round(w_mm * s)) + 2 * margin_px, int(round(h_mm * s)) + 2 * margin_px)
+    return plane_to_canon, size
 
 
 def rectify(
@@ -30,22 +41,30 @@ def rectify(
     """The marker plane seen straight down: ``px_per_tile`` pixels per tile side, the marker
     frame plus ``margin_px`` around it. Returns the image and the 3x3 map from plane
     millimetres to its pixels."""
-    w_mm, h_mm = geometry.frame_mm
-    s = px_per_tile / geometry.tile_mm
-    plane_to_canon = np.array([[s, 0, w_mm / 2 * s + margin_px],
-                               [0, s, h_mm / 2 * s + margin_px], [0, 0, 1]], np.float64)
-    size = (int(round(w_mm * s)) + 2 * margin_px, int(round(h_mm * s)) + 2 * margin_px)
+    plane_to_canon, size = _canon_placement(geometry, px_per_tile, margin_px)
     canon = warp_perspective(frame, plane_to_canon @ fit.image_to_plane, size)
     return canon, plane_to_canon
 
 
-def seen_mask(frame_shape: tuple[int, ...], fit: PlaneFit, plane_to_canon: np.ndarray,
-              size: tuple[int, int]) -> np.ndarray:
-    """Which pixels of the straightened image the camera saw (False past the picture's
-    edges), a few pixels in from the edge (the warp blurs the border)."""
-    ones = np.full(frame_shape[:2], 255, np.uint8)
-    seen = warp_perspective(ones, plane_to_canon @ fit.image_to_plane, size, nearest=True)
-    return cv2.erode(seen, np.ones((5, 5), np.uint8), borderValue=0) > 0
+#: the seen mask is taken in this far from the picture's edge (the warp blurs the border)
+SEEN_ERODE_PX = 5
+
+
+def rectify_seen(
+    frame: np.ndarray, fit: PlaneFit, geometry: TableGeometry, px_per_tile: int,
+    *, margin_px: int = 0,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`rectify`, and which pixels of the straightened image the camera saw (False
+    past the picture's edges, a few pixels in from the edge), from one warp."""
+    plane_to_canon, size = _canon_placement(geometry, px_per_tile, margin_px)
+    canon, inside = warp_perspective_seen(frame, plane_to_canon @ fit.image_to_plane, size)
+    return canon, plane_to_canon, _eroded(inside)
+
+
+def _eroded(inside: np.ndarray) -> np.ndarray:
+    kernel = np.ones((SEEN_ERODE_PX, SEEN_ERODE_PX), np.uint8)
+    eroded: np.ndarray = cv2.erode(inside.astype(np.uint8), kernel, borderValue=0) > 0
+    return eroded
 
 
 def find_start(
@@ -101,7 +120,12 @@ def balance(
     inner[m : p - m, m : p - m] = True
     gains = np.median(ref[inner], axis=0) / np.maximum(np.median(patch[inner], axis=0), 1.0)
     gains = np.clip(gains, 0.4, 2.5)
-    return np.clip(canon.astype(np.float32) * gains, 0, 255).astype(np.uint8)
+    # one table per channel: the same float32 product and truncation for each of the 256
+    # levels as for every pixel, at a fraction of the cost of a whole float image
+    levels = np.arange(256, dtype=np.float32)[:, np.newaxis]
+    table = np.clip(levels * gains, 0, 255).astype(np.uint8)
+    balanced: np.ndarray = cv2.LUT(canon, table.reshape(256, 1, 3))
+    return balanced
 
 
 def marker_zones(geometry: TableGeometry, plane_to_canon: np.ndarray) -> list[tuple[float, ...]]:

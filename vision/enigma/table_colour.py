@@ -32,17 +32,27 @@ MIN_TILE_DISTANCE = 2.0
 
 
 def _ring_mask(shape: tuple[int, int], centre_mm: tuple[float, float], side_mm: float,
-               plane_to_canon: np.ndarray) -> np.ndarray:
-    """The ring round one marker, in the straightened image."""
-    mask = np.zeros(shape, np.uint8)
-    for sides, value in ((TABLE_RING_SIDES[1], 1), (TABLE_RING_SIDES[0], 0)):
+               plane_to_canon: np.ndarray) -> tuple[np.ndarray, tuple[slice, slice]]:
+    """The ring round one marker, in the straightened image: the mask over the ring's
+    bounding box (clipped to the image), and that box as (rows, columns) slices."""
+    outlines = []
+    for sides in TABLE_RING_SIDES[::-1]:
         half = sides * side_mm
         cx, cy = centre_mm
         corners = np.array([[[cx - half, cy - half], [cx + half, cy - half],
                              [cx + half, cy + half], [cx - half, cy + half]]], np.float64)
-        points = cv2.perspectiveTransform(corners, plane_to_canon)[0]
-        cv2.fillPoly(mask, [np.round(points).astype(np.int32)], value)
-    return mask.astype(bool)
+        outlines.append(np.round(cv2.perspectiveTransform(corners, plane_to_canon)[0])
+                        .astype(np.int32))
+    x0, y0 = np.clip(outlines[0].min(axis=0), 0, None)
+    x1 = min(int(outlines[0][:, 0].max()) + 1, shape[1])
+    y1 = min(int(outlines[0][:, 1].max()) + 1, shape[0])
+    box = (slice(int(y0), max(int(y0), y1)), slice(int(x0), max(int(x0), x1)))
+    mask = np.zeros((box[0].stop - box[0].start, box[1].stop - box[1].start), np.uint8)
+    if mask.size == 0:  # the ring lies wholly outside the straightened image
+        return mask.astype(bool), box
+    for outline, value in zip(outlines, (1, 0), strict=True):
+        cv2.fillPoly(mask, [outline - np.array([x0, y0], np.int32)], value)
+    return mask.astype(bool), box
 
 
 def _tile_art(pack: EnigmaPack) -> np.ndarray:
@@ -58,13 +68,14 @@ def measured_table_colour(canon: np.ndarray, geometry: TableGeometry,
     art = _tile_art(pack)
     medians = []
     for centre in geometry.layout.centres_mm:
-        ring = _ring_mask(canon.shape[:2], centre, geometry.layout.size_mm, plane_to_canon)
+        ring, box = _ring_mask(canon.shape[:2], centre, geometry.layout.size_mm,
+                               plane_to_canon)
         if not ring.any():
             continue
-        looked = ring & seen
+        looked = ring & seen[box]
         if looked.sum() < MIN_RING_SEEN * ring.sum():
             continue
-        median = np.median(canon[looked], axis=0).astype(np.float32)
+        median = np.median(canon[box][looked], axis=0).astype(np.float32)
         distance = np.sqrt(((colour_features(median) - art) ** 2).sum(axis=-1)).min()
         if distance >= MIN_TILE_DISTANCE:
             medians.append(median)

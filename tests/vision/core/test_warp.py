@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.warp import perspective_maps, warp_affine, warp_perspective
+from vision.warp import perspective_maps, warp_affine, warp_perspective, warp_perspective_seen
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
 
@@ -75,3 +75,25 @@ def test_warps_remap_through_those_maps() -> None:
     assert np.array_equal(warp_perspective(image, matrix, (90, 70)), expected)
     assert np.array_equal(warp_affine(image, matrix[:2], (90, 70)),
                           warp_perspective(image, np.vstack([matrix[:2], [0, 0, 1]]), (90, 70)))
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_seen_mask_is_the_nearest_warp_of_a_white_picture(seed: int) -> None:
+    """The mask ``warp_perspective_seen`` reads off its own maps equals the old second warp
+    (a white picture remapped with nearest): pixels whose source rounds to just outside the
+    picture's edge are the ones a floor of the map would get wrong."""
+    rng = np.random.default_rng(seed)
+    src = (int(rng.integers(60, 300)), int(rng.integers(60, 300)))
+    dst = (int(rng.integers(60, 300)), int(rng.integers(60, 300)))
+    image = (rng.random((src[1], src[0], 3)) * 255).astype(np.uint8)
+    # a camera-like tilt that puts the picture's edges across the output, so both seen and
+    # unseen pixels are there
+    matrix = np.array([[rng.uniform(0.6, 1.4), rng.uniform(-0.2, 0.2), rng.uniform(-40, 40)],
+                       [rng.uniform(-0.2, 0.2), rng.uniform(0.6, 1.4), rng.uniform(-40, 40)],
+                       [rng.uniform(-1e-3, 1e-3), rng.uniform(-1e-3, 1e-3), 1.0]])
+    warped, seen = warp_perspective_seen(image, matrix, dst)
+    white = np.full(image.shape[:2], 255, np.uint8)
+    expected_seen = warp_perspective(white, matrix, dst, nearest=True) > 0
+    assert 0 < expected_seen.sum() < expected_seen.size
+    assert np.array_equal(seen, expected_seen)
+    assert np.array_equal(warped, warp_perspective(image, matrix, dst))

@@ -53,14 +53,14 @@ def test_a_young_table_on_the_players_table_has_no_phantom_tiles(demo_pack, tabl
 def test_the_table_colour_is_measured_round_the_markers(demo_pack):
     from vision.enigma.geometry import table_geometry
     from vision.enigma.settings import DEFAULT_SETTINGS
-    from vision.enigma.squares import rectify, seen_mask
+    from vision.enigma.squares import rectify_seen
     from vision.markers import locate
 
     rendered = _drawn(demo_pack, TABLES["green felt"], 2, seed=33)
     geo = table_geometry(DEFAULT_SETTINGS.table, demo_pack)
     fit = locate(rendered.image, geo.layout, checks=DEFAULT_SETTINGS.checks)
-    canon, plane_to_canon = rectify(rendered.image, fit, geo, DEFAULT_SETTINGS.px_per_tile)
-    seen = seen_mask(rendered.image.shape, fit, plane_to_canon, (canon.shape[1], canon.shape[0]))
+    canon, plane_to_canon, seen = rectify_seen(rendered.image, fit, geo,
+                                               DEFAULT_SETTINGS.px_per_tile)
     measured = measured_table_colour(canon, geo, plane_to_canon, seen, demo_pack)
     assert measured is not None
     # green felt under the camera's cast and light: green stays the strongest channel
