@@ -87,8 +87,9 @@ def warp_perspective_seen(image: np.ndarray, matrix: np.ndarray, size: tuple[int
     warped = _remap_fixed(image, m1, m2, nearest=False, border_value=0)
     rows, cols = image.shape[:2]
     half = _FRACTIONS // 2
-    xs = m1[..., 0] + ((m2 & (_FRACTIONS - 1)) >= half)
-    ys = m1[..., 1] + ((m2 >> _FRACTION_BITS) >= half)
+    fractions = np.asarray(m2, np.int32)
+    xs = m1[..., 0] + ((fractions & (_FRACTIONS - 1)) >= half)
+    ys = m1[..., 1] + ((fractions >> _FRACTION_BITS) >= half)
     seen: np.ndarray = (xs >= 0) & (xs < cols) & (ys >= 0) & (ys < rows)
     return warped, seen
 
