@@ -156,8 +156,8 @@ def measure_picture(image: np.ndarray, mask: np.ndarray | None = None) -> Pictur
         mask = np.ones(image.shape[:2], np.uint8)
     if not mask.any():
         raise ValueError("measure_picture: the mask covers no pixel")
-    rows, cols = np.nonzero(mask.any(axis=1))[0], np.nonzero(mask.any(axis=0))[0]
-    top, bottom, left, right = rows[0], rows[-1] + 1, cols[0], cols[-1] + 1
+    left, top, width, height = cv2.boundingRect((mask != 0).view(np.uint8))
+    bottom, right = top + height, left + width
     box, box_mask = image[top:bottom, left:right], mask[top:bottom, left:right]
     inside = _sampled(box, box_mask)
     gray_inside = cv2.cvtColor(inside.reshape(-1, 1, 3), cv2.COLOR_BGR2GRAY).ravel()

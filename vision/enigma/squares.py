@@ -147,15 +147,6 @@ def _compass(dx: float, dy: float) -> str:
     return "south" if dy > 0 else "north"
 
 
-def _box_sum(integral: np.ndarray, xa: int, ya: int, xb: int, yb: int) -> float:
-    h, w = integral.shape[0] - 1, integral.shape[1] - 1
-    xa, xb = min(max(xa, 0), w), min(max(xb, 0), w)
-    ya, yb = min(max(ya, 0), h), min(max(yb, 0), h)
-    if xa >= xb or ya >= yb:
-        return 0.0
-    return float(integral[yb, xb] - integral[ya, xb] - integral[yb, xa] + integral[ya, xa])
-
-
 @dataclass(frozen=True)
 class EdgeNote:
     """A read tile the table's edges make doubtful: it lies past the marker frame, or the
@@ -182,16 +173,36 @@ CUT_TILE = 0.5
 PARTLY_COVERED = 0.3
 
 
+#: the squares are told tile or table on every this-many-th pixel of each row and column:
+#: a share of a square's middle needs no more, and the colour test per pixel was most of the
+#: grid's time (nearest samples: an averaged pixel on a channel's edge would be a new colour)
+COVER_STEP = 2
+
+
 @dataclass(frozen=True)
 class _Cover:
-    """Integral images over the straightened table: tile pixels (counted ones only), seen
-    pixels, and counted pixels (seen, outside the markers' zones)."""
+    """Integral images over the straightened table, sampled every :data:`COVER_STEP`
+    pixels: tile pixels (counted ones only), seen pixels, and counted pixels (seen, outside
+    the markers' zones). ``width`` and ``height`` are the straightened image's."""
 
     tile: np.ndarray
     seen: np.ndarray
     counted: np.ndarray
     width: int
     height: int
+    step: int = 1
+
+    def box_sum(self, integral: np.ndarray, xa: int, ya: int, xb: int, yb: int) -> float:
+        """How many pixels of the box [xa, xb) x [ya, yb) (straightened pixels) are set in
+        ``integral``'s mask, counted on the samples inside it."""
+        s = self.step
+        h, w = integral.shape[0] - 1, integral.shape[1] - 1
+        xa, xb = min(max(-(-xa // s), 0), w), min(max(-(-xb // s), 0), w)
+        ya, yb = min(max(-(-ya // s), 0), h), min(max(-(-yb // s), 0), h)
+        if xa >= xb or ya >= yb:
+            return 0.0
+        total = integral[yb, xb] - integral[ya, xb] - integral[yb, xa] + integral[ya, xa]
+        return float(total) * s * s
 
 
 def _art_colours(pack: EnigmaPack) -> list[BGR]:
@@ -204,7 +215,9 @@ def _art_colours(pack: EnigmaPack) -> list[BGR]:
 def _cover(canon: np.ndarray, pack: EnigmaPack, zones: list[tuple[float, ...]],
            seen: np.ndarray | None) -> _Cover:
     """Which pixels show tile rather than table, which were seen and which count."""
-    feats = colour_features(canon).astype(np.float32)
+    height, width = canon.shape[:2]
+    step = COVER_STEP
+    feats = colour_features(canon[::step, ::step]).astype(np.float32)
     h, w = feats.shape[:2]
     # weight chromaticity over brightness: light changes brightness, not what a pixel is
     w2 = np.array([1.0, 1.0, 0.25], np.float32)
@@ -224,15 +237,16 @@ def _cover(canon: np.ndarray, pack: EnigmaPack, zones: list[tuple[float, ...]],
         for channel in cv2.split(part):
             margin = cv2.max(margin, channel)
     if seen is None:
-        seen = np.ones((h, w), bool)
+        seen = np.ones((height, width), bool)
     # the markers' white paper is no tile: their zones count as neither tile nor table
     counted = seen.copy()
     for z in zones:
         counted[max(0, int(z[1])):max(0, int(z[3]) + 1), max(0, int(z[0])):max(0, int(z[2]) + 1)] \
             = False
+    seen, counted = seen[::step, ::step], counted[::step, ::step]
     on_tile = ((margin > 0) & counted).astype(np.float32)
     return _Cover(cv2.integral(on_tile), cv2.integral(seen.astype(np.float32)),
-                  cv2.integral(counted.astype(np.float32)), w, h)
+                  cv2.integral(counted.astype(np.float32)), width, height, step)
 
 
 @dataclass(frozen=True)
@@ -257,9 +271,11 @@ def _measure(cover: _Cover, centre: tuple[float, float], inner: float, p: int) -
     fa, fb = int(cx - p / 2), int(cx + p / 2)
     ga, gb = int(cy - p / 2), int(cy + p / 2)
     whole = max(1, (fb - fa) * (gb - ga))
-    return _Square(max(1, (xb - xa) * (yb - ya)), _box_sum(cover.seen, fa, ga, fb, gb) / whole,
-                   _box_sum(cover.seen, xa, ya, xb, yb), _box_sum(cover.counted, xa, ya, xb, yb),
-                   _box_sum(cover.tile, xa, ya, xb, yb), (fa, ga, fb, gb))
+    return _Square(max(1, (xb - xa) * (yb - ya)),
+                   cover.box_sum(cover.seen, fa, ga, fb, gb) / whole,
+                   cover.box_sum(cover.seen, xa, ya, xb, yb),
+                   cover.box_sum(cover.counted, xa, ya, xb, yb),
+                   cover.box_sum(cover.tile, xa, ya, xb, yb), (fa, ga, fb, gb))
 
 
 def _cut_question(at: Pos, centre: tuple[float, float], box: tuple[int, int, int, int],
@@ -269,9 +285,10 @@ def _cut_question(at: Pos, centre: tuple[float, float], box: tuple[int, int, int
     i, j = at
     fa, ga, fb, gb = box
     c, d = int(centre[0]), int(centre[1])
-    west = _box_sum(cover.seen, fa, ga, c, gb)
-    east = _box_sum(cover.seen, c, ga, fb, gb)
-    north, south = (_box_sum(cover.seen, fa, ga, fb, d), _box_sum(cover.seen, fa, d, fb, gb))
+    west = cover.box_sum(cover.seen, fa, ga, c, gb)
+    east = cover.box_sum(cover.seen, c, ga, fb, gb)
+    north = cover.box_sum(cover.seen, fa, ga, fb, d)
+    south = cover.box_sum(cover.seen, fa, d, fb, gb)
     dx, dy = west - east, north - south  # the less seen half is cut
     if fa < 0 or ga < 0 or fb > cover.width or gb > cover.height:
         return (f"square [{i}, {j}]: the table reaches too far past the markers at "
