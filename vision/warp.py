@@ -77,11 +77,11 @@ def warp_perspective(image: np.ndarray, matrix: np.ndarray, size: tuple[int, int
 def warp_perspective_seen(image: np.ndarray, matrix: np.ndarray, size: tuple[int, int]
                           ) -> tuple[np.ndarray, np.ndarray]:
     """``warp_perspective`` (bilinear, black border) and, from the same maps, which output
-    pixels show the picture: the mask ``warp_perspective`` of an all-white image with
-    ``nearest=True`` gives (non-zero where the source pixel lies inside the image), without
-    a second warp. Nearest remapping rounds the fixed-point map (whole part, and 1/32
-    fractions in the interpolation table's index), so a pixel is seen where the rounded point
-    falls inside the image."""
+    pixels show the picture: where the source point, rounded to the nearest pixel, lies
+    inside the image. The rounding is read off the fixed-point maps (whole part, and 1/32
+    fractions in the interpolation table's index), not left to a second, nearest warp of a
+    white image: OpenCV 4.10's nearest remap rounds those maps differently from 4.11's, and
+    the mask would move by a pixel at the picture's edge between the two."""
     map_x, map_y = perspective_maps(matrix, size)
     m1, m2 = cv2.convertMaps(map_x, map_y, cv2.CV_16SC2)
     warped = _remap_fixed(image, m1, m2, nearest=False, border_value=0)
