@@ -191,6 +191,10 @@ class EnigmaReading:
     seen: int = 0
     message: str = ""
     questions: list[ReadingQuestion] = field(default_factory=list)
+    #: the edges the table nears, as the reader gives them ((kind, side): ``markers`` or
+    #: ``view``, at ``north``/``east``/``south``/``west``): for the screen to show the players
+    #: where the camera's view ends
+    table_edges: tuple[tuple[str, str], ...] = ()
 
 
 def as_it_lies(tile: Any) -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
@@ -237,7 +241,8 @@ def read_enigma_frame(frame: Any, cfg: Config, state: Any, *, category: str,
                        placed=placed)
     new = [t for at, t in read.tiles.items() if tuple(at) not in placed]
     result = EnigmaReading(questions=[ReadingQuestion("vision", message=str(q))
-                                      for q in read.questions])
+                                      for q in read.questions],
+                           table_edges=tuple(getattr(read, "table_edges", ())))
     if not getattr(read, "pack_fits", True):
         # the tiles are not the pack's (or the light bent their colours): said first, in
         # the players' words, with what to do about it

@@ -126,6 +126,43 @@ def test_enigma_asks_to_check_a_read_tile_in_the_players_language(
         assert not ENGLISH.search(lines[-1]), lines[-1]
 
 
+@pytest.mark.parametrize(("language", "view", "markers"), [
+    ("en", "The table reaches the edge of the camera's picture on the right: move the camera so "
+           "it sees the whole table.",
+           "The table grows past the markers at the top, at the bottom: move those markers out, "
+           "so the whole table lies between them."),
+    ("es", "La mesa llega al borde de la imagen de la cámara a la derecha: mueve la cámara para "
+           "que vea toda la mesa.",
+           "La mesa crece más allá de los marcadores arriba, abajo: aleja esos marcadores para que "
+           "toda la mesa quede entre ellos."),
+    ("uk", "Стіл доходить до краю кадру камери праворуч: пересуньте камеру, щоб вона бачила весь "
+           "стіл.",
+           "Стіл виходить за маркери вгорі, внизу: відсуньте ці маркери, щоб увесь стіл лежав між "
+           "ними."),
+])
+def test_enigma_says_where_the_table_nears_the_end_of_the_cameras_view(
+        in_language: Any, language: str, view: str, markers: str) -> None:
+    """The reader's table edges (kind, side) are told under the read, with what to move, on
+    a read tile and on a read that found none (the new tile may be the one cut off)."""
+    from ui.reading import EnigmaReading
+
+    driver = in_language(language)
+    screen = _enigma_placing(driver)
+    edges = (("markers", "north"), ("markers", "south"), ("view", "east"))
+    reading = _legal_read(screen, [])
+    reading.table_edges = edges
+    screen._read_done(reading, None)
+    driver.pump(2)
+    assert screen.status.split("\n")[-1] == f"{view} {markers}"
+    assert screen.tile_entry is reading.entry
+    screen._read_done(EnigmaReading(problem="no-new", table_edges=(("view", "east"),)), None)
+    driver.pump(2)
+    assert screen.status.split("\n")[-1] == view
+    # a read away from every edge says nothing of them
+    screen._read_done(_legal_read(screen, []), None)
+    assert "\n" not in screen.status
+
+
 # --- Indigo ---------------------------------------------------------------------------------
 def _indigo(driver: Any) -> Any:
     driver.tap(driver.screen("home").ids.game_indigo)
@@ -324,8 +361,11 @@ def test_the_longest_read_statuses_fit_and_are_not_english(
         enigma._read_done(EnigmaReading(problem="several-match"), None)
         look("enigma-no-tile")
         read = _legal_read(enigma, [])
-        enigma._read_done(_legal_read(enigma, [
-            ReadingQuestion("unsure", (read.at,)), ReadingQuestion("vision", message="x")]), None)
+        checked = _legal_read(enigma, [
+            ReadingQuestion("unsure", (read.at,)), ReadingQuestion("vision", message="x")])
+        checked.table_edges = (("markers", "north"), ("markers", "east"), ("markers", "south"),
+                               ("markers", "west"), ("view", "east"), ("view", "west"))
+        enigma._read_done(checked, None)
         look("enigma-check")
     finally:
         driver.screen("settings").change("app", "language", "en")

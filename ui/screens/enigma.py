@@ -31,6 +31,7 @@ from ui.screens.enigma_words import (
     networkers_text,
     placement_text,
     same_colour_marks,
+    table_edges_text,
 )
 from ui.weak_binding import follow_property
 from ui.widgets.buttons import TouchToggle
@@ -567,6 +568,7 @@ class EnigmaScreen(BaseScreen):
         if reading.entry is None:
             self.status = _("Not sure what was placed ({why}); choose the tile").format(
                 why=enigma_problem_text(reading.problem, reading.seen))
+            self._say_table_edges(reading)
             return
         from companion.enigma.board import Placement
 
@@ -579,7 +581,15 @@ class EnigmaScreen(BaseScreen):
         if reading.questions:
             self.status += "\n" + _("Please check it: {questions}").format(
                 questions=enigma_questions_text(reading.questions))
+        self._say_table_edges(reading)
         self.build_panel()
+
+    def _say_table_edges(self, reading: Any) -> None:
+        """Where the table nears the end of the camera's view, under the read's message:
+        the players move the camera or the markers before the table outgrows them."""
+        edges = table_edges_text(reading.table_edges)
+        if edges:
+            self.status += "\n" + edges
 
     def demo_place(self) -> None:
         state = self.state()

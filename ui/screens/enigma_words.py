@@ -173,3 +173,22 @@ def enigma_questions_text(questions: Any) -> str:
             if text not in texts:
                 texts.append(text)
     return "; ".join(texts)
+
+
+def table_edges_text(edges: Any) -> str:
+    """Where the table nears the end of what the camera reads (the reader's (kind, side)
+    pairs), as one sentence per kind, sides told on the board as the screen draws it (the
+    record's north at the top); "" when it nears none."""
+    sides = {"north": _("at the top"), "east": _("on the right"), "south": _("at the bottom"),
+             "west": _("on the left")}
+    order = ("north", "east", "south", "west")
+    texts = []
+    for kind, sentence in (
+            ("view", _("The table reaches the edge of the camera's picture {sides}: move the "
+                       "camera so it sees the whole table.")),
+            ("markers", _("The table grows past the markers {sides}: move those markers out, "
+                          "so the whole table lies between them."))):
+        found = [sides[side] for side in order if (kind, side) in set(edges)]
+        if found:
+            texts.append(sentence.format(sides=", ".join(found)))
+    return " ".join(texts)

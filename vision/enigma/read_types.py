@@ -78,6 +78,10 @@ class EnigmaRead:
     #: (:mod:`vision.enigma.pack_fit`); when not, every tile is asked about
     pack_fits: bool = True
     extra: dict[str, Any] = field(default_factory=dict)
+    #: the edges the table nears, as (kind, side): ``markers`` (tiles past the marker frame)
+    #: or ``view`` (the picture's edge), at ``north``/``east``/``south``/``west`` (the
+    #: record's sides): for the app to show the players where the camera's view ends
+    table_edges: tuple[tuple[str, str], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         out = {

@@ -407,4 +407,5 @@ def read_enigma(
                # CPU time: what the reader costs, whatever else the machine runs
                "tiles_cpu": (time.process_time() - cpu2) * 1000,
                "total_cpu": (time.process_time() - cpu0) * 1000}
-    return EnigmaRead(tiles, nets, questions, fit, timings, pack_fits)
+    edges = tuple(sorted({(n.kind, n.side) for n in edge_notes}))
+    return EnigmaRead(tiles, nets, questions, fit, timings, pack_fits, table_edges=edges)

@@ -149,11 +149,15 @@ def _compass(dx: float, dy: float) -> str:
 
 @dataclass(frozen=True)
 class EdgeNote:
-    """A read tile the table's edges make doubtful: it lies past the marker frame, or the
-    camera could not see the square beside it."""
+    """A square the table's edges make doubtful: a tile lying past the marker frame, a tile
+    beside a square the camera could not see, or a square the picture cuts. ``kind`` says
+    which edge the table nears (``markers``: the marker frame; ``view``: the picture's edge),
+    ``side`` where (north is the record's north, up in the straightened image)."""
 
     at: Pos
     text: str
+    kind: str = ""
+    side: str = ""
 
 
 #: half the side (share of a tile) of a square's middle, where it is judged tile or table
@@ -279,7 +283,7 @@ def _measure(cover: _Cover, centre: tuple[float, float], inner: float, p: int) -
 
 
 def _cut_question(at: Pos, centre: tuple[float, float], box: tuple[int, int, int, int],
-                  cover: _Cover) -> str:
+                  cover: _Cover) -> EdgeNote:
     """The question about a square the picture (or the straightened area) cuts while what
     is seen of it is tile: where the unseen part lies, the side the table goes on."""
     i, j = at
@@ -290,13 +294,14 @@ def _cut_question(at: Pos, centre: tuple[float, float], box: tuple[int, int, int
     north = cover.box_sum(cover.seen, fa, ga, fb, d)
     south = cover.box_sum(cover.seen, fa, d, fb, gb)
     dx, dy = west - east, north - south  # the less seen half is cut
+    side = _compass(dx, dy)
     if fa < 0 or ga < 0 or fb > cover.width or gb > cover.height:
-        return (f"square [{i}, {j}]: the table reaches too far past the markers at "
-                f"the {_compass(dx, dy)} to be read: move the markers so the whole "
-                "table lies between them")
-    return (f"square [{i}, {j}]: the table continues past the edge of the "
-            f"picture at the {_compass(dx, dy)}: move the camera or the markers "
-            "so the whole table is seen")
+        return EdgeNote(at, (f"square [{i}, {j}]: the table reaches too far past the markers "
+                             f"at the {side} to be read: move the markers so the whole table "
+                             "lies between them"), "markers", side)
+    return EdgeNote(at, (f"square [{i}, {j}]: the table continues past the edge of the "
+                         f"picture at the {side}: move the camera or the markers so the "
+                         "whole table is seen"), "view", side)
 
 
 def _past_markers(at: Pos, centre: tuple[float, float], p: int,
@@ -312,23 +317,26 @@ def _past_markers(at: Pos, centre: tuple[float, float], p: int,
     if by <= PLACEMENT_SLACK * p:
         return None
     return EdgeNote(at, (f"it lies past the table markers at the {side}: move the markers so "
-                         "the whole table lies between them"))
+                         "the whole table lies between them"), "markers", side)
 
 
-def _blind_neighbours(squares: dict[Pos, tuple[float, float]], blind: set[Pos],
+def _blind_neighbours(squares: dict[Pos, tuple[float, float]], blind: dict[Pos, str],
                       continues: set[Pos], i_range: range, j_range: range) -> list[EdgeNote]:
-    """A tile beside a square the camera did not see: the table may go on there."""
+    """A tile beside a square the camera did not see (``blind``: why, the edge kind): the
+    table may go on there."""
     notes: list[EdgeNote] = []
     for (i, j) in sorted(squares, key=lambda a: (a[1], a[0])):
         for di, dj in ((0, -1), (1, 0), (0, 1), (-1, 0)):
             nb = (i + di, j + dj)
-            if nb in blind or (nb not in squares and nb not in continues
-                               and not (i_range.start <= nb[0] < i_range.stop
-                                        and j_range.start <= nb[1] < j_range.stop)):
+            beyond = not (i_range.start <= nb[0] < i_range.stop
+                          and j_range.start <= nb[1] < j_range.stop)
+            if nb in blind or (nb not in squares and nb not in continues and beyond):
+                kind = blind.get(nb, "markers")
+                side = _compass(di, dj)
                 notes.append(EdgeNote((i, j), (
-                    f"the square to its {_compass(di, dj)} is not wholly seen (past the edge of "
+                    f"the square to its {side} is not wholly seen (past the edge of "
                     "the picture or far past the markers): the table may continue there; move "
-                    "the camera or the markers")))
+                    "the camera or the markers"), kind, side))
     return notes
 
 
@@ -357,7 +365,7 @@ def find_squares(
     squares: dict[Pos, tuple[float, float]] = {}
     questions: list[str] = []
     notes: list[EdgeNote] = []
-    blind: set[Pos] = set()
+    blind: dict[Pos, str] = {}
     continues: set[Pos] = set()
     i_range = range(-int(sx // p) - 1, int((w - sx) // p) + 2)
     j_range = range(-int(sy // p) - 1, int((h - sy) // p) + 2)
@@ -376,10 +384,14 @@ def find_squares(
                 # what is seen of it is tile, the table goes on; else a tile beside it is
                 # doubted (its neighbour may be a tile out of sight)
                 if m.seen_inner < MIN_SEEN * m.area_px or frac < CUT_TILE:
-                    blind.add((i, j))
+                    fa, ga, fb, gb = m.box
+                    past_straightened = fa < 0 or ga < 0 or fb > w or gb > h
+                    blind[(i, j)] = "markers" if past_straightened else "view"
                 else:
                     continues.add((i, j))
-                    questions.append(_cut_question((i, j), (cx, cy), m.box, cover))
+                    cut = _cut_question((i, j), (cx, cy), m.box, cover)
+                    questions.append(cut.text)
+                    notes.append(cut)
                 continue
             if frac >= settings.occupied_min or (i, j) == (0, 0):
                 squares[(i, j)] = (cx, cy)

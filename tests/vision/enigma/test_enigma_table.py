@@ -261,6 +261,8 @@ def test_a_table_past_the_markers_is_read_and_asked_about_not_cut(demo_pack) -> 
         assert any(q.startswith(f"tile [{at[0]}, {at[1]}]: it lies past the table markers at "
                                 "the south") for q in read.questions)
     assert read.tiles[(0, 0)].confidence > 0.85
+    # for the app to show where the table outgrows the markers: the south, and nothing else
+    assert read.table_edges == (("markers", "south"),)
 
 
 def test_a_table_cut_by_the_edge_of_the_picture_is_a_question(demo_pack) -> None:
@@ -284,7 +286,9 @@ def test_a_table_cut_by_the_edge_of_the_picture_is_a_question(demo_pack) -> None
     assert set(squares) == {(i, 0) for i in range(-2, 4)}
     assert questions == ["square [4, 0]: the table continues past the edge of the picture at "
                          "the east: move the camera or the markers so the whole table is seen"]
-    assert [n.at for n in notes] == []  # (3, 0)'s neighbour is asked about already
+    # the cut square is noted where the table meets the picture's edge; (3, 0)'s neighbour
+    # is asked about already, so (3, 0) itself is not doubted
+    assert [(n.at, n.kind, n.side) for n in notes] == [((4, 0), "view", "east")]
     seen[:, int(7.9 * p):] = False  # now (3, 0) is cut too and (4, 0) out of sight
     squares, questions, notes = find_squares(canon, start, demo_pack, p, [], DEFAULT_SETTINGS,
                                              seen=seen)
@@ -295,7 +299,7 @@ def test_a_table_cut_by_the_edge_of_the_picture_is_a_question(demo_pack) -> None
     squares, questions, notes = find_squares(canon, start, demo_pack, p, [], DEFAULT_SETTINGS,
                                              seen=seen)
     assert (3, 0) not in squares and not questions
-    assert [n.at for n in notes] == [(2, 0)]
+    assert [(n.at, n.kind, n.side) for n in notes] == [((2, 0), "view", "east")]
     assert notes[0].text.startswith("the square to its east is not wholly seen")
 
 
