@@ -39,6 +39,12 @@ class TileRead:
     centres: tuple[tuple[float, float], ...] = ()
     #: how far (pixels) the openings seen lie off the pack's positions: the square is off
     offset: tuple[float, float] = (0.0, 0.0)
+    #: the cells whose colour alone is unsure (a pawn stands on them, say), and the
+    #: confidence of all the rest (channels, openings, links, where the cells lie, the
+    #: networkers): when the rest is sure, a catalogue may settle those colours. None: the
+    #: confidence covers it all
+    unsure_colours: tuple[str, ...] = ()
+    shape_confidence: float | None = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {

@@ -55,7 +55,7 @@ from vision.errors import FrameRefusedError, UnreadableImageError
 from vision.markers import PlaneFit, locate
 from vision.picture import check_picture, confidence_factor, measure_picture, region_mask
 
-__all__ = ["new_and_beside", "read_enigma", "table_outline"]
+__all__ = ["confidence_question", "new_and_beside", "read_enigma", "table_outline"]
 
 #: the straightened table reaches this many tiles past the marker frame: a table reaching
 #: past the markers is seen (and asked about), not cut off
@@ -220,9 +220,18 @@ def _scaled(tiles: dict[Pos, TileRead], nets: list[NetworkerRead], factor: float
     """Every confidence times ``factor``: a picture that only just passes is asked about."""
     if factor >= 1.0:
         return tiles, nets
-    return ({at: replace(read, confidence=read.confidence * factor)
+    return ({at: replace(read, confidence=read.confidence * factor,
+                         shape_confidence=_times(read.shape_confidence, factor))
              for at, read in tiles.items()},
             [replace(n, confidence=n.confidence * factor) for n in nets])
+
+
+def _times(confidence: float | None, factor: float) -> float | None:
+    return None if confidence is None else confidence * factor
+
+
+def _capped(confidence: float | None, cap: float) -> float | None:
+    return None if confidence is None else min(confidence, cap)
 
 
 def _refuse_blurred(gray: np.ndarray, start_xy: tuple[float, float], st: ReaderSettings
@@ -301,6 +310,8 @@ def _mark_edges(tiles: dict[Pos, TileRead], edge_notes: list[EdgeNote]) -> None:
         if note.at in tiles:
             read = tiles[note.at]
             tiles[note.at] = replace(read, confidence=min(read.confidence, EDGE_CONFIDENCE),
+                                     shape_confidence=_capped(read.shape_confidence,
+                                                              EDGE_CONFIDENCE),
                                      problems=(*read.problems, note.text))
 
 
@@ -315,6 +326,12 @@ def _reachable(tiles: Collection[Pos]) -> set[Pos]:
                 reach.add(nb)
                 stack.append(nb)
     return reach
+
+
+def confidence_question(read: TileRead) -> str:
+    """The question about a tile read with too little confidence and no problem named."""
+    return (f"tile [{read.at[0]}, {read.at[1]}]: is it read right? "
+            f"(confidence {read.confidence:.2f})")
 
 
 def _questions(tiles: dict[Pos, TileRead], nets: list[NetworkerRead], st: ReaderSettings,
@@ -335,7 +352,7 @@ def _questions(tiles: dict[Pos, TileRead], nets: list[NetworkerRead], st: Reader
         for problem in read.problems:
             questions.append(f"{where}: {problem}")
         if read.confidence < st.min_confidence and not read.problems:
-            questions.append(f"{where}: is it read right? (confidence {read.confidence:.2f})")
+            questions.append(confidence_question(read))
     for n in nets:
         if n.confidence < st.min_confidence:
             questions.append(

@@ -567,16 +567,24 @@ def finish_tile(look: TileLook, at: Pos, pack: EnigmaPack, model: ColourModel,
         doubts.add(f"an opening at {q.side}{q.position} joins nothing", DOUBTFUL_CONFIDENCE)
     stroke_only = named.dark & ~named.of_kind("icon")
     _settle_near_cells(doubtful, links, cells, cell_ids, stroke_only, rc, doubts)
-    for c in cells:
-        doubts.lower(c.confidence)
-    _doubt_overlapping_cells(cells, rc, doubts)
+    # the cells' colours are doubted apart from the rest: a catalogue may settle them
+    shape = _Doubts()
+    _doubt_overlapping_cells(cells, rc, shape)
     links = list(dict.fromkeys(links))
     tile = Tile.make({cid: c.colour for cid, c in zip(cell_ids, cells, strict=True)}, links)
-    nets = _networkers_on(at, cells, cell_ids, settings, doubts)
+    nets = _networkers_on(at, cells, cell_ids, settings, shape)
+    shape_confidence = min(doubts.confidence, shape.confidence)
+    for c in cells:
+        doubts.lower(c.confidence)
+    doubts.problems += shape.problems
+    doubts.lower(shape.confidence)
+    unsure = tuple(cid for cid, c in zip(cell_ids, cells, strict=True)
+                   if c.confidence < settings.min_confidence)
     category = read_icon(named.labels, model, pack) if pack.icons else None
     centres = tuple((c.centre[0] / p, c.centre[1] / p) for c in cells)
     return TileRead(at, tile, doubts.confidence, category,
-                    tuple(dict.fromkeys(doubts.problems)), centres, look.offset), nets
+                    tuple(dict.fromkeys(doubts.problems)), centres, look.offset,
+                    unsure, shape_confidence), nets
 
 
 def read_tile(

@@ -59,6 +59,28 @@ def test_seeded_turns_are_matched_on_the_first_try(demo_pack) -> None:
     assert first_try == len(TURNS)
 
 
+def test_a_pawn_on_a_cell_of_the_new_tile_is_settled_by_the_catalogue(demo_pack) -> None:
+    """Turn 3074: a green pawn stands on a cell of the placed tile, so the reader is unsure
+    of that cell's colour alone; one placement of the tile's category fits whatever it is, so
+    the app takes it with no question (it asked before)."""
+    from ui.reading import as_it_lies, read_enigma_frame
+
+    catalogue = load_catalogue()
+    frame, before, last = _turn(3074, 4 + 74 % 37, demo_pack)
+    read = read_enigma(frame, demo_pack, placed=set(before.board.tiles))
+    seen = read.tiles[tuple(last["at"])]
+    # the reader says what it doubts: a colour, and all the rest sure
+    assert seen.confidence < Config().vision.min_confidence and not seen.problems
+    assert seen.unsure_colours and seen.shape_confidence >= Config().vision.min_confidence
+    assert set(seen.unsure_colours) <= {cell for cell, _colour in seen.tile.cells}
+    truth = catalogue.entry(last["tile_id"])
+    reading = read_enigma_frame(frame, Config(), before, category=truth.category,
+                                catalogue=catalogue, pack=demo_pack)
+    assert reading.questions == []
+    assert as_it_lies(reading.entry.conduit.rotated(reading.rotation)) == as_it_lies(
+        truth.conduit.rotated(int(last["rotation"])))
+
+
 def test_the_read_after_a_placement_reads_only_the_new_tile_and_its_neighbours(
         demo_pack) -> None:
     frame, before, last = _turn(3032, 36, demo_pack)
