@@ -40,7 +40,8 @@ from typing import Any
 import cv2
 import numpy as np
 
-from companion.record import parse_record
+from companion.record import Record, parse_record
+from companion.second_chance.drawn import TileChoices, tile_choices
 from companion.second_chance.simulate import simulate_game
 from vision.errors import FrameRefusedError
 from vision.second_chance.reader import read_sheet
@@ -52,10 +53,18 @@ Cell = tuple[int, int]
 INDEPENDENT = "indep"
 
 
-def content_for(seed: int) -> SheetContent:
+def record_for(seed: int) -> Record:
     players = ["Ana", "Ben", "Cleo"][: 2 + seed % 2]
-    record = parse_record(simulate_game(players, rng=random.Random(seed)))
-    return content_from_record(record, "Ana")
+    return parse_record(simulate_game(players, rng=random.Random(seed)))
+
+
+def content_for(seed: int) -> SheetContent:
+    return content_from_record(record_for(seed), "Ana")
+
+
+def choices_for(seed: int) -> TileChoices:
+    """The cards Ana drew, as the app knows them from the game's events."""
+    return tile_choices(record_for(seed).events, "Ana")
 
 
 def _cached(cache: Path | None, name: str, make: Any) -> np.ndarray:
@@ -96,11 +105,12 @@ def independent_case(seed: int, cache: Path | None
     return frame, [set(map(tuple, t)) for t in tiles], (tuple(bonus[0]) if bonus else None)
 
 
-def judge(frame: np.ndarray, tiles: list[set[Cell]], bonus: Cell | None) -> dict[str, float]:
+def judge(frame: np.ndarray, tiles: list[set[Cell]], bonus: Cell | None,
+          choices: TileChoices | None = None) -> dict[str, float]:
     started = time.perf_counter()
     cpu_started = time.process_time()
     try:
-        reading = read_sheet(frame)
+        reading = read_sheet(frame, choices=choices)
     except FrameRefusedError:
         return {"sheets": 1, "refused": 1}
     seconds = time.perf_counter() - started
@@ -155,6 +165,8 @@ def main() -> None:
                         help="sheets of the independent generator too")
     parser.add_argument("--cache", type=Path, help="keep rendered frames here (PNG)")
     parser.add_argument("--failures", action="store_true", help="list the sheets read wrong")
+    parser.add_argument("--without-cards", action="store_true",
+                        help="read without the cards the player drew (the app passes them)")
     args = parser.parse_args()
     if args.cache is not None:
         args.cache.mkdir(parents=True, exist_ok=True)
@@ -169,7 +181,9 @@ def main() -> None:
         for seed in range(args.first, args.first + count):
             frame, tiles, bonus = (independent_case(seed, args.cache) if style == INDEPENDENT
                                    else hand_case(seed, style, condition, args.cache))
-            row = judge(frame, tiles, bonus)
+            choices = (None if style == INDEPENDENT or args.without_cards
+                       else choices_for(seed))
+            row = judge(frame, tiles, bonus, choices)
             rows.append(row)
             if args.failures and (row.get("silent") or row.get("silent_split")
                                   or row.get("invented_silent")):
