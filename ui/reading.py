@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.second_chance.drawn import TileChoices
 from config import art_pack_folder
 from config.schema import Config
 
@@ -332,12 +333,15 @@ class SheetReadingResult:
 
 
 def read_sheet_frame(frame: Any, accepted: set[Cell], *,
-                     cfg: Config | None = None) -> SheetReadingResult:
+                     cfg: Config | None = None,
+                     choices: TileChoices | None = None) -> SheetReadingResult:
     """Read a sheet and say which squares are newly filled (the drawing to enter).
 
     ``cfg`` is the app's config; its ``[vision.sheet]`` thresholds steer the reader, its
     ``[vision.picture]`` limits say which pictures it refuses (``FrameRefusedError``, worded
-    by the screen from its reason).
+    by the screen from its reason). ``choices``: the cards the player drew, from the game's
+    events (:func:`companion.second_chance.drawn.tile_choices`): they settle outlines the
+    drawing leaves open.
     """
     try:
         from vision.second_chance.reader import read_sheet
@@ -345,7 +349,7 @@ def read_sheet_frame(frame: Any, accepted: set[Cell], *,
     except ImportError as exc:
         raise ReaderUnavailableError("the sheet reader is not installed") from exc
     settings = SheetSettings.from_config(cfg if cfg is not None else Config())
-    reading = read_sheet(frame, settings=settings)
+    reading = read_sheet(frame, settings=settings, choices=choices)
     filled = {(int(r), int(c)) for r, c in reading.filled}
     problems = list(reading.check.problems)
     result = SheetReadingResult(

@@ -265,11 +265,14 @@ class SecondChanceScreen(BaseScreen):
             self.status = _("No camera picture yet: tap the squares instead")
             return
         accepted = {tuple(c) for c in state.player(player).grid.filled_cells}
+        from companion.second_chance.drawn import tile_choices
         from ui.reading import read_sheet_frame
 
         cfg = self.app.cfg
+        # the cards this player drew, one a round: they settle outlines the drawing leaves open
+        choices = tile_choices(self.app.session.events, player)
         self.read_on_worker(
-            lambda: read_sheet_frame(frame, accepted, cfg=cfg),
+            lambda: read_sheet_frame(frame, accepted, cfg=cfg, choices=choices),
             lambda reading, error: (self._read_done(reading, error)
                                     if player == self.viewer else None),
             name="read-sheet")
