@@ -41,7 +41,7 @@ import cv2
 import numpy as np
 
 from companion.record import Record, parse_record
-from companion.second_chance.drawn import TileChoices, tile_choices
+from companion.second_chance.drawn import TileChoices, may_have_the_one, tile_choices
 from companion.second_chance.simulate import simulate_game
 from vision.errors import FrameRefusedError
 from vision.second_chance.reader import read_sheet
@@ -62,9 +62,11 @@ def content_for(seed: int) -> SheetContent:
     return content_from_record(record_for(seed), "Ana")
 
 
-def choices_for(seed: int) -> TileChoices:
-    """The cards Ana drew, as the app knows them from the game's events."""
-    return tile_choices(record_for(seed).events, "Ana")
+def choices_for(seed: int) -> tuple[TileChoices, bool]:
+    """The cards Ana drew, and whether she may have written the 1, as the app knows them
+    from the game's events."""
+    events = record_for(seed).events
+    return tile_choices(events, "Ana"), may_have_the_one(events, "Ana")
 
 
 def _cached(cache: Path | None, name: str, make: Any) -> np.ndarray:
@@ -106,11 +108,12 @@ def independent_case(seed: int, cache: Path | None
 
 
 def judge(frame: np.ndarray, tiles: list[set[Cell]], bonus: Cell | None,
-          choices: TileChoices | None = None) -> dict[str, float]:
+          cards: tuple[TileChoices, bool] | None = None) -> dict[str, float]:
     started = time.perf_counter()
     cpu_started = time.process_time()
     try:
-        reading = read_sheet(frame, choices=choices)
+        reading = (read_sheet(frame) if cards is None
+                   else read_sheet(frame, choices=cards[0], one_possible=cards[1]))
     except FrameRefusedError:
         return {"sheets": 1, "refused": 1}
     seconds = time.perf_counter() - started
@@ -181,9 +184,9 @@ def main() -> None:
         for seed in range(args.first, args.first + count):
             frame, tiles, bonus = (independent_case(seed, args.cache) if style == INDEPENDENT
                                    else hand_case(seed, style, condition, args.cache))
-            choices = (None if style == INDEPENDENT or args.without_cards
-                       else choices_for(seed))
-            row = judge(frame, tiles, bonus, choices)
+            cards = (None if style == INDEPENDENT or args.without_cards
+                     else choices_for(seed))
+            row = judge(frame, tiles, bonus, cards)
             rows.append(row)
             if args.failures and (row.get("silent") or row.get("silent_split")
                                   or row.get("invented_silent")):

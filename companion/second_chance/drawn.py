@@ -16,6 +16,8 @@ round, each the shape of that round's card.
 True
 >>> can_be_drawn(["#", "#", "##/##", "##"], tile_choices(events, "Ana"))
 False
+>>> may_have_the_one(events, "Ana")  # only a player who dropped out writes the 1
+False
 """
 
 from __future__ import annotations
@@ -60,6 +62,25 @@ def tile_choices(events: Iterable[Mapping[str, Any]], player: str) -> TileChoice
     if pending and revealed:
         choices.append(frozenset(revealed))
     return tuple(choices)
+
+
+def may_have_the_one(events: Iterable[Mapping[str, Any]], player: str) -> bool:
+    """True when ``player`` may have written the bonus 1: only the players who drop out first
+    in a game (a second chance that did not fit, in the first round anyone drops out) write
+    one."""
+    round_number = 0
+    first_out: int | None = None
+    for event in events:
+        kind = event.get("type")
+        if kind == "reveal":
+            round_number += 1
+        elif kind == "bonus" and event.get("player") == player:
+            return True
+        elif kind == "second-chance" and not event.get("cells"):
+            first_out = round_number if first_out is None else first_out
+            if event.get("player") == player:
+                return round_number == first_out
+    return False
 
 
 def can_be_drawn(shapes: Sequence[str], choices: TileChoices) -> bool:

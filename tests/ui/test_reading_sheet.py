@@ -19,9 +19,10 @@ def test_questions_are_kept_with_their_kind_and_squares_and_config_is_passed(
 ) -> None:
     seen: dict[str, Any] = {}
 
-    def fake_read_sheet(frame: Any, *, settings: Any, choices: Any = None) -> Any:
+    def fake_read_sheet(frame: Any, *, settings: Any, choices: Any = None,
+                        one_possible: bool = True) -> Any:
         seen["settings"] = settings
-        seen["choices"] = choices
+        seen["choices"], seen["one_possible"] = choices, one_possible
         return SimpleNamespace(
             filled=[(4, 4), (4, 5)],
             doubtful=[(0, 0)],
@@ -33,8 +34,8 @@ def test_questions_are_kept_with_their_kind_and_squares_and_config_is_passed(
 
     monkeypatch.setattr(sheet_reader, "read_sheet", fake_read_sheet)
     cards = (frozenset({"##"}),)
-    result = read_sheet_frame(object(), {(4, 4)}, cfg=None, choices=cards)
-    assert seen["choices"] == cards
+    result = read_sheet_frame(object(), {(4, 4)}, cfg=None, choices=cards, one_possible=False)
+    assert seen["choices"] == cards and seen["one_possible"] is False
     assert result.questions == [SheetQuestion(
         kind="cell", cells=((0, 0),), message="is cell [0, 0] filled? the marks are not clear",
         square=(0, 0))]
@@ -47,7 +48,7 @@ def test_questions_are_kept_with_their_kind_and_squares_and_config_is_passed(
 
 def _read_with(monkeypatch: pytest.MonkeyPatch, filled: list[tuple[int, int]],
                questions: list[dict[str, Any]], problems: list[Any] = ()) -> Any:
-    monkeypatch.setattr(sheet_reader, "read_sheet", lambda frame, *, settings, choices=None:
+    monkeypatch.setattr(sheet_reader, "read_sheet", lambda frame, *, settings, **_cards:
                         SimpleNamespace(
         filled=filled, doubtful=[tuple(c) for q in questions for c in q["cells"]],
         questions=tuple(questions), check=SimpleNamespace(problems=list(problems)),

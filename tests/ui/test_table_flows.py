@@ -224,7 +224,7 @@ def test_a_new_game_starts_without_what_was_said_of_the_last_one(make_driver):
 
 def test_a_sheet_read_is_given_the_cards_the_player_drew(make_driver, monkeypatch):
     import ui.reading
-    from companion.second_chance.drawn import tile_choices
+    from companion.second_chance.drawn import may_have_the_one, tile_choices
 
     seen = []
 
@@ -239,4 +239,6 @@ def test_a_sheet_read_is_given_the_cards_the_player_drew(make_driver, monkeypatc
     assert driver.wait_for(lambda: driver.app.last_frame is not None, frames=600)
     driver.tap(screen.read_button)
     assert driver.wait_for(lambda: seen, frames=600)
-    assert seen[0]["choices"] == tile_choices(driver.app.session.events, screen.viewer)
+    events = driver.app.session.events
+    assert seen[0]["choices"] == tile_choices(events, screen.viewer)
+    assert seen[0]["one_possible"] == may_have_the_one(events, screen.viewer)

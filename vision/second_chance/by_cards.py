@@ -71,16 +71,20 @@ CARDS_SURE = 0.9
 
 def confirmed_by_cards(shapes: Sequence[Sequence[Cell]], split_settled: bool,
                        bonus: Cell | None, choices: TileChoices | None,
-                       grid_cells: int) -> set[Cell]:
+                       grid_cells: int, *, one_possible: bool = True) -> set[Cell]:
     """The cells whose read the cards the player drew confirm: none unless the tiles read
     (``shapes``, every split settled) are one a round, each that round's card. Then every
     cell of a tile is filled (were one empty, its tile would be another shape, or the sheet
-    would hold a tile too few); and, with the bonus 1 read, every other cell is empty (a
-    filled one would be a tile's, making a tile too many or another shape)."""
+    would hold a tile too few); and, with the bonus 1 read or none possible
+    (``one_possible``: the player dropped out), every other cell is empty (a filled one would
+    be a tile's, making a tile too many or another shape)."""
     if (choices is None or not split_settled or len(shapes) != len(choices)
             or not can_be_drawn([card_of(s) for s in shapes], choices)):
         return set()
     confirmed = {cell for shape in shapes for cell in shape}
-    if bonus is not None:
-        confirmed |= {(r, c) for r in range(grid_cells) for c in range(grid_cells)} - {bonus}
+    if bonus is not None and not one_possible:
+        return confirmed  # a 1 read where none can be: asked
+    if bonus is not None or not one_possible:
+        every = {(r, c) for r in range(grid_cells) for c in range(grid_cells)}
+        confirmed |= every - ({bonus} if bonus is not None else set())
     return confirmed

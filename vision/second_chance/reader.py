@@ -620,12 +620,15 @@ def read_canonical(
     deck: Deck | None = None,
     confidence_scale: float = 1.0,
     choices: TileChoices | None = None,
+    one_possible: bool = True,
 ) -> SheetReading:
     """Read a canonical (already located) sheet image. Every confidence is multiplied by
     ``confidence_scale`` (the picture check's :func:`~vision.picture.confidence_factor`), so
     cells of a picture near its limits are doubtful sooner. ``choices``: the cards the player
     drew (:func:`companion.second_chance.drawn.tile_choices`), which settle outlines the
-    drawing leaves open."""
+    drawing leaves open and confirm the squares' reads; ``one_possible``: whether the player
+    may have written the bonus 1 (:func:`companion.second_chance.drawn.may_have_the_one`).
+    """
     started = time.perf_counter() if started is None else started
     canon = rectified(canon)
     cells = read_cells(settings, canon)
@@ -641,7 +644,12 @@ def read_canonical(
     seg = segment_tiles(settings, tiles, look, cells.features.colour,
                         side_coverage(cells.darkness, empty), choices)
     seg, sides = ask_unoutlined(seg, look.levels, filled, tiles)
-    confirmed = confirmed_by_cards(seg.shapes, not seg.questions, bonus, choices, N)
+    confirmed = confirmed_by_cards(seg.shapes, not seg.questions, bonus, choices, N,
+                                   one_possible=one_possible)
+    if bonus is not None and choices is not None and not one_possible:
+        questions.append({"kind": "bonus", "cells": [list(bonus)],
+                          "message": "this looks like a handwritten 1, but only a player who "
+                          "dropped out writes one: is it a 1?"})
     if confirmed:
         # a mark that looks a little like a 1 in a square of a confirmed tile is that
         # tile's; a doubtful square the cards confirm is read as they say
@@ -723,11 +731,12 @@ def read_sheet(
     layout: SheetLayout | None = None,
     deck: Deck | None = None,
     choices: TileChoices | None = None,
+    one_possible: bool = True,
 ) -> SheetReading:
     """Read a camera frame of a sheet. Raises FrameRefusedError (exit 4) when the grid cannot
     be found or trusted. ``choices``: the cards the player drew, one entry a tile (see
     :func:`companion.second_chance.drawn.tile_choices`); the app knows them from the game's
-    events."""
+    events, and whether the player may have written the 1 (``one_possible``)."""
     started = time.perf_counter()
     image = within_reading_size(image)
     fit: GridFit = locate_grid(image, layout)
@@ -745,6 +754,7 @@ def read_sheet(
         deck=deck,
         confidence_scale=confidence_factor(quality),
         choices=choices,
+        one_possible=one_possible,
     )
 
 

@@ -39,3 +39,21 @@ def test_tiles_are_matched_one_a_round() -> None:
     assert can_be_drawn(["#", "#"], choices)
     assert not can_be_drawn(["##", "##"], choices)  # one round gave a "##" at most
     assert not can_be_drawn(["#", "#", "#"], choices)  # a tile too many
+
+
+def test_only_the_first_players_out_may_have_written_the_one() -> None:
+    from companion.second_chance.drawn import may_have_the_one
+
+    events = [{"type": "reveal", "cards": ["#", "##"]},
+              {"type": "second-chance", "player": "Ana", "card": "###", "cells": None},
+              {"type": "second-chance", "player": "Ben", "card": "###", "cells": None},
+              {"type": "reveal", "cards": ["#", "##"]},
+              {"type": "second-chance", "player": "Cleo", "card": "#", "cells": None}]
+    assert may_have_the_one(events, "Ana") and may_have_the_one(events, "Ben")
+    assert not may_have_the_one(events, "Cleo")  # out later
+    assert not may_have_the_one(events[:1], "Ana")  # still in
+    for seed in range(4):
+        record = parse_record(simulate_game(["Ana", "Ben"], rng=random.Random(seed)))
+        has_one = any(e.get("type") == "bonus" and e.get("player") == "Ana"
+                      for e in record.events)
+        assert may_have_the_one(record.events, "Ana") == has_one

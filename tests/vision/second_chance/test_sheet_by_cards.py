@@ -58,3 +58,12 @@ def test_cells_are_confirmed_only_by_one_tile_a_round() -> None:
     assert not confirmed_by_cards(shapes[:1], True, None, choices, 9)
     assert not confirmed_by_cards([((0, 0), (1, 0), (1, 1)), ((2, 2),)], True, None, choices, 9)
     assert not confirmed_by_cards(shapes, True, None, None, 9)
+
+
+def test_with_no_one_possible_every_other_square_is_confirmed_empty() -> None:
+    shapes = [((0, 0), (0, 1))]
+    choices = (frozenset({"##"}),)
+    assert len(confirmed_by_cards(shapes, True, None, choices, 9, one_possible=False)) == 81
+    assert len(confirmed_by_cards(shapes, True, None, choices, 9)) == 2
+    # a 1 read where none can be confirms no empty square
+    assert len(confirmed_by_cards(shapes, True, (5, 5), choices, 9, one_possible=False)) == 2
