@@ -9,10 +9,15 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
+from dataclasses import replace
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from companion.second_chance.drawn import TileChoices, can_be_drawn
-from companion.second_chance.shapes import Cell, Shape, canonical_text
+from companion.second_chance.shapes import Cell, Shape, canonical_text, orientations
+
+if TYPE_CHECKING:  # outlines settles its own undecided borders with this module
+    from vision.second_chance.outlines import Segmentation
 
 #: the settlements of one cluster of undecided borders kept for the cards to choose among
 MAX_SETTLEMENTS = 16
@@ -88,3 +93,113 @@ def confirmed_by_cards(shapes: Sequence[Sequence[Cell]], split_settled: bool,
         every = {(r, c) for r in range(grid_cells) for c in range(grid_cells)}
         confirmed |= every - ({bonus} if bonus is not None else set())
     return confirmed
+
+
+#: the ways to split one region of asked tiles into cards kept (beyond: left asked)
+MAX_PARTITIONS = 64
+#: ... and the tiles' cells a region may hold to be split by the cards alone
+MAX_REGION = 24
+
+
+@lru_cache(maxsize=512)
+def _placed_from_first(card: str) -> tuple[tuple[Cell, ...], ...]:
+    """Each orientation of ``card`` as offsets from its first cell (row-major): the cell of
+    a region it must cover when that is the region's first cell not yet covered."""
+    found = []
+    for shape in orientations(card):
+        r0, c0 = min(shape.cells)
+        found.append(tuple((r - r0, c - c0) for r, c in shape.cells))
+    return tuple(found)
+
+
+def card_partitions(cells: set[Cell], cards: frozenset[str]
+                    ) -> list[tuple[tuple[Cell, ...], ...]] | None:
+    """Every way to split ``cells`` into tiles whose shapes are among ``cards`` (exact
+    cover), or None when there are more than :data:`MAX_PARTITIONS`."""
+    found: list[tuple[tuple[Cell, ...], ...]] = []
+    placed = [offsets for card in sorted(cards) for offsets in _placed_from_first(card)]
+
+    def cover(left: frozenset[Cell], pieces: tuple[tuple[Cell, ...], ...]) -> bool:
+        if not left:
+            found.append(pieces)
+            return len(found) <= MAX_PARTITIONS
+        r, c = min(left)
+        for offsets in placed:
+            piece = tuple((r + dr, c + dc) for dr, dc in offsets)
+            if all(cell in left for cell in piece) and not cover(
+                    left - set(piece), (*pieces, tuple(sorted(piece)))):
+                return False
+        return True
+
+    return found if cover(frozenset(cells), ()) else None
+
+
+def split_by_cards(shapes: Sequence[Sequence[Cell]], asked: set[Cell],
+                   choices: TileChoices
+                   ) -> tuple[list[tuple[Cell, ...]], set[Cell]]:
+    """The tiles once the cards split the regions of ``asked`` cells (the tiles touching them,
+    joined where they touch): a region is split the one way every split of all the regions
+    whose tiles can be the cards agrees on (the drawing inside it set aside: a region is
+    asked for want of it). Returns the tiles and the cells of the regions so split."""
+    reopened = [tuple(s) for s in shapes if asked & set(s)]
+    fixed = [tuple(s) for s in shapes if not asked & set(s)]
+    regions = _regions({cell for s in reopened for cell in s})
+    cards = frozenset().union(*choices) if choices else frozenset()
+    ways: list[list[Way]] = []
+    splits: list[list[tuple[tuple[Cell, ...], ...]]] = []
+    for region in regions:
+        found = card_partitions(region, cards) if len(region) <= MAX_REGION else None
+        splits.append(found or [])
+        ways.append([(i, tuple(card_of(p) for p in split))
+                     for i, split in enumerate(found or [])])
+    agreed = settle_by_cards([card_of(s) for s in fixed], ways, choices)
+    tiles = list(fixed)
+    settled: set[Cell] = set()
+    for region, options, choice in zip(regions, splits, agreed, strict=True):
+        if choice is None:
+            tiles.extend(s for s in reopened if set(s) <= region)
+        else:
+            tiles.extend(options[choice])
+            settled |= region
+    return sorted(tiles), settled
+
+
+def _regions(cells: set[Cell]) -> list[set[Cell]]:
+    """``cells`` in edge-connected groups."""
+    regions: list[set[Cell]] = []
+    left = set(cells)
+    while left:
+        stack, region = [left.pop()], set()
+        while stack:
+            r, c = stack.pop()
+            region.add((r, c))
+            for near in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+                if near in left:
+                    left.discard(near)
+                    stack.append(near)
+        regions.append(region)
+    return sorted(regions, key=min)
+
+
+#: the questions about where tiles part, which the cards may settle
+SPLIT_KINDS = ("split", "outline")
+
+
+def settle_asked_by_cards(seg: Segmentation, choices: TileChoices) -> Segmentation:
+    """``seg`` with the regions its split questions ask about split by the cards drawn
+    (see :func:`split_by_cards`), where they settle them: those questions go, the borders
+    inside say "cards"."""
+    asked = {(r, c) for q in seg.questions if q["kind"] in SPLIT_KINDS for r, c in q["cells"]}
+    if not asked:
+        return seg
+    tiles, settled = split_by_cards(seg.shapes, asked, choices)
+    if not settled:
+        return seg
+    tile_of = {cell: i for i, tile in enumerate(tiles) for cell in tile}
+    outlines = dict(seg.outlines)
+    for (a, b) in seg.outlines:
+        if a in settled and b in settled:
+            outlines[(a, b)] = (tile_of[a] != tile_of[b], CARDS_SURE, "cards")
+    questions = tuple(q for q in seg.questions if q["kind"] not in SPLIT_KINDS
+                      or not {(r, c) for r, c in q["cells"]} <= settled)
+    return replace(seg, shapes=tuple(tiles), questions=questions, outlines=outlines)

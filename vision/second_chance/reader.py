@@ -53,7 +53,11 @@ from vision.second_chance.borders import (
     load_side_model,
     side_features,
 )
-from vision.second_chance.by_cards import CARDS_SURE, confirmed_by_cards
+from vision.second_chance.by_cards import (
+    CARDS_SURE,
+    confirmed_by_cards,
+    settle_asked_by_cards,
+)
 from vision.second_chance.cells import (
     MARK_ENERGY_ALONE,
     UNSURE_PAPER_CONFIDENCE,
@@ -644,6 +648,8 @@ def read_canonical(
     seg = segment_tiles(settings, tiles, look, cells.features.colour,
                         side_coverage(cells.darkness, empty), choices)
     seg, sides = ask_unoutlined(seg, look.levels, filled, tiles)
+    if choices is not None:
+        seg = settle_asked_by_cards(seg, choices)
     confirmed = confirmed_by_cards(seg.shapes, not seg.questions, bonus, choices, N,
                                    one_possible=one_possible)
     if bonus is not None and choices is not None and not one_possible:

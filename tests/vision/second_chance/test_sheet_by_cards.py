@@ -67,3 +67,25 @@ def test_with_no_one_possible_every_other_square_is_confirmed_empty() -> None:
     assert len(confirmed_by_cards(shapes, True, None, choices, 9)) == 2
     # a 1 read where none can be confirms no empty square
     assert len(confirmed_by_cards(shapes, True, (5, 5), choices, 9, one_possible=False)) == 2
+
+
+def test_a_region_asked_about_is_split_by_the_cards_alone() -> None:
+    from vision.second_chance.by_cards import card_partitions, settle_asked_by_cards
+    from vision.second_chance.outlines import Segmentation
+
+    # a 2x3 block read as one piece, asked (no outline seen inside), and an I2 apart
+    block = tuple((r, c) for r in range(2) for c in range(3))
+    apart = ((5, 5), (5, 6))
+    question = {"kind": "split", "cells": [list(x) for x in block], "message": "?"}
+    seg = Segmentation((block, apart), (question,), {((0, 0), (0, 1)): (False, 0.5, "asked")})
+    # the cards drawn: an L tetromino, an I2 and an I2: the block is an L and an I2, two ways
+    # (mirror images), and the cards cannot tell them apart: still asked
+    cards = (frozenset({"###/#.."}), frozenset({"##"}), frozenset({"##"}))
+    assert len(card_partitions(set(block), frozenset({"###/#..", "##"})) or []) > 1
+    assert settle_asked_by_cards(seg, cards).questions == (question,)
+    # an I3 and an I3: split in two rows, or in two columns? rows only (columns are I2s)
+    cards = (frozenset({"###"}), frozenset({"###"}), frozenset({"##"}))
+    settled = settle_asked_by_cards(seg, cards)
+    assert not settled.questions
+    assert set(settled.shapes) == {((0, 0), (0, 1), (0, 2)), ((1, 0), (1, 1), (1, 2)), apart}
+    assert settled.outlines[((0, 0), (0, 1))] == (False, 0.9, "cards")
