@@ -97,8 +97,10 @@ def confirmed_by_cards(shapes: Sequence[Sequence[Cell]], split_settled: bool,
 
 #: the ways to split one region of asked tiles into cards kept (beyond: left asked)
 MAX_PARTITIONS = 64
-#: ... and the tiles' cells a region may hold to be split by the cards alone
-MAX_REGION = 24
+#: ... the tiles' cells a region may hold to be split by the cards, and the pieces tried in
+#: all (beyond: left asked; a second or so of search on a Pi at most)
+MAX_REGION = 48
+MAX_TRIES = 20000
 
 
 @lru_cache(maxsize=512)
@@ -112,22 +114,32 @@ def _placed_from_first(card: str) -> tuple[tuple[Cell, ...], ...]:
     return tuple(found)
 
 
-def card_partitions(cells: set[Cell], cards: frozenset[str]
+def card_partitions(cells: set[Cell], cards: dict[str, int]
                     ) -> list[tuple[tuple[Cell, ...], ...]] | None:
-    """Every way to split ``cells`` into tiles whose shapes are among ``cards`` (exact
-    cover), or None when there are more than :data:`MAX_PARTITIONS`."""
+    """Every way to split ``cells`` into tiles whose shapes are among ``cards`` (each at most
+    as many times as it says: exact cover), or None when there are more than
+    :data:`MAX_PARTITIONS` or the search passes :data:`MAX_TRIES`."""
     found: list[tuple[tuple[Cell, ...], ...]] = []
-    placed = [offsets for card in sorted(cards) for offsets in _placed_from_first(card)]
+    placed = [(card, offsets) for card in sorted(cards) for offsets in _placed_from_first(card)]
+    left_of = dict(cards)
+    tries = [0]
 
     def cover(left: frozenset[Cell], pieces: tuple[tuple[Cell, ...], ...]) -> bool:
         if not left:
             found.append(pieces)
             return len(found) <= MAX_PARTITIONS
         r, c = min(left)
-        for offsets in placed:
+        for card, offsets in placed:
+            tries[0] += 1
+            if tries[0] > MAX_TRIES:
+                return False
             piece = tuple((r + dr, c + dc) for dr, dc in offsets)
-            if all(cell in left for cell in piece) and not cover(
-                    left - set(piece), (*pieces, tuple(sorted(piece)))):
+            if left_of[card] <= 0 or not all(cell in left for cell in piece):
+                continue
+            left_of[card] -= 1
+            going = cover(left - set(piece), (*pieces, tuple(sorted(piece))))
+            left_of[card] += 1
+            if not going:
                 return False
         return True
 
@@ -135,8 +147,7 @@ def card_partitions(cells: set[Cell], cards: frozenset[str]
 
 
 def split_by_cards(shapes: Sequence[Sequence[Cell]], asked: set[Cell],
-                   choices: TileChoices
-                   ) -> tuple[list[tuple[Cell, ...]], set[Cell]]:
+                   choices: TileChoices) -> tuple[list[tuple[Cell, ...]], set[Cell]]:
     """The tiles once the cards split the regions of ``asked`` cells (the tiles touching them,
     joined where they touch): a region is split the one way every split of all the regions
     whose tiles can be the cards agrees on (the drawing inside it set aside: a region is
@@ -144,7 +155,10 @@ def split_by_cards(shapes: Sequence[Sequence[Cell]], asked: set[Cell],
     reopened = [tuple(s) for s in shapes if asked & set(s)]
     fixed = [tuple(s) for s in shapes if not asked & set(s)]
     regions = _regions({cell for s in reopened for cell in s})
-    cards = frozenset().union(*choices) if choices else frozenset()
+    cards: dict[str, int] = {}
+    for allowed in choices:  # a card at most once a round that may have given it
+        for card in allowed:
+            cards[card] = cards.get(card, 0) + 1
     ways: list[list[Way]] = []
     splits: list[list[tuple[tuple[Cell, ...], ...]]] = []
     for region in regions:

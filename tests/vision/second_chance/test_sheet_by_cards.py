@@ -81,7 +81,7 @@ def test_a_region_asked_about_is_split_by_the_cards_alone() -> None:
     # the cards drawn: an L tetromino, an I2 and an I2: the block is an L and an I2, two ways
     # (mirror images), and the cards cannot tell them apart: still asked
     cards = (frozenset({"###/#.."}), frozenset({"##"}), frozenset({"##"}))
-    assert len(card_partitions(set(block), frozenset({"###/#..", "##"})) or []) > 1
+    assert len(card_partitions(set(block), {"###/#..": 1, "##": 2}) or []) > 1
     assert settle_asked_by_cards(seg, cards).questions == (question,)
     # an I3 and an I3: split in two rows, or in two columns? rows only (columns are I2s)
     cards = (frozenset({"###"}), frozenset({"###"}), frozenset({"##"}))
@@ -89,3 +89,11 @@ def test_a_region_asked_about_is_split_by_the_cards_alone() -> None:
     assert not settled.questions
     assert set(settled.shapes) == {((0, 0), (0, 1), (0, 2)), ((1, 0), (1, 1), (1, 2)), apart}
     assert settled.outlines[((0, 0), (0, 1))] == (False, 0.9, "cards")
+
+
+def test_a_card_covers_a_region_at_most_as_often_as_rounds_gave_it() -> None:
+    from vision.second_chance.by_cards import card_partitions
+
+    square = {(0, 0), (0, 1), (1, 0), (1, 1)}
+    assert len(card_partitions(square, {"##": 2}) or []) == 2  # rows or columns
+    assert card_partitions(square, {"##": 1}) == []
