@@ -11,7 +11,7 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import replace
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from companion.second_chance.drawn import TileChoices, can_be_drawn
 from companion.second_chance.shapes import Cell, Shape, canonical_text, orientations
@@ -93,6 +93,28 @@ def confirmed_by_cards(shapes: Sequence[Sequence[Cell]], split_settled: bool,
         every = {(r, c) for r in range(grid_cells) for c in range(grid_cells)}
         confirmed |= every - ({bonus} if bonus is not None else set())
     return confirmed
+
+
+def is_settled_by_cards(question: dict[str, Any], confirmed: set[Cell],
+                        shapes: Sequence[Sequence[Cell]], bonus: Cell | None, *,
+                        one_possible: bool) -> bool:
+    """True when the cards settle ``question`` (a reader's question, before the tiles beside
+    its cells are named in it), the cells ``confirmed`` (see :func:`confirmed_by_cards`):
+
+    - a doubtful square the cards confirm is read as they say;
+    - a mark that looks a little like a 1 in a square of a confirmed tile is that tile's;
+    - the one mark like a 1 outside the tiles, read as the 1, is the 1 when the player
+      dropped out first (``one_possible``): the cards leave that square to no tile, and such
+      a player writes a 1."""
+    cells = {(int(r), int(c)) for r, c in question["cells"]}
+    if not confirmed:
+        return False
+    if question["kind"] == "cell":
+        return cells <= confirmed
+    if question["kind"] == "bonus":
+        in_tiles = {cell for shape in shapes for cell in shape}
+        return cells <= in_tiles or (one_possible and bonus is not None and cells == {bonus})
+    return False
 
 
 #: the ways to split one region of asked tiles into cards kept (beyond: left asked)

@@ -56,6 +56,7 @@ from vision.second_chance.borders import (
 from vision.second_chance.by_cards import (
     CARDS_SURE,
     confirmed_by_cards,
+    is_settled_by_cards,
     settle_asked_by_cards,
 )
 from vision.second_chance.cells import (
@@ -657,12 +658,8 @@ def read_canonical(
                           "message": "this looks like a handwritten 1, but only a player who "
                           "dropped out writes one: is it a 1?"})
     if confirmed:
-        # a mark that looks a little like a 1 in a square of a confirmed tile is that
-        # tile's; a doubtful square the cards confirm is read as they say
-        in_tiles = {cell for shape in seg.shapes for cell in shape}
-        questions = [q for q in questions
-                     if not {(r, c) for r, c in q["cells"]}
-                     <= {"cell": confirmed, "bonus": in_tiles}.get(q["kind"], set())]
+        questions = [q for q in questions if not is_settled_by_cards(
+            q, confirmed, seg.shapes, bonus, one_possible=one_possible)]
         sure = np.array([[(r, c) in confirmed for c in range(N)] for r in range(N)])
         cells = replace(cells, confidence=np.where(sure, np.maximum(cells.confidence,
                                                                     CARDS_SURE),

@@ -97,3 +97,21 @@ def test_a_card_covers_a_region_at_most_as_often_as_rounds_gave_it() -> None:
     square = {(0, 0), (0, 1), (1, 0), (1, 1)}
     assert len(card_partitions(square, {"##": 2}) or []) == 2  # rows or columns
     assert card_partitions(square, {"##": 1}) == []
+
+
+def test_the_one_mark_like_a_1_outside_confirmed_tiles_is_the_1_of_a_first_player_out() -> None:
+    from vision.second_chance.by_cards import is_settled_by_cards
+
+    shapes = [((0, 0), (0, 1))]
+    choices = (frozenset({"##"}),)
+    asked = {"kind": "bonus", "cells": [[5, 5]], "message": "is there a handwritten 1 here?"}
+    confirmed = confirmed_by_cards(shapes, True, (5, 5), choices, 9)
+    assert is_settled_by_cards(asked, confirmed, shapes, (5, 5), one_possible=True)
+    # not when the player may have no 1, nor with two marks like a 1, nor unconfirmed
+    assert not is_settled_by_cards(asked, confirmed, shapes, (5, 5), one_possible=False)
+    two = {**asked, "cells": [[5, 5], [6, 6]]}
+    assert not is_settled_by_cards(two, confirmed, shapes, (5, 5), one_possible=True)
+    assert not is_settled_by_cards(asked, set(), shapes, (5, 5), one_possible=True)
+    # a mark like a 1 in a confirmed tile's square is that tile's
+    inside = {**asked, "cells": [[0, 1]]}
+    assert is_settled_by_cards(inside, confirmed, shapes, None, one_possible=False)
