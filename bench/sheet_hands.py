@@ -42,6 +42,7 @@ import numpy as np
 
 from companion.record import Record, parse_record
 from companion.second_chance.drawn import TileChoices, may_have_the_one, tile_choices
+from companion.second_chance.shapes import Shape, canonical_text
 from companion.second_chance.simulate import simulate_game
 from vision.errors import FrameRefusedError
 from vision.second_chance.reader import read_sheet
@@ -67,6 +68,14 @@ def choices_for(seed: int) -> tuple[TileChoices, bool]:
     from the game's events."""
     events = record_for(seed).events
     return tile_choices(events, "Ana"), may_have_the_one(events, "Ana")
+
+
+def cards_of(tiles: list[set[Cell]], bonus: Cell | None) -> tuple[TileChoices, bool]:
+    """What the app would know of a sheet drawn without a game record (the independent
+    generator's): each tile's card, one a round, and a 1 possible where one was written (a
+    player out first writes one)."""
+    return (tuple(frozenset({canonical_text(Shape.from_cells(t))}) for t in tiles),
+            bonus is not None)
 
 
 def _cached(cache: Path | None, name: str, make: Any) -> np.ndarray:
@@ -184,8 +193,8 @@ def main() -> None:
         for seed in range(args.first, args.first + count):
             frame, tiles, bonus = (independent_case(seed, args.cache) if style == INDEPENDENT
                                    else hand_case(seed, style, condition, args.cache))
-            cards = (None if style == INDEPENDENT or args.without_cards
-                     else choices_for(seed))
+            cards = (None if args.without_cards
+                     else cards_of(tiles, bonus) if style == INDEPENDENT else choices_for(seed))
             row = judge(frame, tiles, bonus, cards)
             rows.append(row)
             if args.failures and (row.get("silent") or row.get("silent_split")
