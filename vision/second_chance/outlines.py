@@ -648,16 +648,24 @@ def _roots(edges: list[tuple[Cell, Cell]], base: _Union) -> list[Cell]:
     return sorted({base.find(x) for edge in edges for x in edge})
 
 
-def _pieces(choice: int, edges: list[tuple[Cell, Cell]], members: dict[Cell, list[Cell]],
-            base: _Union) -> list[list[Cell]]:
-    """The pieces the base pieces of ``edges`` make, joined where ``choice`` has a bit set."""
-    roots = _roots(edges, base)
+def _trial(choice: int, edges: list[tuple[Cell, Cell]], roots: list[Cell],
+           base: _Union) -> _Union:
+    """The base pieces ``roots`` of ``edges``, joined where ``choice`` has a bit set."""
     trial = _Union()
     for root in roots:
         trial.find(root)
     for i, (a, b) in enumerate(edges):
         if choice >> i & 1:
             trial.union(base.find(a), base.find(b))
+    return trial
+
+
+def _pieces(choice: int, edges: list[tuple[Cell, Cell]], members: dict[Cell, list[Cell]],
+            base: _Union, trial: _Union | None = None) -> list[list[Cell]]:
+    """The pieces the base pieces of ``edges`` make, joined where ``choice`` has a bit set
+    (``trial``, when already joined so)."""
+    roots = _roots(edges, base)
+    trial = trial if trial is not None else _trial(choice, edges, roots, base)
     pieces: dict[Cell, list[Cell]] = {}
     for root in roots:
         pieces.setdefault(trial.find(root), []).extend(members[root])
@@ -679,12 +687,7 @@ def _legal_settlements(edges: list[tuple[Cell, Cell]], roots: list[Cell],
     root_set = set(roots)
     legal: list[int] = []
     for choice in range(1 << len(edges)):
-        trial = _Union()
-        for root in roots:
-            trial.find(root)
-        for i, (a, b) in enumerate(edges):
-            if choice >> i & 1:
-                trial.union(base.find(a), base.find(b))
+        trial = _trial(choice, edges, roots, base)
         # a drawn outline must end up between two tiles, not inside one: the ones
         # drawn clearly and the ones this settlement would draw
         closed = all(
@@ -696,7 +699,7 @@ def _legal_settlements(edges: list[tuple[Cell, Cell]], roots: list[Cell],
             for i, (a, b) in enumerate(edges) if not choice >> i & 1
         )
         if closed and all(_is_legal_tile(p) and (choices is None or is_a_card(p, choices))
-                          for p in _pieces(choice, edges, members, base)):
+                          for p in _pieces(choice, edges, members, base, trial)):
             legal.append(choice)
             if len(legal) >= limit:
                 break
