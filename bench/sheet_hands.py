@@ -40,7 +40,9 @@ from typing import Any
 import cv2
 import numpy as np
 
-from companion.record import parse_record
+from companion.record import Record, parse_record
+from companion.second_chance.drawn import TileChoices, may_have_the_one, tile_choices
+from companion.second_chance.shapes import Shape, canonical_text
 from companion.second_chance.simulate import simulate_game
 from vision.errors import FrameRefusedError
 from vision.second_chance.reader import read_sheet
@@ -52,10 +54,28 @@ Cell = tuple[int, int]
 INDEPENDENT = "indep"
 
 
-def content_for(seed: int) -> SheetContent:
+def record_for(seed: int) -> Record:
     players = ["Ana", "Ben", "Cleo"][: 2 + seed % 2]
-    record = parse_record(simulate_game(players, rng=random.Random(seed)))
-    return content_from_record(record, "Ana")
+    return parse_record(simulate_game(players, rng=random.Random(seed)))
+
+
+def content_for(seed: int) -> SheetContent:
+    return content_from_record(record_for(seed), "Ana")
+
+
+def choices_for(seed: int) -> tuple[TileChoices, bool]:
+    """The cards Ana drew, and whether she may have written the 1, as the app knows them
+    from the game's events."""
+    events = record_for(seed).events
+    return tile_choices(events, "Ana"), may_have_the_one(events, "Ana")
+
+
+def cards_of(tiles: list[set[Cell]], bonus: Cell | None) -> tuple[TileChoices, bool]:
+    """What the app would know of a sheet drawn without a game record (the independent
+    generator's): each tile's card, one a round, and a 1 possible where one was written (a
+    player out first writes one)."""
+    return (tuple(frozenset({canonical_text(Shape.from_cells(t))}) for t in tiles),
+            bonus is not None)
 
 
 def _cached(cache: Path | None, name: str, make: Any) -> np.ndarray:
@@ -96,11 +116,13 @@ def independent_case(seed: int, cache: Path | None
     return frame, [set(map(tuple, t)) for t in tiles], (tuple(bonus[0]) if bonus else None)
 
 
-def judge(frame: np.ndarray, tiles: list[set[Cell]], bonus: Cell | None) -> dict[str, float]:
+def judge(frame: np.ndarray, tiles: list[set[Cell]], bonus: Cell | None,
+          cards: tuple[TileChoices, bool] | None = None) -> dict[str, float]:
     started = time.perf_counter()
     cpu_started = time.process_time()
     try:
-        reading = read_sheet(frame)
+        reading = (read_sheet(frame) if cards is None
+                   else read_sheet(frame, choices=cards[0], one_possible=cards[1]))
     except FrameRefusedError:
         return {"sheets": 1, "refused": 1}
     seconds = time.perf_counter() - started
@@ -155,6 +177,8 @@ def main() -> None:
                         help="sheets of the independent generator too")
     parser.add_argument("--cache", type=Path, help="keep rendered frames here (PNG)")
     parser.add_argument("--failures", action="store_true", help="list the sheets read wrong")
+    parser.add_argument("--without-cards", action="store_true",
+                        help="read without the cards the player drew (the app passes them)")
     args = parser.parse_args()
     if args.cache is not None:
         args.cache.mkdir(parents=True, exist_ok=True)
@@ -169,7 +193,9 @@ def main() -> None:
         for seed in range(args.first, args.first + count):
             frame, tiles, bonus = (independent_case(seed, args.cache) if style == INDEPENDENT
                                    else hand_case(seed, style, condition, args.cache))
-            row = judge(frame, tiles, bonus)
+            cards = (None if args.without_cards
+                     else cards_of(tiles, bonus) if style == INDEPENDENT else choices_for(seed))
+            row = judge(frame, tiles, bonus, cards)
             rows.append(row)
             if args.failures and (row.get("silent") or row.get("silent_split")
                                   or row.get("invented_silent")):

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.enigma.tiles import Tile
+from companion.second_chance.drawn import TileChoices
 from config import art_pack_folder
 from config.schema import Config
 
@@ -370,12 +371,16 @@ class SheetReadingResult:
 
 
 def read_sheet_frame(frame: Any, accepted: set[Cell], *,
-                     cfg: Config | None = None) -> SheetReadingResult:
+                     cfg: Config | None = None,
+                     choices: TileChoices | None = None,
+                     one_possible: bool = True) -> SheetReadingResult:
     """Read a sheet and say which squares are newly filled (the drawing to enter).
 
     ``cfg`` is the app's config; its ``[vision.sheet]`` thresholds steer the reader, its
     ``[vision.picture]`` limits say which pictures it refuses (``FrameRefusedError``, worded
-    by the screen from its reason).
+    by the screen from its reason). ``choices``: the cards the player drew, from the game's
+    events (:func:`companion.second_chance.drawn.tile_choices`): they settle outlines the
+    drawing leaves open; ``one_possible``: whether the player may have written the bonus 1.
     """
     try:
         from vision.second_chance.reader import read_sheet
@@ -383,7 +388,7 @@ def read_sheet_frame(frame: Any, accepted: set[Cell], *,
     except ImportError as exc:
         raise ReaderUnavailableError("the sheet reader is not installed") from exc
     settings = SheetSettings.from_config(cfg if cfg is not None else Config())
-    reading = read_sheet(frame, settings=settings)
+    reading = read_sheet(frame, settings=settings, choices=choices, one_possible=one_possible)
     filled = {(int(r), int(c)) for r, c in reading.filled}
     problems = list(reading.check.problems)
     result = SheetReadingResult(

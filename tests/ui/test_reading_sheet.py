@@ -19,8 +19,10 @@ def test_questions_are_kept_with_their_kind_and_squares_and_config_is_passed(
 ) -> None:
     seen: dict[str, Any] = {}
 
-    def fake_read_sheet(frame: Any, *, settings: Any) -> Any:
+    def fake_read_sheet(frame: Any, *, settings: Any, choices: Any = None,
+                        one_possible: bool = True) -> Any:
         seen["settings"] = settings
+        seen["choices"], seen["one_possible"] = choices, one_possible
         return SimpleNamespace(
             filled=[(4, 4), (4, 5)],
             doubtful=[(0, 0)],
@@ -31,7 +33,9 @@ def test_questions_are_kept_with_their_kind_and_squares_and_config_is_passed(
         )
 
     monkeypatch.setattr(sheet_reader, "read_sheet", fake_read_sheet)
-    result = read_sheet_frame(object(), {(4, 4)}, cfg=None)
+    cards = (frozenset({"##"}),)
+    result = read_sheet_frame(object(), {(4, 4)}, cfg=None, choices=cards, one_possible=False)
+    assert seen["choices"] == cards and seen["one_possible"] is False
     assert result.questions == [SheetQuestion(
         kind="cell", cells=((0, 0),), message="is cell [0, 0] filled? the marks are not clear",
         square=(0, 0))]
@@ -44,7 +48,8 @@ def test_questions_are_kept_with_their_kind_and_squares_and_config_is_passed(
 
 def _read_with(monkeypatch: pytest.MonkeyPatch, filled: list[tuple[int, int]],
                questions: list[dict[str, Any]], problems: list[Any] = ()) -> Any:
-    monkeypatch.setattr(sheet_reader, "read_sheet", lambda frame, *, settings: SimpleNamespace(
+    monkeypatch.setattr(sheet_reader, "read_sheet", lambda frame, *, settings, **_cards:
+                        SimpleNamespace(
         filled=filled, doubtful=[tuple(c) for q in questions for c in q["cells"]],
         questions=tuple(questions), check=SimpleNamespace(problems=list(problems)),
         cell_confidence=np.ones((9, 9)), confidence=1.0))

@@ -57,7 +57,8 @@ def _documented_codes() -> set[str]:
 
 def _seen(monkeypatch: pytest.MonkeyPatch, problems: list[SheetProblem]) -> list[Any]:
     """The problems as :func:`read_sheet_frame` hands them to the screen."""
-    monkeypatch.setattr(sheet_reader, "read_sheet", lambda frame, *, settings: SimpleNamespace(
+    monkeypatch.setattr(sheet_reader, "read_sheet", lambda frame, *, settings, **_cards:
+                        SimpleNamespace(
         filled=[], doubtful=[], questions=(), check=SimpleNamespace(problems=problems),
         cell_confidence=np.ones((9, 9)), confidence=1.0))
     return read_sheet_frame(object(), set(), cfg=None).problems

@@ -220,3 +220,25 @@ def test_a_new_game_starts_without_what_was_said_of_the_last_one(make_driver):
     _start(driver, "game_second_chance")
     assert driver.screen().name == "second_chance"
     assert screen.status == ""
+
+
+def test_a_sheet_read_is_given_the_cards_the_player_drew(make_driver, monkeypatch):
+    import ui.reading
+    from companion.second_chance.drawn import may_have_the_one, tile_choices
+
+    seen = []
+
+    def reader(_frame, _accepted, **kwargs):
+        seen.append(kwargs)
+        raise ValueError("read in the test")
+
+    monkeypatch.setattr(ui.reading, "read_sheet_frame", reader)
+    driver = make_driver(camera_source=_TableCamera())
+    _start(driver, "game_second_chance")
+    screen = driver.screen("second_chance")
+    assert driver.wait_for(lambda: driver.app.last_frame is not None, frames=600)
+    driver.tap(screen.read_button)
+    assert driver.wait_for(lambda: seen, frames=600)
+    events = driver.app.session.events
+    assert seen[0]["choices"] == tile_choices(events, screen.viewer)
+    assert seen[0]["one_possible"] == may_have_the_one(events, screen.viewer)

@@ -265,11 +265,16 @@ class SecondChanceScreen(BaseScreen):
             self.status = _("No camera picture yet: tap the squares instead")
             return
         accepted = {tuple(c) for c in state.player(player).grid.filled_cells}
+        from companion.second_chance.drawn import may_have_the_one, tile_choices
         from ui.reading import read_sheet_frame
 
         cfg = self.app.cfg
+        # the cards this player drew, one a round: they settle outlines the drawing leaves open
+        events = self.app.session.events
+        choices, one = tile_choices(events, player), may_have_the_one(events, player)
         self.read_on_worker(
-            lambda: read_sheet_frame(frame, accepted, cfg=cfg),
+            lambda: read_sheet_frame(frame, accepted, cfg=cfg, choices=choices,
+                                     one_possible=one),
             lambda reading, error: (self._read_done(reading, error)
                                     if player == self.viewer else None),
             name="read-sheet")

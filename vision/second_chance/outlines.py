@@ -11,8 +11,10 @@ from typing import Any, cast
 import cv2
 import numpy as np
 
+from companion.second_chance.drawn import TileChoices
 from companion.second_chance.shapes import Cell
 from config.schema import SheetReaderSettings
+from vision.second_chance.by_cards import MAX_SETTLEMENTS, Way, card_of, is_a_card, settle_by_cards
 from vision.second_chance.cells import GRID_PX, PAD
 from vision.second_chance.geometry import CANON_CELL
 from vision.second_chance.layout import GRID_CELLS
@@ -314,6 +316,7 @@ def segment(
     coverage: dict[tuple[Cell, Cell], float] | None = None,
     grid_hatched: set[tuple[Cell, Cell]] | None = None,
     stroked: set[tuple[Cell, Cell]] | None = None,
+    choices: TileChoices | None = None,
 ) -> Segmentation:
     """Group filled cells into tiles; what the drawing leaves open becomes a question.
 
@@ -336,7 +339,10 @@ def segment(
     :mod:`vision.second_chance.sides`) is the share of each border a drawn stroke follows: it
     vetoes and settles decisions (see :func:`check_by_sides`), with ``grid_hatched`` the
     borders between two cells hatched along the grid's directions and ``stroked`` those
-    between two cells filled with strokes (any direction).
+    between two cells filled with strokes (any direction). ``choices`` (see
+    :mod:`companion.second_chance.drawn`) are the cards the player drew: undecided borders are
+    settled where only one split gives tiles that can be those cards, and a tile read with a
+    shape no card has is asked about.
     """
     verdicts = profile_verdicts or {}
     learned = border_probability or {}
@@ -358,11 +364,12 @@ def segment(
             border)
         decided.outlines[border] = outline
     base = _close_gaps(tiles, decided)
-    final, questions = _settle_undecided(tiles, decided, base, settle_by_rules, max_unsure)
+    final, questions = _settle_undecided(tiles, decided, base, settle_by_rules, max_unsure,
+                                         choices)
     groups: dict[Cell, list[Cell]] = {}
     for cell in tiles:
         groups.setdefault(final.find(cell), []).append(cell)
-    questions += _group_questions(groups, decided.cuts, final)
+    questions += _group_questions(groups, decided.cuts, final, choices)
     shapes = tuple(sorted(tuple(sorted(g)) for g in groups.values()))
     return Segmentation(shapes, tuple(_first_of_each(questions)), decided.outlines)
 
@@ -572,12 +579,13 @@ def _close_gaps(tiles: set[Cell], decided: _Decided) -> _Union:
 
 
 def _settle_undecided(tiles: set[Cell], decided: _Decided, base: _Union,
-                      settle_by_rules: bool, max_unsure: int
+                      settle_by_rules: bool, max_unsure: int,
+                      choices: TileChoices | None = None,
                       ) -> tuple[_Union, list[dict[str, Any]]]:
     """The tiles once the undecided borders are settled: clusters of base pieces linked by
     undecided borders, each settled by the rules when exactly one settlement is legal (and
-    ``settle_by_rules``), else joined and asked about. Rules' settlements update
-    ``decided.outlines`` in place."""
+    ``settle_by_rules``), or when the cards the player drew (``choices``) leave one, else
+    joined and asked about. Rules' settlements update ``decided.outlines`` in place."""
     members: dict[Cell, list[Cell]] = {}
     for cell in tiles:
         members.setdefault(base.find(cell), []).append(cell)
@@ -592,16 +600,17 @@ def _settle_undecided(tiles: set[Cell], decided: _Decided, base: _Union,
         final.union(cell, base.find(cell))
     questions: list[dict[str, Any]] = []
     outlines = decided.outlines
-    for edges in clusters.values():
+    settlements = _settlements(list(clusters.values()), members, base, decided.cuts,
+                               max_unsure, choices)
+    for edges, settled in zip(clusters.values(), settlements, strict=True):
         roots = sorted({base.find(x) for edge in edges for x in edge})
-        legal = (_legal_settlements(edges, roots, members, base, decided.cuts)
-                 if len(edges) <= max_unsure else [])
-        if len(legal) == 1 and settle_by_rules:
+        if settled is not None and settle_by_rules:
             for i, (a, b) in enumerate(edges):
-                joined = bool(legal[0] >> i & 1)
+                joined = bool(settled >> i & 1)
                 if joined:
                     final.union(a, b)
-                outlines[(a, b)] = (not joined, outlines[(a, b)][1], "rules")
+                outlines[(a, b)] = (not joined, outlines[(a, b)][1],
+                                    "rules" if choices is None else "cards")
             continue
         for a, b in edges:
             final.union(a, b)
@@ -615,23 +624,70 @@ def _settle_undecided(tiles: set[Cell], decided: _Decided, base: _Union,
     return final, questions
 
 
+def _settlements(clusters: list[list[tuple[Cell, Cell]]], members: dict[Cell, list[Cell]],
+                 base: _Union, cuts: list[tuple[Cell, Cell]], max_unsure: int,
+                 choices: TileChoices | None) -> list[int | None]:
+    """Each cluster's one settlement the rules (and the cards drawn, ``choices``) allow, or
+    None where they allow several or none."""
+    if choices is None:
+        found = [_legal_settlements(edges, _roots(edges, base), members, base, cuts)
+                 if len(edges) <= max_unsure else [] for edges in clusters]
+        return [legal[0] if len(legal) == 1 else None for legal in found]
+    ways: list[list[Way]] = []
+    for edges in clusters:
+        legal = (_legal_settlements(edges, _roots(edges, base), members, base, cuts,
+                                    limit=MAX_SETTLEMENTS, choices=choices)
+                 if len(edges) <= max_unsure else [])
+        ways.append([(choice, _pieces_cards(choice, edges, members, base)) for choice in legal])
+    in_clusters = {root for edges in clusters for root in _roots(edges, base)}
+    fixed = [card_of(cells) for root, cells in members.items() if root not in in_clusters]
+    return settle_by_cards(fixed, ways, choices)
+
+
+def _roots(edges: list[tuple[Cell, Cell]], base: _Union) -> list[Cell]:
+    return sorted({base.find(x) for edge in edges for x in edge})
+
+
+def _trial(choice: int, edges: list[tuple[Cell, Cell]], roots: list[Cell],
+           base: _Union) -> _Union:
+    """The base pieces ``roots`` of ``edges``, joined where ``choice`` has a bit set."""
+    trial = _Union()
+    for root in roots:
+        trial.find(root)
+    for i, (a, b) in enumerate(edges):
+        if choice >> i & 1:
+            trial.union(base.find(a), base.find(b))
+    return trial
+
+
+def _pieces(choice: int, edges: list[tuple[Cell, Cell]], members: dict[Cell, list[Cell]],
+            base: _Union, trial: _Union | None = None) -> list[list[Cell]]:
+    """The pieces the base pieces of ``edges`` make, joined where ``choice`` has a bit set
+    (``trial``, when already joined so)."""
+    roots = _roots(edges, base)
+    trial = trial if trial is not None else _trial(choice, edges, roots, base)
+    pieces: dict[Cell, list[Cell]] = {}
+    for root in roots:
+        pieces.setdefault(trial.find(root), []).extend(members[root])
+    return list(pieces.values())
+
+
+def _pieces_cards(choice: int, edges: list[tuple[Cell, Cell]],
+                  members: dict[Cell, list[Cell]], base: _Union) -> tuple[str, ...]:
+    return tuple(card_of(p) for p in _pieces(choice, edges, members, base))
+
+
 def _legal_settlements(edges: list[tuple[Cell, Cell]], roots: list[Cell],
                        members: dict[Cell, list[Cell]], base: _Union,
-                       cuts: list[tuple[Cell, Cell]]) -> list[int]:
+                       cuts: list[tuple[Cell, Cell]], *, limit: int = 2,
+                       choices: TileChoices | None = None) -> list[int]:
     """The settlements of ``edges`` (bit i set: edge i joined) that give tiles the rules
-    allow, with every drawn outline between two tiles; stops at the second one found."""
+    allow (the shapes of cards some round gave, with ``choices``), with every drawn outline
+    between two tiles; stops at the ``limit``-th one found."""
     root_set = set(roots)
     legal: list[int] = []
     for choice in range(1 << len(edges)):
-        trial = _Union()
-        for root in roots:
-            trial.find(root)
-        for i, (a, b) in enumerate(edges):
-            if choice >> i & 1:
-                trial.union(base.find(a), base.find(b))
-        pieces: dict[Cell, list[Cell]] = {}
-        for root in roots:
-            pieces.setdefault(trial.find(root), []).extend(members[root])
+        trial = _trial(choice, edges, roots, base)
         # a drawn outline must end up between two tiles, not inside one: the ones
         # drawn clearly and the ones this settlement would draw
         closed = all(
@@ -642,15 +698,17 @@ def _legal_settlements(edges: list[tuple[Cell, Cell]], roots: list[Cell],
             trial.find(base.find(a)) != trial.find(base.find(b))
             for i, (a, b) in enumerate(edges) if not choice >> i & 1
         )
-        if closed and all(_is_legal_tile(p) for p in pieces.values()):
+        if closed and all(_is_legal_tile(p) and (choices is None or is_a_card(p, choices))
+                          for p in _pieces(choice, edges, members, base, trial)):
             legal.append(choice)
-            if len(legal) > 1:
+            if len(legal) >= limit:
                 break
     return legal
 
 
 def _group_questions(groups: dict[Cell, list[Cell]], cuts: list[tuple[Cell, Cell]],
-                     final: _Union) -> list[dict[str, Any]]:
+                     final: _Union, choices: TileChoices | None = None
+                     ) -> list[dict[str, Any]]:
     """Questions about the tiles found: an outline inside one, a shape no tile can be."""
     questions = []
     for a, b in cuts:
@@ -668,6 +726,14 @@ def _group_questions(groups: dict[Cell, list[Cell]], cuts: list[tuple[Cell, Cell
                 "split", group,
                 f"these {len(group)} cells read as one shape, which no tile can be: where are "
                 "the outlines?",
+            ))
+        elif choices is not None and not is_a_card(group, choices):
+            # a piece that no card drawn has: an outline missed, or one seen that is not
+            # there
+            questions.append(_question(
+                "split", group,
+                f"these {len(group)} cells read as one tile, but no card drawn has that "
+                "shape: where are the outlines?",
             ))
     return questions
 

@@ -39,6 +39,7 @@ import numpy as np
 
 from companion.second_chance import CENTRE
 from companion.second_chance.deck import Deck
+from companion.second_chance.drawn import TileChoices
 from companion.second_chance.shapes import Cell, Shape
 from companion.second_chance.sheet import SheetCheck, check_sheet
 from config.schema import SheetReaderSettings
@@ -51,6 +52,12 @@ from vision.second_chance.borders import (
     load_border_model,
     load_side_model,
     side_features,
+)
+from vision.second_chance.by_cards import (
+    CARDS_SURE,
+    confirmed_by_cards,
+    is_settled_by_cards,
+    settle_asked_by_cards,
 )
 from vision.second_chance.cells import (
     MARK_ENERGY_ALONE,
@@ -476,9 +483,10 @@ def take_in_shading(settings: SheetReaderSettings, measured: SheetBorderLevels,
 
 
 def segment_tiles(settings: SheetReaderSettings, tiles: set[Cell], look: BorderLook,
-                  colour: np.ndarray, sides: SideCoverage | None = None) -> Segmentation:
-    """Stage 7: the tiles, from the look at their borders (see :func:`segment`) and how much
-    of each a drawn stroke follows (``sides``)."""
+                  colour: np.ndarray, sides: SideCoverage | None = None,
+                  choices: TileChoices | None = None) -> Segmentation:
+    """Stage 7: the tiles, from the look at their borders (see :func:`segment`), how much
+    of each a drawn stroke follows (``sides``) and the cards the player drew (``choices``)."""
     model = load_border_model()
     along = look.features[:, FEATURES.index("strokes_along")]
     apart = look.features[:, FEATURES.index("strokes_apart")]
@@ -495,7 +503,8 @@ def segment_tiles(settings: SheetReaderSettings, tiles: set[Cell], look: BorderL
                    coverage=({border: sides.of(*border) for border in look.borders}
                              if sides is not None else None),
                    grid_hatched=hatched_with_the_grid(look.borders, look.levels.strokes),
-                   stroked=stroked_alike(look.borders, look.levels.texture))
+                   stroked=stroked_alike(look.borders, look.levels.texture),
+                   choices=choices)
 
 
 #: two cells are hatched along the grid's directions when the mean of their strokes' cos 4a
@@ -615,10 +624,16 @@ def read_canonical(
     orientation_confidence: float = 1.0,
     deck: Deck | None = None,
     confidence_scale: float = 1.0,
+    choices: TileChoices | None = None,
+    one_possible: bool = True,
 ) -> SheetReading:
     """Read a canonical (already located) sheet image. Every confidence is multiplied by
     ``confidence_scale`` (the picture check's :func:`~vision.picture.confidence_factor`), so
-    cells of a picture near its limits are doubtful sooner."""
+    cells of a picture near its limits are doubtful sooner. ``choices``: the cards the player
+    drew (:func:`companion.second_chance.drawn.tile_choices`), which settle outlines the
+    drawing leaves open and confirm the squares' reads; ``one_possible``: whether the player
+    may have written the bonus 1 (:func:`companion.second_chance.drawn.may_have_the_one`).
+    """
     started = time.perf_counter() if started is None else started
     canon = rectified(canon)
     cells = read_cells(settings, canon)
@@ -632,8 +647,23 @@ def read_canonical(
     look = take_in_shading(settings, measured, cells.doubtful, filled, tiles)
     empty = np.array([[(r, c) not in filled for c in range(N)] for r in range(N)])
     seg = segment_tiles(settings, tiles, look, cells.features.colour,
-                        side_coverage(cells.darkness, empty))
+                        side_coverage(cells.darkness, empty), choices)
     seg, sides = ask_unoutlined(seg, look.levels, filled, tiles)
+    if choices is not None:
+        seg = settle_asked_by_cards(seg, choices)
+    confirmed = confirmed_by_cards(seg.shapes, not seg.questions, bonus, choices, N,
+                                   one_possible=one_possible)
+    if bonus is not None and choices is not None and not one_possible:
+        questions.append({"kind": "bonus", "cells": [list(bonus)],
+                          "message": "this looks like a handwritten 1, but only a player who "
+                          "dropped out writes one: is it a 1?"})
+    if confirmed:
+        questions = [q for q in questions if not is_settled_by_cards(
+            q, confirmed, seg.shapes, bonus, one_possible=one_possible)]
+        sure = np.array([[(r, c) in confirmed for c in range(N)] for r in range(N)])
+        cells = replace(cells, confidence=np.where(sure, np.maximum(cells.confidence,
+                                                                    CARDS_SURE),
+                                                   cells.confidence))
     questions.extend(seg.questions)
     name_tiles_in_cell_questions(questions, seg.shapes)
     if orientation_confidence < settings.min_orientation:
@@ -703,9 +733,13 @@ def read_sheet(
     settings: SheetReaderSettings = DEFAULT_SETTINGS,
     layout: SheetLayout | None = None,
     deck: Deck | None = None,
+    choices: TileChoices | None = None,
+    one_possible: bool = True,
 ) -> SheetReading:
     """Read a camera frame of a sheet. Raises FrameRefusedError (exit 4) when the grid cannot
-    be found or trusted."""
+    be found or trusted. ``choices``: the cards the player drew, one entry a tile (see
+    :func:`companion.second_chance.drawn.tile_choices`); the app knows them from the game's
+    events, and whether the player may have written the 1 (``one_possible``)."""
     started = time.perf_counter()
     image = within_reading_size(image)
     fit: GridFit = locate_grid(image, layout)
@@ -722,6 +756,8 @@ def read_sheet(
         orientation_confidence=fit.orientation_confidence,
         deck=deck,
         confidence_scale=confidence_factor(quality),
+        choices=choices,
+        one_possible=one_possible,
     )
 
 

@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-MODULES = ["shapes", "grid", "sheet", "solo"]
+MODULES = ["shapes", "grid", "sheet", "solo", "drawn"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -1,0 +1,117 @@
+"""The cards the player drew settle the outlines the drawing leaves open
+(vision.second_chance.by_cards, issue 22)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from vision.second_chance.by_cards import confirmed_by_cards
+from vision.second_chance.outlines import segment
+from vision.second_chance.settings import DEFAULT_SETTINGS
+
+ROW = {(0, 0), (0, 1), (0, 2), (0, 3)}
+#: every border of ROW undecided (between the default join and cut scores)
+UNDECIDED = {((0, c), (0, c + 1)): 0.1 for c in range(3)}
+
+
+def test_undecided_borders_are_settled_by_the_cards_drawn(border_scores: Any) -> None:
+    right, below = border_scores(UNDECIDED)
+    colour = np.zeros((9, 9, 3))
+    # the rules alone allow many splits of four cells in a row: asked
+    assert segment(ROW, right, below, colour, DEFAULT_SETTINGS).questions
+    # one "####" card drawn: one tile
+    seg = segment(ROW, right, below, colour, DEFAULT_SETTINGS,
+                  choices=(frozenset({"####"}),))
+    assert not seg.questions
+    assert seg.shapes == (tuple(sorted(ROW)),)
+    assert {by for _, _, by in seg.outlines.values()} == {"cards"}
+    # two "##" cards: split in the middle
+    seg = segment(ROW, right, below, colour, DEFAULT_SETTINGS,
+                  choices=(frozenset({"##"}), frozenset({"##"})))
+    assert not seg.questions
+    assert seg.shapes == (((0, 0), (0, 1)), ((0, 2), (0, 3)))
+    # a "#" and a "###" drawn: two ways ("#" left or right) stay asked
+    seg = segment(ROW, right, below, colour, DEFAULT_SETTINGS,
+                  choices=(frozenset({"#"}), frozenset({"###"})))
+    assert seg.questions
+
+
+def test_a_tile_no_card_has_is_asked(border_scores: Any) -> None:
+    right, below = border_scores({})  # no outline anywhere: one piece of four
+    colour = np.zeros((9, 9, 3))
+    assert not segment(ROW, right, below, colour, DEFAULT_SETTINGS).questions
+    seg = segment(ROW, right, below, colour, DEFAULT_SETTINGS,
+                  choices=(frozenset({"##"}), frozenset({"##"})))
+    assert [q["kind"] for q in seg.questions] == ["split"]
+
+
+def test_cells_are_confirmed_only_by_one_tile_a_round() -> None:
+    shapes = [((0, 0), (0, 1)), ((2, 2),)]
+    choices = (frozenset({"##"}), frozenset({"#", "###"}))
+    assert confirmed_by_cards(shapes, True, None, choices, 9) == {(0, 0), (0, 1), (2, 2)}
+    # with the 1 read, every other square is confirmed empty
+    assert len(confirmed_by_cards(shapes, True, (5, 5), choices, 9)) == 80
+    # a split still asked, a tile too few, a shape no round gave: nothing confirmed
+    assert not confirmed_by_cards(shapes, False, None, choices, 9)
+    assert not confirmed_by_cards(shapes[:1], True, None, choices, 9)
+    assert not confirmed_by_cards([((0, 0), (1, 0), (1, 1)), ((2, 2),)], True, None, choices, 9)
+    assert not confirmed_by_cards(shapes, True, None, None, 9)
+
+
+def test_with_no_one_possible_every_other_square_is_confirmed_empty() -> None:
+    shapes = [((0, 0), (0, 1))]
+    choices = (frozenset({"##"}),)
+    assert len(confirmed_by_cards(shapes, True, None, choices, 9, one_possible=False)) == 81
+    assert len(confirmed_by_cards(shapes, True, None, choices, 9)) == 2
+    # a 1 read where none can be confirms no empty square
+    assert len(confirmed_by_cards(shapes, True, (5, 5), choices, 9, one_possible=False)) == 2
+
+
+def test_a_region_asked_about_is_split_by_the_cards_alone() -> None:
+    from vision.second_chance.by_cards import card_partitions, settle_asked_by_cards
+    from vision.second_chance.outlines import Segmentation
+
+    # a 2x3 block read as one piece, asked (no outline seen inside), and an I2 apart
+    block = tuple((r, c) for r in range(2) for c in range(3))
+    apart = ((5, 5), (5, 6))
+    question = {"kind": "split", "cells": [list(x) for x in block], "message": "?"}
+    seg = Segmentation((block, apart), (question,), {((0, 0), (0, 1)): (False, 0.5, "asked")})
+    # the cards drawn: an L tetromino, an I2 and an I2: the block is an L and an I2, two ways
+    # (mirror images), and the cards cannot tell them apart: still asked
+    cards = (frozenset({"###/#.."}), frozenset({"##"}), frozenset({"##"}))
+    assert len(card_partitions(set(block), {"###/#..": 1, "##": 2}) or []) > 1
+    assert settle_asked_by_cards(seg, cards).questions == (question,)
+    # an I3 and an I3: split in two rows, or in two columns? rows only (columns are I2s)
+    cards = (frozenset({"###"}), frozenset({"###"}), frozenset({"##"}))
+    settled = settle_asked_by_cards(seg, cards)
+    assert not settled.questions
+    assert set(settled.shapes) == {((0, 0), (0, 1), (0, 2)), ((1, 0), (1, 1), (1, 2)), apart}
+    assert settled.outlines[((0, 0), (0, 1))] == (False, 0.9, "cards")
+
+
+def test_a_card_covers_a_region_at_most_as_often_as_rounds_gave_it() -> None:
+    from vision.second_chance.by_cards import card_partitions
+
+    square = {(0, 0), (0, 1), (1, 0), (1, 1)}
+    assert len(card_partitions(square, {"##": 2}) or []) == 2  # rows or columns
+    assert card_partitions(square, {"##": 1}) == []
+
+
+def test_the_one_mark_like_a_1_outside_confirmed_tiles_is_the_1_of_a_first_player_out() -> None:
+    from vision.second_chance.by_cards import is_settled_by_cards
+
+    shapes = [((0, 0), (0, 1))]
+    choices = (frozenset({"##"}),)
+    asked = {"kind": "bonus", "cells": [[5, 5]], "message": "is there a handwritten 1 here?"}
+    confirmed = confirmed_by_cards(shapes, True, (5, 5), choices, 9)
+    assert is_settled_by_cards(asked, confirmed, shapes, (5, 5), one_possible=True)
+    # not when the player may have no 1, nor with two marks like a 1, nor unconfirmed
+    assert not is_settled_by_cards(asked, confirmed, shapes, (5, 5), one_possible=False)
+    two = {**asked, "cells": [[5, 5], [6, 6]]}
+    assert not is_settled_by_cards(two, confirmed, shapes, (5, 5), one_possible=True)
+    assert not is_settled_by_cards(asked, set(), shapes, (5, 5), one_possible=True)
+    # a mark like a 1 in a confirmed tile's square is that tile's
+    inside = {**asked, "cells": [[0, 1]]}
+    assert is_settled_by_cards(inside, confirmed, shapes, None, one_possible=False)

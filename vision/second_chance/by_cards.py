@@ -1,0 +1,241 @@
+"""Settling a sheet's undecided outlines by the cards the player drew (see
+:mod:`companion.second_chance.drawn`): the sheet holds one tile per round, each the shape of
+that round's card. Where the drawing leaves several ways to split the cells into tiles, the
+ways whose tiles cannot be those cards are out; a border is settled when every way left
+agrees on it.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import replace
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+from companion.second_chance.drawn import TileChoices, can_be_drawn
+from companion.second_chance.shapes import Cell, Shape, canonical_text, orientations
+
+if TYPE_CHECKING:  # outlines settles its own undecided borders with this module
+    from vision.second_chance.outlines import Segmentation
+
+#: the settlements of one cluster of undecided borders kept for the cards to choose among
+MAX_SETTLEMENTS = 16
+#: ... and the ways to settle all clusters at once held against the cards (beyond this many,
+#: each cluster is settled on its own)
+MAX_WAYS = 2048
+
+#: one way to settle a cluster: (the settlement's bits, the cards of the pieces it makes)
+Way = tuple[int, tuple[str, ...]]
+
+
+def card_of(cells: Sequence[Cell]) -> str:
+    """The canonical shape of a tile's cells."""
+    r0 = min(r for r, _ in cells)
+    c0 = min(c for _, c in cells)
+    return _canonical(tuple(sorted((r - r0, c - c0) for r, c in cells)))
+
+
+@lru_cache(maxsize=4096)
+def _canonical(cells: tuple[Cell, ...]) -> str:
+    return canonical_text(Shape.from_cells(cells))
+
+
+def is_a_card(cells: Sequence[Cell], choices: TileChoices) -> bool:
+    """True when ``cells`` have the shape of a card some round gave."""
+    card = card_of(cells)
+    return any(card in allowed for allowed in choices)
+
+
+def settle_by_cards(fixed: Sequence[str], clusters: Sequence[Sequence[Way]],
+                    choices: TileChoices) -> list[int | None]:
+    """For each cluster, the settlement every way of settling all the clusters whose tiles
+    (with the ``fixed`` tiles, the cards of the pieces no undecided border touches) can be
+    the cards of ``choices`` agrees on; None where they differ (or none can). Each cluster's
+    ways are its settlements that give tiles some card has."""
+    total = 1
+    for ways in clusters:
+        total *= max(len(ways), 1)
+    if not clusters or any(not ways for ways in clusters) or total > MAX_WAYS:
+        return [ways[0][0] if len(ways) == 1 else None for ways in clusters]
+    agreed: list[int | None] = []
+    found: list[tuple[Way, ...]] = []
+    for combination in itertools.product(*clusters):
+        tiles = list(fixed) + [card for _, cards in combination for card in cards]
+        if can_be_drawn(tiles, choices):
+            found.append(combination)
+    for i in range(len(clusters)):
+        settled = {combination[i][0] for combination in found}
+        agreed.append(settled.pop() if len(settled) == 1 else None)
+    return agreed
+
+
+#: the confidence of a cell the cards confirm (see :func:`confirmed_by_cards`)
+CARDS_SURE = 0.9
+
+
+def confirmed_by_cards(shapes: Sequence[Sequence[Cell]], split_settled: bool,
+                       bonus: Cell | None, choices: TileChoices | None,
+                       grid_cells: int, *, one_possible: bool = True) -> set[Cell]:
+    """The cells whose read the cards the player drew confirm: none unless the tiles read
+    (``shapes``, every split settled) are one a round, each that round's card. Then every
+    cell of a tile is filled (were one empty, its tile would be another shape, or the sheet
+    would hold a tile too few); and, with the bonus 1 read or none possible
+    (``one_possible``: the player dropped out), every other cell is empty (a filled one would
+    be a tile's, making a tile too many or another shape)."""
+    if (choices is None or not split_settled or len(shapes) != len(choices)
+            or not can_be_drawn([card_of(s) for s in shapes], choices)):
+        return set()
+    confirmed = {cell for shape in shapes for cell in shape}
+    if bonus is not None and not one_possible:
+        return confirmed  # a 1 read where none can be: asked
+    if bonus is not None or not one_possible:
+        every = {(r, c) for r in range(grid_cells) for c in range(grid_cells)}
+        confirmed |= every - ({bonus} if bonus is not None else set())
+    return confirmed
+
+
+def is_settled_by_cards(question: dict[str, Any], confirmed: set[Cell],
+                        shapes: Sequence[Sequence[Cell]], bonus: Cell | None, *,
+                        one_possible: bool) -> bool:
+    """True when the cards settle ``question`` (a reader's question, before the tiles beside
+    its cells are named in it), the cells ``confirmed`` (see :func:`confirmed_by_cards`):
+
+    - a doubtful square the cards confirm is read as they say;
+    - a mark that looks a little like a 1 in a square of a confirmed tile is that tile's;
+    - the one mark like a 1 outside the tiles, read as the 1, is the 1 when the player
+      dropped out first (``one_possible``): the cards leave that square to no tile, and such
+      a player writes a 1."""
+    cells = {(int(r), int(c)) for r, c in question["cells"]}
+    if not confirmed:
+        return False
+    if question["kind"] == "cell":
+        return cells <= confirmed
+    if question["kind"] == "bonus":
+        in_tiles = {cell for shape in shapes for cell in shape}
+        return cells <= in_tiles or (one_possible and bonus is not None and cells == {bonus})
+    return False
+
+
+#: the ways to split one region of asked tiles into cards kept (beyond: left asked)
+MAX_PARTITIONS = 64
+#: ... the tiles' cells a region may hold to be split by the cards, and the pieces tried in
+#: all (beyond: left asked; a second or so of search on a Pi at most)
+MAX_REGION = 48
+MAX_TRIES = 20000
+
+
+@lru_cache(maxsize=512)
+def _placed_from_first(card: str) -> tuple[tuple[Cell, ...], ...]:
+    """Each orientation of ``card`` as offsets from its first cell (row-major): the cell of
+    a region it must cover when that is the region's first cell not yet covered."""
+    found = []
+    for shape in orientations(card):
+        r0, c0 = min(shape.cells)
+        found.append(tuple((r - r0, c - c0) for r, c in shape.cells))
+    return tuple(found)
+
+
+def card_partitions(cells: set[Cell], cards: dict[str, int]
+                    ) -> list[tuple[tuple[Cell, ...], ...]] | None:
+    """Every way to split ``cells`` into tiles whose shapes are among ``cards`` (each at most
+    as many times as it says: exact cover), or None when there are more than
+    :data:`MAX_PARTITIONS` or the search passes :data:`MAX_TRIES`."""
+    found: list[tuple[tuple[Cell, ...], ...]] = []
+    placed = [(card, offsets) for card in sorted(cards) for offsets in _placed_from_first(card)]
+    left_of = dict(cards)
+    tries = [0]
+
+    def cover(left: frozenset[Cell], pieces: tuple[tuple[Cell, ...], ...]) -> bool:
+        if not left:
+            found.append(pieces)
+            return len(found) <= MAX_PARTITIONS
+        r, c = min(left)
+        for card, offsets in placed:
+            tries[0] += 1
+            if tries[0] > MAX_TRIES:
+                return False
+            piece = tuple((r + dr, c + dc) for dr, dc in offsets)
+            if left_of[card] <= 0 or not all(cell in left for cell in piece):
+                continue
+            left_of[card] -= 1
+            going = cover(left - set(piece), (*pieces, tuple(sorted(piece))))
+            left_of[card] += 1
+            if not going:
+                return False
+        return True
+
+    return found if cover(frozenset(cells), ()) else None
+
+
+def split_by_cards(shapes: Sequence[Sequence[Cell]], asked: set[Cell],
+                   choices: TileChoices) -> tuple[list[tuple[Cell, ...]], set[Cell]]:
+    """The tiles once the cards split the regions of ``asked`` cells (the tiles touching them,
+    joined where they touch): a region is split the one way every split of all the regions
+    whose tiles can be the cards agrees on (the drawing inside it set aside: a region is
+    asked for want of it). Returns the tiles and the cells of the regions so split."""
+    reopened = [tuple(s) for s in shapes if asked & set(s)]
+    fixed = [tuple(s) for s in shapes if not asked & set(s)]
+    regions = _regions({cell for s in reopened for cell in s})
+    cards: dict[str, int] = {}
+    for allowed in choices:  # a card at most once a round that may have given it
+        for card in allowed:
+            cards[card] = cards.get(card, 0) + 1
+    ways: list[list[Way]] = []
+    splits: list[list[tuple[tuple[Cell, ...], ...]]] = []
+    for region in regions:
+        found = card_partitions(region, cards) if len(region) <= MAX_REGION else None
+        splits.append(found or [])
+        ways.append([(i, tuple(card_of(p) for p in split))
+                     for i, split in enumerate(found or [])])
+    agreed = settle_by_cards([card_of(s) for s in fixed], ways, choices)
+    tiles = list(fixed)
+    settled: set[Cell] = set()
+    for region, options, choice in zip(regions, splits, agreed, strict=True):
+        if choice is None:
+            tiles.extend(s for s in reopened if set(s) <= region)
+        else:
+            tiles.extend(options[choice])
+            settled |= region
+    return sorted(tiles), settled
+
+
+def _regions(cells: set[Cell]) -> list[set[Cell]]:
+    """``cells`` in edge-connected groups."""
+    regions: list[set[Cell]] = []
+    left = set(cells)
+    while left:
+        stack, region = [left.pop()], set()
+        while stack:
+            r, c = stack.pop()
+            region.add((r, c))
+            for near in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+                if near in left:
+                    left.discard(near)
+                    stack.append(near)
+        regions.append(region)
+    return sorted(regions, key=min)
+
+
+#: the questions about where tiles part, which the cards may settle
+SPLIT_KINDS = ("split", "outline")
+
+
+def settle_asked_by_cards(seg: Segmentation, choices: TileChoices) -> Segmentation:
+    """``seg`` with the regions its split questions ask about split by the cards drawn
+    (see :func:`split_by_cards`), where they settle them: those questions go, the borders
+    inside say "cards"."""
+    asked = {(r, c) for q in seg.questions if q["kind"] in SPLIT_KINDS for r, c in q["cells"]}
+    if not asked:
+        return seg
+    tiles, settled = split_by_cards(seg.shapes, asked, choices)
+    if not settled:
+        return seg
+    tile_of = {cell: i for i, tile in enumerate(tiles) for cell in tile}
+    outlines = dict(seg.outlines)
+    for (a, b) in seg.outlines:
+        if a in settled and b in settled:
+            outlines[(a, b)] = (tile_of[a] != tile_of[b], CARDS_SURE, "cards")
+    questions = tuple(q for q in seg.questions if q["kind"] not in SPLIT_KINDS
+                      or not {(r, c) for r, c in q["cells"]} <= settled)
+    return replace(seg, shapes=tuple(tiles), questions=questions, outlines=outlines)
