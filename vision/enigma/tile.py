@@ -348,13 +348,20 @@ def _judge_piece(piece: np.ndarray, nodes: list[Endpoint], cells: list[Cell], w:
     if cell_count == 0 and len(nodes) >= 4:
         doubts.add("channels cross or join at one point: cannot tell which",
                    DOUBTFUL_CONFIDENCE)
-    # skeleton ends must lie at a cell or a side: otherwise a channel ends in nowhere
+    # skeleton ends must lie at a cell or an opening: otherwise a channel ends in nowhere
+    opening_points = [port_point(q, pack.ports) for q in nodes if isinstance(q, Port)]
     ys, xs = np.nonzero(piece)
     y0_, y1_, x0_, x1_ = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
     sk = skeletonize(piece[y0_:y1_, x0_:x1_])
     for ex, ey in endpoints(sk):
         gx, gy = ex + x0_, ey + y0_
-        near_side = min(gx, gy, p - 1 - gx, p - 1 - gy) <= w.depth1 + 2
+        # at a side: at one of the openings this piece reaches (channels leave a tile only
+        # there), or on the side's very edge (a band along it: the gap to the next tile);
+        # an end a little way in from a side elsewhere is a channel stopping at something
+        # it should reach, such as a cell hidden under a standing pawn
+        near_side = (min(gx, gy, p - 1 - gx, p - 1 - gy) <= w.depth0 + cw / 2 + 1
+                     or any(math.hypot(gx - px * p, gy - py * p) <= w.depth1 + 2
+                            for px, py in opening_points))
         near_cell = any(
             math.hypot(gx - c.centre[0], gy - c.centre[1]) <= rc * 1.3 + cw + 3 for c in cells
         )
