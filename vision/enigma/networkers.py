@@ -288,6 +288,11 @@ def _ring_check(s: _Patch, net: int, net_conf: float, at: tuple[float, float], f
     pale = d_tile < d_net or margin_conf(d_net * d_net, d_tile * d_tile) < PALE_MARGIN
     if not (pale or far):
         return s.name(net), net_conf
+    if pale and far:
+        # the cell's middle shows its own colour, and off it lies a spot of bare tile's
+        # colour: a patch of tile closed in by channels beside the cell, not a pawn (a pawn
+        # on the cell would hide its middle)
+        return None, 1.0
     share = float(s.ringed[_ring(s, at)].mean())
     if share >= RING_SHARE:
         return s.name(net), min(net_conf, float(np.clip((share - 0.5) / 0.2, 0, 1)))

@@ -10,6 +10,11 @@ written from the docs alone), on seeds of the range tuned on (the held-apart ran
   was read with no cell there (square [0, 1]);
 - 60005 (harsh): a white pawn hid its yellow cell, and the channel stopping at it, beside the
   west side but at no opening, was taken for one leaving the tile (square [2, 0]).
+
+And one showed networkers read wrong without a question:
+
+- 60009 (clean): patches of bare tile closed in by channels beside a cell were read as white
+  pawns standing a little off the cell's middle (squares [1, 0] and [3, -1]).
 """
 
 from __future__ import annotations
@@ -33,3 +38,9 @@ def test_no_tile_of_an_independent_table_is_read_wrong_without_a_question(seed, 
     assert not score.refused
     assert score.silent_wrong == 0, score.wrong
 
+
+def test_no_networker_of_an_independent_table_is_read_wrong_without_a_question():
+    frame, table = enigma_scene(60009, "clean")
+    score = read_and_judge(frame, *truth_of(table))
+    assert not score.refused
+    assert not score.networkers_silent_wrong
