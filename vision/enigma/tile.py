@@ -14,7 +14,7 @@ import numpy as np
 from companion.enigma.tiles import SIDES, Endpoint, Port, Pos, Tile
 from vision.enigma.cells import Cell, disc, find_cells
 from vision.enigma.colours import ColourModel, colour_features
-from vision.enigma.layout import port_point, reading_order
+from vision.enigma.layout import inward_point, port_point, reading_order
 from vision.enigma.networkers import read_networkers
 from vision.enigma.pack import EnigmaPack
 from vision.enigma.read_types import NetworkerRead, TileRead
@@ -257,7 +257,7 @@ def _judge_openings(at_sides: np.ndarray, dark: np.ndarray, usable: np.ndarray, 
             doubts.add(f"is there an opening at {q.side}{q.position}? a cell hides the side "
                        "there", UNCLEAR_CONFIDENCE)
     present = {q for q, f in port_fraction.items() if f >= settings.port_min_fraction}
-    _doubt_hidden_stubs(at_sides, usable, w, present, doubts)
+    _doubt_hidden_stubs(at_sides, usable, w, fractions, present, doubts)
     for q, score in dark_openings(dark & usable, fractions, w.depth0, w.depth1, w.half_w,
                                   usable).items():
         lo, hi = UNCLEAR_OPENING
@@ -271,15 +271,21 @@ def _judge_openings(at_sides: np.ndarray, dark: np.ndarray, usable: np.ndarray, 
 
 
 def _doubt_hidden_stubs(at_sides: np.ndarray, usable: np.ndarray, w: _Windows,
-                        present: set[Port], doubts: _Doubts) -> None:
+                        fractions: tuple[float, float, float], present: set[Port],
+                        doubts: _Doubts) -> None:
     """An opening found absent where a cell right at the side covers most of its window:
     the cell's channel to the side is a stub in the pixel or two between its rim and the
-    cleared outer edge. Any channel left there is asked about, never read as no opening."""
+    cleared outer edge. Any channel left there is asked about, never read as no opening;
+    so is a cell whose rim covers the window's outermost line at the opening's position:
+    a blur there turns the whole stub into the cell's colour."""
+    p = at_sides.shape[0]
     for q, win in w.windows.items():
         covered = win & ~usable
         if q in present or covered.sum() < HIDDEN_WINDOW_SHARE * win.sum():
             continue
-        if int(at_sides[covered].sum()) >= HIDDEN_STUB_PX:
+        ex, ey = inward_point(q, fractions, (w.depth0 + 0.5) / p)
+        at_edge = not usable[min(p - 1, int(ey * p)), min(p - 1, int(ex * p))]
+        if at_edge or int(at_sides[covered].sum()) >= HIDDEN_STUB_PX:
             doubts.add(f"is there an opening at {q.side}{q.position}? a cell hides the side "
                        "there", UNCLEAR_CONFIDENCE)
 

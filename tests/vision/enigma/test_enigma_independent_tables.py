@@ -6,6 +6,8 @@ written from the docs alone), on seeds of the range tuned on (the held-apart ran
 - 1007: a blue pawn standing on a yellow cell was read as a blue cell, the yellow rim round
   the pawn notwithstanding (square [1, 1]); and a cell right at the east side, its stub to
   the opening a pixel or two long, was read with no opening there (square [2, 0]);
+- 60002 (harsh): a cell touching the west side at W0, its stub to the opening blurred into
+  the cell's colour, was read with no opening there (square [-4, 1]);
 - 60003 (harsh): a green pawn standing on a red cell hid all but a sliver of it, and the tile
   was read with no cell there (square [0, 1]);
 - 60005 (harsh): a white pawn hid its yellow cell, and the channel stopping at it, beside the
@@ -31,7 +33,8 @@ from independent_scenes.enigma_table import enigma_scene, truth_of  # noqa: E402
 
 
 @pytest.mark.parametrize("seed,condition", [(1001, "clean"), (1007, "clean"),
-                                            (60003, "harsh"), (60005, "harsh")])
+                                            (60002, "harsh"), (60003, "harsh"),
+                                            (60005, "harsh")])
 def test_no_tile_of_an_independent_table_is_read_wrong_without_a_question(seed, condition):
     frame, table = enigma_scene(seed, condition)
     score = read_and_judge(frame, *truth_of(table))
