@@ -264,16 +264,20 @@ def _ring_colour(s: _Patch, centre: tuple[float, float], *, hue_first: bool = Fa
     return by_hue[0][1], min(near_conf, hue_conf, 1.0 - near_conf)
 
 
+def _tile_can_pass_for(s: _Patch, net: int) -> bool:
+    """Whether bare tile, lit a little differently, can pass for pawn colour ``net`` (a
+    white pawn on a pale tile: their colours lie nearer than a core's doubt)."""
+    return min(float(np.linalg.norm(s.model.centres[net] - s.model.centres[i]))
+               for i in s.tile_classes) < UNKNOWN_FROM
+
+
 def _tile_like(s: _Patch, at: tuple[float, float]) -> bool:
     """Whether the core at ``at`` may be bare tile: nearer tile than any player colour, or
-    nearest a player colour that bare tile can pass for (a white pawn's, on a pale tile)."""
+    nearest a player colour that bare tile can pass for."""
     x, y = int(round(at[0])), int(round(at[1]))
     net = min(s.net_ids, key=lambda i: float(s.maps[i][y, x]))
-    d_net = float(s.maps[net][y, x])
     d_tile = min(float(s.maps[i][y, x]) for i in s.tile_classes)
-    apart = min(float(np.linalg.norm(s.model.centres[net] - s.model.centres[i]))
-                for i in s.tile_classes)
-    return d_tile < d_net or apart < UNKNOWN_FROM
+    return d_tile < float(s.maps[net][y, x]) or _tile_can_pass_for(s, net)
 
 
 def _ring_check(s: _Patch, net: int, net_conf: float, at: tuple[float, float], far: bool
@@ -288,10 +292,10 @@ def _ring_check(s: _Patch, net: int, net_conf: float, at: tuple[float, float], f
     pale = d_tile < d_net or margin_conf(d_net * d_net, d_tile * d_tile) < PALE_MARGIN
     if not (pale or far):
         return s.name(net), net_conf
-    if pale and far:
-        # the cell's middle shows its own colour, and off it lies a spot of bare tile's
-        # colour: a patch of tile closed in by channels beside the cell, not a pawn (a pawn
-        # on the cell would hide its middle)
+    if far and (pale or _tile_can_pass_for(s, net)):
+        # the cell's middle shows its own colour, and off it lies a spot bare tile can pass
+        # for: a patch of tile closed in by channels beside the cell, not a pawn (a pawn on
+        # the cell would hide its middle)
         return None, 1.0
     share = float(s.ringed[_ring(s, at)].mean())
     if share >= RING_SHARE:

@@ -13,10 +13,12 @@ written from the docs alone), on seeds of the range tuned on (the held-apart ran
 - 60005 (harsh): a white pawn hid its yellow cell, and the channel stopping at it, beside the
   west side but at no opening, was taken for one leaving the tile (square [2, 0]).
 
-And one showed networkers read wrong without a question:
+And some showed networkers read wrong without a question:
 
 - 60009 (clean): patches of bare tile closed in by channels beside a cell were read as white
-  pawns standing a little off the cell's middle (squares [1, 0] and [3, -1]).
+  pawns standing a little off the cell's middle (squares [1, 0] and [3, -1]);
+- 60010 (clean): the same beside a blue cell, with the patch's middle a shade whiter than the
+  tile round it (square [0, -2]).
 """
 
 from __future__ import annotations
@@ -42,8 +44,9 @@ def test_no_tile_of_an_independent_table_is_read_wrong_without_a_question(seed, 
     assert score.silent_wrong == 0, score.wrong
 
 
-def test_no_networker_of_an_independent_table_is_read_wrong_without_a_question():
-    frame, table = enigma_scene(60009, "clean")
+@pytest.mark.parametrize("seed", [60009, 60010])
+def test_no_networker_of_an_independent_table_is_read_wrong_without_a_question(seed):
+    frame, table = enigma_scene(seed, "clean")
     score = read_and_judge(frame, *truth_of(table))
     assert not score.refused
     assert not score.networkers_silent_wrong
