@@ -264,6 +264,22 @@ def _ring_colour(s: _Patch, centre: tuple[float, float], *, hue_first: bool = Fa
     return by_hue[0][1], min(near_conf, hue_conf, 1.0 - near_conf)
 
 
+def _tile_can_pass_for(s: _Patch, net: int) -> bool:
+    """Whether bare tile, lit a little differently, can pass for pawn colour ``net`` (a
+    white pawn on a pale tile: their colours lie nearer than a core's doubt)."""
+    return min(float(np.linalg.norm(s.model.centres[net] - s.model.centres[i]))
+               for i in s.tile_classes) < UNKNOWN_FROM
+
+
+def _tile_like(s: _Patch, at: tuple[float, float]) -> bool:
+    """Whether the core at ``at`` may be bare tile: nearer tile than any player colour, or
+    nearest a player colour that bare tile can pass for."""
+    x, y = int(round(at[0])), int(round(at[1]))
+    net = min(s.net_ids, key=lambda i: float(s.maps[i][y, x]))
+    d_tile = min(float(s.maps[i][y, x]) for i in s.tile_classes)
+    return d_tile < float(s.maps[net][y, x]) or _tile_can_pass_for(s, net)
+
+
 def _ring_check(s: _Patch, net: int, net_conf: float, at: tuple[float, float], far: bool
                 ) -> tuple[str | None, float]:
     """A pawn whose middle looks about as much like bare tile as like its colour (a
@@ -276,6 +292,11 @@ def _ring_check(s: _Patch, net: int, net_conf: float, at: tuple[float, float], f
     pale = d_tile < d_net or margin_conf(d_net * d_net, d_tile * d_tile) < PALE_MARGIN
     if not (pale or far):
         return s.name(net), net_conf
+    if far and (pale or _tile_can_pass_for(s, net)):
+        # the cell's middle shows its own colour, and off it lies a spot bare tile can pass
+        # for: a patch of tile closed in by channels beside the cell, not a pawn (a pawn on
+        # the cell would hide its middle)
+        return None, 1.0
     share = float(s.ringed[_ring(s, at)].mean())
     if share >= RING_SHARE:
         return s.name(net), min(net_conf, float(np.clip((share - 0.5) / 0.2, 0, 1)))
@@ -368,7 +389,13 @@ def _hidden_cells(s: _Patch, candidates: list[tuple[tuple[float, float], bool]],
         x, y = int(round(centre[0])), int(round(centre[1]))
         share = float(s.all_round[y, x])
         if share < RING_ALL_ROUND:
-            continue  # bare tile beside it: tile art (networkers stand only on cells)
+            if whole and not _tile_like(s, centre):
+                # a whole pawn's blob with no ring all round: a standing pawn seen from the
+                # side covers most of its cell, whose colour only a sliver shows (tile art
+                # is never a pawn-sized blob of a player colour): asked, never dropped
+                problems.append("a networker stands where no cell was read: is a cell hidden?")
+                conf = min(conf, FAINT_PAWN_CONFIDENCE)
+            continue  # else bare tile beside it: tile art (networkers stand only on cells)
         colour_i, colour_conf = _ring_colour(s, centre, hue_first=True)
         best, net_conf, at = _judge(s.maps, colour_i, s.net_ids, [centre], s.search)
         if best in s.cell_classes:

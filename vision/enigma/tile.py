@@ -14,7 +14,7 @@ import numpy as np
 from companion.enigma.tiles import SIDES, Endpoint, Port, Pos, Tile
 from vision.enigma.cells import Cell, disc, find_cells
 from vision.enigma.colours import ColourModel, colour_features
-from vision.enigma.layout import port_point, reading_order
+from vision.enigma.layout import inward_point, port_point, reading_order
 from vision.enigma.networkers import read_networkers
 from vision.enigma.pack import EnigmaPack
 from vision.enigma.read_types import NetworkerRead, TileRead
@@ -257,7 +257,7 @@ def _judge_openings(at_sides: np.ndarray, dark: np.ndarray, usable: np.ndarray, 
             doubts.add(f"is there an opening at {q.side}{q.position}? a cell hides the side "
                        "there", UNCLEAR_CONFIDENCE)
     present = {q for q, f in port_fraction.items() if f >= settings.port_min_fraction}
-    _doubt_hidden_stubs(at_sides, usable, w, present, doubts)
+    _doubt_hidden_stubs(at_sides, usable, w, fractions, present, doubts)
     for q, score in dark_openings(dark & usable, fractions, w.depth0, w.depth1, w.half_w,
                                   usable).items():
         lo, hi = UNCLEAR_OPENING
@@ -271,15 +271,21 @@ def _judge_openings(at_sides: np.ndarray, dark: np.ndarray, usable: np.ndarray, 
 
 
 def _doubt_hidden_stubs(at_sides: np.ndarray, usable: np.ndarray, w: _Windows,
-                        present: set[Port], doubts: _Doubts) -> None:
+                        fractions: tuple[float, float, float], present: set[Port],
+                        doubts: _Doubts) -> None:
     """An opening found absent where a cell right at the side covers most of its window:
     the cell's channel to the side is a stub in the pixel or two between its rim and the
-    cleared outer edge. Any channel left there is asked about, never read as no opening."""
+    cleared outer edge. Any channel left there is asked about, never read as no opening;
+    so is a cell whose rim covers the window's outermost line at the opening's position:
+    a blur there turns the whole stub into the cell's colour."""
+    p = at_sides.shape[0]
     for q, win in w.windows.items():
         covered = win & ~usable
         if q in present or covered.sum() < HIDDEN_WINDOW_SHARE * win.sum():
             continue
-        if int(at_sides[covered].sum()) >= HIDDEN_STUB_PX:
+        ex, ey = inward_point(q, fractions, (w.depth0 + 0.5) / p)
+        at_edge = not usable[min(p - 1, int(ey * p)), min(p - 1, int(ex * p))]
+        if at_edge or int(at_sides[covered].sum()) >= HIDDEN_STUB_PX:
             doubts.add(f"is there an opening at {q.side}{q.position}? a cell hides the side "
                        "there", UNCLEAR_CONFIDENCE)
 
@@ -348,13 +354,20 @@ def _judge_piece(piece: np.ndarray, nodes: list[Endpoint], cells: list[Cell], w:
     if cell_count == 0 and len(nodes) >= 4:
         doubts.add("channels cross or join at one point: cannot tell which",
                    DOUBTFUL_CONFIDENCE)
-    # skeleton ends must lie at a cell or a side: otherwise a channel ends in nowhere
+    # skeleton ends must lie at a cell or an opening: otherwise a channel ends in nowhere
+    opening_points = [port_point(q, pack.ports) for q in nodes if isinstance(q, Port)]
     ys, xs = np.nonzero(piece)
     y0_, y1_, x0_, x1_ = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
     sk = skeletonize(piece[y0_:y1_, x0_:x1_])
     for ex, ey in endpoints(sk):
         gx, gy = ex + x0_, ey + y0_
-        near_side = min(gx, gy, p - 1 - gx, p - 1 - gy) <= w.depth1 + 2
+        # at a side: at one of the openings this piece reaches (channels leave a tile only
+        # there), or on the side's very edge (a band along it: the gap to the next tile);
+        # an end a little way in from a side elsewhere is a channel stopping at something
+        # it should reach, such as a cell hidden under a standing pawn
+        near_side = (min(gx, gy, p - 1 - gx, p - 1 - gy) <= w.depth0 + cw / 2 + 1
+                     or any(math.hypot(gx - px * p, gy - py * p) <= w.depth1 + 2
+                            for px, py in opening_points))
         near_cell = any(
             math.hypot(gx - c.centre[0], gy - c.centre[1]) <= rc * 1.3 + cw + 3 for c in cells
         )

@@ -5,7 +5,20 @@ written from the docs alone), on seeds of the range tuned on (the held-apart ran
 - 1001: a lone cell beside another network's bend, 2.5 mm off, was read as joined to it;
 - 1007: a blue pawn standing on a yellow cell was read as a blue cell, the yellow rim round
   the pawn notwithstanding (square [1, 1]); and a cell right at the east side, its stub to
-  the opening a pixel or two long, was read with no opening there (square [2, 0]).
+  the opening a pixel or two long, was read with no opening there (square [2, 0]);
+- 60002 (harsh): a cell touching the west side at W0, its stub to the opening blurred into
+  the cell's colour, was read with no opening there (square [-4, 1]);
+- 60003 (harsh): a green pawn standing on a red cell hid all but a sliver of it, and the tile
+  was read with no cell there (square [0, 1]);
+- 60005 (harsh): a white pawn hid its yellow cell, and the channel stopping at it, beside the
+  west side but at no opening, was taken for one leaving the tile (square [2, 0]).
+
+And some showed networkers read wrong without a question:
+
+- 60009 (clean): patches of bare tile closed in by channels beside a cell were read as white
+  pawns standing a little off the cell's middle (squares [1, 0] and [3, -1]);
+- 60010 (clean): the same beside a blue cell, with the patch's middle a shade whiter than the
+  tile round it (square [0, -2]).
 """
 
 from __future__ import annotations
@@ -21,9 +34,19 @@ from independent_scenes.enigma_judge import read_and_judge  # noqa: E402
 from independent_scenes.enigma_table import enigma_scene, truth_of  # noqa: E402
 
 
-@pytest.mark.parametrize("seed", [1001, 1007])
-def test_no_tile_of_an_independent_table_is_read_wrong_without_a_question(seed):
-    frame, table = enigma_scene(seed, "clean")
+@pytest.mark.parametrize("seed,condition", [(1001, "clean"), (1007, "clean"),
+                                            (60002, "harsh"), (60003, "harsh"),
+                                            (60005, "harsh")])
+def test_no_tile_of_an_independent_table_is_read_wrong_without_a_question(seed, condition):
+    frame, table = enigma_scene(seed, condition)
     score = read_and_judge(frame, *truth_of(table))
     assert not score.refused
     assert score.silent_wrong == 0, score.wrong
+
+
+@pytest.mark.parametrize("seed", [60009, 60010])
+def test_no_networker_of_an_independent_table_is_read_wrong_without_a_question(seed):
+    frame, table = enigma_scene(seed, "clean")
+    score = read_and_judge(frame, *truth_of(table))
+    assert not score.refused
+    assert not score.networkers_silent_wrong
