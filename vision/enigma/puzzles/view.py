@@ -23,7 +23,7 @@ from vision.enigma.mat import (
     locate_mat,
 )
 from vision.enigma.pack import EnigmaPack
-from vision.enigma.puzzles.card_find import find_card_square, paper_gains, whiteness
+from vision.enigma.puzzles.card_find import brightness, chroma, find_card_square, paper_gains
 from vision.enigma.puzzles.verdicts import Mark, PuzzleVerdict, Reason
 from vision.enigma.settings import DEFAULT_MAT, MatSettings
 from vision.warp import warp_perspective
@@ -73,10 +73,19 @@ LIGHT_BLOCK = 16
 #: a block tells the light when this share of it is bare card
 LIGHT_BARE_SHARE = 0.15
 #: bare card: at least this share of the brightest pixel near it (a weight, a piece or ink is
-#: darker than the paper around it under any light), and this white
-BARE_OF_LOCAL_MAX, BARE_WHITENESS = 0.85, 0.3
+#: darker than the paper around it under any light), and no more coloured than this (the
+#: chroma of :func:`chroma`; the view is balanced on the markers' paper)
+BARE_OF_LOCAL_MAX, BARE_CHROMA = 0.85, 0.25
 #: how far (pixels of the card view) the brightest pixel near a pixel is looked for
 LOCAL_MAX_PX = 41
+#: bare card is also at least this share of the card's brightest paper (this quantile of the
+#: card): a hand's shadow dims the paper to about half. The floor is relative, not a
+#: whiteness: paper deep in a shadow is as grey as ink in full light
+BARE_OF_CARD_TOP, CARD_TOP_QUANTILE = 0.25, 98
+#: and it is joined to paper at least this share of the card's brightest: a shadow's soft edge
+#: joins the paper under it to the lit paper, while a black piece lit unevenly (a lamp's
+#: glare on a covered silhouette) is parted from the paper by its own sharp outline
+BARE_SEED_OF_CARD_TOP = 0.6
 
 
 def view_card(frame: np.ndarray, pack: EnigmaPack, mat_settings: MatSettings = DEFAULT_MAT, *,
@@ -152,11 +161,18 @@ def light_field(image: np.ndarray, bare: np.ndarray) -> np.ndarray:
 
 
 def bare_card(view: CardView) -> np.ndarray:
-    """The card's bare paper: white, and nearly as bright as the brightest pixel near it."""
-    gray = view.image.astype(np.float32).mean(axis=2)
+    """The card's bare paper: without colour, nearly as bright as the brightest pixel near it,
+    not far darker than the card's brightest paper (:data:`BARE_OF_CARD_TOP`), and joined to
+    clearly lit paper (:data:`BARE_SEED_OF_CARD_TOP`)."""
+    gray = brightness(view.image)
     near_max = cv2.dilate(gray, np.ones((LOCAL_MAX_PX, LOCAL_MAX_PX), np.uint8))
-    bare: np.ndarray = ((gray >= BARE_OF_LOCAL_MAX * near_max)
-                        & (whiteness(view.image) >= BARE_WHITENESS) & view.inside_card())
+    inside = view.inside_card()
+    top = float(np.percentile(gray[inside], CARD_TOP_QUANTILE)) if inside.any() else 255.0
+    paper = ((gray >= BARE_OF_LOCAL_MAX * near_max) & (gray >= BARE_OF_CARD_TOP * top)
+             & (chroma(view.image) <= BARE_CHROMA) & inside)
+    _, labels = cv2.connectedComponents(paper.astype(np.uint8), connectivity=8)
+    lit = np.unique(labels[paper & (gray >= BARE_SEED_OF_CARD_TOP * top)])
+    bare: np.ndarray = np.isin(labels, lit[lit > 0])
     return bare
 
 
