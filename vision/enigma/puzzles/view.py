@@ -23,7 +23,13 @@ from vision.enigma.mat import (
     locate_mat,
 )
 from vision.enigma.pack import EnigmaPack
-from vision.enigma.puzzles.card_find import brightness, chroma, find_card_square, paper_gains
+from vision.enigma.puzzles.card_find import (
+    brightness,
+    chroma,
+    find_card_square,
+    paper_gains,
+    whiteness,
+)
 from vision.enigma.puzzles.verdicts import Mark, PuzzleVerdict, Reason
 from vision.enigma.settings import DEFAULT_MAT, MatSettings
 from vision.warp import warp_perspective
@@ -76,11 +82,15 @@ LIGHT_BARE_SHARE = 0.15
 #: darker than the paper around it under any light), and no more coloured than this (the
 #: chroma of :func:`chroma`; the view is balanced on the markers' paper)
 BARE_OF_LOCAL_MAX, BARE_CHROMA = 0.85, 0.25
+#: on a card with coloured pieces (conduit) the paper is also this white (:func:`whiteness`,
+#: brightness and colour together: a pale piece under a cast is nearly as grey as paper)
+BARE_WHITENESS = 0.3
 #: how far (pixels of the card view) the brightest pixel near a pixel is looked for
 LOCAL_MAX_PX = 41
-#: bare card is also at least this share of the card's brightest paper (this quantile of the
-#: card): a hand's shadow dims the paper to about half. The floor is relative, not a
-#: whiteness: paper deep in a shadow is as grey as ink in full light
+#: on a card printed in greys with grey or black pieces (weight, fragment), bare card is
+#: instead at least this share of the card's brightest paper (this quantile of the card): a
+#: hand's shadow dims the paper to about half. The floor is relative, not a whiteness: paper
+#: deep in a shadow is as grey as ink in full light
 BARE_OF_CARD_TOP, CARD_TOP_QUANTILE = 0.25, 98
 #: and it is joined to paper at least this share of the card's brightest: a shadow's soft edge
 #: joins the paper under it to the lit paper, while a black piece lit unevenly (a lamp's
@@ -160,13 +170,18 @@ def light_field(image: np.ndarray, bare: np.ndarray) -> np.ndarray:
     return out
 
 
-def bare_card(view: CardView) -> np.ndarray:
-    """The card's bare paper: without colour, nearly as bright as the brightest pixel near it,
-    not far darker than the card's brightest paper (:data:`BARE_OF_CARD_TOP`), and joined to
-    clearly lit paper (:data:`BARE_SEED_OF_CARD_TOP`)."""
+def bare_card(view: CardView, *, greys: bool = False) -> np.ndarray:
+    """The card's bare paper: without colour and nearly as bright as the brightest pixel near
+    it; white (:data:`BARE_WHITENESS`), or with ``greys`` (a card printed in greys whose pieces
+    are grey or black) not far darker than the card's brightest paper
+    (:data:`BARE_OF_CARD_TOP`) and joined to clearly lit paper (:data:`BARE_SEED_OF_CARD_TOP`)."""
     gray = brightness(view.image)
     near_max = cv2.dilate(gray, np.ones((LOCAL_MAX_PX, LOCAL_MAX_PX), np.uint8))
     inside = view.inside_card()
+    if not greys:
+        white: np.ndarray = ((gray >= BARE_OF_LOCAL_MAX * near_max)
+                             & (whiteness(view.image) >= BARE_WHITENESS) & inside)
+        return white
     top = float(np.percentile(gray[inside], CARD_TOP_QUANTILE)) if inside.any() else 255.0
     paper = ((gray >= BARE_OF_LOCAL_MAX * near_max) & (gray >= BARE_OF_CARD_TOP * top)
              & (chroma(view.image) <= BARE_CHROMA) & inside)
@@ -176,13 +191,14 @@ def bare_card(view: CardView) -> np.ndarray:
     return bare
 
 
-def flatten_light(view: CardView, pack: EnigmaPack, *, others: Mapping[str, Any] | None = None
-                  ) -> np.ndarray:
+def flatten_light(view: CardView, pack: EnigmaPack, *, others: Mapping[str, Any] | None = None,
+                  greys: bool = False) -> np.ndarray:
     """The card view with uneven light, shadows and colour cast taken out: each pixel divided
     by the light falling there (:func:`light_field`), scaled so the bare card reads as the
     pack's card colour everywhere. ``others`` is kept for callers; the field needs no
-    colours."""
-    field = light_field(view.image, bare_card(view))
+    colours. ``greys``: the card is printed in greys and its pieces are grey or black
+    (:func:`bare_card`)."""
+    field = light_field(view.image, bare_card(view, greys=greys))
     target = np.array(pack.colour("card"), np.float32)
     out: np.ndarray = np.clip(view.image.astype(np.float32) * target / np.maximum(field, 8.0),
                               0, 255).astype(np.uint8)
