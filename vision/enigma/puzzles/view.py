@@ -79,8 +79,9 @@ LIGHT_BLOCK = 16
 #: a block tells the light when this share of it is bare card
 LIGHT_BARE_SHARE = 0.15
 #: bare card: at least this share of the brightest pixel near it (a weight, a piece or ink is
-#: darker than the paper around it under any light), and no more coloured than this (the
-#: chroma of :func:`chroma`; the view is balanced on the markers' paper)
+#: darker than the paper around it under any light), and on a card printed in greys no more
+#: coloured than this (the chroma of :func:`chroma`; the view is balanced on the markers'
+#: paper)
 BARE_OF_LOCAL_MAX, BARE_CHROMA = 0.85, 0.25
 #: on a card with coloured pieces (conduit) the paper is also this white (:func:`whiteness`,
 #: brightness and colour together: a pale piece under a cast is nearly as grey as paper)
