@@ -3,12 +3,14 @@ light field takes a hand's shadow out of the card."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from companion.enigma.puzzles import load_puzzles
 from vision.enigma.mat import MARK
 from vision.enigma.pack import load_enigma_pack
-from vision.enigma.puzzles.view import flatten_light, view_card
+from vision.enigma.puzzles.check import check_puzzle_frame
+from vision.enigma.puzzles.view import CardView, bare_card, flatten_light, view_card
 from vision.enigma.synth.puzzle_table import TableCondition, render_table_frame
 
 
@@ -30,3 +32,44 @@ def test_the_card_is_found_upright_on_cloth_and_wood() -> None:
         assert abs(float(np.median(flat[a + 20:a + 60, int(a + view.side_px) - 60:
                                         int(a + view.side_px) - 20])) -
                    float(np.mean(pack.colour("card")))) < 25
+
+
+def _card_under_a_shadow(pack, dim: float) -> tuple[CardView, np.ndarray]:
+    """A card view (the card's colour, a printed bar of ink) with a band of shadow across its
+    middle, ``dim`` of the light; and the band."""
+    side, margin = 480, 168
+    size = side + 2 * margin
+    image = np.full((size, size, 3), 90, np.float32)  # the table around
+    image[margin:margin + side, margin:margin + side] = pack.colour("card")
+    image[margin + 100:margin + 110, margin + 40:margin + side - 40] = pack.colour("ink")
+    band = np.zeros((size, size), bool)
+    band[margin + 150:margin + 350, :] = True
+    light = np.where(band, dim, 1.0).astype(np.float32)
+    # a hand's breadth above the card: a soft edge over a centimetre wide
+    light = cv2.GaussianBlur(light, (0, 0), 45)
+    shaded = np.clip(image * light[..., None], 0, 255).astype(np.uint8)
+    return CardView(shaded, float(side), float(margin), shaded, (0.0, 0.0)), band
+
+
+def test_paper_deep_in_a_hand_s_shadow_is_still_bare_card(demo_pack) -> None:
+    """A strong hand's shadow dims the paper to under half: grey as ink is in full light, it is
+    still the card's paper, so the light field follows it and the flattened card is even
+    (cloth/strong seed 3, a weight card: the shadowed cups were 'cannot tell')."""
+    view, band = _card_under_a_shadow(demo_pack, 0.42)
+    inside = view.inside_card()
+    middle = band & inside & (cv2.erode(band.astype(np.uint8), np.ones((61, 61))) > 0)
+    assert bare_card(view, greys=True)[middle].mean() > 0.9
+    flat = flatten_light(view, demo_pack, greys=True).astype(np.float32).mean(axis=2)
+    assert abs(float(np.median(flat[middle])) - float(np.mean(demo_pack.colour("card")))) < 12
+
+
+def test_a_weight_card_under_a_hand_s_shadow_is_solved() -> None:
+    """cloth/strong seed 3: a hand's shadow across the cups left them unflattened, and a
+    right answer was 'cannot tell'."""
+    box = load_puzzles()
+    pack = load_enigma_pack()
+    card = list(box.weight.cards.values())[3 % len(box.weight.cards)]
+    frame = render_table_frame("weight", card, pack, seed=3,
+                               condition=TableCondition("cloth", "strong"))
+    result = check_puzzle_frame("weight", frame, pack, card=card, box=box)
+    assert result["verdict"] == "solved", result

@@ -7,7 +7,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.enigma.puzzles.card_find import outline_steps
+from vision.enigma.puzzles.card_find import chroma, outline_steps
 
 
 def test_the_outline_step_peaks_on_the_card_not_on_a_lit_patch_beside_it() -> None:
@@ -21,6 +21,13 @@ def test_the_outline_step_peaks_on_the_card_not_on_a_lit_patch_beside_it() -> No
     y, x = np.unravel_index(int(np.argmax(steps)), steps.shape)
     assert abs(x - 80) <= 1 and abs(y - 100) <= 1, (x, y)
     assert steps[100, 220] < 0.3 * steps[y, x]
+
+
+def test_chroma_is_the_same_on_8_bit_and_float_pixels() -> None:
+    """The 8-bit path (no float copy of the frame) gives the float path's values."""
+    rng = np.random.default_rng(4)
+    image = rng.integers(0, 256, (37, 53, 3)).astype(np.uint8)
+    assert np.allclose(chroma(image), chroma(image.astype(np.float32)), atol=1e-5)
 
 
 # ---------------------------------------------------------------------------- weights

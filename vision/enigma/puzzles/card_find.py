@@ -87,9 +87,10 @@ def brightness(image: np.ndarray) -> np.ndarray:
 def chroma(image: np.ndarray) -> np.ndarray:
     """How coloured each pixel is: its largest channel difference over its brightness (0 for
     grey or white, whatever the light)."""
-    b, g, r = cv2.split(image.astype(np.float32))
-    spread = cv2.max(cv2.max(b, g), r) - cv2.min(cv2.min(b, g), r)
-    out: np.ndarray = spread / np.maximum(brightness(image), 1.0)
+    # on 8-bit pixels the channels' spread is exact without a float copy of the image
+    b, g, r = cv2.split(image if image.dtype == np.uint8 else image.astype(np.float32))
+    spread = cv2.subtract(cv2.max(cv2.max(b, g), r), cv2.min(cv2.min(b, g), r))
+    out: np.ndarray = spread.astype(np.float32) / np.maximum(brightness(image), 1.0)
     return out
 
 

@@ -63,7 +63,7 @@ def _dark_pieces(view: CardView, pack: EnigmaPack
     card the table may be any colour: a piece is what is much darker than the table around
     it. Also returns the card's grey with the light taken out and the black and silhouette
     greys expected under it (:func:`_grey_levels`)."""
-    flat = flatten_light(view, pack)
+    flat = flatten_light(view, pack, greys=True)
     gray = cv2.cvtColor(flat, cv2.COLOR_BGR2GRAY).astype(np.float32)
     low, high = _grey_levels(gray, pack)
     black = open_mask(gray < (low + high) / 2, 1)

@@ -23,7 +23,13 @@ from vision.enigma.mat import (
     locate_mat,
 )
 from vision.enigma.pack import EnigmaPack
-from vision.enigma.puzzles.card_find import find_card_square, paper_gains, whiteness
+from vision.enigma.puzzles.card_find import (
+    brightness,
+    chroma,
+    find_card_square,
+    paper_gains,
+    whiteness,
+)
 from vision.enigma.puzzles.verdicts import Mark, PuzzleVerdict, Reason
 from vision.enigma.settings import DEFAULT_MAT, MatSettings
 from vision.warp import warp_perspective
@@ -73,10 +79,24 @@ LIGHT_BLOCK = 16
 #: a block tells the light when this share of it is bare card
 LIGHT_BARE_SHARE = 0.15
 #: bare card: at least this share of the brightest pixel near it (a weight, a piece or ink is
-#: darker than the paper around it under any light), and this white
-BARE_OF_LOCAL_MAX, BARE_WHITENESS = 0.85, 0.3
+#: darker than the paper around it under any light), and on a card printed in greys no more
+#: coloured than this (the chroma of :func:`chroma`; the view is balanced on the markers'
+#: paper)
+BARE_OF_LOCAL_MAX, BARE_CHROMA = 0.85, 0.25
+#: on a card with coloured pieces (conduit) the paper is also this white (:func:`whiteness`,
+#: brightness and colour together: a pale piece under a cast is nearly as grey as paper)
+BARE_WHITENESS = 0.3
 #: how far (pixels of the card view) the brightest pixel near a pixel is looked for
 LOCAL_MAX_PX = 41
+#: on a card printed in greys with grey or black pieces (weight, fragment), bare card is
+#: instead at least this share of the card's brightest paper (this quantile of the card): a
+#: hand's shadow dims the paper to about half. The floor is relative, not a whiteness: paper
+#: deep in a shadow is as grey as ink in full light
+BARE_OF_CARD_TOP, CARD_TOP_QUANTILE = 0.25, 98
+#: and it is joined to paper at least this share of the card's brightest: a shadow's soft edge
+#: joins the paper under it to the lit paper, while a black piece lit unevenly (a lamp's
+#: glare on a covered silhouette) is parted from the paper by its own sharp outline
+BARE_SEED_OF_CARD_TOP = 0.6
 
 
 def view_card(frame: np.ndarray, pack: EnigmaPack, mat_settings: MatSettings = DEFAULT_MAT, *,
@@ -85,7 +105,7 @@ def view_card(frame: np.ndarray, pack: EnigmaPack, mat_settings: MatSettings = D
     around it, its colours balanced on the markers' white paper."""
     mat = locate_mat(frame, mat_settings)
     gains = paper_gains(mat) * np.array(pack.colour("card"), np.float32) / 255.0
-    balanced = np.clip(mat.image.astype(np.float32) * gains, 0, 255).astype(np.uint8)
+    balanced = _scaled(mat.image, gains)
     half = mat.layout.size_mm * MAT_PX_PER_MM * 1.05  # marker and its white margin
     rect = find_card_square(balanced, pack.tile_mm,
                             exclude=tuple((*mat.to_px(x, y), half)
@@ -101,10 +121,22 @@ def view_card(frame: np.ndarray, pack: EnigmaPack, mat_settings: MatSettings = D
     frame_to_mat = mat.plane_to_image @ mat.fit.image_to_plane
     m = cv2.getPerspectiveTransform(src, dst)
     image = warp_perspective(frame, m @ frame_to_mat, (size, size))
-    image = np.clip(image.astype(np.float32) * gains, 0, 255).astype(np.uint8)
+    image = _scaled(image, gains)
     markers = tuple(mat.to_px(x, y) for x, y in mat.layout.centres_mm)
     return CardView(image, c, off, balanced, rect.centre, markers,
                     mat.layout.size_mm * MAT_PX_PER_MM * 1.1, m @ frame_to_mat, frame_to_mat)
+
+
+def _scaled(image: np.ndarray, gains: np.ndarray) -> np.ndarray:
+    """An 8-bit BGR image with each channel times its gain, clipped and truncated: the same
+    values as the product in float32, through a table of the 256 levels per channel (no float
+    copy of the whole mat)."""
+    levels = np.arange(256, dtype=np.float32)
+    tables = [np.clip(levels * np.float32(g), 0, 255).astype(np.uint8) for g in gains[:3]]
+    out: np.ndarray = cv2.merge([cv2.LUT(channel, table)
+                                 for channel, table in zip(cv2.split(image), tables,
+                                                           strict=True)])
+    return out
 
 
 def _upright_turn(balanced: np.ndarray, corners: np.ndarray, pack: EnigmaPack) -> int:
@@ -151,22 +183,35 @@ def light_field(image: np.ndarray, bare: np.ndarray) -> np.ndarray:
     return out
 
 
-def bare_card(view: CardView) -> np.ndarray:
-    """The card's bare paper: white, and nearly as bright as the brightest pixel near it."""
-    gray = view.image.astype(np.float32).mean(axis=2)
+def bare_card(view: CardView, *, greys: bool = False) -> np.ndarray:
+    """The card's bare paper: without colour and nearly as bright as the brightest pixel near
+    it; white (:data:`BARE_WHITENESS`), or with ``greys`` (a card printed in greys whose pieces
+    are grey or black) not far darker than the card's brightest paper
+    (:data:`BARE_OF_CARD_TOP`) and joined to clearly lit paper (:data:`BARE_SEED_OF_CARD_TOP`)."""
+    gray = brightness(view.image)
     near_max = cv2.dilate(gray, np.ones((LOCAL_MAX_PX, LOCAL_MAX_PX), np.uint8))
-    bare: np.ndarray = ((gray >= BARE_OF_LOCAL_MAX * near_max)
-                        & (whiteness(view.image) >= BARE_WHITENESS) & view.inside_card())
+    inside = view.inside_card()
+    if not greys:
+        white: np.ndarray = ((gray >= BARE_OF_LOCAL_MAX * near_max)
+                             & (whiteness(view.image) >= BARE_WHITENESS) & inside)
+        return white
+    top = float(np.percentile(gray[inside], CARD_TOP_QUANTILE)) if inside.any() else 255.0
+    paper = ((gray >= BARE_OF_LOCAL_MAX * near_max) & (gray >= BARE_OF_CARD_TOP * top)
+             & (chroma(view.image) <= BARE_CHROMA) & inside)
+    _, labels = cv2.connectedComponents(paper.astype(np.uint8), connectivity=8)
+    lit = np.unique(labels[paper & (gray >= BARE_SEED_OF_CARD_TOP * top)])
+    bare: np.ndarray = np.isin(labels, lit[lit > 0])
     return bare
 
 
-def flatten_light(view: CardView, pack: EnigmaPack, *, others: Mapping[str, Any] | None = None
-                  ) -> np.ndarray:
+def flatten_light(view: CardView, pack: EnigmaPack, *, others: Mapping[str, Any] | None = None,
+                  greys: bool = False) -> np.ndarray:
     """The card view with uneven light, shadows and colour cast taken out: each pixel divided
     by the light falling there (:func:`light_field`), scaled so the bare card reads as the
     pack's card colour everywhere. ``others`` is kept for callers; the field needs no
-    colours."""
-    field = light_field(view.image, bare_card(view))
+    colours. ``greys``: the card is printed in greys and its pieces are grey or black
+    (:func:`bare_card`)."""
+    field = light_field(view.image, bare_card(view, greys=greys))
     target = np.array(pack.colour("card"), np.float32)
     out: np.ndarray = np.clip(view.image.astype(np.float32) * target / np.maximum(field, 8.0),
                               0, 255).astype(np.uint8)

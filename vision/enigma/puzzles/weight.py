@@ -38,7 +38,7 @@ from vision.enigma.settings import PuzzleSettings
 def card_ink(view: CardView, pack: EnigmaPack) -> np.ndarray:
     """The printed ink: pixels darker than halfway from the card to the ink, once the light
     is evened out (ink and the table can share a hue, not a brightness on the card)."""
-    flat = flatten_light(view, pack, others={"weight": pack.colour("weight")})
+    flat = flatten_light(view, pack, others={"weight": pack.colour("weight")}, greys=True)
     gray = cv2.cvtColor(flat, cv2.COLOR_BGR2GRAY).astype(np.float32)
     g_card = float(np.mean(pack.colour("card")))
     g_ink = float(np.mean(pack.colour("ink")))
@@ -205,7 +205,7 @@ def weight_radius_px(pack: EnigmaPack) -> float:
 
 def level_image(view: CardView, pack: EnigmaPack) -> np.ndarray:
     """The card view's brightness with the light taken out, the bare card at 1."""
-    flat = flatten_light(view, pack)
+    flat = flatten_light(view, pack, greys=True)
     gray = cv2.cvtColor(flat, cv2.COLOR_BGR2GRAY).astype(np.float32)
     out: np.ndarray = gray / float(np.mean(pack.colour("card")))
     return out
