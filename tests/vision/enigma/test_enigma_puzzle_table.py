@@ -73,3 +73,29 @@ def test_a_weight_card_under_a_hand_s_shadow_is_solved() -> None:
                                condition=TableCondition("cloth", "strong"))
     result = check_puzzle_frame("weight", frame, pack, card=card, box=box)
     assert result["verdict"] == "solved", result
+
+
+def test_an_angular_structure_on_cloth_is_not_the_cloth() -> None:
+    """Blue or green cloth lies nearer a piece's colour than the pack's brown table: the
+    whole cloth was a piece lying apart, and right solutions were "not solved" (tuning seeds
+    0 and 1 on cloth, mild). The table is measured round the markers."""
+    from pathlib import Path
+    from sys import path
+
+    from vision.enigma.puzzles.view import table_colour
+
+    path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
+    from puzzle_checks import cases  # the bench's own card and solution for a seed
+
+    box = load_puzzles()
+    pack = load_enigma_pack()
+    for seed in (0, 1):
+        card, todo = cases("angular", seed, box)
+        _is_right, solution, extra = todo[0]
+        frame = render_table_frame("angular", card, pack, condition=TableCondition("cloth", "mild"),
+                                   solution=solution, seed=seed, **extra)
+        measured = table_colour(view_card(frame, pack), pack)
+        # the cloth's own colour (blue, then green), not the pack's brown
+        assert np.linalg.norm(np.subtract(measured, pack.colour("table"))) > 40, measured
+        result = check_puzzle_frame("angular", frame, pack, card=card, box=box)
+        assert result["verdict"] == "solved", (seed, result["reason"])

@@ -28,6 +28,7 @@ from vision.enigma.puzzles.view import (
     CardView,
     nearest_colour,
     open_mask,
+    table_colour,
     verdict,
 )
 from vision.enigma.settings import PuzzleSettings
@@ -95,7 +96,7 @@ def _building_blobs(view: CardView, pack: EnigmaPack, cube: float
     """The structures built on the mat (blobs of the angular colours at least half a cube's
     face, away from the card and the markers): the blob ids, the label image and stats."""
     mat = view.mat
-    labels, names = nearest_colour(mat, {**pack.angular, "table": pack.colour("table"),
+    labels, names = nearest_colour(mat, {**pack.angular, "table": table_colour(view, pack),
                                          "card": pack.colour("card"), "white": (250, 250, 250),
                                          "black": (20, 20, 20)})
     coloured = np.isin(labels, [names.index(k) for k in pack.angular])
@@ -140,7 +141,8 @@ def check_angular(view: CardView, pack: EnigmaPack, card: angular.AngularCard | 
                        facts={"apart": len(blobs) - 1},
                        marks=built + tuple(box_mark(stats[i], MarkKind.PIECE, space="mat")
                                            for i in blobs if i != main))
-    seen, why = _grid_colours(view.mat, lab == main, cube, pack, {"table": pack.colour("table")})
+    seen, why = _grid_colours(view.mat, lab == main, cube, pack,
+                              {"table": table_colour(view, pack)})
     if seen is None:
         return verdict(CANNOT_TELL, why, code=Reason.STRUCTURE_UNCLEAR, marks=built)
     shown = "/".join(angular.crop(seen))
