@@ -26,7 +26,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from app_process import is_child, prepare_child, rss_mb, run_in_child
+from app_process import is_child, prepare_child, rss_mb, run_in_child, software_gl_mb
 
 PLAYERS = ["Ana", "Ben", "Cleo"]
 #: seconds between two scripted actions: about a player's pace with the demo camera
@@ -112,7 +112,26 @@ def trace_growth(snapshots: list[Any]) -> None:
             print("   ", line)
 
 
-def child(minutes: float, trace: bool) -> int:
+def trace_game(name: str, censuses: dict[str, Any]) -> None:
+    """With ``--census``: the RSS after a game (and once the free heap is given back) and what
+    the app holds more than after the same game a round before (each game's first-time costs
+    are not growth)."""
+    from app_census import census, print_growth
+
+    from ui.memory import give_back_free_heap
+
+    rss = rss_mb()
+    give_back_free_heap()
+    print(f"{name}: RSS {rss:.0f} MB, {rss_mb():.0f} MB once the free heap is given back",
+          flush=True)
+    now = census()
+    before = censuses.get(name, censuses.pop("start", None))  # the first game: since start
+    if before is not None:
+        print_growth(before, now)
+    censuses[name] = now
+
+
+def child(minutes: float, trace: bool, counting: bool) -> int:
     home = prepare_child()
     from kivy.app import App
     from kivy.clock import Clock
@@ -121,6 +140,7 @@ def child(minutes: float, trace: bool) -> int:
 
     marks: dict[str, float] = {}
     snapshots: list[Any] = []
+    censuses: dict[str, Any] = {}
     if trace:
         import tracemalloc
 
@@ -132,7 +152,10 @@ def child(minutes: float, trace: bool) -> int:
         app = App.get_running_app()
         if "start" not in marks:
             marks["start"] = rss_mb()
+            marks["software GL"] = software_gl_mb()
             steps["evening"] = evening(app)
+            if counting:
+                trace_game("start", censuses)
         done = next(steps["evening"])
         if done:
             marks["games"] = marks.get("games", 0) + 1
@@ -142,6 +165,8 @@ def child(minutes: float, trace: bool) -> int:
                 snapshots.append(tracemalloc.take_snapshot())
         if done and marks["games"] == len(GAMES):
             marks["each game once"] = rss_mb()
+        if done and counting:  # after the marks: it gives the free heap back
+            trace_game(done, censuses)
         if time.monotonic() - started > minutes * 60:
             marks["end"] = rss_mb()
             if trace:
@@ -163,6 +188,8 @@ def child(minutes: float, trace: bool) -> int:
           f"(highest sampled {marks.get('high', marks['end']):.0f} MB; aim <= 300 MB; after "
           f"each game once {marks.get('each game once', float('nan')):.0f} MB; "
           f"{marks.get('games', 0):.0f} games)")
+    print(f"of which this machine's software OpenGL (Mesa llvmpipe, not loaded on a Pi): "
+          f"{marks['software GL']:.0f} MB")
     if len(snapshots) == 2:
         trace_growth(snapshots)
     return 0
@@ -173,11 +200,16 @@ def main() -> int:
     parser.add_argument("--minutes", type=float, default=120.0)
     parser.add_argument("--trace", action="store_true",
                         help="also print the Python allocations that grew after the first game")
+    parser.add_argument("--census", action="store_true",
+                        help="after each game, print what the app holds more than after the "
+                             "same game a round before (live objects by type, arrays, widgets, "
+                             "textures)")
     args = parser.parse_args()
     if is_child():
-        return child(args.minutes, args.trace)
+        return child(args.minutes, args.trace, args.census)
     return run_in_child(__file__, ["--minutes", str(args.minutes)] +
-                        (["--trace"] if args.trace else []))
+                        (["--trace"] if args.trace else []) +
+                        (["--census"] if args.census else []))
 
 
 if __name__ == "__main__":

@@ -20,6 +20,25 @@ def rss_mb() -> float:
     return float("nan")
 
 
+#: the libraries of a software OpenGL (Mesa's llvmpipe under Xvfb), which a Pi's GPU driver
+#: does not load: tens of MB of this machine's RSS that a Pi does not have
+SOFTWARE_GL = ("libLLVM", "swrast_dri", "kms_swrast_dri")
+
+
+def software_gl_mb() -> float:
+    """The resident size of this process's software OpenGL libraries, in MB."""
+    kib = 0
+    path = ""
+    with open("/proc/self/smaps", encoding="utf-8", errors="replace") as smaps:
+        for line in smaps:
+            fields = line.split()
+            if fields and "-" in fields[0] and len(fields) >= 5:
+                path = fields[5] if len(fields) > 5 else ""
+            elif fields[:1] == ["Rss:"] and any(name in path for name in SOFTWARE_GL):
+                kib += int(fields[1])
+    return kib / 1024
+
+
 def is_child() -> bool:
     return bool(os.environ.get(CHILD_FLAG))
 

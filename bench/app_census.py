@@ -1,0 +1,81 @@
+"""What the app holds in memory, counted: for bench/app_memory.py --trace.
+
+Counts live objects by type (after a full collection), numpy arrays and their bytes, Kivy
+widgets and textures, and the entries of Kivy's Cache, so that two counts taken a game apart
+show what a game leaves behind.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections import Counter
+from typing import Any
+
+#: arrays at least this large are listed one by one, with what holds them
+BIG_ARRAY_BYTES = 1_000_000
+
+
+def census() -> Counter[str]:
+    """Live objects by type name, plus ``numpy bytes``, ``widgets``, ``textures``, ``texture
+    bytes`` and ``Cache <category>`` entries."""
+    import numpy as np
+    from kivy.cache import Cache
+    from kivy.graphics.texture import Texture
+    from kivy.uix.widget import Widget
+
+    gc.collect()
+    counts: Counter[str] = Counter()
+    arrays: dict[int, int] = {}
+    for obj in gc.get_objects():
+        kind = type(obj)
+        counts[kind.__name__] += 1
+        for referent in _holding(obj):
+            while type(referent) is np.ndarray and referent.base is not None:
+                referent = referent.base  # a view holds the array it looks into
+            if type(referent) is np.ndarray:
+                arrays[id(referent)] = referent.nbytes
+                if referent.nbytes >= BIG_ARRAY_BYTES:
+                    counts[f"array {referent.shape} {referent.dtype} in {kind.__name__}"
+                           f" {_name_of(obj)}"] = referent.nbytes
+        if issubclass(kind, Widget):  # not isinstance: a dead weak proxy raises there
+            counts["widgets"] += 1
+        elif issubclass(kind, Texture):
+            counts["textures"] += 1
+            width, height = obj.size
+            counts["texture bytes"] += width * height * 4
+    counts["numpy arrays"] = len(arrays)
+    counts["numpy bytes"] = sum(arrays.values())
+    objects: dict[str, dict[Any, Any]] = getattr(Cache, "_objects", {})
+    for category, entries in objects.items():
+        counts[f"Cache {category}"] = len(entries)
+    return counts
+
+
+def _holding(obj: Any) -> list[Any]:
+    """What ``obj`` refers to, through the dicts and tuples the collector does not track
+    (a dict or tuple of arrays and strings only is not tracked: arrays are not)."""
+    found = []
+    for referent in gc.get_referents(obj):
+        found.append(referent)
+        if type(referent) in (dict, tuple, list) and not gc.is_tracked(referent):
+            found.extend(gc.get_referents(referent))
+    return found
+
+
+def _name_of(obj: Any) -> str:
+    name = getattr(obj, "__qualname__", "") if not isinstance(obj, dict) else \
+        ",".join(str(key) for key in list(obj)[:3])
+    return str(name)[:60]
+
+
+def print_growth(before: Counter[str], after: Counter[str], *, top: int = 15) -> None:
+    """The counts that grew most from ``before`` to ``after``, with the totals that matter."""
+    grown = sorted(((after[k] - before[k], k) for k in after if after[k] > before[k]),
+                   reverse=True)
+    keys = ("numpy arrays", "numpy bytes", "widgets", "textures", "texture bytes")
+    print("   " + ", ".join(f"{k} {after[k]:,} ({after[k] - before[k]:+,})" for k in keys))
+    caches = [k for k in after if k.startswith("Cache ") and after[k]]
+    print("   " + ", ".join(f"{k} {after[k]}" for k in sorted(caches)))
+    print("   big arrays: " + "; ".join(k for k in after if k.startswith("array ")))
+    print("   grown: " + ", ".join(f"{k} {d:+,}" for d, k in grown[:top]
+                                   if k not in keys and not k.startswith("array ")))
