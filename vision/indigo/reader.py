@@ -39,10 +39,11 @@ from vision.indigo.corner_rules import settle_corners
 from vision.indigo.model import (
     GEM_NAMES,
     TEMPLATE_BLUR,
-    balance_colours,
+    apply_gains,
     check_board,
     check_sharpness,
     colour_features,
+    colour_gains,
     edge_strength,
     gem_label_map,
     pack_model,
@@ -54,6 +55,7 @@ from vision.indigo.pack_fit import chips_unlike_pack, fit_to_pack
 from vision.indigo.picture_check import picture_confidence_factor, scaled_confidences
 from vision.indigo.pieces import (
     GemSpot,
+    close_gem_labels,
     gem_pixels,
     glare_mask,
     read_chips,
@@ -284,6 +286,25 @@ def _locate(frame: np.ndarray, st: IndigoSettings) -> PlaneFit:
                       checks=replace(st.checks, max_detect_side=full, retry_scales=(1.0,)))
 
 
+#: gems are read on a board rectified this many times finer than the tiles: a gem is a third
+#: of a cell radius across, and at the tiles' scale its faceted glass (a dark girdle, a bright
+#: table, a highlight) blurs into the print round it (a dark amber on a corner tile read as
+#: no gem, a heap of emeralds on the centre as one blob)
+GEM_SCALE = 2
+
+
+def _read_gems_finer(frame: np.ndarray, fit: PlaneFit, pack: IndigoPack, st: IndigoSettings,
+                     gains: np.ndarray) -> list[GemSpot]:
+    """The gem spots, read on the board rectified :data:`GEM_SCALE` times finer (with the
+    colour gains measured at the tiles' scale)."""
+    cell_px = GEM_SCALE * st.cell_px
+    model = pack_model(pack, cell_px)
+    lab = colour_features(apply_gains(rectify(frame, fit, st.geometry, cell_px), gains))
+    labels = gem_label_map(lab, model, where=gem_pixels(model, pack.gem_size))
+    labels = close_gem_labels(labels, pack.gem_size * cell_px)
+    return read_gems(labels, pack, model, st, lab)
+
+
 def read_indigo(
     frame: np.ndarray,
     pack: IndigoPack,
@@ -315,12 +336,12 @@ def read_indigo(
     model = pack_model(pack, st.cell_px)
     gray0 = to_gray(canon)
     check_board(gray0, model, st)
-    balanced = balance_colours(canon, model, st.cell_px)
+    gains = colour_gains(canon, model, st.cell_px)
+    balanced = apply_gains(canon, gains)
     lab = colour_features(balanced)
     gray = cv2.GaussianBlur(to_gray(balanced), (0, 0), TEMPLATE_BLUR)
     t2 = time.perf_counter()
-    labels = gem_label_map(lab, model, where=gem_pixels(model, pack.gem_size))
-    found = read_gems(labels, pack, model, st, lab)
+    found = _read_gems_finer(frame, fit, pack, st, gains)
     cells = read_tiles(gray, found, model, st, pack.gem_size, glare=glare_mask(canon, st.cell_px))
     settled = settle_corners(settle_centre(found, cells, st.min_confidence), cells)
     spots = scaled_confidences(settled, factor)
