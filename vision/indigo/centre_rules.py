@@ -49,7 +49,7 @@ CAMERA_SPREAD = 1
 
 def camera_range(centre: list[GemSpot]) -> tuple[int, int] | None:
     """The fewest and most gems the camera's counts allow on the centre, or None when they
-    cannot be one stock (an amber seen there, more than one sapphire).
+    cannot be one stock (an amber seen there).
 
     The stock always holds its last gems, the sapphire last of all: emeralds seen mean the
     sapphire lies there too (under them, or as dark as the tile's print), so the emeralds
@@ -58,9 +58,8 @@ def camera_range(centre: list[GemSpot]) -> tuple[int, int] | None:
     if any(s.gem is Gem.AMBER for s in centre):
         return None
     emeralds = [s for s in centre if s.gem is Gem.EMERALD]
-    sapphires = sum(1 for s in centre if s.gem is Gem.SAPPHIRE)
-    if sapphires > 1:
-        return None
+    # one sapphire in any stock: a second blob of its colour is the tile's dark print
+    sapphires = min(1, sum(1 for s in centre if s.gem is Gem.SAPPHIRE))
     if not emeralds:
         return sapphires, sapphires
     lo, hi = emeralds[0].plausible or (len(emeralds), len(emeralds))

@@ -457,17 +457,20 @@ GEM_NAMES = ("amber", "emerald", "sapphire")
 #: girdle is dark and its table bright, while its chromaticity stays the gem's. Colours are
 #: compared for the gem labels with their log brightness free within this band round each
 #: reference (feature units: BRIGHTNESS * ln of the brightness ratio, darker then brighter),
-#: so a dark amber body (half the pack's flat amber) is still amber; the board's own colours
-#: are held alike, so a shadowed print stays print
-GEM_SHADE_BAND = (BRIGHTNESS * math.log(0.5), BRIGHTNESS * math.log(1.3))
+#: so a dark amber body (two thirds of the pack's flat amber) is still amber; the board's own
+#: colours are held alike, so a shadowed print stays print. Much darker than 0.6 and the
+#: navy print of a corner tile in a dim warm frame passed for a sapphire
+GEM_SHADE_BAND = (BRIGHTNESS * math.log(0.6), BRIGHTNESS * math.log(1.3))
 
 
 def _banded_d2(pixels: np.ndarray, colours: np.ndarray) -> np.ndarray:
     """(pixels, colours) squared feature distances, brightness free within the shade band."""
-    chroma = pixels[:, None, :2] - colours[None, :, :2]
-    dy = pixels[:, None, 2] - colours[None, :, 2]
+    p, c = pixels[:, :2], colours[:, :2]
+    # chromaticity: |p|^2 - 2 p.c + |c|^2, all pairs at once
+    d2: np.ndarray = (p * p).sum(axis=1, keepdims=True) - 2.0 * p @ c.T + (c * c).sum(axis=1)
+    dy = pixels[:, 2:3] - colours[None, :, 2]
     over = np.maximum(dy - GEM_SHADE_BAND[1], 0.0) + np.minimum(dy - GEM_SHADE_BAND[0], 0.0)
-    d2: np.ndarray = (chroma * chroma).sum(axis=-1) + over * over
+    d2 += over * over
     return d2
 
 
@@ -498,3 +501,33 @@ def gem_label_map(
     labels = np.zeros(flat.shape[0], np.uint8)
     labels[where] = values
     return labels.reshape(lab.shape[:2])
+
+
+#: the gem labels of balanced BGR pixels are looked up in a table of colours quantised to
+#: this many bits per channel (computed once per pack model: the per-pixel distances to every
+#: colour of the pack cost more than the rest of the gem reading)
+LUT_BITS = 6
+
+
+def gem_label_lut(model: PackModel) -> np.ndarray:
+    """(2^LUT_BITS,)*3 table: the gem label of each quantised BGR colour."""
+    key = ("gem-lut", LUT_BITS)
+    if key not in model.cache:
+        levels = 1 << LUT_BITS
+        step = 256 // levels
+        axis = np.arange(levels, dtype=np.float32) * step + (step - 1) / 2
+        b, g, r = np.meshgrid(axis, axis, axis, indexing="ij")
+        bgr = np.stack([b, g, r], axis=-1).reshape(-1, 1, 3)
+        model.cache[key] = gem_label_map(colour_features(bgr), model).reshape(
+            levels, levels, levels)
+    return model.cache[key]
+
+
+def gem_labels_of_bgr(bgr: np.ndarray, model: PackModel, where: np.ndarray) -> np.ndarray:
+    """:func:`gem_label_map` of a balanced BGR image at the flat pixel indices ``where``
+    (others 0), by :func:`gem_label_lut`."""
+    shift = 8 - LUT_BITS
+    pixels = bgr.reshape(-1, 3)[where] >> shift
+    labels = np.zeros(bgr.shape[0] * bgr.shape[1], np.uint8)
+    labels[where] = gem_label_lut(model)[pixels[:, 0], pixels[:, 1], pixels[:, 2]]
+    return labels.reshape(bgr.shape[:2])

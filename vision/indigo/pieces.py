@@ -331,6 +331,10 @@ def _read_centre(
     return _centre_spots(counts)
 
 
+#: a colour's count on the centre: (count, confidence, (fewest, most) the camera allows)
+CentreCount = tuple[int, float, tuple[int, int]]
+
+
 def _centre_block(
     labels: np.ndarray, model: PackModel
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -377,15 +381,16 @@ def _centre_blobs(block: np.ndarray, disc: np.ndarray, art: np.ndarray, code: in
 
 def _count_centre_colours(
     block: np.ndarray, disc: np.ndarray, art: np.ndarray, gem_r: float, share: dict[str, float]
-) -> tuple[dict[str, tuple[int, float]], list[tuple[str, float, int]]]:
-    """Per gem colour (count, confidence) on the centre, and (colour, area, peaks) of each blob.
+) -> tuple[dict[str, CentreCount], list[tuple[str, float, int]]]:
+    """Per gem colour (count, confidence, plausible counts) on the centre, and (colour, area,
+    peaks) of each blob.
 
     A count is doubtful when its blob area says another number of gems (at this frame's
     measured ``share`` of a gem disc, else within :data:`GEM_SHARE_RANGE`) or when laying
     whole discs over a blob gives another number than its peaks.
     """
     gem_area = math.pi * gem_r**2
-    counts: dict[str, tuple[int, float, tuple[int, int]]] = {}
+    counts: dict[str, CentreCount] = {}
     blobs: list[tuple[str, float, int]] = []
     for index, name in enumerate(GEM_NAMES):
         hit, found = _centre_blobs(block, disc, art, index + 1, gem_r)
@@ -415,7 +420,7 @@ def _count_centre_colours(
 
 
 def _doubt_merged_blobs(
-    counts: dict[str, tuple[int, float, tuple[int, int]]],
+    counts: dict[str, CentreCount],
     blobs: list[tuple[str, float, int]],
     share: dict[str, float],
 ) -> None:
@@ -439,7 +444,7 @@ def _doubt_merged_blobs(
             counts[name] = (count, min(conf, DOUBTFUL), plausible)
 
 
-def _centre_spots(counts: dict[str, tuple[int, float, tuple[int, int]]]) -> list[GemSpot]:
+def _centre_spots(counts: dict[str, CentreCount]) -> list[GemSpot]:
     """The centre's gems; a count no stock can show (an amber, or out of order) is doubtful."""
     emeralds, sapphires = counts["emerald"][0], counts["sapphire"][0]
     order_ok = sapphires <= 1 and emeralds <= 5 and (emeralds == 0 or sapphires == 1)
