@@ -502,32 +502,3 @@ def gem_label_map(
     labels[where] = values
     return labels.reshape(lab.shape[:2])
 
-
-#: the gem labels of balanced BGR pixels are looked up in a table of colours quantised to
-#: this many bits per channel (computed once per pack model: the per-pixel distances to every
-#: colour of the pack cost more than the rest of the gem reading)
-LUT_BITS = 6
-
-
-def gem_label_lut(model: PackModel) -> np.ndarray:
-    """(2^LUT_BITS,)*3 table: the gem label of each quantised BGR colour."""
-    key = ("gem-lut", LUT_BITS)
-    if key not in model.cache:
-        levels = 1 << LUT_BITS
-        step = 256 // levels
-        axis = np.arange(levels, dtype=np.float32) * step + (step - 1) / 2
-        b, g, r = np.meshgrid(axis, axis, axis, indexing="ij")
-        bgr = np.stack([b, g, r], axis=-1).reshape(-1, 1, 3)
-        model.cache[key] = gem_label_map(colour_features(bgr), model).reshape(
-            levels, levels, levels)
-    return model.cache[key]
-
-
-def gem_labels_of_bgr(bgr: np.ndarray, model: PackModel, where: np.ndarray) -> np.ndarray:
-    """:func:`gem_label_map` of a balanced BGR image at the flat pixel indices ``where``
-    (others 0), by :func:`gem_label_lut`."""
-    shift = 8 - LUT_BITS
-    pixels = bgr.reshape(-1, 3)[where] >> shift
-    labels = np.zeros(bgr.shape[0] * bgr.shape[1], np.uint8)
-    labels[where] = gem_label_lut(model)[pixels[:, 0], pixels[:, 1], pixels[:, 2]]
-    return labels.reshape(bgr.shape[:2])

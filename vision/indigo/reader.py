@@ -45,7 +45,7 @@ from vision.indigo.model import (
     colour_features,
     colour_gains,
     edge_strength,
-    gem_labels_of_bgr,
+    gem_label_map,
     pack_model,
     rectify,
     to_gray,
@@ -301,7 +301,7 @@ def _read_gems_finer(frame: np.ndarray, fit: PlaneFit, pack: IndigoPack, st: Ind
     model = pack_model(pack, cell_px)
     balanced = apply_gains(rectify(frame, fit, st.geometry, cell_px), gains)
     lab = colour_features(balanced)
-    labels = gem_labels_of_bgr(balanced, model, gem_pixels(model, pack.gem_size))
+    labels = gem_label_map(lab, model, where=gem_pixels(model, pack.gem_size))
     labels = close_gem_labels(labels, pack.gem_size * cell_px)
     return read_gems(labels, pack, model, st, lab)
 
