@@ -3,14 +3,15 @@
 The centre tile starts with the stock (emerald x5, sapphire) and gives one gem, in that
 order, to each tile laid next to it; gems leave the board only through the gateways. So:
 
-- it holds at least 6 minus the tiles next to it (:func:`centre_least`);
+- it holds 6 minus the tiles next to it (:func:`centre_least`: each tile laid there takes
+  exactly one while any are left; "least" because a gem not yet moved stays on the tile);
 - it holds at most 6 minus the emeralds and sapphires resting on the board's edges;
-- what it holds is always the last gems of the stock.
+- what it holds is always the last gems of the stock: the sapphire whenever any gem is left.
 
-:func:`settle_centre` holds the count read against these bounds: a count outside them is
-doubted and asked with the number the camera believes (the nearest count the rules allow),
-and a count the bounds fix exactly and the camera agrees with is sure even where the heap's
-outline was hard to count.
+:func:`settle_centre` holds the camera's counts against these: the count the rules leave is
+sure when the camera's counts of the heap (its peaks, the gem discs laid over it) allow it
+and spread over at most one gem; any other count is doubted and asked with the number the
+camera believes (the nearest count the rules allow).
 """
 
 from __future__ import annotations
