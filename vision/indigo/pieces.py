@@ -53,7 +53,7 @@ class GemSpot:
     point: EdgePoint | None  # None: on the centre tile
     confidence: float
     #: on the centre: the fewest and most gems of this colour the camera's counts allow (a
-    #: heap's outline counted by its peaks, by laying whole discs and by its area)
+    #: heap's outline counted by its peaks and by laying whole discs of two sizes over it)
     plausible: tuple[int, int] | None = None
 
 
