@@ -404,11 +404,6 @@ def _treasure_measured(canon: np.ndarray, cell_px: int) -> np.ndarray:
     return np.array(out, np.float32)
 
 
-def balance_colours(canon: np.ndarray, model: PackModel, cell_px: int) -> np.ndarray:
-    """The rectified board with its colour cast removed (:func:`colour_gains`)."""
-    return apply_gains(canon, colour_gains(canon, model, cell_px))
-
-
 def apply_gains(image: np.ndarray, gains: np.ndarray) -> np.ndarray:
     """``image`` (BGR) times per-channel ``gains``, clipped to 0..255."""
     balanced: np.ndarray = np.clip(image.astype(np.float32) * gains, 0, 255).astype(np.uint8)

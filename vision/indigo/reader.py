@@ -11,10 +11,11 @@
 3. :func:`~vision.indigo.model.check_sharpness` and :func:`~vision.indigo.model.check_board`
    refuse a blurred frame or one that shows no Indigo board (compared with the pack's
    treasure tiles);
-4. :func:`~vision.indigo.model.balance_colours` removes the colour cast using the pack's rim
-   colour;
+4. :func:`~vision.indigo.model.colour_gains` measures the colour cast using the pack's rim
+   colour (and :func:`~vision.indigo.model.apply_gains` removes it);
 5. :mod:`vision.indigo.pieces` (``read_gems``, ``read_tiles``, ``read_chips``) classifies
-   against the pack: gems and chips by colour model, tiles by comparing each cell with the
+   against the pack: gems (on a board rectified :data:`GEM_SCALE` times finer) and chips by
+   colour model, tiles by comparing each cell with the
    pack's tile images in every rotation (and the empty cell); :mod:`vision.indigo.pack_fit`
    doubts every gem and chip when the chips' colours do not fit the pack;
 6. :func:`name_gems` turns gem spots into edge points by which side holds a tile, and raises
