@@ -3,19 +3,18 @@
 The centre tile starts with the stock (emerald x5, sapphire) and gives one gem, in that
 order, to each tile laid next to it; gems leave the board only through the gateways. So:
 
-- it holds at least 6 minus the tiles next to it (:func:`centre_least`);
+- it holds 6 minus the tiles next to it (:func:`centre_least`: each tile laid there takes
+  exactly one while any are left; "least" because a gem not yet moved stays on the tile);
 - it holds at most 6 minus the emeralds and sapphires resting on the board's edges;
-- what it holds is always the last gems of the stock.
+- what it holds is always the last gems of the stock: the sapphire whenever any gem is left.
 
-:func:`settle_centre` holds the count read against these bounds: a count outside them is
-doubted and asked with the number the camera believes (the nearest count the rules allow),
-and a count the bounds fix exactly and the camera agrees with is sure even where the heap's
-outline was hard to count.
+:func:`settle_centre` holds the camera's counts against these: the count the rules leave is
+sure when the camera's counts of the heap (its peaks, the gem discs laid over it) allow it
+and spread over at most one gem; any other count is doubted and asked with the number the
+camera believes (the nearest count the rules allow).
 """
 
 from __future__ import annotations
-
-from dataclasses import replace
 
 from companion.indigo import CENTRE, CENTRE_STOCK, Gem
 from companion.indigo.geometry import Cell, neighbour
@@ -43,14 +42,50 @@ def centre_most(spots: list[GemSpot], min_confidence: float) -> int:
     return max(0, len(CENTRE_STOCK) - away)
 
 
+#: the camera's counts of the centre's emeralds may spread over this many gems and still
+#: confirm the count the rules leave (a heap of touching glass, blurred: its peaks, the discs
+#: laid over it and its area disagree by one where the gems lean on each other)
+CAMERA_SPREAD = 1
+
+
+def camera_range(centre: list[GemSpot]) -> tuple[int, int] | None:
+    """The fewest and most gems the camera's counts allow on the centre, or None when they
+    cannot be one stock (an amber seen there).
+
+    The stock always holds its last gems, the sapphire last of all: emeralds seen mean the
+    sapphire lies there too (under them, or as dark as the tile's print), so the emeralds
+    count the stock; with none seen, the sapphire seen or not decides between one and none.
+    """
+    if any(s.gem is Gem.AMBER for s in centre):
+        return None
+    emeralds = [s for s in centre if s.gem is Gem.EMERALD]
+    # one sapphire in any stock: a second blob of its colour is the tile's dark print
+    sapphires = min(1, sum(1 for s in centre if s.gem is Gem.SAPPHIRE))
+    if not emeralds:
+        return sapphires, sapphires
+    lo, hi = emeralds[0].plausible or (len(emeralds), len(emeralds))
+    return (lo + 1 if lo else sapphires), hi + 1
+
+
 def settle_centre(
     spots: list[GemSpot], cells: dict[Cell, CellRead], min_confidence: float
 ) -> list[GemSpot]:
-    """The gem spots with the centre's confidences held against the rules' bounds."""
+    """The gem spots with the centre's confidences held against the rules.
+
+    The count the rules leave (six less the tiles next to the centre) is sure when the
+    camera's counts allow it and spread over at most :data:`CAMERA_SPREAD` gems; otherwise
+    the count is asked, with the number the camera believes (the nearest the rules allow).
+    """
+    edges = [s for s in spots if s.point is not None]
     centre = [s for s in spots if s.point is None]
     gems = sorted((s.gem for s in centre), key=lambda g: g is Gem.SAPPHIRE)
     in_order = gems == list(CENTRE_STOCK[len(CENTRE_STOCK) - len(gems):]) if gems else True
     least, most = centre_least(cells), centre_most(spots, min_confidence)
+    seen = camera_range(centre)
+    if (seen is not None and seen[0] <= least <= seen[1] and seen[1] - seen[0] <= CAMERA_SPREAD
+            and least <= most):
+        # the camera allows the count the rules leave: the stock's last gems, surely
+        return edges + [GemSpot(g, None, 1.0) for g in CENTRE_STOCK[len(CENTRE_STOCK) - least:]]
     n = len(centre)
     if not least <= n <= max(most, least) or not in_order:
         # asked, with the count the camera believes: the nearest the rules allow, in the
@@ -58,8 +93,5 @@ def settle_centre(
         k = min(max(n, least), max(most, least))
         believed = [GemSpot(g, None, AGAINST_RULES)
                     for g in CENTRE_STOCK[len(CENTRE_STOCK) - k:]] if k else []
-        return [s for s in spots if s.point is not None] + believed
-    if least == most == n:
-        # the rules leave no other count, and the camera counted it
-        return [replace(s, confidence=1.0) if s.point is None else s for s in spots]
+        return edges + believed
     return spots

@@ -286,7 +286,12 @@ def _treasure_colours(pack: IndigoPack) -> np.ndarray:
 
 
 def _pack_palette(pack: IndigoPack) -> list[np.ndarray]:
-    """Dominant Lab colours of the pack's cell images (what a gem must not be taken for)."""
+    """Dominant Lab colours of the pack's cell images (what a gem must not be taken for).
+
+    The rim's colour is left out: gems are looked for on the cells' edges and the centre
+    tile, where no rim lies, and a real amber's orange body is nearer the rim's orange than
+    a pack's yellow amber (scanned art read without teaching: every resting amber missed).
+    """
     samples = []
     for img in [*pack.tiles.values(), pack.empty, pack.centre, pack.corner]:
         small = cv2.resize(img, (PALETTE_SIDE, PALETTE_SIDE), interpolation=cv2.INTER_AREA)
@@ -300,9 +305,7 @@ def _pack_palette(pack: IndigoPack) -> list[np.ndarray]:
     _, _, centres = cv2.kmeans(
         pixels, PALETTE_COLOURS, no_labels, criteria, 2, cv2.KMEANS_PP_CENTERS
     )
-    out = [features_of_colours(np.clip(c, 0, 255))[0] for c in centres]
-    out.append(features_of_colours(np.array(pack.rim))[0])
-    return out
+    return [features_of_colours(np.clip(c, 0, 255))[0] for c in centres]
 
 
 # ---------------------------------------------------------------- stage 3-4: checks, colour
@@ -401,7 +404,13 @@ def _treasure_measured(canon: np.ndarray, cell_px: int) -> np.ndarray:
     return np.array(out, np.float32)
 
 
-def balance_colours(canon: np.ndarray, model: PackModel, cell_px: int) -> np.ndarray:
+def apply_gains(image: np.ndarray, gains: np.ndarray) -> np.ndarray:
+    """``image`` (BGR) times per-channel ``gains``, clipped to 0..255."""
+    balanced: np.ndarray = np.clip(image.astype(np.float32) * gains, 0, 255).astype(np.uint8)
+    return balanced
+
+
+def colour_gains(canon: np.ndarray, model: PackModel, cell_px: int) -> np.ndarray:
     """Per-channel gains that make the board's known colours the pack's (removes a colour
     cast): the rim and the six corner treasure tiles, fitted together by least squares per channel,
     so a channel the rim's orange hardly shows (blue) is set by the blue treasure tiles."""
@@ -415,7 +424,7 @@ def balance_colours(canon: np.ndarray, model: PackModel, cell_px: int) -> np.nda
         cv2.circle(ring, (int(x), int(y)), int(CHIP_CLEARANCE * cell_px), 0, -1)
     pixels = canon[ring > 0]
     if len(pixels) < MIN_RIM_PIXELS:
-        return canon
+        return np.ones(3, np.float32)
     measured = [np.median(pixels, axis=0).astype(np.float32)]
     wanted = [model.rim_bgr]
     if len(model.treasure_bgr):
@@ -423,9 +432,7 @@ def balance_colours(canon: np.ndarray, model: PackModel, cell_px: int) -> np.nda
         wanted.extend(model.treasure_bgr)
     meas, want = np.array(measured, np.float32), np.array(wanted, np.float32)
     gains = (meas * want).sum(axis=0) / np.maximum((meas * meas).sum(axis=0), 1.0)
-    gains = balance_gains(gains)
-    balanced: np.ndarray = np.clip(canon.astype(np.float32) * gains, 0, 255).astype(np.uint8)
-    return balanced
+    return balance_gains(gains)
 
 
 def balance_gains(fitted: np.ndarray) -> np.ndarray:
@@ -441,13 +448,35 @@ def balance_gains(fitted: np.ndarray) -> np.ndarray:
 GEM_NAMES = ("amber", "emerald", "sapphire")
 
 
+#: faceted glass is seen far from one flat colour: its crown facets turn from the lamp, its
+#: girdle is dark and its table bright, while its chromaticity stays the gem's. Colours are
+#: compared for the gem labels with their log brightness free within this band round each
+#: reference (feature units: BRIGHTNESS * ln of the brightness ratio, darker then brighter),
+#: so a dark amber body (two thirds of the pack's flat amber) is still amber; the board's own
+#: colours are held alike, so a shadowed print stays print. Much darker than 0.6 and the
+#: navy print of a corner tile in a dim warm frame passed for a sapphire
+GEM_SHADE_BAND = (BRIGHTNESS * math.log(0.6), BRIGHTNESS * math.log(1.3))
+
+
+def _banded_d2(pixels: np.ndarray, colours: np.ndarray) -> np.ndarray:
+    """(pixels, colours) squared feature distances, brightness free within the shade band."""
+    p, c = pixels[:, :2], colours[:, :2]
+    # chromaticity: |p|^2 - 2 p.c + |c|^2, all pairs at once
+    d2: np.ndarray = (p * p).sum(axis=1, keepdims=True) - 2.0 * p @ c.T + (c * c).sum(axis=1)
+    dy = pixels[:, 2:3] - colours[None, :, 2]
+    over = np.maximum(dy - GEM_SHADE_BAND[1], 0.0) + np.minimum(dy - GEM_SHADE_BAND[0], 0.0)
+    d2 += over * over
+    return d2
+
+
 def gem_label_map(
     lab: np.ndarray, model: PackModel, *, where: np.ndarray | None = None
 ) -> np.ndarray:
     """Per pixel: 0 not a gem, 1 + index in GEM_NAMES for a gem colour.
 
     A pixel is a gem colour when that gem is its nearest colour among the gems and the
-    pack's other colours (tile art, board, rim), and lies within the gem's tolerance.
+    pack's other colours (tile art, board, rim), and lies within the gem's tolerance; the
+    brightness counts only beyond :data:`GEM_SHADE_BAND`.
     ``where`` (flat pixel indices) limits the work to the pixels the reader looks at; the
     others stay 0.
     """
@@ -455,12 +484,7 @@ def gem_label_map(
     pixels = flat if where is None else flat[where]
     gems = np.array([model.gem_lab[n] for n in GEM_NAMES], np.float32)
     colours = np.vstack([gems, model.palette]).astype(np.float32)
-    # squared distances to every colour at once: |p|^2 - 2 p.c + |c|^2
-    d2 = (
-        (pixels * pixels).sum(axis=1, keepdims=True)
-        - 2.0 * pixels @ colours.T
-        + (colours * colours).sum(axis=1)[None, :]
-    )
+    d2 = _banded_d2(pixels.astype(np.float32), colours)
     gem_d2 = d2[:, : len(GEM_NAMES)]
     bg_d2 = d2[:, len(GEM_NAMES) :].min(axis=1)
     best = np.argmin(gem_d2, axis=1)
@@ -472,3 +496,4 @@ def gem_label_map(
     labels = np.zeros(flat.shape[0], np.uint8)
     labels[where] = values
     return labels.reshape(lab.shape[:2])
+

@@ -52,6 +52,9 @@ class GemSpot:
     gem: Gem
     point: EdgePoint | None  # None: on the centre tile
     confidence: float
+    #: on the centre: the fewest and most gems of this colour the camera's counts allow (a
+    #: heap's outline counted by its peaks and by laying whole discs of two sizes over it)
+    plausible: tuple[int, int] | None = None
 
 
 #: radius of the disc sampled at a gem spot, as a share of the gem radius
@@ -168,6 +171,24 @@ def ring_gem_share(lab: np.ndarray, model: PackModel, xy: tuple[float, float], g
     if around.size == 0:
         return 0.0
     return float((gem_label_map(around.reshape(-1, 1, 3), model) == code).mean())
+
+
+#: a faceted gem shows its colour as a broken ring: the bright table and the lamp's highlight
+#: in its middle, and the facets turned to the lamp, read as no gem colour. Each colour's
+#: pixels are closed with a disc of this many gem radii, so the holes inside a gem count as
+#: the gem (a dark amber read as a third of a gem: doubted, or missed)
+GEM_CLOSE = 0.5
+
+
+def close_gem_labels(labels: np.ndarray, gem_r: float) -> np.ndarray:
+    """The gem label map with the holes inside each colour's gems filled by that colour."""
+    side = 2 * max(1, int(round(GEM_CLOSE * gem_r))) + 1
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side))
+    out = labels.copy()
+    for code in range(1, len(GEM_NAMES) + 1):
+        closed = cv2.morphologyEx((labels == code).astype(np.uint8), cv2.MORPH_CLOSE, kernel)
+        out[(out == 0) & (closed > 0)] = code
+    return out
 
 
 def read_gems(
@@ -303,61 +324,103 @@ def _read_centre(
     gems in a soft frame: the count is borderline, so it is asked).
     """
     measured = share or {}
-    block, disc = _centre_block(labels, model)
+    block, disc, art = _centre_block(labels, model)
     gem_r = pack.gem_size * model.cell_px
-    counts, blobs = _count_centre_colours(block, disc, gem_r, measured)
+    counts, blobs = _count_centre_colours(block, disc, art, gem_r, measured)
     _doubt_merged_blobs(counts, blobs, measured)
     return _centre_spots(counts)
 
 
-def _centre_block(labels: np.ndarray, model: PackModel) -> tuple[np.ndarray, np.ndarray]:
-    """The gem labels around the centre cell and the disc of it that is not the centre art."""
+#: a colour's count on the centre: (count, confidence, (fewest, most) the camera allows)
+CentreCount = tuple[int, float, tuple[int, int]]
+
+
+def _centre_block(
+    labels: np.ndarray, model: PackModel
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The gem labels around the centre cell, the disc searched, and the centre art's own gem
+    labels there (the pack's centre tile: printed gems, dots of a gem's colour)."""
     cell_px = model.cell_px
     x, y = to_canonical(cell_xy(CENTRE), cell_px)
     r = int(CENTRE_SEARCH * cell_px)
     block = labels[int(y) - r : int(y) + r + 1, int(x) - r : int(x) + r + 1]
-    disc = circle_mask(block.shape[0], r) & (model.centre_art_labels(2 * r + 1) == 0)
-    return block, disc
+    return block, circle_mask(block.shape[0], r), model.centre_art_labels(2 * r + 1)
+
+
+#: a blob on the centre that lies this much on the centre art's own marks of its colour is
+#: the print, not a gem
+ART_BLOB_SHARE = 0.6
+#: a blob smaller than this share of a gem disc is no gem (noise, a sliver of print)
+MIN_BLOB_SHARE = 0.25
+
+
+def _centre_blobs(block: np.ndarray, disc: np.ndarray, art: np.ndarray, code: int,
+                  gem_r: float) -> tuple[np.ndarray, list[np.ndarray]]:
+    """The pixels of gem colour ``code`` on the centre and its blobs that are gems, not print.
+
+    The art's marks are not cut out of the blobs (a gem lying over a printed dot would fall
+    apart into slivers whose peaks are too shallow to count): a blob is dropped when most of
+    it lies on the art's own marks of that colour.
+    """
+    hit = (block == code) & disc
+    opened = cv2.morphologyEx(hit.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    n, comp, stats, _ = cv2.connectedComponentsWithStats(opened, connectivity=8)
+    keep = np.zeros_like(hit)
+    blobs = []
+    on_art = art == code
+    for k in range(1, n):
+        blob = comp == k
+        if stats[k, cv2.CC_STAT_AREA] < MIN_BLOB_SHARE * math.pi * gem_r**2:
+            continue
+        if float(on_art[blob].mean()) > ART_BLOB_SHARE:
+            continue
+        keep |= blob
+        blobs.append(blob)
+    return keep, blobs
 
 
 def _count_centre_colours(
-    block: np.ndarray, disc: np.ndarray, gem_r: float, share: dict[str, float]
-) -> tuple[dict[str, tuple[int, float]], list[tuple[str, float, int]]]:
-    """Per gem colour (count, confidence) on the centre, and (colour, area, peaks) of each blob.
+    block: np.ndarray, disc: np.ndarray, art: np.ndarray, gem_r: float, share: dict[str, float]
+) -> tuple[dict[str, CentreCount], list[tuple[str, float, int]]]:
+    """Per gem colour (count, confidence, plausible counts) on the centre, and (colour, area,
+    peaks) of each blob.
 
     A count is doubtful when its blob area says another number of gems (at this frame's
     measured ``share`` of a gem disc, else within :data:`GEM_SHARE_RANGE`) or when laying
     whole discs over a blob gives another number than its peaks.
     """
     gem_area = math.pi * gem_r**2
-    counts: dict[str, tuple[int, float]] = {}
+    counts: dict[str, CentreCount] = {}
     blobs: list[tuple[str, float, int]] = []
     for index, name in enumerate(GEM_NAMES):
-        hit = (block == index + 1) & disc
-        opened = cv2.morphologyEx(hit.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-        n, comp, stats, _ = cv2.connectedComponentsWithStats(opened, connectivity=8)
-        borderline = False
-        for k in range(1, n):
-            blob = comp == k
+        hit, found = _centre_blobs(block, disc, art, index + 1, gem_r)
+        covers = [0 for _ in COVER_RADII]
+        for blob in found:
             peaks = _count_discs(blob, gem_r)
             if peaks:
-                blobs.append((name, float(stats[k, cv2.CC_STAT_AREA]), peaks))
-                borderline |= any(_cover_count(blob, f * gem_r) != peaks for f in COVER_RADII)
+                blobs.append((name, float(blob.sum()), peaks))
+            covers = [n + _cover_count(blob, f * gem_r) for n, f in zip(covers, COVER_RADII,
+                                                                        strict=True)]
         count = sum(p for c, _, p in blobs if c == name)
         area = float(hit.sum()) / gem_area
         measured = share.get(name)
         if measured is not None:
             # the blob area must say the same count as the peaks, at this frame's gem share
-            agrees = int(round(area / max(measured, MIN_GEM_SHARE))) == count
+            by_area = [int(round(area / max(measured, MIN_GEM_SHARE)))]
         else:
-            seen = area / max(count, 1)
-            agrees = count == 0 or GEM_SHARE_RANGE[0] <= seen <= GEM_SHARE_RANGE[1]
-        counts[name] = (count, 1.0 if agrees and not borderline else DOUBTFUL)
+            by_area = []
+        # the plausible counts: the peaks and the discs laid (a blob's area, in gems measured
+        # alone on edges, runs high on a heap, whose gems show more of their colour)
+        shape = [count, *covers]
+        seen = area / max(count, 1)
+        agrees = min(shape) == max(shape) and all(n == count for n in by_area) and (
+            bool(by_area) or count == 0 or GEM_SHARE_RANGE[0] <= seen <= GEM_SHARE_RANGE[1])
+        counts[name] = (count, 1.0 if agrees else DOUBTFUL, (min(shape), max(shape)))
     return counts, blobs
 
 
 def _doubt_merged_blobs(
-    counts: dict[str, tuple[int, float]],
+    counts: dict[str, CentreCount],
     blobs: list[tuple[str, float, int]],
     share: dict[str, float],
 ) -> None:
@@ -377,20 +440,22 @@ def _doubt_merged_blobs(
             # several gems in one blob and nothing to measure one gem by: ask
             doubtful = peaks > 1 and share.get(name) is None
         if doubtful:
-            counts[name] = (counts[name][0], min(counts[name][1], DOUBTFUL))
+            count, conf, plausible = counts[name]
+            counts[name] = (count, min(conf, DOUBTFUL), plausible)
 
 
-def _centre_spots(counts: dict[str, tuple[int, float]]) -> list[GemSpot]:
+def _centre_spots(counts: dict[str, CentreCount]) -> list[GemSpot]:
     """The centre's gems; a count no stock can show (an amber, or out of order) is doubtful."""
     emeralds, sapphires = counts["emerald"][0], counts["sapphire"][0]
     order_ok = sapphires <= 1 and emeralds <= 5 and (emeralds == 0 or sapphires == 1)
     out: list[GemSpot] = []
-    for name, (count, conf) in counts.items():
+    for name, (count, conf, plausible) in counts.items():
         if name == "amber" and count:
             conf = min(conf, AMBER_ON_CENTRE)  # no amber ever lies on the centre
         elif not order_ok:
             conf = min(conf, DOUBTFUL)
-        out.extend(GemSpot(Gem(name), None, conf) for _ in range(min(count, len(CENTRE_STOCK))))
+        out.extend(GemSpot(Gem(name), None, conf, plausible)
+                   for _ in range(min(count, len(CENTRE_STOCK))))
     return out
 
 

@@ -11,10 +11,11 @@
 3. :func:`~vision.indigo.model.check_sharpness` and :func:`~vision.indigo.model.check_board`
    refuse a blurred frame or one that shows no Indigo board (compared with the pack's
    treasure tiles);
-4. :func:`~vision.indigo.model.balance_colours` removes the colour cast using the pack's rim
-   colour;
+4. :func:`~vision.indigo.model.colour_gains` measures the colour cast using the pack's rim
+   colour (and :func:`~vision.indigo.model.apply_gains` removes it);
 5. :mod:`vision.indigo.pieces` (``read_gems``, ``read_tiles``, ``read_chips``) classifies
-   against the pack: gems and chips by colour model, tiles by comparing each cell with the
+   against the pack: gems (on a board rectified :data:`GEM_SCALE` times finer) and chips by
+   colour model, tiles by comparing each cell with the
    pack's tile images in every rotation (and the empty cell); :mod:`vision.indigo.pack_fit`
    doubts every gem and chip when the chips' colours do not fit the pack;
 6. :func:`name_gems` turns gem spots into edge points by which side holds a tile, and raises
@@ -39,10 +40,11 @@ from vision.indigo.corner_rules import settle_corners
 from vision.indigo.model import (
     GEM_NAMES,
     TEMPLATE_BLUR,
-    balance_colours,
+    apply_gains,
     check_board,
     check_sharpness,
     colour_features,
+    colour_gains,
     edge_strength,
     gem_label_map,
     pack_model,
@@ -54,6 +56,7 @@ from vision.indigo.pack_fit import chips_unlike_pack, fit_to_pack
 from vision.indigo.picture_check import picture_confidence_factor, scaled_confidences
 from vision.indigo.pieces import (
     GemSpot,
+    close_gem_labels,
     gem_pixels,
     glare_mask,
     read_chips,
@@ -284,6 +287,26 @@ def _locate(frame: np.ndarray, st: IndigoSettings) -> PlaneFit:
                       checks=replace(st.checks, max_detect_side=full, retry_scales=(1.0,)))
 
 
+#: gems are read on a board rectified this many times finer than the tiles: a gem is a third
+#: of a cell radius across, and at the tiles' scale its faceted glass (a dark girdle, a bright
+#: table, a highlight) blurs into the print round it (a dark amber on a corner tile read as
+#: no gem, a heap of emeralds on the centre as one blob)
+GEM_SCALE = 2
+
+
+def _read_gems_finer(frame: np.ndarray, fit: PlaneFit, pack: IndigoPack, st: IndigoSettings,
+                     gains: np.ndarray) -> list[GemSpot]:
+    """The gem spots, read on the board rectified :data:`GEM_SCALE` times finer (with the
+    colour gains measured at the tiles' scale)."""
+    cell_px = GEM_SCALE * st.cell_px
+    model = pack_model(pack, cell_px)
+    balanced = apply_gains(rectify(frame, fit, st.geometry, cell_px), gains)
+    lab = colour_features(balanced)
+    labels = gem_label_map(lab, model, where=gem_pixels(model, pack.gem_size))
+    labels = close_gem_labels(labels, pack.gem_size * cell_px)
+    return read_gems(labels, pack, model, st, lab)
+
+
 def read_indigo(
     frame: np.ndarray,
     pack: IndigoPack,
@@ -315,12 +338,12 @@ def read_indigo(
     model = pack_model(pack, st.cell_px)
     gray0 = to_gray(canon)
     check_board(gray0, model, st)
-    balanced = balance_colours(canon, model, st.cell_px)
+    gains = colour_gains(canon, model, st.cell_px)
+    balanced = apply_gains(canon, gains)
     lab = colour_features(balanced)
     gray = cv2.GaussianBlur(to_gray(balanced), (0, 0), TEMPLATE_BLUR)
     t2 = time.perf_counter()
-    labels = gem_label_map(lab, model, where=gem_pixels(model, pack.gem_size))
-    found = read_gems(labels, pack, model, st, lab)
+    found = _read_gems_finer(frame, fit, pack, st, gains)
     cells = read_tiles(gray, found, model, st, pack.gem_size, glare=glare_mask(canon, st.cell_px))
     settled = settle_corners(settle_centre(found, cells, st.min_confidence), cells)
     spots = scaled_confidences(settled, factor)
