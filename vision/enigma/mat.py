@@ -23,6 +23,7 @@ from vision.enigma.colours import colour_features
 from vision.enigma.pack import EnigmaPack
 from vision.enigma.settings import DEFAULT_MAT, MatSettings
 from vision.errors import FrameRefusedError
+from vision.gains import times_gains
 from vision.markers import RESERVED_IDS, MarkerChecks, MarkerLayout, PlaneFit, locate
 from vision.warp import warp_perspective
 
@@ -99,9 +100,7 @@ def _balanced(image: np.ndarray, pack: EnigmaPack, table_mask: np.ndarray) -> np
         return image
     gains = np.array(pack.colour("table"), np.float32) / np.maximum(
         np.median(pixels, axis=0).astype(np.float32), 1.0)
-    balanced: np.ndarray = np.clip(image.astype(np.float32) * np.clip(gains, 0.5, 2.0), 0,
-                                   255).astype(np.uint8)
-    return balanced
+    return times_gains(image, np.clip(gains, 0.5, 2.0))
 
 
 def balance_mat(mat: Mat, pack: EnigmaPack) -> np.ndarray:

@@ -17,6 +17,7 @@ from vision.enigma.geometry import TableGeometry
 from vision.enigma.pack import EnigmaPack
 from vision.enigma.settings import ReaderSettings
 from vision.errors import FrameRefusedError
+from vision.gains import times_gains
 from vision.markers import PlaneFit
 from vision.warp import warp_perspective, warp_perspective_seen
 
@@ -119,13 +120,7 @@ def balance(
     m = p // 6
     inner[m : p - m, m : p - m] = True
     gains = np.median(ref[inner], axis=0) / np.maximum(np.median(patch[inner], axis=0), 1.0)
-    gains = np.clip(gains, 0.4, 2.5)
-    # one table per channel: the same float32 product and truncation for each of the 256
-    # levels as for every pixel, at a fraction of the cost of a whole float image
-    levels = np.arange(256, dtype=np.float32)[:, np.newaxis]
-    table = np.clip(levels * gains, 0, 255).astype(np.uint8)
-    balanced: np.ndarray = cv2.LUT(canon, table.reshape(256, 1, 3))
-    return balanced
+    return times_gains(canon, np.clip(gains, 0.4, 2.5))
 
 
 def marker_zones(geometry: TableGeometry, plane_to_canon: np.ndarray) -> list[tuple[float, ...]]:

@@ -404,12 +404,6 @@ def _treasure_measured(canon: np.ndarray, cell_px: int) -> np.ndarray:
     return np.array(out, np.float32)
 
 
-def apply_gains(image: np.ndarray, gains: np.ndarray) -> np.ndarray:
-    """``image`` (BGR) times per-channel ``gains``, clipped to 0..255."""
-    balanced: np.ndarray = np.clip(image.astype(np.float32) * gains, 0, 255).astype(np.uint8)
-    return balanced
-
-
 def colour_gains(canon: np.ndarray, model: PackModel, cell_px: int) -> np.ndarray:
     """Per-channel gains that make the board's known colours the pack's (removes a colour
     cast): the rim and the six corner treasure tiles, fitted together by least squares per channel,

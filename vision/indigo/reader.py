@@ -12,7 +12,7 @@
    refuse a blurred frame or one that shows no Indigo board (compared with the pack's
    treasure tiles);
 4. :func:`~vision.indigo.model.colour_gains` measures the colour cast using the pack's rim
-   colour (and :func:`~vision.indigo.model.apply_gains` removes it);
+   colour (and :func:`~vision.gains.times_gains` removes it);
 5. :mod:`vision.indigo.pieces` (``read_gems``, ``read_tiles``, ``read_chips``) classifies
    against the pack: gems (on a board rectified :data:`GEM_SCALE` times finer) and chips by
    colour model, tiles by comparing each cell with the
@@ -35,12 +35,12 @@ import numpy as np
 from companion.indigo import CORNER_BY_CELL, Tile
 from companion.indigo.geometry import Cell, neighbour, opposite
 from vision.errors import FrameRefusedError, UnreadableImageError
+from vision.gains import times_gains
 from vision.indigo.centre_rules import centre_least, settle_centre
 from vision.indigo.corner_rules import settle_corners
 from vision.indigo.model import (
     GEM_NAMES,
     TEMPLATE_BLUR,
-    apply_gains,
     check_board,
     check_sharpness,
     colour_features,
@@ -300,7 +300,7 @@ def _read_gems_finer(frame: np.ndarray, fit: PlaneFit, pack: IndigoPack, st: Ind
     colour gains measured at the tiles' scale)."""
     cell_px = GEM_SCALE * st.cell_px
     model = pack_model(pack, cell_px)
-    balanced = apply_gains(rectify(frame, fit, st.geometry, cell_px), gains)
+    balanced = times_gains(rectify(frame, fit, st.geometry, cell_px), gains)
     lab = colour_features(balanced)
     labels = gem_label_map(lab, model, where=gem_pixels(model, pack.gem_size))
     labels = close_gem_labels(labels, pack.gem_size * cell_px)
@@ -339,7 +339,7 @@ def read_indigo(
     gray0 = to_gray(canon)
     check_board(gray0, model, st)
     gains = colour_gains(canon, model, st.cell_px)
-    balanced = apply_gains(canon, gains)
+    balanced = times_gains(canon, gains)
     lab = colour_features(balanced)
     gray = cv2.GaussianBlur(to_gray(balanced), (0, 0), TEMPLATE_BLUR)
     t2 = time.perf_counter()

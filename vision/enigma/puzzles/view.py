@@ -32,6 +32,7 @@ from vision.enigma.puzzles.card_find import (
 )
 from vision.enigma.puzzles.verdicts import Mark, PuzzleVerdict, Reason
 from vision.enigma.settings import DEFAULT_MAT, MatSettings
+from vision.gains import times_gains
 from vision.warp import warp_perspective
 
 SOLVED, NOT_SOLVED, CANNOT_TELL = "solved", "not solved", "cannot tell"
@@ -104,8 +105,9 @@ def view_card(frame: np.ndarray, pack: EnigmaPack, mat_settings: MatSettings = D
     """The card found on the mat, cut out upright with ``margin`` (share of its side) of mat
     around it, its colours balanced on the markers' white paper."""
     mat = locate_mat(frame, mat_settings)
-    gains = paper_gains(mat) * np.array(pack.colour("card"), np.float32) / 255.0
-    balanced = _scaled(mat.image, gains)
+    gains = (paper_gains(mat) * np.array(pack.colour("card"), np.float32) / 255.0
+             ).astype(np.float32)
+    balanced = times_gains(mat.image, gains)
     half = mat.layout.size_mm * MAT_PX_PER_MM * 1.05  # marker and its white margin
     rect = find_card_square(balanced, pack.tile_mm,
                             exclude=tuple((*mat.to_px(x, y), half)
@@ -121,22 +123,10 @@ def view_card(frame: np.ndarray, pack: EnigmaPack, mat_settings: MatSettings = D
     frame_to_mat = mat.plane_to_image @ mat.fit.image_to_plane
     m = cv2.getPerspectiveTransform(src, dst)
     image = warp_perspective(frame, m @ frame_to_mat, (size, size))
-    image = _scaled(image, gains)
+    image = times_gains(image, gains)
     markers = tuple(mat.to_px(x, y) for x, y in mat.layout.centres_mm)
     return CardView(image, c, off, balanced, rect.centre, markers,
                     mat.layout.size_mm * MAT_PX_PER_MM * 1.1, m @ frame_to_mat, frame_to_mat)
-
-
-def _scaled(image: np.ndarray, gains: np.ndarray) -> np.ndarray:
-    """An 8-bit BGR image with each channel times its gain, clipped and truncated: the same
-    values as the product in float32, through a table of the 256 levels per channel (no float
-    copy of the whole mat)."""
-    levels = np.arange(256, dtype=np.float32)
-    tables = [np.clip(levels * np.float32(g), 0, 255).astype(np.uint8) for g in gains[:3]]
-    out: np.ndarray = cv2.merge([cv2.LUT(channel, table)
-                                 for channel, table in zip(cv2.split(image), tables,
-                                                           strict=True)])
-    return out
 
 
 def _upright_turn(balanced: np.ndarray, corners: np.ndarray, pack: EnigmaPack) -> int:
