@@ -32,11 +32,13 @@ MIN_TILE_DISTANCE = 2.0
 
 
 def _ring_mask(shape: tuple[int, int], centre_mm: tuple[float, float], side_mm: float,
-               plane_to_canon: np.ndarray) -> tuple[np.ndarray, tuple[slice, slice]]:
-    """The ring round one marker, in the straightened image: the mask over the ring's
-    bounding box (clipped to the image), and that box as (rows, columns) slices."""
+               plane_to_canon: np.ndarray, sides_out: tuple[float, float] = TABLE_RING_SIDES
+               ) -> tuple[np.ndarray, tuple[slice, slice]]:
+    """The ring round one marker (``sides_out``: from and to, in marker sides), in the
+    straightened image: the mask over the ring's bounding box (clipped to the image), and that
+    box as (rows, columns) slices."""
     outlines = []
-    for sides in TABLE_RING_SIDES[::-1]:
+    for sides in sides_out[::-1]:
         half = sides * side_mm
         cx, cy = centre_mm
         corners = np.array([[[cx - half, cy - half], [cx + half, cy - half],
@@ -60,6 +62,23 @@ def _tile_art(pack: EnigmaPack) -> np.ndarray:
     return colour_features(np.array(colours, np.float32)).reshape(-1, 3)
 
 
+def ring_median(image: np.ndarray, centre: tuple[float, float], side: float,
+                to_image: np.ndarray, *, seen: np.ndarray | None = None,
+                sides_out: tuple[float, float] = TABLE_RING_SIDES) -> np.ndarray | None:
+    """The median colour (float32 BGR) of ``image`` on the ring round a marker of ``side``
+    centred on ``centre`` (both in the units ``to_image`` maps to the image's pixels), or
+    None where the ring lies outside the image or less than :data:`MIN_RING_SEEN` of it was
+    ``seen``."""
+    ring, box = _ring_mask(image.shape[:2], centre, side, to_image, sides_out)
+    if not ring.any():
+        return None
+    looked = ring if seen is None else ring & seen[box]
+    if looked.sum() < MIN_RING_SEEN * ring.sum():
+        return None
+    median: np.ndarray = np.median(image[box][looked], axis=0).astype(np.float32)
+    return median
+
+
 def measured_table_colour(canon: np.ndarray, geometry: TableGeometry,
                           plane_to_canon: np.ndarray, seen: np.ndarray,
                           pack: EnigmaPack) -> BGR | None:
@@ -68,14 +87,9 @@ def measured_table_colour(canon: np.ndarray, geometry: TableGeometry,
     art = _tile_art(pack)
     medians = []
     for centre in geometry.layout.centres_mm:
-        ring, box = _ring_mask(canon.shape[:2], centre, geometry.layout.size_mm,
-                               plane_to_canon)
-        if not ring.any():
+        median = ring_median(canon, centre, geometry.layout.size_mm, plane_to_canon, seen=seen)
+        if median is None:
             continue
-        looked = ring & seen[box]
-        if looked.sum() < MIN_RING_SEEN * ring.sum():
-            continue
-        median = np.median(canon[box][looked], axis=0).astype(np.float32)
         distance = np.sqrt(((colour_features(median) - art) ** 2).sum(axis=-1)).min()
         if distance >= MIN_TILE_DISTANCE:
             medians.append(median)

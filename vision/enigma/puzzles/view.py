@@ -32,6 +32,7 @@ from vision.enigma.puzzles.card_find import (
 )
 from vision.enigma.puzzles.verdicts import Mark, PuzzleVerdict, Reason
 from vision.enigma.settings import DEFAULT_MAT, MatSettings
+from vision.enigma.table_colour import ring_median
 from vision.gains import times_gains
 from vision.warp import warp_perspective
 
@@ -208,12 +209,10 @@ def flatten_light(view: CardView, pack: EnigmaPack, *, others: Mapping[str, Any]
     return out
 
 
-#: the bare table is measured on a square ring round each marker of the mat, these many
-#: halves of the marker's paper (``CardView.marker_px``) from its centre: just past the paper
+#: the bare table is measured on a square ring round each marker of the mat, from and to
+#: these many halves of the marker's paper (``CardView.marker_px``) from its centre: just
+#: past the paper
 TABLE_RING_OF_PAPER = (1.1, 1.55)
-#: a ring counts when at least this share of it lies on the mat image (the mat's corners are
-#: the markers' centres, so a quarter of each ring lies on it)
-TABLE_RING_SEEN = 0.2
 
 
 def table_colour(view: CardView, pack: EnigmaPack) -> tuple[int, int, int]:
@@ -221,19 +220,9 @@ def table_colour(view: CardView, pack: EnigmaPack) -> tuple[int, int, int]:
     marker, then the median of those), or the pack's table colour where no ring is seen. A
     pack's table is only the table it was drawn on: on the players' blue cloth its brown
     lies farther from the cloth than a blue piece does, and the whole cloth read as piece."""
-    h, w = view.mat.shape[:2]
-    medians = []
-    for mx, my in view.marker_centres:
-        outer, inner = (view.marker_px * k for k in TABLE_RING_OF_PAPER[::-1])
-        y0, y1 = max(0, int(my - outer)), min(h, int(my + outer) + 1)
-        x0, x1 = max(0, int(mx - outer)), min(w, int(mx + outer) + 1)
-        if y0 >= y1 or x0 >= x1:
-            continue
-        ys, xs = np.mgrid[y0:y1, x0:x1]
-        ring = np.maximum(np.abs(xs - mx), np.abs(ys - my)) > inner
-        if ring.sum() < TABLE_RING_SEEN * (2 * outer) ** 2 * (1 - (inner / outer) ** 2):
-            continue
-        medians.append(np.median(view.mat[y0:y1, x0:x1][ring], axis=0))
+    medians = [m for m in (ring_median(view.mat, centre, view.marker_px, np.eye(3),
+                                       sides_out=TABLE_RING_OF_PAPER)
+                           for centre in view.marker_centres) if m is not None]
     if not medians:
         b, g, r = pack.colour("table")
         return (int(b), int(g), int(r))
@@ -268,4 +257,4 @@ def open_mask(mask: np.ndarray, radius: int) -> np.ndarray:
 
 
 __all__ = ["CANNOT_TELL", "NOT_SOLVED", "SOLVED", "CardView", "bare_card", "flatten_light",
-           "light_field", "nearest_colour", "open_mask", "verdict", "view_card"]
+           "light_field", "nearest_colour", "open_mask", "table_colour", "verdict", "view_card"]
