@@ -14,7 +14,10 @@ TILE_ID = re.compile(r"\b[A-Z]-\d\d\b")
 TURN = re.compile(r"\bturn \d")
 #: Indigo's chip layouts as the engine names them ("3p-alt")
 LAYOUT = re.compile(r"\b[234]p(?:-alt)?\b")
-PATTERNS = (SHAPE, CARD_ID, TILE_ID, TURN, LAYOUT)
+#: a program's words: an exception quoted ("OSError: [Errno 19]"), a library or code name
+#: ("picamera2")
+DEVELOPER = re.compile(r"\b\w+(?:Error|Exception)\b|\bErrno\b|\b[a-z]+\d+\b")
+PATTERNS = (SHAPE, CARD_ID, TILE_ID, TURN, LAYOUT, DEVELOPER)
 
 
 def notation_in(text: str) -> list[str]:

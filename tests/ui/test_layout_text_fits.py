@@ -172,9 +172,11 @@ def views() -> list[tuple[str, Callable[[Any], None]]]:
         d.app.show("calibration")
 
     def banner(d: Any) -> None:
+        from ui.workers import UiEvent
+
         d.app.show("home")
-        d.app.report_error(_("Camera error: {error}. Enter moves by hand.").format(
-            error="OSError: [Errno 19] No such device"))
+        # the camera worker's own words are the driver's English: the banner must not show them
+        d.app.handle_event(UiEvent("camera-error", message="OSError: [Errno 19] No such device"))
         d.pump(4)
 
     return [("home", home), ("setup", setup), ("indigo", indigo),

@@ -22,6 +22,9 @@ pytestmark = pytest.mark.ui
     ("3p-alt", ["3p-alt"]),
     ("Where are your #0 tiles?", []),
     ("Loading...", []),
+    ("Camera error: OSError: [Errno 19] No such device", ["OSError", "Errno"]),
+    ("picamera2", ["picamera2"]),
+    ("P1", []),
 ])
 def test_notation_is_recognised(text: str, found: list[str]) -> None:
     assert notation_in(text) == found
@@ -97,7 +100,7 @@ def _three_player_setup(d: Any) -> None:
 
 @pytest.mark.parametrize("language", ["es", "uk"])
 @pytest.mark.parametrize("game", [
-    "setup", "indigo", "enigma", "second-chance", "break-the-code"])
+    "setup", "indigo", "enigma", "second-chance", "break-the-code", "other screens"])
 def test_no_notation_on_a_games_screens(make_driver: Any, language: str, game: str) -> None:
     from test_layout_text_fits import views
 
@@ -105,8 +108,10 @@ def test_no_notation_on_a_games_screens(make_driver: Any, language: str, game: s
     driver.screen("settings").change("app", "language", language)
     found = []
     try:
+        others = ("home", "history", "settings", "calibration", "banner")
         steps = ([_three_player_setup] if game == "setup" else
-                 [step for name, step in views() if name.startswith(game)])
+                 [step for name, step in views() if name in others] if game == "other screens"
+                 else [step for name, step in views() if name.startswith(game)])
         for step in [*steps, *_extra_steps(game)]:
             step(driver)
             driver.pump(3)

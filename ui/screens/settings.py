@@ -25,8 +25,10 @@ from ui.widgets.buttons import TouchButton, TouchToggle
 log = logging.getLogger(__name__)
 
 CAMERA_SOURCES = ("auto", "picamera2", "usb", "render")
-#: the camera sources a player reads in words; the others are names of the hardware interface
-CAMERA_SOURCE_NAMES = {"auto": N_("auto")}
+#: each camera source in words: "picamera2" and "render" are the names of a library and of a
+#: mode of the code, not of what the player holds
+CAMERA_SOURCE_NAMES = {"auto": N_("auto"), "picamera2": N_("Pi camera"),
+                       "usb": N_("USB camera"), "render": N_("demo")}
 PIN_SETTINGS = (("buzzer_pin", N_("Buzzer")), ("confirm_pin", N_("Confirm button")),
                 ("undo_pin", N_("Undo button")))
 LIGHT_BARS = (("leds", N_("LED bar")), ("ws2812", N_("WS2812 strip")))
