@@ -66,7 +66,7 @@ class Tally:
 
 #: each reader's cases are in bench/silent_cases/<game>.py: ``cases(first, frames)``
 GAMES = ("code", "indigo", "enigma", "sheet", "independent_code", "independent_sheet",
-         "independent_enigma", "independent_indigo")
+         "independent_enigma", "independent_indigo", "puzzle")
 
 
 def game_cases(game: str) -> Callable[[int, int], Iterator[Case]]:

@@ -110,10 +110,29 @@ def _structure(f: dict[str, Any]) -> str:
 WORDED_REFUSALS = ("no-markers", "bad-homography", "too-small")
 
 
+def _picture(refusal: str) -> str:
+    """The picture check's refusal (exposure, contrast, noise, colour, focus round the card)
+    with what to fix; "" for a refusal of another kind."""
+    return {
+        "overexposed": _("The picture of the puzzle is too bright: dim the lamp, or move it "
+                         "so that it is not reflected in the pieces, and check again."),
+        "too-dark": _("The picture of the puzzle is too dark: more light, and check again."),
+        "low-contrast": _("The picture of the puzzle is too flat: more even light and a clean "
+                          "lens, and check again."),
+        "noisy": _("The picture of the puzzle is too noisy: more light, and check again."),
+        "no-colour": _("The picture of the puzzle has no colour, and the pieces are told apart "
+                       "by it: a colour camera is needed."),
+        "blurred": _("The picture of the puzzle is blurred: refocus, or hold the camera "
+                     "still, and check again."),
+    }.get(refusal, "")
+
+
 def _frame(f: dict[str, Any]) -> str:
     from ui.refusals import table_refusal_words
 
     refusal = str(f.get("refusal", ""))
+    if picture := _picture(refusal):
+        return picture
     if refusal == "no-card":
         return _("The camera does not see the puzzle card: lay it on the mat, in view, "
                  "and check again.")

@@ -59,6 +59,10 @@ def test_a_weight_glare_is_worded_as_a_reflection_on_the_weights_not_on_pieces()
     assert "weights in the circled cups" in sentence and "lamp" in sentence
 
 
+#: the reasons of vision.picture.check_picture's refusals
+PICTURE_REFUSALS = ("overexposed", "too-dark", "low-contrast", "noisy", "no-colour", "blurred")
+
+
 def _cases():
     for kind, codes in KIND_OF.items():
         for code in (*codes, *SHARED):
@@ -76,13 +80,29 @@ def test_every_verdict_is_one_sentence_in_the_language(language) -> None:
     set_language(language)
     try:
         for kind, code, verdict in _cases():
-            for refusal in ("no-card", "no-markers", "too-small", "wrong-layout"):
+            for refusal in ("no-card", "no-markers", "too-small", "wrong-layout",
+                            *PICTURE_REFUSALS):
                 facts = {"left": 12, "right": 9, "count": 5, "used": 4, "outside": 1,
                          "open": 2, "pieces": 7, "refusal": refusal}
                 said = PuzzleVerdict(verdict, "the check's English", code=code, facts=facts)
                 _one_sentence(language, kind, code, verdict, verdict_sentence(kind, said))
     finally:
         set_language("en")
+
+
+def test_a_picture_the_check_cannot_use_says_what_to_fix() -> None:
+    """The picture check's refusals round the card are each their own sentence, not "the
+    camera does not see the mat" (a grayscale frame of a right structure)."""
+    sentences = set()
+    for refusal in PICTURE_REFUSALS:
+        said = PuzzleVerdict("cannot tell", "the check's English", code=Reason.FRAME_UNREADABLE,
+                             facts={"refusal": refusal})
+        sentences.add(verdict_sentence("angular", said))
+    assert len(sentences) == len(PICTURE_REFUSALS)
+    assert not any("mat" in s for s in sentences), sentences
+    said = PuzzleVerdict("cannot tell", "", code=Reason.FRAME_UNREADABLE,
+                         facts={"refusal": "no-colour"})
+    assert "colour camera" in verdict_sentence("angular", said)
 
 
 def _one_sentence(language, kind, code, verdict, sentence) -> None:

@@ -135,6 +135,8 @@ class PuzzleSettings:
     fragment_clear_gap: float
     #: the mat's markers
     mat: MatSettings
+    #: what the picture of the card must carry before a verdict (``[vision.picture]``)
+    picture: PictureSettings | None = None
 
     @classmethod
     def from_config(cls, config: Config) -> PuzzleSettings:
@@ -145,6 +147,7 @@ class PuzzleSettings:
             fragment_max_gap=float(enigma.fragment_max_gap),
             fragment_clear_gap=FRAGMENT_CLEAR_GAP,
             mat=MatSettings.from_config(config),
+            picture=config.vision.picture,
         )
 
 

@@ -27,6 +27,7 @@ from vision.enigma.puzzles.cards import parse_card
 from vision.enigma.puzzles.conduit import check_conduit
 from vision.enigma.puzzles.fragment import check_fragment
 from vision.enigma.puzzles.marks import to_frame
+from vision.enigma.puzzles.picture import check_card_picture
 from vision.enigma.puzzles.verdicts import Mark, MarkKind, PuzzleVerdict, Reason, as_verdict
 from vision.enigma.puzzles.view import (
     CANNOT_TELL,
@@ -73,6 +74,7 @@ def check_puzzle(kind: str, frame: np.ndarray, pack: EnigmaPack, *, card: Any = 
                            code=Reason.CARD_NOT_OF_KIND)
     try:
         view = view_card(frame, pack, settings.mat)
+        check_card_picture(kind, frame, view, settings.picture)
     except FrameRefusedError as exc:
         return verdict(CANNOT_TELL, f"the frame cannot be read: {getattr(exc, 'message', exc)}",
                        code=Reason.FRAME_UNREADABLE, facts={"refusal": exc.reason})

@@ -1,0 +1,53 @@
+"""The picture check before a puzzle verdict: a frame without colour cannot say an angular
+structure is wrong (it was "not solved" for a right solution in grayscale and infrared
+frames: bench/silent_reads.py --games puzzle)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.enigma.puzzles import load_puzzles
+from vision.enigma.puzzles.check import check_puzzle
+from vision.enigma.puzzles.verdicts import Reason
+from vision.enigma.synth.puzzle_table import TableCondition, render_table_frame
+
+
+@pytest.fixture(scope="module")
+def right_angular_frame(demo_pack) -> np.ndarray:
+    box = load_puzzles()
+    card = next(iter(box.angular.cards.values()))
+    return render_table_frame("angular", card, demo_pack, seed=2, frame_size=(1920, 1080),
+                              condition=TableCondition("wood", "mild"))
+
+
+def _grey(frame: np.ndarray) -> np.ndarray:
+    return cv2.cvtColor(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+
+
+def test_a_right_structure_in_colour_is_solved(right_angular_frame, demo_pack) -> None:
+    box = load_puzzles()
+    card = next(iter(box.angular.cards.values()))
+    said = check_puzzle("angular", right_angular_frame, demo_pack, card=card, box=box)
+    assert said.verdict == "solved", said.reason
+
+
+def test_a_grayscale_frame_is_cannot_tell_and_says_why(right_angular_frame, demo_pack) -> None:
+    box = load_puzzles()
+    card = next(iter(box.angular.cards.values()))
+    said = check_puzzle("angular", _grey(right_angular_frame), demo_pack, card=card, box=box)
+    assert said.verdict == "cannot tell"
+    assert said.code == Reason.FRAME_UNREADABLE
+    assert said.facts["refusal"] == "no-colour"
+    assert "colour camera" in said.reason
+
+
+def test_weights_are_still_judged_in_grayscale(demo_pack) -> None:
+    """The weights are metal on the cups, read by light alone: no colour is asked of them."""
+    box = load_puzzles()
+    card = next(iter(box.weight.cards.values()))
+    frame = render_table_frame("weight", card, demo_pack, seed=0, frame_size=(1920, 1080),
+                               condition=TableCondition("wood", "mild"))
+    said = check_puzzle("weight", _grey(frame), demo_pack, card=card, box=box)
+    assert said.verdict == "solved", said.reason

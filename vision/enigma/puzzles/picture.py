@@ -1,0 +1,58 @@
+"""The picture check before a puzzle verdict: the card and its pieces must be seen well
+enough to call a solution solved or not solved.
+
+A right angular structure seen by a grayscale or infrared camera was called "not solved"
+(``bench/silent_reads.py --games puzzle``): its pieces are told from the table by colour.
+The shared check of :mod:`vision.picture` runs on the card and the mat round it, and a frame
+it refuses is "cannot tell", with its cause and what to do.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import cv2
+import numpy as np
+
+from vision.enigma.puzzles.view import CardView
+from vision.picture import (
+    PictureSettings,
+    check_picture,
+    default_picture_settings,
+    measure_picture,
+    region_mask,
+)
+
+#: the kinds whose pieces are told apart by colour; the weights (metal on the cups) and the
+#: fragment pieces (against the silhouette) are read by light alone, and were read right in
+#: grayscale and infrared frames, right and wrong solutions alike
+NEEDS_COLOUR = frozenset({"angular", "conduit"})
+
+
+#: the share of the measured square (the card and the mat round it) that may sit at the
+#: sensor's ceiling: the card's white paper alone is about a third of it (the view's margin
+#: is 0.35 of the card's side on each side), and a rendered card in full light clips on a
+#: quarter; past this much the mat and the pieces are burnt out too
+CARD_MAX_CLIPPED = 0.6
+
+
+def card_outline_in_frame(view: CardView) -> np.ndarray:
+    """The view's square (the card and the mat round it) in the camera frame's pixels."""
+    assert view.frame_to_view is not None
+    h, w = view.image.shape[:2]
+    corners = np.array([[[0, 0], [w, 0], [w, h], [0, h]]], np.float32)
+    outline: np.ndarray = cv2.perspectiveTransform(corners, np.linalg.inv(view.frame_to_view))[0]
+    return outline
+
+
+def check_card_picture(kind: str, frame: np.ndarray, view: CardView,
+                       limits: PictureSettings | None = None) -> float:
+    """The picture's quality round the card (0..1); raises ``FrameRefusedError`` naming the
+    cause and the remedy when the frame carries too little to judge the solution."""
+    limits = limits or default_picture_settings()
+    limits = replace(limits, max_clipped=max(limits.max_clipped, CARD_MAX_CLIPPED))
+    mask = region_mask(frame.shape, card_outline_in_frame(view))
+    return check_picture(measure_picture(frame, mask), limits, needs_colour=kind in NEEDS_COLOUR)
+
+
+__all__ = ["CARD_MAX_CLIPPED", "NEEDS_COLOUR", "card_outline_in_frame", "check_card_picture"]
