@@ -105,7 +105,10 @@ def cell_covers(view: CardView, card: conduit.ConduitCard, pack: EnigmaPack,
         rest_c = rests[at]
         t = 0.0 if rest_c is None else float(np.dot(rest_c, towards)
                                              / max(float(np.dot(towards, towards)), 1.0))
-        covers[at] = share + (1.0 - share) * min(1.0, max(0.0, t))
+        # the card prints nothing in a cell's middle and every piece's channel runs to its
+        # centre: this much channel is a piece, however pale a lamp makes its face
+        covers[at] = 1.0 if share >= SURE_PIECE_CHANNEL else (
+            share + (1.0 - share) * min(1.0, max(0.0, t)))
     return covers
 
 
