@@ -122,3 +122,30 @@ def test_a_conduit_card_under_a_lamp_s_hotspot_is_solved() -> None:
         result = check_puzzle_frame("conduit", frame, pack, card=card, box=box)
         assert result["verdict"] == "solved", (seed, result["reason"])
 
+
+def test_a_conduit_card_under_a_strong_cast_on_grey_cloth_is_found() -> None:
+    """cloth/strong seeds 2 and 3: the pieces colour the conduit card's middle, so the whole
+    square was no whiter than the lit grey cloth, and the best square sat on a marker's paper:
+    'no puzzle card on the mat'. The card's margin is bare paper on every card."""
+    from pathlib import Path
+    from sys import path
+
+    path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
+    from puzzle_checks import cases  # the bench's own card and solution for a seed
+
+    box = load_puzzles()
+    pack = load_enigma_pack()
+    for seed in (2, 3):
+        card, todo = cases("conduit", seed, box)
+        frame = render_table_frame("conduit", card, pack, solution=todo[0][1], seed=seed,
+                                   condition=TableCondition("cloth", "strong"))
+        view = view_card(frame, pack)
+        grey = view.image.astype(np.float32).mean(axis=2)
+        a, b = int(view.margin_px), int(view.margin_px + view.side_px)
+        t = int(view.side_px * MARK * 0.3)
+        # upright on the card: the orientation triangle's corner is ink, the other corners
+        # of the view's square are the card's paper
+        corner = grey[a + 2:a + t, a + 2:a + t].mean()
+        others = [grey[a + 2:a + t, b - t:b - 2].mean(), grey[b - t:b - 2, a + 2:a + t].mean(),
+                  grey[b - t:b - 2, b - t:b - 2].mean()]
+        assert corner < 0.6 * min(others), (seed, corner, others)
