@@ -63,6 +63,11 @@ def _window(mask: np.ndarray, centre: tuple[float, float], half: float) -> np.nd
 #: a channel is darker than this share of the brightest pixel within this many channel
 #: widths of it (the piece's or the card's paper), however a glare washes it
 CHANNEL_OF_LOCAL_MAX, CHANNEL_REACH = 0.72, 1.3
+#: or, however a glare washes it, a channel lies this share of the way from the brightest
+#: pixel near it down to the darkest within this share of a cell (a piece's channel runs
+#: within half a cell of any point of it; the piece's face lies a third of the way), where
+#: that depth is at least this many levels
+CHANNEL_OF_DEPTH, CHANNEL_SPAN, CHANNEL_MIN_DEPTH, CHANNEL_SMOOTH = 0.55, 0.5, 30.0, 2.0
 #: a cell's middle this much channel surely holds a piece (the printed grid lies at the
 #: cells' borders): such cells show the pieces' colour as this camera sees it
 SURE_PIECE_CHANNEL = 0.3
@@ -112,8 +117,10 @@ def cell_covers(view: CardView, card: conduit.ConduitCard, pack: EnigmaPack,
     return covers
 
 
-def _open_mask(view: CardView, pack: EnigmaPack) -> tuple[np.ndarray, np.ndarray]:
-    """The light-flattened card and its open (channel) pixels."""
+def _open_mask(view: CardView, pack: EnigmaPack, cell_px: float
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """The light-flattened card and its open (channel) pixels (``cell_px``: the card grid's
+    cell)."""
     flat = flatten_light(view, pack, others={"piece": pack.colour("piece"),
                                              "channel": pack.colour("channel")})
     labels, names = nearest_colour(flat, {"card": pack.colour("card"), "ink": pack.colour("ink"),
@@ -127,8 +134,18 @@ def _open_mask(view: CardView, pack: EnigmaPack) -> tuple[np.ndarray, np.ndarray
     reach = int(CHANNEL_REACH * float(pack.sizes["channel"]) * pack.tile_mm * CARD_PX_PER_MM)
     near_max = cv2.dilate(gray, np.ones((2 * reach + 1,) * 2, np.uint8))
     darker = (gray < CHANNEL_OF_LOCAL_MAX * near_max) & view.inside_card()
+    # a strong glare adds white: the channel is then far less than 0.72 darker, but the
+    # light-flattened levels change by one scale and one offset across a small patch, so
+    # the channel still lies as far from the paper, relative to the darkest nearby
+    span = int(CHANNEL_SPAN * cell_px)
+    # on levels smoothed over a few pixels: washed out, the channel is as faint as the noise
+    smooth = cv2.GaussianBlur(gray, (0, 0), CHANNEL_SMOOTH)
+    top = cv2.dilate(smooth, np.ones((2 * reach + 1,) * 2, np.uint8))
+    depth = top - cv2.erode(smooth, np.ones((2 * span + 1,) * 2, np.uint8))
+    deep = ((top - smooth >= CHANNEL_OF_DEPTH * depth) & (depth >= CHANNEL_MIN_DEPTH)
+            & view.inside_card())
     # on a piece nothing is printed: a dark pixel there is channel even if nearer the ink
-    return flat, chan_m | (labels == names.index("ink")) | darker
+    return flat, chan_m | (labels == names.index("ink")) | darker | deep
 
 
 def _read_grid(view: CardView, pack: EnigmaPack, card: conduit.ConduitCard,
@@ -247,7 +264,8 @@ def check_conduit(view: CardView, pack: EnigmaPack, card: conduit.ConduitCard | 
     if card is None:
         card = conduit.ConduitCard("read", tuple((x, y) for y in range(3) for x in range(3)),
                                    frozenset(), frozenset())
-    flat, open_m = _open_mask(view, pack)
+    flat, open_m = _open_mask(view, pack,
+                              conduit_grid(card, pack.tile_mm)[0] * CARD_PX_PER_MM)
     seen, stubs_seen, doubts = _read_grid(view, pack, card, flat, open_m)
     if doubts:
         unclear = cells_named(doubts)
