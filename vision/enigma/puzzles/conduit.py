@@ -123,11 +123,14 @@ def _open_mask(view: CardView, pack: EnigmaPack, cell_px: float
     cell)."""
     flat = flatten_light(view, pack, others={"piece": pack.colour("piece"),
                                              "channel": pack.colour("channel")})
-    labels, names = nearest_colour(flat, {"card": pack.colour("card"), "ink": pack.colour("ink"),
-                                         "piece": pack.colour("piece"),
-                                         "channel": pack.colour("channel"),
-                                         "table": pack.colour("table")})
-    chan_m = labels == names.index("channel")
+    # labelled on the card only: every window the check reads lies on it (the view around
+    # it is two thirds of the pixels)
+    a, b = int(round(view.margin_px)), int(round(view.margin_px + view.side_px))
+    labels, names = nearest_colour(flat[a:b, a:b], {
+        "card": pack.colour("card"), "ink": pack.colour("ink"), "piece": pack.colour("piece"),
+        "channel": pack.colour("channel"), "table": pack.colour("table")})
+    named = np.zeros(flat.shape[:2], bool)
+    named[a:b, a:b] = (labels == names.index("channel")) | (labels == names.index("ink"))
     # a lamp's glare lifts a channel towards the piece's colour, but it stays much darker
     # than the piece or card beside it (within a channel's width)
     gray = flat.astype(np.float32).mean(axis=2)
@@ -145,7 +148,7 @@ def _open_mask(view: CardView, pack: EnigmaPack, cell_px: float
     deep = ((top - smooth >= CHANNEL_OF_DEPTH * depth) & (depth >= CHANNEL_MIN_DEPTH)
             & view.inside_card())
     # on a piece nothing is printed: a dark pixel there is channel even if nearer the ink
-    return flat, chan_m | (labels == names.index("ink")) | darker | deep
+    return flat, named | darker | deep
 
 
 def _read_grid(view: CardView, pack: EnigmaPack, card: conduit.ConduitCard,
