@@ -104,7 +104,8 @@ BARE_SEED_OF_CARD_TOP = 0.6
 def view_card(frame: np.ndarray, pack: EnigmaPack, mat_settings: MatSettings = DEFAULT_MAT, *,
               margin: float = 0.35) -> CardView:
     """The card found on the mat, cut out upright with ``margin`` (share of its side) of mat
-    around it, its colours balanced on the markers' white paper."""
+    around it, its colours balanced on the markers' white paper (the three gains lowered
+    together where a lamp would burn the card out: :func:`_headroom`)."""
     mat = locate_mat(frame, mat_settings)
     gains = (paper_gains(mat) * np.array(pack.colour("card"), np.float32) / 255.0
              ).astype(np.float32)
