@@ -35,14 +35,20 @@ FINE_TURNS = tuple(x / 2 for x in range(-4, 5))
 CARD_PART = 0.55
 #: the band around the square compared with it (share of the side)
 BAND = 0.15
-#: the card must be this much whiter than the band around it
-MIN_CONTRAST = 0.15
+#: the card's margin must be this much whiter than the band around it; the margin is the
+#: ring inside the outline, outside this share of the side, where every card is bare paper
+#: (a conduit card's pieces colour its middle, and under a strong cast the whole square
+#: was no whiter than a grey cloth: cloth/strong seeds 2 and 3)
+MIN_CONTRAST, MARGIN_CORE = 0.15, 0.85
 #: whiteness: brightness against the paper, from this floor up to this top, and the chroma
 #: (largest channel difference over the brightness) above which a pixel is no paper
 WHITE_FLOOR, WHITE_TOP, MAX_CHROMA = 0.35, 0.85, 0.35
 #: the brightness step across an outline is measured over this share of the side on each side
 #: of it (wider than the camera's blur, narrower than a weight or a printed line)
 STEP_WIDTH = 0.04
+#: a square whose centre is nearer a marker's excluded paper than this share of the card's
+#: side is not the card
+MARKER_OVERLAP = 0.25
 #: how much the outline's steps count against the whiteness (both are shares of white)
 OUTLINE_WEIGHT = 1.0
 
@@ -123,13 +129,14 @@ def outline_steps(bright: np.ndarray, side: int) -> np.ndarray:
 def _best_square(white: np.ndarray, bright: np.ndarray, side: float,
                  turns: tuple[float, ...], allowed: np.ndarray
                  ) -> tuple[float, float, float, float, float]:
-    """(score, x, y, turn, whiteness contrast): the square of ``side`` px whose inside is
+    """(score, x, y, turn, whiteness contrast): the square of ``side`` px whose margin is
     whitest against the band around it and whose outline shows the card's step, its centre
     within ``allowed``."""
     h, w = white.shape
     centre = (w / 2, h / 2)
     s_in = max(3, int(round(side)))
     s_out = max(s_in + 2, int(round(side * (1 + 2 * BAND))))
+    s_core = min(s_in - 2, int(round(side * MARGIN_CORE)))
     best = (-math.inf, 0.0, 0.0, 0.0, 0.0)
     for turn in turns:
         m = cv2.getRotationMatrix2D(centre, turn, 1.0)
@@ -140,15 +147,17 @@ def _best_square(white: np.ndarray, bright: np.ndarray, side: float,
         inside = cv2.boxFilter(turned, -1, (s_in, s_in), borderType=cv2.BORDER_CONSTANT)
         outer = cv2.boxFilter(turned, -1, (s_out, s_out), borderType=cv2.BORDER_CONSTANT)
         band = (outer * s_out * s_out - inside * s_in * s_in) / (s_out * s_out - s_in * s_in)
+        core = cv2.boxFilter(turned, -1, (s_core, s_core), borderType=cv2.BORDER_CONSTANT)
+        margin = (inside * s_in * s_in - core * s_core * s_core) / (s_in * s_in - s_core * s_core)
         edges = OUTLINE_WEIGHT * outline_steps(lit, s_in)
-        score = np.where(ok, inside - band + edges, -1.0)
+        score = np.where(ok, margin - band + edges, -1.0)
         _, top, _, (px, py) = cv2.minMaxLoc(score)
         if top > best[0]:
             back = cv2.invertAffineTransform(m)
             x, y = back @ np.array([px + 0.5 * (s_in % 2 == 0), py + 0.5 * (s_in % 2 == 0),
                                     1.0])
             best = (float(top), float(x), float(y), float(turn),
-                    float(inside[py, px] - band[py, px]))
+                    float(margin[py, px] - band[py, px]))
     return best
 
 
@@ -176,6 +185,13 @@ def find_card_square(balanced: np.ndarray, card_mm: float, *,
             small, lit = small[:, :cut], lit[:, :cut]
             allowed = np.zeros(small.shape, bool)
             allowed[:, :part] = True
+            # the card lies beside the markers, not over one: a square reaching far over a
+            # marker's paper scores on the paper's own outline (cloth/strong seeds 2 and 3)
+            reach = card_mm * scale * MARKER_OVERLAP
+            for ex, ey, eh in exclude:
+                ex, ey, eh = ex * k, ey * k, eh * k + reach
+                allowed[max(0, int(ey - eh)):max(0, int(ey + eh)),
+                        max(0, int(ex - eh)):max(0, int(ex + eh))] = False
         else:
             # the fine search looks only near the coarse find: the image is cut around it
             cx, cy = found[1] * k, found[2] * k

@@ -63,6 +63,11 @@ def _window(mask: np.ndarray, centre: tuple[float, float], half: float) -> np.nd
 #: a channel is darker than this share of the brightest pixel within this many channel
 #: widths of it (the piece's or the card's paper), however a glare washes it
 CHANNEL_OF_LOCAL_MAX, CHANNEL_REACH = 0.72, 1.3
+#: or, however a glare washes it, a channel lies this share of the way from the brightest
+#: pixel near it down to the darkest within this share of a cell (a piece's channel runs
+#: within half a cell of any point of it; the piece's face lies a third of the way), where
+#: that depth is at least this many levels
+CHANNEL_OF_DEPTH, CHANNEL_SPAN, CHANNEL_MIN_DEPTH, CHANNEL_SMOOTH = 0.55, 0.5, 30.0, 2.0
 #: a cell's middle this much channel surely holds a piece (the printed grid lies at the
 #: cells' borders): such cells show the pieces' colour as this camera sees it
 SURE_PIECE_CHANNEL = 0.3
@@ -105,27 +110,45 @@ def cell_covers(view: CardView, card: conduit.ConduitCard, pack: EnigmaPack,
         rest_c = rests[at]
         t = 0.0 if rest_c is None else float(np.dot(rest_c, towards)
                                              / max(float(np.dot(towards, towards)), 1.0))
-        covers[at] = share + (1.0 - share) * min(1.0, max(0.0, t))
+        # the card prints nothing in a cell's middle and every piece's channel runs to its
+        # centre: this much channel is a piece, however pale a lamp makes its face
+        covers[at] = 1.0 if share >= SURE_PIECE_CHANNEL else (
+            share + (1.0 - share) * min(1.0, max(0.0, t)))
     return covers
 
 
-def _open_mask(view: CardView, pack: EnigmaPack) -> tuple[np.ndarray, np.ndarray]:
-    """The light-flattened card and its open (channel) pixels."""
+def _open_mask(view: CardView, pack: EnigmaPack, cell_px: float
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """The light-flattened card and its open (channel) pixels (``cell_px``: the card grid's
+    cell)."""
     flat = flatten_light(view, pack, others={"piece": pack.colour("piece"),
                                              "channel": pack.colour("channel")})
-    labels, names = nearest_colour(flat, {"card": pack.colour("card"), "ink": pack.colour("ink"),
-                                         "piece": pack.colour("piece"),
-                                         "channel": pack.colour("channel"),
-                                         "table": pack.colour("table")})
-    chan_m = labels == names.index("channel")
+    # labelled on the card only: every window the check reads lies on it (the view around
+    # it is two thirds of the pixels)
+    a, b = int(round(view.margin_px)), int(round(view.margin_px + view.side_px))
+    labels, names = nearest_colour(flat[a:b, a:b], {
+        "card": pack.colour("card"), "ink": pack.colour("ink"), "piece": pack.colour("piece"),
+        "channel": pack.colour("channel"), "table": pack.colour("table")})
+    named = np.zeros(flat.shape[:2], bool)
+    named[a:b, a:b] = (labels == names.index("channel")) | (labels == names.index("ink"))
     # a lamp's glare lifts a channel towards the piece's colour, but it stays much darker
     # than the piece or card beside it (within a channel's width)
     gray = flat.astype(np.float32).mean(axis=2)
     reach = int(CHANNEL_REACH * float(pack.sizes["channel"]) * pack.tile_mm * CARD_PX_PER_MM)
     near_max = cv2.dilate(gray, np.ones((2 * reach + 1,) * 2, np.uint8))
     darker = (gray < CHANNEL_OF_LOCAL_MAX * near_max) & view.inside_card()
+    # a strong glare adds white: the channel is then far less than 0.72 darker, but the
+    # light-flattened levels change by one scale and one offset across a small patch, so
+    # the channel still lies as far from the paper, relative to the darkest nearby
+    span = int(CHANNEL_SPAN * cell_px)
+    # on levels smoothed over a few pixels: washed out, the channel is as faint as the noise
+    smooth = cv2.GaussianBlur(gray, (0, 0), CHANNEL_SMOOTH)
+    top = cv2.dilate(smooth, np.ones((2 * reach + 1,) * 2, np.uint8))
+    depth = top - cv2.erode(smooth, np.ones((2 * span + 1,) * 2, np.uint8))
+    deep = ((top - smooth >= CHANNEL_OF_DEPTH * depth) & (depth >= CHANNEL_MIN_DEPTH)
+            & view.inside_card())
     # on a piece nothing is printed: a dark pixel there is channel even if nearer the ink
-    return flat, chan_m | (labels == names.index("ink")) | darker
+    return flat, named | darker | deep
 
 
 def _read_grid(view: CardView, pack: EnigmaPack, card: conduit.ConduitCard,
@@ -244,7 +267,8 @@ def check_conduit(view: CardView, pack: EnigmaPack, card: conduit.ConduitCard | 
     if card is None:
         card = conduit.ConduitCard("read", tuple((x, y) for y in range(3) for x in range(3)),
                                    frozenset(), frozenset())
-    flat, open_m = _open_mask(view, pack)
+    flat, open_m = _open_mask(view, pack,
+                              conduit_grid(card, pack.tile_mm)[0] * CARD_PX_PER_MM)
     seen, stubs_seen, doubts = _read_grid(view, pack, card, flat, open_m)
     if doubts:
         unclear = cells_named(doubts)

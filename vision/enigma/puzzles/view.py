@@ -104,7 +104,8 @@ BARE_SEED_OF_CARD_TOP = 0.6
 def view_card(frame: np.ndarray, pack: EnigmaPack, mat_settings: MatSettings = DEFAULT_MAT, *,
               margin: float = 0.35) -> CardView:
     """The card found on the mat, cut out upright with ``margin`` (share of its side) of mat
-    around it, its colours balanced on the markers' white paper."""
+    around it, its colours balanced on the markers' white paper (the three gains lowered
+    together where a lamp would burn the card out: :func:`_headroom`)."""
     mat = locate_mat(frame, mat_settings)
     gains = (paper_gains(mat) * np.array(pack.colour("card"), np.float32) / 255.0
              ).astype(np.float32)
@@ -123,11 +124,26 @@ def view_card(frame: np.ndarray, pack: EnigmaPack, mat_settings: MatSettings = D
     assert mat.fit is not None
     frame_to_mat = mat.plane_to_image @ mat.fit.image_to_plane
     m = cv2.getPerspectiveTransform(src, dst)
-    image = warp_perspective(frame, m @ frame_to_mat, (size, size))
-    image = times_gains(image, gains)
+    raw = warp_perspective(frame, m @ frame_to_mat, (size, size))
+    a, b = int(round(off)), int(round(off + c))
+    image = times_gains(raw, gains * _headroom(raw[a:b, a:b], gains))
     markers = tuple(mat.to_px(x, y) for x, y in mat.layout.centres_mm)
     return CardView(image, c, off, balanced, rect.centre, markers,
                     mat.layout.size_mm * MAT_PX_PER_MM * 1.1, m @ frame_to_mat, frame_to_mat)
+
+
+#: the card's brightest pixels (this percentile per channel) are kept below this level when
+#: the view is balanced on the markers' paper
+HEADROOM_PERCENTILE, HEADROOM_LEVEL = 99.5, 250.0
+
+
+def _headroom(card: np.ndarray, gains: np.ndarray) -> float:
+    """One factor (at most 1) for the three gains so that the balanced card does not burn out:
+    a lamp's hotspot on the card makes it brighter than the markers' paper the gains are
+    measured on, and a pale piece clipped to white with the paper around it is lost, while
+    the frame still tells them apart."""
+    top = np.percentile(card.reshape(-1, 3), HEADROOM_PERCENTILE, axis=0) * gains[:3]
+    return float(min(1.0, HEADROOM_LEVEL / max(float(top.max()), 1.0)))
 
 
 def _upright_turn(balanced: np.ndarray, corners: np.ndarray, pack: EnigmaPack) -> int:
