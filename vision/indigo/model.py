@@ -171,12 +171,18 @@ BRIGHTNESS = 14.0
 
 def colour_features(bgr: np.ndarray) -> np.ndarray:
     """(..., 3) BGR -> (..., 3) features: b and r chromaticity, log brightness."""
-    img = np.asarray(bgr, np.float32) + 1.0
-    total = img.sum(axis=-1)
-    out = np.empty(img.shape, np.float32)
-    out[..., 0] = CHROMA * img[..., 0] / total
-    out[..., 1] = CHROMA * img[..., 2] / total
-    out[..., 2] = BRIGHTNESS * np.log(total)
+    shape = np.shape(bgr)
+    img = (np.asarray(bgr, np.float32) + 1.0).reshape(-1, 1, 3)
+    if img.size == 0:
+        return np.zeros(shape, np.float32)
+    # split into planes and added one by one (the floats numpy's sum over the channels
+    # gives): a reduction over a last axis of three, and writes into interleaved channels,
+    # cost half again as much
+    blue, green, red = cv2.split(img)
+    total = blue + green
+    total += red
+    planes = [CHROMA * blue / total, CHROMA * red / total, BRIGHTNESS * np.log(total)]
+    out: np.ndarray = cv2.merge(planes).reshape(shape)
     return out
 
 
@@ -452,15 +458,30 @@ GEM_NAMES = ("amber", "emerald", "sapphire")
 GEM_SHADE_BAND = (BRIGHTNESS * math.log(0.6), BRIGHTNESS * math.log(1.3))
 
 
-def _banded_d2(pixels: np.ndarray, colours: np.ndarray) -> np.ndarray:
-    """(pixels, colours) squared feature distances, brightness free within the shade band."""
-    p, c = pixels[:, :2], colours[:, :2]
-    # chromaticity: |p|^2 - 2 p.c + |c|^2, all pairs at once
-    d2: np.ndarray = (p * p).sum(axis=1, keepdims=True) - 2.0 * p @ c.T + (c * c).sum(axis=1)
-    dy = pixels[:, 2:3] - colours[None, :, 2]
-    over = np.maximum(dy - GEM_SHADE_BAND[1], 0.0) + np.minimum(dy - GEM_SHADE_BAND[0], 0.0)
-    d2 += over * over
-    return d2
+def _nearest_banded(pixels: np.ndarray, colours: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per pixel of ``pixels`` (n, 3): the least squared feature distance to ``colours``
+    (brightness free within the shade band) and the index of that colour (the first on a tie).
+
+    One colour at a time, in place: a few passes over the pixels per colour; an
+    (n, colours) matrix product and its temporaries cost four times as much."""
+    lo, hi = GEM_SHADE_BAND
+    least = np.full(len(pixels), np.inf, np.float32)
+    index = np.zeros(len(pixels), np.intp)
+    for k, colour in enumerate(np.asarray(colours, np.float32)):
+        d2 = pixels[:, 0] - colour[0]
+        d2 *= d2
+        step = pixels[:, 1] - colour[1]
+        step *= step
+        d2 += step
+        dy = pixels[:, 2] - colour[2]
+        over = np.maximum(dy - hi, 0.0)
+        over += np.minimum(dy - lo, 0.0)
+        over *= over
+        d2 += over
+        closer = d2 < least
+        least[closer] = d2[closer]
+        index[closer] = k
+    return least, index
 
 
 def gem_label_map(
@@ -476,13 +497,10 @@ def gem_label_map(
     """
     flat = lab.reshape(-1, 3)
     pixels = flat if where is None else flat[where]
+    pixels = pixels.astype(np.float32)
     gems = np.array([model.gem_lab[n] for n in GEM_NAMES], np.float32)
-    colours = np.vstack([gems, model.palette]).astype(np.float32)
-    d2 = _banded_d2(pixels.astype(np.float32), colours)
-    gem_d2 = d2[:, : len(GEM_NAMES)]
-    bg_d2 = d2[:, len(GEM_NAMES) :].min(axis=1)
-    best = np.argmin(gem_d2, axis=1)
-    d_best = gem_d2[np.arange(len(best)), best]
+    d_best, best = _nearest_banded(pixels, gems)
+    bg_d2, _ = _nearest_banded(pixels, model.palette)
     tol = np.array([model.gem_tol[n] for n in GEM_NAMES], np.float32)[best]
     values = np.where((d_best < bg_d2) & (d_best < tol * tol), best + 1, 0).astype(np.uint8)
     if where is None:
