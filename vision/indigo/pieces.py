@@ -6,7 +6,7 @@ rotation, or empty) and the players' chips. See :mod:`vision.indigo.reader`.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import cv2
@@ -639,4 +639,14 @@ def read_chips(lab: np.ndarray, pack: IndigoPack, model: PackModel) -> list[Chip
             out.append(ChipRead(gate, slot, None, None, conf))
         else:
             out.append(ChipRead(gate, slot, idx, model.chip_names[idx], conf))
-    return out
+    return _doubt_missing_chips(out)
+
+
+def _doubt_missing_chips(chips: list[ChipRead]) -> list[ChipRead]:
+    """An empty chip space among chips seen is doubtful: every layout of the rules fills all
+    twelve spaces, so a board with any chip on it has them all (a chip whose colour lies
+    near the space's print, a red chip on an orange gateway, is missed, never "no chip")."""
+    if all(chip.player is None for chip in chips):
+        return chips  # no chips set out at all: a board before the game
+    return [replace(chip, confidence=min(chip.confidence, DOUBTFUL)) if chip.player is None
+            else chip for chip in chips]
