@@ -499,13 +499,45 @@ EMPTY_MAX_SPREAD = 0.5
 GLARE_WASH = 0.25
 
 
+#: a lamp's light washes the print out farther than its clipped core: within GLARE_REACH cell
+#: radii of clipped pixels, a pixel whose darkest channel lies more than GLARE_WASH_SHARE of
+#: the way from the board's bright print (the PRINT_PERCENTILE of the darkest channel over the
+#: cells away from the glare) up to white is glare too (a tile half under a pale reflection
+#: read as another pattern at 1.00, tuning seed 1001)
+GLARE_REACH = 1.0
+GLARE_WASH_SHARE = 0.5
+PRINT_PERCENTILE = 90.0
+#: the cells lie within this many cell radii of the board's centre
+CELLS_REACH = 7.5
+
+
+def _darkest(image: np.ndarray) -> np.ndarray:
+    """The darkest channel per pixel, taken pairwise (numpy's min over a last axis of three
+    is slow)."""
+    darkest: np.ndarray = np.minimum(np.minimum(image[..., 0], image[..., 1]), image[..., 2])
+    return darkest
+
+
 def glare_mask(canon: np.ndarray, cell_px: int) -> np.ndarray:
-    """Canonical pixels burnt to white by a reflection, with the washed-out rim round them."""
-    white = (canon.min(axis=2) >= GLARE_LEVEL).astype(np.uint8)
+    """Canonical pixels burnt to white by a reflection, with the washed-out rim round them:
+    the pixels near them far brighter than the board's print."""
+    darkest = _darkest(canon)
+    white = (darkest >= GLARE_LEVEL).astype(np.uint8)
     reach = max(1, int(round(GLARE_WASH * cell_px)))
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
     grown: np.ndarray = cv2.dilate(white, kernel) > 0
-    return grown
+    if not white.any():
+        return grown
+    far = max(1, int(round(GLARE_REACH * cell_px)))
+    near = cv2.dilate(white, cv2.getStructuringElement(cv2.MORPH_ELLIPSE,
+                                                       (2 * far + 1, 2 * far + 1))) > 0
+    cells = circle_mask(canon.shape[0], CELLS_REACH * cell_px) & ~near
+    if not cells.any():
+        return grown
+    bright = float(np.percentile(darkest[cells], PRINT_PERCENTILE))
+    level = bright + GLARE_WASH_SHARE * (255.0 - bright)
+    washed: np.ndarray = grown | (near & (darkest >= level))
+    return washed
 
 
 def _gem_weights(gem_spots_found: list[GemSpot], model: PackModel,

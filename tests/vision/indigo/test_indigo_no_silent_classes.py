@@ -5,8 +5,13 @@ from __future__ import annotations
 
 import dataclasses
 
+import cv2
+import numpy as np
+
 from companion.indigo.state import all_legal_placements, new_game, play
+from vision.indigo.model import canonical_size
 from vision.indigo.pack import IndigoPack
+from vision.indigo.pieces import glare_mask
 from vision.indigo.reader import read_indigo
 from vision.indigo.settings import DEFAULT_SETTINGS
 from vision.indigo.synth.render import render_frame
@@ -34,4 +39,22 @@ def test_a_chip_space_seen_empty_among_chips_is_asked(demo: IndigoPack) -> None:
     assert any(q.startswith("gateway 0 chip 0") for q in read.questions)
     assert all(c.confidence >= SURE for c in read.chips if c is not missing)
 
+
+
+def test_the_pale_wash_round_a_clipped_reflection_is_glare() -> None:
+    """A lamp's reflection clips a small core and washes the print out well beyond it: a tile
+    half under such a wash was read as another pattern at 1.00 (independent tuning seed 1001,
+    demo harsh). The wash is left out of the comparison like the core."""
+    cell_px = DEFAULT_SETTINGS.cell_px
+    size = canonical_size(cell_px)
+    canon = np.full((size, size, 3), (165, 200, 220), np.uint8)  # cream tiles
+    canon[::8] = (150, 60, 40)  # blue paths
+    middle = (size // 2 + 3 * cell_px, size // 2)
+    cv2.circle(canon, middle, cell_px, (232, 236, 240), -1)  # the wash
+    cv2.circle(canon, middle, cell_px // 4, (255, 255, 255), -1)  # the clipped core
+    mask = glare_mask(canon, cell_px)
+    x, y = middle
+    assert mask[y, x + int(0.8 * cell_px)]  # in the wash, beyond the core's own rim
+    assert not mask[y, x + int(1.3 * cell_px)]  # the print beside it
+    assert not mask[y, x - 6 * cell_px]  # the board far from it
 
