@@ -142,6 +142,9 @@ class PackModel:
     #: centre tile is no reference: its gems cover much of it)
     treasure_bgr: np.ndarray = field(repr=False, default_factory=lambda: np.zeros((0, 3)))
     centre_image: np.ndarray = field(repr=False, default_factory=lambda: np.zeros((1, 1, 3)))
+    #: colour features of the pack's empty cell print (the median inside the compared disc):
+    #: what a cell read empty must look like
+    empty_lab: np.ndarray = field(repr=False, default_factory=lambda: np.zeros(3, np.float32))
     #: the median grey spread of the pack's tile images (blurred as a frame is compared): how
     #: much contrast a laid tile shows, against an empty cell's flat print
     tile_spread: float = 0.0
@@ -268,6 +271,7 @@ def pack_model(pack: IndigoPack, cell_px: int) -> PackModel:
         treasure_bgr=_treasure_colours(pack),
         tile_spread=tile_std,
         centre_image=pack.centre,
+        empty_lab=_print_colour(pack.empty),
     )
     if len(_MODELS) >= _MAX_MODELS:
         _MODELS.pop(next(iter(_MODELS)))
@@ -278,6 +282,14 @@ def pack_model(pack: IndigoPack, cell_px: int) -> PackModel:
 #: a corner tile's reference colour is the median inside this share of its radius (clear of
 #: the gem on its arrow side)
 TREASURE_SAMPLE = 0.4
+
+
+def _print_colour(image: np.ndarray) -> np.ndarray:
+    """Median colour features of a pack cell image inside the compared disc."""
+    size = image.shape[0]
+    inside = image[circle_mask(size, COMPARE_RADIUS * size / 2)]
+    colour: np.ndarray = np.median(colour_features(inside.reshape(-1, 3)), axis=0)
+    return colour
 
 
 def _treasure_colours(pack: IndigoPack) -> np.ndarray:

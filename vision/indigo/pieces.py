@@ -21,6 +21,7 @@ from vision.indigo.board import (
     point_xy,
 )
 from vision.indigo.model import (
+    COMPARE_RADIUS,
     GEM_NAMES,
     PackModel,
     canonical_size,
@@ -611,6 +612,23 @@ def _refined(gray: np.ndarray, model: PackModel, cells: list[Cell], w: np.ndarra
     return best
 
 
+#: an empty cell shows the pack's empty print: a cell read empty whose colour (chromaticity,
+#: which a shadow keeps) lies farther than this from the print's is covered by something
+#: else (a fingertip over a tile read as an empty cell at 0.95), so it is asked. Empty cells
+#: of rendered frames with every camera effect lie within 2.1 of it; fingertips 3.5 and more
+EMPTY_MAX_CHROMA = 3.0
+
+
+def _unlike_empty_print(lab: np.ndarray, model: PackModel, cell: Cell) -> bool:
+    """Whether a cell's median colour is unlike the pack's empty print."""
+    x, y = to_canonical(cell_xy(cell), model.cell_px)
+    pixels = disc_pixels(lab, (x, y), COMPARE_RADIUS * model.cell_px)
+    if pixels.size == 0:
+        return False
+    chroma = np.median(pixels[:, :2], axis=0) - model.empty_lab[:2]
+    return float(np.hypot(*chroma)) > EMPTY_MAX_CHROMA
+
+
 def read_tiles(
     gray: np.ndarray,
     gem_spots_found: list[GemSpot],
@@ -618,10 +636,12 @@ def read_tiles(
     settings: IndigoSettings,
     gem_size: float,
     glare: np.ndarray | None = None,
+    lab: np.ndarray | None = None,
 ) -> dict[Cell, CellRead]:
     """Compare every route cell with every pattern and the empty cell (gems and glare masked
     out); a doubtful cell is compared again a little shifted. A cell with too little left
-    outside the glare is asked."""
+    outside the glare, or (with the colour features ``lab``) read empty in a colour unlike
+    the empty print, is asked."""
     cells = list(ROUTE_CELLS)
     w = _gem_weights(gem_spots_found, model, gem_size)
     full = w.sum(axis=1)
@@ -642,6 +662,8 @@ def read_tiles(
     busy = _spreads(patches, w) > EMPTY_MAX_SPREAD * model.tile_spread
     for i, cell in enumerate(cells):
         sure = left[i] >= GLARE_MIN_LEFT and not (order[i, 0] == empty and busy[i])
+        if sure and order[i, 0] == empty and lab is not None:
+            sure = not _unlike_empty_print(lab, model, cell)
         c = float(conf[i]) if sure else min(float(conf[i]), DOUBTFUL)
         alts = tuple((model.classes[j], round(float(dist[i, j]), 4)) for j in order[i, 1:4])
         out[cell] = CellRead(cell, model.classes[order[i, 0]], c, alts)

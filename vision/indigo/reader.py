@@ -344,7 +344,8 @@ def read_indigo(
     gray = cv2.GaussianBlur(to_gray(balanced), (0, 0), TEMPLATE_BLUR)
     t2 = time.perf_counter()
     found = _read_gems_finer(frame, fit, pack, st, gains)
-    cells = read_tiles(gray, found, model, st, pack.gem_size, glare=glare_mask(canon, st.cell_px))
+    cells = read_tiles(gray, found, model, st, pack.gem_size, glare=glare_mask(canon, st.cell_px),
+                       lab=lab)
     settled = settle_corners(settle_centre(found, cells, st.min_confidence), cells)
     spots = scaled_confidences(settled, factor)
     cells = dict(zip(cells, scaled_confidences(list(cells.values()), factor), strict=True))

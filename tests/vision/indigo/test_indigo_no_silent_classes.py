@@ -8,13 +8,16 @@ import dataclasses
 import cv2
 import numpy as np
 
+from companion.indigo import CENTRE
 from companion.indigo.state import all_legal_placements, new_game, play
+from vision.indigo.board import cell_xy
 from vision.indigo.model import canonical_size
 from vision.indigo.pack import IndigoPack
 from vision.indigo.pieces import glare_mask
 from vision.indigo.reader import read_indigo
 from vision.indigo.settings import DEFAULT_SETTINGS
 from vision.indigo.synth.render import render_frame
+from vision.indigo.synth.table_camera import SKIN
 from vision.indigo.view import BoardView
 
 FRAME = (1280, 720)
@@ -58,3 +61,22 @@ def test_the_pale_wash_round_a_clipped_reflection_is_glare() -> None:
     assert not mask[y, x + int(1.3 * cell_px)]  # the print beside it
     assert not mask[y, x - 6 * cell_px]  # the board far from it
 
+
+def test_a_fingertip_over_a_tile_is_never_a_sure_empty_cell(demo: IndigoPack) -> None:
+    """A fingertip flat over a laid tile hides its paths: the cell looks flat like an empty
+    one, but not in the empty print's colour (held-apart demo harsh frames read it empty at
+    0.95). It is asked."""
+    before = new_game(2)
+    placement = all_legal_placements(before)[0]
+    after = play(before, placement)[0]
+    rendered = render_frame(after, demo, seed=13, frame_size=FRAME, effects=())
+    image = rendered.image.copy()
+    fit = read_indigo(image, demo).fit
+    assert fit is not None
+    to_frame = fit.plane_to_image @ DEFAULT_SETTINGS.geometry.board_to_frame()
+    middle, side = (to_frame @ np.array([*cell_xy(c), 1.0]) for c in (placement.cell, CENTRE))
+    centre_px = middle[:2] / middle[2]
+    radius = 0.95 * float(np.linalg.norm(centre_px - side[:2] / side[2])) / np.sqrt(3)
+    cv2.circle(image, (int(centre_px[0]), int(centre_px[1])), int(radius), SKIN[0], -1)
+    cell = read_indigo(image, demo).cells[placement.cell]
+    assert cell.tile is not None or cell.confidence < SURE
