@@ -678,16 +678,27 @@ def _confidences(dist: np.ndarray, settings: IndigoSettings) -> np.ndarray:
     return conf
 
 
-def read_chips(lab: np.ndarray, pack: IndigoPack, model: PackModel) -> list[ChipRead]:
+#: a chip with more than this share of its sampled disc under glare is asked: a reflection
+#: whitens a coloured chip (a turquoise chip read white at 1.00, held-apart demo harsh)
+CHIP_GLARE_SHARE = 0.2
+
+
+def read_chips(lab: np.ndarray, pack: IndigoPack, model: PackModel,
+               glare: np.ndarray | None = None) -> list[ChipRead]:
+    """Each chip space's colour, the nearest of the pack's chips or the empty space; a chip
+    under ``glare`` (the mask of :func:`glare_mask`) is doubtful."""
     radius = max(MIN_SAMPLE_PX, CHIP_SAMPLE * pack.chip_size * model.cell_px)
     out = []
     for gate, slot, xy in chip_spaces():
-        pixels = disc_pixels(lab, to_canonical(xy, model.cell_px), radius)
+        at = to_canonical(xy, model.cell_px)
+        pixels = disc_pixels(lab, at, radius)
         colour = np.median(pixels, axis=0)
         d = colour_distance(model.chip_lab, colour)
         order = np.argsort(d)
         d1, d2 = float(d[order[0]]), float(d[order[1]])
         conf = float(np.clip((d2 - d1) / max(d2, 1e-6) / CHIP_MARGIN_FULL, 0.0, 1.0))
+        if glare is not None and _disc_labels(glare, at, radius).mean() > CHIP_GLARE_SHARE:
+            conf = min(conf, DOUBTFUL)
         idx = int(order[0])
         if idx == len(model.chip_names):
             out.append(ChipRead(gate, slot, None, None, conf))

@@ -344,12 +344,12 @@ def read_indigo(
     gray = cv2.GaussianBlur(to_gray(balanced), (0, 0), TEMPLATE_BLUR)
     t2 = time.perf_counter()
     found = _read_gems_finer(frame, fit, pack, st, gains)
-    cells = read_tiles(gray, found, model, st, pack.gem_size, glare=glare_mask(canon, st.cell_px),
-                       lab=lab)
+    glare = glare_mask(canon, st.cell_px)
+    cells = read_tiles(gray, found, model, st, pack.gem_size, glare=glare, lab=lab)
     settled = settle_corners(settle_centre(found, cells, st.min_confidence), cells)
     spots = scaled_confidences(settled, factor)
     cells = dict(zip(cells, scaled_confidences(list(cells.values()), factor), strict=True))
-    chips = scaled_confidences(read_chips(lab, pack, model), factor)
+    chips = scaled_confidences(read_chips(lab, pack, model, glare), factor)
     spots, chips, unlike_pack = fit_to_pack(spots, chips, chips_unlike_pack(lab, pack, model))
     gems, gem_questions = name_gems(spots, cells, st)
     questions = (unlike_pack + cell_questions(cells, st) + gem_questions

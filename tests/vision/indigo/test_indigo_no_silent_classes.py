@@ -10,7 +10,7 @@ import numpy as np
 
 from companion.indigo import CENTRE
 from companion.indigo.state import all_legal_placements, new_game, play
-from vision.indigo.board import cell_xy
+from vision.indigo.board import cell_xy, chip_spaces
 from vision.indigo.model import canonical_size
 from vision.indigo.pack import IndigoPack
 from vision.indigo.pieces import glare_mask
@@ -80,3 +80,26 @@ def test_a_fingertip_over_a_tile_is_never_a_sure_empty_cell(demo: IndigoPack) ->
     cv2.circle(image, (int(centre_px[0]), int(centre_px[1])), int(radius), SKIN[0], -1)
     cell = read_indigo(image, demo).cells[placement.cell]
     assert cell.tile is not None or cell.confidence < SURE
+
+
+def test_a_chip_under_a_reflection_is_asked(demo: IndigoPack) -> None:
+    """A lamp's reflection on a turquoise chip whitens it: it was read white at 1.00 (held-
+    apart demo harsh). A chip under glare is asked."""
+    before = new_game(2)
+    after = play(before, all_legal_placements(before)[0])[0]
+    rendered = render_frame(after, demo, seed=14, frame_size=FRAME, effects=())
+    image = rendered.image.copy()
+    read = read_indigo(image, demo)
+    chip = next(c for c in read.chips if c.colour == "turquoise")
+    assert read.fit is not None
+    to_frame = read.fit.plane_to_image @ DEFAULT_SETTINGS.geometry.board_to_frame()
+    space = next(xy for gate, slot, xy in chip_spaces() if (gate, slot) == (chip.gate, chip.slot))
+    middle, side = (to_frame @ np.array([*xy, 1.0]) for xy in (space, cell_xy(CENTRE)))
+    at = middle[:2] / middle[2]
+    cell_radius = float(np.linalg.norm(at - side[:2] / side[2])) / 9
+    centre = (int(at[0]), int(at[1]))
+    cv2.circle(image, centre, int(0.5 * cell_radius), (236, 240, 242), -1)  # the wash
+    cv2.circle(image, centre, int(0.15 * cell_radius), (255, 255, 255), -1)  # clipped
+    again = next(c for c in read_indigo(image, demo).chips if (c.gate, c.slot) ==
+                 (chip.gate, chip.slot))
+    assert again.colour == "turquoise" or again.confidence < SURE
