@@ -92,12 +92,22 @@ def to_canonical(xy: tuple[float, float], cell_px: int) -> tuple[float, float]:
     return (xy[0] * cell_px + off, xy[1] * cell_px + off)
 
 
-def rectify(frame: np.ndarray, fit: PlaneFit, geometry: BoardGeometry, cell_px: int) -> np.ndarray:
-    """The board seen straight down: centre in the middle, ``cell_px`` pixels per cell radius."""
+#: a part of the rectified board: (left, top, right, bottom) canonical pixels, right and
+#: bottom excluded
+Box = tuple[int, int, int, int]
+
+
+def rectify(frame: np.ndarray, fit: PlaneFit, geometry: BoardGeometry, cell_px: int,
+            box: Box | None = None) -> np.ndarray:
+    """The board seen straight down: centre in the middle, ``cell_px`` pixels per cell radius;
+    with ``box``, only that part of it (what lies outside is never warped)."""
     frame_to_board = np.linalg.inv(geometry.board_to_frame())
     h = board_to_canonical(cell_px) @ frame_to_board @ fit.image_to_plane
     size = canonical_size(cell_px)
-    return cv2.warpPerspective(frame, h, (size, size), flags=cv2.INTER_AREA)
+    left, top, right, bottom = box or (0, 0, size, size)
+    shift = np.array([[1, 0, -left], [0, 1, -top], [0, 0, 1]], np.float64)
+    return cv2.warpPerspective(frame, shift @ h, (right - left, bottom - top),
+                               flags=cv2.INTER_AREA)
 
 
 # ---------------------------------------------------------------- templates from the pack

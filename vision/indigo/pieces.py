@@ -105,6 +105,24 @@ def gem_pixels(model: PackModel, gem_size: float) -> np.ndarray:
     return cache[key]
 
 
+def gem_box(model: PackModel, gem_size: float) -> tuple[int, int, int, int]:
+    """The part of the canonical board (left, top, right, bottom) holding every pixel the gem
+    reading looks at: each spot's outer ring and the centre tile (the rest of the board, the
+    rim and the table beyond it, is never looked at for gems)."""
+    key = ("gem-box", round(gem_size * 1000))
+    cache = model.cache
+    if key not in cache:
+        size = canonical_size(model.cell_px)
+        reach = max(ANNULUS[1], GEM_RING[1], SHARE_DISC, GEM_SEARCH) * gem_size * model.cell_px
+        reach += GEM_CLOSE * gem_size * model.cell_px + 2
+        spots = np.array([to_canonical(xy, model.cell_px) for _, xy in gem_spots()])
+        low = np.floor(spots.min(axis=0) - reach).astype(int)
+        high = np.ceil(spots.max(axis=0) + reach).astype(int) + 1
+        cache[key] = np.clip(np.array([*low, *high]), 0, size)
+    left, top, right, bottom = (int(v) for v in cache[key])
+    return left, top, right, bottom
+
+
 @lru_cache(maxsize=64)
 def _disc_offsets(radius: float) -> tuple[int, np.ndarray]:
     r = int(math.ceil(radius))

@@ -41,6 +41,7 @@ from vision.indigo.corner_rules import settle_corners
 from vision.indigo.model import (
     GEM_NAMES,
     TEMPLATE_BLUR,
+    canonical_size,
     check_board,
     check_sharpness,
     colour_features,
@@ -57,6 +58,7 @@ from vision.indigo.picture_check import picture_confidence_factor, scaled_confid
 from vision.indigo.pieces import (
     GemSpot,
     close_gem_labels,
+    gem_box,
     gem_pixels,
     glare_mask,
     read_chips,
@@ -300,8 +302,12 @@ def _read_gems_finer(frame: np.ndarray, fit: PlaneFit, pack: IndigoPack, st: Ind
     colour gains measured at the tiles' scale)."""
     cell_px = GEM_SCALE * st.cell_px
     model = pack_model(pack, cell_px)
-    balanced = times_gains(rectify(frame, fit, st.geometry, cell_px), gains)
-    lab = colour_features(balanced)
+    # only the part of the finer board the gems are looked for in is warped and measured
+    left, top, right, bottom = box = gem_box(model, pack.gem_size)
+    balanced = times_gains(rectify(frame, fit, st.geometry, cell_px, box), gains)
+    size = canonical_size(cell_px)
+    lab = np.zeros((size, size, 3), np.float32)
+    lab[top:bottom, left:right] = colour_features(balanced)
     labels = gem_label_map(lab, model, where=gem_pixels(model, pack.gem_size))
     labels = close_gem_labels(labels, pack.gem_size * cell_px)
     return read_gems(labels, pack, model, st, lab)
