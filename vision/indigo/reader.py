@@ -309,7 +309,9 @@ def _read_gems_finer(frame: np.ndarray, fit: PlaneFit, pack: IndigoPack, st: Ind
     lab = np.zeros((size, size, 3), np.float32)
     lab[top:bottom, left:right] = colour_features(balanced)
     labels = gem_label_map(lab, model, where=gem_pixels(model, pack.gem_size))
-    labels = close_gem_labels(labels, pack.gem_size * cell_px)
+    # the labels outside the box are all 0, a margin wider than the closing's reach
+    labels[top:bottom, left:right] = close_gem_labels(labels[top:bottom, left:right],
+                                                      pack.gem_size * cell_px)
     return read_gems(labels, pack, model, st, lab)
 
 
