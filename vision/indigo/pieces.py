@@ -42,7 +42,8 @@ def disc_pixels(lab: np.ndarray, xy: tuple[float, float], radius: float) -> np.n
     r = int(math.ceil(radius))
     xi, yi = int(round(x)), int(round(y))
     block = lab[yi - r : yi + r + 1, xi - r : xi + r + 1]
-    yy, xx = np.mgrid[-r : r + 1, -r : r + 1]
+    # open grids, broadcast: the same sums as full ones without building them
+    yy, xx = np.ogrid[-r : r + 1, -r : r + 1]
     inside = (xx + xi - x) ** 2 + (yy + yi - y) ** 2 <= radius**2
     in_disc: np.ndarray = block[inside[: block.shape[0], : block.shape[1]]]
     return in_disc
