@@ -631,21 +631,37 @@ def _refined(gray: np.ndarray, model: PackModel, cells: list[Cell], w: np.ndarra
     return best
 
 
-#: an empty cell shows the pack's empty print: a cell read empty whose colour (chromaticity,
+#: an empty cell shows the board's empty print: a cell read empty whose colour (chromaticity,
 #: which a shadow keeps) lies farther than this from the print's is covered by something
 #: else (a fingertip over a tile read as an empty cell at 0.95), so it is asked. Empty cells
-#: of rendered frames with every camera effect lie within 2.1 of it; fingertips 3.5 and more
+#: of rendered frames with every camera effect lie within 2.1 of the pack's print;
+#: fingertips 3.5 and more
 EMPTY_MAX_CHROMA = 3.0
+#: the print's colour is the median of the cells read empty when there are at least this
+#: many (a colour cast the gains leave moves every empty cell alike: independent tuning seed
+#: 1014 demo harsh had all 51 empty cells beyond 3.0 of the pack's print), else the pack's
+EMPTY_REFERENCE_CELLS = 6
 
 
-def _unlike_empty_print(lab: np.ndarray, model: PackModel, cell: Cell) -> bool:
-    """Whether a cell's median colour is unlike the pack's empty print."""
+def _cell_chroma(lab: np.ndarray, model: PackModel, cell: Cell) -> np.ndarray | None:
+    """A cell's median chromaticity inside the compared disc (None off the board)."""
     x, y = to_canonical(cell_xy(cell), model.cell_px)
     pixels = disc_pixels(lab, (x, y), COMPARE_RADIUS * model.cell_px)
     if pixels.size == 0:
-        return False
-    chroma = np.median(pixels[:, :2], axis=0) - model.empty_lab[:2]
-    return float(np.hypot(*chroma)) > EMPTY_MAX_CHROMA
+        return None
+    chroma: np.ndarray = np.median(pixels[:, :2], axis=0)
+    return chroma
+
+
+def _unlike_empty_print(lab: np.ndarray, model: PackModel, empty: list[Cell]) -> set[Cell]:
+    """The cells of ``empty`` (read empty) whose colour is unlike the board's empty print."""
+    chroma = {c: v for c in empty if (v := _cell_chroma(lab, model, c)) is not None}
+    if len(chroma) >= EMPTY_REFERENCE_CELLS:
+        reference = np.median(np.array(list(chroma.values())), axis=0)
+    else:
+        reference = model.empty_lab[:2]
+    return {c for c, v in chroma.items()
+            if float(np.hypot(*(v - reference))) > EMPTY_MAX_CHROMA}
 
 
 def read_tiles(
@@ -679,10 +695,11 @@ def read_tiles(
     order = np.argsort(dist, axis=1)
     empty = model.classes.index(None)
     busy = _spreads(patches, w) > EMPTY_MAX_SPREAD * model.tile_spread
+    unlike = set() if lab is None else _unlike_empty_print(
+        lab, model, [c for i, c in enumerate(cells) if order[i, 0] == empty])
     for i, cell in enumerate(cells):
         sure = left[i] >= GLARE_MIN_LEFT and not (order[i, 0] == empty and busy[i])
-        if sure and order[i, 0] == empty and lab is not None:
-            sure = not _unlike_empty_print(lab, model, cell)
+        sure = sure and cell not in unlike
         c = float(conf[i]) if sure else min(float(conf[i]), DOUBTFUL)
         alts = tuple((model.classes[j], round(float(dist[i, j]), 4)) for j in order[i, 1:4])
         out[cell] = CellRead(cell, model.classes[order[i, 0]], c, alts)
