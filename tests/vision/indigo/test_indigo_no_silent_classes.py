@@ -8,7 +8,7 @@ import dataclasses
 import cv2
 import numpy as np
 
-from companion.indigo import CENTRE
+from companion.indigo.geometry import CENTRE
 from companion.indigo.state import all_legal_placements, new_game, play
 from vision.indigo.board import cell_xy, chip_spaces
 from vision.indigo.model import canonical_size
