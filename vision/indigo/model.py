@@ -92,12 +92,22 @@ def to_canonical(xy: tuple[float, float], cell_px: int) -> tuple[float, float]:
     return (xy[0] * cell_px + off, xy[1] * cell_px + off)
 
 
-def rectify(frame: np.ndarray, fit: PlaneFit, geometry: BoardGeometry, cell_px: int) -> np.ndarray:
-    """The board seen straight down: centre in the middle, ``cell_px`` pixels per cell radius."""
+#: a part of the rectified board: (left, top, right, bottom) canonical pixels, right and
+#: bottom excluded
+Box = tuple[int, int, int, int]
+
+
+def rectify(frame: np.ndarray, fit: PlaneFit, geometry: BoardGeometry, cell_px: int,
+            box: Box | None = None) -> np.ndarray:
+    """The board seen straight down: centre in the middle, ``cell_px`` pixels per cell radius;
+    with ``box``, only that part of it (what lies outside is never warped)."""
     frame_to_board = np.linalg.inv(geometry.board_to_frame())
     h = board_to_canonical(cell_px) @ frame_to_board @ fit.image_to_plane
     size = canonical_size(cell_px)
-    return cv2.warpPerspective(frame, h, (size, size), flags=cv2.INTER_AREA)
+    left, top, right, bottom = box or (0, 0, size, size)
+    shift = np.array([[1, 0, -left], [0, 1, -top], [0, 0, 1]], np.float64)
+    return cv2.warpPerspective(frame, shift @ h, (right - left, bottom - top),
+                               flags=cv2.INTER_AREA)
 
 
 # ---------------------------------------------------------------- templates from the pack
@@ -142,6 +152,9 @@ class PackModel:
     #: centre tile is no reference: its gems cover much of it)
     treasure_bgr: np.ndarray = field(repr=False, default_factory=lambda: np.zeros((0, 3)))
     centre_image: np.ndarray = field(repr=False, default_factory=lambda: np.zeros((1, 1, 3)))
+    #: colour features of the pack's empty cell print (the median inside the compared disc):
+    #: what a cell read empty must look like
+    empty_lab: np.ndarray = field(repr=False, default_factory=lambda: np.zeros(3, np.float32))
     #: the median grey spread of the pack's tile images (blurred as a frame is compared): how
     #: much contrast a laid tile shows, against an empty cell's flat print
     tile_spread: float = 0.0
@@ -171,12 +184,18 @@ BRIGHTNESS = 14.0
 
 def colour_features(bgr: np.ndarray) -> np.ndarray:
     """(..., 3) BGR -> (..., 3) features: b and r chromaticity, log brightness."""
-    img = np.asarray(bgr, np.float32) + 1.0
-    total = img.sum(axis=-1)
-    out = np.empty(img.shape, np.float32)
-    out[..., 0] = CHROMA * img[..., 0] / total
-    out[..., 1] = CHROMA * img[..., 2] / total
-    out[..., 2] = BRIGHTNESS * np.log(total)
+    shape = np.shape(bgr)
+    img = (np.asarray(bgr, np.float32) + 1.0).reshape(-1, 1, 3)
+    if img.size == 0:
+        return np.zeros(shape, np.float32)
+    # split into planes and added one by one (the floats numpy's sum over the channels
+    # gives): a reduction over a last axis of three, and writes into interleaved channels,
+    # cost half again as much
+    blue, green, red = cv2.split(img)
+    total = blue + green
+    total += red
+    planes = [CHROMA * blue / total, CHROMA * red / total, BRIGHTNESS * np.log(total)]
+    out: np.ndarray = cv2.merge(planes).reshape(shape)
     return out
 
 
@@ -262,6 +281,7 @@ def pack_model(pack: IndigoPack, cell_px: int) -> PackModel:
         treasure_bgr=_treasure_colours(pack),
         tile_spread=tile_std,
         centre_image=pack.centre,
+        empty_lab=_print_colour(pack.empty),
     )
     if len(_MODELS) >= _MAX_MODELS:
         _MODELS.pop(next(iter(_MODELS)))
@@ -272,6 +292,14 @@ def pack_model(pack: IndigoPack, cell_px: int) -> PackModel:
 #: a corner tile's reference colour is the median inside this share of its radius (clear of
 #: the gem on its arrow side)
 TREASURE_SAMPLE = 0.4
+
+
+def _print_colour(image: np.ndarray) -> np.ndarray:
+    """Median colour features of a pack cell image inside the compared disc."""
+    size = image.shape[0]
+    inside = image[circle_mask(size, COMPARE_RADIUS * size / 2)]
+    colour: np.ndarray = np.median(colour_features(inside.reshape(-1, 3)), axis=0)
+    return colour
 
 
 def _treasure_colours(pack: IndigoPack) -> np.ndarray:
@@ -452,15 +480,30 @@ GEM_NAMES = ("amber", "emerald", "sapphire")
 GEM_SHADE_BAND = (BRIGHTNESS * math.log(0.6), BRIGHTNESS * math.log(1.3))
 
 
-def _banded_d2(pixels: np.ndarray, colours: np.ndarray) -> np.ndarray:
-    """(pixels, colours) squared feature distances, brightness free within the shade band."""
-    p, c = pixels[:, :2], colours[:, :2]
-    # chromaticity: |p|^2 - 2 p.c + |c|^2, all pairs at once
-    d2: np.ndarray = (p * p).sum(axis=1, keepdims=True) - 2.0 * p @ c.T + (c * c).sum(axis=1)
-    dy = pixels[:, 2:3] - colours[None, :, 2]
-    over = np.maximum(dy - GEM_SHADE_BAND[1], 0.0) + np.minimum(dy - GEM_SHADE_BAND[0], 0.0)
-    d2 += over * over
-    return d2
+def _nearest_banded(pixels: np.ndarray, colours: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per pixel of ``pixels`` (n, 3): the least squared feature distance to ``colours``
+    (brightness free within the shade band) and the index of that colour (the first on a tie).
+
+    One colour at a time, in place: a few passes over the pixels per colour; an
+    (n, colours) matrix product and its temporaries cost four times as much."""
+    lo, hi = GEM_SHADE_BAND
+    least = np.full(len(pixels), np.inf, np.float32)
+    index = np.zeros(len(pixels), np.intp)
+    for k, colour in enumerate(np.asarray(colours, np.float32)):
+        d2 = pixels[:, 0] - colour[0]
+        d2 *= d2
+        step = pixels[:, 1] - colour[1]
+        step *= step
+        d2 += step
+        dy = pixels[:, 2] - colour[2]
+        over = np.maximum(dy - hi, 0.0)
+        over += np.minimum(dy - lo, 0.0)
+        over *= over
+        d2 += over
+        closer = d2 < least
+        least[closer] = d2[closer]
+        index[closer] = k
+    return least, index
 
 
 def gem_label_map(
@@ -476,13 +519,10 @@ def gem_label_map(
     """
     flat = lab.reshape(-1, 3)
     pixels = flat if where is None else flat[where]
+    pixels = pixels.astype(np.float32)
     gems = np.array([model.gem_lab[n] for n in GEM_NAMES], np.float32)
-    colours = np.vstack([gems, model.palette]).astype(np.float32)
-    d2 = _banded_d2(pixels.astype(np.float32), colours)
-    gem_d2 = d2[:, : len(GEM_NAMES)]
-    bg_d2 = d2[:, len(GEM_NAMES) :].min(axis=1)
-    best = np.argmin(gem_d2, axis=1)
-    d_best = gem_d2[np.arange(len(best)), best]
+    d_best, best = _nearest_banded(pixels, gems)
+    bg_d2, _ = _nearest_banded(pixels, model.palette)
     tol = np.array([model.gem_tol[n] for n in GEM_NAMES], np.float32)[best]
     values = np.where((d_best < bg_d2) & (d_best < tol * tol), best + 1, 0).astype(np.uint8)
     if where is None:

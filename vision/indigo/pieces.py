@@ -6,7 +6,7 @@ rotation, or empty) and the players' chips. See :mod:`vision.indigo.reader`.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import cv2
@@ -21,6 +21,7 @@ from vision.indigo.board import (
     point_xy,
 )
 from vision.indigo.model import (
+    COMPARE_RADIUS,
     GEM_NAMES,
     PackModel,
     canonical_size,
@@ -41,7 +42,8 @@ def disc_pixels(lab: np.ndarray, xy: tuple[float, float], radius: float) -> np.n
     r = int(math.ceil(radius))
     xi, yi = int(round(x)), int(round(y))
     block = lab[yi - r : yi + r + 1, xi - r : xi + r + 1]
-    yy, xx = np.mgrid[-r : r + 1, -r : r + 1]
+    # open grids, broadcast: the same sums as full ones without building them
+    yy, xx = np.ogrid[-r : r + 1, -r : r + 1]
     inside = (xx + xi - x) ** 2 + (yy + yi - y) ** 2 <= radius**2
     in_disc: np.ndarray = block[inside[: block.shape[0], : block.shape[1]]]
     return in_disc
@@ -102,6 +104,24 @@ def gem_pixels(model: PackModel, gem_size: float) -> np.ndarray:
         mask[int(y) - r : int(y) + r + 1, int(x) - r : int(x) + r + 1] = 1
         cache[key] = np.flatnonzero(mask)
     return cache[key]
+
+
+def gem_box(model: PackModel, gem_size: float) -> tuple[int, int, int, int]:
+    """The part of the canonical board (left, top, right, bottom) holding every pixel the gem
+    reading looks at: each spot's outer ring and the centre tile (the rest of the board, the
+    rim and the table beyond it, is never looked at for gems)."""
+    key = ("gem-box", round(gem_size * 1000))
+    cache = model.cache
+    if key not in cache:
+        size = canonical_size(model.cell_px)
+        reach = max(ANNULUS[1], GEM_RING[1], SHARE_DISC, GEM_SEARCH) * gem_size * model.cell_px
+        reach += GEM_CLOSE * gem_size * model.cell_px + 2
+        spots = np.array([to_canonical(xy, model.cell_px) for _, xy in gem_spots()])
+        low = np.floor(spots.min(axis=0) - reach).astype(int)
+        high = np.ceil(spots.max(axis=0) + reach).astype(int) + 1
+        cache[key] = np.clip(np.array([*low, *high]), 0, size)
+    left, top, right, bottom = (int(v) for v in cache[key])
+    return left, top, right, bottom
 
 
 @lru_cache(maxsize=64)
@@ -499,13 +519,45 @@ EMPTY_MAX_SPREAD = 0.5
 GLARE_WASH = 0.25
 
 
+#: a lamp's light washes the print out farther than its clipped core: within GLARE_REACH cell
+#: radii of clipped pixels, a pixel whose darkest channel lies more than GLARE_WASH_SHARE of
+#: the way from the board's bright print (the PRINT_PERCENTILE of the darkest channel over the
+#: cells away from the glare) up to white is glare too (a tile half under a pale reflection
+#: read as another pattern at 1.00, tuning seed 1001)
+GLARE_REACH = 1.0
+GLARE_WASH_SHARE = 0.5
+PRINT_PERCENTILE = 90.0
+#: the cells lie within this many cell radii of the board's centre
+CELLS_REACH = 7.5
+
+
+def _darkest(image: np.ndarray) -> np.ndarray:
+    """The darkest channel per pixel, taken pairwise (numpy's min over a last axis of three
+    is slow)."""
+    darkest: np.ndarray = np.minimum(np.minimum(image[..., 0], image[..., 1]), image[..., 2])
+    return darkest
+
+
 def glare_mask(canon: np.ndarray, cell_px: int) -> np.ndarray:
-    """Canonical pixels burnt to white by a reflection, with the washed-out rim round them."""
-    white = (canon.min(axis=2) >= GLARE_LEVEL).astype(np.uint8)
+    """Canonical pixels burnt to white by a reflection, with the washed-out rim round them:
+    the pixels near them far brighter than the board's print."""
+    darkest = _darkest(canon)
+    white = (darkest >= GLARE_LEVEL).astype(np.uint8)
     reach = max(1, int(round(GLARE_WASH * cell_px)))
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
     grown: np.ndarray = cv2.dilate(white, kernel) > 0
-    return grown
+    if not white.any():
+        return grown
+    far = max(1, int(round(GLARE_REACH * cell_px)))
+    near = cv2.dilate(white, cv2.getStructuringElement(cv2.MORPH_ELLIPSE,
+                                                       (2 * far + 1, 2 * far + 1))) > 0
+    cells = circle_mask(canon.shape[0], CELLS_REACH * cell_px) & ~near
+    if not cells.any():
+        return grown
+    bright = float(np.percentile(darkest[cells], PRINT_PERCENTILE))
+    level = bright + GLARE_WASH_SHARE * (255.0 - bright)
+    washed: np.ndarray = grown | (near & (darkest >= level))
+    return washed
 
 
 def _gem_weights(gem_spots_found: list[GemSpot], model: PackModel,
@@ -579,6 +631,39 @@ def _refined(gray: np.ndarray, model: PackModel, cells: list[Cell], w: np.ndarra
     return best
 
 
+#: an empty cell shows the board's empty print: a cell read empty whose colour (chromaticity,
+#: which a shadow keeps) lies farther than this from the print's is covered by something
+#: else (a fingertip over a tile read as an empty cell at 0.95), so it is asked. Empty cells
+#: of rendered frames with every camera effect lie within 2.1 of the pack's print;
+#: fingertips 3.5 and more
+EMPTY_MAX_CHROMA = 3.0
+#: the print's colour is the median of the cells read empty when there are at least this
+#: many (a colour cast the gains leave moves every empty cell alike: independent tuning seed
+#: 1014 demo harsh had all 51 empty cells beyond 3.0 of the pack's print), else the pack's
+EMPTY_REFERENCE_CELLS = 6
+
+
+def _cell_chroma(lab: np.ndarray, model: PackModel, cell: Cell) -> np.ndarray | None:
+    """A cell's median chromaticity inside the compared disc (None off the board)."""
+    x, y = to_canonical(cell_xy(cell), model.cell_px)
+    pixels = disc_pixels(lab, (x, y), COMPARE_RADIUS * model.cell_px)
+    if pixels.size == 0:
+        return None
+    chroma: np.ndarray = np.median(pixels[:, :2], axis=0)
+    return chroma
+
+
+def _unlike_empty_print(lab: np.ndarray, model: PackModel, empty: list[Cell]) -> set[Cell]:
+    """The cells of ``empty`` (read empty) whose colour is unlike the board's empty print."""
+    chroma = {c: v for c in empty if (v := _cell_chroma(lab, model, c)) is not None}
+    if len(chroma) >= EMPTY_REFERENCE_CELLS:
+        reference = np.median(np.array(list(chroma.values())), axis=0)
+    else:
+        reference = model.empty_lab[:2]
+    return {c for c, v in chroma.items()
+            if float(np.hypot(*(v - reference))) > EMPTY_MAX_CHROMA}
+
+
 def read_tiles(
     gray: np.ndarray,
     gem_spots_found: list[GemSpot],
@@ -586,10 +671,12 @@ def read_tiles(
     settings: IndigoSettings,
     gem_size: float,
     glare: np.ndarray | None = None,
+    lab: np.ndarray | None = None,
 ) -> dict[Cell, CellRead]:
     """Compare every route cell with every pattern and the empty cell (gems and glare masked
     out); a doubtful cell is compared again a little shifted. A cell with too little left
-    outside the glare is asked."""
+    outside the glare, or (with the colour features ``lab``) read empty in a colour unlike
+    the empty print, is asked."""
     cells = list(ROUTE_CELLS)
     w = _gem_weights(gem_spots_found, model, gem_size)
     full = w.sum(axis=1)
@@ -608,8 +695,11 @@ def read_tiles(
     order = np.argsort(dist, axis=1)
     empty = model.classes.index(None)
     busy = _spreads(patches, w) > EMPTY_MAX_SPREAD * model.tile_spread
+    unlike = set() if lab is None else _unlike_empty_print(
+        lab, model, [c for i, c in enumerate(cells) if order[i, 0] == empty])
     for i, cell in enumerate(cells):
         sure = left[i] >= GLARE_MIN_LEFT and not (order[i, 0] == empty and busy[i])
+        sure = sure and cell not in unlike
         c = float(conf[i]) if sure else min(float(conf[i]), DOUBTFUL)
         alts = tuple((model.classes[j], round(float(dist[i, j]), 4)) for j in order[i, 1:4])
         out[cell] = CellRead(cell, model.classes[order[i, 0]], c, alts)
@@ -624,19 +714,40 @@ def _confidences(dist: np.ndarray, settings: IndigoSettings) -> np.ndarray:
     return conf
 
 
-def read_chips(lab: np.ndarray, pack: IndigoPack, model: PackModel) -> list[ChipRead]:
+#: a chip with more than this share of its sampled disc under glare is asked: a reflection
+#: whitens a coloured chip (a turquoise chip read white at 1.00, held-apart demo harsh)
+CHIP_GLARE_SHARE = 0.2
+
+
+def read_chips(lab: np.ndarray, pack: IndigoPack, model: PackModel,
+               glare: np.ndarray | None = None) -> list[ChipRead]:
+    """Each chip space's colour, the nearest of the pack's chips or the empty space; a chip
+    under ``glare`` (the mask of :func:`glare_mask`) is doubtful."""
     radius = max(MIN_SAMPLE_PX, CHIP_SAMPLE * pack.chip_size * model.cell_px)
     out = []
     for gate, slot, xy in chip_spaces():
-        pixels = disc_pixels(lab, to_canonical(xy, model.cell_px), radius)
+        at = to_canonical(xy, model.cell_px)
+        pixels = disc_pixels(lab, at, radius)
         colour = np.median(pixels, axis=0)
         d = colour_distance(model.chip_lab, colour)
         order = np.argsort(d)
         d1, d2 = float(d[order[0]]), float(d[order[1]])
         conf = float(np.clip((d2 - d1) / max(d2, 1e-6) / CHIP_MARGIN_FULL, 0.0, 1.0))
+        if glare is not None and _disc_labels(glare, at, radius).mean() > CHIP_GLARE_SHARE:
+            conf = min(conf, DOUBTFUL)
         idx = int(order[0])
         if idx == len(model.chip_names):
             out.append(ChipRead(gate, slot, None, None, conf))
         else:
             out.append(ChipRead(gate, slot, idx, model.chip_names[idx], conf))
-    return out
+    return _doubt_missing_chips(out)
+
+
+def _doubt_missing_chips(chips: list[ChipRead]) -> list[ChipRead]:
+    """An empty chip space among chips seen is doubtful: every layout of the rules fills all
+    twelve spaces, so a board with any chip on it has them all (a chip whose colour lies
+    near the space's print, a red chip on an orange gateway, is missed, never "no chip")."""
+    if all(chip.player is None for chip in chips):
+        return chips  # no chips set out at all: a board before the game
+    return [replace(chip, confidence=min(chip.confidence, DOUBTFUL)) if chip.player is None
+            else chip for chip in chips]

@@ -41,6 +41,7 @@ from vision.indigo.corner_rules import settle_corners
 from vision.indigo.model import (
     GEM_NAMES,
     TEMPLATE_BLUR,
+    canonical_size,
     check_board,
     check_sharpness,
     colour_features,
@@ -57,6 +58,7 @@ from vision.indigo.picture_check import picture_confidence_factor, scaled_confid
 from vision.indigo.pieces import (
     GemSpot,
     close_gem_labels,
+    gem_box,
     gem_pixels,
     glare_mask,
     read_chips,
@@ -300,10 +302,16 @@ def _read_gems_finer(frame: np.ndarray, fit: PlaneFit, pack: IndigoPack, st: Ind
     colour gains measured at the tiles' scale)."""
     cell_px = GEM_SCALE * st.cell_px
     model = pack_model(pack, cell_px)
-    balanced = times_gains(rectify(frame, fit, st.geometry, cell_px), gains)
-    lab = colour_features(balanced)
+    # only the part of the finer board the gems are looked for in is warped and measured
+    left, top, right, bottom = box = gem_box(model, pack.gem_size)
+    balanced = times_gains(rectify(frame, fit, st.geometry, cell_px, box), gains)
+    size = canonical_size(cell_px)
+    lab = np.zeros((size, size, 3), np.float32)
+    lab[top:bottom, left:right] = colour_features(balanced)
     labels = gem_label_map(lab, model, where=gem_pixels(model, pack.gem_size))
-    labels = close_gem_labels(labels, pack.gem_size * cell_px)
+    # the labels outside the box are all 0, a margin wider than the closing's reach
+    labels[top:bottom, left:right] = close_gem_labels(labels[top:bottom, left:right],
+                                                      pack.gem_size * cell_px)
     return read_gems(labels, pack, model, st, lab)
 
 
@@ -344,11 +352,12 @@ def read_indigo(
     gray = cv2.GaussianBlur(to_gray(balanced), (0, 0), TEMPLATE_BLUR)
     t2 = time.perf_counter()
     found = _read_gems_finer(frame, fit, pack, st, gains)
-    cells = read_tiles(gray, found, model, st, pack.gem_size, glare=glare_mask(canon, st.cell_px))
+    glare = glare_mask(canon, st.cell_px)
+    cells = read_tiles(gray, found, model, st, pack.gem_size, glare=glare, lab=lab)
     settled = settle_corners(settle_centre(found, cells, st.min_confidence), cells)
     spots = scaled_confidences(settled, factor)
     cells = dict(zip(cells, scaled_confidences(list(cells.values()), factor), strict=True))
-    chips = scaled_confidences(read_chips(lab, pack, model), factor)
+    chips = scaled_confidences(read_chips(lab, pack, model, glare), factor)
     spots, chips, unlike_pack = fit_to_pack(spots, chips, chips_unlike_pack(lab, pack, model))
     gems, gem_questions = name_gems(spots, cells, st)
     questions = (unlike_pack + cell_questions(cells, st) + gem_questions
