@@ -105,7 +105,7 @@ ASKED_CONFIDENCE = 0.5
 def rectified(canon: np.ndarray) -> np.ndarray:
     """The canonical image with the grid lines found and straightened (lens, a bent sheet),
     in colour."""
-    gray = canon.mean(axis=2).astype(np.float32) if canon.ndim == 3 else canon.astype(np.float32)
+    gray = _channel_mean(canon) if canon.ndim == 3 else canon.astype(np.float32)
     mesh = refine_mesh(gray)
     canon = rectify(canon, mesh)
     if canon.ndim == 2:
@@ -161,6 +161,19 @@ def full_grid_questions(cells: CellsRead, filled: set[Cell]) -> list[dict[str, A
     return [{"kind": "full", "cells": unclear,
              "message": f"every cell reads filled, {len(unclear)} of them not clearly: "
              "is the sheet really full?"}]
+
+
+def _channel_mean(image: np.ndarray) -> np.ndarray:
+    """The mean of a uint8 image's channels, as float32: what ``image.mean(axis=2)`` gives
+    (the channels' sum is an exact integer either way, divided in float64), in a fifth of its
+    time (numpy's mean over a short last axis is slow, 5 ms a read)."""
+    if image.dtype != np.uint8:
+        return image.mean(axis=2).astype(np.float32)  # type: ignore[no-any-return]
+    total = image[..., 0].astype(np.uint16)
+    for channel in range(1, image.shape[2]):
+        total += image[..., channel]
+    mean: np.ndarray = (total / image.shape[2]).astype(np.float32)
+    return mean
 
 
 def read_canonical(
