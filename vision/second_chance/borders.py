@@ -21,7 +21,7 @@ about those tiles).
 A second model of the same form (``sheet_border_sides.json``, :func:`side_features`) looks at the
 sides of tiles on empty cells: is the tile's outline drawn there? A light coloured pencil's outline
 lets through nearly as much light as the bare printed line, and
-:func:`~vision.second_chance.outlines.unoutlined_tiles` would ask about the tile as if the player
+:func:`~vision.second_chance.unoutlined.unoutlined_tiles` would ask about the tile as if the player
 had skipped its outline; a side this model is sure of counts as drawn. Labels: 1 for the sides of a
 tile drawn with its outline, 0 for those of a tile drawn without.
 

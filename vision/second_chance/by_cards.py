@@ -155,8 +155,10 @@ def card_partitions(cells: set[Cell], cards: dict[str, int]
             tries[0] += 1
             if tries[0] > MAX_TRIES:
                 return False
+            if left_of[card] <= 0:
+                continue
             piece = tuple((r + dr, c + dc) for dr, dc in offsets)
-            if left_of[card] <= 0 or not all(cell in left for cell in piece):
+            if not left.issuperset(piece):
                 continue
             left_of[card] -= 1
             going = cover(left - set(piece), (*pieces, tuple(sorted(piece))))

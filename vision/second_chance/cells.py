@@ -83,6 +83,11 @@ def paper_and_unsure(gray: np.ndarray, *, step_ratio: float = 0.8, percentile: f
     in a shadow beside a block, low next to the lifted block, stays the paper it is (lifted, it
     would read as shading with full confidence). Such a patch, still much darker than its
     lifted neighbours, may as well be a lighter shading inside a dark block: its cell is unsure.
+
+    A hand's soft shadow falls off over a cell or so, steep enough to look like a block's step.
+    The paper's light is followed where paper is seen (:func:`_paper_light`): a block is never
+    lifted above it, and a step down to a patch as bright as the margin's paper within a cell
+    of it, and of its colour, is that paper in the shadow, never a block.
     """
     g = gray.astype(np.float32)
     step = CANON_CELL // 2
@@ -104,15 +109,22 @@ def paper_and_unsure(gray: np.ndarray, *, step_ratio: float = 0.8, percentile: f
     # side neighbours only: a soft shadow's slope along a diagonal would look like a step
     kernel = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
     first = bright < cv2.dilate(bright, kernel) * step_ratio
-    ceiling = _paper_surface(bright, ~first) * PAPER_CEILING
+    margin, seen = _paper_seen(high, textured, _paper_surface(bright, ~first))
+    # a step down to a patch as bright as the margin's paper beside it is a shadow's edge, not
+    # the edge of a solid block: the shadow's paper (the paper between a tile's strokes is no
+    # such evidence: a dense hatching's bright end is its own ink, as dark as a solid fill)
+    hue = _patch_hue(colour, n, step) if colour is not None else None
+    shadowed = _as_paper_seen_nearby(bright, margin, high, hue)
+    first &= ~shadowed
+    ceiling = _paper_light(seen, high, _paper_surface(bright, ~first)) * PAPER_CEILING
     estimate = bright.copy()
-    alike = _alike_sides(bright, _patch_hue(colour, n, step) if colour is not None else None)
+    alike = _alike_sides(bright, hue)
     solid = first.copy()
     for _ in range(SOLID_ROUNDS):
         neighbours = cv2.dilate(estimate, kernel)
         low = estimate < neighbours * step_ratio
         # a block is entered at a step (``first``) and grows only over its own kind of patch
-        low &= solid | _grows_into(solid, alike)
+        low &= (solid | _grows_into(solid, alike)) & ~shadowed
         if not low.any():
             break
         solid |= low
@@ -192,6 +204,75 @@ def _paper_surface(bright: np.ndarray, keep: np.ndarray) -> np.ndarray:
     ring[first_cell:n - first_cell, first_cell:n - first_cell] = False
     margin = _smooth_surface(bright, keep & ring)
     return _smooth_surface(bright, keep & (ring | (bright >= margin * GRID_PAPER_SHARE)))
+
+
+#: a margin patch whose bright end is darker than this share of the sheet's smooth light is
+#: not paper (a marker, the table beyond the sheet)
+MARGIN_PAPER = 0.35
+#: the margin's paper is looked at this many patches out from the grid
+MARGIN_PATCHES = 2
+#: the paper's light is followed at this scale (a Gaussian's sigma, in half-cell patches): a
+#: hand's soft shadow falls off over a cell or more
+LIGHT_SIGMA = 2.0
+#: ... and where the paper seen nearby weighs less than this (in patches), it leans on the
+#: smooth surface of the whole sheet
+LIGHT_PRIOR = 0.5
+#: a patch is as bright as paper seen within this many patches of it (a cell) ...
+NEARBY_PATCHES = 2
+#: ... when neither is brighter than the other by more than this ratio
+AS_PAPER = 1.15
+
+
+def _paper_seen(high: np.ndarray, textured: np.ndarray, surface: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """Where the paper is seen (its brightness there is the patch's bright end, ``high``): the
+    margin around the grid (the title's letters leave paper between them; a marker's or the
+    table's bright end is far darker than ``surface``, the smooth light of the whole sheet),
+    and that margin with the textured grid patches (the paper between strokes)."""
+    n = high.shape[0]
+    first_cell = CANON_MARGIN // (CANON_CELL // 2)
+    grid = np.zeros((n, n), dtype=bool)
+    grid[first_cell:n - first_cell, first_cell:n - first_cell] = True
+    # the patches next to the grid: further out the canonical image may reach past the sheet
+    near = cv2.dilate(grid.astype(np.uint8), np.ones((2 * MARGIN_PATCHES + 1,) * 2, np.uint8))
+    margin = (near > 0) & ~grid & (high >= surface * MARGIN_PAPER)
+    return margin, margin | (grid & textured)
+
+
+def _as_paper_seen_nearby(bright: np.ndarray, seen: np.ndarray, value: np.ndarray,
+                          hue: np.ndarray | None) -> np.ndarray:
+    """The patches as bright as paper seen within :data:`NEARBY_PATCHES` of them (within
+    :data:`AS_PAPER`) and (given ``hue``, see :func:`_patch_hue`) of its colour (within
+    :data:`SOLID_HUE`): under a soft shadow, where the margin's paper is darker too, a uniform
+    patch as dark as it and of its colour is that paper (a light colour pencil's fill is as
+    dark, not of the paper's colour)."""
+    n = bright.shape[0]
+    out = np.zeros((n, n), dtype=bool)
+    reach = NEARBY_PATCHES
+    for dy in range(-reach, reach + 1):
+        for dx in range(-reach, reach + 1):
+            here, there = _side_slices(n, dy, dx)
+            other = value[there]
+            alike = (seen[there] & (bright[here] <= other * AS_PAPER)
+                     & (other <= bright[here] * AS_PAPER))
+            if hue is not None:
+                alike &= np.abs(hue[here] - hue[there]).max(axis=2) <= SOLID_HUE
+            out[here] |= alike
+    return out
+
+
+def _paper_light(seen: np.ndarray, value: np.ndarray, surface: np.ndarray) -> np.ndarray:
+    """The paper's light patch by patch, following a soft shadow: a local weighted mean of the
+    paper seen (see :func:`_paper_seen`), leaning on ``surface`` (the smooth light of the
+    whole sheet) where little paper is seen nearby. A smooth surface through the whole sheet
+    cannot bend as fast as a shadow's edge."""
+    weight = seen.astype(np.float32)
+    spread = cv2.GaussianBlur(weight, (0, 0), LIGHT_SIGMA)
+    mean = cv2.GaussianBlur(value.astype(np.float32) * weight, (0, 0), LIGHT_SIGMA)
+    # the blurs' sums in patches (a Gaussian's peak weight is 1 / (2 pi sigma^2))
+    mass = 2 * np.pi * LIGHT_SIGMA ** 2
+    light: np.ndarray = (mean * mass + surface * LIGHT_PRIOR) / (spread * mass + LIGHT_PRIOR)
+    return light
 
 
 def _smooth_surface(values: np.ndarray, keep: np.ndarray) -> np.ndarray:

@@ -76,14 +76,16 @@ def line_evidence(canon_gray: np.ndarray, *, slack: int = 4) -> float:
     mids = lines[:-1] + CANON_CELL // 2
     thirds = [slice(CANON_MARGIN + k * 3 * CANON_CELL, CANON_MARGIN + (k + 1) * 3 * CANON_CELL)
               for k in range(3)]
+    window = np.arange(-slack, slack + 1)
     on: list[float] = []
     off: list[float] = []
     for piece in thirds:
         rows = g[:, piece].mean(axis=1)
         cols = g[piece, :].mean(axis=0)
         for profile in (rows, cols):
-            on.extend(float(profile[p - slack:p + slack + 1].min()) for p in lines)
-            off.extend(float(np.median(profile[p - slack:p + slack + 1])) for p in mids)
+            # (lines, window) and (middles, window): each line's and middle's neighbourhood
+            on.extend(profile[lines[:, None] + window].min(axis=1).tolist())
+            off.extend(np.median(profile[mids[:, None] + window], axis=1).tolist())
     paper = float(np.percentile(off, 90)) or 1.0
     return float((np.median(off) - np.median(on)) / paper)
 

@@ -18,10 +18,11 @@ from vision.second_chance.borders import (
     load_border_model,
     load_side_model,
 )
-from vision.second_chance.outlines import Segmentation, segment, unoutlined_tiles
+from vision.second_chance.outlines import Segmentation, segment
 from vision.second_chance.reader import read_sheet
 from vision.second_chance.settings import DEFAULT_SETTINGS
 from vision.second_chance.synth.sheet import render_sheet
+from vision.second_chance.unoutlined import unoutlined_tiles
 
 
 def test_the_shipped_model_loads_with_this_codes_features() -> None:

@@ -12,11 +12,11 @@ import pytest
 from ui.reading import read_sheet_frame
 from vision.errors import FrameRefusedError
 from vision.markers import paste_layout
+from vision.second_chance.cell_reading import CellsRead
 from vision.second_chance.geometry import locate_grid
 from vision.second_chance.layout import SheetLayout
 from vision.second_chance.reader import (
     CLEAR_CELL,
-    CellsRead,
     check_sheet_picture,
     full_grid_questions,
     read_sheet,

@@ -11,9 +11,10 @@ import pytest
 
 from companion.second_chance.deck import load_deck
 from vision.errors import FrameRefusedError
-from vision.second_chance.outlines import Segmentation, unoutlined_tiles
+from vision.second_chance.outlines import Segmentation
 from vision.second_chance.reader import name_tiles_in_cell_questions, read_sheet
 from vision.second_chance.synth.sheet import SheetContent, render_sheet
+from vision.second_chance.unoutlined import unoutlined_tiles
 
 
 def _misread_cells(reading, truth: list[str]) -> list[tuple[int, int]]:  # type: ignore[no-untyped-def]
@@ -238,7 +239,7 @@ def test_every_border_between_filled_cells_has_a_decision_and_a_confidence(
 
 
 def test_outline_thresholds_follow_the_sheets_own_groups() -> None:
-    from vision.second_chance.outlines import outline_thresholds
+    from vision.second_chance.border_light import outline_thresholds
     from vision.second_chance.settings import DEFAULT_SETTINGS
 
     rng = np.random.default_rng(1)
@@ -648,8 +649,8 @@ def test_a_question_about_the_one_names_the_tiles_beside_it() -> None:
 def test_a_light_fill_read_doubtful_counts_filled_meanwhile() -> None:
     """Cells read doubtful for strokes in them (a light fill) lean filled, still asked; other
     doubtful cells lean by their score."""
+    from vision.second_chance.cell_reading import CellsRead, filled_cells
     from vision.second_chance.cells import CellFeatures
-    from vision.second_chance.reader import CellsRead, filled_cells
 
     zeros = np.zeros((9, 9))
     state = np.zeros((9, 9), int)

@@ -1,14 +1,14 @@
 """Strokes along the cell sides (vision.second_chance.sides), faint marks inside the cells
-(cells.stroke_marks) and what the reader makes of them (outlines.check_by_sides)."""
+(cells.stroke_marks) and what the reader makes of them (border_decisions.check_by_sides)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
+from vision.second_chance.border_decisions import SIDES_SURE, BorderEvidence, check_by_sides
 from vision.second_chance.cells import PAD, marks_spread, stroke_marks
 from vision.second_chance.geometry import CANON_CELL
-from vision.second_chance.outlines import SIDES_SURE, BorderEvidence, check_by_sides
 from vision.second_chance.sides import side_coverage
 
 N = 9
@@ -211,7 +211,7 @@ def test_a_line_only_the_score_sees_is_joined_where_no_stroke_follows_it(
         coverage: float | None, expected: str) -> None:
     from dataclasses import replace
 
-    from vision.second_chance.outlines import BorderRule, decide_border
+    from vision.second_chance.border_decisions import BorderRule, decide_border
     from vision.second_chance.settings import DEFAULT_SETTINGS
 
     rule = BorderRule(DEFAULT_SETTINGS, (0.38, 0.25), (0.9, 0.08))
@@ -220,7 +220,7 @@ def test_a_line_only_the_score_sees_is_joined_where_no_stroke_follows_it(
 
 
 def test_a_light_fill_spans_cells_and_a_lone_trace_or_a_faint_smear_does_not() -> None:
-    from vision.second_chance.reader import light_fills
+    from vision.second_chance.cell_reading import light_fills
 
     darkness = np.zeros((SIZE, SIZE), np.float32)
     hatch = np.zeros((CANON_CELL, CANON_CELL), np.float32)

@@ -1,0 +1,226 @@
+"""Sheet reader stage 7, one border at a time: what is known of a border between two filled cells
+(its outline score, the change of colour, the learned chance, the profile, how much of it a
+drawn stroke follows) and the decision it makes: cut, join or undecided. See
+:func:`vision.second_chance.outlines.segment`, which groups the cells by these decisions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from companion.second_chance.shapes import Cell
+from config.schema import SheetReaderSettings
+from vision.second_chance.layout import GRID_CELLS
+
+N = GRID_CELLS
+
+
+#: the confidence of a border the profile decided (the score alone left it undecided)
+PROFILE_SURE = 0.6
+
+
+#: ... and of a border the learned model decided (see :mod:`vision.second_chance.borders`)
+MODEL_SURE = 0.6
+
+
+#: a border the score decided is left undecided where the model leans the other way past this
+#: (where score and model disagree past even odds, the model is right far more often than
+#: not)
+MODEL_DOUBT = 0.5
+
+
+#: a border the score only just cut (its confidence below this) is left undecided unless the
+#: model is sure of the outline too
+BARELY_CUT = 0.55
+
+
+#: between two cells hatched alike with strokes along the border, a cut the score decided less
+#: surely than this is asked even where the model is sure of it: the stroke along the printed
+#: line fools both (such a cut can score a confidence of about 0.66 with the model near 0.97)
+ALONG_CUT = 0.75
+
+
+#: a border this much lighter than a printed line under the fill shows paper between the two
+#: fills: undecided, never a join (inside a tile the score stays above about -0.2; between two
+#: tiles shaded apart with no outline, half are below)
+PAPER_BETWEEN = -0.2
+
+
+def hue_gap(a: np.ndarray, b: np.ndarray, settings: SheetReaderSettings) -> float:
+    """1 - cos of the angle between two inks' hues; 0 when either is grey (no evidence)."""
+    na, nb = float(np.linalg.norm(a)), float(np.linalg.norm(b))
+    if na < settings.min_hue or nb < settings.min_hue:
+        return 0.0
+    return 1.0 - float(np.dot(a, b)) / (na * nb)
+
+
+@dataclass(frozen=True)
+class BorderEvidence:
+    """What is known of one border between two filled cells (see :func:`decide_border`)."""
+
+    score: float  # the outline score
+    hue: float  # the hue gap of the two cells' inks (see :func:`hue_gap`)
+    strong_hue: bool  # a change of colour that is an outline for sure
+    sure: float  # the confidence of the score's side: 0.5 at the undecided band's edge
+    distance: float  # from the middle of the undecided band, in half bands
+    chance: float | None  # the learned chance of an outline (None: no model)
+    hatched_along: bool  # the two cells are hatched alike along the border
+    verdict: bool | None  # the profile's say (None: it has none)
+    #: the share of the border a drawn stroke follows (None: not measured; see
+    #: vision.second_chance.sides)
+    coverage: float | None = None
+
+
+@dataclass(frozen=True)
+class BorderRule:
+    """The sheet's thresholds for :func:`decide_border`."""
+
+    settings: SheetReaderSettings
+    thresholds: tuple[float, float]  # (cut, join) outline scores
+    sure_probability: tuple[float, float]  # (cut from, join up to) learned chances
+
+
+def border_evidence(
+    tiles: set[Cell], right: np.ndarray, below: np.ndarray, colour: np.ndarray,
+    settings: SheetReaderSettings, thresholds: tuple[float, float],
+    learned: dict[tuple[Cell, Cell], float], along: set[tuple[Cell, Cell]],
+    verdicts: dict[tuple[Cell, Cell], bool],
+) -> list[tuple[tuple[Cell, Cell], BorderEvidence]]:
+    """Every border between two of ``tiles`` (row by row), with what is known of it."""
+    cut_at, join_at = thresholds
+    middle, half = (cut_at + join_at) / 2, max((cut_at - join_at) / 2, 1e-6)
+    found = []
+    for r, c in sorted(tiles):
+        for (nr, nc), score in (
+            ((r, c + 1), right[r, c] if c + 1 < N else 0.0),
+            ((r + 1, c), below[r, c] if r + 1 < N else 0.0),
+        ):
+            if (nr, nc) not in tiles:
+                continue
+            hue = hue_gap(colour[r, c], colour[nr, nc], settings)
+            strong_hue = (hue > settings.colour_cut * settings.sure_hue_factor
+                          and min(np.linalg.norm(colour[r, c]), np.linalg.norm(colour[nr, nc]))
+                          >= settings.min_hue * settings.sure_hue_factor)
+            # confidence: 0.5 at the edge of the undecided band, 1.0 at twice the distance
+            distance = abs(float(score) - middle) / half
+            sure = float(np.clip(0.5 + (distance - 1) * 0.5, 0.5, 1.0))
+            border = ((r, c), (nr, nc))
+            found.append((border, BorderEvidence(
+                score, hue, bool(strong_hue), sure, distance, learned.get(border),
+                border in along, verdicts.get(border))))
+    return found
+
+
+def decide_border(e: BorderEvidence, rule: BorderRule
+                  ) -> tuple[str, tuple[bool | None, float, str]]:
+    """``("cut" | "join" | "unsure", the border's outline entry)``: see
+    :func:`~vision.second_chance.outlines.segment`."""
+    settings = rule.settings
+    cut_at, join_at = rule.thresholds
+    cut_chance, join_chance = rule.sure_probability
+    score, hue, strong_hue, chance = e.score, e.hue, e.strong_hue, e.chance
+    asked: tuple[str, tuple[bool | None, float, str]] = (
+        "unsure", (None, 0.5 * min(e.distance, 1.0), "asked"))
+    if (score > cut_at and hue <= settings.colour_cut and chance is not None
+            and chance <= join_chance and e.coverage is not None
+            and e.coverage < SIDE_CUT_NEEDS):
+        # the score alone sees a line, the learned model surely none and no stroke follows
+        # the line: the printed line through a dense fill or a translucent marker, on a sheet
+        # whose outlines hardly stand out from its insides (its thresholds sit low)
+        return "join", (False, MODEL_SURE, "model")
+    # the score's side, against the model's: a border the score decided one way and the
+    # model leans the other way (past even odds) is left undecided
+    doubted = chance is not None and (
+        (score > cut_at and not strong_hue and chance <= MODEL_DOUBT)
+        or (score > cut_at and not strong_hue and (
+            (e.sure < BARELY_CUT and chance < cut_chance)
+            or (e.hatched_along and (e.sure < ALONG_CUT or chance < cut_chance))))
+        or (join_at >= score >= PAPER_BETWEEN and hue <= settings.colour_cut
+            and MODEL_DOUBT <= chance < cut_chance))
+    if doubted:
+        return asked
+    if score > cut_at or strong_hue or (hue > settings.colour_cut and score > join_at):
+        by_score = score > cut_at
+        return "cut", (True, e.sure if by_score else 1.0 if strong_hue else 0.5,
+                       "drawing" if by_score else "colour")
+    if (chance if chance is not None else 0.0) >= cut_chance:
+        # the score missed it, the sheet's other measures of the border did not
+        return "cut", (True, MODEL_SURE, "model")
+    if ((chance if chance is not None else 1.0) <= join_chance and score > join_at
+            and hue <= settings.colour_cut):
+        return "join", (False, MODEL_SURE, "model")
+    if e.verdict is not None and score > join_at:
+        # the score left it open, the profile across the border did not
+        return "cut" if e.verdict else "join", (e.verdict, PROFILE_SURE, "profile")
+    if score > join_at or hue > settings.colour_cut or score < PAPER_BETWEEN:
+        # a change of colour where no line is seen (or a line not clear enough): the
+        # pencils of one tile can differ a little; or paper between the two fills (two
+        # tiles shaded apart, no outline drawn): asked unless the rules settle it
+        return asked
+    return "join", (False, e.sure, "drawing")
+
+
+#: a cut between two cells hatched along the grid's directions, or one the learned model made
+#: alone, needs a drawn stroke along at least this share of the border: drawn outlines cover
+#: nearly all of it (gaps, a wobble off the line); strokes of the hatching that lie along the
+#: line inside a tile cover a half to two thirds of it, and score like an outline (the score
+#: and the learned model both take them for one)
+SIDE_CUT_NEEDS = 0.8
+
+
+#: an undecided border is cut where a stroke follows this share of it (all of it) and the
+#: learned model does not doubt an outline. (No stroke along a border is no join: players skip
+#: outlines, and two touching tiles then show none between them.)
+SIDE_SURELY_DRAWN = 1.0
+
+
+SIDES_SURE = 0.6
+
+
+def check_by_sides(kind: str, outline: tuple[bool | None, float, str], e: BorderEvidence,
+                   coverage: float, grid_hatched: bool = False, *, stroked: bool = False,
+                   cut_chance: float = MODEL_DOUBT
+                   ) -> tuple[str, tuple[bool | None, float, str]]:
+    """``decide_border``'s verdict held against how much of the border a drawn stroke follows
+    (``coverage``) and the learned model's say (``e.chance``, sure of an outline from
+    ``cut_chance``). A change of colour is an outline with or without a stroke; elsewhere a
+    cut is asked (or left to the rules):
+
+    - where no stroke follows most of the line (:data:`SIDE_CUT_NEEDS`) and the two cells are
+      hatched along the grid's directions (``grid_hatched``) or filled with strokes at all
+      (``stroked``), or the learned model is not sure of an outline (a dense fill or a
+      translucent marker lets the printed line show through: the score alone sees a line);
+    - where the learned model made it alone and no stroke follows all of the line, or the two
+      cells are hatched alike along it (the model was fitted on the project's own renders,
+      and takes other hands' hatching for outlines: a hatch stroke lying on the line follows
+      all of it);
+    - between two cells filled with strokes (hatching, loops), where the model is not sure of
+      it or the drawing made it only barely (:data:`ALONG_CUT`): a row of loops lies along the
+      line all the way, a hatch stroke or an outline's overshoot past its corner follows it a
+      while, and each looks like an outline to the score or the model.
+
+    A border joined because no line is seen there is asked where a stroke follows all of it
+    and the fills' strokes do not run along it (an outline hidden under a dense fill in the
+    same ink). An undecided border a stroke follows all along is cut, unless that stroke may be the
+    fill's (hatching along it, or strokes the model does not take for an outline). Otherwise
+    the cuts stand: a soft pencil outline over dark shading takes little more light than the
+    printed line does, and is an outline."""
+    by = outline[2]
+    model_unsure = e.chance is not None and e.chance < cut_chance
+    if kind == "cut" and by != "colour" and (
+            (coverage < SIDE_CUT_NEEDS and (grid_hatched or stroked or model_unsure))
+            or (by == "model" and (coverage < SIDE_SURELY_DRAWN or e.hatched_along))
+            or (stroked and (model_unsure or (by == "drawing" and e.sure < ALONG_CUT)))):
+        return "unsure", (None, 0.25, "asked")
+    if (kind == "join" and outline[2] == "drawing" and coverage >= SIDE_SURELY_DRAWN
+            and not e.hatched_along and not grid_hatched):
+        # no line seen, yet a stroke follows all of the border and the fills' strokes do
+        # not run along it: an outline hidden under a dense fill in the same ink
+        return "unsure", (None, 0.25, "asked")
+    if (kind == "unsure" and coverage >= SIDE_SURELY_DRAWN and not e.hatched_along
+            and not grid_hatched and not (stroked and model_unsure)
+            and (e.chance is None or e.chance >= MODEL_DOUBT)):
+        return "cut", (True, SIDES_SURE, "sides")
+    return kind, outline
