@@ -64,7 +64,13 @@ from vision.enigma.table_memory import (
 from vision.enigma.tile import finish_tile, look_at_tile, read_tile, with_networkers
 from vision.errors import FrameRefusedError, UnreadableImageError
 from vision.markers import PlaneFit, locate
-from vision.picture import check_picture, confidence_factor, measure_picture, region_mask
+from vision.picture import (
+    PictureMeasures,
+    check_picture,
+    confidence_factor,
+    measure_picture,
+    region_mask,
+)
 
 __all__ = ["confidence_question", "new_and_beside", "read_enigma", "table_outline"]
 
@@ -88,6 +94,9 @@ RECUT_MAX_SHARE = 0.15
 #: a read after a placement straightens this many pixels more round its squares; a start
 #: tile found farther than this from its last place means the table moved: read it whole
 START_SLACK_PX = 3
+#: the squares (either way from the start tile) the picture round the middle is measured on
+#: can reach: the start lies within 1.3 tiles of the middle, the region 1.5 round it
+START_REACH_SQUARES = 3
 
 
 # ---------------------------------------------------------------------------- the reader
@@ -213,10 +222,12 @@ def start_region_outline(fit: PlaneFit, geo: TableGeometry) -> np.ndarray:
 
 
 def _picture_quality(frame: np.ndarray, fit: PlaneFit, geo: TableGeometry,
-                     st: ReaderSettings, region: np.ndarray | None = None) -> float:
+                     st: ReaderSettings, region: np.ndarray | None = None,
+                     middle: PictureMeasures | None = None) -> tuple[float, PictureMeasures]:
     """Refuse a picture of the table that carries too little to read any tile (burnt out,
-    dark, flat, noisy, without colour, out of focus); else its quality in 0..1. Power cells
-    and networkers are told apart by colour on every table, so colour is needed.
+    dark, flat, noisy, without colour, out of focus); else its quality in 0..1, and the
+    measures round the middle. Power cells and networkers are told apart by colour on every
+    table, so colour is needed.
 
     Early in a game the table is mostly bare, and a bare table is plain by nature: over the
     whole marker frame a grey cloth with the start tile alone has neither contrast nor colour.
@@ -224,13 +235,28 @@ def _picture_quality(frame: np.ndarray, fit: PlaneFit, geo: TableGeometry,
     always lies, and the better of the two counts.
 
     ``region``: the part of the table the read looks at (image points), when not the whole
-    marker frame (a read after a placement checks the picture round the squares it reads)."""
-    outline = table_outline(fit, geo) if region is None else region
-    whole = measure_picture(frame, region_mask(frame.shape, outline))
-    middle = measure_picture(frame, region_mask(frame.shape, start_region_outline(fit, geo)))
+    marker frame (a read after a placement checks the picture round the squares it reads);
+    ``middle``: the measures round the middle, when the last read's still hold there."""
+    whole = _measure_in(frame, table_outline(fit, geo) if region is None else region)
+    if middle is None:
+        middle = _measure_in(frame, start_region_outline(fit, geo))
     measures = replace(whole, contrast=max(whole.contrast, middle.contrast),
                        colour=max(whole.colour, middle.colour))
-    return check_picture(measures, st.picture, needs_colour=NEEDS_COLOUR)
+    return check_picture(measures, st.picture, needs_colour=NEEDS_COLOUR), middle
+
+
+def _measure_in(frame: np.ndarray, outline: np.ndarray) -> PictureMeasures:
+    """:func:`measure_picture` of the frame inside ``outline`` (image points), on the
+    frame cut to the outline's box: the same measures as on the whole frame with its mask
+    (the box is moved by an even number of pixels, so the outline's points round alike),
+    without a mask the size of the frame."""
+    h, w = frame.shape[:2]
+    x0 = max(0, int(np.floor(outline[:, 0].min())) - 2) // 2 * 2
+    y0 = max(0, int(np.floor(outline[:, 1].min())) - 2) // 2 * 2
+    x1 = min(w, int(np.ceil(outline[:, 0].max())) + 2)
+    y1 = min(h, int(np.ceil(outline[:, 1].max())) + 2)
+    part = frame[y0:max(y0 + 1, y1), x0:max(x0 + 1, x1)]
+    return measure_picture(part, region_mask(part.shape, outline - (x0, y0)))
 
 
 def _scaled(tiles: dict[Pos, TileRead], nets: list[NetworkerRead], factor: float
@@ -411,9 +437,11 @@ def read_enigma(
     frame = _check_frame(frame)
     geo = geometry or table_geometry(settings.table, pack)
     small = small_grey(frame)
-    look = _squares_to_look_at(frame, small, pack, settings, geo, placed, previous)
-    if look is not None and previous is not None:
-        table = _Straightened.local(frame, previous.fit, geo, settings, previous.start, look)
+    changed = _changed_squares(frame, small, pack, settings, geo, placed, previous)
+    if changed is not None and previous is not None and placed is not None:
+        look = squares_to_look_at(previous, changed, placed)
+        table = _Straightened.local(frame, previous.fit, geo, settings, previous.start, look,
+                                    changed)
         read = _read(frame, small, pack, settings, geo, previous.fit, table, start_tile,
                      placed, previous, (t0, cpu0))
         if read is not None:
@@ -426,17 +454,16 @@ def read_enigma(
     return whole
 
 
-def _squares_to_look_at(frame: np.ndarray, small: np.ndarray, pack: EnigmaPack,
-                        st: ReaderSettings, geo: TableGeometry, placed: Collection[Pos] | None,
-                        previous: TableMemory | None) -> set[Pos] | None:
-    """The squares a read after a placement looks at, from what the last read of the table
-    found; None when the whole table must be read (no such read, or a stale one)."""
+def _changed_squares(frame: np.ndarray, small: np.ndarray, pack: EnigmaPack,
+                     st: ReaderSettings, geo: TableGeometry, placed: Collection[Pos] | None,
+                     previous: TableMemory | None) -> set[Pos] | None:
+    """The squares whose picture changed since the last read of the table, for a read after
+    a placement; None when the whole table must be read (no such read, or a stale one)."""
     if previous is None or placed is None or not previous.is_for(frame, pack, st, geo):
         return None
     if not markers_kept(frame, previous.fit):
         return None
-    changed = changed_squares(previous, small)
-    return None if changed is None else squares_to_look_at(previous, changed, placed)
+    return changed_squares(previous, small)
 
 
 @dataclass(frozen=True)
@@ -450,6 +477,7 @@ class _Straightened:
     seen: np.ndarray
     margin: int
     look: set[Pos] | None = None
+    changed: set[Pos] | None = None
 
     @staticmethod
     def whole(frame: np.ndarray, fit: PlaneFit, geo: TableGeometry, st: ReaderSettings
@@ -458,7 +486,8 @@ class _Straightened:
 
     @staticmethod
     def local(frame: np.ndarray, fit: PlaneFit, geo: TableGeometry, st: ReaderSettings,
-              start: tuple[float, float, float], look: set[Pos]) -> _Straightened:
+              start: tuple[float, float, float], look: set[Pos], changed: set[Pos]
+              ) -> _Straightened:
         """Straightened round the ``look`` squares (a tile each way: a square is cut again
         where its openings say the tile lies) and where the start tile is looked for."""
         p = st.px_per_tile
@@ -468,7 +497,7 @@ class _Straightened:
         boxes = [(x0 - 2, y0 - 2, x1 + 2, y1 + 2), *_row_boxes(_around(look, 1), start, p)]
         canon, plane_to_canon, seen = rectify_seen_boxes(frame, fit, geo, p, boxes,
                                                          margin_px=margin)
-        return _Straightened(canon, plane_to_canon, seen, margin, look)
+        return _Straightened(canon, plane_to_canon, seen, margin, look, changed)
 
 
 def _read(frame: np.ndarray, small: np.ndarray, pack: EnigmaPack, settings: ReaderSettings,
@@ -491,7 +520,12 @@ def _read(frame: np.ndarray, small: np.ndarray, pack: EnigmaPack, settings: Read
     # with nothing to look at again, the picture is checked round the start tile
     region = None if table.look is None else _looked_at(table.look or {(0, 0)}, (sx, sy), p,
                                                          fit, plane_to_canon)
-    factor = confidence_factor(_picture_quality(frame, fit, geo, settings, region))
+    # round the middle the picture is as the last read measured it, unless it changed there
+    middle = (previous.middle_picture if previous is not None and table.changed is not None
+              and all(max(abs(i), abs(j)) > START_REACH_SQUARES for i, j in table.changed)
+              else None)
+    quality, middle = _picture_quality(frame, fit, geo, settings, region, middle)
+    factor = confidence_factor(quality)
     _refuse_blurred(gray, (sx, sy), settings)
     balanced = balance(canon, (sx, sy), pack, p)
     # which squares hold tiles is told against the players' own table; the tiles' faces are
@@ -532,7 +566,7 @@ def _read(frame: np.ndarray, small: np.ndarray, pack: EnigmaPack, settings: Read
                "looked_at": -1.0 if table.look is None else float(len(table.look))}
     edges = tuple(sorted({(n.kind, n.side) for n in edge_notes}))
     memory = TableMemory(pack, settings, geo, frame.shape, fit, plane_to_canon,
-                         (sx, sy, score), table_colour, found, small)
+                         (sx, sy, score), table_colour, found, small, middle)
     return EnigmaRead(tiles, nets, questions, fit, timings, pack_fits, table_edges=edges,
                       memory=memory)
 

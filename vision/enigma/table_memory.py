@@ -33,6 +33,7 @@ from vision.enigma.pack import EnigmaPack
 from vision.enigma.settings import ReaderSettings
 from vision.enigma.squares import SquaresSeen
 from vision.markers import PlaneFit, detect_markers
+from vision.picture import PictureMeasures
 
 #: the small grey copy of the frame the next read compares with: one pixel per this many
 #: (averaged, so sensor noise mostly cancels)
@@ -71,6 +72,7 @@ class TableMemory:
     table_colour: BGR | None
     found: SquaresSeen
     small: np.ndarray
+    middle_picture: PictureMeasures
 
     @property
     def squares(self) -> dict[Pos, tuple[float, float]]:
