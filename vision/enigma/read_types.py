@@ -94,6 +94,9 @@ class EnigmaRead:
     #: what this read found that the next read of the same table reuses
     #: (``read_enigma(..., previous=read.memory)``)
     memory: TableMemory | None = None
+    #: the squares looked at again by a read that reused the last read's memory; None when
+    #: the whole table was looked at
+    looked_at: frozenset[Pos] | None = None
 
     def to_json(self) -> dict[str, Any]:
         out = {

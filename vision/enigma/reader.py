@@ -562,13 +562,13 @@ def _read(frame: np.ndarray, small: np.ndarray, pack: EnigmaPack, settings: Read
                "tiles": (t3 - t2) * 1000, "total": (t3 - t0) * 1000,
                # CPU time: what the reader costs, whatever else the machine runs
                "tiles_cpu": (time.process_time() - cpu2) * 1000,
-               "total_cpu": (time.process_time() - cpu0) * 1000,
-               "looked_at": -1.0 if table.look is None else float(len(table.look))}
+               "total_cpu": (time.process_time() - cpu0) * 1000}
     edges = tuple(sorted({(n.kind, n.side) for n in edge_notes}))
     memory = TableMemory(pack, settings, geo, frame.shape, fit, plane_to_canon,
                          (sx, sy, score), table_colour, found, small, middle)
     return EnigmaRead(tiles, nets, questions, fit, timings, pack_fits, table_edges=edges,
-                      memory=memory)
+                      memory=memory,
+                      looked_at=None if table.look is None else frozenset(table.look))
 
 
 def _around(squares: set[Pos], corners: int) -> set[Pos]:
@@ -580,16 +580,17 @@ def _around(squares: set[Pos], corners: int) -> set[Pos]:
 
 def _row_boxes(squares: set[Pos], start: tuple[float, float, float], p: int
                ) -> list[tuple[int, int, int, int]]:
-    """The straightened pixels of the ``squares`` (a tile side each, and two pixels more),
-    as one box per run of squares along a row: a few warps, none overlapping much."""
+    """The straightened pixels of the ``squares`` (a tile side each, and the start tile's
+    slack and two pixels more round them), as one box per run of squares along a row: a few
+    warps, none overlapping much."""
     sx, sy, _score = start
+    pad = START_SLACK_PX + 2
     boxes = []
     for j in sorted({j for _, j in squares}):
         row = sorted(i for i, jj in squares if jj == j)
         first = row[0]
         for k, i in enumerate(row):
             if k + 1 == len(row) or row[k + 1] != i + 1:
-                pad = START_SLACK_PX + 2
                 boxes.append((int(sx + (first - 0.5) * p) - pad, int(sy + (j - 0.5) * p) - pad,
                               int(sx + (i + 0.5) * p) + pad + 1,
                               int(sy + (j + 0.5) * p) + pad + 1))
