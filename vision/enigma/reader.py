@@ -45,6 +45,7 @@ from vision.enigma.squares import (
     EdgeNote,
     SquaresSeen,
     balance,
+    clipped_boxes,
     find_start,
     marker_zones,
     rectify_seen,
@@ -478,6 +479,8 @@ class _Straightened:
     margin: int
     look: set[Pos] | None = None
     changed: set[Pos] | None = None
+    #: the parts straightened (x0, y0, x1, y1), None for the whole image
+    boxes: list[tuple[int, int, int, int]] | None = None
 
     @staticmethod
     def whole(frame: np.ndarray, fit: PlaneFit, geo: TableGeometry, st: ReaderSettings
@@ -497,7 +500,7 @@ class _Straightened:
         boxes = [(x0 - 2, y0 - 2, x1 + 2, y1 + 2), *_row_boxes(_around(look, 1), start, p)]
         canon, plane_to_canon, seen = rectify_seen_boxes(frame, fit, geo, p, boxes,
                                                          margin_px=margin)
-        return _Straightened(canon, plane_to_canon, seen, margin, look, changed)
+        return _Straightened(canon, plane_to_canon, seen, margin, look, changed, boxes)
 
 
 def _read(frame: np.ndarray, small: np.ndarray, pack: EnigmaPack, settings: ReaderSettings,
@@ -511,7 +514,7 @@ def _read(frame: np.ndarray, small: np.ndarray, pack: EnigmaPack, settings: Read
     p = settings.px_per_tile
     canon, plane_to_canon, seen, margin = (table.canon, table.plane_to_canon, table.seen,
                                            table.margin)
-    gray = cv2.cvtColor(canon, cv2.COLOR_BGR2GRAY)
+    gray = _grey(canon, table.boxes)
     t1 = time.perf_counter()
     sx, sy, score = find_start(gray, pack, p, settings)
     if previous is not None and max(abs(sx - previous.start[0]),
@@ -527,7 +530,7 @@ def _read(frame: np.ndarray, small: np.ndarray, pack: EnigmaPack, settings: Read
     quality, middle = _picture_quality(frame, fit, geo, settings, region, middle)
     factor = confidence_factor(quality)
     _refuse_blurred(gray, (sx, sy), settings)
-    balanced = balance(canon, (sx, sy), pack, p)
+    balanced = balance(canon, (sx, sy), pack, p, boxes=table.boxes)
     # which squares hold tiles is told against the players' own table; the tiles' faces are
     # read against the pack, whose channels a dark table's colour would take for table
     table_colour = (measured_table_colour(balanced, geo, plane_to_canon, seen, pack)
@@ -569,6 +572,17 @@ def _read(frame: np.ndarray, small: np.ndarray, pack: EnigmaPack, settings: Read
     return EnigmaRead(tiles, nets, questions, fit, timings, pack_fits, table_edges=edges,
                       memory=memory,
                       looked_at=None if table.look is None else frozenset(table.look))
+
+
+def _grey(canon: np.ndarray, boxes: list[tuple[int, int, int, int]] | None) -> np.ndarray:
+    """The straightened image in grey: all of it, or the ``boxes`` straightened only."""
+    if boxes is None:
+        whole: np.ndarray = cv2.cvtColor(canon, cv2.COLOR_BGR2GRAY)
+        return whole
+    grey = np.zeros(canon.shape[:2], np.uint8)
+    for x0, y0, x1, y1 in clipped_boxes(boxes, canon.shape):
+        grey[y0:y1, x0:x1] = cv2.cvtColor(canon[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
+    return grey
 
 
 def _around(squares: set[Pos], corners: int) -> set[Pos]:

@@ -77,11 +77,7 @@ def rectify_seen_boxes(
     # warped a little wider than each box, so that the mask's erosion inside the box sees
     # what the whole warp's would
     pad = SEEN_ERODE_PX // 2 + 1
-    for box in boxes:
-        x0, y0 = max(0, box[0]), max(0, box[1])
-        x1, y1 = min(width, box[2]), min(height, box[3])
-        if x0 >= x1 or y0 >= y1:
-            continue
+    for x0, y0, x1, y1 in clipped_boxes(boxes, (height, width)):
         wx0, wy0 = max(0, x0 - pad), max(0, y0 - pad)
         wx1, wy1 = min(width, x1 + pad), min(height, y1 + pad)
         part, inside = warp_perspective_seen(frame, matrix, (wx1 - wx0, wy1 - wy0),
@@ -148,16 +144,33 @@ def find_start(
 
 
 def balance(
-    canon: np.ndarray, start_xy: tuple[float, float], pack: EnigmaPack, p: int
+    canon: np.ndarray, start_xy: tuple[float, float], pack: EnigmaPack, p: int,
+    *, boxes: list[tuple[int, int, int, int]] | None = None,
 ) -> np.ndarray:
-    """Per-channel gains that give the start tile its pack colours (removes a colour cast)."""
+    """The image with the per-channel gains that give the start tile its pack colours
+    (removes a colour cast). ``boxes``: only those parts (x0, y0, x1, y1) are balanced (an
+    image straightened there only, :func:`rectify_seen_boxes`), the rest left black."""
     ref = cv2.resize(pack.start, (p, p), interpolation=cv2.INTER_AREA).astype(np.float32)
     patch = cv2.getRectSubPix(canon, (p, p), start_xy).astype(np.float32)
     inner = np.zeros((p, p), bool)
     m = p // 6
     inner[m : p - m, m : p - m] = True
     gains = np.median(ref[inner], axis=0) / np.maximum(np.median(patch[inner], axis=0), 1.0)
-    return times_gains(canon, np.clip(gains, 0.4, 2.5))
+    gains = np.clip(gains, 0.4, 2.5)
+    if boxes is None:
+        return times_gains(canon, gains)
+    balanced = np.zeros_like(canon)
+    for x0, y0, x1, y1 in clipped_boxes(boxes, canon.shape):
+        balanced[y0:y1, x0:x1] = times_gains(canon[y0:y1, x0:x1], gains)
+    return balanced
+
+
+def clipped_boxes(boxes: list[tuple[int, int, int, int]], shape: tuple[int, ...]
+             ) -> list[tuple[int, int, int, int]]:
+    """The ``boxes`` (x0, y0, x1, y1) cut to an image of ``shape``, the empty ones left out."""
+    h, w = shape[:2]
+    cut = [(max(0, x0), max(0, y0), min(w, x1), min(h, y1)) for x0, y0, x1, y1 in boxes]
+    return [(x0, y0, x1, y1) for x0, y0, x1, y1 in cut if x0 < x1 and y0 < y1]
 
 
 def marker_zones(geometry: TableGeometry, plane_to_canon: np.ndarray) -> list[tuple[float, ...]]:
