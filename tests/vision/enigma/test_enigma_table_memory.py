@@ -115,5 +115,6 @@ def test_the_app_path_hands_what_it_found_to_the_next_read(turn):
     afresh = read_enigma_frame(turn["after"], Config(), turn["game"], category=category,
                                catalogue=catalogue)
     assert again.entry is not None and again.memory is not None
+    assert again.memory.fit is first.memory.fit  # the markers' fit was kept: a local read
     assert (again.at, again.rotation, again.entry, again.questions) == (
         afresh.at, afresh.rotation, afresh.entry, afresh.questions)
