@@ -26,7 +26,7 @@ from vision.warp import warp_perspective, warp_perspective_seen
 
 
 def straightened_placement(geometry: TableGeometry, px_per_tile: int, margin_px: int
-                     ) -> tuple[np.ndarray, tuple[int, int]]:
+                           ) -> tuple[np.ndarray, tuple[int, int]]:
     """The map from plane millimetres to straightened pixels, and the straightened size."""
     w_mm, h_mm = geometry.frame_mm
     s = px_per_tile / geometry.tile_mm
@@ -166,7 +166,7 @@ def balance(
 
 
 def clipped_boxes(boxes: list[tuple[int, int, int, int]], shape: tuple[int, ...]
-             ) -> list[tuple[int, int, int, int]]:
+                  ) -> list[tuple[int, int, int, int]]:
     """The ``boxes`` (x0, y0, x1, y1) cut to an image of ``shape``, the empty ones left out."""
     h, w = shape[:2]
     cut = [(max(0, x0), max(0, y0), min(w, x1), min(h, y1)) for x0, y0, x1, y1 in boxes]
