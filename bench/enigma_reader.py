@@ -20,6 +20,9 @@ import argparse
 import statistics
 import time
 from collections.abc import Callable
+from typing import Any
+
+import numpy as np
 
 from vision.enigma.pack import load_enigma_pack
 from vision.enigma.reader import read_enigma
@@ -98,34 +101,52 @@ SPEED_REPEATS = 3
 def speed_figures(frame_size: tuple[int, int], seeds: tuple[int, ...]) -> None:
     """Median CPU time (``time.process_time``: the machine may be shared) of a whole table of
     45 tiles within 8 x 7 squares, of the read after a placement (the last tile new: it and
-    the known tiles beside it) and of the app's path (``ui.reading.read_enigma_frame``)."""
+    the known tiles beside it) and of the app's path (``ui.reading.read_enigma_frame``).
+    The last two are timed twice: alone (the first read of a session) and reusing the read
+    of the table before the placement, drawn with the same camera (every later read)."""
     from companion.enigma.catalogue import load_catalogue
     from config import Config
     from ui.reading import read_enigma_frame
 
     pack = load_enigma_pack()
     catalogue = load_catalogue()
-    whole, new, new_tiles, app = [], [], [], []
+    times: dict[str, list[float]] = {k: [] for k in
+                                      ("whole", "new", "new_tiles", "app", "new_warm", "app_warm")}
     for seed in seeds:
         record, after = random_record(seed, tiles=45, bounds=(8, 7))
-        _, before = random_record(seed, tiles=44, bounds=(8, 7))
-        frame = render_frame(TableView.of_state(after, pack, categories=categories_of(record)),
-                             pack, seed=seed, frame_size=frame_size).image
+        earlier, before = random_record(seed, tiles=44, bounds=(8, 7))
+        frame, last_frame = (
+            render_frame(TableView.of_state(state, pack, categories=categories_of(rec)),
+                         pack, seed=seed, frame_size=frame_size).image
+            for rec, state in ((record, after), (earlier, before)))
         last = [e for e in record["events"] if e.get("type") == "place"][-1]
         category = catalogue.entry(last["tile_id"]).category
+        placed = set(before.board.tiles)
+
+        def app(f: np.ndarray, previous: object = None, b: object = before,
+                c: str = category) -> object:
+            return read_enigma_frame(f, Config(), b, category=c, catalogue=catalogue,
+                                     pack=pack, previous=previous)
+
+        memory = read_enigma(last_frame, pack, placed=placed).memory
+        app_memory = getattr(app(last_frame), "memory", None)
         for _ in range(SPEED_REPEATS):
-            whole.append(_cpu_ms(lambda f=frame: read_enigma(f, pack)))
-            read = read_enigma(frame, pack, placed=set(before.board.tiles))
-            new.append(read.timings_ms["total_cpu"])
-            new_tiles.append(read.timings_ms["tiles_cpu"])
-            app.append(_cpu_ms(lambda f=frame, b=before, c=category: read_enigma_frame(
-                f, Config(), b, category=c, catalogue=catalogue, pack=pack)))
+            times["whole"].append(_cpu_ms(lambda f=frame: read_enigma(f, pack)))
+            read = read_enigma(frame, pack, placed=placed)
+            times["new"].append(read.timings_ms["total_cpu"])
+            times["new_tiles"].append(read.timings_ms["tiles_cpu"])
+            times["app"].append(_cpu_ms(lambda f=frame: app(f)))
+            times["new_warm"].append(_cpu_ms(lambda f=frame, m=memory, k=placed: read_enigma(
+                f, pack, placed=k, previous=m)))
+            times["app_warm"].append(_cpu_ms(lambda f=frame, m=app_memory: app(f, m)))
+    median = {k: statistics.median(v) for k, v in times.items()}
     size = f"{frame_size[0]}x{frame_size[1]}"
     print(f"[speed] median CPU ms at {size}, {len(seeds)} tables of 45 tiles x "
-          f"{SPEED_REPEATS}: whole table {statistics.median(whole):.0f}; new tile with its "
-          f"neighbours {statistics.median(new):.0f} (of it reading those tiles "
-          f"{statistics.median(new_tiles):.0f}); app path read_enigma_frame "
-          f"{statistics.median(app):.0f} (a Pi 4 is about 5x slower)")
+          f"{SPEED_REPEATS}: whole table {median['whole']:.0f}; new tile with its "
+          f"neighbours {median['new']:.0f} (of it reading those tiles "
+          f"{median['new_tiles']:.0f}), reusing the last read {median['new_warm']:.0f}; "
+          f"app path read_enigma_frame {median['app']:.0f}, reusing the last read "
+          f"{median['app_warm']:.0f} (a Pi 4 is about 5x slower)")
 
 
 def _cpu_ms(read: Callable[[], object]) -> float:
@@ -138,45 +159,73 @@ def turn_figures(turns: int, frame_size: tuple[int, int], first: int = 0) -> Non
     """Seeded turns through the app's path: the table after a placement drawn, read with the
     game before it; a turn is matched on the first try when the read gives the placed tile
     as it lies (a tile of its category drawn alike, turned alike) on its square, and asks
-    nothing."""
+    nothing. Each turn is read twice: alone (the first read of a session), and reusing the
+    read of the table before the placement, drawn with the same camera (every later read)."""
     from companion.enigma.catalogue import load_catalogue
     from config import Config
-    from ui.reading import as_it_lies, read_enigma_frame
+    from ui.reading import read_enigma_frame
 
     pack = load_enigma_pack()
     catalogue = load_catalogue()
-    right = asked = wrong = refused = 0
-    problems: dict[str, int] = {}
+    tallies = {"alone": TurnTally(), "reusing the last read": TurnTally()}
     for n in range(turns):
         seed = 3000 + first + n
         tiles = 4 + n % 37  # tables of 4 to 40 tiles
         record, after = random_record(seed, tiles=tiles)
-        _, before = random_record(seed, tiles=tiles - 1)
+        earlier, before = random_record(seed, tiles=tiles - 1)
         last = [e for e in record["events"] if e.get("type") == "place"][-1]
         truth = catalogue.entry(last["tile_id"])
-        frame = render_frame(TableView.of_state(after, pack, categories=categories_of(record)),
-                             pack, seed=seed, frame_size=frame_size).image
+        frame, last_frame = (
+            render_frame(TableView.of_state(state, pack, categories=categories_of(rec)),
+                         pack, seed=seed, frame_size=frame_size).image
+            for rec, state in ((record, after), (earlier, before)))
+
+        def read(f: np.ndarray, previous: object = None, b: object = before,
+                 c: str = truth.category) -> object:
+            return read_enigma_frame(f, Config(), b, category=c, catalogue=catalogue,
+                                     pack=pack, previous=previous)
+
         try:
-            reading = read_enigma_frame(frame, Config(), before, category=truth.category,
-                                        catalogue=catalogue, pack=pack)
+            memory = getattr(read(last_frame), "memory", None)
         except FrameRefusedError:
-            refused += 1
-            continue
+            memory = None
+        for way, previous in (("alone", None), ("reusing the last read", memory)):
+            try:
+                tallies[way].add(read(frame, previous), last, truth)
+            except FrameRefusedError:
+                tallies[way].refused += 1
+    for way, tally in tallies.items():
+        print(f"[turns] {turns} seeded turns from seed {3000 + first} through "
+              f"read_enigma_frame, {way}: {tally.line(turns)}")
+
+
+class TurnTally:
+    """First-try matches, questions and silent wrong reads of the turns."""
+
+    def __init__(self) -> None:
+        self.right = self.asked = self.wrong = self.refused = 0
+        self.problems: dict[str, int] = {}
+
+    def add(self, reading: Any, last: dict[str, Any], truth: Any) -> None:
+        from ui.reading import as_it_lies
+
         if reading.entry is None or reading.questions:
-            asked += 1
+            self.asked += 1
             why = reading.problem or "questions"
-            problems[why] = problems.get(why, 0) + 1
-            continue
+            self.problems[why] = self.problems.get(why, 0) + 1
+            return
         # tiles of a category drawn alike are the same placement for the game (it is
         # given the tile as it lies): the square and the tile as it lies must be right
         same = (reading.at == tuple(last["at"])
                 and as_it_lies(reading.entry.conduit.rotated(reading.rotation))
                 == as_it_lies(truth.conduit.rotated(int(last["rotation"]))))
-        right += same
-        wrong += not same
-    print(f"[turns] {turns} seeded turns from seed {3000 + first} through read_enigma_frame: "
-          f"matched on the first try {right}/{turns}; asked {asked} {problems or ''}; "
-          f"wrong without a question {wrong}; refused {refused}")
+        self.right += same
+        self.wrong += not same
+
+    def line(self, turns: int) -> str:
+        return (f"matched on the first try {self.right}/{turns}; asked {self.asked} "
+                f"{self.problems or ''}; wrong without a question {self.wrong}; "
+                f"refused {self.refused}")
 
 
 def wide_figures(scenes: int, frame_size: tuple[int, int]) -> None:

@@ -198,6 +198,8 @@ class EnigmaReading:
     #: ``view``, at ``north``/``east``/``south``/``west``): for the screen to show the players
     #: where the camera's view ends
     table_edges: tuple[tuple[str, str], ...] = ()
+    #: what the read found that the next read of the table reuses (``previous=``)
+    memory: Any = None
 
 
 def as_it_lies(tile: Any) -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
@@ -250,24 +252,29 @@ def _colours_settled(seen: Any, at: tuple[int, int], state: Any, entries: Any,
 
 
 def read_enigma_frame(frame: Any, cfg: Config, state: Any, *, category: str,
-                      catalogue: Any, pack: Any = None) -> EnigmaReading:
-    """Find the one new tile on the table and which catalogue tile (and turn) it is."""
+                      catalogue: Any, pack: Any = None, previous: Any = None) -> EnigmaReading:
+    """Find the one new tile on the table and which catalogue tile (and turn) it is.
+
+    ``previous``: the ``memory`` of the last reading of this table; where the camera and
+    markers have not moved, only the squares whose picture changed are looked at again."""
     try:
-        from vision.enigma.pack import load_enigma_pack
+        from vision.enigma.pack_cache import cached_enigma_pack
         from vision.enigma.reader import confidence_question, read_enigma
         from vision.enigma.settings import ReaderSettings
     except ImportError as exc:
         raise ReaderUnavailableError("the Enigma table reader is not installed") from exc
-    pack = pack or load_enigma_pack(art_pack_folder(cfg, cfg.vision.enigma.pack))
+    # loaded again only when the pack's folder changed: a pack taught anew is read with
+    pack = pack or cached_enigma_pack(art_pack_folder(cfg, cfg.vision.enigma.pack))
     settings = ReaderSettings.from_config(cfg)
     placed = set(state.board.tiles)
     # only the new tile and the known tiles beside it are read: a few tiles, not the table
     read = read_enigma(frame, pack, settings=settings, start_tile=catalogue.start.conduit,
-                       placed=placed)
+                       placed=placed, previous=previous)
     new = [t for at, t in read.tiles.items() if tuple(at) not in placed]
     result = EnigmaReading(questions=[ReadingQuestion("vision", message=str(q))
                                       for q in read.questions],
-                           table_edges=tuple(getattr(read, "table_edges", ())))
+                           table_edges=tuple(getattr(read, "table_edges", ())),
+                           memory=getattr(read, "memory", None))
     if not getattr(read, "pack_fits", True):
         # the tiles are not the pack's (or the light bent their colours): said first, in
         # the players' words, with what to do about it

@@ -74,15 +74,18 @@ def warp_perspective(image: np.ndarray, matrix: np.ndarray, size: tuple[int, int
     return _remap(image, map_x, map_y, nearest=nearest, border_value=border_value)
 
 
-def warp_perspective_seen(image: np.ndarray, matrix: np.ndarray, size: tuple[int, int]
-                          ) -> tuple[np.ndarray, np.ndarray]:
+def warp_perspective_seen(image: np.ndarray, matrix: np.ndarray, size: tuple[int, int], *,
+                          origin: tuple[int, int] = (0, 0)) -> tuple[np.ndarray, np.ndarray]:
     """``warp_perspective`` (bilinear, black border) and, from the same maps, which output
     pixels show the picture: where the source point, rounded to the nearest pixel, lies
     inside the image. The rounding is read off the fixed-point maps (whole part, and 1/32
     fractions in the interpolation table's index), not left to a second, nearest warp of a
     white image: OpenCV 4.10's nearest remap rounds those maps differently from 4.11's, and
-    the mask would move by a pixel at the picture's edge between the two."""
-    map_x, map_y = perspective_maps(matrix, size)
+    the mask would move by a pixel at the picture's edge between the two.
+
+    ``origin``: the output's top-left pixel is this pixel of the whole output, so a part of
+    a warp is the same to the bit as that part cut from the whole one."""
+    map_x, map_y = perspective_maps(matrix, size, origin=origin)
     m1, m2 = cv2.convertMaps(map_x, map_y, cv2.CV_16SC2)
     warped = _remap_fixed(image, m1, m2, nearest=False, border_value=0)
     rows, cols = image.shape[:2]
@@ -94,14 +97,16 @@ def warp_perspective_seen(image: np.ndarray, matrix: np.ndarray, size: tuple[int
     return warped, seen
 
 
-def perspective_maps(matrix: np.ndarray, size: tuple[int, int]
-                     ) -> tuple[np.ndarray, np.ndarray]:
+def perspective_maps(matrix: np.ndarray, size: tuple[int, int], *,
+                     origin: tuple[int, int] = (0, 0)) -> tuple[np.ndarray, np.ndarray]:
     """The float32 (map_x, map_y) ``cv2.remap`` needs for ``warp_perspective``: per output
-    pixel, the source point the inverse of ``matrix`` sends it to."""
+    pixel, the source point the inverse of ``matrix`` sends it to. ``origin``: the maps of
+    the ``size`` box whose top-left is that output pixel (the same values as that box cut
+    from the maps of a larger output)."""
     w, h = int(size[0]), int(size[1])
     inv = np.linalg.inv(np.asarray(matrix, np.float64))
-    xs = np.arange(w, dtype=np.float64)[np.newaxis, :]
-    ys = np.arange(h, dtype=np.float64)[:, np.newaxis]
+    xs = np.arange(origin[0], origin[0] + w, dtype=np.float64)[np.newaxis, :]
+    ys = np.arange(origin[1], origin[1] + h, dtype=np.float64)[:, np.newaxis]
     den = _denominator(inv, xs, ys)
     return _source_map(inv[0], xs, ys, den), _source_map(inv[1], xs, ys, den)
 

@@ -75,6 +75,9 @@ class EnigmaScreen(BaseScreen):
         self.placement: Any = None
         #: where the tile in hand may go (the engine's distinct placements)
         self.options: list[Any] = []
+        #: what the last read of the table found, reused by the next read (set on the main
+        #: thread when a read is done, handed to the worker of the next)
+        self.table_memory: Any = None
 
     def title(self) -> str:
         return "Enigma"
@@ -552,9 +555,10 @@ class EnigmaScreen(BaseScreen):
         catalogue = self.catalogue()
         from ui.reading import read_enigma_frame
 
+        previous = self.table_memory
         self.read_on_worker(
             lambda: read_enigma_frame(frame, app.cfg, state, category=category,
-                                      catalogue=catalogue),
+                                      catalogue=catalogue, previous=previous),
             self._read_done, name="read-enigma")
 
     def _read_done(self, reading: Any, error: BaseException | None) -> None:
@@ -562,6 +566,7 @@ class EnigmaScreen(BaseScreen):
             self.status = _("Could not read the table ({error}); choose the tile").format(
                 error=enigma_refusal_text(error))
             return
+        self.table_memory = getattr(reading, "memory", None)
         # the reader's English goes to the log; the players read it worded from its codes
         log.info("table read: %s; questions: %s", reading.message or "one new tile",
                  [q.message for q in reading.questions])

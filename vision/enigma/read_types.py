@@ -6,10 +6,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.enigma.tiles import Pos, Tile, format_tile
 from vision.markers import PlaneFit
+
+if TYPE_CHECKING:  # the memory's module reads tiles with these types
+    from vision.enigma.table_memory import TableMemory
 
 CHROMA = 200.0
 BRIGHTNESS = 8.0
@@ -88,6 +91,12 @@ class EnigmaRead:
     #: or ``view`` (the picture's edge), at ``north``/``east``/``south``/``west`` (the
     #: record's sides): for the app to show the players where the camera's view ends
     table_edges: tuple[tuple[str, str], ...] = ()
+    #: what this read found that the next read of the same table reuses
+    #: (``read_enigma(..., previous=read.memory)``)
+    memory: TableMemory | None = None
+    #: the squares looked at again by a read that reused the last read's memory; None when
+    #: the whole table was looked at
+    looked_at: frozenset[Pos] | None = None
 
     def to_json(self) -> dict[str, Any]:
         out = {

@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Collection
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -43,17 +43,35 @@ from vision.enigma.read_types import EDGE_CONFIDENCE, EnigmaRead, NetworkerRead,
 from vision.enigma.settings import DEFAULT_SETTINGS, ReaderSettings
 from vision.enigma.squares import (
     EdgeNote,
+    SquaresSeen,
     balance,
-    find_squares,
+    clipped_boxes,
     find_start,
     marker_zones,
     rectify_seen,
+    rectify_seen_boxes,
+    see_squares,
+    start_window,
+    straightened_placement,
 )
 from vision.enigma.table_colour import measured_table_colour, with_table_colour
+from vision.enigma.table_memory import (
+    TableMemory,
+    changed_squares,
+    markers_kept,
+    small_grey,
+    squares_to_look_at,
+)
 from vision.enigma.tile import finish_tile, look_at_tile, read_tile, with_networkers
 from vision.errors import FrameRefusedError, UnreadableImageError
 from vision.markers import PlaneFit, locate
-from vision.picture import check_picture, confidence_factor, measure_picture, region_mask
+from vision.picture import (
+    PictureMeasures,
+    check_picture,
+    confidence_factor,
+    measure_picture,
+    region_mask,
+)
 
 __all__ = ["confidence_question", "new_and_beside", "read_enigma", "table_outline"]
 
@@ -74,6 +92,12 @@ RECUT_ROUNDS = 2
 RECUT_MIN_PX = 1.0
 #: ... and at most this share of a tile off (farther is a misread, not a shifted tile)
 RECUT_MAX_SHARE = 0.15
+#: a read after a placement straightens this many pixels more round its squares; a start
+#: tile found farther than this from its last place means the table moved: read it whole
+START_SLACK_PX = 3
+#: the squares (either way from the start tile) the picture round the middle is measured on
+#: can reach: the start lies within 1.3 tiles of the middle, the region 1.5 round it
+START_REACH_SQUARES = 3
 
 
 # ---------------------------------------------------------------------------- the reader
@@ -199,20 +223,41 @@ def start_region_outline(fit: PlaneFit, geo: TableGeometry) -> np.ndarray:
 
 
 def _picture_quality(frame: np.ndarray, fit: PlaneFit, geo: TableGeometry,
-                     st: ReaderSettings) -> float:
+                     st: ReaderSettings, region: np.ndarray | None = None,
+                     middle: PictureMeasures | None = None) -> tuple[float, PictureMeasures]:
     """Refuse a picture of the table that carries too little to read any tile (burnt out,
-    dark, flat, noisy, without colour, out of focus); else its quality in 0..1. Power cells
-    and networkers are told apart by colour on every table, so colour is needed.
+    dark, flat, noisy, without colour, out of focus); else its quality in 0..1, and the
+    measures round the middle. Power cells and networkers are told apart by colour on every
+    table, so colour is needed.
 
     Early in a game the table is mostly bare, and a bare table is plain by nature: over the
     whole marker frame a grey cloth with the start tile alone has neither contrast nor colour.
     Contrast and colour are therefore also measured round the middle, where the start tile
-    always lies, and the better of the two counts."""
-    whole = measure_picture(frame, region_mask(frame.shape, table_outline(fit, geo)))
-    middle = measure_picture(frame, region_mask(frame.shape, start_region_outline(fit, geo)))
+    always lies, and the better of the two counts.
+
+    ``region``: the part of the table the read looks at (image points), when not the whole
+    marker frame (a read after a placement checks the picture round the squares it reads);
+    ``middle``: the measures round the middle, when the last read's still hold there."""
+    whole = _measure_in(frame, table_outline(fit, geo) if region is None else region)
+    if middle is None:
+        middle = _measure_in(frame, start_region_outline(fit, geo))
     measures = replace(whole, contrast=max(whole.contrast, middle.contrast),
                        colour=max(whole.colour, middle.colour))
-    return check_picture(measures, st.picture, needs_colour=NEEDS_COLOUR)
+    return check_picture(measures, st.picture, needs_colour=NEEDS_COLOUR), middle
+
+
+def _measure_in(frame: np.ndarray, outline: np.ndarray) -> PictureMeasures:
+    """:func:`measure_picture` of the frame inside ``outline`` (image points), on the
+    frame cut to the outline's box: the same measures as on the whole frame with its mask
+    (the box is moved by an even number of pixels, so the outline's points round alike),
+    without a mask the size of the frame."""
+    h, w = frame.shape[:2]
+    x0 = max(0, int(np.floor(outline[:, 0].min())) - 2) // 2 * 2
+    y0 = max(0, int(np.floor(outline[:, 1].min())) - 2) // 2 * 2
+    x1 = min(w, int(np.ceil(outline[:, 0].max())) + 2)
+    y1 = min(h, int(np.ceil(outline[:, 1].max())) + 2)
+    part = frame[y0:max(y0 + 1, y1), x0:max(x0 + 1, x1)]
+    return measure_picture(part, region_mask(part.shape, outline - (x0, y0)))
 
 
 def _scaled(tiles: dict[Pos, TileRead], nets: list[NetworkerRead], factor: float
@@ -370,6 +415,7 @@ def read_enigma(
     geometry: TableGeometry | None = None,
     start_tile: Tile | None = None,
     placed: Collection[Pos] | None = None,
+    previous: TableMemory | None = None,
 ) -> EnigmaRead:
     """Read the Enigma table from one BGR frame. The table lies where ``settings.table``
     says (with the pack's tile size when it gives none), unless ``geometry`` is given.
@@ -377,6 +423,11 @@ def read_enigma(
     ``placed``: the squares whose tiles the game already knows. Then only the tiles on other
     squares (the one just placed) and the known tiles beside them are read: the app's read
     after a placement, a few tiles instead of the whole table.
+
+    ``previous``: what the last read of this table found (its ``memory``). With ``placed``,
+    when the markers are where they were and the picture changed on few squares, only those
+    squares and their neighbours are straightened, checked and looked at
+    (:mod:`vision.enigma.table_memory`); else the whole table is, as without it.
 
     Raises FrameRefusedError (exit 4) for a frame without the table markers, a bad homography,
     a picture of the table that fails :func:`vision.picture.check_picture`, a blurred frame
@@ -386,28 +437,119 @@ def read_enigma(
     t0, cpu0 = time.perf_counter(), time.process_time()
     frame = _check_frame(frame)
     geo = geometry or table_geometry(settings.table, pack)
-    p = settings.px_per_tile
+    small = small_grey(frame)
+    changed = _changed_squares(frame, small, pack, settings, geo, placed, previous)
+    if changed is not None and previous is not None and placed is not None:
+        look = squares_to_look_at(previous, changed, placed)
+        table = _Straightened.local(frame, previous.fit, geo, settings, previous.start, look,
+                                    changed)
+        read = _read(frame, small, pack, settings, geo, previous.fit, table, start_tile,
+                     placed, previous, (t0, cpu0))
+        if read is not None:
+            return read
     fit = locate(frame, geo.layout, checks=settings.checks)
-    factor = confidence_factor(_picture_quality(frame, fit, geo, settings))
-    canon, plane_to_canon, seen, margin = _straighten(frame, fit, geo, settings)
-    gray = cv2.cvtColor(canon, cv2.COLOR_BGR2GRAY)
+    table = _Straightened.whole(frame, fit, geo, settings)
+    whole = _read(frame, small, pack, settings, geo, fit, table, start_tile, placed, None,
+                  (t0, cpu0))
+    assert whole is not None  # only a local read gives up
+    return whole
+
+
+def _changed_squares(frame: np.ndarray, small: np.ndarray, pack: EnigmaPack,
+                     st: ReaderSettings, geo: TableGeometry, placed: Collection[Pos] | None,
+                     previous: TableMemory | None) -> set[Pos] | None:
+    """The squares whose picture changed since the last read of the table, for a read after
+    a placement; None when the whole table must be read (no such read, or a stale one)."""
+    if previous is None or placed is None or not previous.is_for(frame, pack, st, geo):
+        return None
+    if not markers_kept(frame, previous.fit):
+        return None
+    return changed_squares(previous, small)
+
+
+@dataclass(frozen=True)
+class _Straightened:
+    """The table straightened for a read: the image, the plane-to-image map, the mask of
+    what the camera saw, the margin (pixels), and the squares looked at (None: all of them;
+    else the image is straightened round those and the start tile only)."""
+
+    canon: np.ndarray
+    plane_to_canon: np.ndarray
+    seen: np.ndarray
+    margin: int
+    look: set[Pos] | None = None
+    changed: set[Pos] | None = None
+    #: the parts straightened (x0, y0, x1, y1), None for the whole image
+    boxes: list[tuple[int, int, int, int]] | None = None
+
+    @staticmethod
+    def whole(frame: np.ndarray, fit: PlaneFit, geo: TableGeometry, st: ReaderSettings
+              ) -> _Straightened:
+        return _Straightened(*_straighten(frame, fit, geo, st))
+
+    @staticmethod
+    def local(frame: np.ndarray, fit: PlaneFit, geo: TableGeometry, st: ReaderSettings,
+              start: tuple[float, float, float], look: set[Pos], changed: set[Pos]
+              ) -> _Straightened:
+        """Straightened round the ``look`` squares (a tile each way: a square is cut again
+        where its openings say the tile lies) and where the start tile is looked for."""
+        p = st.px_per_tile
+        margin = int(round(MARGIN_TILES * p))
+        _, (width, height) = straightened_placement(geo, p, margin)
+        x0, y0, x1, y1 = start_window((height, width), p)
+        boxes = [(x0 - 2, y0 - 2, x1 + 2, y1 + 2), *_row_boxes(_around(look, 1), start, p)]
+        canon, plane_to_canon, seen = rectify_seen_boxes(frame, fit, geo, p, boxes,
+                                                         margin_px=margin)
+        return _Straightened(canon, plane_to_canon, seen, margin, look, changed, boxes)
+
+
+def _read(frame: np.ndarray, small: np.ndarray, pack: EnigmaPack, settings: ReaderSettings,
+          geo: TableGeometry, fit: PlaneFit, table: _Straightened, start_tile: Tile | None,
+          placed: Collection[Pos] | None, previous: TableMemory | None,
+          started: tuple[float, float]) -> EnigmaRead | None:
+    """The read after the markers: the picture checked, the start tile found, the squares
+    found and the tiles read (see :func:`read_enigma`). None when a local read finds the
+    start tile moved off its place (the table was pushed): the whole table is read then."""
+    t0, cpu0 = started
+    p = settings.px_per_tile
+    canon, plane_to_canon, seen, margin = (table.canon, table.plane_to_canon, table.seen,
+                                           table.margin)
+    gray = _grey(canon, table.boxes)
     t1 = time.perf_counter()
     sx, sy, score = find_start(gray, pack, p, settings)
+    if previous is not None and max(abs(sx - previous.start[0]),
+                                    abs(sy - previous.start[1])) > START_SLACK_PX:
+        return None
+    # with nothing to look at again, the picture is checked round the start tile
+    region = None if table.look is None else _looked_at(table.look or {(0, 0)}, (sx, sy), p,
+                                                         fit, plane_to_canon)
+    # round the middle the picture is as the last read measured it, unless it changed there
+    middle = (previous.middle_picture if previous is not None and table.changed is not None
+              and all(max(abs(i), abs(j)) > START_REACH_SQUARES for i, j in table.changed)
+              else None)
+    quality, middle = _picture_quality(frame, fit, geo, settings, region, middle)
+    factor = confidence_factor(quality)
     _refuse_blurred(gray, (sx, sy), settings)
-    balanced = balance(canon, (sx, sy), pack, p)
+    balanced = balance(canon, (sx, sy), pack, p, boxes=table.boxes)
     # which squares hold tiles is told against the players' own table; the tiles' faces are
     # read against the pack, whose channels a dark table's colour would take for table
-    on_this_table = with_table_colour(pack, measured_table_colour(balanced, geo, plane_to_canon,
-                                                                  seen, pack))
+    table_colour = (measured_table_colour(balanced, geo, plane_to_canon, seen, pack)
+                    if table.look is None or previous is None else previous.table_colour)
+    on_this_table = with_table_colour(pack, table_colour)
     misfit = start_face_misfit(balanced, (sx, sy), pack, p)
     pack_fits = misfit < PACK_FIT_LIMIT
     if not pack_fits:
         factor *= MISFIT_CONFIDENCE_FACTOR
     h, w = canon.shape[:2]
-    squares, questions, edge_notes = find_squares(
+    found = see_squares(
         balanced, (sx, sy), on_this_table, p, marker_zones(geo, plane_to_canon), settings,
         seen=seen, area=(margin, margin, w - margin, h - margin),
+        only=None if table.look is None else _around(table.look, 0),
     )
+    if table.look is not None and previous is not None:
+        found = _with_remembered(found, table.look, previous, (sx, sy), p)
+    squares, edge_notes = found.squares, found.notes
+    questions = [question for _, question in found.asked]
     t2, cpu2 = time.perf_counter(), time.process_time()
     tiles, nets = _read_tiles(balanced, squares, (sx, sy, score), pack, settings, start_tile,
                               None if placed is None else new_and_beside(squares, placed))
@@ -425,4 +567,77 @@ def read_enigma(
                "tiles_cpu": (time.process_time() - cpu2) * 1000,
                "total_cpu": (time.process_time() - cpu0) * 1000}
     edges = tuple(sorted({(n.kind, n.side) for n in edge_notes}))
-    return EnigmaRead(tiles, nets, questions, fit, timings, pack_fits, table_edges=edges)
+    memory = TableMemory(pack, settings, geo, frame.shape, fit, plane_to_canon,
+                         (sx, sy, score), table_colour, found, small, middle)
+    return EnigmaRead(tiles, nets, questions, fit, timings, pack_fits, table_edges=edges,
+                      memory=memory,
+                      looked_at=None if table.look is None else frozenset(table.look))
+
+
+def _grey(canon: np.ndarray, boxes: list[tuple[int, int, int, int]] | None) -> np.ndarray:
+    """The straightened image in grey: all of it, or the ``boxes`` straightened only."""
+    if boxes is None:
+        whole: np.ndarray = cv2.cvtColor(canon, cv2.COLOR_BGR2GRAY)
+        return whole
+    grey = np.zeros(canon.shape[:2], np.uint8)
+    for x0, y0, x1, y1 in clipped_boxes(boxes, canon.shape):
+        grey[y0:y1, x0:x1] = cv2.cvtColor(canon[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
+    return grey
+
+
+def _around(squares: set[Pos], corners: int) -> set[Pos]:
+    """``squares`` and their four neighbours; with ``corners``, their eight."""
+    steps = [(di, dj) for di in (-1, 0, 1) for dj in (-1, 0, 1)
+             if corners or abs(di) + abs(dj) <= 1]
+    return {(i + di, j + dj) for i, j in squares for di, dj in steps}
+
+
+def _row_boxes(squares: set[Pos], start: tuple[float, float, float], p: int
+               ) -> list[tuple[int, int, int, int]]:
+    """The straightened pixels of the ``squares`` (a tile side each, and the start tile's
+    slack and two pixels more round them), as one box per run of squares along a row: a few
+    warps, none overlapping much."""
+    sx, sy, _score = start
+    pad = START_SLACK_PX + 2
+    boxes = []
+    for j in sorted({j for _, j in squares}):
+        row = sorted(i for i, jj in squares if jj == j)
+        first = row[0]
+        for k, i in enumerate(row):
+            if k + 1 == len(row) or row[k + 1] != i + 1:
+                boxes.append((int(sx + (first - 0.5) * p) - pad, int(sy + (j - 0.5) * p) - pad,
+                              int(sx + (i + 0.5) * p) + pad + 1,
+                              int(sy + (j + 0.5) * p) + pad + 1))
+                if k + 1 < len(row):
+                    first = row[k + 1]
+    return boxes
+
+
+def _with_remembered(found: SquaresSeen, look: set[Pos], previous: TableMemory,
+                     start_xy: tuple[float, float], p: int) -> SquaresSeen:
+    """What was seen of the ``look`` squares (their neighbours were looked at only to tell
+    where the table goes on), and what the last read saw of the others."""
+    sx, sy = start_xy
+    before = previous.found
+    squares = {at: (sx + at[0] * p, sy + at[1] * p) for at in before.squares if at not in look}
+    squares.update({at: xy for at, xy in found.squares.items() if at in look})
+    asked = sorted([q for q in before.asked if q[0] not in look]
+                   + [q for q in found.asked if q[0] in look], key=lambda q: (q[0][1], q[0][0]))
+    notes = ([n for n in before.notes if n.at not in look]
+             + [n for n in found.notes if n.at in look])
+    return SquaresSeen(squares, asked, notes)
+
+
+def _looked_at(look: set[Pos], start_xy: tuple[float, float], p: int, fit: PlaneFit,
+               plane_to_canon: np.ndarray) -> np.ndarray:
+    """The box round the ``look`` squares, in the frame (image points): where the picture
+    of a read after a placement is checked."""
+    sx, sy = start_xy
+    xs = [sx + i * p for i, _ in look]
+    ys = [sy + j * p for _, j in look]
+    box = np.array([[[min(xs) - p / 2, min(ys) - p / 2], [max(xs) + p / 2, min(ys) - p / 2],
+                     [max(xs) + p / 2, max(ys) + p / 2], [min(xs) - p / 2, max(ys) + p / 2]]],
+                   np.float64)
+    canon_to_image = fit.plane_to_image @ np.linalg.inv(plane_to_canon)
+    outline: np.ndarray = cv2.perspectiveTransform(box, canon_to_image)[0]
+    return outline

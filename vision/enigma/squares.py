@@ -5,6 +5,7 @@ the start tile found, the colour balance, and the tile squares found on the tabl
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 
 import cv2
@@ -24,8 +25,8 @@ from vision.warp import warp_perspective, warp_perspective_seen
 # ---------------------------------------------------------------------------- geometry
 
 
-def _canon_placement(geometry: TableGeometry, px_per_tile: int, margin_px: int
-                     ) -> tuple[np.ndarray, tuple[int, int]]:
+def straightened_placement(geometry: TableGeometry, px_per_tile: int, margin_px: int
+                           ) -> tuple[np.ndarray, tuple[int, int]]:
     """The map from plane millimetres to straightened pixels, and the straightened size."""
     w_mm, h_mm = geometry.frame_mm
     s = px_per_tile / geometry.tile_mm
@@ -42,7 +43,7 @@ def rectify(
     """The marker plane seen straight down: ``px_per_tile`` pixels per tile side, the marker
     frame plus ``margin_px`` around it. Returns the image and the 3x3 map from plane
     millimetres to its pixels."""
-    plane_to_canon, size = _canon_placement(geometry, px_per_tile, margin_px)
+    plane_to_canon, size = straightened_placement(geometry, px_per_tile, margin_px)
     canon = warp_perspective(frame, plane_to_canon @ fit.image_to_plane, size)
     return canon, plane_to_canon
 
@@ -57,15 +58,51 @@ def rectify_seen(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """:func:`rectify`, and which pixels of the straightened image the camera saw (False
     past the picture's edges, a few pixels in from the edge), from one warp."""
-    plane_to_canon, size = _canon_placement(geometry, px_per_tile, margin_px)
+    plane_to_canon, size = straightened_placement(geometry, px_per_tile, margin_px)
     canon, inside = warp_perspective_seen(frame, plane_to_canon @ fit.image_to_plane, size)
     return canon, plane_to_canon, _eroded(inside)
+
+
+def rectify_seen_boxes(
+    frame: np.ndarray, fit: PlaneFit, geometry: TableGeometry, px_per_tile: int,
+    boxes: list[tuple[int, int, int, int]], *, margin_px: int = 0,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`rectify_seen` in the ``boxes`` (x0, y0, x1, y1 straightened pixels) only: there
+    the same pixels and mask to the bit, elsewhere black and unseen. A read of a few squares
+    straightens only them."""
+    plane_to_canon, (width, height) = straightened_placement(geometry, px_per_tile, margin_px)
+    matrix = plane_to_canon @ fit.image_to_plane
+    canon = np.zeros((height, width, *frame.shape[2:]), frame.dtype)
+    seen = np.zeros((height, width), bool)
+    # warped a little wider than each box, so that the mask's erosion inside the box sees
+    # what the whole warp's would
+    pad = SEEN_ERODE_PX // 2 + 1
+    for x0, y0, x1, y1 in clipped_boxes(boxes, (height, width)):
+        wx0, wy0 = max(0, x0 - pad), max(0, y0 - pad)
+        wx1, wy1 = min(width, x1 + pad), min(height, y1 + pad)
+        part, inside = warp_perspective_seen(frame, matrix, (wx1 - wx0, wy1 - wy0),
+                                             origin=(wx0, wy0))
+        inner = (slice(y0 - wy0, y1 - wy0), slice(x0 - wx0, x1 - wx0))
+        canon[y0:y1, x0:x1] = part[inner]
+        seen[y0:y1, x0:x1] = _eroded(inside)[inner]
+    return canon, plane_to_canon, seen
 
 
 def _eroded(inside: np.ndarray) -> np.ndarray:
     kernel = np.ones((SEEN_ERODE_PX, SEEN_ERODE_PX), np.uint8)
     eroded: np.ndarray = cv2.erode(inside.astype(np.uint8), kernel, borderValue=0) > 0
     return eroded
+
+
+def start_window(shape: tuple[int, ...], p: int) -> tuple[int, int, int, int]:
+    """Where :func:`find_start` looks for the start tile in a straightened image of
+    ``shape``: about one tile round the middle of the marker frame (x0, y0, x1, y1)."""
+    h, w = shape[:2]
+    cx, cy = w / 2, h / 2
+    reach = int(1.3 * p)
+    x0, y0 = max(0, int(cx - reach - p / 2)), max(0, int(cy - reach - p / 2))
+    x1, y1 = min(w, int(cx + reach + p / 2)), min(h, int(cy + reach + p / 2))
+    return x0, y0, x1, y1
 
 
 def find_start(
@@ -77,11 +114,7 @@ def find_start(
     tmpl = cv2.cvtColor(
         cv2.resize(pack.start, (p, p), interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY
     )
-    h, w = gray.shape
-    cx, cy = w / 2, h / 2
-    reach = int(1.3 * p)
-    x0, y0 = max(0, int(cx - reach - p / 2)), max(0, int(cy - reach - p / 2))
-    x1, y1 = min(w, int(cx + reach + p / 2)), min(h, int(cy + reach + p / 2))
+    x0, y0, x1, y1 = start_window(gray.shape, p)
     window = cv2.GaussianBlur(gray[y0:y1, x0:x1], (0, 0), 1.0)
     best = (-1.0, 0.0, 0.0)
     for k in range(4):
@@ -111,16 +144,33 @@ def find_start(
 
 
 def balance(
-    canon: np.ndarray, start_xy: tuple[float, float], pack: EnigmaPack, p: int
+    canon: np.ndarray, start_xy: tuple[float, float], pack: EnigmaPack, p: int,
+    *, boxes: list[tuple[int, int, int, int]] | None = None,
 ) -> np.ndarray:
-    """Per-channel gains that give the start tile its pack colours (removes a colour cast)."""
+    """The image with the per-channel gains that give the start tile its pack colours
+    (removes a colour cast). ``boxes``: only those parts (x0, y0, x1, y1) are balanced (an
+    image straightened there only, :func:`rectify_seen_boxes`), the rest left black."""
     ref = cv2.resize(pack.start, (p, p), interpolation=cv2.INTER_AREA).astype(np.float32)
     patch = cv2.getRectSubPix(canon, (p, p), start_xy).astype(np.float32)
     inner = np.zeros((p, p), bool)
     m = p // 6
     inner[m : p - m, m : p - m] = True
     gains = np.median(ref[inner], axis=0) / np.maximum(np.median(patch[inner], axis=0), 1.0)
-    return times_gains(canon, np.clip(gains, 0.4, 2.5))
+    gains = np.clip(gains, 0.4, 2.5)
+    if boxes is None:
+        return times_gains(canon, gains)
+    balanced = np.zeros_like(canon)
+    for x0, y0, x1, y1 in clipped_boxes(boxes, canon.shape):
+        balanced[y0:y1, x0:x1] = times_gains(canon[y0:y1, x0:x1], gains)
+    return balanced
+
+
+def clipped_boxes(boxes: list[tuple[int, int, int, int]], shape: tuple[int, ...]
+                  ) -> list[tuple[int, int, int, int]]:
+    """The ``boxes`` (x0, y0, x1, y1) cut to an image of ``shape``, the empty ones left out."""
+    h, w = shape[:2]
+    cut = [(max(0, x0), max(0, y0), min(w, x1), min(h, y1)) for x0, y0, x1, y1 in boxes]
+    return [(x0, y0, x1, y1) for x0, y0, x1, y1 in cut if x0 < x1 and y0 < y1]
 
 
 def marker_zones(geometry: TableGeometry, plane_to_canon: np.ndarray) -> list[tuple[float, ...]]:
@@ -190,11 +240,15 @@ class _Cover:
     width: int
     height: int
     step: int = 1
+    #: the straightened pixel the integral images start at (a part of the table measured)
+    origin: tuple[int, int] = (0, 0)
 
     def box_sum(self, integral: np.ndarray, xa: int, ya: int, xb: int, yb: int) -> float:
         """How many pixels of the box [xa, xb) x [ya, yb) (straightened pixels) are set in
         ``integral``'s mask, counted on the samples inside it."""
         s = self.step
+        xa, xb = xa - self.origin[0], xb - self.origin[0]
+        ya, yb = ya - self.origin[1], yb - self.origin[1]
         h, w = integral.shape[0] - 1, integral.shape[1] - 1
         xa, xb = min(max(-(-xa // s), 0), w), min(max(-(-xb // s), 0), w)
         ya, yb = min(max(-(-ya // s), 0), h), min(max(-(-yb // s), 0), h)
@@ -212,10 +266,18 @@ def _art_colours(pack: EnigmaPack) -> list[BGR]:
 
 
 def _cover(canon: np.ndarray, pack: EnigmaPack, zones: list[tuple[float, ...]],
-           seen: np.ndarray | None) -> _Cover:
-    """Which pixels show tile rather than table, which were seen and which count."""
+           seen: np.ndarray | None, within: tuple[int, int, int, int] | None = None) -> _Cover:
+    """Which pixels show tile rather than table, which were seen and which count: over the
+    whole straightened table, or ``within`` a box of it (x0, y0, x1, y1) only (the same
+    samples there: its corner is moved onto the sampling grid)."""
     height, width = canon.shape[:2]
     step = COVER_STEP
+    x0, y0, x1, y1 = within if within is not None else (0, 0, width, height)
+    x0, y0 = max(0, x0 - x0 % step), max(0, y0 - y0 % step)
+    x1, y1 = min(width, x1), min(height, y1)
+    if seen is None:
+        seen = np.ones((height, width), bool)
+    canon, seen = canon[y0:y1, x0:x1], seen[y0:y1, x0:x1]
     feats = colour_features(canon[::step, ::step]).astype(np.float32)
     h, w = feats.shape[:2]
     # weight chromaticity over brightness: light changes brightness, not what a pixel is
@@ -235,17 +297,15 @@ def _cover(canon: np.ndarray, pack: EnigmaPack, zones: list[tuple[float, ...]],
         part = cv2.transform(feats, np.array(rows[k:k + 4], np.float32)).reshape(h, w, -1)
         for channel in cv2.split(part):
             margin = cv2.max(margin, channel)
-    if seen is None:
-        seen = np.ones((height, width), bool)
     # the markers' white paper is no tile: their zones count as neither tile nor table
     counted = seen.copy()
     for z in zones:
-        counted[max(0, int(z[1])):max(0, int(z[3]) + 1), max(0, int(z[0])):max(0, int(z[2]) + 1)] \
-            = False
+        counted[max(0, int(z[1]) - y0):max(0, int(z[3]) + 1 - y0),
+                max(0, int(z[0]) - x0):max(0, int(z[2]) + 1 - x0)] = False
     seen, counted = seen[::step, ::step], counted[::step, ::step]
     on_tile = ((margin > 0) & counted).astype(np.float32)
     return _Cover(cv2.integral(on_tile), cv2.integral(seen.astype(np.float32)),
-                  cv2.integral(counted.astype(np.float32)), width, height, step)
+                  cv2.integral(counted.astype(np.float32)), width, height, step, (x0, y0))
 
 
 @dataclass(frozen=True)
@@ -335,6 +395,16 @@ def _blind_neighbours(squares: dict[Pos, tuple[float, float]], blind: dict[Pos, 
     return notes
 
 
+@dataclass(frozen=True)
+class SquaresSeen:
+    """The squares holding a tile (their places), the questions about squares, each with
+    the square it is about (grid order), and the notes about the table's edges."""
+
+    squares: dict[Pos, tuple[float, float]]
+    asked: list[tuple[Pos, str]]
+    notes: list[EdgeNote]
+
+
 def find_squares(
     canon: np.ndarray,
     start_xy: tuple[float, float],
@@ -346,57 +416,82 @@ def find_squares(
     seen: np.ndarray | None = None,
     area: tuple[float, float, float, float] | None = None,
 ) -> tuple[dict[Pos, tuple[float, float]], list[str], list[EdgeNote]]:
+    """:func:`see_squares` over the whole table: the squares, the questions and the notes."""
+    found = see_squares(canon, start_xy, pack, p, zones, settings, seen=seen, area=area)
+    return found.squares, [question for _, question in found.asked], found.notes
+
+
+def see_squares(
+    canon: np.ndarray,
+    start_xy: tuple[float, float],
+    pack: EnigmaPack,
+    p: int,
+    zones: list[tuple[float, ...]],
+    settings: ReaderSettings,
+    *,
+    seen: np.ndarray | None = None,
+    area: tuple[float, float, float, float] | None = None,
+    only: Collection[Pos] | None = None,
+) -> SquaresSeen:
     """Grid squares that hold a tile, anchored on the start tile; partly covered squares
     become questions.
 
     ``seen``: the pixels the camera saw; ``area``: the marker frame (x0, y0, x1, y1 pixels)
     inside the image. A tile past the marker frame is read but noted; a square the picture
     cuts is never read: if what is seen of it is tile, or nothing of it is seen beside a
-    tile, the table may continue there and that is a question (never a smaller table)."""
-    cover = _cover(canon, pack, zones, seen)
+    tile, the table may continue there and that is a question (never a smaller table).
+
+    ``only``: the squares to look at (a read after a placement); the others are not looked
+    at, and only the part of the table under those is measured."""
+    sx, sy = start_xy
+    within = None
+    if only is not None:
+        xs = [sx + i * p for i, _ in only] or [sx]
+        ys = [sy + j * p for _, j in only] or [sy]
+        within = (int(min(xs) - p), int(min(ys) - p), int(max(xs) + p) + 1,
+                  int(max(ys) + p) + 1)
+    cover = _cover(canon, pack, zones, seen, within)
     w, h = cover.width, cover.height
     frame_area = area if area is not None else (0.0, 0.0, float(w), float(h))
-    sx, sy = start_xy
     squares: dict[Pos, tuple[float, float]] = {}
-    questions: list[str] = []
+    questions: list[tuple[Pos, str]] = []
     notes: list[EdgeNote] = []
     blind: dict[Pos, str] = {}
     continues: set[Pos] = set()
     i_range = range(-int(sx // p) - 1, int((w - sx) // p) + 2)
     j_range = range(-int(sy // p) - 1, int((h - sy) // p) + 2)
     inner = SQUARE_MIDDLE * p
-    for j in j_range:
-        for i in i_range:
-            cx, cy = sx + i * p, sy + j * p
-            if any(z[0] < cx < z[2] and z[1] < cy < z[3] for z in zones):
-                continue
-            m = _measure(cover, (cx, cy), inner, p)
-            if m.counted_inner < MIN_COUNTED * m.area_px and m.seen_inner >= MIN_SEEN * m.area_px:
-                continue  # mostly a marker
-            frac = m.tile_inner / max(1.0, m.counted_inner)
-            if m.seen_whole < WHOLLY_SEEN and (i, j) != (0, 0):
-                # a square the picture (or the straightened area) cuts is never read: if
-                # what is seen of it is tile, the table goes on; else a tile beside it is
-                # doubted (its neighbour may be a tile out of sight)
-                if m.seen_inner < MIN_SEEN * m.area_px or frac < CUT_TILE:
-                    fa, ga, fb, gb = m.box
-                    past_straightened = fa < 0 or ga < 0 or fb > w or gb > h
-                    blind[(i, j)] = "markers" if past_straightened else "view"
-                else:
-                    continues.add((i, j))
-                    cut = _cut_question((i, j), (cx, cy), m.box, cover)
-                    questions.append(cut.text)
-                    notes.append(cut)
-                continue
-            if frac >= settings.occupied_min or (i, j) == (0, 0):
-                squares[(i, j)] = (cx, cy)
-                note = _past_markers((i, j), (cx, cy), p, frame_area)
-                if note is not None:
-                    notes.append(note)
-            elif frac > PARTLY_COVERED:
-                questions.append(
-                    f"square [{i}, {j}]: partly covered ({frac:.0%} tile): is a "
-                    "tile lying off the grid?"
-                )
+    grid = ([(i, j) for j in j_range for i in i_range] if only is None
+            else sorted(only, key=lambda a: (a[1], a[0])))
+    for i, j in grid:
+        cx, cy = sx + i * p, sy + j * p
+        if any(z[0] < cx < z[2] and z[1] < cy < z[3] for z in zones):
+            continue
+        m = _measure(cover, (cx, cy), inner, p)
+        if m.counted_inner < MIN_COUNTED * m.area_px and m.seen_inner >= MIN_SEEN * m.area_px:
+            continue  # mostly a marker
+        frac = m.tile_inner / max(1.0, m.counted_inner)
+        if m.seen_whole < WHOLLY_SEEN and (i, j) != (0, 0):
+            # a square the picture (or the straightened area) cuts is never read: if
+            # what is seen of it is tile, the table goes on; else a tile beside it is
+            # doubted (its neighbour may be a tile out of sight)
+            if m.seen_inner < MIN_SEEN * m.area_px or frac < CUT_TILE:
+                fa, ga, fb, gb = m.box
+                past_straightened = fa < 0 or ga < 0 or fb > w or gb > h
+                blind[(i, j)] = "markers" if past_straightened else "view"
+            else:
+                continues.add((i, j))
+                cut = _cut_question((i, j), (cx, cy), m.box, cover)
+                questions.append(((i, j), cut.text))
+                notes.append(cut)
+            continue
+        if frac >= settings.occupied_min or (i, j) == (0, 0):
+            squares[(i, j)] = (cx, cy)
+            note = _past_markers((i, j), (cx, cy), p, frame_area)
+            if note is not None:
+                notes.append(note)
+        elif frac > PARTLY_COVERED:
+            questions.append(((i, j), f"square [{i}, {j}]: partly covered ({frac:.0%} tile): "
+                                      "is a tile lying off the grid?"))
     notes += _blind_neighbours(squares, blind, continues, i_range, j_range)
-    return squares, questions, notes
+    return SquaresSeen(squares, questions, notes)
