@@ -584,6 +584,11 @@ def finish_tile(look: TileLook, at: Pos, pack: EnigmaPack, model: ColourModel,
     shape = _Doubts()
     _doubt_overlapping_cells(cells, rc, shape)
     links = list(dict.fromkeys(links))
+    if not cells and not links:
+        # every tile carries channels or a cell: a bare square is the table (balanced to
+        # the tile's colour, cloth looks like blank tile) or a tile whose drawing was lost
+        doubts.add("is there a tile on this square? nothing is drawn on it",
+                   HIDDEN_CONFIDENCE)
     tile = Tile.make({cid: c.colour for cid, c in zip(cell_ids, cells, strict=True)}, links)
     nets = _networkers_on(at, cells, cell_ids, settings, shape)
     shape_confidence = min(doubts.confidence, shape.confidence)
