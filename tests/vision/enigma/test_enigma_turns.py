@@ -81,6 +81,28 @@ def test_a_pawn_on_a_cell_of_the_new_tile_is_settled_by_the_catalogue(demo_pack)
         truth.conduit.rotated(int(last["rotation"])))
 
 
+def test_a_channel_passing_close_to_a_cell_is_settled_by_the_catalogue(demo_pack) -> None:
+    """Turn 3013: a white pawn on the placed tile's cell hides part of its ring, so the
+    cell's middle is read off and one of its three channels seems to stop short of it. The
+    reader gives both structures (joined or not) and says that choice is all it doubts; one
+    placement of the category fits either, so the app takes it with no question (it asked
+    "a channel passes close to a cell" before)."""
+    from ui.reading import as_it_lies, read_enigma_frame
+
+    catalogue = load_catalogue()
+    frame, before, last = _turn(3013, 4 + 13 % 37, demo_pack)
+    read = read_enigma(frame, demo_pack, placed=set(before.board.tiles))
+    seen = read.tiles[tuple(last["at"])]
+    assert seen.alternatives and set(seen.problems) <= set(seen.choice_problems)
+    assert seen.shape_confidence >= Config().vision.min_confidence
+    truth = catalogue.entry(last["tile_id"])
+    reading = read_enigma_frame(frame, Config(), before, category=truth.category,
+                                catalogue=catalogue, pack=demo_pack)
+    assert reading.questions == []
+    assert as_it_lies(reading.entry.conduit.rotated(reading.rotation)) == as_it_lies(
+        truth.conduit.rotated(int(last["rotation"])))
+
+
 def test_the_read_after_a_placement_reads_only_the_new_tile_and_its_neighbours(
         demo_pack) -> None:
     frame, before, last = _turn(3032, 36, demo_pack)
