@@ -46,6 +46,13 @@ CORE_NEAR = 12.0
 #: this share of a cell's ring round a pawn say a cell lies under it
 PARTLY_RINGED_REACH = 1.6
 PARTLY_RINGED_SHARE = 0.5
+#: a hole in what is unlike bare tile, between these many pawn discs in area (after a
+#: closing that mends a ring a blur broke), is a pale pawn on a cell; a category icon's
+#: hole is smaller
+PAWN_HOLE = (0.8, 2.5)
+_HOLE_CLOSE = np.ones((5, 5), np.uint8)
+#: ... and holds at least this many pixels of a player colour (a pawn's middle)
+PAWN_IN_HOLE_PX = 4
 #: a hidden cell's ring: the least share unlike bare tile in each eighth of the ring
 RING_ALL_ROUND = 0.5
 #: a hidden cell's ring is judged by its hue when its chroma (feature units from grey) is at
@@ -433,6 +440,31 @@ def _hidden_cells(s: _Patch, candidates: list[tuple[tuple[float, float], bool]],
     return problems, conf
 
 
+def _ringed_holes(s: _Patch, cells: list[Cell], all_labels: np.ndarray) -> bool:
+    """Whether a pawn-sized hole lies in what is unlike bare tile, away from every cell read,
+    with some of a player colour in it: a pale pawn standing on a cell the picture lost but
+    for its ring (blurred, it passes for tile but for its middle, so no blob of its colour
+    marks it; independent table 1018 harsh, square [1, 0])."""
+    closed = cv2.morphologyEx(s.ringed.astype(np.uint8), cv2.MORPH_CLOSE, _HOLE_CLOSE)
+    contours, hierarchy = cv2.findContours(closed, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return False
+    pawn = math.pi * s.rn * s.rn
+    player = member_mask(all_labels, s.net_ids)
+    for contour, h in zip(contours, hierarchy[0], strict=True):
+        lo, hi = PAWN_HOLE
+        if h[3] < 0 or not lo * pawn <= cv2.contourArea(contour) <= hi * pawn:
+            continue
+        x, y = contour.reshape(-1, 2).mean(axis=0)
+        if any(math.dist((float(x), float(y)), c.centre) < BESIDE_CELL * s.rc for c in cells):
+            continue
+        hole = np.zeros(player.shape, np.uint8)
+        cv2.drawContours(hole, [contour], -1, 1, -1)
+        if int((player & hole.astype(bool)).sum()) >= PAWN_IN_HOLE_PX:
+            return True
+    return False
+
+
 def read_networkers(
     cells: list[Cell],
     feats: np.ndarray,
@@ -467,4 +499,7 @@ def read_networkers(
         else:
             out.extend(_split_cell(s, members, centres))
     problems, conf = _hidden_cells(s, candidates, out)
+    if not problems and _ringed_holes(s, out, all_labels):
+        problems.append("a networker stands where no cell was read: is a cell hidden?")
+        conf = min(conf, FAINT_PAWN_CONFIDENCE)
     return out, problems, conf
