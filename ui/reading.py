@@ -229,25 +229,30 @@ def _placements_seen(seen: Any, at: tuple[int, int], state: Any, entries: Any
     return list(found.values())
 
 
-def _colours_settled(seen: Any, at: tuple[int, int], state: Any, entries: Any,
-                     min_confidence: float) -> tuple[Any, int] | None:
+def _settled(seen: Any, at: tuple[int, int], state: Any, entries: Any,
+             min_confidence: float) -> tuple[Any, int] | None:
     """The one legal placement of the category's tiles (``entries``) on ``at`` that fits the
-    tile ``seen`` whatever colour its unsure cells have, when only those colours are unsure
-    (nothing else doubted, no problem named); else None. Each unsure cell is tried in every
-    colour the catalogue's cells have: the placements that fit any of them are the ones the
-    truth can be, so one alone is the truth."""
+    tile ``seen`` whatever colour its unsure cells have and whichever structure it has of
+    those the reader left open (the one read and its alternatives: a channel passing close
+    to a cell, joined or not), when only those are doubted (the rest sure, no other problem
+    named); else None. Each unsure cell is tried in every colour the catalogue's cells have,
+    in every structure: the placements that fit any of them are the ones the truth can be,
+    so one alone is the truth."""
     shape = getattr(seen, "shape_confidence", None)
     unsure = tuple(getattr(seen, "unsure_colours", ()))
-    if (not unsure or seen.problems or shape is None or shape < min_confidence
-            or seen.confidence >= min_confidence):
+    structures = (seen.tile, *getattr(seen, "alternatives", ()))
+    choice_problems = set(getattr(seen, "choice_problems", ()))
+    if ((not unsure and len(structures) == 1) or set(seen.problems) - choice_problems
+            or shape is None or shape < min_confidence or seen.confidence >= min_confidence):
         return None
     colours = sorted({colour for entry in entries for _cell, colour in entry.conduit.cells})
     found: dict[Any, tuple[Any, int]] = {}
-    for choice in itertools.product(colours, repeat=len(unsure)):
-        recoloured = dict(seen.tile.cells) | dict(zip(unsure, choice, strict=True))
-        variant = Tile.make(recoloured, seen.tile.links)
-        for entry, turn in _placements_seen(variant, at, state, entries):
-            found.setdefault(as_it_lies(entry.conduit.rotated(turn)), (entry, turn))
+    for structure in structures:
+        for choice in itertools.product(colours, repeat=len(unsure)):
+            recoloured = dict(structure.cells) | dict(zip(unsure, choice, strict=True))
+            variant = Tile.make(recoloured, structure.links)
+            for entry, turn in _placements_seen(variant, at, state, entries):
+                found.setdefault(as_it_lies(entry.conduit.rotated(turn)), (entry, turn))
     return next(iter(found.values())) if len(found) == 1 else None
 
 
@@ -259,7 +264,7 @@ def read_enigma_frame(frame: Any, cfg: Config, state: Any, *, category: str,
     markers have not moved, only the squares whose picture changed are looked at again."""
     try:
         from vision.enigma.pack_cache import cached_enigma_pack
-        from vision.enigma.reader import confidence_question, read_enigma
+        from vision.enigma.reader import confidence_question, read_enigma, tile_question
         from vision.enigma.settings import ReaderSettings
     except ImportError as exc:
         raise ReaderUnavailableError("the Enigma table reader is not installed") from exc
@@ -289,14 +294,16 @@ def read_enigma_frame(frame: Any, cfg: Config, state: Any, *, category: str,
     result.confidence = float(seen.confidence)
     entries = catalogue.by_category(category)
     matches = _placements_seen(seen.tile, result.at, state, entries)
-    settled = _colours_settled(seen, result.at, state, entries, settings.min_confidence)
+    settled = _settled(seen, result.at, state, entries, settings.min_confidence)
     if settled is not None:
-        # only the colours of cells under pawns were unsure, and one placement of the
-        # category fits whatever they are: the catalogue settles them, nothing is asked
+        # only the colours of cells under pawns, or whether a channel joins a cell it
+        # passes close to, were unsure, and one placement of the category fits whatever
+        # they are: the catalogue settles them, nothing is asked about them
         matches = [settled]
         result.confidence = float(seen.shape_confidence)
-        dropped = confidence_question(seen)
-        result.questions = [q for q in result.questions if q.message != dropped]
+        dropped = {confidence_question(seen), *(tile_question(seen.at, problem) for problem
+                                                in getattr(seen, "choice_problems", ()))}
+        result.questions = [q for q in result.questions if q.message not in dropped]
     if len(matches) != 1:
         result.problem = "several-match" if matches else "not-in-catalogue"
         result.message = ("the tile seen is not in the catalogue" if not matches

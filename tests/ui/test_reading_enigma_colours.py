@@ -101,3 +101,22 @@ def test_anything_more_than_a_settled_colour_is_asked(
                                 catalogue=load_catalogue(), pack=object())
     assert question in [q.message for q in reading.questions]
     assert reading.entry is None or "unsure" in [q.code for q in reading.questions]
+
+
+def test_a_join_the_catalogue_settles_is_asked_when_anything_else_is_doubted(
+        monkeypatch: Any) -> None:
+    """The structures a channel passing close to a cell leaves open are settled by the
+    catalogue only when that choice is all the reader doubts."""
+    seed, tiles, _cell = SETTLED
+    before, last, entry = _turn(seed, tiles)
+    tile = entry.conduit.rotated(int(last["rotation"]))
+    joined = "a channel passes close to a cell: joined or not?"
+    other = "is there an opening at N0? the channel there is unclear"
+    for problems, settled in (((joined,), True), ((joined, other), False)):
+        seen = TileRead(tuple(last["at"]), tile, 0.4, problems=problems, shape_confidence=1.0,
+                        alternatives=(tile,), choice_problems=(joined,))
+        question = _read_as(monkeypatch, seen)
+        reading = read_enigma_frame(None, Config(), before, category=entry.category,
+                                    catalogue=load_catalogue(), pack=object())
+        assert (question in [q.message for q in reading.questions]) is not settled
+        assert (reading.entry is not None and not reading.questions) is settled

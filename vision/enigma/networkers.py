@@ -42,6 +42,17 @@ RING_SHARE = 0.55
 RING_FROM_TILE = 15.0
 #: the colour distance of a pawn core's mean to its colour, at most (a place to look at)
 CORE_NEAR = 12.0
+#: round a standing pawn (within this many cell radii), pixels unlike bare tile as many as
+#: this share of a cell's ring round a pawn say a cell lies under it
+PARTLY_RINGED_REACH = 1.6
+PARTLY_RINGED_SHARE = 0.5
+#: a hole in what is unlike bare tile, between these many pawn discs in area (after a
+#: closing that mends a ring a blur broke), is a pale pawn on a cell; a category icon's
+#: hole is smaller
+PAWN_HOLE = (0.8, 2.5)
+_HOLE_CLOSE = np.ones((5, 5), np.uint8)
+#: ... and holds at least this many pixels of a player colour (a pawn's middle)
+PAWN_IN_HOLE_PX = 4
 #: a hidden cell's ring: the least share unlike bare tile in each eighth of the ring
 RING_ALL_ROUND = 0.5
 #: a hidden cell's ring is judged by its hue when its chroma (feature units from grey) is at
@@ -280,6 +291,21 @@ def _tile_like(s: _Patch, at: tuple[float, float]) -> bool:
     return d_tile < float(s.maps[net][y, x]) or _tile_can_pass_for(s, net)
 
 
+def _partly_ringed(s: _Patch, at: tuple[float, float], cells: list[Cell]) -> bool:
+    """Whether round a pawn-sized blob at ``at`` lie as many pixels of neither bare tile nor
+    channel as half a cell's ring, the other ``cells``' own rims left out: a pawn standing
+    tall, seen from the side, covers its cell but for an arc, and a pale one's blurred rim
+    may take the rest of the ring for its own colour. A pale spot of bare tile has tile and
+    channels round it."""
+    zone = disc((s.p, s.p), at, s.rc * PARTLY_RINGED_REACH) & ~disc((s.p, s.p), at, s.rn)
+    for c in cells:
+        zone &= ~disc((s.p, s.p), c.centre, s.rc * PARTLY_RINGED_REACH)
+    channel_d = np.min([np.sqrt(((s.feats[zone] - s.model.centres[i]) ** 2).sum(axis=-1))
+                        for i, kind in enumerate(s.model.kinds) if kind == "channel"], axis=0)
+    arc = int((s.ringed[zone] & (channel_d > RING_FROM_TILE)).sum())
+    return arc >= PARTLY_RINGED_SHARE * math.pi * (s.rc**2 - s.rn**2)
+
+
 def _ring_check(s: _Patch, net: int, net_conf: float, at: tuple[float, float], far: bool
                 ) -> tuple[str | None, float]:
     """A pawn whose middle looks about as much like bare tile as like its colour (a
@@ -389,10 +415,11 @@ def _hidden_cells(s: _Patch, candidates: list[tuple[tuple[float, float], bool]],
         x, y = int(round(centre[0])), int(round(centre[1]))
         share = float(s.all_round[y, x])
         if share < RING_ALL_ROUND:
-            if whole and not _tile_like(s, centre):
+            if whole and (not _tile_like(s, centre) or _partly_ringed(s, centre, out)):
                 # a whole pawn's blob with no ring all round: a standing pawn seen from the
                 # side covers most of its cell, whose colour only a sliver shows (tile art
-                # is never a pawn-sized blob of a player colour): asked, never dropped
+                # is never a pawn-sized blob of a player colour; a white one may be a pale
+                # spot of tile, but not one ringed by what is not tile): asked, never dropped
                 problems.append("a networker stands where no cell was read: is a cell hidden?")
                 conf = min(conf, FAINT_PAWN_CONFIDENCE)
             continue  # else bare tile beside it: tile art (networkers stand only on cells)
@@ -411,6 +438,31 @@ def _hidden_cells(s: _Patch, candidates: list[tuple[tuple[float, float], bool]],
         problems.append("a cell hidden by a networker was read from the ring around it")
         conf = min(conf, HIDDEN_CELL_CONFIDENCE)
     return problems, conf
+
+
+def _ringed_holes(s: _Patch, cells: list[Cell], all_labels: np.ndarray) -> bool:
+    """Whether a pawn-sized hole lies in what is unlike bare tile, away from every cell read,
+    with some of a player colour in it: a pale pawn standing on a cell the picture lost but
+    for its ring (blurred, it passes for tile but for its middle, so no blob of its colour
+    marks it; independent table 1018 harsh, square [1, 0])."""
+    closed = cv2.morphologyEx(s.ringed.astype(np.uint8), cv2.MORPH_CLOSE, _HOLE_CLOSE)
+    contours, hierarchy = cv2.findContours(closed, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return False
+    pawn = math.pi * s.rn * s.rn
+    player = member_mask(all_labels, s.net_ids)
+    for contour, h in zip(contours, hierarchy[0], strict=True):
+        lo, hi = PAWN_HOLE
+        if h[3] < 0 or not lo * pawn <= cv2.contourArea(contour) <= hi * pawn:
+            continue
+        x, y = contour.reshape(-1, 2).mean(axis=0)
+        if any(math.dist((float(x), float(y)), c.centre) < BESIDE_CELL * s.rc for c in cells):
+            continue
+        hole = np.zeros(player.shape, np.uint8)
+        cv2.drawContours(hole, [contour], -1, 1, -1)
+        if int((player & hole.astype(bool)).sum()) >= PAWN_IN_HOLE_PX:
+            return True
+    return False
 
 
 def read_networkers(
@@ -447,4 +499,7 @@ def read_networkers(
         else:
             out.extend(_split_cell(s, members, centres))
     problems, conf = _hidden_cells(s, candidates, out)
+    if not problems and _ringed_holes(s, out, all_labels):
+        problems.append("a networker stands where no cell was read: is a cell hidden?")
+        conf = min(conf, FAINT_PAWN_CONFIDENCE)
     return out, problems, conf

@@ -44,10 +44,15 @@ class TileRead:
     offset: tuple[float, float] = (0.0, 0.0)
     #: the cells whose colour alone is unsure (a pawn stands on them, say), and the
     #: confidence of all the rest (channels, openings, links, where the cells lie, the
-    #: networkers): when the rest is sure, a catalogue may settle those colours. None: the
-    #: confidence covers it all
+    #: networkers) once those colours and the choice among ``alternatives`` are settled:
+    #: when the rest is sure, a catalogue may settle them. None: the confidence covers it all
     unsure_colours: tuple[str, ...] = ()
     shape_confidence: float | None = None
+    #: the other structures the tile may have (a channel passes close to a cell: joined or
+    #: not), besides ``tile``; and the problems that choice alone raises, which settling it
+    #: answers
+    alternatives: tuple[Tile, ...] = ()
+    choice_problems: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {

@@ -73,7 +73,8 @@ from vision.picture import (
     region_mask,
 )
 
-__all__ = ["confidence_question", "new_and_beside", "read_enigma", "table_outline"]
+__all__ = ["confidence_question", "new_and_beside", "read_enigma", "table_outline",
+           "tile_question"]
 
 #: the straightened table reaches this many tiles past the marker frame: a table reaching
 #: past the markers is seen (and asked about), not cut off
@@ -373,6 +374,11 @@ def _reachable(tiles: Collection[Pos]) -> set[Pos]:
     return reach
 
 
+def tile_question(at: Pos, problem: str) -> str:
+    """The question about a problem the reader names on the tile at ``at``."""
+    return f"tile [{at[0]}, {at[1]}]: {problem}"
+
+
 def confidence_question(read: TileRead) -> str:
     """The question about a tile read with too little confidence and no problem named."""
     return (f"tile [{read.at[0]}, {read.at[1]}]: is it read right? "
@@ -395,7 +401,7 @@ def _questions(tiles: dict[Pos, TileRead], nets: list[NetworkerRead], st: Reader
         if at not in reach:
             questions.append(f"{where}: it touches no tile connected to the start tile")
         for problem in read.problems:
-            questions.append(f"{where}: {problem}")
+            questions.append(tile_question(at, problem))
         if read.confidence < st.min_confidence and not read.problems:
             questions.append(confidence_question(read))
     for n in nets:

@@ -79,6 +79,13 @@ CONTACT_SLACK_PX = 2.5
 #: a stub of channel from an opening ends at a cell when it comes within this many cell
 #: radii of the cell's centre (its rim, the blur and a pixel of the cut)
 STUB_REACH = 1.3
+#: a shred of a cell's rim left outside the cut is this much longer than wide, and its long
+#: axis lies across the way out from the cell (the cosine between them below this)
+RIM_ELONGATION = 2.0
+RIM_ALONG = 0.5
+#: the most joins left to choose (each close cell joined or not) whose structures are given
+#: for a catalogue to settle; more is asked
+MAX_JOIN_CHOICES = 3
 #: the confidence left by an unclear opening, a broken channel end, a crossing, a hidden cell
 UNCLEAR_CONFIDENCE = 0.5
 DOUBTFUL_CONFIDENCE = 0.4
@@ -377,33 +384,81 @@ def _judge_piece(piece: np.ndarray, nodes: list[Endpoint], cells: list[Cell], w:
             break
 
 
-def _cells_reached(piece: np.ndarray, cells: list[Cell], cell_ids: list[str], rc: float,
-                   doubts: _Doubts) -> list[Endpoint]:
-    """The cells a channel piece runs into. A channel that ends at a cell was cut at the
-    cell's cut, so it reaches it; one that comes near but stops short of the cut passes the
-    cell by (a lone cell beside another network's bend, a few millimetres off), and only a
-    blur could have hidden a join there: that is asked, not read as joined."""
+def _cells_reached(piece: np.ndarray, cells: list[Cell], cell_ids: list[str], rc: float
+                   ) -> tuple[list[Endpoint], list[str]]:
+    """The cells a channel piece runs into, and those it only passes close to. A channel
+    that ends at a cell was cut at the cell's cut, so it reaches it; one that comes near but
+    stops short of the cut passes the cell by (a lone cell beside another network's bend, a
+    few millimetres off), and only a blur, or a cell's middle read off under a pawn, could
+    have hidden a join there: such a join is a choice, not a read."""
     ys, xs = np.nonzero(piece)
     reached: list[Endpoint] = []
+    close: list[str] = []
     for cid, c in zip(cell_ids, cells, strict=True):
         nearest = float(np.hypot(xs - c.centre[0], ys - c.centre[1]).min())
         if nearest <= rc * CHANNEL_CUT + CUT_REACH_PX:
             reached.append(cid)
         elif nearest <= rc * CHANNEL_CUT + CONTACT_SLACK_PX:
-            doubts.add("a channel passes close to a cell: joined or not?", DOUBTFUL_CONFIDENCE)
-    return reached
+            close.append(cid)
+    return reached, close
+
+
+def _rim_fragment(piece: np.ndarray, cell: Cell, rc: float, cw: float) -> bool:
+    """Whether a piece that reaches ``cell`` and nothing else is a shred of the cell's dark
+    rim or of a pawn's shadow on it, left outside the cut: it lies wholly within a channel's
+    width of the cut and runs along the rim, not away from it (a stub of channel leaving the
+    cell, towards a cell the picture lost, runs away; seeded turn 3013)."""
+    ys, xs = np.nonzero(piece)
+    dx, dy = xs - cell.centre[0], ys - cell.centre[1]
+    if float(np.hypot(dx, dy).max()) > rc * CHANNEL_CUT + cw or xs.size < 3:
+        return False
+    spread = np.cov(np.vstack([xs, ys]).astype(np.float64))
+    values, vectors = np.linalg.eigh(spread)
+    if values[1] < RIM_ELONGATION * max(float(values[0]), 1e-6):
+        return False  # a blob, not a shred along anything
+    radial = np.array([dx.mean(), dy.mean()]) / max(float(np.hypot(dx.mean(), dy.mean())), 1e-6)
+    return abs(float(vectors[:, 1] @ radial)) < RIM_ALONG
+
+
+@dataclass
+class _Joins:
+    """The channel pieces that pass close to a cell: joined to it or not is a choice the
+    picture leaves open (each a piece's nodes and the cells it comes close to), and the
+    doubts that choice alone raises."""
+
+    choices: list[tuple[list[Endpoint], list[str]]]
+    doubts: _Doubts
+
+    def structures(self, cells: dict[str, str], links: list[tuple[Endpoint, Endpoint]]
+                   ) -> tuple[Tile, ...]:
+        """Every other structure the choices allow (each close cell joined or not), beside
+        the one read with ``links``; none when there are too many to weigh."""
+        options = [(nodes, cid) for nodes, close in self.choices for cid in close]
+        if not options or len(options) > MAX_JOIN_CHOICES:
+            return ()
+        out: list[Tile] = []
+        for mask in range(1, 2 ** len(options)):
+            extra: list[tuple[Endpoint, Endpoint]] = []
+            for k, (nodes, cid) in enumerate(options):
+                if mask >> k & 1:
+                    extra += [(node, cid) for node in nodes[:1]]
+            if extra:
+                out.append(Tile.make(cells, list(dict.fromkeys(links + extra))))
+        return tuple(out)
 
 
 def _piece_links(channel: np.ndarray, cells: list[Cell], cell_ids: list[str],
                  present: set[Port], w: _Windows, pack: EnigmaPack, doubts: _Doubts
-                 ) -> tuple[list[tuple[Endpoint, Endpoint]], set[Port]]:
+                 ) -> tuple[list[tuple[Endpoint, Endpoint]], set[Port], _Joins]:
     """The links each channel piece makes between the cells it touches and the openings it
-    reaches, and the openings used."""
+    reaches, the openings used, and the joins left to choose (pieces passing close to a
+    cell)."""
     p = channel.shape[0]
     rc, cw = pack.cell_radius * p, pack.channel_width * p
     n, lab, stats, _ = cv2.connectedComponentsWithStats(channel, connectivity=8)
     links: list[tuple[Endpoint, Endpoint]] = []
     used_ports: set[Port] = set()
+    joins = _Joins([], _Doubts())
     for k in range(1, n):
         if stats[k, cv2.CC_STAT_AREA] < MIN_PIECE * cw * cw:
             continue
@@ -411,7 +466,8 @@ def _piece_links(channel: np.ndarray, cells: list[Cell], cell_ids: list[str],
         if min(stats[k, cv2.CC_STAT_WIDTH], stats[k, cv2.CC_STAT_HEIGHT]) < MIN_PIECE_WIDTH * cw:
             continue
         piece = lab == k
-        nodes: list[Endpoint] = _cells_reached(piece, cells, cell_ids, rc, doubts)
+        reached, close = _cells_reached(piece, cells, cell_ids, rc)
+        nodes: list[Endpoint] = list(reached)
         ports_here = [
             q
             for q in sorted(present, key=lambda q: (SIDES.index(q.side), q.position))
@@ -419,13 +475,24 @@ def _piece_links(channel: np.ndarray, cells: list[Cell], cell_ids: list[str],
         ]
         nodes.extend(ports_here)
         used_ports.update(ports_here)
+        if (not close and not ports_here and len(reached) == 1
+                and _rim_fragment(piece, cells[cell_ids.index(str(reached[0]))], rc, cw)):
+            continue
+        if close:
+            joins.choices.append((nodes, close))
+            joins.doubts.add("a channel passes close to a cell: joined or not?",
+                             DOUBTFUL_CONFIDENCE)
         if len(nodes) < 2:
-            doubts.add("a channel ends without reaching a cell or a side", DOUBTFUL_CONFIDENCE)
+            # a piece that ends nowhere, unless it joins the cell it passes close to
+            (joins.doubts if close and nodes else doubts).add(
+                "a channel ends without reaching a cell or a side", DOUBTFUL_CONFIDENCE)
+            if close and nodes:
+                _judge_piece(piece, [*nodes, *close[:1]], cells, w, pack, doubts)
             continue
         _judge_piece(piece, nodes, cells, w, pack, doubts)
         for a, b2 in zip(nodes, nodes[1:], strict=False):
             links.append((a, b2))
-    return links, used_ports
+    return links, used_ports, joins
 
 
 def _doubt_overlapping_cells(cells: list[Cell], rc: float, doubts: _Doubts) -> None:
@@ -571,7 +638,8 @@ def finish_tile(look: TileLook, at: Pos, pack: EnigmaPack, model: ColourModel,
     if _has_stray_opening(channel, w, cw):
         doubts.add("a channel reaches a side away from the three opening positions",
                    DOUBTFUL_CONFIDENCE)
-    piece_links, used_ports = _piece_links(channel, cells, cell_ids, present, w, pack, doubts)
+    piece_links, used_ports, joins = _piece_links(channel, cells, cell_ids, present, w, pack,
+                                                  doubts)
     links += piece_links
     stub_links = _stub_links(look.at_sides, cells, cell_ids, present - used_ports, w, rc)
     links += stub_links
@@ -584,11 +652,26 @@ def finish_tile(look: TileLook, at: Pos, pack: EnigmaPack, model: ColourModel,
     shape = _Doubts()
     _doubt_overlapping_cells(cells, rc, shape)
     links = list(dict.fromkeys(links))
-    tile = Tile.make({cid: c.colour for cid, c in zip(cell_ids, cells, strict=True)}, links)
+    if not cells and not links:
+        # every tile carries channels or a cell: a bare square is the table (balanced to
+        # the tile's colour, cloth looks like blank tile) or a tile whose drawing was lost
+        doubts.add("is there a tile on this square? nothing is drawn on it",
+                   HIDDEN_CONFIDENCE)
+    colours = {cid: c.colour for cid, c in zip(cell_ids, cells, strict=True)}
+    tile = Tile.make(colours, links)
+    # the joins left to choose are doubted apart from the rest too: a catalogue may settle
+    # which of the structures they allow the tile is
+    alternatives = joins.structures(colours, links)
+    if not alternatives:
+        doubts.problems += joins.doubts.problems
+        doubts.lower(joins.doubts.confidence)
     nets = _networkers_on(at, cells, cell_ids, settings, shape)
     shape_confidence = min(doubts.confidence, shape.confidence)
     for c in cells:
         doubts.lower(c.confidence)
+    if alternatives:
+        doubts.problems += joins.doubts.problems
+        doubts.lower(joins.doubts.confidence)
     doubts.problems += shape.problems
     doubts.lower(shape.confidence)
     unsure = tuple(cid for cid, c in zip(cell_ids, cells, strict=True)
@@ -597,7 +680,8 @@ def finish_tile(look: TileLook, at: Pos, pack: EnigmaPack, model: ColourModel,
     centres = tuple((c.centre[0] / p, c.centre[1] / p) for c in cells)
     return TileRead(at, tile, doubts.confidence, category,
                     tuple(dict.fromkeys(doubts.problems)), centres, look.offset,
-                    unsure, shape_confidence), nets
+                    unsure, shape_confidence, alternatives,
+                    tuple(dict.fromkeys(joins.doubts.problems)) if alternatives else ()), nets
 
 
 def read_tile(

@@ -140,3 +140,35 @@ def test_the_start_faces_own_art_is_no_networker(demo_pack) -> None:
     frame = render_frame(view, demo_pack, seed=0, effects=())
     read = read_enigma(frame.image, demo_pack)
     assert not [q for q in read.questions if "start tile" in q], read.questions
+
+
+@pytest.mark.parametrize("colour", ["table", "tile"])
+def test_a_square_with_nothing_drawn_on_it_is_asked_about(demo_pack, colour) -> None:
+    """Every tile carries channels or a cell: a square that shows neither (an empty square
+    of cloth taken for a tile, which the tile's balance turns tile-coloured: independent
+    tables 1016 and 1040, harsh) is asked about, never read as a blank tile."""
+    rng = np.random.default_rng(5)
+    plain = np.empty((PATCH, PATCH, 3), np.float32)
+    plain[:] = demo_pack.colour(colour)
+    plain += rng.normal(0, 3, plain.shape)
+    read, _ = read_tile(np.clip(plain, 0, 255).astype(np.uint8), (1, 1), demo_pack,
+                        colour_model(demo_pack), DEFAULT_SETTINGS)
+    assert not read.tile.cells and not read.tile.links
+    assert read.problems and read.confidence < DEFAULT_SETTINGS.min_confidence, read
+
+
+def test_a_short_stub_leaving_a_cell_towards_nothing_is_asked_about(demo_pack) -> None:
+    """A channel leaving a cell and stopping within a channel's width of it (towards a cell
+    the picture lost) is asked about; only a shred along the cell's rim, left outside the
+    cell's cut, is not a channel (seeded turn 3013)."""
+    tile = parse_tile({"cells": {"a": "red"}, "links": [["N", "a"]]})
+    face = tile_face(tile, demo_pack, FACE)
+    x, y = seen_positions(tile, 0, demo_pack.ports, spacing=spacing_for(demo_pack))["a"]
+    reach = (demo_pack.cell_radius * 1.3 + demo_pack.channel_width * 0.4) * FACE
+    start, end = (int(x * FACE), int(y * FACE)), (int(x * FACE), int(y * FACE + reach))
+    cv2.line(face, start, end, demo_pack.colour("channel"), int(demo_pack.channel_width * FACE))
+    cv2.circle(face, start, int(demo_pack.cell_radius * FACE), demo_pack.cells["red"], -1)
+    patch = cv2.GaussianBlur(cv2.resize(face, (PATCH, PATCH), interpolation=cv2.INTER_AREA),
+                             (0, 0), 0.6)
+    read, _ = read_tile(patch, (1, 1), demo_pack, colour_model(demo_pack), DEFAULT_SETTINGS)
+    assert read.problems and read.confidence < DEFAULT_SETTINGS.min_confidence, read

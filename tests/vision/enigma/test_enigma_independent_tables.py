@@ -11,7 +11,14 @@ written from the docs alone), on seeds of the range tuned on (the held-apart ran
 - 60003 (harsh): a green pawn standing on a red cell hid all but a sliver of it, and the tile
   was read with no cell there (square [0, 1]);
 - 60005 (harsh): a white pawn hid its yellow cell, and the channel stopping at it, beside the
-  west side but at no opening, was taken for one leaving the tile (square [2, 0]).
+  west side but at no opening, was taken for one leaving the tile (square [2, 0]);
+- 1018 (clean) and 1023 (harsh): a white pawn standing tall hid all but an arc of its cell,
+  and the pawn's pale halo was taken for bare tile: the channels met at no cell (squares
+  [1, -1] and [-1, 0]);
+- 1018 (harsh): a white pawn on a yellow cell, blurred to tile's colour but for its
+  middle, left only a broken ring of the cell and no blob of a player colour (square [1, 0]);
+- 1016 and 1040 (harsh): an empty square of cloth, taken for a tile, was read as a tile with
+  nothing drawn on it (squares [-1, 3] and [-2, -1]).
 
 And some showed networkers read wrong without a question:
 
@@ -36,7 +43,9 @@ from independent_scenes.enigma_table import enigma_scene, truth_of  # noqa: E402
 
 @pytest.mark.parametrize("seed,condition", [(1001, "clean"), (1007, "clean"),
                                             (60002, "harsh"), (60003, "harsh"),
-                                            (60005, "harsh")])
+                                            (60005, "harsh"), (1018, "clean"),
+                                            (1023, "harsh"), (1016, "harsh"),
+                                            (1040, "harsh"), (1018, "harsh")])
 def test_no_tile_of_an_independent_table_is_read_wrong_without_a_question(seed, condition):
     frame, table = enigma_scene(seed, condition)
     score = read_and_judge(frame, *truth_of(table))

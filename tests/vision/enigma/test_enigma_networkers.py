@@ -187,3 +187,22 @@ def test_a_washed_out_red_ring_around_a_pawn_is_read_red_and_still_doubted(
     score = score_read(frame.truth, frame.cell_xy, read)
     assert score.confident_wrong == 0, score.wrong
     assert score.networkers_exact == score.networkers, score.wrong
+
+
+def test_a_white_pawn_standing_tall_on_a_missed_cell_is_asked_about(packs) -> None:
+    """Seen from the side, a tall white pawn covers its cell but for an arc, and the pale
+    halo of its blurred side looks like bare tile (independent table 1018, square [1, -1]):
+    a pawn-sized white blob with that much that is not tile round it is asked about, never
+    taken for a pale spot of tile and dropped."""
+    pack = packs["demo"]
+    patch, (x, y) = _patch(pack, pawn=None, colour="blue")
+    rn = pack.networker_radius * P
+    white = np.array(pack.networkers["white"], float)
+    for t in np.linspace(0.0, 1.0, 8):  # its side, from the cell up to its top
+        at = (round((x + 3.5 * t) * 16), round((y - 3.5 * t) * 16))
+        cv2.circle(patch, at, round(rn * 16), (white * 0.62 + 4).tolist(), -1, cv2.LINE_AA, 4)
+    top = (round((x + 3.5) * 16), round((y - 3.5) * 16))
+    cv2.circle(patch, top, round(rn * 16), white.tolist(), -1, cv2.LINE_AA, 4)
+    patch = cv2.GaussianBlur(patch, (3, 3), 0.7)
+    _cells, problems, conf = _read(pack, patch, [])
+    assert problems and conf < 0.85

@@ -59,13 +59,23 @@ def test_seeded_turns_are_matched_on_the_first_try(demo_pack) -> None:
     assert first_try == len(TURNS)
 
 
+def _assert_matched_without_a_question(frame: np.ndarray, before: Any, last: dict[str, Any],
+                                       pack: Any) -> None:
+    """The app's read of the turn gives the placed tile as it lies and asks nothing."""
+    from ui.reading import as_it_lies, read_enigma_frame
+
+    truth = load_catalogue().entry(last["tile_id"])
+    reading = read_enigma_frame(frame, Config(), before, category=truth.category,
+                                catalogue=load_catalogue(), pack=pack)
+    assert reading.questions == []
+    assert as_it_lies(reading.entry.conduit.rotated(reading.rotation)) == as_it_lies(
+        truth.conduit.rotated(int(last["rotation"])))
+
+
 def test_a_pawn_on_a_cell_of_the_new_tile_is_settled_by_the_catalogue(demo_pack) -> None:
     """Turn 3074: a green pawn stands on a cell of the placed tile, so the reader is unsure
     of that cell's colour alone; one placement of the tile's category fits whatever it is, so
     the app takes it with no question (it asked before)."""
-    from ui.reading import as_it_lies, read_enigma_frame
-
-    catalogue = load_catalogue()
     frame, before, last = _turn(3074, 4 + 74 % 37, demo_pack)
     read = read_enigma(frame, demo_pack, placed=set(before.board.tiles))
     seen = read.tiles[tuple(last["at"])]
@@ -73,12 +83,21 @@ def test_a_pawn_on_a_cell_of_the_new_tile_is_settled_by_the_catalogue(demo_pack)
     assert seen.confidence < Config().vision.min_confidence and not seen.problems
     assert seen.unsure_colours and seen.shape_confidence >= Config().vision.min_confidence
     assert set(seen.unsure_colours) <= {cell for cell, _colour in seen.tile.cells}
-    truth = catalogue.entry(last["tile_id"])
-    reading = read_enigma_frame(frame, Config(), before, category=truth.category,
-                                catalogue=catalogue, pack=demo_pack)
-    assert reading.questions == []
-    assert as_it_lies(reading.entry.conduit.rotated(reading.rotation)) == as_it_lies(
-        truth.conduit.rotated(int(last["rotation"])))
+    _assert_matched_without_a_question(frame, before, last, demo_pack)
+
+
+def test_a_channel_passing_close_to_a_cell_is_settled_by_the_catalogue(demo_pack) -> None:
+    """Turn 3013: a white pawn on the placed tile's cell hides part of its ring, so the
+    cell's middle is read off and one of its three channels seems to stop short of it. The
+    reader gives both structures (joined or not) and says that choice is all it doubts; one
+    placement of the category fits either, so the app takes it with no question (it asked
+    "a channel passes close to a cell" before)."""
+    frame, before, last = _turn(3013, 4 + 13 % 37, demo_pack)
+    read = read_enigma(frame, demo_pack, placed=set(before.board.tiles))
+    seen = read.tiles[tuple(last["at"])]
+    assert seen.alternatives and set(seen.problems) <= set(seen.choice_problems)
+    assert seen.shape_confidence >= Config().vision.min_confidence
+    _assert_matched_without_a_question(frame, before, last, demo_pack)
 
 
 def test_the_read_after_a_placement_reads_only_the_new_tile_and_its_neighbours(
