@@ -12,7 +12,7 @@
    anchors the grid on it; the frame's colour cast is removed with the start tile's colours,
    and the start tile's drawing must then come back in the pack's colours
    (:mod:`vision.enigma.pack_fit`), else every tile is asked about;
-3. :func:`find_squares` marks each grid square holding a tile (tile colour, not table);
+3. :func:`see_squares` marks each grid square holding a tile (tile colour, not table);
 4. :func:`read_tile` reads each tile *structurally*: power cells from the pack's cell colours,
    channels from the channel colour (a mask, then a skeleton), ports where channels reach the
    sides at the records.md positions, links from which cells and ports each channel joins,
@@ -555,7 +555,7 @@ def _read(frame: np.ndarray, small: np.ndarray, pack: EnigmaPack, settings: Read
     if table.look is not None and previous is not None:
         found = _with_remembered(found, table.look, previous, (sx, sy), p)
     squares, edge_notes = found.squares, found.notes
-    questions = [question for _, question in found.asked]
+    questions = found.questions
     t2, cpu2 = time.perf_counter(), time.process_time()
     tiles, nets = _read_tiles(balanced, squares, (sx, sy, score), pack, settings, start_tile,
                               None if placed is None else new_and_beside(squares, placed))

@@ -1,6 +1,6 @@
 """Enigma reader geometry: the frame rectified onto the table plane, the part the camera sees,
 the start tile found, the colour balance, and the tile squares found on the table
-(:func:`find_squares`). See :mod:`vision.enigma.reader`.
+(:func:`see_squares`). See :mod:`vision.enigma.reader`.
 """
 
 from __future__ import annotations
@@ -404,21 +404,10 @@ class SquaresSeen:
     asked: list[tuple[Pos, str]]
     notes: list[EdgeNote]
 
-
-def find_squares(
-    canon: np.ndarray,
-    start_xy: tuple[float, float],
-    pack: EnigmaPack,
-    p: int,
-    zones: list[tuple[float, ...]],
-    settings: ReaderSettings,
-    *,
-    seen: np.ndarray | None = None,
-    area: tuple[float, float, float, float] | None = None,
-) -> tuple[dict[Pos, tuple[float, float]], list[str], list[EdgeNote]]:
-    """:func:`see_squares` over the whole table: the squares, the questions and the notes."""
-    found = see_squares(canon, start_xy, pack, p, zones, settings, seen=seen, area=area)
-    return found.squares, [question for _, question in found.asked], found.notes
+    @property
+    def questions(self) -> list[str]:
+        """The questions alone, in grid order."""
+        return [question for _, question in self.asked]
 
 
 def see_squares(

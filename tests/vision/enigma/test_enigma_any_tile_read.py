@@ -16,7 +16,7 @@ from vision.enigma.colours import colour_model
 from vision.enigma.layout import seen_positions, seen_tile, spacing_for
 from vision.enigma.reader import read_enigma
 from vision.enigma.settings import DEFAULT_SETTINGS
-from vision.enigma.squares import find_squares
+from vision.enigma.squares import see_squares
 from vision.enigma.synth.any_tiles import drawable, random_catalogue, random_tile
 from vision.enigma.synth.art import tile_face
 from vision.enigma.synth.render import TableView, render_frame
@@ -126,8 +126,8 @@ def test_a_tile_dense_with_channels_and_cells_is_a_whole_tile(demo_pack) -> None
     canon[:] = demo_pack.colour("table")
     canon[p:2 * p, p:2 * p] = cv2.resize(demo_pack.start, (p, p), interpolation=cv2.INTER_AREA)
     canon[p:2 * p, 2 * p:3 * p] = _face(demo_pack, dense)
-    squares, questions, _ = find_squares(canon, (1.5 * p, 1.5 * p), demo_pack, p, [],
-                                         DEFAULT_SETTINGS)
+    found = see_squares(canon, (1.5 * p, 1.5 * p), demo_pack, p, [], DEFAULT_SETTINGS)
+    squares, questions = found.squares, found.questions
     assert set(squares) == {(0, 0), (1, 0)}, questions
 
 

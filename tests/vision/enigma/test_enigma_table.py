@@ -266,10 +266,10 @@ def test_a_table_past_the_markers_is_read_and_asked_about_not_cut(demo_pack) -> 
 
 
 def test_a_table_cut_by_the_edge_of_the_picture_is_a_question(demo_pack) -> None:
-    """find_squares on a straightened table the camera saw only up to x = 9.2 tiles: the
+    """see_squares on a straightened table the camera saw only up to x = 9.2 tiles: the
     tile cut by the picture's edge is asked about; beside a square out of sight, a tile is
     doubted."""
-    from vision.enigma.squares import find_squares
+    from vision.enigma.squares import see_squares
 
     p = 64
     canon = np.empty((8 * p, 12 * p, 3), np.uint8)
@@ -281,8 +281,8 @@ def test_a_table_cut_by_the_edge_of_the_picture_is_a_question(demo_pack) -> None
             demo_pack.colour("tile")
     seen = np.ones(canon.shape[:2], bool)
     seen[:, int(9.2 * p):] = False
-    squares, questions, notes = find_squares(canon, start, demo_pack, p, [], DEFAULT_SETTINGS,
-                                             seen=seen)
+    found = see_squares(canon, start, demo_pack, p, [], DEFAULT_SETTINGS, seen=seen)
+    squares, questions, notes = found.squares, found.questions, found.notes
     assert set(squares) == {(i, 0) for i in range(-2, 4)}
     assert questions == ["square [4, 0]: the table continues past the edge of the picture at "
                          "the east: move the camera or the markers so the whole table is seen"]
@@ -290,14 +290,14 @@ def test_a_table_cut_by_the_edge_of_the_picture_is_a_question(demo_pack) -> None
     # is asked about already, so (3, 0) itself is not doubted
     assert [(n.at, n.kind, n.side) for n in notes] == [((4, 0), "view", "east")]
     seen[:, int(7.9 * p):] = False  # now (3, 0) is cut too and (4, 0) out of sight
-    squares, questions, notes = find_squares(canon, start, demo_pack, p, [], DEFAULT_SETTINGS,
-                                             seen=seen)
+    found = see_squares(canon, start, demo_pack, p, [], DEFAULT_SETTINGS, seen=seen)
+    squares, questions, notes = found.squares, found.questions, found.notes
     assert (3, 0) not in squares and (2, 0) in squares
     assert any(q.startswith("square [3, 0]: the table continues past the edge of the picture "
                             "at the east") for q in questions)
     seen[:, int(7.5 * p):] = False  # (3, 0) wholly out of sight: (2, 0) is doubted
-    squares, questions, notes = find_squares(canon, start, demo_pack, p, [], DEFAULT_SETTINGS,
-                                             seen=seen)
+    found = see_squares(canon, start, demo_pack, p, [], DEFAULT_SETTINGS, seen=seen)
+    squares, questions, notes = found.squares, found.questions, found.notes
     assert (3, 0) not in squares and not questions
     assert [(n.at, n.kind, n.side) for n in notes] == [((2, 0), "view", "east")]
     assert notes[0].text.startswith("the square to its east is not wholly seen")
