@@ -268,7 +268,7 @@ def read_enigma_frame(frame: Any, cfg: Config, state: Any, *, category: str,
         from vision.enigma.settings import ReaderSettings
     except ImportError as exc:
         raise ReaderUnavailableError("the Enigma table reader is not installed") from exc
-    # loaded again only when the pack's folder changed: a pack taught anew is read with
+    # loaded again only when the pack's folder changed: a pack taught anew is read at once
     pack = pack or cached_enigma_pack(art_pack_folder(cfg, cfg.vision.enigma.pack))
     settings = ReaderSettings.from_config(cfg)
     placed = set(state.board.tiles)
