@@ -174,6 +174,23 @@ def measure_picture(image: np.ndarray, mask: np.ndarray | None = None) -> Pictur
     )
 
 
+def measure_inside(image: np.ndarray, outline: np.ndarray) -> PictureMeasures | None:
+    """:func:`measure_picture` of ``image`` inside ``outline`` (image points), or None where
+    the outline covers no pixel of it. Measured on the image cut to the outline's box: the
+    same measures as on the whole image with its mask (the box is moved by an even number of
+    pixels, so the outline's points round alike), without a mask the size of the image."""
+    h, w = image.shape[:2]
+    x0 = max(0, int(np.floor(outline[:, 0].min())) - 2) // 2 * 2
+    y0 = max(0, int(np.floor(outline[:, 1].min())) - 2) // 2 * 2
+    x1 = min(w, int(np.ceil(outline[:, 0].max())) + 2)
+    y1 = min(h, int(np.ceil(outline[:, 1].max())) + 2)
+    part = image[y0:max(y0 + 1, y1), x0:max(x0 + 1, x1)]
+    if part.size == 0:  # the outline lies wholly past the image's right or bottom
+        return None
+    mask = region_mask(part.shape, outline - (x0, y0))
+    return measure_picture(part, mask) if mask.any() else None
+
+
 def region_mask(shape: tuple[int, ...], polygon: np.ndarray) -> np.ndarray:
     """A mask of ``shape[:2]``, non-zero inside ``polygon`` (image points, any float array
     of shape (n, 2)): the board region a reader's homography puts in the frame."""

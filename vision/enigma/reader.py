@@ -69,8 +69,7 @@ from vision.picture import (
     PictureMeasures,
     check_picture,
     confidence_factor,
-    measure_picture,
-    region_mask,
+    measure_inside,
 )
 
 __all__ = ["confidence_question", "new_and_beside", "read_enigma", "table_outline",
@@ -239,26 +238,14 @@ def _picture_quality(frame: np.ndarray, fit: PlaneFit, geo: TableGeometry,
     ``region``: the part of the table the read looks at (image points), when not the whole
     marker frame (a read after a placement checks the picture round the squares it reads);
     ``middle``: the measures round the middle, when the last read's still hold there."""
-    whole = _measure_in(frame, table_outline(fit, geo) if region is None else region)
+    whole = measure_inside(frame, table_outline(fit, geo) if region is None else region)
     if middle is None:
-        middle = _measure_in(frame, start_region_outline(fit, geo))
+        middle = measure_inside(frame, start_region_outline(fit, geo))
+    if whole is None or middle is None:  # the markers were found in this frame: never
+        raise ValueError("measure_picture: the mask covers no pixel")
     measures = replace(whole, contrast=max(whole.contrast, middle.contrast),
                        colour=max(whole.colour, middle.colour))
     return check_picture(measures, st.picture, needs_colour=NEEDS_COLOUR), middle
-
-
-def _measure_in(frame: np.ndarray, outline: np.ndarray) -> PictureMeasures:
-    """:func:`measure_picture` of the frame inside ``outline`` (image points), on the
-    frame cut to the outline's box: the same measures as on the whole frame with its mask
-    (the box is moved by an even number of pixels, so the outline's points round alike),
-    without a mask the size of the frame."""
-    h, w = frame.shape[:2]
-    x0 = max(0, int(np.floor(outline[:, 0].min())) - 2) // 2 * 2
-    y0 = max(0, int(np.floor(outline[:, 1].min())) - 2) // 2 * 2
-    x1 = min(w, int(np.ceil(outline[:, 0].max())) + 2)
-    y1 = min(h, int(np.ceil(outline[:, 1].max())) + 2)
-    part = frame[y0:max(y0 + 1, y1), x0:max(x0 + 1, x1)]
-    return measure_picture(part, region_mask(part.shape, outline - (x0, y0)))
 
 
 def _scaled(tiles: dict[Pos, TileRead], nets: list[NetworkerRead], factor: float

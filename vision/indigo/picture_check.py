@@ -24,8 +24,7 @@ from vision.picture import (
     PictureSettings,
     check_picture,
     confidence_factor,
-    measure_picture,
-    region_mask,
+    measure_inside,
 )
 
 #: the pieces' colours are what Indigo reads gems and chips by, on every board
@@ -45,20 +44,10 @@ def picture_confidence_factor(
 ) -> float:
     """Refuse a picture of the board that carries too little (``FrameRefusedError`` naming
     the cause), else what every confidence of the read is multiplied by."""
-    # the frame cut to the outline's box: the measures look at the mask's box only, and a
-    # whole-frame mask costs its filling and scanning
-    outline = np.round(board_outline_in_frame(fit, geometry))
-    height, width = frame.shape[:2]
-    left, top = (max(0, int(v)) for v in outline.min(axis=0))
-    right = min(width, int(outline[:, 0].max()) + 1)
-    bottom = min(height, int(outline[:, 1].max()) + 1)
-    if right <= left or bottom <= top:
+    measures = measure_inside(frame, board_outline_in_frame(fit, geometry))
+    if measures is None:
         return 1.0  # the board lies outside the frame: the board check says so
-    mask = region_mask((bottom - top, right - left), outline - (left, top))
-    if not mask.any():
-        return 1.0
-    box = frame[top:bottom, left:right]
-    quality = check_picture(measure_picture(box, mask), limits, needs_colour=NEEDS_COLOUR)
+    quality = check_picture(measures, limits, needs_colour=NEEDS_COLOUR)
     return confidence_factor(quality)
 
 

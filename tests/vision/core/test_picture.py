@@ -136,3 +136,25 @@ def test_the_region_of_a_homography_is_what_is_measured() -> None:
 def test_a_mask_with_no_pixel_is_refused() -> None:
     with pytest.raises(ValueError, match="no pixel"):
         measure_picture(_board(), np.zeros((240, 320), np.uint8))
+
+
+def test_measures_inside_an_outline_are_those_of_the_whole_image_with_its_mask() -> None:
+    """The readers measure on the image cut to the outline's box: the same measures as with a
+    mask the size of the image, half-pixel points included; no pixel covered is None."""
+    from vision.picture import measure_inside
+
+    rng = np.random.default_rng(5)
+    image = rng.integers(0, 256, (300, 400, 3), dtype=np.uint8)
+    image[100:200, 150:300] = cv2.GaussianBlur(image[100:200, 150:300], (0, 0), 3)
+    for _ in range(40):
+        centre = rng.uniform((-20, -20), (420, 320))
+        outline = centre + rng.uniform(-120, 120, (4, 2))
+        halves = rng.random(4) < 0.3  # points on half pixels round to even
+        outline[halves] = np.round(outline[halves]) + 0.5
+        mask = region_mask(image.shape, outline)
+        found = measure_inside(image, outline)
+        if not mask.any():
+            assert found is None
+        else:
+            assert found == measure_picture(image, mask)
+    assert measure_inside(image, np.array([[500.0, 500], [600, 500], [600, 600]])) is None

@@ -19,8 +19,7 @@ from vision.picture import (
     PictureSettings,
     check_picture,
     default_picture_settings,
-    measure_picture,
-    region_mask,
+    measure_inside,
 )
 
 #: the kinds whose pieces are told apart by colour; the weights (metal on the cups) and the
@@ -51,8 +50,10 @@ def check_card_picture(kind: str, frame: np.ndarray, view: CardView,
     cause and the remedy when the frame carries too little to judge the solution."""
     limits = limits or default_picture_settings()
     limits = replace(limits, max_clipped=max(limits.max_clipped, CARD_MAX_CLIPPED))
-    mask = region_mask(frame.shape, card_outline_in_frame(view))
-    return check_picture(measure_picture(frame, mask), limits, needs_colour=kind in NEEDS_COLOUR)
+    measures = measure_inside(frame, card_outline_in_frame(view))
+    if measures is None:  # the card was found in this frame: its square always covers some
+        return 1.0
+    return check_picture(measures, limits, needs_colour=kind in NEEDS_COLOUR)
 
 
 __all__ = ["CARD_MAX_CLIPPED", "NEEDS_COLOUR", "card_outline_in_frame", "check_card_picture"]
