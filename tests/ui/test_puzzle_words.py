@@ -22,8 +22,8 @@ KIND_OF = {
                  "covered"),
     "conduit": ("cells-unclear", "stubs-differ", "openings-unclear", "piece-not-in-set",
                 "channel-open", "pieces-unused", "connected"),
-    "angular": ("nothing-built", "piece-apart", "structure-unclear", "picture-differs",
-                "pieces-hidden", "matches"),
+    "angular": ("nothing-built", "piece-apart", "structure-unclear", "pieces-like-table",
+                "picture-differs", "pieces-hidden", "matches"),
 }
 SHARED = ("unknown", "card-not-of-kind", "frame-unreadable", "card-unread", "card-needed")
 

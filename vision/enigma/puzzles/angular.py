@@ -11,6 +11,7 @@ import numpy as np
 
 from companion.enigma import puzzle_angular as angular
 from companion.enigma.puzzles import PuzzleBox
+from vision.enigma.colours import colour_features
 from vision.enigma.mat import (
     CARD_PX_PER_MM,
     MAT_PX_PER_MM,
@@ -91,23 +92,28 @@ def _read_picture(view: CardView, pack: EnigmaPack) -> tuple[str, ...] | None:
     return None
 
 
+def _building_area(view: CardView, pack: EnigmaPack) -> np.ndarray:
+    """The mat where a structure is built: all of it but the card and the markers."""
+    area = np.ones(view.mat.shape[:2], bool)
+    cx, cy = view.card_centre_mat
+    r = pack.tile_mm * MAT_PX_PER_MM * 0.8
+    area[max(0, int(cy - r)):int(cy + r), max(0, int(cx - r)):int(cx + r)] = False
+    for mx, my in view.marker_centres:
+        half = view.marker_px
+        area[max(0, int(my - half)):int(my + half), max(0, int(mx - half)):int(mx + half)] = False
+    return area
+
+
 def _building_blobs(view: CardView, pack: EnigmaPack, cube: float
                     ) -> tuple[list[int], np.ndarray, np.ndarray]:
     """The structures built on the mat (blobs of the angular colours at least half a cube's
     face, away from the card and the markers): the blob ids, the label image and stats."""
-    mat = view.mat
-    labels, names = nearest_colour(mat, {**pack.angular, "table": table_colour(view, pack),
-                                         "card": pack.colour("card"), "white": (250, 250, 250),
-                                         "black": (20, 20, 20)})
+    labels, names = nearest_colour(view.mat, {**pack.angular,
+                                              "table": table_colour(view, pack),
+                                              "card": pack.colour("card"),
+                                              "white": (250, 250, 250), "black": (20, 20, 20)})
     coloured = np.isin(labels, [names.index(k) for k in pack.angular])
-    # leave out the card and the markers: the building area is the rest of the mat
-    cx, cy = view.card_centre_mat
-    r = pack.tile_mm * MAT_PX_PER_MM * 0.8
-    coloured[max(0, int(cy - r)):int(cy + r), max(0, int(cx - r)):int(cx + r)] = False
-    for mx, my in view.marker_centres:
-        half = view.marker_px
-        coloured[max(0, int(my - half)):int(my + half), max(0, int(mx - half)):int(mx + half)] = \
-            False
+    coloured &= _building_area(view, pack)
     k = max(3, int(0.15 * cube)) | 1
     closed = cv2.morphologyEx(coloured.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((k, k),
                                                                                    np.uint8))
@@ -115,6 +121,64 @@ def _building_blobs(view: CardView, pack: EnigmaPack, cube: float
     n, lab, stats, _ = cv2.connectedComponentsWithStats(closed, connectivity=8)
     blobs = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] > 0.5 * cube * cube]
     return blobs, lab, stats
+
+
+#: a blob of piece colours larger than this many times all the box's cubes side by side is
+#: the table taken for a piece (a tilted camera sees a tall structure's sides as well, and
+#: its top nearer the lens, larger)
+MAX_BLOB_OF_CUBES = 1.5
+
+
+def _table_as_piece(stats: np.ndarray, blobs: list[int], cube: float, box: PuzzleBox) -> bool:
+    """Whether a blob is too large to be the pieces: the table's own colour, in this light,
+    is nearer a piece's colour than the table's colour measured round the markers."""
+    cubes = sum(len(p.cubes) for p in box.angular.pieces)
+    return any(stats[i, cv2.CC_STAT_AREA] > MAX_BLOB_OF_CUBES * cubes * cube * cube
+               for i in blobs)
+
+
+#: the table beside a structure is measured on a band from ``TABLE_BAND[0]`` to
+#: ``TABLE_BAND[1]`` cubes out from it, past the structure's shadow
+TABLE_BAND = (1.0, 2.5)
+#: a pixel near the structure is unlike the table when it lies this many times the band's own
+#: 95th-percentile spread from the band's median (the light's fall across the band included),
+#: plus a floor for a band of even colour (chromaticity, brightness; colour_features units)
+UNLIKE_SPREAD, UNLIKE_FLOOR = 2.0, (5.0, 0.5)
+
+
+def _grown(mask: np.ndarray, radius: float) -> np.ndarray:
+    r = max(1, int(radius))
+    k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+    return cv2.dilate(mask.astype(np.uint8), k) > 0
+
+
+def _unexplained_near(view: CardView, area: np.ndarray, built: np.ndarray, cube: float
+                      ) -> np.ndarray:
+    """What lies within a cube of the built pieces and is neither piece nor table: unlike
+    the table beside it in colour, or brighter. A piece whose colour the light has moved
+    towards the table's (a blue piece burnt out over blue cloth) shows here; a piece's
+    shadow (the table, darker) does not."""
+    near = _grown(built, TABLE_BAND[0] * cube)
+    band = _grown(built, TABLE_BAND[1] * cube) & ~near & area
+    if not band.any():
+        return np.zeros_like(built)
+    feats = colour_features(view.mat)
+    table = np.median(feats[band], axis=0)
+    chroma = np.hypot(feats[..., 0] - table[0], feats[..., 1] - table[1])
+    brighter = feats[..., 2] - table[2]
+    chroma_limit = UNLIKE_SPREAD * np.percentile(chroma[band], 95) + UNLIKE_FLOOR[0]
+    bright_limit = UNLIKE_SPREAD * np.percentile(np.abs(brighter[band]), 95) + UNLIKE_FLOOR[1]
+    gap = near & ~_grown(built, 0.1 * cube) & area
+    unlike = gap & ((chroma > chroma_limit) | (brighter > bright_limit))
+    return open_mask(unlike, max(1, int(0.15 * cube)))
+
+
+def _pieces_unseen(view: CardView, pack: EnigmaPack, built: np.ndarray, cube: float) -> bool:
+    """Whether something beside the built pieces is neither piece nor table, so that a "not
+    solved" would rest on pieces the camera may not have seen (seed 18 of the puzzle cases,
+    overexposed: the blue cubes, read as the blue cloth, split a right structure in two)."""
+    unexplained = _unexplained_near(view, _building_area(view, pack), built, cube)
+    return bool(unexplained.sum() > 0.5 * cube * cube)
 
 
 def check_angular(view: CardView, pack: EnigmaPack, card: angular.AngularCard | None,
@@ -135,7 +199,14 @@ def check_angular(view: CardView, pack: EnigmaPack, card: angular.AngularCard | 
                        code=Reason.NOTHING_BUILT)
     main = max(blobs, key=lambda i: stats[i, cv2.CC_STAT_AREA])
     built = mask_marks(lab == main, MarkKind.STRUCTURE, space="mat")
+    unclear = verdict(CANNOT_TELL, "in this light the pieces cannot be told from the table: "
+                      "light it evenly and less brightly, or build on a surface of another "
+                      "colour", code=Reason.PIECES_LIKE_TABLE, marks=built)
+    if _table_as_piece(stats, blobs, cube, box):
+        return unclear
     if len(blobs) > 1:
+        if _pieces_unseen(view, pack, np.isin(lab, blobs), cube):
+            return unclear
         return verdict(NOT_SOLVED, "a piece lies apart from the structure: all four pieces "
                        "must be used, none left on the table", code=Reason.PIECE_APART,
                        facts={"apart": len(blobs) - 1},
@@ -147,6 +218,8 @@ def check_angular(view: CardView, pack: EnigmaPack, card: angular.AngularCard | 
         return verdict(CANNOT_TELL, why, code=Reason.STRUCTURE_UNCLEAR, marks=built)
     shown = "/".join(angular.crop(seen))
     if not angular.picture_matches(seen, card.top, allow_mirror=box.angular.allow_mirror):
+        if _pieces_unseen(view, pack, lab == main, cube):
+            return unclear
         return verdict(NOT_SOLVED, f"seen from above it shows {shown}, the card shows "
                        f"{'/'.join(angular.crop(card.top))}", code=Reason.PICTURE_DIFFERS,
                        facts={"seen": angular.crop(seen), "card": angular.crop(card.top)},

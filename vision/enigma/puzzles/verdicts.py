@@ -54,6 +54,7 @@ class Reason(StrEnum):
     NOTHING_BUILT = "nothing-built"
     PIECE_APART = "piece-apart"
     STRUCTURE_UNCLEAR = "structure-unclear"
+    PIECES_LIKE_TABLE = "pieces-like-table"
     PICTURE_DIFFERS = "picture-differs"
     PIECES_HIDDEN = "pieces-hidden"
     MATCHES = "matches"
