@@ -17,6 +17,7 @@ from vision.enigma.puzzles.check import check_puzzle
 from vision.enigma.puzzles.verdicts import Reason
 from vision.enigma.synth.puzzle_table import TableCondition, render_table_frame
 from vision.enigma.synth.puzzles import default_solution, near_misses
+from vision.synth.conditions import apply_condition
 
 #: a card whose structure has blue cubes between its other pieces
 CARD_INDEX = 1
@@ -87,3 +88,15 @@ def test_a_piece_left_apart_in_plain_light_is_still_not_solved(apart_frame,
     said = _check(apart_frame, card_and_solution, demo_pack)
     assert said.verdict == "not solved", said.reason
     assert said.code == Reason.PIECE_APART
+
+
+def test_a_defocused_right_structure_is_never_not_solved(demo_pack) -> None:
+    """Out of focus, the seam between a red and a green cube blends into the wood's brown and
+    cuts the structure in two: the part beside it is not a piece left apart."""
+    box = load_puzzles()
+    card = list(box.angular.cards.values())[0]
+    frame = render_table_frame("angular", card, demo_pack, condition=TableCondition("wood", "mild"),
+                               solution=default_solution("angular", card, box), seed=74)
+    blurred = apply_condition(frame, "out_of_focus", 0.9, np.random.default_rng([74, 9, 12]))
+    said = check_puzzle("angular", blurred, demo_pack, card=card, box=box)
+    assert said.verdict != "not solved", said.reason

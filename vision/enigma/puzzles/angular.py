@@ -181,6 +181,19 @@ def _pieces_unseen(view: CardView, pack: EnigmaPack, built: np.ndarray, cube: fl
     return bool(unexplained.sum() > 0.5 * cube * cube)
 
 
+#: a piece left apart lies at least this many cubes from the structure: nearer, the seam
+#: between two touching pieces may be what the camera lost (defocus blends a red and a green
+#: cube into the wood's brown)
+APART_MIN_CUBES = 0.5
+
+
+def _apart_but_close(lab: np.ndarray, main: int, blobs: list[int], cube: float) -> bool:
+    """Whether a blob apart from the main structure lies within APART_MIN_CUBES of it."""
+    to_main = cv2.distanceTransform((lab != main).astype(np.uint8), cv2.DIST_L2, 3)
+    return any(float(to_main[lab == i].min()) < APART_MIN_CUBES * cube
+               for i in blobs if i != main)
+
+
 def check_angular(view: CardView, pack: EnigmaPack, card: angular.AngularCard | None,
                   box: PuzzleBox, st: PuzzleSettings) -> dict[str, str]:
     """The angular verdict: the structure's top view beside the card against the card's
@@ -207,6 +220,9 @@ def check_angular(view: CardView, pack: EnigmaPack, card: angular.AngularCard | 
     if len(blobs) > 1:
         if _pieces_unseen(view, pack, np.isin(lab, blobs), cube):
             return unclear
+        if _apart_but_close(lab, main, blobs, cube):
+            return verdict(CANNOT_TELL, "a piece lies so close to the structure that it may be "
+                           "part of it", code=Reason.STRUCTURE_UNCLEAR, marks=built)
         return verdict(NOT_SOLVED, "a piece lies apart from the structure: all four pieces "
                        "must be used, none left on the table", code=Reason.PIECE_APART,
                        facts={"apart": len(blobs) - 1},
