@@ -100,3 +100,16 @@ def test_a_defocused_right_structure_is_never_not_solved(demo_pack) -> None:
     blurred = apply_condition(frame, "out_of_focus", 0.9, np.random.default_rng([74, 9, 12]))
     said = check_puzzle("angular", blurred, demo_pack, card=card, box=box)
     assert said.verdict != "not solved", said.reason
+
+
+def test_a_right_structure_with_a_piece_of_the_table_s_colour_is_never_not_solved(
+        demo_pack) -> None:
+    """A red piece on red cloth, in a dark frame, is read as cloth: the top view then shows
+    another picture, but a cube of the table's colour may be missing from it unseen."""
+    box = load_puzzles()
+    card = list(box.angular.cards.values())[1]
+    frame = render_table_frame("angular", card, demo_pack, condition=CLOTH,
+                               solution=default_solution("angular", card, box), seed=114)
+    dark = apply_condition(frame, "underexposed", 0.3, np.random.default_rng([114, 3, 12]))
+    said = check_puzzle("angular", dark, demo_pack, card=card, box=box)
+    assert said.verdict != "not solved", said.reason

@@ -181,6 +181,29 @@ def _pieces_unseen(view: CardView, pack: EnigmaPack, built: np.ndarray, cube: fl
     return bool(unexplained.sum() > 0.5 * cube * cube)
 
 
+def _table_like_colours(view: CardView, pack: EnigmaPack) -> list[str]:
+    """The piece colours the table seen round the markers is nearer to than any other piece
+    colour is: the camera may see those cubes as table."""
+    def features(bgr: Any) -> np.ndarray:
+        return np.asarray(colour_features(np.array(bgr, np.float32)))
+
+    table = features(table_colour(view, pack))
+    pieces = {name: features(bgr) for name, bgr in pack.angular.items()}
+    return [name for name, f in pieces.items()
+            if float(np.sum((f - table) ** 2)) < min(float(np.sum((f - g) ** 2))
+                                                     for other, g in pieces.items()
+                                                     if other != name)]
+
+
+def _fewer_of_table_colours(seen: tuple[str, ...], card: tuple[str, ...],
+                            colours: list[str]) -> bool:
+    """Whether the top view seen shows fewer cubes of a table-like colour than the card: they
+    may be there, seen as table (a red piece on red cloth read as cloth turned a right
+    structure into "it shows another picture": tuning seed 114, under-exposed)."""
+    return any(sum(row.count(c) for row in seen) < sum(row.count(c) for row in card)
+               for c in colours)
+
+
 #: a piece left apart lies at least this many cubes from the structure: nearer, the seam
 #: between two touching pieces may be what the camera lost (defocus blends a red and a green
 #: cube into the wood's brown)
@@ -234,7 +257,8 @@ def check_angular(view: CardView, pack: EnigmaPack, card: angular.AngularCard | 
         return verdict(CANNOT_TELL, why, code=Reason.STRUCTURE_UNCLEAR, marks=built)
     shown = "/".join(angular.crop(seen))
     if not angular.picture_matches(seen, card.top, allow_mirror=box.angular.allow_mirror):
-        if _pieces_unseen(view, pack, lab == main, cube):
+        if _pieces_unseen(view, pack, lab == main, cube) or _fewer_of_table_colours(
+                seen, card.top, _table_like_colours(view, pack)):
             return unclear
         return verdict(NOT_SOLVED, f"seen from above it shows {shown}, the card shows "
                        f"{'/'.join(angular.crop(card.top))}", code=Reason.PICTURE_DIFFERS,
