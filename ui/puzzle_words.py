@@ -102,8 +102,8 @@ def _structure(f: dict[str, Any]) -> str:
         "structure-unclear": _("The structure is not seen clearly from above: set it "
                                "square on the mat, in even light, and check again."),
         "pieces-like-table": _("In this light the pieces cannot be told from the table: "
-                               "light it evenly and less brightly, or build on a surface of "
-                               "another colour, and check again."),
+                               "light it evenly, or build on a surface of another colour, and "
+                               "check again."),
         "pieces-hidden": _("The picture matches, but a piece cannot be seen from above: "
                            "check together that every piece is used."),
     }.get(f["code"], "")

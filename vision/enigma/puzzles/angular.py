@@ -236,8 +236,8 @@ def check_angular(view: CardView, pack: EnigmaPack, card: angular.AngularCard | 
     main = max(blobs, key=lambda i: stats[i, cv2.CC_STAT_AREA])
     built = mask_marks(lab == main, MarkKind.STRUCTURE, space="mat")
     unclear = verdict(CANNOT_TELL, "in this light the pieces cannot be told from the table: "
-                      "light it evenly and less brightly, or build on a surface of another "
-                      "colour", code=Reason.PIECES_LIKE_TABLE, marks=built)
+                      "light it evenly, or build on a surface of another colour",
+                      code=Reason.PIECES_LIKE_TABLE, marks=built)
     if _table_as_piece(stats, blobs, cube, box):
         return unclear
     if len(blobs) > 1:
