@@ -322,7 +322,7 @@ def read_sheet(
     )
 
 
-#: a frame whose longer side is larger than this (pixels) is read shrunk to it: a flat 300 dpi
+#: a frame whose longer side is larger than this (pixels) is read shrunk: a flat 300 dpi
 #: scan of an A4 page carries some four times the detail the canonical grid keeps (CANON_CELL
 #: pixels a cell), and the marker search and the picture check cost grows with every pixel.
 #: The Pi camera's stills (2304 wide) are read as they are: the picture check's noise and
@@ -331,13 +331,13 @@ MAX_FRAME_SIDE = 2400
 
 
 def within_reading_size(image: np.ndarray) -> np.ndarray:
-    """``image``, shrunk (by area) when its longer side is over :data:`MAX_FRAME_SIDE`."""
+    """``image``, shrunk when its longer side is over :data:`MAX_FRAME_SIDE`."""
     side = max(image.shape[:2])
     if side <= MAX_FRAME_SIDE:
         return image
     scale = MAX_FRAME_SIDE / side
     shrunk: np.ndarray = cv2.resize(image, None, fx=scale, fy=scale,
-                                    interpolation=cv2.INTER_AREA)
+                                    interpolation=cv2.INTER_LINEAR)
     return shrunk
 
 
