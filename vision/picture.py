@@ -141,7 +141,9 @@ def _focus(gray: np.ndarray, contrast: float) -> float:
                       interpolation=cv2.INTER_AREA)
     detail = np.abs(cv2.Laplacian(half.astype(np.float32), cv2.CV_32F))
     step = max(1, int(math.ceil(math.sqrt(detail.size / SAMPLED_PIXELS))))
-    return float(np.percentile(detail[::step, ::step], 99.0) / max(contrast, 1.0))
+    # the Laplacian of whole grey levels is a whole number (its kernel's weights are too)
+    wholes = detail[::step, ::step].astype(np.int32).ravel()
+    return float(np.float32(_whole_percentiles(wholes, (99.0,))[0]) / max(contrast, 1.0))
 
 
 def _sampled(image: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -155,10 +157,11 @@ def _sampled(image: np.ndarray, mask: np.ndarray) -> np.ndarray:
     return pixels
 
 
-def _byte_percentiles(values: np.ndarray, percents: tuple[float, ...]) -> list[float]:
-    """``np.percentile(values, percents)`` of uint8 ``values`` (linear method, the same
-    arithmetic), from their histogram: no sort of the pixels, a tenth of the time."""
-    below = np.cumsum(np.bincount(values, minlength=256))
+def _whole_percentiles(values: np.ndarray, percents: tuple[float, ...]) -> list[float]:
+    """``np.percentile(values, percents)`` of whole non-negative ``values`` (grey levels;
+    linear method, the same arithmetic), from their histogram: no sort of the pixels, a
+    tenth of the time."""
+    below = np.cumsum(np.bincount(values))
     last = len(values) - 1
     found = []
     for percent in percents:
@@ -190,7 +193,7 @@ def measure_picture(image: np.ndarray, mask: np.ndarray | None = None) -> Pictur
     box, box_mask = image[top:bottom, left:right], mask[top:bottom, left:right]
     inside = _sampled(box, box_mask)
     gray_inside = cv2.cvtColor(inside.reshape(-1, 1, 3), cv2.COLOR_BGR2GRAY).ravel()
-    low, high = _byte_percentiles(gray_inside, (5.0, 95.0))
+    low, high = _whole_percentiles(gray_inside, (5.0, 95.0))
     contrast = float(high - low)
     # numpy reduces a short last axis slowly: the channels' maximum taken pairwise instead
     brightest = np.maximum(np.maximum(inside[:, 0], inside[:, 1]), inside[:, 2])
