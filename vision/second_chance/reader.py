@@ -322,12 +322,19 @@ def read_sheet(
     )
 
 
-#: a frame whose longer side is larger than this (pixels) is read shrunk: a flat 300 dpi
+#: a frame whose longer side is larger than this (pixels) is read shrunk to it: a flat 300 dpi
 #: scan of an A4 page carries some four times the detail the canonical grid keeps (CANON_CELL
 #: pixels a cell), and the marker search and the picture check cost grows with every pixel.
 #: The Pi camera's stills (2304 wide) are read as they are: the picture check's noise and
 #: focus limits are set on them
 MAX_FRAME_SIDE = 2400
+
+
+#: ... by bilinear interpolation from this scale up, by area below it: near 1 the two give
+#: nearly the same picture (each pixel kept is a mean of the 2x2 around it, every pixel of
+#: the frame counts), and OpenCV's area resize at a fractional scale is its slow path (46 ms
+#: for a 2548 x 1816 scan, 8 ms bilinear); further down only the area keeps every pixel
+LINEAR_SHRINK = 0.75
 
 
 def within_reading_size(image: np.ndarray) -> np.ndarray:
@@ -336,8 +343,8 @@ def within_reading_size(image: np.ndarray) -> np.ndarray:
     if side <= MAX_FRAME_SIDE:
         return image
     scale = MAX_FRAME_SIDE / side
-    shrunk: np.ndarray = cv2.resize(image, None, fx=scale, fy=scale,
-                                    interpolation=cv2.INTER_LINEAR)
+    how = cv2.INTER_LINEAR if scale >= LINEAR_SHRINK else cv2.INTER_AREA
+    shrunk: np.ndarray = cv2.resize(image, None, fx=scale, fy=scale, interpolation=how)
     return shrunk
 
 
