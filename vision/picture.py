@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
 
 from config.schema import Config, PictureConfig
 from vision.errors import FrameRefusedError
@@ -86,6 +87,10 @@ def _block_origins(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return ys[inside], xs[inside]
 
 
+#: Immerkaer's noise operator: flat shading and straight edges cancel, white noise stays
+_IMMERKAER = np.array([[1, -2, 1], [-2, 4, -2], [1, -2, 1]], np.float32)
+
+
 def _noise_sigma(image: np.ndarray, mask: np.ndarray) -> float:
     """Immerkaer's estimate of white noise per colour channel, on the quietest blocks only.
 
@@ -98,13 +103,14 @@ def _noise_sigma(image: np.ndarray, mask: np.ndarray) -> float:
     if len(ys) == 0:
         return 0.0
     side = NOISE_BLOCK + 2
-    offsets = np.arange(side)
-    blocks = image[(ys[:, None] + offsets)[:, :, None], (xs[:, None] + offsets)[:, None, :]]
-    b = blocks.astype(np.float32)
-    response = np.abs(b[:, :-2, :-2] - 2 * b[:, :-2, 1:-1] + b[:, :-2, 2:]
-                      - 2 * b[:, 1:-1, :-2] + 4 * b[:, 1:-1, 1:-1] - 2 * b[:, 1:-1, 2:]
-                      + b[:, 2:, :-2] - 2 * b[:, 2:, 1:-1] + b[:, 2:, 2:])
-    per_block = response.reshape(len(ys), -1).mean(axis=1)
+    # each block's channels as planes of side x side, stacked: (blocks * channels * side, side)
+    blocks = sliding_window_view(image, (side, side), axis=(0, 1))[ys, xs]
+    planes = blocks.reshape(-1, side).astype(np.float32)
+    # the operator's sums are of whole numbers, exact in float32 in any order: the same
+    # response as term by term, in a tenth of the time
+    response = np.abs(cv2.filter2D(planes, -1, _IMMERKAER, borderType=cv2.BORDER_REPLICATE))
+    inner = response.reshape(len(ys), -1, side, side)[:, :, 1:-1, 1:-1]
+    per_block = inner.reshape(len(ys), -1).mean(axis=1)
     quiet = np.sort(per_block)[: max(1, int(len(per_block) * NOISE_QUIET_SHARE))]
     return float(math.sqrt(math.pi / 2) * quiet.mean() / 6)
 
@@ -112,7 +118,9 @@ def _noise_sigma(image: np.ndarray, mask: np.ndarray) -> float:
 def _colourfulness(pixels: np.ndarray) -> float:
     """The chroma of the most colourful pixels (an (n, 3) BGR array) after a grey-world
     balance."""
-    means = pixels.reshape(-1, 3).mean(axis=0)
+    # cv2.mean sums the channels as numpy's mean does (exact integer sums over the count),
+    # without numpy's slow reduction over a short last axis
+    means = np.array(cv2.mean(pixels.reshape(-1, 1, 3))[:3])
     gains = means.mean() / np.maximum(means, 1.0)
     width = 512
     rows = -(-len(pixels) // width)
@@ -133,15 +141,39 @@ def _focus(gray: np.ndarray, contrast: float) -> float:
                       interpolation=cv2.INTER_AREA)
     detail = np.abs(cv2.Laplacian(half.astype(np.float32), cv2.CV_32F))
     step = max(1, int(math.ceil(math.sqrt(detail.size / SAMPLED_PIXELS))))
-    return float(np.percentile(detail[::step, ::step], 99.0) / max(contrast, 1.0))
+    # the Laplacian of whole grey levels is a whole number (its kernel's weights are too)
+    wholes = detail[::step, ::step].astype(np.int32).ravel()
+    return float(np.float32(_whole_percentiles(wholes, (99.0,))[0]) / max(contrast, 1.0))
 
 
 def _sampled(image: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """The region's pixels, every n-th row and column so that at most
     :data:`SAMPLED_PIXELS` are kept (levels and colours need no more)."""
     step = max(1, int(math.ceil(math.sqrt(image.shape[0] * image.shape[1] / SAMPLED_PIXELS))))
-    pixels: np.ndarray = image[::step, ::step][mask[::step, ::step] > 0]
+    # compress on a contiguous copy: a boolean index of a strided view is some times slower
+    kept = np.ascontiguousarray(image[::step, ::step])
+    pixels: np.ndarray = kept.reshape(-1, *image.shape[2:]).compress(
+        (mask[::step, ::step] > 0).ravel(), axis=0)
     return pixels
+
+
+def _whole_percentiles(values: np.ndarray, percents: tuple[float, ...]) -> list[float]:
+    """``np.percentile(values, percents)`` of whole non-negative ``values`` (grey levels;
+    linear method, the same arithmetic), from their histogram: no sort of the pixels, a
+    tenth of the time."""
+    below = np.cumsum(np.bincount(values))
+    last = len(values) - 1
+    found = []
+    for percent in percents:
+        virtual = np.true_divide(percent, 100) * last
+        previous = int(np.floor(virtual))
+        gamma = virtual - previous
+        # the value at a sorted position: the first level with more values below it
+        low = float(np.searchsorted(below, previous, side="right"))
+        high = float(np.searchsorted(below, min(previous + 1, last), side="right"))
+        diff = high - low
+        found.append(high - diff * (1 - gamma) if gamma >= 0.5 else low + diff * gamma)
+    return found
 
 
 def measure_picture(image: np.ndarray, mask: np.ndarray | None = None) -> PictureMeasures:
@@ -161,9 +193,10 @@ def measure_picture(image: np.ndarray, mask: np.ndarray | None = None) -> Pictur
     box, box_mask = image[top:bottom, left:right], mask[top:bottom, left:right]
     inside = _sampled(box, box_mask)
     gray_inside = cv2.cvtColor(inside.reshape(-1, 1, 3), cv2.COLOR_BGR2GRAY).ravel()
-    low, high = np.percentile(gray_inside, (5.0, 95.0))
+    low, high = _whole_percentiles(gray_inside, (5.0, 95.0))
     contrast = float(high - low)
-    brightest = inside.max(axis=1)
+    # numpy reduces a short last axis slowly: the channels' maximum taken pairwise instead
+    brightest = np.maximum(np.maximum(inside[:, 0], inside[:, 1]), inside[:, 2])
     return PictureMeasures(
         clipped=float(np.mean(brightest >= CLIPPED_LEVEL)),
         crushed=float(np.mean(brightest <= DARK_LEVEL)),

@@ -179,10 +179,7 @@ def split_by_cards(shapes: Sequence[Sequence[Cell]], asked: set[Cell],
     reopened = [tuple(s) for s in shapes if asked & set(s)]
     fixed = [tuple(s) for s in shapes if not asked & set(s)]
     regions = _regions({cell for s in reopened for cell in s})
-    cards: dict[str, int] = {}
-    for allowed in choices:  # a card at most once a round that may have given it
-        for card in allowed:
-            cards[card] = cards.get(card, 0) + 1
+    cards = cards_left(choices, [card_of(s) for s in fixed])
     ways: list[list[Way]] = []
     splits: list[list[tuple[tuple[Cell, ...], ...]]] = []
     for region in regions:
@@ -200,6 +197,22 @@ def split_by_cards(shapes: Sequence[Sequence[Cell]], asked: set[Cell],
             tiles.extend(options[choice])
             settled |= region
     return sorted(tiles), settled
+
+
+def cards_left(choices: TileChoices, fixed: Sequence[str]) -> dict[str, int]:
+    """How many tiles of each card the regions may still hold: the rounds that may have given
+    it, less the ``fixed`` tiles of its shape (each took one of those rounds; one tile a
+    round). A bound, never too low, whatever cards each round offered: the cover search
+    (:func:`card_partitions`) need not try the cards the tiles read elsewhere used up, and a
+    region it gave up on as too many ways to split is often split one way with them."""
+    cards: dict[str, int] = {}
+    for allowed in choices:  # a card at most once a round that may have given it
+        for card in allowed:
+            cards[card] = cards.get(card, 0) + 1
+    for card in fixed:
+        if card in cards:
+            cards[card] -= 1
+    return {card: left for card, left in cards.items() if left > 0}
 
 
 def _regions(cells: set[Cell]) -> list[set[Cell]]:

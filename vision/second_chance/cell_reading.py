@@ -76,8 +76,8 @@ class CellsRead:
 
 def read_cells(settings: SheetReaderSettings, canon: np.ndarray) -> CellsRead:
     """Stages 3-5: the paper under the light, each cell's ink, and each cell classified."""
-    gray = cv2.cvtColor(canon, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    paper, unsure_paper = paper_and_unsure(gray, colour=canon)
+    paper, unsure_paper = paper_and_unsure(cv2.cvtColor(canon, cv2.COLOR_BGR2GRAY),
+                                           colour=canon)
     cast = paper_cast(canon, paper)
     ink, darkness, norm, chroma_map = ink_maps(crop_grid(canon), crop_grid(paper), cast,
                                                settings)

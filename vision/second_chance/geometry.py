@@ -268,67 +268,81 @@ def locate_grid(image: np.ndarray, layout: SheetLayout | None = None) -> GridFit
 
 
 def _peak_offsets(profile_stack: np.ndarray, radius: int) -> tuple[np.ndarray, np.ndarray]:
-    """Sub-pixel position (offset from the centre) and strength of each profile's peak."""
-    idx = np.argmax(profile_stack, axis=1)
-    n = profile_stack.shape[1]
-    rows = np.arange(profile_stack.shape[0])
-    left = profile_stack[rows, np.clip(idx - 1, 0, n - 1)]
-    mid = profile_stack[rows, idx]
-    right = profile_stack[rows, np.clip(idx + 1, 0, n - 1)]
+    """Sub-pixel position (offset from the centre) and strength of each profile's peak
+    (profiles along the last axis, any number of leading axes)."""
+    idx = np.argmax(profile_stack, axis=-1)[..., None]
+    n = profile_stack.shape[-1]
+    left = np.take_along_axis(profile_stack, np.clip(idx - 1, 0, n - 1), axis=-1)[..., 0]
+    mid = np.take_along_axis(profile_stack, idx, axis=-1)[..., 0]
+    right = np.take_along_axis(profile_stack, np.clip(idx + 1, 0, n - 1), axis=-1)[..., 0]
     denom = left - 2 * mid + right
     # divide only where the peak is curved (a flat or empty profile would warn 0/0)
     frac = np.divide(0.5 * (left - right), denom, out=np.zeros_like(denom),
                      where=np.abs(denom) > 1e-6)
-    strength = mid - np.median(profile_stack, axis=1)
-    return idx - radius + np.clip(frac, -0.5, 0.5), strength
+    strength = mid - np.median(profile_stack, axis=-1)
+    return idx[..., 0] - radius + np.clip(frac, -0.5, 0.5), strength
 
 
-def _fit_line(offsets: np.ndarray, strength: np.ndarray, xs: np.ndarray) -> np.ndarray:
-    """A robust quadratic through the segment offsets; weak or stray segments are ignored."""
-    good = strength > max(0.02, float(np.median(strength)) * 0.3)
-    if good.sum() < 3:
-        return np.zeros_like(xs, dtype=np.float64)
-    coeffs = np.polyfit(xs[good], offsets[good], 2 if good.sum() >= 5 else 0)
+def _fit_values(offsets: np.ndarray, kept: np.ndarray, xs: np.ndarray) -> np.ndarray:
+    """Each line's least-squares fit through its ``kept`` offsets, at ``xs``: a quadratic
+    through 5 points or more, else their mean (``offsets``, ``kept``: (lines, len(xs)))."""
+    # the positions scaled to -1..1: the same quadratic as in pixels, well conditioned
+    t = (xs - xs.mean()) / max(float(np.ptp(xs)) / 2, 1.0)
+    basis = np.stack([np.ones_like(t), t, t * t], axis=1)
+    weights = kept.astype(np.float64)
+    normal = np.einsum("li,ij,ik->ljk", weights, basis, basis)
+    quadratic = kept.sum(axis=1) >= 5
+    normal[~quadratic] = np.eye(3)  # a line fitted by its mean: any solvable system
+    rhs = np.einsum("li,ij->lj", weights * offsets, basis)
+    coeffs = np.linalg.solve(normal, rhs[..., None])[..., 0]
+    mean = (weights * offsets).sum(axis=1) / np.maximum(weights.sum(axis=1), 1.0)
+    values: np.ndarray = np.where(quadratic[:, None], coeffs @ basis.T, mean[:, None])
+    return values
+
+
+def _fit_lines(offsets: np.ndarray, strength: np.ndarray, xs: np.ndarray) -> np.ndarray:
+    """A robust quadratic through each line's segment offsets (rows of ``offsets``), twice
+    refitted without the segments more than 2 pixels off it; weak or stray segments are
+    ignored, and a line with fewer than 3 good segments stays where the homography put it."""
+    good = strength > np.maximum(0.02, np.median(strength, axis=1) * 0.3)[:, None]
+    fitted = _fit_values(offsets, good, xs)
+    going = good.sum(axis=1) >= 3
     for _ in range(2):
-        resid = np.abs(np.polyval(coeffs, xs) - offsets)
-        keep = good & (resid < 2.0)
-        if keep.sum() < 3:
-            break
-        coeffs = np.polyfit(xs[keep], offsets[keep], 2 if keep.sum() >= 5 else 0)
-    return np.polyval(coeffs, xs)
+        keep = good & (np.abs(fitted - offsets) < 2.0)
+        going &= keep.sum(axis=1) >= 3
+        fitted = np.where(going[:, None], _fit_values(offsets, keep, xs), fitted)
+    fitted[good.sum(axis=1) < 3] = 0.0
+    return fitted
 
 
 def refine_mesh(canon_gray: np.ndarray, *, radius: int = CANON_CELL // 4) -> np.ndarray:
     """The grid intersections as found in the image: array (10, 10, 2) of canonical (x, y)."""
-    g = canon_gray.astype(np.float32)
-    dark = float(np.percentile(g, 95)) - g
+    # how dark, from white: any level does (the peaks, their strengths and the fits are all
+    # differences of it), and the paper's own (a percentile) took 2 ms to find
+    dark = np.float32(255.0) - canon_gray.astype(np.float32)
     n = GRID_CELLS + 1
     lines = CANON_MARGIN + np.arange(n) * CANON_CELL
     seg_centres = CANON_MARGIN + (np.arange(GRID_CELLS) + 0.5) * CANON_CELL
     cut = int(CANON_CELL * 0.2)
-    # offsets of horizontal lines at the middle of each column, and vertical lines likewise
-    h_off = np.zeros((n, GRID_CELLS))
-    v_off = np.zeros((n, GRID_CELLS))
     offsets = np.arange(-radius, radius + 1)
     inner = np.concatenate([np.arange(lines[j] + cut, lines[j + 1] - cut) for j in range(N_CELLS)])
     seg_len = len(inner) // N_CELLS
-    for i, pos in enumerate(lines):
-        # (2r+1, pixels along the line) -> mean over each cell's middle stretch: (9, 2r+1)
-        band_h = dark[pos + offsets[:, None], inner[None, :]]
-        band_v = dark[inner[None, :], pos + offsets[:, None]]
-        prof_h = band_h.reshape(len(offsets), N_CELLS, seg_len).mean(axis=2).T
-        prof_v = band_v.reshape(len(offsets), N_CELLS, seg_len).mean(axis=2).T
-        off, strength = _peak_offsets(prof_h, radius)
-        h_off[i] = _fit_line(off, strength, seg_centres)
-        off, strength = _peak_offsets(prof_v, radius)
-        v_off[i] = _fit_line(off, strength, seg_centres)
+    # every line's band (lines, 2r+1, pixels along) -> mean over each cell's middle stretch:
+    # the profiles across each line at the middle of each cell, (lines, 9, 2r+1)
+    across = lines[:, None, None] + offsets[None, :, None]
+    band_h = dark[across, inner[None, None, :]]
+    band_v = dark[inner[None, None, :], across]
+    prof_h = band_h.reshape(n, len(offsets), N_CELLS, seg_len).mean(axis=3).transpose(0, 2, 1)
+    prof_v = band_v.reshape(n, len(offsets), N_CELLS, seg_len).mean(axis=3).transpose(0, 2, 1)
+    off, strength = _peak_offsets(np.concatenate([prof_h, prof_v]), radius)
+    fitted = _fit_lines(off, strength, seg_centres)
+    h_off, v_off = fitted[:n], fitted[n:]
     # intersections: interpolate each line's offset at the crossing positions
     mesh = np.zeros((n, n, 2))
-    for i in range(n):  # row line i
-        for k in range(n):  # column line k
-            x = lines[k] + np.interp(lines[i], seg_centres, v_off[k])
-            y = lines[i] + np.interp(x, seg_centres, h_off[i])
-            mesh[i, k] = (x, y)
+    for k in range(n):  # column line k, at every row line
+        mesh[:, k, 0] = lines[k] + np.interp(lines, seg_centres, v_off[k])
+    for i in range(n):  # row line i, at every crossing's x
+        mesh[i, :, 1] = lines[i] + np.interp(mesh[i, :, 0], seg_centres, h_off[i])
     return mesh
 
 

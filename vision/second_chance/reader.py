@@ -330,14 +330,21 @@ def read_sheet(
 MAX_FRAME_SIDE = 2400
 
 
+#: ... by bilinear interpolation from this scale up, by area below it: near 1 the two give
+#: nearly the same picture (each pixel kept is a mean of the 2x2 around it, every pixel of
+#: the frame counts), and OpenCV's area resize at a fractional scale is its slow path (46 ms
+#: for a 2548 x 1816 scan, 8 ms bilinear); further down only the area keeps every pixel
+LINEAR_SHRINK = 0.75
+
+
 def within_reading_size(image: np.ndarray) -> np.ndarray:
-    """``image``, shrunk (by area) when its longer side is over :data:`MAX_FRAME_SIDE`."""
+    """``image``, shrunk when its longer side is over :data:`MAX_FRAME_SIDE`."""
     side = max(image.shape[:2])
     if side <= MAX_FRAME_SIDE:
         return image
     scale = MAX_FRAME_SIDE / side
-    shrunk: np.ndarray = cv2.resize(image, None, fx=scale, fy=scale,
-                                    interpolation=cv2.INTER_AREA)
+    how = cv2.INTER_LINEAR if scale >= LINEAR_SHRINK else cv2.INTER_AREA
+    shrunk: np.ndarray = cv2.resize(image, None, fx=scale, fy=scale, interpolation=how)
     return shrunk
 
 

@@ -4,6 +4,7 @@ measures and to nothing else, and a picture past a limit is refused naming its c
 from __future__ import annotations
 
 import dataclasses
+import math
 
 import cv2
 import numpy as np
@@ -158,3 +159,32 @@ def test_measures_inside_an_outline_are_those_of_the_whole_image_with_its_mask()
         else:
             assert found == measure_picture(image, mask)
     assert measure_inside(image, np.array([[500.0, 500], [600, 500], [600, 600]])) is None
+
+
+def test_percentiles_from_the_histogram_are_numpys() -> None:
+    from vision.picture import _whole_percentiles
+
+    rng = np.random.default_rng(7)
+    for _ in range(200):
+        levels = rng.integers(0, int(rng.integers(1, 1021)), int(rng.integers(1, 3000)))
+        assert _whole_percentiles(levels, (5.0, 95.0, 99.0)) == \
+            [float(p) for p in np.percentile(levels, (5.0, 95.0, 99.0))]
+
+
+def test_the_noise_is_immerkaers_operator_term_by_term() -> None:
+    from vision.picture import NOISE_BLOCK, NOISE_QUIET_SHARE, _block_origins, _noise_sigma
+
+    rng = np.random.default_rng(3)
+    image = np.clip(rng.normal(128, 12, (300, 400, 3)), 0, 255).astype(np.uint8)
+    mask = np.zeros((300, 400), np.uint8)
+    cv2.circle(mask, (200, 150), 140, 1, -1)
+    ys, xs = _block_origins(mask)
+    offsets = np.arange(NOISE_BLOCK + 2)
+    b = image[(ys[:, None] + offsets)[:, :, None],
+              (xs[:, None] + offsets)[:, None, :]].astype(np.float32)
+    response = np.abs(b[:, :-2, :-2] - 2 * b[:, :-2, 1:-1] + b[:, :-2, 2:]
+                      - 2 * b[:, 1:-1, :-2] + 4 * b[:, 1:-1, 1:-1] - 2 * b[:, 1:-1, 2:]
+                      + b[:, 2:, :-2] - 2 * b[:, 2:, 1:-1] + b[:, 2:, 2:])
+    per_block = np.sort(response.reshape(len(ys), -1).mean(axis=1))
+    quiet = per_block[: max(1, int(len(per_block) * NOISE_QUIET_SHARE))]
+    assert _noise_sigma(image, mask) == float(math.sqrt(math.pi / 2) * quiet.mean() / 6)

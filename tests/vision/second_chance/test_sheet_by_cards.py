@@ -115,3 +115,22 @@ def test_the_one_mark_like_a_1_outside_confirmed_tiles_is_the_1_of_a_first_playe
     # a mark like a 1 in a confirmed tile's square is that tile's
     inside = {**asked, "cells": [[0, 1]]}
     assert is_settled_by_cards(inside, confirmed, shapes, None, one_possible=False)
+
+
+def test_the_cards_the_other_tiles_used_are_not_tried_in_a_region_asked_about() -> None:
+    from vision.second_chance.by_cards import card_partitions, settle_asked_by_cards
+    from vision.second_chance.outlines import Segmentation
+
+    # a 2x8 block asked about (four I4s drawn), and eight dominoes read apart: eight rounds
+    # gave a domino, four an I4. With every card the block splits too many ways to search
+    # (dominoes and I4s); the dominoes are all on the sheet already, so it is four I4s
+    block = tuple((r, c) for r in range(2) for c in range(8))
+    dominoes = tuple(((5, c), (6, c)) for c in range(8))
+    question = {"kind": "split", "cells": [list(x) for x in block], "message": "?"}
+    seg = Segmentation((block, *dominoes), (question,), {})
+    cards = (frozenset({"##"}),) * 8 + (frozenset({"####"}),) * 4
+    assert card_partitions(set(block), {"##": 8, "####": 4}) is None
+    settled = settle_asked_by_cards(seg, cards)
+    assert not settled.questions
+    fours = {tuple((r, c) for c in range(c0, c0 + 4)) for r in range(2) for c0 in (0, 4)}
+    assert set(settled.shapes) == fours | set(dominoes)
