@@ -283,7 +283,7 @@ def check_picture(measures: PictureMeasures, limits: PictureSettings | None = No
     ``needs_colour``: the reader tells pieces apart by colour (gems, power cells, tiles),
     so a picture without colour is refused. Every cause found is named, with what to do:
 
-    >>> dark = PictureMeasures(clipped=0.0, crushed=0.4, contrast=20.0, noise=30.0,
+    >>> dark = PictureMeasures(clipped=0.0, crushed=0.4, contrast=12.0, noise=30.0,
     ...                        colour=40.0, focus=1.0)
     >>> check_picture(dark, needs_colour=True)
     Traceback (most recent call last):

@@ -188,3 +188,13 @@ def test_the_noise_is_immerkaers_operator_term_by_term() -> None:
     per_block = np.sort(response.reshape(len(ys), -1).mean(axis=1))
     quiet = per_block[: max(1, int(len(per_block) * NOISE_QUIET_SHARE))]
     assert _noise_sigma(image, mask) == float(math.sqrt(math.pi / 2) * quiet.mean() / 6)
+
+
+def test_the_module_s_examples_hold() -> None:
+    """The examples in vision.picture's docs run as written (the refusal example had kept a
+    'too flat' the limits no longer give)."""
+    import doctest
+
+    import vision.picture
+
+    assert doctest.testmod(vision.picture).failed == 0
