@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property, lru_cache
 
 import cv2
 import numpy as np
@@ -121,6 +122,14 @@ class _Labels:
         """Where the pixel's class (networkers left out) is of one of ``kinds``."""
         return self.model.kind_mask(self.labels, kinds)
 
+    @cached_property
+    def channel(self) -> np.ndarray:
+        """The channel mask (:func:`_channel_mask`), made once: a tile is looked at again
+        with its networkers, and its channels cut round the cells anew (read-only)."""
+        channel = _channel_mask(self)
+        channel.setflags(write=False)
+        return channel
+
 
 @dataclass(frozen=True)
 class _Windows:
@@ -218,9 +227,11 @@ def _near_cell_links(named: _Labels, cells: list[Cell], cell_ids: list[str], rc:
     return links, doubtful
 
 
+@lru_cache(maxsize=16)
 def _opening_windows(p: int, fractions: tuple[float, float, float], cw: float) -> _Windows:
     """Each opening position's window: across its side, a channel's width either side of the
-    position, from the outermost pixels in to :data:`WINDOW_DEPTH`."""
+    position, from the outermost pixels in to :data:`WINDOW_DEPTH` (cached, read-only: every
+    tile of a pack has the same windows)."""
     depth0, depth1 = max(2, int(round(EDGE_SHARE * p))), max(4, int(WINDOW_DEPTH * p))
     half_w = max(2.0, cw)
     windows: dict[Port, np.ndarray] = {}
@@ -239,6 +250,7 @@ def _opening_windows(p: int, fractions: tuple[float, float, float], cw: float) -
                 win[ua:ub, depth0:depth1] = True
             else:
                 win[ua:ub, p - depth1 : p - depth0] = True
+            win.setflags(write=False)
             windows[port] = win
     return _Windows(depth0, depth1, half_w, windows)
 
@@ -608,8 +620,8 @@ def _with_channels(named: _Labels, doubts: _Doubts, cells: list[Cell], pack: Eni
     rc, cw = pack.cell_radius * p, pack.channel_width * p
     order = reading_order([(c.centre[0] / p, c.centre[1] / p) for c in cells])
     cells = [cells[i] for i in order]
-    channel = _channel_mask(named)
-    at_sides = channel.copy()
+    channel = named.channel.copy()
+    at_sides = named.channel.copy()
     for c in cells:
         at_sides[disc((p, p), c.centre, rc * CELL_CUT_FOR_SIDES)] = 0
         channel[disc((p, p), c.centre, rc * CHANNEL_CUT)] = 0
