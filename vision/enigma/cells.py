@@ -14,6 +14,7 @@ import numpy as np
 
 from vision.enigma.colours import ColourModel
 from vision.enigma.pack import EnigmaPack
+from vision.enigma.small_stats import median
 
 
 @lru_cache(maxsize=8)
@@ -108,7 +109,7 @@ def _colour_confidence(centre: tuple[float, float], any_cell: np.ndarray, feats:
     core = cv2.erode((any_cell & ringmask).astype(np.uint8), _CROSS).astype(bool)
     if core.sum() < CORE_MIN:
         core = disc((p, p), centre, rc * 0.95) & ~disc((p, p), centre, rn * 1.15)
-    med = np.median(feats[core], axis=0)
+    med = median(feats[core], axis=0)
     d = ((model.centres - med) ** 2).sum(axis=1)
     nearest = min(cell_classes, key=lambda i: float(d[i]))
     if model.names[nearest] != model.names[found_as]:

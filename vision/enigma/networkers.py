@@ -24,6 +24,7 @@ from vision.enigma.cells import Cell, disc, margin_conf, member_mask
 from vision.enigma.colours import ColourModel
 from vision.enigma.pack import EnigmaPack
 from vision.enigma.read_types import CHROMA, PAWN_MIN_AREA
+from vision.enigma.small_stats import median
 
 #: a cell found only from the ring around a pawn (the cell finder missed it) is never trusted
 HIDDEN_CELL_CONFIDENCE = 0.6
@@ -293,7 +294,7 @@ def _ring_colour(s: _Patch, centre: tuple[float, float], *, hue_first: bool = Fa
     ring = _ring(s, centre)
     if (ring & s.ringed).any():
         ring &= s.ringed
-    med = np.median(s.feats[ring], axis=0)
+    med = median(s.feats[ring], axis=0)
     d = sorted((float(((s.model.centres[i] - med) ** 2).sum()), i) for i in s.cell_classes)
     near_i, near_conf = d[0][1], margin_conf(d[0][0], d[1][0])
     hue, chroma = _hue_chroma(med)

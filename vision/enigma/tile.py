@@ -21,6 +21,7 @@ from vision.enigma.pack import EnigmaPack
 from vision.enigma.read_types import NetworkerRead, TileRead
 from vision.enigma.settings import ReaderSettings
 from vision.enigma.skeleton import endpoints, skeletonize
+from vision.enigma.small_stats import median
 
 # ---------------------------------------------------------------------------- one tile
 
@@ -134,12 +135,15 @@ class _Labels:
 @dataclass(frozen=True)
 class _Windows:
     """Where openings are looked for: the band ``depth0..depth1`` pixels in from each side and
-    each opening position's window in it (``half_w`` pixels either side of the position)."""
+    each opening position's window in it (``half_w`` pixels either side of the position), as
+    a mask and as the box (rows, columns) the mask fills: a window's pixels are read through
+    its box, a few dozen pixels instead of the whole patch."""
 
     depth0: int
     depth1: int
     half_w: float
     windows: dict[Port, np.ndarray]
+    boxes: dict[Port, tuple[slice, slice]]
 
 
 def _inside(p: int, margin: int) -> np.ndarray:
@@ -160,7 +164,7 @@ def _label_patch(patch: np.ndarray, pack: EnigmaPack, model: ColourModel) -> _La
     border[b : p - b, b : 2 * b] = border[b : p - b, p - 2 * b : p - b] = True
     ring = patch[border].astype(np.float32)
     bright = ring[ring.sum(axis=1) >= np.percentile(ring.sum(axis=1), 40)]
-    gains = np.array(pack.colour("tile"), np.float32) / np.maximum(np.median(bright, axis=0), 1)
+    gains = np.array(pack.colour("tile"), np.float32) / np.maximum(median(bright, axis=0), 1)
     balanced = np.clip(px * np.clip(gains, 0.5, 2.0), 0, 255).reshape(patch.shape)
     feats = colour_features(balanced)
     # networkers stand only on cells and are judged there; elsewhere a pixel is tile art
@@ -235,24 +239,26 @@ def _opening_windows(p: int, fractions: tuple[float, float, float], cw: float) -
     depth0, depth1 = max(2, int(round(EDGE_SHARE * p))), max(4, int(WINDOW_DEPTH * p))
     half_w = max(2.0, cw)
     windows: dict[Port, np.ndarray] = {}
+    boxes: dict[Port, tuple[slice, slice]] = {}
     for side in SIDES:
         for pos in range(3):
             port = Port(side, pos)
             x, y = port_point(port, fractions)
-            win = np.zeros((p, p), bool)
             u = x * p if side in "NS" else y * p
-            ua, ub = int(round(u - half_w)), int(round(u + half_w)) + 1
+            along = slice(int(round(u - half_w)), int(round(u + half_w)) + 1)
             if side == "N":
-                win[depth0:depth1, ua:ub] = True
+                box = (slice(depth0, depth1), along)
             elif side == "S":
-                win[p - depth1 : p - depth0, ua:ub] = True
+                box = (slice(p - depth1, p - depth0), along)
             elif side == "W":
-                win[ua:ub, depth0:depth1] = True
+                box = (along, slice(depth0, depth1))
             else:
-                win[ua:ub, p - depth1 : p - depth0] = True
+                box = (along, slice(p - depth1, p - depth0))
+            win = np.zeros((p, p), bool)
+            win[box] = True
             win.setflags(write=False)
-            windows[port] = win
-    return _Windows(depth0, depth1, half_w, windows)
+            windows[port], boxes[port] = win, box
+    return _Windows(depth0, depth1, half_w, windows, boxes)
 
 
 def _judge_openings(at_sides: np.ndarray, dark: np.ndarray, usable: np.ndarray, w: _Windows,
@@ -266,13 +272,14 @@ def _judge_openings(at_sides: np.ndarray, dark: np.ndarray, usable: np.ndarray, 
     doubtful."""
     port_fraction: dict[Port, float] = {}
     usual = _usual_side_share(at_sides, usable, w)
-    for q, win in w.windows.items():
-        seen = win & usable
-        f = float(at_sides[seen].mean()) if seen.sum() >= MIN_WINDOW_PX else 0.0
+    for q, box in w.boxes.items():
+        seen = usable[box]
+        n_seen = int(np.count_nonzero(seen))
+        f = float(at_sides[box][seen].mean()) if n_seen >= MIN_WINDOW_PX else 0.0
         # a band of channel colour along the whole side (the gap to the next tile or the
         # table, when the square is cut a little off the tile) is no opening
         port_fraction[q] = max(0.0, f - usual[q.side]) / max(1e-6, 1.0 - usual[q.side])
-        if win.any() and seen.sum() < MIN_WINDOW_PX:
+        if seen.size and n_seen < MIN_WINDOW_PX:
             doubts.add(f"is there an opening at {q.side}{q.position}? a cell hides the side "
                        "there", UNCLEAR_CONFIDENCE)
     present = {q for q, f in port_fraction.items() if f >= settings.port_min_fraction}
@@ -285,7 +292,7 @@ def _judge_openings(at_sides: np.ndarray, dark: np.ndarray, usable: np.ndarray, 
                        "is unclear", UNCLEAR_CONFIDENCE)
     for f in port_fraction.values():
         margin = abs(f - settings.port_min_fraction) / settings.port_min_fraction
-        doubts.lower(float(np.clip(0.5 + margin, 0.0, 1.0)))
+        doubts.lower(min(max(0.5 + margin, 0.0), 1.0))
     return present
 
 
@@ -298,13 +305,13 @@ def _doubt_hidden_stubs(at_sides: np.ndarray, usable: np.ndarray, w: _Windows,
     so is a cell whose rim covers the window's outermost line at the opening's position:
     a blur there turns the whole stub into the cell's colour."""
     p = at_sides.shape[0]
-    for q, win in w.windows.items():
-        covered = win & ~usable
-        if q in present or covered.sum() < HIDDEN_WINDOW_SHARE * win.sum():
+    for q, box in w.boxes.items():
+        covered = ~usable[box]
+        if q in present or np.count_nonzero(covered) < HIDDEN_WINDOW_SHARE * covered.size:
             continue
         ex, ey = inward_point(q, fractions, (w.depth0 + 0.5) / p)
         at_edge = not usable[min(p - 1, int(ey * p)), min(p - 1, int(ex * p))]
-        if at_edge or int(at_sides[covered].sum()) >= HIDDEN_STUB_PX:
+        if at_edge or int(at_sides[box][covered].sum()) >= HIDDEN_STUB_PX:
             doubts.add(f"is there an opening at {q.side}{q.position}? a cell hides the side "
                        "there", UNCLEAR_CONFIDENCE)
 
@@ -325,7 +332,7 @@ def _usual_side_share(channel: np.ndarray, usable: np.ndarray, w: _Windows
     for side, (rows, cols, axis) in cuts.items():
         n = ok[rows, cols].sum(axis=axis)
         shares = hit[rows, cols].sum(axis=axis)[n >= MIN_BAND_PX] / n[n >= MIN_BAND_PX]
-        out[side] = float(np.median(shares)) if shares.size else 0.0
+        out[side] = float(median(shares)) if shares.size else 0.0
     return out
 
 
@@ -483,7 +490,7 @@ def _piece_links(channel: np.ndarray, cells: list[Cell], cell_ids: list[str],
         ports_here = [
             q
             for q in sorted(present, key=lambda q: (SIDES.index(q.side), q.position))
-            if (piece & w.windows[q]).any()
+            if piece[w.boxes[q]].any()
         ]
         nodes.extend(ports_here)
         used_ports.update(ports_here)
@@ -530,7 +537,7 @@ def _stub_links(at_sides: np.ndarray, cells: list[Cell], cell_ids: list[str],
     rims = [disc((p, p), c.centre, rc * STUB_REACH) for c in cells]
     links: list[tuple[Port, str]] = []
     for q in sorted(unused, key=lambda q: (SIDES.index(q.side), q.position)):
-        labels = set(np.unique(comp[w.windows[q]]).tolist()) - {0}
+        labels = set(np.unique(comp[w.boxes[q]]).tolist()) - {0}
         stub = np.isin(comp, list(labels)) if labels else np.zeros((p, p), bool)
         touched = [cid for cid, rim in zip(cell_ids, rims, strict=True) if (stub & rim).any()]
         if len(touched) == 1:
@@ -783,8 +790,8 @@ def _opening_offset(channel: np.ndarray, fractions: tuple[float, float, float], 
                 if abs(centre - near) <= 0.11 * p:
                     shifts["x" if side in "NS" else "y"].append(centre - near)
             k = j
-    return (float(np.median(shifts["x"])) if shifts["x"] else 0.0,
-            float(np.median(shifts["y"])) if shifts["y"] else 0.0)
+    return (float(median(shifts["x"])) if shifts["x"] else 0.0,
+            float(median(shifts["y"])) if shifts["y"] else 0.0)
 
 
 def dark_openings(dark: np.ndarray, fractions: tuple[float, float, float], depth0: int,
@@ -811,7 +818,7 @@ def dark_openings(dark: np.ndarray, fractions: tuple[float, float, float], depth
              "E": share(hit[:, p - depth1:p - depth0], seen[:, p - depth1:p - depth0], 1)}
     out: dict[Port, float] = {}
     for side, profile in bands.items():
-        usual = float(np.median(profile[depth1:p - depth1]))
+        usual = float(median(profile[depth1:p - depth1]))
         for pos in range(len(fractions)):
             # positions run clockwise: along S and W they count from the far end
             x, y = port_point(Port(side, pos), fractions)
