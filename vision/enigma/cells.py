@@ -19,15 +19,19 @@ from vision.enigma.small_stats import median
 
 @lru_cache(maxsize=8)
 def _grid(shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
-    """Pixel rows and columns of a patch (cached: every tile's patch has the same size)."""
-    yy, xx = np.mgrid[0 : shape[0], 0 : shape[1]].astype(np.float32)
-    return yy, xx
+    """Pixel rows (a column) and columns (a row) of a patch (cached: every tile's patch has
+    the same size)."""
+    ys = np.arange(shape[0], dtype=np.float32)[:, None]
+    xs = np.arange(shape[1], dtype=np.float32)[None, :]
+    return ys, xs
 
 
 def disc(shape: tuple[int, int], centre: tuple[float, float], radius: float) -> np.ndarray:
-    """A boolean mask of the pixels within ``radius`` of ``centre``."""
-    yy, xx = _grid(shape)
-    return ((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2) <= radius**2
+    """A boolean mask of the pixels within ``radius`` of ``centre`` (squared distances along
+    each axis once, added by broadcasting: the same float32 sums as over whole grids)."""
+    ys, xs = _grid(shape)
+    mask: np.ndarray = ((xs - centre[0]) ** 2 + (ys - centre[1]) ** 2) <= radius**2
+    return mask
 
 
 def member_mask(labels: np.ndarray, members: list[int]) -> np.ndarray:

@@ -6,6 +6,7 @@ See :mod:`vision.enigma.reader`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -95,9 +96,17 @@ class ColourModel:
 
     def kind_mask(self, labels: np.ndarray, kinds: tuple[str, ...]) -> np.ndarray:
         """Where ``labels`` name a class of one of ``kinds`` (a table look-up per pixel)."""
-        table = np.array([kind in kinds for kind in self.kinds])
-        mask: np.ndarray = table[labels]
+        mask: np.ndarray = _kind_table(self.kinds, kinds)[labels]
         return mask
+
+
+@lru_cache(maxsize=64)
+def _kind_table(model_kinds: tuple[str, ...], kinds: tuple[str, ...]) -> np.ndarray:
+    """Per class of a model with these ``model_kinds``, whether it is of one of ``kinds``
+    (cached: a tile asks for the same few sets of kinds many times)."""
+    table = np.array([kind in kinds for kind in model_kinds])
+    table.setflags(write=False)
+    return table
 
 
 # keyed by id(pack) and holding the pack itself: a freed pack's id can be reused by another

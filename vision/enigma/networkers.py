@@ -182,7 +182,7 @@ def _best_in(m: np.ndarray, centre: tuple[float, float], radius: float
     r = max(radius, 0.75)
     x0, x1 = max(0, int(math.floor(centre[0] - r))), min(p, int(math.ceil(centre[0] + r)) + 1)
     y0, y1 = max(0, int(math.floor(centre[1] - r))), min(p, int(math.ceil(centre[1] + r)) + 1)
-    yy, xx = np.ogrid[y0:y1, x0:x1]
+    yy, xx = np.arange(y0, y1)[:, None], np.arange(x0, x1)[None, :]
     window = (xx - centre[0]) ** 2 + (yy - centre[1]) ** 2 <= r * r
     if not window.any():
         x = min(p - 1, max(0, int(round(centre[0]))))

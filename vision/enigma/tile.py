@@ -769,12 +769,15 @@ def _opening_offset(channel: np.ndarray, fractions: tuple[float, float, float], 
     p = channel.shape[0]
     wanted = [f * p for f in fractions]
     shifts: dict[str, list[float]] = {"x": [], "y": []}
-    bands = {"N": channel[depth0:depth1, :].mean(axis=0),
-             "S": channel[p - depth1:p - depth0, :].mean(axis=0),
-             "W": channel[:, depth0:depth1].mean(axis=1),
-             "E": channel[:, p - depth1:p - depth0].mean(axis=1)}
-    for side, profile in bands.items():
-        on = profile > 0.5
+    # per side, the columns across its band more than half channel (counted in integers:
+    # the same as a mean above 0.5, and a list reads faster than an array, pixel by pixel)
+    rows = depth1 - depth0
+    bands = {"N": channel[depth0:depth1, :].sum(axis=0),
+             "S": channel[p - depth1:p - depth0, :].sum(axis=0),
+             "W": channel[:, depth0:depth1].sum(axis=1),
+             "E": channel[:, p - depth1:p - depth0].sum(axis=1)}
+    for side, counts in bands.items():
+        on = (2 * counts > rows).tolist()
         k = 0
         while k < p:
             if not on[k]:
