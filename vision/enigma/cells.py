@@ -14,7 +14,7 @@ import numpy as np
 
 from vision.enigma.colours import ColourModel
 from vision.enigma.pack import EnigmaPack
-from vision.enigma.small_stats import median
+from vision.enigma.small_stats import clip01, median
 
 
 @lru_cache(maxsize=8)
@@ -47,13 +47,8 @@ def margin_conf(d_best: float, d_second: float) -> float:
     """1.0 when the best class is much nearer than the second, 0 when equally near."""
     if d_second <= 0:
         return 0.0
-    return float(
-        np.clip(
-            (math.sqrt(d_second) - math.sqrt(d_best)) / max(math.sqrt(d_second), 1e-6) / 0.35,
-            0.0,
-            1.0,
-        )
-    )
+    return clip01((math.sqrt(d_second) - math.sqrt(d_best)) / max(math.sqrt(d_second), 1e-6)
+                  / 0.35)
 
 
 #: the fewest pixels of a cell's own colour, a pixel in from its edges, to judge its colour by
@@ -137,6 +132,8 @@ def find_cells(
     any_cell = model.kind_mask(labels, ("cell",))
     for ci in cell_classes:
         mask = (labels == ci).astype(np.uint8)
+        if not cv2.countNonZero(mask):
+            continue  # no pixel of this colour: no cell of it (and no labelling to pay for)
         n, lab, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
         for group in _ring_pieces(lab, stats, cents, n, rc):
             area = sum(int(stats[k, cv2.CC_STAT_AREA]) for k in group)

@@ -24,7 +24,7 @@ from vision.enigma.cells import Cell, disc, margin_conf, member_mask
 from vision.enigma.colours import ColourModel
 from vision.enigma.pack import EnigmaPack
 from vision.enigma.read_types import CHROMA, PAWN_MIN_AREA
-from vision.enigma.small_stats import median
+from vision.enigma.small_stats import clip01, median
 
 #: a cell found only from the ring around a pawn (the cell finder missed it) is never trusted
 HIDDEN_CELL_CONFIDENCE = 0.6
@@ -117,6 +117,8 @@ def _pawn_blobs(all_labels: np.ndarray, net_ids: list[int], rn: float
     p = all_labels.shape[0]
     net_mask = member_mask(all_labels, net_ids).astype(np.uint8)
     found: list[tuple[tuple[float, float], bool]] = []
+    if not cv2.countNonZero(net_mask):
+        return found  # no pixel of a player colour (most tiles): nothing to open or label
     whole_pawns = np.zeros((p, p), np.uint8)
     for first, r_open, min_area in (
         (True, max(1, int(round(rn * 0.5))), 0.35),
@@ -222,7 +224,7 @@ def _judge(maps: dict[int, np.ndarray], cell_class: int, net_ids: list[int],
     first, second = values[int(order[0])], values[int(order[1])]
     # a middle far from every option (a pawn of a colour the pack does not know, a strange
     # light) is no better known for being farther still from the others
-    known = float(np.clip((UNKNOWN_FROM - first) / 10.0 + 1.0, 0.0, 1.0))
+    known = clip01((UNKNOWN_FROM - first) / 10.0 + 1.0)
     return options[int(order[0])], min(margin_conf(first * first, second * second), known), at
 
 
@@ -358,9 +360,9 @@ def _ring_check(s: _Patch, net: int, net_conf: float, at: tuple[float, float], f
         return None, 1.0
     share = float(s.ringed[_ring(s, at)].mean())
     if share >= RING_SHARE:
-        return s.name(net), min(net_conf, float(np.clip((share - 0.5) / 0.2, 0, 1)))
+        return s.name(net), min(net_conf, clip01((share - 0.5) / 0.2))
     # no ring: tile seen through a cell that is not one, unless a ring was lost
-    return None, float(np.clip((RING_SHARE - share) / 0.25, 0.0, 1.0))
+    return None, clip01((RING_SHARE - share) / 0.25)
 
 
 def _candidates(s: _Patch) -> list[tuple[tuple[float, float], bool]]:

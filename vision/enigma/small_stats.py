@@ -32,4 +32,10 @@ def median(values: np.ndarray | list[float], axis: int | None = None) -> np.ndar
     return even
 
 
-__all__ = ["median"]
+def clip01(value: float) -> float:
+    """``value`` clipped to 0..1: ``float(np.clip(value, 0.0, 1.0))`` without numpy's
+    overhead on a scalar (NaN stays NaN, as with numpy)."""
+    return float(min(max(value, 0.0), 1.0))
+
+
+__all__ = ["clip01", "median"]

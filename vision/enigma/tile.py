@@ -21,7 +21,7 @@ from vision.enigma.pack import EnigmaPack
 from vision.enigma.read_types import NetworkerRead, TileRead
 from vision.enigma.settings import ReaderSettings
 from vision.enigma.skeleton import endpoints, skeletonize
-from vision.enigma.small_stats import median
+from vision.enigma.small_stats import clip01, median
 
 # ---------------------------------------------------------------------------- one tile
 
@@ -712,23 +712,25 @@ def read_tile(
 
 
 # keyed by id(pack) and holding the pack itself: a freed pack's id can be reused by another
-_ICONS: dict[tuple[int, int], tuple[EnigmaPack, dict[str, list[np.ndarray]]]] = {}
+_ICONS: dict[tuple[int, int], tuple[EnigmaPack, tuple[tuple[str, ...], np.ndarray]]] = {}
 
 
-def _icon_templates(pack: EnigmaPack, side: int) -> dict[str, list[np.ndarray]]:
-    """Each category icon as a mask of its icon-coloured pixels, ``side`` square, 4 turns."""
+def _icon_templates(pack: EnigmaPack, side: int) -> tuple[tuple[str, ...], np.ndarray]:
+    """The categories, and each one's icon as a mask of its icon-coloured pixels, ``side``
+    square, in 4 turns: one stack of masks (category by category, turn by turn)."""
     key = (id(pack), side)
     cached = _ICONS.get(key)
     if cached is not None and cached[0] is pack:
         return cached[1]
     icon_f = colour_features(np.array(pack.colour("icon"), np.float32))
     tile_f = colour_features(np.array(pack.colour("tile"), np.float32))
-    out: dict[str, list[np.ndarray]] = {}
-    for category, image in pack.icons.items():
+    masks: list[np.ndarray] = []
+    for image in pack.icons.values():
         small = cv2.resize(image, (side, side), interpolation=cv2.INTER_AREA)
         f = colour_features(small)
         mask = ((f - icon_f) ** 2).sum(axis=-1) < ((f - tile_f) ** 2).sum(axis=-1)
-        out[category] = [np.rot90(mask, k) for k in range(4)]
+        masks += [np.rot90(mask, k) for k in range(4)]
+    out = (tuple(pack.icons), np.array(masks, bool).reshape(-1, side, side))
     if len(_ICONS) >= 8:
         _ICONS.clear()  # packs are few in the app; tests and benches make many
     _ICONS[key] = (pack, out)
@@ -747,14 +749,12 @@ def read_icon(labels: np.ndarray, model: ColourModel, pack: EnigmaPack) -> str |
     if seen.mean() < 0.5:
         return None
     icon = model.kind_mask(middle, ("icon",))
-    scores = {}
-    for category, turns in _icon_templates(pack, side).items():
-        best = 0.0
-        for t in turns:
-            inter = float((icon & t & seen).sum())
-            union = float(((icon | t) & seen).sum())
-            best = max(best, inter / max(union, 1.0))
-        scores[category] = best
+    categories, turns = _icon_templates(pack, side)
+    # every category's every turn at once: intersection over union on the pixels seen
+    inter = np.count_nonzero(turns & (icon & seen), axis=(1, 2)).astype(np.float64)
+    union = np.count_nonzero((turns | icon) & seen, axis=(1, 2)).astype(np.float64)
+    best = (inter / np.maximum(union, 1.0)).reshape(len(categories), 4).max(axis=1)
+    scores = {category: max(0.0, float(v)) for category, v in zip(categories, best, strict=True)}
     ranked = sorted(scores.items(), key=lambda kv: -kv[1])
     if ranked[0][1] < 0.45 or ranked[0][1] - ranked[1][1] < 0.15:
         return None
@@ -827,7 +827,7 @@ def dark_openings(dark: np.ndarray, fractions: tuple[float, float, float], depth
             x, y = port_point(Port(side, pos), fractions)
             u = (x if side in "NS" else y) * p
             a, b = max(0, int(round(u - half_w))), min(p, int(round(u + half_w)) + 1)
-            out[Port(side, pos)] = float(np.clip(profile[a:b].max() - usual, 0.0, 1.0)) \
+            out[Port(side, pos)] = clip01(profile[a:b].max() - usual) \
                 / max(1e-6, 1.0 - usual)
     return out
 
