@@ -144,13 +144,53 @@ class _Windows:
     half_w: float
     windows: dict[Port, np.ndarray]
     boxes: dict[Port, tuple[slice, slice]]
+    away: np.ndarray  # the bands away from the windows and the corners
 
 
+@lru_cache(maxsize=8)
 def _inside(p: int, margin: int) -> np.ndarray:
-    """A p x p mask, True at least ``margin`` pixels in from every side."""
+    """A p x p mask, True at least ``margin`` pixels in from every side (cached, read-only)."""
     mask = np.zeros((p, p), bool)
     mask[margin : p - margin, margin : p - margin] = True
+    mask.setflags(write=False)
     return mask
+
+
+#: the tile's colour is measured on its brightest pixels of a ring near its sides: those at
+#: or above this percentile of brightness (the rest may be channels or the table)
+BRIGHT_PERCENTILE = 40
+
+
+@lru_cache(maxsize=8)
+def _balance_ring(p: int) -> tuple[np.ndarray, int]:
+    """The ring (a tenth of a side wide, a tenth in from the sides) a patch's tile colour
+    is measured on, and the rank in its sorted brightness sums of the least one kept
+    (:func:`_bright`)."""
+    border = np.zeros((p, p), bool)
+    b = max(2, p // 10)
+    border[b : 2 * b, b : p - b] = border[p - 2 * b : p - b, b : p - b] = True
+    border[b : p - b, b : 2 * b] = border[b : p - b, p - 2 * b : p - b] = True
+    border.setflags(write=False)
+    # np.percentile's linear rule: the value at (n - 1) * q, between two ranks. Sums of
+    # 8-bit pixels are whole numbers, so "at or above it" keeps the upper rank onwards
+    # whenever the rule falls between two ranks (the fraction is a multiple of a fifth here,
+    # never so small that the interpolated value rounds to the lower one)
+    where = (int(border.sum()) - 1) * (BRIGHT_PERCENTILE / 100)
+    rank = math.floor(where) + (where > math.floor(where))
+    return border, rank
+
+
+def _bright(pixels: np.ndarray, rank: int) -> np.ndarray:
+    """The ring's ``pixels`` (n x 3) as floats, those whose sums are at least the
+    :data:`BRIGHT_PERCENTILE` percentile of the sums. For 8-bit pixels, those at least the
+    sum of rank ``rank``: the same pixels, by one partial sort instead of numpy's percentile
+    (other pixels take numpy's)."""
+    ring = pixels.astype(np.float32)
+    sums = ring.sum(axis=1)
+    least = (np.partition(sums, rank)[rank] if pixels.dtype == np.uint8
+             else np.percentile(sums, BRIGHT_PERCENTILE))
+    kept: np.ndarray = ring[sums >= least]
+    return kept
 
 
 def _label_patch(patch: np.ndarray, pack: EnigmaPack, model: ColourModel) -> _Labels:
@@ -158,12 +198,8 @@ def _label_patch(patch: np.ndarray, pack: EnigmaPack, model: ColourModel) -> _La
     each pixel by the nearest pack colour."""
     p = patch.shape[0]
     px = patch.reshape(-1, 3).astype(np.float32)
-    border = np.zeros((p, p), bool)
-    b = max(2, p // 10)
-    border[b : 2 * b, b : p - b] = border[p - 2 * b : p - b, b : p - b] = True
-    border[b : p - b, b : 2 * b] = border[b : p - b, p - 2 * b : p - b] = True
-    ring = patch[border].astype(np.float32)
-    bright = ring[ring.sum(axis=1) >= np.percentile(ring.sum(axis=1), 40)]
+    border, rank = _balance_ring(p)
+    bright = _bright(patch[border], rank)
     gains = np.array(pack.colour("tile"), np.float32) / np.maximum(median(bright, axis=0), 1)
     balanced = np.clip(px * np.clip(gains, 0.5, 2.0), 0, 255).reshape(patch.shape)
     feats = colour_features(balanced)
@@ -258,7 +294,8 @@ def _opening_windows(p: int, fractions: tuple[float, float, float], cw: float) -
             win[box] = True
             win.setflags(write=False)
             windows[port], boxes[port] = win, box
-    return _Windows(depth0, depth1, half_w, windows, boxes)
+    return _Windows(depth0, depth1, half_w, windows, boxes,
+                    _away_from_openings(p, depth0, depth1, windows))
 
 
 def _judge_openings(at_sides: np.ndarray, dark: np.ndarray, usable: np.ndarray, w: _Windows,
@@ -339,19 +376,23 @@ def _usual_side_share(channel: np.ndarray, usable: np.ndarray, w: _Windows
 def _has_stray_opening(channel: np.ndarray, w: _Windows, cw: float) -> bool:
     """Whether a channel reaches a side away from the three opening positions (and the
     corners, where two sides' bands meet)."""
-    p = channel.shape[0]
-    depth0, depth1 = w.depth0, w.depth1
+    stray = channel.astype(bool) & w.away
+    return bool(stray.sum() > cw * (w.depth1 - w.depth0) * 0.6)
+
+
+def _away_from_openings(p: int, depth0: int, depth1: int, windows: dict[Port, np.ndarray]
+                        ) -> np.ndarray:
+    """The sides' bands away from the opening positions (each window grown by two pixels)
+    and from the corners (read-only)."""
     band = np.zeros((p, p), bool)
     band[depth0:depth1, :] = band[p - depth1 : p - depth0, :] = True
     band[:, depth0:depth1] = band[:, p - depth1 : p - depth0] = True
-    stray = channel.astype(bool) & band
-    for win in w.windows.values():
-        stray &= ~cv2.dilate(win.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
-    corner = np.zeros((p, p), bool)
+    for win in windows.values():
+        band &= ~cv2.dilate(win.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
     cc = depth1 + 1
-    corner[:cc, :cc] = corner[:cc, -cc:] = corner[-cc:, :cc] = corner[-cc:, -cc:] = True
-    stray &= ~corner
-    return bool(stray.sum() > cw * (depth1 - depth0) * 0.6)
+    band[:cc, :cc] = band[:cc, -cc:] = band[-cc:, :cc] = band[-cc:, -cc:] = False
+    band.setflags(write=False)
+    return band
 
 
 def _judge_piece(piece: np.ndarray, nodes: list[Endpoint], cells: list[Cell], w: _Windows,
