@@ -98,8 +98,10 @@ def _noise_sigma(image: np.ndarray, mask: np.ndarray) -> float:
     if len(ys) == 0:
         return 0.0
     side = NOISE_BLOCK + 2
-    offsets = np.arange(side)
-    blocks = image[(ys[:, None] + offsets)[:, :, None], (xs[:, None] + offsets)[:, None, :]]
+    # each block cut from a view of every side x side window (a gather of whole windows;
+    # fancy indexing by pixel rows and columns costs forty times more)
+    windows = np.lib.stride_tricks.sliding_window_view(image, (side, side), axis=(0, 1))
+    blocks = np.moveaxis(windows[ys, xs], 1, -1)  # (block, row, column, channel)
     b = blocks.astype(np.float32)
     response = np.abs(b[:, :-2, :-2] - 2 * b[:, :-2, 1:-1] + b[:, :-2, 2:]
                       - 2 * b[:, 1:-1, :-2] + 4 * b[:, 1:-1, 1:-1] - 2 * b[:, 1:-1, 2:]
@@ -118,8 +120,7 @@ def _colourfulness(pixels: np.ndarray) -> float:
     rows = -(-len(pixels) // width)
     padded = np.zeros((rows * width, 3), np.uint8)
     padded[: len(pixels)] = pixels
-    balanced = cv2.multiply(padded.reshape(rows, width, 3).astype(np.float32),
-                            np.ones((rows, width, 3), np.float32) * gains.astype(np.float32))
+    balanced = padded.reshape(rows, width, 3).astype(np.float32) * gains.astype(np.float32)
     lab = cv2.cvtColor(np.clip(balanced, 0, 255).astype(np.uint8), cv2.COLOR_BGR2LAB)
     lab = lab.reshape(-1, 3)[: len(pixels)].astype(np.int32)
     chroma2 = (lab[:, 1] - 128) ** 2 + (lab[:, 2] - 128) ** 2
@@ -140,7 +141,8 @@ def _sampled(image: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """The region's pixels, every n-th row and column so that at most
     :data:`SAMPLED_PIXELS` are kept (levels and colours need no more)."""
     step = max(1, int(math.ceil(math.sqrt(image.shape[0] * image.shape[1] / SAMPLED_PIXELS))))
-    pixels: np.ndarray = image[::step, ::step][mask[::step, ::step] > 0]
+    sampled = np.ascontiguousarray(image[::step, ::step]).reshape(-1, image.shape[2])
+    pixels: np.ndarray = sampled[np.flatnonzero(mask[::step, ::step])]
     return pixels
 
 
@@ -163,7 +165,8 @@ def measure_picture(image: np.ndarray, mask: np.ndarray | None = None) -> Pictur
     gray_inside = cv2.cvtColor(inside.reshape(-1, 1, 3), cv2.COLOR_BGR2GRAY).ravel()
     low, high = np.percentile(gray_inside, (5.0, 95.0))
     contrast = float(high - low)
-    brightest = inside.max(axis=1)
+    # the brightest channel per pixel (numpy's max along a 3-wide axis is 20x slower)
+    brightest = np.maximum(np.maximum(inside[:, 0], inside[:, 1]), inside[:, 2])
     return PictureMeasures(
         clipped=float(np.mean(brightest >= CLIPPED_LEVEL)),
         crushed=float(np.mean(brightest <= DARK_LEVEL)),
