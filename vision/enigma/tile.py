@@ -657,17 +657,21 @@ def with_networkers(look: TileLook, pack: EnigmaPack, model: ColourModel) -> Til
                                                     model, pack)
     look.doubts.problems += net_problems
     look.doubts.lower(net_conf)
-    return _with_channels(named, look.doubts, cells, pack)
+    return _with_channels(named, look.doubts, cells, pack, look)
 
 
-def _with_channels(named: _Labels, doubts: _Doubts, cells: list[Cell], pack: EnigmaPack
-                   ) -> TileLook:
+def _with_channels(named: _Labels, doubts: _Doubts, cells: list[Cell], pack: EnigmaPack,
+                   before: TileLook | None = None) -> TileLook:
     """The look at a patch with these cells (put in reading order): the channel masks
-    without them, and the openings' offset."""
+    without them, and the openings' offset (those of the look ``before``, when its cells lie
+    where these do: the pawns read on them moved none and added none)."""
     p = named.labels.shape[0]
     rc, cw = pack.cell_radius * p, pack.channel_width * p
     order = reading_order([(c.centre[0] / p, c.centre[1] / p) for c in cells])
     cells = [cells[i] for i in order]
+    if before is not None and [c.centre for c in cells] == [c.centre for c in before.cells]:
+        return TileLook(named, doubts, cells, before.channel, before.at_sides, before.windows,
+                        before.offset)
     channel = named.channel.copy()
     at_sides = named.channel.copy()
     for c in cells:
