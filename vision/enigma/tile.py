@@ -237,6 +237,8 @@ def _near_cell_links(named: _Labels, cells: list[Cell], cell_ids: list[str], rc:
     nearly touch (doubtful: a short channel may hide in the blur)."""
     p = named.labels.shape[0]
     links: list[tuple[Endpoint, Endpoint]] = []
+    if len(cells) < 2:
+        return links, []  # no pair of cells: nothing to judge (nor masks to make)
     # whatever is not bare tile art conducts (channel, cells, their outlines)
     conductive = (~named.of_kind("tile", "edge", "icon")).astype(np.uint8)
     for c in cells:  # a pawn hides the cell's middle: the whole cell conducts
