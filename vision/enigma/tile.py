@@ -331,7 +331,7 @@ def _judge_openings(at_sides: np.ndarray, dark: np.ndarray, usable: np.ndarray, 
                        "is unclear", UNCLEAR_CONFIDENCE)
     for f in port_fraction.values():
         margin = abs(f - settings.port_min_fraction) / settings.port_min_fraction
-        doubts.lower(min(max(0.5 + margin, 0.0), 1.0))
+        doubts.lower(clip01(0.5 + margin))
     return present
 
 
