@@ -405,8 +405,8 @@ def _judge_piece(piece: np.ndarray, nodes: list[Endpoint], cells: list[Cell], w:
     rc, rn, cw = pack.cell_radius * p, pack.networker_radius * p, pack.channel_width * p
     # a channel is a stroke: a hole in it means something round sits on it (a cell under
     # a networker whose ring was not seen)
-    contours, hierarchy = cv2.findContours(piece.astype(np.uint8), cv2.RETR_CCOMP,
-                                           cv2.CHAIN_APPROX_SIMPLE)
+    mask = piece.astype(np.uint8)
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     if hierarchy is not None and any(
             h[3] >= 0 and cv2.contourArea(c) >= ROUND_HOLE * math.pi * rn * rn
             for c, h in zip(contours, hierarchy[0], strict=True)):
@@ -415,8 +415,8 @@ def _judge_piece(piece: np.ndarray, nodes: list[Endpoint], cells: list[Cell], w:
     # a stroke is a channel wide: a round blob a cell wide on a channel between two ends
     # (where no junction of strokes widens it) is a cell whose colour the picture lost
     # (blurred into the channel's under a dark pawn), not a channel
-    inscribed = cv2.distanceTransform(piece.astype(np.uint8), cv2.DIST_L2, 3)
-    if len(nodes) == 2 and float(inscribed.max()) >= ROUND_BLOB * rc:
+    if len(nodes) == 2 and float(cv2.distanceTransform(mask, cv2.DIST_L2, 3).max()) \
+            >= ROUND_BLOB * rc:
         doubts.add("something round sits on a channel: a cell under a networker?",
                    HIDDEN_CONFIDENCE)
     cell_count = sum(1 for e in nodes if isinstance(e, str))
@@ -425,9 +425,8 @@ def _judge_piece(piece: np.ndarray, nodes: list[Endpoint], cells: list[Cell], w:
                    DOUBTFUL_CONFIDENCE)
     # skeleton ends must lie at a cell or an opening: otherwise a channel ends in nowhere
     opening_points = [port_point(q, pack.ports) for q in nodes if isinstance(q, Port)]
-    ys, xs = np.nonzero(piece)
-    y0_, y1_, x0_, x1_ = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
-    sk = skeletonize(piece[y0_:y1_, x0_:x1_])
+    x0_, y0_, width, height = cv2.boundingRect(mask)
+    sk = skeletonize(piece[y0_:y0_ + height, x0_:x0_ + width])
     for ex, ey in endpoints(sk):
         gx, gy = ex + x0_, ey + y0_
         # at a side: at one of the openings this piece reaches (channels leave a tile only
