@@ -21,11 +21,15 @@ def colour_features(bgr: np.ndarray) -> np.ndarray:
     a shadow changes the brightness and keeps the chromaticity. Near black the chromaticity
     is mostly noise, so it counts less there (deviations from grey are damped)."""
     img = np.asarray(bgr, np.float32) + 1.0
-    total = img.sum(axis=-1)
+    b, r = img[..., 0], img[..., 2]
+    # the channels added in their order, as a sum along the last axis adds them, but four
+    # times faster than numpy's reduction along an axis three wide
+    total = b + img[..., 1]
+    total += r
     out = np.empty(img.shape, np.float32)
     trust = np.clip(total / DARK, 0.25, 1.0)
-    out[..., 0] = CHROMA * ((img[..., 0] / total - 1 / 3) * trust + 1 / 3)
-    out[..., 1] = CHROMA * ((img[..., 2] / total - 1 / 3) * trust + 1 / 3)
+    out[..., 0] = CHROMA * ((b / total - 1 / 3) * trust + 1 / 3)
+    out[..., 1] = CHROMA * ((r / total - 1 / 3) * trust + 1 / 3)
     out[..., 2] = BRIGHTNESS * np.log(total)
     return out
 
