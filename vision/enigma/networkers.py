@@ -94,12 +94,19 @@ def _core_distance_maps(feats: np.ndarray, model: ColourModel, classes: list[int
     kernel = ((xx * xx + yy * yy) <= r_core * r_core).astype(np.float32)
     kernel /= kernel.sum()
     mean = cv2.filter2D(feats.astype(np.float32), -1, kernel, borderType=cv2.BORDER_REPLICATE)
-    planes = cv2.split(mean)
+    return _distance_maps(mean, model, classes)
+
+
+def _distance_maps(feats: np.ndarray, model: ColourModel, classes: list[int]
+                   ) -> dict[int, np.ndarray]:
+    """Per class, at each pixel, the colour distance from the class to ``feats`` there.
+    Plane by plane, a pixel's three terms summed in order (as a sum along the last axis
+    adds them): a broadcast over every class and channel at once, or a sum along an axis
+    three wide, costs several times more on a tile's small patch."""
+    planes = cv2.split(feats)
     centres = model.centres.astype(np.float32)
     maps: dict[int, np.ndarray] = {}
     for i in classes:
-        # plane by plane (a pixel's three terms summed in order): a broadcast over every
-        # class and channel at once costs several times more on a tile's small patch
         d = planes[0] - centres[i, 0]
         d *= d
         for c in (1, 2):
@@ -269,8 +276,7 @@ def _look_at(feats: np.ndarray, all_labels: np.ndarray, model: ColourModel, pack
     maps = _core_distance_maps(feats, model, cell_classes + net_ids + tile_classes,
                                r_core)
     blobs = _pawn_blobs(all_labels, net_ids, rn)
-    tile_d = np.min([np.sqrt(((feats - model.centres[i]) ** 2).sum(axis=-1)) for i in tile_classes],
-                    axis=0)
+    tile_d = np.min(list(_distance_maps(feats, model, tile_classes).values()), axis=0)
     ringed = tile_d > RING_FROM_TILE
     # a pawn off its cell's middle as read, or on a cell not read, stands only where a ring
     # unlike bare tile lies all around it (a tile spot between channels is ringed on some
