@@ -126,8 +126,7 @@ def _colourfulness(pixels: np.ndarray) -> float:
     rows = -(-len(pixels) // width)
     padded = np.zeros((rows * width, 3), np.uint8)
     padded[: len(pixels)] = pixels
-    balanced = cv2.multiply(padded.reshape(rows, width, 3).astype(np.float32),
-                            np.ones((rows, width, 3), np.float32) * gains.astype(np.float32))
+    balanced = padded.reshape(rows, width, 3).astype(np.float32) * gains.astype(np.float32)
     lab = cv2.cvtColor(np.clip(balanced, 0, 255).astype(np.uint8), cv2.COLOR_BGR2LAB)
     lab = lab.reshape(-1, 3)[: len(pixels)].astype(np.int32)
     chroma2 = (lab[:, 1] - 128) ** 2 + (lab[:, 2] - 128) ** 2

@@ -14,19 +14,24 @@ import numpy as np
 
 from vision.enigma.colours import ColourModel
 from vision.enigma.pack import EnigmaPack
+from vision.enigma.small_stats import clip01, median
 
 
 @lru_cache(maxsize=8)
 def _grid(shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
-    """Pixel rows and columns of a patch (cached: every tile's patch has the same size)."""
-    yy, xx = np.mgrid[0 : shape[0], 0 : shape[1]].astype(np.float32)
-    return yy, xx
+    """Pixel rows (a column) and columns (a row) of a patch (cached: every tile's patch has
+    the same size)."""
+    ys = np.arange(shape[0], dtype=np.float32)[:, None]
+    xs = np.arange(shape[1], dtype=np.float32)[None, :]
+    return ys, xs
 
 
 def disc(shape: tuple[int, int], centre: tuple[float, float], radius: float) -> np.ndarray:
-    """A boolean mask of the pixels within ``radius`` of ``centre``."""
-    yy, xx = _grid(shape)
-    return ((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2) <= radius**2
+    """A boolean mask of the pixels within ``radius`` of ``centre`` (squared distances along
+    each axis once, added by broadcasting: the same float32 sums as over whole grids)."""
+    ys, xs = _grid(shape)
+    mask: np.ndarray = ((xs - centre[0]) ** 2 + (ys - centre[1]) ** 2) <= radius**2
+    return mask
 
 
 def member_mask(labels: np.ndarray, members: list[int]) -> np.ndarray:
@@ -42,13 +47,8 @@ def margin_conf(d_best: float, d_second: float) -> float:
     """1.0 when the best class is much nearer than the second, 0 when equally near."""
     if d_second <= 0:
         return 0.0
-    return float(
-        np.clip(
-            (math.sqrt(d_second) - math.sqrt(d_best)) / max(math.sqrt(d_second), 1e-6) / 0.35,
-            0.0,
-            1.0,
-        )
-    )
+    return clip01((math.sqrt(d_second) - math.sqrt(d_best)) / max(math.sqrt(d_second), 1e-6)
+                  / 0.35)
 
 
 #: the fewest pixels of a cell's own colour, a pixel in from its edges, to judge its colour by
@@ -108,7 +108,7 @@ def _colour_confidence(centre: tuple[float, float], any_cell: np.ndarray, feats:
     core = cv2.erode((any_cell & ringmask).astype(np.uint8), _CROSS).astype(bool)
     if core.sum() < CORE_MIN:
         core = disc((p, p), centre, rc * 0.95) & ~disc((p, p), centre, rn * 1.15)
-    med = np.median(feats[core], axis=0)
+    med = median(feats[core], axis=0)
     d = ((model.centres - med) ** 2).sum(axis=1)
     nearest = min(cell_classes, key=lambda i: float(d[i]))
     if model.names[nearest] != model.names[found_as]:
@@ -132,6 +132,8 @@ def find_cells(
     any_cell = model.kind_mask(labels, ("cell",))
     for ci in cell_classes:
         mask = (labels == ci).astype(np.uint8)
+        if not cv2.countNonZero(mask):
+            continue  # no pixel of this colour: no cell of it (and no labelling to pay for)
         n, lab, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
         for group in _ring_pieces(lab, stats, cents, n, rc):
             area = sum(int(stats[k, cv2.CC_STAT_AREA]) for k in group)

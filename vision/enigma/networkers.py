@@ -24,6 +24,7 @@ from vision.enigma.cells import Cell, disc, margin_conf, member_mask
 from vision.enigma.colours import ColourModel
 from vision.enigma.pack import EnigmaPack
 from vision.enigma.read_types import CHROMA, PAWN_MIN_AREA
+from vision.enigma.small_stats import clip01, median
 
 #: a cell found only from the ring around a pawn (the cell finder missed it) is never trusted
 HIDDEN_CELL_CONFIDENCE = 0.6
@@ -93,9 +94,27 @@ def _core_distance_maps(feats: np.ndarray, model: ColourModel, classes: list[int
     kernel = ((xx * xx + yy * yy) <= r_core * r_core).astype(np.float32)
     kernel /= kernel.sum()
     mean = cv2.filter2D(feats.astype(np.float32), -1, kernel, borderType=cv2.BORDER_REPLICATE)
-    diff = mean[:, :, None, :] - model.centres[classes].astype(np.float32)
-    d = np.sqrt(np.einsum("yxkc,yxkc->kyx", diff, diff))
-    return {i: d[n] for n, i in enumerate(classes)}
+    return _distance_maps(mean, model, classes)
+
+
+def _distance_maps(feats: np.ndarray, model: ColourModel, classes: list[int]
+                   ) -> dict[int, np.ndarray]:
+    """Per class, at each pixel, the colour distance from the class to ``feats`` there.
+    Plane by plane, a pixel's three terms summed in order (as a sum along the last axis
+    adds them): a broadcast over every class and channel at once, or a sum along an axis
+    three wide, costs several times more on a tile's small patch."""
+    planes = cv2.split(feats)
+    centres = model.centres.astype(np.float32)
+    maps: dict[int, np.ndarray] = {}
+    for i in classes:
+        d = planes[0] - centres[i, 0]
+        d *= d
+        for c in (1, 2):
+            term = planes[c] - centres[i, c]
+            term *= term
+            d += term
+        maps[i] = np.sqrt(d)
+    return maps
 
 
 def _pawn_blobs(all_labels: np.ndarray, net_ids: list[int], rn: float
@@ -105,6 +124,8 @@ def _pawn_blobs(all_labels: np.ndarray, net_ids: list[int], rn: float
     p = all_labels.shape[0]
     net_mask = member_mask(all_labels, net_ids).astype(np.uint8)
     found: list[tuple[tuple[float, float], bool]] = []
+    if not cv2.countNonZero(net_mask):
+        return found  # no pixel of a player colour (most tiles): nothing to open or label
     whole_pawns = np.zeros((p, p), np.uint8)
     for first, r_open, min_area in (
         (True, max(1, int(round(rn * 0.5))), 0.35),
@@ -126,19 +147,41 @@ def _pawn_blobs(all_labels: np.ndarray, net_ids: list[int], rn: float
 
 
 @functools.lru_cache(maxsize=16)
-def _ring_sectors(r_in: float, r_out: float, sectors: int = 8) -> tuple[np.ndarray, ...]:
-    """A ring between two radii cut into ``sectors`` normalised kernels: filtered with
-    each, a mask gives per pixel the share of that part of the ring around it it covers."""
+def _ring_sectors(r_in: float, r_out: float, sectors: int = 8
+                  ) -> tuple[int, tuple[tuple[tuple[int, int], ...], ...]]:
+    """A ring between two radii cut into ``sectors`` parts: the ring's reach ``k`` and, per
+    part, the (row, column) offsets of its pixels in a square of side ``2k + 1``."""
     k = int(math.ceil(r_out))
     yy, xx = np.mgrid[-k : k + 1, -k : k + 1]
     rr = xx * xx + yy * yy
     ring = (rr <= r_out * r_out) & (rr > r_in * r_in)
     part = np.floor((np.arctan2(yy, xx) + math.pi) / (2 * math.pi) * sectors).astype(int)
-    out = []
+    offsets = []
     for s in range(sectors):
-        kernel = (ring & (part % sectors == s)).astype(np.float32)
-        out.append(kernel / max(kernel.sum(), 1.0))
-    return tuple(out)
+        rows, cols = np.nonzero(ring & (part % sectors == s))
+        offsets.append(tuple(zip(rows.tolist(), cols.tolist(), strict=True)))
+    return k, tuple(offsets)
+
+
+def _all_round(ringed: np.ndarray, r_in: float, r_out: float) -> np.ndarray:
+    """Per pixel, whether at least :data:`RING_ALL_ROUND` of each eighth of the ring
+    between ``r_in`` and ``r_out`` around it is ``ringed`` (outside the patch counts as
+    not). Pixel counts summed over shifted views: exact, and a third of the cost of a
+    filter per eighth (large kernels filter through a DFT on a small patch)."""
+    k, parts = _ring_sectors(r_in, r_out)
+    q = ringed.shape[0]
+    padded = np.zeros((q + 2 * k, q + 2 * k), np.uint8)
+    padded[k : k + q, k : k + q] = ringed
+    out = np.ones((q, q), bool)
+    count = np.empty((q, q), np.uint8)
+    for offsets in parts:
+        if not offsets:
+            return np.zeros((q, q), bool)
+        count.fill(0)
+        for dy, dx in offsets:
+            count += padded[dy : dy + q, dx : dx + q]
+        out &= count >= RING_ALL_ROUND * len(offsets)
+    return out
 
 
 def _best_in(m: np.ndarray, centre: tuple[float, float], radius: float
@@ -148,7 +191,7 @@ def _best_in(m: np.ndarray, centre: tuple[float, float], radius: float
     r = max(radius, 0.75)
     x0, x1 = max(0, int(math.floor(centre[0] - r))), min(p, int(math.ceil(centre[0] + r)) + 1)
     y0, y1 = max(0, int(math.floor(centre[1] - r))), min(p, int(math.ceil(centre[1] + r)) + 1)
-    yy, xx = np.ogrid[y0:y1, x0:x1]
+    yy, xx = np.arange(y0, y1)[:, None], np.arange(x0, x1)[None, :]
     window = (xx - centre[0]) ** 2 + (yy - centre[1]) ** 2 <= r * r
     if not window.any():
         x = min(p - 1, max(0, int(round(centre[0]))))
@@ -181,14 +224,14 @@ def _judge(maps: dict[int, np.ndarray], cell_class: int, net_ids: list[int],
     # cannot hide both) unless a ring lies all around the place: then the middle as read
     # is off, on the ring
     cell_here = float(maps[cell_class][y, x])
-    if all_round is None or all_round[y, x] < RING_ALL_ROUND:
+    if all_round is None or not all_round[y, x]:
         cell_here = min(cell_here, *(_best_in(maps[cell_class], c, 0.75)[0] for c in centres))
     values = [cell_here, *(float(maps[i][y, x]) for i in net_ids)]
     order = np.argsort(values)
     first, second = values[int(order[0])], values[int(order[1])]
     # a middle far from every option (a pawn of a colour the pack does not know, a strange
     # light) is no better known for being farther still from the others
-    known = float(np.clip((UNKNOWN_FROM - first) / 10.0 + 1.0, 0.0, 1.0))
+    known = clip01((UNKNOWN_FROM - first) / 10.0 + 1.0)
     return options[int(order[0])], min(margin_conf(first * first, second * second), known), at
 
 
@@ -210,7 +253,8 @@ class _Patch:
     #: pixels unlike bare tile: a cell's colour, or dark where the camera blurred the ring
     #: into the pawn's rim (bare tile or a pale pawn colour is no ring)
     ringed: np.ndarray
-    #: per pixel, the least share of ringed pixels in each eighth of a ring around it
+    #: per pixel, whether each eighth of a ring around it is ringed enough
+    #: (:func:`_all_round`)
     all_round: np.ndarray
     blobs: list[tuple[tuple[float, float], bool]]
 
@@ -232,15 +276,12 @@ def _look_at(feats: np.ndarray, all_labels: np.ndarray, model: ColourModel, pack
     maps = _core_distance_maps(feats, model, cell_classes + net_ids + tile_classes,
                                r_core)
     blobs = _pawn_blobs(all_labels, net_ids, rn)
-    tile_d = np.min([np.sqrt(((feats - model.centres[i]) ** 2).sum(axis=-1)) for i in tile_classes],
-                    axis=0)
+    tile_d = np.min(list(_distance_maps(feats, model, tile_classes).values()), axis=0)
     ringed = tile_d > RING_FROM_TILE
     # a pawn off its cell's middle as read, or on a cell not read, stands only where a ring
     # unlike bare tile lies all around it (a tile spot between channels is ringed on some
     # sides only)
-    all_round = np.min([cv2.filter2D(ringed.astype(np.float32), -1, kernel,
-                                     borderType=cv2.BORDER_CONSTANT)
-                        for kernel in _ring_sectors(rn * 1.15, rc * 1.05)], axis=0)
+    all_round = _all_round(ringed, rn * 1.15, rc * 1.05)
     return _Patch(p, rc, rn, feats, model, cell_classes, net_ids, tile_classes, search, maps,
                   ringed, all_round, blobs)
 
@@ -261,7 +302,7 @@ def _ring_colour(s: _Patch, centre: tuple[float, float], *, hue_first: bool = Fa
     ring = _ring(s, centre)
     if (ring & s.ringed).any():
         ring &= s.ringed
-    med = np.median(s.feats[ring], axis=0)
+    med = median(s.feats[ring], axis=0)
     d = sorted((float(((s.model.centres[i] - med) ** 2).sum()), i) for i in s.cell_classes)
     near_i, near_conf = d[0][1], margin_conf(d[0][0], d[1][0])
     hue, chroma = _hue_chroma(med)
@@ -325,9 +366,9 @@ def _ring_check(s: _Patch, net: int, net_conf: float, at: tuple[float, float], f
         return None, 1.0
     share = float(s.ringed[_ring(s, at)].mean())
     if share >= RING_SHARE:
-        return s.name(net), min(net_conf, float(np.clip((share - 0.5) / 0.2, 0, 1)))
+        return s.name(net), min(net_conf, clip01((share - 0.5) / 0.2))
     # no ring: tile seen through a cell that is not one, unless a ring was lost
-    return None, float(np.clip((RING_SHARE - share) / 0.25, 0.0, 1.0))
+    return None, clip01((RING_SHARE - share) / 0.25)
 
 
 def _candidates(s: _Patch) -> list[tuple[tuple[float, float], bool]]:
@@ -335,7 +376,7 @@ def _candidates(s: _Patch) -> list[tuple[tuple[float, float], bool]]:
     ring unlike bare tile all round (a pale or dark pawn leaves no blob of player-coloured
     labels)."""
     net_near = np.min([s.maps[i] for i in s.net_ids], axis=0)
-    spots = ((net_near < CORE_NEAR) & (s.all_round >= RING_ALL_ROUND)).astype(np.uint8)
+    spots = ((net_near < CORE_NEAR) & s.all_round).astype(np.uint8)
     n_s, s_lab = cv2.connectedComponents(spots, connectivity=8)
     candidates = list(s.blobs)
     for k in range(1, n_s):
@@ -372,8 +413,7 @@ def _one_cell(s: _Patch, c: Cell, centres: list[tuple[float, float]],
     centre = c.centre
     for b in farther if net is None else []:
         b_best, b_conf, b_at = _judge(s.maps, ci, s.net_ids, [b], s.search)
-        round_ = s.all_round[int(b_at[1]), int(b_at[0])]
-        if b_best in s.cell_classes or round_ < RING_ALL_ROUND:
+        if b_best in s.cell_classes or not s.all_round[int(b_at[1]), int(b_at[0])]:
             continue  # tile art beside the cell
         b_net, b_conf = _ring_check(s, b_best, b_conf, b_at, far=True)
         if b_net is not None:
@@ -413,8 +453,7 @@ def _hidden_cells(s: _Patch, candidates: list[tuple[tuple[float, float], bool]],
         if near_cell < BESIDE_CELL * s.rc:
             continue  # beside a cell: its pawn's blurred rim, judged with that cell
         x, y = int(round(centre[0])), int(round(centre[1]))
-        share = float(s.all_round[y, x])
-        if share < RING_ALL_ROUND:
+        if not s.all_round[y, x]:
             if whole and (not _tile_like(s, centre) or _partly_ringed(s, centre, out)):
                 # a whole pawn's blob with no ring all round: a standing pawn seen from the
                 # side covers most of its cell, whose colour only a sliver shows (tile art

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property, lru_cache
 
 import cv2
 import numpy as np
@@ -20,6 +21,7 @@ from vision.enigma.pack import EnigmaPack
 from vision.enigma.read_types import NetworkerRead, TileRead
 from vision.enigma.settings import ReaderSettings
 from vision.enigma.skeleton import endpoints, skeletonize
+from vision.enigma.small_stats import clip01, median
 
 # ---------------------------------------------------------------------------- one tile
 
@@ -121,23 +123,74 @@ class _Labels:
         """Where the pixel's class (networkers left out) is of one of ``kinds``."""
         return self.model.kind_mask(self.labels, kinds)
 
+    @cached_property
+    def channel(self) -> np.ndarray:
+        """The channel mask (:func:`_channel_mask`), made once: a tile is looked at again
+        with its networkers, and its channels cut round the cells anew (read-only)."""
+        channel = _channel_mask(self)
+        channel.setflags(write=False)
+        return channel
+
 
 @dataclass(frozen=True)
 class _Windows:
     """Where openings are looked for: the band ``depth0..depth1`` pixels in from each side and
-    each opening position's window in it (``half_w`` pixels either side of the position)."""
+    each opening position's window in it (``half_w`` pixels either side of the position), as
+    a mask and as the box (rows, columns) the mask fills: a window's pixels are read through
+    its box, a few dozen pixels instead of the whole patch."""
 
     depth0: int
     depth1: int
     half_w: float
     windows: dict[Port, np.ndarray]
+    boxes: dict[Port, tuple[slice, slice]]
+    away: np.ndarray  # the bands away from the windows and the corners
 
 
+@lru_cache(maxsize=8)
 def _inside(p: int, margin: int) -> np.ndarray:
-    """A p x p mask, True at least ``margin`` pixels in from every side."""
+    """A p x p mask, True at least ``margin`` pixels in from every side (cached, read-only)."""
     mask = np.zeros((p, p), bool)
     mask[margin : p - margin, margin : p - margin] = True
+    mask.setflags(write=False)
     return mask
+
+
+#: the tile's colour is measured on its brightest pixels of a ring near its sides: those at
+#: or above this percentile of brightness (the rest may be channels or the table)
+BRIGHT_PERCENTILE = 40
+
+
+@lru_cache(maxsize=8)
+def _balance_ring(p: int) -> tuple[np.ndarray, int]:
+    """The ring (a tenth of a side wide, a tenth in from the sides) a patch's tile colour
+    is measured on, and the rank in its sorted brightness sums of the least one kept
+    (:func:`_bright`)."""
+    border = np.zeros((p, p), bool)
+    b = max(2, p // 10)
+    border[b : 2 * b, b : p - b] = border[p - 2 * b : p - b, b : p - b] = True
+    border[b : p - b, b : 2 * b] = border[b : p - b, p - 2 * b : p - b] = True
+    border.setflags(write=False)
+    # np.percentile's linear rule: the value at (n - 1) * q, between two ranks. Sums of
+    # 8-bit pixels are whole numbers, so "at or above it" keeps the upper rank onwards
+    # whenever the rule falls between two ranks (the fraction is a multiple of a fifth here,
+    # never so small that the interpolated value rounds to the lower one)
+    where = (int(border.sum()) - 1) * (BRIGHT_PERCENTILE / 100)
+    rank = math.floor(where) + (where > math.floor(where))
+    return border, rank
+
+
+def _bright(pixels: np.ndarray, rank: int) -> np.ndarray:
+    """The ring's ``pixels`` (n x 3) as floats, those whose sums are at least the
+    :data:`BRIGHT_PERCENTILE` percentile of the sums. For 8-bit pixels, those at least the
+    sum of rank ``rank``: the same pixels, by one partial sort instead of numpy's percentile
+    (other pixels take numpy's)."""
+    ring = pixels.astype(np.float32)
+    sums = ring.sum(axis=1)
+    least = (np.partition(sums, rank)[rank] if pixels.dtype == np.uint8
+             else np.percentile(sums, BRIGHT_PERCENTILE))
+    kept: np.ndarray = ring[sums >= least]
+    return kept
 
 
 def _label_patch(patch: np.ndarray, pack: EnigmaPack, model: ColourModel) -> _Labels:
@@ -145,13 +198,9 @@ def _label_patch(patch: np.ndarray, pack: EnigmaPack, model: ColourModel) -> _La
     each pixel by the nearest pack colour."""
     p = patch.shape[0]
     px = patch.reshape(-1, 3).astype(np.float32)
-    border = np.zeros((p, p), bool)
-    b = max(2, p // 10)
-    border[b : 2 * b, b : p - b] = border[p - 2 * b : p - b, b : p - b] = True
-    border[b : p - b, b : 2 * b] = border[b : p - b, p - 2 * b : p - b] = True
-    ring = patch[border].astype(np.float32)
-    bright = ring[ring.sum(axis=1) >= np.percentile(ring.sum(axis=1), 40)]
-    gains = np.array(pack.colour("tile"), np.float32) / np.maximum(np.median(bright, axis=0), 1)
+    border, rank = _balance_ring(p)
+    bright = _bright(patch[border], rank)
+    gains = np.array(pack.colour("tile"), np.float32) / np.maximum(median(bright, axis=0), 1)
     balanced = np.clip(px * np.clip(gains, 0.5, 2.0), 0, 255).reshape(patch.shape)
     feats = colour_features(balanced)
     # networkers stand only on cells and are judged there; elsewhere a pixel is tile art
@@ -188,6 +237,8 @@ def _near_cell_links(named: _Labels, cells: list[Cell], cell_ids: list[str], rc:
     nearly touch (doubtful: a short channel may hide in the blur)."""
     p = named.labels.shape[0]
     links: list[tuple[Endpoint, Endpoint]] = []
+    if len(cells) < 2:
+        return links, []  # no pair of cells: nothing to judge (nor masks to make)
     # whatever is not bare tile art conducts (channel, cells, their outlines)
     conductive = (~named.of_kind("tile", "edge", "icon")).astype(np.uint8)
     for c in cells:  # a pawn hides the cell's middle: the whole cell conducts
@@ -218,29 +269,35 @@ def _near_cell_links(named: _Labels, cells: list[Cell], cell_ids: list[str], rc:
     return links, doubtful
 
 
+@lru_cache(maxsize=16)
 def _opening_windows(p: int, fractions: tuple[float, float, float], cw: float) -> _Windows:
     """Each opening position's window: across its side, a channel's width either side of the
-    position, from the outermost pixels in to :data:`WINDOW_DEPTH`."""
+    position, from the outermost pixels in to :data:`WINDOW_DEPTH` (cached, read-only: every
+    tile of a pack has the same windows)."""
     depth0, depth1 = max(2, int(round(EDGE_SHARE * p))), max(4, int(WINDOW_DEPTH * p))
     half_w = max(2.0, cw)
     windows: dict[Port, np.ndarray] = {}
+    boxes: dict[Port, tuple[slice, slice]] = {}
     for side in SIDES:
         for pos in range(3):
             port = Port(side, pos)
             x, y = port_point(port, fractions)
-            win = np.zeros((p, p), bool)
             u = x * p if side in "NS" else y * p
-            ua, ub = int(round(u - half_w)), int(round(u + half_w)) + 1
+            along = slice(int(round(u - half_w)), int(round(u + half_w)) + 1)
             if side == "N":
-                win[depth0:depth1, ua:ub] = True
+                box = (slice(depth0, depth1), along)
             elif side == "S":
-                win[p - depth1 : p - depth0, ua:ub] = True
+                box = (slice(p - depth1, p - depth0), along)
             elif side == "W":
-                win[ua:ub, depth0:depth1] = True
+                box = (along, slice(depth0, depth1))
             else:
-                win[ua:ub, p - depth1 : p - depth0] = True
-            windows[port] = win
-    return _Windows(depth0, depth1, half_w, windows)
+                box = (along, slice(p - depth1, p - depth0))
+            win = np.zeros((p, p), bool)
+            win[box] = True
+            win.setflags(write=False)
+            windows[port], boxes[port] = win, box
+    return _Windows(depth0, depth1, half_w, windows, boxes,
+                    _away_from_openings(p, depth0, depth1, windows))
 
 
 def _judge_openings(at_sides: np.ndarray, dark: np.ndarray, usable: np.ndarray, w: _Windows,
@@ -254,13 +311,14 @@ def _judge_openings(at_sides: np.ndarray, dark: np.ndarray, usable: np.ndarray, 
     doubtful."""
     port_fraction: dict[Port, float] = {}
     usual = _usual_side_share(at_sides, usable, w)
-    for q, win in w.windows.items():
-        seen = win & usable
-        f = float(at_sides[seen].mean()) if seen.sum() >= MIN_WINDOW_PX else 0.0
+    for q, box in w.boxes.items():
+        seen = usable[box]
+        n_seen = int(np.count_nonzero(seen))
+        f = float(at_sides[box][seen].mean()) if n_seen >= MIN_WINDOW_PX else 0.0
         # a band of channel colour along the whole side (the gap to the next tile or the
         # table, when the square is cut a little off the tile) is no opening
         port_fraction[q] = max(0.0, f - usual[q.side]) / max(1e-6, 1.0 - usual[q.side])
-        if win.any() and seen.sum() < MIN_WINDOW_PX:
+        if seen.size and n_seen < MIN_WINDOW_PX:
             doubts.add(f"is there an opening at {q.side}{q.position}? a cell hides the side "
                        "there", UNCLEAR_CONFIDENCE)
     present = {q for q, f in port_fraction.items() if f >= settings.port_min_fraction}
@@ -273,7 +331,7 @@ def _judge_openings(at_sides: np.ndarray, dark: np.ndarray, usable: np.ndarray, 
                        "is unclear", UNCLEAR_CONFIDENCE)
     for f in port_fraction.values():
         margin = abs(f - settings.port_min_fraction) / settings.port_min_fraction
-        doubts.lower(float(np.clip(0.5 + margin, 0.0, 1.0)))
+        doubts.lower(clip01(0.5 + margin))
     return present
 
 
@@ -286,13 +344,13 @@ def _doubt_hidden_stubs(at_sides: np.ndarray, usable: np.ndarray, w: _Windows,
     so is a cell whose rim covers the window's outermost line at the opening's position:
     a blur there turns the whole stub into the cell's colour."""
     p = at_sides.shape[0]
-    for q, win in w.windows.items():
-        covered = win & ~usable
-        if q in present or covered.sum() < HIDDEN_WINDOW_SHARE * win.sum():
+    for q, box in w.boxes.items():
+        covered = ~usable[box]
+        if q in present or np.count_nonzero(covered) < HIDDEN_WINDOW_SHARE * covered.size:
             continue
         ex, ey = inward_point(q, fractions, (w.depth0 + 0.5) / p)
         at_edge = not usable[min(p - 1, int(ey * p)), min(p - 1, int(ex * p))]
-        if at_edge or int(at_sides[covered].sum()) >= HIDDEN_STUB_PX:
+        if at_edge or int(at_sides[box][covered].sum()) >= HIDDEN_STUB_PX:
             doubts.add(f"is there an opening at {q.side}{q.position}? a cell hides the side "
                        "there", UNCLEAR_CONFIDENCE)
 
@@ -313,26 +371,30 @@ def _usual_side_share(channel: np.ndarray, usable: np.ndarray, w: _Windows
     for side, (rows, cols, axis) in cuts.items():
         n = ok[rows, cols].sum(axis=axis)
         shares = hit[rows, cols].sum(axis=axis)[n >= MIN_BAND_PX] / n[n >= MIN_BAND_PX]
-        out[side] = float(np.median(shares)) if shares.size else 0.0
+        out[side] = float(median(shares)) if shares.size else 0.0
     return out
 
 
 def _has_stray_opening(channel: np.ndarray, w: _Windows, cw: float) -> bool:
     """Whether a channel reaches a side away from the three opening positions (and the
     corners, where two sides' bands meet)."""
-    p = channel.shape[0]
-    depth0, depth1 = w.depth0, w.depth1
+    stray = channel.astype(bool) & w.away
+    return bool(stray.sum() > cw * (w.depth1 - w.depth0) * 0.6)
+
+
+def _away_from_openings(p: int, depth0: int, depth1: int, windows: dict[Port, np.ndarray]
+                        ) -> np.ndarray:
+    """The sides' bands away from the opening positions (each window grown by two pixels)
+    and from the corners (read-only)."""
     band = np.zeros((p, p), bool)
     band[depth0:depth1, :] = band[p - depth1 : p - depth0, :] = True
     band[:, depth0:depth1] = band[:, p - depth1 : p - depth0] = True
-    stray = channel.astype(bool) & band
-    for win in w.windows.values():
-        stray &= ~cv2.dilate(win.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
-    corner = np.zeros((p, p), bool)
+    for win in windows.values():
+        band &= ~cv2.dilate(win.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
     cc = depth1 + 1
-    corner[:cc, :cc] = corner[:cc, -cc:] = corner[-cc:, :cc] = corner[-cc:, -cc:] = True
-    stray &= ~corner
-    return bool(stray.sum() > cw * (depth1 - depth0) * 0.6)
+    band[:cc, :cc] = band[:cc, -cc:] = band[-cc:, :cc] = band[-cc:, -cc:] = False
+    band.setflags(write=False)
+    return band
 
 
 def _judge_piece(piece: np.ndarray, nodes: list[Endpoint], cells: list[Cell], w: _Windows,
@@ -343,8 +405,8 @@ def _judge_piece(piece: np.ndarray, nodes: list[Endpoint], cells: list[Cell], w:
     rc, rn, cw = pack.cell_radius * p, pack.networker_radius * p, pack.channel_width * p
     # a channel is a stroke: a hole in it means something round sits on it (a cell under
     # a networker whose ring was not seen)
-    contours, hierarchy = cv2.findContours(piece.astype(np.uint8), cv2.RETR_CCOMP,
-                                           cv2.CHAIN_APPROX_SIMPLE)
+    mask = piece.astype(np.uint8)
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     if hierarchy is not None and any(
             h[3] >= 0 and cv2.contourArea(c) >= ROUND_HOLE * math.pi * rn * rn
             for c, h in zip(contours, hierarchy[0], strict=True)):
@@ -353,8 +415,8 @@ def _judge_piece(piece: np.ndarray, nodes: list[Endpoint], cells: list[Cell], w:
     # a stroke is a channel wide: a round blob a cell wide on a channel between two ends
     # (where no junction of strokes widens it) is a cell whose colour the picture lost
     # (blurred into the channel's under a dark pawn), not a channel
-    inscribed = cv2.distanceTransform(piece.astype(np.uint8), cv2.DIST_L2, 3)
-    if len(nodes) == 2 and float(inscribed.max()) >= ROUND_BLOB * rc:
+    if len(nodes) == 2 and float(cv2.distanceTransform(mask, cv2.DIST_L2, 3).max()) \
+            >= ROUND_BLOB * rc:
         doubts.add("something round sits on a channel: a cell under a networker?",
                    HIDDEN_CONFIDENCE)
     cell_count = sum(1 for e in nodes if isinstance(e, str))
@@ -363,9 +425,8 @@ def _judge_piece(piece: np.ndarray, nodes: list[Endpoint], cells: list[Cell], w:
                    DOUBTFUL_CONFIDENCE)
     # skeleton ends must lie at a cell or an opening: otherwise a channel ends in nowhere
     opening_points = [port_point(q, pack.ports) for q in nodes if isinstance(q, Port)]
-    ys, xs = np.nonzero(piece)
-    y0_, y1_, x0_, x1_ = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
-    sk = skeletonize(piece[y0_:y1_, x0_:x1_])
+    x0_, y0_, width, height = cv2.boundingRect(mask)
+    sk = skeletonize(piece[y0_:y0_ + height, x0_:x0_ + width])
     for ex, ey in endpoints(sk):
         gx, gy = ex + x0_, ey + y0_
         # at a side: at one of the openings this piece reaches (channels leave a tile only
@@ -471,7 +532,7 @@ def _piece_links(channel: np.ndarray, cells: list[Cell], cell_ids: list[str],
         ports_here = [
             q
             for q in sorted(present, key=lambda q: (SIDES.index(q.side), q.position))
-            if (piece & w.windows[q]).any()
+            if piece[w.boxes[q]].any()
         ]
         nodes.extend(ports_here)
         used_ports.update(ports_here)
@@ -518,7 +579,7 @@ def _stub_links(at_sides: np.ndarray, cells: list[Cell], cell_ids: list[str],
     rims = [disc((p, p), c.centre, rc * STUB_REACH) for c in cells]
     links: list[tuple[Port, str]] = []
     for q in sorted(unused, key=lambda q: (SIDES.index(q.side), q.position)):
-        labels = set(np.unique(comp[w.windows[q]]).tolist()) - {0}
+        labels = set(np.unique(comp[w.boxes[q]]).tolist()) - {0}
         stub = np.isin(comp, list(labels)) if labels else np.zeros((p, p), bool)
         touched = [cid for cid, rim in zip(cell_ids, rims, strict=True) if (stub & rim).any()]
         if len(touched) == 1:
@@ -597,19 +658,23 @@ def with_networkers(look: TileLook, pack: EnigmaPack, model: ColourModel) -> Til
                                                     model, pack)
     look.doubts.problems += net_problems
     look.doubts.lower(net_conf)
-    return _with_channels(named, look.doubts, cells, pack)
+    return _with_channels(named, look.doubts, cells, pack, look)
 
 
-def _with_channels(named: _Labels, doubts: _Doubts, cells: list[Cell], pack: EnigmaPack
-                   ) -> TileLook:
+def _with_channels(named: _Labels, doubts: _Doubts, cells: list[Cell], pack: EnigmaPack,
+                   before: TileLook | None = None) -> TileLook:
     """The look at a patch with these cells (put in reading order): the channel masks
-    without them, and the openings' offset."""
+    without them, and the openings' offset (those of the look ``before``, when its cells lie
+    where these do: the pawns read on them moved none and added none)."""
     p = named.labels.shape[0]
     rc, cw = pack.cell_radius * p, pack.channel_width * p
     order = reading_order([(c.centre[0] / p, c.centre[1] / p) for c in cells])
     cells = [cells[i] for i in order]
-    channel = _channel_mask(named)
-    at_sides = channel.copy()
+    if before is not None and [c.centre for c in cells] == [c.centre for c in before.cells]:
+        return TileLook(named, doubts, cells, before.channel, before.at_sides, before.windows,
+                        before.offset)
+    channel = named.channel.copy()
+    at_sides = named.channel.copy()
     for c in cells:
         at_sides[disc((p, p), c.centre, rc * CELL_CUT_FOR_SIDES)] = 0
         channel[disc((p, p), c.centre, rc * CHANNEL_CUT)] = 0
@@ -693,23 +758,25 @@ def read_tile(
 
 
 # keyed by id(pack) and holding the pack itself: a freed pack's id can be reused by another
-_ICONS: dict[tuple[int, int], tuple[EnigmaPack, dict[str, list[np.ndarray]]]] = {}
+_ICONS: dict[tuple[int, int], tuple[EnigmaPack, tuple[tuple[str, ...], np.ndarray]]] = {}
 
 
-def _icon_templates(pack: EnigmaPack, side: int) -> dict[str, list[np.ndarray]]:
-    """Each category icon as a mask of its icon-coloured pixels, ``side`` square, 4 turns."""
+def _icon_templates(pack: EnigmaPack, side: int) -> tuple[tuple[str, ...], np.ndarray]:
+    """The categories, and each one's icon as a mask of its icon-coloured pixels, ``side``
+    square, in 4 turns: one stack of masks (category by category, turn by turn)."""
     key = (id(pack), side)
     cached = _ICONS.get(key)
     if cached is not None and cached[0] is pack:
         return cached[1]
     icon_f = colour_features(np.array(pack.colour("icon"), np.float32))
     tile_f = colour_features(np.array(pack.colour("tile"), np.float32))
-    out: dict[str, list[np.ndarray]] = {}
-    for category, image in pack.icons.items():
+    masks: list[np.ndarray] = []
+    for image in pack.icons.values():
         small = cv2.resize(image, (side, side), interpolation=cv2.INTER_AREA)
         f = colour_features(small)
         mask = ((f - icon_f) ** 2).sum(axis=-1) < ((f - tile_f) ** 2).sum(axis=-1)
-        out[category] = [np.rot90(mask, k) for k in range(4)]
+        masks += [np.rot90(mask, k) for k in range(4)]
+    out = (tuple(pack.icons), np.array(masks, bool).reshape(-1, side, side))
     if len(_ICONS) >= 8:
         _ICONS.clear()  # packs are few in the app; tests and benches make many
     _ICONS[key] = (pack, out)
@@ -728,14 +795,12 @@ def read_icon(labels: np.ndarray, model: ColourModel, pack: EnigmaPack) -> str |
     if seen.mean() < 0.5:
         return None
     icon = model.kind_mask(middle, ("icon",))
-    scores = {}
-    for category, turns in _icon_templates(pack, side).items():
-        best = 0.0
-        for t in turns:
-            inter = float((icon & t & seen).sum())
-            union = float(((icon | t) & seen).sum())
-            best = max(best, inter / max(union, 1.0))
-        scores[category] = best
+    categories, turns = _icon_templates(pack, side)
+    # every category's every turn at once: intersection over union on the pixels seen
+    inter = np.count_nonzero(turns & (icon & seen), axis=(1, 2)).astype(np.float64)
+    union = np.count_nonzero((turns | icon) & seen, axis=(1, 2)).astype(np.float64)
+    best = (inter / np.maximum(union, 1.0)).reshape(len(categories), 4).max(axis=1)
+    scores = {category: max(0.0, float(v)) for category, v in zip(categories, best, strict=True)}
     ranked = sorted(scores.items(), key=lambda kv: -kv[1])
     if ranked[0][1] < 0.45 or ranked[0][1] - ranked[1][1] < 0.15:
         return None
@@ -750,12 +815,15 @@ def _opening_offset(channel: np.ndarray, fractions: tuple[float, float, float], 
     p = channel.shape[0]
     wanted = [f * p for f in fractions]
     shifts: dict[str, list[float]] = {"x": [], "y": []}
-    bands = {"N": channel[depth0:depth1, :].mean(axis=0),
-             "S": channel[p - depth1:p - depth0, :].mean(axis=0),
-             "W": channel[:, depth0:depth1].mean(axis=1),
-             "E": channel[:, p - depth1:p - depth0].mean(axis=1)}
-    for side, profile in bands.items():
-        on = profile > 0.5
+    # per side, the columns across its band more than half channel (counted in integers:
+    # the same as a mean above 0.5, and a list reads faster than an array, pixel by pixel)
+    rows = depth1 - depth0
+    bands = {"N": channel[depth0:depth1, :].sum(axis=0),
+             "S": channel[p - depth1:p - depth0, :].sum(axis=0),
+             "W": channel[:, depth0:depth1].sum(axis=1),
+             "E": channel[:, p - depth1:p - depth0].sum(axis=1)}
+    for side, counts in bands.items():
+        on = (2 * counts > rows).tolist()
         k = 0
         while k < p:
             if not on[k]:
@@ -771,8 +839,8 @@ def _opening_offset(channel: np.ndarray, fractions: tuple[float, float, float], 
                 if abs(centre - near) <= 0.11 * p:
                     shifts["x" if side in "NS" else "y"].append(centre - near)
             k = j
-    return (float(np.median(shifts["x"])) if shifts["x"] else 0.0,
-            float(np.median(shifts["y"])) if shifts["y"] else 0.0)
+    return (float(median(shifts["x"])) if shifts["x"] else 0.0,
+            float(median(shifts["y"])) if shifts["y"] else 0.0)
 
 
 def dark_openings(dark: np.ndarray, fractions: tuple[float, float, float], depth0: int,
@@ -799,13 +867,13 @@ def dark_openings(dark: np.ndarray, fractions: tuple[float, float, float], depth
              "E": share(hit[:, p - depth1:p - depth0], seen[:, p - depth1:p - depth0], 1)}
     out: dict[Port, float] = {}
     for side, profile in bands.items():
-        usual = float(np.median(profile[depth1:p - depth1]))
+        usual = float(median(profile[depth1:p - depth1]))
         for pos in range(len(fractions)):
             # positions run clockwise: along S and W they count from the far end
             x, y = port_point(Port(side, pos), fractions)
             u = (x if side in "NS" else y) * p
             a, b = max(0, int(round(u - half_w))), min(p, int(round(u + half_w)) + 1)
-            out[Port(side, pos)] = float(np.clip(profile[a:b].max() - usual, 0.0, 1.0)) \
+            out[Port(side, pos)] = clip01(profile[a:b].max() - usual) \
                 / max(1e-6, 1.0 - usual)
     return out
 

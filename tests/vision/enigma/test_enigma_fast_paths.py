@@ -1,0 +1,72 @@
+"""The tile reader's fast paths give exactly what the general functions gave: the small-array
+median, the bright pixels of the ring a patch is balanced on, and the ring round a pawn
+counted eighth by eighth."""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.enigma.networkers import RING_ALL_ROUND, _all_round
+from vision.enigma.small_stats import median
+from vision.enigma.tile import BRIGHT_PERCENTILE, _balance_ring, _bright
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.uint8])
+def test_median_is_numpys_on_random_arrays(dtype: type) -> None:
+    rng = np.random.default_rng(21)
+    for n in range(1, 80):
+        flat = (rng.random(n) * 255).astype(dtype)
+        rows = (rng.random((n, 3)) * 255).astype(dtype)
+        for got, want in ((median(flat), np.median(flat)),
+                          (median(rows, axis=0), np.median(rows, axis=0)),
+                          (median(list(flat.tolist())), np.median(list(flat.tolist())))):
+            assert np.asarray(got).dtype == np.asarray(want).dtype
+            assert np.array_equal(got, want)
+
+
+def test_median_of_nothing_is_numpys_nan() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        assert np.isnan(median(np.zeros((0, 3), np.float32), axis=0)).all()
+        assert np.isnan(median(np.zeros(0)))
+
+
+@pytest.mark.parametrize("p", [32, 45, 64, 97, 128, 160])
+def test_bright_ring_pixels_are_those_at_the_percentile(p: int) -> None:
+    rng = np.random.default_rng(p)
+    border, rank = _balance_ring(p)
+    for _ in range(20):
+        patch = rng.integers(0, 256, (p, p, 3)).astype(np.uint8)
+        patch[rng.random((p, p)) < 0.3] = rng.integers(0, 256, 3).astype(np.uint8)  # ties
+        ring = patch[border].astype(np.float32)
+        want = ring[ring.sum(axis=1) >= np.percentile(ring.sum(axis=1), BRIGHT_PERCENTILE)]
+        assert np.array_equal(_bright(patch[border], rank), want)
+        floats = patch[border].astype(np.float32) + 0.25
+        assert np.array_equal(_bright(floats, rank), floats[
+            floats.sum(axis=1) >= np.percentile(floats.sum(axis=1), BRIGHT_PERCENTILE)])
+
+
+@pytest.mark.parametrize("p", [32, 64, 100])
+def test_ring_all_round_counts_each_eighth_as_a_filter_does(p: int) -> None:
+    rng = np.random.default_rng(p)
+    for pack_radii in ((0.07, 0.11), (0.075, 0.12)):  # pawn and cell radii, as shares
+        r_in, r_out = pack_radii[0] * p * 1.15, pack_radii[1] * p * 1.05
+        k = int(math.ceil(r_out))
+        yy, xx = np.mgrid[-k : k + 1, -k : k + 1]
+        rr = xx * xx + yy * yy
+        ring = (rr <= r_out * r_out) & (rr > r_in * r_in)
+        part = np.floor((np.arctan2(yy, xx) + math.pi) / (2 * math.pi) * 8).astype(int) % 8
+        for _ in range(5):
+            ringed = rng.random((p, p)) < rng.uniform(0.3, 0.7)
+            want = np.ones((p, p), bool)
+            for s in range(8):
+                kernel = (ring & (part == s)).astype(np.float32)
+                counts = cv2.filter2D(ringed.astype(np.float32), -1, kernel,
+                                      borderType=cv2.BORDER_CONSTANT)
+                want &= np.round(counts) >= RING_ALL_ROUND * kernel.sum()
+            assert np.array_equal(_all_round(ringed, r_in, r_out), want)

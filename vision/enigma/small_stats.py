@@ -1,0 +1,41 @@
+"""Statistics on a tile's small arrays, exactly as numpy gives them but without numpy's
+per-call overhead (a few dozen microseconds a call, a dozen calls a tile).
+
+>>> import numpy as np
+>>> float(median(np.array([3.0, 1.0, 2.0, 10.0], np.float32)))
+2.5
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def median(values: np.ndarray | list[float], axis: int | None = None) -> np.ndarray:
+    """``np.median(values, axis=axis)`` for floats without NaN: the middle value, or the
+    mean of the two middle ones (summed and halved in the values' own type, as numpy
+    does), found by one partial sort."""
+    a = np.asarray(values)
+    if axis is None:
+        a, axis = a.ravel(), 0
+    n = a.shape[axis]
+    if n == 0 or a.dtype.kind != "f":
+        # no values (NaN, with numpy's warning), or integers (numpy's mean turns to floats)
+        theirs: np.ndarray = np.median(a, axis=axis)
+        return theirs
+    half = n // 2
+    if n % 2:
+        odd: np.ndarray = np.partition(a, half, axis=axis).take(half, axis=axis)
+        return odd
+    part = np.partition(a, (half - 1, half), axis=axis)
+    even: np.ndarray = (part.take(half - 1, axis=axis) + part.take(half, axis=axis)) / 2
+    return even
+
+
+def clip01(value: float) -> float:
+    """``value`` clipped to 0..1: ``float(np.clip(value, 0.0, 1.0))`` without numpy's
+    overhead on a scalar (NaN stays NaN, as with numpy)."""
+    return float(min(max(value, 0.0), 1.0))
+
+
+__all__ = ["clip01", "median"]
