@@ -223,17 +223,14 @@ def read_gems(
     cell_px = model.cell_px
     gem_r = pack.gem_size * cell_px
     radius = max(MIN_SAMPLE_PX, GEM_SAMPLE * gem_r)
+    roaming = _roaming_codes(model)
     found: list[GemSpot] = []
     for point, xy in gem_spots():
-        at = to_canonical(xy, cell_px)
-        values = _disc_labels(labels, at, radius)
-        if values.size == 0:
+        placed = _gem_off_spot(labels, to_canonical(xy, cell_px), radius, GEM_SHIFT * gem_r,
+                               settings.gem_min_fraction * NO_GEM_SHARE, roaming)
+        if placed is None:
             continue
-        counts = np.bincount(values, minlength=4)[1:] / values.size
-        best = int(np.argmax(counts))
-        frac = float(counts[best])
-        if frac < settings.gem_min_fraction * NO_GEM_SHARE:
-            continue
+        at, best, frac = placed
         conf = _fraction_confidence(frac, settings.gem_min_fraction)
         if lab is not None:
             like = ring_likeness(lab, at, gem_r)
@@ -249,6 +246,74 @@ def read_gems(
         found.append(GemSpot(Gem(GEM_NAMES[best]), point, conf))
     found.extend(_read_centre(labels, pack, model, share=_gem_share(labels, found, pack, model)))
     return found
+
+
+#: a gem rests up to this many gem radii off its spot, and its disc is looked for there: a
+#: hand leaves it off the edge's middle (along and across the edge), and a tilted camera sees
+#: its top, a tile and a gem's height above the markers' plane, shifted
+GEM_SHIFT = 0.8
+#: off its spot a gem must fill this many times the least share a gem on its spot fills
+OFF_SPOT_SHARE = 2.0
+
+
+#: a gem colour nearer than this (colour-feature units) to one of the print's colours is
+#: looked for on its spot only: every path of the print ends at a spot, and off the spot, along
+#: the path, its marks fill a gem's disc (the demo's navy paths as sapphires in a dark frame)
+OFF_SPOT_MIN_CONTRAST = 24.0
+
+
+def _roaming_codes(model: PackModel) -> frozenset[int]:
+    """The gem labels looked for off their spots: colours far from every print colour."""
+    return frozenset(
+        code for code, name in enumerate(GEM_NAMES, start=1)
+        if model.palette.size == 0 or float(
+            colour_distance(model.palette, model.gem_lab[name]).min()) >= OFF_SPOT_MIN_CONTRAST)
+
+
+def _gem_off_spot(labels: np.ndarray, at: tuple[float, float], radius: float, reach: float,
+                  least: float, roaming: frozenset[int]
+                  ) -> tuple[tuple[float, float], int, float] | None:
+    """Where within ``reach`` pixels of ``at`` a disc of ``radius`` holds the most of one gem
+    colour (on ``at`` itself for labels not in ``roaming``): (that place, the colour's index in
+    GEM_NAMES, its share of the disc); None when no colour fills ``least`` of a disc there."""
+    r, inside = _disc_offsets(round(radius, 2))
+    kernel = _disc_kernel(round(radius, 2)) / float(inside.sum())
+    xi, yi = int(round(at[0])), int(round(at[1]))
+    far = int(math.ceil(reach))
+    side = r + far
+    if yi - side < 0 or xi - side < 0:
+        return None
+    block = labels[yi - side : yi + side + 1, xi - side : xi + side + 1]
+    if block.shape != (2 * side + 1, 2 * side + 1) or \
+            np.count_nonzero(block) < least * inside.sum():
+        return None
+    near = _disc_offsets(round(reach, 2))[1]
+    best: tuple[tuple[float, float], int, float] | None = None
+    for code in range(1, len(GEM_NAMES) + 1):
+        hit = (block == code).astype(np.float32)
+        if hit.sum() < least * inside.sum():
+            continue
+        share = cv2.filter2D(hit, -1, kernel, borderType=cv2.BORDER_CONSTANT)
+        middle = share[r : r + 2 * far + 1, r : r + 2 * far + 1] * near
+        # the nearest of equal shares: a gem's whole disc seen from a little off its middle
+        dy, dx = (int(v) for v in np.unravel_index(
+            int(np.argmax(middle - 1e-4 * _offset_lengths(far))), middle.shape))
+        value = float(middle[dy, dx])
+        if code not in roaming or value < OFF_SPOT_SHARE * least:
+            # a weak trace is judged on the spot itself: the best of many places off it
+            # finds a few gem-coloured pixels of print or noise anywhere
+            dy = dx = far
+            value = float(middle[far, far])
+        if value >= least and (best is None or value > best[2]):
+            best = ((float(xi + dx - far), float(yi + dy - far)), code - 1, value)
+    return best
+
+
+@lru_cache(maxsize=16)
+def _offset_lengths(far: int) -> np.ndarray:
+    yy, xx = np.mgrid[-far : far + 1, -far : far + 1]
+    lengths: np.ndarray = np.hypot(xx, yy).astype(np.float32)
+    return lengths
 
 
 def _gem_share(

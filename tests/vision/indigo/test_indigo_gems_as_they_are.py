@@ -11,10 +11,18 @@ import pytest
 
 from companion.indigo import CENTRE, Gem, Tile
 from companion.indigo.geometry import neighbour
+from vision.indigo.board import gem_spots
 from vision.indigo.centre_rules import settle_centre
-from vision.indigo.model import GEM_NAMES, colour_features, gem_label_map, pack_model
+from vision.indigo.model import (
+    GEM_NAMES,
+    canonical_size,
+    colour_features,
+    gem_label_map,
+    pack_model,
+    to_canonical,
+)
 from vision.indigo.pack import IndigoPack
-from vision.indigo.pieces import GemSpot, close_gem_labels
+from vision.indigo.pieces import GemSpot, close_gem_labels, read_gems
 from vision.indigo.read_types import CellRead
 from vision.indigo.settings import DEFAULT_SETTINGS
 
@@ -89,3 +97,39 @@ def test_a_heap_the_camera_does_not_confirm_is_asked(heap: list[GemSpot], tiles:
 
 def test_an_empty_centre_the_rules_leave_empty_is_sure() -> None:
     assert settle_centre([], _around(6), DEFAULT_SETTINGS.min_confidence) == []
+
+
+@pytest.mark.parametrize("off", [(0.75, 0.0), (0.0, 0.75), (-0.55, 0.55)])
+def test_a_gem_lying_off_its_spot_is_found_there(demo: IndigoPack, off: tuple[float, float]
+                                                  ) -> None:
+    """A gem pushed along or across its edge, or seen shifted by a tilted camera at its height,
+    lies most of a gem radius off the edge's middle: its disc sampled on the spot held too
+    little of its colour and the gem was missed with no question."""
+    cell_px = 2 * DEFAULT_SETTINGS.cell_px
+    model = pack_model(demo, cell_px)
+    gem_r = demo.gem_size * cell_px
+    point, xy = gem_spots()[10]
+    x, y = to_canonical(xy, cell_px)
+    size = canonical_size(cell_px)
+    yy, xx = np.mgrid[0:size, 0:size]
+    gx, gy = x + off[0] * gem_r, y + off[1] * gem_r
+    # a faceted stone: its colour a ring round the bright table, as the closing leaves it
+    labels = np.where(np.hypot(xx - gx, yy - gy) <= 0.8 * gem_r, AMBER, 0).astype(np.uint8)
+    spots = [s for s in read_gems(labels, demo, model, DEFAULT_SETTINGS) if s.point is not None]
+    assert [(s.gem, s.point) for s in spots] == [(Gem.AMBER, point)]
+    assert spots[0].confidence >= DEFAULT_SETTINGS.min_confidence
+
+
+def test_a_faint_trace_off_a_spot_is_no_gem(demo: IndigoPack) -> None:
+    """The best of the places round a spot finds a few gem-coloured pixels of print or noise
+    anywhere: off the spot, only a gem's worth of colour counts."""
+    cell_px = 2 * DEFAULT_SETTINGS.cell_px
+    model = pack_model(demo, cell_px)
+    gem_r = demo.gem_size * cell_px
+    _, xy = gem_spots()[10]
+    x, y = to_canonical(xy, cell_px)
+    size = canonical_size(cell_px)
+    yy, xx = np.mgrid[0:size, 0:size]
+    labels = np.where(np.hypot(xx - x - 0.7 * gem_r, yy - y) <= 0.4 * gem_r, AMBER,
+                      0).astype(np.uint8)
+    assert [s for s in read_gems(labels, demo, model, DEFAULT_SETTINGS) if s.point] == []
