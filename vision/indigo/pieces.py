@@ -38,15 +38,25 @@ from vision.indigo.settings import IndigoSettings
 
 
 def disc_pixels(lab: np.ndarray, xy: tuple[float, float], radius: float) -> np.ndarray:
+    """The pixels of ``lab`` whose centres lie within ``radius`` of ``xy``."""
     x, y = xy
     r = int(math.ceil(radius))
     xi, yi = int(round(x)), int(round(y))
     block = lab[yi - r : yi + r + 1, xi - r : xi + r + 1]
-    # open grids, broadcast: the same sums as full ones without building them
-    yy, xx = np.ogrid[-r : r + 1, -r : r + 1]
-    inside = (xx + xi - x) ** 2 + (yy + yi - y) ** 2 <= radius**2
+    inside = _disc_inside(xi - x, yi - y, radius)
     in_disc: np.ndarray = block[inside[: block.shape[0], : block.shape[1]]]
     return in_disc
+
+
+@lru_cache(maxsize=512)
+def _disc_inside(dx: float, dy: float, radius: float) -> np.ndarray:
+    """The disc of :func:`disc_pixels` round a point ``(dx, dy)`` off the block's middle
+    pixel: the board's spots and spaces are the same every frame, so it is worked out once."""
+    r = int(math.ceil(radius))
+    # open grids, broadcast: the same sums as full ones without building them
+    yy, xx = np.ogrid[-r : r + 1, -r : r + 1]
+    inside: np.ndarray = (xx + dx) ** 2 + (yy + dy) ** 2 <= radius**2
+    return inside
 
 
 @dataclass(frozen=True)
@@ -284,15 +294,16 @@ def _gem_off_spot(labels: np.ndarray, at: tuple[float, float], radius: float, re
     if yi - side < 0 or xi - side < 0:
         return None
     block = labels[yi - side : yi + side + 1, xi - side : xi + side + 1]
-    if block.shape != (2 * side + 1, 2 * side + 1) or \
-            np.count_nonzero(block) < least * inside.sum():
+    if block.shape != (2 * side + 1, 2 * side + 1):
         return None
+    enough = least * float(inside.sum())
+    counts = np.bincount(block.ravel(), minlength=len(GEM_NAMES) + 1)
     near = _disc_offsets(round(reach, 2))[1]
     best: tuple[tuple[float, float], int, float] | None = None
     for code in range(1, len(GEM_NAMES) + 1):
+        if counts[code] < enough:
+            continue  # too few pixels of this colour round the spot to fill a disc anywhere
         hit = (block == code).astype(np.float32)
-        if hit.sum() < least * inside.sum():
-            continue
         share = cv2.filter2D(hit, -1, kernel, borderType=cv2.BORDER_CONSTANT)
         middle = share[r : r + 2 * far + 1, r : r + 2 * far + 1] * near
         # the nearest of equal shares: a gem's whole disc seen from a little off its middle
@@ -672,13 +683,20 @@ def _distances(p: np.ndarray, w: np.ndarray, model: PackModel) -> np.ndarray:
     return dist
 
 
-def _patches(gray: np.ndarray, model: PackModel, cells: list[Cell],
-             shift: tuple[int, int] = (0, 0)) -> np.ndarray:
+def _patches(gray: np.ndarray, model: PackModel, cells: list[Cell]) -> np.ndarray:
+    """(cells, D) the compared pixels of each cell's patch."""
+    return _wide_patches(gray, model, cells, 0)[:, model.mask]
+
+
+def _wide_patches(gray: np.ndarray, model: PackModel, cells: list[Cell],
+                  reach: int) -> np.ndarray:
+    """(cells, side, side) squares round each cell, ``reach`` pixels wider than a patch each
+    way: the patch moved by (dx, dy) is ``[:, reach + dy : ..., reach + dx : ...]``."""
+    side = model.patch + 2 * reach
     out = []
     for cell in cells:
         x, y = to_canonical(cell_xy(cell), model.cell_px)
-        patch = cv2.getRectSubPix(gray, (model.patch, model.patch), (x + shift[0], y + shift[1]))
-        out.append(patch[model.mask])
+        out.append(cv2.getRectSubPix(gray, (side, side), (x, y)))
     return np.array(out, np.float32)
 
 
@@ -686,11 +704,14 @@ def _refined(gray: np.ndarray, model: PackModel, cells: list[Cell], w: np.ndarra
              dist: np.ndarray) -> np.ndarray:
     """The distances of ``cells`` at the shift (within REFINE_SHIFT) that fits best."""
     best = dist.copy()
-    for dx in range(-REFINE_SHIFT, REFINE_SHIFT + 1):
-        for dy in range(-REFINE_SHIFT, REFINE_SHIFT + 1):
+    reach, p = REFINE_SHIFT, model.patch
+    wide = _wide_patches(gray, model, cells, reach)
+    for dx in range(-reach, reach + 1):
+        for dy in range(-reach, reach + 1):
             if dx == dy == 0:
                 continue
-            d = _distances(_patches(gray, model, cells, (dx, dy)), w, model)
+            moved = wide[:, reach + dy : reach + dy + p, reach + dx : reach + dx + p]
+            d = _distances(moved[:, model.mask], w, model)
             better = d.min(axis=1) < best.min(axis=1)
             best[better] = d[better]
     return best
@@ -784,16 +805,22 @@ def _confidences(dist: np.ndarray, settings: IndigoSettings) -> np.ndarray:
 CHIP_GLARE_SHARE = 0.2
 
 
-def read_chips(lab: np.ndarray, pack: IndigoPack, model: PackModel,
+def chip_colours(lab: np.ndarray, pack: IndigoPack, model: PackModel) -> np.ndarray:
+    """(spaces, 3) the median colour features of each chip space, ``chip_spaces()`` order."""
+    radius = max(MIN_SAMPLE_PX, CHIP_SAMPLE * pack.chip_size * model.cell_px)
+    return np.array([np.median(disc_pixels(lab, to_canonical(xy, model.cell_px), radius),
+                               axis=0) for _, _, xy in chip_spaces()], np.float32)
+
+
+def read_chips(colours: np.ndarray, pack: IndigoPack, model: PackModel,
                glare: np.ndarray | None = None) -> list[ChipRead]:
-    """Each chip space's colour, the nearest of the pack's chips or the empty space; a chip
-    under ``glare`` (the mask of :func:`glare_mask`) is doubtful."""
+    """Each chip space's colour (``colours``, of :func:`chip_colours`), the nearest of the
+    pack's chips or the empty space; a chip under ``glare`` (the mask of :func:`glare_mask`)
+    is doubtful."""
     radius = max(MIN_SAMPLE_PX, CHIP_SAMPLE * pack.chip_size * model.cell_px)
     out = []
-    for gate, slot, xy in chip_spaces():
+    for (gate, slot, xy), colour in zip(chip_spaces(), colours, strict=True):
         at = to_canonical(xy, model.cell_px)
-        pixels = disc_pixels(lab, at, radius)
-        colour = np.median(pixels, axis=0)
         d = colour_distance(model.chip_lab, colour)
         order = np.argsort(d)
         d1, d2 = float(d[order[0]]), float(d[order[1]])

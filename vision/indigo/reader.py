@@ -57,6 +57,7 @@ from vision.indigo.pack_fit import chips_unlike_pack, fit_to_pack
 from vision.indigo.picture_check import picture_confidence_factor, scaled_confidences
 from vision.indigo.pieces import (
     GemSpot,
+    chip_colours,
     close_gem_labels,
     gem_box,
     gem_pixels,
@@ -357,8 +358,9 @@ def read_indigo(
     settled = settle_corners(settle_centre(found, cells, st.min_confidence), cells)
     spots = scaled_confidences(settled, factor)
     cells = dict(zip(cells, scaled_confidences(list(cells.values()), factor), strict=True))
-    chips = scaled_confidences(read_chips(lab, pack, model, glare), factor)
-    spots, chips, unlike_pack = fit_to_pack(spots, chips, chips_unlike_pack(lab, pack, model))
+    seen = chip_colours(lab, pack, model)
+    chips = scaled_confidences(read_chips(seen, pack, model, glare), factor)
+    spots, chips, unlike_pack = fit_to_pack(spots, chips, chips_unlike_pack(seen, model))
     gems, gem_questions = name_gems(spots, cells, st)
     questions = (unlike_pack + cell_questions(cells, st) + gem_questions
                  + chip_questions(chips, st))
