@@ -17,8 +17,7 @@ from dataclasses import replace
 import numpy as np
 
 from vision.indigo.model import PackModel, colour_distance
-from vision.indigo.pieces import GemSpot
-from vision.indigo.read_types import ChipRead
+from vision.indigo.read_types import ChipRead, GemSpot
 
 #: a chip is unlike the pack when its colour lies farther from every chip colour of the pack
 #: than this share of the distance between the pack's two closest chip colours (rendered
@@ -38,7 +37,7 @@ UNLIKE_PACK_QUESTION = (
 
 
 def chips_unlike_pack(seen: np.ndarray, model: PackModel) -> list[bool]:
-    """Per chip space, of its colour ``seen`` (:func:`~vision.indigo.pieces.chip_colours`):
+    """Per chip space, of its colour ``seen`` (:func:`~vision.indigo.chips.chip_colours`):
     whether it is unlike the pack's."""
     colours = model.chip_lab
     closest = min(

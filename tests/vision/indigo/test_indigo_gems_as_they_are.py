@@ -13,6 +13,7 @@ from companion.indigo import CENTRE, Gem, Tile
 from companion.indigo.geometry import neighbour
 from vision.indigo.board import gem_spots
 from vision.indigo.centre_rules import settle_centre
+from vision.indigo.gems import close_gem_labels, read_gems
 from vision.indigo.model import (
     GEM_NAMES,
     canonical_size,
@@ -22,8 +23,7 @@ from vision.indigo.model import (
     to_canonical,
 )
 from vision.indigo.pack import IndigoPack
-from vision.indigo.pieces import GemSpot, close_gem_labels, read_gems
-from vision.indigo.read_types import CellRead
+from vision.indigo.read_types import CellRead, GemSpot
 from vision.indigo.settings import DEFAULT_SETTINGS
 
 #: a real amber's faceted body under a lamp (BGR): about (172, 123, 22) in RGB, far darker
