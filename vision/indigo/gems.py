@@ -186,8 +186,12 @@ def read_gems(
                                settings.gem_min_fraction * NO_GEM_SHARE, roaming)
         if placed is None:
             continue
-        at, best, frac = placed
+        at, best, frac, off = placed
         conf = _fraction_confidence(frac, settings.gem_min_fraction)
+        if off:
+            # seen only off its spot: a gem pushed aside, or the print beside the spot (the
+            # deep-blue printed cells of the real board as sapphires): asked, never sure
+            conf = min(conf, DOUBTFUL)
         if lab is not None:
             like = ring_likeness(lab, at, gem_r)
             if like >= RING_SAME_NONE:
@@ -204,9 +208,10 @@ def read_gems(
     return found
 
 
-#: a gem rests up to this many gem radii off its spot, and its disc is looked for there: a
-#: hand leaves it off the edge's middle (along and across the edge), and a tilted camera sees
-#: its top, a tile and a gem's height above the markers' plane, shifted
+#: a gem rests up to this many gem radii off its spot, and a spot without a gem's disc on it
+#: is looked at that far round: a hand leaves a gem off the edge's middle (along and across
+#: the edge), and a tilted camera sees its top, a tile and a gem's height above the markers'
+#: plane, shifted
 GEM_SHIFT = 0.8
 
 
@@ -228,12 +233,17 @@ def _roaming_codes(model: PackModel) -> frozenset[int]:
             colour_distance(model.palette, model.gem_lab[name]).min()) >= OFF_SPOT_MIN_CONTRAST)
 
 
+#: a place for a gem: (its canonical xy, its colour's index in GEM_NAMES, the share of the
+#: disc there in that colour, whether it lies off the spot)
+GemPlace = tuple[tuple[float, float], int, float, bool]
+
+
 def _gem_off_spot(labels: np.ndarray, at: tuple[float, float], radius: float, reach: float,
-                  least: float, roaming: frozenset[int]
-                  ) -> tuple[tuple[float, float], int, float] | None:
-    """Where within ``reach`` pixels of ``at`` a disc of ``radius`` holds the most of one gem
-    colour (on ``at`` itself for labels not in ``roaming``): (that place, the colour's index in
-    GEM_NAMES, its share of the disc); None when no colour fills ``least`` of a disc there."""
+                  least: float, roaming: frozenset[int]) -> GemPlace | None:
+    """The gem at the spot ``at``: the colour filling most of a disc of ``radius`` there, when
+    one fills ``least`` of it; else, for labels in ``roaming``, the place within ``reach``
+    pixels where one colour fills most of such a disc (twice ``least`` at the least); None
+    when neither holds a gem."""
     r, inside = disc_offsets(round(radius, 2))
     kernel = disc_kernel(round(radius, 2)) / float(inside.sum())
     xi, yi = int(round(at[0])), int(round(at[1]))
@@ -247,25 +257,28 @@ def _gem_off_spot(labels: np.ndarray, at: tuple[float, float], radius: float, re
     enough = least * float(inside.sum())
     counts = np.bincount(block.ravel(), minlength=len(GEM_NAMES) + 1)
     near = disc_offsets(round(reach, 2))[1]
-    best: tuple[tuple[float, float], int, float] | None = None
+    on_spot: GemPlace | None = None
+    off_spot: GemPlace | None = None
     for code in range(1, len(GEM_NAMES) + 1):
         if counts[code] < enough:
             continue  # too few pixels of this colour round the spot to fill a disc anywhere
         hit = (block == code).astype(np.float32)
         share = cv2.filter2D(hit, -1, kernel, borderType=cv2.BORDER_CONSTANT)
         middle = share[r : r + 2 * far + 1, r : r + 2 * far + 1] * near
+        value = float(middle[far, far])
+        if value >= least and (on_spot is None or value > on_spot[2]):
+            on_spot = ((float(xi), float(yi)), code - 1, value, False)
+        if code not in roaming:
+            continue
         # the nearest of equal shares: a gem's whole disc seen from a little off its middle
         dy, dx = (int(v) for v in np.unravel_index(
             int(np.argmax(middle - 1e-4 * _offset_lengths(far))), middle.shape))
         value = float(middle[dy, dx])
-        if code not in roaming or value < OFF_SPOT_SHARE * least:
-            # a weak trace is judged on the spot itself: the best of many places off it
-            # finds a few gem-coloured pixels of print or noise anywhere
-            dy = dx = far
-            value = float(middle[far, far])
-        if value >= least and (best is None or value > best[2]):
-            best = ((float(xi + dx - far), float(yi + dy - far)), code - 1, value)
-    return best
+        # the best of many places off the spot finds a few gem-coloured pixels of print or
+        # noise anywhere: off it, only a gem's worth of colour counts
+        if value >= OFF_SPOT_SHARE * least and (off_spot is None or value > off_spot[2]):
+            off_spot = ((float(xi + dx - far), float(yi + dy - far)), code - 1, value, True)
+    return on_spot or off_spot
 
 
 @lru_cache(maxsize=16)

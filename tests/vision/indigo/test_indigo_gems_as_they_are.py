@@ -100,11 +100,12 @@ def test_an_empty_centre_the_rules_leave_empty_is_sure() -> None:
 
 
 @pytest.mark.parametrize("off", [(0.75, 0.0), (0.0, 0.75), (-0.55, 0.55)])
-def test_a_gem_lying_off_its_spot_is_found_there(demo: IndigoPack, off: tuple[float, float]
-                                                  ) -> None:
+def test_a_gem_lying_off_its_spot_is_found_there_and_asked(
+        demo: IndigoPack, off: tuple[float, float]) -> None:
     """A gem pushed along or across its edge, or seen shifted by a tilted camera at its height,
     lies most of a gem radius off the edge's middle: its disc sampled on the spot held too
-    little of its colour and the gem was missed with no question."""
+    little of its colour and the gem was missed with no question. It is found off the spot,
+    and asked: off a spot, the print beside it looks like a gem too."""
     cell_px = 2 * DEFAULT_SETTINGS.cell_px
     model = pack_model(demo, cell_px)
     gem_r = demo.gem_size * cell_px
@@ -115,6 +116,22 @@ def test_a_gem_lying_off_its_spot_is_found_there(demo: IndigoPack, off: tuple[fl
     gx, gy = x + off[0] * gem_r, y + off[1] * gem_r
     # a faceted stone: its colour a ring round the bright table, as the closing leaves it
     labels = np.where(np.hypot(xx - gx, yy - gy) <= 0.8 * gem_r, AMBER, 0).astype(np.uint8)
+    spots = [s for s in read_gems(labels, demo, model, DEFAULT_SETTINGS) if s.point is not None]
+    assert [(s.gem, s.point) for s in spots] == [(Gem.AMBER, point)]
+    assert spots[0].confidence < DEFAULT_SETTINGS.min_confidence
+
+
+def test_a_gem_on_its_spot_is_sure(demo: IndigoPack) -> None:
+    """On its spot, a gem's disc is read as before: sure."""
+    cell_px = 2 * DEFAULT_SETTINGS.cell_px
+    model = pack_model(demo, cell_px)
+    gem_r = demo.gem_size * cell_px
+    point, xy = gem_spots()[10]
+    x, y = to_canonical(xy, cell_px)
+    size = canonical_size(cell_px)
+    yy, xx = np.mgrid[0:size, 0:size]
+    labels = np.where(np.hypot(xx - x - 0.2 * gem_r, yy - y) <= 0.8 * gem_r, AMBER,
+                      0).astype(np.uint8)
     spots = [s for s in read_gems(labels, demo, model, DEFAULT_SETTINGS) if s.point is not None]
     assert [(s.gem, s.point) for s in spots] == [(Gem.AMBER, point)]
     assert spots[0].confidence >= DEFAULT_SETTINGS.min_confidence
