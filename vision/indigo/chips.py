@@ -9,6 +9,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from companion.indigo import CHIPS
 from vision.indigo.board import chip_spaces
 from vision.indigo.discs import DOUBTFUL, MIN_SAMPLE_PX, disc_labels, disc_pixels
 from vision.indigo.model import (
@@ -59,7 +60,7 @@ def read_chips(colours: np.ndarray, pack: IndigoPack, model: PackModel,
             out.append(ChipRead(gate, slot, None, None, conf))
         else:
             out.append(ChipRead(gate, slot, idx, model.chip_names[idx], conf))
-    return _doubt_missing_chips(out)
+    return _doubt_off_chart(_doubt_missing_chips(out))
 
 
 def _doubt_missing_chips(chips: list[ChipRead]) -> list[ChipRead]:
@@ -72,3 +73,40 @@ def _doubt_missing_chips(chips: list[ChipRead]) -> list[ChipRead]:
             else chip for chip in chips]
 
 
+
+def _doubt_off_chart(chips: list[ChipRead]) -> list[ChipRead]:
+    """Chips that no rules chart allows where they lie are doubtful, each by name: the chips
+    are held against every ownership chart at every turn, and those the nearest charts do not
+    allow are asked (a fingertip over a turquoise chip read white at 1.00 among red and
+    turquoise chips: the layout matched no chart, but no question named the chip)."""
+    if any(chip.player is None for chip in chips):
+        return chips  # an empty space is doubted already; a chart needs all twelve
+    by_space = {(chip.gate, chip.slot): chip.player for chip in chips}
+    fewest: list[set[tuple[int, int]]] = []
+    for chart in CHIPS.values():
+        for turn in range(len(chart)):
+            odd = _off_chart(by_space, chart, turn)
+            if not fewest or len(odd) < len(fewest[0]):
+                fewest = [odd]
+            elif len(odd) == len(fewest[0]):
+                fewest.append(odd)
+    doubted = set().union(*fewest)
+    return [replace(chip, confidence=min(chip.confidence, DOUBTFUL))
+            if (chip.gate, chip.slot) in doubted else chip for chip in chips]
+
+
+def _off_chart(by_space: dict[tuple[int, int], int | None], chart: tuple[tuple[int, int], ...],
+               turn: int) -> set[tuple[int, int]]:
+    """The chip spaces whose chip ``chart``, seen turned by ``turn`` gateways, does not put
+    there (a pair's chips in either order)."""
+    odd = set()
+    for gate, allowed in enumerate(chart):
+        seen = (gate + turn) % len(chart)
+        left = list(allowed)
+        for slot in (0, 1):
+            player = by_space.get((seen, slot))
+            if player in left:
+                left.remove(player)
+            else:
+                odd.add((seen, slot))
+    return odd
