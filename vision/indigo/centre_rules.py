@@ -18,8 +18,7 @@ from __future__ import annotations
 
 from companion.indigo import CENTRE, CENTRE_STOCK, Gem
 from companion.indigo.geometry import Cell, neighbour
-from vision.indigo.pieces import GemSpot
-from vision.indigo.read_types import CellRead
+from vision.indigo.read_types import CellRead, GemSpot
 
 #: the confidence of a centre count the rules contradict (below min_confidence: asked)
 AGAINST_RULES = 0.45

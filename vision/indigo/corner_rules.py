@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from companion.indigo import CORNERS, Gem
 from companion.indigo.geometry import Cell, EdgePoint, neighbour, opposite
-from vision.indigo.pieces import GemSpot
-from vision.indigo.read_types import CellRead
+from vision.indigo.read_types import CellRead, GemSpot
 
 #: the confidence of a corner amber the camera missed or saw in another colour, where the
 #: rules say it lies (below min_confidence: asked)

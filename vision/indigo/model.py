@@ -522,9 +522,14 @@ def gem_label_map(
     pixels = pixels.astype(np.float32)
     gems = np.array([model.gem_lab[n] for n in GEM_NAMES], np.float32)
     d_best, best = _nearest_banded(pixels, gems)
-    bg_d2, _ = _nearest_banded(pixels, model.palette)
     tol = np.array([model.gem_tol[n] for n in GEM_NAMES], np.float32)[best]
-    values = np.where((d_best < bg_d2) & (d_best < tol * tol), best + 1, 0).astype(np.uint8)
+    # the board's colours are measured only where a gem's tolerance lets a gem in: most
+    # pixels (tile print, paths) are out of every gem's reach
+    near = np.flatnonzero(d_best < tol * tol)
+    bg_d2, _ = _nearest_banded(pixels[near], model.palette)
+    gem = near[d_best[near] < bg_d2]
+    values = np.zeros(len(pixels), np.uint8)
+    values[gem] = best[gem] + 1
     if where is None:
         return values.reshape(lab.shape[:2])
     labels = np.zeros(flat.shape[0], np.uint8)

@@ -16,11 +16,8 @@ from dataclasses import replace
 
 import numpy as np
 
-from vision.indigo.board import chip_spaces
-from vision.indigo.model import PackModel, colour_distance, to_canonical
-from vision.indigo.pack import IndigoPack
-from vision.indigo.pieces import CHIP_SAMPLE, MIN_SAMPLE_PX, GemSpot, disc_pixels
-from vision.indigo.read_types import ChipRead
+from vision.indigo.model import PackModel, colour_distance
+from vision.indigo.read_types import ChipRead, GemSpot
 
 #: a chip is unlike the pack when its colour lies farther from every chip colour of the pack
 #: than this share of the distance between the pack's two closest chip colours (rendered
@@ -39,20 +36,17 @@ UNLIKE_PACK_QUESTION = (
 )
 
 
-def chips_unlike_pack(lab: np.ndarray, pack: IndigoPack, model: PackModel) -> list[bool]:
-    """Per chip space (``chip_spaces()`` order): whether its colour is unlike the pack's."""
+def chips_unlike_pack(seen: np.ndarray, model: PackModel) -> list[bool]:
+    """Per chip space, of its colour ``seen`` (:func:`~vision.indigo.chips.chip_colours`):
+    whether it is unlike the pack's."""
     colours = model.chip_lab
     closest = min(
         float(colour_distance(colours[i][None], colours[j])[0])
         for i in range(len(colours))
         for j in range(i + 1, len(colours))
     )
-    radius = max(MIN_SAMPLE_PX, CHIP_SAMPLE * pack.chip_size * model.cell_px)
-    unlike = []
-    for _, _, xy in chip_spaces():
-        colour = np.median(disc_pixels(lab, to_canonical(xy, model.cell_px), radius), axis=0)
-        unlike.append(float(colour_distance(colours, colour).min()) > CHIP_UNLIKE_SHARE * closest)
-    return unlike
+    return [float(colour_distance(colours, colour).min()) > CHIP_UNLIKE_SHARE * closest
+            for colour in seen]
 
 
 def fit_to_pack(

@@ -17,8 +17,7 @@ import cv2
 import numpy as np
 
 from vision.indigo.board import BoardGeometry, rim_polygon
-from vision.indigo.pieces import GemSpot
-from vision.indigo.read_types import CellRead, ChipRead
+from vision.indigo.read_types import CellRead, ChipRead, GemSpot
 from vision.markers import PlaneFit
 from vision.picture import (
     PictureSettings,

@@ -1,5 +1,6 @@
 """What the Indigo reader returns: :class:`IndigoRead`, :class:`CellRead`, :class:`GemRead`,
-:class:`ChipRead`. The pipeline is :func:`vision.indigo.reader.read_indigo`; its settings are
+:class:`ChipRead` (and the :class:`GemSpot` its stages pass on). The pipeline is
+:func:`vision.indigo.reader.read_indigo`; its settings are
 :class:`vision.indigo.settings.IndigoSettings`.
 """
 
@@ -30,6 +31,18 @@ class CellRead:
     tile: Tile | None
     confidence: float
     alternatives: tuple[tuple[Tile | None, float], ...] = ()
+
+
+@dataclass(frozen=True)
+class GemSpot:
+    """A gem the reader sees, before it is named by the tiles round it (a :class:`GemRead`)."""
+
+    gem: Gem
+    point: EdgePoint | None  # None: on the centre tile
+    confidence: float
+    #: on the centre: the fewest and most gems of this colour the camera's counts allow (a
+    #: heap's outline counted by its peaks and by laying whole discs of two sizes over it)
+    plausible: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)

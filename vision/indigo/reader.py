@@ -13,7 +13,8 @@
    treasure tiles);
 4. :func:`~vision.indigo.model.colour_gains` measures the colour cast using the pack's rim
    colour (and :func:`~vision.gains.times_gains` removes it);
-5. :mod:`vision.indigo.pieces` (``read_gems``, ``read_tiles``, ``read_chips``) classifies
+5. :func:`~vision.indigo.gems.read_gems`, :func:`~vision.indigo.tiles.read_tiles` and
+   :func:`~vision.indigo.chips.read_chips` classify
    against the pack: gems (on a board rectified :data:`GEM_SCALE` times finer) and chips by
    colour model, tiles by comparing each cell with the
    pack's tile images in every rotation (and the empty cell); :mod:`vision.indigo.pack_fit`
@@ -37,7 +38,9 @@ from companion.indigo.geometry import Cell, neighbour, opposite
 from vision.errors import FrameRefusedError, UnreadableImageError
 from vision.gains import times_gains
 from vision.indigo.centre_rules import centre_least, settle_centre
+from vision.indigo.chips import chip_colours, read_chips
 from vision.indigo.corner_rules import settle_corners
+from vision.indigo.gems import close_gem_labels, gem_box, gem_pixels, read_gems
 from vision.indigo.model import (
     GEM_NAMES,
     TEMPLATE_BLUR,
@@ -55,23 +58,15 @@ from vision.indigo.model import (
 from vision.indigo.pack import IndigoPack
 from vision.indigo.pack_fit import chips_unlike_pack, fit_to_pack
 from vision.indigo.picture_check import picture_confidence_factor, scaled_confidences
-from vision.indigo.pieces import (
-    GemSpot,
-    close_gem_labels,
-    gem_box,
-    gem_pixels,
-    glare_mask,
-    read_chips,
-    read_gems,
-    read_tiles,
-)
 from vision.indigo.read_types import (
     CellRead,
     ChipRead,
     GemRead,
+    GemSpot,
     IndigoRead,
 )
 from vision.indigo.settings import DEFAULT_SETTINGS, IndigoSettings
+from vision.indigo.tiles import glare_mask, read_tiles
 from vision.markers import PlaneFit, locate
 
 __all__ = [
@@ -357,8 +352,9 @@ def read_indigo(
     settled = settle_corners(settle_centre(found, cells, st.min_confidence), cells)
     spots = scaled_confidences(settled, factor)
     cells = dict(zip(cells, scaled_confidences(list(cells.values()), factor), strict=True))
-    chips = scaled_confidences(read_chips(lab, pack, model, glare), factor)
-    spots, chips, unlike_pack = fit_to_pack(spots, chips, chips_unlike_pack(lab, pack, model))
+    seen = chip_colours(lab, pack, model)
+    chips = scaled_confidences(read_chips(seen, pack, model, glare), factor)
+    spots, chips, unlike_pack = fit_to_pack(spots, chips, chips_unlike_pack(seen, model))
     gems, gem_questions = name_gems(spots, cells, st)
     questions = (unlike_pack + cell_questions(cells, st) + gem_questions
                  + chip_questions(chips, st))

@@ -11,11 +11,19 @@ import pytest
 
 from companion.indigo import CENTRE, Gem, Tile
 from companion.indigo.geometry import neighbour
+from vision.indigo.board import gem_spots
 from vision.indigo.centre_rules import settle_centre
-from vision.indigo.model import GEM_NAMES, colour_features, gem_label_map, pack_model
+from vision.indigo.gems import close_gem_labels, read_gems
+from vision.indigo.model import (
+    GEM_NAMES,
+    canonical_size,
+    colour_features,
+    gem_label_map,
+    pack_model,
+    to_canonical,
+)
 from vision.indigo.pack import IndigoPack
-from vision.indigo.pieces import GemSpot, close_gem_labels
-from vision.indigo.read_types import CellRead
+from vision.indigo.read_types import CellRead, GemSpot
 from vision.indigo.settings import DEFAULT_SETTINGS
 
 #: a real amber's faceted body under a lamp (BGR): about (172, 123, 22) in RGB, far darker
@@ -89,3 +97,47 @@ def test_a_heap_the_camera_does_not_confirm_is_asked(heap: list[GemSpot], tiles:
 
 def test_an_empty_centre_the_rules_leave_empty_is_sure() -> None:
     assert settle_centre([], _around(6), DEFAULT_SETTINGS.min_confidence) == []
+
+
+def _edge_gems(demo: IndigoPack, off: tuple[float, float], size: float) -> list[GemSpot]:
+    """The edge gems read from a gem label map holding one amber disc of ``size`` gem radii,
+    ``off`` (in gem radii) from spot 10's middle, on a board rectified as gems are read."""
+    cell_px = 2 * DEFAULT_SETTINGS.cell_px
+    model = pack_model(demo, cell_px)
+    gem_r = demo.gem_size * cell_px
+    x, y = to_canonical(gem_spots()[10][1], cell_px)
+    side = canonical_size(cell_px)
+    yy, xx = np.mgrid[0:side, 0:side]
+    away = np.hypot(xx - x - off[0] * gem_r, yy - y - off[1] * gem_r)
+    labels = np.where(away <= size * gem_r, AMBER, 0).astype(np.uint8)
+    return [s for s in read_gems(labels, demo, model, DEFAULT_SETTINGS) if s.point is not None]
+
+
+#: the spot the gems of the tests below lie at (or near)
+SPOT = gem_spots()[10][0]
+
+
+@pytest.mark.parametrize("off", [(0.75, 0.0), (0.0, 0.75), (-0.55, 0.55)])
+def test_a_gem_lying_off_its_spot_is_found_there_and_asked(
+        demo: IndigoPack, off: tuple[float, float]) -> None:
+    """A gem pushed along or across its edge, or seen shifted by a tilted camera at its height,
+    lies most of a gem radius off the edge's middle: its disc sampled on the spot held too
+    little of its colour and the gem was missed with no question. It is found off the spot,
+    and asked: off a spot, the print beside it looks like a gem too."""
+    # a faceted stone: its colour a ring round the bright table, as the closing leaves it
+    spots = _edge_gems(demo, off, 0.8)
+    assert [(s.gem, s.point) for s in spots] == [(Gem.AMBER, SPOT)]
+    assert spots[0].confidence < DEFAULT_SETTINGS.min_confidence
+
+
+def test_a_gem_on_its_spot_is_sure(demo: IndigoPack) -> None:
+    """On its spot, a gem's disc is read as before: sure."""
+    spots = _edge_gems(demo, (0.2, 0.0), 0.8)
+    assert [(s.gem, s.point) for s in spots] == [(Gem.AMBER, SPOT)]
+    assert spots[0].confidence >= DEFAULT_SETTINGS.min_confidence
+
+
+def test_a_faint_trace_off_a_spot_is_no_gem(demo: IndigoPack) -> None:
+    """The best of the places round a spot finds a few gem-coloured pixels of print or noise
+    anywhere: off the spot, only a gem's worth of colour counts."""
+    assert _edge_gems(demo, (0.7, 0.0), 0.4) == []

@@ -7,17 +7,20 @@ import dataclasses
 
 import cv2
 import numpy as np
+import pytest
 
+from companion.indigo import CHIPS
 from companion.indigo.geometry import CENTRE
 from companion.indigo.state import all_legal_placements, new_game, play
 from vision.indigo.board import cell_xy, chip_spaces
-from vision.indigo.model import canonical_size
+from vision.indigo.chips import read_chips
+from vision.indigo.model import canonical_size, pack_model
 from vision.indigo.pack import IndigoPack
-from vision.indigo.pieces import glare_mask
-from vision.indigo.reader import read_indigo
+from vision.indigo.reader import chip_questions, read_indigo
 from vision.indigo.settings import DEFAULT_SETTINGS
 from vision.indigo.synth.render import render_frame
 from vision.indigo.synth.table_camera import SKIN
+from vision.indigo.tiles import glare_mask
 from vision.indigo.view import BoardView
 
 FRAME = (1280, 720)
@@ -103,3 +106,21 @@ def test_a_chip_under_a_reflection_is_asked(demo: IndigoPack) -> None:
     again = next(c for c in read_indigo(image, demo).chips if (c.gate, c.slot) ==
                  (chip.gate, chip.slot))
     assert again.colour == "turquoise" or again.confidence < SURE
+
+
+@pytest.mark.parametrize("layout", ["2p", "3p", "4p"])
+def test_a_chip_no_chart_puts_there_is_asked_by_name(demo: IndigoPack, layout: str) -> None:
+    """A fingertip over a turquoise chip read it white, sure, among red and turquoise chips:
+    the layout matched no chart and the one question about it named no chip. The chips that
+    no ownership chart allows where they lie are asked, each by name."""
+    model = pack_model(demo, DEFAULT_SETTINGS.cell_px)
+    chart = CHIPS[layout]
+    players = [chart[gate][slot] for gate, slot, _ in chip_spaces()]
+    odd = next(i for i, p in enumerate(players) if p != 3)
+    players[odd] = 3  # the fourth colour, on a space the chart gives another player
+    colours = np.array([model.chip_lab[p] for p in players], np.float32)
+    chips = read_chips(colours, demo, model)
+    gate, slot, _ = chip_spaces()[odd]
+    assert [(c.gate, c.slot) for c in chips if c.confidence < SURE] == [(gate, slot)]
+    assert any(q.startswith(f"gateway {gate} chip {slot}:")
+               for q in chip_questions(chips, DEFAULT_SETTINGS))

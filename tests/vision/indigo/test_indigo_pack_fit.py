@@ -14,8 +14,7 @@ from config import Config
 from vision.indigo.model import GAIN_RANGE, balance_gains
 from vision.indigo.pack import IndigoPack
 from vision.indigo.pack_fit import fit_to_pack
-from vision.indigo.pieces import GemSpot
-from vision.indigo.read_types import ChipRead
+from vision.indigo.read_types import ChipRead, GemSpot
 from vision.indigo.reader import read_indigo
 from vision.indigo.settings import DEFAULT_SETTINGS
 from vision.indigo.synth.render import RenderedFrame, render_frame

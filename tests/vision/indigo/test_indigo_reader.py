@@ -206,7 +206,7 @@ def test_refuses_a_rendered_second_chance_sheet_photo(demo: IndigoPack) -> None:
 
 def test_gem_questions_use_the_right_article() -> None:
     from companion.indigo import CORNER_BY_CELL, Gem
-    from vision.indigo.pieces import GemSpot
+    from vision.indigo.read_types import GemSpot
     from vision.indigo.reader import name_gems, with_article
 
     corner = CORNER_BY_CELL[(0, -4)]

@@ -9,8 +9,8 @@ import numpy as np
 from companion.indigo import CENTRE, Tile
 from companion.indigo.geometry import neighbour
 from vision.indigo.centre_rules import centre_least
+from vision.indigo.gems import RING_SAME_NONE, ring_likeness
 from vision.indigo.model import colour_features
-from vision.indigo.pieces import RING_SAME_NONE, ring_likeness
 from vision.indigo.read_types import CellRead
 from vision.indigo.reader import name_gems
 from vision.indigo.settings import DEFAULT_SETTINGS
@@ -87,7 +87,7 @@ def test_a_corner_amber_the_camera_missed_is_asked_where_the_rules_put_it() -> N
 def test_a_sure_corner_amber_stays_sure_and_another_colour_there_is_asked() -> None:
     from companion.indigo import CORNERS, Gem
     from vision.indigo.corner_rules import settle_corners
-    from vision.indigo.pieces import GemSpot
+    from vision.indigo.read_types import GemSpot
 
     cells = _route_cells(set())
     seen = [GemSpot(Gem.AMBER, c.amber_point, 1.0) for c in CORNERS]
@@ -101,7 +101,7 @@ def test_a_sure_corner_amber_stays_sure_and_another_colour_there_is_asked() -> N
 def test_a_cell_with_a_tiles_contrast_is_never_read_empty_surely() -> None:
     from vision.indigo.model import canonical_size, pack_model, to_canonical
     from vision.indigo.pack import load_indigo_pack
-    from vision.indigo.pieces import read_tiles
+    from vision.indigo.tiles import read_tiles
 
     pack = load_indigo_pack()
     cell_px = DEFAULT_SETTINGS.cell_px
@@ -123,9 +123,9 @@ def test_a_cell_with_a_tiles_contrast_is_never_read_empty_surely() -> None:
 
 
 def test_a_gem_colour_running_on_past_the_spot_is_no_sure_gem() -> None:
+    from vision.indigo.gems import GEM_RING_DOUBT, ring_gem_share
     from vision.indigo.model import pack_model
     from vision.indigo.pack import load_indigo_pack
-    from vision.indigo.pieces import GEM_RING_DOUBT, ring_gem_share
 
     pack = load_indigo_pack()
     model = pack_model(pack, DEFAULT_SETTINGS.cell_px)

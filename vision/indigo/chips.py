@@ -1,0 +1,112 @@
+"""Indigo reader stage 5, chips: each chip space's colour, the nearest of the pack's chips
+or the empty space, doubted under glare and when it is empty among chips. See
+:mod:`vision.indigo.reader`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from companion.indigo import CHIPS
+from vision.indigo.board import chip_spaces
+from vision.indigo.discs import DOUBTFUL, MIN_SAMPLE_PX, disc_labels, disc_pixels
+from vision.indigo.model import (
+    PackModel,
+    colour_distance,
+    to_canonical,
+)
+from vision.indigo.pack import IndigoPack
+from vision.indigo.read_types import ChipRead
+
+#: radius of the disc sampled on a chip space, as a share of the chip radius
+CHIP_SAMPLE = 0.6
+
+
+#: relative distance margin between the nearest and second chip colour that gives confidence 1
+CHIP_MARGIN_FULL = 0.5
+
+
+#: a chip with more than this share of its sampled disc under glare is asked: a reflection
+#: whitens a coloured chip (a turquoise chip read white at 1.00, held-apart demo harsh)
+CHIP_GLARE_SHARE = 0.2
+
+
+def chip_colours(lab: np.ndarray, pack: IndigoPack, model: PackModel) -> np.ndarray:
+    """(spaces, 3) the median colour features of each chip space, ``chip_spaces()`` order."""
+    radius = max(MIN_SAMPLE_PX, CHIP_SAMPLE * pack.chip_size * model.cell_px)
+    return np.array([np.median(disc_pixels(lab, to_canonical(xy, model.cell_px), radius),
+                               axis=0) for _, _, xy in chip_spaces()], np.float32)
+
+
+def read_chips(colours: np.ndarray, pack: IndigoPack, model: PackModel,
+               glare: np.ndarray | None = None) -> list[ChipRead]:
+    """Each chip space's colour (``colours``, of :func:`chip_colours`), the nearest of the
+    pack's chips or the empty space; a chip under ``glare`` (the mask of :func:`glare_mask`)
+    is doubtful."""
+    radius = max(MIN_SAMPLE_PX, CHIP_SAMPLE * pack.chip_size * model.cell_px)
+    out = []
+    for (gate, slot, xy), colour in zip(chip_spaces(), colours, strict=True):
+        at = to_canonical(xy, model.cell_px)
+        d = colour_distance(model.chip_lab, colour)
+        order = np.argsort(d)
+        d1, d2 = float(d[order[0]]), float(d[order[1]])
+        conf = float(np.clip((d2 - d1) / max(d2, 1e-6) / CHIP_MARGIN_FULL, 0.0, 1.0))
+        if glare is not None and disc_labels(glare, at, radius).mean() > CHIP_GLARE_SHARE:
+            conf = min(conf, DOUBTFUL)
+        idx = int(order[0])
+        if idx == len(model.chip_names):
+            out.append(ChipRead(gate, slot, None, None, conf))
+        else:
+            out.append(ChipRead(gate, slot, idx, model.chip_names[idx], conf))
+    return _doubt_off_chart(_doubt_missing_chips(out))
+
+
+def _doubt_missing_chips(chips: list[ChipRead]) -> list[ChipRead]:
+    """An empty chip space among chips seen is doubtful: every layout of the rules fills all
+    twelve spaces, so a board with any chip on it has them all (a chip whose colour lies
+    near the space's print, a red chip on an orange gateway, is missed, never "no chip")."""
+    if all(chip.player is None for chip in chips):
+        return chips  # no chips set out at all: a board before the game
+    return [replace(chip, confidence=min(chip.confidence, DOUBTFUL)) if chip.player is None
+            else chip for chip in chips]
+
+
+
+def _doubt_off_chart(chips: list[ChipRead]) -> list[ChipRead]:
+    """Chips that no rules chart allows where they lie are doubtful, each by name: the chips
+    are held against every ownership chart at every turn, and those the nearest charts do not
+    allow are asked (a fingertip over a turquoise chip read white at 1.00 among red and
+    turquoise chips: the layout matched no chart, but no question named the chip)."""
+    if any(chip.player is None for chip in chips):
+        return chips  # an empty space is doubted already; a chart needs all twelve
+    by_space = {(chip.gate, chip.slot): chip.player for chip in chips}
+    fewest: list[set[tuple[int, int]]] = []
+    for chart in CHIPS.values():
+        for turn in range(len(chart)):
+            odd = _off_chart(by_space, chart, turn)
+            if not fewest or len(odd) < len(fewest[0]):
+                fewest = [odd]
+            elif len(odd) == len(fewest[0]):
+                fewest.append(odd)
+    doubted = set().union(*fewest)
+    return [replace(chip, confidence=min(chip.confidence, DOUBTFUL))
+            if (chip.gate, chip.slot) in doubted else chip for chip in chips]
+
+
+def _off_chart(by_space: dict[tuple[int, int], int | None], chart: tuple[tuple[int, int], ...],
+               turn: int) -> set[tuple[int, int]]:
+    """The chip spaces whose chip ``chart``, seen turned by ``turn`` gateways, does not put
+    there (a pair's chips in either order)."""
+    odd = set()
+    for gate, allowed in enumerate(chart):
+        seen = (gate + turn) % len(chart)
+        left = list(allowed)
+        for slot in (0, 1):
+            player = by_space.get((seen, slot))
+            if player in left:
+                left.remove(player)
+            else:
+                odd.add((seen, slot))
+    return odd

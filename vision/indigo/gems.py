@@ -1,0 +1,313 @@
+"""Indigo reader stage 5, gems: the gem colour labels round each edge spot, a gem's disc
+looked for on and near its spot, told from the print round it, and the centre stock
+(counted in :mod:`vision.indigo.centre_count`). See :mod:`vision.indigo.reader`.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from companion.indigo import CENTRE, Gem
+from vision.indigo.board import cell_xy, gem_spots, point_xy
+from vision.indigo.centre_count import read_centre
+from vision.indigo.discs import (
+    DOUBTFUL,
+    MIN_SAMPLE_PX,
+    disc_kernel,
+    disc_labels,
+    disc_offsets,
+    disc_pixels,
+    ring_offsets,
+)
+from vision.indigo.model import (
+    GEM_NAMES,
+    PackModel,
+    canonical_size,
+    colour_distance,
+    gem_label_map,
+    to_canonical,
+)
+from vision.indigo.pack import IndigoPack
+from vision.indigo.read_types import GemSpot
+from vision.indigo.settings import IndigoSettings
+
+#: radius of the disc sampled at a gem spot, as a share of the gem radius
+GEM_SAMPLE = 0.7
+
+
+#: the gem label map is computed this far around each gem spot, in gem radii (a gem lies a
+#: little off its spot)
+GEM_SEARCH = 1.5
+
+
+#: a spot whose gem share is below this part of gem_min_fraction holds no gem (its confidence
+#: would be 0)
+NO_GEM_SHARE = 0.5
+
+
+#: resting gems read at least this sure measure the frame's gem share
+SURE_GEM = 0.9
+
+
+#: the disc a gem's share is measured in, in gem radii (the whole gem, with some slack)
+SHARE_DISC = 1.4
+
+
+def gem_pixels(model: PackModel, gem_size: float) -> np.ndarray:
+    """Flat indices of the canonical pixels the gem reading looks at (spots and centre)."""
+    key = ("gem-pixels", round(gem_size * 1000))
+    cache = model.cache
+    if key not in cache:
+        size = canonical_size(model.cell_px)
+        mask = np.zeros((size, size), np.uint8)
+        gem_r = gem_size * model.cell_px
+        for _, xy in gem_spots():
+            x, y = to_canonical(xy, model.cell_px)
+            reach = int(math.ceil(GEM_SEARCH * gem_r)) + 1
+            cv2.circle(mask, (int(round(x)), int(round(y))), reach, 1, -1)
+        x, y = to_canonical(cell_xy(CENTRE), model.cell_px)
+        r = int(model.cell_px) + 2
+        mask[int(y) - r : int(y) + r + 1, int(x) - r : int(x) + r + 1] = 1
+        cache[key] = np.flatnonzero(mask)
+    return cache[key]
+
+
+def gem_box(model: PackModel, gem_size: float) -> tuple[int, int, int, int]:
+    """The part of the canonical board (left, top, right, bottom) holding every pixel the gem
+    reading looks at: each spot's outer ring and the centre tile (the rest of the board, the
+    rim and the table beyond it, is never looked at for gems)."""
+    key = ("gem-box", round(gem_size * 1000))
+    cache = model.cache
+    if key not in cache:
+        size = canonical_size(model.cell_px)
+        reach = max(ANNULUS[1], GEM_RING[1], SHARE_DISC, GEM_SEARCH) * gem_size * model.cell_px
+        reach += GEM_CLOSE * gem_size * model.cell_px + 2
+        spots = np.array([to_canonical(xy, model.cell_px) for _, xy in gem_spots()])
+        low = np.floor(spots.min(axis=0) - reach).astype(int)
+        high = np.ceil(spots.max(axis=0) + reach).astype(int) + 1
+        cache[key] = np.clip(np.array([*low, *high]), 0, size)
+    left, top, right, bottom = (int(v) for v in cache[key])
+    return left, top, right, bottom
+
+
+#: a gem stands out from what lies round it: in the ring round a spot (ANNULUS, in gem
+#: radii), the share of pixels whose colour lies within RING_SAME (colour-feature units) of
+#: the spot's middle. At least RING_SAME_NONE of them: the "gem" is the board or tile under
+#: it, spreading beyond the spot (a deep-blue printed cell is not a sapphire); at least
+#: RING_SAME_DOUBT: a gem, but doubtful (asked)
+ANNULUS = (1.8, 2.5)
+
+
+RING_SAME = 10.0
+
+
+RING_SAME_NONE = 0.35
+
+
+RING_SAME_DOUBT = 0.2
+
+
+def ring_likeness(lab: np.ndarray, xy: tuple[float, float], gem_r: float) -> float:
+    """The share of the ring round a spot whose colour is like the spot's middle."""
+    xi, yi = int(round(xy[0])), int(round(xy[1]))
+    r, ring = ring_offsets(round(ANNULUS[0] * gem_r, 2), round(ANNULUS[1] * gem_r, 2))
+    block = lab[yi - r : yi + r + 1, xi - r : xi + r + 1]
+    around = block[ring[: block.shape[0], : block.shape[1]]]
+    middle = disc_pixels(lab, xy, max(MIN_SAMPLE_PX, GEM_SAMPLE * gem_r))
+    if around.size == 0 or middle.size == 0:
+        return 0.0
+    return float((colour_distance(around, np.median(middle, axis=0)) < RING_SAME).mean())
+
+
+#: a gem is a compact disc: in the ring round a spot (GEM_RING, in gem radii: beyond a gem
+#: lying a little off its spot, short of the next spot's gem) few pixels take the spot's own
+#: gem colour. At least GEM_RING_DOUBT of them: the colour runs on past the spot (tile art
+#: of a gem's hue, a printed mark), so the gem is asked, never read surely; at least
+#: GEM_RING_NONE of them on a gem already doubtful, and it is the board's print, no gem
+GEM_RING = (1.7, 2.3)
+
+
+GEM_RING_DOUBT = 0.25
+
+
+GEM_RING_NONE = 0.4
+
+
+def ring_gem_share(lab: np.ndarray, model: PackModel, xy: tuple[float, float], gem_r: float,
+                   code: int) -> float:
+    """The share of the ring round a spot whose pixels read as gem colour ``code``."""
+    xi, yi = int(round(xy[0])), int(round(xy[1]))
+    r, ring = ring_offsets(round(GEM_RING[0] * gem_r, 2), round(GEM_RING[1] * gem_r, 2))
+    block = lab[yi - r : yi + r + 1, xi - r : xi + r + 1]
+    around = block[ring[: block.shape[0], : block.shape[1]]]
+    if around.size == 0:
+        return 0.0
+    return float((gem_label_map(around.reshape(-1, 1, 3), model) == code).mean())
+
+
+#: a faceted gem shows its colour as a broken ring: the bright table and the lamp's highlight
+#: in its middle, and the facets turned to the lamp, read as no gem colour. Each colour's
+#: pixels are closed with a disc of this many gem radii, so the holes inside a gem count as
+#: the gem (a dark amber read as a third of a gem: doubted, or missed)
+GEM_CLOSE = 0.5
+
+
+def close_gem_labels(labels: np.ndarray, gem_r: float) -> np.ndarray:
+    """The gem label map with the holes inside each colour's gems filled by that colour."""
+    side = 2 * max(1, int(round(GEM_CLOSE * gem_r))) + 1
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side))
+    out = labels.copy()
+    for code in range(1, len(GEM_NAMES) + 1):
+        closed = cv2.morphologyEx((labels == code).astype(np.uint8), cv2.MORPH_CLOSE, kernel)
+        out[(out == 0) & (closed > 0)] = code
+    return out
+
+
+def read_gems(
+    labels: np.ndarray,
+    pack: IndigoPack,
+    model: PackModel,
+    settings: IndigoSettings,
+    lab: np.ndarray | None = None,
+) -> list[GemSpot]:
+    """Gems on edge spots and on the centre tile, from the gem label map; with ``lab``, a
+    spot whose colour does not stand out from the ring round it is the board, not a gem."""
+    cell_px = model.cell_px
+    gem_r = pack.gem_size * cell_px
+    radius = max(MIN_SAMPLE_PX, GEM_SAMPLE * gem_r)
+    roaming = _roaming_codes(model)
+    found: list[GemSpot] = []
+    for point, xy in gem_spots():
+        placed = _gem_off_spot(labels, to_canonical(xy, cell_px), radius, GEM_SHIFT * gem_r,
+                               settings.gem_min_fraction * NO_GEM_SHARE, roaming)
+        if placed is None:
+            continue
+        at, best, frac, off = placed
+        conf = _fraction_confidence(frac, settings.gem_min_fraction)
+        if off:
+            # seen only off its spot: a gem pushed aside, or the print beside the spot (the
+            # deep-blue printed cells of the real board as sapphires): asked, never sure
+            conf = min(conf, DOUBTFUL)
+        if lab is not None:
+            like = ring_likeness(lab, at, gem_r)
+            if like >= RING_SAME_NONE:
+                continue
+            if like >= RING_SAME_DOUBT:
+                conf = min(conf, DOUBTFUL)
+            spread = ring_gem_share(lab, model, at, gem_r, best + 1)
+            if spread >= GEM_RING_NONE and conf < settings.min_confidence:
+                continue
+            if spread >= GEM_RING_DOUBT:
+                conf = min(conf, DOUBTFUL)
+        found.append(GemSpot(Gem(GEM_NAMES[best]), point, conf))
+    found.extend(read_centre(labels, pack, model, share=_gem_share(labels, found, pack, model)))
+    return found
+
+
+#: a gem rests up to this many gem radii off its spot, and a spot without a gem's disc on it
+#: is looked at that far round: a hand leaves a gem off the edge's middle (along and across
+#: the edge), and a tilted camera sees its top, a tile and a gem's height above the markers'
+#: plane, shifted
+GEM_SHIFT = 0.8
+
+
+#: off its spot a gem must fill this many times the least share a gem on its spot fills
+OFF_SPOT_SHARE = 2.0
+
+
+#: a gem colour nearer than this (colour-feature units) to one of the print's colours is
+#: looked for on its spot only: every path of the print ends at a spot, and off the spot, along
+#: the path, its marks fill a gem's disc (the demo's navy paths as sapphires in a dark frame)
+OFF_SPOT_MIN_CONTRAST = 24.0
+
+
+def _roaming_codes(model: PackModel) -> frozenset[int]:
+    """The gem labels looked for off their spots: colours far from every print colour."""
+    return frozenset(
+        code for code, name in enumerate(GEM_NAMES, start=1)
+        if model.palette.size == 0 or float(
+            colour_distance(model.palette, model.gem_lab[name]).min()) >= OFF_SPOT_MIN_CONTRAST)
+
+
+#: a place for a gem: (its canonical xy, its colour's index in GEM_NAMES, the share of the
+#: disc there in that colour, whether it lies off the spot)
+GemPlace = tuple[tuple[float, float], int, float, bool]
+
+
+def _gem_off_spot(labels: np.ndarray, at: tuple[float, float], radius: float, reach: float,
+                  least: float, roaming: frozenset[int]) -> GemPlace | None:
+    """The gem at the spot ``at``: the colour filling most of a disc of ``radius`` there, when
+    one fills ``least`` of it; else, for labels in ``roaming``, the place within ``reach``
+    pixels where one colour fills most of such a disc (twice ``least`` at the least); None
+    when neither holds a gem."""
+    r, inside = disc_offsets(round(radius, 2))
+    kernel = disc_kernel(round(radius, 2)) / float(inside.sum())
+    xi, yi = int(round(at[0])), int(round(at[1]))
+    far = int(math.ceil(reach))
+    side = r + far
+    if yi - side < 0 or xi - side < 0:
+        return None
+    block = labels[yi - side : yi + side + 1, xi - side : xi + side + 1]
+    if block.shape != (2 * side + 1, 2 * side + 1):
+        return None
+    enough = least * float(inside.sum())
+    counts = np.bincount(block.ravel(), minlength=len(GEM_NAMES) + 1)
+    near = disc_offsets(round(reach, 2))[1]
+    on_spot: GemPlace | None = None
+    off_spot: GemPlace | None = None
+    for code in range(1, len(GEM_NAMES) + 1):
+        if counts[code] < enough:
+            continue  # too few pixels of this colour round the spot to fill a disc anywhere
+        hit = (block == code).astype(np.float32)
+        share = cv2.filter2D(hit, -1, kernel, borderType=cv2.BORDER_CONSTANT)
+        middle = share[r : r + 2 * far + 1, r : r + 2 * far + 1] * near
+        value = float(middle[far, far])
+        if value >= least and (on_spot is None or value > on_spot[2]):
+            on_spot = ((float(xi), float(yi)), code - 1, value, False)
+        if code not in roaming:
+            continue
+        # the nearest of equal shares: a gem's whole disc seen from a little off its middle
+        dy, dx = (int(v) for v in np.unravel_index(
+            int(np.argmax(middle - 1e-4 * _offset_lengths(far))), middle.shape))
+        value = float(middle[dy, dx])
+        # the best of many places off the spot finds a few gem-coloured pixels of print or
+        # noise anywhere: off it, only a gem's worth of colour counts
+        if value >= OFF_SPOT_SHARE * least and (off_spot is None or value > off_spot[2]):
+            off_spot = ((float(xi + dx - far), float(yi + dy - far)), code - 1, value, True)
+    return on_spot or off_spot
+
+
+@lru_cache(maxsize=16)
+def _offset_lengths(far: int) -> np.ndarray:
+    yy, xx = np.mgrid[-far : far + 1, -far : far + 1]
+    lengths: np.ndarray = np.hypot(xx, yy).astype(np.float32)
+    return lengths
+
+
+def _gem_share(
+    labels: np.ndarray, spots: list[GemSpot], pack: IndigoPack, model: PackModel
+) -> dict[str, float]:
+    """Per gem colour, how much of one gem disc reads as that colour in this frame, measured
+    on the gems resting alone on edge spots; colours without such a gem are left out."""
+    gem_r = pack.gem_size * model.cell_px
+    shares: dict[str, list[float]] = {}
+    for spot in spots:
+        if spot.point is None or spot.confidence < SURE_GEM:
+            continue
+        x, y = to_canonical(point_xy(spot.point), model.cell_px)
+        values = disc_labels(labels, (x, y), SHARE_DISC * gem_r)
+        code = GEM_NAMES.index(spot.gem.value) + 1
+        shares.setdefault(spot.gem.value, []).append(
+            float((values == code).sum()) / (math.pi * gem_r**2)
+        )
+    return {name: float(np.median(v)) for name, v in shares.items()}
+
+
+def _fraction_confidence(frac: float, threshold: float) -> float:
+    """1 well above the threshold, 0.5 at it, 0 at half of it."""
+    return float(np.clip(0.5 + (frac - threshold) / threshold, 0.0, 1.0))
+

@@ -1,0 +1,269 @@
+"""Indigo reader stage 5, route tiles: each route cell compared with the pack's patterns in
+every rotation and with the empty cell (gems and glare left out), a doubtful cell again a
+little shifted; a cell too washed out, or read empty in another colour than the print, is
+asked. See :mod:`vision.indigo.reader`.
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+from companion.indigo import ROUTE_CELLS
+from companion.indigo.geometry import Cell, neighbour, opposite
+from vision.indigo.board import cell_xy
+from vision.indigo.discs import DOUBTFUL, disc_pixels
+from vision.indigo.model import (
+    COMPARE_RADIUS,
+    PackModel,
+    circle_mask,
+    to_canonical,
+)
+from vision.indigo.read_types import CellRead, GemSpot
+from vision.indigo.settings import IndigoSettings
+
+#: around each gem on a cell's edge, this many gem radii are left out of the tile comparison
+GEM_MASK = 1.45
+
+
+#: a lamp mirrored in the varnish: canonical pixels whose darkest channel is at least this
+#: bright are clipped glare (no print is this white in all three channels); a tile is read
+#: from what is left of it ...
+GLARE_LEVEL = 245
+
+
+#: ... and asked when less than this share of its compared disc is left
+GLARE_MIN_LEFT = 0.55
+
+
+#: a doubtful cell is compared again with its patch shifted up to this many canonical pixels
+#: each way (a hand-placed tile lies up to 2 mm off, a tall piece is seen shifted by the
+#: camera's tilt, a lens bends the grid): the shift that fits a pattern best decides
+REFINE_SHIFT = 2
+
+
+#: an empty cell is flat print: a cell read empty whose grey spread (gems and glare left out)
+#: is more than this share of the pack's tile spread shows a tile's contrast (a tile blurred
+#: or shifted past matching its pattern, a fingertip), so it is asked, never read empty surely
+EMPTY_MAX_SPREAD = 0.5
+
+
+#: round a clipped patch the reflection still washes the print out: the mask reaches this
+#: far beyond the clipped pixels, in cell radii
+GLARE_WASH = 0.25
+
+
+#: a lamp's light washes the print out farther than its clipped core: within GLARE_REACH cell
+#: radii of clipped pixels, a pixel whose darkest channel lies more than GLARE_WASH_SHARE of
+#: the way from the board's bright print (the PRINT_PERCENTILE of the darkest channel over the
+#: cells away from the glare) up to white is glare too (a tile half under a pale reflection
+#: read as another pattern at 1.00, tuning seed 1001)
+GLARE_REACH = 1.0
+
+
+GLARE_WASH_SHARE = 0.5
+
+
+PRINT_PERCENTILE = 90.0
+
+
+#: the cells lie within this many cell radii of the board's centre
+CELLS_REACH = 7.5
+
+
+def _darkest(image: np.ndarray) -> np.ndarray:
+    """The darkest channel per pixel, taken pairwise (numpy's min over a last axis of three
+    is slow)."""
+    darkest: np.ndarray = np.minimum(np.minimum(image[..., 0], image[..., 1]), image[..., 2])
+    return darkest
+
+
+def glare_mask(canon: np.ndarray, cell_px: int) -> np.ndarray:
+    """Canonical pixels burnt to white by a reflection, with the washed-out rim round them:
+    the pixels near them far brighter than the board's print."""
+    darkest = _darkest(canon)
+    white = (darkest >= GLARE_LEVEL).astype(np.uint8)
+    reach = max(1, int(round(GLARE_WASH * cell_px)))
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
+    grown: np.ndarray = cv2.dilate(white, kernel) > 0
+    if not white.any():
+        return grown
+    far = max(1, int(round(GLARE_REACH * cell_px)))
+    near = cv2.dilate(white, cv2.getStructuringElement(cv2.MORPH_ELLIPSE,
+                                                       (2 * far + 1, 2 * far + 1))) > 0
+    cells = circle_mask(canon.shape[0], CELLS_REACH * cell_px) & ~near
+    if not cells.any():
+        return grown
+    bright = float(np.percentile(darkest[cells], PRINT_PERCENTILE))
+    level = bright + GLARE_WASH_SHARE * (255.0 - bright)
+    washed: np.ndarray = grown | (near & (darkest >= level))
+    return washed
+
+
+def _gem_weights(gem_spots_found: list[GemSpot], model: PackModel,
+                 gem_size: float) -> np.ndarray:
+    """(cells, D) weights: 1 inside each cell's compared disc, 0 under a resting gem."""
+    cell_px = model.cell_px
+    half = model.patch // 2
+    gem_at: dict[Cell, list[int]] = {}
+    for spot in gem_spots_found:
+        if spot.point is None:
+            continue
+        cell, edge = spot.point
+        gem_at.setdefault(cell, []).append(edge)
+        other = neighbour(cell, edge)
+        gem_at.setdefault(other, []).append(opposite(edge))
+    yy, xx = np.mgrid[-half : half + 1, -half : half + 1].astype(np.float32)
+    weights = []
+    for cell in ROUTE_CELLS:
+        w = np.ones((model.patch, model.patch), np.float32)
+        for edge in gem_at.get(cell, []):
+            ang = math.radians(240 + 60 * edge)
+            gx = math.cos(ang) * math.sqrt(3) / 2 * cell_px
+            gy = math.sin(ang) * math.sqrt(3) / 2 * cell_px
+            w[(xx - gx) ** 2 + (yy - gy) ** 2 <= (gem_size * GEM_MASK * cell_px) ** 2] = 0
+        weights.append(w[model.mask])
+    return np.array(weights, np.float32)
+
+
+def _spreads(p: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """(cells,) weighted standard deviation of each raw patch's grey levels."""
+    wsum = np.maximum(w.sum(axis=1, keepdims=True), 1.0)
+    mean = (p * w).sum(axis=1, keepdims=True) / wsum
+    spread: np.ndarray = np.sqrt(((p - mean) ** 2 * w).sum(axis=1) / wsum[:, 0])
+    return spread
+
+
+def _distances(p: np.ndarray, w: np.ndarray, model: PackModel) -> np.ndarray:
+    """(cells, classes) weighted squared distance of each normalised patch to each class."""
+    wsum = np.maximum(w.sum(axis=1, keepdims=True), 1.0)
+    mean = (p * w).sum(axis=1, keepdims=True) / wsum
+    var = ((p - mean) ** 2 * w).sum(axis=1, keepdims=True) / wsum
+    pn = (p - mean) / np.maximum(np.sqrt(var), model.std_floor)
+    t = model.templates
+    # sum w (p - t)^2 / sum w, vectorised
+    dist: np.ndarray = ((w * pn * pn).sum(axis=1, keepdims=True) - 2 * (w * pn) @ t.T
+                        + w @ (t * t).T) / wsum
+    return dist
+
+
+def _patches(gray: np.ndarray, model: PackModel, cells: list[Cell]) -> np.ndarray:
+    """(cells, D) the compared pixels of each cell's patch."""
+    return _wide_patches(gray, model, cells, 0)[:, model.mask]
+
+
+def _wide_patches(gray: np.ndarray, model: PackModel, cells: list[Cell],
+                  reach: int) -> np.ndarray:
+    """(cells, side, side) squares round each cell, ``reach`` pixels wider than a patch each
+    way: the patch moved by (dx, dy) is ``[:, reach + dy : ..., reach + dx : ...]``."""
+    side = model.patch + 2 * reach
+    out = []
+    for cell in cells:
+        x, y = to_canonical(cell_xy(cell), model.cell_px)
+        out.append(cv2.getRectSubPix(gray, (side, side), (x, y)))
+    return np.array(out, np.float32)
+
+
+def _refined(gray: np.ndarray, model: PackModel, cells: list[Cell], w: np.ndarray,
+             dist: np.ndarray) -> np.ndarray:
+    """The distances of ``cells`` at the shift (within REFINE_SHIFT) that fits best."""
+    best = dist.copy()
+    reach, p = REFINE_SHIFT, model.patch
+    wide = _wide_patches(gray, model, cells, reach)
+    for dx in range(-reach, reach + 1):
+        for dy in range(-reach, reach + 1):
+            if dx == dy == 0:
+                continue
+            moved = wide[:, reach + dy : reach + dy + p, reach + dx : reach + dx + p]
+            d = _distances(moved[:, model.mask], w, model)
+            better = d.min(axis=1) < best.min(axis=1)
+            best[better] = d[better]
+    return best
+
+
+#: an empty cell shows the board's empty print: a cell read empty whose colour (chromaticity,
+#: which a shadow keeps) lies farther than this from the print's is covered by something
+#: else (a fingertip over a tile read as an empty cell at 0.95), so it is asked. Empty cells
+#: of rendered frames with every camera effect lie within 2.1 of the pack's print;
+#: fingertips 3.5 and more
+EMPTY_MAX_CHROMA = 3.0
+
+
+#: the print's colour is the median of the cells read empty when there are at least this
+#: many (a colour cast the gains leave moves every empty cell alike: independent tuning seed
+#: 1014 demo harsh had all 51 empty cells beyond 3.0 of the pack's print), else the pack's
+EMPTY_REFERENCE_CELLS = 6
+
+
+def _cell_chroma(lab: np.ndarray, model: PackModel, cell: Cell) -> np.ndarray | None:
+    """A cell's median chromaticity inside the compared disc (None off the board)."""
+    x, y = to_canonical(cell_xy(cell), model.cell_px)
+    pixels = disc_pixels(lab, (x, y), COMPARE_RADIUS * model.cell_px)
+    if pixels.size == 0:
+        return None
+    chroma: np.ndarray = np.median(pixels[:, :2], axis=0)
+    return chroma
+
+
+def _unlike_empty_print(lab: np.ndarray, model: PackModel, empty: list[Cell]) -> set[Cell]:
+    """The cells of ``empty`` (read empty) whose colour is unlike the board's empty print."""
+    chroma = {c: v for c in empty if (v := _cell_chroma(lab, model, c)) is not None}
+    if len(chroma) >= EMPTY_REFERENCE_CELLS:
+        reference = np.median(np.array(list(chroma.values())), axis=0)
+    else:
+        reference = model.empty_lab[:2]
+    return {c for c, v in chroma.items()
+            if float(np.hypot(*(v - reference))) > EMPTY_MAX_CHROMA}
+
+
+def read_tiles(
+    gray: np.ndarray,
+    gem_spots_found: list[GemSpot],
+    model: PackModel,
+    settings: IndigoSettings,
+    gem_size: float,
+    glare: np.ndarray | None = None,
+    lab: np.ndarray | None = None,
+) -> dict[Cell, CellRead]:
+    """Compare every route cell with every pattern and the empty cell (gems and glare masked
+    out); a doubtful cell is compared again a little shifted. A cell with too little left
+    outside the glare, or (with the colour features ``lab``) read empty in a colour unlike
+    the empty print, is asked."""
+    cells = list(ROUTE_CELLS)
+    w = _gem_weights(gem_spots_found, model, gem_size)
+    full = w.sum(axis=1)
+    if glare is not None and glare.any():
+        w = w * (1.0 - _patches(glare.astype(np.float32), model, cells))
+    left = w.sum(axis=1) / np.maximum(full, 1.0)
+    patches = _patches(gray, model, cells)
+    dist = _distances(patches, w, model)
+    conf = _confidences(dist, settings)
+    doubtful = np.flatnonzero(conf < settings.min_confidence)
+    if len(doubtful):
+        sub = [cells[i] for i in doubtful]
+        dist[doubtful] = _refined(gray, model, sub, w[doubtful], dist[doubtful])
+        conf = _confidences(dist, settings)
+    out: dict[Cell, CellRead] = {}
+    order = np.argsort(dist, axis=1)
+    empty = model.classes.index(None)
+    busy = _spreads(patches, w) > EMPTY_MAX_SPREAD * model.tile_spread
+    unlike = set() if lab is None else _unlike_empty_print(
+        lab, model, [c for i, c in enumerate(cells) if order[i, 0] == empty])
+    for i, cell in enumerate(cells):
+        sure = left[i] >= GLARE_MIN_LEFT and not (order[i, 0] == empty and busy[i])
+        sure = sure and cell not in unlike
+        c = float(conf[i]) if sure else min(float(conf[i]), DOUBTFUL)
+        alts = tuple((model.classes[j], round(float(dist[i, j]), 4)) for j in order[i, 1:4])
+        out[cell] = CellRead(cell, model.classes[order[i, 0]], c, alts)
+    return out
+
+
+def _confidences(dist: np.ndarray, settings: IndigoSettings) -> np.ndarray:
+    """Per cell: the relative margin between the best and second class, scaled to 0..1."""
+    two = np.sort(dist, axis=1)[:, :2]
+    margin = (two[:, 1] - two[:, 0]) / np.maximum(two[:, 1], 1e-6)
+    conf: np.ndarray = np.clip(margin / settings.margin_full_confidence, 0.0, 1.0)
+    return conf
+
