@@ -39,7 +39,6 @@ from ui.main_thread_errors import (
     revive_dropped_intervals,
     running_intervals,
 )
-from ui.memory import TRIM_AFTER_CHANGE_S, TRIM_INTERVAL_S, give_back_free_heap
 from ui.sdnotify import Notifier
 from ui.shutdown import release_in_order
 from ui.workers import CameraWorker, UiEvent, run_job
@@ -154,9 +153,6 @@ class CompanionApp(App):
         self.last_frame: Any = None
         self.fresh_frames = FreshFrames()
         self._clock_events: list[Any] = []
-        #: one trim a moment after the screen or the game changed (many changes, one trim)
-        self._trim_event = Clock.create_trigger(lambda _dt: give_back_free_heap(),
-                                                TRIM_AFTER_CHANGE_S)
         self._ready_sent = False
         self._screens: dict[str, Any] = {}
         self.errors: list[str] = []
@@ -195,10 +191,6 @@ class CompanionApp(App):
                   session=lambda *_a: self._update_undo())
         root.ids.manager.bind(current=lambda *_a: self._note_shown())
         self.bind(session=lambda *_a: self._note_shown())
-        # a screen left or a game ended drops its panels at once: tens of MB of free heap
-        # that the periodic trim would find only seconds later
-        root.ids.manager.bind(current=lambda *_a: self._trim_event())
-        self.bind(session=lambda *_a: self._trim_event())
         self.resume_or_home()
         self._game_at_pump = self._game_now()  # the resumed game is no move of an error's
         return root
@@ -254,6 +246,8 @@ class CompanionApp(App):
         if self._start_camera:
             self.start_camera()
         self._clock_events.append(Clock.schedule_interval(self._pump, 1.0 / PUMP_HZ))
+        from ui.memory import TRIM_INTERVAL_S, give_back_free_heap
+
         self._clock_events.append(Clock.schedule_interval(lambda _dt: give_back_free_heap(),
                                                           TRIM_INTERVAL_S))
         if self._main_loop_handler is None:

@@ -37,10 +37,6 @@ ARENA_MAX = 2
 #: 10 s still 20 to 45 MB at the end of a game (bench/app_memory.py --census: 305 MB, 279 MB
 #: once trimmed); a trim every 2 s finds a fifth of that free, ~1 ms of CPU here
 TRIM_INTERVAL_S = 2.0
-#: the trim after a screen was left or a game ended: once the new screen is drawn, by when
-#: the old panels are gone (leaving Indigo's game for Home freed 28 MB, bench/app_memory.py
-#: --census), long before the next periodic trim in a busy minute
-TRIM_AFTER_CHANGE_S = 0.5
 
 
 @functools.cache

@@ -5,11 +5,8 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
-from typing import Any
 
 import pytest
-
-from ui.memory import TRIM_AFTER_CHANGE_S
 
 #: frames of 3 MB, each followed by a small block that lives on (a reading, a label's text)
 SCRIPT = textwrap.dedent("""
@@ -79,21 +76,3 @@ def test_without_glibc_the_heap_is_left_alone(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setattr(memory, "_libc", lambda: None)
     assert memory.limit_heap_growth() is False
     assert memory.give_back_free_heap() is False
-
-
-def test_the_heap_is_trimmed_soon_after_a_screen_is_left(make_driver: Any,
-                                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    # leaving a game's screen drops its panels at once; the trim must not wait for the next
-    # periodic one (made hours apart here, so that only the trim after the change counts)
-    import ui.app
-
-    trims: list[float] = []
-    monkeypatch.setattr(ui.app, "TRIM_INTERVAL_S", 3600.0)
-    monkeypatch.setattr(ui.app, "give_back_free_heap", lambda: trims.append(1.0) or True)
-    driver = make_driver()
-    driver.wait_for(lambda: False, frames=10, seconds=TRIM_AFTER_CHANGE_S + 0.3)
-    trims.clear()
-    driver.app.show("settings")
-    assert driver.wait_for(lambda: bool(trims), frames=10, seconds=TRIM_AFTER_CHANGE_S + 2.0)
-    driver.wait_for(lambda: False, frames=10, seconds=TRIM_AFTER_CHANGE_S + 0.3)
-    assert len(trims) == 1, "one change, one trim"
