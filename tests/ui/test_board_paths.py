@@ -14,6 +14,8 @@ pytestmark = pytest.mark.ui
 
 #: a drawn piece of a path shorter than this is memory spent on nothing the eye can see
 MIN_PIECE_PX = 1.0
+#: a piece of a curve longer than this shows as a corner
+SMOOTH_PIECE_PX = 4.0
 #: enough moves that most of the board holds tiles
 MOVES = 40
 
@@ -39,7 +41,8 @@ def _curves(canvas: Any) -> list[Any]:
     return [i for i in canvas.children if isinstance(i, Line) and len(i.points) > 16]
 
 
-def _shortest_piece(line: Any) -> float:
+def _piece_length(line: Any) -> float:
+    """The mean length of the straight pieces ``line`` is drawn with."""
     points = list(zip(line.points[0::2], line.points[1::2], strict=True))
     length = sum(math.dist(a, b) for a, b in zip(points, points[1:], strict=False))
     return length / (len(points) - 1)
@@ -67,7 +70,7 @@ def test_a_full_boards_paths_are_cut_into_visible_pieces(make_driver: Any) -> No
     board.state = _full_board(seed=1)
     curves = _drawn(board, driver)
     assert len(curves) > 60  # the tiles' paths are there
-    assert min(_shortest_piece(line) for line in curves) >= MIN_PIECE_PX
+    assert min(_piece_length(line) for line in curves) >= MIN_PIECE_PX
 
 
 def test_the_tile_pickers_paths_are_cut_into_visible_pieces(make_driver: Any) -> None:
@@ -77,4 +80,30 @@ def test_the_tile_pickers_paths_are_cut_into_visible_pieces(make_driver: Any) ->
     curves = _drawn(TileChoice(kind=1, rotation=0, size_hint=(None, None), size=(70, 70)),
                     driver)
     assert curves
-    assert min(_shortest_piece(line) for line in curves) >= MIN_PIECE_PX
+    assert min(_piece_length(line) for line in curves) >= MIN_PIECE_PX
+
+
+
+def test_rings_round_a_mark_are_cut_into_visible_pieces(make_driver: Any) -> None:
+    """The rings round a read's question marks, an Enigma networker's heart, a sheet's
+    centre cell: 5 to 40 px across, where Kivy's one piece per 2 degrees is a tenth of a
+    pixel."""
+    from kivy.graphics import Color
+    from kivy.uix.widget import Widget
+
+    from ui.widgets.curves import circle_line
+
+    class Rings(Widget):
+        def redraw(self) -> None:
+            self.canvas.clear()
+            with self.canvas:
+                Color(1, 1, 1, 1)
+                for radius in (5.0, 12.0, 40.0):
+                    circle_line(100, 100, radius, width=1.5)
+                circle_line(100, 100, 30, width=2, degrees=(30, 300))
+
+    driver = make_driver()
+    curves = _drawn(Rings(size_hint=(None, None), size=(200, 200)), driver)
+    assert len(curves) == 4
+    assert min(_piece_length(line) for line in curves) >= MIN_PIECE_PX
+    assert max(_piece_length(line) for line in curves) <= SMOOTH_PIECE_PX  # still round

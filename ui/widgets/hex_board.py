@@ -24,7 +24,7 @@ from kivy.uix.widget import Widget
 from ui import theme
 from ui.i18n import _
 from ui.touch import fit_width, min_target_px
-from ui.widgets.path_curve import path_curve
+from ui.widgets.curves import path_curve
 
 #: a zoomed hexagon is this much over the touch target, so a finger on its edge still hits it
 ZOOM_MARGIN = 1.05

@@ -16,7 +16,7 @@ from ui import theme
 from ui.i18n import _
 from ui.touch import fit_width, min_target_px
 from ui.widgets.buttons import TouchButton
-from ui.widgets.path_curve import path_curve
+from ui.widgets.curves import path_curve
 
 
 class TileChoice(ButtonBehavior, Widget):
