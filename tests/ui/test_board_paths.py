@@ -1,6 +1,6 @@
-"""The Indigo board's tile paths are drawn with as many pieces as their length on screen needs
-(issue 23, memory): Kivy's default of 180 pieces per curve made a full board's paths hold
-28 MB of vertex data, for pieces a third of a pixel long."""
+"""Curves are drawn with as many pieces as their length on screen needs (issue 23, memory):
+Kivy's default of 180 pieces per curve made a full Indigo board's paths hold 28 MB of vertex
+data, for pieces a third of a pixel long; its rings round small marks were no better."""
 
 from __future__ import annotations
 
@@ -81,7 +81,6 @@ def test_the_tile_pickers_paths_are_cut_into_visible_pieces(make_driver: Any) ->
                     driver)
     assert curves
     assert min(_piece_length(line) for line in curves) >= MIN_PIECE_PX
-
 
 
 def test_rings_round_a_mark_are_cut_into_visible_pieces(make_driver: Any) -> None:
