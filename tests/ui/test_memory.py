@@ -67,3 +67,12 @@ def test_free_heap_pages_are_given_back() -> None:
         pytest.skip("not a glibc system")
     before, after = int(out[0]), int(out[1])
     assert after < before - 80, (before, after)
+
+
+def test_without_glibc_the_heap_is_left_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    # musl (Alpine) and other C libraries have neither mallopt nor malloc_trim
+    from ui import memory
+
+    monkeypatch.setattr(memory, "_libc", lambda: None)
+    assert memory.limit_heap_growth() is False
+    assert memory.give_back_free_heap() is False

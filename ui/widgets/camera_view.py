@@ -9,12 +9,13 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.app import App
-from kivy.graphics import Color, Ellipse, Line
+from kivy.graphics import Color, Ellipse
 from kivy.properties import BooleanProperty, ListProperty, ObjectProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.image import Image
 
 from ui import theme
+from ui.widgets.curves import circle_line
 
 OVERLAY_RGBA = theme.OVERLAY
 
@@ -83,8 +84,8 @@ class CameraView(ButtonBehavior, Image):
                 x, y = left + u * width, bottom + (1 - v) * height
                 Color(*OVERLAY_RGBA.get(kind, theme.INK))
                 if kind == "question":
-                    Line(circle=(x, y, dot * 3), width=1.5)
+                    circle_line(x, y, dot * 3, width=1.5)
                 elif kind == "tile":
-                    Line(circle=(x, y, dot * 1.6), width=1)
+                    circle_line(x, y, dot * 1.6, width=1)
                 else:
                     Ellipse(pos=(x - dot, y - dot), size=(2 * dot, 2 * dot))

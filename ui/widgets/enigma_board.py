@@ -25,6 +25,7 @@ from kivy.uix.stencilview import StencilView
 from kivy.uix.widget import Widget
 
 from companion.enigma.tiles import Port, Tile
+from ui.widgets.curves import circle_line
 
 # vision's layout and packs are imported where they are used: they bring OpenCV and numpy,
 # which the app's start (this module is imported with the screens' kv) must not wait for
@@ -436,7 +437,7 @@ class EnigmaBoard(StencilView):
                                   (0.8, 0.8, 0.8, 1.0))[:3], 1)
             Ellipse(pos=(cx - heart, cy - heart), size=(2 * heart, 2 * heart))
             Color(rim, rim, rim, 1)  # the heart stays in view on a token of its own colour
-            Line(circle=(cx, cy, heart), width=1.2)
+            circle_line(cx, cy, heart, width=1.2)
             self.drawn["networkers"].append((at, cell, worker.player, (cx, cy), radius))
 
     def _draw_scores(self, look: Look, closed: set[int]) -> None:
@@ -480,7 +481,7 @@ class EnigmaBoard(StencilView):
         if self.turnable:  # a turning arrow in the corner: another tap turns the tile
             r = size * 0.12
             ax, ay = x + size - r * 1.4, y + size - r * 1.4
-            Line(circle=(ax, ay, r, 30, 300), width=max(1.5, size * 0.02))
+            circle_line(ax, ay, r, width=max(1.5, size * 0.02), degrees=(30, 300))
             Line(points=[ax + r * 0.5, ay + r * 0.9, ax, ay + r, ax + r * 0.2, ay + r * 0.45],
                  width=max(1.5, size * 0.02))
         layout = _layout(ghost.tile, look.ports, look.spacing)

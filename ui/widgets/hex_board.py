@@ -24,6 +24,7 @@ from kivy.uix.widget import Widget
 from ui import theme
 from ui.i18n import _
 from ui.touch import fit_width, min_target_px
+from ui.widgets.curves import path_curve
 
 #: a zoomed hexagon is this much over the touch target, so a finger on its edge still hits it
 ZOOM_MARGIN = 1.05
@@ -313,7 +314,7 @@ class HexBoard(Widget):
             bend = 0.0 if (b - a) % 6 == 3 else 0.6
             mid = (centre[0] * bend + (pa[0] + pb[0]) / 2 * (1 - bend),
                    centre[1] * bend + (pa[1] + pb[1]) / 2 * (1 - bend))
-            Line(bezier=[*pa, *mid, *pb], width=max(1.0, r * 0.07))
+            path_curve([*pa, *mid, *pb], width=max(1.0, r * 0.07))
 
 
 def _fill_polygon(points: list[tuple[float, float]]) -> None:

@@ -25,6 +25,7 @@ from kivy.uix.widget import Widget
 from ui import theme
 from ui.i18n import _
 from ui.touch import fit_width, min_target_px
+from ui.widgets.curves import circle_line
 
 SIZE = 9
 #: the strip beside zoomed squares: the whole sheet small over the "Whole sheet" button
@@ -232,7 +233,7 @@ class SheetGrid(Widget):
             Color(0.2, 0.2, 0.2, 1)
             cx, cy = self.centre_of((4, 4))
             if (4, 4) in shown:
-                Line(circle=(cx, cy, side * 0.35), width=1.2)
+                circle_line(cx, cy, side * 0.35, width=1.2)
             for row, col in (tuple(c) for c in self.doubtful if tuple(c) in shown):
                 x, y = ox + col * side, oy - (row + 1) * side
                 Color(0.95, 0.45, 0.1, 1)

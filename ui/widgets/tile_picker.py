@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kivy.graphics import Color, Line, Mesh, Rectangle
+from kivy.graphics import Color, Mesh, Rectangle
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
@@ -16,6 +16,7 @@ from ui import theme
 from ui.i18n import _
 from ui.touch import fit_width, min_target_px
 from ui.widgets.buttons import TouchButton
+from ui.widgets.curves import path_curve
 
 
 class TileChoice(ButtonBehavior, Widget):
@@ -49,8 +50,8 @@ class TileChoice(ButtonBehavior, Widget):
                 pb = edge_midpoint((0, 0), b, r)
                 bend = 0.0 if (b - a) % 6 == 3 else 0.6
                 mid = ((pa[0] + pb[0]) / 2 * (1 - bend), (pa[1] + pb[1]) / 2 * (1 - bend))
-                Line(bezier=[cx + pa[0], cy - pa[1], cx + mid[0], cy - mid[1],
-                             cx + pb[0], cy - pb[1]], width=2)
+                path_curve([cx + pa[0], cy - pa[1], cx + mid[0], cy - mid[1],
+                            cx + pb[0], cy - pb[1]], width=2)
 
 
 class TilePicker(ModalView):
