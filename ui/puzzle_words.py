@@ -166,6 +166,9 @@ def verdict_sentence(kind: str, said: Any) -> str:
         return _frame(facts)
     if facts["code"] in ("card-needed", "card-unread", "card-not-of-kind"):
         return _("The camera needs the card: choose it again and check again.")
+    if facts["code"] == "colours-burnt-out":
+        return _("The light burns out the pieces' colours: dim the lamp or move it off the "
+                 "pieces, and check again.")
     sentence = KIND_WORDS.get(kind, _weights)(facts)
     if sentence:
         return sentence

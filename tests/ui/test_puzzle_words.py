@@ -25,7 +25,8 @@ KIND_OF = {
     "angular": ("nothing-built", "piece-apart", "structure-unclear", "pieces-like-table",
                 "picture-differs", "pieces-hidden", "matches"),
 }
-SHARED = ("unknown", "card-not-of-kind", "frame-unreadable", "card-unread", "card-needed")
+SHARED = ("unknown", "card-not-of-kind", "frame-unreadable", "colours-burnt-out", "card-unread",
+          "card-needed")
 
 
 #: the module of each kind's check: the codes it gives are read from its source

@@ -113,3 +113,17 @@ def test_a_right_structure_with_a_piece_of_the_table_s_colour_is_never_not_solve
     dark = apply_condition(frame, "underexposed", 0.3, np.random.default_rng([114, 3, 12]))
     said = check_puzzle("angular", dark, demo_pack, card=card, box=box)
     assert said.verdict != "not solved", said.reason
+
+
+def test_a_right_structure_whose_colours_burn_out_is_never_not_solved(demo_pack) -> None:
+    """Over-exposed, a blue cube clipped in blue turns cyan, nearer the green piece: the top
+    view shows another picture, read from colours the light burnt out."""
+    box = load_puzzles()
+    card = list(box.angular.cards.values())[1]
+    frame = render_table_frame("angular", card, demo_pack, condition=CLOTH,
+                               solution=default_solution("angular", card, box), seed=66)
+    bright = apply_condition(frame, "overexposed", 0.5, np.random.default_rng([66, 50, 99]))
+    said = check_puzzle("angular", bright, demo_pack, card=card, box=box)
+    assert said.verdict == "cannot tell", said.reason
+    assert said.code == Reason.COLOURS_BURNT_OUT
+    assert said.facts["clipped"] > 0.5

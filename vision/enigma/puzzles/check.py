@@ -27,7 +27,7 @@ from vision.enigma.puzzles.cards import parse_card
 from vision.enigma.puzzles.conduit import check_conduit
 from vision.enigma.puzzles.fragment import check_fragment
 from vision.enigma.puzzles.marks import to_frame
-from vision.enigma.puzzles.picture import check_card_picture
+from vision.enigma.puzzles.picture import burnt_out_doubt, check_card_picture
 from vision.enigma.puzzles.verdicts import Mark, MarkKind, PuzzleVerdict, Reason, as_verdict
 from vision.enigma.puzzles.view import (
     CANNOT_TELL,
@@ -81,7 +81,7 @@ def check_puzzle(kind: str, frame: np.ndarray, pack: EnigmaPack, *, card: Any = 
     said = as_verdict(CHECKS[kind](view, pack, parsed, box, settings))
     a, b = view.margin_px, view.margin_px + view.side_px
     card = Mark(MarkKind.CARD, ((a, a), (b, a), (b, b), (a, b)))
-    return said.with_marks(to_frame((card, *said.marks), view))
+    return burnt_out_doubt(kind, frame, said.with_marks(to_frame((card, *said.marks), view)))
 
 
 __all__ = ["CHECKS", "PuzzleCheck", "check_puzzle", "check_puzzle_frame"]

@@ -14,7 +14,8 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from vision.enigma.puzzles.view import CardView
+from vision.enigma.puzzles.verdicts import MarkKind, PuzzleVerdict, Reason
+from vision.enigma.puzzles.view import CANNOT_TELL, NOT_SOLVED, CardView, verdict
 from vision.picture import (
     PictureSettings,
     check_picture,
@@ -56,4 +57,29 @@ def check_card_picture(kind: str, frame: np.ndarray, view: CardView,
     return check_picture(measures, limits, needs_colour=kind in NEEDS_COLOUR)
 
 
-__all__ = ["CARD_MAX_CLIPPED", "NEEDS_COLOUR", "card_outline_in_frame", "check_card_picture"]
+#: a built structure whose pixels sit at the sensor's ceiling in one channel or more over
+#: this share has lost its colours: a blue cube clipped in blue turns cyan, nearer green
+#: (normal light clips at most an eighth of a structure; an over-exposed one, 0.7 to 0.97)
+STRUCTURE_MAX_CLIPPED = 0.5
+
+
+def burnt_out_doubt(kind: str, frame: np.ndarray, said: PuzzleVerdict) -> PuzzleVerdict:
+    """``said``, or "cannot tell" when it is a "not solved" read from a structure whose
+    colours the light burnt out (its marks in the frame's pixels): an over-exposed right
+    structure was read as another picture, its blue cubes as green (tuning seeds 50 and 66
+    of bench/silent_reads --games puzzle, over-exposed at 0.5)."""
+    if said["verdict"] != NOT_SOLVED or kind not in NEEDS_COLOUR:
+        return said
+    for mark in said.marks:
+        if mark.kind != MarkKind.STRUCTURE:
+            continue
+        measures = measure_inside(frame, np.array(mark.points, np.float32))
+        if measures is not None and measures.clipped > STRUCTURE_MAX_CLIPPED:
+            return verdict(CANNOT_TELL, "the light burns out the pieces' colours: dim the "
+                           "lamp or move it off the pieces", code=Reason.COLOURS_BURNT_OUT,
+                           facts={"clipped": round(measures.clipped, 2)}, marks=said.marks)
+    return said
+
+
+__all__ = ["CARD_MAX_CLIPPED", "NEEDS_COLOUR", "STRUCTURE_MAX_CLIPPED", "burnt_out_doubt",
+           "card_outline_in_frame", "check_card_picture"]

@@ -25,6 +25,7 @@ class Reason(StrEnum):
     # any kind
     CARD_NOT_OF_KIND = "card-not-of-kind"
     FRAME_UNREADABLE = "frame-unreadable"
+    COLOURS_BURNT_OUT = "colours-burnt-out"
     CARD_UNREAD = "card-unread"
     CARD_NEEDED = "card-needed"
     # weight
