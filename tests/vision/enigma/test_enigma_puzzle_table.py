@@ -161,3 +161,30 @@ def test_a_conduit_channel_washed_by_a_lamp_s_glare_is_still_channel() -> None:
         card, frame = _right_frame("conduit", surface, "strong", seed)
         result = check_puzzle_frame("conduit", frame, pack, card=card, box=box)
         assert result["verdict"] == "solved", (surface, seed, result["reason"])
+
+
+def test_paper_where_a_cast_clips_one_channel_is_seen_white_in_a_hand_s_shadow() -> None:
+    """Fragment wood/strong seed 1: a strong cast and the lamp clipped red and green on all
+    the paper in view, the markers' too, so their gains were too high; the paper in a hand's
+    shadow (not clipped) looked pink, was no bare card, and read as black pieces ('not
+    solved' for a right solution). The gains are measured on the unclipped paper."""
+    from vision.enigma.puzzles.card_find import chroma
+    from vision.enigma.puzzles.fragment import _silhouette
+
+    pack = load_enigma_pack()
+    card, frame = _right_frame("fragment", "wood", "strong", 1)
+    view = view_card(frame, pack)
+    inside = cv2.erode(view.inside_card().astype(np.uint8), np.ones((15, 15))) > 0
+    printed = _silhouette(view, card, pack, inside.shape).astype(np.uint8)
+    paper = inside & ~(cv2.dilate(printed, np.ones((31, 31))) > 0)
+    assert np.percentile(chroma(view.image)[paper], 90) < 0.2
+    assert bare_card(view, greys=True)[paper].mean() > 0.95
+
+
+def test_weights_where_a_cast_clips_one_channel_are_solved() -> None:
+    """wood/strong seed 9: red clipped on the paper, the shadowed cups' paper was no bare
+    card, and a weight in them did 'not show whole' ('cannot tell' for a right solution)."""
+    card, frame = _right_frame("weight", "wood", "strong", 9)
+    result = check_puzzle_frame("weight", frame, load_enigma_pack(), card=card,
+                                box=load_puzzles())
+    assert result["verdict"] == "solved", result
