@@ -210,3 +210,28 @@ def test_nearest_colour_is_the_nearest_of_the_named_colours() -> None:
         chosen = np.take_along_axis(dist, labels[..., None], axis=-1)[..., 0]
         assert labels.shape == image.shape[:2] and names == list(colours)
         assert np.allclose(chosen, best, rtol=1e-5, atol=1e-3)
+
+
+def test_the_card_is_turned_upright_by_its_triangle_not_by_a_shadowed_corner(demo_pack
+                                                                            ) -> None:
+    """Conduit cloth/strong seed 9: a lamp washed the orientation triangle grey while a
+    hand's shadow darkened the opposite corner's paper nearer the ink's colour; the card was
+    read upside down and every stub differed. The triangle is the corner darkest against
+    the paper just past its edge."""
+    from vision.enigma.puzzles.view import _upright_turn
+
+    side, at = 400, 100
+    image = np.full((600, 600, 3), 90, np.float32)  # the table
+    image[at:at + side, at:at + side] = demo_pack.colour("card")
+    leg = int(MARK * side)
+    triangle = np.array([[at, at], [at + leg, at], [at, at + leg]], np.int32)
+    washed = 0.6 * np.array(demo_pack.colour("card"), np.float32) + 0.4 * np.array(
+        demo_pack.colour("ink"), np.float32)
+    cv2.fillPoly(image, [triangle], tuple(float(v) for v in washed))
+    shade = np.ones((600, 600), np.float32)
+    shade[at + side // 2:, at + side // 2:] = 0.3  # the hand over the far corner
+    shade = cv2.GaussianBlur(shade, (0, 0), 25)
+    image = np.clip(image * shade[..., None], 0, 255).astype(np.uint8)
+    corners = np.array([[at, at], [at + side, at], [at + side, at + side], [at, at + side]],
+                       np.float32)
+    assert _upright_turn(image, corners) == 0

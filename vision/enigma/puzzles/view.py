@@ -121,7 +121,7 @@ def view_card(frame: np.ndarray, pack: EnigmaPack, mat_settings: MatSettings = D
     size = int(round(c + 2 * off))
     dst = np.array([[off, off], [off + c, off], [off + c, off + c], [off, off + c]], np.float32)
     corners = rect.corners()
-    src = np.roll(corners, -_upright_turn(balanced, corners, pack), axis=0)
+    src = np.roll(corners, -_upright_turn(balanced, corners), axis=0)
     assert mat.fit is not None
     frame_to_mat = mat.plane_to_image @ mat.fit.image_to_plane
     m = cv2.getPerspectiveTransform(src, dst)
@@ -212,23 +212,35 @@ def _unclip(pixels: np.ndarray, gains: np.ndarray, paper: np.ndarray) -> np.ndar
     return result
 
 
-def _upright_turn(balanced: np.ndarray, corners: np.ndarray, pack: EnigmaPack) -> int:
+def _upright_turn(balanced: np.ndarray, corners: np.ndarray) -> int:
     """Which corner of the card (0..3, clockwise from the image's top-left) carries the dark
-    orientation triangle: the one whose corner patch is nearest the ink."""
-    ink = np.array(pack.colour("ink"), np.float32)
+    orientation triangle: the one whose corner is darkest against the paper just past the
+    triangle's edge. A hand's shadow over a corner dims the paper on both sides of that edge
+    alike, while the printed triangle stays darker than the paper beside it under any light
+    (nearest the ink's colour, a shadowed corner under a strong cast won over the triangle
+    under a lamp, and the card was read upside down: conduit cloth/strong seed 9)."""
     centre = corners.mean(axis=0)
-    best = (math.inf, 0)
+    best = (-math.inf, 0)
     for turn, corner in enumerate(corners):
-        # a point inside the triangle: a third of the way along its legs from the corner
-        probe = corner + (centre - corner) * MARK * 0.5
-        x, y = int(round(probe[0])), int(round(probe[1]))
-        patch = balanced[max(0, y - 2):y + 3, max(0, x - 2):x + 3].reshape(-1, 3)
-        if len(patch) == 0:
+        # inside the triangle, a quarter of its legs from the corner each way, and on the
+        # paper as far past its edge
+        inner = _patch_brightness(balanced, corner + (centre - corner) * MARK * 0.5)
+        outer = _patch_brightness(balanced, corner + (centre - corner) * MARK * 1.5)
+        if inner is None or outer is None:
             continue
-        d = float(np.linalg.norm(np.median(patch, axis=0) - ink))
-        if d < best[0]:
-            best = (d, turn)
+        contrast = outer / max(inner, 1.0)
+        if contrast > best[0]:
+            best = (contrast, turn)
     return best[1]
+
+
+def _patch_brightness(image: np.ndarray, at: np.ndarray) -> float | None:
+    """The median brightness of the 5 x 5 pixels round ``at``; None off the image."""
+    x, y = int(round(at[0])), int(round(at[1]))
+    patch = image[max(0, y - 2):y + 3, max(0, x - 2):x + 3].reshape(-1, 3)
+    if len(patch) == 0:
+        return None
+    return float(np.median(patch.astype(np.float32).mean(axis=1)))
 
 
 def light_field(image: np.ndarray, bare: np.ndarray) -> np.ndarray:
