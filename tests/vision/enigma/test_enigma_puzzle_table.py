@@ -161,3 +161,77 @@ def test_a_conduit_channel_washed_by_a_lamp_s_glare_is_still_channel() -> None:
         card, frame = _right_frame("conduit", surface, "strong", seed)
         result = check_puzzle_frame("conduit", frame, pack, card=card, box=box)
         assert result["verdict"] == "solved", (surface, seed, result["reason"])
+
+
+def test_paper_where_a_cast_clips_one_channel_is_seen_white_in_a_hand_s_shadow() -> None:
+    """Fragment wood/strong seed 1: a strong cast and the lamp clipped red and green on all
+    the paper in view, the markers' too, so their gains were too high; the paper in a hand's
+    shadow (not clipped) looked pink, was no bare card, and read as black pieces ('not
+    solved' for a right solution). The gains are measured on the unclipped paper."""
+    from vision.enigma.puzzles.card_find import chroma
+    from vision.enigma.puzzles.fragment import _silhouette
+
+    pack = load_enigma_pack()
+    card, frame = _right_frame("fragment", "wood", "strong", 1)
+    view = view_card(frame, pack)
+    inside = cv2.erode(view.inside_card().astype(np.uint8), np.ones((15, 15))) > 0
+    printed = _silhouette(view, card, pack, inside.shape).astype(np.uint8)
+    paper = inside & ~(cv2.dilate(printed, np.ones((31, 31))) > 0)
+    assert np.percentile(chroma(view.image)[paper], 90) < 0.2
+    assert bare_card(view, greys=True)[paper].mean() > 0.95
+
+
+def test_weights_where_a_cast_clips_one_channel_are_solved() -> None:
+    """wood/strong seed 9: red clipped on the paper, the shadowed cups' paper was no bare
+    card, and a weight in them did 'not show whole' ('cannot tell' for a right solution)."""
+    card, frame = _right_frame("weight", "wood", "strong", 9)
+    result = check_puzzle_frame("weight", frame, load_enigma_pack(), card=card,
+                                box=load_puzzles())
+    assert result["verdict"] == "solved", result
+
+
+def test_nearest_colour_is_the_nearest_of_the_named_colours() -> None:
+    """One affine transform for all the colours gives, pixel by pixel, the colour nearest in
+    :func:`colour_features` (a pass per colour did the same, four times slower)."""
+    from vision.enigma.colours import colour_features
+    from vision.enigma.puzzles.view import nearest_colour
+
+    rng = np.random.default_rng(26)
+    image = rng.integers(0, 256, (60, 80, 3)).astype(np.uint8)
+    colours = {f"c{i}": tuple(int(v) for v in rng.integers(0, 256, 3)) for i in range(9)}
+    for weight in (1.0, 0.5):
+        labels, names = nearest_colour(image, colours, chroma_weight=weight)
+        scale = np.array([weight, weight, 1.0], np.float32)
+        feats = colour_features(image) * scale
+        centres = np.array([colour_features(np.array(colours[n], np.float32)) * scale
+                            for n in names])
+        dist = ((feats[:, :, None, :] - centres[None, None]) ** 2).sum(axis=-1)
+        best = dist.min(axis=-1)
+        chosen = np.take_along_axis(dist, labels[..., None], axis=-1)[..., 0]
+        assert labels.shape == image.shape[:2] and names == list(colours)
+        assert np.allclose(chosen, best, rtol=1e-5, atol=1e-3)
+
+
+def test_the_card_is_turned_upright_by_its_triangle_not_by_a_shadowed_corner(demo_pack
+                                                                            ) -> None:
+    """Conduit cloth/strong seed 9: a lamp washed the orientation triangle grey while a
+    hand's shadow darkened the opposite corner's paper nearer the ink's colour; the card was
+    read upside down and every stub differed. The triangle is the corner darkest against
+    the paper just past its edge."""
+    from vision.enigma.puzzles.view import _upright_turn
+
+    side, at = 400, 100
+    image = np.full((600, 600, 3), 90, np.float32)  # the table
+    image[at:at + side, at:at + side] = demo_pack.colour("card")
+    leg = int(MARK * side)
+    triangle = np.array([[at, at], [at + leg, at], [at, at + leg]], np.int32)
+    washed = 0.6 * np.array(demo_pack.colour("card"), np.float32) + 0.4 * np.array(
+        demo_pack.colour("ink"), np.float32)
+    cv2.fillPoly(image, [triangle], tuple(float(v) for v in washed))
+    shade = np.ones((600, 600), np.float32)
+    shade[at + side // 2:, at + side // 2:] = 0.3  # the hand over the far corner
+    shade = cv2.GaussianBlur(shade, (0, 0), 25)
+    image = np.clip(image * shade[..., None], 0, 255).astype(np.uint8)
+    corners = np.array([[at, at], [at + side, at], [at + side, at + side], [at, at + side]],
+                       np.float32)
+    assert _upright_turn(image, corners) == 0

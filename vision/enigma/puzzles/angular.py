@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Mapping
 from typing import Any
@@ -44,7 +45,13 @@ def _grid_colours(image: np.ndarray, mask: np.ndarray, cell: float, pack: Enigma
         return None, "nothing built"
     (cx, cy), (rw, rh), angle = cv2.minAreaRect(np.column_stack([xs, ys]).astype(np.float32))
     angle = ((angle + 45) % 90) - 45
-    m = cv2.getRotationMatrix2D((cx, cy), angle, 1.0)
+    # turned about its centre the region stays within half its diagonal of it: only that
+    # square is straightened and labelled (the whole mat was most of the check's time)
+    reach = int(math.ceil(math.hypot(rw, rh) / 2)) + 3
+    x_a, y_a = max(0, int(cx) - reach), max(0, int(cy) - reach)
+    image = image[y_a:int(cy) + reach + 1, x_a:int(cx) + reach + 1]
+    mask = mask[y_a:int(cy) + reach + 1, x_a:int(cx) + reach + 1]
+    m = cv2.getRotationMatrix2D((cx - x_a, cy - y_a), angle, 1.0)
     h, w = mask.shape
     straight = warp_affine(image, m, (w, h))
     smask = warp_affine(mask.astype(np.uint8), m, (w, h), nearest=True) > 0
