@@ -205,6 +205,12 @@ def _card_as_read(card: conduit.ConduitCard, seen: dict[Cell, frozenset[str]],
     return conduit.ConduitCard("read", card.cells, frozenset(stubs_seen), frozenset(unused))
 
 
+def _one_opening_from(openings: frozenset[str], shapes: list[frozenset[str]]) -> bool:
+    """Whether ``openings``, turned some way, differ from one of ``shapes`` by one opening."""
+    return any(len(conduit.turn_openings(openings, r) ^ shape) <= 1
+               for shape in shapes for r in range(4))
+
+
 def _laid_pieces(seen: dict[Cell, frozenset[str]], card: conduit.ConduitCard, box: PuzzleBox
                  ) -> tuple[conduit.ConduitSolution, dict[str, str] | None]:
     """Each laid piece given an id of the box's pieces with those openings (a solution), and
@@ -223,6 +229,13 @@ def _laid_pieces(seen: dict[Cell, frozenset[str]], card: conduit.ConduitCard, bo
         shape = _shape(openings) if openings else frozenset()
         if shape not in every_shape:
             # no piece of the box looks like this: the camera misread it
+            return solution, verdict(CANNOT_TELL, f"the openings of the piece on {list(at)} "
+                                     "are not seen clearly", code=Reason.OPENINGS_UNCLEAR,
+                                     facts={"cell": at})
+        if not free.get(shape) and _one_opening_from(openings, [s for s, ids in free.items()
+                                                            if ids]):
+            # a piece read one opening away from a piece still to use is likelier that piece
+            # with an opening misread than a piece the card does not use
             return solution, verdict(CANNOT_TELL, f"the openings of the piece on {list(at)} "
                                      "are not seen clearly", code=Reason.OPENINGS_UNCLEAR,
                                      facts={"cell": at})
