@@ -28,7 +28,10 @@ def median(values: np.ndarray | list[float], axis: int | None = None) -> np.ndar
         odd: np.ndarray = np.partition(a, half, axis=axis).take(half, axis=axis)
         return odd
     part = np.partition(a, (half - 1, half), axis=axis)
-    even: np.ndarray = (part.take(half - 1, axis=axis) + part.take(half, axis=axis)) / 2
+    # halved by a 2 of the values' own type: numpy before 2.0 turns a float32 scalar divided
+    # by a Python 2 into a float64 (the Pi floor's numpy 1.24 did)
+    two = a.dtype.type(2)
+    even: np.ndarray = (part.take(half - 1, axis=axis) + part.take(half, axis=axis)) / two
     return even
 
 
