@@ -12,12 +12,17 @@ import numpy as np
 
 from companion.enigma import puzzle_angular as angular
 from companion.enigma.puzzles import PuzzleBox
-from vision.enigma.colours import colour_features
 from vision.enigma.mat import (
     CARD_PX_PER_MM,
     MAT_PX_PER_MM,
 )
 from vision.enigma.pack import EnigmaPack
+from vision.enigma.puzzles.angular_light import (
+    fewer_of_table_colours,
+    pieces_unseen,
+    table_as_piece,
+    table_like_colours,
+)
 from vision.enigma.puzzles.cards import (
     picture_cell_mm,
 )
@@ -130,87 +135,6 @@ def _building_blobs(view: CardView, pack: EnigmaPack, cube: float
     return blobs, lab, stats
 
 
-#: a blob of piece colours larger than this many times all the box's cubes side by side is
-#: the table taken for a piece (a tilted camera sees a tall structure's sides as well, and
-#: its top nearer the lens, larger)
-MAX_BLOB_OF_CUBES = 1.5
-
-
-def _table_as_piece(stats: np.ndarray, blobs: list[int], cube: float, box: PuzzleBox) -> bool:
-    """Whether a blob is too large to be the pieces: the table's own colour, in this light,
-    is nearer a piece's colour than the table's colour measured round the markers."""
-    cubes = sum(len(p.cubes) for p in box.angular.pieces)
-    return any(stats[i, cv2.CC_STAT_AREA] > MAX_BLOB_OF_CUBES * cubes * cube * cube
-               for i in blobs)
-
-
-#: the table beside a structure is measured on a band from ``TABLE_BAND[0]`` to
-#: ``TABLE_BAND[1]`` cubes out from it, past the structure's shadow
-TABLE_BAND = (1.0, 2.5)
-#: a pixel near the structure is unlike the table when it lies this many times the band's own
-#: 95th-percentile spread from the band's median (the light's fall across the band included),
-#: plus a floor for a band of even colour (chromaticity, brightness; colour_features units)
-UNLIKE_SPREAD, UNLIKE_FLOOR = 2.0, (5.0, 0.5)
-
-
-def _grown(mask: np.ndarray, radius: float) -> np.ndarray:
-    r = max(1, int(radius))
-    k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
-    return cv2.dilate(mask.astype(np.uint8), k) > 0
-
-
-def _unexplained_near(view: CardView, area: np.ndarray, built: np.ndarray, cube: float
-                      ) -> np.ndarray:
-    """What lies within a cube of the built pieces and is neither piece nor table: unlike
-    the table beside it in colour, or brighter. A piece whose colour the light has moved
-    towards the table's (a blue piece burnt out over blue cloth) shows here; a piece's
-    shadow (the table, darker) does not."""
-    near = _grown(built, TABLE_BAND[0] * cube)
-    band = _grown(built, TABLE_BAND[1] * cube) & ~near & area
-    if not band.any():
-        return np.zeros_like(built)
-    feats = colour_features(view.mat)
-    table = np.median(feats[band], axis=0)
-    chroma = np.hypot(feats[..., 0] - table[0], feats[..., 1] - table[1])
-    brighter = feats[..., 2] - table[2]
-    chroma_limit = UNLIKE_SPREAD * np.percentile(chroma[band], 95) + UNLIKE_FLOOR[0]
-    bright_limit = UNLIKE_SPREAD * np.percentile(np.abs(brighter[band]), 95) + UNLIKE_FLOOR[1]
-    gap = near & ~_grown(built, 0.1 * cube) & area
-    unlike = gap & ((chroma > chroma_limit) | (brighter > bright_limit))
-    return open_mask(unlike, max(1, int(0.15 * cube)))
-
-
-def _pieces_unseen(view: CardView, pack: EnigmaPack, built: np.ndarray, cube: float) -> bool:
-    """Whether something beside the built pieces is neither piece nor table, so that a "not
-    solved" would rest on pieces the camera may not have seen (seed 18 of the puzzle cases,
-    overexposed: the blue cubes, read as the blue cloth, split a right structure in two)."""
-    unexplained = _unexplained_near(view, _building_area(view, pack), built, cube)
-    return bool(unexplained.sum() > 0.5 * cube * cube)
-
-
-def _table_like_colours(view: CardView, pack: EnigmaPack) -> list[str]:
-    """The piece colours the table seen round the markers is nearer to than any other piece
-    colour is: the camera may see those cubes as table."""
-    def features(bgr: Any) -> np.ndarray:
-        return np.asarray(colour_features(np.array(bgr, np.float32)))
-
-    table = features(table_colour(view, pack))
-    pieces = {name: features(bgr) for name, bgr in pack.angular.items()}
-    return [name for name, f in pieces.items()
-            if float(np.sum((f - table) ** 2)) < min(float(np.sum((f - g) ** 2))
-                                                     for other, g in pieces.items()
-                                                     if other != name)]
-
-
-def _fewer_of_table_colours(seen: tuple[str, ...], card: tuple[str, ...],
-                            colours: list[str]) -> bool:
-    """Whether the top view seen shows fewer cubes of a table-like colour than the card: they
-    may be there, seen as table (a red piece on red cloth read as cloth turned a right
-    structure into "it shows another picture": tuning seed 114, under-exposed)."""
-    return any(sum(row.count(c) for row in seen) < sum(row.count(c) for row in card)
-               for c in colours)
-
-
 #: a piece left apart lies at least this many cubes from the structure: nearer, the seam
 #: between two touching pieces may be what the camera lost (defocus blends a red and a green
 #: cube into the wood's brown)
@@ -245,10 +169,10 @@ def check_angular(view: CardView, pack: EnigmaPack, card: angular.AngularCard | 
     unclear = verdict(CANNOT_TELL, "in this light the pieces cannot be told from the table: "
                       "light it evenly, or build on a surface of another colour",
                       code=Reason.PIECES_LIKE_TABLE, marks=built)
-    if _table_as_piece(stats, blobs, cube, box):
+    if table_as_piece(stats, blobs, cube, box):
         return unclear
     if len(blobs) > 1:
-        if _pieces_unseen(view, pack, np.isin(lab, blobs), cube):
+        if pieces_unseen(view, _building_area(view, pack), np.isin(lab, blobs), cube):
             return unclear
         if _apart_but_close(lab, main, blobs, cube):
             return verdict(CANNOT_TELL, "a piece lies so close to the structure that it may be "
@@ -264,8 +188,8 @@ def check_angular(view: CardView, pack: EnigmaPack, card: angular.AngularCard | 
         return verdict(CANNOT_TELL, why, code=Reason.STRUCTURE_UNCLEAR, marks=built)
     shown = "/".join(angular.crop(seen))
     if not angular.picture_matches(seen, card.top, allow_mirror=box.angular.allow_mirror):
-        if _pieces_unseen(view, pack, lab == main, cube) or _fewer_of_table_colours(
-                seen, card.top, _table_like_colours(view, pack)):
+        if pieces_unseen(view, _building_area(view, pack), lab == main, cube) or \
+                fewer_of_table_colours(seen, card.top, table_like_colours(view, pack)):
             return unclear
         return verdict(NOT_SOLVED, f"seen from above it shows {shown}, the card shows "
                        f"{'/'.join(angular.crop(card.top))}", code=Reason.PICTURE_DIFFERS,

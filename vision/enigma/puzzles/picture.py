@@ -65,9 +65,8 @@ STRUCTURE_MAX_CLIPPED = 0.5
 
 def burnt_out_doubt(kind: str, frame: np.ndarray, said: PuzzleVerdict) -> PuzzleVerdict:
     """``said``, or "cannot tell" when it is a "not solved" read from a structure whose
-    colours the light burnt out (its marks in the frame's pixels): an over-exposed right
-    structure was read as another picture, its blue cubes as green (tuning seeds 50 and 66
-    of bench/silent_reads --games puzzle, over-exposed at 0.5)."""
+    colours the light burnt out (its marks in the frame's pixels): over-exposed, blue cubes
+    clipped in blue turn cyan and read green, and a right structure shows another picture."""
     if said["verdict"] != NOT_SOLVED or kind not in NEEDS_COLOUR:
         return said
     for mark in said.marks:

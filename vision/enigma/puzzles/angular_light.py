@@ -1,0 +1,100 @@
+"""Doubts of the angular check about the light: pieces it could not tell from the table.
+
+A "not solved" is only said of a structure the camera saw whole. In a light that moves the
+pieces' colours towards the table's (over- or under-exposed, a piece of the table's own
+colour), the check says it cannot tell instead (:mod:`vision.enigma.puzzles.angular`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion.enigma.puzzles import PuzzleBox
+from vision.enigma.colours import colour_features
+from vision.enigma.pack import EnigmaPack
+from vision.enigma.puzzles.view import CardView, open_mask, table_colour
+
+#: a blob of piece colours larger than this many times all the box's cubes side by side is
+#: the table taken for a piece (a tilted camera sees a tall structure's sides as well, and
+#: its top nearer the lens, larger)
+MAX_BLOB_OF_CUBES = 1.5
+
+
+def table_as_piece(stats: np.ndarray, blobs: list[int], cube: float, box: PuzzleBox) -> bool:
+    """Whether a blob is too large to be the pieces: the table's own colour, in this light,
+    is nearer a piece's colour than the table's colour measured round the markers."""
+    cubes = sum(len(p.cubes) for p in box.angular.pieces)
+    return any(stats[i, cv2.CC_STAT_AREA] > MAX_BLOB_OF_CUBES * cubes * cube * cube
+               for i in blobs)
+
+
+#: the table beside a structure is measured on a band from ``TABLE_BAND[0]`` to
+#: ``TABLE_BAND[1]`` cubes out from it, past the structure's shadow
+TABLE_BAND = (1.0, 2.5)
+#: a pixel near the structure is unlike the table when it lies this many times the band's own
+#: 95th-percentile spread from the band's median (the light's fall across the band included),
+#: plus a floor for a band of even colour (chromaticity, brightness; colour_features units)
+UNLIKE_SPREAD, UNLIKE_FLOOR = 2.0, (5.0, 0.5)
+
+
+def _grown(mask: np.ndarray, radius: float) -> np.ndarray:
+    r = max(1, int(radius))
+    k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+    return cv2.dilate(mask.astype(np.uint8), k) > 0
+
+
+def _unexplained_near(view: CardView, area: np.ndarray, built: np.ndarray, cube: float
+                      ) -> np.ndarray:
+    """What lies within a cube of the built pieces and is neither piece nor table: unlike
+    the table beside it in colour, or brighter. A piece whose colour the light has moved
+    towards the table's (a blue piece burnt out over blue cloth) shows here; a piece's
+    shadow (the table, darker) does not."""
+    near = _grown(built, TABLE_BAND[0] * cube)
+    band = _grown(built, TABLE_BAND[1] * cube) & ~near & area
+    if not band.any():
+        return np.zeros_like(built)
+    feats = colour_features(view.mat)
+    table = np.median(feats[band], axis=0)
+    chroma = np.hypot(feats[..., 0] - table[0], feats[..., 1] - table[1])
+    brighter = feats[..., 2] - table[2]
+    chroma_limit = UNLIKE_SPREAD * np.percentile(chroma[band], 95) + UNLIKE_FLOOR[0]
+    bright_limit = UNLIKE_SPREAD * np.percentile(np.abs(brighter[band]), 95) + UNLIKE_FLOOR[1]
+    gap = near & ~_grown(built, 0.1 * cube) & area
+    unlike = gap & ((chroma > chroma_limit) | (brighter > bright_limit))
+    return open_mask(unlike, max(1, int(0.15 * cube)))
+
+
+def pieces_unseen(view: CardView, area: np.ndarray, built: np.ndarray, cube: float) -> bool:
+    """Whether something beside the built pieces (in ``area``, the mat where one builds) is
+    neither piece nor table, so that a "not solved" would rest on pieces the camera may not
+    have seen: over-exposed, blue cubes read as blue cloth split a structure in two."""
+    unexplained = _unexplained_near(view, area, built, cube)
+    return bool(unexplained.sum() > 0.5 * cube * cube)
+
+
+def table_like_colours(view: CardView, pack: EnigmaPack) -> list[str]:
+    """The piece colours the table seen round the markers is nearer to than any other piece
+    colour is: the camera may see those cubes as table."""
+    def features(bgr: Any) -> np.ndarray:
+        return np.asarray(colour_features(np.array(bgr, np.float32)))
+
+    table = features(table_colour(view, pack))
+    pieces = {name: features(bgr) for name, bgr in pack.angular.items()}
+    return [name for name, f in pieces.items()
+            if float(np.sum((f - table) ** 2)) < min(float(np.sum((f - g) ** 2))
+                                                     for other, g in pieces.items()
+                                                     if other != name)]
+
+
+def fewer_of_table_colours(seen: tuple[str, ...], card: tuple[str, ...],
+                            colours: list[str]) -> bool:
+    """Whether the top view seen shows fewer cubes of a table-like colour than the card: they
+    may be there, seen as table (a red piece on red cloth, in a dark frame, read as cloth)."""
+    return any(sum(row.count(c) for row in seen) < sum(row.count(c) for row in card)
+               for c in colours)
+
+
+__all__ = ["fewer_of_table_colours", "pieces_unseen", "table_as_piece", "table_like_colours"]
