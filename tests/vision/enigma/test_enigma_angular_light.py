@@ -90,15 +90,22 @@ def test_a_piece_left_apart_in_plain_light_is_still_not_solved(apart_frame,
     assert said.code == Reason.PIECE_APART
 
 
+def _right_in(pack, card_index: int, surface: str, seed: int, condition: str,
+              strength: float, rng_seed: list[int]):
+    """The check's verdict on a right structure, rendered and put through a camera
+    condition (seeded)."""
+    box = load_puzzles()
+    card = list(box.angular.cards.values())[card_index]
+    frame = render_table_frame("angular", card, pack, condition=TableCondition(surface, "mild"),
+                               solution=default_solution("angular", card, box), seed=seed)
+    seen = apply_condition(frame, condition, strength, np.random.default_rng(rng_seed))
+    return check_puzzle("angular", seen, pack, card=card, box=box)
+
+
 def test_a_defocused_right_structure_is_never_not_solved(demo_pack) -> None:
     """Out of focus, the seam between a red and a green cube blends into the wood's brown and
     cuts the structure in two: the part beside it is not a piece left apart."""
-    box = load_puzzles()
-    card = list(box.angular.cards.values())[0]
-    frame = render_table_frame("angular", card, demo_pack, condition=TableCondition("wood", "mild"),
-                               solution=default_solution("angular", card, box), seed=74)
-    blurred = apply_condition(frame, "out_of_focus", 0.9, np.random.default_rng([74, 9, 12]))
-    said = check_puzzle("angular", blurred, demo_pack, card=card, box=box)
+    said = _right_in(demo_pack, 0, "wood", 74, "out_of_focus", 0.9, [74, 9, 12])
     assert said.verdict != "not solved", said.reason
 
 
@@ -106,24 +113,14 @@ def test_a_right_structure_with_a_piece_of_the_table_s_colour_is_never_not_solve
         demo_pack) -> None:
     """A red piece on red cloth, in a dark frame, is read as cloth: the top view then shows
     another picture, but a cube of the table's colour may be missing from it unseen."""
-    box = load_puzzles()
-    card = list(box.angular.cards.values())[1]
-    frame = render_table_frame("angular", card, demo_pack, condition=CLOTH,
-                               solution=default_solution("angular", card, box), seed=114)
-    dark = apply_condition(frame, "underexposed", 0.3, np.random.default_rng([114, 3, 12]))
-    said = check_puzzle("angular", dark, demo_pack, card=card, box=box)
+    said = _right_in(demo_pack, 1, "cloth", 114, "underexposed", 0.3, [114, 3, 12])
     assert said.verdict != "not solved", said.reason
 
 
 def test_a_right_structure_whose_colours_burn_out_is_never_not_solved(demo_pack) -> None:
     """Over-exposed, a blue cube clipped in blue turns cyan, nearer the green piece: the top
     view shows another picture, read from colours the light burnt out."""
-    box = load_puzzles()
-    card = list(box.angular.cards.values())[1]
-    frame = render_table_frame("angular", card, demo_pack, condition=CLOTH,
-                               solution=default_solution("angular", card, box), seed=66)
-    bright = apply_condition(frame, "overexposed", 0.5, np.random.default_rng([66, 50, 99]))
-    said = check_puzzle("angular", bright, demo_pack, card=card, box=box)
+    said = _right_in(demo_pack, 1, "cloth", 66, "overexposed", 0.5, [66, 50, 99])
     assert said.verdict == "cannot tell", said.reason
     assert said.code == Reason.COLOURS_BURNT_OUT
     assert said.facts["clipped"] > 0.5
