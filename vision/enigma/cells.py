@@ -56,6 +56,15 @@ CORE_MIN = 6
 #: the colour confidence of a cell whose ring is nearest another cell colour than it was
 #: found as
 RING_DISAGREES_CONFIDENCE = 0.3
+#: a piece of a cell colour too small for a cell, this share of a ring's area or more, beside
+#: a dark pawn: a dark pawn seen from the side hides all its cell but a sliver
+SLIVER_SHARE = 0.1
+#: ... within this many cell radii of the sliver, this share of a pawn's disc darker than
+#: midway between the channels and the darkest pawn (a channel's blurred ink shows none)
+SLIVER_REACH = 1.3
+DARK_PAWN_SHARE = 0.6
+#: the confidence a sliver beside a pawn leaves: the cell under it is asked about
+SLIVER_CONFIDENCE = 0.3
 _CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
 
 
@@ -128,6 +137,7 @@ def find_cells(
     rc = pack.cell_radius * p
     rn = pack.networker_radius * p
     cells: list[Cell] = []
+    slivers: list[tuple[float, float]] = []
     cell_classes = [i for i, k in enumerate(model.kinds) if k == "cell"]
     any_cell = model.kind_mask(labels, ("cell",))
     for ci in cell_classes:
@@ -137,12 +147,14 @@ def find_cells(
         n, lab, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
         for group in _ring_pieces(lab, stats, cents, n, rc):
             area = sum(int(stats[k, cv2.CC_STAT_AREA]) for k in group)
-            if area < 0.3 * math.pi * (rc**2 - rn**2):
+            ring = math.pi * (rc**2 - rn**2)
+            if area < SLIVER_SHARE * ring:
                 continue
             member = member_mask(lab, group)
             ys, xs = np.nonzero(member)
             (ex, ey), radius = cv2.minEnclosingCircle(np.column_stack([xs, ys]).astype(np.float32))
-            if radius < 0.55 * rc:
+            if area < 0.3 * ring or radius < 0.55 * rc:
+                slivers.append((float(xs.mean()), float(ys.mean())))
                 continue
             centre = (float(ex), float(ey))
             if radius > 1.15 * rc:
@@ -156,7 +168,32 @@ def find_cells(
             colour_conf = _colour_confidence(centre, any_cell, feats, model, cell_classes, rc, rn,
                                              ci)
             cells.append(Cell(centre, str(model.names[ci]), colour_conf))
+    if _sliver_by_pawn(slivers, cells, feats, model, rc, rn):
+        problems.append("a networker stands where no cell was read: is a cell hidden?")
+        conf = min(conf, SLIVER_CONFIDENCE)
     return cells, problems, conf
+
+
+def _sliver_by_pawn(slivers: list[tuple[float, float]], cells: list[Cell], feats: np.ndarray,
+                    model: ColourModel, rc: float, rn: float) -> bool:
+    """Whether a sliver of a cell colour, away from every cell found, lies beside a pawn
+    darker than any channel: a black pawn seen from the side covers its cell but for a
+    crescent, and the pawn alone reads as a channel's ink (tuning independent tables 56 and
+    90 harsh: a red and a blue cell lost under black pawns, the tile read sure without
+    them)."""
+    away = [s for s in slivers if all(math.dist(s, c.centre) >= 2 * rc for c in cells)]
+    pawns = [i for i, k in enumerate(model.kinds) if k == "net"]
+    if not away or not pawns:
+        return False
+    channel = model.centres[model.index("channel"), 2]
+    darkest = min(float(model.centres[i, 2]) for i in pawns)
+    if darkest >= channel:
+        return False  # no pawn darker than the channels: this sign cannot be seen
+    very_dark = feats[..., 2] < 0.5 * (channel + darkest)
+    least = DARK_PAWN_SHARE * math.pi * rn * rn
+    shape = very_dark.shape[:2]
+    return any(int((very_dark & disc(shape, s, SLIVER_REACH * rc)).sum()) >= least
+               for s in away)
 
 
 def _densest_cell(member: np.ndarray, rc: float) -> tuple[float, float]:

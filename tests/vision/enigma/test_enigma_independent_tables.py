@@ -17,6 +17,9 @@ written from the docs alone), on seeds of the range tuned on (the held-apart ran
   [1, -1] and [-1, 0]);
 - 1018 (harsh): a white pawn on a yellow cell, blurred to tile's colour but for its
   middle, left only a broken ring of the cell and no blob of a player colour (square [1, 0]);
+- 56 and 90 (harsh): a black pawn seen from the side hid all but a sliver of its red (blue)
+  cell, and the pawn itself passed for the channels' ink: the tile was read sure without
+  the cell (squares [-2, 3] and [0, -1]);
 - 1016 and 1040 (harsh): an empty square of cloth, taken for a tile, was read as a tile with
   nothing drawn on it (squares [-1, 3] and [-2, -1]).
 
@@ -45,7 +48,8 @@ from independent_scenes.enigma_table import enigma_scene, truth_of  # noqa: E402
                                             (60002, "harsh"), (60003, "harsh"),
                                             (60005, "harsh"), (1018, "clean"),
                                             (1023, "harsh"), (1016, "harsh"),
-                                            (1040, "harsh"), (1018, "harsh")])
+                                            (1040, "harsh"), (1018, "harsh"),
+                                            (56, "harsh"), (90, "harsh")])
 def test_no_tile_of_an_independent_table_is_read_wrong_without_a_question(seed, condition):
     frame, table = enigma_scene(seed, condition)
     score = read_and_judge(frame, *truth_of(table))
