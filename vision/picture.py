@@ -71,7 +71,7 @@ class PictureMeasures:
     focus: float
 
 
-def _block_origins(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def noise_block_origins(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Top-left corners of up to :data:`NOISE_BLOCKS` blocks on a regular grid, each lying
     wholly inside ``mask``."""
     rows, cols = mask.shape
@@ -91,7 +91,7 @@ def _block_origins(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 _IMMERKAER = np.array([[1, -2, 1], [-2, 4, -2], [1, -2, 1]], np.float32)
 
 
-def _noise_sigma(image: np.ndarray, mask: np.ndarray) -> float:
+def noise_sigma(image: np.ndarray, mask: np.ndarray) -> float:
     """Immerkaer's estimate of white noise per colour channel, on the quietest blocks only.
 
     The operator cancels smooth shading and straight edges, so on flat paper or a tile body
@@ -99,7 +99,7 @@ def _noise_sigma(image: np.ndarray, mask: np.ndarray) -> float:
     It needs the pixels as the sensor gave them, so it runs on whole-resolution blocks, a few
     hundred of them on a grid over the region.
     """
-    ys, xs = _block_origins(mask)
+    ys, xs = noise_block_origins(mask)
     if len(ys) == 0:
         return 0.0
     side = NOISE_BLOCK + 2
@@ -142,7 +142,7 @@ def _focus(gray: np.ndarray, contrast: float) -> float:
     step = max(1, int(math.ceil(math.sqrt(detail.size / SAMPLED_PIXELS))))
     # the Laplacian of whole grey levels is a whole number (its kernel's weights are too)
     wholes = detail[::step, ::step].astype(np.int32).ravel()
-    return float(np.float32(_whole_percentiles(wholes, (99.0,))[0]) / max(contrast, 1.0))
+    return float(np.float32(whole_percentiles(wholes, (99.0,))[0]) / max(contrast, 1.0))
 
 
 def _sampled(image: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -156,7 +156,7 @@ def _sampled(image: np.ndarray, mask: np.ndarray) -> np.ndarray:
     return pixels
 
 
-def _whole_percentiles(values: np.ndarray, percents: tuple[float, ...]) -> list[float]:
+def whole_percentiles(values: np.ndarray, percents: tuple[float, ...]) -> list[float]:
     """``np.percentile(values, percents)`` of whole non-negative ``values`` (grey levels;
     linear method, the same arithmetic), from their histogram: no sort of the pixels, a
     tenth of the time."""
@@ -192,7 +192,7 @@ def measure_picture(image: np.ndarray, mask: np.ndarray | None = None) -> Pictur
     box, box_mask = image[top:bottom, left:right], mask[top:bottom, left:right]
     inside = _sampled(box, box_mask)
     gray_inside = cv2.cvtColor(inside.reshape(-1, 1, 3), cv2.COLOR_BGR2GRAY).ravel()
-    low, high = _whole_percentiles(gray_inside, (5.0, 95.0))
+    low, high = whole_percentiles(gray_inside, (5.0, 95.0))
     contrast = float(high - low)
     # numpy reduces a short last axis slowly: the channels' maximum taken pairwise instead
     brightest = np.maximum(np.maximum(inside[:, 0], inside[:, 1]), inside[:, 2])
@@ -200,7 +200,7 @@ def measure_picture(image: np.ndarray, mask: np.ndarray | None = None) -> Pictur
         clipped=float(np.mean(brightest >= CLIPPED_LEVEL)),
         crushed=float(np.mean(brightest <= DARK_LEVEL)),
         contrast=contrast,
-        noise=_noise_sigma(box, box_mask),
+        noise=noise_sigma(box, box_mask),
         colour=_colourfulness(inside),
         focus=_focus(cv2.cvtColor(box, cv2.COLOR_BGR2GRAY), contrast),
     )

@@ -163,7 +163,7 @@ def _ring_sectors(r_in: float, r_out: float, sectors: int = 8
     return k, tuple(offsets)
 
 
-def _all_round(ringed: np.ndarray, r_in: float, r_out: float) -> np.ndarray:
+def ring_all_round(ringed: np.ndarray, r_in: float, r_out: float) -> np.ndarray:
     """Per pixel, whether at least :data:`RING_ALL_ROUND` of each eighth of the ring
     between ``r_in`` and ``r_out`` around it is ``ringed`` (outside the patch counts as
     not). Pixel counts summed over shifted views: exact, and a third of the cost of a
@@ -254,7 +254,7 @@ class _Patch:
     #: into the pawn's rim (bare tile or a pale pawn colour is no ring)
     ringed: np.ndarray
     #: per pixel, whether each eighth of a ring around it is ringed enough
-    #: (:func:`_all_round`)
+    #: (:func:`ring_all_round`)
     all_round: np.ndarray
     blobs: list[tuple[tuple[float, float], bool]]
 
@@ -281,7 +281,7 @@ def _look_at(feats: np.ndarray, all_labels: np.ndarray, model: ColourModel, pack
     # a pawn off its cell's middle as read, or on a cell not read, stands only where a ring
     # unlike bare tile lies all around it (a tile spot between channels is ringed on some
     # sides only)
-    all_round = _all_round(ringed, rn * 1.15, rc * 1.05)
+    all_round = ring_all_round(ringed, rn * 1.15, rc * 1.05)
     return _Patch(p, rc, rn, feats, model, cell_classes, net_ids, tile_classes, search, maps,
                   ringed, all_round, blobs)
 

@@ -162,10 +162,10 @@ BRIGHT_PERCENTILE = 40
 
 
 @lru_cache(maxsize=8)
-def _balance_ring(p: int) -> tuple[np.ndarray, int]:
+def balance_ring(p: int) -> tuple[np.ndarray, int]:
     """The ring (a tenth of a side wide, a tenth in from the sides) a patch's tile colour
     is measured on, and the rank in its sorted brightness sums of the least one kept
-    (:func:`_bright`)."""
+    (:func:`brightest_at_rank`)."""
     border = np.zeros((p, p), bool)
     b = max(2, p // 10)
     border[b : 2 * b, b : p - b] = border[p - 2 * b : p - b, b : p - b] = True
@@ -180,7 +180,7 @@ def _balance_ring(p: int) -> tuple[np.ndarray, int]:
     return border, rank
 
 
-def _bright(pixels: np.ndarray, rank: int) -> np.ndarray:
+def brightest_at_rank(pixels: np.ndarray, rank: int) -> np.ndarray:
     """The ring's ``pixels`` (n x 3) as floats, those whose sums are at least the
     :data:`BRIGHT_PERCENTILE` percentile of the sums. For 8-bit pixels, those at least the
     sum of rank ``rank``: the same pixels, by one partial sort instead of numpy's percentile
@@ -198,8 +198,8 @@ def _label_patch(patch: np.ndarray, pack: EnigmaPack, model: ColourModel) -> _La
     each pixel by the nearest pack colour."""
     p = patch.shape[0]
     px = patch.reshape(-1, 3).astype(np.float32)
-    border, rank = _balance_ring(p)
-    bright = _bright(patch[border], rank)
+    border, rank = balance_ring(p)
+    bright = brightest_at_rank(patch[border], rank)
     gains = np.array(pack.colour("tile"), np.float32) / np.maximum(median(bright, axis=0), 1)
     balanced = np.clip(px * np.clip(gains, 0.5, 2.0), 0, 255).reshape(patch.shape)
     feats = colour_features(balanced)

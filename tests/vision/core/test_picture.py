@@ -162,23 +162,23 @@ def test_measures_inside_an_outline_are_those_of_the_whole_image_with_its_mask()
 
 
 def test_percentiles_from_the_histogram_are_numpys() -> None:
-    from vision.picture import _whole_percentiles
+    from vision.picture import whole_percentiles
 
     rng = np.random.default_rng(7)
     for _ in range(200):
         levels = rng.integers(0, int(rng.integers(1, 1021)), int(rng.integers(1, 3000)))
-        assert _whole_percentiles(levels, (5.0, 95.0, 99.0)) == \
+        assert whole_percentiles(levels, (5.0, 95.0, 99.0)) == \
             [float(p) for p in np.percentile(levels, (5.0, 95.0, 99.0))]
 
 
 def test_the_noise_is_immerkaers_operator_term_by_term() -> None:
-    from vision.picture import NOISE_BLOCK, NOISE_QUIET_SHARE, _block_origins, _noise_sigma
+    from vision.picture import NOISE_BLOCK, NOISE_QUIET_SHARE, noise_block_origins, noise_sigma
 
     rng = np.random.default_rng(3)
     image = np.clip(rng.normal(128, 12, (300, 400, 3)), 0, 255).astype(np.uint8)
     mask = np.zeros((300, 400), np.uint8)
     cv2.circle(mask, (200, 150), 140, 1, -1)
-    ys, xs = _block_origins(mask)
+    ys, xs = noise_block_origins(mask)
     offsets = np.arange(NOISE_BLOCK + 2)
     b = image[(ys[:, None] + offsets)[:, :, None],
               (xs[:, None] + offsets)[:, None, :]].astype(np.float32)
@@ -187,7 +187,7 @@ def test_the_noise_is_immerkaers_operator_term_by_term() -> None:
                       + b[:, 2:, :-2] - 2 * b[:, 2:, 1:-1] + b[:, 2:, 2:])
     per_block = np.sort(response.reshape(len(ys), -1).mean(axis=1))
     quiet = per_block[: max(1, int(len(per_block) * NOISE_QUIET_SHARE))]
-    assert _noise_sigma(image, mask) == float(math.sqrt(math.pi / 2) * quiet.mean() / 6)
+    assert noise_sigma(image, mask) == float(math.sqrt(math.pi / 2) * quiet.mean() / 6)
 
 
 def test_the_module_s_examples_hold() -> None:

@@ -11,9 +11,9 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.enigma.networkers import RING_ALL_ROUND, _all_round
+from vision.enigma.networkers import RING_ALL_ROUND, ring_all_round
 from vision.enigma.small_stats import median
-from vision.enigma.tile import BRIGHT_PERCENTILE, _balance_ring, _bright
+from vision.enigma.tile import BRIGHT_PERCENTILE, balance_ring, brightest_at_rank
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.uint8])
@@ -39,15 +39,15 @@ def test_median_of_nothing_is_numpys_nan() -> None:
 @pytest.mark.parametrize("p", [32, 45, 64, 97, 128, 160])
 def test_bright_ring_pixels_are_those_at_the_percentile(p: int) -> None:
     rng = np.random.default_rng(p)
-    border, rank = _balance_ring(p)
+    border, rank = balance_ring(p)
     for _ in range(20):
         patch = rng.integers(0, 256, (p, p, 3)).astype(np.uint8)
         patch[rng.random((p, p)) < 0.3] = rng.integers(0, 256, 3).astype(np.uint8)  # ties
         ring = patch[border].astype(np.float32)
         want = ring[ring.sum(axis=1) >= np.percentile(ring.sum(axis=1), BRIGHT_PERCENTILE)]
-        assert np.array_equal(_bright(patch[border], rank), want)
+        assert np.array_equal(brightest_at_rank(patch[border], rank), want)
         floats = patch[border].astype(np.float32) + 0.25
-        assert np.array_equal(_bright(floats, rank), floats[
+        assert np.array_equal(brightest_at_rank(floats, rank), floats[
             floats.sum(axis=1) >= np.percentile(floats.sum(axis=1), BRIGHT_PERCENTILE)])
 
 
@@ -69,4 +69,4 @@ def test_ring_all_round_counts_each_eighth_as_a_filter_does(p: int) -> None:
                 counts = cv2.filter2D(ringed.astype(np.float32), -1, kernel,
                                       borderType=cv2.BORDER_CONSTANT)
                 want &= np.round(counts) >= RING_ALL_ROUND * kernel.sum()
-            assert np.array_equal(_all_round(ringed, r_in, r_out), want)
+            assert np.array_equal(ring_all_round(ringed, r_in, r_out), want)

@@ -211,7 +211,7 @@ def _one_opening_from(openings: frozenset[str], shapes: list[frozenset[str]]) ->
                for shape in shapes for r in range(4))
 
 
-def _laid_pieces(seen: dict[Cell, frozenset[str]], card: conduit.ConduitCard, box: PuzzleBox
+def laid_pieces(seen: dict[Cell, frozenset[str]], card: conduit.ConduitCard, box: PuzzleBox
                  ) -> tuple[conduit.ConduitSolution, dict[str, str] | None]:
     """Each laid piece given an id of the box's pieces with those openings (a solution), and
     the verdict that ends the check when a piece is unclear or not one to use."""
@@ -297,7 +297,7 @@ def check_conduit(view: CardView, pack: EnigmaPack, card: conduit.ConduitCard | 
                        marks=spot_marks(view, card, pack, differ, MarkKind.STUB))
     if not given:
         card = _card_as_read(card, seen, stubs_seen, box)
-    solution, refusal = _laid_pieces(seen, card, box)
+    solution, refusal = laid_pieces(seen, card, box)
     if refusal is not None:
         said = as_verdict(refusal)
         return said.with_marks(cell_marks(view, card, pack, [said.facts["cell"]],
@@ -318,4 +318,4 @@ def check_conduit(view: CardView, pack: EnigmaPack, card: conduit.ConduitCard | 
                    code=Reason.CONNECTED, facts={"pieces": len(solution)})
 
 
-__all__ = ["check_conduit"]
+__all__ = ["check_conduit", "laid_pieces"]
