@@ -41,9 +41,11 @@ def puzzle_box() -> Any:
 
 
 def enigma_pack(cfg: Any) -> Any:
-    from vision.enigma.pack import load_enigma_pack
+    """The configured Enigma pack, loaded again only when its folder changed: a check a
+    turn must not pay for reading the pack's images from disk each time."""
+    from vision.enigma.pack_cache import cached_enigma_pack
 
-    return load_enigma_pack(art_pack_folder(cfg, cfg.vision.enigma.pack))
+    return cached_enigma_pack(art_pack_folder(cfg, cfg.vision.enigma.pack))
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ui.puzzle_checking import MIN_REGION, PICTURE_WIDTH, draw_marks, marked_region
+from config import Config
+from ui.puzzle_checking import MIN_REGION, PICTURE_WIDTH, draw_marks, enigma_pack, marked_region
 from vision.enigma.puzzles.verdicts import Mark, MarkKind
 
 FRAME = (1080, 1920, 3)
@@ -37,3 +38,8 @@ def test_a_mark_is_drawn_where_it_lies() -> None:
     outside = picture[2, 2]
     assert inside[2] > inside[0] + 40  # the uncovered part filled red, see-through
     assert tuple(outside) == (90, 90, 90)
+
+
+def test_a_check_a_turn_reuses_the_pack_read_from_disk() -> None:
+    # each check used to load the pack's manifest and images again
+    assert enigma_pack(Config()) is enigma_pack(Config())
