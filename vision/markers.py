@@ -15,7 +15,9 @@ A failed check raises :class:`~vision.errors.FrameRefusedError` with a reason.
 Only ``cv2.aruco.ArucoDetector``, ``getPredefinedDictionary`` and ``generateImageMarker`` are
 used, so this runs on OpenCV 4.10 (the Pi pin) and on 5.x. The default detector loses blurred
 markers at full resolution that it still finds in a smaller copy, so detection retries at the
-scales of ``MarkerChecks.retry_scales``.
+scales of ``MarkerChecks.retry_scales``. A large frame is searched in a coarse copy first and
+then only in windows round the markers found there, with the same pixels as a whole search
+(the same corners for half the work).
 
 Example (a rendered plane seen straight on)::
 
