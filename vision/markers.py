@@ -247,10 +247,11 @@ def detect_markers(
     best: dict[int, Detection] = {}
     best_scale = 1.0
     best_score = -1
-    for scale in scales:
+    for n, scale in enumerate(scales):
         s = base * scale
-        found = {mid: Detection(mid, (quad / s).astype(np.float32))
-                 for mid, quad in _search_level(gray, s, dictionary_name, want).items()}
+        # a later scale is searched because a marker was missed: a coarse copy misses it too
+        quads = _search_level(gray, s, dictionary_name, want, coarse_first=n == 0)
+        found = {mid: Detection(mid, (quad / s).astype(np.float32)) for mid, quad in quads.items()}
         if s < 1.0 and found:
             found = _refine(gray, found, s)
         score = len(found.keys() & want) if want is not None else len(found)
@@ -261,16 +262,17 @@ def detect_markers(
     return best, best_scale
 
 
-def _search_level(gray: np.ndarray, s: float, name: str,
-                  want: set[int] | None) -> dict[int, np.ndarray]:
+def _search_level(gray: np.ndarray, s: float, name: str, want: set[int] | None, *,
+                  coarse_first: bool) -> dict[int, np.ndarray]:
     """The markers of ``gray`` shrunk ``s`` times (a level of the search), as (4, 2) corners
     in the level's pixels.
 
-    The level is searched in windows round the finds of a coarse copy first when it is large
-    (:data:`COARSE_MIN_SIDE`); when that misses a wanted marker, the whole level is searched."""
+    With ``coarse_first``, a large level (:data:`COARSE_MIN_SIDE`) is searched in windows
+    round the finds of a coarse copy first; when that misses a wanted marker, or else, the
+    whole level is searched."""
     period = _resize_period(s)
     level_side = round(max(gray.shape[:2]) * s)
-    if want and level_side >= COARSE_MIN_SIDE and period is not None:
+    if coarse_first and want and level_side >= COARSE_MIN_SIDE and period is not None:
         found = _search_windows(gray, s, period, name, want)
         if found is not None:
             return found
