@@ -15,7 +15,9 @@ A failed check raises :class:`~vision.errors.FrameRefusedError` with a reason.
 Only ``cv2.aruco.ArucoDetector``, ``getPredefinedDictionary`` and ``generateImageMarker`` are
 used, so this runs on OpenCV 4.10 (the Pi pin) and on 5.x. The default detector loses blurred
 markers at full resolution that it still finds in a smaller copy, so detection retries at the
-scales of ``MarkerChecks.retry_scales``.
+scales of ``MarkerChecks.retry_scales``. A large frame is searched in a coarse copy first and
+then only in windows round the markers found there, with the same pixels as a whole search
+(the same corners for half the work).
 
 Example (a rendered plane seen straight on)::
 
@@ -32,6 +34,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 
 import cv2
@@ -179,20 +182,41 @@ def dictionary(name: str) -> cv2.aruco.Dictionary:
     return cv2.aruco.getPredefinedDictionary(code)
 
 
-_DETECTORS: dict[str, cv2.aruco.ArucoDetector] = {}
+#: a level of the search is first searched in a copy this much smaller; each wanted marker
+#: found there is searched again at the level's own resolution in a window round it
+COARSE_FACTOR = 0.5
+#: ... only when the level's longer side has at least this many pixels: below it the coarse
+#: copy loses small markers and the level is searched twice
+COARSE_MIN_SIDE = 1200
+#: the window round a coarse find reaches this many marker sides beyond its corners, and at
+#: least :data:`WINDOW_MIN_PX` pixels (the detector's largest threshold window is 23 pixels)
+WINDOW_SIDES = 0.5
+WINDOW_MIN_PX = 32
 
 
-def _detector(name: str) -> cv2.aruco.ArucoDetector:
-    # Building a detector is cheap but not free; one per dictionary is reused.
-    if name not in _DETECTORS:
-        params = cv2.aruco.DetectorParameters()
+def _detector(name: str, *, coarse: bool = False,
+              perimeter_ratio: float = 1.0) -> cv2.aruco.ArucoDetector:
+    """A detector of dictionary ``name`` (``coarse``: one that only finds where markers are).
+
+    The marker perimeter limits are rates of the searched image's longer side: a window of a
+    frame gets them times ``perimeter_ratio`` (the frame's longer side over the window's), so
+    that it keeps and drops outlines of the same sizes in pixels. Built per call (a few
+    microseconds): a shared detector whose parameters changed would race between threads."""
+    params = cv2.aruco.DetectorParameters()
+    # A cut-out marker on a darker table shows two nested squares: the paper's edge and
+    # the marker's black border. The default merge distance (0.125 of the perimeter in
+    # recent OpenCV) can keep the paper edge and lose the marker; 0.05 keeps them apart.
+    params.minMarkerDistanceRate = 0.05
+    params.minMarkerPerimeterRate *= perimeter_ratio
+    params.maxMarkerPerimeterRate *= perimeter_ratio
+    if coarse:
+        # the coarse search only says where to look: its corners are not kept, and the
+        # 3-pixel threshold window (a third of its time, outlines of every speck) found no
+        # marker the 13 and 23 windows missed on the benches' frames
+        params.adaptiveThreshWinSizeMin = 13
+    else:
         params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
-        # A cut-out marker on a darker table shows two nested squares: the paper's edge and
-        # the marker's black border. The default merge distance (0.125 of the perimeter in
-        # recent OpenCV) can keep the paper edge and lose the marker; 0.05 keeps them apart.
-        params.minMarkerDistanceRate = 0.05
-        _DETECTORS[name] = cv2.aruco.ArucoDetector(dictionary(name), params)
-    return _DETECTORS[name]
+    return cv2.aruco.ArucoDetector(dictionary(name), params)
 
 
 def _gray(image: np.ndarray) -> np.ndarray:
@@ -214,7 +238,8 @@ def detect_markers(
     """Find markers, retrying at smaller scales until every ``wanted`` id is found.
 
     Returns the detections (corners in full-resolution pixels) and the scale that found them.
-    When no scale finds them all, the scale with the most wanted markers wins.
+    When no scale finds them all, the scale with the most wanted markers wins. With ``wanted``
+    ids, a scale that finds them all in windows (:func:`_search_windows`) returns only those.
     """
     gray = _gray(image)
     base = min(1.0, max_side / max(gray.shape[:2]))
@@ -222,22 +247,11 @@ def detect_markers(
     best: dict[int, Detection] = {}
     best_scale = 1.0
     best_score = -1
-    for scale in scales:
+    for n, scale in enumerate(scales):
         s = base * scale
-        small = (
-            gray if s == 1.0 else cv2.resize(gray, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
-        )
-        corners, ids, _ = _detector(dictionary_name).detectMarkers(small)
-        found: dict[int, Detection] = {}
-        if ids is not None:
-            for quad, marker_id in zip(corners, ids.ravel(), strict=True):
-                mid = int(marker_id)
-                if mid in found:  # a duplicate id means two sheets; keep the larger one
-                    if cv2.contourArea(quad.reshape(4, 2)) <= cv2.contourArea(
-                        found[mid].corners * s
-                    ):
-                        continue
-                found[mid] = Detection(mid, (quad.reshape(4, 2) / s).astype(np.float32))
+        # a later scale is searched because a marker was missed: a coarse copy misses it too
+        quads = _search_level(gray, s, dictionary_name, want, coarse_first=n == 0)
+        found = {mid: Detection(mid, (quad / s).astype(np.float32)) for mid, quad in quads.items()}
         if s < 1.0 and found:
             found = _refine(gray, found, s)
         score = len(found.keys() & want) if want is not None else len(found)
@@ -246,6 +260,90 @@ def detect_markers(
         if want is not None and want <= found.keys():
             break
     return best, best_scale
+
+
+def _search_level(gray: np.ndarray, s: float, name: str, want: set[int] | None, *,
+                  coarse_first: bool) -> dict[int, np.ndarray]:
+    """The markers of ``gray`` shrunk ``s`` times (a level of the search), as (4, 2) corners
+    in the level's pixels.
+
+    With ``coarse_first``, a large level (:data:`COARSE_MIN_SIDE`) is searched in windows
+    round the finds of a coarse copy first; when that misses a wanted marker, or else, the
+    whole level is searched."""
+    period = _resize_period(s)
+    level_side = round(max(gray.shape[:2]) * s)
+    if coarse_first and want and level_side >= COARSE_MIN_SIDE and period is not None:
+        found = _search_windows(gray, s, period, name, want)
+        if found is not None:
+            return found
+    small = gray if s == 1.0 else cv2.resize(gray, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+    return _detect_quads(small, _detector(name))
+
+
+def _resize_period(s: float) -> tuple[int, int] | None:
+    """``(p, q)`` with ``s == p / q`` (q at most 64), or None: shrinking ``s`` times maps
+    every q pixels onto p, so a window whose origin is a multiple of q shrinks to the very
+    pixels of the whole shrunk frame (area averaging weighs each block the same way)."""
+    fraction = Fraction(s).limit_denominator(64)
+    if float(fraction) != s:
+        return None
+    return fraction.numerator, fraction.denominator
+
+
+def _search_windows(gray: np.ndarray, s: float, period: tuple[int, int], name: str,
+                    want: set[int]) -> dict[int, np.ndarray] | None:
+    """The wanted markers of the level ``s`` found in windows round their finds in a coarse
+    copy of ``gray`` (None when one is missed), in the level's pixels.
+
+    Each window is cut from ``gray`` at a multiple of the resize period and shrunk like the
+    whole level, so the detector sees the same pixels, with the same perimeter limits in
+    pixels, as in the whole level: it gives the same corners for a fraction of the work."""
+    p, q = period
+    h, w = gray.shape[:2]
+    # a whole factor: area averaging of whole blocks, ten times cheaper than a fractional one
+    factor = max(1, int(1.0 / (s * COARSE_FACTOR) + 1e-9))
+    coarse = cv2.resize(gray, (w // factor, h // factor), interpolation=cv2.INTER_AREA)
+    seen = _detect_quads(coarse, _detector(name, coarse=True))
+    if not want <= seen.keys():
+        return None
+    level_side = max(round(h * s), round(w * s))
+    found: dict[int, np.ndarray] = {}
+    for mid in sorted(want):
+        quad = seen[mid] * factor
+        side = float(np.max(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)))
+        reach = max(WINDOW_MIN_PX / s, WINDOW_SIDES * side)
+        # one period more at the far ends: the last shrunk row and column of a window mix in
+        # fewer source pixels than the whole frame's do there, and are cut off
+        x0 = max(0, int(quad[:, 0].min() - reach) // q * q)
+        y0 = max(0, int(quad[:, 1].min() - reach) // q * q)
+        x1 = min(w, (int(quad[:, 0].max() + reach) // q + 2) * q)
+        y1 = min(h, (int(quad[:, 1].max() + reach) // q + 2) * q)
+        window = gray[y0:y1, x0:x1]
+        if s != 1.0:
+            window = cv2.resize(window, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+            window = window[: None if y1 == h else -1, : None if x1 == w else -1]
+        ratio = level_side / max(window.shape[:2])
+        again = _detect_quads(window, _detector(name, perimeter_ratio=ratio))
+        if mid not in again:
+            return None
+        found[mid] = again[mid] + np.array([x0 * p // q, y0 * p // q], np.float32)
+    return found
+
+
+def _detect_quads(gray: np.ndarray, detector: cv2.aruco.ArucoDetector) -> dict[int, np.ndarray]:
+    """Every marker ``detector`` finds in ``gray``: id -> (4, 2) float32 corners."""
+    corners, ids, _ = detector.detectMarkers(gray)
+    found: dict[int, np.ndarray] = {}
+    if ids is None:
+        return found
+    for quad, marker_id in zip(corners, ids.ravel(), strict=True):
+        mid = int(marker_id)
+        corner_quad = quad.reshape(4, 2)
+        # a duplicate id means two sheets; keep the larger one
+        if mid in found and cv2.contourArea(corner_quad) <= cv2.contourArea(found[mid]):
+            continue
+        found[mid] = corner_quad
+    return found
 
 
 def _refine(gray: np.ndarray, found: dict[int, Detection], scale: float) -> dict[int, Detection]:

@@ -135,3 +135,72 @@ def test_config_max_reprojection_sets_the_homography_check() -> None:
     with pytest.raises(FrameRefusedError, match="marker outlines") as info:
         locate(page, layout, checks=checks_from_config({"vision": {"max_reprojection": 0.1}}))
     assert info.value.reason == "bad-homography"
+
+
+def _whole_level_search(image: np.ndarray, shrink: float) -> dict[int, np.ndarray]:
+    """The reference: OpenCV's detector on the whole frame shrunk ``shrink`` times, with the
+    parameters of vision.markers (sub-pixel corners, merge distance 0.05)."""
+    params = cv2.aruco.DetectorParameters()
+    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    params.minMarkerDistanceRate = 0.05
+    detector = cv2.aruco.ArucoDetector(
+        cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50), params)
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    if shrink != 1.0:
+        gray = cv2.resize(gray, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
+    corners, ids, _ = detector.detectMarkers(gray)
+    found = {} if ids is None else {
+        int(i): quad.reshape(4, 2) / shrink for quad, i in zip(corners, ids.ravel(), strict=True)}
+    return found
+
+
+def _camera_frame(seed: int, px_per_mm: float) -> np.ndarray:
+    out = apply_effects(_plane(px_per_mm), np.random.default_rng(seed),
+                        ["whitebalance", "light", "perspective", "noise", "jpeg"],
+                        frame_size=(2304, 1296), max_tilt_deg=20.0)
+    return out.image
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_full_resolution_search_finds_the_corners_of_a_whole_frame_search(seed: int) -> None:
+    from vision.markers import detect_markers
+
+    frame = _camera_frame(seed, px_per_mm=4.0)
+    found, scale = detect_markers(frame, wanted=LAYOUT.ids)
+    reference = _whole_level_search(frame, 1.0)
+    assert scale == 1.0 and set(found) == set(LAYOUT.ids) <= set(reference)
+    for marker_id, detection in found.items():
+        assert np.abs(detection.corners - reference[marker_id]).max() < 0.01
+
+
+@pytest.mark.parametrize("max_side", [1280, 1000])
+def test_a_shrunk_search_refines_the_corners_of_the_whole_shrunk_frame(max_side: int) -> None:
+    """1280 of 2304 pixels shrinks every 9 pixels to 5 (searched in windows), 1000 has no short
+    period (the whole shrunk frame is searched): both refine the whole shrunk frame's corners."""
+    from vision.markers import detect_markers
+
+    frame = _camera_frame(7, px_per_mm=4.0)
+    found, scale = detect_markers(frame, wanted=LAYOUT.ids, max_side=max_side)
+    shrink = max_side / 2304
+    whole = _whole_level_search(frame, shrink)
+    assert scale == 1.0 and set(found) == set(LAYOUT.ids) <= set(whole)
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    win = int(round(1.0 / shrink)) + 1
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.05)
+    for marker_id, detection in found.items():
+        start = whole[marker_id].astype(np.float32).reshape(-1, 1, 2)
+        refined = cv2.cornerSubPix(gray, start, (win, win), (-1, -1), criteria).reshape(4, 2)
+        assert np.abs(detection.corners - refined).max() < 0.01
+
+
+def test_markers_too_small_for_a_coarse_copy_are_found_as_by_a_whole_frame_search() -> None:
+    from vision.markers import detect_markers
+
+    frame = np.full((1296, 2304, 3), 90, np.uint8)
+    plane = _plane(px_per_mm=0.7)  # markers of 21 pixels
+    frame[500 : 500 + plane.shape[0], 900 : 900 + plane.shape[1]] = plane
+    found, scale = detect_markers(frame, wanted=LAYOUT.ids)
+    reference = _whole_level_search(frame, 1.0)
+    assert scale == 1.0 and set(found) == set(LAYOUT.ids) <= set(reference)
+    for marker_id, detection in found.items():
+        assert np.abs(detection.corners - reference[marker_id]).max() < 0.01
