@@ -190,7 +190,7 @@ TILE_EDGE_SHARE = 0.5
 #: the tile's body is sampled in this band inside its outline (shares of its radius)
 BODY_BAND = (0.75, 0.92)
 #: a tile's outline is taken only when its size lies within this share of the sheet's cell
-#: (else the tile is cut as the sheet's hexagon shows it, as before) ...
+#: (else the tile is cut where the sheet's hexagon lies) ...
 OUTLINE_SIZE_RANGE = (0.8, 1.2)
 #: ... and the hexagon of that centre, size and turn covers the silhouette's convex hull
 #: this well (intersection over union): a hexagon, not a blot joined to a shadow or the

@@ -1,7 +1,8 @@
 """Indigo reader stage 5, route tiles: each route cell compared with the pack's patterns in
 every rotation and with the empty cell (gems and glare left out), a doubtful cell again a
 little shifted; a cell too washed out, read empty in another colour than the print, or whose
-best pattern changes when the patterns may lie a hand's offset and turn off, is asked. See :mod:`vision.indigo.reader`.
+best pattern changes when the patterns may lie a hand's offset and turn off, is asked. See
+:mod:`vision.indigo.reader`.
 """
 
 from __future__ import annotations
