@@ -130,6 +130,27 @@ def _patch_from_pack(image: np.ndarray, turn_deg: float, size: int, cell_px: int
     return cv2.warpAffine(image, m, (size, size), flags=cv2.INTER_AREA)
 
 
+#: a tile laid by hand lies turned up to 5 degrees in its cell: each class is compared also
+#: turned by these (degrees, clockwise), and a cell whose best class at any of them is not
+#: its best upright is asked (see :func:`vision.indigo.tiles.read_tiles`)
+HAND_TURNS_DEG = (-4.0, 0.0, 4.0)
+
+
+def _class_images(pack: IndigoPack, classes: list[Tile | None], patch: int, cell_px: int,
+                  mask: np.ndarray, turn_deg: float) -> np.ndarray:
+    """(classes, D) the compared grey pixels of each class's pack image, turned ``turn_deg``
+    beyond its rotation."""
+    rows = []
+    for cls in classes:
+        if cls is None:
+            img = _patch_from_pack(pack.empty, 0, patch, cell_px)
+        else:
+            img = _patch_from_pack(pack.tiles[cls.kind], 60 * cls.rotation + turn_deg, patch,
+                                   cell_px)
+        rows.append(cv2.GaussianBlur(to_gray(img), (0, 0), TEMPLATE_BLUR)[mask])
+    return np.array(rows, np.float32)
+
+
 @dataclass(frozen=True)
 class PackModel:
     """Everything the reader compares with, prepared once per pack and resolution."""
@@ -139,6 +160,8 @@ class PackModel:
     mask: np.ndarray  # bool (patch, patch): pixels compared
     classes: tuple[Tile | None, ...]  # 15 patterns + EMPTY
     templates: np.ndarray  # (classes, D) normalised grey
+    #: (len(HAND_TURNS_DEG), classes, D): the templates turned by each hand's turn
+    turned_templates: np.ndarray
     std_floor: float
     treasure: dict[str, np.ndarray]  # normalised centre and corner (arrow edge 3) templates
     gem_lab: dict[str, np.ndarray]
@@ -237,17 +260,13 @@ def pack_model(pack: IndigoPack, cell_px: int) -> PackModel:
     patch = 2 * int(math.ceil(PATCH_RADIUS * cell_px)) + 1
     mask = circle_mask(patch, COMPARE_RADIUS * cell_px)
     classes: list[Tile | None] = list(all_patterns()) + [EMPTY]
-    rows = []
-    for cls in classes:
-        if cls is None:
-            img = _patch_from_pack(pack.empty, 0, patch, cell_px)
-        else:
-            img = _patch_from_pack(pack.tiles[cls.kind], 60 * cls.rotation, patch, cell_px)
-        rows.append(cv2.GaussianBlur(to_gray(img), (0, 0), TEMPLATE_BLUR)[mask])
-    raw = np.array(rows, np.float32)
+    raw = _class_images(pack, classes, patch, cell_px, mask, 0.0)
     tile_std = float(np.median(raw[:-1].std(axis=1)))
     floor = max(STD_FLOOR_MIN, STD_FLOOR_SHARE * tile_std)
     templates = _normalise(raw, floor)
+    turned = np.array([templates if turn == 0 else
+                       _normalise(_class_images(pack, classes, patch, cell_px, mask, turn), floor)
+                       for turn in HAND_TURNS_DEG], np.float32)
     treasure = {
         name: _normalise(_coarse(to_gray(_patch_from_pack(image, 0, patch, cell_px)),
                                  cell_px)[mask], TREASURE_STD_FLOOR)
@@ -270,6 +289,7 @@ def pack_model(pack: IndigoPack, cell_px: int) -> PackModel:
         mask=mask,
         classes=tuple(classes),
         templates=templates,
+        turned_templates=turned,
         std_floor=floor,
         treasure=treasure,
         gem_lab=gem_lab,

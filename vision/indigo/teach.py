@@ -156,11 +156,137 @@ def _straighten(photo: np.ndarray, px_per_mm: float) -> np.ndarray:
 
 
 def tile_image_from_photo(photo: np.ndarray, cell_radius_mm: float) -> np.ndarray:
-    """The tile lying on a teach page, as a pack image (square, hexagon inscribed)."""
+    """The tile lying on a teach page, as a pack image: its hexagon inscribed in the square,
+    centred and upright whatever the hand, and the page's print scale, did to it."""
     px_per_mm = (PACK_IMAGE_PX / 2) / cell_radius_mm
     page = _straighten(photo, px_per_mm)
     centre = (TILE_CENTRE_MM[0] * px_per_mm, TILE_CENTRE_MM[1] * px_per_mm)
-    return cv2.getRectSubPix(page, (PACK_IMAGE_PX, PACK_IMAGE_PX), centre)
+    side = round(2 * OUTLINE_SEARCH * PACK_IMAGE_PX / 2)
+    around = cv2.getRectSubPix(page, (side, side), centre)
+    outline = tile_outline(around)
+    if outline is None:
+        return cv2.getRectSubPix(page, (PACK_IMAGE_PX, PACK_IMAGE_PX), centre)
+    (x, y), radius, turn = outline
+    m = cv2.getRotationMatrix2D((x, y), turn, (PACK_IMAGE_PX / 2) / radius)
+    m[0, 2] += (PACK_IMAGE_PX - 1) / 2 - x
+    m[1, 2] += (PACK_IMAGE_PX - 1) / 2 - y
+    return cv2.warpAffine(around, m, (PACK_IMAGE_PX, PACK_IMAGE_PX), flags=cv2.INTER_AREA,
+                          borderMode=cv2.BORDER_REPLICATE)
+
+
+#: the tile's outline is looked for this many cell radii round the sheet's hexagon (a tile
+#: laid off the lines, or a sheet printed smaller: "fit to page" shrinks it by 3-6%)
+OUTLINE_SEARCH = 1.4
+#: the paper is sampled in this ring round the sheet's hexagon (cell radii)
+PAPER_RING = (1.25, 1.4)
+#: a pixel is the tile when its colour lies farther than this from the paper's, and farther
+#: than TILE_CONTRAST_SHARE times the paper ring's own spread (its 95th percentile) ...
+TILE_MIN_CONTRAST = 18.0
+TILE_CONTRAST_SHARE = 2.0
+#: ... and, once the tile is found, farther than this share of the way to the tile's own
+#: body (the median just inside its outline): a blurred edge is cut at its middle, not where
+#: it just leaves the paper (a dark tile measured 3% too large)
+TILE_EDGE_SHARE = 0.5
+#: the tile's body is sampled in this band inside its outline (shares of its radius)
+BODY_BAND = (0.75, 0.92)
+#: a tile's outline is taken only when its size lies within this share of the sheet's cell
+#: (else the tile is cut where the sheet's hexagon lies) ...
+OUTLINE_SIZE_RANGE = (0.8, 1.2)
+#: ... and the hexagon of that centre, size and turn covers the silhouette's convex hull
+#: this well (intersection over union): a hexagon, not a blot joined to a shadow or the
+#: table. Paths as pale as the paper cut notches into the silhouette; its hull bridges them
+OUTLINE_MIN_OVERLAP = 0.9
+#: pieces of the silhouette smaller than this share of a cell radius squared are specks
+PIECE_MIN_SHARE = 0.02
+
+Outline = tuple[tuple[float, float], float, float]
+
+
+def tile_outline(around: np.ndarray) -> Outline | None:
+    """The tile in the middle of ``around`` (a square cut of the straightened teach page, the
+    sheet's hexagon of radius ``PACK_IMAGE_PX / 2`` in its middle): its centre (pixels of
+    ``around``), its corner radius (pixels) and its turn (degrees, counter-clockwise, as
+    :func:`cv2.getRotationMatrix2D` takes it, that makes it pointy-top again); None when no
+    tile-sized hexagon stands out from the paper.
+
+    A pack image must show the tile where the board shows it: its middle on the cell's
+    centre, its corners on the cell's, at the size of the cell. A tile laid a millimetre off
+    the lines, turned, or on a sheet printed at another scale shows its paths elsewhere; the
+    reader's templates of each turn then move the paths each their own way (independent
+    tuning seed 1027, a pack taught from a tile 4.7% larger than the board's: tile 0 turned
+    once read as tile 1 at 0.94 with no question)."""
+    side = around.shape[0]
+    mid = (side - 1) / 2
+    yy, xx = np.mgrid[0:side, 0:side]
+    r = np.hypot(xx - mid, yy - mid) / (PACK_IMAGE_PX / 2)
+    pixels = around.astype(np.float32)
+    ring = (r >= PAPER_RING[0]) & (r <= PAPER_RING[1])
+    paper = np.median(pixels[ring], axis=0)
+    contrast = np.sqrt(((pixels - paper) ** 2).sum(axis=2))
+    level = max(TILE_MIN_CONTRAST, TILE_CONTRAST_SHARE * float(np.percentile(contrast[ring], 95)))
+    first = _hexagon_of(contrast > level)
+    if first is None:
+        return None
+    (x, y), radius, _ = first
+    inside = np.hypot(xx - x, yy - y) / radius
+    body = float(np.median(contrast[(inside >= BODY_BAND[0]) & (inside <= BODY_BAND[1])]))
+    outline = _hexagon_of(contrast > max(level, TILE_EDGE_SHARE * body)) or first
+    if not OUTLINE_SIZE_RANGE[0] <= outline[1] / (PACK_IMAGE_PX / 2) <= OUTLINE_SIZE_RANGE[1]:
+        return None
+    return outline
+
+
+def _hexagon_of(tile: np.ndarray) -> Outline | None:
+    """The hexagon (centre, corner radius, turn) of the silhouette ``tile`` (bool) round the
+    middle of the square, or None when it is no hexagon."""
+    # the sheet's thin printed lines beside the tile are no tile
+    mask = cv2.morphologyEx(tile.astype(np.uint8), cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+    # the tile's pieces (a pale path along its edge cuts a sliver of its body off), not what
+    # reaches the cut's border (the table, a shadow) nor specks
+    side = tile.shape[0]
+    least = PIECE_MIN_SHARE * (PACK_IMAGE_PX / 2) ** 2
+    left, top, width, height, sizes = (stats[1:, k] for k in range(5))
+    inside = (left > 0) & (top > 0) & (left + width < side) & (top + height < side)
+    keep = 1 + np.flatnonzero(inside & (sizes >= least))
+    if not len(keep):
+        return None
+    hull = cv2.convexHull(cv2.findNonZero(np.isin(labels, keep).astype(np.uint8)))
+    area = float(cv2.contourArea(hull))
+    if area <= 0:
+        return None
+    radius = math.sqrt(2 * area / (3 * math.sqrt(3)))
+    moments = cv2.moments(hull)
+    x, y = moments["m10"] / moments["m00"], moments["m01"] / moments["m00"]
+    turn = _hexagon_turn(hull[:, 0, :].astype(np.float64), (x, y))
+    corners = [(x + radius * math.cos(math.radians(-90 + turn + 60 * k)),
+                y + radius * math.sin(math.radians(-90 + turn + 60 * k))) for k in range(6)]
+    ideal = np.zeros(tile.shape, np.uint8)
+    cv2.fillPoly(ideal, [np.round(np.array(corners)).astype(np.int32)], 1)
+    seen = np.zeros(tile.shape, np.uint8)
+    cv2.fillPoly(seen, [hull[:, 0, :]], 1)
+    overlap = np.logical_and(ideal, seen).sum() / max(1, np.logical_or(ideal, seen).sum())
+    if overlap < OUTLINE_MIN_OVERLAP:
+        return None
+    return (x, y), radius, turn
+
+
+def _hexagon_turn(hull: np.ndarray, centre: tuple[float, float]) -> float:
+    """How far (degrees, clockwise as the image shows it) the hexagon ``hull`` lies turned
+    from pointy-top, within 30: from the sixfold harmonic of its outline, walked at even
+    steps; turning it back is this angle counter-clockwise."""
+    ends = np.roll(hull, -1, axis=0)
+    steps = []
+    for a, b in zip(hull, ends, strict=True):
+        n = max(1, int(np.hypot(*(b - a))))
+        steps.append(a + (b - a) * (np.arange(n)[:, None] / n))
+    points = np.vstack(steps) - np.array(centre)
+    angles = np.arctan2(points[:, 1], points[:, 0])
+    radii = np.hypot(points[:, 0], points[:, 1])
+    harmonic = complex((radii * np.exp(6j * angles)).sum())
+    # the corners' angle (mod 60), against a pointy-top hexagon's (-90, that is 30 mod 60)
+    corners = math.degrees(math.atan2(harmonic.imag, harmonic.real)) / 6
+    return corners % 60.0 - 30.0
 
 
 def piece_colours_from_photo(photo: np.ndarray) -> dict[str, dict[str, BGR]]:

@@ -26,15 +26,22 @@ def render_teach_photo(
     effects: tuple[str, ...] = ("whitebalance", "light", "perspective", "noise", "jpeg"),
     frame_size: tuple[int, int] = (1280, 960),
     gem_bodies: dict[str, BGR] | None = None,
+    tile_scale: float = 1.0,
+    tile_offset_mm: tuple[float, float] = (0.0, 0.0),
+    tile_turn_deg: float = 0.0,
 ) -> np.ndarray:
     """A simulated photo of a teach page with ``pack``'s pieces on it (tests and the demo);
-    with ``gem_bodies``, the gems are faceted real gems of those body colours."""
+    with ``gem_bodies``, the gems are faceted real gems of those body colours. The tile is
+    laid ``tile_offset_mm`` off the sheet's hexagon, turned ``tile_turn_deg`` clockwise, and
+    ``tile_scale`` times the sheet's cell (a sheet printed smaller makes the tile larger)."""
     sheet = teach_sheet(settings)
     px_per_mm = 4.0
     page = sheet.page(kind, px_per_mm=px_per_mm)
     if kind is not None:
-        centre = (TILE_CENTRE_MM[0] * px_per_mm, TILE_CENTRE_MM[1] * px_per_mm)
-        place_cell_image(page, pack.tiles[kind], centre, sheet.cell_radius_mm * px_per_mm, 0.0)
+        centre = ((TILE_CENTRE_MM[0] + tile_offset_mm[0]) * px_per_mm,
+                  (TILE_CENTRE_MM[1] + tile_offset_mm[1]) * px_per_mm)
+        place_cell_image(page, pack.tiles[kind], centre,
+                         tile_scale * sheet.cell_radius_mm * px_per_mm, tile_turn_deg)
     else:
         gem_r = pack.gem_size * sheet.cell_radius_mm * px_per_mm
         chip_r = pack.chip_size * sheet.cell_radius_mm * px_per_mm
