@@ -257,3 +257,23 @@ def test_fragment_pieces_a_glare_lifts_to_the_silhouette_s_grey_are_asked_about(
                                 box=load_puzzles())
     assert result["verdict"] == "cannot tell", result["reason"]
     assert "glare" in result["reason"]
+
+
+def test_an_empty_conduit_cell_under_a_hand_s_shadow_is_empty() -> None:
+    """Conduit cloth/strong seed 2: the light field left a hand's shadow darkening an empty
+    cell; darker than the pieces but without their hue, it read as a piece with no opening
+    and the right solution was 'not seen clearly'."""
+    card, frame = _right_frame("conduit", "cloth", "strong", 2)
+    result = check_puzzle_frame("conduit", frame, load_enigma_pack(), card=card,
+                                box=load_puzzles())
+    assert result["verdict"] == "solved", result["reason"]
+
+
+def test_a_conduit_piece_a_glare_washes_is_asked_about_not_missing() -> None:
+    """Conduit cloth/strong seed 4: a glare washes the piece on [1, 2], its channel and its
+    hue alike; judged by its hue alone it was an empty cell and the right solution 'not
+    solved' (a piece unused). It stays a question."""
+    card, frame = _right_frame("conduit", "cloth", "strong", 4)
+    result = check_puzzle_frame("conduit", frame, load_enigma_pack(), card=card,
+                                box=load_puzzles())
+    assert result["verdict"] == "cannot tell", result["reason"]
