@@ -172,9 +172,11 @@ def _washed(gray: np.ndarray, levels: GreyLevels, target: np.ndarray, outline_px
     span = levels.sil - levels.black
     between = ((gray > levels.black + WASHED_BAND[0] * span)
                & (gray < levels.sil - WASHED_BAND[1] * span))
-    near_glare = cv2.dilate(levels.strong_glare.astype(np.uint8),
-                            np.ones((FLOOR_PX, FLOOR_PX), np.uint8)) > 0
-    doubt = between | (near_glare & (gray >= levels.middle))
+    doubt = between
+    if levels.strong_glare.any():  # most frames have none: the dilation is skipped
+        near_glare = cv2.dilate(levels.strong_glare.astype(np.uint8),
+                                np.ones((FLOOR_PX, FLOOR_PX), np.uint8)) > 0
+        doubt = doubt | (near_glare & (gray >= levels.middle))
     return float(open_mask(doubt & target, outline_px).sum()) / max(float(target.sum()), 1.0)
 
 
