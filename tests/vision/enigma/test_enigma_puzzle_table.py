@@ -235,3 +235,45 @@ def test_the_card_is_turned_upright_by_its_triangle_not_by_a_shadowed_corner(dem
     corners = np.array([[at, at], [at + side, at], [at + side, at + side], [at, at + side]],
                        np.float32)
     assert _upright_turn(image, corners) == 0
+
+
+def test_fragment_pieces_lifted_by_a_lamp_s_glare_are_still_black() -> None:
+    """Fragment wood/strong seed 1 (and 5): a glare lifted the covered silhouette's black
+    smoothly towards its middle, past the darkest grey nearby, and right solutions were
+    'the pieces look grey, not black'. On the pieces the black is their own grey."""
+    card, frame = _right_frame("fragment", "wood", "strong", 1)
+    result = check_puzzle_frame("fragment", frame, load_enigma_pack(), card=card,
+                                box=load_puzzles())
+    assert result["verdict"] == "solved", result["reason"]
+
+
+def test_fragment_pieces_a_glare_lifts_to_the_silhouette_s_grey_are_asked_about() -> None:
+    """Fragment wood/strong seed 4: past the pieces a glare lifts, its middle lifts them to
+    the silhouette's own grey; with the pieces' own black that right solution read 34%
+    uncovered ('not solved'). Near pieces a strong glare lifts, a grey silhouette is a
+    question."""
+    card, frame = _right_frame("fragment", "wood", "strong", 4)
+    result = check_puzzle_frame("fragment", frame, load_enigma_pack(), card=card,
+                                box=load_puzzles())
+    assert result["verdict"] == "cannot tell", result["reason"]
+    assert "glare" in result["reason"]
+
+
+def test_an_empty_conduit_cell_under_a_hand_s_shadow_is_empty() -> None:
+    """Conduit cloth/strong seed 2: the light field left a hand's shadow darkening an empty
+    cell; darker than the pieces but without their hue, it read as a piece with no opening
+    and the right solution was 'not seen clearly'."""
+    card, frame = _right_frame("conduit", "cloth", "strong", 2)
+    result = check_puzzle_frame("conduit", frame, load_enigma_pack(), card=card,
+                                box=load_puzzles())
+    assert result["verdict"] == "solved", result["reason"]
+
+
+def test_a_conduit_piece_a_glare_washes_is_asked_about_not_missing() -> None:
+    """Conduit cloth/strong seed 4: a glare washes the piece on [1, 2], its channel and its
+    hue alike; judged by its hue alone it was an empty cell and the right solution 'not
+    solved' (a piece unused). It stays a question."""
+    card, frame = _right_frame("conduit", "cloth", "strong", 4)
+    result = check_puzzle_frame("conduit", frame, load_enigma_pack(), card=card,
+                                box=load_puzzles())
+    assert result["verdict"] == "cannot tell", result["reason"]

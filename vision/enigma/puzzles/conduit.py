@@ -108,13 +108,32 @@ def cell_covers(view: CardView, card: conduit.ConduitCard, pack: EnigmaPack,
     covers = {}
     for at, share in shares.items():
         rest_c = rests[at]
-        t = 0.0 if rest_c is None else float(np.dot(rest_c, towards)
-                                             / max(float(np.dot(towards, towards)), 1.0))
+        t = 0.0 if rest_c is None else _piece_likeness(rest_c, towards)
         # the card prints nothing in a cell's middle and every piece's channel runs to its
         # centre: this much channel is a piece, however pale a lamp makes its face
         covers[at] = 1.0 if share >= SURE_PIECE_CHANNEL else (
             share + (1.0 - share) * min(1.0, max(0.0, t)))
     return covers
+
+
+#: the pieces' hue is measured when the sure pieces differ from the card in hue by at least
+#: this many levels (a glare can wash it out, and then brightness alone is left)
+MIN_PIECE_HUE = 2.0
+
+
+def _piece_likeness(rest: np.ndarray, towards: np.ndarray) -> float:
+    """How far a cell's colour ``rest`` (less the card's) lies the way from the card's colour
+    to the pieces' (``towards``). Past the pieces' own colour (darker than they are) only
+    the pieces' hue tells: a hand's shadow the light field leaves on the card darkens it
+    without that hue, and an empty cell under it read as a piece with no opening (conduit
+    cloth/strong seeds 1 and 2, right solutions: 'not seen clearly'). Short of the pieces'
+    colour (a piece a glare washes) brightness and hue fade together, and the hue alone
+    read a washed piece as an empty cell (cloth/strong seed 4: 'not solved')."""
+    along = float(np.dot(rest, towards)) / max(float(np.dot(towards, towards)), 1.0)
+    hue = towards - towards.mean()
+    if along <= 1.0 or float(np.linalg.norm(hue)) < MIN_PIECE_HUE:
+        return along
+    return min(along, float(np.dot(rest - rest.mean(), hue)) / float(np.dot(hue, hue)))
 
 
 def _open_mask(view: CardView, pack: EnigmaPack, cell_px: float

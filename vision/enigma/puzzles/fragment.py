@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import cv2
 import numpy as np
 
@@ -54,7 +56,7 @@ TABLE_SHRINK = 4
 
 
 def _dark_pieces(view: CardView, pack: EnigmaPack
-                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray]]:
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, GreyLevels]:
     """The dark pieces on the card and the dark blobs beside it (a piece left on the table).
 
     On the card the light is taken out first (:func:`flatten_light`), then dark pieces on the
@@ -65,15 +67,15 @@ def _dark_pieces(view: CardView, pack: EnigmaPack
     greys expected under it (:func:`_grey_levels`)."""
     flat = flatten_light(view, pack, greys=True)
     gray = cv2.cvtColor(flat, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    low, high = _grey_levels(gray, pack)
-    black = open_mask(gray < (low + high) / 2, 1)
+    levels = _grey_levels(gray, pack)
+    black = open_mask(gray < levels.middle, 1)
     raw = cv2.cvtColor(view.image, cv2.COLOR_BGR2GRAY)
     h, w = raw.shape
     small = cv2.resize(raw, (w // TABLE_SHRINK, h // TABLE_SHRINK), interpolation=cv2.INTER_AREA)
     k = int(TABLE_WINDOW_MM * CARD_PX_PER_MM / TABLE_SHRINK) | 1
     table = cv2.resize(cv2.medianBlur(small, k), (w, h), interpolation=cv2.INTER_LINEAR)
     dark = raw.astype(np.float32) < BESIDE_DARK * table.astype(np.float32)
-    return black, open_mask(dark, 2), gray, (low, high)
+    return black, open_mask(dark, 2), gray, levels
 
 
 #: between black and the silhouette's grey, this share of the way from each, a pixel is
@@ -90,31 +92,92 @@ MAX_WASH_FLOOR = 0.5
 FLOOR_PX = 41
 
 
-def _grey_levels(gray: np.ndarray, pack: EnigmaPack) -> tuple[np.ndarray, np.ndarray]:
+@dataclass(frozen=True)
+class GreyLevels:
+    """Per pixel of the card view, the black pieces' grey and the silhouette's grey under the
+    light there, and where a glare lifts the pieces' black past what the darkest grey nearby
+    can tell (:data:`MAX_WASH_FLOOR`)."""
+
+    black: np.ndarray
+    sil: np.ndarray
+    strong_glare: np.ndarray
+
+    @property
+    def middle(self) -> np.ndarray:
+        """Darker than this, a pixel is a black piece."""
+        out: np.ndarray = (self.black + self.sil) / 2
+        return out
+
+
+def _grey_levels(gray: np.ndarray, pack: EnigmaPack) -> GreyLevels:
     """Per pixel the black pieces' grey and the silhouette's grey under the light there. A
     glare adds the same light to both: the darkest grey nearby (never above
-    :data:`MAX_WASH_FLOOR` of the card) tells how much, and lifts the silhouette's grey
-    by as much of the way to the card's. A silhouette left uncovered is never darker than
-    the black it is compared with, so it is never read as covered."""
+    :data:`MAX_WASH_FLOOR` of the card), or on and near the pieces their own grey
+    (:func:`_own_black`), tells how much, and lifts the silhouette's grey by as much of the
+    way to the card's. A silhouette left uncovered is never darker than the black it is
+    compared with, so it is never read as covered."""
     g_card = float(np.mean(pack.colour("card")))
     g_black = float(np.mean(pack.colour("fragment")))
     g_sil = float(np.mean(pack.colour("silhouette")))
     smooth = cv2.GaussianBlur(gray, (0, 0), 2.0)
     floor = cv2.erode(smooth, np.ones((FLOOR_PX, FLOOR_PX), np.uint8))
     floor = cv2.blur(floor, (FLOOR_PX // 2 | 1, FLOOR_PX // 2 | 1))
-    black = np.clip(floor, g_black, MAX_WASH_FLOOR * g_card)
+    capped = MAX_WASH_FLOOR * g_card
+    floor = np.clip(floor, g_black, capped)
+    black = _own_black(smooth, floor, _sil_grey(floor, g_black, g_card, g_sil), g_card)
+    return GreyLevels(black, _sil_grey(black, g_black, g_card, g_sil), black > capped)
+
+
+def _sil_grey(black: np.ndarray, g_black: float, g_card: float, g_sil: float) -> np.ndarray:
+    """The silhouette's grey where the black pieces look ``black``: a glare adds the same
+    light to both, so the silhouette is lifted by as much of the way to the card's grey."""
     wash = (black - g_black) / max(g_card - g_black, 1.0)
-    sil = g_sil + (g_card - g_sil) * wash
-    return black, sil
+    sil: np.ndarray = g_sil + (g_card - g_sil) * wash
+    return sil
 
 
-def _washed(gray: np.ndarray, levels: tuple[np.ndarray, np.ndarray], target: np.ndarray,
-            outline_px: int) -> float:
-    """The share of the silhouette neither black nor silhouette-grey."""
-    black, sil = levels
-    span = sil - black
-    between = (gray > black + WASHED_BAND[0] * span) & (gray < sil - WASHED_BAND[1] * span)
-    return float(open_mask(between & target, outline_px).sum()) / max(float(target.sum()), 1.0)
+#: a glare lifts a black piece smoothly towards its middle: on and near the pieces their
+#: black is taken as their own grey averaged over this many pixels of the card view (the
+#: darkest nearby, :data:`FLOOR_PX`, lies lower down the glare's slope, and the pieces under
+#: a glare's middle looked grey: fragment wood/strong seed 1)
+OWN_BLACK_SIGMA = 6.0
+#: the pieces' own grey tells the black where they are this much of the average
+OWN_BLACK_WEIGHT = 0.3
+#: and it is believed up to this share of the card's grey: past it the black and the
+#: silhouette are too close to tell and the pieces are washed (a question)
+MAX_OWN_BLACK = 0.7
+
+
+def _own_black(smooth: np.ndarray, floor: np.ndarray, sil: np.ndarray, g_card: float
+               ) -> np.ndarray:
+    """The black under the light there: on and near what the darkest nearby (``floor``)
+    already tells as black pieces (under the middle of it and the silhouette's grey
+    ``sil``), their own grey averaged; elsewhere ``floor``. A silhouette left uncovered is
+    not darker than that middle, so it never lifts the black it is compared with."""
+    pieces = (smooth < (floor + sil) / 2).astype(np.float32)
+    weight = cv2.GaussianBlur(pieces, (0, 0), OWN_BLACK_SIGMA)
+    total = cv2.GaussianBlur(smooth * pieces, (0, 0), OWN_BLACK_SIGMA)
+    own = np.minimum(total / np.maximum(weight, 1e-6), MAX_OWN_BLACK * g_card)
+    out: np.ndarray = np.where(weight >= OWN_BLACK_WEIGHT, np.maximum(floor, own), floor)
+    return out
+
+
+def _washed(gray: np.ndarray, levels: GreyLevels, target: np.ndarray, outline_px: int
+            ) -> float:
+    """The share of the silhouette neither black nor silhouette-grey. Near pieces a strong
+    glare lifts, the silhouette not seen black is washed too: past the lifted pieces the
+    glare's middle may lift black to the silhouette's own grey (fragment wood/strong seed
+    4, a right solution, read 34% uncovered), and an uncovered silhouette there is not
+    told from covered."""
+    span = levels.sil - levels.black
+    between = ((gray > levels.black + WASHED_BAND[0] * span)
+               & (gray < levels.sil - WASHED_BAND[1] * span))
+    doubt = between
+    if levels.strong_glare.any():  # most frames have none: the dilation is skipped
+        near_glare = cv2.dilate(levels.strong_glare.astype(np.uint8),
+                                np.ones((FLOOR_PX, FLOOR_PX), np.uint8)) > 0
+        doubt = doubt | (near_glare & (gray >= levels.middle))
+    return float(open_mask(doubt & target, outline_px).sum()) / max(float(target.sum()), 1.0)
 
 
 def _orientation_mark(view: CardView, shape: tuple[int, int]) -> np.ndarray:
