@@ -454,11 +454,13 @@ def _hidden_cells(s: _Patch, candidates: list[tuple[tuple[float, float], bool]],
             continue  # beside a cell: its pawn's blurred rim, judged with that cell
         x, y = int(round(centre[0])), int(round(centre[1]))
         if not s.all_round[y, x]:
-            if whole and (not _tile_like(s, centre) or _partly_ringed(s, centre, out)):
-                # a whole pawn's blob with no ring all round: a standing pawn seen from the
-                # side covers most of its cell, whose colour only a sliver shows (tile art
-                # is never a pawn-sized blob of a player colour; a white one may be a pale
-                # spot of tile, but not one ringed by what is not tile): asked, never dropped
+            if (whole and not _tile_like(s, centre)) or _partly_ringed(s, centre, out):
+                # a pawn's blob with no ring all round: a standing pawn seen from the side
+                # covers most of its cell, whose colour only a sliver shows (tile art is
+                # never a pawn-sized blob of a player colour; a white one may be a pale spot
+                # of tile, but not one ringed by what is not tile, even when blur left only
+                # part of the pawn its colour: table 56 harsh, square [-1, 3]): asked, never
+                # dropped
                 problems.append("a networker stands where no cell was read: is a cell hidden?")
                 conf = min(conf, FAINT_PAWN_CONFIDENCE)
             continue  # else bare tile beside it: tile art (networkers stand only on cells)
