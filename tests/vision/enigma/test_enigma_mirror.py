@@ -57,6 +57,15 @@ def test_an_opening_the_neighbour_contradicts_is_asked_on_the_less_clear_tile():
     assert any("W1" in p for p in tiles[(1, 0)].problems)
 
 
+def test_a_clear_read_beside_a_sure_neighbour_that_read_otherwise_is_asked_too():
+    # the east tile read no W1 near the threshold, but for that it would be sure (a margin of
+    # 0.9): it is asked, and so is the west tile that read E1 clearly (it may be the wrong one)
+    tiles = mirrored_openings({(0, 0): _read((0, 0), WEST),
+                               (1, 0): _read((1, 0), BLANK_WEST, [(Port("W", 1), 0.9)])},
+                              DEFAULT_SETTINGS)
+    assert all(t.confidence <= MISMATCH_CONFIDENCE and t.problems for t in tiles.values())
+
+
 def test_two_clear_reads_that_disagree_are_both_asked():
     tiles = mirrored_openings({(0, 0): _read((0, 0), WEST), (1, 0): _read((1, 0), BLANK_WEST)},
                               DEFAULT_SETTINGS)
