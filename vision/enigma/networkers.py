@@ -332,18 +332,19 @@ def _tile_like(s: _Patch, at: tuple[float, float]) -> bool:
     return d_tile < float(s.maps[net][y, x]) or _tile_can_pass_for(s, net)
 
 
-def _partly_ringed(s: _Patch, at: tuple[float, float], cells: list[Cell]) -> bool:
+def _partly_ringed(s: _Patch, at: tuple[float, float], cells: list[Cell],
+                   art: tuple[str, ...] = ("channel",)) -> bool:
     """Whether round a pawn-sized blob at ``at`` lie as many pixels of neither bare tile nor
-    channel as half a cell's ring, the other ``cells``' own rims left out: a pawn standing
-    tall, seen from the side, covers its cell but for an arc, and a pale one's blurred rim
-    may take the rest of the ring for its own colour. A pale spot of bare tile has tile and
-    channels round it."""
+    the ``art`` kinds (channel) as half a cell's ring, the other ``cells``' own rims left
+    out: a pawn standing tall, seen from the side, covers its cell but for an arc, and a
+    pale one's blurred rim may take the rest of the ring for its own colour. A pale spot of
+    bare tile has tile and channels round it."""
     zone = disc((s.p, s.p), at, s.rc * PARTLY_RINGED_REACH) & ~disc((s.p, s.p), at, s.rn)
     for c in cells:
         zone &= ~disc((s.p, s.p), c.centre, s.rc * PARTLY_RINGED_REACH)
-    channel_d = np.min([np.sqrt(((s.feats[zone] - s.model.centres[i]) ** 2).sum(axis=-1))
-                        for i, kind in enumerate(s.model.kinds) if kind == "channel"], axis=0)
-    arc = int((s.ringed[zone] & (channel_d > RING_FROM_TILE)).sum())
+    art_d = np.min([np.sqrt(((s.feats[zone] - s.model.centres[i]) ** 2).sum(axis=-1))
+                    for i, kind in enumerate(s.model.kinds) if kind in art], axis=0)
+    arc = int((s.ringed[zone] & (art_d > RING_FROM_TILE)).sum())
     return arc >= PARTLY_RINGED_SHARE * math.pi * (s.rc**2 - s.rn**2)
 
 
@@ -454,11 +455,14 @@ def _hidden_cells(s: _Patch, candidates: list[tuple[tuple[float, float], bool]],
             continue  # beside a cell: its pawn's blurred rim, judged with that cell
         x, y = int(round(centre[0])), int(round(centre[1]))
         if not s.all_round[y, x]:
-            if whole and (not _tile_like(s, centre) or _partly_ringed(s, centre, out)):
-                # a whole pawn's blob with no ring all round: a standing pawn seen from the
-                # side covers most of its cell, whose colour only a sliver shows (tile art
-                # is never a pawn-sized blob of a player colour; a white one may be a pale
-                # spot of tile, but not one ringed by what is not tile): asked, never dropped
+            if (whole and (not _tile_like(s, centre) or _partly_ringed(s, centre, out))
+                    or _partly_ringed(s, centre, out, ("channel", "icon"))):
+                # a pawn's blob with no ring all round: a standing pawn seen from the side
+                # covers most of its cell, whose colour only a sliver shows (tile art is
+                # never a pawn-sized blob of a player colour; a white one may be a pale spot
+                # of tile, but not one ringed by what is not tile, even when blur left only
+                # part of the pawn its colour: table 56 harsh, square [-1, 3]; nor by a
+                # category icon, as a pale spot in an icon's corner is: bench scene 16)
                 problems.append("a networker stands where no cell was read: is a cell hidden?")
                 conf = min(conf, FAINT_PAWN_CONFIDENCE)
             continue  # else bare tile beside it: tile art (networkers stand only on cells)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from companion.enigma.tiles import Pos, Tile, format_tile
+from companion.enigma.tiles import Port, Pos, Tile, format_tile
 from vision.markers import PlaneFit
 
 if TYPE_CHECKING:  # the memory's module reads tiles with these types
@@ -27,6 +27,30 @@ PAWN_MIN_AREA = 0.2
 
 
 # ---------------------------------------------------------------------------- results
+
+
+@dataclass(frozen=True)
+class OpeningDoubts:
+    """How sure a tile's openings were read, for its neighbours to settle (each opening meets
+    the neighbour's mirrored one: :mod:`vision.enigma.mirror`)."""
+
+    #: the opening positions whose share of channel lay near the threshold, each with the cap
+    #: it puts on the tile's confidence
+    margins: tuple[tuple[Port, float], ...] = ()
+    #: the opening positions a problem of the tile names (asked whatever the neighbour says)
+    named: frozenset[Port] = frozenset()
+    #: the tile's confidence and shape confidence but for the ``margins``
+    confidence: float = 1.0
+    shape_confidence: float | None = None
+
+    def cap(self, settled: frozenset[Port] = frozenset()) -> float:
+        """The cap the margins of the openings not ``settled`` put on the confidence."""
+        return min([1.0, *(cap for q, cap in self.margins if q not in settled)])
+
+    def is_clear(self, q: Port) -> bool:
+        """Whether the opening position ``q`` was read clearly: far from the threshold and
+        named by no problem."""
+        return q not in self.named and all(m != q for m, _ in self.margins)
 
 
 @dataclass(frozen=True)
@@ -53,6 +77,8 @@ class TileRead:
     #: answers
     alternatives: tuple[Tile, ...] = ()
     choice_problems: tuple[str, ...] = ()
+    #: how sure its openings were read (None: not told, as for the start tile's face)
+    openings: OpeningDoubts | None = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {

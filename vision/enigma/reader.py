@@ -37,6 +37,7 @@ from companion.enigma.tiles import Pos, Tile, format_tile
 from vision.enigma.colours import ColourModel, colour_model
 from vision.enigma.geometry import TableGeometry, table_geometry
 from vision.enigma.layout import seen_tile, spacing_for
+from vision.enigma.mirror import mirrored_openings
 from vision.enigma.pack import EnigmaPack
 from vision.enigma.pack_fit import MISFIT_CONFIDENCE_FACTOR, PACK_FIT_LIMIT, start_face_misfit
 from vision.enigma.read_types import EDGE_CONFIDENCE, EnigmaRead, NetworkerRead, TileRead
@@ -546,6 +547,7 @@ def _read(frame: np.ndarray, small: np.ndarray, pack: EnigmaPack, settings: Read
     t2, cpu2 = time.perf_counter(), time.process_time()
     tiles, nets = _read_tiles(balanced, squares, (sx, sy, score), pack, settings, start_tile,
                               None if placed is None else new_and_beside(squares, placed))
+    tiles = mirrored_openings(tiles, settings)
     _mark_edges(tiles, edge_notes)
     tiles, nets = _scaled(tiles, nets, factor)
     if not pack_fits:

@@ -72,6 +72,9 @@ class ReaderSettings:
     table: TableSettings
     #: what the picture of the table must carry before any tile is read (``[vision.picture]``)
     picture: PictureSettings
+    #: the game's ``require_edge_match``: an opening meets the neighbour's mirrored one, so
+    #: a neighbour's read of it settles or contradicts a tile's (:mod:`vision.enigma.mirror`)
+    require_edge_match: bool = True
 
     @classmethod
     def from_config(cls, config: Config) -> ReaderSettings:

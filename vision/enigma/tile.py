@@ -18,7 +18,7 @@ from vision.enigma.colours import ColourModel, colour_features
 from vision.enigma.layout import inward_point, port_point, reading_order
 from vision.enigma.networkers import read_networkers
 from vision.enigma.pack import EnigmaPack
-from vision.enigma.read_types import NetworkerRead, TileRead
+from vision.enigma.read_types import NetworkerRead, OpeningDoubts, TileRead
 from vision.enigma.settings import ReaderSettings
 from vision.enigma.skeleton import endpoints, skeletonize
 from vision.enigma.small_stats import clip01, median
@@ -100,6 +100,8 @@ class _Doubts:
     def __init__(self) -> None:
         self.problems: list[str] = []
         self.confidence = 1.0
+        #: the opening positions a problem names
+        self.openings: set[Port] = set()
 
     def lower(self, cap: float) -> None:
         self.confidence = min(self.confidence, cap)
@@ -107,6 +109,11 @@ class _Doubts:
     def add(self, problem: str, cap: float) -> None:
         self.problems.append(problem)
         self.lower(cap)
+
+    def add_at(self, q: Port, problem: str, cap: float) -> None:
+        """A problem about the opening position ``q``."""
+        self.openings.add(q)
+        self.add(problem.format(f"{q.side}{q.position}"), cap)
 
 
 @dataclass(frozen=True)
@@ -302,13 +309,14 @@ def _opening_windows(p: int, fractions: tuple[float, float, float], cw: float) -
 
 def _judge_openings(at_sides: np.ndarray, dark: np.ndarray, usable: np.ndarray, w: _Windows,
                     fractions: tuple[float, float, float], settings: ReaderSettings,
-                    doubts: _Doubts) -> set[Port]:
+                    doubts: _Doubts) -> tuple[set[Port], dict[Port, float]]:
     """The openings present: enough channel in the ``usable`` part of their window (away
     from the cells; ``at_sides``: the channel mask before the cells' surroundings are cut
     away, as a cell near a side leaves its channel only a short stub there). A second opinion
     from brightness alone (a channel is a dark stroke across the side, whatever its colour
-    looks like after blur and compression) and a share near the threshold make an opening
-    doubtful."""
+    looks like after blur and compression) makes an opening doubtful. A share near the
+    threshold caps the confidence: returned per opening position (below 1 only), for the
+    neighbour's mirrored opening to settle (:mod:`vision.enigma.mirror`)."""
     port_fraction: dict[Port, float] = {}
     usual = _usual_side_share(at_sides, usable, w)
     for q, box in w.boxes.items():
@@ -319,20 +327,22 @@ def _judge_openings(at_sides: np.ndarray, dark: np.ndarray, usable: np.ndarray, 
         # table, when the square is cut a little off the tile) is no opening
         port_fraction[q] = max(0.0, f - usual[q.side]) / max(1e-6, 1.0 - usual[q.side])
         if seen.size and n_seen < MIN_WINDOW_PX:
-            doubts.add(f"is there an opening at {q.side}{q.position}? a cell hides the side "
-                       "there", UNCLEAR_CONFIDENCE)
+            doubts.add_at(q, "is there an opening at {}? a cell hides the side there",
+                          UNCLEAR_CONFIDENCE)
     present = {q for q, f in port_fraction.items() if f >= settings.port_min_fraction}
     _doubt_hidden_stubs(at_sides, usable, w, fractions, present, doubts)
     for q, score in dark_openings(dark & usable, fractions, w.depth0, w.depth1, w.half_w,
                                   usable).items():
         lo, hi = UNCLEAR_OPENING
         if (score >= DARK_OPENING) != (q in present) or lo <= score < hi:
-            doubts.add(f"is there an opening at {q.side}{q.position}? the channel there "
-                       "is unclear", UNCLEAR_CONFIDENCE)
-    for f in port_fraction.values():
+            doubts.add_at(q, "is there an opening at {}? the channel there is unclear",
+                          UNCLEAR_CONFIDENCE)
+    margins: dict[Port, float] = {}
+    for q, f in port_fraction.items():
         margin = abs(f - settings.port_min_fraction) / settings.port_min_fraction
-        doubts.lower(clip01(0.5 + margin))
-    return present
+        if clip01(0.5 + margin) < 1.0:
+            margins[q] = clip01(0.5 + margin)
+    return present, margins
 
 
 def _doubt_hidden_stubs(at_sides: np.ndarray, usable: np.ndarray, w: _Windows,
@@ -351,8 +361,8 @@ def _doubt_hidden_stubs(at_sides: np.ndarray, usable: np.ndarray, w: _Windows,
         ex, ey = inward_point(q, fractions, (w.depth0 + 0.5) / p)
         at_edge = not usable[min(p - 1, int(ey * p)), min(p - 1, int(ex * p))]
         if at_edge or int(at_sides[box][covered].sum()) >= HIDDEN_STUB_PX:
-            doubts.add(f"is there an opening at {q.side}{q.position}? a cell hides the side "
-                       "there", UNCLEAR_CONFIDENCE)
+            doubts.add_at(q, "is there an opening at {}? a cell hides the side there",
+                          UNCLEAR_CONFIDENCE)
 
 
 def _usual_side_share(channel: np.ndarray, usable: np.ndarray, w: _Windows
@@ -698,8 +708,8 @@ def finish_tile(look: TileLook, at: Pos, pack: EnigmaPack, model: ColourModel,
     beside_cells = np.ones((p, p), bool)
     for c in cells:
         beside_cells &= ~disc((p, p), c.centre, rc * CELL_RIM)
-    present = _judge_openings(look.at_sides, named.dark, beside_cells, w, pack.ports, settings,
-                              doubts)
+    present, margins = _judge_openings(look.at_sides, named.dark, beside_cells, w, pack.ports,
+                                       settings, doubts)
     if _has_stray_opening(channel, w, cw):
         doubts.add("a channel reaches a side away from the three opening positions",
                    DOUBTFUL_CONFIDENCE)
@@ -710,7 +720,7 @@ def finish_tile(look: TileLook, at: Pos, pack: EnigmaPack, model: ColourModel,
     links += stub_links
     used_ports.update(q for q, _ in stub_links)
     for q in sorted(present - used_ports, key=lambda q: (SIDES.index(q.side), q.position)):
-        doubts.add(f"an opening at {q.side}{q.position} joins nothing", DOUBTFUL_CONFIDENCE)
+        doubts.add_at(q, "an opening at {} joins nothing", DOUBTFUL_CONFIDENCE)
     stroke_only = named.dark & ~named.of_kind("icon")
     _settle_near_cells(doubtful, links, cells, cell_ids, stroke_only, rc, doubts)
     # the cells' colours are doubted apart from the rest: a catalogue may settle them
@@ -743,10 +753,14 @@ def finish_tile(look: TileLook, at: Pos, pack: EnigmaPack, model: ColourModel,
                    if c.confidence < settings.min_confidence)
     category = read_icon(named.labels, model, pack) if pack.icons else None
     centres = tuple((c.centre[0] / p, c.centre[1] / p) for c in cells)
-    return TileRead(at, tile, doubts.confidence, category,
+    # the windows, so the margins, come side by side in the order of SIDES
+    openings = OpeningDoubts(tuple(margins.items()), frozenset(doubts.openings),
+                             doubts.confidence, shape_confidence)
+    return TileRead(at, tile, min(doubts.confidence, openings.cap()), category,
                     tuple(dict.fromkeys(doubts.problems)), centres, look.offset,
-                    unsure, shape_confidence, alternatives,
-                    tuple(dict.fromkeys(joins.doubts.problems)) if alternatives else ()), nets
+                    unsure, min(shape_confidence, openings.cap()), alternatives,
+                    tuple(dict.fromkeys(joins.doubts.problems)) if alternatives else (),
+                    openings), nets
 
 
 def read_tile(

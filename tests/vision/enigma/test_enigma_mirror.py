@@ -1,0 +1,92 @@
+"""Openings meet the neighbour's mirrored ones (require_edge_match): each side between two
+tiles is seen twice, and the two reads settle or contradict each other
+(vision.enigma.mirror)."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+from companion.enigma.tiles import Port, Tile
+from vision.enigma.mirror import MISMATCH_CONFIDENCE, mirrored_openings
+from vision.enigma.read_types import OpeningDoubts, TileRead
+from vision.enigma.reader import read_enigma
+from vision.enigma.settings import DEFAULT_SETTINGS
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
+
+from independent_scenes.enigma_judge import read_key  # noqa: E402
+from independent_scenes.enigma_table import enigma_scene, truth_of  # noqa: E402
+
+SURE = DEFAULT_SETTINGS.min_confidence
+#: a tile with an opening at E1 (to its cell), and its east neighbour with one at W1
+WEST = Tile.make({"a": "red"}, [(Port("E", 1), "a")])
+EAST = Tile.make({"a": "blue"}, [(Port("W", 1), "a")])
+BLANK_WEST = Tile.make({"a": "blue"}, [(Port("N", 1), "a")])
+
+
+def _read(at, tile, margins=(), named=frozenset()) -> TileRead:
+    doubts = OpeningDoubts(tuple(margins), frozenset(named), 1.0, 1.0)
+    return TileRead(at, tile, doubts.cap(), shape_confidence=doubts.cap(), openings=doubts)
+
+
+def test_an_opening_read_near_the_threshold_is_settled_by_the_neighbours_clear_one():
+    near = [(Port("E", 1), 0.7)]
+    tiles = mirrored_openings({(0, 0): _read((0, 0), WEST, near), (1, 0): _read((1, 0), EAST)},
+                              DEFAULT_SETTINGS)
+    assert tiles[(0, 0)].confidence >= SURE and not tiles[(0, 0)].problems
+    alone = mirrored_openings({(0, 0): _read((0, 0), WEST, near)}, DEFAULT_SETTINGS)
+    assert alone[(0, 0)].confidence < SURE  # no neighbour: the margin still caps it
+
+
+def test_a_neighbour_near_the_threshold_too_settles_nothing():
+    tiles = mirrored_openings({(0, 0): _read((0, 0), WEST, [(Port("E", 1), 0.7)]),
+                               (1, 0): _read((1, 0), EAST, [(Port("W", 1), 0.7)])},
+                              DEFAULT_SETTINGS)
+    assert all(t.confidence < SURE for t in tiles.values())
+
+
+def test_an_opening_the_neighbour_contradicts_is_asked_on_the_less_clear_tile():
+    # the west tile saw E1 clearly, its neighbour read no W1 near the threshold
+    tiles = mirrored_openings({(0, 0): _read((0, 0), WEST),
+                               (1, 0): _read((1, 0), BLANK_WEST, [(Port("W", 1), 0.7)])},
+                              DEFAULT_SETTINGS)
+    assert not tiles[(0, 0)].problems and tiles[(0, 0)].confidence >= SURE
+    assert tiles[(1, 0)].confidence <= MISMATCH_CONFIDENCE
+    assert any("W1" in p for p in tiles[(1, 0)].problems)
+
+
+def test_a_clear_read_beside_a_sure_neighbour_that_read_otherwise_is_asked_too():
+    # the east tile read no W1 near the threshold, but for that it would be sure (a margin of
+    # 0.9): it is asked, and so is the west tile that read E1 clearly (it may be the wrong one)
+    tiles = mirrored_openings({(0, 0): _read((0, 0), WEST),
+                               (1, 0): _read((1, 0), BLANK_WEST, [(Port("W", 1), 0.9)])},
+                              DEFAULT_SETTINGS)
+    assert all(t.confidence <= MISMATCH_CONFIDENCE and t.problems for t in tiles.values())
+
+
+def test_two_clear_reads_that_disagree_are_both_asked():
+    tiles = mirrored_openings({(0, 0): _read((0, 0), WEST), (1, 0): _read((1, 0), BLANK_WEST)},
+                              DEFAULT_SETTINGS)
+    assert all(t.confidence <= MISMATCH_CONFIDENCE and t.problems for t in tiles.values())
+
+
+def test_without_edge_matching_a_neighbour_settles_nothing():
+    loose = replace(DEFAULT_SETTINGS, require_edge_match=False)
+    pair = {(0, 0): _read((0, 0), WEST), (1, 0): _read((1, 0), BLANK_WEST)}
+    assert mirrored_openings(pair, loose) == pair
+
+
+def test_a_table_tile_whose_opening_lay_near_the_threshold_is_read_without_a_question(
+        demo_pack):
+    # independent table 0 (clean): the tile at [-1, 0] read right, its S2 window's share of
+    # channel near the threshold (confidence 0.77, asked "is it read right?"); its neighbour
+    # at [-1, 1] shows that side clearly
+    frame, table = enigma_scene(0, "clean")
+    truth, _ = truth_of(table)
+    read = read_enigma(frame, demo_pack)
+    tile = read.tiles[(-1, 0)]
+    assert read_key(tile.to_json()) == truth[(-1, 0)]
+    assert tile.confidence >= SURE
+    assert not [q for q in read.questions if q.startswith("tile [-1, 0]")]

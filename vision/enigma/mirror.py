@@ -1,0 +1,97 @@
+"""Enigma reader, the table's second look at openings: an opening meets the neighbour's
+mirrored one (``records.md``, ``require_edge_match``: port meets port, blank meets blank
+across every shared side), so each side between two tiles is seen twice, on two tiles'
+own pixels.
+
+An opening whose share of channel lay near the threshold (:class:`OpeningDoubts` margins)
+is settled when the neighbour read the mirrored position clearly and the two agree. Two reads
+that disagree are asked about on both tiles (either may be the wrong one), but for a tile that
+read the opening clearly beside a neighbour asked about anyway: the players' answer there
+settles the side. With edge matching off a port may face a blank side: nothing is settled
+then.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from companion.enigma.tiles import SIDES, Port, Pos, neighbour
+from vision.enigma.read_types import TileRead
+from vision.enigma.settings import ReaderSettings
+
+#: the highest confidence of a tile whose opening the neighbour's read contradicts
+MISMATCH_CONFIDENCE = 0.5
+
+__all__ = ["MISMATCH_CONFIDENCE", "mirrored_openings"]
+
+
+def _is_clear(read: TileRead, q: Port, settings: ReaderSettings) -> bool:
+    """Whether ``read`` saw its opening position ``q`` clearly; a tile read without its
+    openings' doubts (the start tile, taken from its face) only when it is sure as a whole."""
+    if read.openings is None:
+        return not read.problems and read.confidence >= settings.min_confidence
+    return read.openings.is_clear(q)
+
+
+def _meetings(tiles: dict[Pos, TileRead], at: Pos) -> list[tuple[Port, Pos, bool]]:
+    """Each opening position of the tile at ``at`` that faces a tile read beside it: the
+    position, the neighbour's square and whether the two reads agree there."""
+    ports = tiles[at].tile.ports
+    out: list[tuple[Port, Pos, bool]] = []
+    for side in SIDES:
+        there = neighbour(at, side)
+        other = tiles.get(there)
+        if other is not None:
+            out += [(q, there, (q in ports) == (q.meets() in other.tile.ports))
+                    for q in (Port(side, position) for position in range(3))]
+    return out
+
+
+def _settled(tiles: dict[Pos, TileRead], at: Pos, settings: ReaderSettings) -> TileRead:
+    """The tile at ``at`` with the margins of the openings its neighbours settle (read
+    alike and clearly there) no longer capping its confidence."""
+    read = tiles[at]
+    doubts = read.openings
+    if doubts is None or not doubts.margins:
+        return read
+    settled = frozenset(q for q, there, agree in _meetings(tiles, at)
+                        if agree and _is_clear(tiles[there], q.meets(), settings))
+    cap = doubts.cap(settled)
+    shape = doubts.shape_confidence
+    return replace(read, confidence=min(doubts.confidence, cap),
+                   shape_confidence=None if shape is None else min(shape, cap))
+
+
+def _is_asked(read: TileRead, settings: ReaderSettings) -> bool:
+    return bool(read.problems) or read.confidence < settings.min_confidence
+
+
+def _contradicted(tiles: dict[Pos, TileRead], settled: dict[Pos, TileRead], at: Pos,
+                  settings: ReaderSettings) -> list[Port]:
+    """The openings of the tile at ``at`` a neighbour's read contradicts, to be asked here:
+    all of them but those read clearly here beside a neighbour asked about anyway."""
+    return [q for q, there, agree in _meetings(tiles, at) if not agree
+            and not (_is_clear(tiles[at], q, settings) and _is_asked(settled[there], settings))]
+
+
+def mirrored_openings(tiles: dict[Pos, TileRead], settings: ReaderSettings
+                      ) -> dict[Pos, TileRead]:
+    """The tiles with the openings their neighbours settle no longer capping their
+    confidence, and the openings a neighbour contradicts asked about (see the module)."""
+    if not settings.require_edge_match:
+        return tiles
+    settled = {at: _settled(tiles, at, settings) for at in tiles}
+    out: dict[Pos, TileRead] = {}
+    for at, read in settled.items():
+        contradicted = [] if read.openings is None else _contradicted(tiles, settled, at,
+                                                                       settings)
+        if not contradicted:
+            out[at] = read
+            continue
+        problems = tuple(f"is there an opening at {q.side}{q.position}? the tile beside it "
+                         "shows otherwise" for q in contradicted)
+        out[at] = replace(read, confidence=min(read.confidence, MISMATCH_CONFIDENCE),
+                          shape_confidence=None if read.shape_confidence is None
+                          else min(read.shape_confidence, MISMATCH_CONFIDENCE),
+                          problems=(*read.problems, *problems))
+    return out
