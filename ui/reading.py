@@ -8,7 +8,7 @@ becomes a question mark on that cell. Nothing is applied without the players' co
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from companion.enigma.tiles import Tile
@@ -270,7 +270,9 @@ def read_enigma_frame(frame: Any, cfg: Config, state: Any, *, category: str,
         raise ReaderUnavailableError("the Enigma table reader is not installed") from exc
     # loaded again only when the pack's folder changed: a pack taught anew is read at once
     pack = pack or cached_enigma_pack(art_pack_folder(cfg, cfg.vision.enigma.pack))
-    settings = ReaderSettings.from_config(cfg)
+    # the game's own rule: where openings need not meet, a neighbour's opening says nothing
+    settings = replace(ReaderSettings.from_config(cfg),
+                       require_edge_match=state.options.require_edge_match)
     placed = set(state.board.tiles)
     # only the new tile and the known tiles beside it are read: a few tiles, not the table
     read = read_enigma(frame, pack, settings=settings, start_tile=catalogue.start.conduit,

@@ -390,6 +390,7 @@ def test_the_enigma_read_gives_codes_and_keeps_the_readers_english(monkeypatch: 
     monkeypatch.setattr(ui.reading, "_placements_seen",
                         lambda tile, at, state, entries: list(matches))
     state = SimpleNamespace(board=SimpleNamespace(tiles={(0, 0): "start"}),
+                            options=SimpleNamespace(require_edge_match=True),
                             legal_placements=lambda conduit: [
                                 SimpleNamespace(at=(2, 1), rotation=1)])
     cfg = config_from_dict({"vision": {"min_confidence": 0.8}})
@@ -435,3 +436,26 @@ def test_the_indigo_read_asks_with_codes_and_keeps_the_checks_english(monkeypatc
     assert result.proposal == ((1, 0), 2, 3)
     assert result.questions == {(1, 0): "check", (2, 0): "unsure"}
     assert result.message == english[0]
+
+
+def test_the_enigma_read_follows_the_game_s_edge_rule(monkeypatch: Any) -> None:
+    # a neighbour's opening settles a doubtful one only where the rules make openings meet
+    import vision.enigma.reader
+    from config import config_from_dict
+    from ui.reading import read_enigma_frame
+
+    rules_seen: list[bool] = []
+
+    def read_enigma(*args: Any, settings: Any, **kwargs: Any) -> Any:
+        rules_seen.append(settings.require_edge_match)
+        return SimpleNamespace(tiles={}, questions=[])
+
+    monkeypatch.setattr(vision.enigma.reader, "read_enigma", read_enigma)
+    catalogue = SimpleNamespace(start=SimpleNamespace(conduit="s"), by_category=lambda c: [])
+    for rule in (False, True):
+        state = SimpleNamespace(board=SimpleNamespace(tiles={(0, 0): "start"}),
+                                options=SimpleNamespace(require_edge_match=rule),
+                                legal_placements=lambda conduit: [])
+        read_enigma_frame(None, config_from_dict({}), state, category="conduit",
+                          catalogue=catalogue, pack=object())
+    assert rules_seen == [False, True]
