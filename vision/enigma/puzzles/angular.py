@@ -18,6 +18,7 @@ from vision.enigma.mat import (
 )
 from vision.enigma.pack import EnigmaPack
 from vision.enigma.puzzles.angular_light import (
+    apart_of_piece_colours,
     fewer_of_table_colours,
     pieces_unseen,
     table_as_piece,
@@ -177,11 +178,14 @@ def check_angular(view: CardView, pack: EnigmaPack, card: angular.AngularCard | 
         if _apart_but_close(lab, main, blobs, cube):
             return verdict(CANNOT_TELL, "a piece lies so close to the structure that it may be "
                            "part of it", code=Reason.STRUCTURE_UNCLEAR, marks=built)
+        apart = apart_of_piece_colours(view, pack, lab, [i for i in blobs if i != main])
+        if not apart:
+            return unclear
         return verdict(NOT_SOLVED, "a piece lies apart from the structure: all four pieces "
                        "must be used, none left on the table", code=Reason.PIECE_APART,
-                       facts={"apart": len(blobs) - 1},
+                       facts={"apart": len(apart)},
                        marks=built + tuple(box_mark(stats[i], MarkKind.PIECE, space="mat")
-                                           for i in blobs if i != main))
+                                           for i in apart))
     seen, why = _grid_colours(view.mat, lab == main, cube, pack,
                               {"table": table_colour(view, pack)})
     if seen is None:

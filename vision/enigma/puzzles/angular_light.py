@@ -75,14 +75,15 @@ def pieces_unseen(view: CardView, area: np.ndarray, built: np.ndarray, cube: flo
     return bool(unexplained.sum() > 0.5 * cube * cube)
 
 
+def _features(bgr: Any) -> np.ndarray:
+    return np.asarray(colour_features(np.asarray(bgr, np.float32)))
+
+
 def table_like_colours(view: CardView, pack: EnigmaPack) -> list[str]:
     """The piece colours the table seen round the markers is nearer to than any other piece
     colour is: the camera may see those cubes as table."""
-    def features(bgr: Any) -> np.ndarray:
-        return np.asarray(colour_features(np.array(bgr, np.float32)))
-
-    table = features(table_colour(view, pack))
-    pieces = {name: features(bgr) for name, bgr in pack.angular.items()}
+    table = _features(table_colour(view, pack))
+    pieces = {name: _features(bgr) for name, bgr in pack.angular.items()}
     return [name for name, f in pieces.items()
             if float(np.sum((f - table) ** 2)) < min(float(np.sum((f - g) ** 2))
                                                      for other, g in pieces.items()
@@ -97,4 +98,23 @@ def fewer_of_table_colours(seen: tuple[str, ...], card: tuple[str, ...],
                for c in colours)
 
 
-__all__ = ["fewer_of_table_colours", "pieces_unseen", "table_as_piece", "table_like_colours"]
+def apart_of_piece_colours(view: CardView, pack: EnigmaPack, lab: np.ndarray,
+                           apart: list[int]) -> list[int]:
+    """The blobs of ``apart`` that look like a piece rather than like the table: a patch of
+    cloth darker than the rest (a red cloth's shading in a dark frame) falls nearer a
+    table-like piece colour than any other, but nearer still to the table's own colour."""
+    table = _features(table_colour(view, pack))
+    pieces = {name: _features(bgr) for name, bgr in pack.angular.items()}
+    like_table = table_like_colours(view, pack)
+
+    def looks_like_piece(blob: int) -> bool:
+        seen = _features(np.median(view.mat[lab == blob].reshape(-1, 3), axis=0))
+        name = min(pieces, key=lambda n: float(np.sum((pieces[n] - seen) ** 2)))
+        return name not in like_table or \
+            float(np.sum((pieces[name] - seen) ** 2)) < float(np.sum((table - seen) ** 2))
+
+    return [i for i in apart if looks_like_piece(i)]
+
+
+__all__ = ["apart_of_piece_colours", "fewer_of_table_colours", "pieces_unseen",
+           "table_as_piece", "table_like_colours"]
