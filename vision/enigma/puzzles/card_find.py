@@ -117,16 +117,16 @@ def outline_steps(bright: np.ndarray, side: int) -> np.ndarray:
     for axis in (1, 0):  # left/right sides, then top/bottom
         kernel = (d, 1) if axis == 1 else (1, d)
         near = cv2.blur(bright, kernel, borderType=cv2.BORDER_REPLICATE)
-        diff = _rolled(near, -(d + 1) // 2, axis) - _rolled(near, d // 2 + 1, axis)
+        diff = rolled(near, -(d + 1) // 2, axis) - rolled(near, d // 2 + 1, axis)
         along = (1, side) if axis == 1 else (side, 1)
         rise = cv2.blur(diff.astype(np.float32), along, borderType=cv2.BORDER_CONSTANT)
-        steps += np.clip(_rolled(rise, half, axis), 0, None)
-        steps += np.clip(-_rolled(rise, -half, axis), 0, None)
+        steps += np.clip(rolled(rise, half, axis), 0, None)
+        steps += np.clip(-rolled(rise, -half, axis), 0, None)
     out: np.ndarray = steps / 4
     return out
 
 
-def _rolled(image: np.ndarray, shift: int, axis: int) -> np.ndarray:
+def rolled(image: np.ndarray, shift: int, axis: int) -> np.ndarray:
     """``np.roll(image, shift, axis)`` of a 2-D image, by two slice copies: the same
     pixels without numpy's general machinery (a third of a check's outline search)."""
     n = image.shape[axis]
@@ -230,4 +230,5 @@ def find_card_square(balanced: np.ndarray, card_mm: float, *,
     return CardRect((found[1], found[2]), card_mm * MAT_PX_PER_MM, found[3])
 
 
-__all__ = ["brightness", "chroma", "find_card_square", "outline_steps", "paper_gains", "whiteness"]
+__all__ = ["brightness", "chroma", "find_card_square", "outline_steps", "paper_gains", "rolled",
+           "whiteness"]

@@ -189,7 +189,7 @@ def _balanced_view(raw: np.ndarray, gains: np.ndarray, paper: np.ndarray,
     top = np.percentile(sample, HEADROOM_PERCENTILE, axis=0)
     lower = min(1.0, HEADROOM_LEVEL / max(float(top.max()), 1.0))
     image = times_gains(raw, gains * lower)
-    n_high = _count_per_pixel(raw_card >= UNCLIPPED_LEVEL)
+    n_high = count_per_pixel(raw_card >= UNCLIPPED_LEVEL)
     ys, xs = np.nonzero((n_high > 0) & (n_high < 3))
     if len(ys):
         fill = _unclip(raw_card[ys, xs], gains, paper) * lower
@@ -204,7 +204,7 @@ def _unclip(pixels: np.ndarray, gains: np.ndarray, paper: np.ndarray) -> np.ndar
     with the gains measured on unclipped paper clipped paper would look tinted."""
     out = pixels.astype(np.float32) * gains[:3]
     high = pixels >= UNCLIPPED_LEVEL
-    n_low = 3 - _count_per_pixel(high).astype(np.int64)
+    n_low = 3 - count_per_pixel(high).astype(np.int64)
     known = np.where(high, 0.0, out / paper)
     # the three channels added in their order, as a sum along the last axis adds them
     share = (known[:, 0] + known[:, 1] + known[:, 2]) / np.maximum(n_low, 1)
@@ -213,7 +213,7 @@ def _unclip(pixels: np.ndarray, gains: np.ndarray, paper: np.ndarray) -> np.ndar
     return result
 
 
-def _count_per_pixel(flags: np.ndarray) -> np.ndarray:
+def count_per_pixel(flags: np.ndarray) -> np.ndarray:
     """How many of a pixel's three channel ``flags`` (booleans, last axis) are set, as uint8:
     what ``flags.sum(axis=-1, dtype=np.uint8)`` gives, channel by channel (numpy's sum over
     a short last axis costs ten times more; a lamp clips a third of a card's pixels)."""
@@ -376,5 +376,6 @@ def open_mask(mask: np.ndarray, radius: int) -> np.ndarray:
 
 
 
-__all__ = ["CANNOT_TELL", "NOT_SOLVED", "SOLVED", "CardView", "bare_card", "flatten_light",
-           "light_field", "nearest_colour", "open_mask", "table_colour", "verdict", "view_card"]
+__all__ = ["CANNOT_TELL", "NOT_SOLVED", "SOLVED", "CardView", "bare_card", "count_per_pixel",
+           "flatten_light", "light_field", "nearest_colour", "open_mask", "table_colour", "verdict",
+           "view_card"]
