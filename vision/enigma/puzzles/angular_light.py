@@ -45,15 +45,15 @@ def grown(mask: np.ndarray, radius: float) -> np.ndarray:
     more each way): nothing farther can be reached, so the same pixels as a dilation of the
     whole mat, at a fraction of the cost (a structure's band of 2.5 cubes took 60 ms)."""
     r = max(1, int(radius))
-    grown = np.zeros(mask.shape, bool)
+    out = np.zeros(mask.shape, bool)
     ys, xs = np.nonzero(mask)
     if not len(ys):
-        return grown
+        return out
     y0, y1 = max(0, int(ys.min()) - r), min(mask.shape[0], int(ys.max()) + r + 1)
     x0, x1 = max(0, int(xs.min()) - r), min(mask.shape[1], int(xs.max()) + r + 1)
     k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
-    grown[y0:y1, x0:x1] = cv2.dilate(mask[y0:y1, x0:x1].astype(np.uint8), k) > 0
-    return grown
+    out[y0:y1, x0:x1] = cv2.dilate(mask[y0:y1, x0:x1].astype(np.uint8), k) > 0
+    return out
 
 
 def _unexplained_near(view: CardView, area: np.ndarray, built: np.ndarray, cube: float

@@ -128,7 +128,7 @@ def outline_steps(bright: np.ndarray, side: int) -> np.ndarray:
 
 def rolled(image: np.ndarray, shift: int, axis: int) -> np.ndarray:
     """``np.roll(image, shift, axis)`` of a 2-D image, by two slice copies: the same
-    pixels without numpy's general machinery (a third of a check's outline search)."""
+    pixels without numpy's general machinery (np.roll was a quarter of the outline search)."""
     n = image.shape[axis]
     shift %= n
     if shift == 0:
