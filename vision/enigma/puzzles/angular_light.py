@@ -40,10 +40,20 @@ TABLE_BAND = (1.0, 2.5)
 UNLIKE_SPREAD, UNLIKE_FLOOR = 2.0, (5.0, 0.5)
 
 
-def _grown(mask: np.ndarray, radius: float) -> np.ndarray:
+def grown(mask: np.ndarray, radius: float) -> np.ndarray:
+    """``mask`` dilated by a disc of ``radius``, on the box round its pixels only (``radius``
+    more each way): nothing farther can be reached, so the same pixels as a dilation of the
+    whole mat, at a fraction of the cost (a structure's band of 2.5 cubes took 60 ms)."""
     r = max(1, int(radius))
+    out = np.zeros(mask.shape, bool)
+    ys, xs = np.nonzero(mask)
+    if not len(ys):
+        return out
+    y0, y1 = max(0, int(ys.min()) - r), min(mask.shape[0], int(ys.max()) + r + 1)
+    x0, x1 = max(0, int(xs.min()) - r), min(mask.shape[1], int(xs.max()) + r + 1)
     k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
-    return cv2.dilate(mask.astype(np.uint8), k) > 0
+    out[y0:y1, x0:x1] = cv2.dilate(mask[y0:y1, x0:x1].astype(np.uint8), k) > 0
+    return out
 
 
 def _unexplained_near(view: CardView, area: np.ndarray, built: np.ndarray, cube: float
@@ -52,8 +62,8 @@ def _unexplained_near(view: CardView, area: np.ndarray, built: np.ndarray, cube:
     the table beside it in colour, or brighter. A piece whose colour the light has moved
     towards the table's (a blue piece burnt out over blue cloth) shows here; a piece's
     shadow (the table, darker) does not."""
-    near = _grown(built, TABLE_BAND[0] * cube)
-    band = _grown(built, TABLE_BAND[1] * cube) & ~near & area
+    near = grown(built, TABLE_BAND[0] * cube)
+    band = grown(built, TABLE_BAND[1] * cube) & ~near & area
     if not band.any():
         return np.zeros_like(built)
     feats = colour_features(view.mat)
@@ -62,7 +72,7 @@ def _unexplained_near(view: CardView, area: np.ndarray, built: np.ndarray, cube:
     brighter = feats[..., 2] - table[2]
     chroma_limit = UNLIKE_SPREAD * np.percentile(chroma[band], 95) + UNLIKE_FLOOR[0]
     bright_limit = UNLIKE_SPREAD * np.percentile(np.abs(brighter[band]), 95) + UNLIKE_FLOOR[1]
-    gap = near & ~_grown(built, 0.1 * cube) & area
+    gap = near & ~grown(built, 0.1 * cube) & area
     unlike = gap & ((chroma > chroma_limit) | (brighter > bright_limit))
     return open_mask(unlike, max(1, int(0.15 * cube)))
 
@@ -116,5 +126,5 @@ def apart_of_piece_colours(view: CardView, pack: EnigmaPack, lab: np.ndarray,
     return [i for i in apart if looks_like_piece(i)]
 
 
-__all__ = ["apart_of_piece_colours", "fewer_of_table_colours", "pieces_unseen",
+__all__ = ["apart_of_piece_colours", "fewer_of_table_colours", "grown", "pieces_unseen",
            "table_as_piece", "table_like_colours"]

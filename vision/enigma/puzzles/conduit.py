@@ -136,6 +136,17 @@ def _piece_likeness(rest: np.ndarray, towards: np.ndarray) -> float:
     return min(along, float(np.dot(rest - rest.mean(), hue)) / float(np.dot(hue, hue)))
 
 
+def channel_mean(image: np.ndarray) -> np.ndarray:
+    """The mean of an 8-bit image's three channels as float32, the same to the bit as
+    ``image.astype(np.float32).mean(axis=2)`` (the sum of whole levels is exact in float32,
+    and a third of it is rounded once either way) in a twentieth of the time: numpy's mean
+    over a short last axis is slow (14 ms a check)."""
+    b, g, r = cv2.split(image)
+    total = cv2.add(cv2.add(b, g, dtype=cv2.CV_32F), r, dtype=cv2.CV_32F)
+    mean: np.ndarray = total / np.float32(3)
+    return mean
+
+
 def _open_mask(view: CardView, pack: EnigmaPack, cell_px: float
                ) -> tuple[np.ndarray, np.ndarray]:
     """The light-flattened card and its open (channel) pixels (``cell_px``: the card grid's
@@ -152,7 +163,7 @@ def _open_mask(view: CardView, pack: EnigmaPack, cell_px: float
     named[a:b, a:b] = (labels == names.index("channel")) | (labels == names.index("ink"))
     # a lamp's glare lifts a channel towards the piece's colour, but it stays much darker
     # than the piece or card beside it (within a channel's width)
-    gray = flat.astype(np.float32).mean(axis=2)
+    gray = channel_mean(flat)
     reach = int(CHANNEL_REACH * float(pack.sizes["channel"]) * pack.tile_mm * CARD_PX_PER_MM)
     near_max = cv2.dilate(gray, np.ones((2 * reach + 1,) * 2, np.uint8))
     darker = (gray < CHANNEL_OF_LOCAL_MAX * near_max) & view.inside_card()
@@ -337,4 +348,4 @@ def check_conduit(view: CardView, pack: EnigmaPack, card: conduit.ConduitCard | 
                    code=Reason.CONNECTED, facts={"pieces": len(solution)})
 
 
-__all__ = ["check_conduit", "laid_pieces"]
+__all__ = ["channel_mean", "check_conduit", "laid_pieces"]

@@ -189,7 +189,7 @@ def _balanced_view(raw: np.ndarray, gains: np.ndarray, paper: np.ndarray,
     top = np.percentile(sample, HEADROOM_PERCENTILE, axis=0)
     lower = min(1.0, HEADROOM_LEVEL / max(float(top.max()), 1.0))
     image = times_gains(raw, gains * lower)
-    n_high = (raw_card >= UNCLIPPED_LEVEL).sum(axis=2, dtype=np.uint8)
+    n_high = count_per_pixel(raw_card >= UNCLIPPED_LEVEL)
     ys, xs = np.nonzero((n_high > 0) & (n_high < 3))
     if len(ys):
         fill = _unclip(raw_card[ys, xs], gains, paper) * lower
@@ -204,12 +204,22 @@ def _unclip(pixels: np.ndarray, gains: np.ndarray, paper: np.ndarray) -> np.ndar
     with the gains measured on unclipped paper clipped paper would look tinted."""
     out = pixels.astype(np.float32) * gains[:3]
     high = pixels >= UNCLIPPED_LEVEL
-    n_low = 3 - high.sum(axis=1)
+    n_low = 3 - count_per_pixel(high).astype(np.int64)
     known = np.where(high, 0.0, out / paper)
-    share = known.sum(axis=1) / np.maximum(n_low, 1)
+    # the three channels added in their order, as a sum along the last axis adds them
+    share = (known[:, 0] + known[:, 1] + known[:, 2]) / np.maximum(n_low, 1)
     fill = np.where(high & (n_low > 0)[:, None], np.maximum(out, share[:, None] * paper), out)
     result: np.ndarray = fill.astype(np.float32)
     return result
+
+
+def count_per_pixel(flags: np.ndarray) -> np.ndarray:
+    """How many of a pixel's three channel ``flags`` (booleans, last axis) are set, as uint8:
+    what ``flags.sum(axis=-1, dtype=np.uint8)`` gives, channel by channel (numpy's sum over
+    a short last axis costs ten times more; a lamp clips a third of a card's pixels)."""
+    ones = flags.view(np.uint8)
+    count: np.ndarray = ones[..., 0] + ones[..., 1] + ones[..., 2]
+    return count
 
 
 def _upright_turn(balanced: np.ndarray, corners: np.ndarray) -> int:
@@ -366,5 +376,6 @@ def open_mask(mask: np.ndarray, radius: int) -> np.ndarray:
 
 
 
-__all__ = ["CANNOT_TELL", "NOT_SOLVED", "SOLVED", "CardView", "bare_card", "flatten_light",
-           "light_field", "nearest_colour", "open_mask", "table_colour", "verdict", "view_card"]
+__all__ = ["CANNOT_TELL", "NOT_SOLVED", "SOLVED", "CardView", "bare_card", "count_per_pixel",
+           "flatten_light", "light_field", "nearest_colour", "open_mask", "table_colour", "verdict",
+           "view_card"]
