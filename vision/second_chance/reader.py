@@ -71,6 +71,7 @@ from vision.second_chance.cell_reading import (
     find_bonus,
     read_cells,
 )
+from vision.second_chance.fill_by_cards import settle_doubtful_by_cards
 from vision.second_chance.geometry import (
     GridFit,
     line_evidence,
@@ -93,6 +94,7 @@ __all__ = [
     "read_canonical",
     "read_sheet",
     "rectified",
+    "squares_by_cards",
 ]
 
 N = GRID_CELLS
@@ -212,6 +214,10 @@ def read_canonical(
     seg, sides = ask_unoutlined(seg, look.levels, filled, tiles)
     if choices is not None:
         seg = settle_asked_by_cards(seg, choices)
+        if not bonus_questions and (bonus is not None) == one_possible:
+            seg, cells, questions = squares_by_cards(seg, cells, questions, choices, bonus)
+            filled = {cell for shape in seg.shapes for cell in shape} | (
+                {bonus} if bonus else set())
     confirmed = confirmed_by_cards(seg.shapes, not seg.questions, bonus, choices, N,
                                    one_possible=one_possible)
     if bonus is not None and choices is not None and not one_possible:
@@ -264,6 +270,29 @@ def read_canonical(
                   for border, (outline, sure, by) in seg.outlines.items()},
         debug=_debug(canon, cells, ones, look, sides),
     )
+
+
+def squares_by_cards(seg: Segmentation, cells: CellsRead, questions: list[dict[str, Any]],
+                     choices: TileChoices, bonus: Cell | None
+                     ) -> tuple[Segmentation, CellsRead, list[dict[str, Any]]]:
+    """The doubtful squares the cards settle (see
+    :func:`~vision.second_chance.fill_by_cards.settle_doubtful_by_cards`): read as the cards
+    say, sure as the cards are, their questions gone. Only with the bonus 1 read, or none
+    possible: a doubtful square left empty by the cards could be a faint 1."""
+    doubtful = set(cells.doubtful) - ({bonus} if bonus else set())
+    if not doubtful:
+        return seg, cells, questions
+    seg, settled = settle_doubtful_by_cards(seg, doubtful, choices)
+    if not settled:
+        return seg, cells, questions
+    in_tiles = {cell for shape in seg.shapes for cell in shape}
+    state, confidence = cells.state.copy(), cells.confidence.copy()
+    for cell in settled:
+        state[cell] = 1 if cell in in_tiles else 0
+        confidence[cell] = max(confidence[cell], CARDS_SURE)
+    questions = [q for q in questions if q["kind"] != "cell"
+                 or not {(r, c) for r, c in q["cells"]} <= settled]
+    return seg, replace(cells, state=state, confidence=confidence), questions
 
 
 def _debug(canon: np.ndarray, cells: CellsRead, ones: list[Cell], look: BorderLook,
