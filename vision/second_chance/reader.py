@@ -214,7 +214,7 @@ def read_canonical(
     seg, sides = ask_unoutlined(seg, look.levels, filled, tiles)
     if choices is not None:
         seg = settle_asked_by_cards(seg, choices)
-        if not bonus_questions and (bonus is not None) == one_possible:
+        if _one_settled(bonus, bonus_questions, one_possible=one_possible):
             seg, cells, questions = squares_by_cards(seg, cells, questions, choices, bonus)
             filled = {cell for shape in seg.shapes for cell in shape} | (
                 {bonus} if bonus else set())
@@ -272,13 +272,24 @@ def read_canonical(
     )
 
 
+def _one_settled(bonus: Cell | None, bonus_questions: list[dict[str, Any]], *,
+                 one_possible: bool) -> bool:
+    """Whether the bonus 1 is settled enough for the cards to read the doubtful squares: read
+    where the player may have written one (asked only, if at all, whether that mark is it),
+    or none read where none can be (a mark asked about as a 1 is then a tile's, or nothing).
+    A 1 possible and none read: a doubtful square left empty could be a faint 1."""
+    asked = {(r, c) for q in bonus_questions for r, c in q["cells"]}
+    if one_possible:
+        return bonus is not None and asked <= {bonus}
+    return bonus is None
+
+
 def squares_by_cards(seg: Segmentation, cells: CellsRead, questions: list[dict[str, Any]],
                      choices: TileChoices, bonus: Cell | None
                      ) -> tuple[Segmentation, CellsRead, list[dict[str, Any]]]:
     """The doubtful squares the cards settle (see
     :func:`~vision.second_chance.fill_by_cards.settle_doubtful_by_cards`): read as the cards
-    say, sure as the cards are, their questions gone. Only with the bonus 1 read, or none
-    possible: a doubtful square left empty by the cards could be a faint 1."""
+    say, sure as the cards are, their questions gone (see :func:`_one_settled` for when)."""
     doubtful = set(cells.doubtful) - ({bonus} if bonus else set())
     if not doubtful:
         return seg, cells, questions
