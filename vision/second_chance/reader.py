@@ -90,6 +90,7 @@ from vision.second_chance.sides import side_coverage
 __all__ = [
     "full_grid_questions",
     "name_tiles_in_cell_questions",
+    "one_settled_for_cards",
     "overall_confidence",
     "read_canonical",
     "read_sheet",
@@ -214,7 +215,7 @@ def read_canonical(
     seg, sides = ask_unoutlined(seg, look.levels, filled, tiles)
     if choices is not None:
         seg = settle_asked_by_cards(seg, choices)
-        if _one_settled(bonus, bonus_questions, one_possible=one_possible):
+        if one_settled_for_cards(bonus, bonus_questions, one_possible=one_possible):
             seg, cells, questions = squares_by_cards(seg, cells, questions, choices, bonus)
             filled = {cell for shape in seg.shapes for cell in shape} | (
                 {bonus} if bonus else set())
@@ -272,7 +273,7 @@ def read_canonical(
     )
 
 
-def _one_settled(bonus: Cell | None, bonus_questions: list[dict[str, Any]], *,
+def one_settled_for_cards(bonus: Cell | None, bonus_questions: list[dict[str, Any]], *,
                  one_possible: bool) -> bool:
     """Whether the bonus 1 is settled enough for the cards to read the doubtful squares: read
     where the player may have written one (asked only, if at all, whether that mark is it),
@@ -289,7 +290,8 @@ def squares_by_cards(seg: Segmentation, cells: CellsRead, questions: list[dict[s
                      ) -> tuple[Segmentation, CellsRead, list[dict[str, Any]]]:
     """The doubtful squares the cards settle (see
     :func:`~vision.second_chance.fill_by_cards.settle_doubtful_by_cards`): read as the cards
-    say, sure as the cards are, their questions gone (see :func:`_one_settled` for when)."""
+    say, sure as the cards are, their questions gone; called when
+    :func:`one_settled_for_cards`."""
     doubtful = set(cells.doubtful) - ({bonus} if bonus else set())
     if not doubtful:
         return seg, cells, questions

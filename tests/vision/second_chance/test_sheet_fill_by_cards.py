@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from vision.second_chance.fill_by_cards import fill_covers, settle_doubtful_by_cards
 from vision.second_chance.outlines import Segmentation
+from vision.second_chance.reader import one_settled_for_cards
 
 DOMINO = ((0, 0), (0, 1))
 #: a light fill's three squares, each read doubtful
@@ -53,3 +54,17 @@ def test_the_cover_search_gives_up_rather_than_guess() -> None:
     block = {(r, c) for r in range(7) for c in range(7)}
     seg = Segmentation(shapes=(), questions=())
     assert settle_doubtful_by_cards(seg, block, _cards(*["#", "##"] * 20)) == (seg, set())
+
+
+def test_the_cards_read_doubtful_squares_only_with_the_one_settled() -> None:
+    def asked(*cells: tuple[int, int]) -> list[dict[str, object]]:
+        return [{"kind": "bonus", "cells": [list(c) for c in cells], "message": ""}]
+
+    # a 1 possible: read, and asked about only as itself
+    assert one_settled_for_cards((4, 2), [], one_possible=True)
+    assert one_settled_for_cards((4, 2), asked((4, 2)), one_possible=True)
+    assert not one_settled_for_cards((4, 2), asked((4, 2), (6, 6)), one_possible=True)
+    assert not one_settled_for_cards(None, [], one_possible=True)  # a faint 1 left empty?
+    # none possible: a mark asked about as a 1 is a tile's, or nothing
+    assert one_settled_for_cards(None, asked((6, 6)), one_possible=False)
+    assert not one_settled_for_cards((6, 6), [], one_possible=False)
