@@ -63,6 +63,7 @@ from vision.second_chance.by_cards import (
     confirmed_by_cards,
     is_settled_by_cards,
     settle_asked_by_cards,
+    tiles_beyond_the_cards,
 )
 from vision.second_chance.cell_reading import (
     CellsRead,
@@ -233,6 +234,11 @@ def read_canonical(
                                                                     CARDS_SURE),
                                                    cells.confidence))
     questions.extend(seg.questions)
+    beyond = tiles_beyond_the_cards(seg.shapes, choices) if choices is not None else set()
+    if beyond:
+        questions.append({"kind": "split", "cells": [list(c) for c in sorted(beyond)],
+                          "message": "these tiles cannot all be the cards drawn, one a round: "
+                          "where are the outlines?"})
     name_tiles_in_cell_questions(questions, seg.shapes)
     if orientation_confidence < settings.min_orientation:
         questions.append(
