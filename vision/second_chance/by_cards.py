@@ -153,7 +153,7 @@ MAX_TRIES = 20000
 
 
 @lru_cache(maxsize=512)
-def _placed_from_first(card: str) -> tuple[tuple[Cell, ...], ...]:
+def placed_from_first(card: str) -> tuple[tuple[Cell, ...], ...]:
     """Each orientation of ``card`` as offsets from its first cell (row-major): the cell of
     a region it must cover when that is the region's first cell not yet covered."""
     found = []
@@ -169,7 +169,7 @@ def card_partitions(cells: set[Cell], cards: dict[str, int]
     as many times as it says: exact cover), or None when there are more than
     :data:`MAX_PARTITIONS` or the search passes :data:`MAX_TRIES`."""
     found: list[tuple[tuple[Cell, ...], ...]] = []
-    placed = [(card, offsets) for card in sorted(cards) for offsets in _placed_from_first(card)]
+    placed = [(card, offsets) for card in sorted(cards) for offsets in placed_from_first(card)]
     left_of = dict(cards)
     tries = [0]
 

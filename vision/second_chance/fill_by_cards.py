@@ -15,8 +15,14 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from companion.second_chance.drawn import TileChoices, can_be_drawn
-from companion.second_chance.shapes import Cell, orientations
-from vision.second_chance.by_cards import CARDS_SURE, SPLIT_KINDS, card_of, cards_left
+from companion.second_chance.shapes import Cell
+from vision.second_chance.by_cards import (
+    CARDS_SURE,
+    SPLIT_KINDS,
+    card_of,
+    cards_left,
+    placed_from_first,
+)
 from vision.second_chance.outlines import Segmentation
 
 __all__ = ["MAX_FILL_TRIES", "fill_covers", "settle_doubtful_by_cards"]
@@ -28,15 +34,6 @@ MAX_FILL_TRIES = 20000
 MAX_FILL_WAYS = 2
 
 Tiles = tuple[tuple[Cell, ...], ...]
-
-
-def _anchored(card: str) -> tuple[tuple[Cell, ...], ...]:
-    """Each orientation of ``card`` as offsets from its first cell (row-major)."""
-    found = []
-    for shape in orientations(card):
-        r0, c0 = min(shape.cells)
-        found.append(tuple((r - r0, c - c0) for r, c in shape.cells))
-    return tuple(found)
 
 
 def fill_covers(required: set[Cell], optional: set[Cell], cards: dict[str, int],
@@ -51,7 +48,7 @@ def fill_covers(required: set[Cell], optional: set[Cell], cards: dict[str, int],
     >>> fill_covers({(0, 0)}, {(0, 1)}, {"##": 1}, 1, [], (frozenset({"##"}),))
     [(((0, 0), (0, 1)),)]
     """
-    placed = [(card, offsets) for card in sorted(cards) for offsets in _anchored(card)]
+    placed = [(card, offsets) for card in sorted(cards) for offsets in placed_from_first(card)]
     left_of = dict(cards)
     found: list[Tiles] = []
     tries = [0]
@@ -91,7 +88,7 @@ def fill_covers(required: set[Cell], optional: set[Cell], cards: dict[str, int],
         return (len(sizes) >= count and sum(sizes[len(sizes) - count:]) >= need
                 and sum(sizes[:count]) <= len(undecided))
 
-    size_of = {card: len(_anchored(card)[0]) for card in cards}
+    size_of = {card: len(placed_from_first(card)[0]) for card in cards}
     if not cover(frozenset(required | optional), ()):
         return None if tries[0] > MAX_FILL_TRIES else found
     return found

@@ -280,7 +280,7 @@ def read_canonical(
 
 
 def one_settled_for_cards(bonus: Cell | None, bonus_questions: list[dict[str, Any]], *,
-                 one_possible: bool) -> bool:
+                          one_possible: bool) -> bool:
     """Whether the bonus 1 is settled enough for the cards to read the doubtful squares: read
     where the player may have written one (asked only, if at all, whether that mark is it),
     or none read where none can be (a mark asked about as a 1 is then a tile's, or nothing).
