@@ -4,9 +4,9 @@ that round's card. A square the reader cannot tell filled or empty (a light fill
 either belongs to one of those tiles or to none; where only one way to read the doubtful
 squares lets the sheet's tiles be the cards, one a round, that way is the read.
 
-The tiles no doubtful square touches (and no split question asks about) are kept as drawn;
-the squares of the other tiles are filled for sure, the doubtful ones may be either, and every
-way to cover them with the cards left is searched (an exact cover with optional squares).
+The tiles with no doubtful square in them or beside them are kept as read; the squares of
+the others are filled for sure, the doubtful ones may be either, and the ways to cover them
+with the cards left are searched (an exact cover with optional squares, bounded).
 """
 
 from __future__ import annotations
