@@ -70,6 +70,33 @@ def settle_by_cards(fixed: Sequence[str], clusters: Sequence[Sequence[Way]],
     return agreed
 
 
+def tiles_beyond_the_cards(shapes: Sequence[Sequence[Cell]], choices: TileChoices
+                           ) -> set[Cell]:
+    """The squares of the tiles read that cannot all be the cards drawn, one a round: those of
+    a card no round gave or given fewer times than read, and of the tiles beside them; all the
+    tiles' when only the rounds' matching fails. Empty when the tiles can be the cards. The
+    drawing can cut a tile along a printed line that shows through a translucent fill, and
+    sure of each cut, read more tiles than the rounds gave: never without a question."""
+    cards = [card_of(s) for s in shapes]
+    if can_be_drawn(cards, choices):
+        return set()
+    rounds: dict[str, int] = {}
+    for allowed in choices:
+        for card in allowed:
+            rounds[card] = rounds.get(card, 0) + 1
+    used: dict[str, int] = {}
+    for card in cards:
+        used[card] = used.get(card, 0) + 1
+    beyond = {cell for shape, card in zip(shapes, cards, strict=True)
+              if used[card] > rounds.get(card, 0) for cell in shape}
+    if not beyond:
+        return {cell for shape in shapes for cell in shape}
+    # a tile read wrong took squares from the tiles beside it, or left them some: those are
+    # no surer, whatever card their shape is
+    near = {(r + dr, c + dc) for r, c in beyond for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0))}
+    return beyond | {cell for shape in shapes if near & set(shape) for cell in shape}
+
+
 #: the confidence of a cell the cards confirm (see :func:`confirmed_by_cards`)
 CARDS_SURE = 0.9
 
@@ -126,7 +153,7 @@ MAX_TRIES = 20000
 
 
 @lru_cache(maxsize=512)
-def _placed_from_first(card: str) -> tuple[tuple[Cell, ...], ...]:
+def placed_from_first(card: str) -> tuple[tuple[Cell, ...], ...]:
     """Each orientation of ``card`` as offsets from its first cell (row-major): the cell of
     a region it must cover when that is the region's first cell not yet covered."""
     found = []
@@ -142,7 +169,7 @@ def card_partitions(cells: set[Cell], cards: dict[str, int]
     as many times as it says: exact cover), or None when there are more than
     :data:`MAX_PARTITIONS` or the search passes :data:`MAX_TRIES`."""
     found: list[tuple[tuple[Cell, ...], ...]] = []
-    placed = [(card, offsets) for card in sorted(cards) for offsets in _placed_from_first(card)]
+    placed = [(card, offsets) for card in sorted(cards) for offsets in placed_from_first(card)]
     left_of = dict(cards)
     tries = [0]
 

@@ -63,6 +63,7 @@ from vision.second_chance.by_cards import (
     confirmed_by_cards,
     is_settled_by_cards,
     settle_asked_by_cards,
+    tiles_beyond_the_cards,
 )
 from vision.second_chance.cell_reading import (
     CellsRead,
@@ -71,6 +72,7 @@ from vision.second_chance.cell_reading import (
     find_bonus,
     read_cells,
 )
+from vision.second_chance.fill_by_cards import settle_doubtful_by_cards
 from vision.second_chance.geometry import (
     GridFit,
     line_evidence,
@@ -89,10 +91,12 @@ from vision.second_chance.sides import side_coverage
 __all__ = [
     "full_grid_questions",
     "name_tiles_in_cell_questions",
+    "one_settled_for_cards",
     "overall_confidence",
     "read_canonical",
     "read_sheet",
     "rectified",
+    "squares_by_cards",
 ]
 
 N = GRID_CELLS
@@ -212,6 +216,10 @@ def read_canonical(
     seg, sides = ask_unoutlined(seg, look.levels, filled, tiles)
     if choices is not None:
         seg = settle_asked_by_cards(seg, choices)
+        if one_settled_for_cards(bonus, bonus_questions, one_possible=one_possible):
+            seg, cells, questions = squares_by_cards(seg, cells, questions, choices, bonus)
+            filled = {cell for shape in seg.shapes for cell in shape} | (
+                {bonus} if bonus else set())
     confirmed = confirmed_by_cards(seg.shapes, not seg.questions, bonus, choices, N,
                                    one_possible=one_possible)
     if bonus is not None and choices is not None and not one_possible:
@@ -226,6 +234,11 @@ def read_canonical(
                                                                     CARDS_SURE),
                                                    cells.confidence))
     questions.extend(seg.questions)
+    beyond = tiles_beyond_the_cards(seg.shapes, choices) if choices is not None else set()
+    if beyond:
+        questions.append({"kind": "split", "cells": [list(c) for c in sorted(beyond)],
+                          "message": "these tiles cannot all be the cards drawn, one a round: "
+                          "where are the outlines?"})
     name_tiles_in_cell_questions(questions, seg.shapes)
     if orientation_confidence < settings.min_orientation:
         questions.append(
@@ -264,6 +277,41 @@ def read_canonical(
                   for border, (outline, sure, by) in seg.outlines.items()},
         debug=_debug(canon, cells, ones, look, sides),
     )
+
+
+def one_settled_for_cards(bonus: Cell | None, bonus_questions: list[dict[str, Any]], *,
+                          one_possible: bool) -> bool:
+    """Whether the bonus 1 is settled enough for the cards to read the doubtful squares: read
+    where the player may have written one (asked only, if at all, whether that mark is it),
+    or none read where none can be (a mark asked about as a 1 is then a tile's, or nothing).
+    A 1 possible and none read: a doubtful square left empty could be a faint 1."""
+    asked = {(r, c) for q in bonus_questions for r, c in q["cells"]}
+    if one_possible:
+        return bonus is not None and asked <= {bonus}
+    return bonus is None
+
+
+def squares_by_cards(seg: Segmentation, cells: CellsRead, questions: list[dict[str, Any]],
+                     choices: TileChoices, bonus: Cell | None
+                     ) -> tuple[Segmentation, CellsRead, list[dict[str, Any]]]:
+    """The doubtful squares the cards settle (see
+    :func:`~vision.second_chance.fill_by_cards.settle_doubtful_by_cards`): read as the cards
+    say, sure as the cards are, their questions gone; called when
+    :func:`one_settled_for_cards`."""
+    doubtful = set(cells.doubtful) - ({bonus} if bonus else set())
+    if not doubtful:
+        return seg, cells, questions
+    seg, settled = settle_doubtful_by_cards(seg, doubtful, choices)
+    if not settled:
+        return seg, cells, questions
+    in_tiles = {cell for shape in seg.shapes for cell in shape}
+    state, confidence = cells.state.copy(), cells.confidence.copy()
+    for cell in settled:
+        state[cell] = 1 if cell in in_tiles else 0
+        confidence[cell] = max(confidence[cell], CARDS_SURE)
+    questions = [q for q in questions if q["kind"] != "cell"
+                 or not {(r, c) for r, c in q["cells"]} <= settled]
+    return seg, replace(cells, state=state, confidence=confidence), questions
 
 
 def _debug(canon: np.ndarray, cells: CellsRead, ones: list[Cell], look: BorderLook,

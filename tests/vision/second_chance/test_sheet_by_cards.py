@@ -134,3 +134,24 @@ def test_the_cards_the_other_tiles_used_are_not_tried_in_a_region_asked_about() 
     assert not settled.questions
     fours = {tuple((r, c) for c in range(c0, c0 + 4)) for r in range(2) for c0 in (0, 4)}
     assert set(settled.shapes) == fours | set(dominoes)
+
+
+def test_tiles_more_than_the_rounds_gave_are_asked() -> None:
+    from vision.second_chance.by_cards import tiles_beyond_the_cards
+
+    square = ((2, 0), (2, 1), (3, 0), (3, 1))
+    halves = [((2, 0), (3, 0)), ((2, 1), (3, 1))]  # a square cut along a printed line
+    one = ((6, 6), (6, 7))
+    choices = (frozenset({"##/##"}), frozenset({"##"}))
+    assert tiles_beyond_the_cards([square, one], choices) == set()
+    # three dominoes where the rounds gave one: every domino is asked about
+    assert tiles_beyond_the_cards([*halves, one], choices) == set(square) | set(one)
+    # a card no round gave: its squares, and those of the tiles beside it (a card given, but
+    # whose squares the wrong tile may have taken)
+    assert tiles_beyond_the_cards([square, ((6, 6),)], choices) == {(6, 6)}
+    beside = ((4, 0), (4, 1))
+    assert tiles_beyond_the_cards([square, ((5, 0),), beside], choices) == {(5, 0), *beside}
+    # every card given, but not one a round: all the tiles
+    either = (frozenset({"##/##", "##"}), frozenset({"##/##", "##"}))
+    assert tiles_beyond_the_cards([square, one, ((8, 0), (8, 1))], either) == (
+        set(square) | set(one) | {(8, 0), (8, 1)})

@@ -1,0 +1,70 @@
+"""The cards the player drew settle the squares the reader cannot tell filled or empty
+(vision.second_chance.fill_by_cards, issue 22)."""
+
+from __future__ import annotations
+
+from vision.second_chance.fill_by_cards import fill_covers, settle_doubtful_by_cards
+from vision.second_chance.outlines import Segmentation
+from vision.second_chance.reader import one_settled_for_cards
+
+DOMINO = ((0, 0), (0, 1))
+#: a light fill's three squares, each read doubtful
+LIGHT_ROW = {(2, 0), (2, 1), (2, 2)}
+
+
+def _cards(*shapes: str) -> tuple[frozenset[str], ...]:
+    return tuple(frozenset({shape}) for shape in shapes)
+
+
+def test_a_lightly_filled_tile_the_cards_ask_for_is_read_filled() -> None:
+    seg = Segmentation(shapes=(DOMINO,), questions=())
+    settled_seg, settled = settle_doubtful_by_cards(seg, LIGHT_ROW, _cards("##", "###"))
+    assert settled == LIGHT_ROW
+    assert settled_seg.shapes == (DOMINO, tuple(sorted(LIGHT_ROW)))
+    assert {by for _, _, by in settled_seg.outlines.values()} == {"cards"}
+    # one tile a round: with no second card the light squares are empty (a smudge)
+    settled_seg, settled = settle_doubtful_by_cards(seg, LIGHT_ROW, _cards("##"))
+    assert settled == LIGHT_ROW
+    assert settled_seg.shapes == (DOMINO,)
+
+
+def test_a_doubtful_square_beside_a_tile_is_settled_by_its_card() -> None:
+    seg = Segmentation(shapes=(DOMINO,), questions=())
+    settled_seg, settled = settle_doubtful_by_cards(seg, {(0, 2)}, _cards("###"))
+    assert settled_seg.shapes == (((0, 0), (0, 1), (0, 2)),)
+    assert settled == {(0, 0), (0, 1), (0, 2)}
+    settled_seg, settled = settle_doubtful_by_cards(seg, {(0, 2)}, _cards("##"))
+    assert settled_seg.shapes == (DOMINO,)
+    assert (0, 2) in settled
+
+
+def test_squares_the_cards_leave_two_ways_stay_asked() -> None:
+    seg = Segmentation(shapes=(((0, 0),),), questions=())
+    assert settle_doubtful_by_cards(seg, {(0, 1), (1, 0)}, _cards("##")) == (seg, set())
+    # no way at all (a tile no card has): unchanged too
+    assert settle_doubtful_by_cards(seg, {(0, 1)}, _cards("####")) == (seg, set())
+
+
+def test_the_cover_search_gives_up_rather_than_guess() -> None:
+    # a board without two opposite corners cannot be covered by dominoes, but the search
+    # would take far too long to find it out
+    board = {(r, c) for r in range(6) for c in range(8)} - {(0, 0), (5, 7)}
+    assert fill_covers(board, set(), {"##": 23}, 23, [], _cards(*["##"] * 23)) is None
+    # many ways: two are enough to leave the squares asked
+    block = {(r, c) for r in range(7) for c in range(7)}
+    seg = Segmentation(shapes=(), questions=())
+    assert settle_doubtful_by_cards(seg, block, _cards(*["#", "##"] * 20)) == (seg, set())
+
+
+def test_the_cards_read_doubtful_squares_only_with_the_one_settled() -> None:
+    def asked(*cells: tuple[int, int]) -> list[dict[str, object]]:
+        return [{"kind": "bonus", "cells": [list(c) for c in cells], "message": ""}]
+
+    # a 1 possible: read, and asked about only as itself
+    assert one_settled_for_cards((4, 2), [], one_possible=True)
+    assert one_settled_for_cards((4, 2), asked((4, 2)), one_possible=True)
+    assert not one_settled_for_cards((4, 2), asked((4, 2), (6, 6)), one_possible=True)
+    assert not one_settled_for_cards(None, [], one_possible=True)  # a faint 1 left empty?
+    # none possible: a mark asked about as a 1 is a tile's, or nothing
+    assert one_settled_for_cards(None, asked((6, 6)), one_possible=False)
+    assert not one_settled_for_cards((6, 6), [], one_possible=False)

@@ -1,0 +1,174 @@
+"""Settling a sheet's doubtful squares by the cards the player drew (see
+:mod:`companion.second_chance.drawn`): the sheet holds one tile per round, each the shape of
+that round's card. A square the reader cannot tell filled or empty (a light fill, a smudge)
+either belongs to one of those tiles or to none; where only one way to read the doubtful
+squares lets the sheet's tiles be the cards, one a round, that way is the read.
+
+The tiles with no doubtful square in them or beside them are kept as read; the squares of
+the others are filled for sure, the doubtful ones may be either, and the ways to cover them
+with the cards left are searched (an exact cover with optional squares, bounded).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from companion.second_chance.drawn import TileChoices, can_be_drawn
+from companion.second_chance.shapes import Cell
+from vision.second_chance.by_cards import (
+    CARDS_SURE,
+    SPLIT_KINDS,
+    card_of,
+    cards_left,
+    placed_from_first,
+)
+from vision.second_chance.outlines import Segmentation
+
+__all__ = ["MAX_FILL_TRIES", "fill_covers", "settle_doubtful_by_cards"]
+
+#: the pieces the search for the ways to read the doubtful squares tries at most (beyond: the
+#: squares stay asked): some 15 ms of CPU here at worst; 8000 and 20000 read the 240 tuning
+#: frames of seeds 0-15 alike, 4000 left three squares of mixed/scan 1 read wrong (asked)
+MAX_FILL_TRIES = 8000
+#: ... and the ways it keeps (two ways that differ already leave the squares asked)
+MAX_FILL_WAYS = 2
+
+Tiles = tuple[tuple[Cell, ...], ...]
+
+
+def fill_covers(required: set[Cell], optional: set[Cell], cards: dict[str, int],
+                tiles: int, fixed: Sequence[str], choices: TileChoices) -> list[Tiles] | None:
+    """The ways (up to :data:`MAX_FILL_WAYS`) to cover every square of ``required`` and any of
+    ``optional`` with exactly ``tiles`` tiles of the ``cards`` (each at most as many times as
+    it says), which with the ``fixed`` tiles' cards can be ``choices`` one a round; None when
+    the search passes :data:`MAX_FILL_TRIES`.
+
+    >>> len(fill_covers({(0, 0)}, {(0, 1), (1, 0)}, {"##": 1}, 1, [], (frozenset({"##"}),)))
+    2
+    >>> fill_covers({(0, 0)}, {(0, 1)}, {"##": 1}, 1, [], (frozenset({"##"}),))
+    [(((0, 0), (0, 1)),)]
+    """
+    placed = [(card, offsets) for card in sorted(cards) for offsets in placed_from_first(card)]
+    left_of = dict(cards)
+    found: list[Tiles] = []
+    tries = [0]
+
+    def cover(undecided: frozenset[Cell], pieces: Tiles) -> bool:
+        """False once the search is to stop (too many ways or tries)."""
+        if not undecided or len(pieces) == tiles:
+            if not undecided & required and len(pieces) == tiles and can_be_drawn(
+                    [*fixed, *(card_of(p) for p in pieces)], choices):
+                found.append(pieces)
+            return len(found) < MAX_FILL_WAYS
+        if not _may_fit(undecided, len(undecided & required), tiles - len(pieces)):
+            return True
+        first = min(undecided)
+        for card, offsets in placed:
+            tries[0] += 1
+            if tries[0] > MAX_FILL_TRIES:
+                return False
+            if left_of[card] <= 0:
+                continue
+            piece = tuple((first[0] + dr, first[1] + dc) for dr, dc in offsets)
+            if not undecided.issuperset(piece):
+                continue
+            left_of[card] -= 1
+            going = cover(undecided - set(piece), (*pieces, piece))
+            left_of[card] += 1
+            if not going:
+                return False
+        if first in optional:  # or the doubtful square is empty
+            return cover(undecided - {first}, pieces)
+        return True
+
+    def _may_fit(undecided: frozenset[Cell], need: int, count: int) -> bool:
+        """``count`` more tiles of the cards left can cover ``need`` squares and fit in
+        ``undecided``: the largest cover at least, the smallest fit in."""
+        sizes = sorted(size_of[card] for card, n in left_of.items() for _ in range(n))
+        return (len(sizes) >= count and sum(sizes[len(sizes) - count:]) >= need
+                and sum(sizes[:count]) <= len(undecided))
+
+    size_of = {card: len(placed_from_first(card)[0]) for card in cards}
+    if not cover(frozenset(required | optional), ()):
+        return None if tries[0] > MAX_FILL_TRIES else found
+    return found
+
+
+def _beside(cell: Cell) -> tuple[Cell, ...]:
+    r, c = cell
+    return ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1))
+
+
+def settle_doubtful_by_cards(seg: Segmentation, doubtful: set[Cell], choices: TileChoices
+                             ) -> tuple[Segmentation, set[Cell]]:
+    """``seg`` with its tiles re-read where the cards settle the ``doubtful`` squares, and the
+    squares so settled. Each group of doubtful squares and the tiles beside them is settled on
+    its own, the other tiles as read: a group is settled when exactly one way to read its
+    doubtful squares and split its squares lets all the tiles be the cards, one a round (see
+    :func:`fill_covers`); a group settled may let the cards settle another, so the groups are
+    tried again while any is settled."""
+    settled: set[Cell] = set()
+    for _ in range(MAX_PASSES):
+        progress = False
+        for group in _groups(seg.shapes, doubtful - settled):
+            seg, done = _settle_group(seg, group, doubtful - settled, choices)
+            if done:
+                settled |= done
+                progress = True
+        if not progress:
+            break
+    return seg, settled
+
+
+#: the times every group of doubtful squares is tried
+MAX_PASSES = 3
+
+
+def _groups(shapes: Sequence[Sequence[Cell]], doubtful: set[Cell]) -> list[set[Cell]]:
+    """The doubtful squares with the squares of the tiles in them or beside them, in groups
+    that share no tile and no doubtful square."""
+    tile_of = {cell: i for i, shape in enumerate(shapes) for cell in shape}
+    left, groups = set(doubtful), []
+    while left:
+        stack, group = [left.pop()], set()
+        while stack:
+            cell = stack.pop()
+            if cell in group:
+                continue
+            group.add(cell)
+            for near in (cell, *_beside(cell)):
+                if near in left:
+                    left.discard(near)
+                    stack.append(near)
+                elif near in tile_of and cell in doubtful:
+                    stack.extend(c for c in shapes[tile_of[near]] if c not in group)
+        groups.append(group)
+    return groups
+
+
+def _settle_group(seg: Segmentation, group: set[Cell], doubtful: set[Cell],
+                  choices: TileChoices) -> tuple[Segmentation, set[Cell]]:
+    """``seg`` with ``group`` (see :func:`_groups`) re-read by the cards, and its squares; or
+    ``seg`` unchanged and no squares when the cards leave more than one way, or none."""
+    fixed = [card_of(s) for s in seg.shapes if not group & set(s)]
+    optional = group & doubtful
+    tiles = len(choices) - len(fixed)
+    if tiles < 0:
+        return seg, set()
+    ways = fill_covers(group - optional, optional, cards_left(choices, fixed), tiles, fixed,
+                       choices)
+    if not ways or len(ways) > 1:
+        return seg, set()
+    kept = [tuple(s) for s in seg.shapes if not group & set(s)]
+    shapes = tuple(sorted(kept + [tuple(sorted(p)) for p in ways[0]]))
+    tile_of = {cell: i for i, tile in enumerate(shapes) for cell in tile}
+    outlines = {border: decided for border, decided in seg.outlines.items()
+                if border[0] in tile_of and border[1] in tile_of}
+    for a in group & set(tile_of):
+        for b in ((a[0], a[1] + 1), (a[0] + 1, a[1])):
+            if b in tile_of:
+                outlines[(a, b)] = (tile_of[a] != tile_of[b], CARDS_SURE, "cards")
+    questions = tuple(q for q in seg.questions if q["kind"] not in SPLIT_KINDS
+                      or not {(r, c) for r, c in q["cells"]} <= group)
+    return replace(seg, shapes=shapes, questions=questions, outlines=outlines), group
