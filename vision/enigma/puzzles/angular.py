@@ -117,7 +117,7 @@ def _building_area(view: CardView, pack: EnigmaPack) -> np.ndarray:
     return area
 
 
-def _building_blobs(view: CardView, pack: EnigmaPack, cube: float
+def _building_blobs(view: CardView, pack: EnigmaPack, cube: float, area: np.ndarray
                     ) -> tuple[list[int], np.ndarray, np.ndarray]:
     """The structures built on the mat (blobs of the angular colours at least half a cube's
     face, away from the card and the markers): the blob ids, the label image and stats."""
@@ -126,7 +126,7 @@ def _building_blobs(view: CardView, pack: EnigmaPack, cube: float
                                               "card": pack.colour("card"),
                                               "white": (250, 250, 250), "black": (20, 20, 20)})
     coloured = np.isin(labels, [names.index(k) for k in pack.angular])
-    coloured &= _building_area(view, pack)
+    coloured &= area
     k = max(3, int(0.15 * cube)) | 1
     closed = cv2.morphologyEx(coloured.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((k, k),
                                                                                    np.uint8))
@@ -161,7 +161,8 @@ def check_angular(view: CardView, pack: EnigmaPack, card: angular.AngularCard | 
                            code=Reason.CARD_UNREAD)
         card = angular.AngularCard("read", best_top)
     cube = float(pack.sizes["cube_mm"]) * MAT_PX_PER_MM
-    blobs, lab, stats = _building_blobs(view, pack, cube)
+    area = _building_area(view, pack)
+    blobs, lab, stats = _building_blobs(view, pack, cube, area)
     if not blobs:
         return verdict(NOT_SOLVED, "no structure is built beside the card",
                        code=Reason.NOTHING_BUILT)
@@ -173,7 +174,7 @@ def check_angular(view: CardView, pack: EnigmaPack, card: angular.AngularCard | 
     if table_as_piece(stats, blobs, cube, box):
         return unclear
     if len(blobs) > 1:
-        if pieces_unseen(view, _building_area(view, pack), np.isin(lab, blobs), cube):
+        if pieces_unseen(view, area, np.isin(lab, blobs), cube):
             return unclear
         if _apart_but_close(lab, main, blobs, cube):
             return verdict(CANNOT_TELL, "a piece lies so close to the structure that it may be "
@@ -192,7 +193,7 @@ def check_angular(view: CardView, pack: EnigmaPack, card: angular.AngularCard | 
         return verdict(CANNOT_TELL, why, code=Reason.STRUCTURE_UNCLEAR, marks=built)
     shown = "/".join(angular.crop(seen))
     if not angular.picture_matches(seen, card.top, allow_mirror=box.angular.allow_mirror):
-        if pieces_unseen(view, _building_area(view, pack), lab == main, cube) or \
+        if pieces_unseen(view, area, lab == main, cube) or \
                 fewer_of_table_colours(seen, card.top, table_like_colours(view, pack)):
             return unclear
         return verdict(NOT_SOLVED, f"seen from above it shows {shown}, the card shows "
