@@ -39,6 +39,7 @@ from ui.main_thread_errors import (
     revive_dropped_intervals,
     running_intervals,
 )
+from ui.main_thread_gc import MainThreadCollector
 from ui.sdnotify import Notifier
 from ui.shutdown import release_in_order
 from ui.workers import CameraWorker, UiEvent, run_job
@@ -153,6 +154,8 @@ class CompanionApp(App):
         self.last_frame: Any = None
         self.fresh_frames = FreshFrames()
         self._clock_events: list[Any] = []
+        #: cyclic garbage (dead widgets among it) is freed on the main thread only
+        self.collector = MainThreadCollector(Clock.schedule_interval)
         self._ready_sent = False
         self._screens: dict[str, Any] = {}
         self.errors: list[str] = []
@@ -246,6 +249,7 @@ class CompanionApp(App):
         if self._start_camera:
             self.start_camera()
         self._clock_events.append(Clock.schedule_interval(self._pump, 1.0 / PUMP_HZ))
+        self.collector.start()
         from ui.memory import TRIM_INTERVAL_S, give_back_free_heap
 
         self._clock_events.append(Clock.schedule_interval(lambda _dt: give_back_free_heap(),
@@ -780,6 +784,7 @@ class CompanionApp(App):
             ("closing the GPIO pins", self._close_devices),
             ("stopping the camera thread and closing the camera", self._close_camera),
             ("closing the journal", self._close_journal),
+            ("giving garbage collection back to Python", self.collector.stop),
         ], log)
 
     def _stop_screen_timers(self) -> None:
