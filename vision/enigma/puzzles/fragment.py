@@ -44,6 +44,12 @@ MIN_AREA_RATIO = 0.92
 SOLVED_AREA = (0.95, 1.06)
 
 
+#: the light is not measured this near the silhouette (mm): the pieces lie there, a piece
+#: pushed off its place reaches this far past it, and the printed outline is not moved
+#: further (:data:`ALIGN_REACH_MM`)
+NOT_PAPER_MM = 2 * ALIGN_REACH_MM
+
+
 #: the card's edge band (pixels of the card view) where nothing is measured
 EDGE_PX = 9
 #: beside the card a piece is this much darker than the table around it (a near-black
@@ -55,7 +61,7 @@ TABLE_WINDOW_MM = 25.0
 TABLE_SHRINK = 4
 
 
-def _dark_pieces(view: CardView, pack: EnigmaPack
+def _dark_pieces(view: CardView, pack: EnigmaPack, sil_b: np.ndarray
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, GreyLevels]:
     """The dark pieces on the card and the dark blobs beside it (a piece left on the table).
 
@@ -64,8 +70,12 @@ def _dark_pieces(view: CardView, pack: EnigmaPack
     shared fairly between them and a shadow over the silhouette leaves it grey. Beside the
     card the table may be any colour: a piece is what is much darker than the table around
     it. Also returns the card's grey with the light taken out and the black and silhouette
-    greys expected under it (:func:`_grey_levels`)."""
-    flat = flatten_light(view, pack, greys=True)
+    greys expected under it (:func:`_grey_levels`). The light is never measured on the
+    silhouette ``sil_b`` or near it (:data:`NOT_PAPER_MM`): pieces a glare washed there
+    looked like paper and were flattened to white (fragment cloth/strong seeds 6, 9)."""
+    reach = 2 * int(NOT_PAPER_MM * CARD_PX_PER_MM) + 1
+    near_sil = cv2.dilate(sil_b.astype(np.uint8), np.ones((reach, reach), np.uint8)) > 0
+    flat = flatten_light(view, pack, greys=True, not_paper=near_sil)
     gray = cv2.cvtColor(flat, cv2.COLOR_BGR2GRAY).astype(np.float32)
     levels = _grey_levels(gray, pack)
     black = open_mask(gray < levels.middle, 1)
@@ -263,12 +273,13 @@ def check_fragment(view: CardView, pack: EnigmaPack, card: fragment.FragmentCard
     if card is None:
         return verdict(CANNOT_TELL, "the silhouette lies under the pieces and is not read: "
                        "enter the card", code=Reason.CARD_NEEDED)
-    black, black_beside, gray, levels = _dark_pieces(view, pack)
+    shape = view.image.shape[:2]
+    mark = _orientation_mark(view, shape)
+    sil_b = _silhouette(view, card, pack, shape) & ~mark
+    black, black_beside, gray, levels = _dark_pieces(view, pack, sil_b)
     inside = view.inside_card()
-    mark = _orientation_mark(view, black.shape)
     black &= ~mark
     unit = float(pack.sizes["fragment_unit_mm"])
-    sil_b = _silhouette(view, card, pack, black.shape) & ~mark
     piece_px = min(area(p.polygon) for p in box.fragment.pieces) * (
         unit * CARD_PX_PER_MM) ** 2
     beside = black_beside & ~inside
