@@ -305,3 +305,12 @@ def test_fragment_pieces_a_glare_washes_are_not_taken_for_paper() -> None:
     assert right == "solved"
     assert wrong != "solved"
 
+
+def test_fragment_pieces_are_followed_up_a_glare_s_slope() -> None:
+    """cloth/strong seed 0: the pieces' black lifted by a glare was known only a few pixels
+    from the pieces the darkest grey nearby told, and the pieces further up the glare's
+    slope looked grey ('cannot tell' for a right solution). The near miss is still not
+    solved."""
+    right, wrong = _fragment_verdicts("cloth", "strong", 0)
+    assert right == "solved"
+    assert wrong != "solved"

@@ -100,6 +100,12 @@ MAX_WASH_FLOOR = 0.5
 #: view), then smoothed over half of it: within a quarter of it from a black piece (its
 #: blurred outline) the floor stays the black's own
 FLOOR_PX = 41
+#: but the darkest grey is looked for this far: the middle of a missing piece's place sees
+#: the black of the pieces round it, not its own silhouette grey taken for washed black
+#: (fragment wood and cloth/mild seeds 1 and 4, near misses: 'the pieces look grey' once
+#: the light was no longer measured on the silhouette); a glare's slope is then climbed
+#: back (:func:`_climbed_black`)
+FLOOR_REACH_PX = 3 * FLOOR_PX
 
 
 @dataclass(frozen=True)
@@ -130,11 +136,12 @@ def _grey_levels(gray: np.ndarray, pack: EnigmaPack) -> GreyLevels:
     g_black = float(np.mean(pack.colour("fragment")))
     g_sil = float(np.mean(pack.colour("silhouette")))
     smooth = cv2.GaussianBlur(gray, (0, 0), 2.0)
-    floor = cv2.erode(smooth, np.ones((FLOOR_PX, FLOOR_PX), np.uint8))
+    floor = cv2.erode(smooth, np.ones((FLOOR_REACH_PX, FLOOR_REACH_PX), np.uint8))
     floor = cv2.blur(floor, (FLOOR_PX // 2 | 1, FLOOR_PX // 2 | 1))
     capped = MAX_WASH_FLOOR * g_card
     floor = np.clip(floor, g_black, capped)
-    black = _own_black(smooth, floor, _sil_grey(floor, g_black, g_card, g_sil), g_card)
+    black = _climbed_black(smooth, floor, (g_black, g_card, g_sil))
+    black = _own_black(smooth, black, _sil_grey(black, g_black, g_card, g_sil), g_card)
     return GreyLevels(black, _sil_grey(black, g_black, g_card, g_sil), black > capped)
 
 
@@ -155,21 +162,51 @@ OWN_BLACK_SIGMA = 6.0
 OWN_BLACK_WEIGHT = 0.3
 #: and it is believed up to this share of the card's grey: past it the black and the
 #: silhouette are too close to tell and the pieces are washed (a question)
-MAX_OWN_BLACK = 0.7
+MAX_OWN_BLACK = 0.8
+#: a glare's slope is climbed on the card view shrunk this much, in this many steps
+CLIMB_SHRINK, CLIMB_STEPS = 4, 4
 
 
-def _own_black(smooth: np.ndarray, floor: np.ndarray, sil: np.ndarray, g_card: float
-               ) -> np.ndarray:
+def _own_black(smooth: np.ndarray, floor: np.ndarray, sil: np.ndarray, g_card: float, *,
+               shrink: int = 1) -> np.ndarray:
     """The black under the light there: on and near what the darkest nearby (``floor``)
     already tells as black pieces (under the middle of it and the silhouette's grey
     ``sil``), their own grey averaged; elsewhere ``floor``. A silhouette left uncovered is
-    not darker than that middle, so it never lifts the black it is compared with."""
+    not darker than that middle, so it never lifts the black it is compared with.
+    ``shrink``: the average is taken on the view shrunk this much (it reaches further);
+    which pixels are pieces is told at full size, where a piece's edge does not mix with
+    the silhouette beside it."""
     pieces = (smooth < (floor + sil) / 2).astype(np.float32)
+    dark = smooth * pieces
+    if shrink > 1:
+        h, w = smooth.shape
+        size = (max(2, w // shrink), max(2, h // shrink))
+        pieces = cv2.resize(pieces, size, interpolation=cv2.INTER_AREA)
+        dark = cv2.resize(dark, size, interpolation=cv2.INTER_AREA)
     weight = cv2.GaussianBlur(pieces, (0, 0), OWN_BLACK_SIGMA)
-    total = cv2.GaussianBlur(smooth * pieces, (0, 0), OWN_BLACK_SIGMA)
+    total = cv2.GaussianBlur(dark, (0, 0), OWN_BLACK_SIGMA)
     own = np.minimum(total / np.maximum(weight, 1e-6), MAX_OWN_BLACK * g_card)
+    if shrink > 1:
+        own = cv2.resize(own, (w, h), interpolation=cv2.INTER_LINEAR)
+        weight = cv2.resize(weight, (w, h), interpolation=cv2.INTER_LINEAR)
     out: np.ndarray = np.where(weight >= OWN_BLACK_WEIGHT, np.maximum(floor, own), floor)
     return out
+
+
+def _climbed_black(smooth: np.ndarray, floor: np.ndarray, greys: tuple[float, float, float]
+                   ) -> np.ndarray:
+    """The black pieces' grey up a glare's slope: from the pieces ``floor`` already tells,
+    step by step onto the pieces next to them that the black found so far tells (each step
+    reaches a window further, :func:`_own_black` on the view shrunk: the light of a glare
+    changes slowly). An uncovered silhouette is not darker than the middle of the black
+    next to it and its own grey, so the climb does not reach it (fragment cloth/strong
+    seed 0: a right solution was 'the pieces look grey')."""
+    g_black, g_card, g_sil = greys
+    black = floor
+    for _ in range(CLIMB_STEPS):
+        black = _own_black(smooth, black, _sil_grey(black, g_black, g_card, g_sil), g_card,
+                           shrink=CLIMB_SHRINK)
+    return black
 
 
 def _washed(gray: np.ndarray, levels: GreyLevels, target: np.ndarray, outline_px: int
