@@ -19,13 +19,6 @@ from vision.enigma.synth.puzzle_table import TableCondition, render_table_frame
 def _right_frame(kind: str, surface: str, strength: str, seed: int) -> tuple[Any, np.ndarray]:
     """The bench's card and right solution for ``seed`` (bench/puzzle_checks.py), drawn on
     the table under that condition: (card, frame)."""
-    return _bench_frame(kind, surface, strength, seed, right=True)
-
-
-def _bench_frame(kind: str, surface: str, strength: str, seed: int, *, right: bool
-                 ) -> tuple[Any, np.ndarray]:
-    """The bench's card and its right solution or near miss for ``seed``
-    (bench/puzzle_checks.py), drawn on the table under that condition: (card, frame)."""
     from pathlib import Path
     from sys import path
 
@@ -33,7 +26,7 @@ def _bench_frame(kind: str, surface: str, strength: str, seed: int, *, right: bo
     from puzzle_checks import cases
 
     card, todo = cases(kind, seed, load_puzzles())
-    _is_right, solution, extra = todo[0 if right else 1]
+    _is_right, solution, extra = todo[0]
     frame = render_table_frame(kind, card, load_enigma_pack(), solution=solution, seed=seed,
                                condition=TableCondition(surface, strength), **extra)
     return card, frame
@@ -284,33 +277,3 @@ def test_a_conduit_piece_a_glare_washes_is_asked_about_not_missing() -> None:
     result = check_puzzle_frame("conduit", frame, load_enigma_pack(), card=card,
                                 box=load_puzzles())
     assert result["verdict"] == "cannot tell", result["reason"]
-
-
-def _fragment_verdicts(surface: str, strength: str, seed: int) -> tuple[str, str]:
-    """The fragment check's verdicts on the bench's right solution and near miss."""
-    pack, box = load_enigma_pack(), load_puzzles()
-    out = []
-    for right in (True, False):
-        card, frame = _bench_frame("fragment", surface, strength, seed, right=right)
-        out.append(check_puzzle_frame("fragment", frame, pack, card=card, box=box)["verdict"])
-    return out[0], out[1]
-
-
-def test_fragment_pieces_a_glare_washes_are_not_taken_for_paper() -> None:
-    """cloth/strong seed 6: a lamp's glare washed the black pieces to a colourless grey as
-    bright as the paper near them; the light was measured on them as on paper and flattened
-    them to the card's white ('cannot tell: the pieces look grey' for a right solution). The
-    near miss is still not solved."""
-    right, wrong = _fragment_verdicts("cloth", "strong", 6)
-    assert right == "solved"
-    assert wrong != "solved"
-
-
-def test_fragment_pieces_are_followed_up_a_glare_s_slope() -> None:
-    """cloth/strong seed 0: the pieces' black lifted by a glare was known only a few pixels
-    from the pieces the darkest grey nearby told, and the pieces further up the glare's
-    slope looked grey ('cannot tell' for a right solution). The near miss is still not
-    solved."""
-    right, wrong = _fragment_verdicts("cloth", "strong", 0)
-    assert right == "solved"
-    assert wrong != "solved"

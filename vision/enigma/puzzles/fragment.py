@@ -44,12 +44,6 @@ MIN_AREA_RATIO = 0.92
 SOLVED_AREA = (0.95, 1.06)
 
 
-#: the light is not measured this near the silhouette (mm): the pieces lie there, a piece
-#: pushed off its place reaches this far past it, and the printed outline is not moved
-#: further (:data:`ALIGN_REACH_MM`)
-NOT_PAPER_MM = 2 * ALIGN_REACH_MM
-
-
 #: the card's edge band (pixels of the card view) where nothing is measured
 EDGE_PX = 9
 #: beside the card a piece is this much darker than the table around it (a near-black
@@ -61,7 +55,7 @@ TABLE_WINDOW_MM = 25.0
 TABLE_SHRINK = 4
 
 
-def _dark_pieces(view: CardView, pack: EnigmaPack, sil_b: np.ndarray
+def _dark_pieces(view: CardView, pack: EnigmaPack
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, GreyLevels]:
     """The dark pieces on the card and the dark blobs beside it (a piece left on the table).
 
@@ -70,12 +64,8 @@ def _dark_pieces(view: CardView, pack: EnigmaPack, sil_b: np.ndarray
     shared fairly between them and a shadow over the silhouette leaves it grey. Beside the
     card the table may be any colour: a piece is what is much darker than the table around
     it. Also returns the card's grey with the light taken out and the black and silhouette
-    greys expected under it (:func:`_grey_levels`). The light is never measured on the
-    silhouette ``sil_b`` or near it (:data:`NOT_PAPER_MM`): pieces a glare washed there
-    looked like paper and were flattened to white (fragment cloth/strong seeds 6, 9)."""
-    reach = 2 * int(NOT_PAPER_MM * CARD_PX_PER_MM) + 1
-    near_sil = cv2.dilate(sil_b.astype(np.uint8), np.ones((reach, reach), np.uint8)) > 0
-    flat = flatten_light(view, pack, greys=True, not_paper=near_sil)
+    greys expected under it (:func:`_grey_levels`)."""
+    flat = flatten_light(view, pack, greys=True)
     gray = cv2.cvtColor(flat, cv2.COLOR_BGR2GRAY).astype(np.float32)
     levels = _grey_levels(gray, pack)
     black = open_mask(gray < levels.middle, 1)
@@ -100,12 +90,6 @@ MAX_WASH_FLOOR = 0.5
 #: view), then smoothed over half of it: within a quarter of it from a black piece (its
 #: blurred outline) the floor stays the black's own
 FLOOR_PX = 41
-#: but the darkest grey is looked for this far: the middle of a missing piece's place sees
-#: the black of the pieces round it, not its own silhouette grey taken for washed black
-#: (fragment wood and cloth/mild seeds 1 and 4, near misses: 'the pieces look grey' once
-#: the light was no longer measured on the silhouette); a glare's slope is then climbed
-#: back (:func:`_climbed_black`)
-FLOOR_REACH_PX = 3 * FLOOR_PX
 
 
 @dataclass(frozen=True)
@@ -136,12 +120,11 @@ def _grey_levels(gray: np.ndarray, pack: EnigmaPack) -> GreyLevels:
     g_black = float(np.mean(pack.colour("fragment")))
     g_sil = float(np.mean(pack.colour("silhouette")))
     smooth = cv2.GaussianBlur(gray, (0, 0), 2.0)
-    floor = cv2.erode(smooth, np.ones((FLOOR_REACH_PX, FLOOR_REACH_PX), np.uint8))
+    floor = cv2.erode(smooth, np.ones((FLOOR_PX, FLOOR_PX), np.uint8))
     floor = cv2.blur(floor, (FLOOR_PX // 2 | 1, FLOOR_PX // 2 | 1))
     capped = MAX_WASH_FLOOR * g_card
     floor = np.clip(floor, g_black, capped)
-    black = _climbed_black(smooth, floor, (g_black, g_card, g_sil))
-    black = _own_black(smooth, black, _sil_grey(black, g_black, g_card, g_sil), g_card)
+    black = _own_black(smooth, floor, _sil_grey(floor, g_black, g_card, g_sil), g_card)
     return GreyLevels(black, _sil_grey(black, g_black, g_card, g_sil), black > capped)
 
 
@@ -162,51 +145,21 @@ OWN_BLACK_SIGMA = 6.0
 OWN_BLACK_WEIGHT = 0.3
 #: and it is believed up to this share of the card's grey: past it the black and the
 #: silhouette are too close to tell and the pieces are washed (a question)
-MAX_OWN_BLACK = 0.8
-#: a glare's slope is climbed on the card view shrunk this much, in this many steps
-CLIMB_SHRINK, CLIMB_STEPS = 4, 4
+MAX_OWN_BLACK = 0.7
 
 
-def _own_black(smooth: np.ndarray, floor: np.ndarray, sil: np.ndarray, g_card: float, *,
-               shrink: int = 1) -> np.ndarray:
+def _own_black(smooth: np.ndarray, floor: np.ndarray, sil: np.ndarray, g_card: float
+               ) -> np.ndarray:
     """The black under the light there: on and near what the darkest nearby (``floor``)
     already tells as black pieces (under the middle of it and the silhouette's grey
     ``sil``), their own grey averaged; elsewhere ``floor``. A silhouette left uncovered is
-    not darker than that middle, so it never lifts the black it is compared with.
-    ``shrink``: the average is taken on the view shrunk this much (it reaches further);
-    which pixels are pieces is told at full size, where a piece's edge does not mix with
-    the silhouette beside it."""
+    not darker than that middle, so it never lifts the black it is compared with."""
     pieces = (smooth < (floor + sil) / 2).astype(np.float32)
-    dark = smooth * pieces
-    if shrink > 1:
-        h, w = smooth.shape
-        size = (max(2, w // shrink), max(2, h // shrink))
-        pieces = cv2.resize(pieces, size, interpolation=cv2.INTER_AREA)
-        dark = cv2.resize(dark, size, interpolation=cv2.INTER_AREA)
     weight = cv2.GaussianBlur(pieces, (0, 0), OWN_BLACK_SIGMA)
-    total = cv2.GaussianBlur(dark, (0, 0), OWN_BLACK_SIGMA)
+    total = cv2.GaussianBlur(smooth * pieces, (0, 0), OWN_BLACK_SIGMA)
     own = np.minimum(total / np.maximum(weight, 1e-6), MAX_OWN_BLACK * g_card)
-    if shrink > 1:
-        own = cv2.resize(own, (w, h), interpolation=cv2.INTER_LINEAR)
-        weight = cv2.resize(weight, (w, h), interpolation=cv2.INTER_LINEAR)
     out: np.ndarray = np.where(weight >= OWN_BLACK_WEIGHT, np.maximum(floor, own), floor)
     return out
-
-
-def _climbed_black(smooth: np.ndarray, floor: np.ndarray, greys: tuple[float, float, float]
-                   ) -> np.ndarray:
-    """The black pieces' grey up a glare's slope: from the pieces ``floor`` already tells,
-    step by step onto the pieces next to them that the black found so far tells (each step
-    reaches a window further, :func:`_own_black` on the view shrunk: the light of a glare
-    changes slowly). An uncovered silhouette is not darker than the middle of the black
-    next to it and its own grey, so the climb does not reach it (fragment cloth/strong
-    seed 0: a right solution was 'the pieces look grey')."""
-    g_black, g_card, g_sil = greys
-    black = floor
-    for _ in range(CLIMB_STEPS):
-        black = _own_black(smooth, black, _sil_grey(black, g_black, g_card, g_sil), g_card,
-                           shrink=CLIMB_SHRINK)
-    return black
 
 
 def _washed(gray: np.ndarray, levels: GreyLevels, target: np.ndarray, outline_px: int
@@ -310,13 +263,12 @@ def check_fragment(view: CardView, pack: EnigmaPack, card: fragment.FragmentCard
     if card is None:
         return verdict(CANNOT_TELL, "the silhouette lies under the pieces and is not read: "
                        "enter the card", code=Reason.CARD_NEEDED)
-    shape = view.image.shape[:2]
-    mark = _orientation_mark(view, shape)
-    sil_b = _silhouette(view, card, pack, shape) & ~mark
-    black, black_beside, gray, levels = _dark_pieces(view, pack, sil_b)
+    black, black_beside, gray, levels = _dark_pieces(view, pack)
     inside = view.inside_card()
+    mark = _orientation_mark(view, black.shape)
     black &= ~mark
     unit = float(pack.sizes["fragment_unit_mm"])
+    sil_b = _silhouette(view, card, pack, black.shape) & ~mark
     piece_px = min(area(p.polygon) for p in box.fragment.pieces) * (
         unit * CARD_PX_PER_MM) ** 2
     beside = black_beside & ~inside
