@@ -261,7 +261,9 @@ def draw_conduit(card: conduit.ConduitCard, pieces: Sequence[conduit.ConduitPiec
         x, y = pad_mm + gx + cx * cell, pad_mm + gy + cy * cell
         pts = np.array([[x, y], [x + cell, y], [x + cell, y + cell], [x, y + cell]]) * s * 16
         cv2.polylines(img, [np.round(pts).astype(np.int32)], True, ink, 1, cv2.LINE_AA, 4)
-    for (cx, cy), sd in card.stubs:
+    # frozensets iterate in an order that follows PYTHONHASHSEED, and where anti-aliased
+    # edges overlap the drawing order shows in the pixels: draw in a fixed order
+    for (cx, cy), sd in sorted(card.stubs):
         x, y = pad_mm + gx + (cx + 0.5) * cell, pad_mm + gy + (cy + 0.5) * cell
         ux, uy = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}[sd]
         a = (x + ux * 0.5 * cell, y + uy * 0.5 * cell)
@@ -278,7 +280,7 @@ def draw_conduit(card: conduit.ConduitCard, pieces: Sequence[conduit.ConduitPiec
         y = pad_mm + gy + (at[1] + 0.5) * cell + jy
         h = 0.47 * cell
         _poly(img, [(x - h, y - h), (x + h, y - h), (x + h, y + h), (x - h, y + h)], s, base)
-        for sd in openings:
+        for sd in sorted(openings):
             ux, uy = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}[sd]
             hx, hy = -uy * w / 2, ux * w / 2
             b = (x + ux * h, y + uy * h)
