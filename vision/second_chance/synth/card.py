@@ -17,7 +17,7 @@ import numpy as np
 
 from companion.second_chance.shapes import Shape, as_shape
 from vision.second_chance.card_style import DEMO_STYLE, CardStyle
-from vision.synth.effects import DEFAULT_EFFECTS, apply_effects
+from vision.synth.effects import DEFAULT_EFFECTS, apply_effects, normal_field, with_grain
 
 
 def card_face(shape: Shape | str, style: CardStyle = DEMO_STYLE, *, px_per_mm: float = 8.0
@@ -63,8 +63,8 @@ def render_card(shape: Shape | str, *, style: CardStyle = DEMO_STYLE, seed: int 
     side = int(max(h, w) * 2.0)
     table = np.empty((side, int(side * 4 / 3), 3), np.uint8)
     table[:] = rng.integers(40, 150, 3).astype(np.uint8)
-    noise = cv2.GaussianBlur(rng.normal(0, 8, table.shape[:2]).astype(np.float32), (0, 0), 4)
-    table = np.clip(table.astype(np.float32) + noise[..., None], 0, 255).astype(np.uint8)
+    noise = cv2.GaussianBlur(normal_field(rng, table.shape[:2], 8), (0, 0), 4)
+    table = with_grain(table, noise)
     angle = float(rng.uniform(0, 360))
     centre = (table.shape[1] / 2 + rng.uniform(-0.1, 0.1) * side,
               table.shape[0] / 2 + rng.uniform(-0.1, 0.1) * side)

@@ -27,7 +27,7 @@ from companion.second_chance.grid import Grid
 from companion.second_chance.shapes import Cell, Shape
 from vision.second_chance.layout import GRID_CELLS, SheetLayout
 from vision.second_chance.printing import sheet_image
-from vision.synth.effects import DEFAULT_EFFECTS, apply_effects
+from vision.synth.effects import DEFAULT_EFFECTS, apply_effects, normal_field, with_grain
 
 STYLES = ("pencil", "pen", "colour")
 FILLS = ("hatch", "crosshatch", "scribble", "solid", "cross")
@@ -621,9 +621,8 @@ def render_sheet(
     table_colour = rng.integers(60, 170, 3)
     scene = np.empty((h + 2 * pad_y, w + 2 * pad_x, 3), np.uint8)
     scene[:] = table_colour.astype(np.uint8)
-    grain = rng.normal(0, 6, scene.shape[:2]).astype(np.float32)
-    grain = cv2.GaussianBlur(grain, (0, 0), 3)[..., None]
-    scene = np.clip(scene.astype(np.float32) + grain, 0, 255).astype(np.uint8)
+    grain = cv2.GaussianBlur(normal_field(rng, scene.shape[:2], 6), (0, 0), 3)
+    scene = with_grain(scene, grain)
     scene[pad_y : pad_y + h, pad_x : pad_x + w] = sheet
     protect = np.zeros(scene.shape[:2], np.uint8)
     protect[pad_y : pad_y + h, pad_x : pad_x + w] = 255
