@@ -381,10 +381,12 @@ def _composite(
     h, w = ink.shape
     small = rng.random((h // 2 + 1, w // 2 + 1)).astype(np.float32)
     texture = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)[:h, :w]
+    # in place: each layer's blend made two more float copies of the sheet (9 MB each)
     for colour, layer in ink.layers.items():
         alpha = np.clip(layer * opacity * (1 - grain * texture), 0, 1)[..., None]
-        out = out * (1 - alpha) + np.array(colour, np.float32) * alpha
-    return np.clip(out, 0, 255).astype(np.uint8)
+        out *= 1 - alpha
+        out += np.array(colour, np.float32) * alpha
+    return np.clip(out, 0, 255, out=out).astype(np.uint8)
 
 
 def _bend(image: np.ndarray, rng: np.random.Generator, amount: float) -> np.ndarray:
