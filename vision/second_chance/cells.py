@@ -530,11 +530,6 @@ UNSURE_PAPER_CONFIDENCE = 0.4
 PAPER_SMOOTH = 0.012
 #: ... and no darker than a shadow: doubtful (a solid marker fill, far darker, is not)
 PAPER_SMOOTH_DARKNESS = 0.5
-#: ... unless its ink's hue (a channel's deviation from grey, see :class:`CellFeatures`) reaches
-#: this: three times the colour a shadow's paper may differ from the paper seen beside it by
-#: (``SOLID_HUE``); the empty squares of the tuning photos reach 0.11 at most (a marker's
-#: spill, far lighter), smooth marker fills 0.15-0.37 (grey markers stay asked)
-INK_OWN_COLOUR = 3 * SOLID_HUE
 
 
 #: a hole (see :func:`_surrounded`) is asked about from this share of ``empty_score`` on
@@ -611,11 +606,7 @@ def classify_cells(
     # a cell dark all over but as smooth as paper: drawn shading always leaves grain or strokes
     # (std of its darkness 0.017 and up), paper in a shadow does not (about 0.007: the shadow's
     # paper, taken for a block and lifted, would read filled for sure)
-    # ... nor of a colour of its own: shadowed paper keeps the paper's colour (the lit paper's
-    # cast is taken out of the ink's hue), a felt marker's flat translucent fill is smooth and
-    # coloured
-    smooth = ((state == 1) & (f.texture < PAPER_SMOOTH) & (f.darkness < PAPER_SMOOTH_DARKNESS)
-              & (np.abs(f.colour).max(axis=2) < INK_OWN_COLOUR))
+    smooth = (state == 1) & (f.texture < PAPER_SMOOTH) & (f.darkness < PAPER_SMOOTH_DARKNESS)
     state = np.where(smooth, -1, state)
     confidence = np.where(smooth, np.minimum(confidence, UNSURE_PAPER_CONFIDENCE), confidence)
     if unsure_paper is not None:

@@ -117,22 +117,6 @@ def test_a_faint_cell_with_an_empty_neighbour_is_not_a_hole() -> None:
     assert state[4, 4] == 0 and state[4, 5] == 0
 
 
-def test_a_smooth_coloured_marker_fill_is_ink_and_smooth_grey_is_asked() -> None:
-    # a felt marker's flat translucent fill is as smooth as paper and no darker than a shadow,
-    # but of its own colour (marker/mild 8 of the tuning seeds: 35 such squares asked); paper
-    # in a shadow keeps the paper's colour, so a smooth grey square stays asked
-    scores = np.full((9, 9), 10.0)
-    f = _features(scores)
-    texture, darkness = np.full((9, 9), 0.008), np.full((9, 9), 0.47)
-    colour = np.zeros((9, 9, 3))
-    colour[:, :5] = (0.19, -0.1, -0.09)  # a blue marker's fill, left of column 5
-    f = CellFeatures(ink=f.ink, score=scores, texture=texture, spread_x=f.spread_x,
-                     spread_y=f.spread_y, colour=colour, darkness=darkness)
-    state, confidence, _ = classify_cells(f, DEFAULT_SETTINGS)
-    assert (state[:, :5] == 1).all() and confidence[4, 2] > DEFAULT_SETTINGS.doubtful_below
-    assert (state[:, 5:] == -1).all()
-
-
 def _hatched(direction: str) -> np.ndarray:
     """A cropped darkness map (the grid and PAD around it) with every cell hatched alike:
     soft strokes 6 px apart, ``|`` vertical, ``-`` horizontal, ``/`` diagonal, ``x`` both
