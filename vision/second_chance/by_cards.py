@@ -14,7 +14,8 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from companion.second_chance.drawn import TileChoices, can_be_drawn
-from companion.second_chance.shapes import Cell, Shape, canonical_text, orientations
+from companion.second_chance.shapes import Cell, Shape, canonical_text
+from vision.second_chance.cover import Placer
 
 if TYPE_CHECKING:  # outlines settles its own undecided borders with this module
     from vision.second_chance.outlines import Segmentation
@@ -152,49 +153,27 @@ MAX_REGION = 48
 MAX_TRIES = 20000
 
 
-@lru_cache(maxsize=512)
-def placed_from_first(card: str) -> tuple[tuple[Cell, ...], ...]:
-    """Each orientation of ``card`` as offsets from its first cell (row-major): the cell of
-    a region it must cover when that is the region's first cell not yet covered."""
-    found = []
-    for shape in orientations(card):
-        r0, c0 = min(shape.cells)
-        found.append(tuple((r - r0, c - c0) for r, c in shape.cells))
-    return tuple(found)
-
-
 def card_partitions(cells: set[Cell], cards: dict[str, int]
                     ) -> list[tuple[tuple[Cell, ...], ...]] | None:
     """Every way to split ``cells`` into tiles whose shapes are among ``cards`` (each at most
     as many times as it says: exact cover), or None when there are more than
     :data:`MAX_PARTITIONS` or the search passes :data:`MAX_TRIES`."""
     found: list[tuple[tuple[Cell, ...], ...]] = []
-    placed = [(card, offsets) for card in sorted(cards) for offsets in placed_from_first(card)]
-    left_of = dict(cards)
-    tries = [0]
+    placer = Placer(cells, cards, max_tries=MAX_TRIES)
 
-    def cover(left: frozenset[Cell], pieces: tuple[tuple[Cell, ...], ...]) -> bool:
+    def cover(left: int, pieces: tuple[tuple[Cell, ...], ...]) -> bool:
         if not left:
             found.append(pieces)
             return len(found) <= MAX_PARTITIONS
-        r, c = min(left)
-        for card, offsets in placed:
-            tries[0] += 1
-            if tries[0] > MAX_TRIES:
-                return False
-            if left_of[card] <= 0:
-                continue
-            piece = tuple((r + dr, c + dc) for dr, dc in offsets)
-            if not left.issuperset(piece):
-                continue
-            left_of[card] -= 1
-            going = cover(left - set(piece), (*pieces, tuple(sorted(piece))))
-            left_of[card] += 1
+        for card, bits, piece in placer.fits(left):
+            placer.left[card] -= 1
+            going = cover(left & ~bits, (*pieces, tuple(sorted(piece))))
+            placer.left[card] += 1
             if not going:
                 return False
-        return True
+        return not placer.gave_up
 
-    return found if cover(frozenset(cells), ()) else None
+    return found if cover(placer.bits_of(cells), ()) else None
 
 
 def split_by_cards(shapes: Sequence[Sequence[Cell]], asked: set[Cell],

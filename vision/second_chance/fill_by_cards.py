@@ -16,13 +16,8 @@ from dataclasses import replace
 
 from companion.second_chance.drawn import TileChoices, can_be_drawn
 from companion.second_chance.shapes import Cell
-from vision.second_chance.by_cards import (
-    CARDS_SURE,
-    SPLIT_KINDS,
-    card_of,
-    cards_left,
-    placed_from_first,
-)
+from vision.second_chance.by_cards import CARDS_SURE, SPLIT_KINDS, card_of, cards_left
+from vision.second_chance.cover import Placer, placed_from_first
 from vision.second_chance.outlines import Segmentation
 
 __all__ = ["MAX_FILL_TRIES", "fill_covers", "settle_doubtful_by_cards"]
@@ -49,49 +44,43 @@ def fill_covers(required: set[Cell], optional: set[Cell], cards: dict[str, int],
     >>> fill_covers({(0, 0)}, {(0, 1)}, {"##": 1}, 1, [], (frozenset({"##"}),))
     [(((0, 0), (0, 1)),)]
     """
-    placed = [(card, offsets) for card in sorted(cards) for offsets in placed_from_first(card)]
-    left_of = dict(cards)
+    placer = Placer(required | optional, cards, max_tries=MAX_FILL_TRIES)
+    required_bits, optional_bits = placer.bits_of(required), placer.bits_of(optional)
+    size_of = {card: len(placed_from_first(card)[0]) for card in cards}
     found: list[Tiles] = []
-    tries = [0]
 
-    def cover(undecided: frozenset[Cell], pieces: Tiles) -> bool:
+    def cover(undecided: int, pieces: Tiles) -> bool:
         """False once the search is to stop (too many ways or tries)."""
         if not undecided or len(pieces) == tiles:
-            if not undecided & required and len(pieces) == tiles and can_be_drawn(
+            if not undecided & required_bits and len(pieces) == tiles and can_be_drawn(
                     [*fixed, *(card_of(p) for p in pieces)], choices):
                 found.append(pieces)
             return len(found) < MAX_FILL_WAYS
-        if not _may_fit(undecided, len(undecided & required), tiles - len(pieces)):
+        if not _may_fit(undecided.bit_count(), (undecided & required_bits).bit_count(),
+                        tiles - len(pieces)):
             return True
-        first = min(undecided)
-        for card, offsets in placed:
-            tries[0] += 1
-            if tries[0] > MAX_FILL_TRIES:
-                return False
-            if left_of[card] <= 0:
-                continue
-            piece = tuple((first[0] + dr, first[1] + dc) for dr, dc in offsets)
-            if not undecided.issuperset(piece):
-                continue
-            left_of[card] -= 1
-            going = cover(undecided - set(piece), (*pieces, piece))
-            left_of[card] += 1
+        for card, bits, piece in placer.fits(undecided):
+            placer.left[card] -= 1
+            going = cover(undecided & ~bits, (*pieces, piece))
+            placer.left[card] += 1
             if not going:
                 return False
-        if first in optional:  # or the doubtful square is empty
-            return cover(undecided - {first}, pieces)
+        if placer.gave_up:
+            return False
+        first = undecided & -undecided
+        if first & optional_bits:  # or the doubtful square is empty
+            return cover(undecided & ~first, pieces)
         return True
 
-    def _may_fit(undecided: frozenset[Cell], need: int, count: int) -> bool:
+    def _may_fit(undecided: int, need: int, count: int) -> bool:
         """``count`` more tiles of the cards left can cover ``need`` squares and fit in
-        ``undecided``: the largest cover at least, the smallest fit in."""
-        sizes = sorted(size_of[card] for card, n in left_of.items() for _ in range(n))
+        ``undecided`` squares: the largest cover at least, the smallest fit in."""
+        sizes = sorted(size_of[card] for card, n in placer.left.items() for _ in range(n))
         return (len(sizes) >= count and sum(sizes[len(sizes) - count:]) >= need
-                and sum(sizes[:count]) <= len(undecided))
+                and sum(sizes[:count]) <= undecided)
 
-    size_of = {card: len(placed_from_first(card)[0]) for card in cards}
-    if not cover(frozenset(required | optional), ()):
-        return None if tries[0] > MAX_FILL_TRIES else found
+    if not cover(required_bits | optional_bits, ()):
+        return None if placer.gave_up else found
     return found
 
 

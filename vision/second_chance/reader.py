@@ -49,7 +49,13 @@ from companion.second_chance.shapes import Cell
 from companion.second_chance.sheet import check_sheet
 from config.schema import SheetReaderSettings
 from vision.errors import FrameRefusedError
-from vision.picture import check_picture, confidence_factor, measure_picture, region_mask
+from vision.picture import (
+    check_picture,
+    confidence_factor,
+    measure_inside,
+    measure_picture,
+    region_mask,
+)
 from vision.second_chance.border_look import (
     BorderLook,
     SidesLook,
@@ -406,9 +412,13 @@ def check_sheet_picture(image: np.ndarray, fit: GridFit, settings: SheetReaderSe
     so a picture without colour is not refused. The sheet is white paper: burnt-out paper
     is no loss, so the burnt-out share allowed is the sheet's own (``[vision.sheet]
     max_clipped``)."""
-    mask = region_mask(image.shape, sheet_outline(fit, layout))
-    return check_picture(measure_picture(image, mask), picture_limits(settings),
-                         needs_colour=False)
+    outline = sheet_outline(fit, layout)
+    # measured on the frame cut to the sheet (the same measures, without a mask the size of
+    # the frame); an outline wholly off the frame is measured as before, and refused there
+    measures = measure_inside(image, outline)
+    if measures is None:
+        measures = measure_picture(image, region_mask(image.shape, outline))
+    return check_picture(measures, picture_limits(settings), needs_colour=False)
 
 
 #: the grid lines must be at least this much darker than the cells' middles (of the paper's

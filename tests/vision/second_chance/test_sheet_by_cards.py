@@ -155,3 +155,15 @@ def test_tiles_more_than_the_rounds_gave_are_asked() -> None:
     either = (frozenset({"##/##", "##"}), frozenset({"##/##", "##"}))
     assert tiles_beyond_the_cards([square, one, ((8, 0), (8, 1))], either) == (
         set(square) | set(one) | {(8, 0), (8, 1)})
+
+
+def test_a_piece_past_the_regions_last_column_does_not_wrap_onto_the_next_row() -> None:
+    # the cover searches keep the squares as bits, row after row: a domino laid from the end
+    # of one row must not land on the first square of the next
+    from vision.second_chance.cover import Placer
+
+    region = {(0, 8), (1, 0), (0, 7)}
+    placer = Placer(region, {"##": 1}, max_tries=100)
+    undecided = placer.bits_of({(0, 8), (1, 0)})
+    assert list(placer.fits(undecided)) == []
+    assert [piece for _, _, piece in placer.fits(placer.bits_of(region))] == [((0, 7), (0, 8))]

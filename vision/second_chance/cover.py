@@ -1,0 +1,95 @@
+"""Laying the cards over a region of a sheet's squares, one piece at a time: the step the
+exact-cover searches of :mod:`vision.second_chance.by_cards` (the splits of a region into
+cards) and :mod:`vision.second_chance.fill_by_cards` (the ways to read its doubtful squares)
+share. The squares still to cover are the bits of an integer, so a piece's fit is one mask
+test instead of a set of squares built for every card tried.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from functools import lru_cache
+
+from companion.second_chance.shapes import Cell, orientations
+
+__all__ = ["Placer", "placed_from_first"]
+
+
+@lru_cache(maxsize=512)
+def placed_from_first(card: str) -> tuple[tuple[Cell, ...], ...]:
+    """Each orientation of ``card`` as offsets from its first cell (row-major): the cell of
+    a region it must cover when that is the region's first cell not yet covered."""
+    found = []
+    for shape in orientations(card):
+        r0, c0 = min(shape.cells)
+        found.append(tuple((r - r0, c - c0) for r, c in shape.cells))
+    return tuple(found)
+
+
+#: the columns kept free on each side of a region's bit rows: a piece placed at a region's
+#: square reaches at most a card's width (8 squares at most) beside it, so a square of a piece
+#: that lies past the region's columns falls on a free bit, never on the next row's squares
+_MARGIN = 8
+
+
+class Placer:
+    """The pieces of ``cards`` (card text -> how many tiles of it the region may hold) that
+    fit in a region of ``cells``, tried at the region's first square not yet covered, in the
+    order the searches try them (the cards sorted, then each one's orientations). Each piece
+    tried counts against ``max_tries``, whether its card is left or not; past them
+    :attr:`gave_up` is set and the pieces stop.
+
+    >>> placer = Placer({(0, 0), (0, 1), (1, 0)}, {"##": 1}, max_tries=100)
+    >>> [piece for _, _, piece in placer.fits(placer.bits_of({(0, 0), (0, 1), (1, 0)}))]
+    [((0, 0), (0, 1)), ((0, 0), (1, 0))]
+    """
+
+    def __init__(self, cells: Iterable[Cell], cards: dict[str, int], *, max_tries: int):
+        cells = list(cells)
+        self._r0 = min((r for r, _ in cells), default=0)
+        self._c0 = min((c for _, c in cells), default=0) - _MARGIN
+        span = max((c for _, c in cells), default=0) - self._c0 + 1
+        self._width = span + _MARGIN
+        self.left = dict(cards)
+        self.placed = [(card, offsets, self._offsets_mask(offsets))
+                       for card in sorted(cards) for offsets in placed_from_first(card)]
+        self.max_tries = max_tries
+        self.tries = 0
+
+    @property
+    def gave_up(self) -> bool:
+        return self.tries > self.max_tries
+
+    def _offsets_mask(self, offsets: tuple[Cell, ...]) -> int:
+        # the first cell is the lowest in row-major order: every other lies at a higher bit
+        return sum(1 << (dr * self._width + dc) for dr, dc in offsets)
+
+    def bit(self, cell: Cell) -> int:
+        return 1 << ((cell[0] - self._r0) * self._width + cell[1] - self._c0)
+
+    def bits_of(self, cells: Iterable[Cell]) -> int:
+        return sum(self.bit(cell) for cell in cells)
+
+    def cell_at(self, index: int) -> Cell:
+        row, column = divmod(index, self._width)
+        return row + self._r0, column + self._c0
+
+    def fits(self, undecided: int) -> Iterator[tuple[str, int, tuple[Cell, ...]]]:
+        """(card, the piece's bits, its squares) of each piece of a card still left that
+        covers the first of the ``undecided`` squares (bits, not 0) and only undecided ones.
+        The cards left are looked at as each piece is tried (a caller takes one while it
+        searches on from a piece, and gives it back before the next)."""
+        first_bit = undecided & -undecided
+        index = first_bit.bit_length() - 1
+        r, c = self.cell_at(index)
+        left, max_tries = self.left, self.max_tries
+        for card, offsets, mask in self.placed:
+            self.tries += 1
+            if self.tries > max_tries:
+                return
+            if left[card] <= 0:
+                continue
+            bits = mask << index
+            if bits & ~undecided:
+                continue
+            yield card, bits, tuple((r + dr, c + dc) for dr, dc in offsets)
