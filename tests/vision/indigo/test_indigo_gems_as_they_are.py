@@ -101,6 +101,17 @@ def test_an_empty_centre_the_rules_leave_empty_is_sure() -> None:
     assert settle_centre([], _around(6), DEFAULT_SETTINGS.min_confidence) == []
 
 
+def test_a_gem_on_a_centre_the_rules_leave_empty_is_asked() -> None:
+    """Six tiles round the centre took its six gems: a sapphire seen there is the centre's
+    print or a gem not yet moved, never sure (independent tuning seeds 1560 and 1669 mild,
+    1383 harsh, scans taught: the sapphire resting on an edge, the empty centre read as a
+    sapphire at 1.0 with no question)."""
+    seen = [GemSpot(Gem.SAPPHIRE, None, 1.0, (1, 1))]
+    settled = settle_centre(seen, _around(6), DEFAULT_SETTINGS.min_confidence)
+    assert [g for g, _ in _centre(settled)] == ["sapphire"]
+    assert all(c < DEFAULT_SETTINGS.min_confidence for _, c in _centre(settled))
+
+
 def _edge_gems(demo: IndigoPack, off: tuple[float, float], size: float) -> list[GemSpot]:
     """The edge gems read from a gem label map holding one amber disc of ``size`` gem radii,
     ``off`` (in gem radii) from spot 10's middle, on a board rectified as gems are read."""
