@@ -356,6 +356,26 @@ def _pack_palette(pack: IndigoPack) -> list[np.ndarray]:
     return [features_of_colours(np.clip(c, 0, 255))[0] for c in centres]
 
 
+def print_gem_shares(pack: IndigoPack, model: PackModel) -> np.ndarray:
+    """Per gem label (index 0: no gem, then GEM_NAMES), the share of the pack's printed
+    pixels (route tiles, empty cell, centre and corner tiles, inside the compared disc) that
+    :func:`gem_label_map` gives it at the model's scale: how much of the print itself takes a
+    gem's colour. The palette is measured on shrunk images and misses thin marks: a taught
+    sapphire is the colour of the real board's navy lines and swirls."""
+    key = ("print-gem-shares", 0)
+    cache = model.cache
+    if key not in cache:
+        size = 2 * model.cell_px + 1
+        inside = circle_mask(size, COMPARE_RADIUS * model.cell_px)
+        counts = np.zeros(len(GEM_NAMES) + 1, np.float64)
+        for image in [*pack.tiles.values(), pack.empty, pack.centre, pack.corner]:
+            patch = _patch_from_pack(image, 0, size, model.cell_px)
+            labels = gem_label_map(colour_features(patch), model)[inside]
+            counts += np.bincount(labels, minlength=len(GEM_NAMES) + 1)
+        cache[key] = counts / counts.sum()
+    return cache[key]
+
+
 # ---------------------------------------------------------------- stage 3-4: checks, colour
 
 
