@@ -41,8 +41,6 @@ ARM_RADII = (2.0, 3.0, 4.0)
 #: of opposite ways (what blur, the pixel grid and a gentle bend leave of a straight line:
 #: drawn crossings at 35 to 90 degrees, blurred, a 20 degree bend near some, are all found)
 STRAIGHT_DEG = 25.0
-
-
 #: a run along a circle narrower than this many channel widths is the jagged edge of a
 #: stroke on the pixel grid, not an arm
 MIN_ARM = 0.5
@@ -61,7 +59,7 @@ def _on_circles(piece: np.ndarray, xs: np.ndarray, ys: np.ndarray, radius: float
     on = np.zeros(cx.shape, bool)
     on[inside] = piece[cy[inside], cx[inside]]
     k = max(1, int(round(MIN_ARM * cw * n / (2 * math.pi * radius))))
-    full = on.copy()  # where k samples on end: an opening along the circle
+    full = on.copy()  # an opening along the circle: runs of k samples or more kept
     for j in range(1, k):
         full &= np.roll(on, -j, axis=1)
     arms = full.copy()
