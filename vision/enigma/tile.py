@@ -15,6 +15,7 @@ import numpy as np
 from companion.enigma.tiles import SIDES, Endpoint, Port, Pos, Tile
 from vision.enigma.cells import Cell, disc, find_cells
 from vision.enigma.colours import ColourModel, colour_features
+from vision.enigma.crossings import may_cross
 from vision.enigma.layout import inward_point, port_point, reading_order
 from vision.enigma.networkers import read_networkers
 from vision.enigma.pack import EnigmaPack
@@ -429,14 +430,17 @@ def _judge_piece(piece: np.ndarray, nodes: list[Endpoint], cells: list[Cell], w:
             >= ROUND_BLOB * rc:
         doubts.add("something round sits on a channel: a cell under a networker?",
                    HIDDEN_CONFIDENCE)
-    cell_count = sum(1 for e in nodes if isinstance(e, str))
-    if cell_count == 0 and len(nodes) >= 4:
-        doubts.add("channels cross or join at one point: cannot tell which",
-                   DOUBTFUL_CONFIDENCE)
     # skeleton ends must lie at a cell or an opening: otherwise a channel ends in nowhere
     opening_points = [port_point(q, pack.ports) for q in nodes if isinstance(q, Port)]
     x0_, y0_, width, height = cv2.boundingRect(mask)
-    sk = skeletonize(piece[y0_:y0_ + height, x0_:x0_ + width])
+    crop = piece[y0_:y0_ + height, x0_:x0_ + width]
+    sk = skeletonize(crop)
+    # openings only: channels that meet are joined unless two of them could run straight
+    # on through the meeting (a crossing, which the picture cannot tell from a crossroads)
+    cell_count = sum(1 for e in nodes if isinstance(e, str))
+    if cell_count == 0 and len(nodes) >= 4 and may_cross(crop, cw, sk):
+        doubts.add("channels cross or join at one point: cannot tell which",
+                   DOUBTFUL_CONFIDENCE)
     for ex, ey in endpoints(sk):
         gx, gy = ex + x0_, ey + y0_
         # at a side: at one of the openings this piece reaches (channels leave a tile only
