@@ -15,7 +15,7 @@ import numpy as np
 from companion.enigma.puzzles import PuzzleBox
 from vision.enigma.colours import colour_features
 from vision.enigma.pack import EnigmaPack
-from vision.enigma.puzzles.view import CardView, open_mask, table_colour
+from vision.enigma.puzzles.view import CardView, open_mask
 
 #: a blob of piece colours larger than this many times all the box's cubes side by side is
 #: the table taken for a piece (a tilted camera sees a tall structure's sides as well, and
@@ -117,10 +117,11 @@ def _features(bgr: Any) -> np.ndarray:
     return np.asarray(colour_features(np.asarray(bgr, np.float32)))
 
 
-def table_like_colours(view: CardView, pack: EnigmaPack) -> list[str]:
-    """The piece colours the table seen round the markers is nearer to than any other piece
+def table_like_colours(table_bgr: tuple[int, int, int], pack: EnigmaPack) -> list[str]:
+    """The piece colours the table seen round the markers (``table_bgr``, measured by
+    :func:`~vision.enigma.puzzles.view.table_colour`) is nearer to than any other piece
     colour is: the camera may see those cubes as table."""
-    table = _features(table_colour(view, pack))
+    table = _features(table_bgr)
     pieces = {name: _features(bgr) for name, bgr in pack.angular.items()}
     return [name for name, f in pieces.items()
             if float(np.sum((f - table) ** 2)) < min(float(np.sum((f - g) ** 2))
@@ -137,13 +138,14 @@ def fewer_of_table_colours(seen: tuple[str, ...], card: tuple[str, ...],
 
 
 def apart_of_piece_colours(view: CardView, pack: EnigmaPack, lab: np.ndarray,
-                           apart: list[int]) -> list[int]:
-    """The blobs of ``apart`` that look like a piece rather than like the table: a patch of
-    cloth darker than the rest (a red cloth's shading in a dark frame) falls nearer a
-    table-like piece colour than any other, but nearer still to the table's own colour."""
-    table = _features(table_colour(view, pack))
+                           apart: list[int], table_bgr: tuple[int, int, int]) -> list[int]:
+    """The blobs of ``apart`` that look like a piece rather than like the table (of colour
+    ``table_bgr``): a patch of cloth darker than the rest (a red cloth's shading in a dark
+    frame) falls nearer a table-like piece colour than any other, but nearer still to the
+    table's own colour."""
+    table = _features(table_bgr)
     pieces = {name: _features(bgr) for name, bgr in pack.angular.items()}
-    like_table = table_like_colours(view, pack)
+    like_table = table_like_colours(table_bgr, pack)
 
     def looks_like_piece(blob: int) -> bool:
         seen = _features(np.median(view.mat[lab == blob].reshape(-1, 3), axis=0))
