@@ -13,6 +13,7 @@ import pytest
 
 from vision.enigma.networkers import RING_ALL_ROUND, ring_all_round
 from vision.enigma.small_stats import median
+from vision.enigma.squares import any_positive
 from vision.enigma.tile import BRIGHT_PERCENTILE, balance_ring, brightest_at_rank
 
 
@@ -70,3 +71,23 @@ def test_ring_all_round_counts_each_eighth_as_a_filter_does(p: int) -> None:
                                       borderType=cv2.BORDER_CONSTANT)
                 want &= np.round(counts) >= RING_ALL_ROUND * kernel.sum()
             assert np.array_equal(ring_all_round(ringed, r_in, r_out), want)
+
+
+@pytest.mark.parametrize("n_maps", [1, 4, 6, 8, 11])
+def test_any_positive_is_the_largest_map_above_zero(n_maps: int) -> None:
+    """The squares' tile test: any of the affine maps positive, as the largest of them taken
+    four at a time (the old way) above zero, on features near every map's zero too."""
+    rng = np.random.default_rng(n_maps)
+    feats = (rng.random((61, 47, 3)) * 40 - 20).astype(np.float32)
+    maps = rng.normal(size=(n_maps, 4)).astype(np.float32)
+    # each map positive on about a twentieth of the pixels: some pixels are tile, some not
+    for row in maps:
+        row[3] = -np.quantile(feats.reshape(-1, 3) @ row[:3], 0.95)
+    largest = np.full(feats.shape[:2], -np.inf, np.float32)
+    for k in range(0, n_maps, 4):
+        part = cv2.transform(feats, maps[k:k + 4]).reshape(*feats.shape[:2], -1)
+        for channel in cv2.split(part):
+            largest = cv2.max(largest, channel)
+    got = any_positive(feats, maps)
+    assert 0 < got.sum() < got.size
+    assert np.array_equal(got, largest > 0)
