@@ -94,14 +94,20 @@ def _unexplained_near(view: CardView, area: np.ndarray, built: np.ndarray, cube:
     band = far & ~near & area
     if not band.any():
         return np.zeros_like(built)
-    feats = colour_features(view.mat)
+    # measured on the box round the band only (the colours per pixel, the band's median and
+    # percentiles whatever the pixels' order): the same values as over the whole mat
+    x, y, w, h = cv2.boundingRect(far.view(np.uint8))
+    box = (slice(y, y + h), slice(x, x + w))
+    band = band[box]
+    feats = colour_features(view.mat[box])
     table = np.median(feats[band], axis=0)
     chroma = np.hypot(feats[..., 0] - table[0], feats[..., 1] - table[1])
     brighter = feats[..., 2] - table[2]
     chroma_limit = UNLIKE_SPREAD * np.percentile(chroma[band], 95) + UNLIKE_FLOOR[0]
     bright_limit = UNLIKE_SPREAD * np.percentile(np.abs(brighter[band]), 95) + UNLIKE_FLOOR[1]
-    gap = near & ~touching & area
-    unlike = gap & ((chroma > chroma_limit) | (brighter > bright_limit))
+    gap = (near & ~touching & area)[box]
+    unlike = np.zeros_like(built)
+    unlike[box] = gap & ((chroma > chroma_limit) | (brighter > bright_limit))
     return open_mask(unlike, max(1, int(0.15 * cube)))
 
 
