@@ -229,7 +229,7 @@ COVER_STEP = 2
 
 
 @dataclass(frozen=True)
-class _Cover:
+class Cover:
     """Integral images over the straightened table, sampled every :data:`COVER_STEP`
     pixels: tile pixels (counted ones only), seen pixels, and counted pixels (seen, outside
     the markers' zones). ``width`` and ``height`` are the straightened image's."""
@@ -293,7 +293,7 @@ def any_positive(feats: np.ndarray, maps: np.ndarray) -> np.ndarray:
 
 
 def _cover(canon: np.ndarray, pack: EnigmaPack, zones: list[tuple[float, ...]],
-           seen: np.ndarray | None, within: tuple[int, int, int, int] | None = None) -> _Cover:
+           seen: np.ndarray | None, within: tuple[int, int, int, int] | None = None) -> Cover:
     """Which pixels show tile rather than table, which were seen and which count: over the
     whole straightened table, or ``within`` a box of it (x0, y0, x1, y1) only (the same
     samples there: its corner is moved onto the sampling grid)."""
@@ -327,13 +327,13 @@ def _cover(canon: np.ndarray, pack: EnigmaPack, zones: list[tuple[float, ...]],
                 max(0, int(z[0]) - x0):max(0, int(z[2]) + 1 - x0)] = False
     seen, counted = seen[::step, ::step], counted[::step, ::step]
     on_tile = (nearer_art & counted).astype(np.float32)
-    return _Cover(cv2.integral(on_tile), cv2.integral(seen.astype(np.float32)),
+    return Cover(cv2.integral(on_tile), cv2.integral(seen.astype(np.float32)),
                   cv2.integral(counted.astype(np.float32)), width, height, step, (x0, y0))
 
 
 @dataclass(frozen=True)
 class _Square:
-    """What is seen of one grid square (pixel counts from :class:`_Cover`)."""
+    """What is seen of one grid square (pixel counts from :class:`Cover`)."""
 
     area_px: int  # pixels of its middle
     seen_whole: float  # share of the whole square seen
@@ -343,7 +343,7 @@ class _Square:
     box: tuple[int, int, int, int]  # the whole square (x0, y0, x1, y1)
 
 
-def _measure(cover: _Cover, centres: list[tuple[float, float]], inner: float, p: int
+def _measure(cover: Cover, centres: list[tuple[float, float]], inner: float, p: int
              ) -> list[_Square]:
     """How much of each square around ``centres`` was seen, counted and shows tile: in its
     middle (``inner`` pixels either side), and seen over the whole square (a square must be
@@ -367,7 +367,7 @@ def _measure(cover: _Cover, centres: list[tuple[float, float]], inner: float, p:
 
 
 def _cut_question(at: Pos, centre: tuple[float, float], box: tuple[int, int, int, int],
-                  cover: _Cover) -> EdgeNote:
+                  cover: Cover) -> EdgeNote:
     """The question about a square the picture (or the straightened area) cuts while what
     is seen of it is tile: where the unseen part lies, the side the table goes on."""
     i, j = at

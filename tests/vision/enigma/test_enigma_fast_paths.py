@@ -13,7 +13,7 @@ import pytest
 
 from vision.enigma.networkers import RING_ALL_ROUND, ring_all_round
 from vision.enigma.small_stats import byte_medians, median
-from vision.enigma.squares import any_positive
+from vision.enigma.squares import Cover, any_positive
 from vision.enigma.tile import BRIGHT_PERCENTILE, balance_ring, brightest_at_rank
 
 
@@ -103,3 +103,25 @@ def test_byte_medians_are_numpys_median_of_bytes() -> None:
                       ).astype(np.uint8)
             got, want = byte_medians(pixels), np.median(pixels, axis=0)
             assert got.dtype == want.dtype and np.array_equal(got, want)
+
+
+@pytest.mark.parametrize("step,origin", [(1, (0, 0)), (2, (0, 0)), (2, (6, 4)), (3, (9, 3))])
+def test_cover_box_sums_count_the_samples_in_each_box(step: int, origin: tuple[int, int]
+                                                      ) -> None:
+    """see_squares' sums of many boxes at once: per box, the set samples (every ``step``-th
+    pixel from ``origin``) inside it, times the pixels a sample stands for; boxes reaching
+    past the measured part, and empty ones, as well."""
+    rng = np.random.default_rng(step * 10 + origin[0])
+    mask = rng.random((40, 50)) < 0.4
+    integral = cv2.integral(mask.astype(np.float32))
+    height, width = origin[1] + step * mask.shape[0], origin[0] + step * mask.shape[1]
+    cover = Cover(integral, integral, integral, width, height, step, origin)
+    xa, ya = rng.integers(-10, width + 5, 300), rng.integers(-10, height + 5, 300)
+    xb, yb = xa + rng.integers(-3, 40, 300), ya + rng.integers(-3, 40, 300)
+    got = cover.box_sums(cover.tile, xa, ya, xb, yb)
+    xs = origin[0] + step * np.arange(mask.shape[1])
+    ys = origin[1] + step * np.arange(mask.shape[0])
+    for k in range(300):
+        inside = np.outer((ys >= ya[k]) & (ys < yb[k]), (xs >= xa[k]) & (xs < xb[k]))
+        assert got[k] == (mask & inside).sum() * step * step
+        assert cover.box_sum(cover.tile, xa[k], ya[k], xb[k], yb[k]) == got[k]
