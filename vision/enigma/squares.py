@@ -328,7 +328,7 @@ def _cover(canon: np.ndarray, pack: EnigmaPack, zones: list[tuple[float, ...]],
     seen, counted = seen[::step, ::step], counted[::step, ::step]
     on_tile = (nearer_art & counted).astype(np.float32)
     return Cover(cv2.integral(on_tile), cv2.integral(seen.astype(np.float32)),
-                  cv2.integral(counted.astype(np.float32)), width, height, step, (x0, y0))
+                 cv2.integral(counted.astype(np.float32)), width, height, step, (x0, y0))
 
 
 @dataclass(frozen=True)
