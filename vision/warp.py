@@ -21,6 +21,9 @@ _FRACTION_BITS = 5
 _FRACTIONS = 1 << _FRACTION_BITS
 #: a projective denominator nearer zero than this is clamped (a point on the horizon)
 _MIN_DENOMINATOR = 1e-12
+#: the maps are built this many rows at a time (about 300 kB of float64 a band on a
+#: straightened table 875 pixels wide)
+MAP_BAND_ROWS = 48
 
 
 def _remap(image: np.ndarray, map_x: np.ndarray, map_y: np.ndarray, *, nearest: bool,
@@ -35,34 +38,41 @@ def _remap_fixed(image: np.ndarray, m1: np.ndarray, m2: np.ndarray, *, nearest: 
                      borderMode=cv2.BORDER_CONSTANT, borderValue=border_value)
 
 
-def _denominator(inv: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray | None:
-    """The projective denominator per output pixel, clamped away from zero; None where it is
-    exactly 1 everywhere (an affine warp), so the division can be skipped (x / 1.0 == x)."""
+def _denominator(inv: np.ndarray, xs: np.ndarray, ys: np.ndarray, clamp: bool
+                 ) -> np.ndarray | None:
+    """The projective denominator per output pixel, clamped away from zero when ``clamp``
+    (:func:`_needs_clamp`); None where it is exactly 1 everywhere (an affine warp), so the
+    division can be skipped (x / 1.0 == x)."""
     if inv[2, 0] == 0.0 and inv[2, 1] == 0.0 and inv[2, 2] == 1.0:
         return None
     den: np.ndarray = inv[2, 0] * xs + inv[2, 1] * ys
     den += inv[2, 2]
-    # Each rounded step is monotonic in x and in y, so the extremes are at the corners: when
-    # the corners keep one sign away from zero, no pixel needs the clamp (the common case).
-    corners = den[[0, 0, -1, -1], [0, -1, 0, -1]]
-    if not (corners.min() >= _MIN_DENOMINATOR or corners.max() <= -_MIN_DENOMINATOR):
+    if clamp:
         den = np.where(np.abs(den) < _MIN_DENOMINATOR, _MIN_DENOMINATOR, den)
     return den
 
 
+def _needs_clamp(inv: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> bool:
+    """Whether some pixel's denominator may lie within :data:`_MIN_DENOMINATOR` of zero.
+    Each rounded step is monotonic in x and in y, so the extremes are at the corners: when
+    the corners keep one sign away from zero, no pixel needs the clamp (the common case)."""
+    corners = _denominator(inv, xs[:, [0, -1]], ys[[0, -1], :], False)
+    if corners is None:
+        return False
+    return not (corners.min() >= _MIN_DENOMINATOR or corners.max() <= -_MIN_DENOMINATOR)
+
+
 def _source_map(inv_row: np.ndarray, xs: np.ndarray, ys: np.ndarray,
-                den: np.ndarray | None) -> np.ndarray:
-    """One float32 remap map: (a*x + b*y + c) / den, summed in that order in float64 and
-    rounded to float32 once, so the map is the same to the bit as building it from full
-    coordinate grids (which cost two extra h x w arrays and a cast pass per warp)."""
+                den: np.ndarray | None, out: np.ndarray) -> None:
+    """One float32 remap map into ``out``: (a*x + b*y + c) / den, summed in that order in
+    float64 and rounded to float32 once, so the map is the same to the bit as building it
+    from full coordinate grids (which cost two extra h x w arrays and a cast pass per warp)."""
     top: np.ndarray = inv_row[0] * xs + inv_row[1] * ys  # broadcasts (1, w) + (h, 1) to (h, w)
     top += inv_row[2]
-    out = np.empty(top.shape, np.float32)
     if den is None:
         out[...] = top
     else:
         np.divide(top, den, out=out, casting="same_kind")
-    return out
 
 
 def warp_perspective(image: np.ndarray, matrix: np.ndarray, size: tuple[int, int], *,
@@ -89,6 +99,11 @@ def warp_perspective_seen(image: np.ndarray, matrix: np.ndarray, size: tuple[int
     m1, m2 = cv2.convertMaps(map_x, map_y, cv2.CV_16SC2)
     warped = _remap_fixed(image, m1, m2, nearest=False, border_value=0)
     rows, cols = image.shape[:2]
+    # a whole part at least a pixel inside the picture is seen whatever its fraction: when
+    # every pixel's is (the common case), the fractions need not be looked at
+    inner = cv2.inRange(m1, (0, 0), (cols - 2, rows - 2))
+    if cv2.countNonZero(inner) == inner.size:
+        return warped, np.ones(inner.shape, bool)
     half = _FRACTIONS // 2
     fractions = np.asarray(m2, np.int32)
     xs = m1[..., 0] + ((fractions & (_FRACTIONS - 1)) >= half)
@@ -107,8 +122,16 @@ def perspective_maps(matrix: np.ndarray, size: tuple[int, int], *,
     inv = np.linalg.inv(np.asarray(matrix, np.float64))
     xs = np.arange(origin[0], origin[0] + w, dtype=np.float64)[np.newaxis, :]
     ys = np.arange(origin[1], origin[1] + h, dtype=np.float64)[:, np.newaxis]
-    den = _denominator(inv, xs, ys)
-    return _source_map(inv[0], xs, ys, den), _source_map(inv[1], xs, ys, den)
+    clamp = _needs_clamp(inv, xs, ys)
+    map_x, map_y = np.empty((h, w), np.float32), np.empty((h, w), np.float32)
+    # built a band of rows at a time: the float64 sums of a band stay in the processor's
+    # cache (a whole straightened table's are 7 MB each), the same values per pixel
+    for r0 in range(0, h, MAP_BAND_ROWS):
+        band = ys[r0:r0 + MAP_BAND_ROWS]
+        den = _denominator(inv, xs, band, clamp)
+        _source_map(inv[0], xs, band, den, map_x[r0:r0 + MAP_BAND_ROWS])
+        _source_map(inv[1], xs, band, den, map_y[r0:r0 + MAP_BAND_ROWS])
+    return map_x, map_y
 
 
 def warp_affine(image: np.ndarray, matrix: np.ndarray, size: tuple[int, int], *,

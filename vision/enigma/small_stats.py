@@ -35,10 +35,26 @@ def median(values: np.ndarray | list[float], axis: int | None = None) -> np.ndar
     return even
 
 
+def byte_medians(pixels: np.ndarray) -> np.ndarray:
+    """``np.median(pixels, axis=0)`` of an (n, channels) uint8 array (n > 0), from each
+    channel's histogram: no sort of the pixels (a table's ring of 20000 pixels, 0.55 ->
+    0.15 ms). The middle value, or the mean of the two middle ones, as float64 as numpy
+    gives it."""
+    n = len(pixels)
+    half = n // 2
+    out = np.empty(pixels.shape[1], np.float64)
+    for c in range(pixels.shape[1]):
+        below = np.cumsum(np.bincount(pixels[:, c], minlength=256))
+        upper = int(np.searchsorted(below, half, side="right"))
+        lower = upper if n % 2 else int(np.searchsorted(below, half - 1, side="right"))
+        out[c] = (lower + upper) / 2
+    return out
+
+
 def clip01(value: float) -> float:
     """``value`` clipped to 0..1: ``float(np.clip(value, 0.0, 1.0))`` without numpy's
     overhead on a scalar (NaN stays NaN, as with numpy)."""
     return float(min(max(value, 0.0), 1.0))
 
 
-__all__ = ["clip01", "median"]
+__all__ = ["byte_medians", "clip01", "median"]

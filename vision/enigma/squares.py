@@ -229,7 +229,7 @@ COVER_STEP = 2
 
 
 @dataclass(frozen=True)
-class _Cover:
+class Cover:
     """Integral images over the straightened table, sampled every :data:`COVER_STEP`
     pixels: tile pixels (counted ones only), seen pixels, and counted pixels (seen, outside
     the markers' zones). ``width`` and ``height`` are the straightened image's."""
@@ -271,8 +271,29 @@ def _art_colours(pack: EnigmaPack) -> list[BGR]:
             *pack.cells.values()]
 
 
+#: :func:`any_positive` transforms this many affine maps at once: their signs, as bytes, are
+#: one 64-bit word per pixel
+MAPS_AT_ONCE = 8
+
+
+def any_positive(feats: np.ndarray, maps: np.ndarray) -> np.ndarray:
+    """Per pixel of ``feats`` (h, w, 3 float32), whether any of the affine ``maps`` (rows of
+    4 float32: three weights and a constant) is positive there. The maps go through
+    ``cv2.transform`` eight at a time (the last repeated to fill the eight), and their signs
+    are read as one 64-bit word per pixel: the same answer as the largest of the maps taken
+    4 at a time (``cv2.split``, ``cv2.max``) above 0, in half the time."""
+    h, w = feats.shape[:2]
+    hit = np.zeros((h, w), bool)
+    for k in range(0, len(maps), MAPS_AT_ONCE):
+        some = maps[k:k + MAPS_AT_ONCE]
+        some = np.vstack([some, np.repeat(some[-1:], MAPS_AT_ONCE - len(some), axis=0)])
+        signs = cv2.transform(feats, some).reshape(h, w, MAPS_AT_ONCE) > 0
+        hit |= signs.view(np.uint64)[..., 0] != 0
+    return hit
+
+
 def _cover(canon: np.ndarray, pack: EnigmaPack, zones: list[tuple[float, ...]],
-           seen: np.ndarray | None, within: tuple[int, int, int, int] | None = None) -> _Cover:
+           seen: np.ndarray | None, within: tuple[int, int, int, int] | None = None) -> Cover:
     """Which pixels show tile rather than table, which were seen and which count: over the
     whole straightened table, or ``within`` a box of it (x0, y0, x1, y1) only (the same
     samples there: its corner is moved onto the sampling grid)."""
@@ -298,25 +319,21 @@ def _cover(canon: np.ndarray, pack: EnigmaPack, zones: list[tuple[float, ...]],
         art_f = colour_features(np.array(colour, np.float32))
         rows.append([*(2.0 * w2 * (art_f - table_f)),
                      float((table_f * table_f) @ w2 - (art_f * art_f) @ w2)])
-    margin: np.ndarray = np.full((h, w), -np.inf, np.float32)
-    for k in range(0, len(rows), 4):
-        part = cv2.transform(feats, np.array(rows[k:k + 4], np.float32)).reshape(h, w, -1)
-        for channel in cv2.split(part):
-            margin = cv2.max(margin, channel)
+    nearer_art = any_positive(feats, np.array(rows, np.float32))
     # the markers' white paper is no tile: their zones count as neither tile nor table
     counted = seen.copy()
     for z in zones:
         counted[max(0, int(z[1]) - y0):max(0, int(z[3]) + 1 - y0),
                 max(0, int(z[0]) - x0):max(0, int(z[2]) + 1 - x0)] = False
     seen, counted = seen[::step, ::step], counted[::step, ::step]
-    on_tile = ((margin > 0) & counted).astype(np.float32)
-    return _Cover(cv2.integral(on_tile), cv2.integral(seen.astype(np.float32)),
-                  cv2.integral(counted.astype(np.float32)), width, height, step, (x0, y0))
+    on_tile = (nearer_art & counted).astype(np.float32)
+    return Cover(cv2.integral(on_tile), cv2.integral(seen.astype(np.float32)),
+                 cv2.integral(counted.astype(np.float32)), width, height, step, (x0, y0))
 
 
 @dataclass(frozen=True)
 class _Square:
-    """What is seen of one grid square (pixel counts from :class:`_Cover`)."""
+    """What is seen of one grid square (pixel counts from :class:`Cover`)."""
 
     area_px: int  # pixels of its middle
     seen_whole: float  # share of the whole square seen
@@ -326,7 +343,7 @@ class _Square:
     box: tuple[int, int, int, int]  # the whole square (x0, y0, x1, y1)
 
 
-def _measure(cover: _Cover, centres: list[tuple[float, float]], inner: float, p: int
+def _measure(cover: Cover, centres: list[tuple[float, float]], inner: float, p: int
              ) -> list[_Square]:
     """How much of each square around ``centres`` was seen, counted and shows tile: in its
     middle (``inner`` pixels either side), and seen over the whole square (a square must be
@@ -350,7 +367,7 @@ def _measure(cover: _Cover, centres: list[tuple[float, float]], inner: float, p:
 
 
 def _cut_question(at: Pos, centre: tuple[float, float], box: tuple[int, int, int, int],
-                  cover: _Cover) -> EdgeNote:
+                  cover: Cover) -> EdgeNote:
     """The question about a square the picture (or the straightened area) cuts while what
     is seen of it is tile: where the unseen part lies, the side the table goes on."""
     i, j = at

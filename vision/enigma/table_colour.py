@@ -18,6 +18,7 @@ from vision.art_pack import BGR
 from vision.enigma.colours import colour_features
 from vision.enigma.geometry import TableGeometry
 from vision.enigma.pack import EnigmaPack
+from vision.enigma.small_stats import byte_medians
 
 #: the ring round a marker's centre, in marker sides (square distance): from past the paper's
 #: edge (the paper's quiet zone takes half a side each way, so the paper ends at 1.0) with room
@@ -75,7 +76,9 @@ def ring_median(image: np.ndarray, centre: tuple[float, float], side: float,
     looked = ring if seen is None else ring & seen[box]
     if looked.sum() < MIN_RING_SEEN * ring.sum():
         return None
-    median: np.ndarray = np.median(image[box][looked], axis=0).astype(np.float32)
+    pixels = image[box][looked]
+    median: np.ndarray = (byte_medians(pixels) if pixels.dtype == np.uint8
+                          else np.median(pixels, axis=0)).astype(np.float32)
     return median
 
 

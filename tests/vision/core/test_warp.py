@@ -10,7 +10,13 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.warp import perspective_maps, warp_affine, warp_perspective, warp_perspective_seen
+from vision.warp import (
+    MAP_BAND_ROWS,
+    perspective_maps,
+    warp_affine,
+    warp_perspective,
+    warp_perspective_seen,
+)
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
 
@@ -100,3 +106,37 @@ def test_the_seen_mask_is_where_the_rounded_source_point_lies_inside(seed: int) 
     assert 0 < expected.sum() < expected.size
     assert np.array_equal(seen, expected)
     assert np.array_equal(warped, warp_perspective(image, matrix, dst))
+
+
+@pytest.mark.parametrize("reach", [-0.7, -0.3, 0.3, 0.7])
+def test_a_warp_reaching_the_pictures_edge_is_seen_as_it_rounds(reach: float) -> None:
+    """An output that lies wholly inside the picture but reaches ``reach`` pixels past its
+    last pixel's centre (or before its first): seen where the source point rounds inside,
+    as a warp whose every source pixel lies inside (the mask's shortcut) must keep it."""
+    rng = np.random.default_rng(5)
+    src, dst = (50, 40), (30, 20)
+    image = (rng.random((src[1], src[0], 3)) * 255).astype(np.uint8)
+    # output pixel (x, y) shows source (x + dx, y + dy): the last (or first) row and column
+    # reach ``reach`` past the picture's edge pixels
+    dx = src[0] - dst[0] + reach if reach > 0 else reach
+    dy = src[1] - dst[1] + reach if reach > 0 else reach
+    matrix = np.array([[1.0, 0.0, -dx], [0.0, 1.0, -dy], [0.0, 0.0, 1.0]])
+    warped, seen = warp_perspective_seen(image, matrix, dst)
+    map_x, map_y = perspective_maps(matrix, dst)
+    nearest_x = np.floor((np.rint(map_x.astype(np.float64) * 32) + 16) / 32)
+    nearest_y = np.floor((np.rint(map_y.astype(np.float64) * 32) + 16) / 32)
+    expected = (nearest_x >= 0) & (nearest_x < src[0]) & (nearest_y >= 0) & (nearest_y < src[1])
+    assert expected.all() == (abs(reach) < 0.5)
+    assert np.array_equal(seen, expected)
+    assert np.array_equal(warped, warp_perspective(image, matrix, dst))
+
+
+def test_maps_of_many_bands_of_rows_equal_the_full_grid_build() -> None:
+    """Maps taller than a band of rows (and not a whole number of bands) are built band by
+    band: the same bits as the full grid's."""
+    rng = np.random.default_rng(9)
+    for dst in ((90, 1 + 3 * MAP_BAND_ROWS), (33, MAP_BAND_ROWS + 1)):
+        for matrix in (_homography(rng, (200, 260), dst), _rotation(rng, dst)):
+            got_x, got_y = perspective_maps(matrix, dst)
+            ref_x, ref_y = _reference_maps(matrix, dst)
+            assert got_x.tobytes() == ref_x.tobytes() and got_y.tobytes() == ref_y.tobytes()

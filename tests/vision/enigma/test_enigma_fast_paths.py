@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 from vision.enigma.networkers import RING_ALL_ROUND, ring_all_round
-from vision.enigma.small_stats import median
+from vision.enigma.small_stats import byte_medians, median
+from vision.enigma.squares import Cover, any_positive
 from vision.enigma.tile import BRIGHT_PERCENTILE, balance_ring, brightest_at_rank
 
 
@@ -70,3 +71,57 @@ def test_ring_all_round_counts_each_eighth_as_a_filter_does(p: int) -> None:
                                       borderType=cv2.BORDER_CONSTANT)
                 want &= np.round(counts) >= RING_ALL_ROUND * kernel.sum()
             assert np.array_equal(ring_all_round(ringed, r_in, r_out), want)
+
+
+@pytest.mark.parametrize("n_maps", [1, 4, 6, 8, 11])
+def test_any_positive_is_the_largest_map_above_zero(n_maps: int) -> None:
+    """The squares' tile test: any of the affine maps positive, as the largest of them taken
+    four at a time (the old way) above zero, on features near every map's zero too."""
+    rng = np.random.default_rng(n_maps)
+    feats = (rng.random((61, 47, 3)) * 40 - 20).astype(np.float32)
+    maps = rng.normal(size=(n_maps, 4)).astype(np.float32)
+    # each map positive on about a twentieth of the pixels: some pixels are tile, some not
+    for row in maps:
+        row[3] = -np.quantile(feats.reshape(-1, 3) @ row[:3], 0.95)
+    largest = np.full(feats.shape[:2], -np.inf, np.float32)
+    for k in range(0, n_maps, 4):
+        part = cv2.transform(feats, maps[k:k + 4]).reshape(*feats.shape[:2], -1)
+        for channel in cv2.split(part):
+            largest = cv2.max(largest, channel)
+    got = any_positive(feats, maps)
+    assert 0 < got.sum() < got.size
+    assert np.array_equal(got, largest > 0)
+
+
+def test_byte_medians_are_numpys_median_of_bytes() -> None:
+    """The table ring's medians from histograms: numpy's median over the pixels, the even
+    counts' mean of the two middle values included, with few levels (ties) and many."""
+    rng = np.random.default_rng(31)
+    for n in (*range(1, 12), 100, 101, 5000, 5001):
+        for levels in (2, 7, 256):
+            pixels = (rng.integers(0, levels, (n, 3)) * (255 // max(1, levels - 1))
+                      ).astype(np.uint8)
+            got, want = byte_medians(pixels), np.median(pixels, axis=0)
+            assert got.dtype == want.dtype and np.array_equal(got, want)
+
+
+@pytest.mark.parametrize("step,origin", [(1, (0, 0)), (2, (0, 0)), (2, (6, 4)), (3, (9, 3))])
+def test_cover_box_sums_count_the_samples_in_each_box(step: int, origin: tuple[int, int]
+                                                      ) -> None:
+    """see_squares' sums of many boxes at once: per box, the set samples (every ``step``-th
+    pixel from ``origin``) inside it, times the pixels a sample stands for; boxes reaching
+    past the measured part, and empty ones, as well."""
+    rng = np.random.default_rng(step * 10 + origin[0])
+    mask = rng.random((40, 50)) < 0.4
+    integral = cv2.integral(mask.astype(np.float32))
+    height, width = origin[1] + step * mask.shape[0], origin[0] + step * mask.shape[1]
+    cover = Cover(integral, integral, integral, width, height, step, origin)
+    xa, ya = rng.integers(-10, width + 5, 300), rng.integers(-10, height + 5, 300)
+    xb, yb = xa + rng.integers(-3, 40, 300), ya + rng.integers(-3, 40, 300)
+    got = cover.box_sums(cover.tile, xa, ya, xb, yb)
+    xs = origin[0] + step * np.arange(mask.shape[1])
+    ys = origin[1] + step * np.arange(mask.shape[0])
+    for k in range(300):
+        inside = np.outer((ys >= ya[k]) & (ys < yb[k]), (xs >= xa[k]) & (xs < xb[k]))
+        assert got[k] == (mask & inside).sum() * step * step
+        assert cover.box_sum(cover.tile, xa[k], ya[k], xb[k], yb[k]) == got[k]

@@ -117,12 +117,13 @@ def _building_area(view: CardView, pack: EnigmaPack) -> np.ndarray:
     return area
 
 
-def _building_blobs(view: CardView, pack: EnigmaPack, cube: float, area: np.ndarray
-                    ) -> tuple[list[int], np.ndarray, np.ndarray]:
+def _building_blobs(view: CardView, pack: EnigmaPack, cube: float, area: np.ndarray,
+                    table: tuple[int, int, int]) -> tuple[list[int], np.ndarray, np.ndarray]:
     """The structures built on the mat (blobs of the angular colours at least half a cube's
-    face, away from the card and the markers): the blob ids, the label image and stats."""
+    face, away from the card and the markers, ``table`` the table's colour): the blob ids,
+    the label image and stats."""
     labels, names = nearest_colour(view.mat, {**pack.angular,
-                                              "table": table_colour(view, pack),
+                                              "table": table,
                                               "card": pack.colour("card"),
                                               "white": (250, 250, 250), "black": (20, 20, 20)})
     coloured = np.isin(labels, [names.index(k) for k in pack.angular])
@@ -162,7 +163,10 @@ def check_angular(view: CardView, pack: EnigmaPack, card: angular.AngularCard | 
         card = angular.AngularCard("read", best_top)
     cube = float(pack.sizes["cube_mm"]) * MAT_PX_PER_MM
     area = _building_area(view, pack)
-    blobs, lab, stats = _building_blobs(view, pack, cube, area)
+    # measured once: the rings round the markers cost about 7 ms of CPU a time, and the
+    # blobs, the top view and the doubts about the light all ask for the same colour
+    table = table_colour(view, pack)
+    blobs, lab, stats = _building_blobs(view, pack, cube, area, table)
     if not blobs:
         return verdict(NOT_SOLVED, "no structure is built beside the card",
                        code=Reason.NOTHING_BUILT)
@@ -179,7 +183,8 @@ def check_angular(view: CardView, pack: EnigmaPack, card: angular.AngularCard | 
         if _apart_but_close(lab, main, blobs, cube):
             return verdict(CANNOT_TELL, "a piece lies so close to the structure that it may be "
                            "part of it", code=Reason.STRUCTURE_UNCLEAR, marks=built)
-        apart = apart_of_piece_colours(view, pack, lab, [i for i in blobs if i != main])
+        apart = apart_of_piece_colours(view, pack, lab, [i for i in blobs if i != main],
+                                       table)
         if not apart:
             return unclear
         return verdict(NOT_SOLVED, "a piece lies apart from the structure: all four pieces "
@@ -187,14 +192,13 @@ def check_angular(view: CardView, pack: EnigmaPack, card: angular.AngularCard | 
                        facts={"apart": len(apart)},
                        marks=built + tuple(box_mark(stats[i], MarkKind.PIECE, space="mat")
                                            for i in apart))
-    seen, why = _grid_colours(view.mat, lab == main, cube, pack,
-                              {"table": table_colour(view, pack)})
+    seen, why = _grid_colours(view.mat, lab == main, cube, pack, {"table": table})
     if seen is None:
         return verdict(CANNOT_TELL, why, code=Reason.STRUCTURE_UNCLEAR, marks=built)
     shown = "/".join(angular.crop(seen))
     if not angular.picture_matches(seen, card.top, allow_mirror=box.angular.allow_mirror):
         if pieces_unseen(view, area, lab == main, cube) or \
-                fewer_of_table_colours(seen, card.top, table_like_colours(view, pack)):
+                fewer_of_table_colours(seen, card.top, table_like_colours(table, pack)):
             return unclear
         return verdict(NOT_SOLVED, f"seen from above it shows {shown}, the card shows "
                        f"{'/'.join(angular.crop(card.top))}", code=Reason.PICTURE_DIFFERS,
