@@ -60,6 +60,9 @@ def collector() -> Iterator[tuple[MainThreadCollector, list[_Tick]]]:
 
 
 def _garbage_then_a_worker_allocates(seen: list[str]) -> None:
+    # counts at zero first: the few objects the main thread makes before the worker runs
+    # never put it over a threshold, so a collection there cannot take the garbage first
+    gc.collect()
     _Finalized(seen)  # unreachable at once, but only a collection frees it
     worker = threading.Thread(target=_allocate_like_a_reader, name="camera")
     worker.start()

@@ -340,9 +340,9 @@ def _judge_openings(at_sides: np.ndarray, dark: np.ndarray, usable: np.ndarray, 
                           UNCLEAR_CONFIDENCE)
     margins: dict[Port, float] = {}
     for q, f in port_fraction.items():
-        margin = abs(f - settings.port_min_fraction) / settings.port_min_fraction
-        if clip01(0.5 + margin) < 1.0:
-            margins[q] = clip01(0.5 + margin)
+        cap = clip01(0.5 + abs(f - settings.port_min_fraction) / settings.port_min_fraction)
+        if cap < 1.0:
+            margins[q] = cap
     return present, margins
 
 
