@@ -145,9 +145,14 @@ def cell_questions(settings: SheetReaderSettings, cells: CellsRead) -> list[dict
     return questions
 
 
-def find_bonus(settings: SheetReaderSettings, cells: CellsRead
+def find_bonus(settings: SheetReaderSettings, cells: CellsRead, *, one_possible: bool = True
                ) -> tuple[Cell | None, list[Cell], list[dict[str, Any]]]:
-    """(the bonus 1 or None, the cells that look like a 1, the questions about them)."""
+    """(the bonus 1 or None, the cells that look like a 1, the questions about them).
+
+    ``one_possible``: whether the player may have written the 1 (only a player who dropped
+    out first writes one). Where none can be, a mark only a little like a 1 is asked about as
+    before but stays the square of a tile it is read as meanwhile, never the 1 (the cards then
+    settle it with that tile)."""
     state, f = cells.state, cells.features
     bonus: Cell | None = None
     questions: list[dict[str, Any]] = []
@@ -164,7 +169,7 @@ def find_bonus(settings: SheetReaderSettings, cells: CellsRead
     if len(strong) == 1:
         bonus = strong[0]
     elif not strong and weak:
-        if (len(weak) == 1 and state[weak[0]] == 1
+        if (one_possible and len(weak) == 1 and state[weak[0]] == 1
                 and f.ink[weak[0]] >= settings.one_max_ink * HEAVY_ONE_INK):
             # meanwhile, one mark that looks like a 1 in heavy ink (a pen's 1: its strokes
             # break into more pieces than a pencil's) is the bonus rather than a one-cell tile

@@ -210,7 +210,7 @@ def read_canonical(
     cells = read_cells(settings, canon)
     cells = replace(cells, confidence=cells.confidence * confidence_scale)
     questions = cell_questions(settings, cells)
-    bonus, ones, bonus_questions = find_bonus(settings, cells)
+    bonus, ones, bonus_questions = find_bonus(settings, cells, one_possible=one_possible)
     questions.extend(bonus_questions)
     filled = filled_cells(cells, bonus)
     tiles = filled - ({bonus} if bonus else set())
