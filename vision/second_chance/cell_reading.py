@@ -86,7 +86,10 @@ def read_cells(settings: SheetReaderSettings, canon: np.ndarray) -> CellsRead:
     # an even fill that looks like the empty paper beside it is asked about; so is a cell
     # read empty with strokes in it that run one way (a light fill: any deliberate mark)
     lo = int(round(CANON_CELL * settings.inset))
-    faint_marks = stroke_marks(darkness.astype(np.float32), lo, CANON_CELL - lo, state == 0)
+    # the strokes' directions are the features' own (cell_features measures them on the same
+    # float32 darkness, inset and cells)
+    faint_marks = stroke_marks(darkness.astype(np.float32), lo, CANON_CELL - lo, state == 0,
+                               directions=f.strokes)
     paper_like = looks_like_paper_beside(crop_grid(canon), state, f.texture, settings)
     paper_like |= faint_marks
     state = np.where(paper_like, -1, state)
