@@ -415,9 +415,10 @@ def check_sheet_picture(image: np.ndarray, fit: GridFit, settings: SheetReaderSe
     outline = sheet_outline(fit, layout)
     # measured on the frame cut to the sheet (the same measures, without a mask the size of
     # the frame); an outline wholly off the frame is measured as before, and refused there
-    measures = measure_inside(image, outline)
+    # the colour is not measured: needs_colour=False below
+    measures = measure_inside(image, outline, colour=False)
     if measures is None:
-        measures = measure_picture(image, region_mask(image.shape, outline))
+        measures = measure_picture(image, region_mask(image.shape, outline), colour=False)
     return check_picture(measures, picture_limits(settings), needs_colour=False)
 
 
