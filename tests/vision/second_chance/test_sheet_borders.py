@@ -144,7 +144,7 @@ def test_a_cut_between_cells_hatched_along_the_border_needs_a_sure_score_and_mod
 
 
 def test_paper_between_two_even_fills_is_never_a_sure_join(border_scores: Any) -> None:
-    # tuning seeds 0-15 (ballpoint scan 8 and 13, mild 5 and 14, harsh 5): dense shading drawn
+    # tuning seeds 0-15 (ballpoint scan 8 and 13, mild 5, harsh 5): dense shading drawn
     # a hair inside each tile's outline leaves paper between two tiles' fills, lighter than
     # both; the outline score (the printed line under full cover is about as light) read no
     # line there and joined the tiles at 0.96-1.0
