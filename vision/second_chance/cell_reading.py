@@ -86,7 +86,10 @@ def read_cells(settings: SheetReaderSettings, canon: np.ndarray) -> CellsRead:
     # an even fill that looks like the empty paper beside it is asked about; so is a cell
     # read empty with strokes in it that run one way (a light fill: any deliberate mark)
     lo = int(round(CANON_CELL * settings.inset))
-    faint_marks = stroke_marks(darkness.astype(np.float32), lo, CANON_CELL - lo, state == 0)
+    # the strokes' directions are the features' own (cell_features measures them on the same
+    # float32 darkness, inset and cells)
+    faint_marks = stroke_marks(darkness.astype(np.float32), lo, CANON_CELL - lo, state == 0,
+                               directions=f.strokes)
     paper_like = looks_like_paper_beside(crop_grid(canon), state, f.texture, settings)
     paper_like |= faint_marks
     state = np.where(paper_like, -1, state)
@@ -145,9 +148,14 @@ def cell_questions(settings: SheetReaderSettings, cells: CellsRead) -> list[dict
     return questions
 
 
-def find_bonus(settings: SheetReaderSettings, cells: CellsRead
+def find_bonus(settings: SheetReaderSettings, cells: CellsRead, *, one_possible: bool = True
                ) -> tuple[Cell | None, list[Cell], list[dict[str, Any]]]:
-    """(the bonus 1 or None, the cells that look like a 1, the questions about them)."""
+    """(the bonus 1 or None, the cells that look like a 1, the questions about them).
+
+    ``one_possible``: whether the player may have written the 1 (only a player who dropped
+    out first writes one). Where none can be, a mark only a little like a 1 is asked about as
+    before but stays the square of a tile it is read as meanwhile, never the 1 (the cards then
+    settle it with that tile)."""
     state, f = cells.state, cells.features
     bonus: Cell | None = None
     questions: list[dict[str, Any]] = []
@@ -164,7 +172,7 @@ def find_bonus(settings: SheetReaderSettings, cells: CellsRead
     if len(strong) == 1:
         bonus = strong[0]
     elif not strong and weak:
-        if (len(weak) == 1 and state[weak[0]] == 1
+        if (one_possible and len(weak) == 1 and state[weak[0]] == 1
                 and f.ink[weak[0]] >= settings.one_max_ink * HEAVY_ONE_INK):
             # meanwhile, one mark that looks like a 1 in heavy ink (a pen's 1: its strokes
             # break into more pieces than a pencil's) is the bonus rather than a one-cell tile

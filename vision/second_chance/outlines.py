@@ -134,6 +134,7 @@ def segment(
     grid_hatched: set[tuple[Cell, Cell]] | None = None,
     stroked: set[tuple[Cell, Cell]] | None = None,
     choices: TileChoices | None = None,
+    paper_between: set[tuple[Cell, Cell]] | None = None,
 ) -> Segmentation:
     """Group filled cells into tiles; what the drawing leaves open becomes a question.
 
@@ -159,7 +160,9 @@ def segment(
     between two cells filled with strokes (any direction). ``choices`` (see
     :mod:`companion.second_chance.drawn`) are the cards the player drew: undecided borders are
     settled where only one split gives tiles that can be those cards, and a tile read with a
-    shape no card has is asked about.
+    shape no card has is asked about. ``paper_between`` are borders lighter than the two even
+    fills beside them (see :func:`~vision.second_chance.border_look.paper_between_fills`): a
+    join there is left undecided (the rules or the cards may settle it), never sure.
     """
     verdicts = profile_verdicts or {}
     learned = border_probability or {}
@@ -177,6 +180,9 @@ def segment(
                                            border in (grid_hatched or set()),
                                            stroked=border in (stroked or set()),
                                            cut_chance=sure_probability[0])
+        if kind == "join" and border in (paper_between or set()):
+            # the fills stop at the line, as two tiles shaded apart do: no sure join
+            kind, outline = "unsure", (None, 0.25, "asked")
         {"cut": decided.cuts, "join": decided.joins, "unsure": decided.unsure}[kind].append(
             border)
         decided.outlines[border] = outline

@@ -210,7 +210,7 @@ def read_canonical(
     cells = read_cells(settings, canon)
     cells = replace(cells, confidence=cells.confidence * confidence_scale)
     questions = cell_questions(settings, cells)
-    bonus, ones, bonus_questions = find_bonus(settings, cells)
+    bonus, ones, bonus_questions = find_bonus(settings, cells, one_possible=one_possible)
     questions.extend(bonus_questions)
     filled = filled_cells(cells, bonus)
     tiles = filled - ({bonus} if bonus else set())
@@ -415,9 +415,10 @@ def check_sheet_picture(image: np.ndarray, fit: GridFit, settings: SheetReaderSe
     outline = sheet_outline(fit, layout)
     # measured on the frame cut to the sheet (the same measures, without a mask the size of
     # the frame); an outline wholly off the frame is measured as before, and refused there
-    measures = measure_inside(image, outline)
+    # the colour is not measured: needs_colour=False below
+    measures = measure_inside(image, outline, colour=False)
     if measures is None:
-        measures = measure_picture(image, region_mask(image.shape, outline))
+        measures = measure_picture(image, region_mask(image.shape, outline), colour=False)
     return check_picture(measures, picture_limits(settings), needs_colour=False)
 
 

@@ -161,6 +161,23 @@ def test_measures_inside_an_outline_are_those_of_the_whole_image_with_its_mask()
     assert measure_inside(image, np.array([[500.0, 500], [600, 500], [600, 600]])) is None
 
 
+def test_a_reader_that_needs_no_colour_has_the_other_measures_without_it() -> None:
+    """The sheet reader checks its picture with needs_colour=False: the colour is not measured
+    (0.0, as a grey picture's), every other measure is the same."""
+    from dataclasses import replace
+
+    from vision.picture import measure_inside
+
+    image = _board()
+    outline = np.array([[20.0, 30], [300, 25], [310, 220], [15, 230]])
+    full = measure_inside(image, outline)
+    assert full is not None and full.colour > 0
+    assert measure_inside(image, outline, colour=False) == replace(full, colour=0.0)
+    mask = region_mask(image.shape, outline)
+    assert measure_picture(image, mask, colour=False) == replace(measure_picture(image, mask),
+                                                                 colour=0.0)
+
+
 def test_percentiles_from_the_histogram_are_numpys() -> None:
     from vision.picture import whole_percentiles
 

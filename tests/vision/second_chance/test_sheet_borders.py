@@ -143,6 +143,41 @@ def test_a_cut_between_cells_hatched_along_the_border_needs_a_sure_score_and_mod
         assert bool(seg.questions) == (decided is None)
 
 
+def test_paper_between_two_even_fills_is_never_a_sure_join(border_scores: Any) -> None:
+    # tuning seeds 0-15 (ballpoint scan 8 and 13, mild 5, harsh 5): dense shading drawn
+    # a hair inside each tile's outline leaves paper between two tiles' fills, lighter than
+    # both; the outline score (the printed line under full cover is about as light) read no
+    # line there and joined the tiles at 0.96-1.0
+    from dataclasses import replace
+
+    from vision.second_chance.border_look import paper_between_fills
+    from vision.second_chance.borders import SheetBorderLevels
+
+    zeros_r, zeros_b = np.zeros((9, 8)), np.zeros((8, 9))
+    levels = SheetBorderLevels(
+        zeros_r, zeros_b, np.full((9, 8), 0.3), np.full((8, 9), 0.3), zeros_r, zeros_b,
+        np.full((9, 8), 0.3), np.full((8, 9), 0.3), np.zeros((9, 8, 13)),
+        np.zeros((8, 9, 13)), 0.6, (0.13, 0.075), True, np.zeros((9, 9, 3)),
+        np.full((9, 9), 0.7), np.full((9, 9), 0.01))
+    gap, below_gap, inside = ((2, 2), (2, 3)), ((4, 4), (5, 4)), ((6, 6), (6, 7))
+    levels.through_right[2, 2] = 0.36  # 1.2 times the fills' light: paper shows between
+    levels.through_below[4, 4] = 0.36
+    levels.through_right[6, 6] = 0.31  # the printed line under one tile's fill
+    assert paper_between_fills([gap, below_gap, inside], levels) == {gap, below_gap}
+    hatched = replace(levels, texture=np.full((9, 9), 0.15))  # paper between hatch strokes
+    assert not paper_between_fills([gap, below_gap, inside], hatched)
+    # such a border the score would join surely is asked (the rules or the cards may settle it)
+    tiles = {(2, 2), (2, 3)}
+    right, below = border_scores({gap: -0.05})
+    for between, decided in ((set(), False), ({gap}, None)):
+        seg = segment(tiles, right, below, np.zeros((9, 9, 3)), DEFAULT_SETTINGS,
+                      thresholds=(0.13, 0.075), settle_by_rules=False,
+                      border_probability={gap: 0.01}, sure_probability=(0.95, 0.05),
+                      paper_between=between)
+        assert seg.outlines[gap][0] is decided
+        assert bool(seg.questions) == (decided is None)
+
+
 def test_the_model_never_joins_where_the_colour_changes(border_scores: Any) -> None:
     tiles = {(0, 0), (0, 1)}
     border = ((0, 0), (0, 1))

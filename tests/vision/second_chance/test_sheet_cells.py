@@ -1,12 +1,15 @@
 """The paper model of the sheet reader (vision.second_chance.cells) on drawn canonical images: solid
 shading is lifted to the paper around it, paper in a shadow beside it is not. And the cell
-classes: a hole among filled cells with marks in it is asked about."""
+classes: a hole among filled cells with marks in it is asked about; and the bonus 1."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
+from vision.second_chance.cell_reading import CellsRead, filled_cells, find_bonus
 from vision.second_chance.cells import (
     PAD,
     CellFeatures,
@@ -218,3 +221,32 @@ def test_empty_paper_under_a_shadow_is_paper_beside_hatched_cells_in_the_light()
     for cell in [(0, 7), (0, 8), (1, 8)]:
         inside = float(np.median(gray[_box(cell)]))
         assert _at(paper, cell) < _not_ink(inside), cell
+
+
+def _with_a_heavy_mark_like_a_one(cell: tuple[int, int]) -> CellsRead:
+    """Cells read: one filled square whose ink looks a little like a 1, heavier than a written
+    1 has (a pen's fill stroke), every other square empty."""
+    scores = np.zeros((9, 9))
+    scores[cell] = 3.0
+    f = _features(scores)
+    ink = np.zeros((9, 9))
+    ink[cell] = DEFAULT_SETTINGS.one_max_ink * 1.2
+    f = replace(f, ink=ink)
+    state = np.where(scores > 1, 1, 0)
+    return CellsRead(ink=np.zeros((380, 380), bool), darkness=np.zeros((380, 380)),
+                     features=f, state=state, confidence=np.ones((9, 9)), ones=[cell],
+                     unsure_paper=np.zeros((9, 9), bool))
+
+
+def test_a_heavy_mark_like_a_one_is_never_the_one_where_none_can_be() -> None:
+    # tuning seeds 0-15 (ballpoint scan 4, marker scan 11 and 12, mixed scan 8, ballpoint mild
+    # 4, marker mild 14, ballpoint and marker harsh 4 and 14): a tile's square with a pen
+    # stroke like a 1 in it was taken for the 1 of a player who cannot have written one,
+    # cutting its tile short: the tile then matched no card, and the sheet was asked about
+    cells = _with_a_heavy_mark_like_a_one((6, 7))
+    bonus, _, questions = find_bonus(DEFAULT_SETTINGS, cells)
+    assert bonus == (6, 7) and questions  # a 1 possible: the 1 meanwhile, asked
+    bonus, _, questions = find_bonus(DEFAULT_SETTINGS, cells, one_possible=False)
+    assert bonus is None  # none possible: the tile's square it is read as
+    assert [q["cells"] for q in questions] == [[[6, 7]]]  # still asked, unless the cards settle it
+    assert (6, 7) in filled_cells(cells, bonus)
