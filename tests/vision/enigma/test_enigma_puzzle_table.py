@@ -277,3 +277,34 @@ def test_a_conduit_piece_a_glare_washes_is_asked_about_not_missing() -> None:
     result = check_puzzle_frame("conduit", frame, load_enigma_pack(), card=card,
                                 box=load_puzzles())
     assert result["verdict"] == "cannot tell", result["reason"]
+
+
+def test_a_conduit_piece_a_glare_washes_is_seen_by_its_channel_through_the_centre() -> None:
+    """Conduit wood/strong seed 4: a glare washed the face of the elbow on [2, 1] to the
+    card's colour and thinned its channel to 30% of the cell's middle, and the right solution
+    was 'not seen clearly'. Its channel still runs from the cell's centre to a side, which no
+    empty cell shows."""
+    card, frame = _right_frame("conduit", "wood", "strong", 4)
+    result = check_puzzle_frame("conduit", frame, load_enigma_pack(), card=card,
+                                box=load_puzzles())
+    assert result["verdict"] == "solved", result["reason"]
+
+
+def test_only_a_channel_from_the_cell_s_centre_to_its_side_is_a_piece() -> None:
+    """A thin elbow or a dead end is a piece by its shape; a dark patch off the centre (a
+    shadow's residue, a neighbour's stub) or a blot at the centre that runs nowhere is not."""
+    from vision.enigma.puzzles.conduit import _channel_from_centre
+
+    middle = np.zeros((72, 72), bool)
+    elbow = middle.copy()
+    elbow[30:42, 30:] = True
+    elbow[:42, 30:42] = True
+    dead_end = middle.copy()
+    dead_end[31:41, 31:] = True
+    off_centre = middle.copy()
+    off_centre[:, 55:] = True
+    blot = middle.copy()
+    blot[26:46, 26:46] = True
+    assert _channel_from_centre(elbow) and _channel_from_centre(dead_end)
+    assert not _channel_from_centre(middle)
+    assert not _channel_from_centre(off_centre) and not _channel_from_centre(blot)

@@ -96,11 +96,13 @@ def cell_covers(view: CardView, card: conduit.ConduitCard, pack: EnigmaPack,
     card_c = np.array(pack.colour("card"), np.float32)
     middles = _cell_middles(view, card, pack)
     shares: dict[Cell, float] = {}
+    shaped: dict[Cell, bool] = {}
     rests: dict[Cell, np.ndarray | None] = {}
     for at, inner in middles.items():
         channel = open_m[inner]
         rest = flat[inner][~channel]
         shares[at] = float(channel.mean()) if channel.size else 0.0
+        shaped[at] = _channel_from_centre(channel)
         rests[at] = np.median(rest, axis=0) - card_c if len(rest) else None
     sure = [r for at, r in rests.items() if r is not None and shares[at] >= SURE_PIECE_CHANNEL]
     towards = (np.median(np.array(sure), axis=0) if sure
@@ -111,9 +113,35 @@ def cell_covers(view: CardView, card: conduit.ConduitCard, pack: EnigmaPack,
         t = 0.0 if rest_c is None else _piece_likeness(rest_c, towards)
         # the card prints nothing in a cell's middle and every piece's channel runs to its
         # centre: this much channel is a piece, however pale a lamp makes its face
-        covers[at] = 1.0 if share >= SURE_PIECE_CHANNEL else (
+        covers[at] = 1.0 if share >= SURE_PIECE_CHANNEL or shaped[at] else (
             share + (1.0 - share) * min(1.0, max(0.0, t)))
     return covers
+
+
+#: a cell's centre (this share of a cell each way) this much channel: every piece's channel
+#: runs through it
+CENTRE_HALF, CENTRE_CHANNEL = 0.06, 0.5
+
+
+def _channel_from_centre(channel: np.ndarray) -> bool:
+    """Whether a cell's middle (``channel``: its channel pixels) shows a piece's channel by
+    its shape: over the cell's centre and running on, unbroken, to the middle's border. The
+    card prints nothing in a cell's middle and every piece's channel runs from its centre to
+    a side, so this is a piece however pale a glare makes its face and however thin its
+    channel: an elbow or a dead end under a glare covers less of the middle than
+    :data:`SURE_PIECE_CHANNEL` (conduit wood/strong seed 4: a right solution 'not seen
+    clearly')."""
+    h, w = channel.shape
+    if h < 3 or w < 3:
+        return False
+    n, labels = cv2.connectedComponents(channel.astype(np.uint8), connectivity=8)
+    r = max(1, int(round(CENTRE_HALF / (2 * CELL_MIDDLE) * min(h, w))))
+    centre = labels[h // 2 - r:h // 2 + r + 1, w // 2 - r:w // 2 + r + 1]
+    if n < 2 or float((centre > 0).mean()) < CENTRE_CHANNEL:
+        return False
+    through = set(np.unique(centre[centre > 0]).tolist())
+    border = np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]])
+    return bool(through & set(np.unique(border[border > 0]).tolist()))
 
 
 #: the pieces' hue is measured when the sure pieces differ from the card in hue by at least
