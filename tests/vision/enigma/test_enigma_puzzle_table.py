@@ -308,3 +308,14 @@ def test_only_a_channel_from_the_cell_s_centre_to_its_side_is_a_piece() -> None:
     assert _channel_from_centre(elbow) and _channel_from_centre(dead_end)
     assert not _channel_from_centre(middle)
     assert not _channel_from_centre(off_centre) and not _channel_from_centre(blot)
+
+
+def test_a_pale_conduit_piece_in_noise_has_no_channel_specks() -> None:
+    """Conduit cloth/strong seed 10: with the sensor's noise the brightest pixel near the
+    piece on [0, 1] lay far over its paper, the piece's face read darker than 0.72 of it in
+    specks over a quarter of an opening's window, and the right solution was 'not seen
+    clearly'. Levels smoothed over a few pixels are compared."""
+    card, frame = _right_frame("conduit", "cloth", "strong", 10)
+    result = check_puzzle_frame("conduit", frame, load_enigma_pack(), card=card,
+                                box=load_puzzles())
+    assert result["verdict"] == "solved", result["reason"]

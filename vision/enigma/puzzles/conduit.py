@@ -193,15 +193,17 @@ def _open_mask(view: CardView, pack: EnigmaPack, cell_px: float
     # than the piece or card beside it (within a channel's width)
     gray = channel_mean(flat)
     reach = int(CHANNEL_REACH * float(pack.sizes["channel"]) * pack.tile_mm * CARD_PX_PER_MM)
-    near_max = cv2.dilate(gray, np.ones((2 * reach + 1,) * 2, np.uint8))
-    darker = (gray < CHANNEL_OF_LOCAL_MAX * near_max) & view.inside_card()
+    # on levels smoothed over a few pixels: washed out, the channel is as faint as the noise,
+    # and the brightest pixel of a noisy patch lies some noise widths over its paper (a pale
+    # piece's face then read darker than 0.72 of it in specks over a quarter of an
+    # opening's window, a question: conduit cloth/strong seed 10)
+    smooth = cv2.GaussianBlur(gray, (0, 0), CHANNEL_SMOOTH)
+    top = cv2.dilate(smooth, np.ones((2 * reach + 1,) * 2, np.uint8))
+    darker = (smooth < CHANNEL_OF_LOCAL_MAX * top) & view.inside_card()
     # a strong glare adds white: the channel is then far less than 0.72 darker, but the
     # light-flattened levels change by one scale and one offset across a small patch, so
     # the channel still lies as far from the paper, relative to the darkest nearby
     span = int(CHANNEL_SPAN * cell_px)
-    # on levels smoothed over a few pixels: washed out, the channel is as faint as the noise
-    smooth = cv2.GaussianBlur(gray, (0, 0), CHANNEL_SMOOTH)
-    top = cv2.dilate(smooth, np.ones((2 * reach + 1,) * 2, np.uint8))
     depth = top - cv2.erode(smooth, np.ones((2 * span + 1,) * 2, np.uint8))
     deep = ((top - smooth >= CHANNEL_OF_DEPTH * depth) & (depth >= CHANNEL_MIN_DEPTH)
             & view.inside_card())
