@@ -319,3 +319,14 @@ def test_a_pale_conduit_piece_in_noise_has_no_channel_specks() -> None:
     result = check_puzzle_frame("conduit", frame, load_enigma_pack(), card=card,
                                 box=load_puzzles())
     assert result["verdict"] == "solved", result["reason"]
+
+
+def test_an_empty_conduit_cell_is_not_a_piece_by_a_shade_of_the_card_s_colour() -> None:
+    """Conduit wood/strong seed 14: the light field took the pale pieces' faces for paper and
+    flattened them to within 3 levels of the card's colour, and a hand's shadow left the
+    empty cell [0, 1] 6 levels darker: 'towards' the pieces by that hair, it read as a piece
+    with no opening and the right solution was 'not seen clearly'."""
+    card, frame = _right_frame("conduit", "wood", "strong", 14)
+    result = check_puzzle_frame("conduit", frame, load_enigma_pack(), card=card,
+                                box=load_puzzles())
+    assert result["verdict"] == "solved", result["reason"]
