@@ -330,3 +330,14 @@ def test_an_empty_conduit_cell_is_not_a_piece_by_a_shade_of_the_card_s_colour() 
     result = check_puzzle_frame("conduit", frame, load_enigma_pack(), card=card,
                                 box=load_puzzles())
     assert result["verdict"] == "solved", result["reason"]
+
+
+def test_a_printed_stub_a_glare_washes_pale_is_still_seen() -> None:
+    """Conduit wood/strong seed 17: a glare washed the card's printed stub W of [0, 0] to a
+    pale orange, neither 0.72 of the paper's level nor deep, seen over 48% of its window,
+    and the right solution was 'the card in the frame shows no stub'. Past the grid no
+    piece lies: the pieces' colour there is a washed channel."""
+    card, frame = _right_frame("conduit", "wood", "strong", 17)
+    result = check_puzzle_frame("conduit", frame, load_enigma_pack(), card=card,
+                                box=load_puzzles())
+    assert result["verdict"] == "solved", result["reason"]

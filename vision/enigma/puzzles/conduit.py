@@ -250,11 +250,25 @@ def _read_grid(view: CardView, pack: EnigmaPack, card: conduit.ConduitCard,
         for sd, (ux, uy) in OFFSETS.items():
             if (at[0] + ux, at[1] + uy) in cells:
                 continue
-            win = _window(open_m, (cx + ux * STUB_AT * cell, cy + uy * STUB_AT * cell),
-                          STUB_HALF * cell)
-            if win.size and float(win.mean()) >= OPEN_SHARE:
+            at_stub = (cx + ux * STUB_AT * cell, cy + uy * STUB_AT * cell)
+            if _stub_share(flat, open_m, at_stub, STUB_HALF * cell, pack) >= OPEN_SHARE:
                 stubs_seen.add((at, sd))
     return seen, stubs_seen, doubts
+
+
+def _stub_share(flat: np.ndarray, open_m: np.ndarray, centre: tuple[float, float],
+                half: float, pack: EnigmaPack) -> float:
+    """The share of a printed stub's window that is channel, or nearest the pieces' colour:
+    past the grid no piece lies, and a lamp's glare washes a channel printed on the paper to
+    a pale orange, nearest the pieces' colour, that is neither 0.72 of the paper's level
+    nor deep (conduit wood/strong seeds 13 and 17: right solutions 'shows no stub', the
+    card's own stub washed)."""
+    win = _window(open_m, centre, half)
+    if not win.size:
+        return 0.0
+    colours = {name: pack.colour(name) for name in ("card", "ink", "piece", "channel")}
+    labels, names = nearest_colour(_window(flat, centre, half), colours)
+    return float((win | (labels == names.index("piece"))).mean())
 
 
 def _card_as_read(card: conduit.ConduitCard, seen: dict[Cell, frozenset[str]],
