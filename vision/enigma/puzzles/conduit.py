@@ -163,7 +163,9 @@ def _piece_likeness(rest: np.ndarray, towards: np.ndarray, least: float) -> floa
     without that hue, and an empty cell under it read as a piece with no opening (conduit
     cloth/strong seeds 1 and 2, right solutions: 'not seen clearly'). Short of the pieces'
     colour (a piece a glare washes) brightness and hue fade together, and the hue alone
-    read a washed piece as an empty cell (cloth/strong seed 4: 'not solved')."""
+    read a washed piece as an empty cell (cloth/strong seed 4: 'not solved'). ``towards``
+    counts as at least ``least`` levels long: a shade nearer the card is the flattening's
+    own error, not a piece."""
     along = float(np.dot(rest, towards)) / max(float(np.dot(towards, towards)), least ** 2)
     hue = towards - towards.mean()
     if along <= 1.0 or float(np.linalg.norm(hue)) < MIN_PIECE_HUE:
@@ -261,8 +263,8 @@ def _stub_share(flat: np.ndarray, open_m: np.ndarray, centre: tuple[float, float
     """The share of a printed stub's window that is channel, or nearest the pieces' colour:
     past the grid no piece lies, and a lamp's glare washes a channel printed on the paper to
     a pale orange, nearest the pieces' colour, that is neither 0.72 of the paper's level
-    nor deep (conduit wood/strong seeds 13 and 17: right solutions 'shows no stub', the
-    card's own stub washed)."""
+    nor deep (conduit wood/strong seed 17: a right solution 'shows no stub', the card's
+    own stub washed)."""
     win = _window(open_m, centre, half)
     if not win.size:
         return 0.0
