@@ -341,3 +341,18 @@ def test_a_printed_stub_a_glare_washes_pale_is_still_seen() -> None:
     result = check_puzzle_frame("conduit", frame, load_enigma_pack(), card=card,
                                 box=load_puzzles())
     assert result["verdict"] == "solved", result["reason"]
+
+
+def test_a_broad_glare_washes_much_more_of_the_frame_than_a_spot() -> None:
+    """The renderer can draw a lamp's broad, flat glare (a glossy card's whole face
+    reflecting it), the fragment check's known class without a tuning case; the default
+    spot's frames are those the bench has always drawn (the same draws from the seed)."""
+    card = next(iter(load_puzzles().fragment.cards.values()))
+    pack = load_enigma_pack()
+    frames = {glare: render_table_frame("fragment", card, pack, seed=0, glare=glare,
+                                        condition=TableCondition("wood", "strong"),
+                                        frame_size=(640, 360))
+              for glare in ("spot", "broad")}
+    lifted = (frames["broad"].astype(np.int16) - frames["spot"]).mean(axis=2)
+    assert float((lifted > 40).mean()) > 0.03
+    assert float((lifted < -10).mean()) < 0.001
