@@ -105,13 +105,12 @@ def cell_covers(view: CardView, card: conduit.ConduitCard, pack: EnigmaPack,
         shaped[at] = _channel_from_centre(channel)
         rests[at] = np.median(rest, axis=0) - card_c if len(rest) else None
     sure = [r for at, r in rests.items() if r is not None and shares[at] >= SURE_PIECE_CHANNEL]
-    pack_towards = np.array(pack.colour("piece"), np.float32) - card_c
-    towards = np.median(np.array(sure), axis=0) if sure else pack_towards
-    least = LEAST_PIECE_CONTRAST * float(np.linalg.norm(pack_towards))
+    towards = (np.median(np.array(sure), axis=0) if sure
+               else np.array(pack.colour("piece"), np.float32) - card_c)
     covers = {}
     for at, share in shares.items():
         rest_c = rests[at]
-        t = 0.0 if rest_c is None else _piece_likeness(rest_c, towards, least)
+        t = 0.0 if rest_c is None else _piece_likeness(rest_c, towards)
         # the card prints nothing in a cell's middle and every piece's channel runs to its
         # centre: this much channel is a piece, however pale a lamp makes its face
         covers[at] = 1.0 if share >= SURE_PIECE_CHANNEL or shaped[at] else (
@@ -145,28 +144,20 @@ def _channel_from_centre(channel: np.ndarray) -> bool:
     return bool(through & set(np.unique(border[border > 0]).tolist()))
 
 
-#: the pieces' colour as seen is taken as at least this share of the pack's contrast from the
-#: card's (the light field often takes a pale piece's face for paper and flattens it to the
-#: card's colour; a shadow's residue then darkened an empty cell past it)
-LEAST_PIECE_CONTRAST = 0.1
-
-
 #: the pieces' hue is measured when the sure pieces differ from the card in hue by at least
 #: this many levels (a glare can wash it out, and then brightness alone is left)
 MIN_PIECE_HUE = 2.0
 
 
-def _piece_likeness(rest: np.ndarray, towards: np.ndarray, least: float) -> float:
+def _piece_likeness(rest: np.ndarray, towards: np.ndarray) -> float:
     """How far a cell's colour ``rest`` (less the card's) lies the way from the card's colour
     to the pieces' (``towards``). Past the pieces' own colour (darker than they are) only
     the pieces' hue tells: a hand's shadow the light field leaves on the card darkens it
     without that hue, and an empty cell under it read as a piece with no opening (conduit
     cloth/strong seeds 1 and 2, right solutions: 'not seen clearly'). Short of the pieces'
     colour (a piece a glare washes) brightness and hue fade together, and the hue alone
-    read a washed piece as an empty cell (cloth/strong seed 4: 'not solved'). ``towards``
-    counts as at least ``least`` levels long: a shade nearer the card is the flattening's
-    own error, not a piece."""
-    along = float(np.dot(rest, towards)) / max(float(np.dot(towards, towards)), least ** 2)
+    read a washed piece as an empty cell (cloth/strong seed 4: 'not solved')."""
+    along = float(np.dot(rest, towards)) / max(float(np.dot(towards, towards)), 1.0)
     hue = towards - towards.mean()
     if along <= 1.0 or float(np.linalg.norm(hue)) < MIN_PIECE_HUE:
         return along
