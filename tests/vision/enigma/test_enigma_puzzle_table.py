@@ -322,9 +322,9 @@ def test_a_pale_conduit_piece_in_noise_has_no_channel_specks() -> None:
 
 
 def test_a_conduit_piece_washed_to_the_card_s_colour_is_never_read_missing() -> None:
-    """Conduit cloth/strong seed 8: a glare washed the cross on [1, 1] and the elbow on
-    [1, 0] (channel over 3% and 16% of their middles) and the light field flattened every
-    piece's face to the card's colour. Taking the pieces' colour as seen to be at least a
+    """Conduit cloth/strong seed 8: a glare washed the T-pieces on [1, 0] and [1, 1]
+    (channel over 16% and 3% of their middles) and the light field flattened every piece's
+    face to the card's colour. Taking the pieces' colour as seen to be at least a
     tenth of the pack's contrast from the card's (tried for wood/strong seed 14, reverted)
     read both as empty cells and the right solution 'not solved'. Colour that cannot tell a
     piece from the card leaves the cell a question."""
