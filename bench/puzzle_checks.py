@@ -8,6 +8,7 @@ miss (they take turns). Tuning seeds start at 0; ``--held-apart`` uses seeds fro
 
     python bench/puzzle_checks.py --seeds 4
     python bench/puzzle_checks.py --seeds 4 --held-apart --kinds weight,fragment
+    python bench/puzzle_checks.py --seeds 4 --kinds fragment --glare broad
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from companion.enigma.puzzles import load_puzzles
 from vision.enigma.pack import load_enigma_pack
 from vision.enigma.puzzles.check import check_puzzle_frame
 from vision.enigma.synth.puzzle_table import (
+    GLARES,
     HELD_APART_SEEDS,
     STRENGTHS,
     SURFACES,
@@ -92,6 +94,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--surfaces", default=",".join(SURFACES))
     parser.add_argument("--strengths", default=",".join(STRENGTHS))
     parser.add_argument("--verbose", action="store_true", help="list the reasons")
+    parser.add_argument("--glare", default="spot", choices=GLARES,
+                        help="the lamp's glare (broad: a flat wash over most of the card)")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)  # the check's time on one core
     box = load_puzzles()
@@ -107,7 +111,8 @@ def main(argv: list[str] | None = None) -> int:
                     card, todo = cases(kind, seed, box)
                     for is_right, solution, extra in todo:
                         frame = render_table_frame(kind, card, pack, condition=cond,
-                                                   solution=solution, seed=seed, **extra)
+                                                   solution=solution, seed=seed,
+                                                   glare=args.glare, **extra)
                         t0 = time.process_time()
                         result = check_puzzle_frame(kind, frame, pack, card=card, box=box)
                         tally.add(is_right, result, (time.process_time() - t0) * 1000)

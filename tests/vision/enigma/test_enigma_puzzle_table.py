@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 
 from companion.enigma.puzzles import load_puzzles
-from vision.enigma.mat import MARK
+from vision.enigma.mat import CARD_PX_PER_MM, MARK
 from vision.enigma.pack import load_enigma_pack
 from vision.enigma.puzzles.check import check_puzzle_frame
 from vision.enigma.puzzles.view import CardView, bare_card, flatten_light, view_card
@@ -277,3 +277,89 @@ def test_a_conduit_piece_a_glare_washes_is_asked_about_not_missing() -> None:
     result = check_puzzle_frame("conduit", frame, load_enigma_pack(), card=card,
                                 box=load_puzzles())
     assert result["verdict"] == "cannot tell", result["reason"]
+
+
+def test_a_conduit_piece_a_glare_washes_is_seen_by_its_channel_through_the_centre() -> None:
+    """Conduit wood/strong seed 4: a glare washed the face of the elbow on [2, 1] to the
+    card's colour and thinned its channel to 30% of the cell's middle, and the right solution
+    was 'not seen clearly'. Its channel still runs from the cell's centre to a side, which no
+    empty cell shows."""
+    card, frame = _right_frame("conduit", "wood", "strong", 4)
+    result = check_puzzle_frame("conduit", frame, load_enigma_pack(), card=card,
+                                box=load_puzzles())
+    assert result["verdict"] == "solved", result["reason"]
+
+
+def test_only_a_channel_from_the_cell_s_centre_to_its_side_is_a_piece() -> None:
+    """A thin elbow or a dead end is a piece by its shape; a dark patch off the centre (a
+    shadow's residue, a neighbour's stub) or a blot at the centre that runs nowhere is not."""
+    from vision.enigma.puzzles.conduit import _channel_from_centre
+
+    middle = np.zeros((72, 72), bool)
+    elbow = middle.copy()
+    elbow[30:42, 30:] = True
+    elbow[:42, 30:42] = True
+    dead_end = middle.copy()
+    dead_end[31:41, 31:] = True
+    off_centre = middle.copy()
+    off_centre[:, 55:] = True
+    blot = middle.copy()
+    blot[26:46, 26:46] = True
+    assert _channel_from_centre(elbow) and _channel_from_centre(dead_end)
+    assert not _channel_from_centre(middle)
+    assert not _channel_from_centre(off_centre) and not _channel_from_centre(blot)
+
+
+def test_a_pale_conduit_piece_in_noise_has_no_channel_specks() -> None:
+    """Conduit cloth/strong seed 10: with the sensor's noise the brightest pixel near the
+    piece on [0, 1] lay far over its paper, the piece's face read darker than 0.72 of it in
+    specks over a quarter of an opening's window, and the right solution was 'not seen
+    clearly'. Levels smoothed over a few pixels are compared."""
+    card, frame = _right_frame("conduit", "cloth", "strong", 10)
+    result = check_puzzle_frame("conduit", frame, load_enigma_pack(), card=card,
+                                box=load_puzzles())
+    assert result["verdict"] == "solved", result["reason"]
+
+
+def test_a_conduit_piece_washed_to_the_card_s_colour_is_never_read_missing() -> None:
+    """Conduit cloth/strong seed 8: a glare washed the T-pieces on [1, 0] and [1, 1]
+    (channel over 16% and 3% of their middles) and the light field flattened every piece's
+    face to the card's colour. Taking the pieces' colour as seen to be at least a
+    tenth of the pack's contrast from the card's (tried for wood/strong seed 14, reverted)
+    read both as empty cells and the right solution 'not solved'. Colour that cannot tell a
+    piece from the card leaves the cell a question."""
+    card, frame = _right_frame("conduit", "cloth", "strong", 8)
+    result = check_puzzle_frame("conduit", frame, load_enigma_pack(), card=card,
+                                box=load_puzzles())
+    assert result["verdict"] != "not solved", result["reason"]
+
+
+def test_a_printed_stub_a_glare_washes_pale_is_still_seen() -> None:
+    """Conduit wood/strong seed 17: a glare washed the card's printed stub W of [0, 0] to a
+    pale orange, neither 0.72 of the paper's level nor deep, seen over 48% of its window,
+    and the right solution was 'the card in the frame shows no stub'. Past the grid no
+    piece lies: the pieces' colour there is a washed channel."""
+    from vision.enigma.puzzles.cards import conduit_grid
+    from vision.enigma.puzzles.conduit import _open_mask, _read_grid
+
+    card, frame = _right_frame("conduit", "wood", "strong", 17)
+    pack = load_enigma_pack()
+    view = view_card(frame, pack)
+    flat, open_m = _open_mask(view, pack, conduit_grid(card, pack.tile_mm)[0] * CARD_PX_PER_MM)
+    _seen, stubs_seen, _doubts = _read_grid(view, pack, card, flat, open_m)
+    assert stubs_seen == set(card.stubs)
+
+
+def test_a_broad_glare_washes_much_more_of_the_frame_than_a_spot() -> None:
+    """The renderer can draw a lamp's broad, flat glare (a glossy card's whole face
+    reflecting it), the fragment check's known class without a tuning case; the default
+    spot's frames are those the bench has always drawn (the same draws from the seed)."""
+    card = next(iter(load_puzzles().fragment.cards.values()))
+    pack = load_enigma_pack()
+    frames = {glare: render_table_frame("fragment", card, pack, seed=0, glare=glare,
+                                        condition=TableCondition("wood", "strong"),
+                                        frame_size=(640, 360))
+              for glare in ("spot", "broad")}
+    lifted = (frames["broad"].astype(np.int16) - frames["spot"]).mean(axis=2)
+    assert float((lifted > 40).mean()) > 0.03
+    assert float((lifted < -10).mean()) < 0.001

@@ -96,11 +96,13 @@ def cell_covers(view: CardView, card: conduit.ConduitCard, pack: EnigmaPack,
     card_c = np.array(pack.colour("card"), np.float32)
     middles = _cell_middles(view, card, pack)
     shares: dict[Cell, float] = {}
+    shaped: dict[Cell, bool] = {}
     rests: dict[Cell, np.ndarray | None] = {}
     for at, inner in middles.items():
         channel = open_m[inner]
         rest = flat[inner][~channel]
         shares[at] = float(channel.mean()) if channel.size else 0.0
+        shaped[at] = _channel_from_centre(channel)
         rests[at] = np.median(rest, axis=0) - card_c if len(rest) else None
     sure = [r for at, r in rests.items() if r is not None and shares[at] >= SURE_PIECE_CHANNEL]
     towards = (np.median(np.array(sure), axis=0) if sure
@@ -111,9 +113,35 @@ def cell_covers(view: CardView, card: conduit.ConduitCard, pack: EnigmaPack,
         t = 0.0 if rest_c is None else _piece_likeness(rest_c, towards)
         # the card prints nothing in a cell's middle and every piece's channel runs to its
         # centre: this much channel is a piece, however pale a lamp makes its face
-        covers[at] = 1.0 if share >= SURE_PIECE_CHANNEL else (
+        covers[at] = 1.0 if share >= SURE_PIECE_CHANNEL or shaped[at] else (
             share + (1.0 - share) * min(1.0, max(0.0, t)))
     return covers
+
+
+#: a cell's centre (this share of a cell each way) this much channel: every piece's channel
+#: runs through it
+CENTRE_HALF, CENTRE_CHANNEL = 0.06, 0.5
+
+
+def _channel_from_centre(channel: np.ndarray) -> bool:
+    """Whether a cell's middle (``channel``: its channel pixels) shows a piece's channel by
+    its shape: over the cell's centre and running on, unbroken, to the middle's border. The
+    card prints nothing in a cell's middle and every piece's channel runs from its centre to
+    a side, so this is a piece however pale a glare makes its face and however thin its
+    channel: an elbow or a dead end under a glare covers less of the middle than
+    :data:`SURE_PIECE_CHANNEL` (conduit wood/strong seed 4: a right solution 'not seen
+    clearly')."""
+    h, w = channel.shape
+    if h < 3 or w < 3:
+        return False
+    n, labels = cv2.connectedComponents(channel.astype(np.uint8), connectivity=8)
+    r = max(1, int(round(CENTRE_HALF / (2 * CELL_MIDDLE) * min(h, w))))
+    centre = labels[h // 2 - r:h // 2 + r + 1, w // 2 - r:w // 2 + r + 1]
+    if n < 2 or float((centre > 0).mean()) < CENTRE_CHANNEL:
+        return False
+    through = set(np.unique(centre[centre > 0]).tolist())
+    border = np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]])
+    return bool(through & set(np.unique(border[border > 0]).tolist()))
 
 
 #: the pieces' hue is measured when the sure pieces differ from the card in hue by at least
@@ -165,15 +193,17 @@ def _open_mask(view: CardView, pack: EnigmaPack, cell_px: float
     # than the piece or card beside it (within a channel's width)
     gray = channel_mean(flat)
     reach = int(CHANNEL_REACH * float(pack.sizes["channel"]) * pack.tile_mm * CARD_PX_PER_MM)
-    near_max = cv2.dilate(gray, np.ones((2 * reach + 1,) * 2, np.uint8))
-    darker = (gray < CHANNEL_OF_LOCAL_MAX * near_max) & view.inside_card()
+    # on levels smoothed over a few pixels: washed out, the channel is as faint as the noise,
+    # and the brightest pixel of a noisy patch lies some noise widths over its paper (a pale
+    # piece's face then read darker than 0.72 of it in specks over a quarter of an
+    # opening's window, a question: conduit cloth/strong seed 10)
+    smooth = cv2.GaussianBlur(gray, (0, 0), CHANNEL_SMOOTH)
+    top = cv2.dilate(smooth, np.ones((2 * reach + 1,) * 2, np.uint8))
+    darker = (smooth < CHANNEL_OF_LOCAL_MAX * top) & view.inside_card()
     # a strong glare adds white: the channel is then far less than 0.72 darker, but the
     # light-flattened levels change by one scale and one offset across a small patch, so
     # the channel still lies as far from the paper, relative to the darkest nearby
     span = int(CHANNEL_SPAN * cell_px)
-    # on levels smoothed over a few pixels: washed out, the channel is as faint as the noise
-    smooth = cv2.GaussianBlur(gray, (0, 0), CHANNEL_SMOOTH)
-    top = cv2.dilate(smooth, np.ones((2 * reach + 1,) * 2, np.uint8))
     depth = top - cv2.erode(smooth, np.ones((2 * span + 1,) * 2, np.uint8))
     deep = ((top - smooth >= CHANNEL_OF_DEPTH * depth) & (depth >= CHANNEL_MIN_DEPTH)
             & view.inside_card())
@@ -213,11 +243,25 @@ def _read_grid(view: CardView, pack: EnigmaPack, card: conduit.ConduitCard,
         for sd, (ux, uy) in OFFSETS.items():
             if (at[0] + ux, at[1] + uy) in cells:
                 continue
-            win = _window(open_m, (cx + ux * STUB_AT * cell, cy + uy * STUB_AT * cell),
-                          STUB_HALF * cell)
-            if win.size and float(win.mean()) >= OPEN_SHARE:
+            at_stub = (cx + ux * STUB_AT * cell, cy + uy * STUB_AT * cell)
+            if _stub_share(flat, open_m, at_stub, STUB_HALF * cell, pack) >= OPEN_SHARE:
                 stubs_seen.add((at, sd))
     return seen, stubs_seen, doubts
+
+
+def _stub_share(flat: np.ndarray, open_m: np.ndarray, centre: tuple[float, float],
+                half: float, pack: EnigmaPack) -> float:
+    """The share of a printed stub's window that is channel, or nearest the pieces' colour:
+    past the grid no piece lies, and a lamp's glare washes a channel printed on the paper to
+    a pale orange, nearest the pieces' colour, that is neither 0.72 of the paper's level
+    nor deep (conduit wood/strong seed 17: a right solution 'shows no stub', the card's
+    own stub washed)."""
+    win = _window(open_m, centre, half)
+    if not win.size:
+        return 0.0
+    colours = {name: pack.colour(name) for name in ("card", "ink", "piece", "channel")}
+    labels, names = nearest_colour(_window(flat, centre, half), colours)
+    return float((win | (labels == names.index("piece"))).mean())
 
 
 def _card_as_read(card: conduit.ConduitCard, seen: dict[Cell, frozenset[str]],

@@ -142,10 +142,21 @@ def _gaussian(shape: tuple[int, int], centre: tuple[float, float], radii: tuple[
     return out
 
 
+#: the glares a lamp can cast: a small round spot, or a broad one washed almost evenly over
+#: its middle (a lamp's reflection in a glossy card's whole face)
+GLARES = ("spot", "broad")
+#: a broad glare is this many times a spot's size, and washes its middle to this share of
+#: the spot's peak everywhere (a flat-topped profile)
+BROAD_GLARE_SIZE, BROAD_GLARE_TOP = 2.5, 0.6
+
+
 def lamp(image: np.ndarray, level: float, rng: np.random.Generator,
-         near: tuple[float, float]) -> np.ndarray:
+         near: tuple[float, float], *, glare: str = "spot") -> np.ndarray:
     """A lamp's hotspot (a broad brightening) and its glare: a smaller spot washed towards
-    white, near ``near`` (pixels) at the stronger levels."""
+    white, near ``near`` (pixels) at the stronger levels; ``glare="broad"`` washes a plateau
+    over most of the card instead (the same draws from ``rng``)."""
+    if glare not in GLARES:
+        raise ValueError(f"unknown glare {glare!r}; glares: {', '.join(GLARES)}")
     h, w = image.shape[:2]
     img = image.astype(np.float32)
     spread = rng.uniform(0.25, 0.4) * w
@@ -156,9 +167,13 @@ def lamp(image: np.ndarray, level: float, rng: np.random.Generator,
     img *= (1 + 0.35 * level * hot)[..., None]
     glare_r = rng.uniform(0.03, 0.06) * w
     jitter = rng.normal(0, 0.06 * w, 2)
-    glare = _gaussian((h, w), (centre[0] + jitter[0], centre[1] + jitter[1]),
-                      (glare_r * 1.4, glare_r), rng.uniform(0, math.pi))
-    wash = (0.85 * level * rng.uniform(0.7, 1.0)) * glare
+    if glare == "broad":
+        glare_r *= BROAD_GLARE_SIZE
+    spot = _gaussian((h, w), (centre[0] + jitter[0], centre[1] + jitter[1]),
+                     (glare_r * 1.4, glare_r), rng.uniform(0, math.pi))
+    if glare == "broad":
+        spot = np.minimum(spot / BROAD_GLARE_TOP, 1.0)
+    wash = (0.85 * level * rng.uniform(0.7, 1.0)) * spot
     return _u8(img * (1 - wash[..., None]) + 255 * wash[..., None])
 
 
@@ -214,8 +229,10 @@ def sensor(image: np.ndarray, level: float, rng: np.random.Generator) -> np.ndar
 
 def render_table_frame(kind: str, card_data: Any, pack: EnigmaPack, *,
                        condition: TableCondition, solution: Any = None, seed: int = 0,
-                       frame_size: tuple[int, int] = TABLE_FRAME, **extra: Any) -> np.ndarray:
-    """A camera frame of the puzzle mat on a table under ``condition`` (seeded)."""
+                       frame_size: tuple[int, int] = TABLE_FRAME, glare: str = "spot",
+                       **extra: Any) -> np.ndarray:
+    """A camera frame of the puzzle mat on a table under ``condition`` (seeded); ``glare``
+    is the lamp's (:data:`GLARES`)."""
     box = load_puzzles()
     card = parse_card(kind, card_data) if isinstance(card_data, Mapping) else card_data
     if solution is None:
@@ -228,7 +245,7 @@ def render_table_frame(kind: str, card_data: Any, pack: EnigmaPack, *,
                                 **extra)
     h, w = scene.shape[:2]
     card_px = (0.33 * w, 0.5 * h)  # the card lies left of the mat's middle
-    scene = lamp(scene, level, rng, card_px)
+    scene = lamp(scene, level, rng, card_px, glare=glare)
     if rng.random() < 0.4 + 0.6 * level:
         scene = hand_shadow(scene, level, rng, card_px)
     scene = colour_cast(scene, level, rng)
@@ -237,6 +254,6 @@ def render_table_frame(kind: str, card_data: Any, pack: EnigmaPack, *,
     return sensor(result.image, level, rng)
 
 
-__all__ = ["HELD_APART_SEEDS", "HELD_APART_SURFACE", "STRENGTHS", "SURFACES",
+__all__ = ["GLARES", "HELD_APART_SEEDS", "HELD_APART_SURFACE", "STRENGTHS", "SURFACES",
            "SURFACE_DRAWERS", "TABLE_FRAME", "TableCondition", "all_conditions",
            "colour_cast", "hand_shadow", "lamp", "render_table_frame", "sensor"]
