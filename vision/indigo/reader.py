@@ -11,8 +11,9 @@
 3. :func:`~vision.indigo.model.check_sharpness` and :func:`~vision.indigo.model.check_board`
    refuse a blurred frame or one that shows no Indigo board (compared with the pack's
    treasure tiles);
-4. :func:`~vision.indigo.model.colour_gains` measures the colour cast using the pack's rim
-   colour (and :func:`~vision.gains.times_gains` removes it);
+4. :func:`~vision.indigo.model.colour_balance` measures the colour cast and the camera's
+   saturation using the board's colours the pack knows (:func:`~vision.gains.times_gains`
+   and :func:`~vision.indigo.model.with_saturation` remove them);
 5. :func:`~vision.indigo.gems.read_gems`, :func:`~vision.indigo.tiles.read_tiles` and
    :func:`~vision.indigo.chips.read_chips` classify
    against the pack: gems (on a board rectified :data:`GEM_SCALE` times finer) and chips by
@@ -47,13 +48,14 @@ from vision.indigo.model import (
     canonical_size,
     check_board,
     check_sharpness,
+    colour_balance,
     colour_features,
-    colour_gains,
     edge_strength,
     gem_label_map,
     pack_model,
     rectify,
     to_gray,
+    with_saturation,
 )
 from vision.indigo.pack import IndigoPack
 from vision.indigo.pack_fit import chips_unlike_pack, fit_to_pack
@@ -292,9 +294,9 @@ GEM_SCALE = 2
 
 
 def _read_gems_finer(frame: np.ndarray, fit: PlaneFit, pack: IndigoPack, st: IndigoSettings,
-                     gains: np.ndarray) -> list[GemSpot]:
+                     gains: np.ndarray, saturation: float) -> list[GemSpot]:
     """The gem spots, read on the board rectified :data:`GEM_SCALE` times finer (with the
-    colour gains measured at the tiles' scale)."""
+    colour gains and saturation measured at the tiles' scale)."""
     cell_px = GEM_SCALE * st.cell_px
     model = pack_model(pack, cell_px)
     # only the part of the finer board the gems are looked for in is warped and measured
@@ -302,7 +304,7 @@ def _read_gems_finer(frame: np.ndarray, fit: PlaneFit, pack: IndigoPack, st: Ind
     balanced = times_gains(rectify(frame, fit, st.geometry, cell_px, box), gains)
     size = canonical_size(cell_px)
     lab = np.zeros((size, size, 3), np.float32)
-    lab[top:bottom, left:right] = colour_features(balanced)
+    lab[top:bottom, left:right] = with_saturation(colour_features(balanced), saturation)
     labels = gem_label_map(lab, model, where=gem_pixels(model, pack.gem_size))
     # the labels outside the box are all 0, a margin wider than the closing's reach
     labels[top:bottom, left:right] = close_gem_labels(labels[top:bottom, left:right],
@@ -341,12 +343,12 @@ def read_indigo(
     model = pack_model(pack, st.cell_px)
     gray0 = to_gray(canon)
     check_board(gray0, model, st)
-    gains = colour_gains(canon, model, st.cell_px)
+    gains, saturation = colour_balance(canon, model, st.cell_px)
     balanced = times_gains(canon, gains)
-    lab = colour_features(balanced)
+    lab = with_saturation(colour_features(balanced), saturation)
     gray = cv2.GaussianBlur(to_gray(balanced), (0, 0), TEMPLATE_BLUR)
     t2 = time.perf_counter()
-    found = _read_gems_finer(frame, fit, pack, st, gains)
+    found = _read_gems_finer(frame, fit, pack, st, gains, saturation)
     glare = glare_mask(canon, st.cell_px)
     cells = read_tiles(gray, found, model, st, pack.gem_size, glare=glare, lab=lab)
     settled = settle_corners(settle_centre(found, cells, st.min_confidence), cells)
