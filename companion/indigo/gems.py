@@ -17,7 +17,7 @@ matter"), so :func:`move_gems` follows them one by one from the untouched board.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -195,6 +195,26 @@ def move_gems(
             after[end] = gem
             moves.append(GemMove(gem, source, point, tuple(points), ending))
     return Movement(tuple(moves), after, left)
+
+
+def path_end(
+    start: EdgePoint, tiles: Mapping[Cell, Tile], starts: Collection[EdgePoint] = ()
+) -> tuple[EdgePoint, Ending] | None:
+    """Where a gem setting off from ``start`` along the paths of ``tiles`` stops: the point it
+    rests on (``REST``) or leaves the board by (``EXIT``), or the start of the gem it meets
+    (``COLLIDED``) when its paths run into another of ``starts``. None for paths that no board
+    of the rules has (they run into the centre or a corner's side that is none of ``starts``).
+
+    >>> from companion.indigo.tiles import Tile
+    >>> path_end((CENTRE, 2), {(1, 0): Tile(1, 0)})
+    (((1, 0), 2), <Ending.REST: 'rest'>)
+    """
+    others = {point: 0 for point in starts if point != start}
+    try:
+        points, ending, _ = _trace(start, tiles, others)
+    except AssertionError:  # _trace's word for a path no legal board has
+        return None
+    return (points[-1] if points else start), ending
 
 
 def faces_filled_cell(point: EdgePoint, tiles: Mapping[Cell, Tile]) -> bool:

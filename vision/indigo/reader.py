@@ -22,6 +22,8 @@
    doubts every gem and chip when the chips' colours do not fit the pack;
 6. :func:`name_gems` turns gem spots into edge points by which side holds a tile, and raises
    questions where a gem sits where the rules say none can rest.
+   :func:`~vision.indigo.path_rules.path_questions` asks where the rules put a gem (the end
+   of the paths from where it started) that the camera did not see.
 
 Nothing about any particular art is coded here: every reference comes from the pack.
 """
@@ -59,6 +61,7 @@ from vision.indigo.model import (
 )
 from vision.indigo.pack import IndigoPack
 from vision.indigo.pack_fit import chips_unlike_pack, fit_to_pack
+from vision.indigo.path_rules import path_questions
 from vision.indigo.picture_check import picture_confidence_factor, scaled_confidences
 from vision.indigo.read_types import (
     CellRead,
@@ -69,6 +72,7 @@ from vision.indigo.read_types import (
 )
 from vision.indigo.settings import DEFAULT_SETTINGS, IndigoSettings
 from vision.indigo.tiles import glare_mask, read_tiles
+from vision.indigo.view import gem_place
 from vision.markers import PlaneFit, locate
 
 __all__ = [
@@ -148,13 +152,7 @@ def name_gems(
         questions.append(f"centre: {said}? please count the gems on the centre tile")
     for g in gems:
         if g.confidence < settings.min_confidence and g.point is not None:
-            loc = g.at
-            text = (
-                f"corner ({loc['corner'][0]},{loc['corner'][1]})"
-                if "corner" in loc
-                else f"cell ({loc['cell'][0]},{loc['cell'][1]}) edge {loc['edge']}"
-            )
-            questions.append(f"{text}: is there {with_article(g.gem.value)} gem?")
+            questions.append(f"{gem_place(g.point)}: is there {with_article(g.gem.value)} gem?")
     return gems, questions
 
 
@@ -359,7 +357,7 @@ def read_indigo(
     spots, chips, unlike_pack = fit_to_pack(spots, chips, chips_unlike_pack(seen, model))
     gems, gem_questions = name_gems(spots, cells, st)
     questions = (unlike_pack + cell_questions(cells, st) + gem_questions
-                 + chip_questions(chips, st))
+                 + path_questions(gems, cells) + chip_questions(chips, st))
     t3 = time.perf_counter()
     return IndigoRead(
         cells=cells,
