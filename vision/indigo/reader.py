@@ -36,13 +36,13 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from companion.indigo import CORNER_BY_CELL, Tile
+from companion.indigo import CORNER_BY_CELL, CORNERS, Tile
 from companion.indigo.geometry import Cell, neighbour, opposite
 from vision.errors import FrameRefusedError, UnreadableImageError
 from vision.gains import times_gains
 from vision.indigo.centre_rules import centre_least, settle_centre
 from vision.indigo.chips import chip_colours, read_chips
-from vision.indigo.corner_rules import settle_corners
+from vision.indigo.corner_rules import corner_questions, same_spot, settle_corners
 from vision.indigo.gems import close_gem_labels, gem_box, gem_pixels, read_gems
 from vision.indigo.model import (
     GEM_NAMES,
@@ -111,6 +111,15 @@ def name_gems(
             continue
         a, edge = spot.point
         b = neighbour(a, edge)
+        corner = next((c for c in CORNERS if same_spot(spot.point, c.amber_point)), None)
+        if corner is not None:
+            # a gem on a corner's arrow point is its unmoved amber (a gem running there along
+            # the arrow cell's path would meet the amber's own start): named by the corner,
+            # and asked when a tile is read on the arrow's cell, which would have moved it
+            conf = spot.confidence if corner.arrow_neighbour not in filled else min(
+                spot.confidence, IMPOSSIBLE_GEM)
+            gems.append(GemRead(spot.gem, corner.amber_point, conf))
+            continue
         sides = [(a, edge), (b, opposite(edge))]
         holders = []
         for cell, e in sides:
@@ -357,7 +366,8 @@ def read_indigo(
     spots, chips, unlike_pack = fit_to_pack(spots, chips, chips_unlike_pack(seen, model))
     gems, gem_questions = name_gems(spots, cells, st)
     questions = (unlike_pack + cell_questions(cells, st) + gem_questions
-                 + path_questions(gems, cells) + chip_questions(chips, st))
+                 + path_questions(gems, cells) + corner_questions(gems, cells, st.min_confidence)
+                 + chip_questions(chips, st))
     t3 = time.perf_counter()
     return IndigoRead(
         cells=cells,

@@ -84,6 +84,23 @@ def test_a_corner_amber_the_camera_missed_is_asked_where_the_rules_put_it() -> N
     assert not [s for s in spots if s.point == corner.amber_point]
 
 
+def test_a_corner_amber_is_asked_while_the_tile_on_its_arrow_cell_is_doubtful() -> None:
+    """A doubtful tile on the arrow's cell may be no tile (an empty cell under glare read as
+    a pattern at 0.06-0.14): a question names the corner, whose unmoved amber may still lie
+    there unseen (independent tuning seeds 1013 and 1017 harsh); no amber is read there."""
+    from dataclasses import replace
+
+    from companion.indigo import CORNERS
+    from vision.indigo.corner_rules import corner_questions
+
+    corner = CORNERS[0]
+    cells = _route_cells({corner.arrow_neighbour})
+    assert corner_questions([], cells, DEFAULT_SETTINGS.min_confidence) == []
+    cells[corner.arrow_neighbour] = replace(cells[corner.arrow_neighbour], confidence=0.1)
+    asked = corner_questions([], cells, DEFAULT_SETTINGS.min_confidence)
+    assert [q.split(":")[0] for q in asked] == [f"corner ({corner.cell[0]},{corner.cell[1]})"]
+
+
 def test_a_sure_corner_amber_stays_sure_and_another_colour_there_is_asked() -> None:
     from companion.indigo import CORNERS, Gem
     from vision.indigo.corner_rules import settle_corners
