@@ -12,15 +12,30 @@ missed, never silently (a small dark amber in a hand's shadow, an emerald under 
 glare; independent tuning seeds 1000-1019 harsh: such gems were missed at 0.00-0.17 of a gem's
 colour on their spot). The read tiles decide the chains, so a tile read wrong can ask about a
 place where nothing lies; that is a question, never a wrong read.
+
+The other way round, :func:`without_ruled_out` drops a doubtful gem lying where no chain from a
+start ends, when every cell that decides so is read sure: the print beside a path's end (the
+navy of a tile's path, the deep-blue printed cells) taken for a sapphire, asked about on every
+frame (independent tuning seeds 1000-1039 harsh: 31 of 36 phantom gems were doubtful sapphires
+on such places, the tiles round them read at 1.00).
 """
 
 from __future__ import annotations
 
-from companion.indigo.gems import Ending, path_end
-from companion.indigo.geometry import CENTRE, CORNERS, Cell, EdgePoint, neighbour
+from companion.indigo.gems import Ending, path_end, trace_path
+from companion.indigo.geometry import (
+    CENTRE,
+    CORNER_BY_CELL,
+    CORNERS,
+    Cell,
+    EdgePoint,
+    across,
+    neighbour,
+)
 from companion.indigo.pieces import Gem
+from companion.indigo.tiles import Tile
 from vision.indigo.corner_rules import same_spot
-from vision.indigo.read_types import CellRead, GemRead
+from vision.indigo.read_types import CellRead, GemRead, GemSpot
 from vision.indigo.view import gem_place
 
 
@@ -56,3 +71,34 @@ def path_questions(gems: list[GemRead], cells: dict[Cell, CellRead]) -> list[str
         questions.append(f"{gem_place(point)}: a gem's paths end here and no gem is seen: "
                          f"is there {what}?")
     return questions
+
+
+def without_ruled_out(spots: list[GemSpot], cells: dict[Cell, CellRead],
+                      min_confidence: float) -> list[GemSpot]:
+    """The gem spots without the doubtful ones (below ``min_confidence``) that the sure tiles
+    rule out: the chain of paths through the spot, followed back from it, reaches no start."""
+    tiles = {cell: read.tile for cell, read in cells.items() if read.tile is not None}
+    sure = {cell for cell, read in cells.items() if read.confidence >= min_confidence}
+    starts = [point for point, _ in gem_starts(cells)]
+    return [spot for spot in spots if spot.point is None or spot.confidence >= min_confidence
+            or not _ruled_out(spot.point, tiles, sure, starts)]
+
+
+def _ruled_out(point: EdgePoint, tiles: dict[Cell, Tile], sure: set[Cell],
+               starts: list[EdgePoint]) -> bool:
+    """Whether no gem can rest on ``point`` by the sure tiles: one side holds a tile and the
+    other is empty, and the paths back from it through that tile reach no start (they leave
+    by a gateway or end before another empty cell), every cell that decides so read sure."""
+    for side in (point, across(point)):
+        holder, beyond = side[0], across(side)[0]
+        if holder not in tiles or beyond in tiles or beyond in CORNER_BY_CELL:
+            continue
+        traced = trace_path(across(side), tiles, starts)
+        if traced is None or traced[1] is Ending.COLLIDED:
+            return False  # a start's paths end here (or paths no board has)
+        points, ending = traced
+        deciding = {cell for cell, _ in points} | {beyond}
+        if ending is Ending.REST:
+            deciding.add(across(points[-1])[0])
+        return {cell for cell in deciding if cell not in CORNER_BY_CELL} <= sure
+    return False

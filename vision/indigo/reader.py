@@ -61,7 +61,7 @@ from vision.indigo.model import (
 )
 from vision.indigo.pack import IndigoPack
 from vision.indigo.pack_fit import chips_unlike_pack, fit_to_pack
-from vision.indigo.path_rules import path_questions
+from vision.indigo.path_rules import path_questions, without_ruled_out
 from vision.indigo.picture_check import picture_confidence_factor, scaled_confidences
 from vision.indigo.read_types import (
     CellRead,
@@ -364,7 +364,7 @@ def read_indigo(
     seen = chip_colours(lab, pack, model)
     chips = scaled_confidences(read_chips(seen, pack, model, glare), factor)
     spots, chips, unlike_pack = fit_to_pack(spots, chips, chips_unlike_pack(seen, model))
-    gems, gem_questions = name_gems(spots, cells, st)
+    gems, gem_questions = name_gems(without_ruled_out(spots, cells, st.min_confidence), cells, st)
     questions = (unlike_pack + cell_questions(cells, st) + gem_questions
                  + path_questions(gems, cells) + corner_questions(gems, cells, st.min_confidence)
                  + chip_questions(chips, st))

@@ -74,3 +74,33 @@ def test_a_corner_s_arrow_point_is_named_by_its_corner_from_either_side() -> Non
     assert gem_place(((4, -4), 4)) == "corner (4,-4)"
     assert gem_place(((3, -3), 1)) == "cell (3,-3) edge 1, beside corner (4,-4)"
     assert gem_place(((3, -3), 0)) == "cell (3,-3) edge 0"
+
+
+def test_a_doubtful_gem_the_sure_tiles_rule_out_is_dropped_and_kept_otherwise() -> None:
+    """A doubtful gem where no chain of paths from a start ends is the print (a tile's navy
+    path end taken for a sapphire); it is dropped only while every cell deciding so is sure."""
+    from dataclasses import replace
+
+    from companion.indigo.geometry import across
+    from companion.indigo.pieces import Gem
+    from vision.indigo.path_rules import gem_starts, without_ruled_out
+    from vision.indigo.read_types import GemSpot
+
+    state = _game(12, 3)
+    gems, cells = _read(state)
+    starts = [point for point, _ in gem_starts(cells)]
+    ends = {path_end(start, state.tiles, starts) for start in starts}
+    free = [(cell, edge) for cell in state.tiles for edge in range(6)
+            if across((cell, edge))[0] in cells and cells[across((cell, edge))[0]].tile is None
+            and (cell, edge) not in {end[0] for end in ends if end is not None}
+            and (cell, edge) not in state.gems]
+    assert free
+    point = free[0]
+    phantom = GemSpot(Gem.SAPPHIRE, point, 0.3)
+    assert without_ruled_out([phantom], cells, 0.85) == []
+    assert without_ruled_out([replace(phantom, confidence=0.9)], cells, 0.85) != []
+    doubtful = dict(cells)
+    doubtful[point[0]] = replace(cells[point[0]], confidence=0.5)
+    assert without_ruled_out([phantom], doubtful, 0.85) == [phantom]
+    resting = [GemSpot(g.gem, g.point, 0.3) for g in gems if g.point is not None]
+    assert without_ruled_out(resting, cells, 0.85) == resting
