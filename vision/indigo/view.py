@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.indigo import CENTRE_STOCK, CHIPS, CORNER_BY_CELL, Gem, Tile
-from companion.indigo.geometry import Cell, EdgePoint, across
+from companion.indigo.geometry import Cell, EdgePoint
 from companion.indigo.state import IndigoState
 from vision.indigo.pack import IndigoPack
 
@@ -51,20 +51,11 @@ def gem_location(point: EdgePoint) -> dict[str, Any]:
 
 def gem_place(point: EdgePoint) -> str:
     """A resting gem's place in the words of a question: ``corner (q,r)`` for a corner's
-    unmoved amber, else ``cell (q,r) edge e``, and then the corner too when the point is a
-    corner's arrow point named from the tile beside it (a tile read doubtfully on the arrow's
-    cell holds the gem there; the place is where the corner's amber lies: independent tuning
-    seeds 1000 demo and 1006 scans-taught harsh asked the unmoved amber as "cell (3,-3) edge 1"
-    and no question named its corner)."""
+    unmoved amber, else ``cell (q,r) edge e``."""
     loc = gem_location(point)
     if "corner" in loc:
         return f"corner ({loc['corner'][0]},{loc['corner'][1]})"
-    text = f"cell ({loc['cell'][0]},{loc['cell'][1]}) edge {loc['edge']}"
-    beside, edge = across(point)
-    corner = CORNER_BY_CELL.get(beside)
-    if corner is None or corner.arrow_edge != edge:
-        return text
-    return f"{text}, beside corner ({beside[0]},{beside[1]})"
+    return f"cell ({loc['cell'][0]},{loc['cell'][1]}) edge {loc['edge']}"
 
 
 def tile_entry(cell: Cell, tile: Tile, confidence: float = 1.0) -> dict[str, Any]:

@@ -14,7 +14,6 @@ from companion.indigo.state import IndigoState, all_legal_placements, new_game, 
 from companion.indigo.tiles import Tile
 from vision.indigo.path_rules import path_questions
 from vision.indigo.read_types import CellRead, GemRead
-from vision.indigo.view import gem_place
 
 
 def _game(turns: int, seed: int) -> IndigoState:
@@ -66,14 +65,6 @@ def test_gems_that_run_into_each_other_leave_no_question() -> None:
     assert path_end((CENTRE, 0), tiles, [(CENTRE, 0), ((0, -4), 3)])[1] is Ending.COLLIDED
     cells = {cell: CellRead(cell, tile, 1.0) for cell, tile in tiles.items()}
     assert path_questions([], cells) == []
-
-
-def test_a_corner_s_arrow_point_is_named_by_its_corner_from_either_side() -> None:
-    """A tile read (doubtfully) on the arrow's cell names the unmoved amber from the tile's
-    side; the question names the corner too, where the players look for it."""
-    assert gem_place(((4, -4), 4)) == "corner (4,-4)"
-    assert gem_place(((3, -3), 1)) == "cell (3,-3) edge 1, beside corner (4,-4)"
-    assert gem_place(((3, -3), 0)) == "cell (3,-3) edge 0"
 
 
 def test_a_doubtful_gem_the_sure_tiles_rule_out_is_dropped_and_kept_otherwise() -> None:
