@@ -205,8 +205,10 @@ CHROMA = 200.0
 BRIGHTNESS = 14.0
 
 
-def colour_features(bgr: np.ndarray) -> np.ndarray:
-    """(..., 3) BGR -> (..., 3) features: b and r chromaticity, log brightness."""
+def colour_features(bgr: np.ndarray, saturation: float = 1.0) -> np.ndarray:
+    """(..., 3) BGR -> (..., 3) features: b and r chromaticity, log brightness; with a
+    camera's ``saturation`` (:func:`colour_saturation`) undone: each chromaticity moved from
+    grey by 1 / ``saturation``."""
     shape = np.shape(bgr)
     img = (np.asarray(bgr, np.float32) + 1.0).reshape(-1, 1, 3)
     if img.size == 0:
@@ -217,9 +219,20 @@ def colour_features(bgr: np.ndarray) -> np.ndarray:
     blue, green, red = cv2.split(img)
     total = blue + green
     total += red
-    planes = [CHROMA * blue / total, CHROMA * red / total, BRIGHTNESS * np.log(total)]
-    out: np.ndarray = cv2.merge(planes).reshape(shape)
+    chroma = [CHROMA * blue / total, CHROMA * red / total]
+    if saturation != 1.0:
+        # on the planes: the same sums on the merged features' interleaved channels cost
+        # ten times as much
+        for plane in chroma:
+            plane -= GREY_CHROMA
+            plane *= 1.0 / saturation
+            plane += GREY_CHROMA
+    out: np.ndarray = cv2.merge([*chroma, BRIGHTNESS * np.log(total)]).reshape(shape)
     return out
+
+
+#: chromaticity features of a grey pixel (each of b and r a third of the sum)
+GREY_CHROMA = CHROMA / 3.0
 
 
 def features_of_colours(bgr: np.ndarray) -> np.ndarray:
@@ -530,10 +543,6 @@ def _saturated(bgr: np.ndarray, saturation: float) -> np.ndarray:
     return moved
 
 
-#: chromaticity features of a grey pixel (each of b and r a third of the sum)
-GREY_CHROMA = CHROMA / 3.0
-
-
 #: the camera's saturation is believed within this range, and only ever undone toward the
 #: pack's: colours pulled toward grey are moved apart again, while colours pushed apart (above
 #: 1) are left so. Pulled toward grey, the chips lie between the pack's and the empty space's
@@ -555,18 +564,6 @@ def colour_saturation(seen_bgr: np.ndarray, pack_bgr: np.ndarray) -> float:
     pack = features_of_colours(pack_bgr)[:, :2] - GREY_CHROMA
     fitted = float((seen * pack).sum()) / max(float((pack * pack).sum()), 1e-6)
     return float(np.clip(fitted, *SATURATION_RANGE))
-
-
-def with_saturation(features: np.ndarray, saturation: float) -> np.ndarray:
-    """Colour features with the camera's ``saturation`` undone: each chromaticity moved from
-    grey by 1 / ``saturation`` (brightness kept)."""
-    if saturation == 1.0:
-        return features
-    out = features.copy()
-    out[..., :2] -= GREY_CHROMA
-    out[..., :2] *= 1.0 / saturation
-    out[..., :2] += GREY_CHROMA
-    return out
 
 
 def balance_gains(fitted: np.ndarray) -> np.ndarray:

@@ -13,7 +13,7 @@
    treasure tiles);
 4. :func:`~vision.indigo.model.colour_balance` measures the colour cast and the camera's
    saturation using the board's colours the pack knows (:func:`~vision.gains.times_gains`
-   and :func:`~vision.indigo.model.with_saturation` remove them);
+   and :func:`~vision.indigo.model.colour_features` remove them);
 5. :func:`~vision.indigo.gems.read_gems`, :func:`~vision.indigo.tiles.read_tiles` and
    :func:`~vision.indigo.chips.read_chips` classify
    against the pack: gems (on a board rectified :data:`GEM_SCALE` times finer) and chips by
@@ -57,7 +57,6 @@ from vision.indigo.model import (
     pack_model,
     rectify,
     to_gray,
-    with_saturation,
 )
 from vision.indigo.pack import IndigoPack
 from vision.indigo.pack_fit import chips_unlike_pack, fit_to_pack
@@ -311,7 +310,7 @@ def _read_gems_finer(frame: np.ndarray, fit: PlaneFit, pack: IndigoPack, st: Ind
     balanced = times_gains(rectify(frame, fit, st.geometry, cell_px, box), gains)
     size = canonical_size(cell_px)
     lab = np.zeros((size, size, 3), np.float32)
-    lab[top:bottom, left:right] = with_saturation(colour_features(balanced), saturation)
+    lab[top:bottom, left:right] = colour_features(balanced, saturation)
     labels = gem_label_map(lab, model, where=gem_pixels(model, pack.gem_size))
     # the labels outside the box are all 0, a margin wider than the closing's reach
     labels[top:bottom, left:right] = close_gem_labels(labels[top:bottom, left:right],
@@ -352,7 +351,7 @@ def read_indigo(
     check_board(gray0, model, st)
     gains, saturation = colour_balance(canon, model, st.cell_px)
     balanced = times_gains(canon, gains)
-    lab = with_saturation(colour_features(balanced), saturation)
+    lab = colour_features(balanced, saturation)
     gray = cv2.GaussianBlur(to_gray(balanced), (0, 0), TEMPLATE_BLUR)
     t2 = time.perf_counter()
     found = _read_gems_finer(frame, fit, pack, st, gains, saturation)

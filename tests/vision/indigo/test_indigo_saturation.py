@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from companion.indigo.state import all_legal_placements, new_game, play
-from vision.indigo.model import colour_saturation, features_of_colours, with_saturation
+from vision.indigo.model import colour_features, colour_saturation, features_of_colours
 from vision.indigo.pack import IndigoPack
 from vision.indigo.reader import read_indigo
 from vision.indigo.settings import DEFAULT_SETTINGS
@@ -34,7 +34,7 @@ def test_the_saturation_of_known_colours_is_measured_and_undone() -> None:
     seen = _saturated(known.reshape(1, -1, 3).astype(np.uint8), 0.7).reshape(-1, 3)
     saturation = colour_saturation(seen.astype(np.float32), known)
     assert saturation == pytest.approx(0.7, abs=0.05)
-    undone = with_saturation(features_of_colours(seen), saturation)
+    undone = colour_features(seen.astype(np.float32), saturation)
     assert np.abs(undone[:, :2] - features_of_colours(known)[:, :2]).max() < 3.0
 
 
