@@ -23,7 +23,10 @@
 6. :func:`name_gems` turns gem spots into edge points by which side holds a tile, and raises
    questions where a gem sits where the rules say none can rest.
    :func:`~vision.indigo.path_rules.path_questions` asks where the rules put a gem (the end
-   of the paths from where it started) that the camera did not see.
+   of the paths from where it started) that the camera did not see,
+   :func:`~vision.indigo.corner_rules.corner_questions` about a corner's amber while the tile
+   on its arrow cell is doubtful, and :func:`~vision.indigo.path_rules.without_ruled_out`
+   drops a doubtful gem where the sure tiles say none can rest.
 
 Nothing about any particular art is coded here: every reference comes from the pack.
 """
