@@ -17,7 +17,7 @@ matter"), so :func:`move_gems` follows them one by one from the untouched board.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -195,6 +195,40 @@ def move_gems(
             after[end] = gem
             moves.append(GemMove(gem, source, point, tuple(points), ending))
     return Movement(tuple(moves), after, left)
+
+
+def trace_path(
+    start: EdgePoint, tiles: Mapping[Cell, Tile], starts: Collection[EdgePoint] = ()
+) -> tuple[tuple[EdgePoint, ...], Ending] | None:
+    """The points a gem setting off from ``start`` along the paths of ``tiles`` passes (two
+    per tile: where it enters and leaves), and how it stops: it rests on the last point
+    (``REST``), leaves the board by it (``EXIT``), or meets the gem starting there
+    (``COLLIDED``) when its paths run into another of ``starts``. None for paths that no board
+    of the rules has (they run into the centre or a corner's side that is none of ``starts``).
+    """
+    others = {point: 0 for point in starts if point != start}
+    try:
+        points, ending, _ = _trace(start, tiles, others)
+    except AssertionError:  # _trace's word for a path no legal board has
+        return None
+    return tuple(points), ending
+
+
+def path_end(
+    start: EdgePoint, tiles: Mapping[Cell, Tile], starts: Collection[EdgePoint] = ()
+) -> tuple[EdgePoint, Ending] | None:
+    """Where a gem setting off from ``start`` stops (:func:`trace_path`): the point it rests on
+    or leaves by (for a collision, the last point before the other gem's start), and how.
+
+    >>> from companion.indigo.tiles import Tile
+    >>> path_end((CENTRE, 2), {(1, 0): Tile(1, 0)})
+    (((1, 0), 2), <Ending.REST: 'rest'>)
+    """
+    traced = trace_path(start, tiles, starts)
+    if traced is None:
+        return None
+    points, ending = traced
+    return (points[-1] if points else start), ending
 
 
 def faces_filled_cell(point: EdgePoint, tiles: Mapping[Cell, Tile]) -> bool:

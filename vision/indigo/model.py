@@ -205,8 +205,10 @@ CHROMA = 200.0
 BRIGHTNESS = 14.0
 
 
-def colour_features(bgr: np.ndarray) -> np.ndarray:
-    """(..., 3) BGR -> (..., 3) features: b and r chromaticity, log brightness."""
+def colour_features(bgr: np.ndarray, saturation: float = 1.0) -> np.ndarray:
+    """(..., 3) BGR -> (..., 3) features: b and r chromaticity, log brightness; with a
+    camera's ``saturation`` (:func:`colour_saturation`) undone: each chromaticity moved from
+    grey by 1 / ``saturation``."""
     shape = np.shape(bgr)
     img = (np.asarray(bgr, np.float32) + 1.0).reshape(-1, 1, 3)
     if img.size == 0:
@@ -217,9 +219,20 @@ def colour_features(bgr: np.ndarray) -> np.ndarray:
     blue, green, red = cv2.split(img)
     total = blue + green
     total += red
-    planes = [CHROMA * blue / total, CHROMA * red / total, BRIGHTNESS * np.log(total)]
-    out: np.ndarray = cv2.merge(planes).reshape(shape)
+    chroma = [CHROMA * blue / total, CHROMA * red / total]
+    if saturation != 1.0:
+        # on the planes: the same sums on the merged features' interleaved channels cost
+        # ten times as much
+        for plane in chroma:
+            plane -= GREY_CHROMA
+            plane *= 1.0 / saturation
+            plane += GREY_CHROMA
+    out: np.ndarray = cv2.merge([*chroma, BRIGHTNESS * np.log(total)]).reshape(shape)
     return out
+
+
+#: chromaticity features of a grey pixel (each of b and r a third of the sum)
+GREY_CHROMA = CHROMA / 3.0
 
 
 def features_of_colours(bgr: np.ndarray) -> np.ndarray:
@@ -472,10 +485,11 @@ def _treasure_measured(canon: np.ndarray, cell_px: int) -> np.ndarray:
     return np.array(out, np.float32)
 
 
-def colour_gains(canon: np.ndarray, model: PackModel, cell_px: int) -> np.ndarray:
-    """Per-channel gains that make the board's known colours the pack's (removes a colour
-    cast): the rim and the six corner treasure tiles, fitted together by least squares per channel,
-    so a channel the rim's orange hardly shows (blue) is set by the blue treasure tiles."""
+def _known_colours(canon: np.ndarray, model: PackModel,
+                   cell_px: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """The board's colours the pack knows, as the frame shows them and as the pack has them
+    (BGR rows): the rim's median, then the middle of each corner treasure tile; None when too
+    little of the rim is seen."""
     size = canon.shape[0]
     ring = np.zeros((size, size), np.uint8)
     poly = (rim_polygon() * RIM_RING_OUTER * cell_px + size / 2).astype(np.int32)
@@ -486,15 +500,70 @@ def colour_gains(canon: np.ndarray, model: PackModel, cell_px: int) -> np.ndarra
         cv2.circle(ring, (int(x), int(y)), int(CHIP_CLEARANCE * cell_px), 0, -1)
     pixels = canon[ring > 0]
     if len(pixels) < MIN_RIM_PIXELS:
-        return np.ones(3, np.float32)
+        return None
     measured = [np.median(pixels, axis=0).astype(np.float32)]
     wanted = [model.rim_bgr]
     if len(model.treasure_bgr):
         measured.extend(_treasure_measured(canon, cell_px))
         wanted.extend(model.treasure_bgr)
-    meas, want = np.array(measured, np.float32), np.array(wanted, np.float32)
-    gains = (meas * want).sum(axis=0) / np.maximum((meas * meas).sum(axis=0), 1.0)
-    return balance_gains(gains)
+    return np.array(measured, np.float32), np.array(wanted, np.float32)
+
+
+def colour_balance(canon: np.ndarray, model: PackModel, cell_px: int) -> tuple[np.ndarray, float]:
+    """The frame's colour balance against the pack, from the board's known colours (the rim
+    and the six corner treasure tiles): per-channel gains that remove a colour cast, fitted
+    together by least squares per channel (so a channel the rim's orange hardly shows, blue,
+    is set by the blue treasure tiles), and the camera's saturation once the gains are
+    applied (:func:`colour_saturation`). The two are fitted in turn: gains fitted to the
+    pack's colours as they are would take up part of a saturation error themselves, making
+    the rim's orange right and every other colour wrong."""
+    known = _known_colours(canon, model, cell_px)
+    if known is None:
+        return np.ones(3, np.float32), 1.0
+    meas, want = known
+    saturation = 1.0
+    for _ in range(BALANCE_ROUNDS):
+        # the pack's colours as a camera of this saturation shows them
+        target = _saturated(want, saturation)
+        gains = balance_gains((meas * target).sum(axis=0)
+                              / np.maximum((meas * meas).sum(axis=0), 1.0))
+        saturation = colour_saturation(meas * gains, want)
+    return gains, saturation
+
+
+#: colour_balance fits the gains and the saturation in turn this many times
+BALANCE_ROUNDS = 3
+
+
+def _saturated(bgr: np.ndarray, saturation: float) -> np.ndarray:
+    """BGR colours moved from their own grey (the channels' mean) by ``saturation``: in
+    colour features, their chromaticity moved from grey by it, their brightness kept."""
+    grey = bgr.mean(axis=-1, keepdims=True)
+    moved: np.ndarray = grey + saturation * (bgr - grey)
+    return moved
+
+
+#: the camera's saturation is believed within this range, and only ever undone toward the
+#: pack's: colours pulled toward grey are moved apart again, while colours pushed apart (above
+#: 1) are left so. Pulled toward grey, the chips lie between the pack's and the empty space's
+#: (a red chip nearest the orange gateway print); pushed apart they are still told apart, and
+#: moving them toward grey again made a turquoise chip of the scans look white, sure
+#: (independent tuning seed 1005 scans harsh, saturation 1.26 measured on the board)
+SATURATION_RANGE = (0.5, 1.0)
+
+
+def colour_saturation(seen_bgr: np.ndarray, pack_bgr: np.ndarray) -> float:
+    """How far from grey the board's known colours lie in the frame (``seen_bgr``, gains
+    applied) against the pack's (``pack_bgr``), fitted by least squares over their
+    chromaticities: below 1 for a camera that pulls every colour toward grey, above for one
+    that pushes them apart (kept in :data:`SATURATION_RANGE`). No per-channel gain undoes
+    this, and it moves every chip and gem alike (independent tuning seeds 1000-1019 harsh:
+    the chips' own saturation 0.52-1.17, the rim and corner tiles' follow it frame by
+    frame)."""
+    seen = features_of_colours(seen_bgr)[:, :2] - GREY_CHROMA
+    pack = features_of_colours(pack_bgr)[:, :2] - GREY_CHROMA
+    fitted = float((seen * pack).sum()) / max(float((pack * pack).sum()), 1e-6)
+    return float(np.clip(fitted, *SATURATION_RANGE))
 
 
 def balance_gains(fitted: np.ndarray) -> np.ndarray:

@@ -11,8 +11,9 @@
 3. :func:`~vision.indigo.model.check_sharpness` and :func:`~vision.indigo.model.check_board`
    refuse a blurred frame or one that shows no Indigo board (compared with the pack's
    treasure tiles);
-4. :func:`~vision.indigo.model.colour_gains` measures the colour cast using the pack's rim
-   colour (and :func:`~vision.gains.times_gains` removes it);
+4. :func:`~vision.indigo.model.colour_balance` measures the colour cast and the camera's
+   saturation using the board's colours the pack knows (:func:`~vision.gains.times_gains`
+   and :func:`~vision.indigo.model.colour_features` remove them);
 5. :func:`~vision.indigo.gems.read_gems`, :func:`~vision.indigo.tiles.read_tiles` and
    :func:`~vision.indigo.chips.read_chips` classify
    against the pack: gems (on a board rectified :data:`GEM_SCALE` times finer) and chips by
@@ -21,6 +22,11 @@
    doubts every gem and chip when the chips' colours do not fit the pack;
 6. :func:`name_gems` turns gem spots into edge points by which side holds a tile, and raises
    questions where a gem sits where the rules say none can rest.
+   :func:`~vision.indigo.path_rules.path_questions` asks where the rules put a gem (the end
+   of the paths from where it started) that the camera did not see,
+   :func:`~vision.indigo.corner_rules.corner_questions` about a corner's amber while the tile
+   on its arrow cell is doubtful, and :func:`~vision.indigo.path_rules.without_ruled_out`
+   drops a doubtful gem where the sure tiles say none can rest.
 
 Nothing about any particular art is coded here: every reference comes from the pack.
 """
@@ -33,13 +39,13 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from companion.indigo import CORNER_BY_CELL, Tile
+from companion.indigo import CORNER_BY_CELL, CORNERS, Tile
 from companion.indigo.geometry import Cell, neighbour, opposite
 from vision.errors import FrameRefusedError, UnreadableImageError
 from vision.gains import times_gains
 from vision.indigo.centre_rules import centre_least, settle_centre
 from vision.indigo.chips import chip_colours, read_chips
-from vision.indigo.corner_rules import settle_corners
+from vision.indigo.corner_rules import corner_questions, same_spot, settle_corners
 from vision.indigo.gems import close_gem_labels, gem_box, gem_pixels, read_gems
 from vision.indigo.model import (
     GEM_NAMES,
@@ -47,8 +53,8 @@ from vision.indigo.model import (
     canonical_size,
     check_board,
     check_sharpness,
+    colour_balance,
     colour_features,
-    colour_gains,
     edge_strength,
     gem_label_map,
     pack_model,
@@ -57,6 +63,7 @@ from vision.indigo.model import (
 )
 from vision.indigo.pack import IndigoPack
 from vision.indigo.pack_fit import chips_unlike_pack, fit_to_pack
+from vision.indigo.path_rules import path_questions, without_ruled_out
 from vision.indigo.picture_check import picture_confidence_factor, scaled_confidences
 from vision.indigo.read_types import (
     CellRead,
@@ -67,6 +74,7 @@ from vision.indigo.read_types import (
 )
 from vision.indigo.settings import DEFAULT_SETTINGS, IndigoSettings
 from vision.indigo.tiles import glare_mask, read_tiles
+from vision.indigo.view import gem_place
 from vision.markers import PlaneFit, locate
 
 __all__ = [
@@ -105,6 +113,15 @@ def name_gems(
             continue
         a, edge = spot.point
         b = neighbour(a, edge)
+        corner = next((c for c in CORNERS if same_spot(spot.point, c.amber_point)), None)
+        if corner is not None:
+            # a gem on a corner's arrow point is its unmoved amber (a gem running there along
+            # the arrow cell's path would meet the amber's own start): named by the corner,
+            # and asked when a tile is read on the arrow's cell, which would have moved it
+            conf = spot.confidence if corner.arrow_neighbour not in filled else min(
+                spot.confidence, IMPOSSIBLE_GEM)
+            gems.append(GemRead(spot.gem, corner.amber_point, conf))
+            continue
         sides = [(a, edge), (b, opposite(edge))]
         holders = []
         for cell, e in sides:
@@ -146,13 +163,7 @@ def name_gems(
         questions.append(f"centre: {said}? please count the gems on the centre tile")
     for g in gems:
         if g.confidence < settings.min_confidence and g.point is not None:
-            loc = g.at
-            text = (
-                f"corner ({loc['corner'][0]},{loc['corner'][1]})"
-                if "corner" in loc
-                else f"cell ({loc['cell'][0]},{loc['cell'][1]}) edge {loc['edge']}"
-            )
-            questions.append(f"{text}: is there {with_article(g.gem.value)} gem?")
+            questions.append(f"{gem_place(g.point)}: is there {with_article(g.gem.value)} gem?")
     return gems, questions
 
 
@@ -292,9 +303,9 @@ GEM_SCALE = 2
 
 
 def _read_gems_finer(frame: np.ndarray, fit: PlaneFit, pack: IndigoPack, st: IndigoSettings,
-                     gains: np.ndarray) -> list[GemSpot]:
+                     gains: np.ndarray, saturation: float) -> list[GemSpot]:
     """The gem spots, read on the board rectified :data:`GEM_SCALE` times finer (with the
-    colour gains measured at the tiles' scale)."""
+    colour gains and saturation measured at the tiles' scale)."""
     cell_px = GEM_SCALE * st.cell_px
     model = pack_model(pack, cell_px)
     # only the part of the finer board the gems are looked for in is warped and measured
@@ -302,7 +313,7 @@ def _read_gems_finer(frame: np.ndarray, fit: PlaneFit, pack: IndigoPack, st: Ind
     balanced = times_gains(rectify(frame, fit, st.geometry, cell_px, box), gains)
     size = canonical_size(cell_px)
     lab = np.zeros((size, size, 3), np.float32)
-    lab[top:bottom, left:right] = colour_features(balanced)
+    lab[top:bottom, left:right] = colour_features(balanced, saturation)
     labels = gem_label_map(lab, model, where=gem_pixels(model, pack.gem_size))
     # the labels outside the box are all 0, a margin wider than the closing's reach
     labels[top:bottom, left:right] = close_gem_labels(labels[top:bottom, left:right],
@@ -341,12 +352,12 @@ def read_indigo(
     model = pack_model(pack, st.cell_px)
     gray0 = to_gray(canon)
     check_board(gray0, model, st)
-    gains = colour_gains(canon, model, st.cell_px)
+    gains, saturation = colour_balance(canon, model, st.cell_px)
     balanced = times_gains(canon, gains)
-    lab = colour_features(balanced)
+    lab = colour_features(balanced, saturation)
     gray = cv2.GaussianBlur(to_gray(balanced), (0, 0), TEMPLATE_BLUR)
     t2 = time.perf_counter()
-    found = _read_gems_finer(frame, fit, pack, st, gains)
+    found = _read_gems_finer(frame, fit, pack, st, gains, saturation)
     glare = glare_mask(canon, st.cell_px)
     cells = read_tiles(gray, found, model, st, pack.gem_size, glare=glare, lab=lab)
     settled = settle_corners(settle_centre(found, cells, st.min_confidence), cells)
@@ -355,8 +366,9 @@ def read_indigo(
     seen = chip_colours(lab, pack, model)
     chips = scaled_confidences(read_chips(seen, pack, model, glare), factor)
     spots, chips, unlike_pack = fit_to_pack(spots, chips, chips_unlike_pack(seen, model))
-    gems, gem_questions = name_gems(spots, cells, st)
+    gems, gem_questions = name_gems(without_ruled_out(spots, cells, st.min_confidence), cells, st)
     questions = (unlike_pack + cell_questions(cells, st) + gem_questions
+                 + path_questions(gems, cells) + corner_questions(gems, cells, st.min_confidence)
                  + chip_questions(chips, st))
     t3 = time.perf_counter()
     return IndigoRead(

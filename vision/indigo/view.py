@@ -49,6 +49,15 @@ def gem_location(point: EdgePoint) -> dict[str, Any]:
     return {"cell": [cell[0], cell[1]], "edge": edge}
 
 
+def gem_place(point: EdgePoint) -> str:
+    """A resting gem's place in the words of a question: ``corner (q,r)`` for a corner's
+    unmoved amber, else ``cell (q,r) edge e``."""
+    loc = gem_location(point)
+    if "corner" in loc:
+        return f"corner ({loc['corner'][0]},{loc['corner'][1]})"
+    return f"cell ({loc['cell'][0]},{loc['cell'][1]}) edge {loc['edge']}"
+
+
 def tile_entry(cell: Cell, tile: Tile, confidence: float = 1.0) -> dict[str, Any]:
     return {
         "cell": [cell[0], cell[1]],

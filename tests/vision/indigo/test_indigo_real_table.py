@@ -84,6 +84,39 @@ def test_a_corner_amber_the_camera_missed_is_asked_where_the_rules_put_it() -> N
     assert not [s for s in spots if s.point == corner.amber_point]
 
 
+def test_a_corner_amber_is_asked_while_the_tile_on_its_arrow_cell_is_doubtful() -> None:
+    """A doubtful tile on the arrow's cell may be no tile (an empty cell under glare read as
+    a pattern at 0.06-0.14): a question names the corner, whose unmoved amber may still lie
+    there unseen (independent tuning seeds 1013 and 1017 harsh); no amber is read there."""
+    from dataclasses import replace
+
+    from companion.indigo import CORNERS
+    from vision.indigo.corner_rules import corner_questions
+
+    corner = CORNERS[0]
+    cells = _route_cells({corner.arrow_neighbour})
+    assert corner_questions([], cells, DEFAULT_SETTINGS.min_confidence) == []
+    cells[corner.arrow_neighbour] = replace(cells[corner.arrow_neighbour], confidence=0.1)
+    asked = corner_questions([], cells, DEFAULT_SETTINGS.min_confidence)
+    assert [q.split(":")[0] for q in asked] == [f"corner ({corner.cell[0]},{corner.cell[1]})"]
+
+
+def test_a_gem_on_a_corner_s_arrow_point_is_its_amber_named_by_the_corner() -> None:
+    """Seen from the arrow cell's side, with a tile read there, the gem is still the corner's
+    unmoved amber (no path brings another gem there): named and asked by the corner."""
+    from companion.indigo import CORNERS, Gem
+    from companion.indigo.geometry import across
+    from vision.indigo.read_types import GemSpot
+
+    corner = CORNERS[0]
+    cells = _route_cells({corner.arrow_neighbour})
+    spot = GemSpot(Gem.AMBER, across(corner.amber_point), 1.0)
+    gems, questions = name_gems([spot], cells, DEFAULT_SETTINGS)
+    assert [g.at for g in gems] == [{"corner": list(corner.cell)}]
+    assert gems[0].confidence < DEFAULT_SETTINGS.min_confidence
+    assert any(q.startswith(f"corner ({corner.cell[0]},{corner.cell[1]})") for q in questions)
+
+
 def test_a_sure_corner_amber_stays_sure_and_another_colour_there_is_asked() -> None:
     from companion.indigo import CORNERS, Gem
     from vision.indigo.corner_rules import settle_corners
