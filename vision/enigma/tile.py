@@ -376,6 +376,33 @@ def _doubt_hidden_stubs(at_sides: np.ndarray, usable: np.ndarray, w: _Windows,
                           UNCLEAR_CONFIDENCE)
 
 
+def _short_stub_openings(cells: list[Cell], present: set[Port], named: set[Port],
+                         fractions: tuple[float, float, float], p: int, rc: float, cw: float
+                         ) -> list[Port]:
+    """The openings read absent where a cell's rim lies no more than a channel's width in
+    from the side, straight in from the opening's position: a stub there would be a stroke
+    no longer than it is wide, which a blur merges into the rim and the gap beside the tile
+    (independent harsh table 103 [-1, 1]: a stub to W0 lost so, the tile read with no
+    opening at confidence 1.0). Such an absence is not clear: the neighbour's mirrored
+    opening settles it, or it is asked (:mod:`vision.enigma.mirror`)."""
+    out: list[Port] = []
+    for side in SIDES:
+        for position in range(3):
+            q = Port(side, position)
+            if q in present or q in named:
+                continue
+            x, y = port_point(q, fractions)
+            ix, iy = inward_point(q, fractions, 1.0)
+            nx, ny = ix - x, iy - y  # a unit step in from the side, square to it
+            for c in cells:
+                dx, dy = c.centre[0] - x * p, c.centre[1] - y * p
+                depth, along = dx * nx + dy * ny, abs(dx * ny - dy * nx)
+                if along < rc and depth - math.sqrt(rc * rc - along * along) <= cw:
+                    out.append(q)
+                    break
+    return out
+
+
 def _usual_side_share(channel: np.ndarray, usable: np.ndarray, w: _Windows
                       ) -> dict[str, float]:
     """Per side, the share of channel pixels across the side's band that its columns usually
@@ -781,6 +808,9 @@ def finish_tile(look: TileLook, at: Pos, pack: EnigmaPack, model: ColourModel,
         beside_cells &= ~disc((p, p), c.centre, rc * CELL_RIM)
     present, margins = _judge_openings(look.at_sides, named.dark, beside_cells, w, pack.ports,
                                        settings, doubts)
+    short = _short_stub_openings(cells, present, doubts.openings, pack.ports, p, rc, cw)
+    margins = {q: min(margins.get(q, 1.0), UNCLEAR_CONFIDENCE if q in short else 1.0)
+               for q in w.boxes if q in margins or q in short}
     if _has_stray_opening(channel, w, cw):
         doubts.add("a channel reaches a side away from the three opening positions",
                    DOUBTFUL_CONFIDENCE)
