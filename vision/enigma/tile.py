@@ -546,9 +546,10 @@ def _cells_reached(piece: np.ndarray, cells: list[Cell], cell_ids: list[str], rc
     past the cell with no end at it (its side grazing the cell's rim under blur), passes the
     cell by (a lone cell beside another network's channel, a few millimetres off), and only
     a blur, or a cell's middle read off under a pawn, could have hidden a join there: such a
-    join is a choice, not a read. ``ends``: the skeleton's ends; ``inner_ends``: those away
-    from the openings and the sides (an end at an opening beside the cell may be the channel
-    leaving the tile, unless it lies right at the cut: a short stub's)."""
+    join is a choice, not a read. ``ends``: where the stroke stops (:meth:`_Stroke.stops`);
+    ``inner_ends``: those away from the openings and the sides (an end at an opening beside
+    the cell may be the channel leaving the tile, unless it lies right at the cut: a short
+    stub's)."""
     ys, xs = np.nonzero(piece)
     reached: list[Endpoint] = []
     close: list[str] = []
