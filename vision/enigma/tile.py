@@ -381,10 +381,9 @@ def _short_stub_openings(cells: list[Cell], present: set[Port], named: set[Port]
                          ) -> list[Port]:
     """The openings read absent where a cell's rim lies no more than a channel's width in
     from the side, straight in from the opening's position: a stub there would be a stroke
-    no longer than it is wide, which a blur merges into the rim and the gap beside the tile
-    (independent harsh table 103 [-1, 1]: a stub to W0 lost so, the tile read with no
-    opening at confidence 1.0). Such an absence is not clear: the neighbour's mirrored
-    opening settles it, or it is asked (:mod:`vision.enigma.mirror`)."""
+    no longer than it is wide, which a blur can merge wholly into the rim and the gap
+    beside the tile. Such an absence is not clear: the neighbour's mirrored opening settles
+    it, or it is asked (:mod:`vision.enigma.mirror`)."""
     out: list[Port] = []
     for side in SIDES:
         for position in range(3):
