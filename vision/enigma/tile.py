@@ -76,9 +76,19 @@ CHANNEL_CUT = 1.3
 #: a piece reaching within this many pixels of that cut runs into the cell (the cut's own
 #: rounding); one that comes no nearer than the contact ring only passes close by
 CUT_REACH_PX = 1.0
+#: a piece the cut ended has pixels within this many pixels of the cut's edge; one that
+#: only touches the cut's reach, a pixel off, must end at the cell to run into it
+CUT_EDGE_PX = 0.5
 #: ... and the contact ring: pixels past the cut within which a piece may have touched the
 #: cell under blur
 CONTACT_SLACK_PX = 2.5
+#: a skeleton end of a channel that runs into a cell lies within the cut, a channel's width
+#: and this many pixels of blur from the cell's centre...
+END_SLACK_PX = 3.0
+#: ... and, where the channel is a stub from an opening beside the cell, within the cut,
+#: half a channel's width (the skeleton stops that short of a stroke's end) and this many
+#: pixels
+STUB_END_SLACK_PX = 1.5
 #: a stub of channel from an opening ends at a cell when it comes within this many cell
 #: radii of the cell's centre (its rim, the blur and a pixel of the cut)
 STUB_REACH = 1.3
@@ -366,6 +376,32 @@ def _doubt_hidden_stubs(at_sides: np.ndarray, usable: np.ndarray, w: _Windows,
                           UNCLEAR_CONFIDENCE)
 
 
+def _short_stub_openings(cells: list[Cell], present: set[Port], named: set[Port],
+                         fractions: tuple[float, float, float], p: int, rc: float, cw: float
+                         ) -> list[Port]:
+    """The openings read absent where a cell's rim lies no more than a channel's width in
+    from the side, straight in from the opening's position: a stub there would be a stroke
+    no longer than it is wide, which a blur can merge wholly into the rim and the gap
+    beside the tile. Such an absence is not clear: the neighbour's mirrored opening settles
+    it, or it is asked (:mod:`vision.enigma.mirror`)."""
+    out: list[Port] = []
+    for side in SIDES:
+        for position in range(3):
+            q = Port(side, position)
+            if q in present or q in named:
+                continue
+            x, y = port_point(q, fractions)
+            ix, iy = inward_point(q, fractions, 1.0)
+            nx, ny = ix - x, iy - y  # a unit step in from the side, square to it
+            for c in cells:
+                dx, dy = c.centre[0] - x * p, c.centre[1] - y * p
+                depth, along = dx * nx + dy * ny, abs(dx * ny - dy * nx)
+                if along < rc and depth - math.sqrt(rc * rc - along * along) <= cw:
+                    out.append(q)
+                    break
+    return out
+
+
 def _usual_side_share(channel: np.ndarray, usable: np.ndarray, w: _Windows
                       ) -> dict[str, float]:
     """Per side, the share of channel pixels across the side's band that its columns usually
@@ -408,8 +444,55 @@ def _away_from_openings(p: int, depth0: int, depth1: int, windows: dict[Port, np
     return band
 
 
-def _judge_piece(piece: np.ndarray, nodes: list[Endpoint], cells: list[Cell], w: _Windows,
-                 pack: EnigmaPack, doubts: _Doubts) -> None:
+@dataclass(frozen=True)
+class _Stroke:
+    """A channel piece's skeleton, made once: the piece's bounding box (x0, y0 its corner),
+    the piece and its skeleton cut to it, and the skeleton's ends (patch pixels)."""
+
+    x0: int
+    y0: int
+    crop: np.ndarray
+    skeleton: np.ndarray
+    ends: list[tuple[int, int]]
+
+    @classmethod
+    def of(cls, piece: np.ndarray, box: tuple[int, int, int, int]) -> _Stroke:
+        x0, y0, width, height = box
+        crop = piece[y0:y0 + height, x0:x0 + width]
+        sk = skeletonize(crop)
+        return cls(x0, y0, crop, sk, [(ex + x0, ey + y0) for ex, ey in endpoints(sk)])
+
+    def stops(self, cw: float) -> list[tuple[int, int]]:
+        """Where the stroke stops: its skeleton's ends; a stroke no longer than a channel
+        is wide (a stub between a cell and the side beside it) thins to a dot or a clump
+        with no end, and stops wherever that lies."""
+        if self.ends:
+            return self.ends
+        ys, xs = np.nonzero(self.skeleton)
+        if xs.size and max(int(np.ptp(xs)), int(np.ptp(ys))) <= cw:
+            return [(int(x) + self.x0, int(y) + self.y0) for x, y in zip(xs, ys, strict=True)]
+        return []
+
+
+def _at_side(end: tuple[int, int], p: int, w: _Windows, cw: float,
+             opening_points: list[tuple[float, float]]) -> bool:
+    """Whether a skeleton end lies at one of the openings a piece reaches (unit-tile
+    ``opening_points``: channels leave a tile only there) or on a side's very edge (a band
+    along it: the gap to the next tile)."""
+    gx, gy = end
+    return (min(gx, gy, p - 1 - gx, p - 1 - gy) <= w.depth0 + cw / 2 + 1
+            or any(math.hypot(gx - px * p, gy - py * p) <= w.depth1 + 2
+                   for px, py in opening_points))
+
+
+def _end_reach(rc: float, cw: float) -> float:
+    """How far from a cell's centre a skeleton end of a channel running into the cell lies
+    at most: the cut round the cell, a channel's width, and the blur."""
+    return rc * CHANNEL_CUT + cw + END_SLACK_PX
+
+
+def _judge_piece(piece: np.ndarray, stroke: _Stroke, nodes: list[Endpoint], cells: list[Cell],
+                 w: _Windows, pack: EnigmaPack, doubts: _Doubts) -> None:
     """The doubts one channel piece raises: a hole (something round on it), a crossing, or
     a skeleton end at neither a cell nor a side."""
     p = piece.shape[0]
@@ -432,26 +515,20 @@ def _judge_piece(piece: np.ndarray, nodes: list[Endpoint], cells: list[Cell], w:
                    HIDDEN_CONFIDENCE)
     # skeleton ends must lie at a cell or an opening: otherwise a channel ends in nowhere
     opening_points = [port_point(q, pack.ports) for q in nodes if isinstance(q, Port)]
-    x0_, y0_, width, height = cv2.boundingRect(mask)
-    crop = piece[y0_:y0_ + height, x0_:x0_ + width]
-    sk = skeletonize(crop)
     # openings only: channels that meet are joined unless two of them could run straight
     # on through the meeting (a crossing, which the picture cannot tell from a crossroads)
     cell_count = sum(1 for e in nodes if isinstance(e, str))
-    if cell_count == 0 and len(nodes) >= 4 and may_cross(crop, cw, sk):
+    if cell_count == 0 and len(nodes) >= 4 and may_cross(stroke.crop, cw, stroke.skeleton):
         doubts.add("channels cross or join at one point: cannot tell which",
                    DOUBTFUL_CONFIDENCE)
-    for ex, ey in endpoints(sk):
-        gx, gy = ex + x0_, ey + y0_
+    for gx, gy in stroke.ends:
         # at a side: at one of the openings this piece reaches (channels leave a tile only
         # there), or on the side's very edge (a band along it: the gap to the next tile);
         # an end a little way in from a side elsewhere is a channel stopping at something
         # it should reach, such as a cell hidden under a standing pawn
-        near_side = (min(gx, gy, p - 1 - gx, p - 1 - gy) <= w.depth0 + cw / 2 + 1
-                     or any(math.hypot(gx - px * p, gy - py * p) <= w.depth1 + 2
-                            for px, py in opening_points))
+        near_side = _at_side((gx, gy), p, w, cw, opening_points)
         near_cell = any(
-            math.hypot(gx - c.centre[0], gy - c.centre[1]) <= rc * 1.3 + cw + 3 for c in cells
+            math.hypot(gx - c.centre[0], gy - c.centre[1]) <= _end_reach(rc, cw) for c in cells
         )
         if not (near_side or near_cell):
             doubts.add("a channel ends in the middle of the tile: a join hidden?",
@@ -459,19 +536,31 @@ def _judge_piece(piece: np.ndarray, nodes: list[Endpoint], cells: list[Cell], w:
             break
 
 
-def _cells_reached(piece: np.ndarray, cells: list[Cell], cell_ids: list[str], rc: float
+def _cells_reached(piece: np.ndarray, cells: list[Cell], cell_ids: list[str], rc: float,
+                   cw: float, ends: list[tuple[int, int]], inner_ends: list[tuple[int, int]]
                    ) -> tuple[list[Endpoint], list[str]]:
     """The cells a channel piece runs into, and those it only passes close to. A channel
-    that ends at a cell was cut at the cell's cut, so it reaches it; one that comes near but
-    stops short of the cut passes the cell by (a lone cell beside another network's bend, a
-    few millimetres off), and only a blur, or a cell's middle read off under a pawn, could
-    have hidden a join there: such a join is a choice, not a read."""
+    that ends at a cell was cut at the cell's cut, so it reaches it and its skeleton ends
+    there; one that comes near but stops short of the cut, or touches the cut but runs on
+    past the cell with no end at it (its side grazing the cell's rim under blur), passes the
+    cell by (a lone cell beside another network's channel, a few millimetres off), and only
+    a blur, or a cell's middle read off under a pawn, could have hidden a join there: such a
+    join is a choice, not a read. ``ends``: where the stroke stops (:meth:`_Stroke.stops`);
+    ``inner_ends``: those away from the openings and the sides (an end at an opening beside
+    the cell may be the channel leaving the tile, unless it lies right at the cut: a short
+    stub's)."""
     ys, xs = np.nonzero(piece)
     reached: list[Endpoint] = []
     close: list[str] = []
     for cid, c in zip(cell_ids, cells, strict=True):
         nearest = float(np.hypot(xs - c.centre[0], ys - c.centre[1]).min())
-        if nearest <= rc * CHANNEL_CUT + CUT_REACH_PX:
+        stub_reach = rc * CHANNEL_CUT + cw / 2 + STUB_END_SLACK_PX
+        ends_here = (
+            any(math.hypot(x - c.centre[0], y - c.centre[1]) <= _end_reach(rc, cw)
+                for x, y in inner_ends)
+            or any(math.hypot(x - c.centre[0], y - c.centre[1]) <= stub_reach for x, y in ends))
+        cut_off = nearest <= rc * CHANNEL_CUT + CUT_EDGE_PX
+        if nearest <= rc * CHANNEL_CUT + CUT_REACH_PX and (cut_off or ends_here):
             reached.append(cid)
         elif nearest <= rc * CHANNEL_CUT + CONTACT_SLACK_PX:
             close.append(cid)
@@ -541,13 +630,18 @@ def _piece_links(channel: np.ndarray, cells: list[Cell], cell_ids: list[str],
         if min(stats[k, cv2.CC_STAT_WIDTH], stats[k, cv2.CC_STAT_HEIGHT]) < MIN_PIECE_WIDTH * cw:
             continue
         piece = lab == k
-        reached, close = _cells_reached(piece, cells, cell_ids, rc)
-        nodes: list[Endpoint] = list(reached)
+        left, top, width, height = (int(v) for v in stats[k, :4])
+        stroke = _Stroke.of(piece, (left, top, width, height))
         ports_here = [
             q
             for q in sorted(present, key=lambda q: (SIDES.index(q.side), q.position))
             if piece[w.boxes[q]].any()
         ]
+        at_openings = [port_point(q, pack.ports) for q in ports_here]
+        stops = stroke.stops(cw)
+        inner_ends = [e for e in stops if not _at_side(e, p, w, cw, at_openings)]
+        reached, close = _cells_reached(piece, cells, cell_ids, rc, cw, stops, inner_ends)
+        nodes: list[Endpoint] = list(reached)
         nodes.extend(ports_here)
         used_ports.update(ports_here)
         if (not close and not ports_here and len(reached) == 1
@@ -562,9 +656,9 @@ def _piece_links(channel: np.ndarray, cells: list[Cell], cell_ids: list[str],
             (joins.doubts if close and nodes else doubts).add(
                 "a channel ends without reaching a cell or a side", DOUBTFUL_CONFIDENCE)
             if close and nodes:
-                _judge_piece(piece, [*nodes, *close[:1]], cells, w, pack, doubts)
+                _judge_piece(piece, stroke, [*nodes, *close[:1]], cells, w, pack, doubts)
             continue
-        _judge_piece(piece, nodes, cells, w, pack, doubts)
+        _judge_piece(piece, stroke, nodes, cells, w, pack, doubts)
         for a, b2 in zip(nodes, nodes[1:], strict=False):
             links.append((a, b2))
     return links, used_ports, joins
@@ -714,6 +808,9 @@ def finish_tile(look: TileLook, at: Pos, pack: EnigmaPack, model: ColourModel,
         beside_cells &= ~disc((p, p), c.centre, rc * CELL_RIM)
     present, margins = _judge_openings(look.at_sides, named.dark, beside_cells, w, pack.ports,
                                        settings, doubts)
+    short = _short_stub_openings(cells, present, doubts.openings, pack.ports, p, rc, cw)
+    margins = {q: min(margins.get(q, 1.0), UNCLEAR_CONFIDENCE if q in short else 1.0)
+               for q in w.boxes if q in margins or q in short}
     if _has_stray_opening(channel, w, cw):
         doubts.add("a channel reaches a side away from the three opening positions",
                    DOUBTFUL_CONFIDENCE)

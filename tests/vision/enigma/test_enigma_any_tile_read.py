@@ -55,6 +55,9 @@ EXAMPLES = [
     {"cells": {"a": "red", "b": "yellow"}, "links": [["E2", "b"], ["a", "b"]]},
     {"cells": {"a": "yellow", "b": "yellow"}, "links": [["N", "a"], ["E0", "b"]]},
     {"cells": {"a": "blue"}, "links": [["S2", "W"], ["W2", "a"]]},
+    # a stub no longer than a channel is wide, from E into a cell beside it: its stroke
+    # thins to a dot, with no skeleton end, and still runs into the cell (ink pack)
+    {"cells": {"a": "yellow", "b": "red"}, "links": [["E", "a"]]},
 ]
 
 

@@ -1,5 +1,6 @@
 """Channels that meet are one network unless two of them could run straight on through the
-meeting, as two channels crossing would (vision.enigma.crossings)."""
+meeting, as two channels crossing would (vision.enigma.crossings); a channel runs into a cell
+only where the cell's cut ended it or it ends at the cell (vision.enigma.tile)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 
 from vision.enigma.crossings import may_cross
 from vision.enigma.reader import read_enigma
@@ -66,3 +68,21 @@ def test_a_hub_of_four_openings_is_read_joined_without_a_question(demo_pack):
     assert read_key(tile.to_json()) == truth[(-4, 1)]
     assert tile.confidence >= DEFAULT_SETTINGS.min_confidence
     assert not [q for q in read.questions if q.startswith("tile [-4, 1]")]
+
+
+@pytest.mark.parametrize(("seed", "condition", "at"),
+                         [(91, "harsh", (-2, 1)), (126, "harsh", (0, -1)),
+                          (10, "clean", (-2, -2))])
+def test_a_channel_grazing_a_cell_it_runs_past_is_asked_never_read_joined(
+        demo_pack, seed, condition, at):
+    # independent tables 91 and 126 (harsh), 10 (clean, a pawn's shadow beside the cell): a
+    # channel of another network runs past a cell, a pixel off the cell's cut under blur,
+    # with no end of it at the cell; each was read joined to the cell at confidence 1.0,
+    # silently wrong
+    frame, table = enigma_scene(seed, condition)
+    truth, _ = truth_of(table)
+    read = read_enigma(frame, demo_pack)
+    tile = read.tiles[at]
+    assert read_key(tile.to_json()) == truth[at]
+    assert tile.confidence < DEFAULT_SETTINGS.min_confidence
+    assert [q for q in read.questions if q.startswith(f"tile [{at[0]}, {at[1]}]")]

@@ -23,7 +23,10 @@ written from the docs alone), on seeds of the range tuned on (the held-apart ran
   hid its yellow cell but for a broken rim, read as a bare junction (square [-1, 3], silent
   on OpenCV 4.10);
 - 1016 and 1040 (harsh): an empty square of cloth, taken for a tile, was read as a tile with
-  nothing drawn on it (squares [-1, 3] and [-2, -1]).
+  nothing drawn on it (squares [-1, 3] and [-2, -1]);
+- 103 (harsh): a cell whose rim lies less than a channel's width in from the west side at
+  W0, its stub there blurred into the rim and the gap beside the tile, was read with no
+  opening there, beside a neighbour asked about something else (square [-1, 1]).
 
 And some showed networkers read wrong without a question:
 
@@ -54,7 +57,7 @@ from independent_scenes.enigma_table import enigma_scene, truth_of  # noqa: E402
                                             (1023, "harsh"), (1016, "harsh"),
                                             (1040, "harsh"), (1018, "harsh"),
                                             (56, "harsh"),
-                                            (90, "harsh")])
+                                            (90, "harsh"), (103, "harsh")])
 def test_no_tile_of_an_independent_table_is_read_wrong_without_a_question(seed, condition):
     frame, table = enigma_scene(seed, condition)
     score = read_and_judge(frame, *truth_of(table))
