@@ -88,8 +88,15 @@ def noise_block_origins(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return ys[inside], xs[inside]
 
 
-#: Immerkaer's noise operator: flat shading and straight edges cancel, white noise stays
-_IMMERKAER = np.array([[1, -2, 1], [-2, 4, -2], [1, -2, 1]], np.float32)
+#: Immerkaer's noise operator, [1 -2 1] down times [1 -2 1] across, each channel on its own
+#: (across, a pixel's neighbours in the same channel lie a whole pixel of channels away)
+_IMMERKAER_DOWN = np.array([1, -2, 1], np.float32)
+
+
+def _immerkaer_across(channels: int) -> np.ndarray:
+    kernel = np.zeros(2 * channels + 1, np.float32)
+    kernel[0], kernel[channels], kernel[-1] = 1, -2, 1
+    return kernel
 
 
 def noise_sigma(image: np.ndarray, mask: np.ndarray) -> float:
@@ -104,14 +111,20 @@ def noise_sigma(image: np.ndarray, mask: np.ndarray) -> float:
     if len(ys) == 0:
         return 0.0
     side = NOISE_BLOCK + 2
-    # each block's channels as planes of side x side, stacked: (blocks * channels * side, side)
-    blocks = sliding_window_view(image, (side, side), axis=(0, 1))[ys, xs]
-    planes = blocks.reshape(-1, side).astype(np.float32)
-    # the operator's sums are of whole numbers, exact in float32 in any order: the same
-    # response as term by term, in a tenth of the time
-    response = np.abs(cv2.filter2D(planes, -1, _IMMERKAER, borderType=cv2.BORDER_REPLICATE))
-    inner = response.reshape(len(ys), -1, side, side)[:, :, 1:-1, 1:-1]
-    per_block = inner.reshape(len(ys), -1).mean(axis=1)
+    channels = image.shape[2] if image.ndim == 3 else 1
+    # each block as side rows of interleaved channels, stacked: (blocks * side, side * channels)
+    # (whole rows of bytes are copied, not single pixels), filtered straight from the bytes
+    rows = image.reshape(image.shape[0], -1)
+    blocks = sliding_window_view(rows, (side, side * channels))[ys, xs * channels]
+    # the operator's sums are of whole numbers below 4096: exact in int16, in any order
+    response = cv2.sepFilter2D(blocks.reshape(-1, side * channels), cv2.CV_16S,
+                               _immerkaer_across(channels), _IMMERKAER_DOWN,
+                               borderType=cv2.BORDER_REPLICATE)
+    inner = response.reshape(len(ys), side, -1)[:, 1:-1, channels:-channels]
+    sums = np.abs(inner).reshape(len(ys), -1).sum(axis=1, dtype=np.int64)
+    # the float32 mean numpy gave of the float32 responses: their sum is exact (below 2**24),
+    # the one division rounds alike
+    per_block = sums.astype(np.float32) / np.float32(inner[0].size)
     quiet = np.sort(per_block)[: max(1, int(len(per_block) * NOISE_QUIET_SHARE))]
     return float(math.sqrt(math.pi / 2) * quiet.mean() / 6)
 

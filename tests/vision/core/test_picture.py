@@ -188,11 +188,15 @@ def test_percentiles_from_the_histogram_are_numpys() -> None:
             [float(p) for p in np.percentile(levels, (5.0, 95.0, 99.0))]
 
 
-def test_the_noise_is_immerkaers_operator_term_by_term() -> None:
+@pytest.mark.parametrize("spread, cut", [(12, False), (400, True)])
+def test_the_noise_is_immerkaers_operator_term_by_term(spread: float, cut: bool) -> None:
+    """Also where the responses reach their largest (a checkerboard of 0 and 255 answers 16
+    times 255) and on a region cut out of a larger frame, as the readers pass it."""
     from vision.picture import NOISE_BLOCK, NOISE_QUIET_SHARE, noise_block_origins, noise_sigma
 
     rng = np.random.default_rng(3)
-    image = np.clip(rng.normal(128, 12, (300, 400, 3)), 0, 255).astype(np.uint8)
+    frame = np.clip(rng.normal(128, spread, (340, 460, 3)), 0, 255).astype(np.uint8)
+    image = frame[17:317, 31:431] if cut else np.ascontiguousarray(frame[:300, :400])
     mask = np.zeros((300, 400), np.uint8)
     cv2.circle(mask, (200, 150), 140, 1, -1)
     ys, xs = noise_block_origins(mask)
