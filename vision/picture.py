@@ -159,10 +159,15 @@ def _focus(gray: np.ndarray, contrast: float) -> float:
     return float(np.float32(whole_percentiles(wholes, (99.0,))[0]) / max(contrast, 1.0))
 
 
-def _sampled(image: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """The region's pixels, every n-th row and column so that at most
+def _sample_step(shape: tuple[int, ...]) -> int:
+    """Every how many rows and columns the region is sampled, so that at most
     :data:`SAMPLED_PIXELS` are kept (levels and colours need no more)."""
-    step = max(1, int(math.ceil(math.sqrt(image.shape[0] * image.shape[1] / SAMPLED_PIXELS))))
+    return max(1, int(math.ceil(math.sqrt(shape[0] * shape[1] / SAMPLED_PIXELS))))
+
+
+def _sampled(image: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """The region's pixels, every :func:`_sample_step`-th row and column."""
+    step = _sample_step(image.shape)
     # compress on a contiguous copy: a boolean index of a strided view is some times slower
     kept = np.ascontiguousarray(image[::step, ::step])
     pixels: np.ndarray = kept.reshape(-1, *image.shape[2:]).compress(
@@ -207,19 +212,26 @@ def measure_picture(image: np.ndarray, mask: np.ndarray | None = None, *,
     left, top, width, height = cv2.boundingRect((mask != 0).view(np.uint8))
     bottom, right = top + height, left + width
     box, box_mask = image[top:bottom, left:right], mask[top:bottom, left:right]
-    inside = _sampled(box, box_mask)
-    gray_inside = cv2.cvtColor(inside.reshape(-1, 1, 3), cv2.COLOR_BGR2GRAY).ravel()
+    # one grey conversion of the box, for the focus and, sampled, for the levels (a pixel's
+    # grey is the same whichever array it is converted in); the sampled pixels' grey and
+    # brightest channel are kept as planes, and only the colour needs the pixels themselves
+    gray = cv2.cvtColor(box, cv2.COLOR_BGR2GRAY)
+    step = _sample_step(box.shape)
+    sampled_inside = (box_mask[::step, ::step] > 0).ravel()
+    gray_inside = np.ascontiguousarray(gray[::step, ::step]).ravel()[sampled_inside]
     low, high = whole_percentiles(gray_inside, (5.0, 95.0))
     contrast = float(high - low)
     # numpy reduces a short last axis slowly: the channels' maximum taken pairwise instead
-    brightest = np.maximum(np.maximum(inside[:, 0], inside[:, 1]), inside[:, 2])
+    kept = box[::step, ::step]
+    brightest = np.maximum(np.maximum(kept[:, :, 0], kept[:, :, 1]), kept[:, :, 2]).ravel()[
+        sampled_inside]
     return PictureMeasures(
         clipped=float(np.mean(brightest >= CLIPPED_LEVEL)),
         crushed=float(np.mean(brightest <= DARK_LEVEL)),
         contrast=contrast,
         noise=noise_sigma(box, box_mask),
-        colour=_colourfulness(inside) if colour else 0.0,
-        focus=_focus(cv2.cvtColor(box, cv2.COLOR_BGR2GRAY), contrast),
+        colour=_colourfulness(_sampled(box, box_mask)) if colour else 0.0,
+        focus=_focus(gray, contrast),
     )
 
 

@@ -219,3 +219,35 @@ def test_the_module_s_examples_hold() -> None:
     import vision.picture
 
     assert doctest.testmod(vision.picture).failed == 0
+
+
+def test_levels_are_those_of_the_sampled_pixels_inside_the_mask() -> None:
+    """The levels are taken from planes of the sampled box (one grey conversion for the focus
+    and the levels): the same as from the sampled pixels inside the mask, one by one."""
+    from vision.picture import CLIPPED_LEVEL, DARK_LEVEL, SAMPLED_PIXELS
+
+    rng = np.random.default_rng(5)
+    # a slope under the grain, so that which pixels are taken changes the levels
+    slope = np.linspace(0, 80, 620)[None, :, None] + np.linspace(0, 80, 560)[:, None, None]
+    frame = (rng.integers(0, 96, (560, 620, 3)) + slope).astype(np.uint8)
+    # burnt out and crushed in one channel only, or nearly
+    frame[200:240, 150:300] = (200, 210, 255)
+    frame[300:340, 200:300] = (1, 2, 4)
+    frame[300:340, 300:400] = (1, 2, 40)
+    image = frame[11:551, 7:607]  # a region cut from a larger frame, as the readers pass it
+    mask = np.zeros(image.shape[:2], np.uint8)
+    cv2.ellipse(mask, (320, 280), (290, 200), 10, 0, 360, 1, -1)
+    # sampled from the mask's bounding box
+    left, top, width, height = cv2.boundingRect(mask)
+    box = image[top:top + height, left:left + width]
+    box_mask = mask[top:top + height, left:left + width]
+    step = int(math.ceil(math.sqrt(width * height / SAMPLED_PIXELS)))
+    assert step == 2
+    pixels = box[::step, ::step][box_mask[::step, ::step] > 0].astype(np.int32)
+    gray = (pixels @ np.array([1868, 9617, 4899]) + (1 << 13)) >> 14  # OpenCV's BGR2GRAY
+    brightest = pixels.max(axis=1)
+    measures = measure_picture(image, mask)
+    low, high = np.percentile(gray, (5.0, 95.0))
+    assert measures.contrast == float(high - low)
+    assert measures.clipped == float(np.mean(brightest >= CLIPPED_LEVEL))
+    assert measures.crushed == float(np.mean(brightest <= DARK_LEVEL))
