@@ -135,17 +135,23 @@ def _colourfulness(pixels: np.ndarray) -> float:
     # cv2.mean sums the channels as numpy's mean does (exact integer sums over the count),
     # without numpy's slow reduction over a short last axis
     means = np.array(cv2.mean(pixels.reshape(-1, 1, 3))[:3])
-    gains = means.mean() / np.maximum(means, 1.0)
+    gains = (means.mean() / np.maximum(means, 1.0)).astype(np.float32)
+    # the balance of every level of each channel, in float32 as a pixel's would be, looked up
+    # per pixel: no float copy of the pixels
+    levels = np.arange(256, dtype=np.float32)[:, None]
+    balance = np.clip(levels * gains, 0, 255).astype(np.uint8).reshape(256, 1, 3)
     width = 512
     rows = -(-len(pixels) // width)
     padded = np.zeros((rows * width, 3), np.uint8)
     padded[: len(pixels)] = pixels
-    balanced = padded.reshape(rows, width, 3).astype(np.float32) * gains.astype(np.float32)
-    lab = cv2.cvtColor(np.clip(balanced, 0, 255).astype(np.uint8), cv2.COLOR_BGR2LAB)
-    lab = lab.reshape(-1, 3)[: len(pixels)].astype(np.int32)
-    chroma2 = (lab[:, 1] - 128) ** 2 + (lab[:, 2] - 128) ** 2
+    balanced = cv2.LUT(padded.reshape(rows, width, 3), balance)
+    lab = cv2.cvtColor(balanced, cv2.COLOR_BGR2LAB).reshape(-1, 3)[: len(pixels)]
+    squares = (np.arange(256, dtype=np.int32) - 128) ** 2
+    chroma2 = squares[lab[:, 1]] + squares[lab[:, 2]]
     k = min(len(chroma2) - 1, int(len(chroma2) * COLOUR_PERCENTILE / 100.0))
-    return float(math.sqrt(float(np.partition(chroma2, k)[k])))
+    # the k-th smallest, as np.partition gives it, from the histogram of the whole squares
+    below = np.cumsum(np.bincount(chroma2))
+    return float(math.sqrt(float(np.searchsorted(below, k, side="right"))))
 
 
 def _focus(gray: np.ndarray, contrast: float) -> float:

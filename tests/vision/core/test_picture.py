@@ -251,3 +251,24 @@ def test_levels_are_those_of_the_sampled_pixels_inside_the_mask() -> None:
     assert measures.contrast == float(high - low)
     assert measures.clipped == float(np.mean(brightest >= CLIPPED_LEVEL))
     assert measures.crushed == float(np.mean(brightest <= DARK_LEVEL))
+
+
+@pytest.mark.parametrize("tint", [(1.0, 1.0, 1.0), (0.3, 1.0, 2.5), (1.4, 0.6, 1.0), None])
+def test_the_colour_is_the_float_balance_s_chroma(tint: tuple[float, float, float] | None) -> None:
+    """The grey-world balance is looked up per level: the same chroma as balancing every pixel
+    in float32 and taking the percentile of the squares by partition (None: a few hundred
+    random pixels, nearly all of distinct chroma, where a rank one off shows)."""
+    from vision.picture import COLOUR_PERCENTILE
+
+    if tint is None:
+        image = np.random.default_rng(2).integers(0, 256, (20, 30, 3), dtype=np.uint8)
+    else:
+        image = np.clip(_board(4) * np.array(tint), 0, 255).astype(np.uint8)
+    pixels = image.reshape(-1, 3)
+    means = pixels.astype(np.float64).mean(axis=0)
+    gains = (means.mean() / np.maximum(means, 1.0)).astype(np.float32)
+    balanced = np.clip(pixels.astype(np.float32) * gains, 0, 255).astype(np.uint8)
+    lab = cv2.cvtColor(balanced.reshape(-1, 1, 3), cv2.COLOR_BGR2LAB).reshape(-1, 3)
+    chroma2 = (lab[:, 1].astype(np.int32) - 128) ** 2 + (lab[:, 2].astype(np.int32) - 128) ** 2
+    k = int(len(chroma2) * COLOUR_PERCENTILE / 100.0)
+    assert measure_picture(image).colour == math.sqrt(float(np.partition(chroma2, k)[k]))
