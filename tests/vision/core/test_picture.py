@@ -188,11 +188,15 @@ def test_percentiles_from_the_histogram_are_numpys() -> None:
             [float(p) for p in np.percentile(levels, (5.0, 95.0, 99.0))]
 
 
-def test_the_noise_is_immerkaers_operator_term_by_term() -> None:
+@pytest.mark.parametrize("spread, cut", [(12, False), (400, True)])
+def test_the_noise_is_immerkaers_operator_term_by_term(spread: float, cut: bool) -> None:
+    """Also where the responses reach their largest (a checkerboard of 0 and 255 answers 16
+    times 255) and on a region cut out of a larger frame, as the readers pass it."""
     from vision.picture import NOISE_BLOCK, NOISE_QUIET_SHARE, noise_block_origins, noise_sigma
 
     rng = np.random.default_rng(3)
-    image = np.clip(rng.normal(128, 12, (300, 400, 3)), 0, 255).astype(np.uint8)
+    frame = np.clip(rng.normal(128, spread, (340, 460, 3)), 0, 255).astype(np.uint8)
+    image = frame[17:317, 31:431] if cut else np.ascontiguousarray(frame[:300, :400])
     mask = np.zeros((300, 400), np.uint8)
     cv2.circle(mask, (200, 150), 140, 1, -1)
     ys, xs = noise_block_origins(mask)
@@ -215,3 +219,56 @@ def test_the_module_s_examples_hold() -> None:
     import vision.picture
 
     assert doctest.testmod(vision.picture).failed == 0
+
+
+def test_levels_are_those_of_the_sampled_pixels_inside_the_mask() -> None:
+    """The levels are taken from planes of the sampled box (one grey conversion for the focus
+    and the levels): the same as from the sampled pixels inside the mask, one by one."""
+    from vision.picture import CLIPPED_LEVEL, DARK_LEVEL, SAMPLED_PIXELS
+
+    rng = np.random.default_rng(5)
+    # a slope under the grain, so that which pixels are taken changes the levels
+    slope = np.linspace(0, 80, 620)[None, :, None] + np.linspace(0, 80, 560)[:, None, None]
+    frame = (rng.integers(0, 96, (560, 620, 3)) + slope).astype(np.uint8)
+    # burnt out and crushed in one channel only, or nearly
+    frame[200:240, 150:300] = (200, 210, 255)
+    frame[300:340, 200:300] = (1, 2, 4)
+    frame[300:340, 300:400] = (1, 2, 40)
+    image = frame[11:551, 7:607]  # a region cut from a larger frame, as the readers pass it
+    mask = np.zeros(image.shape[:2], np.uint8)
+    cv2.ellipse(mask, (320, 280), (290, 200), 10, 0, 360, 1, -1)
+    # sampled from the mask's bounding box
+    left, top, width, height = cv2.boundingRect(mask)
+    box = image[top:top + height, left:left + width]
+    box_mask = mask[top:top + height, left:left + width]
+    step = int(math.ceil(math.sqrt(width * height / SAMPLED_PIXELS)))
+    assert step == 2
+    pixels = box[::step, ::step][box_mask[::step, ::step] > 0].astype(np.int32)
+    gray = (pixels @ np.array([1868, 9617, 4899]) + (1 << 13)) >> 14  # OpenCV's BGR2GRAY
+    brightest = pixels.max(axis=1)
+    measures = measure_picture(image, mask)
+    low, high = np.percentile(gray, (5.0, 95.0))
+    assert measures.contrast == float(high - low)
+    assert measures.clipped == float(np.mean(brightest >= CLIPPED_LEVEL))
+    assert measures.crushed == float(np.mean(brightest <= DARK_LEVEL))
+
+
+@pytest.mark.parametrize("tint", [(1.0, 1.0, 1.0), (0.3, 1.0, 2.5), (1.4, 0.6, 1.0), None])
+def test_the_colour_is_the_float_balance_s_chroma(tint: tuple[float, float, float] | None) -> None:
+    """The grey-world balance is looked up per level: the same chroma as balancing every pixel
+    in float32 and taking the percentile of the squares by partition (None: a few hundred
+    random pixels, nearly all of distinct chroma, where a rank one off shows)."""
+    from vision.picture import COLOUR_PERCENTILE
+
+    if tint is None:
+        image = np.random.default_rng(2).integers(0, 256, (20, 30, 3), dtype=np.uint8)
+    else:
+        image = np.clip(_board(4) * np.array(tint), 0, 255).astype(np.uint8)
+    pixels = image.reshape(-1, 3)
+    means = pixels.astype(np.float64).mean(axis=0)
+    gains = (means.mean() / np.maximum(means, 1.0)).astype(np.float32)
+    balanced = np.clip(pixels.astype(np.float32) * gains, 0, 255).astype(np.uint8)
+    lab = cv2.cvtColor(balanced.reshape(-1, 1, 3), cv2.COLOR_BGR2LAB).reshape(-1, 3)
+    chroma2 = (lab[:, 1].astype(np.int32) - 128) ** 2 + (lab[:, 2].astype(np.int32) - 128) ** 2
+    k = int(len(chroma2) * COLOUR_PERCENTILE / 100.0)
+    assert measure_picture(image).colour == math.sqrt(float(np.partition(chroma2, k)[k]))
