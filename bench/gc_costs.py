@@ -20,6 +20,7 @@ class GcCosts:
         self.collections = [0, 0, 0]
         self.cpu_s = [0.0, 0.0, 0.0]
         self.longest_s = [0.0, 0.0, 0.0]
+        self.freed = [0, 0, 0]
         self._started: float | None = None
 
     def __enter__(self) -> GcCosts:
@@ -38,10 +39,12 @@ class GcCosts:
             self.collections[generation] += 1
             self.cpu_s[generation] += spent
             self.longest_s[generation] = max(self.longest_s[generation], spent)
+            self.freed[generation] += info["collected"]
             self._started = None
 
     def summary(self, seconds: float) -> str:
-        """One line: per generation, how many, how often, mean and longest CPU."""
+        """One line: per generation, how many, how often, mean and longest CPU, and the garbage
+        each freed on average."""
         parts = []
         for generation, count in enumerate(self.collections):
             if not count:
@@ -51,5 +54,6 @@ class GcCosts:
                 f"gen {generation}: {count} (every {seconds / count:.1f} s), "
                 f"{1000 * self.cpu_s[generation] / count:.1f} ms CPU each, longest "
                 f"{1000 * self.longest_s[generation]:.0f} ms, "
-                f"{self.cpu_s[generation]:.1f} s in all")
+                f"{self.cpu_s[generation]:.1f} s in all, {self.freed[generation] // count:,} "
+                f"objects freed each")
         return "collections " + "; ".join(parts) + f"; {len(gc.get_objects()):,} objects tracked"
