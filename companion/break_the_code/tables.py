@@ -173,7 +173,7 @@ def code_of_key(key: int) -> Code:
     low = sum(1 for tile in plain if tile.number < GREEN.number)
     # the plain tiles come in rack order, the green 5s go between the 4s and the 6s; a key
     # holds at most the two green 5s of the box
-    return Code.of_checked((*plain[:low], *(GREEN,) * (key >> GREEN_SHIFT), *plain[low:]))
+    return Code.from_canonical((*plain[:low], *(GREEN,) * (key >> GREEN_SHIFT), *plain[low:]))
 
 
 @dataclass(frozen=True, eq=False)

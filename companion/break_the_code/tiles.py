@@ -133,7 +133,7 @@ class Code:
         return cls(tuple(sorted(tiles)))
 
     @classmethod
-    def of_checked(cls, tiles: tuple[Tile, ...]) -> Code:
+    def from_canonical(cls, tiles: tuple[Tile, ...]) -> Code:
         """A code from tiles known to be in rack order and within the box, not checked again:
         the assistant's tables make thousands of codes from their keys at a time."""
         code = object.__new__(cls)
