@@ -14,7 +14,7 @@ counting needs no collection); only cycles wait for the next tick.
 
 A full collection walks every object the collector tracks, and most of them live all evening.
 Between games (on Home) the collector freezes what lives then, so that the full collections
-during the next game walk only what is new: 116 ms of CPU each instead of 200 ms in the demo
+during the next game walk only what is new: 114 ms of CPU each instead of 191 ms in the demo
 (bench/app_memory.py).
 """
 

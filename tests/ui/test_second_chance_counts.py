@@ -69,7 +69,7 @@ def test_the_players_tabs_count_empty_squares_in_the_form_of_the_number(
 
 def test_a_move_keeps_the_players_tabs_and_changes_their_words(make_driver: Any) -> None:
     # rebuilt at every move, the tabs were a fifth of the garbage that the app's full
-    # collections walk (a third of a second of CPU on the main thread every few seconds)
+    # collections walk (a fifth of a second of CPU on the main thread every few seconds)
     driver = make_driver()
     screen = _screen(driver, "en")
     screen.view("Ana")
