@@ -27,6 +27,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from app_process import is_child, prepare_child, rss_mb, run_in_child, software_gl_mb
+from gc_costs import GcCosts
 
 PLAYERS = ["Ana", "Ben", "Cleo"]
 #: seconds between two scripted actions: about a player's pace with the demo camera
@@ -178,8 +179,9 @@ def child(minutes: float, trace: bool, counting: bool) -> int:
 
     Clock.schedule_interval(step, STEP_SECONDS)
     Clock.schedule_interval(sample, SAMPLE_SECONDS)
-    status = app_main(["--demo", "--size", "800x480",
-                       "--db", os.path.join(home, "journal.sqlite3")])
+    with GcCosts() as gc_costs:
+        status = app_main(["--demo", "--size", "800x480",
+                           "--db", os.path.join(home, "journal.sqlite3")])
     if status or "end" not in marks:
         print(f"the app ended early (status {status})", file=sys.stderr)
         return 1
@@ -190,6 +192,7 @@ def child(minutes: float, trace: bool, counting: bool) -> int:
           f"{marks.get('games', 0):.0f} games)")
     print(f"of which this machine's software OpenGL (Mesa llvmpipe, not loaded on a Pi): "
           f"{marks['software GL']:.0f} MB")
+    print(gc_costs.summary(time.monotonic() - started))
     if len(snapshots) == 2:
         trace_growth(snapshots)
     return 0

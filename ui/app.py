@@ -572,6 +572,8 @@ class CompanionApp(App):
     def show(self, name: str, *, remember: bool = True) -> None:
         if name in ("home", "setup", "history"):
             self.finish_if_over()
+        if name == "home":
+            self.collector.settle()  # between games: what lives now lives on
         manager = self.root.ids.manager
         if manager.current != name:
             self.clear_notice()

@@ -142,12 +142,16 @@ class Candidates:
             return False
         return self.table.index.get(code_key(code), -1) in self.weights
 
-    def ranked(self) -> list[tuple[Code, float]]:
-        """(code, probability), likeliest first, ties in code order."""
+    def ranked(self, top: int | None = None) -> list[tuple[Code, float]]:
+        """(code, probability), likeliest first, ties in code order; the first ``top`` only
+        when given (each code is made when asked for)."""
         total = self.total
         codes = self.table.codes
-        order = sorted(self.weights.items(), key=lambda kv: (-kv[1], kv[0]))
-        return [(codes[i], w / total) for i, w in order]
+        return [(codes[i], self.weights[i] / total) for i in self.order()[:top]]
+
+    def order(self) -> list[int]:
+        """The code indices, likeliest first, ties in code order."""
+        return sorted(self.weights, key=lambda i: (-self.weights[i], i))
 
     def filter(self, question: int, key: int | None) -> Candidates:
         """Keep the codes that answer ``question`` with ``key``."""
@@ -502,12 +506,11 @@ class Suggestion:
     twins: bool
 
     def to_json(self, *, top: int = 10) -> dict[str, object]:
-        ranked = self.candidates.ranked()
         out: dict[str, object] = {
-            "candidates": len(ranked),
+            "candidates": len(self.candidates),
             "weight": self.candidates.total,
             "likeliest": [
-                {"code": str(c), "p": round(p, 4)} for c, p in ranked[:top]
+                {"code": str(c), "p": round(p, 4)} for c, p in self.candidates.ranked(top)
             ],
             "twins": self.twins,
         }
@@ -537,18 +540,19 @@ def suggest(view: View, *, guess_threshold: float | None = None) -> Suggestion:
         racks = _other_racks(view)
         weights, total = _central_weights(view, racks)
         cands = Candidates(view.size, weights).without(view.wrong_codes)
-    ranked = cands.ranked()
-    if not ranked:
+    order = cands.order()
+    if not order:
         return Suggestion(cands, None, None, 0.0, False)
-    best_code, p = ranked[0]
-    twins = len(ranked) > 1 and all(
-        c == best_code or c in twins_of(best_code) for c, _ in ranked
+    codes = cands.table.codes
+    best_code, p = codes[order[0]], cands.weights[order[0]] / cands.total
+    twins = len(order) > 1 and all(
+        c == best_code or c in twins_of(best_code) for c in map(codes.__getitem__, order)
     )
     questions = (rank_for(cands, view.askable) if len(view.players) == 2
                  else _rank_central(view, racks, total, best_only=True))
     best = questions[0] if questions else None
     if len(view.players) == 2:
-        should_guess = len(ranked) <= 2
+        should_guess = len(order) <= 2
     else:
         threshold = DEFAULT_GUESS_THRESHOLD if guess_threshold is None else guess_threshold
         should_guess = p >= threshold - 1e-12

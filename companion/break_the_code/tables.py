@@ -16,12 +16,15 @@ cheap bit operation.
 
 from __future__ import annotations
 
+from array import array
+from bisect import bisect_left
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from itertools import combinations, pairwise
 from operator import itemgetter
+from typing import overload
 
 from companion.break_the_code.cards import CARDS, LETTERS, Answer, AnswerKind
 from companion.break_the_code.tiles import ALL_TILES, Code, Colour, Tile
@@ -119,17 +122,80 @@ def _signature_order() -> tuple[int, ...]:
 _SIGNATURE_ORDER = _signature_order()
 
 
-@dataclass(frozen=True)
+class CodeIndex(Mapping[int, int]):
+    """Code key -> code index, from the keys in sorted order and where each one stands: a few
+    bytes per code where a dict holds an entry and two ints (about 100 bytes)."""
+
+    def __init__(self, keys: Sequence[int]) -> None:
+        order = sorted(range(len(keys)), key=keys.__getitem__)
+        self._sorted = array("I", map(keys.__getitem__, order))
+        self._where = array("H", order)
+
+    def __getitem__(self, key: int) -> int:
+        at = bisect_left(self._sorted, key)
+        if at == len(self._sorted) or self._sorted[at] != key:
+            raise KeyError(key)
+        return self._where[at]
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._sorted)
+
+    def __len__(self) -> int:
+        return len(self._sorted)
+
+
+class TableCodes(Sequence[Code]):
+    """The codes of a table, each made from its key when asked for: the tables keep no
+    Python object per code (16,000 of them were 3 MB and a sixth of what each full garbage
+    collection of the app walked)."""
+
+    def __init__(self, keys: Sequence[int]) -> None:
+        self._keys = keys
+
+    @overload
+    def __getitem__(self, i: int) -> Code: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[Code]: ...
+
+    def __getitem__(self, i: int | slice) -> Code | Sequence[Code]:
+        if isinstance(i, slice):
+            return tuple(map(code_of_key, self._keys[i]))
+        return code_of_key(self._keys[i])
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+
+def code_of_key(key: int) -> Code:
+    """The code of a packed key (see the module docstring): the inverse of :func:`code_key`."""
+    plain = [tile for bit, tile in enumerate(PLAIN_TILES) if key >> bit & 1]
+    low = sum(1 for tile in plain if tile.number < GREEN.number)
+    # the plain tiles come in rack order, the green 5s go between the 4s and the 6s; a key
+    # holds at most the two green 5s of the box
+    return Code.from_canonical((*plain[:low], *(GREEN,) * (key >> GREEN_SHIFT), *plain[low:]))
+
+
+@dataclass(frozen=True, eq=False)
 class CodeTable:
-    """All codes of one rack size with their answers (``tables[q][i]`` is code i's key)."""
+    """All codes of one rack size with their answers (``tables[q][i]`` is code i's key), held
+    in flat arrays."""
 
     size: int
-    codes: tuple[Code, ...]
-    keys: tuple[int, ...]
-    index: dict[int, int]
-    tables: tuple[bytes, ...]
+    #: code index -> packed key
+    keys: array[int]
     #: number of green 5s in each code
-    greens: tuple[int, ...]
+    greens: bytes
+    tables: tuple[bytes, ...]
+
+    @cached_property
+    def codes(self) -> Sequence[Code]:
+        return TableCodes(self.keys)
+
+    @cached_property
+    def index(self) -> Mapping[int, int]:
+        """Packed key -> code index."""
+        return CodeIndex(self.keys)
 
     def index_of(self, code: Code) -> int:
         return self.index[code_key(code)]
@@ -139,39 +205,42 @@ class CodeTable:
         return bytes(t[i] for t in self.tables)
 
 
-#: each physical tile's share of a code key, its number and colour, and its place in rack
-#: order (the two green 5s share theirs)
+#: each physical tile's share of a code key, its number and colour
 _TILE_KEYS = tuple(1 << GREEN_SHIFT if t.colour is Colour.GREEN else 1 << _PLAIN_BIT[t]
                    for t in ALL_TILES)
-_TILE_RANKS = tuple(ALL_TILES.index(t) for t in ALL_TILES)
 _TILE_NUMBERS = tuple(t.number for t in ALL_TILES)
 _TILE_COLOURS = tuple(t.colour for t in ALL_TILES)
+#: the places of the two green 5s among the physical tiles
+_FIRST_GREEN = ALL_TILES.index(GREEN)
+_SECOND_GREEN = _FIRST_GREEN + 1
+
+
+def _distinct_combinations(size: int) -> Iterator[tuple[int, ...]]:
+    """The tile positions of every distinct code, in rack order: the combinations of the
+    physical tiles but those that take the second green 5 without the first (the same codes
+    again). Combinations come out in the order of their positions, which for the ones kept is
+    the order of their tiles in the rack."""
+    for at in combinations(range(len(ALL_TILES)), size):
+        if _SECOND_GREEN not in at or _FIRST_GREEN in at:
+            yield at
 
 
 @cache
 def code_table(size: int) -> CodeTable:
     """Build (once) the table of every distinct code of ``size`` tiles (4 or 5)."""
-    # one set of tile positions per distinct code (the two green 5s are alike), by key
-    positions: dict[int, tuple[int, ...]] = {}
-    for key, at in zip(map(sum, combinations(_TILE_KEYS, size)),
-                       combinations(range(len(ALL_TILES)), size), strict=True):
-        positions.setdefault(key, at)
-    ordered = sorted(positions.items(),
-                     key=lambda kv: tuple(map(_TILE_RANKS.__getitem__, kv[1])))
-    keys = tuple(key for key, _ in ordered)
-    # combinations of the sorted tiles come out in rack order
-    codes = tuple(Code(tuple(map(ALL_TILES.__getitem__, at))) for _, at in ordered)
+    keys = array("I")
+    rows = bytearray()  # every code's answers, code after code
     reorder = itemgetter(*_SIGNATURE_ORDER)
-    rows = (reorder(_signature(tuple(map(_TILE_NUMBERS.__getitem__, at)),
-                               tuple(map(_TILE_COLOURS.__getitem__, at))))
-            for _, at in ordered)
+    for at in _distinct_combinations(size):
+        keys.append(sum(map(_TILE_KEYS.__getitem__, at)))
+        rows += bytes(reorder(_signature(tuple(map(_TILE_NUMBERS.__getitem__, at)),
+                                         tuple(map(_TILE_COLOURS.__getitem__, at)))))
+    width = len(QUESTIONS)
     return CodeTable(
         size=size,
-        codes=codes,
         keys=keys,
-        index={k: i for i, k in enumerate(keys)},
-        tables=tuple(map(bytes, zip(*rows, strict=True))),
-        greens=tuple(key >> GREEN_SHIFT for key in keys),
+        greens=bytes(key >> GREEN_SHIFT for key in keys),
+        tables=tuple(bytes(rows[q::width]) for q in range(width)),
     )
 
 
@@ -214,12 +283,11 @@ def twin_groups(size: int) -> tuple[tuple[Code, ...], ...]:
     ``0b 1w 2w 3b 5g`` / ``0w 1b 2b 3w 5g``; for 4 tiles 28 pairs as well.
     """
     table = code_table(size)
-    groups: dict[bytes, list[Code]] = defaultdict(list)
+    groups: dict[bytes, list[int]] = defaultdict(list)
     # every code's answers, transposed from the columns in C rather than code by code
-    for code, signature in zip(table.codes, map(bytes, zip(*table.tables, strict=True)),
-                               strict=True):
-        groups[signature].append(code)
-    return tuple(tuple(g) for g in groups.values() if len(g) > 1)
+    for i, signature in enumerate(map(bytes, zip(*table.tables, strict=True))):
+        groups[signature].append(i)
+    return tuple(tuple(map(table.codes.__getitem__, g)) for g in groups.values() if len(g) > 1)
 
 
 @cache

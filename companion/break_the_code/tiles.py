@@ -133,6 +133,14 @@ class Code:
         return cls(tuple(sorted(tiles)))
 
     @classmethod
+    def from_canonical(cls, tiles: tuple[Tile, ...]) -> Code:
+        """A code from tiles known to be in rack order and within the box, not checked again:
+        the assistant's tables make thousands of codes from their keys at a time."""
+        code = object.__new__(cls)
+        object.__setattr__(code, "tiles", tiles)
+        return code
+
+    @classmethod
     def parse(cls, text: str) -> Code:
         """See :func:`parse_code`."""
         return parse_code(text)

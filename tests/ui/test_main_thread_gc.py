@@ -13,7 +13,11 @@ from typing import Any
 
 import pytest
 
-from ui.main_thread_gc import MainThreadCollector, generations_due
+from ui.main_thread_gc import (
+    SETTLE_INTERVAL_S,
+    MainThreadCollector,
+    generations_due,
+)
 
 
 class _Tick:
@@ -43,8 +47,23 @@ def _allocate_like_a_reader() -> None:
         [[index] for index in range(50_000)]
 
 
+class _Clock:
+    """Seconds that the test moves on by hand."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
 @pytest.fixture
-def collector() -> Iterator[tuple[MainThreadCollector, list[_Tick]]]:
+def clock() -> _Clock:
+    return _Clock()
+
+
+@pytest.fixture
+def collector(clock: _Clock) -> Iterator[tuple[MainThreadCollector, list[_Tick]]]:
     ticks: list[_Tick] = []
 
     def schedule(callback: Any, interval: float) -> _Tick:
@@ -53,9 +72,10 @@ def collector() -> Iterator[tuple[MainThreadCollector, list[_Tick]]]:
 
     was_enabled = gc.isenabled()
     gc.enable()
-    made = MainThreadCollector(schedule)
+    made = MainThreadCollector(schedule, clock)
     yield made, ticks
     made.stop()
+    gc.unfreeze()
     (gc.enable if was_enabled else gc.disable)()
 
 
@@ -129,6 +149,38 @@ def test_a_busy_evening_collects_the_older_generations_at_cpythons_pace() -> Non
     owed = [0.0, 0.0]
     collected = [generations_due((2450, 0, 0), (700, 10, 10), owed) for _ in range(30)]
     assert collected.count(1) == 9 and collected.count(2) == 0
+
+
+def test_settling_freezes_what_lives_and_frees_it_at_the_next_settling_once_dead(
+        collector: tuple[MainThreadCollector, list[_Tick]], clock: _Clock) -> None:
+    made, _ticks = collector
+    made.start()
+    seen: list[str] = []
+    holder = [_Finalized(seen)]  # a game's last panel: alive when the players go home
+    assert not made.settle()  # just started: no full collection while the app starts
+    clock.now += SETTLE_INTERVAL_S
+    assert made.settle()
+    assert gc.get_freeze_count() > 0 and gc.get_objects(2) == []
+    assert not made.settle()  # at most every SETTLE_INTERVAL_S
+    holder.clear()  # the next game rebuilds the panel: the frozen one is garbage
+    gc.collect()
+    assert seen == []  # full collections no longer walk it ...
+    clock.now += SETTLE_INTERVAL_S
+    assert made.settle()
+    assert seen == [threading.current_thread().name]  # ... until the next settling frees it
+
+
+def test_going_home_settles_the_app(make_driver: Any, monkeypatch: Any) -> None:
+    import ui.main_thread_gc
+
+    driver = make_driver()
+    driver.start_break_the_code(2)
+    monkeypatch.setattr(ui.main_thread_gc, "SETTLE_INTERVAL_S", 0.0)
+    gc.unfreeze()
+    driver.app.show("home")
+    assert gc.get_freeze_count() > 0
+    driver.close()
+    assert gc.get_freeze_count() == 0
 
 
 def test_the_app_collects_on_its_clock_while_it_runs(make_driver: Any) -> None:

@@ -73,10 +73,22 @@ def test_setup_says_the_fewest_and_most_players_in_their_form(
 CARD = "Q07"
 
 
+class _Candidates:
+    """The assistant's candidates, as many as asked for, all alike."""
+
+    def __init__(self, count: int) -> None:
+        self._ranked = [("0b 1w 2b 3w 5g", 1.0 / count)] * count
+
+    def __len__(self) -> int:
+        return len(self._ranked)
+
+    def ranked(self, top: int | None = None) -> list[tuple[str, float]]:
+        return self._ranked[:top]
+
+
 def _advice(count: int, card: str | None) -> Any:
-    ranked = [("0b 1w 2b 3w 5g", 1.0 / count)] * count
     question = SimpleNamespace(card=card, number=None) if card else None
-    return SimpleNamespace(candidates=SimpleNamespace(ranked=lambda: ranked), question=question)
+    return SimpleNamespace(candidates=_Candidates(count), question=question)
 
 
 def _solver_says(monkeypatch: Any, count: int, card: str | None) -> None:

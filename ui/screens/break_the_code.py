@@ -450,7 +450,7 @@ class BreakTheCodeScreen(BaseScreen):
 
         state = self.state()
         advice = suggest(view_of(state, state.current_player))
-        count = len(advice.candidates.ranked())
+        count = len(advice.candidates)
         if advice.question is not None:
             q = advice.question
             card = question_text(q.card, q.number, get_card(q.card).text)
@@ -470,20 +470,21 @@ class BreakTheCodeScreen(BaseScreen):
         lines = []
         for player in state.players:
             advice = suggest(view_of(state, player))
-            ranked = advice.candidates.ranked()
-            if len(ranked) <= 3:
-                likeliest = ", ".join(f"{shown_code(code)} ({p:.0%})" for code, p in ranked)
+            count = len(advice.candidates)
+            if count <= 3:
+                likeliest = ", ".join(f"{shown_code(code)} ({p:.0%})"
+                                      for code, p in advice.candidates.ranked())
                 lines.append(ngettext("{player}: {n} code was still possible: {codes}",
                                       "{player}: {n} codes were still possible: {codes}",
-                                      len(ranked)).format(
-                    player=player, n=len(ranked), codes=likeliest or "-"))
+                                      count).format(
+                    player=player, n=count, codes=likeliest or "-"))
             elif advice.question is not None:
                 q = advice.question
                 card = question_text(q.card, q.number, get_card(q.card).text)
                 lines.append(ngettext(
                     "{player}: {n} code was still possible; {card} would have told most",
                     "{player}: {n} codes were still possible; {card} would have told most",
-                    len(ranked)).format(player=player, n=len(ranked), card=card))
+                    count).format(player=player, n=count, card=card))
         return lines
 
     # --- asking -------------------------------------------------------------------------------

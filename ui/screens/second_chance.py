@@ -139,6 +139,8 @@ class SecondChanceScreen(BaseScreen):
         self.rng = random.Random()
         self.chosen_cards: list[Any] = []
         self.second_card: Any = None
+        #: the players' tabs, by name, in seat order
+        self.tab_buttons: dict[str, Any] = {}
 
     def title(self) -> str:
         return "Second Chance"
@@ -460,18 +462,25 @@ class SecondChanceScreen(BaseScreen):
         return split.ids.content
 
     def _tabs(self, names: list[str]) -> None:
+        """One tab per player, with their empty squares. The same players' tabs are kept and
+        their words changed: rebuilt at every move, they were a fifth of the garbage that the
+        app's full collections walk."""
         tabs = self.ids.tabs
-        tabs.clear_widgets()
-        self.tab_buttons = {}
+        if list(self.tab_buttons) != names or tabs.children != list(
+                reversed(self.tab_buttons.values())):
+            tabs.clear_widgets()
+            self.tab_buttons = {}
+            for name in names:
+                t = Factory.ScTab()
+                t.bind(on_press=lambda _t, n=name: self.view(n))
+                self.tab_buttons[name] = t
+                tabs.add_widget(t)
         state = self.state()
-        for name in names:
+        for name, t in self.tab_buttons.items():
             empty = state.player(name).grid.empty_count
-            label = ngettext("{player}: {n} empty", "{player}: {n} empty", empty).format(
+            t.text = ngettext("{player}: {n} empty", "{player}: {n} empty", empty).format(
                 player=name, n=empty)
-            t = Factory.ScTab(text=label, state="down" if name == self.viewer else "normal")
-            t.bind(on_press=lambda _t, n=name: self.view(n))
-            self.tab_buttons[name] = t
-            tabs.add_widget(t)
+            t.state = "down" if name == self.viewer else "normal"
 
     def view(self, name: str) -> None:
         self.ids.sheet.selected = []
