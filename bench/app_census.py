@@ -23,6 +23,7 @@ def census() -> Counter[str]:
     from kivy.graphics.texture import Texture
     from kivy.uix.widget import Widget
 
+    gc.unfreeze()  # what the app's collector froze between games is listed only unfrozen
     gc.collect()
     counts: Counter[str] = Counter()
     arrays: dict[int, int] = {}

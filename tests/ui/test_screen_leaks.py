@@ -59,3 +59,16 @@ def test_a_second_game_leaves_no_more_widgets_alive(make_driver: Any, play: Any)
     # the first game on a screen just made ends on another panel than the later ones (Enigma's
     # tile buttons): the second and the third game are compared
     assert counts[2] <= counts[1], counts
+
+
+def test_widgets_frozen_between_games_are_counted(make_driver: Any) -> None:
+    """The collector freezes what lives when Home is shown: the count still sees it all."""
+    import gc
+
+    driver = make_driver()
+    before = live_widgets(driver)
+    gc.freeze()
+    try:
+        assert live_widgets(driver) == before
+    finally:
+        gc.unfreeze()
