@@ -60,7 +60,7 @@ def rectify_seen(
     past the picture's edges, a few pixels in from the edge), from one warp."""
     plane_to_canon, size = straightened_placement(geometry, px_per_tile, margin_px)
     canon, inside = warp_perspective_seen(frame, plane_to_canon @ fit.image_to_plane, size)
-    return canon, plane_to_canon, _eroded(inside)
+    return canon, plane_to_canon, eroded_seen(inside)
 
 
 def rectify_seen_boxes(
@@ -84,11 +84,13 @@ def rectify_seen_boxes(
                                              origin=(wx0, wy0))
         inner = (slice(y0 - wy0, y1 - wy0), slice(x0 - wx0, x1 - wx0))
         canon[y0:y1, x0:x1] = part[inner]
-        seen[y0:y1, x0:x1] = _eroded(inside)[inner]
+        seen[y0:y1, x0:x1] = eroded_seen(inside)[inner]
     return canon, plane_to_canon, seen
 
 
-def _eroded(inside: np.ndarray) -> np.ndarray:
+def eroded_seen(inside: np.ndarray) -> np.ndarray:
+    """The seen mask of a warp whose source pixels are ``inside`` the picture: taken in
+    :data:`SEEN_ERODE_PX` // 2 pixels (the warp blurs the picture's edge)."""
     kernel = np.ones((SEEN_ERODE_PX, SEEN_ERODE_PX), np.uint8)
     eroded: np.ndarray = cv2.erode(inside.astype(np.uint8), kernel, borderValue=0) > 0
     return eroded
@@ -150,19 +152,27 @@ def balance(
     """The image with the per-channel gains that give the start tile its pack colours
     (removes a colour cast). ``boxes``: only those parts (x0, y0, x1, y1) are balanced (an
     image straightened there only, :func:`rectify_seen_boxes`), the rest left black."""
-    ref = cv2.resize(pack.start, (p, p), interpolation=cv2.INTER_AREA).astype(np.float32)
-    patch = cv2.getRectSubPix(canon, (p, p), start_xy).astype(np.float32)
-    inner = np.zeros((p, p), bool)
-    m = p // 6
-    inner[m : p - m, m : p - m] = True
-    gains = np.median(ref[inner], axis=0) / np.maximum(np.median(patch[inner], axis=0), 1.0)
-    gains = np.clip(gains, 0.4, 2.5)
+    gains = start_gains(canon, start_xy, pack, p)
     if boxes is None:
         return times_gains(canon, gains)
     balanced = np.zeros_like(canon)
     for x0, y0, x1, y1 in clipped_boxes(boxes, canon.shape):
         balanced[y0:y1, x0:x1] = times_gains(canon[y0:y1, x0:x1], gains)
     return balanced
+
+
+def start_gains(canon: np.ndarray, start_xy: tuple[float, float], pack: EnigmaPack, p: int
+                ) -> np.ndarray:
+    """The per-channel gains :func:`balance` applies: the start tile's middle as the pack
+    draws it over the same as seen (only the start tile's square of ``canon`` is read)."""
+    ref = cv2.resize(pack.start, (p, p), interpolation=cv2.INTER_AREA).astype(np.float32)
+    patch = cv2.getRectSubPix(canon, (p, p), start_xy).astype(np.float32)
+    inner = np.zeros((p, p), bool)
+    m = p // 6
+    inner[m : p - m, m : p - m] = True
+    gains = np.median(ref[inner], axis=0) / np.maximum(np.median(patch[inner], axis=0), 1.0)
+    clipped: np.ndarray = np.clip(gains, 0.4, 2.5)
+    return clipped
 
 
 def clipped_boxes(boxes: list[tuple[int, int, int, int]], shape: tuple[int, ...]
@@ -293,10 +303,13 @@ def any_positive(feats: np.ndarray, maps: np.ndarray) -> np.ndarray:
 
 
 def _cover(canon: np.ndarray, pack: EnigmaPack, zones: list[tuple[float, ...]],
-           seen: np.ndarray | None, within: tuple[int, int, int, int] | None = None) -> Cover:
+           seen: np.ndarray | None, within: tuple[int, int, int, int] | None = None,
+           sampled: np.ndarray | None = None) -> Cover:
     """Which pixels show tile rather than table, which were seen and which count: over the
     whole straightened table, or ``within`` a box of it (x0, y0, x1, y1) only (the same
-    samples there: its corner is moved onto the sampling grid)."""
+    samples there: its corner is moved onto the sampling grid). ``sampled``: the whole
+    table's samples (``canon[::COVER_STEP, ::COVER_STEP]``), when ``canon`` was not made
+    everywhere (:mod:`vision.enigma.lazy_table`)."""
     height, width = canon.shape[:2]
     step = COVER_STEP
     x0, y0, x1, y1 = within if within is not None else (0, 0, width, height)
@@ -305,7 +318,10 @@ def _cover(canon: np.ndarray, pack: EnigmaPack, zones: list[tuple[float, ...]],
     if seen is None:
         seen = np.ones((height, width), bool)
     canon, seen = canon[y0:y1, x0:x1], seen[y0:y1, x0:x1]
-    feats = colour_features(canon[::step, ::step]).astype(np.float32)
+    if sampled is not None and within is not None:
+        raise ValueError("_cover: the samples are of the whole table, not within a box")
+    feats = colour_features(canon[::step, ::step] if sampled is None else sampled
+                            ).astype(np.float32)
     h, w = feats.shape[:2]
     # weight chromaticity over brightness: light changes brightness, not what a pixel is
     w2 = np.array([1.0, 1.0, 0.25], np.float32)
@@ -450,6 +466,7 @@ def see_squares(
     seen: np.ndarray | None = None,
     area: tuple[float, float, float, float] | None = None,
     only: Collection[Pos] | None = None,
+    sampled: np.ndarray | None = None,
 ) -> SquaresSeen:
     """Grid squares that hold a tile, anchored on the start tile; partly covered squares
     become questions.
@@ -460,7 +477,9 @@ def see_squares(
     tile, the table may continue there and that is a question (never a smaller table).
 
     ``only``: the squares to look at (a read after a placement); the others are not looked
-    at, and only the part of the table under those is measured."""
+    at, and only the part of the table under those is measured. ``sampled``: the whole
+    table's every :data:`COVER_STEP`-th pixel along each axis, when ``canon`` was made only
+    where tiles are read (:mod:`vision.enigma.lazy_table`)."""
     sx, sy = start_xy
     within = None
     if only is not None:
@@ -468,7 +487,7 @@ def see_squares(
         ys = [sy + j * p for _, j in only] or [sy]
         within = (int(min(xs) - p), int(min(ys) - p), int(max(xs) + p) + 1,
                   int(max(ys) + p) + 1)
-    cover = _cover(canon, pack, zones, seen, within)
+    cover = _cover(canon, pack, zones, seen, within, sampled)
     w, h = cover.width, cover.height
     frame_area = area if area is not None else (0.0, 0.0, float(w), float(h))
     squares: dict[Pos, tuple[float, float]] = {}
