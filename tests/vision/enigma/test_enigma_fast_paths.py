@@ -125,3 +125,43 @@ def test_cover_box_sums_count_the_samples_in_each_box(step: int, origin: tuple[i
         inside = np.outer((ys >= ya[k]) & (ys < yb[k]), (xs >= xa[k]) & (xs < xb[k]))
         assert got[k] == (mask & inside).sum() * step * step
         assert cover.box_sum(cover.tile, xa[k], ya[k], xb[k], yb[k]) == got[k]
+
+
+@pytest.mark.parametrize("within", [None, (37, 22, 190, 141)])
+def test_cover_told_in_the_middles_only_counts_as_told_everywhere(demo_pack, within) -> None:
+    """see_squares tells tile from table only in the squares' middles (the only boxes its
+    tile pixels are counted in) and marks the markers' zones on the samples themselves: the
+    middles' tile counts, and the seen and counted pixels everywhere, are those of the
+    colour told on every sample and the zones marked on every pixel (random pictures, a
+    seen mask with holes, zones on and off the samples' rows, squares partly outside)."""
+    from vision.enigma.squares import COVER_STEP, _cover, _middles
+
+    rng = np.random.default_rng(26)
+    art = [demo_pack.colour(name) for name in ("tile", "channel", "table", "table")]
+    for _ in range(6):
+        canon = np.array(art, np.uint8)[rng.integers(0, 4, (151, 203))]
+        canon = cv2.add(canon, rng.integers(0, 40, canon.shape).astype(np.uint8))
+        seen = rng.random(canon.shape[:2]) > 0.1
+        zones = [tuple(float(v) for v in rng.uniform(-20, 210, 4)) for _ in range(4)]
+        centres = [(float(x), float(y)) for x in rng.uniform(-30, 230, 6)
+                   for y in rng.uniform(-30, 180, 5)]
+        middles = _middles(centres, 22.4)
+        told_in_middles = _cover(canon, demo_pack, zones, seen, within, middles=middles)
+        told_everywhere = _cover(canon, demo_pack, zones, seen, within)
+        xa, xb, ya, yb = middles
+        assert np.array_equal(told_in_middles.box_sums(told_in_middles.tile, xa, ya, xb, yb),
+                              told_everywhere.box_sums(told_everywhere.tile, xa, ya, xb, yb))
+        # the zones marked on every pixel, then sampled, as they were
+        x0, y0 = (0, 0) if within is None else (within[0] - within[0] % COVER_STEP,
+                                                within[1] - within[1] % COVER_STEP)
+        x1, y1 = (canon.shape[1], canon.shape[0]) if within is None else within[2:]
+        counted = seen[y0:y1, x0:x1].copy()
+        for z in zones:
+            counted[max(0, int(z[1]) - y0):max(0, int(z[3]) + 1 - y0),
+                    max(0, int(z[0]) - x0):max(0, int(z[2]) + 1 - x0)] = False
+        step = COVER_STEP
+        for cover in (told_in_middles, told_everywhere):
+            assert np.array_equal(cover.counted,
+                                  cv2.integral(counted[::step, ::step].astype(np.float32)))
+            assert np.array_equal(cover.seen, cv2.integral(
+                seen[y0:y1, x0:x1][::step, ::step].astype(np.float32)))
