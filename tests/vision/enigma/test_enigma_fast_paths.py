@@ -165,3 +165,34 @@ def test_cover_told_in_the_middles_only_counts_as_told_everywhere(demo_pack, wit
                                   cv2.integral(counted[::step, ::step].astype(np.float32)))
             assert np.array_equal(cover.seen, cv2.integral(
                 seen[y0:y1, x0:x1][::step, ::step].astype(np.float32)))
+
+
+def test_an_openings_share_is_the_mean_of_its_window(demo_pack) -> None:
+    """_judge_openings counts an opening's channel pixels over its window's usable ones:
+    numpy's mean of the window, since the channel masks hold only 0 and 1 (random patches of
+    the pack's colours, cells and channels among them)."""
+    from vision.enigma.colours import colour_model
+    from vision.enigma.settings import DEFAULT_SETTINGS
+    from vision.enigma.tile import _Doubts, _judge_openings, _usual_side_share, look_at_tile
+
+    model = colour_model(demo_pack)
+    colours = np.array([demo_pack.colour(n) for n in ("tile", "channel", "tile")]
+                       + list(demo_pack.cells.values()), np.uint8)
+    rng = np.random.default_rng(7)
+    st = DEFAULT_SETTINGS
+    for _ in range(12):
+        blocks = colours[rng.integers(0, len(colours), (8, 8))]
+        patch = cv2.resize(blocks, (64, 64), interpolation=cv2.INTER_NEAREST)
+        look = look_at_tile(patch, demo_pack, model)
+        assert set(np.unique(look.at_sides).tolist()) <= {0, 1}
+        usable = rng.random((64, 64)) > 0.2
+        _, margins = _judge_openings(look.at_sides, look.named.dark, usable, look.windows,
+                                     demo_pack.ports, st, _Doubts())
+        usual = _usual_side_share(look.at_sides, usable, look.windows)
+        for q, box in look.windows.boxes.items():
+            seen = usable[box]
+            f = (float(look.at_sides[box][seen].mean()) if np.count_nonzero(seen) >= 4
+                 else 0.0)
+            share = max(0.0, f - usual[q.side]) / max(1e-6, 1.0 - usual[q.side])
+            cap = min(1.0, 0.5 + abs(share - st.port_min_fraction) / st.port_min_fraction)
+            assert margins.get(q, 1.0) == cap
