@@ -196,3 +196,37 @@ def test_an_openings_share_is_the_mean_of_its_window(demo_pack) -> None:
             share = max(0.0, f - usual[q.side]) / max(1e-6, 1.0 - usual[q.side])
             cap = min(1.0, 0.5 + abs(share - st.port_min_fraction) / st.port_min_fraction)
             assert margins.get(q, 1.0) == cap
+
+
+def _best_in_by_numpy(m: np.ndarray, centre: tuple[float, float], radius: float
+                      ) -> tuple[float, tuple[float, float]]:
+    """The pawn search's smallest value within a radius, as numpy first found it."""
+    p = m.shape[0]
+    r = max(radius, 0.75)
+    x0, x1 = max(0, int(math.floor(centre[0] - r))), min(p, int(math.ceil(centre[0] + r)) + 1)
+    y0, y1 = max(0, int(math.floor(centre[1] - r))), min(p, int(math.ceil(centre[1] + r)) + 1)
+    yy, xx = np.arange(y0, y1)[:, None], np.arange(x0, x1)[None, :]
+    window = (xx - centre[0]) ** 2 + (yy - centre[1]) ** 2 <= r * r
+    if not window.any():
+        x = min(p - 1, max(0, int(round(centre[0]))))
+        y = min(p - 1, max(0, int(round(centre[1]))))
+        return float(m[y, x]), (float(x), float(y))
+    masked = np.where(window, m[y0:y1, x0:x1], np.inf)
+    y, x = np.unravel_index(int(np.argmin(masked)), masked.shape)
+    return float(masked[y, x]), (float(x + x0), float(y + y0))
+
+
+def test_the_smallest_value_round_a_place_is_numpys() -> None:
+    """networkers._best_in walks its few dozen pixels in Python: the same value and place as
+    numpy's masked argmin, the first of equal values in row order, windows cut by the patch's
+    edges, pixels right on its rim and empty ones (a place off the patch) included."""
+    from vision.enigma.networkers import _best_in
+
+    rng = np.random.default_rng(12)
+    for _ in range(300):
+        m = rng.integers(0, 6, (64, 64)).astype(np.float32) / 4  # many equal values
+        centre = (float(rng.uniform(-4, 68)), float(rng.uniform(-4, 68)))
+        if rng.random() < 0.5:  # whole and half pixels: places right on the window's rim
+            centre = (round(centre[0] * 2) / 2, round(centre[1]))
+        radius = float(rng.choice([0.3, 0.75, 1.0, 2.6, 4.2]))
+        assert _best_in(m, centre, radius) == _best_in_by_numpy(m, centre, radius)
