@@ -76,12 +76,34 @@ def _source_map(inv_row: np.ndarray, xs: np.ndarray, ys: np.ndarray,
 
 
 def warp_perspective(image: np.ndarray, matrix: np.ndarray, size: tuple[int, int], *,
-                     nearest: bool = False, border_value: float | tuple[float, ...] = 0
-                     ) -> np.ndarray:
+                     nearest: bool = False, border_value: float | tuple[float, ...] = 0,
+                     origin: tuple[int, int] = (0, 0), step: int = 1) -> np.ndarray:
     """Like ``cv2.warpPerspective(image, matrix, size)``: ``matrix`` maps source pixels to
-    output pixels; ``size`` is (width, height)."""
-    map_x, map_y = perspective_maps(matrix, size)
+    output pixels; ``size`` is (width, height). ``origin`` and ``step``: the ``size`` output
+    pixels from that one, every ``step``-th along each axis (:func:`perspective_maps`): the
+    same pixels to the bit as those cut from the whole warp (each output pixel is
+    interpolated from its own map entry alone)."""
+    map_x, map_y = perspective_maps(matrix, size, origin=origin, step=step)
     return _remap(image, map_x, map_y, nearest=nearest, border_value=border_value)
+
+
+def is_seen_whole(matrix: np.ndarray, size: tuple[int, int], shape: tuple[int, ...]) -> bool:
+    """Whether every pixel of the ``size`` warp's output (``matrix`` maps ``shape``'s pixels
+    to the output's) comes from a point at least a pixel inside the picture, so that
+    :func:`warp_perspective_seen` calls all of it seen. Judged at the output's four corners:
+    along a row or a column a projective map is monotonic where its denominator keeps its
+    sign, so every pixel's source lies within the corners' (a pixel's margin more covers
+    the float32 and 1/32-pixel roundings of the maps)."""
+    w, h = int(size[0]), int(size[1])
+    inv = np.linalg.inv(np.asarray(matrix, np.float64))
+    corners = np.array([[0, 0, 1], [w - 1, 0, 1], [0, h - 1, 1], [w - 1, h - 1, 1]],
+                       np.float64) @ inv.T
+    if corners[:, 2].min() < _MIN_DENOMINATOR:
+        return False
+    xs, ys = corners[:, 0] / corners[:, 2], corners[:, 1] / corners[:, 2]
+    rows, cols = shape[:2]
+    return bool(xs.min() >= 1 and ys.min() >= 1 and xs.max() <= cols - 3
+                and ys.max() <= rows - 3)
 
 
 def warp_perspective_seen(image: np.ndarray, matrix: np.ndarray, size: tuple[int, int], *,
@@ -113,15 +135,18 @@ def warp_perspective_seen(image: np.ndarray, matrix: np.ndarray, size: tuple[int
 
 
 def perspective_maps(matrix: np.ndarray, size: tuple[int, int], *,
-                     origin: tuple[int, int] = (0, 0)) -> tuple[np.ndarray, np.ndarray]:
+                     origin: tuple[int, int] = (0, 0), step: int = 1
+                     ) -> tuple[np.ndarray, np.ndarray]:
     """The float32 (map_x, map_y) ``cv2.remap`` needs for ``warp_perspective``: per output
     pixel, the source point the inverse of ``matrix`` sends it to. ``origin``: the maps of
     the ``size`` box whose top-left is that output pixel (the same values as that box cut
-    from the maps of a larger output)."""
+    from the maps of a larger output); ``step``: of every ``step``-th pixel of the output
+    along each axis from there (the same values as the larger maps sampled so)."""
     w, h = int(size[0]), int(size[1])
     inv = np.linalg.inv(np.asarray(matrix, np.float64))
-    xs = np.arange(origin[0], origin[0] + w, dtype=np.float64)[np.newaxis, :]
-    ys = np.arange(origin[1], origin[1] + h, dtype=np.float64)[:, np.newaxis]
+    # whole numbers, exact in float64 whichever way they are made
+    xs = (origin[0] + step * np.arange(w, dtype=np.float64))[np.newaxis, :]
+    ys = (origin[1] + step * np.arange(h, dtype=np.float64))[:, np.newaxis]
     clamp = _needs_clamp(inv, xs, ys)
     map_x, map_y = np.empty((h, w), np.float32), np.empty((h, w), np.float32)
     # built a band of rows at a time: the float64 sums of a band stay in the processor's
@@ -142,4 +167,5 @@ def warp_affine(image: np.ndarray, matrix: np.ndarray, size: tuple[int, int], *,
     return warp_perspective(image, full, size, nearest=nearest, border_value=border_value)
 
 
-__all__ = ["perspective_maps", "warp_affine", "warp_perspective", "warp_perspective_seen"]
+__all__ = ["is_seen_whole", "perspective_maps", "warp_affine", "warp_perspective",
+           "warp_perspective_seen"]

@@ -191,15 +191,20 @@ def _best_in(m: np.ndarray, centre: tuple[float, float], radius: float
     r = max(radius, 0.75)
     x0, x1 = max(0, int(math.floor(centre[0] - r))), min(p, int(math.ceil(centre[0] + r)) + 1)
     y0, y1 = max(0, int(math.floor(centre[1] - r))), min(p, int(math.ceil(centre[1] + r)) + 1)
-    yy, xx = np.arange(y0, y1)[:, None], np.arange(x0, x1)[None, :]
-    window = (xx - centre[0]) ** 2 + (yy - centre[1]) ** 2 <= r * r
-    if not window.any():
+    # a window of a few dozen pixels: walked in Python, row by row (numpy's calls cost more
+    # than the pixels here), the same float64 distances, the first smallest value kept
+    r2 = r * r
+    best, at = math.inf, None
+    for y, row in enumerate(m[y0:y1, x0:x1].tolist(), start=y0):
+        dy2 = (y - centre[1]) ** 2
+        for x, value in enumerate(row, start=x0):
+            if (x - centre[0]) ** 2 + dy2 <= r2 and (at is None or value < best):
+                best, at = value, (float(x), float(y))
+    if at is None:
         x = min(p - 1, max(0, int(round(centre[0]))))
         y = min(p - 1, max(0, int(round(centre[1]))))
         return float(m[y, x]), (float(x), float(y))
-    masked = np.where(window, m[y0:y1, x0:x1], np.inf)
-    y, x = np.unravel_index(int(np.argmin(masked)), masked.shape)
-    return float(masked[y, x]), (float(x + x0), float(y + y0))
+    return best, at
 
 
 def _judge(maps: dict[int, np.ndarray], cell_class: int, net_ids: list[int],

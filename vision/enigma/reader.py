@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, replace
 
 import cv2
@@ -37,25 +37,29 @@ from companion.enigma.tiles import Pos, Tile, format_tile
 from vision.enigma.colours import ColourModel, colour_model
 from vision.enigma.geometry import TableGeometry, table_geometry
 from vision.enigma.layout import seen_tile, spacing_for
+from vision.enigma.lazy_table import LazyTable
 from vision.enigma.mirror import mirrored_openings
 from vision.enigma.pack import EnigmaPack
 from vision.enigma.pack_fit import MISFIT_CONFIDENCE_FACTOR, PACK_FIT_LIMIT, start_face_misfit
 from vision.enigma.read_types import EDGE_CONFIDENCE, EnigmaRead, NetworkerRead, TileRead
 from vision.enigma.settings import DEFAULT_SETTINGS, ReaderSettings
 from vision.enigma.squares import (
+    COVER_STEP,
     EdgeNote,
     SquaresSeen,
     balance,
     clipped_boxes,
+    eroded_seen,
     find_start,
     marker_zones,
     rectify_seen,
     rectify_seen_boxes,
     see_squares,
+    start_gains,
     start_window,
     straightened_placement,
 )
-from vision.enigma.table_colour import measured_table_colour, with_table_colour
+from vision.enigma.table_colour import measured_table_colour, ring_boxes, with_table_colour
 from vision.enigma.table_memory import (
     TableMemory,
     changed_squares,
@@ -72,6 +76,7 @@ from vision.picture import (
     confidence_factor,
     measure_inside,
 )
+from vision.warp import is_seen_whole
 
 __all__ = ["confidence_question", "new_and_beside", "read_enigma", "table_outline",
            "tile_question"]
@@ -101,6 +106,10 @@ START_SLACK_PX = 3
 START_REACH_SQUARES = 3
 
 
+#: a square of the balanced straightened table: ``cut(side, centre)``, as
+#: ``cv2.getRectSubPix`` cuts it
+Cut = Callable[[int, tuple[float, float]], np.ndarray]
+
 # ---------------------------------------------------------------------------- the reader
 
 
@@ -111,7 +120,7 @@ def _same_structure(a: Tile, b: Tile, pack: EnigmaPack) -> bool:
         seen_tile(b, 0, pack.ports, spacing=spacing)[0])
 
 
-def _read_start(balanced: np.ndarray, xy: tuple[float, float], score: float, pack: EnigmaPack,
+def _read_start(cut: Cut, xy: tuple[float, float], score: float, pack: EnigmaPack,
                 model: ColourModel, st: ReaderSettings, expected: Tile | None
                 ) -> tuple[TileRead, list[NetworkerRead]]:
     """The start tile as seen, never swapped in: read like any tile when its channels and
@@ -119,7 +128,7 @@ def _read_start(balanced: np.ndarray, xy: tuple[float, float], score: float, pac
     it is the pack's start tile with the match's confidence. A start tile the game expects
     (``expected``) that differs from the one seen is a question."""
     p = st.px_per_tile
-    read, found = read_tile(cv2.getRectSubPix(balanced, (p, p), xy), (0, 0), pack, model, st)
+    read, found = read_tile(cut(p, xy), (0, 0), pack, model, st)
     found = _not_face_art(read, found, pack, model, st)
     face_conf = float(np.clip(score / FULL_FACE_SCORE, 0.0, 1.0))
     if not read.problems and read.confidence >= st.min_confidence and read.tile.links:
@@ -281,7 +290,7 @@ def _refuse_blurred(gray: np.ndarray, start_xy: tuple[float, float], st: ReaderS
         )
 
 
-def _read_placed(balanced: np.ndarray, at: Pos, squares: dict[Pos, tuple[float, float]],
+def _read_placed(cut: Cut, at: Pos, squares: dict[Pos, tuple[float, float]],
                  final: dict[Pos, tuple[float, float]], pack: EnigmaPack, model: ColourModel,
                  st: ReaderSettings) -> tuple[TileRead, list[NetworkerRead]]:
     """Read the tile at ``at``: its square is predicted from its neighbours' final places,
@@ -293,24 +302,24 @@ def _read_placed(balanced: np.ndarray, at: Pos, squares: dict[Pos, tuple[float, 
                         (at[0], at[1] + 1)) if nb in final]
     cx, cy = ((float(np.mean([q[0] for q in preds])), float(np.mean([q[1] for q in preds])))
               if preds else squares[at])
-    look = look_at_tile(cv2.getRectSubPix(balanced, (p, p), (cx, cy)), pack, model)
+    look = look_at_tile(cut(p, (cx, cy)), pack, model)
     for _ in range(RECUT_ROUNDS):
         dx, dy = look.offset
         if math.hypot(dx, dy) < RECUT_MIN_PX or math.hypot(dx, dy) > RECUT_MAX_SHARE * p:
             break
         cx, cy = cx + dx, cy + dy
-        look = look_at_tile(cv2.getRectSubPix(balanced, (p, p), (cx, cy)), pack, model)
+        look = look_at_tile(cut(p, (cx, cy)), pack, model)
     read, found = finish_tile(with_networkers(look, pack, model), at, pack, model, st)
     final[at] = (cx, cy)
     return read, found
 
 
-def _read_tiles(balanced: np.ndarray, squares: dict[Pos, tuple[float, float]],
+def _read_tiles(cut: Cut, squares: dict[Pos, tuple[float, float]],
                 start: tuple[float, float, float], pack: EnigmaPack, st: ReaderSettings,
                 start_tile: Tile | None, only: set[Pos] | None = None
                 ) -> tuple[dict[Pos, TileRead], list[NetworkerRead]]:
     """Read every square (or those in ``only``) from the start tile outwards (``start``: its
-    x, y and face score)."""
+    x, y and face score; ``cut``: a square of the balanced straightened table)."""
     sx, sy, score = start
     model = colour_model(pack)
     tiles: dict[Pos, TileRead] = {}
@@ -320,9 +329,9 @@ def _read_tiles(balanced: np.ndarray, squares: dict[Pos, tuple[float, float]],
                    key=lambda a: (abs(a[0]) + abs(a[1]), a[1], a[0]))
     for at in order:
         if at == (0, 0):
-            read, found = _read_start(balanced, (sx, sy), score, pack, model, st, start_tile)
+            read, found = _read_start(cut, (sx, sy), score, pack, model, st, start_tile)
         else:
-            read, found = _read_placed(balanced, at, squares, final, pack, model, st)
+            read, found = _read_placed(cut, at, squares, final, pack, model, st)
         tiles[at] = read
         nets.extend(found)
     return tiles, nets
@@ -442,9 +451,12 @@ def read_enigma(
         if read is not None:
             return read
     fit = locate(frame, geo.layout, checks=settings.checks)
-    table = _Straightened.whole(frame, fit, geo, settings)
-    whole = _read(frame, small, pack, settings, geo, fit, table, start_tile, placed, None,
-                  (t0, cpu0))
+    # a read after a placement reads a few tiles: the table is straightened where it looks
+    part_by_part = (None if placed is None
+                    else _Straightened.made_where_looked(frame, fit, geo, settings))
+    whole = _read(frame, small, pack, settings, geo, fit,
+                  part_by_part or _Straightened.whole(frame, fit, geo, settings), start_tile,
+                  placed, None, (t0, cpu0))
     assert whole is not None  # only a local read gives up
     return whole
 
@@ -475,11 +487,32 @@ class _Straightened:
     changed: set[Pos] | None = None
     #: the parts straightened (x0, y0, x1, y1), None for the whole image
     boxes: list[tuple[int, int, int, int]] | None = None
+    #: the table straightened part by part where the read looks (``canon`` is its image)
+    lazy: LazyTable | None = None
 
     @staticmethod
     def whole(frame: np.ndarray, fit: PlaneFit, geo: TableGeometry, st: ReaderSettings
               ) -> _Straightened:
         return _Straightened(*_straighten(frame, fit, geo, st))
+
+    @staticmethod
+    def made_where_looked(frame: np.ndarray, fit: PlaneFit, geo: TableGeometry,
+                          st: ReaderSettings) -> _Straightened | None:
+        """The table straightened part by part (:mod:`vision.enigma.lazy_table`), the
+        start tile's window first; None when the camera does not see all of it (its seen
+        mask is then made by the whole warp)."""
+        p = st.px_per_tile
+        margin = int(round(MARGIN_TILES * p))
+        plane_to_canon, (width, height) = straightened_placement(geo, p, margin)
+        matrix = plane_to_canon @ fit.image_to_plane
+        if not is_seen_whole(matrix, (width, height), frame.shape):
+            return None
+        lazy = LazyTable(frame, matrix, (width, height))
+        x0, y0, x1, y1 = start_window((height, width), p)
+        box = (x0 - 2, y0 - 2, x1 + 2, y1 + 2)
+        lazy.make(*box)
+        seen = eroded_seen(np.ones((height, width), bool))
+        return _Straightened(lazy.canon, plane_to_canon, seen, margin, boxes=[box], lazy=lazy)
 
     @staticmethod
     def local(frame: np.ndarray, fit: PlaneFit, geo: TableGeometry, st: ReaderSettings,
@@ -524,7 +557,13 @@ def _read(frame: np.ndarray, small: np.ndarray, pack: EnigmaPack, settings: Read
     quality, middle = _picture_quality(frame, fit, geo, settings, region, middle)
     factor = confidence_factor(quality)
     _refuse_blurred(gray, (sx, sy), settings)
-    balanced = balance(canon, (sx, sy), pack, p, boxes=table.boxes)
+    if table.lazy is not None:
+        table.lazy.balance(start_gains(canon, (sx, sy), pack, p))
+        for box in ring_boxes(geo, plane_to_canon):
+            table.lazy.make(*box)
+        balanced = table.lazy.canon
+    else:
+        balanced = balance(canon, (sx, sy), pack, p, boxes=table.boxes)
     # which squares hold tiles is told against the players' own table; the tiles' faces are
     # read against the pack, whose channels a dark table's colour would take for table
     table_colour = (measured_table_colour(balanced, geo, plane_to_canon, seen, pack)
@@ -539,13 +578,16 @@ def _read(frame: np.ndarray, small: np.ndarray, pack: EnigmaPack, settings: Read
         balanced, (sx, sy), on_this_table, p, marker_zones(geo, plane_to_canon), settings,
         seen=seen, area=(margin, margin, w - margin, h - margin),
         only=None if table.look is None else _around(table.look, 0),
+        sampled=None if table.lazy is None else table.lazy.sampled(COVER_STEP),
     )
     if table.look is not None and previous is not None:
         found = _with_remembered(found, table.look, previous, (sx, sy), p)
     squares, edge_notes = found.squares, found.notes
     questions = found.questions
     t2, cpu2 = time.perf_counter(), time.process_time()
-    tiles, nets = _read_tiles(balanced, squares, (sx, sy, score), pack, settings, start_tile,
+    cut = (table.lazy.cut if table.lazy is not None
+           else lambda size, xy: cv2.getRectSubPix(balanced, (size, size), xy))
+    tiles, nets = _read_tiles(cut, squares, (sx, sy, score), pack, settings, start_tile,
                               None if placed is None else new_and_beside(squares, placed))
     tiles = mirrored_openings(tiles, settings)
     _mark_edges(tiles, edge_notes)

@@ -60,7 +60,7 @@ def rectify_seen(
     past the picture's edges, a few pixels in from the edge), from one warp."""
     plane_to_canon, size = straightened_placement(geometry, px_per_tile, margin_px)
     canon, inside = warp_perspective_seen(frame, plane_to_canon @ fit.image_to_plane, size)
-    return canon, plane_to_canon, _eroded(inside)
+    return canon, plane_to_canon, eroded_seen(inside)
 
 
 def rectify_seen_boxes(
@@ -84,11 +84,13 @@ def rectify_seen_boxes(
                                              origin=(wx0, wy0))
         inner = (slice(y0 - wy0, y1 - wy0), slice(x0 - wx0, x1 - wx0))
         canon[y0:y1, x0:x1] = part[inner]
-        seen[y0:y1, x0:x1] = _eroded(inside)[inner]
+        seen[y0:y1, x0:x1] = eroded_seen(inside)[inner]
     return canon, plane_to_canon, seen
 
 
-def _eroded(inside: np.ndarray) -> np.ndarray:
+def eroded_seen(inside: np.ndarray) -> np.ndarray:
+    """The seen mask of a warp whose source pixels are ``inside`` the picture: taken in
+    :data:`SEEN_ERODE_PX` // 2 pixels (the warp blurs the picture's edge)."""
     kernel = np.ones((SEEN_ERODE_PX, SEEN_ERODE_PX), np.uint8)
     eroded: np.ndarray = cv2.erode(inside.astype(np.uint8), kernel, borderValue=0) > 0
     return eroded
@@ -150,19 +152,27 @@ def balance(
     """The image with the per-channel gains that give the start tile its pack colours
     (removes a colour cast). ``boxes``: only those parts (x0, y0, x1, y1) are balanced (an
     image straightened there only, :func:`rectify_seen_boxes`), the rest left black."""
-    ref = cv2.resize(pack.start, (p, p), interpolation=cv2.INTER_AREA).astype(np.float32)
-    patch = cv2.getRectSubPix(canon, (p, p), start_xy).astype(np.float32)
-    inner = np.zeros((p, p), bool)
-    m = p // 6
-    inner[m : p - m, m : p - m] = True
-    gains = np.median(ref[inner], axis=0) / np.maximum(np.median(patch[inner], axis=0), 1.0)
-    gains = np.clip(gains, 0.4, 2.5)
+    gains = start_gains(canon, start_xy, pack, p)
     if boxes is None:
         return times_gains(canon, gains)
     balanced = np.zeros_like(canon)
     for x0, y0, x1, y1 in clipped_boxes(boxes, canon.shape):
         balanced[y0:y1, x0:x1] = times_gains(canon[y0:y1, x0:x1], gains)
     return balanced
+
+
+def start_gains(canon: np.ndarray, start_xy: tuple[float, float], pack: EnigmaPack, p: int
+                ) -> np.ndarray:
+    """The per-channel gains :func:`balance` applies: the start tile's middle as the pack
+    draws it over the same as seen (only the start tile's square of ``canon`` is read)."""
+    ref = cv2.resize(pack.start, (p, p), interpolation=cv2.INTER_AREA).astype(np.float32)
+    patch = cv2.getRectSubPix(canon, (p, p), start_xy).astype(np.float32)
+    inner = np.zeros((p, p), bool)
+    m = p // 6
+    inner[m : p - m, m : p - m] = True
+    gains = np.median(ref[inner], axis=0) / np.maximum(np.median(patch[inner], axis=0), 1.0)
+    clipped: np.ndarray = np.clip(gains, 0.4, 2.5)
+    return clipped
 
 
 def clipped_boxes(boxes: list[tuple[int, int, int, int]], shape: tuple[int, ...]
@@ -293,10 +303,15 @@ def any_positive(feats: np.ndarray, maps: np.ndarray) -> np.ndarray:
 
 
 def _cover(canon: np.ndarray, pack: EnigmaPack, zones: list[tuple[float, ...]],
-           seen: np.ndarray | None, within: tuple[int, int, int, int] | None = None) -> Cover:
+           seen: np.ndarray | None, within: tuple[int, int, int, int] | None = None,
+           sampled: np.ndarray | None = None, middles: _Boxes | None = None) -> Cover:
     """Which pixels show tile rather than table, which were seen and which count: over the
     whole straightened table, or ``within`` a box of it (x0, y0, x1, y1) only (the same
-    samples there: its corner is moved onto the sampling grid)."""
+    samples there: its corner is moved onto the sampling grid). ``sampled``: the whole
+    table's samples (``canon[::COVER_STEP, ::COVER_STEP]``), when ``canon`` was not made
+    everywhere (:mod:`vision.enigma.lazy_table`). ``middles``: the squares' middles, the
+    only boxes the tile pixels are counted in: the colour is told there only (the rows and
+    columns of the grid's middles, about half the samples; the others count no tile)."""
     height, width = canon.shape[:2]
     step = COVER_STEP
     x0, y0, x1, y1 = within if within is not None else (0, 0, width, height)
@@ -305,8 +320,9 @@ def _cover(canon: np.ndarray, pack: EnigmaPack, zones: list[tuple[float, ...]],
     if seen is None:
         seen = np.ones((height, width), bool)
     canon, seen = canon[y0:y1, x0:x1], seen[y0:y1, x0:x1]
-    feats = colour_features(canon[::step, ::step]).astype(np.float32)
-    h, w = feats.shape[:2]
+    if sampled is not None and within is not None:
+        raise ValueError("_cover: the samples are of the whole table, not within a box")
+    samples = canon[::step, ::step] if sampled is None else sampled
     # weight chromaticity over brightness: light changes brightness, not what a pixel is
     w2 = np.array([1.0, 1.0, 0.25], np.float32)
     # a tile shows its art as well as its ground: a tile dense with channels and cells is
@@ -319,16 +335,57 @@ def _cover(canon: np.ndarray, pack: EnigmaPack, zones: list[tuple[float, ...]],
         art_f = colour_features(np.array(colour, np.float32))
         rows.append([*(2.0 * w2 * (art_f - table_f)),
                      float((table_f * table_f) @ w2 - (art_f * art_f) @ w2)])
-    nearer_art = any_positive(feats, np.array(rows, np.float32))
+    maps = np.array(rows, np.float32)
+    if middles is None:
+        nearer_art = any_positive(colour_features(samples).astype(np.float32), maps)
+    else:
+        xa, xb, ya, yb = middles
+        h, w = samples.shape[:2]
+        ys, xs = _sampled_in(ya, yb, y0, step, h), _sampled_in(xa, xb, x0, step, w)
+        nearer_art = np.zeros((h, w), bool)
+        if ys.size and xs.size:
+            # rows first, from the image itself: a gather of whole rows is a copy each
+            part = (sampled[ys][:, xs] if sampled is not None
+                    else canon[step * ys][:, step * xs])
+            nearer_art[np.ix_(ys, xs)] = any_positive(
+                colour_features(part).astype(np.float32), maps)
     # the markers' white paper is no tile: their zones count as neither tile nor table
+    seen = np.ascontiguousarray(seen[::step, ::step])
     counted = seen.copy()
     for z in zones:
-        counted[max(0, int(z[1]) - y0):max(0, int(z[3]) + 1 - y0),
-                max(0, int(z[0]) - x0):max(0, int(z[2]) + 1 - x0)] = False
-    seen, counted = seen[::step, ::step], counted[::step, ::step]
+        # the samples (every step-th pixel) in the zone's pixels [a, b): from ceil(a / step)
+        counted[-(-max(0, int(z[1]) - y0) // step):-(-max(0, int(z[3]) + 1 - y0) // step),
+                -(-max(0, int(z[0]) - x0) // step):-(-max(0, int(z[2]) + 1 - x0) // step)] = False
     on_tile = (nearer_art & counted).astype(np.float32)
     return Cover(cv2.integral(on_tile), cv2.integral(seen.astype(np.float32)),
                  cv2.integral(counted.astype(np.float32)), width, height, step, (x0, y0))
+
+
+#: boxes as arrays of their corners: x0, x1, y0, y1 (pixels, ends excluded)
+_Boxes = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+def _sampled_in(starts: np.ndarray, ends: np.ndarray, origin: int, step: int, n: int
+                ) -> np.ndarray:
+    """The indices of the ``n`` samples (every ``step``-th pixel from ``origin``) that lie in
+    any of the ranges [start, end) along one axis (each start before its end): the samples
+    :meth:`Cover.box_sums` counts in those ranges."""
+    lo = np.clip(-(-(starts - origin) // step), 0, n)
+    hi = np.clip(-(-(ends - origin) // step), 0, n)
+    inside = np.zeros(n + 1, np.int64)
+    np.add.at(inside, lo, 1)
+    np.add.at(inside, hi, -1)
+    indices: np.ndarray = np.flatnonzero(np.cumsum(inside[:n]) > 0)
+    return indices
+
+
+def _middles(centres: list[tuple[float, float]], inner: float) -> _Boxes:
+    """The middles of the squares round ``centres``, ``inner`` pixels either side."""
+    cx = np.array([c[0] for c in centres], np.float64)
+    cy = np.array([c[1] for c in centres], np.float64)
+    # int() of a float truncates towards zero, as the conversion of an array does
+    return ((cx - inner).astype(np.int64), (cx + inner).astype(np.int64),
+            (cy - inner).astype(np.int64), (cy + inner).astype(np.int64))
 
 
 @dataclass(frozen=True)
@@ -343,16 +400,14 @@ class _Square:
     box: tuple[int, int, int, int]  # the whole square (x0, y0, x1, y1)
 
 
-def _measure(cover: Cover, centres: list[tuple[float, float]], inner: float, p: int
+def _measure(cover: Cover, centres: list[tuple[float, float]], middles: _Boxes, p: int
              ) -> list[_Square]:
     """How much of each square around ``centres`` was seen, counted and shows tile: in its
-    middle (``inner`` pixels either side), and seen over the whole square (a square must be
-    seen whole, not only its middle, to be read). Every square's sums at once."""
+    ``middles`` (:func:`_middles`), and seen over the whole square (a square must be seen
+    whole, not only its middle, to be read). Every square's sums at once."""
     cx = np.array([c[0] for c in centres], np.float64)
     cy = np.array([c[1] for c in centres], np.float64)
-    # int() of a float truncates towards zero, as the conversion of an array does
-    xa, xb = (cx - inner).astype(np.int64), (cx + inner).astype(np.int64)
-    ya, yb = (cy - inner).astype(np.int64), (cy + inner).astype(np.int64)
+    xa, xb, ya, yb = middles
     fa, fb = (cx - p / 2).astype(np.int64), (cx + p / 2).astype(np.int64)
     ga, gb = (cy - p / 2).astype(np.int64), (cy + p / 2).astype(np.int64)
     whole = np.maximum(1, (fb - fa) * (gb - ga))
@@ -364,6 +419,15 @@ def _measure(cover: Cover, centres: list[tuple[float, float]], inner: float, p: 
                   zip(fa.tolist(), ga.tolist(), fb.tolist(), gb.tolist(), strict=True),
                   strict=True)
     return [_Square(*column) for column in columns]
+
+
+def _in_zones(centres: list[tuple[float, float]], zones: list[tuple[float, ...]]) -> list[bool]:
+    """Per centre, whether it lies strictly inside one of the ``zones`` (x0, y0, x1, y1)."""
+    cx = np.array([c[0] for c in centres], np.float64)[:, np.newaxis]
+    cy = np.array([c[1] for c in centres], np.float64)[:, np.newaxis]
+    z = np.array(zones, np.float64).reshape(-1, 4)
+    inside: np.ndarray = (z[:, 0] < cx) & (cx < z[:, 2]) & (z[:, 1] < cy) & (cy < z[:, 3])
+    return [bool(v) for v in np.any(inside, axis=1).tolist()]
 
 
 def _cut_question(at: Pos, centre: tuple[float, float], box: tuple[int, int, int, int],
@@ -450,6 +514,7 @@ def see_squares(
     seen: np.ndarray | None = None,
     area: tuple[float, float, float, float] | None = None,
     only: Collection[Pos] | None = None,
+    sampled: np.ndarray | None = None,
 ) -> SquaresSeen:
     """Grid squares that hold a tile, anchored on the start tile; partly covered squares
     become questions.
@@ -460,7 +525,9 @@ def see_squares(
     tile, the table may continue there and that is a question (never a smaller table).
 
     ``only``: the squares to look at (a read after a placement); the others are not looked
-    at, and only the part of the table under those is measured."""
+    at, and only the part of the table under those is measured. ``sampled``: the whole
+    table's every :data:`COVER_STEP`-th pixel along each axis, when ``canon`` was made only
+    where tiles are read (:mod:`vision.enigma.lazy_table`)."""
     sx, sy = start_xy
     within = None
     if only is not None:
@@ -468,23 +535,23 @@ def see_squares(
         ys = [sy + j * p for _, j in only] or [sy]
         within = (int(min(xs) - p), int(min(ys) - p), int(max(xs) + p) + 1,
                   int(max(ys) + p) + 1)
-    cover = _cover(canon, pack, zones, seen, within)
-    w, h = cover.width, cover.height
+    h, w = canon.shape[:2]
+    i_range = range(-int(sx // p) - 1, int((w - sx) // p) + 2)
+    j_range = range(-int(sy // p) - 1, int((h - sy) // p) + 2)
+    grid = ([(i, j) for j in j_range for i in i_range] if only is None
+            else sorted(only, key=lambda a: (a[1], a[0])))
+    centres = [(sx + i * p, sy + j * p) for i, j in grid]
+    middles = _middles(centres, SQUARE_MIDDLE * p)
+    cover = _cover(canon, pack, zones, seen, within, sampled, middles)
     frame_area = area if area is not None else (0.0, 0.0, float(w), float(h))
     squares: dict[Pos, tuple[float, float]] = {}
     questions: list[tuple[Pos, str]] = []
     notes: list[EdgeNote] = []
     blind: dict[Pos, str] = {}
     continues: set[Pos] = set()
-    i_range = range(-int(sx // p) - 1, int((w - sx) // p) + 2)
-    j_range = range(-int(sy // p) - 1, int((h - sy) // p) + 2)
-    inner = SQUARE_MIDDLE * p
-    grid = ([(i, j) for j in j_range for i in i_range] if only is None
-            else sorted(only, key=lambda a: (a[1], a[0])))
-    centres = [(sx + i * p, sy + j * p) for i, j in grid]
-    for (i, j), (cx, cy), m in zip(grid, centres, _measure(cover, centres, inner, p),
-                                   strict=True):
-        if any(z[0] < cx < z[2] and z[1] < cy < z[3] for z in zones):
+    for (i, j), (cx, cy), m, in_zone in zip(grid, centres, _measure(cover, centres, middles, p),
+                                            _in_zones(centres, zones), strict=True):
+        if in_zone:
             continue
         if m.counted_inner < MIN_COUNTED * m.area_px and m.seen_inner >= MIN_SEEN * m.area_px:
             continue  # mostly a marker

@@ -38,14 +38,8 @@ def _ring_mask(shape: tuple[int, int], centre_mm: tuple[float, float], side_mm: 
     """The ring round one marker (``sides_out``: from and to, in marker sides), in the
     straightened image: the mask over the ring's bounding box (clipped to the image), and that
     box as (rows, columns) slices."""
-    outlines = []
-    for sides in sides_out[::-1]:
-        half = sides * side_mm
-        cx, cy = centre_mm
-        corners = np.array([[[cx - half, cy - half], [cx + half, cy - half],
-                             [cx + half, cy + half], [cx - half, cy + half]]], np.float64)
-        outlines.append(np.round(cv2.perspectiveTransform(corners, plane_to_canon)[0])
-                        .astype(np.int32))
+    outlines = [_square_outline(centre_mm, sides * side_mm, plane_to_canon)
+                for sides in sides_out[::-1]]
     x0, y0 = np.clip(outlines[0].min(axis=0), 0, None)
     x1 = min(int(outlines[0][:, 0].max()) + 1, shape[1])
     y1 = min(int(outlines[0][:, 1].max()) + 1, shape[0])
@@ -56,6 +50,32 @@ def _ring_mask(shape: tuple[int, int], centre_mm: tuple[float, float], side_mm: 
     for outline, value in zip(outlines, (1, 0), strict=True):
         cv2.fillPoly(mask, [outline - np.array([x0, y0], np.int32)], value)
     return mask.astype(bool), box
+
+
+def _square_outline(centre_mm: tuple[float, float], half: float, plane_to_canon: np.ndarray
+                    ) -> np.ndarray:
+    """The square ``half`` mm either side of ``centre_mm``, in straightened pixels (rounded)."""
+    cx, cy = centre_mm
+    corners = np.array([[[cx - half, cy - half], [cx + half, cy - half],
+                         [cx + half, cy + half], [cx - half, cy + half]]], np.float64)
+    outline: np.ndarray = np.round(cv2.perspectiveTransform(corners, plane_to_canon)[0]
+                                   ).astype(np.int32)
+    return outline
+
+
+def ring_boxes(geometry: TableGeometry, plane_to_canon: np.ndarray
+               ) -> list[tuple[int, int, int, int]]:
+    """The boxes (x0, y0, x1, y1 straightened pixels, not clipped) holding the rings
+    :func:`measured_table_colour` reads: what a table straightened part by part must make
+    for it."""
+    boxes = []
+    for centre in geometry.layout.centres_mm:
+        outer = _square_outline(centre, TABLE_RING_SIDES[1] * geometry.layout.size_mm,
+                                plane_to_canon)
+        x0, y0 = (int(v) for v in outer.min(axis=0))
+        x1, y1 = (int(v) + 1 for v in outer.max(axis=0))
+        boxes.append((x0, y0, x1, y1))
+    return boxes
 
 
 def _tile_art(pack: EnigmaPack) -> np.ndarray:

@@ -12,6 +12,7 @@ import pytest
 
 from vision.warp import (
     MAP_BAND_ROWS,
+    is_seen_whole,
     perspective_maps,
     warp_affine,
     warp_perspective,
@@ -140,3 +141,61 @@ def test_maps_of_many_bands_of_rows_equal_the_full_grid_build() -> None:
             got_x, got_y = perspective_maps(matrix, dst)
             ref_x, ref_y = _reference_maps(matrix, dst)
             assert got_x.tobytes() == ref_x.tobytes() and got_y.tobytes() == ref_y.tobytes()
+
+
+@pytest.mark.parametrize("step", [1, 2, 3])
+@pytest.mark.parametrize("origin", [(0, 0), (17, 5)])
+def test_a_sampled_part_of_a_warp_is_that_part_of_the_whole_warp(step: int,
+                                                                 origin: tuple[int, int]) -> None:
+    """``warp_perspective(origin=, step=)``: every ``step``-th pixel from ``origin`` of the
+    whole warp, to the bit (a read after a placement straightens the table so)."""
+    rng = np.random.default_rng(step)
+    image = (rng.random((300, 400, 3)) * 255).astype(np.uint8)
+    matrix = _homography(rng, (400, 300), (211, 173))
+    whole = warp_perspective(image, matrix, (211, 173))
+    want = whole[origin[1]::step, origin[0]::step]
+    size = (want.shape[1], want.shape[0])
+    assert np.array_equal(warp_perspective(image, matrix, size, origin=origin, step=step), want)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_warp_judged_seen_whole_is_all_seen(seed: int) -> None:
+    """``is_seen_whole`` says so only when ``warp_perspective_seen`` sees every pixel, and
+    says so for an output well inside the picture (seeded tilts: both answers come up)."""
+    rng = np.random.default_rng(seed)
+    src, dst = (320, 240), (int(rng.integers(60, 200)), int(rng.integers(60, 200)))
+    image = (rng.random((src[1], src[0], 3)) * 255).astype(np.uint8)
+    matrix = np.array([[rng.uniform(0.6, 1.4), rng.uniform(-0.2, 0.2), rng.uniform(-120, 40)],
+                       [rng.uniform(-0.2, 0.2), rng.uniform(0.6, 1.4), rng.uniform(-120, 40)],
+                       [rng.uniform(-1e-3, 1e-3), rng.uniform(-1e-3, 1e-3), 1.0]])
+    _, seen = warp_perspective_seen(image, matrix, dst)
+    if is_seen_whole(matrix, dst, image.shape):
+        assert seen.all()
+    inside = np.array([[1.0, 0.0, -3.0], [0.0, 1.0, -3.0], [0.0, 0.0, 1.0]])  # src 3 px in
+    assert is_seen_whole(inside, (src[0] - 6, src[1] - 6), image.shape)
+    assert not is_seen_whole(inside, (src[0] - 4, src[1] - 4), image.shape)
+
+
+def test_warps_seen_whole_and_not_both_come_up_in_the_seeded_tilts() -> None:
+    answers = set()
+    for seed in range(12):
+        rng = np.random.default_rng(seed)
+        dst = (int(rng.integers(60, 200)), int(rng.integers(60, 200)))
+        matrix = np.array([[rng.uniform(0.6, 1.4), rng.uniform(-0.2, 0.2),
+                            rng.uniform(-120, 40)],
+                           [rng.uniform(-0.2, 0.2), rng.uniform(0.6, 1.4),
+                            rng.uniform(-120, 40)],
+                           [rng.uniform(-1e-3, 1e-3), rng.uniform(-1e-3, 1e-3), 1.0]])
+        answers.add(is_seen_whole(matrix, dst, (240, 320, 3)))
+    assert answers == {True, False}
+
+
+def test_a_warp_across_its_horizon_is_never_judged_seen_whole() -> None:
+    """The source points of the output's corners all lie inside the picture, but the output
+    crosses the view's horizon between them (the denominators' signs differ): its middle
+    comes from far outside."""
+    to_source = np.array([[-2.0, 0.0, 50.0], [-2.0, 0.1, 50.0], [-0.02, 0.0, 1.0]])
+    image = np.zeros((240, 320, 3), np.uint8)
+    _, seen = warp_perspective_seen(image, np.linalg.inv(to_source), (100, 60))
+    assert not seen.all()
+    assert not is_seen_whole(np.linalg.inv(to_source), (100, 60), image.shape)

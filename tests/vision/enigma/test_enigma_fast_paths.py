@@ -125,3 +125,108 @@ def test_cover_box_sums_count_the_samples_in_each_box(step: int, origin: tuple[i
         inside = np.outer((ys >= ya[k]) & (ys < yb[k]), (xs >= xa[k]) & (xs < xb[k]))
         assert got[k] == (mask & inside).sum() * step * step
         assert cover.box_sum(cover.tile, xa[k], ya[k], xb[k], yb[k]) == got[k]
+
+
+@pytest.mark.parametrize("within", [None, (37, 22, 190, 141)])
+def test_cover_told_in_the_middles_only_counts_as_told_everywhere(demo_pack, within) -> None:
+    """see_squares tells tile from table only in the squares' middles (the only boxes its
+    tile pixels are counted in) and marks the markers' zones on the samples themselves: the
+    middles' tile counts, and the seen and counted pixels everywhere, are those of the
+    colour told on every sample and the zones marked on every pixel (random pictures, a
+    seen mask with holes, zones on and off the samples' rows, squares partly outside)."""
+    from vision.enigma.squares import COVER_STEP, _cover, _middles
+
+    rng = np.random.default_rng(26)
+    art = [demo_pack.colour(name) for name in ("tile", "channel", "table", "table")]
+    for _ in range(6):
+        canon = np.array(art, np.uint8)[rng.integers(0, 4, (151, 203))]
+        canon = cv2.add(canon, rng.integers(0, 40, canon.shape).astype(np.uint8))
+        seen = rng.random(canon.shape[:2]) > 0.1
+        zones = [tuple(float(v) for v in rng.uniform(-20, 210, 4)) for _ in range(4)]
+        centres = [(float(x), float(y)) for x in rng.uniform(-30, 230, 6)
+                   for y in rng.uniform(-30, 180, 5)]
+        middles = _middles(centres, 22.4)
+        told_in_middles = _cover(canon, demo_pack, zones, seen, within, middles=middles)
+        told_everywhere = _cover(canon, demo_pack, zones, seen, within)
+        xa, xb, ya, yb = middles
+        assert np.array_equal(told_in_middles.box_sums(told_in_middles.tile, xa, ya, xb, yb),
+                              told_everywhere.box_sums(told_everywhere.tile, xa, ya, xb, yb))
+        # the zones marked on every pixel, then sampled, as they were
+        x0, y0 = (0, 0) if within is None else (within[0] - within[0] % COVER_STEP,
+                                                within[1] - within[1] % COVER_STEP)
+        x1, y1 = (canon.shape[1], canon.shape[0]) if within is None else within[2:]
+        counted = seen[y0:y1, x0:x1].copy()
+        for z in zones:
+            counted[max(0, int(z[1]) - y0):max(0, int(z[3]) + 1 - y0),
+                    max(0, int(z[0]) - x0):max(0, int(z[2]) + 1 - x0)] = False
+        step = COVER_STEP
+        for cover in (told_in_middles, told_everywhere):
+            assert np.array_equal(cover.counted,
+                                  cv2.integral(counted[::step, ::step].astype(np.float32)))
+            assert np.array_equal(cover.seen, cv2.integral(
+                seen[y0:y1, x0:x1][::step, ::step].astype(np.float32)))
+
+
+def test_an_openings_share_is_the_mean_of_its_window(demo_pack) -> None:
+    """_judge_openings counts an opening's channel pixels over its window's usable ones:
+    numpy's mean of the window, since the channel masks hold only 0 and 1 (random patches of
+    the pack's colours, cells and channels among them)."""
+    from vision.enigma.colours import colour_model
+    from vision.enigma.settings import DEFAULT_SETTINGS
+    from vision.enigma.tile import _Doubts, _judge_openings, _usual_side_share, look_at_tile
+
+    model = colour_model(demo_pack)
+    colours = np.array([demo_pack.colour(n) for n in ("tile", "channel", "tile")]
+                       + list(demo_pack.cells.values()), np.uint8)
+    rng = np.random.default_rng(7)
+    st = DEFAULT_SETTINGS
+    for _ in range(12):
+        blocks = colours[rng.integers(0, len(colours), (8, 8))]
+        patch = cv2.resize(blocks, (64, 64), interpolation=cv2.INTER_NEAREST)
+        look = look_at_tile(patch, demo_pack, model)
+        assert set(np.unique(look.at_sides).tolist()) <= {0, 1}
+        usable = rng.random((64, 64)) > 0.2
+        _, margins = _judge_openings(look.at_sides, look.named.dark, usable, look.windows,
+                                     demo_pack.ports, st, _Doubts())
+        usual = _usual_side_share(look.at_sides, usable, look.windows)
+        for q, box in look.windows.boxes.items():
+            seen = usable[box]
+            f = (float(look.at_sides[box][seen].mean()) if np.count_nonzero(seen) >= 4
+                 else 0.0)
+            share = max(0.0, f - usual[q.side]) / max(1e-6, 1.0 - usual[q.side])
+            cap = min(1.0, 0.5 + abs(share - st.port_min_fraction) / st.port_min_fraction)
+            assert margins.get(q, 1.0) == cap
+
+
+def _best_in_by_numpy(m: np.ndarray, centre: tuple[float, float], radius: float
+                      ) -> tuple[float, tuple[float, float]]:
+    """The pawn search's smallest value within a radius, as numpy first found it."""
+    p = m.shape[0]
+    r = max(radius, 0.75)
+    x0, x1 = max(0, int(math.floor(centre[0] - r))), min(p, int(math.ceil(centre[0] + r)) + 1)
+    y0, y1 = max(0, int(math.floor(centre[1] - r))), min(p, int(math.ceil(centre[1] + r)) + 1)
+    yy, xx = np.arange(y0, y1)[:, None], np.arange(x0, x1)[None, :]
+    window = (xx - centre[0]) ** 2 + (yy - centre[1]) ** 2 <= r * r
+    if not window.any():
+        x = min(p - 1, max(0, int(round(centre[0]))))
+        y = min(p - 1, max(0, int(round(centre[1]))))
+        return float(m[y, x]), (float(x), float(y))
+    masked = np.where(window, m[y0:y1, x0:x1], np.inf)
+    y, x = np.unravel_index(int(np.argmin(masked)), masked.shape)
+    return float(masked[y, x]), (float(x + x0), float(y + y0))
+
+
+def test_the_smallest_value_round_a_place_is_numpys() -> None:
+    """networkers._best_in walks its few dozen pixels in Python: the same value and place as
+    numpy's masked argmin, the first of equal values in row order, windows cut by the patch's
+    edges, pixels right on its rim and empty ones (a place off the patch) included."""
+    from vision.enigma.networkers import _best_in
+
+    rng = np.random.default_rng(12)
+    for _ in range(300):
+        m = rng.integers(0, 6, (64, 64)).astype(np.float32) / 4  # many equal values
+        centre = (float(rng.uniform(-4, 68)), float(rng.uniform(-4, 68)))
+        if rng.random() < 0.5:  # whole and half pixels: places right on the window's rim
+            centre = (round(centre[0] * 2) / 2, round(centre[1]))
+        radius = float(rng.choice([0.3, 0.75, 1.0, 2.6, 4.2]))
+        assert _best_in(m, centre, radius) == _best_in_by_numpy(m, centre, radius)

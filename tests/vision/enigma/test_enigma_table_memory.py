@@ -118,3 +118,43 @@ def test_the_app_path_hands_what_it_found_to_the_next_read(turn):
     assert again.memory.fit is first.memory.fit  # the markers' fit was kept: a local read
     assert (again.at, again.rotation, again.entry, again.questions) == (
         afresh.at, afresh.rotation, afresh.entry, afresh.questions)
+
+
+def _made_where_looked(monkeypatch: pytest.MonkeyPatch, *, allowed: bool) -> list[bool]:
+    """Spy on (or forbid) the read after a placement straightening the table part by part:
+    the list gets True each time it did."""
+    from vision.enigma import reader
+
+    made = reader._Straightened.made_where_looked
+    calls: list[bool] = []
+
+    def spy(*args: Any) -> Any:
+        table = made(*args) if allowed else None
+        calls.append(table is not None)
+        return table
+
+    monkeypatch.setattr(reader._Straightened, "made_where_looked", staticmethod(spy))
+    return calls
+
+
+def _every_detail(read: Any) -> str:
+    memory = read.memory
+    return repr((sorted(read.tiles.items()), read.networkers, read.questions, read.table_edges,
+                 read.pack_fits, memory.start, memory.table_colour, memory.found,
+                 memory.middle_picture, memory.plane_to_canon.tolist()))
+
+
+def test_a_table_straightened_where_the_read_looks_reads_as_the_whole_one(
+        demo_pack, turn, monkeypatch):
+    """The read after a placement, alone, straightens the table only where it looks (the
+    squares at every second pixel, the start tile, the rings round the markers, the tiles
+    it reads): every read value, confidence and remembered detail is the one the whole
+    straightened table gives."""
+    made = _made_where_looked(monkeypatch, allowed=True)
+    part_by_part = read_enigma(turn["after"], demo_pack, placed=turn["placed"])
+    assert made == [True]
+    monkeypatch.undo()
+    forbidden = _made_where_looked(monkeypatch, allowed=False)
+    whole = read_enigma(turn["after"], demo_pack, placed=turn["placed"])
+    assert forbidden == [False]
+    assert part_by_part.tiles and _every_detail(part_by_part) == _every_detail(whole)
