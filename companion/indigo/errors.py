@@ -47,3 +47,9 @@ class NotationError(CompanionError, ValueError):
 
 class SetupError(CompanionError, ValueError):
     """A game cannot be set up that way (player count, layout, hand size)."""
+
+
+class ImpossiblePathError(CompanionError, AssertionError):
+    """A gem's paths that no board of the rules has: into the centre, a corner's side that is
+    not its U-turn, or round without end. The engine never meets one (an invariant, hence
+    ``AssertionError``); a board read from a picture may hold one."""

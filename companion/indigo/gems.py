@@ -21,6 +21,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
+from companion.indigo.errors import ImpossiblePathError
 from companion.indigo.geometry import (
     CENTRE,
     CORNER_BY_CELL,
@@ -144,18 +145,19 @@ def _trace(
             if corner is not None:
                 turned = corner.uturn_other(entry)
                 if turned is None:
-                    raise AssertionError(
+                    raise ImpossiblePathError(
                         f"gem from {start} reached corner {nxt} edge {entry}, not its U-turn"
                     )
                 out = turned
             elif nxt == CENTRE or not is_on_board(nxt):
-                raise AssertionError(f"gem from {start} ran into a dead end at {(cell, edge)}")
+                raise ImpossiblePathError(
+                    f"gem from {start} ran into a dead end at {(cell, edge)}")
             else:
                 return points, Ending.REST, None
         points.append((nxt, entry))
         points.append((nxt, out))
         cell, edge = nxt, out
-    raise AssertionError(f"gem from {start} did not stop within {_MAX_STEPS} steps")
+    raise ImpossiblePathError(f"gem from {start} did not stop within {_MAX_STEPS} steps")
 
 
 def move_gems(
@@ -209,7 +211,7 @@ def trace_path(
     others = {point: 0 for point in starts if point != start}
     try:
         points, ending, _ = _trace(start, tiles, others)
-    except AssertionError:  # _trace's word for a path no legal board has
+    except ImpossiblePathError:
         return None
     return tuple(points), ending
 

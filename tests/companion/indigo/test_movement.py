@@ -240,3 +240,13 @@ def test_the_game_ends_when_no_gem_is_left_and_the_winner_is_decided() -> None:
     assert scores(after) == (7, 5)
     from companion.indigo import winners
     assert winners(after) == (0,)
+
+
+def test_a_path_no_board_has_is_traced_as_none() -> None:
+    """A gem's paths that run into the centre tile (a board read from a picture may show
+    one) are no path: trace_path says None, where the engine's tracer raises."""
+    from companion.indigo.gems import trace_path
+    from companion.indigo.geometry import CENTRE, neighbour, opposite
+
+    towards_centre = (neighbour(CENTRE, 0), opposite(0))
+    assert trace_path(towards_centre, {}) is None
