@@ -184,13 +184,26 @@ def ring_all_round(ringed: np.ndarray, r_in: float, r_out: float) -> np.ndarray:
     return out
 
 
-def _best_in(m: np.ndarray, centre: tuple[float, float], radius: float
-             ) -> tuple[float, tuple[float, float]]:
-    """The smallest value of ``m`` within ``radius`` of ``centre`` and where it lies."""
-    p = m.shape[0]
+def search_window(size: int, centre: tuple[float, float], radius: float
+                  ) -> tuple[float, int, int, int, int]:
+    """The radius searched round ``centre`` (at least 0.75 px) and the box ``x0, x1, y0, y1``
+    (ends excluded) of a ``size`` square patch's pixels it may reach."""
     r = max(radius, 0.75)
-    x0, x1 = max(0, int(math.floor(centre[0] - r))), min(p, int(math.ceil(centre[0] + r)) + 1)
-    y0, y1 = max(0, int(math.floor(centre[1] - r))), min(p, int(math.ceil(centre[1] + r)) + 1)
+    x0, x1 = max(0, int(math.floor(centre[0] - r))), min(size, int(math.ceil(centre[0] + r)) + 1)
+    y0, y1 = max(0, int(math.floor(centre[1] - r))), min(size, int(math.ceil(centre[1] + r)) + 1)
+    return r, x0, x1, y0, y1
+
+
+def nearest_pixel(size: int, centre: tuple[float, float]) -> tuple[int, int]:
+    """The pixel of a ``size`` square patch nearest ``centre`` (x, y)."""
+    return (min(size - 1, max(0, int(round(centre[0])))),
+            min(size - 1, max(0, int(round(centre[1])))))
+
+
+def lowest_within(m: np.ndarray, centre: tuple[float, float], radius: float
+                  ) -> tuple[float, tuple[float, float]]:
+    """The smallest value of ``m`` within ``radius`` of ``centre`` and where it lies."""
+    r, x0, x1, y0, y1 = search_window(m.shape[0], centre, radius)
     # a window of a few dozen pixels: walked in Python, row by row (numpy's calls cost more
     # than the pixels here), the same float64 distances, the first smallest value kept
     r2 = r * r
@@ -201,8 +214,7 @@ def _best_in(m: np.ndarray, centre: tuple[float, float], radius: float
             if (x - centre[0]) ** 2 + dy2 <= r2 and (at is None or value < best):
                 best, at = value, (float(x), float(y))
     if at is None:
-        x = min(p - 1, max(0, int(round(centre[0]))))
-        y = min(p - 1, max(0, int(round(centre[1]))))
+        x, y = nearest_pixel(m.shape[0], centre)
         return float(m[y, x]), (float(x), float(y))
     return best, at
 
@@ -218,7 +230,7 @@ def _judge(maps: dict[int, np.ndarray], cell_class: int, net_ids: list[int],
     best: tuple[float, tuple[float, float]] | None = None
     for c in centres:
         for i in net_ids:
-            v, at = _best_in(maps[i], c, search)
+            v, at = lowest_within(maps[i], c, search)
             if best is None or v < best[0]:
                 best = (v, at)
     assert best is not None
@@ -230,7 +242,7 @@ def _judge(maps: dict[int, np.ndarray], cell_class: int, net_ids: list[int],
     # is off, on the ring
     cell_here = float(maps[cell_class][y, x])
     if all_round is None or not all_round[y, x]:
-        cell_here = min(cell_here, *(_best_in(maps[cell_class], c, 0.75)[0] for c in centres))
+        cell_here = min(cell_here, *(lowest_within(maps[cell_class], c, 0.75)[0] for c in centres))
     values = [cell_here, *(float(maps[i][y, x]) for i in net_ids)]
     order = np.argsort(values)
     first, second = values[int(order[0])], values[int(order[1])]

@@ -302,9 +302,9 @@ def any_positive(feats: np.ndarray, maps: np.ndarray) -> np.ndarray:
     return hit
 
 
-def _cover(canon: np.ndarray, pack: EnigmaPack, zones: list[tuple[float, ...]],
-           seen: np.ndarray | None, within: tuple[int, int, int, int] | None = None,
-           sampled: np.ndarray | None = None, middles: _Boxes | None = None) -> Cover:
+def tile_cover(canon: np.ndarray, pack: EnigmaPack, zones: list[tuple[float, ...]],
+               seen: np.ndarray | None, within: tuple[int, int, int, int] | None = None,
+               sampled: np.ndarray | None = None, middles: SquareBoxes | None = None) -> Cover:
     """Which pixels show tile rather than table, which were seen and which count: over the
     whole straightened table, or ``within`` a box of it (x0, y0, x1, y1) only (the same
     samples there: its corner is moved onto the sampling grid). ``sampled``: the whole
@@ -321,7 +321,7 @@ def _cover(canon: np.ndarray, pack: EnigmaPack, zones: list[tuple[float, ...]],
         seen = np.ones((height, width), bool)
     canon, seen = canon[y0:y1, x0:x1], seen[y0:y1, x0:x1]
     if sampled is not None and within is not None:
-        raise ValueError("_cover: the samples are of the whole table, not within a box")
+        raise ValueError("tile_cover: the samples are of the whole table, not within a box")
     samples = canon[::step, ::step] if sampled is None else sampled
     # weight chromaticity over brightness: light changes brightness, not what a pixel is
     w2 = np.array([1.0, 1.0, 0.25], np.float32)
@@ -362,7 +362,7 @@ def _cover(canon: np.ndarray, pack: EnigmaPack, zones: list[tuple[float, ...]],
 
 
 #: boxes as arrays of their corners: x0, x1, y0, y1 (pixels, ends excluded)
-_Boxes = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+SquareBoxes = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
 
 def _sampled_in(starts: np.ndarray, ends: np.ndarray, origin: int, step: int, n: int
@@ -379,7 +379,7 @@ def _sampled_in(starts: np.ndarray, ends: np.ndarray, origin: int, step: int, n:
     return indices
 
 
-def _middles(centres: list[tuple[float, float]], inner: float) -> _Boxes:
+def square_middles(centres: list[tuple[float, float]], inner: float) -> SquareBoxes:
     """The middles of the squares round ``centres``, ``inner`` pixels either side."""
     cx = np.array([c[0] for c in centres], np.float64)
     cy = np.array([c[1] for c in centres], np.float64)
@@ -400,10 +400,10 @@ class _Square:
     box: tuple[int, int, int, int]  # the whole square (x0, y0, x1, y1)
 
 
-def _measure(cover: Cover, centres: list[tuple[float, float]], middles: _Boxes, p: int
+def _measure(cover: Cover, centres: list[tuple[float, float]], middles: SquareBoxes, p: int
              ) -> list[_Square]:
     """How much of each square around ``centres`` was seen, counted and shows tile: in its
-    ``middles`` (:func:`_middles`), and seen over the whole square (a square must be seen
+    ``middles`` (:func:`square_middles`), and seen over the whole square (a square must be seen
     whole, not only its middle, to be read). Every square's sums at once."""
     cx = np.array([c[0] for c in centres], np.float64)
     cy = np.array([c[1] for c in centres], np.float64)
@@ -541,8 +541,8 @@ def see_squares(
     grid = ([(i, j) for j in j_range for i in i_range] if only is None
             else sorted(only, key=lambda a: (a[1], a[0])))
     centres = [(sx + i * p, sy + j * p) for i, j in grid]
-    middles = _middles(centres, SQUARE_MIDDLE * p)
-    cover = _cover(canon, pack, zones, seen, within, sampled, middles)
+    middles = square_middles(centres, SQUARE_MIDDLE * p)
+    cover = tile_cover(canon, pack, zones, seen, within, sampled, middles)
     frame_area = area if area is not None else (0.0, 0.0, float(w), float(h))
     squares: dict[Pos, tuple[float, float]] = {}
     questions: list[tuple[Pos, str]] = []

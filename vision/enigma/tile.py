@@ -105,7 +105,7 @@ DOUBTFUL_CONFIDENCE = 0.4
 HIDDEN_CONFIDENCE = 0.3
 
 
-class _Doubts:
+class TileDoubts:
     """The problems seen on a tile, in the order seen, and the confidence they leave."""
 
     def __init__(self) -> None:
@@ -151,7 +151,7 @@ class _Labels:
 
 
 @dataclass(frozen=True)
-class _Windows:
+class OpeningWindows:
     """Where openings are looked for: the band ``depth0..depth1`` pixels in from each side and
     each opening position's window in it (``half_w`` pixels either side of the position), as
     a mask and as the box (rows, columns) the mask fills: a window's pixels are read through
@@ -294,7 +294,7 @@ def _near_cell_links(named: _Labels, cells: list[Cell], cell_ids: list[str], rc:
 
 
 @lru_cache(maxsize=16)
-def _opening_windows(p: int, fractions: tuple[float, float, float], cw: float) -> _Windows:
+def _opening_windows(p: int, fractions: tuple[float, float, float], cw: float) -> OpeningWindows:
     """Each opening position's window: across its side, a channel's width either side of the
     position, from the outermost pixels in to :data:`WINDOW_DEPTH` (cached, read-only: every
     tile of a pack has the same windows)."""
@@ -320,13 +320,13 @@ def _opening_windows(p: int, fractions: tuple[float, float, float], cw: float) -
             win[box] = True
             win.setflags(write=False)
             windows[port], boxes[port] = win, box
-    return _Windows(depth0, depth1, half_w, windows, boxes,
+    return OpeningWindows(depth0, depth1, half_w, windows, boxes,
                     _away_from_openings(p, depth0, depth1, windows))
 
 
-def _judge_openings(at_sides: np.ndarray, dark: np.ndarray, usable: np.ndarray, w: _Windows,
-                    fractions: tuple[float, float, float], settings: ReaderSettings,
-                    doubts: _Doubts) -> tuple[set[Port], dict[Port, float]]:
+def judge_openings(at_sides: np.ndarray, dark: np.ndarray, usable: np.ndarray, w: OpeningWindows,
+                   fractions: tuple[float, float, float], settings: ReaderSettings,
+                   doubts: TileDoubts) -> tuple[set[Port], dict[Port, float]]:
     """The openings present: enough channel in the ``usable`` part of their window (away
     from the cells; ``at_sides``: the channel mask before the cells' surroundings are cut
     away, as a cell near a side leaves its channel only a short stub there). A second opinion
@@ -335,7 +335,7 @@ def _judge_openings(at_sides: np.ndarray, dark: np.ndarray, usable: np.ndarray, 
     threshold caps the confidence: returned per opening position (below 1 only), for the
     neighbour's mirrored opening to settle (:mod:`vision.enigma.mirror`)."""
     port_fraction: dict[Port, float] = {}
-    usual = _usual_side_share(at_sides, usable, w)
+    usual = usual_side_share(at_sides, usable, w)
     for q, box in w.boxes.items():
         seen = usable[box]
         n_seen = int(np.count_nonzero(seen))
@@ -365,9 +365,9 @@ def _judge_openings(at_sides: np.ndarray, dark: np.ndarray, usable: np.ndarray, 
     return present, margins
 
 
-def _doubt_hidden_stubs(at_sides: np.ndarray, usable: np.ndarray, w: _Windows,
+def _doubt_hidden_stubs(at_sides: np.ndarray, usable: np.ndarray, w: OpeningWindows,
                         fractions: tuple[float, float, float], present: set[Port],
-                        doubts: _Doubts) -> None:
+                        doubts: TileDoubts) -> None:
     """An opening found absent where a cell right at the side covers most of its window:
     the cell's channel to the side is a stub in the pixel or two between its rim and the
     cleared outer edge. Any channel left there is asked about, never read as no opening;
@@ -411,8 +411,8 @@ def _short_stub_openings(cells: list[Cell], present: set[Port], named: set[Port]
     return out
 
 
-def _usual_side_share(channel: np.ndarray, usable: np.ndarray, w: _Windows
-                      ) -> dict[str, float]:
+def usual_side_share(channel: np.ndarray, usable: np.ndarray, w: OpeningWindows
+                    ) -> dict[str, float]:
     """Per side, the share of channel pixels across the side's band that its columns usually
     show (the median along the side, corners left out): what the whole side shows alike."""
     p = channel.shape[0]
@@ -431,7 +431,7 @@ def _usual_side_share(channel: np.ndarray, usable: np.ndarray, w: _Windows
     return out
 
 
-def _has_stray_opening(channel: np.ndarray, w: _Windows, cw: float) -> bool:
+def _has_stray_opening(channel: np.ndarray, w: OpeningWindows, cw: float) -> bool:
     """Whether a channel reaches a side away from the three opening positions (and the
     corners, where two sides' bands meet)."""
     stray = channel.astype(bool) & w.away
@@ -483,7 +483,7 @@ class _Stroke:
         return []
 
 
-def _at_side(end: tuple[int, int], p: int, w: _Windows, cw: float,
+def _at_side(end: tuple[int, int], p: int, w: OpeningWindows, cw: float,
              opening_points: list[tuple[float, float]]) -> bool:
     """Whether a skeleton end lies at one of the openings a piece reaches (unit-tile
     ``opening_points``: channels leave a tile only there) or on a side's very edge (a band
@@ -501,7 +501,7 @@ def _end_reach(rc: float, cw: float) -> float:
 
 
 def _judge_piece(piece: np.ndarray, stroke: _Stroke, nodes: list[Endpoint], cells: list[Cell],
-                 w: _Windows, pack: EnigmaPack, doubts: _Doubts) -> None:
+                 w: OpeningWindows, pack: EnigmaPack, doubts: TileDoubts) -> None:
     """The doubts one channel piece raises: a hole (something round on it), a crossing, or
     a skeleton end at neither a cell nor a side."""
     p = piece.shape[0]
@@ -600,7 +600,7 @@ class _Joins:
     doubts that choice alone raises."""
 
     choices: list[tuple[list[Endpoint], list[str]]]
-    doubts: _Doubts
+    doubts: TileDoubts
 
     def structures(self, cells: dict[str, str], links: list[tuple[Endpoint, Endpoint]]
                    ) -> tuple[Tile, ...]:
@@ -621,7 +621,7 @@ class _Joins:
 
 
 def _piece_links(channel: np.ndarray, cells: list[Cell], cell_ids: list[str],
-                 present: set[Port], w: _Windows, pack: EnigmaPack, doubts: _Doubts
+                 present: set[Port], w: OpeningWindows, pack: EnigmaPack, doubts: TileDoubts
                  ) -> tuple[list[tuple[Endpoint, Endpoint]], set[Port], _Joins]:
     """The links each channel piece makes between the cells it touches and the openings it
     reaches, the openings used, and the joins left to choose (pieces passing close to a
@@ -631,7 +631,7 @@ def _piece_links(channel: np.ndarray, cells: list[Cell], cell_ids: list[str],
     n, lab, stats, _ = cv2.connectedComponentsWithStats(channel, connectivity=8)
     links: list[tuple[Endpoint, Endpoint]] = []
     used_ports: set[Port] = set()
-    joins = _Joins([], _Doubts())
+    joins = _Joins([], TileDoubts())
     for k in range(1, n):
         if stats[k, cv2.CC_STAT_AREA] < MIN_PIECE * cw * cw:
             continue
@@ -673,7 +673,7 @@ def _piece_links(channel: np.ndarray, cells: list[Cell], cell_ids: list[str],
     return links, used_ports, joins
 
 
-def _doubt_overlapping_cells(cells: list[Cell], rc: float, doubts: _Doubts) -> None:
+def _doubt_overlapping_cells(cells: list[Cell], rc: float, doubts: TileDoubts) -> None:
     """Two cells whose discs would overlap are one cell read twice (a ring broken by a
     pawn or by something lying on it) or a misread: printed cells never overlap."""
     for i, a in enumerate(cells):
@@ -684,7 +684,7 @@ def _doubt_overlapping_cells(cells: list[Cell], rc: float, doubts: _Doubts) -> N
 
 
 def _stub_links(at_sides: np.ndarray, cells: list[Cell], cell_ids: list[str],
-                unused: set[Port], w: _Windows, rc: float) -> list[tuple[Port, str]]:
+                unused: set[Port], w: OpeningWindows, rc: float) -> list[tuple[Port, str]]:
     """Openings whose channel is only a short stub into a cell near the side: cutting the
     cells' surroundings away leaves no piece of it, but the stub itself (in ``at_sides``,
     cut only at the cells' rims) runs from the opening's window to exactly one cell's rim.
@@ -706,7 +706,7 @@ def _stub_links(at_sides: np.ndarray, cells: list[Cell], cell_ids: list[str],
 
 def _settle_near_cells(doubtful: list[tuple[int, int]], links: list[tuple[Endpoint, Endpoint]],
                        cells: list[Cell], cell_ids: list[str], stroke_only: np.ndarray,
-                       rc: float, doubts: _Doubts) -> None:
+                       rc: float, doubts: TileDoubts) -> None:
     """Near cells the corridor did not join: settled only when the channel pieces and the
     brightness along the line between them agree (a continuous dark stroke and a piece
     joining both; or a bare gap and no piece), else asked."""
@@ -721,7 +721,7 @@ def _settle_near_cells(doubtful: list[tuple[int, int]], links: list[tuple[Endpoi
 
 
 def _networkers_on(at: Pos, cells: list[Cell], cell_ids: list[str], settings: ReaderSettings,
-                   doubts: _Doubts) -> list[NetworkerRead]:
+                   doubts: TileDoubts) -> list[NetworkerRead]:
     """The networkers seen on the cells; a doubtful one lowers the tile's confidence, and a
     pawn doubted away is asked about, never dropped without a word."""
     nets = [
@@ -747,11 +747,11 @@ class TileLook:
     afresh, before the rest is read."""
 
     named: _Labels
-    doubts: _Doubts
+    doubts: TileDoubts
     cells: list[Cell]
     channel: np.ndarray  # channel pixels without the cells' surroundings
     at_sides: np.ndarray  # channel pixels with only the cells themselves cut away
-    windows: _Windows
+    windows: OpeningWindows
     offset: tuple[float, float]
 
 
@@ -759,7 +759,7 @@ def look_at_tile(patch: np.ndarray, pack: EnigmaPack, model: ColourModel) -> Til
     """Name the patch's pixels, find its cells and where its openings lie: enough to tell
     whether the square was cut off the tile. The networkers are read afterwards
     (:func:`with_networkers`), on the square finally kept."""
-    doubts = _Doubts()
+    doubts = TileDoubts()
     named = _label_patch(patch, pack, model)
     cells, cell_problems, cell_conf = find_cells(named.labels, named.feats, model, pack)
     doubts.problems += cell_problems
@@ -778,7 +778,7 @@ def with_networkers(look: TileLook, pack: EnigmaPack, model: ColourModel) -> Til
     return _with_channels(named, look.doubts, cells, pack, look)
 
 
-def _with_channels(named: _Labels, doubts: _Doubts, cells: list[Cell], pack: EnigmaPack,
+def _with_channels(named: _Labels, doubts: TileDoubts, cells: list[Cell], pack: EnigmaPack,
                    before: TileLook | None = None) -> TileLook:
     """The look at a patch with these cells (put in reading order): the channel masks
     without them, and the openings' offset (those of the look ``before``, when its cells lie
@@ -815,7 +815,7 @@ def finish_tile(look: TileLook, at: Pos, pack: EnigmaPack, model: ColourModel,
     beside_cells = np.ones((p, p), bool)
     for c in cells:
         beside_cells &= ~disc((p, p), c.centre, rc * CELL_RIM)
-    present, margins = _judge_openings(look.at_sides, named.dark, beside_cells, w, pack.ports,
+    present, margins = judge_openings(look.at_sides, named.dark, beside_cells, w, pack.ports,
                                        settings, doubts)
     short = _short_stub_openings(cells, present, doubts.openings, pack.ports, p, rc, cw)
     margins = {q: min(margins.get(q, 1.0), UNCLEAR_CONFIDENCE if q in short else 1.0)
@@ -834,7 +834,7 @@ def finish_tile(look: TileLook, at: Pos, pack: EnigmaPack, model: ColourModel,
     stroke_only = named.dark & ~named.of_kind("icon")
     _settle_near_cells(doubtful, links, cells, cell_ids, stroke_only, rc, doubts)
     # the cells' colours are doubted apart from the rest: a catalogue may settle them
-    shape = _Doubts()
+    shape = TileDoubts()
     _doubt_overlapping_cells(cells, rc, shape)
     links = list(dict.fromkeys(links))
     if not cells and not links:

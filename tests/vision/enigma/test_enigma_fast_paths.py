@@ -134,7 +134,7 @@ def test_cover_told_in_the_middles_only_counts_as_told_everywhere(demo_pack, wit
     middles' tile counts, and the seen and counted pixels everywhere, are those of the
     colour told on every sample and the zones marked on every pixel (random pictures, a
     seen mask with holes, zones on and off the samples' rows, squares partly outside)."""
-    from vision.enigma.squares import COVER_STEP, _cover, _middles
+    from vision.enigma.squares import COVER_STEP, square_middles, tile_cover
 
     rng = np.random.default_rng(26)
     art = [demo_pack.colour(name) for name in ("tile", "channel", "table", "table")]
@@ -145,9 +145,9 @@ def test_cover_told_in_the_middles_only_counts_as_told_everywhere(demo_pack, wit
         zones = [tuple(float(v) for v in rng.uniform(-20, 210, 4)) for _ in range(4)]
         centres = [(float(x), float(y)) for x in rng.uniform(-30, 230, 6)
                    for y in rng.uniform(-30, 180, 5)]
-        middles = _middles(centres, 22.4)
-        told_in_middles = _cover(canon, demo_pack, zones, seen, within, middles=middles)
-        told_everywhere = _cover(canon, demo_pack, zones, seen, within)
+        middles = square_middles(centres, 22.4)
+        told_in_middles = tile_cover(canon, demo_pack, zones, seen, within, middles=middles)
+        told_everywhere = tile_cover(canon, demo_pack, zones, seen, within)
         xa, xb, ya, yb = middles
         assert np.array_equal(told_in_middles.box_sums(told_in_middles.tile, xa, ya, xb, yb),
                               told_everywhere.box_sums(told_everywhere.tile, xa, ya, xb, yb))
@@ -168,12 +168,12 @@ def test_cover_told_in_the_middles_only_counts_as_told_everywhere(demo_pack, wit
 
 
 def test_an_openings_share_is_the_mean_of_its_window(demo_pack) -> None:
-    """_judge_openings counts an opening's channel pixels over its window's usable ones:
+    """judge_openings counts an opening's channel pixels over its window's usable ones:
     numpy's mean of the window, since the channel masks hold only 0 and 1 (random patches of
     the pack's colours, cells and channels among them)."""
     from vision.enigma.colours import colour_model
     from vision.enigma.settings import DEFAULT_SETTINGS
-    from vision.enigma.tile import _Doubts, _judge_openings, _usual_side_share, look_at_tile
+    from vision.enigma.tile import TileDoubts, judge_openings, look_at_tile, usual_side_share
 
     model = colour_model(demo_pack)
     colours = np.array([demo_pack.colour(n) for n in ("tile", "channel", "tile")]
@@ -186,9 +186,9 @@ def test_an_openings_share_is_the_mean_of_its_window(demo_pack) -> None:
         look = look_at_tile(patch, demo_pack, model)
         assert set(np.unique(look.at_sides).tolist()) <= {0, 1}
         usable = rng.random((64, 64)) > 0.2
-        _, margins = _judge_openings(look.at_sides, look.named.dark, usable, look.windows,
-                                     demo_pack.ports, st, _Doubts())
-        usual = _usual_side_share(look.at_sides, usable, look.windows)
+        _, margins = judge_openings(look.at_sides, look.named.dark, usable, look.windows,
+                                     demo_pack.ports, st, TileDoubts())
+        usual = usual_side_share(look.at_sides, usable, look.windows)
         for q, box in look.windows.boxes.items():
             seen = usable[box]
             f = (float(look.at_sides[box][seen].mean()) if np.count_nonzero(seen) >= 4
@@ -198,18 +198,17 @@ def test_an_openings_share_is_the_mean_of_its_window(demo_pack) -> None:
             assert margins.get(q, 1.0) == cap
 
 
-def _best_in_by_numpy(m: np.ndarray, centre: tuple[float, float], radius: float
-                      ) -> tuple[float, tuple[float, float]]:
-    """The pawn search's smallest value within a radius, as numpy first found it."""
-    p = m.shape[0]
-    r = max(radius, 0.75)
-    x0, x1 = max(0, int(math.floor(centre[0] - r))), min(p, int(math.ceil(centre[0] + r)) + 1)
-    y0, y1 = max(0, int(math.floor(centre[1] - r))), min(p, int(math.ceil(centre[1] + r)) + 1)
+def _lowest_within_by_numpy(m: np.ndarray, centre: tuple[float, float], radius: float
+                            ) -> tuple[float, tuple[float, float]]:
+    """The pawn search's smallest value within a radius, as numpy first found it (over the
+    same window)."""
+    from vision.enigma.networkers import nearest_pixel, search_window
+
+    r, x0, x1, y0, y1 = search_window(m.shape[0], centre, radius)
     yy, xx = np.arange(y0, y1)[:, None], np.arange(x0, x1)[None, :]
     window = (xx - centre[0]) ** 2 + (yy - centre[1]) ** 2 <= r * r
     if not window.any():
-        x = min(p - 1, max(0, int(round(centre[0]))))
-        y = min(p - 1, max(0, int(round(centre[1]))))
+        x, y = nearest_pixel(m.shape[0], centre)
         return float(m[y, x]), (float(x), float(y))
     masked = np.where(window, m[y0:y1, x0:x1], np.inf)
     y, x = np.unravel_index(int(np.argmin(masked)), masked.shape)
@@ -217,10 +216,10 @@ def _best_in_by_numpy(m: np.ndarray, centre: tuple[float, float], radius: float
 
 
 def test_the_smallest_value_round_a_place_is_numpys() -> None:
-    """networkers._best_in walks its few dozen pixels in Python: the same value and place as
-    numpy's masked argmin, the first of equal values in row order, windows cut by the patch's
+    """networkers.lowest_within walks its few dozen pixels in Python: the same value and place
+    as numpy's masked argmin, the first of equal values in row order, windows cut by the patch's
     edges, pixels right on its rim and empty ones (a place off the patch) included."""
-    from vision.enigma.networkers import _best_in
+    from vision.enigma.networkers import lowest_within
 
     rng = np.random.default_rng(12)
     for _ in range(300):
@@ -229,4 +228,4 @@ def test_the_smallest_value_round_a_place_is_numpys() -> None:
         if rng.random() < 0.5:  # whole and half pixels: places right on the window's rim
             centre = (round(centre[0] * 2) / 2, round(centre[1]))
         radius = float(rng.choice([0.3, 0.75, 1.0, 2.6, 4.2]))
-        assert _best_in(m, centre, radius) == _best_in_by_numpy(m, centre, radius)
+        assert lowest_within(m, centre, radius) == _lowest_within_by_numpy(m, centre, radius)

@@ -293,7 +293,7 @@ def test_a_conduit_piece_a_glare_washes_is_seen_by_its_channel_through_the_centr
 def test_only_a_channel_from_the_cell_s_centre_to_its_side_is_a_piece() -> None:
     """A thin elbow or a dead end is a piece by its shape; a dark patch off the centre (a
     shadow's residue, a neighbour's stub) or a blot at the centre that runs nowhere is not."""
-    from vision.enigma.puzzles.conduit import _channel_from_centre
+    from vision.enigma.puzzles.conduit import channel_from_centre
 
     middle = np.zeros((72, 72), bool)
     elbow = middle.copy()
@@ -305,9 +305,9 @@ def test_only_a_channel_from_the_cell_s_centre_to_its_side_is_a_piece() -> None:
     off_centre[:, 55:] = True
     blot = middle.copy()
     blot[26:46, 26:46] = True
-    assert _channel_from_centre(elbow) and _channel_from_centre(dead_end)
-    assert not _channel_from_centre(middle)
-    assert not _channel_from_centre(off_centre) and not _channel_from_centre(blot)
+    assert channel_from_centre(elbow) and channel_from_centre(dead_end)
+    assert not channel_from_centre(middle)
+    assert not channel_from_centre(off_centre) and not channel_from_centre(blot)
 
 
 def test_a_pale_conduit_piece_in_noise_has_no_channel_specks() -> None:
@@ -340,13 +340,14 @@ def test_a_printed_stub_a_glare_washes_pale_is_still_seen() -> None:
     and the right solution was 'the card in the frame shows no stub'. Past the grid no
     piece lies: the pieces' colour there is a washed channel."""
     from vision.enigma.puzzles.cards import conduit_grid
-    from vision.enigma.puzzles.conduit import _open_mask, _read_grid
+    from vision.enigma.puzzles.conduit import flat_card_and_channel, read_conduit_grid
 
     card, frame = _right_frame("conduit", "wood", "strong", 17)
     pack = load_enigma_pack()
     view = view_card(frame, pack)
-    flat, open_m = _open_mask(view, pack, conduit_grid(card, pack.tile_mm)[0] * CARD_PX_PER_MM)
-    _seen, stubs_seen, _doubts = _read_grid(view, pack, card, flat, open_m)
+    cell_px = conduit_grid(card, pack.tile_mm)[0] * CARD_PX_PER_MM
+    flat, open_m = flat_card_and_channel(view, pack, cell_px)
+    _seen, stubs_seen, _doubts = read_conduit_grid(view, pack, card, flat, open_m)
     assert stubs_seen == set(card.stubs)
 
 

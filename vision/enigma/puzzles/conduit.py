@@ -102,7 +102,7 @@ def cell_covers(view: CardView, card: conduit.ConduitCard, pack: EnigmaPack,
         channel = open_m[inner]
         rest = flat[inner][~channel]
         shares[at] = float(channel.mean()) if channel.size else 0.0
-        shaped[at] = _channel_from_centre(channel)
+        shaped[at] = channel_from_centre(channel)
         rests[at] = np.median(rest, axis=0) - card_c if len(rest) else None
     sure = [r for at, r in rests.items() if r is not None and shares[at] >= SURE_PIECE_CHANNEL]
     towards = (np.median(np.array(sure), axis=0) if sure
@@ -123,7 +123,7 @@ def cell_covers(view: CardView, card: conduit.ConduitCard, pack: EnigmaPack,
 CENTRE_HALF, CENTRE_CHANNEL = 0.06, 0.5
 
 
-def _channel_from_centre(channel: np.ndarray) -> bool:
+def channel_from_centre(channel: np.ndarray) -> bool:
     """Whether a cell's middle (``channel``: its channel pixels) shows a piece's channel by
     its shape: over the cell's centre and running on, unbroken, to the middle's border. The
     card prints nothing in a cell's middle and every piece's channel runs from its centre to
@@ -175,8 +175,8 @@ def channel_mean(image: np.ndarray) -> np.ndarray:
     return mean
 
 
-def _open_mask(view: CardView, pack: EnigmaPack, cell_px: float
-               ) -> tuple[np.ndarray, np.ndarray]:
+def flat_card_and_channel(view: CardView, pack: EnigmaPack, cell_px: float
+                         ) -> tuple[np.ndarray, np.ndarray]:
     """The light-flattened card and its open (channel) pixels (``cell_px``: the card grid's
     cell)."""
     flat = flatten_light(view, pack, others={"piece": pack.colour("piece"),
@@ -211,9 +211,9 @@ def _open_mask(view: CardView, pack: EnigmaPack, cell_px: float
     return flat, named | darker | deep
 
 
-def _read_grid(view: CardView, pack: EnigmaPack, card: conduit.ConduitCard,
-               flat: np.ndarray, open_m: np.ndarray
-               ) -> tuple[dict[Cell, frozenset[str]], set[tuple[Cell, str]], list[str]]:
+def read_conduit_grid(view: CardView, pack: EnigmaPack, card: conduit.ConduitCard,
+                      flat: np.ndarray, open_m: np.ndarray
+                     ) -> tuple[dict[Cell, frozenset[str]], set[tuple[Cell, str]], list[str]]:
     """Per card cell: the openings of the piece laid there (cells without a piece left out),
     the printed stubs seen at the grid's border, and the doubts."""
     cell_mm, gx, gy = conduit_grid(card, pack.tile_mm)
@@ -354,9 +354,9 @@ def check_conduit(view: CardView, pack: EnigmaPack, card: conduit.ConduitCard | 
     if card is None:
         card = conduit.ConduitCard("read", tuple((x, y) for y in range(3) for x in range(3)),
                                    frozenset(), frozenset())
-    flat, open_m = _open_mask(view, pack,
+    flat, open_m = flat_card_and_channel(view, pack,
                               conduit_grid(card, pack.tile_mm)[0] * CARD_PX_PER_MM)
-    seen, stubs_seen, doubts = _read_grid(view, pack, card, flat, open_m)
+    seen, stubs_seen, doubts = read_conduit_grid(view, pack, card, flat, open_m)
     if doubts:
         unclear = cells_named(doubts)
         return verdict(CANNOT_TELL, _unclear_cells(doubts), code=Reason.CELLS_UNCLEAR,
