@@ -10,17 +10,13 @@ when their settings change.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from kivy.properties import StringProperty
-from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.label import Label
 
-from ui import theme
 from ui.i18n import LANGUAGES, N_, _
-from ui.screens.base import BaseScreen
-from ui.touch import min_target_px
-from ui.widgets.buttons import TouchButton, TouchToggle
+from ui.screens.base import BaseScreen, made
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +58,10 @@ class SettingsScreen(BaseScreen):
     def title(self) -> str:
         return _("Settings")
 
+    @property
+    def teach_button(self) -> Any:
+        return self.ids.teach
+
     def refresh(self) -> None:
         box = self.ids.rows
         box.clear_widgets()
@@ -83,15 +83,6 @@ class SettingsScreen(BaseScreen):
             self._pin_in_list(box, "player_button_pins", i, _("Player {n} button").format(n=i + 1),
                               pin)
         self._light_bar(box, cfg.gpio)
-        row = BoxLayout(size_hint_y=None, height=min_target_px(), spacing=theme.GAP)
-        calibrate = TouchButton(text=_("Calibration"))
-        calibrate.bind(on_press=lambda *_a: self.app.show("calibration"))
-        row.add_widget(calibrate)
-        box.add_widget(row)
-        # Break the Code's own tiles: the camera learns their look from one photo
-        self.teach_button = TouchButton(text=_("Teach the camera your tiles"))
-        self.teach_button.bind(on_press=lambda *_a: self.app.show("teach_code"))
-        box.add_widget(self.teach_button)
 
     def _light_bar(self, box: Any, gpio: Any) -> None:
         """The light bar's kind, then only the settings that kind uses."""
@@ -108,48 +99,35 @@ class SettingsScreen(BaseScreen):
         free = [p for p in BCM_PINS if p not in used]
         # one more LED takes the lowest free pin; with none free the loader says why not
         more = pins + [free[0] if free else pins[-1]]
-        row = self._row(box, _("Light bar LEDs"))
-        minus = TouchButton(text="-", size_hint_x=None, width=min_target_px())
-        plus = TouchButton(text="+", size_hint_x=None, width=min_target_px())
-        minus.bind(on_press=lambda *_a: self.change("gpio", "light_bar_pins", pins[:-1]))
-        plus.bind(on_press=lambda *_a: self.change("gpio", "light_bar_pins", more))
-        shown = Label(text=str(len(pins)), size_hint_x=0.4)
-        for w in (minus, shown, plus):
-            row.add_widget(w)
-        self.rows["gpio.light_bar_pins"] = (minus, shown, plus)
-        self.labels["gpio.light_bar_pins"] = _("Light bar LEDs")
+        self._stepper_row(box, "gpio.light_bar_pins", _("Light bar LEDs"), str(len(pins)),
+                          lambda: self.change("gpio", "light_bar_pins", pins[:-1]),
+                          lambda: self.change("gpio", "light_bar_pins", more))
         for i, pin in enumerate(pins):
             self._pin_in_list(box, "light_bar_pins", i, _("Light bar LED {n}").format(n=i + 1),
                               pin)
 
-    def _row(self, box: Any, label: str) -> BoxLayout:
-        row = BoxLayout(size_hint_y=None, height=min_target_px(), spacing=theme.GAP)
-        text = Label(text=label, halign="left", valign="middle", size_hint_x=0.9)
-        text.bind(size=lambda w, s: setattr(w, "text_size", s))
-        row.add_widget(text)
+    def _stepper_row(self, box: Any, name: str, label: str, shown: str,
+                     down: Callable[[], None], up: Callable[[], None]) -> None:
+        """A StepperRow (settings.kv) for the setting ``name``: ``down`` and ``up`` are what
+        its - and + do."""
+        row = made("StepperRow", label=label, shown=shown)
+        row.ids.minus.bind(on_press=lambda *_a: down())
+        row.ids.plus.bind(on_press=lambda *_a: up())
         box.add_widget(row)
-        return row
+        self.rows[name] = (row.ids.minus, row.ids.shown, row.ids.plus)
+        self.labels[name] = label
 
     def _stepper(self, box: Any, section: str, key: str, label: str, value: float,
                  step: float, *, shown_as: str = "{n}") -> None:
-        row = self._row(box, label)
-
         def stepped(delta: float) -> float:
             # 0.3 + 0.1 must be 0.4, not 0.4000000000000001, in settings.json and on screen
             return round(value + delta, 6) if isinstance(step, float) else value + delta
 
-        minus = TouchButton(text="-", size_hint_x=None, width=min_target_px())
-        shown = Label(text=shown_as.format(n=f"{value:g}"), size_hint_x=0.4)
-        plus = TouchButton(text="+", size_hint_x=None, width=min_target_px())
-        minus.bind(on_press=lambda *_a: self.change(section, key, stepped(-step)))
-        plus.bind(on_press=lambda *_a: self.change(section, key, stepped(step)))
-        for w in (minus, shown, plus):
-            row.add_widget(w)
-        self.rows[f"{section}.{key}"] = (minus, shown, plus)
-        self.labels[f"{section}.{key}"] = label
+        self._stepper_row(box, f"{section}.{key}", label, shown_as.format(n=f"{value:g}"),
+                          lambda: self.change(section, key, stepped(-step)),
+                          lambda: self.change(section, key, stepped(step)))
 
     def _pin_in_list(self, box: Any, key: str, index: int, label: str, value: int) -> None:
-        row = self._row(box, label)
         pins = list(getattr(self.app.cfg.gpio, key))
 
         def with_pin(new: int) -> list[int]:
@@ -157,26 +135,19 @@ class SettingsScreen(BaseScreen):
             out[index] = new
             return out
 
-        minus = TouchButton(text="-", size_hint_x=None, width=min_target_px())
-        plus = TouchButton(text="+", size_hint_x=None, width=min_target_px())
-        minus.bind(on_press=lambda *_a: self.change("gpio", key, with_pin(value - 1)))
-        plus.bind(on_press=lambda *_a: self.change("gpio", key, with_pin(value + 1)))
-        shown = Label(text=str(value), size_hint_x=0.4)
-        for w in (minus, shown, plus):
-            row.add_widget(w)
-        self.rows[f"gpio.{key}[{index}]"] = (minus, shown, plus)
-        self.labels[f"gpio.{key}[{index}]"] = label
+        self._stepper_row(box, f"gpio.{key}[{index}]", label, str(value),
+                          lambda: self.change("gpio", key, with_pin(value - 1)),
+                          lambda: self.change("gpio", key, with_pin(value + 1)))
 
     def _choices(self, box: Any, section: str, key: str, label: str, values: list[str],
                  current: str, *, labels: dict[str, str] | None = None) -> None:
-        row = self._row(box, label)
-        row.height = min_target_px()
+        row = made("SettingRow", label=label)
         for value in values:
-            t = TouchToggle(text=(labels or {}).get(value, value), group=f"{section}.{key}",
-                            state="down" if value == current else "normal",
-                            allow_no_selection=False, font_size=theme.FONT_SMALL)
+            t = made("ChoiceToggle", text=(labels or {}).get(value, value),
+                     group=f"{section}.{key}", state="down" if value == current else "normal")
             t.bind(on_press=lambda _t, v=value: self.change(section, key, v))
             row.add_widget(t)
+        box.add_widget(row)
         self.rows[f"{section}.{key}"] = row
 
     def change(self, section: str, key: str, value: Any) -> None:
