@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 from vision.enigma.networkers import RING_ALL_ROUND, ring_all_round
+from vision.enigma.patch_labels import BRIGHT_PERCENTILE, balance_ring, brightest_at_rank
 from vision.enigma.small_stats import byte_medians, median
 from vision.enigma.squares import Cover, any_positive
-from vision.enigma.tile import BRIGHT_PERCENTILE, balance_ring, brightest_at_rank
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.uint8])
@@ -172,8 +172,10 @@ def test_an_openings_share_is_the_mean_of_its_window(demo_pack) -> None:
     numpy's mean of the window, since the channel masks hold only 0 and 1 (random patches of
     the pack's colours, cells and channels among them)."""
     from vision.enigma.colours import colour_model
+    from vision.enigma.openings import judge_openings, usual_side_share
     from vision.enigma.settings import DEFAULT_SETTINGS
-    from vision.enigma.tile import TileDoubts, judge_openings, look_at_tile, usual_side_share
+    from vision.enigma.tile import look_at_tile
+    from vision.enigma.tile_doubts import TileDoubts
 
     model = colour_model(demo_pack)
     colours = np.array([demo_pack.colour(n) for n in ("tile", "channel", "tile")]

@@ -16,6 +16,8 @@ from vision.enigma.cells import find_cells
 from vision.enigma.colours import colour_features, colour_model
 from vision.enigma.geometry import table_geometry
 from vision.enigma.layout import layout_tile, port_point, reading_order, seen_tile, spacing_for
+from vision.enigma.near_cells import bright_gap
+from vision.enigma.openings import dark_openings
 from vision.enigma.pack import load_enigma_pack
 from vision.enigma.read_types import EnigmaRead
 from vision.enigma.reader import read_enigma
@@ -31,7 +33,7 @@ from vision.enigma.synth.render import (
 )
 from vision.enigma.synth.scenes import categories_of, random_record
 from vision.enigma.synth.truth import score_read
-from vision.enigma.tile import bright_gap, dark_openings, read_tile
+from vision.enigma.tile import read_tile
 from vision.errors import ArtPackError, FrameRefusedError, UnreadableImageError
 from vision.synth.effects import DEFAULT_EFFECTS, apply_effects
 

@@ -1,0 +1,305 @@
+"""Enigma reader, a tile's channel pieces: each piece's stroke, the cells and openings it
+joins (:func:`piece_links`), the doubts it raises, the joins the picture leaves open
+(:class:`Joins`), and the short stubs from an opening into a cell beside it
+(:func:`stub_links`). See :mod:`vision.enigma.tile`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from companion.enigma.tiles import SIDES, Endpoint, Port, Tile
+from vision.enigma.cells import Cell, disc
+from vision.enigma.crossings import may_cross
+from vision.enigma.layout import port_point
+from vision.enigma.openings import OpeningWindows
+from vision.enigma.pack import EnigmaPack
+from vision.enigma.skeleton import endpoints, skeletonize
+from vision.enigma.tile_doubts import (
+    DOUBTFUL_CONFIDENCE,
+    HIDDEN_CONFIDENCE,
+    UNCLEAR_CONFIDENCE,
+    TileDoubts,
+)
+
+#: a piece of channel smaller than this many channel widths squared is noise
+MIN_PIECE = 0.6
+#: a piece thinner than this share of the channel width is a sliver (an edge line, a shadow)
+MIN_PIECE_WIDTH = 0.6
+#: a hole in a piece larger than this share of a pawn's disc is something round on it
+ROUND_HOLE = 0.25
+#: a piece of channel as wide as this many cell radii somewhere holds something round
+ROUND_BLOB = 0.85
+#: the channels are cut this many cell radii round each cell (its dark outline is no channel)
+CHANNEL_CUT = 1.3
+#: a piece reaching within this many pixels of that cut runs into the cell (the cut's own
+#: rounding); one that comes no nearer than the contact ring only passes close by
+CUT_REACH_PX = 1.0
+#: a piece the cut ended has pixels within this many pixels of the cut's edge; one that
+#: only touches the cut's reach, a pixel off, must end at the cell to run into it
+CUT_EDGE_PX = 0.5
+#: ... and the contact ring: pixels past the cut within which a piece may have touched the
+#: cell under blur
+CONTACT_SLACK_PX = 2.5
+#: a skeleton end of a channel that runs into a cell lies within the cut, a channel's width
+#: and this many pixels of blur from the cell's centre...
+END_SLACK_PX = 3.0
+#: ... and, where the channel is a stub from an opening beside the cell, within the cut,
+#: half a channel's width (the skeleton stops that short of a stroke's end) and this many
+#: pixels
+STUB_END_SLACK_PX = 1.5
+#: a stub of channel from an opening ends at a cell when it comes within this many cell
+#: radii of the cell's centre (its rim, the blur and a pixel of the cut)
+STUB_REACH = 1.3
+#: a shred of a cell's rim left outside the cut is this much longer than wide, and its long
+#: axis lies across the way out from the cell (the cosine between them below this)
+RIM_ELONGATION = 2.0
+RIM_ALONG = 0.5
+#: the most joins left to choose (each close cell joined or not) whose structures are given
+#: for a catalogue to settle; more is asked
+MAX_JOIN_CHOICES = 3
+
+
+@dataclass(frozen=True)
+class _Stroke:
+    """A channel piece's skeleton, made once: the piece's bounding box (x0, y0 its corner),
+    the piece and its skeleton cut to it, and the skeleton's ends (patch pixels)."""
+
+    x0: int
+    y0: int
+    crop: np.ndarray
+    skeleton: np.ndarray
+    ends: list[tuple[int, int]]
+
+    @classmethod
+    def of(cls, piece: np.ndarray, box: tuple[int, int, int, int]) -> _Stroke:
+        x0, y0, width, height = box
+        crop = piece[y0:y0 + height, x0:x0 + width]
+        sk = skeletonize(crop)
+        return cls(x0, y0, crop, sk, [(ex + x0, ey + y0) for ex, ey in endpoints(sk)])
+
+    def stops(self, cw: float) -> list[tuple[int, int]]:
+        """Where the stroke stops: its skeleton's ends; a stroke no longer than a channel
+        is wide (a stub between a cell and the side beside it) thins to a dot or a clump
+        with no end, and stops wherever that lies."""
+        if self.ends:
+            return self.ends
+        ys, xs = np.nonzero(self.skeleton)
+        if xs.size and max(int(np.ptp(xs)), int(np.ptp(ys))) <= cw:
+            return [(int(x) + self.x0, int(y) + self.y0) for x, y in zip(xs, ys, strict=True)]
+        return []
+
+
+def _at_side(end: tuple[int, int], p: int, w: OpeningWindows, cw: float,
+             opening_points: list[tuple[float, float]]) -> bool:
+    """Whether a skeleton end lies at one of the openings a piece reaches (unit-tile
+    ``opening_points``: channels leave a tile only there) or on a side's very edge (a band
+    along it: the gap to the next tile)."""
+    gx, gy = end
+    return (min(gx, gy, p - 1 - gx, p - 1 - gy) <= w.depth0 + cw / 2 + 1
+            or any(math.hypot(gx - px * p, gy - py * p) <= w.depth1 + 2
+                   for px, py in opening_points))
+
+
+def _end_reach(rc: float, cw: float) -> float:
+    """How far from a cell's centre a skeleton end of a channel running into the cell lies
+    at most: the cut round the cell, a channel's width, and the blur."""
+    return rc * CHANNEL_CUT + cw + END_SLACK_PX
+
+
+def _judge_piece(piece: np.ndarray, stroke: _Stroke, nodes: list[Endpoint], cells: list[Cell],
+                 w: OpeningWindows, pack: EnigmaPack, doubts: TileDoubts) -> None:
+    """The doubts one channel piece raises: a hole (something round on it), a crossing, or
+    a skeleton end at neither a cell nor a side."""
+    p = piece.shape[0]
+    rc, rn, cw = pack.cell_radius * p, pack.networker_radius * p, pack.channel_width * p
+    # a channel is a stroke: a hole in it means something round sits on it (a cell under
+    # a networker whose ring was not seen)
+    mask = piece.astype(np.uint8)
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is not None and any(
+            h[3] >= 0 and cv2.contourArea(c) >= ROUND_HOLE * math.pi * rn * rn
+            for c, h in zip(contours, hierarchy[0], strict=True)):
+        doubts.add("something round sits on a channel: a cell under a networker?",
+                   HIDDEN_CONFIDENCE)
+    # a stroke is a channel wide: a round blob a cell wide on a channel between two ends
+    # (where no junction of strokes widens it) is a cell whose colour the picture lost
+    # (blurred into the channel's under a dark pawn), not a channel
+    if len(nodes) == 2 and float(cv2.distanceTransform(mask, cv2.DIST_L2, 3).max()) \
+            >= ROUND_BLOB * rc:
+        doubts.add("something round sits on a channel: a cell under a networker?",
+                   HIDDEN_CONFIDENCE)
+    # skeleton ends must lie at a cell or an opening: otherwise a channel ends in nowhere
+    opening_points = [port_point(q, pack.ports) for q in nodes if isinstance(q, Port)]
+    # openings only: channels that meet are joined unless two of them could run straight
+    # on through the meeting (a crossing, which the picture cannot tell from a crossroads)
+    cell_count = sum(1 for e in nodes if isinstance(e, str))
+    if cell_count == 0 and len(nodes) >= 4 and may_cross(stroke.crop, cw, stroke.skeleton):
+        doubts.add("channels cross or join at one point: cannot tell which",
+                   DOUBTFUL_CONFIDENCE)
+    for gx, gy in stroke.ends:
+        # at a side: at one of the openings this piece reaches (channels leave a tile only
+        # there), or on the side's very edge (a band along it: the gap to the next tile);
+        # an end a little way in from a side elsewhere is a channel stopping at something
+        # it should reach, such as a cell hidden under a standing pawn
+        near_side = _at_side((gx, gy), p, w, cw, opening_points)
+        near_cell = any(
+            math.hypot(gx - c.centre[0], gy - c.centre[1]) <= _end_reach(rc, cw) for c in cells
+        )
+        if not (near_side or near_cell):
+            doubts.add("a channel ends in the middle of the tile: a join hidden?",
+                       UNCLEAR_CONFIDENCE)
+            break
+
+
+def _cells_reached(piece: np.ndarray, cells: list[Cell], cell_ids: list[str], rc: float,
+                   cw: float, ends: list[tuple[int, int]], inner_ends: list[tuple[int, int]]
+                   ) -> tuple[list[Endpoint], list[str]]:
+    """The cells a channel piece runs into, and those it only passes close to. A channel
+    that ends at a cell was cut at the cell's cut, so it reaches it and its skeleton ends
+    there; one that comes near but stops short of the cut, or touches the cut but runs on
+    past the cell with no end at it (its side grazing the cell's rim under blur), passes the
+    cell by (a lone cell beside another network's channel, a few millimetres off), and only
+    a blur, or a cell's middle read off under a pawn, could have hidden a join there: such a
+    join is a choice, not a read. ``ends``: where the stroke stops (:meth:`_Stroke.stops`);
+    ``inner_ends``: those away from the openings and the sides (an end at an opening beside
+    the cell may be the channel leaving the tile, unless it lies right at the cut: a short
+    stub's)."""
+    ys, xs = np.nonzero(piece)
+    reached: list[Endpoint] = []
+    close: list[str] = []
+    for cid, c in zip(cell_ids, cells, strict=True):
+        nearest = float(np.hypot(xs - c.centre[0], ys - c.centre[1]).min())
+        stub_reach = rc * CHANNEL_CUT + cw / 2 + STUB_END_SLACK_PX
+        ends_here = (
+            any(math.hypot(x - c.centre[0], y - c.centre[1]) <= _end_reach(rc, cw)
+                for x, y in inner_ends)
+            or any(math.hypot(x - c.centre[0], y - c.centre[1]) <= stub_reach for x, y in ends))
+        cut_off = nearest <= rc * CHANNEL_CUT + CUT_EDGE_PX
+        if nearest <= rc * CHANNEL_CUT + CUT_REACH_PX and (cut_off or ends_here):
+            reached.append(cid)
+        elif nearest <= rc * CHANNEL_CUT + CONTACT_SLACK_PX:
+            close.append(cid)
+    return reached, close
+
+
+def _rim_fragment(piece: np.ndarray, cell: Cell, rc: float, cw: float) -> bool:
+    """Whether a piece that reaches ``cell`` and nothing else is a shred of the cell's dark
+    rim or of a pawn's shadow on it, left outside the cut: it lies wholly within a channel's
+    width of the cut and runs along the rim, not away from it (a stub of channel leaving the
+    cell, towards a cell the picture lost, runs away; seeded turn 3013)."""
+    ys, xs = np.nonzero(piece)
+    dx, dy = xs - cell.centre[0], ys - cell.centre[1]
+    if float(np.hypot(dx, dy).max()) > rc * CHANNEL_CUT + cw or xs.size < 3:
+        return False
+    spread = np.cov(np.vstack([xs, ys]).astype(np.float64))
+    values, vectors = np.linalg.eigh(spread)
+    if values[1] < RIM_ELONGATION * max(float(values[0]), 1e-6):
+        return False  # a blob, not a shred along anything
+    radial = np.array([dx.mean(), dy.mean()]) / max(float(np.hypot(dx.mean(), dy.mean())), 1e-6)
+    return abs(float(vectors[:, 1] @ radial)) < RIM_ALONG
+
+
+@dataclass
+class Joins:
+    """The channel pieces that pass close to a cell: joined to it or not is a choice the
+    picture leaves open (each a piece's nodes and the cells it comes close to), and the
+    doubts that choice alone raises."""
+
+    choices: list[tuple[list[Endpoint], list[str]]]
+    doubts: TileDoubts
+
+    def structures(self, cells: dict[str, str], links: list[tuple[Endpoint, Endpoint]]
+                   ) -> tuple[Tile, ...]:
+        """Every other structure the choices allow (each close cell joined or not), beside
+        the one read with ``links``; none when there are too many to weigh."""
+        options = [(nodes, cid) for nodes, close in self.choices for cid in close]
+        if not options or len(options) > MAX_JOIN_CHOICES:
+            return ()
+        out: list[Tile] = []
+        for mask in range(1, 2 ** len(options)):
+            extra: list[tuple[Endpoint, Endpoint]] = []
+            for k, (nodes, cid) in enumerate(options):
+                if mask >> k & 1:
+                    extra += [(node, cid) for node in nodes[:1]]
+            if extra:
+                out.append(Tile.make(cells, list(dict.fromkeys(links + extra))))
+        return tuple(out)
+
+
+def piece_links(channel: np.ndarray, cells: list[Cell], cell_ids: list[str],
+                 present: set[Port], w: OpeningWindows, pack: EnigmaPack, doubts: TileDoubts
+                 ) -> tuple[list[tuple[Endpoint, Endpoint]], set[Port], Joins]:
+    """The links each channel piece makes between the cells it touches and the openings it
+    reaches, the openings used, and the joins left to choose (pieces passing close to a
+    cell)."""
+    p = channel.shape[0]
+    rc, cw = pack.cell_radius * p, pack.channel_width * p
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(channel, connectivity=8)
+    links: list[tuple[Endpoint, Endpoint]] = []
+    used_ports: set[Port] = set()
+    joins = Joins([], TileDoubts())
+    for k in range(1, n):
+        if stats[k, cv2.CC_STAT_AREA] < MIN_PIECE * cw * cw:
+            continue
+        # a sliver thinner than a channel (a neighbour's edge line, a shadow) is no channel
+        if min(stats[k, cv2.CC_STAT_WIDTH], stats[k, cv2.CC_STAT_HEIGHT]) < MIN_PIECE_WIDTH * cw:
+            continue
+        piece = lab == k
+        left, top, width, height = (int(v) for v in stats[k, :4])
+        stroke = _Stroke.of(piece, (left, top, width, height))
+        ports_here = [
+            q
+            for q in sorted(present, key=lambda q: (SIDES.index(q.side), q.position))
+            if piece[w.boxes[q]].any()
+        ]
+        at_openings = [port_point(q, pack.ports) for q in ports_here]
+        stops = stroke.stops(cw)
+        inner_ends = [e for e in stops if not _at_side(e, p, w, cw, at_openings)]
+        reached, close = _cells_reached(piece, cells, cell_ids, rc, cw, stops, inner_ends)
+        nodes: list[Endpoint] = list(reached)
+        nodes.extend(ports_here)
+        used_ports.update(ports_here)
+        if (not close and not ports_here and len(reached) == 1
+                and _rim_fragment(piece, cells[cell_ids.index(str(reached[0]))], rc, cw)):
+            continue
+        if close:
+            joins.choices.append((nodes, close))
+            joins.doubts.add("a channel passes close to a cell: joined or not?",
+                             DOUBTFUL_CONFIDENCE)
+        if len(nodes) < 2:
+            # a piece that ends nowhere, unless it joins the cell it passes close to
+            (joins.doubts if close and nodes else doubts).add(
+                "a channel ends without reaching a cell or a side", DOUBTFUL_CONFIDENCE)
+            if close and nodes:
+                _judge_piece(piece, stroke, [*nodes, *close[:1]], cells, w, pack, doubts)
+            continue
+        _judge_piece(piece, stroke, nodes, cells, w, pack, doubts)
+        for a, b2 in zip(nodes, nodes[1:], strict=False):
+            links.append((a, b2))
+    return links, used_ports, joins
+
+
+def stub_links(at_sides: np.ndarray, cells: list[Cell], cell_ids: list[str],
+                unused: set[Port], w: OpeningWindows, rc: float) -> list[tuple[Port, str]]:
+    """Openings whose channel is only a short stub into a cell near the side: cutting the
+    cells' surroundings away leaves no piece of it, but the stub itself (in ``at_sides``,
+    cut only at the cells' rims) runs from the opening's window to exactly one cell's rim.
+    A channel ends at a cell or an opening, so the opening joins that cell."""
+    if not unused or not cells:
+        return []
+    p = at_sides.shape[0]
+    _, comp = cv2.connectedComponents(at_sides.astype(np.uint8), connectivity=8)
+    rims = [disc((p, p), c.centre, rc * STUB_REACH) for c in cells]
+    links: list[tuple[Port, str]] = []
+    for q in sorted(unused, key=lambda q: (SIDES.index(q.side), q.position)):
+        labels = set(np.unique(comp[w.boxes[q]]).tolist()) - {0}
+        stub = np.isin(comp, list(labels)) if labels else np.zeros((p, p), bool)
+        touched = [cid for cid, rim in zip(cell_ids, rims, strict=True) if (stub & rim).any()]
+        if len(touched) == 1:
+            links.append((q, touched[0]))
+    return links

@@ -1,0 +1,283 @@
+"""Enigma reader, a tile's openings: the windows by its sides where openings are looked for
+(:func:`opening_windows`), the judgement of which openings are present and how clearly
+(:func:`judge_openings`, :func:`dark_openings`), and how far the openings lie off the pack's
+positions (:func:`opening_offset`). See :mod:`vision.enigma.tile`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from companion.enigma.tiles import SIDES, Port
+from vision.enigma.cells import Cell
+from vision.enigma.layout import inward_point, port_point
+from vision.enigma.patch_labels import EDGE_SHARE
+from vision.enigma.settings import ReaderSettings
+from vision.enigma.small_stats import clip01, median
+from vision.enigma.tile_doubts import UNCLEAR_CONFIDENCE, TileDoubts
+
+#: an opening's window reaches this share of a tile in from its side
+WINDOW_DEPTH = 0.13
+#: a dark-stroke score of an opening at or above this says "channel"; between the two
+#: bounds of :data:`UNCLEAR_OPENING` it says nothing clearly
+DARK_OPENING = 0.5
+UNCLEAR_OPENING = (0.3, 0.7)
+#: the fewest pixels of an opening's window, away from the cells, to judge it by
+MIN_WINDOW_PX = 4
+#: the fewest pixels across a side's band, away from the cells, to judge a column by
+MIN_BAND_PX = 2
+#: an opening whose window a cell covers this much is judged on what lies between the cell's
+#: rim and the side, where this many pixels of channel make it a question
+HIDDEN_WINDOW_SHARE = 0.5
+HIDDEN_STUB_PX = 2
+
+
+@dataclass(frozen=True)
+class OpeningWindows:
+    """Where openings are looked for: the band ``depth0..depth1`` pixels in from each side and
+    each opening position's window in it (``half_w`` pixels either side of the position), as
+    a mask and as the box (rows, columns) the mask fills: a window's pixels are read through
+    its box, a few dozen pixels instead of the whole patch."""
+
+    depth0: int
+    depth1: int
+    half_w: float
+    windows: dict[Port, np.ndarray]
+    boxes: dict[Port, tuple[slice, slice]]
+    away: np.ndarray  # the bands away from the windows and the corners
+
+
+@lru_cache(maxsize=16)
+def opening_windows(p: int, fractions: tuple[float, float, float], cw: float) -> OpeningWindows:
+    """Each opening position's window: across its side, a channel's width either side of the
+    position, from the outermost pixels in to :data:`WINDOW_DEPTH` (cached, read-only: every
+    tile of a pack has the same windows)."""
+    depth0, depth1 = max(2, int(round(EDGE_SHARE * p))), max(4, int(WINDOW_DEPTH * p))
+    half_w = max(2.0, cw)
+    windows: dict[Port, np.ndarray] = {}
+    boxes: dict[Port, tuple[slice, slice]] = {}
+    for side in SIDES:
+        for pos in range(3):
+            port = Port(side, pos)
+            x, y = port_point(port, fractions)
+            u = x * p if side in "NS" else y * p
+            along = slice(int(round(u - half_w)), int(round(u + half_w)) + 1)
+            if side == "N":
+                box = (slice(depth0, depth1), along)
+            elif side == "S":
+                box = (slice(p - depth1, p - depth0), along)
+            elif side == "W":
+                box = (along, slice(depth0, depth1))
+            else:
+                box = (along, slice(p - depth1, p - depth0))
+            win = np.zeros((p, p), bool)
+            win[box] = True
+            win.setflags(write=False)
+            windows[port], boxes[port] = win, box
+    return OpeningWindows(depth0, depth1, half_w, windows, boxes,
+                    _away_from_openings(p, depth0, depth1, windows))
+
+
+def judge_openings(at_sides: np.ndarray, dark: np.ndarray, usable: np.ndarray, w: OpeningWindows,
+                   fractions: tuple[float, float, float], settings: ReaderSettings,
+                   doubts: TileDoubts) -> tuple[set[Port], dict[Port, float]]:
+    """The openings present: enough channel in the ``usable`` part of their window (away
+    from the cells; ``at_sides``: the channel mask before the cells' surroundings are cut
+    away, as a cell near a side leaves its channel only a short stub there). A second opinion
+    from brightness alone (a channel is a dark stroke across the side, whatever its colour
+    looks like after blur and compression) makes an opening doubtful. A share near the
+    threshold caps the confidence: returned per opening position (below 1 only), for the
+    neighbour's mirrored opening to settle (:mod:`vision.enigma.mirror`)."""
+    port_fraction: dict[Port, float] = {}
+    usual = usual_side_share(at_sides, usable, w)
+    for q, box in w.boxes.items():
+        seen = usable[box]
+        n_seen = int(np.count_nonzero(seen))
+        # the mask holds 0 and 1 only: its mean is the count of ones over the pixels (the
+        # same division numpy's mean makes after its exact float sum)
+        f = (np.count_nonzero(at_sides[box][seen]) / n_seen if n_seen >= MIN_WINDOW_PX
+             else 0.0)
+        # a band of channel colour along the whole side (the gap to the next tile or the
+        # table, when the square is cut a little off the tile) is no opening
+        port_fraction[q] = max(0.0, f - usual[q.side]) / max(1e-6, 1.0 - usual[q.side])
+        if seen.size and n_seen < MIN_WINDOW_PX:
+            doubts.add_at(q, "is there an opening at {}? a cell hides the side there",
+                          UNCLEAR_CONFIDENCE)
+    present = {q for q, f in port_fraction.items() if f >= settings.port_min_fraction}
+    _doubt_hidden_stubs(at_sides, usable, w, fractions, present, doubts)
+    for q, score in dark_openings(dark & usable, fractions, w.depth0, w.depth1, w.half_w,
+                                  usable).items():
+        lo, hi = UNCLEAR_OPENING
+        if (score >= DARK_OPENING) != (q in present) or lo <= score < hi:
+            doubts.add_at(q, "is there an opening at {}? the channel there is unclear",
+                          UNCLEAR_CONFIDENCE)
+    margins: dict[Port, float] = {}
+    for q, f in port_fraction.items():
+        cap = clip01(0.5 + abs(f - settings.port_min_fraction) / settings.port_min_fraction)
+        if cap < 1.0:
+            margins[q] = cap
+    return present, margins
+
+
+def _doubt_hidden_stubs(at_sides: np.ndarray, usable: np.ndarray, w: OpeningWindows,
+                        fractions: tuple[float, float, float], present: set[Port],
+                        doubts: TileDoubts) -> None:
+    """An opening found absent where a cell right at the side covers most of its window:
+    the cell's channel to the side is a stub in the pixel or two between its rim and the
+    cleared outer edge. Any channel left there is asked about, never read as no opening;
+    so is a cell whose rim covers the window's outermost line at the opening's position:
+    a blur there turns the whole stub into the cell's colour."""
+    p = at_sides.shape[0]
+    for q, box in w.boxes.items():
+        covered = ~usable[box]
+        if q in present or np.count_nonzero(covered) < HIDDEN_WINDOW_SHARE * covered.size:
+            continue
+        ex, ey = inward_point(q, fractions, (w.depth0 + 0.5) / p)
+        at_edge = not usable[min(p - 1, int(ey * p)), min(p - 1, int(ex * p))]
+        if at_edge or int(at_sides[box][covered].sum()) >= HIDDEN_STUB_PX:
+            doubts.add_at(q, "is there an opening at {}? a cell hides the side there",
+                          UNCLEAR_CONFIDENCE)
+
+
+def short_stub_openings(cells: list[Cell], present: set[Port], named: set[Port],
+                         fractions: tuple[float, float, float], p: int, rc: float, cw: float
+                         ) -> list[Port]:
+    """The openings read absent where a cell's rim lies no more than a channel's width in
+    from the side, straight in from the opening's position: a stub there would be a stroke
+    no longer than it is wide, which a blur can merge wholly into the rim and the gap
+    beside the tile. Such an absence is not clear: the neighbour's mirrored opening settles
+    it, or it is asked (:mod:`vision.enigma.mirror`)."""
+    out: list[Port] = []
+    for side in SIDES:
+        for position in range(3):
+            q = Port(side, position)
+            if q in present or q in named:
+                continue
+            x, y = port_point(q, fractions)
+            ix, iy = inward_point(q, fractions, 1.0)
+            nx, ny = ix - x, iy - y  # a unit step in from the side, square to it
+            for c in cells:
+                dx, dy = c.centre[0] - x * p, c.centre[1] - y * p
+                depth, along = dx * nx + dy * ny, abs(dx * ny - dy * nx)
+                if along < rc and depth - math.sqrt(rc * rc - along * along) <= cw:
+                    out.append(q)
+                    break
+    return out
+
+
+def usual_side_share(channel: np.ndarray, usable: np.ndarray, w: OpeningWindows
+                    ) -> dict[str, float]:
+    """Per side, the share of channel pixels across the side's band that its columns usually
+    show (the median along the side, corners left out): what the whole side shows alike."""
+    p = channel.shape[0]
+    d0, d1 = w.depth0, w.depth1
+    hit = (channel.astype(bool) & usable).astype(np.float32)
+    ok = usable.astype(np.float32)
+    cuts = {"N": (slice(d0, d1), slice(d1, p - d1), 0),
+            "S": (slice(p - d1, p - d0), slice(d1, p - d1), 0),
+            "W": (slice(d1, p - d1), slice(d0, d1), 1),
+            "E": (slice(d1, p - d1), slice(p - d1, p - d0), 1)}
+    out: dict[str, float] = {}
+    for side, (rows, cols, axis) in cuts.items():
+        n = ok[rows, cols].sum(axis=axis)
+        shares = hit[rows, cols].sum(axis=axis)[n >= MIN_BAND_PX] / n[n >= MIN_BAND_PX]
+        out[side] = float(median(shares)) if shares.size else 0.0
+    return out
+
+
+def has_stray_opening(channel: np.ndarray, w: OpeningWindows, cw: float) -> bool:
+    """Whether a channel reaches a side away from the three opening positions (and the
+    corners, where two sides' bands meet)."""
+    stray = channel.astype(bool) & w.away
+    return bool(stray.sum() > cw * (w.depth1 - w.depth0) * 0.6)
+
+
+def _away_from_openings(p: int, depth0: int, depth1: int, windows: dict[Port, np.ndarray]
+                        ) -> np.ndarray:
+    """The sides' bands away from the opening positions (each window grown by two pixels)
+    and from the corners (read-only)."""
+    band = np.zeros((p, p), bool)
+    band[depth0:depth1, :] = band[p - depth1 : p - depth0, :] = True
+    band[:, depth0:depth1] = band[:, p - depth1 : p - depth0] = True
+    for win in windows.values():
+        band &= ~cv2.dilate(win.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
+    cc = depth1 + 1
+    band[:cc, :cc] = band[:cc, -cc:] = band[-cc:, :cc] = band[-cc:, -cc:] = False
+    band.setflags(write=False)
+    return band
+
+
+def opening_offset(channel: np.ndarray, fractions: tuple[float, float, float], depth0: int,
+                    depth1: int, cw: float) -> tuple[float, float]:
+    """Where the channels cross the sides, against the pack's three positions: the median
+    shift in x (from the N and S sides) and in y (from E and W). Openings sit at fixed places
+    on a tile, so a consistent shift means the square was cut a little off the tile."""
+    p = channel.shape[0]
+    wanted = [f * p for f in fractions]
+    shifts: dict[str, list[float]] = {"x": [], "y": []}
+    # per side, the columns across its band more than half channel (counted in integers:
+    # the same as a mean above 0.5, and a list reads faster than an array, pixel by pixel)
+    rows = depth1 - depth0
+    bands = {"N": channel[depth0:depth1, :].sum(axis=0),
+             "S": channel[p - depth1:p - depth0, :].sum(axis=0),
+             "W": channel[:, depth0:depth1].sum(axis=1),
+             "E": channel[:, p - depth1:p - depth0].sum(axis=1)}
+    for side, counts in bands.items():
+        on = (2 * counts > rows).tolist()
+        k = 0
+        while k < p:
+            if not on[k]:
+                k += 1
+                continue
+            j = k
+            while j < p and on[j]:
+                j += 1
+            width = j - k
+            if 0.5 * cw <= width <= 2.5 * cw:
+                centre = (k + j - 1) / 2
+                near = min(wanted, key=lambda w: abs(w - centre))
+                if abs(centre - near) <= 0.11 * p:
+                    shifts["x" if side in "NS" else "y"].append(centre - near)
+            k = j
+    return (float(median(shifts["x"])) if shifts["x"] else 0.0,
+            float(median(shifts["y"])) if shifts["y"] else 0.0)
+
+
+def dark_openings(dark: np.ndarray, fractions: tuple[float, float, float], depth0: int,
+                   depth1: int, half_w: float, usable: np.ndarray | None = None
+                   ) -> dict[Port, float]:
+    """Per opening position, how clearly a dark stroke crosses the side there (0 none, 1 a
+    channel's full depth): the share of dark pixels across the side's band (of its
+    ``usable`` pixels: a cell near the side hides the rest), at its darkest column near the
+    position, above the side's usual share (the gap to the next tile, seen when the square is
+    cut a little off the tile, darkens a whole side alike)."""
+    p = dark.shape[0]
+    ok = np.ones_like(dark, bool) if usable is None else usable
+    hit = (dark & ok).astype(np.float32)
+    seen = ok.astype(np.float32)
+
+    def share(a: np.ndarray, b: np.ndarray, axis: int) -> np.ndarray:
+        n = b.sum(axis=axis)
+        out: np.ndarray = np.where(n >= MIN_BAND_PX, a.sum(axis=axis) / np.maximum(n, 1), 0.0)
+        return out
+
+    bands = {"N": share(hit[depth0:depth1, :], seen[depth0:depth1, :], 0),
+             "S": share(hit[p - depth1:p - depth0, :], seen[p - depth1:p - depth0, :], 0),
+             "W": share(hit[:, depth0:depth1], seen[:, depth0:depth1], 1),
+             "E": share(hit[:, p - depth1:p - depth0], seen[:, p - depth1:p - depth0], 1)}
+    out: dict[Port, float] = {}
+    for side, profile in bands.items():
+        usual = float(median(profile[depth1:p - depth1]))
+        for pos in range(len(fractions)):
+            # positions run clockwise: along S and W they count from the far end
+            x, y = port_point(Port(side, pos), fractions)
+            u = (x if side in "NS" else y) * p
+            a, b = max(0, int(round(u - half_w))), min(p, int(round(u + half_w)) + 1)
+            out[Port(side, pos)] = clip01(profile[a:b].max() - usual) \
+                / max(1e-6, 1.0 - usual)
+    return out
