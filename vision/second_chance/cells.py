@@ -373,6 +373,11 @@ def stroke_directions(darkness: np.ndarray, lo: int, hi: int) -> np.ndarray:
     gy = cv2.Sobel(darkness, cv2.CV_32F, 0, 1, ksize=3)
     strength = gx * gx + gy * gy
     cos2, sin2 = gx * gx - gy * gy, 2 * gx * gy  # strength times cos 2a, sin 2a
+    # the centre cell's printed ring runs every way: left out, as stroke_energy leaves it out
+    # (with it, a light fill there measured no direction and was read empty for sure)
+    ring = _ring_pixels(lo, hi)
+    for a in (strength, cos2, sin2):
+        a[PAD:PAD + GRID_PX, PAD:PAD + GRID_PX][ring] = 0.0
     cos4 = (cos2 * cos2 - sin2 * sin2) / np.maximum(strength, 1e-12)
     sin4 = 2 * cos2 * sin2 / np.maximum(strength, 1e-12)
 
@@ -459,6 +464,22 @@ def marks_spread(darkness: np.ndarray, lo: int, hi: int) -> np.ndarray:
 #: line's width, the camera's blur, the grid found a pixel or two off)
 CENTRE_CIRCLE = SheetLayout.circle_ratio
 CENTRE_RING_REACH = 3.0
+
+
+#: ... and for the strokes' direction, how far either side of it: the ring's edges are far
+#: stronger than a light fill's strokes, and a grid found two pixels off leaves them in
+DIRECTION_RING_REACH = 5.0
+
+
+@lru_cache(maxsize=4)
+def _ring_pixels(lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
+    """(rows, columns) in the grid (cell (0, 0) at 0) of the centre cell's printed circle
+    inside ``lo:hi`` (see :func:`_measured`)."""
+    offsets = np.arange(lo, hi, dtype=np.float32) + 0.5 - CANON_CELL / 2
+    distance = np.hypot(offsets[:, None], offsets[None, :])
+    rows, cols = np.nonzero(np.abs(distance - CENTRE_CIRCLE * CANON_CELL) <= DIRECTION_RING_REACH)
+    start = (N // 2) * CANON_CELL + lo
+    return rows + start, cols + start
 
 
 @lru_cache(maxsize=4)

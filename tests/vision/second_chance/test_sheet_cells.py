@@ -11,6 +11,7 @@ import pytest
 
 from vision.second_chance.cell_reading import CellsRead, filled_cells, find_bonus
 from vision.second_chance.cells import (
+    CENTRE_CIRCLE,
     PAD,
     CellFeatures,
     classify_cells,
@@ -153,6 +154,22 @@ def test_the_direction_of_the_strokes_in_each_cell_is_measured(
     cos2_measured, sin2_measured, _, _ = _strokes(direction)
     assert cos2_measured == pytest.approx(cos2, abs=0.1)
     assert abs(sin2_measured) == pytest.approx(abs(sin2), abs=0.1)
+
+
+def test_a_light_fill_in_the_centre_cell_runs_its_way_past_the_printed_ring() -> None:
+    # the printed circle's edges are far stronger than a light fill's strokes; with the grid
+    # found two pixels off they lay beside the ring measured for it, and the fill in the
+    # centre cell measured no direction (the cell was read empty for sure)
+    dark = 0.12 * _hatched("/")
+    size = dark.shape[0]
+    y, x = np.mgrid[0:size, 0:size].astype(np.float32)
+    middle = PAD + 4.5 * CANON_CELL + 2.0  # the ring two pixels right of where it is looked for
+    radius = np.hypot(x - middle, y - PAD - 4.5 * CANON_CELL)
+    ring = np.abs(radius - CENTRE_CIRCLE * CANON_CELL) <= 1.0
+    dark[ring] = 0.7
+    lo = int(round(CANON_CELL * DEFAULT_SETTINGS.inset))
+    cos2, sin2, _, _ = stroke_directions(dark, lo, CANON_CELL - lo)[4, 4]
+    assert abs(sin2) > 0.6 and abs(cos2) < 0.3
 
 
 def test_two_ways_of_cross_hatching_are_told_apart() -> None:
