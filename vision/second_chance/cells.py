@@ -421,13 +421,15 @@ def stroke_energy(darkness: np.ndarray, lo: int, hi: int) -> np.ndarray:
 
 
 def stroke_marks(darkness: np.ndarray, lo: int, hi: int, read_empty: np.ndarray, *,
-                 directions: np.ndarray | None = None) -> np.ndarray:
+                 directions: np.ndarray | None = None,
+                 energy: np.ndarray | None = None) -> np.ndarray:
     """(9, 9) bool: the cells of ``read_empty`` whose inside has strokes that run one way,
     faint or not (a light fill), the centre cell's printed ring left out: strong ones, or
     faint ones beside another such cell read empty (see :data:`MARK_ENERGY_ALONE`).
     ``directions``: :func:`stroke_directions` of the same ``darkness``, ``lo`` and ``hi`` when
-    already measured (``CellFeatures.strokes``: 4.5 ms a read)."""
-    energy = stroke_energy(darkness, lo, hi)
+    already measured (``CellFeatures.strokes``: 4.5 ms a read), ``energy`` its
+    :func:`stroke_energy` likewise."""
+    energy = stroke_energy(darkness, lo, hi) if energy is None else energy
     if directions is None:
         directions = stroke_directions(darkness, lo, hi)
     coherence = np.hypot(directions[..., 0], directions[..., 1])
