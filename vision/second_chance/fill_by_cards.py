@@ -99,9 +99,9 @@ def settle_doubtful_by_cards(seg: Segmentation, doubtful: set[Cell], choices: Ti
 
     Together, not group by group: a group settled with the tiles of another group as read
     leans on a read the cards have not settled (the other's doubtful squares may make one of
-    its tiles another card), and may take that tile's card for itself. So the cards read a
-    square filled as a one-square tile while the true one-square tile was a doubtful square
-    of a region they could not settle (coloured harsh 11 of the tuning seeds)."""
+    its tiles another card), and may take that tile's card for itself: an empty square read
+    as a one-square tile, for sure, while the true one was a doubtful square of a region the
+    search gave up on."""
     groups = _groups(seg.shapes, doubtful)
     if not groups:
         return seg, set()
