@@ -68,6 +68,10 @@ class CellsRead:
     #: cell, not as faint as a rubber's traces (see vision.second_chance.cells.stroke_marks,
     #: marks_spread, MARK_ENERGY_ALONE): a light fill, asked about, and filled meanwhile
     marked: np.ndarray | None = None
+    #: doubtful cells whose strokes stand clear of the sheet's own empty squares and of a
+    #: rubber's traces, running the way a like neighbour's run (see :func:`clear_light_fills`):
+    #: asked about, filled meanwhile, and filled for the cards' search of the doubtful squares
+    clear_fills: np.ndarray | None = None
 
     @property
     def doubtful(self) -> list[Cell]:
@@ -87,27 +91,87 @@ def read_cells(settings: SheetReaderSettings, canon: np.ndarray) -> CellsRead:
     # read empty with strokes in it that run one way (a light fill: any deliberate mark)
     lo = int(round(CANON_CELL * settings.inset))
     # the strokes' directions are the features' own (cell_features measures them on the same
-    # float32 darkness, inset and cells)
-    faint_marks = stroke_marks(darkness.astype(np.float32), lo, CANON_CELL - lo, state == 0,
-                               directions=f.strokes)
+    # float32 darkness, inset and cells); their energy and spread are measured once for all
+    dark = darkness.astype(np.float32)
+    energy = stroke_energy(dark, lo, CANON_CELL - lo)
+    spread = marks_spread(dark, lo, CANON_CELL - lo)
+    faint_marks = stroke_marks(dark, lo, CANON_CELL - lo, state == 0, directions=f.strokes,
+                               energy=energy)
     paper_like = looks_like_paper_beside(crop_grid(canon), state, f.texture, settings)
     paper_like |= faint_marks
     state = np.where(paper_like, -1, state)
     confidence = np.where(paper_like, np.minimum(confidence, UNSURE_PAPER_CONFIDENCE),
                           confidence)
-    marked = light_fills(darkness.astype(np.float32), faint_marks & ~unsure_paper, lo)
-    return CellsRead(ink, darkness, f, state, confidence, ones, unsure_paper, marked)
+    marked = light_fills(dark, faint_marks & ~unsure_paper, lo, energy=energy, spread=spread)
+    clear = clear_light_fills(dark, state, f.strokes, lo, energy=energy,
+                              spread=spread) & ~unsure_paper
+    return CellsRead(ink, darkness, f, state, confidence, ones, unsure_paper, marked, clear)
 
 
-def light_fills(darkness: np.ndarray, faint_marks: np.ndarray, lo: int) -> np.ndarray:
+#: a doubtful cell's strokes (:func:`~vision.second_chance.cells.stroke_energy`) are a light
+#: fill's for sure from this energy on: a rubber's traces measure up to 0.0124 on the tuning
+#: sheets (a harsh photo's noise on them included), light pencil and coloured fills 0.017-0.066
+CLEAR_FILL_ENERGY = 0.016
+#: ... and from this many times the median energy of the sheet's squares read empty (its paper,
+#: grain, noise and JPEG: 0.0001 on a clean scan, 0.001 on a mild photo, 0.003-0.006 harsh)
+CLEAR_FILL_RATIO = 8.0
+#: ... measured on at least this many squares read empty (else no fill is clear)
+CLEAR_FILL_REFERENCE = 9
+#: the strokes run one way (the doubled angle's mean length; hatching 0.75-0.96) ...
+CLEAR_FILL_COHERENCE = 0.7
+#: ... the way a side neighbour's do: the cosine of their doubled angles at least this (a
+#: player hatches a tile at one angle; a rubber's traces lie at their own)
+CLEAR_FILL_SAME_WAY = 0.8
+
+
+def clear_light_fills(darkness: np.ndarray, state: np.ndarray, directions: np.ndarray | None,
+                      lo: int, *, energy: np.ndarray | None = None,
+                      spread: np.ndarray | None = None) -> np.ndarray:
+    """(9, 9) bool: the doubtful cells (``state`` -1) whose strokes are a light fill's beyond
+    doubt: measured against the sheet's own squares read empty (the same paper, light and
+    camera), far stronger than theirs and than a rubber's traces, spread over the cell, running
+    one way, and the way a side neighbour's like strokes run (a light fill spans its tile's
+    squares at one angle). A cell's darkness alone cannot tell a light fill from an empty
+    square in the same picture; its strokes can. ``directions``: the cells' stroke directions
+    (:func:`~vision.second_chance.cells.stroke_directions` of the same ``darkness``);
+    ``energy``, ``spread``: its :func:`~vision.second_chance.cells.stroke_energy` and
+    :func:`~vision.second_chance.cells.marks_spread` when already measured."""
+    hi = CANON_CELL - lo
+    empty = state == 0
+    if directions is None or int(empty.sum()) < CLEAR_FILL_REFERENCE:
+        return np.zeros((N, N), bool)
+    energy = stroke_energy(darkness, lo, hi) if energy is None else energy
+    spread = marks_spread(darkness, lo, hi) if spread is None else spread
+    floor = float(np.median(energy[empty]))
+    way = directions[..., :2]
+    length = np.hypot(way[..., 0], way[..., 1])
+    unit = way / np.maximum(length, 1e-9)[..., None]
+    strong = ((state == -1) & (energy >= max(CLEAR_FILL_ENERGY, CLEAR_FILL_RATIO * floor))
+              & (length >= CLEAR_FILL_COHERENCE) & spread)
+    clear = np.zeros((N, N), bool)
+    for dr, dc in ((0, 1), (1, 0)):
+        here = (slice(0, N - dr), slice(0, N - dc))
+        there = (slice(dr, N), slice(dc, N))
+        alike = (strong[here] & strong[there]
+                 & ((unit[here] * unit[there]).sum(axis=2) >= CLEAR_FILL_SAME_WAY))
+        clear[here] |= alike
+        clear[there] |= alike
+    return clear
+
+
+def light_fills(darkness: np.ndarray, faint_marks: np.ndarray, lo: int, *,
+                energy: np.ndarray | None = None, spread: np.ndarray | None = None
+                ) -> np.ndarray:
     """(9, 9) bool: of the cells with ``faint_marks`` (see
     :func:`~vision.second_chance.cells.stroke_marks`), those a light fill covers: strokes
     spread over the cell (not a neighbour's spilling in along a side), side by side with
     another such cell (a light fill spans its tile's cells) and not as faint as the traces a
-    rubber leaves of a mistake (one cell, or two side by side, fainter than most fills)."""
+    rubber leaves of a mistake (one cell, or two side by side, fainter than most fills).
+    ``energy``, ``spread``: as for :func:`clear_light_fills`."""
     hi = CANON_CELL - lo
-    marked = (faint_marks & marks_spread(darkness, lo, hi)
-              & (stroke_energy(darkness, lo, hi) >= MARK_ENERGY_ALONE))
+    energy = stroke_energy(darkness, lo, hi) if energy is None else energy
+    spread = marks_spread(darkness, lo, hi) if spread is None else spread
+    marked = faint_marks & spread & (energy >= MARK_ENERGY_ALONE)
     padded = np.pad(marked, 1)
     beside = padded[:-2, 1:-1] | padded[2:, 1:-1] | padded[1:-1, :-2] | padded[1:-1, 2:]
     fills: np.ndarray = marked & beside
@@ -201,6 +265,8 @@ def filled_cells(cells: CellsRead, bonus: Cell | None) -> set[Cell]:
     on the side their score is nearer meanwhile), and the bonus."""
     state, score = cells.state, cells.features.score
     marked = cells.marked if cells.marked is not None else np.zeros((N, N), bool)
+    if cells.clear_fills is not None:
+        marked = marked | cells.clear_fills
     filled = {(r, c) for r in range(N) for c in range(N)
               if state[r, c] == 1
               or (state[r, c] == -1 and (score[r, c] >= DOUBTFUL_LEANS_FILLED

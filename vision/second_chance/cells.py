@@ -373,6 +373,11 @@ def stroke_directions(darkness: np.ndarray, lo: int, hi: int) -> np.ndarray:
     gy = cv2.Sobel(darkness, cv2.CV_32F, 0, 1, ksize=3)
     strength = gx * gx + gy * gy
     cos2, sin2 = gx * gx - gy * gy, 2 * gx * gy  # strength times cos 2a, sin 2a
+    # the centre cell's printed ring runs every way: left out, as stroke_energy leaves it out
+    # (with it, a light fill there measured no direction and was read empty for sure)
+    ring = _ring_pixels(lo, hi)
+    for a in (strength, cos2, sin2):
+        a[PAD:PAD + GRID_PX, PAD:PAD + GRID_PX][ring] = 0.0
     cos4 = (cos2 * cos2 - sin2 * sin2) / np.maximum(strength, 1e-12)
     sin4 = 2 * cos2 * sin2 / np.maximum(strength, 1e-12)
 
@@ -416,13 +421,15 @@ def stroke_energy(darkness: np.ndarray, lo: int, hi: int) -> np.ndarray:
 
 
 def stroke_marks(darkness: np.ndarray, lo: int, hi: int, read_empty: np.ndarray, *,
-                 directions: np.ndarray | None = None) -> np.ndarray:
+                 directions: np.ndarray | None = None,
+                 energy: np.ndarray | None = None) -> np.ndarray:
     """(9, 9) bool: the cells of ``read_empty`` whose inside has strokes that run one way,
     faint or not (a light fill), the centre cell's printed ring left out: strong ones, or
     faint ones beside another such cell read empty (see :data:`MARK_ENERGY_ALONE`).
     ``directions``: :func:`stroke_directions` of the same ``darkness``, ``lo`` and ``hi`` when
-    already measured (``CellFeatures.strokes``: 4.5 ms a read)."""
-    energy = stroke_energy(darkness, lo, hi)
+    already measured (``CellFeatures.strokes``: 4.5 ms a read), ``energy`` its
+    :func:`stroke_energy` likewise."""
+    energy = stroke_energy(darkness, lo, hi) if energy is None else energy
     if directions is None:
         directions = stroke_directions(darkness, lo, hi)
     coherence = np.hypot(directions[..., 0], directions[..., 1])
@@ -459,6 +466,22 @@ def marks_spread(darkness: np.ndarray, lo: int, hi: int) -> np.ndarray:
 #: line's width, the camera's blur, the grid found a pixel or two off)
 CENTRE_CIRCLE = SheetLayout.circle_ratio
 CENTRE_RING_REACH = 3.0
+
+
+#: ... and for the strokes' direction, how far either side of it: the ring's edges are far
+#: stronger than a light fill's strokes, and a grid found two pixels off leaves them in
+DIRECTION_RING_REACH = 5.0
+
+
+@lru_cache(maxsize=4)
+def _ring_pixels(lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
+    """(rows, columns) in the grid (cell (0, 0) at 0) of the centre cell's printed circle
+    inside ``lo:hi`` (see :func:`_measured`)."""
+    offsets = np.arange(lo, hi, dtype=np.float32) + 0.5 - CANON_CELL / 2
+    distance = np.hypot(offsets[:, None], offsets[None, :])
+    rows, cols = np.nonzero(np.abs(distance - CENTRE_CIRCLE * CANON_CELL) <= DIRECTION_RING_REACH)
+    start = (N // 2) * CANON_CELL + lo
+    return rows + start, cols + start
 
 
 @lru_cache(maxsize=4)

@@ -92,26 +92,20 @@ def _beside(cell: Cell) -> tuple[Cell, ...]:
 def settle_doubtful_by_cards(seg: Segmentation, doubtful: set[Cell], choices: TileChoices
                              ) -> tuple[Segmentation, set[Cell]]:
     """``seg`` with its tiles re-read where the cards settle the ``doubtful`` squares, and the
-    squares so settled. Each group of doubtful squares and the tiles beside them is settled on
-    its own, the other tiles as read: a group is settled when exactly one way to read its
-    doubtful squares and split its squares lets all the tiles be the cards, one a round (see
-    :func:`fill_covers`); a group settled may let the cards settle another, so the groups are
-    tried again while any is settled."""
-    settled: set[Cell] = set()
-    for _ in range(MAX_PASSES):
-        progress = False
-        for group in _groups(seg.shapes, doubtful - settled):
-            seg, done = _settle_group(seg, group, doubtful - settled, choices)
-            if done:
-                settled |= done
-                progress = True
-        if not progress:
-            break
-    return seg, settled
+    squares so settled. The doubtful squares and the tiles in them or beside them are searched
+    together, the other tiles as read: they are settled when exactly one way to read the
+    doubtful squares and split those tiles lets all the tiles be the cards, one a round (see
+    :func:`fill_covers`).
 
-
-#: the times every group of doubtful squares is tried
-MAX_PASSES = 3
+    Together, not group by group: a group settled with the tiles of another group as read
+    leans on a read the cards have not settled (the other's doubtful squares may make one of
+    its tiles another card), and may take that tile's card for itself: an empty square read
+    as a one-square tile, for sure, while the true one was a doubtful square of a region the
+    search gave up on."""
+    groups = _groups(seg.shapes, doubtful)
+    if not groups:
+        return seg, set()
+    return _settle_group(seg, set().union(*groups), doubtful, choices)
 
 
 def _groups(shapes: Sequence[Sequence[Cell]], doubtful: set[Cell]) -> list[set[Cell]]:

@@ -304,7 +304,11 @@ def squares_by_cards(seg: Segmentation, cells: CellsRead, questions: list[dict[s
     :func:`~vision.second_chance.fill_by_cards.settle_doubtful_by_cards`): read as the cards
     say, sure as the cards are, their questions gone; called when
     :func:`one_settled_for_cards`."""
-    doubtful = set(cells.doubtful) - ({bonus} if bonus else set())
+    # a clear light fill is searched as the filled square of its tile it is (the search is
+    # smaller); its question stays until the cards confirm the whole sheet
+    clear = set() if cells.clear_fills is None else {
+        (int(r), int(c)) for r, c in zip(*np.nonzero(cells.clear_fills), strict=True)}
+    doubtful = set(cells.doubtful) - ({bonus} if bonus else set()) - clear
     if not doubtful:
         return seg, cells, questions
     seg, settled = settle_doubtful_by_cards(seg, doubtful, choices)

@@ -9,8 +9,14 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from vision.second_chance.cell_reading import CellsRead, filled_cells, find_bonus
+from vision.second_chance.cell_reading import (
+    CellsRead,
+    clear_light_fills,
+    filled_cells,
+    find_bonus,
+)
 from vision.second_chance.cells import (
+    CENTRE_CIRCLE,
     PAD,
     CellFeatures,
     classify_cells,
@@ -153,6 +159,53 @@ def test_the_direction_of_the_strokes_in_each_cell_is_measured(
     cos2_measured, sin2_measured, _, _ = _strokes(direction)
     assert cos2_measured == pytest.approx(cos2, abs=0.1)
     assert abs(sin2_measured) == pytest.approx(abs(sin2), abs=0.1)
+
+
+def test_a_light_fill_in_the_centre_cell_runs_its_way_past_the_printed_ring() -> None:
+    # the printed circle's edges are far stronger than a light fill's strokes; with the grid
+    # found two pixels off they lay beside the ring measured for it, and the fill in the
+    # centre cell measured no direction (the cell was read empty for sure)
+    dark = 0.12 * _hatched("/")
+    size = dark.shape[0]
+    y, x = np.mgrid[0:size, 0:size].astype(np.float32)
+    middle = PAD + 4.5 * CANON_CELL + 2.0  # the ring two pixels right of where it is looked for
+    radius = np.hypot(x - middle, y - PAD - 4.5 * CANON_CELL)
+    ring = np.abs(radius - CENTRE_CIRCLE * CANON_CELL) <= 1.0
+    dark[ring] = 0.7
+    lo = int(round(CANON_CELL * DEFAULT_SETTINGS.inset))
+    cos2, sin2, _, _ = stroke_directions(dark, lo, CANON_CELL - lo)[4, 4]
+    assert abs(sin2) > 0.6 and abs(cos2) < 0.3
+
+
+def _lightly_hatched(cells: dict[tuple[int, int], str]) -> np.ndarray:
+    """A cropped darkness map of paper with a little noise (seeded), the ``cells`` hatched
+    lightly in their direction (see :func:`_hatched`): strokes a tenth as dark."""
+    rng = np.random.default_rng(5)
+    dark = rng.normal(0.02, 0.004, _hatched("|").shape).astype(np.float32)
+    for (r, c), direction in cells.items():
+        ys = slice(PAD + r * CANON_CELL, PAD + (r + 1) * CANON_CELL)
+        xs = slice(PAD + c * CANON_CELL, PAD + (c + 1) * CANON_CELL)
+        dark[ys, xs] += 0.1 * _hatched(direction)[ys, xs]
+    return dark
+
+
+def test_a_light_fill_is_clear_where_its_strokes_run_as_a_neighbours_do() -> None:
+    # a tile's two squares hatched one way; a lone square (a rubber's traces leave one) and
+    # two squares side by side hatched across each other are no clear fill: asked, as before
+    hatched = {(2, 2): "/", (2, 3): "/", (6, 6): "/", (6, 2): "|", (6, 3): "-"}
+    dark = _lightly_hatched(hatched)
+    state = np.zeros((9, 9), int)
+    for cell in hatched:
+        state[cell] = -1
+    lo = int(round(CANON_CELL * DEFAULT_SETTINGS.inset))
+    clear = clear_light_fills(dark, state, stroke_directions(dark, lo, CANON_CELL - lo), lo)
+    assert {(int(r), int(c)) for r, c in zip(*np.nonzero(clear), strict=True)} == {
+        (2, 2), (2, 3)}
+    # the same strokes on a sheet whose every empty square is as busy (a noisy picture, a
+    # grainy paper) stand out of nothing: no fill is clear
+    busy = dark + 0.1 * _hatched("x")
+    clear = clear_light_fills(busy, state, stroke_directions(busy, lo, CANON_CELL - lo), lo)
+    assert not clear.any()
 
 
 def test_two_ways_of_cross_hatching_are_told_apart() -> None:

@@ -68,3 +68,17 @@ def test_the_cards_read_doubtful_squares_only_with_the_one_settled() -> None:
     # none possible: a mark asked about as a 1 is a tile's, or nothing
     assert one_settled_for_cards(None, asked((6, 6)), one_possible=False)
     assert not one_settled_for_cards((6, 6), [], one_possible=False)
+
+
+def test_doubtful_squares_apart_are_settled_together_or_not_at_all() -> None:
+    # one card of a single square left, two doubtful squares far apart: either may be it.
+    # Settled one at a time, the first tried took the card with the other read empty, and
+    # the other was then settled empty too
+    seg = Segmentation(shapes=(DOMINO,), questions=())
+    assert settle_doubtful_by_cards(seg, {(0, 3), (5, 5)}, _cards("##", "#")) == (seg, set())
+    # each doubtful square beside a tile the cards settle: both settled by one search
+    settled_seg, settled = settle_doubtful_by_cards(
+        Segmentation(shapes=(DOMINO, ((5, 0),)), questions=()), {(0, 2), (5, 1)},
+        _cards("###", "##"))
+    assert settled_seg.shapes == (((0, 0), (0, 1), (0, 2)), ((5, 0), (5, 1)))
+    assert {(0, 2), (5, 1)} <= settled
