@@ -333,11 +333,12 @@ def _ring_colour(s: _Patch, centre: tuple[float, float], *, hue_first: bool = Fa
     return by_hue[0][1], min(near_conf, hue_conf, 1.0 - near_conf)
 
 
-def _tile_can_pass_for(s: _Patch, net: int) -> bool:
+def _tile_can_pass_for(s: _Patch, net: int, within: float = UNKNOWN_FROM) -> bool:
     """Whether bare tile, lit a little differently, can pass for pawn colour ``net`` (a
-    white pawn on a pale tile: their colours lie nearer than a core's doubt)."""
+    white pawn on a pale tile: their colours lie nearer than a core's doubt, or than
+    ``within``)."""
     return min(float(np.linalg.norm(s.model.centres[net] - s.model.centres[i]))
-               for i in s.tile_classes) < UNKNOWN_FROM
+               for i in s.tile_classes) < within
 
 
 def _tile_like(s: _Patch, at: tuple[float, float]) -> bool:
@@ -365,16 +366,22 @@ def _partly_ringed(s: _Patch, at: tuple[float, float], cells: list[Cell],
     return arc >= PARTLY_RINGED_SHARE * math.pi * (s.rc**2 - s.rn**2)
 
 
+def _pale(s: _Patch, net: int, at: tuple[float, float]) -> bool:
+    """Whether the core at ``at`` looks about as much like bare tile as like player colour
+    ``net`` (a white pawn, or tile seen through a cell that is not one)."""
+    x, y = int(round(at[0])), int(round(at[1]))
+    d_net = float(s.maps[net][y, x])
+    d_tile = min(float(s.maps[i][y, x]) for i in s.tile_classes)
+    return d_tile < d_net or margin_conf(d_net * d_net, d_tile * d_tile) < PALE_MARGIN
+
+
 def _ring_check(s: _Patch, net: int, net_conf: float, at: tuple[float, float], far: bool
                 ) -> tuple[str | None, float]:
     """A pawn whose middle looks about as much like bare tile as like its colour (a
     white pawn, or tile seen through a cell that is not one), or one seen off its cell's
     middle as read, stands only when a cell's ring is seen all around it; else it is
     doubted, not reported."""
-    x, y = int(round(at[0])), int(round(at[1]))
-    d_net = float(s.maps[net][y, x])
-    d_tile = min(float(s.maps[i][y, x]) for i in s.tile_classes)
-    pale = d_tile < d_net or margin_conf(d_net * d_net, d_tile * d_tile) < PALE_MARGIN
+    pale = _pale(s, net, at)
     if not (pale or far):
         return s.name(net), net_conf
     if far and (pale or _tile_can_pass_for(s, net)):
@@ -424,6 +431,7 @@ def _one_cell(s: _Patch, c: Cell, centres: list[tuple[float, float]],
     """The pawn on one cell: judged at its middle (and the blobs within it); when it shows
     none, a pawn a little farther may stand on a cell whose middle was read off."""
     ci = s.model.index("cell", c.colour)
+    blobs = {b for b, _ in s.blobs}
     best, net_conf, at = _judge(s.maps, ci, s.net_ids, centres, s.search, s.all_round)
     net = None if best in s.cell_classes else s.name(best)
     if net is not None:
@@ -431,7 +439,18 @@ def _one_cell(s: _Patch, c: Cell, centres: list[tuple[float, float]],
     centre = c.centre
     for b in farther if net is None else []:
         b_best, b_conf, b_at = _judge(s.maps, ci, s.net_ids, [b], s.search)
-        if b_best in s.cell_classes or not s.all_round[int(b_at[1]), int(b_at[0])]:
+        if b_best in s.cell_classes:
+            continue  # tile art beside the cell
+        if not s.all_round[int(b_at[1]), int(b_at[0])]:
+            if (b in blobs and not _pale(s, b_best, b_at)
+                    and not _tile_can_pass_for(s, b_best, CORE_NEAR)):
+                # a pawn-sized blob whose core is clearly its player colour, not bare tile,
+                # beside a cell of which only the arc beside it shows (a tall pawn seen from
+                # the side, its body taken for channel ink): its pawn, doubted, never
+                # dropped. Not a white one: a brighter spot of tile is as near white as a
+                # pawn's core is to its colour, and shows as white blobs beside cells
+                net, net_conf = s.name(b_best), min(b_conf, FAINT_PAWN_CONFIDENCE)
+                break
             continue  # tile art beside the cell
         b_net, b_conf = _ring_check(s, b_best, b_conf, b_at, far=True)
         if b_net is not None:
