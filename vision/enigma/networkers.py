@@ -476,6 +476,34 @@ def _split_cell(s: _Patch, members: list[Cell], centres: list[tuple[float, float
     return [Cell(at, s.name(colour_i), joined_conf, s.name(best), net_conf)]
 
 
+def _ringed_place(s: _Patch, centre: tuple[float, float]) -> tuple[float, float]:
+    """The place nearest ``centre``, within a pawn's search of it, with a ring all round
+    (``centre`` itself when none is): a pawn's blob seen from the side has its middle
+    pulled towards the pawn's side, off the pawn's foot that its cell's ring surrounds."""
+    r, x0, x1, y0, y1 = search_window(s.p, centre, s.search)
+    ys, xs = np.nonzero(s.all_round[y0:y1, x0:x1])
+    if not len(xs):
+        return centre
+    d2 = (xs + x0 - centre[0]) ** 2 + (ys + y0 - centre[1]) ** 2
+    k = int(np.argmin(d2))
+    if d2[k] > r * r:
+        return centre
+    return float(xs[k] + x0), float(ys[k] + y0)
+
+
+def _unringed_pawn(s: _Patch, centre: tuple[float, float], whole: bool, cells: list[Cell]
+                   ) -> bool:
+    """Whether a pawn-like blob with no ring all round is a pawn all the same: a standing
+    pawn seen from the side covers most of its cell, whose colour only a sliver shows (tile
+    art is never a pawn-sized blob of a player colour; a white one may be a pale spot of
+    tile, but not one ringed by what is not tile, even when blur left only part of the pawn
+    its colour: table 56 harsh, square [-1, 3]; nor by a category icon, as a pale spot in an
+    icon's corner is: bench scene 16). Else it is bare tile beside it: tile art (networkers
+    stand only on cells)."""
+    return (whole and (not _tile_like(s, centre) or _partly_ringed(s, centre, cells))
+            or _partly_ringed(s, centre, cells, ("channel", "icon")))
+
+
 def _hidden_cells(s: _Patch, candidates: list[tuple[tuple[float, float], bool]],
                   out: list[Cell]) -> tuple[list[str], float]:
     """Pawns where no cell was read: each gives its cell, read from the ring around it and
@@ -489,33 +517,27 @@ def _hidden_cells(s: _Patch, candidates: list[tuple[tuple[float, float], bool]],
         near_cell = min((math.dist(centre, c.centre) for c in out), default=math.inf)
         if near_cell < BESIDE_CELL * s.rc:
             continue  # beside a cell: its pawn's blurred rim, judged with that cell
-        x, y = int(round(centre[0])), int(round(centre[1]))
-        if not s.all_round[y, x]:
-            if (whole and (not _tile_like(s, centre) or _partly_ringed(s, centre, out))
-                    or _partly_ringed(s, centre, out, ("channel", "icon"))):
-                # a pawn's blob with no ring all round: a standing pawn seen from the side
-                # covers most of its cell, whose colour only a sliver shows (tile art is
-                # never a pawn-sized blob of a player colour; a white one may be a pale spot
-                # of tile, but not one ringed by what is not tile, even when blur left only
-                # part of the pawn its colour: table 56 harsh, square [-1, 3]; nor by a
-                # category icon, as a pale spot in an icon's corner is: bench scene 16)
+        place = _ringed_place(s, centre)
+        if s.all_round[int(round(place[1])), int(round(place[0]))]:
+            colour_i, colour_conf = _ring_colour(s, place, hue_first=True)
+            best, net_conf, at = _judge(s.maps, colour_i, s.net_ids, [place], s.search)
+            if best not in s.cell_classes and not whole and net_conf < FAINT_PAWN:
+                # a faint pawn-like blob in a ring of a cell's colour: asked, never invented
                 problems.append("a networker stands where no cell was read: is a cell hidden?")
                 conf = min(conf, FAINT_PAWN_CONFIDENCE)
-            continue  # else bare tile beside it: tile art (networkers stand only on cells)
-        colour_i, colour_conf = _ring_colour(s, centre, hue_first=True)
-        best, net_conf, at = _judge(s.maps, colour_i, s.net_ids, [centre], s.search)
-        if best in s.cell_classes:
-            continue  # the cell's own colour in the middle: a cell without a pawn, not ours
-        if not whole and net_conf < FAINT_PAWN:
-            # a faint pawn-like blob in a ring of a cell's colour: asked, never invented
+                continue
+            if best not in s.cell_classes:
+                hidden_conf = min(HIDDEN_CELL_CONFIDENCE, colour_conf)
+                out.append(Cell(at, s.name(colour_i), hidden_conf, s.name(best),
+                                min(net_conf, HIDDEN_CELL_CONFIDENCE)))
+                problems.append("a cell hidden by a networker was read from the ring around it")
+                conf = min(conf, HIDDEN_CELL_CONFIDENCE)
+                continue
+            if place == centre:
+                continue  # the cell's own colour in the middle: a cell without a pawn
+        if _unringed_pawn(s, centre, whole, out):
             problems.append("a networker stands where no cell was read: is a cell hidden?")
             conf = min(conf, FAINT_PAWN_CONFIDENCE)
-            continue
-        hidden_conf = min(HIDDEN_CELL_CONFIDENCE, colour_conf)
-        out.append(Cell(at, s.name(colour_i), hidden_conf, s.name(best),
-                        min(net_conf, HIDDEN_CELL_CONFIDENCE)))
-        problems.append("a cell hidden by a networker was read from the ring around it")
-        conf = min(conf, HIDDEN_CELL_CONFIDENCE)
     return problems, conf
 
 

@@ -86,3 +86,14 @@ def test_no_networker_of_an_independent_table_is_read_wrong_without_a_question(s
     score = read_and_judge(frame, *truth_of(table))
     assert not score.refused
     assert not score.networkers_silent_wrong
+
+
+def test_a_pawn_seen_from_the_side_on_a_cell_the_finder_missed_gives_its_cell(demo_pack):
+    # table 4 clean, square [2, 1]: a white pawn stands on a blue cell the cell finder
+    # missed; its side, seen leaning off its foot, pulls the middle of its blob a pixel off
+    # the place its cell's ring surrounds all round. Only asked as "is a cell hidden?",
+    # read with no cell; the cell is read from the ring round the foot (and doubted)
+    frame, _table = enigma_scene(4, "clean")
+    tile = read_enigma(frame, demo_pack).tiles[(2, 1)]
+    assert dict(tile.tile.cells) == {"a": "blue"}
+    assert "a cell hidden by a networker was read from the ring around it" in tile.problems
