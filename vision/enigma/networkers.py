@@ -333,11 +333,12 @@ def _ring_colour(s: _Patch, centre: tuple[float, float], *, hue_first: bool = Fa
     return by_hue[0][1], min(near_conf, hue_conf, 1.0 - near_conf)
 
 
-def _tile_can_pass_for(s: _Patch, net: int) -> bool:
+def _tile_can_pass_for(s: _Patch, net: int, within: float = UNKNOWN_FROM) -> bool:
     """Whether bare tile, lit a little differently, can pass for pawn colour ``net`` (a
-    white pawn on a pale tile: their colours lie nearer than a core's doubt)."""
+    white pawn on a pale tile: their colours lie nearer than a core's doubt, or than
+    ``within``)."""
     return min(float(np.linalg.norm(s.model.centres[net] - s.model.centres[i]))
-               for i in s.tile_classes) < UNKNOWN_FROM
+               for i in s.tile_classes) < within
 
 
 def _tile_like(s: _Patch, at: tuple[float, float]) -> bool:
@@ -365,16 +366,22 @@ def _partly_ringed(s: _Patch, at: tuple[float, float], cells: list[Cell],
     return arc >= PARTLY_RINGED_SHARE * math.pi * (s.rc**2 - s.rn**2)
 
 
+def _pale(s: _Patch, net: int, at: tuple[float, float]) -> bool:
+    """Whether the core at ``at`` looks about as much like bare tile as like player colour
+    ``net`` (a white pawn, or tile seen through a cell that is not one)."""
+    x, y = int(round(at[0])), int(round(at[1]))
+    d_net = float(s.maps[net][y, x])
+    d_tile = min(float(s.maps[i][y, x]) for i in s.tile_classes)
+    return d_tile < d_net or margin_conf(d_net * d_net, d_tile * d_tile) < PALE_MARGIN
+
+
 def _ring_check(s: _Patch, net: int, net_conf: float, at: tuple[float, float], far: bool
                 ) -> tuple[str | None, float]:
     """A pawn whose middle looks about as much like bare tile as like its colour (a
     white pawn, or tile seen through a cell that is not one), or one seen off its cell's
     middle as read, stands only when a cell's ring is seen all around it; else it is
     doubted, not reported."""
-    x, y = int(round(at[0])), int(round(at[1]))
-    d_net = float(s.maps[net][y, x])
-    d_tile = min(float(s.maps[i][y, x]) for i in s.tile_classes)
-    pale = d_tile < d_net or margin_conf(d_net * d_net, d_tile * d_tile) < PALE_MARGIN
+    pale = _pale(s, net, at)
     if not (pale or far):
         return s.name(net), net_conf
     if far and (pale or _tile_can_pass_for(s, net)):
@@ -424,6 +431,7 @@ def _one_cell(s: _Patch, c: Cell, centres: list[tuple[float, float]],
     """The pawn on one cell: judged at its middle (and the blobs within it); when it shows
     none, a pawn a little farther may stand on a cell whose middle was read off."""
     ci = s.model.index("cell", c.colour)
+    blobs = {b for b, _ in s.blobs}
     best, net_conf, at = _judge(s.maps, ci, s.net_ids, centres, s.search, s.all_round)
     net = None if best in s.cell_classes else s.name(best)
     if net is not None:
@@ -431,7 +439,18 @@ def _one_cell(s: _Patch, c: Cell, centres: list[tuple[float, float]],
     centre = c.centre
     for b in farther if net is None else []:
         b_best, b_conf, b_at = _judge(s.maps, ci, s.net_ids, [b], s.search)
-        if b_best in s.cell_classes or not s.all_round[int(b_at[1]), int(b_at[0])]:
+        if b_best in s.cell_classes:
+            continue  # tile art beside the cell
+        if not s.all_round[int(b_at[1]), int(b_at[0])]:
+            if (b in blobs and not _pale(s, b_best, b_at)
+                    and not _tile_can_pass_for(s, b_best, CORE_NEAR)):
+                # a pawn-sized blob whose core is clearly its player colour, not bare tile,
+                # beside a cell of which only the arc beside it shows (a tall pawn seen from
+                # the side, its body taken for channel ink): its pawn, doubted, never
+                # dropped. Not a white one: a brighter spot of tile is as near white as a
+                # pawn's core is to its colour, and shows as white blobs beside cells
+                net, net_conf = s.name(b_best), min(b_conf, FAINT_PAWN_CONFIDENCE)
+                break
             continue  # tile art beside the cell
         b_net, b_conf = _ring_check(s, b_best, b_conf, b_at, far=True)
         if b_net is not None:
@@ -457,6 +476,34 @@ def _split_cell(s: _Patch, members: list[Cell], centres: list[tuple[float, float
     return [Cell(at, s.name(colour_i), joined_conf, s.name(best), net_conf)]
 
 
+def _ringed_place(s: _Patch, centre: tuple[float, float]) -> tuple[float, float]:
+    """The place nearest ``centre``, within a pawn's search of it, with a ring all round
+    (``centre`` itself when none is): a pawn's blob seen from the side has its middle
+    pulled towards the pawn's side, off the pawn's foot that its cell's ring surrounds."""
+    r, x0, x1, y0, y1 = search_window(s.p, centre, s.search)
+    ys, xs = np.nonzero(s.all_round[y0:y1, x0:x1])
+    if not len(xs):
+        return centre
+    d2 = (xs + x0 - centre[0]) ** 2 + (ys + y0 - centre[1]) ** 2
+    k = int(np.argmin(d2))
+    if d2[k] > r * r:
+        return centre
+    return float(xs[k] + x0), float(ys[k] + y0)
+
+
+def _unringed_pawn(s: _Patch, centre: tuple[float, float], whole: bool, cells: list[Cell]
+                   ) -> bool:
+    """Whether a pawn-like blob with no ring all round is a pawn all the same: a standing
+    pawn seen from the side covers most of its cell, whose colour only a sliver shows (tile
+    art is never a pawn-sized blob of a player colour; a white one may be a pale spot of
+    tile, but not one ringed by what is not tile, even when blur left only part of the pawn
+    its colour: table 56 harsh, square [-1, 3]; nor by a category icon, as a pale spot in an
+    icon's corner is: bench scene 16). Else it is bare tile beside it: tile art (networkers
+    stand only on cells)."""
+    return (whole and (not _tile_like(s, centre) or _partly_ringed(s, centre, cells))
+            or _partly_ringed(s, centre, cells, ("channel", "icon")))
+
+
 def _hidden_cells(s: _Patch, candidates: list[tuple[tuple[float, float], bool]],
                   out: list[Cell]) -> tuple[list[str], float]:
     """Pawns where no cell was read: each gives its cell, read from the ring around it and
@@ -470,33 +517,27 @@ def _hidden_cells(s: _Patch, candidates: list[tuple[tuple[float, float], bool]],
         near_cell = min((math.dist(centre, c.centre) for c in out), default=math.inf)
         if near_cell < BESIDE_CELL * s.rc:
             continue  # beside a cell: its pawn's blurred rim, judged with that cell
-        x, y = int(round(centre[0])), int(round(centre[1]))
-        if not s.all_round[y, x]:
-            if (whole and (not _tile_like(s, centre) or _partly_ringed(s, centre, out))
-                    or _partly_ringed(s, centre, out, ("channel", "icon"))):
-                # a pawn's blob with no ring all round: a standing pawn seen from the side
-                # covers most of its cell, whose colour only a sliver shows (tile art is
-                # never a pawn-sized blob of a player colour; a white one may be a pale spot
-                # of tile, but not one ringed by what is not tile, even when blur left only
-                # part of the pawn its colour: table 56 harsh, square [-1, 3]; nor by a
-                # category icon, as a pale spot in an icon's corner is: bench scene 16)
+        place = _ringed_place(s, centre)
+        if s.all_round[int(round(place[1])), int(round(place[0]))]:
+            colour_i, colour_conf = _ring_colour(s, place, hue_first=True)
+            best, net_conf, at = _judge(s.maps, colour_i, s.net_ids, [place], s.search)
+            if best not in s.cell_classes and not whole and net_conf < FAINT_PAWN:
+                # a faint pawn-like blob in a ring of a cell's colour: asked, never invented
                 problems.append("a networker stands where no cell was read: is a cell hidden?")
                 conf = min(conf, FAINT_PAWN_CONFIDENCE)
-            continue  # else bare tile beside it: tile art (networkers stand only on cells)
-        colour_i, colour_conf = _ring_colour(s, centre, hue_first=True)
-        best, net_conf, at = _judge(s.maps, colour_i, s.net_ids, [centre], s.search)
-        if best in s.cell_classes:
-            continue  # the cell's own colour in the middle: a cell without a pawn, not ours
-        if not whole and net_conf < FAINT_PAWN:
-            # a faint pawn-like blob in a ring of a cell's colour: asked, never invented
+                continue
+            if best not in s.cell_classes:
+                hidden_conf = min(HIDDEN_CELL_CONFIDENCE, colour_conf)
+                out.append(Cell(at, s.name(colour_i), hidden_conf, s.name(best),
+                                min(net_conf, HIDDEN_CELL_CONFIDENCE)))
+                problems.append("a cell hidden by a networker was read from the ring around it")
+                conf = min(conf, HIDDEN_CELL_CONFIDENCE)
+                continue
+            if place == centre:
+                continue  # the cell's own colour in the middle: a cell without a pawn
+        if _unringed_pawn(s, centre, whole, out):
             problems.append("a networker stands where no cell was read: is a cell hidden?")
             conf = min(conf, FAINT_PAWN_CONFIDENCE)
-            continue
-        hidden_conf = min(HIDDEN_CELL_CONFIDENCE, colour_conf)
-        out.append(Cell(at, s.name(colour_i), hidden_conf, s.name(best),
-                        min(net_conf, HIDDEN_CELL_CONFIDENCE)))
-        problems.append("a cell hidden by a networker was read from the ring around it")
-        conf = min(conf, HIDDEN_CELL_CONFIDENCE)
     return problems, conf
 
 

@@ -34,6 +34,9 @@ And some showed networkers read wrong without a question:
   pawns standing a little off the cell's middle (squares [1, 0] and [3, -1]);
 - 60010 (clean): the same beside a blue cell, with the patch's middle a shade whiter than the
   tile round it (square [0, -2]).
+- 79 (harsh): a black pawn seen from the side hid the middle of its yellow cell, which was
+  read where its visible arc lies, beside the pawn; the pawn's body passed for channel ink
+  and the cell was read empty for sure (square [-2, -1]).
 """
 
 from __future__ import annotations
@@ -75,9 +78,22 @@ def test_a_pale_pawn_hiding_its_cell_where_channels_meet_is_asked_about(demo_pac
     assert any("networker" in problem for problem in read.tiles[(-1, 3)].problems)
 
 
-@pytest.mark.parametrize("seed", [60009, 60010])
-def test_no_networker_of_an_independent_table_is_read_wrong_without_a_question(seed):
-    frame, table = enigma_scene(seed, "clean")
+@pytest.mark.parametrize("seed,condition", [(60009, "clean"), (60010, "clean"),
+                                            (79, "harsh")])
+def test_no_networker_of_an_independent_table_is_read_wrong_without_a_question(seed,
+                                                                               condition):
+    frame, table = enigma_scene(seed, condition)
     score = read_and_judge(frame, *truth_of(table))
     assert not score.refused
     assert not score.networkers_silent_wrong
+
+
+def test_a_pawn_seen_from_the_side_on_a_cell_the_finder_missed_gives_its_cell(demo_pack):
+    # table 4 clean, square [2, 1]: a white pawn stands on a blue cell the cell finder
+    # missed; its side, seen leaning off its foot, pulls the middle of its blob a pixel off
+    # the place its cell's ring surrounds all round. Only asked as "is a cell hidden?",
+    # read with no cell; the cell is read from the ring round the foot (and doubted)
+    frame, _table = enigma_scene(4, "clean")
+    tile = read_enigma(frame, demo_pack).tiles[(2, 1)]
+    assert dict(tile.tile.cells) == {"a": "blue"}
+    assert "a cell hidden by a networker was read from the ring around it" in tile.problems
