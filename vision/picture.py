@@ -217,9 +217,13 @@ def measure_picture(image: np.ndarray, mask: np.ndarray | None = None, *,
         image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     if mask is None:
         mask = np.ones(image.shape[:2], np.uint8)
-    if not mask.any():
+    # OpenCV bounds the non-zero pixels of an 8-bit plane: no full-size comparison for the
+    # readers' uint8 masks, nor a pass of its own to find an empty one
+    nonzero = mask.view(np.uint8) if mask.dtype in (np.uint8, np.bool_) else \
+        (mask != 0).view(np.uint8)
+    left, top, width, height = cv2.boundingRect(nonzero)
+    if width == 0 or height == 0:
         raise ValueError("measure_picture: the mask covers no pixel")
-    left, top, width, height = cv2.boundingRect((mask != 0).view(np.uint8))
     bottom, right = top + height, left + width
     box, box_mask = image[top:bottom, left:right], mask[top:bottom, left:right]
     # one grey conversion of the box, for the focus and, sampled, for the levels (a pixel's

@@ -134,9 +134,21 @@ def test_the_region_of_a_homography_is_what_is_measured() -> None:
     assert measure_picture(frame, mask).noise < 1.5 < 15.0 < measure_picture(frame, table).noise
 
 
-def test_a_mask_with_no_pixel_is_refused() -> None:
+@pytest.mark.parametrize("dtype", [np.uint8, np.bool_, np.int32, np.float32])
+def test_a_mask_with_no_pixel_is_refused(dtype: type) -> None:
     with pytest.raises(ValueError, match="no pixel"):
-        measure_picture(_board(), np.zeros((240, 320), np.uint8))
+        measure_picture(_board(), np.zeros((240, 320), dtype))
+
+
+@pytest.mark.parametrize("dtype, value", [(np.uint8, 255), (np.bool_, True), (np.int32, 7),
+                                          (np.float32, 0.5)])
+def test_a_mask_is_its_non_zero_pixels_whatever_its_type(dtype: type, value: object) -> None:
+    image = _board(3)
+    mask = np.zeros((240, 320), np.uint8)
+    cv2.ellipse(mask, (150, 110), (90, 60), 20, 0, 360, 1, -1)
+    typed = np.zeros((240, 320), dtype)
+    typed[mask > 0] = value
+    assert measure_picture(image, typed) == measure_picture(image, mask)
 
 
 def test_measures_inside_an_outline_are_those_of_the_whole_image_with_its_mask() -> None:
