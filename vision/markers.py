@@ -17,7 +17,8 @@ used, so this runs on OpenCV 4.10 (the Pi pin) and on 5.x. The default detector 
 markers at full resolution that it still finds in a smaller copy, so detection retries at the
 scales of ``MarkerChecks.retry_scales``. A large frame is searched in a coarse copy first and
 then only in windows round the markers found there, with the same pixels as a whole search
-(the same corners for half the work).
+(the same corners for half the work); before that, in windows round where the last search of
+the same kind found them (:mod:`vision.marker_places`), as a still camera sees them again.
 
 Example (a rendered plane seen straight on)::
 
