@@ -172,9 +172,9 @@ def _sample_step(shape: tuple[int, ...]) -> int:
 
 
 def every_step(image: np.ndarray, step: int) -> np.ndarray:
-    """``image[::step, ::step]``, contiguous: each kept pixel picked by OpenCV's nearest-pixel
-    warp, whose whole-number map lands on it exactly (numpy's copy of a strided view of
-    three-channel pixels took 1.3 ms of a board's picture check at step 4; this 0.15 ms)."""
+    """``image[::step, ::step]`` (contiguous for a step above 1): each kept pixel picked by
+    OpenCV's nearest-pixel warp, whose whole-number map lands on it exactly, five times
+    faster than numpy's copy of a strided view of three-channel pixels."""
     if step == 1 or image.size == 0:
         return image[::step, ::step]
     rows, cols = -(-image.shape[0] // step), -(-image.shape[1] // step)

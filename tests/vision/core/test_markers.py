@@ -214,18 +214,18 @@ def _shifted(frame: np.ndarray, dx: int, dy: int) -> np.ndarray:
     return moved
 
 
-def _without_coarse_search(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Count the coarse searches from now on (a search from remembered places needs none)."""
+def _calls_of(monkeypatch: pytest.MonkeyPatch, name: str) -> list[dict[str, object]]:
+    """The keyword arguments of every call of ``vision.markers.<name>`` from now on."""
     import vision.markers as markers
 
-    calls: list[int] = []
-    coarse = markers._coarse_finds
+    calls: list[dict[str, object]] = []
+    function = getattr(markers, name)
 
     def counted(*args: object, **kwargs: object) -> object:
-        calls.append(1)
-        return coarse(*args, **kwargs)  # type: ignore[arg-type]
+        calls.append(kwargs)
+        return function(*args, **kwargs)
 
-    monkeypatch.setattr(markers, "_coarse_finds", counted)
+    monkeypatch.setattr(markers, name, counted)
     return calls
 
 
@@ -240,7 +240,7 @@ def test_a_search_again_looks_where_the_markers_were_and_finds_the_whole_frame_c
     forget_marker_places()
     frame = _camera_frame(4, px_per_mm=4.0)
     detect_markers(frame, wanted=LAYOUT.ids)
-    coarse_searches = _without_coarse_search(monkeypatch)
+    coarse_searches = _calls_of(monkeypatch, "_coarse_finds")
     again = _shifted(frame, dx, dy)
     found, scale = detect_markers(again, wanted=LAYOUT.ids)
     reference = _whole_level_search(again, 1.0)
@@ -264,16 +264,7 @@ def test_a_search_of_a_shrunk_level_again_refines_the_whole_shrunk_frames_corner
     gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     assert remembered_places(("DICT_4X4_50", LAYOUT.ids, gray.shape, 0.5), gray) is not None
     whole = _whole_level_search(frame, 0.5)
-    import vision.markers as markers
-
-    whole_levels: list[float] = []
-    shrunk = markers._shrunk
-
-    def counted(gray: np.ndarray, s: float) -> np.ndarray:
-        whole_levels.append(s)
-        return shrunk(gray, s)
-
-    monkeypatch.setattr(markers, "_shrunk", counted)
+    whole_levels = _calls_of(monkeypatch, "_shrunk")
     found, scale = detect_markers(frame, wanted=LAYOUT.ids, scales=(0.5, 1.0))
     assert whole_levels == []  # only the windows round the remembered places were searched
     assert scale == 0.5 and set(found) == set(LAYOUT.ids) <= set(whole)
@@ -296,19 +287,10 @@ def test_another_scene_is_searched_afresh_not_where_the_last_markers_were(
     forget_marker_places()
     detect_markers(_camera_frame(1, px_per_mm=4.0), wanted=LAYOUT.ids)
     frame = _camera_frame(2, px_per_mm=3.0)
-    import vision.markers as markers
-
-    windows: list[float] = []
-    search = markers._search_windows
-
-    def counted(*args: object, moved: float = 0.0, **kwargs: object) -> object:
-        windows.append(moved)
-        return search(*args, moved=moved, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(markers, "_search_windows", counted)
+    windows = _calls_of(monkeypatch, "_search_windows")
     found, _ = detect_markers(frame, wanted=LAYOUT.ids)
     reference = _whole_level_search(frame, 1.0)
-    assert windows == [0.0]  # only round the coarse finds
+    assert [call.get("moved", 0.0) for call in windows] == [0.0]  # round the coarse finds only
     assert set(found) == set(LAYOUT.ids)
     for marker_id, detection in found.items():
         assert np.abs(detection.corners - reference[marker_id]).max() < 0.01
