@@ -6,9 +6,12 @@ Frames (2304x1296, seeds ``--first`` on): Indigo tables with every camera effect
 tables of 45 tiles, Second Chance sheets (the sheet bench's frames, 1280x960) and Enigma puzzle
 mats on wood, cloth and slate at the strongest conditions. Each frame is searched with its
 reader's layout and checks, ``--repeats`` times; printed per reader: median and p95 CPU ms
-(one core: OpenCV single-threaded, ``time.process_time``), the frames whose four markers were
-found and, with ``--against FILE`` (corners written by ``--save FILE`` from another version of
-the search, same arguments), the largest corner difference and the frames fitted by only one.
+(one core: OpenCV single-threaded, ``time.process_time``) of a first search (where markers
+were found before is forgotten) and the median of the searches again (the camera still: the
+markers are searched first where they were found), the frames whose four markers were found
+and, with ``--against FILE`` (corners written by ``--save FILE`` from another version of the
+search, same arguments; the corners of the last search of each frame), the largest corner
+difference and the frames fitted by only one.
 Seeds 70000+ are held apart.
 
     python bench/markers_speed.py --save /tmp/before.json   # (on the older code)
@@ -34,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from config import Config  # noqa: E402
 from vision.errors import FrameRefusedError  # noqa: E402
+from vision.marker_places import forget_marker_places  # noqa: E402
 from vision.markers import MarkerChecks, MarkerLayout, PlaneFit, locate  # noqa: E402
 
 SIZE = (2304, 1296)
@@ -115,19 +119,23 @@ def _search(case: Case) -> PlaneFit | None:
         return None
 
 
-def time_reader(cases: list[Case], repeats: int) -> tuple[list[float], list[Corners | None]]:
-    """CPU ms of every search, and each frame's corners (None: refused)."""
-    times: list[float] = []
+def time_reader(cases: list[Case],
+                repeats: int) -> tuple[list[float], list[float], list[Corners | None]]:
+    """CPU ms of every first search and of every search again, and each frame's corners
+    (None: refused)."""
+    first: list[float] = []
+    again: list[float] = []
     corners: list[Corners | None] = []
     for case in cases:
         fit = None
-        for _ in range(repeats):
+        forget_marker_places()
+        for n in range(repeats):
             c0 = time.process_time()
             fit = _search(case)
-            times.append((time.process_time() - c0) * 1000)
+            (again if n else first).append((time.process_time() - c0) * 1000)
         corners.append(None if fit is None else {
             str(i): fit.detections[i].corners.astype(np.float64).tolist() for i in fit.layout.ids})
-    return times, corners
+    return first, again, corners
 
 
 def compare(found: list[Corners | None], other: list[Corners | None]) -> str:
@@ -158,12 +166,13 @@ def main(argv: list[str] | None = None) -> int:
     for name in args.readers.split(","):
         seeds = range(args.first, args.first + args.frames)
         cases = list(READERS[name](seeds))
-        times, corners[name] = time_reader(cases, args.repeats)
+        times, again, corners[name] = time_reader(cases, args.repeats)
         p95 = sorted(times)[int(0.95 * (len(times) - 1))]
+        still = f", again {statistics.median(again):.1f}" if again else ""
         fitted = sum(c is not None for c in corners[name])
         same = f"; {compare(corners[name], saved[name])}" if name in saved else ""
         print(f"{name:7s} {len(cases)} frames x {args.repeats}: marker search median "
-              f"{statistics.median(times):.1f} ms CPU, p95 {p95:.1f}; fitted {fitted}/"
+              f"{statistics.median(times):.1f} ms CPU, p95 {p95:.1f}{still}; fitted {fitted}/"
               f"{len(cases)}{same}", flush=True)
     if args.save:
         args.save.write_text(json.dumps(corners))

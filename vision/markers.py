@@ -17,7 +17,8 @@ used, so this runs on OpenCV 4.10 (the Pi pin) and on 5.x. The default detector 
 markers at full resolution that it still finds in a smaller copy, so detection retries at the
 scales of ``MarkerChecks.retry_scales``. A large frame is searched in a coarse copy first and
 then only in windows round the markers found there, with the same pixels as a whole search
-(the same corners for half the work).
+(the same corners for half the work); before that, in windows round where the last search of
+the same kind found them (:mod:`vision.marker_places`), as a still camera sees them again.
 
 Example (a rendered plane seen straight on)::
 
@@ -42,6 +43,7 @@ import numpy as np
 
 from vision.errors import FrameRefusedError
 from vision.image_io import PAGE_SUFFIXES, check_writable
+from vision.marker_places import MOVED_SIDES, remember_places, remembered_places
 
 Point = tuple[float, float]
 
@@ -267,17 +269,32 @@ def _search_level(gray: np.ndarray, s: float, name: str, want: set[int] | None, 
     """The markers of ``gray`` shrunk ``s`` times (a level of the search), as (4, 2) corners
     in the level's pixels.
 
-    With ``coarse_first``, a large level (:data:`COARSE_MIN_SIDE`) is searched in windows
-    round the finds of a coarse copy first; when that misses a wanted marker, or else, the
+    Wanted markers are first searched in windows round where the last search of this kind
+    found them (:mod:`vision.marker_places`: a camera on an arm and markers taped down stay put
+    between reads); then, with ``coarse_first``, a large level (:data:`COARSE_MIN_SIDE`) in
+    windows round the finds of a coarse copy; when that misses a wanted marker, or else, the
     whole level is searched."""
     period = _resize_period(s)
-    level_side = round(max(gray.shape[:2]) * s)
-    if coarse_first and want and level_side >= COARSE_MIN_SIDE and period is not None:
-        found = _search_windows(gray, s, period, name, want)
-        if found is not None:
-            return found
-    small = gray if s == 1.0 else cv2.resize(gray, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
-    return _detect_quads(small, _detector(name))
+    if not want or period is None:
+        return _detect_quads(_shrunk(gray, s), _detector(name))
+    key = (name, tuple(sorted(want)), gray.shape[:2], s)
+    found = None
+    places = remembered_places(key, gray)
+    if places is not None:
+        found = _search_windows(gray, s, period, name, places, moved=MOVED_SIDES)
+    if found is None and coarse_first and round(max(gray.shape[:2]) * s) >= COARSE_MIN_SIDE:
+        seen = _coarse_finds(gray, s, name, want)
+        found = None if seen is None else _search_windows(gray, s, period, name, seen)
+    if found is None:
+        found = _detect_quads(_shrunk(gray, s), _detector(name))
+    if want <= found.keys():
+        remember_places(key, gray, {mid: found[mid] / s for mid in want})
+    return found
+
+
+def _shrunk(gray: np.ndarray, s: float) -> np.ndarray:
+    """The whole level: ``gray`` shrunk ``s`` times (area averaging)."""
+    return gray if s == 1.0 else cv2.resize(gray, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
 
 
 def _resize_period(s: float) -> tuple[int, int] | None:
@@ -290,34 +307,68 @@ def _resize_period(s: float) -> tuple[int, int] | None:
     return fraction.numerator, fraction.denominator
 
 
-def _search_windows(gray: np.ndarray, s: float, period: tuple[int, int], name: str,
-                    want: set[int]) -> dict[int, np.ndarray] | None:
-    """The wanted markers of the level ``s`` found in windows round their finds in a coarse
-    copy of ``gray`` (None when one is missed), in the level's pixels.
-
-    Each window is cut from ``gray`` at a multiple of the resize period and shrunk like the
-    whole level, so the detector sees the same pixels, with the same perimeter limits in
-    pixels, as in the whole level: it gives the same corners for a fraction of the work."""
-    p, q = period
-    h, w = gray.shape[:2]
-    # a whole factor: area averaging of whole blocks, ten times cheaper than a fractional one
-    factor = max(1, int(1.0 / (s * COARSE_FACTOR) + 1e-9))
-    coarse = cv2.resize(gray, (w // factor, h // factor), interpolation=cv2.INTER_AREA)
+def _coarse_finds(gray: np.ndarray, s: float, name: str,
+                  want: set[int]) -> dict[int, np.ndarray] | None:
+    """Where the wanted markers lie (frame pixels, rough corners) as found in a copy of
+    ``gray`` about :data:`COARSE_FACTOR` times smaller than the level ``s`` (a power of two
+    smaller than the frame); None when one is missed there."""
+    # the power of two nearest the factor wanted, by halving: OpenCV averages 2 x 2 blocks
+    # ten times faster than 3 x 3 ones (an Indigo frame to a third took longer than the
+    # coarse search itself), and a quarter of it finds the markers as often as a third
+    halvings = max(0, round(math.log2(1.0 / (s * COARSE_FACTOR))))
+    coarse, factor = gray, 1
+    while factor < 2**halvings and min(coarse.shape[:2]) >= 2:
+        h, w = coarse.shape[:2]
+        # an even size: an odd one takes OpenCV's general (slow) area resize
+        coarse = cv2.resize(coarse[: h // 2 * 2, : w // 2 * 2], (w // 2, h // 2),
+                            interpolation=cv2.INTER_AREA)
+        factor *= 2
     seen = _detect_quads(coarse, _detector(name, coarse=True))
     if not want <= seen.keys():
         return None
+    return {mid: seen[mid] * factor for mid in want}
+
+
+def _side(quad: np.ndarray) -> float:
+    """The longest side of a marker's four corners."""
+    return float(np.max(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)))
+
+
+def _window_round(quad: np.ndarray, reach: float, q: int,
+                  shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+    """The window (x0, y0, x1, y1 in frame pixels) reaching ``reach`` beyond a marker's
+    corners, its origin at a multiple of the resize period ``q``."""
+    h, w = shape[:2]
+    # one period more at the far ends: the last shrunk row and column of a window mix in
+    # fewer source pixels than the whole frame's do there, and are cut off
+    x0 = max(0, int(quad[:, 0].min() - reach) // q * q)
+    y0 = max(0, int(quad[:, 1].min() - reach) // q * q)
+    x1 = min(w, (int(quad[:, 0].max() + reach) // q + 2) * q)
+    y1 = min(h, (int(quad[:, 1].max() + reach) // q + 2) * q)
+    return x0, y0, x1, y1
+
+
+def _search_windows(gray: np.ndarray, s: float, period: tuple[int, int], name: str,
+                    places: Mapping[int, np.ndarray], *,
+                    moved: float = 0.0) -> dict[int, np.ndarray] | None:
+    """The markers of ``places`` (id -> corners in frame pixels) found at the level ``s`` in
+    windows round those places (None when one is missed), in the level's pixels.
+
+    Each window is cut from ``gray`` at a multiple of the resize period and shrunk like the
+    whole level, so the detector sees the same pixels, with the same perimeter limits in
+    pixels, as in the whole level: it gives the same corners for a fraction of the work.
+    ``moved``: the windows reach this many marker sides further (the marker may have moved
+    since it was there), and a marker found is kept only when the window round where it is
+    now lies inside the one searched, so that it was seen with the usual margin round it."""
+    p, q = period
+    h, w = gray.shape[:2]
     level_side = max(round(h * s), round(w * s))
     found: dict[int, np.ndarray] = {}
-    for mid in sorted(want):
-        quad = seen[mid] * factor
-        side = float(np.max(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)))
-        reach = max(WINDOW_MIN_PX / s, WINDOW_SIDES * side)
-        # one period more at the far ends: the last shrunk row and column of a window mix in
-        # fewer source pixels than the whole frame's do there, and are cut off
-        x0 = max(0, int(quad[:, 0].min() - reach) // q * q)
-        y0 = max(0, int(quad[:, 1].min() - reach) // q * q)
-        x1 = min(w, (int(quad[:, 0].max() + reach) // q + 2) * q)
-        y1 = min(h, (int(quad[:, 1].max() + reach) // q + 2) * q)
+    for mid in sorted(places):
+        quad = places[mid]
+        side = _side(quad)
+        x0, y0, x1, y1 = _window_round(
+            quad, max(WINDOW_MIN_PX / s, WINDOW_SIDES * side) + moved * side, q, gray.shape)
         window = gray[y0:y1, x0:x1]
         if s != 1.0:
             window = cv2.resize(window, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
@@ -327,6 +378,12 @@ def _search_windows(gray: np.ndarray, s: float, period: tuple[int, int], name: s
         if mid not in again:
             return None
         found[mid] = again[mid] + np.array([x0 * p // q, y0 * p // q], np.float32)
+        if moved:
+            now = found[mid] / s
+            nx0, ny0, nx1, ny1 = _window_round(
+                now, max(WINDOW_MIN_PX / s, WINDOW_SIDES * _side(now)), q, gray.shape)
+            if nx0 < x0 or ny0 < y0 or nx1 > x1 or ny1 > y1:
+                return None
     return found
 
 

@@ -171,14 +171,18 @@ def _sample_step(shape: tuple[int, ...]) -> int:
     return max(1, int(math.ceil(math.sqrt(shape[0] * shape[1] / SAMPLED_PIXELS))))
 
 
-def _sampled(image: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """The region's pixels, every :func:`_sample_step`-th row and column."""
-    step = _sample_step(image.shape)
-    # compress on a contiguous copy: a boolean index of a strided view is some times slower
-    kept = np.ascontiguousarray(image[::step, ::step])
-    pixels: np.ndarray = kept.reshape(-1, *image.shape[2:]).compress(
-        (mask[::step, ::step] > 0).ravel(), axis=0)
-    return pixels
+def every_step(image: np.ndarray, step: int) -> np.ndarray:
+    """``image[::step, ::step]`` (contiguous for a step above 1): each kept pixel picked by
+    OpenCV's nearest-pixel warp, whose whole-number map lands on it exactly, five times
+    faster than numpy's copy of a strided view of three-channel pixels."""
+    if step == 1 or image.size == 0:
+        return image[::step, ::step]
+    rows, cols = -(-image.shape[0] // step), -(-image.shape[1] // step)
+    picks = np.array([[step, 0.0, 0.0], [0.0, step, 0.0]])
+    kept = cv2.warpAffine(image, picks, (cols, rows),
+                          flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP)
+    # a single channel comes back as a plane
+    return kept.reshape((rows, cols, *image.shape[2:]))
 
 
 def whole_percentiles(values: np.ndarray, percents: tuple[float, ...]) -> list[float]:
@@ -213,9 +217,13 @@ def measure_picture(image: np.ndarray, mask: np.ndarray | None = None, *,
         image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     if mask is None:
         mask = np.ones(image.shape[:2], np.uint8)
-    if not mask.any():
+    # OpenCV bounds the non-zero pixels of an 8-bit plane: no full-size comparison for the
+    # readers' uint8 masks, nor a pass of its own to find an empty one
+    nonzero = mask.view(np.uint8) if mask.dtype in (np.uint8, np.bool_) else \
+        (mask != 0).view(np.uint8)
+    left, top, width, height = cv2.boundingRect(nonzero)
+    if width == 0 or height == 0:
         raise ValueError("measure_picture: the mask covers no pixel")
-    left, top, width, height = cv2.boundingRect((mask != 0).view(np.uint8))
     bottom, right = top + height, left + width
     box, box_mask = image[top:bottom, left:right], mask[top:bottom, left:right]
     # one grey conversion of the box, for the focus and, sampled, for the levels (a pixel's
@@ -236,7 +244,8 @@ def measure_picture(image: np.ndarray, mask: np.ndarray | None = None, *,
         crushed=float(np.mean(brightest <= DARK_LEVEL)),
         contrast=contrast,
         noise=noise_sigma(box, box_mask),
-        colour=_colourfulness(_sampled(box, box_mask)) if colour else 0.0,
+        colour=_colourfulness(every_step(box, step).reshape(-1, 3).compress(
+            sampled_inside, axis=0)) if colour else 0.0,
         focus=_focus(gray, contrast),
     )
 

@@ -204,3 +204,93 @@ def test_markers_too_small_for_a_coarse_copy_are_found_as_by_a_whole_frame_searc
     assert scale == 1.0 and set(found) == set(LAYOUT.ids) <= set(reference)
     for marker_id, detection in found.items():
         assert np.abs(detection.corners - reference[marker_id]).max() < 0.01
+
+
+def _shifted(frame: np.ndarray, dx: int, dy: int) -> np.ndarray:
+    """The frame with its picture moved ``dx`` pixels right and ``dy`` down (the camera shook)."""
+    moved = np.full_like(frame, 128)
+    h, w = frame.shape[:2]
+    moved[dy:, dx:] = frame[: h - dy, : w - dx]
+    return moved
+
+
+def _calls_of(monkeypatch: pytest.MonkeyPatch, name: str) -> list[dict[str, object]]:
+    """The keyword arguments of every call of ``vision.markers.<name>`` from now on."""
+    import vision.markers as markers
+
+    calls: list[dict[str, object]] = []
+    function = getattr(markers, name)
+
+    def counted(*args: object, **kwargs: object) -> object:
+        calls.append(kwargs)
+        return function(*args, **kwargs)
+
+    monkeypatch.setattr(markers, name, counted)
+    return calls
+
+
+@pytest.mark.parametrize("dx, dy", [(0, 0), (3, 2)])
+def test_a_search_again_looks_where_the_markers_were_and_finds_the_whole_frame_corners(
+        monkeypatch: pytest.MonkeyPatch, dx: int, dy: int) -> None:
+    """The camera still (or shaken by a few pixels): the second search finds the markers in
+    windows round where the first found them, with the corners of a whole-frame search."""
+    from vision.marker_places import forget_marker_places
+    from vision.markers import detect_markers
+
+    forget_marker_places()
+    frame = _camera_frame(4, px_per_mm=4.0)
+    detect_markers(frame, wanted=LAYOUT.ids)
+    coarse_searches = _calls_of(monkeypatch, "_coarse_finds")
+    again = _shifted(frame, dx, dy)
+    found, scale = detect_markers(again, wanted=LAYOUT.ids)
+    reference = _whole_level_search(again, 1.0)
+    assert coarse_searches == []
+    assert scale == 1.0 and set(found) == set(LAYOUT.ids) <= set(reference)
+    for marker_id, detection in found.items():
+        assert np.abs(detection.corners - reference[marker_id]).max() < 0.01
+
+
+def test_a_search_of_a_shrunk_level_again_refines_the_whole_shrunk_frames_corners(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A sheet's search (half a frame first, no coarse copy): searched again where the
+    markers were, the corners are those of the whole half-size frame, refined."""
+    from vision.marker_places import forget_marker_places, remembered_places
+    from vision.markers import detect_markers
+
+    forget_marker_places()
+    frame = cv2.resize(_camera_frame(5, px_per_mm=4.0), (1280, 720),
+                       interpolation=cv2.INTER_AREA)
+    first, _ = detect_markers(frame, wanted=LAYOUT.ids, scales=(0.5, 1.0))
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    assert remembered_places(("DICT_4X4_50", LAYOUT.ids, gray.shape, 0.5), gray) is not None
+    whole = _whole_level_search(frame, 0.5)
+    whole_levels = _calls_of(monkeypatch, "_shrunk")
+    found, scale = detect_markers(frame, wanted=LAYOUT.ids, scales=(0.5, 1.0))
+    assert whole_levels == []  # only the windows round the remembered places were searched
+    assert scale == 0.5 and set(found) == set(LAYOUT.ids) <= set(whole)
+    win = int(round(1.0 / 0.5)) + 1
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.05)
+    for marker_id, detection in found.items():
+        start = whole[marker_id].astype(np.float32).reshape(-1, 1, 2)
+        refined = cv2.cornerSubPix(gray, start, (win, win), (-1, -1), criteria).reshape(4, 2)
+        assert np.abs(detection.corners - refined).max() < 0.01
+        assert np.abs(detection.corners - first[marker_id].corners).max() < 0.01
+
+
+def test_another_scene_is_searched_afresh_not_where_the_last_markers_were(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Markers elsewhere in the next frame: their old places look different, so the search
+    goes through the coarse copy at once, and finds the new frame's corners."""
+    from vision.marker_places import forget_marker_places
+    from vision.markers import detect_markers
+
+    forget_marker_places()
+    detect_markers(_camera_frame(1, px_per_mm=4.0), wanted=LAYOUT.ids)
+    frame = _camera_frame(2, px_per_mm=3.0)
+    windows = _calls_of(monkeypatch, "_search_windows")
+    found, _ = detect_markers(frame, wanted=LAYOUT.ids)
+    reference = _whole_level_search(frame, 1.0)
+    assert [call.get("moved", 0.0) for call in windows] == [0.0]  # round the coarse finds only
+    assert set(found) == set(LAYOUT.ids)
+    for marker_id, detection in found.items():
+        assert np.abs(detection.corners - reference[marker_id]).max() < 0.01

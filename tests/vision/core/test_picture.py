@@ -134,9 +134,21 @@ def test_the_region_of_a_homography_is_what_is_measured() -> None:
     assert measure_picture(frame, mask).noise < 1.5 < 15.0 < measure_picture(frame, table).noise
 
 
-def test_a_mask_with_no_pixel_is_refused() -> None:
+@pytest.mark.parametrize("dtype", [np.uint8, np.bool_, np.int32, np.float32])
+def test_a_mask_with_no_pixel_is_refused(dtype: type) -> None:
     with pytest.raises(ValueError, match="no pixel"):
-        measure_picture(_board(), np.zeros((240, 320), np.uint8))
+        measure_picture(_board(), np.zeros((240, 320), dtype))
+
+
+@pytest.mark.parametrize("dtype, value", [(np.uint8, 255), (np.bool_, True), (np.int32, 7),
+                                          (np.float32, 0.5)])
+def test_a_mask_is_its_non_zero_pixels_whatever_its_type(dtype: type, value: object) -> None:
+    image = _board(3)
+    mask = np.zeros((240, 320), np.uint8)
+    cv2.ellipse(mask, (150, 110), (90, 60), 20, 0, 360, 1, -1)
+    typed = np.zeros((240, 320), dtype)
+    typed[mask > 0] = value
+    assert measure_picture(image, typed) == measure_picture(image, mask)
 
 
 def test_measures_inside_an_outline_are_those_of_the_whole_image_with_its_mask() -> None:
@@ -258,17 +270,59 @@ def test_the_colour_is_the_float_balance_s_chroma(tint: tuple[float, float, floa
     """The grey-world balance is looked up per level: the same chroma as balancing every pixel
     in float32 and taking the percentile of the squares by partition (None: a few hundred
     random pixels, nearly all of distinct chroma, where a rank one off shows)."""
-    from vision.picture import COLOUR_PERCENTILE
 
     if tint is None:
         image = np.random.default_rng(2).integers(0, 256, (20, 30, 3), dtype=np.uint8)
     else:
         image = np.clip(_board(4) * np.array(tint), 0, 255).astype(np.uint8)
-    pixels = image.reshape(-1, 3)
+    assert measure_picture(image).colour == _float_balance_chroma(image.reshape(-1, 3))
+
+
+def _float_balance_chroma(pixels: np.ndarray) -> float:
+    """The colour measure of (n, 3) pixels, the plain way: every pixel balanced in float32,
+    the percentile of the squared chromas by partition."""
+    from vision.picture import COLOUR_PERCENTILE
+
     means = pixels.astype(np.float64).mean(axis=0)
     gains = (means.mean() / np.maximum(means, 1.0)).astype(np.float32)
     balanced = np.clip(pixels.astype(np.float32) * gains, 0, 255).astype(np.uint8)
     lab = cv2.cvtColor(balanced.reshape(-1, 1, 3), cv2.COLOR_BGR2LAB).reshape(-1, 3)
     chroma2 = (lab[:, 1].astype(np.int32) - 128) ** 2 + (lab[:, 2].astype(np.int32) - 128) ** 2
     k = int(len(chroma2) * COLOUR_PERCENTILE / 100.0)
-    assert measure_picture(image).colour == math.sqrt(float(np.partition(chroma2, k)[k]))
+    return math.sqrt(float(np.partition(chroma2, k)[k]))
+
+
+@pytest.mark.parametrize("size", [(1037, 1845), (760, 1024)])
+def test_a_large_region_s_colour_is_that_of_every_step_th_pixel_inside_it(
+        size: tuple[int, int]) -> None:
+    """A region over :data:`SAMPLED_PIXELS` is measured on every step-th pixel of its box
+    (picked by a warp, not a strided copy): the colour of exactly those pixels inside."""
+    from vision.picture import SAMPLED_PIXELS
+
+    rng = np.random.default_rng(6)
+    h, w = size
+    image = cv2.resize(rng.integers(0, 256, (h // 16, w // 16, 3), dtype=np.uint8), (w, h),
+                       interpolation=cv2.INTER_NEAREST)
+    image = np.clip(image + rng.integers(-12, 13, image.shape), 0, 255).astype(np.uint8)
+    mask = np.zeros(image.shape[:2], np.uint8)
+    cv2.ellipse(mask, (w // 2, h // 2), (w // 2 - 3, h // 2 - 1), 0, 0, 360, 1, -1)
+    left, top, width, height = cv2.boundingRect(mask)
+    step = int(math.ceil(math.sqrt(width * height / SAMPLED_PIXELS)))
+    assert step >= 2
+    box = image[top:top + height, left:left + width]
+    inside = mask[top:top + height, left:left + width][::step, ::step] > 0
+    assert measure_picture(image, mask).colour == _float_balance_chroma(
+        box[::step, ::step][inside])
+
+
+@pytest.mark.parametrize("channels", [0, 1, 3])
+def test_every_step_th_pixel_is_numpy_s_strided_pick(channels: int) -> None:
+    from vision.picture import every_step
+
+    rng = np.random.default_rng(8)
+    for h, w in [(1, 1), (2, 3), (7, 5), (767, 1025), (1036, 1844), (301, 17)]:
+        shape = (h, w) if channels == 0 else (h, w, channels)
+        image = rng.integers(0, 256, shape, dtype=np.uint8)
+        for step in (1, 2, 3, 4, 7):
+            picked = every_step(image[1:, 2:], step)
+            assert np.array_equal(picked, image[1:, 2:][::step, ::step])
