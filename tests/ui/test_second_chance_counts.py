@@ -11,6 +11,8 @@ import pytest
 pytestmark = pytest.mark.ui
 
 START = [[4, col] for col in range(8)]
+#: a seeded game's start and first two rounds, each with draws by several players
+EVENTS = 10
 
 
 def _screen(driver: Any, language: str) -> Any:
@@ -84,3 +86,31 @@ def test_a_move_keeps_the_players_tabs_and_changes_their_words(make_driver: Any)
     screen.view("Ana")
     assert [t.state for t in screen.tab_buttons.values()] == ["down", "normal", "normal"]
     assert list(reversed(screen.ids.tabs.children)) == list(tabs.values())
+
+
+def test_a_draw_keeps_the_rounds_panel_and_names_the_next_player(make_driver: Any) -> None:
+    # made anew at every draw (its card rows, its camera part), the round's panel was most of
+    # the cyclic garbage of a game that the app's full collections walk
+    import random
+
+    from companion.second_chance.simulate import simulate_game
+
+    driver = make_driver()
+    players = ["Ana", "Ben", "Cleo"]
+    record = simulate_game(players, rng=random.Random(3))
+    driver.app.new_game("second-chance", players, record.get("options", {}))
+    screen = driver.screen("second_chance")
+    rounds: dict[tuple[str, ...], Any] = {}
+    for event in record["events"][:EVENTS]:
+        driver.app.apply(event)
+        driver.pump(1)
+        panels = [w for w in screen.ids.panel.walk() if type(w).__name__ == "ScRoundPanel"]
+        if not panels:
+            continue
+        (panel,) = panels
+        cards = tuple(card.text for card in screen.state().revealed)
+        assert rounds.setdefault(cards, panel) is panel
+        assert panel.player == screen.viewer == screen.player_to_act()
+        texts = [getattr(w, "text", "") for w in panel.walk()]
+        assert f"{screen.viewer}: draw one of the two cards" in texts
+    assert len(rounds) == 2

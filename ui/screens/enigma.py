@@ -78,6 +78,15 @@ class EnigmaScreen(BaseScreen):
         #: what the last read of the table found, reused by the next read (set on the main
         #: thread when a read is done, handed to the worker of the next)
         self.table_memory: Any = None
+        #: panels kept from one move to the next (see :meth:`_tile_choice_panel`); the screen
+        #: itself is made again on a language change. The tile choice's is kept with the
+        #: layout it was made for
+        self._tile_choice: tuple[Any, Any] | None = None
+        self._choices_phase: Any = None
+        #: per category, the tile pictures to choose from and the pack they are drawn with
+        self._tile_pictures: dict[str, tuple[Any, list[Any]]] = {}
+        #: each player's row of category toggles, by player and the ink of their name
+        self._choice_rows: dict[tuple[str, Any], Any] = {}
 
     def title(self) -> str:
         return "Enigma"
@@ -141,20 +150,42 @@ class EnigmaScreen(BaseScreen):
         state = self.state()
         self.stop_timer()
         self.choices = {p: c for p, c in self.choices.items() if p in state.players}
-        phase = made("EnigmaChoicesPanel", screen=self, round=state.round + 1,
-                      status=self.status)
-        self.choice_toggles: dict[tuple[str, str], Any] = {}
-        for player in state.seat_order():
-            row = made("EnigmaChoiceRow", player=player,
-                        ink=readable_on(self.colour_of(player)))
-            for category in CATEGORIES:
-                toggle = row.ids[category]
-                toggle.state = "down" if self.choices.get(player) == category else "normal"
-                toggle.bind(on_press=lambda t, p=player, c=category: self.choose(p, c, t.state))
-                self.choice_toggles[(player, category)] = toggle
-            phase.ids.rows.add_widget(row)
+        phase = self._choices_panel(tuple((p, readable_on(self.colour_of(p)))
+                                          for p in state.seat_order()))
+        phase.round, phase.status = state.round + 1, self.status
+        for (player, category), toggle in self.choice_toggles.items():
+            toggle.state = "down" if self.choices.get(player) == category else "normal"
         self.go_button = phase.ids.go
         panel.add_widget(phase)
+
+    def _choices_panel(self, seats: tuple[tuple[str, Any], ...]) -> Any:
+        """The round's choices, a row of toggles per player (``seats``: each player and the
+        ink of their name, in seat order, which turns from round to round). The panel and
+        each player's row are made once and kept: made again at every move, as the tile
+        choice was, they were garbage for the full collections."""
+        if self._choices_phase is None:
+            self._choices_phase = made("EnigmaChoicesPanel", screen=self)
+        phase = self._choices_phase
+        rows = [self._choice_row(player, ink) for player, ink in seats]
+        if list(reversed(phase.ids.rows.children)) != rows:
+            phase.ids.rows.clear_widgets()
+            for row in rows:
+                phase.ids.rows.add_widget(row)
+        self.choice_toggles: dict[tuple[str, str], Any] = {
+            (player, category): row.ids[category]
+            for (player, _ink), row in zip(seats, rows, strict=True) for category in CATEGORIES}
+        return phase
+
+    def _choice_row(self, player: str, ink: Any) -> Any:
+        """A player's name in their ink and a toggle per category, kept (see above)."""
+        row = self._choice_rows.get((player, ink))
+        if row is None:
+            row = made("EnigmaChoiceRow", player=player, ink=ink)
+            for category in CATEGORIES:
+                row.ids[category].bind(
+                    on_press=lambda t, p=player, c=category: self.choose(p, c, t.state))
+            self._choice_rows[(player, ink)] = row
+        return row
 
     def choose(self, player: str, category: str, state: str) -> None:
         holder = next((p for p, c in self.choices.items() if c == category and p != player),
@@ -412,16 +443,31 @@ class EnigmaScreen(BaseScreen):
             return
         player = self.solver()
         category = dict(self.state().choices).get(player, "")
-        phase = made("EnigmaTileChoicePanel", screen=self, status=self.status,
-                      prompt=_("{player} solved a {category} tile: which one?").format(
-                          player=player, category=category_name(category)))
+        phase = self._tile_choice_panel()
+        phase.prompt = _("{player} solved a {category} tile: which one?").format(
+            player=player, category=category_name(category))
+        self._show_category_tiles(phase.ids.tiles, category)
+        panel.add_widget(phase)
+
+    def _tile_choice_panel(self) -> Any:
+        """The panel to pick a solved tile from, made once for the screen's layout and kept:
+        made again at every solver, it and its tile pictures were some 7,500 objects of
+        cyclic garbage per move, a full collection's work."""
+        camera = self.app.camera is not None and not self.app.camera_failed
+        demo = bool(self.app.demo and self.app.table is not None)
+        layout = (self.portrait, camera, demo)
+        if self._tile_choice is not None and self._tile_choice[0] == layout:
+            phase = self._tile_choice[1]
+            self.read_button = phase.ids.read
+            return phase
+        phase = made("EnigmaTileChoicePanel", screen=self, status=self.status)
         follow_property(self, "status", phase, "status")
         self.read_button = phase.ids.read
-        if self.app.demo and self.app.table is not None:
+        if demo:
             self.demo_button = phase.ids.demo
         else:
             phase.ids.buttons.remove_widget(phase.ids.demo)
-        if self.app.camera is not None and not self.app.camera_failed:
+        if camera:
             from ui.widgets.camera_view import CameraView
 
             phase.beside = not self.portrait
@@ -429,12 +475,26 @@ class EnigmaScreen(BaseScreen):
                 phase.ids.pair.add_widget(CameraView(), index=len(phase.ids.pair.children))
             else:
                 phase.add_widget(CameraView(), index=phase.children.index(phase.ids.buttons) + 1)
-        # each tile is its picture (conduit side up, as it lies); alike tiles show once
-        for entry in distinct_tiles(self.catalogue().by_category(category)):
-            picture = TilePicture(tile=entry.conduit, pack=self.ids.table.pack, entry=entry)
-            picture.bind(on_press=lambda p: self.pick_tile(p.entry))
-            phase.ids.tiles.add_widget(picture)
-        panel.add_widget(phase)
+        self._tile_choice = (layout, phase)
+        return phase
+
+    def _show_category_tiles(self, grid: Any, category: str) -> None:
+        """Each tile of ``category`` as its picture (conduit side up, as it lies; alike tiles
+        show once), made once per category and pack and kept for the next solver."""
+        pack = self.ids.table.pack
+        kept = self._tile_pictures.get(category)
+        if kept is None or kept[0] is not pack:
+            pictures = []
+            for entry in distinct_tiles(self.catalogue().by_category(category)):
+                picture = TilePicture(tile=entry.conduit, pack=pack, entry=entry)
+                picture.bind(on_press=lambda p: self.pick_tile(p.entry))
+                pictures.append(picture)
+            kept = self._tile_pictures[category] = (pack, pictures)
+        if list(reversed(grid.children)) != kept[1]:
+            grid.clear_widgets()
+            for picture in kept[1]:
+                grid.add_widget(picture)
+            grid.parent.scroll_y = 1  # another category's tiles, from their first row
 
     def _panel_placing(self, panel: Any) -> None:
         """The tile chosen: it glows as a ghost on every square where it may go; a tap on

@@ -141,6 +141,8 @@ class SecondChanceScreen(BaseScreen):
         self.second_card: Any = None
         #: the players' tabs, by name, in seat order
         self.tab_buttons: dict[str, Any] = {}
+        #: the round's panel on screen, with what it was made for (see :meth:`refresh`)
+        self._round_phase: tuple[Any, Any] | None = None
 
     def title(self) -> str:
         return "Second Chance"
@@ -436,21 +438,43 @@ class SecondChanceScreen(BaseScreen):
             self.app.table.show_sheet(self.viewer, self.player_tiles(self.viewer))
         self._tabs(names)
         self._show_sheet()
+        kind = self._phase_kind(state)
+        # a round's panel is kept from one player's draw to the next, its words changed: made
+        # anew at every draw it was most of the game's cyclic garbage
+        shown = (kind, self._tight(), self.portrait, self._camera_on(),
+                 tuple(card.text for card in state.revealed or ()))
+        kept = self._round_phase
+        if kind == "round" and kept is not None and kept[0] == shown and kept[1].parent:
+            kept[1].player = self.viewer
+            return
         panel = self._split_panel()
+        getattr(self, f"_panel_{kind}")(panel)
+        if kind == "round":
+            self._round_phase = (shown, panel.children[0])
+
+    def _phase_kind(self, state: Any) -> str:
+        """Which panel the viewer's part of the game is in now (``_panel_<kind>``)."""
         if state.over:
-            self._panel_over(panel)
-        elif not all(p.started for p in state.players):
-            self._panel_start(panel)
-        elif state.revealed is None or state.round_complete:
-            self._panel_reveal(panel)
-        else:
-            self._panel_round(panel)
+            return "over"
+        if not all(p.started for p in state.players):
+            return "start"
+        if state.revealed is None or state.round_complete:
+            return "reveal"
+        player = state.player(self.viewer)
+        if player.is_out:
+            return "out"
+        if player.resolved:
+            return "done"
+        if state.needs_second_chance(self.viewer):
+            return "second_chance"
+        return "round"
 
     def _split_panel(self) -> Any:
         """The panel emptied; landscape with the camera on, split in the camera's column and
         the phase's (returned: where the phase's texts and buttons go)."""
         panel = self.ids.panel
         panel.clear_widgets()
+        self._round_phase = None
         self.shape_buttons = []  # the old panel's: kept, they kept it alive until the next grid
         self._camera_column = None
         self.split = self._tight()
@@ -626,21 +650,15 @@ class SecondChanceScreen(BaseScreen):
 
     # --- a round ------------------------------------------------------------------------------
     def _panel_round(self, panel: Any) -> None:
-        state = self.state()
-        player = state.player(self.viewer)
-        if player.is_out:
-            self._panel_out(panel)
-        elif player.resolved:
-            panel.add_widget(self._phase("Done", player=self.viewer))
-        elif state.needs_second_chance(self.viewer):
-            self._panel_second_chance(panel)
-        else:
-            phase = self._phase("Round", player=self.viewer)
-            self._camera_part(phase, self.demo_draw)
-            for index, card in enumerate(state.revealed):
-                phase.ids.cards.add_widget(self._card_row(
-                    card, lambda c=card: self.show_fit(c), lambda i=index: self.draw(i)))
-            panel.add_widget(phase)
+        phase = self._phase("Round", player=self.viewer)
+        self._camera_part(phase, self.demo_draw)
+        for index, card in enumerate(self.state().revealed):
+            phase.ids.cards.add_widget(self._card_row(
+                card, lambda c=card: self.show_fit(c), lambda i=index: self.draw(i)))
+        panel.add_widget(phase)
+
+    def _panel_done(self, panel: Any) -> None:
+        panel.add_widget(self._phase("Done", player=self.viewer))
 
     def show_fit(self, card: Any) -> None:
         from companion.second_chance import first_placement

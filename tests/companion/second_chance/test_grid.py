@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import random
+import tracemalloc
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from companion.second_chance import Grid, ShapeError, fits, free_polyominoes, placements
-from companion.second_chance.grid import first_placement, is_placement_of
+from companion.second_chance.grid import (
+    cells_of,
+    first_placement,
+    is_placement_of,
+    placement_masks,
+)
 
 ALL_SHAPES = [s for n in range(1, 8) for s in free_polyominoes(n)]
 
@@ -96,3 +102,23 @@ def test_a_full_grid_fits_nothing() -> None:
     full = Grid.from_cells([(r, c) for r in range(9) for c in range(9)])
     assert full.is_full and full.empty_count == 0
     assert not fits(full, "#")
+
+
+def test_the_placements_of_every_card_are_kept_in_little_memory() -> None:
+    # the app keeps every card's placements all evening: with each placement's cells as
+    # tuples beside its mask, a game's 34 cards held 4.5 MB
+    sevens = list(free_polyominoes(7))[:34]
+    placement_masks.cache_clear()
+    tracemalloc.start()
+    try:
+        for shape in sevens:
+            placement_masks(shape.canonical())
+        held, _peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+        placement_masks.cache_clear()
+    assert held < 1_000_000
+    # the same placements, in the same order, as the cells they cover
+    shape = sevens[0]
+    assert placements(Grid(), shape) == [cells_of(m) for m in placement_masks(shape.canonical())]
+    assert placements(Grid(), shape) == sorted(placements(Grid(), shape))
