@@ -1,0 +1,74 @@
+"""Cells under a lamp's reflection (issue 20): an empty cell is decided by what is left of it
+when that rules out every tile; a tile under the same reflection is never read empty surely."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.indigo.geometry import Cell
+from companion.indigo.state import all_legal_placements, new_game, play
+from vision.indigo.board import cell_xy
+from vision.indigo.pack import IndigoPack
+from vision.indigo.reader import read_indigo
+from vision.indigo.settings import DEFAULT_SETTINGS
+from vision.indigo.synth.render import render_frame
+
+FRAME = (1280, 720)
+SURE = DEFAULT_SETTINGS.min_confidence
+#: a cell away from the treasure tiles, the centre and the first placement
+EMPTY_CELL = (2, 1)
+
+
+def _with_reflection(image: np.ndarray, read_fit: object, cell: Cell) -> np.ndarray:
+    """The frame with a lamp's reflection half over ``cell``: a clipped core off its middle
+    and the pale wash round it, covering about 60% of the cell."""
+    to_frame = read_fit.plane_to_image @ DEFAULT_SETTINGS.geometry.board_to_frame()  # type: ignore[attr-defined]
+
+    def at(xy: tuple[float, float]) -> np.ndarray:
+        u, v, w = to_frame @ np.array([*xy, 1.0])
+        return np.array([u / w, v / w])
+
+    middle = at(cell_xy(cell))
+    x, y = cell_xy(cell)
+    radius = float(np.linalg.norm(at((x + 1.0, y)) - middle))  # one cell radius
+    spot = middle + np.array([0.45 * radius, -0.2 * radius])
+    out = image.copy()
+    centre = (int(round(spot[0])), int(round(spot[1])))
+    cv2.circle(out, centre, int(0.75 * radius), (236, 240, 242), -1)  # the wash
+    cv2.circle(out, centre, int(0.3 * radius), (255, 255, 255), -1)  # clipped
+    return out
+
+
+#: the first turn: the tile laid on a cell away from EMPTY_CELL
+TURN = next(p for p in all_legal_placements(new_game(2)) if p.cell == (-2, -1))
+
+
+@pytest.fixture(scope="module")
+def laid(demo: IndigoPack) -> tuple[np.ndarray, object, Cell]:
+    """A clean frame of the board after the first turn, where the reader puts the board in
+    it, and the new tile's cell."""
+    rendered = render_frame(play(new_game(2), TURN)[0], demo, seed=3, frame_size=FRAME,
+                            effects=())
+    fit = read_indigo(rendered.image, demo).fit
+    assert fit is not None
+    return rendered.image, fit, TURN.cell
+
+
+def test_an_empty_cell_half_under_a_reflection_is_read_empty_surely(
+        demo: IndigoPack, laid: tuple[np.ndarray, object, Cell]) -> None:
+    """The part of an empty cell left outside the glare still shows the flat print where any
+    tile would show its paths: it is read empty, not asked (empty cells under glare were the
+    most frequent question in harsh frames, independent tuning seeds 1000-1039)."""
+    image, fit, _ = laid
+    cell = read_indigo(_with_reflection(image, fit, EMPTY_CELL), demo).cells[EMPTY_CELL]
+    assert cell.tile is None
+    assert cell.confidence >= SURE
+
+
+def test_a_tile_under_the_same_reflection_is_never_a_sure_empty_cell(
+        demo: IndigoPack, laid: tuple[np.ndarray, object, Cell]) -> None:
+    image, fit, tile_cell = laid
+    cell = read_indigo(_with_reflection(image, fit, tile_cell), demo).cells[tile_cell]
+    assert cell.tile is not None or cell.confidence < SURE
