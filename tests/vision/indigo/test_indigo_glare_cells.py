@@ -3,14 +3,18 @@ when that rules out every tile; a tile under the same reflection is never read e
 
 from __future__ import annotations
 
+import dataclasses
+
 import cv2
 import numpy as np
 import pytest
 
 from companion.indigo.geometry import Cell
 from companion.indigo.state import all_legal_placements, new_game, play
+from config import Config
 from vision.indigo.board import cell_xy
 from vision.indigo.pack import IndigoPack
+from vision.indigo.read_types import IndigoRead
 from vision.indigo.reader import read_indigo
 from vision.indigo.settings import DEFAULT_SETTINGS
 from vision.indigo.synth.render import render_frame
@@ -72,3 +76,37 @@ def test_a_tile_under_the_same_reflection_is_never_a_sure_empty_cell(
     image, fit, tile_cell = laid
     cell = read_indigo(_with_reflection(image, fit, tile_cell), demo).cells[tile_cell]
     assert cell.tile is not None or cell.confidence < SURE
+
+
+def _read_doubting(monkeypatch: pytest.MonkeyPatch, doubted: list[Cell]) -> None:
+    """The reader as the app calls it, with the cells ``doubted`` read at 0.5 (as a
+    reflection over them would leave them)."""
+    import vision.indigo.reader as reader
+
+    real = reader.read_indigo
+
+    def doubting(frame: np.ndarray, pack: IndigoPack, **options: object) -> IndigoRead:
+        read = real(frame, pack, **options)  # type: ignore[arg-type]
+        for cell in doubted:
+            read.cells[cell] = dataclasses.replace(read.cells[cell], confidence=0.5)
+        return read
+
+    monkeypatch.setattr(reader, "read_indigo", doubting)
+
+
+def test_the_app_does_not_ask_a_cell_that_cannot_have_changed(
+        demo: IndigoPack, laid: tuple[np.ndarray, object, Cell],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """An empty cell, empty before, that the reader doubts is not asked once the turn's one
+    placement is found (sure, legal, the gems where it moves them): one tile a turn, so the
+    cell cannot have changed. While the placement itself is in doubt, it is still asked."""
+    from ui.reading import read_indigo_frame
+
+    image, _, tile_cell = laid
+    _read_doubting(monkeypatch, [EMPTY_CELL])
+    reading = read_indigo_frame(image, Config(), new_game(2), pack=demo)
+    assert reading.proposal == (TURN.cell, TURN.tile.kind, TURN.tile.rotation)
+    assert EMPTY_CELL not in reading.questions
+    _read_doubting(monkeypatch, [EMPTY_CELL, tile_cell])
+    reading = read_indigo_frame(image, Config(), new_game(2), pack=demo)
+    assert reading.questions.get(EMPTY_CELL) == "unsure"
