@@ -18,6 +18,7 @@ from vision.indigo.read_types import IndigoRead
 from vision.indigo.reader import read_indigo
 from vision.indigo.settings import DEFAULT_SETTINGS
 from vision.indigo.synth.render import render_frame
+from vision.markers import PlaneFit
 
 FRAME = (1280, 720)
 SURE = DEFAULT_SETTINGS.min_confidence
@@ -25,10 +26,10 @@ SURE = DEFAULT_SETTINGS.min_confidence
 EMPTY_CELL = (2, 1)
 
 
-def _with_reflection(image: np.ndarray, read_fit: object, cell: Cell) -> np.ndarray:
+def _with_reflection(image: np.ndarray, fit: PlaneFit, cell: Cell) -> np.ndarray:
     """The frame with a lamp's reflection half over ``cell``: a clipped core off its middle
     and the pale wash round it, covering about 60% of the cell."""
-    to_frame = read_fit.plane_to_image @ DEFAULT_SETTINGS.geometry.board_to_frame()  # type: ignore[attr-defined]
+    to_frame = fit.plane_to_image @ DEFAULT_SETTINGS.geometry.board_to_frame()
 
     def at(xy: tuple[float, float]) -> np.ndarray:
         u, v, w = to_frame @ np.array([*xy, 1.0])
@@ -50,7 +51,7 @@ TURN = next(p for p in all_legal_placements(new_game(2)) if p.cell == (-2, -1))
 
 
 @pytest.fixture(scope="module")
-def laid(demo: IndigoPack) -> tuple[np.ndarray, object, Cell]:
+def laid(demo: IndigoPack) -> tuple[np.ndarray, PlaneFit, Cell]:
     """A clean frame of the board after the first turn, where the reader puts the board in
     it, and the new tile's cell."""
     rendered = render_frame(play(new_game(2), TURN)[0], demo, seed=3, frame_size=FRAME,
@@ -61,7 +62,7 @@ def laid(demo: IndigoPack) -> tuple[np.ndarray, object, Cell]:
 
 
 def test_an_empty_cell_half_under_a_reflection_is_read_empty_surely(
-        demo: IndigoPack, laid: tuple[np.ndarray, object, Cell]) -> None:
+        demo: IndigoPack, laid: tuple[np.ndarray, PlaneFit, Cell]) -> None:
     """The part of an empty cell left outside the glare still shows the flat print where any
     tile would show its paths: it is read empty, not asked (empty cells under glare were the
     most frequent question in harsh frames, independent tuning seeds 1000-1039)."""
@@ -72,7 +73,7 @@ def test_an_empty_cell_half_under_a_reflection_is_read_empty_surely(
 
 
 def test_a_tile_under_the_same_reflection_is_never_a_sure_empty_cell(
-        demo: IndigoPack, laid: tuple[np.ndarray, object, Cell]) -> None:
+        demo: IndigoPack, laid: tuple[np.ndarray, PlaneFit, Cell]) -> None:
     image, fit, tile_cell = laid
     cell = read_indigo(_with_reflection(image, fit, tile_cell), demo).cells[tile_cell]
     assert cell.tile is not None or cell.confidence < SURE
@@ -95,7 +96,7 @@ def _read_doubting(monkeypatch: pytest.MonkeyPatch, doubted: list[Cell]) -> None
 
 
 def test_the_app_does_not_ask_a_cell_that_cannot_have_changed(
-        demo: IndigoPack, laid: tuple[np.ndarray, object, Cell],
+        demo: IndigoPack, laid: tuple[np.ndarray, PlaneFit, Cell],
         monkeypatch: pytest.MonkeyPatch) -> None:
     """An empty cell, empty before, that the reader doubts is not asked once the turn's one
     placement is found (sure, legal, the gems where it moves them): one tile a turn, so the
