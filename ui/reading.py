@@ -86,8 +86,13 @@ def read_indigo_frame(frame: Any, cfg: Config, state: Any, *, pack: Any = None
     if not verdict.consistent:
         result.questions[cell] = "check"
     for other, cell_read in read.cells.items():
-        if cell_read.confidence < min_confidence and other not in state.tiles:
-            result.questions.setdefault(other, "unsure")
+        if cell_read.confidence >= min_confidence or other in state.tiles:
+            continue
+        # one placement a turn: once the rules have found it (a sure legal tile, the gems
+        # where it moves them), a cell read empty, empty before, cannot have changed
+        if verdict.consistent and cell_read.tile is None:
+            continue
+        result.questions.setdefault(other, "unsure")
     return result
 
 

@@ -18,6 +18,7 @@ from vision.indigo.board import cell_xy
 from vision.indigo.discs import DOUBTFUL, disc_pixels
 from vision.indigo.model import (
     COMPARE_RADIUS,
+    GREY_CHROMA,
     HAND_TURNS_DEG,
     PackModel,
     circle_mask,
@@ -206,25 +207,99 @@ EMPTY_MAX_CHROMA = 3.0
 EMPTY_REFERENCE_CELLS = 6
 
 
-def _cell_chroma(lab: np.ndarray, model: PackModel, cell: Cell) -> np.ndarray | None:
-    """A cell's median chromaticity inside the compared disc (None off the board)."""
+#: a reflection mixes the print with the lamp's white: a cell under glare whose colour lies
+#: within EMPTY_MAX_CHROMA of the line from the print's colour to white may be the print
+#: washed out (empty cells read empty under glare on independent tuning seeds 1000-1039,
+#: harsh: 93% within 3.0 of it, against 30% within 3.0 of the print's colour itself). The
+#: line does not rule a tile out: cream tiles lie on it too (see ``_doubted``)
+WHITE_CHROMA = np.array([GREY_CHROMA, GREY_CHROMA], np.float32)
+
+
+#: fewer pixels than this left outside the glare say nothing of a cell's colour
+LEAST_SEEN_PIXELS = 12
+
+
+def _cell_chroma(lab: np.ndarray, model: PackModel, cell: Cell,
+                 glare: np.ndarray | None) -> tuple[np.ndarray | None, bool]:
+    """A cell's median chromaticity inside the compared disc, outside the glare (None off the
+    board or when too little is left), and whether glare lies in the disc."""
     x, y = to_canonical(cell_xy(cell), model.cell_px)
-    pixels = disc_pixels(lab, (x, y), COMPARE_RADIUS * model.cell_px)
-    if pixels.size == 0:
-        return None
+    radius = COMPARE_RADIUS * model.cell_px
+    pixels = disc_pixels(lab, (x, y), radius)
+    under = False
+    if glare is not None and pixels.size:
+        burnt = disc_pixels(glare, (x, y), radius)
+        under = bool(burnt.any())
+        pixels = pixels[~burnt]
+    if len(pixels) < LEAST_SEEN_PIXELS:
+        return None, under
     chroma: np.ndarray = np.median(pixels[:, :2], axis=0)
-    return chroma
+    return chroma, under
 
 
-def _unlike_empty_print(lab: np.ndarray, model: PackModel, empty: list[Cell]) -> set[Cell]:
-    """The cells of ``empty`` (read empty) whose colour is unlike the board's empty print."""
-    chroma = {c: v for c in empty if (v := _cell_chroma(lab, model, c)) is not None}
+def _off_washed_print(chroma: np.ndarray, reference: np.ndarray) -> float:
+    """How far ``chroma`` lies from the print's colour washed toward white by any amount."""
+    towards = WHITE_CHROMA - reference
+    length = float(towards @ towards)
+    share = float(np.clip((chroma - reference) @ towards / length, 0.0, 1.0)) if length else 0.0
+    return float(np.hypot(*(chroma - reference - share * towards)))
+
+
+def _unlike_empty_print(lab: np.ndarray, model: PackModel, empty: list[Cell],
+                        glare: np.ndarray | None = None) -> set[Cell]:
+    """The cells of ``empty`` (read empty) whose colour outside the glare is unlike the
+    board's empty print (under glare: unlike the print washed toward white); a cell with too
+    little left outside the glare is unlike."""
+    seen = {c: _cell_chroma(lab, model, c, glare) for c in empty}
+    chroma = {c: v for c, (v, _) in seen.items() if v is not None}
     if len(chroma) >= EMPTY_REFERENCE_CELLS:
         reference = np.median(np.array(list(chroma.values())), axis=0)
     else:
         reference = model.empty_lab[:2]
-    return {c for c, v in chroma.items()
-            if float(np.hypot(*(v - reference))) > EMPTY_MAX_CHROMA}
+    unlike = {c for c, (v, _) in seen.items() if v is None}
+    for c, (v, under) in seen.items():
+        if v is None:
+            continue
+        off = _off_washed_print(v, reference) if under else float(np.hypot(*(v - reference)))
+        if off > EMPTY_MAX_CHROMA:
+            unlike.add(c)
+    return unlike
+
+
+#: under glare, a cell read empty is decided by what is left of it when every pattern, in
+#: every rotation and hand's turn, would show at least this share of its contrast there (the
+#: weighted spread of its normalised template over the pixels left): no tile can then hide
+#: wholly under the reflection (independent tuning seeds 1000-1039, harsh, all four looks:
+#: the tiles read empty under glare would show 0.19 to 0.96 of it, the ones below 0.6 with 1%
+#: of their disc left) ...
+GLARE_TILE_SHOWS = 0.6
+
+
+#: ... and no pattern correlates with what is left more than this (the normalised patch
+#: against each template normalised over the same pixels): empty cells under glare 0.19 in
+#: the median, 0.36 at the 90th percentile; the tiles read empty there up to 0.58, the one the
+#: shifted comparison fitted to the empty print at 1.00 (seed 1027) 0.44 (same seeds)
+GLARE_MAX_CORRELATION = 0.3
+
+
+def _rules_out_tiles(patches: np.ndarray, w: np.ndarray, model: PackModel) -> np.ndarray:
+    """(cells,) whether the pixels of weight ``w`` left of each patch (cells, D) rule out
+    every tile pattern at every hand's turn: each would show itself there, and none is
+    seen."""
+    patterns = [i for i, cls in enumerate(model.classes) if cls is not None]
+    tiles = model.turned_templates[:, patterns]  # (turns, patterns, D)
+    wsum = np.maximum(w.sum(axis=1), 1.0)[:, None]
+    mean = (patches * w).sum(axis=1, keepdims=True) / wsum
+    spread = np.sqrt(((patches - mean) ** 2 * w).sum(axis=1, keepdims=True) / wsum)
+    seen = w * (patches - mean) / np.maximum(spread, model.std_floor)
+    t_mean = np.einsum("cd,tkd->ctk", w, tiles) / wsum[:, :, None]
+    t_square = np.einsum("cd,tkd->ctk", w, tiles * tiles) / wsum[:, :, None]
+    shown = np.sqrt(np.maximum(t_square - t_mean * t_mean, 0.0))
+    correlation = np.einsum("cd,tkd->ctk", seen, tiles) / wsum[:, :, None] / np.maximum(
+        shown, 1e-3)
+    ruled_out: np.ndarray = (shown.min(axis=(1, 2)) >= GLARE_TILE_SHOWS) & (
+        correlation.max(axis=(1, 2)) < GLARE_MAX_CORRELATION)
+    return ruled_out
 
 
 def read_tiles(
@@ -239,7 +314,8 @@ def read_tiles(
     """Compare every route cell with every pattern and the empty cell (gems and glare masked
     out); a doubtful cell is compared again a little shifted. A cell with too little left
     outside the glare, or (with the colour features ``lab``) read empty in a colour unlike
-    the empty print, is asked."""
+    the empty print, is asked; an empty cell under glare is not when what is left of it
+    rules out every tile (see :func:`_doubted`)."""
     cells = list(ROUTE_CELLS)
     w = _gem_weights(gem_spots_found, model, gem_size)
     full = w.sum(axis=1)
@@ -249,6 +325,8 @@ def read_tiles(
     patches = _patches(gray, model, cells)
     dist, turned = _turned_distances(patches, w, model)
     conf = _confidences(dist, settings)
+    full_margin = conf >= 1.0  # upright and unshifted
+    upright_sure = conf >= settings.min_confidence
     # a doubtful cell is read again a little shifted; every cell short of a full margin is
     # checked shifted and turned (a tile laid by hand lies up to 2 mm off and 5 degrees
     # turned, and may then fit another class better upright than its own)
@@ -259,24 +337,50 @@ def read_tiles(
         doubtful = conf[unsure] < settings.min_confidence
         dist[unsure[doubtful]] = refined[doubtful]
         conf = _confidences(dist, settings)
-    out: dict[Cell, CellRead] = {}
     order = np.argsort(dist, axis=1)
-    empty = model.classes.index(None)
-    busy = _spreads(patches, w) > EMPTY_MAX_SPREAD * model.tile_spread
-    unlike = set() if lab is None else _unlike_empty_print(
-        lab, model, [c for i, c in enumerate(cells) if order[i, 0] == empty])
+    doubted = _doubted(order[:, 0] == model.classes.index(None), left, full_margin, patches, w,
+                       model, lab, glare)
     # a cell whose best class changes when each class may be shifted and turned by a
     # hand's offset and turn is asked (independent tuning seed 1027 harsh, a taught scans
     # pack: tile 0 turned once, laid 1.5 mm off and 5 degrees turned, fitted the upright
     # tile 1 better than itself and was read so at 0.89)
-    turn_changes = turned.argmin(axis=1) != order[:, 0]
+    doubted |= turned.argmin(axis=1) != order[:, 0]
+    # a cell with glare in its disc is sure only upright and unshifted: with part of it gone,
+    # the shifted and turned comparisons fit the rest too freely (independent tuning seed
+    # 1036 harsh, both scans looks: a tile a fifth under glare, 0.20-0.30 upright, read as
+    # another turn of its pattern at 0.94 and 0.98 once shifted)
+    doubted |= (left < 1.0) & ~upright_sure
+    out: dict[Cell, CellRead] = {}
     for i, cell in enumerate(cells):
-        sure = left[i] >= GLARE_MIN_LEFT and not (order[i, 0] == empty and busy[i])
-        sure = sure and cell not in unlike and not turn_changes[i]
-        c = float(conf[i]) if sure else min(float(conf[i]), DOUBTFUL)
+        c = min(float(conf[i]), DOUBTFUL) if doubted[i] else float(conf[i])
         alts = tuple((model.classes[j], round(float(dist[i, j]), 4)) for j in order[i, 1:4])
         out[cell] = CellRead(cell, model.classes[order[i, 0]], c, alts)
     return out
+
+
+def _doubted(empty: np.ndarray, left: np.ndarray, full_margin: np.ndarray,
+             patches: np.ndarray, w: np.ndarray, model: PackModel, lab: np.ndarray | None,
+             glare: np.ndarray | None) -> np.ndarray:
+    """(cells,) which cells are asked whatever their margin: a cell read empty that shows a
+    tile's contrast or (with the colour features ``lab``) not the empty print's colour, and
+    a cell with too little left outside the glare, unless it is read empty and what is left
+    rules out every tile: the empty print fits it upright and unshifted with a full margin
+    (``full_margin``), in the print's colour, and every pattern would show itself there and
+    none is seen. Each of the three alone let a tile through on tuning seeds (1014 demo
+    harsh by its flat cream, 1027 by the shifted comparison; the colour of demo tiles lies
+    on the print's line to white)."""
+    cells = list(ROUTE_CELLS)
+    busy = _spreads(patches, w) > EMPTY_MAX_SPREAD * model.tile_spread
+    unlike = set() if lab is None else _unlike_empty_print(
+        lab, model, [c for i, c in enumerate(cells) if empty[i]], glare)
+    doubted = (empty & busy) | np.array([c in unlike for c in cells])
+    short = left < GLARE_MIN_LEFT
+    decided = np.zeros(len(cells), bool)
+    candidates = np.flatnonzero(short & empty & full_margin)
+    if len(candidates) and lab is not None:
+        decided[candidates] = _rules_out_tiles(patches[candidates], w[candidates], model)
+    result: np.ndarray = doubted | (short & ~decided)
+    return result
 
 
 def _confidences(dist: np.ndarray, settings: IndigoSettings) -> np.ndarray:
