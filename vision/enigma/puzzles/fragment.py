@@ -88,7 +88,7 @@ MAX_WASHED = 0.03
 #: grey and still be told from the silhouette (whose grey the same glare lifts further);
 #: lifted further, a silhouette not seen black near them is a question. With the light no
 #: longer measured on the pieces (:func:`_footprint`) 0.65 of the card's grey still leaves
-#: the two greys 50 levels apart (0.8 read a right solution 4% uncovered on the tuning
+#: the two greys about 60 levels apart (0.8 read a right solution 4% uncovered on the tuning
 #: frames: fragment cloth/strong seed 7)
 MAX_WASH_FLOOR = 0.65
 #: the darkest grey near a pixel is looked for in a square of this side (pixels of the card
