@@ -247,16 +247,26 @@ def test_fragment_pieces_lifted_by_a_lamp_s_glare_are_still_black() -> None:
     assert result["verdict"] == "solved", result["reason"]
 
 
-def test_fragment_pieces_a_glare_lifts_to_the_silhouette_s_grey_are_asked_about() -> None:
+def test_fragment_pieces_a_glare_lifts_to_the_silhouette_s_grey_are_never_uncovered() -> None:
     """Fragment wood/strong seed 4: past the pieces a glare lifts, its middle lifts them to
     the silhouette's own grey; with the pieces' own black that right solution read 34%
     uncovered ('not solved'). Near pieces a strong glare lifts, a grey silhouette is a
-    question."""
+    question; followed up the glare, the pieces are black (solved, or too close to call)."""
     card, frame = _right_frame("fragment", "wood", "strong", 4)
     result = check_puzzle_frame("fragment", frame, load_enigma_pack(), card=card,
                                 box=load_puzzles())
-    assert result["verdict"] == "cannot tell", result["reason"]
-    assert "glare" in result["reason"]
+    assert result["verdict"] != "not solved", result["reason"]
+
+
+def test_fragment_pieces_a_glare_lifts_near_the_paper_s_grey_are_not_paper() -> None:
+    """Fragment cloth/strong seed 6: a glare lifted the black pieces to within the paper
+    test's share of the paper beside them; the light field took them for paper and
+    flattened them white, and a right solution was 'the pieces look grey, not black'. The
+    light is not measured where the pieces may lie."""
+    card, frame = _right_frame("fragment", "cloth", "strong", 6)
+    result = check_puzzle_frame("fragment", frame, load_enigma_pack(), card=card,
+                                box=load_puzzles())
+    assert result["verdict"] == "solved", result["reason"]
 
 
 def test_an_empty_conduit_cell_under_a_hand_s_shadow_is_empty() -> None:

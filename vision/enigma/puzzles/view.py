@@ -317,13 +317,17 @@ def _joined_paper(gray: np.ndarray, allowed: np.ndarray, card: tuple[int, int], 
 
 
 def flatten_light(view: CardView, pack: EnigmaPack, *, others: Mapping[str, Any] | None = None,
-                  greys: bool = False) -> np.ndarray:
+                  greys: bool = False, not_paper: np.ndarray | None = None) -> np.ndarray:
     """The card view with uneven light, shadows and colour cast taken out: each pixel divided
     by the light falling there (:func:`light_field`), scaled so the bare card reads as the
     pack's card colour everywhere. ``others`` is kept for callers; the field needs no
     colours. ``greys``: the card is printed in greys and its pieces are grey or black
-    (:func:`bare_card`)."""
-    field = light_field(view.image, bare_card(view, greys=greys))
+    (:func:`bare_card`). ``not_paper``: where the light is never measured (where the pieces
+    may lie: a glare can lift a dark piece to nearly the paper's grey)."""
+    bare = bare_card(view, greys=greys)
+    if not_paper is not None:
+        bare &= ~not_paper
+    field = light_field(view.image, bare)
     target = np.array(pack.colour("card"), np.float32)
     out: np.ndarray = np.clip(view.image.astype(np.float32) * target / np.maximum(field, 8.0),
                               0, 255).astype(np.uint8)
