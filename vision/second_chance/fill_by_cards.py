@@ -11,7 +11,7 @@ with the cards left are searched (an exact cover with optional squares, bounded)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from companion.second_chance.drawn import TileChoices, can_be_drawn
@@ -47,21 +47,21 @@ def fill_covers(required: set[Cell], optional: set[Cell], cards: dict[str, int],
     placer = Placer(required | optional, cards, max_tries=MAX_FILL_TRIES)
     required_bits, optional_bits = placer.bits_of(required), placer.bits_of(optional)
     size_of = {card: len(placed_from_first(card)[0]) for card in cards}
-    found: list[Tiles] = []
+    found: list[tuple[tuple[str, int], ...]] = []
 
-    def cover(undecided: int, pieces: Tiles) -> bool:
+    def cover(undecided: int, pieces: tuple[tuple[str, int], ...]) -> bool:
         """False once the search is to stop (too many ways or tries)."""
         if not undecided or len(pieces) == tiles:
             if not undecided & required_bits and len(pieces) == tiles and can_be_drawn(
-                    [*fixed, *(card_of(p) for p in pieces)], choices):
+                    [*fixed, *(card_of(placer.cells_of(bits)) for _, bits in pieces)], choices):
                 found.append(pieces)
             return len(found) < MAX_FILL_WAYS
         if not _may_fit(undecided.bit_count(), (undecided & required_bits).bit_count(),
-                        tiles - len(pieces)):
+                        tiles - len(pieces), placer.left, size_of):
             return True
-        for card, bits, piece in placer.fits(undecided):
+        for card, bits, _ in placer.fit_offsets(undecided):
             placer.left[card] -= 1
-            going = cover(undecided & ~bits, (*pieces, piece))
+            going = cover(undecided & ~bits, (*pieces, (card, bits)))
             placer.left[card] += 1
             if not going:
                 return False
@@ -72,16 +72,47 @@ def fill_covers(required: set[Cell], optional: set[Cell], cards: dict[str, int],
             return cover(undecided & ~first, pieces)
         return True
 
-    def _may_fit(undecided: int, need: int, count: int) -> bool:
-        """``count`` more tiles of the cards left can cover ``need`` squares and fit in
-        ``undecided`` squares: the largest cover at least, the smallest fit in."""
-        sizes = sorted(size_of[card] for card, n in placer.left.items() for _ in range(n))
-        return (len(sizes) >= count and sum(sizes[len(sizes) - count:]) >= need
-                and sum(sizes[:count]) <= undecided)
+    going = cover(required_bits | optional_bits, ())
+    if not going and placer.gave_up:
+        return None
+    return [tuple(placer.cells_of(bits) for _, bits in way) for way in found]
 
-    if not cover(required_bits | optional_bits, ()):
-        return None if placer.gave_up else found
-    return found
+
+def _may_fit(undecided: int, need: int, count: int, left: dict[str, int],
+             size_of: dict[str, int]) -> bool:
+    """``count`` more tiles of the cards ``left`` (card -> tiles of it left; ``size_of`` its
+    squares) can cover ``need`` squares and fit in ``undecided`` squares: the largest cover at
+    least, the smallest fit in. Counted by size, not tile by tile (a search asks it at every
+    step).
+
+    >>> _may_fit(5, 5, 2, {"##": 1, "###": 2}, {"##": 2, "###": 3})  # 2 + 3 fit, 3 + 3 cover
+    True
+    >>> _may_fit(4, 4, 2, {"##": 1, "###": 2}, {"##": 2, "###": 3})  # 2 + 3 do not fit in 4
+    False
+    >>> _may_fit(9, 2, 3, {"##": 2, "###": -1}, {"##": 2, "###": 3})  # two tiles left, not 3
+    False
+    """
+    by_size: dict[int, int] = {}
+    for card, n in left.items():
+        if n > 0:
+            by_size[size_of[card]] = by_size.get(size_of[card], 0) + n
+    if sum(by_size.values()) < count:
+        return False
+    sizes = sorted(by_size.items())
+    return (_sum_of_first(reversed(sizes), count) >= need
+            and _sum_of_first(sizes, count) <= undecided)
+
+
+def _sum_of_first(sizes: Iterable[tuple[int, int]], count: int) -> int:
+    """The sum of the first ``count`` tiles' sizes, of (size, tiles of that size) in order."""
+    total = 0
+    for size, n in sizes:
+        take = min(n, count)
+        total += size * take
+        count -= take
+        if not count:
+            break
+    return total
 
 
 def _beside(cell: Cell) -> tuple[Cell, ...]:
