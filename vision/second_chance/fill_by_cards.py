@@ -47,6 +47,7 @@ def fill_covers(required: set[Cell], optional: set[Cell], cards: dict[str, int],
     placer = Placer(required | optional, cards, max_tries=MAX_FILL_TRIES)
     required_bits, optional_bits = placer.bits_of(required), placer.bits_of(optional)
     size_of = {card: len(placed_from_first(card)[0]) for card in cards}
+    by_size = tiles_by_size(placer.left, size_of)  # kept as the search takes and gives back
     found: list[tuple[tuple[str, int], ...]] = []
 
     def cover(undecided: int, pieces: tuple[tuple[str, int], ...]) -> bool:
@@ -57,12 +58,14 @@ def fill_covers(required: set[Cell], optional: set[Cell], cards: dict[str, int],
                 found.append(pieces)
             return len(found) < MAX_FILL_WAYS
         if not _may_fit(undecided.bit_count(), (undecided & required_bits).bit_count(),
-                        tiles - len(pieces), placer.left, size_of):
+                        tiles - len(pieces), by_size):
             return True
         for card, bits, _ in placer.fit_offsets(undecided):
             placer.left[card] -= 1
+            by_size[size_of[card]] -= 1
             going = cover(undecided & ~bits, (*pieces, (card, bits)))
             placer.left[card] += 1
+            by_size[size_of[card]] += 1
             if not going:
                 return False
         if placer.gave_up:
@@ -78,27 +81,29 @@ def fill_covers(required: set[Cell], optional: set[Cell], cards: dict[str, int],
     return [tuple(placer.cells_of(bits) for _, bits in way) for way in found]
 
 
-def _may_fit(undecided: int, need: int, count: int, left: dict[str, int],
-             size_of: dict[str, int]) -> bool:
-    """``count`` more tiles of the cards ``left`` (card -> tiles of it left; ``size_of`` its
-    squares) can cover ``need`` squares and fit in ``undecided`` squares: the largest cover at
-    least, the smallest fit in. Counted by size, not tile by tile (a search asks it at every
-    step).
+def tiles_by_size(left: dict[str, int], size_of: dict[str, int]) -> dict[int, int]:
+    """How many tiles of each size the cards ``left`` (card -> tiles of it left, below 0 as
+    none; ``size_of`` its squares) hold, the sizes in increasing order."""
+    by_size: dict[int, int] = {}
+    for card, n in sorted(left.items(), key=lambda item: size_of[item[0]]):
+        by_size[size_of[card]] = by_size.get(size_of[card], 0) + max(n, 0)
+    return by_size
 
-    >>> _may_fit(5, 5, 2, {"##": 1, "###": 2}, {"##": 2, "###": 3})  # 2 + 3 fit, 3 + 3 cover
-    True
-    >>> _may_fit(4, 4, 2, {"##": 1, "###": 2}, {"##": 2, "###": 3})  # 2 + 3 do not fit in 4
-    False
-    >>> _may_fit(9, 2, 3, {"##": 2, "###": -1}, {"##": 2, "###": 3})  # two tiles left, not 3
+
+def _may_fit(undecided: int, need: int, count: int, by_size: dict[int, int]) -> bool:
+    """``count`` more tiles of the cards left (``by_size``: see :func:`tiles_by_size`) can
+    cover ``need`` squares and fit in ``undecided`` squares: the largest cover at least, the
+    smallest fit in. Counted by size, not tile by tile (a search asks it at every step).
+
+    >>> by_size = tiles_by_size({"##": 1, "###": 2}, {"##": 2, "###": 3})
+    >>> _may_fit(5, 5, 2, by_size), _may_fit(4, 4, 2, by_size)  # 2 + 3 fit in 5, not in 4
+    (True, False)
+    >>> _may_fit(9, 2, 3, tiles_by_size({"##": 2, "###": -1}, {"##": 2, "###": 3}))
     False
     """
-    by_size: dict[int, int] = {}
-    for card, n in left.items():
-        if n > 0:
-            by_size[size_of[card]] = by_size.get(size_of[card], 0) + n
     if sum(by_size.values()) < count:
         return False
-    sizes = sorted(by_size.items())
+    sizes = list(by_size.items())
     return (_sum_of_first(reversed(sizes), count) >= need
             and _sum_of_first(sizes, count) <= undecided)
 
