@@ -51,8 +51,9 @@ class Placer:
         span = max((c for _, c in cells), default=0) - self._c0 + 1
         self._width = span + _MARGIN
         self.left = dict(cards)
-        self.placed = [(card, offsets, self._offsets_mask(offsets))
-                       for card in sorted(cards) for offsets in placed_from_first(card)]
+        self._by_card = [(card, [(offsets, self._offsets_mask(offsets))
+                                 for offsets in placed_from_first(card)])
+                         for card in sorted(cards)]
         self.max_tries = max_tries
         self.tries = 0
 
@@ -79,17 +80,36 @@ class Placer:
         covers the first of the ``undecided`` squares (bits, not 0) and only undecided ones.
         The cards left are looked at as each piece is tried (a caller takes one while it
         searches on from a piece, and gives it back before the next)."""
-        first_bit = undecided & -undecided
-        index = first_bit.bit_length() - 1
-        r, c = self.cell_at(index)
-        left, max_tries = self.left, self.max_tries
-        for card, offsets, mask in self.placed:
-            self.tries += 1
-            if self.tries > max_tries:
-                return
-            if left[card] <= 0:
-                continue
-            bits = mask << index
-            if bits & ~undecided:
-                continue
+        r, c = self.cell_at((undecided & -undecided).bit_length() - 1)
+        for card, bits, offsets in self.fit_offsets(undecided):
             yield card, bits, tuple((r + dr, c + dc) for dr, dc in offsets)
+
+    def fit_offsets(self, undecided: int) -> Iterator[tuple[str, int, tuple[Cell, ...]]]:
+        """:meth:`fits` with each piece's offsets from the first undecided square instead of
+        its squares (a search that keeps few of the pieces it tries builds their squares
+        only for those, with :meth:`cells_of`). A card none of which is left counts all its
+        pieces as tried at once, as one by one would: the same tries, the same giving up."""
+        index = (undecided & -undecided).bit_length() - 1
+        left, max_tries = self.left, self.max_tries
+        for card, placed in self._by_card:
+            if left[card] <= 0:
+                self.tries += len(placed)
+                if self.tries > max_tries:
+                    return
+                continue
+            for offsets, mask in placed:
+                self.tries += 1
+                if self.tries > max_tries:
+                    return
+                bits = mask << index
+                if not bits & ~undecided:
+                    yield card, bits, offsets
+
+    def cells_of(self, bits: int) -> tuple[Cell, ...]:
+        """The squares of ``bits`` (a piece's, or any of the region's), in row-major order."""
+        cells = []
+        while bits:
+            low = bits & -bits
+            cells.append(self.cell_at(low.bit_length() - 1))
+            bits ^= low
+        return tuple(cells)

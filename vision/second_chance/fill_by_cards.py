@@ -11,7 +11,7 @@ with the cards left are searched (an exact cover with optional squares, bounded)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from companion.second_chance.drawn import TileChoices, can_be_drawn
@@ -47,22 +47,25 @@ def fill_covers(required: set[Cell], optional: set[Cell], cards: dict[str, int],
     placer = Placer(required | optional, cards, max_tries=MAX_FILL_TRIES)
     required_bits, optional_bits = placer.bits_of(required), placer.bits_of(optional)
     size_of = {card: len(placed_from_first(card)[0]) for card in cards}
-    found: list[Tiles] = []
+    by_size = tiles_by_size(placer.left, size_of)  # kept as the search takes and gives back
+    found: list[tuple[tuple[str, int], ...]] = []
 
-    def cover(undecided: int, pieces: Tiles) -> bool:
+    def cover(undecided: int, pieces: tuple[tuple[str, int], ...]) -> bool:
         """False once the search is to stop (too many ways or tries)."""
         if not undecided or len(pieces) == tiles:
             if not undecided & required_bits and len(pieces) == tiles and can_be_drawn(
-                    [*fixed, *(card_of(p) for p in pieces)], choices):
+                    [*fixed, *(card_of(placer.cells_of(bits)) for _, bits in pieces)], choices):
                 found.append(pieces)
             return len(found) < MAX_FILL_WAYS
         if not _may_fit(undecided.bit_count(), (undecided & required_bits).bit_count(),
-                        tiles - len(pieces)):
+                        tiles - len(pieces), by_size):
             return True
-        for card, bits, piece in placer.fits(undecided):
+        for card, bits, _ in placer.fit_offsets(undecided):
             placer.left[card] -= 1
-            going = cover(undecided & ~bits, (*pieces, piece))
+            by_size[size_of[card]] -= 1
+            going = cover(undecided & ~bits, (*pieces, (card, bits)))
             placer.left[card] += 1
+            by_size[size_of[card]] += 1
             if not going:
                 return False
         if placer.gave_up:
@@ -72,16 +75,49 @@ def fill_covers(required: set[Cell], optional: set[Cell], cards: dict[str, int],
             return cover(undecided & ~first, pieces)
         return True
 
-    def _may_fit(undecided: int, need: int, count: int) -> bool:
-        """``count`` more tiles of the cards left can cover ``need`` squares and fit in
-        ``undecided`` squares: the largest cover at least, the smallest fit in."""
-        sizes = sorted(size_of[card] for card, n in placer.left.items() for _ in range(n))
-        return (len(sizes) >= count and sum(sizes[len(sizes) - count:]) >= need
-                and sum(sizes[:count]) <= undecided)
+    going = cover(required_bits | optional_bits, ())
+    if not going and placer.gave_up:
+        return None
+    return [tuple(placer.cells_of(bits) for _, bits in way) for way in found]
 
-    if not cover(required_bits | optional_bits, ()):
-        return None if placer.gave_up else found
-    return found
+
+def tiles_by_size(left: dict[str, int], size_of: dict[str, int]) -> dict[int, int]:
+    """How many tiles of each size the cards ``left`` (card -> tiles of it left, below 0 as
+    none; ``size_of`` its squares) hold, the sizes in increasing order."""
+    by_size: dict[int, int] = {}
+    for card, n in sorted(left.items(), key=lambda item: size_of[item[0]]):
+        by_size[size_of[card]] = by_size.get(size_of[card], 0) + max(n, 0)
+    return by_size
+
+
+def _may_fit(undecided: int, need: int, count: int, by_size: dict[int, int]) -> bool:
+    """``count`` more tiles of the cards left (``by_size``: see :func:`tiles_by_size`) can
+    cover ``need`` squares and fit in ``undecided`` squares: the largest cover at least, the
+    smallest fit in. Counted by size, not tile by tile (a search asks it at every step).
+
+    >>> by_size = tiles_by_size({"##": 1, "###": 2}, {"##": 2, "###": 3})
+    >>> _may_fit(5, 5, 2, by_size), _may_fit(4, 4, 2, by_size)  # 2 + 3 fit in 5, not in 4
+    (True, False)
+    >>> _may_fit(9, 2, 3, tiles_by_size({"##": 2, "###": -1}, {"##": 2, "###": 3}))
+    False
+    """
+    if sum(by_size.values()) < count:
+        return False
+    sizes = list(by_size.items())
+    return (_sum_of_first(reversed(sizes), count) >= need
+            and _sum_of_first(sizes, count) <= undecided)
+
+
+def _sum_of_first(sizes: Iterable[tuple[int, int]], count: int) -> int:
+    """The sum of the first ``count`` tiles' sizes, of (size, tiles of that size) in order."""
+    total = 0
+    for size, n in sizes:
+        take = min(n, count)
+        total += size * take
+        count -= take
+        if not count:
+            break
+    return total
 
 
 def _beside(cell: Cell) -> tuple[Cell, ...]:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from vision.second_chance.cover import Placer
 from vision.second_chance.fill_by_cards import fill_covers, settle_doubtful_by_cards
 from vision.second_chance.outlines import Segmentation
 from vision.second_chance.reader import one_settled_for_cards
@@ -82,3 +83,16 @@ def test_doubtful_squares_apart_are_settled_together_or_not_at_all() -> None:
         _cards("###", "##"))
     assert settled_seg.shapes == (((0, 0), (0, 1), (0, 2)), ((5, 0), (5, 1)))
     assert {(0, 2), (5, 1)} <= settled
+
+
+def test_a_card_used_up_counts_its_pieces_as_tried() -> None:
+    # the searches give up after so many pieces tried: a card none of which is left skips
+    # its pieces at once, yet counts them, or a search would give up later than it did
+    corner = {(0, 0), (0, 1), (1, 0)}
+    placer = Placer(corner, {"#": 0, "##": 1}, max_tries=2)
+    assert [piece for _, _, piece in placer.fits(placer.bits_of(corner))] == [((0, 0), (0, 1))]
+    assert placer.gave_up
+    placer = Placer(corner, {"#": 0, "##": 1}, max_tries=3)
+    assert len(list(placer.fits(placer.bits_of(corner)))) == 2
+    assert placer.tries == 3 and not placer.gave_up
+
