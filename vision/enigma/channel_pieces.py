@@ -231,17 +231,38 @@ class Joins:
         return tuple(out)
 
 
+@dataclass(frozen=True)
+class PieceLinks:
+    """What the channel pieces of a tile make: the ``links`` between the cells they touch and
+    the openings they reach, the openings ``used``, the openings a linking piece's stroke
+    ``ended`` at (it runs to that opening itself, not only past its window) and the
+    ``joins`` left to choose (pieces passing close to a cell)."""
+
+    links: list[tuple[Endpoint, Endpoint]]
+    used: set[Port]
+    ended: set[Port]
+    joins: Joins
+
+
+def _ends_at(stops: list[tuple[int, int]], q: Port, p: int, w: OpeningWindows,
+             fractions: tuple[float, float, float]) -> bool:
+    """Whether a stroke stops at the opening ``q``: within its window's depth of the
+    opening's point on the side."""
+    px, py = port_point(q, fractions)
+    return any(math.hypot(x - px * p, y - py * p) <= w.depth1 + 2 for x, y in stops)
+
+
 def piece_links(channel: np.ndarray, cells: list[Cell], cell_ids: list[str],
-                 present: set[Port], w: OpeningWindows, pack: EnigmaPack, doubts: TileDoubts
-                 ) -> tuple[list[tuple[Endpoint, Endpoint]], set[Port], Joins]:
+                present: set[Port], w: OpeningWindows, pack: EnigmaPack, doubts: TileDoubts
+                ) -> PieceLinks:
     """The links each channel piece makes between the cells it touches and the openings it
-    reaches, the openings used, and the joins left to choose (pieces passing close to a
-    cell)."""
+    reaches, and what goes with them (:class:`PieceLinks`)."""
     p = channel.shape[0]
     rc, cw = pack.cell_radius * p, pack.channel_width * p
     n, lab, stats, _ = cv2.connectedComponentsWithStats(channel, connectivity=8)
     links: list[tuple[Endpoint, Endpoint]] = []
     used_ports: set[Port] = set()
+    ended: set[Port] = set()
     joins = Joins([], TileDoubts())
     for k in range(1, n):
         if stats[k, cv2.CC_STAT_AREA] < MIN_PIECE * cw * cw:
@@ -281,7 +302,8 @@ def piece_links(channel: np.ndarray, cells: list[Cell], cell_ids: list[str],
         _judge_piece(piece, stroke, nodes, cells, w, pack, doubts)
         for a, b2 in zip(nodes, nodes[1:], strict=False):
             links.append((a, b2))
-    return links, used_ports, joins
+        ended.update(q for q in ports_here if _ends_at(stops, q, p, w, pack.ports))
+    return PieceLinks(links, used_ports, ended, joins)
 
 
 def stub_links(at_sides: np.ndarray, cells: list[Cell], cell_ids: list[str],

@@ -4,7 +4,9 @@ across every shared side), so each side between two tiles is seen twice, on two 
 own pixels.
 
 An opening whose share of channel lay near the threshold (:class:`OpeningDoubts` margins)
-is settled when the neighbour read the mirrored position clearly and the two agree. Two reads
+is settled when the neighbour read the mirrored position clearly and the two agree, or when
+on both tiles a channel of the tile's own runs on from the opening to a cell or another
+opening and ends there (the two windows, near the threshold alike, see the same gap). Two reads
 that disagree are asked about on both tiles (either may be the wrong one), but for a tile that
 read the opening clearly beside a neighbour asked about anyway: the players' answer there
 settles the side. With edge matching off a port may face a blank side: nothing is settled
@@ -16,7 +18,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from companion.enigma.tiles import SIDES, Port, Pos, neighbour
-from vision.enigma.read_types import TileRead
+from vision.enigma.read_types import OpeningDoubts, TileRead
 from vision.enigma.settings import ReaderSettings
 
 #: the highest confidence of a tile whose opening the neighbour's read contradicts
@@ -31,6 +33,16 @@ def _is_clear(read: TileRead, q: Port, settings: ReaderSettings) -> bool:
     if read.openings is None:
         return not read.problems and read.confidence >= settings.min_confidence
     return read.openings.is_clear(q)
+
+
+def _both_ended(doubts: OpeningDoubts, other: TileRead, q: Port) -> bool:
+    """Whether each of two tiles has a channel of its own running on from the opening ``q``
+    (and its mirror) to a cell or another opening, and ends there: the two windows see the
+    same gap between the tiles, so two shares near the threshold are not two proofs, but
+    two channels drawn on two tiles to one point are."""
+    there = other.openings
+    return (there is not None and q in doubts.ended and q.meets() in there.ended
+            and q.meets() not in there.named)
 
 
 def _meetings(tiles: dict[Pos, TileRead], at: Pos) -> list[tuple[Port, Pos, bool]]:
@@ -55,7 +67,8 @@ def _settled(tiles: dict[Pos, TileRead], at: Pos, settings: ReaderSettings) -> T
     if doubts is None or not doubts.margins:
         return read
     settled = frozenset(q for q, there, agree in _meetings(tiles, at)
-                        if agree and _is_clear(tiles[there], q.meets(), settings))
+                        if agree and (_is_clear(tiles[there], q.meets(), settings)
+                                      or _both_ended(doubts, tiles[there], q)))
     cap = doubts.cap(settled)
     shape = doubts.shape_confidence
     return replace(read, confidence=min(doubts.confidence, cap),

@@ -42,6 +42,9 @@ class OpeningDoubts:
     #: the tile's confidence and shape confidence but for the ``margins``
     confidence: float = 1.0
     shape_confidence: float | None = None
+    #: the openings present where a channel piece of the tile's own, joining a cell or
+    #: another opening, ends: evidence from inside the tile, apart from the side's window
+    ended: frozenset[Port] = frozenset()
 
     def cap(self, settled: frozenset[Port] = frozenset()) -> float:
         """The cap the margins of the openings not ``settled`` put on the confidence."""

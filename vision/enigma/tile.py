@@ -162,9 +162,9 @@ def finish_tile(look: TileLook, at: Pos, pack: EnigmaPack, model: ColourModel,
     cell_ids = [chr(ord("a") + i) for i in range(len(cells))]
     links, doubtful = near_cell_links(named, cells, cell_ids, rc)
     present, margins = _read_openings(look, pack, settings)
-    by_pieces, used_ports, joins = piece_links(channel, cells, cell_ids, present, w, pack,
-                                               doubts)
-    links += by_pieces
+    pieces = piece_links(channel, cells, cell_ids, present, w, pack, doubts)
+    used_ports, joins = pieces.used, pieces.joins
+    links += pieces.links
     by_stubs = stub_links(look.at_sides, cells, cell_ids, present - used_ports, w, rc)
     links += by_stubs
     used_ports.update(q for q, _ in by_stubs)
@@ -204,7 +204,7 @@ def finish_tile(look: TileLook, at: Pos, pack: EnigmaPack, model: ColourModel,
     centres = tuple((c.centre[0] / p, c.centre[1] / p) for c in cells)
     # the windows, so the margins, come side by side in the order of SIDES
     openings = OpeningDoubts(tuple(margins.items()), frozenset(doubts.openings),
-                             doubts.confidence, shape_confidence)
+                             doubts.confidence, shape_confidence, frozenset(pieces.ended))
     return TileRead(at, tile, min(doubts.confidence, openings.cap()), category,
                     tuple(dict.fromkeys(doubts.problems)), centres, look.offset,
                     unsure, min(shape_confidence, openings.cap()), alternatives,

@@ -90,3 +90,22 @@ def test_a_table_tile_whose_opening_lay_near_the_threshold_is_read_without_a_que
     assert read_key(tile.to_json()) == truth[(-1, 0)]
     assert tile.confidence >= SURE
     assert not [q for q in read.questions if q.startswith("tile [-1, 0]")]
+
+
+def _ended(at, tile, margins, ended) -> TileRead:
+    doubts = OpeningDoubts(tuple(margins), frozenset(), 1.0, 1.0, frozenset(ended))
+    return TileRead(at, tile, doubts.cap(), shape_confidence=doubts.cap(), openings=doubts)
+
+
+def test_two_reads_near_the_threshold_settle_each_other_when_both_channels_end_there():
+    # tuning table 12 (clean): [-3, 0] S1 and [-3, 1] N1 both at 0.83, each tile's own
+    # channel running from a cell to that opening; one window's share alone says nothing
+    # more than the other's (both see the same gap), the two channels do
+    west = _ended((0, 0), WEST, [(Port("E", 1), 0.83)], [Port("E", 1)])
+    east = _ended((1, 0), EAST, [(Port("W", 1), 0.83)], [Port("W", 1)])
+    tiles = mirrored_openings({(0, 0): west, (1, 0): east}, DEFAULT_SETTINGS)
+    assert all(t.confidence >= SURE and not t.problems for t in tiles.values())
+    # a channel ending there on one tile only settles neither
+    lone = replace(east, openings=replace(east.openings, ended=frozenset()))
+    tiles = mirrored_openings({(0, 0): west, (1, 0): lone}, DEFAULT_SETTINGS)
+    assert all(t.confidence < SURE for t in tiles.values())
