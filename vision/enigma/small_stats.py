@@ -8,6 +8,7 @@ per-call overhead (a few dozen microseconds a call, a dozen calls a tile).
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 
@@ -40,11 +41,26 @@ def byte_medians(pixels: np.ndarray) -> np.ndarray:
     channel's histogram: no sort of the pixels (a table's ring of 20000 pixels, 0.55 ->
     0.15 ms). The middle value, or the mean of the two middle ones, as float64 as numpy
     gives it."""
-    n = len(pixels)
+    return _histogram_medians([np.bincount(pixels[:, c], minlength=256)
+                               for c in range(pixels.shape[1])], len(pixels))
+
+
+def masked_byte_medians(image: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """``np.median(image[mask], axis=0)`` of a uint8 (h, w, channels) image's pixels where the
+    uint8 ``mask`` (h, w) is non-zero (at least one), as :func:`byte_medians` gives it: the
+    histograms counted under the mask by OpenCV (counts below 2**24, exact in its float32),
+    without gathering the pixels (a table's ring: 0.5 -> 0.1 ms)."""
+    counts = [cv2.calcHist([image], [c], mask, [256], [0, 256]).ravel().astype(np.int64)
+              for c in range(image.shape[2])]
+    return _histogram_medians(counts, int(counts[0].sum()))
+
+
+def _histogram_medians(counts: list[np.ndarray], n: int) -> np.ndarray:
+    """Per channel's histogram of its ``n`` byte values, their median (float64)."""
     half = n // 2
-    out = np.empty(pixels.shape[1], np.float64)
-    for c in range(pixels.shape[1]):
-        below = np.cumsum(np.bincount(pixels[:, c], minlength=256))
+    out = np.empty(len(counts), np.float64)
+    for c, count in enumerate(counts):
+        below = np.cumsum(count)
         upper = int(np.searchsorted(below, half, side="right"))
         lower = upper if n % 2 else int(np.searchsorted(below, half - 1, side="right"))
         out[c] = (lower + upper) / 2
@@ -57,4 +73,4 @@ def clip01(value: float) -> float:
     return float(min(max(value, 0.0), 1.0))
 
 
-__all__ = ["byte_medians", "clip01", "median"]
+__all__ = ["byte_medians", "clip01", "masked_byte_medians", "median"]

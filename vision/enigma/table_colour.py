@@ -18,7 +18,7 @@ from vision.art_pack import BGR
 from vision.enigma.colours import colour_features
 from vision.enigma.geometry import TableGeometry
 from vision.enigma.pack import EnigmaPack
-from vision.enigma.small_stats import byte_medians
+from vision.enigma.small_stats import masked_byte_medians
 
 #: the ring round a marker's centre, in marker sides (square distance): from past the paper's
 #: edge (the paper's quiet zone takes half a side each way, so the paper ends at 1.0) with room
@@ -96,10 +96,12 @@ def ring_median(image: np.ndarray, centre: tuple[float, float], side: float,
     looked = ring if seen is None else ring & seen[box]
     if looked.sum() < MIN_RING_SEEN * ring.sum():
         return None
-    pixels = image[box][looked]
-    median: np.ndarray = (byte_medians(pixels) if pixels.dtype == np.uint8
-                          else np.median(pixels, axis=0)).astype(np.float32)
-    return median
+    if image.dtype == np.uint8 and image.ndim == 3:
+        under = np.asarray(looked, bool).view(np.uint8)
+        median: np.ndarray = masked_byte_medians(image[box], under)
+    else:
+        median = np.median(image[box][looked], axis=0)
+    return median.astype(np.float32)
 
 
 def measured_table_colour(canon: np.ndarray, geometry: TableGeometry,

@@ -13,7 +13,7 @@ import pytest
 
 from vision.enigma.networkers import RING_ALL_ROUND, ring_all_round
 from vision.enigma.patch_labels import BRIGHT_PERCENTILE, balance_ring, brightest_at_rank
-from vision.enigma.small_stats import byte_medians, median
+from vision.enigma.small_stats import byte_medians, masked_byte_medians, median
 from vision.enigma.squares import Cover, any_positive
 
 
@@ -102,6 +102,23 @@ def test_byte_medians_are_numpys_median_of_bytes() -> None:
             pixels = (rng.integers(0, levels, (n, 3)) * (255 // max(1, levels - 1))
                       ).astype(np.uint8)
             got, want = byte_medians(pixels), np.median(pixels, axis=0)
+            assert got.dtype == want.dtype and np.array_equal(got, want)
+
+
+def test_masked_byte_medians_are_numpys_median_under_the_mask() -> None:
+    """The table ring's medians counted under the ring's mask: numpy's median of the pixels
+    the mask picks, odd and even counts, few levels (ties) and many, on a box cut out of a
+    larger image (a view, as the ring's box is)."""
+    rng = np.random.default_rng(32)
+    for size in (1, 2, 3, 8, 40, 151):
+        for levels in (2, 7, 256):
+            image = (rng.integers(0, levels, (size + 4, size + 6, 3))
+                     * (255 // max(1, levels - 1))).astype(np.uint8)
+            box = image[2:2 + size, 3:3 + size]
+            mask = rng.random((size, size)) < rng.uniform(0.05, 0.9)
+            mask[rng.integers(0, size), rng.integers(0, size)] = True
+            got = masked_byte_medians(box, mask.view(np.uint8))
+            want = np.median(box[mask], axis=0)
             assert got.dtype == want.dtype and np.array_equal(got, want)
 
 
