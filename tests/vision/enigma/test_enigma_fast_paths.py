@@ -13,7 +13,7 @@ import pytest
 
 from vision.enigma.networkers import RING_ALL_ROUND, ring_all_round
 from vision.enigma.patch_labels import BRIGHT_PERCENTILE, balance_ring, brightest_at_rank
-from vision.enigma.small_stats import byte_medians, masked_byte_medians, median
+from vision.enigma.small_stats import masked_byte_medians, median
 from vision.enigma.squares import Cover, any_positive
 
 
@@ -91,18 +91,6 @@ def test_any_positive_is_the_largest_map_above_zero(n_maps: int) -> None:
     got = any_positive(feats, maps)
     assert 0 < got.sum() < got.size
     assert np.array_equal(got, largest > 0)
-
-
-def test_byte_medians_are_numpys_median_of_bytes() -> None:
-    """The table ring's medians from histograms: numpy's median over the pixels, the even
-    counts' mean of the two middle values included, with few levels (ties) and many."""
-    rng = np.random.default_rng(31)
-    for n in (*range(1, 12), 100, 101, 5000, 5001):
-        for levels in (2, 7, 256):
-            pixels = (rng.integers(0, levels, (n, 3)) * (255 // max(1, levels - 1))
-                      ).astype(np.uint8)
-            got, want = byte_medians(pixels), np.median(pixels, axis=0)
-            assert got.dtype == want.dtype and np.array_equal(got, want)
 
 
 def test_masked_byte_medians_are_numpys_median_under_the_mask() -> None:
