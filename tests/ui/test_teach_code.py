@@ -28,7 +28,7 @@ WAIT_S = 240.0
 def _open_teach_screen(driver):
     driver.tap(driver.app.root.ids.settings_button)
     settings = driver.screen("settings")
-    driver.tap(settings.teach_button)
+    driver.tap(settings.ids.teach)
     screen = driver.screen()
     assert screen.name == "teach_code" and screen.step == "lay"
     return screen

@@ -58,10 +58,6 @@ class SettingsScreen(BaseScreen):
     def title(self) -> str:
         return _("Settings")
 
-    @property
-    def teach_button(self) -> Any:
-        return self.ids.teach
-
     def refresh(self) -> None:
         box = self.ids.rows
         box.clear_widgets()
