@@ -302,7 +302,7 @@ def read_enigma_frame(frame: Any, cfg: Config, state: Any, *, category: str,
     entries = catalogue.by_category(category)
     matches = _placements_seen(seen.tile, result.at, state, entries)
     settled = _settled(seen, result.at, state, entries, settings.min_confidence)
-    if settled is not None:
+    if settled is not None and seen.shape_confidence is not None:
         # only the colours of cells under pawns, or whether a channel joins a cell it
         # passes close to, were unsure, and one placement of the category fits whatever
         # they are: the catalogue settles them, nothing is asked about them
