@@ -103,11 +103,16 @@ def speed_figures(frame_size: tuple[int, int], seeds: tuple[int, ...]) -> None:
     45 tiles within 8 x 7 squares, of the read after a placement (the last tile new: it and
     the known tiles beside it) and of the app's path (``ui.reading.read_enigma_frame``).
     The last two are timed twice: alone (the first read of a session) and reusing the read
-    of the table before the placement, drawn with the same camera (every later read)."""
+    of the table before the placement, drawn with the same camera (every later read).
+    OpenCV runs on one thread, as the aims are stated (one core) and as the other readers'
+    benches time them: a second thread's pool adds its own CPU to ``process_time``."""
+    import cv2
+
     from companion.enigma.catalogue import load_catalogue
     from config import Config
     from ui.reading import read_enigma_frame
 
+    cv2.setNumThreads(1)
     pack = load_enigma_pack()
     catalogue = load_catalogue()
     times: dict[str, list[float]] = {k: [] for k in
