@@ -65,6 +65,13 @@ SLIVER_REACH = 1.3
 DARK_PAWN_SHARE = 0.6
 #: the confidence a sliver beside a pawn leaves: the cell under it is asked about
 SLIVER_CONFIDENCE = 0.3
+#: a cell is a disc of its colour, or a ring of it round a pawn: together they fill the disc,
+#: and at least :data:`CORE_MIN` of their pixels within this many cell radii lie a pixel in
+#: from their edges. A channel blurred into the tile takes a cell's colour along its rims
+#: (a brown channel on cream tile looks yellow there), in strokes a pixel or two wide only
+BODY_REACH = 1.2
+#: the confidence a cell of thin strokes only leaves: asked about, never read as sure
+THIN_CELL_CONFIDENCE = 0.3
 _CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
 
 
@@ -127,10 +134,12 @@ def _colour_confidence(centre: tuple[float, float], any_cell: np.ndarray, feats:
 
 
 def find_cells(
-    labels: np.ndarray, feats: np.ndarray, model: ColourModel, pack: EnigmaPack
+    labels: np.ndarray, feats: np.ndarray, model: ColourModel, pack: EnigmaPack,
+    pawns: np.ndarray | None = None,
 ) -> tuple[list[Cell], list[str], float]:
     """The power cells in a patch's colour ``labels`` (networker classes left out), with the
-    problems seen and the confidence they leave. Networkers are read afterwards."""
+    problems seen and the confidence they leave. Networkers are read afterwards; ``pawns``
+    (the pixels of a player colour, when known) fill a cell's disc with its own colour."""
     p = labels.shape[0]
     problems: list[str] = []
     conf = 1.0
@@ -165,6 +174,10 @@ def find_cells(
                 if beyond.sum() > 0.35 * math.pi * rc * rc:
                     problems.append("two cells of one colour touch, or a cell is misread")
                     conf = min(conf, 0.3)
+            if not _has_body(member, pawns, centre, rc):
+                problems.append(f"is there a {model.names[ci]} cell? only thin strokes of "
+                                "its colour show there, as along a channel's edge")
+                conf = min(conf, THIN_CELL_CONFIDENCE)
             colour_conf = _colour_confidence(centre, any_cell, feats, model, cell_classes, rc, rn,
                                              ci)
             cells.append(Cell(centre, str(model.names[ci]), colour_conf))
@@ -172,6 +185,17 @@ def find_cells(
         problems.append("a networker stands where no cell was read: is a cell hidden?")
         conf = min(conf, SLIVER_CONFIDENCE)
     return cells, problems, conf
+
+
+def _has_body(member: np.ndarray, pawns: np.ndarray | None, centre: tuple[float, float],
+              rc: float) -> bool:
+    """Whether a cell's pixels (``member``, with a pawn's on it) make a body round
+    ``centre``, not only strokes: enough of them lie a pixel in from their edges (tuning
+    independent tables 1012, 1015 and 1024 harsh: yellow rims along channels, a junction's
+    among them, read as yellow cells for sure)."""
+    solid = member if pawns is None else member | pawns
+    inner = cv2.erode(solid.astype(np.uint8), _CROSS).astype(bool)
+    return int((inner & disc(member.shape, centre, BODY_REACH * rc)).sum()) >= CORE_MIN
 
 
 def _sliver_by_pawn(slivers: list[tuple[float, float]], cells: list[Cell], feats: np.ndarray,
