@@ -69,6 +69,8 @@ SLIVER_CONFIDENCE = 0.3
 #: and at least :data:`CORE_MIN` of their pixels within this many cell radii lie a pixel in
 #: from their edges. A channel blurred into the tile takes a cell's colour along its rims
 #: (a brown channel on cream tile looks yellow there), in strokes a pixel or two wide only
+#: (tuning independent tables 1012, 1015 and 1024 harsh: such rims, where channels meet or
+#: run side by side, read as sure yellow cells)
 BODY_REACH = 1.2
 #: the confidence a cell of thin strokes only leaves: asked about, never read as sure
 THIN_CELL_CONFIDENCE = 0.3
@@ -149,6 +151,8 @@ def find_cells(
     slivers: list[tuple[float, float]] = []
     cell_classes = [i for i, k in enumerate(model.kinds) if k == "cell"]
     any_cell = model.kind_mask(labels, ("cell",))
+    # a pawn of a cell's colour on a cell of another reads as that colour: the cell's body too
+    body = _inner_pixels(any_cell if pawns is None else any_cell | pawns)
     for ci in cell_classes:
         mask = (labels == ci).astype(np.uint8)
         if not cv2.countNonZero(mask):
@@ -174,7 +178,7 @@ def find_cells(
                 if beyond.sum() > 0.35 * math.pi * rc * rc:
                     problems.append("two cells of one colour touch, or a cell is misread")
                     conf = min(conf, 0.3)
-            if not _has_body(member, pawns, centre, rc):
+            if not _has_body(body, centre, rc):
                 problems.append(f"is there a {model.names[ci]} cell? only thin strokes of "
                                 "its colour show there, as along a channel's edge")
                 conf = min(conf, THIN_CELL_CONFIDENCE)
@@ -187,15 +191,16 @@ def find_cells(
     return cells, problems, conf
 
 
-def _has_body(member: np.ndarray, pawns: np.ndarray | None, centre: tuple[float, float],
-              rc: float) -> bool:
-    """Whether a cell's pixels (``member``, with a pawn's on it) make a body round
-    ``centre``, not only strokes: enough of them lie a pixel in from their edges (tuning
-    independent tables 1012, 1015 and 1024 harsh: yellow rims along channels, a junction's
-    among them, read as yellow cells for sure)."""
-    solid = member if pawns is None else member | pawns
-    inner = cv2.erode(solid.astype(np.uint8), _CROSS).astype(bool)
-    return int((inner & disc(member.shape, centre, BODY_REACH * rc)).sum()) >= CORE_MIN
+def _inner_pixels(mask: np.ndarray) -> np.ndarray:
+    """The pixels of ``mask`` a pixel in from its edges."""
+    inner: np.ndarray = cv2.erode(mask.astype(np.uint8), _CROSS).astype(bool)
+    return inner
+
+
+def _has_body(body: np.ndarray, centre: tuple[float, float], rc: float) -> bool:
+    """Whether enough of the ``body`` pixels (of a cell colour or a pawn, a pixel in from
+    their edges) lie round ``centre`` for a cell, not only strokes of its colour."""
+    return int((body & disc(body.shape, centre, BODY_REACH * rc)).sum()) >= CORE_MIN
 
 
 def _sliver_by_pawn(slivers: list[tuple[float, float]], cells: list[Cell], feats: np.ndarray,
