@@ -65,6 +65,15 @@ SLIVER_REACH = 1.3
 DARK_PAWN_SHARE = 0.6
 #: the confidence a sliver beside a pawn leaves: the cell under it is asked about
 SLIVER_CONFIDENCE = 0.3
+#: a cell is a disc of its colour, or a ring of it round a pawn: together they fill the disc,
+#: and at least :data:`CORE_MIN` of their pixels within this many cell radii lie a pixel in
+#: from their edges. A channel blurred into the tile takes a cell's colour along its rims
+#: (a brown channel on cream tile looks yellow there), in strokes a pixel or two wide only
+#: (tuning independent tables 1012, 1015 and 1024 harsh: such rims, where channels meet or
+#: run side by side, read as sure yellow cells)
+BODY_REACH = 1.2
+#: the confidence a cell of thin strokes only leaves: asked about, never read as sure
+THIN_CELL_CONFIDENCE = 0.3
 _CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
 
 
@@ -127,10 +136,12 @@ def _colour_confidence(centre: tuple[float, float], any_cell: np.ndarray, feats:
 
 
 def find_cells(
-    labels: np.ndarray, feats: np.ndarray, model: ColourModel, pack: EnigmaPack
+    labels: np.ndarray, feats: np.ndarray, model: ColourModel, pack: EnigmaPack,
+    pawns: np.ndarray | None = None,
 ) -> tuple[list[Cell], list[str], float]:
     """The power cells in a patch's colour ``labels`` (networker classes left out), with the
-    problems seen and the confidence they leave. Networkers are read afterwards."""
+    problems seen and the confidence they leave. Networkers are read afterwards; ``pawns``
+    (the pixels of a player colour, when known) fill a cell's disc with its own colour."""
     p = labels.shape[0]
     problems: list[str] = []
     conf = 1.0
@@ -140,6 +151,8 @@ def find_cells(
     slivers: list[tuple[float, float]] = []
     cell_classes = [i for i, k in enumerate(model.kinds) if k == "cell"]
     any_cell = model.kind_mask(labels, ("cell",))
+    # a pawn of a cell's colour on a cell of another reads as that colour: the cell's body too
+    body = _inner_pixels(any_cell if pawns is None else any_cell | pawns)
     for ci in cell_classes:
         mask = (labels == ci).astype(np.uint8)
         if not cv2.countNonZero(mask):
@@ -165,6 +178,10 @@ def find_cells(
                 if beyond.sum() > 0.35 * math.pi * rc * rc:
                     problems.append("two cells of one colour touch, or a cell is misread")
                     conf = min(conf, 0.3)
+            if not _has_body(body, centre, rc):
+                problems.append(f"is there a {model.names[ci]} cell? only thin strokes of "
+                                "its colour show there, as along a channel's edge")
+                conf = min(conf, THIN_CELL_CONFIDENCE)
             colour_conf = _colour_confidence(centre, any_cell, feats, model, cell_classes, rc, rn,
                                              ci)
             cells.append(Cell(centre, str(model.names[ci]), colour_conf))
@@ -172,6 +189,18 @@ def find_cells(
         problems.append("a networker stands where no cell was read: is a cell hidden?")
         conf = min(conf, SLIVER_CONFIDENCE)
     return cells, problems, conf
+
+
+def _inner_pixels(mask: np.ndarray) -> np.ndarray:
+    """The pixels of ``mask`` a pixel in from its edges."""
+    inner: np.ndarray = cv2.erode(mask.astype(np.uint8), _CROSS).astype(bool)
+    return inner
+
+
+def _has_body(body: np.ndarray, centre: tuple[float, float], rc: float) -> bool:
+    """Whether enough of the ``body`` pixels (of a cell colour or a pawn, a pixel in from
+    their edges) lie round ``centre`` for a cell, not only strokes of its colour."""
+    return int((body & disc(body.shape, centre, BODY_REACH * rc)).sum()) >= CORE_MIN
 
 
 def _sliver_by_pawn(slivers: list[tuple[float, float]], cells: list[Cell], feats: np.ndarray,

@@ -38,6 +38,11 @@ class PatchLabels:
         """Where the pixel's class (networkers left out) is of one of ``kinds``."""
         return self.model.kind_mask(self.labels, kinds)
 
+    @property
+    def pawns(self) -> np.ndarray:
+        """Where the pixel's class, networkers in, is a player colour."""
+        return self.model.kind_mask(self.all_labels, ("net",))
+
     @cached_property
     def channel(self) -> np.ndarray:
         """The channel mask (:func:`channel_mask`), made once: a tile is looked at again

@@ -87,7 +87,8 @@ def look_at_tile(patch: np.ndarray, pack: EnigmaPack, model: ColourModel) -> Til
     (:func:`with_networkers`), on the square finally kept."""
     doubts = TileDoubts()
     named = label_patch(patch, pack, model)
-    cells, cell_problems, cell_conf = find_cells(named.labels, named.feats, model, pack)
+    cells, cell_problems, cell_conf = find_cells(named.labels, named.feats, model, pack,
+                                                 named.pawns)
     doubts.problems += cell_problems
     doubts.lower(cell_conf)
     return _with_channels(named, doubts, cells, pack)

@@ -27,6 +27,10 @@ written from the docs alone), on seeds of the range tuned on (the held-apart ran
 - 103 (harsh): a cell whose rim lies less than a channel's width in from the west side at
   W0, its stub there blurred into the rim and the gap beside the tile, was read with no
   opening there, beside a neighbour asked about something else (square [-1, 1]).
+- 1012, 1015 and 1024 (harsh): the yellow rims of a brown channel blurred into the cream
+  tile, where channels meet or run side by side, were read as a yellow cell (squares
+  [-3, 1]; [-1, 0], a white pawn read on it, the networkers silently wrong too; [1, -3] and
+  [2, -3]).
 
 And some showed networkers read wrong without a question:
 
@@ -60,7 +64,9 @@ from independent_scenes.enigma_table import enigma_scene, truth_of  # noqa: E402
                                             (1023, "harsh"), (1016, "harsh"),
                                             (1040, "harsh"), (1018, "harsh"),
                                             (56, "harsh"),
-                                            (90, "harsh"), (103, "harsh")])
+                                            (90, "harsh"), (103, "harsh"),
+                                            (1012, "harsh"), (1015, "harsh"),
+                                            (1024, "harsh")])
 def test_no_tile_of_an_independent_table_is_read_wrong_without_a_question(seed, condition):
     frame, table = enigma_scene(seed, condition)
     score = read_and_judge(frame, *truth_of(table))
@@ -79,7 +85,7 @@ def test_a_pale_pawn_hiding_its_cell_where_channels_meet_is_asked_about(demo_pac
 
 
 @pytest.mark.parametrize("seed,condition", [(60009, "clean"), (60010, "clean"),
-                                            (79, "harsh")])
+                                            (79, "harsh"), (1015, "harsh")])
 def test_no_networker_of_an_independent_table_is_read_wrong_without_a_question(seed,
                                                                                condition):
     frame, table = enigma_scene(seed, condition)

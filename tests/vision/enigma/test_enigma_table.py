@@ -485,6 +485,27 @@ def test_a_thin_trail_of_a_cells_colour_along_a_channel_does_not_move_the_cell(
     assert abs(cells[0].centre[0] - 32) < 1.0 and abs(cells[0].centre[1] - 32) < 1.0
 
 
+def test_a_channels_yellow_rims_with_no_cell_between_them_are_no_sure_cell(demo_pack) -> None:
+    """A brown channel blurred into the cream tile looks yellow along both its rims: strokes
+    a pixel wide, the channel between them, as far apart as a cell is wide. They fit in a
+    cell's circle, but no body of yellow (or of a pawn) fills it: never a sure yellow cell
+    (independent tables 1012, 1015 and 1024 harsh)."""
+    p = 64
+    model = colour_model(demo_pack)
+    yellow, tile_i = model.index("cell", "yellow"), model.index("tile")
+    labels = np.full((p, p), tile_i)
+    labels[16:48, 29:34] = model.index("channel")  # a channel going south
+    labels[24:40, 28] = labels[24:40, 34] = yellow  # its rims, as long as a cell is wide
+    feats = colour_features(np.array(demo_pack.cells["yellow"], np.float32)) * np.ones((p, p, 1))
+    cells, problems, conf = find_cells(labels, feats.astype(np.float32), model, demo_pack)
+    assert not cells or (problems and conf < DEFAULT_SETTINGS.min_confidence)
+    # a whole yellow disc there is a cell, sure
+    yy, xx = np.mgrid[0:p, 0:p]
+    labels[np.hypot(xx - 31, yy - 32) <= demo_pack.cell_radius * p] = yellow
+    cells, problems, conf = find_cells(labels, feats.astype(np.float32), model, demo_pack)
+    assert [c.colour for c in cells] == ["yellow"] and not problems and conf == 1.0
+
+
 @pytest.mark.parametrize("pawn", ["white", "green"])
 def test_a_square_red_cell_under_a_pawn_is_read_red_with_confidence(pawn: str,
                                                                       ink_pack) -> None:
