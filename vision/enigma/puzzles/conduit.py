@@ -136,10 +136,10 @@ def shadowed_cells(view: CardView, flat: np.ndarray, middles: dict[Cell, tuple[s
     a lamp's glare, which lifts it, washes a channel out), so a shadowed cell with no channel
     (:data:`NO_CHANNEL`) holds no piece, whatever its colour: the light field takes a pale
     piece's face for paper, the pieces' colour as seen is then a few levels off the card's,
-    and the residue of a hand's shadow on an empty cell read as a piece with no opening
-    (conduit wood/strong seeds 13, 14 and 17, cloth/strong seed 2). A piece a glare washes
-    out (cloth/strong seed 8: 3% channel, the light at 0.96 of the card's) is not in a
-    shadow."""
+    and the residue of a hand's shadow on an empty cell read as a piece with no opening or
+    as a question (conduit wood/strong seeds 13, 14 and 17, cloth/strong seed 19). A piece
+    a glare washes out (cloth/strong seed 8: 3% channel, the light at 0.96 of the card's) is
+    not in a shadow, and stays a question."""
     a, b = int(round(view.margin_px)), int(round(view.margin_px + view.side_px))
     light = channel_mean(view.image) / np.maximum(channel_mean(flat), 1.0)
     card_light = float(np.median(light[a:b, a:b]))
