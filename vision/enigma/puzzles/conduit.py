@@ -314,6 +314,13 @@ def _one_opening_from(openings: frozenset[str], shapes: list[frozenset[str]]) ->
                for shape in shapes for r in range(4))
 
 
+def _openings_unclear(at: Cell) -> dict[str, str]:
+    """"Cannot tell": the openings of the piece on ``at`` are unclear, and what to do."""
+    return verdict(CANNOT_TELL, f"the openings of the piece on {list(at)} are not seen "
+                   "clearly: move the lamp or the hand off the card", code=Reason.OPENINGS_UNCLEAR,
+                   facts={"cell": at})
+
+
 def laid_pieces(seen: dict[Cell, frozenset[str]], card: conduit.ConduitCard, box: PuzzleBox
                  ) -> tuple[conduit.ConduitSolution, dict[str, str] | None]:
     """Each laid piece given an id of the box's pieces with those openings (a solution), and
@@ -332,16 +339,12 @@ def laid_pieces(seen: dict[Cell, frozenset[str]], card: conduit.ConduitCard, box
         shape = _shape(openings) if openings else frozenset()
         if shape not in every_shape:
             # no piece of the box looks like this: the camera misread it
-            return solution, verdict(CANNOT_TELL, f"the openings of the piece on {list(at)} "
-                                     "are not seen clearly", code=Reason.OPENINGS_UNCLEAR,
-                                     facts={"cell": at})
+            return solution, _openings_unclear(at)
         if not free.get(shape) and _one_opening_from(openings, [s for s, ids in free.items()
                                                             if ids]):
             # a piece read one opening away from a piece still to use is likelier that piece
             # with an opening misread than a piece the card does not use
-            return solution, verdict(CANNOT_TELL, f"the openings of the piece on {list(at)} "
-                                     "are not seen clearly", code=Reason.OPENINGS_UNCLEAR,
-                                     facts={"cell": at})
+            return solution, _openings_unclear(at)
         if not free.get(shape):
             return solution, verdict(NOT_SOLVED, f"the piece on {list(at)} (openings "
                                      f"{conduit.format_openings(openings)}) is not one of the "
