@@ -23,6 +23,8 @@ def test_a_tee_read_as_a_fourth_corner_is_asked() -> None:
     assert said is not None
     assert said["verdict"] == "cannot tell"
     assert said.code == Reason.OPENINGS_UNCLEAR
+    # "cannot tell" says what to do, as the screen's sentence does
+    assert said["reason"].endswith("move the lamp or the hand off the card")
 
 
 def test_a_piece_far_from_every_piece_to_use_is_not_one_of_them() -> None:

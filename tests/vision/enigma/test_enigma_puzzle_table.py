@@ -279,6 +279,18 @@ def test_an_empty_conduit_cell_under_a_hand_s_shadow_is_empty() -> None:
     assert result["verdict"] == "solved", result["reason"]
 
 
+def test_an_empty_conduit_cell_in_a_hand_s_shadow_without_channel_is_empty() -> None:
+    """Conduit wood/strong seed 14: the light field took the pale pieces' faces for paper and
+    flattened them to within 3 levels of the card's colour, and a hand's shadow left the
+    empty cell [0, 1] a few levels darker: 'towards' the pieces by that hair, it read as a
+    piece with no opening and the right solution was 'not seen clearly'. In a shadow a
+    piece's channel keeps its contrast: a shadowed cell with no channel is empty."""
+    card, frame = _right_frame("conduit", "wood", "strong", 14)
+    result = check_puzzle_frame("conduit", frame, load_enigma_pack(), card=card,
+                                box=load_puzzles())
+    assert result["verdict"] == "solved", result["reason"]
+
+
 def test_a_conduit_piece_a_glare_washes_is_asked_about_not_missing() -> None:
     """Conduit cloth/strong seed 4: a glare washes the piece on [1, 2], its channel and its
     hue alike; judged by its hue alone it was an empty cell and the right solution 'not

@@ -98,12 +98,15 @@ def cell_covers(view: CardView, card: conduit.ConduitCard, pack: EnigmaPack,
     shares: dict[Cell, float] = {}
     shaped: dict[Cell, bool] = {}
     rests: dict[Cell, np.ndarray | None] = {}
+    shaded = shadowed_cells(view, flat, middles)
     for at, inner in middles.items():
         channel = open_m[inner]
         rest = flat[inner][~channel]
         shares[at] = float(channel.mean()) if channel.size else 0.0
         shaped[at] = channel_from_centre(channel)
         rests[at] = np.median(rest, axis=0) - card_c if len(rest) else None
+        if at in shaded and shares[at] < NO_CHANNEL:
+            rests[at] = None  # empty: see shadowed_cells
     sure = [r for at, r in rests.items() if r is not None and shares[at] >= SURE_PIECE_CHANNEL]
     towards = (np.median(np.array(sure), axis=0) if sure
                else np.array(pack.colour("piece"), np.float32) - card_c)
@@ -116,6 +119,32 @@ def cell_covers(view: CardView, card: conduit.ConduitCard, pack: EnigmaPack,
         covers[at] = 1.0 if share >= SURE_PIECE_CHANNEL or shaped[at] else (
             share + (1.0 - share) * min(1.0, max(0.0, t)))
     return covers
+
+
+#: a cell whose middle is less than this share channel shows no channel at all
+NO_CHANNEL = 0.01
+#: a cell lies in a shadow where the light on it is below this share of the card's median
+#: light
+SHADOWED = 0.9
+
+
+def shadowed_cells(view: CardView, flat: np.ndarray, middles: dict[Cell, tuple[slice, slice]]
+                   ) -> set[Cell]:
+    """The cells whose middle lies in a shadow (:data:`SHADOWED`), by the light the
+    flattening divided out (the view's level over the flattened level). In a shadow a piece's
+    channel keeps its contrast against the piece's face (a shadow multiplies the light; only
+    a lamp's glare, which lifts it, washes a channel out), so a shadowed cell with no channel
+    (:data:`NO_CHANNEL`) holds no piece, whatever its colour: the light field takes a pale
+    piece's face for paper, the pieces' colour as seen is then a few levels off the card's,
+    and the residue of a hand's shadow on an empty cell read as a piece with no opening or
+    as a question (conduit wood/strong seeds 13, 14 and 17, cloth/strong seed 19). A piece
+    a glare washes out (cloth/strong seed 8: 3% channel, the light at 0.96 of the card's) is
+    not in a shadow, and stays a question."""
+    a, b = int(round(view.margin_px)), int(round(view.margin_px + view.side_px))
+    light = channel_mean(view.image) / np.maximum(channel_mean(flat), 1.0)
+    card_light = float(np.median(light[a:b, a:b]))
+    return {at for at, inner in middles.items()
+            if float(np.median(light[inner])) < SHADOWED * card_light}
 
 
 #: a cell's centre (this share of a cell each way) this much channel: every piece's channel
@@ -285,6 +314,13 @@ def _one_opening_from(openings: frozenset[str], shapes: list[frozenset[str]]) ->
                for shape in shapes for r in range(4))
 
 
+def _openings_unclear(at: Cell) -> dict[str, str]:
+    """"Cannot tell": the openings of the piece on ``at`` are unclear, and what to do."""
+    return verdict(CANNOT_TELL, f"the openings of the piece on {list(at)} are not seen "
+                   "clearly: move the lamp or the hand off the card", code=Reason.OPENINGS_UNCLEAR,
+                   facts={"cell": at})
+
+
 def laid_pieces(seen: dict[Cell, frozenset[str]], card: conduit.ConduitCard, box: PuzzleBox
                  ) -> tuple[conduit.ConduitSolution, dict[str, str] | None]:
     """Each laid piece given an id of the box's pieces with those openings (a solution), and
@@ -303,16 +339,12 @@ def laid_pieces(seen: dict[Cell, frozenset[str]], card: conduit.ConduitCard, box
         shape = _shape(openings) if openings else frozenset()
         if shape not in every_shape:
             # no piece of the box looks like this: the camera misread it
-            return solution, verdict(CANNOT_TELL, f"the openings of the piece on {list(at)} "
-                                     "are not seen clearly", code=Reason.OPENINGS_UNCLEAR,
-                                     facts={"cell": at})
+            return solution, _openings_unclear(at)
         if not free.get(shape) and _one_opening_from(openings, [s for s, ids in free.items()
                                                             if ids]):
             # a piece read one opening away from a piece still to use is likelier that piece
             # with an opening misread than a piece the card does not use
-            return solution, verdict(CANNOT_TELL, f"the openings of the piece on {list(at)} "
-                                     "are not seen clearly", code=Reason.OPENINGS_UNCLEAR,
-                                     facts={"cell": at})
+            return solution, _openings_unclear(at)
         if not free.get(shape):
             return solution, verdict(NOT_SOLVED, f"the piece on {list(at)} (openings "
                                      f"{conduit.format_openings(openings)}) is not one of the "
