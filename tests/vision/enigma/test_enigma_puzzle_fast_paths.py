@@ -10,7 +10,15 @@ import pytest
 
 from vision.enigma.puzzles.angular_light import grown, grown_by
 from vision.enigma.puzzles.card_find import rolled
+from vision.enigma.puzzles.changed_blur import blur_again, changed_places
 from vision.enigma.puzzles.conduit import channel_mean
+from vision.enigma.puzzles.fragment import (
+    MAX_OWN_BLACK,
+    OWN_BLACK_SIGMA,
+    OWN_BLACK_STEPS,
+    OWN_BLACK_WEIGHT,
+    own_black,
+)
 from vision.enigma.puzzles.view import count_per_pixel
 
 
@@ -66,3 +74,57 @@ def test_grown_by_is_a_dilation_of_the_whole_mask_at_every_radius() -> None:
         mask |= (rng.random((h, w)) < 0.002).astype(np.uint8)
         for got, kernel in zip(grown_by(mask.astype(bool), radii), kernels, strict=True):
             assert np.array_equal(got, cv2.dilate(mask, kernel) > 0)
+
+
+@pytest.mark.parametrize("shape", [(816, 816), (203, 317), (90, 41)])
+def test_blur_again_is_the_blur_of_the_whole_new_image(shape: tuple[int, int]) -> None:
+    rng = np.random.default_rng(shape[1])
+    image = (rng.random(shape) < 0.7).astype(np.float32) * rng.random(shape, np.float32) * 200
+    blurred = cv2.GaussianBlur(image, (0, 0), 6.0)
+    for spots in (1, 3, 12):
+        changed = np.zeros(shape, np.uint8)
+        for _ in range(spots):  # small places anywhere, on the borders too
+            y, x = rng.integers(0, shape[0]), rng.integers(0, shape[1])
+            h, w = rng.integers(1, 30, 2)
+            changed[y:y + h, x:x + w] = rng.random((len(changed[y:y + h]),
+                                                    len(changed[0, x:x + w]))) < 0.5
+        image = np.where(changed > 0, 200 - image, image).astype(np.float32)
+        blurred = blur_again(blurred, image, changed_places(changed, 6.0), 6.0)
+        assert np.array_equal(blurred, cv2.GaussianBlur(image, (0, 0), 6.0))
+
+
+def _own_black_step_by_step(smooth: np.ndarray, floor: np.ndarray, sil_of, g_card: float
+                            ) -> np.ndarray:
+    """Each step of the pieces' own black over the whole view."""
+    out, sil = floor, sil_of(floor)
+    for _ in range(OWN_BLACK_STEPS):
+        pieces = (smooth < (out + sil) / 2).astype(np.float32)
+        weight = cv2.GaussianBlur(pieces, (0, 0), OWN_BLACK_SIGMA)
+        total = cv2.GaussianBlur(smooth * pieces, (0, 0), OWN_BLACK_SIGMA)
+        own = np.minimum(total / np.maximum(weight, 1e-6), MAX_OWN_BLACK * g_card)
+        out = np.where(weight >= OWN_BLACK_WEIGHT, np.maximum(floor, own), floor)
+        sil = sil_of(out)
+    return out
+
+
+def test_own_black_made_again_where_it_changed_is_made_over_the_whole_view() -> None:
+    rng = np.random.default_rng(26)
+    h, w = 300, 413
+    ys, xs = np.mgrid[0:h, 0:w]
+    for glare_at in ((150, 200), (0, 0), (290, 400)):  # a lamp's glare lifts the pieces
+        glare = 110 * np.exp(-((ys - glare_at[0]) ** 2 + (xs - glare_at[1]) ** 2) / 80 ** 2)
+        grey = np.full((h, w), 205.0)
+        for _ in range(12):  # dark pieces, some under the glare
+            y, x = rng.integers(0, h), rng.integers(0, w)
+            grey[y:y + rng.integers(10, 60), x:x + rng.integers(10, 60)] = 35
+        smooth = cv2.GaussianBlur((grey + glare).clip(0, 255).astype(np.float32)
+                                  + rng.normal(0, 3, (h, w)).astype(np.float32), (0, 0), 2.0)
+        floor = cv2.blur(cv2.erode(smooth, np.ones((41, 41), np.uint8)), (21, 21))
+        floor = np.clip(floor, 35.0, 0.65 * 205.0)
+
+        def sil_of(black: np.ndarray) -> np.ndarray:
+            out: np.ndarray = 120 + (205 - 120) * (black - 35) / 170.0
+            return out
+
+        want = _own_black_step_by_step(smooth, floor, sil_of, 205.0)
+        assert np.array_equal(own_black(smooth, floor, sil_of, 205.0), want)

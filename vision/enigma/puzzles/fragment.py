@@ -19,6 +19,7 @@ from vision.enigma.pack import EnigmaPack
 from vision.enigma.puzzles.cards import (
     fragment_transform,
 )
+from vision.enigma.puzzles.changed_blur import Box, blur_again, changed_places
 from vision.enigma.puzzles.marks import box_mark, mask_marks
 from vision.enigma.puzzles.verdicts import MarkKind, Reason
 from vision.enigma.puzzles.view import (
@@ -118,7 +119,7 @@ def _grey_levels(gray: np.ndarray, pack: EnigmaPack) -> GreyLevels:
     """Per pixel the black pieces' grey and the silhouette's grey under the light there. A
     glare adds the same light to both: the darkest grey nearby (never above
     :data:`MAX_WASH_FLOOR` of the card), or on and near the pieces their own grey
-    (:func:`_own_black`), tells how much, and lifts the silhouette's grey by as much of the
+    (:func:`own_black`), tells how much, and lifts the silhouette's grey by as much of the
     way to the card's. A silhouette left uncovered is never darker than the black it is
     compared with, so it is never read as covered."""
     g_card = float(np.mean(pack.colour("card")))
@@ -129,7 +130,7 @@ def _grey_levels(gray: np.ndarray, pack: EnigmaPack) -> GreyLevels:
     floor = cv2.blur(floor, (FLOOR_PX // 2 | 1, FLOOR_PX // 2 | 1))
     capped = MAX_WASH_FLOOR * g_card
     floor = np.clip(floor, g_black, capped)
-    black = _own_black(smooth, floor, lambda b: _sil_grey(b, g_black, g_card, g_sil), g_card)
+    black = own_black(smooth, floor, lambda b: _sil_grey(b, g_black, g_card, g_sil), g_card)
     return GreyLevels(black, _sil_grey(black, g_black, g_card, g_sil), black > capped)
 
 
@@ -158,23 +159,48 @@ MAX_OWN_BLACK = 0.8
 OWN_BLACK_STEPS = 4
 
 
-def _own_black(smooth: np.ndarray, floor: np.ndarray, sil_of: Callable[[np.ndarray], np.ndarray],
-               g_card: float) -> np.ndarray:
+def own_black(smooth: np.ndarray, floor: np.ndarray, sil_of: Callable[[np.ndarray], np.ndarray],
+              g_card: float) -> np.ndarray:
     """The black under the light there: on and near what is already told as black pieces
     (under the middle of the black so far, first the darkest nearby ``floor``, and the
     silhouette's grey ``sil_of`` gives for it), their own grey averaged; elsewhere ``floor``;
     :data:`OWN_BLACK_STEPS` times. A silhouette left uncovered is not darker than that
     middle, so it never lifts the black it is compared with."""
-    out: np.ndarray = floor
-    sil = sil_of(floor)
-    for _ in range(OWN_BLACK_STEPS):
-        pieces = (smooth < (out + sil) / 2).astype(np.float32)
-        weight = cv2.GaussianBlur(pieces, (0, 0), OWN_BLACK_SIGMA)
-        total = cv2.GaussianBlur(smooth * pieces, (0, 0), OWN_BLACK_SIGMA)
-        own = np.minimum(total / np.maximum(weight, 1e-6), MAX_OWN_BLACK * g_card)
-        out = np.where(weight >= OWN_BLACK_WEIGHT, np.maximum(floor, own), floor)
-        sil = sil_of(out)
+    pieces = (smooth < (floor + sil_of(floor)) / 2).astype(np.float32)
+    weight = cv2.GaussianBlur(pieces, (0, 0), OWN_BLACK_SIGMA)
+    total = cv2.GaussianBlur(smooth * pieces, (0, 0), OWN_BLACK_SIGMA)
+    out = _lifted_black(weight, total, floor, g_card)
+    sil = sil_of(out)
+    h, w = smooth.shape
+    moved: list[Box] = [(0, 0, w, h)]  # where the black changed in the last step
+    for _ in range(OWN_BLACK_STEPS - 1):
+        # a step changes a few thousand pixels in a few dozen places: the next is made
+        # again only where those reach (the same values as a step over the whole view)
+        now = pieces.copy()
+        for x0, y0, x1, y1 in moved:
+            part = np.s_[y0:y1, x0:x1]
+            now[part] = smooth[part] < (out[part] + sil[part]) / 2
+        changed = np.zeros((h, w), np.uint8)
+        for x0, y0, x1, y1 in moved:
+            part = np.s_[y0:y1, x0:x1]
+            changed[part] = now[part] != pieces[part]
+        pieces, moved = now, changed_places(changed, OWN_BLACK_SIGMA)
+        weight = blur_again(weight, pieces, moved, OWN_BLACK_SIGMA)
+        total = blur_again(total, smooth * pieces, moved, OWN_BLACK_SIGMA)
+        for x0, y0, x1, y1 in moved:
+            part = np.s_[y0:y1, x0:x1]
+            out[part] = _lifted_black(weight[part], total[part], floor[part], g_card)
+            sil[part] = sil_of(out[part])
     return out
+
+
+def _lifted_black(weight: np.ndarray, total: np.ndarray, floor: np.ndarray, g_card: float
+                  ) -> np.ndarray:
+    """The black where the pieces' blurred mask is ``weight`` and their blurred grey
+    ``total``: their own grey where they weigh enough, never below ``floor``."""
+    own = np.minimum(total / np.maximum(weight, 1e-6), MAX_OWN_BLACK * g_card)
+    lifted: np.ndarray = np.where(weight >= OWN_BLACK_WEIGHT, np.maximum(floor, own), floor)
+    return lifted
 
 
 def _washed(gray: np.ndarray, levels: GreyLevels, target: np.ndarray, outline_px: int
