@@ -188,7 +188,10 @@ def segment(
         {"cut": decided.cuts, "join": decided.joins, "unsure": decided.unsure}[kind].append(
             border)
         decided.outlines[border] = outline
-    cut_followed_outlines(tiles, decided)
+    if choices is not None:
+        # a barely drawn outline stands only where the cards can ask about it: a row of
+        # loops along the line can look the same (mixed harsh 1 of the tuning seeds)
+        cut_followed_outlines(tiles, decided)
     base = _close_gaps(tiles, decided)
     final, questions = _settle_undecided(tiles, decided, base, settle_by_rules, max_unsure,
                                          choices)

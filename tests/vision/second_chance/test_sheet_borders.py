@@ -10,6 +10,8 @@ from typing import Any
 import numpy as np
 import pytest
 
+from companion.second_chance.drawn import TileChoices
+from companion.second_chance.shapes import Shape, canonical_text
 from vision.second_chance.borders import (
     FEATURES,
     MODEL_PATH,
@@ -156,19 +158,26 @@ def test_a_barely_drawn_outline_a_stroke_follows_is_cut_where_it_joins_outlines_
     between = ((0, 1), (1, 1))
     colour = np.zeros((9, 9, 3))
 
-    def run(outer: float, coverage: float = 1.0, chance: float = 0.99) -> Segmentation:
+    straight = frozenset({canonical_text(Shape.from_cells([(0, 0), (0, 1), (0, 2)]))})
+    choices = (straight, straight)  # the player drew two I3 cards
+
+    def run(outer: float, coverage: float = 1.0, chance: float = 0.99,
+            choices: TileChoices | None = choices) -> Segmentation:
         right, below = border_scores({between: 0.131, ((0, 0), (1, 0)): outer,
                                       ((0, 2), (1, 2)): outer})
         return segment(tiles, right, below, colour, DEFAULT_SETTINGS, thresholds=(0.13, 0.075),
                        settle_by_rules=False, border_probability={between: chance},
                        sure_probability=(0.95, 0.05), coverage={between: coverage},
-                       stroked={between})
+                       stroked={between}, choices=choices)
 
     seg = run(outer=0.4)
     assert seg.outlines[between][:1] == (True,) and seg.outlines[between][2] == "sides"
     assert seg.shapes == (((0, 0), (0, 1), (0, 2)), ((1, 0), (1, 1), (1, 2)))
     assert not seg.questions
-    for loose in (run(outer=0.0), run(outer=0.4, coverage=0.9), run(outer=0.4, chance=0.9)):
+    # ... and only where the cards can ask about it (without them a row of loops along the
+    # line would be a silent wrong cut)
+    for loose in (run(outer=0.0), run(outer=0.4, coverage=0.9), run(outer=0.4, chance=0.9),
+                  run(outer=0.4, choices=None)):
         assert loose.outlines[between][0] is None and loose.questions
 
 
