@@ -178,7 +178,7 @@ def test_a_barely_drawn_outline_a_stroke_follows_is_cut_where_it_joins_outlines_
     # line would be a silent wrong cut)
     for loose in (run(outer=0.0), run(outer=0.4, coverage=0.9), run(outer=0.4, chance=0.9),
                   run(outer=0.4, choices=None)):
-        assert loose.outlines[between][0] is None and loose.questions
+        assert loose.outlines[between][::2] == (None, "asked") and loose.questions
 
 
 def test_paper_between_two_even_fills_is_never_a_sure_join(border_scores: Any) -> None:
