@@ -179,6 +179,12 @@ SIDE_SURELY_DRAWN = 1.0
 SIDES_SURE = 0.6
 
 
+#: the tag of an undecided border a cut barely drawn between two stroked fills left, which a
+#: stroke follows all along (see :func:`check_by_sides`): cut where it joins other outlines at
+#: both its corners
+FOLLOWED = "followed"
+
+
 def check_by_sides(kind: str, outline: tuple[bool | None, float, str], e: BorderEvidence,
                    coverage: float, grid_hatched: bool = False, *, stroked: bool = False,
                    cut_chance: float = MODEL_DOUBT
@@ -212,8 +218,16 @@ def check_by_sides(kind: str, outline: tuple[bool | None, float, str], e: Border
     if kind == "cut" and by != "colour" and (
             (coverage < SIDE_CUT_NEEDS and (grid_hatched or stroked or model_unsure))
             or (by == "model" and (coverage < SIDE_SURELY_DRAWN or e.hatched_along))
-            or (stroked and (model_unsure or (by == "drawing" and e.sure < ALONG_CUT)))):
+            or (stroked and model_unsure)):
         return "unsure", (None, 0.25, "asked")
+    if kind == "cut" and stroked and by == "drawing" and e.sure < ALONG_CUT:
+        # barely drawn: an outline's overshoot past its corner, or a row of loops along the
+        # line. Followed all along by a stroke the model takes for an outline, and not by
+        # the fills' own strokes, it is an outline if it joins the others at its corners
+        # (see vision.second_chance.outlines.cut_followed_outlines)
+        followed = (coverage >= SIDE_SURELY_DRAWN and e.chance is not None
+                    and not e.hatched_along and not grid_hatched)
+        return "unsure", (None, 0.25, FOLLOWED if followed else "asked")
     if (kind == "join" and outline[2] == "drawing" and coverage >= SIDE_SURELY_DRAWN
             and not e.hatched_along and not grid_hatched):
         # no line seen, yet a stroke follows all of the border and the fills' strokes do

@@ -15,6 +15,8 @@ from companion.second_chance.drawn import TileChoices
 from companion.second_chance.shapes import Cell
 from config.schema import SheetReaderSettings
 from vision.second_chance.border_decisions import (
+    FOLLOWED,
+    SIDES_SURE,
     BorderRule,
     border_evidence,
     check_by_sides,
@@ -186,6 +188,9 @@ def segment(
         {"cut": decided.cuts, "join": decided.joins, "unsure": decided.unsure}[kind].append(
             border)
         decided.outlines[border] = outline
+    # a barely drawn outline stands only where the cards can ask about it: a row of loops
+    # along the line can look the same (mixed harsh 1 of the tuning seeds)
+    cut_followed_outlines(tiles, decided, cards=choices is not None)
     base = _close_gaps(tiles, decided)
     final, questions = _settle_undecided(tiles, decided, base, settle_by_rules, max_unsure,
                                          choices)
@@ -205,6 +210,36 @@ class _Decided:
     joins: list[tuple[Cell, Cell]]
     unsure: list[tuple[Cell, Cell]]
     outlines: dict[tuple[Cell, Cell], tuple[bool | None, float, str]]
+
+
+def _lines_at(corner: Corner, tiles: set[Cell], cuts: set[tuple[Cell, Cell]]) -> int:
+    """How many outlines meet at a grid corner: the cuts, and the sides of tile cells not
+    shared with another tile cell (against an empty cell or the sheet's edge)."""
+    i, j = corner
+    lines = 0
+    for a, b in (((i - 1, j - 1), (i - 1, j)), ((i, j - 1), (i, j)),
+                 ((i - 1, j - 1), (i, j - 1)), ((i - 1, j), (i, j))):
+        if (a in tiles) != (b in tiles) or (a, b) in cuts:
+            lines += 1
+    return lines
+
+
+def cut_followed_outlines(tiles: set[Cell], decided: _Decided, *, cards: bool) -> None:
+    """The undecided borders tagged :data:`~vision.second_chance.border_decisions.FOLLOWED`
+    (barely drawn between two stroked fills, a stroke the model takes for an outline all along
+    them) that join the outlines decided at both their corners are cut, on a sheet read with
+    the cards drawn (``cards``): a drawn outline runs from corner to corner and meets the
+    others there; an overshoot past a corner, or a row of loops along the line, ends loose.
+    The others stay undecided, asked (in place)."""
+    cuts = set(decided.cuts)
+    followed = [b for b in decided.unsure if decided.outlines[b][2] == FOLLOWED]
+    for border in followed:
+        if cards and all(_lines_at(corner, tiles, cuts) >= 1 for corner in _ends(border)):
+            decided.unsure.remove(border)
+            decided.cuts.append(border)
+            decided.outlines[border] = (True, SIDES_SURE, "sides")
+        else:
+            decided.outlines[border] = (None, decided.outlines[border][1], "asked")
 
 
 def _joined(tiles: set[Cell], joins: list[tuple[Cell, Cell]]) -> _Union:

@@ -10,6 +10,8 @@ from typing import Any
 import numpy as np
 import pytest
 
+from companion.second_chance.drawn import TileChoices
+from companion.second_chance.shapes import Shape, canonical_text
 from vision.second_chance.borders import (
     FEATURES,
     MODEL_PATH,
@@ -141,6 +143,42 @@ def test_a_cut_between_cells_hatched_along_the_border_needs_a_sure_score_and_mod
                       sure_probability=(0.95, 0.05), hatched_along=along)
         assert seg.outlines[border][0] is decided, (score, along, chance)
         assert bool(seg.questions) == (decided is None)
+
+
+def test_a_barely_drawn_outline_a_stroke_follows_is_cut_where_it_joins_outlines_at_its_corners(
+    border_scores: Any,
+) -> None:
+    # two rows of three stroked cells (loops, hatching); the border under the middle is
+    # barely cut by the score (0.131: a sureness of 0.52), the model sure and a stroke all
+    # along it (tuning seeds 0-15: 81 such outlines between tiles asked on scan and mild,
+    # pencil scan 14, ballpoint mild 5, mixed mild 12, ...). Where the borders beside it are
+    # outlines, it meets them at both its corners: an outline; where they are not, it ends
+    # loose (an outline's overshoot past its corner, a row of loops along the line): asked
+    tiles = {(r, c) for r in range(2) for c in range(3)}
+    between = ((0, 1), (1, 1))
+    colour = np.zeros((9, 9, 3))
+
+    straight = frozenset({canonical_text(Shape.from_cells([(0, 0), (0, 1), (0, 2)]))})
+    choices = (straight, straight)  # the player drew two I3 cards
+
+    def run(outer: float, coverage: float = 1.0, chance: float = 0.99,
+            choices: TileChoices | None = choices) -> Segmentation:
+        right, below = border_scores({between: 0.131, ((0, 0), (1, 0)): outer,
+                                      ((0, 2), (1, 2)): outer})
+        return segment(tiles, right, below, colour, DEFAULT_SETTINGS, thresholds=(0.13, 0.075),
+                       settle_by_rules=False, border_probability={between: chance},
+                       sure_probability=(0.95, 0.05), coverage={between: coverage},
+                       stroked={between}, choices=choices)
+
+    seg = run(outer=0.4)
+    assert seg.outlines[between][:1] == (True,) and seg.outlines[between][2] == "sides"
+    assert seg.shapes == (((0, 0), (0, 1), (0, 2)), ((1, 0), (1, 1), (1, 2)))
+    assert not seg.questions
+    # ... and only where the cards can ask about it (without them a row of loops along the
+    # line would be a silent wrong cut)
+    for loose in (run(outer=0.0), run(outer=0.4, coverage=0.9), run(outer=0.4, chance=0.9),
+                  run(outer=0.4, choices=None)):
+        assert loose.outlines[between][::2] == (None, "asked") and loose.questions
 
 
 def test_paper_between_two_even_fills_is_never_a_sure_join(border_scores: Any) -> None:
