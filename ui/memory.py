@@ -26,9 +26,12 @@ log = logging.getLogger(__name__)
 #: mallopt parameters (glibc's malloc.h)
 M_MMAP_THRESHOLD = -3
 M_ARENA_MAX = -8
-#: blocks from this size on get a mapping of their own; setting it also stops glibc from
-#: raising it by itself (its default, 128 KiB, is where it starts)
-MMAP_THRESHOLD_BYTES = 128 * 1024
+#: blocks from this size on get a mapping of their own, given back whole when freed; setting
+#: it also stops glibc from raising it by itself. 32 KiB, not glibc's starting 128 KiB: blocks
+#: of 32 to 128 KiB (label textures in a software OpenGL, the readers' small arrays) made and
+#: dropped at every move left 20 to 60 MB of free heap between blocks that live on, which a
+#: trim cannot give back (bench/app_memory.py; see :data:`TRIM_INTERVAL_S`)
+MMAP_THRESHOLD_BYTES = 32 * 1024
 #: the main thread's arena and one for all the worker threads
 ARENA_MAX = 2
 

@@ -69,6 +69,39 @@ def test_free_heap_pages_are_given_back() -> None:
     assert after < before - 80, (before, after)
 
 
+#: blocks of 64 KiB (a label's texture in a software OpenGL, a reader's patch), each followed
+#: by a small block that lives on, then the large ones dropped
+MID_SCRIPT = textwrap.dedent("""
+    from ui.memory import limit_heap_growth
+    if not limit_heap_growth():
+        print("no-glibc")
+        raise SystemExit
+    def rss():
+        for line in open("/proc/self/status"):
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) // 1024
+    filled = bytes(range(256)) * 256
+    blocks, kept = [], []
+    for _ in range(1000):
+        blocks.append(filled[:-1] + b"!")
+        kept.append(bytearray(1000))
+    before = rss()
+    del blocks
+    print(before, rss())
+""")
+
+
+def test_dropped_mid_sized_blocks_are_given_back_without_a_trim() -> None:
+    # below glibc's 128 KiB threshold they came from the heap, between blocks that live on:
+    # free heap that stayed resident until a trim, and part of it even then
+    out = subprocess.run([sys.executable, "-c", MID_SCRIPT], capture_output=True, text=True,
+                         check=True).stdout.split()
+    if out[0] == "no-glibc":
+        pytest.skip("not a glibc system")
+    before, after = int(out[0]), int(out[1])
+    assert after < before - 50, (before, after)
+
+
 def test_without_glibc_the_heap_is_left_alone(monkeypatch: pytest.MonkeyPatch) -> None:
     # musl (Alpine) and other C libraries have neither mallopt nor malloc_trim
     from ui import memory
