@@ -58,14 +58,19 @@ TRIM_SCRIPT = textwrap.dedent("""
 """)
 
 
+def rss_before_and_after(script: str) -> tuple[int, int]:
+    """The two resident sizes (MB) ``script`` prints; skips the test without glibc."""
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         check=True).stdout.split()
+    if "no-glibc" in out:
+        pytest.skip("not a glibc system")
+    return int(out[0]), int(out[1])
+
+
 def test_free_heap_pages_are_given_back() -> None:
     # 120 MB of small blocks freed between blocks that live on: glibc keeps the pages until
     # the heap is trimmed
-    out = subprocess.run([sys.executable, "-c", TRIM_SCRIPT], capture_output=True, text=True,
-                         check=True).stdout.split()
-    if out[1] == "no-glibc":
-        pytest.skip("not a glibc system")
-    before, after = int(out[0]), int(out[1])
+    before, after = rss_before_and_after(TRIM_SCRIPT)
     assert after < before - 80, (before, after)
 
 
@@ -94,11 +99,7 @@ MID_SCRIPT = textwrap.dedent("""
 def test_dropped_mid_sized_blocks_are_given_back_without_a_trim() -> None:
     # below glibc's 128 KiB threshold they came from the heap, between blocks that live on:
     # free heap that stayed resident until a trim, and part of it even then
-    out = subprocess.run([sys.executable, "-c", MID_SCRIPT], capture_output=True, text=True,
-                         check=True).stdout.split()
-    if out[0] == "no-glibc":
-        pytest.skip("not a glibc system")
-    before, after = int(out[0]), int(out[1])
+    before, after = rss_before_and_after(MID_SCRIPT)
     assert after < before - 50, (before, after)
 
 
