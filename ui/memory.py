@@ -5,7 +5,9 @@ several threads. glibc's malloc then does two things that make the resident size
 hours without any leak: it raises its mmap threshold each time a large block is freed (so
 later frames come from the heap, which fragments and is rarely given back), and it gives each
 thread an arena of its own. Fixing the threshold and capping the arenas keeps each frame in a
-mapping of its own, returned to the system when the frame is dropped.
+mapping of its own, returned to the system when the frame is dropped. The threshold is set
+below glibc's starting one, so that the many blocks of a few tens of KB made and dropped at
+every move (textures, small arrays) are mappings too, not holes in the heap.
 
 What stays in the heap (widgets, label textures, the readers' small arrays) is freed in the
 middle of it, which glibc gives back only from the top. The panels rebuilt at every move make
