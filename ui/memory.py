@@ -9,7 +9,7 @@ mapping of its own, returned to the system when the frame is dropped. The thresh
 below glibc's starting one, so that the many blocks of a few tens of KB made and dropped at
 every move (textures, small arrays) are mappings too, not holes in the heap.
 
-What stays in the heap (widgets, label textures, the readers' small arrays) is freed in the
+What stays in the heap (widgets, small textures and arrays) is freed in the
 middle of it, which glibc gives back only from the top. The panels rebuilt at every move make
 and drop thousands of such blocks: within a minute of mixed play some 40 MB of the resident
 size was free heap again. :func:`give_back_free_heap` returns those pages (``malloc_trim``:
@@ -31,8 +31,8 @@ M_ARENA_MAX = -8
 #: blocks from this size on get a mapping of their own, given back whole when freed; setting
 #: it also stops glibc from raising it by itself. 32 KiB, not glibc's starting 128 KiB: blocks
 #: of 32 to 128 KiB (label textures in a software OpenGL, the readers' small arrays) made and
-#: dropped at every move left 20 to 60 MB of free heap between blocks that live on, which a
-#: trim cannot give back (bench/app_memory.py; see :data:`TRIM_INTERVAL_S`)
+#: dropped at every move left 20 to 60 MB of free heap between blocks that live on, up to
+#: 39 MB of it still resident between two trims (bench/figures/app_memory_s17_i23.txt)
 MMAP_THRESHOLD_BYTES = 32 * 1024
 #: the main thread's arena and one for all the worker threads
 ARENA_MAX = 2
