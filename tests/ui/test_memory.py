@@ -74,7 +74,7 @@ def test_free_heap_pages_are_given_back() -> None:
     assert after < before - 80, (before, after)
 
 
-#: blocks of 64 KiB (a label's texture in a software OpenGL, a reader's patch), each followed
+#: blocks of 64 KiB (a texture of 200x100 pixels in a software OpenGL is 80 KB), each followed
 #: by a small block that lives on, then the large ones dropped
 MID_SCRIPT = textwrap.dedent("""
     from ui.memory import limit_heap_growth
