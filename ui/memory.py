@@ -7,7 +7,7 @@ later frames come from the heap, which fragments and is rarely given back), and 
 thread an arena of its own. Fixing the threshold and capping the arenas keeps each frame in a
 mapping of its own, returned to the system when the frame is dropped. The threshold is set
 below glibc's starting one, so that the many blocks of a few tens of KB made and dropped at
-every move (textures, small arrays) are mappings too, not holes in the heap.
+every move (a software OpenGL's textures) are mappings too, not holes in the heap.
 
 What stays in the heap (widgets, small textures and arrays) is freed in the
 middle of it, which glibc gives back only from the top. The panels rebuilt at every move make
@@ -30,7 +30,7 @@ M_MMAP_THRESHOLD = -3
 M_ARENA_MAX = -8
 #: blocks from this size on get a mapping of their own, given back whole when freed; setting
 #: it also stops glibc from raising it by itself. 32 KiB, not glibc's starting 128 KiB: blocks
-#: of 32 to 128 KiB (label textures in a software OpenGL, the readers' small arrays) made and
+#: of 32 to 128 KiB (a software OpenGL's textures; the reads make almost none) made and
 #: dropped at every move left 20 to 60 MB of free heap between blocks that live on, up to
 #: 39 MB of it still resident between two trims (bench/figures/app_memory_s17_i23.txt)
 MMAP_THRESHOLD_BYTES = 32 * 1024
