@@ -12,7 +12,9 @@ minutes (default 120), with the demo camera rendering the table as it changes:
 - Enigma, 3 players: a seeded random game of 20 tiles, event by event through the app.
 
 It prints ``RSS start N MB, after first game N MB, end N MB`` (the aim is an end of at most
-300 MB and no growth after the first game), and the high mark between samples. Not a test:
+300 MB and no growth after the first game), the high mark between samples, and the median of
+the samples taken once each game has been played once (what the evening settles at; one high
+sample is whatever frame was being rendered at that moment). Not a test:
 the figures depend on the machine and on what else runs.
 """
 
@@ -21,6 +23,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import statistics
 import sys
 import time
 from collections.abc import Iterator
@@ -142,6 +145,9 @@ def child(minutes: float, trace: bool, counting: bool) -> int:
     marks: dict[str, float] = {}
     snapshots: list[Any] = []
     censuses: dict[str, Any] = {}
+    #: the samples once each game has been played once: one high sample is a frame being
+    #: rendered at that moment, their median what the evening settles at
+    settled: list[float] = []
     if trace:
         import tracemalloc
 
@@ -175,7 +181,10 @@ def child(minutes: float, trace: bool, counting: bool) -> int:
             app.stop()
 
     def sample(_dt: float) -> None:
-        marks["high"] = max(marks.get("high", 0.0), rss_mb())
+        rss = rss_mb()
+        marks["high"] = max(marks.get("high", 0.0), rss)
+        if "each game once" in marks:
+            settled.append(rss)
 
     Clock.schedule_interval(step, STEP_SECONDS)
     Clock.schedule_interval(sample, SAMPLE_SECONDS)
@@ -190,6 +199,10 @@ def child(minutes: float, trace: bool, counting: bool) -> int:
           f"(highest sampled {marks.get('high', marks['end']):.0f} MB; aim <= 300 MB; after "
           f"each game once {marks.get('each game once', float('nan')):.0f} MB; "
           f"{marks.get('games', 0):.0f} games)")
+    if settled:
+        print(f"samples once each game was played: median {statistics.median(settled):.0f} MB, "
+              f"highest {max(settled):.0f} MB ({len(settled)} samples every "
+              f"{SAMPLE_SECONDS:.0f} s)")
     print(f"of which this machine's software OpenGL (Mesa llvmpipe, not loaded on a Pi): "
           f"{marks['software GL']:.0f} MB")
     print(gc_costs.summary(time.monotonic() - started))

@@ -5,9 +5,11 @@ several threads. glibc's malloc then does two things that make the resident size
 hours without any leak: it raises its mmap threshold each time a large block is freed (so
 later frames come from the heap, which fragments and is rarely given back), and it gives each
 thread an arena of its own. Fixing the threshold and capping the arenas keeps each frame in a
-mapping of its own, returned to the system when the frame is dropped.
+mapping of its own, returned to the system when the frame is dropped. The threshold is set
+below glibc's starting one, so that the many blocks of a few tens of KB made and dropped at
+every move (a software OpenGL's textures) are mappings too, not holes in the heap.
 
-What stays in the heap (widgets, label textures, the readers' small arrays) is freed in the
+What stays in the heap (widgets, small textures and arrays) is freed in the
 middle of it, which glibc gives back only from the top. The panels rebuilt at every move make
 and drop thousands of such blocks: within a minute of mixed play some 40 MB of the resident
 size was free heap again. :func:`give_back_free_heap` returns those pages (``malloc_trim``:
@@ -26,9 +28,12 @@ log = logging.getLogger(__name__)
 #: mallopt parameters (glibc's malloc.h)
 M_MMAP_THRESHOLD = -3
 M_ARENA_MAX = -8
-#: blocks from this size on get a mapping of their own; setting it also stops glibc from
-#: raising it by itself (its default, 128 KiB, is where it starts)
-MMAP_THRESHOLD_BYTES = 128 * 1024
+#: blocks from this size on get a mapping of their own, given back whole when freed; setting
+#: it also stops glibc from raising it by itself. 32 KiB, not glibc's starting 128 KiB: blocks
+#: of 32 to 128 KiB (a software OpenGL's textures; the reads make almost none) made and
+#: dropped at every move left 20 to 60 MB of free heap between blocks that live on, up to
+#: 39 MB of it still resident between two trims (bench/figures/app_memory_s17_i23.txt)
+MMAP_THRESHOLD_BYTES = 32 * 1024
 #: the main thread's arena and one for all the worker threads
 ARENA_MAX = 2
 

@@ -58,15 +58,49 @@ TRIM_SCRIPT = textwrap.dedent("""
 """)
 
 
+def rss_before_and_after(script: str) -> tuple[int, int]:
+    """The two resident sizes (MB) ``script`` prints; skips the test without glibc."""
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         check=True).stdout.split()
+    if "no-glibc" in out:
+        pytest.skip("not a glibc system")
+    return int(out[0]), int(out[1])
+
+
 def test_free_heap_pages_are_given_back() -> None:
     # 120 MB of small blocks freed between blocks that live on: glibc keeps the pages until
     # the heap is trimmed
-    out = subprocess.run([sys.executable, "-c", TRIM_SCRIPT], capture_output=True, text=True,
-                         check=True).stdout.split()
-    if out[1] == "no-glibc":
-        pytest.skip("not a glibc system")
-    before, after = int(out[0]), int(out[1])
+    before, after = rss_before_and_after(TRIM_SCRIPT)
     assert after < before - 80, (before, after)
+
+
+#: blocks of 64 KiB (a texture of 200x100 pixels in a software OpenGL is 80 KB), each followed
+#: by a small block that lives on, then the large ones dropped
+MID_SCRIPT = textwrap.dedent("""
+    from ui.memory import limit_heap_growth
+    if not limit_heap_growth():
+        print("no-glibc")
+        raise SystemExit
+    def rss():
+        for line in open("/proc/self/status"):
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) // 1024
+    filled = bytes(range(256)) * 256
+    blocks, kept = [], []
+    for _ in range(1000):
+        blocks.append(filled[:-1] + b"!")
+        kept.append(bytearray(1000))
+    before = rss()
+    del blocks
+    print(before, rss())
+""")
+
+
+def test_dropped_mid_sized_blocks_are_given_back_without_a_trim() -> None:
+    # below glibc's 128 KiB threshold they came from the heap, between blocks that live on:
+    # free heap that stayed resident until a trim, and part of it even then
+    before, after = rss_before_and_after(MID_SCRIPT)
+    assert after < before - 50, (before, after)
 
 
 def test_without_glibc_the_heap_is_left_alone(monkeypatch: pytest.MonkeyPatch) -> None:
