@@ -217,7 +217,8 @@ def read_gems(
 #: spot is 2.2 to 3.1 (tuning seed 48, demo look, underexposed 0.2 and 0.45: in a dark,
 #: noisy frame the demo's navy paths take the sapphire's colour in places, and closing the
 #: labels (GEM_CLOSE) fills a path through a spot into a stripe, read as a sapphire at 0.90).
-#: Gems on independent tuning boards 1000-1009, harsh: 1.0 to 1.84, sure ones to 1.55
+#: Gems on independent tuning boards 1000-1009, harsh: 1.0 to 1.84 (one asked already at
+#: 3.02), the sure ones at most 1.66
 GEM_MOST_ELONGATION = 2.0
 
 
