@@ -204,9 +204,37 @@ def read_gems(
                 continue
             if spread >= GEM_RING_DOUBT:
                 conf = min(conf, DOUBTFUL)
+        if gem_elongation(labels, at, gem_r, best + 1) > GEM_MOST_ELONGATION:
+            conf = min(conf, DOUBTFUL)
         found.append(GemSpot(Gem(GEM_NAMES[best]), point, conf))
     found.extend(read_centre(labels, pack, model, share=_gem_share(labels, found, pack, model)))
     return found
+
+
+#: a gem is round: the colour found at a spot is at most this many times as long as it is
+#: wide, else it is a stripe of the print (a path) and asked. A disc seen from a tilted
+#: camera stays under 1.2, half a disc (a gem half in shadow) is 1.9; a path through the
+#: spot is 2.2 to 3.1 (tuning seed 48, demo look, underexposed 0.2 and 0.45: in a dark,
+#: noisy frame the demo's navy paths take the sapphire's colour in places, and closing the
+#: labels (GEM_CLOSE) fills a path through a spot into a stripe, read as a sapphire at 0.90).
+#: Gems on independent tuning boards 1000-1009, harsh: 1.0 to 1.84 (one asked already at
+#: 3.02), the sure ones at most 1.66
+GEM_MOST_ELONGATION = 2.0
+
+
+def gem_elongation(labels: np.ndarray, at: tuple[float, float], gem_r: float,
+                   code: int) -> float:
+    """How many times longer than wide the pixels of label ``code`` round ``at`` (within
+    :data:`SHARE_DISC` gem radii) lie: the square root of their spread's two axes' ratio,
+    1 for a disc."""
+    r, inside = disc_offsets(round(SHARE_DISC * gem_r, 2))
+    xi, yi = int(round(at[0])), int(round(at[1]))
+    block = labels[yi - r : yi + r + 1, xi - r : xi + r + 1]
+    ys, xs = np.nonzero((block == code) & inside[: block.shape[0], : block.shape[1]])
+    if len(xs) < 3:
+        return math.inf
+    narrowest, widest = np.linalg.eigvalsh(np.cov(np.stack([xs, ys]).astype(np.float64)))
+    return math.sqrt(float(widest) / max(float(narrowest), 1e-9))
 
 
 #: a gem rests up to this many gem radii off its spot, and a spot without a gem's disc on it
