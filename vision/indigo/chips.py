@@ -44,22 +44,27 @@ def read_chips(colours: np.ndarray, pack: IndigoPack, model: PackModel,
                glare: np.ndarray | None = None) -> list[ChipRead]:
     """Each chip space's colour (``colours``, of :func:`chip_colours`), the nearest of the
     pack's chips or the empty space; a chip under ``glare`` (the mask of :func:`glare_mask`)
-    is doubtful."""
+    is doubtful. On a board in play (most spaces nearest a chip colour) a chip's margin is
+    taken against the other chip colours only: every layout fills all twelve spaces, so the
+    empty space is no rival there (a red chip whose colour lies near the empty print)."""
     radius = max(MIN_SAMPLE_PX, CHIP_SAMPLE * pack.chip_size * model.cell_px)
+    empty = len(model.chip_names)
+    d = np.array([colour_distance(model.chip_lab, colour) for colour in colours])
+    nearest = np.argmin(d, axis=1)
+    rivals = d[:, :empty] if 2 * int(np.sum(nearest != empty)) > len(nearest) else d
     out = []
-    for (gate, slot, xy), colour in zip(chip_spaces(), colours, strict=True):
+    for (gate, slot, xy), dist, rival, idx in zip(chip_spaces(), d, rivals, nearest,
+                                                   strict=True):
         at = to_canonical(xy, model.cell_px)
-        d = colour_distance(model.chip_lab, colour)
-        order = np.argsort(d)
-        d1, d2 = float(d[order[0]]), float(d[order[1]])
+        d1 = float(dist[idx])
+        d2 = float(np.partition(rival, 1)[1]) if idx != empty else float(np.sort(dist)[1])
         conf = float(np.clip((d2 - d1) / max(d2, 1e-6) / CHIP_MARGIN_FULL, 0.0, 1.0))
         if glare is not None and disc_labels(glare, at, radius).mean() > CHIP_GLARE_SHARE:
             conf = min(conf, DOUBTFUL)
-        idx = int(order[0])
-        if idx == len(model.chip_names):
+        if idx == empty:
             out.append(ChipRead(gate, slot, None, None, conf))
         else:
-            out.append(ChipRead(gate, slot, idx, model.chip_names[idx], conf))
+            out.append(ChipRead(gate, slot, int(idx), model.chip_names[idx], conf))
     return _doubt_off_chart(_doubt_missing_chips(out))
 
 

@@ -124,3 +124,21 @@ def test_a_chip_no_chart_puts_there_is_asked_by_name(demo: IndigoPack, layout: s
     assert [(c.gate, c.slot) for c in chips if c.confidence < SURE] == [(gate, slot)]
     assert any(q.startswith(f"gateway {gate} chip {slot}:")
                for q in chip_questions(chips, DEFAULT_SETTINGS))
+
+
+def test_a_chip_near_the_empty_print_is_told_from_the_other_chips(demo: IndigoPack) -> None:
+    """Every layout fills the twelve chip spaces, so on a board in play the empty space is no
+    rival for a chip: red chips whose colour lay between the pack's red and the empty print
+    (nearer red) were all asked at 0.43-0.76 (independent tuning seed 1005, scans-taught
+    harsh). Their margin is taken against the other chip colours; one nearer the empty
+    print is still asked."""
+    model = pack_model(demo, DEFAULT_SETTINGS.cell_px)
+    empty = model.chip_lab[len(model.chip_names)]
+    players = [CHIPS["2p"][gate][slot] for gate, slot, _ in chip_spaces()]
+    colours = np.array([model.chip_lab[p] for p in players], np.float32)
+    first, second = [i for i, p in enumerate(players) if p == 0][:2]
+    colours[first] += 0.4 * (empty - colours[first])  # nearer the chip's own colour
+    colours[second] += 0.6 * (empty - colours[second])  # nearer the empty print
+    chips = read_chips(colours, demo, model)
+    assert chips[first].player == 0 and chips[first].confidence >= SURE
+    assert chips[second].player is None and chips[second].confidence < SURE
