@@ -177,12 +177,10 @@ def own_black(smooth: np.ndarray, floor: np.ndarray, sil_of: Callable[[np.ndarra
         # a step changes a few thousand pixels in a few dozen places: the next is made
         # again only where those reach (the same values as a step over the whole view)
         now = pieces.copy()
-        for x0, y0, x1, y1 in moved:
-            part = np.s_[y0:y1, x0:x1]
-            now[part] = smooth[part] < (out[part] + sil[part]) / 2
         changed = np.zeros((h, w), np.uint8)
         for x0, y0, x1, y1 in moved:
             part = np.s_[y0:y1, x0:x1]
+            now[part] = smooth[part] < (out[part] + sil[part]) / 2
             changed[part] = now[part] != pieces[part]
         pieces, moved = now, changed_places(changed, OWN_BLACK_SIGMA)
         weight = blur_again(weight, pieces, moved, OWN_BLACK_SIGMA)
