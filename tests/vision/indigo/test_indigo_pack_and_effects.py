@@ -100,3 +100,15 @@ def test_clutter_stays_off_the_protected_board() -> None:
     drawn = clutter(scene, np.random.default_rng(1), EffectContext(protect, (400, 300)))
     assert (drawn[100:200, 150:250] == 128).all()
     assert (drawn != 128).any()
+
+
+def test_a_packs_model_is_the_same_whatever_ran_before() -> None:
+    """The palette's k-means starts from OpenCV's process-wide random generator: left as
+    it is, the same frame read after another frame gave other gem labels (a phantom gem)."""
+    from vision.indigo.model import pack_model
+
+    palettes = []
+    for seed in (1, 2, 3):
+        cv2.setRNGSeed(seed)
+        palettes.append(pack_model(load_indigo_pack(), 32).palette)
+    assert all(np.array_equal(palettes[0], p) for p in palettes[1:])
