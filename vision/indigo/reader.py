@@ -360,7 +360,8 @@ def read_indigo(
     found = _read_gems_finer(frame, fit, pack, st, gains, saturation)
     glare = glare_mask(canon, st.cell_px)
     cells = read_tiles(gray, found, model, st, pack.gem_size, glare=glare, lab=lab)
-    settled = settle_corners(settle_centre(found, cells, st.min_confidence), cells)
+    settled = settle_corners(settle_centre(found, cells, st.min_confidence), cells,
+                             min_confidence=st.min_confidence)
     spots = scaled_confidences(settled, factor)
     cells = dict(zip(cells, scaled_confidences(list(cells.values()), factor), strict=True))
     seen = chip_colours(lab, pack, model)
