@@ -204,7 +204,10 @@ def read_gems(
                 continue
             if spread >= GEM_RING_DOUBT:
                 conf = min(conf, DOUBTFUL)
-        if gem_elongation(labels, at, gem_r, best + 1) > GEM_MOST_ELONGATION:
+        elongation = gem_elongation(labels, at, gem_r, best + 1)
+        if elongation > PRINT_LINE_ELONGATION and conf < settings.min_confidence:
+            continue
+        if elongation > GEM_MOST_ELONGATION:
             conf = min(conf, DOUBTFUL)
         found.append(GemSpot(Gem(GEM_NAMES[best]), point, conf))
     found.extend(read_centre(labels, pack, model, share=_gem_share(labels, found, pack, model)))
@@ -220,6 +223,14 @@ def read_gems(
 #: Gems on independent tuning boards 1000-1009, harsh: 1.0 to 1.84 (one asked already at
 #: 3.02), the sure ones at most 1.66
 GEM_MOST_ELONGATION = 2.0
+
+
+#: a doubtful gem colour this many times as long as it is wide is a line of the print, no gem:
+#: the navy edge of a path through the spot, read as a sapphire by a pack taught from photos
+#: (independent tuning boards 1000-1019 harsh: all 7 phantom sapphires of the demo looks were
+#: such lines, 4.0 to 5.6 times as long as wide, asked at 0.01-0.47; the 287 gems found there,
+#: at most 3.02, a dark amber cut by its facets)
+PRINT_LINE_ELONGATION = 3.5
 
 
 def gem_elongation(labels: np.ndarray, at: tuple[float, float], gem_r: float,

@@ -210,3 +210,33 @@ def test_a_path_s_stripe_through_a_spot_is_asked(demo: IndigoPack, angle: float)
              if s.point is not None]
     assert [(s.gem, s.point) for s in spots] == [(Gem.SAPPHIRE, SPOT)]
     assert spots[0].confidence < DEFAULT_SETTINGS.min_confidence
+
+
+def _stripe_gems(demo: IndigoPack, angle: float, half_width: float) -> list[GemSpot]:
+    """The edge gems read from a label map holding a sapphire-coloured stripe through spot
+    10, ``half_width`` gem radii wide each side, three gem radii long."""
+    cell_px = 2 * DEFAULT_SETTINGS.cell_px
+    model = pack_model(demo, cell_px)
+    gem_r = demo.gem_size * cell_px
+    x, y = to_canonical(gem_spots()[10][1], cell_px)
+    side = canonical_size(cell_px)
+    yy, xx = np.mgrid[0:side, 0:side].astype(np.float64)
+    turn = np.radians(angle)
+    across = np.abs((xx - x) * np.sin(turn) - (yy - y) * np.cos(turn))
+    along = np.abs((xx - x) * np.cos(turn) + (yy - y) * np.sin(turn))
+    labels = np.where((across <= half_width * gem_r) & (along <= 1.5 * gem_r), SAPPHIRE, 0)
+    return [s for s in read_gems(labels.astype(np.uint8), demo, model, DEFAULT_SETTINGS)
+            if s.point is not None]
+
+
+@pytest.mark.parametrize("angle", [20.0, 95.0, 150.0])
+def test_a_thin_line_of_print_through_a_spot_is_no_gem(demo: IndigoPack, angle: float) -> None:
+    """The navy edge of a path through a spot, in a pack taught from photos, takes the
+    sapphire's colour: a line filling too little of a gem's disc to be sure, and four or more
+    times as long as it is wide, was read as a doubtful sapphire, a phantom gem (independent
+    tuning boards 1000-1019 harsh, demo looks: 7 phantoms in 3 frames). It is no gem; a
+    stripe as wide as half a gem stays a doubtful gem, asked."""
+    assert _stripe_gems(demo, angle, 0.18) == []
+    wide = _stripe_gems(demo, angle, 0.3)
+    assert [(s.gem, s.point) for s in wide] == [(Gem.SAPPHIRE, SPOT)]
+    assert wide[0].confidence < DEFAULT_SETTINGS.min_confidence
