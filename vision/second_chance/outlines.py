@@ -176,6 +176,7 @@ def segment(
                                              hatched_along or set(), verdicts):
         if coverage is not None and border in coverage:
             evidence = replace(evidence, coverage=coverage[border])
+        evidence = replace(evidence, stroked=border in (stroked or set()))
         kind, outline = decide_border(evidence, rule)
         if coverage is not None and border in coverage:
             kind, outline = check_by_sides(kind, outline, evidence, coverage[border],
