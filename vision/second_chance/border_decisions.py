@@ -83,6 +83,9 @@ class BorderRule:
     settings: SheetReaderSettings
     thresholds: tuple[float, float]  # (cut, join) outline scores
     sure_probability: tuple[float, float]  # (cut from, join up to) learned chances
+    #: the sheet is read with the cards the player drew (see
+    #: :func:`is_paper_between_strokes`)
+    cards: bool = False
 
 
 def border_evidence(
@@ -158,7 +161,7 @@ def decide_border(e: BorderEvidence, rule: BorderRule
         # the score left it open, the profile across the border did not
         return "cut" if e.verdict else "join", (e.verdict, PROFILE_SURE, "profile")
     if is_paper_between_strokes(e, rule):
-        return "join", (False, MODEL_SURE, "model")
+        return "join", (False, MODEL_SURE, BETWEEN_STROKES)
     if score > join_at or hue > settings.colour_cut or score < PAPER_BETWEEN:
         # a change of colour where no line is seen (or a line not clear enough): the
         # pencils of one tile can differ a little; or paper between the two fills (two
@@ -174,6 +177,11 @@ def decide_border(e: BorderEvidence, rule: BorderRule
 LITTLE_FOLLOWED = 0.25
 
 
+#: the tag of a join :func:`is_paper_between_strokes` made: it stands only where the cards
+#: confirm the whole sheet (see vision.second_chance.by_cards.joins_left_to_the_cards)
+BETWEEN_STROKES = "strokes"
+
+
 def is_paper_between_strokes(e: BorderEvidence, rule: BorderRule) -> bool:
     """A border lighter than the printed line under the fill (:data:`PAPER_BETWEEN`) between
     two cells filled with strokes, which no stroke follows a good part of
@@ -184,8 +192,15 @@ def is_paper_between_strokes(e: BorderEvidence, rule: BorderRule) -> bool:
     and harsh photos of the five styles, pencil and ballpoint scans): such borders a stroke
     follows less than a quarter of, 361, are all inside a tile (79 of them were left asked,
     on 28 sheets, where the rules and the cards could not settle them); the six between two
-    tiles a stroke follows half of or more."""
-    return (e.stroked and e.score < PAPER_BETWEEN and e.chance is not None
+    tiles a stroke follows half of or more.
+
+    But two tiles hatched apart whose player skipped the outline between them look the same
+    (the project's own renders with outlines left out: sheet 22 of ``bench/sheet_reader.py
+    --missing-outlines 0.3``, two unoutlined tiles inside other tiles' outlines): such a join
+    is made only on a sheet read with the cards (``rule.cards``), and stands only where the
+    cards confirm the whole sheet, one tile a round (a join of two tiles leaves a round
+    without its tile); else it is asked."""
+    return (rule.cards and e.stroked and e.score < PAPER_BETWEEN and e.chance is not None
             and e.chance <= rule.sure_probability[1] and e.hue <= rule.settings.colour_cut
             and e.coverage is not None and e.coverage < LITTLE_FOLLOWED)
 

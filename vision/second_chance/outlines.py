@@ -169,7 +169,7 @@ def segment(
     verdicts = profile_verdicts or {}
     learned = border_probability or {}
     cut_at, join_at = thresholds if thresholds is not None else (settings.cut, settings.join)
-    rule = BorderRule(settings, (cut_at, join_at), sure_probability)
+    rule = BorderRule(settings, (cut_at, join_at), sure_probability, cards=choices is not None)
     decided = _Decided([], [], [], {})
     for border, evidence in border_evidence(tiles, right, below, colour, settings,
                                              (cut_at, join_at), learned,
