@@ -42,7 +42,8 @@ class Segmentation:
     #: None when asked; confidence 0..1, below 0.5 when the drawing left it undecided; what
     #: decided it: "drawing", "colour", "profile" (the shape of the border's profile, where the
     #: score left it open), "closure" (a gap between two loose ends of a drawn outline),
-    #: "rules" or "asked")
+    #: "strokes" (a join across paper between hatch strokes, see
+    #: vision.second_chance.border_decisions.is_paper_between_strokes), "rules" or "asked")
     outlines: dict[tuple[Cell, Cell], tuple[bool | None, float, str]] = field(
         default_factory=dict)
 
