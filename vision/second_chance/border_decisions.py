@@ -71,6 +71,9 @@ class BorderEvidence:
     #: the share of the border a drawn stroke follows (None: not measured; see
     #: vision.second_chance.sides)
     coverage: float | None = None
+    #: both cells are filled with strokes and paper between them (hatching, loops; see
+    #: vision.second_chance.border_look.stroked_alike)
+    stroked: bool = False
 
 
 @dataclass(frozen=True)
@@ -80,6 +83,9 @@ class BorderRule:
     settings: SheetReaderSettings
     thresholds: tuple[float, float]  # (cut, join) outline scores
     sure_probability: tuple[float, float]  # (cut from, join up to) learned chances
+    #: the sheet is read with the cards the player drew (see
+    #: :func:`is_paper_between_strokes`)
+    cards: bool = False
 
 
 def border_evidence(
@@ -154,12 +160,49 @@ def decide_border(e: BorderEvidence, rule: BorderRule
     if e.verdict is not None and score > join_at:
         # the score left it open, the profile across the border did not
         return "cut" if e.verdict else "join", (e.verdict, PROFILE_SURE, "profile")
+    if is_paper_between_strokes(e, rule):
+        return "join", (False, MODEL_SURE, BETWEEN_STROKES)
     if score > join_at or hue > settings.colour_cut or score < PAPER_BETWEEN:
         # a change of colour where no line is seen (or a line not clear enough): the
         # pencils of one tile can differ a little; or paper between the two fills (two
         # tiles shaded apart, no outline drawn): asked unless the rules settle it
         return asked
     return "join", (False, e.sure, "drawing")
+
+
+#: a stroke that follows less than this share of a border is no drawn outline: an outline
+#: follows the line over most of a cell side, a hatch stroke crosses it or follows it a little
+#: way. (Tuning seeds 0-15, on the borders :func:`is_paper_between_strokes` looks at: inside
+#: a tile below 0.5 but for four of 396, between two tiles 0.5-1.0, six of them)
+LITTLE_FOLLOWED = 0.25
+
+
+#: the tag of a join :func:`is_paper_between_strokes` made: it stands only where the cards
+#: confirm the whole sheet (see vision.second_chance.by_cards.joins_left_to_the_cards)
+BETWEEN_STROKES = "strokes"
+
+
+def is_paper_between_strokes(e: BorderEvidence, rule: BorderRule) -> bool:
+    """A border lighter than the printed line under the fill (:data:`PAPER_BETWEEN`) between
+    two cells filled with strokes, which no stroke follows a good part of
+    (:data:`LITTLE_FOLLOWED`), in one colour, the learned model sure of no outline: the paper
+    is the paper between the hatch strokes (the strokes stop short of the line or cross it
+    only here and there), not a gap between two tiles' fills (those are even fills, see
+    :func:`~vision.second_chance.border_look.paper_between_fills`). Tuning seeds 0-15 (mild
+    and harsh photos of the five styles, pencil and ballpoint scans): such borders a stroke
+    follows less than a quarter of, 361, are all inside a tile (79 of them were left asked,
+    on 28 sheets, where the rules and the cards could not settle them); the six between two
+    tiles a stroke follows half of or more.
+
+    But two tiles hatched apart whose player skipped the outline between them look the same
+    (the project's own renders with outlines left out: sheet 22 of ``bench/sheet_reader.py
+    --missing-outlines 0.3``, two unoutlined tiles inside other tiles' outlines): such a join
+    is made only on a sheet read with the cards (``rule.cards``), and stands only where the
+    cards confirm the whole sheet, one tile a round (a join of two tiles leaves a round
+    without its tile); else it is asked."""
+    return (rule.cards and e.stroked and e.score < PAPER_BETWEEN and e.chance is not None
+            and e.chance <= rule.sure_probability[1] and e.hue <= rule.settings.colour_cut
+            and e.coverage is not None and e.coverage < LITTLE_FOLLOWED)
 
 
 #: a cut between two cells hatched along the grid's directions, or one the learned model made

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.second_chance.drawn import TileChoices, can_be_drawn
 from companion.second_chance.shapes import Cell, Shape, canonical_text
+from vision.second_chance.border_decisions import BETWEEN_STROKES
 from vision.second_chance.cover import Placer
 
 if TYPE_CHECKING:  # outlines settles its own undecided borders with this module
@@ -260,3 +261,19 @@ def settle_asked_by_cards(seg: Segmentation, choices: TileChoices) -> Segmentati
     questions = tuple(q for q in seg.questions if q["kind"] not in SPLIT_KINDS
                       or not {(r, c) for r, c in q["cells"]} <= settled)
     return replace(seg, shapes=tuple(tiles), questions=questions, outlines=outlines)
+
+
+def joins_left_to_the_cards(seg: Segmentation, confirmed: set[Cell]) -> list[dict[str, Any]]:
+    """A question about the tiles joined across paper between hatch strokes (see
+    :func:`~vision.second_chance.border_decisions.is_paper_between_strokes`) where the cards
+    do not confirm the whole sheet (``confirmed``, see :func:`confirmed_by_cards`): two tiles
+    hatched apart with no outline between them look the same, and joined they leave a round
+    without its tile, which a sheet of fewer tiles than rounds does not show."""
+    joined = [(a, b) for (a, b), (outline, _, by) in seg.outlines.items()
+              if outline is False and by == BETWEEN_STROKES]
+    if not joined or {cell for border in joined for cell in border} <= confirmed:
+        return []
+    cells = {cell for shape in seg.shapes for cell in shape
+             if any(a in shape or b in shape for a, b in joined)}
+    return [{"kind": "split", "cells": [list(c) for c in sorted(cells)],
+             "message": "are these one tile, or several with no outline drawn between them?"}]

@@ -42,7 +42,8 @@ class Segmentation:
     #: None when asked; confidence 0..1, below 0.5 when the drawing left it undecided; what
     #: decided it: "drawing", "colour", "profile" (the shape of the border's profile, where the
     #: score left it open), "closure" (a gap between two loose ends of a drawn outline),
-    #: "rules" or "asked")
+    #: "strokes" (a join across paper between hatch strokes, see
+    #: vision.second_chance.border_decisions.is_paper_between_strokes), "rules" or "asked")
     outlines: dict[tuple[Cell, Cell], tuple[bool | None, float, str]] = field(
         default_factory=dict)
 
@@ -169,13 +170,14 @@ def segment(
     verdicts = profile_verdicts or {}
     learned = border_probability or {}
     cut_at, join_at = thresholds if thresholds is not None else (settings.cut, settings.join)
-    rule = BorderRule(settings, (cut_at, join_at), sure_probability)
+    rule = BorderRule(settings, (cut_at, join_at), sure_probability, cards=choices is not None)
     decided = _Decided([], [], [], {})
     for border, evidence in border_evidence(tiles, right, below, colour, settings,
                                              (cut_at, join_at), learned,
                                              hatched_along or set(), verdicts):
         if coverage is not None and border in coverage:
             evidence = replace(evidence, coverage=coverage[border])
+        evidence = replace(evidence, stroked=border in (stroked or set()))
         kind, outline = decide_border(evidence, rule)
         if coverage is not None and border in coverage:
             kind, outline = check_by_sides(kind, outline, evidence, coverage[border],

@@ -68,6 +68,7 @@ from vision.second_chance.by_cards import (
     CARDS_SURE,
     confirmed_by_cards,
     is_settled_by_cards,
+    joins_left_to_the_cards,
     settle_asked_by_cards,
     tiles_beyond_the_cards,
 )
@@ -239,6 +240,7 @@ def read_canonical(
         cells = replace(cells, confidence=np.where(sure, np.maximum(cells.confidence,
                                                                     CARDS_SURE),
                                                    cells.confidence))
+    questions.extend(joins_left_to_the_cards(seg, confirmed))
     questions.extend(seg.questions)
     beyond = tiles_beyond_the_cards(seg.shapes, choices) if choices is not None else set()
     if beyond:
