@@ -69,6 +69,14 @@ BESIDE_CELL = 2.0
 FAINT_PAWN = 0.5
 #: the confidence such a question leaves
 FAINT_PAWN_CONFIDENCE = 0.3
+#: a pawn standing tall where no cell was read covers its cell but for a thin crescent of
+#: the cell's colour beside it (tuning independent tables 4 and 6 clean: white pawns on
+#: yellow cells, only their crescents showing): pixels of one cell colour between the
+#: pawn's middle and this many cell radii round it, at least this many of them, and this
+#: many times more than of any other cell colour
+CRESCENT_REACH = 1.4
+CRESCENT_MIN_PX = 6
+CRESCENT_LEAD = 3.0
 
 
 def _hue_chroma(feature: np.ndarray) -> tuple[float, float]:
@@ -274,6 +282,7 @@ class _Patch:
     #: (:func:`ring_all_round`)
     all_round: np.ndarray
     blobs: list[tuple[tuple[float, float], bool]]
+    labels: np.ndarray  # colour class per pixel, networkers in
 
     def name(self, i: int) -> str:
         return str(self.model.names[i])
@@ -300,7 +309,7 @@ def _look_at(feats: np.ndarray, all_labels: np.ndarray, model: ColourModel, pack
     # sides only)
     all_round = ring_all_round(ringed, rn * 1.15, rc * 1.05)
     return _Patch(p, rc, rn, feats, model, cell_classes, net_ids, tile_classes, search, maps,
-                  ringed, all_round, blobs)
+                  ringed, all_round, blobs, all_labels)
 
 
 def _ring(s: _Patch, centre: tuple[float, float]) -> np.ndarray:
@@ -511,6 +520,7 @@ def _hidden_cells(s: _Patch, candidates: list[tuple[tuple[float, float], bool]],
     and the confidence they leave."""
     problems: list[str] = []
     conf = 1.0
+    unringed: list[tuple[float, float]] = []
     for centre, whole in candidates:
         if any(math.dist(centre, c.centre) < NEAR_PAWN * s.rc for c in out):
             continue
@@ -536,22 +546,54 @@ def _hidden_cells(s: _Patch, candidates: list[tuple[tuple[float, float], bool]],
             if place == centre:
                 continue  # the cell's own colour in the middle: a cell without a pawn
         if _unringed_pawn(s, centre, whole, out):
+            unringed.append(centre)
+    # a pawn with no ring all round gives its cell from a crescent beside it only once the
+    # ringed ones have given theirs: a crescent may be the rim of a cell another pawn hides
+    for centre in unringed:
+        hidden = None
+        if all(math.dist(centre, c.centre) >= BESIDE_CELL * s.rc for c in out):
+            hidden = _crescent_cell(s, centre, out)
+        if hidden is not None:
+            out.append(hidden)
+            problems.append("a cell hidden by a networker was read from the ring around it")
+            conf = min(conf, HIDDEN_CELL_CONFIDENCE)
+        else:
             problems.append("a networker stands where no cell was read: is a cell hidden?")
             conf = min(conf, FAINT_PAWN_CONFIDENCE)
     return problems, conf
 
 
-def _ringed_holes(s: _Patch, cells: list[Cell], all_labels: np.ndarray) -> bool:
-    """Whether a pawn-sized hole lies in what is unlike bare tile, away from every cell read,
-    with some of a player colour in it: a pale pawn standing on a cell the picture lost but
-    for its ring (blurred, it passes for tile but for its middle, so no blob of its colour
-    marks it; independent table 1018 harsh, square [1, 0])."""
+def _crescent_cell(s: _Patch, centre: tuple[float, float], cells: list[Cell]) -> Cell | None:
+    """The cell under a pawn at ``centre`` where no cell was read, from the crescent of one
+    cell colour beside it (:data:`CRESCENT_REACH`), the other ``cells``' own discs left out;
+    None when no one colour shows there, or the middle shows the cell's colour (no pawn).
+    Read from a sliver, it is never trusted: asked about, like a cell read from a ring."""
+    zone = disc((s.p, s.p), centre, CRESCENT_REACH * s.rc)
+    for c in cells:
+        zone &= ~disc((s.p, s.p), c.centre, s.rc * 1.15)
+    counts = sorted(((int((zone & (s.labels == i)).sum()), i) for i in s.cell_classes),
+                    reverse=True)
+    (most, colour_i), second = counts[0], (counts[1][0] if len(counts) > 1 else 0)
+    if most < CRESCENT_MIN_PX or most < CRESCENT_LEAD * second:
+        return None
+    best, net_conf, at = _judge(s.maps, colour_i, s.net_ids, [centre], s.search)
+    if best in s.cell_classes:
+        return None
+    return Cell(at, s.name(colour_i), HIDDEN_CELL_CONFIDENCE, s.name(best),
+                min(net_conf, HIDDEN_CELL_CONFIDENCE))
+
+
+def _ringed_hole(s: _Patch, cells: list[Cell]) -> tuple[float, float] | None:
+    """Where a pawn-sized hole lies in what is unlike bare tile, away from every cell read,
+    with some of a player colour in it (None when none does): a pale pawn standing on a
+    cell the picture lost but for its ring (blurred, it passes for tile but for its middle,
+    so no blob of its colour marks it; independent table 1018 harsh, square [1, 0])."""
     closed = cv2.morphologyEx(s.ringed.astype(np.uint8), cv2.MORPH_CLOSE, _HOLE_CLOSE)
     contours, hierarchy = cv2.findContours(closed, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     if hierarchy is None:
-        return False
+        return None
     pawn = math.pi * s.rn * s.rn
-    player = member_mask(all_labels, s.net_ids)
+    player = member_mask(s.labels, s.net_ids)
     for contour, h in zip(contours, hierarchy[0], strict=True):
         lo, hi = PAWN_HOLE
         if h[3] < 0 or not lo * pawn <= cv2.contourArea(contour) <= hi * pawn:
@@ -562,8 +604,8 @@ def _ringed_holes(s: _Patch, cells: list[Cell], all_labels: np.ndarray) -> bool:
         hole = np.zeros(player.shape, np.uint8)
         cv2.drawContours(hole, [contour], -1, 1, -1)
         if int((player & hole.astype(bool)).sum()) >= PAWN_IN_HOLE_PX:
-            return True
-    return False
+            return float(x), float(y)
+    return None
 
 
 def read_networkers(
@@ -600,7 +642,13 @@ def read_networkers(
         else:
             out.extend(_split_cell(s, members, centres))
     problems, conf = _hidden_cells(s, candidates, out)
-    if not problems and _ringed_holes(s, out, all_labels):
+    hole = None if problems else _ringed_hole(s, out)
+    hidden = None if hole is None else _crescent_cell(s, hole, out)
+    if hidden is not None:
+        out.append(hidden)
+        problems.append("a cell hidden by a networker was read from the ring around it")
+        conf = min(conf, HIDDEN_CELL_CONFIDENCE)
+    elif hole is not None:
         problems.append("a networker stands where no cell was read: is a cell hidden?")
         conf = min(conf, FAINT_PAWN_CONFIDENCE)
     return out, problems, conf

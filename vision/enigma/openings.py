@@ -148,10 +148,12 @@ def short_stub_openings(cells: list[Cell], present: set[Port], named: set[Port],
                          fractions: tuple[float, float, float], p: int, rc: float, cw: float
                          ) -> list[Port]:
     """The openings read absent where a cell's rim lies no more than a channel's width in
-    from the side, straight in from the opening's position: a stub there would be a stroke
-    no longer than it is wide, which a blur can merge wholly into the rim and the gap
-    beside the tile. Such an absence is not clear: the neighbour's mirrored opening settles
-    it, or it is asked (:mod:`vision.enigma.mirror`)."""
+    from the side, straight in from the opening's position, anywhere across the stub's
+    width (a stub a channel wide meets the rim off its middle line where the cell lies
+    beside it: tuning independent table 3036 harsh, square [1, 2], E2 read absent, sure):
+    a stub there would be a stroke no longer than it is wide, which a blur can merge wholly
+    into the rim and the gap beside the tile. Such an absence is not clear: the neighbour's
+    mirrored opening settles it, or it is asked (:mod:`vision.enigma.mirror`)."""
     out: list[Port] = []
     for side in SIDES:
         for position in range(3):
@@ -164,7 +166,9 @@ def short_stub_openings(cells: list[Cell], present: set[Port], named: set[Port],
             for c in cells:
                 dx, dy = c.centre[0] - x * p, c.centre[1] - y * p
                 depth, along = dx * nx + dy * ny, abs(dx * ny - dy * nx)
-                if along < rc and depth - math.sqrt(rc * rc - along * along) <= cw:
+                # the stub's edge nearest the cell's middle
+                edge = max(0.0, along - cw / 2)
+                if edge < rc and depth - math.sqrt(rc * rc - edge * edge) <= cw:
                     out.append(q)
                     break
     return out

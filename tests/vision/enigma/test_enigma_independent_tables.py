@@ -31,6 +31,10 @@ written from the docs alone), on seeds of the range tuned on (the held-apart ran
   tile, where channels meet or run side by side, were read as a yellow cell (squares
   [-3, 1]; [-1, 0], a white pawn read on it, the networkers silently wrong too; [1, -3] and
   [2, -3]).
+- 2019 (harsh): a channel of another network ran past a yellow cell under a green pawn, its
+  side within the cell's cut under blur, and was read joined to the cell (square [-1, 1]).
+- 3036 (harsh): a cell beside the east side, its stub to E2 meeting its rim off the stub's
+  middle line, was read with no opening at E2 (square [1, 2]).
 
 And some showed networkers read wrong without a question:
 
@@ -54,7 +58,7 @@ from vision.enigma.reader import read_enigma
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
 
-from independent_scenes.enigma_judge import read_and_judge  # noqa: E402
+from independent_scenes.enigma_judge import read_and_judge, read_key  # noqa: E402
 from independent_scenes.enigma_table import enigma_scene, truth_of  # noqa: E402
 
 
@@ -66,7 +70,8 @@ from independent_scenes.enigma_table import enigma_scene, truth_of  # noqa: E402
                                             (56, "harsh"),
                                             (90, "harsh"), (103, "harsh"),
                                             (1012, "harsh"), (1015, "harsh"),
-                                            (1024, "harsh")])
+                                            (1024, "harsh"), (2019, "harsh"),
+                                            (3036, "harsh")])
 def test_no_tile_of_an_independent_table_is_read_wrong_without_a_question(seed, condition):
     frame, table = enigma_scene(seed, condition)
     score = read_and_judge(frame, *truth_of(table))
@@ -103,3 +108,24 @@ def test_a_pawn_seen_from_the_side_on_a_cell_the_finder_missed_gives_its_cell(de
     tile = read_enigma(frame, demo_pack).tiles[(2, 1)]
     assert dict(tile.tile.cells) == {"a": "blue"}
     assert "a cell hidden by a networker was read from the ring around it" in tile.problems
+
+
+@pytest.mark.parametrize("seed,squares", [(4, [(1, 0), (2, 2)]), (6, [(0, -3)])])
+def test_a_tall_pale_pawn_showing_only_a_crescent_of_its_cell_gives_its_cell(seed, squares,
+                                                                            demo_pack):
+    # tables 4 and 6 clean: a white pawn standing tall on a yellow cell covers it but for a
+    # thin crescent beside it, and no ring lies all round the pawn. Only asked as "is a cell
+    # hidden?", the tile was read with no cell and its channels ending nowhere; the cell is
+    # read from the crescent, with its pawn, and doubted
+    frame, table = enigma_scene(seed, "clean")
+    truth_tiles, truth_networkers = truth_of(table)
+    read = read_enigma(frame, demo_pack)
+    as_json = read.to_json()
+    tiles = {tuple(t["at"]): t for t in as_json["tiles"]}
+    for at in squares:
+        assert read_key(tiles[at]) == truth_tiles[at]
+        assert "a cell hidden by a networker was read from the ring around it" in \
+            read.tiles[at].problems
+        assert tiles[at]["confidence"] < 0.85
+    pawns = {(tuple(n["at"]), n["colour"]) for n in as_json["networkers"]}
+    assert {(at, colour) for at, colour, _ in truth_networkers if at in squares} <= pawns
