@@ -514,10 +514,10 @@ def _unringed_pawn(s: _Patch, centre: tuple[float, float], whole: bool, cells: l
 
 
 def _hidden_cells(s: _Patch, candidates: list[tuple[tuple[float, float], bool]],
-                  out: list[Cell]) -> tuple[list[str], float]:
+                  out: list[Cell], crescents: bool) -> tuple[list[str], float]:
     """Pawns where no cell was read: each gives its cell, read from the ring around it and
-    never trusted (appended to ``out``); a faint one is asked about. Returns the problems
-    and the confidence they leave."""
+    never trusted (appended to ``out``), or from a crescent beside it when ``crescents``;
+    a faint one is asked about. Returns the problems and the confidence they leave."""
     problems: list[str] = []
     conf = 1.0
     unringed: list[tuple[float, float]] = []
@@ -551,7 +551,7 @@ def _hidden_cells(s: _Patch, candidates: list[tuple[tuple[float, float], bool]],
     # ringed ones have given theirs: a crescent may be the rim of a cell another pawn hides
     for centre in unringed:
         hidden = None
-        if all(math.dist(centre, c.centre) >= BESIDE_CELL * s.rc for c in out):
+        if crescents and all(math.dist(centre, c.centre) >= BESIDE_CELL * s.rc for c in out):
             hidden = _crescent_cell(s, centre, out)
         if hidden is not None:
             out.append(hidden)
@@ -614,6 +614,8 @@ def read_networkers(
     all_labels: np.ndarray,
     model: ColourModel,
     pack: EnigmaPack,
+    *,
+    crescents: bool = True,
 ) -> tuple[list[Cell], list[str], float]:
     """``cells`` with the networker standing on each (or none; ``net_confidence`` is then
     the confidence that no pawn stands there), the problems seen and the confidence they
@@ -621,7 +623,9 @@ def read_networkers(
 
     Cells the pawn on them split in two (two pieces of one ring, or a pawn's blurred rim
     that looks like another cell colour) are joined back into one cell; a pawn standing where
-    no cell was read gives that cell, read from the ring around the pawn, never trusted."""
+    no cell was read gives that cell, read from the ring around the pawn, never trusted.
+    With ``crescents`` off (the start tile, where no networker stands by the rules), a pawn
+    with no ring all round gives no cell from the crescent beside it: it is only said."""
     s = _look_at(feats, all_labels, model, pack)
     rc = s.rc
     candidates = _candidates(s)
@@ -641,9 +645,9 @@ def read_networkers(
             out.append(_one_cell(s, members[0], centres, farther))
         else:
             out.extend(_split_cell(s, members, centres))
-    problems, conf = _hidden_cells(s, candidates, out)
+    problems, conf = _hidden_cells(s, candidates, out, crescents)
     hole = None if problems else _ringed_hole(s, out)
-    hidden = None if hole is None else _crescent_cell(s, hole, out)
+    hidden = None if hole is None or not crescents else _crescent_cell(s, hole, out)
     if hidden is not None:
         out.append(hidden)
         problems.append("a cell hidden by a networker was read from the ring around it")

@@ -94,12 +94,16 @@ def look_at_tile(patch: np.ndarray, pack: EnigmaPack, model: ColourModel) -> Til
     return _with_channels(named, doubts, cells, pack)
 
 
-def with_networkers(look: TileLook, pack: EnigmaPack, model: ColourModel) -> TileLook:
+def with_networkers(look: TileLook, pack: EnigmaPack, model: ColourModel, *,
+                    on_start: bool = False) -> TileLook:
     """The look with the networkers on its cells (a pawn may show a cell no colour showed,
-    or where a cell's middle lies): the cells in reading order, the channels cut again."""
+    or where a cell's middle lies): the cells in reading order, the channels cut again.
+    ``on_start``: the start tile, where no networker stands by the rules, so a pale blob
+    there gives no cell from a crescent beside it (the start tile of demo-game.json, seed 1,
+    read it as a white pawn on a yellow cell, and asked about it on a clean frame)."""
     named = look.named
     cells, net_problems, net_conf = read_networkers(look.cells, named.feats, named.all_labels,
-                                                    model, pack)
+                                                    model, pack, crescents=not on_start)
     look.doubts.problems += net_problems
     look.doubts.lower(net_conf)
     return _with_channels(named, look.doubts, cells, pack, look)
@@ -217,5 +221,5 @@ def read_tile(
     patch: np.ndarray, at: Pos, pack: EnigmaPack, model: ColourModel, settings: ReaderSettings
 ) -> tuple[TileRead, list[NetworkerRead]]:
     """Read one tile's conduit side from its straightened patch (north up)."""
-    look = with_networkers(look_at_tile(patch, pack, model), pack, model)
+    look = with_networkers(look_at_tile(patch, pack, model), pack, model, on_start=at == (0, 0))
     return finish_tile(look, at, pack, model, settings)
