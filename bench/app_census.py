@@ -2,14 +2,20 @@
 
 Counts live objects by type (after a full collection), numpy arrays and their bytes, Kivy
 widgets and textures, and the entries of Kivy's Cache, so that two counts taken a game apart
-show what a game leaves behind.
+show what a game leaves behind; and says where the resident size is (libraries, heap, other
+anonymous memory; malloc's blocks in use, free and mapped; Python's blocks), so that a growth
+of the RSS can be told to be Python's objects or not.
 """
 
 from __future__ import annotations
 
+import ctypes
 import gc
+import sys
 from collections import Counter
 from typing import Any
+
+from app_process import SOFTWARE_GL
 
 #: arrays at least this large are listed one by one, with what holds them
 BIG_ARRAY_BYTES = 1_000_000
@@ -52,6 +58,39 @@ def census() -> Counter[str]:
     return counts
 
 
+class _Mallinfo2(ctypes.Structure):
+    """glibc's ``struct mallinfo2`` (malloc.h): totals over every arena."""
+
+    _fields_ = [(name, ctypes.c_size_t) for name in (
+        "arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks",
+        "fordblks", "keepcost")]
+
+
+def where_the_rss_is() -> str:
+    """The resident size by kind of mapping (MB), malloc's totals and Python's live blocks."""
+    kinds: Counter[str] = Counter()
+    kind = ""
+    with open("/proc/self/smaps", encoding="utf-8", errors="replace") as smaps:
+        for line in smaps:
+            fields = line.split()
+            if fields and "-" in fields[0] and len(fields) >= 5:
+                path = fields[5] if len(fields) > 5 else ""
+                kind = ("software GL" if any(n in path for n in SOFTWARE_GL) else
+                        "libraries" if path.startswith("/") else
+                        path.strip("[]") if path else "anonymous")
+            elif fields[:1] == ["Rss:"]:
+                kinds[kind] += int(fields[1])
+    words = ", ".join(f"{k} {v / 1024:.0f}" for k, v in kinds.most_common() if v >= 1024)
+    mallinfo2 = getattr(ctypes.CDLL(None), "mallinfo2", None)
+    if mallinfo2 is not None:  # glibc 2.33 and later
+        mallinfo2.restype = _Mallinfo2
+        info = mallinfo2()
+        words += (f" | malloc in use {info.uordblks / 2**20:.0f}, free "
+                  f"{info.fordblks / 2**20:.0f}, mapped {info.hblkhd / 2**20:.0f} in "
+                  f"{info.hblks} blocks")
+    return f"RSS MB: {words} | Python's blocks {sys.getallocatedblocks():,}"
+
+
 def _holding(obj: Any) -> list[Any]:
     """What ``obj`` refers to, through the dicts and tuples the collector does not track
     (a dict or tuple of arrays and strings only is not tracked: arrays are not)."""
@@ -71,12 +110,16 @@ def _name_of(obj: Any) -> str:
 
 def print_growth(before: Counter[str], after: Counter[str], *, top: int = 15) -> None:
     """The counts that grew most from ``before`` to ``after``, with the totals that matter."""
-    grown = sorted(((after[k] - before[k], k) for k in after if after[k] > before[k]),
-                   reverse=True)
     keys = ("numpy arrays", "numpy bytes", "widgets", "textures", "texture bytes")
     print("   " + ", ".join(f"{k} {after[k]:,} ({after[k] - before[k]:+,})" for k in keys))
     caches = [k for k in after if k.startswith("Cache ") and after[k]]
     print("   " + ", ".join(f"{k} {after[k]}" for k in sorted(caches)))
     print("   big arrays: " + "; ".join(k for k in after if k.startswith("array ")))
-    print("   grown: " + ", ".join(f"{k} {d:+,}" for d, k in grown[:top]
-                                   if k not in keys and not k.startswith("array ")))
+    print("   grown: " + grown_words(before, after, top=top))
+
+
+def grown_words(before: Counter[str], after: Counter[str], *, top: int = 15) -> str:
+    """The object counts (by type, widgets, textures) that grew most from ``before``."""
+    grown = sorted(((after[k] - before[k], k) for k in after if after[k] > before[k]
+                    and not k.startswith(("array ", "numpy ", "texture bytes"))), reverse=True)
+    return ", ".join(f"{k} {d:+,}" for d, k in grown[:top])

@@ -117,10 +117,11 @@ def trace_growth(snapshots: list[Any]) -> None:
 
 
 def trace_game(name: str, censuses: dict[str, Any]) -> None:
-    """With ``--census``: the RSS after a game (and once the free heap is given back) and what
-    the app holds more than after the same game a round before (each game's first-time costs
-    are not growth)."""
-    from app_census import census, print_growth
+    """With ``--census``: the RSS after a game (and once the free heap is given back), where
+    it is, what the app holds more than after the same game a round before (each game's
+    first-time costs are not growth) and, from the third round on, more than after that
+    game's second play: what a round leaves for good, not what was in flight at one end."""
+    from app_census import census, grown_words, print_growth, where_the_rss_is
 
     from ui.memory import give_back_free_heap
 
@@ -128,10 +129,17 @@ def trace_game(name: str, censuses: dict[str, Any]) -> None:
     give_back_free_heap()
     print(f"{name}: RSS {rss:.0f} MB, {rss_mb():.0f} MB once the free heap is given back",
           flush=True)
+    print(f"   {where_the_rss_is()}")
     now = census()
     before = censuses.get(name, censuses.pop("start", None))  # the first game: since start
     if before is not None:
         print_growth(before, now)
+    second = f"{name}, second play"
+    if second in censuses:
+        print(f"   grown since its second play: {grown_words(censuses[second], now)}",
+              flush=True)
+    elif name in censuses:
+        censuses[second] = now
     censuses[name] = now
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import queue
 import time
+from collections import deque
 from pathlib import Path
 from typing import Any
 
@@ -74,6 +75,9 @@ CAMERA_SCREENS = frozenset({*GAME_SCREENS.values(), "calibration", "teach_code",
 
 
 PREVIEW_WIDTH = 960
+#: how many of the last banner messages :attr:`CompanionApp.errors` keeps (the log has them
+#: all): a list of every one grew with each refusal and camera hiccup, all evening
+ERRORS_KEPT = 100
 
 
 def with_preview(frame: Any) -> Any:
@@ -158,7 +162,8 @@ class CompanionApp(App):
         self.collector = MainThreadCollector(Clock.schedule_interval)
         self._ready_sent = False
         self._screens: dict[str, Any] = {}
-        self.errors: list[str] = []
+        #: the last :data:`ERRORS_KEPT` messages the banner showed, oldest first (tests read it)
+        self.errors: deque[str] = deque(maxlen=ERRORS_KEPT)
         self._standing_lines: set[str] = set()
         self.last_undone: dict[str, Any] = {}
         #: when the screen or the game on it last changed (``time.monotonic``): a button

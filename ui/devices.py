@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import queue
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,6 +20,9 @@ from ui.workers import UiEvent
 log = logging.getLogger(__name__)
 
 BUTTONS = ("P1", "P2", "P3", "P4", "confirm", "undo")
+#: how many of the timer's last sounds :attr:`DeviceHub.played` keeps: the sand timer ticks
+#: every second of every Enigma round, so a list of them all grew all evening
+SOUNDS_KEPT = 100
 
 
 @dataclass
@@ -40,8 +44,8 @@ class DeviceHub(Closing):
         self.error = ""
         self.panel = PanelState(levels=[0.0] * len(getattr(cfg.gpio, "light_bar_pins", range(8))))
         self.button_names = list(BUTTONS)
-        #: every sound the timer asked for, in order (the panel and tests read it)
-        self.played: list[str] = []
+        #: the last :data:`SOUNDS_KEPT` sounds the timer asked for, in order (tests read it)
+        self.played: deque[str] = deque(maxlen=SOUNDS_KEPT)
         #: True when the buttons and lamps exist only on the screen (demo, or no pins)
         self.is_virtual = demo
         try:

@@ -72,3 +72,30 @@ def test_widgets_frozen_between_games_are_counted(make_driver: Any) -> None:
         assert live_widgets(driver) == before
     finally:
         gc.unfreeze()
+
+
+def test_screens_made_anew_after_a_language_change_let_the_old_ones_go(make_driver: Any) -> None:
+    """A language change makes every screen anew (``rebuild``): the old ones must go. The app
+    held each screen through its own bindings (the portrait setter, the game screens' lambdas
+    on ``revision``): every old screen, panels and textures, lived as long as the app."""
+    import gc
+
+    from ui.app import GAME_SCREENS
+    from ui.screens.base import BaseScreen
+
+    driver = make_driver()
+    for name in ["home", *GAME_SCREENS.values()]:
+        driver.app.show(name, remember=False)
+        driver.pump(1)
+    driver.app.show("home", remember=False)
+    driver.app.rebuild()
+    for name in GAME_SCREENS.values():
+        driver.app.screen(name)
+    driver.pump(2)
+    live_widgets(driver)  # collects, once what holds an old panel for a moment has let go
+    gc.unfreeze()
+    gc.collect()
+    # issubclass of the type, not isinstance: a dead weak proxy raises there
+    screens = [o for o in gc.get_objects() if issubclass(type(o), BaseScreen)]
+    shown = driver.app.root.ids.manager.screens
+    assert len(screens) == len(shown), sorted(s.name for s in screens)

@@ -11,6 +11,7 @@ from kivy.uix.screenmanager import Screen
 
 from ui import theme
 from ui.i18n import _
+from ui.weak_binding import follow_property
 
 #: ownership-chip colours of the rules chart, in seat order, then two spares
 PLAYER_COLOURS = theme.PLAYER_COLOURS
@@ -70,7 +71,9 @@ class BaseScreen(Screen):
         super().__init__(**kwargs)
         app = self.app
         if app is not None:
-            app.bind(portrait=self.setter("portrait"))
+            # held weakly: a setter bound to the app kept every screen alive as long as the
+            # app, the old ones too once a language change had made them anew
+            follow_property(app, "portrait", self, "portrait")
             self.portrait = app.portrait
 
     @property

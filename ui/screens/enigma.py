@@ -92,9 +92,9 @@ class EnigmaScreen(BaseScreen):
         return "Enigma"
 
     def on_kv_post(self, base_widget: Any) -> None:
-        self.app.bind(revision=lambda *_a: self._on_revision())
+        self.app.bind(revision=self._on_revision)  # a method: held weakly, see indigo.py
 
-    def _on_revision(self) -> None:
+    def _on_revision(self, *_args: Any) -> None:
         if self.manager is not None and self.manager.current == self.name:
             self.refresh()
 

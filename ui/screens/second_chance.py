@@ -154,9 +154,9 @@ class SecondChanceScreen(BaseScreen):
         # turned, the panel is laid out again: split beside the sheet, or whole under it
         self.bind(portrait=lambda *_a: self.refresh() if self.manager is not None
                   and self.manager.current == self.name else None)
-        self.app.bind(revision=lambda *_a: self._on_revision())
+        self.app.bind(revision=self._on_revision)  # a method: held weakly, see indigo.py
 
-    def _on_revision(self) -> None:
+    def _on_revision(self, *_args: Any) -> None:
         # the player the next action is for is chosen before anything is drawn: the tabs,
         # the prompt, the sheet and every button then belong to the same player
         if self.manager is None or self.manager.current != self.name:
