@@ -81,7 +81,8 @@ def _grid_colours(image: np.ndarray, mask: np.ndarray, cell: float, pack: Enigma
     cols_f, rows_f = (x1 - x0) / cell, (y1 - y0) / cell
     cols, rows = int(round(cols_f)), int(round(rows_f))
     if cols < 1 or rows < 1 or abs(cols_f - cols) > 0.3 or abs(rows_f - rows) > 0.3:
-        return None, f"the structure does not fit a grid of cubes ({cols_f:.1f} x {rows_f:.1f})"
+        return None, (f"the structure does not fit a grid of cubes ({cols_f:.1f} x "
+                      f"{rows_f:.1f}): set it square on the mat, in even light, and check again")
     colours = {**{k: v for k, v in pack.angular.items()}, **background}
     labels, names = nearest_colour(straight, colours)
     rows_out = []
@@ -93,7 +94,8 @@ def _grid_colours(image: np.ndarray, mask: np.ndarray, cell: float, pack: Enigma
             votes = Counter(names[i] for i in labels[ya:yb, xa:xb].ravel())
             top, n = votes.most_common(1)[0]
             if n < 0.6 * max(1, sum(votes.values())):
-                return None, f"the colour of column {c + 1}, row {r + 1} is unclear"
+                return None, (f"the colour of column {c + 1}, row {r + 1} is unclear: light "
+                              "the structure evenly, and check again")
             row += top if top in pack.angular else angular.EMPTY
         rows_out.append(row)
     return tuple(rows_out), ""
@@ -197,7 +199,8 @@ def check_angular(view: CardView, pack: EnigmaPack, card: angular.AngularCard | 
             return unclear
         if _apart_but_close(lab, main, blobs, cube):
             return verdict(CANNOT_TELL, "a piece lies so close to the structure that it may be "
-                           "part of it", code=Reason.STRUCTURE_UNCLEAR, marks=built)
+                           "part of it: move it away, or set it on the structure, and check "
+                           "again", code=Reason.STRUCTURE_UNCLEAR, marks=built)
         apart = apart_of_piece_colours(view, pack, lab, [i for i in blobs if i != main],
                                        table)
         if not apart:
