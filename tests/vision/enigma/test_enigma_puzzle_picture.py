@@ -51,3 +51,32 @@ def test_weights_are_still_judged_in_grayscale(demo_pack) -> None:
                                condition=TableCondition("wood", "mild"))
     said = check_puzzle("weight", _grey(frame), demo_pack, card=card, box=box)
     assert said.verdict == "solved", said.reason
+
+
+def test_a_soft_frame_says_out_of_focus_rather_than_not_solved(demo_pack) -> None:
+    """A lens blur (vision.synth.conditions' out_of_focus 0.3) passes the picture check's
+    focus limit, but the evidence of a "not solved" is measured through it: a right angular
+    structure was told "not solved" with no question (bench/silent_reads.py --games puzzle).
+    In a soft frame a "not solved" is the picture check's "blurred", with what to do; a sharp
+    one stands, and so does a "solved" the blur could not have made."""
+    import random
+
+    from vision.enigma.synth.puzzles import default_solution, near_misses
+    from vision.synth.conditions import out_of_focus
+
+    box = load_puzzles()
+    card = next(iter(box.angular.cards.values()))
+    answer = default_solution("angular", card, box)
+    _, wrong, extra = near_misses("angular", card, answer, box, random.Random(0))[0]
+    for solution, kw, sharp_verdict in ((wrong, extra, "not solved"), (answer, {}, "solved")):
+        frame = render_table_frame("angular", card, demo_pack, seed=0, solution=solution,
+                                   condition=TableCondition("wood", "mild"), **kw)
+        said = check_puzzle("angular", frame, demo_pack, card=card, box=box)
+        assert said.verdict == sharp_verdict, said.reason
+        soft = check_puzzle("angular", out_of_focus(frame, 0.3, np.random.default_rng(0)),
+                            demo_pack, card=card, box=box)
+        if sharp_verdict == "solved":
+            assert soft.verdict == "solved", soft.reason
+        else:
+            assert soft.verdict == "cannot tell" and soft.code == Reason.FRAME_UNREADABLE
+            assert soft.facts["refusal"] == "blurred" and "refocus" in soft.reason

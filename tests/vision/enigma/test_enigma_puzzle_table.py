@@ -110,6 +110,31 @@ def test_an_angular_structure_on_cloth_is_not_the_cloth() -> None:
         assert result["verdict"] == "solved", (seed, result["reason"])
 
 
+def test_an_angular_structure_shaped_like_a_j_is_read_along_its_cubes() -> None:
+    """The smallest rectangle round a J four cubes high lies across its grid: the top view
+    was straightened 41 degrees off and a right solution was "cannot tell: 4.8 x 3.4 cubes"
+    (tuning seed 8 on wood, mild). The grid is turned along the structure's edges."""
+    box = load_puzzles()
+    pack = load_enigma_pack()
+    card, frame = _right_frame("angular", "wood", "mild", 8)
+    result = check_puzzle_frame("angular", frame, pack, card=card, box=box)
+    assert result["verdict"] == "solved", result["reason"]
+
+
+def test_the_grid_of_a_turned_l_of_squares_is_found_from_its_edges() -> None:
+    from vision.enigma.puzzles.angular import grid_angle
+
+    for turn in (-30.0, -3.0, 0.0, 7.5, 44.0):
+        mask = np.zeros((400, 400), np.uint8)
+        for x, y in ((0, 0), (0, 1), (0, 2), (1, 2), (2, 2), (3, 2), (3, 3)):
+            mask[100 + 40 * y:140 + 40 * y, 100 + 40 * x:140 + 40 * x] = 1
+        m = cv2.getRotationMatrix2D((200, 200), turn, 1.0)
+        turned = cv2.warpAffine(mask, m, (400, 400), flags=cv2.INTER_NEAREST) > 0
+        # the angle that turns it back upright, modulo a quarter turn
+        off = (grid_angle(turned) + turn) % 90
+        assert min(off, 90 - off) < 1.0, (turn, grid_angle(turned))
+
+
 def test_a_conduit_card_under_a_lamp_s_hotspot_is_solved() -> None:
     """wood/strong seeds 0 and 2: the lamp's hotspot burns the card out when the view is
     balanced on the markers' paper, and the pale pieces went with it (seed 2); where a piece's

@@ -127,3 +127,23 @@ def test_a_weight_washed_out_by_glare_is_asked_about_not_counted(demo_pack: Enig
     level = _scene(wr, glare=0.93, seed=7, weights=[(120, 120)])
     judged = judge_weight(level, (120.0, 120.0), wr)
     assert not judged.whole and judged.doubt == WASHED_OUT
+
+
+def test_a_lone_weight_washed_by_glare_in_a_dimmer_cup_leaves_no_crescent(
+        demo_pack: EnigmaPack) -> None:
+    """A glare washes the weight's face to within a few per cent of the card, and the cup
+    round it lies a few per cent darker than the card beyond (the light is least known
+    there): the cup is no crescent, as it has no weight's rim (tuning seed 8, cloth/strong)."""
+    wr = weight_radius_px(demo_pack)
+    inside = np.ones((240, 320), bool)
+    cup = np.zeros((240, 320), np.float32)
+    cv2.circle(cup, (120, 120), int(2.4 * wr), 1.0, -1)
+    cup = cv2.GaussianBlur(cup, (0, 0), 3)
+    for seed, (glare, dimmer) in enumerate(((0.8, 0.05), (0.75, 0.07), (0.8, 0.05))):
+        level = _scene(wr, glare=glare, seed=seed, weights=[(120, 120)])
+        level = (level * (1 - dimmer * cup)).astype(np.float32)
+        whole = [judge_weight(level, p, wr) for p in weight_places(level, demo_pack, inside)]
+        whole = [w for w in whole if w.whole]
+        assert len(whole) == 1
+        assert not crescents(smooth_level(level), local_card(level, wr), whole[0], whole, wr,
+                             inside)

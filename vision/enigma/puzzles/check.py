@@ -27,7 +27,12 @@ from vision.enigma.puzzles.cards import parse_card
 from vision.enigma.puzzles.conduit import check_conduit
 from vision.enigma.puzzles.fragment import check_fragment
 from vision.enigma.puzzles.marks import to_frame
-from vision.enigma.puzzles.picture import burnt_out_doubt, check_card_picture
+from vision.enigma.puzzles.picture import (
+    burnt_out_doubt,
+    card_measures,
+    check_card_picture,
+    out_of_focus_doubt,
+)
 from vision.enigma.puzzles.verdicts import Mark, MarkKind, PuzzleVerdict, Reason, as_verdict
 from vision.enigma.puzzles.view import (
     CANNOT_TELL,
@@ -74,14 +79,16 @@ def check_puzzle(kind: str, frame: np.ndarray, pack: EnigmaPack, *, card: Any = 
                            code=Reason.CARD_NOT_OF_KIND)
     try:
         view = view_card(frame, pack, settings.mat)
-        check_card_picture(kind, frame, view, settings.picture)
+        measures = card_measures(frame, view)
+        check_card_picture(kind, frame, view, settings.picture, measures=measures)
     except FrameRefusedError as exc:
         return verdict(CANNOT_TELL, f"the frame cannot be read: {getattr(exc, 'message', exc)}",
                        code=Reason.FRAME_UNREADABLE, facts={"refusal": exc.reason})
     said = as_verdict(CHECKS[kind](view, pack, parsed, box, settings))
     a, b = view.margin_px, view.margin_px + view.side_px
     card = Mark(MarkKind.CARD, ((a, a), (b, a), (b, b), (a, b)))
-    return burnt_out_doubt(kind, frame, said.with_marks(to_frame((card, *said.marks), view)))
+    said = burnt_out_doubt(kind, frame, said.with_marks(to_frame((card, *said.marks), view)))
+    return out_of_focus_doubt(kind, measures, said)
 
 
 __all__ = ["CHECKS", "PuzzleCheck", "check_puzzle", "check_puzzle_frame"]

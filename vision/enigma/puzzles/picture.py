@@ -15,8 +15,9 @@ import cv2
 import numpy as np
 
 from vision.enigma.puzzles.verdicts import MarkKind, PuzzleVerdict, Reason
-from vision.enigma.puzzles.view import CANNOT_TELL, NOT_SOLVED, CardView, verdict
+from vision.enigma.puzzles.view import CANNOT_TELL, NOT_SOLVED, SOLVED, CardView, verdict
 from vision.picture import (
+    PictureMeasures,
     PictureSettings,
     check_picture,
     default_picture_settings,
@@ -45,13 +46,20 @@ def card_outline_in_frame(view: CardView) -> np.ndarray:
     return outline
 
 
+def card_measures(frame: np.ndarray, view: CardView) -> PictureMeasures | None:
+    """The picture measures of :mod:`vision.picture` on the card and the mat round it."""
+    return measure_inside(frame, card_outline_in_frame(view))
+
+
 def check_card_picture(kind: str, frame: np.ndarray, view: CardView,
-                       limits: PictureSettings | None = None) -> float:
+                       limits: PictureSettings | None = None, *,
+                       measures: PictureMeasures | None = None) -> float:
     """The picture's quality round the card (0..1); raises ``FrameRefusedError`` naming the
-    cause and the remedy when the frame carries too little to judge the solution."""
+    cause and the remedy when the frame carries too little to judge the solution.
+    ``measures``: :func:`card_measures` of the frame, when already taken."""
     limits = limits or default_picture_settings()
     limits = replace(limits, max_clipped=max(limits.max_clipped, CARD_MAX_CLIPPED))
-    measures = measure_inside(frame, card_outline_in_frame(view))
+    measures = measures or card_measures(frame, view)
     if measures is None:  # the card was found in this frame: its square always covers some
         return 1.0
     return check_picture(measures, limits, needs_colour=kind in NEEDS_COLOUR)
@@ -80,5 +88,35 @@ def burnt_out_doubt(kind: str, frame: np.ndarray, said: PuzzleVerdict) -> Puzzle
     return said
 
 
-__all__ = ["CARD_MAX_CLIPPED", "NEEDS_COLOUR", "STRUCTURE_MAX_CLIPPED", "burnt_out_doubt",
-           "card_outline_in_frame", "check_card_picture"]
+#: the kinds whose doubts and "not solved" are said as a blurred picture in a soft focus
+#: (the others' checks keep their own reasons)
+SOFT_FOCUS_KINDS = frozenset({"weight", "angular"})
+#: below this focus round the card (:func:`vision.picture.measure_inside`: fine detail per unit
+#: of contrast) a frame is soft: on tuning frames (wood and cloth, seeds below 70000) sharp
+#: renders measure 0.37 to 1.0, and the same frames through vision.synth.conditions'
+#: out_of_focus 0.2 (a lens blur of radius 5 px) at most 0.18, 0.3 at most 0.14. The picture
+#: check refuses only below its min_focus (0.05), and between the two the evidence a "not
+#: solved" rests on is measured through the blur: a weight's rim and crescent, a cube's edge
+SOFT_FOCUS = 0.25
+
+
+def out_of_focus_doubt(kind: str, measures: PictureMeasures | None,
+                       said: PuzzleVerdict) -> PuzzleVerdict:
+    """``said``, or the picture check's "blurred" refusal when the frame round the card is soft
+    (:data:`SOFT_FOCUS`) and ``said`` is not "solved": a blur lifts a weight's rim and makes
+    crescents of the print, and blends two cubes' colours into a third, so a "not solved"
+    (a right structure told not solved, in the silent-read census at out_of_focus 0.3) or a
+    doubt is the blur's as much as the table's. The players refocus first; "solved" stands (a
+    blur makes no picture match the card, nor a weight whole)."""
+    if kind not in SOFT_FOCUS_KINDS or measures is None or measures.focus >= SOFT_FOCUS or \
+            said.verdict == SOLVED:
+        return said
+    return verdict(CANNOT_TELL, "the frame cannot be read: the picture is out of focus on the "
+                   "board: refocus, or hold the camera still", code=Reason.FRAME_UNREADABLE,
+                   facts={"refusal": "blurred", "focus": round(measures.focus, 3)},
+                   marks=said.marks)
+
+
+__all__ = ["CARD_MAX_CLIPPED", "NEEDS_COLOUR", "SOFT_FOCUS", "SOFT_FOCUS_KINDS",
+           "STRUCTURE_MAX_CLIPPED", "burnt_out_doubt", "card_measures", "card_outline_in_frame",
+           "check_card_picture", "out_of_focus_doubt"]
