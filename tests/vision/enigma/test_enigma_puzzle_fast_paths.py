@@ -107,6 +107,41 @@ def _own_black_step_by_step(smooth: np.ndarray, floor: np.ndarray, sil_of, g_car
     return out
 
 
+def _glared_pieces(rng: np.random.Generator, h: int, w: int, glare_at: tuple[int, int]
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """A card's smoothed grey with dark pieces, some under a lamp's glare, and its floor."""
+    ys, xs = np.mgrid[0:h, 0:w]
+    glare = 110 * np.exp(-((ys - glare_at[0]) ** 2 + (xs - glare_at[1]) ** 2) / 80 ** 2)
+    grey = np.full((h, w), 205.0)
+    for _ in range(12):
+        y, x = rng.integers(0, h), rng.integers(0, w)
+        grey[y:y + rng.integers(10, 60), x:x + rng.integers(10, 60)] = 35
+    smooth = cv2.GaussianBlur((grey + glare).clip(0, 255).astype(np.float32)
+                              + rng.normal(0, 3, (h, w)).astype(np.float32), (0, 0), 2.0)
+    floor = cv2.blur(cv2.erode(smooth, np.ones((41, 41), np.uint8)), (21, 21))
+    return smooth, np.clip(floor, 35.0, 0.65 * 205.0)
+
+
+def _sil_of(black: np.ndarray) -> np.ndarray:
+    out: np.ndarray = 120 + (205 - 120) * (black - 35) / 170.0
+    return out
+
+
+def test_own_black_made_only_where_it_is_read_is_right_there() -> None:
+    """The fragment check reads the black on the card and round it: made only within the
+    reach that box draws on, the box holds the whole view's values to the bit."""
+    rng = np.random.default_rng(70)
+    h, w = 420, 397
+    for glare_at in ((200, 190), (10, 380)):
+        smooth, floor = _glared_pieces(rng, h, w, glare_at)
+        want = _own_black_step_by_step(smooth, floor, _sil_of, 205.0)
+        for box in ((130, 150, 290, 300), (0, 0, 120, 90), (300, 5, 397, 420), (0, 0, 397, 420),
+                    (180, 200, 181, 201)):
+            x0, y0, x1, y1 = box
+            got = own_black(smooth, floor, _sil_of, 205.0, needed=box)
+            assert np.array_equal(got[y0:y1, x0:x1], want[y0:y1, x0:x1]), box
+
+
 def test_own_black_made_again_where_it_changed_is_made_over_the_whole_view() -> None:
     rng = np.random.default_rng(26)
     h, w = 300, 413

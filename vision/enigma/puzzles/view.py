@@ -276,9 +276,7 @@ def light_field(image: np.ndarray, bare: np.ndarray) -> np.ndarray:
     piece, a weight, a printed picture), so a shadow's edge or a lamp's hotspot is followed."""
     h, w = bare.shape
     bw, bh = max(2, w // LIGHT_BLOCK), max(2, h // LIGHT_BLOCK)
-    weight = cv2.resize(bare.astype(np.float32), (bw, bh), interpolation=cv2.INTER_AREA)
-    sums = cv2.resize(image.astype(np.float32) * bare[..., None], (bw, bh),
-                      interpolation=cv2.INTER_AREA)
+    weight, sums = _block_sums(image, bare, (bw, bh))
     known = (weight >= LIGHT_BARE_SHARE).astype(np.float32)
     means = sums / np.maximum(weight, 1e-6)[..., None] * known[..., None]
     field = means.copy()
@@ -293,6 +291,34 @@ def light_field(image: np.ndarray, bare: np.ndarray) -> np.ndarray:
         field[have == 0] = means[known > 0].mean(axis=0) if known.any() else 255.0
     out: np.ndarray = cv2.resize(field, (w, h), interpolation=cv2.INTER_LINEAR)
     return out
+
+
+def _block_sums(image: np.ndarray, bare: np.ndarray, blocks: tuple[int, int]
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """The share of bare card on each of the ``blocks`` (width, height) and the image's mean
+    over it times that share (float32, area averages). Where the blocks tile the image
+    exactly, OpenCV averages each block on its own, so only the blocks round the bare card
+    are averaged (the card is a third of the view): the others are 0, as averaged."""
+    h, w = bare.shape
+    bw, bh = blocks
+    if w % bw or h % bh:  # blocks of unequal sizes: the whole image averaged at once
+        return (cv2.resize(bare.astype(np.float32), (bw, bh), interpolation=cv2.INTER_AREA),
+                cv2.resize(image.astype(np.float32) * bare[..., None], (bw, bh),
+                           interpolation=cv2.INTER_AREA))
+    weight = np.zeros((bh, bw), np.float32)
+    sums = np.zeros((bh, bw, image.shape[2]), np.float32)
+    x, y, rw, rh = cv2.boundingRect(bare.astype(np.uint8))
+    if rw == 0 or rh == 0:
+        return weight, sums
+    sx, sy = w // bw, h // bh
+    bx0, by0, bx1, by1 = x // sx, y // sy, -(-(x + rw) // sx), -(-(y + rh) // sy)
+    part = np.s_[by0 * sy:by1 * sy, bx0 * sx:bx1 * sx]
+    size = (bx1 - bx0, by1 - by0)
+    weight[by0:by1, bx0:bx1] = cv2.resize(bare[part].astype(np.float32), size,
+                                          interpolation=cv2.INTER_AREA)
+    sums[by0:by1, bx0:bx1] = cv2.resize(image[part].astype(np.float32) * bare[part][..., None],
+                                        size, interpolation=cv2.INTER_AREA)
+    return weight, sums
 
 
 def bare_card(view: CardView, *, greys: bool = False) -> np.ndarray:
