@@ -194,8 +194,10 @@ def _balanced_view(raw: np.ndarray, gains: np.ndarray, paper: np.ndarray,
     # (in the order of their places, row by row) and unclipped channel by channel
     partial = (n_high > 0) & (n_high < 3)
     if partial.any():
-        fill = _unclip(channel_planes(raw_card, partial), gains, paper) * lower
-        image[a:b, a:b][partial] = np.clip(fill, 0, 255).astype(np.uint8).T
+        fill = np.clip(_unclip(channel_planes(raw_card, partial), gains, paper) * lower,
+                       0, 255).astype(np.uint8)
+        for c in range(3):  # a channel at a time: four times faster than the pixels' rows
+            image[a:b, a:b, c][partial] = fill[c]
     return image
 
 
