@@ -9,7 +9,14 @@ import numpy as np
 import pytest
 
 from vision.enigma.puzzles.angular_light import grown, grown_by
-from vision.enigma.puzzles.card_find import rolled
+from vision.enigma.puzzles.card_find import (
+    _measured,
+    _turn_maps,
+    brightness,
+    chroma,
+    rolled,
+    whiteness,
+)
 from vision.enigma.puzzles.changed_blur import blur_again, changed_places
 from vision.enigma.puzzles.conduit import channel_mean
 from vision.enigma.puzzles.fragment import (
@@ -19,7 +26,23 @@ from vision.enigma.puzzles.fragment import (
     OWN_BLACK_WEIGHT,
     own_black,
 )
-from vision.enigma.puzzles.view import count_per_pixel
+from vision.enigma.puzzles.view import (
+    BARE_CHROMA,
+    BARE_OF_CARD_TOP,
+    BARE_OF_LOCAL_MAX,
+    BARE_SEED_OF_CARD_TOP,
+    BARE_WHITENESS,
+    CARD_TOP_QUANTILE,
+    LIGHT_BLOCK,
+    LOCAL_MAX_PX,
+    CardView,
+    _block_sums,
+    _unclip,
+    bare_card,
+    channel_planes,
+    count_per_pixel,
+)
+from vision.warp import warp_affine
 
 
 @pytest.mark.parametrize("shape", [(5, 7), (40, 33), (1, 9), (9, 1)])
@@ -107,6 +130,41 @@ def _own_black_step_by_step(smooth: np.ndarray, floor: np.ndarray, sil_of, g_car
     return out
 
 
+def _glared_pieces(rng: np.random.Generator, h: int, w: int, glare_at: tuple[int, int]
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """A card's smoothed grey with dark pieces, some under a lamp's glare, and its floor."""
+    ys, xs = np.mgrid[0:h, 0:w]
+    glare = 110 * np.exp(-((ys - glare_at[0]) ** 2 + (xs - glare_at[1]) ** 2) / 80 ** 2)
+    grey = np.full((h, w), 205.0)
+    for _ in range(12):
+        y, x = rng.integers(0, h), rng.integers(0, w)
+        grey[y:y + rng.integers(10, 60), x:x + rng.integers(10, 60)] = 35
+    smooth = cv2.GaussianBlur((grey + glare).clip(0, 255).astype(np.float32)
+                              + rng.normal(0, 3, (h, w)).astype(np.float32), (0, 0), 2.0)
+    floor = cv2.blur(cv2.erode(smooth, np.ones((41, 41), np.uint8)), (21, 21))
+    return smooth, np.clip(floor, 35.0, 0.65 * 205.0)
+
+
+def _sil_of(black: np.ndarray) -> np.ndarray:
+    out: np.ndarray = 120 + (205 - 120) * (black - 35) / 170.0
+    return out
+
+
+def test_own_black_made_only_where_it_is_read_is_right_there() -> None:
+    """The fragment check reads the black on the card and round it: made only within the
+    reach that box draws on, the box holds the whole view's values to the bit."""
+    rng = np.random.default_rng(70)
+    h, w = 420, 397
+    for glare_at in ((200, 190), (10, 380)):
+        smooth, floor = _glared_pieces(rng, h, w, glare_at)
+        want = _own_black_step_by_step(smooth, floor, _sil_of, 205.0)
+        for box in ((130, 150, 290, 300), (0, 0, 120, 90), (300, 5, 397, 420), (0, 0, 397, 420),
+                    (180, 200, 181, 201)):
+            x0, y0, x1, y1 = box
+            got = own_black(smooth, floor, _sil_of, 205.0, needed=box)
+            assert np.array_equal(got[y0:y1, x0:x1], want[y0:y1, x0:x1]), box
+
+
 def test_own_black_made_again_where_it_changed_is_made_over_the_whole_view() -> None:
     rng = np.random.default_rng(26)
     h, w = 300, 413
@@ -128,3 +186,113 @@ def test_own_black_made_again_where_it_changed_is_made_over_the_whole_view() -> 
 
         want = _own_black_step_by_step(smooth, floor, sil_of, 205.0)
         assert np.array_equal(own_black(smooth, floor, sil_of, 205.0), want)
+
+
+@pytest.mark.parametrize("shape", [(150, 184), (224, 224), (37, 52)])
+def test_the_card_searchs_kept_turns_are_the_warps_it_made(shape: tuple[int, int]) -> None:
+    h, w = shape
+    image = np.random.default_rng(h).random((h, w, 3), dtype=np.float32)
+    for turn in (-45, -3, 0, 12, 27.5, 44.5):
+        m1, m2 = _turn_maps(w, h, turn)
+        kept = cv2.remap(image, m1, m2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                         borderValue=0)
+        made = warp_affine(image, cv2.getRotationMatrix2D((w / 2, h / 2), turn, 1.0), (w, h))
+        assert np.array_equal(kept, made)
+
+
+def test_the_card_search_measures_its_part_as_the_whole_image_cut() -> None:
+    rng = np.random.default_rng(18)
+    shrunk = rng.integers(0, 256, (150, 240, 3), dtype=np.uint8)
+    boxes = [(20.0, 15.0, 12.5), (235.0, 140.0, 30.0), (100.0, 70.0, 8.2), (3.0, 148.0, 9.9)]
+    whole = whiteness(shrunk)
+    for ex, ey, eh in boxes:
+        whole[max(0, int(ey - eh)):int(ey + eh), max(0, int(ex - eh)):int(ex + eh)] = 0
+    for rows, cols in ((slice(None), slice(None, 184)), (slice(40, 150), slice(90, 260)),
+                       (slice(0, 30), slice(0, 50)), (slice(120, 400), slice(200, 240))):
+        small, lit = _measured(shrunk, rows, cols, boxes)
+        assert np.array_equal(small, whole[rows, cols])
+        assert np.array_equal(lit, (brightness(shrunk) / 255.0)[rows, cols])
+
+
+def _card_view(rng: np.random.Generator, size: int = 204, margin: float = 42.0) -> CardView:
+    """A card view: paper with grey and dark marks, a shadow, on a darker mottled table."""
+    image = rng.integers(40, 120, (size, size, 3), dtype=np.uint8)
+    a, b = int(margin), int(size - margin)
+    image[a:b, a:b] = (235, 232, 238)
+    for _ in range(10):
+        y, x = (int(v) for v in rng.integers(a, b, 2))
+        image[y:y + 15, x:x + 20] = rng.integers(20, 180)
+    shade = np.linspace(0.5, 1.0, size, dtype=np.float32)[np.newaxis, :, np.newaxis]
+    image = (image * shade).astype(np.uint8)
+    return CardView(image, float(b - a), float(a), image, (size / 2, size / 2))
+
+
+def _bare_card_of_the_whole_view(view: CardView, greys: bool) -> np.ndarray:
+    """:func:`bare_card` measured over the whole view, as it was."""
+    gray = brightness(view.image)
+    near_max = cv2.dilate(gray, np.ones((LOCAL_MAX_PX, LOCAL_MAX_PX), np.uint8))
+    inside = view.inside_card()
+    if not greys:
+        white: np.ndarray = ((gray >= BARE_OF_LOCAL_MAX * near_max)
+                             & (whiteness(view.image) >= BARE_WHITENESS) & inside)
+        return white
+    a, b = int(round(view.margin_px)), int(round(view.margin_px + view.side_px))
+    top = float(np.percentile(gray[a:b, a:b], CARD_TOP_QUANTILE))
+    paper = ((gray >= BARE_OF_LOCAL_MAX * near_max) & (gray >= BARE_OF_CARD_TOP * top)
+             & (chroma(view.image) <= BARE_CHROMA) & inside)
+    n, labels = cv2.connectedComponents(paper.astype(np.uint8), connectivity=8)
+    lit = np.zeros(n, bool)
+    lit[labels[paper & (gray >= BARE_SEED_OF_CARD_TOP * top)]] = True
+    lit[0] = False
+    whole: np.ndarray = lit[labels]
+    return whole
+
+
+def test_bare_card_measured_round_the_card_is_the_whole_views() -> None:
+    rng = np.random.default_rng(30)
+    for margin in (42.0, 12.3, 0.0):
+        view = _card_view(rng, margin=margin)
+        for greys in (False, True):
+            assert np.array_equal(bare_card(view, greys=greys),
+                                  _bare_card_of_the_whole_view(view, greys))
+
+
+@pytest.mark.parametrize("shape", [(816, 816), (208, 240), (203, 317)])
+def test_the_light_fields_blocks_round_the_bare_card_are_the_whole_averages(
+        shape: tuple[int, int]) -> None:
+    rng = np.random.default_rng(shape[1])
+    h, w = shape
+    image = rng.integers(0, 256, (h, w, 3), dtype=np.uint8)
+    for box in ((30, 41, 150, 170), (0, 0, w, h), (5, 7, 6, 8), (0, 0, 0, 0)):
+        bare = np.zeros((h, w), bool)
+        bare[box[1]:box[3], box[0]:box[2]] = rng.random((box[3] - box[1], box[2] - box[0])) < 0.7
+        blocks = (max(2, w // LIGHT_BLOCK), max(2, h // LIGHT_BLOCK))
+        weight, sums = _block_sums(image, bare, blocks)
+        assert np.array_equal(weight, cv2.resize(bare.astype(np.float32), blocks,
+                                                 interpolation=cv2.INTER_AREA))
+        assert np.array_equal(sums, cv2.resize(image.astype(np.float32) * bare[..., None],
+                                               blocks, interpolation=cv2.INTER_AREA))
+
+
+def _unclip_pixel_rows(pixels: np.ndarray, gains: np.ndarray, paper: np.ndarray) -> np.ndarray:
+    """The clipped channels raised with the pixels as rows (N x 3), as it was."""
+    out = pixels.astype(np.float32) * gains[:3]
+    high = pixels >= 235
+    n_low = 3 - count_per_pixel(high).astype(np.int64)
+    known = np.where(high, 0.0, out / paper)
+    share = (known[:, 0] + known[:, 1] + known[:, 2]) / np.maximum(n_low, 1)
+    fill = np.where(high & (n_low > 0)[:, None], np.maximum(out, share[:, None] * paper), out)
+    result: np.ndarray = fill.astype(np.float32)
+    return result
+
+
+def test_clipped_channels_raised_channel_by_channel_are_raised_pixel_by_pixel() -> None:
+    rng = np.random.default_rng(9)
+    image = rng.integers(180, 256, (60, 70, 3), dtype=np.uint8)  # a lamp clips many
+    gains = np.array([1.07, 0.93, 1.21], np.float32)
+    paper = np.array([231.0, 228.0, 236.0], np.float32)
+    planes = channel_planes(image)
+    assert np.array_equal(_unclip(planes, gains, paper).T,
+                          _unclip_pixel_rows(image.reshape(-1, 3), gains, paper))
+    some = rng.random((60, 70)) < 0.3
+    assert np.array_equal(channel_planes(image, some).T, image[some])

@@ -14,13 +14,14 @@ card (:func:`outline_steps`), which a lit patch of table has on no side.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import cv2
 import numpy as np
 
 from vision.enigma.mat import MAT_PX_PER_MM, CardRect, Mat
 from vision.errors import FrameRefusedError
-from vision.warp import warp_affine
+from vision.warp import perspective_maps
 
 #: the quiet zone around a marker: between these shares of its side from its centre
 QUIET_ZONE = (0.6, 0.9)
@@ -119,11 +120,29 @@ def outline_steps(bright: np.ndarray, side: int) -> np.ndarray:
         near = cv2.blur(bright, kernel, borderType=cv2.BORDER_REPLICATE)
         diff = rolled(near, -(d + 1) // 2, axis) - rolled(near, d // 2 + 1, axis)
         along = (1, side) if axis == 1 else (side, 1)
-        rise = cv2.blur(diff.astype(np.float32), along, borderType=cv2.BORDER_CONSTANT)
-        steps += np.clip(rolled(rise, half, axis), 0, None)
-        steps += np.clip(-rolled(rise, -half, axis), 0, None)
+        rise = cv2.blur(diff.astype(np.float32, copy=False), along,
+                        borderType=cv2.BORDER_CONSTANT)
+        # clipped, then added rolled (a pixel's own clip, and the same sums in the same
+        # order as adding the clipped rolled copies)
+        add_rolled(steps, np.clip(rise, 0, None), half, axis)
+        add_rolled(steps, np.clip(-rise, 0, None), -half, axis)
     out: np.ndarray = steps / 4
     return out
+
+
+def add_rolled(total: np.ndarray, image: np.ndarray, shift: int, axis: int) -> None:
+    """``total += np.roll(image, shift, axis)`` of 2-D images, in place and without the
+    rolled copy."""
+    n = image.shape[axis]
+    shift %= n
+    if axis == 0:
+        total[shift:] += image[:n - shift]
+        if shift:
+            total[:shift] += image[n - shift:]
+    else:
+        total[:, shift:] += image[:, :n - shift]
+        if shift:
+            total[:, :shift] += image[:, n - shift:]
 
 
 def rolled(image: np.ndarray, shift: int, axis: int) -> np.ndarray:
@@ -141,6 +160,25 @@ def rolled(image: np.ndarray, shift: int, axis: int) -> np.ndarray:
     return out
 
 
+#: the turned search's remap maps kept between frames: the mat is straightened to the same
+#: size every frame and the card lies where it lay, so the coarse search's 30 turns and the
+#: fine search's few near the card's turn come back (about 0.2 MB a turn; the maps were a
+#: third of each turn's warp)
+TURN_MAPS_KEPT = 48
+
+
+@lru_cache(maxsize=TURN_MAPS_KEPT)
+def _turn_maps(w: int, h: int, turn: float) -> tuple[np.ndarray, np.ndarray]:
+    """The fixed-point remap maps that turn a ``w`` x ``h`` image by ``turn`` degrees about
+    its centre: those :func:`vision.warp.warp_affine` builds for the same turn, so the
+    turned pixels are the same to the bit."""
+    m = cv2.getRotationMatrix2D((w / 2, h / 2), turn, 1.0)
+    full = np.vstack([np.asarray(m, np.float64).reshape(2, 3), [0.0, 0.0, 1.0]])
+    m1, m2 = cv2.convertMaps(*perspective_maps(full, (w, h)), cv2.CV_16SC2)
+    m1.flags.writeable = m2.flags.writeable = False  # shared between calls
+    return m1, m2
+
+
 def _best_square(white: np.ndarray, bright: np.ndarray, side: float,
                  turns: tuple[float, ...], allowed: np.ndarray
                  ) -> tuple[float, float, float, float, float]:
@@ -153,10 +191,12 @@ def _best_square(white: np.ndarray, bright: np.ndarray, side: float,
     s_out = max(s_in + 2, int(round(side * (1 + 2 * BAND))))
     s_core = min(s_in - 2, int(round(side * MARGIN_CORE)))
     best = (-math.inf, 0.0, 0.0, 0.0, 0.0)
+    # one warp for the three layers: the warp's maps cost more than its pixels
+    stacked = np.dstack([white, bright, allowed.astype(np.float32)])
     for turn in turns:
-        m = cv2.getRotationMatrix2D(centre, turn, 1.0)
-        # one warp for the three layers: the warp's maps cost more than its pixels
-        layers = warp_affine(np.dstack([white, bright, allowed.astype(np.float32)]), m, (w, h))
+        m1, m2 = _turn_maps(w, h, turn)
+        layers = cv2.remap(stacked, m1, m2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                           borderValue=0)
         turned, lit = np.ascontiguousarray(layers[..., 0]), np.ascontiguousarray(layers[..., 1])
         ok = layers[..., 2] > 0.5
         inside = cv2.boxFilter(turned, -1, (s_in, s_in), borderType=cv2.BORDER_CONSTANT)
@@ -168,12 +208,33 @@ def _best_square(white: np.ndarray, bright: np.ndarray, side: float,
         score = np.where(ok, margin - band + edges, -1.0)
         _, top, _, (px, py) = cv2.minMaxLoc(score)
         if top > best[0]:
-            back = cv2.invertAffineTransform(m)
+            back = cv2.invertAffineTransform(cv2.getRotationMatrix2D(centre, turn, 1.0))
             x, y = back @ np.array([px + 0.5 * (s_in % 2 == 0), py + 0.5 * (s_in % 2 == 0),
                                     1.0])
             best = (float(top), float(x), float(y), float(turn),
                     float(margin[py, px] - band[py, px]))
     return best
+
+
+def _measured(shrunk: np.ndarray, rows: slice, cols: slice,
+              left_out: list[tuple[float, float, float]]) -> tuple[np.ndarray, np.ndarray]:
+    """The whiteness and the brightness (0..1) of ``shrunk[rows, cols]``, the whiteness 0
+    in the squares ``left_out`` (x, y, half side, pixels of ``shrunk``): the values the whole
+    image's measures, zeroed there and then cut, give (each is a pixel's own), measured only
+    on the part the search looks at."""
+    h, w = shrunk.shape[:2]
+    y0, y1, _ = rows.indices(h)
+    x0, x1, _ = cols.indices(w)
+    part = shrunk[y0:y1, x0:x1]
+    small, lit = whiteness(part), brightness(part) / 255.0
+    for ex, ey, eh in left_out:
+        # the square's rows and columns as a slice of the whole image takes them
+        ya, yb, _ = slice(max(0, int(ey - eh)), int(ey + eh)).indices(h)
+        xa, xb, _ = slice(max(0, int(ex - eh)), int(ex + eh)).indices(w)
+        ya, yb, xa, xb = max(ya, y0), min(yb, y1), max(xa, x0), min(xb, x1)
+        if ya < yb and xa < xb:
+            small[ya - y0:yb - y0, xa - x0:xb - x0] = 0
+    return small, lit
 
 
 def find_card_square(balanced: np.ndarray, card_mm: float, *,
@@ -187,24 +248,20 @@ def find_card_square(balanced: np.ndarray, card_mm: float, *,
         # measured on the image shrunk to the search's scale: a whole-mat measure costs more
         # than the search
         shrunk = cv2.resize(balanced, (int(w * k), int(h * k)), interpolation=cv2.INTER_AREA)
-        small, lit = whiteness(shrunk), brightness(shrunk) / 255.0
-        for ex, ey, eh in exclude:
-            ex, ey, eh = ex * k, ey * k, eh * k
-            small[max(0, int(ey - eh)):int(ey + eh), max(0, int(ex - eh)):int(ex + eh)] = 0
+        left_out = [(ex * k, ey * k, eh * k) for ex, ey, eh in exclude]
         x0 = y0 = 0
-        allowed = np.zeros(small.shape, bool)
         if found is None:
             # the card lies in the left part: the right is cut off beyond its band
-            part = int(small.shape[1] * CARD_PART)
+            part = int(shrunk.shape[1] * CARD_PART)
             cut = int(part + card_mm * scale * (0.5 + 2 * BAND) + 4)
-            small, lit = small[:, :cut], lit[:, :cut]
+            small, lit = _measured(shrunk, slice(None), slice(None, cut), left_out)
             allowed = np.zeros(small.shape, bool)
             allowed[:, :part] = True
             # the card lies beside the markers, not over one: a square reaching far over a
             # marker's paper scores on the paper's own outline (cloth/strong seeds 2 and 3)
             reach = card_mm * scale * MARKER_OVERLAP
-            for ex, ey, eh in exclude:
-                ex, ey, eh = ex * k, ey * k, eh * k + reach
+            for ex, ey, eh in left_out:
+                eh += reach
                 allowed[max(0, int(ey - eh)):max(0, int(ey + eh)),
                         max(0, int(ex - eh)):max(0, int(ex + eh))] = False
         else:
@@ -213,8 +270,8 @@ def find_card_square(balanced: np.ndarray, card_mm: float, *,
             reach = 3 * MAT_PX_PER_MM * k / COARSE_PX_PER_MM * 2
             keep = reach + card_mm * scale * (0.5 + 2 * BAND) + 4
             x0, y0 = max(0, int(cx - keep)), max(0, int(cy - keep))
-            small, lit = small[y0:int(cy + keep), x0:int(cx + keep)], lit[y0:int(cy + keep),
-                                                                            x0:int(cx + keep)]
+            small, lit = _measured(shrunk, slice(y0, int(cy + keep)),
+                                   slice(x0, int(cx + keep)), left_out)
             allowed = np.zeros(small.shape, bool)
             allowed[max(0, int(cy - reach) - y0):int(cy + reach) + 1 - y0,
                     max(0, int(cx - reach) - x0):int(cx + reach) + 1 - x0] = True
@@ -230,5 +287,5 @@ def find_card_square(balanced: np.ndarray, card_mm: float, *,
     return CardRect((found[1], found[2]), card_mm * MAT_PX_PER_MM, found[3])
 
 
-__all__ = ["brightness", "chroma", "find_card_square", "outline_steps", "paper_gains", "rolled",
-           "whiteness"]
+__all__ = ["add_rolled", "brightness", "chroma", "find_card_square", "outline_steps",
+           "paper_gains", "rolled", "whiteness"]

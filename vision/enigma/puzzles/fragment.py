@@ -19,7 +19,7 @@ from vision.enigma.pack import EnigmaPack
 from vision.enigma.puzzles.cards import (
     fragment_transform,
 )
-from vision.enigma.puzzles.changed_blur import Box, blur_again, changed_places
+from vision.enigma.puzzles.changed_blur import Box, blur_again, changed_places, gaussian_reach
 from vision.enigma.puzzles.marks import box_mark, mask_marks
 from vision.enigma.puzzles.verdicts import MarkKind, Reason
 from vision.enigma.puzzles.view import (
@@ -69,8 +69,13 @@ def _dark_pieces(view: CardView, pack: EnigmaPack, not_paper: np.ndarray | None 
     greys expected under it (:func:`_grey_levels`)."""
     flat = flatten_light(view, pack, greys=True, not_paper=not_paper)
     gray = cv2.cvtColor(flat, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    levels = _grey_levels(gray, pack)
-    black = open_mask(gray < levels.middle, 1)
+    levels = _grey_levels(gray, pack, needed=_levels_read(view, not_paper))
+    # the pieces are told on the card alone (:func:`check_fragment` keeps only those inside
+    # its edge band): the opening's border, three pixels past the card, changes none there
+    a, b = int(round(view.margin_px)) - 3, int(round(view.margin_px + view.side_px)) + 3
+    card = np.s_[max(0, a):b, max(0, a):b]
+    black = np.zeros(gray.shape, bool)
+    black[card] = open_mask(gray[card] < (levels.black[card] + levels.sil[card]) / 2, 1)
     raw = cv2.cvtColor(view.image, cv2.COLOR_BGR2GRAY)
     h, w = raw.shape
     small = cv2.resize(raw, (w // TABLE_SHRINK, h // TABLE_SHRINK), interpolation=cv2.INTER_AREA)
@@ -115,13 +120,30 @@ class GreyLevels:
         return out
 
 
-def _grey_levels(gray: np.ndarray, pack: EnigmaPack) -> GreyLevels:
+def _levels_read(view: CardView, footprint: np.ndarray | None) -> Box:
+    """Where :func:`check_fragment` reads the grey levels: the card, where the pieces are
+    told, and the ``footprint`` (where the silhouette is aligned to them, :func:`_washed`),
+    with the reach round them of a glare's neighbourhood (:data:`FLOOR_PX`) and of the
+    pieces' opening (two pixels)."""
+    a, b = int(round(view.margin_px)), int(round(view.margin_px + view.side_px))
+    x0, y0, x1, y1 = a, a, b, b
+    if footprint is not None and footprint.any():
+        fx, fy, fw, fh = cv2.boundingRect(footprint.astype(np.uint8))
+        x0, y0, x1, y1 = min(x0, fx), min(y0, fy), max(x1, fx + fw), max(y1, fy + fh)
+    reach = FLOOR_PX // 2 + 2
+    h, w = view.image.shape[:2]
+    return (max(0, x0 - reach), max(0, y0 - reach), min(w, x1 + reach), min(h, y1 + reach))
+
+
+def _grey_levels(gray: np.ndarray, pack: EnigmaPack, *, needed: Box | None = None
+                 ) -> GreyLevels:
     """Per pixel the black pieces' grey and the silhouette's grey under the light there. A
     glare adds the same light to both: the darkest grey nearby (never above
     :data:`MAX_WASH_FLOOR` of the card), or on and near the pieces their own grey
     (:func:`own_black`), tells how much, and lifts the silhouette's grey by as much of the
     way to the card's. A silhouette left uncovered is never darker than the black it is
-    compared with, so it is never read as covered."""
+    compared with, so it is never read as covered. ``needed``: the box (x0, y0, x1, y1)
+    where the levels are read; only there are they right (:func:`own_black`)."""
     g_card = float(np.mean(pack.colour("card")))
     g_black = float(np.mean(pack.colour("fragment")))
     g_sil = float(np.mean(pack.colour("silhouette")))
@@ -130,7 +152,8 @@ def _grey_levels(gray: np.ndarray, pack: EnigmaPack) -> GreyLevels:
     floor = cv2.blur(floor, (FLOOR_PX // 2 | 1, FLOOR_PX // 2 | 1))
     capped = MAX_WASH_FLOOR * g_card
     floor = np.clip(floor, g_black, capped)
-    black = own_black(smooth, floor, lambda b: _sil_grey(b, g_black, g_card, g_sil), g_card)
+    black = own_black(smooth, floor, lambda b: _sil_grey(b, g_black, g_card, g_sil), g_card,
+                      needed=needed)
     return GreyLevels(black, _sil_grey(black, g_black, g_card, g_sil), black > capped)
 
 
@@ -160,20 +183,32 @@ OWN_BLACK_STEPS = 4
 
 
 def own_black(smooth: np.ndarray, floor: np.ndarray, sil_of: Callable[[np.ndarray], np.ndarray],
-              g_card: float) -> np.ndarray:
+              g_card: float, *, needed: Box | None = None) -> np.ndarray:
     """The black under the light there: on and near what is already told as black pieces
     (under the middle of the black so far, first the darkest nearby ``floor``, and the
     silhouette's grey ``sil_of`` gives for it), their own grey averaged; elsewhere ``floor``;
     :data:`OWN_BLACK_STEPS` times. A silhouette left uncovered is not darker than that
-    middle, so it never lifts the black it is compared with."""
-    pieces = (smooth < (floor + sil_of(floor)) / 2).astype(np.float32)
-    weight = cv2.GaussianBlur(pieces, (0, 0), OWN_BLACK_SIGMA)
-    total = cv2.GaussianBlur(smooth * pieces, (0, 0), OWN_BLACK_SIGMA)
-    out = _lifted_black(weight, total, floor, g_card)
-    sil = sil_of(out)
+    middle, so it never lifts the black it is compared with.
+
+    ``needed`` (x0, y0, x1, y1): only that box is read; the black is right there (the same
+    values as over the whole view) and is not made beyond the reach it draws on."""
     h, w = smooth.shape
-    moved: list[Box] = [(0, 0, w, h)]  # where the black changed in the last step
-    for _ in range(OWN_BLACK_STEPS - 1):
+    regions = _step_regions(needed or (0, 0, w, h), w, h)
+    sil_floor = sil_of(floor)
+    pieces = (smooth < (floor + sil_floor) / 2).astype(np.float32)
+    if needed is None:
+        weight = cv2.GaussianBlur(pieces, (0, 0), OWN_BLACK_SIGMA)
+        total = cv2.GaussianBlur(smooth * pieces, (0, 0), OWN_BLACK_SIGMA)
+    else:  # the blurs made in the first step's region alone, to the bit
+        weight = blur_again(np.zeros_like(pieces), pieces, regions[:1], OWN_BLACK_SIGMA)
+        total = blur_again(np.zeros_like(pieces), smooth * pieces, regions[:1], OWN_BLACK_SIGMA)
+    out, sil = floor.copy(), sil_floor.copy()
+    x0, y0, x1, y1 = regions[0]
+    first = np.s_[y0:y1, x0:x1]
+    out[first] = _lifted_black(weight[first], total[first], floor[first], g_card)
+    sil[first] = sil_of(out[first])
+    moved: list[Box] = regions[:1]  # where the black changed in the last step
+    for region in regions[1:]:
         # a step changes a few thousand pixels in a few dozen places: the next is made
         # again only where those reach (the same values as a step over the whole view)
         now = pieces.copy()
@@ -182,7 +217,7 @@ def own_black(smooth: np.ndarray, floor: np.ndarray, sil_of: Callable[[np.ndarra
             part = np.s_[y0:y1, x0:x1]
             now[part] = smooth[part] < (out[part] + sil[part]) / 2
             changed[part] = now[part] != pieces[part]
-        pieces, moved = now, changed_places(changed, OWN_BLACK_SIGMA)
+        pieces, moved = now, _clipped(changed_places(changed, OWN_BLACK_SIGMA), region)
         weight = blur_again(weight, pieces, moved, OWN_BLACK_SIGMA)
         total = blur_again(total, smooth * pieces, moved, OWN_BLACK_SIGMA)
         for x0, y0, x1, y1 in moved:
@@ -190,6 +225,23 @@ def own_black(smooth: np.ndarray, floor: np.ndarray, sil_of: Callable[[np.ndarra
             out[part] = _lifted_black(weight[part], total[part], floor[part], g_card)
             sil[part] = sil_of(out[part])
     return out
+
+
+def _step_regions(needed: Box, w: int, h: int) -> list[Box]:
+    """Where each step of :func:`own_black` must be right for the last to be right on
+    ``needed``: each step a blur's reach wider than the next (a step's black draws on the
+    pieces, told by the step before, within the blur's reach)."""
+    reach = gaussian_reach(OWN_BLACK_SIGMA)
+    x0, y0, x1, y1 = needed
+    return [(max(0, x0 - k * reach), max(0, y0 - k * reach), min(w, x1 + k * reach),
+             min(h, y1 + k * reach)) for k in range(OWN_BLACK_STEPS - 1, -1, -1)]
+
+
+def _clipped(boxes: list[Box], region: Box) -> list[Box]:
+    """``boxes`` cut to ``region``; those left empty dropped."""
+    rx0, ry0, rx1, ry1 = region
+    cut = [(max(x0, rx0), max(y0, ry0), min(x1, rx1), min(y1, ry1)) for x0, y0, x1, y1 in boxes]
+    return [(x0, y0, x1, y1) for x0, y0, x1, y1 in cut if x0 < x1 and y0 < y1]
 
 
 def _lifted_black(weight: np.ndarray, total: np.ndarray, floor: np.ndarray, g_card: float
