@@ -435,11 +435,11 @@ def test_a_conduit_stub_in_a_shadow_s_edge_is_still_seen() -> None:
     assert result["verdict"] == "solved", result["reason"]
 
 
-def test_a_conduit_opening_half_washed_is_read_by_its_arm_s_contrast() -> None:
-    """Conduit wood/strong seed 22: a glare washed half of the opening E of the piece on
-    [0, 1] off the channel mask (42% of its window), and the right solution was 'not seen
-    clearly'. Its arm still shows a third of a channel's contrast against the piece's face,
-    three times what a side without an opening shows."""
+def test_a_conduit_opening_washed_off_the_mask_is_read_by_its_arm_s_contrast() -> None:
+    """Conduit wood/strong seed 22: a glare washed the openings E and S of the piece on
+    [0, 1] off the channel mask (42% and 0% of their windows), and the right solution was
+    'not seen clearly'. Their arms still show a quarter to a third of a channel's contrast
+    against the piece's face, three times what a side without an opening shows."""
     card, frame = _right_frame("conduit", "wood", "strong", 22)
     result = check_puzzle_frame("conduit", frame, load_enigma_pack(), card=card,
                                 box=load_puzzles())
