@@ -257,6 +257,8 @@ def read_conduit_grid(view: CardView, pack: EnigmaPack, card: conduit.ConduitCar
         cx, cy = x0 + cell / 2, y0 + cell / 2
         cover = covers[at]
         if UNCLEAR_COVER < cover < PIECE_COVER:
+            cover = _cover_by_arms(view.image, (cx, cy), cell, pack)
+        if UNCLEAR_COVER < cover < PIECE_COVER:
             doubts.append(f"{list(at)}")
             continue
         if cover >= PIECE_COVER:
@@ -324,6 +326,24 @@ ARM_ALONG, ARM_ACROSS, FACE_ACROSS = (0.22, 0.42), (-0.06, 0.06), (0.17, 0.3)
 #: and S 42% and 0% of their windows, contrast 0.31 and 0.25). Wood strong, tuning seeds
 #: 0-59: sides with no opening up to 0.09; the openings half seen on the mask 0.10 to 0.41
 ARM_OPEN = 0.2
+
+
+#: a cell whose every side shows at most this share of a channel's contrast is bare card:
+#: every piece's channel runs to one side at least (wood and cloth strong, tuning seeds
+#: 0-59: empty cells up to 0.03 on their likeliest side, pieces from 0.14)
+ARM_NONE = 0.06
+
+
+def _cover_by_arms(image: np.ndarray, centre: tuple[float, float], cell: float,
+                   pack: EnigmaPack) -> float:
+    """A cell whose colour left it a question: a piece (1.0) where an arm shows a channel
+    (:data:`ARM_OPEN`), bare card (0.0) where none shows any (:data:`ARM_NONE`), else still
+    a question (0.5). The colour of a cell's middle is the light field's guess under a glare
+    or at a shadow's edge (wood/strong seeds 25, 29, 38, 52: an empty cell over a quarter
+    'piece', and the right solution 'not seen clearly'); a channel's contrast against what
+    lies beside it is not."""
+    best = max(channel_contrast(image, centre, unit, cell, pack) for unit in OFFSETS.values())
+    return 1.0 if best >= ARM_OPEN else 0.0 if best <= ARM_NONE else 0.5
 
 
 def channel_contrast(image: np.ndarray, centre: tuple[float, float], unit: tuple[int, int],
