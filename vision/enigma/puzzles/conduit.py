@@ -326,24 +326,24 @@ ARM_ALONG, ARM_ACROSS, FACE_ACROSS = (0.22, 0.42), (-0.06, 0.06), (0.17, 0.3)
 #: and S 42% and 0% of their windows, contrast 0.31 and 0.25). Wood strong, tuning seeds
 #: 0-59: sides with no opening up to 0.09; the openings half seen on the mask 0.10 to 0.41
 ARM_OPEN = 0.2
-
-
-#: a cell whose every side shows at most this share of a channel's contrast is bare card:
-#: every piece's channel runs to one side at least (wood and cloth strong, tuning seeds
-#: 0-59: empty cells up to 0.03 on their likeliest side, pieces from 0.14)
-ARM_NONE = 0.06
+#: a piece's channel darkens the colour where it is darkest against the face (blue) this many
+#: times more than the colour where it is palest (red), as drawn 2.7 times; a shadow darkens
+#: every colour alike
+CHANNEL_HUE = 1.5
 
 
 def _cover_by_arms(image: np.ndarray, centre: tuple[float, float], cell: float,
                    pack: EnigmaPack) -> float:
     """A cell whose colour left it a question: a piece (1.0) where an arm shows a channel
-    (:data:`ARM_OPEN`), bare card (0.0) where none shows any (:data:`ARM_NONE`), else still
-    a question (0.5). The colour of a cell's middle is the light field's guess under a glare
-    or at a shadow's edge (wood/strong seeds 25, 29, 38, 52: an empty cell over a quarter
-    'piece', and the right solution 'not seen clearly'); a channel's contrast against what
-    lies beside it is not."""
+    (:data:`ARM_OPEN`), else still a question (0.5). The colour of a cell's middle is the
+    light field's guess under a glare or at a shadow's edge; a channel's contrast against
+    what lies beside it is not. A cell none of whose arms shows a channel is not taken for
+    bare card: on tuning seeds empty cells showed at most 0.03 and pieces at least 0.14, but
+    'bare card' at 0.06 or less (tried in session 18) gave one right solution 'not solved'
+    (a piece unused) in the held-apart run, a silent wrong read: a piece a glare washes
+    whole can show no channel."""
     best = max(channel_contrast(image, centre, unit, cell, pack) for unit in OFFSETS.values())
-    return 1.0 if best >= ARM_OPEN else 0.0 if best <= ARM_NONE else 0.5
+    return 1.0 if best >= ARM_OPEN else 0.5
 
 
 def channel_contrast(image: np.ndarray, centre: tuple[float, float], unit: tuple[int, int],
@@ -368,8 +368,19 @@ def channel_contrast(image: np.ndarray, centre: tuple[float, float], unit: tuple
              for side in (beside, (-beside[1], -beside[0]))]
     if band is None or depth <= 0:
         return 0.0
-    return min((1.0 - float(band[darkest]) / max(float(side[darkest]), 1.0)) / depth
-               if side is not None else 0.0 for side in sides)
+    palest = int(np.argmax(ink / np.maximum(ground, 1.0)))
+    shares = []
+    for side in sides:
+        if side is None:
+            return 0.0
+        dark = 1.0 - float(band[darkest]) / max(float(side[darkest]), 1.0)
+        pale = 1.0 - float(band[palest]) / max(float(side[palest]), 1.0)
+        # on a piece, only a band darkened in the channel's colour is its channel: a
+        # finger's shadow along an arm darkens every colour alike (a ratio per colour, the
+        # same under any cast)
+        coloured = printed or dark >= CHANNEL_HUE * max(pale, 0.0)
+        shares.append(dark / depth if coloured else 0.0)
+    return min(shares)
 
 
 def _card_as_read(card: conduit.ConduitCard, seen: dict[Cell, frozenset[str]],
