@@ -291,15 +291,14 @@ def test_an_empty_conduit_cell_in_a_hand_s_shadow_without_channel_is_empty() -> 
     assert result["verdict"] == "solved", result["reason"]
 
 
-def test_a_conduit_piece_a_glare_washes_is_read_by_its_arms_not_missing() -> None:
+def test_a_conduit_piece_a_glare_washes_is_asked_about_not_missing() -> None:
     """Conduit cloth/strong seed 4: a glare washes the piece on [1, 2], its channel and its
     hue alike; judged by its hue alone it was an empty cell and the right solution 'not
-    solved' (a piece unused), then a question (its openings half seen on the channel mask).
-    Its arms still show a channel's contrast against its face: it is read whole."""
+    solved' (a piece unused). It stays a question."""
     card, frame = _right_frame("conduit", "cloth", "strong", 4)
     result = check_puzzle_frame("conduit", frame, load_enigma_pack(), card=card,
                                 box=load_puzzles())
-    assert result["verdict"] == "solved", result["reason"]
+    assert result["verdict"] == "cannot tell", result["reason"]
 
 
 def test_a_conduit_piece_a_glare_washes_is_seen_by_its_channel_through_the_centre() -> None:
@@ -412,18 +411,16 @@ def test_a_stub_s_print_is_told_from_paper_by_its_own_contrast() -> None:
     glare washes it; bare paper shows none, even where a shadow's edge runs beside it (the
     lesser of its two sides). Read on the camera's view: conduit wood/strong seeds 12, 23,
     31 and 44, a stub the camera shows read as none on the light-flattened card."""
-    from vision.enigma.puzzles.conduit import STUB_NONE, STUB_SEEN, channel_contrast
+    from vision.enigma.puzzles.conduit import STUB_NONE, STUB_SEEN, stub_contrast
 
     pack = load_enigma_pack()
     cell = 118.0
     for wash in (0.0, 0.5, 0.7):
         printed = _stub_image(pack, cell, stub=True, wash=wash, shade_side=False)
-        assert channel_contrast(printed, (0.0, cell), (1, 0), cell, pack,
-                                printed=True) >= STUB_SEEN
+        assert stub_contrast(printed, (0.0, cell), (1, 0), cell, pack) >= STUB_SEEN
     for shade in (False, True):
         bare = _stub_image(pack, cell, stub=False, wash=0.3, shade_side=shade)
-        assert channel_contrast(bare, (0.0, cell), (1, 0), cell, pack,
-                                printed=True) <= STUB_NONE
+        assert stub_contrast(bare, (0.0, cell), (1, 0), cell, pack) <= STUB_NONE
 
 
 def test_a_conduit_stub_in_a_shadow_s_edge_is_still_seen() -> None:
@@ -431,17 +428,6 @@ def test_a_conduit_stub_in_a_shadow_s_edge_is_still_seen() -> None:
     [1, 2], the light field let the flattened stub fade to a fifth of its window, and the
     right solution was 'the card in the frame shows no stub'."""
     card, frame = _right_frame("conduit", "wood", "strong", 23)
-    result = check_puzzle_frame("conduit", frame, load_enigma_pack(), card=card,
-                                box=load_puzzles())
-    assert result["verdict"] == "solved", result["reason"]
-
-
-def test_a_conduit_opening_washed_off_the_mask_is_read_by_its_arm_s_contrast() -> None:
-    """Conduit wood/strong seed 22: a glare washed the openings E and S of the piece on
-    [0, 1] off the channel mask (42% and 0% of their windows), and the right solution was
-    'not seen clearly'. Their arms still show a quarter to a third of a channel's contrast
-    against the piece's face, three times what a side without an opening shows."""
-    card, frame = _right_frame("conduit", "wood", "strong", 22)
     result = check_puzzle_frame("conduit", frame, load_enigma_pack(), card=card,
                                 box=load_puzzles())
     assert result["verdict"] == "solved", result["reason"]

@@ -243,7 +243,7 @@ def read_conduit_grid(view: CardView, pack: EnigmaPack, card: conduit.ConduitCar
                                 set[tuple[Cell, str]], list[str]]:
     """Per card cell: the openings of the piece laid there (cells without a piece left out),
     the printed stubs seen at the grid's border, the places at the border where a stub is
-    not seen clearly either way (:func:`channel_contrast`), and the doubts."""
+    not seen clearly either way (:func:`stub_contrast`), and the doubts."""
     cell_mm, gx, gy = conduit_grid(card, pack.tile_mm)
     cell = cell_mm * CARD_PX_PER_MM
     seen: dict[Cell, frozenset[str]] = {}
@@ -257,8 +257,6 @@ def read_conduit_grid(view: CardView, pack: EnigmaPack, card: conduit.ConduitCar
         cx, cy = x0 + cell / 2, y0 + cell / 2
         cover = covers[at]
         if UNCLEAR_COVER < cover < PIECE_COVER:
-            cover = _cover_by_arms(view.image, (cx, cy), cell, pack)
-        if UNCLEAR_COVER < cover < PIECE_COVER:
             doubts.append(f"{list(at)}")
             continue
         if cover >= PIECE_COVER:
@@ -267,9 +265,6 @@ def read_conduit_grid(view: CardView, pack: EnigmaPack, card: conduit.ConduitCar
                 win = _window(open_m, (cx + ux * OPENING_AT * cell, cy + uy * OPENING_AT * cell),
                               OPENING_HALF * cell)
                 f = float(win.mean()) if win.size else 0.0
-                if f < OPEN_SHARE and channel_contrast(view.image, (cx, cy), (ux, uy), cell,
-                                                       pack) >= ARM_OPEN:
-                    f = OPEN_SHARE  # the arm shows its channel where the mask lost it
                 if UNCLEAR_OPEN < f < OPEN_SHARE:
                     doubts.append(f"{list(at)}")
                 if f >= OPEN_SHARE:
@@ -277,7 +272,7 @@ def read_conduit_grid(view: CardView, pack: EnigmaPack, card: conduit.ConduitCar
         for sd, (ux, uy) in OFFSETS.items():
             if (at[0] + ux, at[1] + uy) in cells:
                 continue
-            contrast = channel_contrast(view.image, (cx, cy), (ux, uy), cell, pack, printed=True)
+            contrast = stub_contrast(view.image, (cx, cy), (ux, uy), cell, pack)
             if contrast >= STUB_SEEN:
                 stubs_seen.add((at, sd))
             elif contrast > STUB_NONE:
@@ -315,72 +310,28 @@ def _band_colour(image: np.ndarray, centre: tuple[float, float], unit: tuple[int
     return mean
 
 
-#: a piece's channel, 0.22 of a cell wide, runs from its centre to its side: an opening is
-#: read from past the centre's disc to short of the piece's edge (shares of a cell from the
-#: cell's centre), across the channel's middle, against the piece's face beside it on both
-#: sides (the face spans 0.47 of a cell each way)
-ARM_ALONG, ARM_ACROSS, FACE_ACROSS = (0.22, 0.42), (-0.06, 0.06), (0.17, 0.3)
-#: a side of a piece is open where its arm shows at least this share of a channel's contrast
-#: against the piece's face, however little of it the channel mask keeps (a glare washes it
-#: off the mask in part or whole: wood/strong seed 22, the piece on [0, 1], its openings E
-#: and S 42% and 0% of their windows, contrast 0.31 and 0.25). Wood strong, tuning seeds
-#: 0-59: sides with no opening up to 0.09; the openings half seen on the mask 0.10 to 0.41
-ARM_OPEN = 0.2
-#: a piece's channel darkens the colour where it is darkest against the face (blue) this many
-#: times more than the colour where it is palest (red), as drawn 2.7 times; a shadow darkens
-#: every colour alike
-CHANNEL_HUE = 1.5
-
-
-def _cover_by_arms(image: np.ndarray, centre: tuple[float, float], cell: float,
-                   pack: EnigmaPack) -> float:
-    """A cell whose colour left it a question: a piece (1.0) where an arm shows a channel
-    (:data:`ARM_OPEN`), else still a question (0.5). The colour of a cell's middle is the
-    light field's guess under a glare or at a shadow's edge; a channel's contrast against
-    what lies beside it is not. A cell none of whose arms shows a channel is not taken for
-    bare card: on tuning seeds empty cells showed at most 0.03 and pieces at least 0.14, but
-    'bare card' at 0.06 or less (tried in session 18) gave one right solution 'not solved'
-    (a piece unused) in the held-apart run, a silent wrong read: a piece a glare washes
-    whole can show no channel."""
-    best = max(channel_contrast(image, centre, unit, cell, pack) for unit in OFFSETS.values())
-    return 1.0 if best >= ARM_OPEN else 0.5
-
-
-def channel_contrast(image: np.ndarray, centre: tuple[float, float], unit: tuple[int, int],
-                     cell: float, pack: EnigmaPack, *, printed: bool = False) -> float:
-    """How much of a channel's own contrast a band of ``image`` shows against what lies
-    beside it, on both sides (the lesser: a shadow's edge darkens one side only), in the
-    channel where the channel's colour is darkest against that ground (1: as drawn, 0: none).
-    ``printed``: a printed stub off the cell at ``centre`` towards ``unit``, against the
-    card's paper; otherwise the arm of the piece on the cell towards ``unit``, against the
-    piece's face. Both are read on the camera's view, not the light-flattened card: the
-    light field under a hand's shadow or a lamp's glare errs by more than a washed channel's
-    contrast, while the light changes little over a third of a cell. A glare's white lowers
-    the share; bare paper or a bare face keeps it near 0."""
-    ground = np.array(pack.colour("card" if printed else "piece"), np.float32)
+def stub_contrast(image: np.ndarray, centre: tuple[float, float], unit: tuple[int, int],
+                  cell: float, pack: EnigmaPack) -> float:
+    """How much of a printed stub's own contrast the place of a stub off the cell at
+    ``centre``, towards ``unit``, shows against the card's paper beside it (1: as printed,
+    0: bare paper): the lesser on its two sides (a shadow's edge darkens one side only), in
+    the colour where the print is darkest against the paper. Read on the camera's view, not
+    the light-flattened card: the light field under a hand's shadow or a lamp's glare errs
+    by more than a washed stub's contrast (conduit wood/strong seeds 12, 23, 31 and 44: a
+    stub the camera shows read as none, and the right solution 'shows no stub'), while the
+    light changes little over a third of a cell. A glare's white lowers the share; bare
+    paper keeps it near 0."""
+    paper = np.array(pack.colour("card"), np.float32)
     ink = np.array(pack.colour("channel"), np.float32)
-    darkest = int(np.argmin(ink / np.maximum(ground, 1.0)))
-    depth = 1.0 - float(ink[darkest] / max(float(ground[darkest]), 1.0))
-    along, across, beside = ((STUB_ALONG, STUB_ACROSS, PAPER_ACROSS) if printed
-                             else (ARM_ALONG, ARM_ACROSS, FACE_ACROSS))
-    band = _band_colour(image, centre, unit, along, across, cell)
-    sides = [_band_colour(image, centre, unit, along, side, cell)
-             for side in (beside, (-beside[1], -beside[0]))]
+    darkest = int(np.argmin(ink / np.maximum(paper, 1.0)))
+    depth = 1.0 - float(ink[darkest] / max(float(paper[darkest]), 1.0))
+    band = _band_colour(image, centre, unit, STUB_ALONG, STUB_ACROSS, cell)
+    sides = [_band_colour(image, centre, unit, STUB_ALONG, across, cell)
+             for across in (PAPER_ACROSS, (-PAPER_ACROSS[1], -PAPER_ACROSS[0]))]
     if band is None or depth <= 0:
         return 0.0
-    palest = int(np.argmax(ink / np.maximum(ground, 1.0)))
-    shares = []
-    for side in sides:
-        if side is None:
-            return 0.0
-        dark = 1.0 - float(band[darkest]) / max(float(side[darkest]), 1.0)
-        pale = 1.0 - float(band[palest]) / max(float(side[palest]), 1.0)
-        # on a piece, only a band darkened in the channel's colour is its channel: a
-        # finger's shadow along an arm darkens every colour alike (a ratio per colour, the
-        # same under any cast)
-        coloured = printed or dark >= CHANNEL_HUE * max(pale, 0.0)
-        shares.append(dark / depth if coloured else 0.0)
-    return min(shares)
+    return min((1.0 - float(band[darkest]) / max(float(side[darkest]), 1.0)) / depth
+               if side is not None else 0.0 for side in sides)
 
 
 def _card_as_read(card: conduit.ConduitCard, seen: dict[Cell, frozenset[str]],
