@@ -42,9 +42,6 @@ UNCLEAR_COVER = 0.25
 OPENING_AT, OPENING_HALF = 0.38, 0.08
 #: an opening's window this share dark says "open"; above the lower bound, a question
 OPEN_SHARE, UNCLEAR_OPEN = 0.5, 0.2
-#: where (share of a cell from its centre) a printed stub is looked for, and the half side
-#: of the window there
-STUB_AT, STUB_HALF = 0.6, 0.06
 
 Cell = tuple[int, int]
 
@@ -242,14 +239,17 @@ def flat_card_and_channel(view: CardView, pack: EnigmaPack, cell_px: float
 
 def read_conduit_grid(view: CardView, pack: EnigmaPack, card: conduit.ConduitCard,
                       flat: np.ndarray, open_m: np.ndarray
-                     ) -> tuple[dict[Cell, frozenset[str]], set[tuple[Cell, str]], list[str]]:
+                     ) -> tuple[dict[Cell, frozenset[str]], set[tuple[Cell, str]],
+                                set[tuple[Cell, str]], list[str]]:
     """Per card cell: the openings of the piece laid there (cells without a piece left out),
-    the printed stubs seen at the grid's border, and the doubts."""
+    the printed stubs seen at the grid's border, the places at the border where a stub is
+    not seen clearly either way (:func:`stub_contrast`), and the doubts."""
     cell_mm, gx, gy = conduit_grid(card, pack.tile_mm)
     cell = cell_mm * CARD_PX_PER_MM
     seen: dict[Cell, frozenset[str]] = {}
     doubts: list[str] = []
     stubs_seen: set[tuple[Cell, str]] = set()
+    stubs_unclear: set[tuple[Cell, str]] = set()
     cells = set(card.cells)
     covers = cell_covers(view, card, pack, flat, open_m)
     for at in card.cells:
@@ -272,25 +272,66 @@ def read_conduit_grid(view: CardView, pack: EnigmaPack, card: conduit.ConduitCar
         for sd, (ux, uy) in OFFSETS.items():
             if (at[0] + ux, at[1] + uy) in cells:
                 continue
-            at_stub = (cx + ux * STUB_AT * cell, cy + uy * STUB_AT * cell)
-            if _stub_share(flat, open_m, at_stub, STUB_HALF * cell, pack) >= OPEN_SHARE:
+            contrast = stub_contrast(view.image, (cx, cy), (ux, uy), cell, pack)
+            if contrast >= STUB_SEEN:
                 stubs_seen.add((at, sd))
-    return seen, stubs_seen, doubts
+            elif contrast > STUB_NONE:
+                stubs_unclear.add((at, sd))
+    return seen, stubs_seen, stubs_unclear, doubts
 
 
-def _stub_share(flat: np.ndarray, open_m: np.ndarray, centre: tuple[float, float],
-                half: float, pack: EnigmaPack) -> float:
-    """The share of a printed stub's window that is channel, or nearest the pieces' colour:
-    past the grid no piece lies, and a lamp's glare washes a channel printed on the paper to
-    a pale orange, nearest the pieces' colour, that is neither 0.72 of the paper's level
-    nor deep (conduit wood/strong seed 17: a right solution 'shows no stub', the card's
-    own stub washed)."""
-    win = _window(open_m, centre, half)
-    if not win.size:
+#: a printed stub runs from the grid's edge (half a cell from the cell's centre) to 0.68 of a
+#: cell, 0.22 of a cell wide: its print is read from just past the grid's line to short of
+#: its end (shares of a cell from the cell's centre), across its middle, and the card's
+#: paper beside it on both sides, at the same distance (a lamp's light and a hand's shadow
+#: change little over a third of a cell)
+STUB_ALONG, STUB_ACROSS, PAPER_ACROSS = (0.55, 0.66), (-0.07, 0.07), (0.2, 0.32)
+#: a stub's place showing at least this share of the print's own contrast against the paper
+#: is a stub, at most this share none, and between the two it is not seen clearly (wood and
+#: cloth, tuning seeds 0-59: under a strong glare stubs from 0.10 and bare paper up to 0.04,
+#: in moderate light stubs from 0.50 and bare paper up to 0.02)
+STUB_SEEN, STUB_NONE = 0.08, 0.06
+
+
+def _band_colour(image: np.ndarray, centre: tuple[float, float], unit: tuple[int, int],
+                 along: tuple[float, float], across: tuple[float, float], cell: float
+                 ) -> np.ndarray | None:
+    """The mean colour of the rectangle from ``along[0]`` to ``along[1]`` cells from
+    ``centre`` towards ``unit`` and from ``across[0]`` to ``across[1]`` cells to its side."""
+    (cx, cy), (ux, uy) = centre, unit
+    xs = [cx + (ux * a - uy * b) * cell for a in along for b in across]
+    ys = [cy + (uy * a + ux * b) * cell for a in along for b in across]
+    x0, x1 = max(0, int(min(xs))), int(max(xs)) + 1
+    y0, y1 = max(0, int(min(ys))), int(max(ys)) + 1
+    patch = image[y0:y1, x0:x1]
+    if not patch.size:
+        return None
+    mean: np.ndarray = patch.reshape(-1, 3).astype(np.float32).mean(axis=0)
+    return mean
+
+
+def stub_contrast(image: np.ndarray, centre: tuple[float, float], unit: tuple[int, int],
+                  cell: float, pack: EnigmaPack) -> float:
+    """How much of a printed stub's own contrast the place of a stub off the cell at
+    ``centre``, towards ``unit``, shows against the card's paper beside it (1: as printed,
+    0: bare paper): the lesser on its two sides (a shadow's edge darkens one side only), in
+    the colour where the print is darkest against the paper. Read on the camera's view, not
+    the light-flattened card: the light field under a hand's shadow or a lamp's glare errs
+    by more than a washed stub's contrast (conduit wood/strong seeds 12, 23, 31 and 44: a
+    stub the camera shows read as none, and the right solution 'shows no stub'), while the
+    light changes little over a third of a cell. A glare's white lowers the share; bare
+    paper keeps it near 0."""
+    paper = np.array(pack.colour("card"), np.float32)
+    ink = np.array(pack.colour("channel"), np.float32)
+    darkest = int(np.argmin(ink / np.maximum(paper, 1.0)))
+    depth = 1.0 - float(ink[darkest] / max(float(paper[darkest]), 1.0))
+    band = _band_colour(image, centre, unit, STUB_ALONG, STUB_ACROSS, cell)
+    sides = [_band_colour(image, centre, unit, STUB_ALONG, across, cell)
+             for across in (PAPER_ACROSS, (-PAPER_ACROSS[1], -PAPER_ACROSS[0]))]
+    if band is None or depth <= 0:
         return 0.0
-    colours = {name: pack.colour(name) for name in ("card", "ink", "piece", "channel")}
-    labels, names = nearest_colour(_window(flat, centre, half), colours)
-    return float((win | (labels == names.index("piece"))).mean())
+    return min((1.0 - float(band[darkest]) / max(float(side[darkest]), 1.0)) / depth
+               if side is not None else 0.0 for side in sides)
 
 
 def _card_as_read(card: conduit.ConduitCard, seen: dict[Cell, frozenset[str]],
@@ -364,16 +405,20 @@ def _unclear_cells(cells: list[str]) -> str:
             "no reflection or shadow lies on the card")
 
 
-def _stubs_differ(seen: set[tuple[Cell, str]], entered: set[tuple[Cell, str]]) -> str:
-    """One sentence: which stub differs between the card in the frame and the card entered."""
+def _stubs_differ(seen: set[tuple[Cell, str]], entered: set[tuple[Cell, str]],
+                  unclear: set[tuple[Cell, str]]) -> str:
+    """One sentence: which stub differs between the card in the frame and the card entered,
+    or is not seen clearly either way."""
     def names(stubs: set[tuple[Cell, str]]) -> str:
         return " and ".join(f"{sd} of {list(at)}" for at, sd in sorted(stubs))
-    extra, missing = seen - entered, entered - seen
+    extra, missing = seen - entered, entered - seen - unclear
     parts = []
     if extra:
         parts.append(f"shows a stub at {names(extra)} that the card entered has not")
     if missing:
         parts.append(f"shows no stub at {names(missing)} where the card entered has one")
+    if unclear:
+        parts.append(f"does not show clearly whether a stub is printed at {names(unclear)}")
     return (f"the card in the frame {' and '.join(parts)}: check that the card entered is this "
             "card, or move the lamp so that no reflection lies on the card's edge")
 
@@ -388,18 +433,19 @@ def check_conduit(view: CardView, pack: EnigmaPack, card: conduit.ConduitCard | 
                                    frozenset(), frozenset())
     flat, open_m = flat_card_and_channel(view, pack,
                               conduit_grid(card, pack.tile_mm)[0] * CARD_PX_PER_MM)
-    seen, stubs_seen, doubts = read_conduit_grid(view, pack, card, flat, open_m)
+    seen, stubs_seen, stubs_unclear, doubts = read_conduit_grid(view, pack, card, flat, open_m)
     if doubts:
         unclear = cells_named(doubts)
         return verdict(CANNOT_TELL, _unclear_cells(doubts), code=Reason.CELLS_UNCLEAR,
                        facts={"cells": len(set(doubts))},
                        marks=cell_marks(view, card, pack, unclear, MarkKind.DOUBT))
-    if given and stubs_seen != set(card.stubs):
-        differ = stubs_seen ^ set(card.stubs)
-        return verdict(CANNOT_TELL, _stubs_differ(stubs_seen, set(card.stubs)),
+    if given and (stubs_unclear or stubs_seen != set(card.stubs)):
+        differ = (stubs_seen ^ set(card.stubs)) | stubs_unclear
+        return verdict(CANNOT_TELL, _stubs_differ(stubs_seen, set(card.stubs), stubs_unclear),
                        code=Reason.STUBS_DIFFER,
                        facts={"extra": len(stubs_seen - set(card.stubs)),
-                              "missing": len(set(card.stubs) - stubs_seen)},
+                              "missing": len(set(card.stubs) - stubs_seen - stubs_unclear),
+                              "unclear": len(stubs_unclear)},
                        marks=spot_marks(view, card, pack, differ, MarkKind.STUB))
     if not given:
         card = _card_as_read(card, seen, stubs_seen, box)
