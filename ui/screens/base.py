@@ -101,6 +101,13 @@ class BaseScreen(Screen):
     def refresh(self) -> None:
         """Re-render from the session; called on entering and after every event."""
 
+    def refresh_when_shown(self, *_args: Any) -> None:
+        """:meth:`refresh` when this screen is the one shown: bound to the app's ``revision``
+        as a method, which Kivy's bind holds weakly (a lambda kept every screen alive as long
+        as the app, the old ones too once a language change had made the screens anew)."""
+        if self.manager is not None and self.manager.current == self.name:
+            self.refresh()
+
     def on_new_turn(self) -> None:
         """The game moved on (an event was accepted): what the screen said of the last move is
         past, and the next player must not read it as theirs."""

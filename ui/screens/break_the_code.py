@@ -109,13 +109,7 @@ class BreakTheCodeScreen(BaseScreen):
         return "Break the Code"
 
     def on_kv_post(self, base_widget: Any) -> None:
-        # a method, which Kivy's bind holds weakly: a lambda kept this screen alive as long
-        # as the app, after a language change had made the screens anew
-        self.app.bind(revision=self._on_revision)
-
-    def _on_revision(self, *_args: Any) -> None:
-        if self.manager is not None and self.manager.current == self.name:
-            self.refresh()
+        self.app.bind(revision=self.refresh_when_shown)
 
     def state(self) -> Any:
         session = self.app.session

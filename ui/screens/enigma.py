@@ -92,11 +92,7 @@ class EnigmaScreen(BaseScreen):
         return "Enigma"
 
     def on_kv_post(self, base_widget: Any) -> None:
-        self.app.bind(revision=self._on_revision)  # a method: held weakly, see indigo.py
-
-    def _on_revision(self, *_args: Any) -> None:
-        if self.manager is not None and self.manager.current == self.name:
-            self.refresh()
+        self.app.bind(revision=self.refresh_when_shown)
 
     # --- state ------------------------------------------------------------------------------
     def state(self) -> Any:

@@ -34,13 +34,7 @@ class IndigoScreen(BaseScreen):
 
     def on_kv_post(self, base_widget: Any) -> None:
         self.ids.board.bind(on_cell=lambda _w, cell: self.tap_cell(cell))
-        # a method, which Kivy's bind holds weakly: a lambda kept this screen alive as long
-        # as the app, after a language change had made the screens anew
-        self.app.bind(revision=self._on_revision)
-
-    def _on_revision(self, *_args: Any) -> None:
-        if self.manager is not None and self.manager.current == self.name:
-            self.refresh()
+        self.app.bind(revision=self.refresh_when_shown)
 
     # --- state ------------------------------------------------------------------------------
     def state(self) -> Any:

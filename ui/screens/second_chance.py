@@ -154,7 +154,7 @@ class SecondChanceScreen(BaseScreen):
         # turned, the panel is laid out again: split beside the sheet, or whole under it
         self.bind(portrait=lambda *_a: self.refresh() if self.manager is not None
                   and self.manager.current == self.name else None)
-        self.app.bind(revision=self._on_revision)  # a method: held weakly, see indigo.py
+        self.app.bind(revision=self._on_revision)  # a method: held weakly (see BaseScreen)
 
     def _on_revision(self, *_args: Any) -> None:
         # the player the next action is for is chosen before anything is drawn: the tabs,

@@ -196,18 +196,7 @@ def test_a_path_s_stripe_through_a_spot_is_asked(demo: IndigoPack, angle: float)
     the closing of the labels fills the path where it runs through a spot into a stripe
     that covers half a gem's disc: read as a sapphire at 0.90 with no question (tuning seed
     48, demo look, underexposed 0.2 and 0.45, the navy path of (3,1) through its edge 1)."""
-    cell_px = 2 * DEFAULT_SETTINGS.cell_px
-    model = pack_model(demo, cell_px)
-    gem_r = demo.gem_size * cell_px
-    x, y = to_canonical(gem_spots()[10][1], cell_px)
-    side = canonical_size(cell_px)
-    yy, xx = np.mgrid[0:side, 0:side].astype(np.float64)
-    turn = np.radians(angle)
-    across = np.abs((xx - x) * np.sin(turn) - (yy - y) * np.cos(turn))
-    along = np.abs((xx - x) * np.cos(turn) + (yy - y) * np.sin(turn))
-    labels = np.where((across <= 0.3 * gem_r) & (along <= 1.5 * gem_r), SAPPHIRE, 0)
-    spots = [s for s in read_gems(labels.astype(np.uint8), demo, model, DEFAULT_SETTINGS)
-             if s.point is not None]
+    spots = _stripe_gems(demo, angle, 0.3)
     assert [(s.gem, s.point) for s in spots] == [(Gem.SAPPHIRE, SPOT)]
     assert spots[0].confidence < DEFAULT_SETTINGS.min_confidence
 
