@@ -80,3 +80,29 @@ def test_a_soft_frame_says_out_of_focus_rather_than_not_solved(demo_pack) -> Non
         else:
             assert soft.verdict == "cannot tell" and soft.code == Reason.FRAME_UNREADABLE
             assert soft.facts["refusal"] == "blurred" and "refocus" in soft.reason
+
+
+def test_a_table_washed_as_white_as_the_card_is_cannot_tell(demo_pack) -> None:
+    """Overexposed (vision.synth.conditions, 0.45 to 0.9) a light table turns as white as the
+    card, the card finder took a square of table for the card, and a right fragment solution
+    was told "a piece lies beside the card" with no question (bench/silent_reads.py --games
+    puzzle, tuning seed 33). Where the card found does not stand out of the table the frame
+    is "cannot tell", with what to do; the same frame in normal light is solved."""
+    from vision.enigma.synth.puzzle_table import SURFACES
+    from vision.enigma.synth.puzzles import default_solution
+    from vision.synth.conditions import overexposed
+
+    box = load_puzzles()
+    cards = list(box.fragment.cards.values())
+    card = cards[8 % len(cards)]
+    frame = render_table_frame("fragment", card, demo_pack, seed=33,
+                               solution=default_solution("fragment", card, box),
+                               condition=TableCondition(SURFACES[8 % len(SURFACES)], "mild"))
+    said = check_puzzle("fragment", frame, demo_pack, card=card, box=box)
+    assert said.verdict == "solved", said.reason
+    for strength in (0.45, 0.9):
+        washed = overexposed(frame, strength, np.random.default_rng([33, int(strength * 10), 11]))
+        said = check_puzzle("fragment", washed, demo_pack, card=card, box=box)
+        assert said.verdict != "not solved", said.reason
+        if said.verdict == "cannot tell":
+            assert said.code == Reason.FRAME_UNREADABLE and "lamp" in said.reason

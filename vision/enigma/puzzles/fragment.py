@@ -55,6 +55,16 @@ BESIDE_DARK = 0.5
 TABLE_WINDOW_MM = 25.0
 #: the table's median is taken on the card view shrunk this much (a median is costly)
 TABLE_SHRINK = 4
+#: the card's paper stands at least this much (share of the card's grey) above the table
+#: across each side of the card found: on the tuning frames (seeds below 70000, every
+#: condition of vision.synth.conditions but overexposed) its weakest side stands 0.31 or
+#: more; overexposed 0.45 to 0.9, where the light washes the table as white as the card,
+#: the card finder took a square of table for the card (fragment seed 33, a right solution
+#: told "a piece lies beside the card": the card itself), and its weakest side stood 0.013
+#: at most
+MIN_OUTLINE_STEP = 0.1
+#: the bands (pixels of the card view) inside and outside each side where the step is taken
+OUTLINE_BAND = (6, 18)
 
 
 def _dark_pieces(view: CardView, pack: EnigmaPack, not_paper: np.ndarray | None = None
@@ -237,6 +247,22 @@ def _step_regions(needed: Box, w: int, h: int) -> list[Box]:
              min(h, y1 + k * reach)) for k in range(OWN_BLACK_STEPS - 1, -1, -1)]
 
 
+def outline_step(view: CardView, g_card: float) -> float:
+    """How far the card's paper stands above the table beside it, on the card's weakest side
+    (share of the card's grey): the middle half of each side (the printed mark is in a
+    corner), medians of a band inside and one outside."""
+    gray = cv2.cvtColor(view.image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    a, b = int(round(view.margin_px)), int(round(view.margin_px + view.side_px))
+    m0, m1 = a + (b - a) // 4, b - (b - a) // 4
+    near, far = OUTLINE_BAND
+    sides = ((gray[a + near:a + far, m0:m1], gray[a - far:a - near, m0:m1]),
+             (gray[b - far:b - near, m0:m1], gray[b + near:b + far, m0:m1]),
+             (gray[m0:m1, a + near:a + far], gray[m0:m1, a - far:a - near]),
+             (gray[m0:m1, b - far:b - near], gray[m0:m1, b + near:b + far]))
+    return min(float(np.median(inner)) - float(np.median(outer))
+               for inner, outer in sides) / g_card
+
+
 def _clipped(boxes: list[Box], region: Box) -> list[Box]:
     """``boxes`` cut to ``region``; those left empty dropped."""
     rx0, ry0, rx1, ry1 = region
@@ -366,6 +392,12 @@ def check_fragment(view: CardView, pack: EnigmaPack, card: fragment.FragmentCard
     if card is None:
         return verdict(CANNOT_TELL, "the silhouette lies under the pieces and is not read: "
                        "enter the card", code=Reason.CARD_NEEDED)
+    step = outline_step(view, float(np.mean(pack.colour("card"))))
+    if step < MIN_OUTLINE_STEP:  # the square found may be table: no verdict rests on it
+        return verdict(CANNOT_TELL, "the frame cannot be read: the light washes the table as "
+                       "white as the card: dim the lamp or move it away from the mat",
+                       code=Reason.FRAME_UNREADABLE,
+                       facts={"refusal": "overexposed", "outline_step": round(step, 3)})
     sil_drawn = _silhouette(view, card, pack, view.image.shape[:2])
     black, black_beside, gray, levels = _dark_pieces(view, pack, _footprint(sil_drawn))
     inside = view.inside_card()
@@ -397,4 +429,4 @@ def check_fragment(view: CardView, pack: EnigmaPack, card: fragment.FragmentCard
     return _judge_cover(black, target, iou, unit, box, st)
 
 
-__all__ = ["check_fragment"]
+__all__ = ["MIN_OUTLINE_STEP", "check_fragment", "outline_step"]
