@@ -20,9 +20,8 @@ from vision.indigo.model import PackModel, colour_distance
 from vision.indigo.read_types import ChipRead, GemSpot
 
 #: a chip is unlike the pack when its colour lies farther from every chip colour of the pack
-#: (and the empty space) than this share of the distance between the pack's two closest chip
-#: colours, the empty space left out of that pair (rendered frames of a pack's own look,
-#: every camera effect: at most 0.43 of it)
+#: than this share of the distance between the pack's two closest chip colours (rendered
+#: frames of a pack's own look, every camera effect: at most 0.43 of it)
 CHIP_UNLIKE_SHARE = 0.5
 #: the pieces do not fit the pack when at least this share of the chip spaces is unlike it
 #: (one odd chip is asked about alone: a shadow, a finger)
@@ -41,14 +40,10 @@ def chips_unlike_pack(seen: np.ndarray, model: PackModel) -> list[bool]:
     """Per chip space, of its colour ``seen`` (:func:`~vision.indigo.chips.chip_colours`):
     whether it is unlike the pack's."""
     colours = model.chip_lab
-    # the unit is a distance between two chips, not between a chip and the empty space: the
-    # space is printed board, and a pack whose red chip is close to it (the publisher's scans,
-    # taught) would otherwise call its own red chips unlike it under any light but its own
-    chips = colours[: len(model.chip_names)]
     closest = min(
-        float(colour_distance(chips[i][None], chips[j])[0])
-        for i in range(len(chips))
-        for j in range(i + 1, len(chips))
+        float(colour_distance(colours[i][None], colours[j])[0])
+        for i in range(len(colours))
+        for j in range(i + 1, len(colours))
     )
     return [float(colour_distance(colours, colour).min()) > CHIP_UNLIKE_SHARE * closest
             for colour in seen]

@@ -5,17 +5,15 @@ gems were missed without a question and chips were read as the nearest colour at
 from __future__ import annotations
 
 import dataclasses
-from types import SimpleNamespace
-from typing import cast
 
 import numpy as np
 import pytest
 
 from companion.indigo.state import IndigoState, all_legal_placements, new_game, play
 from config import Config
-from vision.indigo.model import GAIN_RANGE, PackModel, balance_gains
+from vision.indigo.model import GAIN_RANGE, balance_gains
 from vision.indigo.pack import IndigoPack
-from vision.indigo.pack_fit import chips_unlike_pack, fit_to_pack
+from vision.indigo.pack_fit import fit_to_pack
 from vision.indigo.read_types import ChipRead, GemSpot
 from vision.indigo.reader import read_indigo
 from vision.indigo.settings import DEFAULT_SETTINGS
@@ -119,24 +117,3 @@ def test_the_balance_keeps_a_dark_frame_s_cast() -> None:
     # a cast past its limit is still held to it, round the exposure
     assert balance_gains(np.array([1.0, 1.0, 9.0]))[2] / 9 ** (1 / 3) == pytest.approx(
         GAIN_RANGE[1])
-
-
-def _chip_model(chip_lab: list[list[float]], names: tuple[str, ...]) -> PackModel:
-    """The chip colours of a pack model, all that :func:`chips_unlike_pack` looks at."""
-    return cast(PackModel, SimpleNamespace(chip_lab=np.array(chip_lab, np.float32),
-                                           chip_names=names))
-
-
-def test_a_pack_s_red_chip_near_its_empty_space_is_still_like_the_pack() -> None:
-    """Issue 20, the publisher's scans taught: the pack's red chip lies close to the printed
-    empty chip space. Before, the misfit unit was that red-to-space distance, so the pack's own
-    red chips under a harsh light were unlike the pack and every gem and chip was doubted. The
-    unit is now the distance between the two closest chips; a colour no chip has stays unlike."""
-    names = ("purple", "red", "turquoise", "white")
-    space = [50.0, 60.0, 60.0]
-    model = _chip_model([[40, 30, -40], [50, 60, 40], [50, -40, -20], [90, 0, 0], space], names)
-    red_in_a_warm_light = [50.0, 60.0, 26.0]     # 14 from the red, 34 from the space
-    foreign = [0.0, 0.0, 100.0]                  # far from every chip and from the space
-    white_too_bright = [125.0, 0.0, 0.0]         # 35 from the white, past half the unit
-    seen = np.array([red_in_a_warm_light, foreign, white_too_bright, space], np.float32)
-    assert chips_unlike_pack(seen, model) == [False, True, True, False]
