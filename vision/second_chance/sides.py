@@ -47,6 +47,12 @@ INK_BEYOND_PRINT = 0.12
 #: else it is taken as :data:`PRINTED_RATIO`
 MIN_PRINTED_SIDES = 1
 PRINTED_RATIO = 0.65
+#: the printed line under the fills is measured on at least this many sides inside a tile
+#: (two filled cells the learned model is sure no outline parts); else the line between two
+#: filled cells is held against the printed line between empty ones
+MIN_UNDER_FILL_SIDES = 3
+
+Border = tuple[tuple[int, int], tuple[int, int]]
 
 
 @dataclass(frozen=True)
@@ -95,10 +101,31 @@ def _printed_levels(ratios: np.ndarray, bare: np.ndarray, fallback: float) -> np
     return levels
 
 
-def side_coverage(darkness: np.ndarray, empty: np.ndarray) -> SideCoverage:
+def _under_fill_level(vertical: np.ndarray, horizontal: np.ndarray,
+                      inside: frozenset[Border]) -> float | None:
+    """The printed line's ratio under the sheet's fills: the median over the sides between two
+    filled cells of one tile (``inside``), or None where there are too few of them."""
+    found = []
+    for a, b in inside:
+        first, second = min(a, b), max(a, b)
+        found.append(vertical[first[0], first[1]] if first[0] == second[0]
+                     else horizontal[first[1], first[0]])
+    if len(found) < MIN_UNDER_FILL_SIDES:
+        return None
+    return float(np.median(np.concatenate(found)))
+
+
+def side_coverage(darkness: np.ndarray, empty: np.ndarray,
+                  inside: frozenset[Border] = frozenset()) -> SideCoverage:
     """The coverage of every inner side; ``empty`` (9, 9) bool are the cells read empty, whose
     shared sides show the printed line alone. The printed line is measured on each grid line
-    where it can be (the camera's blur and scale change over a tilted sheet)."""
+    where it can be (the camera's blur and scale change over a tilted sheet).
+
+    A side between two filled cells is held against the printed line under the same fills
+    where that is darker: measured on the sides ``inside`` one tile (two filled cells no
+    outline parts). A dense dark fill takes more of the line's light than of the paper's
+    beside it (ink over ink), so against the bare line the printed line under it would look
+    stroked all along (mixed mild 13, ballpoint and marker 14 of the tuning sheets)."""
     light = 1.0 - darkness.astype(np.float32)
     vertical = _line_ratios(light)                   # (9 rows, 8 lines, p)
     horizontal = _line_ratios(light.T.copy())        # (9 cols, 8 lines, p): below (r, c) at [c, r]
@@ -108,9 +135,19 @@ def side_coverage(darkness: np.ndarray, empty: np.ndarray) -> SideCoverage:
     printed = float(np.median(every)) if len(every) >= MIN_PRINTED_SIDES else PRINTED_RATIO
     level_v = _printed_levels(vertical, bare_v, printed)
     level_h = _printed_levels(horizontal, bare_h, printed)
+    under = _under_fill_level(vertical, horizontal, inside)
+    if under is not None:
+        filled = ~empty
+        between_v = filled[:, :-1] & filled[:, 1:]           # (9 rows, 8 lines)
+        between_h = (filled[:-1, :] & filled[1:, :]).T       # (9 cols, 8 lines)
+        cap_v = np.where(between_v, np.minimum(level_v[None, :], under), level_v[None, :])
+        cap_h = np.where(between_h, np.minimum(level_h[None, :], under), level_h[None, :])
+    else:
+        cap_v = np.broadcast_to(level_v[None, :], (N, N - 1))
+        cap_h = np.broadcast_to(level_h[None, :], (N, N - 1))
     right = np.zeros((N, N), np.float32)
     below = np.zeros((N, N), np.float32)
-    right[:, :N - 1] = (vertical < level_v[None, :, None] * (1 - INK_BEYOND_PRINT)).mean(axis=2)
-    below[:N - 1, :] = (horizontal < level_h[None, :, None] * (1 - INK_BEYOND_PRINT)
+    right[:, :N - 1] = (vertical < cap_v[:, :, None] * (1 - INK_BEYOND_PRINT)).mean(axis=2)
+    below[:N - 1, :] = (horizontal < cap_h[:, :, None] * (1 - INK_BEYOND_PRINT)
                         ).mean(axis=2).T
     return SideCoverage(right, below, printed)
