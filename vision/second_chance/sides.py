@@ -51,6 +51,9 @@ PRINTED_RATIO = 0.65
 #: (two filled cells the learned model is sure no outline parts); else the line between two
 #: filled cells is held against the printed line between empty ones
 MIN_UNDER_FILL_SIDES = 3
+#: ... and held against the sides inside a tile whose fills are nearest its own in light
+#: (the printed line shows through a light fill and a dense one differently)
+NEAREST_FILLS = 3
 
 Border = tuple[tuple[int, int], tuple[int, int]]
 
@@ -101,18 +104,38 @@ def _printed_levels(ratios: np.ndarray, bare: np.ndarray, fallback: float) -> np
     return levels
 
 
-def _under_fill_level(vertical: np.ndarray, horizontal: np.ndarray,
-                      inside: frozenset[Border]) -> float | None:
-    """The printed line's ratio under the sheet's fills: the median over the sides between two
-    filled cells of one tile (``inside``), or None where there are too few of them."""
-    found = []
+def _cell_light(light: np.ndarray) -> np.ndarray:
+    """(9, 9): the mean light of each cell (its fill's darkness)."""
+    grid = light[PAD:PAD + N * CANON_CELL, PAD:PAD + N * CANON_CELL]
+    means: np.ndarray = grid.reshape(N, CANON_CELL, N, CANON_CELL).mean(axis=(1, 3))
+    return means
+
+
+def _under_fill_levels(vertical: np.ndarray, horizontal: np.ndarray,
+                       inside: frozenset[Border], cell_light: np.ndarray
+                       ) -> tuple[np.ndarray, np.ndarray] | None:
+    """``(9 rows, 8 lines)``, ``(9 cols, 8 lines)``: the printed line's ratio under a fill as
+    dark as the two cells beside each side: the median over the :data:`NEAREST_FILLS` sides
+    ``inside`` a tile whose fills are nearest in light; None where there are too few."""
+    known: list[tuple[float, float]] = []       # (the fills' light, the line's ratio)
     for a, b in inside:
         first, second = min(a, b), max(a, b)
-        found.append(vertical[first[0], first[1]] if first[0] == second[0]
-                     else horizontal[first[1], first[0]])
-    if len(found) < MIN_UNDER_FILL_SIDES:
+        ratios = (vertical[first[0], first[1]] if first[0] == second[0]
+                  else horizontal[first[1], first[0]])
+        known.append(((cell_light[first] + cell_light[second]) / 2, float(np.median(ratios))))
+    if len(known) < MIN_UNDER_FILL_SIDES:
         return None
-    return float(np.median(np.concatenate(found)))
+    fills = np.array([k[0] for k in known])
+    ratios = np.array([k[1] for k in known])
+
+    def level(fill: float) -> float:
+        nearest = np.argsort(np.abs(fills - fill))[:NEAREST_FILLS]
+        return float(np.median(ratios[nearest]))
+
+    beside_v = (cell_light[:, :-1] + cell_light[:, 1:]) / 2            # (9 rows, 8 lines)
+    beside_h = ((cell_light[:-1, :] + cell_light[1:, :]) / 2).T        # (9 cols, 8 lines)
+    return (np.vectorize(level)(beside_v).astype(np.float32),
+            np.vectorize(level)(beside_h).astype(np.float32))
 
 
 def side_coverage(darkness: np.ndarray, empty: np.ndarray,
@@ -135,16 +158,15 @@ def side_coverage(darkness: np.ndarray, empty: np.ndarray,
     printed = float(np.median(every)) if len(every) >= MIN_PRINTED_SIDES else PRINTED_RATIO
     level_v = _printed_levels(vertical, bare_v, printed)
     level_h = _printed_levels(horizontal, bare_h, printed)
-    under = _under_fill_level(vertical, horizontal, inside)
+    under = _under_fill_levels(vertical, horizontal, inside, _cell_light(light))
+    cap_v = np.broadcast_to(level_v[None, :], (N, N - 1))
+    cap_h = np.broadcast_to(level_h[None, :], (N, N - 1))
     if under is not None:
         filled = ~empty
         between_v = filled[:, :-1] & filled[:, 1:]           # (9 rows, 8 lines)
         between_h = (filled[:-1, :] & filled[1:, :]).T       # (9 cols, 8 lines)
-        cap_v = np.where(between_v, np.minimum(level_v[None, :], under), level_v[None, :])
-        cap_h = np.where(between_h, np.minimum(level_h[None, :], under), level_h[None, :])
-    else:
-        cap_v = np.broadcast_to(level_v[None, :], (N, N - 1))
-        cap_h = np.broadcast_to(level_h[None, :], (N, N - 1))
+        cap_v = np.where(between_v, np.minimum(cap_v, under[0]), cap_v)
+        cap_h = np.where(between_h, np.minimum(cap_h, under[1]), cap_h)
     right = np.zeros((N, N), np.float32)
     below = np.zeros((N, N), np.float32)
     right[:, :N - 1] = (vertical < cap_v[:, :, None] * (1 - INK_BEYOND_PRINT)).mean(axis=2)
