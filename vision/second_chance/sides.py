@@ -50,10 +50,10 @@ PRINTED_RATIO = 0.65
 #: the printed line under the fills is measured on at least this many sides inside a tile
 #: (two filled cells the learned model is sure no outline parts); else the line between two
 #: filled cells is held against the printed line between empty ones
-MIN_UNDER_FILL_SIDES = 3
-#: ... and held against the sides inside a tile whose fills are nearest its own in light
-#: (the printed line shows through a light fill and a dense one differently)
-NEAREST_FILLS = 3
+MIN_UNDER_FILL_SIDES = 2
+#: ... among the sides inside a tile whose fills' mean light is within this of its own (the
+#: printed line shows through a light fill and a dense one differently)
+FILL_ALIKE = 0.1
 
 Border = tuple[tuple[int, int], tuple[int, int]]
 
@@ -113,24 +113,22 @@ def _cell_light(light: np.ndarray) -> np.ndarray:
 
 def _under_fill_levels(vertical: np.ndarray, horizontal: np.ndarray,
                        inside: frozenset[Border], cell_light: np.ndarray
-                       ) -> tuple[np.ndarray, np.ndarray] | None:
+                       ) -> tuple[np.ndarray, np.ndarray]:
     """``(9 rows, 8 lines)``, ``(9 cols, 8 lines)``: the printed line's ratio under a fill as
-    dark as the two cells beside each side: the median over the :data:`NEAREST_FILLS` sides
-    ``inside`` a tile whose fills are nearest in light; None where there are too few."""
+    dark as the two cells beside each side: the median over the sides ``inside`` a tile whose
+    fills are as light (:data:`FILL_ALIKE`); 1 (no say) where there are too few."""
     known: list[tuple[float, float]] = []       # (the fills' light, the line's ratio)
     for a, b in inside:
         first, second = min(a, b), max(a, b)
         ratios = (vertical[first[0], first[1]] if first[0] == second[0]
                   else horizontal[first[1], first[0]])
         known.append(((cell_light[first] + cell_light[second]) / 2, float(np.median(ratios))))
-    if len(known) < MIN_UNDER_FILL_SIDES:
-        return None
     fills = np.array([k[0] for k in known])
     ratios = np.array([k[1] for k in known])
 
     def level(fill: float) -> float:
-        nearest = np.argsort(np.abs(fills - fill))[:NEAREST_FILLS]
-        return float(np.median(ratios[nearest]))
+        alike = np.abs(fills - fill) <= FILL_ALIKE
+        return float(np.median(ratios[alike])) if alike.sum() >= MIN_UNDER_FILL_SIDES else 1.0
 
     beside_v = (cell_light[:, :-1] + cell_light[:, 1:]) / 2            # (9 rows, 8 lines)
     beside_h = ((cell_light[:-1, :] + cell_light[1:, :]) / 2).T        # (9 cols, 8 lines)
@@ -161,12 +159,11 @@ def side_coverage(darkness: np.ndarray, empty: np.ndarray,
     under = _under_fill_levels(vertical, horizontal, inside, _cell_light(light))
     cap_v = np.broadcast_to(level_v[None, :], (N, N - 1))
     cap_h = np.broadcast_to(level_h[None, :], (N, N - 1))
-    if under is not None:
-        filled = ~empty
-        between_v = filled[:, :-1] & filled[:, 1:]           # (9 rows, 8 lines)
-        between_h = (filled[:-1, :] & filled[1:, :]).T       # (9 cols, 8 lines)
-        cap_v = np.where(between_v, np.minimum(cap_v, under[0]), cap_v)
-        cap_h = np.where(between_h, np.minimum(cap_h, under[1]), cap_h)
+    filled = ~empty
+    between_v = filled[:, :-1] & filled[:, 1:]           # (9 rows, 8 lines)
+    between_h = (filled[:-1, :] & filled[1:, :]).T       # (9 cols, 8 lines)
+    cap_v = np.where(between_v, np.minimum(cap_v, under[0]), cap_v)
+    cap_h = np.where(between_h, np.minimum(cap_h, under[1]), cap_h)
     right = np.zeros((N, N), np.float32)
     below = np.zeros((N, N), np.float32)
     right[:, :N - 1] = (vertical < cap_v[:, :, None] * (1 - INK_BEYOND_PRINT)).mean(axis=2)

@@ -85,6 +85,26 @@ def test_the_printed_line_under_a_dense_fill_is_held_against_its_own_profile() -
     assert coverage.of((5, 3), (5, 4)) == 0.0
 
 
+def test_a_faint_outline_under_a_light_fill_is_not_held_against_a_dense_fill() -> None:
+    rng = np.random.default_rng(23)
+    light = 1 - _printed_grid()
+    _dense_fill(light, range(2, 4), range(3, 6), rng)
+    box = (slice(PAD + 6 * CANON_CELL, PAD + 7 * CANON_CELL),
+           slice(PAD + 1 * CANON_CELL, PAD + 5 * CANON_CELL))
+    light[box] *= 0.8                                   # a light translucent fill, two tiles
+    x = PAD + 3 * CANON_CELL                            # a faint outline (6, 2) | (6, 3)
+    y0, y1 = PAD + 6 * CANON_CELL, PAD + 7 * CANON_CELL
+    light[y0:y1, x - 1:x + 2] *= 0.8
+    filled = [(r, c) for r in range(2, 4) for c in range(3, 6)] + [(6, c) for c in range(1, 5)]
+    inside = frozenset({((2, 3), (2, 4)), ((2, 4), (2, 5)), ((2, 3), (3, 3)),
+                        ((2, 4), (3, 4)), ((2, 5), (3, 5)), ((6, 1), (6, 2)),
+                        ((6, 3), (6, 4))})
+    coverage = side_coverage(1 - light, _empty(*filled), inside)
+    assert coverage.of((6, 2), (6, 3)) > 0.9
+    assert coverage.of((6, 1), (6, 2)) < 0.1
+    assert coverage.of((3, 3), (3, 4)) < 0.1
+
+
 def test_hatch_strokes_crossing_a_side_do_not_cover_it() -> None:
     darkness = _printed_grid()
     y0, x0 = PAD + 2 * CANON_CELL, PAD + 3 * CANON_CELL
