@@ -206,6 +206,17 @@ def segment_tiles(settings: SheetReaderSettings, tiles: set[Cell], look: BorderL
                    paper_between=paper_between_fills(look.borders, look.levels))
 
 
+def surely_inside(look: BorderLook) -> frozenset[tuple[Cell, Cell]]:
+    """The borders between two filled cells the learned model is sure no outline parts: the
+    printed line there shows how it looks under the sheet's fills (see
+    :func:`~vision.second_chance.sides.side_coverage`)."""
+    model = load_border_model()
+    if model is None:
+        return frozenset()
+    return frozenset(border for border, chance in look.probability.items()
+                     if chance <= model.join_below)
+
+
 #: a border between two even fills (both smoother inside than
 #: :data:`~vision.second_chance.cells.EVEN_FILL`: solid shading, a marker's flat fill;
 #: hatching leaves paper between its strokes) that lets through at least this many times the

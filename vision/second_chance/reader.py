@@ -62,6 +62,7 @@ from vision.second_chance.border_look import (
     ask_unoutlined,
     measure_borders,
     segment_tiles,
+    surely_inside,
     take_in_shading,
 )
 from vision.second_chance.by_cards import (
@@ -219,7 +220,7 @@ def read_canonical(
     look = take_in_shading(settings, measured, cells.doubtful, filled, tiles)
     empty = np.array([[(r, c) not in filled for c in range(N)] for r in range(N)])
     seg = segment_tiles(settings, tiles, look, cells.features.colour,
-                        side_coverage(cells.darkness, empty), choices)
+                        side_coverage(cells.darkness, empty, surely_inside(look)), choices)
     seg, sides = ask_unoutlined(seg, look.levels, filled, tiles)
     if choices is not None:
         seg = settle_asked_by_cards(seg, choices)

@@ -47,6 +47,15 @@ INK_BEYOND_PRINT = 0.12
 #: else it is taken as :data:`PRINTED_RATIO`
 MIN_PRINTED_SIDES = 1
 PRINTED_RATIO = 0.65
+#: the printed line under the fills is measured on at least this many sides inside a tile
+#: (two filled cells the learned model is sure no outline parts); else the line between two
+#: filled cells is held against the printed line between empty ones
+MIN_UNDER_FILL_SIDES = 2
+#: ... among the sides inside a tile whose fills' mean light is within this of its own (the
+#: printed line shows through a light fill and a dense one differently)
+FILL_ALIKE = 0.1
+
+Border = tuple[tuple[int, int], tuple[int, int]]
 
 
 @dataclass(frozen=True)
@@ -95,10 +104,49 @@ def _printed_levels(ratios: np.ndarray, bare: np.ndarray, fallback: float) -> np
     return levels
 
 
-def side_coverage(darkness: np.ndarray, empty: np.ndarray) -> SideCoverage:
+def _cell_light(light: np.ndarray) -> np.ndarray:
+    """(9, 9): the mean light of each cell (its fill's darkness)."""
+    grid = light[PAD:PAD + N * CANON_CELL, PAD:PAD + N * CANON_CELL]
+    means: np.ndarray = grid.reshape(N, CANON_CELL, N, CANON_CELL).mean(axis=(1, 3))
+    return means
+
+
+def _under_fill_levels(vertical: np.ndarray, horizontal: np.ndarray,
+                       inside: frozenset[Border], cell_light: np.ndarray
+                       ) -> tuple[np.ndarray, np.ndarray]:
+    """``(9 rows, 8 lines)``, ``(9 cols, 8 lines)``: the printed line's ratio under a fill as
+    dark as the two cells beside each side: the median over the sides ``inside`` a tile whose
+    fills are as light (:data:`FILL_ALIKE`); 1 (no say) where there are too few."""
+    known: list[tuple[float, float]] = []       # (the fills' light, the line's ratio)
+    for a, b in inside:
+        first, second = min(a, b), max(a, b)
+        ratios = (vertical[first[0], first[1]] if first[0] == second[0]
+                  else horizontal[first[1], first[0]])
+        known.append(((cell_light[first] + cell_light[second]) / 2, float(np.median(ratios))))
+    fills = np.array([k[0] for k in known])
+    ratios = np.array([k[1] for k in known])
+
+    def level(fill: float) -> float:
+        alike = np.abs(fills - fill) <= FILL_ALIKE
+        return float(np.median(ratios[alike])) if alike.sum() >= MIN_UNDER_FILL_SIDES else 1.0
+
+    beside_v = (cell_light[:, :-1] + cell_light[:, 1:]) / 2            # (9 rows, 8 lines)
+    beside_h = ((cell_light[:-1, :] + cell_light[1:, :]) / 2).T        # (9 cols, 8 lines)
+    return (np.vectorize(level)(beside_v).astype(np.float32),
+            np.vectorize(level)(beside_h).astype(np.float32))
+
+
+def side_coverage(darkness: np.ndarray, empty: np.ndarray,
+                  inside: frozenset[Border] = frozenset()) -> SideCoverage:
     """The coverage of every inner side; ``empty`` (9, 9) bool are the cells read empty, whose
     shared sides show the printed line alone. The printed line is measured on each grid line
-    where it can be (the camera's blur and scale change over a tilted sheet)."""
+    where it can be (the camera's blur and scale change over a tilted sheet).
+
+    A side between two filled cells is held against the printed line under the same fills
+    where that is darker: measured on the sides ``inside`` one tile (two filled cells no
+    outline parts). A dense dark fill takes more of the line's light than of the paper's
+    beside it (ink over ink), so against the bare line the printed line under it would look
+    stroked all along (mixed mild 13, ballpoint and marker 14 of the tuning sheets)."""
     light = 1.0 - darkness.astype(np.float32)
     vertical = _line_ratios(light)                   # (9 rows, 8 lines, p)
     horizontal = _line_ratios(light.T.copy())        # (9 cols, 8 lines, p): below (r, c) at [c, r]
@@ -108,9 +156,17 @@ def side_coverage(darkness: np.ndarray, empty: np.ndarray) -> SideCoverage:
     printed = float(np.median(every)) if len(every) >= MIN_PRINTED_SIDES else PRINTED_RATIO
     level_v = _printed_levels(vertical, bare_v, printed)
     level_h = _printed_levels(horizontal, bare_h, printed)
+    under = _under_fill_levels(vertical, horizontal, inside, _cell_light(light))
+    cap_v = np.broadcast_to(level_v[None, :], (N, N - 1))
+    cap_h = np.broadcast_to(level_h[None, :], (N, N - 1))
+    filled = ~empty
+    between_v = filled[:, :-1] & filled[:, 1:]           # (9 rows, 8 lines)
+    between_h = (filled[:-1, :] & filled[1:, :]).T       # (9 cols, 8 lines)
+    cap_v = np.where(between_v, np.minimum(cap_v, under[0]), cap_v)
+    cap_h = np.where(between_h, np.minimum(cap_h, under[1]), cap_h)
     right = np.zeros((N, N), np.float32)
     below = np.zeros((N, N), np.float32)
-    right[:, :N - 1] = (vertical < level_v[None, :, None] * (1 - INK_BEYOND_PRINT)).mean(axis=2)
-    below[:N - 1, :] = (horizontal < level_h[None, :, None] * (1 - INK_BEYOND_PRINT)
+    right[:, :N - 1] = (vertical < cap_v[:, :, None] * (1 - INK_BEYOND_PRINT)).mean(axis=2)
+    below[:N - 1, :] = (horizontal < cap_h[:, :, None] * (1 - INK_BEYOND_PRINT)
                         ).mean(axis=2).T
     return SideCoverage(right, below, printed)

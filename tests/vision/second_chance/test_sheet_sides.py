@@ -54,6 +54,56 @@ def test_the_printed_line_through_a_translucent_fill_is_no_outline() -> None:
     assert coverage.of((2, 3), (2, 4)) < 0.1
 
 
+def _dense_fill(light: np.ndarray, rows: range, cols: range, rng: np.random.Generator
+                ) -> None:
+    """A dense dark fill over the cells ``rows`` x ``cols`` (in place): ink over ink takes
+    more of the printed line's light than of the paper's (the line shows through darker than
+    a translucent fill would let it), with a seeded grain."""
+    box = (slice(PAD + rows.start * CANON_CELL, PAD + rows.stop * CANON_CELL),
+           slice(PAD + cols.start * CANON_CELL, PAD + cols.stop * CANON_CELL))
+    printed = light[box] < 1.0
+    fill = rng.uniform(0.30, 0.36, light[box].shape).astype(np.float32)
+    light[box] = np.where(printed, fill * 0.45, fill)
+
+
+def test_the_printed_line_under_a_dense_fill_is_held_against_its_own_profile() -> None:
+    rng = np.random.default_rng(22)
+    light = 1 - _printed_grid()
+    _dense_fill(light, range(2, 4), range(3, 6), rng)   # one tile of six squares
+    empty = _empty(*[(r, c) for r in range(2, 4) for c in range(3, 6)])
+    x = PAD + 5 * CANON_CELL                            # an outline under the same fill, on
+    y0, y1 = PAD + 3 * CANON_CELL, PAD + 4 * CANON_CELL  # the side (3, 4) | (3, 5)
+    light[y0:y1, x - 1:x + 2] *= 0.4
+    inside = frozenset({((2, 3), (2, 4)), ((2, 4), (2, 5)), ((2, 3), (3, 3)),
+                        ((2, 4), (3, 4)), ((2, 5), (3, 5))})
+    against_bare = side_coverage(1 - light, empty)
+    assert against_bare.of((3, 3), (3, 4)) > 0.9        # the line alone looks stroked
+    coverage = side_coverage(1 - light, empty, inside)
+    assert coverage.of((3, 3), (3, 4)) < 0.1
+    assert coverage.of((2, 3), (2, 4)) < 0.1
+    assert coverage.of((3, 4), (3, 5)) > 0.9
+    assert coverage.of((5, 3), (5, 4)) == 0.0
+
+
+def test_a_faint_outline_under_a_light_fill_is_not_held_against_a_dense_fill() -> None:
+    rng = np.random.default_rng(23)
+    light = 1 - _printed_grid()
+    _dense_fill(light, range(2, 4), range(3, 6), rng)
+    box = (slice(PAD + 6 * CANON_CELL, PAD + 7 * CANON_CELL),
+           slice(PAD + 1 * CANON_CELL, PAD + 5 * CANON_CELL))
+    light[box] *= 0.8                                   # a light translucent fill, two tiles
+    x = PAD + 3 * CANON_CELL                            # a faint outline (6, 2) | (6, 3)
+    y0, y1 = PAD + 6 * CANON_CELL, PAD + 7 * CANON_CELL
+    light[y0:y1, x - 1:x + 2] *= 0.8
+    filled = [(r, c) for r in range(2, 4) for c in range(3, 6)] + [(6, c) for c in range(1, 5)]
+    inside = frozenset({((2, 3), (2, 4)), ((2, 4), (2, 5)), ((2, 3), (3, 3)),
+                        ((2, 4), (3, 4)), ((2, 5), (3, 5)), ((6, 1), (6, 2))})
+    coverage = side_coverage(1 - light, _empty(*filled), inside)
+    assert coverage.of((6, 2), (6, 3)) > 0.9
+    assert coverage.of((6, 1), (6, 2)) < 0.1
+    assert coverage.of((3, 3), (3, 4)) < 0.1
+
+
 def test_hatch_strokes_crossing_a_side_do_not_cover_it() -> None:
     darkness = _printed_grid()
     y0, x0 = PAD + 2 * CANON_CELL, PAD + 3 * CANON_CELL
