@@ -15,7 +15,7 @@ import sys
 from collections import Counter
 from typing import Any
 
-from app_process import SOFTWARE_GL
+from app_process import SOFTWARE_GL, rss_by_mapping
 
 #: arrays at least this large are listed one by one, with what holds them
 BIG_ARRAY_BYTES = 1_000_000
@@ -69,17 +69,11 @@ class _Mallinfo2(ctypes.Structure):
 def where_the_rss_is() -> str:
     """The resident size by kind of mapping (MB), malloc's totals and Python's live blocks."""
     kinds: Counter[str] = Counter()
-    kind = ""
-    with open("/proc/self/smaps", encoding="utf-8", errors="replace") as smaps:
-        for line in smaps:
-            fields = line.split()
-            if fields and "-" in fields[0] and len(fields) >= 5:
-                path = fields[5] if len(fields) > 5 else ""
-                kind = ("software GL" if any(n in path for n in SOFTWARE_GL) else
-                        "libraries" if path.startswith("/") else
-                        path.strip("[]") if path else "anonymous")
-            elif fields[:1] == ["Rss:"]:
-                kinds[kind] += int(fields[1])
+    for path, kib in rss_by_mapping():
+        kind = ("software GL" if any(n in path for n in SOFTWARE_GL) else
+                "libraries" if path.startswith("/") else
+                path.strip("[]") if path else "anonymous")
+        kinds[kind] += kib
     words = ", ".join(f"{k} {v / 1024:.0f}" for k, v in kinds.most_common() if v >= 1024)
     mallinfo2 = getattr(ctypes.CDLL(None), "mallinfo2", None)
     if mallinfo2 is not None:  # glibc 2.33 and later

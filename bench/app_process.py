@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
 
 CHILD_FLAG = "BENCH_APP_CHILD"
 
@@ -25,18 +26,23 @@ def rss_mb() -> float:
 SOFTWARE_GL = ("libLLVM", "swrast_dri", "kms_swrast_dri")
 
 
-def software_gl_mb() -> float:
-    """The resident size of this process's software OpenGL libraries, in MB."""
-    kib = 0
+def rss_by_mapping() -> Iterator[tuple[str, int]]:
+    """Each mapping of this process (its path, "" for an anonymous one) with its resident
+    size in KiB, from ``/proc/self/smaps``."""
     path = ""
     with open("/proc/self/smaps", encoding="utf-8", errors="replace") as smaps:
         for line in smaps:
             fields = line.split()
             if fields and "-" in fields[0] and len(fields) >= 5:
                 path = fields[5] if len(fields) > 5 else ""
-            elif fields[:1] == ["Rss:"] and any(name in path for name in SOFTWARE_GL):
-                kib += int(fields[1])
-    return kib / 1024
+            elif fields[:1] == ["Rss:"]:
+                yield path, int(fields[1])
+
+
+def software_gl_mb() -> float:
+    """The resident size of this process's software OpenGL libraries, in MB."""
+    return sum(kib for path, kib in rss_by_mapping()
+               if any(name in path for name in SOFTWARE_GL)) / 1024
 
 
 def is_child() -> bool:
