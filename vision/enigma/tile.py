@@ -28,6 +28,7 @@ from vision.enigma.openings import (
     opening_offset,
     opening_windows,
     short_stub_openings,
+    stub_cells,
 )
 from vision.enigma.pack import EnigmaPack
 from vision.enigma.patch_labels import PatchLabels, label_patch
@@ -131,12 +132,15 @@ def _with_channels(named: PatchLabels, doubts: TileDoubts, cells: list[Cell], pa
     return TileLook(named, doubts, cells, channel, at_sides, w, offset)
 
 
-def _read_openings(look: TileLook, pack: EnigmaPack, settings: ReaderSettings
-                   ) -> tuple[set[Port], dict[Port, float]]:
+def _read_openings(look: TileLook, pack: EnigmaPack, settings: ReaderSettings,
+                   judged: TileDoubts) -> tuple[set[Port], dict[Port, float]]:
     """The openings present on a tile looked at, and the confidence each opening position's
     reading leaves (below 1 only: :func:`~vision.enigma.openings.judge_openings`, or an
     absence a cell's rim may hide, :func:`~vision.enigma.openings.short_stub_openings`); a
-    channel reaching a side elsewhere is a doubt."""
+    channel reaching a side elsewhere is a doubt. The doubts the judgement of the opening
+    positions raises are added to the tile's problems and named positions, and their
+    confidence is kept apart in ``judged``: a neighbour's read may settle them
+    (:mod:`vision.enigma.mirror`)."""
     doubts, cells, channel, w = look.doubts, look.cells, look.channel, look.windows
     p = channel.shape[0]
     rc, cw = pack.cell_radius * p, pack.channel_width * p
@@ -146,7 +150,9 @@ def _read_openings(look: TileLook, pack: EnigmaPack, settings: ReaderSettings
     for c in cells:
         beside_cells &= ~disc((p, p), c.centre, rc * CELL_RIM)
     present, margins = judge_openings(look.at_sides, look.named.dark, beside_cells, w,
-                                      pack.ports, settings, doubts)
+                                      pack.ports, settings, judged)
+    doubts.problems += judged.problems
+    doubts.openings |= judged.openings
     short = short_stub_openings(cells, present, doubts.openings, pack.ports, p, rc, cw)
     margins = {q: min(margins.get(q, 1.0), UNCLEAR_CONFIDENCE if q in short else 1.0)
                for q in w.boxes if q in margins or q in short}
@@ -166,7 +172,8 @@ def finish_tile(look: TileLook, at: Pos, pack: EnigmaPack, model: ColourModel,
     rc = pack.cell_radius * p
     cell_ids = [chr(ord("a") + i) for i in range(len(cells))]
     links, doubtful = near_cell_links(named, cells, cell_ids, rc)
-    present, margins = _read_openings(look, pack, settings)
+    judged = TileDoubts()
+    present, margins = _read_openings(look, pack, settings, judged)
     pieces = piece_links(channel, cells, cell_ids, present, w, pack, doubts)
     used_ports, joins = pieces.used, pieces.joins
     links += pieces.links
@@ -195,7 +202,8 @@ def finish_tile(look: TileLook, at: Pos, pack: EnigmaPack, model: ColourModel,
         doubts.problems += joins.doubts.problems
         doubts.lower(joins.doubts.confidence)
     nets = _networkers_on(at, cells, cell_ids, settings, shape)
-    shape_confidence = min(doubts.confidence, shape.confidence)
+    shape_apart = min(doubts.confidence, shape.confidence)
+    shape_confidence = min(shape_apart, judged.confidence)
     for c in cells:
         doubts.lower(c.confidence)
     if alternatives:
@@ -207,9 +215,15 @@ def finish_tile(look: TileLook, at: Pos, pack: EnigmaPack, model: ColourModel,
                    if c.confidence < settings.min_confidence)
     category = read_icon(named.labels, model, pack) if pack.icons else None
     centres = tuple((c.centre[0] / p, c.centre[1] / p) for c in cells)
+    apart = doubts.confidence
+    doubts.lower(judged.confidence)
+    absent = (judged.openings | set(margins)) - present
+    stubs = tuple((q, cell_ids[i]) for q, i in stub_cells(cells, absent, pack.ports, p, rc,
+                                                          pack.channel_width * p).items())
     # the windows, so the margins, come side by side in the order of SIDES
     openings = OpeningDoubts(tuple(margins.items()), frozenset(doubts.openings),
-                             doubts.confidence, shape_confidence, frozenset(pieces.ended))
+                             doubts.confidence, shape_confidence, frozenset(pieces.ended),
+                             stubs, frozenset(judged.openings), apart, shape_apart)
     return TileRead(at, tile, min(doubts.confidence, openings.cap()), category,
                     tuple(dict.fromkeys(doubts.problems)), centres, look.offset,
                     unsure, min(shape_confidence, openings.cap()), alternatives,
