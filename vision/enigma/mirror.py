@@ -15,7 +15,8 @@ then.
 Before that, an opening read absent with a doubt where a cell of the tile lies right by the
 side (:attr:`OpeningDoubts.stubs`) is read present, joined to that cell, when the neighbour
 reads the mirrored opening clearly: the tile's own pixels there are a stub too short to tell
-from the cell's blurred rim, the neighbour's a whole channel's depth.
+from the cell's blurred rim, the neighbour's a whole channel's depth (the same stub read
+present by its dark stroke alone is settled so too).
 """
 
 from __future__ import annotations
@@ -93,7 +94,9 @@ def _completed(tiles: dict[Pos, TileRead], at: Pos, settings: ReaderSettings) ->
     doubts, ports = read.openings, {q for q, _ in met}
 
     def joined(tile: Tile) -> Tile:
-        return Tile.make(tile.colours, [*tile.links, *met])
+        # a stub the dark stroke across the side had the tile read present is joined already
+        return Tile.make(tile.colours, [*tile.links,
+                                        *((q, c) for q, c in met if q not in tile.ports)])
 
     margins = tuple((q, cap) for q, cap in doubts.margins if q not in ports)
     confidence, shape = doubts.confidence, doubts.shape_confidence

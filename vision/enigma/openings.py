@@ -187,6 +187,11 @@ def stub_cells(cells: list[Cell], absent: set[Port], fractions: tuple[float, flo
 #: a cell whose rim lies within this many channel widths of a side, in from an opening
 #: position, is the cell a stub from that opening joins (:func:`stub_cells`)
 STUB_REACH = 2.0
+#: such a stub is read present (and still asked, unless the neighbour settles it) where
+#: the dark-stroke score crosses the side at least this clearly: the colour of a stub that
+#: short blurs with the rim's, its darkness does not (tuning clean 0-19, the stubs read
+#: absent with a doubt: present in truth at 1.00, absent at 0.00-0.40)
+STUB_DARK_OPENING = 0.7
 
 
 def _rim_gaps(cells: list[Cell], q: Port, fractions: tuple[float, float, float], p: int,
