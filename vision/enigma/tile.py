@@ -167,8 +167,11 @@ def _read_openings(look: TileLook, pack: EnigmaPack, settings: ReaderSettings,
                        cw)
     dark = dark_openings(look.named.dark & beside_cells, pack.ports, w.depth0, w.depth1,
                          w.half_w, beside_cells) if stubs else {}
+    # a networker's shadow falls beside its cell, as dark as a channel (tuning table 17
+    # clean, [-1, -2]: a white pawn's shadow across E0): there the dark stroke is no witness
     return OpeningsRead(present, margins, stubs,
-                        {q for q in stubs if dark[q] >= STUB_DARK_OPENING})
+                        {q for q, i in stubs.items()
+                         if dark[q] >= STUB_DARK_OPENING and cells[i].networker is None})
 
 
 class OpeningsRead(NamedTuple):

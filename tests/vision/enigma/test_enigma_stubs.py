@@ -54,3 +54,12 @@ def test_a_stub_by_a_cell_its_dark_stroke_shows_is_read_and_still_asked(seed, at
     asked = [q for q in read.questions if q.startswith(f"tile [{at[0]}, {at[1]}]")]
     assert tile.confidence < DEFAULT_SETTINGS.min_confidence or asked
     assert any(port in q for q in asked)
+
+
+def test_a_networkers_shadow_by_the_side_is_no_stub(demo_pack):
+    # tuning clean table 17, [-1, -2]: a white pawn on a yellow cell by the east side, its
+    # shadow dark across E0 where no opening is; the tile is read as it is (and asked)
+    frame, table = enigma_scene(17, "clean")
+    truth, _ = truth_of(table)
+    read = read_enigma(frame, demo_pack)
+    assert read_key(read.tiles[(-1, -2)].to_json()) == truth[(-1, -2)]
