@@ -11,13 +11,19 @@ that disagree are asked about on both tiles (either may be the wrong one), but f
 read the opening clearly beside a neighbour asked about anyway: the players' answer there
 settles the side. With edge matching off a port may face a blank side: nothing is settled
 then.
+
+Before that, an opening read absent with a doubt where a cell of the tile lies right by the
+side (:attr:`OpeningDoubts.stubs`) is read present, joined to that cell, when the neighbour
+reads the mirrored opening clearly: the tile's own pixels there are a stub too short to tell
+from the cell's blurred rim, the neighbour's a whole channel's depth (the same stub read
+present by its dark stroke alone is settled so too).
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from companion.enigma.tiles import SIDES, Port, Pos, neighbour
+from companion.enigma.tiles import SIDES, Port, Pos, Tile, neighbour
 from vision.enigma.read_types import OpeningDoubts, TileRead
 from vision.enigma.settings import ReaderSettings
 
@@ -59,6 +65,54 @@ def _meetings(tiles: dict[Pos, TileRead], at: Pos) -> list[tuple[Port, Pos, bool
     return out
 
 
+def _stubs_met(tiles: dict[Pos, TileRead], at: Pos, settings: ReaderSettings
+               ) -> list[tuple[Port, str]]:
+    """The tile's stubs (opening position, cell) whose mirrored opening the neighbour reads
+    clearly present."""
+    doubts = tiles[at].openings
+    met: list[tuple[Port, str]] = []
+    for q, cell in () if doubts is None else doubts.stubs:
+        other = tiles.get(neighbour(at, q.side))
+        if (other is not None and q.meets() in other.tile.ports
+                and _is_clear(other, q.meets(), settings)):
+            met.append((q, cell))
+    return met
+
+
+def _asks_about(problem: str, ports: set[Port]) -> bool:
+    return any(f"opening at {q.side}{q.position}?" in problem for q in ports)
+
+
+def _completed(tiles: dict[Pos, TileRead], at: Pos, settings: ReaderSettings) -> TileRead:
+    """The tile at ``at`` with the stubs the neighbours' clear reads meet joined to their
+    cells, and the doubts the judgement of those opening positions raised dropped (the
+    tile's confidence is that of the rest when no other position's judgement was doubted)."""
+    read = tiles[at]
+    met = _stubs_met(tiles, at, settings)
+    if read.openings is None or not met:
+        return read
+    doubts, ports = read.openings, {q for q, _ in met}
+
+    def joined(tile: Tile) -> Tile:
+        # a stub the dark stroke across the side had the tile read present is joined already
+        return Tile.make(tile.colours, [*tile.links,
+                                        *((q, c) for q, c in met if q not in tile.ports)])
+
+    margins = tuple((q, cap) for q, cap in doubts.margins if q not in ports)
+    confidence, shape = doubts.confidence, doubts.shape_confidence
+    if doubts.judged <= ports:
+        confidence, shape = doubts.apart, doubts.shape_apart
+    doubts = replace(doubts, margins=margins, named=doubts.named - ports,
+                     judged=doubts.judged - ports, confidence=confidence,
+                     shape_confidence=shape, stubs=())
+    cap = doubts.cap()
+    return replace(read, tile=joined(read.tile), confidence=min(confidence, cap),
+                   shape_confidence=None if shape is None else min(shape, cap),
+                   problems=tuple(p for p in read.problems if not _asks_about(p, ports)),
+                   alternatives=tuple(joined(t) for t in read.alternatives),
+                   openings=doubts)
+
+
 def _settled(tiles: dict[Pos, TileRead], at: Pos, settings: ReaderSettings) -> TileRead:
     """The tile at ``at`` with the margins of the openings its neighbours settle (read
     alike and clearly there) no longer capping its confidence."""
@@ -93,6 +147,7 @@ def mirrored_openings(tiles: dict[Pos, TileRead], settings: ReaderSettings
     confidence, and the openings a neighbour contradicts asked about (see the module)."""
     if not settings.require_edge_match:
         return tiles
+    tiles = {at: _completed(tiles, at, settings) for at in tiles}
     settled = {at: _settled(tiles, at, settings) for at in tiles}
     out: dict[Pos, TileRead] = {}
     for at, read in settled.items():

@@ -160,17 +160,55 @@ def short_stub_openings(cells: list[Cell], present: set[Port], named: set[Port],
             q = Port(side, position)
             if q in present or q in named:
                 continue
-            x, y = port_point(q, fractions)
-            ix, iy = inward_point(q, fractions, 1.0)
-            nx, ny = ix - x, iy - y  # a unit step in from the side, square to it
-            for c in cells:
-                dx, dy = c.centre[0] - x * p, c.centre[1] - y * p
-                depth, along = dx * nx + dy * ny, abs(dx * ny - dy * nx)
-                # the stub's edge nearest the cell's middle
-                edge = max(0.0, along - cw / 2)
-                if edge < rc and depth - math.sqrt(rc * rc - edge * edge) <= cw:
-                    out.append(q)
-                    break
+            if any(gap <= cw for gap in _rim_gaps(cells, q, fractions, p, rc, cw).values()):
+                out.append(q)
+    return out
+
+
+def stub_cells(cells: list[Cell], absent: set[Port], fractions: tuple[float, float, float],
+               p: int, rc: float, cw: float) -> dict[Port, int]:
+    """Per opening position read absent with a doubt (``absent``), the one cell a stub from
+    it would join: the only cell whose rim lies within :data:`STUB_REACH` channel widths of
+    the side straight in from the position. There the stub is a stroke no longer than a
+    channel or two between the rim and the tile's cleared edge, whose pixels the blur of the
+    rim names neither channel nor cell (tuning independent tables 0, 1, 2, 7 clean: E0,
+    E2, S0 read absent beside a neighbour that reads the mirrored opening clearly); a
+    channel that ends there, at a cell, is how a tile draws an opening by a cell. The
+    neighbour's read of the mirrored opening settles it (:mod:`vision.enigma.mirror`)."""
+    out: dict[Port, int] = {}
+    for q in absent:
+        near = [i for i, gap in _rim_gaps(cells, q, fractions, p, rc, cw).items()
+                if gap <= STUB_REACH * cw]
+        if len(near) == 1:
+            out[q] = near[0]
+    return out
+
+
+#: a cell whose rim lies within this many channel widths of a side, in from an opening
+#: position, is the cell a stub from that opening joins (:func:`stub_cells`)
+STUB_REACH = 2.0
+#: such a stub is read present (and still asked, unless the neighbour settles it) where
+#: the dark-stroke score crosses the side at least this clearly: the colour of a stub that
+#: short blurs with the rim's, its darkness does not (tuning clean 0-19, the stubs read
+#: absent with a doubt: present in truth at 1.00, absent at 0.00-0.40)
+STUB_DARK_OPENING = 0.7
+
+
+def _rim_gaps(cells: list[Cell], q: Port, fractions: tuple[float, float, float], p: int,
+              rc: float, cw: float) -> dict[int, float]:
+    """Per cell whose rim lies straight in from the opening position ``q`` (anywhere across
+    a stub's width), the gap in pixels from the side to the rim."""
+    x, y = port_point(q, fractions)
+    ix, iy = inward_point(q, fractions, 1.0)
+    nx, ny = ix - x, iy - y  # a unit step in from the side, square to it
+    out: dict[int, float] = {}
+    for i, c in enumerate(cells):
+        dx, dy = c.centre[0] - x * p, c.centre[1] - y * p
+        depth, along = dx * nx + dy * ny, abs(dx * ny - dy * nx)
+        # the stub's edge nearest the cell's middle
+        edge = max(0.0, along - cw / 2)
+        if edge < rc:
+            out[i] = depth - math.sqrt(rc * rc - edge * edge)
     return out
 
 

@@ -45,6 +45,15 @@ class OpeningDoubts:
     #: the openings present where a channel piece of the tile's own, joining a cell or
     #: another opening, ends: evidence from inside the tile, apart from the side's window
     ended: frozenset[Port] = frozenset()
+    #: the opening positions read absent with a doubt where one cell's rim lies by the side,
+    #: each with that cell: a stub from the opening would join it, and the neighbour's clear
+    #: read of the mirrored opening says whether one is there
+    stubs: tuple[tuple[Port, str], ...] = ()
+    #: the opening positions the judgement of the sides' windows named in a problem, and the
+    #: tile's confidence and shape confidence but for those problems and the ``margins``
+    judged: frozenset[Port] = frozenset()
+    apart: float = 1.0
+    shape_apart: float | None = None
 
     def cap(self, settled: frozenset[Port] = frozenset()) -> float:
         """The cap the margins of the openings not ``settled`` put on the confidence."""

@@ -10,6 +10,7 @@ and the doubts (:mod:`~vision.enigma.tile_doubts`). See :mod:`vision.enigma.read
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -22,12 +23,15 @@ from vision.enigma.layout import reading_order
 from vision.enigma.near_cells import doubt_overlapping_cells, near_cell_links, settle_near_cells
 from vision.enigma.networkers import read_networkers
 from vision.enigma.openings import (
+    STUB_DARK_OPENING,
     OpeningWindows,
+    dark_openings,
     has_stray_opening,
     judge_openings,
     opening_offset,
     opening_windows,
     short_stub_openings,
+    stub_cells,
 )
 from vision.enigma.pack import EnigmaPack
 from vision.enigma.patch_labels import PatchLabels, label_patch
@@ -131,12 +135,16 @@ def _with_channels(named: PatchLabels, doubts: TileDoubts, cells: list[Cell], pa
     return TileLook(named, doubts, cells, channel, at_sides, w, offset)
 
 
-def _read_openings(look: TileLook, pack: EnigmaPack, settings: ReaderSettings
-                   ) -> tuple[set[Port], dict[Port, float]]:
+def _read_openings(look: TileLook, pack: EnigmaPack, settings: ReaderSettings,
+                   judged: TileDoubts) -> OpeningsRead:
     """The openings present on a tile looked at, and the confidence each opening position's
     reading leaves (below 1 only: :func:`~vision.enigma.openings.judge_openings`, or an
     absence a cell's rim may hide, :func:`~vision.enigma.openings.short_stub_openings`); a
-    channel reaching a side elsewhere is a doubt."""
+    channel reaching a side elsewhere is a doubt. The doubts the judgement of the opening
+    positions raises are added to the tile's problems and named positions, and their
+    confidence is kept apart in ``judged``: a neighbour's read may settle them
+    (:mod:`vision.enigma.mirror`). And the stubs: the positions read absent with a doubt
+    beside one cell's rim (:func:`~vision.enigma.openings.stub_cells`), with that cell."""
     doubts, cells, channel, w = look.doubts, look.cells, look.channel, look.windows
     p = channel.shape[0]
     rc, cw = pack.cell_radius * p, pack.channel_width * p
@@ -146,14 +154,40 @@ def _read_openings(look: TileLook, pack: EnigmaPack, settings: ReaderSettings
     for c in cells:
         beside_cells &= ~disc((p, p), c.centre, rc * CELL_RIM)
     present, margins = judge_openings(look.at_sides, look.named.dark, beside_cells, w,
-                                      pack.ports, settings, doubts)
+                                      pack.ports, settings, judged)
+    doubts.problems += judged.problems
+    doubts.openings |= judged.openings
     short = short_stub_openings(cells, present, doubts.openings, pack.ports, p, rc, cw)
     margins = {q: min(margins.get(q, 1.0), UNCLEAR_CONFIDENCE if q in short else 1.0)
                for q in w.boxes if q in margins or q in short}
     if has_stray_opening(channel, w, cw):
         doubts.add("a channel reaches a side away from the three opening positions",
                    DOUBTFUL_CONFIDENCE)
-    return present, margins
+    stubs = stub_cells(cells, (judged.openings | set(margins)) - present, pack.ports, p, rc,
+                       cw)
+    dark = dark_openings(look.named.dark & beside_cells, pack.ports, w.depth0, w.depth1,
+                         w.half_w, beside_cells) if stubs else {}
+    # a networker's shadow falls beside its cell, as dark as a channel (tuning table 17
+    # clean, [-1, -2]: a white pawn's shadow across E0): there the dark stroke is no witness
+    return OpeningsRead(present, margins, stubs,
+                        {q for q, i in stubs.items()
+                         if dark[q] >= STUB_DARK_OPENING and cells[i].networker is None})
+
+
+class OpeningsRead(NamedTuple):
+    """A tile's openings read (:func:`_read_openings`): those present, the confidence each
+    position's reading leaves (below 1 only), the stubs (position read absent with a doubt
+    -> the index of the one cell beside it), and the stubs a dark stroke crosses the side at
+    (read present, joined to their cell, and still asked unless the neighbour settles it)."""
+
+    present: set[Port]
+    margins: dict[Port, float]
+    stubs: dict[Port, int]
+    dark_stubs: set[Port]
+
+
+def _side_order(q: Port) -> tuple[int, int]:
+    return SIDES.index(q.side), q.position
 
 
 def finish_tile(look: TileLook, at: Pos, pack: EnigmaPack, model: ColourModel,
@@ -166,14 +200,16 @@ def finish_tile(look: TileLook, at: Pos, pack: EnigmaPack, model: ColourModel,
     rc = pack.cell_radius * p
     cell_ids = [chr(ord("a") + i) for i in range(len(cells))]
     links, doubtful = near_cell_links(named, cells, cell_ids, rc)
-    present, margins = _read_openings(look, pack, settings)
+    judged = TileDoubts()
+    present, margins, stubs, dark_stubs = _read_openings(look, pack, settings, judged)
     pieces = piece_links(channel, cells, cell_ids, present, w, pack, doubts)
     used_ports, joins = pieces.used, pieces.joins
     links += pieces.links
     by_stubs = stub_links(look.at_sides, cells, cell_ids, present - used_ports, w, rc)
     links += by_stubs
     used_ports.update(q for q, _ in by_stubs)
-    for q in sorted(present - used_ports, key=lambda q: (SIDES.index(q.side), q.position)):
+    links += [(q, cell_ids[stubs[q]]) for q in sorted(dark_stubs, key=_side_order)]
+    for q in sorted(present - used_ports, key=_side_order):
         doubts.add_at(q, "an opening at {} joins nothing", DOUBTFUL_CONFIDENCE)
     stroke_only = named.dark & ~named.of_kind("icon")
     settle_near_cells(doubtful, links, cells, cell_ids, stroke_only, rc, doubts)
@@ -195,7 +231,8 @@ def finish_tile(look: TileLook, at: Pos, pack: EnigmaPack, model: ColourModel,
         doubts.problems += joins.doubts.problems
         doubts.lower(joins.doubts.confidence)
     nets = _networkers_on(at, cells, cell_ids, settings, shape)
-    shape_confidence = min(doubts.confidence, shape.confidence)
+    shape_apart = min(doubts.confidence, shape.confidence)
+    shape_confidence = min(shape_apart, judged.confidence)
     for c in cells:
         doubts.lower(c.confidence)
     if alternatives:
@@ -207,9 +244,13 @@ def finish_tile(look: TileLook, at: Pos, pack: EnigmaPack, model: ColourModel,
                    if c.confidence < settings.min_confidence)
     category = read_icon(named.labels, model, pack) if pack.icons else None
     centres = tuple((c.centre[0] / p, c.centre[1] / p) for c in cells)
+    apart = doubts.confidence
+    doubts.lower(judged.confidence)
     # the windows, so the margins, come side by side in the order of SIDES
     openings = OpeningDoubts(tuple(margins.items()), frozenset(doubts.openings),
-                             doubts.confidence, shape_confidence, frozenset(pieces.ended))
+                             doubts.confidence, shape_confidence, frozenset(pieces.ended),
+                             tuple((q, cell_ids[i]) for q, i in stubs.items()),
+                             frozenset(judged.openings), apart, shape_apart)
     return TileRead(at, tile, min(doubts.confidence, openings.cap()), category,
                     tuple(dict.fromkeys(doubts.problems)), centres, look.offset,
                     unsure, min(shape_confidence, openings.cap()), alternatives,

@@ -8,6 +8,8 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
 from companion.enigma.tiles import Port, Tile
 from vision.enigma.mirror import MISMATCH_CONFIDENCE, mirrored_openings
 from vision.enigma.read_types import OpeningDoubts, TileRead
@@ -109,3 +111,60 @@ def test_two_reads_near_the_threshold_settle_each_other_when_both_channels_end_t
     lone = replace(east, openings=replace(east.openings, ended=frozenset()))
     tiles = mirrored_openings({(0, 0): west, (1, 0): lone}, DEFAULT_SETTINGS)
     assert all(t.confidence < SURE for t in tiles.values())
+
+
+#: a tile whose cell lies by its east side, its E1 read absent with a doubt: a stub from E1
+#: would join cell a
+BY_THE_SIDE = Tile.make({"a": "red"}, [(Port("N", 1), "a")])
+UNCLEAR_E1 = "is there an opening at E1? the channel there is unclear"
+E1_ONLY = (Port("E", 1),)
+
+
+def _stub_read(at, tile, judged_named=E1_ONLY, apart=1.0) -> TileRead:
+    judged = frozenset(judged_named)
+    doubts = OpeningDoubts((), judged, 0.5, 0.5, stubs=((Port("E", 1), "a"),), judged=judged,
+                           apart=apart, shape_apart=apart)
+    return TileRead(at, tile, 0.5, problems=(UNCLEAR_E1,), shape_confidence=0.5,
+                    openings=doubts)
+
+
+def test_a_stub_read_absent_by_a_cell_is_joined_when_the_neighbour_reads_it_clearly():
+    # tuning table 1 (clean): [-2, -1] E0 and [0, -1] E2, a cell's rim by the side and the
+    # stub's pixels named neither channel nor cell; the neighbours read W2 and W0 clearly
+    tiles = mirrored_openings({(0, 0): _stub_read((0, 0), BY_THE_SIDE),
+                               (1, 0): _read((1, 0), EAST)}, DEFAULT_SETTINGS)
+    read = tiles[(0, 0)]
+    assert read.tile.is_equivalent(Tile.make({"a": "red"}, [(Port("N", 1), "a"),
+                                                            (Port("E", 1), "a")]))
+    assert read.confidence >= SURE and not read.problems
+    # the rest of the tile's doubts stay
+    doubtful = mirrored_openings({(0, 0): _stub_read((0, 0), BY_THE_SIDE, apart=0.4),
+                                  (1, 0): _read((1, 0), EAST)}, DEFAULT_SETTINGS)
+    assert doubtful[(0, 0)].confidence == 0.4 and Port("E", 1) in doubtful[(0, 0)].tile.ports
+
+
+def test_a_stub_stays_asked_beside_a_neighbour_unclear_or_blank_there():
+    for other in (_read((1, 0), EAST, [(Port("W", 1), 0.7)]), _read((1, 0), BLANK_WEST)):
+        read = mirrored_openings({(0, 0): _stub_read((0, 0), BY_THE_SIDE), (1, 0): other},
+                                 DEFAULT_SETTINGS)[(0, 0)]
+        assert Port("E", 1) not in read.tile.ports and read.confidence < SURE
+    alone = mirrored_openings({(0, 0): _stub_read((0, 0), BY_THE_SIDE)}, DEFAULT_SETTINGS)
+    assert alone[(0, 0)].confidence < SURE and alone[(0, 0)].problems
+
+
+def test_a_stub_joined_leaves_another_opening_doubted_asked():
+    other_doubt = (Port("E", 1), Port("N", 0))
+    read = mirrored_openings({(0, 0): _stub_read((0, 0), BY_THE_SIDE, other_doubt),
+                              (1, 0): _read((1, 0), EAST)}, DEFAULT_SETTINGS)[(0, 0)]
+    assert Port("E", 1) in read.tile.ports and read.confidence < SURE
+
+
+@pytest.mark.parametrize("seed,squares", [(1, [(-2, -1), (0, -1)]), (0, [(0, 2)]),
+                                          (2, [(1, -2)])])
+def test_table_tiles_whose_stub_by_a_cell_the_neighbour_shows_are_read_exact(seed, squares,
+                                                                             demo_pack):
+    frame, table = enigma_scene(seed, "clean")
+    truth, _ = truth_of(table)
+    read = read_enigma(frame, demo_pack)
+    for at in squares:
+        assert read_key(read.tiles[at].to_json()) == truth[at]
