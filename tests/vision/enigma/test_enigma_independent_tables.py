@@ -38,6 +38,9 @@ written from the docs alone), on seeds of the range tuned on (the held-apart ran
 - 5027 (harsh): a white pawn on a blue cell left no blob of white and only a crescent of
   its cell, open where a channel meets it: the tile was read sure with one cell of two, and
   the networkers silently wrong (square [2, 0]).
+- 6003 (harsh): a lone cell, its blue paled by the light, was labelled in the category
+  icons' colour, a filled disc a cell wide, and the tile read sure without it (square
+  [2, 1]).
 
 And some showed networkers read wrong without a question:
 
@@ -76,7 +79,8 @@ from independent_scenes.enigma_table import enigma_scene, truth_of  # noqa: E402
                                             (90, "harsh"), (103, "harsh"),
                                             (1012, "harsh"), (1015, "harsh"),
                                             (1024, "harsh"), (2019, "harsh"),
-                                            (3036, "harsh"), (5027, "harsh")])
+                                            (3036, "harsh"), (5027, "harsh"),
+                                            (6003, "harsh")])
 def test_no_tile_of_an_independent_table_is_read_wrong_without_a_question(seed, condition):
     frame, table = enigma_scene(seed, condition)
     score = read_and_judge(frame, *truth_of(table))
