@@ -74,6 +74,12 @@ SLIVER_CONFIDENCE = 0.3
 BODY_REACH = 1.2
 #: the confidence a cell of thin strokes only leaves: asked about, never read as sure
 THIN_CELL_CONFIDENCE = 0.3
+#: a blob of the icons' colour this many cell discs in area, within this many cell radii of
+#: its middle and filling this share of that circle, is a disc, not an icon's strokes (the
+#: demo icons fit in a square 0.13 of a tile wide: at most 0.45 of a cell's disc)
+ICON_DISC_AREA = (0.6, 1.6)
+ICON_DISC_RADIUS = 1.3
+ICON_DISC_FILL = 0.6
 _CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
 
 
@@ -185,10 +191,48 @@ def find_cells(
             colour_conf = _colour_confidence(centre, any_cell, feats, model, cell_classes, rc, rn,
                                              ci)
             cells.append(Cell(centre, str(model.names[ci]), colour_conf))
+    for centre, ci in _discs_of_icon_colour(labels, feats, model, cells, rc):
+        problems.append(f"is there a {model.names[ci]} cell? it shows in the colour of the "
+                        "category icons")
+        conf = min(conf, THIN_CELL_CONFIDENCE)
+        cells.append(Cell(centre, str(model.names[ci]), THIN_CELL_CONFIDENCE))
     if _sliver_by_pawn(slivers, cells, feats, model, rc, rn):
         problems.append("a networker stands where no cell was read: is a cell hidden?")
         conf = min(conf, SLIVER_CONFIDENCE)
     return cells, problems, conf
+
+
+def _discs_of_icon_colour(labels: np.ndarray, feats: np.ndarray, model: ColourModel,
+                          cells: list[Cell], rc: float) -> list[tuple[tuple[float, float], int]]:
+    """Filled discs a cell wide in the icons' colour, away from the cells found, with the
+    cell colour nearest their own: a category icon is strokes in a square smaller than a
+    cell (:data:`ICON_DISC_AREA`), so such a disc is a cell whose colour the light shifted
+    towards the icons' (tuning independent table 6003 harsh, square [2, 1]: a pale blue
+    cell labelled icon, the tile read sure without it)."""
+    icon = model.kind_mask(labels, ("icon",)).astype(np.uint8)
+    if not cv2.countNonZero(icon):
+        return []
+    cell_classes = [i for i, k in enumerate(model.kinds) if k == "cell"]
+    disc_area = math.pi * rc * rc
+    found: list[tuple[tuple[float, float], int]] = []
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(icon, connectivity=8)
+    for k in range(1, n):
+        area = int(stats[k, cv2.CC_STAT_AREA])
+        if not ICON_DISC_AREA[0] * disc_area <= area <= ICON_DISC_AREA[1] * disc_area:
+            continue
+        ys, xs = np.nonzero(lab == k)
+        (ex, ey), radius = cv2.minEnclosingCircle(np.column_stack([xs, ys]).astype(np.float32))
+        if radius > ICON_DISC_RADIUS * rc or area < ICON_DISC_FILL * math.pi * radius * radius:
+            continue
+        centre = (float(ex), float(ey))
+        if any(math.dist(centre, c.centre) < 2 * rc for c in cells):
+            continue
+        core = cv2.erode((lab == k).astype(np.uint8), _CROSS).astype(bool)
+        med = median(feats[core if core.sum() >= CORE_MIN else lab == k], axis=0)
+        nearest = min(cell_classes,
+                      key=lambda i: float(((model.centres[i] - med) ** 2).sum()))
+        found.append((centre, nearest))
+    return found
 
 
 def _inner_pixels(mask: np.ndarray) -> np.ndarray:

@@ -77,6 +77,21 @@ FAINT_PAWN_CONFIDENCE = 0.3
 CRESCENT_REACH = 1.4
 CRESCENT_MIN_PX = 6
 CRESCENT_LEAD = 3.0
+#: a pale pawn may leave neither a blob of its colour nor a ring all round: a crescent of
+#: one cell colour away from every cell read is the only sign of its cell (tuning
+#: independent table 5027 harsh, square [2, 0]: a white pawn on a blue cell, the ring open
+#: where a channel meets it, read sure with the cell and its pawn lost). The pawn's place is
+#: where the most of a ring round it is unlike bare tile, within this many cell radii of
+#: the crescent's middle ...
+CRESCENT_SEARCH = 1.2
+#: ... with at least this share of that ring unlike bare tile (a crescent of a cell covers
+#: more than half of it)
+CRESCENT_RING_SHARE = 0.45
+#: a cell colour within this colour distance of a blend of channel and bare tile is one a
+#: channel's blurred rim takes (demo: yellow lies 11-13 from brown on cream, red 35, blue
+#: 68): a lone crescent of it is a channel's rim as often as a cell's (tuning independent
+#: table 2 clean: yellow rims where channels meet, read as white pawns on yellow cells)
+BLEND_NEAR = 20.0
 
 
 def _hue_chroma(feature: np.ndarray) -> tuple[float, float]:
@@ -467,7 +482,25 @@ def _one_cell(s: _Patch, c: Cell, centres: list[tuple[float, float]],
             net, net_conf, centre = b_net, b_conf, b_at
             break
         net_conf = min(net_conf, b_conf)
-    return Cell(centre, c.colour, c.confidence, net, net_conf)
+    colour = c.colour if net != c.colour else _rim_colour(s, centre, c.colour)
+    return Cell(centre, colour, c.confidence, net, net_conf)
+
+
+def _rim_colour(s: _Patch, centre: tuple[float, float], pawn_colour: str) -> str:
+    """The colour of a cell the finder read in its pawn's colour (a blue pawn standing tall
+    on a red cell, only the red rim showing round it: tuning independent table 14 clean,
+    square [1, -1]): the one cell colour of the rim round the pawn, when one other than the
+    pawn's shows there (:data:`CRESCENT_MIN_PX`, :data:`CRESCENT_LEAD`), else the pawn's.
+    The cell keeps the doubt its finder gave it: only its colour changes."""
+    rim = disc((s.p, s.p), centre, s.rc * 1.3) & ~disc((s.p, s.p), centre, s.rn * 1.15)
+    counts = sorted(((int((rim & (s.labels == i)).sum()), i) for i in s.cell_classes
+                     if s.name(i) != pawn_colour), reverse=True)
+    if not counts:
+        return pawn_colour
+    (most, colour_i), second = counts[0], (counts[1][0] if len(counts) > 1 else 0)
+    if most < CRESCENT_MIN_PX or most < CRESCENT_LEAD * second:
+        return pawn_colour
+    return s.name(colour_i)
 
 
 def _split_cell(s: _Patch, members: list[Cell], centres: list[tuple[float, float]]
@@ -583,6 +616,60 @@ def _crescent_cell(s: _Patch, centre: tuple[float, float], cells: list[Cell]) ->
                 min(net_conf, HIDDEN_CELL_CONFIDENCE))
 
 
+def _blend_colour(s: _Patch, i: int) -> bool:
+    """Whether class ``i``'s colour lies within :data:`BLEND_NEAR` of a blend of a channel
+    colour and a bare tile colour (a blurred channel's rim on the tile)."""
+    colour = s.model.centres[i]
+    for ch in (j for j, kind in enumerate(s.model.kinds) if kind == "channel"):
+        for tile in s.tile_classes:
+            a, b = s.model.centres[ch], s.model.centres[tile]
+            t = float(np.clip(np.dot(colour - a, b - a) / max(float(np.dot(b - a, b - a)),
+                                                               1e-9), 0.0, 1.0))
+            if float(np.linalg.norm(colour - (a + t * (b - a)))) < BLEND_NEAR:
+                return True
+    return False
+
+
+def _lone_crescent(s: _Patch, cells: list[Cell]) -> Cell | None:
+    """The cell under a pale pawn that left no blob and no ring all round, from a crescent of
+    one cell colour no channel's blurred rim takes (:func:`_blend_colour`), away from every
+    cell in ``cells`` (:data:`CRESCENT_SEARCH`); None when
+    no such crescent has a pawn-sized place beside it ringed round enough, ringed by more
+    than channels and icons, and no cell colour in its middle. Never trusted."""
+    away = member_mask(s.labels, [i for i in s.cell_classes if not _blend_colour(s, i)])
+    for c in cells:
+        away &= ~disc((s.p, s.p), c.centre, s.rc * BESIDE_CELL)
+    if int(away.sum()) < CRESCENT_MIN_PX:
+        return None  # no cell colour away from the cells read (most tiles)
+    k = int(math.ceil(s.rc * 1.05))
+    ring = _ring(s, (float(k), float(k)))[: 2 * k + 1, : 2 * k + 1]
+    kernel = ring.astype(np.float32) / float(ring.sum())
+    share = cv2.filter2D(s.ringed.astype(np.float32), -1, kernel,
+                         borderType=cv2.BORDER_CONSTANT)
+    n, lab, stats, cents = cv2.connectedComponentsWithStats(away.astype(np.uint8),
+                                                            connectivity=8)
+    for k in range(1, n):
+        if stats[k, cv2.CC_STAT_AREA] < CRESCENT_MIN_PX:
+            continue
+        near = disc((s.p, s.p), (float(cents[k][0]), float(cents[k][1])),
+                    s.rc * CRESCENT_SEARCH)
+        for c in cells:
+            near &= ~disc((s.p, s.p), c.centre, s.rc * BESIDE_CELL)
+        if not near.any():
+            continue
+        ys, xs = np.nonzero(near)
+        j = int(np.argmax(share[ys, xs]))
+        place = (float(xs[j]), float(ys[j]))
+        if share[ys[j], xs[j]] < CRESCENT_RING_SHARE:
+            continue
+        if not _partly_ringed(s, place, cells, ("channel", "icon")):
+            continue
+        hidden = _crescent_cell(s, place, cells)
+        if hidden is not None:
+            return hidden
+    return None
+
+
 def _ringed_hole(s: _Patch, cells: list[Cell]) -> tuple[float, float] | None:
     """Where a pawn-sized hole lies in what is unlike bare tile, away from every cell read,
     with some of a player colour in it (None when none does): a pale pawn standing on a
@@ -648,6 +735,8 @@ def read_networkers(
     problems, conf = _hidden_cells(s, candidates, out, crescents)
     hole = None if problems else _ringed_hole(s, out)
     hidden = None if hole is None or not crescents else _crescent_cell(s, hole, out)
+    if hole is None and not problems and crescents:
+        hidden = _lone_crescent(s, out)
     if hidden is not None:
         out.append(hidden)
         problems.append("a cell hidden by a networker was read from the ring around it")

@@ -35,6 +35,12 @@ written from the docs alone), on seeds of the range tuned on (the held-apart ran
   side within the cell's cut under blur, and was read joined to the cell (square [-1, 1]).
 - 3036 (harsh): a cell beside the east side, its stub to E2 meeting its rim off the stub's
   middle line, was read with no opening at E2 (square [1, 2]).
+- 5027 (harsh): a white pawn on a blue cell left no blob of white and only a crescent of
+  its cell, open where a channel meets it: the tile was read sure with one cell of two, and
+  the networkers silently wrong (square [2, 0]).
+- 6003 (harsh): a lone cell, its blue paled by the light, was labelled in the category
+  icons' colour, a filled disc a cell wide, and the tile read sure without it (square
+  [2, 1]).
 
 And some showed networkers read wrong without a question:
 
@@ -73,7 +79,8 @@ from independent_scenes.enigma_table import enigma_scene, truth_of  # noqa: E402
                                             (90, "harsh"), (103, "harsh"),
                                             (1012, "harsh"), (1015, "harsh"),
                                             (1024, "harsh"), (2019, "harsh"),
-                                            (3036, "harsh")])
+                                            (3036, "harsh"), (5027, "harsh"),
+                                            (6003, "harsh")])
 def test_no_tile_of_an_independent_table_is_read_wrong_without_a_question(seed, condition):
     frame, table = enigma_scene(seed, condition)
     score = read_and_judge(frame, *truth_of(table))
@@ -92,7 +99,8 @@ def test_a_pale_pawn_hiding_its_cell_where_channels_meet_is_asked_about(demo_pac
 
 
 @pytest.mark.parametrize("seed,condition", [(60009, "clean"), (60010, "clean"),
-                                            (79, "harsh"), (1015, "harsh")])
+                                            (79, "harsh"), (1015, "harsh"),
+                                            (5027, "harsh")])
 def test_no_networker_of_an_independent_table_is_read_wrong_without_a_question(seed,
                                                                                condition):
     frame, table = enigma_scene(seed, condition)
@@ -143,3 +151,42 @@ def test_a_tall_pale_pawn_showing_only_a_crescent_of_its_cell_gives_its_cell(see
         assert tiles[at]["confidence"] < 0.85
     pawns = {(tuple(n["at"]), n["colour"]) for n in as_json["networkers"]}
     assert {(at, colour) for at, colour, _ in truth_networkers if at in squares} <= pawns
+
+
+def test_a_pale_pawn_showing_only_a_crescent_of_its_cell_and_no_blob_gives_its_cell(
+        demo_pack):
+    # table 5027 harsh, square [2, 0]: a white pawn stands on a blue cell; blurred, it is
+    # labelled bare tile but for a halo, and of its cell only a crescent shows, open where
+    # the channel from the other blue cell meets it. No blob, no ring all round: the tile
+    # was read sure with one blue cell, the pawn and its cell lost. The crescent gives the
+    # cell, with its pawn, asked about
+    frame, table = enigma_scene(5027, "harsh")
+    read = read_enigma(frame, demo_pack)
+    tile = read.tiles[(2, 0)]
+    assert sorted(dict(tile.tile.cells).values()) == ["blue", "blue"]
+    assert "a cell hidden by a networker was read from the ring around it" in tile.problems
+    assert [(n.colour, n.confidence < 0.85) for n in read.networkers if n.at == (2, 0)] == [
+        ("white", True)]
+
+
+def test_a_channels_yellow_rim_gives_no_cell_from_a_crescent(demo_pack):
+    # table 2 clean, squares [4, -1] and [-1, -1]: where channels meet, their blurred rims
+    # on the cream tile look yellow, in arcs round a spot of bare tile; yellow lies on the
+    # blend of channel and tile, so such an arc is no crescent of a cell under a white pawn
+    frame, _table = enigma_scene(2, "clean")
+    read = read_enigma(frame, demo_pack)
+    assert not [n for n in read.networkers if n.at in ((4, -1), (-1, -1))]
+
+
+def test_a_cell_read_in_its_pawns_colour_takes_the_colour_of_its_rim(demo_pack):
+    # table 14 clean, square [1, -1]: a blue pawn stands tall on a red cell, only the red
+    # rim showing round it; the cell finder read the pawn as a blue cell (doubted at 0.3,
+    # its ring disagreeing). The cell is the rim's red, still doubted
+    frame, table = enigma_scene(14, "clean")
+    truth_tiles, truth_networkers = truth_of(table)
+    read = read_enigma(frame, demo_pack)
+    tile = read.tiles[(1, -1)]
+    assert dict(tile.tile.cells) == {"a": "red"}
+    assert tile.confidence < 0.85
+    assert [(n.colour, "red") for n in read.networkers if n.at == (1, -1)] == [
+        (colour, cell) for at, colour, cell in truth_networkers if at == (1, -1)]
