@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -416,46 +417,128 @@ def find_weights(view: CardView, pack: EnigmaPack) -> tuple[np.ndarray, list[Wei
                    for c in weight_places(level, pack, view.inside_card())]
 
 
+#: a weight the sieve missed beside a whole one (a lamp's glare lowers its contrast, so its
+#: correlation peak is weak, or a few pixels off, or lost beside a stronger one) is looked for
+#: again within this many radii of the crescent it leaves: at the peaks of the correlation
+#: with the weight's picture at full size, each the best within this many pixels
+SECOND_LOOK_REACH, SECOND_LOOK_PEAK = 1.0, 3
+#: and only this far from every whole weight's centre (shares of the radius): weights side
+#: by side lie 2.04 radii apart; one partly under another, at most 1.4
+SIDE_BY_SIDE = 1.8
+
+
+def weight_in_crescent(level: np.ndarray, template: np.ndarray, spot: Point,
+                       whole: list[Weight], wr: float) -> Weight | None:
+    """A whole weight whose crescent lies at ``spot``, beside the whole weights and not
+    partly under one; None when there is none. Only a peak of the correlation with the
+    weight's picture (``template``, full size) can be its centre, so a disc pushed half off
+    a hidden weight onto the card (the rim test alone can pass it in a crowded cup) is not
+    taken; the peaks are judged by :func:`judge_weight` unchanged, the best first."""
+    half = template.shape[0] // 2
+    reach = int(math.ceil(SECOND_LOOK_REACH * wr))
+    x, y = int(round(spot[0])), int(round(spot[1]))
+    x0, y0 = max(0, x - reach - half), max(0, y - reach - half)
+    x1 = min(level.shape[1], x + reach + half + 1)
+    y1 = min(level.shape[0], y + reach + half + 1)
+    if x1 - x0 <= template.shape[1] or y1 - y0 <= template.shape[0]:
+        return None
+    score = cv2.matchTemplate(level[y0:y1, x0:x1], template, cv2.TM_CCOEFF_NORMED)
+    k = 2 * SECOND_LOOK_PEAK + 1
+    peaks = (score >= WEIGHT_LIKENESS) & (score >= cv2.dilate(score, np.ones((k, k), np.uint8)))
+    ys, xs = np.nonzero(peaks)
+    for i in np.argsort(-score[ys, xs]).tolist():
+        at = (float(x0 + xs[i] + half), float(y0 + ys[i] + half))
+        if math.dist(at, spot) > reach or any(
+                math.dist(at, wt.centre) < SIDE_BY_SIDE * wr for wt in whole):
+            continue
+        found = judge_weight(level, at, wr)
+        if found.whole:
+            return found
+    return None
+
+
+def _crescent_mask(view: CardView, cups: list[Cup]) -> np.ndarray:
+    """Where crescents are looked for: inside the card, off the cups' printed rings."""
+    inside = cv2.erode(view.inside_card().astype(np.uint8), np.ones((9, 9), np.uint8))
+    for printed in cups:
+        cx, cy = view.mm_to_px(*printed.centre)
+        cv2.circle(inside, (int(round(cx)), int(round(cy))),
+                   int(round(printed.radius * CARD_PX_PER_MM)), 0,
+                   int(round(PRINTED_RING_MM * CARD_PX_PER_MM)))
+    out: np.ndarray = inside > 0
+    return out
+
+
+def whole_and_hidden(level: np.ndarray, pack: EnigmaPack, whole: list[Weight],
+                     inside: np.ndarray, in_cup: Callable[[Point], bool]
+                     ) -> tuple[list[Weight], list[Point]]:
+    """The whole weights (``whole``, from the sieve), with those found a second time in a
+    crescent beside a whole one (:func:`weight_in_crescent`), and the centres of the whole
+    weights in a cup (``in_cup``) that leave a crescent (within ``inside``) no whole weight
+    explains: a weight lies partly under them."""
+    wr = weight_radius_px(pack)
+    template = weight_template(pack, wr)
+    smooth = smooth_level(level)
+    card_level = local_card(level, wr)
+    whole = list(whole)
+    hidden: list[Point] = []
+    for _ in range(4 * MAX_CUPS):  # each pass finds a weight again or ends
+        hidden = []
+        for wt in whole:
+            if not in_cup(wt.centre):
+                continue
+            spots = crescents(smooth, card_level, wt, whole, wr, inside)
+            found = next((f for f in (weight_in_crescent(level, template, c, whole, wr)
+                                      for c in spots) if f is not None), None)
+            if found is not None:
+                whole.append(found)
+                break
+            if spots:
+                hidden.append(wt.centre)
+        else:
+            break
+    return whole, hidden
+
+
 def count_weights(view: CardView, pack: EnigmaPack, cups: list[Cup],
                   seen: list[Point] | None = None, washed: list[str] | None = None
                   ) -> tuple[dict[tuple[str, int], int], int, list[str]]:
     """Whole weights per cup, whole weights on the card outside the cups, and the doubts (a
     cup where a weight lies partly under another, or a weight-like place that does not show
     whole). A place away from the cups that is no whole weight (a digit, a shadow's edge)
-    changes no cup's count, so it raises no doubt. ``seen`` gets each whole weight's
+    changes no cup's count, so it raises no doubt; nor does one that a whole weight found a
+    second time (:func:`whole_and_hidden`) explains. ``seen`` gets each whole weight's
     centre, ``washed`` the cups with a weight-like place too washed out by glare to tell."""
     counts = {(cup.side, cup.index): 0 for cup in cups}
     doubts: list[str] = []
     outside = 0
     level, places = find_weights(view, pack)
     wr = weight_radius_px(pack)
-    whole = [wt for wt in places if wt.whole]
+    first = [wt for wt in places if wt.whole]
+    whole, hidden = whole_and_hidden(
+        level, pack, first, _crescent_mask(view, cups),
+        lambda at: _cup_at(view, cups, *at, IN_CUP) is not None)
+    # a place within a weight found the second time is that weight, seen off its centre
+    again = whole[len(first):]
     for wt in places:
-        at = _cup_at(view, cups, *wt.centre, IN_CUP if wt.whole else NEAR_CUP)
-        if not wt.whole:
-            if at is not None:
-                doubts.append(_cup_name(at))
-                if washed is not None and wt.doubt == WASHED_OUT:
-                    washed.append(_cup_name(at))
+        at = _cup_at(view, cups, *wt.centre, NEAR_CUP)
+        if wt.whole or at is None or any(
+                math.dist(wt.centre, w.centre) < OWN_DISC * wr for w in again):
             continue
+        doubts.append(_cup_name(at))
+        if washed is not None and wt.doubt == WASHED_OUT:
+            washed.append(_cup_name(at))
+    for wt in whole:
+        at = _cup_at(view, cups, *wt.centre, IN_CUP)
         if seen is not None:
             seen.append(wt.centre)
         if at is None:
             outside += 1
         else:
             counts[(at.side, at.index)] += 1
-    inside = cv2.erode(view.inside_card().astype(np.uint8), np.ones((9, 9), np.uint8))
-    # the cups' printed rings are known from the card: no crescent is looked for on them
-    for printed in cups:
-        cx, cy = view.mm_to_px(*printed.centre)
-        cv2.circle(inside, (int(round(cx)), int(round(cy))),
-                   int(round(printed.radius * CARD_PX_PER_MM)), 0,
-                   int(round(PRINTED_RING_MM * CARD_PX_PER_MM)))
-    smooth = smooth_level(level)
-    card_level = local_card(level, wr)
-    for wt in whole:
-        cup = _cup_at(view, cups, *wt.centre, IN_CUP)
-        if cup is not None and crescents(smooth, card_level, wt, whole, wr, inside > 0):
+    for centre in hidden:
+        cup = _cup_at(view, cups, *centre, IN_CUP)
+        if cup is not None:
             doubts.append(_cup_name(cup))
     return counts, outside, list(dict.fromkeys(doubts))
 
@@ -508,4 +591,5 @@ def check_weight(view: CardView, pack: EnigmaPack, card: weight.WeightCard | Non
 
 __all__ = ["Weight", "check_weight", "count_weights", "crescents", "find_weights",
            "judge_weight", "level_image", "local_card", "read_weight_card", "smooth_level",
-           "weight_places", "weight_radius_px", "weight_template"]
+           "weight_in_crescent", "weight_places", "weight_radius_px", "weight_template",
+           "whole_and_hidden"]
