@@ -577,13 +577,14 @@ class CompanionApp(App):
     def show(self, name: str, *, remember: bool = True) -> None:
         if name in ("home", "setup", "history"):
             self.finish_if_over()
-        if name == "home":
-            self.collector.settle()  # between games: what lives now lives on
         manager = self.root.ids.manager
         if manager.current != name:
             self.clear_notice()
         manager.current = name
         self._camera_for(name)
+        if name == "home":
+            self._let_go_of_game_screens()
+            self.collector.settle()  # between games: what lives now lives on
         self._update_undo()
         screen = self._screens[name]
         self.screen_title = screen.title()
@@ -593,6 +594,21 @@ class CompanionApp(App):
         if remember and self.session is not None and name in GAME_SCREENS.values():
             services.set_meta(self.journal, self.session, "screen", name)
             services.mark_in_use(self.journal, self.session)
+
+    def _let_go_of_game_screens(self) -> None:
+        """On Home, the screens of games not in play go: each is made again, from the
+        journal's session, when it is next shown (as after a restart).
+
+        A game screen ends its game holding a few hundred widgets and their textures (its last
+        panels); kept, every screen played once lived all evening beside the one in use.
+        The screen of an unfinished game in play stays: its players come back to it.
+        """
+        session = self.session
+        kept = GAME_SCREENS.get(session.game) if session is not None else None
+        manager = self.root.ids.manager
+        for name in GAME_SCREENS.values():
+            if name != kept and name in self._screens and manager.let_go(name):
+                del self._screens[name]
 
     def resume_or_home(self) -> None:
         """Start in the unfinished game last on screen, on its screen; else on Home."""

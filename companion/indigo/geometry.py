@@ -25,6 +25,7 @@ renderer, the camera reader and the UI agree on where a cell and a gem are.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from typing import Literal
@@ -322,6 +323,7 @@ def hex_corners(
     return tuple(out)
 
 
+@functools.cache  # the board widget asks for it at every point it draws (368 a redraw)
 def board_extent(radius: float, *, orientation: Orientation = "pointy") -> tuple[float, float]:
     """Half-width and half-height in pixels of the 61 cells drawn with ``radius``."""
     xs: list[float] = []

@@ -101,3 +101,63 @@ def test_screens_made_anew_after_a_language_change_let_the_old_ones_go(make_driv
     gc.collect()
     kept = sorted(screen.name for screen in (ref() for ref in old) if screen is not None)
     assert kept == []
+
+
+def _screen_let_go(driver: Any, screen: Any) -> bool:
+    """Whether ``screen`` (a weak reference) is gone once the garbage is collected."""
+    import gc
+
+    live_widgets(driver)  # collects, once what holds an old panel for a moment has let go
+    gc.unfreeze()
+    gc.collect()
+    return screen() is None
+
+
+def test_a_finished_games_screen_goes_on_home_and_comes_back_when_shown(
+        make_driver: Any) -> None:
+    """Back on Home after a game, its screen (its last panels, a few hundred widgets) goes; a
+    new game makes it anew. Kept, every screen played once lived all evening."""
+    import weakref
+
+    from companion.second_chance.simulate import simulate_game
+
+    driver = make_driver()
+    record = simulate_game(list(PLAYERS), rng=random.Random(3))
+    driver.app.new_game("second-chance", list(PLAYERS), record.get("options", {}))
+    for event in record["events"]:
+        assert driver.app.apply(event), event
+        driver.pump(1)
+    assert driver.app.session.result().get("over")
+    played = weakref.ref(driver.screen("second_chance"))
+    driver.app.show("home")
+    driver.pump(2)
+    assert driver.app.session is None  # the game became history
+    made = [screen.name for screen in driver.app.root.ids.manager.screens]
+    assert "second_chance" not in made, made
+    assert _screen_let_go(driver, played)
+    driver.app.new_game("second-chance", list(PLAYERS), record.get("options", {}))
+    driver.pump(2)
+    again = driver.screen("second_chance")
+    assert again is not None and driver.app.current_screen() is again
+    assert again.state() is not None
+
+
+def test_on_home_only_the_screen_of_the_game_in_play_stays(make_driver: Any) -> None:
+    """An unfinished game's screen stays while it is the game in play (its players come back
+    to it); the screen of a game left for another one goes."""
+    import weakref
+
+    driver = make_driver()
+    driver.app.new_game("indigo", list(PLAYERS), {})
+    driver.pump(2)
+    left = weakref.ref(driver.screen("indigo"))
+    _second_chance_game(driver, 2)  # another game begins: Indigo's is left unfinished
+    driver.app.show("home")
+    driver.pump(2)
+    made = [screen.name for screen in driver.app.root.ids.manager.screens]
+    assert "second_chance" in made and "indigo" not in made, made
+    assert _screen_let_go(driver, left)
+    in_play = driver.screen("second_chance")
+    driver.app.show("second_chance")
+    driver.pump(1)
+    assert driver.screen("second_chance") is in_play

@@ -35,5 +35,22 @@ class LazyScreenManager(ScreenManager):
             self.add_widget(self._maker(name))
         return super().get_screen(name)
 
+    def let_go(self, name: str) -> bool:
+        """Drop the made screen ``name`` unless it is shown; it is made anew when next needed.
+        Returns whether it was dropped."""
+        if self._maker is None or name not in self._known or name == self.current:
+            return False
+        if not self.is_made(name):
+            return False
+        screen = super().get_screen(name)
+        self.remove_widget(screen)
+        if self.transition.screen_out is screen:
+            # a transition keeps the screen it took out until the next switch (it cannot be
+            # told None): a new one lets it go; the old one still finishes its switch, and
+            # the screen's on_leave (Enigma's sand timer stops there) still comes
+            old = self.transition
+            self.transition = type(old)(duration=old.duration)
+        return True
+
     def has_screen(self, name: str) -> bool:
         return name in self._known or bool(super().has_screen(name))

@@ -235,3 +235,18 @@ def test_every_pairing_of_the_six_edges_is_a_route_tile() -> None:
 
     found = {identify(tuple(m)) for m in matchings(list(range(6)))}
     assert found == set(all_patterns())
+
+
+def test_the_board_extent_is_worked_out_once_per_radius(monkeypatch) -> None:
+    """The board widget asks for the extent at every point it draws (368 times a redraw):
+    each time it walked the 61 cells' corners, ~75 ms of a redraw here (a Pi: ~0.4 s)."""
+    from companion.indigo import geometry
+
+    calls = []
+    real = geometry.hex_corners
+    monkeypatch.setattr(geometry, "hex_corners",
+                        lambda *a, **k: calls.append(1) or real(*a, **k))
+    first = geometry.board_extent(1.75)
+    for _ in range(10):
+        assert geometry.board_extent(1.75) == first
+    assert len(calls) <= len(geometry.CELLS)
