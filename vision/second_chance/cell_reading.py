@@ -251,20 +251,16 @@ def cell_questions(settings: SheetReaderSettings, cells: CellsRead) -> list[dict
                    else "the marks are not clear"),
             }
         )
-    # the cells read filled for their colour alone were as unclear by their darkness and grain
-    unclear = len(doubtful) + (0 if cells.coloured is None else int(cells.coloured.sum()))
-    if unclear >= MANY_DOUBTFUL:
+    if len(doubtful) >= MANY_DOUBTFUL:
         # this many unclear cells say the sheet's own light and shading were misjudged (a
         # nearly full sheet in light pencil): a cell read empty is no surer than they are
-        # (a light coloured fill paler still than those read by their colour, say); the cards
-        # settle this question where they confirm the whole sheet
         read_empty = [[r, c] for r in range(N) for c in range(N) if cells.state[r, c] == 0]
         if read_empty:
             questions.append(
                 {
                     "kind": "cell",
                     "cells": read_empty,
-                    "message": f"{unclear} cells are unclear, so the empty ones may be "
+                    "message": f"{len(doubtful)} cells are unclear, so the empty ones may be "
                     "misread too: are these cells empty?",
                 }
             )

@@ -11,7 +11,6 @@ import pytest
 
 from vision.second_chance.cell_reading import (
     CellsRead,
-    cell_questions,
     clear_light_fills,
     filled_cells,
     find_bonus,
@@ -344,23 +343,3 @@ def test_a_light_coloured_fill_is_a_mark_a_grey_smudge_as_light_is_not() -> None
     assert {(6, 6), (6, 7)} <= filled_cells(cells, None)
     # the grey shade: asked about as before, not taken for a coloured fill
     assert cells.state[7, 1] == -1
-
-
-def test_squares_read_by_their_colour_alone_still_count_as_unclear_for_the_empty_ones() -> None:
-    # tuning mixed/scan seed 7: 7 doubtful squares read filled by their colour left too few
-    # doubtful ones to ask about the squares read empty, and three squares of a paler
-    # coloured fill, read empty, were wrong with no question
-    scores = np.zeros((9, 9))
-    state = np.zeros((9, 9), int)
-    coloured = np.zeros((9, 9), bool)
-    for c in range(7):
-        state[0, c], scores[0, c], coloured[0, c] = 1, 1.0, True
-    state[1, 0] = state[1, 1] = -1
-    cells = CellsRead(ink=np.zeros((380, 380), bool), darkness=np.zeros((380, 380)),
-                      features=_features(scores), state=state, confidence=np.ones((9, 9)),
-                      ones=[], unsure_paper=np.zeros((9, 9), bool), coloured=coloured)
-    about_empty = [q for q in cell_questions(DEFAULT_SETTINGS, cells) if len(q["cells"]) > 1]
-    assert about_empty and [8, 8] in about_empty[0]["cells"]
-    # without the colour reads, two doubtful squares alone ask about no empty one
-    plain = replace(cells, coloured=None)
-    assert not [q for q in cell_questions(DEFAULT_SETTINGS, plain) if len(q["cells"]) > 1]
