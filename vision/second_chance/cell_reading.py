@@ -20,7 +20,6 @@ from vision.second_chance.cells import (
     CellFeatures,
     cell_features,
     classify_cells,
-    colour_strength,
     crop_grid,
     ink_maps,
     is_sure_one,
@@ -73,9 +72,6 @@ class CellsRead:
     #: rubber's traces, running the way a like neighbour's run (see :func:`clear_light_fills`):
     #: asked about, filled meanwhile, and filled for the cards' search of the doubtful squares
     clear_fills: np.ndarray | None = None
-    #: doubtful cells read filled for their colour alone (see :func:`colour_fills`): a light
-    #: fill's strokes, taken for a written 1 no more surely than before
-    coloured: np.ndarray | None = None
 
     @property
     def doubtful(self) -> list[Cell]:
@@ -109,58 +105,7 @@ def read_cells(settings: SheetReaderSettings, canon: np.ndarray) -> CellsRead:
     marked = light_fills(dark, faint_marks & ~unsure_paper, lo, energy=energy, spread=spread)
     clear = clear_light_fills(dark, state, f.strokes, lo, energy=energy,
                               spread=spread) & ~unsure_paper
-    colour = colour_fills(*colour_strength(norm, lo, CANON_CELL - lo), state, unsure_paper)
-    # a doubtful cell so coloured is filled; one read empty (a fill lighter still) is asked
-    # about, and filled for the cards' search as a clear light fill is
-    coloured, read_empty = colour & (state == -1), colour & (state == 0)
-    state = np.where(coloured, 1, np.where(read_empty, -1, state))
-    confidence = np.where(coloured, COLOUR_FILL_CONFIDENCE,
-                          np.where(read_empty, np.minimum(confidence, UNSURE_PAPER_CONFIDENCE),
-                                   confidence))
-    clear = (clear & ~coloured) | read_empty
-    return CellsRead(ink, darkness, f, state, confidence, ones, unsure_paper, marked, clear,
-                     coloured)
-
-
-#: a cell read doubtful or empty is a coloured fill from this colour strength on (see
-#: :func:`~vision.second_chance.cells.colour_strength`): on the tuning sheets (seeds 0-15,
-#: mild and harsh photos of five styles) the truly empty squares measure at most 0.012 on a
-#: mild photo, 0.046 on a harsh one under a colour cast (where every empty square measures
-#: as much), light coloured-pencil fills 0.02-0.08, felt marker's flat fills 0.1 and up
-COLOUR_FILL_STRENGTH = 0.02
-#: ... and from this many times the median of the sheet's squares read empty (its paper,
-#: colour noise and cast; the truly empty squares measure up to 3.5 times it on a mild photo,
-#: 5 on a harsh one)
-COLOUR_FILL_RATIO = 8.0
-#: ... measured on at least this many squares read empty (else no fill is coloured for sure)
-COLOUR_FILL_REFERENCE = 4
-#: ... with the colour in the middle of the square too (at least this share of the whole's):
-#: a fill covers its square, a neighbour's coloured outline or fill spills in along a side
-COLOUR_FILL_MIDDLE = 0.5
-#: the confidence of a cell so read filled: sure, below a dark fill's
-COLOUR_FILL_CONFIDENCE = 0.7
-
-
-def colour_fills(strength: np.ndarray, middle: np.ndarray, state: np.ndarray,
-                 unsure_paper: np.ndarray) -> np.ndarray:
-    """(9, 9) bool: the cells read doubtful or empty (``state`` -1, 0) coloured beyond doubt:
-    their mean colour
-    (``strength``, and ``middle`` in the square's middle, see
-    :func:`~vision.second_chance.cells.colour_strength`) far from the grey of the sheet's own
-    squares read empty (the same paper, light and camera), on paper whose light is sure.
-
-    A light coloured-pencil fill is as light in grey as an erased smudge or a shadow, and a
-    felt marker's flat fill as smooth as paper in a shadow: both are asked about by their
-    darkness and grain, yet neither a smudge of graphite nor a shadow has a colour; a
-    coloured mark in a square is a deliberate mark."""
-    empty = state == 0
-    if int(empty.sum()) < COLOUR_FILL_REFERENCE:
-        return np.zeros((N, N), bool)
-    floor = float(np.median(strength[empty]))
-    found: np.ndarray = ((state <= 0) & ~unsure_paper
-                         & (strength >= max(COLOUR_FILL_STRENGTH, COLOUR_FILL_RATIO * floor))
-                         & (middle >= COLOUR_FILL_MIDDLE * strength))
-    return found
+    return CellsRead(ink, darkness, f, state, confidence, ones, unsure_paper, marked, clear)
 
 
 #: a doubtful cell's strokes (:func:`~vision.second_chance.cells.stroke_energy`) are a light
@@ -275,10 +220,7 @@ def find_bonus(settings: SheetReaderSettings, cells: CellsRead, *, one_possible:
     out first writes one). Where none can be, a mark only a little like a 1 is asked about as
     before but stays the square of a tile it is read as meanwhile, never the 1 (the cards then
     settle it with that tile)."""
-    f = cells.features
-    # a light fill read filled for its colour alone is as doubtful a 1 as it was a square
-    state = cells.state if cells.coloured is None else np.where(cells.coloured, -1,
-                                                                  cells.state)
+    state, f = cells.state, cells.features
     bonus: Cell | None = None
     questions: list[dict[str, Any]] = []
     ones = [cell for cell in cells.ones if state[cell] != 0]

@@ -461,24 +461,6 @@ def marks_spread(darkness: np.ndarray, lo: int, hi: int) -> np.ndarray:
     return spread
 
 
-def colour_strength(norm: np.ndarray, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
-    """(9, 9) twice: how far the mean colour of each cell's inside is from grey, over the
-    whole inside and over its middle (:data:`MIDDLE_SHARE` of its side across). ``norm``: the
-    cropped grid's channels as shares of the paper under them, its cast taken out (see
-    :func:`ink_maps`), so the paper is grey. The mean is taken before the distance: a
-    picture's colour noise averages out over a cell (a pixel's own chroma does not), a
-    coloured pencil's or a felt marker's fill does not, however light it is in grey."""
-    size = hi - lo
-    m0 = int(round(size * (1 - MIDDLE_SHARE) / 2))
-    strengths = []
-    for a, b in ((lo, hi), (lo + m0, hi - m0)):
-        mean = _cells_view(norm)[:, a:b, :, a:b].mean(axis=(1, 3))  # (9, 9, 3)
-        strength: np.ndarray = np.sqrt(
-            ((mean - mean.mean(axis=2, keepdims=True)) ** 2).sum(axis=2))
-        strengths.append(strength)
-    return strengths[0], strengths[1]
-
-
 #: the printed centre circle's radius, in cells (vision.second_chance.layout), and how far either
 #: side of it a pixel of the centre cell is taken for the printed ring, in canonical pixels (the
 #: line's width, the camera's blur, the grid found a pixel or two off)
