@@ -226,6 +226,9 @@ def read_canonical(
         seg = settle_asked_by_cards(seg, choices)
         if one_settled_for_cards(bonus, bonus_questions, one_possible=one_possible):
             seg, cells, questions = squares_by_cards(seg, cells, questions, choices, bonus)
+            # a split asked elsewhere on the sheet is searched again with those squares read:
+            # a doubtful square read as a tile of its own (or none) had left the cards no way
+            seg = settle_asked_by_cards(seg, choices)
             filled = {cell for shape in seg.shapes for cell in shape} | (
                 {bonus} if bonus else set())
     confirmed = confirmed_by_cards(seg.shapes, not seg.questions, bonus, choices, N,

@@ -664,3 +664,25 @@ def test_a_light_fill_read_doubtful_counts_filled_meanwhile() -> None:
                       np.zeros((9, 9), bool), marked)
     assert filled_cells(cells, None) == {(2, 2), (2, 3)}
     assert filled_cells(replace(cells, marked=None), None) == set()
+
+
+def test_a_split_asked_apart_from_the_doubtful_squares_is_settled_once_they_are() -> None:
+    # tuning mixed/mild seed 10 (bench/sheet_hands.py): a doubtful square read as a tile of
+    # its own left the cards no way to split the region a split question asked about; the
+    # cards then read that square into its tile, and the region, asked still, has one split
+    import random
+
+    from companion.record import parse_record
+    from companion.second_chance.drawn import may_have_the_one, tile_choices
+    from companion.second_chance.simulate import simulate_game
+    from vision.second_chance.synth.hands import render_hand_sheet
+    from vision.second_chance.synth.sheet import content_from_record
+
+    seed = 10
+    record = parse_record(simulate_game(["Ana", "Ben"], rng=random.Random(seed)))
+    content = content_from_record(record, "Ana")
+    frame = render_hand_sheet(content, style="mixed", condition="mild", seed=seed)
+    reading = read_sheet(frame, choices=tile_choices(record.events, "Ana"),
+                         one_possible=may_have_the_one(record.events, "Ana"))
+    assert set(reading.shapes) == {tuple(sorted(t)) for t in content.tiles}
+    assert not [q for q in reading.questions if q["kind"] in ("split", "outline")]
