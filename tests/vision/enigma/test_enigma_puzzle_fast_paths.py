@@ -1,5 +1,5 @@
 """The puzzle checks' fast paths give exactly what the general functions gave: the card
-search's shifted levels, the conduit card's grey levels, the clipped channels counted per
+search's shifted levels, the clipped channels counted per
 pixel, and the angular structure's bands grown on the box round it."""
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ from vision.enigma.puzzles.card_find import (
     whiteness,
 )
 from vision.enigma.puzzles.changed_blur import blur_again, changed_places
-from vision.enigma.puzzles.conduit import channel_mean
 from vision.enigma.puzzles.fragment import (
     MAX_OWN_BLACK,
     OWN_BLACK_SIGMA,
@@ -51,13 +50,6 @@ def test_rolled_is_numpys_roll(shape: tuple[int, int]) -> None:
     for axis in (0, 1):
         for shift in range(-25, 26):
             assert np.array_equal(rolled(image, shift, axis), np.roll(image, shift, axis=axis))
-
-
-def test_channel_mean_is_numpys_mean_to_the_bit() -> None:
-    image = np.random.default_rng(26).integers(0, 256, (64, 80, 3), dtype=np.uint8)
-    want = image.astype(np.float32).mean(axis=2)
-    got = channel_mean(image)
-    assert got.dtype == want.dtype and np.array_equal(got, want)
 
 
 def test_count_per_pixel_is_numpys_sum() -> None:

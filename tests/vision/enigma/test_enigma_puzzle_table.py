@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 
 from companion.enigma.puzzles import load_puzzles
-from vision.enigma.mat import CARD_PX_PER_MM, MARK
+from vision.enigma.mat import MARK
 from vision.enigma.pack import load_enigma_pack
 from vision.enigma.puzzles.check import check_puzzle_frame
 from vision.enigma.puzzles.view import CardView, bare_card, flatten_light, view_card
@@ -316,14 +316,15 @@ def test_an_empty_conduit_cell_in_a_hand_s_shadow_without_channel_is_empty() -> 
     assert result["verdict"] == "solved", result["reason"]
 
 
-def test_a_conduit_piece_a_glare_washes_is_asked_about_not_missing() -> None:
+def test_a_conduit_piece_a_glare_washes_is_read_not_missing() -> None:
     """Conduit cloth/strong seed 4: a glare washes the piece on [1, 2], its channel and its
     hue alike; judged by its hue alone it was an empty cell and the right solution 'not
-    solved' (a piece unused). It stays a question."""
+    solved' (a piece unused), and by its colour and channel pixels a question. Its disc and
+    arms still stand out of its own face: solved."""
     card, frame = _right_frame("conduit", "cloth", "strong", 4)
     result = check_puzzle_frame("conduit", frame, load_enigma_pack(), card=card,
                                 box=load_puzzles())
-    assert result["verdict"] == "cannot tell", result["reason"]
+    assert result["verdict"] == "solved", result["reason"]
 
 
 def test_a_conduit_piece_a_glare_washes_is_seen_by_its_channel_through_the_centre() -> None:
@@ -335,26 +336,6 @@ def test_a_conduit_piece_a_glare_washes_is_seen_by_its_channel_through_the_centr
     result = check_puzzle_frame("conduit", frame, load_enigma_pack(), card=card,
                                 box=load_puzzles())
     assert result["verdict"] == "solved", result["reason"]
-
-
-def test_only_a_channel_from_the_cell_s_centre_to_its_side_is_a_piece() -> None:
-    """A thin elbow or a dead end is a piece by its shape; a dark patch off the centre (a
-    shadow's residue, a neighbour's stub) or a blot at the centre that runs nowhere is not."""
-    from vision.enigma.puzzles.conduit import channel_from_centre
-
-    middle = np.zeros((72, 72), bool)
-    elbow = middle.copy()
-    elbow[30:42, 30:] = True
-    elbow[:42, 30:42] = True
-    dead_end = middle.copy()
-    dead_end[31:41, 31:] = True
-    off_centre = middle.copy()
-    off_centre[:, 55:] = True
-    blot = middle.copy()
-    blot[26:46, 26:46] = True
-    assert channel_from_centre(elbow) and channel_from_centre(dead_end)
-    assert not channel_from_centre(middle)
-    assert not channel_from_centre(off_centre) and not channel_from_centre(blot)
 
 
 def test_a_pale_conduit_piece_in_noise_has_no_channel_specks() -> None:
@@ -386,15 +367,12 @@ def test_a_printed_stub_a_glare_washes_pale_is_still_seen() -> None:
     pale orange, neither 0.72 of the paper's level nor deep, seen over 48% of its window,
     and the right solution was 'the card in the frame shows no stub'. Past the grid no
     piece lies: the pieces' colour there is a washed channel."""
-    from vision.enigma.puzzles.cards import conduit_grid
-    from vision.enigma.puzzles.conduit import flat_card_and_channel, read_conduit_grid
+    from vision.enigma.puzzles.conduit import read_conduit_grid
 
     card, frame = _right_frame("conduit", "wood", "strong", 17)
     pack = load_enigma_pack()
     view = view_card(frame, pack)
-    cell_px = conduit_grid(card, pack.tile_mm)[0] * CARD_PX_PER_MM
-    flat, open_m = flat_card_and_channel(view, pack, cell_px)
-    _seen, stubs_seen, _unclear, _doubts = read_conduit_grid(view, pack, card, flat, open_m)
+    _seen, stubs_seen, _unclear, _doubts = read_conduit_grid(view, pack, card)
     assert stubs_seen == set(card.stubs)
 
 
@@ -468,3 +446,60 @@ def test_two_weights_in_a_cup_one_washed_by_the_lamp_are_both_counted() -> None:
         card, frame = _right_frame("weight", "cloth", "strong", seed)
         result = check_puzzle_frame("weight", frame, pack, card=card, box=box)
         assert result["verdict"] == "solved", (seed, result)
+
+
+def _piece_image(pack: Any, cell: float, openings: str, *, laid: bool = True,
+                 wash: float = 0.0, gains: tuple[float, float, float] = (1.0, 1.0, 1.0)
+                 ) -> np.ndarray:
+    """A card cell of side ``cell`` centred in a patch of card: a piece with ``openings``
+    (its face 0.94 of the cell, channels 0.22 wide and the disc 0.33 across, as the pack's
+    pieces) if ``laid``, then a glare's white mixed in by ``wash`` and a cast's ``gains``."""
+    size = int(2 * cell)
+    image = np.empty((size, size, 3), np.float32)
+    image[:] = pack.colour("card")
+    c, h, w = size / 2, 0.47 * cell, 0.11 * cell
+    if laid:
+        image[int(c - h):int(c + h), int(c - h):int(c + h)] = pack.colour("piece")
+        for side in openings:
+            ux, uy = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}[side]
+            xs = sorted((c - w if ux == 0 else c, c + w if ux == 0 else c + ux * h))
+            ys = sorted((c - w if uy == 0 else c, c + w if uy == 0 else c + uy * h))
+            image[int(ys[0]):int(ys[1]), int(xs[0]):int(xs[1])] = pack.colour("channel")
+        cv2.circle(image, (int(c), int(c)), int(0.165 * cell), pack.colour("channel"), -1)
+    image = (image * (1 - wash) + 255 * wash) * np.array(gains, np.float32)
+    return np.clip(image, 0, 255).astype(np.uint8)
+
+
+def test_a_conduit_piece_s_openings_are_read_between_its_face_and_its_disc() -> None:
+    """Each arm of a piece is read by where its colour lies between the piece's own face (at
+    its corners) and its own disc (at its centre): a glare's white and a colour cast change
+    all three alike, so the openings read the same however washed; a bare cell shows no
+    disc."""
+    from vision.enigma.puzzles.conduit import read_piece
+    from vision.enigma.puzzles.conduit_print import piece_print
+
+    pack = load_enigma_pack()
+    cell = 118.0
+    for openings in ("N", "ES", "NSW", "NESW"):
+        for wash, gains in ((0.0, (1.0, 1.0, 1.0)), (0.75, (1.0, 1.0, 1.0)),
+                            (0.6, (0.75, 1.0, 1.25)), (0.0, (1.2, 1.0, 0.7))):
+            image = _piece_image(pack, cell, openings, wash=wash, gains=gains)
+            centre = (image.shape[1] / 2, image.shape[0] / 2)
+            assert read_piece(piece_print(image, centre, cell)) == (True, frozenset(openings))
+    for wash in (0.0, 0.75):
+        bare = _piece_image(pack, cell, "", laid=False, wash=wash)
+        centre = (bare.shape[1] / 2, bare.shape[0] / 2)
+        assert read_piece(piece_print(bare, centre, cell)) == (False, frozenset())
+
+
+def test_conduit_arms_a_glare_washes_from_the_channel_mask_are_still_openings() -> None:
+    """Conduit wood/strong seeds 12, 22 and 28: a lamp's glare washed pieces' arms so that
+    no pixel (or a sixth) of an opening's window stayed in the channel mask, while the
+    camera still shows them plainly between the piece's face and its disc; the openings read
+    closed and the right solutions were 'not seen clearly' (an open arm read closed, the
+    piece kept from 'not solved' only by a doubt elsewhere)."""
+    for seed in (12, 22, 28):
+        card, frame = _right_frame("conduit", "wood", "strong", seed)
+        result = check_puzzle_frame("conduit", frame, load_enigma_pack(), card=card,
+                                    box=load_puzzles())
+        assert result["verdict"] == "solved", (seed, result["reason"])

@@ -4,18 +4,14 @@ from __future__ import annotations
 
 from collections import Counter
 
-import cv2
 import numpy as np
 
 from companion.enigma import puzzle_conduit as conduit
 from companion.enigma.puzzles import PuzzleBox
-from vision.enigma.mat import (
-    CARD_PX_PER_MM,
-)
+from vision.enigma.mat import CARD_PX_PER_MM
 from vision.enigma.pack import EnigmaPack
-from vision.enigma.puzzles.cards import (
-    conduit_grid,
-)
+from vision.enigma.puzzles.cards import conduit_grid
+from vision.enigma.puzzles.conduit_print import PiecePrint, band_colour, piece_print
 from vision.enigma.puzzles.marks import cell_marks, cells_named, open_channels, spot_marks
 from vision.enigma.puzzles.verdicts import MarkKind, Reason, as_verdict
 from vision.enigma.puzzles.view import (
@@ -23,25 +19,12 @@ from vision.enigma.puzzles.view import (
     NOT_SOLVED,
     SOLVED,
     CardView,
-    flatten_light,
-    nearest_colour,
     verdict,
 )
 from vision.enigma.settings import PuzzleSettings
 
 #: sides and the grid step towards each
 OFFSETS = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
-#: half the side (share of a grid cell) of a cell's middle, where a piece is looked for
-CELL_MIDDLE = 0.3
-#: a cell's middle covered by piece or channel at least this much holds a piece; between
-#: the lower bound and this, it is a question
-PIECE_COVER = 0.6
-UNCLEAR_COVER = 0.25
-#: where (share of a cell from its centre) a piece's opening is looked for, and the half
-#: side of the window there
-OPENING_AT, OPENING_HALF = 0.38, 0.08
-#: an opening's window this share dark says "open"; above the lower bound, a question
-OPEN_SHARE, UNCLEAR_OPEN = 0.5, 0.2
 
 Cell = tuple[int, int]
 
@@ -52,198 +35,13 @@ def _shape(openings: frozenset[str]) -> frozenset[str]:
                key=conduit.format_openings)
 
 
-def _window(mask: np.ndarray, centre: tuple[float, float], half: float) -> np.ndarray:
-    wx, wy = centre
-    return mask[int(wy - half):int(wy + half) + 1, int(wx - half):int(wx + half) + 1]
-
-
-#: a channel is darker than this share of the brightest pixel within this many channel
-#: widths of it (the piece's or the card's paper), however a glare washes it
-CHANNEL_OF_LOCAL_MAX, CHANNEL_REACH = 0.72, 1.3
-#: or, however a glare washes it, a channel lies this share of the way from the brightest
-#: pixel near it down to the darkest within this share of a cell (a piece's channel runs
-#: within half a cell of any point of it; the piece's face lies a third of the way), where
-#: that depth is at least this many levels
-CHANNEL_OF_DEPTH, CHANNEL_SPAN, CHANNEL_MIN_DEPTH, CHANNEL_SMOOTH = 0.55, 0.5, 30.0, 2.0
-#: a cell's middle this much channel surely holds a piece (the printed grid lies at the
-#: cells' borders): such cells show the pieces' colour as this camera sees it
-SURE_PIECE_CHANNEL = 0.3
-
-
-def _cell_middles(view: CardView, card: conduit.ConduitCard, pack: EnigmaPack
-                  ) -> dict[Cell, tuple[slice, slice]]:
-    cell_mm, gx, gy = conduit_grid(card, pack.tile_mm)
-    cell = cell_mm * CARD_PX_PER_MM
-    out = {}
-    for at in card.cells:
-        x0, y0 = view.mm_to_px(gx + at[0] * cell_mm, gy + at[1] * cell_mm)
-        cx, cy = x0 + cell / 2, y0 + cell / 2
-        out[at] = (slice(int(cy - CELL_MIDDLE * cell), int(cy + CELL_MIDDLE * cell)),
-                   slice(int(cx - CELL_MIDDLE * cell), int(cx + CELL_MIDDLE * cell)))
-    return out
-
-
-def cell_covers(view: CardView, card: conduit.ConduitCard, pack: EnigmaPack,
-                flat: np.ndarray, open_m: np.ndarray) -> dict[Cell, float]:
-    """How much of each cell's middle a piece covers: its channel, plus the rest as far as
-    the rest's colour (its median: a pale piece differs from the card by less than the
-    noise, pixel by pixel) lies the way from the card's colour to the pieces' colour as seen
-    on the cells that surely hold a piece (a lamp's glare and the print's tint make a piece
-    paler than the pack says, alike on every piece)."""
-    card_c = np.array(pack.colour("card"), np.float32)
-    middles = _cell_middles(view, card, pack)
-    shares: dict[Cell, float] = {}
-    shaped: dict[Cell, bool] = {}
-    rests: dict[Cell, np.ndarray | None] = {}
-    shaded = shadowed_cells(view, flat, middles)
-    for at, inner in middles.items():
-        channel = open_m[inner]
-        rest = flat[inner][~channel]
-        shares[at] = float(channel.mean()) if channel.size else 0.0
-        shaped[at] = channel_from_centre(channel)
-        rests[at] = np.median(rest, axis=0) - card_c if len(rest) else None
-        if at in shaded and shares[at] < NO_CHANNEL:
-            rests[at] = None  # empty: see shadowed_cells
-    sure = [r for at, r in rests.items() if r is not None and shares[at] >= SURE_PIECE_CHANNEL]
-    towards = (np.median(np.array(sure), axis=0) if sure
-               else np.array(pack.colour("piece"), np.float32) - card_c)
-    covers = {}
-    for at, share in shares.items():
-        rest_c = rests[at]
-        t = 0.0 if rest_c is None else _piece_likeness(rest_c, towards)
-        # the card prints nothing in a cell's middle and every piece's channel runs to its
-        # centre: this much channel is a piece, however pale a lamp makes its face
-        covers[at] = 1.0 if share >= SURE_PIECE_CHANNEL or shaped[at] else (
-            share + (1.0 - share) * min(1.0, max(0.0, t)))
-    return covers
-
-
-#: a cell whose middle is less than this share channel shows no channel at all
-NO_CHANNEL = 0.01
-#: a cell lies in a shadow where the light on it is below this share of the card's median
-#: light
-SHADOWED = 0.9
-
-
-def shadowed_cells(view: CardView, flat: np.ndarray, middles: dict[Cell, tuple[slice, slice]]
-                   ) -> set[Cell]:
-    """The cells whose middle lies in a shadow (:data:`SHADOWED`), by the light the
-    flattening divided out (the view's level over the flattened level). In a shadow a piece's
-    channel keeps its contrast against the piece's face (a shadow multiplies the light; only
-    a lamp's glare, which lifts it, washes a channel out), so a shadowed cell with no channel
-    (:data:`NO_CHANNEL`) holds no piece, whatever its colour: the light field takes a pale
-    piece's face for paper, the pieces' colour as seen is then a few levels off the card's,
-    and the residue of a hand's shadow on an empty cell read as a piece with no opening or
-    as a question (conduit wood/strong seeds 13, 14 and 17, cloth/strong seed 19). A piece
-    a glare washes out (cloth/strong seed 8: 3% channel, the light at 0.96 of the card's) is
-    not in a shadow, and stays a question."""
-    a, b = int(round(view.margin_px)), int(round(view.margin_px + view.side_px))
-    light = channel_mean(view.image) / np.maximum(channel_mean(flat), 1.0)
-    card_light = float(np.median(light[a:b, a:b]))
-    return {at for at, inner in middles.items()
-            if float(np.median(light[inner])) < SHADOWED * card_light}
-
-
-#: a cell's centre (this share of a cell each way) this much channel: every piece's channel
-#: runs through it
-CENTRE_HALF, CENTRE_CHANNEL = 0.06, 0.5
-
-
-def channel_from_centre(channel: np.ndarray) -> bool:
-    """Whether a cell's middle (``channel``: its channel pixels) shows a piece's channel by
-    its shape: over the cell's centre and running on, unbroken, to the middle's border. The
-    card prints nothing in a cell's middle and every piece's channel runs from its centre to
-    a side, so this is a piece however pale a glare makes its face and however thin its
-    channel: an elbow or a dead end under a glare covers less of the middle than
-    :data:`SURE_PIECE_CHANNEL` (conduit wood/strong seed 4: a right solution 'not seen
-    clearly')."""
-    h, w = channel.shape
-    if h < 3 or w < 3:
-        return False
-    n, labels = cv2.connectedComponents(channel.astype(np.uint8), connectivity=8)
-    r = max(1, int(round(CENTRE_HALF / (2 * CELL_MIDDLE) * min(h, w))))
-    centre = labels[h // 2 - r:h // 2 + r + 1, w // 2 - r:w // 2 + r + 1]
-    if n < 2 or float((centre > 0).mean()) < CENTRE_CHANNEL:
-        return False
-    through = set(np.unique(centre[centre > 0]).tolist())
-    border = np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]])
-    return bool(through & set(np.unique(border[border > 0]).tolist()))
-
-
-#: the pieces' hue is measured when the sure pieces differ from the card in hue by at least
-#: this many levels (a glare can wash it out, and then brightness alone is left)
-MIN_PIECE_HUE = 2.0
-
-
-def _piece_likeness(rest: np.ndarray, towards: np.ndarray) -> float:
-    """How far a cell's colour ``rest`` (less the card's) lies the way from the card's colour
-    to the pieces' (``towards``). Past the pieces' own colour (darker than they are) only
-    the pieces' hue tells: a hand's shadow the light field leaves on the card darkens it
-    without that hue, and an empty cell under it read as a piece with no opening (conduit
-    cloth/strong seeds 1 and 2, right solutions: 'not seen clearly'). Short of the pieces'
-    colour (a piece a glare washes) brightness and hue fade together, and the hue alone
-    read a washed piece as an empty cell (cloth/strong seed 4: 'not solved')."""
-    along = float(np.dot(rest, towards)) / max(float(np.dot(towards, towards)), 1.0)
-    hue = towards - towards.mean()
-    if along <= 1.0 or float(np.linalg.norm(hue)) < MIN_PIECE_HUE:
-        return along
-    return min(along, float(np.dot(rest - rest.mean(), hue)) / float(np.dot(hue, hue)))
-
-
-def channel_mean(image: np.ndarray) -> np.ndarray:
-    """The mean of an 8-bit image's three channels as float32, the same to the bit as
-    ``image.astype(np.float32).mean(axis=2)`` (the sum of whole levels is exact in float32,
-    and a third of it is rounded once either way) in a twentieth of the time: numpy's mean
-    over a short last axis is slow (14 ms a check)."""
-    b, g, r = cv2.split(image)
-    total = cv2.add(cv2.add(b, g, dtype=cv2.CV_32F), r, dtype=cv2.CV_32F)
-    mean: np.ndarray = total / np.float32(3)
-    return mean
-
-
-def flat_card_and_channel(view: CardView, pack: EnigmaPack, cell_px: float
-                         ) -> tuple[np.ndarray, np.ndarray]:
-    """The light-flattened card and its open (channel) pixels (``cell_px``: the card grid's
-    cell)."""
-    flat = flatten_light(view, pack, others={"piece": pack.colour("piece"),
-                                             "channel": pack.colour("channel")})
-    # labelled on the card only: every window the check reads lies on it (the view around
-    # it is two thirds of the pixels)
-    a, b = int(round(view.margin_px)), int(round(view.margin_px + view.side_px))
-    labels, names = nearest_colour(flat[a:b, a:b], {
-        "card": pack.colour("card"), "ink": pack.colour("ink"), "piece": pack.colour("piece"),
-        "channel": pack.colour("channel"), "table": pack.colour("table")})
-    named = np.zeros(flat.shape[:2], bool)
-    named[a:b, a:b] = (labels == names.index("channel")) | (labels == names.index("ink"))
-    # a lamp's glare lifts a channel towards the piece's colour, but it stays much darker
-    # than the piece or card beside it (within a channel's width)
-    gray = channel_mean(flat)
-    reach = int(CHANNEL_REACH * float(pack.sizes["channel"]) * pack.tile_mm * CARD_PX_PER_MM)
-    # on levels smoothed over a few pixels: washed out, the channel is as faint as the noise,
-    # and the brightest pixel of a noisy patch lies some noise widths over its paper (a pale
-    # piece's face then read darker than 0.72 of it in specks over a quarter of an
-    # opening's window, a question: conduit cloth/strong seed 10)
-    smooth = cv2.GaussianBlur(gray, (0, 0), CHANNEL_SMOOTH)
-    top = cv2.dilate(smooth, np.ones((2 * reach + 1,) * 2, np.uint8))
-    darker = (smooth < CHANNEL_OF_LOCAL_MAX * top) & view.inside_card()
-    # a strong glare adds white: the channel is then far less than 0.72 darker, but the
-    # light-flattened levels change by one scale and one offset across a small patch, so
-    # the channel still lies as far from the paper, relative to the darkest nearby
-    span = int(CHANNEL_SPAN * cell_px)
-    depth = top - cv2.erode(smooth, np.ones((2 * span + 1,) * 2, np.uint8))
-    deep = ((top - smooth >= CHANNEL_OF_DEPTH * depth) & (depth >= CHANNEL_MIN_DEPTH)
-            & view.inside_card())
-    # on a piece nothing is printed: a dark pixel there is channel even if nearer the ink
-    return flat, named | darker | deep
-
-
-def read_conduit_grid(view: CardView, pack: EnigmaPack, card: conduit.ConduitCard,
-                      flat: np.ndarray, open_m: np.ndarray
-                     ) -> tuple[dict[Cell, frozenset[str]], set[tuple[Cell, str]],
-                                set[tuple[Cell, str]], list[str]]:
+def read_conduit_grid(view: CardView, pack: EnigmaPack, card: conduit.ConduitCard
+                      ) -> tuple[dict[Cell, frozenset[str]], set[tuple[Cell, str]],
+                                 set[tuple[Cell, str]], list[str]]:
     """Per card cell: the openings of the piece laid there (cells without a piece left out),
-    the printed stubs seen at the grid's border, the places at the border where a stub is
-    not seen clearly either way (:func:`stub_contrast`), and the doubts."""
+    read by the piece's own print (:func:`read_piece`); the printed stubs seen at the grid's
+    border, the places at the border where a stub is not seen clearly either way
+    (:func:`stub_contrast`), and the doubts (the cells not seen clearly)."""
     cell_mm, gx, gy = conduit_grid(card, pack.tile_mm)
     cell = cell_mm * CARD_PX_PER_MM
     seen: dict[Cell, frozenset[str]] = {}
@@ -251,24 +49,15 @@ def read_conduit_grid(view: CardView, pack: EnigmaPack, card: conduit.ConduitCar
     stubs_seen: set[tuple[Cell, str]] = set()
     stubs_unclear: set[tuple[Cell, str]] = set()
     cells = set(card.cells)
-    covers = cell_covers(view, card, pack, flat, open_m)
     for at in card.cells:
         x0, y0 = view.mm_to_px(gx + at[0] * cell_mm, gy + at[1] * cell_mm)
         cx, cy = x0 + cell / 2, y0 + cell / 2
-        cover = covers[at]
-        if UNCLEAR_COVER < cover < PIECE_COVER:
+        read = read_piece(piece_print(view.image, (cx, cy), cell))
+        if read is None:
             doubts.append(f"{list(at)}")
             continue
-        if cover >= PIECE_COVER:
-            seen[at] = frozenset()
-            for sd, (ux, uy) in OFFSETS.items():
-                win = _window(open_m, (cx + ux * OPENING_AT * cell, cy + uy * OPENING_AT * cell),
-                              OPENING_HALF * cell)
-                f = float(win.mean()) if win.size else 0.0
-                if UNCLEAR_OPEN < f < OPEN_SHARE:
-                    doubts.append(f"{list(at)}")
-                if f >= OPEN_SHARE:
-                    seen[at] = seen[at] | {sd}
+        if read[0]:
+            seen[at] = read[1]
         for sd, (ux, uy) in OFFSETS.items():
             if (at[0] + ux, at[1] + uy) in cells:
                 continue
@@ -278,6 +67,34 @@ def read_conduit_grid(view: CardView, pack: EnigmaPack, card: conduit.ConduitCar
             elif contrast > STUB_NONE:
                 stubs_unclear.add((at, sd))
     return seen, stubs_seen, stubs_unclear, doubts
+
+
+#: a cell's centre at least this much darker than its corners shows a piece's disc, at most
+#: this much is bare paper; between, a question (wood and cloth, tuning seeds 0-59 under a
+#: strong glare: pieces from 0.10, empty cells up to 0.07; mild and moderate, seeds 0-39
+#: and 0-19: pieces from 0.34, empty cells up to 0.05)
+PIECE_DISC, EMPTY_DISC = 0.09, 0.075
+#: an arm at least this far from the face to the disc is a channel (an opening), at most this
+#: far none; between, a question (the same frames: strong, openings from 0.61 and closed
+#: sides up to 0.16; mild and moderate, openings from 0.84 and closed sides up to 0.06)
+ARM_OPEN, ARM_CLOSED = 0.45, 0.3
+
+
+def read_piece(printed: PiecePrint | None) -> tuple[bool, frozenset[str]] | None:
+    """(whether a piece is laid, its openings) read from a cell's print
+    (:func:`~vision.enigma.puzzles.conduit_print.piece_print`), None when the cell is not
+    seen clearly: its disc too faint for a piece and too dark for paper, or an arm neither
+    channel nor face. Read on the camera's view, where the light changes little over a
+    cell: a light-flattened card and a mask of channel pixels lost arms a lamp's glare
+    washed (conduit wood/strong seeds 12, 22 and 28: an open arm read closed) and took
+    washed pieces' faces for paper."""
+    if printed is None:
+        return None
+    if printed.disc <= EMPTY_DISC:
+        return False, frozenset()
+    if printed.disc < PIECE_DISC or any(ARM_CLOSED < t < ARM_OPEN for t in printed.arms.values()):
+        return None
+    return True, frozenset(sd for sd, t in printed.arms.items() if t >= ARM_OPEN)
 
 
 #: a printed stub runs from the grid's edge (half a cell from the cell's centre) to 0.68 of a
@@ -291,23 +108,6 @@ STUB_ALONG, STUB_ACROSS, PAPER_ACROSS = (0.55, 0.66), (-0.07, 0.07), (0.2, 0.32)
 #: cloth, tuning seeds 0-59: under a strong glare stubs from 0.10 and bare paper up to 0.04,
 #: in moderate light stubs from 0.50 and bare paper up to 0.02)
 STUB_SEEN, STUB_NONE = 0.08, 0.06
-
-
-def _band_colour(image: np.ndarray, centre: tuple[float, float], unit: tuple[int, int],
-                 along: tuple[float, float], across: tuple[float, float], cell: float
-                 ) -> np.ndarray | None:
-    """The mean colour of the rectangle from ``along[0]`` to ``along[1]`` cells from
-    ``centre`` towards ``unit`` and from ``across[0]`` to ``across[1]`` cells to its side."""
-    (cx, cy), (ux, uy) = centre, unit
-    xs = [cx + (ux * a - uy * b) * cell for a in along for b in across]
-    ys = [cy + (uy * a + ux * b) * cell for a in along for b in across]
-    x0, x1 = max(0, int(min(xs))), int(max(xs)) + 1
-    y0, y1 = max(0, int(min(ys))), int(max(ys)) + 1
-    patch = image[y0:y1, x0:x1]
-    if not patch.size:
-        return None
-    mean: np.ndarray = patch.reshape(-1, 3).astype(np.float32).mean(axis=0)
-    return mean
 
 
 def stub_contrast(image: np.ndarray, centre: tuple[float, float], unit: tuple[int, int],
@@ -325,8 +125,8 @@ def stub_contrast(image: np.ndarray, centre: tuple[float, float], unit: tuple[in
     ink = np.array(pack.colour("channel"), np.float32)
     darkest = int(np.argmin(ink / np.maximum(paper, 1.0)))
     depth = 1.0 - float(ink[darkest] / max(float(paper[darkest]), 1.0))
-    band = _band_colour(image, centre, unit, STUB_ALONG, STUB_ACROSS, cell)
-    sides = [_band_colour(image, centre, unit, STUB_ALONG, across, cell)
+    band = band_colour(image, centre, unit, STUB_ALONG, STUB_ACROSS, cell)
+    sides = [band_colour(image, centre, unit, STUB_ALONG, across, cell)
              for across in (PAPER_ACROSS, (-PAPER_ACROSS[1], -PAPER_ACROSS[0]))]
     if band is None or depth <= 0:
         return 0.0
@@ -431,9 +231,7 @@ def check_conduit(view: CardView, pack: EnigmaPack, card: conduit.ConduitCard | 
     if card is None:
         card = conduit.ConduitCard("read", tuple((x, y) for y in range(3) for x in range(3)),
                                    frozenset(), frozenset())
-    flat, open_m = flat_card_and_channel(view, pack,
-                              conduit_grid(card, pack.tile_mm)[0] * CARD_PX_PER_MM)
-    seen, stubs_seen, stubs_unclear, doubts = read_conduit_grid(view, pack, card, flat, open_m)
+    seen, stubs_seen, stubs_unclear, doubts = read_conduit_grid(view, pack, card)
     if doubts:
         unclear = cells_named(doubts)
         return verdict(CANNOT_TELL, _unclear_cells(doubts), code=Reason.CELLS_UNCLEAR,
@@ -470,4 +268,4 @@ def check_conduit(view: CardView, pack: EnigmaPack, card: conduit.ConduitCard | 
                    code=Reason.CONNECTED, facts={"pieces": len(solution)})
 
 
-__all__ = ["channel_mean", "check_conduit", "laid_pieces"]
+__all__ = ["check_conduit", "laid_pieces", "read_piece"]
