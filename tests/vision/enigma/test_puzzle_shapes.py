@@ -208,3 +208,40 @@ def test_a_weight_partly_under_another_is_never_found_again_as_a_whole_one(
                 assert hidden or len(first) < len(judged), (glare, offset, judged)
                 for again in whole[len(first):]:
                     assert math.dist(again.centre, under) > 1.8 * wr, (glare, offset, again)
+
+
+def _light_slope(level: np.ndarray, towards: float, fall: float, span: float) -> np.ndarray:
+    """The lamp's light, not quite evened out, falling by ``fall`` over ``span`` px from the
+    scene's middle in the direction ``towards`` (degrees)."""
+    yy, xx = np.mgrid[0:level.shape[0], 0:level.shape[1]].astype(np.float32)
+    a = math.radians(towards)
+    t = ((xx - level.shape[1] / 2) * math.cos(a) + (yy - level.shape[0] / 2) * math.sin(a)) / span
+    out: np.ndarray = (level * (1 - fall * np.clip(t, 0, 1))).astype(np.float32)
+    return out
+
+
+def test_a_weight_partly_under_a_washed_one_in_a_light_slope_is_still_seen(
+        demo_pack: EnigmaPack) -> None:
+    """A glare washes the top weight's face to within a few per cent of the card, and the
+    lamp's light falls off across the cup: the weight partly under it (0.8 radii off, its
+    crescent thin) is still seen, as a crescent or as a place that does not show whole.
+    Session 19 tried measuring a crescent against the card right around it (to drop the
+    false crescents of the light's slope beside washed weights, tuning cloth/strong 15, 53,
+    wood/strong 13); in these scenes the thin crescent joined the sloping card and was
+    lost: a wrong solution read as solved."""
+    wr = weight_radius_px(demo_pack)
+    inside = np.ones((240, 320), bool)
+    # (glare, fall of the light, its direction, the hidden weight's direction from the top)
+    cases = ((0.8, 0.1, 0, 300), (0.7, 0.14, 0, 300), (0.75, 0.14, 180, 225),
+             (0.8, 0.1, 90, 180))
+    for seed, (glare, fall, towards, hidden_at) in enumerate(cases):
+        a = math.radians(hidden_at)
+        top = (160, 120)
+        under = (int(round(160 + 0.8 * wr * math.cos(a))), int(round(120 + 0.8 * wr * math.sin(a))))
+        level = _light_slope(_scene(wr, glare=glare, seed=seed, weights=[under, top]),
+                             towards, fall, 2.5 * wr)
+        judged = [judge_weight(level, p, wr) for p in weight_places(level, demo_pack, inside)]
+        whole = [w for w in judged if w.whole]
+        seen = [c for w in whole for c in crescents(smooth_level(level), local_card(level, wr),
+                                                    w, whole, wr, inside)]
+        assert seen or len(whole) < len(judged), (glare, fall, towards, hidden_at, judged)
