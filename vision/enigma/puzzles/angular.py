@@ -17,6 +17,7 @@ from vision.enigma.mat import (
     MAT_PX_PER_MM,
 )
 from vision.enigma.pack import EnigmaPack
+from vision.enigma.puzzles.angular_cloth import local_table, piece_not_table
 from vision.enigma.puzzles.angular_light import (
     apart_of_piece_colours,
     fewer_of_table_colours,
@@ -59,8 +60,11 @@ def grid_angle(mask: np.ndarray) -> float:
 
 
 def _grid_colours(image: np.ndarray, mask: np.ndarray, cell: float, pack: EnigmaPack,
-                  background: Mapping[str, Any]) -> tuple[tuple[str, ...] | None, str]:
-    """Read a top view: straighten the coloured region, divide it into cells, name each."""
+                  background: Mapping[str, Any], table_like: tuple[str, ...] = ()
+                  ) -> tuple[tuple[str, ...] | None, str]:
+    """Read a top view: straighten the coloured region, divide it into cells, name each.
+    Pixels of a ``table_like`` colour outside ``mask`` (the region, told from the table by
+    the table beside it) count as table."""
     ys, xs = np.nonzero(mask)
     if len(xs) == 0:
         return None, "nothing built"
@@ -85,6 +89,9 @@ def _grid_colours(image: np.ndarray, mask: np.ndarray, cell: float, pack: Enigma
                       f"{rows_f:.1f}): set it square on the mat, in even light, and check again")
     colours = {**{k: v for k, v in pack.angular.items()}, **background}
     labels, names = nearest_colour(straight, colours)
+    if table_like:
+        outside = ~smask & np.isin(labels, [names.index(k) for k in table_like])
+        labels[outside] = names.index(next(iter(background)))
     rows_out = []
     for r in range(rows):
         row = ""
@@ -144,6 +151,9 @@ def _building_blobs(view: CardView, pack: EnigmaPack, cube: float, area: np.ndar
                                               "card": pack.colour("card"),
                                               "white": (250, 250, 250), "black": (20, 20, 20)})
     coloured = np.isin(labels, [names.index(k) for k in pack.angular])
+    like = table_like_colours(table, pack)
+    if like:
+        coloured &= ~_cloth_of_piece_colour(view.mat, labels, names, like, table, cube, pack)
     coloured &= area
     k = max(3, int(0.15 * cube)) | 1
     closed = cv2.morphologyEx(coloured.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((k, k),
@@ -152,6 +162,25 @@ def _building_blobs(view: CardView, pack: EnigmaPack, cube: float, area: np.ndar
     n, lab, stats, _ = cv2.connectedComponentsWithStats(closed, connectivity=8)
     blobs = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] > 0.5 * cube * cube]
     return blobs, lab, stats
+
+
+def _cloth_of_piece_colour(mat: np.ndarray, labels: np.ndarray, names: list[str],
+                           like: list[str], table: tuple[int, int, int], cube: float,
+                           pack: EnigmaPack) -> np.ndarray:
+    """The pixels of a table-like piece colour (``like``) that the table beside them,
+    under the same light, explains better than the piece does."""
+    tableish = np.isin(labels, [names.index(k) for k in ("table", *like)])
+    field = local_table(mat, tableish, cube)
+    # a camera's noise moves single pixels of cloth across the line: judged on the mean of
+    # a fifth of a cube round each
+    k = max(3, int(0.2 * cube)) | 1
+    smooth = cv2.blur(mat, (k, k))
+    cloth = np.zeros(labels.shape, bool)
+    for name in like:
+        candidates = labels == names.index(name)
+        cloth |= candidates & ~piece_not_table(smooth, candidates, pack.angular[name], table,
+                                               field)
+    return cloth
 
 
 #: a piece left apart lies at least this many cubes from the structure: nearer, the seam
@@ -210,7 +239,8 @@ def check_angular(view: CardView, pack: EnigmaPack, card: angular.AngularCard | 
                        facts={"apart": len(apart)},
                        marks=built + tuple(box_mark(stats[i], MarkKind.PIECE, space="mat")
                                            for i in apart))
-    seen, why = _grid_colours(view.mat, lab == main, cube, pack, {"table": table})
+    seen, why = _grid_colours(view.mat, lab == main, cube, pack, {"table": table},
+                              tuple(table_like_colours(table, pack)))
     if seen is None:
         return verdict(CANNOT_TELL, why, code=Reason.STRUCTURE_UNCLEAR, marks=built)
     shown = "/".join(angular.crop(seen))
