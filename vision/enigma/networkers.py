@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.enigma.cells import Cell, disc, margin_conf, member_mask
+from vision.enigma.cells import Cell, disc, fills_its_disc, margin_conf, member_mask
 from vision.enigma.colours import ColourModel
 from vision.enigma.pack import EnigmaPack
 from vision.enigma.read_types import CHROMA, PAWN_MIN_AREA
@@ -92,12 +92,6 @@ CRESCENT_RING_SHARE = 0.45
 #: 68): a lone crescent of it is a channel's rim as often as a cell's (tuning independent
 #: table 2 clean: yellow rims where channels meet, read as white pawns on yellow cells)
 BLEND_NEAR = 20.0
-#: a cell as read whose own colour fills less than this share of its disc is an arc of a
-#: ring, the rest hidden by the pawn on it: its "middle" lies on the ring, so its showing the
-#: cell's colour says nothing of a pawn beside it (tuning any-tile table 7009 harsh, square
-#: [-2, -2]: a white pawn split its yellow cell's ring into two arcs read as two cells, filling
-#: 0.17-0.23 of their discs; whole cells fill 0.7 and more on clean tables)
-WHOLE_CELL_FILL = 0.5
 
 
 def _hue_chroma(feature: np.ndarray) -> tuple[float, float]:
@@ -411,7 +405,9 @@ def _ring_check(s: _Patch, net: int, net_conf: float, at: tuple[float, float], f
     white pawn, or tile seen through a cell that is not one), or one seen off its cell's
     middle as read, stands only when a cell's ring is seen all around it; else it is
     doubted, not reported. ``whole_cell``: the cell beside a pawn seen off its middle fills
-    its disc (:func:`_fills_its_disc`)."""
+    its disc (:func:`~vision.enigma.cells.fills_its_disc`): an arc's middle lies on its
+    ring, and the pawn beside it may be the one that hides the rest (tuning any-tile table
+    7009 harsh, square [-2, -2])."""
     pale = _pale(s, net, at)
     if not (pale or far):
         return s.name(net), net_conf
@@ -485,7 +481,7 @@ def _one_cell(s: _Patch, c: Cell, centres: list[tuple[float, float]],
                 break
             continue  # tile art beside the cell
         b_net, b_conf = _ring_check(s, b_best, b_conf, b_at, far=True,
-                                    whole_cell=_fills_its_disc(s, c))
+                                    whole_cell=fills_its_disc(s.labels, s.model, c, s.rc))
         if b_net is not None:
             # the pawn stands in its cell's middle: the cell is where the pawn is
             net, net_conf, centre = b_net, b_conf, b_at
@@ -493,14 +489,6 @@ def _one_cell(s: _Patch, c: Cell, centres: list[tuple[float, float]],
         net_conf = min(net_conf, b_conf)
     colour = c.colour if net != c.colour else _rim_colour(s, centre, c.colour)
     return Cell(centre, colour, c.confidence, net, net_conf)
-
-
-def _fills_its_disc(s: _Patch, c: Cell) -> bool:
-    """Whether the cell's own colour fills :data:`WHOLE_CELL_FILL` of its disc as read (a
-    cell without a pawn, or a ring round one), not an arc of a ring its pawn broke."""
-    within = disc((s.p, s.p), c.centre, s.rc)
-    own = s.labels == s.model.index("cell", c.colour)
-    return int((own & within).sum()) >= WHOLE_CELL_FILL * int(within.sum())
 
 
 def _rim_colour(s: _Patch, centre: tuple[float, float], pawn_colour: str) -> str:

@@ -1,6 +1,6 @@
 """A cell whose pawn splits its ring into arcs (tuning any-tile tables, harsh): the arcs may
-be read as cells of their own, and the pawn between them must then be asked about, never
-dismissed as a spot of bare tile beside a cell."""
+be read as cells of their own; the tile is then asked about, never read sure with a cell
+too many and its pawn lost."""
 
 from __future__ import annotations
 
@@ -39,6 +39,18 @@ def test_a_pale_pawn_between_the_arcs_of_its_cell_is_asked_about(demo_pack, seed
     the cell's ring into two arcs read as two yellow cells; the pawn between them was taken
     for tile beside a cell whose middle shows its colour, and the tile was read sure with
     three cells and no networker. An arc's middle lies on its ring: the pawn is asked about."""
+    frame, read = _read_harsh_table(demo_pack, seed)
+    score = score_read(frame.truth, frame.cell_xy, read, min_confidence=0.0)
+    wrong_here = [w for w in score.wrong if w.startswith(f"tile [{at[0]}, {at[1]}]")]
+    assert not wrong_here or _asked(read, at), (wrong_here, read.tiles.get(at))
+
+
+@pytest.mark.parametrize("seed,at", [(14004, (1, 3))])
+def test_two_arcs_of_one_cell_closer_than_touching_cells_are_asked_about(demo_pack, seed,
+                                                                         at) -> None:
+    """14004 harsh [1, 3]: a black pawn on a yellow cell, read as channel ink, split the
+    cell's ring into two arcs 1.62 cell radii apart, read sure as two linked yellow cells.
+    Printed cells never overlap, and an arc's centre lies off its cell's middle: asked."""
     frame, read = _read_harsh_table(demo_pack, seed)
     score = score_read(frame.truth, frame.cell_xy, read, min_confidence=0.0)
     wrong_here = [w for w in score.wrong if w.startswith(f"tile [{at[0]}, {at[1]}]")]
