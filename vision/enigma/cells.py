@@ -80,6 +80,12 @@ THIN_CELL_CONFIDENCE = 0.3
 ICON_DISC_AREA = (0.6, 1.6)
 ICON_DISC_RADIUS = 1.3
 ICON_DISC_FILL = 0.6
+#: a cell as read whose own colour fills less than this share of its disc is an arc of a
+#: ring, the rest hidden by the pawn on it (read as tile or channel ink): its centre lies
+#: towards the arc, on the ring, not at the cell's middle. Whole cells fill 0.7 and more on
+#: clean tables; the arcs of rings split by a pawn 0.17-0.31 (tuning any-tile tables 7009
+#: and 14004 harsh)
+WHOLE_CELL_FILL = 0.5
 _CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
 
 
@@ -233,6 +239,14 @@ def _discs_of_icon_colour(labels: np.ndarray, feats: np.ndarray, model: ColourMo
                       key=lambda i: float(((model.centres[i] - med) ** 2).sum()))
         found.append((centre, nearest))
     return found
+
+
+def fills_its_disc(labels: np.ndarray, model: ColourModel, cell: Cell, rc: float) -> bool:
+    """Whether the cell's own colour (in ``labels``) fills :data:`WHOLE_CELL_FILL` of its
+    disc as read: a cell, or a ring round its pawn, not an arc of a ring a pawn broke."""
+    within = disc(labels.shape[:2], cell.centre, rc)
+    own = labels == model.index("cell", cell.colour)
+    return int((own & within).sum()) >= WHOLE_CELL_FILL * int(within.sum())
 
 
 def _inner_pixels(mask: np.ndarray) -> np.ndarray:

@@ -30,6 +30,12 @@ APART_GAP_PX = 3.0
 #: two cells' centres closer than this many cell radii mean their discs overlap (two
 #: touching cells lie two radii apart; the rest allows for the error of a centre)
 OVERLAP = 1.6
+#: ... and an arc of a ring (:func:`~vision.enigma.cells.fills_its_disc`) has its centre
+#: pulled towards the arc, up to a radius off the cell's middle: two cells closer than two
+#: touching ones, one of them an arc, are one cell its pawn split (tuning any-tile table
+#: 14004 harsh, square [1, 3]: a black pawn read as channel ink split a yellow cell into two
+#: arcs 1.62 radii apart, read sure as two cells)
+ARC_OVERLAP = 2.0
 
 
 def near_cell_links(named: PatchLabels, cells: list[Cell], cell_ids: list[str], rc: float
@@ -128,11 +134,14 @@ def bright_gap(dark: np.ndarray, a: tuple[float, float], b: tuple[float, float],
     return longest
 
 
-def doubt_overlapping_cells(cells: list[Cell], rc: float, doubts: TileDoubts) -> None:
+def doubt_overlapping_cells(cells: list[Cell], rc: float, doubts: TileDoubts,
+                            whole: Callable[[Cell], bool] = lambda _: True) -> None:
     """Two cells whose discs would overlap are one cell read twice (a ring broken by a
-    pawn or by something lying on it) or a misread: printed cells never overlap."""
+    pawn or by something lying on it) or a misread: printed cells never overlap. ``whole``
+    says whether a cell fills its disc (an arc's centre lies off its cell's middle)."""
     for i, a in enumerate(cells):
         for b in cells[i + 1:]:
-            if math.hypot(a.centre[0] - b.centre[0], a.centre[1] - b.centre[1]) < OVERLAP * rc:
+            reach = OVERLAP if whole(a) and whole(b) else ARC_OVERLAP
+            if math.hypot(a.centre[0] - b.centre[0], a.centre[1] - b.centre[1]) < reach * rc:
                 doubts.add("two cells overlap: is one cell read as two?", DOUBTFUL_CONFIDENCE)
                 return

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.enigma.cells import Cell, disc, margin_conf, member_mask
+from vision.enigma.cells import Cell, disc, fills_its_disc, margin_conf, member_mask
 from vision.enigma.colours import ColourModel
 from vision.enigma.pack import EnigmaPack
 from vision.enigma.read_types import CHROMA, PAWN_MIN_AREA
@@ -399,20 +399,24 @@ def _pale(s: _Patch, net: int, at: tuple[float, float]) -> bool:
     return d_tile < d_net or margin_conf(d_net * d_net, d_tile * d_tile) < PALE_MARGIN
 
 
-def _ring_check(s: _Patch, net: int, net_conf: float, at: tuple[float, float], far: bool
-                ) -> tuple[str | None, float]:
+def _ring_check(s: _Patch, net: int, net_conf: float, at: tuple[float, float], far: bool,
+                whole_cell: bool = True) -> tuple[str | None, float]:
     """A pawn whose middle looks about as much like bare tile as like its colour (a
     white pawn, or tile seen through a cell that is not one), or one seen off its cell's
     middle as read, stands only when a cell's ring is seen all around it; else it is
-    doubted, not reported."""
+    doubted, not reported. ``whole_cell``: the cell beside a pawn seen off its middle fills
+    its disc (:func:`~vision.enigma.cells.fills_its_disc`): an arc's middle lies on its
+    ring, and the pawn beside it may be the one that hides the rest (tuning any-tile table
+    7009 harsh, square [-2, -2])."""
     pale = _pale(s, net, at)
     if not (pale or far):
         return s.name(net), net_conf
     if far and (pale or _tile_can_pass_for(s, net)):
         # the cell's middle shows its own colour, and off it lies a spot bare tile can pass
         # for: a patch of tile closed in by channels beside the cell, not a pawn (a pawn on
-        # the cell would hide its middle)
-        return None, 1.0
+        # the cell would hide its middle). Only said sure when the cell is a whole disc: an
+        # arc's middle lies on its ring, and the pawn may be the one that hides the rest
+        return None, 1.0 if whole_cell else FAINT_PAWN_CONFIDENCE
     share = float(s.ringed[_ring(s, at)].mean())
     if share >= RING_SHARE:
         return s.name(net), min(net_conf, clip01((share - 0.5) / 0.2))
@@ -476,7 +480,8 @@ def _one_cell(s: _Patch, c: Cell, centres: list[tuple[float, float]],
                 net, net_conf = s.name(b_best), min(b_conf, FAINT_PAWN_CONFIDENCE)
                 break
             continue  # tile art beside the cell
-        b_net, b_conf = _ring_check(s, b_best, b_conf, b_at, far=True)
+        b_net, b_conf = _ring_check(s, b_best, b_conf, b_at, far=True,
+                                    whole_cell=fills_its_disc(s.labels, s.model, c, s.rc))
         if b_net is not None:
             # the pawn stands in its cell's middle: the cell is where the pawn is
             net, net_conf, centre = b_net, b_conf, b_at

@@ -15,7 +15,7 @@ from typing import NamedTuple
 import numpy as np
 
 from companion.enigma.tiles import SIDES, Port, Pos, Tile
-from vision.enigma.cells import Cell, disc, find_cells
+from vision.enigma.cells import Cell, disc, fills_its_disc, find_cells
 from vision.enigma.channel_pieces import CHANNEL_CUT, piece_links, stub_links
 from vision.enigma.colours import ColourModel
 from vision.enigma.icon import read_icon
@@ -215,7 +215,8 @@ def finish_tile(look: TileLook, at: Pos, pack: EnigmaPack, model: ColourModel,
     settle_near_cells(doubtful, links, cells, cell_ids, stroke_only, rc, doubts)
     # the cells' colours are doubted apart from the rest: a catalogue may settle them
     shape = TileDoubts()
-    doubt_overlapping_cells(cells, rc, shape)
+    doubt_overlapping_cells(cells, rc, shape,
+                            lambda c: fills_its_disc(named.labels, named.model, c, rc))
     links = list(dict.fromkeys(links))
     if not cells and not links:
         # every tile carries channels or a cell: a bare square is the table (balanced to
