@@ -58,8 +58,6 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import cv2
-import numpy as np
 import pytest
 
 from vision.enigma.reader import read_enigma
@@ -68,6 +66,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
 
 from independent_scenes.enigma_judge import read_and_judge, read_key  # noqa: E402
 from independent_scenes.enigma_table import enigma_scene, truth_of  # noqa: E402
+
+from tests.vision.enigma.scene_stack import SCENES_AS_FOUND  # noqa: E402
 
 
 @pytest.mark.parametrize("seed,condition", [(1001, "clean"), (1007, "clean"),
@@ -120,11 +120,8 @@ def test_a_pawn_seen_from_the_side_on_a_cell_the_finder_missed_gives_its_cell(de
     assert "a cell hidden by a networker was read from the ring around it" in tile.problems
 
 
-#: the tables these tests were found on are drawn by numpy >= 2 and OpenCV >= 4.11; the Pi
-#: floor's numpy 1.24 and OpenCV 4.10 draw other pixels from the same seed (table 4 there:
-#: square [1, 0] shows its crescent less and is read wrong, asked at 0.4)
-SCENES_AS_FOUND = (np.lib.NumpyVersion(np.__version__) >= "2.0.0"
-                   and tuple(int(v) for v in cv2.__version__.split(".")[:2]) >= (4, 11))
+# SCENES_AS_FOUND: on the Pi floor's pixels table 4's square [1, 0] shows its crescent less
+# and is read wrong, asked at 0.4
 
 
 @pytest.mark.parametrize("seed,squares", [(4, [(1, 0), (2, 2)]), (6, [(0, -3)])])
