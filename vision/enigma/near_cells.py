@@ -36,6 +36,11 @@ OVERLAP = 1.6
 #: 14004 harsh, square [1, 3]: a black pawn read as channel ink split a yellow cell into two
 #: arcs 1.62 radii apart, read sure as two cells)
 ARC_OVERLAP = 2.0
+#: ... and two arcs, each up to a radius off the middle of the one cell they may share, lie up
+#: to two radii apart, and the centres' error on top (the 0.4 radii OVERLAP allows): the same
+#: table 14004 drawn by the Pi floor's numpy 1.24 and OpenCV 4.10 splits that cell into two
+#: arcs 2.06 radii apart, read sure as two cells
+ARCS_OVERLAP = 2.4
 
 
 def near_cell_links(named: PatchLabels, cells: list[Cell], cell_ids: list[str], rc: float
@@ -141,7 +146,8 @@ def doubt_overlapping_cells(cells: list[Cell], rc: float, doubts: TileDoubts,
     says whether a cell fills its disc (an arc's centre lies off its cell's middle)."""
     for i, a in enumerate(cells):
         for b in cells[i + 1:]:
-            reach = OVERLAP if whole(a) and whole(b) else ARC_OVERLAP
+            arcs = (not whole(a)) + (not whole(b))
+            reach = (OVERLAP, ARC_OVERLAP, ARCS_OVERLAP)[arcs]
             if math.hypot(a.centre[0] - b.centre[0], a.centre[1] - b.centre[1]) < reach * rc:
                 doubts.add("two cells overlap: is one cell read as two?", DOUBTFUL_CONFIDENCE)
                 return
