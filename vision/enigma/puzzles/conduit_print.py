@@ -18,8 +18,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-#: sides and the grid step towards each
-SIDES = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
+from companion.enigma.tiles import OFFSETS
+
 #: the middle of the centre's disc (half its side)
 DISC_HALF = 0.09
 #: the face at a piece's corners: from this share of a cell to that from the centre, each way
@@ -68,14 +68,14 @@ def piece_print(image: np.ndarray, centre: Centre, cell: float) -> PiecePrint | 
     three colours, weighted by how much each tells)."""
     disc = band_colour(image, centre, (1, 0), (-DISC_HALF, DISC_HALF), (-DISC_HALF, DISC_HALF),
                        cell)
-    corners = [band_colour(image, centre, unit, CORNER, CORNER, cell) for unit in SIDES.values()]
+    corners = [band_colour(image, centre, unit, CORNER, CORNER, cell) for unit in OFFSETS.values()]
     if disc is None or any(c is None for c in corners):
         return None
     face = np.mean(np.array(corners), axis=0)
     depth = face - disc
     norm = max(float(np.dot(depth, depth)), 1e-6)
     arms: dict[str, float] = {}
-    for side, unit in SIDES.items():
+    for side, unit in OFFSETS.items():
         arm = band_colour(image, centre, unit, ARM_ALONG, ARM_ACROSS, cell)
         beside = [band_colour(image, centre, unit, ARM_ALONG, across, cell)
                   for across in (FACE_ACROSS, (-FACE_ACROSS[1], -FACE_ACROSS[0]))]
@@ -86,4 +86,4 @@ def piece_print(image: np.ndarray, centre: Centre, cell: float) -> PiecePrint | 
     return PiecePrint(float(darker.max()), arms)
 
 
-__all__ = ["PiecePrint", "SIDES", "band_colour", "piece_print"]
+__all__ = ["PiecePrint", "band_colour", "piece_print"]
