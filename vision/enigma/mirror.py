@@ -26,6 +26,7 @@ from dataclasses import replace
 from companion.enigma.tiles import SIDES, Port, Pos, Tile, neighbour
 from vision.enigma.read_types import OpeningDoubts, TileRead
 from vision.enigma.settings import ReaderSettings
+from vision.enigma.tile_doubts import opening_question
 
 #: the highest confidence of a tile whose opening the neighbour's read contradicts
 MISMATCH_CONFIDENCE = 0.5
@@ -80,7 +81,7 @@ def _stubs_met(tiles: dict[Pos, TileRead], at: Pos, settings: ReaderSettings
 
 
 def _asks_about(problem: str, ports: set[Port]) -> bool:
-    return any(f"opening at {q.side}{q.position}?" in problem for q in ports)
+    return any(problem.startswith(opening_question(q)) for q in ports)
 
 
 def _completed(tiles: dict[Pos, TileRead], at: Pos, settings: ReaderSettings) -> TileRead:
@@ -156,8 +157,8 @@ def mirrored_openings(tiles: dict[Pos, TileRead], settings: ReaderSettings
         if not contradicted:
             out[at] = read
             continue
-        problems = tuple(f"is there an opening at {q.side}{q.position}? the tile beside it "
-                         "shows otherwise" for q in contradicted)
+        problems = tuple(f"{opening_question(q)} the tile beside it shows otherwise"
+                         for q in contradicted)
         out[at] = replace(read, confidence=min(read.confidence, MISMATCH_CONFIDENCE),
                           shape_confidence=None if read.shape_confidence is None
                           else min(read.shape_confidence, MISMATCH_CONFIDENCE),

@@ -106,7 +106,7 @@ def judge_openings(at_sides: np.ndarray, dark: np.ndarray, usable: np.ndarray, w
         # table, when the square is cut a little off the tile) is no opening
         port_fraction[q] = max(0.0, f - usual[q.side]) / max(1e-6, 1.0 - usual[q.side])
         if seen.size and n_seen < MIN_WINDOW_PX:
-            doubts.add_at(q, "is there an opening at {}? a cell hides the side there",
+            doubts.ask_opening(q, "a cell hides the side there",
                           UNCLEAR_CONFIDENCE)
     present = {q for q, f in port_fraction.items() if f >= settings.port_min_fraction}
     _doubt_hidden_stubs(at_sides, usable, w, fractions, present, doubts)
@@ -114,7 +114,7 @@ def judge_openings(at_sides: np.ndarray, dark: np.ndarray, usable: np.ndarray, w
                                   usable).items():
         lo, hi = UNCLEAR_OPENING
         if (score >= DARK_OPENING) != (q in present) or lo <= score < hi:
-            doubts.add_at(q, "is there an opening at {}? the channel there is unclear",
+            doubts.ask_opening(q, "the channel there is unclear",
                           UNCLEAR_CONFIDENCE)
     margins: dict[Port, float] = {}
     for q, f in port_fraction.items():
@@ -140,7 +140,7 @@ def _doubt_hidden_stubs(at_sides: np.ndarray, usable: np.ndarray, w: OpeningWind
         ex, ey = inward_point(q, fractions, (w.depth0 + 0.5) / p)
         at_edge = not usable[min(p - 1, int(ey * p)), min(p - 1, int(ex * p))]
         if at_edge or int(at_sides[box][covered].sum()) >= HIDDEN_STUB_PX:
-            doubts.add_at(q, "is there an opening at {}? a cell hides the side there",
+            doubts.ask_opening(q, "a cell hides the side there",
                           UNCLEAR_CONFIDENCE)
 
 

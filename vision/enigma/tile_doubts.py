@@ -13,6 +13,12 @@ DOUBTFUL_CONFIDENCE = 0.4
 HIDDEN_CONFIDENCE = 0.3
 
 
+def opening_question(q: Port) -> str:
+    """The words that begin every question whether there is an opening at ``q``. The
+    mirror finds the questions a neighbour settles by them, so they are written here once."""
+    return f"is there an opening at {q.side}{q.position}?"
+
+
 class TileDoubts:
     """The problems seen on a tile, in the order seen, and the confidence they leave."""
 
@@ -33,3 +39,8 @@ class TileDoubts:
         """A problem about the opening position ``q``."""
         self.openings.add(q)
         self.add(problem.format(f"{q.side}{q.position}"), cap)
+
+    def ask_opening(self, q: Port, reason: str, cap: float) -> None:
+        """The question whether there is an opening at ``q``, and why it is asked."""
+        self.openings.add(q)
+        self.add(f"{opening_question(q)} {reason}", cap)

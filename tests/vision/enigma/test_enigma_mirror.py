@@ -15,6 +15,7 @@ from vision.enigma.mirror import MISMATCH_CONFIDENCE, mirrored_openings
 from vision.enigma.read_types import OpeningDoubts, TileRead
 from vision.enigma.reader import read_enigma
 from vision.enigma.settings import DEFAULT_SETTINGS
+from vision.enigma.tile_doubts import UNCLEAR_CONFIDENCE, TileDoubts
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
 
@@ -116,7 +117,16 @@ def test_two_reads_near_the_threshold_settle_each_other_when_both_channels_end_t
 #: a tile whose cell lies by its east side, its E1 read absent with a doubt: a stub from E1
 #: would join cell a
 BY_THE_SIDE = Tile.make({"a": "red"}, [(Port("N", 1), "a")])
-UNCLEAR_E1 = "is there an opening at E1? the channel there is unclear"
+E1 = Port("E", 1)
+
+
+def _asked(q: Port, reason: str) -> str:
+    doubts = TileDoubts()
+    doubts.ask_opening(q, reason, UNCLEAR_CONFIDENCE)
+    return doubts.problems[0]
+
+
+UNCLEAR_E1 = _asked(E1, "the channel there is unclear")
 E1_ONLY = (Port("E", 1),)
 
 
@@ -141,6 +151,16 @@ def test_a_stub_read_absent_by_a_cell_is_joined_when_the_neighbour_reads_it_clea
     doubtful = mirrored_openings({(0, 0): _stub_read((0, 0), BY_THE_SIDE, apart=0.4),
                                   (1, 0): _read((1, 0), EAST)}, DEFAULT_SETTINGS)
     assert doubtful[(0, 0)].confidence == 0.4 and Port("E", 1) in doubtful[(0, 0)].tile.ports
+
+
+@pytest.mark.parametrize("reason", ["a cell hides the side there", "the channel there is unclear"])
+def test_the_question_a_neighbour_settles_is_dropped_whatever_its_reason(reason):
+    asked = replace(_stub_read((0, 0), BY_THE_SIDE),
+                    problems=(_asked(E1, reason), _asked(Port("N", 0), reason)))
+    read = mirrored_openings({(0, 0): asked, (1, 0): _read((1, 0), EAST)},
+                             DEFAULT_SETTINGS)[(0, 0)]
+    # the E1 question goes with the stub joined; the N0 question, which nothing settled, stays
+    assert read.problems == (_asked(Port("N", 0), reason),)
 
 
 def test_a_stub_stays_asked_beside_a_neighbour_unclear_or_blank_there():
