@@ -14,9 +14,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from companion.enigma.tiles import SIDES, Port, Pos, Tile
+from companion.enigma.tiles import SIDES, Endpoint, Port, Pos, Tile
 from vision.enigma.cells import Cell, disc, fills_its_disc, find_cells
-from vision.enigma.channel_pieces import CHANNEL_CUT, piece_links, stub_links
+from vision.enigma.channel_pieces import CHANNEL_CUT, PieceLinks, piece_links, stub_links
 from vision.enigma.colours import ColourModel
 from vision.enigma.icon import read_icon
 from vision.enigma.layout import reading_order
@@ -190,29 +190,41 @@ def _side_order(q: Port) -> tuple[int, int]:
     return SIDES.index(q.side), q.position
 
 
+def _links_read(look: TileLook, pack: EnigmaPack, cell_ids: list[str], present: set[Port],
+                dark_links: list[tuple[Port, str]], rc: float
+                ) -> tuple[list[tuple[Endpoint, Endpoint]], PieceLinks]:
+    """The links a tile's channel pieces, stubs, dark strokes (``dark_links``) and the
+    strokes between its cells show, and the pieces they came from; an opening that joins
+    nothing is doubted."""
+    named, doubts, cells = look.named, look.doubts, look.cells
+    links, doubtful = near_cell_links(named, cells, cell_ids, rc)
+    pieces = piece_links(look.channel, cells, cell_ids, present, look.windows, pack, doubts)
+    links += pieces.links
+    by_stubs = stub_links(look.at_sides, cells, cell_ids, present - pieces.used,
+                          look.windows, rc)
+    links += by_stubs
+    pieces.used.update(q for q, _ in by_stubs)
+    links += dark_links
+    for q in sorted(present - pieces.used, key=_side_order):
+        doubts.add_at(q, "an opening at {} joins nothing", DOUBTFUL_CONFIDENCE)
+    stroke_only = named.dark & ~named.of_kind("icon")
+    settle_near_cells(doubtful, links, cells, cell_ids, stroke_only, rc, doubts)
+    return links, pieces
+
+
 def finish_tile(look: TileLook, at: Pos, pack: EnigmaPack, model: ColourModel,
                 settings: ReaderSettings) -> tuple[TileRead, list[NetworkerRead]]:
     """Read the rest of a tile looked at (with its networkers): openings, channel pieces
     and links, the icon."""
-    named, doubts, cells, channel, w = (look.named, look.doubts, look.cells, look.channel,
-                                        look.windows)
-    p = channel.shape[0]
+    named, doubts, cells = look.named, look.doubts, look.cells
+    p = look.channel.shape[0]
     rc = pack.cell_radius * p
     cell_ids = [chr(ord("a") + i) for i in range(len(cells))]
-    links, doubtful = near_cell_links(named, cells, cell_ids, rc)
     judged = TileDoubts()
     present, margins, stubs, dark_stubs = _read_openings(look, pack, settings, judged)
-    pieces = piece_links(channel, cells, cell_ids, present, w, pack, doubts)
-    used_ports, joins = pieces.used, pieces.joins
-    links += pieces.links
-    by_stubs = stub_links(look.at_sides, cells, cell_ids, present - used_ports, w, rc)
-    links += by_stubs
-    used_ports.update(q for q, _ in by_stubs)
-    links += [(q, cell_ids[stubs[q]]) for q in sorted(dark_stubs, key=_side_order)]
-    for q in sorted(present - used_ports, key=_side_order):
-        doubts.add_at(q, "an opening at {} joins nothing", DOUBTFUL_CONFIDENCE)
-    stroke_only = named.dark & ~named.of_kind("icon")
-    settle_near_cells(doubtful, links, cells, cell_ids, stroke_only, rc, doubts)
+    dark_links = [(q, cell_ids[stubs[q]]) for q in sorted(dark_stubs, key=_side_order)]
+    links, pieces = _links_read(look, pack, cell_ids, present, dark_links, rc)
+    joins = pieces.joins
     # the cells' colours are doubted apart from the rest: a catalogue may settle them
     shape = TileDoubts()
     doubt_overlapping_cells(cells, rc, shape,
