@@ -77,6 +77,9 @@ class PuzzleScene:
     condition: str
     surface: str
     card_to_table: np.ndarray       # card mm -> table mm (3 x 3)
+    camera: TableCamera
+    card_thick: float
+    solids: list[Solid]             # the pieces as drawn (table mm, heights in mm)
 
 
 def placement(centre_mm, angle_deg: float, half: float, scale: float) -> np.ndarray:
@@ -147,32 +150,43 @@ def _card_pieces(build: Build, matrix: np.ndarray, thick: float, rng) -> list[So
         px = placement(to_table(matrix, middle[None])[0], turn + card_angle,
                        face.shape[0] / 2, 1 / CONDUIT_PX_PER_MM)
         solids.append(Solid(to_table(matrix, square), thick, rng.uniform(2.5, 3.5),
-                            top=face[0, 0], side=face[0, 0] * 0.85, picture=(face, px)))
+                            top=face[0, 0], side=face[0, 0] * 0.85, picture=(face, px),
+                            extra={"openings": openings}))
     return solids
 
 
+def _cube_squares(cubes, middle: np.ndarray, turn: float) -> list[np.ndarray]:
+    """The footprints (mm, about the structure's middle) of cubes [x, y, z], turned."""
+    half = CUBE_MM / 2 - 0.05
+    square = np.array([[-half, -half], [half, -half], [half, half], [-half, half]])
+    return [turn_about(square + (np.array([x, y]) - middle) * CUBE_MM, np.zeros(2), turn)
+            for x, y, _ in cubes]
+
+
 def _cube_solids(build: Build, rng, strength: str) -> list[Solid]:
-    """The angular pieces as cubes, the structure in the right half, a piece set apart
-    beside it."""
+    """The angular pieces as cubes, the structure in the right half; a piece set apart lies
+    flat, its own shape, 10 mm clear of the structure towards the mat's long middle."""
     pieces = {p.id: p for p in puzzle_box().angular.pieces}
-    every = np.array([c for cubes in build.cubes.values() for c in cubes], float)
+    standing = [c for piece, cs in build.cubes.items() if piece != build.apart for c in cs]
+    every = np.array(standing, float)
     middle = (every[:, :2].min(axis=0) + every[:, :2].max(axis=0)) / 2
-    spot = np.array([180.0, 75.0]) + rng.uniform(-10, 10, 2)
+    spot = np.array([178.0, 75.0]) + rng.uniform(-8, 8, 2)
     turn = 90 * int(rng.integers(4)) + rng.uniform(-1, 1) * CARD_TURN_DEG[strength]
+    reach = max(abs(sq[:, 1]).max() for sq in _cube_squares(standing, middle, turn))
     solids = []
     for piece, cubes in build.cubes.items():
         colour = np.array(PIECE_COLOURS[pieces[piece].colour], float) * rng.uniform(0.9, 1.1)
-        nudge = rng.uniform(-0.4, 0.4, 2)
-        at, cubes_here = spot, cubes
-        if piece == build.apart:       # flat on the table, well apart from the structure
-            cubes_here = list(pieces[piece].cubes)
-            at = spot + np.array([0.0, 48.0 if spot[1] < 75 else -48.0])
-        for x, y, z in cubes_here:
-            centre = (np.array([x, y]) - (middle if piece != build.apart else 0)) * CUBE_MM
-            half = CUBE_MM / 2 - 0.05
-            square = np.array([[-half, -half], [half, -half], [half, half], [-half, half]])
-            placed = turn_about(square + centre, np.zeros(2), turn) + at + nudge
-            solids.append(Solid(placed, z * CUBE_MM, CUBE_MM, top=colour, side=colour))
+        at, here, about = spot + rng.uniform(-0.4, 0.4, 2), list(cubes), middle
+        if piece == build.apart:
+            here = list(pieces[piece].cubes)
+            own = np.array(here, float)[:, :2]
+            about = (own.min(axis=0) + own.max(axis=0)) / 2
+            squares = _cube_squares(here, about, turn)
+            extent = max(abs(sq[:, 1]).max() for sq in squares)
+            at = spot + np.array([0.0, 1 if spot[1] < 75 else -1]) * (reach + extent + 10)
+        for (x, y, z), square in zip(here, _cube_squares(here, about, turn), strict=True):
+            solids.append(Solid(square + at, z * CUBE_MM, CUBE_MM, top=colour, side=colour,
+                                extra={"piece": piece, "cube": (x, y, z)}))
     return solids
 
 
@@ -205,7 +219,7 @@ def puzzle_scene(kind: str, card_id: str, right: bool, seed: int, condition: str
     draw_solids(image, camera, pieces, lamp)
     _hotspot(image, camera, rng, HOTSPOT[condition], centre)
     frame = develop(image, frame_rng, CONDITIONS[condition])
-    return PuzzleScene(frame, build, condition, surface, matrix)
+    return PuzzleScene(frame, build, condition, surface, matrix, camera, thick, pieces)
 
 
 def _hotspot(image: np.ndarray, camera: TableCamera, rng, strength: tuple[float, float],
