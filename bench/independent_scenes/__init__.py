@@ -1,5 +1,6 @@
 """A second scene generator, written from the documentation alone, for measuring the Break the
-Code tile reader, the Second Chance sheet reader and the Indigo board reader on pictures their
+Code tile reader, the Second Chance sheet reader, the Indigo board reader, the Enigma table
+reader and the four camera-verified Enigma puzzle checks (``puzzle_*``) on pictures their
 authors did not draw.
 
 It draws on the pages ``companion print`` writes (and, for Indigo, on a board of its own with

@@ -1,14 +1,19 @@
 """Per-frame look at what the readers answered on the independent scenes (camera as drawn).
 
-    PYTHONPATH=.:bench .venv/bin/python -m independent_scenes {code,code-taught,sheet,enigma,indigo}
-        [--first SEED] [--frames N] [--save DIR] [--conditions clean,harsh] [--tiles 10,22]
-        [--look demo|scans] [--condition mild|harsh]
+    PYTHONPATH=.:bench .venv/bin/python -m independent_scenes {code,code-taught,sheet,enigma,indigo,
+        puzzles} [--first SEED] [--frames N] [--save DIR] [--conditions clean,harsh]
+        [--tiles 10,22] [--look demo|scans] [--condition mild|harsh]
+        [--kinds weight,fragment,angular,conduit]
 
 One line per seed: the truth, what the app's read path returned, and the outcome, so a silent
 wrong read in bench/silent_reads.py can be found and looked at (``--save`` writes the frames).
 ``enigma`` reads each table photographed clean and harsh (``--conditions``) the way
 ``companion read enigma`` does and ends with the figures per condition: tiles exact, asked and
-silently wrong, networkers exact per table, and the read time.
+silently wrong, networkers exact per table, and the read time. ``puzzles`` draws, per kind and
+condition (``--conditions mild,moderate,harsh``), ``--frames`` seeds from ``--first``, each a
+right and a wrong build on a demo card (the cards in turn), checks each the way
+``companion check puzzle KIND IMAGE --card ID`` does, and ends with the figures: right builds
+solved, wrong builds solved (must be 0), the "cannot tell" sentences and the check time.
 """
 
 from __future__ import annotations
@@ -111,13 +116,47 @@ def look_at_indigo(seed: int, save: Path | None, look: str, condition: str) -> s
             f"questions {[q[:60] for q in questions][:4]}")
 
 
+def look_at_puzzles(first: int, frames: int, kinds: list[str], conditions: list[str],
+                    save: Path | None) -> None:
+    from .puzzle_judge import Tally, Verdict, check_frame, summary
+    from .puzzle_scene import puzzle_scene, scene_cards
+
+    tallies: dict[tuple[str, str], Tally] = {}
+    for kind in kinds:
+        cards = scene_cards(kind)
+        for condition in conditions:
+            tally = tallies.setdefault((kind, condition), Tally())
+            for seed in range(first, first + frames):
+                card_id = cards[seed % len(cards)]
+                for right in (True, False):
+                    scene = puzzle_scene(kind, card_id, right, seed, condition)
+                    if save:
+                        cv2.imwrite(str(save / f"puzzle-{kind}-{condition}-{seed}-"
+                                    f"{'right' if right else 'wrong'}.jpg"), scene.frame)
+                    verdict, reason, cpu_ms = check_frame(scene.frame, kind, card_id)
+                    v = Verdict(kind, condition, seed, card_id, right, verdict, reason, cpu_ms,
+                                scene.build.mistake, scene.surface)
+                    tally.add(v)
+                    flag = "  <-- WRONG CALLED SOLVED" if not right and verdict == "solved" \
+                        else ""
+                    print(f"{seed} {kind} {condition} {card_id} "
+                          f"{'right' if right else 'wrong (' + v.mistake + ')'} on "
+                          f"{scene.surface}: {verdict}: {reason} [{cpu_ms:.0f} ms]{flag}",
+                          flush=True)
+    print("\n".join(summary(tallies)), flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=("code", "code-taught", "sheet", "enigma", "indigo"))
+    parser.add_argument("what", choices=("code", "code-taught", "sheet", "enigma", "indigo",
+                                         "puzzles"))
     parser.add_argument("--first", type=int, default=70000)
     parser.add_argument("--frames", type=int, default=12)
     parser.add_argument("--save", type=Path)
-    parser.add_argument("--conditions", default="clean,harsh", help="enigma: camera conditions")
+    parser.add_argument("--conditions", default=None,
+                        help="enigma: camera conditions (clean,harsh); puzzles: "
+                             "mild,moderate,harsh")
+    parser.add_argument("--kinds", default="weight,fragment,angular,conduit", help="puzzles")
     parser.add_argument("--tiles", default="10,22", help="enigma: least,most tiles a table")
     parser.add_argument("--look", choices=("demo", "scans"), default="demo", help="indigo")
     parser.add_argument("--condition", choices=("mild", "harsh"), default="harsh",
@@ -125,8 +164,12 @@ def main() -> None:
     args = parser.parse_args()
     if args.what == "enigma":
         least, most = (int(n) for n in args.tiles.split(","))
-        look_at_enigma(args.first, args.frames, args.conditions.split(","), args.save,
-                       (least, most))
+        look_at_enigma(args.first, args.frames, (args.conditions or "clean,harsh").split(","),
+                       args.save, (least, most))
+        return
+    if args.what == "puzzles":
+        look_at_puzzles(args.first, args.frames, args.kinds.split(","),
+                        (args.conditions or "mild,moderate,harsh").split(","), args.save)
         return
     for seed in range(args.first, args.first + args.frames):
         if args.what == "indigo":
