@@ -134,8 +134,10 @@ def read_cells(settings: SheetReaderSettings, canon: np.ndarray) -> CellsRead:
 COLOUR_FILL_STRENGTH = 0.02
 #: ... and from this many times the median of the sheet's squares read empty (its paper,
 #: colour noise and cast; the truly empty squares measure up to 3.5 times it on a mild photo,
-#: 5 on a harsh one)
-COLOUR_FILL_RATIO = 8.0
+#: 5 on a harsh one, and those of them as strong as 0.015 at most 2 times: the doubtful ones
+#: so coloured are read filled only where their colour also runs on into their tile, see
+#: :func:`fills_across_tile`; those read empty are asked about)
+COLOUR_FILL_RATIO = 5.0
 #: ... measured on at least this many squares read empty (else no fill is coloured for sure)
 COLOUR_FILL_REFERENCE = 4
 #: ... with the colour in the middle of the square too (at least this share of the whole's):
