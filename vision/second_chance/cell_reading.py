@@ -20,6 +20,8 @@ from vision.second_chance.cells import (
     CellFeatures,
     cell_features,
     classify_cells,
+    colour_cover,
+    colour_strength,
     crop_grid,
     ink_maps,
     is_sure_one,
@@ -72,6 +74,9 @@ class CellsRead:
     #: rubber's traces, running the way a like neighbour's run (see :func:`clear_light_fills`):
     #: asked about, filled meanwhile, and filled for the cards' search of the doubtful squares
     clear_fills: np.ndarray | None = None
+    #: doubtful cells read filled for their colour alone (see :func:`colour_fills`): a light
+    #: fill's strokes, taken for a written 1 no more surely than before
+    coloured: np.ndarray | None = None
 
     @property
     def doubtful(self) -> list[Cell]:
@@ -105,7 +110,99 @@ def read_cells(settings: SheetReaderSettings, canon: np.ndarray) -> CellsRead:
     marked = light_fills(dark, faint_marks & ~unsure_paper, lo, energy=energy, spread=spread)
     clear = clear_light_fills(dark, state, f.strokes, lo, energy=energy,
                               spread=spread) & ~unsure_paper
-    return CellsRead(ink, darkness, f, state, confidence, ones, unsure_paper, marked, clear)
+    colour = colour_fills(*colour_strength(norm, lo, CANON_CELL - lo), state, unsure_paper)
+    tile_wide = fills_across_tile(colour, state, *colour_cover(norm, lo, CANON_CELL - lo))
+    # a doubtful cell so coloured, its colour covering it and running on into its tile, is
+    # filled; one read empty (a fill lighter still) is asked about, and filled for the cards'
+    # search as a clear light fill is where its colour runs on so; a coloured doubtful cell
+    # whose colour stays in it (a smudge of coloured ink) is asked about as before
+    coloured, read_empty = tile_wide & (state == -1), colour & (state == 0)
+    state = np.where(coloured, 1, np.where(read_empty, -1, state))
+    confidence = np.where(coloured, COLOUR_FILL_CONFIDENCE,
+                          np.where(read_empty, np.minimum(confidence, UNSURE_PAPER_CONFIDENCE),
+                                   confidence))
+    clear = (clear & ~coloured) | (read_empty & tile_wide)
+    return CellsRead(ink, darkness, f, state, confidence, ones, unsure_paper, marked, clear,
+                     coloured)
+
+
+#: a cell read doubtful or empty is a coloured fill from this colour strength on (see
+#: :func:`~vision.second_chance.cells.colour_strength`): on the tuning sheets (seeds 0-15,
+#: mild and harsh photos of five styles) the truly empty squares measure at most 0.012 on a
+#: mild photo, 0.046 on a harsh one under a colour cast (where every empty square measures
+#: as much), light coloured-pencil fills 0.02-0.08, felt marker's flat fills 0.1 and up
+COLOUR_FILL_STRENGTH = 0.02
+#: ... and from this many times the median of the sheet's squares read empty (its paper,
+#: colour noise and cast; the truly empty squares measure up to 3.5 times it on a mild photo,
+#: 5 on a harsh one, and those of them as strong as 0.015 at most 2 times: the doubtful ones
+#: so coloured are read filled only where their colour also runs on into their tile, see
+#: :func:`fills_across_tile`; those read empty are asked about)
+COLOUR_FILL_RATIO = 5.0
+#: ... measured on at least this many squares read empty (else no fill is coloured for sure)
+COLOUR_FILL_REFERENCE = 4
+#: ... with the colour in the middle of the square too (at least this share of the whole's):
+#: a fill covers its square, a neighbour's coloured outline or fill spills in along a side
+COLOUR_FILL_MIDDLE = 0.5
+#: the confidence of a cell so read filled: sure, below a dark fill's
+COLOUR_FILL_CONFIDENCE = 0.7
+#: a coloured cell's colour covers it when each ninth of its inside holds at least this share
+#: of the cell's mean colour, along it (see :func:`~vision.second_chance.cells.colour_cover`):
+#: the doubtful coloured fills of the tuning sheets (seeds 0-15, mild and harsh) hold 0.45 and
+#: up, an even fill 1
+COLOUR_FILL_COVER = 0.35
+#: ... and runs on into a side neighbour of the same tool and colour: their mean colours'
+#: cosine at least this (one pencil, one marker: 0.9 and up on the tuning sheets' light fills;
+#: a tinted smudge of ink beside a tile of another colour, 0.2) ...
+SAME_COLOUR_COSINE = 0.9
+#: ... as strong within this factor either way (one tool's fill across a tile)
+SAME_COLOUR_STRENGTH = 3.0
+
+
+def fills_across_tile(coloured: np.ndarray, state: np.ndarray, chroma: np.ndarray,
+                      cover: np.ndarray) -> np.ndarray:
+    """(9, 9) bool: of the ``coloured`` cells (:func:`colour_fills`), those whose colour is a
+    fill's: it covers the cell to its sides (``cover``, see
+    :func:`~vision.second_chance.cells.colour_cover`) and runs on into a side neighbour read
+    filled, or into another such cell, in the same colour and about as strong (``chroma``:
+    the cells' mean colours). A player fills a tile's squares with one tool and colour across
+    its outline; a smudge of coloured ink, or a tint spilt from beside, is one square's and
+    fades, or lies beside a tile of its own colour and strength only by chance."""
+    strength = np.sqrt((chroma ** 2).sum(axis=2))
+    unit = chroma / np.maximum(strength, 1e-9)[..., None]
+    covering = coloured & (cover >= COLOUR_FILL_COVER)
+    anchors = covering | (state == 1)
+    found = np.zeros((N, N), bool)
+    for dr, dc in ((0, 1), (1, 0)):
+        here = (slice(0, N - dr), slice(0, N - dc))
+        there = (slice(dr, N), slice(dc, N))
+        ratio = strength[here] / np.maximum(strength[there], 1e-9)
+        alike = (((unit[here] * unit[there]).sum(axis=2) >= SAME_COLOUR_COSINE)
+                 & (ratio <= SAME_COLOUR_STRENGTH) & (ratio >= 1 / SAME_COLOUR_STRENGTH))
+        found[here] |= covering[here] & anchors[there] & alike
+        found[there] |= covering[there] & anchors[here] & alike
+    return found
+
+
+def colour_fills(strength: np.ndarray, middle: np.ndarray, state: np.ndarray,
+                 unsure_paper: np.ndarray) -> np.ndarray:
+    """(9, 9) bool: the cells read doubtful or empty (``state`` -1, 0) coloured beyond doubt:
+    their mean colour
+    (``strength``, and ``middle`` in the square's middle, see
+    :func:`~vision.second_chance.cells.colour_strength`) far from the grey of the sheet's own
+    squares read empty (the same paper, light and camera), on paper whose light is sure.
+
+    A light coloured-pencil fill is as light in grey as an erased smudge or a shadow, and a
+    felt marker's flat fill as smooth as paper in a shadow: both are asked about by their
+    darkness and grain, yet neither a smudge of graphite nor a shadow has a colour; a
+    coloured mark in a square is a deliberate mark."""
+    empty = state == 0
+    if int(empty.sum()) < COLOUR_FILL_REFERENCE:
+        return np.zeros((N, N), bool)
+    floor = float(np.median(strength[empty]))
+    found: np.ndarray = ((state <= 0) & ~unsure_paper
+                         & (strength >= max(COLOUR_FILL_STRENGTH, COLOUR_FILL_RATIO * floor))
+                         & (middle >= COLOUR_FILL_MIDDLE * strength))
+    return found
 
 
 #: a doubtful cell's strokes (:func:`~vision.second_chance.cells.stroke_energy`) are a light
@@ -196,16 +293,20 @@ def cell_questions(settings: SheetReaderSettings, cells: CellsRead) -> list[dict
                    else "the marks are not clear"),
             }
         )
-    if len(doubtful) >= MANY_DOUBTFUL:
+    # the cells read filled for their colour alone were as unclear by their darkness and grain
+    unclear = len(doubtful) + (0 if cells.coloured is None else int(cells.coloured.sum()))
+    if unclear >= MANY_DOUBTFUL:
         # this many unclear cells say the sheet's own light and shading were misjudged (a
         # nearly full sheet in light pencil): a cell read empty is no surer than they are
+        # (a light coloured fill paler still than those read by their colour, say); the cards
+        # settle this question where they confirm the whole sheet
         read_empty = [[r, c] for r in range(N) for c in range(N) if cells.state[r, c] == 0]
         if read_empty:
             questions.append(
                 {
                     "kind": "cell",
                     "cells": read_empty,
-                    "message": f"{len(doubtful)} cells are unclear, so the empty ones may be "
+                    "message": f"{unclear} cells are unclear, so the empty ones may be "
                     "misread too: are these cells empty?",
                 }
             )
@@ -220,7 +321,10 @@ def find_bonus(settings: SheetReaderSettings, cells: CellsRead, *, one_possible:
     out first writes one). Where none can be, a mark only a little like a 1 is asked about as
     before but stays the square of a tile it is read as meanwhile, never the 1 (the cards then
     settle it with that tile)."""
-    state, f = cells.state, cells.features
+    f = cells.features
+    # a light fill read filled for its colour alone is as doubtful a 1 as it was a square
+    state = cells.state if cells.coloured is None else np.where(cells.coloured, -1,
+                                                                  cells.state)
     bonus: Cell | None = None
     questions: list[dict[str, Any]] = []
     ones = [cell for cell in cells.ones if state[cell] != 0]

@@ -7,6 +7,7 @@ Works on the canonical image of :mod:`vision.second_chance.geometry`; see
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 from functools import lru_cache
@@ -459,6 +460,50 @@ def marks_spread(darkness: np.ndarray, lo: int, hi: int) -> np.ndarray:
               / np.maximum(seen[:, :, m0:m1, m0:m1].sum(axis=(2, 3)), 1.0))
     spread: np.ndarray = middle >= SPREAD_MARKS * np.maximum(whole, 1e-12)
     return spread
+
+
+def colour_strength(norm: np.ndarray, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
+    """(9, 9) twice: how far the mean colour of each cell's inside is from grey, over the
+    whole inside and over its middle (:data:`MIDDLE_SHARE` of its side across). ``norm``: the
+    cropped grid's channels as shares of the paper under them, its cast taken out (see
+    :func:`ink_maps`), so the paper is grey. The mean is taken before the distance: a
+    picture's colour noise averages out over a cell (a pixel's own chroma does not), a
+    coloured pencil's or a felt marker's fill does not, however light it is in grey."""
+    size = hi - lo
+    m0 = int(round(size * (1 - MIDDLE_SHARE) / 2))
+    strengths = []
+    for a, b in ((lo, hi), (lo + m0, hi - m0)):
+        mean = _cells_view(norm)[:, a:b, :, a:b].mean(axis=(1, 3))  # (9, 9, 3)
+        strength: np.ndarray = np.sqrt(
+            ((mean - mean.mean(axis=2, keepdims=True)) ** 2).sum(axis=2))
+        strengths.append(strength)
+    return strengths[0], strengths[1]
+
+
+#: a square's inside is cut into this many blocks a side to see how far a colour covers it
+COVER_BLOCKS = 3
+
+
+def colour_cover(norm: np.ndarray, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
+    """((9, 9, 3), (9, 9)): each cell's mean colour off grey (its channels' mean colour, less
+    their own mean: the paper is (0, 0, 0)) and how far that colour covers the cell: the
+    weakest of its inside's :data:`COVER_BLOCKS` x :data:`COVER_BLOCKS` blocks' mean colour
+    taken along the cell's own, as a share of the cell's. A fill reaches the square's sides
+    (1 for an even fill); a smudge or a stroke spilling in from beside fades across it."""
+    view = _cells_view(norm)[:, lo:hi, :, lo:hi]  # (9, S, 9, S, 3)
+    mean = view.mean(axis=(1, 3))
+    chroma: np.ndarray = mean - mean.mean(axis=2, keepdims=True)
+    length = np.sqrt((chroma ** 2).sum(axis=2))
+    unit = chroma / np.maximum(length, 1e-9)[..., None]
+    size, cover = hi - lo, np.full((N, N), np.inf)
+    cuts = [round(size * k / COVER_BLOCKS) for k in range(COVER_BLOCKS + 1)]
+    for a0, a1 in itertools.pairwise(cuts):
+        for b0, b1 in itertools.pairwise(cuts):
+            block = view[:, a0:a1, :, b0:b1].mean(axis=(1, 3))
+            block = block - block.mean(axis=2, keepdims=True)
+            cover = np.minimum(cover, (block * unit).sum(axis=2))
+    share: np.ndarray = cover / np.maximum(length, 1e-9)
+    return chroma, share
 
 
 #: the printed centre circle's radius, in cells (vision.second_chance.layout), and how far either

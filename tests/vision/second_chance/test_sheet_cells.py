@@ -11,9 +11,11 @@ import pytest
 
 from vision.second_chance.cell_reading import (
     CellsRead,
+    cell_questions,
     clear_light_fills,
     filled_cells,
     find_bonus,
+    read_cells,
 )
 from vision.second_chance.cells import (
     CENTRE_CIRCLE,
@@ -303,3 +305,86 @@ def test_a_heavy_mark_like_a_one_is_never_the_one_where_none_can_be() -> None:
     assert bonus is None  # none possible: the tile's square it is read as
     assert [q["cells"] for q in questions] == [[[6, 7]]]  # still asked, unless the cards settle it
     assert (6, 7) in filled_cells(cells, bonus)
+
+
+def _sheet_with_light_marks(marks: dict[tuple[int, int], tuple[float, float, float]]
+                            ) -> np.ndarray:
+    """Grey paper 215 with a little seeded noise and the printed grid lines; the ``marks``
+    cells' insides shaded evenly, their channels (B, G, R) the given shares of the paper."""
+    rng = np.random.default_rng(11)
+    image = np.full((CANON_SIZE, CANON_SIZE, 3), 215.0, np.float32)
+    image += rng.normal(0.0, 2.0, image.shape).astype(np.float32)
+    grid = slice(CANON_MARGIN - 1, CANON_MARGIN + 9 * CANON_CELL + 1)
+    for i in range(10):
+        at = CANON_MARGIN + i * CANON_CELL
+        image[grid, at - 1:at + 1] *= 0.5
+        image[at - 1:at + 1, grid] *= 0.5
+    for cell, shares in marks.items():
+        ys, xs = _box(cell)
+        inside = (slice(ys.start + 3, ys.stop - 3), slice(xs.start + 3, xs.stop - 3))
+        image[inside] *= np.asarray(shares, np.float32)
+    return np.clip(image, 0, 255).astype(np.uint8)
+
+
+def test_a_light_coloured_fill_is_a_mark_a_grey_smudge_as_light_is_not() -> None:
+    # tuning coloured/mild seeds 3-6 and marker/mild 8: light coloured-pencil fills and a felt
+    # marker's flat fills were asked about square by square (a sheet asked, 20-48 squares);
+    # an erased smudge or a shadow, as light in grey, has no colour
+    # (B, G, R) shares of the paper: a light yellow doubtful by its darkness, a paler one read
+    # empty by it, and a grey shade as smooth as paper in a shadow (doubtful)
+    yellow, pale_yellow, smudge = (0.93, 0.995, 1.0), (0.96, 0.995, 1.0), (0.8, 0.8, 0.8)
+    marks = {(2, 2): yellow, (2, 3): yellow, (3, 3): yellow, (6, 6): pale_yellow,
+             (6, 7): pale_yellow, (7, 1): smudge}
+    cells = read_cells(DEFAULT_SETTINGS, _sheet_with_light_marks(marks))
+    assert [int(cells.state[c]) for c in [(2, 2), (2, 3), (3, 3)]] == [1, 1, 1]
+    assert all(cells.confidence[c] >= DEFAULT_SETTINGS.doubtful_below
+               for c in [(2, 2), (2, 3), (3, 3)])
+    # fainter still (read empty by its darkness): asked about, and filled meanwhile
+    assert [int(cells.state[c]) for c in [(6, 6), (6, 7)]] == [-1, -1]
+    assert {(6, 6), (6, 7)} <= filled_cells(cells, None)
+    # the grey shade: asked about as before, not taken for a coloured fill
+    assert cells.state[7, 1] == -1
+
+
+def test_squares_read_by_their_colour_alone_still_count_as_unclear_for_the_empty_ones() -> None:
+    # tuning mixed/scan seed 7: 7 doubtful squares read filled by their colour left too few
+    # doubtful ones to ask about the squares read empty, and three squares of a paler
+    # coloured fill, read empty, were wrong with no question
+    scores = np.zeros((9, 9))
+    state = np.zeros((9, 9), int)
+    coloured = np.zeros((9, 9), bool)
+    for c in range(7):
+        state[0, c], scores[0, c], coloured[0, c] = 1, 1.0, True
+    state[1, 0] = state[1, 1] = -1
+    cells = CellsRead(ink=np.zeros((380, 380), bool), darkness=np.zeros((380, 380)),
+                      features=_features(scores), state=state, confidence=np.ones((9, 9)),
+                      ones=[], unsure_paper=np.zeros((9, 9), bool), coloured=coloured)
+    about_empty = [q for q in cell_questions(DEFAULT_SETTINGS, cells) if len(q["cells"]) > 1]
+    assert about_empty and [8, 8] in about_empty[0]["cells"]
+    # without the colour reads, two doubtful squares alone ask about no empty one
+    plain = replace(cells, coloured=None)
+    assert not [q for q in cell_questions(DEFAULT_SETTINGS, plain) if len(q["cells"]) > 1]
+
+
+
+def test_a_coloured_smudge_is_asked_about_a_fill_running_on_into_its_tile_is_read() -> None:
+    # own render (pen, seed 1, camera effects): an empty square under a tinted smudge of ink,
+    # as light as a light fill and as coloured, beside a tile of another colour, was read
+    # filled with no question by its colour alone (session 19's colour read); a fill runs on
+    # into its tile's squares in the same tool and colour, a smudge does not
+    yellow, teal, red = (0.90, 0.99, 1.0), (1.0, 0.97, 0.90), (0.45, 0.45, 0.9)
+    faint_yellow = (0.97, 0.997, 1.0)  # a quarter of the yellow fill's colour: not its tool
+    cells = read_cells(DEFAULT_SETTINGS, _sheet_with_light_marks({
+        (2, 2): yellow, (2, 3): yellow, (3, 3): yellow,  # a light fill across its tile
+        (3, 2): faint_yellow,  # beside it, a smudge of its colour far fainter
+        (5, 4): red, (5, 5): red, (6, 5): red,  # a red tile, and beside it a teal smudge
+        (6, 4): teal,
+    }))
+    for cell in [(2, 2), (2, 3), (3, 3)]:
+        assert cells.state[cell] == 1
+        assert cells.confidence[cell] >= DEFAULT_SETTINGS.doubtful_below
+    for cell in [(6, 4), (3, 2)]:
+        assert cells.state[cell] == -1, cell  # asked about
+        assert cells.confidence[cell] < DEFAULT_SETTINGS.doubtful_below
+    # the faint one, read empty by its darkness, is not filled meanwhile for its colour
+    assert (3, 2) not in filled_cells(cells, None)
