@@ -143,6 +143,11 @@ class SecondChanceScreen(BaseScreen):
         self.tab_buttons: dict[str, Any] = {}
         #: the round's panel on screen, with what it was made for (see :meth:`refresh`)
         self._round_phase: tuple[Any, Any] | None = None
+        #: the deck's shapes as buttons, made once (see :meth:`_shape_buttons`)
+        self.shape_buttons: list[Any] = []
+        #: what a tap on a shape button does in the panel on screen (a card turned up, or
+        #: the second-chance card)
+        self._on_shape_pick: Any = None
 
     def title(self) -> str:
         return "Second Chance"
@@ -475,7 +480,9 @@ class SecondChanceScreen(BaseScreen):
         panel = self.ids.panel
         panel.clear_widgets()
         self._round_phase = None
-        self.shape_buttons = []  # the old panel's: kept, they kept it alive until the next grid
+        for button in self.shape_buttons:  # kept for the next grid: the old panel is let go
+            if button.parent is not None:
+                button.parent.remove_widget(button)
         self._camera_column = None
         self.split = self._tight()
         if not self.split:
@@ -623,13 +630,25 @@ class SecondChanceScreen(BaseScreen):
         panel.add_widget(phase)
 
     def _shape_buttons(self, scroll: Any, on_pick: Any) -> None:
-        """The deck's shapes on ``scroll`` (an ScShapeGrid), to tap the card turned up."""
-        self.shape_buttons = []
-        for shape, _copies in self.deck().puzzle:
-            b = ShapeButton(shape)
-            b.bind(on_press=lambda btn: on_pick(btn.shape))
-            self.shape_buttons.append(b)
-            scroll.ids.grid.add_widget(b)
+        """The deck's shapes on ``scroll`` (an ScShapeGrid), to tap the card turned up; a tap
+        calls ``on_pick(shape)``. The buttons are made once and moved into each new grid:
+        made anew for every round's cards and every second chance, some 70 at a time, they
+        were three quarters of a game's cyclic garbage, which the app's full collections
+        walk (bench/figures/app_memory_s20.txt)."""
+        self._on_shape_pick = on_pick
+        if not self.shape_buttons:
+            for shape, _copies in self.deck().puzzle:
+                button = ShapeButton(shape)
+                button.bind(on_press=self._shape_pressed)  # a method: held weakly
+                self.shape_buttons.append(button)
+        for button in self.shape_buttons:
+            if button.parent is not None:
+                button.parent.remove_widget(button)
+            scroll.ids.grid.add_widget(button)
+
+    def _shape_pressed(self, button: Any) -> None:
+        if self._on_shape_pick is not None:
+            self._on_shape_pick(button.shape)
 
     def _pick_reveal(self, shape: Any) -> None:
         self.chosen_cards.append(shape)
