@@ -114,3 +114,62 @@ def test_a_draw_keeps_the_rounds_panel_and_names_the_next_player(make_driver: An
         texts = [getattr(w, "text", "") for w in panel.walk()]
         assert f"{screen.viewer}: draw one of the two cards" in texts
     assert len(rounds) == 2
+
+
+@pytest.mark.parametrize("camera", [False, True])
+def test_the_decks_shapes_are_made_once_and_each_rounds_cards_are_tapped_on_them(
+        make_driver: Any, monkeypatch: Any, camera: bool) -> None:
+    # made anew for every round's cards and every second chance, some 70 at a time, the shape
+    # buttons were three quarters of a game's cyclic garbage, which the app's full collections
+    # walk (bench/app_memory.py: a full collection every 4 s, 85 ms of CPU each); the cards'
+    # panel around them, made anew every round, most of the rest
+    import random
+
+    from companion.second_chance.simulate import simulate_game
+    from ui.screens import second_chance
+    from ui.widgets.sheet_grid import ShapeButton
+
+    made: list[Any] = []
+
+    class CountedShapeButton(ShapeButton):  # type: ignore[misc]
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            made.append(self)
+
+    monkeypatch.setattr(second_chance, "ShapeButton", CountedShapeButton)
+    driver = make_driver(start_camera=camera)
+    players = ["Ana", "Ben", "Cleo"]
+    record = simulate_game(players, rng=random.Random(3))
+    driver.app.new_game("second-chance", players, record.get("options", {}))
+    screen = driver.screen("second_chance")
+    assert screen.split == camera  # landscape: the camera's column beside the phase's
+    rounds = 0
+    grids: list[list[Any]] = []
+    panels: list[Any] = []
+    for event in record["events"]:
+        if event["type"] == "reveal" and rounds < 3:
+            # the round's two cards, tapped on the buttons of the panel on screen
+            driver.pump(1)
+            grids.append([w for w in screen.ids.panel.walk() if isinstance(w, ShapeButton)])
+            (panel,) = [w for w in screen.ids.panel.walk(restrict=True)
+                        if type(w).__name__ == "ScRevealPanel"]
+            panels.append(panel)
+            assert panel.heading.startswith(f"Round {rounds + 1}: "), panel.heading
+            if camera:  # the camera's buttons on screen are the panel's
+                assert any(w is screen.read_button for w in screen.ids.panel.walk())
+            for card in event["cards"]:
+                driver.tap(next(b for b in grids[-1] if b.shape.is_same_card(card)))
+            assert [c.text for c in screen.state().revealed] == event["cards"]
+            rounds += 1
+            continue
+        if rounds == 3:
+            break
+        assert driver.app.apply(event), driver.app.banner_text
+        driver.pump(1)
+    assert rounds == 3
+    assert len(grids[0]) == len(screen.deck().puzzle)
+    assert all(grid == grids[0] for grid in grids)
+    assert all(a is b for grid in grids for a, b in zip(grid, grids[0], strict=True))
+    assert all(panel is panels[0] for panel in panels)
+    # and a round's two cards, drawn in their rows
+    assert len(made) <= len(screen.deck().puzzle) + 2 * rounds

@@ -104,6 +104,9 @@ class BreakTheCodeScreen(BaseScreen):
         self.reading_rack: str | None = None
         self.camera_button: Any = None
         self.entry_game: Any = None  # the game whose racks are being entered
+        #: every question asked so far as a button, by (card, number): made once and moved
+        #: into each ask panel (see :meth:`_card_button`)
+        self._kept_card_buttons: dict[tuple[str, int | None], Any] = {}
 
     def title(self) -> str:
         return "Break the Code"
@@ -127,6 +130,9 @@ class BreakTheCodeScreen(BaseScreen):
 
     def refresh(self) -> None:
         state = self.state()
+        for button in self._kept_card_buttons.values():  # kept: the old panel is let go
+            if button.parent is not None:
+                button.parent.remove_widget(button)
         self.ids.panel.clear_widgets()
         if state is None:
             return
@@ -521,12 +527,28 @@ class BreakTheCodeScreen(BaseScreen):
             card = get_card(card_id)
             for number in card.choices or (None,):
                 label = card_id if number is None else f"{card_id}: {number}"
-                b = Factory.BtcCardButton(text=question_text(card_id, number, card.text))
-                b.bind(on_press=lambda _b, c=card_id, n=number: self.ask(c, n))
-                self.card_buttons[label] = b
-                phase.ids.cards.add_widget(b)
+                button = self._card_button(card_id, number)
+                button.text = question_text(card_id, number, card.text)
+                self.card_buttons[label] = button
+                phase.ids.cards.add_widget(button)
         self.guess_button = phase.ids.guess
         return phase
+
+    def _card_button(self, card_id: str, number: int | None) -> Any:
+        """The button that asks card ``card_id`` (about ``number``), made once per screen:
+        made anew for every ask panel, some twenty at each question, they were most of a
+        game's cyclic garbage, which the app's full collections walk
+        (bench/figures/app_memory_s20.txt)."""
+        button = self._kept_card_buttons.get((card_id, number))
+        if button is None:
+            button = Factory.BtcCardButton()
+            button.card_id, button.number = card_id, number
+            button.bind(on_press=self._card_pressed)  # a method: held weakly
+            self._kept_card_buttons[(card_id, number)] = button
+        return button
+
+    def _card_pressed(self, button: Any) -> None:
+        self.ask(button.card_id, button.number)
 
     def ask(self, card: str, number: int | None) -> None:
         state = self.state()

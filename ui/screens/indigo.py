@@ -73,21 +73,33 @@ class IndigoScreen(BaseScreen):
             self.status = _("{player} to place a tile").format(player=self.mover())
 
     def _players_strip(self) -> None:
+        """A button per player, the mover's marked. The same players' buttons are kept and
+        their words and colours changed: made anew at every move, they were most of an
+        Indigo game's cyclic garbage, which the app's full collections walk
+        (bench/figures/app_memory_s20.txt)."""
         strip = self.ids.players
-        strip.clear_widgets()
+        players = self.players()
+        if [getattr(b, "player", None) for b in reversed(strip.children)] != players:
+            strip.clear_widgets()
+            for player in players:
+                button = LongPressButton(background_normal="", font_size=theme.FONT_EXPLAIN,
+                                         size_hint_y=None, height=min_target_px())
+                button.player = player
+                button.bind(on_long_press=self._peek_pressed,  # methods: held weakly
+                            on_long_release=self._peek_released)
+                strip.add_widget(button)
         state = self.state()
         mover = "" if state is None or state.is_over else self.mover()
-        for player in self.players():
-            face = self._dim(self.colour_of(player))
-            button = LongPressButton(text=("» " if player == mover else "") + player,
-                                     background_normal="", font_size=theme.FONT_EXPLAIN,
-                                     background_color=face, color=ink_on(face),
-                                     size_hint_y=None,
-                                     height=min_target_px())
-            button.player = player
-            button.bind(on_long_press=lambda b: self.peek(b, True),
-                        on_long_release=lambda b: self.peek(b, False))
-            strip.add_widget(button)
+        for button in strip.children:
+            face = self._dim(self.colour_of(button.player))
+            button.text = ("» " if button.player == mover else "") + button.player
+            button.background_color, button.color = face, ink_on(face)
+
+    def _peek_pressed(self, button: Any) -> None:
+        self.peek(button, True)
+
+    def _peek_released(self, button: Any) -> None:
+        self.peek(button, False)
 
     @staticmethod
     def _dim(rgba: Any) -> tuple[float, float, float, float]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import random
+from dataclasses import dataclass
 from typing import Any
 
 from kivy.factory import Factory
@@ -37,6 +38,24 @@ CAMERA_TARGETS_PORTRAIT = 3.2
 CAMERA_COLUMN_OF_WIDTH = 1 / 3
 
 log = logging.getLogger(__name__)
+
+#: the panels kept while what they show stays (see :meth:`SecondChanceScreen.refresh`)
+KEPT_PANELS = ("reveal", "round")
+
+
+@dataclass
+class KeptPanel:
+    """A phase's panel kept to be shown again, with what the screen's panel held for it."""
+
+    #: what it was made for: its kind, the layout, and a round's two cards
+    shown: tuple[Any, ...]
+    #: what the screen's panel holds: the split (camera column and phase), or the phase
+    top: Any
+    phase: Any
+    camera_column: Any
+    #: the camera's read and demo buttons in it (None: none)
+    read_button: Any
+    demo_button: Any
 
 
 def asked_first(questions: Any, new_cells: Any) -> list[Any]:
@@ -141,8 +160,13 @@ class SecondChanceScreen(BaseScreen):
         self.second_card: Any = None
         #: the players' tabs, by name, in seat order
         self.tab_buttons: dict[str, Any] = {}
-        #: the round's panel on screen, with what it was made for (see :meth:`refresh`)
-        self._round_phase: tuple[Any, Any] | None = None
+        #: the reveal's and the round's panels, kept to be shown again (see :meth:`refresh`)
+        self._kept_panels: dict[str, KeptPanel] = {}
+        #: the deck's shapes as buttons, made once (see :meth:`_shape_buttons`)
+        self.shape_buttons: list[Any] = []
+        #: what a tap on a shape button does in the panel on screen (a card turned up, or
+        #: the second-chance card)
+        self._on_shape_pick: Any = None
 
     def title(self) -> str:
         return "Second Chance"
@@ -439,18 +463,44 @@ class SecondChanceScreen(BaseScreen):
         self._tabs(names)
         self._show_sheet()
         kind = self._phase_kind(state)
-        # a round's panel is kept from one player's draw to the next, its words changed: made
-        # anew at every draw it was most of the game's cyclic garbage
+        # a round's panel is kept from one player's draw to the next, and the cards' panel
+        # from round to round, their words changed: made anew at every draw and every round,
+        # they were most of the game's cyclic garbage, which the app's full collections walk
         shown = (kind, self._tight(), self.portrait, self._camera_on(),
-                 tuple(card.text for card in state.revealed or ()))
-        kept = self._round_phase
-        if kind == "round" and kept is not None and kept[0] == shown and kept[1].parent:
-            kept[1].player = self.viewer
+                 tuple(card.text for card in state.revealed or ()) if kind == "round" else ())
+        kept = self._kept_panels.get(kind)
+        if kept is not None and kept.shown == shown:
+            if kept.top.parent is None:  # another panel was shown meanwhile
+                self._put_back(kept)
+            self._show_again(kind, kept.phase)
             return
         panel = self._split_panel()
         getattr(self, f"_panel_{kind}")(panel)
+        if kind in KEPT_PANELS:
+            self._kept_panels[kind] = KeptPanel(
+                shown, self.ids.panel.children[0], panel.children[0], self._camera_column,
+                getattr(self, "read_button", None), getattr(self, "demo_button", None))
+
+    def _put_back(self, kept: KeptPanel) -> None:
+        """The screen's panel holds ``kept`` again, its camera buttons the screen's."""
+        self._let_go_of_panel()
+        self.split = self._tight()
+        self.ids.panel.add_widget(kept.top)
+        self._camera_column = kept.camera_column
+        if kept.read_button is not None:
+            self.read_button = kept.read_button
+        if kept.demo_button is not None:
+            self.demo_button = kept.demo_button
+        self._show_camera_column()
+
+    def _show_again(self, kind: str, phase: Any) -> None:
+        """A kept panel's words for now: the round's player, or the next round's number and
+        the deck's shapes (moved back from a second chance's grid)."""
         if kind == "round":
-            self._round_phase = (shown, panel.children[0])
+            phase.player = self.viewer
+            return
+        phase.heading = self._reveal_heading()
+        self._shape_buttons(phase.ids.shapes, self._pick_reveal)
 
     def _phase_kind(self, state: Any) -> str:
         """Which panel the viewer's part of the game is in now (``_panel_<kind>``)."""
@@ -473,9 +523,7 @@ class SecondChanceScreen(BaseScreen):
         """The panel emptied; landscape with the camera on, split in the camera's column and
         the phase's (returned: where the phase's texts and buttons go)."""
         panel = self.ids.panel
-        panel.clear_widgets()
-        self._round_phase = None
-        self.shape_buttons = []  # the old panel's: kept, they kept it alive until the next grid
+        self._let_go_of_panel()
         self._camera_column = None
         self.split = self._tight()
         if not self.split:
@@ -484,6 +532,14 @@ class SecondChanceScreen(BaseScreen):
         self._camera_column = split.ids.camera_column
         panel.add_widget(split)
         return split.ids.content
+
+    def _let_go_of_panel(self) -> None:
+        """The screen's panel emptied; the shape buttons, kept for the next grid, let go of
+        the old one."""
+        self.ids.panel.clear_widgets()
+        for button in self.shape_buttons:
+            if button.parent is not None:
+                button.parent.remove_widget(button)
 
     def _tabs(self, names: list[str]) -> None:
         """One tab per player, with their empty squares. The same players' tabs are kept and
@@ -613,23 +669,41 @@ class SecondChanceScreen(BaseScreen):
 
     # --- reveal -------------------------------------------------------------------------------
     def _panel_reveal(self, panel: Any) -> None:
-        state = self.state()
-        phase = self._phase("Reveal", heading=ngettext(
-            "Round {n}: enter the two cards turned up ({left} left)",
-            "Round {n}: enter the two cards turned up ({left} left)", state.cards_left)
-            .format(n=state.round + 1, left=state.cards_left))
+        phase = self._phase("Reveal", heading=self._reveal_heading())
         self._camera_part(phase, self.demo_card, self.read_card)
         self._shape_buttons(phase.ids.shapes, self._pick_reveal)
         panel.add_widget(phase)
 
+    def _reveal_heading(self) -> str:
+        state = self.state()
+        return ngettext(
+            "Round {n}: enter the two cards turned up ({left} left)",
+            "Round {n}: enter the two cards turned up ({left} left)", state.cards_left) \
+            .format(n=state.round + 1, left=state.cards_left)
+
     def _shape_buttons(self, scroll: Any, on_pick: Any) -> None:
-        """The deck's shapes on ``scroll`` (an ScShapeGrid), to tap the card turned up."""
-        self.shape_buttons = []
-        for shape, _copies in self.deck().puzzle:
-            b = ShapeButton(shape)
-            b.bind(on_press=lambda btn: on_pick(btn.shape))
-            self.shape_buttons.append(b)
-            scroll.ids.grid.add_widget(b)
+        """The deck's shapes on ``scroll`` (an ScShapeGrid), to tap the card turned up; a tap
+        calls ``on_pick(shape)``. The buttons are made once and moved into each new grid:
+        made anew for every round's cards and every second chance, some 70 at a time, they
+        were three quarters of a game's cyclic garbage, which the app's full collections
+        walk (bench/figures/app_memory_s20.txt)."""
+        self._on_shape_pick = on_pick
+        if not self.shape_buttons:
+            for shape, _copies in self.deck().puzzle:
+                button = ShapeButton(shape)
+                button.bind(on_press=self._shape_pressed)  # a method: held weakly
+                self.shape_buttons.append(button)
+        grid = scroll.ids.grid
+        for button in self.shape_buttons:
+            if button.parent is grid:
+                continue
+            if button.parent is not None:
+                button.parent.remove_widget(button)
+            grid.add_widget(button)
+
+    def _shape_pressed(self, button: Any) -> None:
+        if self._on_shape_pick is not None:
+            self._on_shape_pick(button.shape)
 
     def _pick_reveal(self, shape: Any) -> None:
         self.chosen_cards.append(shape)
