@@ -357,12 +357,28 @@ def _ring_colour(s: _Patch, centre: tuple[float, float], *, hue_first: bool = Fa
     return by_hue[0][1], min(near_conf, hue_conf, 1.0 - near_conf)
 
 
-def _tile_can_pass_for(s: _Patch, net: int, within: float = UNKNOWN_FROM) -> bool:
+def tile_can_pass_for(model: ColourModel, net: int, within: float = UNKNOWN_FROM) -> bool:
     """Whether bare tile, lit a little differently, can pass for pawn colour ``net`` (a
     white pawn on a pale tile: their colours lie nearer than a core's doubt, or than
     ``within``)."""
-    return min(float(np.linalg.norm(s.model.centres[net] - s.model.centres[i]))
-               for i in s.tile_classes) < within
+    return min(float(np.linalg.norm(model.centres[net] - model.centres[i]))
+               for i, kind in enumerate(model.kinds) if kind == "tile") < within
+
+
+def unmistakable_pawns(all_labels: np.ndarray, model: ColourModel) -> np.ndarray:
+    """Where ``all_labels`` (networkers in) name a player colour bare tile cannot pass for
+    (:func:`tile_can_pass_for`): neither tile art nor a glint of light shows it, and
+    networkers stand only on cells, so such pixels lie on a cell."""
+    ids = [i for i, kind in enumerate(model.kinds)
+           if kind == "net" and not tile_can_pass_for(model, i)]
+    if not ids:
+        return np.zeros(all_labels.shape, bool)
+    return member_mask(all_labels, ids)
+
+
+def _tile_can_pass_for(s: _Patch, net: int, within: float = UNKNOWN_FROM) -> bool:
+    """:func:`tile_can_pass_for` on the patch's colour model."""
+    return tile_can_pass_for(s.model, net, within)
 
 
 def _tile_like(s: _Patch, at: tuple[float, float]) -> bool:

@@ -21,7 +21,7 @@ from vision.enigma.colours import ColourModel
 from vision.enigma.icon import read_icon
 from vision.enigma.layout import reading_order
 from vision.enigma.near_cells import doubt_overlapping_cells, near_cell_links, settle_near_cells
-from vision.enigma.networkers import read_networkers
+from vision.enigma.networkers import read_networkers, unmistakable_pawns
 from vision.enigma.openings import (
     STUB_DARK_OPENING,
     OpeningWindows,
@@ -202,7 +202,8 @@ def finish_tile(look: TileLook, at: Pos, pack: EnigmaPack, model: ColourModel,
     links, doubtful = near_cell_links(named, cells, cell_ids, rc)
     judged = TileDoubts()
     present, margins, stubs, dark_stubs = _read_openings(look, pack, settings, judged)
-    pieces = piece_links(channel, cells, cell_ids, present, w, pack, doubts)
+    pieces = piece_links(channel, cells, cell_ids, present, w, pack, doubts,
+                         unmistakable_pawns(named.all_labels, model))
     used_ports, joins = pieces.used, pieces.joins
     links += pieces.links
     by_stubs = stub_links(look.at_sides, cells, cell_ids, present - used_ports, w, rc)
