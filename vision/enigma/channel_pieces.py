@@ -39,6 +39,9 @@ ROUND_BLOB = 0.85
 #: it (a pawn on a cell the picture took for channel ink): the piece is as wide as if the
 #: hole were filled. A loop of channels closes in more tile than that
 PAWN_HOLE_CELLS = 1.0
+#: a hole in a piece holding this many pixels of a colour only a cell or a pawn shows holds
+#: a cell (a pawn's middle is as many: networkers.PAWN_IN_HOLE_PX)
+CELL_SIGN_PX = PAWN_IN_HOLE_PX
 #: the channels are cut this many cell radii round each cell (its dark outline is no channel)
 CHANNEL_CUT = 1.3
 #: a piece reaching within this many pixels of that cut runs into the cell (the cut's own
@@ -145,18 +148,20 @@ def _hole_mask(shape: tuple[int, ...], hole: np.ndarray) -> np.ndarray:
 
 
 def _round_on_it(piece: np.ndarray, holes: list[np.ndarray], rn: float,
-                 pawns: np.ndarray | None) -> bool:
+                 signs: np.ndarray | None) -> bool:
     """Whether something round sits in a hole of the piece: a hole a pawn's size, or one of
-    any size holding a pawn's middle in a colour bare tile cannot pass for (``pawns``): a
-    channel is a stroke, a pawn stands only on a cell, and a blurred pawn seen from above may
-    leave only a few pixels of its colour, the rest of its cell taken for channel ink (tuning
-    any-tile table 15006 harsh, square [4, 3]: a green pawn on a red cell darkened to the
-    channel's colour left a hole of 9 pixels, all green; the tile read sure as a channel)."""
+    any size holding pixels of a colour only a cell or a pawn shows (``signs``). A channel is
+    a stroke of ink: light that shifts a cell's colour to the channel's, or blur, may leave
+    of the cell or the pawn on it only a few pixels of its colour, closed in by what reads
+    as ink (tuning any-tile table 15006 harsh, square [4, 3]: a red cell darkened to the
+    channel's colour under a green pawn left a hole of 9 green pixels; independent table
+    14017 harsh, square [-3, 1]: a red cell paled to the channel's colour, a hole of 9 red
+    ones; both tiles read sure with the cell lost)."""
     for hole in holes:
         if cv2.contourArea(hole) >= ROUND_HOLE * math.pi * rn * rn:
             return True
         inside = _hole_mask(piece.shape, hole) & ~piece
-        if pawns is not None and int((pawns & inside).sum()) >= PAWN_IN_HOLE_PX:
+        if signs is not None and int((signs & inside).sum()) >= CELL_SIGN_PX:
             return True
     return False
 
@@ -176,17 +181,17 @@ def _widest(mask: np.ndarray, holes: list[np.ndarray], rc: float) -> float:
 
 def _judge_piece(piece: np.ndarray, stroke: _Stroke, nodes: list[Endpoint], cells: list[Cell],
                  w: OpeningWindows, pack: EnigmaPack, doubts: TileDoubts,
-                 pawns: np.ndarray | None = None) -> None:
+                 signs: np.ndarray | None = None) -> None:
     """The doubts one channel piece raises: a hole (something round on it), a crossing, or
-    a skeleton end at neither a cell nor a side. ``pawns``: the pixels of a player colour
-    bare tile cannot pass for."""
+    a skeleton end at neither a cell nor a side. ``signs``: the pixels of a colour only a
+    cell or a pawn shows (:func:`~vision.enigma.networkers.signs_of_a_cell`)."""
     p = piece.shape[0]
     rc, rn, cw = pack.cell_radius * p, pack.networker_radius * p, pack.channel_width * p
     # a channel is a stroke: a hole in it means something round sits on it (a cell under
     # a networker whose ring was not seen)
     mask = piece.astype(np.uint8)
     holes = _holes(mask)
-    if _round_on_it(piece, holes, rn, pawns):
+    if _round_on_it(piece, holes, rn, signs):
         doubts.add("something round sits on a channel: a cell under a networker?",
                    HIDDEN_CONFIDENCE)
     # a stroke is a channel wide: a round blob a cell wide on a channel between two ends
@@ -337,10 +342,10 @@ def _ends_at(stops: list[tuple[int, int]], q: Port, p: int, w: OpeningWindows,
 
 def piece_links(channel: np.ndarray, cells: list[Cell], cell_ids: list[str],
                 present: set[Port], w: OpeningWindows, pack: EnigmaPack, doubts: TileDoubts,
-                pawns: np.ndarray | None = None) -> PieceLinks:
+                signs: np.ndarray | None = None) -> PieceLinks:
     """The links each channel piece makes between the cells it touches and the openings it
-    reaches, and what goes with them (:class:`PieceLinks`). ``pawns``: the pixels of a
-    player colour bare tile cannot pass for (a pawn in a hole of a piece stands on a cell)."""
+    reaches, and what goes with them (:class:`PieceLinks`). ``signs``: the pixels of a
+    colour only a cell or a pawn shows (one in a hole of a piece is a cell there)."""
     p = channel.shape[0]
     rc, cw = pack.cell_radius * p, pack.channel_width * p
     n, lab, stats, _ = cv2.connectedComponentsWithStats(channel, connectivity=8)
@@ -382,9 +387,9 @@ def piece_links(channel: np.ndarray, cells: list[Cell], cell_ids: list[str],
                 "a channel ends without reaching a cell or a side", DOUBTFUL_CONFIDENCE)
             if close and nodes:
                 _judge_piece(piece, stroke, [*nodes, *close[:1]], cells, w, pack, doubts,
-                             pawns)
+                             signs)
             continue
-        _judge_piece(piece, stroke, nodes, cells, w, pack, doubts, pawns)
+        _judge_piece(piece, stroke, nodes, cells, w, pack, doubts, signs)
         for a, b2 in zip(nodes, nodes[1:], strict=False):
             links.append((a, b2))
         ended.update(q for q in ports_here if _ends_at(stops, q, p, w, pack.ports))

@@ -21,7 +21,7 @@ from vision.enigma.colours import ColourModel
 from vision.enigma.icon import read_icon
 from vision.enigma.layout import reading_order
 from vision.enigma.near_cells import doubt_overlapping_cells, near_cell_links, settle_near_cells
-from vision.enigma.networkers import read_networkers, unmistakable_pawns
+from vision.enigma.networkers import read_networkers, signs_of_a_cell
 from vision.enigma.openings import (
     STUB_DARK_OPENING,
     OpeningWindows,
@@ -203,7 +203,7 @@ def finish_tile(look: TileLook, at: Pos, pack: EnigmaPack, model: ColourModel,
     judged = TileDoubts()
     present, margins, stubs, dark_stubs = _read_openings(look, pack, settings, judged)
     pieces = piece_links(channel, cells, cell_ids, present, w, pack, doubts,
-                         unmistakable_pawns(named.all_labels, model))
+                         signs_of_a_cell(named.all_labels, model))
     used_ports, joins = pieces.used, pieces.joins
     links += pieces.links
     by_stubs = stub_links(look.at_sides, cells, cell_ids, present - used_ports, w, rc)

@@ -1,9 +1,14 @@
-"""A cell the picture took for channel ink, a pawn standing on it (tuning any-tile table 15006
-harsh, square [4, 3]): the pawn leaves only a small hole in the channel piece, or a few pixels
-of its colour there. A channel is a stroke and a pawn stands only on a cell: the tile is asked
-about, never read sure as a plain channel."""
+"""A cell the picture took for channel ink (tuning tables, harsh): any-tile 15006, square
+[4, 3], a red cell darkened to the channel's colour under a green pawn, the pawn leaving a
+small hole of its colour in the channel piece; independent 14017, square [-3, 1], a red cell
+paled to the channel's colour, a few red pixels closed in by what reads as ink. A channel is a
+stroke, a pawn stands only on a cell, and no channel rim is red: the tile is asked about, never
+read sure without the cell."""
 
 from __future__ import annotations
+
+import sys
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -13,7 +18,7 @@ from companion.enigma.tiles import Port
 from vision.enigma.channel_pieces import piece_links
 from vision.enigma.colours import colour_model
 from vision.enigma.layout import port_point
-from vision.enigma.networkers import unmistakable_pawns
+from vision.enigma.networkers import signs_of_a_cell
 from vision.enigma.openings import opening_windows
 from vision.enigma.pack import EnigmaPack
 from vision.enigma.reader import read_enigma
@@ -24,6 +29,11 @@ from vision.enigma.synth.scenes import categories_of, random_record
 from vision.enigma.synth.truth import score_read
 from vision.enigma.tile_doubts import TileDoubts
 from vision.synth.effects import ALL_EFFECTS
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
+
+from independent_scenes.enigma_judge import read_and_judge  # noqa: E402
+from independent_scenes.enigma_table import enigma_scene, truth_of  # noqa: E402
 
 #: bench/enigma_any_tile.py's table size and frame
 TILES = 20
@@ -85,6 +95,17 @@ def test_a_pawns_colour_in_a_small_hole_where_channels_meet_is_asked_about(demo_
     assert SOMETHING_ROUND in _doubts(demo_pack, holed, ports, pawn)
 
 
+def test_a_cells_colour_in_a_small_hole_where_channels_meet_is_asked_about(demo_pack
+                                                                         ) -> None:
+    """The same small hole holding a red cell's pixels: no channel rim is red."""
+    ports = [Port("E", 1), Port("S", 1), Port("W", 1)]
+    middle = (32, 32)
+    holed, hole = _pawn_hole(_channel(demo_pack, ports, middle, cell_wide=False), middle, 1)
+    model = colour_model(demo_pack)
+    labels = np.where(hole, model.index("cell", "red"), model.index("tile"))
+    assert SOMETHING_ROUND in _doubts(demo_pack, holed, ports, signs_of_a_cell(labels, model))
+
+
 def test_a_glint_in_a_junction_with_no_pawns_colour_is_no_cell(demo_pack) -> None:
     """The same small hole with no pixel of a pawn's colour (a glint of light on the ink):
     nothing round is said to sit there."""
@@ -94,15 +115,14 @@ def test_a_glint_in_a_junction_with_no_pawns_colour_is_no_cell(demo_pack) -> Non
     assert SOMETHING_ROUND not in _doubts(demo_pack, holed, ports, np.zeros((P, P), bool))
 
 
-def test_only_pawn_colours_bare_tile_cannot_pass_for_are_unmistakable(demo_pack) -> None:
-    """A white pawn's colour is a pale spot of tile's too: only the others say a pawn."""
+def test_only_colours_no_tile_art_or_channel_rim_shows_are_signs_of_a_cell(demo_pack) -> None:
+    """A white (and, darkened, a black) pawn's colour is a spot of tile's too, and yellow a
+    channel's blurred rim on the cream tile: only the other colours say a cell is there."""
     model = colour_model(demo_pack)
-    nets = [i for i, kind in enumerate(model.kinds) if kind == "net"]
-    labels = np.array([nets], np.int32)
-    found = {model.names[i] for i, on in zip(nets, unmistakable_pawns(labels, model)[0],
-                                             strict=True) if on}
-    assert "white" not in found
-    assert {"green", "blue"} <= found
+    labels = np.arange(len(model.names), dtype=np.int32)[None, :]
+    found = {(model.kinds[i], model.names[i])
+             for i, on in enumerate(signs_of_a_cell(labels, model)[0]) if on}
+    assert found == {("net", "green"), ("net", "blue"), ("cell", "red"), ("cell", "blue")}
 
 
 @pytest.mark.parametrize("seed,at", [(15006, (4, 3))])
@@ -121,3 +141,13 @@ def test_a_cell_taken_for_channel_ink_under_a_pawn_is_asked_about(demo_pack, see
     asked = (any(q.startswith(f"tile [{at[0]}, {at[1]}]") for q in read.questions)
              or (tile is not None and tile.confidence < DEFAULT_SETTINGS.min_confidence))
     assert not wrong_here or asked, (wrong_here, tile)
+
+
+def test_a_cell_paled_to_the_channels_colour_is_asked_about() -> None:
+    """Independent table 14017 harsh, square [-3, 1]: a red cell where two channels meet,
+    paled by the light to the channel's colour but for a few red pixels closed in by it, was
+    read sure with its two yellow cells only."""
+    frame, table = enigma_scene(14017, "harsh")
+    score = read_and_judge(frame, *truth_of(table))
+    assert not score.refused
+    assert score.silent_wrong == 0, score.wrong
