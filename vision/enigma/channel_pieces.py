@@ -16,6 +16,7 @@ from companion.enigma.tiles import SIDES, Endpoint, Port, Tile
 from vision.enigma.cells import Cell, disc
 from vision.enigma.crossings import may_cross
 from vision.enigma.layout import port_point
+from vision.enigma.networkers import PAWN_IN_HOLE_PX
 from vision.enigma.openings import OpeningWindows
 from vision.enigma.pack import EnigmaPack
 from vision.enigma.skeleton import endpoints, skeletonize
@@ -34,6 +35,13 @@ MIN_PIECE_WIDTH = 0.6
 ROUND_HOLE = 0.25
 #: a piece of channel as wide as this many cell radii somewhere holds something round
 ROUND_BLOB = 0.85
+#: a hole in a piece no larger than this many cell discs is where something round stands on
+#: it (a pawn on a cell the picture took for channel ink): the piece is as wide as if the
+#: hole were filled. A loop of channels closes in more tile than that
+PAWN_HOLE_CELLS = 1.0
+#: a hole in a piece holding this many pixels of a colour only a cell or a pawn shows holds
+#: a cell (a pawn's middle is as many: networkers.PAWN_IN_HOLE_PX)
+CELL_SIGN_PX = PAWN_IN_HOLE_PX
 #: the channels are cut this many cell radii round each cell (its dark outline is no channel)
 CHANNEL_CUT = 1.3
 #: a piece reaching within this many pixels of that cut runs into the cell (the cut's own
@@ -124,26 +132,73 @@ def _end_reach(rc: float, cw: float) -> float:
     return rc * CHANNEL_CUT + cw + END_SLACK_PX
 
 
+def _holes(mask: np.ndarray) -> list[np.ndarray]:
+    """The outlines of the holes in a piece (``mask``, 0/1)."""
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return []
+    return [c for c, h in zip(contours, hierarchy[0], strict=True) if h[3] >= 0]
+
+
+def _hole_mask(shape: tuple[int, ...], hole: np.ndarray) -> np.ndarray:
+    """The pixels within a hole's outline, the outline (the piece's own pixels) too."""
+    filled = np.zeros(shape[:2], np.uint8)
+    cv2.drawContours(filled, [hole], -1, 1, thickness=-1)
+    return filled.astype(bool)
+
+
+def _round_on_it(piece: np.ndarray, holes: list[np.ndarray], rn: float,
+                 signs: np.ndarray | None) -> bool:
+    """Whether something round sits in a hole of the piece: a hole a pawn's size, or one of
+    any size holding pixels of a colour only a cell or a pawn shows (``signs``). A channel is
+    a stroke of ink: light that shifts a cell's colour to the channel's, or blur, may leave
+    of the cell or the pawn on it only a few pixels of its colour, closed in by what reads
+    as ink (tuning any-tile table 15006 harsh, square [4, 3]: a red cell darkened to the
+    channel's colour under a green pawn left a hole of 9 green pixels; independent table
+    14017 harsh, square [-3, 1]: a red cell paled to the channel's colour, a hole of 9 red
+    ones; both tiles read sure with the cell lost)."""
+    for hole in holes:
+        if cv2.contourArea(hole) >= ROUND_HOLE * math.pi * rn * rn:
+            return True
+        inside = _hole_mask(piece.shape, hole) & ~piece
+        if signs is not None and int((signs & inside).sum()) >= CELL_SIGN_PX:
+            return True
+    return False
+
+
+def _widest(mask: np.ndarray, holes: list[np.ndarray], rc: float) -> float:
+    """How far the piece's pixels lie from its edge at most (pixels), its holes no larger
+    than a cell (:data:`PAWN_HOLE_CELLS`) filled: a pawn standing on a cell taken for
+    channel ink makes a hole in the cell's disc, which is still as wide as a cell."""
+    filled = mask
+    for hole in holes:
+        if cv2.contourArea(hole) <= PAWN_HOLE_CELLS * math.pi * rc * rc:
+            if filled is mask:
+                filled = mask.copy()
+            cv2.drawContours(filled, [hole], -1, 1, thickness=-1)
+    return float(cv2.distanceTransform(filled, cv2.DIST_L2, 3).max())
+
+
 def _judge_piece(piece: np.ndarray, stroke: _Stroke, nodes: list[Endpoint], cells: list[Cell],
-                 w: OpeningWindows, pack: EnigmaPack, doubts: TileDoubts) -> None:
+                 w: OpeningWindows, pack: EnigmaPack, doubts: TileDoubts,
+                 signs: np.ndarray | None = None) -> None:
     """The doubts one channel piece raises: a hole (something round on it), a crossing, or
-    a skeleton end at neither a cell nor a side."""
+    a skeleton end at neither a cell nor a side. ``signs``: the pixels of a colour only a
+    cell or a pawn shows (:func:`~vision.enigma.networkers.signs_of_a_cell`)."""
     p = piece.shape[0]
     rc, rn, cw = pack.cell_radius * p, pack.networker_radius * p, pack.channel_width * p
     # a channel is a stroke: a hole in it means something round sits on it (a cell under
     # a networker whose ring was not seen)
     mask = piece.astype(np.uint8)
-    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-    if hierarchy is not None and any(
-            h[3] >= 0 and cv2.contourArea(c) >= ROUND_HOLE * math.pi * rn * rn
-            for c, h in zip(contours, hierarchy[0], strict=True)):
+    holes = _holes(mask)
+    if _round_on_it(piece, holes, rn, signs):
         doubts.add("something round sits on a channel: a cell under a networker?",
                    HIDDEN_CONFIDENCE)
     # a stroke is a channel wide: a round blob a cell wide on a channel between two ends
     # (where no junction of strokes widens it) is a cell whose colour the picture lost
-    # (blurred into the channel's under a dark pawn), not a channel
-    if len(nodes) == 2 and float(cv2.distanceTransform(mask, cv2.DIST_L2, 3).max()) \
-            >= ROUND_BLOB * rc:
+    # (blurred into the channel's under a dark pawn), not a channel; the pawn's hole in it
+    # is filled first
+    if len(nodes) == 2 and _widest(mask, holes, rc) >= ROUND_BLOB * rc:
         doubts.add("something round sits on a channel: a cell under a networker?",
                    HIDDEN_CONFIDENCE)
     # skeleton ends must lie at a cell or an opening: otherwise a channel ends in nowhere
@@ -286,10 +341,11 @@ def _ends_at(stops: list[tuple[int, int]], q: Port, p: int, w: OpeningWindows,
 
 
 def piece_links(channel: np.ndarray, cells: list[Cell], cell_ids: list[str],
-                present: set[Port], w: OpeningWindows, pack: EnigmaPack, doubts: TileDoubts
-                ) -> PieceLinks:
+                present: set[Port], w: OpeningWindows, pack: EnigmaPack, doubts: TileDoubts,
+                signs: np.ndarray | None = None) -> PieceLinks:
     """The links each channel piece makes between the cells it touches and the openings it
-    reaches, and what goes with them (:class:`PieceLinks`)."""
+    reaches, and what goes with them (:class:`PieceLinks`). ``signs``: the pixels of a
+    colour only a cell or a pawn shows (one in a hole of a piece is a cell there)."""
     p = channel.shape[0]
     rc, cw = pack.cell_radius * p, pack.channel_width * p
     n, lab, stats, _ = cv2.connectedComponentsWithStats(channel, connectivity=8)
@@ -330,9 +386,10 @@ def piece_links(channel: np.ndarray, cells: list[Cell], cell_ids: list[str],
             (joins.doubts if close and nodes else doubts).add(
                 "a channel ends without reaching a cell or a side", DOUBTFUL_CONFIDENCE)
             if close and nodes:
-                _judge_piece(piece, stroke, [*nodes, *close[:1]], cells, w, pack, doubts)
+                _judge_piece(piece, stroke, [*nodes, *close[:1]], cells, w, pack, doubts,
+                             signs)
             continue
-        _judge_piece(piece, stroke, nodes, cells, w, pack, doubts)
+        _judge_piece(piece, stroke, nodes, cells, w, pack, doubts, signs)
         for a, b2 in zip(nodes, nodes[1:], strict=False):
             links.append((a, b2))
         ended.update(q for q in ports_here if _ends_at(stops, q, p, w, pack.ports))

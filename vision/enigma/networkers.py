@@ -357,12 +357,30 @@ def _ring_colour(s: _Patch, centre: tuple[float, float], *, hue_first: bool = Fa
     return by_hue[0][1], min(near_conf, hue_conf, 1.0 - near_conf)
 
 
-def _tile_can_pass_for(s: _Patch, net: int, within: float = UNKNOWN_FROM) -> bool:
+def tile_can_pass_for(model: ColourModel, net: int, within: float = UNKNOWN_FROM) -> bool:
     """Whether bare tile, lit a little differently, can pass for pawn colour ``net`` (a
     white pawn on a pale tile: their colours lie nearer than a core's doubt, or than
     ``within``)."""
-    return min(float(np.linalg.norm(s.model.centres[net] - s.model.centres[i]))
-               for i in s.tile_classes) < within
+    return min(float(np.linalg.norm(model.centres[net] - model.centres[i]))
+               for i, kind in enumerate(model.kinds) if kind == "tile") < within
+
+
+def signs_of_a_cell(all_labels: np.ndarray, model: ColourModel) -> np.ndarray:
+    """Where ``all_labels`` (networkers in) name a colour only a cell or a pawn shows: a
+    player colour bare tile cannot pass for (:func:`tile_can_pass_for`), or a cell colour no
+    channel's blurred rim takes (:func:`is_rim_colour`). Networkers stand only on cells, and
+    neither tile art, a glint of light nor a channel's rim shows such a colour."""
+    ids = [i for i, kind in enumerate(model.kinds)
+           if kind == "net" and not tile_can_pass_for(model, i)
+           or kind == "cell" and not is_rim_colour(model, i)]
+    if not ids:
+        return np.zeros(all_labels.shape, bool)
+    return member_mask(all_labels, ids)
+
+
+def _tile_can_pass_for(s: _Patch, net: int, within: float = UNKNOWN_FROM) -> bool:
+    """:func:`tile_can_pass_for` on the patch's colour model."""
+    return tile_can_pass_for(s.model, net, within)
 
 
 def _tile_like(s: _Patch, at: tuple[float, float]) -> bool:
@@ -621,18 +639,24 @@ def _crescent_cell(s: _Patch, centre: tuple[float, float], cells: list[Cell]) ->
                 min(net_conf, HIDDEN_CELL_CONFIDENCE))
 
 
-def _blend_colour(s: _Patch, i: int) -> bool:
+def is_rim_colour(model: ColourModel, i: int) -> bool:
     """Whether class ``i``'s colour lies within :data:`BLEND_NEAR` of a blend of a channel
     colour and a bare tile colour (a blurred channel's rim on the tile)."""
-    colour = s.model.centres[i]
-    for ch in (j for j, kind in enumerate(s.model.kinds) if kind == "channel"):
-        for tile in s.tile_classes:
-            a, b = s.model.centres[ch], s.model.centres[tile]
+    colour = model.centres[i]
+    tiles = [j for j, kind in enumerate(model.kinds) if kind == "tile"]
+    for ch in (j for j, kind in enumerate(model.kinds) if kind == "channel"):
+        for tile in tiles:
+            a, b = model.centres[ch], model.centres[tile]
             t = float(np.clip(np.dot(colour - a, b - a) / max(float(np.dot(b - a, b - a)),
                                                                1e-9), 0.0, 1.0))
             if float(np.linalg.norm(colour - (a + t * (b - a)))) < BLEND_NEAR:
                 return True
     return False
+
+
+def _blend_colour(s: _Patch, i: int) -> bool:
+    """:func:`is_rim_colour` on the patch's colour model."""
+    return is_rim_colour(s.model, i)
 
 
 def _lone_crescent(s: _Patch, cells: list[Cell]) -> Cell | None:

@@ -21,7 +21,7 @@ from vision.enigma.colours import ColourModel
 from vision.enigma.icon import read_icon
 from vision.enigma.layout import reading_order
 from vision.enigma.near_cells import doubt_overlapping_cells, near_cell_links, settle_near_cells
-from vision.enigma.networkers import read_networkers
+from vision.enigma.networkers import read_networkers, signs_of_a_cell
 from vision.enigma.openings import (
     STUB_DARK_OPENING,
     OpeningWindows,
@@ -190,15 +190,16 @@ def _side_order(q: Port) -> tuple[int, int]:
     return SIDES.index(q.side), q.position
 
 
-def _links_read(look: TileLook, pack: EnigmaPack, cell_ids: list[str], present: set[Port],
-                dark_links: list[tuple[Port, str]], rc: float
+def _links_read(look: TileLook, pack: EnigmaPack, model: ColourModel, cell_ids: list[str],
+                present: set[Port], dark_links: list[tuple[Port, str]], rc: float
                 ) -> tuple[list[tuple[Endpoint, Endpoint]], PieceLinks]:
     """The links a tile's channel pieces, stubs, dark strokes (``dark_links``) and the
     strokes between its cells show, and the pieces they came from; an opening that joins
     nothing is doubted."""
     named, doubts, cells = look.named, look.doubts, look.cells
     links, doubtful = near_cell_links(named, cells, cell_ids, rc)
-    pieces = piece_links(look.channel, cells, cell_ids, present, look.windows, pack, doubts)
+    pieces = piece_links(look.channel, cells, cell_ids, present, look.windows, pack, doubts,
+                         signs_of_a_cell(named.all_labels, model))
     links += pieces.links
     by_stubs = stub_links(look.at_sides, cells, cell_ids, present - pieces.used,
                           look.windows, rc)
@@ -223,7 +224,7 @@ def finish_tile(look: TileLook, at: Pos, pack: EnigmaPack, model: ColourModel,
     judged = TileDoubts()
     present, margins, stubs, dark_stubs = _read_openings(look, pack, settings, judged)
     dark_links = [(q, cell_ids[stubs[q]]) for q in sorted(dark_stubs, key=_side_order)]
-    links, pieces = _links_read(look, pack, cell_ids, present, dark_links, rc)
+    links, pieces = _links_read(look, pack, model, cell_ids, present, dark_links, rc)
     joins = pieces.joins
     # the cells' colours are doubted apart from the rest: a catalogue may settle them
     shape = TileDoubts()
