@@ -68,6 +68,72 @@ def read_chips(colours: np.ndarray, pack: IndigoPack, model: PackModel,
     return _doubt_off_chart(_doubt_missing_chips(out))
 
 
+def settle_by_charts(chips: list[ChipRead], min_confidence: float) -> list[ChipRead]:
+    """The chips with each doubtful one the rules charts settle made sure.
+
+    The chips are set out once, by one of the ownership charts, and never move. A doubtful
+    chip (``chips`` in ``chip_spaces()`` order) read as a chip colour is settled when every
+    chart, at every turn, that puts each sure chip (at ``min_confidence`` or more) where it
+    lies puts the same chip on its space, and that chip is the one read (the nearest of the
+    pack's colours to the colour seen there): the camera agrees with the rules. It is then as
+    sure as the least sure chip the charts were matched on. A chip whose colour lies near
+    another's (a small margin), under glare or unlike the pack's colours is still the chip
+    its chart puts there, when the camera read it so.
+
+    A space read empty is never settled: its colour is the print's, and a chip knocked off
+    its space shows the same print (the camera cannot tell it from a red chip on an orange
+    gateway), so it stays asked. A frame whose chips are mostly unlike the pack is not
+    settled either: the caller asks every piece there.
+    """
+    sure = {(c.gate, c.slot): c.player for c in chips
+            if c.player is not None and c.confidence >= min_confidence}
+    doubtful = [i for i, c in enumerate(chips)
+                if c.confidence < min_confidence and c.player is not None]
+    if not sure or not doubtful:
+        return chips
+    fits = [(chart, turn) for chart in CHIPS.values() for turn in range(len(chart))
+            if _fits(sure, chart, turn)]
+    if not fits:
+        return chips
+    confidence = min(c.confidence for c in chips if (c.gate, c.slot) in sure)
+    out = list(chips)
+    for i in doubtful:
+        chip = chips[i]
+        put = {_charted(chart, turn, chip.gate, chip.slot, sure) for chart, turn in fits}
+        if put == {chip.player}:
+            out[i] = replace(chip, confidence=confidence)
+    return out
+
+
+def _fits(sure: dict[tuple[int, int], int], chart: tuple[tuple[int, int], ...],
+          turn: int) -> bool:
+    """Whether ``chart``, seen turned by ``turn`` gateways, allows every sure chip."""
+    for gate, allowed in enumerate(chart):
+        seen = (gate + turn) % len(chart)
+        left = list(allowed)
+        for slot in (0, 1):
+            player = sure.get((seen, slot))
+            if player is None:
+                continue
+            if player not in left:
+                return False
+            left.remove(player)
+    return True
+
+
+def _charted(chart: tuple[tuple[int, int], ...], turn: int, gate: int, slot: int,
+             sure: dict[tuple[int, int], int]) -> int | None:
+    """The chip ``chart`` (turned by ``turn``) puts on space (gate, slot): the gateway's chip
+    the other space's sure chip leaves, or None when the pair's two chips could lie either
+    way round."""
+    allowed = list(chart[(gate - turn) % len(chart)])
+    other = sure.get((gate, 1 - slot))
+    if other is not None:
+        allowed.remove(other)
+        return allowed[0]
+    return allowed[0] if allowed[0] == allowed[1] else None
+
+
 def _doubt_missing_chips(chips: list[ChipRead]) -> list[ChipRead]:
     """An empty chip space among chips seen is doubtful: every layout of the rules fills all
     twelve spaces, so a board with any chip on it has them all (a chip whose colour lies

@@ -44,7 +44,7 @@ from companion.indigo.geometry import Cell, neighbour, opposite
 from vision.errors import FrameRefusedError, UnreadableImageError
 from vision.gains import times_gains
 from vision.indigo.centre_rules import centre_least, settle_centre
-from vision.indigo.chips import chip_colours, read_chips
+from vision.indigo.chips import chip_colours, read_chips, settle_by_charts
 from vision.indigo.corner_rules import corner_questions, same_spot, settle_corners
 from vision.indigo.gems import close_gem_labels, gem_box, gem_pixels, read_gems
 from vision.indigo.model import (
@@ -367,6 +367,9 @@ def read_indigo(
     seen = chip_colours(lab, pack, model)
     chips = scaled_confidences(read_chips(seen, pack, model, glare), factor)
     spots, chips, unlike_pack = fit_to_pack(spots, chips, chips_unlike_pack(seen, model))
+    if not unlike_pack:
+        # a chip the rules' charts put on its space, as the sure chips show them: sure
+        chips = settle_by_charts(chips, st.min_confidence)
     gems, gem_questions = name_gems(without_ruled_out(spots, cells, st.min_confidence), cells, st)
     questions = (unlike_pack + cell_questions(cells, st) + gem_questions
                  + path_questions(gems, cells) + corner_questions(gems, cells, st.min_confidence)

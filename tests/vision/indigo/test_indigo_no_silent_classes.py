@@ -13,8 +13,8 @@ from companion.indigo import CHIPS
 from companion.indigo.geometry import CENTRE
 from companion.indigo.state import all_legal_placements, new_game, play
 from vision.indigo.board import cell_xy, chip_spaces
-from vision.indigo.chips import read_chips
-from vision.indigo.model import canonical_size, pack_model
+from vision.indigo.chips import read_chips, settle_by_charts
+from vision.indigo.model import canonical_size, colour_distance, pack_model
 from vision.indigo.pack import IndigoPack
 from vision.indigo.reader import chip_questions, read_indigo
 from vision.indigo.settings import DEFAULT_SETTINGS
@@ -142,3 +142,57 @@ def test_a_chip_near_the_empty_print_is_told_from_the_other_chips(demo: IndigoPa
     chips = read_chips(colours, demo, model)
     assert chips[first].player == 0 and chips[first].confidence >= SURE
     assert chips[second].player is None and chips[second].confidence < SURE
+
+
+def _chart_colours(demo: IndigoPack, layout: str) -> tuple[np.ndarray, list[int], np.ndarray]:
+    """The chip spaces' colour features for ``layout`` as the chart sets the chips out, the
+    player on each space, and the pack's chip colours (then the empty space)."""
+    model = pack_model(demo, DEFAULT_SETTINGS.cell_px)
+    players = [CHIPS[layout][gate][slot] for gate, slot, _ in chip_spaces()]
+    return np.array([model.chip_lab[p] for p in players], np.float32), players, model.chip_lab
+
+
+@pytest.mark.parametrize("layout", ["2p", "3p", "3p-alt", "4p"])
+def test_a_doubtful_chip_the_charts_put_there_is_sure(demo: IndigoPack, layout: str) -> None:
+    """A chip whose colour lies near another chip's (a red on an orange gateway, a cast) is
+    read right but doubted for its small margin. The chips never move after the set-out, and
+    every chart that fits the sure chips puts that very chip there: the rules settle it, as
+    sure as the chips they were matched on (independent tuning boards 2000-2019 mild, scans
+    look: chips the only question in 5 of 20 frames)."""
+    colours, players, pack_colours = _chart_colours(demo, layout)
+    model = pack_model(demo, DEFAULT_SETTINGS.cell_px)
+    odd = next(i for i, p in enumerate(players) if p == 1)
+    away = colour_distance(pack_colours[:len(model.chip_names)], pack_colours[1])
+    away[1] = np.inf
+    rival = pack_colours[int(np.argmin(away))]  # the chip colour nearest player 1's
+    colours[odd] += 0.4 * (rival - colours[odd])  # still nearer its own colour
+    chips = read_chips(colours, demo, model)
+    assert chips[odd].player == 1 and chips[odd].confidence < SURE
+    settled = settle_by_charts(chips, SURE)
+    assert settled[odd].player == 1 and settled[odd].confidence >= SURE
+    assert [c for i, c in enumerate(settled) if i != odd] == \
+        [c for i, c in enumerate(chips) if i != odd]
+
+
+@pytest.mark.parametrize("case", ["read empty", "read as another", "either way round"])
+def test_a_doubtful_chip_the_charts_do_not_settle_is_asked(demo: IndigoPack, case: str) -> None:
+    """A space read empty (a chip knocked off shows the print too), a chip read as a colour
+    the charts do not put there, and the two doubtful chips of a gateway two players share
+    (the charts allow them either way round) stay asked."""
+    colours, players, pack_colours = _chart_colours(demo, "4p")
+    model = pack_model(demo, DEFAULT_SETTINGS.cell_px)
+    first = 0  # gateway 0, chip 0; its pair (gateway 0, chip 1) is another player's
+    doubted = [first]
+    if case == "read empty":
+        colours[first] = pack_colours[len(model.chip_names)]
+    elif case == "read as another":
+        other = next(p for p in range(4) if p not in CHIPS["4p"][0])
+        colours[first] += 0.55 * (pack_colours[other] - colours[first])
+    else:
+        doubted = [0, 1]
+        for i in doubted:
+            colours[i] += 0.45 * (pack_colours[players[1 - i]] - colours[i])
+    chips = read_chips(colours, demo, model)
+    assert all(chips[i].confidence < SURE for i in doubted)
+    settled = settle_by_charts(chips, SURE)
+    assert all(settled[i].confidence < SURE for i in doubted)
