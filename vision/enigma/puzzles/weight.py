@@ -306,6 +306,18 @@ def _refine(level: np.ndarray, template: np.ndarray, at: Point) -> Point:
     return float(x0 + px + half), float(y0 + py + half)
 
 
+#: the card beside a place: the brightest (smoothed) level within this many weight radii
+CARD_NEAR = 1.6
+
+
+def local_card(level: np.ndarray, wr: float) -> np.ndarray:
+    """Per pixel the card's level near it: the brightest of the smoothed levels within
+    :data:`CARD_NEAR` radii (wider than a weight's crescent, so its middle still sees card)."""
+    side = 2 * int(round(CARD_NEAR * wr)) + 1
+    out: np.ndarray = cv2.dilate(smooth_level(level), np.ones((side, side), np.uint8))
+    return out
+
+
 #: the levels' median over this many pixels is taken before the crescents are looked for:
 #: the sensor's noise then neither lifts the card's brightest level nor drops card below the
 #: crescent's level, and the print's thin lines keep their width (a mean would widen them)
@@ -339,72 +351,36 @@ CRESCENT_LEVEL = 0.6
 CRESCENT_RIM, CRESCENT_RIM_PERCENTILE = 0.6, 5
 
 
-#: the card's light round a top weight is a plane fitted to the card within the crescents'
-#: reach (the lamp's light, evened out only roughly, still slopes across a cup by several per
-#: cent: the brightest card nearby stands above the card where a crescent would lie, and the
-#: slope alone then reads as metal beside a washed weight). Each round keeps this share (%)
-#: of the pixels, those lying highest above the last plane: metal, ink and a weight's blurred
-#: edge lie below the card and drop out; the card's noise lifts the plane a little, which
-#: only shows more crescents
-CARD_FIT_KEEP, CARD_FIT_ROUNDS = 60, 3
-
-
-def card_light(smooth: np.ndarray, card: np.ndarray) -> np.ndarray:
-    """The card's level over ``smooth``: a plane fitted to its pixels within ``card`` (the
-    highest :data:`CARD_FIT_KEEP` per cent, :data:`CARD_FIT_ROUNDS` times)."""
-    ys, xs = np.nonzero(card)
-    if len(xs) < 3:
-        return np.full(smooth.shape, float(smooth.max()), np.float32)
-    values = smooth[ys, xs].astype(np.float64)
-    terms = np.column_stack([np.ones(len(xs)), xs, ys]).astype(np.float64)
-    keep = np.ones(len(xs), bool)
-    coef: np.ndarray = np.zeros(3)
-    for _ in range(CARD_FIT_ROUNDS):
-        coef = np.linalg.lstsq(terms[keep], values[keep], rcond=None)[0]
-        above = values - terms @ coef
-        keep = above >= np.percentile(above, 100 - CARD_FIT_KEEP)
-    yy, xx = np.mgrid[0:smooth.shape[0], 0:smooth.shape[1]].astype(np.float32)
-    out: np.ndarray = (coef[0] + coef[1] * xx + coef[2] * yy).astype(np.float32)
-    return out
-
-
-def crescents(smooth: np.ndarray, top: Weight, whole: list[Weight], wr: float,
-              inside: np.ndarray) -> list[Point]:
+def crescents(smooth: np.ndarray, card_level: np.ndarray, top: Weight, whole: list[Weight],
+              wr: float, inside: np.ndarray) -> list[Point]:
     """The crescents of weights lying partly under the whole weight ``top``: metal beside it
     that no whole weight (``whole``) explains, touching it (a printed line is thinner, the
     card lighter, and a shadow's edge has no reason to hug a weight). The metal's level
-    (``smooth``, :func:`smooth_level`), against the card's light where it lies (a plane
-    fitted to the card round the top weight, :func:`card_light`), is darker than
-    :data:`CRESCENT_LEVEL` of the way to the top weight's face: a glare that lessens the
-    weight's contrast lessens the step with it; and its darkest part is a rim,
-    :data:`CRESCENT_RIM` of the way down to the top one's."""
+    (``smooth``, :func:`smooth_level`), against the card beside it (``card_level``,
+    :func:`local_card`), is darker than :data:`CRESCENT_LEVEL` of the way to the top
+    weight's face: a glare that lessens the weight's contrast lessens the step with it; and
+    its darkest part is a rim, :data:`CRESCENT_RIM` of the way down to the top one's."""
     reach = CRESCENT_REACH * wr
     h, w = smooth.shape
     x0, y0 = max(0, int(top.centre[0] - reach)), max(0, int(top.centre[1] - reach))
     x1, y1 = min(w, int(top.centre[0] + reach) + 1), min(h, int(top.centre[1] + reach) + 1)
-    patch = smooth[y0:y1, x0:x1]
+    box = smooth[y0:y1, x0:x1] / np.maximum(card_level[y0:y1, x0:x1], 1e-3)
     at = (int(round(top.centre[0])) - x0, int(round(top.centre[1])) - y0)
-    region = np.zeros(patch.shape, np.uint8)
+    region = np.zeros(box.shape, np.uint8)
     cv2.circle(region, at, int(reach), 1, -1)
-    touch = np.zeros(patch.shape, np.uint8)
+    touch = np.zeros(box.shape, np.uint8)
     cv2.circle(touch, at, int(round((OWN_DISC + CRESCENT_TOUCH) * wr)), 1, -1)
     for wt in whole:
         cv2.circle(region, (int(round(wt.centre[0])) - x0, int(round(wt.centre[1])) - y0),
                    int(round(OWN_DISC * wr)), 0, -1)
-    region = region.astype(bool) & inside[y0:y1, x0:x1]
-    light = np.maximum(card_light(patch, region), 1e-3)
-    box = patch / light
-    # the top weight's own contrast against the same light, at its centre: the card ring
-    # judge_weight measured reaches up the slope, and would ask a deeper step downhill
-    card = float(light[at[1], at[0]])
     # the print's lines near a cup are thinner than a crescent: the opening takes them off
-    upper = 1 - CRESCENT_LEVEL * (card - top.face) / card
-    metal = (box < upper) & region
+    upper = 1 - CRESCENT_LEVEL * (top.card - top.face) / max(top.card, 1e-3)
+    metal = (box < upper) & region.astype(bool) & inside[y0:y1, x0:x1]
     metal = open_mask(metal, max(1, int(round(CRESCENT_THICK * wr))))
     n, lab, stats, cents = cv2.connectedComponentsWithStats(metal.astype(np.uint8),
                                                             connectivity=8)
     touching = set(np.unique(lab[touch.astype(bool)]).tolist())
-    rim_level = 1 - CRESCENT_RIM * (card - top.rim) / card
+    rim_level = 1 - CRESCENT_RIM * (top.card - top.rim) / max(top.card, 1e-3)
     return [(float(cents[k][0]) + x0, float(cents[k][1]) + y0) for k in range(1, n)
             if k in touching and stats[k, cv2.CC_STAT_AREA] >= CRESCENT_AREA * math.pi * wr * wr
             and float(np.percentile(box[lab == k], CRESCENT_RIM_PERCENTILE)) < rim_level]
@@ -505,6 +481,7 @@ def whole_and_hidden(level: np.ndarray, pack: EnigmaPack, whole: list[Weight],
     wr = weight_radius_px(pack)
     template = weight_template(pack, wr)
     smooth = smooth_level(level)
+    card_level = local_card(level, wr)
     whole = list(whole)
     hidden: list[Point] = []
     for _ in range(4 * MAX_CUPS):  # each pass finds a weight again or ends
@@ -512,7 +489,7 @@ def whole_and_hidden(level: np.ndarray, pack: EnigmaPack, whole: list[Weight],
         for wt in whole:
             if not in_cup(wt.centre):
                 continue
-            spots = crescents(smooth, wt, whole, wr, inside)
+            spots = crescents(smooth, card_level, wt, whole, wr, inside)
             found = next((f for f in (weight_in_crescent(level, template, c, whole, wr)
                                       for c in spots) if f is not None), None)
             if found is not None:
@@ -659,8 +636,7 @@ def check_weight(view: CardView, pack: EnigmaPack, card: weight.WeightCard | Non
                    facts=facts, marks=marks)
 
 
-__all__ = ["Weight", "card_light", "check_weight", "count_weights", "crescents",
-           "faint_weights", "find_weights", "judge_weight", "level_image", "read_weight_card",
-           "smooth_level",
+__all__ = ["Weight", "check_weight", "count_weights", "crescents", "find_weights",
+           "judge_weight", "level_image", "local_card", "read_weight_card", "smooth_level",
            "weight_in_crescent", "weight_places", "weight_radius_px", "weight_template",
            "whole_and_hidden"]
