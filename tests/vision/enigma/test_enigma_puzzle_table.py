@@ -468,6 +468,17 @@ def test_a_stub_a_glare_washes_under_its_slope_is_seen_on_the_table() -> None:
     assert stubs_seen == set(card.stubs)
 
 
+def test_a_right_conduit_solution_with_a_stub_under_the_glare_s_slope_is_solved() -> None:
+    """Conduit wood/strong seed 65: the glare's light falls across the stub N of [0, 0];
+    against the darker side alone it showed 0.05 of its print's contrast and the right
+    solution was 'the card in the frame shows no stub at N of [0, 0]'; against the paper
+    under it, 0.18."""
+    card, frame = _right_frame("conduit", "wood", "strong", 65)
+    result = check_puzzle_frame("conduit", frame, load_enigma_pack(), card=card,
+                                box=load_puzzles())
+    assert result["verdict"] == "solved", result["reason"]
+
+
 def test_a_conduit_stub_in_a_shadow_s_edge_is_still_seen() -> None:
     """Conduit wood/strong seed 23: where a hand's shadow ends across the card's stub S of
     [1, 2], the light field let the flattened stub fade to a fifth of its window, and the
