@@ -391,11 +391,12 @@ def test_a_broad_glare_washes_much_more_of_the_frame_than_a_spot() -> None:
     assert float((lifted < -10).mean()) < 0.001
 
 
-def _stub_image(pack: Any, cell: float, *, stub: bool, wash: float, shade_side: bool
-                ) -> np.ndarray:
+def _stub_image(pack: Any, cell: float, *, stub: bool, wash: float, shade_side: bool,
+                slope: float = 0.0) -> np.ndarray:
     """A patch of card round the place of a stub off a cell centred at (0, ``cell``), towards
     E: paper, the stub's print if ``stub``, a glare's white mixed in by
-    ``wash``, and a shadow over it and the paper on one side if ``shade_side``."""
+    ``wash``, a shadow over it and the paper on one side if ``shade_side``, and a lamp's light
+    falling across the stub by ``slope`` (its share per cell, 1 on the stub's line)."""
     size = int(2 * cell)
     image = np.empty((size, size, 3), np.float32)
     image[:] = pack.colour("card")
@@ -406,6 +407,8 @@ def _stub_image(pack: Any, cell: float, *, stub: bool, wash: float, shade_side: 
     if shade_side:
         image[:int(c + 0.14 * cell)] *= 0.6  # the stub's place and the paper on one side
     image = image * (1 - wash) + 255 * wash
+    across = (np.arange(size, dtype=np.float32) - c) / cell
+    image *= (1 + slope * across)[:, None, None]
     return np.clip(image, 0, 255).astype(np.uint8)
 
 
@@ -424,6 +427,56 @@ def test_a_stub_s_print_is_told_from_paper_by_its_own_contrast() -> None:
     for shade in (False, True):
         bare = _stub_image(pack, cell, stub=False, wash=0.3, shade_side=shade)
         assert stub_contrast(bare, (0.0, cell), (1, 0), cell, pack) <= STUB_NONE
+
+
+def test_a_stub_under_a_lamp_s_light_falling_across_it_is_seen() -> None:
+    """A lamp's light falling steeply across a stub washed by its glare (15% brighter on one
+    side, 15% darker on the other): measured against the darker side alone the stub showed
+    about 0.06 of its print's contrast and read as none; against the paper under it (the
+    sides' mean, or past its end where darker) it is seen, and bare paper under the same
+    light still shows none."""
+    from vision.enigma.puzzles.conduit import STUB_NONE, STUB_SEEN, stub_contrast
+
+    pack = load_enigma_pack()
+    cell = 118.0
+    for slope in (0.58, -0.58):
+        printed = _stub_image(pack, cell, stub=True, wash=0.75, shade_side=False, slope=slope)
+        assert stub_contrast(printed, (0.0, cell), (1, 0), cell, pack) >= STUB_SEEN
+        bare = _stub_image(pack, cell, stub=False, wash=0.75, shade_side=False, slope=slope)
+        assert stub_contrast(bare, (0.0, cell), (1, 0), cell, pack) <= STUB_NONE
+
+
+def test_a_stub_a_glare_washes_under_its_slope_is_seen_on_the_table() -> None:
+    """Conduit wood/strong seed 17, the near miss: the glare's light falls across the stub
+    W of [0, 0], and against the darker side alone it showed 0.08 of its contrast, 'not
+    seen clearly'; against the paper under it, 0.15."""
+    from pathlib import Path
+    from sys import path
+
+    from vision.enigma.puzzles.conduit import read_conduit_grid
+
+    path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
+    from puzzle_checks import cases
+
+    pack = load_enigma_pack()
+    card, todo = cases("conduit", 17, load_puzzles())
+    _is_right, solution, extra = todo[1]
+    frame = render_table_frame("conduit", card, pack, solution=solution, seed=17,
+                               condition=TableCondition("wood", "strong"), **extra)
+    _seen, stubs_seen, unclear, _doubts = read_conduit_grid(view_card(frame, pack), pack, card)
+    assert not unclear
+    assert stubs_seen == set(card.stubs)
+
+
+def test_a_right_conduit_solution_with_a_stub_under_the_glare_s_slope_is_solved() -> None:
+    """Conduit wood/strong seed 65: the glare's light falls across the stub N of [0, 0];
+    against the darker side alone it showed 0.05 of its print's contrast and the right
+    solution was 'the card in the frame shows no stub at N of [0, 0]'; against the paper
+    under it, 0.18."""
+    card, frame = _right_frame("conduit", "wood", "strong", 65)
+    result = check_puzzle_frame("conduit", frame, load_enigma_pack(), card=card,
+                                box=load_puzzles())
+    assert result["verdict"] == "solved", result["reason"]
 
 
 def test_a_conduit_stub_in_a_shadow_s_edge_is_still_seen() -> None:

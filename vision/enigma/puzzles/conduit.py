@@ -100,9 +100,10 @@ def read_piece(printed: PiecePrint | None) -> tuple[bool, frozenset[str]] | None
 #: a printed stub runs from the grid's edge (half a cell from the cell's centre) to 0.68 of a
 #: cell, 0.22 of a cell wide: its print is read from just past the grid's line to short of
 #: its end (shares of a cell from the cell's centre), across its middle, and the card's
-#: paper beside it on both sides, at the same distance (a lamp's light and a hand's shadow
-#: change little over a third of a cell)
+#: paper beside it on both sides, at the same distance, and past its end on its own line
+#: (short of the card's edge, 1.03 cells out)
 STUB_ALONG, STUB_ACROSS, PAPER_ACROSS = (0.55, 0.66), (-0.07, 0.07), (0.2, 0.32)
+PAPER_PAST_END = (0.74, 0.86)
 #: a stub's place showing at least this share of the print's own contrast against the paper
 #: is a stub, at most this share none, and between the two it is not seen clearly (wood and
 #: cloth, tuning seeds 0-59: under a strong glare stubs from 0.10 and bare paper up to 0.04,
@@ -113,14 +114,20 @@ STUB_SEEN, STUB_NONE = 0.08, 0.06
 def stub_contrast(image: np.ndarray, centre: tuple[float, float], unit: tuple[int, int],
                   cell: float, pack: EnigmaPack) -> float:
     """How much of a printed stub's own contrast the place of a stub off the cell at
-    ``centre``, towards ``unit``, shows against the card's paper beside it (1: as printed,
-    0: bare paper): the lesser on its two sides (a shadow's edge darkens one side only), in
-    the colour where the print is darkest against the paper. Read on the camera's view, not
-    the light-flattened card: the light field under a hand's shadow or a lamp's glare errs
-    by more than a washed stub's contrast (conduit wood/strong seeds 12, 23, 31 and 44: a
-    stub the camera shows read as none, and the right solution 'shows no stub'), while the
-    light changes little over a third of a cell. A glare's white lowers the share; bare
-    paper keeps it near 0."""
+    ``centre``, towards ``unit``, shows against the card's paper under it (1: as printed,
+    0: bare paper), in the colour where the print is darkest against the paper. Read on the
+    camera's view, not the light-flattened card: the light field under a hand's shadow or a
+    lamp's glare errs by more than a washed stub's contrast (conduit wood/strong seeds 12,
+    23, 31 and 44), while the light changes little over a third of a cell. A glare's white
+    lowers the share; bare paper keeps it near 0.
+
+    The paper under the stub is the darker of two measures: the mean of the paper on its
+    two sides (a lamp's light falling across the stub: the lesser side alone, under the
+    glare's slope, is darker than the paper under the stub, and a stub washed by the glare
+    read as none, conduit wood/strong seed 17's near miss at W of [0, 0]: 0.08, the mean
+    0.15), and the paper past its end on its own line (a hand's shadow whose edge runs
+    along the stub darkens one side and the stub's place alike: the mean of the sides
+    would be brighter than the paper under the stub and bare paper would show a stub)."""
     paper = np.array(pack.colour("card"), np.float32)
     ink = np.array(pack.colour("channel"), np.float32)
     darkest = int(np.argmin(ink / np.maximum(paper, 1.0)))
@@ -128,10 +135,12 @@ def stub_contrast(image: np.ndarray, centre: tuple[float, float], unit: tuple[in
     band = band_colour(image, centre, unit, STUB_ALONG, STUB_ACROSS, cell)
     sides = [band_colour(image, centre, unit, STUB_ALONG, across, cell)
              for across in (PAPER_ACROSS, (-PAPER_ACROSS[1], -PAPER_ACROSS[0]))]
-    if band is None or depth <= 0:
+    past = band_colour(image, centre, unit, PAPER_PAST_END, STUB_ACROSS, cell)
+    if band is None or past is None or sides[0] is None or sides[1] is None or depth <= 0:
         return 0.0
-    return min((1.0 - float(band[darkest]) / max(float(side[darkest]), 1.0)) / depth
-               if side is not None else 0.0 for side in sides)
+    under = min((float(sides[0][darkest]) + float(sides[1][darkest])) / 2,
+                float(past[darkest]))
+    return (1.0 - float(band[darkest]) / max(under, 1.0)) / depth
 
 
 def _card_as_read(card: conduit.ConduitCard, seen: dict[Cell, frozenset[str]],
