@@ -108,17 +108,7 @@ def settle_by_charts(chips: list[ChipRead], min_confidence: float) -> list[ChipR
 def _fits(sure: dict[tuple[int, int], int], chart: tuple[tuple[int, int], ...],
           turn: int) -> bool:
     """Whether ``chart``, seen turned by ``turn`` gateways, allows every sure chip."""
-    for gate, allowed in enumerate(chart):
-        seen = (gate + turn) % len(chart)
-        left = list(allowed)
-        for slot in (0, 1):
-            player = sure.get((seen, slot))
-            if player is None:
-                continue
-            if player not in left:
-                return False
-            left.remove(player)
-    return True
+    return not _off_chart(dict(sure), chart, turn) & sure.keys()
 
 
 def _charted(chart: tuple[tuple[int, int], ...], turn: int, gate: int, slot: int,
@@ -142,7 +132,6 @@ def _doubt_missing_chips(chips: list[ChipRead]) -> list[ChipRead]:
         return chips  # no chips set out at all: a board before the game
     return [replace(chip, confidence=min(chip.confidence, DOUBTFUL)) if chip.player is None
             else chip for chip in chips]
-
 
 
 def _doubt_off_chart(chips: list[ChipRead]) -> list[ChipRead]:
