@@ -222,6 +222,13 @@ SIDE_CUT_NEEDS = 0.8
 MOST_OF_A_SIDE = 0.5
 
 
+#: ... unless the learned model is all but certain of the outline: a faint pencil outline of
+#: the project's own renders (the model's own kind) can escape the stroke measure (own renders
+#: 5001 and 5025: such cuts at a chance of 0.9946 and up; the cuts inside a tile of the tuning
+#: sheets below half a side: chance 0.5-1.0, 17 of 22 below 0.99)
+MODEL_CERTAIN = 0.99
+
+
 #: an undecided border is cut where a stroke follows this share of it (all of it) and the
 #: learned model does not doubt an outline. (No stroke along a border is no join: players skip
 #: outlines, and two touching tiles then show none between them.)
@@ -247,8 +254,8 @@ def check_by_sides(kind: str, outline: tuple[bool | None, float, str], e: Border
     cut is asked (or left to the rules):
 
     - where no stroke follows most of the line (:data:`MOST_OF_A_SIDE`), even with the score
-      and the model sure of it: the printed line darkened by a dense fill or a translucent
-      marker, which scores like an outline on both;
+      and the model sure of it (short of :data:`MODEL_CERTAIN`): the printed line darkened by
+      a dense fill or a translucent marker, which scores like an outline on both;
     - where no stroke follows most of the line (:data:`SIDE_CUT_NEEDS`) and the two cells are
       hatched along the grid's directions (``grid_hatched``) or filled with strokes at all
       (``stroked``), or the learned model is not sure of an outline (a dense fill or a
@@ -271,7 +278,7 @@ def check_by_sides(kind: str, outline: tuple[bool | None, float, str], e: Border
     by = outline[2]
     model_unsure = e.chance is not None and e.chance < cut_chance
     if kind == "cut" and by != "colour" and (
-            coverage < MOST_OF_A_SIDE
+            (coverage < MOST_OF_A_SIDE and (e.chance is None or e.chance < MODEL_CERTAIN))
             or (coverage < SIDE_CUT_NEEDS and (grid_hatched or stroked or model_unsure))
             or (by == "model" and (coverage < SIDE_SURELY_DRAWN or e.hatched_along))
             or (stroked and model_unsure)):
