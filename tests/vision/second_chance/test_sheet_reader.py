@@ -694,3 +694,28 @@ def test_a_split_asked_apart_from_the_doubtful_squares_is_settled_once_they_are(
                          one_possible=may_have_the_one(record.events, "Ana"))
     assert set(reading.shapes) == {tuple(sorted(t)) for t in content.tiles}
     assert not [q for q in reading.questions if q["kind"] in ("split", "outline")]
+
+
+@pytest.mark.parametrize("seed", [13])
+def test_without_the_cards_no_square_is_split_off_its_tile_by_the_printed_line_unasked(
+        seed: int) -> None:
+    """Tuning sheet mixed/harsh 13 read without the cards (the CLI, or a read before
+    the round's cards are known): a dark mixed fill over the printed line made it score like
+    an outline, and the learned model agreed, so one square was cut off its tile at 1.0 with
+    no question, though no drawn stroke follows that line. Every tile read wrong must now
+    have a square asked about."""
+    import random
+
+    from companion.record import parse_record
+    from companion.second_chance.simulate import simulate_game
+    from vision.second_chance.synth.hands import render_hand_sheet
+    from vision.second_chance.synth.sheet import content_from_record
+
+    players = ["Ana", "Ben", "Cleo"][: 2 + seed % 2]
+    record = parse_record(simulate_game(players, rng=random.Random(seed)))
+    content = content_from_record(record, "Ana")
+    frame = render_hand_sheet(content, style="mixed", condition="harsh", seed=seed)
+    reading = read_sheet(frame)
+    asked = {tuple(c) for q in reading.questions for c in q["cells"]} | set(reading.doubtful)
+    wrong = set(reading.shapes) - {tuple(sorted(t)) for t in content.tiles}
+    assert all(asked & set(shape) for shape in wrong)

@@ -242,6 +242,31 @@ def test_a_cut_the_model_doubts_needs_a_stroke_along_most_of_the_line() -> None:
         == "cut"
 
 
+@pytest.mark.parametrize(("coverage", "expected"), [
+    (0.0, "unsure"),    # the printed line under a dense fill: no stroke along it at all
+    (0.38, "unsure"),   # a stroke along a third of it
+    (0.69, "cut"),      # most of the side: a drawn outline with gaps stands
+    (1.0, "cut"),
+])
+def test_a_cut_no_stroke_follows_over_most_of_the_side_is_asked_though_the_model_is_sure(
+        coverage: float, expected: str) -> None:
+    """The printed line darkened by a dense fill or a translucent marker scores like an
+    outline, and the learned model takes it for one too (tuning mixed harsh 13,
+    ballpoint harsh 14 without the cards: cut at 1.0 inside one tile); a drawn outline
+    follows the line over most of the side."""
+    sure_line = _evidence(chance=0.97, sure=1.0)
+    decided, _ = check_by_sides("cut", (True, 1.0, "drawing"), sure_line, coverage,
+                                cut_chance=0.9)
+    assert decided == expected
+    # a faint outline the learned model is all but certain of stands (own pencil renders)
+    certain = _evidence(chance=0.999, sure=1.0)
+    assert check_by_sides("cut", (True, 1.0, "drawing"), certain, coverage,
+                          cut_chance=0.9)[0] == "cut"
+    # a change of colour is an outline with or without a stroke along it
+    assert check_by_sides("cut", (True, 1.0, "colour"), sure_line, coverage,
+                          cut_chance=0.9)[0] == "cut"
+
+
 def test_a_stroke_all_along_settles_nothing_between_stroked_fills_the_model_doubts() -> None:
     decided, _ = check_by_sides("unsure", (None, 0.5, "asked"), _evidence(chance=0.6), 1.0,
                                 stroked=True, cut_chance=0.9)
