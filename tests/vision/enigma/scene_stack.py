@@ -1,6 +1,7 @@
-"""Whether this machine draws the independent Enigma tables as the tests found them.
+"""Whether this machine draws the Enigma scenes (independent tables, own puzzle renders) as the
+tests found them.
 
-The tables the reader tests were found on are drawn by numpy >= 2 and OpenCV >= 4.11. The Pi
+The scenes the reader tests were found on are drawn by numpy >= 2 and OpenCV >= 4.11. The Pi
 floor's numpy 1.24 and OpenCV 4.10 draw other pixels from the same seed, so a test that names
 a question or a square read exactly there asserts, on the floor, only what must hold on any
 pixels: the square is read right or not sure.
