@@ -20,6 +20,7 @@ from vision.enigma.puzzles.cards import (
     fragment_transform,
 )
 from vision.enigma.puzzles.changed_blur import Box, blur_again, changed_places, gaussian_reach
+from vision.enigma.puzzles.fragment_top import top_faces
 from vision.enigma.puzzles.marks import box_mark, mask_marks
 from vision.enigma.puzzles.verdicts import MarkKind, Reason
 from vision.enigma.puzzles.view import (
@@ -55,6 +56,13 @@ BESIDE_DARK = 0.5
 TABLE_WINDOW_MM = 25.0
 #: the table's median is taken on the card view shrunk this much (a median is costly)
 TABLE_SHRINK = 4
+#: a piece is wider than this share of a fragment unit everywhere but its tips (the thinnest,
+#: S1, is a right triangle of legs 1.4 units, whose inscribed circle is 0.82 units across):
+#: beside the card a dark blob narrower than this is no piece. On a checked cloth the table's
+#: median near the card takes in the card's white, and the dark checks along the card's
+#: edge, strips 11 to 16 pixels wide (0.2 to 0.3 units), were told pieces: a right build
+#: read "a piece lies beside the card" (independent scenes, fragment mild seeds 1, 2, 4)
+BESIDE_WIDTH_UNITS = 0.45
 #: the card's paper stands at least this much (share of the card's grey) above the table
 #: across each side of the card found: on the tuning frames (seeds below 70000, every
 #: condition of vision.synth.conditions but overexposed) its weakest side stands 0.31 or
@@ -87,12 +95,23 @@ def _dark_pieces(view: CardView, pack: EnigmaPack, not_paper: np.ndarray | None 
     black = np.zeros(gray.shape, bool)
     black[card] = open_mask(gray[card] < (levels.black[card] + levels.sil[card]) / 2, 1)
     raw = cv2.cvtColor(view.image, cv2.COLOR_BGR2GRAY)
+    dark = raw.astype(np.float32) < BESIDE_DARK * _table_around(raw, view.inside_card())
+    return black, dark, gray, levels
+
+
+def _table_around(raw: np.ndarray, inside: np.ndarray) -> np.ndarray:
+    """The table's grey around each pixel: a median over :data:`TABLE_WINDOW_MM`, the card
+    taken as the table's own median grey (its white is no table: beside it, the dark checks
+    of a checked cloth were told pieces, fragment independent scenes mild seeds 1, 2, 4)."""
+    table_only = raw.copy()
+    table_only[inside] = int(np.median(raw[~inside])) if (~inside).any() else 0
     h, w = raw.shape
-    small = cv2.resize(raw, (w // TABLE_SHRINK, h // TABLE_SHRINK), interpolation=cv2.INTER_AREA)
+    small = cv2.resize(table_only, (w // TABLE_SHRINK, h // TABLE_SHRINK),
+                       interpolation=cv2.INTER_AREA)
     k = int(TABLE_WINDOW_MM * CARD_PX_PER_MM / TABLE_SHRINK) | 1
     table = cv2.resize(cv2.medianBlur(small, k), (w, h), interpolation=cv2.INTER_LINEAR)
-    dark = raw.astype(np.float32) < BESIDE_DARK * table.astype(np.float32)
-    return black, open_mask(dark, 2), gray, levels
+    out: np.ndarray = table.astype(np.float32)
+    return out
 
 
 #: between black and the silhouette's grey, this share of the way from each, a pixel is
@@ -407,7 +426,10 @@ def check_fragment(view: CardView, pack: EnigmaPack, card: fragment.FragmentCard
     sil_b = sil_drawn & ~mark
     piece_px = min(area(p.polygon) for p in box.fragment.pieces) * (
         unit * CARD_PX_PER_MM) ** 2
-    beside = black_beside & ~inside
+    # the card's own ink (its orientation mark) is no piece beside it: the width is measured
+    # on the table alone
+    width = BESIDE_WIDTH_UNITS * unit * CARD_PX_PER_MM
+    beside = open_mask(black_beside & ~inside, max(2, int(width / 2)))
     n_b, _, stats, _ = cv2.connectedComponentsWithStats(beside.astype(np.uint8), connectivity=8)
     if any(stats[k, cv2.CC_STAT_AREA] > PIECE_BESIDE * piece_px for k in range(1, n_b)):
         return verdict(NOT_SOLVED, "a piece lies beside the card: all the pieces must cover "
@@ -426,7 +448,19 @@ def check_fragment(view: CardView, pack: EnigmaPack, card: fragment.FragmentCard
                        "silhouette (a lamp's glare?): move the lamp or the card so that no "
                        "reflection lies on it", code=Reason.GLARE, facts={"washed": washed},
                        marks=mask_marks(target, MarkKind.DOUBT))
+    top, top_target, top_iou = _top_read(black, sil_b)
+    if top_iou > iou:  # thick pieces: their top faces are what covers the silhouette
+        black, target, iou = top, top_target, top_iou
     return _judge_cover(black, target, iou, unit, box, st)
+
+
+def _top_read(black: np.ndarray, sil_b: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+    """The pieces' top faces (:func:`top_faces`: their sides and the offset a tilted camera
+    sees them at taken away), the silhouette aligned to them and the coverage there."""
+    _, target = _aligned(black, sil_b)
+    top, _offset = top_faces(black, target)
+    iou, top_target = _aligned(top, sil_b)
+    return top, top_target, iou
 
 
 __all__ = ["MIN_OUTLINE_STEP", "check_fragment", "outline_step"]
