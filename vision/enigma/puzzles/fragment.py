@@ -20,7 +20,7 @@ from vision.enigma.puzzles.cards import (
     fragment_transform,
 )
 from vision.enigma.puzzles.changed_blur import Box, blur_again, changed_places, gaussian_reach
-from vision.enigma.puzzles.fragment_top import top_faces
+from vision.enigma.puzzles.fragment_top import swept, top_faces
 from vision.enigma.puzzles.marks import box_mark, mask_marks
 from vision.enigma.puzzles.verdicts import MarkKind, Reason
 from vision.enigma.puzzles.view import (
@@ -369,20 +369,23 @@ def _aligned(black: np.ndarray, sil_b: np.ndarray) -> tuple[float, np.ndarray]:
 
 
 def _judge_cover(black: np.ndarray, target: np.ndarray, iou: float, unit: float,
-                 box: PuzzleBox, st: PuzzleSettings) -> dict[str, str]:
-    """The verdict from coverage, gaps, overhangs and the pieces' area."""
+                 box: PuzzleBox, st: PuzzleSettings, *, beyond: np.ndarray | None = None
+                 ) -> dict[str, str]:
+    """The verdict from coverage, gaps, overhangs and the pieces' area. ``beyond``: black
+    seen past the pieces' sides (:func:`_top_read`), counted as overhang too."""
     sil_area = float(target.sum())
     # thin slivers along the outline are the camera's blur, not gaps
     sliver = max(1, int(round(SLIVER_UNITS * unit * CARD_PX_PER_MM)))
     gap = open_mask(target & ~black, sliver).sum() / sil_area
-    over = open_mask(black & ~target, sliver).sum() / sil_area
+    outside = black & ~target if beyond is None else (black & ~target) | beyond
+    over = open_mask(outside, sliver).sum() / sil_area
     area_ratio = float(black.sum()) / sil_area
     measures = (f"coverage {iou:.1%}, uncovered {gap:.1%}, overhang {over:.1%}, "
                 f"pieces' area {area_ratio:.0%} of the silhouette")
     facts = {"coverage": iou, "uncovered": float(gap), "overhang": float(over),
              "area": area_ratio}
     marks = (mask_marks(open_mask(target & ~black, sliver), MarkKind.UNCOVERED)
-             + mask_marks(open_mask(black & ~target, sliver), MarkKind.OVERHANG))
+             + mask_marks(open_mask(outside, sliver), MarkKind.OVERHANG))
     if gap > st.fragment_clear_gap:
         return verdict(NOT_SOLVED, f"part of the silhouette is not covered ({measures})",
                        code=Reason.UNCOVERED, facts=facts, marks=marks)
@@ -448,19 +451,22 @@ def check_fragment(view: CardView, pack: EnigmaPack, card: fragment.FragmentCard
                        "silhouette (a lamp's glare?): move the lamp or the card so that no "
                        "reflection lies on it", code=Reason.GLARE, facts={"washed": washed},
                        marks=mask_marks(target, MarkKind.DOUBT))
-    top, top_target, top_iou = _top_read(black, sil_b)
+    top, top_target, top_iou, beyond = _top_read(black, target, sil_b)
     if top_iou > iou:  # thick pieces: their top faces are what covers the silhouette
-        black, target, iou = top, top_target, top_iou
+        return _judge_cover(top, top_target, top_iou, unit, box, st, beyond=beyond)
     return _judge_cover(black, target, iou, unit, box, st)
 
 
-def _top_read(black: np.ndarray, sil_b: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+def _top_read(black: np.ndarray, target: np.ndarray, sil_b: np.ndarray
+              ) -> tuple[np.ndarray, np.ndarray, float, np.ndarray]:
     """The pieces' top faces (:func:`top_faces`: their sides and the offset a tilted camera
-    sees them at taken away), the silhouette aligned to them and the coverage there."""
-    _, target = _aligned(black, sil_b)
-    top, _offset = top_faces(black, target)
+    sees them at taken away), the silhouette aligned to them, the coverage there, and the
+    black seen beyond what a right build would show (that silhouette swept by the offset):
+    undoing the sweep took some black away, and a piece reaching out there is an overhang
+    still."""
+    top, (dx, dy) = top_faces(black, target)
     iou, top_target = _aligned(top, sil_b)
-    return top, top_target, iou
+    return top, top_target, iou, black & ~swept(top_target, dx, dy)
 
 
 __all__ = ["MIN_OUTLINE_STEP", "check_fragment", "outline_step"]

@@ -53,6 +53,15 @@ def swept_back(black: np.ndarray, dx: int, dy: int) -> np.ndarray:
     return out
 
 
+def swept(top: np.ndarray, dx: int, dy: int) -> np.ndarray:
+    """``top`` (faces at their bases) swept by the offset (dx, dy): what a camera sees of
+    pieces whose top faces lie (dx, dy) off their bases (:func:`swept_back` undone)."""
+    kernel, anchor = _line_kernel(-dx, -dy)
+    out: np.ndarray = cv2.dilate(top.astype(np.uint8), kernel, anchor=anchor,
+                                 borderValue=0) > 0
+    return out
+
+
 def _iou(a: np.ndarray, b: np.ndarray) -> float:
     inter = float(np.count_nonzero(a & b))
     return inter / max(float(np.count_nonzero(a | b)), 1.0)
@@ -92,4 +101,4 @@ def top_faces(black: np.ndarray, target: np.ndarray) -> tuple[np.ndarray, tuple[
     return out, best
 
 
-__all__ = ["MAX_OFFSET_MM", "swept_back", "top_faces"]
+__all__ = ["MAX_OFFSET_MM", "swept", "swept_back", "top_faces"]
