@@ -63,6 +63,11 @@ TABLE_SHRINK = 4
 #: edge, strips 11 to 16 pixels wide (0.2 to 0.3 units), were told pieces: a right build
 #: read "a piece lies beside the card" (independent scenes, fragment mild seeds 1, 2, 4)
 BESIDE_WIDTH_UNITS = 0.45
+#: beside the card a piece is a grey with at most this much colour (max less min of its
+#: channels, share of the card's grey): the dark crossings of a navy checked cloth, 0.5 of
+#: the table's median, were told pieces (own renders, checked cloth mild seeds 4, 5, 9: a
+#: right build read "a piece lies beside the card"); the black pieces show a few levels
+BESIDE_CHROMA = 0.12
 #: the card's paper stands at least this much (share of the card's grey) above the table
 #: across each side of the card found: on the tuning frames (seeds below 70000, every
 #: condition of vision.synth.conditions but overexposed) its weakest side stands 0.31 or
@@ -433,13 +438,11 @@ def check_fragment(view: CardView, pack: EnigmaPack, card: fragment.FragmentCard
     # on the table alone
     width = BESIDE_WIDTH_UNITS * unit * CARD_PX_PER_MM
     beside = open_mask(black_beside & ~inside, max(2, int(width / 2)))
-    n_b, _, stats, _ = cv2.connectedComponentsWithStats(beside.astype(np.uint8), connectivity=8)
-    if any(stats[k, cv2.CC_STAT_AREA] > PIECE_BESIDE * piece_px for k in range(1, n_b)):
+    pieces = _pieces_beside(view, beside, PIECE_BESIDE * piece_px, pack)
+    if pieces:
         return verdict(NOT_SOLVED, "a piece lies beside the card: all the pieces must cover "
                        "the silhouette", code=Reason.PIECE_BESIDE,
-                       marks=tuple(box_mark(stats[k], MarkKind.PIECE)
-                                   for k in range(1, n_b)
-                                   if stats[k, cv2.CC_STAT_AREA] > PIECE_BESIDE * piece_px))
+                       marks=tuple(box_mark(s, MarkKind.PIECE) for s in pieces))
     # the card's found outline may be a pixel or two off: the table seen along it is no piece
     # (no silhouette reaches the card's edge)
     black &= cv2.erode(inside.astype(np.uint8), np.ones((EDGE_PX, EDGE_PX), np.uint8)) > 0
@@ -455,6 +458,20 @@ def check_fragment(view: CardView, pack: EnigmaPack, card: fragment.FragmentCard
     if top_iou > iou:  # thick pieces: their top faces are what covers the silhouette
         return _judge_cover(top, top_target, top_iou, unit, box, st, beyond=beyond)
     return _judge_cover(black, target, iou, unit, box, st)
+
+
+def _pieces_beside(view: CardView, beside: np.ndarray, least_px: float, pack: EnigmaPack
+                   ) -> list[np.ndarray]:
+    """The stats (cv2's) of the dark blobs beside the card that are pieces: larger than
+    ``least_px`` and of the pieces' colour, a grey with no more colour in it than
+    :data:`BESIDE_CHROMA` (the view is balanced on the card's white)."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(beside.astype(np.uint8),
+                                                           connectivity=8)
+    image = view.image.astype(np.int16)
+    chroma = image.max(axis=2) - image.min(axis=2)
+    g_card = float(np.mean(pack.colour("card")))
+    return [stats[k] for k in range(1, n) if stats[k, cv2.CC_STAT_AREA] > least_px
+            and float(np.median(chroma[labels == k])) <= BESIDE_CHROMA * g_card]
 
 
 def _top_read(black: np.ndarray, target: np.ndarray, sil_b: np.ndarray

@@ -108,7 +108,7 @@ def _checked(shape: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
     darkest where two cross, in squares of 4 to 7 mm (at 6 px per mm): dark squares a piece's
     size lie along the card's edge."""
     h, w = shape
-    choices = ((60, 60, 200), (60, 100, 140), (120, 60, 40), (60, 120, 60))
+    choices = ((50, 50, 190), (40, 75, 115), (110, 50, 30), (50, 110, 50))
     colour = np.array(choices[int(rng.integers(len(choices)))], np.float32)
     white = np.array([235, 238, 240], np.float32) * rng.uniform(0.85, 1.0)
     square = rng.uniform(24, 42)
