@@ -15,11 +15,10 @@ from vision.enigma.synth.puzzle_table import TableCondition, render_table_frame
 
 
 def _random_outline(rng: np.random.Generator) -> np.ndarray:
-    """A few overlapping triangles, as a silhouette of pieces (pixels)."""
+    """A convex piece's outline (the hull of a few random points), in pixels."""
     mask = np.zeros((200, 200), np.uint8)
-    for _ in range(3):
-        pts = rng.uniform(60, 140, (3, 2)).astype(np.int32)
-        cv2.fillPoly(mask, [pts], 1)
+    pts = rng.uniform(50, 150, (6, 2)).astype(np.int32)
+    cv2.fillPoly(mask, [cv2.convexHull(pts)], 1)
     return mask.astype(bool)
 
 
