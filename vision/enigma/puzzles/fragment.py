@@ -454,17 +454,22 @@ def check_fragment(view: CardView, pack: EnigmaPack, card: fragment.FragmentCard
                        "silhouette (a lamp's glare?): move the lamp or the card so that no "
                        "reflection lies on it", code=Reason.GLARE, facts={"washed": washed},
                        marks=mask_marks(target, MarkKind.DOUBT))
+    if float(black.sum()) <= SOLVED_AREA[1] * float(sil_b.sum()):
+        return _judge_cover(black, target, iou, unit, box, st)
+    # more black than the silhouette: thick pieces' sides add to it, and their top faces are
+    # what covers the silhouette
     top, top_target, top_iou, beyond = _top_read(black, target, sil_b)
-    if top_iou > iou:  # thick pieces: their top faces are what covers the silhouette
-        pale = _pale_share(gray, levels, top & top_target, top_target, outline)
-        if pale > st.fragment_max_gap:
-            return verdict(CANNOT_TELL, f"part of the silhouette looks lighter than the pieces "
-                           f"on it ({pale:.1%}; a gap between pieces, in their shade?): push "
-                           "the pieces together, light the card evenly and check again",
-                           code=Reason.TOO_CLOSE, facts={"pale": pale},
-                           marks=mask_marks(top_target, MarkKind.DOUBT))
-        return _judge_cover(top, top_target, top_iou, unit, box, st, beyond=beyond)
-    return _judge_cover(black, target, iou, unit, box, st)
+    if top_iou <= iou:
+        return _judge_cover(black, target, iou, unit, box, st)
+    said = _judge_cover(top, top_target, top_iou, unit, box, st, beyond=beyond)
+    pale = _pale_share(gray, levels, top & top_target, top_target, outline)
+    if said["verdict"] == SOLVED and pale > st.fragment_max_gap:
+        return verdict(CANNOT_TELL, f"part of the silhouette looks lighter than the pieces "
+                       f"on it ({pale:.1%}; a gap between pieces, in their shade?): push "
+                       "the pieces together, light the card evenly and check again",
+                       code=Reason.TOO_CLOSE, facts={"pale": pale},
+                       marks=mask_marks(top_target, MarkKind.DOUBT))
+    return said
 
 
 #: over the silhouette, a pixel this share of the way from the pieces' own grey (their median
