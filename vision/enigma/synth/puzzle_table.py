@@ -103,6 +103,23 @@ def _cloth(shape: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
     return _u8((weave * (1 + folds))[..., None] * base)
 
 
+def _checked(shape: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
+    """A checked (gingham) cloth: bands of a colour (red, brown, navy or green) across white,
+    darkest where two cross, in squares of 4 to 7 mm (at 6 px per mm): dark squares a piece's
+    size lie along the card's edge."""
+    h, w = shape
+    choices = ((50, 50, 190), (40, 75, 115), (110, 50, 30), (50, 110, 50))
+    colour = np.array(choices[int(rng.integers(len(choices)))], np.float32)
+    white = np.array([235, 238, 240], np.float32) * rng.uniform(0.85, 1.0)
+    square = rng.uniform(24, 42)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    across = (np.mod(xx + rng.uniform(0, square), 2 * square) < square).astype(np.float32)
+    down = (np.mod(yy + rng.uniform(0, square), 2 * square) < square).astype(np.float32)
+    share = cv2.GaussianBlur(0.45 * across + 0.45 * down, (0, 0), 1.2)[..., None]
+    weave = 1.0 + 0.05 * np.sin(xx * 1.7) * np.sin(yy * 1.7)
+    return _u8(weave[..., None] * (white * (1 - share) + colour * share))
+
+
 def _slate(shape: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
     """Slate or dark stone: blotchy grey-blue with light veins (held apart)."""
     h, w = shape
@@ -119,7 +136,10 @@ def _slate(shape: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
     return _u8(image)
 
 
-SURFACE_DRAWERS = {"wood": _wood, "cloth": _cloth, "slate": _slate}
+SURFACE_DRAWERS = {"wood": _wood, "cloth": _cloth, "slate": _slate, "checked": _checked}
+#: tables drawn on demand only (tests), not among :data:`SURFACES` the benches go through, so
+#: the bench figures of every kind stay comparable across sessions
+EXTRA_SURFACES = ("checked",)
 
 
 # ---------------------------------------------------------------------------- light
@@ -255,5 +275,5 @@ def render_table_frame(kind: str, card_data: Any, pack: EnigmaPack, *,
 
 
 __all__ = ["GLARES", "HELD_APART_SEEDS", "HELD_APART_SURFACE", "STRENGTHS", "SURFACES",
-           "SURFACE_DRAWERS", "TABLE_FRAME", "TableCondition", "all_conditions",
+           "EXTRA_SURFACES", "SURFACE_DRAWERS", "TABLE_FRAME", "TableCondition", "all_conditions",
            "colour_cast", "hand_shadow", "lamp", "render_table_frame", "sensor"]

@@ -178,7 +178,10 @@ def _highlight(img: np.ndarray, centre_mm: Point, r_mm: float, s: float, metal: 
 
 def draw_fragment(card: fragment.FragmentCard, pieces: Sequence[fragment.FragmentPiece],
                   placements: Sequence[fragment.FragmentPlacement], pack: EnigmaPack,
-                  s: float, *, pad_mm: float, rng: random.Random) -> np.ndarray:
+                  s: float, *, pad_mm: float, rng: random.Random, height_mm: float = 0.0
+                  ) -> np.ndarray:
+    """The fragment card with its silhouette and the pieces placed on it; ``height_mm``: the
+    pieces' thickness (:func:`_thick_pieces`), 0 for flat pieces."""
     side = pack.tile_mm
     img = _card_base(pack, side, s, pad_mm)
     unit, dx, dy = fragment_transform(card, side, float(pack.sizes["fragment_unit_mm"]))
@@ -186,11 +189,40 @@ def draw_fragment(card: fragment.FragmentCard, pieces: Sequence[fragment.Fragmen
         _poly(img, [(pad_mm + dx + x * unit, pad_mm + dy + y * unit) for x, y in part], s,
               (*pack.colour("silhouette"), 255))
     black = (*pack.colour("fragment"), 255)
+    placed = []
     for poly in fragment.placed_polygons(pieces, placements):
         jx, jy = rng.uniform(-0.12, 0.12), rng.uniform(-0.12, 0.12)
-        _poly(img, [(pad_mm + dx + x * unit + jx, pad_mm + dy + y * unit + jy) for x, y in poly],
-              s, black)
+        placed.append([(pad_mm + dx + x * unit + jx, pad_mm + dy + y * unit + jy)
+                       for x, y in poly])
+    top = _thick_pieces(img, placed, pack, s, height_mm, rng) if height_mm > 0 else (0.0, 0.0)
+    for poly_mm in placed:
+        _poly(img, _shift(poly_mm, *top), s, black)
     return img
+
+
+def _thick_pieces(img: np.ndarray, placed: Sequence[Sequence[Point]], pack: EnigmaPack,
+                  s: float, height_mm: float, rng: random.Random) -> tuple[float, float]:
+    """Pieces ``height_mm`` thick seen from a tilted camera: each one's top face lies off its
+    base, away from the camera, its sides (shaded, darker than the top) fill the sweep between
+    the two, and the lamp casts a soft shadow off the other way on the card. Returns where
+    the top faces lie off the bases (mm)."""
+    lean = rng.uniform(0.15, 0.45)  # the tangent of the camera's tilt over the pieces
+    a = rng.uniform(0, 2 * math.pi)
+    top = (height_mm * lean * math.cos(a), height_mm * lean * math.sin(a))
+    sun = a + math.pi + rng.uniform(-1.0, 1.0)
+    reach = height_mm * rng.uniform(0.4, 1.0)
+    shadow: np.ndarray = np.zeros(img.shape[:2], np.float32)
+    for poly_mm in placed:
+        pts = np.round(np.array(_shift(poly_mm, reach * math.cos(sun), reach * math.sin(sun)))
+                       * s * 16).astype(np.int32)
+        cv2.fillPoly(shadow, [pts], 1.0, cv2.LINE_AA, 4)
+    shadow = cv2.GaussianBlur(shadow, (0, 0), max(1.0, 0.6 * reach * s))
+    img[..., :3] = (img[..., :3] * (1 - 0.45 * shadow[..., None])).astype(np.uint8)
+    side = (*(int(c * 0.55) for c in pack.colour("fragment")), 255)
+    for poly_mm in placed:
+        for t in np.linspace(0.0, 1.0, 8):
+            _poly(img, _shift(poly_mm, top[0] * t, top[1] * t), s, side)
+    return top
 
 
 def draw_picture(img: np.ndarray, top: Sequence[str], pack: EnigmaPack, s: float,
@@ -334,12 +366,13 @@ def render_puzzle_scene(kind: str, card: Any, pack: EnigmaPack, *, solution: Any
                         overlap: float = 0.0,
                         apart: Mapping[str, Sequence[angular.Cube]] | None = None,
                         surface: Callable[[tuple[int, int]], np.ndarray] | None = None,
-                        shine: float = 0.0) -> np.ndarray:
+                        shine: float = 0.0, fragment_height_mm: float = 0.0) -> np.ndarray:
     """The mat seen straight down with the card and its pieces (BGR, before camera effects).
 
     ``apart``: angular pieces left on the table away from the structure. ``surface``: the
     table under the mat, (height, width) -> BGR image (default: the pack's flat table colour).
-    ``shine``: the weights' own highlights (:func:`draw_weight`)."""
+    ``shine``: the weights' own highlights (:func:`draw_weight`). ``fragment_height_mm``: the
+    fragment pieces' thickness (:func:`draw_fragment`)."""
     rng = random.Random(seed)
     box = box or load_puzzles()
     layout = mat_layout(mat)
@@ -360,7 +393,8 @@ def render_puzzle_scene(kind: str, card: Any, pack: EnigmaPack, *, solution: Any
         layer = draw_weight(card, solution, pack, s, pad_mm=pad, rng=rng,
                             outside=outside_weights, overlap=overlap, shine=shine)
     elif kind == "fragment":
-        layer = draw_fragment(card, box.fragment.pieces, solution, pack, s, pad_mm=pad, rng=rng)
+        layer = draw_fragment(card, box.fragment.pieces, solution, pack, s, pad_mm=pad, rng=rng,
+                              height_mm=fragment_height_mm)
     elif kind == "angular":
         layer = draw_angular_card(card, pack, s, pad_mm=pad)
     else:
