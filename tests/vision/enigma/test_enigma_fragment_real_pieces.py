@@ -67,23 +67,18 @@ def _frames(surface: str, seeds: list[int], height_mm: float
     return out
 
 
-def test_thick_pieces_of_a_right_build_are_solved_and_a_wrong_build_never() -> None:
+@pytest.mark.parametrize("surface,seeds,height_mm", [
     # 4.5 mm thick pieces: their sides and shadow made the pieces' area 109-112% of the
     # silhouette, read "too close to call" or "the pieces reach outside" before
+    ("wood", [0, 1], 4.5),
+    # a navy checked cloth: its dark crossings along the card were "a piece lies beside the
+    # card" for a right build
+    ("checked", [5, 9], 0.0),
+], ids=["thick-pieces", "checked-cloth-beside-the-card"])
+def test_a_right_build_of_real_pieces_is_solved_and_a_wrong_build_never(
+        surface: str, seeds: list[int], height_mm: float) -> None:
     pack = load_enigma_pack()
-    for is_right, card, frame in _frames("wood", [0, 1], 4.5):
-        said = check_puzzle_frame("fragment", frame, pack, card=card)
-        if is_right:
-            assert said["verdict"] == "solved", said["reason"]
-        else:
-            assert said["verdict"] != "solved", said["reason"]
-
-
-def test_a_checked_cloth_beside_the_card_is_no_piece() -> None:
-    # a navy checked cloth: its dark crossings along the card were "a piece lies beside
-    # the card" for a right build
-    pack = load_enigma_pack()
-    for is_right, card, frame in _frames("checked", [5, 9], 0.0):
+    for is_right, card, frame in _frames(surface, seeds, height_mm):
         said = check_puzzle_frame("fragment", frame, pack, card=card)
         if is_right:
             assert said["verdict"] == "solved", said["reason"]
