@@ -149,6 +149,7 @@ class Driver:
     def tap_square(self, sheet: Any, square: tuple[int, int]) -> None:
         """A finger on a Second Chance ``square``: where the sheet's squares are under a touch
         target, first a tap that zooms in on it (or moves the zoomed view to it)."""
+        self.settle(sheet)
         if not sheet.shows(square):
             self.tap_at(*sheet.to_window(*sheet.pointer_to(square)))
         assert sheet.shows(square), square
@@ -157,6 +158,7 @@ class Driver:
     def tap_cell(self, board: Any, cell: tuple[int, int]) -> None:
         """A finger on an Indigo ``cell``: where the hexagons are under a touch target, first
         a tap that zooms in on it (from the whole board)."""
+        self.settle(board)
         if not board.shows(cell):
             if board.zoom > 1.0:
                 self.tap(board.whole_button)
