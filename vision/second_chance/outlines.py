@@ -169,8 +169,8 @@ def segment(
     fills beside them (see :func:`~vision.second_chance.border_look.paper_between_fills`): a
     join there is left undecided (the rules or the cards may settle it), never sure.
     ``over_fill`` (see :func:`~vision.second_chance.sides.ink_over_fill`) is how much darker
-    each border's line is than its fills' own strokes: read without the cards, a cut with too
-    little ink over the fill is asked (see
+    each border's line is than its fills' own strokes: read without the cards, a cut no
+    stroke follows over most of the side with too little ink over the fill is asked (see
     :func:`~vision.second_chance.border_decisions.check_ink_over_fill`).
     """
     verdicts = profile_verdicts or {}
@@ -191,7 +191,8 @@ def segment(
                                            stroked=border in (stroked or set()),
                                            cut_chance=sure_probability[0])
         kind, outline = check_ink_over_fill(kind, outline, (over_fill or {}).get(border),
-                                            cards=choices is not None)
+                                            (coverage or {}).get(border),
+                                            cards=choices is not None, chance=evidence.chance)
         if kind == "join" and border in (paper_between or set()):
             # the fills stop at the line, as two tiles shaded apart do: no sure join
             kind, outline = "unsure", (None, 0.25, "asked")

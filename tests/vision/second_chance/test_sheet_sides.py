@@ -360,8 +360,10 @@ def test_a_hatch_stroke_on_the_printed_line_adds_no_ink_over_the_fill_an_outline
 
 def test_a_cut_with_no_ink_over_the_fill_is_asked_without_the_cards_only() -> None:
     cut = ("cut", (True, 1.0, "drawing"))
-    assert check_ink_over_fill(*cut, 0.1, cards=False)[0] == "unsure"
-    assert check_ink_over_fill(*cut, 0.1, cards=True) == cut
-    assert check_ink_over_fill(*cut, 0.3, cards=False) == cut
+    assert check_ink_over_fill(*cut, 0.1, 0.5, cards=False)[0] == "unsure"
+    assert check_ink_over_fill(*cut, 0.1, 0.5, cards=True) == cut
+    assert check_ink_over_fill(*cut, 0.3, 0.5, cards=False) == cut
+    assert check_ink_over_fill(*cut, 0.1, 1.0, cards=False) == cut   # followed all along
+    assert check_ink_over_fill(*cut, 0.1, 0.5, cards=False, chance=0.999) == cut
     colour = ("cut", (True, 1.0, "colour"))
-    assert check_ink_over_fill(*colour, 0.0, cards=False) == colour
+    assert check_ink_over_fill(*colour, 0.0, 0.0, cards=False) == colour
