@@ -328,7 +328,7 @@ def check_ink_over_fill(kind: str, outline: tuple[bool | None, float, str],
     A hatch stroke of the fill lying on the printed line all along (coverage 0.8-1.0 between
     two stroked cells) adds no more ink than the fill's strokes either, but so do a tenth of
     the drawn outlines between two such fills (a dense ballpoint fill as dark as its
-    outline): not asked here (362 more outlines asked on 32 of 160 tuning sheets)."""
+    outline): not asked here (361 more outlines asked, on 32 of 160 tuning sheets)."""
     if (not cards and kind == "cut" and outline[2] != "colour" and over_fill is not None
             and over_fill < INK_OVER_FILL and coverage is not None
             and coverage < SIDE_CUT_NEEDS and (chance is None or chance < MODEL_CERTAIN)):
