@@ -147,7 +147,8 @@ def _under_fill_levels(vertical: np.ndarray, horizontal: np.ndarray,
 
 
 def side_coverage(darkness: np.ndarray, empty: np.ndarray,
-                  inside: frozenset[Border] = frozenset()) -> SideCoverage:
+                  inside: frozenset[Border] = frozenset(), *,
+                  over_fill: bool = True) -> SideCoverage:
     """The coverage of every inner side; ``empty`` (9, 9) bool are the cells read empty, whose
     shared sides show the printed line alone. The printed line is measured on each grid line
     where it can be (the camera's blur and scale change over a tilted sheet).
@@ -156,7 +157,8 @@ def side_coverage(darkness: np.ndarray, empty: np.ndarray,
     where that is darker: measured on the sides ``inside`` one tile (two filled cells no
     outline parts). A dense dark fill takes more of the line's light than of the paper's
     beside it (ink over ink), so against the bare line the printed line under it would look
-    stroked all along (mixed mild 13, ballpoint and marker 14 of the tuning sheets)."""
+    stroked all along (mixed mild 13, ballpoint and marker 14 of the tuning sheets).
+    ``over_fill``: measure each side's ink over the fill too (see :func:`ink_over_fill`)."""
     light = 1.0 - darkness.astype(np.float32)
     vertical = _line_ratios(light)                   # (9 rows, 8 lines, p)
     horizontal = _line_ratios(light.T.copy())        # (9 cols, 8 lines, p): below (r, c) at [c, r]
@@ -179,6 +181,9 @@ def side_coverage(darkness: np.ndarray, empty: np.ndarray,
     right[:, :N - 1] = (vertical < cap_v[:, :, None] * (1 - INK_BEYOND_PRINT)).mean(axis=2)
     below[:N - 1, :] = (horizontal < cap_h[:, :, None] * (1 - INK_BEYOND_PRINT)
                         ).mean(axis=2).T
+    if not over_fill:
+        # only a read without the cards uses it (7 ms a read here)
+        return SideCoverage(right, below, printed)
     over_right, over_below = ink_over_fill(darkness)
     return SideCoverage(right, below, printed, over_right, over_below)
 
