@@ -203,7 +203,9 @@ def segment_tiles(settings: SheetReaderSettings, tiles: set[Cell], look: BorderL
                    grid_hatched=hatched_with_the_grid(look.borders, look.levels.strokes),
                    stroked=stroked_alike(look.borders, look.levels.texture),
                    choices=choices,
-                   paper_between=paper_between_fills(look.borders, look.levels))
+                   paper_between=paper_between_fills(look.borders, look.levels),
+                   over_fill=({border: sides.over_fill(*border) for border in look.borders}
+                              if sides is not None else None))
 
 
 def surely_inside(look: BorderLook) -> frozenset[tuple[Cell, Cell]]:

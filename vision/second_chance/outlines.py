@@ -20,6 +20,7 @@ from vision.second_chance.border_decisions import (
     BorderRule,
     border_evidence,
     check_by_sides,
+    check_ink_over_fill,
     decide_border,
 )
 from vision.second_chance.by_cards import MAX_SETTLEMENTS, Way, card_of, is_a_card, settle_by_cards
@@ -138,6 +139,7 @@ def segment(
     stroked: set[tuple[Cell, Cell]] | None = None,
     choices: TileChoices | None = None,
     paper_between: set[tuple[Cell, Cell]] | None = None,
+    over_fill: dict[tuple[Cell, Cell], float | None] | None = None,
 ) -> Segmentation:
     """Group filled cells into tiles; what the drawing leaves open becomes a question.
 
@@ -166,6 +168,10 @@ def segment(
     shape no card has is asked about. ``paper_between`` are borders lighter than the two even
     fills beside them (see :func:`~vision.second_chance.border_look.paper_between_fills`): a
     join there is left undecided (the rules or the cards may settle it), never sure.
+    ``over_fill`` (see :func:`~vision.second_chance.sides.ink_over_fill`) is how much darker
+    each border's line is than its fills' own strokes: read without the cards, a cut no
+    stroke follows over most of the side with too little ink over the fill is asked (see
+    :func:`~vision.second_chance.border_decisions.check_ink_over_fill`).
     """
     verdicts = profile_verdicts or {}
     learned = border_probability or {}
@@ -184,6 +190,9 @@ def segment(
                                            border in (grid_hatched or set()),
                                            stroked=border in (stroked or set()),
                                            cut_chance=sure_probability[0])
+        kind, outline = check_ink_over_fill(kind, outline, (over_fill or {}).get(border),
+                                            (coverage or {}).get(border),
+                                            cards=choices is not None, chance=evidence.chance)
         if kind == "join" and border in (paper_between or set()):
             # the fills stop at the line, as two tiles shaded apart do: no sure join
             kind, outline = "unsure", (None, 0.25, "asked")

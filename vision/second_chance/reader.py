@@ -220,7 +220,8 @@ def read_canonical(
     look = take_in_shading(settings, measured, cells.doubtful, filled, tiles)
     empty = np.array([[(r, c) not in filled for c in range(N)] for r in range(N)])
     seg = segment_tiles(settings, tiles, look, cells.features.colour,
-                        side_coverage(cells.darkness, empty, surely_inside(look)), choices)
+                        side_coverage(cells.darkness, empty, surely_inside(look),
+                                      over_fill=choices is None), choices)
     seg, sides = ask_unoutlined(seg, look.levels, filled, tiles)
     if choices is not None:
         seg = settle_asked_by_cards(seg, choices)

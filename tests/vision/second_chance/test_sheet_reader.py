@@ -696,14 +696,16 @@ def test_a_split_asked_apart_from_the_doubtful_squares_is_settled_once_they_are(
     assert not [q for q in reading.questions if q["kind"] in ("split", "outline")]
 
 
-@pytest.mark.parametrize("seed", [13])
-def test_without_the_cards_no_square_is_split_off_its_tile_by_the_printed_line_unasked(
-        seed: int) -> None:
-    """Tuning sheet mixed/harsh 13 read without the cards (the CLI, or a read before
-    the round's cards are known): a dark mixed fill over the printed line made it score like
-    an outline, and the learned model agreed, so one square was cut off its tile at 1.0 with
-    no question, though no drawn stroke follows that line. Every tile read wrong must now
-    have a square asked about."""
+@pytest.mark.parametrize(("style", "condition", "seed"), [
+    ("mixed", "harsh", 13), ("mixed", "mild", 13)])
+def test_without_the_cards_no_square_is_split_off_its_tile_unasked(
+        style: str, condition: str, seed: int) -> None:
+    """Tuning sheets read without the cards (the CLI, or a read before the round's cards are
+    known). mixed/harsh 13: a dark mixed fill over the printed line made it score like an
+    outline, and the learned model agreed, so one square was cut off its tile at 1.0 with no
+    question, though no drawn stroke follows that line. mixed/mild 13: a stroke follows 0.69
+    of the line under a dense fill, the line no darker than the fill's own strokes, cut at 1.0
+    (the model at 0.95). Every tile read wrong must now have a square asked about."""
     import random
 
     from companion.record import parse_record
@@ -714,7 +716,7 @@ def test_without_the_cards_no_square_is_split_off_its_tile_by_the_printed_line_u
     players = ["Ana", "Ben", "Cleo"][: 2 + seed % 2]
     record = parse_record(simulate_game(players, rng=random.Random(seed)))
     content = content_from_record(record, "Ana")
-    frame = render_hand_sheet(content, style="mixed", condition="harsh", seed=seed)
+    frame = render_hand_sheet(content, style=style, condition=condition, seed=seed)
     reading = read_sheet(frame)
     asked = {tuple(c) for q in reading.questions for c in q["cells"]} | set(reading.doubtful)
     wrong = set(reading.shapes) - {tuple(sorted(t)) for t in content.tiles}

@@ -6,7 +6,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.second_chance.border_decisions import SIDES_SURE, BorderEvidence, check_by_sides
+from vision.second_chance.border_decisions import (
+    INK_OVER_FILL,
+    SIDES_SURE,
+    BorderEvidence,
+    check_by_sides,
+    check_ink_over_fill,
+)
 from vision.second_chance.cells import PAD, marks_spread, stroke_marks
 from vision.second_chance.geometry import CANON_CELL
 from vision.second_chance.sides import side_coverage
@@ -327,3 +333,37 @@ def test_a_light_fill_spans_cells_and_a_lone_trace_or_a_faint_smear_does_not() -
     assert marks[7, 1:3].all() and marks[6, 6]    # every one of them is a mark, asked about
     fills = light_fills(darkness, marks, INSET)
     assert {tuple(map(int, x)) for x in np.argwhere(fills)} == {(2, 2), (2, 3)}
+
+
+def _hatched_pair(*, outline: bool) -> np.ndarray:
+    """Cells (2, 3) and (2, 4) hatched with vertical strokes (light multiplied, ink over ink),
+    one of them lying on the printed line between the two; an outline drawn over that line
+    or not."""
+    light = 1 - _printed_grid()
+    x = PAD + 4 * CANON_CELL
+    rows = slice(PAD + 2 * CANON_CELL, PAD + 3 * CANON_CELL)
+    for k in range(-6, 7):
+        light[rows, x + 6 * k] *= 0.3                 # a hatch stroke, a pixel wide
+    if outline:
+        light[rows, x - 1:x + 2] *= 0.25              # a drawn outline over it all
+    return 1 - light
+
+
+@pytest.mark.parametrize("outline", [False, True])
+def test_a_hatch_stroke_on_the_printed_line_adds_no_ink_over_the_fill_an_outline_does(
+        outline: bool) -> None:
+    darkness = _hatched_pair(outline=outline)
+    over = side_coverage(darkness, _empty((2, 3), (2, 4))).over_fill((2, 3), (2, 4))
+    assert over is not None
+    assert (over >= INK_OVER_FILL) == outline
+
+
+def test_a_cut_with_no_ink_over_the_fill_is_asked_without_the_cards_only() -> None:
+    cut = ("cut", (True, 1.0, "drawing"))
+    assert check_ink_over_fill(*cut, 0.1, 0.5, cards=False)[0] == "unsure"
+    assert check_ink_over_fill(*cut, 0.1, 0.5, cards=True) == cut
+    assert check_ink_over_fill(*cut, 0.3, 0.5, cards=False) == cut
+    assert check_ink_over_fill(*cut, 0.1, 1.0, cards=False) == cut   # followed all along
+    assert check_ink_over_fill(*cut, 0.1, 0.5, cards=False, chance=0.999) == cut
+    colour = ("cut", (True, 1.0, "colour"))
+    assert check_ink_over_fill(*colour, 0.0, 0.0, cards=False) == colour
