@@ -107,7 +107,15 @@ def _orientations(shape: Shape) -> tuple[Shape, ...]:
         cells = [(c, -r) for r, c in cells]  # a quarter turn
         found.add(_normalise(cells))
         found.add(_normalise((r, -c) for r, c in cells))  # and its mirror image
-    return tuple(Shape(cells_) for cells_ in sorted(found))
+    return _shapes_of(tuple(sorted(found)))
+
+
+@cache
+def _shapes_of(orientations: tuple[tuple[Cell, ...], ...]) -> tuple[Shape, ...]:
+    """The shapes of one free shape's orientations, made once: the cache above is asked with
+    a card in each way it was drawn, and each entry held 8 new shapes of its own (+108 to
+    +132 live shapes a round of the app's scripted evening, bench/figures/app_memory_s21.txt)."""
+    return tuple(Shape(cells) for cells in orientations)
 
 
 def is_connected(cells: Iterable[Cell]) -> bool:

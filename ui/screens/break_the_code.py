@@ -107,6 +107,8 @@ class BreakTheCodeScreen(BaseScreen):
         #: every question asked so far as a button, by (card, number): made once and moved
         #: into each ask panel (see :meth:`_card_button`)
         self._kept_card_buttons: dict[tuple[str, int | None], Any] = {}
+        #: the ask panel, kept from ask to ask, and what it was made for (see _ask_panel)
+        self._kept_ask: tuple[tuple[Any, ...], Any] | None = None
 
     def title(self) -> str:
         return "Break the Code"
@@ -519,9 +521,9 @@ class BreakTheCodeScreen(BaseScreen):
         state = self.state()
         # what the last question got stays up, and under it whose turn it is now
         prompt = _("{player}: ask a card or guess").format(player=state.current_player)
-        phase = self._phase("Ask", learning=self.learning,
-                            prompt="\n".join(filter(None, (self.status, prompt))))
-        self._private_racks(phase)
+        phase = self._ask_phase()
+        phase.prompt = "\n".join(filter(None, (self.status, prompt)))
+        phase.ids.cards.parent.scroll_y = 1  # the questions from the top, as a new panel's
         self.card_buttons = {}
         for card_id in state.askable_cards:
             card = get_card(card_id)
@@ -532,6 +534,23 @@ class BreakTheCodeScreen(BaseScreen):
                 self.card_buttons[label] = button
                 phase.ids.cards.add_widget(button)
         self.guess_button = phase.ids.guess
+        return phase
+
+    def _ask_phase(self) -> Any:
+        """The ask panel, made once per game (its players' names and the assistant, in
+        learning mode) and kept from ask to ask; its prompt, the assistant's words and its
+        questions are set at each. Made anew at every ask, it was the last of a game's
+        cyclic garbage that the app's full collections walk (bench/figures/app_memory_s21.txt)."""
+        learning = self.learning
+        made_for = (self.app.session.game_id, tuple(self.players()), learning)
+        if self._kept_ask is not None and self._kept_ask[0] == made_for:
+            phase = self._kept_ask[1]
+            if learning:
+                self.assist(phase.ids.assistant, False)  # whose turn it is now
+            return phase
+        phase = self._phase("Ask", learning=learning)
+        self._private_racks(phase)
+        self._kept_ask = (made_for, phase)
         return phase
 
     def _card_button(self, card_id: str, number: int | None) -> Any:

@@ -463,11 +463,11 @@ class SecondChanceScreen(BaseScreen):
         self._tabs(names)
         self._show_sheet()
         kind = self._phase_kind(state)
-        # a round's panel is kept from one player's draw to the next, and the cards' panel
-        # from round to round, their words changed: made anew at every draw and every round,
-        # they were most of the game's cyclic garbage, which the app's full collections walk
-        shown = (kind, self._tight(), self.portrait, self._camera_on(),
-                 tuple(card.text for card in state.revealed or ()) if kind == "round" else ())
+        # a round's panel and the cards' panel are kept from draw to draw and from round to
+        # round, their words and the round's two cards changed: made anew at every draw and
+        # every round, they were most of the game's cyclic garbage, which the app's full
+        # collections walk (bench/figures/app_memory_s20.txt, app_memory_s21.txt)
+        shown = (kind, self._tight(), self.portrait, self._camera_on())
         kept = self._kept_panels.get(kind)
         if kept is not None and kept.shown == shown:
             if kept.top.parent is None:  # another panel was shown meanwhile
@@ -494,10 +494,14 @@ class SecondChanceScreen(BaseScreen):
         self._show_camera_column()
 
     def _show_again(self, kind: str, phase: Any) -> None:
-        """A kept panel's words for now: the round's player, or the next round's number and
-        the deck's shapes (moved back from a second chance's grid)."""
+        """A kept panel's words for now: the round's player and its two cards, or the next
+        round's number and the deck's shapes (moved back from a second chance's grid)."""
         if kind == "round":
             phase.player = self.viewer
+            rows = reversed(phase.ids.cards.children)
+            for row, card in zip(rows, self.state().revealed, strict=True):
+                if row.shape_button.shape != card:  # a new round's card in this place
+                    row.shape_button.show_shape(card)
             return
         phase.heading = self._reveal_heading()
         self._shape_buttons(phase.ids.shapes, self._pick_reveal)
@@ -594,7 +598,8 @@ class SecondChanceScreen(BaseScreen):
         """A card to draw: its shape, "Fits?" (``fits()``) and "Draw it" (``draw()``), in a
         row of the kv class ``kind``."""
         row = getattr(Factory, kind)()
-        row.add_widget(ShapeButton(card, size_hint_x=0.35), index=len(row.children))
+        row.shape_button = ShapeButton(card, size_hint_x=0.35)
+        row.add_widget(row.shape_button, index=len(row.children))
         row.ids.fits.bind(on_press=lambda *_a: fits())
         row.ids.draw.bind(on_press=lambda *_a: draw())
         return row
@@ -726,9 +731,12 @@ class SecondChanceScreen(BaseScreen):
     def _panel_round(self, panel: Any) -> None:
         phase = self._phase("Round", player=self.viewer)
         self._camera_part(phase, self.demo_draw)
+        # a row per revealed card, by its place: kept from round to round (see refresh), its
+        # buttons ask the state for the card that is in that place now
         for index, card in enumerate(self.state().revealed):
             phase.ids.cards.add_widget(self._card_row(
-                card, lambda c=card: self.show_fit(c), lambda i=index: self.draw(i)))
+                card, lambda i=index: self.show_fit(self.state().revealed[i]),
+                lambda i=index: self.draw(i)))
         panel.add_widget(phase)
 
     def _panel_done(self, panel: Any) -> None:

@@ -283,6 +283,11 @@ class ShapeButton(ButtonBehavior, Widget):
         self.shape = shape
         self.bind(size=self.redraw, pos=self.redraw, state=self.redraw)
 
+    def show_shape(self, shape: Any) -> None:
+        """Draw ``shape`` instead: a kept card row shows the next round's card."""
+        self.shape = shape
+        self.redraw()
+
     def redraw(self, *args: Any) -> None:
         cells = list(self.shape.cells)
         rows = max(r for r, _ in cells) + 1

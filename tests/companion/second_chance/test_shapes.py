@@ -120,3 +120,13 @@ def test_canonical_form_is_invariant_under_the_8_symmetries(
 def test_duplicate_cells_are_refused() -> None:
     with pytest.raises(ShapeError, match="twice"):
         Shape.from_cells([(0, 0), (0, 0)])
+
+
+def test_every_orientation_of_a_shape_shares_one_set_of_orientations() -> None:
+    # the orientations are cached per shape asked, and a card is asked in each way a player
+    # drew it: each entry held 8 shapes of its own, a few hundred more every evening's round
+    shape = parse_shape("#./##/.#/.#")  # no symmetry: 8 orientations
+    answers = [orientation.orientations() for orientation in shape.orientations()]
+    assert len(answers) == 8
+    assert len({id(o) for answer in answers for o in answer}) == 8
+    assert all(answer == answers[0] for answer in answers)
