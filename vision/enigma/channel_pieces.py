@@ -156,14 +156,32 @@ def _round_on_it(piece: np.ndarray, holes: list[np.ndarray], rn: float,
     as ink (tuning any-tile table 15006 harsh, square [4, 3]: a red cell darkened to the
     channel's colour under a green pawn left a hole of 9 green pixels; independent table
     14017 harsh, square [-3, 1]: a red cell paled to the channel's colour, a hole of 9 red
-    ones; both tiles read sure with the cell lost)."""
+    ones; both tiles read sure with the cell lost). Or a spot of such colour lies on the
+    piece itself (:func:`_spot_of_a_cell`)."""
     for hole in holes:
         if cv2.contourArea(hole) >= ROUND_HOLE * math.pi * rn * rn:
             return True
         inside = _hole_mask(piece.shape, hole) & ~piece
         if signs is not None and int((signs & inside).sum()) >= CELL_SIGN_PX:
             return True
-    return False
+    return signs is not None and _spot_of_a_cell(piece, signs)
+
+
+def _spot_of_a_cell(piece: np.ndarray, signs: np.ndarray) -> bool:
+    """Whether a spot of :data:`CELL_SIGN_PX` touching pixels (a pawn's middle) of a colour
+    only a cell or a pawn shows (``signs``) lies on the piece. The channels are cut round
+    every cell found, pawn and all, so such a spot on what is left is a cell the picture
+    took for ink: a red cell under a green pawn blurs to the channel's brown, and the mask
+    of ink is closed over the pawn's top, so no hole is left (tuning any-tile table 29006
+    harsh, square [-1, -1]: a spot of 13 green pixels where three channels meet, read sure
+    as a bare junction). Scattered pixels of noise make no spot: on the pieces of tiles read
+    right and sure (tuning any-tile harsh 7000-7015, 20000-30007; independent harsh
+    5000-5019, 11000-18019) the largest spot is 2 pixels."""
+    on_it = (signs & piece).astype(np.uint8)
+    if int(on_it.sum()) < CELL_SIGN_PX:
+        return False
+    _, _, stats, _ = cv2.connectedComponentsWithStats(on_it, connectivity=8)
+    return int(stats[1:, cv2.CC_STAT_AREA].max()) >= CELL_SIGN_PX
 
 
 def _widest(mask: np.ndarray, holes: list[np.ndarray], rc: float) -> float:
