@@ -42,6 +42,10 @@ PAWN_HOLE_CELLS = 1.0
 #: a hole in a piece holding this many pixels of a colour only a cell or a pawn shows holds
 #: a cell (a pawn's middle is as many: networkers.PAWN_IN_HOLE_PX)
 CELL_SIGN_PX = PAWN_IN_HOLE_PX
+#: a spot of touching pixels of such a colour on a piece itself, as large as this share of
+#: a pawn's disc, is a cell's or a pawn's: noise on the ink makes smaller spots
+#: (:func:`_spot_of_a_cell`)
+CELL_SPOT = 0.1
 #: the channels are cut this many cell radii round each cell (its dark outline is no channel)
 CHANNEL_CUT = 1.3
 #: a piece reaching within this many pixels of that cut runs into the cell (the cut's own
@@ -156,14 +160,34 @@ def _round_on_it(piece: np.ndarray, holes: list[np.ndarray], rn: float,
     as ink (tuning any-tile table 15006 harsh, square [4, 3]: a red cell darkened to the
     channel's colour under a green pawn left a hole of 9 green pixels; independent table
     14017 harsh, square [-3, 1]: a red cell paled to the channel's colour, a hole of 9 red
-    ones; both tiles read sure with the cell lost)."""
+    ones; both tiles read sure with the cell lost). Or a spot of such colour lies on the
+    piece itself (:func:`_spot_of_a_cell`)."""
     for hole in holes:
         if cv2.contourArea(hole) >= ROUND_HOLE * math.pi * rn * rn:
             return True
         inside = _hole_mask(piece.shape, hole) & ~piece
         if signs is not None and int((signs & inside).sum()) >= CELL_SIGN_PX:
             return True
-    return False
+    return signs is not None and _spot_of_a_cell(piece, signs, rn)
+
+
+def _spot_of_a_cell(piece: np.ndarray, signs: np.ndarray, rn: float) -> bool:
+    """Whether a spot of touching pixels of a colour only a cell or a pawn shows
+    (``signs``), :data:`CELL_SPOT` of a pawn's disc (radius ``rn``) or more, lies on the
+    piece. The channels are cut round every cell found, pawn and all, so such a spot on what
+    is left is a cell the picture took for ink: a red cell under a green pawn blurs to the
+    channel's brown, and the mask of ink is closed over the pawn's top, leaving no hole
+    (tuning any-tile table 29006 harsh, square [-1, -1]: a spot of 13 green pixels where
+    three channels meet, read sure as a bare junction). Noise makes smaller spots: on the
+    pieces of tiles read right and sure (tuning any-tile harsh 7000-7015 and 20000-30007,
+    independent harsh 5000-5019 and 11000-18019) the largest is 3 pixels, against 6.3 here
+    (p 64)."""
+    on_it = (signs & piece).astype(np.uint8)
+    least = CELL_SPOT * math.pi * rn * rn
+    if int(on_it.sum()) < least:
+        return False
+    _, _, stats, _ = cv2.connectedComponentsWithStats(on_it, connectivity=8)
+    return int(stats[1:, cv2.CC_STAT_AREA].max()) >= least
 
 
 def _widest(mask: np.ndarray, holes: list[np.ndarray], rc: float) -> float:

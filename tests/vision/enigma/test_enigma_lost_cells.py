@@ -1,7 +1,9 @@
 """A cell the picture took for channel ink (tuning tables, harsh): any-tile 15006, square
 [4, 3], a red cell darkened to the channel's colour under a green pawn, the pawn leaving a
 small hole of its colour in the channel piece; independent 14017, square [-3, 1], a red cell
-paled to the channel's colour, a few red pixels closed in by what reads as ink. A channel is a
+paled to the channel's colour, a few red pixels closed in by what reads as ink; any-tile 29006,
+square [-1, -1], a red cell under a green pawn blurred to the channel's colour where three
+channels meet, the pawn's top a spot of green on the ink, no hole left. A channel is a
 stroke, a pawn stands only on a cell, and no channel rim is red: the tile is asked about, never
 read sure without the cell."""
 
@@ -106,6 +108,35 @@ def test_a_cells_colour_in_a_small_hole_where_channels_meet_is_asked_about(demo_
     assert SOMETHING_ROUND in _doubts(demo_pack, holed, ports, signs_of_a_cell(labels, model))
 
 
+def test_a_pawns_colour_on_the_ink_where_channels_meet_is_asked_about(demo_pack) -> None:
+    """Three channels meet, no hole in the ink (the mask's closing covered the pawn's top),
+    a spot of a green pawn's pixels (13, radius 2) on the ink where they meet: a red cell
+    under a green pawn blurred to the channel's colour (any-tile 29006 harsh [-1, -1],
+    read sure as a bare junction before)."""
+    ports = [Port("N", 2), Port("E", 0), Port("W", 1)]
+    middle = (36, 24)
+    channel = _channel(demo_pack, ports, middle, cell_wide=True)
+    spot = np.zeros((P, P), np.uint8)
+    cv2.circle(spot, middle, 2, 1, -1)
+    pawn = spot.astype(bool)
+    assert (channel.astype(bool) & pawn).sum() == pawn.sum() == 13
+    assert SOMETHING_ROUND not in _doubts(demo_pack, channel, ports, None)
+    assert SOMETHING_ROUND in _doubts(demo_pack, channel, ports, pawn)
+
+
+def test_spots_of_three_pixels_of_a_cells_colour_on_the_ink_are_no_cell(demo_pack) -> None:
+    """Noise leaves pixels of a cell's colour here and there on the ink: spots of three
+    pixels (the most on pieces of tiles read right and sure, tuning harsh tables) all over
+    the junction, none touching another, make no pawn's top, and nothing round is said to
+    sit there."""
+    ports = [Port("N", 2), Port("E", 0), Port("W", 1)]
+    channel = _channel(demo_pack, ports, (36, 24), cell_wide=True)
+    ys, xs = np.mgrid[0:P, 0:P]
+    noise = channel.astype(bool) & (xs % 5 < 3) & (ys % 4 == 0)
+    assert int(noise.sum()) >= 20
+    assert SOMETHING_ROUND not in _doubts(demo_pack, channel, ports, noise)
+
+
 def test_a_glint_in_a_junction_with_no_pawns_colour_is_no_cell(demo_pack) -> None:
     """The same small hole with no pixel of a pawn's colour (a glint of light on the ink):
     nothing round is said to sit there."""
@@ -125,7 +156,7 @@ def test_only_colours_no_tile_art_or_channel_rim_shows_are_signs_of_a_cell(demo_
     assert found == {("net", "green"), ("net", "blue"), ("cell", "red"), ("cell", "blue")}
 
 
-@pytest.mark.parametrize("seed,at", [(15006, (4, 3))])
+@pytest.mark.parametrize("seed,at", [(15006, (4, 3)), (29006, (-1, -1))])
 def test_a_cell_taken_for_channel_ink_under_a_pawn_is_asked_about(demo_pack, seed, at) -> None:
     """15006 harsh [4, 3]: a red cell under a green pawn, darkened by the light to the
     channel's colour, was labelled channel whole but for the pawn's blurred top (a hole of
