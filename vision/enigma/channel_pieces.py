@@ -180,7 +180,7 @@ def _spot_of_a_cell(piece: np.ndarray, signs: np.ndarray, rn: float) -> bool:
     (tuning any-tile table 29006 harsh, square [-1, -1]: a spot of 13 green pixels where
     three channels meet, read sure as a bare junction). Noise makes smaller spots: on the
     pieces of tiles read right and sure (tuning any-tile harsh 7000-7015 and 20000-30007,
-    independent harsh 5000-5019 and 11000-18019) the largest is 3 pixels, against 6.3 here
+    independent harsh 5000-5019 and 11000-16013) the largest is 3 pixels, against 6.3 here
     (p 64)."""
     on_it = (signs & piece).astype(np.uint8)
     least = CELL_SPOT * math.pi * rn * rn
