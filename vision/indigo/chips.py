@@ -33,11 +33,47 @@ CHIP_MARGIN_FULL = 0.5
 CHIP_GLARE_SHARE = 0.2
 
 
-def chip_colours(lab: np.ndarray, pack: IndigoPack, model: PackModel) -> np.ndarray:
-    """(spaces, 3) the median colour features of each chip space, ``chip_spaces()`` order."""
+#: a chip space whose sampled disc has at least this share of pixels nearer a chip colour
+#: than the empty print holds a chip: its colour is that of those pixels, its body. The real
+#: board's chips carry a glyph and a rim printed in the gateways' own gold, which filled
+#: 33-63% of a red chip's disc and drew its median halfway to the print (tuning boards
+#: 2000-2009 mild, scans look: every red chip 0.37-0.67 of its disc nearer a chip colour;
+#: 1000-1009 harsh 0.08-1.00; a bare space at most 0.04 of it, under glare and shadow)
+CHIP_BODY_SHARE = 0.25
+
+
+def chip_colours(lab: np.ndarray, pack: IndigoPack, model: PackModel,
+                 glare: np.ndarray | None = None) -> np.ndarray:
+    """(spaces, 3) the colour features of each chip space, ``chip_spaces()`` order: the
+    median of its chip's body where one lies there (:func:`body_colour`; pixels under
+    ``glare``, the mask of :func:`glare_mask`, are no body), else of the whole disc."""
     radius = max(MIN_SAMPLE_PX, CHIP_SAMPLE * pack.chip_size * model.cell_px)
-    return np.array([np.median(disc_pixels(lab, to_canonical(xy, model.cell_px), radius),
-                               axis=0) for _, _, xy in chip_spaces()], np.float32)
+    out = []
+    for _, _, xy in chip_spaces():
+        at = to_canonical(xy, model.cell_px)
+        burnt = None if glare is None else disc_pixels(glare, at, radius).astype(bool)
+        out.append(body_colour(disc_pixels(lab, at, radius), model, burnt))
+    return np.array(out, np.float32)
+
+
+def body_colour(pixels: np.ndarray, model: PackModel,
+                burnt: np.ndarray | None = None) -> np.ndarray:
+    """The median colour of a chip space's sampled ``pixels`` (n, 3), left out those nearer
+    the empty print than any chip colour when at least :data:`CHIP_BODY_SHARE` of them are
+    nearer a chip colour: a chip's own print in the gateway's colour (its glyph, its rim) is
+    no part of its colour, and a bare space, all print, keeps the whole disc's median. Pixels
+    ``burnt`` by a reflection are no chip's body: a lamp's white lies nearer a white chip
+    than the print, and a bare space a quarter under glare would be read as one."""
+    empty = len(model.chip_names)
+    nearest = np.argmin(np.stack([colour_distance(pixels, colour)
+                                  for colour in model.chip_lab], axis=1), axis=1)
+    is_body = nearest != empty
+    if burnt is not None:
+        is_body &= ~burnt
+    body = pixels[is_body]
+    colour: np.ndarray = np.median(body if len(body) >= CHIP_BODY_SHARE * len(pixels)
+                                   and len(body) else pixels, axis=0)
+    return colour
 
 
 def read_chips(colours: np.ndarray, pack: IndigoPack, model: PackModel,
