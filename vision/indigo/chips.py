@@ -171,10 +171,11 @@ def _doubt_missing_chips(chips: list[ChipRead]) -> list[ChipRead]:
 
 
 def _doubt_off_chart(chips: list[ChipRead]) -> list[ChipRead]:
-    """Chips that no rules chart allows where they lie are doubtful, each by name: the chips
-    are held against every ownership chart at every turn, and those the nearest charts do not
-    allow are asked (a fingertip over a turquoise chip read white at 1.00 among red and
-    turquoise chips: the layout matched no chart, but no question named the chip)."""
+    """Chips that no rules chart allows where they lie are doubtful, each by name, with the
+    other chip of their gateway: the chips are held against every ownership chart at every
+    turn, and those the nearest charts do not allow are asked (a fingertip over a turquoise
+    chip read white at 1.00 among red and turquoise chips: the layout matched no chart, but
+    no question named the chip)."""
     if any(chip.player is None for chip in chips):
         return chips  # an empty space is doubted already; a chart needs all twelve
     by_space = {(chip.gate, chip.slot): chip.player for chip in chips}
@@ -186,7 +187,12 @@ def _doubt_off_chart(chips: list[ChipRead]) -> list[ChipRead]:
                 fewest = [odd]
             elif len(odd) == len(fewest[0]):
                 fewest.append(odd)
-    doubted = set().union(*fewest)
+    # a gateway's two chips are matched to its pair either way round, so the one named odd
+    # is only the one matched second: a pair read (white, white) where the chart puts
+    # (turquoise, white) may be wrong in either space (independent tuning seed 1006 harsh,
+    # scans: the washed turquoise chip read white at 0.98, its right white partner asked)
+    odd_spaces = set().union(*fewest)
+    doubted = odd_spaces | {(gate, 1 - slot) for gate, slot in odd_spaces}
     return [replace(chip, confidence=min(chip.confidence, DOUBTFUL))
             if (chip.gate, chip.slot) in doubted else chip for chip in chips]
 

@@ -107,3 +107,20 @@ def test_a_bare_space_under_glare_is_no_white_chip(demo: IndigoPack, seed: int) 
         read_chips(chip_colours(lab, demo, model, glare), demo, model, glare), SURE)
     bare = next(c for c in chips if (c.gate, c.slot) == gone)
     assert bare.confidence < SURE
+
+
+@pytest.mark.parametrize("layout", ["3p", "4p"])
+def test_a_gateway_read_with_one_chip_off_its_chart_asks_both(demo: IndigoPack,
+                                                               layout: str) -> None:
+    """A gateway's pair read as two of one colour where the chart puts two colours: either
+    space may hold the wrong one (a washed turquoise chip read white at 0.98 beside a white
+    one, independent tuning seed 1006 harsh, scans; only the white was asked). Both are."""
+    model = pack_model(demo, DEFAULT_SETTINGS.cell_px)
+    gate = next(g for g, pair in enumerate(CHIPS[layout]) if pair[0] != pair[1])
+    laid = {(g, s): CHIPS[layout][g][s] for g, s, _ in chip_spaces()}
+    laid[(gate, 0)] = laid[(gate, 1)]  # the first chip seen as its partner's colour
+    seen = chip_colours(_board(model, demo.chip_size, laid, 0.0, 1), demo, model)
+    chips = settle_by_charts(read_chips(seen, demo, model), SURE)
+    pair = [c for c in chips if c.gate == gate]
+    assert all(c.confidence < SURE for c in pair)
+    assert all(c.confidence >= SURE for c in chips if c.gate != gate)
