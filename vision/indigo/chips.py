@@ -1,5 +1,6 @@
-"""Indigo reader stage 5, chips: each chip space's colour, the nearest of the pack's chips
-or the empty space, doubted under glare and when it is empty among chips. See
+"""Indigo reader stage 5, chips: each chip space's colour (its chip's body, not the chip's
+own print in the gateway's colour), the nearest of the pack's chips or the empty space,
+doubted under glare, when it is empty among chips and off every rules chart. See
 :mod:`vision.indigo.reader`.
 """
 
