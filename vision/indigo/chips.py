@@ -1,5 +1,6 @@
-"""Indigo reader stage 5, chips: each chip space's colour, the nearest of the pack's chips
-or the empty space, doubted under glare and when it is empty among chips. See
+"""Indigo reader stage 5, chips: each chip space's colour (its chip's body, not the chip's
+own print in the gateway's colour), the nearest of the pack's chips or the empty space,
+doubted under glare, when it is empty among chips and off every rules chart. See
 :mod:`vision.indigo.reader`.
 """
 
@@ -33,11 +34,47 @@ CHIP_MARGIN_FULL = 0.5
 CHIP_GLARE_SHARE = 0.2
 
 
-def chip_colours(lab: np.ndarray, pack: IndigoPack, model: PackModel) -> np.ndarray:
-    """(spaces, 3) the median colour features of each chip space, ``chip_spaces()`` order."""
+#: a chip space whose sampled disc has at least this share of pixels nearer a chip colour
+#: than the empty print holds a chip: its colour is that of those pixels, its body. The real
+#: board's chips carry a glyph and a rim printed in the gateways' own gold, which filled
+#: 33-63% of a red chip's disc and drew its median halfway to the print (tuning boards
+#: 2000-2009 mild, scans look: every red chip 0.37-0.67 of its disc nearer a chip colour;
+#: 1000-1009 harsh 0.08-1.00; a bare space at most 0.04 of it, under glare and shadow)
+CHIP_BODY_SHARE = 0.25
+
+
+def chip_colours(lab: np.ndarray, pack: IndigoPack, model: PackModel,
+                 glare: np.ndarray | None = None) -> np.ndarray:
+    """(spaces, 3) the colour features of each chip space, ``chip_spaces()`` order: the
+    median of its chip's body where one lies there (:func:`body_colour`; pixels under
+    ``glare``, the mask of :func:`glare_mask`, are no body), else of the whole disc."""
     radius = max(MIN_SAMPLE_PX, CHIP_SAMPLE * pack.chip_size * model.cell_px)
-    return np.array([np.median(disc_pixels(lab, to_canonical(xy, model.cell_px), radius),
-                               axis=0) for _, _, xy in chip_spaces()], np.float32)
+    out = []
+    for _, _, xy in chip_spaces():
+        at = to_canonical(xy, model.cell_px)
+        burnt = None if glare is None else disc_pixels(glare, at, radius).astype(bool)
+        out.append(body_colour(disc_pixels(lab, at, radius), model, burnt))
+    return np.array(out, np.float32)
+
+
+def body_colour(pixels: np.ndarray, model: PackModel,
+                burnt: np.ndarray | None = None) -> np.ndarray:
+    """The median colour of a chip space's sampled ``pixels`` (n, 3), left out those nearer
+    the empty print than any chip colour when at least :data:`CHIP_BODY_SHARE` of them are
+    nearer a chip colour: a chip's own print in the gateway's colour (its glyph, its rim) is
+    no part of its colour, and a bare space, all print, keeps the whole disc's median. Pixels
+    ``burnt`` by a reflection are no chip's body: a lamp's white lies nearer a white chip
+    than the print, and a bare space a quarter under glare would be read as one."""
+    empty = len(model.chip_names)
+    nearest = np.argmin(np.stack([colour_distance(pixels, colour)
+                                  for colour in model.chip_lab], axis=1), axis=1)
+    is_body = nearest != empty
+    if burnt is not None:
+        is_body &= ~burnt
+    body = pixels[is_body]
+    colour: np.ndarray = np.median(body if len(body) >= CHIP_BODY_SHARE * len(pixels)
+                                   and len(body) else pixels, axis=0)
+    return colour
 
 
 def read_chips(colours: np.ndarray, pack: IndigoPack, model: PackModel,
@@ -135,10 +172,11 @@ def _doubt_missing_chips(chips: list[ChipRead]) -> list[ChipRead]:
 
 
 def _doubt_off_chart(chips: list[ChipRead]) -> list[ChipRead]:
-    """Chips that no rules chart allows where they lie are doubtful, each by name: the chips
-    are held against every ownership chart at every turn, and those the nearest charts do not
-    allow are asked (a fingertip over a turquoise chip read white at 1.00 among red and
-    turquoise chips: the layout matched no chart, but no question named the chip)."""
+    """Chips that no rules chart allows where they lie are doubtful, each by name, with the
+    other chip of their gateway: the chips are held against every ownership chart at every
+    turn, and those the nearest charts do not allow are asked (a fingertip over a turquoise
+    chip read white at 1.00 among red and turquoise chips: the layout matched no chart, but
+    no question named the chip)."""
     if any(chip.player is None for chip in chips):
         return chips  # an empty space is doubted already; a chart needs all twelve
     by_space = {(chip.gate, chip.slot): chip.player for chip in chips}
@@ -150,7 +188,12 @@ def _doubt_off_chart(chips: list[ChipRead]) -> list[ChipRead]:
                 fewest = [odd]
             elif len(odd) == len(fewest[0]):
                 fewest.append(odd)
-    doubted = set().union(*fewest)
+    # a gateway's two chips are matched to its pair either way round, so the one named odd
+    # is only the one matched second: a pair read (white, white) where the chart puts
+    # (turquoise, white) may be wrong in either space (independent tuning seed 1006 harsh,
+    # scans: the washed turquoise chip read white at 0.98, its right white partner asked)
+    odd_spaces = set().union(*fewest)
+    doubted = odd_spaces | {(gate, 1 - slot) for gate, slot in odd_spaces}
     return [replace(chip, confidence=min(chip.confidence, DOUBTFUL))
             if (chip.gate, chip.slot) in doubted else chip for chip in chips]
 

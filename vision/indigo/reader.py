@@ -364,7 +364,7 @@ def read_indigo(
                              min_confidence=st.min_confidence)
     spots = scaled_confidences(settled, factor)
     cells = dict(zip(cells, scaled_confidences(list(cells.values()), factor), strict=True))
-    seen = chip_colours(lab, pack, model)
+    seen = chip_colours(lab, pack, model, glare)
     chips = scaled_confidences(read_chips(seen, pack, model, glare), factor)
     spots, chips, unlike_pack = fit_to_pack(spots, chips, chips_unlike_pack(seen, model))
     if not unlike_pack:
