@@ -197,7 +197,7 @@ def _tall_weights(img: np.ndarray, laid: Sequence[tuple[Point, float]], wr: floa
         cv2.circle(shadow, c, round(wr * s * 16), 1.0, -1, cv2.LINE_AA, 4)
     shadow = cv2.GaussianBlur(shadow, (0, 0), max(1.0, 0.6 * reach * s))
     img[..., :3] = (img[..., :3] * (1 - 0.4 * shadow[..., None])).astype(np.uint8)
-    shade = rng.uniform(0.45, 0.8)
+    shade = rng.uniform(0.35, 0.6)  # a side lit at a grazing angle, as dark as the rim or more
     side = (*(int(c * shade) for c in pack.colour("weight")), 255)
     lean_mm = (top[0] / height_mm, top[1] / height_mm)
     for (x, y), on in sorted(laid, key=lambda w: -(w[0][0] * top[0] + w[0][1] * top[1])):
