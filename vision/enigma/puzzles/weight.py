@@ -372,8 +372,8 @@ def crescents(smooth: np.ndarray, card_level: np.ndarray, top: Weight, whole: li
     ``sweep``: tall weights' top faces lie this far (pixels) off their bases
     (:func:`~vision.enigma.puzzles.weight_top.sweep_offset`); each whole weight's own
     metal is then its disc swept by it, its side. ``shadow``: how far their shadow reaches
-    off them; in it the card is dimmed, and a weight partly under one is too, so only metal
-    as dark as a side (:data:`SIDE_LEVEL`) is taken there."""
+    off them; a crescent lying mostly in it must show a rim :data:`CRESCENT_RIM_SHADED` of the
+    way down."""
     reach = CRESCENT_REACH * wr + math.hypot(*sweep)
     h, w = smooth.shape
     x0, y0 = max(0, int(top.centre[0] - reach)), max(0, int(top.centre[1] - reach))
@@ -391,18 +391,23 @@ def crescents(smooth: np.ndarray, card_level: np.ndarray, top: Weight, whole: li
             draw_swept(shaded, (wt.centre[0] - x0, wt.centre[1] - y0), shadow,
                        OWN_DISC * wr, 1)
     # the print's lines near a cup are thinner than a crescent: the opening takes them off
-    lit = 1 - CRESCENT_LEVEL * (top.card - top.face) / max(top.card, 1e-3)
-    side = _side_level(top, card_level)
-    metal = ((box < np.where(shaded > 0, side, lit)) & region.astype(bool)
-             & inside[y0:y1, x0:x1])
+    upper = 1 - CRESCENT_LEVEL * (top.card - top.face) / max(top.card, 1e-3)
+    metal = (box < upper) & region.astype(bool) & inside[y0:y1, x0:x1]
     metal = open_mask(metal, max(1, int(round(CRESCENT_THICK * wr))))
     n, lab, stats, cents = cv2.connectedComponentsWithStats(metal.astype(np.uint8),
                                                             connectivity=8)
     touching = set(np.unique(lab[touch.astype(bool)]).tolist())
-    rim_level = 1 - CRESCENT_RIM * (top.card - top.rim) / max(top.card, 1e-3)
-    return [(float(cents[k][0]) + x0, float(cents[k][1]) + y0) for k in range(1, n)
-            if k in touching and stats[k, cv2.CC_STAT_AREA] >= CRESCENT_AREA * math.pi * wr * wr
-            and float(np.percentile(box[lab == k], CRESCENT_RIM_PERCENTILE)) < rim_level]
+    depth = (top.card - top.rim) / max(top.card, 1e-3)
+    out: list[Point] = []
+    for k in range(1, n):
+        if k not in touching or stats[k, cv2.CC_STAT_AREA] < CRESCENT_AREA * math.pi * wr * wr:
+            continue
+        part = lab == k
+        rim = CRESCENT_RIM_SHADED if 2 * np.count_nonzero(shaded[part]) > part.sum() else \
+            CRESCENT_RIM
+        if float(np.percentile(box[part], CRESCENT_RIM_PERCENTILE)) < 1 - rim * depth:
+            out.append((float(cents[k][0]) + x0, float(cents[k][1]) + y0))
+    return out
 
 
 #: the band (mm wide) along a cup's printed ring where its ink, blurred, may lie
@@ -512,6 +517,11 @@ MAX_SHADOW, SHADOW_DIM = 2.0, 0.1
 #: the shadow is told only from this many whole weights: with one alone, a crescent beside it
 #: could pass for its shadow
 SHADOW_WEIGHTS = 2
+#: a crescent lying mostly in the weights' shadow must show a rim this share of the way down
+#: to the top weight's rim: a shadow dims the card, it has no rim (independent tuning scenes,
+#: mild: shadows 0.57 to 0.67 of the card by a rim at 0.41), while a weight partly under
+#: another shows its own, 0.94 to 1.3 of the way (session 19, cloth/strong near misses)
+CRESCENT_RIM_SHADED = 0.8
 
 
 def _side_level(wt: Weight, card_level: np.ndarray) -> float:
@@ -530,7 +540,8 @@ def tall_sweep(smooth: np.ndarray, card_level: np.ndarray, whole: list[Weight], 
     camera, and how far their shadow reaches off them
     (:func:`~vision.enigma.puzzles.weight_top.sweep_offset`): a side is metal darker than
     :data:`SIDE_LEVEL` of the way from the face to the rim, a shadow dims the card by
-    :data:`SHADOW_DIM`; both looked for off the other weights' discs."""
+    :data:`SHADOW_DIM` and ends within :data:`MAX_SHADOW`; both looked for off the other
+    weights' discs."""
     ratio = smooth / np.maximum(card_level, 1e-3)
     sides: list[Surround] = []
     shades: list[Surround] = []
@@ -539,13 +550,13 @@ def tall_sweep(smooth: np.ndarray, card_level: np.ndarray, whole: list[Weight], 
             continue
         # a side is lit at a grazing angle: darker than the top face, as dark as its rim;
         # the lamp's shadow on the card beside it is lighter than the face
-        upper = _side_level(wt, card_level)
         known = inside.astype(np.uint8)
         for other in whole:
             if other is not wt:
                 cv2.circle(known, (int(round(other.centre[0])), int(round(other.centre[1]))),
                            int(round(OWN_DISC * wr)), 0, -1)
-        side = surround(ratio < upper, known > 0, wt.centre, wr, OWN_DISC)
+        side = surround(ratio < _side_level(wt, card_level), known > 0, wt.centre, wr,
+                        OWN_DISC)
         shade = surround(ratio < 1 - SHADOW_DIM, known > 0, wt.centre, wr, OWN_DISC,
                          longest=MAX_SHADOW + SWEEP_STEP)
         if side is not None and shade is not None:
@@ -554,7 +565,7 @@ def tall_sweep(smooth: np.ndarray, card_level: np.ndarray, whole: list[Weight], 
     shadow = (0.0, 0.0)
     if len(shades) >= SHADOW_WEIGHTS:
         # a shadow ends: a dimming that goes on past its reach is the light's own slope (a
-        # hand's shadow, the edge of a glare), over a weight partly under another as much
+        # hand's shadow, the edge of a glare)
         shadow = sweep_offset(shades, wr, wr, longest=MAX_SHADOW + SWEEP_STEP)
         if math.hypot(*shadow) > MAX_SHADOW * wr + 1e-6:
             shadow = (0.0, 0.0)
