@@ -1,7 +1,7 @@
 """The weight check on weights with a real height (issue #26): a tilted camera sees each
-weight's top face off its base, its side between the two, and the lamp's shadow beside it. The
-side and the shadow are no weight lying partly under it; a weight that does lie partly under
-another is still seen."""
+weight's top face off its base, its side between the two, and the lamp's shadow beside it. A
+weight that lies partly under another is still seen; that the sides are no such weight is
+still open (the check asks about tall weights side by side)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import math
 
 import cv2
 import numpy as np
+import pytest
 
 from vision.enigma.pack import EnigmaPack
 from vision.enigma.puzzles.weight import (
@@ -17,7 +18,6 @@ from vision.enigma.puzzles.weight import (
     weight_radius_px,
     whole_and_hidden,
 )
-from vision.enigma.puzzles.weight_top import top_face
 
 #: the drawn levels (the card at 1): a weight's face, its turned rim, its highlight, its side
 #: (lit at a grazing angle)
@@ -81,10 +81,6 @@ def _read(level: np.ndarray, pack: EnigmaPack) -> tuple[int, int, int]:
     wr = weight_radius_px(pack)
     inside = np.ones(level.shape, bool)
     judged = [judge_weight(level, p, wr) for p in weight_places(level, pack, inside)]
-    # as the check judges: again at the top face where the sieve's peak shows no whole weight
-    judged = [j if j.whole else max(j, judge_weight(level, top_face(level, j.centre, wr), wr),
-                                    key=lambda k: k.whole)
-              for j in judged]
     first = [j for j in judged if j.whole]
     whole, hidden = whole_and_hidden(level, pack, first, inside, lambda _: True)
     return len(judged), len(whole), len(hidden)
@@ -97,6 +93,9 @@ TALL_CASES = ((0.35, 200, 1.2, 30), (0.5, 110, 0.9, 110), (0.6, 315, 1.5, 200),
               (0.25, 45, 1.3, 260))
 
 
+@pytest.mark.xfail(strict=True, reason="open (#26, session 21): a tall weight's side reads as "
+                   "a crescent; the fix tried (weight_top: top face, one sweep per card) hid a "
+                   "weight partly under another in 16 of 48 shadowless scenes below")
 def test_tall_weights_side_by_side_show_whole_and_leave_no_crescent(
         demo_pack: EnigmaPack) -> None:
     """Their sides and shadows were read as weights partly under them (independent puzzle
@@ -115,11 +114,14 @@ def test_tall_weights_side_by_side_show_whole_and_leave_no_crescent(
 
 def test_a_tall_weight_partly_under_another_is_still_seen(demo_pack: EnigmaPack) -> None:
     """The side and the shadow a tall weight is allowed do not hide one lying partly under it:
-    0.8 to 1.4 radii off, along its side, along its shadow, or across them, the shadows
-    dimming the card by 25 or 40% (and the weight under them with it)."""
+    0.8 to 1.4 radii off, along its side, along its shadow, or across them; no shadow, or
+    shadows dimming the card by 25 or 40% (and the weight under them with it). Session 21's
+    tried fix (top faces, one sweep of the sides per card) missed it in 16 of the 48
+    shadowless cases."""
     wr = weight_radius_px(demo_pack)
     for seed, (sweep, towards, shadow, lit) in enumerate(TALL_CASES):
-        for offset, dim in ((0.8, 0.25), (1.1, 0.4), (1.4, 0.25), (0.8, 0.4)):
+        for offset, dim in ((0.8, 0.0), (1.1, 0.0), (1.4, 0.0), (0.8, 0.25), (1.1, 0.4),
+                            (1.4, 0.25)):
             # the hidden one on the side's side, in the shadow, across, and away
             for at in (towards, lit, towards + 90, towards + 180):
                 level = _cup_of_tall_weights(wr, _polar(-sweep * wr, towards),

@@ -33,14 +33,6 @@ from vision.enigma.puzzles.view import (
     open_mask,
     verdict,
 )
-from vision.enigma.puzzles.weight_top import (
-    SWEEP_STEP,
-    Surround,
-    draw_swept,
-    surround,
-    sweep_offset,
-    top_face,
-)
 from vision.enigma.settings import PuzzleSettings
 
 
@@ -360,21 +352,15 @@ CRESCENT_RIM, CRESCENT_RIM_PERCENTILE = 0.6, 5
 
 
 def crescents(smooth: np.ndarray, card_level: np.ndarray, top: Weight, whole: list[Weight],
-              wr: float, inside: np.ndarray, sweep: Point = (0.0, 0.0),
-              shadow: Point = (0.0, 0.0)) -> list[Point]:
+              wr: float, inside: np.ndarray) -> list[Point]:
     """The crescents of weights lying partly under the whole weight ``top``: metal beside it
     that no whole weight (``whole``) explains, touching it (a printed line is thinner, the
     card lighter, and a shadow's edge has no reason to hug a weight). The metal's level
     (``smooth``, :func:`smooth_level`), against the card beside it (``card_level``,
     :func:`local_card`), is darker than :data:`CRESCENT_LEVEL` of the way to the top
     weight's face: a glare that lessens the weight's contrast lessens the step with it; and
-    its darkest part is a rim, :data:`CRESCENT_RIM` of the way down to the top one's.
-    ``sweep``: tall weights' top faces lie this far (pixels) off their bases
-    (:func:`~vision.enigma.puzzles.weight_top.sweep_offset`); each whole weight's own
-    metal is then its disc swept by it, its side. ``shadow``: how far their shadow reaches
-    off them; a crescent lying mostly in it must show a rim :data:`CRESCENT_RIM_SHADED` of the
-    way down."""
-    reach = CRESCENT_REACH * wr + math.hypot(*sweep)
+    its darkest part is a rim, :data:`CRESCENT_RIM` of the way down to the top one's."""
+    reach = CRESCENT_REACH * wr
     h, w = smooth.shape
     x0, y0 = max(0, int(top.centre[0] - reach)), max(0, int(top.centre[1] - reach))
     x1, y1 = min(w, int(top.centre[0] + reach) + 1), min(h, int(top.centre[1] + reach) + 1)
@@ -383,13 +369,10 @@ def crescents(smooth: np.ndarray, card_level: np.ndarray, top: Weight, whole: li
     region = np.zeros(box.shape, np.uint8)
     cv2.circle(region, at, int(reach), 1, -1)
     touch = np.zeros(box.shape, np.uint8)
-    draw_swept(touch, at, sweep, (OWN_DISC + CRESCENT_TOUCH) * wr, 1)
-    shaded = np.zeros(box.shape, np.uint8)
+    cv2.circle(touch, at, int(round((OWN_DISC + CRESCENT_TOUCH) * wr)), 1, -1)
     for wt in whole:
-        draw_swept(region, (wt.centre[0] - x0, wt.centre[1] - y0), sweep, OWN_DISC * wr, 0)
-        if shadow != (0.0, 0.0):
-            draw_swept(shaded, (wt.centre[0] - x0, wt.centre[1] - y0), shadow,
-                       OWN_DISC * wr, 1)
+        cv2.circle(region, (int(round(wt.centre[0])) - x0, int(round(wt.centre[1])) - y0),
+                   int(round(OWN_DISC * wr)), 0, -1)
     # the print's lines near a cup are thinner than a crescent: the opening takes them off
     upper = 1 - CRESCENT_LEVEL * (top.card - top.face) / max(top.card, 1e-3)
     metal = (box < upper) & region.astype(bool) & inside[y0:y1, x0:x1]
@@ -397,17 +380,10 @@ def crescents(smooth: np.ndarray, card_level: np.ndarray, top: Weight, whole: li
     n, lab, stats, cents = cv2.connectedComponentsWithStats(metal.astype(np.uint8),
                                                             connectivity=8)
     touching = set(np.unique(lab[touch.astype(bool)]).tolist())
-    depth = (top.card - top.rim) / max(top.card, 1e-3)
-    out: list[Point] = []
-    for k in range(1, n):
-        if k not in touching or stats[k, cv2.CC_STAT_AREA] < CRESCENT_AREA * math.pi * wr * wr:
-            continue
-        part = lab == k
-        rim = CRESCENT_RIM_SHADED if 2 * np.count_nonzero(shaded[part]) > part.sum() else \
-            CRESCENT_RIM
-        if float(np.percentile(box[part], CRESCENT_RIM_PERCENTILE)) < 1 - rim * depth:
-            out.append((float(cents[k][0]) + x0, float(cents[k][1]) + y0))
-    return out
+    rim_level = 1 - CRESCENT_RIM * (top.card - top.rim) / max(top.card, 1e-3)
+    return [(float(cents[k][0]) + x0, float(cents[k][1]) + y0) for k in range(1, n)
+            if k in touching and stats[k, cv2.CC_STAT_AREA] >= CRESCENT_AREA * math.pi * wr * wr
+            and float(np.percentile(box[lab == k], CRESCENT_RIM_PERCENTILE)) < rim_level]
 
 
 #: the band (mm wide) along a cup's printed ring where its ink, blurred, may lie
@@ -439,22 +415,8 @@ def find_weights(view: CardView, pack: EnigmaPack) -> tuple[np.ndarray, list[Wei
     count of the weights used."""
     level = level_image(view, pack)
     wr = weight_radius_px(pack)
-    return level, [_judge_top(level, c, wr)
+    return level, [judge_weight(level, c, wr)
                    for c in weight_places(level, pack, view.inside_card())]
-
-
-def _judge_top(level: np.ndarray, at: Point, wr: float) -> Weight:
-    """The weight at ``at`` judged (:func:`judge_weight`); where it does not show whole
-    there, judged again at its top face (:func:`~vision.enigma.puzzles.weight_top.top_face`):
-    the picture of a flat weight peaks between a tall one's top face and its base."""
-    judged = judge_weight(level, at, wr)
-    if judged.whole:
-        return judged
-    top = top_face(level, at, wr)
-    if math.dist(top, at) < 1:
-        return judged
-    again = judge_weight(level, top, wr)
-    return again if again.whole else judged
 
 
 #: a weight the sieve missed beside a whole one (a lamp's glare lowers its contrast, so its
@@ -509,69 +471,6 @@ def _crescent_mask(view: CardView, cups: list[Cup]) -> np.ndarray:
     return out
 
 
-#: a tall weight's side is darker than this share of the way from its top face to its rim
-SIDE_LEVEL = 0.5
-#: the lamp's shadow beside a tall weight reaches up to this many radii off its disc, and dims
-#: the card by at least this share where it is seen
-MAX_SHADOW, SHADOW_DIM = 2.0, 0.1
-#: the shadow is told only from this many whole weights: with one alone, a crescent beside it
-#: could pass for its shadow
-SHADOW_WEIGHTS = 2
-#: a crescent lying mostly in the weights' shadow must show a rim this share of the way down
-#: to the top weight's rim: a shadow dims the card, it has no rim (independent tuning scenes,
-#: mild: shadows 0.57 to 0.67 of the card by a rim at 0.41), while a weight partly under
-#: another shows its own, 0.94 to 1.3 of the way (session 19, cloth/strong near misses)
-CRESCENT_RIM_SHADED = 0.8
-
-
-def _side_level(wt: Weight, card_level: np.ndarray) -> float:
-    """The level (against the card beside it, :func:`local_card`) a side of ``wt`` is darker
-    than: :data:`SIDE_LEVEL` of the way from its face to its rim. The card beside is the
-    brightest near it, not the ring round it, which a shadow can dim as much as a side."""
-    x, y = int(round(wt.centre[0])), int(round(wt.centre[1]))
-    near = float(card_level[min(max(y, 0), card_level.shape[0] - 1),
-                            min(max(x, 0), card_level.shape[1] - 1)])
-    return (wt.face - SIDE_LEVEL * (wt.face - wt.rim)) / max(near, 1e-3)
-
-
-def tall_sweep(smooth: np.ndarray, card_level: np.ndarray, whole: list[Weight], wr: float,
-               inside: np.ndarray, in_cup: Callable[[Point], bool]) -> tuple[Point, Point]:
-    """How far (pixels) the whole weights' top faces lie off their bases, seen from a tilted
-    camera, and how far their shadow reaches off them
-    (:func:`~vision.enigma.puzzles.weight_top.sweep_offset`): a side is metal darker than
-    :data:`SIDE_LEVEL` of the way from the face to the rim, a shadow dims the card by
-    :data:`SHADOW_DIM` and ends within :data:`MAX_SHADOW`; both looked for off the other
-    weights' discs."""
-    ratio = smooth / np.maximum(card_level, 1e-3)
-    sides: list[Surround] = []
-    shades: list[Surround] = []
-    for wt in whole:
-        if not in_cup(wt.centre):
-            continue
-        # a side is lit at a grazing angle: darker than the top face, as dark as its rim;
-        # the lamp's shadow on the card beside it is lighter than the face
-        known = inside.astype(np.uint8)
-        for other in whole:
-            if other is not wt:
-                cv2.circle(known, (int(round(other.centre[0])), int(round(other.centre[1]))),
-                           int(round(OWN_DISC * wr)), 0, -1)
-        side = surround(ratio < _side_level(wt, card_level), known > 0, wt.centre, wr,
-                        OWN_DISC)
-        shade = surround(ratio < 1 - SHADOW_DIM, known > 0, wt.centre, wr, OWN_DISC,
-                         longest=MAX_SHADOW + SWEEP_STEP)
-        if side is not None and shade is not None:
-            sides.append(side)
-            shades.append(shade)
-    shadow = (0.0, 0.0)
-    if len(shades) >= SHADOW_WEIGHTS:
-        # a shadow ends: a dimming that goes on past its reach is the light's own slope (a
-        # hand's shadow, the edge of a glare)
-        shadow = sweep_offset(shades, wr, wr, longest=MAX_SHADOW + SWEEP_STEP)
-        if math.hypot(*shadow) > MAX_SHADOW * wr + 1e-6:
-            shadow = (0.0, 0.0)
-    return sweep_offset(sides, wr, wr), shadow
-
-
 def whole_and_hidden(level: np.ndarray, pack: EnigmaPack, whole: list[Weight],
                      inside: np.ndarray, in_cup: Callable[[Point], bool]
                      ) -> tuple[list[Weight], list[Point]]:
@@ -585,13 +484,12 @@ def whole_and_hidden(level: np.ndarray, pack: EnigmaPack, whole: list[Weight],
     card_level = local_card(level, wr)
     whole = list(whole)
     hidden: list[Point] = []
-    sweep, shadow = tall_sweep(smooth, card_level, whole, wr, inside, in_cup)
     for _ in range(4 * MAX_CUPS):  # each pass finds a weight again or ends
         hidden = []
         for wt in whole:
             if not in_cup(wt.centre):
                 continue
-            spots = crescents(smooth, card_level, wt, whole, wr, inside, sweep, shadow)
+            spots = crescents(smooth, card_level, wt, whole, wr, inside)
             found = next((f for f in (weight_in_crescent(level, template, c, whole, wr)
                                       for c in spots) if f is not None), None)
             if found is not None:
