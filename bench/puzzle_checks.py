@@ -9,6 +9,7 @@ miss (they take turns). Tuning seeds start at 0; ``--held-apart`` uses seeds fro
     python bench/puzzle_checks.py --seeds 4
     python bench/puzzle_checks.py --seeds 4 --held-apart --kinds weight,fragment
     python bench/puzzle_checks.py --seeds 4 --kinds fragment --glare broad
+    python bench/puzzle_checks.py --seeds 4 --kinds weight --weight-height 3
 """
 
 from __future__ import annotations
@@ -96,6 +97,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--verbose", action="store_true", help="list the reasons")
     parser.add_argument("--glare", default="spot", choices=GLARES,
                         help="the lamp's glare (broad: a flat wash over most of the card)")
+    parser.add_argument("--weight-height", type=float, default=0.0, metavar="MM",
+                        help="the weights stand this tall, seen from the tilted camera "
+                             "(default 0: drawn flat, as the figures before session 21)")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)  # the check's time on one core
     box = load_puzzles()
@@ -109,10 +113,12 @@ def main(argv: list[str] | None = None) -> int:
                 tally = Tally()
                 for seed in range(first, first + args.seeds):
                     card, todo = cases(kind, seed, box)
+                    tall = ({"weight_height_mm": args.weight_height}
+                            if kind == "weight" and args.weight_height > 0 else {})
                     for is_right, solution, extra in todo:
                         frame = render_table_frame(kind, card, pack, condition=cond,
                                                    solution=solution, seed=seed,
-                                                   glare=args.glare, **extra)
+                                                   glare=args.glare, **tall, **extra)
                         t0 = time.process_time()
                         result = check_puzzle_frame(kind, frame, pack, card=card, box=box)
                         tally.add(is_right, result, (time.process_time() - t0) * 1000)

@@ -106,11 +106,13 @@ def _shift(points: Sequence[Point], dx: float, dy: float) -> list[Point]:
 
 def draw_weight(card: weight.WeightCard, counts: weight.WeightSolution | None,
                 pack: EnigmaPack, s: float, *, pad_mm: float, rng: random.Random,
-                outside: int = 0, overlap: float = 0.0, shine: float = 0.0) -> np.ndarray:
+                outside: int = 0, overlap: float = 0.0, shine: float = 0.0,
+                height_mm: float = 0.0) -> np.ndarray:
     """``overlap`` > 0: in the fullest cup the last weight lies partly on the first, its centre
     that many weight radii from the first's (a camera sees less metal than weights).
     ``shine`` > 0: each weight carries its own highlight (polished metal under a lamp), that
-    much of the way to white."""
+    much of the way to white. ``height_mm`` > 0: the weights stand that tall
+    (:func:`_tall_weights`); 0 draws them flat."""
     side = pack.tile_mm
     img = _card_base(pack, side, s, pad_mm)
     ink = (*pack.colour("ink"), 255)
@@ -137,6 +139,8 @@ def draw_weight(card: weight.WeightCard, counts: weight.WeightSolution | None,
         per_cup = [(counts.left if cup.side == "left" else counts.right)[cup.index]
                    for cup in cups]
         fullest = per_cup.index(max(per_cup))
+        # each weight's centre on the card and the height its base stands on (mm)
+        laid: list[tuple[Point, float]] = []
         for n, (cup, k) in enumerate(zip(cups, per_cup, strict=True)):
             offsets: list[Point] = []
             for j in range(k):
@@ -147,24 +151,60 @@ def draw_weight(card: weight.WeightCard, counts: weight.WeightSolution | None,
                     ring = wr / math.sin(math.pi / k) * 1.02
                     a = 2 * math.pi * j / k + rng.uniform(-0.1, 0.1)
                     off = (ring * math.cos(a), ring * math.sin(a))
+                on = 0.0
                 if overlap > 0 and n == fullest and k > 1 and j == k - 1:
                     a = rng.uniform(0, 2 * math.pi)
                     off = (offsets[0][0] + overlap * wr * math.cos(a),
                            offsets[0][1] + overlap * wr * math.sin(a))
+                    on = height_mm  # it lies on the first weight
                 offsets.append(off)
-                _disc(img, (cup.centre[0] + p + off[0], cup.centre[1] + p + off[1]), wr, s,
-                      metal, rim)
-                _highlight(img, (cup.centre[0] + p + off[0], cup.centre[1] + p + off[1]), wr,
-                           s, pack.colour("weight"), shine)
+                laid.append(((cup.centre[0] + p + off[0], cup.centre[1] + p + off[1]), on))
         for j in range(outside):  # weights left beside the card
-            at = (p + side + 0.6 * p, p + 0.2 * side + j * 2.4 * wr)
-            _disc(img, at, wr, s, metal, rim)
-            _highlight(img, at, wr, s, pack.colour("weight"), shine)
+            laid.append(((p + side + 0.6 * p, p + 0.2 * side + j * 2.4 * wr), 0.0))
+        lift = (_tall_weights(img, laid, wr, pack, s, height_mm, rng) if height_mm > 0
+                else (0.0, 0.0))
+        for at, on in laid:
+            # the top face lies off the base by the lean for each mm it stands above the card
+            top = (at[0] + lift[0] * (on + height_mm), at[1] + lift[1] * (on + height_mm))
+            _disc(img, top, wr, s, metal, rim)
+            _highlight(img, top, wr, s, pack.colour("weight"), shine)
     return img
 
 
 #: where a lamp's highlight sits on a weight's face (share of its radius, up and left)
 HIGHLIGHT_AT, HIGHLIGHT_R = 0.35, 0.3
+
+
+def _tall_weights(img: np.ndarray, laid: Sequence[tuple[Point, float]], wr: float,
+                  pack: EnigmaPack, s: float, height_mm: float, rng: random.Random
+                  ) -> tuple[float, float]:
+    """Weights ``height_mm`` tall (short metal cylinders) seen from a tilted camera, as
+    :func:`_thick_pieces` draws fragment pieces: the lamp's soft shadow off each on the card,
+    then each one's side (shaded metal) filling the sweep from its base to its top face,
+    which lies off the base away from the camera; the weights farther from the camera first,
+    so that a nearer one's side hides them. ``laid``: each weight's centre (mm) and the height
+    its base stands on. Returns the lean: how far a top face lies off its base per mm of
+    height (mm); the caller draws the top faces."""
+    lean = rng.uniform(0.15, 0.45)  # the tangent of the camera's tilt over the weights
+    a = rng.uniform(0, 2 * math.pi)
+    top = (height_mm * lean * math.cos(a), height_mm * lean * math.sin(a))
+    sun = a + math.pi + rng.uniform(-1.0, 1.0)
+    reach = height_mm * rng.uniform(0.4, 1.0)
+    shadow: np.ndarray = np.zeros(img.shape[:2], np.float32)
+    for (x, y), on in laid:
+        c = (round((x + (on + reach) * math.cos(sun)) * s * 16),
+             round((y + (on + reach) * math.sin(sun)) * s * 16))
+        cv2.circle(shadow, c, round(wr * s * 16), 1.0, -1, cv2.LINE_AA, 4)
+    shadow = cv2.GaussianBlur(shadow, (0, 0), max(1.0, 0.6 * reach * s))
+    img[..., :3] = (img[..., :3] * (1 - 0.4 * shadow[..., None])).astype(np.uint8)
+    shade = rng.uniform(0.35, 0.6)  # a side lit at a grazing angle, as dark as the rim or more
+    side = (*(int(c * shade) for c in pack.colour("weight")), 255)
+    lean_mm = (top[0] / height_mm, top[1] / height_mm)
+    for (x, y), on in sorted(laid, key=lambda w: -(w[0][0] * top[0] + w[0][1] * top[1])):
+        for t in np.linspace(0.0, 1.0, 10):
+            z = on + t * height_mm
+            _disc(img, (x + lean_mm[0] * z, y + lean_mm[1] * z), wr, s, side)
+    return lean_mm
 
 
 def _highlight(img: np.ndarray, centre_mm: Point, r_mm: float, s: float, metal: Any,
@@ -366,13 +406,15 @@ def render_puzzle_scene(kind: str, card: Any, pack: EnigmaPack, *, solution: Any
                         overlap: float = 0.0,
                         apart: Mapping[str, Sequence[angular.Cube]] | None = None,
                         surface: Callable[[tuple[int, int]], np.ndarray] | None = None,
-                        shine: float = 0.0, fragment_height_mm: float = 0.0) -> np.ndarray:
+                        shine: float = 0.0, fragment_height_mm: float = 0.0,
+                        weight_height_mm: float = 0.0) -> np.ndarray:
     """The mat seen straight down with the card and its pieces (BGR, before camera effects).
 
     ``apart``: angular pieces left on the table away from the structure. ``surface``: the
     table under the mat, (height, width) -> BGR image (default: the pack's flat table colour).
     ``shine``: the weights' own highlights (:func:`draw_weight`). ``fragment_height_mm``: the
-    fragment pieces' thickness (:func:`draw_fragment`)."""
+    fragment pieces' thickness (:func:`draw_fragment`), ``weight_height_mm`` the weights' height
+    (:func:`draw_weight`); 0 draws them flat."""
     rng = random.Random(seed)
     box = box or load_puzzles()
     layout = mat_layout(mat)
@@ -391,7 +433,8 @@ def render_puzzle_scene(kind: str, card: Any, pack: EnigmaPack, *, solution: Any
     pad = 0.35 * pack.tile_mm
     if kind == "weight":
         layer = draw_weight(card, solution, pack, s, pad_mm=pad, rng=rng,
-                            outside=outside_weights, overlap=overlap, shine=shine)
+                            outside=outside_weights, overlap=overlap, shine=shine,
+                            height_mm=weight_height_mm)
     elif kind == "fragment":
         layer = draw_fragment(card, box.fragment.pieces, solution, pack, s, pad_mm=pad, rng=rng,
                               height_mm=fragment_height_mm)

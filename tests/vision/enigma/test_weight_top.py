@@ -1,0 +1,132 @@
+"""The weight check on weights with a real height (issue #26): a tilted camera sees each
+weight's top face off its base, its side between the two, and the lamp's shadow beside it. A
+weight that lies partly under another is still seen; that the sides are no such weight is
+still open (the check asks about tall weights side by side)."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.enigma.pack import EnigmaPack
+from vision.enigma.puzzles.weight import (
+    judge_weight,
+    weight_places,
+    weight_radius_px,
+    whole_and_hidden,
+)
+
+#: the drawn levels (the card at 1): a weight's face, its turned rim, its highlight, its side
+#: (lit at a grazing angle)
+FACE, RIM, SHINE, SIDE = 0.6, 0.4, 0.85, 0.3
+Point = tuple[float, float]
+
+
+def _shadow(level: np.ndarray, base: Point, wr: float, shadow: Point, dim: float) -> None:
+    """The lamp's soft shadow of a weight standing at ``base``, cast ``shadow`` px off it,
+    dimming the card by ``dim``."""
+    mask = np.zeros(level.shape, np.float32)
+    for t in np.linspace(0, 1, 12):
+        c = (int(round(base[0] + t * shadow[0])), int(round(base[1] + t * shadow[1])))
+        cv2.circle(mask, c, int(round(wr)), 1.0, -1, cv2.LINE_AA)
+    level *= 1 - dim * cv2.GaussianBlur(mask, (0, 0), 2.5)
+
+
+def _tall_weight(level: np.ndarray, base: Point, wr: float, sweep: Point) -> None:
+    """A weight standing at ``base``; its top face lies ``sweep`` px off it, away from the
+    camera, and its side fills the space between."""
+    for t in np.linspace(0, 1, 12):
+        c = (int(round(base[0] + t * sweep[0])), int(round(base[1] + t * sweep[1])))
+        cv2.circle(level, c, int(round(wr)), SIDE, -1, cv2.LINE_AA)
+    top = (int(round(base[0] + sweep[0])), int(round(base[1] + sweep[1])))
+    cv2.circle(level, top, int(round(wr)), RIM, -1, cv2.LINE_AA)
+    cv2.circle(level, top, int(round(0.82 * wr)), FACE, -1, cv2.LINE_AA)
+    spot = (int(top[0] - 0.35 * wr), int(top[1] - 0.35 * wr))
+    cv2.circle(level, spot, int(round(0.3 * wr)), SHINE, -1, cv2.LINE_AA)
+
+
+def _polar(length: float, degrees: float) -> Point:
+    return length * math.cos(math.radians(degrees)), length * math.sin(math.radians(degrees))
+
+
+def _cup_of_tall_weights(wr: float, sweep: Point, shadow: Point, seed: int, *,
+                         dim: float = 0.0, under: Point | None = None) -> np.ndarray:
+    """Three weights touching in a cup (a printed ring round them), each standing tall; with
+    ``under``, a fourth lies that far (px) off the first, partly under it: drawn before it,
+    in the shadow of the weights over it."""
+    level = np.ones((300, 360), np.float32)
+    cv2.circle(level, (180, 150), int(3.2 * wr), 0.25, 4, cv2.LINE_AA)
+    ring = 2.04 * wr / math.sqrt(3)
+    bases = [(180 + ring * math.cos(a), 150 + ring * math.sin(a))
+             for a in (math.radians(90), math.radians(210), math.radians(330))]
+    if under is not None:
+        hidden = (bases[0][0] + under[0], bases[0][1] + under[1])
+        _shadow(level, hidden, wr, shadow, dim)
+        _tall_weight(level, hidden, wr, sweep)
+    for base in bases:
+        _shadow(level, base, wr, shadow, dim)
+    for base in sorted(bases, key=lambda b: -(b[0] * sweep[0] + b[1] * sweep[1])):
+        _tall_weight(level, base, wr, sweep)
+    level = cv2.GaussianBlur(level, (0, 0), 1.0)
+    rng = np.random.default_rng(seed)
+    out: np.ndarray = (level + rng.normal(0, 0.015, level.shape)).astype(np.float32)
+    return out
+
+
+def _read(level: np.ndarray, pack: EnigmaPack) -> tuple[int, int, int]:
+    """(weight-like places, whole weights, whole weights leaving a crescent)."""
+    wr = weight_radius_px(pack)
+    inside = np.ones(level.shape, bool)
+    judged = [judge_weight(level, p, wr) for p in weight_places(level, pack, inside)]
+    first = [j for j in judged if j.whole]
+    whole, hidden = whole_and_hidden(level, pack, first, inside, lambda _: True)
+    return len(judged), len(whole), len(hidden)
+
+
+#: (the sweep from the top face to the base, its direction; the shadow, its direction) in
+#: weight radii and degrees: a tilt of tan 0.2 to 0.45 over 3 mm tall weights, a lamp 40 to 75
+#: degrees up; the shadow to the side of, across or along the sweep
+TALL_CASES = ((0.35, 200, 1.2, 30), (0.5, 110, 0.9, 110), (0.6, 315, 1.5, 200),
+              (0.25, 45, 1.3, 260))
+
+
+@pytest.mark.xfail(strict=True, reason="open (#26, session 21): a tall weight's side reads as "
+                   "a crescent; the fix tried (weight_top: top face, one sweep per card) hid a "
+                   "weight partly under another in 16 of 48 shadowless scenes below")
+def test_tall_weights_side_by_side_show_whole_and_leave_no_crescent(
+        demo_pack: EnigmaPack) -> None:
+    """Their sides and shadows were read as weights partly under them (independent puzzle
+    scenes, weight, tuning seeds 0 to 5: right builds 'cannot tell: a weight does not show
+    whole' in 15 of 18 frames). Their sides alone here: with the lamp's shadows beside
+    them (dimming the card by 25 to 40%) in a cup this crowded, the cup is still asked about
+    (left for later)."""
+    wr = weight_radius_px(demo_pack)
+    for seed, (sweep, towards, shadow, lit) in enumerate(TALL_CASES):
+        # the top face lies off the base away from the camera: the base towards it
+        level = _cup_of_tall_weights(wr, _polar(-sweep * wr, towards),
+                                     _polar(shadow * wr, lit), seed)
+        places, whole, hidden = _read(level, demo_pack)
+        assert (whole, hidden) == (3, 0), (sweep, towards, shadow, lit, places, whole, hidden)
+
+
+def test_a_tall_weight_partly_under_another_is_still_seen(demo_pack: EnigmaPack) -> None:
+    """The side and the shadow a tall weight is allowed do not hide one lying partly under it:
+    0.8 to 1.4 radii off, along its side, along its shadow, or across them; no shadow, or
+    shadows dimming the card by 25 or 40% (and the weight under them with it). Session 21's
+    tried fix, which also judged a place again at its top face (not done here), missed it
+    in 16 of the 48 shadowless cases (9 with the top face alone)."""
+    wr = weight_radius_px(demo_pack)
+    for seed, (sweep, towards, shadow, lit) in enumerate(TALL_CASES):
+        for offset, dim in ((0.8, 0.0), (1.1, 0.0), (1.4, 0.0), (0.8, 0.25), (1.1, 0.4),
+                            (1.4, 0.25)):
+            # the hidden one on the side's side, in the shadow, across, and away
+            for at in (towards, lit, towards + 90, towards + 180):
+                level = _cup_of_tall_weights(wr, _polar(-sweep * wr, towards),
+                                             _polar(shadow * wr, lit), seed, dim=dim,
+                                             under=_polar(offset * wr, at))
+                places, whole, hidden = _read(level, demo_pack)
+                assert hidden or whole < places, (sweep, towards, shadow, lit, offset, at,
+                                                  places, whole)
