@@ -9,6 +9,7 @@ miss (they take turns). Tuning seeds start at 0; ``--held-apart`` uses seeds fro
     python bench/puzzle_checks.py --seeds 4
     python bench/puzzle_checks.py --seeds 4 --held-apart --kinds weight,fragment
     python bench/puzzle_checks.py --seeds 4 --kinds fragment --glare broad
+    python bench/puzzle_checks.py --seeds 4 --kinds angular --cube-height 12
 """
 
 from __future__ import annotations
@@ -96,12 +97,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--verbose", action="store_true", help="list the reasons")
     parser.add_argument("--glare", default="spot", choices=GLARES,
                         help="the lamp's glare (broad: a flat wash over most of the card)")
+    parser.add_argument("--cube-height", type=float, default=0.0, metavar="MM",
+                        help="angular cubes this tall, seen from the tilted camera (12: real "
+                             "cubes; default 0, the flat top view)")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)  # the check's time on one core
     box = load_puzzles()
     pack = load_enigma_pack()
     first = HELD_APART_SEEDS if args.held_apart else 0
     totals: dict[str, Tally] = {}
+    # only passed when asked: every other kind's scene, and the flat default, stay as they were
+    height = {"cube_height_mm": args.cube_height} if args.cube_height > 0 else {}
     for kind in args.kinds.split(","):
         for surface in args.surfaces.split(","):
             for strength in args.strengths.split(","):
@@ -112,7 +118,8 @@ def main(argv: list[str] | None = None) -> int:
                     for is_right, solution, extra in todo:
                         frame = render_table_frame(kind, card, pack, condition=cond,
                                                    solution=solution, seed=seed,
-                                                   glare=args.glare, **extra)
+                                                   glare=args.glare, **extra,
+                                                   **height)
                         t0 = time.process_time()
                         result = check_puzzle_frame(kind, frame, pack, card=card, box=box)
                         tally.add(is_right, result, (time.process_time() - t0) * 1000)
