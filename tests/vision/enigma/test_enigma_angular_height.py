@@ -66,3 +66,36 @@ def test_the_card_s_picture_is_no_piece_where_the_card_is_found_over_the_table()
     moved = dataclasses.replace(view, card_centre_mat=(cx, cy - pack.tile_mm * MAT_PX_PER_MM))
     result = check_angular(moved, pack, card, box, DEFAULT_PUZZLE_SETTINGS)
     assert result["verdict"] == "solved", result["reason"]
+
+
+def _seen_from_a_tilt(view: Any, pack: Any, shift_px: int) -> Any:
+    """``view`` with its structure's image grown along the mat's x as a tilted camera sees
+    cubes with height: the tops ``shift_px`` off their bases, the sides (darker) between."""
+    mat = view.mat
+    right = np.zeros(mat.shape[:2], bool)
+    right[:, mat.shape[1] // 2:mat.shape[1] - shift_px] = True
+    labels, names = nearest_colour(mat, {**pack.angular, "table": pack.colour("table"),
+                                         "card": pack.colour("card"),
+                                         "black": (20, 20, 20), "white": (250, 250, 250)})
+    ys, xs = np.nonzero(np.isin(labels, [names.index(k) for k in pack.angular]) & right)
+    grown = mat.copy()
+    for step in range(1, shift_px):
+        grown[ys, xs + step] = (mat[ys, xs] * 0.7).astype(np.uint8)
+    grown[ys, xs + shift_px] = mat[ys, xs]
+    return dataclasses.replace(view, mat=grown)
+
+
+def test_a_structure_seen_larger_than_the_card_from_a_tilt_is_asked_not_refused() -> None:
+    """Cubes 12 mm tall seen from a tilt: each top lies off its base and the sides fill the
+    sweep, so the structure's image grows along the tilt by a column (independent scenes,
+    tuning seed 4 moderate: a right 3 x 3 structure three layers tall read as 3 x 4, "not
+    solved"). A top view larger than the card's picture is "cannot tell", never a "not
+    solved" the camera cannot back."""
+    pack, box = load_enigma_pack(), load_puzzles()
+    card = _card(0)
+    frame = render_table_frame("angular", card, pack, condition=TableCondition("wood", "mild"),
+                               seed=0, solution=default_solution("angular", card, box))
+    view = _seen_from_a_tilt(view_card(frame, pack), pack,
+                             int(pack.sizes["cube_mm"] * MAT_PX_PER_MM))
+    result = check_angular(view, pack, card, box, DEFAULT_PUZZLE_SETTINGS)
+    assert result["verdict"] == "cannot tell", result["reason"]
