@@ -88,8 +88,8 @@ def _shadow(img: np.ndarray, footprints: list[tuple[float, float, float, float]]
         pts = square + [(px + ux * reach, py + uy * reach) for px, py in square]
         hull = cv2.convexHull(np.round(np.array(pts) * s * 16).astype(np.int32))
         cv2.fillConvexPoly(mask, hull, 1.0, cv2.LINE_AA, 4)
-    mask = cv2.GaussianBlur(mask, (0, 0), max(1.0, 0.08 * side * s))
-    img[..., 3] = np.maximum(img[..., 3], (255 * SHADOW_DEPTH * mask).astype(np.uint8))
+    soft = cv2.GaussianBlur(mask, (0, 0), max(1.0, 0.08 * side * s))
+    img[..., 3] = np.maximum(img[..., 3], (255 * SHADOW_DEPTH * soft).astype(np.uint8))
 
 
 def _faces(x: float, y: float, z0: float, z1: float, side: float, cam: CubeCamera,
