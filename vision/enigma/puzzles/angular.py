@@ -232,9 +232,11 @@ def _on_card_paper(view: CardView, pack: EnigmaPack, blob: np.ndarray, area: np.
 #: with a piece of the table's colour in the box, a blob set apart within this many cubes of
 #: the structure may be joined to it by that piece, seen as table (independent scenes, green
 #: felt, tuning seed 0 moderate: the green cubes between the blue piece and the rest were read
-#: as felt and a right structure was "not solved: a piece lies apart"); a cube seen from a
-#: tilt spans its top and a side, up to about two cubes of the table's image
-BRIDGE_CUBES = 2.0
+#: as felt and a right structure was "not solved: a piece lies apart", 0.74 cubes apart); one
+#: cube seen as table leaves a gap of at most a cube. Our renderer lays a piece apart 1.2 to
+#: 3 cubes off (tuning cloth and wood, seeds 0-5): at 2 cubes those wrong builds were
+#: "cannot tell"
+BRIDGE_CUBES = 1.0
 
 
 def _bridged_by_table_like(lab: np.ndarray, main: int, blobs: list[int], cube: float,
