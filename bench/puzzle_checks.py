@@ -10,6 +10,7 @@ miss (they take turns). Tuning seeds start at 0; ``--held-apart`` uses seeds fro
     python bench/puzzle_checks.py --seeds 4 --held-apart --kinds weight,fragment
     python bench/puzzle_checks.py --seeds 4 --kinds fragment --glare broad
     python bench/puzzle_checks.py --seeds 4 --kinds weight --weight-height 3
+    python bench/puzzle_checks.py --seeds 4 --kinds angular --cube-height 12
 """
 
 from __future__ import annotations
@@ -100,6 +101,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--weight-height", type=float, default=0.0, metavar="MM",
                         help="the weights stand this tall, seen from the tilted camera "
                              "(default 0: drawn flat, as the figures before session 21)")
+    parser.add_argument("--cube-height", type=float, default=0.0, metavar="MM",
+                        help="angular cubes this tall, seen from the tilted camera (12: real "
+                             "cubes; default 0, the flat top view)")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)  # the check's time on one core
     box = load_puzzles()
@@ -113,8 +117,12 @@ def main(argv: list[str] | None = None) -> int:
                 tally = Tally()
                 for seed in range(first, first + args.seeds):
                     card, todo = cases(kind, seed, box)
+                    # only passed when asked: every other kind's scene, and the flat
+                    # default, stay as they were
                     tall = ({"weight_height_mm": args.weight_height}
-                            if kind == "weight" and args.weight_height > 0 else {})
+                            if kind == "weight" and args.weight_height > 0 else
+                            {"cube_height_mm": args.cube_height}
+                            if kind == "angular" and args.cube_height > 0 else {})
                     for is_right, solution, extra in todo:
                         frame = render_table_frame(kind, card, pack, condition=cond,
                                                    solution=solution, seed=seed,

@@ -44,6 +44,7 @@ from vision.enigma.puzzles.cards import (
     weight_cups,
 )
 from vision.enigma.settings import DEFAULT_MAT, MatSettings
+from vision.enigma.synth.cubes import draw_cubes
 from vision.markers import paste_marker
 from vision.synth.effects import apply_effects
 from vision.warp import warp_affine
@@ -407,14 +408,17 @@ def render_puzzle_scene(kind: str, card: Any, pack: EnigmaPack, *, solution: Any
                         apart: Mapping[str, Sequence[angular.Cube]] | None = None,
                         surface: Callable[[tuple[int, int]], np.ndarray] | None = None,
                         shine: float = 0.0, fragment_height_mm: float = 0.0,
-                        weight_height_mm: float = 0.0) -> np.ndarray:
+                        weight_height_mm: float = 0.0, cube_height_mm: float = 0.0
+                        ) -> np.ndarray:
     """The mat seen straight down with the card and its pieces (BGR, before camera effects).
 
     ``apart``: angular pieces left on the table away from the structure. ``surface``: the
     table under the mat, (height, width) -> BGR image (default: the pack's flat table colour).
     ``shine``: the weights' own highlights (:func:`draw_weight`). ``fragment_height_mm``: the
     fragment pieces' thickness (:func:`draw_fragment`), ``weight_height_mm`` the weights' height
-    (:func:`draw_weight`); 0 draws them flat."""
+    (:func:`draw_weight`); 0 draws them flat. ``cube_height_mm``: the angular cubes' height as
+    a tilted camera sees it (:func:`~vision.enigma.synth.cubes.draw_cubes`), 0 for the flat top
+    view."""
     rng = random.Random(seed)
     box = box or load_puzzles()
     layout = mat_layout(mat)
@@ -446,12 +450,15 @@ def render_puzzle_scene(kind: str, card: Any, pack: EnigmaPack, *, solution: Any
     cy = (CARD_AT[1] + rng.uniform(-8, 8) - y0) * s
     _paste(canvas, layer, (cx, cy), rng.uniform(-8, 8))
     if kind == "angular" and solution:
-        built = draw_structure(solution, pack, s)
+        built = draw_structure(solution, pack, s) if cube_height_mm <= 0 else \
+            draw_cubes(solution, pack, s, height_mm=cube_height_mm, rng=rng)
         bx = (BUILD_AT[0] + rng.uniform(-6, 6) - x0) * s
         by = (BUILD_AT[1] + rng.uniform(-6, 6) - y0) * s
         _paste(canvas, built, (bx, by), 90 * rng.randrange(4) + rng.uniform(-6, 6))
         for n, cubes in enumerate((apart or {}).items()):
-            piece = draw_structure({cubes[0]: cubes[1]}, pack, s)
+            piece = draw_structure({cubes[0]: cubes[1]}, pack, s) if cube_height_mm <= 0 \
+                else draw_cubes({cubes[0]: cubes[1]}, pack, s, height_mm=cube_height_mm,
+                                rng=rng)
             _paste(canvas, piece, ((BUILD_AT[0] - 20 + 40 * n - x0) * s,
                                    (max(ys) - 25 - y0) * s), 0.0)
     side = int(round(layout.size_mm * s))
