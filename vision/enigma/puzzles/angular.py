@@ -30,7 +30,7 @@ from vision.enigma.puzzles.cards import (
     picture_cell_mm,
 )
 from vision.enigma.puzzles.marks import box_mark, mask_marks
-from vision.enigma.puzzles.verdicts import MarkKind, Reason
+from vision.enigma.puzzles.verdicts import Mark, MarkKind, Reason
 from vision.enigma.puzzles.view import (
     CANNOT_TELL,
     NOT_SOLVED,
@@ -263,6 +263,22 @@ def _larger_than_card(seen: tuple[str, ...], card: tuple[str, ...]) -> bool:
                 (rows <= card_cols and cols <= card_rows))
 
 
+def _differs(seen: tuple[str, ...], card: tuple[str, ...], built: tuple[Mark, ...]
+             ) -> dict[str, str]:
+    """The verdict on a top view ``seen`` that is not the card's picture: "not solved", or
+    "cannot tell" where it is larger than the picture (:func:`_larger_than_card`)."""
+    shown = "/".join(angular.crop(seen))
+    if _larger_than_card(seen, card):
+        return verdict(CANNOT_TELL, f"seen from above it shows {shown}, larger than the "
+                       "card's picture (cubes seen from the side?): hold the camera "
+                       "straight above the structure, and check again",
+                       code=Reason.STRUCTURE_UNCLEAR, marks=built)
+    return verdict(NOT_SOLVED, f"seen from above it shows {shown}, the card shows "
+                   f"{'/'.join(angular.crop(card))}", code=Reason.PICTURE_DIFFERS,
+                   facts={"seen": angular.crop(seen), "card": angular.crop(card)},
+                   marks=built)
+
+
 def check_angular(view: CardView, pack: EnigmaPack, card: angular.AngularCard | None,
                   box: PuzzleBox, st: PuzzleSettings) -> dict[str, str]:
     """The angular verdict: the structure's top view beside the card against the card's
@@ -318,15 +334,7 @@ def check_angular(view: CardView, pack: EnigmaPack, card: angular.AngularCard | 
         if pieces_unseen(view, area, lab == main, cube) or \
                 fewer_of_table_colours(seen, card.top, table_like_colours(table, pack)):
             return unclear
-        if _larger_than_card(seen, card.top):
-            return verdict(CANNOT_TELL, f"seen from above it shows {shown}, larger than the "
-                           "card's picture (cubes seen from the side?): hold the camera "
-                           "straight above the structure, and check again",
-                           code=Reason.STRUCTURE_UNCLEAR, marks=built)
-        return verdict(NOT_SOLVED, f"seen from above it shows {shown}, the card shows "
-                       f"{'/'.join(angular.crop(card.top))}", code=Reason.PICTURE_DIFFERS,
-                       facts={"seen": angular.crop(seen), "card": angular.crop(card.top)},
-                       marks=built)
+        return _differs(seen, card.top, built)
     hidden = [p for p in piece_ids if not any(p in row for row in seen)]
     if hidden:
         return verdict(CANNOT_TELL, f"the top view matches, but piece(s) {', '.join(hidden)} "

@@ -400,6 +400,14 @@ class PuzzleScene:
     solution: Any
 
 
+def _cubes_layer(cubes: Mapping[str, Sequence[angular.Cube]], pack: EnigmaPack, s: float,
+                 height_mm: float, rng: random.Random) -> np.ndarray:
+    """Angular pieces seen from above: flat top view (``height_mm`` 0) or cubes with height."""
+    if height_mm <= 0:
+        return draw_structure(cubes, pack, s)
+    return draw_cubes(cubes, pack, s, height_mm=height_mm, rng=rng)
+
+
 def render_puzzle_scene(kind: str, card: Any, pack: EnigmaPack, *, solution: Any = None,
                         box: PuzzleBox | None = None, seed: int = 0,
                         mat: MatSettings = DEFAULT_MAT,
@@ -450,15 +458,12 @@ def render_puzzle_scene(kind: str, card: Any, pack: EnigmaPack, *, solution: Any
     cy = (CARD_AT[1] + rng.uniform(-8, 8) - y0) * s
     _paste(canvas, layer, (cx, cy), rng.uniform(-8, 8))
     if kind == "angular" and solution:
-        built = draw_structure(solution, pack, s) if cube_height_mm <= 0 else \
-            draw_cubes(solution, pack, s, height_mm=cube_height_mm, rng=rng)
+        built = _cubes_layer(solution, pack, s, cube_height_mm, rng)
         bx = (BUILD_AT[0] + rng.uniform(-6, 6) - x0) * s
         by = (BUILD_AT[1] + rng.uniform(-6, 6) - y0) * s
         _paste(canvas, built, (bx, by), 90 * rng.randrange(4) + rng.uniform(-6, 6))
         for n, cubes in enumerate((apart or {}).items()):
-            piece = draw_structure({cubes[0]: cubes[1]}, pack, s) if cube_height_mm <= 0 \
-                else draw_cubes({cubes[0]: cubes[1]}, pack, s, height_mm=cube_height_mm,
-                                rng=rng)
+            piece = _cubes_layer({cubes[0]: cubes[1]}, pack, s, cube_height_mm, rng)
             _paste(canvas, piece, ((BUILD_AT[0] - 20 + 40 * n - x0) * s,
                                    (max(ys) - 25 - y0) * s), 0.0)
     side = int(round(layout.size_mm * s))
