@@ -35,6 +35,7 @@ from companion.enigma.puzzles import PuzzleBox, load_puzzles
 from vision.enigma.mat import BUILD_AT, CARD_AT, MARK, mat_layout
 from vision.enigma.pack import EnigmaPack
 from vision.enigma.puzzles.cards import (
+    Cup,
     Point,
     conduit_grid,
     fragment_transform,
@@ -105,6 +106,34 @@ def _shift(points: Sequence[Point], dx: float, dy: float) -> list[Point]:
 # ---------------------------------------------------------------------------- the four kinds
 
 
+def _lay_weights(cups: Sequence[Cup], per_cup: Sequence[int], wr: float, pad: float,
+                 rng: random.Random, *, overlap: float, height_mm: float
+                 ) -> list[tuple[Point, float]]:
+    """Each weight's centre on the card (mm) and the height its base stands on: side by side
+    in its cup, touching; with ``overlap``, the fullest cup's last weight on its first."""
+    fullest = per_cup.index(max(per_cup))
+    laid: list[tuple[Point, float]] = []
+    for n, (cup, k) in enumerate(zip(cups, per_cup, strict=True)):
+        offsets: list[Point] = []
+        for j in range(k):
+            if k == 1:
+                off = (0.0, 0.0)
+            else:
+                # side by side, touching (a camera cannot count weights on weights)
+                ring = wr / math.sin(math.pi / k) * 1.02
+                a = 2 * math.pi * j / k + rng.uniform(-0.1, 0.1)
+                off = (ring * math.cos(a), ring * math.sin(a))
+            on = 0.0
+            if overlap > 0 and n == fullest and k > 1 and j == k - 1:
+                a = rng.uniform(0, 2 * math.pi)
+                off = (offsets[0][0] + overlap * wr * math.cos(a),
+                       offsets[0][1] + overlap * wr * math.sin(a))
+                on = height_mm  # it lies on the first weight
+            offsets.append(off)
+            laid.append(((cup.centre[0] + pad + off[0], cup.centre[1] + pad + off[1]), on))
+    return laid
+
+
 def draw_weight(card: weight.WeightCard, counts: weight.WeightSolution | None,
                 pack: EnigmaPack, s: float, *, pad_mm: float, rng: random.Random,
                 outside: int = 0, overlap: float = 0.0, shine: float = 0.0,
@@ -139,27 +168,7 @@ def draw_weight(card: weight.WeightCard, counts: weight.WeightSolution | None,
         rim = (*(int(v * 0.6) for v in pack.colour("weight")), 255)
         per_cup = [(counts.left if cup.side == "left" else counts.right)[cup.index]
                    for cup in cups]
-        fullest = per_cup.index(max(per_cup))
-        # each weight's centre on the card and the height its base stands on (mm)
-        laid: list[tuple[Point, float]] = []
-        for n, (cup, k) in enumerate(zip(cups, per_cup, strict=True)):
-            offsets: list[Point] = []
-            for j in range(k):
-                if k == 1:
-                    off = (0.0, 0.0)
-                else:
-                    # side by side, touching (a camera cannot count weights on weights)
-                    ring = wr / math.sin(math.pi / k) * 1.02
-                    a = 2 * math.pi * j / k + rng.uniform(-0.1, 0.1)
-                    off = (ring * math.cos(a), ring * math.sin(a))
-                on = 0.0
-                if overlap > 0 and n == fullest and k > 1 and j == k - 1:
-                    a = rng.uniform(0, 2 * math.pi)
-                    off = (offsets[0][0] + overlap * wr * math.cos(a),
-                           offsets[0][1] + overlap * wr * math.sin(a))
-                    on = height_mm  # it lies on the first weight
-                offsets.append(off)
-                laid.append(((cup.centre[0] + p + off[0], cup.centre[1] + p + off[1]), on))
+        laid = _lay_weights(cups, per_cup, wr, p, rng, overlap=overlap, height_mm=height_mm)
         for j in range(outside):  # weights left beside the card
             laid.append(((p + side + 0.6 * p, p + 0.2 * side + j * 2.4 * wr), 0.0))
         lift = (_tall_weights(img, laid, wr, pack, s, height_mm, rng) if height_mm > 0
