@@ -185,6 +185,18 @@ def draw_weight(card: weight.WeightCard, counts: weight.WeightSolution | None,
 HIGHLIGHT_AT, HIGHLIGHT_R = 0.35, 0.3
 
 
+def _tilt_and_lamp(height_mm: float, rng: random.Random) -> tuple[float, Point, float, float]:
+    """A tilted camera and a lamp over pieces ``height_mm`` tall (seeded): the tangent of the
+    camera's tilt, where the top faces lie off the bases (mm), the direction the shadows fall
+    (radians, roughly away from the camera's lean) and how far they reach (mm)."""
+    lean = rng.uniform(0.15, 0.45)
+    a = rng.uniform(0, 2 * math.pi)
+    top = (height_mm * lean * math.cos(a), height_mm * lean * math.sin(a))
+    sun = a + math.pi + rng.uniform(-1.0, 1.0)
+    reach = height_mm * rng.uniform(0.4, 1.0)
+    return lean, top, sun, reach
+
+
 def _tall_weights(img: np.ndarray, laid: Sequence[tuple[Point, float]], wr: float,
                   pack: EnigmaPack, s: float, height_mm: float, rng: random.Random
                   ) -> tuple[float, float]:
@@ -195,11 +207,7 @@ def _tall_weights(img: np.ndarray, laid: Sequence[tuple[Point, float]], wr: floa
     so that a nearer one's side hides them. ``laid``: each weight's centre (mm) and the height
     its base stands on. Returns the lean: how far a top face lies off its base per mm of
     height (mm); the caller draws the top faces."""
-    lean = rng.uniform(0.15, 0.45)  # the tangent of the camera's tilt over the weights
-    a = rng.uniform(0, 2 * math.pi)
-    top = (height_mm * lean * math.cos(a), height_mm * lean * math.sin(a))
-    sun = a + math.pi + rng.uniform(-1.0, 1.0)
-    reach = height_mm * rng.uniform(0.4, 1.0)
+    lean, top, sun, reach = _tilt_and_lamp(height_mm, rng)
     shadow: np.ndarray = np.zeros(img.shape[:2], np.float32)
     for (x, y), on in laid:
         c = (round((x + (on + reach) * math.cos(sun)) * s * 16),
@@ -256,11 +264,7 @@ def _thick_pieces(img: np.ndarray, placed: Sequence[Sequence[Point]], pack: Enig
     base, away from the camera, its sides (shaded, darker than the top) fill the sweep between
     the two, and the lamp casts a soft shadow off the other way on the card. Returns where
     the top faces lie off the bases (mm)."""
-    lean = rng.uniform(0.15, 0.45)  # the tangent of the camera's tilt over the pieces
-    a = rng.uniform(0, 2 * math.pi)
-    top = (height_mm * lean * math.cos(a), height_mm * lean * math.sin(a))
-    sun = a + math.pi + rng.uniform(-1.0, 1.0)
-    reach = height_mm * rng.uniform(0.4, 1.0)
+    lean, top, sun, reach = _tilt_and_lamp(height_mm, rng)
     shadow: np.ndarray = np.zeros(img.shape[:2], np.float32)
     for poly_mm in placed:
         pts = np.round(np.array(_shift(poly_mm, reach * math.cos(sun), reach * math.sin(sun)))
