@@ -12,9 +12,9 @@ from dataclasses import replace
 import numpy as np
 
 from companion.indigo import CHIPS
+from vision.art_pack import BGR
 from vision.indigo.board import chip_spaces
 from vision.indigo.discs import DOUBTFUL, MIN_SAMPLE_PX, disc_labels, disc_pixels
-from vision.art_pack import BGR
 from vision.indigo.model import (
     PackModel,
     colour_distance,
@@ -81,7 +81,7 @@ def chip_body(pixels: np.ndarray, chip_lab: np.ndarray,
     empty = len(chip_lab) - 1
     nearest = np.argmin(np.stack([colour_distance(pixels, colour) for colour in chip_lab],
                                  axis=1), axis=1)
-    is_body = nearest != empty
+    is_body: np.ndarray = nearest != empty
     if burnt is not None:
         is_body &= ~burnt
     if not is_body.any() or is_body.sum() < CHIP_BODY_SHARE * len(pixels):
