@@ -147,31 +147,14 @@ def demo_look() -> Look:
                 field=FIELD_BGR["demo"], pack=DEMO_PACK)
 
 
-def _middle_pixels(image: np.ndarray, inner: float = 0.6) -> np.ndarray:
-    """(n, 3) BGR of the opaque middle of a round piece's picture."""
+def _median_colour(image: np.ndarray, inner: float = 0.6) -> tuple[float, float, float]:
+    """Median BGR of the opaque middle of a round piece's picture."""
     h, w = image.shape[:2]
     ys, xs = np.mgrid[0:h, 0:w]
     near = np.hypot(xs - w / 2, ys - h / 2) < inner * min(h, w) / 2
     opaque = (image[..., 3] > 200) & near
-    pixels: np.ndarray = image[..., :3][opaque].astype(np.float32)
-    return pixels
-
-
-def _median_colour(image: np.ndarray) -> tuple[float, float, float]:
-    """Median BGR of the opaque middle of a round piece's picture."""
-    b, g, r = np.median(_middle_pixels(image), axis=0)
+    b, g, r = np.median(image[..., :3][opaque], axis=0)
     return float(b), float(g), float(r)
-
-
-def _chip_colours(chips: tuple[np.ndarray, ...]) -> list[tuple[int, int, int]]:
-    """The scanned chips' colours as the reader measures a chip on the board (and teach on
-    the pieces page): its body, its glyph and rim printed in the gateways' gold left out.
-    The reader's own function, not a copy, so that the pack and the reader cannot drift."""
-    from vision.indigo.chips import chip_body_colours
-
-    space = tuple(int(round(v)) for v in CHIP_SPACE_BGR["scans"])
-    return chip_body_colours([_middle_pixels(chip) for chip in chips],
-                             (space[0], space[1], space[2]))
 
 
 def _hex_text(bgr: tuple[float, float, float]) -> str:
@@ -199,8 +182,8 @@ def _write_scan_pack(folder: Path, tiles: dict[int, np.ndarray], empty: np.ndarr
         "tiles": names, "empty": "empty.png", "centre": "centre.png", "corner": "corner.png",
         "colours": {"rim": _hex_text(BOARD_RIM_BGR["scans"]), "table": "#6b4f3a",
                     "gems": gems,
-                    "chips": {name: _hex_text(colour) for name, colour
-                              in zip(CHIP_NAMES, _chip_colours(chips), strict=True)},
+                    "chips": {name: _hex_text(_median_colour(chip))
+                              for name, chip in zip(CHIP_NAMES, chips, strict=True)},
                     "chip_space": _hex_text(CHIP_SPACE_BGR["scans"])},
         "sizes": {"gem": 0.3, "chip": 0.42},
     }
