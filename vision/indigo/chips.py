@@ -6,16 +6,20 @@ doubted under glare, when it is empty among chips and off every rules chart. See
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 import numpy as np
 
 from companion.indigo import CHIPS
+from vision.art_pack import BGR
 from vision.indigo.board import chip_spaces
 from vision.indigo.discs import DOUBTFUL, MIN_SAMPLE_PX, disc_labels, disc_pixels
 from vision.indigo.model import (
     PackModel,
     colour_distance,
+    colour_features,
+    features_of_colours,
     to_canonical,
 )
 from vision.indigo.pack import IndigoPack
@@ -59,21 +63,58 @@ def chip_colours(lab: np.ndarray, pack: IndigoPack, model: PackModel,
 
 def body_colour(pixels: np.ndarray, model: PackModel,
                 burnt: np.ndarray | None = None) -> np.ndarray:
-    """The median colour of a chip space's sampled ``pixels`` (n, 3), left out those nearer
-    the empty print than any chip colour when at least :data:`CHIP_BODY_SHARE` of them are
-    nearer a chip colour: a chip's own print in the gateway's colour (its glyph, its rim) is
-    no part of its colour, and a bare space, all print, keeps the whole disc's median. Pixels
-    ``burnt`` by a reflection are no chip's body: a lamp's white lies nearer a white chip
-    than the print, and a bare space a quarter under glare would be read as one."""
-    empty = len(model.chip_names)
-    nearest = np.argmin(np.stack([colour_distance(pixels, colour)
-                                  for colour in model.chip_lab], axis=1), axis=1)
-    is_body = nearest != empty
+    """The median colour of a chip space's sampled ``pixels`` (n, 3) over its chip's body
+    (:func:`chip_body`, against the pack's chip colours and empty print)."""
+    colour: np.ndarray = np.median(pixels[chip_body(pixels, model.chip_lab, burnt)], axis=0)
+    return colour
+
+
+def chip_body(pixels: np.ndarray, chip_lab: np.ndarray,
+              burnt: np.ndarray | None = None) -> np.ndarray:
+    """(n,) which of a chip's ``pixels`` (n, 3 colour features) give its colour: those nearer
+    a chip colour than the empty print (``chip_lab``: the chip colours' features, then the
+    print's) when at least :data:`CHIP_BODY_SHARE` of them are, else all. A chip's own print
+    in the gateway's colour (its glyph, its rim) is no part of its colour, and a bare space,
+    all print, keeps the whole disc. Pixels ``burnt`` by a reflection are no chip's body: a
+    lamp's white lies nearer a white chip than the print, and a bare space a quarter under
+    glare would be read as one."""
+    empty = len(chip_lab) - 1
+    nearest = np.argmin(np.stack([colour_distance(pixels, colour) for colour in chip_lab],
+                                 axis=1), axis=1)
+    is_body: np.ndarray = nearest != empty
     if burnt is not None:
         is_body &= ~burnt
-    body = pixels[is_body]
-    colour: np.ndarray = np.median(body if len(body) >= CHIP_BODY_SHARE * len(pixels)
-                                   and len(body) else pixels, axis=0)
+    if not is_body.any() or is_body.sum() < CHIP_BODY_SHARE * len(pixels):
+        return np.ones(len(pixels), bool)
+    return is_body
+
+
+def chip_body_colours(faces: Sequence[np.ndarray], chip_space: BGR) -> list[BGR]:
+    """Each chip's colour as the reader measures it on the board: the median BGR of its
+    body (:func:`chip_body`), from ``faces``, each chip's (n, 3) BGR pixels, and the
+    board's empty print ``chip_space``. A real chip's glyph and rim, printed in the
+    gateways' gold, are no part of it: a pack taught over them sat between the body the
+    reader measures and the print, and the reader found three such chips unlike the pack
+    and asked everything (tuning harsh 1005 and 1015, scans-taught)."""
+    print_lab = features_of_colours(np.array([chip_space], np.float32))[0]
+    features = [colour_features(face) for face in faces]
+    chip_lab = np.array([*(_least_like(lab, print_lab) for lab in features), print_lab])
+    out = []
+    for face, lab in zip(faces, features, strict=True):
+        body = np.median(face[chip_body(lab, chip_lab)], axis=0)
+        b, g, r = (int(round(float(v))) for v in np.clip(body, 0, 255))
+        out.append((b, g, r))
+    return out
+
+
+def _least_like(lab: np.ndarray, print_lab: np.ndarray) -> np.ndarray:
+    """The median of the :data:`CHIP_BODY_SHARE` of a chip's pixels (features) farthest
+    from the print: its body's colour, whatever its glyph covers, when its body is as large
+    as the reader asks of a chip (the whole face's median is the print's own colour once the
+    glyph covers half of it, and would claim the glyph as body)."""
+    far = colour_distance(lab, print_lab)
+    keep = far >= np.quantile(far, 1.0 - CHIP_BODY_SHARE)
+    colour: np.ndarray = np.median(lab[keep], axis=0)
     return colour
 
 

@@ -32,6 +32,7 @@ from vision.art_pack import BGR
 from vision.errors import ArtPackError, UnreadableImageError
 from vision.image_io import read_image
 from vision.indigo.board import cell_xy, path_polyline
+from vision.indigo.chips import chip_body_colours
 from vision.indigo.model import GAIN_RANGE, board_to_canonical, canonical_size
 from vision.indigo.pack import IndigoPack, load_indigo_pack
 from vision.indigo.settings import DEFAULT_SETTINGS, IndigoSettings
@@ -289,8 +290,11 @@ def _hexagon_turn(hull: np.ndarray, centre: tuple[float, float]) -> float:
     return corners % 60.0 - 30.0
 
 
-def piece_colours_from_photo(photo: np.ndarray) -> dict[str, dict[str, BGR]]:
-    """Median colour of the middle of each circle of the pieces page, white-balanced on paper."""
+def piece_colours_from_photo(photo: np.ndarray, chip_space: BGR) -> dict[str, dict[str, BGR]]:
+    """Colour of the middle of each circle of the pieces page, white-balanced on paper: a
+    gem's median, a chip's body as the reader measures it on a board whose empty chip
+    spaces are printed ``chip_space`` (:func:`chip_body_colours`: its glyph and rim in the
+    gateways' colour left out)."""
     px_per_mm = PIECES_PX_PER_MM
     page = _straighten(photo, px_per_mm).astype(np.float32)
     (x0, x1), (y0, y1) = PAPER_AREA_MM
@@ -304,12 +308,18 @@ def piece_colours_from_photo(photo: np.ndarray) -> dict[str, dict[str, BGR]]:
     gains = np.clip(PAPER / np.maximum(paper, 1.0), *GAIN_RANGE)
     out: dict[str, dict[str, BGR]] = {"gem": {}, "chip": {}}
     r = PIECE_CIRCLE_MM * px_per_mm * PIECE_SAMPLE
+    chip_faces: dict[str, np.ndarray] = {}
     for what, name, (x, y) in PIECE_SPOTS:
         cx, cy = x * px_per_mm, y * px_per_mm
         block = page[int(cy - r) : int(cy + r) + 1, int(cx - r) : int(cx + r) + 1]
-        colour = np.median(block.reshape(-1, 3), axis=0) * gains
-        b, g, rr = (int(v) for v in np.clip(colour, 0, 255))
+        face = np.clip(block.reshape(-1, 3) * gains, 0, 255)
+        if what == "chip":
+            chip_faces[name] = face
+            continue
+        b, g, rr = (int(v) for v in np.median(face, axis=0))
         out[what][name] = (b, g, rr)
+    bodies = chip_body_colours(list(chip_faces.values()), chip_space)
+    out["chip"] = dict(zip(chip_faces, bodies, strict=True))
     return out
 
 
@@ -370,7 +380,7 @@ def teach(
     tiles = {k: tile_image_from_photo(p, radius) for k, p in enumerate(tile_photos)}
     gems, chips = dict(base_pack.gems), dict(base_pack.chips)
     if pieces_photo is not None:
-        colours = piece_colours_from_photo(pieces_photo)
+        colours = piece_colours_from_photo(pieces_photo, base_pack.chip_space)
         gems = colours["gem"]
         chips = colours["chip"]
     pack = replace(

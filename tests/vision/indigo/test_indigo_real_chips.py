@@ -3,6 +3,8 @@ the gateways they lie on. A chip's colour is its body's, not the gold's."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -19,8 +21,14 @@ from vision.indigo.model import (
 from vision.indigo.pack import IndigoPack
 from vision.indigo.pack_fit import chips_unlike_pack
 from vision.indigo.settings import DEFAULT_SETTINGS
+from vision.indigo.synth import teach_photo
+from vision.indigo.synth.render import draw_disc
+from vision.indigo.synth.teach_photo import render_teach_photo
+from vision.indigo.teach import PIECE_CIRCLE_MM, PIECE_SAMPLE, piece_colours_from_photo
 
 SURE = DEFAULT_SETTINGS.min_confidence
+#: the pieces page's pixels per mm in :func:`render_teach_photo`
+TEACH_PHOTO_PX_PER_MM = 4.0
 
 
 def _board(model: PackModel, chip_size: float, chips: dict[tuple[int, int], int],
@@ -124,3 +132,38 @@ def test_a_gateway_read_with_one_chip_off_its_chart_asks_both(demo: IndigoPack,
     pair = [c for c in chips if c.gate == gate]
     assert all(c.confidence < SURE for c in pair)
     assert all(c.confidence >= SURE for c in chips if c.gate != gate)
+
+
+@pytest.mark.parametrize("glyph", [0.5, 0.6])
+@pytest.mark.parametrize("seed", [3, 4])
+def test_a_chip_taught_with_a_glyph_is_taught_by_its_body(
+        demo: IndigoPack, monkeypatch: pytest.MonkeyPatch, glyph: float, seed: int) -> None:
+    """Teach measures a chip on the pieces page as the reader measures it on the board: its
+    body. Taught over the whole face, a chip whose glyph in the gateways' gold covers half
+    the sampled square or more was taught a colour between its body and the print, and on
+    boards the reader (taking the body) found three such chips unlike the pack and asked
+    everything (tuning harsh 1005 and 1015, scans-taught). Each chip is drawn on the pieces
+    page with a band of the board's chip-space print across its middle (``glyph`` of the
+    sampled square's half-side either side)."""
+    block_px = PIECE_CIRCLE_MM * PIECE_SAMPLE * TEACH_PHOTO_PX_PER_MM
+    chip_colours_drawn = {tuple(int(v) for v in c) for c in demo.chips.values()}
+    gold = tuple(int(v) for v in demo.chip_space)
+
+    def disc_with_glyph(canvas: np.ndarray, centre: tuple[float, float], radius: float,
+                        colour: Any) -> None:
+        draw_disc(canvas, centre, radius, colour)
+        if tuple(int(v) for v in colour) in chip_colours_drawn:
+            x, y = centre
+            half = glyph * block_px
+            canvas[int(y - half):int(y + half) + 1,
+                   int(x - radius * 0.8):int(x + radius * 0.8) + 1] = gold
+
+    monkeypatch.setattr(teach_photo, "draw_disc", disc_with_glyph)
+    photo = render_teach_photo(demo, None, seed=seed, effects=("perspective", "noise"))
+    taught = piece_colours_from_photo(photo, demo.chip_space)["chip"]
+    print_lab = features_of_colours(np.array(demo.chip_space))[0]
+    for name, colour in demo.chips.items():
+        true_lab = features_of_colours(np.array(colour))[0]
+        taught_lab = features_of_colours(np.array(taught[name]))[0]
+        to_print = float(np.linalg.norm(true_lab - print_lab))
+        assert float(np.linalg.norm(taught_lab - true_lab)) < 0.25 * to_print, name

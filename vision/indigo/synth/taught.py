@@ -37,7 +37,7 @@ def taught_pack(
                                board=board, gem_bodies=bodies).image
     parts = board_parts_from_photo(photo, settings=settings)
     pieces = render_teach_photo(pack, None, settings=settings, seed=seed, gem_bodies=bodies)
-    colours = piece_colours_from_photo(pieces)
+    colours = piece_colours_from_photo(pieces, pack.chip_space)
     return replace(
         pack,
         name=f"{pack.name}-taught",
