@@ -44,9 +44,10 @@ ARC_OVERLAP = 2.0
 #: arcs 2.06 radii apart, read sure as two cells
 ARCS_OVERLAP = 2.4
 #: channel ink along the line between two cells' outlines for this share of a channel's
-#: width is a stroke between them (census of close pairs on tuning tables, any-tile harsh
-#: 7000-7015 and 20000-34007, independent harsh 5000-5019: pairs apart show runs of at most
-#: 1.5 px, 0.3 channel widths; the stroke of any-tile 34004 harsh [1, 0], 4 px)
+#: width is a stroke between them (census of the close pairs the corridor neither joins nor
+#: doubts on tuning tables, any-tile harsh 7000-7015 and 20000-34007, independent harsh
+#: 5000-5019: 76 pairs apart show runs of at most 1.5 px, 0.3 channel widths; the strokes
+#: lost in the cuts 3.0-4.0 px, any-tile 34004 harsh [1, 0] 4.0)
 STROKE_ALONG = 0.5
 
 
@@ -62,8 +63,7 @@ class NearPairs(NamedTuple):
 
 
 def near_cell_links(named: PatchLabels, cells: list[Cell], cell_ids: list[str], rc: float,
-                    cw: float
-                    ) -> NearPairs:
+                    cw: float) -> NearPairs:
     """Two cells close together: the short channel between them is judged along the line
     (:class:`NearPairs`)."""
     p = named.labels.shape[0]
