@@ -197,7 +197,9 @@ def _links_read(look: TileLook, pack: EnigmaPack, model: ColourModel, cell_ids: 
     strokes between its cells show, and the pieces they came from; an opening that joins
     nothing is doubted."""
     named, doubts, cells = look.named, look.doubts, look.cells
-    links, doubtful = near_cell_links(named, cells, cell_ids, rc)
+    near = near_cell_links(named, cells, cell_ids, rc,
+                           pack.channel_width * named.labels.shape[0])
+    links = list(near.links)
     pieces = piece_links(look.channel, cells, cell_ids, present, look.windows, pack, doubts,
                          signs_of_a_cell(named.all_labels, model))
     links += pieces.links
@@ -209,7 +211,7 @@ def _links_read(look: TileLook, pack: EnigmaPack, model: ColourModel, cell_ids: 
     for q in sorted(present - pieces.used, key=_side_order):
         doubts.add_at(q, "an opening at {} joins nothing", DOUBTFUL_CONFIDENCE)
     stroke_only = named.dark & ~named.of_kind("icon")
-    settle_near_cells(doubtful, links, cells, cell_ids, stroke_only, rc, doubts)
+    settle_near_cells(near, links, cells, cell_ids, stroke_only, rc, doubts)
     return links, pieces
 
 
