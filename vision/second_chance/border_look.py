@@ -281,9 +281,11 @@ class SidesLook:
 
 
 def ask_unoutlined(seg: Segmentation, levels: SheetBorderLevels, filled: set[Cell],
-                   tiles: set[Cell]) -> tuple[Segmentation, SidesLook]:
+                   tiles: set[Cell], followed: dict[tuple[Cell, Cell], float] | None = None
+                   ) -> tuple[Segmentation, SidesLook]:
     """Where the player drew no outline, the joins are no evidence: those tiles are asked
-    about (see :func:`unoutlined_tiles`)."""
+    about (see :func:`unoutlined_tiles`; ``followed``: the share of each border a drawn
+    stroke follows)."""
     empty = {(r, c) for r in range(N) for c in range(N) if (r, c) not in filled}
     sides = [(cell, (cell[0] + dr, cell[1] + dc)) for cell in sorted(tiles)
              for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))
@@ -299,5 +301,5 @@ def ask_unoutlined(seg: Segmentation, levels: SheetBorderLevels, filled: set[Cel
                            surely_drawn=side_model.cut_above if side_model is not None
                            else 1.0,
                            surely_bare=side_model.join_below if side_model is not None
-                           else 0.0)
+                           else 0.0, followed=followed)
     return seg, SidesLook(sides, side_rows, side_drawn)

@@ -219,10 +219,11 @@ def read_canonical(
     measured = measure_borders(settings, cells)
     look = take_in_shading(settings, measured, cells.doubtful, filled, tiles)
     empty = np.array([[(r, c) not in filled for c in range(N)] for r in range(N)])
-    seg = segment_tiles(settings, tiles, look, cells.features.colour,
-                        side_coverage(cells.darkness, empty, surely_inside(look),
-                                      over_fill=choices is None), choices)
-    seg, sides = ask_unoutlined(seg, look.levels, filled, tiles)
+    coverage = side_coverage(cells.darkness, empty, surely_inside(look),
+                             over_fill=choices is None)
+    seg = segment_tiles(settings, tiles, look, cells.features.colour, coverage, choices)
+    seg, sides = ask_unoutlined(seg, look.levels, filled, tiles,
+                                {border: coverage.of(*border) for border in look.borders})
     if choices is not None:
         seg = settle_asked_by_cards(seg, choices)
         if one_settled_for_cards(bonus, bonus_questions, one_possible=one_possible):
