@@ -17,29 +17,20 @@ import numpy as np
 import pytest
 
 from companion.enigma.tiles import Port
+from tests.vision.enigma.harsh_any_tile import assert_right_or_asked
 from vision.enigma.channel_pieces import piece_links
 from vision.enigma.colours import colour_model
 from vision.enigma.layout import port_point
 from vision.enigma.networkers import signs_of_a_cell
 from vision.enigma.openings import opening_windows
 from vision.enigma.pack import EnigmaPack
-from vision.enigma.reader import read_enigma
-from vision.enigma.settings import DEFAULT_SETTINGS
-from vision.enigma.synth.any_tiles import random_catalogue
-from vision.enigma.synth.render import TableView, render_frame
-from vision.enigma.synth.scenes import categories_of, random_record
-from vision.enigma.synth.truth import score_read
 from vision.enigma.tile_doubts import TileDoubts
-from vision.synth.effects import ALL_EFFECTS
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
 
 from independent_scenes.enigma_judge import read_and_judge  # noqa: E402
 from independent_scenes.enigma_table import enigma_scene, truth_of  # noqa: E402
 
-#: bench/enigma_any_tile.py's table size and frame
-TILES = 20
-FRAME = (1920, 1080)
 P = 64
 SOMETHING_ROUND = "something round sits on a channel: a cell under a networker?"
 
@@ -161,17 +152,7 @@ def test_a_cell_taken_for_channel_ink_under_a_pawn_is_asked_about(demo_pack, see
     """15006 harsh [4, 3]: a red cell under a green pawn, darkened by the light to the
     channel's colour, was labelled channel whole but for the pawn's blurred top (a hole of
     9 green pixels) and read sure as a channel E2-S1 with no cell, the pawn lost."""
-    catalogue = random_catalogue(seed, demo_pack)
-    record, state = random_record(seed, tiles=TILES, catalogue=catalogue)
-    view = TableView.of_state(state, demo_pack, categories=categories_of(record, catalogue))
-    frame = render_frame(view, demo_pack, seed=seed, effects=ALL_EFFECTS, frame_size=FRAME)
-    read = read_enigma(frame.image, demo_pack)
-    score = score_read(frame.truth, frame.cell_xy, read, min_confidence=0.0)
-    wrong_here = [w for w in score.wrong if w.startswith(f"tile [{at[0]}, {at[1]}]")]
-    tile = read.tiles.get(at)
-    asked = (any(q.startswith(f"tile [{at[0]}, {at[1]}]") for q in read.questions)
-             or (tile is not None and tile.confidence < DEFAULT_SETTINGS.min_confidence))
-    assert not wrong_here or asked, (wrong_here, tile)
+    assert_right_or_asked(demo_pack, seed, at)
 
 
 def test_a_cell_paled_to_the_channels_colour_is_asked_about() -> None:

@@ -9,23 +9,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.vision.enigma.harsh_any_tile import assert_right_or_asked
 from vision.enigma.cells import Cell, disc
 from vision.enigma.colours import colour_model
 from vision.enigma.near_cells import near_cell_links, settle_near_cells
 from vision.enigma.pack import EnigmaPack
 from vision.enigma.patch_labels import PatchLabels
-from vision.enigma.reader import read_enigma
-from vision.enigma.settings import DEFAULT_SETTINGS
-from vision.enigma.synth.any_tiles import random_catalogue
-from vision.enigma.synth.render import TableView, render_frame
-from vision.enigma.synth.scenes import categories_of, random_record
-from vision.enigma.synth.truth import score_read
 from vision.enigma.tile_doubts import TileDoubts
-from vision.synth.effects import ALL_EFFECTS
 
-#: bench/enigma_any_tile.py's table size and frame
-TILES = 20
-FRAME = (1920, 1080)
 P = 64
 BROKEN = "a channel between two cells is broken: joined or not?"
 
@@ -80,14 +71,4 @@ def test_close_cells_with_bare_tile_between_are_not_asked_about(demo_pack) -> No
 @pytest.mark.parametrize("seed,at", [(34004, (1, 0))])
 def test_the_stroke_lost_in_the_cuts_on_a_harsh_table_is_asked_about(demo_pack, seed, at
                                                                      ) -> None:
-    catalogue = random_catalogue(seed, demo_pack)
-    record, state = random_record(seed, tiles=TILES, catalogue=catalogue)
-    view = TableView.of_state(state, demo_pack, categories=categories_of(record, catalogue))
-    frame = render_frame(view, demo_pack, seed=seed, effects=ALL_EFFECTS, frame_size=FRAME)
-    read = read_enigma(frame.image, demo_pack)
-    score = score_read(frame.truth, frame.cell_xy, read, min_confidence=0.0)
-    wrong_here = [w for w in score.wrong if w.startswith(f"tile [{at[0]}, {at[1]}]")]
-    tile = read.tiles.get(at)
-    asked = (any(q.startswith(f"tile [{at[0]}, {at[1]}]") for q in read.questions)
-             or (tile is not None and tile.confidence < DEFAULT_SETTINGS.min_confidence))
-    assert not wrong_here or asked, (wrong_here, tile)
+    assert_right_or_asked(demo_pack, seed, at)
