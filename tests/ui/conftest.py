@@ -22,6 +22,8 @@ WAIT_FLOOR_S = 30.0
 #: frames a widget must stand still before a tap aims at it: a layout pending in a parent, or a
 #: scroll put off to the next frame, moves it one or two frames after it first stood still
 STILL_FRAMES = 3
+#: times a tap scrolls its widget into view before it gives up and aims anyway
+SCROLL_TRIES = 4
 
 
 def _has_display() -> bool:
@@ -100,11 +102,15 @@ class Driver:
         self.settle(widget)  # let new widgets be laid out before aiming at them
         scroll = _scroll_view_of(widget)
         if scroll is not None:  # as a finger would: bring it into view first
-            scroll.scroll_to(widget, padding=4, animate=False)
             # Kivy puts scroll_to off to the next frame while the scrolled layout has one
-            # pending, so the widget may move frames later: a touch aimed before that lands on
-            # its neighbour (CI, session 20: two cards tapped, two others recorded)
-            self.settle(widget)
+            # pending, and reckons it from the scroll view's size then: a panel still growing
+            # round it leaves the widget out of view, and a touch aimed there lands on another
+            # (CI, session 20: two cards tapped, two others recorded). So: until it is in view
+            for _ in range(SCROLL_TRIES):
+                scroll.scroll_to(widget, padding=4, animate=False)
+                self.settle(widget)
+                if _in_view(scroll, widget):
+                    break
         x, y = widget.to_window(*widget.center)
         touch = UnitTestTouch(x, y)
         touch.touch_down()
@@ -209,6 +215,14 @@ class Driver:
         self.app.dispatch("on_stop")
         App._running_app = None
         self.pump(2)
+
+
+def _in_view(scroll: Any, widget: Any) -> bool:
+    """Whether ``widget`` lies wholly inside the part of ``scroll`` shown in the window."""
+    left, bottom = scroll.to_window(*scroll.pos)
+    x, y = widget.to_window(*widget.pos)
+    return (left - 1 <= x and x + widget.width <= left + scroll.width + 1
+            and bottom - 1 <= y and y + widget.height <= bottom + scroll.height + 1)
 
 
 def _layout_pending(widget: Any) -> bool:
