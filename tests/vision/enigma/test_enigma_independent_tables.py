@@ -67,7 +67,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
 from independent_scenes.enigma_judge import read_and_judge, read_key  # noqa: E402
 from independent_scenes.enigma_table import enigma_scene, truth_of  # noqa: E402
 
-from tests.vision.enigma.scene_stack import SCENES_AS_FOUND  # noqa: E402
+from tests.vision.scene_stack import SCENES_AS_FOUND  # noqa: E402
 
 
 @pytest.mark.parametrize("seed,condition", [(1001, "clean"), (1007, "clean"),

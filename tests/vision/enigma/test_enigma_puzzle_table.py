@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 
 from companion.enigma.puzzles import load_puzzles
-from tests.vision.enigma.scene_stack import SCENES_AS_FOUND
+from tests.vision.scene_stack import SCENES_AS_FOUND
 from vision.enigma.mat import MARK
 from vision.enigma.pack import load_enigma_pack
 from vision.enigma.puzzles.check import check_puzzle_frame

@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
 from independent_scenes.enigma_judge import read_key  # noqa: E402
 from independent_scenes.enigma_table import enigma_scene, truth_of  # noqa: E402
 
-from tests.vision.enigma.scene_stack import SCENES_AS_FOUND  # noqa: E402
+from tests.vision.scene_stack import SCENES_AS_FOUND  # noqa: E402
 
 P, RC, CW = 64, 7.04, 5.12
 FRACTIONS = (0.25, 0.5, 0.75)

@@ -1,5 +1,5 @@
-"""Whether this machine draws the Enigma scenes (independent tables, own puzzle renders) as the
-tests found them.
+"""Whether this machine draws the readers' test scenes (Enigma's independent tables and puzzle
+renders, Second Chance's hand-drawn sheets) as the tests found them.
 
 The scenes the reader tests were found on are drawn by numpy >= 2 and OpenCV >= 4.11. The Pi
 floor's numpy 1.24 and OpenCV 4.10 draw other pixels from the same seed, so a test that names
