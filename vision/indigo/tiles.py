@@ -327,6 +327,7 @@ def read_tiles(
     conf = _confidences(dist, settings)
     full_margin = conf >= 1.0  # upright and unshifted
     upright_sure = conf >= settings.min_confidence
+    unshifted_best = dist.argmin(axis=1)
     # a doubtful cell is read again a little shifted; every cell short of a full margin is
     # checked shifted and turned (a tile laid by hand lies up to 2 mm off and 5 degrees
     # turned, and may then fit another class better upright than its own)
@@ -346,11 +347,15 @@ def read_tiles(
     # pack: tile 0 turned once, laid 1.5 mm off and 5 degrees turned, fitted the upright
     # tile 1 better than itself and was read so at 0.89)
     doubted |= turned.argmin(axis=1) != order[:, 0]
-    # a cell with glare in its disc is sure only upright and unshifted: with part of it gone,
-    # the shifted and turned comparisons fit the rest too freely (independent tuning seed
-    # 1036 harsh, both scans looks: a tile a fifth under glare, 0.20-0.30 upright, read as
-    # another turn of its pattern at 0.94 and 0.98 once shifted)
-    doubted |= (left < 1.0) & ~upright_sure
+    # a cell with glare in its disc is sure only upright and unshifted, or when the shift
+    # only sharpened what the unshifted comparison read (see :func:`_sharpened_by_shift`):
+    # with part of it gone, the shifted and turned comparisons fit the rest too freely
+    # (independent tuning seed 1036 harsh, both scans looks: a tile a fifth under glare,
+    # 0.20-0.30 upright, read as another turn of its pattern at 0.94 and 0.98 once shifted)
+    sharpened = (left < 1.0) & ~upright_sure & _sharpened_by_shift(
+        unshifted_best, order[:, 0], conf, turned, settings)
+    conf = np.where(sharpened, np.minimum(conf, _confidences(turned, settings)), conf)
+    doubted |= (left < 1.0) & ~upright_sure & ~sharpened
     out: dict[Cell, CellRead] = {}
     for i, cell in enumerate(cells):
         c = min(float(conf[i]), DOUBTFUL) if doubted[i] else float(conf[i])
@@ -382,6 +387,23 @@ def _doubted(empty: np.ndarray, left: np.ndarray, full_margin: np.ndarray,
         decided[candidates] = _rules_out_tiles(patches[candidates], w[candidates], model)
     result: np.ndarray = doubted | (short & ~decided)
     return result
+
+
+def _sharpened_by_shift(unshifted_best: np.ndarray, best: np.ndarray, conf: np.ndarray,
+                        turned: np.ndarray, settings: IndigoSettings) -> np.ndarray:
+    """(cells,) whether a cell's shifted comparison kept the class its unshifted comparison
+    read (``unshifted_best``, ``best``) and is sure both shifted (``conf``) and with every
+    class at its own best offset and hand's turn (``turned``).
+
+    A tile laid a hand's offset off with a reflection over part of it fits its pattern only
+    a little better unshifted, and with a full margin once shifted: on tuning seeds
+    1000-1039 harsh, all four looks, 35 of the 248 cells under glare read right and asked
+    were such cells. Of the 28 cells read wrong with glare in them and asked for this alone,
+    each either changed its class when shifted (up to 0.84 both ways, seed 1036 scans) or
+    fell short of 0.6 shifted or posed."""
+    kept: np.ndarray = (unshifted_best == best) & (
+        np.minimum(conf, _confidences(turned, settings)) >= settings.min_confidence)
+    return kept
 
 
 def _posed_confidences(conf: np.ndarray, turned: np.ndarray, best: np.ndarray,
