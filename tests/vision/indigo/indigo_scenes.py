@@ -5,6 +5,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import cv2
+import numpy as np
+
 from companion.indigo.state import IndigoState
 from vision.indigo.pack import IndigoPack
 from vision.indigo.read_types import IndigoRead
@@ -65,3 +68,13 @@ def gem_misreads_unasked(read: IndigoRead, truth: dict[str, Any], pack: IndigoPa
         if not any(f"({q},{r})" in text for text in read.questions):
             out.append(f"{gem} {at}")
     return out
+
+
+def laid_by_hand(image: np.ndarray, cell_px: int, side: int, turn_deg: float, dx: float,
+                 dy: float) -> np.ndarray:
+    """A pack image at ``cell_px`` per radius, turned clockwise and moved by (dx, dy)."""
+    src = image.shape[0]
+    m = cv2.getRotationMatrix2D((src / 2, src / 2), -turn_deg, 2 * cell_px / src)
+    m[0, 2] += (side - 1) / 2 - src / 2 + dx
+    m[1, 2] += (side - 1) / 2 - src / 2 + dy
+    return cv2.warpAffine(image.astype(np.float32), m, (side, side), flags=cv2.INTER_AREA)

@@ -9,6 +9,7 @@ import math
 import cv2
 import numpy as np
 import pytest
+from indigo_scenes import laid_by_hand
 
 from companion.indigo import ROUTE_CELLS, Tile
 from companion.indigo.geometry import Cell
@@ -22,16 +23,6 @@ from vision.indigo.tiles import read_tiles
 OFFSET_PX = (1.0, 1.3)
 #: ... and turn, in degrees
 TURN_DEG = 5.0
-
-
-def _laid(image: np.ndarray, cell_px: int, side: int, turn_deg: float, dx: float,
-          dy: float) -> np.ndarray:
-    """A pack image at ``cell_px`` per radius, turned clockwise and moved by (dx, dy)."""
-    src = image.shape[0]
-    m = cv2.getRotationMatrix2D((src / 2, src / 2), -turn_deg, 2 * cell_px / src)
-    m[0, 2] += (side - 1) / 2 - src / 2 + dx
-    m[1, 2] += (side - 1) / 2 - src / 2 + dy
-    return cv2.warpAffine(image.astype(np.float32), m, (side, side), flags=cv2.INTER_AREA)
 
 
 def _hand_laid_board(seed: int) -> tuple[np.ndarray, dict[Cell, Tile | None]]:
@@ -52,7 +43,7 @@ def _hand_laid_board(seed: int) -> tuple[np.ndarray, dict[Cell, Tile | None]]:
         turn = float(rng.choice([-TURN_DEG, TURN_DEG])) if tile else 0.0
         image = pack.empty if tile is None else pack.tiles[tile.kind]
         rotation = 0 if tile is None else tile.rotation
-        patch = _laid(image, cell_px, side, 60 * rotation + turn, dx, dy)
+        patch = laid_by_hand(image, cell_px, side, 60 * rotation + turn, dx, dy)
         inside = ((xx - mid - dx) ** 2 + (yy - mid - dy) ** 2) <= (0.97 * cell_px) ** 2
         x, y = (int(round(v)) for v in to_canonical(cell_xy(cell), cell_px))
         canvas[y - side // 2 : y + side // 2 + 1, x - side // 2 : x + side // 2 + 1][inside] = \
