@@ -467,6 +467,24 @@ def test_touching_tiles_without_outlines_are_asked_about(
     assert all(cell in asked for cell in wrong), (wrong, reading.questions)
 
 
+# own renders with outlines left out (bench/sheet_reader.py --missing-outlines 0.3), pen 28 and
+# 31: an empty square beside a tile of its colour (an erased mistake; a soft shadow) read
+# filled for its colour alone, which the outlines left a one-square tile: split off with no
+# question, the bench's two confident wrong splits
+@pytest.mark.parametrize("seed", [28, 31])
+def test_a_square_filled_for_its_colour_alone_and_left_on_its_own_is_asked(
+    seed: int, question_cells: Any, missing_outline_sheet: Any,
+) -> None:
+    content, rendered = missing_outline_sheet(seed)
+    reading = read_sheet(rendered.image)
+    truth = {tuple(map(tuple, s["cells"])) for s in content.truth()["shapes"]}
+    asked = question_cells(reading)
+    unasked = [s for s in set(reading.shapes) - truth if not asked & set(s)]
+    assert not unasked, (unasked, reading.questions)
+    wrong = _misread_cells(reading, content.truth()["grid"])
+    assert all(cell in asked for cell in wrong), (wrong, reading.questions)
+
+
 def _outline_sides(shape: list[tuple[int, int]], light: float) -> tuple[np.ndarray, np.ndarray]:
     """Light through every border (right of / below each cell): ``light`` on the sides of
     ``shape`` that face an empty cell, a dark drawn line everywhere else."""
