@@ -49,10 +49,10 @@ FOLLOWED_ALL_ALONG = 0.9
 #: stroke of the tile's outline, followed as far, meets it at a corner (a light pencil or a
 #: coloured outline: a stroke drawn beside the printed line, or too light for the light
 #: through the border to show it). Tuning seeds 0-15 with the cards: of the 77 outlined sides
-#: that look bare, 54 are followed this far, 51 of them joined so; the sides of tiles drawn
-#: with no outline (own renders, seeds 0-59, outlines left out with p 0.3): 409, followed 0.72
-#: at most (99th percentile 0.44); the printed line between two empty cells on the tuning
-#: sheets: 99th percentile 0.25
+#: that look bare (40 reads), 54 are followed this far, 52 of them joined so; the sides of
+#: tiles drawn with no outline (own renders, seeds 0-59, outlines left out with p 0.3): 409,
+#: followed 0.72 at most (99th percentile 0.44); the printed line between two empty cells on
+#: the tuning sheets: 99th percentile 0.25
 TRACED_SIDE = FOLLOWED_ALL_ALONG
 
 
