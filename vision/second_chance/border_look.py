@@ -284,7 +284,7 @@ def ask_unoutlined(seg: Segmentation, levels: SheetBorderLevels, filled: set[Cel
                    tiles: set[Cell], followed: dict[tuple[Cell, Cell], float] | None = None
                    ) -> tuple[Segmentation, SidesLook]:
     """Where the player drew no outline, the joins are no evidence: those tiles are asked
-    about (see :func:`unoutlined_tiles`; ``followed``: the share of each border a drawn
+    about (see :func:`unoutlined_tiles`; ``followed``: the share of each inner border a drawn
     stroke follows)."""
     empty = {(r, c) for r in range(N) for c in range(N) if (r, c) not in filled}
     sides = [(cell, (cell[0] + dr, cell[1] + dc)) for cell in sorted(tiles)

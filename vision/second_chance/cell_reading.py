@@ -6,7 +6,7 @@ measures themselves are in :mod:`vision.second_chance.cells`; see
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import cv2
@@ -311,6 +311,34 @@ def cell_questions(settings: SheetReaderSettings, cells: CellsRead) -> list[dict
                 }
             )
     return questions
+
+
+#: the confidence of a cell read filled for its colour alone that the tiles leave on its own
+#: (see :func:`ask_lone_colour_fills`): below any doubtful threshold, so it is asked
+LONE_COLOUR_FILL_CONFIDENCE = 0.45
+
+
+def ask_lone_colour_fills(cells: CellsRead, shapes: tuple[tuple[Cell, ...], ...],
+                          questions: list[dict[str, Any]]) -> CellsRead:
+    """A cell read filled for its colour alone (``cells.coloured``) that the segmentation
+    leaves a tile of its own is asked about (``questions`` extended in place; its confidence
+    lowered). Its colour was taken for a fill because it runs on into a neighbour read filled
+    (:func:`fills_across_tile`: one tool's fill across a tile), and the outlines then part it
+    from every neighbour: an erased mistake or a tinted shadow beside a tile of its colour
+    reads so as well as a one-square tile does (own renders with outlines left out, seeds
+    0-59, and 5000-5029: the only two one-square tiles so read, pen 28 and 31, were empty
+    squares, read filled with no question)."""
+    if cells.coloured is None:
+        return cells
+    lone = [shape[0] for shape in shapes if len(shape) == 1 and cells.coloured[shape[0]]]
+    if not lone:
+        return cells
+    confidence = cells.confidence.copy()
+    for cell in lone:
+        confidence[cell] = min(float(confidence[cell]), LONE_COLOUR_FILL_CONFIDENCE)
+        questions.append({"kind": "cell", "cells": [list(cell)],
+                          "message": f"is cell {list(cell)} filled? the marks are not clear"})
+    return replace(cells, confidence=confidence)
 
 
 def find_bonus(settings: SheetReaderSettings, cells: CellsRead, *, one_possible: bool = True

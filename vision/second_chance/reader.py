@@ -75,6 +75,7 @@ from vision.second_chance.by_cards import (
 )
 from vision.second_chance.cell_reading import (
     CellsRead,
+    ask_lone_colour_fills,
     cell_questions,
     filled_cells,
     find_bonus,
@@ -222,8 +223,8 @@ def read_canonical(
     coverage = side_coverage(cells.darkness, empty, surely_inside(look),
                              over_fill=choices is None)
     seg = segment_tiles(settings, tiles, look, cells.features.colour, coverage, choices)
-    seg, sides = ask_unoutlined(seg, look.levels, filled, tiles,
-                                {border: coverage.of(*border) for border in look.borders})
+    seg, sides = ask_unoutlined(seg, look.levels, filled, tiles, coverage.by_border())
+    cells = ask_lone_colour_fills(cells, seg.shapes, questions)
     if choices is not None:
         seg = settle_asked_by_cards(seg, choices)
         if one_settled_for_cards(bonus, bonus_questions, one_possible=one_possible):

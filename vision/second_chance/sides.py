@@ -76,6 +76,13 @@ class SideCoverage:
         """The coverage of the side between neighbours ``a`` and ``b`` (a first)."""
         return float(self.right[a] if a[0] == b[0] else self.below[a])
 
+    def by_border(self) -> dict[Border, float]:
+        """The coverage of every inner side, keyed ``(a, b)`` with ``a`` the first cell."""
+        return {**{((r, c), (r, c + 1)): float(self.right[r, c])
+                   for r in range(N) for c in range(N - 1)},
+                **{((r, c), (r + 1, c)): float(self.below[r, c])
+                   for r in range(N - 1) for c in range(N)}}
+
     def over_fill(self, a: tuple[int, int], b: tuple[int, int]) -> float | None:
         """The ink over the fill of the side between neighbours ``a`` and ``b`` (a first)."""
         if self.over_fill_right is None or self.over_fill_below is None:

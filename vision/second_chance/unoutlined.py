@@ -44,6 +44,18 @@ WEAK_CUT_ASKED = 0.45
 FOLLOWED_ALL_ALONG = 0.9
 
 
+#: a side of a tile on an empty cell that lets through as much light as a bare line is still
+#: drawn where a stroke follows it this far (the same :data:`FOLLOWED_ALL_ALONG`) and another
+#: stroke of the tile's outline, followed as far, meets it at a corner (a light pencil or a
+#: coloured outline: a stroke drawn beside the printed line, or too light for the light
+#: through the border to show it). Tuning seeds 0-15 with the cards: of the 77 outlined sides
+#: that look bare (40 reads), 54 are followed this far, 52 of them joined so; the sides of
+#: tiles drawn with no outline (own renders, seeds 0-59, outlines left out with p 0.3): 409,
+#: followed 0.72 at most (99th percentile 0.44); the printed line between two empty cells on
+#: the tuning sheets: 99th percentile 0.25
+TRACED_SIDE = FOLLOWED_ALL_ALONG
+
+
 #: the confidence of a join inside a tile read without an outline around it (asked)
 UNOUTLINED_JOIN = 0.25
 
@@ -83,15 +95,18 @@ def unoutlined_tiles(
     as easily (a light pencil tile joined to an unoutlined one), and only the question about its
     tile catches that. A side it gives at most ``surely_bare`` is surely bare: a tile whose bare
     sides all are shows that the player skips outlines as surely as a side that lets through all the
-    printed line's light. ``followed`` is the share of each border between two filled cells a
-    drawn stroke follows (:mod:`vision.second_chance.sides`): a cut followed all along is not
-    asked as weak where the sheet's joins show that the measure tells them apart
-    (:func:`_clearly_followed`).
+    printed line's light. ``followed`` is the share of each inner border a drawn stroke follows
+    (:mod:`vision.second_chance.sides`): a side on an empty cell traced all along and joined to
+    the tile's other outline strokes at a corner is drawn, however light (:data:`TRACED_SIDE`,
+    :func:`_traced_sides`); a cut followed all along is not asked as weak where the sheet's
+    joins show that the measure tells them apart (:func:`_clearly_followed`).
     """
     chances = side_drawn or {}
     light = _SideLight(through_right, through_below, printed, empty)
+    traced = {side for shape in seg.shapes
+              for side in _traced_sides(shape, light.sides(shape), followed or {})}
     looks_bare = [side for shape in seg.shapes for side in light.sides(shape)
-                  if light.through(side) > BARE_LINE * printed]
+                  if light.through(side) > BARE_LINE * printed and side not in traced]
     # the model counts only on a sheet where it is sure of every side that looks bare
     learned = ({} if any(chances.get(side, 0.0) < surely_drawn for side in looks_bare)
                else chances)
@@ -102,7 +117,7 @@ def unoutlined_tiles(
     skips = False
     for shape in seg.shapes:
         bare, drawn, certain, lightest = light.count(shape, learned, chances, surely_drawn,
-                                                     surely_bare)
+                                                     surely_bare, traced)
         sides[shape] = (bare, drawn)
         # a player who surely skipped one outline may have skipped others: then a tile with no
         # side on an empty cell (all its sides are other tiles' outlines) tells nothing of its
@@ -146,14 +161,15 @@ class _SideLight:
 
     def count(self, shape: tuple[Cell, ...], learned: dict[tuple[Cell, Cell], float],
               chances: dict[tuple[Cell, Cell], float], surely_drawn: float,
-              surely_bare: float) -> tuple[int, int, int, float]:
+              surely_bare: float, traced: set[tuple[Cell, Cell]]
+              ) -> tuple[int, int, int, float]:
         """A tile's sides on empty cells: (bare, drawn, surely bare by the model, the
-        lightest's light relative to the printed line's)."""
+        lightest's light relative to the printed line's); a ``traced`` side is drawn."""
         bare = drawn = certain = 0
         lightest = 0.0
         for side in self.sides(shape):
             through = self.through(side)
-            if learned.get(side, 0.0) >= surely_drawn:
+            if learned.get(side, 0.0) >= surely_drawn or side in traced:
                 drawn += 1
                 continue
             lightest = max(lightest, through / max(self.printed, 1e-3))
@@ -163,6 +179,47 @@ class _SideLight:
             else:
                 drawn += 1
         return bare, drawn, certain, lightest
+
+
+def _traced_sides(shape: tuple[Cell, ...], sides: list[tuple[Cell, Cell]],
+                  followed: dict[tuple[Cell, Cell], float]) -> list[tuple[Cell, Cell]]:
+    """The ``sides`` ``(tile cell, empty cell)`` of a tile a drawn stroke follows all along
+    (:data:`TRACED_SIDE`, against the printed line's own profile) that meet another stroke
+    of the tile's outline, followed as far, at one of their two corners: an outline drawn
+    round the tile, not a lone stroke (a line of the fill, a smudge) lying on one side."""
+    cells = set(shape)
+
+    def along(a: Cell, b: Cell) -> float:
+        return followed.get((min(a, b), max(a, b)), 0.0)
+
+    traced = []
+    for cell, empty in sides:
+        if along(cell, empty) < TRACED_SIDE:
+            continue
+        # the tile's other outline sides at either corner of this one (a side of the grid's
+        # rim has no coverage: it tells nothing)
+        others = [side for corner in _corners(cell, empty) for side in _sides_at(corner)
+                  if (side[0] in cells) != (side[1] in cells)
+                  and {side[0], side[1]} != {cell, empty}]
+        if any(along(*side) >= TRACED_SIDE for side in others):
+            traced.append((cell, empty))
+    return traced
+
+
+def _corners(a: Cell, b: Cell) -> tuple[Cell, Cell]:
+    """The two grid points (row, column of the lines) at the ends of the side between
+    neighbours ``a`` and ``b``."""
+    (r, c), (r2, c2) = min(a, b), max(a, b)
+    if r == r2:
+        return (r, c2), (r + 1, c2)
+    return (r2, c), (r2, c + 1)
+
+
+def _sides_at(corner: Cell) -> list[tuple[Cell, Cell]]:
+    """The four sides that meet at a grid point, each as the pair of cells it parts."""
+    i, j = corner
+    return [((i - 1, j - 1), (i - 1, j)), ((i, j - 1), (i, j)),
+            ((i - 1, j - 1), (i, j - 1)), ((i - 1, j), (i, j))]
 
 
 def _clearly_followed(seg: Segmentation, followed: dict[tuple[Cell, Cell], float]
