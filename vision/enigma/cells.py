@@ -198,7 +198,8 @@ def find_cells(
                 if beyond.sum() > 0.35 * math.pi * rc * rc:
                     problems.append("two cells of one colour touch, or a cell is misread")
                     conf = min(conf, 0.3)
-                stroke = _is_a_stroke(member, centre, rc, pack.channel_width * p)
+                stroke = _is_a_stroke(member if pawns is None else member | pawns, centre, rc,
+                                      pack.channel_width * p)
             if stroke or not _has_body(body, centre, rc):
                 problems.append(f"is there a {model.names[ci]} cell? only thin strokes of "
                                 "its colour show there, as along a channel's edge")
@@ -270,15 +271,15 @@ def _has_body(body: np.ndarray, centre: tuple[float, float], rc: float) -> bool:
     return int((body & disc(body.shape, centre, BODY_REACH * rc)).sum()) >= CORE_MIN
 
 
-def _is_a_stroke(member: np.ndarray, centre: tuple[float, float], rc: float, cw: float
+def _is_a_stroke(body: np.ndarray, centre: tuple[float, float], rc: float, cw: float
                  ) -> bool:
-    """Whether the pixels of a cell's colour that run on beyond one cell's circle lie,
-    round the cell found among them, in a band narrower than a channel: the core of a
-    channel blurred to the cell's colour, its rims labelled channel (tuning independent
-    table 20015 harsh, square [0, 1]: an ochre channel's core read as a yellow cell 3 px
-    wide, 34 px long). A cell with such trails fills its disc, or rings its pawn, round
-    the centre: its pixels spread across every way."""
-    ys, xs = np.nonzero(member & disc(member.shape, centre, BODY_REACH * rc))
+    """Whether the pixels of a cell's colour that run on beyond one cell's circle (with
+    the pawns', ``body``) lie, round the cell found among them, in a band narrower than a
+    channel: the core of a channel blurred to the cell's colour, its rims labelled channel
+    (tuning independent table 20015 harsh, square [0, 1]: an ochre channel's core read as a
+    yellow cell 3 px wide, 34 px long). A cell with such trails fills its disc, or rings
+    its pawn, round the centre: its pixels spread across every way."""
+    ys, xs = np.nonzero(body & disc(body.shape, centre, BODY_REACH * rc))
     if len(xs) < 3:
         return False
     least = float(np.linalg.eigvalsh(np.cov(np.vstack([xs, ys]).astype(np.float64)))[0])
