@@ -76,9 +76,10 @@ BODY_REACH = 1.2
 THIN_CELL_CONFIDENCE = 0.3
 #: a run of a cell's colour longer than a cell whose pixels round the cell found in it lie
 #: in a band narrower than this many channel widths is a stroke, asked like thin strokes
-#: (:func:`_is_a_stroke`). Census of the cells in such runs, tuning harsh tables (see
-#: bench/figures/enigma_stroke_cells_s22.txt): spread across the run 0.92 px on the channels'
-#: cores taken for cells, 1.83 px and more on cells (1.26 px here at 64 px a tile)
+#: (:func:`_is_a_stroke`). Census of such runs on tuning harsh tables (see
+#: bench/figures/enigma_stroke_cells_s22.txt): the channels' cores read as sure cells spread
+#: 0.92 and 1.14 px across the run, those on tiles read right and sure 2.06 px and more
+#: (the threshold 1.26 px at 64 px a tile)
 STROKE_BAND = 0.85
 #: a blob of the icons' colour this many cell discs in area, within this many cell radii of
 #: its middle and filling this share of that circle, is a disc, not an icon's strokes (the
