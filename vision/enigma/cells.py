@@ -75,12 +75,13 @@ BODY_REACH = 1.2
 #: the confidence a cell of thin strokes only leaves: asked about, never read as sure
 THIN_CELL_CONFIDENCE = 0.3
 #: a run of a cell's colour longer than a cell whose pixels round the cell found in it lie
-#: in a band narrower than this many channel widths is a stroke, asked like thin strokes
-#: (:func:`_is_a_stroke`). Census of such runs on tuning harsh tables (see
+#: in a band no wider than this many channel widths is a stroke, asked like thin strokes
+#: (:func:`_is_a_stroke`): a channel's core is narrower than the channel, a cell (or the
+#: ring round its pawn) wider. Census of such runs on tuning harsh tables (see
 #: bench/figures/enigma_stroke_cells_s22.txt): the channels' cores read as sure cells spread
-#: 0.92 and 1.14 px across the run, those on tiles read right and sure 2.06 px and more
-#: (the threshold 1.26 px at 64 px a tile)
-STROKE_BAND = 0.85
+#: 0.92 and 1.14 px across the run (1.29 px in another cut of the second), those on tiles
+#: read right and sure 2.06 px and more (the threshold 1.48 px at 64 px a tile)
+STROKE_BAND = 1.0
 #: a blob of the icons' colour this many cell discs in area, within this many cell radii of
 #: its middle and filling this share of that circle, is a disc, not an icon's strokes (the
 #: demo icons fit in a square 0.13 of a tile wide: at most 0.45 of a cell's disc)
