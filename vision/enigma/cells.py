@@ -74,6 +74,14 @@ SLIVER_CONFIDENCE = 0.3
 BODY_REACH = 1.2
 #: the confidence a cell of thin strokes only leaves: asked about, never read as sure
 THIN_CELL_CONFIDENCE = 0.3
+#: a run of a cell's colour longer than a cell whose pixels round the cell found in it lie
+#: in a band no wider than this many channel widths is a stroke, asked like thin strokes
+#: (:func:`_is_a_stroke`): a channel's core is narrower than the channel, a cell (or the
+#: ring round its pawn) wider. Census of such runs on tuning harsh tables (see
+#: bench/figures/enigma_stroke_cells_s22.txt): the channels' cores read as sure cells spread
+#: 0.92 and 1.14 px across the run (1.29 px in another cut of the second), those on tiles
+#: read right and sure 2.06 px and more (the threshold 1.48 px at 64 px a tile)
+STROKE_BAND = 1.0
 #: a blob of the icons' colour this many cell discs in area, within this many cell radii of
 #: its middle and filling this share of that circle, is a disc, not an icon's strokes (the
 #: demo icons fit in a square 0.13 of a tile wide: at most 0.45 of a cell's disc)
@@ -182,15 +190,19 @@ def find_cells(
                 slivers.append((float(xs.mean()), float(ys.mean())))
                 continue
             centre = (float(ex), float(ey))
+            stroke = False
             if radius > 1.15 * rc:
                 # more than one cell's circle: a blurred channel's rim in the cell's colour
-                # may trail off it (thin), or a second cell touches it (a cell's area)
+                # may trail off it (thin), or a second cell touches it (a cell's area), or
+                # it is no cell but a channel's core in the cell's colour (a stroke)
                 centre = _densest_cell(member, rc)
                 beyond = member & ~disc((p, p), centre, 1.4 * rc)
                 if beyond.sum() > 0.35 * math.pi * rc * rc:
                     problems.append("two cells of one colour touch, or a cell is misread")
                     conf = min(conf, 0.3)
-            if not _has_body(body, centre, rc):
+                stroke = _is_a_stroke(member if pawns is None else member | pawns, centre, rc,
+                                      pack.channel_width * p)
+            if stroke or not _has_body(body, centre, rc):
                 problems.append(f"is there a {model.names[ci]} cell? only thin strokes of "
                                 "its colour show there, as along a channel's edge")
                 conf = min(conf, THIN_CELL_CONFIDENCE)
@@ -259,6 +271,22 @@ def _has_body(body: np.ndarray, centre: tuple[float, float], rc: float) -> bool:
     """Whether enough of the ``body`` pixels (of a cell colour or a pawn, a pixel in from
     their edges) lie round ``centre`` for a cell, not only strokes of its colour."""
     return int((body & disc(body.shape, centre, BODY_REACH * rc)).sum()) >= CORE_MIN
+
+
+def _is_a_stroke(body: np.ndarray, centre: tuple[float, float], rc: float, cw: float
+                 ) -> bool:
+    """Whether the pixels of a cell's colour that run on beyond one cell's circle (with
+    the pawns', ``body``) lie, round the cell found among them, in a band narrower than a
+    channel: the core of a channel blurred to the cell's colour, its rims labelled channel
+    (tuning independent table 20015 harsh, square [0, 1]: an ochre channel's core read as a
+    yellow cell 3 px wide, 34 px long). A cell with such trails fills its disc, or rings
+    its pawn, round the centre: its pixels spread across every way."""
+    ys, xs = np.nonzero(body & disc(body.shape, centre, BODY_REACH * rc))
+    if len(xs) < 3:
+        return False
+    least = float(np.linalg.eigvalsh(np.cov(np.vstack([xs, ys]).astype(np.float64)))[0])
+    # a straight band w wide spreads w / sqrt(12) across its axis
+    return math.sqrt(max(least, 0.0)) < STROKE_BAND * cw / math.sqrt(12.0)
 
 
 def _sliver_by_pawn(slivers: list[tuple[float, float]], cells: list[Cell], feats: np.ndarray,
