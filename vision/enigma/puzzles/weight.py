@@ -349,13 +349,6 @@ CRESCENT_LEVEL = 0.6
 #: way to the rim); a weight under another shows its own rim, 0.94 to 1.3 of the way
 #: (cloth/strong seeds 2, 5, 8, 11, 14, near misses with a weight partly on another)
 CRESCENT_RIM, CRESCENT_RIM_PERCENTILE = 0.6, 5
-#: a weight partly under one whole weight and beside another shows in the notch between the
-#: two: both own discs cut it, and the opening takes off its tips, so the same weight shows a
-#: smaller crescent there. Metal touching two whole weights counts from this share of a face
-#: (drawn tall cups, tuning, session 22: a fourth weight under a lifted one in the notch,
-#: 188-380 px of it shown, left crescents of 57-187 px, so it was counted 3 for 4 with no
-#: question; tall cups without one leave no notch metal at all after the opening)
-NOTCH_CRESCENT_AREA = 0.05
 
 
 def crescents(smooth: np.ndarray, card_level: np.ndarray, top: Weight, whole: list[Weight],
@@ -375,6 +368,8 @@ def crescents(smooth: np.ndarray, card_level: np.ndarray, top: Weight, whole: li
     at = (int(round(top.centre[0])) - x0, int(round(top.centre[1])) - y0)
     region = np.zeros(box.shape, np.uint8)
     cv2.circle(region, at, int(reach), 1, -1)
+    touch = np.zeros(box.shape, np.uint8)
+    cv2.circle(touch, at, int(round((OWN_DISC + CRESCENT_TOUCH) * wr)), 1, -1)
     for wt in whole:
         cv2.circle(region, (int(round(wt.centre[0])) - x0, int(round(wt.centre[1])) - y0),
                    int(round(OWN_DISC * wr)), 0, -1)
@@ -384,24 +379,11 @@ def crescents(smooth: np.ndarray, card_level: np.ndarray, top: Weight, whole: li
     metal = open_mask(metal, max(1, int(round(CRESCENT_THICK * wr))))
     n, lab, stats, cents = cv2.connectedComponentsWithStats(metal.astype(np.uint8),
                                                             connectivity=8)
-    touching = _touching(lab, top.centre, (x0, y0), wr)
-    in_notch = set().union(*(_touching(lab, wt.centre, (x0, y0), wr) for wt in whole
-                             if wt.centre != top.centre))
+    touching = set(np.unique(lab[touch.astype(bool)]).tolist())
     rim_level = 1 - CRESCENT_RIM * (top.card - top.rim) / max(top.card, 1e-3)
-    face_px = math.pi * wr * wr
     return [(float(cents[k][0]) + x0, float(cents[k][1]) + y0) for k in range(1, n)
-            if k in touching and stats[k, cv2.CC_STAT_AREA] >= face_px * (
-                NOTCH_CRESCENT_AREA if k in in_notch else CRESCENT_AREA)
+            if k in touching and stats[k, cv2.CC_STAT_AREA] >= CRESCENT_AREA * math.pi * wr * wr
             and float(np.percentile(box[lab == k], CRESCENT_RIM_PERCENTILE)) < rim_level]
-
-
-def _touching(lab: np.ndarray, centre: Point, origin: tuple[int, int], wr: float) -> set[int]:
-    """The labels (``lab``, a box whose corner lies at ``origin``) of the metal that comes
-    within :data:`CRESCENT_TOUCH` of the own disc of the whole weight at ``centre``."""
-    zone = np.zeros(lab.shape, np.uint8)
-    cv2.circle(zone, (int(round(centre[0])) - origin[0], int(round(centre[1])) - origin[1]),
-               int(round((OWN_DISC + CRESCENT_TOUCH) * wr)), 1, -1)
-    return set(np.unique(lab[zone.astype(bool)]).tolist()) - {0}
 
 
 #: the band (mm wide) along a cup's printed ring where its ink, blurred, may lie
