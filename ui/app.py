@@ -181,12 +181,6 @@ class CompanionApp(App):
         self._error_ending_app: BaseException | None = None
         #: set by the first :meth:`shutdown`: what it released stays released
         self._shut_down = False
-        from ui.warm_up import WarmUp
-
-        #: what the evening loads once, made ready while the app is idle after its first
-        #: frame (by :meth:`run`; the tests' driver starts it when a test asks)
-        self.warm_up = WarmUp(self, list(GAME_SCREENS.values()))
-        self._warm_up_after_first_frame = False
 
     # --- building ------------------------------------------------------------------------------
     def build(self) -> Any:
@@ -224,21 +218,16 @@ class CompanionApp(App):
 
     def _make_screen(self, name: str) -> Any:
         """The screen ``name``, with its kv rules loaded first (once per build)."""
-        screen = self.prepare_screen(name)(name=name)
-        self._screens[name] = screen
-        return screen
-
-    @staticmethod
-    def prepare_screen(name: str) -> Any:
-        """The class of the screen ``name``, its module imported and its kv rules loaded
-        (once per build; also ahead of time, by :mod:`ui.warm_up`)."""
         import importlib
 
         kv = UI_DIR / "screens" / f"{name}.kv"
         if kv.exists() and str(kv) not in Builder.files:
             Builder.load_file(str(kv))
         module_name, _, class_name = SCREEN_MODULES[name].rpartition(".")
-        return getattr(importlib.import_module(module_name), class_name)
+        cls = getattr(importlib.import_module(module_name), class_name)
+        screen = cls(name=name)
+        self._screens[name] = screen
+        return screen
 
     def rebuild(self) -> None:
         """Re-create every screen (after a language change), staying where we are."""
@@ -339,8 +328,6 @@ class CompanionApp(App):
         self._ready_sent = True
         Window.unbind(on_flip=self._on_first_flip)
         self.notifier.ready()
-        if self._warm_up_after_first_frame:
-            self.warm_up.start_later()
 
     def _on_window_size(self, window: Any, size: Any) -> None:
         self.portrait = size[1] > size[0]
@@ -789,7 +776,6 @@ class CompanionApp(App):
         exception then goes on unchanged: the command line turns it into the exit status that
         systemd's ``Restart=on-failure`` restarts on.
         """
-        self._warm_up_after_first_frame = True
         try:
             super().run()
         finally:

@@ -33,10 +33,6 @@ PUZZLE = "puzzle"
 PUZZLE_TABLE, PUZZLE_STRENGTH, PUZZLE_FRAME = "wood", "mild", (1920, 1080)
 #: one seed for the puzzle's scene and its wrong solutions: the same taps show the same table
 PUZZLE_SEED = 1
-#: the renderers of every game's table, imported by :meth:`DemoTable.get_ready`
-DRAWING_MODULES = ("vision.indigo.synth.render", "vision.enigma.synth.render",
-                   "vision.break_the_code.synth.render", "vision.second_chance.synth.sheet",
-                   "vision.second_chance.synth.card")
 
 
 class DemoTable:
@@ -51,8 +47,6 @@ class DemoTable:
         self.pending: Any = None
         self._state: Any = None  # the accepted state the camera worker renders from
         self._packs: dict[str, Any] = {}
-        #: one loader of the packs at a time (the camera thread, or the app's warm-up)
-        self._packs_lock = threading.RLock()
         self._seed = seed
         self._frame: Any = None
         self._frame_key: Any = None
@@ -320,75 +314,30 @@ class DemoTable:
 
             indigo = new_game(2)
         try:
+            from vision.indigo.pack import load_indigo_pack
             from vision.indigo.settings import IndigoSettings
             from vision.indigo.synth.render import render_frame
         except ImportError:
             return _sketch(indigo)
+        if "indigo" not in self._packs:
+            cfg = self.app.cfg
+            self._packs["indigo"] = load_indigo_pack(art_pack_folder(cfg, cfg.vision.pack))
         settings = IndigoSettings.from_config(self.app.cfg)
-        return render_frame(indigo, self._indigo_pack(), settings=settings,
-                            seed=self._seed, frame_size=FRAME_SIZE).image
-
-    # --- the packs the table is drawn with: loaded once, by the first frame or get_ready ---
-    def get_ready(self) -> None:
-        """Load every game's pack and drawing code now (a worker thread while the app is
-        idle, see :mod:`ui.warm_up`), not at the first frame of each game: once per evening
-        in any case, and the first play of each game neither waits for them nor raises the
-        memory the evening settles at only then."""
-        import importlib
-
-        for module in DRAWING_MODULES:
-            importlib.import_module(module)
-        self._indigo_pack()
-        self._enigma_pack()
-        self._enigma_catalogue()
-        self._code_look()
-
-    @property
-    def packs_loaded(self) -> list[str]:
-        """The packs loaded so far (tests)."""
-        return sorted(self._packs)
-
-    def _loaded(self, name: str, load: Any) -> Any:
-        with self._packs_lock:
-            if name not in self._packs:
-                self._packs[name] = load()
-            return self._packs[name]
-
-    def _indigo_pack(self) -> Any:
-        from vision.indigo.pack import load_indigo_pack
-
-        cfg = self.app.cfg
-        return self._loaded("indigo", lambda: load_indigo_pack(
-            art_pack_folder(cfg, cfg.vision.pack)))
-
-    def _enigma_pack(self) -> Any:
-        from vision.enigma.pack import load_enigma_pack
-
-        cfg = self.app.cfg
-        return self._loaded("enigma", lambda: load_enigma_pack(
-            art_pack_folder(cfg, cfg.vision.enigma.pack)))
-
-    def _enigma_catalogue(self) -> Any:
-        from companion.enigma.catalogue import load_catalogue
-
-        return self._loaded("enigma-catalogue", load_catalogue)
-
-    def _code_look(self) -> Any:
-        def load() -> Any:
-            # a taught look is drawn from its photos; none: the demo style's own drawing
-            from vision.break_the_code.pack import load_code_pack
-
-            folder = art_pack_folder(self.app.cfg, self.app.cfg.vision.code.pack)
-            return load_code_pack(folder) if folder else None
-
-        return self._loaded("code", load)
+        return render_frame(indigo, self._packs["indigo"], settings=settings, seed=self._seed,
+                            frame_size=FRAME_SIZE).image
 
     def _render_enigma(self, state: Any) -> Any:
+        from companion.enigma.catalogue import load_catalogue
+        from vision.enigma.pack import load_enigma_pack
         from vision.enigma.settings import TableSettings
         from vision.enigma.synth.render import TableView, render_frame
 
-        pack = self._enigma_pack()
-        view = TableView.of_state(state, pack, catalogue=self._enigma_catalogue())
+        if "enigma" not in self._packs:
+            cfg = self.app.cfg
+            self._packs["enigma"] = load_enigma_pack(art_pack_folder(cfg, cfg.vision.enigma.pack))
+            self._packs["enigma-catalogue"] = load_catalogue()
+        pack = self._packs["enigma"]
+        view = TableView.of_state(state, pack, catalogue=self._packs["enigma-catalogue"])
         return render_frame(view, pack, table=TableSettings.from_config(self.app.cfg),
                             seed=self._seed, frame_size=FRAME_SIZE).image
 
@@ -404,9 +353,15 @@ class DemoTable:
         from companion.break_the_code import parse_code
         from vision.break_the_code.synth.render import render_frame as render_code
 
+        if "code" not in self._packs:
+            # a taught look is drawn from its photos; none: the demo style's own drawing
+            from vision.break_the_code.pack import load_code_pack
+
+            folder = art_pack_folder(self.app.cfg, self.app.cfg.vision.code.pack)
+            self._packs["code"] = load_code_pack(folder) if folder else None
         laid = list(parse_code(tiles).tiles) if tiles.strip() else []
         result, _scene = render_code(laid, seed=self._seed, frame_size=FRAME_SIZE,
-                                     look=self._code_look())
+                                     look=self._packs["code"])
         return result.image
 
     def _render_own_tiles(self, tiles: str, slots: Any) -> Any:
@@ -423,17 +378,20 @@ class DemoTable:
         import random as seeded
 
         from companion.enigma.puzzles import load_puzzles
+        from vision.enigma.pack import load_enigma_pack
         from vision.enigma.synth.puzzle_table import TableCondition, render_table_frame
         from vision.enigma.synth.puzzles import default_solution, near_misses
 
-        pack = self._enigma_pack()
+        if "enigma" not in self._packs:
+            cfg = self.app.cfg
+            self._packs["enigma"] = load_enigma_pack(art_pack_folder(cfg, cfg.vision.enigma.pack))
         box = load_puzzles()
         card = getattr(box, kind).cards[card_id]
         solution, extra = default_solution(kind, card, box), {}
         if miss is not None:
             misses = near_misses(kind, card, solution, box, seeded.Random(PUZZLE_SEED))
             _what, solution, extra = misses[miss % len(misses)]
-        return render_table_frame(kind, card, pack, solution=solution,
+        return render_table_frame(kind, card, self._packs["enigma"], solution=solution,
                                   condition=TableCondition(PUZZLE_TABLE, PUZZLE_STRENGTH),
                                   seed=PUZZLE_SEED, frame_size=PUZZLE_FRAME, **extra)
 
