@@ -222,3 +222,54 @@ def test_the_decks_shapes_are_made_once_and_each_rounds_cards_are_tapped_on_them
     assert all(panel is panels[0] for panel in panels)
     # and a round's two cards, drawn in their rows
     assert len(made) <= len(screen.deck().puzzle) + 2 * rounds
+
+
+def _drag_up(driver: Any, widget: Any, distance: float) -> None:
+    """A finger put on ``widget`` and moved up by ``distance`` pixels, then lifted (a scroll
+    view's content follows it down)."""
+    from kivy.tests.common import UnitTestTouch
+
+    driver.settle(widget)
+    x, y = widget.to_window(*widget.center)
+    touch = UnitTestTouch(x, y - distance / 2)
+    touch.touch_down()
+    for step in range(1, 11):
+        touch.touch_move(x, y - distance / 2 + distance * step / 10)
+        driver.pump(1)
+    touch.touch_up()
+    driver.settle(widget)
+
+
+def test_the_decks_shapes_show_from_the_top_at_each_rounds_cards(make_driver: Any) -> None:
+    # the cards' panel and its grid of the deck's shapes are kept from round to round: a grid
+    # scrolled down to last round's cards began the next round where the finger left it, the
+    # first shapes out of view (Break the Code's questions begin at the top at each ask)
+    import random
+
+    from companion.second_chance.simulate import simulate_game
+
+    driver = make_driver()
+    players = ["Ana", "Ben", "Cleo"]
+    record = simulate_game(players, rng=random.Random(3))
+    driver.app.new_game("second-chance", players, record.get("options", {}))
+    screen = driver.screen("second_chance")
+    tops: list[float] = []
+    for event in record["events"]:
+        if event["type"] == "reveal" and len(tops) < 2:
+            driver.pump(1)
+            (panel,) = [w for w in screen.ids.panel.walk(restrict=True)
+                        if type(w).__name__ == "ScRevealPanel"]
+            shapes = panel.ids.shapes
+            driver.settle(shapes)
+            tops.append(shapes.scroll_y)
+            _drag_up(driver, shapes, shapes.height * 0.8)
+            assert driver.wait_for(lambda s=shapes: s.scroll_y < 0.9), shapes.scroll_y
+            for card in event["cards"]:
+                driver.tap(next(b for b in screen.shape_buttons if b.shape.is_same_card(card)))
+            assert [c.text for c in screen.state().revealed] == event["cards"]
+            continue
+        if len(tops) == 2:
+            break
+        assert driver.app.apply(event), driver.app.banner_text
+        driver.pump(1)
+    assert tops == [1.0, 1.0]

@@ -505,6 +505,7 @@ class SecondChanceScreen(BaseScreen):
             return
         phase.heading = self._reveal_heading()
         self._shape_buttons(phase.ids.shapes, self._pick_reveal)
+        phase.ids.shapes.scroll_y = 1  # the shapes from the top, as a new panel's
 
     def _phase_kind(self, state: Any) -> str:
         """Which panel the viewer's part of the game is in now (``_panel_<kind>``)."""
