@@ -231,12 +231,16 @@ def _drag_up(driver: Any, widget: Any, distance: float) -> None:
 
     driver.settle(widget)
     x, y = widget.to_window(*widget.center)
+    # a scroll view hands a touch that has not moved far enough within scroll_timeout to the
+    # child under it: on a loaded machine the frames between the moves can take that long
+    kept_timeout, widget.scroll_timeout = widget.scroll_timeout, 60_000
     touch = UnitTestTouch(x, y - distance / 2)
     touch.touch_down()
     for step in range(1, 11):
         touch.touch_move(x, y - distance / 2 + distance * step / 10)
         driver.pump(1)
     touch.touch_up()
+    widget.scroll_timeout = kept_timeout
     driver.settle(widget)
 
 
