@@ -29,6 +29,16 @@ def _misread_cells(reading, truth: list[str]) -> list[tuple[int, int]]:  # type:
     return [(r, c) for r in range(9) for c in range(9) if reading.grid_rows[r][c] != truth[r][c]]
 
 
+def _assert_misreads_asked(reading: Any, content: Any, asked: set[Any]) -> None:
+    """Every tile read that is not one of the truth's, and every cell read wrong, touches a
+    question: nothing is wrong without one."""
+    truth = {tuple(map(tuple, s["cells"])) for s in content.truth()["shapes"]}
+    unasked = [s for s in set(reading.shapes) - truth if not asked & set(s)]
+    assert not unasked, (unasked, reading.questions)
+    wrong = _misread_cells(reading, content.truth()["grid"])
+    assert all(cell in asked for cell in wrong), (wrong, reading.questions)
+
+
 @pytest.mark.parametrize("markers", [True, False])
 def test_a_clean_sheet_reads_exactly(markers: bool, sheet_content: Any) -> None:
     content = sheet_content(3)
@@ -459,12 +469,7 @@ def test_touching_tiles_without_outlines_are_asked_about(
     content, rendered = missing_outline_sheet(seed)
     assert rendered.log["no_outline"]  # the player did skip outlines here
     reading = read_sheet(rendered.image)
-    truth = {tuple(map(tuple, s["cells"])) for s in content.truth()["shapes"]}
-    asked = question_cells(reading)
-    unasked = [s for s in set(reading.shapes) - truth if not asked & set(s)]
-    assert not unasked, (unasked, reading.questions)
-    wrong = _misread_cells(reading, content.truth()["grid"])
-    assert all(cell in asked for cell in wrong), (wrong, reading.questions)
+    _assert_misreads_asked(reading, content, question_cells(reading))
 
 
 # own renders with outlines left out (bench/sheet_reader.py --missing-outlines 0.3), pen 28 and
@@ -477,12 +482,7 @@ def test_a_square_filled_for_its_colour_alone_and_left_on_its_own_is_asked(
 ) -> None:
     content, rendered = missing_outline_sheet(seed)
     reading = read_sheet(rendered.image)
-    truth = {tuple(map(tuple, s["cells"])) for s in content.truth()["shapes"]}
-    asked = question_cells(reading)
-    unasked = [s for s in set(reading.shapes) - truth if not asked & set(s)]
-    assert not unasked, (unasked, reading.questions)
-    wrong = _misread_cells(reading, content.truth()["grid"])
-    assert all(cell in asked for cell in wrong), (wrong, reading.questions)
+    _assert_misreads_asked(reading, content, question_cells(reading))
 
 
 def _outline_sides(shape: list[tuple[int, int]], light: float) -> tuple[np.ndarray, np.ndarray]:
