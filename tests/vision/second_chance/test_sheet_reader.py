@@ -770,34 +770,10 @@ def test_a_light_fill_read_doubtful_counts_filled_meanwhile() -> None:
     assert filled_cells(replace(cells, marked=None), None) == set()
 
 
-def test_a_split_asked_apart_from_the_doubtful_squares_is_settled_once_they_are() -> None:
-    # tuning mixed/mild seed 10 (bench/sheet_hands.py): a doubtful square read as a tile of
-    # its own left the cards no way to split the region a split question asked about; the
-    # cards then read that square into its tile, and the region, asked still, has one split
-    import random
-
-    from companion.record import parse_record
-    from companion.second_chance.drawn import may_have_the_one, tile_choices
-    from companion.second_chance.simulate import simulate_game
-    from vision.second_chance.synth.hands import render_hand_sheet
-    from vision.second_chance.synth.sheet import content_from_record
-
-    seed = 10
-    record = parse_record(simulate_game(["Ana", "Ben"], rng=random.Random(seed)))
-    content = content_from_record(record, "Ana")
-    frame = render_hand_sheet(content, style="mixed", condition="mild", seed=seed)
-    reading = read_sheet(frame, choices=tile_choices(record.events, "Ana"),
-                         one_possible=may_have_the_one(record.events, "Ana"))
-    assert set(reading.shapes) == {tuple(sorted(t)) for t in content.tiles}
-    assert not [q for q in reading.questions if q["kind"] in ("split", "outline")]
-
-
-@pytest.mark.parametrize("seed", [2, 9])
-def test_clearly_drawn_outlines_are_not_asked_with_the_cards(seed: int) -> None:
-    """Tuning mixed/mild 2 and 9 (bench/sheet_hands.py) read with the cards: a tile looked
-    unoutlined, and every cut only the model made was asked ("is there an outline between
-    ...?"), though the outlines are drawn all along. None is asked now, and no tile is read
-    wrong without a question."""
+def _mixed_mild_read_with_the_cards(seed: int) -> tuple[Any, Any]:
+    """Ana's sheet of a seeded simulated game (2 or 3 players by the seed), drawn in the
+    mixed tools under mild photo conditions (bench/sheet_hands.py's tuning sheets), and its
+    reading with the cards drawn and whether she may hold the bonus 1."""
     import random
 
     from companion.record import parse_record
@@ -812,6 +788,25 @@ def test_clearly_drawn_outlines_are_not_asked_with_the_cards(seed: int) -> None:
     frame = render_hand_sheet(content, style="mixed", condition="mild", seed=seed)
     reading = read_sheet(frame, choices=tile_choices(record.events, "Ana"),
                          one_possible=may_have_the_one(record.events, "Ana"))
+    return content, reading
+
+
+def test_a_split_asked_apart_from_the_doubtful_squares_is_settled_once_they_are() -> None:
+    # tuning mixed/mild seed 10 (bench/sheet_hands.py): a doubtful square read as a tile of
+    # its own left the cards no way to split the region a split question asked about; the
+    # cards then read that square into its tile, and the region, asked still, has one split
+    content, reading = _mixed_mild_read_with_the_cards(10)
+    assert set(reading.shapes) == {tuple(sorted(t)) for t in content.tiles}
+    assert not [q for q in reading.questions if q["kind"] in ("split", "outline")]
+
+
+@pytest.mark.parametrize("seed", [2, 9])
+def test_clearly_drawn_outlines_are_not_asked_with_the_cards(seed: int) -> None:
+    """Tuning mixed/mild 2 and 9 (bench/sheet_hands.py) read with the cards: a tile looked
+    unoutlined, and every cut only the model made was asked ("is there an outline between
+    ...?"), though the outlines are drawn all along. None is asked now, and no tile is read
+    wrong without a question."""
+    content, reading = _mixed_mild_read_with_the_cards(seed)
     if SCENES_AS_FOUND:  # the Pi floor's pixels differ: there only no silent wrong tile holds
         assert not [q for q in reading.questions
                     if q["message"].startswith("is there an outline between")]
@@ -827,20 +822,7 @@ def test_light_coloured_outlines_are_not_asked_as_missing_with_the_cards(seed: i
     as drawn with no outline ("no outline is drawn around these N cells"), though a drawn
     stroke follows their sides all along. No tile is asked so now, and none is read wrong
     without a question."""
-    import random
-
-    from companion.record import parse_record
-    from companion.second_chance.drawn import may_have_the_one, tile_choices
-    from companion.second_chance.simulate import simulate_game
-    from vision.second_chance.synth.hands import render_hand_sheet
-    from vision.second_chance.synth.sheet import content_from_record
-
-    players = ["Ana", "Ben", "Cleo"][: 2 + seed % 2]
-    record = parse_record(simulate_game(players, rng=random.Random(seed)))
-    content = content_from_record(record, "Ana")
-    frame = render_hand_sheet(content, style="mixed", condition="mild", seed=seed)
-    reading = read_sheet(frame, choices=tile_choices(record.events, "Ana"),
-                         one_possible=may_have_the_one(record.events, "Ana"))
+    content, reading = _mixed_mild_read_with_the_cards(seed)
     assert not [q for q in reading.questions if "no outline is drawn" in q["message"]]
     asked = {tuple(c) for q in reading.questions for c in q["cells"]} | set(reading.doubtful)
     wrong = set(reading.shapes) - {tuple(sorted(t)) for t in content.tiles}
