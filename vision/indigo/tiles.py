@@ -139,6 +139,35 @@ def _spreads(p: np.ndarray, w: np.ndarray) -> np.ndarray:
     return spread
 
 
+#: OpenBLAS shares a matrix product among its threads once it takes more than this many
+#: multiply-adds (65536 times its GEMM_MULTITHREAD_THRESHOLD, 4), and the threads then spin
+#: waiting for the next one: the 54 route cells against every turned template (1.3 million)
+#: cost a read 20-30 ms of CPU here, and the product itself 0.3 ms on one thread
+BLAS_ONE_THREAD_WORK = 65536 * 4
+
+
+def one_thread_product(left: np.ndarray, right: np.ndarray) -> np.ndarray:
+    """``left @ right`` (2-D), a few rows of ``left`` at a time, each product small enough
+    for the BLAS to work it on the calling thread (:data:`BLAS_ONE_THREAD_WORK`)."""
+    rows = max(1, BLAS_ONE_THREAD_WORK // max(1, right.shape[0] * right.shape[1]))
+    if len(left) <= rows:
+        product: np.ndarray = left @ right
+        return product
+    return np.concatenate([left[i : i + rows] @ right for i in range(0, len(left), rows)])
+
+
+def _template_columns(model: PackModel) -> tuple[np.ndarray, np.ndarray]:
+    """The turned templates as (D, turns * classes) columns, and their squares: what the
+    patches are multiplied with, worked out once per model."""
+    key = ("template-columns", 0)
+    if key not in model.cache:
+        turns, classes, size = model.turned_templates.shape
+        t = model.turned_templates.reshape(turns * classes, size)
+        model.cache[key] = t.T
+        model.cache[("template-squares", 0)] = (t * t).T
+    return model.cache[key], model.cache[("template-squares", 0)]
+
+
 def _turned_distances(p: np.ndarray, w: np.ndarray,
                       model: PackModel) -> tuple[np.ndarray, np.ndarray]:
     """(cells, classes) twice: the weighted squared distance of each normalised patch to each
@@ -147,11 +176,11 @@ def _turned_distances(p: np.ndarray, w: np.ndarray,
     mean = (p * w).sum(axis=1, keepdims=True) / wsum
     var = ((p - mean) ** 2 * w).sum(axis=1, keepdims=True) / wsum
     pn = (p - mean) / np.maximum(np.sqrt(var), model.std_floor)
-    turns, classes, size = model.turned_templates.shape
-    t = model.turned_templates.reshape(turns * classes, size)
+    turns, classes, _ = model.turned_templates.shape
+    t, t_squared = _template_columns(model)
     # sum w (p - t)^2 / sum w, vectorised, for every turn of every class
-    every = (((w * pn * pn).sum(axis=1, keepdims=True) - 2 * (w * pn) @ t.T
-              + w @ (t * t).T) / wsum).reshape(len(p), turns, classes)
+    every = (((w * pn * pn).sum(axis=1, keepdims=True) - 2 * one_thread_product(w * pn, t)
+              + one_thread_product(w, t_squared)) / wsum).reshape(len(p), turns, classes)
     upright: np.ndarray = every[:, HAND_TURNS_DEG.index(0.0)]
     turned: np.ndarray = every.min(axis=1)
     return upright, turned
