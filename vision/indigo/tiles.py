@@ -266,6 +266,56 @@ def _cell_chroma(lab: np.ndarray, model: PackModel, cell: Cell,
     return chroma, under
 
 
+def _disc_indices(model: PackModel, shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """Per route cell, the flat indices into a canonical board of ``shape`` of the pixels of
+    its compared disc (the pixels :func:`~vision.indigo.discs.disc_pixels` takes), padded to
+    the longest, and which of them are the disc's (worked out once per model)."""
+    key = ("cell-discs", shape[0] * shape[1])
+    if key not in model.cache:
+        radius = COMPARE_RADIUS * model.cell_px
+        whole = np.arange(shape[0] * shape[1]).reshape(shape)
+        discs = []
+        for cell in ROUTE_CELLS:
+            discs.append(disc_pixels(whole, to_canonical(cell_xy(cell), model.cell_px), radius))
+        longest = max(len(d) for d in discs)
+        indices = np.zeros((len(discs), longest), np.intp)
+        inside = np.zeros((len(discs), longest), bool)
+        for i, disc in enumerate(discs):
+            indices[i, : len(disc)] = disc
+            inside[i, : len(disc)] = True
+        model.cache[key] = indices
+        model.cache[("cell-discs-inside", shape[0] * shape[1])] = inside
+    return model.cache[key], model.cache[("cell-discs-inside", shape[0] * shape[1])]
+
+
+def _cells_chroma(lab: np.ndarray, model: PackModel, cells: list[Cell],
+                  glare: np.ndarray | None) -> dict[Cell, tuple[np.ndarray | None, bool]]:
+    """:func:`_cell_chroma` of each of ``cells``, all at once: each disc's pixels outside the
+    glare sorted together, their median picked as numpy's median takes it (the middle one,
+    or the float32 mean of the middle two). Cell by cell it cost a read 5 ms."""
+    if not cells:
+        return {}
+    order = {c: i for i, c in enumerate(ROUTE_CELLS)}
+    indices, inside = _disc_indices(model, lab.shape[:2])
+    rows = [order[c] for c in cells]
+    indices, inside = indices[rows], inside[rows]
+    under = np.zeros(len(cells), bool)
+    seen = inside
+    if glare is not None:
+        burnt = np.take(glare.ravel(), indices).astype(bool) & inside
+        under = burnt.any(axis=1)
+        seen = inside & ~burnt
+    chroma = np.take(lab.reshape(-1, lab.shape[-1]), indices, axis=0)[..., :2]
+    chroma[~seen] = np.inf  # sorted past every pixel seen
+    chroma.sort(axis=1)
+    counts = seen.sum(axis=1)
+    low, high = chroma[np.arange(len(cells)), (counts - 1) // 2], \
+        chroma[np.arange(len(cells)), counts // 2]
+    medians = (low + high) / np.float32(2)
+    return {c: (medians[i] if counts[i] >= LEAST_SEEN_PIXELS else None, bool(under[i]))
+            for i, c in enumerate(cells)}
+
+
 def _off_washed_print(chroma: np.ndarray, reference: np.ndarray) -> float:
     """How far ``chroma`` lies from the print's colour washed toward white by any amount."""
     towards = WHITE_CHROMA - reference
@@ -279,7 +329,7 @@ def _unlike_empty_print(lab: np.ndarray, model: PackModel, empty: list[Cell],
     """The cells of ``empty`` (read empty) whose colour outside the glare is unlike the
     board's empty print (under glare: unlike the print washed toward white); a cell with too
     little left outside the glare is unlike."""
-    seen = {c: _cell_chroma(lab, model, c, glare) for c in empty}
+    seen = _cells_chroma(lab, model, empty, glare)
     chroma = {c: v for c, (v, _) in seen.items() if v is not None}
     if len(chroma) >= EMPTY_REFERENCE_CELLS:
         reference = np.median(np.array(list(chroma.values())), axis=0)

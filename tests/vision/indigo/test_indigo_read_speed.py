@@ -9,17 +9,25 @@ import cv2
 import numpy as np
 import pytest
 
+from companion.indigo import ROUTE_CELLS
 from vision.indigo.discs import disc_offsets
 from vision.indigo.gems import _with_colour_round
 from vision.indigo.model import (
     GEM_NAMES,
     GEM_SHADE_BAND,
     _nearest_banded,
+    canonical_size,
     gem_label_map,
     pack_model,
 )
 from vision.indigo.pack import IndigoPack
-from vision.indigo.tiles import BLAS_ONE_THREAD_WORK, one_thread_product
+from vision.indigo.settings import DEFAULT_SETTINGS
+from vision.indigo.tiles import (
+    BLAS_ONE_THREAD_WORK,
+    _cell_chroma,
+    _cells_chroma,
+    one_thread_product,
+)
 
 
 @pytest.mark.parametrize("rows", [1, 5, 10, 11, 54, 61])
@@ -130,3 +138,28 @@ def test_spots_with_a_gem_colour_round_them_are_counted_as_one_by_one(seed: int)
     got = _with_colour_round(labels, centres, radius, reach, least)
     assert got == _plain_with_colour(labels, centres, radius, reach, least)
     assert 0 < sum(got) < len(got)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_cells_colours_at_once_are_each_cells_own(demo: IndigoPack, seed: int) -> None:
+    model = pack_model(demo, DEFAULT_SETTINGS.cell_px)
+    size = canonical_size(model.cell_px)
+    rng = np.random.default_rng(seed)
+    lab = rng.normal([60, 70, 80], [8, 8, 10], (size, size, 3)).astype(np.float32)
+    glare = np.zeros((size, size), np.uint8)
+    for _ in range(12):  # reflections: some cells partly under, some wholly, most not
+        x, y = (int(v) for v in rng.integers(0, size, 2))
+        cv2.circle(glare, (x, y), int(rng.integers(3, 30)), 1, -1)
+    cells = list(ROUTE_CELLS)
+    for mask in (None, glare.astype(bool)):
+        together = _cells_chroma(lab, model, cells, mask)
+        for cell in cells:
+            chroma, under = _cell_chroma(lab, model, cell, mask)
+            assert together[cell][1] == under
+            if chroma is None:
+                assert together[cell][0] is None
+            else:
+                assert np.array_equal(together[cell][0], chroma)
+    partly = [c for c, (v, under) in _cells_chroma(lab, model, cells, glare.astype(bool)).items()
+              if under and v is not None]
+    assert partly  # the seeded glare leaves some cells part seen
