@@ -124,18 +124,6 @@ def judge_openings(at_sides: np.ndarray, dark: np.ndarray, usable: np.ndarray, w
     return present, margins
 
 
-def settled_by_own_stroke(margins: dict[Port, float], present: set[Port], ended: set[Port]
-                          ) -> dict[Port, float]:
-    """``margins`` without those of the openings read present where a channel of the tile's
-    own, linking a cell or another opening, runs to the opening and ends there (``ended``,
-    :class:`~vision.enigma.channel_pieces.PieceLinks`). A channel ends only at a cell or an
-    opening, so a stroke that stops at the side is an opening there, whatever share of the
-    window the blur left it (the window may be wider than a thin channel: tuning
-    independent clean tables 0-29, 17 openings near the threshold so, all present, most
-    facing no tile that could settle them). An absence near the threshold keeps its cap."""
-    return {q: cap for q, cap in margins.items() if not (q in present and q in ended)}
-
-
 def _doubt_hidden_stubs(at_sides: np.ndarray, usable: np.ndarray, w: OpeningWindows,
                         fractions: tuple[float, float, float], present: set[Port],
                         doubts: TileDoubts) -> None:

@@ -30,7 +30,6 @@ from vision.enigma.openings import (
     judge_openings,
     opening_offset,
     opening_windows,
-    settled_by_own_stroke,
     short_stub_openings,
     stub_cells,
 )
@@ -228,7 +227,6 @@ def finish_tile(look: TileLook, at: Pos, pack: EnigmaPack, model: ColourModel,
     present, margins, stubs, dark_stubs = _read_openings(look, pack, settings, judged)
     dark_links = [(q, cell_ids[stubs[q]]) for q in sorted(dark_stubs, key=_side_order)]
     links, pieces = _links_read(look, pack, model, cell_ids, present, dark_links, rc)
-    margins = settled_by_own_stroke(margins, present, pieces.ended)
     joins = pieces.joins
     # the cells' colours are doubted apart from the rest: a catalogue may settle them
     shape = TileDoubts()
