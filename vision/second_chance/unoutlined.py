@@ -101,29 +101,12 @@ def unoutlined_tiles(
     :func:`_traced_sides`); a cut followed all along is not asked as weak where the sheet's
     joins show that the measure tells them apart (:func:`_clearly_followed`).
     """
-    chances = side_drawn or {}
     light = _SideLight(through_right, through_below, printed, empty)
-    traced = {side for shape in seg.shapes
-              for side in _traced_sides(shape, light.sides(shape), followed or {})}
-    looks_bare = [side for shape in seg.shapes for side in light.sides(shape)
-                  if light.through(side) > BARE_LINE * printed and side not in traced]
-    # the model counts only on a sheet where it is sure of every side that looks bare
-    learned = ({} if any(chances.get(side, 0.0) < surely_drawn for side in looks_bare)
-               else chances)
+    sides, skips = _tiles_sides(seg, light, side_drawn or {}, surely_drawn, surely_bare,
+                                followed or {})
     questions = list(seg.questions)
     outlines = dict(seg.outlines)
     asked = {(q["kind"], str(q["cells"])) for q in questions}
-    sides: dict[tuple[Cell, ...], tuple[int, int]] = {}
-    skips = False
-    for shape in seg.shapes:
-        bare, drawn, certain, lightest = light.count(shape, learned, chances, surely_drawn,
-                                                     surely_bare, traced)
-        sides[shape] = (bare, drawn)
-        # a player who surely skipped one outline may have skipped others: then a tile with no
-        # side on an empty cell (all its sides are other tiles' outlines) tells nothing of its
-        # own (a light coloured pencil's outline can look bare by a little, not by this much)
-        skips = skips or (bare > 0 and bare >= drawn
-                          and (lightest >= SURELY_BARE or certain == bare))
     if skips:
         _ask_weak_cuts(seg, questions, outlines, _clearly_followed(seg, followed or {}))
     centre = (N // 2, N // 2)
@@ -179,6 +162,33 @@ class _SideLight:
             else:
                 drawn += 1
         return bare, drawn, certain, lightest
+
+
+def _tiles_sides(seg: Segmentation, light: _SideLight, chances: dict[tuple[Cell, Cell], float],
+                 surely_drawn: float, surely_bare: float,
+                 followed: dict[tuple[Cell, Cell], float]
+                 ) -> tuple[dict[tuple[Cell, ...], tuple[int, int]], bool]:
+    """Each tile's (bare, drawn) sides on empty cells, and whether the player surely skipped
+    an outline somewhere (the arguments as :func:`unoutlined_tiles`'s)."""
+    traced = {side for shape in seg.shapes
+              for side in _traced_sides(shape, light.sides(shape), followed)}
+    looks_bare = [side for shape in seg.shapes for side in light.sides(shape)
+                  if light.through(side) > BARE_LINE * light.printed and side not in traced]
+    # the model counts only on a sheet where it is sure of every side that looks bare
+    learned = ({} if any(chances.get(side, 0.0) < surely_drawn for side in looks_bare)
+               else chances)
+    sides: dict[tuple[Cell, ...], tuple[int, int]] = {}
+    skips = False
+    for shape in seg.shapes:
+        bare, drawn, certain, lightest = light.count(shape, learned, chances, surely_drawn,
+                                                     surely_bare, traced)
+        sides[shape] = (bare, drawn)
+        # a player who surely skipped one outline may have skipped others: then a tile with no
+        # side on an empty cell (all its sides are other tiles' outlines) tells nothing of its
+        # own (a light coloured pencil's outline can look bare by a little, not by this much)
+        skips = skips or (bare > 0 and bare >= drawn
+                          and (lightest >= SURELY_BARE or certain == bare))
+    return sides, skips
 
 
 def _traced_sides(shape: tuple[Cell, ...], sides: list[tuple[Cell, Cell]],
