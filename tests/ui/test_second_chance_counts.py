@@ -88,18 +88,24 @@ def test_a_move_keeps_the_players_tabs_and_changes_their_words(make_driver: Any)
     assert list(reversed(screen.ids.tabs.children)) == list(tabs.values())
 
 
-def test_a_draw_keeps_the_rounds_panel_and_names_the_next_player(make_driver: Any) -> None:
-    # made anew at every draw (its card rows, its camera part), the round's panel was most of
-    # the cyclic garbage of a game that the app's full collections walk
+def _seeded_game(driver: Any) -> tuple[dict[str, Any], Any]:
+    """A seeded Second Chance game of Ana, Ben and Cleo (seed 3) started in the app: its
+    record, and the game's screen."""
     import random
 
     from companion.second_chance.simulate import simulate_game
 
-    driver = make_driver()
     players = ["Ana", "Ben", "Cleo"]
     record = simulate_game(players, rng=random.Random(3))
     driver.app.new_game("second-chance", players, record.get("options", {}))
-    screen = driver.screen("second_chance")
+    return record, driver.screen("second_chance")
+
+
+def test_a_draw_keeps_the_rounds_panel_and_names_the_next_player(make_driver: Any) -> None:
+    # made anew at every draw (its card rows, its camera part), the round's panel was most of
+    # the cyclic garbage of a game that the app's full collections walk
+    driver = make_driver()
+    record, screen = _seeded_game(driver)
     rounds: dict[tuple[str, ...], Any] = {}
     for event in record["events"][:EVENTS]:
         driver.app.apply(event)
@@ -123,17 +129,11 @@ def test_the_rounds_panel_is_kept_from_round_to_round_and_its_rows_draw_each_rou
     # cyclic garbage left after session 20 (115-131k objects a game), which the app's full
     # collections walk. Kept, its rows must show, fit and draw the round's cards, not the
     # first round's: each draw of a seeded game is tapped on its row, on the player's sheet
-    import random
-
     from companion.second_chance import first_placement
-    from companion.second_chance.simulate import simulate_game
     from ui.widgets.sheet_grid import ShapeButton
 
     driver = make_driver(start_camera=camera)
-    players = ["Ana", "Ben", "Cleo"]
-    record = simulate_game(players, rng=random.Random(3))
-    driver.app.new_game("second-chance", players, record.get("options", {}))
-    screen = driver.screen("second_chance")
+    record, screen = _seeded_game(driver)
     panels: list[Any] = []
     rounds: set[tuple[str, ...]] = set()
     for event in record["events"]:
@@ -172,9 +172,6 @@ def test_the_decks_shapes_are_made_once_and_each_rounds_cards_are_tapped_on_them
     # buttons were three quarters of a game's cyclic garbage, which the app's full collections
     # walk (bench/app_memory.py: a full collection every 4 s, 85 ms of CPU each); the cards'
     # panel around them, made anew every round, most of the rest
-    import random
-
-    from companion.second_chance.simulate import simulate_game
     from ui.screens import second_chance
     from ui.widgets.sheet_grid import ShapeButton
 
@@ -187,10 +184,7 @@ def test_the_decks_shapes_are_made_once_and_each_rounds_cards_are_tapped_on_them
 
     monkeypatch.setattr(second_chance, "ShapeButton", CountedShapeButton)
     driver = make_driver(start_camera=camera)
-    players = ["Ana", "Ben", "Cleo"]
-    record = simulate_game(players, rng=random.Random(3))
-    driver.app.new_game("second-chance", players, record.get("options", {}))
-    screen = driver.screen("second_chance")
+    record, screen = _seeded_game(driver)
     assert screen.split == camera  # landscape: the camera's column beside the phase's
     rounds = 0
     grids: list[list[Any]] = []
@@ -248,15 +242,8 @@ def test_the_decks_shapes_show_from_the_top_at_each_rounds_cards(make_driver: An
     # the cards' panel and its grid of the deck's shapes are kept from round to round: a grid
     # scrolled down to last round's cards began the next round where the finger left it, the
     # first shapes out of view (Break the Code's questions begin at the top at each ask)
-    import random
-
-    from companion.second_chance.simulate import simulate_game
-
     driver = make_driver()
-    players = ["Ana", "Ben", "Cleo"]
-    record = simulate_game(players, rng=random.Random(3))
-    driver.app.new_game("second-chance", players, record.get("options", {}))
-    screen = driver.screen("second_chance")
+    record, screen = _seeded_game(driver)
     tops: list[float] = []
     for event in record["events"]:
         if event["type"] == "reveal" and len(tops) < 2:
