@@ -184,7 +184,7 @@ def read_gems(
     least = settings.gem_min_fraction * NO_GEM_SHARE
     centres = _spot_centres(model)
     found: list[GemSpot] = []
-    for (point, _), at, colour in zip(gem_spots(), centres, _with_colour_round(
+    for (point, _), at, colour in zip(gem_spots(), centres, spots_with_colour_round(
             labels, centres, radius, GEM_SHIFT * gem_r, least), strict=True):
         if not colour:
             continue
@@ -343,8 +343,8 @@ def _spot_centres(model: PackModel) -> list[tuple[float, float]]:
     return [(float(x), float(y)) for x, y in model.cache[key]]
 
 
-def _with_colour_round(labels: np.ndarray, centres: list[tuple[float, float]], radius: float,
-                       reach: float, least: float) -> list[bool]:
+def spots_with_colour_round(labels: np.ndarray, centres: list[tuple[float, float]],
+                            radius: float, reach: float, least: float) -> list[bool]:
     """Per spot, whether :func:`_gem_off_spot` can find a gem there: the square it looks in
     lies on the board and holds, of some gem colour, the pixels of ``least`` of a disc of
     ``radius``. Counted for every spot at once from each colour's running sums (whole

@@ -596,7 +596,7 @@ GEM_NAMES = ("amber", "emerald", "sapphire")
 GEM_SHADE_BAND = (BRIGHTNESS * math.log(0.6), BRIGHTNESS * math.log(1.3))
 
 
-def _nearest_banded(planes: np.ndarray, colours: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def nearest_banded(planes: np.ndarray, colours: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per pixel of ``planes`` (3, n: the features' planes, float32): the least squared
     feature distance to ``colours`` (brightness free within the shade band) and the index of
     that colour (the first on a tie).
@@ -649,12 +649,12 @@ def gem_label_map(
     pixels = flat if where is None else np.take(flat, where, axis=0)
     planes = np.ascontiguousarray(pixels.astype(np.float32, copy=False).T)
     gems = np.array([model.gem_lab[n] for n in GEM_NAMES], np.float32)
-    d_best, best = _nearest_banded(planes, gems)
+    d_best, best = nearest_banded(planes, gems)
     tol = np.take(np.array([model.gem_tol[n] for n in GEM_NAMES], np.float32), best)
     # the board's colours are measured only where a gem's tolerance lets a gem in: most
     # pixels (tile print, paths) are out of every gem's reach
     near = np.flatnonzero(d_best < tol * tol)
-    bg_d2, _ = _nearest_banded(np.take(planes, near, axis=1), model.palette)
+    bg_d2, _ = nearest_banded(np.take(planes, near, axis=1), model.palette)
     gem = near[np.take(d_best, near) < bg_d2]
     values = np.zeros(len(pixels), np.uint8)
     values[gem] = best[gem] + 1

@@ -10,22 +10,27 @@ import numpy as np
 import pytest
 
 from companion.indigo import ROUTE_CELLS
-from vision.indigo.discs import disc_offsets
-from vision.indigo.gems import _with_colour_round
+from companion.indigo.geometry import Cell
+from vision.indigo.board import cell_xy
+from vision.indigo.discs import disc_offsets, disc_pixels
+from vision.indigo.gems import spots_with_colour_round
 from vision.indigo.model import (
+    COMPARE_RADIUS,
     GEM_NAMES,
     GEM_SHADE_BAND,
-    _nearest_banded,
+    PackModel,
     canonical_size,
     gem_label_map,
+    nearest_banded,
     pack_model,
+    to_canonical,
 )
 from vision.indigo.pack import IndigoPack
 from vision.indigo.settings import DEFAULT_SETTINGS
 from vision.indigo.tiles import (
     BLAS_ONE_THREAD_WORK,
-    _cell_chroma,
-    _cells_chroma,
+    LEAST_SEEN_PIXELS,
+    cells_chroma,
     one_thread_product,
 )
 
@@ -89,7 +94,7 @@ def test_the_nearest_colour_on_planes_is_the_plain_one_to_the_bit(demo: IndigoPa
     gems = np.array([model.gem_lab[n] for n in GEM_NAMES], np.float32)
     pixels = _features_round(np.vstack([gems, model.palette]), np.random.default_rng(seed), 5000)
     for colours in (gems, model.palette):
-        least, index = _nearest_banded(np.ascontiguousarray(pixels.T), colours)
+        least, index = nearest_banded(np.ascontiguousarray(pixels.T), colours)
         plain_least, plain_index = _plain_nearest(pixels, colours)
         assert np.array_equal(least, plain_least)
         assert np.array_equal(index, plain_index)
@@ -135,9 +140,28 @@ def test_spots_with_a_gem_colour_round_them_are_counted_as_one_by_one(seed: int)
     labels[rng.random(labels.shape) < 0.03] = 2  # and scattered pixels
     centres = [(float(x), float(y)) for x, y in rng.uniform([-5, -5], [245, 205], (300, 2))]
     radius, reach, least = 6.72, 7.68, 0.2
-    got = _with_colour_round(labels, centres, radius, reach, least)
+    got = spots_with_colour_round(labels, centres, radius, reach, least)
     assert got == _plain_with_colour(labels, centres, radius, reach, least)
     assert 0 < sum(got) < len(got)
+
+
+def _plain_cell_chroma(lab: np.ndarray, model: PackModel, cell: Cell,
+                       glare: np.ndarray | None) -> tuple[np.ndarray | None, bool]:
+    """One cell's median chromaticity inside the compared disc, outside the glare (None off
+    the board or when too little is left), and whether glare lies in the disc: the reader's
+    way cell by cell before :func:`cells_chroma`."""
+    x, y = to_canonical(cell_xy(cell), model.cell_px)
+    radius = COMPARE_RADIUS * model.cell_px
+    pixels = disc_pixels(lab, (x, y), radius)
+    under = False
+    if glare is not None and pixels.size:
+        burnt = disc_pixels(glare, (x, y), radius)
+        under = bool(burnt.any())
+        pixels = pixels[~burnt]
+    if len(pixels) < LEAST_SEEN_PIXELS:
+        return None, under
+    chroma: np.ndarray = np.median(pixels[:, :2], axis=0)
+    return chroma, under
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -152,14 +176,14 @@ def test_the_cells_colours_at_once_are_each_cells_own(demo: IndigoPack, seed: in
         cv2.circle(glare, (x, y), int(rng.integers(3, 30)), 1, -1)
     cells = list(ROUTE_CELLS)
     for mask in (None, glare.astype(bool)):
-        together = _cells_chroma(lab, model, cells, mask)
+        together = cells_chroma(lab, model, cells, mask)
         for cell in cells:
-            chroma, under = _cell_chroma(lab, model, cell, mask)
+            chroma, under = _plain_cell_chroma(lab, model, cell, mask)
             assert together[cell][1] == under
             if chroma is None:
                 assert together[cell][0] is None
             else:
                 assert np.array_equal(together[cell][0], chroma)
-    partly = [c for c, (v, under) in _cells_chroma(lab, model, cells, glare.astype(bool)).items()
+    partly = [c for c, (v, under) in cells_chroma(lab, model, cells, glare.astype(bool)).items()
               if under and v is not None]
     assert partly  # the seeded glare leaves some cells part seen
