@@ -195,13 +195,13 @@ def test_paper_where_a_cast_clips_one_channel_is_seen_white_in_a_hand_s_shadow()
     shadow (not clipped) looked pink, was no bare card, and read as black pieces ('not
     solved' for a right solution). The gains are measured on the unclipped paper."""
     from vision.enigma.puzzles.card_find import chroma
-    from vision.enigma.puzzles.fragment import _silhouette
+    from vision.enigma.puzzles.fragment import printed_silhouette
 
     pack = load_enigma_pack()
     card, frame = _right_frame("fragment", "wood", "strong", 1)
     view = view_card(frame, pack)
     inside = cv2.erode(view.inside_card().astype(np.uint8), np.ones((15, 15))) > 0
-    printed = _silhouette(view, card, pack, inside.shape).astype(np.uint8)
+    printed = printed_silhouette(view, card, pack, inside.shape).astype(np.uint8)
     paper = inside & ~(cv2.dilate(printed, np.ones((31, 31))) > 0)
     assert np.percentile(chroma(view.image)[paper], 90) < 0.2
     assert bare_card(view, greys=True)[paper].mean() > 0.95
@@ -244,7 +244,7 @@ def test_the_card_is_turned_upright_by_its_triangle_not_by_a_shadowed_corner(dem
     hand's shadow darkened the opposite corner's paper nearer the ink's colour; the card was
     read upside down and every stub differed. The triangle is the corner darkest against
     the paper just past its edge."""
-    from vision.enigma.puzzles.view import _upright_turn
+    from vision.enigma.puzzles.view import upright_turn
 
     side, at = 400, 100
     image = np.full((600, 600, 3), 90, np.float32)  # the table
@@ -260,7 +260,7 @@ def test_the_card_is_turned_upright_by_its_triangle_not_by_a_shadowed_corner(dem
     image = np.clip(image * shade[..., None], 0, 255).astype(np.uint8)
     corners = np.array([[at, at], [at + side, at], [at + side, at + side], [at, at + side]],
                        np.float32)
-    assert _upright_turn(image, corners) == 0
+    assert upright_turn(image, corners) == 0
 
 
 def test_fragment_pieces_lifted_by_a_lamp_s_glare_are_still_black() -> None:

@@ -330,8 +330,8 @@ def _orientation_mark(view: CardView, shape: tuple[int, int]) -> np.ndarray:
     return mark
 
 
-def _silhouette(view: CardView, card: fragment.FragmentCard, pack: EnigmaPack,
-                shape: tuple[int, int]) -> np.ndarray:
+def printed_silhouette(view: CardView, card: fragment.FragmentCard, pack: EnigmaPack,
+                       shape: tuple[int, int]) -> np.ndarray:
     """Where the card data puts the silhouette in the card view."""
     unit = float(pack.sizes["fragment_unit_mm"])
     scale, dx, dy = fragment_transform(card, pack.tile_mm, unit)
@@ -425,7 +425,7 @@ def check_fragment(view: CardView, pack: EnigmaPack, card: fragment.FragmentCard
                        "white as the card: dim the lamp or move it away from the mat",
                        code=Reason.FRAME_UNREADABLE,
                        facts={"refusal": "overexposed", "outline_step": round(step, 3)})
-    sil_drawn = _silhouette(view, card, pack, view.image.shape[:2])
+    sil_drawn = printed_silhouette(view, card, pack, view.image.shape[:2])
     black, black_beside, gray, levels = _dark_pieces(view, pack, _footprint(sil_drawn))
     inside = view.inside_card()
     mark = _orientation_mark(view, black.shape)
@@ -516,4 +516,4 @@ def _top_read(black: np.ndarray, target: np.ndarray, sil_b: np.ndarray
     return top, top_target, iou, black & ~swept(top_target, dx, dy)
 
 
-__all__ = ["MIN_OUTLINE_STEP", "check_fragment", "outline_step"]
+__all__ = ["MIN_OUTLINE_STEP", "check_fragment", "outline_step", "printed_silhouette"]

@@ -121,7 +121,7 @@ def view_card(frame: np.ndarray, pack: EnigmaPack, mat_settings: MatSettings = D
     size = int(round(c + 2 * off))
     dst = np.array([[off, off], [off + c, off], [off + c, off + c], [off, off + c]], np.float32)
     corners = rect.corners()
-    src = np.roll(corners, -_upright_turn(balanced, corners), axis=0)
+    src = np.roll(corners, -upright_turn(balanced, corners), axis=0)
     assert mat.fit is not None
     frame_to_mat = mat.plane_to_image @ mat.fit.image_to_plane
     m = cv2.getPerspectiveTransform(src, dst)
@@ -241,7 +241,7 @@ def count_per_pixel(flags: np.ndarray, *, axis: int = -1) -> np.ndarray:
     return count
 
 
-def _upright_turn(balanced: np.ndarray, corners: np.ndarray) -> int:
+def upright_turn(balanced: np.ndarray, corners: np.ndarray) -> int:
     """Which corner of the card (0..3, clockwise from the image's top-left) carries the dark
     orientation triangle: the one whose corner is darkest against the paper just past the
     triangle's edge. A hand's shadow over a corner dims the paper on both sides of that edge
@@ -455,4 +455,4 @@ def open_mask(mask: np.ndarray, radius: int) -> np.ndarray:
 
 __all__ = ["CANNOT_TELL", "NOT_SOLVED", "SOLVED", "CardView", "bare_card", "channel_planes",
            "count_per_pixel", "flatten_light", "light_field", "nearest_colour", "open_mask",
-           "table_colour", "verdict", "view_card"]
+           "table_colour", "upright_turn", "verdict", "view_card"]
