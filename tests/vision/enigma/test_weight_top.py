@@ -7,13 +7,17 @@ side whose sides reach beyond their own discs)."""
 from __future__ import annotations
 
 import math
+import sys
+from pathlib import Path
 from typing import Any
 
 import cv2
 import numpy as np
 import pytest
 
+from companion.enigma.puzzles import load_puzzles
 from vision.enigma.pack import EnigmaPack
+from vision.enigma.puzzles.check import check_puzzle_frame
 from vision.enigma.puzzles.view import open_mask
 from vision.enigma.puzzles.weight import (
     CRESCENT_AREA,
@@ -23,6 +27,10 @@ from vision.enigma.puzzles.weight import (
     weight_radius_px,
     whole_and_hidden,
 )
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
+
+from independent_scenes.puzzle_scene import puzzle_scene, scene_cards  # noqa: E402
 
 #: the drawn levels (the card at 1): a weight's face, its turned rim, its highlight, its side
 #: (lit at a grazing angle)
@@ -206,3 +214,21 @@ def test_a_weight_under_another_in_the_notch_beside_a_third_is_asked_or_counted(
                 for at in (225, 315):
                     _assert_one_on_another_asked_or_counted(demo_pack, wr, drawn, offset, at,
                                                             (sweep, towards))
+
+
+@pytest.mark.parametrize(("condition", "seed"), [("mild", 4), ("moderate", 1)])
+def test_tall_weights_side_by_side_the_check_solves_stay_solved(demo_pack: EnigmaPack,
+                                                                  condition: str,
+                                                                  seed: int) -> None:
+    """The other edge of the notch rule: the independent puzzle scenes' right builds (tuning
+    seeds) whose tall weights stand side by side leave sides and lamp shadows in the notches
+    (57-156 px, less than a crescent), lighter than a weight's face (0.25-0.31 of the way from
+    the face to the card, the rule's bound 0.045): they are no weight under another, and the
+    build stays solved (a bound of 0.35 asks about both)."""
+    cards = scene_cards("weight")
+    card_id = cards[seed % len(cards)]
+    box = load_puzzles()
+    frame = puzzle_scene("weight", card_id, True, seed, condition).frame
+    result = check_puzzle_frame("weight", frame, demo_pack, card=box.weight.cards[card_id],
+                                box=box)
+    assert result["verdict"] == "solved", (condition, seed, result["reason"])
