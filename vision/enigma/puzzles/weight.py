@@ -350,8 +350,8 @@ CRESCENT_LEVEL = 0.6
 #: (cloth/strong seeds 2, 5, 8, 11, 14, near misses with a weight partly on another)
 CRESCENT_RIM, CRESCENT_RIM_PERCENTILE = 0.6, 5
 #: metal in the notch between the top weight and another whole one is cut by both weights'
-#: own discs and loses its tips to the opening: a weight under the top one there shows only
-#: 0.09-0.15 of a face (drawn tall cups, tuning: 114-187 px where 188-380 px of it differ from
+#: own discs and loses its tips to the opening: a weight under the top one there leaves only
+#: 0.05-0.15 of a face (drawn tall cups, tuning: 57-187 px where 188-380 px of it differ from
 #: the cup without it), less than :data:`CRESCENT_AREA`. It counts from this share of a face
 #: when its lightest part (this percentile) is the hidden weight's own face: no lighter than
 #: the top weight's face by more than this share of the way from that face to the card. The
