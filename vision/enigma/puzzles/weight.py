@@ -349,6 +349,16 @@ CRESCENT_LEVEL = 0.6
 #: way to the rim); a weight under another shows its own rim, 0.94 to 1.3 of the way
 #: (cloth/strong seeds 2, 5, 8, 11, 14, near misses with a weight partly on another)
 CRESCENT_RIM, CRESCENT_RIM_PERCENTILE = 0.6, 5
+#: metal in the notch between the top weight and another whole one is cut by both weights'
+#: own discs and loses its tips to the opening: a weight under the top one there leaves only
+#: 0.05-0.15 of a face (drawn tall cups, tuning: 57-187 px where 188-380 px of it differ from
+#: the cup without it), less than :data:`CRESCENT_AREA`. It counts from this share of a face
+#: when its lightest part (this percentile) is the hidden weight's own face: no lighter than
+#: the top weight's face by more than this share of the way from that face to the card. The
+#: drawn hidden faces lie at -0.09 to 0.02 of the way; the sides and lamp shadows of tall
+#: weights side by side that reach the notch (independent puzzle scenes, tuning seeds 0-5)
+#: are blurred towards the card, at 0.07 to 0.36 (0.25 to 0.31 in the right builds solved)
+NOTCH_AREA, NOTCH_PERCENTILE, NOTCH_FACE_STEP = 0.05, 90, 0.045
 
 
 def crescents(smooth: np.ndarray, card_level: np.ndarray, top: Weight, whole: list[Weight],
@@ -381,9 +391,30 @@ def crescents(smooth: np.ndarray, card_level: np.ndarray, top: Weight, whole: li
                                                             connectivity=8)
     touching = set(np.unique(lab[touch.astype(bool)]).tolist())
     rim_level = 1 - CRESCENT_RIM * (top.card - top.rim) / max(top.card, 1e-3)
+    notch = _notch_faces(box, lab, stats, top, whole, (x0, y0), wr)
     return [(float(cents[k][0]) + x0, float(cents[k][1]) + y0) for k in range(1, n)
-            if k in touching and stats[k, cv2.CC_STAT_AREA] >= CRESCENT_AREA * math.pi * wr * wr
+            if k in touching and (stats[k, cv2.CC_STAT_AREA] >= CRESCENT_AREA * math.pi * wr * wr
+                                  or k in notch)
             and float(np.percentile(box[lab == k], CRESCENT_RIM_PERCENTILE)) < rim_level]
+
+
+def _notch_faces(box: np.ndarray, lab: np.ndarray, stats: np.ndarray, top: Weight,
+                 whole: list[Weight], origin: tuple[int, int], wr: float) -> set[int]:
+    """The metal pieces (labels of ``lab``, over ``box`` whose corner is ``origin``) in a
+    notch between ``top`` and another whole weight that show a hidden weight's face: at least
+    :data:`NOTCH_AREA` of a face, touching both weights' own discs, their lightest part no
+    lighter than ``top``'s face (:data:`NOTCH_FACE_STEP`)."""
+    touch = np.zeros(box.shape, np.uint8)
+    reach = int(round((OWN_DISC + CRESCENT_TOUCH) * wr))
+    for wt in whole:
+        if wt.centre != top.centre:
+            cv2.circle(touch, (int(round(wt.centre[0])) - origin[0],
+                               int(round(wt.centre[1])) - origin[1]), reach, 1, -1)
+    face = top.face / max(top.card, 1e-3)
+    lightest = face + NOTCH_FACE_STEP * (1 - face)
+    return {k for k in set(np.unique(lab[touch.astype(bool)]).tolist()) - {0}
+            if stats[k, cv2.CC_STAT_AREA] >= NOTCH_AREA * math.pi * wr * wr
+            and float(np.percentile(box[lab == k], NOTCH_PERCENTILE)) <= lightest}
 
 
 #: the band (mm wide) along a cup's printed ring where its ink, blurred, may lie
