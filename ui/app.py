@@ -595,20 +595,24 @@ class CompanionApp(App):
             services.set_meta(self.journal, self.session, "screen", name)
             services.mark_in_use(self.journal, self.session)
 
-    def _let_go_of_game_screens(self) -> None:
-        """On Home, the screens of games not in play go: each is made again, from the
-        journal's session, when it is next shown (as after a restart).
+    def _let_go_of_game_screens(self) -> bool:
+        """On Home and when a game starts, the screens of games not in play go: each is made
+        again, from the journal's session, when it is next shown (as after a restart).
+        Returns whether any went.
 
         A game screen ends its game holding a few hundred widgets and their textures (its last
         panels); kept, every screen played once lived all evening beside the one in use.
-        The screen of an unfinished game in play stays: its players come back to it.
+        The screen of an unfinished game in play stays on Home: its players come back to it.
         """
         session = self.session
         kept = GAME_SCREENS.get(session.game) if session is not None else None
         manager = self.root.ids.manager
+        gone = False
         for name in GAME_SCREENS.values():
             if name != kept and name in self._screens and manager.let_go(name):
                 del self._screens[name]
+                gone = True
+        return gone
 
     def resume_or_home(self) -> None:
         """Start in the unfinished game last on screen, on its screen; else on Home."""
@@ -684,6 +688,11 @@ class CompanionApp(App):
             self.table.reset()
         self.revision += 1
         self.show(GAME_SCREENS[game])
+        if self._let_go_of_game_screens():
+            # the game left unfinished is no longer in play: its screen goes now, not after
+            # this game (it was frozen with what lived on Home: only a settle frees it), once
+            # the switch to the new screen is drawn
+            Clock.schedule_once(lambda _dt: self.collector.settle(now=True), 0)
 
     def apply(self, event: dict[str, Any]) -> bool:
         """Send one record event through the session; a refusal becomes a banner, not a crash."""

@@ -58,6 +58,11 @@ class SceneCamera:
     def is_current(self, scene: Any) -> bool:
         return bool(self.table.is_current(scene))
 
+    def rest(self) -> None:
+        """The camera worker is paused (a screen without a picture): the table's last
+        rendering is let go; the next read renders the table anew."""
+        self.table.forget_rendering()
+
     def close(self) -> None:
         self._camera.close()
 

@@ -272,6 +272,13 @@ class DemoTable:
             self._frame_key, self._frame, self._frame_scene = key, frame, scene
         return frame, scene
 
+    def forget_rendering(self) -> None:
+        """Let go of the last frame rendered (camera worker thread, while it rests): kept for
+        reuse while the table does not change, it lived all the time the players spent on
+        Home or History (2.8 MB; a Pi renders it again in a second when a game is shown)."""
+        with self._lock:
+            self._frame_key = self._frame = self._frame_scene = None
+
     def is_current(self, scene: Any) -> bool:
         """Whether a frame of ``scene`` shows the game being played (main thread): a frame
         rendered before another game began, or an empty table drawn as another game's, is

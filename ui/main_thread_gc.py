@@ -87,7 +87,7 @@ class MainThreadCollector:
         self._settled_at = self._clock()  # no full collection while the app starts
         self._event = self._schedule(self.collect_due, COLLECT_INTERVAL_S)
 
-    def settle(self) -> bool:
+    def settle(self, *, now: bool = False) -> bool:
         """Between games: freeze what lives now (``gc.freeze``), so that full collections no
         longer walk it; returns whether it did (at most every :data:`SETTLE_INTERVAL_S`).
 
@@ -96,8 +96,11 @@ class MainThreadCollector:
         the main thread here, every few seconds while panels are rebuilt. What was frozen
         the time before is given back to the collector first, so what died since (a game's
         last panels) is freed by this collection: frozen garbage waits one game, no more.
+        ``now``: whatever the time since the last one (a screen let go as a game starts).
         """
-        if not self.running or self._clock() - self._settled_at < SETTLE_INTERVAL_S:
+        if not self.running:
+            return False
+        if not now and self._clock() - self._settled_at < SETTLE_INTERVAL_S:
             return False
         gc.unfreeze()
         gc.collect()

@@ -209,38 +209,59 @@ class CameraWorker(Closing):
         failures = 0
         while not self._stop.is_set():
             if not self._wanted.is_set():
-                self.parked.set()
+                self._rest()
                 self._wanted.wait()  # stop() sets it too
                 self.parked.clear()
                 continue
-            started = time.monotonic()
+            failures = self._read_one(failures)
+
+    def _rest(self) -> None:
+        """Paused: the source lets go of what it keeps between reads (the demo table's last
+        rendering, a few MB), then the thread is parked. A frame read since the pause is gone
+        by now: :meth:`_read_one` dropped it and its locals with it."""
+        rest = getattr(self.source, "rest", None)
+        if callable(rest):
             try:
-                frame = self.source.read()
-                if frame is None:
-                    raise RuntimeError("the camera returned no frame")
-                scene = getattr(self.source, "last_scene", None)
-            except Exception as exc:  # any camera failure becomes a banner, never a crash
-                failures += 1
-                if failures >= self.max_failures and not self.failed and not self._stop.is_set():
-                    self.failed = True
-                    self.events.put(UiEvent("camera-error", message=_said(exc)))
-                self._stop.wait(min(2.0, self.interval * 5))
-                continue
-            failures = 0
-            if self.failed:
-                self.failed = False
-                self.events.put(UiEvent("camera-ok"))
-            if self.prepare is not None:
-                try:
-                    frame = self.prepare(frame)
-                except Exception:  # a preview failure must not stop the camera
-                    log.exception("preparing a camera frame failed")
-                    continue
-            if self._wanted.is_set():  # paused meanwhile: this frame is already old
-                # stamped with the moment its read began: a read asked for after a tap takes
-                # only a frame begun after it (ui.fresh_frames)
-                self.frames.put_frame(frame, scene, started)
-            self._stop.wait(max(0.0, self.interval - (time.monotonic() - started)))
+                rest()
+            except Exception:  # a source that cannot let go still rests
+                log.exception("resting the camera failed")
+        self.parked.set()
+
+    def _read_one(self, failures: int) -> int:
+        """Read, prepare and queue one frame; returns the failed reads in a row. Its own
+        function so that the frame is let go at its return: a frame held by the loop's locals
+        lived on while the thread was parked, all the time the players spent on Home."""
+        assert self.source is not None
+        started = time.monotonic()
+        try:
+            frame = self.source.read()
+            if frame is None:
+                raise RuntimeError("the camera returned no frame")
+            scene = getattr(self.source, "last_scene", None)
+        except Exception as exc:  # any camera failure becomes a banner, never a crash
+            failures += 1
+            if failures >= self.max_failures and not self.failed and not self._stop.is_set():
+                self.failed = True
+                self.events.put(UiEvent("camera-error", message=_said(exc)))
+            self._stop.wait(min(2.0, self.interval * 5))
+            return failures
+        if self.failed:
+            self.failed = False
+            self.events.put(UiEvent("camera-ok"))
+        if not self._wanted.is_set():  # paused during the read: the frame is already old
+            return 0
+        if self.prepare is not None:
+            try:
+                frame = self.prepare(frame)
+            except Exception:  # a preview failure must not stop the camera
+                log.exception("preparing a camera frame failed")
+                return 0
+        if self._wanted.is_set():  # paused meanwhile: this frame is already old
+            # stamped with the moment its read began: a read asked for after a tap takes
+            # only a frame begun after it (ui.fresh_frames)
+            self.frames.put_frame(frame, scene, started)
+        self._stop.wait(max(0.0, self.interval - (time.monotonic() - started)))
+        return 0
 
     def _close_source(self) -> None:
         source, self.source = self.source, None

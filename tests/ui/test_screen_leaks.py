@@ -161,3 +161,24 @@ def test_on_home_only_the_screen_of_the_game_in_play_stays(make_driver: Any) -> 
     driver.app.show("second_chance")
     driver.pump(1)
     assert driver.screen("second_chance") is in_play
+
+
+def test_a_game_left_unfinished_lets_its_screen_go_when_another_begins(
+        make_driver: Any) -> None:
+    """Left unfinished on Home, a game's screen stays while it is the game in play; once
+    another game begins it goes at once, not after that game (frozen with what lived on Home,
+    it lived a whole game more: the Enigma screen, 5 MB, through the next evening's Indigo)."""
+    import gc
+    import weakref
+
+    driver = make_driver()
+    driver.app.new_game("indigo", list(PLAYERS), {})
+    driver.pump(2)
+    left = weakref.ref(driver.screen("indigo"))
+    driver.app.show("home")
+    driver.pump(2)
+    assert left() is not None  # still the game in play
+    _second_chance_game(driver, 2)
+    assert driver.wait_for(lambda: (gc.collect(), left() is None)[1], frames=10)
+    made = [screen.name for screen in driver.app.root.ids.manager.screens]
+    assert made == ["home", "second_chance"], made
