@@ -48,7 +48,10 @@ def settle_corners(spots: list[GemSpot], cells: dict[Cell, CellRead], *,
             out.append(GemSpot(Gem.AMBER, corner.amber_point, AMBER_BY_RULES))
         elif out[seen[0]].gem is not Gem.AMBER:
             out[seen[0]] = GemSpot(Gem.AMBER, out[seen[0]].point, AMBER_BY_RULES)
-        elif facing.confidence >= min_confidence > out[seen[0]].confidence:
+        elif facing.confidence >= min_confidence and facing.confidence > out[seen[0]].confidence:
+            # as sure as the empty cell, even when the camera's own reading was barely sure:
+            # a faint amber sure at min_confidence alone would fall below it under a picture's
+            # confidence factor, and be asked where the rules settle it
             out[seen[0]] = replace(out[seen[0]], confidence=facing.confidence)
     return out
 

@@ -197,25 +197,44 @@ def read_gems(
             # seen only off its spot: a gem pushed aside, or the print beside the spot (the
             # deep-blue printed cells of the real board as sapphires): asked, never sure
             conf = min(conf, DOUBTFUL)
+        clean = False
         if lab is not None:
-            like = ring_likeness(lab, at, gem_r)
-            if like >= RING_SAME_NONE:
+            judged = _judged_by_ring(lab, model, at, gem_r, best + 1, conf,
+                                     settings.min_confidence)
+            if judged is None:
                 continue
-            if like >= RING_SAME_DOUBT:
-                conf = min(conf, DOUBTFUL)
-            spread = ring_gem_share(lab, model, at, gem_r, best + 1)
-            if spread >= GEM_RING_NONE and conf < settings.min_confidence:
-                continue
-            if spread >= GEM_RING_DOUBT:
-                conf = min(conf, DOUBTFUL)
+            conf, clean = judged
         elongation = gem_elongation(labels, at, gem_r, best + 1)
         if elongation > PRINT_LINE_ELONGATION and conf < settings.min_confidence:
             continue
         if elongation > GEM_MOST_ELONGATION:
             conf = min(conf, DOUBTFUL)
+        elif clean and not off and best + 1 in roaming:
+            # a faceted gem fills little of its disc (its table and the facets turned to the
+            # lamp are no gem colour), but only a gem brings a colour the print never takes
+            # to a spot, round and apart from what lies round it: sure, at the least
+            conf = max(conf, settings.min_confidence)
         found.append(GemSpot(Gem(GEM_NAMES[best]), point, conf))
     found.extend(read_centre(labels, pack, model, share=_gem_share(labels, found, pack, model)))
     return found
+
+
+def _judged_by_ring(lab: np.ndarray, model: PackModel, at: tuple[float, float], gem_r: float,
+                    code: int, conf: float, min_confidence: float) -> tuple[float, bool] | None:
+    """A spot's confidence held against the ring round it, and whether that ring is clean
+    (unlike the spot's middle and without its gem colour); None when the ring says the spot
+    is the board or its print, no gem."""
+    like = ring_likeness(lab, at, gem_r)
+    if like >= RING_SAME_NONE:
+        return None
+    if like >= RING_SAME_DOUBT:
+        conf = min(conf, DOUBTFUL)
+    spread = ring_gem_share(lab, model, at, gem_r, code)
+    if spread >= GEM_RING_NONE and conf < min_confidence:
+        return None
+    if spread >= GEM_RING_DOUBT:
+        conf = min(conf, DOUBTFUL)
+    return conf, like < RING_SAME_DOUBT and spread < GEM_RING_DOUBT
 
 
 #: a gem is round: the colour found at a spot is at most this many times as long as it is
