@@ -9,7 +9,8 @@ the same Indigo read 68 ms CPU with one BLAS thread, 90 to 127 ms with its defau
 OpenBLAS reads its thread count once, when numpy loads it, so the variables must be set before
 numpy is imported. A bench calls :func:`on_one_core` first thing in ``main()``; when numpy was
 already imported without them (the bench's own imports), the process is started again with
-the same command line and the variables set, so that no import order can undo it.
+the same command line and the variables set, so that no import order can undo it. The app
+holds its readers to one thread too (:mod:`vision.threads`).
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ from __future__ import annotations
 import os
 import sys
 
-#: the variables OpenBLAS (pthreads or OpenMP builds) and MKL read for their thread count
-BLAS_THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+from vision.threads import BLAS_THREAD_VARIABLES
+
 #: the line each timing bench prints first
 ONE_THREAD_LINE = "one thread: OpenCV 1, BLAS 1"
 
