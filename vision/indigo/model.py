@@ -215,25 +215,44 @@ def colour_features(bgr: np.ndarray, saturation: float = 1.0) -> np.ndarray:
     camera's ``saturation`` (:func:`colour_saturation`) undone: each chromaticity moved from
     grey by 1 / ``saturation``."""
     shape = np.shape(bgr)
-    img = (np.asarray(bgr, np.float32) + 1.0).reshape(-1, 1, 3)
-    if img.size == 0:
+    if np.size(bgr) == 0:
         return np.zeros(shape, np.float32)
-    # split into planes and added one by one (the floats numpy's sum over the channels
-    # gives): a reduction over a last axis of three, and writes into interleaved channels,
-    # cost half again as much
-    blue, green, red = cv2.split(img)
+    blue, green, red = _planes_plus_one(bgr)
+    # added one by one (the floats numpy's sum over the channels gives): a reduction over a
+    # last axis of three, and writes into interleaved channels, cost half again as much
     total = blue + green
     total += red
-    chroma = [CHROMA * blue / total, CHROMA * red / total]
-    if saturation != 1.0:
-        # on the planes: the same sums on the merged features' interleaved channels cost
-        # ten times as much
-        for plane in chroma:
+    # in place, the same float32 steps as CHROMA * blue / total: no temporaries
+    for plane in (blue, red):
+        np.multiply(plane, np.float32(CHROMA), out=plane)
+        plane /= total
+        if saturation != 1.0:
+            # on the planes: the same sums on the merged features' interleaved channels
+            # cost ten times as much
             plane -= GREY_CHROMA
             plane *= 1.0 / saturation
             plane += GREY_CHROMA
-    out: np.ndarray = cv2.merge([*chroma, BRIGHTNESS * np.log(total)]).reshape(shape)
+    np.log(total, out=total)
+    total *= np.float32(BRIGHTNESS)
+    out: np.ndarray = cv2.merge([blue, red, total]).reshape(shape)
     return out
+
+
+def _planes_plus_one(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The blue, green and red planes of ``bgr`` as float32 (n, 1) columns, each plus one
+    (no log of zero). A camera image (uint8) is split before it is made float: a third of
+    the work of turning the interleaved image into floats first (the same values: every
+    uint8 plus one is exact in float32)."""
+    if isinstance(bgr, np.ndarray) and bgr.dtype == np.uint8 and bgr.ndim >= 2:
+        planes: list[np.ndarray] = [p.astype(np.float32) for p in cv2.split(
+            np.ascontiguousarray(bgr).reshape(-1, 1, 3))]
+        for plane in planes:
+            plane += np.float32(1.0)
+    else:
+        planes = [np.asarray(p) for p in cv2.split(
+            (np.asarray(bgr, np.float32) + 1.0).reshape(-1, 1, 3))]
+    blue, green, red = planes
+    return blue, green, red
 
 
 #: chromaticity features of a grey pixel (each of b and r a third of the sum)

@@ -15,11 +15,15 @@ from vision.indigo.board import cell_xy
 from vision.indigo.discs import disc_offsets, disc_pixels
 from vision.indigo.gems import spots_with_colour_round
 from vision.indigo.model import (
+    BRIGHTNESS,
+    CHROMA,
     COMPARE_RADIUS,
     GEM_NAMES,
     GEM_SHADE_BAND,
+    GREY_CHROMA,
     PackModel,
     canonical_size,
+    colour_features,
     gem_label_map,
     nearest_banded,
     pack_model,
@@ -187,3 +191,36 @@ def test_the_cells_colours_at_once_are_each_cells_own(demo: IndigoPack, seed: in
     partly = [c for c, (v, under) in cells_chroma(lab, model, cells, glare.astype(bool)).items()
               if under and v is not None]
     assert partly  # the seeded glare leaves some cells part seen
+
+
+def _plain_colour_features(bgr: np.ndarray, saturation: float = 1.0) -> np.ndarray:
+    """The colour features as the reader made them before its uint8 planes (session 22)."""
+    shape = np.shape(bgr)
+    img = (np.asarray(bgr, np.float32) + 1.0).reshape(-1, 1, 3)
+    blue, green, red = cv2.split(img)
+    total = blue + green
+    total += red
+    chroma = [CHROMA * blue / total, CHROMA * red / total]
+    if saturation != 1.0:
+        for plane in chroma:
+            plane -= GREY_CHROMA
+            plane *= 1.0 / saturation
+            plane += GREY_CHROMA
+    out: np.ndarray = cv2.merge([*chroma, BRIGHTNESS * np.log(total)]).reshape(shape)
+    return out
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("saturation", [1.0, 0.7, 1.3])
+def test_colour_features_are_the_plain_ones_to_the_bit(seed: int, saturation: float) -> None:
+    rng = np.random.default_rng(seed)
+    camera = rng.integers(0, 256, (37 + seed, 53, 3), dtype=np.uint8)
+    camera[0, :4] = [[0, 0, 0], [255, 255, 255], [0, 255, 0], [255, 0, 255]]  # the extremes
+    # a view, not contiguous (a crop of the board), and the other inputs the readers pass
+    inputs = [camera, camera[3:30, 5:40], camera.reshape(-1, 3),
+              camera.astype(np.float32) * np.float32(1.07), camera[0, 0].astype(np.float32)]
+    for bgr in inputs:
+        want = _plain_colour_features(bgr, saturation)
+        got = colour_features(bgr, saturation)
+        assert got.dtype == want.dtype == np.float32 and got.shape == want.shape
+        assert np.array_equal(got.view(np.uint32), want.view(np.uint32))
