@@ -13,7 +13,7 @@ from companion.indigo import ROUTE_CELLS
 from companion.indigo.geometry import Cell
 from vision.indigo.board import cell_xy
 from vision.indigo.discs import disc_offsets, disc_pixels
-from vision.indigo.gems import spots_with_colour_round
+from vision.indigo.gems import GEM_CLOSE, close_gem_labels, spots_with_colour_round
 from vision.indigo.model import (
     BRIGHTNESS,
     CHROMA,
@@ -224,3 +224,35 @@ def test_colour_features_are_the_plain_ones_to_the_bit(seed: int, saturation: fl
         got = colour_features(bgr, saturation)
         assert got.dtype == want.dtype == np.float32 and got.shape == want.shape
         assert np.array_equal(got.view(np.uint32), want.view(np.uint32))
+
+
+def _plain_close(labels: np.ndarray, gem_r: float) -> np.ndarray:
+    """Each colour closed over the whole map, as session 22 closed them."""
+    side = 2 * max(1, int(round(GEM_CLOSE * gem_r))) + 1
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side))
+    out = labels.copy()
+    for code in range(1, len(GEM_NAMES) + 1):
+        closed = cv2.morphologyEx((labels == code).astype(np.uint8), cv2.MORPH_CLOSE, kernel)
+        out[(out == 0) & (closed > 0)] = code
+    return out
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+@pytest.mark.parametrize("gem_r", [1.0, 4.4, 9.6])
+def test_each_colour_closed_round_its_pixels_is_the_whole_maps_closing(seed: int,
+                                                                       gem_r: float) -> None:
+    rng = np.random.default_rng(seed)
+    labels = np.zeros((120 + seed, 97), np.uint8)
+    for _ in range(12):  # broken rings and specks of every colour, some at the map's edges
+        code = int(rng.integers(1, len(GEM_NAMES) + 1))
+        x = int(rng.integers(-3, labels.shape[1] + 3))
+        y = int(rng.integers(-3, labels.shape[0] + 3))
+        radius = int(rng.integers(2, 12))
+        cv2.circle(labels, (x, y), radius, code, int(rng.integers(1, 4)))
+    labels[rng.random(labels.shape) < 0.01] = len(GEM_NAMES)
+    labels[rng.random(labels.shape) < 0.05] = 0  # facets and highlights: holes in the gems
+    assert np.array_equal(close_gem_labels(labels, gem_r), _plain_close(labels, gem_r))
+    one_colour = np.where(labels == 1, labels, 0).astype(np.uint8)
+    assert np.array_equal(close_gem_labels(one_colour, gem_r), _plain_close(one_colour, gem_r))
+    empty = np.zeros_like(labels)
+    assert np.array_equal(close_gem_labels(empty, gem_r), empty)
