@@ -18,6 +18,7 @@ from vision.indigo.model import (
     BRIGHTNESS,
     CHROMA,
     COMPARE_RADIUS,
+    FEW_PIXELS_AT_ONCE,
     GEM_NAMES,
     GEM_SHADE_BAND,
     GREY_CHROMA,
@@ -256,3 +257,22 @@ def test_each_colour_closed_round_its_pixels_is_the_whole_maps_closing(seed: int
     assert np.array_equal(close_gem_labels(one_colour, gem_r), _plain_close(one_colour, gem_r))
     empty = np.zeros_like(labels)
     assert np.array_equal(close_gem_labels(empty, gem_r), empty)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("count", [1, 40, 344])
+def test_the_nearest_colour_of_few_pixels_at_once_is_the_plain_one_to_the_bit(
+        demo: IndigoPack, seed: int, count: int) -> None:
+    model = pack_model(demo, 32)
+    gems = np.array([model.gem_lab[n] for n in GEM_NAMES], np.float32)
+    rng = np.random.default_rng(seed)
+    pixels = _features_round(np.vstack([gems, model.palette]), rng, count)
+    pixels[: len(gems)] = gems[: len(pixels)]  # some exactly on a colour
+    # a colour twice: the first of the two is the nearest, as in the passes
+    twice = np.vstack([model.palette, model.palette[:2]])
+    for colours in (gems, model.palette, twice, np.vstack([gems, model.palette])):
+        assert len(pixels) * len(colours) <= FEW_PIXELS_AT_ONCE
+        least, index = nearest_banded(np.ascontiguousarray(pixels.T), colours)
+        plain_least, plain_index = _plain_nearest(pixels, colours)
+        assert np.array_equal(least, plain_least)
+        assert np.array_equal(index, plain_index)
