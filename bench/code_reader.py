@@ -16,6 +16,8 @@ import random
 import statistics
 import time
 
+from one_core import on_one_core
+
 from companion.break_the_code.tiles import ALL_TILES, Code
 from vision.break_the_code.pack import CodePack, demo_pack
 from vision.break_the_code.reader import read_tiles
@@ -75,6 +77,7 @@ def main() -> None:
     parser.add_argument("--effects", default="default")
     parser.add_argument("--size", default="1280x960", help="camera frame WxH")
     args = parser.parse_args()
+    on_one_core()
     effects = parse_effects(args.effects)
     width, height = (int(v) for v in args.size.lower().split("x"))
     print(f"effects: {', '.join(effects) or 'none'}; {args.frames} racks + "

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from one_core import on_one_core
 
 from vision.enigma.pack import load_enigma_pack
 from vision.enigma.reader import read_enigma
@@ -51,6 +52,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--wide", type=int, default=5,
                         help="tables reaching past the markers (edge questions)")
     args = parser.parse_args(argv)
+    on_one_core()  # every time printed below is one core's
     width, height = (int(v) for v in args.frame.split("x"))
     for name in ("demo", "ink"):
         if args.pack not in (name, "both"):
@@ -104,15 +106,12 @@ def speed_figures(frame_size: tuple[int, int], seeds: tuple[int, ...]) -> None:
     the known tiles beside it) and of the app's path (``ui.reading.read_enigma_frame``).
     The last two are timed twice: alone (the first read of a session) and reusing the read
     of the table before the placement, drawn with the same camera (every later read).
-    OpenCV runs on one thread, as the aims are stated (one core) and as the other readers'
-    benches time them: a second thread's pool adds its own CPU to ``process_time``."""
-    import cv2
-
+    OpenCV and the BLAS run on one thread (``on_one_core`` in ``main``), as the aims are
+    stated (one core): a second thread's pool adds its own CPU to ``process_time``."""
     from companion.enigma.catalogue import load_catalogue
     from config import Config
     from ui.reading import read_enigma_frame
 
-    cv2.setNumThreads(1)
     pack = load_enigma_pack()
     catalogue = load_catalogue()
     times: dict[str, list[float]] = {k: [] for k in

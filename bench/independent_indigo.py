@@ -24,6 +24,8 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+from one_core import on_one_core
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -88,6 +90,7 @@ def main() -> int:
     parser.add_argument("--conditions", default="mild,harsh")
     parser.add_argument("--show-wrong", action="store_true")
     args = parser.parse_args()
+    on_one_core()
     lines = []
     for look in args.looks.split(","):
         for condition in args.conditions.split(","):

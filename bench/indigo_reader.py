@@ -34,8 +34,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import cv2
 import numpy as np
+from one_core import on_one_core
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -250,7 +250,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="seed block: scenes use seeds from seed * 100003 (70000+ held apart)")
     args = parser.parse_args(argv)
     w, h = (int(v) for v in args.size.split("x"))
-    cv2.setNumThreads(1)
+    on_one_core()
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     for name in args.packs.split(","):
         args.seed_base = args.seed if args.seed >= 70000 else args.seed * 100003

@@ -29,8 +29,8 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-import cv2
 import numpy as np
+from one_core import on_one_core
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -160,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--save", type=Path, help="write the corners found here (JSON)")
     parser.add_argument("--against", type=Path, help="compare with corners saved by --save")
     args = parser.parse_args(argv)
-    cv2.setNumThreads(1)
+    on_one_core()
     saved = json.loads(args.against.read_text()) if args.against else {}
     corners: dict[str, list[Corners | None]] = {}
     for name in args.readers.split(","):

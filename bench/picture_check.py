@@ -19,7 +19,7 @@ import sys
 import time
 from pathlib import Path
 
-import cv2
+from one_core import on_one_core
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -41,7 +41,7 @@ def main() -> int:
     parser.add_argument("--frames", type=int, default=20)
     parser.add_argument("--size", default="2304x1296")
     args = parser.parse_args()
-    cv2.setNumThreads(1)
+    on_one_core()
     width, height = (int(v) for v in args.size.lower().split("x"))
     pack = load_indigo_pack()
     checks: list[float] = []

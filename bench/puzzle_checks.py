@@ -23,7 +23,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
-import cv2
+from one_core import on_one_core
 
 from companion.enigma.puzzles import load_puzzles
 from vision.enigma.pack import load_enigma_pack
@@ -105,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="angular cubes this tall, seen from the tilted camera (12: real "
                              "cubes; default 0, the flat top view)")
     args = parser.parse_args(argv)
-    cv2.setNumThreads(1)  # the check's time on one core
+    on_one_core()  # the check's time on one core
     box = load_puzzles()
     pack = load_enigma_pack()
     first = HELD_APART_SEEDS if args.held_apart else 0

@@ -39,6 +39,7 @@ from typing import Any
 
 import cv2
 import numpy as np
+from one_core import on_one_core
 
 from companion.record import Record, parse_record
 from companion.second_chance.drawn import TileChoices, may_have_the_one, tile_choices
@@ -180,6 +181,7 @@ def main() -> None:
     parser.add_argument("--without-cards", action="store_true",
                         help="read without the cards the player drew (the app passes them)")
     args = parser.parse_args()
+    on_one_core()
     if args.cache is not None:
         args.cache.mkdir(parents=True, exist_ok=True)
     seeds = range(args.first, args.first + args.sheets)

@@ -48,6 +48,7 @@ from typing import Any
 
 import cv2
 import numpy as np
+from one_core import on_one_core
 
 from companion.record import parse_record
 from companion.second_chance import load_deck
@@ -249,6 +250,7 @@ def main() -> None:
     parser.add_argument("--failures", action="store_true",
                         help="list every sheet not segmented right")
     args = parser.parse_args()
+    on_one_core()
     sheets = args.sheets_pos if args.sheets_pos is not None else args.sheets
     cards = args.cards_pos if args.cards_pos is not None else args.cards
     bench_sheets(range(args.first, args.first + sheets), cache=args.cache, jobs=args.jobs,

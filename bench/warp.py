@@ -17,6 +17,7 @@ from collections.abc import Callable
 
 import cv2
 import numpy as np
+from one_core import on_one_core
 
 from vision.warp import warp_perspective
 
@@ -82,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeats", type=int, default=30, help="warps timed per case")
     args = parser.parse_args(argv)
-    cv2.setNumThreads(1)  # one core, as the checks are timed
+    on_one_core()
     rng = np.random.default_rng(0)
     for name, src, dst, channels, is_float in CASES:
         image = rng.random((src[1], src[0], channels)).astype(np.float32)

@@ -15,6 +15,8 @@ from collections.abc import Sequence
 from ui.cli import EXIT_ERROR
 from ui.cli.core import add_app_arguments
 
+log = logging.getLogger(__name__)
+
 #: the status of an app ended by Ctrl-C, as a shell gives it
 EXIT_INTERRUPTED = 130
 
@@ -41,7 +43,11 @@ def run_app(args: argparse.Namespace) -> int:
     from ui import services
     from ui.memory import limit_heap_growth
     from ui.platform import wants_demo
+    from vision.threads import hold_to_one_thread
 
+    # before numpy is first imported: the BLAS reads its thread count when it loads
+    if not hold_to_one_thread():
+        log.warning("numpy was loaded before the app start: the BLAS keeps its threads")
     limit_heap_growth()  # before the first camera frame is allocated
     cfg = services.load_app_config(getattr(args, "config", None))
     cfg_demo = {"on": True, "off": False}.get(cfg.app.demo)

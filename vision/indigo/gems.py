@@ -159,12 +159,23 @@ GEM_CLOSE = 0.5
 
 def close_gem_labels(labels: np.ndarray, gem_r: float) -> np.ndarray:
     """The gem label map with the holes inside each colour's gems filled by that colour."""
-    side = 2 * max(1, int(round(GEM_CLOSE * gem_r))) + 1
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side))
+    reach = max(1, int(round(GEM_CLOSE * gem_r)))
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
     out = labels.copy()
+    height, width = labels.shape[:2]
     for code in range(1, len(GEM_NAMES) + 1):
-        closed = cv2.morphologyEx((labels == code).astype(np.uint8), cv2.MORPH_CLOSE, kernel)
-        out[(out == 0) & (closed > 0)] = code
+        mask = (labels == code).astype(np.uint8)
+        x, y, w, h = cv2.boundingRect(mask)
+        if w == 0:
+            continue
+        # closed only round this colour's pixels: the dilation reaches `reach` beyond them
+        # and the erosion looks `reach` further, so a margin of twice the reach gives the
+        # whole map's closing to the bit (at the map's own edges, the same border)
+        x0, y0 = max(0, x - 2 * reach - 1), max(0, y - 2 * reach - 1)
+        x1, y1 = min(width, x + w + 2 * reach + 1), min(height, y + h + 2 * reach + 1)
+        closed = cv2.morphologyEx(mask[y0:y1, x0:x1], cv2.MORPH_CLOSE, kernel)
+        part = out[y0:y1, x0:x1]
+        part[(part == 0) & (closed > 0)] = code
     return out
 
 

@@ -13,13 +13,18 @@ from companion.indigo import ROUTE_CELLS
 from companion.indigo.geometry import Cell
 from vision.indigo.board import cell_xy
 from vision.indigo.discs import disc_offsets, disc_pixels
-from vision.indigo.gems import spots_with_colour_round
+from vision.indigo.gems import GEM_CLOSE, close_gem_labels, spots_with_colour_round
 from vision.indigo.model import (
+    BRIGHTNESS,
+    CHROMA,
     COMPARE_RADIUS,
+    FEW_PIXELS_AT_ONCE,
     GEM_NAMES,
     GEM_SHADE_BAND,
+    GREY_CHROMA,
     PackModel,
     canonical_size,
+    colour_features,
     gem_label_map,
     nearest_banded,
     pack_model,
@@ -187,3 +192,87 @@ def test_the_cells_colours_at_once_are_each_cells_own(demo: IndigoPack, seed: in
     partly = [c for c, (v, under) in cells_chroma(lab, model, cells, glare.astype(bool)).items()
               if under and v is not None]
     assert partly  # the seeded glare leaves some cells part seen
+
+
+def _plain_colour_features(bgr: np.ndarray, saturation: float = 1.0) -> np.ndarray:
+    """The colour features as the reader made them before its uint8 planes (session 22)."""
+    shape = np.shape(bgr)
+    img = (np.asarray(bgr, np.float32) + 1.0).reshape(-1, 1, 3)
+    blue, green, red = cv2.split(img)
+    total = blue + green
+    total += red
+    chroma = [CHROMA * blue / total, CHROMA * red / total]
+    if saturation != 1.0:
+        for plane in chroma:
+            plane -= GREY_CHROMA
+            plane *= 1.0 / saturation
+            plane += GREY_CHROMA
+    out: np.ndarray = cv2.merge([*chroma, BRIGHTNESS * np.log(total)]).reshape(shape)
+    return out
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("saturation", [1.0, 0.7, 1.3])
+def test_colour_features_are_the_plain_ones_to_the_bit(seed: int, saturation: float) -> None:
+    rng = np.random.default_rng(seed)
+    camera = rng.integers(0, 256, (37 + seed, 53, 3), dtype=np.uint8)
+    camera[0, :4] = [[0, 0, 0], [255, 255, 255], [0, 255, 0], [255, 0, 255]]  # the extremes
+    # a view, not contiguous (a crop of the board), and the other inputs the readers pass
+    inputs = [camera, camera[3:30, 5:40], camera.reshape(-1, 3),
+              camera.astype(np.float32) * np.float32(1.07), camera[0, 0].astype(np.float32)]
+    for bgr in inputs:
+        want = _plain_colour_features(bgr, saturation)
+        got = colour_features(bgr, saturation)
+        assert got.dtype == want.dtype == np.float32 and got.shape == want.shape
+        assert np.array_equal(got.view(np.uint32), want.view(np.uint32))
+
+
+def _plain_close(labels: np.ndarray, gem_r: float) -> np.ndarray:
+    """Each colour closed over the whole map, as session 22 closed them."""
+    side = 2 * max(1, int(round(GEM_CLOSE * gem_r))) + 1
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side))
+    out = labels.copy()
+    for code in range(1, len(GEM_NAMES) + 1):
+        closed = cv2.morphologyEx((labels == code).astype(np.uint8), cv2.MORPH_CLOSE, kernel)
+        out[(out == 0) & (closed > 0)] = code
+    return out
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+@pytest.mark.parametrize("gem_r", [1.0, 4.4, 9.6])
+def test_each_colour_closed_round_its_pixels_is_the_whole_maps_closing(seed: int,
+                                                                       gem_r: float) -> None:
+    rng = np.random.default_rng(seed)
+    labels = np.zeros((120 + seed, 97), np.uint8)
+    for _ in range(12):  # broken rings and specks of every colour, some at the map's edges
+        code = int(rng.integers(1, len(GEM_NAMES) + 1))
+        x = int(rng.integers(-3, labels.shape[1] + 3))
+        y = int(rng.integers(-3, labels.shape[0] + 3))
+        radius = int(rng.integers(2, 12))
+        cv2.circle(labels, (x, y), radius, code, int(rng.integers(1, 4)))
+    labels[rng.random(labels.shape) < 0.01] = len(GEM_NAMES)
+    labels[rng.random(labels.shape) < 0.05] = 0  # facets and highlights: holes in the gems
+    assert np.array_equal(close_gem_labels(labels, gem_r), _plain_close(labels, gem_r))
+    one_colour = np.where(labels == 1, labels, 0).astype(np.uint8)
+    assert np.array_equal(close_gem_labels(one_colour, gem_r), _plain_close(one_colour, gem_r))
+    empty = np.zeros_like(labels)
+    assert np.array_equal(close_gem_labels(empty, gem_r), empty)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("count", [1, 40, 344])
+def test_the_nearest_colour_of_few_pixels_at_once_is_the_plain_one_to_the_bit(
+        demo: IndigoPack, seed: int, count: int) -> None:
+    model = pack_model(demo, 32)
+    gems = np.array([model.gem_lab[n] for n in GEM_NAMES], np.float32)
+    rng = np.random.default_rng(seed)
+    pixels = _features_round(np.vstack([gems, model.palette]), rng, count)
+    pixels[: len(gems)] = gems[: len(pixels)]  # some exactly on a colour
+    # a colour twice: the first of the two is the nearest, as in the passes
+    twice = np.vstack([model.palette, model.palette[:2]])
+    for colours in (gems, model.palette, twice, np.vstack([gems, model.palette])):
+        assert len(pixels) * len(colours) <= FEW_PIXELS_AT_ONCE
+        least, index = nearest_banded(np.ascontiguousarray(pixels.T), colours)
+        plain_least, plain_index = _plain_nearest(pixels, colours)
+        assert np.array_equal(least, plain_least)
+        assert np.array_equal(index, plain_index)
