@@ -85,14 +85,17 @@ def opening_windows(p: int, fractions: tuple[float, float, float], cw: float) ->
 
 def judge_openings(at_sides: np.ndarray, dark: np.ndarray, usable: np.ndarray, w: OpeningWindows,
                    fractions: tuple[float, float, float], settings: ReaderSettings,
-                   doubts: TileDoubts) -> tuple[set[Port], dict[Port, float]]:
+                   doubts: TileDoubts, *, seen_at: dict[Port, tuple[float, float]] | None = None
+                   ) -> tuple[set[Port], dict[Port, float]]:
     """The openings present: enough channel in the ``usable`` part of their window (away
     from the cells; ``at_sides``: the channel mask before the cells' surroundings are cut
     away, as a cell near a side leaves its channel only a short stub there). A second opinion
     from brightness alone (a channel is a dark stroke across the side, whatever its colour
     looks like after blur and compression) makes an opening doubtful. A share near the
     threshold caps the confidence: returned per opening position (below 1 only), for the
-    neighbour's mirrored opening to settle (:mod:`vision.enigma.mirror`)."""
+    neighbour's mirrored opening to settle (:mod:`vision.enigma.mirror`). ``seen_at``, when
+    given, is filled with each position's share of channel in its window and its dark-stroke
+    score (:func:`dark_openings`), for :func:`settled_by_own_evidence`."""
     port_fraction: dict[Port, float] = {}
     usual = usual_side_share(at_sides, usable, w)
     for q, box in w.boxes.items():
@@ -105,6 +108,8 @@ def judge_openings(at_sides: np.ndarray, dark: np.ndarray, usable: np.ndarray, w
         # a band of channel colour along the whole side (the gap to the next tile or the
         # table, when the square is cut a little off the tile) is no opening
         port_fraction[q] = max(0.0, f - usual[q.side]) / max(1e-6, 1.0 - usual[q.side])
+        if seen_at is not None:
+            seen_at[q] = (f, 0.0)
         if seen.size and n_seen < MIN_WINDOW_PX:
             doubts.ask_opening(q, "a cell hides the side there",
                           UNCLEAR_CONFIDENCE)
@@ -112,6 +117,8 @@ def judge_openings(at_sides: np.ndarray, dark: np.ndarray, usable: np.ndarray, w
     _doubt_hidden_stubs(at_sides, usable, w, fractions, present, doubts)
     for q, score in dark_openings(dark & usable, fractions, w.depth0, w.depth1, w.half_w,
                                   usable).items():
+        if seen_at is not None:
+            seen_at[q] = (seen_at[q][0], score)
         lo, hi = UNCLEAR_OPENING
         if (score >= DARK_OPENING) != (q in present) or lo <= score < hi:
             doubts.ask_opening(q, "the channel there is unclear",
@@ -122,6 +129,32 @@ def judge_openings(at_sides: np.ndarray, dark: np.ndarray, usable: np.ndarray, w
         if cap < 1.0:
             margins[q] = cap
     return present, margins
+
+
+#: a present opening near the threshold is settled by the tile's own evidence only where a
+#: dark stroke crosses its side's band at least this clearly (:func:`dark_openings`)
+FULL_DARK_STROKE = 0.95
+
+
+def settled_by_own_evidence(margins: dict[Port, float], present: set[Port], ended: set[Port],
+                            named: set[Port], seen_at: dict[Port, tuple[float, float]]
+                            ) -> set[Port]:
+    """The openings read present near the threshold that the tile's own pixels settle: a
+    channel of the tile's own, joining a cell or another opening, ends at the opening
+    (``ended``: a channel ends only at a cell or an opening), a dark stroke crosses the whole
+    band there (the brightness view agrees with the colour one), no problem names it, and
+    every position the tile reads absent shows no channel pixel and no dark stroke at all.
+    The margin there is the table's channels drawn thinner than the pack's window expects
+    (a share of a third of the window: census of independent clean 0-59, every such opening
+    present in truth). The last condition keeps the margin on a tile whose sides are not
+    seen cleanly: a channel lost at one position (glare, a shadow) leaves a trace there, and
+    a margin elsewhere may be the tile's only question (tuning independent 5003 harsh
+    [0, -1]: N1 lost, a trace of 0.045 in its window, N2 the only margin)."""
+    if any(q not in present and (share > 0.0 or dark > 0.0)
+           for q, (share, dark) in seen_at.items()):
+        return set()
+    return {q for q in margins if q in present and q in ended and q not in named
+            and seen_at[q][1] >= FULL_DARK_STROKE}
 
 
 def _doubt_hidden_stubs(at_sides: np.ndarray, usable: np.ndarray, w: OpeningWindows,

@@ -30,6 +30,7 @@ from vision.enigma.openings import (
     judge_openings,
     opening_offset,
     opening_windows,
+    settled_by_own_evidence,
     short_stub_openings,
     stub_cells,
 )
@@ -153,8 +154,9 @@ def _read_openings(look: TileLook, pack: EnigmaPack, settings: ReaderSettings,
     beside_cells = np.ones((p, p), bool)
     for c in cells:
         beside_cells &= ~disc((p, p), c.centre, rc * CELL_RIM)
+    seen_at: dict[Port, tuple[float, float]] = {}
     present, margins = judge_openings(look.at_sides, look.named.dark, beside_cells, w,
-                                      pack.ports, settings, judged)
+                                      pack.ports, settings, judged, seen_at=seen_at)
     doubts.problems += judged.problems
     doubts.openings |= judged.openings
     short = short_stub_openings(cells, present, doubts.openings, pack.ports, p, rc, cw)
@@ -171,7 +173,8 @@ def _read_openings(look: TileLook, pack: EnigmaPack, settings: ReaderSettings,
     # clean, [-1, -2]: a white pawn's shadow across E0): there the dark stroke is no witness
     return OpeningsRead(present, margins, stubs,
                         {q for q, i in stubs.items()
-                         if dark[q] >= STUB_DARK_OPENING and cells[i].networker is None})
+                         if dark[q] >= STUB_DARK_OPENING and cells[i].networker is None},
+                        seen_at)
 
 
 class OpeningsRead(NamedTuple):
@@ -184,6 +187,8 @@ class OpeningsRead(NamedTuple):
     margins: dict[Port, float]
     stubs: dict[Port, int]
     dark_stubs: set[Port]
+    #: per position, its window's share of channel and its dark-stroke score
+    seen_at: dict[Port, tuple[float, float]]
 
 
 def _side_order(q: Port) -> tuple[int, int]:
@@ -224,9 +229,11 @@ def finish_tile(look: TileLook, at: Pos, pack: EnigmaPack, model: ColourModel,
     rc = pack.cell_radius * p
     cell_ids = [chr(ord("a") + i) for i in range(len(cells))]
     judged = TileDoubts()
-    present, margins, stubs, dark_stubs = _read_openings(look, pack, settings, judged)
+    present, margins, stubs, dark_stubs, seen_at = _read_openings(look, pack, settings, judged)
     dark_links = [(q, cell_ids[stubs[q]]) for q in sorted(dark_stubs, key=_side_order)]
     links, pieces = _links_read(look, pack, model, cell_ids, present, dark_links, rc)
+    settled = settled_by_own_evidence(margins, present, pieces.ended, doubts.openings, seen_at)
+    margins = {q: cap for q, cap in margins.items() if q not in settled}
     joins = pieces.joins
     # the cells' colours are doubted apart from the rest: a catalogue may settle them
     shape = TileDoubts()
