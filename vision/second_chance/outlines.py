@@ -16,6 +16,9 @@ from companion.second_chance.shapes import Cell
 from config.schema import SheetReaderSettings
 from vision.second_chance.border_decisions import (
     FOLLOWED,
+    INK_OVER_FILL,
+    MODEL_CERTAIN,
+    SIDE_SURELY_DRAWN,
     SIDES_SURE,
     BorderRule,
     border_evidence,
@@ -210,6 +213,9 @@ def segment(
         groups.setdefault(final.find(cell), []).append(cell)
     questions += _group_questions(groups, decided.cuts, final, choices)
     shapes = tuple(sorted(tuple(sorted(g)) for g in groups.values()))
+    if choices is None:
+        questions += lone_square_questions(shapes, decided.outlines, coverage or {}, learned,
+                                           over_fill or {})
     return Segmentation(shapes, tuple(_first_of_each(questions)), decided.outlines)
 
 
@@ -440,6 +446,62 @@ def _group_questions(groups: dict[Cell, list[Cell]], cuts: list[tuple[Cell, Cell
                 "shape: where are the outlines?",
             ))
     return questions
+
+
+#: the cuts that part a square read as a tile of its own, read without the cards, by what
+#: decided them (a change of colour parts two tiles' fills; the rules' settlements have
+#: their own question where they are not sure)
+LONE_SQUARE_CUTS = ("drawing", "model", "profile", "closure", "sides")
+#: ... and the confidence of such a cut once asked (below 0.5: undecided)
+LONE_SQUARE_ASKED = 0.45
+
+
+def lone_square_questions(shapes: tuple[tuple[Cell, ...], ...],
+                          outlines: dict[tuple[Cell, Cell], tuple[bool | None, float, str]],
+                          coverage: dict[tuple[Cell, Cell], float],
+                          learned: dict[tuple[Cell, Cell], float],
+                          over_fill: dict[tuple[Cell, Cell], float | None]
+                          ) -> list[dict[str, Any]]:
+    """Read without the cards, a square read as a tile of its own is asked about where a cut
+    parting it from a filled neighbour is short of certain: a drawn stroke follows less than
+    all of it (:data:`~vision.second_chance.border_decisions.SIDE_SURELY_DRAWN`), the learned
+    model is short of :data:`~vision.second_chance.border_decisions.MODEL_CERTAIN`, or its
+    line is no darker than the fills' own strokes by
+    :data:`~vision.second_chance.border_decisions.INK_OVER_FILL` (``over_fill``, see
+    :func:`~vision.second_chance.sides.ink_over_fill`: a hatch stroke on the line). One false
+    cut is enough to part a tile's end square from it (a hatch stroke lying on the printed
+    line, the printed line under a dense fill), and nothing else on the sheet tells that
+    square from a one-square tile: the cards would, but none are known. (Tuning seeds 0-15,
+    mild, harsh and scan, read so: of the squares read as tiles of their own, the true ones'
+    cuts are followed all along and certain to the model, but for one settled by the rules;
+    the ones cut off a tile wrongly have a cut short of that: ballpoint mild 8, ballpoint
+    harsh 14, mixed harsh 10, each with no question before.) The split is kept meanwhile;
+    ``outlines`` updated in place: the cut asked."""
+    questions: list[dict[str, Any]] = []
+    tile_of = {cell: shape for shape in shapes for cell in shape}
+    for shape in shapes:
+        if len(shape) != 1:
+            continue
+        for border, (outline, sure, by) in sorted(outlines.items()):
+            if (shape[0] not in border or not outline or by not in LONE_SQUARE_CUTS
+                    or _is_certain_cut(coverage.get(border, 0.0), learned.get(border, 0.0),
+                                       over_fill.get(border))):
+                continue
+            a, b = border
+            questions.append(sheet_question(
+                "split", [*tile_of[a], *tile_of[b]],
+                f"is there an outline between {list(a)} and {list(b)}? the drawing does not "
+                "show it clearly",
+            ))
+            outlines[border] = (None, min(sure, LONE_SQUARE_ASKED), "asked")
+    return questions
+
+
+def _is_certain_cut(coverage: float, chance: float, over_fill: float | None) -> bool:
+    """A cut beyond doubt: followed all along by a drawn stroke, certain to the learned model,
+    and darker than the fills' own strokes (where measured)."""
+    return (coverage >= SIDE_SURELY_DRAWN and chance >= MODEL_CERTAIN
+            and (over_fill is None or over_fill >= INK_OVER_FILL))
 
 
 def _first_of_each(questions: list[dict[str, Any]]) -> list[dict[str, Any]]:
