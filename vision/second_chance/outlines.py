@@ -18,7 +18,7 @@ from vision.second_chance.border_decisions import (
     FOLLOWED,
     INK_OVER_FILL,
     MODEL_CERTAIN,
-    SIDE_SURELY_DRAWN,
+    MOST_OF_A_SIDE,
     SIDES_SURE,
     BorderRule,
     border_evidence,
@@ -463,20 +463,15 @@ def lone_square_questions(shapes: tuple[tuple[Cell, ...], ...],
                           over_fill: dict[tuple[Cell, Cell], float | None]
                           ) -> list[dict[str, Any]]:
     """Read without the cards, a square read as a tile of its own is asked about where a cut
-    parting it from a filled neighbour is short of certain: a drawn stroke follows less than
-    all of it (:data:`~vision.second_chance.border_decisions.SIDE_SURELY_DRAWN`), the learned
-    model is short of :data:`~vision.second_chance.border_decisions.MODEL_CERTAIN`, or its
-    line is no darker than the fills' own strokes by
-    :data:`~vision.second_chance.border_decisions.INK_OVER_FILL` (``over_fill``, see
-    :func:`~vision.second_chance.sides.ink_over_fill`: a hatch stroke on the line). One false
-    cut is enough to part a tile's end square from it (a hatch stroke lying on the printed
-    line, the printed line under a dense fill), and nothing else on the sheet tells that
-    square from a one-square tile: the cards would, but none are known. (Tuning seeds 0-15,
-    mild, harsh and scan, read so: of the squares read as tiles of their own, the true ones'
-    cuts are followed all along and certain to the model, but for one settled by the rules;
-    the ones cut off a tile wrongly have a cut short of that: ballpoint mild 8, ballpoint
-    harsh 14, mixed harsh 10, each with no question before.) The split is kept meanwhile;
-    ``outlines`` updated in place: the cut asked."""
+    parting it from a filled neighbour may be no outline (see :func:`_is_doubtful_cut`). One
+    false cut is enough to part a tile's end square from it, and nothing else on the sheet
+    tells that square from a one-square tile: the cards would, but none are known. (Tuning
+    seeds 0-15, mild, harsh and scan: ballpoint mild 8, the model at 0.96, and mixed harsh 10,
+    the line followed 0.12 and 0.05 over the fill, were cut so with no question. Ballpoint
+    harsh 14's square, a hatch stroke on the line between two hatched fills, followed all
+    along and certain to the model, is not: the project's own pen renders' one-square tiles
+    look the same.) The split is kept meanwhile; ``outlines`` updated in place: the cut
+    asked."""
     questions: list[dict[str, Any]] = []
     tile_of = {cell: shape for shape in shapes for cell in shape}
     for shape in shapes:
@@ -484,8 +479,8 @@ def lone_square_questions(shapes: tuple[tuple[Cell, ...], ...],
             continue
         for border, (outline, sure, by) in sorted(outlines.items()):
             if (shape[0] not in border or not outline or by not in LONE_SQUARE_CUTS
-                    or _is_certain_cut(coverage.get(border, 0.0), learned.get(border, 0.0),
-                                       over_fill.get(border))):
+                    or not _is_doubtful_cut(coverage.get(border, 0.0),
+                                            learned.get(border, 0.0), over_fill.get(border))):
                 continue
             a, b = border
             questions.append(sheet_question(
@@ -497,11 +492,14 @@ def lone_square_questions(shapes: tuple[tuple[Cell, ...], ...],
     return questions
 
 
-def _is_certain_cut(coverage: float, chance: float, over_fill: float | None) -> bool:
-    """A cut beyond doubt: followed all along by a drawn stroke, certain to the learned model,
-    and darker than the fills' own strokes (where measured)."""
-    return (coverage >= SIDE_SURELY_DRAWN and chance >= MODEL_CERTAIN
-            and (over_fill is None or over_fill >= INK_OVER_FILL))
+def _is_doubtful_cut(coverage: float, chance: float, over_fill: float | None) -> bool:
+    """A cut that may be no outline: the learned model short of certain, or no drawn stroke
+    follows most of it and its line is no darker than the fills' own strokes (where measured):
+    the printed line under a dense fill. (The project's own renders' one-square tiles: the
+    model at 0.9985 and up; faint pencil outlines a stroke follows a fifth of, but darker
+    than the fill; pen outlines no darker than a pen fill, but followed all along.)"""
+    return chance < MODEL_CERTAIN or (over_fill is not None and over_fill < INK_OVER_FILL
+                                      and coverage < MOST_OF_A_SIDE)
 
 
 def _first_of_each(questions: list[dict[str, Any]]) -> list[dict[str, Any]]:
