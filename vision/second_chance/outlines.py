@@ -213,8 +213,8 @@ def segment(
         groups.setdefault(final.find(cell), []).append(cell)
     questions += _group_questions(groups, decided.cuts, final, choices)
     shapes = tuple(sorted(tuple(sorted(g)) for g in groups.values()))
-    if choices is None:
-        questions += lone_square_questions(shapes, decided.outlines, coverage or {}, learned,
+    if choices is None and coverage is not None:  # (the reader measures it on every sheet)
+        questions += lone_square_questions(shapes, decided.outlines, coverage, learned,
                                            over_fill or {})
     return Segmentation(shapes, tuple(_first_of_each(questions)), decided.outlines)
 
