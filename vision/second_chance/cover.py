@@ -7,7 +7,7 @@ test instead of a set of squares built for every card tried.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
 
 from companion.second_chance.shapes import Cell, orientations
@@ -104,6 +104,33 @@ class Placer:
                 bits = mask << index
                 if not bits & ~undecided:
                     yield card, bits, offsets
+
+    def keeping(self, drawn: dict[tuple[Cell, Cell], bool], cells: set[Cell]
+                ) -> Callable[[int], bool] | None:
+        """A test of a piece (its bits) against the ``drawn`` borders (border -> outline
+        there) between two of ``cells``: it holds every square a join ties to one of its own,
+        and no two an outline parts. None when no such border is drawn."""
+        joined: dict[int, int] = {}
+        parted: dict[int, int] = {}
+        for (a, b), outline in drawn.items():
+            if a in cells and b in cells:
+                masks = parted if outline else joined
+                bit_a, bit_b = self.bit(a), self.bit(b)
+                masks[bit_a] = masks.get(bit_a, 0) | bit_b
+                masks[bit_b] = masks.get(bit_b, 0) | bit_a
+        if not joined and not parted:
+            return None
+
+        def keeps(bits: int) -> bool:
+            left = bits
+            while left:
+                low = left & -left
+                if joined.get(low, 0) & ~bits or parted.get(low, 0) & bits:
+                    return False
+                left ^= low
+            return True
+
+        return keeps
 
     def cells_of(self, bits: int) -> tuple[Cell, ...]:
         """The squares of ``bits`` (a piece's, or any of the region's), in row-major order."""

@@ -16,7 +16,13 @@ from dataclasses import replace
 
 from companion.second_chance.drawn import TileChoices, can_be_drawn
 from companion.second_chance.shapes import Cell
-from vision.second_chance.by_cards import CARDS_SURE, SPLIT_KINDS, card_of, cards_left
+from vision.second_chance.by_cards import (
+    CARDS_SURE,
+    SPLIT_KINDS,
+    card_of,
+    cards_left,
+    sure_borders,
+)
 from vision.second_chance.cover import Placer, placed_from_first
 from vision.second_chance.outlines import Segmentation
 
@@ -33,11 +39,15 @@ Tiles = tuple[tuple[Cell, ...], ...]
 
 
 def fill_covers(required: set[Cell], optional: set[Cell], cards: dict[str, int],
-                tiles: int, fixed: Sequence[str], choices: TileChoices) -> list[Tiles] | None:
+                tiles: int, fixed: Sequence[str], choices: TileChoices,
+                drawn: dict[tuple[Cell, Cell], bool] | None = None) -> list[Tiles] | None:
     """The ways (up to :data:`MAX_FILL_WAYS`) to cover every square of ``required`` and any of
     ``optional`` with exactly ``tiles`` tiles of the ``cards`` (each at most as many times as
     it says), which with the ``fixed`` tiles' cards can be ``choices`` one a round; None when
-    the search passes :data:`MAX_FILL_TRIES`.
+    the search passes :data:`MAX_FILL_TRIES`. With ``drawn`` (border -> outline there, see
+    :func:`~vision.second_chance.by_cards.sure_borders`), only the ways that keep those of its
+    borders between two ``required`` squares (a doubtful square's borders hold only if it is
+    filled: it may not be).
 
     >>> len(fill_covers({(0, 0)}, {(0, 1), (1, 0)}, {"##": 1}, 1, [], (frozenset({"##"}),)))
     2
@@ -45,6 +55,7 @@ def fill_covers(required: set[Cell], optional: set[Cell], cards: dict[str, int],
     [(((0, 0), (0, 1)),)]
     """
     placer = Placer(required | optional, cards, max_tries=MAX_FILL_TRIES)
+    keeps = placer.keeping(drawn or {}, required)
     required_bits, optional_bits = placer.bits_of(required), placer.bits_of(optional)
     size_of = {card: len(placed_from_first(card)[0]) for card in cards}
     by_size = tiles_by_size(placer.left, size_of)  # kept as the search takes and gives back
@@ -61,6 +72,8 @@ def fill_covers(required: set[Cell], optional: set[Cell], cards: dict[str, int],
                         tiles - len(pieces), by_size):
             return True
         for card, bits, _ in placer.fit_offsets(undecided):
+            if keeps is not None and not keeps(bits):
+                continue
             placer.left[card] -= 1
             by_size[size_of[card]] -= 1
             going = cover(undecided & ~bits, (*pieces, (card, bits)))
@@ -175,8 +188,13 @@ def _settle_group(seg: Segmentation, group: set[Cell], doubtful: set[Cell],
     tiles = len(choices) - len(fixed)
     if tiles < 0:
         return seg, set()
-    ways = fill_covers(group - optional, optional, cards_left(choices, fixed), tiles, fixed,
-                       choices)
+    cards = cards_left(choices, fixed)
+    ways = fill_covers(group - optional, optional, cards, tiles, fixed, choices)
+    if ways is None or len(ways) > 1:
+        # the cards alone leave several ways, or too many to search: the ways that keep the
+        # borders the drawing decided surely (as split_by_cards does for an asked region)
+        ways = fill_covers(group - optional, optional, cards, tiles, fixed, choices,
+                           sure_borders(seg.outlines))
     if not ways or len(ways) > 1:
         return seg, set()
     kept = [tuple(s) for s in seg.shapes if not group & set(s)]

@@ -321,3 +321,42 @@ def test_paper_between_hatch_strokes_inside_a_tile_is_a_join_the_cards_must_conf
                   run(coverage=0.2, stroked=True, chance=0.3),
                   run(coverage=0.2, stroked=True, choices=None)):
         assert asked.outlines[border][0] is None and asked.questions
+
+
+def test_a_square_read_as_a_tile_of_its_own_on_a_doubtful_cut_is_asked() -> None:
+    from vision.second_chance.outlines import lone_square_questions
+
+    lone, domino = ((0, 0),), ((0, 1), (0, 2))
+    border = ((0, 0), (0, 1))
+    inner = ((0, 1), (0, 2))
+
+    def asked(coverage: float, chance: float, over_fill: float | None,
+              by: str = "drawing") -> list[dict[str, Any]]:
+        outlines: dict[Any, Any] = {border: (True, 1.0, by), inner: (False, 1.0, "drawing")}
+        questions = lone_square_questions((lone, domino), outlines, {border: coverage},
+                                          {border: chance}, {border: over_fill})
+        if questions:  # the cut is asked; the split kept meanwhile
+            assert outlines[border][0] is None and outlines[border][2] == "asked"
+            assert {tuple(c) for c in questions[0]["cells"]} == {*lone, *domino}
+        else:
+            assert outlines[border] == (True, 1.0, by)
+        return questions
+
+    # followed all along, certain to the model, darker than the fills' strokes: a
+    # one-square tile's outline
+    assert not asked(1.0, 1.0, 0.3)
+    assert not asked(1.0, 1.0, None)  # (the ink over the fill measured only without cards)
+    # the model short of certain (ballpoint mild 8: 0.96), the printed line under a dense
+    # fill (mixed harsh 10: followed 0.12, 0.05 over the fill): asked
+    assert asked(0.81, 0.96, 0.3)
+    assert asked(0.12, 0.9955, 0.05)
+    # a pen outline as dark as a pen fill, followed all along; a faint outline a stroke
+    # follows a fifth of, darker than the fill (the project's own renders): not asked
+    assert not asked(1.0, 1.0, 0.06)
+    assert not asked(0.22, 0.9998, 0.2)
+    # a change of colour parts two tiles' fills whatever the line
+    assert not asked(0.5, 0.5, 0.0, by="colour")
+    # a cut inside two squares or more is not this question's
+    outlines: dict[Any, Any] = {inner: (True, 1.0, "drawing")}
+    assert not lone_square_questions((((0, 0), (0, 1)), ((0, 2), (0, 3))), outlines,
+                                     {}, {}, {})

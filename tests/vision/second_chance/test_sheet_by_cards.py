@@ -167,3 +167,35 @@ def test_a_piece_past_the_regions_last_column_does_not_wrap_onto_the_next_row() 
     undecided = placer.bits_of({(0, 8), (1, 0)})
     assert list(placer.fits(undecided)) == []
     assert [piece for _, _, piece in placer.fits(placer.bits_of(region))] == [((0, 7), (0, 8))]
+
+
+def test_a_region_the_cards_split_several_ways_keeps_the_sure_drawing() -> None:
+    from vision.second_chance.by_cards import settle_asked_by_cards, sure_borders
+    from vision.second_chance.outlines import Segmentation
+
+    # a 2x3 block asked about, an L tetromino and an I2 drawn for it (and an I2 apart): the
+    # cards alone split it four ways (the L in each corner)
+    block = tuple((r, c) for r in range(2) for c in range(3))
+    apart = ((5, 5), (5, 6))
+    question = {"kind": "split", "cells": [list(x) for x in block], "message": "?"}
+    cards = (frozenset({"###/#.."}), frozenset({"##"}), frozenset({"##"}))
+    asked = {((0, 0), (0, 1)): (None, 0.25, "asked"), ((1, 1), (1, 2)): (None, 0.25, "asked")}
+    # the drawing is sure of an outline under (0, 0) and of none between (0, 1) and (0, 2):
+    # the L along the top row down to (1, 2) and the I2 (1, 0)-(1, 1), the one way left
+    drawn = {**asked, ((0, 0), (1, 0)): (True, 1.0, "drawing"),
+             ((0, 1), (0, 2)): (False, 1.0, "drawing")}
+    assert sure_borders(drawn) == {((0, 0), (1, 0)): True, ((0, 1), (0, 2)): False}
+    settled = settle_asked_by_cards(Segmentation((block, apart), (question,), drawn), cards)
+    assert not settled.questions
+    assert set(settled.shapes) == {((0, 0), (0, 1), (0, 2), (1, 2)), ((1, 0), (1, 1)), apart}
+    # the same borders decided less surely (the learned model's, a score near the middle)
+    # are no evidence the cards can lean on: still asked
+    for unsure in ((True, 0.6, "model"), (True, 0.9, "drawing")):
+        seg = Segmentation((block, apart), (question,),
+                           {**drawn, ((0, 0), (1, 0)): unsure})
+        assert settle_asked_by_cards(seg, cards).questions == (question,)
+    # a sure border no split by the cards keeps (an outline across the I2's place and the
+    # L's): asked, never a split against the drawing
+    against = {**drawn, ((1, 0), (1, 1)): (True, 1.0, "drawing")}
+    seg = Segmentation((block, apart), (question,), against)
+    assert settle_asked_by_cards(seg, cards).questions == (question,)

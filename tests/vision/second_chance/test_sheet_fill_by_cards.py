@@ -96,3 +96,26 @@ def test_a_card_used_up_counts_its_pieces_as_tried() -> None:
     assert len(list(placer.fits(placer.bits_of(corner)))) == 2
     assert placer.tries == 3 and not placer.gave_up
 
+
+
+def test_doubtful_squares_the_cards_leave_two_ways_keep_the_sure_drawing() -> None:
+    # a 2x2 block read as one piece (no outline seen inside but one), a doubtful square
+    # beside it, two dominoes drawn: the square is empty (five squares are no two dominoes),
+    # the block two dominoes, in rows or in columns: the cards alone leave both
+    block = ((0, 0), (0, 1), (1, 0), (1, 1))
+    outlines = {((0, 0), (0, 1)): (False, 0.25, "asked"), ((1, 0), (1, 1)): (False, 0.25, "asked"),
+                ((0, 1), (1, 1)): (None, 0.25, "asked")}
+    cut = ((0, 0), (1, 0))
+    unsure = Segmentation(shapes=(block,), questions=(), outlines={**outlines,
+                                                                     cut: (True, 0.6, "model")})
+    assert settle_doubtful_by_cards(unsure, {(0, 2)}, _cards("##", "##")) == (unsure, set())
+    # an outline the drawing is sure of between (0, 0) and (1, 0): rows, the one way left
+    seg = Segmentation(shapes=(block,), questions=(), outlines={**outlines,
+                                                                 cut: (True, 1.0, "drawing")})
+    settled_seg, settled = settle_doubtful_by_cards(seg, {(0, 2)}, _cards("##", "##"))
+    assert settled_seg.shapes == (((0, 0), (0, 1)), ((1, 0), (1, 1)))
+    assert settled == set(block) | {(0, 2)}
+    # a sure outline no way keeps (inside each domino both ways): still asked
+    inside = Segmentation(shapes=(block,), questions=(), outlines={
+        **outlines, cut: (True, 1.0, "drawing"), ((0, 0), (0, 1)): (True, 1.0, "drawing")})
+    assert settle_doubtful_by_cards(inside, {(0, 2)}, _cards("##", "##")) == (inside, set())

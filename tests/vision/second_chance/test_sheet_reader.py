@@ -774,6 +774,11 @@ def _mixed_mild_read_with_the_cards(seed: int) -> tuple[Any, Any]:
     """Ana's sheet of a seeded simulated game (2 or 3 players by the seed), drawn in the
     mixed tools under mild photo conditions (bench/sheet_hands.py's tuning sheets), and its
     reading with the cards drawn and whether she may hold the bonus 1."""
+    return _hand_read_with_the_cards("mixed", "mild", seed)
+
+
+def _hand_read_with_the_cards(style: str, condition: str, seed: int) -> tuple[Any, Any]:
+    """As :func:`_mixed_mild_read_with_the_cards`, in any style and condition."""
     import random
 
     from companion.record import parse_record
@@ -785,7 +790,7 @@ def _mixed_mild_read_with_the_cards(seed: int) -> tuple[Any, Any]:
     players = ["Ana", "Ben", "Cleo"][: 2 + seed % 2]
     record = parse_record(simulate_game(players, rng=random.Random(seed)))
     content = content_from_record(record, "Ana")
-    frame = render_hand_sheet(content, style="mixed", condition="mild", seed=seed)
+    frame = render_hand_sheet(content, style=style, condition=condition, seed=seed)
     reading = read_sheet(frame, choices=tile_choices(record.events, "Ana"),
                          one_possible=may_have_the_one(record.events, "Ana"))
     return content, reading
@@ -831,11 +836,13 @@ def test_light_coloured_outlines_are_not_asked_as_missing_with_the_cards(seed: i
 
 @pytest.mark.parametrize(("style", "condition", "seed"), [
     ("mixed", "harsh", 13),
-    pytest.param("mixed", "mild", 13, marks=pytest.mark.xfail(
-        not SCENES_AS_FOUND, strict=True,
-        reason="open (#22, session 21): on the Pi floor's pixels (numpy 1.24, OpenCV 4.10) this "
-               "sheet read without the cards is still split wrong with no question, the class "
-               "of the three silent splits without the cards left on tuning sheets"))])
+    ("ballpoint", "mild", 8),
+    pytest.param("ballpoint", "harsh", 14, marks=pytest.mark.xfail(
+        strict=True, reason="open (#22, session 23): a hatch stroke lying on the printed line "
+        "between two hatched fills, followed all along and certain to the model, cuts a "
+        "square off its tile; the own renders' pen one-square tiles look the same")),
+    ("mixed", "harsh", 10),
+    ("mixed", "mild", 13)])
 def test_without_the_cards_no_square_is_split_off_its_tile_unasked(
         style: str, condition: str, seed: int) -> None:
     """Tuning sheets read without the cards (the CLI, or a read before the round's cards are
@@ -843,7 +850,12 @@ def test_without_the_cards_no_square_is_split_off_its_tile_unasked(
     outline, and the learned model agreed, so one square was cut off its tile at 1.0 with no
     question, though no drawn stroke follows that line. mixed/mild 13: a stroke follows 0.69
     of the line under a dense fill, the line no darker than the fill's own strokes, cut at 1.0
-    (the model at 0.95). Every tile read wrong must now have a square asked about."""
+    (the model at 0.95). ballpoint/mild 8 and mixed/harsh 10 (session 23): a square cut off
+    its tile at 0.98-1.0 by one cut that may be no outline (the model at 0.96; the printed
+    line under the fill, followed 0.12): asked as a tile of its own; mixed/mild 13 on the Pi
+    floor's pixels (numpy 1.24, OpenCV 4.10) too, a strict xfail there until then (ballpoint/
+    harsh 14, a hatch stroke on the line: still open). Every tile read wrong must now
+    have a square asked about."""
     import random
 
     from companion.record import parse_record
@@ -859,3 +871,17 @@ def test_without_the_cards_no_square_is_split_off_its_tile_unasked(
     asked = {tuple(c) for q in reading.questions for c in q["cells"]} | set(reading.doubtful)
     wrong = set(reading.shapes) - {tuple(sorted(t)) for t in content.tiles}
     assert all(asked & set(shape) for shape in wrong)
+
+
+@pytest.mark.parametrize(("style", "condition", "seed"), [
+    ("pencil", "mild", 13), ("mixed", "mild", 6), ("coloured", "mild", 4), ("mixed", "mild", 5)])
+def test_the_cards_split_asked_tiles_the_one_way_the_sure_drawing_keeps(
+        style: str, condition: str, seed: int) -> None:
+    """Tuning sheets (bench/sheet_hands.py) read with the cards: the cards alone split the
+    asked tiles (pencil/mild 13, mixed/mild 6) or the tiles around the doubtful squares
+    (coloured/mild 4, mixed/mild 5) several ways, or too many to search, and were asked
+    ("these tiles cannot all be the cards drawn"). One way keeps the borders the drawing is
+    sure of: every tile read right, with no question."""
+    content, reading = _hand_read_with_the_cards(style, condition, seed)
+    assert set(reading.shapes) == {tuple(sorted(t)) for t in content.tiles}
+    assert not [q for q in reading.questions if q["kind"] in ("split", "outline")]
