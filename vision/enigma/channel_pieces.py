@@ -76,10 +76,10 @@ PASS_RISE_PX = 2.5
 #: touches it over less is the corner of a channel passing by, bent or curving away (tuning
 #: independent table 19015 clean, square [2, -3]: a channel from a blue cell to E2 bending
 #: past a red cell touched the cut over 0.27 channel widths and was read as a link blue -
-#: red, sure). Census of the cells such strokes reach on independent clean 0-59 and
-#: 19000-19019, harsh 5000-5019, any-tile clean 0-15 and harsh 7000-7015: on tiles read
-#: right and sure 0.82 channel widths and more, right and asked 0.61 and more
-#: (bench/figures/enigma_false_link_s23.txt)
+#: red, sure). Census of the cells such strokes reach (98, every look of every square) on
+#: tuning independent clean 0-28 and 19000-19019, harsh 5000-5019, any-tile clean 0-15 and
+#: harsh 7000-7015: on tiles read right and sure 0.81 channel widths and more, right and
+#: asked 0.61 and more (bench/figures/enigma_false_link_s23.txt)
 CONTACT_BAND_PX = 1.0
 LEAST_CONTACT = 0.5
 #: a skeleton end of a channel that runs into a cell lies within the cut, a channel's width
