@@ -272,7 +272,9 @@ def _cells_reached(piece: np.ndarray, cells: list[Cell], cell_ids: list[str], rc
     join is a choice, not a read. ``stroke``: the piece's skeleton, and where it stops
     (:meth:`_Stroke.stops`); ``inner_ends``: those stops away from the openings and the
     sides (an end at an opening beside the cell may be the channel leaving the tile, unless
-    it lies right at the cut: a short stub's)."""
+    it lies right at the cut: a short stub's). A stroke running past a cell with no end of
+    its own there, touching it over less than :data:`LEAST_CONTACT` of a channel's width,
+    passes it close by too: a corner or a pixel of its side, not a channel's end."""
     ys, xs = np.nonzero(piece)
     ends = stroke.stops(cw)
     reached: list[Endpoint] = []
