@@ -70,6 +70,18 @@ CONTACT_SLACK_PX = 2.5
 #: is read where it lies: the cut is trusted there
 PASS_SPAN_PX = (4.5, 6.5)
 PASS_RISE_PX = 2.5
+#: a channel that runs into a cell meets the cut across its width: the piece's pixels within
+#: CONTACT_BAND_PX of where it comes nearest the cell span at least LEAST_CONTACT channel
+#: widths round the cell. A stroke that runs past the cell with no end of its own there and
+#: touches it over less is the corner of a channel passing by, bent or curving away (tuning
+#: independent table 19015 clean, square [2, -3]: a channel from a blue cell to E2 bending
+#: past a red cell touched the cut over 0.27 channel widths and was read as a link blue -
+#: red, sure). Census of the cells such strokes reach (98, every look of every square) on
+#: tuning independent clean 0-28 and 19000-19019, harsh 5000-5019, any-tile clean 0-15 and
+#: harsh 7000-7015: on tiles read right and sure 0.81 channel widths and more, right and
+#: asked 0.61 and more (bench/figures/enigma_false_link_s23.txt)
+CONTACT_BAND_PX = 1.0
+LEAST_CONTACT = 0.5
 #: a skeleton end of a channel that runs into a cell lies within the cut, a channel's width
 #: and this many pixels of blur from the cell's centre...
 END_SLACK_PX = 3.0
@@ -260,13 +272,16 @@ def _cells_reached(piece: np.ndarray, cells: list[Cell], cell_ids: list[str], rc
     join is a choice, not a read. ``stroke``: the piece's skeleton, and where it stops
     (:meth:`_Stroke.stops`); ``inner_ends``: those stops away from the openings and the
     sides (an end at an opening beside the cell may be the channel leaving the tile, unless
-    it lies right at the cut: a short stub's)."""
+    it lies right at the cut: a short stub's). A stroke running past a cell with no end of
+    its own there, touching it over less than :data:`LEAST_CONTACT` of a channel's width,
+    passes it close by too: a corner or a pixel of its side, not a channel's end."""
     ys, xs = np.nonzero(piece)
     ends = stroke.stops(cw)
     reached: list[Endpoint] = []
     close: list[str] = []
-    for cid, c in zip(cell_ids, cells, strict=True):
-        nearest = float(np.hypot(xs - c.centre[0], ys - c.centre[1]).min())
+    for k, (cid, c) in enumerate(zip(cell_ids, cells, strict=True)):
+        from_centre = np.hypot(xs - c.centre[0], ys - c.centre[1])
+        nearest = float(from_centre.min())
         stub_reach = rc * CHANNEL_CUT + cw / 2 + STUB_END_SLACK_PX
         ends_here = (
             any(math.hypot(x - c.centre[0], y - c.centre[1]) <= _end_reach(rc, cw)
@@ -276,10 +291,45 @@ def _cells_reached(piece: np.ndarray, cells: list[Cell], cell_ids: list[str], rc
         if nearest <= rc * CHANNEL_CUT + CUT_REACH_PX and (
                 ends_here or cut_off and not (c.networker is not None
                                               and _runs_past(stroke, c.centre))):
-            reached.append(cid)
+            if (_runs_past(stroke, c.centre) and not _own_end(k, cells, inner_ends, ends, rc, cw)
+                    and _contact(xs, ys, from_centre, c.centre) < LEAST_CONTACT * cw):
+                close.append(cid)  # the corner of a channel passing by
+            else:
+                reached.append(cid)
         elif nearest <= rc * CHANNEL_CUT + CONTACT_SLACK_PX:
             close.append(cid)
     return reached, close
+
+
+def _own_end(k: int, cells: list[Cell], inner_ends: list[tuple[int, int]],
+             ends: list[tuple[int, int]], rc: float, cw: float) -> bool:
+    """Whether a stroke stops at cell ``k`` (as :func:`_cells_reached` reaches it) at an
+    end lying nearer to it than to any other cell: an end between two close cells stops at
+    the nearer one, not at both."""
+    c = cells[k]
+    stub_reach = rc * CHANNEL_CUT + cw / 2 + STUB_END_SLACK_PX
+
+    def nearest_here(x: int, y: int) -> bool:
+        mine = math.hypot(x - c.centre[0], y - c.centre[1])
+        return all(mine <= math.hypot(x - o.centre[0], y - o.centre[1]) for o in cells)
+
+    return (any(math.hypot(x - c.centre[0], y - c.centre[1]) <= _end_reach(rc, cw)
+                and nearest_here(x, y) for x, y in inner_ends)
+            or any(math.hypot(x - c.centre[0], y - c.centre[1]) <= stub_reach
+                   and nearest_here(x, y) for x, y in ends))
+
+
+def _contact(xs: np.ndarray, ys: np.ndarray, from_centre: np.ndarray,
+             centre: tuple[float, float]) -> float:
+    """How wide (pixels, round the cell) a piece (its pixels ``xs``, ``ys``, their distances
+    ``from_centre`` of a cell's centre) touches the cell: the span of its pixels within
+    :data:`CONTACT_BAND_PX` of where it comes nearest (:data:`LEAST_CONTACT`)."""
+    nearest = float(from_centre.min())
+    band = from_centre <= nearest + CONTACT_BAND_PX
+    angles = np.arctan2(ys[band] - centre[1], xs[band] - centre[0])
+    middle = math.atan2(float(np.sin(angles).mean()), float(np.cos(angles).mean()))
+    turned = np.angle(np.exp(1j * (angles - middle)))
+    return float(turned.max() - turned.min()) * (nearest + CONTACT_BAND_PX / 2)
 
 
 def _runs_past(stroke: _Stroke, centre: tuple[float, float]) -> bool:
