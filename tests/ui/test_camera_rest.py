@@ -11,21 +11,12 @@ from __future__ import annotations
 import gc
 import queue
 import threading
-import time
 import weakref
 from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
-
-
-def _wait(predicate: Any, seconds: float = 30.0) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.01)
-    return bool(predicate())
+from polling import wait_until
 
 
 class HeldCamera:
@@ -57,7 +48,7 @@ def test_a_frame_read_while_the_camera_pauses_is_let_go() -> None:
     worker = CameraWorker(camera, queue.Queue[UiEvent](), fps=50, prepare=_with_preview)
     worker.start()
     try:
-        assert _wait(lambda: worker.frames.qsize() == 1)
+        assert wait_until(lambda: worker.frames.qsize() == 1)
         camera.gate.clear()
         assert camera.held.wait(timeout=30)  # a read is in flight
         worker.pause()
@@ -69,7 +60,7 @@ def test_a_frame_read_while_the_camera_pauses_is_let_go() -> None:
         gc.collect()
         assert late() is None  # and not kept by the resting thread
         worker.resume()  # the camera works again after the rest
-        assert _wait(lambda: worker.frames.qsize() == 1)
+        assert wait_until(lambda: worker.frames.qsize() == 1)
     finally:
         camera.gate.set()
         worker.close()
@@ -92,7 +83,7 @@ def test_the_demo_table_lets_its_last_rendering_go_while_the_camera_rests() -> N
     table._render_state = render_state  # type: ignore[method-assign]
     worker = CameraWorker(table.camera(), queue.Queue[UiEvent](), fps=50).start()
     try:
-        assert _wait(lambda: worker.frames.qsize() == 1)
+        assert wait_until(lambda: worker.frames.qsize() == 1)
         worker.pause()
         assert worker.parked.wait(timeout=30)
         gc.collect()

@@ -10,21 +10,12 @@ from __future__ import annotations
 
 import queue
 import threading
-import time
 from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
 import pytest
-
-
-def _wait(predicate: Any, seconds: float = 20.0) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.01)
-    return bool(predicate())
+from polling import wait_until
 
 
 @pytest.mark.parametrize("before", [
@@ -52,14 +43,14 @@ def test_a_frame_rendered_before_another_game_began_is_not_shown(before: Any) ->
     table._render_state = render_state  # type: ignore[method-assign]
     worker = CameraWorker(table.camera(), queue.Queue[UiEvent](), fps=50).start()
     try:
-        assert _wait(lambda: worker.frames.qsize() == 1)  # the first table's frame is queued
+        assert wait_until(lambda: worker.frames.qsize() == 1)  # the first table's frame is queued
         app.session = SimpleNamespace(game_id=2, game="second-chance")
         table.reset()
         table.show_sheet("Ana", [])
         with pytest.raises(queue.Empty):  # the queued frame shows the table before the game
             worker.frames.get_nowait()
         later_renders.set()
-        assert _wait(lambda: len(rendered) == 2)
+        assert wait_until(lambda: len(rendered) == 2)
         frame = worker.frames.get(timeout=10)
         assert frame is rendered[1][0] and rendered[1][1][:2] == ("sheet", "Ana")
     finally:
