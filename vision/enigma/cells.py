@@ -189,19 +189,13 @@ def find_cells(
             if area < 0.3 * ring or radius < 0.55 * rc:
                 slivers.append((float(xs.mean()), float(ys.mean())))
                 continue
-            centre = (float(ex), float(ey))
-            stroke = False
+            centre, stroke = (float(ex), float(ey)), False
             if radius > 1.15 * rc:
-                # more than one cell's circle: a blurred channel's rim in the cell's colour
-                # may trail off it (thin), or a second cell touches it (a cell's area), or
-                # it is no cell but a channel's core in the cell's colour (a stroke)
-                centre = _densest_cell(member, rc)
-                beyond = member & ~disc((p, p), centre, 1.4 * rc)
-                if beyond.sum() > 0.35 * math.pi * rc * rc:
+                centre, touching, stroke = _wider_than_a_cell(member, pawns, rc,
+                                                              pack.channel_width * p)
+                if touching:
                     problems.append("two cells of one colour touch, or a cell is misread")
                     conf = min(conf, 0.3)
-                stroke = _is_a_stroke(member if pawns is None else member | pawns, centre, rc,
-                                      pack.channel_width * p)
             if stroke or not _has_body(body, centre, rc):
                 problems.append(f"is there a {model.names[ci]} cell? only thin strokes of "
                                 "its colour show there, as along a channel's edge")
@@ -218,6 +212,20 @@ def find_cells(
         problems.append("a networker stands where no cell was read: is a cell hidden?")
         conf = min(conf, SLIVER_CONFIDENCE)
     return cells, problems, conf
+
+
+def _wider_than_a_cell(member: np.ndarray, pawns: np.ndarray | None, rc: float, cw: float
+                       ) -> tuple[tuple[float, float], bool, bool]:
+    """A cell's colour over more than one cell's circle: a blurred channel's rim in the
+    cell's colour may trail off it (thin), or a second cell touches it (a cell's area), or it
+    is no cell but a channel's core in the cell's colour (a stroke). Returns the densest
+    cell's centre, whether a second cell's area lies beyond it, and whether it is a stroke."""
+    p = member.shape[0]
+    centre = _densest_cell(member, rc)
+    beyond = member & ~disc((p, p), centre, 1.4 * rc)
+    touching = bool(beyond.sum() > 0.35 * math.pi * rc * rc)
+    stroke = _is_a_stroke(member if pawns is None else member | pawns, centre, rc, cw)
+    return centre, touching, stroke
 
 
 def _discs_of_icon_colour(labels: np.ndarray, feats: np.ndarray, model: ColourModel,
