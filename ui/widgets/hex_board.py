@@ -214,24 +214,9 @@ class HexBoard(Widget):
 
     # --- drawing --------------------------------------------------------------------------
     def redraw(self) -> None:
-        from companion.indigo.geometry import (
-            CELLS,
-            CENTRE,
-            CORNER_BY_CELL,
-            cell_centre,
-            edge_midpoint,
-            hex_corners,
-        )
-        from companion.indigo.tiles import paths_of
-
         r = self.radius()
-        state = self.state
-        tiles = dict(getattr(state, "tiles", {}) or {})
         zoomed = self.zoom > 1.0
-        button = self.whole_button
-        button.opacity, button.disabled = (1, False) if zoomed else (0, True)
-        button.height = self.min_across
-        button.pos = (self.right - button.width, self.y)
+        self._place_whole_button(zoomed)
         # under the children (the Whole board button), and kept inside the widget when zoomed
         self.canvas.before.clear()
         with self.canvas.before:
@@ -240,68 +225,98 @@ class HexBoard(Widget):
                 ScissorPush(x=int(left), y=int(bottom), width=int(self.width),
                             height=int(self.height))
             if self.texture is not None and not zoomed:
-                Color(1, 1, 1, 0.55)
-                tw, th = self.texture.size
-                scale = min(self.width / tw, self.height / th)
-                w, h = tw * scale, th * scale
-                Rectangle(texture=self.texture, pos=(self.center_x - w / 2, self.center_y - h / 2),
-                          size=(w, h))
-            for cell in CELLS:
-                corners = [self.to_screen(p) for p in hex_corners(cell, r * 0.96)]
-                if cell == CENTRE:
-                    rgba = (0.1, 0.2, 0.55, 0.9)
-                elif cell in CORNER_BY_CELL:
-                    rgba = (0.45, 0.7, 0.95, 0.9)
-                elif cell in tiles:
-                    rgba = (0.35, 0.3, 0.25, 0.92)
-                else:
-                    rgba = (0.2, 0.22, 0.2, 0.55 if self.texture is not None else 0.9)
-                Color(*rgba)
-                _fill_polygon(corners)
-                Color(0.05, 0.05, 0.05, 1)
-                Line(points=[c for p in corners + corners[:1] for c in p], width=1)
-            for cell, tile in tiles.items():
-                self._draw_paths(cell, paths_of(tile.kind, tile.rotation), r, (0.95, 0.9, 0.8, 1))
-            if self.proposal is not None:
-                cell, kind, rotation = self.proposal
-                corners = [self.to_screen(p) for p in hex_corners(cell, r * 0.96)]
-                Color(0.95, 0.75, 0.2, 0.45)
-                _fill_polygon(corners)
-                self._draw_paths(cell, paths_of(kind, rotation), r, (1, 1, 1, 1))
-            for cell, rgba in self.marks.items():
-                corners = [self.to_screen(p) for p in hex_corners(cell, r * 0.9)]
-                Color(*rgba)
-                Line(points=[c for p in corners + corners[:1] for c in p], width=2)
-            if self.selected is not None:
-                corners = [self.to_screen(p) for p in hex_corners(self.selected, r * 0.92)]
-                Color(1, 1, 0.2, 1)
-                Line(points=[c for p in corners + corners[:1] for c in p], width=3)
-            moving = {m.start for m in self.moves} if self.progress < 1.0 else set()
-            gem_r = r * 0.22
-            for (cell, edge), gem in dict(getattr(state, "gems", {}) or {}).items():
-                if (cell, edge) in moving:
-                    continue
-                x, y = self.to_screen(edge_midpoint(cell, edge, r, fraction=0.78))
-                Color(*GEM_RGBA.get(str(gem.value if hasattr(gem, "value") else gem), (1, 1, 1, 1)))
-                Ellipse(pos=(x - gem_r, y - gem_r), size=(2 * gem_r, 2 * gem_r))
-            left = int(getattr(state, "centre_left", 0) or 0)
-            cx, cy = self.to_screen(cell_centre(CENTRE, r))
-            for i in range(left):
-                angle = math.radians(60 * i)
-                gem = "sapphire" if i == 0 else "emerald"  # the sapphire leaves last
-                Color(*GEM_RGBA[gem])
-                Ellipse(pos=(cx + r * 0.45 * math.cos(angle) - gem_r,
-                             cy + r * 0.45 * math.sin(angle) - gem_r), size=(2 * gem_r, 2 * gem_r))
-            if self.progress < 1.0:
-                for move in self.moves:
-                    path = [move.start, *move.points]
-                    pts = [self.to_screen(edge_midpoint(c, e, r, fraction=0.78)) for c, e in path]
-                    x, y = _along(pts, self.progress)
-                    Color(*GEM_RGBA.get(str(move.gem.value), (1, 1, 1, 1)))
-                    Ellipse(pos=(x - gem_r * 1.2, y - gem_r * 1.2),
-                            size=(2.4 * gem_r, 2.4 * gem_r))
+                self._draw_camera_picture()
+            self._draw_cells(r)
+            self._draw_proposal_and_marks(r)
+            self._draw_gems(r)
             if zoomed:
                 ScissorPop()
+
+    def _place_whole_button(self, zoomed: bool) -> None:
+        button = self.whole_button
+        button.opacity, button.disabled = (1, False) if zoomed else (0, True)
+        button.height = self.min_across
+        button.pos = (self.right - button.width, self.y)
+
+    def _draw_camera_picture(self) -> None:
+        Color(1, 1, 1, 0.55)
+        tw, th = self.texture.size
+        scale = min(self.width / tw, self.height / th)
+        w, h = tw * scale, th * scale
+        Rectangle(texture=self.texture, pos=(self.center_x - w / 2, self.center_y - h / 2),
+                  size=(w, h))
+
+    def _draw_cells(self, r: float) -> None:
+        """Every hexagon, coloured by what it is, and the paths of the tiles laid."""
+        from companion.indigo.geometry import CELLS, CENTRE, CORNER_BY_CELL, hex_corners
+        from companion.indigo.tiles import paths_of
+
+        tiles = dict(getattr(self.state, "tiles", {}) or {})
+        for cell in CELLS:
+            corners = [self.to_screen(p) for p in hex_corners(cell, r * 0.96)]
+            if cell == CENTRE:
+                rgba = (0.1, 0.2, 0.55, 0.9)
+            elif cell in CORNER_BY_CELL:
+                rgba = (0.45, 0.7, 0.95, 0.9)
+            elif cell in tiles:
+                rgba = (0.35, 0.3, 0.25, 0.92)
+            else:
+                rgba = (0.2, 0.22, 0.2, 0.55 if self.texture is not None else 0.9)
+            Color(*rgba)
+            _fill_polygon(corners)
+            Color(0.05, 0.05, 0.05, 1)
+            Line(points=[c for p in corners + corners[:1] for c in p], width=1)
+        for cell, tile in tiles.items():
+            self._draw_paths(cell, paths_of(tile.kind, tile.rotation), r, (0.95, 0.9, 0.8, 1))
+
+    def _draw_proposal_and_marks(self, r: float) -> None:
+        """The placement waiting for Confirm, the read's doubtful cells and the selection."""
+        from companion.indigo.geometry import hex_corners
+        from companion.indigo.tiles import paths_of
+
+        if self.proposal is not None:
+            cell, kind, rotation = self.proposal
+            corners = [self.to_screen(p) for p in hex_corners(cell, r * 0.96)]
+            Color(0.95, 0.75, 0.2, 0.45)
+            _fill_polygon(corners)
+            self._draw_paths(cell, paths_of(kind, rotation), r, (1, 1, 1, 1))
+        for cell, rgba in self.marks.items():
+            corners = [self.to_screen(p) for p in hex_corners(cell, r * 0.9)]
+            Color(*rgba)
+            Line(points=[c for p in corners + corners[:1] for c in p], width=2)
+        if self.selected is not None:
+            corners = [self.to_screen(p) for p in hex_corners(self.selected, r * 0.92)]
+            Color(1, 1, 0.2, 1)
+            Line(points=[c for p in corners + corners[:1] for c in p], width=3)
+
+    def _draw_gems(self, r: float) -> None:
+        """The gems at rest on the edges, those left in the centre, and the moving ones."""
+        from companion.indigo.geometry import CENTRE, cell_centre, edge_midpoint
+
+        state = self.state
+        moving = {m.start for m in self.moves} if self.progress < 1.0 else set()
+        gem_r = r * 0.22
+        for (cell, edge), gem in dict(getattr(state, "gems", {}) or {}).items():
+            if (cell, edge) in moving:
+                continue
+            x, y = self.to_screen(edge_midpoint(cell, edge, r, fraction=0.78))
+            Color(*GEM_RGBA.get(str(gem.value if hasattr(gem, "value") else gem), (1, 1, 1, 1)))
+            Ellipse(pos=(x - gem_r, y - gem_r), size=(2 * gem_r, 2 * gem_r))
+        left = int(getattr(state, "centre_left", 0) or 0)
+        cx, cy = self.to_screen(cell_centre(CENTRE, r))
+        for i in range(left):
+            angle = math.radians(60 * i)
+            gem = "sapphire" if i == 0 else "emerald"  # the sapphire leaves last
+            Color(*GEM_RGBA[gem])
+            Ellipse(pos=(cx + r * 0.45 * math.cos(angle) - gem_r,
+                         cy + r * 0.45 * math.sin(angle) - gem_r), size=(2 * gem_r, 2 * gem_r))
+        if self.progress < 1.0:
+            for move in self.moves:
+                path = [move.start, *move.points]
+                pts = [self.to_screen(edge_midpoint(c, e, r, fraction=0.78)) for c, e in path]
+                x, y = _along(pts, self.progress)
+                Color(*GEM_RGBA.get(str(move.gem.value), (1, 1, 1, 1)))
+                Ellipse(pos=(x - gem_r * 1.2, y - gem_r * 1.2), size=(2.4 * gem_r, 2.4 * gem_r))
 
     def _draw_paths(self, cell: Any, paths: Any, r: float, rgba: Any) -> None:
         from companion.indigo.geometry import cell_centre, edge_midpoint
