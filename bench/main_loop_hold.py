@@ -116,6 +116,35 @@ def ui_file() -> str:
     return os.path.abspath(ui.__file__)
 
 
+def report(probe: MainLoopProbe, marks: dict[str, float], frames_seen: list[float],
+           stopped_in: float, threads: list[str]) -> None:
+    """Print the main loop's gaps by phase, and where the threads were while it was held."""
+    by_phase: dict[str, list[float]] = collections.defaultdict(list)
+    for gap, phase in probe.gaps:
+        by_phase[phase].append(gap)
+    print(f"first screen drawn at {marks['ready']:.2f} s; first camera frame shown at "
+          f"{frames_seen[0] if frames_seen else float('nan'):.2f} s; frames shown: "
+          f"{len(frames_seen)}")
+    for phase, gaps in by_phase.items():
+        gaps.sort()
+        holds = sum(1 for g in gaps if g > HOLD_S)
+        print(f"{phase:26s} iterations {len(gaps):5d}  longest gap {gaps[-1] * 1000:6.0f} ms  "
+              f"p99 {gaps[int(len(gaps) * 0.99)] * 1000:5.0f} ms  gaps > {HOLD_S * 1000:.0f} ms: "
+              f"{holds}")
+    all_gaps = sorted(g for g, _p in probe.gaps)
+    print(f"longest main-loop gap overall: {all_gaps[-1] * 1000:.0f} ms")
+    print(f"app.stop() to the end of run(): {stopped_in * 1000:.0f} ms; "
+          f"threads left alive: {threads or 'none'}")
+    if probe.held_at:
+        print(f"where the main thread was while held (samples of {SAMPLE_S * 1000:.0f} ms):")
+        for where, count in probe.held_at.most_common(8):
+            print(f"  {count:4d}  {where}")
+    if probe.worker_at:
+        print("where the camera and job threads were at those moments:")
+        for where, count in probe.worker_at.most_common(8):
+            print(f"  {count:4d}  {where}")
+
+
 def child() -> int:
     home = tempfile.mkdtemp(prefix="bench-hold-")
     os.environ.update(KIVY_NO_ARGS="1", KIVY_NO_CONSOLELOG="1", KIVY_HOME=home,
@@ -178,30 +207,7 @@ def child() -> int:
     shutil.rmtree(home, ignore_errors=True)
     threads = [t.name for t in threading.enumerate() if t is not threading.main_thread()
                and t.name != "probe" and t.is_alive()]
-    by_phase: dict[str, list[float]] = collections.defaultdict(list)
-    for gap, phase in probe.gaps:
-        by_phase[phase].append(gap)
-    print(f"first screen drawn at {marks['ready']:.2f} s; first camera frame shown at "
-          f"{frames_seen[0] if frames_seen else float('nan'):.2f} s; frames shown: "
-          f"{len(frames_seen)}")
-    for phase, gaps in by_phase.items():
-        gaps.sort()
-        holds = sum(1 for g in gaps if g > HOLD_S)
-        print(f"{phase:26s} iterations {len(gaps):5d}  longest gap {gaps[-1] * 1000:6.0f} ms  "
-              f"p99 {gaps[int(len(gaps) * 0.99)] * 1000:5.0f} ms  gaps > {HOLD_S * 1000:.0f} ms: "
-              f"{holds}")
-    all_gaps = sorted(g for g, _p in probe.gaps)
-    print(f"longest main-loop gap overall: {all_gaps[-1] * 1000:.0f} ms")
-    print(f"app.stop() to the end of run(): {stopped_in * 1000:.0f} ms; "
-          f"threads left alive: {threads or 'none'}")
-    if probe.held_at:
-        print(f"where the main thread was while held (samples of {SAMPLE_S * 1000:.0f} ms):")
-        for where, count in probe.held_at.most_common(8):
-            print(f"  {count:4d}  {where}")
-    if probe.worker_at:
-        print("where the camera and job threads were at those moments:")
-        for where, count in probe.worker_at.most_common(8):
-            print(f"  {count:4d}  {where}")
+    report(probe, marks, frames_seen, stopped_in, threads)
     return 0
 
 
