@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from pathlib import Path
@@ -151,46 +152,32 @@ def sigmoid(v: float) -> float:
     return float(1 / (1 + np.exp(-v)))
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sheets", type=int, default=1200,
-                        help="sheets with every outline (default 1200)")
-    parser.add_argument("--missing", type=int, default=600,
-                        help="sheets with missing outlines (default 600)")
-    parser.add_argument("--cache", type=Path, default=Path("/tmp/sc-train"))
-    parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--out", type=Path, default=MODEL_PATH)
-    parser.add_argument("--side-out", type=Path, default=SIDE_MODEL_PATH)
-    parser.add_argument("--reuse", action="store_true",
-                        help="train on the borders a previous run saved in the cache")
-    args = parser.parse_args()
+def load_or_collect(args: argparse.Namespace) -> list[Rows]:
+    """The border rows of every training sheet: read again, or saved by an earlier run."""
     data = args.cache / "borders.npz"
     if args.reuse and data.exists():
         saved = np.load(data)
-        sheets: list[Rows] = [
+        return [
             (saved["x"][saved["sheet"] == i], saved["y"][saved["sheet"] == i],
              saved["side_x"][saved["side_sheet"] == i], saved["side_y"][saved["side_sheet"] == i])
             for i in range(int(saved["count"]))]
-    else:
-        sheets = collect(list(range(TRAIN_FIRST, TRAIN_FIRST + args.sheets)), args.cache, 1.0,
-                         args.jobs)
-        sheets += collect(list(range(MISSING_FIRST, MISSING_FIRST + args.missing)),
-                          args.cache, 0.7, args.jobs)
-        # the rows, to look at and to train again with --reuse (sheet index per row)
-        np.savez_compressed(
-            data, count=len(sheets),
-            x=np.concatenate([s[0] for s in sheets]), y=np.concatenate([s[1] for s in sheets]),
-            sheet=np.concatenate([np.full(len(s[1]), i) for i, s in enumerate(sheets)]),
-            side_x=np.concatenate([s[2] for s in sheets]),
-            side_y=np.concatenate([s[3] for s in sheets]),
-            side_sheet=np.concatenate([np.full(len(s[3]), i) for i, s in enumerate(sheets)]))
-    held = np.random.default_rng(11).random(len(sheets)) < 0.25
+    sheets = collect(list(range(TRAIN_FIRST, TRAIN_FIRST + args.sheets)), args.cache, 1.0,
+                     args.jobs)
+    sheets += collect(list(range(MISSING_FIRST, MISSING_FIRST + args.missing)),
+                      args.cache, 0.7, args.jobs)
+    # the rows, to look at and to train again with --reuse (sheet index per row)
+    np.savez_compressed(
+        data, count=len(sheets),
+        x=np.concatenate([s[0] for s in sheets]), y=np.concatenate([s[1] for s in sheets]),
+        sheet=np.concatenate([np.full(len(s[1]), i) for i, s in enumerate(sheets)]),
+        side_x=np.concatenate([s[2] for s in sheets]),
+        side_y=np.concatenate([s[3] for s in sheets]),
+        side_sheet=np.concatenate([np.full(len(s[3]), i) for i, s in enumerate(sheets)]))
+    return sheets
 
-    def part(index: int, held_out: bool) -> np.ndarray:
-        return np.concatenate([s[index] for s, h in zip(sheets, held, strict=True)
-                               if h == held_out])
 
-    # borders between two filled cells
+def fit_border_model(part: Callable[[int, bool], np.ndarray], out: Path) -> None:
+    """The model of borders between two filled cells: drawn outline or a tile's inside."""
     x_train, y_train, x_held, y_held = part(0, False), part(1, False), part(0, True), part(1, True)
     print(f"borders: {len(y_train)} training ({int(y_train.sum())} outlines), "
           f"{len(y_held)} held out ({int(y_held.sum())} outlines)")
@@ -216,10 +203,12 @@ def main() -> None:
     print(f"join below {join_below:.6f}: held-out insides the score left undecided, joined "
           f"{int((p_held[undecided & (y_held == 0)] <= join_below).sum())} of "
           f"{int((undecided & (y_held == 0)).sum())}")
-    args.out.write_text(json.dumps(model.to_json()) + "\n")
-    print(f"written {args.out}")
+    out.write_text(json.dumps(model.to_json()) + "\n")
+    print(f"written {out}")
 
-    # sides of tiles on empty cells: is the tile's outline drawn there?
+
+def fit_side_model(part: Callable[[int, bool], np.ndarray], out: Path) -> None:
+    """The model of a tile's sides on empty cells: is its outline drawn there?"""
     x_train, y_train, x_held, y_held = part(2, False), part(3, False), part(2, True), part(3, True)
     print(f"sides: {len(y_train)} training ({int((y_train == 0).sum())} bare), "
           f"{len(y_held)} held out ({int((y_held == 0).sum())} bare)")
@@ -235,8 +224,32 @@ def main() -> None:
           f"{int((p_held[y_held == 1] >= drawn_above).sum())} of {int(y_held.sum())} drawn; "
           f"drawn sides from p {drawn_min:.5f}; surely bare up to {bare_below:.6f}: "
           f"{int((p_held[y_held == 0] <= bare_below).sum())} of {int((y_held == 0).sum())} bare")
-    args.side_out.write_text(json.dumps(side_model.to_json()) + "\n")
-    print(f"written {args.side_out}")
+    out.write_text(json.dumps(side_model.to_json()) + "\n")
+    print(f"written {out}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sheets", type=int, default=1200,
+                        help="sheets with every outline (default 1200)")
+    parser.add_argument("--missing", type=int, default=600,
+                        help="sheets with missing outlines (default 600)")
+    parser.add_argument("--cache", type=Path, default=Path("/tmp/sc-train"))
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--out", type=Path, default=MODEL_PATH)
+    parser.add_argument("--side-out", type=Path, default=SIDE_MODEL_PATH)
+    parser.add_argument("--reuse", action="store_true",
+                        help="train on the borders a previous run saved in the cache")
+    args = parser.parse_args()
+    sheets = load_or_collect(args)
+    held = np.random.default_rng(11).random(len(sheets)) < 0.25
+
+    def part(index: int, held_out: bool) -> np.ndarray:
+        return np.concatenate([s[index] for s, h in zip(sheets, held, strict=True)
+                               if h == held_out])
+
+    fit_border_model(part, args.out)
+    fit_side_model(part, args.side_out)
 
 
 if __name__ == "__main__":
