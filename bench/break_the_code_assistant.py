@@ -128,15 +128,8 @@ def analysis_times(games: int, reference_games: int) -> None:
           f"reference {spread(old)}")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--deals", type=int, default=300)
-    parser.add_argument("--games", type=int, default=20)
-    parser.add_argument("--reference-games", type=int, default=5)
-    args = parser.parse_args()
-    # the machine is shared: the load says how far the figures stand above a quiet run's
-    print("load average (1, 5, 15 min): " + ", ".join(f"{x:.1f}" for x in os.getloadavg()))
-
+def suggestion_from_the_full_table() -> None:
+    """The code table's build, and one suggestion from all 12,444 codes."""
     t = time.perf_counter()
     code_table(5)
     code_table(4)
@@ -160,15 +153,12 @@ def main() -> None:
     print(f"  including building the candidate list:            "
           f"{timed(from_scratch, 10):.1f} ms")
 
-    suggestion_times(args.games, args.reference_games)
-    analysis_times(max(3, args.games // 4), min(args.reference_games, 3))
 
-    rng = random.Random(7)
-
-    # Average first-question information, 2 players, over random own racks.
+def first_question_information(deals: int, rng: random.Random) -> None:
+    """Average first-question information, 2 players, over random own racks."""
     bits: dict[str, list[float]] = defaultdict(list)
     sizes = []
-    for _ in range(args.deals // 3):
+    for _ in range(deals // 3):
         rack = deal_tiles(2, rng).racks[0]
         cands = target_candidates(View(players=("Ana", "Ben"), me="Ana", own_rack=rack))
         sizes.append(len(cands))
@@ -182,9 +172,11 @@ def main() -> None:
         f"{k} {statistics.mean(v):.2f}" for k, v in best[:6]) + " ... " + ", ".join(
         f"{k} {statistics.mean(v):.2f}" for k, v in best[-2:]))
 
-    # Greedy play: Ana asks the best face-up question each turn; Ben only asks (never guesses).
+
+def greedy_play(deals: int, rng: random.Random) -> None:
+    """Ana asks the best face-up question each turn; Ben only asks (never guesses)."""
     turns = []
-    for _ in range(args.deals):
+    for _ in range(deals):
         deck = shuffle_deck(rng)
         state = apply(new_game(["Ana", "Ben"], deck=deck), deal_tiles(2, rng))
         own = 0
@@ -205,7 +197,25 @@ def main() -> None:
             turns.append(own)
     print(f"greedy play, one asker, 6-card row, guess at <= 2: mean {statistics.mean(turns):.2f} "
           f"turns, median {statistics.median(turns)}, range {min(turns)}-{max(turns)} "
-          f"over {len(turns)} of {args.deals} deals (digest: mean 5.11, median 5, 2-15)")
+          f"over {len(turns)} of {deals} deals (digest: mean 5.11, median 5, 2-15)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--deals", type=int, default=300)
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--reference-games", type=int, default=5)
+    args = parser.parse_args()
+    # the machine is shared: the load says how far the figures stand above a quiet run's
+    print("load average (1, 5, 15 min): " + ", ".join(f"{x:.1f}" for x in os.getloadavg()))
+
+    suggestion_from_the_full_table()
+    suggestion_times(args.games, args.reference_games)
+    analysis_times(max(3, args.games // 4), min(args.reference_games, 3))
+
+    rng = random.Random(7)
+    first_question_information(args.deals, rng)
+    greedy_play(args.deals, rng)
 
 
 if __name__ == "__main__":
