@@ -1,7 +1,8 @@
 """Indigo reader stage 5, route tiles: each route cell compared with the pack's patterns in
 every rotation and with the empty cell (gems and glare left out), a doubtful cell again a
-little shifted; a cell too washed out, read empty in another colour than the print, or whose
-best pattern changes when the patterns may lie a hand's offset and turn off, is asked. See
+little shifted; a cell too washed out, or read empty in another colour than the print, is
+asked; a cell whose best pattern changes when the patterns may lie a hand's offset and turn
+off is read as that posed best, and asked unless it is sure there. See
 :mod:`vision.indigo.reader`.
 """
 
