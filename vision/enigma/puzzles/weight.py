@@ -446,8 +446,83 @@ def find_weights(view: CardView, pack: EnigmaPack) -> tuple[np.ndarray, list[Wei
     count of the weights used."""
     level = level_image(view, pack)
     wr = weight_radius_px(pack)
-    return level, [judge_weight(level, c, wr)
-                   for c in weight_places(level, pack, view.inside_card())]
+    places = [judge_weight(level, c, wr) for c in weight_places(level, pack, view.inside_card())]
+    return level, tall_faces(level, places, wr, pack)
+
+
+#: a tall weight seen from a tilted camera shows its top face off its base and its side, as
+#: dark as a rim, between the two: the sieve's peak lies between the top face and the base,
+#: and judged there the face ring takes in the side ("no weight's face") or the rim on the
+#: far side is missed ("its rim is hidden"). Its top face is looked for within this share of
+#: the radius of the sieve's peak, by the top face's picture alone: the face and its rim to
+#: this share of the radius, not the card around (the side beyond the rim would pull it back)
+TOP_LOOK, TOP_REACH = 0.6, 0.9
+#: one camera over weights of one height: every top face lies off its base the same way. A
+#: place is judged again at its top face only where that lies at least LEAN_LEAST of the
+#: radius off the peak (a flat weight's face is at its peak) and another place's top face
+#: lies off its own peak the same way, within LEAN_AGREE of the radius. Drawn tall cups
+#: (tests/vision/enigma/test_weight_top.py, sweeps 0.25-0.6 radii): the top face found lies
+#: 0.3-3 px (0.02-0.15 radii) from the drawn one where the peaks lie 2-12 px off
+LEAN_LEAST, LEAN_AGREE = 0.1, 0.2
+
+
+def top_face_template(pack: EnigmaPack, radius: float) -> np.ndarray:
+    """A weight's top face alone (levels, the card at 1): the face as in
+    :func:`weight_template` and its rim out to :data:`TOP_REACH` of ``radius``."""
+    rim = RIM_SHADE * float(np.mean(pack.colour("weight"))) / float(np.mean(pack.colour("card")))
+    face = 1.0 - TEMPLATE_FACE * (1.0 - rim)
+    half = int(math.ceil(TOP_REACH * radius))
+    yy, xx = np.mgrid[-half:half + 1, -half:half + 1].astype(np.float32)
+    picture = np.where(np.hypot(xx, yy) / radius <= RIM_FROM, face, rim)
+    out: np.ndarray = cv2.GaussianBlur(picture.astype(np.float32), (0, 0), 0.6)
+    return out
+
+
+def _top_face_near(level: np.ndarray, template: np.ndarray, at: Point, wr: float
+                   ) -> Point | None:
+    """Where the top face's picture correlates best within :data:`TOP_LOOK` of ``at``."""
+    half = template.shape[0] // 2
+    look = int(math.ceil(TOP_LOOK * wr))
+    x, y = int(round(at[0])), int(round(at[1]))
+    x0, y0 = x - look - half, y - look - half
+    h, w = level.shape
+    if x0 < 0 or y0 < 0 or x + look + half + 1 > w or y + look + half + 1 > h:
+        return None
+    window = level[y0:y + look + half + 1, x0:x + look + half + 1]
+    score = cv2.matchTemplate(window, template, cv2.TM_CCOEFF_NORMED)
+    _, _, _, (px, py) = cv2.minMaxLoc(score)
+    return float(x - look + px), float(y - look + py)
+
+
+def tall_faces(level: np.ndarray, places: list[Weight], wr: float, pack: EnigmaPack
+               ) -> list[Weight]:
+    """``places`` (judged at the sieve's peaks) with each one that is not whole judged again
+    at its top face (:data:`TOP_LOOK`), where that shows whole, lies off the peak
+    (:data:`LEAN_LEAST`) and another place's top face lies off its peak the same way
+    (:data:`LEAN_AGREE`). A top face within :data:`WEIGHTS_APART` of another whole weight
+    stays as it was (two whole weights do not overlap). The whole weight's own disc is its
+    top face alone: its side beyond it is still metal a crescent may show (a weight under
+    it is asked about)."""
+    template = top_face_template(pack, wr)
+    again: dict[int, Weight] = {}
+    for i, p in enumerate(places):
+        top = None if p.whole else _top_face_near(level, template, p.centre, wr)
+        if top is not None:
+            judged = judge_weight(level, top, wr)
+            if judged.whole and math.dist(top, p.centre) >= LEAN_LEAST * wr:
+                again[i] = judged
+    shifts = {i: (j.centre[0] - places[i].centre[0], j.centre[1] - places[i].centre[1])
+              for i, j in again.items()}
+    out = list(places)
+    for i, j in again.items():
+        if not any(k != i and math.dist(shifts[i], sh) <= LEAN_AGREE * wr
+                   for k, sh in shifts.items()):
+            continue
+        if any(k != i and wt.whole and math.dist(j.centre, wt.centre) < WEIGHTS_APART * wr
+               for k, wt in enumerate(out)):
+            continue
+        out[i] = j
+    return out
 
 
 #: a weight the sieve missed beside a whole one (a lamp's glare lowers its contrast, so its
@@ -669,5 +744,5 @@ def check_weight(view: CardView, pack: EnigmaPack, card: weight.WeightCard | Non
 
 __all__ = ["Weight", "check_weight", "count_weights", "crescents", "find_weights",
            "judge_weight", "level_image", "local_card", "read_weight_card", "smooth_level",
-           "weight_in_crescent", "weight_places", "weight_radius_px", "weight_template",
-           "whole_and_hidden"]
+           "tall_faces", "top_face_template", "weight_in_crescent", "weight_places",
+           "weight_radius_px", "weight_template", "whole_and_hidden"]
