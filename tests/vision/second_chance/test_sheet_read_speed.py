@@ -1,0 +1,185 @@
+"""The sheet reader's fast paths give what the plain computations give, to the bit.
+
+Each fast path takes every median of a measure at once where the plain one took them one
+call at a time; speed itself is measured by ``bench/`` (no timing here). The plain versions
+are kept below as the reference.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+
+import vision.second_chance.reader as reader
+from vision.second_chance.cells import PAD
+from vision.second_chance.geometry import CANON_CELL
+from vision.second_chance.sides import (
+    BAND_PX,
+    END_TRIM,
+    FILL_ALIKE,
+    MIN_UNDER_FILL_SIDES,
+    _alike_medians,
+    _cell_light,
+    _line_darkness,
+    _line_ratios,
+    _under_fill_levels,
+)
+from vision.second_chance.synth.hands import render_hand_sheet
+from vision.second_chance.synth.sheet import SheetContent
+
+N = 9
+SIZE = N * CANON_CELL + 2 * PAD
+Border = tuple[tuple[int, int], tuple[int, int]]
+
+
+def _plain_under_fill_levels(vertical: np.ndarray, horizontal: np.ndarray,
+                             inside: frozenset[Border], cell_light: np.ndarray
+                             ) -> tuple[np.ndarray, np.ndarray]:
+    """sides._under_fill_levels as it was: one median a side, one a query."""
+    known: list[tuple[float, float]] = []
+    for a, b in inside:
+        first, second = min(a, b), max(a, b)
+        ratios = (vertical[first[0], first[1]] if first[0] == second[0]
+                  else horizontal[first[1], first[0]])
+        known.append(((cell_light[first] + cell_light[second]) / 2, float(np.median(ratios))))
+    fills = np.array([k[0] for k in known])
+    ratios = np.array([k[1] for k in known])
+
+    def level(fill: float) -> float:
+        alike = np.abs(fills - fill) <= FILL_ALIKE
+        return float(np.median(ratios[alike])) if alike.sum() >= MIN_UNDER_FILL_SIDES else 1.0
+
+    beside_v = (cell_light[:, :-1] + cell_light[:, 1:]) / 2
+    beside_h = ((cell_light[:-1, :] + cell_light[1:, :]) / 2).T
+    return (np.vectorize(level)(beside_v).astype(np.float32),
+            np.vectorize(level)(beside_h).astype(np.float32))
+
+
+def _plain_line_darkness(darkness: np.ndarray) -> np.ndarray:
+    """sides._line_darkness as it was: one median a side."""
+    trim = int(CANON_CELL * END_TRIM)
+    out = np.zeros((N, N - 1), np.float32)
+    for c in range(N - 1):
+        x = PAD + (c + 1) * CANON_CELL
+        band = darkness[:, x - BAND_PX:x + BAND_PX + 1].max(axis=1)
+        for r in range(N):
+            y0 = PAD + r * CANON_CELL
+            out[r, c] = float(np.median(band[y0 + trim:y0 + CANON_CELL - trim]))
+    return out
+
+
+def _seeded_darkness(seed: int, *, levels: int) -> tuple[np.ndarray, np.ndarray]:
+    """A seeded darkness map (printed lines, fills of a few levels so that many cells' fills
+    are exactly alike, noise) and the cells read empty."""
+    rng = np.random.default_rng(seed)
+    darkness = rng.normal(0.03, 0.02, (SIZE, SIZE)).astype(np.float32)
+    empty = rng.random((N, N)) < 0.4
+    shades = rng.uniform(0.1, 0.8, levels)
+    for r in range(N):
+        for c in range(N):
+            if not empty[r, c]:
+                y, x = PAD + r * CANON_CELL, PAD + c * CANON_CELL
+                darkness[y:y + CANON_CELL, x:x + CANON_CELL] += shades[rng.integers(levels)]
+    for i in range(N + 1):
+        darkness[:, PAD + i * CANON_CELL] += 0.4
+        darkness[PAD + i * CANON_CELL, :] += 0.4
+    return np.clip(darkness, 0, 1), empty
+
+
+def _inside(empty: np.ndarray, seed: int) -> frozenset[Border]:
+    """Some borders between two filled cells, in either order."""
+    rng = random.Random(seed)
+    borders: list[Border] = []
+    for r in range(N):
+        for c in range(N):
+            for nr, nc in ((r, c + 1), (r + 1, c)):
+                if nr < N and nc < N and not empty[r, c] and not empty[nr, nc] \
+                        and rng.random() < 0.6:
+                    borders.append(((r, c), (nr, nc)) if rng.random() < 0.5
+                                   else ((nr, nc), (r, c)))
+    return frozenset(borders)
+
+
+def _assert_same_levels(darkness: np.ndarray, inside: frozenset[Border]) -> None:
+    light = 1.0 - darkness.astype(np.float32)
+    vertical, horizontal = _line_ratios(light), _line_ratios(light.T.copy())
+    cell_light = _cell_light(light)
+    fast = _under_fill_levels(vertical, horizontal, inside, cell_light)
+    plain = _plain_under_fill_levels(vertical, horizontal, inside, cell_light)
+    for got, want in zip(fast, plain, strict=True):
+        assert got.dtype == want.dtype and got.shape == want.shape
+        assert np.array_equal(got, want)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
+@pytest.mark.parametrize("levels", [1, 3, 40])
+def test_the_levels_under_the_fills_are_the_plain_ones(seed: int, levels: int) -> None:
+    darkness, empty = _seeded_darkness(seed, levels=levels)
+    _assert_same_levels(darkness, _inside(empty, seed))
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_the_alike_medians_are_numpys_one_by_one(seed: int, dtype: type) -> None:
+    rng = np.random.default_rng(seed)
+    fills = rng.choice(rng.uniform(0, 1, 6), 25).astype(dtype)     # ties, odd and even counts
+    ratios = rng.uniform(0.3, 1.0, 25)
+    beside = np.concatenate([fills[:8], fills[:4] + FILL_ALIKE, rng.uniform(0, 1, 12)]
+                            ).astype(np.float32).reshape(4, 6)
+    want = np.ones(beside.shape, np.float32)
+    for index, fill in np.ndenumerate(beside):
+        alike = np.abs(fills - float(fill)) <= FILL_ALIKE
+        if alike.sum() >= MIN_UNDER_FILL_SIDES:
+            want[index] = float(np.median(ratios[alike]))
+    assert np.array_equal(_alike_medians(fills, ratios, beside), want)
+
+
+@pytest.mark.parametrize("count", [0, 1, 2, 3])
+def test_the_levels_with_too_few_sides_inside_are_the_plain_ones(count: int) -> None:
+    darkness, empty = _seeded_darkness(7, levels=2)
+    inside = sorted(_inside(~np.zeros((N, N), bool), 7))[:count]
+    _assert_same_levels(darkness, frozenset(inside))
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_lines_darkness_is_the_plain_one(seed: int) -> None:
+    darkness, _ = _seeded_darkness(seed, levels=5)
+    for image in (darkness, darkness.T.copy()):
+        got, want = _line_darkness(image), _plain_line_darkness(image)
+        assert got.dtype == want.dtype and np.array_equal(got, want)
+
+
+def _coverage_arguments(frame: np.ndarray, monkeypatch: pytest.MonkeyPatch,
+                        **cards: Any) -> tuple[np.ndarray, np.ndarray, frozenset[Border]]:
+    """The darkness map, empty cells and sides inside a tile a read of ``frame`` measures its
+    side coverage on."""
+    seen: list[tuple[Any, ...]] = []
+    measure = reader.side_coverage
+
+    def spy(darkness: np.ndarray, empty: np.ndarray, inside: frozenset[Border] = frozenset(),
+            **kwargs: Any) -> Any:
+        seen.append((darkness, empty, inside))
+        return measure(darkness, empty, inside, **kwargs)
+
+    monkeypatch.setattr(reader, "side_coverage", spy)
+    reader.read_sheet(frame, **cards)
+    assert len(seen) == 1
+    return seen[0]
+
+
+@pytest.mark.parametrize(("style", "condition", "seed"),
+                         [("marker", "mild", 3), ("coloured", "harsh", 5)])
+def test_a_read_sheets_sides_are_measured_as_plainly(
+        sheet_content: Callable[..., SheetContent], monkeypatch: pytest.MonkeyPatch,
+        style: str, condition: str, seed: int) -> None:
+    frame = render_hand_sheet(sheet_content(seed), style=style, condition=condition, seed=seed)
+    darkness, _, inside = _coverage_arguments(frame, monkeypatch)
+    assert len(inside) >= MIN_UNDER_FILL_SIDES
+    _assert_same_levels(darkness, inside)
+    dark = darkness.astype(np.float32)
+    for image in (dark, dark.T.copy()):
+        assert np.array_equal(_line_darkness(image), _plain_line_darkness(image))
