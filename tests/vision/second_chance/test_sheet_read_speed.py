@@ -11,19 +11,32 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+import cv2
 import numpy as np
 import pytest
 
+import vision.second_chance.cells as cells
 import vision.second_chance.reader as reader
-from vision.second_chance.cells import PAD
+from vision.second_chance.cells import (
+    AS_PAPER,
+    NEARBY_PATCHES,
+    PAD,
+    SOLID_HUE,
+    _as_paper_seen_nearby,
+    _side_slices,
+    paper_and_unsure,
+)
 from vision.second_chance.geometry import CANON_CELL
 from vision.second_chance.sides import (
+    ALONG_PX,
     BAND_PX,
+    BESIDE_PX,
     END_TRIM,
     FILL_ALIKE,
     MIN_UNDER_FILL_SIDES,
     _alike_medians,
     _cell_light,
+    _columns_reduced,
     _line_darkness,
     _line_ratios,
     _under_fill_levels,
@@ -69,6 +82,43 @@ def _plain_line_darkness(darkness: np.ndarray) -> np.ndarray:
         for r in range(N):
             y0 = PAD + r * CANON_CELL
             out[r, c] = float(np.median(band[y0 + trim:y0 + CANON_CELL - trim]))
+    return out
+
+
+def _plain_line_ratios(light: np.ndarray) -> np.ndarray:
+    """sides._line_ratios as it was: one line and one row of cells at a time."""
+    smooth = cv2.blur(light, (1, ALONG_PX))
+    trim = int(CANON_CELL * END_TRIM)
+    positions = CANON_CELL - 2 * trim
+    out = np.ones((N, N - 1, positions), np.float32)
+    for c in range(N - 1):
+        x = PAD + (c + 1) * CANON_CELL
+        band = smooth[:, x - BAND_PX:x + BAND_PX + 1].min(axis=1)
+        width = 2 * BAND_PX + 1
+        left = smooth[:, x - BESIDE_PX - width:x - BESIDE_PX].min(axis=1)
+        right = smooth[:, x + BESIDE_PX + 1:x + BESIDE_PX + 1 + width].min(axis=1)
+        ratio = band / np.maximum(np.maximum(left, right), 1e-3)
+        for r in range(N):
+            y0 = PAD + r * CANON_CELL + trim
+            out[r, c] = ratio[y0:y0 + positions]
+    return out
+
+
+def _plain_as_paper_seen_nearby(bright: np.ndarray, seen: np.ndarray, value: np.ndarray,
+                                hue: np.ndarray | None) -> np.ndarray:
+    """cells._as_paper_seen_nearby as it was: one neighbour offset at a time."""
+    n = bright.shape[0]
+    out = np.zeros((n, n), dtype=bool)
+    reach = NEARBY_PATCHES
+    for dy in range(-reach, reach + 1):
+        for dx in range(-reach, reach + 1):
+            here, there = _side_slices(n, dy, dx)
+            other = value[there]
+            alike = (seen[there] & (bright[here] <= other * AS_PAPER)
+                     & (other <= bright[here] * AS_PAPER))
+            if hue is not None:
+                alike &= np.abs(hue[here] - hue[there]).max(axis=2) <= SOLID_HUE
+            out[here] |= alike
     return out
 
 
@@ -151,6 +201,80 @@ def test_the_lines_darkness_is_the_plain_one(seed: int) -> None:
     for image in (darkness, darkness.T.copy()):
         got, want = _line_darkness(image), _plain_line_darkness(image)
         assert got.dtype == want.dtype and np.array_equal(got, want)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_lines_ratios_are_the_plain_ones(seed: int) -> None:
+    darkness, _ = _seeded_darkness(seed, levels=5)
+    light = 1.0 - darkness
+    for image in (light, light.T.copy()):
+        got, want = _line_ratios(image), _plain_line_ratios(image)
+        assert got.dtype == want.dtype and got.shape == want.shape
+        assert np.array_equal(got, want)
+
+
+def test_columns_reduced_are_each_columns_own() -> None:
+    image = np.random.default_rng(4).random((30, 50)).astype(np.float32)
+    starts = np.array([[0, 10], [20, 41]])
+    got = _columns_reduced(image, starts, 9, np.minimum)
+    assert got.shape == (2, 2, 30)
+    for index, start in np.ndenumerate(starts):
+        assert np.array_equal(got[index], image[:, start:start + 9].min(axis=1))
+    assert np.array_equal(_columns_reduced(image, starts[0], 3, np.maximum)[1],
+                          image[:, 10:13].max(axis=1))
+
+
+def _seeded_patches(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(bright, seen, value, hue) of a seeded (24, 24) patch grid: levels and hues drawn from
+    a few values, so that many neighbours sit exactly at the limits."""
+    rng = np.random.default_rng(seed)
+    levels = np.array([100, 115, 132.25, 150, 200], np.float32)
+    bright = rng.choice(levels, (24, 24)).astype(np.float32)
+    value = rng.choice(levels, (24, 24)).astype(np.float32)
+    hue = rng.choice(np.array([0.95, 1.0, 1.05, 1.1], np.float32), (24, 24, 3))
+    return bright, rng.random((24, 24)) < 0.3, value, hue
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_the_paper_seen_nearby_is_the_plain_one(seed: int) -> None:
+    bright, seen, value, hue = _seeded_patches(seed)
+    for colour in (hue, None):
+        got = _as_paper_seen_nearby(bright, seen, value, colour)
+        assert got.dtype == bool
+        assert np.array_equal(got, _plain_as_paper_seen_nearby(bright, seen, value, colour))
+
+
+@pytest.mark.parametrize(("style", "condition", "seed"),
+                         [("pencil", "harsh", 2), ("marker", "harsh", 4), ("coloured", "mild", 1)])
+def test_the_paper_surface_is_fitted_again_only_when_it_would_differ(
+        sheet_content: Callable[..., SheetContent], monkeypatch: pytest.MonkeyPatch,
+        style: str, condition: str, seed: int) -> None:
+    """The paper's surface is fitted a second time only where the shadow's steps change the
+    patches it is fitted through; else the first fit is the second, to the bit."""
+    frame = render_hand_sheet(sheet_content(seed), style=style, condition=condition, seed=seed)
+    canon = reader.rectified(reader.warp_canon(frame, reader.locate_grid(frame).image_to_canon))
+    keeps: list[np.ndarray] = []
+    shadows: list[np.ndarray] = []
+    fit, nearby = cells._paper_surface, cells._as_paper_seen_nearby
+
+    def fit_spy(bright: np.ndarray, keep: np.ndarray) -> np.ndarray:
+        keeps.append(keep.copy())
+        return fit(bright, keep)
+
+    def nearby_spy(*args: Any) -> np.ndarray:
+        shadows.append(nearby(*args))
+        return shadows[-1]
+
+    monkeypatch.setattr(cells, "_paper_surface", fit_spy)
+    monkeypatch.setattr(cells, "_as_paper_seen_nearby", nearby_spy)
+    paper_and_unsure(cv2.cvtColor(canon, cv2.COLOR_BGR2GRAY), colour=canon)
+    assert len(shadows) == 1 and len(keeps) in (1, 2)
+    # the plain reader fitted it again through the patches that are no block's step, the
+    # steps into a shadow's paper no longer counted as steps
+    steps = ~keeps[0]
+    again = ~(steps & ~shadows[0])
+    assert np.array_equal(keeps[-1], again)
+    assert (len(keeps) == 2) == bool((steps & shadows[0]).any())
 
 
 def _coverage_arguments(frame: np.ndarray, monkeypatch: pytest.MonkeyPatch,
