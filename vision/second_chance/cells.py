@@ -250,20 +250,24 @@ def _as_paper_seen_nearby(bright: np.ndarray, seen: np.ndarray, value: np.ndarra
     :data:`AS_PAPER`) and (given ``hue``, see :func:`_patch_hue`) of its colour (within
     :data:`SOLID_HUE`): under a soft shadow, where the margin's paper is darker too, a uniform
     patch as dark as it and of its colour is that paper (a light colour pencil's fill is as
-    dark, not of the paper's colour). Every neighbour at once: each patch's window of
-    neighbours, the patches off the sheet's edge padded as paper not seen."""
+    dark, not of the paper's colour). The arrays are padded by the reach (as paper not seen),
+    so every offset is one slice of the whole grid; the hue's channels are compared one by one
+    (numpy reduces a short last axis slowly)."""
     reach = NEARBY_PATCHES
-    side = 2 * reach + 1
+    n = bright.shape[0]
     pad = ((reach, reach), (reach, reach))
-    window = np.lib.stride_tricks.sliding_window_view
-    seen_near = window(np.pad(seen, pad), (side, side))                  # (n, n, 5, 5)
-    other = window(np.pad(value, pad), (side, side))
-    here = bright[:, :, None, None]
-    alike = seen_near & (here <= other * AS_PAPER) & (other <= here * AS_PAPER)
-    if hue is not None:
-        hue_near = window(np.pad(hue, (*pad, (0, 0))), (side, side), axis=(0, 1))
-        alike &= np.abs(hue[:, :, :, None, None] - hue_near).max(axis=2) <= SOLID_HUE
-    out: np.ndarray = np.any(alike, axis=(2, 3))
+    seen_pad, value_pad = np.pad(seen, pad), np.pad(value, pad)
+    hue_pad = np.pad(hue, (*pad, (0, 0))) if hue is not None else None
+    out = np.zeros((n, n), dtype=bool)
+    for dy in range(2 * reach + 1):
+        for dx in range(2 * reach + 1):
+            other = value_pad[dy:dy + n, dx:dx + n]
+            alike = (seen_pad[dy:dy + n, dx:dx + n] & (bright <= other * AS_PAPER)
+                     & (other <= bright * AS_PAPER))
+            if hue is not None and hue_pad is not None:
+                gap = np.abs(hue - hue_pad[dy:dy + n, dx:dx + n])
+                alike &= np.maximum(np.maximum(gap[..., 0], gap[..., 1]), gap[..., 2]) <= SOLID_HUE
+            out |= alike
     return out
 
 
@@ -635,16 +639,16 @@ def looks_like_paper_beside(grid_img: np.ndarray, state: np.ndarray, texture: np
     read as solid shading with full confidence (its raw grey within a unit or two of the empty
     cells nearby); shading that dark beside paper is darker than that paper by far more than
     :data:`PAPER_ALIKE`."""
+    out = np.zeros((N, N), bool)
+    even_fill = (state == 1) & (texture < EVEN_FILL)
+    if not even_fill.any():  # (before the cells' colours are measured: most of the time)
+        return out
     lo = int(round(CANON_CELL * settings.inset))
     hi = CANON_CELL - lo
     mean = (_cells_view(grid_img)[:, lo:hi, :, lo:hi].astype(np.float32)
             .mean(axis=(1, 3)))  # (9, 9, 3)
     bright = np.maximum(mean.mean(axis=2), 1.0)
     hue = mean / bright[..., None]
-    out = np.zeros((N, N), bool)
-    even_fill = (state == 1) & (texture < EVEN_FILL)
-    if not even_fill.any():
-        return out
     for dr in (-1, 0, 1):
         for dc in (-1, 0, 1):
             if dr == dc == 0:
