@@ -19,14 +19,19 @@ import vision.second_chance.cells as cells
 import vision.second_chance.reader as reader
 from vision.second_chance.cells import (
     AS_PAPER,
+    EVEN_FILL,
     NEARBY_PATCHES,
     PAD,
+    PAPER_ALIKE,
     SOLID_HUE,
     _as_paper_seen_nearby,
+    _cells_view,
     _side_slices,
+    looks_like_paper_beside,
     paper_and_unsure,
 )
 from vision.second_chance.geometry import CANON_CELL
+from vision.second_chance.settings import DEFAULT_SETTINGS
 from vision.second_chance.sides import (
     ALONG_PX,
     BAND_PX,
@@ -275,6 +280,46 @@ def test_the_paper_surface_is_fitted_again_only_when_it_would_differ(
     again = ~(steps & ~shadows[0])
     assert np.array_equal(keeps[-1], again)
     assert (len(keeps) == 2) == bool((steps & shadows[0]).any())
+
+
+def _plain_looks_like_paper_beside(grid_img: np.ndarray, state: np.ndarray,
+                                   texture: np.ndarray) -> np.ndarray:
+    """cells.looks_like_paper_beside as it was: the cells' colours measured first."""
+    lo = int(round(CANON_CELL * DEFAULT_SETTINGS.inset))
+    hi = CANON_CELL - lo
+    mean = _cells_view(grid_img)[:, lo:hi, :, lo:hi].astype(np.float32).mean(axis=(1, 3))
+    bright = np.maximum(mean.mean(axis=2), 1.0)
+    hue = mean / bright[..., None]
+    out = np.zeros((N, N), bool)
+    even_fill = (state == 1) & (texture < EVEN_FILL)
+    if not even_fill.any():
+        return out
+    for dr in (-1, 0, 1):
+        for dc in (-1, 0, 1):
+            if dr == dc == 0:
+                continue
+            here, there = _side_slices(N, dr, dc)
+            out[here] |= (even_fill[here] & (state[there] == 0)
+                          & (np.abs(bright[here] / bright[there] - 1.0) <= PAPER_ALIKE)
+                          & (np.abs(hue[here] - hue[there]).max(axis=2) <= SOLID_HUE))
+    return out
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_paper_beside_is_the_plain_one_with_and_without_even_fills(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    grid = np.full((SIZE, SIZE, 3), 200, np.uint8)
+    for r in range(N):
+        for c in range(N):
+            y, x = PAD + r * CANON_CELL, PAD + c * CANON_CELL
+            grid[y:y + CANON_CELL, x:x + CANON_CELL] = rng.choice([196, 200, 204, 120])
+    state = rng.choice([-1, 0, 1], (N, N))
+    texture = rng.choice([0.01, 0.02, 0.1], (N, N))
+    for even in (texture, np.full((N, N), 0.1)):      # some even fills, then none
+        got = looks_like_paper_beside(grid, state, even, DEFAULT_SETTINGS)
+        assert np.array_equal(got, _plain_looks_like_paper_beside(grid, state, even))
+    if seed == 1:  # (a grid where some even fill does look like the paper beside it)
+        assert _plain_looks_like_paper_beside(grid, state, texture).any()
 
 
 def _coverage_arguments(frame: np.ndarray, monkeypatch: pytest.MonkeyPatch,
