@@ -111,14 +111,17 @@ def paper_and_unsure(gray: np.ndarray, *, step_ratio: float = 0.8, percentile: f
     # side neighbours only: a soft shadow's slope along a diagonal would look like a step
     kernel = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
     first = bright < cv2.dilate(bright, kernel) * step_ratio
-    margin, seen = _paper_seen(high, textured, _paper_surface(bright, ~first))
+    surface = _paper_surface(bright, ~first)
+    margin, seen = _paper_seen(high, textured, surface)
     # a step down to a patch as bright as the margin's paper beside it is a shadow's edge, not
     # the edge of a solid block: the shadow's paper (the paper between a tile's strokes is no
     # such evidence: a dense hatching's bright end is its own ink, as dark as a solid fill)
     hue = _patch_hue(colour, n, step) if colour is not None else None
     shadowed = _as_paper_seen_nearby(bright, margin, high, hue)
-    first &= ~shadowed
-    ceiling = _paper_light(seen, high, _paper_surface(bright, ~first)) * PAPER_CEILING
+    if (first & shadowed).any():  # (else the surface through the rest is the one just fitted)
+        first &= ~shadowed
+        surface = _paper_surface(bright, ~first)
+    ceiling = _paper_light(seen, high, surface) * PAPER_CEILING
     estimate = bright.copy()
     alike = _alike_sides(bright, hue)
     solid = first.copy()
@@ -247,19 +250,24 @@ def _as_paper_seen_nearby(bright: np.ndarray, seen: np.ndarray, value: np.ndarra
     :data:`AS_PAPER`) and (given ``hue``, see :func:`_patch_hue`) of its colour (within
     :data:`SOLID_HUE`): under a soft shadow, where the margin's paper is darker too, a uniform
     patch as dark as it and of its colour is that paper (a light colour pencil's fill is as
-    dark, not of the paper's colour)."""
-    n = bright.shape[0]
-    out = np.zeros((n, n), dtype=bool)
+    dark, not of the paper's colour). The arrays are padded by the reach (as paper not seen),
+    so every offset is one slice of the whole grid; the hue's channels are compared one by one
+    (numpy reduces a short last axis slowly)."""
     reach = NEARBY_PATCHES
-    for dy in range(-reach, reach + 1):
-        for dx in range(-reach, reach + 1):
-            here, there = _side_slices(n, dy, dx)
-            other = value[there]
-            alike = (seen[there] & (bright[here] <= other * AS_PAPER)
-                     & (other <= bright[here] * AS_PAPER))
-            if hue is not None:
-                alike &= np.abs(hue[here] - hue[there]).max(axis=2) <= SOLID_HUE
-            out[here] |= alike
+    n = bright.shape[0]
+    pad = ((reach, reach), (reach, reach))
+    seen_pad, value_pad = np.pad(seen, pad), np.pad(value, pad)
+    hue_pad = np.pad(hue, (*pad, (0, 0))) if hue is not None else None
+    out = np.zeros((n, n), dtype=bool)
+    for dy in range(2 * reach + 1):
+        for dx in range(2 * reach + 1):
+            other = value_pad[dy:dy + n, dx:dx + n]
+            alike = (seen_pad[dy:dy + n, dx:dx + n] & (bright <= other * AS_PAPER)
+                     & (other <= bright * AS_PAPER))
+            if hue is not None and hue_pad is not None:
+                gap = np.abs(hue - hue_pad[dy:dy + n, dx:dx + n])
+                alike &= np.maximum(np.maximum(gap[..., 0], gap[..., 1]), gap[..., 2]) <= SOLID_HUE
+            out |= alike
     return out
 
 
@@ -277,14 +285,22 @@ def _paper_light(seen: np.ndarray, value: np.ndarray, surface: np.ndarray) -> np
     return light
 
 
-def _smooth_surface(values: np.ndarray, keep: np.ndarray) -> np.ndarray:
-    """A cubic surface through the kept values (robust: values far below it are dropped)."""
-    n = values.shape[0]
+@lru_cache(maxsize=2)
+def _surface_design(n: int) -> np.ndarray:
+    """The cubic surface's terms at every patch of an (n, n) grid (made once: four fits a
+    read)."""
     yy, xx = np.mgrid[0:n, 0:n].astype(np.float64)
     x = (xx / (n - 1) * 2 - 1).ravel()
     y = (yy / (n - 1) * 2 - 1).ravel()
     design = np.stack([np.ones_like(x), x, y, x * x, x * y, y * y, x ** 3, x * x * y,
                        x * y * y, y ** 3], axis=1)
+    design.setflags(write=False)
+    return design
+
+
+def _smooth_surface(values: np.ndarray, keep: np.ndarray) -> np.ndarray:
+    """A cubic surface through the kept values (robust: values far below it are dropped)."""
+    design = _surface_design(values.shape[0])
     v = values.ravel().astype(np.float64)
     mask = keep.ravel().copy()
     if mask.sum() < MIN_SURFACE_PATCHES:
@@ -296,7 +312,7 @@ def _smooth_surface(values: np.ndarray, keep: np.ndarray) -> np.ndarray:
         if mask.sum() < MIN_SURFACE_PATCHES:
             break
         coeffs = np.linalg.lstsq(design[mask], v[mask], rcond=None)[0]
-    surface: np.ndarray = (design @ coeffs).reshape(n, n).astype(np.float32)
+    surface: np.ndarray = (design @ coeffs).reshape(values.shape).astype(np.float32)
     return surface
 
 
@@ -623,16 +639,16 @@ def looks_like_paper_beside(grid_img: np.ndarray, state: np.ndarray, texture: np
     read as solid shading with full confidence (its raw grey within a unit or two of the empty
     cells nearby); shading that dark beside paper is darker than that paper by far more than
     :data:`PAPER_ALIKE`."""
+    out = np.zeros((N, N), bool)
+    even_fill = (state == 1) & (texture < EVEN_FILL)
+    if not even_fill.any():  # (before the cells' colours are measured: most of the time)
+        return out
     lo = int(round(CANON_CELL * settings.inset))
     hi = CANON_CELL - lo
     mean = (_cells_view(grid_img)[:, lo:hi, :, lo:hi].astype(np.float32)
             .mean(axis=(1, 3)))  # (9, 9, 3)
     bright = np.maximum(mean.mean(axis=2), 1.0)
     hue = mean / bright[..., None]
-    out = np.zeros((N, N), bool)
-    even_fill = (state == 1) & (texture < EVEN_FILL)
-    if not even_fill.any():
-        return out
     for dr in (-1, 0, 1):
         for dc in (-1, 0, 1):
             if dr == dc == 0:
