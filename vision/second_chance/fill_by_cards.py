@@ -32,6 +32,9 @@ __all__ = ["MAX_FILL_TRIES", "fill_covers", "settle_doubtful_by_cards"]
 #: squares stay asked): some 15 ms of CPU here at worst; 8000 and 20000 read the 240 tuning
 #: frames of seeds 0-15 alike, 4000 left three squares of mixed/scan 1 read wrong (asked)
 MAX_FILL_TRIES = 8000
+#: the pieces looked at to choose the square to cover next count as one tried each this many
+#: (a look is a mask test, a piece tried a step of the search)
+LOOKED_AT_PER_TRY = 1
 #: ... and the ways it keeps (two ways that differ already leave the squares asked)
 MAX_FILL_WAYS = 2
 
@@ -49,6 +52,12 @@ def fill_covers(required: set[Cell], optional: set[Cell], cards: dict[str, int],
     borders between two ``required`` squares (a doubtful square's borders hold only if it is
     filled: it may not be).
 
+    The sure squares are covered first, each time the one the fewest pieces left can cover
+    (a doubtful square is only ever covered by a piece that covers a sure one beside it, or
+    left empty): tried square by square in reading order, a sheet's many doubtful squares
+    each doubled the search (empty, or any piece from it) and it gave up. A tile of doubtful
+    squares alone is searched last, when the sure squares are covered with tiles to spare.
+
     >>> len(fill_covers({(0, 0)}, {(0, 1), (1, 0)}, {"##": 1}, 1, [], (frozenset({"##"}),)))
     2
     >>> fill_covers({(0, 0)}, {(0, 1)}, {"##": 1}, 1, [], (frozenset({"##"}),))
@@ -57,41 +66,130 @@ def fill_covers(required: set[Cell], optional: set[Cell], cards: dict[str, int],
     placer = Placer(required | optional, cards, max_tries=MAX_FILL_TRIES)
     keeps = placer.keeping(drawn or {}, required)
     required_bits, optional_bits = placer.bits_of(required), placer.bits_of(optional)
+    covering = placer.pieces_covering(required_bits | optional_bits, keeps)
     size_of = {card: len(placed_from_first(card)[0]) for card in cards}
     by_size = tiles_by_size(placer.left, size_of)  # kept as the search takes and gives back
     found: list[tuple[tuple[str, int], ...]] = []
+    rounds = _rounds_matched(list(fixed), choices)
+    if rounds is None:
+        return []
 
-    def cover(undecided: int, pieces: tuple[tuple[str, int], ...]) -> bool:
-        """False once the search is to stop (too many ways or tries)."""
+    def is_a_way(pieces: tuple[tuple[str, int], ...]) -> bool:
+        return can_be_drawn(
+            [*fixed, *(card_of(placer.cells_of(bits)) for _, bits in pieces)], choices)
+
+    def cover_doubtful(undecided: int, pieces: tuple[tuple[str, int], ...]) -> bool:
+        """The tiles left over the doubtful squares left (reading order: each one a piece
+        or empty). False once the search is to stop (too many ways or tries)."""
         if not undecided or len(pieces) == tiles:
-            if not undecided & required_bits and len(pieces) == tiles and can_be_drawn(
-                    [*fixed, *(card_of(placer.cells_of(bits)) for _, bits in pieces)], choices):
+            if len(pieces) == tiles and is_a_way(pieces):
                 found.append(pieces)
             return len(found) < MAX_FILL_WAYS
-        if not _may_fit(undecided.bit_count(), (undecided & required_bits).bit_count(),
-                        tiles - len(pieces), by_size):
+        if not _may_fit(undecided.bit_count(), 0, tiles - len(pieces), by_size):
             return True
         for card, bits, _ in placer.fit_offsets(undecided):
             if keeps is not None and not keeps(bits):
                 continue
             placer.left[card] -= 1
             by_size[size_of[card]] -= 1
-            going = cover(undecided & ~bits, (*pieces, (card, bits)))
+            going = cover_doubtful(undecided & ~bits, (*pieces, (card, bits)))
             placer.left[card] += 1
             by_size[size_of[card]] += 1
             if not going:
                 return False
         if placer.gave_up:
             return False
-        first = undecided & -undecided
-        if first & optional_bits:  # or the doubtful square is empty
-            return cover(undecided & ~first, pieces)
+        return cover_doubtful(undecided & ~(undecided & -undecided), pieces)
+
+    def cover(undecided: int, pieces: tuple[tuple[str, int], ...],
+              matched: tuple[list[str], dict[int, int]]) -> bool:
+        """False once the search is to stop (too many ways or tries)."""
+        need = undecided & required_bits
+        if not need:
+            return cover_doubtful(undecided, pieces)
+        if len(pieces) == tiles or not _may_fit(
+                undecided.bit_count(), need.bit_count(), tiles - len(pieces), by_size):
+            return True
+        pieces_here, looked_at = _fewest_pieces(need, undecided, covering, placer.left)
+        placer.tries += looked_at // LOOKED_AT_PER_TRY
+        for card, bits in pieces_here:
+            placer.tries += 1
+            if placer.gave_up:
+                return False
+            now = _matched_with(card, *matched, choices)
+            if now is None:  # no round left for its card, one tile a round
+                continue
+            placer.left[card] -= 1
+            by_size[size_of[card]] -= 1
+            going = cover(undecided & ~bits, (*pieces, (card, bits)), now)
+            placer.left[card] += 1
+            by_size[size_of[card]] += 1
+            if not going:
+                return False
         return True
 
-    going = cover(required_bits | optional_bits, ())
+    going = cover(required_bits | optional_bits, (), (list(fixed), rounds))
     if not going and placer.gave_up:
         return None
     return [tuple(placer.cells_of(bits) for _, bits in way) for way in found]
+
+
+def _fewest_pieces(need: int, undecided: int, covering: dict[int, list[tuple[str, int]]],
+                   left: dict[str, int]) -> tuple[list[tuple[str, int]], int]:
+    """The pieces (card, bits) of the cards ``left`` inside the ``undecided`` squares that
+    cover the square of ``need`` (bits) the fewest such pieces cover: the surest way to
+    the one cover, or to none (a square no piece covers ends the search there at once);
+    and how many pieces were looked at to find them."""
+    best: list[tuple[str, int]] | None = None
+    looked_at = 0
+    rest = need
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        pieces = covering.get(low, ())
+        looked_at += len(pieces)
+        fits = [(card, bits) for card, bits in pieces
+                if not bits & ~undecided and left[card] > 0]
+        if best is None or len(fits) < len(best):
+            best = fits
+            if len(best) <= 1:
+                break
+    return best or [], looked_at
+
+
+def _rounds_matched(cards: list[str], choices: TileChoices) -> dict[int, int] | None:
+    """A round for each of ``cards`` (round -> the card's index), one card a round, that
+    round's; None when there is no such matching (see
+    :func:`~companion.second_chance.drawn.can_be_drawn`)."""
+    round_of: dict[int, int] = {}
+    for index in range(len(cards)):
+        if not _augment(index, cards, round_of, choices, set()):
+            return None
+    return round_of
+
+
+def _matched_with(card: str, cards: list[str], round_of: dict[int, int],
+                  choices: TileChoices) -> tuple[list[str], dict[int, int]] | None:
+    """``cards`` and their rounds (see :func:`_rounds_matched`) with ``card`` added, its
+    round found by moving the others as need be; None when no round is left for it. The
+    search asks this at each piece it lays: one tile a round prunes it as it goes."""
+    cards, round_of = [*cards, card], dict(round_of)
+    if not _augment(len(cards) - 1, cards, round_of, choices, set()):
+        return None
+    return cards, round_of
+
+
+def _augment(index: int, cards: list[str], round_of: dict[int, int], choices: TileChoices,
+             seen: set[int]) -> bool:
+    """Find card ``index`` a round (in place in ``round_of``), along an augmenting path."""
+    for r, allowed in enumerate(choices):
+        if r in seen or cards[index] not in allowed:
+            continue
+        seen.add(r)
+        if r not in round_of or _augment(round_of[r], cards, round_of, choices, seen):
+            round_of[r] = index
+            return True
+    return False
 
 
 def tiles_by_size(left: dict[str, int], size_of: dict[str, int]) -> dict[int, int]:
