@@ -119,3 +119,34 @@ def test_doubtful_squares_the_cards_leave_two_ways_keep_the_sure_drawing() -> No
     inside = Segmentation(shapes=(block,), questions=(), outlines={
         **outlines, cut: (True, 1.0, "drawing"), ((0, 0), (0, 1)): (True, 1.0, "drawing")})
     assert settle_doubtful_by_cards(inside, {(0, 2)}, _cards("##", "##")) == (inside, set())
+
+
+def test_many_doubtful_squares_before_the_sure_ones_do_not_stop_the_search() -> None:
+    # a smudged top of the sheet (27 doubtful squares, first in reading order) and four
+    # tiles further down, three of their squares lightly filled (doubtful too): searched
+    # square by square in reading order, each smudged square doubled the search (empty, or
+    # the first square of a piece) and it gave up; the sure squares covered first, each the
+    # one the fewest pieces cover, leave one way: the light squares filled, the smudges empty
+    smudged = {(r, c) for r in range(3) for c in range(9)}
+    light = {(8, 6), (8, 7), (6, 6)}
+    tiles = [((5, 0), (5, 1), (5, 2)), ((5, 5), (6, 5), (6, 6)), ((7, 0), (7, 1)),
+             ((8, 4), (8, 5), (8, 6), (8, 7))]
+    sure = {cell for tile in tiles for cell in tile} - light
+    cards = {"###": 1, "##/#.": 1, "##": 1, "####": 1}
+    ways = fill_covers(sure, smudged | light, cards, 4, [], _cards(*cards))
+    assert ways is not None and len(ways) == 1
+    assert sorted(ways[0]) == tiles
+    # a fifth round's card of one square: a tile of a smudge alone is as good a way
+    ways = fill_covers(sure, smudged | light, {**cards, "#": 1}, 5, [],
+                       _cards(*cards, "#"))
+    assert ways is not None and len(ways) == 2
+
+
+def test_the_search_lays_one_tile_a_round() -> None:
+    # two dominoes fit the sure squares, but one round gave a domino and the other a
+    # tromino: the search finds no way (not too many to search), so the squares stay asked
+    sure = {(0, 0), (0, 1), (2, 0), (2, 1)}
+    choices = (frozenset({"##"}), frozenset({"###"}))
+    assert fill_covers(sure, set(), {"##": 1, "###": 1}, 2, [], choices) == []
+    assert fill_covers(sure, set(), {"##": 2}, 2, [], _cards("##", "##")) == [
+        (((0, 0), (0, 1)), ((2, 0), (2, 1)))]
