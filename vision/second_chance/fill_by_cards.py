@@ -37,14 +37,18 @@ MAX_FILL_TRIES = 8000
 LOOKED_AT_PER_TRY = 1
 #: ... and the ways it keeps (two ways that differ already leave the squares asked)
 MAX_FILL_WAYS = 2
+#: ... or, searching with the borders the drawing is sure of, this many: under it, every way
+#: there is, and a doubtful square none of them fills is empty whichever way is the read
+MAX_AGREED_WAYS = 16
 
 Tiles = tuple[tuple[Cell, ...], ...]
 
 
 def fill_covers(required: set[Cell], optional: set[Cell], cards: dict[str, int],
                 tiles: int, fixed: Sequence[str], choices: TileChoices,
-                drawn: dict[tuple[Cell, Cell], bool] | None = None) -> list[Tiles] | None:
-    """The ways (up to :data:`MAX_FILL_WAYS`) to cover every square of ``required`` and any of
+                drawn: dict[tuple[Cell, Cell], bool] | None = None, *,
+                max_ways: int = MAX_FILL_WAYS) -> list[Tiles] | None:
+    """The ways (up to ``max_ways``) to cover every square of ``required`` and any of
     ``optional`` with exactly ``tiles`` tiles of the ``cards`` (each at most as many times as
     it says), which with the ``fixed`` tiles' cards can be ``choices`` one a round; None when
     the search passes :data:`MAX_FILL_TRIES`. With ``drawn`` (border -> outline there, see
@@ -84,7 +88,7 @@ def fill_covers(required: set[Cell], optional: set[Cell], cards: dict[str, int],
         if not undecided or len(pieces) == tiles:
             if len(pieces) == tiles and is_a_way(pieces):
                 found.append(pieces)
-            return len(found) < MAX_FILL_WAYS
+            return len(found) < max_ways
         if not _may_fit(undecided.bit_count(), 0, tiles - len(pieces), by_size):
             return True
         for card, bits, _ in placer.fit_offsets(undecided):
@@ -292,9 +296,11 @@ def _settle_group(seg: Segmentation, group: set[Cell], doubtful: set[Cell],
         # the cards alone leave several ways, or too many to search: the ways that keep the
         # borders the drawing decided surely (as split_by_cards does for an asked region)
         ways = fill_covers(group - optional, optional, cards, tiles, fixed, choices,
-                           sure_borders(seg.outlines))
-    if not ways or len(ways) > 1:
+                           sure_borders(seg.outlines), max_ways=MAX_AGREED_WAYS)
+    if not ways or len(ways) >= MAX_AGREED_WAYS:
         return seg, set()
+    if len(ways) > 1:
+        return _empty_in_every_way(seg, optional, ways)
     kept = [tuple(s) for s in seg.shapes if not group & set(s)]
     shapes = tuple(sorted(kept + [tuple(sorted(p)) for p in ways[0]]))
     tile_of = {cell: i for i, tile in enumerate(shapes) for cell in tile}
@@ -307,3 +313,25 @@ def _settle_group(seg: Segmentation, group: set[Cell], doubtful: set[Cell],
     questions = tuple(q for q in seg.questions if q["kind"] not in SPLIT_KINDS
                       or not {(r, c) for r, c in q["cells"]} <= group)
     return replace(seg, shapes=shapes, questions=questions, outlines=outlines), group
+
+
+def _empty_in_every_way(seg: Segmentation, doubtful: set[Cell], ways: list[Tiles]
+                        ) -> tuple[Segmentation, set[Cell]]:
+    """``seg`` with the ``doubtful`` squares no way fills (``ways``: every way the cards and
+    the sure drawing leave) read empty, and those squares: a smudge read as a tile of its
+    own goes, the split the ways differ on stays asked. A square of a larger tile read is
+    left as read (taking it out would make that tile another shape)."""
+    covered = {cell for way in ways for piece in way for cell in piece}
+    empty = doubtful - covered
+    gone = [s for s in seg.shapes if set(s) <= empty]
+    in_tiles = {cell for s in seg.shapes for cell in s}
+    settled = {cell for cell in empty if cell not in in_tiles} | {
+        cell for s in gone for cell in s}
+    if not settled:
+        return seg, set()
+    shapes = tuple(s for s in seg.shapes if s not in gone)
+    outlines = {border: d for border, d in seg.outlines.items()
+                if border[0] not in settled and border[1] not in settled}
+    questions = tuple(q for q in seg.questions if q["kind"] not in SPLIT_KINDS
+                      or not {(r, c) for r, c in q["cells"]} <= settled)
+    return replace(seg, shapes=shapes, outlines=outlines, questions=questions), settled

@@ -108,7 +108,9 @@ def test_doubtful_squares_the_cards_leave_two_ways_keep_the_sure_drawing() -> No
     cut = ((0, 0), (1, 0))
     unsure = Segmentation(shapes=(block,), questions=(), outlines={**outlines,
                                                                      cut: (True, 0.6, "model")})
-    assert settle_doubtful_by_cards(unsure, {(0, 2)}, _cards("##", "##")) == (unsure, set())
+    # ... but the doubtful square is empty both ways: read so, the block left as read (asked)
+    settled_seg, settled = settle_doubtful_by_cards(unsure, {(0, 2)}, _cards("##", "##"))
+    assert settled == {(0, 2)} and settled_seg.shapes == unsure.shapes
     # an outline the drawing is sure of between (0, 0) and (1, 0): rows, the one way left
     seg = Segmentation(shapes=(block,), questions=(), outlines={**outlines,
                                                                  cut: (True, 1.0, "drawing")})
@@ -150,3 +152,21 @@ def test_the_search_lays_one_tile_a_round() -> None:
     assert fill_covers(sure, set(), {"##": 1, "###": 1}, 2, [], choices) == []
     assert fill_covers(sure, set(), {"##": 2}, 2, [], _cards("##", "##")) == [
         (((0, 0), (0, 1)), ((2, 0), (2, 1)))]
+
+
+def test_a_smudge_read_as_a_tile_that_every_way_leaves_empty_goes() -> None:
+    # tuning pencil/harsh 8 (bench/sheet_hands.py, class B of issue 22): an erased smudge
+    # read as a tile of one square beside a 2x2 block (no outline seen inside), two dominoes
+    # drawn: the cards leave the block in rows or in columns (asked), and the smudge empty
+    # either way: it is no tile. At the base the two ways left everything as read
+    block = ((0, 0), (0, 1), (1, 0), (1, 1))
+    seg = Segmentation(shapes=(block, ((0, 2),)), questions=(
+        {"kind": "split", "cells": [[0, 2]], "message": ""},), outlines={
+        ((0, 0), (0, 1)): (False, 0.25, "asked"), ((0, 1), (0, 2)): (True, 1.0, "drawing")})
+    settled_seg, settled = settle_doubtful_by_cards(seg, {(0, 2)}, _cards("##", "##"))
+    assert settled == {(0, 2)}
+    assert settled_seg.shapes == (block,)
+    assert settled_seg.questions == ()
+    assert list(settled_seg.outlines) == [((0, 0), (0, 1))]
+    # a third way that fills it (a round of one square): left as read
+    assert settle_doubtful_by_cards(seg, {(0, 2)}, _cards("##", "##", "#")) == (seg, set())
