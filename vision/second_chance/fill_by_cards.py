@@ -28,13 +28,12 @@ from vision.second_chance.outlines import Segmentation
 
 __all__ = ["MAX_FILL_TRIES", "fill_covers", "settle_doubtful_by_cards"]
 
-#: the pieces the search for the ways to read the doubtful squares tries at most (beyond: the
-#: squares stay asked): some 15 ms of CPU here at worst; 8000 and 20000 read the 240 tuning
-#: frames of seeds 0-15 alike, 4000 left three squares of mixed/scan 1 read wrong (asked)
+#: the pieces the search for the ways to read the doubtful squares tries at most, counting
+#: those it looks at to choose the square to cover next (beyond: the squares stay asked):
+#: 2-3 ms of CPU here; the two tuning searches that still give up (marker scan 3, coloured
+#: harsh 5: 42 and 34 doubtful squares) give up at a million too
+#: (bench/figures/sheet_cover_s24.txt)
 MAX_FILL_TRIES = 8000
-#: the pieces looked at to choose the square to cover next count as one tried each this many
-#: (a look is a mask test, a piece tried a step of the search)
-LOOKED_AT_PER_TRY = 1
 #: ... and the ways it keeps (two ways that differ already leave the squares asked)
 MAX_FILL_WAYS = 2
 #: ... or, searching with the borders the drawing is sure of, this many: under it, every way
@@ -67,75 +66,97 @@ def fill_covers(required: set[Cell], optional: set[Cell], cards: dict[str, int],
     >>> fill_covers({(0, 0)}, {(0, 1)}, {"##": 1}, 1, [], (frozenset({"##"}),))
     [(((0, 0), (0, 1)),)]
     """
-    placer = Placer(required | optional, cards, max_tries=MAX_FILL_TRIES)
-    keeps = placer.keeping(drawn or {}, required)
-    required_bits, optional_bits = placer.bits_of(required), placer.bits_of(optional)
-    covering = placer.pieces_covering(required_bits | optional_bits, keeps)
-    size_of = {card: len(placed_from_first(card)[0]) for card in cards}
-    by_size = tiles_by_size(placer.left, size_of)  # kept as the search takes and gives back
-    found: list[tuple[tuple[str, int], ...]] = []
     rounds = _rounds_matched(list(fixed), choices)
     if rounds is None:
         return []
+    search = _FillSearch(required, optional, cards, tiles, fixed, choices, drawn,
+                         max_ways=max_ways)
+    going = search.cover_sure(search.required_bits | search.optional_bits, (),
+                              (list(fixed), rounds))
+    if not going and search.placer.gave_up:
+        return None
+    return [tuple(search.placer.cells_of(bits) for _, bits in way) for way in search.found]
 
-    def is_a_way(pieces: tuple[tuple[str, int], ...]) -> bool:
-        return can_be_drawn(
-            [*fixed, *(card_of(placer.cells_of(bits)) for _, bits in pieces)], choices)
 
-    def cover_doubtful(undecided: int, pieces: tuple[tuple[str, int], ...]) -> bool:
-        """The tiles left over the doubtful squares left (reading order: each one a piece
-        or empty). False once the search is to stop (too many ways or tries)."""
-        if not undecided or len(pieces) == tiles:
-            if len(pieces) == tiles and is_a_way(pieces):
-                found.append(pieces)
-            return len(found) < max_ways
-        if not _may_fit(undecided.bit_count(), 0, tiles - len(pieces), by_size):
-            return True
-        for card, bits, _ in placer.fit_offsets(undecided):
-            if keeps is not None and not keeps(bits):
-                continue
-            placer.left[card] -= 1
-            by_size[size_of[card]] -= 1
-            going = cover_doubtful(undecided & ~bits, (*pieces, (card, bits)))
-            placer.left[card] += 1
-            by_size[size_of[card]] += 1
-            if not going:
-                return False
-        if placer.gave_up:
-            return False
-        return cover_doubtful(undecided & ~(undecided & -undecided), pieces)
+#: pieces laid so far: (card, the piece's bits)
+Pieces = tuple[tuple[str, int], ...]
 
-    def cover(undecided: int, pieces: tuple[tuple[str, int], ...],
-              matched: tuple[list[str], dict[int, int]]) -> bool:
-        """False once the search is to stop (too many ways or tries)."""
-        need = undecided & required_bits
+
+class _FillSearch:
+    """The state of one :func:`fill_covers` search: the pieces that fit, the cards and sizes
+    left (taken and given back as it goes), the ways found."""
+
+    def __init__(self, required: set[Cell], optional: set[Cell], cards: dict[str, int],
+                 tiles: int, fixed: Sequence[str], choices: TileChoices,
+                 drawn: dict[tuple[Cell, Cell], bool] | None, *, max_ways: int):
+        self.placer = placer = Placer(required | optional, cards, max_tries=MAX_FILL_TRIES)
+        self.keeps = placer.keeping(drawn or {}, required)
+        self.required_bits, self.optional_bits = placer.bits_of(required), placer.bits_of(
+            optional)
+        self.covering = placer.pieces_covering(self.required_bits | self.optional_bits,
+                                               self.keeps)
+        self.size_of = {card: len(placed_from_first(card)[0]) for card in cards}
+        self.by_size = tiles_by_size(placer.left, self.size_of)
+        self.tiles, self.fixed, self.choices, self.max_ways = tiles, fixed, choices, max_ways
+        self.found: list[Pieces] = []
+
+    def _take(self, card: str, n: int) -> None:
+        self.placer.left[card] -= n
+        self.by_size[self.size_of[card]] -= n
+
+    def cover_sure(self, undecided: int, pieces: Pieces,
+                   matched: tuple[list[str], dict[int, int]]) -> bool:
+        """Cover the sure squares left, the one the fewest pieces cover first (``matched``:
+        the tiles' cards and their rounds so far). False once the search is to stop (too
+        many ways or tries)."""
+        need = undecided & self.required_bits
         if not need:
-            return cover_doubtful(undecided, pieces)
-        if len(pieces) == tiles or not _may_fit(
-                undecided.bit_count(), need.bit_count(), tiles - len(pieces), by_size):
+            return self.cover_doubtful(undecided, pieces)
+        if len(pieces) == self.tiles or not _may_fit(
+                undecided.bit_count(), need.bit_count(), self.tiles - len(pieces),
+                self.by_size):
             return True
-        pieces_here, looked_at = _fewest_pieces(need, undecided, covering, placer.left)
-        placer.tries += looked_at // LOOKED_AT_PER_TRY
+        placer = self.placer
+        pieces_here, looked_at = _fewest_pieces(need, undecided, self.covering, placer.left)
+        placer.tries += looked_at
         for card, bits in pieces_here:
             placer.tries += 1
             if placer.gave_up:
                 return False
-            now = _matched_with(card, *matched, choices)
+            now = _matched_with(card, *matched, self.choices)
             if now is None:  # no round left for its card, one tile a round
                 continue
-            placer.left[card] -= 1
-            by_size[size_of[card]] -= 1
-            going = cover(undecided & ~bits, (*pieces, (card, bits)), now)
-            placer.left[card] += 1
-            by_size[size_of[card]] += 1
+            self._take(card, 1)
+            going = self.cover_sure(undecided & ~bits, (*pieces, (card, bits)), now)
+            self._take(card, -1)
             if not going:
                 return False
         return True
 
-    going = cover(required_bits | optional_bits, (), (list(fixed), rounds))
-    if not going and placer.gave_up:
-        return None
-    return [tuple(placer.cells_of(bits) for _, bits in way) for way in found]
+    def cover_doubtful(self, undecided: int, pieces: Pieces) -> bool:
+        """The tiles left over the doubtful squares left (reading order: each one a piece
+        or empty). False once the search is to stop (too many ways or tries)."""
+        if not undecided or len(pieces) == self.tiles:
+            if len(pieces) == self.tiles and self._is_a_way(pieces):
+                self.found.append(pieces)
+            return len(self.found) < self.max_ways
+        if not _may_fit(undecided.bit_count(), 0, self.tiles - len(pieces), self.by_size):
+            return True
+        for card, bits, _ in self.placer.fit_offsets(undecided):
+            if self.keeps is not None and not self.keeps(bits):
+                continue
+            self._take(card, 1)
+            going = self.cover_doubtful(undecided & ~bits, (*pieces, (card, bits)))
+            self._take(card, -1)
+            if not going:
+                return False
+        if self.placer.gave_up:
+            return False
+        return self.cover_doubtful(undecided & ~(undecided & -undecided), pieces)
+
+    def _is_a_way(self, pieces: Pieces) -> bool:
+        return can_be_drawn([*self.fixed, *(card_of(self.placer.cells_of(bits))
+                                            for _, bits in pieces)], self.choices)
 
 
 def _fewest_pieces(need: int, undecided: int, covering: dict[int, list[tuple[str, int]]],
