@@ -146,6 +146,44 @@ def is_settled_by_cards(question: dict[str, Any], confirmed: set[Cell],
     return False
 
 
+def one_left_to_no_tile(shapes: Sequence[Sequence[Cell]], marks: Sequence[Cell],
+                        choices: TileChoices) -> Cell | None:
+    """The one of ``marks`` (squares read filled that look a little like a written 1, asked
+    about as the 1) that the tiles read (``shapes``) hold as a tile of that square alone,
+    where the cards cannot be those tiles with it and can without it: a 1 is a figure
+    written in one square, and no round gave a card of one square for it. None when no mark,
+    or more than one, is so.
+
+    On the tuning sheets with the cards (seeds 0-15, 240 reads) the marks like a 1 read as
+    a wrong tile of one square were the 4 light 1s of class E of issue 22 and nothing else;
+    every other such mark was a square of a larger tile (bench/figures/sheet_bonus_s24.txt).
+
+    >>> one_left_to_no_tile([((0, 0), (0, 1)), ((5, 5),)], [(5, 5)], (frozenset({"##"}),))
+    (5, 5)
+    >>> one_left_to_no_tile([((0, 0), (0, 1)), ((5, 5),)], [(5, 5)],
+    ...                     (frozenset({"##"}), frozenset({"#"})))  # a tile of one square
+    """
+    tiles = [tuple(s) for s in shapes]
+    cards = [card_of(s) for s in tiles]
+    if can_be_drawn(cards, choices):
+        return None
+    found = [mark for mark in marks if (mark,) in tiles
+             and can_be_drawn([c for s, c in zip(tiles, cards, strict=True) if s != (mark,)],
+                              choices)]
+    return found[0] if len(found) == 1 else None
+
+
+def without_the_one(seg: Segmentation, one: Cell) -> Segmentation:
+    """``seg`` with the square ``one`` (a tile of its own, see :func:`one_left_to_no_tile`)
+    read as the bonus 1: no tile, no border, no question about its shape."""
+    return replace(
+        seg,
+        shapes=tuple(s for s in seg.shapes if tuple(s) != (one,)),
+        outlines={border: d for border, d in seg.outlines.items() if one not in border},
+        questions=tuple(q for q in seg.questions if q["kind"] not in SPLIT_KINDS
+                        or [list(one)] != [list(c) for c in q["cells"]]))
+
+
 #: the ways to split one region of asked tiles into cards kept (beyond: left asked)
 MAX_PARTITIONS = 64
 #: ... the tiles' cells a region may hold to be split by the cards, and the pieces tried in

@@ -132,6 +132,32 @@ class Placer:
 
         return keeps
 
+    def pieces_covering(self, region: int, keeps: Callable[[int], bool] | None = None
+                        ) -> dict[int, list[tuple[str, int]]]:
+        """Every piece of the cards (any orientation, anywhere) that lies inside ``region``
+        (bits) and that ``keeps`` allows (see :meth:`keeping`), listed under each square it
+        covers (the square's bit): (card, the piece's bits). Built once for a search that
+        covers the squares in an order of its own, not the first one left."""
+        covering: dict[int, list[tuple[str, int]]] = {}
+        squares = []
+        left = region
+        while left:
+            low = left & -left
+            squares.append(low.bit_length() - 1)
+            left ^= low
+        for card, placed in self._by_card:
+            for _, mask in placed:
+                for index in squares:
+                    bits = mask << index
+                    if bits & ~region or (keeps is not None and not keeps(bits)):
+                        continue
+                    rest = bits
+                    while rest:
+                        low = rest & -rest
+                        covering.setdefault(low, []).append((card, bits))
+                        rest ^= low
+        return covering
+
     def cells_of(self, bits: int) -> tuple[Cell, ...]:
         """The squares of ``bits`` (a piece's, or any of the region's), in row-major order."""
         cells = []

@@ -28,20 +28,26 @@ from vision.second_chance.outlines import Segmentation
 
 __all__ = ["MAX_FILL_TRIES", "fill_covers", "settle_doubtful_by_cards"]
 
-#: the pieces the search for the ways to read the doubtful squares tries at most (beyond: the
-#: squares stay asked): some 15 ms of CPU here at worst; 8000 and 20000 read the 240 tuning
-#: frames of seeds 0-15 alike, 4000 left three squares of mixed/scan 1 read wrong (asked)
+#: the pieces the search for the ways to read the doubtful squares tries at most, counting
+#: those it looks at to choose the square to cover next (beyond: the squares stay asked):
+#: 2-3 ms of CPU here; the two tuning searches that still give up (marker scan 3, coloured
+#: harsh 5: 42 and 34 doubtful squares) give up at a million too
+#: (bench/figures/sheet_cover_s24.txt)
 MAX_FILL_TRIES = 8000
 #: ... and the ways it keeps (two ways that differ already leave the squares asked)
 MAX_FILL_WAYS = 2
+#: ... or, searching with the borders the drawing is sure of, this many: under it, every way
+#: there is, and a doubtful square none of them fills is empty whichever way is the read
+MAX_AGREED_WAYS = 16
 
 Tiles = tuple[tuple[Cell, ...], ...]
 
 
 def fill_covers(required: set[Cell], optional: set[Cell], cards: dict[str, int],
                 tiles: int, fixed: Sequence[str], choices: TileChoices,
-                drawn: dict[tuple[Cell, Cell], bool] | None = None) -> list[Tiles] | None:
-    """The ways (up to :data:`MAX_FILL_WAYS`) to cover every square of ``required`` and any of
+                drawn: dict[tuple[Cell, Cell], bool] | None = None, *,
+                max_ways: int = MAX_FILL_WAYS) -> list[Tiles] | None:
+    """The ways (up to ``max_ways``) to cover every square of ``required`` and any of
     ``optional`` with exactly ``tiles`` tiles of the ``cards`` (each at most as many times as
     it says), which with the ``fixed`` tiles' cards can be ``choices`` one a round; None when
     the search passes :data:`MAX_FILL_TRIES`. With ``drawn`` (border -> outline there, see
@@ -49,49 +55,166 @@ def fill_covers(required: set[Cell], optional: set[Cell], cards: dict[str, int],
     borders between two ``required`` squares (a doubtful square's borders hold only if it is
     filled: it may not be).
 
+    The sure squares are covered first, each time the one the fewest pieces left can cover
+    (a doubtful square is only ever covered by a piece that covers a sure one beside it, or
+    left empty): tried square by square in reading order, a sheet's many doubtful squares
+    each doubled the search (empty, or any piece from it) and it gave up. A tile of doubtful
+    squares alone is searched last, when the sure squares are covered with tiles to spare.
+
     >>> len(fill_covers({(0, 0)}, {(0, 1), (1, 0)}, {"##": 1}, 1, [], (frozenset({"##"}),)))
     2
     >>> fill_covers({(0, 0)}, {(0, 1)}, {"##": 1}, 1, [], (frozenset({"##"}),))
     [(((0, 0), (0, 1)),)]
     """
-    placer = Placer(required | optional, cards, max_tries=MAX_FILL_TRIES)
-    keeps = placer.keeping(drawn or {}, required)
-    required_bits, optional_bits = placer.bits_of(required), placer.bits_of(optional)
-    size_of = {card: len(placed_from_first(card)[0]) for card in cards}
-    by_size = tiles_by_size(placer.left, size_of)  # kept as the search takes and gives back
-    found: list[tuple[tuple[str, int], ...]] = []
+    rounds = _rounds_matched(list(fixed), choices)
+    if rounds is None:
+        return []
+    search = _FillSearch(required, optional, cards, tiles, fixed, choices, drawn,
+                         max_ways=max_ways)
+    going = search.cover_sure(search.required_bits | search.optional_bits, (),
+                              (list(fixed), rounds))
+    if not going and search.placer.gave_up:
+        return None
+    return [tuple(search.placer.cells_of(bits) for _, bits in way) for way in search.found]
 
-    def cover(undecided: int, pieces: tuple[tuple[str, int], ...]) -> bool:
-        """False once the search is to stop (too many ways or tries)."""
-        if not undecided or len(pieces) == tiles:
-            if not undecided & required_bits and len(pieces) == tiles and can_be_drawn(
-                    [*fixed, *(card_of(placer.cells_of(bits)) for _, bits in pieces)], choices):
-                found.append(pieces)
-            return len(found) < MAX_FILL_WAYS
-        if not _may_fit(undecided.bit_count(), (undecided & required_bits).bit_count(),
-                        tiles - len(pieces), by_size):
+
+#: pieces laid so far: (card, the piece's bits)
+Pieces = tuple[tuple[str, int], ...]
+
+
+class _FillSearch:
+    """The state of one :func:`fill_covers` search: the pieces that fit, the cards and sizes
+    left (taken and given back as it goes), the ways found."""
+
+    def __init__(self, required: set[Cell], optional: set[Cell], cards: dict[str, int],
+                 tiles: int, fixed: Sequence[str], choices: TileChoices,
+                 drawn: dict[tuple[Cell, Cell], bool] | None, *, max_ways: int):
+        self.placer = placer = Placer(required | optional, cards, max_tries=MAX_FILL_TRIES)
+        self.keeps = placer.keeping(drawn or {}, required)
+        self.required_bits, self.optional_bits = placer.bits_of(required), placer.bits_of(
+            optional)
+        self.covering = placer.pieces_covering(self.required_bits | self.optional_bits,
+                                               self.keeps)
+        self.size_of = {card: len(placed_from_first(card)[0]) for card in cards}
+        self.by_size = tiles_by_size(placer.left, self.size_of)
+        self.tiles, self.fixed, self.choices, self.max_ways = tiles, fixed, choices, max_ways
+        self.found: list[Pieces] = []
+
+    def _take(self, card: str, n: int) -> None:
+        self.placer.left[card] -= n
+        self.by_size[self.size_of[card]] -= n
+
+    def cover_sure(self, undecided: int, pieces: Pieces,
+                   matched: tuple[list[str], dict[int, int]]) -> bool:
+        """Cover the sure squares left, the one the fewest pieces cover first (``matched``:
+        the tiles' cards and their rounds so far). False once the search is to stop (too
+        many ways or tries)."""
+        need = undecided & self.required_bits
+        if not need:
+            return self.cover_doubtful(undecided, pieces)
+        if len(pieces) == self.tiles or not _may_fit(
+                undecided.bit_count(), need.bit_count(), self.tiles - len(pieces),
+                self.by_size):
             return True
-        for card, bits, _ in placer.fit_offsets(undecided):
-            if keeps is not None and not keeps(bits):
+        placer = self.placer
+        pieces_here, looked_at = _fewest_pieces(need, undecided, self.covering, placer.left)
+        placer.tries += looked_at
+        for card, bits in pieces_here:
+            placer.tries += 1
+            if placer.gave_up:
+                return False
+            now = _matched_with(card, *matched, self.choices)
+            if now is None:  # no round left for its card, one tile a round
                 continue
-            placer.left[card] -= 1
-            by_size[size_of[card]] -= 1
-            going = cover(undecided & ~bits, (*pieces, (card, bits)))
-            placer.left[card] += 1
-            by_size[size_of[card]] += 1
+            self._take(card, 1)
+            going = self.cover_sure(undecided & ~bits, (*pieces, (card, bits)), now)
+            self._take(card, -1)
             if not going:
                 return False
-        if placer.gave_up:
-            return False
-        first = undecided & -undecided
-        if first & optional_bits:  # or the doubtful square is empty
-            return cover(undecided & ~first, pieces)
         return True
 
-    going = cover(required_bits | optional_bits, ())
-    if not going and placer.gave_up:
+    def cover_doubtful(self, undecided: int, pieces: Pieces) -> bool:
+        """The tiles left over the doubtful squares left (reading order: each one a piece
+        or empty). False once the search is to stop (too many ways or tries)."""
+        if not undecided or len(pieces) == self.tiles:
+            if len(pieces) == self.tiles and self._is_a_way(pieces):
+                self.found.append(pieces)
+            return len(self.found) < self.max_ways
+        if not _may_fit(undecided.bit_count(), 0, self.tiles - len(pieces), self.by_size):
+            return True
+        for card, bits, _ in self.placer.fit_offsets(undecided):
+            if self.keeps is not None and not self.keeps(bits):
+                continue
+            self._take(card, 1)
+            going = self.cover_doubtful(undecided & ~bits, (*pieces, (card, bits)))
+            self._take(card, -1)
+            if not going:
+                return False
+        if self.placer.gave_up:
+            return False
+        return self.cover_doubtful(undecided & ~(undecided & -undecided), pieces)
+
+    def _is_a_way(self, pieces: Pieces) -> bool:
+        return can_be_drawn([*self.fixed, *(card_of(self.placer.cells_of(bits))
+                                            for _, bits in pieces)], self.choices)
+
+
+def _fewest_pieces(need: int, undecided: int, covering: dict[int, list[tuple[str, int]]],
+                   left: dict[str, int]) -> tuple[list[tuple[str, int]], int]:
+    """The pieces (card, bits) of the cards ``left`` inside the ``undecided`` squares that
+    cover the square of ``need`` (bits) the fewest such pieces cover: the surest way to
+    the one cover, or to none (a square no piece covers ends the search there at once);
+    and how many pieces were looked at to find them."""
+    best: list[tuple[str, int]] | None = None
+    looked_at = 0
+    rest = need
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        pieces = covering.get(low, ())
+        looked_at += len(pieces)
+        fits = [(card, bits) for card, bits in pieces
+                if not bits & ~undecided and left[card] > 0]
+        if best is None or len(fits) < len(best):
+            best = fits
+            if len(best) <= 1:
+                break
+    return best or [], looked_at
+
+
+def _rounds_matched(cards: list[str], choices: TileChoices) -> dict[int, int] | None:
+    """A round for each of ``cards`` (round -> the card's index), one card a round, that
+    round's; None when there is no such matching (see
+    :func:`~companion.second_chance.drawn.can_be_drawn`)."""
+    round_of: dict[int, int] = {}
+    for index in range(len(cards)):
+        if not _augment(index, cards, round_of, choices, set()):
+            return None
+    return round_of
+
+
+def _matched_with(card: str, cards: list[str], round_of: dict[int, int],
+                  choices: TileChoices) -> tuple[list[str], dict[int, int]] | None:
+    """``cards`` and their rounds (see :func:`_rounds_matched`) with ``card`` added, its
+    round found by moving the others as need be; None when no round is left for it. The
+    search asks this at each piece it lays: one tile a round prunes it as it goes."""
+    cards, round_of = [*cards, card], dict(round_of)
+    if not _augment(len(cards) - 1, cards, round_of, choices, set()):
         return None
-    return [tuple(placer.cells_of(bits) for _, bits in way) for way in found]
+    return cards, round_of
+
+
+def _augment(index: int, cards: list[str], round_of: dict[int, int], choices: TileChoices,
+             seen: set[int]) -> bool:
+    """Find card ``index`` a round (in place in ``round_of``), along an augmenting path."""
+    for r, allowed in enumerate(choices):
+        if r in seen or cards[index] not in allowed:
+            continue
+        seen.add(r)
+        if r not in round_of or _augment(round_of[r], cards, round_of, choices, seen):
+            round_of[r] = index
+            return True
+    return False
 
 
 def tiles_by_size(left: dict[str, int], size_of: dict[str, int]) -> dict[int, int]:
@@ -194,9 +317,11 @@ def _settle_group(seg: Segmentation, group: set[Cell], doubtful: set[Cell],
         # the cards alone leave several ways, or too many to search: the ways that keep the
         # borders the drawing decided surely (as split_by_cards does for an asked region)
         ways = fill_covers(group - optional, optional, cards, tiles, fixed, choices,
-                           sure_borders(seg.outlines))
-    if not ways or len(ways) > 1:
+                           sure_borders(seg.outlines), max_ways=MAX_AGREED_WAYS)
+    if not ways or len(ways) >= MAX_AGREED_WAYS:
         return seg, set()
+    if len(ways) > 1:
+        return _empty_in_every_way(seg, optional, ways)
     kept = [tuple(s) for s in seg.shapes if not group & set(s)]
     shapes = tuple(sorted(kept + [tuple(sorted(p)) for p in ways[0]]))
     tile_of = {cell: i for i, tile in enumerate(shapes) for cell in tile}
@@ -209,3 +334,25 @@ def _settle_group(seg: Segmentation, group: set[Cell], doubtful: set[Cell],
     questions = tuple(q for q in seg.questions if q["kind"] not in SPLIT_KINDS
                       or not {(r, c) for r, c in q["cells"]} <= group)
     return replace(seg, shapes=shapes, questions=questions, outlines=outlines), group
+
+
+def _empty_in_every_way(seg: Segmentation, doubtful: set[Cell], ways: list[Tiles]
+                        ) -> tuple[Segmentation, set[Cell]]:
+    """``seg`` with the ``doubtful`` squares no way fills (``ways``: every way the cards and
+    the sure drawing leave) read empty, and those squares: a smudge read as a tile of its
+    own goes, the split the ways differ on stays asked. A square of a larger tile read is
+    left as read (taking it out would make that tile another shape)."""
+    covered = {cell for way in ways for piece in way for cell in piece}
+    empty = doubtful - covered
+    gone = [s for s in seg.shapes if set(s) <= empty]
+    in_tiles = {cell for s in seg.shapes for cell in s}
+    settled = {cell for cell in empty if cell not in in_tiles} | {
+        cell for s in gone for cell in s}
+    if not settled:
+        return seg, set()
+    shapes = tuple(s for s in seg.shapes if s not in gone)
+    outlines = {border: d for border, d in seg.outlines.items()
+                if border[0] not in settled and border[1] not in settled}
+    questions = tuple(q for q in seg.questions if q["kind"] not in SPLIT_KINDS
+                      or not {(r, c) for r, c in q["cells"]} <= settled)
+    return replace(seg, shapes=shapes, outlines=outlines, questions=questions), settled

@@ -70,8 +70,10 @@ from vision.second_chance.by_cards import (
     confirmed_by_cards,
     is_settled_by_cards,
     joins_left_to_the_cards,
+    one_left_to_no_tile,
     settle_asked_by_cards,
     tiles_beyond_the_cards,
+    without_the_one,
 )
 from vision.second_chance.cell_reading import (
     CellsRead,
@@ -225,7 +227,15 @@ def read_canonical(
     seg = segment_tiles(settings, tiles, look, cells.features.colour, coverage, choices)
     seg, sides = ask_unoutlined(seg, look.levels, filled, tiles, coverage.by_border())
     cells = ask_lone_colour_fills(cells, seg.shapes, questions)
+    one_by_cards = False
     if choices is not None:
+        if bonus is None and one_possible:
+            # a light 1 read as a tile of one square no card allows: the 1 meanwhile, and
+            # still asked (the cards settle where it is, not that the mark is a 1)
+            marks = [(r, c) for q in bonus_questions for r, c in q["cells"]]
+            bonus = one_left_to_no_tile(seg.shapes, marks, choices)
+            if bonus is not None:
+                seg, one_by_cards = without_the_one(seg, bonus), True
         seg = settle_asked_by_cards(seg, choices)
         if one_settled_for_cards(bonus, bonus_questions, one_possible=one_possible):
             seg, cells, questions = squares_by_cards(seg, cells, questions, choices, bonus)
@@ -241,8 +251,9 @@ def read_canonical(
                           "message": "this looks like a handwritten 1, but only a player who "
                           "dropped out writes one: is it a 1?"})
     if confirmed:
-        questions = [q for q in questions if not is_settled_by_cards(
-            q, confirmed, seg.shapes, bonus, one_possible=one_possible)]
+        questions = [q for q in questions if (q["kind"] == "bonus" and one_by_cards)
+                     or not is_settled_by_cards(q, confirmed, seg.shapes, bonus,
+                                                one_possible=one_possible)]
         sure = np.array([[(r, c) in confirmed for c in range(N)] for r in range(N)])
         cells = replace(cells, confidence=np.where(sure, np.maximum(cells.confidence,
                                                                     CARDS_SURE),

@@ -199,3 +199,30 @@ def test_a_region_the_cards_split_several_ways_keeps_the_sure_drawing() -> None:
     against = {**drawn, ((1, 0), (1, 1)): (True, 1.0, "drawing")}
     seg = Segmentation((block, apart), (question,), against)
     assert settle_asked_by_cards(seg, cards).questions == (question,)
+
+
+def test_a_mark_like_a_1_read_as_a_tile_no_card_allows_is_the_1() -> None:
+    from vision.second_chance.by_cards import one_left_to_no_tile, without_the_one
+    from vision.second_chance.outlines import Segmentation
+
+    domino, lone = ((0, 0), (0, 1)), ((5, 5),)
+    cards = (frozenset({"##"}),)
+    assert one_left_to_no_tile([domino, lone], [(5, 5)], cards) == (5, 5)
+    # a round gave a card of one square: the mark may be that tile as well as the 1
+    assert one_left_to_no_tile([domino, lone], [(5, 5)], (*cards, frozenset({"#"}))) is None
+    # a mark in a tile of two squares is that tile's (the cards then settle it with it)
+    assert one_left_to_no_tile([domino, lone], [(0, 1)], cards) is None
+    # two such marks: which is the 1 is not settled
+    two = (((0, 0), (0, 1)), ((3, 3),), ((5, 5),))
+    assert one_left_to_no_tile(two, [(3, 3), (5, 5)], cards) is None
+    # the tiles can be the cards without it either way (another tile read wrong): no 1
+    assert one_left_to_no_tile([((0, 0), (0, 1), (0, 2)), lone], [(5, 5)], cards) is None
+    seg = Segmentation(shapes=(domino, lone), questions=(
+        {"kind": "split", "cells": [[5, 5]], "message": ""},
+        {"kind": "split", "cells": [[0, 0], [0, 1]], "message": ""}),
+        outlines={((0, 0), (0, 1)): (False, 1.0, "drawing"),
+                  ((5, 5), (5, 6)): (True, 1.0, "drawing")})
+    read = without_the_one(seg, (5, 5))
+    assert read.shapes == (domino,)
+    assert list(read.outlines) == [((0, 0), (0, 1))]
+    assert [q["cells"] for q in read.questions] == [[[0, 0], [0, 1]]]

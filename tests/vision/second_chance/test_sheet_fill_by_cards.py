@@ -108,7 +108,9 @@ def test_doubtful_squares_the_cards_leave_two_ways_keep_the_sure_drawing() -> No
     cut = ((0, 0), (1, 0))
     unsure = Segmentation(shapes=(block,), questions=(), outlines={**outlines,
                                                                      cut: (True, 0.6, "model")})
-    assert settle_doubtful_by_cards(unsure, {(0, 2)}, _cards("##", "##")) == (unsure, set())
+    # ... but the doubtful square is empty both ways: read so, the block left as read (asked)
+    settled_seg, settled = settle_doubtful_by_cards(unsure, {(0, 2)}, _cards("##", "##"))
+    assert settled == {(0, 2)} and settled_seg.shapes == unsure.shapes
     # an outline the drawing is sure of between (0, 0) and (1, 0): rows, the one way left
     seg = Segmentation(shapes=(block,), questions=(), outlines={**outlines,
                                                                  cut: (True, 1.0, "drawing")})
@@ -119,3 +121,52 @@ def test_doubtful_squares_the_cards_leave_two_ways_keep_the_sure_drawing() -> No
     inside = Segmentation(shapes=(block,), questions=(), outlines={
         **outlines, cut: (True, 1.0, "drawing"), ((0, 0), (0, 1)): (True, 1.0, "drawing")})
     assert settle_doubtful_by_cards(inside, {(0, 2)}, _cards("##", "##")) == (inside, set())
+
+
+def test_many_doubtful_squares_before_the_sure_ones_do_not_stop_the_search() -> None:
+    # a smudged top of the sheet (27 doubtful squares, first in reading order) and four
+    # tiles further down, three of their squares lightly filled (doubtful too): searched
+    # square by square in reading order, each smudged square doubled the search (empty, or
+    # the first square of a piece) and it gave up; the sure squares covered first, each the
+    # one the fewest pieces cover, leave one way: the light squares filled, the smudges empty
+    smudged = {(r, c) for r in range(3) for c in range(9)}
+    light = {(8, 6), (8, 7), (6, 6)}
+    tiles = [((5, 0), (5, 1), (5, 2)), ((5, 5), (6, 5), (6, 6)), ((7, 0), (7, 1)),
+             ((8, 4), (8, 5), (8, 6), (8, 7))]
+    sure = {cell for tile in tiles for cell in tile} - light
+    cards = {"###": 1, "##/#.": 1, "##": 1, "####": 1}
+    ways = fill_covers(sure, smudged | light, cards, 4, [], _cards(*cards))
+    assert ways is not None and len(ways) == 1
+    assert sorted(ways[0]) == tiles
+    # a fifth round's card of one square: a tile of a smudge alone is as good a way
+    ways = fill_covers(sure, smudged | light, {**cards, "#": 1}, 5, [],
+                       _cards(*cards, "#"))
+    assert ways is not None and len(ways) == 2
+
+
+def test_the_search_lays_one_tile_a_round() -> None:
+    # two dominoes fit the sure squares, but one round gave a domino and the other a
+    # tromino: the search finds no way (not too many to search), so the squares stay asked
+    sure = {(0, 0), (0, 1), (2, 0), (2, 1)}
+    choices = (frozenset({"##"}), frozenset({"###"}))
+    assert fill_covers(sure, set(), {"##": 1, "###": 1}, 2, [], choices) == []
+    assert fill_covers(sure, set(), {"##": 2}, 2, [], _cards("##", "##")) == [
+        (((0, 0), (0, 1)), ((2, 0), (2, 1)))]
+
+
+def test_a_smudge_read_as_a_tile_that_every_way_leaves_empty_goes() -> None:
+    # tuning pencil/harsh 8 (bench/sheet_hands.py, class B of issue 22): an erased smudge
+    # read as a tile of one square beside a 2x2 block (no outline seen inside), two dominoes
+    # drawn: the cards leave the block in rows or in columns (asked), and the smudge empty
+    # either way: it is no tile. At the base the two ways left everything as read
+    block = ((0, 0), (0, 1), (1, 0), (1, 1))
+    seg = Segmentation(shapes=(block, ((0, 2),)), questions=(
+        {"kind": "split", "cells": [[0, 2]], "message": ""},), outlines={
+        ((0, 0), (0, 1)): (False, 0.25, "asked"), ((0, 1), (0, 2)): (True, 1.0, "drawing")})
+    settled_seg, settled = settle_doubtful_by_cards(seg, {(0, 2)}, _cards("##", "##"))
+    assert settled == {(0, 2)}
+    assert settled_seg.shapes == (block,)
+    assert settled_seg.questions == ()
+    assert list(settled_seg.outlines) == [((0, 0), (0, 1))]
+    # a third way that fills it (a round of one square): left as read
+    assert settle_doubtful_by_cards(seg, {(0, 2)}, _cards("##", "##", "#")) == (seg, set())

@@ -874,14 +874,32 @@ def test_without_the_cards_no_square_is_split_off_its_tile_unasked(
 
 
 @pytest.mark.parametrize(("style", "condition", "seed"), [
-    ("pencil", "mild", 13), ("mixed", "mild", 6), ("coloured", "mild", 4), ("mixed", "mild", 5)])
+    ("pencil", "mild", 13), ("mixed", "mild", 6), ("coloured", "mild", 4), ("mixed", "mild", 5),
+    ("pencil", "mild", 4), ("pencil", "harsh", 8)])
 def test_the_cards_split_asked_tiles_the_one_way_the_sure_drawing_keeps(
         style: str, condition: str, seed: int) -> None:
     """Tuning sheets (bench/sheet_hands.py) read with the cards: the cards alone split the
     asked tiles (pencil/mild 13, mixed/mild 6) or the tiles around the doubtful squares
     (coloured/mild 4, mixed/mild 5) several ways, or too many to search, and were asked
     ("these tiles cannot all be the cards drawn"). One way keeps the borders the drawing is
-    sure of: every tile read right, with no question."""
+    sure of: every tile read right, with no question. Session 24 (class B): pencil/mild 4,
+    where the search of the doubtful squares gave up (it now covers the sure squares
+    first), and pencil/harsh 8, a smudge read as a tile of its own that each of the three
+    ways the cards and the sure drawing leave reads empty."""
     content, reading = _hand_read_with_the_cards(style, condition, seed)
     assert set(reading.shapes) == {tuple(sorted(t)) for t in content.tiles}
     assert not [q for q in reading.questions if q["kind"] in ("split", "outline")]
+
+
+@pytest.mark.parametrize(("style", "condition", "seed"), [
+    ("mixed", "scan", 13), ("coloured", "mild", 13), ("coloured", "harsh", 13)])
+def test_a_light_1_no_card_allows_as_a_tile_is_the_1_meanwhile_and_asked(
+        style: str, condition: str, seed: int) -> None:
+    """Tuning sheets (bench/sheet_hands.py) read with the cards, class E of issue 22: a
+    light written 1 (too light to be sure of) was read as a tile of one square, which no
+    round's card allows, and the tiles could not be the cards. The cards leave that square
+    to no tile: it is the 1 meanwhile (every tile read right), and still asked about."""
+    content, reading = _hand_read_with_the_cards(style, condition, seed)
+    assert set(reading.shapes) == {tuple(sorted(t)) for t in content.tiles}
+    assert reading.bonus == content.bonus
+    assert [q for q in reading.questions if q["kind"] == "bonus"]
