@@ -229,51 +229,15 @@ def read_canonical(
     cells = ask_lone_colour_fills(cells, seg.shapes, questions)
     one_by_cards = False
     if choices is not None:
-        if bonus is None and one_possible:
-            # a light 1 read as a tile of one square no card allows: the 1 meanwhile, and
-            # still asked (the cards settle where it is, not that the mark is a 1)
-            marks = [(r, c) for q in bonus_questions for r, c in q["cells"]]
-            bonus = one_left_to_no_tile(seg.shapes, marks, choices)
-            if bonus is not None:
-                seg, one_by_cards = without_the_one(seg, bonus), True
-        seg = settle_asked_by_cards(seg, choices)
-        if one_settled_for_cards(bonus, bonus_questions, one_possible=one_possible):
-            seg, cells, questions = squares_by_cards(seg, cells, questions, choices, bonus)
-            # a split asked elsewhere on the sheet is searched again with those squares read:
-            # a doubtful square read as a tile of its own (or none) had left the cards no way
-            seg = settle_asked_by_cards(seg, choices)
-            filled = {cell for shape in seg.shapes for cell in shape} | (
-                {bonus} if bonus else set())
-    confirmed = confirmed_by_cards(seg.shapes, not seg.questions, bonus, choices, N,
-                                   one_possible=one_possible)
-    if bonus is not None and choices is not None and not one_possible:
-        questions.append({"kind": "bonus", "cells": [list(bonus)],
-                          "message": "this looks like a handwritten 1, but only a player who "
-                          "dropped out writes one: is it a 1?"})
-    if confirmed:
-        questions = [q for q in questions if (q["kind"] == "bonus" and one_by_cards)
-                     or not is_settled_by_cards(q, confirmed, seg.shapes, bonus,
-                                                one_possible=one_possible)]
-        sure = np.array([[(r, c) in confirmed for c in range(N)] for r in range(N)])
-        cells = replace(cells, confidence=np.where(sure, np.maximum(cells.confidence,
-                                                                    CARDS_SURE),
-                                                   cells.confidence))
-    questions.extend(joins_left_to_the_cards(seg, confirmed))
+        seg, cells, questions, bonus, filled, one_by_cards = _read_with_the_cards(
+            seg, cells, questions, bonus, filled, bonus_questions, choices,
+            one_possible=one_possible)
+    cells, questions = _confirmed_by_the_cards(seg, cells, questions, bonus, choices,
+                                               one_by_cards, one_possible=one_possible)
     questions.extend(seg.questions)
-    beyond = tiles_beyond_the_cards(seg.shapes, choices) if choices is not None else set()
-    if beyond:
-        questions.append({"kind": "split", "cells": [list(c) for c in sorted(beyond)],
-                          "message": "these tiles cannot all be the cards drawn, one a round: "
-                          "where are the outlines?"})
+    unclear_top = orientation_confidence < settings.min_orientation
+    questions.extend(_sheet_wide_questions(seg, choices, unclear_top))
     name_tiles_in_cell_questions(questions, seg.shapes)
-    if orientation_confidence < settings.min_orientation:
-        questions.append(
-            {
-                "kind": "orientation",
-                "cells": [],
-                "message": "which side of the sheet is up? the title is not clear",
-            }
-        )
     check = check_sheet(sorted(filled), shapes=list(seg.shapes), bonus=bonus, deck=deck)
     questions.extend(full_grid_questions(cells, filled))
     rows = tuple(
@@ -303,6 +267,73 @@ def read_canonical(
                   for border, (outline, sure, by) in seg.outlines.items()},
         debug=_debug(canon, cells, ones, look, sides),
     )
+
+
+def _read_with_the_cards(
+    seg: Segmentation, cells: CellsRead, questions: list[dict[str, Any]], bonus: Cell | None,
+    filled: set[Cell], bonus_questions: list[dict[str, Any]], choices: TileChoices, *,
+    one_possible: bool,
+) -> tuple[Segmentation, CellsRead, list[dict[str, Any]], Cell | None, set[Cell], bool]:
+    """What the cards drawn settle of what the drawing left open: a light 1 read as a tile
+    no card allows, the splits asked, then the doubtful squares. Returns the segmentation,
+    cells, questions, bonus 1 and filled squares as read with the cards, and whether the
+    cards placed the 1."""
+    one_by_cards = False
+    if bonus is None and one_possible:
+        # a light 1 read as a tile of one square no card allows: the 1 meanwhile, and
+        # still asked (the cards settle where it is, not that the mark is a 1)
+        marks = [(r, c) for q in bonus_questions for r, c in q["cells"]]
+        bonus = one_left_to_no_tile(seg.shapes, marks, choices)
+        if bonus is not None:
+            seg, one_by_cards = without_the_one(seg, bonus), True
+    seg = settle_asked_by_cards(seg, choices)
+    if one_settled_for_cards(bonus, bonus_questions, one_possible=one_possible):
+        seg, cells, questions = squares_by_cards(seg, cells, questions, choices, bonus)
+        # a split asked elsewhere on the sheet is searched again with those squares read:
+        # a doubtful square read as a tile of its own (or none) had left the cards no way
+        seg = settle_asked_by_cards(seg, choices)
+        filled = {cell for shape in seg.shapes for cell in shape} | (
+            {bonus} if bonus else set())
+    return seg, cells, questions, bonus, filled, one_by_cards
+
+
+def _confirmed_by_the_cards(
+    seg: Segmentation, cells: CellsRead, questions: list[dict[str, Any]], bonus: Cell | None,
+    choices: TileChoices | None, one_by_cards: bool, *, one_possible: bool,
+) -> tuple[CellsRead, list[dict[str, Any]]]:
+    """The squares the cards confirm are sure and their questions dropped; a 1 where none
+    can be is asked, and the joins the cards leave open."""
+    confirmed = confirmed_by_cards(seg.shapes, not seg.questions, bonus, choices, N,
+                                   one_possible=one_possible)
+    if bonus is not None and choices is not None and not one_possible:
+        questions.append({"kind": "bonus", "cells": [list(bonus)],
+                          "message": "this looks like a handwritten 1, but only a player who "
+                          "dropped out writes one: is it a 1?"})
+    if confirmed:
+        questions = [q for q in questions if (q["kind"] == "bonus" and one_by_cards)
+                     or not is_settled_by_cards(q, confirmed, seg.shapes, bonus,
+                                                one_possible=one_possible)]
+        sure = np.array([[(r, c) in confirmed for c in range(N)] for r in range(N)])
+        cells = replace(cells, confidence=np.where(sure, np.maximum(cells.confidence,
+                                                                    CARDS_SURE),
+                                                   cells.confidence))
+    questions.extend(joins_left_to_the_cards(seg, confirmed))
+    return cells, questions
+
+
+def _sheet_wide_questions(seg: Segmentation, choices: TileChoices | None,
+                          orientation_unclear: bool) -> list[dict[str, Any]]:
+    """Tiles the cards drawn cannot all be, and a sheet whose top is unclear."""
+    questions: list[dict[str, Any]] = []
+    beyond = tiles_beyond_the_cards(seg.shapes, choices) if choices is not None else set()
+    if beyond:
+        questions.append({"kind": "split", "cells": [list(c) for c in sorted(beyond)],
+                          "message": "these tiles cannot all be the cards drawn, one a round: "
+                          "where are the outlines?"})
+    if orientation_unclear:
+        questions.append({"kind": "orientation", "cells": [],
+                          "message": "which side of the sheet is up? the title is not clear"})
+    return questions
 
 
 def one_settled_for_cards(bonus: Cell | None, bonus_questions: list[dict[str, Any]], *,
