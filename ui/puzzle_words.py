@@ -36,6 +36,8 @@ def _weights(f: dict[str, Any]) -> str:
                                    "{used} of the {count} weights are in the cups: every "
                                    "weight must be used.", f.get("used", 0)).format(**f),
         "cup-empty": _("A cup is empty: every cup must hold at least one weight."),
+        "no-weight-seen": _("No weight shows on the card: put the weights in the cups, "
+                            "with the whole card in sight and lit evenly, and check again."),
         "weights-outside": ngettext("{outside} weight lies outside the cups: put every "
                                     "weight in a cup.",
                                     "{outside} weights lie outside the cups: put every "

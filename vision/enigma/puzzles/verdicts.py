@@ -32,6 +32,7 @@ class Reason(StrEnum):
     WEIGHT_HIDDEN = "weight-hidden"
     WEIGHTS_OUTSIDE = "weights-outside"
     WEIGHTS_UNUSED = "weights-unused"
+    NO_WEIGHT_SEEN = "no-weight-seen"
     CUP_EMPTY = "cup-empty"
     UNBALANCED = "unbalanced"
     BALANCED = "balanced"

@@ -729,6 +729,14 @@ def check_weight(view: CardView, pack: EnigmaPack, card: weight.WeightCard | Non
              "outside": outside}
     marks = weight_marks(view, cups, counts, discs, {"left": left, "right": right},
                          weight_radius_px(pack))
+    if not used and not outside:
+        # no weight seen anywhere on the card is no answer that uses none: a claimed solution
+        # comes with its weights; none found is the sieve missing them all (tuning
+        # independent 133 and 147 mild: right builds on painted wood, no weight found,
+        # "not solved, the answer uses 0" with no question)
+        return verdict(CANNOT_TELL, "no weight shows on the card: put the weights in the "
+                       "cups, with the whole card in sight and lit evenly", facts=facts,
+                       code=Reason.NO_WEIGHT_SEEN)
     if outside:
         return verdict(NOT_SOLVED, f"{outside} weight(s) lie outside the cups; {pans}",
                        code=Reason.WEIGHTS_OUTSIDE, facts=facts, marks=marks)
