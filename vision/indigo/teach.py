@@ -156,9 +156,11 @@ def _straighten(photo: np.ndarray, px_per_mm: float) -> np.ndarray:
     return fit.warp(photo, px_per_mm=px_per_mm, origin_mm=(0.0, 0.0), size_mm=PAGE_MM)
 
 
-def tile_image_from_photo(photo: np.ndarray, cell_radius_mm: float) -> np.ndarray:
+def tile_image_from_photo(photo: np.ndarray, cell_radius_mm: float,
+                          kind: int | None = None) -> np.ndarray:
     """The tile lying on a teach page, as a pack image: its hexagon inscribed in the square,
-    centred and upright whatever the hand, and the page's print scale, did to it."""
+    centred and upright whatever the hand, and the page's print scale, did to it; given its
+    ``kind``, then turned and moved onto its paths (:func:`_onto_paths`)."""
     px_per_mm = (PACK_IMAGE_PX / 2) / cell_radius_mm
     page = _straighten(photo, px_per_mm)
     centre = (TILE_CENTRE_MM[0] * px_per_mm, TILE_CENTRE_MM[1] * px_per_mm)
@@ -171,8 +173,97 @@ def tile_image_from_photo(photo: np.ndarray, cell_radius_mm: float) -> np.ndarra
     m = cv2.getRotationMatrix2D((x, y), turn, (PACK_IMAGE_PX / 2) / radius)
     m[0, 2] += (PACK_IMAGE_PX - 1) / 2 - x
     m[1, 2] += (PACK_IMAGE_PX - 1) / 2 - y
+    if kind is not None:
+        m = _onto_paths(around, m, kind)
+    return _warp(around, m)
+
+
+def _warp(around: np.ndarray, m: np.ndarray) -> np.ndarray:
     return cv2.warpAffine(around, m, (PACK_IMAGE_PX, PACK_IMAGE_PX), flags=cv2.INTER_AREA,
                           borderMode=cv2.BORDER_REPLICATE)
+
+
+#: a taught picture's paths are fitted to the type's path layout (their ends at the
+#: hexagon's edge midpoints) over this many degrees of turn each way ...
+PATH_FIT_TURN_DEG = 8
+#: ... and this share of a cell radius of offset each way (pixels of the pack image), ...
+PATH_FIT_SHIFT = 0.125
+#: ... comparing the paths' centrelines, blurred this much (pack pixels), with the picture
+#: inside this share of the cell radius (the rim and its bevel left out)
+PATH_FIT_BLUR = 3.0
+PATH_FIT_RADIUS = 0.8
+#: the fit is taken when the layout correlates at least this well with some colour channel
+#: of the picture (taught demo and scans tiles: 0.7-0.9): else the picture is left as its
+#: outline put it
+PATH_FIT_MIN_CORRELATION = 0.4
+
+
+def _onto_paths(around: np.ndarray, m: np.ndarray, kind: int) -> np.ndarray:
+    """The warp ``m`` (``around`` to the pack image) followed by the turn and offset that put
+    the picture's paths on the layout of tile ``kind``.
+
+    The outline alone leaves the hand's turn in: a pale tile on white paper shows as its
+    paths, and the hull of their ends is no measure of its corners (session 24, the tuning
+    bench's teach photos: tiles laid 2.6, 2.1 and 1.8 degrees turned were stored 2.1, 1.7
+    and 1.1-2.0 degrees turned; the reader then fitted tile 0 laid a hand's turn off better
+    as tile 1 upright)."""
+    picture = _warp(around, m).astype(np.float32)
+    layout = _path_layout(kind)
+    mid = (PACK_IMAGE_PX - 1) / 2
+    yy, xx = np.mgrid[0:PACK_IMAGE_PX, 0:PACK_IMAGE_PX]
+    inside = np.hypot(xx - mid, yy - mid) <= PATH_FIT_RADIUS * PACK_IMAGE_PX / 2
+    channels = [cv2.GaussianBlur(picture[..., c], (0, 0), PATH_FIT_BLUR)[inside]
+                for c in range(picture.shape[2])]
+    channels = [c - c.mean() for c in channels]
+    norms = [float(np.sqrt((c * c).sum())) + 1e-9 for c in channels]
+
+    def fit(pose: tuple[float, float, float]) -> tuple[float, float]:
+        moved = cv2.warpAffine(layout, _pose_matrix(pose), (PACK_IMAGE_PX, PACK_IMAGE_PX))
+        t = moved[inside] - moved[inside].mean()
+        tn = float(np.sqrt((t * t).sum())) + 1e-9
+        r = [float((t * c).sum()) / (tn * n) for c, n in zip(channels, norms, strict=True)]
+        return sum(v * v for v in r), max(abs(v) for v in r)
+
+    reach = PATH_FIT_SHIFT * PACK_IMAGE_PX / 2
+    turns, shifts = np.arange(-PATH_FIT_TURN_DEG, PATH_FIT_TURN_DEG + 1.0, 1.0), np.arange(
+        -reach, reach + 1e-6, reach / 4)
+    poses = [(float(a), float(x), float(y)) for a in turns for x in shifts for y in shifts]
+    best = max(poses, key=lambda pose: fit(pose)[0])
+    for step_turn, step_shift in ((0.5, reach / 8), (0.25, reach / 16), (0.1, reach / 32)):
+        near = [(best[0] + i * step_turn, best[1] + j * step_shift, best[2] + k * step_shift)
+                for i in (-1, 0, 1) for j in (-1, 0, 1) for k in (-1, 0, 1)]
+        best = max(near, key=lambda pose: fit(pose)[0])
+    if fit(best)[1] < PATH_FIT_MIN_CORRELATION:
+        return m
+    undo = cv2.invertAffineTransform(_pose_matrix(best))
+    moved: np.ndarray = np.vstack([undo, [0.0, 0.0, 1.0]])[:2] @ np.vstack([m, [0.0, 0.0, 1.0]])
+    return moved
+
+
+def _pose_matrix(pose: tuple[float, float, float]) -> np.ndarray:
+    """Turn (degrees, clockwise as the image shows it) about the pack image's middle, then
+    offset (pack pixels)."""
+    turn, dx, dy = pose
+    mid = (PACK_IMAGE_PX - 1) / 2
+    m = cv2.getRotationMatrix2D((mid, mid), -turn, 1.0)
+    m[0, 2] += dx
+    m[1, 2] += dy
+    return m
+
+
+def _path_layout(kind: int) -> np.ndarray:
+    """The centrelines of tile ``kind``'s paths (rotation 0), blurred, in a pack image's frame:
+    its hexagon inscribed in the square. Drawn four times finer and averaged down."""
+    fine = 4
+    size = PACK_IMAGE_PX * fine
+    lines = np.zeros((size, size), np.float32)
+    mid, radius = (size - 1) / 2, size / 2
+    for a, b in paths_of(kind, 0):
+        points = np.array([[mid + x * radius, mid + y * radius] for x, y in path_polyline(a, b)])
+        cv2.polylines(lines, [np.round(points * 16).astype(np.int32)], False, 1.0, 2 * fine,
+                      cv2.LINE_AA, 4)
+    small = cv2.resize(lines, (PACK_IMAGE_PX, PACK_IMAGE_PX), interpolation=cv2.INTER_AREA)
+    return cv2.GaussianBlur(small, (0, 0), PATH_FIT_BLUR)
 
 
 #: the tile's outline is looked for this many cell radii round the sheet's hexagon (a tile
@@ -377,7 +468,7 @@ def teach(
         )
     base_pack = base or load_indigo_pack(None)
     radius = settings.geometry.cell_radius_mm
-    tiles = {k: tile_image_from_photo(p, radius) for k, p in enumerate(tile_photos)}
+    tiles = {k: tile_image_from_photo(p, radius, k) for k, p in enumerate(tile_photos)}
     gems, chips = dict(base_pack.gems), dict(base_pack.chips)
     if pieces_photo is not None:
         colours = piece_colours_from_photo(pieces_photo, base_pack.chip_space)
