@@ -392,38 +392,46 @@ def _composite(
 def _bend(image: np.ndarray, rng: np.random.Generator, amount: float) -> np.ndarray:
     """A sheet that is not flat: a smooth sideways and up-down displacement."""
     h, w = image.shape[:2]
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    # float32 from the start (np.mgrid makes an int64 grid first: 16 bytes a pixel, 12 MB
+    # for a sheet); each map is cut to float32 as soon as it is made, and the grid goes
+    # before the remap: the demo camera draws a sheet while the players play, and the float
+    # copies held at once were the render's high mark (the same maps to the bit)
+    grid = np.indices((h, w), dtype=np.float32)
+    yy, xx = grid
     ax, ay = rng.uniform(-amount, amount, 2) * min(h, w)
     px, py = rng.uniform(0, 2 * math.pi, 2)
-    map_x = xx + ax * np.sin(math.pi * yy / h + px) * np.sin(math.pi * xx / w)
-    map_y = yy + ay * np.sin(math.pi * xx / w + py) * np.sin(math.pi * yy / h)
-    return cv2.remap(
-        image,
-        map_x.astype(np.float32),
-        map_y.astype(np.float32),
-        cv2.INTER_LINEAR,
-        borderMode=cv2.BORDER_REPLICATE,
-    )
+    map_x = (xx + ax * np.sin(math.pi * yy / h + px) * np.sin(math.pi * xx / w)).astype(np.float32)
+    map_y = (yy + ay * np.sin(math.pi * xx / w + py) * np.sin(math.pi * yy / h)).astype(np.float32)
+    del grid, yy, xx
+    return cv2.remap(image, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
 def _crease(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """A fold across the sheet: a faint line with one side a little darker."""
     h, w = image.shape[:2]
-    out = image.astype(np.float32)
     if rng.random() < 0.5:
         y = rng.uniform(0.3, 0.7) * h
         a, b = (0.0, y + rng.normal(0, h * 0.03)), (float(w), y + rng.normal(0, h * 0.03))
     else:
         x = rng.uniform(0.3, 0.7) * w
         a, b = (x + rng.normal(0, w * 0.03), 0.0), (x + rng.normal(0, w * 0.03), float(h))
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    # each full-size float array goes once used, and the float copy of the sheet is made
+    # only to be shaded (see _bend: the same pixels to the bit, fewer copies at once)
+    grid = np.indices((h, w), dtype=np.float32)
+    yy, xx = grid
     d = ((b[0] - a[0]) * (a[1] - yy) - (a[0] - xx) * (b[1] - a[1])) / math.hypot(
         b[0] - a[0], b[1] - a[1]
     )
+    del grid, yy, xx
     side = np.where(d > 0, 1.0 - rng.uniform(0.02, 0.07), 1.0)
     line = 1.0 - 0.12 * np.exp(-((d / 1.5) ** 2)) + 0.06 * np.exp(-(((d - 3) / 2.0) ** 2))
-    out *= (side * line)[..., None]
-    return np.clip(out, 0, 255).astype(np.uint8)
+    del d
+    shade = side * line
+    del side, line
+    out = image.astype(np.float32)
+    out *= shade[..., None]
+    del shade
+    return np.clip(out, 0, 255, out=out).astype(np.uint8)
 
 
 @dataclass(frozen=True)
