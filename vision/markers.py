@@ -17,8 +17,9 @@ used, so this runs on OpenCV 4.10 (the Pi pin) and on 5.x. The default detector 
 markers at full resolution that it still finds in a smaller copy, so detection retries at the
 scales of ``MarkerChecks.retry_scales``. A large frame is searched in a coarse copy first and
 then only in windows round the markers found there, with the same pixels as a whole search
-(the same corners for half the work); before that, in windows round where the last search of
-the same kind found them (:mod:`vision.marker_places`), as a still camera sees them again.
+(corners within about 1e-4 px of a whole search's, for half the work); before that, in
+windows round where the last search of the same kind found them
+(:mod:`vision.marker_places`), as a still camera sees them again.
 
 Example (a rendered plane seen straight on)::
 
@@ -356,7 +357,9 @@ def _search_windows(gray: np.ndarray, s: float, period: tuple[int, int], name: s
 
     Each window is cut from ``gray`` at a multiple of the resize period and shrunk like the
     whole level, so the detector sees the same pixels, with the same perimeter limits in
-    pixels, as in the whole level: it gives the same corners for a fraction of the work.
+    pixels, as in the whole level: its corners lie within about 1e-4 px of a whole search's
+    (the detector's sub-pixel refinement ends a few bits apart; 8 of 9 Indigo frames, session
+    24), for a fraction of the work.
     ``moved``: the windows reach this many marker sides further (the marker may have moved
     since it was there), and a marker found is kept only when the window round where it is
     now lies inside the one searched, so that it was seen with the usual margin round it."""
