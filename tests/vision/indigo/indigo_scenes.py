@@ -78,3 +78,29 @@ def laid_by_hand(image: np.ndarray, cell_px: int, side: int, turn_deg: float, dx
     m[0, 2] += (side - 1) / 2 - src / 2 + dx
     m[1, 2] += (side - 1) / 2 - src / 2 + dy
     return cv2.warpAffine(image.astype(np.float32), m, (side, side), flags=cv2.INTER_AREA)
+
+
+def laid_board(pack: IndigoPack, tiles: dict[Any, Any], turn_deg: float) -> np.ndarray:
+    """The straightened board's grey (blurred as the reader blurs it): ``tiles`` (cell ->
+    Tile) drawn from ``pack`` on their cells, each turned ``turn_deg`` past its rotation as a
+    hand lays it, every other route cell empty."""
+    from companion.indigo import ROUTE_CELLS
+    from vision.indigo.board import cell_xy
+    from vision.indigo.model import TEMPLATE_BLUR, canonical_size, to_canonical, to_gray
+    from vision.indigo.settings import DEFAULT_SETTINGS
+
+    cell_px = DEFAULT_SETTINGS.cell_px
+    canvas = np.zeros((canonical_size(cell_px), canonical_size(cell_px), 3), np.float32)
+    side = 4 * cell_px + 1
+    yy, xx = np.mgrid[:side, :side]
+    inside = ((xx - (side - 1) / 2) ** 2 + (yy - (side - 1) / 2) ** 2) <= (0.97 * cell_px) ** 2
+    for cell in ROUTE_CELLS:
+        tile = tiles.get(cell)
+        image = pack.empty if tile is None else pack.tiles[tile.kind]
+        turn = 0.0 if tile is None else 60 * tile.rotation + turn_deg
+        patch = laid_by_hand(image, cell_px, side, turn, 0.0, 0.0)
+        x, y = (int(round(v)) for v in to_canonical(cell_xy(cell), cell_px))
+        canvas[y - side // 2 : y + side // 2 + 1, x - side // 2 : x + side // 2 + 1][inside] = \
+            patch[inside]
+    board = to_gray(np.clip(canvas, 0, 255).astype(np.uint8))
+    return cv2.GaussianBlur(board, (0, 0), TEMPLATE_BLUR)  # type: ignore[no-any-return]

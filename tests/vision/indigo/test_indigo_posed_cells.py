@@ -10,12 +10,10 @@ import dataclasses
 import cv2
 import numpy as np
 import pytest
-from indigo_scenes import laid_by_hand
+from indigo_scenes import laid_board
 
 from companion.indigo import ROUTE_CELLS, Tile
-from companion.indigo.geometry import Cell
-from vision.indigo.board import cell_xy
-from vision.indigo.model import TEMPLATE_BLUR, canonical_size, pack_model, to_canonical, to_gray
+from vision.indigo.model import pack_model
 from vision.indigo.pack import IndigoPack, load_indigo_pack
 from vision.indigo.settings import DEFAULT_SETTINGS
 from vision.indigo.tiles import read_tiles
@@ -38,26 +36,6 @@ def _taught_turned(pack: IndigoPack, degrees: float) -> IndigoPack:
     return dataclasses.replace(pack, tiles={k: turned(v) for k, v in pack.tiles.items()})
 
 
-def _board(pack: IndigoPack, tiles: dict[Cell, Tile]) -> np.ndarray:
-    """The straightened board's grey (blurred as the reader blurs it): ``tiles`` drawn from
-    ``pack`` turned by LAID_TURN_DEG on their cells, every other route cell empty."""
-    cell_px = DEFAULT_SETTINGS.cell_px
-    canvas = np.zeros((canonical_size(cell_px), canonical_size(cell_px), 3), np.float32)
-    side = 4 * cell_px + 1
-    yy, xx = np.mgrid[:side, :side]
-    inside = ((xx - (side - 1) / 2) ** 2 + (yy - (side - 1) / 2) ** 2) <= (0.97 * cell_px) ** 2
-    for cell in ROUTE_CELLS:
-        tile = tiles.get(cell)
-        image = pack.empty if tile is None else pack.tiles[tile.kind]
-        turn = 0.0 if tile is None else 60 * tile.rotation + LAID_TURN_DEG
-        patch = laid_by_hand(image, cell_px, side, turn, 0.0, 0.0)
-        x, y = (int(round(v)) for v in to_canonical(cell_xy(cell), cell_px))
-        canvas[y - side // 2 : y + side // 2 + 1, x - side // 2 : x + side // 2 + 1][inside] = \
-            patch[inside]
-    board = to_gray(np.clip(canvas, 0, 255).astype(np.uint8))
-    return cv2.GaussianBlur(board, (0, 0), TEMPLATE_BLUR)
-
-
 @pytest.mark.parametrize("kinds", [(0, 1), (2, 3, 4)])
 def test_a_tile_turned_past_its_taught_picture_is_read_as_its_own_pattern(
         kinds: tuple[int, ...]) -> None:
@@ -69,7 +47,8 @@ def test_a_tile_turned_past_its_taught_picture_is_read_as_its_own_pattern(
     placed = [Tile(kind, rotation) for kind in kinds for rotation in range(6)]
     tiles = dict(zip(ROUTE_CELLS[::2], placed, strict=False))
     model = pack_model(taught, DEFAULT_SETTINGS.cell_px)
-    read = read_tiles(_board(demo, tiles), [], model, DEFAULT_SETTINGS, taught.gem_size)
+    board = laid_board(demo, tiles, LAID_TURN_DEG)
+    read = read_tiles(board, [], model, DEFAULT_SETTINGS, taught.gem_size)
     for cell, tile in tiles.items():
         got = read[cell]
         assert got.tile is not None and got.tile.same_pattern(tile), (cell, tile, got)
