@@ -293,17 +293,24 @@ def _refine(level: np.ndarray, template: np.ndarray, at: Point) -> Point:
     """The centre to the pixel: the correlation's peak at full size within a shrunk pixel."""
     big = cv2.resize(template, None, fx=FIND_SHRINK, fy=FIND_SHRINK,
                      interpolation=cv2.INTER_LINEAR)
-    half = big.shape[0] // 2
-    reach = FIND_SHRINK + 1
+    found = _best_match_near(level, big, at, FIND_SHRINK + 1)
+    return at if found is None else found
+
+
+def _best_match_near(level: np.ndarray, template: np.ndarray, at: Point, reach: int
+                     ) -> Point | None:
+    """Where ``template`` correlates best with ``level`` with its middle within ``reach``
+    pixels of ``at`` (None when that window leaves the picture)."""
+    half = template.shape[0] // 2
     x, y = int(round(at[0])), int(round(at[1]))
-    x0, y0 = x - half - reach, y - half - reach
+    x0, y0 = x - reach - half, y - reach - half
     h, w = level.shape
-    if x0 < 0 or y0 < 0 or x + half + reach + 1 > w or y + half + reach + 1 > h:
-        return at
-    patch = level[y0:y + half + reach + 1, x0:x + half + reach + 1]
-    score = cv2.matchTemplate(patch, big, cv2.TM_CCOEFF_NORMED)
+    if x0 < 0 or y0 < 0 or x + reach + half + 1 > w or y + reach + half + 1 > h:
+        return None
+    window = level[y0:y + reach + half + 1, x0:x + reach + half + 1]
+    score = cv2.matchTemplate(window, template, cv2.TM_CCOEFF_NORMED)
     _, _, _, (px, py) = cv2.minMaxLoc(score)
-    return float(x0 + px + half), float(y0 + py + half)
+    return float(x - reach + px), float(y - reach + py)
 
 
 #: the card beside a place: the brightest (smoothed) level within this many weight radii
@@ -481,17 +488,7 @@ def top_face_template(pack: EnigmaPack, radius: float) -> np.ndarray:
 def _top_face_near(level: np.ndarray, template: np.ndarray, at: Point, wr: float
                    ) -> Point | None:
     """Where the top face's picture correlates best within :data:`TOP_LOOK` of ``at``."""
-    half = template.shape[0] // 2
-    look = int(math.ceil(TOP_LOOK * wr))
-    x, y = int(round(at[0])), int(round(at[1]))
-    x0, y0 = x - look - half, y - look - half
-    h, w = level.shape
-    if x0 < 0 or y0 < 0 or x + look + half + 1 > w or y + look + half + 1 > h:
-        return None
-    window = level[y0:y + look + half + 1, x0:x + look + half + 1]
-    score = cv2.matchTemplate(window, template, cv2.TM_CCOEFF_NORMED)
-    _, _, _, (px, py) = cv2.minMaxLoc(score)
-    return float(x - look + px), float(y - look + py)
+    return _best_match_near(level, template, at, int(math.ceil(TOP_LOOK * wr)))
 
 
 def tall_faces(level: np.ndarray, places: list[Weight], wr: float, pack: EnigmaPack
