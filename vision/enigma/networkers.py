@@ -64,6 +64,12 @@ HUE_MIN_CHROMA = 20.0
 SURE_PAWN = 0.85  # a pawn read on a cell this sure stands there (the app's least confidence)
 #: a blob or place nearer a cell's centre than this (cell radii) is that cell's pawn
 NEAR_PAWN = 0.8
+#: a second player colour whose core lies this near its colour (mean colour distance) within
+#: a cell's search, beside the pawn judged there, makes that pawn doubted (the packs' pawns
+#: lie within 7 of their colour; tuning independent harsh 5040-5069, 25020-25049 and clean
+#: 0-29, every pawn judged at a cell's middle: read right, the second colour 8.8 and
+#: farther; the one read wrong and sure, 3.7)
+RIVAL_CORE = 6.0
 #: a pawn-like place within this (cell radii) of a cell is that cell's pawn's blurred rim
 BESIDE_CELL = 2.0
 #: a part-pawn blob judged with less confidence where no cell was read is only asked about
@@ -483,6 +489,8 @@ def _one_cell(s: _Patch, c: Cell, centres: list[tuple[float, float]],
     net = None if best in s.cell_classes else s.name(best)
     if net is not None:
         net, net_conf = _ring_check(s, best, net_conf, at, far=False)
+    if net is not None:
+        net_conf = _rival_core(s, best, centres, net_conf)
     centre = c.centre
     for b in farther if net is None else []:
         b_best, b_conf, b_at = _judge(s.maps, ci, s.net_ids, [b], s.search)
@@ -508,6 +516,21 @@ def _one_cell(s: _Patch, c: Cell, centres: list[tuple[float, float]],
         net_conf = min(net_conf, b_conf)
     colour = c.colour if net != c.colour else _rim_colour(s, centre, c.colour)
     return Cell(centre, colour, c.confidence, net, net_conf)
+
+
+def _rival_core(s: _Patch, best: int, centres: list[tuple[float, float]], net_conf: float
+                ) -> float:
+    """The confidence of a pawn of colour ``best`` judged on a cell whose middle may lie near
+    any of ``centres``: doubted when another player colour's core lies as near its colour
+    within the same search (:data:`RIVAL_CORE`). One cell carries one pawn, so one of the two
+    is something else, and the judgement cannot tell which: bare tile beside a cell passes
+    for a white pawn's core (tuning independent table 25035 harsh, square [2, 0]: a black
+    pawn read white and sure from the tile beside its cell, its tile asking nothing)."""
+    rival = min(lowest_within(s.maps[i], c, s.search)[0]
+                for i in s.net_ids if i != best for c in centres)
+    if rival < RIVAL_CORE:
+        return min(net_conf, FAINT_PAWN_CONFIDENCE)
+    return net_conf
 
 
 def _rim_colour(s: _Patch, centre: tuple[float, float], pawn_colour: str) -> str:
