@@ -130,9 +130,9 @@ def settle_centre(
 
     The camera's count alone never makes the centre sure: a heap's gems show 0 to 1.16 of a
     gem disc each in their colour on harsh tuning boards, so its area and peaks have no margin
-    between 3, 4 and 5 emeralds; and it undercounts by one as often as a doubtful cell next
-    to the centre makes the rules' count one short (scans 1007 harsh: 3 seen, 3 left by the
-    rules with an empty cell read as a tile, 4 lying there).
+    between 3, 4 and 5 emeralds. With a doubtful cell next to the centre, the camera allowed
+    a wrong count of the rules in 4 of 28 such tuning frames (scans 1007 harsh: 3 seen, 3
+    left by the rules with an empty cell read as a tile, 4 lying there).
     """
     edges = [s for s in spots if s.point is not None]
     centre = [s for s in spots if s.point is None]
