@@ -337,7 +337,7 @@ class DemoTable:
         from companion.enigma.catalogue import load_catalogue
         from vision.enigma.pack import load_enigma_pack
         from vision.enigma.settings import TableSettings
-        from vision.enigma.synth.render import TableView, render_frame
+        from vision.enigma.synth.render import TableView, render_camera_image
 
         if "enigma" not in self._packs:
             cfg = self.app.cfg
@@ -345,8 +345,10 @@ class DemoTable:
             self._packs["enigma-catalogue"] = load_catalogue()
         pack = self._packs["enigma"]
         view = TableView.of_state(state, pack, catalogue=self._packs["enigma-catalogue"])
-        return render_frame(view, pack, table=TableSettings.from_config(self.app.cfg),
-                            seed=self._seed, frame_size=FRAME_SIZE).image
+        # the frame alone: render_frame's scene and truth are for tests and benches, and its
+        # pieces' mask (read by no effect of the demo's) lived through the camera effects
+        return render_camera_image(view, pack, table=TableSettings.from_config(self.app.cfg),
+                                   seed=self._seed, frame_size=FRAME_SIZE)
 
     def _render_sheet(self, pending: Any) -> Any:
         from vision.second_chance.synth.sheet import SheetContent, render_sheet

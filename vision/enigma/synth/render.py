@@ -219,19 +219,25 @@ def _draw_networkers(canvas: np.ndarray, view: TableView, pack: EnigmaPack,
         )
 
 
-def render_scene(
-    view: TableView,
-    pack: EnigmaPack,
-    geometry: TableGeometry,
-    *,
-    px_per_mm: float = 2.0,
-    seed: int = 0,
-    start_offset_mm: tuple[float, float] | None = None,
-    jitter_mm: float = 0.6,
-    jitter_deg: float = 0.8,
-) -> Scene:
-    """The table seen straight down, in marker-frame coordinates scaled by ``px_per_mm``."""
-    rng = np.random.default_rng(seed)
+#: a tile's hand-placement jitter on the table: offset (mm) and turn (degrees), at most
+JITTER_MM, JITTER_DEG = 0.6, 0.8
+
+
+@dataclass(frozen=True)
+class _SceneBox:
+    """Where the scene lies: its size in pixels, its pixel (0, 0) in the marker frame, the
+    start tile's centre (mm) and the map from marker-frame mm to scene pixels."""
+
+    size: tuple[int, int]  # width, height
+    origin_mm: tuple[float, float]
+    start_mm: tuple[float, float]
+    frame_to_scene: np.ndarray
+
+
+def _scene_place(view: TableView, geometry: TableGeometry, px_per_mm: float,
+                 rng: np.random.Generator, start_offset_mm: tuple[float, float] | None
+                 ) -> _SceneBox:
+    """The scene's box; the start tile's offset is drawn from ``rng`` unless given."""
     t = geometry.tile_mm
     if start_offset_mm is None:
         start_offset_mm = (float(rng.uniform(-0.4, 0.4) * t), float(rng.uniform(-0.4, 0.4) * t))
@@ -241,9 +247,27 @@ def render_scene(
     frame_to_scene = np.array(
         [[px_per_mm, 0, -x0 * px_per_mm], [0, px_per_mm, -y0 * px_per_mm], [0, 0, 1]], np.float64
     )
+    return _SceneBox((width, height), (x0, y0), start_offset_mm, frame_to_scene)
+
+
+def _draw_table(
+    view: TableView,
+    pack: EnigmaPack,
+    geometry: TableGeometry,
+    box: _SceneBox,
+    *,
+    px_per_mm: float,
+    rng: np.random.Generator,
+    jitter: tuple[float, float],
+    protect: np.ndarray | None,
+) -> np.ndarray:
+    """The scene's pixels. The tiles and markers are marked on ``protect`` when one is given:
+    the mask only the clutter effect reads, it changes no pixel of the scene."""
+    (width, height), (x0, y0), start_offset_mm = box.size, box.origin_mm, box.start_mm
+    jitter_mm, jitter_deg = jitter
+    t = geometry.tile_mm
     canvas = np.empty((height, width, 3), np.uint8)
     canvas[:] = pack.colour("table")
-    protect = np.zeros((height, width), np.uint8)
     side_px = t * px_per_mm
     face_px = max(48, int(round(side_px)))
     cell_maps: dict[Pos, np.ndarray] = {}
@@ -254,15 +278,36 @@ def render_scene(
         centre = ((cx_mm - x0) * px_per_mm, (cy_mm - y0) * px_per_mm)
         face = _face(at, placed, pack, face_px, rng)
         cell_maps[at] = _paste_rotated(canvas, face, centre, side_px, angle)
-        half = int(side_px * 0.75)
-        protect[
-            max(0, int(centre[1]) - half) : int(centre[1]) + half,
-            max(0, int(centre[0]) - half) : int(centre[0]) + half,
-        ] = 255
+        if protect is not None:
+            half = int(side_px * 0.75)
+            protect[
+                max(0, int(centre[1]) - half) : int(centre[1]) + half,
+                max(0, int(centre[0]) - half) : int(centre[0]) + half,
+            ] = 255
     _draw_networkers(canvas, view, pack, cell_maps, face_px, side_px)
     paste_layout(canvas, geometry.layout, origin_mm=(x0, y0), px_per_mm=px_per_mm,
                  protect=protect)
-    return Scene(canvas, frame_to_scene, protect, start_offset_mm)
+    return canvas
+
+
+def render_scene(
+    view: TableView,
+    pack: EnigmaPack,
+    geometry: TableGeometry,
+    *,
+    px_per_mm: float = 2.0,
+    seed: int = 0,
+    start_offset_mm: tuple[float, float] | None = None,
+    jitter_mm: float = JITTER_MM,
+    jitter_deg: float = JITTER_DEG,
+) -> Scene:
+    """The table seen straight down, in marker-frame coordinates scaled by ``px_per_mm``."""
+    rng = np.random.default_rng(seed)
+    box = _scene_place(view, geometry, px_per_mm, rng, start_offset_mm)
+    protect = np.zeros((box.size[1], box.size[0]), np.uint8)
+    canvas = _draw_table(view, pack, geometry, box, px_per_mm=px_per_mm, rng=rng,
+                         jitter=(jitter_mm, jitter_deg), protect=protect)
+    return Scene(canvas, box.frame_to_scene, protect, box.start_mm)
 
 
 @dataclass(frozen=True)
@@ -273,6 +318,20 @@ class RenderedFrame:
     scene: Scene
     #: per tile, where each seen cell lies on it (tile units): to score reads by position
     cell_xy: dict[Pos, dict[str, tuple[float, float]]] = field(default_factory=dict)
+
+
+def _camera_px_per_mm(geo: TableGeometry, frame_size: tuple[int, int]) -> float:
+    """About 1.3x the camera's own resolution, so the camera does not magnify the scene."""
+    frame_w, frame_h = geo.frame_mm[0] + 4 * geo.layout.size_mm, geo.frame_mm[1]
+    return max(1.0, 1.3 * min(frame_size[0] / frame_w, frame_size[1] / frame_h))
+
+
+def _through_camera(image: np.ndarray, protect: np.ndarray | None, seed: int,
+                    effects: Sequence[str], frame_size: tuple[int, int], max_tilt_deg: float
+                    ) -> EffectResult:
+    """The scene as the camera sees it, with the effects of ``seed``."""
+    return apply_effects(image, np.random.default_rng(seed + 7919), list(effects),
+                         frame_size=frame_size, protect=protect, max_tilt_deg=max_tilt_deg)
 
 
 def render_frame(
@@ -291,29 +350,47 @@ def render_frame(
     where ``table`` says, unless ``geometry`` is given."""
     geo = geometry or table_geometry(table, pack)
     if px_per_mm is None:
-        # about 1.3x the camera's own resolution, so the camera does not magnify the scene
-        frame_w, frame_h = geo.frame_mm[0] + 4 * geo.layout.size_mm, geo.frame_mm[1]
-        px_per_mm = max(1.0, 1.3 * min(frame_size[0] / frame_w, frame_size[1] / frame_h))
+        px_per_mm = _camera_px_per_mm(geo, frame_size)
     scene = render_scene(view, pack, geo, px_per_mm=px_per_mm, seed=seed)
-    result = apply_effects(
-        scene.image,
-        np.random.default_rng(seed + 7919),
-        list(effects),
-        frame_size=frame_size,
-        protect=scene.protect,
-        max_tilt_deg=max_tilt_deg,
-    )
+    result = _through_camera(scene.image, scene.protect, seed, effects, frame_size, max_tilt_deg)
     cell_xy = {at: seen_positions(placed.tile, placed.rotation, pack.ports,
                                      spacing=spacing_for(pack))
                for at, placed in view.tiles.items()}
     return RenderedFrame(result.image, truth_of(view, pack), result, scene, cell_xy)
 
 
+def render_camera_image(
+    view: TableView,
+    pack: EnigmaPack,
+    *,
+    table: TableSettings = DEFAULT_TABLE,
+    seed: int = 0,
+    effects: Sequence[str] = DEFAULT_EFFECTS,
+    frame_size: tuple[int, int] = (1280, 720),
+    max_tilt_deg: float = 25.0,
+) -> np.ndarray:
+    """The camera frame alone (the demo camera's): the pixels of :func:`render_frame`'s
+    image to the bit, without its truth, scene or effect log. The pieces' mask is drawn only
+    when an effect reads it (clutter), so the camera effects, the high of the render, do not
+    run beside a mask nobody uses (1.4 MB at 1280x720); nothing of the scene is returned."""
+    geo = table_geometry(table, pack)
+    px_per_mm = _camera_px_per_mm(geo, frame_size)
+    rng = np.random.default_rng(seed)
+    box = _scene_place(view, geo, px_per_mm, rng, None)
+    protect = np.zeros((box.size[1], box.size[0]), np.uint8) if "clutter" in effects else None
+    image = _draw_table(view, pack, geo, box, px_per_mm=px_per_mm, rng=rng,
+                        jitter=(JITTER_MM, JITTER_DEG), protect=protect)
+    return _through_camera(image, protect, seed, effects, frame_size, max_tilt_deg).image
+
+
 __all__ = [
+    "JITTER_DEG",
+    "JITTER_MM",
     "PlacedView",
     "RenderedFrame",
     "Scene",
     "TableView",
+    "render_camera_image",
     "render_frame",
     "render_scene",
     "start_tile_face",
