@@ -396,7 +396,8 @@ class DemoTable:
             self._packs["enigma"] = load_enigma_pack(art_pack_folder(cfg, cfg.vision.enigma.pack))
         box = load_puzzles()
         card = getattr(box, kind).cards[card_id]
-        solution, extra = default_solution(kind, card, box), {}
+        solution = default_solution(kind, card, box)
+        extra: dict[str, Any] = {}
         if miss is not None:
             misses = near_misses(kind, card, solution, box, seeded.Random(PUZZLE_SEED))
             _what, solution, extra = misses[miss % len(misses)]
