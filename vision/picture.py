@@ -159,12 +159,12 @@ def _focus(gray: np.ndarray, contrast: float) -> float:
     half = cv2.resize(gray, (max(1, gray.shape[1] // 2), max(1, gray.shape[0] // 2)),
                       interpolation=cv2.INTER_AREA)
     step = max(1, int(math.ceil(math.sqrt(half.size / SAMPLED_PIXELS))))
-    wholes = _laplacian_every_step(half, step) if step > 1 else \
+    wholes = laplacian_every_step(half, step) if step > 1 else \
         np.abs(cv2.Laplacian(half.astype(np.float32), cv2.CV_32F)).astype(np.int32).ravel()
     return float(np.float32(whole_percentiles(wholes, (99.0,))[0]) / max(contrast, 1.0))
 
 
-def _laplacian_every_step(gray: np.ndarray, step: int) -> np.ndarray:
+def laplacian_every_step(gray: np.ndarray, step: int) -> np.ndarray:
     """``abs(cv2.Laplacian(gray))[::step, ::step]`` (OpenCV's 3 x 3 aperture, its default
     border), flattened as int32, computed at the kept pixels only (a scan's board keeps one
     pixel in nine). Exact: the Laplacian of whole grey levels is a whole number below 1021

@@ -21,7 +21,7 @@ from vision.enigma.pack import load_enigma_pack
 from vision.enigma.synth.puzzle_table import TableCondition, render_table_frame
 from vision.indigo.pack import load_indigo_pack
 from vision.indigo.synth.render import render_frame
-from vision.picture import SAMPLED_PIXELS, _laplacian_every_step, measure_picture
+from vision.picture import SAMPLED_PIXELS, laplacian_every_step, measure_picture
 from vision.second_chance.synth.hands import render_hand_sheet
 from vision.second_chance.synth.sheet import content_from_record
 from vision.synth.conditions import apply_condition
@@ -103,4 +103,4 @@ def test_the_sampled_laplacian_is_opencv_s_on_seeded_boards(seed: int) -> None:
     for step in (1, 2, 3, 7):
         whole = np.abs(cv2.Laplacian(gray.astype(np.float32), cv2.CV_32F))
         expected = whole[::step, ::step].astype(np.int32).ravel()
-        assert np.array_equal(_laplacian_every_step(gray, step), expected), (rows, cols, step)
+        assert np.array_equal(laplacian_every_step(gray, step), expected), (rows, cols, step)

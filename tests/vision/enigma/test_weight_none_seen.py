@@ -14,7 +14,7 @@ import numpy as np
 from companion.enigma.puzzles import load_puzzles
 from vision.enigma.pack import EnigmaPack
 from vision.enigma.puzzles.check import check_puzzle
-from vision.enigma.puzzles.verdicts import Reason
+from vision.enigma.puzzles.verdicts import PuzzleVerdict, Reason
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
 
@@ -36,8 +36,10 @@ def test_a_right_build_whose_weights_all_go_unseen_is_asked_about(demo_pack) -> 
 
 def test_the_code_of_no_weight_seen_is_worded_for_the_screen() -> None:
     """The screen words the new reason in one sentence that says what to fix."""
-    from ui.puzzle_words import _weights
+    from ui.puzzle_words import verdict_sentence
 
     facts = {"left": 0, "right": 0, "count": 6, "used": 0, "outside": 0}
-    sentence = _weights({"code": Reason.NO_WEIGHT_SEEN.value, **facts})
+    said = PuzzleVerdict("cannot tell", "no weight shows on the card",
+                         code=Reason.NO_WEIGHT_SEEN, facts=facts)
+    sentence = verdict_sentence("weight", said)
     assert "weight" in sentence and "check again" in sentence

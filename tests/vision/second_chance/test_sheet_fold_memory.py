@@ -10,7 +10,7 @@ import tracemalloc
 import cv2
 import numpy as np
 
-from vision.second_chance.synth.sheet import _bend, _crease
+from vision.second_chance.synth.sheet import bend_sheet, crease_sheet
 
 #: a sheet as the demo table draws it (rows, columns)
 SHEET = (1050, 740)
@@ -54,7 +54,7 @@ def test_the_crease_is_the_whole_sheet_arithmetic_to_the_bit() -> None:
     for seed in range(6):  # both directions of the fold
         image = _sheet(seed)
         rng, reference_rng = np.random.default_rng(seed), np.random.default_rng(seed)
-        assert np.array_equal(_crease(image, rng), _crease_all_at_once(image, reference_rng))
+        assert np.array_equal(crease_sheet(image, rng), _crease_all_at_once(image, reference_rng))
         assert rng.random() == reference_rng.random()  # the render's next draws are the same
 
 
@@ -62,7 +62,7 @@ def test_the_bend_is_the_whole_sheet_arithmetic_to_the_bit() -> None:
     for seed in range(3):
         image = _sheet(seed)
         rng, reference_rng = np.random.default_rng(seed), np.random.default_rng(seed)
-        assert np.array_equal(_bend(image, rng, 0.012),
+        assert np.array_equal(bend_sheet(image, rng, 0.012),
                               _bend_all_at_once(image, reference_rng, 0.012))
         assert rng.random() == reference_rng.random()
 
@@ -72,7 +72,7 @@ def test_the_crease_holds_a_few_float_copies_of_the_sheet_at_once() -> None:
     tracemalloc.start()
     try:
         tracemalloc.reset_peak()
-        _crease(image, np.random.default_rng(1))
+        crease_sheet(image, np.random.default_rng(1))
         _current, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()

@@ -389,7 +389,7 @@ def _composite(
     return np.clip(out, 0, 255, out=out).astype(np.uint8)
 
 
-def _bend(image: np.ndarray, rng: np.random.Generator, amount: float) -> np.ndarray:
+def bend_sheet(image: np.ndarray, rng: np.random.Generator, amount: float) -> np.ndarray:
     """A sheet that is not flat: a smooth sideways and up-down displacement."""
     h, w = image.shape[:2]
     # float32 from the start (np.mgrid makes an int64 grid first: 16 bytes a pixel, 12 MB
@@ -406,7 +406,7 @@ def _bend(image: np.ndarray, rng: np.random.Generator, amount: float) -> np.ndar
     return cv2.remap(image, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
-def _crease(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+def crease_sheet(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """A fold across the sheet: a faint line with one side a little darker."""
     h, w = image.shape[:2]
     if rng.random() < 0.5:
@@ -416,7 +416,7 @@ def _crease(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         x = rng.uniform(0.3, 0.7) * w
         a, b = (x + rng.normal(0, w * 0.03), 0.0), (x + rng.normal(0, w * 0.03), float(h))
     # each full-size float array goes once used, and the float copy of the sheet is made
-    # only to be shaded (see _bend: the same pixels to the bit, fewer copies at once)
+    # only to be shaded (see bend_sheet: the same pixels to the bit, fewer copies at once)
     grid = np.indices((h, w), dtype=np.float32)
     yy, xx = grid
     d = ((b[0] - a[0]) * (a[1] - yy) - (a[0] - xx) * (b[1] - a[1])) / math.hypot(
@@ -622,9 +622,9 @@ def render_sheet(
     )
     rng = np.random.default_rng(seed + 7919)
     if bend > 0:
-        sheet = _bend(sheet, rng, bend)
+        sheet = bend_sheet(sheet, rng, bend)
     if rng.random() < crease:
-        sheet = _crease(sheet, rng)
+        sheet = crease_sheet(sheet, rng)
         log["crease"] = True
     h, w = sheet.shape[:2]
     pad_y, pad_x = int(h * 0.1), int(w * 0.14)
