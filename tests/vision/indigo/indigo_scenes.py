@@ -104,3 +104,20 @@ def laid_board(pack: IndigoPack, tiles: dict[Any, Any], turn_deg: float) -> np.n
             patch[inside]
     board = to_gray(np.clip(canvas, 0, 255).astype(np.uint8))
     return cv2.GaussianBlur(board, (0, 0), TEMPLATE_BLUR)  # type: ignore[no-any-return]
+
+
+def read_laid_tiles(drawn: IndigoPack, taught: IndigoPack, kinds: tuple[int, ...],
+                    turn_deg: float) -> tuple[dict[Any, Any], dict[Any, Any]]:
+    """Tiles of ``kinds`` at every rotation, drawn from ``drawn`` on every other route cell
+    and laid ``turn_deg`` off (:func:`laid_board`), read with ``taught``: (cell -> Tile laid,
+    cell -> CellRead)."""
+    from companion.indigo import ROUTE_CELLS, Tile
+    from vision.indigo.model import pack_model
+    from vision.indigo.settings import DEFAULT_SETTINGS
+    from vision.indigo.tiles import read_tiles
+
+    placed = [Tile(kind, rotation) for kind in kinds for rotation in range(6)]
+    tiles = dict(zip(ROUTE_CELLS[::2], placed, strict=False))
+    model = pack_model(taught, DEFAULT_SETTINGS.cell_px)
+    board = laid_board(drawn, tiles, turn_deg)
+    return tiles, read_tiles(board, [], model, DEFAULT_SETTINGS, taught.gem_size)

@@ -10,13 +10,11 @@ import dataclasses
 import cv2
 import numpy as np
 import pytest
-from indigo_scenes import laid_board
+from indigo_scenes import read_laid_tiles
 
-from companion.indigo import ROUTE_CELLS, Tile
-from vision.indigo.model import pack_model
+from companion.indigo import ROUTE_CELLS
 from vision.indigo.pack import IndigoPack, load_indigo_pack
 from vision.indigo.settings import DEFAULT_SETTINGS
-from vision.indigo.tiles import read_tiles
 
 #: the pack's tile pictures were taught from a photo this many degrees turned ...
 TAUGHT_TURN_DEG = 8.0
@@ -44,11 +42,7 @@ def test_a_tile_turned_past_its_taught_picture_is_read_as_its_own_pattern(
     turn, each fits its own pattern best, and is read so."""
     demo = load_indigo_pack()
     taught = _taught_turned(demo, TAUGHT_TURN_DEG)
-    placed = [Tile(kind, rotation) for kind in kinds for rotation in range(6)]
-    tiles = dict(zip(ROUTE_CELLS[::2], placed, strict=False))
-    model = pack_model(taught, DEFAULT_SETTINGS.cell_px)
-    board = laid_board(demo, tiles, LAID_TURN_DEG)
-    read = read_tiles(board, [], model, DEFAULT_SETTINGS, taught.gem_size)
+    tiles, read = read_laid_tiles(demo, taught, kinds, LAID_TURN_DEG)
     for cell, tile in tiles.items():
         got = read[cell]
         assert got.tile is not None and got.tile.same_pattern(tile), (cell, tile, got)

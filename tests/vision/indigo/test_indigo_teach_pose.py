@@ -6,15 +6,13 @@ three-path pattern upright, and tile 0 and tile 1 were asked as each other)."""
 from __future__ import annotations
 
 import pytest
-from indigo_scenes import laid_board
+from indigo_scenes import read_laid_tiles
 
-from companion.indigo import ROUTE_CELLS, Tile
-from vision.indigo.model import pack_model
+from companion.indigo import ROUTE_CELLS
 from vision.indigo.pack import IndigoPack, load_indigo_pack
 from vision.indigo.settings import DEFAULT_SETTINGS
 from vision.indigo.synth.teach_photo import render_teach_photo
 from vision.indigo.teach import teach
-from vision.indigo.tiles import read_tiles
 
 #: every tile is laid on its teach page this many degrees turned (clockwise) ...
 TAUGHT_TURN_DEG = 3.0
@@ -36,11 +34,7 @@ def test_tiles_taught_turned_read_tile_0_and_1_right_and_sure(
     as itself and sure (taught with the hand's turn kept, tile 1 at rotations 2 and 5 was
     read at 0.6-0.8, asked)."""
     demo, taught = load_indigo_pack(), taught_from_turned_photos
-    placed = [Tile(kind, rotation) for kind in (0, 1) for rotation in range(6)]
-    tiles = dict(zip(ROUTE_CELLS[::2], placed, strict=False))
-    model = pack_model(taught, DEFAULT_SETTINGS.cell_px)
-    board = laid_board(demo, tiles, LAID_TURN_DEG)
-    read = read_tiles(board, [], model, DEFAULT_SETTINGS, taught.gem_size)
+    tiles, read = read_laid_tiles(demo, taught, (0, 1), LAID_TURN_DEG)
     for cell, tile in tiles.items():
         got = read[cell]
         assert got.tile is not None and got.tile.same_pattern(tile), (cell, tile, got)
