@@ -550,20 +550,11 @@ def _read(frame: np.ndarray, small: np.ndarray, pack: EnigmaPack, settings: Read
     # with nothing to look at again, the picture is checked round the start tile
     region = None if table.look is None else _looked_at(table.look or {(0, 0)}, (sx, sy), p,
                                                          fit, plane_to_canon)
-    # round the middle the picture is as the last read measured it, unless it changed there
-    middle = (previous.middle_picture if previous is not None and table.changed is not None
-              and all(max(abs(i), abs(j)) > START_REACH_SQUARES for i, j in table.changed)
-              else None)
-    quality, middle = _picture_quality(frame, fit, geo, settings, region, middle)
+    quality, middle = _picture_quality(frame, fit, geo, settings, region,
+                                       _middle_unchanged(previous, table))
     factor = confidence_factor(quality)
     _refuse_blurred(gray, (sx, sy), settings)
-    if table.lazy is not None:
-        table.lazy.balance(start_gains(canon, (sx, sy), pack, p))
-        for box in ring_boxes(geo, plane_to_canon):
-            table.lazy.make(*box)
-        balanced = table.lazy.canon
-    else:
-        balanced = balance(canon, (sx, sy), pack, p, boxes=table.boxes)
+    balanced = _balanced(table, (sx, sy), pack, p, geo)
     # which squares hold tiles is told against the players' own table; the tiles' faces are
     # read against the pack, whose channels a dark table's colour would take for table
     table_colour = (measured_table_colour(balanced, geo, plane_to_canon, seen, pack)
@@ -593,22 +584,57 @@ def _read(frame: np.ndarray, small: np.ndarray, pack: EnigmaPack, settings: Read
     _mark_edges(tiles, edge_notes)
     tiles, nets = _scaled(tiles, nets, factor)
     if not pack_fits:
-        questions.insert(0, f"the tiles do not look like the ones the camera was taught "
-                            f"(the start tile's colours are {misfit:.0f} off the pack's): "
-                            "teach them, or check the light")
+        questions.insert(0, _misfit_question(misfit))
     questions.extend(_questions(tiles, nets, settings, squares, set(placed or ())))
     t3 = time.perf_counter()
-    timings = {"locate": (t1 - t0) * 1000, "grid": (t2 - t1) * 1000,
-               "tiles": (t3 - t2) * 1000, "total": (t3 - t0) * 1000,
-               # CPU time: what the reader costs, whatever else the machine runs
-               "tiles_cpu": (time.process_time() - cpu2) * 1000,
-               "total_cpu": (time.process_time() - cpu0) * 1000}
+    timings = _timings((t0, t1, t2, t3), (cpu0, cpu2))
     edges = tuple(sorted({(n.kind, n.side) for n in edge_notes}))
     memory = TableMemory(pack, settings, geo, frame.shape, fit, plane_to_canon,
                          (sx, sy, score), table_colour, found, small, middle)
     return EnigmaRead(tiles, nets, questions, fit, timings, pack_fits, table_edges=edges,
                       memory=memory,
                       looked_at=None if table.look is None else frozenset(table.look))
+
+
+def _middle_unchanged(previous: TableMemory | None, table: _Straightened
+                      ) -> PictureMeasures | None:
+    """Round the middle the picture is as the last read measured it, unless it changed there:
+    the last read's measure, or None to measure it again."""
+    if previous is None or table.changed is None:
+        return None
+    if all(max(abs(i), abs(j)) > START_REACH_SQUARES for i, j in table.changed):
+        return previous.middle_picture
+    return None
+
+
+def _balanced(table: _Straightened, start_xy: tuple[float, float], pack: EnigmaPack, p: int,
+              geo: TableGeometry) -> np.ndarray:
+    """The straightened table with its light evened by the start tile's own gains: only the
+    boxes a local read looks at when the table is made lazily."""
+    if table.lazy is None:
+        return balance(table.canon, start_xy, pack, p, boxes=table.boxes)
+    table.lazy.balance(start_gains(table.canon, start_xy, pack, p))
+    for box in ring_boxes(geo, table.plane_to_canon):
+        table.lazy.make(*box)
+    return table.lazy.canon
+
+
+def _misfit_question(misfit: float) -> str:
+    return (f"the tiles do not look like the ones the camera was taught (the start tile's "
+            f"colours are {misfit:.0f} off the pack's): teach them, or check the light")
+
+
+def _timings(marks: tuple[float, float, float, float], cpu: tuple[float, float]
+             ) -> dict[str, float]:
+    """Wall times of the read's stages from its four marks, and the CPU time of the tiles and
+    of the whole read: what the reader costs, whatever else the machine runs."""
+    t0, t1, t2, t3 = marks
+    cpu0, cpu2 = cpu
+    return {"locate": (t1 - t0) * 1000, "grid": (t2 - t1) * 1000,
+            "tiles": (t3 - t2) * 1000, "total": (t3 - t0) * 1000,
+            "tiles_cpu": (time.process_time() - cpu2) * 1000,
+            "total_cpu": (time.process_time() - cpu0) * 1000}
+
 
 
 def _grey(canon: np.ndarray, boxes: list[tuple[int, int, int, int]] | None) -> np.ndarray:
