@@ -2,7 +2,9 @@
 every rotation and with the empty cell (gems and glare left out), a doubtful cell again a
 little shifted; a cell too washed out, or read empty in another colour than the print, is
 asked; a cell whose best pattern changes when the patterns may lie a hand's offset and turn
-off is read as that posed best, and asked unless it is sure there. See
+off is read as that posed best, and asked unless it is sure there; a cell under glare left
+unsure is read again from what the lamp's clipped core leaves of it, each pixel against the
+levels round it, and a tile sure under glare that this read names otherwise is asked. See
 :mod:`vision.indigo.reader`.
 """
 
