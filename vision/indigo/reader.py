@@ -73,7 +73,7 @@ from vision.indigo.read_types import (
     IndigoRead,
 )
 from vision.indigo.settings import DEFAULT_SETTINGS, IndigoSettings
-from vision.indigo.tiles import glare_mask, read_tiles
+from vision.indigo.tiles import clipped_mask, glare_mask, read_tiles
 from vision.indigo.view import gem_place
 from vision.markers import PlaneFit, locate
 
@@ -359,7 +359,8 @@ def read_indigo(
     t2 = time.perf_counter()
     found = _read_gems_finer(frame, fit, pack, st, gains, saturation)
     glare = glare_mask(canon, st.cell_px)
-    cells = read_tiles(gray, found, model, st, pack.gem_size, glare=glare, lab=lab)
+    cells = read_tiles(gray, found, model, st, pack.gem_size, glare=glare, lab=lab,
+                       clipped=clipped_mask(canon))
     settled = settle_corners(settle_centre(found, cells, st.min_confidence), cells,
                              min_confidence=st.min_confidence)
     spots = scaled_confidences(settled, factor)
