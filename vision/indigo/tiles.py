@@ -563,14 +563,9 @@ def _past_glare(gray: np.ndarray, clipped: np.ndarray, gem_w: np.ndarray, left: 
     more is read so, sure at that confidence; a cell sure as a tile that read names another
     class best is asked.
 
-    On tuning seeds 1000-1039 harsh, all four looks, 135 of the 808 cells under glare were
-    read wrong (all asked); this read reached min_confidence on 70 of the unsure tiles, each
-    read right (24 of them read wrong before), and on no cell read wrong: its wrong reads
-    stayed at 0.43 or less. It named another class on no cell sure as a tile there; on drawn
-    boards (tests/vision/indigo/test_indigo_glare_past.py, seed 4) a tile 44% under the glare
-    mask read as another pattern at 0.86 is read right by it (0.84). Empty cells are left to
-    :func:`_doubted`: a tile whose paths all lie under the clipped core leaves a flat remnant
-    that fits the empty print."""
+    The read past the glare is taken only where it is sure: its wrong reads on the tuning
+    boards stayed far below min_confidence. Empty cells are left to :func:`_doubted`: a tile
+    whose paths all lie under the clipped core leaves a flat remnant that fits the empty print."""
     empty = model.classes.index(None)
     unsure = doubted | (conf < settings.min_confidence)
     rows = np.flatnonzero((left < 1.0) & (unsure | (order[:, 0] != empty)))
