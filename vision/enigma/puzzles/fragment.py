@@ -497,11 +497,20 @@ def _pieces_beside(view: CardView, beside: np.ndarray, least_px: float, pack: En
     :data:`BESIDE_CHROMA` (the view is balanced on the card's white)."""
     n, labels, stats, _ = cv2.connectedComponentsWithStats(beside.astype(np.uint8),
                                                            connectivity=8)
-    image = view.image.astype(np.int16)
-    chroma = image.max(axis=2) - image.min(axis=2)
     g_card = float(np.mean(pack.colour("card")))
     return [stats[k] for k in range(1, n) if stats[k, cv2.CC_STAT_AREA] > least_px
-            and float(np.median(chroma[labels == k])) <= BESIDE_CHROMA * g_card]
+            and _blob_chroma(view.image, labels, stats[k], k) <= BESIDE_CHROMA * g_card]
+
+
+def _blob_chroma(image: np.ndarray, labels: np.ndarray, stat: np.ndarray, k: int) -> float:
+    """The median colour (max less min of the channels) of blob ``k`` of ``labels``, its
+    pixels taken in its bounding box ``stat`` (cv2's): the same pixels in the same order as
+    over the whole view, whose colour most frames never needed (no blob beside the card,
+    and the whole view's was 40 ms a check)."""
+    x, y, w, h = (int(v) for v in stat[:4])
+    box = np.s_[y:y + h, x:x + w]
+    pixels = image[box][labels[box] == k].astype(np.int16)
+    return float(np.median(pixels.max(axis=1) - pixels.min(axis=1)))
 
 
 def _top_read(black: np.ndarray, target: np.ndarray, sil_b: np.ndarray
