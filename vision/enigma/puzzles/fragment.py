@@ -381,16 +381,18 @@ def _judge_cover(black: np.ndarray, target: np.ndarray, iou: float, unit: float,
     sil_area = float(target.sum())
     # thin slivers along the outline are the camera's blur, not gaps
     sliver = max(1, int(round(SLIVER_UNITS * unit * CARD_PX_PER_MM)))
-    gap = open_mask(target & ~black, sliver).sum() / sil_area
+    # each opened once: the measures and the marks show the same gaps and overhangs
+    gaps = open_mask(target & ~black, sliver)
+    gap = gaps.sum() / sil_area
     outside = black & ~target if beyond is None else (black & ~target) | beyond
-    over = open_mask(outside, sliver).sum() / sil_area
+    overhangs = open_mask(outside, sliver)
+    over = overhangs.sum() / sil_area
     area_ratio = float(black.sum()) / sil_area
     measures = (f"coverage {iou:.1%}, uncovered {gap:.1%}, overhang {over:.1%}, "
                 f"pieces' area {area_ratio:.0%} of the silhouette")
     facts = {"coverage": iou, "uncovered": float(gap), "overhang": float(over),
              "area": area_ratio}
-    marks = (mask_marks(open_mask(target & ~black, sliver), MarkKind.UNCOVERED)
-             + mask_marks(open_mask(outside, sliver), MarkKind.OVERHANG))
+    marks = mask_marks(gaps, MarkKind.UNCOVERED) + mask_marks(overhangs, MarkKind.OVERHANG)
     if gap > st.fragment_clear_gap:
         return verdict(NOT_SOLVED, f"part of the silhouette is not covered ({measures})",
                        code=Reason.UNCOVERED, facts=facts, marks=marks)
