@@ -98,7 +98,7 @@ def _grid_colours(image: np.ndarray, mask: np.ndarray, cell: float, pack: Enigma
         for c in range(cols):
             ya, yb = int(y0 + (r + 0.25) * cell), int(y0 + (r + 0.75) * cell)
             xa, xb = int(x0 + (c + 0.25) * cell), int(x0 + (c + 0.75) * cell)
-            top, n, total = _cell_vote(labels[ya:yb, xa:xb], names)
+            top, n, total = cell_vote(labels[ya:yb, xa:xb], names)
             if n < 0.6 * max(1, total):
                 return None, (f"the colour of column {c + 1}, row {r + 1} is unclear: light "
                               "the structure evenly, and check again")
@@ -107,7 +107,7 @@ def _grid_colours(image: np.ndarray, mask: np.ndarray, cell: float, pack: Enigma
     return tuple(rows_out), ""
 
 
-def _cell_vote(cell: np.ndarray, names: list[str]) -> tuple[str, int, int]:
+def cell_vote(cell: np.ndarray, names: list[str]) -> tuple[str, int, int]:
     """The colour most of a cell's ``labels`` name, its count and the cell's pixels: what
     ``Counter`` of the names gives (a tie goes to the name seen first; a tie is no 60%
     majority either way), counted by ``np.bincount`` rather than pixel by pixel in Python
@@ -358,4 +358,4 @@ def check_angular(view: CardView, pack: EnigmaPack, card: angular.AngularCard | 
                    code=Reason.MATCHES, marks=built)
 
 
-__all__ = ["check_angular", "grid_angle"]
+__all__ = ["cell_vote", "check_angular", "grid_angle"]

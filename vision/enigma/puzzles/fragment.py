@@ -501,10 +501,10 @@ def _pieces_beside(view: CardView, beside: np.ndarray, least_px: float, pack: En
                                                            connectivity=8)
     g_card = float(np.mean(pack.colour("card")))
     return [stats[k] for k in range(1, n) if stats[k, cv2.CC_STAT_AREA] > least_px
-            and _blob_chroma(view.image, labels, stats[k], k) <= BESIDE_CHROMA * g_card]
+            and blob_chroma(view.image, labels, stats[k], k) <= BESIDE_CHROMA * g_card]
 
 
-def _blob_chroma(image: np.ndarray, labels: np.ndarray, stat: np.ndarray, k: int) -> float:
+def blob_chroma(image: np.ndarray, labels: np.ndarray, stat: np.ndarray, k: int) -> float:
     """The median colour (max less min of the channels) of blob ``k`` of ``labels``, its
     pixels taken in its bounding box ``stat`` (cv2's): the same pixels in the same order as
     over the whole view, whose colour most frames never needed (no blob beside the card,
@@ -527,4 +527,5 @@ def _top_read(black: np.ndarray, target: np.ndarray, sil_b: np.ndarray
     return top, top_target, iou, black & ~swept(top_target, dx, dy)
 
 
-__all__ = ["MIN_OUTLINE_STEP", "check_fragment", "outline_step", "printed_silhouette"]
+__all__ = ["MIN_OUTLINE_STEP", "blob_chroma", "check_fragment", "outline_step",
+           "printed_silhouette"]
