@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
@@ -99,14 +98,28 @@ def _grid_colours(image: np.ndarray, mask: np.ndarray, cell: float, pack: Enigma
         for c in range(cols):
             ya, yb = int(y0 + (r + 0.25) * cell), int(y0 + (r + 0.75) * cell)
             xa, xb = int(x0 + (c + 0.25) * cell), int(x0 + (c + 0.75) * cell)
-            votes = Counter(names[i] for i in labels[ya:yb, xa:xb].ravel())
-            top, n = votes.most_common(1)[0]
-            if n < 0.6 * max(1, sum(votes.values())):
+            top, n, total = cell_vote(labels[ya:yb, xa:xb], names)
+            if n < 0.6 * max(1, total):
                 return None, (f"the colour of column {c + 1}, row {r + 1} is unclear: light "
                               "the structure evenly, and check again")
             row += top if top in pack.angular else angular.EMPTY
         rows_out.append(row)
     return tuple(rows_out), ""
+
+
+def cell_vote(cell: np.ndarray, names: list[str]) -> tuple[str, int, int]:
+    """The colour most of a cell's ``labels`` name, its count and the cell's pixels: what
+    ``Counter`` of the names gives (a tie goes to the name seen first; a tie is no 60%
+    majority either way), counted by ``np.bincount`` rather than pixel by pixel in Python
+    (the votes were 12 ms of an angular check)."""
+    flat = cell.ravel()
+    if flat.size == 0:  # as Counter(...).most_common(1)[0] of nothing
+        raise IndexError("a cell of no pixels")
+    counts = np.bincount(flat, minlength=len(names))
+    n = int(counts.max())
+    tied = np.flatnonzero(counts == n)
+    top = int(tied[0]) if len(tied) == 1 else int(flat[np.isin(flat, tied)][0])
+    return names[top], n, int(flat.size)
 
 
 #: the largest picture (squares a side) looked for on a card
@@ -345,4 +358,4 @@ def check_angular(view: CardView, pack: EnigmaPack, card: angular.AngularCard | 
                    code=Reason.MATCHES, marks=built)
 
 
-__all__ = ["check_angular", "grid_angle"]
+__all__ = ["cell_vote", "check_angular", "grid_angle"]

@@ -118,31 +118,53 @@ def outline_steps(bright: np.ndarray, side: int) -> np.ndarray:
     for axis in (1, 0):  # left/right sides, then top/bottom
         kernel = (d, 1) if axis == 1 else (1, d)
         near = cv2.blur(bright, kernel, borderType=cv2.BORDER_REPLICATE)
-        diff = rolled(near, -(d + 1) // 2, axis) - rolled(near, d // 2 + 1, axis)
+        diff = rolled_difference(near, -(d + 1) // 2, d // 2 + 1, axis)
         along = (1, side) if axis == 1 else (side, 1)
         rise = cv2.blur(diff.astype(np.float32, copy=False), along,
                         borderType=cv2.BORDER_CONSTANT)
         # clipped, then added rolled (a pixel's own clip, and the same sums in the same
-        # order as adding the clipped rolled copies)
-        add_rolled(steps, np.clip(rise, 0, None), half, axis)
-        add_rolled(steps, np.clip(-rise, 0, None), -half, axis)
+        # order as adding the clipped rolled copies); the falls clipped at 0 are taken off
+        # as the rises' negatives, clipped, are added (x - y is x + (-y) in floating point)
+        add_rolled(steps, np.maximum(rise, 0), half, axis)
+        add_rolled(steps, np.minimum(rise, 0, out=rise), -half, axis, sign=-1)
     out: np.ndarray = steps / 4
     return out
 
 
-def add_rolled(total: np.ndarray, image: np.ndarray, shift: int, axis: int) -> None:
+def add_rolled(total: np.ndarray, image: np.ndarray, shift: int, axis: int, *,
+               sign: int = 1) -> None:
     """``total += np.roll(image, shift, axis)`` of 2-D images, in place and without the
-    rolled copy."""
+    rolled copy (``sign`` -1: ``total -= ...``)."""
     n = image.shape[axis]
     shift %= n
+    add = np.add if sign > 0 else np.subtract
     if axis == 0:
-        total[shift:] += image[:n - shift]
+        add(total[shift:], image[:n - shift], out=total[shift:])
         if shift:
-            total[:shift] += image[n - shift:]
+            add(total[:shift], image[n - shift:], out=total[:shift])
     else:
-        total[:, shift:] += image[:, :n - shift]
+        add(total[:, shift:], image[:, :n - shift], out=total[:, shift:])
         if shift:
-            total[:, :shift] += image[:, n - shift:]
+            add(total[:, :shift], image[:, n - shift:], out=total[:, :shift])
+
+
+def rolled_difference(image: np.ndarray, first: int, second: int, axis: int) -> np.ndarray:
+    """``rolled(image, first, axis) - rolled(image, second, axis)`` of a 2-D image, made
+    slice by slice without the two rolled copies (the same differences, pixel by pixel)."""
+    n = image.shape[axis]
+    first, second = first % n, second % n
+    out = np.empty_like(image)
+    # the output's runs over which both rolls read one contiguous run of the image
+    cuts = sorted({0, first, second, n})
+    for a, b in zip(cuts, cuts[1:], strict=False):
+        if a == b:
+            continue
+        fa, sa = (a - first) % n, (a - second) % n
+        if axis == 0:
+            np.subtract(image[fa:fa + b - a], image[sa:sa + b - a], out=out[a:b])
+        else:
+            np.subtract(image[:, fa:fa + b - a], image[:, sa:sa + b - a], out=out[:, a:b])
+    return out
 
 
 def rolled(image: np.ndarray, shift: int, axis: int) -> np.ndarray:
@@ -288,4 +310,4 @@ def find_card_square(balanced: np.ndarray, card_mm: float, *,
 
 
 __all__ = ["add_rolled", "brightness", "chroma", "find_card_square", "outline_steps",
-           "paper_gains", "rolled", "whiteness"]
+           "paper_gains", "rolled", "rolled_difference", "whiteness"]

@@ -448,8 +448,21 @@ def nearest_colour(image: np.ndarray, colours: Mapping[str, Any], *,
 
 
 def open_mask(mask: np.ndarray, radius: int) -> np.ndarray:
+    """``mask`` opened by a disc of ``radius``, made only round the mask's set pixels: an
+    opening keeps nothing past them, and within ``radius`` of them every pixel its erosion
+    and dilation read lies in that box or off the image, where the box's own border is read
+    alike (the whole view was opened for masks a fraction of it: 7 openings a fragment check)."""
+    ones = mask.astype(np.uint8)
+    out = np.zeros(mask.shape, bool)
+    x, y, w, h = cv2.boundingRect(ones)
+    if w == 0 or h == 0:
+        return out
+    rows, cols = ones.shape
+    x0, y0 = max(0, x - radius - 1), max(0, y - radius - 1)
+    x1, y1 = min(cols, x + w + radius + 1), min(rows, y + h + radius + 1)
     k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * radius + 1, 2 * radius + 1))
-    return cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, k).astype(bool)
+    out[y0:y1, x0:x1] = cv2.morphologyEx(ones[y0:y1, x0:x1], cv2.MORPH_OPEN, k) > 0
+    return out
 
 
 
