@@ -164,7 +164,8 @@ def test_a_blobs_colour_measured_in_its_box_is_the_whole_views() -> None:
         image[: 80, :, 1] = image[: 80, :, 0]  # greys and colours both
         beside = _random_mask(rng, (160, 200)).astype(np.uint8)
         n, labels, stats, _ = cv2.connectedComponentsWithStats(beside, connectivity=8)
-        for k in range(1, n):
+        # a speckled mask has thousands of blobs, and the old measure is over the whole view
+        for k in rng.permutation(np.arange(1, n))[:40]:
             assert blob_chroma(image, labels, stats[k], k) == \
                 _old_blob_chroma(image, labels, stats[k], k)
 
