@@ -13,6 +13,7 @@ import numpy as np
 from companion.second_chance.drawn import TileChoices
 from companion.second_chance.shapes import Cell
 from config.schema import SheetReaderSettings
+from vision.second_chance.border_decisions import MODEL_CERTAIN, MODEL_DOUBT
 from vision.second_chance.border_light import (
     border_light_levels,
     outline_scores,
@@ -32,7 +33,7 @@ from vision.second_chance.cells import EVEN_FILL
 from vision.second_chance.layout import GRID_CELLS
 from vision.second_chance.outlines import Segmentation, segment
 from vision.second_chance.profiles import border_profiles, profile_verdicts
-from vision.second_chance.sides import SideCoverage
+from vision.second_chance.sides import SideCoverage, over_printed_line
 from vision.second_chance.unoutlined import unoutlined_tiles
 
 N = GRID_CELLS
@@ -205,7 +206,32 @@ def segment_tiles(settings: SheetReaderSettings, tiles: set[Cell], look: BorderL
                    choices=choices,
                    paper_between=paper_between_fills(look.borders, look.levels),
                    over_fill=({border: sides.over_fill(*border) for border in look.borders}
-                              if sides is not None else None))
+                              if sides is not None else None),
+                   over_printed=(_over_printed(look, sides) if choices is not None
+                                 and sides is not None else None))
+
+
+def _over_printed(look: BorderLook, sides: SideCoverage) -> dict[tuple[Cell, Cell], float]:
+    """The ink over the printed line under the same fill (see
+    :func:`~vision.second_chance.sides.over_printed_line`) of the borders the learned model is
+    not all but certain of (only those can be doubted by it)."""
+    short = [border for border in look.borders
+             if look.probability.get(border, 0.0) < MODEL_CERTAIN]
+    return over_printed_line(sides, short, surely_inside(look), look.levels.darkness)
+
+
+def has_cuts_short_of_certain(look: BorderLook) -> bool:
+    """Whether a border may be cut that the learned model is not all but certain of
+    (:data:`~vision.second_chance.border_decisions.MODEL_CERTAIN`): the score sees a line
+    there, or the model leans to one. Only then does a read with the cards measure the ink
+    over the fill (see :func:`_over_printed`; 3 ms a read here)."""
+    cut_at = look.thresholds[0]
+    for (a, b) in look.borders:
+        chance = look.probability.get((a, b), 0.0)
+        score = look.levels.right[a] if a[0] == b[0] else look.levels.below[a]
+        if chance < MODEL_CERTAIN and (score > cut_at or chance >= MODEL_DOUBT):
+            return True
+    return False
 
 
 def surely_inside(look: BorderLook) -> frozenset[tuple[Cell, Cell]]:
