@@ -213,25 +213,27 @@ def segment_tiles(settings: SheetReaderSettings, tiles: set[Cell], look: BorderL
 
 def _over_printed(look: BorderLook, sides: SideCoverage) -> dict[tuple[Cell, Cell], float]:
     """The ink over the printed line under the same fill (see
-    :func:`~vision.second_chance.sides.over_printed_line`) of the borders the learned model is
-    not all but certain of (only those can be doubted by it)."""
-    short = [border for border in look.borders
-             if look.probability.get(border, 0.0) < MODEL_CERTAIN]
-    return over_printed_line(sides, short, surely_inside(look), look.levels.darkness)
+    :func:`~vision.second_chance.sides.over_printed_line`) of the borders that may be cut
+    short of certain (see :func:`_short_of_certain`): only those can be doubted by it."""
+    return over_printed_line(sides, _short_of_certain(look), surely_inside(look),
+                             look.levels.darkness)
+
+
+def _short_of_certain(look: BorderLook) -> list[tuple[Cell, Cell]]:
+    """The borders the learned model leans to an outline on (past even odds,
+    :data:`~vision.second_chance.border_decisions.MODEL_DOUBT`) without being all but
+    certain (:data:`~vision.second_chance.border_decisions.MODEL_CERTAIN`): no other border
+    is cut but by a change of colour (the drawing's cuts the model doubts are asked, see
+    :func:`~vision.second_chance.border_decisions.decide_border`; the sides cut from even
+    odds)."""
+    return [border for border in look.borders
+            if MODEL_DOUBT <= look.probability.get(border, 0.0) < MODEL_CERTAIN]
 
 
 def has_cuts_short_of_certain(look: BorderLook) -> bool:
-    """Whether a border may be cut that the learned model is not all but certain of
-    (:data:`~vision.second_chance.border_decisions.MODEL_CERTAIN`): the score sees a line
-    there, or the model leans to one. Only then does a read with the cards measure the ink
-    over the fill (see :func:`_over_printed`; 3 ms a read here)."""
-    cut_at = look.thresholds[0]
-    for (a, b) in look.borders:
-        chance = look.probability.get((a, b), 0.0)
-        score = look.levels.right[a] if a[0] == b[0] else look.levels.below[a]
-        if chance < MODEL_CERTAIN and (score > cut_at or chance >= MODEL_DOUBT):
-            return True
-    return False
+    """Whether a border may be cut short of certain (see :func:`_short_of_certain`): only
+    then does a read with the cards measure the ink over the fill (3 ms a read here)."""
+    return bool(_short_of_certain(look))
 
 
 def surely_inside(look: BorderLook) -> frozenset[tuple[Cell, Cell]]:
