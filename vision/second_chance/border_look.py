@@ -13,6 +13,7 @@ import numpy as np
 from companion.second_chance.drawn import TileChoices
 from companion.second_chance.shapes import Cell
 from config.schema import SheetReaderSettings
+from vision.second_chance.border_decisions import MODEL_CERTAIN, MODEL_DOUBT
 from vision.second_chance.border_light import (
     border_light_levels,
     outline_scores,
@@ -32,7 +33,7 @@ from vision.second_chance.cells import EVEN_FILL
 from vision.second_chance.layout import GRID_CELLS
 from vision.second_chance.outlines import Segmentation, segment
 from vision.second_chance.profiles import border_profiles, profile_verdicts
-from vision.second_chance.sides import SideCoverage
+from vision.second_chance.sides import SideCoverage, over_printed_line
 from vision.second_chance.unoutlined import unoutlined_tiles
 
 N = GRID_CELLS
@@ -205,7 +206,34 @@ def segment_tiles(settings: SheetReaderSettings, tiles: set[Cell], look: BorderL
                    choices=choices,
                    paper_between=paper_between_fills(look.borders, look.levels),
                    over_fill=({border: sides.over_fill(*border) for border in look.borders}
-                              if sides is not None else None))
+                              if sides is not None else None),
+                   over_printed=(_over_printed(look, sides) if choices is not None
+                                 and sides is not None else None))
+
+
+def _over_printed(look: BorderLook, sides: SideCoverage) -> dict[tuple[Cell, Cell], float]:
+    """The ink over the printed line under the same fill (see
+    :func:`~vision.second_chance.sides.over_printed_line`) of the borders that may be cut
+    short of certain (see :func:`_short_of_certain`): only those can be doubted by it."""
+    return over_printed_line(sides, _short_of_certain(look), surely_inside(look),
+                             look.levels.darkness)
+
+
+def _short_of_certain(look: BorderLook) -> list[tuple[Cell, Cell]]:
+    """The borders the learned model leans to an outline on (past even odds,
+    :data:`~vision.second_chance.border_decisions.MODEL_DOUBT`) without being all but
+    certain (:data:`~vision.second_chance.border_decisions.MODEL_CERTAIN`): no other border
+    is cut but by a change of colour (the drawing's cuts the model doubts are asked, see
+    :func:`~vision.second_chance.border_decisions.decide_border`; the sides cut from even
+    odds)."""
+    return [border for border in look.borders
+            if MODEL_DOUBT <= look.probability.get(border, 0.0) < MODEL_CERTAIN]
+
+
+def has_cuts_short_of_certain(look: BorderLook) -> bool:
+    """Whether a border may be cut short of certain (see :func:`_short_of_certain`): only
+    then does a read with the cards measure the ink over the fill (3 ms a read here)."""
+    return bool(_short_of_certain(look))
 
 
 def surely_inside(look: BorderLook) -> frozenset[tuple[Cell, Cell]]:

@@ -24,6 +24,7 @@ from vision.second_chance.border_decisions import (
     border_evidence,
     check_by_sides,
     check_ink_over_fill,
+    check_over_printed_line,
     decide_border,
 )
 from vision.second_chance.by_cards import MAX_SETTLEMENTS, Way, card_of, is_a_card, settle_by_cards
@@ -143,6 +144,7 @@ def segment(
     choices: TileChoices | None = None,
     paper_between: set[tuple[Cell, Cell]] | None = None,
     over_fill: dict[tuple[Cell, Cell], float | None] | None = None,
+    over_printed: dict[tuple[Cell, Cell], float] | None = None,
 ) -> Segmentation:
     """Group filled cells into tiles; what the drawing leaves open becomes a question.
 
@@ -174,7 +176,11 @@ def segment(
     ``over_fill`` (see :func:`~vision.second_chance.sides.ink_over_fill`) is how much darker
     each border's line is than its fills' own strokes: read without the cards, a cut no
     stroke follows over most of the side with too little ink over the fill is asked (see
-    :func:`~vision.second_chance.border_decisions.check_ink_over_fill`).
+    :func:`~vision.second_chance.border_decisions.check_ink_over_fill`). ``over_printed`` (see
+    :func:`~vision.second_chance.sides.over_printed_line`, given with the cards) is how much
+    more ink over its fill each border carries than the printed line under a fill as light:
+    a cut with no margin there is left to the cards (see
+    :func:`~vision.second_chance.border_decisions.check_over_printed_line`).
     """
     verdicts = profile_verdicts or {}
     learned = border_probability or {}
@@ -196,6 +202,8 @@ def segment(
         kind, outline = check_ink_over_fill(kind, outline, (over_fill or {}).get(border),
                                             (coverage or {}).get(border),
                                             cards=choices is not None, chance=evidence.chance)
+        kind, outline = check_over_printed_line(kind, outline, (over_printed or {}).get(border),
+                                                evidence.chance)
         if kind == "join" and border in (paper_between or set()):
             # the fills stop at the line, as two tiles shaded apart do: no sure join
             kind, outline = "unsure", (None, 0.25, "asked")

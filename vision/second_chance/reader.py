@@ -60,6 +60,7 @@ from vision.second_chance.border_look import (
     BorderLook,
     SidesLook,
     ask_unoutlined,
+    has_cuts_short_of_certain,
     measure_borders,
     segment_tiles,
     surely_inside,
@@ -223,7 +224,7 @@ def read_canonical(
     look = take_in_shading(settings, measured, cells.doubtful, filled, tiles)
     empty = np.array([[(r, c) not in filled for c in range(N)] for r in range(N)])
     coverage = side_coverage(cells.darkness, empty, surely_inside(look),
-                             over_fill=choices is None)
+                             over_fill=choices is None or has_cuts_short_of_certain(look))
     seg = segment_tiles(settings, tiles, look, cells.features.colour, coverage, choices)
     seg, sides = ask_unoutlined(seg, look.levels, filled, tiles, coverage.by_border())
     cells = ask_lone_colour_fills(cells, seg.shapes, questions)

@@ -131,6 +131,43 @@ def _printed_levels(ratios: np.ndarray, bare: np.ndarray, fallback: float) -> np
     return levels
 
 
+#: the printed line under a fill, as ink over that fill (see :func:`ink_over_fill`), is taken
+#: as this percentile over the sheet's sides inside a tile under fills as light
+#: (:data:`FILL_ALIKE`): the darker end of the printed line's own profile under that fill
+UNDER_FILL_PERCENTILE = 90
+
+
+def over_printed_line(coverage: SideCoverage, borders: list[Border],
+                      inside: frozenset[Border], fill: np.ndarray) -> dict[Border, float]:
+    """How much more ink over its fill each of ``borders`` carries than the printed line does
+    under a fill as light on the same sheet: its :func:`ink_over_fill` less the
+    :data:`UNDER_FILL_PERCENTILE` of the sides ``inside`` a tile whose two cells' mean
+    darkness (``fill``, 9 x 9) is within :data:`FILL_ALIKE` of its own. Borders with fewer
+    than :data:`MIN_UNDER_FILL_SIDES` such sides, or a sheet whose ink over the fill was not
+    measured, have no entry. A drawn outline adds its ink over the printed line; a hatch
+    stroke on the line or the printed line through a dense fill or a marker adds none.
+
+    >>> empty = np.zeros((N, N), np.float32)
+    >>> over = np.full((N, N), 0.3, np.float32)
+    >>> sides = SideCoverage(empty, empty, 0.65, over, over)
+    >>> inside = frozenset({((0, 0), (0, 1)), ((1, 0), (1, 1))})
+    >>> over_printed_line(sides, [((4, 4), (4, 5))], inside, np.full((N, N), 0.5))
+    {((4, 4), (4, 5)): 0.0}
+    """
+    if coverage.over_fill_right is None:
+        return {}
+    light = [(float(fill[a] + fill[b]) / 2, float(coverage.over_fill(a, b) or 0.0))
+             for a, b in inside]
+    found = {}
+    for a, b in borders:
+        own = float(fill[a] + fill[b]) / 2
+        alike = [over for level, over in light if abs(level - own) <= FILL_ALIKE]
+        if len(alike) >= MIN_UNDER_FILL_SIDES:
+            found[(a, b)] = (float(coverage.over_fill(a, b) or 0.0)
+                             - float(np.percentile(alike, UNDER_FILL_PERCENTILE)))
+    return found
+
+
 def _cell_light(light: np.ndarray) -> np.ndarray:
     """(9, 9): the mean light of each cell (its fill's darkness)."""
     grid = light[PAD:PAD + N * CANON_CELL, PAD:PAD + N * CANON_CELL]

@@ -360,3 +360,57 @@ def test_a_square_read_as_a_tile_of_its_own_on_a_doubtful_cut_is_asked() -> None
     outlines: dict[Any, Any] = {inner: (True, 1.0, "drawing")}
     assert not lone_square_questions((((0, 0), (0, 1)), ((0, 2), (0, 3))), outlines,
                                      {}, {}, {})
+
+
+def test_a_cut_no_darker_than_the_printed_line_under_the_same_fill_is_left_to_the_cards(
+    border_scores: Any,
+) -> None:
+    # tuning seeds 0-15 read with the cards, class D of issue 22 (mixed harsh 1, 10, 13): the
+    # printed line under a dense fill scored like an outline, the model agreeing short of
+    # certain, and cut a tile at 1.0. Its line carries no more ink over the fill than the
+    # sheet's printed line under fills as light (over_printed below NO_MARGIN): doubted, and
+    # the cards (one I3 drawn) join it. A margin, a model all but certain, or no measure
+    # (a read without the cards) leave the cut as the drawing made it
+    from vision.second_chance.border_decisions import MODEL_CERTAIN, NO_MARGIN
+
+    tiles = {(0, 0), (0, 1), (0, 2)}
+    border = ((0, 1), (0, 2))
+    right, below = border_scores({border: 0.4})
+    straight = frozenset({canonical_text(Shape.from_cells([(0, 0), (0, 1), (0, 2)]))})
+
+    def run(margin: float | None, chance: float = 0.9) -> Segmentation:
+        return segment(tiles, right, below, np.zeros((9, 9, 3)), DEFAULT_SETTINGS,
+                       thresholds=(0.13, 0.075),
+                       border_probability={border: chance}, sure_probability=(0.95, 0.05),
+                       coverage={border: 1.0}, choices=(straight,),
+                       over_printed=None if margin is None else {border: margin})
+
+    seg = run(margin=NO_MARGIN - 0.04)
+    assert seg.shapes == (((0, 0), (0, 1), (0, 2)),)
+    assert seg.outlines[border][0] is not True and not seg.questions
+    for kept in (run(margin=NO_MARGIN + 0.01), run(margin=NO_MARGIN - 0.04, chance=MODEL_CERTAIN),
+                 run(margin=None)):
+        assert kept.outlines[border][:1] == (True,)
+        assert kept.shapes == (((0, 0), (0, 1)), ((0, 2),))
+
+
+def test_the_printed_line_under_a_fill_is_measured_on_the_sides_inside_a_tile_as_dark() -> None:
+    # the ink over the fill of a side, less the 90th percentile of the sides inside a tile
+    # under fills within FILL_ALIKE of its own: a light fill's sides do not set a dense one's
+    from vision.second_chance.sides import SideCoverage, over_printed_line
+
+    empty = np.zeros((9, 9), np.float32)
+    over = np.full((9, 9), 0.3, np.float32)
+    over[2, :] = 0.1                      # the sides right of row 2's cells (dense fill)
+    fill = np.full((9, 9), 0.2)
+    fill[2, :] = 0.8
+    sides = SideCoverage(empty, empty, 0.65, over, over)
+    inside = frozenset({((0, 0), (0, 1)), ((1, 0), (1, 1)), ((2, 0), (2, 1)), ((2, 2), (2, 3))})
+    found = over_printed_line(sides, [((2, 5), (2, 6)), ((5, 5), (5, 6))], inside, fill)
+    assert found[((2, 5), (2, 6))] == pytest.approx(0.0)
+    assert found[((5, 5), (5, 6))] == pytest.approx(0.0)
+    # a side whose fill no inside side shares has no say; nor a sheet not measured
+    fill[7, :] = 0.5
+    assert ((7, 0), (7, 1)) not in over_printed_line(sides, [((7, 0), (7, 1))], inside, fill)
+    assert not over_printed_line(SideCoverage(empty, empty, 0.65), [((2, 5), (2, 6))],
+                                 inside, fill)

@@ -892,6 +892,21 @@ def test_the_cards_split_asked_tiles_the_one_way_the_sure_drawing_keeps(
 
 
 @pytest.mark.parametrize(("style", "condition", "seed"), [
+    ("mixed", "harsh", 1), ("mixed", "harsh", 13)])
+def test_a_cut_with_no_margin_over_the_printed_line_under_the_fill_is_left_to_the_cards(
+        style: str, condition: str, seed: int) -> None:
+    """Tuning sheets (bench/sheet_hands.py) read with the cards, class D of issue 22: the
+    printed line under a dense fill scored like an outline, the learned model leaning the same
+    way short of certain, and cut a tile surely (mixed/harsh 1 (7,3)|(7,4) by a stroke along
+    it, 13 (1,2)|(2,2) and (4,4)|(5,4) by the drawing at 0.55-1.0). Their lines carry no more
+    ink over the fill than the sheet's printed line under fills as light: doubted, the cards
+    settle them. Every tile read right, with no question."""
+    content, reading = _hand_read_with_the_cards(style, condition, seed)
+    assert set(reading.shapes) == {tuple(sorted(t)) for t in content.tiles}
+    assert not reading.questions
+
+
+@pytest.mark.parametrize(("style", "condition", "seed"), [
     ("mixed", "scan", 13), ("coloured", "mild", 13), ("coloured", "harsh", 13)])
 def test_a_light_1_no_card_allows_as_a_tile_is_the_1_meanwhile_and_asked(
         style: str, condition: str, seed: int) -> None:
