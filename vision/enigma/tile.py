@@ -273,9 +273,13 @@ def finish_tile(look: TileLook, at: Pos, pack: EnigmaPack, model: ColourModel,
     judged = TileDoubts()
     present, margins, stubs, dark_stubs, seen_at = _read_openings(look, pack, settings, judged)
     dark_links = [(q, cell_ids[stubs[q]]) for q in sorted(dark_stubs, key=_side_order)]
+    # a stub the dark stroke read present is joined to its cell already (dark_links)
     ended_faint = _channels_end_at(look, pack, model, cell_ids, present,
-                                   faint_openings(present, seen_at), dark_links, rc)
+                                   faint_openings(present, seen_at) - dark_stubs, dark_links,
+                                   rc)
     present |= ended_faint
+    # ... and an opening read so is no stub for the mirror to join to a cell and settle
+    stubs = {q: i for q, i in stubs.items() if q not in ended_faint}
     links, pieces = _links_read(look, pack, model, cell_ids, present, dark_links, rc)
     settled = settled_by_own_evidence(margins, present, pieces.ended, doubts.openings, seen_at)
     margins = {q: cap for q, cap in margins.items() if q not in settled}
