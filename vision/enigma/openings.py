@@ -157,6 +157,19 @@ def settled_by_own_evidence(margins: dict[Port, float], present: set[Port], ende
             and seen_at[q][1] >= FULL_DARK_STROKE}
 
 
+def faint_openings(present: set[Port], seen_at: dict[Port, tuple[float, float]]
+                   ) -> set[Port]:
+    """The positions read absent where the side still shows the channel: some channel
+    pixels in the window (a share below the threshold) and a dark stroke across the whole
+    band (:data:`FULL_DARK_STROKE`). On harsh frames blur, JPEG and a dim corner thin a
+    channel's colour at the side while its darkness stays (tuning independent harsh 5007
+    [0, 2] E2: share 0.24, dark 1.00, the channel from the tile's yellow cell to E2 then
+    "ends without reaching a cell or a side"). Only a candidate: the tile's own channel must
+    end there too (:func:`vision.enigma.tile.finish_tile`)."""
+    return {q for q, (share, dark) in seen_at.items()
+            if q not in present and share > 0.0 and dark >= FULL_DARK_STROKE}
+
+
 def _doubt_hidden_stubs(at_sides: np.ndarray, usable: np.ndarray, w: OpeningWindows,
                         fractions: tuple[float, float, float], present: set[Port],
                         doubts: TileDoubts) -> None:

@@ -9,7 +9,7 @@ and the doubts (:mod:`~vision.enigma.tile_doubts`). See :mod:`vision.enigma.read
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 import numpy as np
@@ -26,6 +26,7 @@ from vision.enigma.openings import (
     STUB_DARK_OPENING,
     OpeningWindows,
     dark_openings,
+    faint_openings,
     has_stray_opening,
     judge_openings,
     opening_offset,
@@ -220,6 +221,47 @@ def _links_read(look: TileLook, pack: EnigmaPack, model: ColourModel, cell_ids: 
     return links, pieces
 
 
+#: the doubt a channel piece raises when it reaches fewer than two cells and openings
+ENDS_NOWHERE = "a channel ends without reaching a cell or a side"
+
+
+def _ends_nowhere(doubts: TileDoubts, pieces: PieceLinks) -> int:
+    return (doubts.problems.count(ENDS_NOWHERE)
+            + pieces.joins.doubts.problems.count(ENDS_NOWHERE))
+
+
+def _copied(doubts: TileDoubts) -> TileDoubts:
+    out = TileDoubts()
+    out.problems, out.confidence = list(doubts.problems), doubts.confidence
+    out.openings = set(doubts.openings)
+    return out
+
+
+def _channels_end_at(look: TileLook, pack: EnigmaPack, model: ColourModel,
+                     cell_ids: list[str], present: set[Port], faint: set[Port],
+                     dark_links: list[tuple[Port, str]], rc: float) -> set[Port]:
+    """The ``faint`` openings (:func:`~vision.enigma.openings.faint_openings`) that a
+    channel of the tile's own runs into and ends at, where without them it ends nowhere: a
+    channel ends only at a cell or an opening, so its end at the side is the opening. The
+    links are read twice on copies of the doubts, without and with the faint openings; the
+    ones kept are those a piece ends at (:attr:`PieceLinks.ended`) when reading them leaves
+    fewer channels ending nowhere. They stay asked: the judgement of the side's window
+    named them in a problem (the dark stroke and the colour disagreed there), and their
+    margin keeps the tile's confidence below the threshold but for the neighbour's
+    mirrored read (:mod:`vision.enigma.mirror`)."""
+    if not faint:
+        return set()
+    without = replace(look, doubts=_copied(look.doubts))
+    _, pieces = _links_read(without, pack, model, cell_ids, present, dark_links, rc)
+    if not _ends_nowhere(without.doubts, pieces):
+        return set()
+    tried = replace(look, doubts=_copied(look.doubts))
+    _, more = _links_read(tried, pack, model, cell_ids, present | faint, dark_links, rc)
+    if _ends_nowhere(tried.doubts, more) >= _ends_nowhere(without.doubts, pieces):
+        return set()
+    return faint & more.ended
+
+
 def finish_tile(look: TileLook, at: Pos, pack: EnigmaPack, model: ColourModel,
                 settings: ReaderSettings) -> tuple[TileRead, list[NetworkerRead]]:
     """Read the rest of a tile looked at (with its networkers): openings, channel pieces
@@ -231,9 +273,19 @@ def finish_tile(look: TileLook, at: Pos, pack: EnigmaPack, model: ColourModel,
     judged = TileDoubts()
     present, margins, stubs, dark_stubs, seen_at = _read_openings(look, pack, settings, judged)
     dark_links = [(q, cell_ids[stubs[q]]) for q in sorted(dark_stubs, key=_side_order)]
+    # a stub the dark stroke read present is joined to its cell already (dark_links)
+    ended_faint = _channels_end_at(look, pack, model, cell_ids, present,
+                                   faint_openings(present, seen_at) - dark_stubs, dark_links,
+                                   rc)
+    present |= ended_faint
+    # ... and an opening read so is no stub for the mirror to join to a cell and settle
+    stubs = {q: i for q, i in stubs.items() if q not in ended_faint}
     links, pieces = _links_read(look, pack, model, cell_ids, present, dark_links, rc)
     settled = settled_by_own_evidence(margins, present, pieces.ended, doubts.openings, seen_at)
     margins = {q: cap for q, cap in margins.items() if q not in settled}
+    # an opening read present on its channel's end alone is never sure by itself
+    margins = {q: min(margins.get(q, 1.0), UNCLEAR_CONFIDENCE if q in ended_faint else 1.0)
+               for q in look.windows.boxes if q in margins or q in ended_faint}
     joins = pieces.joins
     # the cells' colours are doubted apart from the rest: a catalogue may settle them
     shape = TileDoubts()
