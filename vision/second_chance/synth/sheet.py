@@ -637,8 +637,10 @@ def render_sheet(
     del sheet
     protect = np.zeros(scene.shape[:2], np.uint8)
     protect[pad_y : pad_y + h, pad_x : pad_x + w] = 255
+    # the scene is not returned: the effects draw over it rather than beside it
     result = apply_effects(
-        scene, rng, list(effects), frame_size=frame_size, protect=protect, max_tilt_deg=max_tilt_deg
+        scene, rng, list(effects), frame_size=frame_size, protect=protect,
+        max_tilt_deg=max_tilt_deg, overwrite_scene=True,
     )
     log.update(result.applied)
     return RenderedSheet(result.image, content, style, seed, markers, log)
