@@ -242,7 +242,9 @@ def shadow(image: np.ndarray, rng: np.random.Generator, ctx: EffectContext) -> n
             -1,
         )
     mask = cv2.GaussianBlur(mask, (0, 0), 6)
-    gain = 1.0 - cv2.resize(mask, (w, h), interpolation=cv2.INTER_LINEAR)
+    # 1 - the resized mask, where it lies: a second float field of the scene lived beside it
+    gain = cv2.resize(mask, (w, h), interpolation=cv2.INTER_LINEAR)
+    np.subtract(1.0, gain, out=gain)
     return _in_bands(image, lambda rows: _scaled(image[rows], gain[rows, :, None]),
                      _spare(image, ctx))
 
