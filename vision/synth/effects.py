@@ -59,9 +59,13 @@ DEFAULT_EFFECTS = ("whitebalance", "light", "shadow", "perspective", "lens", "no
 BAND_ROWS = 64
 
 
-def _in_bands(image: np.ndarray, per_band: Callable[[slice], np.ndarray]) -> np.ndarray:
-    """A new uint8 image like ``image``, each band of rows made by ``per_band(rows)``."""
-    out = np.empty_like(image)
+def _in_bands(image: np.ndarray, per_band: Callable[[slice], np.ndarray],
+              out: np.ndarray | None = None) -> np.ndarray:
+    """A uint8 image like ``image``, each band of rows made by ``per_band(rows)``: a new one,
+    or ``out`` (which may be ``image`` itself when ``per_band`` reads only its own rows: a band
+    is read whole before it is written)."""
+    if out is None:
+        out = np.empty_like(image)
     height = image.shape[0]
     for top in range(0, height, BAND_ROWS):
         rows = slice(top, min(height, top + BAND_ROWS))
@@ -95,9 +99,17 @@ def with_grain(image: np.ndarray, grain: np.ndarray) -> np.ndarray:
 
 
 def _scaled(image: np.ndarray, gain: np.ndarray) -> np.ndarray:
-    """``image`` times ``gain`` (per channel, or per pixel and channel), clipped to uint8."""
-    scaled: np.ndarray = np.clip(image.astype(np.float32) * gain, 0, 255).astype(np.uint8)
-    return scaled
+    """``image`` times ``gain`` (per channel, or per pixel and channel), clipped to uint8; the
+    product is clipped where it lies (one float copy of the band, not two)."""
+    product: np.ndarray = image.astype(np.float32) * gain
+    np.clip(product, 0, 255, out=product)
+    return product.astype(np.uint8)
+
+
+def _spare(image: np.ndarray, ctx: EffectContext) -> np.ndarray | None:
+    """Where a per-pixel effect writes its result: over ``image`` when nobody else needs it
+    (``ctx.spare``), else in a new image (None)."""
+    return image if image is ctx.spare else None
 
 
 @dataclass
@@ -110,6 +122,9 @@ class EffectContext:
     homography: np.ndarray = field(default_factory=lambda: np.eye(3))  # scene -> frame
     lens_k1: float = 0.0  # radial distortion applied after the homography
     log: dict[str, object] = field(default_factory=dict)
+    #: an image the per-pixel effects may draw over (apply_effects' own intermediate, or the
+    #: scene its caller gave away): one scene-sized copy fewer at the effects' high
+    spare: np.ndarray | None = None
 
 
 @dataclass(frozen=True)
@@ -182,7 +197,7 @@ def whitebalance(image: np.ndarray, rng: np.random.Generator, ctx: EffectContext
     gains = np.array([1 - 0.15 * temp, 1.0 + rng.uniform(-0.05, 0.05), 1 + 0.15 * temp])
     gains *= rng.uniform(0.85, 1.1)
     ctx.log["whitebalance"] = gains.round(3).tolist()
-    return _in_bands(image, lambda rows: _scaled(image[rows], gains))
+    return _in_bands(image, lambda rows: _scaled(image[rows], gains), _spare(image, ctx))
 
 
 def _smooth_field(shape: tuple[int, int], rng: np.random.Generator, *, depth: float) -> np.ndarray:
@@ -205,7 +220,10 @@ def light(image: np.ndarray, rng: np.random.Generator, ctx: EffectContext) -> np
     small = _smooth_field((64, 64), rng, depth=depth)
     gain = cv2.resize(small, (image.shape[1], image.shape[0]), interpolation=cv2.INTER_LINEAR)
     ctx.log["light"] = round(depth, 3)
-    return _in_bands(image, lambda rows: _scaled(image[rows], gain[rows, :, None]))
+    # the gain is made whole (cv2.resize's pixels, float64 on numpy 2: 2.7 bytes of it for every
+    # byte of the scene); what it multiplies is drawn over when nobody needs it
+    return _in_bands(image, lambda rows: _scaled(image[rows], gain[rows, :, None]),
+                     _spare(image, ctx))
 
 
 def shadow(image: np.ndarray, rng: np.random.Generator, ctx: EffectContext) -> np.ndarray:
@@ -224,8 +242,11 @@ def shadow(image: np.ndarray, rng: np.random.Generator, ctx: EffectContext) -> n
             -1,
         )
     mask = cv2.GaussianBlur(mask, (0, 0), 6)
-    gain = 1.0 - cv2.resize(mask, (w, h), interpolation=cv2.INTER_LINEAR)
-    return _in_bands(image, lambda rows: _scaled(image[rows], gain[rows, :, None]))
+    # 1 - the resized mask, where it lies: a second float field of the scene lived beside it
+    gain = cv2.resize(mask, (w, h), interpolation=cv2.INTER_LINEAR)
+    np.subtract(1.0, gain, out=gain)
+    return _in_bands(image, lambda rows: _scaled(image[rows], gain[rows, :, None]),
+                     _spare(image, ctx))
 
 
 # ---------------------------------------------------------------- geometry
@@ -374,10 +395,11 @@ def noise(image: np.ndarray, rng: np.random.Generator, ctx: EffectContext) -> np
         sigma = np.sqrt(sigma_read**2 + 0.05 * img)
         # drawn band by band, in order: the generator's stream is the whole frame's
         noisy = img + rng.standard_normal(img.shape, dtype=np.float32) * sigma
-        noisy_8bit: np.ndarray = np.clip(noisy, 0, 255).astype(np.uint8)
+        np.clip(noisy, 0, 255, out=noisy)
+        noisy_8bit: np.ndarray = noisy.astype(np.uint8)
         return noisy_8bit
 
-    return _in_bands(image, band)
+    return _in_bands(image, band, _spare(image, ctx))
 
 
 def jpeg(image: np.ndarray, rng: np.random.Generator, ctx: EffectContext) -> np.ndarray:
@@ -425,6 +447,16 @@ def parse_effects(text: str) -> list[str]:
     return names
 
 
+def _apply_one(name: str, image: np.ndarray, rng: np.random.Generator, ctx: EffectContext,
+               *, given: np.ndarray) -> np.ndarray:
+    """One effect; what it returns is the effects' own (theirs to draw over next) unless it is
+    the caller's scene handed back untouched (perspective's)."""
+    result = EFFECTS[name](image, rng, ctx)
+    if result is not given or ctx.spare is given:
+        ctx.spare = result
+    return result
+
+
 def apply_effects(
     scene: np.ndarray,
     rng: np.random.Generator,
@@ -433,31 +465,38 @@ def apply_effects(
     frame_size: tuple[int, int] | None = None,
     protect: np.ndarray | None = None,
     max_tilt_deg: float = 30.0,
+    overwrite_scene: bool = False,
 ) -> EffectResult:
     """Apply the named effects (in physical order) to a BGR scene; return frame and truth.
 
     Without ``perspective`` the scene is only scaled to fit the frame (straight down).
+    ``overwrite_scene``: the caller needs the scene no more, so the per-pixel effects draw
+    over it (the frame is the same; the scene's pixels are not): the caller's reference keeps
+    the scene alive to the end of the call anyway, so a copy of it would be one more.
     """
     unknown = [e for e in effects if e not in EFFECTS]
     if unknown:
         raise ValueError(f"unknown effects {unknown}; known: {', '.join(ALL_EFFECTS)}")
     h, w = scene.shape[:2]
     fs = frame_size or (w, h)
-    ctx = EffectContext(protect=protect, frame_size=fs, max_tilt_deg=max_tilt_deg)
+    ctx = EffectContext(protect=protect, frame_size=fs, max_tilt_deg=max_tilt_deg,
+                        spare=scene if overwrite_scene else None)
     wanted = set(effects)
     image = scene
     for name in _SCENE_STAGE:
         if name in wanted:
-            image = EFFECTS[name](image, rng, ctx)
+            image = _apply_one(name, image, rng, ctx, given=scene)
     if "perspective" not in wanted:
         corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64)
         ctx.homography = _fit_into_frame(corners, fs, 0.95)
+    ctx.spare = None  # the scene-stage image goes with the warp (ctx must not keep it)
     # the camera sees a table beyond the scene: replicate its border rather than black
     image = cv2.warpPerspective(
         image, ctx.homography, fs, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
     )
+    ctx.spare = image
     for name in ALL_EFFECTS[len(_SCENE_STAGE) :]:
         if name in wanted:
-            image = EFFECTS[name](image, rng, ctx)
+            image = _apply_one(name, image, rng, ctx, given=scene)
     truth = SceneToFrame(ctx.homography, ctx.lens_k1, fs)
     return EffectResult(image, truth, dict(ctx.log))

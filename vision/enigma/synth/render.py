@@ -327,11 +327,13 @@ def _camera_px_per_mm(geo: TableGeometry, frame_size: tuple[int, int]) -> float:
 
 
 def _through_camera(image: np.ndarray, protect: np.ndarray | None, seed: int,
-                    effects: Sequence[str], frame_size: tuple[int, int], max_tilt_deg: float
-                    ) -> EffectResult:
-    """The scene as the camera sees it, with the effects of ``seed``."""
+                    effects: Sequence[str], frame_size: tuple[int, int], max_tilt_deg: float,
+                    *, overwrite_scene: bool = False) -> EffectResult:
+    """The scene as the camera sees it, with the effects of ``seed`` (drawn over ``image``
+    when ``overwrite_scene``: its caller keeps no scene)."""
     return apply_effects(image, np.random.default_rng(seed + 7919), list(effects),
-                         frame_size=frame_size, protect=protect, max_tilt_deg=max_tilt_deg)
+                         frame_size=frame_size, protect=protect, max_tilt_deg=max_tilt_deg,
+                         overwrite_scene=overwrite_scene)
 
 
 def render_frame(
@@ -380,7 +382,9 @@ def render_camera_image(
     protect = np.zeros((box.size[1], box.size[0]), np.uint8) if "clutter" in effects else None
     image = _draw_table(view, pack, geo, box, px_per_mm=px_per_mm, rng=rng,
                         jitter=(JITTER_MM, JITTER_DEG), protect=protect)
-    return _through_camera(image, protect, seed, effects, frame_size, max_tilt_deg).image
+    # nothing of the scene is returned: the effects draw over it rather than beside it
+    return _through_camera(image, protect, seed, effects, frame_size, max_tilt_deg,
+                           overwrite_scene=True).image
 
 
 __all__ = [

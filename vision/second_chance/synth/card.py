@@ -75,7 +75,8 @@ def render_card(shape: Shape | str, *, style: CardStyle = DEMO_STYLE, seed: int 
     inside = mask > 127
     table[inside] = cv2.warpAffine(face, m, table.shape[1::-1])[inside]
     del inside
+    # the table is not returned: the effects draw over it rather than beside it
     result = apply_effects(table, rng, list(effects), frame_size=frame_size, protect=mask,
-                           max_tilt_deg=20.0)
+                           max_tilt_deg=20.0, overwrite_scene=True)
     return RenderedCard(result.image, as_shape(shape).canonical().text,
                         {"angle": round(angle, 1), **result.applied})

@@ -27,7 +27,13 @@ from companion.second_chance.grid import Grid
 from companion.second_chance.shapes import Cell, Shape
 from vision.second_chance.layout import GRID_CELLS, SheetLayout
 from vision.second_chance.printing import sheet_image
-from vision.synth.effects import DEFAULT_EFFECTS, apply_effects, normal_field, with_grain
+from vision.synth.effects import (
+    BAND_ROWS,
+    DEFAULT_EFFECTS,
+    apply_effects,
+    normal_field,
+    with_grain,
+)
 
 STYLES = ("pencil", "pen", "colour")
 FILLS = ("hatch", "crosshatch", "scribble", "solid", "cross")
@@ -343,7 +349,10 @@ def _fill(
     else:
         raise ValueError(f"unknown fill {fill!r}; fills: {', '.join(FILLS)}")
     mask = _tile_mask(layer.shape, cells, layout, s, inset_mm=layout.cell_mm * 0.06)
-    layer[:] = 1.0 - (1.0 - layer) * (1.0 - tmp * mask)
+    # a band of rows at a time: the blend's four float copies of the sheet were the drawing's
+    # high (every pixel's arithmetic is its own: the same layer to the bit)
+    for rows in _bands(layer.shape[0]):
+        layer[rows] = 1.0 - (1.0 - layer[rows]) * (1.0 - tmp[rows] * mask[rows])
 
 
 def _write_one(hand: _Hand, layer: np.ndarray, cell: Cell, layout: SheetLayout) -> None:
@@ -374,36 +383,50 @@ def _write_one(hand: _Hand, layer: np.ndarray, cell: Cell, layout: SheetLayout) 
         )
 
 
+def _bands(height: int) -> list[slice]:
+    """The bands of rows a whole-sheet computation is cut into (see effects.BAND_ROWS)."""
+    return [slice(top, min(height, top + BAND_ROWS)) for top in range(0, height, BAND_ROWS)]
+
+
 def _composite(
     paper: np.ndarray, ink: _Ink, rng: np.random.Generator, grain: float, opacity: float
 ) -> np.ndarray:
-    out = paper.astype(np.float32)
     h, w = ink.shape
     small = rng.random((h // 2 + 1, w // 2 + 1)).astype(np.float32)
     texture = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)[:h, :w]
-    # in place: each layer's blend made two more float copies of the sheet (9 MB each)
-    for colour, layer in ink.layers.items():
-        alpha = np.clip(layer * opacity * (1 - grain * texture), 0, 1)[..., None]
-        out *= 1 - alpha
-        out += np.array(colour, np.float32) * alpha
-    return np.clip(out, 0, 255, out=out).astype(np.uint8)
+    sheet = np.empty_like(paper)
+    # a band of rows at a time: the float sheet and each layer's alpha and colour (9, 3 and
+    # 9 MB) were the demo's Second Chance high; every pixel is its own: the same to the bit
+    for rows in _bands(h):
+        out = paper[rows].astype(np.float32)
+        for colour, layer in ink.layers.items():
+            alpha = np.clip(layer[rows] * opacity * (1 - grain * texture[rows]), 0, 1)[..., None]
+            out *= 1 - alpha
+            out += np.array(colour, np.float32) * alpha
+        sheet[rows] = np.clip(out, 0, 255, out=out).astype(np.uint8)
+    return sheet
 
 
 def bend_sheet(image: np.ndarray, rng: np.random.Generator, amount: float) -> np.ndarray:
     """A sheet that is not flat: a smooth sideways and up-down displacement."""
     h, w = image.shape[:2]
-    # float32 from the start (np.mgrid makes an int64 grid first: 16 bytes a pixel, 12 MB
-    # for a sheet); each map is cut to float32 as soon as it is made, and the grid goes
-    # before the remap: the demo camera draws a sheet while the players play, and the float
-    # copies held at once were the render's high mark (the same maps to the bit)
-    grid = np.indices((h, w), dtype=np.float32)
-    yy, xx = grid
+    # a band of rows at a time, the grid float32 from the start: the demo camera draws a
+    # sheet while the players play, and the whole sheet's grid, maps and their float64
+    # products (numpy 2 promotes by the float64 phases) were the render's high (24 MB);
+    # each output pixel's source is its own map entry: the same sheet to the bit
     ax, ay = rng.uniform(-amount, amount, 2) * min(h, w)
     px, py = rng.uniform(0, 2 * math.pi, 2)
-    map_x = (xx + ax * np.sin(math.pi * yy / h + px) * np.sin(math.pi * xx / w)).astype(np.float32)
-    map_y = (yy + ay * np.sin(math.pi * xx / w + py) * np.sin(math.pi * yy / h)).astype(np.float32)
-    del grid, yy, xx
-    return cv2.remap(image, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    bent = np.empty_like(image)
+    for rows in _bands(h):
+        yy, xx = np.indices((rows.stop - rows.start, w), dtype=np.float32)
+        yy += rows.start  # whole numbers: exact in float32, the whole grid's rows
+        map_x = (xx + ax * np.sin(math.pi * yy / h + px) * np.sin(math.pi * xx / w)
+                 ).astype(np.float32)
+        map_y = (yy + ay * np.sin(math.pi * xx / w + py) * np.sin(math.pi * yy / h)
+                 ).astype(np.float32)
+        bent[rows] = cv2.remap(image, map_x, map_y, cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE)
+    return bent
 
 
 def crease_sheet(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -567,9 +590,11 @@ def _erased_traces(hand: _Hand, ink: _Ink, content: SheetContent, layout: SheetL
             )
             erased.append(list(cell))
         # what an eraser leaves: a faint, smudged trace of the marks
-        ghost = cv2.GaussianBlur(ghost, (0, 0), 1.2 * hand.s / 5) * float(rng.uniform(0.06, 0.15))
+        trace: np.ndarray = cv2.GaussianBlur(ghost, (0, 0), 1.2 * hand.s / 5)
+        del ghost
+        trace *= float(rng.uniform(0.06, 0.15))  # where it lies (one float sheet fewer)
         layer = ink.layer(hand.outline_colour)
-        np.maximum(layer, ghost, out=layer)
+        np.maximum(layer, trace, out=layer)
     return erased
 
 
@@ -590,8 +615,11 @@ def _write_name(hand: _Hand, ink: _Ink, name: str, layout: SheetLayout) -> None:
         max(1, int(0.5 * s)),
         cv2.LINE_AA,
     )
+    coverage = text.astype(np.float32)
+    del text
+    coverage /= 255  # where it lies (one float sheet fewer)
     layer = ink.layer(hand.outline_colour)
-    np.maximum(layer, text.astype(np.float32) / 255, out=layer)
+    np.maximum(layer, coverage, out=layer)
 
 
 def render_sheet(
@@ -637,8 +665,10 @@ def render_sheet(
     del sheet
     protect = np.zeros(scene.shape[:2], np.uint8)
     protect[pad_y : pad_y + h, pad_x : pad_x + w] = 255
+    # the scene is not returned: the effects draw over it rather than beside it
     result = apply_effects(
-        scene, rng, list(effects), frame_size=frame_size, protect=protect, max_tilt_deg=max_tilt_deg
+        scene, rng, list(effects), frame_size=frame_size, protect=protect,
+        max_tilt_deg=max_tilt_deg, overwrite_scene=True,
     )
     log.update(result.applied)
     return RenderedSheet(result.image, content, style, seed, markers, log)
