@@ -215,6 +215,85 @@ def _side_state(
     return other is not None and OPPOSITE[side] in other
 
 
+#: a piece laid on a cell: its shape, the quarter turns it is laid at and the openings so
+#: turned; None for a cell left empty
+_Laid = tuple[Openings, int, Openings] | None
+
+
+class _ConduitSearch:
+    """Lays the card's pieces cell by cell, depth first, always on the free cell with the
+    fewest pieces that fit it, and keeps every full layout found (up to ``limit``)."""
+
+    def __init__(self, card: ConduitCard, pieces: Sequence[ConduitPiece], *,
+                 limit: int | None, free_border: bool, rng: random.Random | None) -> None:
+        self.card, self.limit, self.free_border, self.rng = card, limit, free_border, rng
+        self.card_cells = frozenset(card.cells)
+        self.stubs: frozenset[tuple[Pos, str]] = frozenset() if free_border else card.stubs
+        used = [p for p in pieces if p.id not in card.excluded]
+        self.stock: Counter[Openings] = Counter(p.openings for p in used)
+        self.empties_left = len(card.cells) - len(used)
+        self.orientations = {shape: _orientations(shape) for shape in self.stock}
+        self.layout: dict[Pos, Openings | None] = {}
+        self.chosen: dict[Pos, _Laid] = {}
+        self.found: list[dict[Pos, _Laid]] = []
+
+    def candidates(self, cell: Pos) -> list[_Laid]:
+        """Every piece left, at every distinct turn, that fits the sides round ``cell``; an
+        empty cell too while empties are left and no side needs an opening."""
+        needs = {side: _side_state(self.card_cells, self.stubs, self.layout, cell, side,
+                                   free_border=self.free_border)
+                 for side in SIDES}
+        options: list[_Laid] = []
+        for shape, count in self.stock.items():
+            if count == 0:
+                continue
+            for rotation, turned in self.orientations[shape]:
+                if all(need is None or need == (side in turned) for side, need in needs.items()):
+                    options.append((shape, rotation, turned))
+        if self.empties_left > 0 and not any(needs.values()):
+            options.append(None)
+        if self.rng is not None:
+            self.rng.shuffle(options)
+        return options
+
+    def _fewest_options(self, free: list[Pos]) -> tuple[Pos, list[_Laid]]:
+        best_cell, best = free[0], self.candidates(free[0])
+        for cell in free[1:]:
+            if len(best) <= 1:
+                break
+            options = self.candidates(cell)
+            if len(options) < len(best):
+                best_cell, best = cell, options
+        return best_cell, best
+
+    def _lay(self, cell: Pos, option: _Laid, step: int) -> None:
+        """Lay ``option`` on ``cell`` (step 1) or lift it off again (step -1)."""
+        if option is None:
+            self.empties_left -= step
+        else:
+            self.stock[option[0]] -= step
+        if step > 0:
+            self.layout[cell] = None if option is None else option[2]
+            self.chosen[cell] = option
+        else:
+            del self.layout[cell], self.chosen[cell]
+
+    def run(self) -> bool:
+        """Search on from the layout so far; True once ``limit`` layouts are found."""
+        free = [c for c in self.card.cells if c not in self.layout]
+        if not free:
+            self.found.append(dict(self.chosen))
+            return self.limit is not None and len(self.found) >= self.limit
+        cell, options = self._fewest_options(free)
+        for option in options:
+            self._lay(cell, option, 1)
+            stop = self.run()
+            self._lay(cell, option, -1)
+            if stop:
+                return True
+        return False
+
+
 def _search(
     card: ConduitCard,
     pieces: Sequence[ConduitPiece],
@@ -222,74 +301,16 @@ def _search(
     limit: int | None,
     free_border: bool,
     rng: random.Random | None,
-) -> list[dict[Pos, tuple[Openings, int, Openings] | None]]:
-    card_cells = frozenset(card.cells)
-    stubs = frozenset() if free_border else card.stubs
-    used = [p for p in pieces if p.id not in card.excluded]
-    stock: Counter[Openings] = Counter(p.openings for p in used)
-    empties_left = len(card.cells) - len(used)
-    if empties_left < 0:
+) -> list[dict[Pos, _Laid]]:
+    search = _ConduitSearch(card, pieces, limit=limit, free_border=free_border, rng=rng)
+    if search.empties_left < 0:
         return []
-    orientations = {shape: _orientations(shape) for shape in stock}
-    layout: dict[Pos, Openings | None] = {}
-    chosen: dict[Pos, tuple[Openings, int, Openings] | None] = {}
-    found: list[dict[Pos, tuple[Openings, int, Openings] | None]] = []
-
-    def candidates(cell: Pos) -> list[tuple[Openings, int, Openings] | None]:
-        needs = {
-            side: _side_state(card_cells, stubs, layout, cell, side, free_border=free_border)
-            for side in SIDES
-        }
-        options: list[tuple[Openings, int, Openings] | None] = []
-        for shape, count in stock.items():
-            if count == 0:
-                continue
-            for rotation, turned in orientations[shape]:
-                if all(need is None or need == (side in turned) for side, need in needs.items()):
-                    options.append((shape, rotation, turned))
-        if empties_left > 0 and not any(needs.values()):
-            options.append(None)
-        if rng is not None:
-            rng.shuffle(options)
-        return options
-
-    def recurse() -> bool:
-        nonlocal empties_left
-        free = [c for c in card.cells if c not in layout]
-        if not free:
-            found.append(dict(chosen))
-            return limit is not None and len(found) >= limit
-        best_cell, best = free[0], candidates(free[0])
-        for cell in free[1:]:
-            if len(best) <= 1:
-                break
-            options = candidates(cell)
-            if len(options) < len(best):
-                best_cell, best = cell, options
-        for option in best:
-            if option is None:
-                empties_left -= 1
-                layout[best_cell] = None
-            else:
-                stock[option[0]] -= 1
-                layout[best_cell] = option[2]
-            chosen[best_cell] = option
-            stop = recurse()
-            del layout[best_cell], chosen[best_cell]
-            if option is None:
-                empties_left += 1
-            else:
-                stock[option[0]] += 1
-            if stop:
-                return True
-        return False
-
-    recurse()
-    return found
+    search.run()
+    return search.found
 
 
 def _to_solution(
-    layout: Mapping[Pos, tuple[Openings, int, Openings] | None],
+    layout: Mapping[Pos, _Laid],
     pieces: Sequence[ConduitPiece],
     excluded: frozenset[str],
 ) -> ConduitSolution:
