@@ -43,7 +43,7 @@ from companion.indigo import CORNER_BY_CELL, CORNERS, Tile
 from companion.indigo.geometry import Cell, neighbour, opposite
 from vision.errors import FrameRefusedError, UnreadableImageError
 from vision.gains import times_gains
-from vision.indigo.centre_rules import centre_least, settle_centre
+from vision.indigo.centre_rules import centre_least, one_sapphire, settle_centre
 from vision.indigo.chips import chip_colours, read_chips, settle_by_charts
 from vision.indigo.corner_rules import corner_questions, same_spot, settle_corners
 from vision.indigo.gems import close_gem_labels, gem_box, gem_pixels, read_gems
@@ -361,8 +361,8 @@ def read_indigo(
     glare = glare_mask(canon, st.cell_px)
     cells = read_tiles(gray, found, model, st, pack.gem_size, glare=glare, lab=lab,
                        clipped=clipped_mask(canon))
-    settled = settle_corners(settle_centre(found, cells, st.min_confidence), cells,
-                             min_confidence=st.min_confidence)
+    settled = one_sapphire(settle_corners(settle_centre(found, cells, st.min_confidence), cells,
+                                          min_confidence=st.min_confidence), st.min_confidence)
     spots = scaled_confidences(settled, factor)
     cells = dict(zip(cells, scaled_confidences(list(cells.values()), factor), strict=True))
     seen = chip_colours(lab, pack, model, glare)

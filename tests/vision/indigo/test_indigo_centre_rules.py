@@ -53,3 +53,26 @@ def test_a_doubtful_cell_round_the_centre_leaves_the_count_asked_though_the_came
         centre = _centre(settle_centre(_heap(2), cells, MIN))
         assert centre, "the count the camera believes is kept, to be asked"
         assert all(s.confidence < MIN for s in centre)
+
+
+def test_a_sure_edge_sapphire_beside_another_sure_sapphire_is_asked() -> None:
+    # one sapphire in the game: a second one read surely is the print (own table render,
+    # mild, demo pack taught, tuning seed 11: a phantom on cell (2,-3) edge 1 at 0.85 or more
+    # beside the centre's sapphire, silent)
+    from vision.indigo.centre_rules import one_sapphire
+
+    cells = _around(3)
+    centre = settle_centre(_heap(2), cells, MIN)
+    assert any(s.gem is Gem.SAPPHIRE and s.confidence >= MIN for s in centre)
+    edge = GemSpot(Gem.SAPPHIRE, ((2, -3), 1), 0.95)
+    emerald = GemSpot(Gem.EMERALD, ((1, -3), 1), 0.95)
+    after = one_sapphire(centre + [edge, emerald], MIN)
+    assert [s.confidence < MIN for s in after if s.point == edge.point] == [True]
+    assert [s for s in after if s.point is None] == centre, "the centre is not changed"
+    assert emerald in after
+    # the sapphire alone on an edge (none left on the centre) stays as sure as it was
+    empty = settle_centre([], _around(6), MIN)
+    assert one_sapphire(empty + [edge, emerald], MIN) == empty + [edge, emerald]
+    # two sure sapphires on the edges: both asked, neither is chosen
+    other = GemSpot(Gem.SAPPHIRE, ((-1, 3), 5), 1.0)
+    assert all(s.confidence < MIN for s in one_sapphire([edge, other], MIN))
