@@ -26,6 +26,7 @@ from vision.enigma.openings import (
     STUB_DARK_OPENING,
     OpeningWindows,
     dark_openings,
+    faint_strokes,
     has_stray_opening,
     judge_openings,
     opening_offset,
@@ -156,7 +157,8 @@ def _read_openings(look: TileLook, pack: EnigmaPack, settings: ReaderSettings,
         beside_cells &= ~disc((p, p), c.centre, rc * CELL_RIM)
     seen_at: dict[Port, tuple[float, float]] = {}
     present, margins = judge_openings(look.at_sides, look.named.dark, beside_cells, w,
-                                      pack.ports, settings, judged, seen_at=seen_at)
+                                      pack.ports, settings, judged, seen_at=seen_at,
+                                      faint=faint_strokes(look.named))
     doubts.problems += judged.problems
     doubts.openings |= judged.openings
     short = short_stub_openings(cells, present, doubts.openings, pack.ports, p, rc, cw)
