@@ -160,13 +160,13 @@ def _doubt_faint_strokes(faint: np.ndarray, usable: np.ndarray, w: OpeningWindow
                          fractions: tuple[float, float, float], absent: set[Port],
                          doubts: TileDoubts) -> None:
     """Ask about each position read ``absent`` (no channel colour, no dark stroke) where a
-    faint stroke crosses the whole side: a channel washed out by strong light, lighter than
+    faint stroke crosses the side's band: a channel washed out by strong light, lighter than
     both the channel colour and the dark-stroke mask expect, reaches the side there. On a
     side facing no tile nothing else would doubt it (tuning independent 25076 harsh [3, 2]:
-    W0 read absent at 1.0, a channel to the side at 0.46 of the way from the tile's
-    brightness to a channel's; census of tuning harsh and clean tables: each opening missed
-    with no dark stroke showed a faint score of 1.0, the right absences at most 1.0 once,
-    on a tile asked about anyway, else 0.75 or less)."""
+    W0 read absent at 1.0, its channel to the side at 0.46 of the way from the tile's
+    brightness to a channel's). The cue asks, it does not decide: on the tuning tables
+    absences in truth show it too, most of them on tiles asked about anyway (figures in
+    bench/figures/enigma_openwood_s25.txt)."""
     if not absent:
         return
     scores = dark_openings(faint & usable, fractions, w.depth0, w.depth1, w.half_w, usable)
