@@ -16,7 +16,7 @@ import numpy as np
 from companion.enigma.tiles import SIDES, Port
 from vision.enigma.cells import Cell
 from vision.enigma.layout import inward_point, port_point
-from vision.enigma.patch_labels import EDGE_SHARE
+from vision.enigma.patch_labels import EDGE_SHARE, PatchLabels
 from vision.enigma.settings import ReaderSettings
 from vision.enigma.small_stats import clip01, median
 from vision.enigma.tile_doubts import UNCLEAR_CONFIDENCE, TileDoubts
@@ -85,8 +85,8 @@ def opening_windows(p: int, fractions: tuple[float, float, float], cw: float) ->
 
 def judge_openings(at_sides: np.ndarray, dark: np.ndarray, usable: np.ndarray, w: OpeningWindows,
                    fractions: tuple[float, float, float], settings: ReaderSettings,
-                   doubts: TileDoubts, *, seen_at: dict[Port, tuple[float, float]] | None = None
-                   ) -> tuple[set[Port], dict[Port, float]]:
+                   doubts: TileDoubts, *, seen_at: dict[Port, tuple[float, float]] | None = None,
+                   faint: np.ndarray | None = None) -> tuple[set[Port], dict[Port, float]]:
     """The openings present: enough channel in the ``usable`` part of their window (away
     from the cells; ``at_sides``: the channel mask before the cells' surroundings are cut
     away, as a cell near a side leaves its channel only a short stub there). A second opinion
@@ -95,7 +95,9 @@ def judge_openings(at_sides: np.ndarray, dark: np.ndarray, usable: np.ndarray, w
     threshold caps the confidence: returned per opening position (below 1 only), for the
     neighbour's mirrored opening to settle (:mod:`vision.enigma.mirror`). ``seen_at``, when
     given, is filled with each position's share of channel in its window and its dark-stroke
-    score (:func:`dark_openings`), for :func:`settled_by_own_evidence`."""
+    score (:func:`dark_openings`), for :func:`settled_by_own_evidence`. ``faint``, when
+    given (:func:`faint_strokes`), is a third look at the positions read absent
+    (:func:`_doubt_faint_strokes`)."""
     port_fraction: dict[Port, float] = {}
     usual = usual_side_share(at_sides, usable, w)
     for q, box in w.boxes.items():
@@ -115,20 +117,62 @@ def judge_openings(at_sides: np.ndarray, dark: np.ndarray, usable: np.ndarray, w
                           UNCLEAR_CONFIDENCE)
     present = {q for q, f in port_fraction.items() if f >= settings.port_min_fraction}
     _doubt_hidden_stubs(at_sides, usable, w, fractions, present, doubts)
-    for q, score in dark_openings(dark & usable, fractions, w.depth0, w.depth1, w.half_w,
-                                  usable).items():
+    dark_scores = dark_openings(dark & usable, fractions, w.depth0, w.depth1, w.half_w, usable)
+    for q, score in dark_scores.items():
         if seen_at is not None:
             seen_at[q] = (seen_at[q][0], score)
         lo, hi = UNCLEAR_OPENING
         if (score >= DARK_OPENING) != (q in present) or lo <= score < hi:
             doubts.ask_opening(q, "the channel there is unclear",
                           UNCLEAR_CONFIDENCE)
+    if faint is not None:
+        _doubt_faint_strokes(faint, usable, w, fractions,
+                             {q for q, score in dark_scores.items()
+                              if q not in present and score < UNCLEAR_OPENING[0]}, doubts)
     margins: dict[Port, float] = {}
     for q, f in port_fraction.items():
         cap = clip01(0.5 + abs(f - settings.port_min_fraction) / settings.port_min_fraction)
         if cap < 1.0:
             margins[q] = cap
     return present, margins
+
+
+#: a faint stroke: darker than the tile by at least this share of the way to a channel's
+#: brightness (the dark-stroke mask of :mod:`~vision.enigma.patch_labels` takes half of it)
+FAINT_SHARE = 0.4
+#: an opening position read absent, with no dark stroke, where a faint stroke crosses the
+#: side's band at least this clearly (:func:`dark_openings` on the faint mask) is asked
+FAINT_OPENING = 0.8
+
+
+def faint_strokes(named: PatchLabels) -> np.ndarray:
+    """Where a pixel is darker than the tile by :data:`FAINT_SHARE` of the way to a
+    channel: a channel washed out by strong light keeps its stroke here, as neither channel
+    colour nor dark."""
+    model = named.model
+    tile = float(model.centres[model.index("tile"), 2])
+    channel = float(model.centres[model.index("channel"), 2])
+    faint: np.ndarray = named.feats[..., 2] < tile - FAINT_SHARE * (tile - channel)
+    return faint
+
+
+def _doubt_faint_strokes(faint: np.ndarray, usable: np.ndarray, w: OpeningWindows,
+                         fractions: tuple[float, float, float], absent: set[Port],
+                         doubts: TileDoubts) -> None:
+    """Ask about each position read ``absent`` (no channel colour, no dark stroke) where a
+    faint stroke crosses the side's band: a channel washed out by strong light, lighter than
+    both the channel colour and the dark-stroke mask expect, reaches the side there. On a
+    side facing no tile nothing else would doubt it (tuning independent 25076 harsh [3, 2]:
+    W0 read absent at 1.0, its channel to the side at 0.46 of the way from the tile's
+    brightness to a channel's). The cue asks, it does not decide: on the tuning tables
+    absences in truth show it too, most of them on tiles asked about anyway (figures in
+    bench/figures/enigma_openwood_s25.txt)."""
+    if not absent:
+        return
+    scores = dark_openings(faint & usable, fractions, w.depth0, w.depth1, w.half_w, usable)
+    for q in sorted(absent, key=lambda q: (SIDES.index(q.side), q.position)):
+        if scores[q] >= FAINT_OPENING and q not in doubts.openings:
+            doubts.ask_opening(q, "the channel there is unclear", UNCLEAR_CONFIDENCE)
 
 
 #: a present opening near the threshold is settled by the tile's own evidence only where a

@@ -27,6 +27,7 @@ from vision.enigma.openings import (
     OpeningWindows,
     dark_openings,
     faint_openings,
+    faint_strokes,
     has_stray_opening,
     judge_openings,
     opening_offset,
@@ -157,7 +158,8 @@ def _read_openings(look: TileLook, pack: EnigmaPack, settings: ReaderSettings,
         beside_cells &= ~disc((p, p), c.centre, rc * CELL_RIM)
     seen_at: dict[Port, tuple[float, float]] = {}
     present, margins = judge_openings(look.at_sides, look.named.dark, beside_cells, w,
-                                      pack.ports, settings, judged, seen_at=seen_at)
+                                      pack.ports, settings, judged, seen_at=seen_at,
+                                      faint=faint_strokes(look.named))
     doubts.problems += judged.problems
     doubts.openings |= judged.openings
     short = short_stub_openings(cells, present, doubts.openings, pack.ports, p, rc, cw)
