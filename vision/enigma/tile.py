@@ -264,15 +264,14 @@ def _channels_end_at(look: TileLook, pack: EnigmaPack, model: ColourModel,
     return faint & more.ended
 
 
-def finish_tile(look: TileLook, at: Pos, pack: EnigmaPack, model: ColourModel,
-                settings: ReaderSettings) -> tuple[TileRead, list[NetworkerRead]]:
-    """Read the rest of a tile looked at (with its networkers): openings, channel pieces
-    and links, the icon."""
-    named, doubts, cells = look.named, look.doubts, look.cells
-    p = look.channel.shape[0]
-    rc = pack.cell_radius * p
-    cell_ids = [chr(ord("a") + i) for i in range(len(cells))]
-    judged = TileDoubts()
+def _openings_and_links(look: TileLook, pack: EnigmaPack, model: ColourModel,
+                        settings: ReaderSettings, cell_ids: list[str], rc: float,
+                        judged: TileDoubts
+                        ) -> tuple[dict[Port, float], dict[Port, int],
+                                   list[tuple[Endpoint, Endpoint]], PieceLinks]:
+    """A tile's openings and the links its channels make (see :func:`finish_tile`): the
+    margins left to the openings not settled by the tile's own evidence, the stubs, the
+    links and the channel pieces."""
     present, margins, stubs, dark_stubs, seen_at = _read_openings(look, pack, settings, judged)
     dark_links = [(q, cell_ids[stubs[q]]) for q in sorted(dark_stubs, key=_side_order)]
     # a stub the dark stroke read present is joined to its cell already (dark_links)
@@ -283,11 +282,26 @@ def finish_tile(look: TileLook, at: Pos, pack: EnigmaPack, model: ColourModel,
     # ... and an opening read so is no stub for the mirror to join to a cell and settle
     stubs = {q: i for q, i in stubs.items() if q not in ended_faint}
     links, pieces = _links_read(look, pack, model, cell_ids, present, dark_links, rc)
-    settled = settled_by_own_evidence(margins, present, pieces.ended, doubts.openings, seen_at)
+    settled = settled_by_own_evidence(margins, present, pieces.ended,
+                                      look.doubts.openings, seen_at)
     margins = {q: cap for q, cap in margins.items() if q not in settled}
     # an opening read present on its channel's end alone is never sure by itself
     margins = {q: min(margins.get(q, 1.0), UNCLEAR_CONFIDENCE if q in ended_faint else 1.0)
                for q in look.windows.boxes if q in margins or q in ended_faint}
+    return margins, stubs, links, pieces
+
+
+def finish_tile(look: TileLook, at: Pos, pack: EnigmaPack, model: ColourModel,
+                settings: ReaderSettings) -> tuple[TileRead, list[NetworkerRead]]:
+    """Read the rest of a tile looked at (with its networkers): openings, channel pieces
+    and links, the icon."""
+    named, doubts, cells = look.named, look.doubts, look.cells
+    p = look.channel.shape[0]
+    rc = pack.cell_radius * p
+    cell_ids = [chr(ord("a") + i) for i in range(len(cells))]
+    judged = TileDoubts()
+    margins, stubs, links, pieces = _openings_and_links(look, pack, model, settings, cell_ids,
+                                                        rc, judged)
     joins = pieces.joins
     # the cells' colours are doubted apart from the rest: a catalogue may settle them
     shape = TileDoubts()
