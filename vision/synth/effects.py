@@ -36,6 +36,8 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from vision.synth.pinhole import Pinhole
+
 #: every effect, in the order it is applied
 ALL_EFFECTS = (
     "clutter",
@@ -109,6 +111,7 @@ class EffectContext:
     max_tilt_deg: float = 30.0
     homography: np.ndarray = field(default_factory=lambda: np.eye(3))  # scene -> frame
     lens_k1: float = 0.0  # radial distortion applied after the homography
+    camera: Pinhole | None = None  # the camera drawn beforehand (pieces standing up), if any
     log: dict[str, object] = field(default_factory=dict)
 
 
@@ -277,8 +280,13 @@ def camera_homography(
 
 
 def perspective(image: np.ndarray, rng: np.random.Generator, ctx: EffectContext) -> np.ndarray:
-    """Tilt the camera up to ``max_tilt_deg`` and turn it freely (marked on ``ctx.homography``)."""
+    """Tilt the camera up to ``max_tilt_deg`` and turn it freely (marked on ``ctx.homography``);
+    with a camera drawn beforehand (``ctx.camera``), its homography, drawing nothing."""
     h, w = image.shape[:2]
+    if ctx.camera is not None:
+        ctx.homography = ctx.camera.view((w, h)).homography
+        ctx.log["perspective"] = round(ctx.camera.tilt_deg, 1)
+        return image
     tilt = float(rng.uniform(0, ctx.max_tilt_deg))
     ctx.homography = camera_homography(
         (w, h),
@@ -433,17 +441,23 @@ def apply_effects(
     frame_size: tuple[int, int] | None = None,
     protect: np.ndarray | None = None,
     max_tilt_deg: float = 30.0,
+    camera: Pinhole | None = None,
 ) -> EffectResult:
     """Apply the named effects (in physical order) to a BGR scene; return frame and truth.
 
     Without ``perspective`` the scene is only scaled to fit the frame (straight down).
+    ``camera``: the pinhole that ``perspective`` looks through, when the scene was drawn for
+    it (pieces standing up, :mod:`vision.synth.pinhole`); without one it draws its own.
     """
     unknown = [e for e in effects if e not in EFFECTS]
     if unknown:
         raise ValueError(f"unknown effects {unknown}; known: {', '.join(ALL_EFFECTS)}")
     h, w = scene.shape[:2]
     fs = frame_size or (w, h)
-    ctx = EffectContext(protect=protect, frame_size=fs, max_tilt_deg=max_tilt_deg)
+    if camera is not None and tuple(camera.frame_size) != tuple(fs):
+        raise ValueError(f"the camera's frame {camera.frame_size} is not the frame {fs}")
+    ctx = EffectContext(protect=protect, frame_size=fs, max_tilt_deg=max_tilt_deg,
+                        camera=camera)
     wanted = set(effects)
     image = scene
     for name in _SCENE_STAGE:
