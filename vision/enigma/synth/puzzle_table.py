@@ -3,7 +3,10 @@ and tilted, a lamp's hotspot and its glare on the card, a hand's shadow, a colou
 noise and JPEG, each at one of three strengths.
 
 The surfaces and the lamp and hand are drawn here; the camera's turn, tilt and lens are those
-of :mod:`vision.synth.effects`. A condition is a surface and a strength:
+of :mod:`vision.synth.effects`. Weights standing up are drawn for a pinhole camera of their own
+(:mod:`vision.synth.pinhole`, seeded by the seed and the condition), the one the frame is then
+seen through, so that their top faces lie where that camera shows them. A condition is a
+surface and a strength:
 
 - ``mild``: a lamp off to the side, a faint cast, little noise, a small tilt;
 - ``moderate``: the lamp's hotspot and glare over part of the card, a hand's shadow at an
