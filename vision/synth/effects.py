@@ -36,6 +36,8 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from vision.synth.pinhole import Pinhole
+
 #: every effect, in the order it is applied
 ALL_EFFECTS = (
     "clutter",
@@ -121,6 +123,7 @@ class EffectContext:
     max_tilt_deg: float = 30.0
     homography: np.ndarray = field(default_factory=lambda: np.eye(3))  # scene -> frame
     lens_k1: float = 0.0  # radial distortion applied after the homography
+    camera: Pinhole | None = None  # the camera drawn beforehand (pieces standing up), if any
     log: dict[str, object] = field(default_factory=dict)
     #: an image the per-pixel effects may draw over (apply_effects' own intermediate, or the
     #: scene its caller gave away): one scene-sized copy fewer at the effects' high
@@ -298,8 +301,13 @@ def camera_homography(
 
 
 def perspective(image: np.ndarray, rng: np.random.Generator, ctx: EffectContext) -> np.ndarray:
-    """Tilt the camera up to ``max_tilt_deg`` and turn it freely (marked on ``ctx.homography``)."""
+    """Tilt the camera up to ``max_tilt_deg`` and turn it freely (marked on ``ctx.homography``);
+    with a camera drawn beforehand (``ctx.camera``), its homography, drawing nothing."""
     h, w = image.shape[:2]
+    if ctx.camera is not None:
+        ctx.homography = ctx.camera.view((w, h)).homography
+        ctx.log["perspective"] = round(ctx.camera.tilt_deg, 1)
+        return image
     tilt = float(rng.uniform(0, ctx.max_tilt_deg))
     ctx.homography = camera_homography(
         (w, h),
@@ -466,6 +474,7 @@ def apply_effects(
     protect: np.ndarray | None = None,
     max_tilt_deg: float = 30.0,
     overwrite_scene: bool = False,
+    camera: Pinhole | None = None,
 ) -> EffectResult:
     """Apply the named effects (in physical order) to a BGR scene; return frame and truth.
 
@@ -473,14 +482,18 @@ def apply_effects(
     ``overwrite_scene``: the caller needs the scene no more, so the per-pixel effects draw
     over it (the frame is the same; the scene's pixels are not): the caller's reference keeps
     the scene alive to the end of the call anyway, so a copy of it would be one more.
+    ``camera``: the pinhole that ``perspective`` looks through, when the scene was drawn for
+    it (pieces standing up, :mod:`vision.synth.pinhole`); without one it draws its own.
     """
     unknown = [e for e in effects if e not in EFFECTS]
     if unknown:
         raise ValueError(f"unknown effects {unknown}; known: {', '.join(ALL_EFFECTS)}")
     h, w = scene.shape[:2]
     fs = frame_size or (w, h)
+    if camera is not None and tuple(camera.frame_size) != tuple(fs):
+        raise ValueError(f"the camera's frame {camera.frame_size} is not the frame {fs}")
     ctx = EffectContext(protect=protect, frame_size=fs, max_tilt_deg=max_tilt_deg,
-                        spare=scene if overwrite_scene else None)
+                        spare=scene if overwrite_scene else None, camera=camera)
     wanted = set(effects)
     image = scene
     for name in _SCENE_STAGE:

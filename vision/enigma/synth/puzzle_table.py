@@ -3,7 +3,10 @@ and tilted, a lamp's hotspot and its glare on the card, a hand's shadow, a colou
 noise and JPEG, each at one of three strengths.
 
 The surfaces and the lamp and hand are drawn here; the camera's turn, tilt and lens are those
-of :mod:`vision.synth.effects`. A condition is a surface and a strength:
+of :mod:`vision.synth.effects`. Weights standing up are drawn for a pinhole camera of their own
+(:mod:`vision.synth.pinhole`, seeded by the seed and the condition), the one the frame is then
+seen through, so that their top faces lie where that camera shows them. A condition is a
+surface and a strength:
 
 - ``mild``: a lamp off to the side, a faint cast, little noise, a small tilt;
 - ``moderate``: the lamp's hotspot and glare over part of the card, a hand's shadow at an
@@ -22,6 +25,7 @@ of :mod:`vision.synth.effects`. A condition is a surface and a strength:
 from __future__ import annotations
 
 import math
+import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -32,7 +36,7 @@ import numpy as np
 from companion.enigma.puzzles import load_puzzles
 from vision.enigma.pack import EnigmaPack
 from vision.enigma.puzzles.cards import parse_card
-from vision.enigma.synth.puzzles import default_solution, render_puzzle_scene
+from vision.enigma.synth.puzzles import default_solution, render_puzzle_scene, table_camera
 from vision.synth.effects import apply_effects
 
 #: how hard each strength pushes (0..1)
@@ -260,9 +264,13 @@ def render_table_frame(kind: str, card_data: Any, pack: EnigmaPack, *,
     rng = np.random.default_rng(seed + 7919)
     level = condition.level
     draw = SURFACE_DRAWERS[condition.surface]
+    max_tilt = 8.0 + 17.0 * level
+    # a camera of its own for weights standing up, one per seed and condition
+    camera = table_camera(extra, (seed, 7919, zlib.crc32(str(condition).encode())),
+                          frame_size, max_tilt_deg=max_tilt)
     scene = render_puzzle_scene(kind, card, pack, solution=solution, box=box, seed=seed,
                                 surface=lambda shape: draw(shape, rng), shine=WEIGHT_SHINE,
-                                **extra)
+                                camera=camera, **extra)
     h, w = scene.shape[:2]
     card_px = (0.33 * w, 0.5 * h)  # the card lies left of the mat's middle
     scene = lamp(scene, level, rng, card_px, glare=glare)
@@ -270,7 +278,7 @@ def render_table_frame(kind: str, card_data: Any, pack: EnigmaPack, *,
         scene = hand_shadow(scene, level, rng, card_px)
     scene = colour_cast(scene, level, rng)
     result = apply_effects(scene, rng, ["perspective", "lens"], frame_size=frame_size,
-                           max_tilt_deg=8.0 + 17.0 * level)
+                           max_tilt_deg=max_tilt, camera=camera)
     return sensor(result.image, level, rng)
 
 

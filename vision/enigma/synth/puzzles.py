@@ -48,6 +48,7 @@ from vision.enigma.settings import DEFAULT_MAT, MatSettings
 from vision.enigma.synth.cubes import draw_cubes
 from vision.markers import paste_marker
 from vision.synth.effects import apply_effects
+from vision.synth.pinhole import Pinhole, Viewpoint, draw_pinhole
 from vision.warp import warp_affine
 
 PUZZLE_EFFECTS = ("whitebalance", "light", "shadow", "perspective", "lens", "noise", "jpeg")
@@ -137,12 +138,14 @@ def _lay_weights(cups: Sequence[Cup], per_cup: Sequence[int], wr: float, pad: fl
 def draw_weight(card: weight.WeightCard, counts: weight.WeightSolution | None,
                 pack: EnigmaPack, s: float, *, pad_mm: float, rng: random.Random,
                 outside: int = 0, overlap: float = 0.0, shine: float = 0.0,
-                height_mm: float = 0.0) -> np.ndarray:
+                height_mm: float = 0.0, eye: Viewpoint | None = None) -> np.ndarray:
     """``overlap`` > 0: in the fullest cup the last weight lies partly on the first, its centre
     that many weight radii from the first's (a camera sees less metal than weights).
     ``shine`` > 0: each weight carries its own highlight (polished metal under a lamp), that
-    much of the way to white. ``height_mm`` > 0: the weights stand that tall
-    (:func:`_tall_weights`); 0 draws them flat."""
+    much of the way to white. ``height_mm`` > 0: the weights stand that tall, as the camera
+    at ``eye`` (mm in this drawing) sees them (:func:`_tall_weights`); 0 draws them flat."""
+    if height_mm > 0 and eye is None:
+        raise ValueError(f"weights {height_mm} mm tall need the camera that sees them (eye)")
     side = pack.tile_mm
     img = _card_base(pack, side, s, pad_mm)
     ink = (*pack.colour("ink"), 255)
@@ -171,13 +174,12 @@ def draw_weight(card: weight.WeightCard, counts: weight.WeightSolution | None,
         laid = _lay_weights(cups, per_cup, wr, p, rng, overlap=overlap, height_mm=height_mm)
         for j in range(outside):  # weights left beside the card
             laid.append(((p + side + 0.6 * p, p + 0.2 * side + j * 2.4 * wr), 0.0))
-        lift = (_tall_weights(img, laid, wr, pack, s, height_mm, rng) if height_mm > 0
-                else (0.0, 0.0))
-        for at, on in laid:
-            # the top face lies off the base by the lean for each mm it stands above the card
-            top = (at[0] + lift[0] * (on + height_mm), at[1] + lift[1] * (on + height_mm))
-            _disc(img, top, wr, s, metal, rim)
-            _highlight(img, top, wr, s, pack.colour("weight"), shine)
+        if height_mm > 0 and eye is not None:
+            _tall_weights(img, laid, wr, pack, s, height_mm, eye, rng, shine=shine)
+            return img
+        for at, _on in laid:
+            _disc(img, at, wr, s, metal, rim)
+            _highlight(img, at, wr, s, pack.colour("weight"), shine)
     return img
 
 
@@ -198,16 +200,17 @@ def _tilt_and_lamp(height_mm: float, rng: random.Random) -> tuple[float, Point, 
 
 
 def _tall_weights(img: np.ndarray, laid: Sequence[tuple[Point, float]], wr: float,
-                  pack: EnigmaPack, s: float, height_mm: float, rng: random.Random
-                  ) -> tuple[float, float]:
-    """Weights ``height_mm`` tall (short metal cylinders) seen from a tilted camera, as
-    :func:`_thick_pieces` draws fragment pieces: the lamp's soft shadow off each on the card,
-    then each one's side (shaded metal) filling the sweep from its base to its top face,
-    which lies off the base away from the camera; the weights farther from the camera first,
-    so that a nearer one's side hides them. ``laid``: each weight's centre (mm) and the height
-    its base stands on. Returns the lean: how far a top face lies off its base per mm of
-    height (mm); the caller draws the top faces."""
-    lean, top, sun, reach = _tilt_and_lamp(height_mm, rng)
+                  pack: EnigmaPack, s: float, height_mm: float, eye: Viewpoint,
+                  rng: random.Random, *, shine: float) -> None:
+    """Weights ``height_mm`` tall (short metal cylinders) as the camera at ``eye`` sees them:
+    the lamp's soft shadow off each on the card, then each weight whole, its side (shaded
+    metal: all the camera sees between its base and its top circle) under its top face, which
+    shows enlarged and moved away from the nadir (:meth:`Viewpoint.raised`). The weights
+    farther from the nadir come first, so that a nearer one's side hides them, and the ones
+    standing on another after all that stand on the card. ``laid``: each weight's centre (mm)
+    and the height its base stands on."""
+    sun = rng.uniform(0, 2 * math.pi)  # the lamp stands anywhere, whatever the camera
+    reach = height_mm * rng.uniform(0.4, 1.0)
     shadow: np.ndarray = np.zeros(img.shape[:2], np.float32)
     for (x, y), on in laid:
         c = (round((x + (on + reach) * math.cos(sun)) * s * 16),
@@ -217,12 +220,30 @@ def _tall_weights(img: np.ndarray, laid: Sequence[tuple[Point, float]], wr: floa
     img[..., :3] = (img[..., :3] * (1 - 0.4 * shadow[..., None])).astype(np.uint8)
     shade = rng.uniform(0.35, 0.6)  # a side lit at a grazing angle, as dark as the rim or more
     side = (*(int(c * shade) for c in pack.colour("weight")), 255)
-    lean_mm = (top[0] / height_mm, top[1] / height_mm)
-    for (x, y), on in sorted(laid, key=lambda w: -(w[0][0] * top[0] + w[0][1] * top[1])):
-        for t in np.linspace(0.0, 1.0, 10):
-            z = on + t * height_mm
-            _disc(img, (x + lean_mm[0] * z, y + lean_mm[1] * z), wr, s, side)
-    return lean_mm
+    metal = (*pack.colour("weight"), 255)
+    rim = (*(int(v * 0.6) for v in pack.colour("weight")), 255)
+
+    def far_first(weight_laid: tuple[Point, float]) -> tuple[float, float]:
+        (x, y), on = weight_laid
+        return on, -math.hypot(x - eye.nadir[0], y - eye.nadir[1])
+
+    for at, on in sorted(laid, key=far_first):
+        top = eye.raised(at, on + height_mm)
+        top_r = wr * eye.scale(on + height_mm)
+        _poly(img, _hull_of_circles((eye.raised(at, on), wr * eye.scale(on)), (top, top_r)), s,
+              side)
+        _disc(img, top, top_r, s, metal, rim)
+        _highlight(img, top, top_r, s, pack.colour("weight"), shine)
+
+
+def _hull_of_circles(*circles: tuple[Point, float]) -> list[Point]:
+    """The outline (mm) of the smallest convex shape holding the circles (centre, radius):
+    a cylinder seen from a camera, from its base circle to its top circle."""
+    turns = np.linspace(0, 2 * math.pi, 64, endpoint=False)
+    rims = np.concatenate([np.column_stack([c[0] + r * np.cos(turns), c[1] + r * np.sin(turns)])
+                           for c, r in circles]).astype(np.float32)
+    hull = cv2.convexHull(rims).reshape(-1, 2)
+    return [(float(x), float(y)) for x, y in hull]
 
 
 def _highlight(img: np.ndarray, centre_mm: Point, r_mm: float, s: float, metal: Any,
@@ -379,11 +400,18 @@ def draw_conduit(card: conduit.ConduitCard, pieces: Sequence[conduit.ConduitPiec
 # ---------------------------------------------------------------------------- scene
 
 
-def _paste(canvas: np.ndarray, layer: np.ndarray, centre_px: Point, angle_deg: float) -> None:
-    h, w = layer.shape[:2]
-    m = cv2.getRotationMatrix2D((w / 2, h / 2), -angle_deg, 1.0)
+def _paste_matrix(shape: tuple[int, ...], centre_px: Point, angle_deg: float) -> np.ndarray:
+    """Layer pixels to canvas pixels: a layer of ``shape`` turned by ``angle_deg`` about its
+    middle, which goes to ``centre_px``."""
+    h, w = shape[:2]
+    m: np.ndarray = cv2.getRotationMatrix2D((w / 2, h / 2), -angle_deg, 1.0)
     m[0, 2] += centre_px[0] - w / 2
     m[1, 2] += centre_px[1] - h / 2
+    return m
+
+
+def _paste(canvas: np.ndarray, layer: np.ndarray, centre_px: Point, angle_deg: float) -> None:
+    m = _paste_matrix(layer.shape, centre_px, angle_deg)
     size = (canvas.shape[1], canvas.shape[0])
     warped = warp_affine(layer, m, size)
     a = warped[:, :, 3:4].astype(np.float32) / 255
@@ -429,8 +457,8 @@ def render_puzzle_scene(kind: str, card: Any, pack: EnigmaPack, *, solution: Any
                         apart: Mapping[str, Sequence[angular.Cube]] | None = None,
                         surface: Callable[[tuple[int, int]], np.ndarray] | None = None,
                         shine: float = 0.0, fragment_height_mm: float = 0.0,
-                        weight_height_mm: float = 0.0, cube_height_mm: float = 0.0
-                        ) -> np.ndarray:
+                        weight_height_mm: float = 0.0, cube_height_mm: float = 0.0,
+                        camera: Pinhole | None = None) -> np.ndarray:
     """The mat seen straight down with the card and its pieces (BGR, before camera effects).
 
     ``apart``: angular pieces left on the table away from the structure. ``surface``: the
@@ -439,7 +467,8 @@ def render_puzzle_scene(kind: str, card: Any, pack: EnigmaPack, *, solution: Any
     fragment pieces' thickness (:func:`draw_fragment`), ``weight_height_mm`` the weights' height
     (:func:`draw_weight`); 0 draws them flat. ``cube_height_mm``: the angular cubes' height as
     a tilted camera sees it (:func:`~vision.enigma.synth.cubes.draw_cubes`), 0 for the flat top
-    view."""
+    view. ``camera``: the pinhole the scene is seen through (:func:`table_camera`), which
+    weights standing up need."""
     rng = random.Random(seed)
     box = box or load_puzzles()
     layout = mat_layout(mat)
@@ -456,10 +485,18 @@ def render_puzzle_scene(kind: str, card: Any, pack: EnigmaPack, *, solution: Any
     else:
         canvas[:] = surface((height, width))
     pad = 0.35 * pack.tile_mm
-    if kind == "weight":
+    place: tuple[Point, float] | None = None
+    if kind == "weight" and weight_height_mm > 0:
+        # the card's place first: its weights stand in the camera's view, so the camera is
+        # taken into the card's own drawing (a turn and a shift on the table move no ray)
+        place = _card_place(rng, (x0, y0), s)
+        eye = _eye_over_card(camera, (width, height), place, (pack.tile_mm + 2 * pad) * s, s)
         layer = draw_weight(card, solution, pack, s, pad_mm=pad, rng=rng,
                             outside=outside_weights, overlap=overlap, shine=shine,
-                            height_mm=weight_height_mm)
+                            height_mm=weight_height_mm, eye=eye)
+    elif kind == "weight":
+        layer = draw_weight(card, solution, pack, s, pad_mm=pad, rng=rng,
+                            outside=outside_weights, overlap=overlap, shine=shine)
     elif kind == "fragment":
         layer = draw_fragment(card, box.fragment.pieces, solution, pack, s, pad_mm=pad, rng=rng,
                               height_mm=fragment_height_mm)
@@ -467,9 +504,8 @@ def render_puzzle_scene(kind: str, card: Any, pack: EnigmaPack, *, solution: Any
         layer = draw_angular_card(card, pack, s, pad_mm=pad)
     else:
         layer = draw_conduit(card, box.conduit.pieces, solution, pack, s, pad_mm=pad, rng=rng)
-    cx = (CARD_AT[0] + rng.uniform(-8, 8) - x0) * s
-    cy = (CARD_AT[1] + rng.uniform(-8, 8) - y0) * s
-    _paste(canvas, layer, (cx, cy), rng.uniform(-8, 8))
+    centre_px, angle = place or _card_place(rng, (x0, y0), s)
+    _paste(canvas, layer, centre_px, angle)
     if kind == "angular" and solution:
         built = _cubes_layer(solution, pack, s, cube_height_mm, rng)
         bx = (BUILD_AT[0] + rng.uniform(-6, 6) - x0) * s
@@ -484,6 +520,38 @@ def render_puzzle_scene(kind: str, card: Any, pack: EnigmaPack, *, solution: Any
         paste_marker(canvas, marker_id, ((mx - x0) * s, (my - y0) * s), side,
                      dictionary_name=layout.dictionary)
     return canvas
+
+
+def _card_place(rng: random.Random, origin_mm: Point, s: float) -> tuple[Point, float]:
+    """Where the card lies on the mat (its middle, canvas pixels) and its turn (degrees)."""
+    cx = (CARD_AT[0] + rng.uniform(-8, 8) - origin_mm[0]) * s
+    cy = (CARD_AT[1] + rng.uniform(-8, 8) - origin_mm[1]) * s
+    return (cx, cy), rng.uniform(-8, 8)
+
+
+def _eye_over_card(camera: Pinhole | None, scene_size: tuple[int, int],
+                   place: tuple[Point, float], layer_px: float, s: float) -> Viewpoint:
+    """The camera's centre over the card's own drawing (mm): its nadir in the scene taken
+    back through the card's place (``layer_px`` wide, as :func:`_card_base` draws it)."""
+    if camera is None:
+        raise ValueError("weights standing up need the camera that sees them (camera=...)")
+    eye = camera.view(scene_size).eye
+    side = int(round(layer_px))
+    back = cv2.invertAffineTransform(_paste_matrix((side, side), *place))
+    nx, ny = back @ np.array([eye.nadir[0], eye.nadir[1], 1.0])
+    return Viewpoint((float(nx) / s, float(ny) / s), eye.height / s)
+
+
+def table_camera(extra: Mapping[str, Any], entropy: Sequence[int], frame_size: tuple[int, int],
+                 *, max_tilt_deg: float) -> Pinhole | None:
+    """The pinhole (seeded by ``entropy``) a scene is drawn for when its weights stand up
+    (``extra``: :func:`render_puzzle_scene`'s options); None for a flat scene, which keeps
+    the camera :func:`~vision.synth.effects.apply_effects` draws from the frame's own stream,
+    so that its frames, and every figure measured on them, stay the same to the bit."""
+    if float(extra.get("weight_height_mm", 0.0)) <= 0:
+        return None
+    return draw_pinhole(np.random.default_rng(list(entropy)), frame_size,
+                        max_tilt_deg=max_tilt_deg)
 
 
 def _is_json(value: Any) -> bool:
@@ -506,10 +574,11 @@ def render_puzzle_frame(kind: str, card_data: Any, pack: EnigmaPack, *, solution
         solution = default_solution(kind, card, box)
     elif _is_json(solution):
         solution = parse_solution(kind, solution)
+    camera = table_camera(extra, (seed, 31), frame_size, max_tilt_deg=15.0)
     scene = render_puzzle_scene(kind, card, pack, solution=solution, box=box, seed=seed,
-                                mat=mat, **extra)
+                                mat=mat, camera=camera, **extra)
     result = apply_effects(scene, np.random.default_rng(seed + 31), list(effects),
-                           frame_size=frame_size, max_tilt_deg=15.0)
+                           frame_size=frame_size, max_tilt_deg=15.0, camera=camera)
     return result.image
 
 
@@ -637,4 +706,4 @@ def _near_misses(kind: str, card: Any, solution: Any, box: PuzzleBox, rng: rando
 
 
 __all__ = ["PUZZLE_EFFECTS", "PuzzleScene", "default_solution", "draw_structure", "is_right",
-           "near_misses", "render_puzzle_frame", "render_puzzle_scene"]
+           "near_misses", "render_puzzle_frame", "render_puzzle_scene", "table_camera"]
