@@ -4,8 +4,6 @@ scene's pieces' mask (read by the clutter effect alone, which the demo does not 
 
 from __future__ import annotations
 
-import gc
-import tracemalloc
 from types import SimpleNamespace
 from typing import Any
 
@@ -13,6 +11,7 @@ import numpy as np
 import pytest
 
 from config import Config
+from tests.traced_memory import traced_peak
 from ui.demo import FRAME_SIZE, DemoTable
 from vision.enigma.settings import TableSettings
 from vision.enigma.synth.render import TableView, render_camera_image, render_frame
@@ -57,19 +56,6 @@ def test_the_camera_image_is_render_frames_image_with_clutter_too(effects: Any) 
     assert np.array_equal(image, frame.image)
 
 
-def _traced_peak(draw: Any) -> int:
-    """The traced high of ``draw()`` over the memory before it (numpy's arrays included)."""
-    gc.collect()
-    tracemalloc.start()
-    try:
-        before = tracemalloc.get_traced_memory()[0]
-        tracemalloc.reset_peak()
-        draw()
-        return tracemalloc.get_traced_memory()[1] - before
-    finally:
-        tracemalloc.stop()
-
-
 @pytest.mark.parametrize("seed, tiles", TABLES)
 def test_a_demo_frame_holds_at_its_high_the_scene_and_the_camera_effects_alone(
         seed: int, tiles: int) -> None:
@@ -80,9 +66,9 @@ def test_a_demo_frame_holds_at_its_high_the_scene_and_the_camera_effects_alone(
     scene = _old_path(table, view).scene.image
     mask_bytes = scene.shape[0] * scene.shape[1]
     effects_rng = np.random.default_rng(table._seed + 7919)
-    floor = scene.nbytes + _traced_peak(lambda: apply_effects(
+    floor = scene.nbytes + traced_peak(lambda: apply_effects(
         scene, effects_rng, DEFAULT_EFFECTS, frame_size=FRAME_SIZE, max_tilt_deg=25.0))
     scene = None
     table._seed -= 1  # the frame is drawn with the seed of the scene above
-    peak = _traced_peak(lambda: table._render_enigma(state))
+    peak = traced_peak(lambda: table._render_enigma(state))
     assert peak <= floor + mask_bytes // 2, (peak / 1e6, floor / 1e6, mask_bytes / 1e6)

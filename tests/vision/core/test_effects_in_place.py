@@ -5,14 +5,11 @@ and the effects' high is light's gain and one scene at most, not two scenes besi
 
 from __future__ import annotations
 
-import gc
-import tracemalloc
-from collections.abc import Callable
-
 import cv2
 import numpy as np
 import pytest
 
+from tests.traced_memory import traced_peak
 from vision.synth.effects import (
     ALL_EFFECTS,
     DEFAULT_EFFECTS,
@@ -72,19 +69,6 @@ def test_drawing_over_gives_the_frame_of_new_images_to_the_bit(
     assert np.array_equal(given_away, reference)
 
 
-def _traced_peak(draw: Callable[[], object]) -> int:
-    """The traced high of ``draw()`` over the memory before it (numpy's arrays included)."""
-    gc.collect()
-    tracemalloc.start()
-    try:
-        before = tracemalloc.get_traced_memory()[0]
-        tracemalloc.reset_peak()
-        draw()
-        return tracemalloc.get_traced_memory()[1] - before
-    finally:
-        tracemalloc.stop()
-
-
 @pytest.mark.parametrize("seed", [1, 2])
 def test_a_scene_given_away_is_drawn_over_beside_lights_gain_alone(seed: int) -> None:
     """With the scene given away, the effects' high over the scene is light's gain (a float
@@ -95,7 +79,7 @@ def test_a_scene_given_away_is_drawn_over_beside_lights_gain_alone(seed: int) ->
     scene = _scene(seed)
     height, width = scene.shape[:2]
     gain_bytes = height * width * (np.zeros(1, np.float32) * np.float64(0.5)).itemsize
-    peak = _traced_peak(lambda: apply_effects(
+    peak = traced_peak(lambda: apply_effects(
         scene, np.random.default_rng(seed), DEFAULT_EFFECTS, frame_size=FRAME,
         max_tilt_deg=25.0, overwrite_scene=True))
     assert peak <= gain_bytes + 1.2 * scene.nbytes, (peak / 1e6, gain_bytes / 1e6,

@@ -5,14 +5,13 @@ band (the arithmetic as it was), to the bit."""
 
 from __future__ import annotations
 
-import gc
-import tracemalloc
 from collections.abc import Callable
 
 import numpy as np
 import pytest
 
 import vision.second_chance.synth.sheet as sheet_module
+from tests.traced_memory import traced_peak
 from vision.second_chance.synth.sheet import STYLES, SheetContent, draw_sheet, render_sheet
 
 #: more rows than any sheet has: the whole sheet in one band
@@ -43,19 +42,6 @@ def test_a_bent_and_creased_frame_is_the_whole_sheet_one_to_the_bit(
     assert np.array_equal(frame, reference)
 
 
-def _traced_peak(draw: Callable[[], object]) -> int:
-    """The traced high of ``draw()`` over the memory before it (numpy's arrays included)."""
-    gc.collect()
-    tracemalloc.start()
-    try:
-        before = tracemalloc.get_traced_memory()[0]
-        tracemalloc.reset_peak()
-        draw()
-        return tracemalloc.get_traced_memory()[1] - before
-    finally:
-        tracemalloc.stop()
-
-
 def test_the_drawing_holds_a_few_sheets_at_once(
         sheet_content: Callable[..., SheetContent]) -> None:
     """The demo's sheet (pencil, Ana's name, erased traces): the paper, its ink layer, the
@@ -65,5 +51,5 @@ def test_the_drawing_holds_a_few_sheets_at_once(
     content = sheet_content(1)
     content = SheetContent(content.tiles, content.bonus, "Ana")
     paper, _log = draw_sheet(content, seed=1, erasures=3)
-    peak = _traced_peak(lambda: draw_sheet(content, seed=1, erasures=3))
+    peak = traced_peak(lambda: draw_sheet(content, seed=1, erasures=3))
     assert peak <= 8 * paper.nbytes, peak / paper.nbytes
