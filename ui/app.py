@@ -43,7 +43,7 @@ from ui.main_thread_errors import (
 from ui.main_thread_gc import MainThreadCollector
 from ui.sdnotify import Notifier
 from ui.shutdown import release_in_order
-from ui.workers import CameraWorker, UiEvent, run_job
+from ui.workers import STOP_WAIT_SECONDS, BackgroundJobs, CameraWorker, UiEvent
 
 log = logging.getLogger(__name__)
 
@@ -152,6 +152,8 @@ class CompanionApp(App):
         self.journal: Any = None
         self.devices: DeviceHub | None = None
         self.camera: CameraWorker | None = None
+        #: the board reads and other jobs running on their own threads (the stop waits)
+        self.jobs = BackgroundJobs(self.events)
         self.table: Any = None  # the demo's simulated table
         self._camera_source = camera_source
         self._start_camera = start_camera
@@ -461,7 +463,7 @@ class CompanionApp(App):
     def run_in_background(self, work: Any, callback: Any, *, name: str = "job") -> None:
         """Run ``work`` on a thread; ``callback(value, error)`` runs later in the pump, guarded:
         if it raises, the banner names the job (:data:`ui.main_thread_errors.JOB_TITLES`)."""
-        run_job(self.events, work, callback, name=name)
+        self.jobs.run(work, callback, name=name)
 
     # --- errors --------------------------------------------------------------------------------
     def _game_now(self) -> tuple[Any, Any]:
@@ -799,7 +801,9 @@ class CompanionApp(App):
         The order puts what the players would notice first: systemd hears that the app is
         stopping, nothing on the clock can light the bar again, the buzzer goes quiet and the
         bar dark, the pins are freed, then the camera thread is stopped (it closes the camera
-        itself, after its current read: up to a second on a Pi) and the journal closed. Each
+        itself, after its current read: up to a second on a Pi), the background jobs (a board
+        read) are waited for, and the journal closed last. No thread of ours is then left in
+        OpenCV when the interpreter finalises (that aborted the process: issue 23). Each
         step is guarded (:func:`ui.shutdown.release_in_order`): one that fails is logged and
         the rest still run.
         """
@@ -815,6 +819,7 @@ class CompanionApp(App):
             ("silencing the buzzer and darkening the light bar", self._devices_off),
             ("closing the GPIO pins", self._close_devices),
             ("stopping the camera thread and closing the camera", self._close_camera),
+            ("waiting for the background jobs (a board read)", self.jobs.close),
             ("closing the journal", self._close_journal),
             ("giving garbage collection back to Python", self.collector.stop),
         ], log)
@@ -852,7 +857,8 @@ class CompanionApp(App):
     def _close_camera(self) -> None:
         camera, self.camera = self.camera, None
         if camera is not None:
-            camera.close()
+            # a frame being rendered is OpenCV: its thread must end before the interpreter
+            camera.close(timeout=STOP_WAIT_SECONDS)
 
     def _close_journal(self) -> None:
         journal, self.journal = self.journal, None

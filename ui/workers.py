@@ -24,6 +24,11 @@ log = logging.getLogger(__name__)
 
 #: how much lower than the UI's the camera thread's CPU priority is (a nice increment)
 WORKER_NICE = 10
+#: how long the app's stop waits for the camera thread, then for the background jobs: a
+#: rendered frame or a board read takes a second on a Pi, several on a loaded one; a thread
+#: left inside OpenCV aborts the process at exit (see :class:`BackgroundJobs`). Both bounds
+#: together stay well inside systemd's 90 s before it kills the kiosk.
+STOP_WAIT_SECONDS = 20.0
 
 
 class FrameSource(Protocol):
@@ -370,3 +375,59 @@ def run_job(
     thread = threading.Thread(target=target, name=f"ui-{name}", daemon=True)
     thread.start()
     return thread
+
+
+class BackgroundJobs(Closing):
+    """The app's jobs (:func:`run_job`), kept until they end, so that the app's stop waits for
+    them.
+
+    A job is daemonic (a read that hangs must not keep the app from ending), but a daemon
+    thread still inside OpenCV when the interpreter finalises aborts the process: the thread
+    is killed as it takes the GIL back, inside OpenCV's C++ (``terminate called without an
+    active exception``, exit status 134; issue 23). A board read cannot be interrupted, so
+    :meth:`close` waits for the jobs running, up to a bound, and refuses new ones.
+    """
+
+    def __init__(self, events: queue.Queue[UiEvent]) -> None:
+        self.events = events
+        self._threads: list[threading.Thread] = []
+        self._lock = threading.Lock()
+        self.closed = False
+
+    def run(
+        self,
+        work: Callable[[], Any],
+        callback: Callable[[Any, BaseException | None], None],
+        *,
+        name: str = "job",
+    ) -> threading.Thread | None:
+        """:func:`run_job`, kept; None once closed (the app is ending: nobody would take the
+        result)."""
+        with self._lock:
+            if self.closed:
+                log.debug("background job %s not started: the app is ending", name)
+                return None
+            self._threads = [thread for thread in self._threads if thread.is_alive()]
+            thread = run_job(self.events, work, callback, name=name)
+            self._threads.append(thread)
+            return thread
+
+    @property
+    def running(self) -> list[str]:
+        """The names of the jobs' threads still running."""
+        with self._lock:
+            return [thread.name for thread in self._threads if thread.is_alive()]
+
+    def close(self, *, timeout: float = STOP_WAIT_SECONDS) -> None:
+        """Start no more jobs and wait for those running, ``timeout`` seconds in all; a job
+        still running then is named in the log (the app ends anyway)."""
+        with self._lock:
+            self.closed = True
+            threads = list(self._threads)
+        deadline = time.monotonic() + timeout
+        for thread in threads:
+            if thread is not threading.current_thread():
+                thread.join(max(0.0, deadline - time.monotonic()))
+        if left := self.running:
+            log.warning("background jobs still running after %.0f s: %s", timeout,
+                        ", ".join(left))

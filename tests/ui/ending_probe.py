@@ -1,6 +1,6 @@
 """A child process for tests/ui/test_app_ending.py: the real app, ended one way, then a report.
 
-    python ending_probe.py DB HOW    HOW: stop | sigterm | give-up | interrupt
+    python ending_probe.py DB HOW [read]    HOW: stop | sigterm | give-up | interrupt
 
 It runs ``companion app --demo`` (``ui.main.main``, which the command systemd starts execs,
 with Kivy's real loop, which the in-process UI tests never run: once ended it cannot be started
@@ -13,8 +13,15 @@ the demo. Once the camera is open it sounds the buzzer, lights the bar, and ends
 - ``interrupt``: a clock callback raising ``KeyboardInterrupt`` (not an ``Exception``: the app
   does not try to survive it).
 
+With ``read``, a board read is running when the app is ended: a background job
+(``app.run_in_background``, as the screens start their reads) doing OpenCV on a seeded
+camera-sized frame, ended once it is inside OpenCV, and going on for as long again after the
+stop has begun (a read cannot be interrupted). A thread left in OpenCV when the interpreter
+finalises aborts the process (issue 23); the test reads the exit status and stderr.
+
 The last line of stdout is ``ENDING-REPORT {json}``: the exit status ``ui.main.main`` returned
-and the state of the buzzer, bar, buttons, camera and journal after it returned.
+and the state of the buzzer, bar, buttons, camera and journal after it returned, and the
+threads other than the main one still alive then.
 """
 
 from __future__ import annotations
@@ -87,7 +94,29 @@ def _end(app: Any, how: str) -> None:
         raise SystemExit(f"unknown ending {how!r}")
 
 
-def main(db: str, how: str) -> None:
+def _start_a_read(app: Any) -> threading.Event:
+    """A board read on a job thread; the event is set once it is inside OpenCV."""
+    import cv2
+    import numpy as np
+
+    frame = np.random.default_rng(23).integers(0, 256, (1296, 2304, 3), dtype=np.uint8)
+    inside = threading.Event()
+
+    def read() -> int:
+        passes = stop_seen = 0
+        while not stop_seen or passes < 2 * stop_seen:
+            cv2.GaussianBlur(frame, (31, 31), 0)
+            passes += 1
+            inside.set()
+            if not stop_seen and app._shut_down:
+                stop_seen = max(passes, 10)
+        return passes
+
+    app.run_in_background(read, lambda value, error: None, name="read")
+    return inside
+
+
+def main(db: str, how: str, during: str = "") -> None:
     import ui.camera
 
     camera = RecordingCamera()
@@ -109,6 +138,10 @@ def main(db: str, how: str) -> None:
         def when_the_camera_is_open(dt: float) -> bool:
             if not camera.opened.is_set():
                 return True  # keep polling
+            if during == "read" and "read" not in seen:
+                seen["read"] = _start_a_read(app)
+            if "read" in seen and not seen["read"].is_set():
+                return True  # the read is not inside OpenCV yet
             seen["before"] = _sound_and_light(seen["hardware"])
             _end(app, how)
             return False
@@ -133,9 +166,11 @@ def main(db: str, how: str) -> None:
         "camera_closed_on": camera.closed_on,
         "camera_thread_alive": worker.is_running,
         "journal": repr(seen["journal"]),
+        "threads_alive": [thread.name for thread in threading.enumerate()
+                          if thread is not threading.main_thread()],
     }
     print("ENDING-REPORT " + json.dumps(report), flush=True)
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2])
+    main(*sys.argv[1:4])

@@ -29,17 +29,22 @@ REPO = PROBE.parents[2]
 EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK = 1, 130, 0
 
 
-def _end_the_app(how: str, tmp_path: Path) -> dict[str, Any]:
+def _run_the_probe(how: str, tmp_path: Path, *during: str,
+                   ) -> tuple[dict[str, Any], subprocess.CompletedProcess[str]]:
     env = {key: value for key, value in os.environ.items() if key != "COMPANION_CONFIG"}
     env["PYTHONPATH"] = str(REPO)
     done = subprocess.run(
-        [sys.executable, str(PROBE), str(tmp_path / "journal.sqlite3"), how],
+        [sys.executable, str(PROBE), str(tmp_path / "journal.sqlite3"), how, *during],
         cwd=REPO, env=env, capture_output=True, text=True, timeout=300,
     )
     reports = [line for line in done.stdout.splitlines() if line.startswith("ENDING-REPORT ")]
     assert reports, f"the probe reported nothing (exit {done.returncode}):\n{done.stderr[-3000:]}"
     report: dict[str, Any] = json.loads(reports[-1].removeprefix("ENDING-REPORT "))
-    return report
+    return report, done
+
+
+def _end_the_app(how: str, tmp_path: Path) -> dict[str, Any]:
+    return _run_the_probe(how, tmp_path)[0]
 
 
 @pytest.mark.slow
@@ -64,6 +69,21 @@ def test_every_ending_releases_the_hardware_and_keeps_its_exit_status(how, exit_
     assert report["camera_closed_on"] == ["camera-worker"]  # once, by its own thread
     assert not report["camera_thread_alive"]
     assert report["journal"].endswith("<closed>")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.environ.get("DISPLAY"), reason="needs a display (Xvfb)")
+@pytest.mark.parametrize("how", ["stop", "sigterm"])
+def test_ending_during_a_read_waits_for_it_and_the_process_exits_cleanly(how, tmp_path):
+    # issue 23: a read left inside OpenCV when the interpreter finalised aborted the process
+    # ("terminate called without an active exception", status 134) after the journal closed
+    report, done = _run_the_probe(how, tmp_path, "read")
+    assert report["exit_code"] == EXIT_OK
+    assert report["threads_alive"] == []  # the read, the camera thread: all ended
+    assert not report["camera_thread_alive"]
+    assert report["journal"].endswith("<closed>")
+    assert "terminate called" not in done.stderr
+    assert done.returncode == EXIT_OK, done.stderr[-3000:]
 
 
 # --- the steps, in process -------------------------------------------------------------------

@@ -7,8 +7,9 @@ import queue
 import threading
 
 import pytest
+from polling import wait_until
 
-from ui.workers import CameraWorker, UiEvent, put_latest, run_job
+from ui.workers import BackgroundJobs, CameraWorker, UiEvent, put_latest, run_job
 
 
 def test_put_latest_keeps_only_the_newest_frame():
@@ -64,6 +65,24 @@ def test_run_job_hands_value_or_error_to_the_main_thread_queue():
         event = events.get_nowait()
         event.callback(event.value, event.error)  # what the app's Clock pump does
     assert seen == [(42, None), (None, ZeroDivisionError)]
+
+
+def test_closing_the_jobs_waits_for_a_running_read_and_refuses_new_ones():
+    # issue 23: a read left running into the interpreter's end aborted the process
+    events: queue.Queue[UiEvent] = queue.Queue()
+    jobs = BackgroundJobs(events)
+    may_finish, finished = threading.Event(), []
+    jobs.run(lambda: finished.append(may_finish.wait(60)), lambda v, e: None, name="read")
+    closer = threading.Thread(target=jobs.close)
+    closer.start()
+    assert wait_until(lambda: jobs.closed)
+    assert jobs.running == ["ui-read"]
+    assert closer.is_alive()  # still waiting: the read cannot end before it may
+    may_finish.set()
+    closer.join(60)
+    assert not closer.is_alive() and finished == [True] and jobs.running == []
+    assert jobs.run(lambda: 1, lambda v, e: None) is None  # the app is ending
+    assert events.get_nowait().name == "read" and events.empty()
 
 
 class _Cfg:
