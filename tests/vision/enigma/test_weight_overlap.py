@@ -3,8 +3,9 @@ weights drawn through the pinhole camera, the bench's TUNING cases (`bench/puzzl
 --seeds 12 --kinds weight --weight-height 3`): in a cup of two or three touching tall weights
 the bare card between their sides and the cup's printed ring, ringed dark like a rim, was
 judged a whole weight 1.52 and 1.63 radii from a real one and counted, and the right build
-was "not solved" with no question. Whole weights found side by side lie 1.82 radii apart and
-more; the check now asks about a cup where two lie closer than 1.7."""
+was "not solved" with no question. Whole weights found side by side mostly lie 1.80 radii
+apart and more (one pair at 1.64 under a strong tilt): the check now asks about a cup where
+two lie closer than 1.7."""
 
 from __future__ import annotations
 

@@ -652,7 +652,9 @@ def faint_weights(view: CardView, level: np.ndarray, pack: EnigmaPack, cups: lis
 #: less twice that. Closer, one of the two is no whole weight: the bare card between tall
 #: weights' sides and a cup's printed ring, ringed dark like a rim (tuning cloth/mild 6 and
 #: cloth/moderate 2, right builds: 1.52 and 1.63 radii from a weight, counted, "not solved"
-#: with no question; touching weights found whole lie 1.82 radii apart and more)
+#: with no question). No margin to count by: most real pairs are found 1.80 radii apart and
+#: more, but one at 1.64 (wood/strong 11, a strong tilt): so the cup is asked about, never
+#: counted with one of the two dropped
 WHOLE_APART = 1.7
 
 
