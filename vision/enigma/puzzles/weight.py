@@ -645,13 +645,44 @@ def faint_weights(view: CardView, level: np.ndarray, pack: EnigmaPack, cups: lis
     return washed
 
 
+#: two whole weights' centres lie at least this far apart (shares of the radius). Side by side
+#: their bases touch at 2 radii and a camera only spreads their top faces further (each
+#: enlarged and moved away from the nadir in proportion to its distance from it); each
+#: centre is found within 0.15 of the radius (tests/vision/enigma/test_weight_top.py), so 2
+#: less twice that. Closer, one of the two is no whole weight: the bare card between tall
+#: weights' sides and a cup's printed ring, ringed dark like a rim (tuning cloth/mild 6 and
+#: cloth/moderate 2, right builds: 1.52 and 1.63 radii from a weight, counted, "not solved"
+#: with no question). No margin to count by: most real pairs are found 1.80 radii apart and
+#: more, but one at 1.64 (wood/strong 11, a strong tilt): so the cup is asked about, never
+#: counted with one of the two dropped
+WHOLE_APART = 1.7
+
+
+def overlapping_cups(view: CardView, cups: list[Cup], whole: list[Weight], wr: float
+                     ) -> list[str]:
+    """The cups (their names) near which two of the ``whole`` weights lie closer than whole
+    weights can (:data:`WHOLE_APART`): which of the two is a weight cannot be told, so that
+    cup's count is asked about, never taken."""
+    names: list[str] = []
+    for i, a in enumerate(whole):
+        for b in whole[i + 1:]:
+            if math.dist(a.centre, b.centre) >= WHOLE_APART * wr:
+                continue
+            for wt in (a, b):
+                cup = _cup_at(view, cups, *wt.centre, NEAR_CUP)
+                if cup is not None:
+                    names.append(_cup_name(cup))
+    return names
+
+
 def count_weights(view: CardView, pack: EnigmaPack, cups: list[Cup],
                   seen: list[Point] | None = None, washed: list[str] | None = None
                   ) -> tuple[dict[tuple[str, int], int], int, list[str]]:
     """Whole weights per cup, whole weights on the card outside the cups, and the doubts (a
-    cup where a weight lies partly under another, or a weight-like place that does not show
-    whole). A place away from the cups that is no whole weight (a digit, a shadow's edge)
-    changes no cup's count, so it raises no doubt; nor does one that a whole weight found a
+    cup where a weight lies partly under another, a weight-like place that does not show
+    whole, or two whole weights closer than whole weights lie: :func:`overlapping_cups`). A
+    place away from the cups that is no whole weight (a digit, a shadow's edge) changes no
+    cup's count, so it raises no doubt; nor does one that a whole weight found a
     second time (:func:`whole_and_hidden`) explains. ``seen`` gets each whole weight's
     centre, ``washed`` the cups with a weight-like place too washed out by glare to tell."""
     counts = {(cup.side, cup.index): 0 for cup in cups}
@@ -685,6 +716,7 @@ def count_weights(view: CardView, pack: EnigmaPack, cups: list[Cup],
         cup = _cup_at(view, cups, *centre, IN_CUP)
         if cup is not None:
             doubts.append(_cup_name(cup))
+    doubts += overlapping_cups(view, cups, whole, wr)
     for cup in faint_weights(view, level, pack, cups,
                              [wt.centre for wt in places] + [wt.centre for wt in again]):
         doubts.append(_cup_name(cup))
@@ -748,6 +780,6 @@ def check_weight(view: CardView, pack: EnigmaPack, card: weight.WeightCard | Non
 
 
 __all__ = ["Weight", "check_weight", "count_weights", "crescents", "find_weights",
-           "judge_weight", "level_image", "local_card", "read_weight_card", "smooth_level",
-           "tall_faces", "top_face_template", "weight_in_crescent", "weight_places",
+           "judge_weight", "level_image", "local_card", "overlapping_cups", "read_weight_card",
+           "smooth_level", "tall_faces", "top_face_template", "weight_in_crescent", "weight_places",
            "weight_radius_px", "weight_template", "whole_and_hidden"]
