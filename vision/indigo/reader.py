@@ -360,7 +360,8 @@ def read_indigo(
     found = _read_gems_finer(frame, fit, pack, st, gains, saturation)
     glare = glare_mask(canon, st.cell_px)
     cells = read_tiles(gray, found, model, st, pack.gem_size, glare=glare, lab=lab,
-                       clipped=clipped_mask(canon))
+                       # only glare leaves a cell to read past it (see read_tiles)
+                       clipped=clipped_mask(canon) if glare.any() else None)
     settled = one_sapphire(settle_corners(settle_centre(found, cells, st.min_confidence), cells,
                                           min_confidence=st.min_confidence), st.min_confidence)
     spots = scaled_confidences(settled, factor)
