@@ -221,13 +221,15 @@ def whole_percentiles(values: np.ndarray, percents: tuple[float, ...]) -> list[f
 
 
 def measure_picture(image: np.ndarray, mask: np.ndarray | None = None, *,
-                    colour: bool = True) -> PictureMeasures:
+                    colour: bool = True, gray: np.ndarray | None = None) -> PictureMeasures:
     """Measure the board region of a BGR image (``mask`` non-zero where the board is).
 
     Levels, contrast and colour are measured on the masked pixels, the noise on blocks wholly
     inside the mask, the focus on the mask's bounding box. ``colour=False``: for a reader
     that checks the picture with ``needs_colour=False``, the colour is not measured (0.0, as
-    a grey picture's: refused were it ever asked for; 3-6 ms of a sheet's read).
+    a grey picture's: refused were it ever asked for; 3-6 ms of a sheet's read). ``gray``: the
+    image's grey (``cv2.COLOR_BGR2GRAY``), when the caller has it already (a reader that found
+    its markers in the frame's grey): not converted twice.
     """
     if image.ndim == 2:
         image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
@@ -245,7 +247,8 @@ def measure_picture(image: np.ndarray, mask: np.ndarray | None = None, *,
     # one grey conversion of the box, for the focus and, sampled, for the levels (a pixel's
     # grey is the same whichever array it is converted in); the sampled pixels' grey and
     # brightest channel are kept as planes, and only the colour needs the pixels themselves
-    gray = cv2.cvtColor(box, cv2.COLOR_BGR2GRAY)
+    gray = cv2.cvtColor(box, cv2.COLOR_BGR2GRAY) if gray is None else \
+        gray[top:bottom, left:right]
     step = _sample_step(box.shape)
     sampled_inside = (box_mask[::step, ::step] > 0).ravel()
     gray_inside = np.ascontiguousarray(gray[::step, ::step]).ravel()[sampled_inside]
@@ -266,13 +269,13 @@ def measure_picture(image: np.ndarray, mask: np.ndarray | None = None, *,
     )
 
 
-def measure_inside(image: np.ndarray, outline: np.ndarray, *,
-                   colour: bool = True) -> PictureMeasures | None:
+def measure_inside(image: np.ndarray, outline: np.ndarray, *, colour: bool = True,
+                   gray: np.ndarray | None = None) -> PictureMeasures | None:
     """:func:`measure_picture` of ``image`` inside ``outline`` (image points), or None where
     the outline covers no pixel of it. Measured on the image cut to the outline's box: the
     same measures as on the whole image with its mask (the box is moved by an even number of
     pixels, so the outline's points round alike), without a mask the size of the image.
-    ``colour``: as :func:`measure_picture`'s."""
+    ``colour`` and ``gray`` (of the whole image): as :func:`measure_picture`'s."""
     h, w = image.shape[:2]
     x0 = max(0, int(np.floor(outline[:, 0].min())) - 2) // 2 * 2
     y0 = max(0, int(np.floor(outline[:, 1].min())) - 2) // 2 * 2
@@ -282,7 +285,8 @@ def measure_inside(image: np.ndarray, outline: np.ndarray, *,
     if part.size == 0:  # the outline lies wholly past the image's right or bottom
         return None
     mask = region_mask(part.shape, outline - (x0, y0))
-    return measure_picture(part, mask, colour=colour) if mask.any() else None
+    part_gray = None if gray is None else gray[y0:max(y0 + 1, y1), x0:max(x0 + 1, x1)]
+    return measure_picture(part, mask, colour=colour, gray=part_gray) if mask.any() else None
 
 
 def region_mask(shape: tuple[int, ...], polygon: np.ndarray) -> np.ndarray:

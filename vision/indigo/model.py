@@ -210,13 +210,16 @@ CHROMA = 200.0
 BRIGHTNESS = 14.0
 
 
-def colour_features(bgr: np.ndarray, saturation: float = 1.0) -> np.ndarray:
+def colour_features(bgr: np.ndarray, saturation: float = 1.0,
+                    out: np.ndarray | None = None) -> np.ndarray:
     """(..., 3) BGR -> (..., 3) features: b and r chromaticity, log brightness; with a
     camera's ``saturation`` (:func:`colour_saturation`) undone: each chromaticity moved from
-    grey by 1 / ``saturation``."""
+    grey by 1 / ``saturation``. ``out``: a float32 (h, w, 3) array (a part of a larger one)
+    for the features of an (h, w, 3) ``bgr``, written in place and returned: no features
+    image made and copied over."""
     shape = np.shape(bgr)
     if np.size(bgr) == 0:
-        return np.zeros(shape, np.float32)
+        return np.zeros(shape, np.float32) if out is None else out
     blue, green, red = _planes_plus_one(bgr)
     # added one by one (the floats numpy's sum over the channels gives): a reduction over a
     # last axis of three, and writes into interleaved channels, cost half again as much
@@ -234,7 +237,20 @@ def colour_features(bgr: np.ndarray, saturation: float = 1.0) -> np.ndarray:
             plane += GREY_CHROMA
     np.log(total, out=total)
     total *= np.float32(BRIGHTNESS)
-    out: np.ndarray = cv2.merge([blue, red, total]).reshape(shape)
+    if out is not None:
+        return _merged_into([blue, red, total], out)
+    merged: np.ndarray = cv2.merge([blue, red, total]).reshape(shape)
+    return merged
+
+
+def _merged_into(planes: list[np.ndarray], out: np.ndarray) -> np.ndarray:
+    """The (n, 1) ``planes`` merged into ``out`` (h, w, 3 float32, h * w = n), in place."""
+    rows, cols = out.shape[:2]
+    parts = [p.reshape(rows, cols) for p in planes]
+    if out.strides[1:] == (3 * out.itemsize, out.itemsize):
+        cv2.merge(parts, out)  # rows of whole pixels (a part of a board): OpenCV writes them
+    else:
+        out[...] = cv2.merge(parts)
     return out
 
 
@@ -511,20 +527,30 @@ def _treasure_measured(canon: np.ndarray, cell_px: int) -> np.ndarray:
     return np.array(out, np.float32)
 
 
+def _rim_ring_pixels(model: PackModel, size: int, cell_px: int) -> np.ndarray:
+    """Flat indices (row by row) of the rim's ring on a canonical board of ``size``: between
+    the rim's outline and the route, clear of the chip spaces. Drawn once per model and size:
+    it depends on nothing a frame shows."""
+    key = ("rim-ring", size)
+    if key not in model.cache:
+        ring = np.zeros((size, size), np.uint8)
+        poly = (rim_polygon() * RIM_RING_OUTER * cell_px + size / 2).astype(np.int32)
+        cv2.fillPoly(ring, [poly], 255)
+        cv2.circle(ring, (size // 2, size // 2), int(RIM_RING_INNER * cell_px), 0, -1)
+        for _, _, xy in chip_spaces():
+            x, y = to_canonical(xy, cell_px)
+            cv2.circle(ring, (int(x), int(y)), int(CHIP_CLEARANCE * cell_px), 0, -1)
+        model.cache[key] = np.flatnonzero(ring)
+    return model.cache[key]
+
+
 def _known_colours(canon: np.ndarray, model: PackModel,
                    cell_px: int) -> tuple[np.ndarray, np.ndarray] | None:
     """The board's colours the pack knows, as the frame shows them and as the pack has them
     (BGR rows): the rim's median, then the middle of each corner treasure tile; None when too
     little of the rim is seen."""
-    size = canon.shape[0]
-    ring = np.zeros((size, size), np.uint8)
-    poly = (rim_polygon() * RIM_RING_OUTER * cell_px + size / 2).astype(np.int32)
-    cv2.fillPoly(ring, [poly], 255)
-    cv2.circle(ring, (size // 2, size // 2), int(RIM_RING_INNER * cell_px), 0, -1)
-    for _, _, xy in chip_spaces():
-        x, y = to_canonical(xy, cell_px)
-        cv2.circle(ring, (int(x), int(y)), int(CHIP_CLEARANCE * cell_px), 0, -1)
-    pixels = canon[ring > 0]
+    pixels = np.take(canon.reshape(-1, 3), _rim_ring_pixels(model, canon.shape[0], cell_px),
+                     axis=0)
     if len(pixels) < MIN_RIM_PIXELS:
         return None
     measured = [np.median(pixels, axis=0).astype(np.float32)]
@@ -632,7 +658,7 @@ def nearest_banded(planes: np.ndarray, colours: np.ndarray) -> tuple[np.ndarray,
     n = len(chroma_b)
     least = np.full(n, np.inf, np.float32)
     index = np.zeros(n, np.intp)
-    d2, step, over, under = (np.empty(n, np.float32) for _ in range(4))
+    d2, step, over = (np.empty(n, np.float32) for _ in range(3))
     closer = np.empty(n, bool)
     for k, colour in enumerate(np.asarray(colours, np.float32)):
         np.subtract(chroma_b, colour[0], out=d2)
@@ -641,11 +667,10 @@ def nearest_banded(planes: np.ndarray, colours: np.ndarray) -> tuple[np.ndarray,
         step *= step
         d2 += step
         np.subtract(brightness, colour[2], out=step)
-        np.subtract(step, np.float32(hi), out=over)
-        np.maximum(over, 0.0, out=over)
-        np.subtract(step, np.float32(lo), out=under)
-        np.minimum(under, 0.0, out=under)
-        over += under
+        # the brightness beyond the band: step - hi above it, step - lo below it, 0 inside
+        # (the same float32 as max(step - hi, 0) + min(step - lo, 0), in two passes of four)
+        np.clip(step, np.float32(lo), np.float32(hi), out=over)
+        np.subtract(step, over, out=over)
         over *= over
         d2 += over
         np.less(d2, least, out=closer)

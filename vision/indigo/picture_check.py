@@ -39,11 +39,13 @@ def board_outline_in_frame(fit: PlaneFit, geometry: BoardGeometry) -> np.ndarray
 
 
 def picture_confidence_factor(
-    frame: np.ndarray, fit: PlaneFit, geometry: BoardGeometry, limits: PictureSettings
+    frame: np.ndarray, fit: PlaneFit, geometry: BoardGeometry, limits: PictureSettings,
+    gray: np.ndarray | None = None,
 ) -> float:
     """Refuse a picture of the board that carries too little (``FrameRefusedError`` naming
-    the cause), else what every confidence of the read is multiplied by."""
-    measures = measure_inside(frame, board_outline_in_frame(fit, geometry))
+    the cause), else what every confidence of the read is multiplied by. ``gray``: the
+    frame's grey, when the reader has it (:func:`vision.picture.measure_picture`)."""
+    measures = measure_inside(frame, board_outline_in_frame(fit, geometry), gray=gray)
     if measures is None:
         return 1.0  # the board lies outside the frame: the board check says so
     quality = check_picture(measures, limits, needs_colour=NEEDS_COLOUR)

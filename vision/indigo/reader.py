@@ -281,17 +281,17 @@ def _check_frame(frame: object) -> np.ndarray:
     return image
 
 
-def _locate(frame: np.ndarray, st: IndigoSettings) -> PlaneFit:
-    """The table markers, searched in a shrunk frame first (fast) and, when some are missed,
-    once more at full resolution: small markers far from a soft, compressed camera are lost
-    in the shrunk frame while a person still reads them."""
+def _locate(gray: np.ndarray, st: IndigoSettings) -> PlaneFit:
+    """The table markers in ``gray`` (the frame's grey), searched in a shrunk copy first
+    (fast) and, when some are missed, once more at full resolution: small markers far from a
+    soft, compressed camera are lost in the shrunk frame while a person still reads them."""
     try:
-        return locate(frame, st.geometry.layout, checks=st.checks)
+        return locate(gray, st.geometry.layout, checks=st.checks)
     except FrameRefusedError as exc:
-        full = max(frame.shape[:2])
+        full = max(gray.shape[:2])
         if exc.reason != "no-markers" or full <= st.checks.max_detect_side:
             raise
-        return locate(frame, st.geometry.layout,
+        return locate(gray, st.geometry.layout,
                       checks=replace(st.checks, max_detect_side=full, retry_scales=(1.0,)))
 
 
@@ -313,7 +313,7 @@ def _read_gems_finer(frame: np.ndarray, fit: PlaneFit, pack: IndigoPack, st: Ind
     balanced = times_gains(rectify(frame, fit, st.geometry, cell_px, box), gains)
     size = canonical_size(cell_px)
     lab = np.zeros((size, size, 3), np.float32)
-    lab[top:bottom, left:right] = colour_features(balanced, saturation)
+    colour_features(balanced, saturation, out=lab[top:bottom, left:right])
     labels = gem_label_map(lab, model, where=gem_pixels(model, pack.gem_size))
     # the labels outside the box are all 0, a margin wider than the closing's reach
     labels[top:bottom, left:right] = close_gem_labels(labels[top:bottom, left:right],
@@ -337,15 +337,17 @@ def read_indigo(
     t0 = time.perf_counter()
     frame = _check_frame(frame)
     st = settings
+    # one grey of the frame, for the markers and the picture check: each made its own
+    gray_frame = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     try:
-        fit = _locate(frame, st)
+        fit = _locate(gray_frame, st)
     except FrameRefusedError as exc:
         better = explain_refusal(exc, frame, st)
         if better is not None:
             raise better from exc
         raise
     # the picture itself, before any piece: refused, or every confidence scaled by its quality
-    factor = picture_confidence_factor(frame, fit, st.geometry, st.picture)
+    factor = picture_confidence_factor(frame, fit, st.geometry, st.picture, gray=gray_frame)
     t1 = time.perf_counter()
     canon = rectify(frame, fit, st.geometry, st.cell_px)
     check_sharpness(canon, st)
