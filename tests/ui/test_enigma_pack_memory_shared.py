@@ -8,6 +8,7 @@ import shutil
 from pathlib import Path
 from types import SimpleNamespace
 
+from companion.enigma.puzzles import load_puzzles
 from config import art_pack_folder, config_from_dict
 from ui.demo import DemoTable
 from ui.widgets.enigma_board import pack_for
@@ -35,3 +36,13 @@ def test_the_demo_camera_draws_with_the_pack_the_reads_load(tmp_path: Path) -> N
     _record, state = random_record(1, tiles=4)
     table._render_enigma(state)  # the first Enigma frame loads the pack
     assert table._packs["enigma"] is cached_enigma_pack(art_pack_folder(cfg, "tiles"))
+
+
+def test_an_enigma_frame_after_a_puzzle_frame_is_drawn() -> None:
+    """The puzzle check shown before any Enigma game (in the demo): the pack was kept then,
+    without the catalogue the Enigma frames need (KeyError at every frame on 6284270)."""
+    table = DemoTable(SimpleNamespace(session=None, cfg=config_from_dict({})), seed=3)
+    card_id = next(iter(load_puzzles().weight.cards))
+    table._render_puzzle("weight", card_id, None)
+    _record, state = random_record(1, tiles=4)
+    assert table._render_enigma(state).shape[:2] == (720, 1280)
