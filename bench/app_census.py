@@ -3,15 +3,19 @@
 Counts live objects by type (after a full collection), numpy arrays and their bytes, Kivy
 widgets and textures, and the entries of Kivy's Cache, so that two counts taken a game apart
 show what a game leaves behind; and says where the resident size is (libraries, heap, other
-anonymous memory; malloc's blocks in use, free and mapped; Python's blocks), so that a growth
-of the RSS can be told to be Python's objects or not.
+anonymous memory; malloc's blocks in use, free and mapped; Python's blocks and its small-object
+allocator's arenas, in use and free), so that a growth of the RSS can be told to be Python's
+objects, or room kept between them, or not Python's at all.
 """
 
 from __future__ import annotations
 
 import ctypes
 import gc
+import os
+import re
 import sys
+import tempfile
 from collections import Counter
 from typing import Any
 
@@ -82,7 +86,42 @@ def where_the_rss_is() -> str:
         words += (f" | malloc in use {info.uordblks / 2**20:.0f}, free "
                   f"{info.fordblks / 2**20:.0f}, mapped {info.hblkhd / 2**20:.0f} in "
                   f"{info.hblks} blocks")
-    return f"RSS MB: {words} | Python's blocks {sys.getallocatedblocks():,}"
+    return (f"RSS MB: {words} | Python's blocks {sys.getallocatedblocks():,} | "
+            f"{pymalloc_words()}")
+
+
+def pymalloc_words() -> str:
+    """Python's small-object allocator (pymalloc): its arenas of 1 MiB, the bytes of live
+    objects in them and the bytes free in their pools. An arena goes back to the system only
+    once nothing in it lives: arenas much fuller than their live bytes are room kept between
+    objects that live on (a screen's thousands of widgets freed around them)."""
+    printed = _debugmallocstats_text()
+    if not printed:
+        return "pymalloc: no statistics"
+
+    def figure(label: str) -> int:
+        found = re.search(re.escape(label) + r"\s*=\s*([\d,]+)", printed)
+        return int(found.group(1).replace(",", "")) if found else 0
+
+    mib = 2**20
+    return (f"pymalloc arenas {figure('# arenas allocated current')} MiB, live objects "
+            f"{figure('# bytes in allocated blocks') / mib:.1f}, free in pools "
+            f"{figure('# bytes in available blocks') / mib:.1f}")
+
+
+def _debugmallocstats_text() -> str:
+    """What ``sys._debugmallocstats`` prints (to the C library's stderr, file descriptor 2)."""
+    sys.stderr.flush()
+    with tempfile.TemporaryFile(mode="w+") as caught:
+        saved = os.dup(2)
+        try:
+            os.dup2(caught.fileno(), 2)
+            sys._debugmallocstats()
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+        caught.seek(0)
+        return caught.read()
 
 
 def _holding(obj: Any) -> list[Any]:

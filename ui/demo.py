@@ -335,20 +335,29 @@ class DemoTable:
 
     def _render_enigma(self, state: Any) -> Any:
         from companion.enigma.catalogue import load_catalogue
-        from vision.enigma.pack import load_enigma_pack
         from vision.enigma.settings import TableSettings
         from vision.enigma.synth.render import TableView, render_camera_image
 
-        if "enigma" not in self._packs:
-            cfg = self.app.cfg
-            self._packs["enigma"] = load_enigma_pack(art_pack_folder(cfg, cfg.vision.enigma.pack))
+        pack = self._enigma_pack()
+        if "enigma-catalogue" not in self._packs:
             self._packs["enigma-catalogue"] = load_catalogue()
-        pack = self._packs["enigma"]
         view = TableView.of_state(state, pack, catalogue=self._packs["enigma-catalogue"])
         # the frame alone: render_frame's scene and truth are for tests and benches, and its
         # pieces' mask (read by no effect of the demo's) lived through the camera effects
         return render_camera_image(view, pack, table=TableSettings.from_config(self.app.cfg),
                                    seed=self._seed, frame_size=FRAME_SIZE)
+
+    def _enigma_pack(self) -> Any:
+        """The Enigma pack the table is drawn with: the one the app's reads load
+        (:func:`vision.enigma.pack_cache.cached_enigma_pack`), not a copy of its own, taken
+        at the first frame and kept, as before."""
+        from vision.enigma.pack_cache import cached_enigma_pack
+
+        if "enigma" not in self._packs:
+            cfg = self.app.cfg
+            self._packs["enigma"] = cached_enigma_pack(
+                art_pack_folder(cfg, cfg.vision.enigma.pack))
+        return self._packs["enigma"]
 
     def _render_sheet(self, pending: Any) -> Any:
         from vision.second_chance.synth.sheet import SheetContent, render_sheet
@@ -387,13 +396,10 @@ class DemoTable:
         import random as seeded
 
         from companion.enigma.puzzles import load_puzzles
-        from vision.enigma.pack import load_enigma_pack
         from vision.enigma.synth.puzzle_table import TableCondition, render_table_frame
         from vision.enigma.synth.puzzles import default_solution, near_misses
 
-        if "enigma" not in self._packs:
-            cfg = self.app.cfg
-            self._packs["enigma"] = load_enigma_pack(art_pack_folder(cfg, cfg.vision.enigma.pack))
+        pack = self._enigma_pack()
         box = load_puzzles()
         card = getattr(box, kind).cards[card_id]
         solution = default_solution(kind, card, box)
@@ -401,7 +407,7 @@ class DemoTable:
         if miss is not None:
             misses = near_misses(kind, card, solution, box, seeded.Random(PUZZLE_SEED))
             _what, solution, extra = misses[miss % len(misses)]
-        return render_table_frame(kind, card, self._packs["enigma"], solution=solution,
+        return render_table_frame(kind, card, pack, solution=solution,
                                   condition=TableCondition(PUZZLE_TABLE, PUZZLE_STRENGTH),
                                   seed=PUZZLE_SEED, frame_size=PUZZLE_FRAME, **extra)
 

@@ -549,11 +549,12 @@ def pack_for(config: Any) -> Any:
 
 @lru_cache(maxsize=4)
 def _pack_in(folder: str | None) -> Any:
-    from vision.enigma.pack import load_enigma_pack
+    # the reads' own pack object (loaded once for both), not a second copy of it
+    from vision.enigma.pack_cache import cached_enigma_pack
     from vision.errors import ArtPackError
 
     try:
-        return load_enigma_pack(folder)
+        return cached_enigma_pack(folder)
     except (ArtPackError, OSError) as exc:
         log.warning("the Enigma board is drawn with the demo pack: %s", exc)
         return None
