@@ -321,14 +321,14 @@ class DemoTable:
 
             indigo = new_game(2)
         try:
-            from vision.indigo.pack import load_indigo_pack
+            from vision.indigo.pack_cache import cached_indigo_pack
             from vision.indigo.settings import IndigoSettings
             from vision.indigo.synth.render import render_frame
         except ImportError:
             return _sketch(indigo)
         if "indigo" not in self._packs:
             cfg = self.app.cfg
-            self._packs["indigo"] = load_indigo_pack(art_pack_folder(cfg, cfg.vision.pack))
+            self._packs["indigo"] = cached_indigo_pack(art_pack_folder(cfg, cfg.vision.pack))
         settings = IndigoSettings.from_config(self.app.cfg)
         return render_frame(indigo, self._packs["indigo"], settings=settings, seed=self._seed,
                             frame_size=FRAME_SIZE).image

@@ -56,14 +56,14 @@ def read_indigo_frame(frame: Any, cfg: Config, state: Any, *, pack: Any = None
     """
     try:
         from vision.indigo.after import check_after
-        from vision.indigo.pack import load_indigo_pack
+        from vision.indigo.pack_cache import cached_indigo_pack
         from vision.indigo.reader import read_indigo
         from vision.indigo.settings import IndigoSettings
     except ImportError as exc:
         raise ReaderUnavailableError("the Indigo board reader is not installed") from exc
     settings = IndigoSettings.from_config(cfg)
     min_confidence = settings.min_confidence
-    pack = pack or load_indigo_pack(art_pack_folder(cfg, cfg.vision.pack))
+    pack = pack or cached_indigo_pack(art_pack_folder(cfg, cfg.vision.pack))
     read = read_indigo(frame, pack, settings=settings)
     verdict = check_after(state, read, min_confidence=min_confidence)
     result = _with_overlay(IndigoReading(message="; ".join(verdict.questions)), read,
