@@ -48,9 +48,11 @@ ALONG_CUT = 0.75
 PAPER_BETWEEN = -0.2
 
 
-def hue_gap(a: np.ndarray, b: np.ndarray, settings: SheetReaderSettings) -> float:
-    """1 - cos of the angle between two inks' hues; 0 when either is grey (no evidence)."""
-    na, nb = float(np.linalg.norm(a)), float(np.linalg.norm(b))
+def hue_gap(a: np.ndarray, b: np.ndarray, lengths: tuple[float, float],
+            settings: SheetReaderSettings) -> float:
+    """1 - cos of the angle between two inks' hues; 0 when either is grey (no evidence).
+    ``lengths``: the two hues' lengths (``np.linalg.norm``), measured once a cell."""
+    na, nb = lengths
     if na < settings.min_hue or nb < settings.min_hue:
         return 0.0
     return 1.0 - float(np.dot(a, b)) / (na * nb)
@@ -97,6 +99,8 @@ def border_evidence(
     """Every border between two of ``tiles`` (row by row), with what is known of it."""
     cut_at, join_at = thresholds
     middle, half = (cut_at + join_at) / 2, max((cut_at - join_at) / 2, 1e-6)
+    # each cell's hue length once (a cell has up to four borders), the call as it was
+    length = {cell: np.linalg.norm(colour[cell]) for cell in tiles}
     found = []
     for r, c in sorted(tiles):
         for (nr, nc), score in (
@@ -105,13 +109,14 @@ def border_evidence(
         ):
             if (nr, nc) not in tiles:
                 continue
-            hue = hue_gap(colour[r, c], colour[nr, nc], settings)
+            a, b = length[(r, c)], length[(nr, nc)]
+            hue = hue_gap(colour[r, c], colour[nr, nc], (float(a), float(b)), settings)
             strong_hue = (hue > settings.colour_cut * settings.sure_hue_factor
-                          and min(np.linalg.norm(colour[r, c]), np.linalg.norm(colour[nr, nc]))
-                          >= settings.min_hue * settings.sure_hue_factor)
+                          and min(a, b) >= settings.min_hue * settings.sure_hue_factor)
             # confidence: 0.5 at the edge of the undecided band, 1.0 at twice the distance
+            # (clipped in plain floats: np.clip on one number costs more than the rest)
             distance = abs(float(score) - middle) / half
-            sure = float(np.clip(0.5 + (distance - 1) * 0.5, 0.5, 1.0))
+            sure = min(max(0.5 + (distance - 1) * 0.5, 0.5), 1.0)
             border = ((r, c), (nr, nc))
             found.append((border, BorderEvidence(
                 score, hue, bool(strong_hue), sure, distance, learned.get(border),

@@ -86,15 +86,15 @@ def border_light_levels(darkness: np.ndarray, *, sides: tuple[float, float] = (0
     xs = PAD + np.arange(1, N) * CANON_CELL
     smooth_v = cv2.blur(t, (across, along))  # vertical lines: across in x, along in y
     smooth_h = cv2.blur(t, (along, across))
+    # every line's pixels gathered at once, (8 lines, width): the same sums, one call each
+    band = xs[:, None] + np.arange(-reach, reach + 1)
+    before = xs[:, None] + np.arange(-side_b, -side_a)
+    after = xs[:, None] + np.arange(side_a, side_b)
     # (8, H): the darkest window near each vertical line, at every height
-    band_v = np.stack([smooth_v[:, x - reach:x + reach + 1].min(axis=1) for x in xs])
-    band_h = np.stack([smooth_h[y - reach:y + reach + 1, :].min(axis=0) for y in xs])
-    left = np.stack([t[:, x - side_b:x - side_a].mean(axis=1) for x in xs])
-    right_side = np.stack([t[:, x + side_a:x + side_b].mean(axis=1) for x in xs])
-    side_v = (left + right_side) / 2
-    up = np.stack([t[y - side_b:y - side_a, :].mean(axis=0) for y in xs])
-    down = np.stack([t[y + side_a:y + side_b, :].mean(axis=0) for y in xs])
-    side_h = (up + down) / 2
+    band_v = smooth_v[:, band].min(axis=2).T
+    band_h = smooth_h[band, :].min(axis=1)
+    side_v = (t[:, before].mean(axis=2).T + t[:, after].mean(axis=2).T) / 2
+    side_h = (t[before, :].mean(axis=1) + t[after, :].mean(axis=1)) / 2
 
     def cells(a: np.ndarray) -> np.ndarray:
         # (8, L) -> (8, 9, trimmed middle of each cell's stretch)

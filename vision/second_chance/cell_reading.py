@@ -110,8 +110,10 @@ def read_cells(settings: SheetReaderSettings, canon: np.ndarray) -> CellsRead:
     marked = light_fills(dark, faint_marks & ~unsure_paper, lo, energy=energy, spread=spread)
     clear = clear_light_fills(dark, state, f.strokes, lo, energy=energy,
                               spread=spread) & ~unsure_paper
-    colour = colour_fills(*colour_strength(norm, lo, CANON_CELL - lo), state, unsure_paper)
-    tile_wide = fills_across_tile(colour, state, *colour_cover(norm, lo, CANON_CELL - lo))
+    chroma, cover = colour_cover(norm, lo, CANON_CELL - lo)
+    colour = colour_fills(*colour_strength(norm, lo, CANON_CELL - lo, chroma), state,
+                          unsure_paper)
+    tile_wide = fills_across_tile(colour, state, chroma, cover)
     # a doubtful cell so coloured, its colour covering it and running on into its tile, is
     # filled; one read empty (a fill lighter still) is asked about, and filled for the cards'
     # search as a clear light fill is where its colour runs on so; a coloured doubtful cell

@@ -478,22 +478,26 @@ def marks_spread(darkness: np.ndarray, lo: int, hi: int) -> np.ndarray:
     return spread
 
 
-def colour_strength(norm: np.ndarray, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
+def colour_strength(norm: np.ndarray, lo: int, hi: int, chroma: np.ndarray
+                    ) -> tuple[np.ndarray, np.ndarray]:
     """(9, 9) twice: how far the mean colour of each cell's inside is from grey, over the
     whole inside and over its middle (:data:`MIDDLE_SHARE` of its side across). ``norm``: the
     cropped grid's channels as shares of the paper under them, its cast taken out (see
-    :func:`ink_maps`), so the paper is grey. The mean is taken before the distance: a
-    picture's colour noise averages out over a cell (a pixel's own chroma does not), a
-    coloured pencil's or a felt marker's fill does not, however light it is in grey."""
+    :func:`ink_maps`), so the paper is grey; ``chroma``: the whole inside's mean colour off
+    grey, as :func:`colour_cover` gives it (the mean over the inside is the costly part, and
+    it is that one). The mean is taken before the distance: a picture's colour noise
+    averages out over a cell (a pixel's own chroma does not), a coloured pencil's or a felt
+    marker's fill does not, however light it is in grey."""
     size = hi - lo
     m0 = int(round(size * (1 - MIDDLE_SHARE) / 2))
-    strengths = []
-    for a, b in ((lo, hi), (lo + m0, hi - m0)):
-        mean = _cells_view(norm)[:, a:b, :, a:b].mean(axis=(1, 3))  # (9, 9, 3)
-        strength: np.ndarray = np.sqrt(
-            ((mean - mean.mean(axis=2, keepdims=True)) ** 2).sum(axis=2))
-        strengths.append(strength)
-    return strengths[0], strengths[1]
+    mean = _cells_view(norm)[:, lo + m0:hi - m0, :, lo + m0:hi - m0].mean(axis=(1, 3))
+    return _chroma_length(chroma), _chroma_length(mean - mean.mean(axis=2, keepdims=True))
+
+
+def _chroma_length(chroma: np.ndarray) -> np.ndarray:
+    """(9, 9): the length of each cell's colour off grey ((9, 9, 3))."""
+    length: np.ndarray = np.sqrt((chroma ** 2).sum(axis=2))
+    return length
 
 
 #: a square's inside is cut into this many blocks a side to see how far a colour covers it
@@ -509,7 +513,7 @@ def colour_cover(norm: np.ndarray, lo: int, hi: int) -> tuple[np.ndarray, np.nda
     view = _cells_view(norm)[:, lo:hi, :, lo:hi]  # (9, S, 9, S, 3)
     mean = view.mean(axis=(1, 3))
     chroma: np.ndarray = mean - mean.mean(axis=2, keepdims=True)
-    length = np.sqrt((chroma ** 2).sum(axis=2))
+    length = _chroma_length(chroma)
     unit = chroma / np.maximum(length, 1e-9)[..., None]
     size, cover = hi - lo, np.full((N, N), np.inf)
     cuts = [round(size * k / COVER_BLOCKS) for k in range(COVER_BLOCKS + 1)]

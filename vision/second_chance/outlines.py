@@ -190,9 +190,9 @@ def segment(
     for border, evidence in border_evidence(tiles, right, below, colour, settings,
                                              (cut_at, join_at), learned,
                                              hatched_along or set(), verdicts):
-        if coverage is not None and border in coverage:
-            evidence = replace(evidence, coverage=coverage[border])
-        evidence = replace(evidence, stroked=border in (stroked or set()))
+        # border_evidence leaves the coverage unmeasured (None): one replace sets both
+        evidence = replace(evidence, coverage=(coverage or {}).get(border),
+                           stroked=border in (stroked or set()))
         kind, outline = decide_border(evidence, rule)
         if coverage is not None and border in coverage:
             kind, outline = check_by_sides(kind, outline, evidence, coverage[border],
