@@ -11,6 +11,7 @@ miss (they take turns). Tuning seeds start at 0; ``--held-apart`` uses seeds fro
     python bench/puzzle_checks.py --seeds 4 --kinds fragment --glare broad
     python bench/puzzle_checks.py --seeds 4 --kinds weight --weight-height 3
     python bench/puzzle_checks.py --seeds 4 --kinds angular --cube-height 12
+    python bench/puzzle_checks.py --seeds 4 --kinds fragment --fragment-height 4.5
 """
 
 from __future__ import annotations
@@ -104,11 +105,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cube-height", type=float, default=0.0, metavar="MM",
                         help="angular cubes this tall, seen from the tilted camera (12: real "
                              "cubes; default 0, the flat top view)")
+    parser.add_argument("--fragment-height", type=float, default=0.0, metavar="MM",
+                        help="fragment pieces this thick, seen from the tilted camera "
+                             "(default 0: drawn flat)")
     args = parser.parse_args(argv)
     on_one_core()  # the check's time on one core
     box = load_puzzles()
     pack = load_enigma_pack()
     first = HELD_APART_SEEDS if args.held_apart else 0
+    heights = {"weight": {"weight_height_mm": args.weight_height},
+               "fragment": {"fragment_height_mm": args.fragment_height},
+               "angular": {"cube_height_mm": args.cube_height}}
     totals: dict[str, Tally] = {}
     for kind in args.kinds.split(","):
         for surface in args.surfaces.split(","):
@@ -119,10 +126,7 @@ def main(argv: list[str] | None = None) -> int:
                     card, todo = cases(kind, seed, box)
                     # only passed when asked: every other kind's scene, and the flat
                     # default, stay as they were
-                    tall = ({"weight_height_mm": args.weight_height}
-                            if kind == "weight" and args.weight_height > 0 else
-                            {"cube_height_mm": args.cube_height}
-                            if kind == "angular" and args.cube_height > 0 else {})
+                    tall = {name: mm for name, mm in heights.get(kind, {}).items() if mm > 0}
                     for is_right, solution, extra in todo:
                         frame = render_table_frame(kind, card, pack, condition=cond,
                                                    solution=solution, seed=seed,

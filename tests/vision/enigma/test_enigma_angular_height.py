@@ -14,7 +14,7 @@ from vision.enigma.puzzles.angular import check_angular
 from vision.enigma.puzzles.view import nearest_colour, view_card
 from vision.enigma.settings import DEFAULT_PUZZLE_SETTINGS
 from vision.enigma.synth.puzzle_table import TableCondition, render_table_frame
-from vision.enigma.synth.puzzles import default_solution, render_puzzle_scene
+from vision.enigma.synth.puzzles import default_solution, render_puzzle_scene, table_camera
 
 
 def _card(seed: int) -> Any:
@@ -32,7 +32,8 @@ def _piece_pixels(image: np.ndarray, pack: Any) -> int:
 
 
 def test_cubes_with_height_show_their_sides_and_the_flat_view_is_unchanged() -> None:
-    """Drawn 12 mm tall, each column's top lies off its base and its sides fill the sweep:
+    """Drawn 12 mm tall (for the frame's own camera), each column's top lies off its base and
+    its sides fill the sweep:
     the structure covers more of the table than its flat top view. Without a height the
     scene is the flat one, pixel for pixel."""
     pack, box = load_enigma_pack(), load_puzzles()
@@ -42,8 +43,10 @@ def test_cubes_with_height_show_their_sides_and_the_flat_view_is_unchanged() -> 
         flat = render_puzzle_scene("angular", card, pack, solution=solution, box=box, seed=seed)
         same = render_puzzle_scene("angular", card, pack, solution=solution, box=box, seed=seed,
                                    cube_height_mm=0.0)
+        camera = table_camera({"cube_height_mm": 12.0}, (seed, 31), (1920, 1080),
+                              max_tilt_deg=15.0)
         tall = render_puzzle_scene("angular", card, pack, solution=solution, box=box, seed=seed,
-                                   cube_height_mm=12.0)
+                                   cube_height_mm=12.0, camera=camera)
         assert np.array_equal(flat, same)
         assert _piece_pixels(tall, pack) > 1.2 * _piece_pixels(flat, pack), seed
 

@@ -1,19 +1,18 @@
-"""The angular structure as real cubes with height, as a tilted camera sees it on the table.
+"""The angular structure as real cubes with height, as the scene's camera sees it on the table.
 
 The check reads the mat through the markers' homography, which is right for the table's plane
-only. A cube 12 mm tall is not in that plane: seen from a camera at height ``H`` whose foot
+only. A cube 12 mm tall is not in that plane: seen from a camera at height ``H`` whose nadir
 (the point straight below it) lies at ``N`` on the table, a point ``z`` above the table at
-``P`` lands on the table's image at ``N + (P - N) * H / (H - z)``. So each top face lies off
-its base, away from the camera's foot, and a little larger; the sides that face the camera
-fill the sweep between the two, shaded by the lamp; and the lamp casts the structure's shadow
-on the table. A flat top view (:func:`~vision.enigma.synth.puzzles.draw_structure` without a
-height) shows none of this.
+``P`` lands on the table's image at ``N + (P - N) * H / (H - z)``
+(:meth:`~vision.synth.pinhole.Viewpoint.raised`). So each top face lies off its base, away
+from the nadir, and a little larger; the sides that face the camera fill the sweep between
+the two, shaded by the lamp; and the lamp casts the structure's shadow on the table. A flat
+top view (:func:`~vision.enigma.synth.puzzles.draw_structure` without a height) shows none of
+this.
 
-Drawn straight down in the mat's millimetres (the camera effects tilt the whole frame later):
-the scene's own camera is one more seeded draw, its lean (the tangent of the angle from the
-structure up to the camera) and height set so that a layer of cubes shifts a fifth to a half
-of a cube, as a camera on an arm 40 to 65 cm above the table sees a structure beside the
-mat's middle.
+Drawn straight down in the mat's millimetres, for the frame's own pinhole camera
+(:mod:`vision.synth.pinhole`), whose centre over the layer the scene gives: the camera
+effects then see the whole scene through that same camera.
 """
 
 from __future__ import annotations
@@ -28,12 +27,8 @@ import numpy as np
 
 from companion.enigma import puzzle_angular as angular
 from vision.enigma.pack import EnigmaPack
+from vision.synth.pinhole import Viewpoint
 
-#: the tangent of the angle from the structure up to the camera (the top faces' shift per
-#: millimetre of height), drawn per scene
-LEAN = (0.15, 0.5)
-#: the camera's height over the table (mm)
-CAMERA_MM = (400.0, 650.0)
 #: the shadow's length per millimetre of height, and how much it darkens the table
 SHADOW_LEAN, SHADOW_DEPTH = (0.3, 0.9), 0.45
 #: a side face's brightness: the ambient share, and what the lamp adds to a side facing it
@@ -45,25 +40,27 @@ SIDES = ((0.0, -1.0), (1.0, 0.0), (0.0, 1.0), (-1.0, 0.0))  # outward normals N,
 
 @dataclass(frozen=True)
 class CubeCamera:
-    """The scene's camera over the structure: its foot on the table and its height (mm, in
-    the structure layer's frame), and the lamp's azimuth (the way the shadow falls)."""
-    foot: Vec
-    height: float
+    """The scene's camera over the structure (``eye``: mm, in the structure layer's frame)
+    and the lamp: its azimuth (the way the shadow falls) and the shadow's length per mm of
+    height."""
+    eye: Viewpoint
     sun: float
     shadow_lean: float
 
     def project(self, x: float, y: float, z: float) -> Vec:
         """Where the point ``z`` mm above the table at (x, y) shows on the table's image."""
-        k = self.height / (self.height - z)
-        return (self.foot[0] + (x - self.foot[0]) * k, self.foot[1] + (y - self.foot[1]) * k)
+        return self.eye.raised((x, y), z)
 
 
-def _camera(centre: Vec, rng: random.Random) -> CubeCamera:
-    lean = rng.uniform(*LEAN)
-    height = rng.uniform(*CAMERA_MM)
-    away = rng.uniform(0, 2 * math.pi)  # the way the tops shift: away from the camera's foot
-    foot = (centre[0] - lean * height * math.cos(away), centre[1] - lean * height * math.sin(away))
-    return CubeCamera(foot, height, rng.uniform(0, 2 * math.pi), rng.uniform(*SHADOW_LEAN))
+def structure_side_px(cubes: Mapping[str, Sequence[angular.Cube]], pack: EnigmaPack,
+                      s: float) -> int:
+    """The side (pixels) of the square layer :func:`draw_cubes` draws ``cubes`` on: the
+    structure's footprint and three cubes round it, room for the tops and the shadow."""
+    side = float(pack.sizes["cube_mm"])
+    xs = [x for cs in cubes.values() for x, _, _ in cs]
+    ys = [y for cs in cubes.values() for _, y, _ in cs]
+    cols, rows = max(xs) - min(xs) + 1, max(ys) - min(ys) + 1
+    return int(round((max(rows, cols) + 6) * side * s))
 
 
 def _fill(img: np.ndarray, pts_mm: Sequence[Vec], s: float, colour: tuple[int, ...]) -> None:
@@ -95,13 +92,14 @@ def _shadow(img: np.ndarray, footprints: list[tuple[float, float, float, float]]
 def _faces(x: float, y: float, z0: float, z1: float, side: float, cam: CubeCamera,
            open_sides: Sequence[bool]) -> list[tuple[list[Vec], tuple[float, float] | None]]:
     """A cube's faces the camera sees, as table-image polygons: the sides facing the camera's
-    foot (with their outward normal), then the top (normal None)."""
+    nadir (with their outward normal), then the top (normal None)."""
     corners = [(x, y), (x + side, y), (x + side, y + side), (x, y + side)]
     faces: list[tuple[list[Vec], tuple[float, float] | None]] = []
     for n, (nx, ny) in enumerate(SIDES):
         a, b = corners[n], corners[(n + 1) % 4]
         mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
-        facing = (cam.foot[0] - mid[0]) * nx + (cam.foot[1] - mid[1]) * ny > 0
+        nadir = cam.eye.nadir
+        facing = (nadir[0] - mid[0]) * nx + (nadir[1] - mid[1]) * ny > 0
         if facing and open_sides[n]:
             faces.append(([cam.project(*a, z0), cam.project(*b, z0), cam.project(*b, z1),
                            cam.project(*a, z1)], (nx, ny)))
@@ -110,19 +108,19 @@ def _faces(x: float, y: float, z0: float, z1: float, side: float, cam: CubeCamer
 
 
 def draw_cubes(cubes: Mapping[str, Sequence[angular.Cube]], pack: EnigmaPack, s: float, *,
-               height_mm: float, rng: random.Random) -> np.ndarray:
-    """The structure's cubes ``height_mm`` tall, each ``cube_mm`` a side, as a tilted camera
-    sees them on the table (BGRA, transparent round it, its footprint in the middle)."""
+               height_mm: float, eye: Viewpoint, rng: random.Random) -> np.ndarray:
+    """The structure's cubes ``height_mm`` tall, each ``cube_mm`` a side, as the camera at
+    ``eye`` (mm in this layer) sees them on the table (BGRA, :func:`structure_side_px` wide,
+    transparent round it, its footprint in the middle)."""
     side = float(pack.sizes["cube_mm"])
     all_cubes = {(x, y, z): piece for piece, cs in cubes.items() for x, y, z in cs}
     xs = [x for x, _, _ in all_cubes]
     ys = [y for _, y, _ in all_cubes]
     cols, rows = max(xs) - min(xs) + 1, max(ys) - min(ys) + 1
-    size_mm = (max(rows, cols) + 6) * side
-    size = int(round(size_mm * s))
+    size = structure_side_px(cubes, pack, s)
     img = np.zeros((size, size, 4), np.uint8)
-    x0, y0 = size_mm / 2 - cols * side / 2, size_mm / 2 - rows * side / 2
-    cam = _camera((size_mm / 2, size_mm / 2), rng)
+    x0, y0 = size / s / 2 - cols * side / 2, size / s / 2 - rows * side / 2
+    cam = CubeCamera(eye, rng.uniform(0, 2 * math.pi), rng.uniform(*SHADOW_LEAN))
 
     def place(x: int, y: int) -> Vec:
         return (x0 + (x - min(xs)) * side, y0 + (y - min(ys)) * side)
@@ -136,7 +134,7 @@ def draw_cubes(cubes: Mapping[str, Sequence[angular.Cube]], pack: EnigmaPack, s:
 
     def far_first(c: tuple[int, int, int]) -> tuple[float, int]:
         px, py = place(c[0], c[1])
-        return (-math.hypot(px + side / 2 - cam.foot[0], py + side / 2 - cam.foot[1]), c[2])
+        return (-math.hypot(px + side / 2 - eye.nadir[0], py + side / 2 - eye.nadir[1]), c[2])
 
     for x, y, z in sorted(all_cubes, key=far_first):
         colour = pack.angular[all_cubes[(x, y, z)]]
@@ -152,4 +150,4 @@ def draw_cubes(cubes: Mapping[str, Sequence[angular.Cube]], pack: EnigmaPack, s:
     return img
 
 
-__all__ = ["CubeCamera", "draw_cubes"]
+__all__ = ["CubeCamera", "draw_cubes", "structure_side_px"]

@@ -45,7 +45,7 @@ from vision.enigma.puzzles.cards import (
     weight_cups,
 )
 from vision.enigma.settings import DEFAULT_MAT, MatSettings
-from vision.enigma.synth.cubes import draw_cubes
+from vision.enigma.synth.cubes import draw_cubes, structure_side_px
 from vision.markers import paste_marker
 from vision.synth.effects import apply_effects
 from vision.synth.pinhole import Pinhole, Viewpoint, draw_pinhole
@@ -187,18 +187,6 @@ def draw_weight(card: weight.WeightCard, counts: weight.WeightSolution | None,
 HIGHLIGHT_AT, HIGHLIGHT_R = 0.35, 0.3
 
 
-def _tilt_and_lamp(height_mm: float, rng: random.Random) -> tuple[float, Point, float, float]:
-    """A tilted camera and a lamp over pieces ``height_mm`` tall (seeded): the tangent of the
-    camera's tilt, where the top faces lie off the bases (mm), the direction the shadows fall
-    (radians, roughly away from the camera's lean) and how far they reach (mm)."""
-    lean = rng.uniform(0.15, 0.45)
-    a = rng.uniform(0, 2 * math.pi)
-    top = (height_mm * lean * math.cos(a), height_mm * lean * math.sin(a))
-    sun = a + math.pi + rng.uniform(-1.0, 1.0)
-    reach = height_mm * rng.uniform(0.4, 1.0)
-    return lean, top, sun, reach
-
-
 def _tall_weights(img: np.ndarray, laid: Sequence[tuple[Point, float]], wr: float,
                   pack: EnigmaPack, s: float, height_mm: float, eye: Viewpoint,
                   rng: random.Random, *, shine: float) -> None:
@@ -257,10 +245,13 @@ def _highlight(img: np.ndarray, centre_mm: Point, r_mm: float, s: float, metal: 
 
 def draw_fragment(card: fragment.FragmentCard, pieces: Sequence[fragment.FragmentPiece],
                   placements: Sequence[fragment.FragmentPlacement], pack: EnigmaPack,
-                  s: float, *, pad_mm: float, rng: random.Random, height_mm: float = 0.0
-                  ) -> np.ndarray:
+                  s: float, *, pad_mm: float, rng: random.Random, height_mm: float = 0.0,
+                  eye: Viewpoint | None = None) -> np.ndarray:
     """The fragment card with its silhouette and the pieces placed on it; ``height_mm``: the
-    pieces' thickness (:func:`_thick_pieces`), 0 for flat pieces."""
+    pieces' thickness, as the camera at ``eye`` (mm in this drawing) sees them
+    (:func:`_thick_pieces`); 0 draws them flat."""
+    if height_mm > 0 and eye is None:
+        raise ValueError(f"pieces {height_mm} mm thick need the camera that sees them (eye)")
     side = pack.tile_mm
     img = _card_base(pack, side, s, pad_mm)
     unit, dx, dy = fragment_transform(card, side, float(pack.sizes["fragment_unit_mm"]))
@@ -273,19 +264,24 @@ def draw_fragment(card: fragment.FragmentCard, pieces: Sequence[fragment.Fragmen
         jx, jy = rng.uniform(-0.12, 0.12), rng.uniform(-0.12, 0.12)
         placed.append([(pad_mm + dx + x * unit + jx, pad_mm + dy + y * unit + jy)
                        for x, y in poly])
-    top = _thick_pieces(img, placed, pack, s, height_mm, rng) if height_mm > 0 else (0.0, 0.0)
-    for poly_mm in placed:
-        _poly(img, _shift(poly_mm, *top), s, black)
+    tops = placed
+    if height_mm > 0 and eye is not None:
+        tops = _thick_pieces(img, placed, pack, s, height_mm, eye, rng)
+    for poly_mm in tops:
+        _poly(img, poly_mm, s, black)
     return img
 
 
 def _thick_pieces(img: np.ndarray, placed: Sequence[Sequence[Point]], pack: EnigmaPack,
-                  s: float, height_mm: float, rng: random.Random) -> tuple[float, float]:
-    """Pieces ``height_mm`` thick seen from a tilted camera: each one's top face lies off its
-    base, away from the camera, its sides (shaded, darker than the top) fill the sweep between
-    the two, and the lamp casts a soft shadow off the other way on the card. Returns where
-    the top faces lie off the bases (mm)."""
-    lean, top, sun, reach = _tilt_and_lamp(height_mm, rng)
+                  s: float, height_mm: float, eye: Viewpoint, rng: random.Random
+                  ) -> list[list[Point]]:
+    """Pieces ``height_mm`` thick as the camera at ``eye`` sees them: the lamp's soft shadow
+    off each on the card, then each piece's sides (shaded, darker than the top): every edge
+    swept from the table up to where its top edge shows. Returns the top faces as seen
+    (mm): each corner moved away from the nadir (:meth:`Viewpoint.raised`); all tops stand
+    at the same height, so no piece's side hides another's top."""
+    sun = rng.uniform(0, 2 * math.pi)  # the lamp stands anywhere, whatever the camera
+    reach = height_mm * rng.uniform(0.4, 1.0)
     shadow: np.ndarray = np.zeros(img.shape[:2], np.float32)
     for poly_mm in placed:
         pts = np.round(np.array(_shift(poly_mm, reach * math.cos(sun), reach * math.sin(sun)))
@@ -294,10 +290,12 @@ def _thick_pieces(img: np.ndarray, placed: Sequence[Sequence[Point]], pack: Enig
     shadow = cv2.GaussianBlur(shadow, (0, 0), max(1.0, 0.6 * reach * s))
     img[..., :3] = (img[..., :3] * (1 - 0.45 * shadow[..., None])).astype(np.uint8)
     side = (*(int(c * 0.55) for c in pack.colour("fragment")), 255)
-    for poly_mm in placed:
-        for t in np.linspace(0.0, 1.0, 8):
-            _poly(img, _shift(poly_mm, top[0] * t, top[1] * t), s, side)
-    return top
+    tops = [[eye.raised(p, height_mm) for p in poly_mm] for poly_mm in placed]
+    for base, top in zip(placed, tops, strict=True):
+        for k in range(len(base)):  # each side face: an edge at the table and at the top
+            j = (k + 1) % len(base)
+            _poly(img, [base[k], base[j], top[j], top[k]], s, side)
+    return tops
 
 
 def draw_picture(img: np.ndarray, top: Sequence[str], pack: EnigmaPack, s: float,
@@ -441,14 +439,6 @@ class PuzzleScene:
     solution: Any
 
 
-def _cubes_layer(cubes: Mapping[str, Sequence[angular.Cube]], pack: EnigmaPack, s: float,
-                 height_mm: float, rng: random.Random) -> np.ndarray:
-    """Angular pieces seen from above: flat top view (``height_mm`` 0) or cubes with height."""
-    if height_mm <= 0:
-        return draw_structure(cubes, pack, s)
-    return draw_cubes(cubes, pack, s, height_mm=height_mm, rng=rng)
-
-
 def render_puzzle_scene(kind: str, card: Any, pack: EnigmaPack, *, solution: Any = None,
                         box: PuzzleBox | None = None, seed: int = 0,
                         mat: MatSettings = DEFAULT_MAT,
@@ -465,10 +455,10 @@ def render_puzzle_scene(kind: str, card: Any, pack: EnigmaPack, *, solution: Any
     table under the mat, (height, width) -> BGR image (default: the pack's flat table colour).
     ``shine``: the weights' own highlights (:func:`draw_weight`). ``fragment_height_mm``: the
     fragment pieces' thickness (:func:`draw_fragment`), ``weight_height_mm`` the weights' height
-    (:func:`draw_weight`); 0 draws them flat. ``cube_height_mm``: the angular cubes' height as
-    a tilted camera sees it (:func:`~vision.enigma.synth.cubes.draw_cubes`), 0 for the flat top
-    view. ``camera``: the pinhole the scene is seen through (:func:`table_camera`), which
-    weights standing up need."""
+    (:func:`draw_weight`), ``cube_height_mm`` the angular cubes' height
+    (:func:`~vision.enigma.synth.cubes.draw_cubes`); 0 draws them flat (the cubes as their top
+    view). ``camera``: the pinhole the scene is seen through (:func:`table_camera`), which
+    pieces standing up need: each is drawn as that camera shows it."""
     rng = random.Random(seed)
     box = box or load_puzzles()
     layout = mat_layout(mat)
@@ -486,20 +476,19 @@ def render_puzzle_scene(kind: str, card: Any, pack: EnigmaPack, *, solution: Any
         canvas[:] = surface((height, width))
     pad = 0.35 * pack.tile_mm
     place: tuple[Point, float] | None = None
-    if kind == "weight" and weight_height_mm > 0:
-        # the card's place first: its weights stand in the camera's view, so the camera is
+    eye: Viewpoint | None = None
+    if {"weight": weight_height_mm, "fragment": fragment_height_mm}.get(kind, 0.0) > 0:
+        # the card's place first: its pieces stand in the camera's view, so the camera is
         # taken into the card's own drawing (a turn and a shift on the table move no ray)
         place = _card_place(rng, (x0, y0), s)
-        eye = _eye_over_card(camera, (width, height), place, (pack.tile_mm + 2 * pad) * s, s)
+        eye = _eye_over_layer(camera, (width, height), place, (pack.tile_mm + 2 * pad) * s, s)
+    if kind == "weight":
         layer = draw_weight(card, solution, pack, s, pad_mm=pad, rng=rng,
                             outside=outside_weights, overlap=overlap, shine=shine,
                             height_mm=weight_height_mm, eye=eye)
-    elif kind == "weight":
-        layer = draw_weight(card, solution, pack, s, pad_mm=pad, rng=rng,
-                            outside=outside_weights, overlap=overlap, shine=shine)
     elif kind == "fragment":
         layer = draw_fragment(card, box.fragment.pieces, solution, pack, s, pad_mm=pad, rng=rng,
-                              height_mm=fragment_height_mm)
+                              height_mm=fragment_height_mm, eye=eye)
     elif kind == "angular":
         layer = draw_angular_card(card, pack, s, pad_mm=pad)
     else:
@@ -507,19 +496,39 @@ def render_puzzle_scene(kind: str, card: Any, pack: EnigmaPack, *, solution: Any
     centre_px, angle = place or _card_place(rng, (x0, y0), s)
     _paste(canvas, layer, centre_px, angle)
     if kind == "angular" and solution:
-        built = _cubes_layer(solution, pack, s, cube_height_mm, rng)
-        bx = (BUILD_AT[0] + rng.uniform(-6, 6) - x0) * s
-        by = (BUILD_AT[1] + rng.uniform(-6, 6) - y0) * s
-        _paste(canvas, built, (bx, by), 90 * rng.randrange(4) + rng.uniform(-6, 6))
-        for n, cubes in enumerate((apart or {}).items()):
-            piece = _cubes_layer({cubes[0]: cubes[1]}, pack, s, cube_height_mm, rng)
-            _paste(canvas, piece, ((BUILD_AT[0] - 20 + 40 * n - x0) * s,
-                                   (max(ys) - 25 - y0) * s), 0.0)
+        _build_structure(canvas, solution, apart or {}, pack, s, rng,
+                         origin_mm=(x0, y0), apart_y_mm=max(ys) - 25,
+                         height_mm=cube_height_mm, camera=camera)
     side = int(round(layout.size_mm * s))
     for marker_id, (mx, my) in zip(layout.ids, layout.centres_mm, strict=True):
         paste_marker(canvas, marker_id, ((mx - x0) * s, (my - y0) * s), side,
                      dictionary_name=layout.dictionary)
     return canvas
+
+
+def _build_structure(canvas: np.ndarray, solution: Mapping[str, Sequence[angular.Cube]],
+                     apart: Mapping[str, Sequence[angular.Cube]], pack: EnigmaPack, s: float,
+                     rng: random.Random, *, origin_mm: Point, apart_y_mm: float,
+                     height_mm: float, camera: Pinhole | None) -> None:
+    """The angular structure built beside the card and the pieces left ``apart`` in a row at
+    ``apart_y_mm``: each layer's place is drawn before the layer, so that cubes standing up
+    are drawn for the camera over that place (the flat top view draws nothing at random)."""
+    x0, y0 = origin_mm
+    bx = (BUILD_AT[0] + rng.uniform(-6, 6) - x0) * s
+    by = (BUILD_AT[1] + rng.uniform(-6, 6) - y0) * s
+    place = ((bx, by), 90 * rng.randrange(4) + rng.uniform(-6, 6))
+    scene_size = (canvas.shape[1], canvas.shape[0])
+    layers = [(solution, place)]
+    for n, piece in enumerate(apart.items()):
+        layers.append(({piece[0]: piece[1]},
+                       (((BUILD_AT[0] - 20 + 40 * n - x0) * s, (apart_y_mm - y0) * s), 0.0)))
+    for cubes, at in layers:
+        if height_mm <= 0:
+            layer = draw_structure(cubes, pack, s)
+        else:
+            eye = _eye_over_layer(camera, scene_size, at, structure_side_px(cubes, pack, s), s)
+            layer = draw_cubes(cubes, pack, s, height_mm=height_mm, eye=eye, rng=rng)
+        _paste(canvas, layer, *at)
 
 
 def _card_place(rng: random.Random, origin_mm: Point, s: float) -> tuple[Point, float]:
@@ -529,12 +538,13 @@ def _card_place(rng: random.Random, origin_mm: Point, s: float) -> tuple[Point, 
     return (cx, cy), rng.uniform(-8, 8)
 
 
-def _eye_over_card(camera: Pinhole | None, scene_size: tuple[int, int],
-                   place: tuple[Point, float], layer_px: float, s: float) -> Viewpoint:
-    """The camera's centre over the card's own drawing (mm): its nadir in the scene taken
-    back through the card's place (``layer_px`` wide, as :func:`_card_base` draws it)."""
+def _eye_over_layer(camera: Pinhole | None, scene_size: tuple[int, int],
+                    place: tuple[Point, float], layer_px: float, s: float) -> Viewpoint:
+    """The camera's centre over a layer's own drawing (mm): its nadir in the scene taken
+    back through the layer's place (a square ``layer_px`` wide, as :func:`_card_base` and
+    :func:`~vision.enigma.synth.cubes.draw_cubes` draw them)."""
     if camera is None:
-        raise ValueError("weights standing up need the camera that sees them (camera=...)")
+        raise ValueError("pieces standing up need the camera that sees them (camera=...)")
     eye = camera.view(scene_size).eye
     side = int(round(layer_px))
     back = cv2.invertAffineTransform(_paste_matrix((side, side), *place))
@@ -542,13 +552,18 @@ def _eye_over_card(camera: Pinhole | None, scene_size: tuple[int, int],
     return Viewpoint((float(nx) / s, float(ny) / s), eye.height / s)
 
 
+#: the options of :func:`render_puzzle_scene` that stand pieces up (their height, mm)
+STANDING = ("weight_height_mm", "fragment_height_mm", "cube_height_mm")
+
+
 def table_camera(extra: Mapping[str, Any], entropy: Sequence[int], frame_size: tuple[int, int],
                  *, max_tilt_deg: float) -> Pinhole | None:
-    """The pinhole (seeded by ``entropy``) a scene is drawn for when its weights stand up
-    (``extra``: :func:`render_puzzle_scene`'s options); None for a flat scene, which keeps
-    the camera :func:`~vision.synth.effects.apply_effects` draws from the frame's own stream,
-    so that its frames, and every figure measured on them, stay the same to the bit."""
-    if float(extra.get("weight_height_mm", 0.0)) <= 0:
+    """The pinhole (seeded by ``entropy``) a scene is drawn for when its pieces stand up
+    (``extra``: :func:`render_puzzle_scene`'s options: weights, fragment pieces or cubes with
+    a height); None for a flat scene, which keeps the camera
+    :func:`~vision.synth.effects.apply_effects` draws from the frame's own stream, so that
+    its frames, and every figure measured on them, stay the same to the bit."""
+    if all(float(extra.get(name, 0.0)) <= 0 for name in STANDING):
         return None
     return draw_pinhole(np.random.default_rng(list(entropy)), frame_size,
                         max_tilt_deg=max_tilt_deg)
