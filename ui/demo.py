@@ -46,8 +46,10 @@ class DemoTable:
         #: place event
         self.pending: Any = None
         self._state: Any = None  # the accepted state the camera worker renders from
-        self._packs: dict[str, Any] = {}
-        self._seed = seed
+        #: the art packs the table is drawn with, by name, loaded at their first frame
+        self.packs: dict[str, Any] = {}
+        #: the seed of the frame drawn last: each new frame is drawn with the next
+        self.seed = seed
         self._frame: Any = None
         self._frame_key: Any = None
         self._frame_scene: Any = None
@@ -208,7 +210,7 @@ class DemoTable:
     def forget_looks(self) -> None:
         """A new pack was taught: the next frames are drawn with it (the look is reloaded)."""
         with self._lock:
-            self._packs.pop("code", None)
+            self.packs.pop("code", None)
 
     def put_away_own_tiles(self) -> None:
         """The teach screen is left: the table is as it was before."""
@@ -299,14 +301,14 @@ class DemoTable:
             return frame is self._frame and _same_key(self._frame_key, self._on_table())
 
     def _render_state(self, state: Any) -> Any:
-        self._seed += 1
+        self.seed += 1
         pending = self._rendering
         if isinstance(pending, tuple) and pending[0] == "sheet":
             return self._render_sheet(pending)
         if isinstance(pending, tuple) and pending[0] == "card":
             from vision.second_chance.synth.card import render_card
 
-            return render_card(pending[1], seed=self._seed, frame_size=FRAME_SIZE).image
+            return render_card(pending[1], seed=self.seed, frame_size=FRAME_SIZE).image
         if isinstance(pending, tuple) and pending[0] == "code":
             return self._render_code(pending[1])
         if _is_own_tiles(pending):
@@ -314,7 +316,7 @@ class DemoTable:
         if _is_puzzle(pending):
             return self._render_puzzle(*pending[1:])
         if state is not None and hasattr(state, "board"):
-            return self._render_enigma(state)
+            return self.render_enigma(state)
         indigo = getattr(state, "state", state)  # the engine's IndigoGame wraps the state
         if indigo is None or not hasattr(indigo, "tiles"):
             from companion.indigo.state import new_game
@@ -326,26 +328,28 @@ class DemoTable:
             from vision.indigo.synth.render import render_frame
         except ImportError:
             return _sketch(indigo)
-        if "indigo" not in self._packs:
+        if "indigo" not in self.packs:
             cfg = self.app.cfg
-            self._packs["indigo"] = cached_indigo_pack(art_pack_folder(cfg, cfg.vision.pack))
+            self.packs["indigo"] = cached_indigo_pack(art_pack_folder(cfg, cfg.vision.pack))
         settings = IndigoSettings.from_config(self.app.cfg)
-        return render_frame(indigo, self._packs["indigo"], settings=settings, seed=self._seed,
+        return render_frame(indigo, self.packs["indigo"], settings=settings, seed=self.seed,
                             frame_size=FRAME_SIZE).image
 
-    def _render_enigma(self, state: Any) -> Any:
+    def render_enigma(self, state: Any) -> Any:
+        """The camera frame of the Enigma table ``state``, drawn with :attr:`seed` (camera
+        worker thread)."""
         from companion.enigma.catalogue import load_catalogue
         from vision.enigma.settings import TableSettings
         from vision.enigma.synth.render import TableView, render_camera_image
 
         pack = self._enigma_pack()
-        if "enigma-catalogue" not in self._packs:
-            self._packs["enigma-catalogue"] = load_catalogue()
-        view = TableView.of_state(state, pack, catalogue=self._packs["enigma-catalogue"])
+        if "enigma-catalogue" not in self.packs:
+            self.packs["enigma-catalogue"] = load_catalogue()
+        view = TableView.of_state(state, pack, catalogue=self.packs["enigma-catalogue"])
         # the frame alone: render_frame's scene and truth are for tests and benches, and its
         # pieces' mask (read by no effect of the demo's) lived through the camera effects
         return render_camera_image(view, pack, table=TableSettings.from_config(self.app.cfg),
-                                   seed=self._seed, frame_size=FRAME_SIZE)
+                                   seed=self.seed, frame_size=FRAME_SIZE)
 
     def _enigma_pack(self) -> Any:
         """The Enigma pack the table is drawn with: the one the app's reads load
@@ -353,11 +357,11 @@ class DemoTable:
         at the first frame and kept, as before."""
         from vision.enigma.pack_cache import cached_enigma_pack
 
-        if "enigma" not in self._packs:
+        if "enigma" not in self.packs:
             cfg = self.app.cfg
-            self._packs["enigma"] = cached_enigma_pack(
+            self.packs["enigma"] = cached_enigma_pack(
                 art_pack_folder(cfg, cfg.vision.enigma.pack))
-        return self._packs["enigma"]
+        return self.packs["enigma"]
 
     def _render_sheet(self, pending: Any) -> Any:
         from vision.second_chance.synth.sheet import SheetContent, render_sheet
@@ -365,21 +369,21 @@ class DemoTable:
         _kind, player, tiles, new = pending
         drawn = tiles + ((new,) if new else ())
         content = SheetContent(tiles=drawn, bonus=None, name=player)
-        return render_sheet(content, seed=self._seed, frame_size=FRAME_SIZE).image
+        return render_sheet(content, seed=self.seed, frame_size=FRAME_SIZE).image
 
     def _render_code(self, tiles: str) -> Any:
         from companion.break_the_code import parse_code
         from vision.break_the_code.synth.render import render_frame as render_code
 
-        if "code" not in self._packs:
+        if "code" not in self.packs:
             # a taught look is drawn from its photos; none: the demo style's own drawing
             from vision.break_the_code.pack import load_code_pack
 
             folder = art_pack_folder(self.app.cfg, self.app.cfg.vision.code.pack)
-            self._packs["code"] = load_code_pack(folder) if folder else None
+            self.packs["code"] = load_code_pack(folder) if folder else None
         laid = list(parse_code(tiles).tiles) if tiles.strip() else []
-        result, _scene = render_code(laid, seed=self._seed, frame_size=FRAME_SIZE,
-                                     look=self._packs["code"])
+        result, _scene = render_code(laid, seed=self.seed, frame_size=FRAME_SIZE,
+                                     look=self.packs["code"])
         return result.image
 
     def _render_own_tiles(self, tiles: str, slots: Any) -> Any:
@@ -388,7 +392,7 @@ class DemoTable:
         from vision.break_the_code.synth.render import render_frame as render_code
 
         laid = [parse_tile(t) for t in tiles.split()]
-        result, _scene = render_code(laid, seed=self._seed, frame_size=FRAME_SIZE,
+        result, _scene = render_code(laid, seed=self.seed, frame_size=FRAME_SIZE,
                                      slots=list(slots), look=STYLES[OWN_TILES_STYLE])
         return result.image
 

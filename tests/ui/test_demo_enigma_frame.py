@@ -27,22 +27,22 @@ def _demo(seed: int, tiles: int) -> tuple[DemoTable, Any, Any]:
     cfg = Config()
     table = DemoTable(SimpleNamespace(session=None, cfg=cfg), seed=seed)
     _record, state = random_record(seed, tiles=tiles)
-    table._render_enigma(state)  # loads the packs, once, as the app's first frame does
-    view = TableView.of_state(state, table._packs["enigma"],
-                              catalogue=table._packs["enigma-catalogue"])
+    table.render_enigma(state)  # loads the packs, once, as the app's first frame does
+    view = TableView.of_state(state, table.packs["enigma"],
+                              catalogue=table.packs["enigma-catalogue"])
     return table, state, view
 
 
 def _old_path(table: DemoTable, view: Any) -> Any:
     """The frame as the demo drew it before: render_frame with the demo's arguments."""
-    return render_frame(view, table._packs["enigma"], table=TableSettings.from_config(Config()),
-                        seed=table._seed, frame_size=FRAME_SIZE)
+    return render_frame(view, table.packs["enigma"], table=TableSettings.from_config(Config()),
+                        seed=table.seed, frame_size=FRAME_SIZE)
 
 
 @pytest.mark.parametrize("seed, tiles", TABLES)
 def test_the_demo_frame_is_render_frames_image_to_the_bit(seed: int, tiles: int) -> None:
     table, state, view = _demo(seed, tiles)
-    frame = table._render_enigma(state)  # draws with the next seed, as every frame does
+    frame = table.render_enigma(state)  # draws with the next seed, as every frame does
     assert np.array_equal(frame, _old_path(table, view).image)
 
 
@@ -50,7 +50,7 @@ def test_the_demo_frame_is_render_frames_image_to_the_bit(seed: int, tiles: int)
 def test_the_camera_image_is_render_frames_image_with_clutter_too(effects: Any) -> None:
     """With clutter the pieces' mask is drawn and kept clear of the clutter, as before."""
     table, _state, view = _demo(2, 12)
-    pack = table._packs["enigma"]
+    pack = table.packs["enigma"]
     image = render_camera_image(view, pack, seed=11, effects=effects, frame_size=FRAME_SIZE)
     frame = render_frame(view, pack, seed=11, effects=effects, frame_size=FRAME_SIZE)
     assert np.array_equal(image, frame.image)
@@ -65,10 +65,10 @@ def test_a_demo_frame_holds_at_its_high_the_scene_and_the_camera_effects_alone(
     table, state, view = _demo(seed, tiles)
     scene = _old_path(table, view).scene.image
     mask_bytes = scene.shape[0] * scene.shape[1]
-    effects_rng = np.random.default_rng(table._seed + 7919)
+    effects_rng = np.random.default_rng(table.seed + 7919)
     floor = scene.nbytes + traced_peak(lambda: apply_effects(
         scene, effects_rng, DEFAULT_EFFECTS, frame_size=FRAME_SIZE, max_tilt_deg=25.0))
     scene = None
-    table._seed -= 1  # the frame is drawn with the seed of the scene above
-    peak = traced_peak(lambda: table._render_enigma(state))
+    table.seed -= 1  # the frame is drawn with the seed of the scene above
+    peak = traced_peak(lambda: table.render_enigma(state))
     assert peak <= floor + mask_bytes // 2, (peak / 1e6, floor / 1e6, mask_bytes / 1e6)

@@ -34,8 +34,8 @@ def test_the_demo_camera_draws_with_the_pack_the_reads_load(tmp_path: Path) -> N
     cfg = _config_with_a_pack_of_its_own(tmp_path)
     table = DemoTable(SimpleNamespace(session=None, cfg=cfg), seed=3)
     _record, state = random_record(1, tiles=4)
-    table._render_enigma(state)  # the first Enigma frame loads the pack
-    assert table._packs["enigma"] is cached_enigma_pack(art_pack_folder(cfg, "tiles"))
+    table.render_enigma(state)  # the first Enigma frame loads the pack
+    assert table.packs["enigma"] is cached_enigma_pack(art_pack_folder(cfg, "tiles"))
 
 
 def test_an_enigma_frame_after_a_puzzle_frame_is_drawn() -> None:
@@ -45,4 +45,4 @@ def test_an_enigma_frame_after_a_puzzle_frame_is_drawn() -> None:
     card_id = next(iter(load_puzzles().weight.cards))
     table._render_puzzle("weight", card_id, None)
     _record, state = random_record(1, tiles=4)
-    assert table._render_enigma(state).shape[:2] == (720, 1280)
+    assert table.render_enigma(state).shape[:2] == (720, 1280)
