@@ -159,7 +159,7 @@ def show(value: Any) -> str:
     return str(value)
 
 
-def _fields(cls: type) -> dict[str, tuple[dataclasses.Field[Any], Any]]:
+def config_fields(cls: type) -> dict[str, tuple[dataclasses.Field[Any], Any]]:
     hints = get_type_hints(cls)
     return {
         f.name: (f, hints[f.name])
@@ -169,7 +169,7 @@ def _fields(cls: type) -> dict[str, tuple[dataclasses.Field[Any], Any]]:
 
 
 def _merge(data: Mapping[str, Any], cls: type, prefix: str, source: str, into: _Values) -> None:
-    known = _fields(cls)
+    known = config_fields(cls)
     for key, value in data.items():
         dotted = prefix + key
         if key not in known:
@@ -313,7 +313,7 @@ def _value_at(config: Config, dotted: str) -> Any:
 
 def _build(cls: type, prefix: str, values: _Values) -> Any:
     kwargs: dict[str, Any] = {}
-    for name, (_, value_type) in _fields(cls).items():
+    for name, (_, value_type) in config_fields(cls).items():
         dotted = prefix + name
         if is_section(value_type):
             kwargs[name] = _build(value_type, dotted + ".", values)
@@ -373,7 +373,7 @@ def to_toml(config: Config) -> str:
     def section(obj: Any, name: str) -> None:
         lines.append(f"[{name}]")
         tables = []
-        for field_name, (_, value_type) in _fields(type(obj)).items():
+        for field_name, (_, value_type) in config_fields(type(obj)).items():
             value = getattr(obj, field_name)
             if is_section(value_type):
                 tables.append((value, f"{name}.{field_name}"))
@@ -383,6 +383,6 @@ def to_toml(config: Config) -> str:
         for value, table_name in tables:
             section(value, table_name)
 
-    for field_name in _fields(Config):
+    for field_name in config_fields(Config):
         section(getattr(config, field_name), field_name)
     return "\n".join(lines)

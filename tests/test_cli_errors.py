@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ui.cli import GROUP_HELP, _debug_first, build_command_line, main
+from ui.cli import GROUP_HELP, build_command_line, debug_first, main
 
 
 @pytest.mark.parametrize(
@@ -17,7 +17,7 @@ from ui.cli import GROUP_HELP, _debug_first, build_command_line, main
     ],
 )
 def test_debug_is_moved_before_the_command(given: list[str], expected: list[str]) -> None:
-    assert _debug_first(given) == expected
+    assert debug_first(given) == expected
 
 
 def test_debug_after_the_command_shows_the_traceback(capsys: pytest.CaptureFixture[str]) -> None:

@@ -13,13 +13,13 @@ import pytest
 
 import config
 from config import Config, ConfigError, config_from_dict, load_config, to_toml
-from config.loader import DEFAULT_TOML, _fields
+from config.loader import DEFAULT_TOML, config_fields
 from config.schema import is_section
 
 
 def _schema_keys(cls: type = Config, prefix: str = "") -> dict[str, Any]:
     keys: dict[str, Any] = {}
-    for name, (_, value_type) in _fields(cls).items():
+    for name, (_, value_type) in config_fields(cls).items():
         if is_section(value_type):
             keys.update(_schema_keys(value_type, f"{prefix}{name}."))
         else:

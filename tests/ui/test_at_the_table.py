@@ -78,7 +78,7 @@ def test_a_held_name_shows_the_whole_haul(make_driver, size):
     assert not [w for w in screen.walk() if haul in str(getattr(w, "text", ""))]
 
 
-class _StillCamera:
+class StillCamera:
     def read(self):
         import time
 
@@ -95,10 +95,10 @@ def _action_buttons(screen):
             if isinstance(w, ButtonBehavior) and w.get_root_window() is not None]
 
 
-def _enigma_reach(driver):
-    from test_camera_read_words import _enigma_placing
+def enigma_reach(driver):
+    from test_camera_read_words import enigma_placing
 
-    _enigma_placing(driver)
+    enigma_placing(driver)
 
 
 @pytest.mark.parametrize("game, reader, tap", [
@@ -117,9 +117,9 @@ def test_the_buttons_are_off_while_a_read_runs(make_driver, monkeypatch, game, r
         raise ValueError("read in the test")
 
     monkeypatch.setattr(ui.reading, reader, slow_reader)
-    driver = make_driver(camera_source=_StillCamera())
+    driver = make_driver(camera_source=StillCamera())
     if game == "enigma":
-        _enigma_reach(driver)
+        enigma_reach(driver)
     else:
         _start(driver, f"game_{game}")
     screen = driver.screen(game)
@@ -137,13 +137,13 @@ def test_the_buttons_are_off_while_a_read_runs(make_driver, monkeypatch, game, r
 
 
 def test_a_move_clears_the_last_moves_messages_but_not_a_standing_one(make_driver):
-    from test_table_flows import _place_indigo_tile
+    from test_table_flows import place_indigo_tile
 
     driver = make_driver()
     _start(driver, "game_indigo")
     driver.app.report_error("The board read failed")
     driver.app.report_error("Camera unavailable", camera=True)
-    _place_indigo_tile(driver)
+    place_indigo_tile(driver)
     driver.tap(driver.screen("indigo").ids.confirm_button)
     assert driver.app.banner_text == "Camera unavailable"
 
@@ -255,9 +255,9 @@ def _indigo_camera(driver):
 
 
 def _enigma_camera(driver):
-    from test_camera_read_words import _enigma_placing
+    from test_camera_read_words import enigma_placing
 
-    return _enigma_placing(driver)
+    return enigma_placing(driver)
 
 
 def _second_chance_camera(driver):

@@ -21,7 +21,7 @@ ENGLISH = re.compile(r"\b(tile|tiles|seen|unsure|catalogue|missing|changed|check
 
 
 # --- Enigma ---------------------------------------------------------------------------------
-def _enigma_placing(driver: Any) -> Any:
+def enigma_placing(driver: Any) -> Any:
     """The Enigma screen at the first solver's placement, as the players get there."""
     from companion.timer import ManualClock
 
@@ -66,7 +66,7 @@ def test_enigma_says_why_no_tile_was_read_in_the_players_language(
     from ui.reading import EnigmaReading
 
     driver = in_language(language)
-    screen = _enigma_placing(driver)
+    screen = enigma_placing(driver)
     for problem, status in shown.items():
         english = f"the reader's own words for {problem}"
         with caplog.at_level(logging.INFO, logger="ui.screens.enigma"):
@@ -106,7 +106,7 @@ def test_enigma_asks_to_check_a_read_tile_in_the_players_language(
     from ui.screens.enigma_words import placement_words
 
     driver = in_language(language)
-    screen = _enigma_placing(driver)
+    screen = enigma_placing(driver)
     probe = _legal_read(screen, [])
     x, y = probe.at
     vision = ["tile [1, 0]: is it read right? (confidence 0.41)",
@@ -147,7 +147,7 @@ def test_enigma_says_where_the_table_nears_the_end_of_the_cameras_view(
     from ui.reading import EnigmaReading
 
     driver = in_language(language)
-    screen = _enigma_placing(driver)
+    screen = enigma_placing(driver)
     edges = (("markers", "north"), ("markers", "south"), ("view", "east"))
     reading = _legal_read(screen, [])
     reading.table_edges = edges
@@ -357,7 +357,7 @@ def test_the_longest_read_statuses_fit_and_are_not_english(
             message="the gems do not move as predicted"), None)
         look("indigo-proposal")
         driver.app.show("home")
-        enigma = _enigma_placing(driver)
+        enigma = enigma_placing(driver)
         enigma._read_done(EnigmaReading(problem="several-match"), None)
         look("enigma-no-tile")
         read = _legal_read(enigma, [])

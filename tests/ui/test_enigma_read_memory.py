@@ -3,7 +3,7 @@ looks again only where the table changed (``read_enigma_frame(..., previous=)``)
 
 from __future__ import annotations
 
-from test_at_the_table import _enigma_reach, _StillCamera
+from test_at_the_table import StillCamera, enigma_reach
 
 
 def test_the_enigma_screen_hands_the_last_read_to_the_next(make_driver, monkeypatch):
@@ -19,8 +19,8 @@ def test_the_enigma_screen_hands_the_last_read_to_the_next(make_driver, monkeypa
                              memory=memories[len(handed) - 1])
 
     monkeypatch.setattr(ui.reading, "read_enigma_frame", reader)
-    driver = make_driver(camera_source=_StillCamera())
-    _enigma_reach(driver)
+    driver = make_driver(camera_source=StillCamera())
+    enigma_reach(driver)
     screen = driver.screen("enigma")
     assert driver.wait_for(lambda: driver.app.last_frame is not None, frames=600)
     for reads in (1, 2):

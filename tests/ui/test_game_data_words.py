@@ -355,12 +355,12 @@ def test_indigo_says_which_rule_a_placement_breaks_in_the_players_language(
 ])
 def test_enigma_says_a_tile_read_at_a_square_it_cannot_take_and_goes_back(
         in_language: Any, language: str, shown: str) -> None:
-    from test_camera_read_words import _enigma_placing
+    from test_camera_read_words import enigma_placing
 
     from companion.enigma.board import Placement
 
     driver = in_language(language)
-    screen = _enigma_placing(driver)
+    screen = enigma_placing(driver)
     # what a misread gives: a conduit tile of the catalogue, at a square far off the table
     entry = screen.catalogue().by_category("conduit")[0]
     screen.tile_entry, screen.placement = entry, Placement((9, 9), 0)

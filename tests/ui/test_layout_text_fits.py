@@ -279,7 +279,7 @@ def english_texts(root: Any, english: set[str]) -> list[tuple[str, list[str]]]:
     return out
 
 
-def _wrapped_height(widget: Any, text_width: Callable[[str, Any], float]) -> float:
+def wrapped_height(widget: Any, text_width: Callable[[str, Any], float]) -> float:
     """How high a wrapping button's text runs: its words laid greedily in lines of the
     button's width (a word wider than the button counts as too high to fit)."""
     room = widget.width - 8
@@ -315,7 +315,7 @@ def cut_buttons(root: Any) -> list[tuple[str, Any]]:
             cut = any(text_width(line, widget.font_size) > widget.width - 4
                       for line in widget.text.split("\n") if line)
         else:  # a button that wraps its text (a question card): its lines must fit its box
-            cut = _wrapped_height(widget, text_width) > widget.height - 4
+            cut = wrapped_height(widget, text_width) > widget.height - 4
         if too_small or cut:
             out.append((widget.text, (int(widget.width), int(widget.height))))
     return out

@@ -33,7 +33,7 @@ def _parents(widget):
 
 
 def _check_targets(driver, where):
-    from test_layout_text_fits import _wrapped_height
+    from test_layout_text_fits import wrapped_height
 
     from ui.touch import required_target_px, text_width
 
@@ -47,7 +47,7 @@ def _check_targets(driver, where):
                if line and text_width(line, b.font_size) > b.width - 4]
     # a button that wraps its sentence: its lines, laid over its width, fit its height
     clipped += [(b.text, b.width) for b in buttons if getattr(b, "wrap", False)
-                and _wrapped_height(b, text_width) > b.height - 4]
+                and wrapped_height(b, text_width) > b.height - 4]
     assert not clipped, f"{where}: button text does not fit: {clipped}"
 
 

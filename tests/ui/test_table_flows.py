@@ -38,7 +38,7 @@ def test_enigma_refuses_a_category_taken_when_the_second_player_picks_it(make_dr
     assert "already picked" not in " ".join(driver.texts())
 
 
-def _place_indigo_tile(driver):
+def place_indigo_tile(driver):
     from companion.indigo.state import all_legal_placements
 
     screen = driver.screen("indigo")
@@ -58,7 +58,7 @@ def _place_indigo_tile(driver):
 def test_undo_is_offered_only_on_the_game_screen_and_says_what_it_took_back(make_driver):
     driver = make_driver()
     _start(driver, "game_indigo")
-    _place_indigo_tile(driver)
+    place_indigo_tile(driver)
     session = driver.app.session
     undo = driver.app.root.ids.undo_button
     panel_undo = driver.app.root.panel.buttons["undo"]
@@ -86,7 +86,7 @@ def test_undo_is_offered_only_on_the_game_screen_and_says_what_it_took_back(make
 def test_a_panel_press_made_on_another_screen_is_not_applied_to_the_next(make_driver):
     driver = make_driver()
     _start(driver, "game_indigo")
-    _place_indigo_tile(driver)
+    place_indigo_tile(driver)
     game = driver.app.session.game_id
     driver.tap(driver.app.root.ids.home_button)
     driver.tap(driver.screen("home").ids.history_button)
@@ -109,7 +109,7 @@ def test_a_panel_press_made_on_another_screen_is_not_applied_to_the_next(make_dr
 def test_restart_comes_back_to_the_game_on_screen_not_the_newest(make_driver):
     first = make_driver()
     _start(first, "game_indigo")
-    _place_indigo_tile(first)
+    place_indigo_tile(first)
     indigo = first.app.session.game_id
     first.tap(first.app.root.ids.home_button)
     _start(first, "game_second_chance")  # newer, unfinished
@@ -169,7 +169,7 @@ def test_a_read_after_a_move_reads_a_frame_taken_after_the_tap(make_driver, monk
 def test_history_ends_or_deletes_an_unfinished_game_after_asking(make_driver):
     driver = make_driver()
     _start(driver, "game_indigo")
-    _place_indigo_tile(driver)
+    place_indigo_tile(driver)
     indigo = driver.app.session.game_id
     driver.tap(driver.app.root.ids.home_button)
     _start(driver, "game_enigma")

@@ -125,7 +125,7 @@ def build_command_line() -> CommandLine:
     return cli
 
 
-def _debug_first(args: list[str]) -> list[str]:
+def debug_first(args: list[str]) -> list[str]:
     """``--debug`` may be given after the command too (``companion replay x.json --debug``):
     argparse knows it only before the command, so it is moved there. Words after ``--`` are
     arguments, never options, and stay where they are."""
@@ -137,7 +137,7 @@ def _debug_first(args: list[str]) -> list[str]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``companion`` console script."""
-    args_list = _debug_first(list(sys.argv[1:] if argv is None else argv))
+    args_list = debug_first(list(sys.argv[1:] if argv is None else argv))
     cli = build_command_line()
     args = cli.parser.parse_args(args_list)
     logging.basicConfig(
