@@ -549,7 +549,7 @@ def _rim_colour(s: _Patch, centre: tuple[float, float], pawn_colour: str) -> tup
     (most, colour_i), second = counts[0], (counts[1][0] if len(counts) > 1 else 0)
     if most >= CRESCENT_MIN_PX and most >= CRESCENT_LEAD * second:
         return s.name(colour_i), False
-    hue_i, _ = _rim_hue(s, rim)
+    hue_i = _rim_hue(s, rim)
     if hue_i is None or s.name(hue_i) == pawn_colour:
         return pawn_colour, False
     return s.name(hue_i), True
@@ -592,30 +592,17 @@ def _unringed_pawn(s: _Patch, centre: tuple[float, float], whole: bool, cells: l
     art is never a pawn-sized blob of a player colour; a white one may be a pale spot of
     tile, but not one ringed by what is not tile, even when blur left only part of the pawn
     its colour: table 56 harsh, square [-1, 3]; nor by a category icon, as a pale spot in an
-    icon's corner is: bench scene 16; nor one whose rim's hue names a cell colour,
-    :func:`_rim_hue`: tuning independent harsh 5002 [0, 1], a white pawn whose blue ring a
-    channel opens). Else it is bare tile beside it: tile art (networkers stand only on
-    cells)."""
+    icon's corner is: bench scene 16). Else it is bare tile beside it: tile art (networkers
+    stand only on cells)."""
     return (whole and (not _tile_like(s, centre) or _partly_ringed(s, centre, cells))
-            or _partly_ringed(s, centre, cells, ("channel", "icon"))
-            or _rim_hue(s, _crescent_zone(s, centre, cells))[0] is not None)
-
-
-def _crescent_zone(s: _Patch, centre: tuple[float, float], cells: list[Cell]) -> np.ndarray:
-    """Round a pawn at ``centre`` (within :data:`CRESCENT_REACH` cell radii), where the
-    crescent of its cell may show: the other ``cells``' own discs left out."""
-    zone = disc((s.p, s.p), centre, CRESCENT_REACH * s.rc)
-    for c in cells:
-        zone &= ~disc((s.p, s.p), c.centre, s.rc * 1.15)
-    return zone
+            or _partly_ringed(s, centre, cells, ("channel", "icon")))
 
 
 def _bare_tile_core(s: _Patch, net: int, colour_i: int, at: tuple[float, float],
                     pawn_here: bool) -> bool:
     """Whether a pawn of colour ``net`` that bare tile can pass for, judged at ``at`` on a
     hidden cell of colour ``colour_i``, is bare tile closed in by channels: its core nearer
-    bare tile than that colour, and no pixel of the cell's colour round it nor a rim whose
-    hue names that colour (:func:`_rim_hue`), or a pawn sure on
+    bare tile than that colour, and no pixel of the cell's colour round it, or a pawn sure on
     a cell of the tile already (``pawn_here``: the rules put one networker on a tile). Tuning
     clean independent tables 5, 13, 23, 28 read such patches as white pawns on cells of the
     channels' rim colour; white pawns on hidden cells nearer bare tile (any-tile harsh 0-15)
@@ -626,9 +613,7 @@ def _bare_tile_core(s: _Patch, net: int, colour_i: int, at: tuple[float, float],
     if min(float(s.maps[i][y, x]) for i in s.tile_classes) >= float(s.maps[net][y, x]):
         return False
     round_it = disc((s.p, s.p), at, CRESCENT_REACH * s.rc) & ~disc((s.p, s.p), at, s.rn)
-    if pawn_here or bool((round_it & (s.labels == colour_i)).any()):
-        return pawn_here
-    return _rim_hue(s, round_it)[0] != colour_i
+    return pawn_here or not bool((round_it & (s.labels == colour_i)).any())
 
 
 def _hidden_cells(s: _Patch, candidates: list[tuple[tuple[float, float], bool]],
@@ -688,18 +673,16 @@ def _hidden_cells(s: _Patch, candidates: list[tuple[tuple[float, float], bool]],
 def _crescent_cell(s: _Patch, centre: tuple[float, float], cells: list[Cell]) -> Cell | None:
     """The cell under a pawn at ``centre`` where no cell was read, from the crescent of one
     cell colour beside it (:data:`CRESCENT_REACH`), the other ``cells``' own discs left out;
-    None when no one colour shows there (by its labels, or where none is labelled by the
-    hue of the rim: :func:`_rim_hue`), or the middle shows the cell's colour (no pawn).
+    None when no one colour shows there, or the middle shows the cell's colour (no pawn).
     Read from a sliver, it is never trusted: asked about, like a cell read from a ring."""
-    zone = _crescent_zone(s, centre, cells)
+    zone = disc((s.p, s.p), centre, CRESCENT_REACH * s.rc)
+    for c in cells:
+        zone &= ~disc((s.p, s.p), c.centre, s.rc * 1.15)
     counts = sorted(((int((zone & (s.labels == i)).sum()), i) for i in s.cell_classes),
                     reverse=True)
     (most, colour_i), second = counts[0], (counts[1][0] if len(counts) > 1 else 0)
     if most < CRESCENT_MIN_PX or most < CRESCENT_LEAD * second:
-        hue_i = _rim_hue(s, zone)[0]
-        if hue_i is None or most and hue_i != colour_i:
-            return None
-        colour_i = hue_i  # a crescent its labels miss, of the colour its hue shows
+        return None
     best, net_conf, at = _judge(s.maps, colour_i, s.net_ids, [centre], s.search)
     if best in s.cell_classes:
         return None
@@ -740,29 +723,27 @@ def _off_blends(s: _Patch, feats: np.ndarray) -> np.ndarray:
     return off
 
 
-def _rim_hue(s: _Patch, zone: np.ndarray) -> tuple[int | None, float]:
-    """The cell colour a pawn's rim in ``zone`` shows by its hue, and the hue's margin over
-    the next: a cell's thin ring round a standing pawn, blurred into the pawn's rim and the
-    tile, keeps its cell's hue while its pixels' labels name no cell colour (tuning
-    independent harsh 5000 [1, 1]: a red ring round a blue pawn labelled table and icon, the
-    cell read blue; 5002 [0, 1]: a blue ring round a white pawn labelled channel edge, the
-    cell and its pawn dropped as bare tile). Only the rim's pixels unlike bare tile count,
-    neither a player colour's (the pawn's silhouette is no tile) nor a channel's blurred
-    rim's; a colour such a rim takes (:func:`is_rim_colour`) is never named. None when too
-    few pixels are left or their middle is grey (:data:`HUE_MIN_CHROMA`)."""
+def _rim_hue(s: _Patch, zone: np.ndarray) -> int | None:
+    """The cell colour a pawn's rim in ``zone`` shows by its hue: a cell's thin ring round a
+    standing pawn, blurred into the pawn's rim and the tile, keeps its cell's hue while its
+    pixels' labels name no cell colour (tuning independent harsh 5000 [1, 1] and [0, 2]: a
+    red ring round a blue pawn labelled table and icon, the cell read blue; hue 112-113 deg,
+    red's 117, blue's 316; blue rings round blue pawns 316-327 on harsh 5010-5045 and clean
+    0-39). Only the rim's pixels unlike bare tile count, neither a player colour's (the
+    pawn's silhouette is no tile) nor a channel's blurred rim's; a colour such a rim takes
+    (:func:`is_rim_colour`) is never named. None when too few pixels are left or their
+    middle is grey (:data:`HUE_MIN_CHROMA`)."""
     zone = zone & s.ringed & ~member_mask(s.labels, s.net_ids)
     feats = s.feats[zone]
     feats = feats[_off_blends(s, feats)]
     if len(feats) < CRESCENT_MIN_PX:
-        return None, 0.0
+        return None
     hue, chroma = _hue_chroma(median(feats, axis=0))
     if chroma < HUE_MIN_CHROMA:
-        return None, 0.0
-    by_hue = sorted((_hue_apart(hue, _hue_chroma(s.model.centres[i])[0]) ** 2, i)
-                    for i in s.cell_classes)
-    if _blend_colour(s, by_hue[0][1]):
-        return None, 0.0
-    return by_hue[0][1], margin_conf(by_hue[0][0], by_hue[1][0])
+        return None
+    nearest = min(s.cell_classes,
+                  key=lambda i: _hue_apart(hue, _hue_chroma(s.model.centres[i])[0]))
+    return None if _blend_colour(s, nearest) else nearest
 
 
 def _lone_crescent(s: _Patch, cells: list[Cell]) -> Cell | None:
