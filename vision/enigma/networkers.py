@@ -514,8 +514,11 @@ def _one_cell(s: _Patch, c: Cell, centres: list[tuple[float, float]],
             net, net_conf, centre = b_net, b_conf, b_at
             break
         net_conf = min(net_conf, b_conf)
-    colour = c.colour if net != c.colour else _rim_colour(s, centre, c.colour)
-    return Cell(centre, colour, c.confidence, net, net_conf)
+    colour, confidence = c.colour, c.confidence
+    if net == c.colour:
+        colour, by_hue = _rim_colour(s, centre, c.colour)
+        confidence = min(confidence, HIDDEN_CELL_CONFIDENCE) if by_hue else confidence
+    return Cell(centre, colour, confidence, net, net_conf)
 
 
 def _rival_core(s: _Patch, best: int, centres: list[tuple[float, float]], net_conf: float
@@ -533,21 +536,23 @@ def _rival_core(s: _Patch, best: int, centres: list[tuple[float, float]], net_co
     return net_conf
 
 
-def _rim_colour(s: _Patch, centre: tuple[float, float], pawn_colour: str) -> str:
+def _rim_colour(s: _Patch, centre: tuple[float, float], pawn_colour: str) -> tuple[str, bool]:
     """The colour of a cell the finder read in its pawn's colour (a blue pawn standing tall
     on a red cell, only the red rim showing round it: tuning independent table 14 clean,
     square [1, -1]): the one cell colour of the rim round the pawn, when one other than the
-    pawn's shows there (:data:`CRESCENT_MIN_PX`, :data:`CRESCENT_LEAD`), else the pawn's.
-    The cell keeps the doubt its finder gave it: only its colour changes."""
+    pawn's shows there (:data:`CRESCENT_MIN_PX`, :data:`CRESCENT_LEAD`); else the colour
+    the rim's hue names (:func:`_rim_hue`), else the pawn's. The cell keeps the doubt its
+    finder gave it; and whether its colour came from the rim's hue alone (never trusted)."""
     rim = disc((s.p, s.p), centre, s.rc * 1.3) & ~disc((s.p, s.p), centre, s.rn * 1.15)
     counts = sorted(((int((rim & (s.labels == i)).sum()), i) for i in s.cell_classes
-                     if s.name(i) != pawn_colour), reverse=True)
-    if not counts:
-        return pawn_colour
+                     if s.name(i) != pawn_colour), reverse=True) or [(0, -1)]
     (most, colour_i), second = counts[0], (counts[1][0] if len(counts) > 1 else 0)
-    if most < CRESCENT_MIN_PX or most < CRESCENT_LEAD * second:
-        return pawn_colour
-    return s.name(colour_i)
+    if most >= CRESCENT_MIN_PX and most >= CRESCENT_LEAD * second:
+        return s.name(colour_i), False
+    hue_i = _rim_hue(s, rim)
+    if hue_i is None or s.name(hue_i) == pawn_colour:
+        return pawn_colour, False
+    return s.name(hue_i), True
 
 
 def _split_cell(s: _Patch, members: list[Cell], centres: list[tuple[float, float]]
@@ -703,6 +708,42 @@ def is_rim_colour(model: ColourModel, i: int) -> bool:
 def _blend_colour(s: _Patch, i: int) -> bool:
     """:func:`is_rim_colour` on the patch's colour model."""
     return is_rim_colour(s.model, i)
+
+
+def _off_blends(s: _Patch, feats: np.ndarray) -> np.ndarray:
+    """Which of ``feats`` (n, 3) lie farther than :data:`BLEND_NEAR` from every blend of a
+    channel colour and a bare tile colour: not a channel's blurred rim."""
+    off = np.ones(len(feats), bool)
+    tiles = [j for j, kind in enumerate(s.model.kinds) if kind == "tile"]
+    for ch in (j for j, kind in enumerate(s.model.kinds) if kind == "channel"):
+        for tile in tiles:
+            a, b = s.model.centres[ch], s.model.centres[tile]
+            t = np.clip((feats - a) @ (b - a) / max(float(np.dot(b - a, b - a)), 1e-9), 0, 1)
+            off &= np.linalg.norm(feats - (a + t[:, None] * (b - a)), axis=1) >= BLEND_NEAR
+    return off
+
+
+def _rim_hue(s: _Patch, zone: np.ndarray) -> int | None:
+    """The cell colour a pawn's rim in ``zone`` shows by its hue: a cell's thin ring round a
+    standing pawn, blurred into the pawn's rim and the tile, keeps its cell's hue while its
+    pixels' labels name no cell colour (tuning independent harsh 5000 [1, 1] and [0, 2]: a
+    red ring round a blue pawn labelled table and icon, the cell read blue; hue 112-113 deg,
+    red's 117, blue's 316; blue rings round blue pawns 316-327 on harsh 5010-5045 and clean
+    0-39). Only the rim's pixels unlike bare tile count, neither a player colour's (the
+    pawn's silhouette is no tile) nor a channel's blurred rim's; a colour such a rim takes
+    (:func:`is_rim_colour`) is never named. None when too few pixels are left or their
+    middle is grey (:data:`HUE_MIN_CHROMA`)."""
+    zone = zone & s.ringed & ~member_mask(s.labels, s.net_ids)
+    feats = s.feats[zone]
+    feats = feats[_off_blends(s, feats)]
+    if len(feats) < CRESCENT_MIN_PX:
+        return None
+    hue, chroma = _hue_chroma(median(feats, axis=0))
+    if chroma < HUE_MIN_CHROMA:
+        return None
+    nearest = min(s.cell_classes,
+                  key=lambda i: _hue_apart(hue, _hue_chroma(s.model.centres[i])[0]))
+    return None if _blend_colour(s, nearest) else nearest
 
 
 def _lone_crescent(s: _Patch, cells: list[Cell]) -> Cell | None:
