@@ -299,7 +299,7 @@ def lifted_black(weight: np.ndarray, total: np.ndarray, floor: np.ndarray, g_car
     """The black where the pieces' blurred mask is ``weight`` and their blurred grey
     ``total``: their own grey where they weigh enough, never below ``floor``."""
     # the same operations in the same order, each into one array (no temporary per step)
-    lifted = np.maximum(weight, 1e-6)
+    lifted: np.ndarray = np.maximum(weight, 1e-6)
     np.divide(total, lifted, out=lifted)
     np.minimum(lifted, MAX_OWN_BLACK * g_card, out=lifted)
     np.maximum(floor, lifted, out=lifted)
