@@ -239,7 +239,7 @@ def own_black(smooth: np.ndarray, floor: np.ndarray, sil_of: Callable[[np.ndarra
     out, sil = floor.copy(), sil_floor.copy()
     x0, y0, x1, y1 = regions[0]
     first = np.s_[y0:y1, x0:x1]
-    out[first] = _lifted_black(weight[first], total[first], floor[first], g_card)
+    out[first] = lifted_black(weight[first], total[first], floor[first], g_card)
     sil[first] = sil_of(out[first])
     moved: list[Box] = regions[:1]  # where the black changed in the last step
     for region in regions[1:]:
@@ -256,7 +256,7 @@ def own_black(smooth: np.ndarray, floor: np.ndarray, sil_of: Callable[[np.ndarra
         total = blur_again(total, smooth * pieces, moved, OWN_BLACK_SIGMA)
         for x0, y0, x1, y1 in moved:
             part = np.s_[y0:y1, x0:x1]
-            out[part] = _lifted_black(weight[part], total[part], floor[part], g_card)
+            out[part] = lifted_black(weight[part], total[part], floor[part], g_card)
             sil[part] = sil_of(out[part])
     return out
 
@@ -294,12 +294,16 @@ def _clipped(boxes: list[Box], region: Box) -> list[Box]:
     return [(x0, y0, x1, y1) for x0, y0, x1, y1 in cut if x0 < x1 and y0 < y1]
 
 
-def _lifted_black(weight: np.ndarray, total: np.ndarray, floor: np.ndarray, g_card: float
-                  ) -> np.ndarray:
+def lifted_black(weight: np.ndarray, total: np.ndarray, floor: np.ndarray, g_card: float
+                 ) -> np.ndarray:
     """The black where the pieces' blurred mask is ``weight`` and their blurred grey
     ``total``: their own grey where they weigh enough, never below ``floor``."""
-    own = np.minimum(total / np.maximum(weight, 1e-6), MAX_OWN_BLACK * g_card)
-    lifted: np.ndarray = np.where(weight >= OWN_BLACK_WEIGHT, np.maximum(floor, own), floor)
+    # the same operations in the same order, each into one array (no temporary per step)
+    lifted: np.ndarray = np.maximum(weight, 1e-6)
+    np.divide(total, lifted, out=lifted)
+    np.minimum(lifted, MAX_OWN_BLACK * g_card, out=lifted)
+    np.maximum(floor, lifted, out=lifted)
+    np.copyto(lifted, floor, where=weight < OWN_BLACK_WEIGHT)
     return lifted
 
 
@@ -527,5 +531,5 @@ def _top_read(black: np.ndarray, target: np.ndarray, sil_b: np.ndarray
     return top, top_target, iou, black & ~swept(top_target, dx, dy)
 
 
-__all__ = ["MIN_OUTLINE_STEP", "blob_chroma", "check_fragment", "outline_step",
+__all__ = ["MIN_OUTLINE_STEP", "blob_chroma", "check_fragment", "lifted_black", "outline_step",
            "printed_silhouette"]

@@ -435,7 +435,9 @@ def nearest_colour(image: np.ndarray, colours: Mapping[str, Any], *,
     brightness, and a camera's colour cast moves their chromaticity."""
     names = list(colours)
     scale = np.array([chroma_weight, chroma_weight, 1.0], np.float32)
-    feats = colour_features(image) * scale
+    feats = colour_features(image)
+    if chroma_weight != 1.0:  # times 1.0 is each value itself: a pass over the whole mat saved
+        feats *= scale
     centres = np.array([colour_features(np.array(colours[name], np.float32)) * scale
                         for name in names], np.float32)
     # |f - c|^2 = |f|^2 - 2 f.c + |c|^2, and |f|^2 is the same for every colour: one affine
