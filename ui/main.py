@@ -10,6 +10,7 @@ import argparse
 import logging
 import os
 import sys
+import time
 from collections.abc import Sequence
 
 from ui.cli import EXIT_ERROR
@@ -19,6 +20,11 @@ log = logging.getLogger(__name__)
 
 #: the status of an app ended by Ctrl-C, as a shell gives it
 EXIT_INTERRUPTED = 130
+#: how long the process's end waits, after the app's own stop (ui.workers.STOP_WAIT_SECONDS
+#: for the camera thread, then for the jobs), for a thread of ours still running: a demo
+#: render of a thread niced below a loaded machine's other work outlasted those 20 s
+#: (issue 23). All three stay inside systemd's 90 s before it kills the kiosk.
+LAST_WAIT_SECONDS = 20.0
 
 
 def configure_kivy(*, size: str | None, fullscreen: bool = False, demo: bool = True) -> None:
@@ -88,15 +94,45 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=logging.DEBUG if args.debug else logging.WARNING,
                         format="%(levelname)s %(name)s: %(message)s")
     try:
-        return run_app(args)
+        status = run_app(args)
     except KeyboardInterrupt:
         print("companion: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
+        status = EXIT_INTERRUPTED
     except Exception as exc:  # one clear line for systemd's journal, as every verb gives
         if args.debug:
             raise
         print(f"companion: error: {exc}", file=sys.stderr)
-        return int(getattr(exc, "exit_code", EXIT_ERROR))
+        status = int(getattr(exc, "exit_code", EXIT_ERROR))
+    return end_with_no_thread_left(status)
+
+
+def end_with_no_thread_left(status: int) -> int:
+    """Return ``status`` once no camera or job thread (:mod:`ui.workers`) runs; if one still
+    does after :data:`LAST_WAIT_SECONDS`, end the process here with ``status``.
+
+    The app's stop waits for its threads, each up to a bound (a camera that hangs must not
+    keep the kiosk from ending), and the threads are daemonic: one still running then (a
+    demo render or a board read on a thread niced below a loaded machine's other work) is
+    killed by the interpreter's finalisation as it takes the GIL back inside OpenCV's C++,
+    and the process aborts ("terminate called without an active exception", status 134:
+    systemd's failure and restart; issue 23). Everything the app holds is released by then
+    (the journal closed), so the process ends with ``os._exit``, which skips that
+    finalisation, once the logs and the standard streams are flushed.
+    """
+    from ui.workers import worker_threads_running
+
+    deadline = time.monotonic() + LAST_WAIT_SECONDS
+    for thread in worker_threads_running():
+        thread.join(max(0.0, deadline - time.monotonic()))
+    left = [thread.name for thread in worker_threads_running()]
+    if not left:
+        return status
+    log.warning("threads still running %.0f s after the app's stop: %s; ending the process "
+                "without finalising the interpreter", LAST_WAIT_SECONDS, ", ".join(left))
+    logging.shutdown()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(status)
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ import queue
 import threading
 import time
 import traceback
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -29,6 +30,21 @@ WORKER_NICE = 10
 #: left inside OpenCV aborts the process at exit (see :class:`BackgroundJobs`). Both bounds
 #: together stay well inside systemd's 90 s before it kills the kiosk.
 STOP_WAIT_SECONDS = 20.0
+#: every thread started here (the camera's, the jobs'): they call into OpenCV, and the
+#: process's end waits for them (:func:`worker_threads_running`); a thread is in
+#: ``threading``'s own table while it runs, so none running is missing here
+_started_threads: weakref.WeakSet[threading.Thread] = weakref.WeakSet()
+
+
+def worker_threads_running() -> list[threading.Thread]:
+    """The camera and job threads of this process still running."""
+    return [thread for thread in list(_started_threads) if thread.is_alive()]
+
+
+def _start(thread: threading.Thread) -> threading.Thread:
+    _started_threads.add(thread)
+    thread.start()
+    return thread
 
 
 class FrameSource(Protocol):
@@ -185,8 +201,8 @@ class CameraWorker(Closing):
         return self._thread is not None and self._thread.is_alive()
 
     def start(self) -> CameraWorker:
-        self._thread = threading.Thread(target=self._run, name="camera-worker", daemon=True)
-        self._thread.start()
+        self._thread = _start(threading.Thread(target=self._run, name="camera-worker",
+                                               daemon=True))
         return self
 
     def _run(self) -> None:
@@ -372,9 +388,7 @@ def run_job(
             return
         events.put(UiEvent("job", name=name, callback=callback, value=value))
 
-    thread = threading.Thread(target=target, name=f"ui-{name}", daemon=True)
-    thread.start()
-    return thread
+    return _start(threading.Thread(target=target, name=f"ui-{name}", daemon=True))
 
 
 class BackgroundJobs(Closing):

@@ -1,6 +1,6 @@
 """A child process for tests/ui/test_app_ending.py: the real app, ended one way, then a report.
 
-    python ending_probe.py DB HOW [read]    HOW: stop | sigterm | give-up | interrupt
+    python ending_probe.py DB HOW [read|render]    HOW: stop | sigterm | give-up | interrupt
 
 It runs ``companion app --demo`` (``ui.main.main``, which the command systemd starts execs,
 with Kivy's real loop, which the in-process UI tests never run: once ended it cannot be started
@@ -18,6 +18,10 @@ With ``read``, a board read is running when the app is ended: a background job
 camera-sized frame, ended once it is inside OpenCV, and going on for as long again after the
 stop has begun (a read cannot be interrupted). A thread left in OpenCV when the interpreter
 finalises aborts the process (issue 23); the test reads the exit status and stderr.
+
+With ``render``, the camera thread is inside OpenCV when the app is ended, and stays there
+past every wait of the app's end (shortened here to half a second each), as a demo render of
+a niced thread did on a loaded machine: the camera is stuck in a read that never ends.
 
 The last line of stdout is ``ENDING-REPORT {json}``: the exit status ``ui.main.main`` returned
 and the state of the buzzer, bar, buttons, camera and journal after it returned, and the
@@ -41,19 +45,39 @@ sys.path.insert(0, str(REPO))
 class RecordingCamera:
     """A camera that says when it was opened and which threads closed it."""
 
+    #: how long a stuck read goes on at most (the process is gone long before)
+    STUCK_SECONDS = 120.0
+
     def __init__(self) -> None:
         import numpy as np
 
         self.frame = np.zeros((48, 64, 3), np.uint8)
         self.opened = threading.Event()
         self.closed_on: list[str] = []
+        #: set: the next read sticks inside OpenCV; ``inside`` is set once it is there
+        self.stick = threading.Event()
+        self.inside = threading.Event()
 
     def open(self) -> RecordingCamera:
         self.opened.set()
         return self
 
     def read(self) -> Any:
+        if self.stick.is_set():
+            self._stuck_in_opencv()
         return self.frame
+
+    def _stuck_in_opencv(self) -> None:
+        import time
+
+        import cv2
+        import numpy as np
+
+        frame = np.random.default_rng(23).integers(0, 256, (1296, 2304, 3), dtype=np.uint8)
+        until = time.monotonic() + self.STUCK_SECONDS
+        while time.monotonic() < until:
+            cv2.GaussianBlur(frame, (31, 31), 0)
+            self.inside.set()
 
     def close(self) -> None:
         self.closed_on.append(threading.current_thread().name)
@@ -124,9 +148,13 @@ def main(db: str, how: str, during: str = "") -> None:
 
     from kivy.clock import Clock
 
+    import ui.app
     import ui.main
     from ui.app import CompanionApp
 
+    if during == "render":  # every wait of the app's end short: the read outlasts them all
+        ui.app.STOP_WAIT_SECONDS = ui.main.LAST_WAIT_SECONDS = 0.5
+        camera.stick.set()
     seen: dict[str, Any] = {}
 
     def on_start(app: CompanionApp) -> None:
@@ -142,6 +170,8 @@ def main(db: str, how: str, during: str = "") -> None:
                 seen["read"] = _start_a_read(app)
             if "read" in seen and not seen["read"].is_set():
                 return True  # the read is not inside OpenCV yet
+            if during == "render" and not camera.inside.is_set():
+                return True  # the camera thread is not inside OpenCV yet
             seen["before"] = _sound_and_light(seen["hardware"])
             _end(app, how)
             return False
