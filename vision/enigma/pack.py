@@ -85,6 +85,7 @@ DEFAULT_SIZES: dict[str, Any] = {
     "cube_mm": 12.0,
     "fragment_unit_mm": 6.5,
     "weight_mm": 5.0,
+    "weight_height_mm": 3.0,
 }
 
 
