@@ -744,9 +744,14 @@ def posed_places(level: np.ndarray, pack: EnigmaPack, near: np.ndarray, lean: Le
             if j.whole and j.base is not None
             and j.card - j.face >= TALL_FACE_SHARE * (j.card - j.rim)]
     tall.sort(key=lambda j: -likeness_at(level, template, j.centre))
+    # then today's places (:func:`tall_faces`: the top face by the leans' agreement, which
+    # also serves a camera whose principal point is off the frame's middle), those still not
+    # whole judged again through the pose
+    sieved = [judge_weight(level, c, wr) for c in weight_places(level, pack, near)]
+    today = tall_faces(level, sieved, wr, pack)
     out: list[Weight] = []
-    for wt in tall + [posed_judge(level, template, c, wr, lean)
-                      for c in weight_places(level, pack, near)]:
+    for wt in tall + [p if p.whole else posed_judge(level, template, p.centre, wr, lean)
+                      for p in today]:
         if all(math.dist(wt.centre, o.centre) >= WEIGHTS_APART * wr for o in out):
             out.append(wt)
     return out
