@@ -4,6 +4,7 @@ lens's field of view is the renderer's own camera; a seeded tall right build is 
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 
@@ -59,13 +60,17 @@ def _frame(demo_pack: EnigmaPack, right: bool) -> tuple[object, np.ndarray]:
     return card, frame
 
 
+def _tall(pack: EnigmaPack) -> EnigmaPack:
+    return dataclasses.replace(pack, sizes={**pack.sizes, "weight_height_mm": 3.0})
+
+
 def test_tall_right_build_is_solved(demo_pack: EnigmaPack) -> None:
     card, frame = _frame(demo_pack, right=True)
-    result = check_puzzle_frame("weight", frame, demo_pack, card=card)
+    result = check_puzzle_frame("weight", frame, _tall(demo_pack), card=card)
     assert result["verdict"] == "solved", result["reason"]
 
 
 def test_tall_near_miss_is_not_solved(demo_pack: EnigmaPack) -> None:
     card, frame = _frame(demo_pack, right=False)
-    result = check_puzzle_frame("weight", frame, demo_pack, card=card)
+    result = check_puzzle_frame("weight", frame, _tall(demo_pack), card=card)
     assert result["verdict"] != "solved", result["reason"]
