@@ -85,6 +85,9 @@ DEFAULT_SIZES: dict[str, Any] = {
     "cube_mm": 12.0,
     "fragment_unit_mm": 6.5,
     "weight_mm": 5.0,
+    # the weights' height for the pose-based weight check: 0 (off) until it is safe on cameras
+    # unlike the one it assumes (session 26: flat tuning renders, fitted camera, 2 silent wrong)
+    "weight_height_mm": 0.0,
 }
 
 

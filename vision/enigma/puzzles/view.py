@@ -64,6 +64,8 @@ class CardView:
     #: over the camera picture are mapped back with them)
     frame_to_view: np.ndarray | None = None
     frame_to_mat: np.ndarray | None = None
+    #: the camera frame's (width, height): with ``frame_to_view``, the camera's pose
+    frame_size: tuple[int, int] | None = None
 
     def mm_to_px(self, x: float, y: float) -> tuple[float, float]:
         return (self.margin_px + x * CARD_PX_PER_MM, self.margin_px + y * CARD_PX_PER_MM)
@@ -131,7 +133,8 @@ def view_card(frame: np.ndarray, pack: EnigmaPack, mat_settings: MatSettings = D
     image = _balanced_view(raw, card_gains, target, (a, b))
     markers = tuple(mat.to_px(x, y) for x, y in mat.layout.centres_mm)
     return CardView(image, c, off, balanced, rect.centre, markers,
-                    mat.layout.size_mm * MAT_PX_PER_MM * 1.1, m @ frame_to_mat, frame_to_mat)
+                    mat.layout.size_mm * MAT_PX_PER_MM * 1.1, m @ frame_to_mat, frame_to_mat,
+                    (frame.shape[1], frame.shape[0]))
 
 
 #: the card's brightest pixels (this percentile per channel) are kept below this level when

@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
 
 from companion.enigma import puzzle_weight as weight
-from companion.enigma.errors import PuzzleError
 from companion.enigma.puzzles import PuzzleBox
-from vision.enigma.digits import read_number
 from vision.enigma.mat import (
     CARD_PX_PER_MM,
 )
@@ -33,115 +31,9 @@ from vision.enigma.puzzles.view import (
     open_mask,
     verdict,
 )
+from vision.enigma.puzzles.weight_card import MAX_CUPS, read_weight_card
+from vision.enigma.puzzles.weight_pose import Lean, likeness_at, side_shows, top_face_lean
 from vision.enigma.settings import PuzzleSettings
-
-
-def card_ink(view: CardView, pack: EnigmaPack) -> np.ndarray:
-    """The printed ink: pixels darker than halfway from the card to the ink, once the light
-    is evened out (ink and the table can share a hue, not a brightness on the card)."""
-    flat = flatten_light(view, pack, others={"weight": pack.colour("weight")}, greys=True)
-    gray = cv2.cvtColor(flat, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    g_card = float(np.mean(pack.colour("card")))
-    g_ink = float(np.mean(pack.colour("ink")))
-    g_weight = float(np.mean(pack.colour("weight")))
-    # the weights are not ink; the card's blurred border is not either
-    inside = cv2.erode(view.inside_card().astype(np.uint8), np.ones((9, 9), np.uint8))
-    ink: np.ndarray = (gray < (g_ink + min(g_card, g_weight)) / 2) & inside.astype(bool)
-    return ink
-
-
-#: the most cups printed on one side of a weight card
-MAX_CUPS = 3
-#: how far (pixels of the card view) the printed rings may sit off the card found by colour
-RING_SHIFT_PX = 8
-#: a side's best cup count must show its rings this fully, and lead the next count by this
-RING_SCORE, RING_LEAD = 0.7, 0.25
-
-
-def _cups_on_side(ink: np.ndarray, view: CardView, name: str, side: float
-                  ) -> tuple[int | None, str]:
-    """How many cups are printed on side ``name``: the count whose rings lie on the ink,
-    clearly ahead of every other count; None and why when unclear."""
-    near = cv2.dilate(ink.astype(np.uint8), np.ones((5, 5), np.uint8))
-    angles = np.linspace(0, 2 * math.pi, 48, endpoint=False)
-    scores = {}
-    for n in range(1, MAX_CUPS + 1):
-        probe = weight.WeightCard(tuple([1] * n), tuple([1] * n), 1)
-        cups = [c for c in weight_cups(probe, side) if c.side == name]
-        best_ring = 0.0
-        # the card's outline, found by its colour, may sit a few pixels off the print
-        for dx in range(-RING_SHIFT_PX, RING_SHIFT_PX + 1, 2):
-            for dy in range(-RING_SHIFT_PX, RING_SHIFT_PX + 1, 2):
-                ring = 1.0
-                for cup in cups:
-                    cx, cy = view.mm_to_px(*cup.centre)
-                    r = cup.radius * CARD_PX_PER_MM
-                    xs = np.clip(np.round(cx + dx + r * np.cos(angles)).astype(int), 0,
-                                 ink.shape[1] - 1)
-                    ys = np.clip(np.round(cy + dy + r * np.sin(angles)).astype(int), 0,
-                                 ink.shape[0] - 1)
-                    ring = min(ring, float(near[ys, xs].mean()))
-                best_ring = max(best_ring, ring)
-        scores[n] = best_ring
-    ranked = sorted(scores.items(), key=lambda kv: -kv[1])
-    if ranked[0][1] < RING_SCORE or ranked[1][1] > ranked[0][1] - RING_LEAD:
-        return None, f"the cups on the {name} could not be made out"
-    return ranked[0][0], ""
-
-
-def _printed_numbers(ink: np.ndarray, view: CardView, probe: weight.WeightCard, side: float
-                     ) -> tuple[dict[str, list[int]] | None, int | None, str]:
-    """The values printed under the cups of ``probe`` and the count in the corner; None and
-    why for the first number that is unclear."""
-    values: dict[str, list[int]] = {"left": [], "right": []}
-    band = digit_h = 0.08 * side * CARD_PX_PER_MM  # the printed digits' height
-    for cup in weight_cups(probe, side):
-        cx, _ = view.mm_to_px(cup.centre[0], 0)
-        _, cy = view.mm_to_px(0, 0.76 * side)
-        # the number is centred under its cup: halfway to the next cup's centre at most
-        half_w = min(0.5 * (0.40 * side / len(probe.left if cup.side == "left"
-                                               else probe.right)), 0.12 * side)
-        half_w *= CARD_PX_PER_MM
-        number, why = read_number(ink, (int(cx - half_w), int(cy - band), int(cx + half_w),
-                                        int(cy + band)), digit_h)
-        if number is None:
-            return None, None, (f"the value under the {cup.side} cup {cup.index + 1} is "
-                                f"unclear ({why})")
-        values[cup.side].append(number)
-    cx, cy = view.mm_to_px(0.88 * side, 0.92 * side)
-    half_w = 0.1 * side * CARD_PX_PER_MM
-    count, why = read_number(ink, (int(cx - half_w), int(cy - band), int(cx + half_w),
-                                   int(cy + band)), digit_h)
-    if count is None:
-        return None, None, f"the number of weights in the corner is unclear ({why})"
-    return values, count, ""
-
-
-def read_weight_card(view: CardView, pack: EnigmaPack) -> tuple[weight.WeightCard | None, str]:
-    """The cups (how many on each side, from the printed rings) and their values and the
-    count (printed numbers), read from the card; None and why when any of it is unsure."""
-    ink = card_ink(view, pack)
-    side = pack.tile_mm
-    found: dict[str, int] = {}
-    for name in ("left", "right"):
-        n, why = _cups_on_side(ink, view, name, side)
-        if n is None:
-            return None, why
-        found[name] = n
-    probe = weight.WeightCard(tuple([1] * found["left"]), tuple([1] * found["right"]), 1)
-    values, count, why = _printed_numbers(ink, view, probe, side)
-    if values is None or count is None:
-        return None, why
-    try:
-        card = weight.WeightCard(tuple(values["left"]), tuple(values["right"]), count, "read")
-    except PuzzleError as exc:
-        return None, f"the numbers read make no card ({exc})"
-    # a misread digit could make a card without an answer: every real card has one
-    if not weight.solve(card):
-        return None, (f"the numbers read ({list(card.left)} | {list(card.right)}, "
-                      f"{card.count} weights) have no answer, so one is misread")
-    return card, ""
-
 
 #: the weight as the camera sees it from above: a face of the pack's weight colour and, from
 #: this share of its radius out, a bevelled rim this share of the face's brightness
@@ -198,6 +90,9 @@ class Weight:
     card: float
     face: float
     rim: float
+    #: where a weight seen standing tall stands on the card (its top face, ``centre``, shows
+    #: off it, away from the camera's nadir); None for a weight seen flat
+    base: Point | None = None
 
 
 def weight_radius_px(pack: EnigmaPack) -> float:
@@ -264,18 +159,21 @@ def judge_weight(level: np.ndarray, centre: Point, wr: float) -> Weight:
 
 
 def weight_places(level: np.ndarray, pack: EnigmaPack, near: np.ndarray, *,
-                  likeness: float = WEIGHT_LIKENESS, apart: float = WEIGHTS_APART
+                  likeness: float = WEIGHT_LIKENESS, apart: float = WEIGHTS_APART,
+                  peak: float = WEIGHTS_APART,
+                  picture: Callable[[EnigmaPack, float], np.ndarray] | None = None
                   ) -> list[Point]:
     """The centres (card view px) of the places within ``near`` that look like a weight:
-    peaks of the correlation with the weight's picture at least ``likeness``, ``apart``
+    peaks (the best within ``peak`` radii) of the correlation with the weight's picture
+    (``picture``: :func:`weight_template` unless given) at least ``likeness``, ``apart``
     radii apart (shares of the radius), the best first."""
     wr = weight_radius_px(pack)
     h, w = level.shape
     small = cv2.resize(level, (w // FIND_SHRINK, h // FIND_SHRINK), interpolation=cv2.INTER_AREA)
-    template = weight_template(pack, wr / FIND_SHRINK)
+    template = (picture or weight_template)(pack, wr / FIND_SHRINK)
     score = cv2.matchTemplate(small, template, cv2.TM_CCOEFF_NORMED)
     off = template.shape[0] // 2
-    k = 2 * int(WEIGHTS_APART * wr / FIND_SHRINK / 2) + 1
+    k = 2 * int(peak * wr / FIND_SHRINK / 2) + 1
     peaks = (score >= likeness) & (score >= cv2.dilate(score, np.ones((k, k), np.uint8)))
     ys, xs = np.nonzero(peaks)
     found: list[Point] = []
@@ -388,8 +286,12 @@ def crescents(smooth: np.ndarray, card_level: np.ndarray, top: Weight, whole: li
     touch = np.zeros(box.shape, np.uint8)
     cv2.circle(touch, at, int(round((OWN_DISC + CRESCENT_TOUCH) * wr)), 1, -1)
     for wt in whole:
-        cv2.circle(region, (int(round(wt.centre[0])) - x0, int(round(wt.centre[1])) - y0),
-                   int(round(OWN_DISC * wr)), 0, -1)
+        own = (int(round(wt.centre[0])) - x0, int(round(wt.centre[1])) - y0)
+        cv2.circle(region, own, int(round(OWN_DISC * wr)), 0, -1)
+        if wt.base is not None:  # its side, down to its base, is its own too
+            foot = (int(round(wt.base[0])) - x0, int(round(wt.base[1])) - y0)
+            cv2.line(region, own, foot, 0, 2 * int(round(OWN_DISC * wr)) + 1)
+            cv2.circle(region, foot, int(round(OWN_DISC * wr)), 0, -1)
     # the print's lines near a cup are thinner than a crescent: the opening takes them off
     upper = 1 - CRESCENT_LEVEL * (top.card - top.face) / max(top.card, 1e-3)
     metal = (box < upper) & region.astype(bool) & inside[y0:y1, x0:x1]
@@ -453,6 +355,9 @@ def find_weights(view: CardView, pack: EnigmaPack) -> tuple[np.ndarray, list[Wei
     count of the weights used."""
     level = level_image(view, pack)
     wr = weight_radius_px(pack)
+    lean = top_face_lean(view, pack, wr)
+    if lean is not None:
+        return level, posed_places(level, pack, view.inside_card(), lean)
     places = [judge_weight(level, c, wr) for c in weight_places(level, pack, view.inside_card())]
     return level, tall_faces(level, places, wr, pack)
 
@@ -780,6 +685,73 @@ def check_weight(view: CardView, pack: EnigmaPack, card: weight.WeightCard | Non
 
 
 __all__ = ["Weight", "check_weight", "count_weights", "crescents", "find_weights",
-           "judge_weight", "level_image", "local_card", "overlapping_cups", "read_weight_card",
+           "judge_weight", "level_image", "local_card", "overlapping_cups",
            "smooth_level", "tall_faces", "top_face_template", "weight_in_crescent", "weight_places",
            "weight_radius_px", "weight_template", "whole_and_hidden"]
+
+
+#: a tall weight's sieve: the weight's picture, and its top face's picture alone, peak within
+#: this share of the radius (the sieve's own WEIGHTS_APART lets the bare card between touching
+#: tall weights and a cup's print take the peak of the weight beside it)
+CANDIDATE_PEAK = 0.5
+#: and a top face found by them counts only where its face lies at least this share of the way
+#: from the card to its rim: the bare card in the pocket between touching tall weights and a
+#: cup's print, ringed dark, passes :func:`judge_weight` just over FACE_SHARE's 0.2 (0.21 on
+#: tuning cloth/mild 2, 0.24-0.29 on cloth/mild 6 and cloth/moderate 2 in session 25), the
+#: weights' own faces at 0.49-0.70 (the card beside them dimmed by their neighbours' sides)
+TALL_FACE_SHARE = 0.35
+#: the top face is looked for round the middle of the way from a place to where its top face
+#: would show, out to this share of the radius beyond
+TOP_SLACK = 0.2
+
+
+def posed_judge(level: np.ndarray, template: np.ndarray, at: Point, wr: float, lean: Lean
+                ) -> Weight:
+    """The place at ``at`` judged at its top face where the camera's pose (``lean``) puts
+    that off it (a peak of the sieve lies between a tall weight's base and its top face):
+    there, whole and showing its side down to its base, it is a weight standing tall (its
+    ``base`` set); anywhere else it is judged where it is."""
+    here = judge_weight(level, at, wr)
+    shift = lean(at)
+    if shift is None or math.hypot(*shift) < LEAN_LEAST * wr:
+        return here
+    mid = (at[0] + shift[0] / 2, at[1] + shift[1] / 2)
+    reach = int(math.ceil(math.hypot(*shift) / 2 + TOP_SLACK * wr))
+    top = _best_match_near(level, template, mid, reach)
+    if top is None:
+        return here
+    judged = judge_weight(level, top, wr)
+    if not judged.whole or not side_shows(level, top, shift, wr, judged.card, judged.rim):
+        return here
+    return replace(judged, base=(top[0] - shift[0], top[1] - shift[1]))
+
+
+def posed_places(level: np.ndarray, pack: EnigmaPack, near: np.ndarray, lean: Lean
+                 ) -> list[Weight]:
+    """Every weight-like place within ``near``, as :func:`weight_places` and
+    :func:`judge_weight`, with tall weights judged at their top faces (:func:`posed_judge`).
+    Tall weights side by side hide each other's sieve peak, so the weights standing tall are
+    looked for first at the peaks of both pictures (:data:`CANDIDATE_PEAK`), the most top
+    face-like first; then the sieve's places that lie apart from them, as before."""
+    wr = weight_radius_px(pack)
+    template = top_face_template(pack, wr)
+    spots = weight_places(level, pack, near, apart=CANDIDATE_PEAK, peak=CANDIDATE_PEAK)
+    spots += weight_places(level, pack, near, apart=CANDIDATE_PEAK, peak=CANDIDATE_PEAK,
+                           picture=top_face_template)
+    # only a top face that shows its side counts from these finer sieves: bare card ringed
+    # by tall weights' sides and a cup's print looks like a top face, but stands on nothing
+    tall = [j for j in (posed_judge(level, template, c, wr, lean) for c in spots)
+            if j.whole and j.base is not None
+            and j.card - j.face >= TALL_FACE_SHARE * (j.card - j.rim)]
+    tall.sort(key=lambda j: -likeness_at(level, template, j.centre))
+    # then today's places (:func:`tall_faces`: the top face by the leans' agreement, which
+    # also serves a camera whose principal point is off the frame's middle), those still not
+    # whole judged again through the pose
+    sieved = [judge_weight(level, c, wr) for c in weight_places(level, pack, near)]
+    today = tall_faces(level, sieved, wr, pack)
+    out: list[Weight] = []
+    for wt in tall + [p if p.whole else posed_judge(level, template, p.centre, wr, lean)
+                      for p in today]:
+        if all(math.dist(wt.centre, o.centre) >= WEIGHTS_APART * wr for o in out):
+            out.append(wt)
+    return out
