@@ -40,7 +40,7 @@ import cv2
 import numpy as np
 
 from companion.indigo import CORNER_BY_CELL, CORNERS, Tile
-from companion.indigo.geometry import Cell, neighbour, opposite
+from companion.indigo.geometry import Cell, EdgePoint, neighbour, opposite
 from vision.errors import FrameRefusedError, UnreadableImageError
 from vision.gains import times_gains
 from vision.indigo.centre_rules import centre_least, one_sapphire, settle_centre
@@ -100,6 +100,21 @@ def _fmt_tile(tile: Tile | None) -> str:
     return "empty" if tile is None else f"T{tile.kind} rot {tile.rotation}"
 
 
+def _edge_holders(point: EdgePoint, filled: set[Cell]) -> list[EdgePoint]:
+    """The sides of the edge ``point`` on which a gem can rest: a tile (or a corner's arrow
+    or U-turn) on that side, and no tile on the other."""
+    a, edge = point
+    holders = []
+    for cell, e in ((a, edge), (neighbour(a, edge), opposite(edge))):
+        corner = CORNER_BY_CELL.get(cell)
+        holds = cell in filled or (
+            corner is not None and (e == corner.arrow_edge or corner.uturn_other(e) is not None)
+        )
+        if holds and neighbour(cell, e) not in filled:
+            holders.append((cell, e))
+    return holders
+
+
 def name_gems(
     spots: list[GemSpot], cells: dict[Cell, CellRead], settings: IndigoSettings
 ) -> tuple[list[GemRead], list[str]]:
@@ -122,16 +137,7 @@ def name_gems(
                 spot.confidence, IMPOSSIBLE_GEM)
             gems.append(GemRead(spot.gem, corner.amber_point, conf))
             continue
-        sides = [(a, edge), (b, opposite(edge))]
-        holders = []
-        for cell, e in sides:
-            other = neighbour(cell, e)
-            corner = CORNER_BY_CELL.get(cell)
-            holds = cell in filled or (
-                corner is not None and (e == corner.arrow_edge or corner.uturn_other(e) is not None)
-            )
-            if holds and other not in filled:
-                holders.append((cell, e))
+        holders = _edge_holders(spot.point, filled)
         conf = spot.confidence
         if len(holders) == 1:
             gems.append(GemRead(spot.gem, holders[0], conf))
