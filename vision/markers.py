@@ -408,15 +408,19 @@ def _detect_quads(gray: np.ndarray, detector: cv2.aruco.ArucoDetector) -> dict[i
 
 def _refine(gray: np.ndarray, found: dict[int, Detection], scale: float) -> dict[int, Detection]:
     """Corners found in a shrunk frame, refined on the full-resolution frame."""
-    pts = np.vstack([d.corners for d in found.values()]).astype(np.float32).reshape(-1, 1, 2)
+    coarse = np.stack([d.corners for d in found.values()]).astype(np.float32)
     win = max(2, int(round(1.0 / scale)) + 1)
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.05)
-    refined = cv2.cornerSubPix(gray, pts, (win, win), (-1, -1), criteria).reshape(-1, 4, 2)
+    # cornerSubPix moves the points it is given in place: it gets a copy
+    refined = cv2.cornerSubPix(gray, coarse.reshape(-1, 1, 2).copy(), (win, win), (-1, -1),
+                               criteria).reshape(-1, 4, 2)
+    # keep a refinement only if it stayed near the coarse corner (blur can pull it away):
+    # each marker's furthest corner move, all markers in one call
+    moves = np.linalg.norm(refined - coarse, axis=2).max(axis=1)
     out = {}
-    for (mid, det), quad in zip(found.items(), refined, strict=True):
-        # keep a refinement only if it stayed near the coarse corner (blur can pull it away)
-        moved = float(np.max(np.linalg.norm(quad - det.corners, axis=1)))
-        out[mid] = Detection(mid, quad.astype(np.float32) if moved < 2.0 / scale else det.corners)
+    for (mid, det), quad, moved in zip(found.items(), refined, moves, strict=True):
+        out[mid] = Detection(mid, quad.astype(np.float32) if float(moved) < 2.0 / scale
+                             else det.corners)
     return out
 
 
@@ -472,8 +476,9 @@ def fit_plane(
     if _signed_area(src) * _signed_area(dst) <= 0:
         raise FrameRefusedError("the markers appear mirrored", reason="bad-homography")
     worst = 0.0
-    for marker_id in layout.ids:
-        mapped = _apply(h, detections[marker_id].corners)
+    # every marker's corners mapped in one call (each point maps alone: the same values)
+    corners = np.concatenate([detections[marker_id].corners for marker_id in layout.ids])
+    for mapped in _apply(h, corners).reshape(-1, 4, 2):
         worst = max(worst, _square_error(mapped, layout.size_mm))
     reprojection = worst
     if reprojection > checks.max_reprojection * layout.size_mm:

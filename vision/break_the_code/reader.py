@@ -188,11 +188,19 @@ def stored_message(code: Code) -> str:
 # ---------------------------------------------------------------- stages
 
 
-def find_mat(image: np.ndarray, *, settings: CodeReaderSettings = DEFAULT_SETTINGS) -> PlaneFit:
-    """The checked homography of the mat (raises FrameRefusedError)."""
+def find_mat(image: np.ndarray, *, settings: CodeReaderSettings = DEFAULT_SETTINGS,
+             gray: np.ndarray | None = None) -> PlaneFit:
+    """The checked homography of the mat (raises FrameRefusedError). ``gray``: the frame's
+    grey (``cv2.COLOR_BGR2GRAY``), when the caller made it: the markers are found in it."""
+    colour_frame(image)
+    return locate(image if gray is None else gray, MAT_LAYOUT, checks=settings.markers)
+
+
+def colour_frame(image: np.ndarray | None) -> np.ndarray:
+    """``image``, when it is a colour camera frame; else FrameRefusedError."""
     if image is None or image.ndim != 3 or image.size == 0:
         raise FrameRefusedError("not a colour camera frame", reason="no-frame")
-    return locate(image, MAT_LAYOUT, checks=settings.markers)
+    return image
 
 
 def panel_outline(fit: PlaneFit) -> np.ndarray:
@@ -206,13 +214,14 @@ def panel_outline(fit: PlaneFit) -> np.ndarray:
 
 
 def panel_picture_factor(image: np.ndarray, fit: PlaneFit, *,
-                         settings: CodeReaderSettings = DEFAULT_SETTINGS) -> float:
+                         settings: CodeReaderSettings = DEFAULT_SETTINGS,
+                         gray: np.ndarray | None = None) -> float:
     """What every confidence of this frame is multiplied by: the quality of the picture of
     the panel (1 comfortable, lower near a limit). A picture past a limit (burnt out, too
     dark, flat, noisy, out of focus) raises FrameRefusedError naming the cause. Colour is
     not required: a rack may hold no green tile, and black and white tiles are told apart by
-    their brightness."""
-    measures = measure_picture(image, region_mask(image.shape, panel_outline(fit)))
+    their brightness. ``gray``: as :func:`find_mat`'s (not made again)."""
+    measures = measure_picture(image, region_mask(image.shape, panel_outline(fit)), gray=gray)
     quality = check_picture(measures, settings.picture, needs_colour=False)
     return confidence_factor(quality)
 
@@ -707,8 +716,10 @@ def read_tiles(
 ) -> CodeReading:
     """Every tile on the mat, in slot order, with problems and an overall confidence."""
     pack = pack if pack is not None else demo_pack()
-    fit = find_mat(image, settings=settings)
-    picture = panel_picture_factor(image, fit, settings=settings)
+    # the frame made grey once, for the markers and the picture check
+    gray = cv2.cvtColor(colour_frame(image), cv2.COLOR_BGR2GRAY)
+    fit = find_mat(image, settings=settings, gray=gray)
+    picture = panel_picture_factor(image, fit, settings=settings, gray=gray)
     found, problems = find_tiles(image, fit, pack, settings=settings)
     reads = []
     for f in found:

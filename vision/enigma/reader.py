@@ -232,7 +232,7 @@ def start_region_outline(fit: PlaneFit, geo: TableGeometry) -> np.ndarray:
     return _centred_rectangle(fit, half, half)
 
 
-def _picture_quality(frame: np.ndarray, fit: PlaneFit, geo: TableGeometry,
+def _picture_quality(frame: np.ndarray, grey: np.ndarray, fit: PlaneFit, geo: TableGeometry,
                      st: ReaderSettings, region: np.ndarray | None = None,
                      middle: PictureMeasures | None = None) -> tuple[float, PictureMeasures]:
     """Refuse a picture of the table that carries too little to read any tile (burnt out,
@@ -247,10 +247,12 @@ def _picture_quality(frame: np.ndarray, fit: PlaneFit, geo: TableGeometry,
 
     ``region``: the part of the table the read looks at (image points), when not the whole
     marker frame (a read after a placement checks the picture round the squares it reads);
-    ``middle``: the measures round the middle, when the last read's still hold there."""
-    whole = measure_inside(frame, table_outline(fit, geo) if region is None else region)
+    ``middle``: the measures round the middle, when the last read's still hold there;
+    ``grey``: the frame's grey (``cv2.COLOR_BGR2GRAY``), made once a read."""
+    whole = measure_inside(frame, table_outline(fit, geo) if region is None else region,
+                           gray=grey)
     if middle is None:
-        middle = measure_inside(frame, start_region_outline(fit, geo))
+        middle = measure_inside(frame, start_region_outline(fit, geo), gray=grey)
     if whole is None or middle is None:  # the markers were found in this frame: never
         raise ValueError("measure_picture: the mask covers no pixel")
     measures = replace(whole, contrast=max(whole.contrast, middle.contrast),
@@ -440,35 +442,37 @@ def read_enigma(
     t0, cpu0 = time.perf_counter(), time.process_time()
     frame = _check_frame(frame)
     geo = geometry or table_geometry(settings.table, pack)
-    small = small_grey(frame)
-    changed = _changed_squares(frame, small, pack, settings, geo, placed, previous)
+    # the frame made grey once: the table's memory, the markers and the picture check use it
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    small = small_grey(grey)
+    changed = _changed_squares(frame, grey, small, pack, settings, geo, placed, previous)
     if changed is not None and previous is not None and placed is not None:
         look = squares_to_look_at(previous, changed, placed)
         table = _Straightened.local(frame, previous.fit, geo, settings, previous.start, look,
                                     changed)
-        read = _read(frame, small, pack, settings, geo, previous.fit, table, start_tile,
+        read = _read(frame, grey, small, pack, settings, geo, previous.fit, table, start_tile,
                      placed, previous, (t0, cpu0))
         if read is not None:
             return read
-    fit = locate(frame, geo.layout, checks=settings.checks)
+    fit = locate(grey, geo.layout, checks=settings.checks)
     # a read after a placement reads a few tiles: the table is straightened where it looks
     part_by_part = (None if placed is None
                     else _Straightened.made_where_looked(frame, fit, geo, settings))
-    whole = _read(frame, small, pack, settings, geo, fit,
+    whole = _read(frame, grey, small, pack, settings, geo, fit,
                   part_by_part or _Straightened.whole(frame, fit, geo, settings), start_tile,
                   placed, None, (t0, cpu0))
     assert whole is not None  # only a local read gives up
     return whole
 
 
-def _changed_squares(frame: np.ndarray, small: np.ndarray, pack: EnigmaPack,
+def _changed_squares(frame: np.ndarray, grey: np.ndarray, small: np.ndarray, pack: EnigmaPack,
                      st: ReaderSettings, geo: TableGeometry, placed: Collection[Pos] | None,
                      previous: TableMemory | None) -> set[Pos] | None:
     """The squares whose picture changed since the last read of the table, for a read after
     a placement; None when the whole table must be read (no such read, or a stale one)."""
     if previous is None or placed is None or not previous.is_for(frame, pack, st, geo):
         return None
-    if not markers_kept(frame, previous.fit):
+    if not markers_kept(grey, previous.fit):
         return None
     return changed_squares(previous, small)
 
@@ -530,7 +534,8 @@ class _Straightened:
         return _Straightened(canon, plane_to_canon, seen, margin, look, changed, boxes)
 
 
-def _read(frame: np.ndarray, small: np.ndarray, pack: EnigmaPack, settings: ReaderSettings,
+def _read(frame: np.ndarray, grey: np.ndarray, small: np.ndarray, pack: EnigmaPack,
+          settings: ReaderSettings,
           geo: TableGeometry, fit: PlaneFit, table: _Straightened, start_tile: Tile | None,
           placed: Collection[Pos] | None, previous: TableMemory | None,
           started: tuple[float, float]) -> EnigmaRead | None:
@@ -550,7 +555,7 @@ def _read(frame: np.ndarray, small: np.ndarray, pack: EnigmaPack, settings: Read
     # with nothing to look at again, the picture is checked round the start tile
     region = None if table.look is None else _looked_at(table.look or {(0, 0)}, (sx, sy), p,
                                                          fit, plane_to_canon)
-    quality, middle = _picture_quality(frame, fit, geo, settings, region,
+    quality, middle = _picture_quality(frame, grey, fit, geo, settings, region,
                                        _middle_unchanged(previous, table))
     factor = confidence_factor(quality)
     _refuse_blurred(gray, (sx, sy), settings)

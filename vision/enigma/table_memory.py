@@ -87,9 +87,8 @@ class TableMemory:
                 and self.geometry == geometry and self.frame_shape == frame.shape)
 
 
-def small_grey(frame: np.ndarray) -> np.ndarray:
-    """The frame in grey, :data:`SMALL_STEP` times smaller (averaged)."""
-    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+def small_grey(grey: np.ndarray) -> np.ndarray:
+    """The frame's grey, :data:`SMALL_STEP` times smaller (averaged)."""
     h, w = grey.shape
     size = (max(1, w // SMALL_STEP), max(1, h // SMALL_STEP))
     small: np.ndarray = cv2.resize(grey, size, interpolation=cv2.INTER_AREA)
@@ -99,7 +98,8 @@ def small_grey(frame: np.ndarray) -> np.ndarray:
 def markers_kept(frame: np.ndarray, fit: PlaneFit) -> bool:
     """Whether each of the fit's markers is found again in a window round where it was, its
     corners within :data:`MARKER_STILL_PX`: the fit still holds. A marker not found, or
-    moved, says the camera or the markers moved."""
+    moved, says the camera or the markers moved. ``frame``: the frame or its grey (the
+    markers are searched in grey: the reader passes the grey it made)."""
     layout = fit.layout
     h, w = frame.shape[:2]
     for marker_id in layout.ids:

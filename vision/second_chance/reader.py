@@ -413,10 +413,13 @@ def read_sheet(
     events, and whether the player may have written the 1 (``one_possible``)."""
     started = time.perf_counter()
     image = within_reading_size(image)
-    fit: GridFit = locate_grid(image, layout)
+    # the frame made grey once: the markers or the pad's frame are found in it, and the
+    # picture check measures it (a colour pixel's grey is the same in the whole or a part)
+    gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    fit: GridFit = locate_grid(gray, layout)
     if image.ndim == 2:
         image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
-    quality = check_sheet_picture(image, fit, settings, layout)
+    quality = check_sheet_picture(image, fit, settings, layout, gray=gray)
     canon = warp_canon(image, fit.image_to_canon)
     refuse_without_grid(canon, fit)
     return read_canonical(
@@ -459,7 +462,8 @@ def within_reading_size(image: np.ndarray) -> np.ndarray:
 
 
 def check_sheet_picture(image: np.ndarray, fit: GridFit, settings: SheetReaderSettings,
-                        layout: SheetLayout | None = None) -> float:
+                        layout: SheetLayout | None = None, *,
+                        gray: np.ndarray | None = None) -> float:
     """The picture check of :mod:`vision.picture` on the sheet's outline in the frame: refuses
     a frame that carries too little of the sheet (sensor noise makes bare paper look shaded,
     so a noisy frame would read filled everywhere); else the picture's quality.
@@ -467,14 +471,15 @@ def check_sheet_picture(image: np.ndarray, fit: GridFit, settings: SheetReaderSe
     The reader tells marks from paper by darkness and grain, colour only helps it part tiles,
     so a picture without colour is not refused. The sheet is white paper: burnt-out paper
     is no loss, so the burnt-out share allowed is the sheet's own (``[vision.sheet]
-    max_clipped``)."""
+    max_clipped``). ``gray``: the frame's grey, when the caller made it (not made again)."""
     outline = sheet_outline(fit, layout)
     # measured on the frame cut to the sheet (the same measures, without a mask the size of
     # the frame); an outline wholly off the frame is measured as before, and refused there
     # the colour is not measured: needs_colour=False below
-    measures = measure_inside(image, outline, colour=False)
+    measures = measure_inside(image, outline, colour=False, gray=gray)
     if measures is None:
-        measures = measure_picture(image, region_mask(image.shape, outline), colour=False)
+        measures = measure_picture(image, region_mask(image.shape, outline), colour=False,
+                                   gray=gray)
     return check_picture(measures, picture_limits(settings), needs_colour=False)
 
 
