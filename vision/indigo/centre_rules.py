@@ -125,10 +125,11 @@ def settle_centre(
 
     The count the rules leave (six less the tiles next to the centre) is sure when the six
     cells round the centre are sure and the camera's counts allow it, spread over at most
-    :data:`CAMERA_SPREAD` gems, or allow no more: when the rules leave one count only (the
-    fewest equals the most, :func:`centre_most`) or every gem the tiles took is seen where
-    its paths end (:func:`rules_settle_centre`). Otherwise the count is asked, with the
-    number the camera believes (the nearest the rules allow).
+    :data:`CAMERA_SPREAD` gems, or see part of the heap and no more than the rules leave:
+    when the rules leave one count only (the fewest equals the most, :func:`centre_most`) or
+    every gem the tiles took is seen where its paths end (:func:`rules_settle_centre`).
+    Otherwise (none of the heap seen included) the count is asked, with the number the
+    camera believes (the nearest the rules allow).
 
     The camera's count alone never makes the centre sure: a heap's gems show 0 to 1.16 of a
     gem disc each in their colour on harsh tuning boards, so its area and peaks have no margin
@@ -148,14 +149,14 @@ def settle_centre(
         # the camera allows the count the rules leave: the stock's last gems, surely
         return edges + [GemSpot(g, None, 1.0) for g in CENTRE_STOCK[len(CENTRE_STOCK) - least:]]
     settled = rules_settle_centre(spots, cells, min_confidence)
-    if settled is not None and seen is not None and seen[0] <= least <= most:
-        # every gem taken from the heap is seen where its paths end, and the camera sees no
-        # more than the rules leave: the count the rules leave, as sure as the facts it rests
-        # on, however little of the heap the camera sees (dark glass on the dark tile, none
-        # seen at all: independent tuning board 1001 harsh, demo look, 3 lying there)
+    if settled is not None and seen is not None and centre and seen[0] <= least <= most:
+        # every gem taken from the heap is seen where its paths end, and the camera sees part
+        # of the heap, no more than the rules leave: the count the rules leave, as sure as the
+        # facts it rests on. None of the heap seen is asked (issue 20: a count of zero on a
+        # centre that should hold gems is never silent; the rules' count would be no reading)
         return edges + [GemSpot(g, None, settled)
                         for g in CENTRE_STOCK[len(CENTRE_STOCK) - least:]]
-    if known and seen is not None and seen[0] <= least == most:
+    if known and seen is not None and centre and seen[0] <= least == most:
         # the rules leave one count: the tiles next to the centre took as many gems as the
         # emeralds and sapphires lying surely on the edges (no other gem of their colours is
         # in play), and the camera sees no more than that on the heap; as sure as those gems

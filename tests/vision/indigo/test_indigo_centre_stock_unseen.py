@@ -1,7 +1,6 @@
-"""The centre stock when the camera sees little or none of the heap: the rules alone leave one
-count (issue 20, session 26's census in bench/figures/indigo_centre_s26.txt: independent
-tuning board 1001 harsh, demo look, 3 gems lying there, none seen, asked though every gem the
-tiles took was seen where its paths end)."""
+"""The centre stock when the camera sees little of the heap: the rules alone leave one count
+(issue 20, session 26's census in bench/figures/indigo_centre_s26.txt); none of it seen is
+still asked."""
 
 from __future__ import annotations
 
@@ -40,13 +39,25 @@ def _centre(spots: list[GemSpot]) -> list[GemSpot]:
 
 
 @pytest.mark.parametrize("tiles", [1, 2, 3])
-def test_a_heap_seen_not_at_all_is_the_rules_count_when_each_taken_gem_is_seen(
+def test_a_heap_seen_in_part_is_the_rules_count_when_each_taken_gem_is_seen(
         tiles: int) -> None:
     cells = _around(tiles)
     gone = [GemSpot(Gem.EMERALD, point, 0.97) for point in _rest_points(cells)]
-    centre = _centre(settle_centre(gone, cells, MIN))
+    part = [GemSpot(Gem.EMERALD, None, 1.0, (1, 1))]
+    centre = _centre(settle_centre(gone + part, cells, MIN))
     assert [s.gem for s in centre] == list(CENTRE_STOCK[tiles:])
     assert all(s.confidence >= MIN for s in centre)
+
+
+@pytest.mark.parametrize("tiles", [1, 2, 3])
+def test_a_heap_seen_not_at_all_is_asked_though_the_rules_leave_one_count(tiles: int) -> None:
+    """Issue 20: a count of zero on a centre that should hold gems is never silent; the
+    rules' count with nothing of the heap seen would be no reading of it."""
+    cells = _around(tiles)
+    gone = [GemSpot(Gem.EMERALD, point, 0.97) for point in _rest_points(cells)]
+    away = [GemSpot(Gem.EMERALD, ((2, -3), e), 1.0) for e in range(tiles)]
+    for edges in (gone, away):
+        assert all(s.confidence < MIN for s in _centre(settle_centre(edges, cells, MIN)))
 
 
 @pytest.mark.parametrize("tiles", [1, 2, 3])

@@ -138,14 +138,13 @@ def test_a_heap_the_camera_sees_part_of_is_as_sure_as_the_rules_facts(tiles: int
                                       + [("sapphire", 0.97 if tiles else 1.0)])
 
 
-@pytest.mark.parametrize("case", ["unmoved", "amber there", "doubtful cell",
+@pytest.mark.parametrize("case", ["unmoved", "amber there", "doubtful cell", "none seen",
                                   "more seen", "doubtful gem there"])
 def test_a_centre_count_the_rules_do_not_settle_is_asked(case: str) -> None:
     """What the rules' count rests on, missing: the gem the tile beside the centre took not
     seen where its paths end (a move not finished: it may still lie on the centre), another
-    colour there, a cell round the centre in doubt, more seen than the rules leave, or the
-    gem at the path's end itself in doubt. (No gem of the heap seen at all no longer asks:
-    test_indigo_centre_stock_unseen.py.)"""
+    colour there, a cell round the centre in doubt, no gem of the heap seen at all, more
+    seen than the rules leave, or the gem at the path's end itself in doubt."""
     cells = _around(1)
     end = _taken_to(1)[0]
     gem = {"amber there": Gem.AMBER}.get(case, Gem.EMERALD)
