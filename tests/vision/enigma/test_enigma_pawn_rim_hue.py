@@ -22,8 +22,11 @@ from independent_scenes.enigma_table import enigma_scene, truth_of  # noqa: E402
 
 
 @pytest.mark.parametrize(("seed", "at"), [
-    (5000, (1, 1)),     # a blue pawn on a red cell: its red ring labelled table and icon
-    (5000, (0, 2)),     # the same on another tile of the table
+    # a blue pawn on a red cell: its red ring labelled table and icon (the rim's chroma 36
+    # on the latest stack, 40 on the Pi floor's). [0, 2] of the same table is not here: its
+    # rim's chroma lies on HUE_MIN_CHROMA (20.6 latest, 18.1 on the Pi floor's OpenCV 4.10,
+    # whose frame differs), so it is read red on one stack and blue on the other, asked on both
+    (5000, (1, 1)),
 ])
 def test_the_cell_under_a_pawn_takes_its_rims_hue_and_stays_asked(
         demo_pack, seed: int, at: tuple[int, int]) -> None:
