@@ -25,6 +25,10 @@ import tempfile
 import threading
 import time
 import traceback
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ui.app import CompanionApp
 
 HOLD_S = 0.1  # a gap longer than this is a hold worth naming
 SAMPLE_S = 0.01
@@ -145,22 +149,27 @@ def report(probe: MainLoopProbe, marks: dict[str, float], frames_seen: list[floa
             print(f"  {count:4d}  {where}")
 
 
-def child() -> int:
-    home = tempfile.mkdtemp(prefix="bench-hold-")
+def demo_app_in(home: str) -> CompanionApp:
+    """The demo app at 800x480 with its Kivy home and journal in ``home``."""
     os.environ.update(KIVY_NO_ARGS="1", KIVY_NO_CONSOLELOG="1", KIVY_HOME=home,
                       GPIOZERO_PIN_FACTORY="mock")
     from ui.main import configure_kivy
 
     configure_kivy(size="800x480", demo=True)
-    from kivy.clock import Clock
-    from kivy.core.window import Window
-
     from ui.app import CompanionApp
 
     print(f"measuring the app in {os.path.dirname(os.path.dirname(ui_file()))}")
     if os.environ.get("BENCH_PI_LIKE_CAMERA"):
         _slow_down_the_camera()
-    app = CompanionApp(db_path=os.path.join(home, "journal.sqlite3"), demo=True)
+    return CompanionApp(db_path=os.path.join(home, "journal.sqlite3"), demo=True)
+
+
+def child() -> int:
+    home = tempfile.mkdtemp(prefix="bench-hold-")
+    app = demo_app_in(home)
+    from kivy.clock import Clock
+    from kivy.core.window import Window
+
     probe = MainLoopProbe()
     frames_seen: list[float] = []
     started = time.monotonic()
