@@ -92,7 +92,11 @@ def main() -> None:
                            "players": ["Ana", "Ben"], "events": []})
     per = timed(lambda: replay(record), repeat=200)
     print(f"empty replay: {per * 1e6:.0f} us")
+    puzzle_solvers()
 
+
+def puzzle_solvers() -> None:
+    """The time of each puzzle kind's solver or check on the box's cards."""
     box = load_puzzles()
     seed_card = box.weight.cards["weight-demo-1"]
     per = timed(lambda: weight.solve(seed_card), repeat=2000)
