@@ -32,6 +32,11 @@ PAPER_TOP = 0.5
 COARSE_PX_PER_MM, FINE_PX_PER_MM = 1.0, 2.0
 COARSE_TURNS = tuple(range(-45, 45, 3))
 FINE_TURNS = tuple(x / 2 for x in range(-4, 5))
+#: the coarse search is placed first at this resolution (px per mm; the card is still 30 px)
+#: over every coarse turn, a quarter of its cost at 1 px a mm; the coarse search then tries
+#: only the turns within PLACE_TURNS_DEG and the centres within PLACE_REACH_MM of that find
+#: (its pixel is 2 mm; a turn's step, 3 degrees, moves the best centre by less)
+PLACE_PX_PER_MM, PLACE_TURNS_DEG, PLACE_REACH_MM = 0.5, 3.0, 6.0
 #: the card's centre lies in this left share of the mat
 CARD_PART = 0.55
 #: the band around the square compared with it (share of the side)
@@ -259,54 +264,99 @@ def _measured(shrunk: np.ndarray, rows: slice, cols: slice,
     return small, lit
 
 
+def _search_left_part(shrunk: np.ndarray, card_mm: float, scale: float,
+                      left_out: list[tuple[float, float, float]], turns: tuple[float, ...],
+                      near: tuple[float, float, float] | None = None
+                      ) -> tuple[float, float, float, float, float]:
+    """:func:`_best_square` over the mat's left part (``shrunk`` at ``scale`` px a mm, the
+    markers' squares ``left_out``); ``near`` (x, y, reach in its pixels): the centres are
+    also held within reach of it, where that leaves any."""
+    # the card lies in the left part: the right is cut off beyond its band
+    part = int(shrunk.shape[1] * CARD_PART)
+    cut = int(part + card_mm * scale * (0.5 + 2 * BAND) + 4)
+    small, lit = _measured(shrunk, slice(None), slice(None, cut), left_out)
+    allowed = np.zeros(small.shape, bool)
+    allowed[:, :part] = True
+    # the card lies beside the markers, not over one: a square reaching far over a
+    # marker's paper scores on the paper's own outline (cloth/strong seeds 2 and 3)
+    reach = card_mm * scale * MARKER_OVERLAP
+    for ex, ey, eh in left_out:
+        eh += reach
+        allowed[max(0, int(ey - eh)):max(0, int(ey + eh)),
+                max(0, int(ex - eh)):max(0, int(ex + eh))] = False
+    if near is not None:
+        nx, ny, r = near
+        window = np.zeros_like(allowed)
+        window[max(0, int(ny - r)):int(ny + r) + 1, max(0, int(nx - r)):int(nx + r) + 1] = True
+        if (allowed & window).any():
+            allowed &= window
+    return _best_square(small, lit, card_mm * scale, turns, allowed)
+
+
+def _turns_near(turn: float, turns: tuple[float, ...], within: float) -> tuple[float, ...]:
+    """The ``turns`` (in their order) within ``within`` degrees of ``turn``, a square's turn
+    being the same a quarter turn on (-45 is next to 42)."""
+    return tuple(t for t in turns if abs((t - turn + 45.0) % 90.0 - 45.0) <= within)
+
+
+def _shrunk(balanced: np.ndarray, scale: float) -> np.ndarray:
+    """The balanced mat at ``scale`` px a mm (the measures cost more on the whole mat than
+    the search)."""
+    h, w = balanced.shape[:2]
+    k = scale / MAT_PX_PER_MM
+    out: np.ndarray = cv2.resize(balanced, (int(w * k), int(h * k)),
+                                 interpolation=cv2.INTER_AREA)
+    return out
+
+
+def _placed_coarse(balanced: np.ndarray, card_mm: float,
+                   exclude: tuple[tuple[float, float, float], ...]
+                   ) -> tuple[float, float, float, float, float]:
+    """The coarse search's find (score, x, y in mat px, turn, contrast), made where the same
+    search at PLACE_PX_PER_MM over every turn places it: at 1 px a mm only the turns and
+    centres near that, where the whole search's best lies (the same turned images and
+    scores, so then the same find to the bit)."""
+    k = PLACE_PX_PER_MM / MAT_PX_PER_MM
+    _, px, py, turn, _ = _search_left_part(
+        _shrunk(balanced, PLACE_PX_PER_MM), card_mm, PLACE_PX_PER_MM,
+        [(ex * k, ey * k, eh * k) for ex, ey, eh in exclude], COARSE_TURNS)
+    up = COARSE_PX_PER_MM / PLACE_PX_PER_MM
+    near = (px * up, py * up, PLACE_REACH_MM * COARSE_PX_PER_MM)
+    k = COARSE_PX_PER_MM / MAT_PX_PER_MM
+    score, x, y, turn, contrast = _search_left_part(
+        _shrunk(balanced, COARSE_PX_PER_MM), card_mm, COARSE_PX_PER_MM,
+        [(ex * k, ey * k, eh * k) for ex, ey, eh in exclude],
+        _turns_near(turn, COARSE_TURNS, PLACE_TURNS_DEG), near)
+    return score, x / k, y / k, turn, contrast
+
+
 def find_card_square(balanced: np.ndarray, card_mm: float, *,
                      exclude: tuple[tuple[float, float, float], ...] = ()) -> CardRect:
     """The card in the balanced mat image (paper white): the whitest square of its side in
     the left part of the mat. ``exclude``: squares (x, y, half side, px) left out (markers)."""
-    h, w = balanced.shape[:2]
-    found: tuple[float, float, float, float, float] | None = None
-    for scale, turns in ((COARSE_PX_PER_MM, COARSE_TURNS), (FINE_PX_PER_MM, FINE_TURNS)):
-        k = scale / MAT_PX_PER_MM
-        # measured on the image shrunk to the search's scale: a whole-mat measure costs more
-        # than the search
-        shrunk = cv2.resize(balanced, (int(w * k), int(h * k)), interpolation=cv2.INTER_AREA)
-        left_out = [(ex * k, ey * k, eh * k) for ex, ey, eh in exclude]
-        x0 = y0 = 0
-        if found is None:
-            # the card lies in the left part: the right is cut off beyond its band
-            part = int(shrunk.shape[1] * CARD_PART)
-            cut = int(part + card_mm * scale * (0.5 + 2 * BAND) + 4)
-            small, lit = _measured(shrunk, slice(None), slice(None, cut), left_out)
-            allowed = np.zeros(small.shape, bool)
-            allowed[:, :part] = True
-            # the card lies beside the markers, not over one: a square reaching far over a
-            # marker's paper scores on the paper's own outline (cloth/strong seeds 2 and 3)
-            reach = card_mm * scale * MARKER_OVERLAP
-            for ex, ey, eh in left_out:
-                eh += reach
-                allowed[max(0, int(ey - eh)):max(0, int(ey + eh)),
-                        max(0, int(ex - eh)):max(0, int(ex + eh))] = False
-        else:
-            # the fine search looks only near the coarse find: the image is cut around it
-            cx, cy = found[1] * k, found[2] * k
-            reach = 3 * MAT_PX_PER_MM * k / COARSE_PX_PER_MM * 2
-            keep = reach + card_mm * scale * (0.5 + 2 * BAND) + 4
-            x0, y0 = max(0, int(cx - keep)), max(0, int(cy - keep))
-            small, lit = _measured(shrunk, slice(y0, int(cy + keep)),
-                                   slice(x0, int(cx + keep)), left_out)
-            allowed = np.zeros(small.shape, bool)
-            allowed[max(0, int(cy - reach) - y0):int(cy + reach) + 1 - y0,
-                    max(0, int(cx - reach) - x0):int(cx + reach) + 1 - x0] = True
-            turns = tuple(found[3] + t for t in FINE_TURNS)
-        score, x, y, turn, contrast = _best_square(small, lit, card_mm * scale, turns, allowed)
-        found = (score, (x + x0) / k, (y + y0) / k, turn, contrast)
-    assert found is not None
-    if found[4] < MIN_CONTRAST:
+    found = _placed_coarse(balanced, card_mm, exclude)
+    # the fine search looks only near the coarse find: the image is cut around it
+    scale = FINE_PX_PER_MM
+    k = scale / MAT_PX_PER_MM
+    shrunk = _shrunk(balanced, scale)
+    left_out = [(ex * k, ey * k, eh * k) for ex, ey, eh in exclude]
+    cx, cy = found[1] * k, found[2] * k
+    reach = 3 * MAT_PX_PER_MM * k / COARSE_PX_PER_MM * 2
+    keep = reach + card_mm * scale * (0.5 + 2 * BAND) + 4
+    x0, y0 = max(0, int(cx - keep)), max(0, int(cy - keep))
+    small, lit = _measured(shrunk, slice(y0, int(cy + keep)), slice(x0, int(cx + keep)),
+                           left_out)
+    allowed = np.zeros(small.shape, bool)
+    allowed[max(0, int(cy - reach) - y0):int(cy + reach) + 1 - y0,
+            max(0, int(cx - reach) - x0):int(cx + reach) + 1 - x0] = True
+    turns = tuple(found[3] + t for t in FINE_TURNS)
+    _, x, y, turn, contrast = _best_square(small, lit, card_mm * scale, turns, allowed)
+    if contrast < MIN_CONTRAST:
         raise FrameRefusedError("no puzzle card on the mat (nothing there is as white as the "
                                 "markers' paper)", reason="no-card")
     # the image turned counter-clockwise by ``turn`` made the card upright: the card is
     # turned that much clockwise
-    return CardRect((found[1], found[2]), card_mm * MAT_PX_PER_MM, found[3])
+    return CardRect(((x + x0) / k, (y + y0) / k), card_mm * MAT_PX_PER_MM, turn)
 
 
 __all__ = ["add_rolled", "brightness", "chroma", "find_card_square", "outline_steps",
