@@ -26,7 +26,9 @@
    of the paths from where it started) that the camera did not see,
    :func:`~vision.indigo.corner_rules.corner_questions` about a corner's amber while the tile
    on its arrow cell is doubtful, and :func:`~vision.indigo.path_rules.without_ruled_out`
-   drops a doubtful gem where the sure tiles say none can rest.
+   drops a doubtful gem where the sure tiles say none can rest; before the centre's and the
+   corners' rules, :func:`~vision.indigo.chain_ends.settle_chain_ends` makes a faint gem sure
+   where a sure chain of paths puts its start's gem.
 
 Nothing about any particular art is coded here: every reference comes from the pack.
 """
