@@ -26,7 +26,9 @@
    of the paths from where it started) that the camera did not see,
    :func:`~vision.indigo.corner_rules.corner_questions` about a corner's amber while the tile
    on its arrow cell is doubtful, and :func:`~vision.indigo.path_rules.without_ruled_out`
-   drops a doubtful gem where the sure tiles say none can rest.
+   drops a doubtful gem where the sure tiles say none can rest; before the centre's and the
+   corners' rules, :func:`~vision.indigo.chain_ends.settle_chain_ends` makes a faint gem sure
+   where a sure chain of paths puts its start's gem.
 
 Nothing about any particular art is coded here: every reference comes from the pack.
 """
@@ -44,6 +46,7 @@ from companion.indigo.geometry import Cell, EdgePoint, neighbour, opposite
 from vision.errors import FrameRefusedError, UnreadableImageError
 from vision.gains import times_gains
 from vision.indigo.centre_rules import centre_least, one_sapphire, settle_centre
+from vision.indigo.chain_ends import settle_chain_ends
 from vision.indigo.chips import chip_colours, read_chips, settle_by_charts
 from vision.indigo.corner_rules import corner_questions, same_spot, settle_corners
 from vision.indigo.gems import close_gem_labels, gem_box, gem_pixels, read_gems
@@ -370,6 +373,9 @@ def read_indigo(
     cells = read_tiles(gray, found, model, st, pack.gem_size, glare=glare, lab=lab,
                        # only glare leaves a cell to read past it (see read_tiles)
                        clipped=clipped_mask(canon) if glare.any() else None)
+    # a faint gem where a sure chain of paths puts one is settled first: the centre's count
+    # rests on those gems
+    found = settle_chain_ends(found, cells, st.min_confidence)
     settled = one_sapphire(settle_corners(settle_centre(found, cells, st.min_confidence), cells,
                                           min_confidence=st.min_confidence), st.min_confidence)
     spots = scaled_confidences(settled, factor)
