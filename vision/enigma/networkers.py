@@ -61,6 +61,16 @@ RING_ALL_ROUND = 0.5
 #: chroma, which takes it nearer yellow by colour distance (demo: red 117 deg, chroma 87;
 #: yellow 145 deg, chroma 57; washed-out red rings 114-122 deg, chroma 48-62)
 HUE_MIN_CHROMA = 20.0
+#: a pawn's rim names a cell by its hue (:func:`_rim_hue`) only clear of the line between
+#: a hue and grey: its chroma this far above :data:`HUE_MIN_CHROMA` (a rim of harsh 5000
+#: [0, 2] measured 20.6 on one OpenCV and 18.1 on the Pi's, and read red on one, blue on the
+#: other; the red rims named lie at 36-40) ...
+RIM_MIN_CHROMA = HUE_MIN_CHROMA + 8.0
+#: ... and its hue nearer the cell's than any other cell's by this many degrees (demo: red
+#: 117, yellow 145, blue 316 deg; a red rim round a blue pawn, its pixels off a channel's
+#: blends, blends towards blue through 90: harsh 5000 [1, 1] 96 deg, 28 nearer red than
+#: yellow; [0, 2] 69 deg)
+RIM_HUE_LEAD = 15.0
 SURE_PAWN = 0.85  # a pawn read on a cell this sure stands there (the app's least confidence)
 #: a blob or place nearer a cell's centre than this (cell radii) is that cell's pawn
 NEAR_PAWN = 0.8
@@ -99,6 +109,11 @@ CRESCENT_RING_SHARE = 0.45
 #: 68): a lone crescent of it is a channel's rim as often as a cell's (tuning independent
 #: table 2 clean: yellow rims where channels meet, read as white pawns on yellow cells)
 BLEND_NEAR = 20.0
+#: a ring's median colour names the cell on whose blend with bare tile it lies only when it
+#: lies this much nearer that blend than a channel's on the tile or another cell's (tuning
+#: independent harsh 5000-5039: 11 of 14 red rings round white pawns lead by 4.8-8.3, 3 by
+#: 0.8-2.9; no ring without a pawn leads at all)
+BLEND_LEAD = 3.0
 
 
 def _hue_chroma(feature: np.ndarray) -> tuple[float, float]:
@@ -682,7 +697,12 @@ def _crescent_cell(s: _Patch, centre: tuple[float, float], cells: list[Cell]) ->
                     reverse=True)
     (most, colour_i), second = counts[0], (counts[1][0] if len(counts) > 1 else 0)
     if most < CRESCENT_MIN_PX or most < CRESCENT_LEAD * second:
-        return None
+        # no pixel labelled a cell colour: a pale pawn's ring blurred into it and the tile
+        # is labelled channel or table, and is known only by the blend it lies on
+        on_tile = _cell_on_tile(s, zone & ~disc((s.p, s.p), centre, s.rn * 1.15))
+        if on_tile is None:
+            return None
+        colour_i = on_tile
     best, net_conf, at = _judge(s.maps, colour_i, s.net_ids, [centre], s.search)
     if best in s.cell_classes:
         return None
@@ -690,19 +710,50 @@ def _crescent_cell(s: _Patch, centre: tuple[float, float], cells: list[Cell]) ->
                 min(net_conf, HIDDEN_CELL_CONFIDENCE))
 
 
+def _blend_distance(feats: np.ndarray, model: ColourModel, kind: str | int) -> np.ndarray:
+    """Per row of ``feats`` (n, 3), the colour distance to the nearest blend of a bare tile
+    colour with a colour of ``kind`` (every class of that kind), or with class ``kind``."""
+    ends = ([j for j, k in enumerate(model.kinds) if k == kind] if isinstance(kind, str)
+            else [kind])
+    near = np.full(len(feats), np.inf)
+    for end in ends:
+        for tile in (j for j, k in enumerate(model.kinds) if k == "tile"):
+            a, b = model.centres[end], model.centres[tile]
+            t = np.clip((feats - a) @ (b - a) / max(float(np.dot(b - a, b - a)), 1e-9), 0, 1)
+            near = np.minimum(near, np.linalg.norm(feats - (a + t[:, None] * (b - a)), axis=1))
+    return near
+
+
 def is_rim_colour(model: ColourModel, i: int) -> bool:
     """Whether class ``i``'s colour lies within :data:`BLEND_NEAR` of a blend of a channel
     colour and a bare tile colour (a blurred channel's rim on the tile)."""
-    colour = model.centres[i]
-    tiles = [j for j, kind in enumerate(model.kinds) if kind == "tile"]
-    for ch in (j for j, kind in enumerate(model.kinds) if kind == "channel"):
-        for tile in tiles:
-            a, b = model.centres[ch], model.centres[tile]
-            t = float(np.clip(np.dot(colour - a, b - a) / max(float(np.dot(b - a, b - a)),
-                                                               1e-9), 0.0, 1.0))
-            if float(np.linalg.norm(colour - (a + t * (b - a)))) < BLEND_NEAR:
-                return True
-    return False
+    return bool(_blend_distance(model.centres[i][None], model, "channel")[0] < BLEND_NEAR)
+
+
+def _cell_on_tile(s: _Patch, zone: np.ndarray) -> int | None:
+    """The cell colour whose blend with bare tile the ring in ``zone`` (its pixels unlike
+    bare tile and of no player colour) lies on, by its median colour; None when too few
+    pixels are left, or the median lies not :data:`BLEND_LEAD` nearer that blend than a
+    channel's on the tile and every other cell's, or the cell's colour is one a channel's
+    rim takes (:func:`is_rim_colour`), or the median is not clear of grey
+    (:data:`RIM_MIN_CHROMA`: near bare tile the blends meet, and the bench renderer's white
+    pawn leaves a bluish grey halo, bench scenes 16 and 89). A white pawn standing on a red
+    cell blurs the ring left round it to a pink no pixel label names (tuning independent
+    harsh 5000-5039, 14 such rings: 2.1-5.4 from red on tile, 5.4-11.8 from a channel on
+    it; the rings round pale spots that are no pawn, and yellow cells': 0.4-1.4 from a
+    channel on tile)."""
+    zone = zone & s.ringed & ~member_mask(s.labels, s.net_ids)
+    if int(zone.sum()) < CRESCENT_MIN_PX:
+        return None
+    middle = median(s.feats[zone], axis=0)[None]
+    if _hue_chroma(middle[0])[1] < RIM_MIN_CHROMA:
+        return None
+    by_cell = sorted((float(_blend_distance(middle, s.model, i)[0]), i) for i in s.cell_classes)
+    (near, colour_i), next_cell = by_cell[0], by_cell[1][0]
+    channel = float(_blend_distance(middle, s.model, "channel")[0])
+    if _blend_colour(s, colour_i) or near + BLEND_LEAD > min(channel, next_cell):
+        return None
+    return colour_i
 
 
 def _blend_colour(s: _Patch, i: int) -> bool:
@@ -713,13 +764,7 @@ def _blend_colour(s: _Patch, i: int) -> bool:
 def _off_blends(s: _Patch, feats: np.ndarray) -> np.ndarray:
     """Which of ``feats`` (n, 3) lie farther than :data:`BLEND_NEAR` from every blend of a
     channel colour and a bare tile colour: not a channel's blurred rim."""
-    off = np.ones(len(feats), bool)
-    tiles = [j for j, kind in enumerate(s.model.kinds) if kind == "tile"]
-    for ch in (j for j, kind in enumerate(s.model.kinds) if kind == "channel"):
-        for tile in tiles:
-            a, b = s.model.centres[ch], s.model.centres[tile]
-            t = np.clip((feats - a) @ (b - a) / max(float(np.dot(b - a, b - a)), 1e-9), 0, 1)
-            off &= np.linalg.norm(feats - (a + t[:, None] * (b - a)), axis=1) >= BLEND_NEAR
+    off: np.ndarray = _blend_distance(feats, s.model, "channel") >= BLEND_NEAR
     return off
 
 
@@ -727,22 +772,27 @@ def _rim_hue(s: _Patch, zone: np.ndarray) -> int | None:
     """The cell colour a pawn's rim in ``zone`` shows by its hue: a cell's thin ring round a
     standing pawn, blurred into the pawn's rim and the tile, keeps its cell's hue while its
     pixels' labels name no cell colour (tuning independent harsh 5000 [1, 1] and [0, 2]: a
-    red ring round a blue pawn labelled table and icon, the cell read blue; hue 112-113 deg,
-    red's 117, blue's 316; blue rings round blue pawns 316-327 on harsh 5010-5045 and clean
-    0-39). Only the rim's pixels unlike bare tile count, neither a player colour's (the
-    pawn's silhouette is no tile) nor a channel's blurred rim's; a colour such a rim takes
-    (:func:`is_rim_colour`) is never named. None when too few pixels are left or their
-    middle is grey (:data:`HUE_MIN_CHROMA`)."""
+    red ring round a blue pawn labelled table and icon, the cell read blue; the whole rim's
+    hue 112-113 deg, its pixels off a channel's blends 96 and 69, red's 117, blue's 316;
+    blue rings round blue pawns 316-327 on harsh 5010-5045 and clean 0-39). Only the rim's
+    pixels unlike bare tile count, neither a player colour's (the pawn's silhouette is no
+    tile) nor a channel's blurred rim's; a colour such a rim takes (:func:`is_rim_colour`)
+    is never named. None when too few pixels are left, or their
+    middle is not clear of grey (:data:`RIM_MIN_CHROMA`), or its hue is not clearly one
+    cell's rather than another's (:data:`RIM_HUE_LEAD`)."""
     zone = zone & s.ringed & ~member_mask(s.labels, s.net_ids)
     feats = s.feats[zone]
     feats = feats[_off_blends(s, feats)]
     if len(feats) < CRESCENT_MIN_PX:
         return None
     hue, chroma = _hue_chroma(median(feats, axis=0))
-    if chroma < HUE_MIN_CHROMA:
+    if chroma < RIM_MIN_CHROMA:
         return None
-    nearest = min(s.cell_classes,
-                  key=lambda i: _hue_apart(hue, _hue_chroma(s.model.centres[i])[0]))
+    apart = sorted((_hue_apart(hue, _hue_chroma(s.model.centres[i])[0]), i)
+                   for i in s.cell_classes)
+    (nearest_apart, nearest), next_apart = apart[0], apart[1][0]
+    if next_apart - nearest_apart < RIM_HUE_LEAD:
+        return None
     return None if _blend_colour(s, nearest) else nearest
 
 
