@@ -85,11 +85,11 @@ DEFAULT_SIZES: dict[str, Any] = {
     "cube_mm": 12.0,
     "fragment_unit_mm": 6.5,
     "weight_mm": 5.0,
-    # the weights' height (the pose-based weight check; 0 reads them as flat discs): "about
-    # 3 mm", issue #26's description of the real weights, not measured from a box (a demo
-    # value like weight_mm: the user's pack gives their own). A camera whose homography fits
-    # no centred lens, and any card the flat reading reads without a doubt, read as flat
-    "weight_height_mm": 3.0,
+    # the weights' height for the pose-based weight check (0: read as flat discs, the pose
+    # off). The real weights stand "about 3 mm" (issue #26, not measured from a box); left
+    # off: with 3 mm the held-apart FLAT wood/mild line had a near miss "solved" (session 27,
+    # bench/figures/puzzle_weight_pose_s27.txt), and a tall card takes ~1.6x the CPU
+    "weight_height_mm": 0.0,
 }
 
 
