@@ -85,8 +85,10 @@ DEFAULT_SIZES: dict[str, Any] = {
     "cube_mm": 12.0,
     "fragment_unit_mm": 6.5,
     "weight_mm": 5.0,
-    # the weights' height for the pose-based weight check: 0 (off) until it is safe on cameras
-    # unlike the one it assumes (session 26: flat tuning renders, fitted camera, 2 silent wrong)
+    # the weights' height for the pose-based weight check (0: read as flat discs, the pose
+    # off). The real weights stand "about 3 mm" (issue #26, not measured from a box); left
+    # off: with 3 mm the held-apart FLAT wood/mild line had a near miss "solved" (session 27,
+    # bench/figures/puzzle_weight_pose_s27.txt), and a tall card takes ~1.6x the CPU
     "weight_height_mm": 0.0,
 }
 

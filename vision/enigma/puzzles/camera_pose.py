@@ -36,6 +36,11 @@ Point = tuple[float, float]
 #: camera with a 6 mm lens (55), the Camera Module 2 (62) and 3 (66), phones' main cameras up
 #: to 77. A camera whose lens is not configured is taken to be any of them
 FIELD_OF_VIEW_RANGE_DEG = (55.0, 77.0)
+#: a homography is a centred camera's when K^-1 H's columns are at right angles and of one
+#: length within this (cosine, share of their length): the tall tuning renders, whose
+#: camera is one (lens distortion and the card's corners found to a pixel), lie at
+#: 0.0000-0.0004 at their own lens
+LENS_MISFIT = 0.002
 
 
 @dataclass(frozen=True)
@@ -53,15 +58,19 @@ class Eye:
                 self.nadir[1] + (point[1] - self.nadir[1]) * k)
 
 
+def _lens_inverse(frame_size: tuple[int, int], hfov_deg: float) -> np.ndarray:
+    """``K^-1`` for a lens of ``hfov_deg``, its principal point in the frame's middle."""
+    w, h = frame_size
+    f = w / 2 / math.tan(math.radians(hfov_deg) / 2)
+    return np.array([[1 / f, 0, -w / 2 / f], [0, 1 / f, -h / 2 / f], [0, 0, 1]])
+
+
 def camera_eye(view_to_frame: np.ndarray, frame_size: tuple[int, int], hfov_deg: float
                ) -> Eye | None:
     """The camera's centre over the card view whose homography to the frame (``frame_size``
     width, height) is ``view_to_frame``, for a lens of ``hfov_deg`` horizontal field of view;
     None when the homography is no camera's (the card behind it, or degenerate)."""
-    w, h = frame_size
-    f = w / 2 / math.tan(math.radians(hfov_deg) / 2)
-    k_inv = np.array([[1 / f, 0, -w / 2 / f], [0, 1 / f, -h / 2 / f], [0, 0, 1]])
-    m = k_inv @ view_to_frame
+    m = _lens_inverse(frame_size, hfov_deg) @ view_to_frame
     scale = (np.linalg.norm(m[:, 0]) + np.linalg.norm(m[:, 1])) / 2
     if not np.isfinite(scale) or scale <= 0:
         return None
@@ -75,11 +84,46 @@ def camera_eye(view_to_frame: np.ndarray, frame_size: tuple[int, int], hfov_deg:
     return Eye((float(centre[0]), float(centre[1])), float(abs(centre[2])))
 
 
+def lens_misfit(view_to_frame: np.ndarray, frame_size: tuple[int, int], hfov_deg: float
+                ) -> float:
+    """How far the homography is from any camera with a lens of ``hfov_deg`` and its principal
+    point in the frame's middle: ``K^-1 H``'s first two columns are a turn's, at right angles
+    and of one length; the larger of their angle's cosine and their lengths' difference (share
+    of their mean). 0 for such a camera's own homography."""
+    m = _lens_inverse(frame_size, hfov_deg) @ view_to_frame
+    n1, n2 = float(np.linalg.norm(m[:, 0])), float(np.linalg.norm(m[:, 1]))
+    if not (np.isfinite(n1) and np.isfinite(n2)) or min(n1, n2) <= 0:
+        return math.inf
+    return max(abs(float(m[:, 0] @ m[:, 1])) / (n1 * n2), abs(n1 - n2) / ((n1 + n2) / 2))
+
+
+def fitting_lenses(view_to_frame: np.ndarray, frame_size: tuple[int, int],
+                   fields_of_view: Sequence[float] = FIELD_OF_VIEW_RANGE_DEG
+                   ) -> tuple[float, float] | None:
+    """The narrowest and widest lens, whole degrees within the ``fields_of_view`` range, that
+    with its principal point in the frame's middle makes the homography a camera's within
+    :data:`LENS_MISFIT`; None when none does. A frame whose principal point lies elsewhere (a
+    cropped or re-centred picture) or whose lens lies outside the range gives a pose that is
+    no camera's: its top faces would be put where none shows. A tilted camera's homography
+    fixes its lens (tuning renders tilted 3.5 degrees and more: the misfit's least within a
+    degree of the true field of view), so the range narrows to it; looking straight down,
+    every lens fits and the range stays whole."""
+    lo, hi = min(fields_of_view), max(fields_of_view)
+    steps = max(1, int(math.ceil(hi - lo)))
+    grid = [lo + (hi - lo) * i / steps for i in range(steps + 1)]
+    fits = [fov for fov in grid if lens_misfit(view_to_frame, frame_size, fov) <= LENS_MISFIT]
+    return (fits[0], fits[-1]) if fits else None
+
+
 def camera_eyes(view_to_frame: np.ndarray, frame_size: tuple[int, int],
                 fields_of_view: Sequence[float] = FIELD_OF_VIEW_RANGE_DEG) -> list[Eye]:
-    """The camera's centre for each of ``fields_of_view`` (the configured lens, or the ends of
-    the range it may be); empty when any one gives none."""
-    eyes = [camera_eye(view_to_frame, frame_size, fov) for fov in fields_of_view]
+    """The camera's centre for the narrowest and the widest lens of ``fields_of_view`` (the
+    configured lens, or the range it may be) that fit the homography
+    (:func:`fitting_lenses`); empty when none fits or either gives no centre."""
+    lenses = fitting_lenses(view_to_frame, frame_size, fields_of_view)
+    if lenses is None:
+        return []
+    eyes = [camera_eye(view_to_frame, frame_size, fov) for fov in lenses]
     return [e for e in eyes if e is not None] if all(e is not None for e in eyes) else []
 
 
@@ -97,4 +141,5 @@ def top_face_shift(eyes: Sequence[Eye], base: Point, above: float, tolerance: fl
             sum(t[1] for t in tops) / len(tops) - base[1])
 
 
-__all__ = ["FIELD_OF_VIEW_RANGE_DEG", "Eye", "camera_eye", "camera_eyes", "top_face_shift"]
+__all__ = ["FIELD_OF_VIEW_RANGE_DEG", "LENS_MISFIT", "Eye", "camera_eye", "camera_eyes",
+           "fitting_lenses", "lens_misfit", "top_face_shift"]

@@ -40,7 +40,7 @@ from vision.enigma.puzzles.view import (
     verdict,
     view_card,
 )
-from vision.enigma.puzzles.weight import check_weight
+from vision.enigma.puzzles.weight_verdict import check_weight
 from vision.enigma.settings import DEFAULT_PUZZLE_SETTINGS, PuzzleSettings
 from vision.errors import FrameRefusedError
 

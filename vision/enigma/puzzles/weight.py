@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -9,8 +10,6 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from companion.enigma import puzzle_weight as weight
-from companion.enigma.puzzles import PuzzleBox
 from vision.enigma.mat import (
     CARD_PX_PER_MM,
 )
@@ -18,22 +17,10 @@ from vision.enigma.pack import EnigmaPack
 from vision.enigma.puzzles.cards import (
     Cup,
     Point,
-    weight_cups,
 )
-from vision.enigma.puzzles.marks import cup_doubt_marks, weight_marks
-from vision.enigma.puzzles.verdicts import Reason
-from vision.enigma.puzzles.view import (
-    CANNOT_TELL,
-    NOT_SOLVED,
-    SOLVED,
-    CardView,
-    flatten_light,
-    open_mask,
-    verdict,
-)
-from vision.enigma.puzzles.weight_card import MAX_CUPS, read_weight_card
-from vision.enigma.puzzles.weight_pose import Lean, likeness_at, side_shows, top_face_lean
-from vision.enigma.settings import PuzzleSettings
+from vision.enigma.puzzles.view import CardView, flatten_light, open_mask
+from vision.enigma.puzzles.weight_card import MAX_CUPS
+from vision.enigma.puzzles.weight_pose import Lean, likeness_at, side_shows
 
 #: the weight as the camera sees it from above: a face of the pack's weight colour and, from
 #: this share of its radius out, a bevelled rim this share of the face's brightness
@@ -121,9 +108,11 @@ def weight_template(pack: EnigmaPack, radius: float) -> np.ndarray:
     return out
 
 
+@functools.lru_cache(maxsize=4)
 def _ring_masks(wr: float) -> tuple[int, dict[str, np.ndarray], np.ndarray]:
     """The patch's half side, the face, rim, card and rim band rings as masks, and each
-    pixel's sector."""
+    pixel's sector (kept: every place judged on a card takes the same, and the tall weights'
+    sieve judges a few dozen)."""
     half = int(math.ceil(CARD_RING[1] * wr)) + 1
     yy, xx = np.mgrid[-half:half + 1, -half:half + 1].astype(np.float32)
     d = np.hypot(xx, yy) / wr
@@ -334,7 +323,7 @@ IN_CUP = 1.2
 NEAR_CUP = 1.5
 
 
-def _cup_at(view: CardView, cups: list[Cup], x: float, y: float, reach: float) -> Cup | None:
+def cup_at(view: CardView, cups: list[Cup], x: float, y: float, reach: float) -> Cup | None:
     """The cup whose centre is nearest (x, y), within ``reach`` of its radius."""
     best: tuple[float, Cup] | None = None
     for cup in cups:
@@ -344,7 +333,18 @@ def _cup_at(view: CardView, cups: list[Cup], x: float, y: float, reach: float) -
     return best[1] if best else None
 
 
-def _cup_name(cup: Cup) -> str:
+def cups_mask(view: CardView, cups: list[Cup], reach: float) -> np.ndarray:
+    """Where the card view lies within ``reach`` of a cup's radius from its centre."""
+    mask = np.zeros((view.image.shape[0], view.image.shape[1]), np.uint8)
+    for cup in cups:
+        cx, cy = view.mm_to_px(*cup.centre)
+        cv2.circle(mask, (int(round(cx)), int(round(cy))),
+                   int(round(reach * cup.radius * CARD_PX_PER_MM)), 1, -1)
+    out: np.ndarray = mask > 0
+    return out
+
+
+def cup_name(cup: Cup) -> str:
     return f"the {cup.side} cup {cup.index + 1}"
 
 
@@ -355,9 +355,6 @@ def find_weights(view: CardView, pack: EnigmaPack) -> tuple[np.ndarray, list[Wei
     count of the weights used."""
     level = level_image(view, pack)
     wr = weight_radius_px(pack)
-    lean = top_face_lean(view, pack, wr)
-    if lean is not None:
-        return level, posed_places(level, pack, view.inside_card(), lean)
     places = [judge_weight(level, c, wr) for c in weight_places(level, pack, view.inside_card())]
     return level, tall_faces(level, places, wr, pack)
 
@@ -467,7 +464,7 @@ def weight_in_crescent(level: np.ndarray, template: np.ndarray, spot: Point,
     return None
 
 
-def _crescent_mask(view: CardView, cups: list[Cup]) -> np.ndarray:
+def crescent_mask(view: CardView, cups: list[Cup]) -> np.ndarray:
     """Where crescents are looked for: inside the card, off the cups' printed rings."""
     inside = cv2.erode(view.inside_card().astype(np.uint8), np.ones((9, 9), np.uint8))
     for printed in cups:
@@ -530,20 +527,16 @@ def faint_weights(view: CardView, level: np.ndarray, pack: EnigmaPack, cups: lis
     weight's face and a rim :data:`FAINT_DEPTH` below the card. Such a weight is asked
     about, never counted: the likeness is too weak to tell it from the print."""
     wr = weight_radius_px(pack)
-    middle = np.zeros(level.shape, np.uint8)
-    for cup in cups:
-        cx, cy = view.mm_to_px(*cup.centre)
-        cv2.circle(middle, (int(round(cx)), int(round(cy))),
-                   int(round(FAINT_IN_CUP * cup.radius * CARD_PX_PER_MM)), 1, -1)
+    middle = cups_mask(view, cups, FAINT_IN_CUP)
     washed: list[Cup] = []
     # every peak is judged: a stronger one beside it may be a blur of the pair's middle
-    for at in weight_places(level, pack, middle.astype(bool), likeness=FAINT_LIKENESS,
+    for at in weight_places(level, pack, middle, likeness=FAINT_LIKENESS,
                             apart=0.0):
         if any(math.dist(at, c) < WEIGHTS_APART * wr for c in found):
             continue
         wt = judge_weight(level, at, wr)
         depth = wt.card - wt.rim
-        in_cup = _cup_at(view, cups, *at, FAINT_IN_CUP)
+        in_cup = cup_at(view, cups, *at, FAINT_IN_CUP)
         if (in_cup is not None and depth >= FAINT_DEPTH * wt.card
                 and FACE_SHARE[0] <= (wt.card - wt.face) / depth <= FACE_SHARE[1]):
             washed.append(in_cup)
@@ -574,120 +567,10 @@ def overlapping_cups(view: CardView, cups: list[Cup], whole: list[Weight], wr: f
             if math.dist(a.centre, b.centre) >= WHOLE_APART * wr:
                 continue
             for wt in (a, b):
-                cup = _cup_at(view, cups, *wt.centre, NEAR_CUP)
+                cup = cup_at(view, cups, *wt.centre, NEAR_CUP)
                 if cup is not None:
-                    names.append(_cup_name(cup))
+                    names.append(cup_name(cup))
     return names
-
-
-def count_weights(view: CardView, pack: EnigmaPack, cups: list[Cup],
-                  seen: list[Point] | None = None, washed: list[str] | None = None
-                  ) -> tuple[dict[tuple[str, int], int], int, list[str]]:
-    """Whole weights per cup, whole weights on the card outside the cups, and the doubts (a
-    cup where a weight lies partly under another, a weight-like place that does not show
-    whole, or two whole weights closer than whole weights lie: :func:`overlapping_cups`). A
-    place away from the cups that is no whole weight (a digit, a shadow's edge) changes no
-    cup's count, so it raises no doubt; nor does one that a whole weight found a
-    second time (:func:`whole_and_hidden`) explains. ``seen`` gets each whole weight's
-    centre, ``washed`` the cups with a weight-like place too washed out by glare to tell."""
-    counts = {(cup.side, cup.index): 0 for cup in cups}
-    doubts: list[str] = []
-    outside = 0
-    level, places = find_weights(view, pack)
-    wr = weight_radius_px(pack)
-    first = [wt for wt in places if wt.whole]
-    whole, hidden = whole_and_hidden(
-        level, pack, first, _crescent_mask(view, cups),
-        lambda at: _cup_at(view, cups, *at, IN_CUP) is not None)
-    # a place within a weight found the second time is that weight, seen off its centre
-    again = whole[len(first):]
-    for wt in places:
-        at = _cup_at(view, cups, *wt.centre, NEAR_CUP)
-        if wt.whole or at is None or any(
-                math.dist(wt.centre, w.centre) < OWN_DISC * wr for w in again):
-            continue
-        doubts.append(_cup_name(at))
-        if washed is not None and wt.doubt == WASHED_OUT:
-            washed.append(_cup_name(at))
-    for wt in whole:
-        at = _cup_at(view, cups, *wt.centre, IN_CUP)
-        if seen is not None:
-            seen.append(wt.centre)
-        if at is None:
-            outside += 1
-        else:
-            counts[(at.side, at.index)] += 1
-    for centre in hidden:
-        cup = _cup_at(view, cups, *centre, IN_CUP)
-        if cup is not None:
-            doubts.append(_cup_name(cup))
-    doubts += overlapping_cups(view, cups, whole, wr)
-    for cup in faint_weights(view, level, pack, cups,
-                             [wt.centre for wt in places] + [wt.centre for wt in again]):
-        doubts.append(_cup_name(cup))
-        if washed is not None:
-            washed.append(_cup_name(cup))
-    return counts, outside, list(dict.fromkeys(doubts))
-
-
-def check_weight(view: CardView, pack: EnigmaPack, card: weight.WeightCard | None,
-                 box: PuzzleBox, st: PuzzleSettings) -> dict[str, str]:
-    """The weight verdict: whole weights counted per cup, the pans' sums judged by the
-    engine; a cup whose weights do not each show whole is "cannot tell"."""
-    if card is None:
-        card, why = read_weight_card(view, pack)
-        if card is None:
-            return verdict(CANNOT_TELL, f"{why}: enter the card's numbers",
-                           code=Reason.CARD_UNREAD)
-    cups = weight_cups(card, pack.tile_mm)
-    discs: list[Point] = []
-    washed: list[str] = []
-    counts, outside, doubts = count_weights(view, pack, cups, discs, washed)
-    if doubts and set(doubts) <= set(washed):
-        return verdict(CANNOT_TELL, f"a lamp's glare washes out a weight in "
-                       f"{' and '.join(doubts)}: move the lamp so that no reflection lies on "
-                       "the card", code=Reason.GLARE, facts={"cups": len(doubts)},
-                       marks=cup_doubt_marks(view, cups, doubts))
-    if doubts:
-        return verdict(CANNOT_TELL, f"in {' and '.join(doubts)} a weight does not show whole "
-                       "(one partly under another?): move the weights apart so each one "
-                       "shows whole", code=Reason.WEIGHT_HIDDEN, facts={"cups": len(doubts)},
-                       marks=cup_doubt_marks(view, cups, doubts))
-    answer = weight.WeightSolution(
-        tuple(counts[("left", i)] for i in range(len(card.left))),
-        tuple(counts[("right", i)] for i in range(len(card.right))))
-    left, right = weight.side_weights(card, answer)
-    pans = f"the left pan weighs {left}, the right {right}"
-    used = sum(answer.left) + sum(answer.right)
-    facts = {"left": left, "right": right, "count": card.count, "used": used,
-             "outside": outside}
-    marks = weight_marks(view, cups, counts, discs, {"left": left, "right": right},
-                         weight_radius_px(pack))
-    if not used and not outside:
-        # no weight seen anywhere on the card is no answer that uses none: a claimed solution
-        # comes with its weights; none found is the sieve missing them all (tuning
-        # independent 133 and 147 mild: right builds on painted wood, no weight found,
-        # "not solved, the answer uses 0" with no question)
-        return verdict(CANNOT_TELL, "no weight shows on the card: put the weights in the "
-                       "cups, with the whole card in sight and lit evenly", facts=facts,
-                       code=Reason.NO_WEIGHT_SEEN)
-    if outside:
-        return verdict(NOT_SOLVED, f"{outside} weight(s) lie outside the cups; {pans}",
-                       code=Reason.WEIGHTS_OUTSIDE, facts=facts, marks=marks)
-    problem = weight.weight_problem(card, answer, allow_empty_cups=box.weight.allow_empty_cups)
-    if problem is not None:
-        code = (Reason.UNBALANCED if "balance" in problem else
-                Reason.WEIGHTS_UNUSED if used != card.count else Reason.CUP_EMPTY)
-        return verdict(NOT_SOLVED, f"{problem}; {pans}" if "balance" not in problem else pans,
-                       code=code, facts=facts, marks=marks)
-    return verdict(SOLVED, f"{pans}, with all {card.count} weights", code=Reason.BALANCED,
-                   facts=facts, marks=marks)
-
-
-__all__ = ["Weight", "check_weight", "count_weights", "crescents", "find_weights",
-           "judge_weight", "level_image", "local_card", "overlapping_cups",
-           "smooth_level", "tall_faces", "top_face_template", "weight_in_crescent", "weight_places",
-           "weight_radius_px", "weight_template", "whole_and_hidden"]
 
 
 #: a tall weight's sieve: the weight's picture, and its top face's picture alone, peak within
@@ -706,43 +589,49 @@ TOP_SLACK = 0.2
 
 
 def posed_judge(level: np.ndarray, template: np.ndarray, at: Point, wr: float, lean: Lean
-                ) -> Weight:
-    """The place at ``at`` judged at its top face where the camera's pose (``lean``) puts
-    that off it (a peak of the sieve lies between a tall weight's base and its top face):
-    there, whole and showing its side down to its base, it is a weight standing tall (its
-    ``base`` set); anywhere else it is judged where it is."""
-    here = judge_weight(level, at, wr)
+                ) -> Weight | None:
+    """The weight standing tall whose sieve peak is at ``at`` (the peak lies between a tall
+    weight's base and its top face): judged at its top face where the camera's pose
+    (``lean``) puts that off it, whole and showing its side down to its base (its ``base``
+    set); None where none stands."""
     shift = lean(at)
-    if shift is None or math.hypot(*shift) < LEAN_LEAST * wr:
-        return here
+    if shift is None:
+        return None
+    if math.hypot(*shift) < LEAN_LEAST * wr:
+        # nearly under the camera a weight shows as if flat: its top face on its base
+        near = _best_match_near(level, template, at, int(math.ceil(TOP_SLACK * wr)))
+        flat = None if near is None else judge_weight(level, near, wr)
+        return replace(flat, base=flat.centre) if flat is not None and flat.whole else None
     mid = (at[0] + shift[0] / 2, at[1] + shift[1] / 2)
     reach = int(math.ceil(math.hypot(*shift) / 2 + TOP_SLACK * wr))
     top = _best_match_near(level, template, mid, reach)
     if top is None:
-        return here
+        return None
     judged = judge_weight(level, top, wr)
     if not judged.whole or not side_shows(level, top, shift, wr, judged.card, judged.rim):
-        return here
+        return None
     return replace(judged, base=(top[0] - shift[0], top[1] - shift[1]))
 
 
-def posed_places(level: np.ndarray, pack: EnigmaPack, near: np.ndarray, lean: Lean
-                 ) -> list[Weight]:
+def posed_places(level: np.ndarray, pack: EnigmaPack, near: np.ndarray, lean: Lean,
+                 near_cups: np.ndarray) -> list[Weight]:
     """Every weight-like place within ``near``, as :func:`weight_places` and
     :func:`judge_weight`, with tall weights judged at their top faces (:func:`posed_judge`).
     Tall weights side by side hide each other's sieve peak, so the weights standing tall are
-    looked for first at the peaks of both pictures (:data:`CANDIDATE_PEAK`), the most top
-    face-like first; then the sieve's places that lie apart from them, as before."""
+    looked for first at the peaks of both pictures (:data:`CANDIDATE_PEAK`) near the cups
+    (``near_cups``: the finer sieves peak all over the print, and a weight that is not in a
+    cup counts the same standing or flat), the most top face-like first; then the sieve's
+    places that lie apart from them, as before."""
     wr = weight_radius_px(pack)
     template = top_face_template(pack, wr)
-    spots = weight_places(level, pack, near, apart=CANDIDATE_PEAK, peak=CANDIDATE_PEAK)
-    spots += weight_places(level, pack, near, apart=CANDIDATE_PEAK, peak=CANDIDATE_PEAK,
+    fine = near & near_cups
+    spots = weight_places(level, pack, fine, apart=CANDIDATE_PEAK, peak=CANDIDATE_PEAK)
+    spots += weight_places(level, pack, fine, apart=CANDIDATE_PEAK, peak=CANDIDATE_PEAK,
                            picture=top_face_template)
     # only a top face that shows its side counts from these finer sieves: bare card ringed
     # by tall weights' sides and a cup's print looks like a top face, but stands on nothing
     tall = [j for j in (posed_judge(level, template, c, wr, lean) for c in spots)
-            if j.whole and j.base is not None
-            and j.card - j.face >= TALL_FACE_SHARE * (j.card - j.rim)]
+            if j is not None and j.card - j.face >= TALL_FACE_SHARE * (j.card - j.rim)]
     tall.sort(key=lambda j: -likeness_at(level, template, j.centre))
     # then today's places (:func:`tall_faces`: the top face by the leans' agreement, which
     # also serves a camera whose principal point is off the frame's middle), those still not
@@ -750,8 +639,42 @@ def posed_places(level: np.ndarray, pack: EnigmaPack, near: np.ndarray, lean: Le
     sieved = [judge_weight(level, c, wr) for c in weight_places(level, pack, near)]
     today = tall_faces(level, sieved, wr, pack)
     out: list[Weight] = []
-    for wt in tall + [p if p.whole else posed_judge(level, template, p.centre, wr, lean)
+    for wt in tall + [p if p.whole else posed_judge(level, template, p.centre, wr, lean) or p
                       for p in today]:
+        if wt.base is None and wt.whole and is_pocket(wt):
+            if any(math.dist(wt.centre, t.centre) < POCKET_REACH * wr for t in tall):
+                continue  # the bare card between tall weights: no weight
+            wt = replace(wt, whole=False, doubt="no weight's face")
         if all(math.dist(wt.centre, o.centre) >= WEIGHTS_APART * wr for o in out):
             out.append(wt)
     return out
+
+
+#: the bare card in the pocket between two touching tall weights and a cup's print lies
+#: this close to them (shares of the radius; the pocket's middle, 1.65-1.78 on tuning
+#: wood/mild 11 and cloth/mild 6; two touching weights' centres lie 2 apart)
+POCKET_REACH = 2.0
+
+
+def is_pocket(place: Weight) -> bool:
+    """Whether a whole place judged where the sieve found it, on a card whose weights stand
+    tall, looks like the bare card in the pocket between tall weights and a cup's print: its
+    face nearer the card than a weight's (:data:`TALL_FACE_SHARE`). Within
+    :data:`POCKET_REACH` of a tall weight it is that pocket; elsewhere it is asked about,
+    never counted (tuning cloth/mild 6, right build: 1.77 radii from two tall weights, its
+    face 0.24 of the way to its rim, counted: 6 of 5 weights, "not solved" with no
+    question)."""
+    return place.card - place.face < TALL_FACE_SHARE * (place.card - place.rim)
+
+
+def stands_tall(wt: Weight) -> bool:
+    """Whether ``wt`` was seen standing tall, its top face off its base."""
+    return wt.base is not None and wt.base != wt.centre
+
+
+__all__ = ["IN_CUP", "NEAR_CUP", "OWN_DISC", "POCKET_REACH", "WASHED_OUT", "Weight",
+           "crescent_mask", "crescents", "cup_at", "cup_name", "cups_mask", "faint_weights",
+           "find_weights", "is_pocket", "judge_weight", "level_image", "local_card",
+           "overlapping_cups", "posed_judge", "posed_places", "smooth_level", "stands_tall",
+           "tall_faces", "top_face_template", "weight_in_crescent", "weight_places",
+           "weight_radius_px", "weight_template", "whole_and_hidden"]

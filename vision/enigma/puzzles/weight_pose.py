@@ -37,19 +37,19 @@ Lean = Callable[[Point], Point | None]
 
 def top_face_lean(view: CardView, pack: EnigmaPack, wr: float) -> Lean | None:
     """How far (card view px) the top face of a weight (``wr`` px radius) standing at a
-    place shows off it, from
-    the camera's pose over the card, for the lens's whole field of view range; None when the
-    pack's weights are flat, the view does not carry the card's homography, or the pose is
-    unsure at one of the card's corners (the frame is then read as before the pose)."""
+    place shows off it, from the camera's pose over the card, for every lens that fits the
+    card's homography (:func:`~vision.enigma.puzzles.camera_pose.camera_eyes`); at a place
+    where those lenses put it further apart than :data:`TOP_TOLERANCE`, None (a weight there
+    is judged where it is). None for the whole card when the pack's weights are flat, the
+    view does not carry the card's homography, or no lens fits it (the frame is then read
+    as before the pose)."""
     height = float(pack.sizes.get("weight_height_mm", 0.0)) * CARD_PX_PER_MM
     if height <= 0 or view.frame_to_view is None or view.frame_size is None:
         return None
     eyes = camera_eyes(np.linalg.inv(view.frame_to_view), view.frame_size)
-    tolerance = TOP_TOLERANCE * wr
-    a, b = view.margin_px, view.margin_px + view.side_px
-    if any(top_face_shift(eyes, corner, height, tolerance) is None
-           for corner in ((a, a), (b, a), (b, b), (a, b))):
+    if not eyes:
         return None
+    tolerance = TOP_TOLERANCE * wr
     return lambda at: top_face_shift(eyes, at, height, tolerance)
 
 
