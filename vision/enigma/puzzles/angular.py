@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -25,7 +24,12 @@ from vision.enigma.puzzles.angular_light import (
     table_as_piece,
     table_like_colours,
 )
-from vision.enigma.puzzles.angular_tall import ASK_STRAIGHT, grid_angle, read_tall
+from vision.enigma.puzzles.angular_tall import (
+    ASK_STRAIGHT,
+    grid_angle,
+    read_tall,
+    structure_crop,
+)
 from vision.enigma.puzzles.cards import (
     picture_cell_mm,
 )
@@ -51,18 +55,10 @@ def _grid_colours(image: np.ndarray, mask: np.ndarray, cell: float, pack: Enigma
     """Read a top view: straighten the coloured region, divide it into cells, name each.
     Pixels of a ``table_like`` colour outside ``mask`` (the region, told from the table by
     the table beside it) count as table."""
-    ys, xs = np.nonzero(mask)
-    if len(xs) == 0:
+    if not mask.any():
         return None, "nothing built"
-    (cx, cy), (rw, rh), _ = cv2.minAreaRect(np.column_stack([xs, ys]).astype(np.float32))
-    # turned about its centre the region stays within half its diagonal of it: only that
-    # square is straightened and labelled (the whole mat was most of the check's time)
-    reach = int(math.ceil(math.hypot(rw, rh) / 2)) + 3
-    x_a, y_a = max(0, int(cx) - reach), max(0, int(cy) - reach)
-    image = image[y_a:int(cy) + reach + 1, x_a:int(cx) + reach + 1]
-    mask = mask[y_a:int(cy) + reach + 1, x_a:int(cx) + reach + 1]
-    angle = grid_angle(mask)
-    m = cv2.getRotationMatrix2D((cx - x_a, cy - y_a), angle, 1.0)
+    image, mask, centre, _ = structure_crop(image, mask)
+    m = cv2.getRotationMatrix2D(centre, grid_angle(mask), 1.0)
     h, w = mask.shape
     straight = warp_affine(image, m, (w, h))
     smask = warp_affine(mask.astype(np.uint8), m, (w, h), nearest=True) > 0

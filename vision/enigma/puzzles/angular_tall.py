@@ -286,34 +286,41 @@ def _named(top: tuple[str, ...], pieces: Sequence[str]) -> tuple[str, ...]:
                  for row in top)
 
 
-def read_tall(image: np.ndarray, mask: np.ndarray, cube: float, pack: EnigmaPack,
-              background: Mapping[str, Any], view_to_frame: np.ndarray,
-              frame_size: tuple[int, int]) -> TallRead:
-    """The top view of the structure ``mask`` of the mat ``image`` (``cube`` px a side;
-    ``view_to_frame`` the homography from the mat image to the camera frame of
-    ``frame_size``), read on its columns' lit tops at their own heights."""
+def structure_crop(image: np.ndarray, mask: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray, tuple[float, float], tuple[int, int]]:
+    """The square of ``image`` and ``mask`` round the region ``mask`` (not empty) that
+    stays within it turned about its centre (half its rectangle's diagonal), the centre in
+    that square and the square's corner in ``image``: only that square is straightened and
+    labelled (the whole mat was most of the check's time)."""
     ys, xs = np.nonzero(mask)
-    if len(xs) == 0:
-        return TallRead(None, "nothing built", False)
-    eyes = camera_eyes(view_to_frame, frame_size, LENS_STEPS_DEG)
-    if not eyes:
-        return TallRead(None, ASK_STRAIGHT, False)
     (cx, cy), (rw, rh), _ = cv2.minAreaRect(np.column_stack([xs, ys]).astype(np.float32))
     reach = int(math.ceil(math.hypot(rw, rh) / 2)) + 3
     x_a, y_a = max(0, int(cx) - reach), max(0, int(cy) - reach)
-    image = image[y_a:int(cy) + reach + 1, x_a:int(cx) + reach + 1]
-    mask = mask[y_a:int(cy) + reach + 1, x_a:int(cx) + reach + 1]
-    pieces = list(pack.angular)
-    lit = _lit_tops(image, mask, {**pack.angular, **background}, pieces, cube)
-    angle = grid_angle(lit >= 0)
-    m = cv2.getRotationMatrix2D((cx - x_a, cy - y_a), angle, 1.0)
+    box = (slice(y_a, int(cy) + reach + 1), slice(x_a, int(cx) + reach + 1))
+    return image[box], mask[box], (cx - x_a, cy - y_a), (x_a, y_a)
+
+
+def _straight_tops(image: np.ndarray, mask: np.ndarray, cube: float, pack: EnigmaPack,
+                   background: Mapping[str, Any]
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple[int, int]]:
+    """The lit tops (:func:`_lit_tops`) and the structure, cropped and turned so that the
+    grid of cubes runs along the axes; the turn (2 x 3, from the crop) and the crop's corner
+    in ``image``."""
+    image, mask, centre, corner = structure_crop(image, mask)
+    lit = _lit_tops(image, mask, {**pack.angular, **background}, list(pack.angular), cube)
+    turn = cv2.getRotationMatrix2D(centre, grid_angle(lit >= 0), 1.0)
     h, w = mask.shape
     # shifted by one: the warp fills what it brings in from outside with 0, no colour
-    lit = warp_affine((lit + 1).astype(np.uint8), m, (w, h), nearest=True).astype(np.int8) - 1
-    smask = warp_affine(mask.astype(np.uint8), m, (w, h), nearest=True) > 0
-    sy, sx = np.nonzero(smask)
-    extent = (float(sx.min()), float(sy.min()), float(sx.max() + 1), float(sy.max() + 1))
-    tops = _Tops(lit, len(pieces))
+    lit = warp_affine((lit + 1).astype(np.uint8), turn, (w, h), nearest=True).astype(np.int8) - 1
+    straight = warp_affine(mask.astype(np.uint8), turn, (w, h), nearest=True) > 0
+    return lit, straight, turn, corner
+
+
+def _fits(tops: _Tops, eyes: Sequence[Eye], cube: float,
+          extent: tuple[float, float, float, float]) -> list[_Fit]:
+    """The best fits of the columns to the lit tops: every eye (straightened crop px) and
+    grid place in steps of ORIGIN_STEP scored roughly, the EXACT_FITS best fitted column by
+    column."""
     cells = (int(math.ceil((extent[2] - extent[0]) / cube)) + 1,
              int(math.ceil((extent[3] - extent[1]) / cube)) + 1)
     steps = np.arange(0.0, 1.0, ORIGIN_STEP) * cube
@@ -321,29 +328,48 @@ def read_tall(image: np.ndarray, mask: np.ndarray, cube: float, pack: EnigmaPack
                         for dx in steps for dy in steps])
     rough: list[tuple[float, Eye, int]] = []
     for eye in eyes:
-        nx, ny = m @ np.array([eye.nadir[0] - x_a, eye.nadir[1] - y_a, 1.0])
-        straight = Eye((float(nx), float(ny)), eye.height)
-        if straight.height <= MAX_LAYERS * cube * 1.5:
+        if eye.height <= MAX_LAYERS * cube * 1.5:
             continue  # a camera this low is no camera over the mat
-        scores = _rough_scores(tops, straight, origins, cells, cube, extent)
-        rough += [(float(scores[i]), straight, int(i)) for i in np.flatnonzero(np.isfinite(scores))]
+        scores = _rough_scores(tops, eye, origins, cells, cube, extent)
+        rough += [(float(scores[i]), eye, int(i)) for i in np.flatnonzero(np.isfinite(scores))]
     rough.sort(key=lambda t: -t[0])
-    fits = [f for _, eye, i in rough[:EXACT_FITS]
+    return [f for _, eye, i in rough[:EXACT_FITS]
             if (f := _fit(tops, eye, (float(origins[i, 0]), float(origins[i, 1])), cells, cube,
                           extent)) is not None]
+
+
+def read_tall(image: np.ndarray, mask: np.ndarray, cube: float, pack: EnigmaPack,
+              background: Mapping[str, Any], view_to_frame: np.ndarray,
+              frame_size: tuple[int, int]) -> TallRead:
+    """The top view of the structure ``mask`` of the mat ``image`` (``cube`` px a side;
+    ``view_to_frame`` the homography from the mat image to the camera frame of
+    ``frame_size``), read on its columns' lit tops at their own heights."""
+    if not mask.any():
+        return TallRead(None, "nothing built", False)
+    eyes = camera_eyes(view_to_frame, frame_size, LENS_STEPS_DEG)
+    if not eyes:
+        return TallRead(None, ASK_STRAIGHT, False)
+    lit, straight, turn, (x_a, y_a) = _straight_tops(image, mask, cube, pack, background)
+    sy, sx = np.nonzero(straight)
+    extent = (float(sx.min()), float(sy.min()), float(sx.max() + 1), float(sy.max() + 1))
+    # the eyes taken into the straightened crop: a turn and a shift keep the nadir's rule
+    nadirs = [turn @ np.array([e.nadir[0] - x_a, e.nadir[1] - y_a, 1.0]) for e in eyes]
+    seen_from = [Eye((float(n[0]), float(n[1])), e.height) for n, e in zip(nadirs, eyes,
+                                                                          strict=True)]
+    fits = _fits(_Tops(lit, len(pack.angular)), seen_from, cube, extent)
     if not fits:
         return TallRead(None, ASK_STRAIGHT, False)
     best = max(fits, key=lambda f: f.score)
-    if _unexplained(lit, smask, best, cube) > UNEXPLAINED_CUBES * cube * cube:
+    if _unexplained(lit, straight, best, cube) > UNEXPLAINED_CUBES * cube * cube:
         return TallRead(None, ASK_STRAIGHT, best.flat)
     seen = angular.crop(best.top)
     margin = RIVAL_SHARE * max(1.0, abs(best.score))
     if any(angular.crop(f.top) != seen for f in fits if f.score >= best.score - margin):
         return TallRead(None, ASK_STRAIGHT, best.flat)
-    return TallRead(_named(seen, pieces), "", best.flat, best.overlapped)
+    return TallRead(_named(seen, list(pack.angular)), "", best.flat, best.overlapped)
 
 
 ASK_STRAIGHT = ("the tops of the cubes cannot all be seen from here: hold the camera straight "
                 "above the structure, and check again")
 
-__all__ = ["ASK_STRAIGHT", "TallRead", "grid_angle", "read_tall"]
+__all__ = ["ASK_STRAIGHT", "TallRead", "grid_angle", "read_tall", "structure_crop"]
