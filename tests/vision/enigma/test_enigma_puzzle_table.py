@@ -123,7 +123,7 @@ def test_an_angular_structure_shaped_like_a_j_is_read_along_its_cubes() -> None:
 
 
 def test_the_grid_of_a_turned_l_of_squares_is_found_from_its_edges() -> None:
-    from vision.enigma.puzzles.angular import grid_angle
+    from vision.enigma.puzzles.angular_tall import grid_angle
 
     for turn in (-30.0, -3.0, 0.0, 7.5, 44.0):
         mask = np.zeros((400, 400), np.uint8)

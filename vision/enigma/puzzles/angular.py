@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -25,6 +24,12 @@ from vision.enigma.puzzles.angular_light import (
     table_as_piece,
     table_like_colours,
 )
+from vision.enigma.puzzles.angular_tall import (
+    ASK_STRAIGHT,
+    grid_angle,
+    read_tall,
+    structure_crop,
+)
 from vision.enigma.puzzles.cards import (
     picture_cell_mm,
 )
@@ -44,39 +49,16 @@ from vision.enigma.settings import PuzzleSettings
 from vision.warp import warp_affine
 
 
-def grid_angle(mask: np.ndarray) -> float:
-    """The turn (degrees, -45..45) that sets upright the grid of cubes a region is made
-    of: the mean direction, modulo a quarter turn, of its outline's edges, each weighted by
-    its strength. Every edge of a structure of cubes runs along its grid, whatever its
-    shape; the smallest rectangle round a J or an L shape may lie across it (tuning seed 8
-    on wood, a J four cubes high: the rectangle lay at -41 degrees, the cubes at 3, and a
-    right structure was "cannot tell: 4.8 x 3.4 cubes")."""
-    smooth = cv2.GaussianBlur(mask.astype(np.float32), (0, 0), 1.5)
-    gx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0)
-    gy = cv2.Sobel(smooth, cv2.CV_32F, 0, 1)
-    # four times the edge's direction: edges a quarter turn apart add up instead of cancelling
-    quarter = np.sum(np.hypot(gx, gy) * np.exp(4j * np.arctan2(gy, gx)))
-    return math.degrees(float(np.angle(quarter)) / 4)
-
-
 def _grid_colours(image: np.ndarray, mask: np.ndarray, cell: float, pack: EnigmaPack,
                   background: Mapping[str, Any], table_like: tuple[str, ...] = ()
                   ) -> tuple[tuple[str, ...] | None, str]:
     """Read a top view: straighten the coloured region, divide it into cells, name each.
     Pixels of a ``table_like`` colour outside ``mask`` (the region, told from the table by
     the table beside it) count as table."""
-    ys, xs = np.nonzero(mask)
-    if len(xs) == 0:
+    if not mask.any():
         return None, "nothing built"
-    (cx, cy), (rw, rh), _ = cv2.minAreaRect(np.column_stack([xs, ys]).astype(np.float32))
-    # turned about its centre the region stays within half its diagonal of it: only that
-    # square is straightened and labelled (the whole mat was most of the check's time)
-    reach = int(math.ceil(math.hypot(rw, rh) / 2)) + 3
-    x_a, y_a = max(0, int(cx) - reach), max(0, int(cy) - reach)
-    image = image[y_a:int(cy) + reach + 1, x_a:int(cx) + reach + 1]
-    mask = mask[y_a:int(cy) + reach + 1, x_a:int(cx) + reach + 1]
-    angle = grid_angle(mask)
-    m = cv2.getRotationMatrix2D((cx - x_a, cy - y_a), angle, 1.0)
+    image, mask, centre, _ = structure_crop(image, mask)
+    m = cv2.getRotationMatrix2D(centre, grid_angle(mask), 1.0)
     h, w = mask.shape
     straight = warp_affine(image, m, (w, h))
     smask = warp_affine(mask.astype(np.uint8), m, (w, h), nearest=True) > 0
@@ -292,6 +274,27 @@ def _differs(seen: tuple[str, ...], card: tuple[str, ...], built: tuple[Mark, ..
                    marks=built)
 
 
+def _top_view(view: CardView, pack: EnigmaPack, structure: np.ndarray, cube: float,
+              table: tuple[int, int, int], card: tuple[str, ...], allow_mirror: bool
+              ) -> tuple[tuple[str, ...] | None, str, bool]:
+    """The structure's top view, whether it may rest on which column hides which, and why
+    there is none. Read first as one grid over the whole region (a flat top view, or cubes
+    seen nearly straight down), as before session 27; where that does not show the card's
+    picture and the camera's pose is known, read on the columns' lit tops at their own
+    heights (:mod:`vision.enigma.puzzles.angular_tall`), unless every top was found on the
+    table (a flat structure: its reading stands)."""
+    seen, why = _grid_colours(view.mat, structure, cube, pack, {"table": table},
+                              tuple(table_like_colours(table, pack)))
+    if seen is not None and angular.picture_matches(seen, card, allow_mirror=allow_mirror):
+        return seen, why, False
+    if view.frame_to_mat is not None and view.frame_size is not None:
+        tall = read_tall(view.mat, structure, cube, pack, {"table": table},
+                         np.linalg.inv(view.frame_to_mat), view.frame_size)
+        if not tall.flat:
+            return tall.top, tall.why, tall.overlapped
+    return seen, why, False
+
+
 def check_angular(view: CardView, pack: EnigmaPack, card: angular.AngularCard | None,
                   box: PuzzleBox, st: PuzzleSettings) -> dict[str, str]:
     """The angular verdict: the structure's top view beside the card against the card's
@@ -338,8 +341,8 @@ def check_angular(view: CardView, pack: EnigmaPack, card: angular.AngularCard | 
                        facts={"apart": len(apart)},
                        marks=built + tuple(box_mark(stats[i], MarkKind.PIECE, space="mat")
                                            for i in apart))
-    seen, why = _grid_colours(view.mat, lab == main, cube, pack, {"table": table},
-                              tuple(table_like_colours(table, pack)))
+    seen, why, overlapped = _top_view(view, pack, lab == main, cube, table, card.top,
+                                      box.angular.allow_mirror)
     if seen is None:
         return verdict(CANNOT_TELL, why, code=Reason.STRUCTURE_UNCLEAR, marks=built)
     shown = "/".join(angular.crop(seen))
@@ -347,6 +350,8 @@ def check_angular(view: CardView, pack: EnigmaPack, card: angular.AngularCard | 
         if pieces_unseen(view, area, lab == main, cube) or \
                 fewer_of_table_colours(seen, card.top, table_like_colours(table, pack)):
             return unclear
+        if overlapped:
+            return verdict(CANNOT_TELL, ASK_STRAIGHT, code=Reason.STRUCTURE_UNCLEAR, marks=built)
         return _differs(seen, card.top, built)
     hidden = [p for p in piece_ids if not any(p in row for row in seen)]
     if hidden:
@@ -358,4 +363,4 @@ def check_angular(view: CardView, pack: EnigmaPack, card: angular.AngularCard | 
                    code=Reason.MATCHES, marks=built)
 
 
-__all__ = ["cell_vote", "check_angular", "grid_angle"]
+__all__ = ["cell_vote", "check_angular"]

@@ -1,0 +1,375 @@
+"""The angular structure built of real cubes: each column's top face read at its own height.
+
+A cube is as tall as it is wide. Seen by a camera whose centre stands ``H`` over the table at
+its NADIR ``N`` (:mod:`vision.enigma.puzzles.camera_pose`), the top of a column ``k`` cubes
+tall over the base cell ``B`` shows on the mat image at ``N + (B - N) * H / (H - k * cube)``:
+moved away from the nadir and enlarged, the more the taller the column. So the tops of a
+structure do not lie on one grid, and the sides that face the camera fill the sweep from
+each base to its top (session 26's census: 0 of 27 held-apart right builds of 12 mm cubes
+were read, "the structure does not fit a grid of cubes").
+
+Here the grid is the BASES' grid, and each column's top is looked for at every height: the
+lamp lights a top face full and the sides less (a side takes half the light and what the
+lamp adds facing it), so a top is a square of one colour, lit as the brightest of that
+colour. The camera's pose comes from the mat's homography for each lens of the range the
+appliance is used with; the lens, the grid's place and the heights are those that explain
+the lit tops best, with the base edges that face the nadir (where the sides start) at the
+edges of the structure seen. Where the tops do not tell (one hidden under a taller column,
+lit tops no column explains, two poses that read differently) the check asks.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion.enigma import puzzle_angular as angular
+from vision.enigma.pack import EnigmaPack
+from vision.enigma.puzzles.camera_pose import Eye, camera_eyes
+from vision.enigma.puzzles.view import nearest_colour, open_mask
+from vision.warp import warp_affine
+
+#: the lenses the pose is tried with (horizontal field of view, degrees): the range of
+#: :data:`~vision.enigma.puzzles.camera_pose.FIELD_OF_VIEW_RANGE_DEG`, in steps
+LENS_STEPS_DEG = tuple(55.0 + 2.0 * i for i in range(12))
+#: the tallest column looked for, in cubes (the box's pieces are 3 and 4 cubes)
+MAX_LAYERS = 4
+#: a top face is lit at least this share of its colour's brightest (90th percentile) in the
+#: structure: a side takes at most about 0.8 of a top's light
+TOP_LIT_SHARE = 0.88
+#: how far (cubes) the brightest of a colour is looked for round each pixel: past a
+#: column's sides to its own top
+LIT_REACH = 1.5
+#: the middle of a top face, this share of its side each way, is what its colour is read on
+INNER = 0.5
+#: a top is found at a height where its middle is at least this share of one lit colour
+FULL_TOP = 0.6
+#: a column's top is read where at least this share of it is not under a taller column's top
+MIN_VISIBLE = 0.25
+#: the grid's place is looked for in steps of this share of a cube
+ORIGIN_STEP = 1 / 8
+#: a top more than this share under another's was read partly hidden
+OVERLAP_SHARE = 0.1
+#: the poses and grid places best by the rough score that are fitted column by column
+EXACT_FITS = 12
+#: lit top pixels that no column explains, beyond this many cubes' faces, leave the read
+#: unsure
+UNEXPLAINED_CUBES = 0.35
+#: lit top pixels in strips this many cubes wide or less along the squares are no top
+SLIVER_CUBES = 0.12
+#: another pose scoring within this share of the best that reads other colours leaves the
+#: read unsure
+RIVAL_SHARE = 0.03
+
+
+@dataclass(frozen=True)
+class TallRead:
+    """A top view read from the lit tops (None with ``why`` when the tops do not tell), and
+    whether every column was found at the table's height (a flat top view)."""
+
+    top: tuple[str, ...] | None
+    why: str
+    flat: bool
+    #: whether a column's top was read beside or partly under a taller column's: a read
+    #: that then differs from the card may rest on which column is which
+    overlapped: bool = False
+
+
+@dataclass(frozen=True)
+class _Fit:
+    score: float
+    top: tuple[str, ...]
+    flat: bool
+    squares: tuple[tuple[float, float, float, float, int], ...]  # x0, y0, x1, y1, colour
+    #: per column read, the box round its base and its top: what of the structure it shows
+    columns: tuple[tuple[float, float, float, float], ...]
+    overlapped: bool
+
+
+def grid_angle(mask: np.ndarray) -> float:
+    """The turn (degrees, -45..45) that sets upright the grid of cubes a region is made
+    of: the mean direction, modulo a quarter turn, of its outline's edges, each weighted by
+    its strength. Every edge of a structure of cubes runs along its grid, whatever its
+    shape; the smallest rectangle round a J or an L shape may lie across it (tuning seed 8
+    on wood, a J four cubes high: the rectangle lay at -41 degrees, the cubes at 3, and a
+    right structure was "cannot tell: 4.8 x 3.4 cubes")."""
+    smooth = cv2.GaussianBlur(mask.astype(np.float32), (0, 0), 1.5)
+    gx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0)
+    gy = cv2.Sobel(smooth, cv2.CV_32F, 0, 1)
+    # four times the edge's direction: edges a quarter turn apart add up instead of cancelling
+    quarter = np.sum(np.hypot(gx, gy) * np.exp(4j * np.arctan2(gy, gx)))
+    return math.degrees(float(np.angle(quarter)) / 4)
+
+
+def _lit_tops(image: np.ndarray, mask: np.ndarray, colours: Mapping[str, Any],
+              pieces: Sequence[str], cube: float) -> np.ndarray:
+    """Per pixel, the index in ``pieces`` of the lit top face it shows, -1 elsewhere: a
+    piece's colour at least TOP_LIT_SHARE as bright as the brightest of that colour within
+    LIT_REACH cubes. Measured near, not over the whole structure: a lamp's fall and a hand's
+    shadow across it dim a whole top as much as a side's lean does (tuning seed 2, wood/mild:
+    the lamp's fall left the red and green tops in the shade below the cut)."""
+    labels, names = nearest_colour(image, dict(colours))
+    value = cv2.blur(image.max(axis=2).astype(np.float32), (5, 5))
+    k = max(3, int(LIT_REACH * cube)) | 1
+    lit = np.full(mask.shape, -1, np.int8)
+    for i, name in enumerate(pieces):
+        this = mask & (labels == names.index(name))
+        if this.sum() < 10:
+            continue
+        near = cv2.dilate(np.where(this, value, 0), np.ones((k, k), np.uint8))
+        lit[this & (value >= TOP_LIT_SHARE * near)] = i
+    return lit
+
+
+class _Tops:
+    """The lit tops of one straightened structure, counted over rectangles at once."""
+
+    def __init__(self, lit: np.ndarray, n_colours: int) -> None:
+        self.shape = lit.shape
+        self.sums = np.stack([cv2.integral((lit == i).astype(np.uint8)).astype(np.int64)
+                              for i in range(n_colours)])
+        self.total = int((lit >= 0).sum())
+
+    def counts(self, x0: np.ndarray, y0: np.ndarray, x1: np.ndarray, y1: np.ndarray
+               ) -> np.ndarray:
+        """Per colour, the lit pixels in each rectangle (colour first, then the rectangles'
+        shape)."""
+        h, w = self.shape
+        xa, xb = (np.minimum(np.maximum(np.rint(v), 0), w).astype(np.intp) for v in (x0, x1))
+        ya, yb = (np.minimum(np.maximum(np.rint(v), 0), h).astype(np.intp) for v in (y0, y1))
+        s = self.sums
+        return np.asarray(s[:, yb, xb] - s[:, ya, xb] - s[:, yb, xa] + s[:, ya, xa])
+
+
+def _visible(tops: _Tops, squares: np.ndarray, taller: Sequence[Sequence[float]]
+             ) -> tuple[np.ndarray, np.ndarray]:
+    """Per square of ``squares`` (rows x0, y0, x1, y1), the lit pixels of each colour in it
+    (colour first) and its area, less those of the parts that ``taller`` squares (accepted
+    before, whose tops hide what lies under them) cover: each pixel is explained once."""
+    counts = tops.counts(*squares.T)
+    areas = (squares[:, 2] - squares[:, 0]) * (squares[:, 3] - squares[:, 1])
+    if len(taller):
+        t = np.asarray(taller, float)[:, :4]
+        x0 = np.maximum(squares[:, None, 0], t[None, :, 0])
+        y0 = np.maximum(squares[:, None, 1], t[None, :, 1])
+        x1 = np.maximum(x0, np.minimum(squares[:, None, 2], t[None, :, 2]))
+        y1 = np.maximum(y0, np.minimum(squares[:, None, 3], t[None, :, 3]))
+        counts = counts - tops.counts(x0, y0, x1, y1).sum(axis=2)
+        areas = areas - ((x1 - x0) * (y1 - y0)).sum(axis=1)
+    return counts, areas
+
+
+def _raised(eye: Eye, bx: np.ndarray, by: np.ndarray, cube: float
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The top squares (left, top, side; a last axis per height 0..MAX_LAYERS) of the
+    columns over the base cells whose corners are ``bx``, ``by``."""
+    g = eye.height / (eye.height - np.arange(MAX_LAYERS + 1) * cube)  # the enlargement
+    nx, ny = eye.nadir
+    tx = nx + (bx[..., None] - nx) * g
+    ty = ny + (by[..., None] - ny) * g
+    return tx, ty, np.broadcast_to(cube * g, tx.shape)
+
+
+def _rough_scores(tops: _Tops, eye: Eye, origins: np.ndarray, cells: tuple[int, int],
+                  cube: float, extent: tuple[float, float, float, float]) -> np.ndarray:
+    """:func:`_fit`'s score for each of ``origins`` (rows x, y), roughly and at once: each
+    cell's top at its best height, whatever the other columns' tops hide."""
+    cols, rows = cells
+    ii, jj = np.meshgrid(np.arange(cols), np.arange(rows))
+    bx = origins[:, None, 0] + ii.ravel()[None, :] * cube
+    by = origins[:, None, 1] + jj.ravel()[None, :] * cube
+    tx, ty, side = _raised(eye, bx, by, cube)
+    pad = side * (1 - INNER) / 2
+    middle = tops.counts(tx + pad, ty + pad, tx + side - pad, ty + side - pad).max(axis=0)
+    whole = tops.counts(tx, ty, tx + side, ty + side).max(axis=0)
+    gain = np.where(middle >= FULL_TOP * (side * INNER) ** 2, 2 * whole - side ** 2, -np.inf)
+    k = gain.argmax(axis=2)[..., None]
+    best = np.take_along_axis(gain, k, axis=2)[..., 0]
+    built = best > 0
+    top_x, top_y = (np.take_along_axis(v, k, axis=2)[..., 0] for v in (tx, ty))
+    top_side = np.take_along_axis(side, k, axis=2)[..., 0]
+    inf = np.inf
+    box = np.stack([np.where(built, np.minimum(bx, top_x), inf).min(axis=1),
+                    np.where(built, np.minimum(by, top_y), inf).min(axis=1),
+                    np.where(built, np.maximum(bx + cube, top_x + top_side), -inf).max(axis=1),
+                    np.where(built, np.maximum(by + cube, top_y + top_side), -inf).max(axis=1)])
+    miss = np.abs(box - np.asarray(extent)[:, None]).sum(axis=0)
+    score: np.ndarray = np.where(built, best, 0.0).sum(axis=1) - tops.total - miss * cube
+    return np.where(built.any(axis=1), score, -np.inf)
+
+
+def _fit(tops: _Tops, eye: Eye, origin: tuple[float, float], cells: tuple[int, int],
+         cube: float, extent: tuple[float, float, float, float]) -> _Fit | None:
+    """The columns over the grid of ``cells`` (columns, rows) whose corner is ``origin``,
+    for the camera at ``eye`` (straightened crop px): per cell the lowest height whose top
+    is full of one lit colour, unless a taller column's top covers it."""
+    cols, rows = cells
+    ii, jj = np.meshgrid(np.arange(cols), np.arange(rows))
+    bx, by = origin[0] + ii.ravel() * cube, origin[1] + jj.ravel() * cube
+    tx, ty, side = _raised(eye, bx, by, cube)
+    pad = side * (1 - INNER) / 2
+    counts = tops.counts(tx + pad, ty + pad, tx + side - pad, ty + side - pad)
+    fill = counts.max(axis=0) / (side * INNER) ** 2
+    whole = tops.counts(tx, ty, tx + side, ty + side)
+    # the height whose whole square is fullest of one lit colour, among those whose middle is
+    whole_fill = np.where(fill >= FULL_TOP, whole.max(axis=0) / side ** 2, -1.0)
+    best_k = whole_fill.argmax(axis=1)
+    order = sorted(((int(best_k[c]), float(whole_fill[c, best_k[c]]), c)
+                    for c in range(len(bx)) if whole_fill[c, best_k[c]] > 0),
+                   key=lambda t: (-t[0], -t[1]))
+    grid = [["."] * cols for _ in range(rows)]
+    squares: list[tuple[float, float, float, float, int]] = []
+    columns: list[tuple[float, float, float, float]] = []
+    heights: list[int] = []
+    matched = wrong = 0.0
+    overlapped = False
+    box = [math.inf, math.inf, -math.inf, -math.inf]
+    for _, _, c in order:
+        rects = np.column_stack([tx[c], ty[c], tx[c] + side[c], ty[c] + side[c]])
+        seen, areas = _visible(tops, rects, squares)
+        n = seen.max(axis=0)
+        gain = np.where((areas >= MIN_VISIBLE * side[c] ** 2) &
+                        (n >= FULL_TOP * np.maximum(areas, 1.0)), 2 * n - areas, -np.inf)
+        k = int(gain.argmax())
+        if not np.isfinite(gain[k]):
+            continue  # no top of its own seen: empty, or under a taller column's top
+        x0, y0, x1, y1 = (float(v) for v in rects[k])
+        squares.append((x0, y0, x1, y1, int(seen[:, k].argmax())))
+        heights.append(k)
+        columns.append((min(bx[c], rects[k, 0]), min(by[c], rects[k, 1]),
+                        max(bx[c] + cube, rects[k, 2]), max(by[c] + cube, rects[k, 3])))
+        overlapped |= bool(areas[k] < (1 - OVERLAP_SHARE) * side[c, k] ** 2)
+        matched += float(n[k])
+        wrong += float(areas[k] - n[k])
+        grid[c // cols][c % cols] = str(squares[-1][4])
+        box = [min(box[0], bx[c], rects[k, 0]), min(box[1], by[c], rects[k, 1]),
+               max(box[2], bx[c] + cube, rects[k, 2]), max(box[3], by[c] + cube, rects[k, 3])]
+    if not squares:
+        return None
+    miss = sum(abs(a - b) for a, b in zip(box, extent, strict=True))
+    score = matched - wrong - (tops.total - matched) - miss * cube
+    return _Fit(score, tuple("".join(r) for r in grid), max(heights) == 0, tuple(squares),
+                tuple(columns), overlapped)
+
+
+def _unexplained(lit: np.ndarray, structure: np.ndarray, fit: _Fit, cube: float) -> int:
+    """What the columns read leave unexplained: lit top pixels outside every top square of
+    their colour, and pixels of the structure outside every column's box (a column whose
+    top, dimmed by the lamp's fall, was not found: tuning seed 2 wood/mild, a right
+    structure was "not solved" with a red cube read as a gap), but for slivers along the
+    edges (less than 2 x SLIVER_CUBES wide): a pose read in steps leaves the squares a few
+    pixels off the tops."""
+    seen = np.zeros(lit.shape, bool)
+    covered = np.zeros(lit.shape, bool)
+    h, w = lit.shape
+
+    def box(x0: float, y0: float, x1: float, y1: float) -> tuple[slice, slice]:
+        return (slice(max(0, int(round(y0))), min(h, int(round(y1)))),
+                slice(max(0, int(round(x0))), min(w, int(round(x1)))))
+
+    for x0, y0, x1, y1, colour in fit.squares:
+        at = box(x0, y0, x1, y1)
+        seen[at] |= lit[at] == colour
+    for column in fit.columns:
+        covered[box(*column)] = True
+    left = ((lit >= 0) & ~seen) | (structure & ~covered)
+    return int(open_mask(left, max(1, int(SLIVER_CUBES * cube))).sum())
+
+
+def _named(top: tuple[str, ...], pieces: Sequence[str]) -> tuple[str, ...]:
+    return tuple("".join(angular.EMPTY if ch == "." else pieces[int(ch)] for ch in row)
+                 for row in top)
+
+
+def structure_crop(image: np.ndarray, mask: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray, tuple[float, float], tuple[int, int]]:
+    """The square of ``image`` and ``mask`` round the region ``mask`` (not empty) that
+    stays within it turned about its centre (half its rectangle's diagonal), the centre in
+    that square and the square's corner in ``image``: only that square is straightened and
+    labelled (the whole mat was most of the check's time)."""
+    ys, xs = np.nonzero(mask)
+    (cx, cy), (rw, rh), _ = cv2.minAreaRect(np.column_stack([xs, ys]).astype(np.float32))
+    reach = int(math.ceil(math.hypot(rw, rh) / 2)) + 3
+    x_a, y_a = max(0, int(cx) - reach), max(0, int(cy) - reach)
+    box = (slice(y_a, int(cy) + reach + 1), slice(x_a, int(cx) + reach + 1))
+    return image[box], mask[box], (cx - x_a, cy - y_a), (x_a, y_a)
+
+
+def _straight_tops(image: np.ndarray, mask: np.ndarray, cube: float, pack: EnigmaPack,
+                   background: Mapping[str, Any]
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple[int, int]]:
+    """The lit tops (:func:`_lit_tops`) and the structure, cropped and turned so that the
+    grid of cubes runs along the axes; the turn (2 x 3, from the crop) and the crop's corner
+    in ``image``."""
+    image, mask, centre, corner = structure_crop(image, mask)
+    lit = _lit_tops(image, mask, {**pack.angular, **background}, list(pack.angular), cube)
+    turn = cv2.getRotationMatrix2D(centre, grid_angle(lit >= 0), 1.0)
+    h, w = mask.shape
+    # shifted by one: the warp fills what it brings in from outside with 0, no colour
+    lit = warp_affine((lit + 1).astype(np.uint8), turn, (w, h), nearest=True).astype(np.int8) - 1
+    straight = warp_affine(mask.astype(np.uint8), turn, (w, h), nearest=True) > 0
+    return lit, straight, turn, corner
+
+
+def _fits(tops: _Tops, eyes: Sequence[Eye], cube: float,
+          extent: tuple[float, float, float, float]) -> list[_Fit]:
+    """The best fits of the columns to the lit tops: every eye (straightened crop px) and
+    grid place in steps of ORIGIN_STEP scored roughly, the EXACT_FITS best fitted column by
+    column."""
+    cells = (int(math.ceil((extent[2] - extent[0]) / cube)) + 1,
+             int(math.ceil((extent[3] - extent[1]) / cube)) + 1)
+    steps = np.arange(0.0, 1.0, ORIGIN_STEP) * cube
+    origins = np.array([(extent[0] - cube + dx, extent[1] - cube + dy)
+                        for dx in steps for dy in steps])
+    rough: list[tuple[float, Eye, int]] = []
+    for eye in eyes:
+        if eye.height <= MAX_LAYERS * cube * 1.5:
+            continue  # a camera this low is no camera over the mat
+        scores = _rough_scores(tops, eye, origins, cells, cube, extent)
+        rough += [(float(scores[i]), eye, int(i)) for i in np.flatnonzero(np.isfinite(scores))]
+    rough.sort(key=lambda t: -t[0])
+    return [f for _, eye, i in rough[:EXACT_FITS]
+            if (f := _fit(tops, eye, (float(origins[i, 0]), float(origins[i, 1])), cells, cube,
+                          extent)) is not None]
+
+
+def read_tall(image: np.ndarray, mask: np.ndarray, cube: float, pack: EnigmaPack,
+              background: Mapping[str, Any], view_to_frame: np.ndarray,
+              frame_size: tuple[int, int]) -> TallRead:
+    """The top view of the structure ``mask`` of the mat ``image`` (``cube`` px a side;
+    ``view_to_frame`` the homography from the mat image to the camera frame of
+    ``frame_size``), read on its columns' lit tops at their own heights."""
+    if not mask.any():
+        return TallRead(None, "nothing built", False)
+    eyes = camera_eyes(view_to_frame, frame_size, LENS_STEPS_DEG)
+    if not eyes:
+        return TallRead(None, ASK_STRAIGHT, False)
+    lit, straight, turn, (x_a, y_a) = _straight_tops(image, mask, cube, pack, background)
+    sy, sx = np.nonzero(straight)
+    extent = (float(sx.min()), float(sy.min()), float(sx.max() + 1), float(sy.max() + 1))
+    # the eyes taken into the straightened crop: a turn and a shift keep the nadir's rule
+    nadirs = [turn @ np.array([e.nadir[0] - x_a, e.nadir[1] - y_a, 1.0]) for e in eyes]
+    seen_from = [Eye((float(n[0]), float(n[1])), e.height) for n, e in zip(nadirs, eyes,
+                                                                          strict=True)]
+    fits = _fits(_Tops(lit, len(pack.angular)), seen_from, cube, extent)
+    if not fits:
+        return TallRead(None, ASK_STRAIGHT, False)
+    best = max(fits, key=lambda f: f.score)
+    if _unexplained(lit, straight, best, cube) > UNEXPLAINED_CUBES * cube * cube:
+        return TallRead(None, ASK_STRAIGHT, best.flat)
+    seen = angular.crop(best.top)
+    margin = RIVAL_SHARE * max(1.0, abs(best.score))
+    if any(angular.crop(f.top) != seen for f in fits if f.score >= best.score - margin):
+        return TallRead(None, ASK_STRAIGHT, best.flat)
+    return TallRead(_named(seen, list(pack.angular)), "", best.flat, best.overlapped)
+
+
+ASK_STRAIGHT = ("the tops of the cubes cannot all be seen from here: hold the camera straight "
+                "above the structure, and check again")
+
+__all__ = ["ASK_STRAIGHT", "TallRead", "grid_angle", "read_tall", "structure_crop"]
