@@ -113,13 +113,14 @@ def _kind_table(model_kinds: tuple[str, ...], kinds: tuple[str, ...]) -> np.ndar
     return table
 
 
-# keyed by id(pack) and holding the pack itself: a freed pack's id can be reused by another
-_MODELS: dict[int, tuple[EnigmaPack, ColourModel]] = {}
+#: the colour models made, keyed by id(pack) and holding the pack itself: a freed pack's id
+#: can be reused by another, and :func:`colour_model` must notice
+MODELS_BY_PACK_ID: dict[int, tuple[EnigmaPack, ColourModel]] = {}
 
 
 def colour_model(pack: EnigmaPack) -> ColourModel:
     key = id(pack)
-    cached = _MODELS.get(key)
+    cached = MODELS_BY_PACK_ID.get(key)
     if cached is not None and cached[0] is pack:
         return cached[1]
     names: list[str] = []
@@ -151,7 +152,7 @@ def colour_model(pack: EnigmaPack) -> ColourModel:
     model = ColourModel(
         tuple(names), tuple(kinds), colour_features(np.array(colours, np.float32)).reshape(-1, 3)
     )
-    if len(_MODELS) >= 8:
-        _MODELS.clear()  # packs are few in the app; tests and benches make many
-    _MODELS[key] = (pack, model)
+    if len(MODELS_BY_PACK_ID) >= 8:
+        MODELS_BY_PACK_ID.clear()  # packs are few in the app; tests and benches make many
+    MODELS_BY_PACK_ID[key] = (pack, model)
     return model

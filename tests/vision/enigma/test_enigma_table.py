@@ -538,12 +538,13 @@ def test_the_gap_between_two_near_cells_is_measured_along_the_line_between_them(
 
 def test_a_colour_model_is_never_one_of_another_pack_with_a_reused_id() -> None:
     # a freed pack's id can be given to the next pack made: the cache must notice
-    from vision.enigma.colours import _MODELS, colour_model
+    from vision.enigma.colours import MODELS_BY_PACK_ID, colour_model
     from vision.enigma.pack import load_enigma_pack
 
     demo, ink = load_enigma_pack(), draw_pack("ink")
     stale = colour_model(ink)
-    _MODELS[id(demo)] = _MODELS[id(ink)]  # as if demo now lived where ink once did
+    # as if demo now lived where ink once did
+    MODELS_BY_PACK_ID[id(demo)] = MODELS_BY_PACK_ID[id(ink)]
     fresh = colour_model(demo)
     assert fresh is not stale
     assert not np.array_equal(fresh.centres, stale.centres)
