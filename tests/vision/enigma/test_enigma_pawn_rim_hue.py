@@ -24,8 +24,8 @@ from independent_scenes.enigma_table import enigma_scene, truth_of  # noqa: E402
 @pytest.mark.parametrize(("seed", "at"), [
     # a blue pawn on a red cell: its red ring labelled table and icon (the rim's chroma 36
     # on the latest stack, 40 on the Pi floor's). [0, 2] of the same table is not here: its
-    # rim's chroma lies on HUE_MIN_CHROMA (20.6 latest, 18.1 on the Pi floor's OpenCV 4.10,
-    # whose frame differs), so it is read red on one stack and blue on the other, asked on both
+    # rim is near grey (chroma 20.6 latest, 18.1 on the Pi floor's OpenCV 4.10), under the
+    # rule's floor with its margin, so no colour is named from it (test_enigma_white_pawn_ring)
     (5000, (1, 1)),
 ])
 def test_the_cell_under_a_pawn_takes_its_rims_hue_and_stays_asked(
