@@ -72,10 +72,13 @@ STRUCTURE_MAX_CLIPPED = 0.5
 
 
 def burnt_out_doubt(kind: str, frame: np.ndarray, said: PuzzleVerdict) -> PuzzleVerdict:
-    """``said``, or "cannot tell" when it is a "not solved" read from a structure whose
-    colours the light burnt out (its marks in the frame's pixels): over-exposed, blue cubes
-    clipped in blue turn cyan and read green, and a right structure shows another picture."""
-    if said["verdict"] != NOT_SOLVED or kind not in NEEDS_COLOUR:
+    """``said``, or "cannot tell" when it is a "not solved" or an unclear structure read
+    from a structure whose colours the light burnt out (its marks in the frame's pixels):
+    over-exposed, blue cubes clipped in blue turn cyan and read green, and a right structure
+    shows another picture. The light is then what to fix, not the camera's angle."""
+    doubted = said["verdict"] == NOT_SOLVED or (
+        said["verdict"] == CANNOT_TELL and said.code == Reason.STRUCTURE_UNCLEAR)
+    if not doubted or kind not in NEEDS_COLOUR:
         return said
     for mark in said.marks:
         if mark.kind != MarkKind.STRUCTURE:
