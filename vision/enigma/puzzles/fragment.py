@@ -20,6 +20,7 @@ from vision.enigma.puzzles.cards import (
     fragment_transform,
 )
 from vision.enigma.puzzles.changed_blur import Box, blur_again, changed_places, gaussian_reach
+from vision.enigma.puzzles.fragment_pale import pale_share
 from vision.enigma.puzzles.fragment_top import swept, top_faces
 from vision.enigma.puzzles.marks import box_mark, mask_marks
 from vision.enigma.puzzles.verdicts import MarkKind, Reason
@@ -471,7 +472,7 @@ def check_fragment(view: CardView, pack: EnigmaPack, card: fragment.FragmentCard
     if top_iou <= iou:
         return said
     said = _judge_cover(top, top_target, top_iou, unit, box, st, beyond=beyond)
-    pale = _pale_share(gray, levels, top & top_target, top_target, outline)
+    pale = pale_share(gray, levels.sil, top & top_target, top_target, outline)
     if said["verdict"] == SOLVED and pale > st.fragment_max_gap:
         return verdict(CANNOT_TELL, f"part of the silhouette looks lighter than the pieces "
                        f"on it ({pale:.1%}; a gap between pieces, in their shade?): push "
@@ -479,24 +480,6 @@ def check_fragment(view: CardView, pack: EnigmaPack, card: fragment.FragmentCard
                        code=Reason.TOO_CLOSE, facts={"pale": pale},
                        marks=mask_marks(top_target, MarkKind.DOUBT))
     return said
-
-
-#: over the silhouette, a pixel this share of the way from the pieces' own grey (their median
-#: there) to the silhouette's grey is no piece. Thick pieces shade a gap between them, and the
-#: black measured near pieces (:func:`own_black`) rose into it: a gap left by a piece turned a
-#: quarter read black, and undoing the sides' sweep took away the excess area that had kept the
-#: wrong build from "solved" (independent scenes, fragment mild and moderate seed 5)
-PALE_SHARE = 0.35
-
-
-def _pale_share(gray: np.ndarray, levels: GreyLevels, pieces: np.ndarray, target: np.ndarray,
-                outline_px: int) -> float:
-    """The share of the silhouette much paler than the pieces on it (:data:`PALE_SHARE`)."""
-    if not pieces.any():
-        return 1.0
-    own = float(np.median(gray[pieces]))
-    pale = target & (gray > own + PALE_SHARE * (levels.sil - own))
-    return float(open_mask(pale, outline_px).sum()) / max(float(target.sum()), 1.0)
 
 
 def _pieces_beside(view: CardView, beside: np.ndarray, least_px: float, pack: EnigmaPack

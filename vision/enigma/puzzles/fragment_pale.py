@@ -1,0 +1,82 @@
+"""The fragment check's pale test: a silhouette paler than the thick pieces' grey near it.
+
+Thick pieces shade a gap between them, and the black measured near pieces rose into it: a gap
+left by a piece turned a quarter read black, and undoing the sides' sweep took away the excess
+area that had kept the wrong build from "solved" (independent scenes, fragment mild and
+moderate seed 5). Such a gap stays paler than the pieces around it. The pieces' grey is not
+one grey, though: a lamp's hotspot lifts one corner of smooth black pieces, and against the
+pieces' ONE median grey that corner read as a gap (thick wood/moderate seed 11, cloth/strong
+seeds 3 and 5, wood/strong seeds 10 and 1: right builds "cannot tell"). So each pixel is
+compared with a smooth surface fitted to the pieces' grey: wide light is modelled, a gap a
+piece wide is not (a quadratic cannot bend into it, and its pixels are left out of the fit).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.enigma.puzzles.view import open_mask
+
+#: over the silhouette, a pixel this share of the way from the pieces' grey near it (the
+#: fitted surface) to the silhouette's grey is no piece
+PALE_SHARE = 0.35
+#: the surface's degree in x and y: a quadratic follows a lamp's light across the card and is
+#: too stiff to follow a gap a piece leaves (degree 1 left a right build's hotspot pale:
+#: thick cloth/strong seed 5, 16% of the silhouette)
+SURFACE_DEGREE = 2
+#: the fit is made again this many times, without the pixels paler than the last fit allows
+#: (a gap read black pulls a least-squares surface up towards it)
+REFITS = 2
+#: the fit is made on at most about this many of the pieces' pixels (evenly taken)
+FIT_PIXELS = 4000
+
+
+def pale_share(gray: np.ndarray, sil_grey: np.ndarray, pieces: np.ndarray, target: np.ndarray,
+               outline_px: int) -> float:
+    """The share of the silhouette ``target`` much paler than the pieces' grey near it
+    (:data:`PALE_SHARE` of the way to ``sil_grey``, the silhouette's grey per pixel), slivers
+    thinner than ``outline_px`` left out (the outline's blur)."""
+    if not pieces.any():
+        return 1.0
+    own = np.zeros(gray.shape, np.float32)
+    rows, cols = np.nonzero(target)
+    own[rows, cols] = pieces_grey(gray, sil_grey, pieces, rows, cols)
+    pale = target & (gray > own + PALE_SHARE * (sil_grey - own))
+    return float(open_mask(pale, outline_px).sum()) / max(float(target.sum()), 1.0)
+
+
+def pieces_grey(gray: np.ndarray, sil_grey: np.ndarray, pieces: np.ndarray,
+                at_rows: np.ndarray, at_cols: np.ndarray) -> np.ndarray:
+    """The pieces' grey at the pixels (``at_rows``, ``at_cols``): a surface of
+    :data:`SURFACE_DEGREE` fitted to the grey of the pixels ``pieces``, refitted
+    :data:`REFITS` times without those paler than it allows (a gap among them)."""
+    rows, cols = np.nonzero(pieces)
+    step = max(1, rows.size // FIT_PIXELS)
+    rows, cols = rows[::step], cols[::step]
+    # coordinates about the pieces' centre, in half their extent: a well-conditioned fit
+    centre = (float(rows.mean()), float(cols.mean()))
+    half = max(float(np.ptp(rows)), float(np.ptp(cols)), 1.0) / 2
+    terms = _terms(rows, cols, centre, half)
+    grey = gray[rows, cols].astype(np.float64)
+    sil = sil_grey[rows, cols].astype(np.float64)
+    kept = np.ones(grey.size, bool)
+    for _ in range(REFITS + 1):
+        coef = np.linalg.lstsq(terms[kept], grey[kept], rcond=None)[0]
+        fit = terms @ coef
+        kept = grey <= fit + PALE_SHARE * (sil - fit)
+        if not kept.any():
+            break
+    out: np.ndarray = _terms(at_rows, at_cols, centre, half) @ coef
+    return out
+
+
+def _terms(rows: np.ndarray, cols: np.ndarray, centre: tuple[float, float], half: float
+           ) -> np.ndarray:
+    """The surface's terms x^i y^j (i + j at most :data:`SURFACE_DEGREE`) at the pixels."""
+    y = (rows - centre[0]) / half
+    x = (cols - centre[1]) / half
+    return np.stack([x ** i * y ** j for i in range(SURFACE_DEGREE + 1)
+                     for j in range(SURFACE_DEGREE + 1 - i)], axis=1)
+
+
+__all__ = ["PALE_SHARE", "pale_share", "pieces_grey"]
