@@ -83,7 +83,7 @@ def tile_bits(code: Code) -> int:
     return mask
 
 
-def _signature(nums: Sequence[int], cols: Sequence[Colour]) -> bytes:
+def code_signature(nums: Sequence[int], cols: Sequence[Colour]) -> bytes:
     """The answer keys of one code to all 25 questions, in :data:`QUESTIONS` order."""
     k = len(nums)
     where = [0] * 10
@@ -119,7 +119,7 @@ def _signature_order() -> tuple[int, ...]:
     return tuple(order)
 
 
-_SIGNATURE_ORDER = _signature_order()
+SIGNATURE_ORDER = _signature_order()
 
 
 class CodeIndex(Mapping[int, int]):
@@ -206,10 +206,10 @@ class CodeTable:
 
 
 #: each physical tile's share of a code key, its number and colour
-_TILE_KEYS = tuple(1 << GREEN_SHIFT if t.colour is Colour.GREEN else 1 << _PLAIN_BIT[t]
+TILE_KEYS = tuple(1 << GREEN_SHIFT if t.colour is Colour.GREEN else 1 << _PLAIN_BIT[t]
                    for t in ALL_TILES)
-_TILE_NUMBERS = tuple(t.number for t in ALL_TILES)
-_TILE_COLOURS = tuple(t.colour for t in ALL_TILES)
+TILE_NUMBERS = tuple(t.number for t in ALL_TILES)
+TILE_COLOURS = tuple(t.colour for t in ALL_TILES)
 #: the places of the two green 5s among the physical tiles
 _FIRST_GREEN = ALL_TILES.index(GREEN)
 _SECOND_GREEN = _FIRST_GREEN + 1
@@ -230,11 +230,11 @@ def code_table(size: int) -> CodeTable:
     """Build (once) the table of every distinct code of ``size`` tiles (4 or 5)."""
     keys = array("I")
     rows = bytearray()  # every code's answers, code after code
-    reorder = itemgetter(*_SIGNATURE_ORDER)
+    reorder = itemgetter(*SIGNATURE_ORDER)
     for at in _distinct_combinations(size):
-        keys.append(sum(map(_TILE_KEYS.__getitem__, at)))
-        rows += bytes(reorder(_signature(tuple(map(_TILE_NUMBERS.__getitem__, at)),
-                                         tuple(map(_TILE_COLOURS.__getitem__, at)))))
+        keys.append(sum(map(TILE_KEYS.__getitem__, at)))
+        rows += bytes(reorder(code_signature(tuple(map(TILE_NUMBERS.__getitem__, at)),
+                                         tuple(map(TILE_COLOURS.__getitem__, at)))))
     width = len(QUESTIONS)
     return CodeTable(
         size=size,

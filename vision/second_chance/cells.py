@@ -117,7 +117,7 @@ def paper_and_unsure(gray: np.ndarray, *, step_ratio: float = 0.8, percentile: f
     # the edge of a solid block: the shadow's paper (the paper between a tile's strokes is no
     # such evidence: a dense hatching's bright end is its own ink, as dark as a solid fill)
     hue = _patch_hue(colour, n, step) if colour is not None else None
-    shadowed = _as_paper_seen_nearby(bright, margin, high, hue)
+    shadowed = as_paper_seen_nearby(bright, margin, high, hue)
     if (first & shadowed).any():  # (else the surface through the rest is the one just fitted)
         first &= ~shadowed
         surface = _paper_surface(bright, ~first)
@@ -157,7 +157,7 @@ def _patch_hue(colour: np.ndarray, n: int, step: int) -> np.ndarray:
 _SIDES = ((0, 1), (0, -1), (1, 0), (-1, 0))
 
 
-def _side_slices(n: int, dy: int, dx: int) -> tuple[tuple[slice, slice], tuple[slice, slice]]:
+def side_slices(n: int, dy: int, dx: int) -> tuple[tuple[slice, slice], tuple[slice, slice]]:
     """(the entries of an (n, n) array that have a neighbour at (dy, dx), those neighbours), as
     slices (side or corner neighbours)."""
     here = (slice(max(-dy, 0), n - max(dy, 0)), slice(max(-dx, 0), n - max(dx, 0)))
@@ -171,7 +171,7 @@ def _alike_sides(bright: np.ndarray, hue: np.ndarray | None) -> list[np.ndarray]
     n = bright.shape[0]
     alike = []
     for dy, dx in _SIDES:
-        here, there = _side_slices(n, dy, dx)
+        here, there = side_slices(n, dy, dx)
         ok = bright[here] <= bright[there] * SOLID_GROWTH
         if hue is not None:
             ok &= np.abs(hue[here] - hue[there]).max(axis=2) <= SOLID_HUE
@@ -184,7 +184,7 @@ def _grows_into(solid: np.ndarray, alike: list[np.ndarray]) -> np.ndarray:
     n = solid.shape[0]
     grows = np.zeros_like(solid)
     for (dy, dx), ok in zip(_SIDES, alike, strict=True):
-        here, there = _side_slices(n, dy, dx)
+        here, there = side_slices(n, dy, dx)
         grows[here] |= solid[there] & ok
     return grows
 
@@ -244,7 +244,7 @@ def _paper_seen(high: np.ndarray, textured: np.ndarray, surface: np.ndarray
     return margin, margin | (grid & textured)
 
 
-def _as_paper_seen_nearby(bright: np.ndarray, seen: np.ndarray, value: np.ndarray,
+def as_paper_seen_nearby(bright: np.ndarray, seen: np.ndarray, value: np.ndarray,
                           hue: np.ndarray | None) -> np.ndarray:
     """The patches as bright as paper seen within :data:`NEARBY_PATCHES` of them (within
     :data:`AS_PAPER`) and (given ``hue``, see :func:`_patch_hue`) of its colour (within
@@ -369,7 +369,7 @@ def ink_maps(
     return ink, darkness, cv2.merge(channels), chroma
 
 
-def _cells_view(a: np.ndarray) -> np.ndarray:
+def cells_view(a: np.ndarray) -> np.ndarray:
     """(9, C, 9, C, ...) view of the grid region of a cropped map."""
     grid = a[PAD:PAD + GRID_PX, PAD:PAD + GRID_PX]
     return grid.reshape(N, CANON_CELL, N, CANON_CELL, *a.shape[2:])
@@ -399,7 +399,7 @@ def stroke_directions(darkness: np.ndarray, lo: int, hi: int) -> np.ndarray:
     sin4 = 2 * cos2 * sin2 / np.maximum(strength, 1e-12)
 
     def per_cell(a: np.ndarray) -> np.ndarray:
-        inside: np.ndarray = _cells_view(a)[:, lo:hi, :, lo:hi].sum(axis=(1, 3))
+        inside: np.ndarray = cells_view(a)[:, lo:hi, :, lo:hi].sum(axis=(1, 3))
         return inside
 
     total = np.maximum(per_cell(strength), 1e-9)
@@ -425,7 +425,7 @@ def _stroke_strength(darkness: np.ndarray, lo: int, hi: int) -> tuple[np.ndarray
     gx = cv2.Sobel(darkness, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(darkness, cv2.CV_32F, 0, 1, ksize=3)
     seen = _measured(lo, hi)
-    strength = _cells_view(gx * gx + gy * gy)[:, lo:hi, :, lo:hi].transpose(0, 2, 1, 3) * seen
+    strength = cells_view(gx * gx + gy * gy)[:, lo:hi, :, lo:hi].transpose(0, 2, 1, 3) * seen
     return strength, seen
 
 
@@ -490,7 +490,7 @@ def colour_strength(norm: np.ndarray, lo: int, hi: int, chroma: np.ndarray
     marker's fill does not, however light it is in grey."""
     size = hi - lo
     m0 = int(round(size * (1 - MIDDLE_SHARE) / 2))
-    mean = _cells_view(norm)[:, lo + m0:hi - m0, :, lo + m0:hi - m0].mean(axis=(1, 3))
+    mean = cells_view(norm)[:, lo + m0:hi - m0, :, lo + m0:hi - m0].mean(axis=(1, 3))
     return _chroma_length(chroma), _chroma_length(mean - mean.mean(axis=2, keepdims=True))
 
 
@@ -510,7 +510,7 @@ def colour_cover(norm: np.ndarray, lo: int, hi: int) -> tuple[np.ndarray, np.nda
     weakest of its inside's :data:`COVER_BLOCKS` x :data:`COVER_BLOCKS` blocks' mean colour
     taken along the cell's own, as a share of the cell's. A fill reaches the square's sides
     (1 for an even fill); a smudge or a stroke spilling in from beside fades across it."""
-    view = _cells_view(norm)[:, lo:hi, :, lo:hi]  # (9, S, 9, S, 3)
+    view = cells_view(norm)[:, lo:hi, :, lo:hi]  # (9, S, 9, S, 3)
     mean = view.mean(axis=(1, 3))
     chroma: np.ndarray = mean - mean.mean(axis=2, keepdims=True)
     length = _chroma_length(chroma)
@@ -574,10 +574,10 @@ def cell_features(
     lo = int(round(CANON_CELL * settings.inset))
     hi = CANON_CELL - lo
     seen = _measured(lo, hi)
-    inside = (_cells_view(ink)[:, lo:hi, :, lo:hi].transpose(0, 2, 1, 3).astype(np.float32)
+    inside = (cells_view(ink)[:, lo:hi, :, lo:hi].transpose(0, 2, 1, 3).astype(np.float32)
               * seen)
-    dark = _cells_view(darkness)[:, lo:hi, :, lo:hi].transpose(0, 2, 1, 3)
-    colour = _cells_view(norm)[:, lo:hi, :, lo:hi].transpose(0, 2, 1, 3, 4)
+    dark = cells_view(darkness)[:, lo:hi, :, lo:hi].transpose(0, 2, 1, 3)
+    colour = cells_view(norm)[:, lo:hi, :, lo:hi].transpose(0, 2, 1, 3, 4)
     size = hi - lo
     area = seen.sum(axis=(2, 3))
     count = inside.sum(axis=(2, 3))
@@ -649,7 +649,7 @@ def looks_like_paper_beside(grid_img: np.ndarray, state: np.ndarray, texture: np
         return out
     lo = int(round(CANON_CELL * settings.inset))
     hi = CANON_CELL - lo
-    mean = (_cells_view(grid_img)[:, lo:hi, :, lo:hi].astype(np.float32)
+    mean = (cells_view(grid_img)[:, lo:hi, :, lo:hi].astype(np.float32)
             .mean(axis=(1, 3)))  # (9, 9, 3)
     bright = np.maximum(mean.mean(axis=2), 1.0)
     hue = mean / bright[..., None]
@@ -657,7 +657,7 @@ def looks_like_paper_beside(grid_img: np.ndarray, state: np.ndarray, texture: np
         for dc in (-1, 0, 1):
             if dr == dc == 0:
                 continue
-            here, there = _side_slices(N, dr, dc)
+            here, there = side_slices(N, dr, dc)
             alike = (even_fill[here] & (state[there] == 0)
                      & (np.abs(bright[here] / bright[there] - 1.0) <= PAPER_ALIKE)
                      & (np.abs(hue[here] - hue[there]).max(axis=2) <= SOLID_HUE))

@@ -90,7 +90,7 @@ class SideCoverage:
         return float(self.over_fill_right[a] if a[0] == b[0] else self.over_fill_below[a])
 
 
-def _columns_reduced(image: np.ndarray, starts: np.ndarray, width: int,
+def columns_reduced(image: np.ndarray, starts: np.ndarray, width: int,
                      reduce: np.ufunc) -> np.ndarray:
     """``starts.shape + (height,)``: ``reduce`` (np.minimum or np.maximum: exact in any order)
     over the ``width`` columns of ``image`` from each start, all at once: the columns are
@@ -101,7 +101,7 @@ def _columns_reduced(image: np.ndarray, starts: np.ndarray, width: int,
     return out
 
 
-def _line_ratios(light: np.ndarray) -> np.ndarray:
+def line_ratios(light: np.ndarray) -> np.ndarray:
     """``(9, 8, positions)``: along each vertical inner line of each row of cells, the light
     on the line over the light beside it (after the light is averaged along the line)."""
     smooth = cv2.blur(light, (1, ALONG_PX))
@@ -112,7 +112,7 @@ def _line_ratios(light: np.ndarray) -> np.ndarray:
     # per line: the band on it, and as wide a band beside it on the left and on the right
     starts = np.stack([lines - BAND_PX, lines - BESIDE_PX - width, lines + BESIDE_PX + 1],
                       axis=1)
-    band, left, right = np.moveaxis(_columns_reduced(smooth, starts, width, np.minimum), 1, 0)
+    band, left, right = np.moveaxis(columns_reduced(smooth, starts, width, np.minimum), 1, 0)
     ratio = band / np.maximum(np.maximum(left, right), 1e-3)          # (8 lines, height)
     sides = ratio[:, PAD:PAD + N * CANON_CELL].reshape(N - 1, N, CANON_CELL)
     out: np.ndarray = np.ascontiguousarray(
@@ -168,14 +168,14 @@ def over_printed_line(coverage: SideCoverage, borders: list[Border],
     return found
 
 
-def _cell_light(light: np.ndarray) -> np.ndarray:
+def light_of_cells(light: np.ndarray) -> np.ndarray:
     """(9, 9): the mean light of each cell (its fill's darkness)."""
     grid = light[PAD:PAD + N * CANON_CELL, PAD:PAD + N * CANON_CELL]
     means: np.ndarray = grid.reshape(N, CANON_CELL, N, CANON_CELL).mean(axis=(1, 3))
     return means
 
 
-def _under_fill_levels(vertical: np.ndarray, horizontal: np.ndarray,
+def under_fill_levels(vertical: np.ndarray, horizontal: np.ndarray,
                        inside: frozenset[Border], cell_light: np.ndarray
                        ) -> tuple[np.ndarray, np.ndarray]:
     """``(9 rows, 8 lines)``, ``(9 cols, 8 lines)``: the printed line's ratio under a fill as
@@ -191,10 +191,10 @@ def _under_fill_levels(vertical: np.ndarray, horizontal: np.ndarray,
               else np.zeros(0, np.float64))
     beside_v = (cell_light[:, :-1] + cell_light[:, 1:]) / 2            # (9 rows, 8 lines)
     beside_h = ((cell_light[:-1, :] + cell_light[1:, :]) / 2).T        # (9 cols, 8 lines)
-    return (_alike_medians(fills, ratios, beside_v), _alike_medians(fills, ratios, beside_h))
+    return (alike_medians(fills, ratios, beside_v), alike_medians(fills, ratios, beside_h))
 
 
-def _alike_medians(fills: np.ndarray, ratios: np.ndarray, beside: np.ndarray) -> np.ndarray:
+def alike_medians(fills: np.ndarray, ratios: np.ndarray, beside: np.ndarray) -> np.ndarray:
     """For each fill light in ``beside``, the median of the ``ratios`` whose ``fills`` are
     within :data:`FILL_ALIKE` of it (1 where fewer than :data:`MIN_UNDER_FILL_SIDES`), as
     float32: every side's median at once, the same values ``np.median`` takes one by one
@@ -229,15 +229,15 @@ def side_coverage(darkness: np.ndarray, empty: np.ndarray,
     stroked all along (mixed mild 13, ballpoint and marker 14 of the tuning sheets).
     ``over_fill``: measure each side's ink over the fill too (see :func:`ink_over_fill`)."""
     light = 1.0 - darkness.astype(np.float32)
-    vertical = _line_ratios(light)                   # (9 rows, 8 lines, p)
-    horizontal = _line_ratios(light.T.copy())        # (9 cols, 8 lines, p): below (r, c) at [c, r]
+    vertical = line_ratios(light)                   # (9 rows, 8 lines, p)
+    horizontal = line_ratios(light.T.copy())        # (9 cols, 8 lines, p): below (r, c) at [c, r]
     bare_v = empty[:, :-1] & empty[:, 1:]            # (9, 8)
     bare_h = (empty[:-1, :] & empty[1:, :]).T        # (9 cols, 8 lines)
     every = np.concatenate([vertical[bare_v], horizontal[bare_h]])
     printed = float(np.median(every)) if len(every) >= MIN_PRINTED_SIDES else PRINTED_RATIO
     level_v = _printed_levels(vertical, bare_v, printed)
     level_h = _printed_levels(horizontal, bare_h, printed)
-    under = _under_fill_levels(vertical, horizontal, inside, _cell_light(light))
+    under = under_fill_levels(vertical, horizontal, inside, light_of_cells(light))
     cap_v = np.broadcast_to(level_v[None, :], (N, N - 1))
     cap_h = np.broadcast_to(level_h[None, :], (N, N - 1))
     filled = ~empty
@@ -275,13 +275,13 @@ def _interiors(darkness: np.ndarray) -> np.ndarray:
     return inside.transpose(0, 2, 1, 3).reshape(N, N, inner * inner)
 
 
-def _line_darkness(darkness: np.ndarray) -> np.ndarray:
+def line_darkness(darkness: np.ndarray) -> np.ndarray:
     """(9 rows, 8 lines): along each vertical inner line of each row of cells, the median over
     the side (ends trimmed) of the darkest pixel within :data:`BAND_PX` of the line (every
     side's median at once)."""
     trim = int(CANON_CELL * END_TRIM)
     lines = PAD + CANON_CELL * np.arange(1, N)
-    bands = _columns_reduced(darkness, lines - BAND_PX, 2 * BAND_PX + 1, np.maximum)
+    bands = columns_reduced(darkness, lines - BAND_PX, 2 * BAND_PX + 1, np.maximum)
     sides = bands[:, PAD:PAD + N * CANON_CELL].reshape(N - 1, N, CANON_CELL)
     medians = np.median(sides[:, :, trim:CANON_CELL - trim], axis=2)   # (8 lines, 9 rows)
     out: np.ndarray = np.ascontiguousarray(medians.T, dtype=np.float32)
@@ -305,8 +305,8 @@ def ink_over_fill(darkness: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     below = np.ones((N, N), np.float32)
     pairs_v = np.concatenate([inside[:, :-1], inside[:, 1:]], axis=2)    # (9, 8, 2 px)
     pairs_h = np.concatenate([inside[:-1, :], inside[1:, :]], axis=2)    # (8, 9, 2 px)
-    right[:, :N - 1] = _line_darkness(dark) - np.percentile(
+    right[:, :N - 1] = line_darkness(dark) - np.percentile(
         pairs_v, FILL_STROKES_PERCENTILE, axis=2)
-    below[:N - 1, :] = _line_darkness(dark.T.copy()).T - np.percentile(
+    below[:N - 1, :] = line_darkness(dark.T.copy()).T - np.percentile(
         pairs_h, FILL_STROKES_PERCENTILE, axis=2)
     return right, below

@@ -8,12 +8,12 @@ from itertools import combinations
 from operator import itemgetter
 
 from companion.break_the_code.tables import (
-    _SIGNATURE_ORDER,
-    _TILE_COLOURS,
-    _TILE_KEYS,
-    _TILE_NUMBERS,
-    _signature,
+    SIGNATURE_ORDER,
+    TILE_COLOURS,
+    TILE_KEYS,
+    TILE_NUMBERS,
     code_key,
+    code_signature,
 )
 from companion.break_the_code.tiles import ALL_TILES, Code
 
@@ -38,16 +38,16 @@ class OldCodeTable:
 
 def old_code_table(size: int) -> OldCodeTable:
     positions: dict[int, tuple[int, ...]] = {}
-    for key, at in zip(map(sum, combinations(_TILE_KEYS, size)),
+    for key, at in zip(map(sum, combinations(TILE_KEYS, size)),
                        combinations(range(len(ALL_TILES)), size), strict=True):
         positions.setdefault(key, at)
     ordered = sorted(positions.items(),
                      key=lambda kv: tuple(map(_TILE_RANKS.__getitem__, kv[1])))
     keys = tuple(key for key, _ in ordered)
     codes = tuple(Code(tuple(map(ALL_TILES.__getitem__, at))) for _, at in ordered)
-    reorder = itemgetter(*_SIGNATURE_ORDER)
-    rows = (reorder(_signature(tuple(map(_TILE_NUMBERS.__getitem__, at)),
-                               tuple(map(_TILE_COLOURS.__getitem__, at))))
+    reorder = itemgetter(*SIGNATURE_ORDER)
+    rows = (reorder(code_signature(tuple(map(TILE_NUMBERS.__getitem__, at)),
+                               tuple(map(TILE_COLOURS.__getitem__, at))))
             for _, at in ordered)
     return OldCodeTable(
         size=size,

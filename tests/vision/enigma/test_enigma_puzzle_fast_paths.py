@@ -10,11 +10,11 @@ import pytest
 
 from vision.enigma.puzzles.angular_light import grown, grown_by
 from vision.enigma.puzzles.card_find import (
-    _measured,
-    _turn_maps,
     brightness,
     chroma,
+    measured_window,
     rolled,
+    turn_maps,
     whiteness,
 )
 from vision.enigma.puzzles.changed_blur import blur_again, changed_places
@@ -35,11 +35,11 @@ from vision.enigma.puzzles.view import (
     LIGHT_BLOCK,
     LOCAL_MAX_PX,
     CardView,
-    _block_sums,
-    _unclip,
     bare_card,
+    block_sums,
     channel_planes,
     count_per_pixel,
+    unclip,
 )
 from vision.warp import warp_affine
 
@@ -185,7 +185,7 @@ def test_the_card_searchs_kept_turns_are_the_warps_it_made(shape: tuple[int, int
     h, w = shape
     image = np.random.default_rng(h).random((h, w, 3), dtype=np.float32)
     for turn in (-45, -3, 0, 12, 27.5, 44.5):
-        m1, m2 = _turn_maps(w, h, turn)
+        m1, m2 = turn_maps(w, h, turn)
         kept = cv2.remap(image, m1, m2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
                          borderValue=0)
         made = warp_affine(image, cv2.getRotationMatrix2D((w / 2, h / 2), turn, 1.0), (w, h))
@@ -201,7 +201,7 @@ def test_the_card_search_measures_its_part_as_the_whole_image_cut() -> None:
         whole[max(0, int(ey - eh)):int(ey + eh), max(0, int(ex - eh)):int(ex + eh)] = 0
     for rows, cols in ((slice(None), slice(None, 184)), (slice(40, 150), slice(90, 260)),
                        (slice(0, 30), slice(0, 50)), (slice(120, 400), slice(200, 240))):
-        small, lit = _measured(shrunk, rows, cols, boxes)
+        small, lit = measured_window(shrunk, rows, cols, boxes)
         assert np.array_equal(small, whole[rows, cols])
         assert np.array_equal(lit, (brightness(shrunk) / 255.0)[rows, cols])
 
@@ -259,7 +259,7 @@ def test_the_light_fields_blocks_round_the_bare_card_are_the_whole_averages(
         bare = np.zeros((h, w), bool)
         bare[box[1]:box[3], box[0]:box[2]] = rng.random((box[3] - box[1], box[2] - box[0])) < 0.7
         blocks = (max(2, w // LIGHT_BLOCK), max(2, h // LIGHT_BLOCK))
-        weight, sums = _block_sums(image, bare, blocks)
+        weight, sums = block_sums(image, bare, blocks)
         assert np.array_equal(weight, cv2.resize(bare.astype(np.float32), blocks,
                                                  interpolation=cv2.INTER_AREA))
         assert np.array_equal(sums, cv2.resize(image.astype(np.float32) * bare[..., None],
@@ -284,7 +284,7 @@ def test_clipped_channels_raised_channel_by_channel_are_raised_pixel_by_pixel() 
     gains = np.array([1.07, 0.93, 1.21], np.float32)
     paper = np.array([231.0, 228.0, 236.0], np.float32)
     planes = channel_planes(image)
-    assert np.array_equal(_unclip(planes, gains, paper).T,
+    assert np.array_equal(unclip(planes, gains, paper).T,
                           _unclip_pixel_rows(image.reshape(-1, 3), gains, paper))
     some = rng.random((60, 70)) < 0.3
     assert np.array_equal(channel_planes(image, some).T, image[some])

@@ -24,11 +24,11 @@ from vision.second_chance.cells import (
     PAD,
     PAPER_ALIKE,
     SOLID_HUE,
-    _as_paper_seen_nearby,
-    _cells_view,
-    _side_slices,
+    as_paper_seen_nearby,
+    cells_view,
     looks_like_paper_beside,
     paper_and_unsure,
+    side_slices,
 )
 from vision.second_chance.geometry import CANON_CELL
 from vision.second_chance.settings import DEFAULT_SETTINGS
@@ -39,12 +39,12 @@ from vision.second_chance.sides import (
     END_TRIM,
     FILL_ALIKE,
     MIN_UNDER_FILL_SIDES,
-    _alike_medians,
-    _cell_light,
-    _columns_reduced,
-    _line_darkness,
-    _line_ratios,
-    _under_fill_levels,
+    alike_medians,
+    columns_reduced,
+    light_of_cells,
+    line_darkness,
+    line_ratios,
+    under_fill_levels,
 )
 from vision.second_chance.synth.hands import render_hand_sheet
 from vision.second_chance.synth.sheet import SheetContent
@@ -57,7 +57,7 @@ Border = tuple[tuple[int, int], tuple[int, int]]
 def _plain_under_fill_levels(vertical: np.ndarray, horizontal: np.ndarray,
                              inside: frozenset[Border], cell_light: np.ndarray
                              ) -> tuple[np.ndarray, np.ndarray]:
-    """sides._under_fill_levels as it was: one median a side, one a query."""
+    """sides.under_fill_levels as it was: one median a side, one a query."""
     known: list[tuple[float, float]] = []
     for a, b in inside:
         first, second = min(a, b), max(a, b)
@@ -78,7 +78,7 @@ def _plain_under_fill_levels(vertical: np.ndarray, horizontal: np.ndarray,
 
 
 def _plain_line_darkness(darkness: np.ndarray) -> np.ndarray:
-    """sides._line_darkness as it was: one median a side."""
+    """sides.line_darkness as it was: one median a side."""
     trim = int(CANON_CELL * END_TRIM)
     out = np.zeros((N, N - 1), np.float32)
     for c in range(N - 1):
@@ -91,7 +91,7 @@ def _plain_line_darkness(darkness: np.ndarray) -> np.ndarray:
 
 
 def _plain_line_ratios(light: np.ndarray) -> np.ndarray:
-    """sides._line_ratios as it was: one line and one row of cells at a time."""
+    """sides.line_ratios as it was: one line and one row of cells at a time."""
     smooth = cv2.blur(light, (1, ALONG_PX))
     trim = int(CANON_CELL * END_TRIM)
     positions = CANON_CELL - 2 * trim
@@ -111,13 +111,13 @@ def _plain_line_ratios(light: np.ndarray) -> np.ndarray:
 
 def _plain_as_paper_seen_nearby(bright: np.ndarray, seen: np.ndarray, value: np.ndarray,
                                 hue: np.ndarray | None) -> np.ndarray:
-    """cells._as_paper_seen_nearby as it was: one neighbour offset at a time."""
+    """cells.as_paper_seen_nearby as it was: one neighbour offset at a time."""
     n = bright.shape[0]
     out = np.zeros((n, n), dtype=bool)
     reach = NEARBY_PATCHES
     for dy in range(-reach, reach + 1):
         for dx in range(-reach, reach + 1):
-            here, there = _side_slices(n, dy, dx)
+            here, there = side_slices(n, dy, dx)
             other = value[there]
             alike = (seen[there] & (bright[here] <= other * AS_PAPER)
                      & (other <= bright[here] * AS_PAPER))
@@ -161,9 +161,9 @@ def _inside(empty: np.ndarray, seed: int) -> frozenset[Border]:
 
 def _assert_same_levels(darkness: np.ndarray, inside: frozenset[Border]) -> None:
     light = 1.0 - darkness.astype(np.float32)
-    vertical, horizontal = _line_ratios(light), _line_ratios(light.T.copy())
-    cell_light = _cell_light(light)
-    fast = _under_fill_levels(vertical, horizontal, inside, cell_light)
+    vertical, horizontal = line_ratios(light), line_ratios(light.T.copy())
+    cell_light = light_of_cells(light)
+    fast = under_fill_levels(vertical, horizontal, inside, cell_light)
     plain = _plain_under_fill_levels(vertical, horizontal, inside, cell_light)
     for got, want in zip(fast, plain, strict=True):
         assert got.dtype == want.dtype and got.shape == want.shape
@@ -190,7 +190,7 @@ def test_the_alike_medians_are_numpys_one_by_one(seed: int, dtype: type) -> None
         alike = np.abs(fills - float(fill)) <= FILL_ALIKE
         if alike.sum() >= MIN_UNDER_FILL_SIDES:
             want[index] = float(np.median(ratios[alike]))
-    assert np.array_equal(_alike_medians(fills, ratios, beside), want)
+    assert np.array_equal(alike_medians(fills, ratios, beside), want)
 
 
 @pytest.mark.parametrize("count", [0, 1, 2, 3])
@@ -204,7 +204,7 @@ def test_the_levels_with_too_few_sides_inside_are_the_plain_ones(count: int) -> 
 def test_the_lines_darkness_is_the_plain_one(seed: int) -> None:
     darkness, _ = _seeded_darkness(seed, levels=5)
     for image in (darkness, darkness.T.copy()):
-        got, want = _line_darkness(image), _plain_line_darkness(image)
+        got, want = line_darkness(image), _plain_line_darkness(image)
         assert got.dtype == want.dtype and np.array_equal(got, want)
 
 
@@ -213,7 +213,7 @@ def test_the_lines_ratios_are_the_plain_ones(seed: int) -> None:
     darkness, _ = _seeded_darkness(seed, levels=5)
     light = 1.0 - darkness
     for image in (light, light.T.copy()):
-        got, want = _line_ratios(image), _plain_line_ratios(image)
+        got, want = line_ratios(image), _plain_line_ratios(image)
         assert got.dtype == want.dtype and got.shape == want.shape
         assert np.array_equal(got, want)
 
@@ -221,11 +221,11 @@ def test_the_lines_ratios_are_the_plain_ones(seed: int) -> None:
 def test_columns_reduced_are_each_columns_own() -> None:
     image = np.random.default_rng(4).random((30, 50)).astype(np.float32)
     starts = np.array([[0, 10], [20, 41]])
-    got = _columns_reduced(image, starts, 9, np.minimum)
+    got = columns_reduced(image, starts, 9, np.minimum)
     assert got.shape == (2, 2, 30)
     for index, start in np.ndenumerate(starts):
         assert np.array_equal(got[index], image[:, start:start + 9].min(axis=1))
-    assert np.array_equal(_columns_reduced(image, starts[0], 3, np.maximum)[1],
+    assert np.array_equal(columns_reduced(image, starts[0], 3, np.maximum)[1],
                           image[:, 10:13].max(axis=1))
 
 
@@ -244,7 +244,7 @@ def _seeded_patches(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.n
 def test_the_paper_seen_nearby_is_the_plain_one(seed: int) -> None:
     bright, seen, value, hue = _seeded_patches(seed)
     for colour in (hue, None):
-        got = _as_paper_seen_nearby(bright, seen, value, colour)
+        got = as_paper_seen_nearby(bright, seen, value, colour)
         assert got.dtype == bool
         assert np.array_equal(got, _plain_as_paper_seen_nearby(bright, seen, value, colour))
 
@@ -260,7 +260,7 @@ def test_the_paper_surface_is_fitted_again_only_when_it_would_differ(
     canon = reader.rectified(reader.warp_canon(frame, reader.locate_grid(frame).image_to_canon))
     keeps: list[np.ndarray] = []
     shadows: list[np.ndarray] = []
-    fit, nearby = cells._paper_surface, cells._as_paper_seen_nearby
+    fit, nearby = cells._paper_surface, cells.as_paper_seen_nearby
 
     def fit_spy(bright: np.ndarray, keep: np.ndarray) -> np.ndarray:
         keeps.append(keep.copy())
@@ -271,7 +271,7 @@ def test_the_paper_surface_is_fitted_again_only_when_it_would_differ(
         return shadows[-1]
 
     monkeypatch.setattr(cells, "_paper_surface", fit_spy)
-    monkeypatch.setattr(cells, "_as_paper_seen_nearby", nearby_spy)
+    monkeypatch.setattr(cells, "as_paper_seen_nearby", nearby_spy)
     paper_and_unsure(cv2.cvtColor(canon, cv2.COLOR_BGR2GRAY), colour=canon)
     assert len(shadows) == 1 and len(keeps) in (1, 2)
     # the plain reader fitted it again through the patches that are no block's step, the
@@ -287,7 +287,7 @@ def _plain_looks_like_paper_beside(grid_img: np.ndarray, state: np.ndarray,
     """cells.looks_like_paper_beside as it was: the cells' colours measured first."""
     lo = int(round(CANON_CELL * DEFAULT_SETTINGS.inset))
     hi = CANON_CELL - lo
-    mean = _cells_view(grid_img)[:, lo:hi, :, lo:hi].astype(np.float32).mean(axis=(1, 3))
+    mean = cells_view(grid_img)[:, lo:hi, :, lo:hi].astype(np.float32).mean(axis=(1, 3))
     bright = np.maximum(mean.mean(axis=2), 1.0)
     hue = mean / bright[..., None]
     out = np.zeros((N, N), bool)
@@ -298,7 +298,7 @@ def _plain_looks_like_paper_beside(grid_img: np.ndarray, state: np.ndarray,
         for dc in (-1, 0, 1):
             if dr == dc == 0:
                 continue
-            here, there = _side_slices(N, dr, dc)
+            here, there = side_slices(N, dr, dc)
             out[here] |= (even_fill[here] & (state[there] == 0)
                           & (np.abs(bright[here] / bright[there] - 1.0) <= PAPER_ALIKE)
                           & (np.abs(hue[here] - hue[there]).max(axis=2) <= SOLID_HUE))
@@ -351,4 +351,4 @@ def test_a_read_sheets_sides_are_measured_as_plainly(
     _assert_same_levels(darkness, inside)
     dark = darkness.astype(np.float32)
     for image in (dark, dark.T.copy()):
-        assert np.array_equal(_line_darkness(image), _plain_line_darkness(image))
+        assert np.array_equal(line_darkness(image), _plain_line_darkness(image))

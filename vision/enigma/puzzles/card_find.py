@@ -195,7 +195,7 @@ TURN_MAPS_KEPT = 48
 
 
 @lru_cache(maxsize=TURN_MAPS_KEPT)
-def _turn_maps(w: int, h: int, turn: float) -> tuple[np.ndarray, np.ndarray]:
+def turn_maps(w: int, h: int, turn: float) -> tuple[np.ndarray, np.ndarray]:
     """The fixed-point remap maps that turn a ``w`` x ``h`` image by ``turn`` degrees about
     its centre: those :func:`vision.warp.warp_affine` builds for the same turn, so the
     turned pixels are the same to the bit."""
@@ -221,7 +221,7 @@ def _best_square(white: np.ndarray, bright: np.ndarray, side: float,
     # one warp for the three layers: the warp's maps cost more than its pixels
     stacked = np.dstack([white, bright, allowed.astype(np.float32)])
     for turn in turns:
-        m1, m2 = _turn_maps(w, h, turn)
+        m1, m2 = turn_maps(w, h, turn)
         layers = cv2.remap(stacked, m1, m2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
                            borderValue=0)
         turned, lit = np.ascontiguousarray(layers[..., 0]), np.ascontiguousarray(layers[..., 1])
@@ -243,7 +243,7 @@ def _best_square(white: np.ndarray, bright: np.ndarray, side: float,
     return best
 
 
-def _measured(shrunk: np.ndarray, rows: slice, cols: slice,
+def measured_window(shrunk: np.ndarray, rows: slice, cols: slice,
               left_out: list[tuple[float, float, float]]) -> tuple[np.ndarray, np.ndarray]:
     """The whiteness and the brightness (0..1) of ``shrunk[rows, cols]``, the whiteness 0
     in the squares ``left_out`` (x, y, half side, pixels of ``shrunk``): the values the whole
@@ -274,7 +274,7 @@ def _search_left_part(shrunk: np.ndarray, card_mm: float, scale: float,
     # the card lies in the left part: the right is cut off beyond its band
     part = int(shrunk.shape[1] * CARD_PART)
     cut = int(part + card_mm * scale * (0.5 + 2 * BAND) + 4)
-    small, lit = _measured(shrunk, slice(None), slice(None, cut), left_out)
+    small, lit = measured_window(shrunk, slice(None), slice(None, cut), left_out)
     allowed = np.zeros(small.shape, bool)
     allowed[:, :part] = True
     # the card lies beside the markers, not over one: a square reaching far over a
@@ -344,7 +344,7 @@ def find_card_square(balanced: np.ndarray, card_mm: float, *,
     reach = 3 * MAT_PX_PER_MM * k / COARSE_PX_PER_MM * 2
     keep = reach + card_mm * scale * (0.5 + 2 * BAND) + 4
     x0, y0 = max(0, int(cx - keep)), max(0, int(cy - keep))
-    small, lit = _measured(shrunk, slice(y0, int(cy + keep)), slice(x0, int(cx + keep)),
+    small, lit = measured_window(shrunk, slice(y0, int(cy + keep)), slice(x0, int(cx + keep)),
                            left_out)
     allowed = np.zeros(small.shape, bool)
     allowed[max(0, int(cy - reach) - y0):int(cy + reach) + 1 - y0,

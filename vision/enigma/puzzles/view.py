@@ -181,14 +181,14 @@ def _balanced_view(raw: np.ndarray, gains: np.ndarray, paper: np.ndarray,
                    card: tuple[int, int]) -> np.ndarray:
     """The view times ``gains`` (that make the paper ``paper``), on the card each channel the
     sensor clipped raised to what the pixel's other channels give for paper-coloured light
-    (:func:`_unclip`), then the three gains lowered together where the card would burn out:
+    (:func:`unclip`), then the three gains lowered together where the card would burn out:
     a lamp's hotspot on the card makes it brighter than the markers' paper the gains are
     measured on, and a pale piece clipped to white with the paper around it is lost, while
     the frame still tells them apart."""
     a, b = card
     raw_card = raw[a:b, a:b]
     # the top percentile on every third pixel each way: as good, nine times cheaper
-    sample = _unclip(channel_planes(raw_card[::3, ::3]), gains, paper)
+    sample = unclip(channel_planes(raw_card[::3, ::3]), gains, paper)
     top = np.percentile(sample, HEADROOM_PERCENTILE, axis=1)
     lower = min(1.0, HEADROOM_LEVEL / max(float(top.max()), 1.0))
     image = times_gains(raw, gains * lower)
@@ -197,7 +197,7 @@ def _balanced_view(raw: np.ndarray, gains: np.ndarray, paper: np.ndarray,
     # (in the order of their places, row by row) and unclipped channel by channel
     partial = (n_high > 0) & (n_high < 3)
     if partial.any():
-        fill = np.clip(_unclip(channel_planes(raw_card, partial), gains, paper) * lower,
+        fill = np.clip(unclip(channel_planes(raw_card, partial), gains, paper) * lower,
                        0, 255).astype(np.uint8)
         for c in range(3):  # a channel at a time: four times faster than the pixels' rows
             image[a:b, a:b, c][partial] = fill[c]
@@ -213,7 +213,7 @@ def channel_planes(image: np.ndarray, where: np.ndarray | None = None) -> np.nda
     return np.stack([image[..., c][where] for c in range(3)])
 
 
-def _unclip(planes: np.ndarray, gains: np.ndarray, paper: np.ndarray) -> np.ndarray:
+def unclip(planes: np.ndarray, gains: np.ndarray, paper: np.ndarray) -> np.ndarray:
     """The pixels ``planes`` (3 x N, raw, :func:`channel_planes`) times ``gains``, each
     clipped channel (at :data:`UNCLIPPED_LEVEL` or above) of a pixel with an unclipped one
     raised to the share of the paper's light the unclipped channels show: a clipped channel
@@ -281,7 +281,7 @@ def light_field(image: np.ndarray, bare: np.ndarray) -> np.ndarray:
     piece, a weight, a printed picture), so a shadow's edge or a lamp's hotspot is followed."""
     h, w = bare.shape
     bw, bh = max(2, w // LIGHT_BLOCK), max(2, h // LIGHT_BLOCK)
-    weight, sums = _block_sums(image, bare, (bw, bh))
+    weight, sums = block_sums(image, bare, (bw, bh))
     known = (weight >= LIGHT_BARE_SHARE).astype(np.float32)
     means = sums / np.maximum(weight, 1e-6)[..., None] * known[..., None]
     field = means.copy()
@@ -298,7 +298,7 @@ def light_field(image: np.ndarray, bare: np.ndarray) -> np.ndarray:
     return out
 
 
-def _block_sums(image: np.ndarray, bare: np.ndarray, blocks: tuple[int, int]
+def block_sums(image: np.ndarray, bare: np.ndarray, blocks: tuple[int, int]
                 ) -> tuple[np.ndarray, np.ndarray]:
     """The share of bare card on each of the ``blocks`` (width, height) and the image's mean
     over it times that share (float32, area averages). Where the blocks tile the image
