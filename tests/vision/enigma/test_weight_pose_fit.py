@@ -6,7 +6,8 @@ a tall build the flat reading cannot tell is solved; its near miss is not."""
 from __future__ import annotations
 
 import dataclasses
-import random
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -16,9 +17,11 @@ from vision.enigma.pack import EnigmaPack
 from vision.enigma.puzzles.camera_pose import FIELD_OF_VIEW_RANGE_DEG, fitting_lenses
 from vision.enigma.puzzles.check import check_puzzle_frame
 from vision.enigma.synth.puzzle_table import TableCondition, render_table_frame
-from vision.enigma.synth.puzzles import default_solution, near_misses
 from vision.synth.effects import camera_homography
 from vision.synth.pinhole import draw_pinhole
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
+from puzzle_checks import cases  # noqa: E402
 
 FRAME = (2304, 1296)
 
@@ -48,13 +51,8 @@ def test_a_recentred_camera_fits_no_lens(direction: float) -> None:
 def _frame(pack: EnigmaPack, surface: str, seed: int, right: bool, height: float
            ) -> tuple[object, np.ndarray]:
     """A frame as ``bench/puzzle_checks.py --kinds weight`` draws it (mild)."""
-    box = load_puzzles()
-    cards = list(box.weight.cards.values())
-    card = cards[seed % len(cards)]
-    answer = default_solution("weight", card, box)
-    misses = near_misses("weight", card, answer, box, random.Random(seed))
-    _, wrong, extra = misses[seed % len(misses)]
-    solution, more = (answer, {}) if right else (wrong, extra)
+    card, (right_case, wrong_case) = cases("weight", seed, load_puzzles())
+    _, solution, more = right_case if right else wrong_case
     tall = {"weight_height_mm": height} if height > 0 else {}
     frame = render_table_frame("weight", card, pack, condition=TableCondition(surface, "mild"),
                                solution=solution, seed=seed, **tall, **more)
