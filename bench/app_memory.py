@@ -143,6 +143,22 @@ def trace_game(name: str, censuses: dict[str, Any]) -> None:
     censuses[name] = now
 
 
+def print_figures(marks: dict[str, float], settled: list[float], gc_summary: str) -> None:
+    """The run's figures: the issue's line first, then what explains it."""
+    print(f"RSS start {marks['start']:.0f} MB, after first game "
+          f"{marks.get('first game', float('nan')):.0f} MB, end {marks['end']:.0f} MB "
+          f"(highest sampled {marks.get('high', marks['end']):.0f} MB; aim <= 300 MB; after "
+          f"each game once {marks.get('each game once', float('nan')):.0f} MB; "
+          f"{marks.get('games', 0):.0f} games)")
+    if settled:
+        print(f"samples once each game was played: median {statistics.median(settled):.0f} MB, "
+              f"highest {max(settled):.0f} MB ({len(settled)} samples every "
+              f"{SAMPLE_SECONDS:.0f} s)")
+    print(f"of which this machine's software OpenGL (Mesa llvmpipe, not loaded on a Pi): "
+          f"{marks['software GL']:.0f} MB")
+    print(gc_summary)
+
+
 def child(minutes: float, trace: bool, counting: bool) -> int:
     home = prepare_child()
     from kivy.app import App
@@ -202,18 +218,7 @@ def child(minutes: float, trace: bool, counting: bool) -> int:
     if status or "end" not in marks:
         print(f"the app ended early (status {status})", file=sys.stderr)
         return 1
-    print(f"RSS start {marks['start']:.0f} MB, after first game "
-          f"{marks.get('first game', float('nan')):.0f} MB, end {marks['end']:.0f} MB "
-          f"(highest sampled {marks.get('high', marks['end']):.0f} MB; aim <= 300 MB; after "
-          f"each game once {marks.get('each game once', float('nan')):.0f} MB; "
-          f"{marks.get('games', 0):.0f} games)")
-    if settled:
-        print(f"samples once each game was played: median {statistics.median(settled):.0f} MB, "
-              f"highest {max(settled):.0f} MB ({len(settled)} samples every "
-              f"{SAMPLE_SECONDS:.0f} s)")
-    print(f"of which this machine's software OpenGL (Mesa llvmpipe, not loaded on a Pi): "
-          f"{marks['software GL']:.0f} MB")
-    print(gc_costs.summary(time.monotonic() - started))
+    print_figures(marks, settled, gc_costs.summary(time.monotonic() - started))
     if len(snapshots) == 2:
         trace_growth(snapshots)
     return 0
