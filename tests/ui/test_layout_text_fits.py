@@ -37,163 +37,199 @@ def _start(driver: Any, game_button: str) -> Any:
     return driver.screen()
 
 
-def views() -> list[tuple[str, Callable[[Any], None]]]:
-    """(name, step): each step takes the app from the previous view to the named one."""
+def to_home(d: Any) -> None:
+    d.app.show("home")
+
+
+def to_setup(d: Any) -> None:
+    d.app.show("home")
+    d.tap(d.screen("home").ids.game_enigma)
+
+
+def to_indigo(d: Any) -> None:
+    _start(d, "game_indigo")
+
+
+def to_indigo_picker(d: Any) -> None:
+    d.screen("indigo").ids.board.dispatch("on_cell", (0, -2))  # a tap on that hexagon
+    d.pump(4)
+
+
+def to_indigo_picker_closed(d: Any) -> None:
+    picker = getattr(d.screen("indigo"), "picker", None)
+    if picker is not None and picker.parent is not None:
+        picker.dismiss()
+        d.wait_for(lambda: picker.parent is None)
+
+
+def to_enigma(d: Any) -> None:
     from companion.timer import ManualClock
+
+    screen = _start(d, "game_enigma")
+    screen.clock = ManualClock()
+
+
+def to_enigma_timer(d: Any) -> None:
+    screen = d.screen("enigma")
+    players = d.app.session.players
+    for player, category in zip(players, ("weight", "conduit", "fragment"), strict=False):
+        d.tap(screen.choice_toggles[(player, category)])
+    d.tap(screen.go_button)
+    d.tap(screen.solver_toggles[players[1]])
+    screen.clock.advance(12.0)
+    d.pump(10)
+
+
+def to_enigma_place(d: Any) -> None:
     from ui.i18n import _
 
-    def home(d: Any) -> None:
-        d.app.show("home")
+    d.tap(_panel_button(d.screen("enigma"), _("Round done")))
 
-    def setup(d: Any) -> None:
-        d.app.show("home")
-        d.tap(d.screen("home").ids.game_enigma)
 
-    def indigo(d: Any) -> None:
-        _start(d, "game_indigo")
+def to_enigma_tile(d: Any) -> None:
+    # a tile chosen: it glows on the board wherever it may go
+    screen = d.screen("enigma")
+    state = screen.state()
+    category = dict(state.choices).get(screen.solver(), "")
+    screen.pick_tile(next(e for e in screen.catalogue().by_category(category)
+                          if state.legal_placements(e.conduit, distinct=True)))
 
-    def indigo_picker(d: Any) -> None:
-        d.screen("indigo").ids.board.dispatch("on_cell", (0, -2))  # a tap on that hexagon
-        d.pump(4)
 
-    def indigo_picker_closed(d: Any) -> None:
-        picker = getattr(d.screen("indigo"), "picker", None)
-        if picker is not None and picker.parent is not None:
-            picker.dismiss()
-            d.wait_for(lambda: picker.parent is None)
+def to_enigma_spot(d: Any) -> None:
+    # a square tapped: the tile stands there, with the networker sentences
+    screen = d.screen("enigma")
+    board = screen.ids.table
+    d.pump(2)
+    d.tap_at(*board.to_window(*board.spot_centre(tuple(screen.options[0].at))))
 
-    def enigma(d: Any) -> None:
-        screen = _start(d, "game_enigma")
-        screen.clock = ManualClock()
 
-    def enigma_timer(d: Any) -> None:
-        screen = d.screen("enigma")
-        players = d.app.session.players
-        for player, category in zip(players, ("weight", "conduit", "fragment"), strict=False):
-            d.tap(screen.choice_toggles[(player, category)])
-        d.tap(screen.go_button)
-        d.tap(screen.solver_toggles[players[1]])
-        screen.clock.advance(12.0)
-        d.pump(10)
+def to_second_chance(d: Any) -> None:
+    _start(d, "game_second_chance")
 
-    def enigma_place(d: Any) -> None:
-        d.tap(_panel_button(d.screen("enigma"), _("Round done")))
 
-    def enigma_tile(d: Any) -> None:
-        # a tile chosen: it glows on the board wherever it may go
-        screen = d.screen("enigma")
-        state = screen.state()
-        category = dict(state.choices).get(screen.solver(), "")
-        screen.pick_tile(next(e for e in screen.catalogue().by_category(category)
-                              if state.legal_placements(e.conduit, distinct=True)))
+def to_second_chance_check(d: Any) -> None:
+    # what the screen shows for a sheet read with a doubtful square and a question
+    reading = SimpleNamespace(new_cells=[(4, 3), (4, 4), (4, 5)], missing=[(0, 0)],
+                              doubtful=[(5, 4)],
+                              questions=["is cell [5, 4] filled? the marks are not clear"],
+                              problems=[])
+    d.screen("second_chance")._read_done(reading, None)
+    d.pump(4)
 
-    def enigma_spot(d: Any) -> None:
-        # a square tapped: the tile stands there, with the networker sentences
-        screen = d.screen("enigma")
-        board = screen.ids.table
-        d.pump(2)
-        d.tap_at(*board.to_window(*board.spot_centre(tuple(screen.options[0].at))))
 
-    def second_chance(d: Any) -> None:
-        _start(d, "game_second_chance")
+def to_second_chance_round(d: Any) -> None:
+    screen = d.screen("second_chance")
+    sheet = screen.ids.sheet
+    for player in d.app.session.players:  # everyone's start card, then two cards up
+        screen.view(player)
+        sheet.selected = [[4, col] for col in range(8)]
+        screen.enter_start()
+    screen.rng.seed(5)
+    screen.reveal_random()
+    d.pump(4)
 
-    def second_chance_check(d: Any) -> None:
-        # what the screen shows for a sheet read with a doubtful square and a question
-        reading = SimpleNamespace(new_cells=[(4, 3), (4, 4), (4, 5)], missing=[(0, 0)],
-                                  doubtful=[(5, 4)],
-                                  questions=["is cell [5, 4] filled? the marks are not clear"],
-                                  problems=[])
-        d.screen("second_chance")._read_done(reading, None)
-        d.pump(4)
 
-    def second_chance_round(d: Any) -> None:
-        screen = d.screen("second_chance")
-        sheet = screen.ids.sheet
-        for player in d.app.session.players:  # everyone's start card, then two cards up
-            screen.view(player)
-            sheet.selected = [[4, col] for col in range(8)]
-            screen.enter_start()
-        screen.rng.seed(5)
-        screen.reveal_random()
-        d.pump(4)
+def to_break_the_code(d: Any) -> None:
+    d.app.show("home")
+    d.start_break_the_code(3).rng = random.Random(3)
 
-    def break_the_code(d: Any) -> None:
-        d.app.show("home")
-        d.start_break_the_code(3).rng = random.Random(3)
 
-    def break_the_code_entry(d: Any) -> None:
-        d.tap(d.screen("break_the_code").enter_button)
+def to_break_the_code_entry(d: Any) -> None:
+    d.tap(d.screen("break_the_code").enter_button)
 
-    def break_the_code_uncovered(d: Any) -> None:
-        d.tap(d.screen("break_the_code").uncover_button)
 
-    def break_the_code_play(d: Any) -> None:
-        d.app.show("home")
-        screen = d.start_break_the_code(2)
-        screen.rng = random.Random(11)
-        d.tap(screen.learning_toggle)
-        d.tap(screen.deal_button)
+def to_break_the_code_uncovered(d: Any) -> None:
+    d.tap(d.screen("break_the_code").uncover_button)
 
-    def break_the_code_assistant(d: Any) -> None:
-        d.screen("break_the_code").assistant_button.dispatch("on_long_press")
-        d.pump(4)
 
-    def break_the_code_guess(d: Any) -> None:
-        screen = d.screen("break_the_code")
-        screen.assistant_button.dispatch("on_long_release")
-        d.tap(screen.guess_button)
-        for toggle in screen.tile_toggles[:3]:  # picked tiles look different
-            d.tap(toggle)
+def to_break_the_code_play(d: Any) -> None:
+    d.app.show("home")
+    screen = d.start_break_the_code(2)
+    screen.rng = random.Random(11)
+    d.tap(screen.learning_toggle)
+    d.tap(screen.deal_button)
 
-    def break_the_code_end(d: Any) -> None:
-        screen = d.screen("break_the_code")
-        racks = d.app.session.events[0]["racks"]
+
+def to_break_the_code_assistant(d: Any) -> None:
+    d.screen("break_the_code").assistant_button.dispatch("on_long_press")
+    d.pump(4)
+
+
+def to_break_the_code_guess(d: Any) -> None:
+    screen = d.screen("break_the_code")
+    screen.assistant_button.dispatch("on_long_release")
+    d.tap(screen.guess_button)
+    for toggle in screen.tile_toggles[:3]:  # picked tiles look different
+        d.tap(toggle)
+
+
+def to_break_the_code_end(d: Any) -> None:
+    screen = d.screen("break_the_code")
+    racks = d.app.session.events[0]["racks"]
+    for toggle in screen.tile_toggles:
+        toggle.state = "normal"
+    for rack in (racks["Ben"], racks["Ben"]):  # Ana right, then Ben wrong: the end
+        if screen.mode != "guess":
+            d.tap(screen.guess_button)
+        wanted = rack.split()
         for toggle in screen.tile_toggles:
-            toggle.state = "normal"
-        for rack in (racks["Ben"], racks["Ben"]):  # Ana right, then Ben wrong: the end
-            if screen.mode != "guess":
-                d.tap(screen.guess_button)
-            wanted = rack.split()
-            for toggle in screen.tile_toggles:
-                if wanted.count(toggle.tile) > sum(t.state == "down" for t in screen.tile_toggles
-                                                   if t.tile == toggle.tile):
-                    toggle.state = "down"
-            screen.submit_guess()
-            d.pump(2)
-        d.tap(screen.analysis_button)
+            if wanted.count(toggle.tile) > sum(t.state == "down" for t in screen.tile_toggles
+                                               if t.tile == toggle.tile):
+                toggle.state = "down"
+        screen.submit_guess()
+        d.pump(2)
+    d.tap(screen.analysis_button)
 
-    def history(d: Any) -> None:
-        d.app.show("history")
 
-    def settings(d: Any) -> None:
-        d.app.show("settings")
+def to_history(d: Any) -> None:
+    d.app.show("history")
 
-    def calibration(d: Any) -> None:
-        d.app.show("calibration")
 
-    def banner(d: Any) -> None:
-        from ui.workers import UiEvent
+def to_settings(d: Any) -> None:
+    d.app.show("settings")
 
-        d.app.show("home")
-        # the camera worker's own words are the driver's English: the banner must not show them
-        d.app.handle_event(UiEvent("camera-error", message="OSError: [Errno 19] No such device"))
-        d.pump(4)
 
-    return [("home", home), ("setup", setup), ("indigo", indigo),
-            ("indigo-picker", indigo_picker), ("indigo-picker-closed", indigo_picker_closed),
-            ("enigma", enigma),
-            ("enigma-timer", enigma_timer), ("enigma-place", enigma_place),
-            ("enigma-tile", enigma_tile), ("enigma-spot", enigma_spot),
-            ("second-chance", second_chance), ("second-chance-check", second_chance_check),
-            ("second-chance-round", second_chance_round),
-            ("break-the-code", break_the_code), ("break-the-code-entry", break_the_code_entry),
-            ("break-the-code-uncovered", break_the_code_uncovered),
-            ("break-the-code-play", break_the_code_play),
-            ("break-the-code-assistant", break_the_code_assistant),
-            ("break-the-code-guess", break_the_code_guess),
-            ("break-the-code-end", break_the_code_end),
-            ("history", history), ("settings", settings),
-            ("calibration", calibration), ("banner", banner)]
+def to_calibration(d: Any) -> None:
+    d.app.show("calibration")
+
+
+def to_banner(d: Any) -> None:
+    from ui.workers import UiEvent
+
+    d.app.show("home")
+    # the camera worker's own words are the driver's English: the banner must not show them
+    d.app.handle_event(UiEvent("camera-error", message="OSError: [Errno 19] No such device"))
+    d.pump(4)
+
+
+def views() -> list[tuple[str, Callable[[Any], None]]]:
+    """(name, step): each step takes the app from the previous view to the named one."""
+    return [
+        ("home", to_home),
+        ("setup", to_setup),
+        ("indigo", to_indigo),
+        ("indigo-picker", to_indigo_picker),
+        ("indigo-picker-closed", to_indigo_picker_closed),
+        ("enigma", to_enigma),
+        ("enigma-timer", to_enigma_timer),
+        ("enigma-place", to_enigma_place),
+        ("enigma-tile", to_enigma_tile),
+        ("enigma-spot", to_enigma_spot),
+        ("second-chance", to_second_chance),
+        ("second-chance-check", to_second_chance_check),
+        ("second-chance-round", to_second_chance_round),
+        ("break-the-code", to_break_the_code),
+        ("break-the-code-entry", to_break_the_code_entry),
+        ("break-the-code-uncovered", to_break_the_code_uncovered),
+        ("break-the-code-play", to_break_the_code_play),
+        ("break-the-code-assistant", to_break_the_code_assistant),
+        ("break-the-code-guess", to_break_the_code_guess),
+        ("break-the-code-end", to_break_the_code_end),
+        ("history", to_history),
+        ("settings", to_settings),
+        ("calibration", to_calibration),
+        ("banner", to_banner),
+    ]
 
 
 def _shown(widget: Any) -> bool:
