@@ -62,7 +62,20 @@ def expected_notes(starts: list[tuple[float, str]]) -> list[tuple[float, str | N
     return merged
 
 
-def test_a_whole_30_s_countdown_pin_by_pin(factory: Any) -> None:
+@dataclass
+class Countdown:
+    """What one scripted 30 s countdown did, pin by pin."""
+
+    started: list[TimerEvent]
+    outcomes: list[TimerEvent]
+    #: (time, the LEDs' values, the buzzer's note) at every step of the clock
+    samples: list[tuple[float, tuple[float, ...], str | None]]
+    #: the mock pin's own history of the last LED
+    last_led_history: list[float]
+    duty: Any
+
+
+def play_scripted_countdown(factory: Any) -> Countdown:
     clock = ManualClock(0.0)
     timer = SandTimer(TimerSettings(), clock=clock)
     started: list[TimerEvent] = []
@@ -105,23 +118,28 @@ def test_a_whole_30_s_countdown_pin_by_pin(factory: Any) -> None:
         hw.render(timer.snapshot())
         samples.append((clock.now, tuple(p.state for p in led_pins), note_of(buzzer_pin.frequency)))
     hw.close()
+    duty = hw.light_bar.duty  # type: ignore[attr-defined]
+    return Countdown(started, outcomes, samples, [s.state for s in led_pins[7].states], duty)
 
+
+def assert_solvers(run: Countdown) -> None:
     # the first solver started the glass, exactly once; later claims are told apart
-    assert len(started) == 1 and started[0] == Started(at=1.0, duration_s=30.0, by="Ben")
-    assert [e for e in outcomes if isinstance(e, SolverAccepted)] == [
+    assert len(run.started) == 1 and run.started[0] == Started(at=1.0, duration_s=30.0, by="Ben")
+    assert [e for e in run.outcomes if isinstance(e, SolverAccepted)] == [
         SolverAccepted(at=1.0, player="Ben", order=1, started_timer=True),
         SolverAccepted(at=5.0, player="Cleo", order=2, started_timer=False),
     ]
-    rejected = [e for e in outcomes if isinstance(e, SolverRejected)]
+    rejected = [e for e in run.outcomes if isinstance(e, SolverRejected)]
     assert [(e.player, e.at, e.reason) for e in rejected] == [
         ("Ben", 10.0, "Ben already solved"),
         ("Dan", 33.0, "the sand has run out"),
     ]
 
+
+def assert_light_bar(run: Countdown) -> None:
     # light bar: dark before the start, each LED full, then dimming alone through its
     # 3.75 s share (gamma 2.2), then dark; flashes 4 Hz for 3 s at the end, then dark
-    duty = hw.light_bar.duty  # type: ignore[attr-defined]
-    for at, leds, _ in samples:
+    for at, leds, _ in run.samples:
         if at < 1.0:
             assert leds == (0.0,) * 8
         elif at < 31.0:
@@ -134,20 +152,23 @@ def test_a_whole_30_s_countdown_pin_by_pin(factory: Any) -> None:
                 elif at >= drains_to:
                     assert value == 0.0, (at, index)
                 else:
-                    assert value == pytest.approx(duty(8 * left - index), abs=0.002), (at, index)
-    halfway = {at: leds for at, leds, _ in samples}[31.0 - 30.0 * 7.5 / 8]
+                    draining = run.duty(8 * left - index)
+                    assert value == pytest.approx(draining, abs=0.002), (at, index)
+    halfway = {at: leds for at, leds, _ in run.samples}[31.0 - 30.0 * 7.5 / 8]
     assert halfway[7] == pytest.approx(0.5**2.2, abs=0.002)
-    end = [leds for at, leds, _ in samples if 31.0 <= at < 34.0]
+    end = [leds for at, leds, _ in run.samples if 31.0 <= at < 34.0]
     lit = [leds == (1.0,) * 8 for leds in end]
     assert all(leds in ((1.0,) * 8, (0.0,) * 8) for leds in end)
     assert lit[0] and sum(1 for a, b in zip(lit, lit[1:], strict=False) if a != b) == 23
-    assert all(leds == (0.0,) * 8 for at, leds, _ in samples if at >= 34.0)
+    assert all(leds == (0.0,) * 8 for at, leds, _ in run.samples if at >= 34.0)
     # the mock pin's own history of the last LED: 0, then full, a monotonic fade, 12 flashes
-    history = [state.state for state in led_pins[7].states]
+    history = run.last_led_history
     fade = history[2 : history.index(0.0, 1) + 1]
     assert history[:2] == [0.0, 1.0] and fade == sorted(fade, reverse=True) and len(fade) > 50
     assert history.count(1.0) == 1 + 12
 
+
+def assert_buzzer(run: Countdown) -> None:
     # buzzer: start chirp at 1 s, "solved" for Cleo at 5 s, Ben's repeat refused at 10 s,
     # warnings at 10 and 5 s left (each covering that second's tick), ticks in the other of
     # the last ten seconds, the alarm at 31 s, Dan's refused late press at 33 s
@@ -155,13 +176,20 @@ def test_a_whole_30_s_countdown_pin_by_pin(factory: Any) -> None:
     starts += [(float(t), "tick") for t in range(22, 26)] + [(26.0, "warning")]
     starts += [(float(t), "tick") for t in range(27, 31)] + [(31.0, "alarm"), (33.0, "rejected")]
     changes = []
-    for at, _, note in samples:
+    for at, _, note in run.samples:
         if not changes or changes[-1][1] != note:
             changes.append((at, note))
     expected = [(0.0, None)] + expected_notes(starts)
     assert [note for _, note in changes] == [note for _, note in expected]
     for (at, note), (want_at, _) in zip(changes, expected, strict=True):
         assert abs(at - want_at) <= STEP, (note, at, want_at)
+
+
+def test_a_whole_30_s_countdown_pin_by_pin(factory: Any) -> None:
+    run = play_scripted_countdown(factory)
+    assert_solvers(run)
+    assert_light_bar(run)
+    assert_buzzer(run)
 
 
 def test_a_short_real_time_countdown_with_assert_states_and_times(factory: Any) -> None:
