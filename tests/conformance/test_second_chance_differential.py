@@ -6,6 +6,7 @@ and ``shared/rules/second_chance.md``, modelled here: empty squares, out, over, 
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
@@ -71,96 +72,123 @@ def fits(shape: set[Cell], filled: set[Cell]) -> bool:
     return False
 
 
+@dataclass
+class Table:
+    """A game being made up: what the model knows of it so far."""
+
+    rng: random.Random
+    players: list[str]
+    left: int
+    grids: dict[str, set[Cell]] = field(default_factory=dict)
+    events: list[dict[str, Any]] = field(default_factory=list)
+    out: list[str] = field(default_factory=list)
+    bonus: dict[str, Cell] = field(default_factory=dict)
+    first_out: list[str] = field(default_factory=list)
+    pending_bonus: list[str] = field(default_factory=list)
+
+
+def deal_starts(table: Table) -> None:
+    for p in table.players:
+        start = grow(8, table.rng, (4, 4))
+        while not start <= ALL:
+            start = grow(8, table.rng, (4, 4))
+        table.grids[p] = set(start)
+        table.events.append({"type": "start", "player": p,
+                             "cells": [list(c) for c in sorted(start)]})
+
+
+def resolve_round(table: Table, cards: list[set[Cell]], needing: list[str],
+                  shortage: bool) -> tuple[list[dict[str, Any]], list[str]]:
+    """Each active player's draw, or second chance: the round's events and who dropped out."""
+    rng, grids = table.rng, table.grids
+    resolutions: list[dict[str, Any]] = []
+    dropped: list[str] = []
+    for p in [p for p in table.players if p not in table.out]:
+        if p in needing:
+            continue
+        k = rng.choice([i for i in (0, 1) if fits(cards[i], grids[p])])
+        cells = rng.choice(placements(cards[k], grids[p]))
+        grids[p] |= set(cells)
+        resolutions.append({"type": "draw", "player": p, "card": k,
+                            "cells": [list(c) for c in cells]})
+    if not shortage:
+        for p in needing:
+            table.left -= 1
+            card = grow(rng.choice([1, 2, 5, 7, 7]), rng)
+            spots = placements(card, grids[p])
+            chosen = rng.choice(spots) if spots else None
+            if chosen is None:
+                dropped.append(p)
+            else:
+                grids[p] |= set(chosen)
+            resolutions.append({"type": "second-chance", "player": p, "card": text(card),
+                                "cells": None if chosen is None else [list(c) for c in chosen]})
+    return resolutions, dropped
+
+
+def give_bonus(table: Table, player: str) -> None:
+    cell = table.rng.choice(sorted(ALL - table.grids[player]))
+    table.bonus[player] = cell
+    table.grids[player].add(cell)
+    table.events.append({"type": "bonus", "player": player, "cell": list(cell)})
+
+
+def play_round(table: Table) -> bool:
+    """One round of two cards; True when the game is over."""
+    rng, players = table.rng, table.players
+    if table.left < 2:
+        table.events.append({"type": "end"})
+        return True
+    cards = [grow(rng.choice([3, 4, 5, 6, 7, 7]), rng) for _ in range(2)]
+    table.left -= 2
+    table.events.append({"type": "reveal", "cards": [text(c) for c in cards]})
+    active = [p for p in players if p not in table.out]
+    needing = [p for p in active if not any(fits(c, table.grids[p]) for c in cards)]
+    shortage = len(needing) > table.left
+    resolutions, dropped = resolve_round(table, cards, needing, shortage)
+    rng.shuffle(resolutions)  # within a round, any order (records.md Edge cases)
+    table.events += resolutions
+    table.out += [p for p in players if p in dropped]
+    if dropped and not table.first_out and len(players) > 1:
+        table.first_out = [p for p in players if p in dropped]
+        table.pending_bonus = list(table.first_out)
+    for p in list(table.pending_bonus):  # a bonus now or later (even after the end)
+        if rng.random() < 0.5:
+            table.pending_bonus.remove(p)
+            give_bonus(table, p)
+    if any(table.grids[p] == ALL for p in players) or len(table.out) == len(players):
+        return True
+    if shortage:
+        table.events.append({"type": "end"})
+        return True
+    return False
+
+
+def expected_winners(table: Table, empty: dict[str, int]) -> list[str]:
+    full = [p for p in table.players if empty[p] == 0]
+    if full:
+        return full
+    best = min(empty.values())
+    tied = [p for p in table.players if empty[p] == best]
+    with_one = [p for p in tied if p in table.bonus]
+    return with_one or tied
+
+
 def random_game(seed: int) -> tuple[dict[str, Any], dict[str, Any]]:
     rng = random.Random(seed)
     n = rng.choice([1, 2, 2, 3, 4, 6])
-    players = NAMES[:n]
     deck = rng.choice([6, 11, 20, 40])
-    left = deck
-    grids: dict[str, set[Cell]] = {}
-    events: list[dict[str, Any]] = []
-    for p in players:
-        start = grow(8, rng, (4, 4))
-        while not start <= ALL:
-            start = grow(8, rng, (4, 4))
-        grids[p] = set(start)
-        events.append({"type": "start", "player": p, "cells": [list(c) for c in sorted(start)]})
-    out: list[str] = []
-    bonus: dict[str, Cell] = {}
-    first_out: list[str] = []
-    pending_bonus: list[str] = []
-    over = False
-    while not over:
-        if left < 2:
-            events.append({"type": "end"})
-            break
-        cards = [grow(rng.choice([3, 4, 5, 6, 7, 7]), rng) for _ in range(2)]
-        left -= 2
-        events.append({"type": "reveal", "cards": [text(c) for c in cards]})
-        active = [p for p in players if p not in out]
-        needing = [p for p in active if not any(fits(c, grids[p]) for c in cards)]
-        shortage = len(needing) > left
-        resolutions: list[dict[str, Any]] = []
-        dropped: list[str] = []
-        for p in active:
-            if p in needing:
-                continue
-            k = rng.choice([i for i in (0, 1) if fits(cards[i], grids[p])])
-            cells = rng.choice(placements(cards[k], grids[p]))
-            grids[p] |= set(cells)
-            resolutions.append({"type": "draw", "player": p, "card": k,
-                                "cells": [list(c) for c in cells]})
-        if not shortage:
-            for p in needing:
-                left -= 1
-                card = grow(rng.choice([1, 2, 5, 7, 7]), rng)
-                spots = placements(card, grids[p])
-                if spots:
-                    cells = rng.choice(spots)
-                    grids[p] |= set(cells)
-                    resolutions.append({"type": "second-chance", "player": p,
-                                        "card": text(card), "cells": [list(c) for c in cells]})
-                else:
-                    dropped.append(p)
-                    resolutions.append({"type": "second-chance", "player": p,
-                                        "card": text(card), "cells": None})
-        rng.shuffle(resolutions)  # within a round, any order (records.md Edge cases)
-        events += resolutions
-        out += [p for p in players if p in dropped]
-        if dropped and not first_out and n > 1:
-            first_out = [p for p in players if p in dropped]
-            pending_bonus = list(first_out)
-        for p in list(pending_bonus):  # a bonus now or later (even after the end)
-            if rng.random() < 0.5:
-                pending_bonus.remove(p)
-                cell = rng.choice(sorted(ALL - grids[p]))
-                bonus[p] = cell
-                grids[p].add(cell)
-                events.append({"type": "bonus", "player": p, "cell": list(cell)})
-        full = [p for p in players if grids[p] == ALL]
-        if full or len(out) == n:
-            over = True
-        elif shortage:
-            events.append({"type": "end"})
-            over = True
-    for p in pending_bonus:
-        cell = rng.choice(sorted(ALL - grids[p]))
-        bonus[p] = cell
-        grids[p].add(cell)
-        events.append({"type": "bonus", "player": p, "cell": list(cell)})
-    empty = {p: 81 - len(grids[p]) for p in players}
-    full = [p for p in players if empty[p] == 0]
-    if full:
-        winners = full
-    else:
-        best = min(empty.values())
-        tied = [p for p in players if empty[p] == best]
-        with_one = [p for p in tied if p in bonus]
-        winners = with_one or tied
-    record = {"format": FORMAT, "game": "second-chance", "players": players,
-              "options": {"deck_size": deck}, "events": events}
+    table = Table(rng, NAMES[:n], deck)
+    deal_starts(table)
+    while not play_round(table):
+        pass
+    for p in table.pending_bonus:
+        give_bonus(table, p)
+    empty = {p: 81 - len(table.grids[p]) for p in table.players}
+    record = {"format": FORMAT, "game": "second-chance", "players": table.players,
+              "options": {"deck_size": deck}, "events": table.events}
     want = {"over": True, "empty": empty, "scores": {p: -e for p, e in empty.items()},
-            "out": out, "winners": winners}
+            "out": table.out, "winners": expected_winners(table, empty)}
     return record, want
 
 
