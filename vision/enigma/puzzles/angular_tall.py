@@ -45,6 +45,10 @@ TOP_LIT_SHARE = 0.88
 #: how far (cubes) the brightest of a colour is looked for round each pixel: past a
 #: column's sides to its own top
 LIT_REACH = 1.5
+#: a face's part joined to its lit part is read lit down to this share of the brightest
+DIM_TOP_SHARE = 0.7
+#: a pixel lies within a face where its brightness changes by less than this share a pixel
+FACE_SLOPE = 0.015
 #: the middle of a top face, this share of its side each way, is what its colour is read on
 INNER = 0.5
 #: a top is found at a height where its middle is at least this share of one lit colour
@@ -65,6 +69,11 @@ SLIVER_CUBES = 0.12
 #: another pose scoring within this share of the best that reads other colours leaves the
 #: read unsure
 RIVAL_SHARE = 0.03
+#: a fit with tops above the table is read only where it scores this share above the best
+#: fit of every column on the table
+FLAT_MARGIN = 0.1
+#: the grid places best by the rough score that are fitted column by column all on the table
+FLAT_EXACT_FITS = 2
 
 
 @dataclass(frozen=True)
@@ -110,20 +119,48 @@ def _lit_tops(image: np.ndarray, mask: np.ndarray, colours: Mapping[str, Any],
               pieces: Sequence[str], cube: float) -> np.ndarray:
     """Per pixel, the index in ``pieces`` of the lit top face it shows, -1 elsewhere: a
     piece's colour at least TOP_LIT_SHARE as bright as the brightest of that colour within
-    LIT_REACH cubes. Measured near, not over the whole structure: a lamp's fall and a hand's
-    shadow across it dim a whole top as much as a side's lean does (tuning seed 2, wood/mild:
-    the lamp's fall left the red and green tops in the shade below the cut)."""
+    LIT_REACH cubes, and the part of the same face joined to it. Measured near, not over the
+    whole structure: a lamp's fall and a hand's shadow across it dim a whole top as much as
+    a side's lean does (tuning seed 2, wood/mild: the lamp's fall left the red and green tops
+    in the shade below the cut). The brightest is taken on the faces, not on their edges:
+    the blur that steadies the brightness carries a brighter neighbour's light a few pixels
+    into a colour's edge (tuning seeds 1 and 4, wood: a yellow top's light at the red top's
+    edge set the red cut above the red top, read as a gap, "not solved")."""
     labels, names = nearest_colour(image, dict(colours))
     value = cv2.blur(image.max(axis=2).astype(np.float32), (5, 5))
+    face = _on_faces(value)
     k = max(3, int(LIT_REACH * cube)) | 1
+    reach = np.ones((k, k), np.uint8)
     lit = np.full(mask.shape, -1, np.int8)
     for i, name in enumerate(pieces):
         this = mask & (labels == names.index(name))
         if this.sum() < 10:
             continue
-        near = cv2.dilate(np.where(this, value, 0), np.ones((k, k), np.uint8))
-        lit[this & (value >= TOP_LIT_SHARE * near)] = i
+        near = cv2.dilate(np.where(this & face, value, 0), reach)
+        # a colour seen only on edges (a sliver) is measured on them
+        near = np.where(near > 0, near, cv2.dilate(np.where(this, value, 0), reach))
+        bright = this & (value >= TOP_LIT_SHARE * near)
+        lit[bright | _whole_faces(this & face, bright, value >= DIM_TOP_SHARE * near)] = i
     return lit
+
+
+def _on_faces(value: np.ndarray) -> np.ndarray:
+    """The pixels of ``value`` (blurred brightness) that lie within one face, not on the
+    step between two: where it changes by less than FACE_SLOPE of itself a pixel. A top
+    and a side meet at a step of a sixth of their light and more; a lamp's fall across a
+    top changes it a few thousandths a pixel."""
+    slope = np.hypot(cv2.Sobel(value, cv2.CV_32F, 1, 0), cv2.Sobel(value, cv2.CV_32F, 0, 1)) / 8
+    return np.asarray(slope < FACE_SLOPE * np.maximum(value, 1.0))
+
+
+def _whole_faces(face: np.ndarray, lit: np.ndarray, dim: np.ndarray) -> np.ndarray:
+    """The pixels of ``face`` at least ``dim`` joined, within it, to ones ``lit``: the
+    rest of a top whose far part the lamp's fall dims below the lit cut (tuning seed 2,
+    wood/mild: half of a red top two cubes long was left out, a gap, "cannot tell")."""
+    grown = (face & dim).astype(np.uint8)
+    _, parts = cv2.connectedComponents(grown, connectivity=4)
+    seeds = np.unique(parts[(grown > 0) & lit])
+    return np.isin(parts, seeds[seeds > 0])
 
 
 class _Tops:
@@ -146,15 +183,19 @@ class _Tops:
         return np.asarray(s[:, yb, xb] - s[:, ya, xb] - s[:, yb, xa] + s[:, ya, xa])
 
 
-def _visible(tops: _Tops, squares: np.ndarray, taller: Sequence[Sequence[float]]
-             ) -> tuple[np.ndarray, np.ndarray]:
-    """Per square of ``squares`` (rows x0, y0, x1, y1), the lit pixels of each colour in it
-    (colour first) and its area, less those of the parts that ``taller`` squares (accepted
-    before, whose tops hide what lies under them) cover: each pixel is explained once."""
-    counts = tops.counts(*squares.T)
+def _visible(tops: _Tops, squares: np.ndarray, counts: np.ndarray,
+             taller: Sequence[Sequence[float]]) -> tuple[np.ndarray, np.ndarray]:
+    """Per square of ``squares`` (rows x0, y0, x1, y1; ``counts`` its lit pixels of each
+    colour, colour first), the lit pixels of each colour in it and its area, less those of
+    the parts that ``taller`` squares (accepted before, whose tops hide what lies under
+    them) cover: each pixel is explained once."""
     areas = (squares[:, 2] - squares[:, 0]) * (squares[:, 3] - squares[:, 1])
-    if len(taller):
-        t = np.asarray(taller, float)[:, :4]
+    # only the taller squares that reach the squares' box take anything from them
+    x_a, y_a = squares[:, :2].min(axis=0)
+    x_b, y_b = squares[:, 2:].max(axis=0)
+    near = [t[:4] for t in taller if t[0] < x_b and t[2] > x_a and t[1] < y_b and t[3] > y_a]
+    if near:
+        t = np.asarray(near, float)
         x0 = np.maximum(squares[:, None, 0], t[None, :, 0])
         y0 = np.maximum(squares[:, None, 1], t[None, :, 1])
         x1 = np.maximum(x0, np.minimum(squares[:, None, 2], t[None, :, 2]))
@@ -164,11 +205,11 @@ def _visible(tops: _Tops, squares: np.ndarray, taller: Sequence[Sequence[float]]
     return counts, areas
 
 
-def _raised(eye: Eye, bx: np.ndarray, by: np.ndarray, cube: float
+def _raised(eye: Eye, bx: np.ndarray, by: np.ndarray, cube: float, layers: int
             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The top squares (left, top, side; a last axis per height 0..MAX_LAYERS) of the
+    """The top squares (left, top, side; a last axis per height 0..``layers``) of the
     columns over the base cells whose corners are ``bx``, ``by``."""
-    g = eye.height / (eye.height - np.arange(MAX_LAYERS + 1) * cube)  # the enlargement
+    g = eye.height / (eye.height - np.arange(layers + 1) * cube)  # the enlargement
     nx, ny = eye.nadir
     tx = nx + (bx[..., None] - nx) * g
     ty = ny + (by[..., None] - ny) * g
@@ -176,14 +217,15 @@ def _raised(eye: Eye, bx: np.ndarray, by: np.ndarray, cube: float
 
 
 def _rough_scores(tops: _Tops, eye: Eye, origins: np.ndarray, cells: tuple[int, int],
-                  cube: float, extent: tuple[float, float, float, float]) -> np.ndarray:
+                  cube: float, extent: tuple[float, float, float, float], layers: int
+                  ) -> np.ndarray:
     """:func:`_fit`'s score for each of ``origins`` (rows x, y), roughly and at once: each
     cell's top at its best height, whatever the other columns' tops hide."""
     cols, rows = cells
     ii, jj = np.meshgrid(np.arange(cols), np.arange(rows))
     bx = origins[:, None, 0] + ii.ravel()[None, :] * cube
     by = origins[:, None, 1] + jj.ravel()[None, :] * cube
-    tx, ty, side = _raised(eye, bx, by, cube)
+    tx, ty, side = _raised(eye, bx, by, cube, layers)
     pad = side * (1 - INNER) / 2
     middle = tops.counts(tx + pad, ty + pad, tx + side - pad, ty + side - pad).max(axis=0)
     whole = tops.counts(tx, ty, tx + side, ty + side).max(axis=0)
@@ -204,14 +246,14 @@ def _rough_scores(tops: _Tops, eye: Eye, origins: np.ndarray, cells: tuple[int, 
 
 
 def _fit(tops: _Tops, eye: Eye, origin: tuple[float, float], cells: tuple[int, int],
-         cube: float, extent: tuple[float, float, float, float]) -> _Fit | None:
+         cube: float, extent: tuple[float, float, float, float], layers: int) -> _Fit | None:
     """The columns over the grid of ``cells`` (columns, rows) whose corner is ``origin``,
     for the camera at ``eye`` (straightened crop px): per cell the lowest height whose top
     is full of one lit colour, unless a taller column's top covers it."""
     cols, rows = cells
     ii, jj = np.meshgrid(np.arange(cols), np.arange(rows))
     bx, by = origin[0] + ii.ravel() * cube, origin[1] + jj.ravel() * cube
-    tx, ty, side = _raised(eye, bx, by, cube)
+    tx, ty, side = _raised(eye, bx, by, cube, layers)
     pad = side * (1 - INNER) / 2
     counts = tops.counts(tx + pad, ty + pad, tx + side - pad, ty + side - pad)
     fill = counts.max(axis=0) / (side * INNER) ** 2
@@ -229,9 +271,10 @@ def _fit(tops: _Tops, eye: Eye, origin: tuple[float, float], cells: tuple[int, i
     matched = wrong = 0.0
     overlapped = False
     box = [math.inf, math.inf, -math.inf, -math.inf]
+    all_rects = np.stack([tx, ty, tx + side, ty + side], axis=-1)
     for _, _, c in order:
-        rects = np.column_stack([tx[c], ty[c], tx[c] + side[c], ty[c] + side[c]])
-        seen, areas = _visible(tops, rects, squares)
+        rects = all_rects[c]
+        seen, areas = _visible(tops, rects, whole[:, c, :], squares)
         n = seen.max(axis=0)
         gain = np.where((areas >= MIN_VISIBLE * side[c] ** 2) &
                         (n >= FULL_TOP * np.maximum(areas, 1.0)), 2 * n - areas, -np.inf)
@@ -317,10 +360,11 @@ def _straight_tops(image: np.ndarray, mask: np.ndarray, cube: float, pack: Enigm
 
 
 def _fits(tops: _Tops, eyes: Sequence[Eye], cube: float,
-          extent: tuple[float, float, float, float]) -> list[_Fit]:
-    """The best fits of the columns to the lit tops: every eye (straightened crop px) and
-    grid place in steps of ORIGIN_STEP scored roughly, the EXACT_FITS best fitted column by
-    column."""
+          extent: tuple[float, float, float, float], layers: int = MAX_LAYERS,
+          exact: int = EXACT_FITS) -> list[_Fit]:
+    """The best fits of the columns up to ``layers`` cubes tall to the lit tops: every eye
+    (straightened crop px) and grid place in steps of ORIGIN_STEP scored roughly, the
+    ``exact`` best fitted column by column."""
     cells = (int(math.ceil((extent[2] - extent[0]) / cube)) + 1,
              int(math.ceil((extent[3] - extent[1]) / cube)) + 1)
     steps = np.arange(0.0, 1.0, ORIGIN_STEP) * cube
@@ -330,12 +374,45 @@ def _fits(tops: _Tops, eyes: Sequence[Eye], cube: float,
     for eye in eyes:
         if eye.height <= MAX_LAYERS * cube * 1.5:
             continue  # a camera this low is no camera over the mat
-        scores = _rough_scores(tops, eye, origins, cells, cube, extent)
+        scores = _rough_scores(tops, eye, origins, cells, cube, extent, layers)
         rough += [(float(scores[i]), eye, int(i)) for i in np.flatnonzero(np.isfinite(scores))]
     rough.sort(key=lambda t: -t[0])
-    return [f for _, eye, i in rough[:EXACT_FITS]
+    return [f for _, eye, i in rough[:exact]
             if (f := _fit(tops, eye, (float(origins[i, 0]), float(origins[i, 1])), cells, cube,
-                          extent)) is not None]
+                          extent, layers)) is not None]
+
+
+#: a camera over the table too high for any height to show: every top on its base cell
+_ON_THE_TABLE = Eye((0.0, 0.0), 1e12)
+
+
+def _flat_stands(tops: _Tops, lit: np.ndarray, structure: np.ndarray, cube: float,
+                 extent: tuple[float, float, float, float], best: _Fit | None) -> bool:
+    """Whether the structure reads as flat: every column on the table explains the lit
+    tops all but as well as ``best``, the best fit with some above it (within FLAT_MARGIN
+    of it), or, where the camera's pose is not known (no ``best``), leaves nothing
+    unexplained. Lit tops of flat pieces fit some top above the table a little better by
+    chance, by a few pixels of a square's edge, and a camera whose homography is no lens's
+    of the range gives no pose (held-apart flat cubes, session 27: 5 wrong builds the one
+    grid read plainly were "cannot tell" instead of "not solved"; tuning seed 1 wood/mild
+    and seed 3 wood/moderate, flat: the same)."""
+    flat = _fits(tops, [_ON_THE_TABLE], cube, extent, layers=0, exact=FLAT_EXACT_FITS)
+    if not flat:
+        return False
+    on_table = max(flat, key=lambda f: f.score)
+    if best is None:
+        return _unexplained(lit, structure, on_table, cube) <= UNEXPLAINED_CUBES * cube * cube
+    return on_table.score >= best.score - FLAT_MARGIN * max(1.0, abs(best.score))
+
+
+def _eyes_in_crop(eyes: Sequence[Eye], turn: np.ndarray, corner: tuple[int, int]
+                  ) -> list[Eye]:
+    """The eyes (mat px) taken into the straightened crop whose corner in the mat is
+    ``corner``: a turn and a shift keep the nadir's rule."""
+    x_a, y_a = corner
+    nadirs = [turn @ np.array([e.nadir[0] - x_a, e.nadir[1] - y_a, 1.0]) for e in eyes]
+    return [Eye((float(n[0]), float(n[1])), e.height) for n, e in zip(nadirs, eyes,
+                                                                       strict=True)]
 
 
 def read_tall(image: np.ndarray, mask: np.ndarray, cube: float, pack: EnigmaPack,
@@ -346,20 +423,18 @@ def read_tall(image: np.ndarray, mask: np.ndarray, cube: float, pack: EnigmaPack
     ``frame_size``), read on its columns' lit tops at their own heights."""
     if not mask.any():
         return TallRead(None, "nothing built", False)
-    eyes = camera_eyes(view_to_frame, frame_size, LENS_STEPS_DEG)
-    if not eyes:
-        return TallRead(None, ASK_STRAIGHT, False)
-    lit, straight, turn, (x_a, y_a) = _straight_tops(image, mask, cube, pack, background)
+    lit, straight, turn, corner = _straight_tops(image, mask, cube, pack, background)
     sy, sx = np.nonzero(straight)
     extent = (float(sx.min()), float(sy.min()), float(sx.max() + 1), float(sy.max() + 1))
-    # the eyes taken into the straightened crop: a turn and a shift keep the nadir's rule
-    nadirs = [turn @ np.array([e.nadir[0] - x_a, e.nadir[1] - y_a, 1.0]) for e in eyes]
-    seen_from = [Eye((float(n[0]), float(n[1])), e.height) for n, e in zip(nadirs, eyes,
-                                                                          strict=True)]
-    fits = _fits(_Tops(lit, len(pack.angular)), seen_from, cube, extent)
-    if not fits:
+    tops = _Tops(lit, len(pack.angular))
+    eyes = camera_eyes(view_to_frame, frame_size, LENS_STEPS_DEG)
+    fits = _fits(tops, _eyes_in_crop(eyes, turn, corner), cube, extent)
+    best = max(fits, key=lambda f: f.score) if fits else None
+    if (best is None or not best.flat) and _flat_stands(tops, lit, straight, cube, extent,
+                                                          best):
+        return TallRead(None, "", True)
+    if best is None:
         return TallRead(None, ASK_STRAIGHT, False)
-    best = max(fits, key=lambda f: f.score)
     if _unexplained(lit, straight, best, cube) > UNEXPLAINED_CUBES * cube * cube:
         return TallRead(None, ASK_STRAIGHT, best.flat)
     seen = angular.crop(best.top)
