@@ -604,9 +604,9 @@ def _better_answer(names_tile: np.ndarray, past_conf: np.ndarray, conf: np.ndarr
     Under a pale reflection the paths still show to the eye: the first read, which leaves the
     whole washed rim out, found the cell empty or another tile, while the read of each pixel
     against the levels round it named the tile (independent tuning seeds 1000-1025 harsh,
-    demo and demo-taught: 6 cells read wrong that way, each right by this read, at 0.32-0.68
-    against 0.18-0.50; no cell read right was changed: an empty cell under glare is read past
-    it at 0.00-0.12, below its own read)."""
+    demo and demo-taught: 5 cells read wrong that way were right by this read, at 0.32-0.68
+    against 0.18-0.48, a sixth at 0.43 against a doubted 0.50 stayed; no cell read right was
+    changed: an empty cell under glare is read past it at 0.00-0.12, below its own read)."""
     shown = np.where(doubted, np.minimum(conf, DOUBTFUL), conf)
     better: np.ndarray = (unsure & names_tile & (past_conf < settings.min_confidence)
                           & (past_conf > shown))
