@@ -16,8 +16,8 @@ from vision.enigma.puzzles import angular, conduit, fragment, weight
 from vision.enigma.puzzles.verdicts import PuzzleVerdict, Reason
 
 KIND_OF = {
-    "weight": ("weight-hidden", "glare", "weights-outside", "weights-unused", "cup-empty",
-               "unbalanced", "balanced", "no-weight-seen"),
+    "weight": ("weight-hidden", "camera-slanted", "glare", "weights-outside", "weights-unused",
+               "cup-empty", "unbalanced", "balanced", "no-weight-seen"),
     "fragment": ("piece-beside", "glare", "uncovered", "overhang", "too-little", "too-close",
                  "covered"),
     "conduit": ("cells-unclear", "stubs-differ", "openings-unclear", "piece-not-in-set",

@@ -87,8 +87,9 @@ DEFAULT_SIZES: dict[str, Any] = {
     "weight_mm": 5.0,
     # the weights' height for the pose-based weight check (0: read as flat discs, the pose
     # off). The real weights stand "about 3 mm" (issue #26, not measured from a box); left
-    # off: with 3 mm the held-apart FLAT wood/mild line had a near miss "solved" (session 27,
-    # bench/figures/puzzle_weight_pose_s27.txt), and a tall card takes ~1.6x the CPU
+    # off: with 3 mm the held-apart FLAT wood/mild line had a near miss "solved" in session
+    # 27 and again in session 28, after the class found on tuning was closed
+    # (bench/figures/puzzle_weight_tall_s28.txt)
     "weight_height_mm": 0.0,
 }
 

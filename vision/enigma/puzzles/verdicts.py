@@ -30,6 +30,7 @@ class Reason(StrEnum):
     CARD_NEEDED = "card-needed"
     # weight
     WEIGHT_HIDDEN = "weight-hidden"
+    CAMERA_SLANTED = "camera-slanted"
     WEIGHTS_OUTSIDE = "weights-outside"
     WEIGHTS_UNUSED = "weights-unused"
     NO_WEIGHT_SEEN = "no-weight-seen"

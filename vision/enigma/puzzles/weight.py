@@ -272,15 +272,14 @@ def crescents(smooth: np.ndarray, card_level: np.ndarray, top: Weight, whole: li
     at = (int(round(top.centre[0])) - x0, int(round(top.centre[1])) - y0)
     region = np.zeros(box.shape, np.uint8)
     cv2.circle(region, at, int(reach), 1, -1)
-    touch = np.zeros(box.shape, np.uint8)
-    cv2.circle(touch, at, int(round((OWN_DISC + CRESCENT_TOUCH) * wr)), 1, -1)
     for wt in whole:
-        own = (int(round(wt.centre[0])) - x0, int(round(wt.centre[1])) - y0)
-        cv2.circle(region, own, int(round(OWN_DISC * wr)), 0, -1)
-        if wt.base is not None:  # its side, down to its base, is its own too
-            foot = (int(round(wt.base[0])) - x0, int(round(wt.base[1])) - y0)
-            cv2.line(region, own, foot, 0, 2 * int(round(OWN_DISC * wr)) + 1)
-            cv2.circle(region, foot, int(round(OWN_DISC * wr)), 0, -1)
+        _own_outline(region, wt, (x0, y0), OWN_DISC * wr, 0)
+    # a weight under a tall one touches its outline, its side and base too: the side explains
+    # only the metal within it (a flat weight taken for a tall one would otherwise explain
+    # away the crescent of the weight under it, the part touching its top face's disc lost
+    # in its claimed side; session 27's held-apart flat near miss "solved")
+    touch = np.zeros(box.shape, np.uint8)
+    _own_outline(touch, top, (x0, y0), (OWN_DISC + CRESCENT_TOUCH) * wr, 1)
     # the print's lines near a cup are thinner than a crescent: the opening takes them off
     upper = 1 - CRESCENT_LEVEL * (top.card - top.face) / max(top.card, 1e-3)
     metal = (box < upper) & region.astype(bool) & inside[y0:y1, x0:x1]
@@ -294,6 +293,19 @@ def crescents(smooth: np.ndarray, card_level: np.ndarray, top: Weight, whole: li
             if k in touching and (stats[k, cv2.CC_STAT_AREA] >= CRESCENT_AREA * math.pi * wr * wr
                                   or k in notch)
             and float(np.percentile(box[lab == k], CRESCENT_RIM_PERCENTILE)) < rim_level]
+
+
+def _own_outline(canvas: np.ndarray, wt: Weight, origin: tuple[int, int], reach: float,
+                 value: int) -> None:
+    """Paint ``value`` on ``canvas`` (its corner at ``origin``) over the weight's own
+    outline out to ``reach`` px: its disc and, for a weight standing tall, its side down to
+    its base."""
+    own = (int(round(wt.centre[0])) - origin[0], int(round(wt.centre[1])) - origin[1])
+    cv2.circle(canvas, own, int(round(reach)), value, -1)
+    if wt.base is not None:
+        foot = (int(round(wt.base[0])) - origin[0], int(round(wt.base[1])) - origin[1])
+        cv2.line(canvas, own, foot, value, 2 * int(round(reach)) + 1)
+        cv2.circle(canvas, foot, int(round(reach)), value, -1)
 
 
 def _notch_faces(box: np.ndarray, lab: np.ndarray, stats: np.ndarray, top: Weight,

@@ -4,7 +4,7 @@ that leaves a doubt, standing tall through the camera's pose), the pans judged b
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -49,18 +49,23 @@ class WeightCount:
     doubts: list[str]
     seen: list[Point]
     washed: list[str]
+    #: the cups asked about because the reading through the camera's pose disagrees with
+    #: the flat one there (:func:`posed_reading`)
+    slanted: list[str] = field(default_factory=list)
 
 
 def count_weights(view: CardView, pack: EnigmaPack, cups: list[Cup],
-                  seen: list[Point] | None = None, washed: list[str] | None = None
+                  seen: list[Point] | None = None, washed: list[str] | None = None,
+                  slanted: list[str] | None = None
                   ) -> tuple[dict[tuple[str, int], int], int, list[str]]:
     """Whole weights per cup, whole weights on the card outside the cups, and the doubts
     (:func:`read_counts`). The card is read as flat weights first; only where that leaves a
     doubt and the camera's pose is sure (:func:`top_face_lean`) is it read again with the
     weights standing tall (:func:`posed_places`), and that reading taken when some weight
-    shows its side down to its base: flat weights, which show none, read exactly as without
-    the pose. ``seen`` gets each whole weight's centre, ``washed`` the cups with a
-    weight-like place too washed out by glare to tell."""
+    shows its side down to its base and it agrees with the flat reading where that has no
+    doubt (:func:`posed_reading`). ``seen`` gets each whole weight's centre, ``washed`` the
+    cups with a weight-like place too washed out by glare to tell, ``slanted`` the cups the
+    two readings disagree on."""
     level, places = find_weights(view, pack)
     read = read_counts(view, pack, cups, level, places)
     if read.doubts:
@@ -69,12 +74,29 @@ def count_weights(view: CardView, pack: EnigmaPack, cups: list[Cup],
             posed = posed_places(level, pack, view.inside_card(), lean,
                                  cups_mask(view, cups, NEAR_CUP))
             if any(stands_tall(wt) for wt in posed):
-                read = read_counts(view, pack, cups, level, posed)
+                read = posed_reading(read, read_counts(view, pack, cups, level, posed), cups)
     if seen is not None:
         seen += read.seen
     if washed is not None:
         washed += read.washed
+    if slanted is not None:
+        slanted += read.slanted
     return read.counts, read.outside, read.doubts
+
+
+def posed_reading(flat: WeightCount, posed: WeightCount, cups: list[Cup]) -> WeightCount:
+    """The card read through the camera's pose (``posed``) where it agrees with the flat
+    reading (``flat``) on what that decides: the pose explains weights the flat reading
+    could not see whole, never a cup the flat reading counted without a doubt, nor the
+    weights outside the cups. Where they differ there, what the pose decided is not what
+    the picture shows (when every lens fits the card, at mild tilts, a flat weight beside a
+    cup's print passes for a tall one showing its side): the flat reading stands, the cups
+    it read differently asked about (``slanted``)."""
+    differ = [cup_name(cup) for cup in cups if cup_name(cup) not in flat.doubts
+              and posed.counts[(cup.side, cup.index)] != flat.counts[(cup.side, cup.index)]]
+    if not differ and posed.outside == flat.outside:
+        return posed
+    return replace(flat, doubts=flat.doubts + differ, slanted=differ or flat.doubts)
 
 
 def read_counts(view: CardView, pack: EnigmaPack, cups: list[Cup], level: np.ndarray,
@@ -135,12 +157,18 @@ def check_weight(view: CardView, pack: EnigmaPack, card: weight.WeightCard | Non
     cups = weight_cups(card, pack.tile_mm)
     discs: list[Point] = []
     washed: list[str] = []
-    counts, outside, doubts = count_weights(view, pack, cups, discs, washed)
+    slanted: list[str] = []
+    counts, outside, doubts = count_weights(view, pack, cups, discs, washed, slanted)
     if doubts and set(doubts) <= set(washed):
         return verdict(CANNOT_TELL, f"a lamp's glare washes out a weight in "
                        f"{' and '.join(doubts)}: move the lamp so that no reflection lies on "
                        "the card", code=Reason.GLARE, facts={"cups": len(doubts)},
                        marks=cup_doubt_marks(view, cups, doubts))
+    if slanted:
+        return verdict(CANNOT_TELL, f"the weights in {' and '.join(slanted)} read differently "
+                       "standing and lying: hold the camera straight above the card",
+                       code=Reason.CAMERA_SLANTED, facts={"cups": len(slanted)},
+                       marks=cup_doubt_marks(view, cups, slanted))
     if doubts:
         return verdict(CANNOT_TELL, f"in {' and '.join(doubts)} a weight does not show whole "
                        "(one partly under another?): move the weights apart so each one "
