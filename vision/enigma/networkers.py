@@ -531,8 +531,8 @@ def _one_cell(s: _Patch, c: Cell, centres: list[tuple[float, float]],
         net_conf = min(net_conf, b_conf)
     colour, confidence = c.colour, c.confidence
     if net == c.colour:
-        colour, by_hue = _rim_colour(s, centre, c.colour)
-        confidence = min(confidence, HIDDEN_CELL_CONFIDENCE) if by_hue else confidence
+        colour, unsure = _rim_colour(s, centre, c.colour)
+        confidence = min(confidence, HIDDEN_CELL_CONFIDENCE) if unsure else confidence
     return Cell(centre, colour, confidence, net, net_conf)
 
 
@@ -557,7 +557,12 @@ def _rim_colour(s: _Patch, centre: tuple[float, float], pawn_colour: str) -> tup
     square [1, -1]): the one cell colour of the rim round the pawn, when one other than the
     pawn's shows there (:data:`CRESCENT_MIN_PX`, :data:`CRESCENT_LEAD`); else the colour
     the rim's hue names (:func:`_rim_hue`), else the pawn's. The cell keeps the doubt its
-    finder gave it; and whether its colour came from the rim's hue alone (never trusted)."""
+    finder gave it; and whether its colour is unsure: named by the rim's hue alone, or the
+    pawn's own with nothing round the pawn to confirm it (the finder took the pawn itself
+    for a cell of its colour: tuning independent harsh 5000 [0, 2] and 5009 [-3, 3] at
+    30-45 tiles, blue pawns on red cells read on blue cells, the pawns sure, the rims
+    naming no colour; a blue cell's rim round its blue pawn names blue by its hue, harsh
+    5040-5064: 6 of 6)."""
     rim = disc((s.p, s.p), centre, s.rc * 1.3) & ~disc((s.p, s.p), centre, s.rn * 1.15)
     counts = sorted(((int((rim & (s.labels == i)).sum()), i) for i in s.cell_classes
                      if s.name(i) != pawn_colour), reverse=True) or [(0, -1)]
@@ -565,9 +570,9 @@ def _rim_colour(s: _Patch, centre: tuple[float, float], pawn_colour: str) -> tup
     if most >= CRESCENT_MIN_PX and most >= CRESCENT_LEAD * second:
         return s.name(colour_i), False
     hue_i = _rim_hue(s, rim)
-    if hue_i is None or s.name(hue_i) == pawn_colour:
-        return pawn_colour, False
-    return s.name(hue_i), True
+    if hue_i is None:
+        return pawn_colour, True
+    return s.name(hue_i), s.name(hue_i) != pawn_colour
 
 
 def _split_cell(s: _Patch, members: list[Cell], centres: list[tuple[float, float]]
