@@ -99,6 +99,21 @@ def tiles_beyond_the_cards(shapes: Sequence[Sequence[Cell]], choices: TileChoice
     return beyond | {cell for shape in shapes if near & set(shape) for cell in shape}
 
 
+def empty_beside(cells: set[Cell], filled: set[Cell], grid_cells: int) -> list[Cell]:
+    """The squares read empty (not in ``filled``) beside ``cells``, in reading order. Where
+    the tiles read cannot be the cards (:func:`tiles_beyond_the_cards`), a tile may be read
+    short of a square the reader missed (a fill under glare, a faint hatch: read empty and
+    sure of it, independent tuning seeds 14 and 15 with the cards): the cards tell that the
+    tiles are wrong, not whether an outline or a square is, so these squares are asked too.
+
+    >>> empty_beside({(0, 0), (0, 1)}, {(0, 0), (0, 1), (1, 1)}, 9)
+    [(0, 2), (1, 0)]
+    """
+    near = {(r + dr, c + dc) for r, c in cells for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0))}
+    return sorted(cell for cell in near - filled
+                  if 0 <= cell[0] < grid_cells and 0 <= cell[1] < grid_cells)
+
+
 #: the confidence of a cell the cards confirm (see :func:`confirmed_by_cards`)
 CARDS_SURE = 0.9
 

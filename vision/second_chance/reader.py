@@ -69,6 +69,7 @@ from vision.second_chance.border_look import (
 from vision.second_chance.by_cards import (
     CARDS_SURE,
     confirmed_by_cards,
+    empty_beside,
     is_settled_by_cards,
     joins_left_to_the_cards,
     one_left_to_no_tile,
@@ -237,7 +238,7 @@ def read_canonical(
                                                one_by_cards, one_possible=one_possible)
     questions.extend(seg.questions)
     unclear_top = orientation_confidence < settings.min_orientation
-    questions.extend(_sheet_wide_questions(seg, choices, unclear_top))
+    questions.extend(_sheet_wide_questions(seg, choices, unclear_top, filled))
     name_tiles_in_cell_questions(questions, seg.shapes)
     check = check_sheet(sorted(filled), shapes=list(seg.shapes), bonus=bonus, deck=deck)
     questions.extend(full_grid_questions(cells, filled))
@@ -323,14 +324,21 @@ def _confirmed_by_the_cards(
 
 
 def _sheet_wide_questions(seg: Segmentation, choices: TileChoices | None,
-                          orientation_unclear: bool) -> list[dict[str, Any]]:
-    """Tiles the cards drawn cannot all be, and a sheet whose top is unclear."""
+                          orientation_unclear: bool, filled: set[Cell]
+                          ) -> list[dict[str, Any]]:
+    """Tiles the cards drawn cannot all be (and the squares read empty beside them: one may
+    be a square of theirs missed), and a sheet whose top is unclear."""
     questions: list[dict[str, Any]] = []
     beyond = tiles_beyond_the_cards(seg.shapes, choices) if choices is not None else set()
     if beyond:
         questions.append({"kind": "split", "cells": [list(c) for c in sorted(beyond)],
                           "message": "these tiles cannot all be the cards drawn, one a round: "
                           "where are the outlines?"})
+        missed = empty_beside(beyond, filled, N)
+        if missed:
+            questions.append({"kind": "cell", "cells": [list(c) for c in missed],
+                              "message": "the tiles beside these cells cannot all be the "
+                              "cards drawn: are these cells empty?"})
     if orientation_unclear:
         questions.append({"kind": "orientation", "cells": [],
                           "message": "which side of the sheet is up? the title is not clear"})
