@@ -20,6 +20,7 @@ from vision.enigma.puzzles.cards import (
     fragment_transform,
 )
 from vision.enigma.puzzles.changed_blur import Box, blur_again, changed_places, gaussian_reach
+from vision.enigma.puzzles.fragment_inner import INNER_MAX, beyond_blur
 from vision.enigma.puzzles.fragment_pale import pale_share
 from vision.enigma.puzzles.fragment_top import swept, top_faces
 from vision.enigma.puzzles.marks import box_mark, mask_marks
@@ -386,9 +387,11 @@ def _judge_cover(black: np.ndarray, target: np.ndarray, iou: float, unit: float,
     sil_area = float(target.sum())
     # thin slivers along the outline are the camera's blur, not gaps
     sliver = max(1, int(round(SLIVER_UNITS * unit * CARD_PX_PER_MM)))
-    # each opened once: the measures and the marks show the same gaps and overhangs
-    gaps = open_mask(target & ~black, sliver)
+    # each opened once: the measures and the marks show the same gaps and overhangs; inside
+    # the silhouette, beyond the outline's blur, a thin gap counts (:mod:`fragment_inner`)
+    gaps, inner_gaps = beyond_blur(target & ~black, target, sliver)
     gap = gaps.sum() / sil_area
+    inner_gap = float(inner_gaps.sum()) / sil_area
     outside = black & ~target if beyond is None else (black & ~target) | beyond
     overhangs = open_mask(outside, sliver)
     over = overhangs.sum() / sil_area
@@ -409,6 +412,12 @@ def _judge_cover(black: np.ndarray, target: np.ndarray, iou: float, unit: float,
                        f"pieces overlap ({measures})", code=Reason.TOO_LITTLE, facts=facts,
                        marks=marks)
     low, high = SOLVED_AREA
+    if inner_gap > INNER_MAX:
+        return verdict(CANNOT_TELL, f"a gap shows between the pieces inside the silhouette "
+                       f"({inner_gap:.1%}; {measures}): check that each piece lies turned the "
+                       "right way, push the pieces together and check again",
+                       code=Reason.TOO_CLOSE, facts={**facts, "inner uncovered": inner_gap},
+                       marks=marks)
     if (iou >= st.fragment_min_iou and gap <= st.fragment_max_gap
             and over <= st.fragment_max_gap and low <= area_ratio <= high):
         return verdict(SOLVED, f"all the silhouette is covered ({measures}); the players "
@@ -473,11 +482,14 @@ def check_fragment(view: CardView, pack: EnigmaPack, card: fragment.FragmentCard
         return said
     said = _judge_cover(top, top_target, top_iou, unit, box, st, beyond=beyond)
     pale = pale_share(gray, levels.sil, top & top_target, top_target, outline)
-    if said["verdict"] == SOLVED and pale > st.fragment_max_gap:
+    if said["verdict"] == SOLVED and (pale.share > st.fragment_max_gap
+                                      or pale.inner > INNER_MAX):
         return verdict(CANNOT_TELL, f"part of the silhouette looks lighter than the pieces "
-                       f"on it ({pale:.1%}; a gap between pieces, in their shade?): push "
-                       "the pieces together, light the card evenly and check again",
-                       code=Reason.TOO_CLOSE, facts={"pale": pale},
+                       f"on it ({pale.share:.1%}; a gap between pieces, in their shade?): "
+                       "check that each piece lies turned the right way, push the pieces "
+                       "together, light the card evenly and check again",
+                       code=Reason.TOO_CLOSE, facts={"pale": pale.share,
+                                                     "inner pale": pale.inner},
                        marks=mask_marks(top_target, MarkKind.DOUBT))
     return said
 
