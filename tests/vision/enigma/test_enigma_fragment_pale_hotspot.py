@@ -47,14 +47,14 @@ def _hotspot(shape: tuple[int, int], peak: float) -> np.ndarray:
 def test_a_hotspot_over_the_pieces_is_no_pale_silhouette() -> None:
     # the corner's pieces lifted 90 levels: past one median + 0.35 of the way to the card
     gray, sil, target = _pieces_under(_hotspot((260, 360), 90.0))
-    assert pale_share(gray, sil, target, target, 2) <= MAX_GAP
+    assert pale_share(gray, sil, target, target, 2).share <= MAX_GAP
 
 
 def test_a_gap_under_the_hotspot_is_pale_still() -> None:
     gray, sil, target = _pieces_under(_hotspot((260, 360), 90.0))
     gray[120:160, 200:250] = 0.6 * SIL  # a gap a piece left, in the pieces' shade
     # the gap was read black (it is among the pieces), and is 3.8% of the silhouette
-    assert pale_share(gray, sil, target, target, 2) > 0.03
+    assert pale_share(gray, sil, target, target, 2).share > 0.03
 
 
 def test_a_right_build_under_a_lamps_hotspot_is_solved() -> None:
@@ -72,9 +72,10 @@ def test_a_right_build_under_a_lamps_hotspot_is_solved() -> None:
 
 def test_a_gap_a_turned_piece_left_among_thick_pieces_is_not_solved() -> None:
     # independent scenes, fragment mild seed 5: L2 turned a quarter, the gap it left read
-    # black in the pieces' shade; only the pale test keeps it from "solved"
+    # black in the pieces' shade but at its core: the pale test, and the uncovered measure
+    # inside the silhouette (fragment_inner), keep it from "solved"
     card_id = scene_cards("fragment")[5 % len(scene_cards("fragment"))]
     scene = puzzle_scene("fragment", card_id, False, 5, "mild")
     verdict, reason, _ = check_frame(scene.frame, "fragment", card_id)
     assert verdict == "cannot tell", reason
-    assert "lighter than the pieces" in reason
+    assert "lighter than the pieces" in reason or "a gap shows between the pieces" in reason

@@ -16,10 +16,12 @@ from vision.enigma.mat import (
     MARK,
 )
 from vision.enigma.pack import EnigmaPack
+from vision.enigma.puzzles.card_find import MAX_CHROMA, chroma
 from vision.enigma.puzzles.cards import (
     fragment_transform,
 )
 from vision.enigma.puzzles.changed_blur import Box, blur_again, changed_places, gaussian_reach
+from vision.enigma.puzzles.fragment_inner import INNER_MAX, beyond_blur
 from vision.enigma.puzzles.fragment_pale import pale_share
 from vision.enigma.puzzles.fragment_top import swept, top_faces
 from vision.enigma.puzzles.marks import box_mark, mask_marks
@@ -79,6 +81,13 @@ BESIDE_CHROMA = 0.12
 MIN_OUTLINE_STEP = 0.1
 #: the bands (pixels of the card view) inside and outside each side where the step is taken
 OUTLINE_BAND = (6, 18)
+#: past this share of the card's bare paper coloured, the square found is no card: on a blue
+#: checked cloth the card finder took a square of its white and pale checks for the card
+#: and the outline's step passed (0.12), and the pieces on the real card beside it read "a
+#: piece lies beside the card" (independent scenes, fragment mild seeds 5 and 6, right
+#: builds; 14 to 21% coloured). A card found right is 0.1% coloured at most (those scenes'
+#: tuning seeds 0 to 12, mild and moderate)
+MAX_COLOURED_PAPER = 0.05
 
 
 def _dark_pieces(view: CardView, pack: EnigmaPack, not_paper: np.ndarray | None = None
@@ -386,9 +395,11 @@ def _judge_cover(black: np.ndarray, target: np.ndarray, iou: float, unit: float,
     sil_area = float(target.sum())
     # thin slivers along the outline are the camera's blur, not gaps
     sliver = max(1, int(round(SLIVER_UNITS * unit * CARD_PX_PER_MM)))
-    # each opened once: the measures and the marks show the same gaps and overhangs
-    gaps = open_mask(target & ~black, sliver)
+    # each opened once: the measures and the marks show the same gaps and overhangs; inside
+    # the silhouette, beyond the outline's blur, a thin gap counts (:mod:`fragment_inner`)
+    gaps, inner_gaps = beyond_blur(target & ~black, target, sliver)
     gap = gaps.sum() / sil_area
+    inner_gap = float(inner_gaps.sum()) / sil_area
     outside = black & ~target if beyond is None else (black & ~target) | beyond
     overhangs = open_mask(outside, sliver)
     over = overhangs.sum() / sil_area
@@ -409,6 +420,12 @@ def _judge_cover(black: np.ndarray, target: np.ndarray, iou: float, unit: float,
                        f"pieces overlap ({measures})", code=Reason.TOO_LITTLE, facts=facts,
                        marks=marks)
     low, high = SOLVED_AREA
+    if inner_gap > INNER_MAX:
+        return verdict(CANNOT_TELL, f"a gap shows between the pieces inside the silhouette "
+                       f"({inner_gap:.1%}; {measures}): check that each piece lies turned the "
+                       "right way, push the pieces together and check again",
+                       code=Reason.TOO_CLOSE, facts={**facts, "inner_uncovered": inner_gap},
+                       marks=marks)
     if (iou >= st.fragment_min_iou and gap <= st.fragment_max_gap
             and over <= st.fragment_max_gap and low <= area_ratio <= high):
         return verdict(SOLVED, f"all the silhouette is covered ({measures}); the players "
@@ -426,13 +443,10 @@ def check_fragment(view: CardView, pack: EnigmaPack, card: fragment.FragmentCard
     if card is None:
         return verdict(CANNOT_TELL, "the silhouette lies under the pieces and is not read: "
                        "enter the card", code=Reason.CARD_NEEDED)
-    step = outline_step(view, float(np.mean(pack.colour("card"))))
-    if step < MIN_OUTLINE_STEP:  # the square found may be table: no verdict rests on it
-        return verdict(CANNOT_TELL, "the frame cannot be read: the light washes the table as "
-                       "white as the card: dim the lamp or move it away from the mat",
-                       code=Reason.FRAME_UNREADABLE,
-                       facts={"refusal": "overexposed", "outline_step": round(step, 3)})
     sil_drawn = printed_silhouette(view, card, pack, view.image.shape[:2])
+    refused = _no_card_found(view, pack, sil_drawn)
+    if refused is not None:
+        return refused
     black, black_beside, gray, levels = _dark_pieces(view, pack, _footprint(sil_drawn))
     inside = view.inside_card()
     mark = _orientation_mark(view, black.shape)
@@ -473,13 +487,50 @@ def check_fragment(view: CardView, pack: EnigmaPack, card: fragment.FragmentCard
         return said
     said = _judge_cover(top, top_target, top_iou, unit, box, st, beyond=beyond)
     pale = pale_share(gray, levels.sil, top & top_target, top_target, outline)
-    if said["verdict"] == SOLVED and pale > st.fragment_max_gap:
+    if said["verdict"] == SOLVED and (pale.share > st.fragment_max_gap
+                                      or pale.inner > INNER_MAX):
         return verdict(CANNOT_TELL, f"part of the silhouette looks lighter than the pieces "
-                       f"on it ({pale:.1%}; a gap between pieces, in their shade?): push "
-                       "the pieces together, light the card evenly and check again",
-                       code=Reason.TOO_CLOSE, facts={"pale": pale},
+                       f"on it ({pale.share:.1%}; a gap between pieces, in their shade?): "
+                       "check that each piece lies turned the right way, push the pieces "
+                       "together, light the card evenly and check again",
+                       code=Reason.TOO_CLOSE, facts={"pale": pale.share,
+                                                     "inner_pale": pale.inner},
                        marks=mask_marks(top_target, MarkKind.DOUBT))
     return said
+
+
+def _no_card_found(view: CardView, pack: EnigmaPack, sil_drawn: np.ndarray
+                   ) -> dict[str, str] | None:
+    """"cannot tell" when the square found may be table, not the card (no verdict rests on
+    it): its paper coloured (:func:`coloured_paper`), or no step up from the table to it on a
+    side (:func:`outline_step`); None when it is the card."""
+    coloured = coloured_paper(view, sil_drawn)
+    if coloured > MAX_COLOURED_PAPER:
+        return verdict(CANNOT_TELL, f"the frame cannot be read: {coloured:.0%} of the card's "
+                       "paper found is coloured: a square of the table was taken for the "
+                       "card: lay the card on a plain part of the mat and check again",
+                       code=Reason.FRAME_UNREADABLE,
+                       facts={"refusal": "no-card", "coloured_paper": round(coloured, 3)})
+    step = outline_step(view, float(np.mean(pack.colour("card"))))
+    if step < MIN_OUTLINE_STEP:
+        return verdict(CANNOT_TELL, "the frame cannot be read: the light washes the table as "
+                       "white as the card: dim the lamp or move it away from the mat",
+                       code=Reason.FRAME_UNREADABLE,
+                       facts={"refusal": "overexposed", "outline_step": round(step, 3)})
+    return None
+
+
+def coloured_paper(view: CardView, sil_drawn: np.ndarray) -> float:
+    """The share of the card's bare paper found (inside its edge band, off the silhouette's
+    footprint and the orientation mark: no piece of a build lies there) that is coloured
+    (chroma past the card finder's :data:`MAX_CHROMA`); the view is balanced on the markers'
+    white paper, so a card's paper is grey or white under any light."""
+    inside = view.inside_card().astype(np.uint8)
+    bare = cv2.erode(inside, np.ones((EDGE_PX, EDGE_PX), np.uint8)) > 0
+    bare &= ~_footprint(sil_drawn) & ~_orientation_mark(view, sil_drawn.shape)
+    if not bare.any():
+        return 0.0
+    return float((chroma(view.image)[bare] > MAX_CHROMA).mean())
 
 
 def _pieces_beside(view: CardView, beside: np.ndarray, least_px: float, pack: EnigmaPack
@@ -517,5 +568,5 @@ def _top_read(black: np.ndarray, target: np.ndarray, sil_b: np.ndarray
     return top, top_target, iou, black & ~swept(top_target, top_map)
 
 
-__all__ = ["MIN_OUTLINE_STEP", "blob_chroma", "check_fragment", "lifted_black", "outline_step",
-           "printed_silhouette"]
+__all__ = ["MAX_COLOURED_PAPER", "MIN_OUTLINE_STEP", "blob_chroma", "check_fragment",
+           "coloured_paper", "lifted_black", "outline_step", "printed_silhouette"]

@@ -13,9 +13,11 @@ piece wide is not (a quadratic cannot bend into it, and its pixels are left out 
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
-from vision.enigma.puzzles.view import open_mask
+from vision.enigma.puzzles.fragment_inner import beyond_blur
 
 #: over the silhouette, a pixel this share of the way from the pieces' grey near it (the
 #: fitted surface) to the silhouette's grey is no piece
@@ -31,18 +33,28 @@ REFITS = 2
 FIT_PIXELS = 4000
 
 
+class PaleShares(NamedTuple):
+    """How much of the silhouette is pale: in all, and inside it, beyond the outline's blur
+    (:func:`vision.enigma.puzzles.fragment_inner.beyond_blur`); shares of its area."""
+
+    share: float
+    inner: float
+
+
 def pale_share(gray: np.ndarray, sil_grey: np.ndarray, pieces: np.ndarray, target: np.ndarray,
-               outline_px: int) -> float:
-    """The share of the silhouette ``target`` much paler than the pieces' grey near it
+               outline_px: int) -> PaleShares:
+    """The shares of the silhouette ``target`` much paler than the pieces' grey near it
     (:data:`PALE_SHARE` of the way to ``sil_grey``, the silhouette's grey per pixel), slivers
-    thinner than ``outline_px`` left out (the outline's blur)."""
+    thinner than ``outline_px`` along its outline left out (the outline's blur)."""
     if not pieces.any():
-        return 1.0
+        return PaleShares(1.0, 1.0)
     own = np.zeros(gray.shape, np.float32)
     rows, cols = np.nonzero(target)
     own[rows, cols] = pieces_grey(gray, sil_grey, pieces, rows, cols)
     pale = target & (gray > own + PALE_SHARE * (sil_grey - own))
-    return float(open_mask(pale, outline_px).sum()) / max(float(target.sum()), 1.0)
+    seen, inside = beyond_blur(pale, target, outline_px)
+    area = max(float(target.sum()), 1.0)
+    return PaleShares(float(seen.sum()) / area, float(inside.sum()) / area)
 
 
 def pieces_grey(gray: np.ndarray, sil_grey: np.ndarray, pieces: np.ndarray,
@@ -79,4 +91,4 @@ def _terms(rows: np.ndarray, cols: np.ndarray, centre: tuple[float, float], half
                      for j in range(SURFACE_DEGREE + 1 - i)], axis=1)
 
 
-__all__ = ["PALE_SHARE", "pale_share", "pieces_grey"]
+__all__ = ["PALE_SHARE", "PaleShares", "pale_share", "pieces_grey"]

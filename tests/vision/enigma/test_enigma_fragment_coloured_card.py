@@ -1,0 +1,34 @@
+"""A square of table taken for the card gives no fragment verdict (issue #26): on a blue
+checked cloth the card finder took a square of its checks for the card, and the pieces on the
+real card beside it read "a piece lies beside the card", a right build "not solved"
+(independent scenes, fragment mild seeds 5 and 6)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
+
+from independent_scenes.puzzle_judge import check_frame  # noqa: E402
+from independent_scenes.puzzle_scene import puzzle_scene, scene_cards  # noqa: E402
+
+
+@pytest.mark.parametrize("seed", [5, 6])
+def test_a_square_of_checked_cloth_found_for_the_card_is_cannot_tell(seed: int) -> None:
+    card_id = scene_cards("fragment")[seed % len(scene_cards("fragment"))]
+    scene = puzzle_scene("fragment", card_id, True, seed, "mild")
+    verdict, reason, _ = check_frame(scene.frame, "fragment", card_id)
+    assert verdict == "cannot tell", reason
+    assert "a square of the table was taken for the card" in reason
+
+
+def test_a_card_found_on_the_same_cloth_is_read() -> None:
+    # mild seed 2: the card on a checked cloth too (gingham), found right and solved
+    card_id = scene_cards("fragment")[2 % len(scene_cards("fragment"))]
+    scene = puzzle_scene("fragment", card_id, True, 2, "mild")
+    assert scene.surface == "cloth"
+    verdict, reason, _ = check_frame(scene.frame, "fragment", card_id)
+    assert verdict == "solved", reason
