@@ -64,6 +64,9 @@ def _fragments(f: dict[str, Any]) -> str:
                         "overlap."),
         "piece-beside": _("A piece lies beside the card: every piece must cover the "
                           "silhouette."),
+        "inner-gap": _("The card shows between the pieces inside the silhouette: check that "
+                       "each piece lies turned the right way, push the pieces together and "
+                       "check again."),
         "too-close": _("It is too close to call: push the pieces together along the "
                        "silhouette's outline and check again."),
         "glare": _("The pieces look grey under a reflection: move the lamp or the card so "

@@ -19,7 +19,7 @@ KIND_OF = {
     "weight": ("weight-hidden", "camera-slanted", "glare", "weights-outside", "weights-unused",
                "cup-empty", "unbalanced", "balanced", "no-weight-seen"),
     "fragment": ("piece-beside", "glare", "uncovered", "overhang", "too-little", "too-close",
-                 "covered"),
+                 "inner-gap", "covered"),
     "conduit": ("cells-unclear", "stubs-differ", "openings-unclear", "piece-not-in-set",
                 "channel-open", "pieces-unused", "connected"),
     "angular": ("nothing-built", "piece-apart", "structure-unclear", "pieces-like-table",

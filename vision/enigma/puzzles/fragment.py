@@ -424,7 +424,7 @@ def _judge_cover(black: np.ndarray, target: np.ndarray, iou: float, unit: float,
         return verdict(CANNOT_TELL, f"a gap shows between the pieces inside the silhouette "
                        f"({inner_gap:.1%}; {measures}): check that each piece lies turned the "
                        "right way, push the pieces together and check again",
-                       code=Reason.TOO_CLOSE, facts={**facts, "inner_uncovered": inner_gap},
+                       code=Reason.INNER_GAP, facts={**facts, "inner_uncovered": inner_gap},
                        marks=marks)
     if (iou >= st.fragment_min_iou and gap <= st.fragment_max_gap
             and over <= st.fragment_max_gap and low <= area_ratio <= high):
@@ -493,8 +493,8 @@ def check_fragment(view: CardView, pack: EnigmaPack, card: fragment.FragmentCard
                        f"on it ({pale.share:.1%}; a gap between pieces, in their shade?): "
                        "check that each piece lies turned the right way, push the pieces "
                        "together, light the card evenly and check again",
-                       code=Reason.TOO_CLOSE, facts={"pale": pale.share,
-                                                     "inner_pale": pale.inner},
+                       code=Reason.INNER_GAP if pale.inner > INNER_MAX else Reason.TOO_CLOSE,
+                       facts={"pale": pale.share, "inner_pale": pale.inner},
                        marks=mask_marks(top_target, MarkKind.DOUBT))
     return said
 

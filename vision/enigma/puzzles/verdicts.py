@@ -44,6 +44,7 @@ class Reason(StrEnum):
     OVERHANG = "overhang"
     TOO_LITTLE = "too-little"
     TOO_CLOSE = "too-close"
+    INNER_GAP = "inner-gap"
     COVERED = "covered"
     # conduit
     CELLS_UNCLEAR = "cells-unclear"
