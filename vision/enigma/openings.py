@@ -138,7 +138,8 @@ def judge_openings(at_sides: np.ndarray, dark: np.ndarray, usable: np.ndarray, w
 
 
 #: a faint stroke: darker than the tile by at least this share of the way to a channel's
-#: brightness (the dark-stroke mask of :mod:`~vision.enigma.patch_labels` takes half of it)
+#: brightness (the dark-stroke mask of :mod:`~vision.enigma.patch_labels` takes half of it),
+#: or its colour at least this share of the way from the tile's to the channel's
 FAINT_SHARE = 0.4
 #: an opening position read absent, with no dark stroke, where a faint stroke crosses the
 #: side's band at least this clearly (:func:`dark_openings` on the faint mask) is asked
@@ -147,12 +148,20 @@ FAINT_OPENING = 0.8
 
 def faint_strokes(named: PatchLabels) -> np.ndarray:
     """Where a pixel is darker than the tile by :data:`FAINT_SHARE` of the way to a
-    channel: a channel washed out by strong light keeps its stroke here, as neither channel
-    colour nor dark."""
+    channel, or lies that share of the way from the tile's colour to the channel's (all
+    features, brightness and chromaticity): a channel washed out by strong light keeps its
+    stroke here, as neither channel colour nor dark. Glare may lift a channel's brightness
+    back to the tile's while its chromaticity stays half way to the channel's (tuning
+    independent harsh 5030 at 30-45 tiles, [1, 1] W0: features (43, 90, 50) against the
+    tile's (61, 71, 52) and the channel's (25, 110, 45), named table, then tile by its
+    brightness, on both tiles of that side)."""
     model = named.model
-    tile = float(model.centres[model.index("tile"), 2])
-    channel = float(model.centres[model.index("channel"), 2])
-    faint: np.ndarray = named.feats[..., 2] < tile - FAINT_SHARE * (tile - channel)
+    tile = model.centres[model.index("tile")].astype(np.float32)
+    channel = model.centres[model.index("channel")].astype(np.float32)
+    toward = channel - tile
+    way = (named.feats - tile) @ toward / float(toward @ toward)
+    darker = named.feats[..., 2] < tile[2] - FAINT_SHARE * (tile[2] - channel[2])
+    faint: np.ndarray = darker | (way >= FAINT_SHARE)
     return faint
 
 
