@@ -159,6 +159,20 @@ def print_figures(marks: dict[str, float], settled: list[float], gc_summary: str
     print(gc_summary)
 
 
+def mark_game_end(marks: dict[str, float], snapshots: list[Any] | None) -> None:
+    """Counts a game played and takes the marks its end makes: after the first game (and the
+    first allocation snapshot, when ``snapshots`` is kept) and once every game has been played."""
+    marks["games"] = marks.get("games", 0) + 1
+    if "first game" not in marks:
+        marks["first game"] = rss_mb()
+        if snapshots is not None:
+            import tracemalloc
+
+            snapshots.append(tracemalloc.take_snapshot())
+    if marks["games"] == len(GAMES):
+        marks["each game once"] = rss_mb()
+
+
 def child(minutes: float, trace: bool, counting: bool) -> int:
     home = prepare_child()
     from kivy.app import App
@@ -189,13 +203,7 @@ def child(minutes: float, trace: bool, counting: bool) -> int:
                 trace_game("start", censuses)
         done = next(steps["evening"])
         if done:
-            marks["games"] = marks.get("games", 0) + 1
-        if done and "first game" not in marks:
-            marks["first game"] = rss_mb()
-            if trace:
-                snapshots.append(tracemalloc.take_snapshot())
-        if done and marks["games"] == len(GAMES):
-            marks["each game once"] = rss_mb()
+            mark_game_end(marks, snapshots if trace else None)
         if done and counting:  # after the marks: it gives the free heap back
             trace_game(done, censuses)
         if time.monotonic() - started > minutes * 60:
