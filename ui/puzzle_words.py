@@ -42,10 +42,17 @@ def _weights(f: dict[str, Any]) -> str:
                                     "weight in a cup.",
                                     "{outside} weights lie outside the cups: put every "
                                     "weight in a cup.", f.get("outside", 0)).format(**f),
-        "weight-hidden": _("A weight lies partly under another in the circled cup: move the "
-                           "weights apart so that each one shows whole."),
-        "camera-slanted": _("The weights in the circled cup look different from this slant: "
-                            "hold the camera straight above the card and check again."),
+        "weight-hidden": ngettext("A weight lies partly under another in the circled cup: "
+                                  "move the weights apart so that each one shows whole.",
+                                  "A weight lies partly under another in each circled cup: "
+                                  "move the weights apart so that each one shows whole.",
+                                  f.get("cups", 1)),
+        "camera-slanted": ngettext("The weights in the circled cup look different from this "
+                                   "slant: hold the camera straight above the card and check "
+                                   "again.",
+                                   "The weights in the circled cups look different from this "
+                                   "slant: hold the camera straight above the card and check "
+                                   "again.", f.get("cups", 1)),
         "glare": ngettext("A reflection washes out the weight in the circled cup: move the "
                           "lamp so that no reflection lies on the card.",
                           "A reflection washes out the weights in the circled cups: move the "

@@ -60,6 +60,19 @@ def test_a_weight_glare_is_worded_as_a_reflection_on_the_weights_not_on_pieces()
     assert "weights in the circled cups" in sentence and "lamp" in sentence
 
 
+@pytest.mark.parametrize("language", ["en", "es", "uk"])
+@pytest.mark.parametrize("code", ["weight-hidden", "camera-slanted", "glare"])
+def test_a_weight_doubt_in_two_cups_speaks_of_both_cups(code, language) -> None:
+    """The check circles every cup it doubts: two circled cups are not "the circled cup"."""
+    set_language(language)
+    try:
+        one, two = (KIND_WORDS["weight"]({**FACT_DEFAULTS, "cups": cups, "code": code})
+                    for cups in (1, 2))
+    finally:
+        set_language("en")
+    assert one and two and one != two, (language, code, one)
+
+
 #: the reasons of vision.picture.check_picture's refusals
 PICTURE_REFUSALS = ("overexposed", "too-dark", "low-contrast", "noisy", "no-colour", "blurred")
 
