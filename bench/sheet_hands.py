@@ -29,6 +29,7 @@ report), and the ``marks`` style (a dot or an X per square) is never tuned on at
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import statistics
 import sys
@@ -105,6 +106,7 @@ def independent_case(seed: int, cache: Path | None
     sys.path.insert(0, str(Path(__file__).parent))
     from independent_scenes.sheet import sheet_scene
 
+    truth_path = cache / f"indep-{seed}.json" if cache is not None else None
     scene: dict[str, Any] = {}
 
     def make() -> np.ndarray:
@@ -112,7 +114,17 @@ def independent_case(seed: int, cache: Path | None
         return scene["v"][0]
 
     frame = _cached(cache, f"indep-{seed}", make)
-    _, filled, tiles = scene["v"] if "v" in scene else sheet_scene(seed)
+    if "v" not in scene and truth_path is not None and truth_path.exists():
+        # the scene's truth kept beside its frame: drawing the scene again for it took most
+        # of a cached run (11-40 min for 40 sheets here)
+        truth = json.loads(truth_path.read_text())
+        filled = {tuple(c) for c in truth["filled"]}
+        tiles = [[tuple(c) for c in t] for t in truth["tiles"]]
+    else:
+        _, filled, tiles = scene["v"] if "v" in scene else sheet_scene(seed)
+        if truth_path is not None:
+            truth_path.write_text(json.dumps({"filled": sorted(map(list, filled)),
+                                              "tiles": [sorted(map(list, t)) for t in tiles]}))
     bonus = sorted(filled - {c for t in tiles for c in t})
     return frame, [set(map(tuple, t)) for t in tiles], (tuple(bonus[0]) if bonus else None)
 
