@@ -19,6 +19,7 @@ from vision.indigo.board import cell_xy
 from vision.indigo.pack import IndigoPack
 from vision.indigo.reader import read_indigo
 from vision.indigo.settings import DEFAULT_SETTINGS
+from vision.indigo.synth.render import render_frame
 
 FRAME = (1280, 720)
 SURE = DEFAULT_SETTINGS.min_confidence
@@ -28,8 +29,6 @@ EMPTY_CELL = (-2, -1)
 
 def _first_move_frame(pack: IndigoPack) -> tuple[np.ndarray, Cell]:
     """A clean frame of a game after its first placement, and the placed cell."""
-    from vision.indigo.synth.render import render_frame
-
     before = new_game(2)
     placement = all_legal_placements(before)[0]
     after = play(before, placement)[0]
