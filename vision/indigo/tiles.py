@@ -267,6 +267,19 @@ EMPTY_REFERENCE_CELLS = 6
 WHITE_CHROMA = np.array([GREY_CHROMA, GREY_CHROMA], np.float32)
 
 
+#: outside the glare mask a light of another colour tints the print along the same line (white
+#: and grey share one chromaticity): a lamp's pale wash short of clipping, or a shade lit by
+#: the room's cooler light instead of the warm lamp. Such a cell is the print when it lies
+#: within EMPTY_MAX_CHROMA of the line, at most this share of the way from the print's colour
+#: to grey: the print is still most of what is seen. Nearer grey, something neutral may lie
+#: over a tile, and it is asked. (Independent tuning seeds 1000-1025 harsh and 2000-2019 mild,
+#: demo and demo-taught, session 29: of 3294 empty cells outside the glare, 35 lay beyond 3.0
+#: of the print and were asked, 17 of them within 3.0 of the line, at shares 0.17-0.40 but
+#: one at 0.73; a fingertip lies off the line, towards red, and no tile read empty outside the
+#: glare lay on it but two asked for their contrast.)
+PRINT_TINT_MOST = 0.5
+
+
 #: fewer pixels than this left outside the glare say nothing of a cell's colour
 LEAST_SEEN_PIXELS = 12
 
@@ -323,19 +336,21 @@ def cells_chroma(lab: np.ndarray, model: PackModel, cells: list[Cell],
             for i, c in enumerate(cells)}
 
 
-def _off_washed_print(chroma: np.ndarray, reference: np.ndarray) -> float:
-    """How far ``chroma`` lies from the print's colour washed toward white by any amount."""
+def _off_washed_print(chroma: np.ndarray, reference: np.ndarray, most: float = 1.0) -> float:
+    """How far ``chroma`` lies from the print's colour washed toward white by at most
+    ``most`` of the way."""
     towards = WHITE_CHROMA - reference
     length = float(towards @ towards)
-    share = float(np.clip((chroma - reference) @ towards / length, 0.0, 1.0)) if length else 0.0
+    share = float(np.clip((chroma - reference) @ towards / length, 0.0, most)) if length else 0.0
     return float(np.hypot(*(chroma - reference - share * towards)))
 
 
 def _unlike_empty_print(lab: np.ndarray, model: PackModel, empty: list[Cell],
                         glare: np.ndarray | None = None) -> set[Cell]:
     """The cells of ``empty`` (read empty) whose colour outside the glare is unlike the
-    board's empty print (under glare: unlike the print washed toward white); a cell with too
-    little left outside the glare is unlike."""
+    board's empty print washed toward white (or grey) by any share under the glare, by at
+    most :data:`PRINT_TINT_MOST` outside it; a cell with too little left outside the glare
+    is unlike."""
     seen = cells_chroma(lab, model, empty, glare)
     chroma = {c: v for c, (v, _) in seen.items() if v is not None}
     if len(chroma) >= EMPTY_REFERENCE_CELLS:
@@ -346,7 +361,7 @@ def _unlike_empty_print(lab: np.ndarray, model: PackModel, empty: list[Cell],
     for c, (v, under) in seen.items():
         if v is None:
             continue
-        off = _off_washed_print(v, reference) if under else float(np.hypot(*(v - reference)))
+        off = _off_washed_print(v, reference, 1.0 if under else PRINT_TINT_MOST)
         if off > EMPTY_MAX_CHROMA:
             unlike.add(c)
     return unlike
