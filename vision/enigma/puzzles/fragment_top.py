@@ -145,14 +145,20 @@ def _offsets() -> list[tuple[int, int]]:
 
 
 def _fit(top: np.ndarray, top_area: int, target: np.ndarray, target_area: int,
-         offset: tuple[int, int]) -> float:
-    """The IoU of ``top``, the tops found at ``offset``, with ``target`` aligned anywhere
-    along the sweep (:data:`ALONG`), the best. A shift keeps a target's area: each IoU needs
-    only the overlap counted."""
-    dx, dy = offset
-    inter = max(overlap(top, target, -int(round(t * dx)), -int(round(t * dy)))
-                for t in ALONG)
+         shifts: set[tuple[int, int]]) -> float:
+    """The IoU of ``top``, the tops found at an offset, with ``target`` aligned anywhere
+    along the sweep (``shifts``, :func:`_shifts_along`), the best. A shift keeps a target's
+    area: each IoU needs only the overlap counted."""
+    inter = max(overlap(top, target, sx, sy) for sx, sy in shifts)
     return inter / max(top_area + target_area - inter, 1)
+
+
+def _shifts_along(offset: tuple[int, int]) -> set[tuple[int, int]]:
+    """The shifts that align a target at each place along the sweep (:data:`ALONG`) of
+    ``offset``: each once (along a short sweep two places may round to one shift, and each
+    count is the same)."""
+    dx, dy = offset
+    return {(-int(round(t * dx)), -int(round(t * dy))) for t in ALONG}
 
 
 def _best_map(crop_b: np.ndarray, crop_t: np.ndarray, centre: tuple[float, float]
@@ -166,8 +172,36 @@ def _best_map(crop_b: np.ndarray, crop_t: np.ndarray, centre: tuple[float, float
     larger than the target (a millimetre too long or short changes the area by ~3%), so
     they are counted for their area only, and the rest tried best bound first until no
     bound reaches the best fit found (the full search counted 4800 overlaps a frame)."""
-    targets = [(k, t, int(np.count_nonzero(t)))
-               for k, t in ((k, _scaled(crop_t, k, centre)) for k in SCALES)]
+    scaled = [_scaled(crop_t, k, centre) for k in SCALES]
+    # the search is made on the box that holds the black and every target alone: an
+    # erosion reads nothing but zeros past the black, and a count nothing but zeros past
+    # either mask, so each top face and count is the same as on the whole crop, on less of
+    # it (the crop keeps a sweep's reach round them)
+    y0, y1, x0, x1 = _box_of([crop_b, *scaled])
+    held = np.s_[y0:y1, x0:x1]
+    targets = [(k, t[held], int(np.count_nonzero(t)))
+               for k, t in zip(SCALES, scaled, strict=True)]
+    best, best_top = _best_map_in(crop_b[held], crop_t[held], targets, centre)
+    whole = np.zeros_like(crop_b)
+    whole[held] = best_top
+    return best, whole
+
+
+def _box_of(masks: list[np.ndarray]) -> tuple[int, int, int, int]:
+    """The rows and columns (y0, y1, x0, x1) that hold every set pixel of ``masks`` (one
+    shape); an empty box when none is set."""
+    rows = np.logical_or.reduce([m.any(axis=1) for m in masks])
+    cols = np.logical_or.reduce([m.any(axis=0) for m in masks])
+    if not rows.any():
+        return 0, 0, 0, 0
+    ys, xs = np.flatnonzero(rows), np.flatnonzero(cols)
+    return int(ys[0]), int(ys[-1]) + 1, int(xs[0]), int(xs[-1]) + 1
+
+
+def _best_map_in(crop_b: np.ndarray, crop_t: np.ndarray,
+                 targets: list[tuple[float, np.ndarray, int]], centre: tuple[float, float]
+                 ) -> tuple[TopMap, np.ndarray]:
+    """:func:`_best_map` given the ``targets`` (scale, the target scaled, its area)."""
     # the black as it is wins a tie (index -1): a map must fit better
     best, best_key, best_top = TopMap((0, 0)), (_iou(crop_b, crop_t), 1), crop_b
     offsets = _offsets()
@@ -177,11 +211,11 @@ def _best_map(crop_b: np.ndarray, crop_t: np.ndarray, centre: tuple[float, float
         if max(bounds[i]) < best_key[0]:
             break
         offset = offsets[i]
-        top = swept_back(crop_b, *offset)
+        top, shifts = swept_back(crop_b, *offset), _shifts_along(offset)
         for j, (k, target, target_area) in enumerate(targets):
             if bounds[i][j] < best_key[0]:
                 continue
-            key = (_fit(top, areas[i], target, target_area, offset), -(i * len(SCALES) + j))
+            key = (_fit(top, areas[i], target, target_area, shifts), -(i * len(SCALES) + j))
             if key > best_key:
                 best, best_key, best_top = TopMap(offset, k, centre), key, top
     return best, best_top
