@@ -251,6 +251,8 @@ def side_coverage(darkness: np.ndarray, empty: np.ndarray,
     outline parts). A dense dark fill takes more of the line's light than of the paper's
     beside it (ink over ink), so against the bare line the printed line under it would look
     stroked all along (mixed mild 13, ballpoint and marker 14 of the tuning sheets).
+    A side with an empty cell beside it is also stroked where the line is wider than the
+    printed one (:data:`WIDE_RANK`): an outline drawn beside the print in a lighter ink.
     ``over_fill``: measure each side's ink over the fill too (see :func:`ink_over_fill`)."""
     light = 1.0 - darkness.astype(np.float32)
     bare = (empty[:, :-1] & empty[:, 1:], (empty[:-1, :] & empty[1:, :]).T)
