@@ -43,6 +43,15 @@ END_TRIM = 0.12
 #: a position of a side is stroked where the line takes this share more light than the
 #: printed line does
 INK_BEYOND_PRINT = 0.12
+#: a position of a side on an empty cell is also stroked where the band's third darkest column
+#: (rank 2 of its columns) takes this share more light than the printed line's third darkest
+#: does on the same line: an outline drawn beside the printed line, on its shoulders (1-3 px
+#: from it), in an ink lighter than the print, which makes the line two or three times as
+#: wide but no darker (the independent photos' pencil and coloured outlines, tuning seeds
+#: 0-39). Not between two filled cells: there the fills' strokes along the line widen it too
+#: (the project's own pencil and ballpoint hatching, tuning mild 4 and 5 read with the cards)
+WIDE_RANK = 2
+WIDE_BEYOND_PRINT = 0.06
 #: the printed line's ratio is measured on at least this many sides between two empty cells;
 #: else it is taken as :data:`PRINTED_RATIO`
 MIN_PRINTED_SIDES = 1
@@ -101,23 +110,38 @@ def columns_reduced(image: np.ndarray, starts: np.ndarray, width: int,
     return out
 
 
-def line_ratios(light: np.ndarray) -> np.ndarray:
+def line_ratios(light: np.ndarray, rank: int = 0) -> np.ndarray:
     """``(9, 8, positions)``: along each vertical inner line of each row of cells, the light
-    on the line over the light beside it (after the light is averaged along the line)."""
+    on the line over the light beside it (after the light is averaged along the line); the
+    light on the line is the ``rank``-th least of the band's columns (0: its darkest point;
+    see :data:`WIDE_RANK`)."""
     smooth = cv2.blur(light, (1, ALONG_PX))
     trim = int(CANON_CELL * END_TRIM)
     positions = CANON_CELL - 2 * trim
     width = 2 * BAND_PX + 1
     lines = PAD + CANON_CELL * np.arange(1, N)
-    # per line: the band on it, and as wide a band beside it on the left and on the right
-    starts = np.stack([lines - BAND_PX, lines - BESIDE_PX - width, lines + BESIDE_PX + 1],
-                      axis=1)
-    band, left, right = np.moveaxis(columns_reduced(smooth, starts, width, np.minimum), 1, 0)
-    ratio = band / np.maximum(np.maximum(left, right), 1e-3)          # (8 lines, height)
+    # per line: as wide a band as the line's beside it on the left and on the right
+    beside = columns_reduced(smooth, np.stack([lines - BESIDE_PX - width,
+                                               lines + BESIDE_PX + 1], axis=1),
+                             width, np.minimum)
+    if rank == 0:
+        band = columns_reduced(smooth, lines - BAND_PX, width, np.minimum)
+    else:
+        columns = smooth.T[(lines - BAND_PX)[:, None] + np.arange(width)]   # (8, width, h)
+        band = np.partition(columns, rank, axis=1)[:, rank]
+    ratio = band / np.maximum(np.maximum(beside[:, 0], beside[:, 1]), 1e-3)   # (8, height)
     sides = ratio[:, PAD:PAD + N * CANON_CELL].reshape(N - 1, N, CANON_CELL)
     out: np.ndarray = np.ascontiguousarray(
         sides[:, :, trim:trim + positions].transpose(1, 0, 2), dtype=np.float32)
     return out
+
+
+def printed_ratio(ratios: tuple[np.ndarray, np.ndarray],
+                  bare: tuple[np.ndarray, np.ndarray]) -> float:
+    """The printed line's ratio on the sheet: the median over the vertical and horizontal
+    sides between two empty cells (``bare``); :data:`PRINTED_RATIO` where there are none."""
+    every = np.concatenate([ratios[0][bare[0]], ratios[1][bare[1]]])
+    return float(np.median(every)) if len(every) >= MIN_PRINTED_SIDES else PRINTED_RATIO
 
 
 def _printed_levels(ratios: np.ndarray, bare: np.ndarray, fallback: float) -> np.ndarray:
@@ -227,29 +251,31 @@ def side_coverage(darkness: np.ndarray, empty: np.ndarray,
     outline parts). A dense dark fill takes more of the line's light than of the paper's
     beside it (ink over ink), so against the bare line the printed line under it would look
     stroked all along (mixed mild 13, ballpoint and marker 14 of the tuning sheets).
+    A side with an empty cell beside it is also stroked where the line is wider than the
+    printed one (:data:`WIDE_RANK`): an outline drawn beside the print in a lighter ink.
     ``over_fill``: measure each side's ink over the fill too (see :func:`ink_over_fill`)."""
     light = 1.0 - darkness.astype(np.float32)
-    vertical = line_ratios(light)                   # (9 rows, 8 lines, p)
-    horizontal = line_ratios(light.T.copy())        # (9 cols, 8 lines, p): below (r, c) at [c, r]
-    bare_v = empty[:, :-1] & empty[:, 1:]            # (9, 8)
-    bare_h = (empty[:-1, :] & empty[1:, :]).T        # (9 cols, 8 lines)
-    every = np.concatenate([vertical[bare_v], horizontal[bare_h]])
-    printed = float(np.median(every)) if len(every) >= MIN_PRINTED_SIDES else PRINTED_RATIO
-    level_v = _printed_levels(vertical, bare_v, printed)
-    level_h = _printed_levels(horizontal, bare_h, printed)
-    under = under_fill_levels(vertical, horizontal, inside, light_of_cells(light))
-    cap_v = np.broadcast_to(level_v[None, :], (N, N - 1))
-    cap_h = np.broadcast_to(level_h[None, :], (N, N - 1))
+    bare = (empty[:, :-1] & empty[:, 1:], (empty[:-1, :] & empty[1:, :]).T)
     filled = ~empty
-    between_v = filled[:, :-1] & filled[:, 1:]           # (9 rows, 8 lines)
-    between_h = (filled[:-1, :] & filled[1:, :]).T       # (9 cols, 8 lines)
-    cap_v = np.where(between_v, np.minimum(cap_v, under[0]), cap_v)
-    cap_h = np.where(between_h, np.minimum(cap_h, under[1]), cap_h)
+    # (9 rows, 8 lines) and (9 cols, 8 lines): below (r, c) is at [c, r]
+    between = (filled[:, :-1] & filled[:, 1:], (filled[:-1, :] & filled[1:, :]).T)
+    darkest = (line_ratios(light), line_ratios(light.T.copy()))
+    printed = printed_ratio(darkest, bare)
+    under = under_fill_levels(*darkest, inside, light_of_cells(light))
+    wide = (line_ratios(light, WIDE_RANK), line_ratios(light.T.copy(), WIDE_RANK))
+    wide_printed = printed_ratio(wide, bare)
+    stroked = []
+    for k in range(2):
+        cap = np.broadcast_to(_printed_levels(darkest[k], bare[k], printed)[None, :],
+                              (N, N - 1))
+        cap = np.where(between[k], np.minimum(cap, under[k]), cap)
+        wide_cap = _printed_levels(wide[k], bare[k], wide_printed)[None, :, None]
+        beside = (wide[k] < wide_cap * (1 - WIDE_BEYOND_PRINT)) & ~between[k][:, :, None]
+        stroked.append((darkest[k] < cap[:, :, None] * (1 - INK_BEYOND_PRINT)) | beside)
     right = np.zeros((N, N), np.float32)
     below = np.zeros((N, N), np.float32)
-    right[:, :N - 1] = (vertical < cap_v[:, :, None] * (1 - INK_BEYOND_PRINT)).mean(axis=2)
-    below[:N - 1, :] = (horizontal < cap_h[:, :, None] * (1 - INK_BEYOND_PRINT)
-                        ).mean(axis=2).T
+    right[:, :N - 1] = stroked[0].mean(axis=2)
+    below[:N - 1, :] = stroked[1].mean(axis=2).T
     if not over_fill:
         # only a read without the cards uses it (7 ms a read here)
         return SideCoverage(right, below, printed)

@@ -20,6 +20,7 @@ from vision.second_chance.sides import side_coverage
 N = 9
 SIZE = N * CANON_CELL + 2 * PAD
 PRINTED = 0.4        # darkness of the printed grid line (one pixel)
+PEN_BESIDE = 0.3     # a pen lighter than the print (the independent sheets' outlines)
 INSET = int(round(CANON_CELL * 0.16))
 EVERY = np.ones((N, N), bool)      # every cell read empty
 
@@ -47,7 +48,38 @@ def test_an_outline_along_a_side_covers_it_and_the_printed_line_does_not() -> No
     coverage = side_coverage(darkness, _empty((2, 3), (2, 4)))
     assert coverage.of((2, 3), (2, 4)) > 0.9
     assert coverage.of((5, 3), (5, 4)) == 0.0
-    assert coverage.of((2, 3), (3, 3)) == 0.0
+    # the stroke ends on the line below (3, 3) empty: beside that line it widens the band for
+    # the length of the along-line average at the corner, a few positions of the side
+    # (the third darkest column, sides.WIDE_RANK; 0.09 here)
+    assert coverage.of((2, 3), (3, 3)) < 0.1
+
+
+def test_a_lighter_stroke_on_the_printed_lines_shoulders_covers_the_side() -> None:
+    """An outline drawn beside the printed line, on its shoulders (1-3 px from it), in an ink
+    lighter than the print: the line's darkest point is the print's own, its third darkest
+    column tells the stroke (the independent photos' outlines; sides.WIDE_RANK)."""
+    darkness = _printed_grid()
+    x = PAD + 4 * CANON_CELL                      # the line between (2, 3) and (2, 4)
+    y0 = PAD + 2 * CANON_CELL
+    rows = slice(y0, y0 + CANON_CELL)
+    darkness[rows, x - 3:x - 1] = PEN_BESIDE   # drawn just inside (2, 3), two pixels wide
+    coverage = side_coverage(darkness, _empty((2, 3)))
+    assert coverage.of((2, 3), (2, 4)) > 0.9
+    assert coverage.of((5, 3), (5, 4)) == 0.0
+    # the strokes end on the line below: across it they darken a position or two at its end
+    assert coverage.of((2, 3), (3, 3)) < 0.1
+
+
+def test_hatching_across_the_line_does_not_cover_the_side() -> None:
+    darkness = _printed_grid()
+    x = PAD + 4 * CANON_CELL                      # the line between (2, 3) and (2, 4)
+    y0 = PAD + 2 * CANON_CELL
+    for start in range(-CANON_CELL, CANON_CELL, 6):   # 45 degree hatching across the line
+        for t in range(CANON_CELL):
+            if x - CANON_CELL <= x + start + t < x + CANON_CELL:
+                darkness[y0 + t, x + start + t] = PEN_BESIDE
+    coverage = side_coverage(darkness, _empty((2, 3)))     # a tile's side on an empty cell
+    assert coverage.of((2, 3), (2, 4)) == 0.0
 
 
 def test_the_printed_line_through_a_translucent_fill_is_no_outline() -> None:
