@@ -52,8 +52,11 @@ FACE_SHARE = (0.2, 0.9)
 RIM_SECTORS, RIM_QUANTILE, RIM_STEP = 8, 30, 0.06
 RIM_BAND = (0.75, 1.08)
 #: a weight is told only where its rim is this much darker than the card around it (share of
-#: the card's level): a weight washed out by a lamp's glare is asked about
-MIN_RIM_DEPTH = 0.1
+#: the card's level): a weight washed out further by a lamp's glare is asked about. The bare
+#: card in a cup, its noise, lies 0.008-0.029 below the card (:data:`FAINT_DEPTH`); weights
+#: under a glare near burning out 0.078-0.098 (tuning cloth/strong 7 and 15, wood/strong 12
+#: and 13, right builds: "move the lamp" at 0.1), the weights' shape tells them from there on
+MIN_RIM_DEPTH = 0.05
 #: the rings measured on a weight (shares of its radius): its face, its rim, the card around
 FACE_RING, RIM_RING, CARD_RING = (0.0, 0.6), (0.84, 0.98), (1.15, 1.6)
 #: the card around a weight is this high a quantile of the ring around it (the weights beside
@@ -235,6 +238,13 @@ CRESCENT_REACH, CRESCENT_TOUCH = 2.5, 0.2
 #: a crescent (a weight's face and rim) is darker than this share of the way from the card
 #: down to the face (a shadow's soft edge is nearer the card)
 CRESCENT_LEVEL = 0.6
+#: the face taken for that step lies at least this share of the way from the card to the top
+#: weight's rim, as the pack's weights' faces do (0.6-0.67 on the tuning frames). A glare near
+#: burning out lifts a weight's face nearer the card than its rim (0.25-0.38 of the way on
+#: tuning cloth/strong 7, wood/strong 12): the step from that face alone lies within the
+#: glare's own unevenness beside the weight (wood/strong 12, right build: a crescent of bare
+#: card 1.25 radii off a lone weight in its cup, asked about)
+CRESCENT_FACE_SHARE = 0.6
 #: and its darkest part (this percentile: the hidden weight's rim) reaches this share of the
 #: way from the card down to the top weight's rim. A glare that washes the top weight's face
 #: to within a few per cent of the card brings CRESCENT_LEVEL's step within the light's own
@@ -262,7 +272,8 @@ def crescents(smooth: np.ndarray, card_level: np.ndarray, top: Weight, whole: li
     card lighter, and a shadow's edge has no reason to hug a weight). The metal's level
     (``smooth``, :func:`smooth_level`), against the card beside it (``card_level``,
     :func:`local_card`), is darker than :data:`CRESCENT_LEVEL` of the way to the top
-    weight's face: a glare that lessens the weight's contrast lessens the step with it; and
+    weight's face (at least :data:`CRESCENT_FACE_SHARE` of the way to its rim): a glare that
+    lessens the weight's contrast lessens the step with it; and
     its darkest part is a rim, :data:`CRESCENT_RIM` of the way down to the top one's."""
     reach = CRESCENT_REACH * wr
     h, w = smooth.shape
@@ -281,7 +292,8 @@ def crescents(smooth: np.ndarray, card_level: np.ndarray, top: Weight, whole: li
     touch = np.zeros(box.shape, np.uint8)
     _own_outline(touch, top, (x0, y0), (OWN_DISC + CRESCENT_TOUCH) * wr, 1)
     # the print's lines near a cup are thinner than a crescent: the opening takes them off
-    upper = 1 - CRESCENT_LEVEL * (top.card - top.face) / max(top.card, 1e-3)
+    face_step = max(top.card - top.face, CRESCENT_FACE_SHARE * (top.card - top.rim))
+    upper = 1 - CRESCENT_LEVEL * face_step / max(top.card, 1e-3)
     metal = (box < upper) & region.astype(bool) & inside[y0:y1, x0:x1]
     metal = open_mask(metal, max(1, int(round(CRESCENT_THICK * wr))))
     n, lab, stats, cents = cv2.connectedComponentsWithStats(metal.astype(np.uint8),
