@@ -82,6 +82,16 @@ PASS_RISE_PX = 2.5
 #: asked 0.61 and more (bench/figures/enigma_false_link_s23.txt)
 CONTACT_BAND_PX = 1.0
 LEAST_CONTACT = 0.5
+#: a piece the cut round a cell with a pawn on it ended, with no stroke end at the cell and
+#: not running past it (the V of :data:`PASS_RISE_PX`), runs into the cell only when it
+#: meets the cut across a whole channel's width (a channel ending at the cell meets it so; a
+#: V of two, more): less is the side of a channel bending close by, grazing the pawn's
+#: blurred edge (tuning independent table 6002 harsh at 30-45 tiles, square [-4, -3]: a
+#: channel N2-W2 turning past a blue cell under a black pawn touched the cut over 0.71
+#: channel widths and was read joined to the cell, sure). Census of such joins on harsh
+#: tuning 5000-5039 and 6000-6009 (scratch vcensus.py): 33 seen, the exact ones 1.06
+#: channel widths and more but two, 0.60 and 0.79, asked for other doubts already
+V_CONTACT = 1.0
 #: a skeleton end of a channel that runs into a cell lies within the cut, a channel's width
 #: and this many pixels of blur from the cell's centre...
 END_SLACK_PX = 3.0
@@ -274,7 +284,9 @@ def _cells_reached(piece: np.ndarray, cells: list[Cell], cell_ids: list[str], rc
     sides (an end at an opening beside the cell may be the channel leaving the tile, unless
     it lies right at the cut: a short stub's). A stroke running past a cell with no end of
     its own there, touching it over less than :data:`LEAST_CONTACT` of a channel's width,
-    passes it close by too: a corner or a pixel of its side, not a channel's end."""
+    passes it close by too: a corner or a pixel of its side, not a channel's end; so does
+    one the cut alone ended at a cell under a pawn, touching it over less than
+    :data:`V_CONTACT` of a channel's width."""
     ys, xs = np.nonzero(piece)
     ends = stroke.stops(cw)
     reached: list[Endpoint] = []
@@ -291,9 +303,12 @@ def _cells_reached(piece: np.ndarray, cells: list[Cell], cell_ids: list[str], rc
         if nearest <= rc * CHANNEL_CUT + CUT_REACH_PX and (
                 ends_here or cut_off and not (c.networker is not None
                                               and _runs_past(stroke, c.centre))):
+            contact = _contact(xs, ys, from_centre, c.centre)
             if (_runs_past(stroke, c.centre) and not _own_end(k, cells, inner_ends, ends, rc, cw)
-                    and _contact(xs, ys, from_centre, c.centre) < LEAST_CONTACT * cw):
+                    and contact < LEAST_CONTACT * cw):
                 close.append(cid)  # the corner of a channel passing by
+            elif not ends_here and c.networker is not None and contact < V_CONTACT * cw:
+                close.append(cid)  # a channel bending past a pawn, grazing its edge
             else:
                 reached.append(cid)
         elif nearest <= rc * CHANNEL_CUT + CONTACT_SLACK_PX:
