@@ -1,7 +1,8 @@
 """Tiles read wrong with no question on the independent tuning tables (session 29's census of
-harsh 5000-5199 and 6000-6099 at 30-45 tiles): each class fixed, one seeded frame each. The
+harsh 5000-5099 and 6000-6049 at 30-45 tiles): each class fixed, one seeded frame each. The
 verdict asserted is what holds on any pixels: the tile is read right, or it is asked (its
-confidence below the threshold and a question names its square)."""
+confidence below the threshold and a question names its square); on the pixels the class
+was found on (tests.vision.scene_stack.SCENES_AS_FOUND), the question is the class's own."""
 
 from __future__ import annotations
 
@@ -14,13 +15,14 @@ from independent_scenes.enigma_judge import read_key  # noqa: E402
 from independent_scenes.enigma_table import enigma_scene, truth_of  # noqa: E402
 
 from config import Config  # noqa: E402
+from tests.vision.scene_stack import SCENES_AS_FOUND  # noqa: E402
 from vision.enigma.reader import read_enigma  # noqa: E402
 from vision.enigma.settings import ReaderSettings  # noqa: E402
 
 
-def _right_or_asked(pack, seed: int, tiles: tuple[int, int] | None, at: tuple[int, int],
+def _right_or_asked(pack, seed: int, tiles: tuple[int, int], at: tuple[int, int],
                     asked_about: str) -> None:
-    frame, table = enigma_scene(seed, "harsh", tiles) if tiles else enigma_scene(seed, "harsh")
+    frame, table = enigma_scene(seed, "harsh", tiles)
     truth, _ = truth_of(table)
     settings = ReaderSettings.from_config(Config())
     read = read_enigma(frame, pack, settings=settings).to_json()
@@ -28,7 +30,9 @@ def _right_or_asked(pack, seed: int, tiles: tuple[int, int] | None, at: tuple[in
     if read_key(tile) != truth[at]:
         asked = [q for q in read["questions"] if q.startswith(f"tile [{at[0]}, {at[1]}]")]
         assert tile["confidence"] < settings.min_confidence, tile
-        assert any(asked_about in q for q in asked), (tile, asked)
+        assert asked, tile
+        if SCENES_AS_FOUND:
+            assert any(asked_about in q for q in asked), (tile, asked)
 
 
 def test_a_channel_bending_past_a_pawn_is_no_join_read_sure(demo_pack):
@@ -37,3 +41,12 @@ def test_a_channel_bending_past_a_pawn_is_no_join_read_sure(demo_pack):
     joined to the cell (N2-b), sure. A join by the cut alone, under a pawn, needs the
     channel to meet the cut across a whole channel's width."""
     _right_or_asked(demo_pack, 6002, (30, 45), (-4, -3), "joined or not")
+
+
+def test_a_white_pawn_with_its_cell_lost_but_a_dark_rim_is_asked(demo_pack):
+    """Table 6021 (30-45 tiles), [-1, 1]: a white pawn on a yellow cell, the cell's ring
+    blurred near tile's colour so nothing round the pawn was ringed: the pale blob was taken
+    for bare tile, the cell and the pawn lost (S0-S1 read as one channel), sure, and the
+    networkers silently wrong. Its dark rim (tile-edge and table pixels round it) says a
+    pawn stands there: the tile is asked."""
+    _right_or_asked(demo_pack, 6021, (30, 45), (-1, 1), "is a cell hidden")
