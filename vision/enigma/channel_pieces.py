@@ -90,7 +90,8 @@ LEAST_CONTACT = 0.5
 #: channel N2-W2 turning past a blue cell under a black pawn touched the cut over 0.71
 #: channel widths and was read joined to the cell, sure). Census of such joins on harsh
 #: tuning 5000-5039 and 6000-6009 (scratch vcensus.py): 33 seen, the exact ones 1.06
-#: channel widths and more but two, 0.60 and 0.79, asked for other doubts already
+#: channel widths and more but two, 0.60 and 0.79, asked for other doubts already, whose
+#: pieces end nowhere without the cell: there the cell is the channel's end, as before
 V_CONTACT = 1.0
 #: a skeleton end of a channel that runs into a cell lies within the cut, a channel's width
 #: and this many pixels of blur from the cell's centre...
@@ -271,8 +272,8 @@ def _judge_piece(piece: np.ndarray, stroke: _Stroke, nodes: list[Endpoint], cell
 
 
 def _cells_reached(piece: np.ndarray, cells: list[Cell], cell_ids: list[str], rc: float,
-                   cw: float, stroke: _Stroke, inner_ends: list[tuple[int, int]]
-                   ) -> tuple[list[Endpoint], list[str]]:
+                   cw: float, stroke: _Stroke, inner_ends: list[tuple[int, int]],
+                   openings: int) -> tuple[list[Endpoint], list[str]]:
     """The cells a channel piece runs into, and those it only passes close to. A channel
     that ends at a cell was cut at the cell's cut, so it reaches it and its skeleton ends
     there; one that comes near but stops short of the cut, or touches the cut but runs on
@@ -286,11 +287,13 @@ def _cells_reached(piece: np.ndarray, cells: list[Cell], cell_ids: list[str], rc
     its own there, touching it over less than :data:`LEAST_CONTACT` of a channel's width,
     passes it close by too: a corner or a pixel of its side, not a channel's end; so does
     one the cut alone ended at a cell under a pawn, touching it over less than
-    :data:`V_CONTACT` of a channel's width."""
+    :data:`V_CONTACT` of a channel's width, when the piece has two ends without that cell
+    (``openings``: the openings it reaches)."""
     ys, xs = np.nonzero(piece)
     ends = stroke.stops(cw)
     reached: list[Endpoint] = []
     close: list[str] = []
+    grazed: list[str] = []
     for k, (cid, c) in enumerate(zip(cell_ids, cells, strict=True)):
         from_centre = np.hypot(xs - c.centre[0], ys - c.centre[1])
         nearest = float(from_centre.min())
@@ -308,12 +311,16 @@ def _cells_reached(piece: np.ndarray, cells: list[Cell], cell_ids: list[str], rc
                     and contact < LEAST_CONTACT * cw):
                 close.append(cid)  # the corner of a channel passing by
             elif not ends_here and c.networker is not None and contact < V_CONTACT * cw:
-                close.append(cid)  # a channel bending past a pawn, grazing its edge
+                grazed.append(cid)  # a channel bending past a pawn, grazing its edge
             else:
                 reached.append(cid)
         elif nearest <= rc * CHANNEL_CUT + CONTACT_SLACK_PX:
             close.append(cid)
-    return reached, close
+    if len(reached) + openings < 2:
+        # without the pawn's cell the channel would end nowhere: the cell is its end
+        reached = [cid for cid in cell_ids if cid in reached or cid in grazed]  # cell order
+        grazed = []
+    return reached, close + grazed
 
 
 def _own_end(k: int, cells: list[Cell], inner_ends: list[tuple[int, int]],
@@ -459,7 +466,8 @@ def piece_links(channel: np.ndarray, cells: list[Cell], cell_ids: list[str],
         at_openings = [port_point(q, pack.ports) for q in ports_here]
         stops = stroke.stops(cw)
         inner_ends = [e for e in stops if not _at_side(e, p, w, cw, at_openings)]
-        reached, close = _cells_reached(piece, cells, cell_ids, rc, cw, stroke, inner_ends)
+        reached, close = _cells_reached(piece, cells, cell_ids, rc, cw, stroke, inner_ends,
+                                        len(ports_here))
         nodes: list[Endpoint] = list(reached)
         nodes.extend(ports_here)
         used_ports.update(ports_here)
