@@ -83,15 +83,15 @@ PASS_RISE_PX = 2.5
 CONTACT_BAND_PX = 1.0
 LEAST_CONTACT = 0.5
 #: a piece the cut round a cell with a pawn on it ended, with no stroke end at the cell and
-#: not running past it (the V of :data:`PASS_RISE_PX`), runs into the cell only when it
-#: meets the cut across a whole channel's width (a channel ending at the cell meets it so; a
-#: V of two, more): less is the side of a channel bending close by, grazing the pawn's
-#: blurred edge (tuning independent table 6002 harsh at 30-45 tiles, square [-4, -3]: a
-#: channel N2-W2 turning past a blue cell under a black pawn touched the cut over 0.71
-#: channel widths and was read joined to the cell, sure). Census of such joins on harsh
-#: tuning 5000-5039 and 6000-6009 (scratch vcensus.py): 33 seen, the exact ones 1.06
-#: channel widths and more but two, 0.60 and 0.79, asked for other doubts already, whose
-#: pieces end nowhere without the cell: there the cell is the channel's end, as before
+#: not running past it (the V of :data:`PASS_RISE_PX`), is sure to run into the cell only
+#: when it meets the cut across a whole channel's width (a channel ending at the cell meets
+#: it so; a V of two, more): less may be the side of a channel bending close by, grazing the
+#: pawn's blurred edge (tuning independent table 6002 harsh at 30-45 tiles, square [-4, -3]:
+#: a channel N2-W2 turning past a blue cell under a black pawn touched the cut over 0.71
+#: channel widths and was read joined to the cell, sure). Such a join is still read (most
+#: are Vs: census of such joins on harsh tuning 5000-5039 and 6000-6009, scratch
+#: vcensus.py, 33 seen, the exact ones 1.06 channel widths and more but two, 0.60 and 0.79)
+#: but asked, when the piece has two ends without the cell
 V_CONTACT = 1.0
 #: a skeleton end of a channel that runs into a cell lies within the cut, a channel's width
 #: and this many pixels of blur from the cell's centre...
@@ -272,8 +272,8 @@ def _judge_piece(piece: np.ndarray, stroke: _Stroke, nodes: list[Endpoint], cell
 
 
 def _cells_reached(piece: np.ndarray, cells: list[Cell], cell_ids: list[str], rc: float,
-                   cw: float, stroke: _Stroke, inner_ends: list[tuple[int, int]],
-                   openings: int) -> tuple[list[Endpoint], list[str]]:
+                   cw: float, stroke: _Stroke, inner_ends: list[tuple[int, int]]
+                   ) -> tuple[list[Endpoint], list[str], list[str]]:
     """The cells a channel piece runs into, and those it only passes close to. A channel
     that ends at a cell was cut at the cell's cut, so it reaches it and its skeleton ends
     there; one that comes near but stops short of the cut, or touches the cut but runs on
@@ -285,10 +285,9 @@ def _cells_reached(piece: np.ndarray, cells: list[Cell], cell_ids: list[str], rc
     sides (an end at an opening beside the cell may be the channel leaving the tile, unless
     it lies right at the cut: a short stub's). A stroke running past a cell with no end of
     its own there, touching it over less than :data:`LEAST_CONTACT` of a channel's width,
-    passes it close by too: a corner or a pixel of its side, not a channel's end; so does
-    one the cut alone ended at a cell under a pawn, touching it over less than
-    :data:`V_CONTACT` of a channel's width, when the piece has two ends without that cell
-    (``openings``: the openings it reaches)."""
+    passes it close by too: a corner or a pixel of its side, not a channel's end. And the
+    cells reached that the cut alone ended the piece at, under a pawn, touching it over less
+    than :data:`V_CONTACT` of a channel's width (``grazed``): read joined, but doubted."""
     ys, xs = np.nonzero(piece)
     ends = stroke.stops(cw)
     reached: list[Endpoint] = []
@@ -310,17 +309,13 @@ def _cells_reached(piece: np.ndarray, cells: list[Cell], cell_ids: list[str], rc
             if (_runs_past(stroke, c.centre) and not _own_end(k, cells, inner_ends, ends, rc, cw)
                     and contact < LEAST_CONTACT * cw):
                 close.append(cid)  # the corner of a channel passing by
-            elif not ends_here and c.networker is not None and contact < V_CONTACT * cw:
-                grazed.append(cid)  # a channel bending past a pawn, grazing its edge
             else:
                 reached.append(cid)
+                if not ends_here and c.networker is not None and contact < V_CONTACT * cw:
+                    grazed.append(cid)  # a V into the cell, or a channel bending past it
         elif nearest <= rc * CHANNEL_CUT + CONTACT_SLACK_PX:
             close.append(cid)
-    if len(reached) + openings < 2:
-        # without the pawn's cell the channel would end nowhere: the cell is its end
-        reached = [cid for cid in cell_ids if cid in reached or cid in grazed]  # cell order
-        grazed = []
-    return reached, close + grazed
+    return reached, close, grazed
 
 
 def _own_end(k: int, cells: list[Cell], inner_ends: list[tuple[int, int]],
@@ -466,8 +461,8 @@ def piece_links(channel: np.ndarray, cells: list[Cell], cell_ids: list[str],
         at_openings = [port_point(q, pack.ports) for q in ports_here]
         stops = stroke.stops(cw)
         inner_ends = [e for e in stops if not _at_side(e, p, w, cw, at_openings)]
-        reached, close = _cells_reached(piece, cells, cell_ids, rc, cw, stroke, inner_ends,
-                                        len(ports_here))
+        reached, close, grazed = _cells_reached(piece, cells, cell_ids, rc, cw, stroke,
+                                                inner_ends)
         nodes: list[Endpoint] = list(reached)
         nodes.extend(ports_here)
         used_ports.update(ports_here)
@@ -476,6 +471,10 @@ def piece_links(channel: np.ndarray, cells: list[Cell], cell_ids: list[str],
             continue
         if close:
             joins.choices.append((nodes, close))
+            joins.doubts.add("a channel passes close to a cell: joined or not?",
+                             DOUBTFUL_CONFIDENCE)
+        if grazed and len(nodes) - len(grazed) >= 2:
+            # the piece has two ends without the grazed cell: it may only bend past it
             joins.doubts.add("a channel passes close to a cell: joined or not?",
                              DOUBTFUL_CONFIDENCE)
         if len(nodes) < 2:
