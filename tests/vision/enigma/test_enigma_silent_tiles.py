@@ -38,8 +38,8 @@ def _right_or_asked(pack, seed: int, tiles: tuple[int, int], at: tuple[int, int]
 def test_a_channel_bending_past_a_pawn_is_no_join_read_sure(demo_pack):
     """Table 6002 (30-45 tiles), [-4, -3]: a channel N2-W2 bends past a blue cell under a
     black pawn, the cut round the cell ending its corner over 0.71 channel widths: read
-    joined to the cell (N2-b), sure. A join by the cut alone, under a pawn, needs the
-    channel to meet the cut across a whole channel's width."""
+    joined to the cell (N2-b), sure. A join by the cut alone, under a pawn, over less than
+    a whole channel's width, of a piece that has two ends without the cell, is asked."""
     _right_or_asked(demo_pack, 6002, (30, 45), (-4, -3), "joined or not")
 
 
