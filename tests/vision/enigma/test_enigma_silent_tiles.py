@@ -1,5 +1,5 @@
 """Tiles read wrong with no question on the independent tuning tables (session 29's census of
-harsh 5000-5099 and 6000-6049 at 30-45 tiles): each class fixed, one seeded frame each. The
+harsh 5000-5099 and 6000-6047 at 30-45 tiles): each class fixed, one seeded frame each. The
 verdict asserted is what holds on any pixels: the tile is read right, or it is asked (its
 confidence below the threshold and a question names its square); on the pixels the class
 was found on (tests.vision.scene_stack.SCENES_AS_FOUND), the question is the class's own."""
