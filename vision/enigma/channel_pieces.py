@@ -82,6 +82,17 @@ PASS_RISE_PX = 2.5
 #: asked 0.61 and more (bench/figures/enigma_false_link_s23.txt)
 CONTACT_BAND_PX = 1.0
 LEAST_CONTACT = 0.5
+#: a piece the cut round a cell with a pawn on it ended, with no stroke end at the cell and
+#: not running past it (the V of :data:`PASS_RISE_PX`), is sure to run into the cell only
+#: when it meets the cut across a whole channel's width (a channel ending at the cell meets
+#: it so; a V of two, more): less may be the side of a channel bending close by, grazing the
+#: pawn's blurred edge (tuning independent table 6002 harsh at 30-45 tiles, square [-4, -3]:
+#: a channel N2-W2 turning past a blue cell under a black pawn touched the cut over 0.71
+#: channel widths and was read joined to the cell, sure). Such a join is still read (most
+#: are Vs: census of such joins on harsh tuning 5000-5039 and 6000-6009, scratch
+#: vcensus.py, 33 seen, the exact ones 1.06 channel widths and more but two, 0.60 and 0.79)
+#: but asked, when the piece has two ends without the cell
+V_CONTACT = 1.0
 #: a skeleton end of a channel that runs into a cell lies within the cut, a channel's width
 #: and this many pixels of blur from the cell's centre...
 END_SLACK_PX = 3.0
@@ -262,7 +273,7 @@ def _judge_piece(piece: np.ndarray, stroke: _Stroke, nodes: list[Endpoint], cell
 
 def _cells_reached(piece: np.ndarray, cells: list[Cell], cell_ids: list[str], rc: float,
                    cw: float, stroke: _Stroke, inner_ends: list[tuple[int, int]]
-                   ) -> tuple[list[Endpoint], list[str]]:
+                   ) -> tuple[list[Endpoint], list[str], list[str]]:
     """The cells a channel piece runs into, and those it only passes close to. A channel
     that ends at a cell was cut at the cell's cut, so it reaches it and its skeleton ends
     there; one that comes near but stops short of the cut, or touches the cut but runs on
@@ -274,11 +285,14 @@ def _cells_reached(piece: np.ndarray, cells: list[Cell], cell_ids: list[str], rc
     sides (an end at an opening beside the cell may be the channel leaving the tile, unless
     it lies right at the cut: a short stub's). A stroke running past a cell with no end of
     its own there, touching it over less than :data:`LEAST_CONTACT` of a channel's width,
-    passes it close by too: a corner or a pixel of its side, not a channel's end."""
+    passes it close by too: a corner or a pixel of its side, not a channel's end. And the
+    cells reached that the cut alone ended the piece at, under a pawn, touching it over less
+    than :data:`V_CONTACT` of a channel's width (``grazed``): read joined, but doubted."""
     ys, xs = np.nonzero(piece)
     ends = stroke.stops(cw)
     reached: list[Endpoint] = []
     close: list[str] = []
+    grazed: list[str] = []
     for k, (cid, c) in enumerate(zip(cell_ids, cells, strict=True)):
         from_centre = np.hypot(xs - c.centre[0], ys - c.centre[1])
         nearest = float(from_centre.min())
@@ -291,14 +305,17 @@ def _cells_reached(piece: np.ndarray, cells: list[Cell], cell_ids: list[str], rc
         if nearest <= rc * CHANNEL_CUT + CUT_REACH_PX and (
                 ends_here or cut_off and not (c.networker is not None
                                               and _runs_past(stroke, c.centre))):
+            contact = _contact(xs, ys, from_centre, c.centre)
             if (_runs_past(stroke, c.centre) and not _own_end(k, cells, inner_ends, ends, rc, cw)
-                    and _contact(xs, ys, from_centre, c.centre) < LEAST_CONTACT * cw):
+                    and contact < LEAST_CONTACT * cw):
                 close.append(cid)  # the corner of a channel passing by
             else:
                 reached.append(cid)
+                if not ends_here and c.networker is not None and contact < V_CONTACT * cw:
+                    grazed.append(cid)  # a V into the cell, or a channel bending past it
         elif nearest <= rc * CHANNEL_CUT + CONTACT_SLACK_PX:
             close.append(cid)
-    return reached, close
+    return reached, close, grazed
 
 
 def _own_end(k: int, cells: list[Cell], inner_ends: list[tuple[int, int]],
@@ -444,7 +461,8 @@ def piece_links(channel: np.ndarray, cells: list[Cell], cell_ids: list[str],
         at_openings = [port_point(q, pack.ports) for q in ports_here]
         stops = stroke.stops(cw)
         inner_ends = [e for e in stops if not _at_side(e, p, w, cw, at_openings)]
-        reached, close = _cells_reached(piece, cells, cell_ids, rc, cw, stroke, inner_ends)
+        reached, close, grazed = _cells_reached(piece, cells, cell_ids, rc, cw, stroke,
+                                                inner_ends)
         nodes: list[Endpoint] = list(reached)
         nodes.extend(ports_here)
         used_ports.update(ports_here)
@@ -453,6 +471,10 @@ def piece_links(channel: np.ndarray, cells: list[Cell], cell_ids: list[str],
             continue
         if close:
             joins.choices.append((nodes, close))
+            joins.doubts.add("a channel passes close to a cell: joined or not?",
+                             DOUBTFUL_CONFIDENCE)
+        if grazed and len(nodes) - len(grazed) >= 2:
+            # the piece has two ends without the grazed cell: it may only bend past it
             joins.doubts.add("a channel passes close to a cell: joined or not?",
                              DOUBTFUL_CONFIDENCE)
         if len(nodes) < 2:

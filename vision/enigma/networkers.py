@@ -23,6 +23,7 @@ import numpy as np
 from vision.enigma.cells import Cell, disc, fills_its_disc, margin_conf, member_mask
 from vision.enigma.colours import ColourModel
 from vision.enigma.pack import EnigmaPack
+from vision.enigma.patch_labels import inner_part
 from vision.enigma.read_types import CHROMA, PAWN_MIN_AREA
 from vision.enigma.small_stats import clip01, median
 
@@ -47,6 +48,15 @@ CORE_NEAR = 12.0
 #: this share of a cell's ring round a pawn say a cell lies under it
 PARTLY_RINGED_REACH = 1.6
 PARTLY_RINGED_SHARE = 0.5
+#: round a pale blob, within this many pawn radii, pixels named the tile's dark edge or the
+#: table (kinds "edge" and "table"), away from the patch's sides, as many as this share of
+#: that ring say a pawn stands there: its own dark rim and its cell's ring, blurred darker
+#: than tile. Tuning independent tables 6021 harsh at 30-45 tiles, [-1, 1] (a white pawn
+#: on a yellow cell, both lost, read sure; 92 of 142 pixels) and 5019 harsh, [1, 0] (asked
+#: for other doubts; 76): pale blobs that are bare tile or an icon's core, on harsh 5000-5025
+#: and 6000-6030 (scratch bcensus.py), show 18 and fewer
+DARK_RIM_REACH = 1.8
+DARK_RIM_SHARE = 1 / 3
 #: a hole in what is unlike bare tile, between these many pawn discs in area (after a
 #: closing that mends a ring a blur broke), is a pale pawn on a cell; a category icon's
 #: hole is smaller
@@ -615,7 +625,20 @@ def _unringed_pawn(s: _Patch, centre: tuple[float, float], whole: bool, cells: l
     icon's corner is: bench scene 16). Else it is bare tile beside it: tile art (networkers
     stand only on cells)."""
     return (whole and (not _tile_like(s, centre) or _partly_ringed(s, centre, cells))
-            or _partly_ringed(s, centre, cells, ("channel", "icon")))
+            or _partly_ringed(s, centre, cells, ("channel", "icon"))
+            or _dark_rimmed(s, centre))
+
+
+def _dark_rimmed(s: _Patch, centre: tuple[float, float]) -> bool:
+    """Whether a dark rim lies round a pale blob at ``centre`` (:data:`DARK_RIM_SHARE`):
+    a white pawn whose cell's ring the blur took near tile's colour (so nothing round it is
+    ringed) still has its own dark rim and that ring, darker than tile, round it; a pale spot
+    of bare tile between channels has tile and channel round it, an icon's core the icon.
+    The patch's outer margin is left out (:func:`~vision.enigma.patch_labels.inner_part`):
+    there the tile's own edge and the table lie."""
+    ring = disc((s.p, s.p), centre, s.rn * DARK_RIM_REACH) & ~disc((s.p, s.p), centre, s.rn)
+    dark = s.model.kind_mask(s.labels, ("edge", "table")) & ring & inner_part(s.p)
+    return int(dark.sum()) >= DARK_RIM_SHARE * int(ring.sum())
 
 
 def _bare_tile_core(s: _Patch, net: int, colour_i: int, at: tuple[float, float],

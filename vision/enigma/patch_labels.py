@@ -104,6 +104,12 @@ def brightest_at_rank(pixels: np.ndarray, rank: int) -> np.ndarray:
     return kept
 
 
+def inner_part(p: int) -> np.ndarray:
+    """A p x p patch's part where the table and the tile's edge line cannot show
+    (:data:`INNER_MARGIN` in from every side, at least 3 pixels; cached, read-only)."""
+    return _inside(p, max(3, int(round(INNER_MARGIN * p))))
+
+
 def label_patch(patch: np.ndarray, pack: EnigmaPack, model: ColourModel) -> PatchLabels:
     """Balance the patch to the pack's tile colour (light varies over the table) and name
     each pixel by the nearest pack colour."""
@@ -119,7 +125,7 @@ def label_patch(patch: np.ndarray, pack: EnigmaPack, model: ColourModel) -> Patc
     # the table and the tile's edge line show only at the patch's border: inside it, a pixel
     # of their colours is a thin channel's blurred stroke (its chroma bleeds into the tile
     # around it) or the soft rim of one; brightness alone tells channel from tile art there
-    inner = _inside(p, max(3, int(round(INNER_MARGIN * p))))
+    inner = inner_part(p)
     misnamed = inner & model.kind_mask(labels, ("table", "edge"))
     tile_i, channel_i = model.index("tile"), model.index("channel")
     mid = 0.5 * (model.centres[tile_i, 2] + model.centres[channel_i, 2])
