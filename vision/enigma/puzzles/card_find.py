@@ -237,18 +237,28 @@ def turn_maps(w: int, h: int, turn: float) -> tuple[np.ndarray, np.ndarray]:
     return m1, m2
 
 
+#: a find: (score, x, y, turn, whiteness contrast)
+Find = tuple[float, float, float, float, float]
+
+
 def _best_square(white: np.ndarray, bright: np.ndarray, side: float,
-                 turns: tuple[float, ...], allowed: np.ndarray
-                 ) -> tuple[float, float, float, float, float]:
+                 turns: tuple[float, ...], allowed: np.ndarray) -> Find:
     """(score, x, y, turn, whiteness contrast): the square of ``side`` px whose margin is
     whitest against the band around it and whose outline shows the card's step, its centre
     within ``allowed``."""
+    return max(_finds_by_turn(white, bright, side, turns, allowed), key=lambda f: f[0])
+
+
+def _finds_by_turn(white: np.ndarray, bright: np.ndarray, side: float,
+                   turns: tuple[float, ...], allowed: np.ndarray) -> list[Find]:
+    """Per turn of ``turns``, in their order: the best square of :func:`_best_square` at
+    that turn."""
     h, w = white.shape
     centre = (w / 2, h / 2)
     s_in = max(3, int(round(side)))
     s_out = max(s_in + 2, int(round(side * (1 + 2 * BAND))))
     s_core = min(s_in - 2, int(round(side * MARGIN_CORE)))
-    best = (-math.inf, 0.0, 0.0, 0.0, 0.0)
+    finds: list[Find] = []
     # one warp for the three layers: the warp's maps cost more than its pixels
     stacked = np.dstack([white, bright, allowed.astype(np.float32)])
     for turn in turns:
@@ -265,13 +275,11 @@ def _best_square(white: np.ndarray, bright: np.ndarray, side: float,
         edges = OUTLINE_WEIGHT * outline_steps(lit, s_in)
         score = np.where(ok, margin - band + edges, -1.0)
         _, top, _, (px, py) = cv2.minMaxLoc(score)
-        if top > best[0]:
-            back = cv2.invertAffineTransform(cv2.getRotationMatrix2D(centre, turn, 1.0))
-            x, y = back @ np.array([px + 0.5 * (s_in % 2 == 0), py + 0.5 * (s_in % 2 == 0),
-                                    1.0])
-            best = (float(top), float(x), float(y), float(turn),
-                    float(margin[py, px] - band[py, px]))
-    return best
+        back = cv2.invertAffineTransform(cv2.getRotationMatrix2D(centre, turn, 1.0))
+        x, y = back @ np.array([px + 0.5 * (s_in % 2 == 0), py + 0.5 * (s_in % 2 == 0), 1.0])
+        finds.append((float(top), float(x), float(y), float(turn),
+                      float(margin[py, px] - band[py, px])))
+    return finds
 
 
 def measured_window(shrunk: np.ndarray, rows: slice, cols: slice,
@@ -297,9 +305,8 @@ def measured_window(shrunk: np.ndarray, rows: slice, cols: slice,
 
 def _search_left_part(shrunk: np.ndarray, card_mm: float, scale: float,
                       left_out: list[tuple[float, float, float]], turns: tuple[float, ...],
-                      near: tuple[float, float, float] | None = None
-                      ) -> tuple[float, float, float, float, float]:
-    """:func:`_best_square` over the mat's left part (``shrunk`` at ``scale`` px a mm, the
+                      near: tuple[float, float, float] | None = None) -> list[Find]:
+    """:func:`_finds_by_turn` over the mat's left part (``shrunk`` at ``scale`` px a mm, the
     markers' squares ``left_out``); ``near`` (x, y, reach in its pixels): the centres are
     also held within reach of it, where that leaves any."""
     # the card lies in the left part: the right is cut off beyond its band
@@ -321,7 +328,7 @@ def _search_left_part(shrunk: np.ndarray, card_mm: float, scale: float,
         window[max(0, int(ny - r)):int(ny + r) + 1, max(0, int(nx - r)):int(nx + r) + 1] = True
         if (allowed & window).any():
             allowed &= window
-    return _best_square(small, lit, card_mm * scale, turns, allowed)
+    return _finds_by_turn(small, lit, card_mm * scale, turns, allowed)
 
 
 def _turns_near(turn: float, turns: tuple[float, ...], within: float) -> tuple[float, ...]:
@@ -340,24 +347,50 @@ def _shrunk(balanced: np.ndarray, scale: float) -> np.ndarray:
     return out
 
 
+#: the places at half a pixel a mm made again at 1 px a mm: the best, and each other turn's
+#: best scoring within PLACE_RIVAL_SCORE of it and lying PLACE_RIVAL_APART_MM from those
+#: kept, up to PLACE_RIVALS in all. At half a pixel a mm a card's paper margin is two pixels
+#: wide: a conduit card's pieces cover its middle, and on a light grey or white table a
+#: square of table beside the card scored above the card there (independent puzzle scenes
+#: conduit moderate seed 11 on painted wood: 0.459 against the card's 0.416) and below it
+#: at 1 px a mm (0.473), and the card was looked for where it was not
+PLACE_RIVAL_SCORE, PLACE_RIVAL_APART_MM, PLACE_RIVALS = 0.1, 2 * PLACE_REACH_MM, 3
+
+
+def _rival_places(finds: list[Find], scale: float) -> list[Find]:
+    """The finds worth making again at a finer scale (:data:`PLACE_RIVAL_SCORE`), the best
+    first; ``scale``: their pixels a mm."""
+    ranked = sorted(finds, key=lambda f: -f[0])
+    kept = ranked[:1]
+    for find in ranked[1:]:
+        if len(kept) == PLACE_RIVALS or find[0] < kept[0][0] - PLACE_RIVAL_SCORE:
+            break
+        if all(math.dist(find[1:3], other[1:3]) > PLACE_RIVAL_APART_MM * scale
+               for other in kept):
+            kept.append(find)
+    return kept
+
+
 def _placed_coarse(balanced: np.ndarray, card_mm: float,
-                   exclude: tuple[tuple[float, float, float], ...]
-                   ) -> tuple[float, float, float, float, float]:
+                   exclude: tuple[tuple[float, float, float], ...]) -> Find:
     """The coarse search's find (score, x, y in mat px, turn, contrast), made where the same
-    search at PLACE_PX_PER_MM over every turn places it: at 1 px a mm only the turns and
-    centres near that, where the whole search's best lies (the same turned images and
-    scores, so then the same find to the bit)."""
+    search at PLACE_PX_PER_MM over every turn places it (:func:`_rival_places`): at 1 px a
+    mm only the turns and centres near those places, the best of them."""
     k = PLACE_PX_PER_MM / MAT_PX_PER_MM
-    _, px, py, turn, _ = _search_left_part(
+    placed = _search_left_part(
         _shrunk(balanced, PLACE_PX_PER_MM), card_mm, PLACE_PX_PER_MM,
         [(ex * k, ey * k, eh * k) for ex, ey, eh in exclude], COARSE_TURNS)
     up = COARSE_PX_PER_MM / PLACE_PX_PER_MM
-    near = (px * up, py * up, PLACE_REACH_MM * COARSE_PX_PER_MM)
     k = COARSE_PX_PER_MM / MAT_PX_PER_MM
-    score, x, y, turn, contrast = _search_left_part(
-        _shrunk(balanced, COARSE_PX_PER_MM), card_mm, COARSE_PX_PER_MM,
-        [(ex * k, ey * k, eh * k) for ex, ey, eh in exclude],
-        _turns_near(turn, COARSE_TURNS, PLACE_TURNS_DEG), near)
+    shrunk = _shrunk(balanced, COARSE_PX_PER_MM)
+    left_out = [(ex * k, ey * k, eh * k) for ex, ey, eh in exclude]
+    finds = []
+    for _, px, py, turn, _ in _rival_places(placed, PLACE_PX_PER_MM):
+        near = (px * up, py * up, PLACE_REACH_MM * COARSE_PX_PER_MM)
+        finds.append(max(_search_left_part(shrunk, card_mm, COARSE_PX_PER_MM, left_out,
+                                           _turns_near(turn, COARSE_TURNS, PLACE_TURNS_DEG),
+                                           near), key=lambda f: f[0]))
+    score, x, y, turn, contrast = max(finds, key=lambda f: f[0])
     return score, x / k, y / k, turn, contrast
 
 
