@@ -18,7 +18,6 @@ import numpy as np
 from vision.enigma.colours import colour_features
 from vision.enigma.mat import (
     CARD_PX_PER_MM,
-    MARK,
     MAT_PX_PER_MM,
     locate_mat,
 )
@@ -28,6 +27,7 @@ from vision.enigma.puzzles.card_find import (
     chroma,
     find_card_square,
     paper_gains,
+    triangle_contrasts,
     whiteness,
 )
 from vision.enigma.puzzles.verdicts import Mark, PuzzleVerdict, Reason
@@ -265,32 +265,16 @@ def count_per_pixel(flags: np.ndarray, *, axis: int = -1) -> np.ndarray:
 def upright_turn(balanced: np.ndarray, corners: np.ndarray) -> int:
     """Which corner of the card (0..3, clockwise from the image's top-left) carries the dark
     orientation triangle: the one whose corner is darkest against the paper just past the
-    triangle's edge. A hand's shadow over a corner dims the paper on both sides of that edge
-    alike, while the printed triangle stays darker than the paper beside it under any light
-    (nearest the ink's colour, a shadowed corner under a strong cast won over the triangle
-    under a lamp, and the card was read upside down: conduit cloth/strong seed 9)."""
-    centre = corners.mean(axis=0)
+    triangle's edge (:func:`~vision.enigma.puzzles.card_find.triangle_contrasts`). A hand's
+    shadow over a corner dims the paper on both sides of that edge alike, while the printed
+    triangle stays darker than the paper beside it under any light (nearest the ink's
+    colour, a shadowed corner under a strong cast won over the triangle under a lamp, and
+    the card was read upside down: conduit cloth/strong seed 9)."""
     best = (-math.inf, 0)
-    for turn, corner in enumerate(corners):
-        # inside the triangle, a quarter of its legs from the corner each way, and on the
-        # paper as far past its edge
-        inner = _patch_brightness(balanced, corner + (centre - corner) * MARK * 0.5)
-        outer = _patch_brightness(balanced, corner + (centre - corner) * MARK * 1.5)
-        if inner is None or outer is None:
-            continue
-        contrast = outer / max(inner, 1.0)
-        if contrast > best[0]:
+    for turn, contrast in enumerate(triangle_contrasts(balanced, corners)):
+        if contrast is not None and contrast > best[0]:
             best = (contrast, turn)
     return best[1]
-
-
-def _patch_brightness(image: np.ndarray, at: np.ndarray) -> float | None:
-    """The median brightness of the 5 x 5 pixels round ``at``; None off the image."""
-    x, y = int(round(at[0])), int(round(at[1]))
-    patch = image[max(0, y - 2):y + 3, max(0, x - 2):x + 3].reshape(-1, 3)
-    if len(patch) == 0:
-        return None
-    return float(np.median(patch.astype(np.float32).mean(axis=1)))
 
 
 def light_field(image: np.ndarray, bare: np.ndarray) -> np.ndarray:
