@@ -659,6 +659,25 @@ def _hidden_cell(s: _Patch, at: tuple[float, float], colour: tuple[int, float],
                 min(net_conf, HIDDEN_CELL_CONFIDENCE))
 
 
+def _vouched_by_ring(s: _Patch, c: Cell, cells: list[Cell]) -> Cell:
+    """Cell ``c``, its colour sure when its pawn is sure and the ring round the pawn shows
+    the cell's colour clearly, the blur modelled (:func:`~vision.enigma.ring_blend.
+    clear_ring_cell`; the other ``cells``' rings left out): the finder judges a cell's
+    colour by the median of its ring, which a pawn's blurred rim pulls towards another
+    colour (tuning independent clean 0-19: white pawns on red cells, the cells found at
+    :data:`~vision.enigma.cells.RING_DISAGREES_CONFIDENCE`). A pawn of the cell's own
+    colour is no witness: the finder may have taken the pawn for the cell."""
+    if (c.networker is None or c.networker == c.colour or c.net_confidence < SURE_PAWN
+            or c.confidence >= SURE_PAWN):
+        return c
+    shown = clear_ring_cell(s.feats, s.model, c.centre, (s.rc, s.rn),
+                            s.model.index("net", c.networker),
+                            [o.centre for o in cells if o is not c])
+    if shown != s.model.index("cell", c.colour):
+        return c
+    return Cell(c.centre, c.colour, 1.0, c.networker, c.net_confidence)
+
+
 def _add_hidden(hidden: Cell, out: list[Cell], problems: list[str], conf: float) -> float:
     """Append a cell read under a pawn (:func:`_hidden_cell`) to ``out``; one never trusted
     adds its problem, and lowers ``conf``, which is returned."""
@@ -930,6 +949,7 @@ def read_networkers(
             out.append(_one_cell(s, members[0], centres, farther))
         else:
             out.extend(_split_cell(s, members, centres))
+    out = [_vouched_by_ring(s, c, out) for c in out]
     problems, conf = _hidden_cells(s, candidates, out, crescents)
     hole = None if problems else _ringed_hole(s, out)
     hidden = None if hole is None or not crescents else _crescent_cell(s, hole, out)

@@ -17,7 +17,7 @@ import pytest
 
 from companion.enigma.tiles import Port, Tile
 from tests.vision.scene_stack import SCENES_AS_FOUND
-from vision.enigma.cells import disc
+from vision.enigma.cells import RING_DISAGREES_CONFIDENCE, Cell, disc
 from vision.enigma.colours import colour_features, colour_model
 from vision.enigma.layout import layout_tile, spacing_for
 from vision.enigma.networkers import HIDDEN_CELL_CONFIDENCE, read_networkers
@@ -105,3 +105,37 @@ def test_a_white_pawn_on_a_red_cell_the_finder_missed_is_read_sure(demo_pack) ->
     else:
         assert read_key(tile) == truth_tiles[at] or asked
 
+
+def _pawn_on_found_cell(pack, colour: str, found_as: str, pawn: str):
+    """A white (or ``pawn``) pawn on a ``colour`` cell the finder found as ``found_as``
+    with the doubt of a ring whose median is nearest another colour."""
+    tile = Tile.make({"a": colour}, [(Port("N", 1), "a")])
+    face = tile_face(tile, pack, P)
+    x, y = layout_tile(tile, pack.ports, spacing=spacing_for(pack)).cells["a"]
+    draw_networker(face, (x * P, y * P), pack.networker_radius * P, pack.networkers[pawn])
+    patch = cv2.GaussianBlur(face, (3, 3), 0.7)
+    model = colour_model(pack)
+    feats = colour_features(patch.astype(np.float32))
+    found = Cell((x * P, y * P), found_as, RING_DISAGREES_CONFIDENCE)
+    [cell], _, _ = read_networkers([found], feats, model.labels(feats), model, pack)
+    return cell
+
+
+@pytest.mark.parametrize(("pack_name", "colour", "pawn"), [
+    ("demo", "red", "white"), ("demo", "yellow", "black"), ("ink", "red", "green")])
+def test_a_cell_doubted_by_its_pawns_rim_is_vouched_for_by_its_ring(
+        packs, pack_name: str, colour: str, pawn: str) -> None:
+    # the finder's median of the ring, pulled by the pawn's blurred rim, named another
+    # colour (tuning clean 8 [1, 2]: a white pawn on a red cell, found at 0.30)
+    cell = _pawn_on_found_cell(packs[pack_name], colour, colour, pawn)
+    assert (cell.colour, cell.networker) == (colour, pawn)
+    assert cell.confidence >= 0.85 and cell.net_confidence >= 0.85
+
+
+@pytest.mark.parametrize(("pack_name", "colour", "found_as", "pawn"), [
+    ("demo", "yellow", "red", "white"), ("demo", "yellow", "red", "blue"),
+    ("ink", "blue", "yellow", "black")])
+def test_a_cell_whose_ring_shows_another_colour_stays_doubted(
+        packs, pack_name: str, colour: str, found_as: str, pawn: str) -> None:
+    cell = _pawn_on_found_cell(packs[pack_name], colour, found_as, pawn)
+    assert cell.confidence < 0.85
