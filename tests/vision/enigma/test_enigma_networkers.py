@@ -13,7 +13,7 @@ from companion.enigma.tiles import Port, Tile
 from vision.enigma.cells import Cell
 from vision.enigma.colours import colour_features, colour_model
 from vision.enigma.layout import layout_tile, spacing_for
-from vision.enigma.networkers import HIDDEN_CELL_CONFIDENCE, read_networkers
+from vision.enigma.networkers import read_networkers
 from vision.enigma.reader import read_enigma
 from vision.enigma.synth.art import draw_networker, tile_face
 from vision.enigma.synth.render import TableView, render_frame
@@ -175,18 +175,17 @@ def test_one_cell_split_in_two_by_its_pawn_is_joined(packs) -> None:
 
 
 # bench scenes whose hidden cell's ring, a red washed out by blur and the pawn's rim (hue
-# still red's, chroma down to yellow's), was once read yellow by colour distance
+# still red's, chroma down to yellow's), was once read yellow by colour distance; sure only
+# where the ring shows red clearly, the blur modelled (vision.enigma.ring_blend: the Pi
+# floor's render of scene 80 does)
 @pytest.mark.parametrize("seed,at", [(16, (-1, 2)), (80, (-3, -4)), (89, (1, 3))])
-def test_a_washed_out_red_ring_around_a_pawn_is_read_red_and_still_doubted(
+def test_a_washed_out_red_ring_around_a_pawn_is_read_red_and_never_wrong_sure(
         packs, seed, at) -> None:
     pack = packs["demo"]
     frame = _bench_scene(pack, seed)
     read = read_enigma(frame.image, pack)
     tile = read.tiles[at]
     assert dict(tile.tile.cells) == {"a": "red"}
-    assert tile.confidence <= HIDDEN_CELL_CONFIDENCE
-    # asked about (by the hidden-cell path here; OpenCV 4.10's frame may find the ring whole)
-    assert any(q.startswith(f"tile [{at[0]}, {at[1]}]:") for q in read.questions), read.questions
     score = score_read(frame.truth, frame.cell_xy, read)
     assert score.confident_wrong == 0, score.wrong
     assert score.networkers_exact == score.networkers, score.wrong
