@@ -36,8 +36,15 @@ RING_INNER = 1.15
 RING_OUTER = 1.3
 #: a cell colour is clear when at least this share of the ring's pixels show it ...
 RING_CLEAR_SHARE = 0.08
-#: ... and this many times more than show any other cell colour
+#: ... and this many times more than show any other cell colour, and all round the pawn:
+#: in at least this many of the eight eighths round the pawn's place, an eighth counting
+#: when this many of its pixels show the colour. A pawn seen from the side leaves a
+#: crescent of its cell to one side and the cell's middle lies off the pawn's place as
+#: seen: there the cell's links are not sure either (independent harsh 60003 [1, 1]: a
+#: channel read joined to a red cell under a white pawn, sure, without the rule)
 RING_CLEAR_LEAD = 4.0
+RING_ALL_ROUND = 7
+EIGHTH_MIN_PX = 2
 
 
 def _hull_distance(points: np.ndarray, corners: list[np.ndarray]) -> np.ndarray:
@@ -62,18 +69,23 @@ def _hull_distance(points: np.ndarray, corners: list[np.ndarray]) -> np.ndarray:
 
 
 def cells_shown(feats: np.ndarray, model: ColourModel, zone: np.ndarray, pawn: int
-                ) -> dict[int, int]:
-    """Per cell class, how many pixels of ``zone`` show its colour: on the blends of it with
-    bare tile, channel ink and player colour ``pawn`` (:data:`BLEND_NOISE`), and off every
-    blend of those alone (:data:`SHOWN_BEYOND`)."""
+                ) -> dict[int, np.ndarray]:
+    """Per cell class, the pixels of ``zone`` (a mask of them) that show its colour: on the
+    blends of it with bare tile, channel ink and player colour ``pawn``
+    (:data:`BLEND_NOISE`), and off every blend of those alone (:data:`SHOWN_BEYOND`)."""
     points = feats[zone][:, :2]
     around = [model.centres[i][:2] for i, kind in enumerate(model.kinds)
               if kind in AROUND_A_CELL]
     around.append(model.centres[pawn][:2])
     off_around = _hull_distance(points, around) > SHOWN_BEYOND
-    return {i: int((off_around & (_hull_distance(points, [*around, model.centres[i][:2]])
-                                  < BLEND_NOISE)).sum())
-            for i, kind in enumerate(model.kinds) if kind == "cell"}
+    shown = {}
+    for i, kind in enumerate(model.kinds):
+        if kind == "cell":
+            mask = np.zeros(zone.shape, bool)
+            mask[zone] = off_around & (_hull_distance(points, [*around, model.centres[i][:2]])
+                                       < BLEND_NOISE)
+            shown[i] = mask
+    return shown
 
 
 def clear_ring_cell(feats: np.ndarray, model: ColourModel, centre: tuple[float, float],
@@ -82,7 +94,8 @@ def clear_ring_cell(feats: np.ndarray, model: ColourModel, centre: tuple[float, 
     """The cell class that the ring round a pawn of colour ``pawn`` at ``centre`` shows
     clearly (:func:`cells_shown`), or None when none does: too few of the ring's pixels show
     one (:data:`RING_CLEAR_SHARE`; a pawn may hide its cell wholly), or another cell colour
-    shows nearly as much (:data:`RING_CLEAR_LEAD`). ``radii``: the cell's and the pawn's
+    shows nearly as much (:data:`RING_CLEAR_LEAD`), or it shows only to one side
+    (:data:`RING_ALL_ROUND`). ``radii``: the cell's and the pawn's
     radius, pixels; the discs of the ``others`` cells' rings are left out."""
     rc, rn = radii
     shape = (feats.shape[0], feats.shape[1])
@@ -91,9 +104,13 @@ def clear_ring_cell(feats: np.ndarray, model: ColourModel, centre: tuple[float, 
         zone &= ~disc(shape, other, rc * RING_OUTER)
     if not zone.any():
         return None
-    shown = sorted(((n, i) for i, n in cells_shown(feats, model, zone, pawn).items()),
-                   reverse=True)
+    masks = cells_shown(feats, model, zone, pawn)
+    shown = sorted(((int(m.sum()), i) for i, m in masks.items()), reverse=True)
     (most, best), second = shown[0], (shown[1][0] if len(shown) > 1 else 0)
     if most < RING_CLEAR_SHARE * int(zone.sum()) or most < RING_CLEAR_LEAD * second:
         return None
+    ys, xs = np.nonzero(masks[best])
+    eighths = np.floor(np.arctan2(ys - centre[1], xs - centre[0]) / (np.pi / 4)).astype(int)
+    if int((np.bincount(eighths % 8, minlength=8) >= EIGHTH_MIN_PX).sum()) < RING_ALL_ROUND:
+        return None  # a crescent beside the pawn: the cell's middle lies off the pawn's
     return best
