@@ -25,6 +25,7 @@ from vision.enigma.colours import ColourModel
 from vision.enigma.pack import EnigmaPack
 from vision.enigma.patch_labels import inner_part
 from vision.enigma.read_types import CHROMA, PAWN_MIN_AREA
+from vision.enigma.ring_blend import clear_ring_cell
 from vision.enigma.small_stats import clip01, median
 
 #: a cell found only from the ring around a pawn (the cell finder missed it) is never trusted
@@ -659,6 +660,57 @@ def _bare_tile_core(s: _Patch, net: int, colour_i: int, at: tuple[float, float],
     return pawn_here or not bool((round_it & (s.labels == colour_i)).any())
 
 
+def _hidden_cell(s: _Patch, at: tuple[float, float], colour: tuple[int, float],
+                 pawn: tuple[int, float], cells: list[Cell]) -> Cell:
+    """The cell under a pawn at ``at`` where no cell was read: of ``colour`` (class, and
+    the confidence its reading gave), carrying ``pawn`` (class, confidence). Given sure only
+    when the ring round the pawn shows that one cell colour clearly, with the blur modelled
+    (:func:`~vision.enigma.ring_blend.clear_ring_cell`), the pawn is sure, no rival player
+    colour beside it and no other pawn sure on the tile among ``cells`` (the rules put one
+    networker on a tile); else never trusted (:data:`HIDDEN_CELL_CONFIDENCE`), of the
+    colour the ring shows clearly if it shows one. Tuning independent clean 0-19: 32 cells
+    under pawns, their rings' colour plain, were all asked for being read from a ring."""
+    (colour_i, colour_conf), (net, net_conf) = colour, pawn
+    shown = clear_ring_cell(s.feats, s.model, at, (s.rc, s.rn), net, [c.centre for c in cells])
+    pawn_here = any(c.networker is not None and c.net_confidence >= SURE_PAWN for c in cells)
+    if shown == colour_i and not pawn_here:
+        net_conf = _rival_core(s, net, [at], net_conf)
+        if net_conf >= SURE_PAWN:
+            return Cell(at, s.name(colour_i), 1.0, s.name(net), net_conf)
+    colour_i = colour_i if shown is None else shown
+    return Cell(at, s.name(colour_i), min(HIDDEN_CELL_CONFIDENCE, colour_conf), s.name(net),
+                min(net_conf, HIDDEN_CELL_CONFIDENCE))
+
+
+def _vouched_by_ring(s: _Patch, c: Cell, cells: list[Cell]) -> Cell:
+    """Cell ``c``, its colour sure when its pawn is sure and the ring round the pawn shows
+    the cell's colour clearly, the blur modelled (:func:`~vision.enigma.ring_blend.
+    clear_ring_cell`; the other ``cells``' rings left out): the finder judges a cell's
+    colour by the median of its ring, which a pawn's blurred rim pulls towards another
+    colour (tuning independent clean 0-19: white pawns on red cells, the cells found at
+    :data:`~vision.enigma.cells.RING_DISAGREES_CONFIDENCE`). A pawn of the cell's own
+    colour is no witness: the finder may have taken the pawn for the cell."""
+    if (c.networker is None or c.networker == c.colour or c.net_confidence < SURE_PAWN
+            or c.confidence >= SURE_PAWN):
+        return c
+    shown = clear_ring_cell(s.feats, s.model, c.centre, (s.rc, s.rn),
+                            s.model.index("net", c.networker),
+                            [o.centre for o in cells if o is not c])
+    if shown != s.model.index("cell", c.colour):
+        return c
+    return Cell(c.centre, c.colour, 1.0, c.networker, c.net_confidence)
+
+
+def _add_hidden(hidden: Cell, out: list[Cell], problems: list[str], conf: float) -> float:
+    """Append a cell read under a pawn (:func:`_hidden_cell`) to ``out``; one never trusted
+    adds its problem, and lowers ``conf``, which is returned."""
+    out.append(hidden)
+    if hidden.confidence > HIDDEN_CELL_CONFIDENCE:
+        return conf
+    problems.append("a cell hidden by a networker was read from the ring around it")
+    return min(conf, HIDDEN_CELL_CONFIDENCE)
+
+
 def _hidden_cells(s: _Patch, candidates: list[tuple[tuple[float, float], bool]],
                   out: list[Cell], crescents: bool) -> tuple[list[str], float]:
     """Pawns where no cell was read: each gives its cell, read from the ring around it and
@@ -687,11 +739,8 @@ def _hidden_cells(s: _Patch, candidates: list[tuple[tuple[float, float], bool]],
                 conf = min(conf, FAINT_PAWN_CONFIDENCE)
                 continue
             if best not in s.cell_classes:
-                hidden_conf = min(HIDDEN_CELL_CONFIDENCE, colour_conf)
-                out.append(Cell(at, s.name(colour_i), hidden_conf, s.name(best),
-                                min(net_conf, HIDDEN_CELL_CONFIDENCE)))
-                problems.append("a cell hidden by a networker was read from the ring around it")
-                conf = min(conf, HIDDEN_CELL_CONFIDENCE)
+                conf = _add_hidden(_hidden_cell(s, at, (colour_i, colour_conf),
+                                                (best, net_conf), out), out, problems, conf)
                 continue
             if place == centre:
                 continue  # the cell's own colour in the middle: a cell without a pawn
@@ -704,9 +753,7 @@ def _hidden_cells(s: _Patch, candidates: list[tuple[tuple[float, float], bool]],
         if crescents and all(math.dist(centre, c.centre) >= BESIDE_CELL * s.rc for c in out):
             hidden = _crescent_cell(s, centre, out)
         if hidden is not None:
-            out.append(hidden)
-            problems.append("a cell hidden by a networker was read from the ring around it")
-            conf = min(conf, HIDDEN_CELL_CONFIDENCE)
+            conf = _add_hidden(hidden, out, problems, conf)
         else:
             problems.append("a networker stands where no cell was read: is a cell hidden?")
             conf = min(conf, FAINT_PAWN_CONFIDENCE)
@@ -734,8 +781,7 @@ def _crescent_cell(s: _Patch, centre: tuple[float, float], cells: list[Cell]) ->
     best, net_conf, at = _judge(s.maps, colour_i, s.net_ids, [centre], s.search)
     if best in s.cell_classes:
         return None
-    return Cell(at, s.name(colour_i), HIDDEN_CELL_CONFIDENCE, s.name(best),
-                min(net_conf, HIDDEN_CELL_CONFIDENCE))
+    return _hidden_cell(s, at, (colour_i, HIDDEN_CELL_CONFIDENCE), (best, net_conf), cells)
 
 
 def _blend_distance(feats: np.ndarray, model: ColourModel, kind: str | int) -> np.ndarray:
@@ -926,15 +972,14 @@ def read_networkers(
             out.append(_one_cell(s, members[0], centres, farther))
         else:
             out.extend(_split_cell(s, members, centres))
+    out = [_vouched_by_ring(s, c, out) for c in out]
     problems, conf = _hidden_cells(s, candidates, out, crescents)
     hole = None if problems else _ringed_hole(s, out)
     hidden = None if hole is None or not crescents else _crescent_cell(s, hole, out)
     if hole is None and not problems and crescents:
         hidden = _lone_crescent(s, out)
     if hidden is not None:
-        out.append(hidden)
-        problems.append("a cell hidden by a networker was read from the ring around it")
-        conf = min(conf, HIDDEN_CELL_CONFIDENCE)
+        conf = _add_hidden(hidden, out, problems, conf)
     elif hole is not None:
         problems.append("a networker stands where no cell was read: is a cell hidden?")
         conf = min(conf, FAINT_PAWN_CONFIDENCE)

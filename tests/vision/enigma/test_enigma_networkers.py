@@ -13,7 +13,7 @@ from companion.enigma.tiles import Port, Tile
 from vision.enigma.cells import Cell
 from vision.enigma.colours import colour_features, colour_model
 from vision.enigma.layout import layout_tile, spacing_for
-from vision.enigma.networkers import HIDDEN_CELL_CONFIDENCE, read_networkers
+from vision.enigma.networkers import read_networkers
 from vision.enigma.reader import read_enigma
 from vision.enigma.synth.art import draw_networker, tile_face
 from vision.enigma.synth.render import TableView, render_frame
@@ -149,7 +149,8 @@ def test_bare_tile_read_as_a_cell_shows_no_white_pawn(packs) -> None:
 
 
 @pytest.mark.parametrize("pawn", ["white", "black"])
-def test_a_pawn_on_a_cell_the_finder_missed_gives_a_doubted_cell(packs, pawn) -> None:
+def test_a_pawn_on_a_cell_the_finder_missed_gives_the_cell_its_ring_shows(packs, pawn
+                                                                           ) -> None:
     pack = packs["demo"]
     patch, centre = _patch(pack, pawn=pawn)
     cells, problems, conf = _read(pack, patch, [])
@@ -157,9 +158,11 @@ def test_a_pawn_on_a_cell_the_finder_missed_gives_a_doubted_cell(packs, pawn) ->
     c = cells[0]
     assert np.hypot(c.centre[0] - centre[0], c.centre[1] - centre[1]) < 2.5
     assert (c.colour, c.networker) == ("red", pawn)
-    # the cell is inferred, not seen: never trusted, and said so
-    assert c.confidence <= HIDDEN_CELL_CONFIDENCE and c.net_confidence < 0.85
-    assert problems and conf <= HIDDEN_CELL_CONFIDENCE
+    # the ring round the pawn shows red plainly (vision.enigma.ring_blend): the cell is
+    # given sure; a pawn hiding its cell wholly leaves it asked
+    # (test_enigma_hidden_ring_blend)
+    assert c.confidence >= 0.85 and c.net_confidence >= 0.85
+    assert not problems and conf >= 0.85
 
 
 def test_one_cell_split_in_two_by_its_pawn_is_joined(packs) -> None:
@@ -172,28 +175,28 @@ def test_one_cell_split_in_two_by_its_pawn_is_joined(packs) -> None:
 
 
 # bench scenes whose hidden cell's ring, a red washed out by blur and the pawn's rim (hue
-# still red's, chroma down to yellow's), was once read yellow by colour distance
+# still red's, chroma down to yellow's), was once read yellow by colour distance; sure only
+# where the ring shows red clearly, the blur modelled (vision.enigma.ring_blend: the Pi
+# floor's render of scene 80 does)
 @pytest.mark.parametrize("seed,at", [(16, (-1, 2)), (80, (-3, -4)), (89, (1, 3))])
-def test_a_washed_out_red_ring_around_a_pawn_is_read_red_and_still_doubted(
+def test_a_washed_out_red_ring_around_a_pawn_is_read_red_and_never_wrong_sure(
         packs, seed, at) -> None:
     pack = packs["demo"]
     frame = _bench_scene(pack, seed)
     read = read_enigma(frame.image, pack)
     tile = read.tiles[at]
     assert dict(tile.tile.cells) == {"a": "red"}
-    assert tile.confidence <= HIDDEN_CELL_CONFIDENCE
-    # asked about (by the hidden-cell path here; OpenCV 4.10's frame may find the ring whole)
-    assert any(q.startswith(f"tile [{at[0]}, {at[1]}]:") for q in read.questions), read.questions
     score = score_read(frame.truth, frame.cell_xy, read)
     assert score.confident_wrong == 0, score.wrong
     assert score.networkers_exact == score.networkers, score.wrong
 
 
-def test_a_white_pawn_standing_tall_on_a_missed_cell_is_asked_about(packs) -> None:
+def test_a_white_pawn_standing_tall_on_a_missed_cell_is_never_dropped(packs) -> None:
     """Seen from the side, a tall white pawn covers its cell but for an arc, and the pale
     halo of its blurred side looks like bare tile (independent table 1018, square [1, -1]):
-    a pawn-sized white blob with that much that is not tile round it is asked about, never
-    taken for a pale spot of tile and dropped."""
+    a pawn-sized white blob with that much that is not tile round it is never taken for a
+    pale spot of tile and dropped. Its cell is read from the ring round it, asked about
+    unless that ring shows the cell's colour clearly (:mod:`vision.enigma.ring_blend`)."""
     pack = packs["demo"]
     patch, (x, y) = _patch(pack, pawn=None, colour="blue")
     rn = pack.networker_radius * P
@@ -204,5 +207,6 @@ def test_a_white_pawn_standing_tall_on_a_missed_cell_is_asked_about(packs) -> No
     top = (round((x + 3.5) * 16), round((y - 3.5) * 16))
     cv2.circle(patch, top, round(rn * 16), white.tolist(), -1, cv2.LINE_AA, 4)
     patch = cv2.GaussianBlur(patch, (3, 3), 0.7)
-    _cells, problems, conf = _read(pack, patch, [])
-    assert problems and conf < 0.85
+    cells, problems, conf = _read(pack, patch, [])
+    assert [(c.colour, c.networker) for c in cells] == [("blue", "white")]
+    assert (problems and conf < 0.85) or min(cells[0].confidence, conf) >= 0.85
