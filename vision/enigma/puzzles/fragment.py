@@ -81,13 +81,6 @@ BESIDE_CHROMA = 0.12
 MIN_OUTLINE_STEP = 0.1
 #: the bands (pixels of the card view) inside and outside each side where the step is taken
 OUTLINE_BAND = (6, 18)
-#: along a side the step counts where it is strongest over this share of the side: beside
-#: the card a checked cloth's white checks can be as white as the card over half a side, and
-#: its dark checks show the outline over the rest (independent scenes, fragment mild seed 5:
-#: the card found, its weakest side's median step 0.09, a right build "cannot tell: the
-#: light washes the table"; the strongest quarter of that side 0.35); a table washed as
-#: white as the card shows no step anywhere along a side
-STEP_ALONG = 0.25
 #: past this share of the card's bare paper coloured, the square found is no card: on a blue
 #: checked cloth the card finder took a square of its white and pale checks for the card
 #: and the outline's step passed (0.12), and the pieces on the real card beside it read "a
@@ -291,19 +284,16 @@ def _step_regions(needed: Box, w: int, h: int) -> list[Box]:
 def outline_step(view: CardView, g_card: float) -> float:
     """How far the card's paper stands above the table beside it, on the card's weakest side
     (share of the card's grey): the middle half of each side (the printed mark is in a
-    corner), across it medians of a band inside and one outside, along it the step where it
-    is strongest over :data:`STEP_ALONG` of the side."""
+    corner), medians of a band inside and one outside."""
     gray = cv2.cvtColor(view.image, cv2.COLOR_BGR2GRAY).astype(np.float32)
     a, b = int(round(view.margin_px)), int(round(view.margin_px + view.side_px))
     m0, m1 = a + (b - a) // 4, b - (b - a) // 4
     near, far = OUTLINE_BAND
-    # each band with the side along its columns
     sides = ((gray[a + near:a + far, m0:m1], gray[a - far:a - near, m0:m1]),
              (gray[b - far:b - near, m0:m1], gray[b + near:b + far, m0:m1]),
-             (gray[m0:m1, a + near:a + far].T, gray[m0:m1, a - far:a - near].T),
-             (gray[m0:m1, b - far:b - near].T, gray[m0:m1, b + near:b + far].T))
-    return min(float(np.percentile(np.median(inner, axis=0) - np.median(outer, axis=0),
-                                   100 * (1 - STEP_ALONG)))
+             (gray[m0:m1, a + near:a + far], gray[m0:m1, a - far:a - near]),
+             (gray[m0:m1, b - far:b - near], gray[m0:m1, b + near:b + far]))
+    return min(float(np.median(inner)) - float(np.median(outer))
                for inner, outer in sides) / g_card
 
 
