@@ -1,7 +1,7 @@
 """A square of table taken for the card gives no fragment verdict (issue #26): on a blue
 checked cloth the card finder took a square of its checks for the card, and the pieces on the
 real card beside it read "a piece lies beside the card", a right build "not solved"
-(independent scenes, fragment mild seeds 5 and 6)."""
+(independent scenes, fragment mild seeds 5 and 6, moderate seed 5)."""
 
 from __future__ import annotations
 
@@ -16,10 +16,14 @@ from independent_scenes.puzzle_judge import check_frame  # noqa: E402
 from independent_scenes.puzzle_scene import puzzle_scene, scene_cards  # noqa: E402
 
 
-@pytest.mark.parametrize("seed", [5, 6])
-def test_a_square_of_checked_cloth_found_for_the_card_is_cannot_tell(seed: int) -> None:
+@pytest.mark.parametrize(("seed", "condition"), [(5, "moderate")])
+def test_a_square_of_checked_cloth_found_for_the_card_is_cannot_tell(seed: int,
+                                                                      condition: str) -> None:
+    # (mild seed 5's square lay at the mat's edge: the card is found since session 29,
+    # test_enigma_fragment_card_edge_s29.py; mild seed 6's square is a close rival the card
+    # beats by its corner triangle since session 29, below)
     card_id = scene_cards("fragment")[seed % len(scene_cards("fragment"))]
-    scene = puzzle_scene("fragment", card_id, True, seed, "mild")
+    scene = puzzle_scene("fragment", card_id, True, seed, condition)
     verdict, reason, _ = check_frame(scene.frame, "fragment", card_id)
     assert verdict == "cannot tell", reason
     assert "a square of the table was taken for the card" in reason
@@ -32,3 +36,15 @@ def test_a_card_found_on_the_same_cloth_is_read() -> None:
     assert scene.surface == "cloth"
     verdict, reason, _ = check_frame(scene.frame, "fragment", card_id)
     assert verdict == "solved", reason
+
+
+def test_a_rival_square_of_checked_cloth_loses_to_the_card_s_triangle() -> None:
+    # mild seed 6: a square of the cloth scored a little over the card in the coarse search;
+    # among the close rivals searched again the card shows its dark corner triangle. The
+    # card found, its step beside the cloth's white checks is still too weak to read
+    # ("the light washes the table", cannot tell), never "not solved"
+    card_id = scene_cards("fragment")[6 % len(scene_cards("fragment"))]
+    scene = puzzle_scene("fragment", card_id, True, 6, "mild")
+    verdict, reason, _ = check_frame(scene.frame, "fragment", card_id)
+    assert verdict != "not solved", reason
+    assert "a square of the table was taken for the card" not in reason

@@ -253,14 +253,19 @@ def _finds_by_turn(white: np.ndarray, bright: np.ndarray, side: float,
                    turns: tuple[float, ...], allowed: np.ndarray) -> list[Find]:
     """Per turn of ``turns``, in their order: the best square of :func:`_best_square` at
     that turn."""
-    h, w = white.shape
-    centre = (w / 2, h / 2)
     s_in = max(3, int(round(side)))
     s_out = max(s_in + 2, int(round(side * (1 + 2 * BAND))))
     s_core = min(s_in - 2, int(round(side * MARGIN_CORE)))
+    pad, allowed = beyond_view(allowed, s_in, s_out)
+    h, w = white.shape[0] + 2 * pad, white.shape[1] + 2 * pad
+    centre = (w / 2, h / 2)
     finds: list[Find] = []
     # one warp for the three layers: the warp's maps cost more than its pixels
     stacked = np.dstack([white, bright, allowed.astype(np.float32)])
+    if pad:
+        stacked = np.dstack([cv2.copyMakeBorder(stacked[..., :2], pad, pad, pad, pad,
+                                                cv2.BORDER_REFLECT_101),
+                             np.pad(stacked[..., 2], pad)])
     for turn in turns:
         m1, m2 = turn_maps(w, h, turn)
         layers = cv2.remap(stacked, m1, m2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
@@ -277,9 +282,32 @@ def _finds_by_turn(white: np.ndarray, bright: np.ndarray, side: float,
         _, top, _, (px, py) = cv2.minMaxLoc(score)
         back = cv2.invertAffineTransform(cv2.getRotationMatrix2D(centre, turn, 1.0))
         x, y = back @ np.array([px + 0.5 * (s_in % 2 == 0), py + 0.5 * (s_in % 2 == 0), 1.0])
-        finds.append((float(top), float(x), float(y), float(turn),
+        finds.append((float(top), float(x) - pad, float(y) - pad, float(turn),
                       float(margin[py, px] - band[py, px])))
     return finds
+
+
+def beyond_view(allowed: np.ndarray, s_in: int, s_out: int) -> tuple[int, np.ndarray]:
+    """How far (pixels) the search's image is widened on each side (by its own mirror image:
+    the table beyond the view is taken to be like the table inside it) so that every allowed
+    square's band and outline fall on table, and the centres ``allowed`` without those of
+    squares of side ``s_in`` reaching out of the view (a card partly out of view is no card
+    found). Beyond the view the image was black: a band reaching there was darker than any
+    table, its outline stepped up from nothing, and a square of a blue checked cloth at the
+    mat's edge scored over the card itself (independent scenes, fragment mild seed 5: 0.714
+    against the card's 0.664). 0 when no allowed square reaches out (the fine search, cut
+    round its find): the image is searched as it is."""
+    h, w = allowed.shape
+    half = s_in // 2
+    within = np.zeros_like(allowed)
+    within[half:h - half, half:w - half] = allowed[half:h - half, half:w - half]
+    rows, cols = np.nonzero(within)
+    if rows.size == 0:
+        return 0, within
+    reach = s_out // 2 + max(1, int(round(STEP_WIDTH * s_in))) + 2
+    nearest = min(int(rows.min()), int(cols.min()), h - 1 - int(rows.max()),
+                  w - 1 - int(cols.max()))
+    return max(0, reach - nearest), within
 
 
 def measured_window(shrunk: np.ndarray, rows: slice, cols: slice,

@@ -40,12 +40,16 @@ def inner(target: np.ndarray, outline_px: int) -> np.ndarray:
     return out
 
 
-def beyond_blur(mask: np.ndarray, target: np.ndarray, outline_px: int
-                ) -> tuple[np.ndarray, np.ndarray]:
+def beyond_blur(mask: np.ndarray, target: np.ndarray, outline_px: int, *,
+                inside_only: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The parts of ``mask`` (uncovered or pale silhouette) that are no blur of the outline,
     and those of them inside the silhouette (:func:`inner`): along the outline what an opening
-    of ``outline_px`` keeps, inside what an opening of :data:`INNER_RADIUS` keeps."""
-    inside = open_mask(mask & inner(target, outline_px), INNER_RADIUS)
+    of ``outline_px`` keeps, inside what an opening of :data:`INNER_RADIUS` keeps of ``mask``
+    (and of ``inside_only``, when given)."""
+    within = mask & inner(target, outline_px)
+    if inside_only is not None:
+        within &= inside_only
+    inside = open_mask(within, INNER_RADIUS)
     return open_mask(mask, outline_px) | inside, inside
 
 
