@@ -7,18 +7,8 @@ threshold and a question naming its square); on the pixels the class was found o
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
-
-from independent_scenes.enigma_judge import read_key  # noqa: E402
-from independent_scenes.enigma_table import enigma_scene, truth_of  # noqa: E402
-
-from config import Config  # noqa: E402
-from tests.vision.scene_stack import SCENES_AS_FOUND  # noqa: E402
-from vision.enigma.reader import read_enigma  # noqa: E402
-from vision.enigma.settings import ReaderSettings  # noqa: E402
+from tests.vision.enigma.independent_tile_verdicts import read_harsh_table, right_or_asked
+from tests.vision.scene_stack import SCENES_AS_FOUND
 
 
 def test_a_crescent_beside_a_cell_read_gives_that_cells_pawn(demo_pack):
@@ -26,17 +16,10 @@ def test_a_crescent_beside_a_cell_read_gives_that_cells_pawn(demo_pack):
     rim 2.07 cell radii off the cell's middle, gave a third yellow cell from the crescent
     beside it (the cell's own blurred ring). Merged: two cells, the white pawn on one."""
     at = (0, -1)
-    frame, table = enigma_scene(6032, "harsh", (30, 45))
-    truth, truth_networkers = truth_of(table)
-    settings = ReaderSettings.from_config(Config())
-    read = read_enigma(frame, pack=demo_pack, settings=settings).to_json()
-    tile = next(t for t in read["tiles"] if tuple(t["at"]) == at)
-    if read_key(tile) != truth[at]:
-        asked = [q for q in read["questions"] if q.startswith(f"tile [{at[0]}, {at[1]}]")]
-        assert tile["confidence"] < settings.min_confidence, tile
-        assert asked, tile
+    read, truth, truth_networkers = read_harsh_table(demo_pack, 6032, (30, 45))
+    tile, right, _ = right_or_asked(read, truth, at)
     if SCENES_AS_FOUND:
-        assert read_key(tile) == truth[at], tile
+        assert right, tile
         pawns = [(n["colour"], tile["cells"].get(n["cell"])) for n in read["networkers"]
                  if tuple(n["at"]) == at]
         assert pawns == [("white", "yellow")], pawns
