@@ -96,6 +96,21 @@ ICON_DISC_FILL = 0.6
 WHOLE_CELL_FILL = 0.5
 _CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
 
+#: two cells' centres closer than this many cell radii mean their discs overlap (two
+#: touching cells lie two radii apart; the rest allows for the error of a centre)
+OVERLAP = 1.6
+#: ... and an arc of a ring (:func:`~vision.enigma.cells.fills_its_disc`) has its centre
+#: pulled towards the arc, up to a radius off the cell's middle: two cells closer than two
+#: touching ones, one of them an arc, are one cell its pawn split (tuning any-tile table
+#: 14004 harsh, square [1, 3]: a black pawn read as channel ink split a yellow cell into two
+#: arcs 1.62 radii apart, read sure as two cells)
+ARC_OVERLAP = 2.0
+#: ... and two arcs, each up to a radius off the middle of the one cell they may share, lie up
+#: to two radii apart, and the centres' error on top (the 0.4 radii OVERLAP allows): the same
+#: table 14004 drawn by the Pi floor's numpy 1.24 and OpenCV 4.10 splits that cell into two
+#: arcs 2.06 radii apart, read sure as two cells
+ARCS_OVERLAP = 2.4
+
 
 @dataclass(frozen=True)
 class Cell:
@@ -328,3 +343,11 @@ def _densest_cell(member: np.ndarray, rc: float) -> tuple[float, float]:
     cover = cv2.filter2D(member.astype(np.float32), -1, kernel, borderType=cv2.BORDER_CONSTANT)
     ys, xs = np.nonzero(cover >= 0.97 * cover.max())
     return float(xs.mean()), float(ys.mean())
+
+
+def discs_overlap(a: Cell, b: Cell, rc: float, a_whole: bool, b_whole: bool) -> bool:
+    """Whether cells ``a`` and ``b`` lie too near to be two printed cells (:data:`OVERLAP`,
+    :data:`ARC_OVERLAP`, :data:`ARCS_OVERLAP`); ``a_whole``, ``b_whole``: whether each fills
+    its disc (an arc's centre lies off its cell's middle)."""
+    reach = (OVERLAP, ARC_OVERLAP, ARCS_OVERLAP)[(not a_whole) + (not b_whole)]
+    return math.hypot(a.centre[0] - b.centre[0], a.centre[1] - b.centre[1]) < reach * rc

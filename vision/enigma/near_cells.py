@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 
 from companion.enigma.tiles import Endpoint
-from vision.enigma.cells import Cell, disc
+from vision.enigma.cells import Cell, disc, discs_overlap
 from vision.enigma.channel_pieces import CHANNEL_CUT, MIN_PIECE_WIDTH
 from vision.enigma.patch_labels import PatchLabels
 from vision.enigma.tile_doubts import DOUBTFUL_CONFIDENCE, TileDoubts
@@ -29,20 +29,6 @@ OUTLINE_REACH = 0.08
 JOINED_GAP_PX = 1.5
 #: ... and of at least this many pixels are apart; between the two, the tile is asked about
 APART_GAP_PX = 3.0
-#: two cells' centres closer than this many cell radii mean their discs overlap (two
-#: touching cells lie two radii apart; the rest allows for the error of a centre)
-OVERLAP = 1.6
-#: ... and an arc of a ring (:func:`~vision.enigma.cells.fills_its_disc`) has its centre
-#: pulled towards the arc, up to a radius off the cell's middle: two cells closer than two
-#: touching ones, one of them an arc, are one cell its pawn split (tuning any-tile table
-#: 14004 harsh, square [1, 3]: a black pawn read as channel ink split a yellow cell into two
-#: arcs 1.62 radii apart, read sure as two cells)
-ARC_OVERLAP = 2.0
-#: ... and two arcs, each up to a radius off the middle of the one cell they may share, lie up
-#: to two radii apart, and the centres' error on top (the 0.4 radii OVERLAP allows): the same
-#: table 14004 drawn by the Pi floor's numpy 1.24 and OpenCV 4.10 splits that cell into two
-#: arcs 2.06 radii apart, read sure as two cells
-ARCS_OVERLAP = 2.4
 #: channel ink along the line between two cells' outlines for this share of a channel's
 #: width is a stroke between them (census of the close pairs the corridor neither joins nor
 #: doubts on tuning tables, any-tile harsh 7000-7015 and 20000-34007, independent harsh
@@ -195,8 +181,7 @@ def doubt_overlapping_cells(cells: list[Cell], rc: float, doubts: TileDoubts,
     says whether a cell fills its disc (an arc's centre lies off its cell's middle)."""
     for i, a in enumerate(cells):
         for b in cells[i + 1:]:
-            arcs = (not whole(a)) + (not whole(b))
-            reach = (OVERLAP, ARC_OVERLAP, ARCS_OVERLAP)[arcs]
-            if math.hypot(a.centre[0] - b.centre[0], a.centre[1] - b.centre[1]) < reach * rc:
+            if discs_overlap(a, b, rc, whole(a), whole(b)):
                 doubts.add("two cells overlap: is one cell read as two?", DOUBTFUL_CONFIDENCE)
                 return
+

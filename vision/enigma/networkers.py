@@ -20,7 +20,14 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.enigma.cells import Cell, disc, fills_its_disc, margin_conf, member_mask
+from vision.enigma.cells import (
+    Cell,
+    disc,
+    discs_overlap,
+    fills_its_disc,
+    margin_conf,
+    member_mask,
+)
 from vision.enigma.colours import ColourModel
 from vision.enigma.pack import EnigmaPack
 from vision.enigma.patch_labels import inner_part
@@ -753,11 +760,44 @@ def _hidden_cells(s: _Patch, candidates: list[tuple[tuple[float, float], bool]],
         if crescents and all(math.dist(centre, c.centre) >= BESIDE_CELL * s.rc for c in out):
             hidden = _crescent_cell(s, centre, out)
         if hidden is not None:
-            conf = _add_hidden(hidden, out, problems, conf)
+            problem, hidden_conf = _add_crescent_cell(s, hidden, out)
         else:
-            problems.append("a networker stands where no cell was read: is a cell hidden?")
-            conf = min(conf, FAINT_PAWN_CONFIDENCE)
+            problem = "a networker stands where no cell was read: is a cell hidden?"
+            hidden_conf = FAINT_PAWN_CONFIDENCE
+        if problem is not None:
+            problems.append(problem)
+        conf = min(conf, hidden_conf)
     return problems, conf
+
+
+def _add_crescent_cell(s: _Patch, hidden: Cell, out: list[Cell]) -> tuple[str | None, float]:
+    """Add ``hidden``, a cell read from a crescent beside its pawn, to ``out``, unless it
+    overlaps a cell of its colour with no pawn read already
+    (:func:`~vision.enigma.cells.discs_overlap`; its centre is the pawn's middle, off its
+    cell's, as an arc's is): printed cells never overlap, so the crescent is that cell's own
+    blurred ring and the pawn that cell's, seen from the side (tuning independent table 6032
+    harsh at 30-45 tiles, square [0, -1]: a white pawn on a yellow cell read as a third
+    yellow cell 2.07 cell radii from it): the pawn is put on that cell, its colour kept.
+    Overlapping a cell of another colour, it may be a cell of its own beside it (5027 harsh,
+    [1, 0]: a white pawn on a red cell beside a yellow one, read right): kept, and asked.
+    Alone, it is added as :func:`_add_hidden` adds a cell read from a ring. Returns the
+    problem (None for a cell given sure) and the confidence it leaves."""
+    near = [c for c in out
+            if discs_overlap(hidden, c, s.rc, False, fills_its_disc(s.labels, s.model, c, s.rc))]
+    same = [c for c in near if c.colour == hidden.colour and c.networker is None]
+    if same:
+        cell = min(same, key=lambda c: math.dist(c.centre, hidden.centre))
+        out[out.index(cell)] = Cell(cell.centre, cell.colour, cell.confidence,
+                                    hidden.networker, hidden.net_confidence)
+        return "a networker stands beside a cell: is it on that cell?", hidden.net_confidence
+    out.append(hidden)
+    if near:
+        return "a networker stands beside a cell of another colour: is a cell hidden?", \
+            FAINT_PAWN_CONFIDENCE
+    if hidden.confidence > HIDDEN_CELL_CONFIDENCE:
+        return None, 1.0
+    return "a cell hidden by a networker was read from the ring around it", \
+        HIDDEN_CELL_CONFIDENCE
 
 
 def _crescent_cell(s: _Patch, centre: tuple[float, float], cells: list[Cell]) -> Cell | None:
@@ -979,7 +1019,10 @@ def read_networkers(
     if hole is None and not problems and crescents:
         hidden = _lone_crescent(s, out)
     if hidden is not None:
-        conf = _add_hidden(hidden, out, problems, conf)
+        problem, hidden_conf = _add_crescent_cell(s, hidden, out)
+        if problem is not None:
+            problems.append(problem)
+        conf = min(conf, hidden_conf)
     elif hole is not None:
         problems.append("a networker stands where no cell was read: is a cell hidden?")
         conf = min(conf, FAINT_PAWN_CONFIDENCE)
