@@ -13,9 +13,7 @@ such a ring all round, say where pawns stand whose cell was read off or not at a
 
 from __future__ import annotations
 
-import functools
 import math
-from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -31,7 +29,20 @@ from vision.enigma.cells import (
 from vision.enigma.colours import ColourModel
 from vision.enigma.pack import EnigmaPack
 from vision.enigma.patch_labels import inner_part
-from vision.enigma.read_types import CHROMA, PAWN_MIN_AREA
+from vision.enigma.pawn_patch import (
+    HUE_MIN_CHROMA,
+    RING_FROM_TILE,
+    UNKNOWN_FROM,
+    PawnPatch,
+    hue_apart,
+    hue_chroma,
+    judge_pawn,
+    look_at,
+    lowest_within,
+    pawn_ring,
+    ring_colour,
+    search_window,
+)
 from vision.enigma.ring_blend import clear_ring_cell
 from vision.enigma.small_stats import clip01, median
 
@@ -40,16 +51,11 @@ HIDDEN_CELL_CONFIDENCE = 0.6
 #: two cells nearer than this (cell radii) are one cell split by the pawn on it (cells are
 #: drawn at least 3.3 cell radii apart)
 SAME_CELL = 1.4
-#: a core this far (colour distance of its mean) from the option judged nearest is doubted
-#: (the pawns of the packs lie within 7 of their colour, empty cells within 18)
-UNKNOWN_FROM = 30.0
 #: a pawn's middle nearer its colour than bare tile by this margin needs no ring around it
 PALE_MARGIN = 0.5
 #: the least share of the ring around a pale (or off-middle) pawn unlike bare tile: a cell's
 #: ring (pawns on cells show 0.7 and more, tile seen through a misread cell 0.5 and less)
 RING_SHARE = 0.55
-#: how far from the tile's colour a pixel of a cell's ring lies (a pale pawn lies nearer)
-RING_FROM_TILE = 15.0
 #: the colour distance of a pawn core's mean to its colour, at most (a place to look at)
 CORE_NEAR = 12.0
 #: round a standing pawn (within this many cell radii), pixels unlike bare tile as many as
@@ -72,13 +78,6 @@ PAWN_HOLE = (0.8, 2.5)
 _HOLE_CLOSE = np.ones((5, 5), np.uint8)
 #: ... and holds at least this many pixels of a player colour (a pawn's middle)
 PAWN_IN_HOLE_PX = 4
-#: a hidden cell's ring: the least share unlike bare tile in each eighth of the ring
-RING_ALL_ROUND = 0.5
-#: a hidden cell's ring is judged by its hue when its chroma (feature units from grey) is at
-#: least this: a red ring washed out by blur and the pawn's rim keeps red's hue but loses
-#: chroma, which takes it nearer yellow by colour distance (demo: red 117 deg, chroma 87;
-#: yellow 145 deg, chroma 57; washed-out red rings 114-122 deg, chroma 48-62)
-HUE_MIN_CHROMA = 20.0
 #: a pawn's rim names a cell by its hue (:func:`_rim_hue`) only clear of the line between
 #: a hue and grey: its chroma this far above :data:`HUE_MIN_CHROMA` (a rim of harsh 5000
 #: [0, 2] measured 20.6 on one OpenCV and 18.1 on the Pi's, and read red on one, blue on the
@@ -134,269 +133,6 @@ BLEND_NEAR = 20.0
 BLEND_LEAD = 3.0
 
 
-def _hue_chroma(feature: np.ndarray) -> tuple[float, float]:
-    """The hue (degrees) and chroma of a colour feature: its angle and distance from grey
-    in the chromaticity plane of :func:`~vision.enigma.colours.colour_features`."""
-    db, dr = float(feature[0]) - CHROMA / 3, float(feature[1]) - CHROMA / 3
-    return math.degrees(math.atan2(dr, db)) % 360.0, math.hypot(db, dr)
-
-
-def _hue_apart(a: float, b: float) -> float:
-    d = abs(a - b) % 360.0
-    return min(d, 360.0 - d)
-
-
-def _core_distance_maps(feats: np.ndarray, model: ColourModel, classes: list[int],
-                        r_core: float) -> dict[int, np.ndarray]:
-    """Per class, at each pixel, the colour distance from the class to the mean colour of a
-    core disc centred there. The mean, not the mean distance: a blurred black pawn mixes its
-    middle with its grey rim and highlight, and its mean still lies nearest black, while a
-    mean of distances lets the mixture look as near white."""
-    k = int(math.ceil(r_core))
-    yy, xx = np.mgrid[-k : k + 1, -k : k + 1]
-    kernel = ((xx * xx + yy * yy) <= r_core * r_core).astype(np.float32)
-    kernel /= kernel.sum()
-    mean = cv2.filter2D(feats.astype(np.float32), -1, kernel, borderType=cv2.BORDER_REPLICATE)
-    return _distance_maps(mean, model, classes)
-
-
-def _distance_maps(feats: np.ndarray, model: ColourModel, classes: list[int]
-                   ) -> dict[int, np.ndarray]:
-    """Per class, at each pixel, the colour distance from the class to ``feats`` there.
-    Plane by plane, a pixel's three terms summed in order (as a sum along the last axis
-    adds them): a broadcast over every class and channel at once, or a sum along an axis
-    three wide, costs several times more on a tile's small patch."""
-    planes = cv2.split(feats)
-    centres = model.centres.astype(np.float32)
-    maps: dict[int, np.ndarray] = {}
-    for i in classes:
-        d = planes[0] - centres[i, 0]
-        d *= d
-        for c in (1, 2):
-            term = planes[c] - centres[i, c]
-            term *= term
-            d += term
-        maps[i] = np.sqrt(d)
-    return maps
-
-
-def _pawn_blobs(all_labels: np.ndarray, net_ids: list[int], rn: float
-                ) -> list[tuple[tuple[float, float], bool]]:
-    """Blobs of player-coloured pixels the size of a pawn: (centre, a whole pawn?). A pale
-    pawn on a pale cell keeps only its middle: such a blob is found by a finer opening."""
-    p = all_labels.shape[0]
-    net_mask = member_mask(all_labels, net_ids).astype(np.uint8)
-    found: list[tuple[tuple[float, float], bool]] = []
-    if not cv2.countNonZero(net_mask):
-        return found  # no pixel of a player colour (most tiles): nothing to open or label
-    whole_pawns = np.zeros((p, p), np.uint8)
-    for first, r_open, min_area in (
-        (True, max(1, int(round(rn * 0.5))), 0.35),
-        (False, max(1, int(round(rn * 0.3))), PAWN_MIN_AREA),
-    ):
-        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r_open + 1, 2 * r_open + 1))
-        pawns = cv2.morphologyEx(net_mask, cv2.MORPH_OPEN, kernel)
-        n_p, p_lab, p_stats, p_cents = cv2.connectedComponentsWithStats(pawns, connectivity=8)
-        for k in range(1, n_p):
-            area = p_stats[k, cv2.CC_STAT_AREA]
-            if not min_area * math.pi * rn * rn <= area <= 2.5 * math.pi * rn * rn:
-                continue
-            if first:
-                whole_pawns[p_lab == k] = 1
-            elif whole_pawns[p_lab == k].any():
-                continue  # already a whole pawn
-            found.append(((float(p_cents[k][0]), float(p_cents[k][1])), first))
-    return found
-
-
-@functools.lru_cache(maxsize=16)
-def _ring_sectors(r_in: float, r_out: float, sectors: int = 8
-                  ) -> tuple[int, tuple[tuple[tuple[int, int], ...], ...]]:
-    """A ring between two radii cut into ``sectors`` parts: the ring's reach ``k`` and, per
-    part, the (row, column) offsets of its pixels in a square of side ``2k + 1``."""
-    k = int(math.ceil(r_out))
-    yy, xx = np.mgrid[-k : k + 1, -k : k + 1]
-    rr = xx * xx + yy * yy
-    ring = (rr <= r_out * r_out) & (rr > r_in * r_in)
-    part = np.floor((np.arctan2(yy, xx) + math.pi) / (2 * math.pi) * sectors).astype(int)
-    offsets = []
-    for s in range(sectors):
-        rows, cols = np.nonzero(ring & (part % sectors == s))
-        offsets.append(tuple(zip(rows.tolist(), cols.tolist(), strict=True)))
-    return k, tuple(offsets)
-
-
-def ring_all_round(ringed: np.ndarray, r_in: float, r_out: float) -> np.ndarray:
-    """Per pixel, whether at least :data:`RING_ALL_ROUND` of each eighth of the ring
-    between ``r_in`` and ``r_out`` around it is ``ringed`` (outside the patch counts as
-    not). Pixel counts summed over shifted views: exact, and a third of the cost of a
-    filter per eighth (large kernels filter through a DFT on a small patch)."""
-    k, parts = _ring_sectors(r_in, r_out)
-    q = ringed.shape[0]
-    padded = np.zeros((q + 2 * k, q + 2 * k), np.uint8)
-    padded[k : k + q, k : k + q] = ringed
-    out = np.ones((q, q), bool)
-    count = np.empty((q, q), np.uint8)
-    for offsets in parts:
-        if not offsets:
-            return np.zeros((q, q), bool)
-        count.fill(0)
-        for dy, dx in offsets:
-            count += padded[dy : dy + q, dx : dx + q]
-        out &= count >= RING_ALL_ROUND * len(offsets)
-    return out
-
-
-def search_window(size: int, centre: tuple[float, float], radius: float
-                  ) -> tuple[float, int, int, int, int]:
-    """The radius searched round ``centre`` (at least 0.75 px) and the box ``x0, x1, y0, y1``
-    (ends excluded) of a ``size`` square patch's pixels it may reach."""
-    r = max(radius, 0.75)
-    x0, x1 = max(0, int(math.floor(centre[0] - r))), min(size, int(math.ceil(centre[0] + r)) + 1)
-    y0, y1 = max(0, int(math.floor(centre[1] - r))), min(size, int(math.ceil(centre[1] + r)) + 1)
-    return r, x0, x1, y0, y1
-
-
-def nearest_pixel(size: int, centre: tuple[float, float]) -> tuple[int, int]:
-    """The pixel of a ``size`` square patch nearest ``centre`` (x, y)."""
-    return (min(size - 1, max(0, int(round(centre[0])))),
-            min(size - 1, max(0, int(round(centre[1])))))
-
-
-def lowest_within(m: np.ndarray, centre: tuple[float, float], radius: float
-                  ) -> tuple[float, tuple[float, float]]:
-    """The smallest value of ``m`` within ``radius`` of ``centre`` and where it lies."""
-    r, x0, x1, y0, y1 = search_window(m.shape[0], centre, radius)
-    # a window of a few dozen pixels: walked in Python, row by row (numpy's calls cost more
-    # than the pixels here), the same float64 distances, the first smallest value kept
-    r2 = r * r
-    best, at = math.inf, None
-    for y, row in enumerate(m[y0:y1, x0:x1].tolist(), start=y0):
-        dy2 = (y - centre[1]) ** 2
-        for x, value in enumerate(row, start=x0):
-            if (x - centre[0]) ** 2 + dy2 <= r2 and (at is None or value < best):
-                best, at = value, (float(x), float(y))
-    if at is None:
-        x, y = nearest_pixel(m.shape[0], centre)
-        return float(m[y, x]), (float(x), float(y))
-    return best, at
-
-
-def _judge(maps: dict[int, np.ndarray], cell_class: int, net_ids: list[int],
-           centres: list[tuple[float, float]], search: float,
-           all_round: np.ndarray | None = None) -> tuple[int, float, tuple[float, float]]:
-    """What stands at a cell whose middle may lie near any of ``centres``: the class (the
-    cell's own colour = no pawn, else a player colour), its confidence, and where the pawn's
-    middle was seen. Every option is judged at the same place, the one that suits a pawn
-    best: with a pawn there its core shows no cell colour; an empty cell shows its colour
-    wherever the core is put inside it."""
-    best: tuple[float, tuple[float, float]] | None = None
-    for c in centres:
-        for i in net_ids:
-            v, at = lowest_within(maps[i], c, search)
-            if best is None or v < best[0]:
-                best = (v, at)
-    assert best is not None
-    at = best[1]
-    x, y = int(round(at[0])), int(round(at[1]))
-    options = [cell_class, *net_ids]
-    # the cell's own colour: at the pawn's place, or at the cell's middle as read (a pawn
-    # cannot hide both) unless a ring lies all around the place: then the middle as read
-    # is off, on the ring
-    cell_here = float(maps[cell_class][y, x])
-    if all_round is None or not all_round[y, x]:
-        cell_here = min(cell_here, *(lowest_within(maps[cell_class], c, 0.75)[0] for c in centres))
-    values = [cell_here, *(float(maps[i][y, x]) for i in net_ids)]
-    order = np.argsort(values)
-    first, second = values[int(order[0])], values[int(order[1])]
-    # a middle far from every option (a pawn of a colour the pack does not know, a strange
-    # light) is no better known for being farther still from the others
-    known = clip01((UNKNOWN_FROM - first) / 10.0 + 1.0)
-    return options[int(order[0])], min(margin_conf(first * first, second * second), known), at
-
-
-@dataclass(frozen=True)
-class _Patch:
-    """What every judgement on one tile's patch shares (built by :func:`_look_at`)."""
-
-    p: int
-    rc: float  # cell radius, pixels
-    rn: float  # pawn radius, pixels
-    feats: np.ndarray
-    model: ColourModel
-    cell_classes: list[int]
-    net_ids: list[int]
-    tile_classes: list[int]
-    #: how far the pawn's middle may lie off the cell's centre as read (a ring half hidden)
-    search: float
-    maps: dict[int, np.ndarray]  # per class, the core distance map
-    #: pixels unlike bare tile: a cell's colour, or dark where the camera blurred the ring
-    #: into the pawn's rim (bare tile or a pale pawn colour is no ring)
-    ringed: np.ndarray
-    #: per pixel, whether each eighth of a ring around it is ringed enough
-    #: (:func:`ring_all_round`)
-    all_round: np.ndarray
-    blobs: list[tuple[tuple[float, float], bool]]
-    labels: np.ndarray  # colour class per pixel, networkers in
-
-    def name(self, i: int) -> str:
-        return str(self.model.names[i])
-
-
-def _look_at(feats: np.ndarray, all_labels: np.ndarray, model: ColourModel, pack: EnigmaPack
-             ) -> _Patch:
-    """The core distance maps, the ring masks and the pawn blobs of one patch."""
-    p = all_labels.shape[0]
-    rc = pack.cell_radius * p
-    rn = pack.networker_radius * p
-    cell_classes = [i for i, k in enumerate(model.kinds) if k == "cell"]
-    net_ids = [i for i, k in enumerate(model.kinds) if k == "net"]
-    tile_classes = [i for i, k in enumerate(model.kinds) if k == "tile"]
-    r_core = max(1.5, 0.45 * rn)
-    search = max(1.0, 0.45 * rc)
-    maps = _core_distance_maps(feats, model, cell_classes + net_ids + tile_classes,
-                               r_core)
-    blobs = _pawn_blobs(all_labels, net_ids, rn)
-    tile_d = np.min(list(_distance_maps(feats, model, tile_classes).values()), axis=0)
-    ringed = tile_d > RING_FROM_TILE
-    # a pawn off its cell's middle as read, or on a cell not read, stands only where a ring
-    # unlike bare tile lies all around it (a tile spot between channels is ringed on some
-    # sides only)
-    all_round = ring_all_round(ringed, rn * 1.15, rc * 1.05)
-    return _Patch(p, rc, rn, feats, model, cell_classes, net_ids, tile_classes, search, maps,
-                  ringed, all_round, blobs, all_labels)
-
-
-def _ring(s: _Patch, centre: tuple[float, float]) -> np.ndarray:
-    """The ring around a pawn's place: inside a cell, outside the pawn."""
-    ring: np.ndarray = disc((s.p, s.p), centre, s.rc * 1.05) & ~disc((s.p, s.p), centre,
-                                                                      s.rn * 1.15)
-    return ring
-
-
-def _ring_colour(s: _Patch, centre: tuple[float, float], *, hue_first: bool = False
-                 ) -> tuple[int, float]:
-    """The nearest cell colour of the ring around a pawn (its pixels unlike bare tile)
-    and its margin over the second nearest. ``hue_first``: a coloured ring takes the
-    cell colour of the nearest hue instead, never with more confidence than the colour
-    distance gives (a choice the distance disagrees with is doubted)."""
-    ring = _ring(s, centre)
-    if (ring & s.ringed).any():
-        ring &= s.ringed
-    med = median(s.feats[ring], axis=0)
-    d = sorted((float(((s.model.centres[i] - med) ** 2).sum()), i) for i in s.cell_classes)
-    near_i, near_conf = d[0][1], margin_conf(d[0][0], d[1][0])
-    hue, chroma = _hue_chroma(med)
-    if not hue_first or chroma < HUE_MIN_CHROMA:
-        return near_i, near_conf
-    by_hue = sorted((_hue_apart(hue, _hue_chroma(s.model.centres[i])[0]) ** 2, i)
-                    for i in s.cell_classes)
-    hue_conf = margin_conf(by_hue[0][0], by_hue[1][0])
-    if by_hue[0][1] == near_i:
-        return near_i, min(near_conf, hue_conf)
-    return by_hue[0][1], min(near_conf, hue_conf, 1.0 - near_conf)
-
-
 def tile_can_pass_for(model: ColourModel, net: int, within: float = UNKNOWN_FROM) -> bool:
     """Whether bare tile, lit a little differently, can pass for pawn colour ``net`` (a
     white pawn on a pale tile: their colours lie nearer than a core's doubt, or than
@@ -418,12 +154,12 @@ def signs_of_a_cell(all_labels: np.ndarray, model: ColourModel) -> np.ndarray:
     return member_mask(all_labels, ids)
 
 
-def _tile_can_pass_for(s: _Patch, net: int, within: float = UNKNOWN_FROM) -> bool:
+def _tile_can_pass_for(s: PawnPatch, net: int, within: float = UNKNOWN_FROM) -> bool:
     """:func:`tile_can_pass_for` on the patch's colour model."""
     return tile_can_pass_for(s.model, net, within)
 
 
-def _tile_like(s: _Patch, at: tuple[float, float]) -> bool:
+def _tile_like(s: PawnPatch, at: tuple[float, float]) -> bool:
     """Whether the core at ``at`` may be bare tile: nearer tile than any player colour, or
     nearest a player colour that bare tile can pass for."""
     x, y = int(round(at[0])), int(round(at[1]))
@@ -432,7 +168,7 @@ def _tile_like(s: _Patch, at: tuple[float, float]) -> bool:
     return d_tile < float(s.maps[net][y, x]) or _tile_can_pass_for(s, net)
 
 
-def _partly_ringed(s: _Patch, at: tuple[float, float], cells: list[Cell],
+def _partly_ringed(s: PawnPatch, at: tuple[float, float], cells: list[Cell],
                    art: tuple[str, ...] = ("channel",)) -> bool:
     """Whether round a pawn-sized blob at ``at`` lie as many pixels of neither bare tile nor
     the ``art`` kinds (channel) as half a cell's ring, the other ``cells``' own rims left
@@ -448,7 +184,7 @@ def _partly_ringed(s: _Patch, at: tuple[float, float], cells: list[Cell],
     return arc >= PARTLY_RINGED_SHARE * math.pi * (s.rc**2 - s.rn**2)
 
 
-def _pale(s: _Patch, net: int, at: tuple[float, float]) -> bool:
+def _pale(s: PawnPatch, net: int, at: tuple[float, float]) -> bool:
     """Whether the core at ``at`` looks about as much like bare tile as like player colour
     ``net`` (a white pawn, or tile seen through a cell that is not one)."""
     x, y = int(round(at[0])), int(round(at[1]))
@@ -457,7 +193,7 @@ def _pale(s: _Patch, net: int, at: tuple[float, float]) -> bool:
     return d_tile < d_net or margin_conf(d_net * d_net, d_tile * d_tile) < PALE_MARGIN
 
 
-def _ring_check(s: _Patch, net: int, net_conf: float, at: tuple[float, float], far: bool,
+def _ring_check(s: PawnPatch, net: int, net_conf: float, at: tuple[float, float], far: bool,
                 whole_cell: bool = True) -> tuple[str | None, float]:
     """A pawn whose middle looks about as much like bare tile as like its colour (a
     white pawn, or tile seen through a cell that is not one), or one seen off its cell's
@@ -475,14 +211,14 @@ def _ring_check(s: _Patch, net: int, net_conf: float, at: tuple[float, float], f
         # the cell would hide its middle). Only said sure when the cell is a whole disc: an
         # arc's middle lies on its ring, and the pawn may be the one that hides the rest
         return None, 1.0 if whole_cell else FAINT_PAWN_CONFIDENCE
-    share = float(s.ringed[_ring(s, at)].mean())
+    share = float(s.ringed[pawn_ring(s, at)].mean())
     if share >= RING_SHARE:
         return s.name(net), min(net_conf, clip01((share - 0.5) / 0.2))
     # no ring: tile seen through a cell that is not one, unless a ring was lost
     return None, clip01((RING_SHARE - share) / 0.25)
 
 
-def _candidates(s: _Patch) -> list[tuple[tuple[float, float], bool]]:
+def _candidates(s: PawnPatch) -> list[tuple[tuple[float, float], bool]]:
     """Where pawns may stand: the blobs, and places whose middle is a player colour inside a
     ring unlike bare tile all round (a pale or dark pawn leaves no blob of player-coloured
     labels)."""
@@ -512,13 +248,13 @@ def _same_cell_groups(cells: list[Cell], rc: float) -> list[list[int]]:
     return groups
 
 
-def _one_cell(s: _Patch, c: Cell, centres: list[tuple[float, float]],
+def _one_cell(s: PawnPatch, c: Cell, centres: list[tuple[float, float]],
               farther: list[tuple[float, float]]) -> Cell:
     """The pawn on one cell: judged at its middle (and the blobs within it); when it shows
     none, a pawn a little farther may stand on a cell whose middle was read off."""
     ci = s.model.index("cell", c.colour)
     blobs = {b for b, _ in s.blobs}
-    best, net_conf, at = _judge(s.maps, ci, s.net_ids, centres, s.search, s.all_round)
+    best, net_conf, at = judge_pawn(s.maps, ci, s.net_ids, centres, s.search, s.all_round)
     net = None if best in s.cell_classes else s.name(best)
     if net is not None:
         net, net_conf = _ring_check(s, best, net_conf, at, far=False)
@@ -526,7 +262,7 @@ def _one_cell(s: _Patch, c: Cell, centres: list[tuple[float, float]],
         net_conf = _rival_core(s, best, centres, net_conf)
     centre = c.centre
     for b in farther if net is None else []:
-        b_best, b_conf, b_at = _judge(s.maps, ci, s.net_ids, [b], s.search)
+        b_best, b_conf, b_at = judge_pawn(s.maps, ci, s.net_ids, [b], s.search)
         if b_best in s.cell_classes:
             continue  # tile art beside the cell
         if not s.all_round[int(b_at[1]), int(b_at[0])]:
@@ -554,7 +290,7 @@ def _one_cell(s: _Patch, c: Cell, centres: list[tuple[float, float]],
     return Cell(centre, colour, confidence, net, net_conf)
 
 
-def _rival_core(s: _Patch, best: int, centres: list[tuple[float, float]], net_conf: float
+def _rival_core(s: PawnPatch, best: int, centres: list[tuple[float, float]], net_conf: float
                 ) -> float:
     """The confidence of a pawn of colour ``best`` judged on a cell whose middle may lie near
     any of ``centres``: doubted when another player colour's core lies as near its colour
@@ -569,7 +305,7 @@ def _rival_core(s: _Patch, best: int, centres: list[tuple[float, float]], net_co
     return net_conf
 
 
-def _rim_colour(s: _Patch, centre: tuple[float, float], pawn_colour: str) -> tuple[str, bool]:
+def _rim_colour(s: PawnPatch, centre: tuple[float, float], pawn_colour: str) -> tuple[str, bool]:
     """The colour of a cell the finder read in its pawn's colour (a blue pawn standing tall
     on a red cell, only the red rim showing round it: tuning independent table 14 clean,
     square [1, -1]): the one cell colour of the rim round the pawn, when one other than the
@@ -593,22 +329,22 @@ def _rim_colour(s: _Patch, centre: tuple[float, float], pawn_colour: str) -> tup
     return s.name(hue_i), s.name(hue_i) != pawn_colour
 
 
-def _split_cell(s: _Patch, members: list[Cell], centres: list[tuple[float, float]]
+def _split_cell(s: PawnPatch, members: list[Cell], centres: list[tuple[float, float]]
                 ) -> list[Cell]:
     """Several cells in one: only a pawn between them explains it; the cell is the ring
     around the pawn. Without a pawn, the cells as read (two cells that close are a misread
     the cell finder owns)."""
-    votes = [_judge(s.maps, s.model.index("cell", c.colour), s.net_ids, centres, s.search)
+    votes = [judge_pawn(s.maps, s.model.index("cell", c.colour), s.net_ids, centres, s.search)
              for c in members]
     best, net_conf, at = max(votes, key=lambda v: v[1])
     if any(v[0] in s.cell_classes for v in votes) or best in s.cell_classes:
         return members
-    colour_i, colour_conf = _ring_colour(s, at)
+    colour_i, colour_conf = ring_colour(s, at)
     joined_conf = min([colour_conf, *(c.confidence for c in members)])
     return [Cell(at, s.name(colour_i), joined_conf, s.name(best), net_conf)]
 
 
-def _ringed_place(s: _Patch, centre: tuple[float, float]) -> tuple[float, float]:
+def _ringed_place(s: PawnPatch, centre: tuple[float, float]) -> tuple[float, float]:
     """The place nearest ``centre``, within a pawn's search of it, with a ring all round
     (``centre`` itself when none is): a pawn's blob seen from the side has its middle
     pulled towards the pawn's side, off the pawn's foot that its cell's ring surrounds."""
@@ -623,7 +359,7 @@ def _ringed_place(s: _Patch, centre: tuple[float, float]) -> tuple[float, float]
     return float(xs[k] + x0), float(ys[k] + y0)
 
 
-def _unringed_pawn(s: _Patch, centre: tuple[float, float], whole: bool, cells: list[Cell]
+def _unringed_pawn(s: PawnPatch, centre: tuple[float, float], whole: bool, cells: list[Cell]
                    ) -> bool:
     """Whether a pawn-like blob with no ring all round is a pawn all the same: a standing
     pawn seen from the side covers most of its cell, whose colour only a sliver shows (tile
@@ -637,7 +373,7 @@ def _unringed_pawn(s: _Patch, centre: tuple[float, float], whole: bool, cells: l
             or _dark_rimmed(s, centre))
 
 
-def _dark_rimmed(s: _Patch, centre: tuple[float, float]) -> bool:
+def _dark_rimmed(s: PawnPatch, centre: tuple[float, float]) -> bool:
     """Whether a dark rim lies round a pale blob at ``centre`` (:data:`DARK_RIM_SHARE`):
     a white pawn whose cell's ring the blur took near tile's colour (so nothing round it is
     ringed) still has its own dark rim and that ring, darker than tile, round it; a pale spot
@@ -649,7 +385,7 @@ def _dark_rimmed(s: _Patch, centre: tuple[float, float]) -> bool:
     return int(dark.sum()) >= DARK_RIM_SHARE * int(ring.sum())
 
 
-def _bare_tile_core(s: _Patch, net: int, colour_i: int, at: tuple[float, float],
+def _bare_tile_core(s: PawnPatch, net: int, colour_i: int, at: tuple[float, float],
                     pawn_here: bool) -> bool:
     """Whether a pawn of colour ``net`` that bare tile can pass for, judged at ``at`` on a
     hidden cell of colour ``colour_i``, is bare tile closed in by channels: its core nearer
@@ -667,7 +403,7 @@ def _bare_tile_core(s: _Patch, net: int, colour_i: int, at: tuple[float, float],
     return pawn_here or not bool((round_it & (s.labels == colour_i)).any())
 
 
-def _hidden_cell(s: _Patch, at: tuple[float, float], colour: tuple[int, float],
+def _hidden_cell(s: PawnPatch, at: tuple[float, float], colour: tuple[int, float],
                  pawn: tuple[int, float], cells: list[Cell]) -> Cell:
     """The cell under a pawn at ``at`` where no cell was read: of ``colour`` (class, and
     the confidence its reading gave), carrying ``pawn`` (class, confidence). Given sure only
@@ -689,7 +425,7 @@ def _hidden_cell(s: _Patch, at: tuple[float, float], colour: tuple[int, float],
                 min(net_conf, HIDDEN_CELL_CONFIDENCE))
 
 
-def _vouched_by_ring(s: _Patch, c: Cell, cells: list[Cell]) -> Cell:
+def _vouched_by_ring(s: PawnPatch, c: Cell, cells: list[Cell]) -> Cell:
     """Cell ``c``, its colour sure when its pawn is sure and the ring round the pawn shows
     the cell's colour clearly, the blur modelled (:func:`~vision.enigma.ring_blend.
     clear_ring_cell`; the other ``cells``' rings left out): the finder judges a cell's
@@ -718,7 +454,7 @@ def _add_hidden(hidden: Cell, out: list[Cell], problems: list[str], conf: float)
     return min(conf, HIDDEN_CELL_CONFIDENCE)
 
 
-def _hidden_cells(s: _Patch, candidates: list[tuple[tuple[float, float], bool]],
+def _hidden_cells(s: PawnPatch, candidates: list[tuple[tuple[float, float], bool]],
                   out: list[Cell], crescents: bool) -> tuple[list[str], float]:
     """Pawns where no cell was read: each gives its cell, read from the ring around it and
     never trusted (appended to ``out``), or from a crescent beside it when ``crescents``;
@@ -735,8 +471,8 @@ def _hidden_cells(s: _Patch, candidates: list[tuple[tuple[float, float], bool]],
             continue  # beside a cell: its pawn's blurred rim, judged with that cell
         place = _ringed_place(s, centre)
         if s.all_round[int(round(place[1])), int(round(place[0]))]:
-            colour_i, colour_conf = _ring_colour(s, place, hue_first=True)
-            best, net_conf, at = _judge(s.maps, colour_i, s.net_ids, [place], s.search)
+            colour_i, colour_conf = ring_colour(s, place, hue_first=True)
+            best, net_conf, at = judge_pawn(s.maps, colour_i, s.net_ids, [place], s.search)
             if best not in s.cell_classes and _bare_tile_core(s, best, colour_i, at,
                                                               pawn_here):
                 continue  # a patch of bare tile closed in by channels, not a pale pawn
@@ -770,7 +506,7 @@ def _hidden_cells(s: _Patch, candidates: list[tuple[tuple[float, float], bool]],
     return problems, conf
 
 
-def _add_crescent_cell(s: _Patch, hidden: Cell, out: list[Cell]) -> tuple[str | None, float]:
+def _add_crescent_cell(s: PawnPatch, hidden: Cell, out: list[Cell]) -> tuple[str | None, float]:
     """Add ``hidden``, a cell read from a crescent beside its pawn, to ``out``, unless it
     overlaps a cell of its colour with no pawn read already
     (:func:`~vision.enigma.cells.discs_overlap`; its centre is the pawn's middle, off its
@@ -800,7 +536,7 @@ def _add_crescent_cell(s: _Patch, hidden: Cell, out: list[Cell]) -> tuple[str | 
         HIDDEN_CELL_CONFIDENCE
 
 
-def _crescent_cell(s: _Patch, centre: tuple[float, float], cells: list[Cell]) -> Cell | None:
+def _crescent_cell(s: PawnPatch, centre: tuple[float, float], cells: list[Cell]) -> Cell | None:
     """The cell under a pawn at ``centre`` where no cell was read, from the crescent of one
     cell colour beside it (:data:`CRESCENT_REACH`), the other ``cells``' own discs left out;
     None when no one colour shows there, or the middle shows the cell's colour (no pawn).
@@ -818,7 +554,7 @@ def _crescent_cell(s: _Patch, centre: tuple[float, float], cells: list[Cell]) ->
         if on_tile is None:
             return None
         colour_i = on_tile
-    best, net_conf, at = _judge(s.maps, colour_i, s.net_ids, [centre], s.search)
+    best, net_conf, at = judge_pawn(s.maps, colour_i, s.net_ids, [centre], s.search)
     if best in s.cell_classes:
         return None
     return _hidden_cell(s, at, (colour_i, HIDDEN_CELL_CONFIDENCE), (best, net_conf), cells)
@@ -844,7 +580,7 @@ def is_rim_colour(model: ColourModel, i: int) -> bool:
     return bool(_blend_distance(model.centres[i][None], model, "channel")[0] < BLEND_NEAR)
 
 
-def _cell_on_tile(s: _Patch, zone: np.ndarray) -> int | None:
+def _cell_on_tile(s: PawnPatch, zone: np.ndarray) -> int | None:
     """The cell colour whose blend with bare tile the ring in ``zone`` (its pixels unlike
     bare tile and of no player colour) lies on, by its median colour; None when too few
     pixels are left, or the median lies not :data:`BLEND_LEAD` nearer that blend than a
@@ -860,7 +596,7 @@ def _cell_on_tile(s: _Patch, zone: np.ndarray) -> int | None:
     if int(zone.sum()) < CRESCENT_MIN_PX:
         return None
     middle = median(s.feats[zone], axis=0)[None]
-    if _hue_chroma(middle[0])[1] < RIM_MIN_CHROMA:
+    if hue_chroma(middle[0])[1] < RIM_MIN_CHROMA:
         return None
     by_cell = sorted((float(_blend_distance(middle, s.model, i)[0]), i) for i in s.cell_classes)
     (near, colour_i), next_cell = by_cell[0], by_cell[1][0]
@@ -870,19 +606,19 @@ def _cell_on_tile(s: _Patch, zone: np.ndarray) -> int | None:
     return colour_i
 
 
-def _blend_colour(s: _Patch, i: int) -> bool:
+def _blend_colour(s: PawnPatch, i: int) -> bool:
     """:func:`is_rim_colour` on the patch's colour model."""
     return is_rim_colour(s.model, i)
 
 
-def _off_blends(s: _Patch, feats: np.ndarray) -> np.ndarray:
+def _off_blends(s: PawnPatch, feats: np.ndarray) -> np.ndarray:
     """Which of ``feats`` (n, 3) lie farther than :data:`BLEND_NEAR` from every blend of a
     channel colour and a bare tile colour: not a channel's blurred rim."""
     off: np.ndarray = _blend_distance(feats, s.model, "channel") >= BLEND_NEAR
     return off
 
 
-def _rim_hue(s: _Patch, zone: np.ndarray) -> int | None:
+def _rim_hue(s: PawnPatch, zone: np.ndarray) -> int | None:
     """The cell colour a pawn's rim in ``zone`` shows by its hue: a cell's thin ring round a
     standing pawn, blurred into the pawn's rim and the tile, keeps its cell's hue while its
     pixels' labels name no cell colour (tuning independent harsh 5000 [1, 1] and [0, 2]: a
@@ -899,10 +635,10 @@ def _rim_hue(s: _Patch, zone: np.ndarray) -> int | None:
     feats = feats[_off_blends(s, feats)]
     if len(feats) < CRESCENT_MIN_PX:
         return None
-    hue, chroma = _hue_chroma(median(feats, axis=0))
+    hue, chroma = hue_chroma(median(feats, axis=0))
     if chroma < RIM_MIN_CHROMA:
         return None
-    apart = sorted((_hue_apart(hue, _hue_chroma(s.model.centres[i])[0]), i)
+    apart = sorted((hue_apart(hue, hue_chroma(s.model.centres[i])[0]), i)
                    for i in s.cell_classes)
     (nearest_apart, nearest), next_apart = apart[0], apart[1][0]
     if next_apart - nearest_apart < RIM_HUE_LEAD:
@@ -910,7 +646,7 @@ def _rim_hue(s: _Patch, zone: np.ndarray) -> int | None:
     return None if _blend_colour(s, nearest) else nearest
 
 
-def _lone_crescent(s: _Patch, cells: list[Cell]) -> Cell | None:
+def _lone_crescent(s: PawnPatch, cells: list[Cell]) -> Cell | None:
     """The cell under a pale pawn that left no blob and no ring all round, from a crescent of
     one cell colour no channel's blurred rim takes (:func:`_blend_colour`), away from every
     cell in ``cells`` (:data:`CRESCENT_SEARCH`); None when
@@ -922,7 +658,7 @@ def _lone_crescent(s: _Patch, cells: list[Cell]) -> Cell | None:
     if int(away.sum()) < CRESCENT_MIN_PX:
         return None  # no cell colour away from the cells read (most tiles)
     k = int(math.ceil(s.rc * 1.05))
-    ring = _ring(s, (float(k), float(k)))[: 2 * k + 1, : 2 * k + 1]
+    ring = pawn_ring(s, (float(k), float(k)))[: 2 * k + 1, : 2 * k + 1]
     kernel = ring.astype(np.float32) / float(ring.sum())
     share = cv2.filter2D(s.ringed.astype(np.float32), -1, kernel,
                          borderType=cv2.BORDER_CONSTANT)
@@ -950,7 +686,7 @@ def _lone_crescent(s: _Patch, cells: list[Cell]) -> Cell | None:
     return None
 
 
-def _ringed_hole(s: _Patch, cells: list[Cell]) -> tuple[float, float] | None:
+def _ringed_hole(s: PawnPatch, cells: list[Cell]) -> tuple[float, float] | None:
     """Where a pawn-sized hole lies in what is unlike bare tile, away from every cell read,
     with some of a player colour in it (None when none does): a pale pawn standing on a
     cell the picture lost but for its ring (blurred, it passes for tile but for its middle,
@@ -993,7 +729,7 @@ def read_networkers(
     no cell was read gives that cell, read from the ring around the pawn, never trusted.
     With ``crescents`` off (the start tile, where no networker stands by the rules), a pawn
     with no ring all round gives no cell from the crescent beside it: it is only said."""
-    s = _look_at(feats, all_labels, model, pack)
+    s = look_at(feats, all_labels, model, pack)
     rc = s.rc
     candidates = _candidates(s)
     out: list[Cell] = []

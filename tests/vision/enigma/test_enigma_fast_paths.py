@@ -11,8 +11,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.enigma.networkers import RING_ALL_ROUND, ring_all_round
 from vision.enigma.patch_labels import BRIGHT_PERCENTILE, balance_ring, brightest_at_rank
+from vision.enigma.pawn_patch import RING_ALL_ROUND, ring_all_round
 from vision.enigma.small_stats import masked_byte_medians, median
 from vision.enigma.squares import Cover, any_positive
 
@@ -209,7 +209,7 @@ def _lowest_within_by_numpy(m: np.ndarray, centre: tuple[float, float], radius: 
                             ) -> tuple[float, tuple[float, float]]:
     """The pawn search's smallest value within a radius, as numpy first found it (over the
     same window)."""
-    from vision.enigma.networkers import nearest_pixel, search_window
+    from vision.enigma.pawn_patch import nearest_pixel, search_window
 
     r, x0, x1, y0, y1 = search_window(m.shape[0], centre, radius)
     yy, xx = np.arange(y0, y1)[:, None], np.arange(x0, x1)[None, :]
@@ -226,7 +226,7 @@ def test_the_smallest_value_round_a_place_is_numpys() -> None:
     """networkers.lowest_within walks its few dozen pixels in Python: the same value and place
     as numpy's masked argmin, the first of equal values in row order, windows cut by the patch's
     edges, pixels right on its rim and empty ones (a place off the patch) included."""
-    from vision.enigma.networkers import lowest_within
+    from vision.enigma.pawn_patch import lowest_within
 
     rng = np.random.default_rng(12)
     for _ in range(300):
