@@ -243,15 +243,20 @@ def test_a_path_s_stripe_through_a_spot_is_asked(demo: IndigoPack, angle: float)
     In a dark, noisy frame the demo's navy paths take the sapphire's colour in places, and
     the closing of the labels fills the path where it runs through a spot into a stripe
     that covers half a gem's disc: read as a sapphire at 0.90 with no question (tuning seed
-    48, demo look, underexposed 0.2 and 0.45, the navy path of (3,1) through its edge 1)."""
-    spots = _stripe_gems(demo, angle, 0.3)
-    assert [(s.gem, s.point) for s in spots] == [(Gem.SAPPHIRE, SPOT)]
-    assert spots[0].confidence < DEFAULT_SETTINGS.min_confidence
+    48, demo look, underexposed 0.2 and 0.45, the navy path of (3,1) through its edge 1).
+    Since session 29 such a band of a colour the print takes is no gem read, but handed
+    back to be asked (a phantom gem in 6-18% of held-apart harsh frames)."""
+    bands: list[GemSpot] = []
+    assert _stripe_gems(demo, angle, 0.3, bands) == []
+    assert [(s.gem, s.point) for s in bands] == [(Gem.SAPPHIRE, SPOT)]
+    assert bands[0].confidence < DEFAULT_SETTINGS.min_confidence
 
 
-def _stripe_gems(demo: IndigoPack, angle: float, half_width: float) -> list[GemSpot]:
+def _stripe_gems(demo: IndigoPack, angle: float, half_width: float,
+                 bands: list[GemSpot] | None = None) -> list[GemSpot]:
     """The edge gems read from a label map holding a sapphire-coloured stripe through spot
-    10, ``half_width`` gem radii wide each side, three gem radii long."""
+    10, ``half_width`` gem radii wide each side, three gem radii long (the spots seen as the
+    print's band appended to ``bands``)."""
     cell_px = 2 * DEFAULT_SETTINGS.cell_px
     model = pack_model(demo, cell_px)
     gem_r = demo.gem_size * cell_px
@@ -262,8 +267,8 @@ def _stripe_gems(demo: IndigoPack, angle: float, half_width: float) -> list[GemS
     across = np.abs((xx - x) * np.sin(turn) - (yy - y) * np.cos(turn))
     along = np.abs((xx - x) * np.cos(turn) + (yy - y) * np.sin(turn))
     labels = np.where((across <= half_width * gem_r) & (along <= 1.5 * gem_r), SAPPHIRE, 0)
-    return [s for s in read_gems(labels.astype(np.uint8), demo, model, DEFAULT_SETTINGS)
-            if s.point is not None]
+    return [s for s in read_gems(labels.astype(np.uint8), demo, model, DEFAULT_SETTINGS,
+                                 print_bands=bands) if s.point is not None]
 
 
 @pytest.mark.parametrize("angle", [20.0, 95.0, 150.0])
@@ -272,11 +277,11 @@ def test_a_thin_line_of_print_through_a_spot_is_no_gem(demo: IndigoPack, angle: 
     sapphire's colour: a line filling too little of a gem's disc to be sure, and four or more
     times as long as it is wide, was read as a doubtful sapphire, a phantom gem (independent
     tuning boards 1000-1019 harsh, demo looks: 7 phantoms in 3 frames). It is no gem; a
-    stripe as wide as half a gem stays a doubtful gem, asked."""
+    stripe as wide as half a gem is the print's band: no gem read, handed back to be asked."""
     assert _stripe_gems(demo, angle, 0.18) == []
-    wide = _stripe_gems(demo, angle, 0.3)
-    assert [(s.gem, s.point) for s in wide] == [(Gem.SAPPHIRE, SPOT)]
-    assert wide[0].confidence < DEFAULT_SETTINGS.min_confidence
+    bands: list[GemSpot] = []
+    assert _stripe_gems(demo, angle, 0.3, bands) == []
+    assert [(s.gem, s.point) for s in bands] == [(Gem.SAPPHIRE, SPOT)]
 
 
 def _faceted_gems(pack: IndigoPack, gem: str, table: float,
