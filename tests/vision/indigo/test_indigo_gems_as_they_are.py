@@ -9,6 +9,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 import pytest
+from indigo_scenes import spot_ten_offsets
 
 from companion.indigo import CENTRE, Gem, Tile
 from companion.indigo.gems import Ending, path_end
@@ -18,12 +19,10 @@ from vision.indigo.centre_rules import settle_centre
 from vision.indigo.gems import PRINT_GEM_SHARE, close_gem_labels, read_gems
 from vision.indigo.model import (
     GEM_NAMES,
-    canonical_size,
     colour_features,
     gem_label_map,
     pack_model,
     print_gem_shares,
-    to_canonical,
 )
 from vision.indigo.pack import IndigoPack
 from vision.indigo.read_types import CellRead, GemSpot
@@ -163,13 +162,8 @@ def test_a_centre_count_the_rules_do_not_settle_is_asked(case: str) -> None:
 def _edge_gems(demo: IndigoPack, off: tuple[float, float], size: float) -> list[GemSpot]:
     """The edge gems read from a gem label map holding one amber disc of ``size`` gem radii,
     ``off`` (in gem radii) from spot 10's middle, on a board rectified as gems are read."""
-    cell_px = 2 * DEFAULT_SETTINGS.cell_px
-    model = pack_model(demo, cell_px)
-    gem_r = demo.gem_size * cell_px
-    x, y = to_canonical(gem_spots()[10][1], cell_px)
-    side = canonical_size(cell_px)
-    yy, xx = np.mgrid[0:side, 0:side]
-    away = np.hypot(xx - x - off[0] * gem_r, yy - y - off[1] * gem_r)
+    model, gem_r, dx, dy = spot_ten_offsets(demo)
+    away = np.hypot(dx - off[0] * gem_r, dy - off[1] * gem_r)
     labels = np.where(away <= size * gem_r, AMBER, 0).astype(np.uint8)
     return [s for s in read_gems(labels, demo, model, DEFAULT_SETTINGS) if s.point is not None]
 
@@ -257,15 +251,10 @@ def _stripe_gems(demo: IndigoPack, angle: float, half_width: float,
     """The edge gems read from a label map holding a sapphire-coloured stripe through spot
     10, ``half_width`` gem radii wide each side, three gem radii long (the spots seen as the
     print's band appended to ``bands``)."""
-    cell_px = 2 * DEFAULT_SETTINGS.cell_px
-    model = pack_model(demo, cell_px)
-    gem_r = demo.gem_size * cell_px
-    x, y = to_canonical(gem_spots()[10][1], cell_px)
-    side = canonical_size(cell_px)
-    yy, xx = np.mgrid[0:side, 0:side].astype(np.float64)
+    model, gem_r, dx, dy = spot_ten_offsets(demo)
     turn = np.radians(angle)
-    across = np.abs((xx - x) * np.sin(turn) - (yy - y) * np.cos(turn))
-    along = np.abs((xx - x) * np.cos(turn) + (yy - y) * np.sin(turn))
+    across = np.abs(dx * np.sin(turn) - dy * np.cos(turn))
+    along = np.abs(dx * np.cos(turn) + dy * np.sin(turn))
     labels = np.where((across <= half_width * gem_r) & (along <= 1.5 * gem_r), SAPPHIRE, 0)
     return [s for s in read_gems(labels.astype(np.uint8), demo, model, DEFAULT_SETTINGS,
                                  print_bands=bands) if s.point is not None]
@@ -290,15 +279,10 @@ def _faceted_gems(pack: IndigoPack, gem: str, table: float,
     a grey board holding one faceted stone on spot 10: its colour a ring 0.9 gem radii
     across, round a pale table of ``table`` gem radii (its colour mixed with white), drawn
     ``stretch`` times as long as it is wide."""
-    cell_px = 2 * DEFAULT_SETTINGS.cell_px
-    model = pack_model(pack, cell_px)
-    gem_r = pack.gem_size * cell_px
-    x, y = to_canonical(gem_spots()[10][1], cell_px)
-    side = canonical_size(cell_px)
-    yy, xx = np.mgrid[0:side, 0:side]
-    away = np.hypot((xx - x) / stretch, yy - y)
+    model, gem_r, dx, dy = spot_ten_offsets(pack)
+    away = np.hypot(dx / stretch, dy)
     colour = np.array(pack.gems[gem], np.float32)
-    image = np.full((side, side, 3), 128, np.uint8)
+    image = np.full((*dx.shape, 3), 128, np.uint8)
     image[away <= 0.9 * gem_r] = colour.astype(np.uint8)
     image[away <= table * gem_r] = ((colour + 255) / 2).astype(np.uint8)
     lab = colour_features(image)

@@ -12,18 +12,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from indigo_scenes import spot_ten_offsets
 
 from companion.indigo import Gem
 from tests.vision.scene_stack import SCENES_AS_FOUND
 from vision.indigo.board import gem_spots
 from vision.indigo.gems import close_gem_labels, read_gems
-from vision.indigo.model import (
-    canonical_size,
-    colour_features,
-    gem_label_map,
-    pack_model,
-    to_canonical,
-)
+from vision.indigo.model import colour_features, gem_label_map
 from vision.indigo.pack import IndigoPack
 from vision.indigo.read_types import GemSpot
 from vision.indigo.settings import DEFAULT_SETTINGS
@@ -39,17 +34,12 @@ def _read_spot(pack: IndigoPack, gem: str, band: float | None,
     a grey board holding ``gem``'s colour on spot 10: a round stone 0.8 gem radii across
     (``band`` None), or a band ``band`` gem radii wide each side running 2.5 gem radii on
     each side of the spot (a path's edge)."""
-    cell_px = 2 * DEFAULT_SETTINGS.cell_px
-    model = pack_model(pack, cell_px)
-    gem_r = pack.gem_size * cell_px
-    x, y = to_canonical(gem_spots()[10][1], cell_px)
-    side = canonical_size(cell_px)
-    yy, xx = np.mgrid[0:side, 0:side]
+    model, gem_r, dx, dy = spot_ten_offsets(pack)
     if band is None:
-        where = np.hypot(xx - x, yy - y) <= 0.8 * gem_r
+        where = np.hypot(dx, dy) <= 0.8 * gem_r
     else:
-        where = (np.abs(yy - y) <= band * gem_r) & (np.abs(xx - x) <= 2.5 * gem_r)
-    image = np.full((side, side, 3), 128, np.uint8)
+        where = (np.abs(dy) <= band * gem_r) & (np.abs(dx) <= 2.5 * gem_r)
+    image = np.full((*dx.shape, 3), 128, np.uint8)
     image[where] = pack.gems[gem]
     lab = colour_features(image)
     labels = close_gem_labels(gem_label_map(lab, model), gem_r)
