@@ -185,9 +185,12 @@ def read_gems(
     model: PackModel,
     settings: IndigoSettings,
     lab: np.ndarray | None = None,
+    print_bands: list[GemSpot] | None = None,
 ) -> list[GemSpot]:
     """Gems on edge spots and on the centre tile, from the gem label map; with ``lab``, a
-    spot whose colour does not stand out from the ring round it is the board, not a gem."""
+    spot whose colour does not stand out from the ring round it is the board, not a gem.
+    A spot that shows only a band of a colour the print takes (:func:`is_print_band`) is
+    left out and, with ``print_bands``, appended to it, to be asked about."""
     cell_px = model.cell_px
     gem_r = pack.gem_size * cell_px
     radius = max(MIN_SAMPLE_PX, GEM_SAMPLE * gem_r)
@@ -217,6 +220,10 @@ def read_gems(
             conf, clean = judged
         elongation = gem_elongation(labels, at, gem_r, best + 1)
         if elongation > PRINT_LINE_ELONGATION and conf < settings.min_confidence:
+            continue
+        if is_print_band(elongation, best + 1, roaming):
+            if print_bands is not None:
+                print_bands.append(GemSpot(Gem(GEM_NAMES[best]), point, min(conf, DOUBTFUL)))
             continue
         if elongation > GEM_MOST_ELONGATION:
             conf = min(conf, DOUBTFUL)
@@ -265,6 +272,19 @@ GEM_MOST_ELONGATION = 2.0
 #: such lines, 4.0 to 5.6 times as long as wide, asked at 0.01-0.47; the 287 gems found there,
 #: at most 3.02, a dark amber cut by its facets)
 PRINT_LINE_ELONGATION = 3.5
+
+
+def is_print_band(elongation: float, code: int, roaming: frozenset[int]) -> bool:
+    """Whether a spot's colour is the print's own band, not a stone: a colour the print takes
+    (not in ``roaming``: the navy of the paths as a sapphire) that lies longer than a round
+    gem, even half hidden, ever does (:data:`GEM_MOST_ELONGATION`). A stone stands off the
+    print with its own edge all round; a band's edges run on along its path past the spot, so
+    its colour is all the evidence there is (independent tuning boards 1000-1045 harsh and
+    2000-2039 mild, both demo looks: the only edge phantoms were sapphires on a navy band,
+    3.1 and 3.2 times as long as wide, 1021 demo-taught and 1032 demo; all 7 spots this
+    takes there lie where no gem lies; the 1085 gems found there, all amber or emerald,
+    at most 3.02, a dark amber cut by its facets)."""
+    return code not in roaming and elongation > GEM_MOST_ELONGATION
 
 
 def gem_elongation(labels: np.ndarray, at: tuple[float, float], gem_r: float,

@@ -176,6 +176,17 @@ def name_gems(
     return gems, questions
 
 
+def print_band_questions(bands: list[GemSpot], cells: dict[Cell, CellRead],
+                         settings: IndigoSettings) -> list[str]:
+    """A spot where only a band of the print in a gem's colour was seen is no gem read, but
+    asked: a stone half hidden there would otherwise be lost without a word. Not where the
+    tiles say no gem can rest (as for a doubtful gem read there)."""
+    filled = {c for c, r in cells.items() if r.tile is not None}
+    return [f"{gem_place(b.point)}: is there {with_article(b.gem.value)} gem, or only the "
+            f"board's print?" for b in without_ruled_out(bands, cells, settings.min_confidence)
+            if b.point is not None and _edge_holders(b.point, filled)]
+
+
 def with_article(word: str) -> str:
     """``"an amber"``, ``"a sapphire"``: the indefinite article a question needs."""
     return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
@@ -312,9 +323,11 @@ GEM_SCALE = 2
 
 
 def _read_gems_finer(frame: np.ndarray, fit: PlaneFit, pack: IndigoPack, st: IndigoSettings,
-                     gains: np.ndarray, saturation: float) -> list[GemSpot]:
+                     gains: np.ndarray, saturation: float,
+                     print_bands: list[GemSpot]) -> list[GemSpot]:
     """The gem spots, read on the board rectified :data:`GEM_SCALE` times finer (with the
-    colour gains and saturation measured at the tiles' scale)."""
+    colour gains and saturation measured at the tiles' scale); the spots showing only the
+    print's band of a gem colour appended to ``print_bands``."""
     cell_px = GEM_SCALE * st.cell_px
     model = pack_model(pack, cell_px)
     # only the part of the finer board the gems are looked for in is warped and measured
@@ -327,7 +340,7 @@ def _read_gems_finer(frame: np.ndarray, fit: PlaneFit, pack: IndigoPack, st: Ind
     # the labels outside the box are all 0, a margin wider than the closing's reach
     labels[top:bottom, left:right] = close_gem_labels(labels[top:bottom, left:right],
                                                       pack.gem_size * cell_px)
-    return read_gems(labels, pack, model, st, lab)
+    return read_gems(labels, pack, model, st, lab, print_bands)
 
 
 def read_indigo(
@@ -368,7 +381,8 @@ def read_indigo(
     lab = colour_features(balanced, saturation)
     gray = cv2.GaussianBlur(to_gray(balanced), (0, 0), TEMPLATE_BLUR)
     t2 = time.perf_counter()
-    found = _read_gems_finer(frame, fit, pack, st, gains, saturation)
+    print_bands: list[GemSpot] = []
+    found = _read_gems_finer(frame, fit, pack, st, gains, saturation, print_bands)
     glare = glare_mask(canon, st.cell_px)
     cells = read_tiles(gray, found, model, st, pack.gem_size, glare=glare, lab=lab,
                        # only glare leaves a cell to read past it (see read_tiles)
@@ -389,7 +403,7 @@ def read_indigo(
     gems, gem_questions = name_gems(without_ruled_out(spots, cells, st.min_confidence), cells, st)
     questions = (unlike_pack + cell_questions(cells, st) + gem_questions
                  + path_questions(gems, cells) + corner_questions(gems, cells, st.min_confidence)
-                 + chip_questions(chips, st))
+                 + print_band_questions(print_bands, cells, st) + chip_questions(chips, st))
     t3 = time.perf_counter()
     return IndigoRead(
         cells=cells,

@@ -9,11 +9,25 @@ import cv2
 import numpy as np
 
 from companion.indigo.state import IndigoState
+from vision.indigo.board import gem_spots
+from vision.indigo.model import PackModel, canonical_size, pack_model, to_canonical
 from vision.indigo.pack import IndigoPack
 from vision.indigo.read_types import IndigoRead
 from vision.indigo.records import random_state
+from vision.indigo.settings import DEFAULT_SETTINGS
 
 FRAME = (1280, 720)
+
+
+def spot_ten_offsets(pack: IndigoPack, gem_scale: int = 2) -> tuple[PackModel, float, np.ndarray,
+                                                                     np.ndarray]:
+    """The board rectified as gems are read (``gem_scale`` times the tiles' cell size): its
+    pack model, the gem radius in its pixels, and each pixel's x and y offset (float) from
+    the middle of gem spot 10, the spot the gem tests lay their stones and bands on."""
+    cell_px = gem_scale * DEFAULT_SETTINGS.cell_px
+    x, y = to_canonical(gem_spots()[10][1], cell_px)
+    yy, xx = np.mgrid[0 : canonical_size(cell_px), 0 : canonical_size(cell_px)]
+    return pack_model(pack, cell_px), pack.gem_size * cell_px, xx - x, yy - y
 
 
 def state(seed: int, placements: int) -> IndigoState:
@@ -87,8 +101,6 @@ def laid_board(pack: IndigoPack, tiles: dict[Any, Any], turn_deg: float) -> np.n
     from companion.indigo import ROUTE_CELLS
     from vision.indigo.board import cell_xy
     from vision.indigo.model import TEMPLATE_BLUR, canonical_size, to_canonical, to_gray
-    from vision.indigo.settings import DEFAULT_SETTINGS
-
     cell_px = DEFAULT_SETTINGS.cell_px
     canvas = np.zeros((canonical_size(cell_px), canonical_size(cell_px), 3), np.float32)
     side = 4 * cell_px + 1

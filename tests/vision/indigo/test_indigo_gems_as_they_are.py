@@ -9,6 +9,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 import pytest
+from indigo_scenes import spot_ten_offsets
 
 from companion.indigo import CENTRE, Gem, Tile
 from companion.indigo.gems import Ending, path_end
@@ -18,12 +19,10 @@ from vision.indigo.centre_rules import settle_centre
 from vision.indigo.gems import PRINT_GEM_SHARE, close_gem_labels, read_gems
 from vision.indigo.model import (
     GEM_NAMES,
-    canonical_size,
     colour_features,
     gem_label_map,
     pack_model,
     print_gem_shares,
-    to_canonical,
 )
 from vision.indigo.pack import IndigoPack
 from vision.indigo.read_types import CellRead, GemSpot
@@ -163,13 +162,8 @@ def test_a_centre_count_the_rules_do_not_settle_is_asked(case: str) -> None:
 def _edge_gems(demo: IndigoPack, off: tuple[float, float], size: float) -> list[GemSpot]:
     """The edge gems read from a gem label map holding one amber disc of ``size`` gem radii,
     ``off`` (in gem radii) from spot 10's middle, on a board rectified as gems are read."""
-    cell_px = 2 * DEFAULT_SETTINGS.cell_px
-    model = pack_model(demo, cell_px)
-    gem_r = demo.gem_size * cell_px
-    x, y = to_canonical(gem_spots()[10][1], cell_px)
-    side = canonical_size(cell_px)
-    yy, xx = np.mgrid[0:side, 0:side]
-    away = np.hypot(xx - x - off[0] * gem_r, yy - y - off[1] * gem_r)
+    model, gem_r, dx, dy = spot_ten_offsets(demo)
+    away = np.hypot(dx - off[0] * gem_r, dy - off[1] * gem_r)
     labels = np.where(away <= size * gem_r, AMBER, 0).astype(np.uint8)
     return [s for s in read_gems(labels, demo, model, DEFAULT_SETTINGS) if s.point is not None]
 
@@ -243,27 +237,27 @@ def test_a_path_s_stripe_through_a_spot_is_asked(demo: IndigoPack, angle: float)
     In a dark, noisy frame the demo's navy paths take the sapphire's colour in places, and
     the closing of the labels fills the path where it runs through a spot into a stripe
     that covers half a gem's disc: read as a sapphire at 0.90 with no question (tuning seed
-    48, demo look, underexposed 0.2 and 0.45, the navy path of (3,1) through its edge 1)."""
-    spots = _stripe_gems(demo, angle, 0.3)
-    assert [(s.gem, s.point) for s in spots] == [(Gem.SAPPHIRE, SPOT)]
-    assert spots[0].confidence < DEFAULT_SETTINGS.min_confidence
+    48, demo look, underexposed 0.2 and 0.45, the navy path of (3,1) through its edge 1).
+    Since session 29 such a band of a colour the print takes is no gem read, but handed
+    back to be asked (a phantom gem in 6-18% of held-apart harsh frames)."""
+    bands: list[GemSpot] = []
+    assert _stripe_gems(demo, angle, 0.3, bands) == []
+    assert [(s.gem, s.point) for s in bands] == [(Gem.SAPPHIRE, SPOT)]
+    assert bands[0].confidence < DEFAULT_SETTINGS.min_confidence
 
 
-def _stripe_gems(demo: IndigoPack, angle: float, half_width: float) -> list[GemSpot]:
+def _stripe_gems(demo: IndigoPack, angle: float, half_width: float,
+                 bands: list[GemSpot] | None = None) -> list[GemSpot]:
     """The edge gems read from a label map holding a sapphire-coloured stripe through spot
-    10, ``half_width`` gem radii wide each side, three gem radii long."""
-    cell_px = 2 * DEFAULT_SETTINGS.cell_px
-    model = pack_model(demo, cell_px)
-    gem_r = demo.gem_size * cell_px
-    x, y = to_canonical(gem_spots()[10][1], cell_px)
-    side = canonical_size(cell_px)
-    yy, xx = np.mgrid[0:side, 0:side].astype(np.float64)
+    10, ``half_width`` gem radii wide each side, three gem radii long (the spots seen as the
+    print's band appended to ``bands``)."""
+    model, gem_r, dx, dy = spot_ten_offsets(demo)
     turn = np.radians(angle)
-    across = np.abs((xx - x) * np.sin(turn) - (yy - y) * np.cos(turn))
-    along = np.abs((xx - x) * np.cos(turn) + (yy - y) * np.sin(turn))
+    across = np.abs(dx * np.sin(turn) - dy * np.cos(turn))
+    along = np.abs(dx * np.cos(turn) + dy * np.sin(turn))
     labels = np.where((across <= half_width * gem_r) & (along <= 1.5 * gem_r), SAPPHIRE, 0)
-    return [s for s in read_gems(labels.astype(np.uint8), demo, model, DEFAULT_SETTINGS)
-            if s.point is not None]
+    return [s for s in read_gems(labels.astype(np.uint8), demo, model, DEFAULT_SETTINGS,
+                                 print_bands=bands) if s.point is not None]
 
 
 @pytest.mark.parametrize("angle", [20.0, 95.0, 150.0])
@@ -272,11 +266,11 @@ def test_a_thin_line_of_print_through_a_spot_is_no_gem(demo: IndigoPack, angle: 
     sapphire's colour: a line filling too little of a gem's disc to be sure, and four or more
     times as long as it is wide, was read as a doubtful sapphire, a phantom gem (independent
     tuning boards 1000-1019 harsh, demo looks: 7 phantoms in 3 frames). It is no gem; a
-    stripe as wide as half a gem stays a doubtful gem, asked."""
+    stripe as wide as half a gem is the print's band: no gem read, handed back to be asked."""
     assert _stripe_gems(demo, angle, 0.18) == []
-    wide = _stripe_gems(demo, angle, 0.3)
-    assert [(s.gem, s.point) for s in wide] == [(Gem.SAPPHIRE, SPOT)]
-    assert wide[0].confidence < DEFAULT_SETTINGS.min_confidence
+    bands: list[GemSpot] = []
+    assert _stripe_gems(demo, angle, 0.3, bands) == []
+    assert [(s.gem, s.point) for s in bands] == [(Gem.SAPPHIRE, SPOT)]
 
 
 def _faceted_gems(pack: IndigoPack, gem: str, table: float,
@@ -285,15 +279,10 @@ def _faceted_gems(pack: IndigoPack, gem: str, table: float,
     a grey board holding one faceted stone on spot 10: its colour a ring 0.9 gem radii
     across, round a pale table of ``table`` gem radii (its colour mixed with white), drawn
     ``stretch`` times as long as it is wide."""
-    cell_px = 2 * DEFAULT_SETTINGS.cell_px
-    model = pack_model(pack, cell_px)
-    gem_r = pack.gem_size * cell_px
-    x, y = to_canonical(gem_spots()[10][1], cell_px)
-    side = canonical_size(cell_px)
-    yy, xx = np.mgrid[0:side, 0:side]
-    away = np.hypot((xx - x) / stretch, yy - y)
+    model, gem_r, dx, dy = spot_ten_offsets(pack)
+    away = np.hypot(dx / stretch, dy)
     colour = np.array(pack.gems[gem], np.float32)
-    image = np.full((side, side, 3), 128, np.uint8)
+    image = np.full((*dx.shape, 3), 128, np.uint8)
     image[away <= 0.9 * gem_r] = colour.astype(np.uint8)
     image[away <= table * gem_r] = ((colour + 255) / 2).astype(np.uint8)
     lab = colour_features(image)
