@@ -343,6 +343,23 @@ def _read_gems_finer(frame: np.ndarray, fit: PlaneFit, pack: IndigoPack, st: Ind
     return read_gems(labels, pack, model, st, lab, print_bands)
 
 
+def _located_and_checked(frame: np.ndarray, st: IndigoSettings) -> tuple[PlaneFit, float]:
+    """The board's markers found in ``frame`` (a refusal says why, in the words that fit the
+    frame best), and the factor the picture's quality scales every confidence by (refused
+    when the picture itself cannot be read)."""
+    # one grey of the frame, for the markers and the picture check: each made its own
+    gray_frame = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    try:
+        fit = _locate(gray_frame, st)
+    except FrameRefusedError as exc:
+        better = explain_refusal(exc, frame, st)
+        if better is not None:
+            raise better from exc
+        raise
+    # the picture itself, before any piece: refused, or every confidence scaled by its quality
+    return fit, picture_confidence_factor(frame, fit, st.geometry, st.picture, gray=gray_frame)
+
+
 def read_indigo(
     frame: np.ndarray,
     pack: IndigoPack,
@@ -359,17 +376,7 @@ def read_indigo(
     t0 = time.perf_counter()
     frame = _check_frame(frame)
     st = settings
-    # one grey of the frame, for the markers and the picture check: each made its own
-    gray_frame = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-    try:
-        fit = _locate(gray_frame, st)
-    except FrameRefusedError as exc:
-        better = explain_refusal(exc, frame, st)
-        if better is not None:
-            raise better from exc
-        raise
-    # the picture itself, before any piece: refused, or every confidence scaled by its quality
-    factor = picture_confidence_factor(frame, fit, st.geometry, st.picture, gray=gray_frame)
+    fit, factor = _located_and_checked(frame, st)
     t1 = time.perf_counter()
     canon = rectify(frame, fit, st.geometry, st.cell_px)
     check_sharpness(canon, st)
