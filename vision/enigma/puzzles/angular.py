@@ -301,17 +301,21 @@ def _top_view(view: CardView, pack: EnigmaPack, structure: np.ndarray, cube: flo
     return seen, why, False
 
 
+def _card_read(view: CardView, pack: EnigmaPack) -> angular.AngularCard | None:
+    """The card whose picture is read from the frame; None when it cannot be read."""
+    best_top = _read_picture(view, pack)
+    return None if best_top is None else angular.AngularCard("read", best_top)
+
+
 def check_angular(view: CardView, pack: EnigmaPack, card: angular.AngularCard | None,
                   box: PuzzleBox, st: PuzzleSettings) -> dict[str, str]:
     """The angular verdict: the structure's top view beside the card against the card's
     picture (entered, or read from the card), up to rotation."""
     piece_ids = [p.id for p in box.angular.pieces]
+    card = card if card is not None else _card_read(view, pack)
     if card is None:
-        best_top = _read_picture(view, pack)
-        if best_top is None:
-            return verdict(CANNOT_TELL, "the card's picture could not be read: enter the card",
-                           code=Reason.CARD_UNREAD)
-        card = angular.AngularCard("read", best_top)
+        return verdict(CANNOT_TELL, "the card's picture could not be read: enter the card",
+                       code=Reason.CARD_UNREAD)
     cube = float(pack.sizes["cube_mm"]) * MAT_PX_PER_MM
     area = _building_area(view, pack)
     # measured once: the rings round the markers cost about 7 ms of CPU a time, and the
