@@ -241,6 +241,51 @@ def turn_maps(w: int, h: int, turn: float) -> tuple[np.ndarray, np.ndarray]:
 Find = tuple[float, float, float, float, float]
 
 
+def scored_box(allowed: np.ndarray, turn: float) -> tuple[int, int, int, int]:
+    """(x0, y0, x1, y1): the box of ``allowed`` turned by ``turn`` degrees about its centre
+    that holds every allowed centre (the whole image when none is)."""
+    h, w = allowed.shape
+    rows, cols = np.flatnonzero(allowed.any(axis=1)), np.flatnonzero(allowed.any(axis=0))
+    if not len(rows):
+        return 0, 0, w, h
+    m = cv2.getRotationMatrix2D((w / 2, h / 2), turn, 1.0)
+    corners = np.array([[cols[0], rows[0], 1.0], [cols[-1] + 1, rows[0], 1.0],
+                        [cols[0], rows[-1] + 1, 1.0], [cols[-1] + 1, rows[-1] + 1, 1.0]])
+    turned = corners @ np.asarray(m, np.float64).T
+    # one pixel more each way for the bilinear warp's reach
+    x0, y0 = np.floor(turned.min(axis=0)).astype(int) - 1
+    x1, y1 = np.ceil(turned.max(axis=0)).astype(int) + 1
+    return max(0, int(x0)), max(0, int(y0)), min(w, int(x1)), min(h, int(y1))
+
+
+def grown(box: tuple[int, int, int, int], by: int, w: int, h: int
+          ) -> tuple[int, int, int, int]:
+    """``box`` (x0, y0, x1, y1) grown by ``by`` pixels each way, within a ``w`` x ``h``
+    image."""
+    x0, y0, x1, y1 = box
+    return max(0, x0 - by), max(0, y0 - by), min(w, x1 + by), min(h, y1 + by)
+
+
+def measured_at(measure: Callable[[np.ndarray], np.ndarray], image: np.ndarray,
+                region: tuple[int, int, int, int], reach: int) -> np.ndarray:
+    """``measure`` of ``image`` in ``region`` (x0, y0, x1, y1), made on the part within
+    ``reach`` pixels of it: a measure that reads no farther than ``reach`` from a pixel gives
+    there what it gives on the whole image, and the rest of the image is never read."""
+    h, w = image.shape[:2]
+    x0, y0, x1, y1 = region
+    ax, ay, _, _ = part = grown(region, reach, w, h)
+    out: np.ndarray = measure(image[part[1]:part[3], part[0]:part[2]])
+    return out[y0 - ay:y1 - ay, x0 - ax:x1 - ax]
+
+
+def box_mean(size: int) -> Callable[[np.ndarray], np.ndarray]:
+    """The mean over the ``size`` x ``size`` square round each pixel (0 outside)."""
+    def mean(image: np.ndarray) -> np.ndarray:
+        out: np.ndarray = cv2.boxFilter(image, -1, (size, size), borderType=cv2.BORDER_CONSTANT)
+        return out
+    return mean
+
+
 def _best_square(white: np.ndarray, bright: np.ndarray, side: float,
                  turns: tuple[float, ...], allowed: np.ndarray) -> Find:
     """(score, x, y, turn, whiteness contrast): the square of ``side`` px whose margin is
@@ -266,22 +311,33 @@ def _finds_by_turn(white: np.ndarray, bright: np.ndarray, side: float,
         stacked = np.dstack([cv2.copyMakeBorder(stacked[..., :2], pad, pad, pad, pad,
                                                 cv2.BORDER_REFLECT_101),
                              np.pad(stacked[..., 2], pad)])
+    placed = np.pad(allowed, pad) if pad else allowed
+    # how far from a centre its score reads: the band's box, the outline's steps less far
+    reach = s_out // 2 + 2
+    outline = int(round(STEP_WIDTH * s_in)) + s_in // 2 + 3
     for turn in turns:
+        centres = scored_box(placed, turn)
+        # only the part of the turned image the allowed centres' scores read is made
+        x0, y0, x1, y1 = part = grown(centres, reach, w, h)
         m1, m2 = turn_maps(w, h, turn)
-        layers = cv2.remap(stacked, m1, m2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
-                           borderValue=0)
+        layers = cv2.remap(stacked, m1[y0:y1, x0:x1], m2[y0:y1, x0:x1], cv2.INTER_LINEAR,
+                           borderMode=cv2.BORDER_CONSTANT, borderValue=0)
         turned, lit = np.ascontiguousarray(layers[..., 0]), np.ascontiguousarray(layers[..., 1])
-        ok = layers[..., 2] > 0.5
-        inside = cv2.boxFilter(turned, -1, (s_in, s_in), borderType=cv2.BORDER_CONSTANT)
-        outer = cv2.boxFilter(turned, -1, (s_out, s_out), borderType=cv2.BORDER_CONSTANT)
+        cx0, cy0, cx1, cy1 = region = (centres[0] - x0, centres[1] - y0,
+                                       centres[2] - x0, centres[3] - y0)
+        ok = layers[cy0:cy1, cx0:cx1, 2] > 0.5
+        inside = measured_at(box_mean(s_in), turned, region, s_in // 2 + 1)
+        outer = measured_at(box_mean(s_out), turned, region, s_out // 2 + 1)
         band = (outer * s_out * s_out - inside * s_in * s_in) / (s_out * s_out - s_in * s_in)
-        core = cv2.boxFilter(turned, -1, (s_core, s_core), borderType=cv2.BORDER_CONSTANT)
+        core = measured_at(box_mean(s_core), turned, region, s_core // 2 + 1)
         margin = (inside * s_in * s_in - core * s_core * s_core) / (s_in * s_in - s_core * s_core)
-        edges = OUTLINE_WEIGHT * outline_steps(lit, s_in)
+        edges = OUTLINE_WEIGHT * measured_at(lambda lit_part: outline_steps(lit_part, s_in),
+                                             lit, region, outline)
         score = np.where(ok, margin - band + edges, -1.0)
         _, top, _, (px, py) = cv2.minMaxLoc(score)
         back = cv2.invertAffineTransform(cv2.getRotationMatrix2D(centre, turn, 1.0))
-        x, y = back @ np.array([px + 0.5 * (s_in % 2 == 0), py + 0.5 * (s_in % 2 == 0), 1.0])
+        x, y = back @ np.array([px + part[0] + region[0] + 0.5 * (s_in % 2 == 0),
+                                py + part[1] + region[1] + 0.5 * (s_in % 2 == 0), 1.0])
         finds.append((float(top), float(x) - pad, float(y) - pad, float(turn),
                       float(margin[py, px] - band[py, px])))
     return finds
