@@ -8,6 +8,7 @@ import math
 
 import cv2
 import numpy as np
+import pytest
 
 from vision.enigma.puzzles.card_find import chroma, outline_steps
 
@@ -124,11 +125,20 @@ def test_a_weight_partly_under_another_leaves_a_crescent_and_weights_apart_leave
                                                         inside)]
 
 
-def test_a_weight_washed_out_by_glare_is_asked_about_not_counted(demo_pack: EnigmaPack) -> None:
+@pytest.mark.parametrize(("glare", "counted"), [(0.85, True), (0.97, False)])
+def test_a_weight_washed_out_by_glare_is_asked_about_not_counted(demo_pack: EnigmaPack,
+                                                                  glare: float,
+                                                                  counted: bool) -> None:
+    # the weight's rim lies 0.10 of the card's level below it at glare 0.85, 0.03 at 0.97:
+    # since session 29 a weight is told down to 0.05 (weights near burning out on tuning
+    # frames lie 0.078-0.098 below, the bare card's noise 0.008-0.029), asked below that
     wr = weight_radius_px(demo_pack)
-    level = _scene(wr, glare=0.93, seed=7, weights=[(120, 120)])
+    level = _scene(wr, glare=glare, seed=7, weights=[(120, 120)])
     judged = judge_weight(level, (120.0, 120.0), wr)
-    assert not judged.whole and judged.doubt == WASHED_OUT
+    if counted:
+        assert judged.whole, judged
+    else:
+        assert not judged.whole and judged.doubt == WASHED_OUT
 
 
 def test_a_lone_weight_washed_by_glare_in_a_dimmer_cup_leaves_no_crescent(
