@@ -528,8 +528,9 @@ def _add_crescent_cell(s: PawnPatch, hidden: Cell, out: list[Cell]) -> tuple[str
         return "a networker stands beside a cell: is it on that cell?", hidden.net_confidence
     out.append(hidden)
     if near:
-        return "a networker stands beside a cell of another colour: is a cell hidden?", \
-            FAINT_PAWN_CONFIDENCE
+        beside = ("a cell of another colour" if any(c.colour != hidden.colour for c in near)
+                  else "a cell with a networker of its own")
+        return f"a networker stands beside {beside}: is a cell hidden?", FAINT_PAWN_CONFIDENCE
     if hidden.confidence > HIDDEN_CELL_CONFIDENCE:
         return None, 1.0
     return "a cell hidden by a networker was read from the ring around it", \
