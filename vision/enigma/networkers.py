@@ -444,14 +444,23 @@ def _vouched_by_ring(s: PawnPatch, c: Cell, cells: list[Cell]) -> Cell:
     return Cell(c.centre, c.colour, 1.0, c.networker, c.net_confidence)
 
 
-def _add_hidden(hidden: Cell, out: list[Cell], problems: list[str], conf: float) -> float:
-    """Append a cell read under a pawn (:func:`_hidden_cell`) to ``out``; one never trusted
-    adds its problem, and lowers ``conf``, which is returned."""
-    out.append(hidden)
+def _hidden_doubt(hidden: Cell) -> tuple[str | None, float]:
+    """The problem a cell read under a pawn (:func:`_hidden_cell`) leaves, and the confidence:
+    none for one given sure, else the ring's doubt at :data:`HIDDEN_CELL_CONFIDENCE`."""
     if hidden.confidence > HIDDEN_CELL_CONFIDENCE:
-        return conf
-    problems.append("a cell hidden by a networker was read from the ring around it")
-    return min(conf, HIDDEN_CELL_CONFIDENCE)
+        return None, 1.0
+    return "a cell hidden by a networker was read from the ring around it", \
+        HIDDEN_CELL_CONFIDENCE
+
+
+def _add_hidden(hidden: Cell, out: list[Cell], problems: list[str], conf: float) -> float:
+    """Append a cell read under a pawn to ``out``; one never trusted adds its problem
+    (:func:`_hidden_doubt`), and lowers ``conf``, which is returned."""
+    out.append(hidden)
+    problem, hidden_conf = _hidden_doubt(hidden)
+    if problem is not None:
+        problems.append(problem)
+    return min(conf, hidden_conf)
 
 
 def _hidden_cells(s: PawnPatch, candidates: list[tuple[tuple[float, float], bool]],
@@ -516,7 +525,7 @@ def _add_crescent_cell(s: PawnPatch, hidden: Cell, out: list[Cell]) -> tuple[str
     yellow cell 2.07 cell radii from it): the pawn is put on that cell, its colour kept.
     Overlapping a cell of another colour, it may be a cell of its own beside it (5027 harsh,
     [1, 0]: a white pawn on a red cell beside a yellow one, read right): kept, and asked.
-    Alone, it is added as :func:`_add_hidden` adds a cell read from a ring. Returns the
+    Alone, it is doubted as a cell read from a ring is (:func:`_hidden_doubt`). Returns the
     problem (None for a cell given sure) and the confidence it leaves."""
     near = [c for c in out
             if discs_overlap(hidden, c, s.rc, False, fills_its_disc(s.labels, s.model, c, s.rc))]
@@ -531,10 +540,7 @@ def _add_crescent_cell(s: PawnPatch, hidden: Cell, out: list[Cell]) -> tuple[str
         beside = ("a cell of another colour" if any(c.colour != hidden.colour for c in near)
                   else "a cell with a networker of its own")
         return f"a networker stands beside {beside}: is a cell hidden?", FAINT_PAWN_CONFIDENCE
-    if hidden.confidence > HIDDEN_CELL_CONFIDENCE:
-        return None, 1.0
-    return "a cell hidden by a networker was read from the ring around it", \
-        HIDDEN_CELL_CONFIDENCE
+    return _hidden_doubt(hidden)
 
 
 def _crescent_cell(s: PawnPatch, centre: tuple[float, float], cells: list[Cell]) -> Cell | None:
