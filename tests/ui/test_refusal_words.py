@@ -69,7 +69,7 @@ def test_a_setting_the_loader_refuses_is_worded_in_ukrainian(in_language):
 
 @pytest.mark.parametrize("reason", ["no-markers", "too-small", "something-new"])
 def test_a_table_the_camera_cannot_find_is_worded_in_spanish(in_language, reason):
-    from ui.screens.enigma import enigma_refusal_text
+    from ui.screens.enigma_words import enigma_refusal_text
     from ui.screens.indigo import refusal_text
     from vision.errors import FrameRefusedError
 

@@ -76,7 +76,7 @@ def test_a_problem_is_kept_with_its_code_squares_and_message(
 @pytest.mark.parametrize("language", ["en", "es", "uk"])
 def test_every_problem_the_check_makes_is_worded_in_the_players_language(
         monkeypatch: pytest.MonkeyPatch, language: str) -> None:
-    from ui.screens.second_chance import problem_text
+    from ui.screens.second_chance_words import problem_text
 
     problems = _every_kind_of_problem()
     assert {p.code for p in problems} == _documented_codes()
@@ -108,7 +108,7 @@ def test_every_problem_the_check_makes_is_worded_in_the_players_language(
     (SheetProblemSeen("smudge"), "Please check the marked squares"),
 ])
 def test_a_problem_says_near_which_square_counted_from_1(problem: Any, worded: str) -> None:
-    from ui.screens.second_chance import problem_text
+    from ui.screens.second_chance_words import problem_text
 
     assert problem_text(problem) == worded
 

@@ -126,7 +126,7 @@ def test_every_question_marks_its_squares_and_the_first_are_worded(
 ])
 def test_each_kind_of_question_is_worded_in_1_based_rows_and_columns(
         question: SheetQuestion, worded: str) -> None:
-    from ui.screens.second_chance import question_text
+    from ui.screens.second_chance_words import question_text
 
     assert question_text(question) == worded
 
