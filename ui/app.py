@@ -42,8 +42,8 @@ from ui.main_thread_errors import (
 )
 from ui.main_thread_gc import MainThreadCollector
 from ui.sdnotify import Notifier
-from ui.shutdown import release_in_order
-from ui.workers import STOP_WAIT_SECONDS, BackgroundJobs, CameraWorker, UiEvent
+from ui.shutdown import AppShutdown
+from ui.workers import BackgroundJobs, CameraWorker, UiEvent
 
 log = logging.getLogger(__name__)
 
@@ -105,7 +105,7 @@ def register_widgets() -> None:
             Factory.register(cls.__name__, cls=cls)
 
 
-class CompanionApp(App):
+class CompanionApp(AppShutdown, App):
     """The touchscreen app. Construct with keyword options; ``run()`` or drive it in tests."""
 
     title = "Tabletop Companion"
@@ -794,75 +794,3 @@ class CompanionApp(App):
 
     def on_stop(self) -> None:
         self.shutdown()
-
-    def shutdown(self) -> list[str]:
-        """Release everything, once: a second call does nothing. Returns the steps that failed.
-
-        The order puts what the players would notice first: systemd hears that the app is
-        stopping, nothing on the clock can light the bar again, the buzzer goes quiet and the
-        bar dark, the pins are freed, then the camera thread is stopped (it closes the camera
-        itself, after its current read: up to a second on a Pi), the background jobs (a board
-        read) are waited for, and the journal closed last. No thread of ours is then left in
-        OpenCV when the interpreter finalises (that aborted the process: issue 23). Each
-        step is guarded (:func:`ui.shutdown.release_in_order`): one that fails is logged and
-        the rest still run.
-        """
-        if self._shut_down:
-            return []
-        self._shut_down = True
-        return release_in_order([
-            ("telling systemd the app is stopping", self.notifier.stopping),
-            ("stopping the screens' timers", self._stop_screen_timers),
-            ("cancelling the app's clock events", self._cancel_clock_events),
-            ("removing the main-loop error handler", self._remove_main_loop_handler),
-            ("unbinding from the window", self._unbind_window),
-            ("silencing the buzzer and darkening the light bar", self._devices_off),
-            ("closing the GPIO pins", self._close_devices),
-            ("stopping the camera thread and closing the camera", self._close_camera),
-            ("waiting for the background jobs (a board read)", self.jobs.close),
-            ("closing the journal", self._close_journal),
-            ("giving garbage collection back to Python", self.collector.stop),
-        ], log)
-
-    def _stop_screen_timers(self) -> None:
-        # each screen on its own: a timer that fails to stop must not keep the others ticking
-        release_in_order([(f"stopping the {name} screen's timer", stop)
-                          for name, screen in self._screens.items()
-                          if callable(stop := getattr(screen, "stop_timer", None))], log)
-
-    def _cancel_clock_events(self) -> None:
-        events, self._clock_events = self._clock_events, []
-        for event in events:
-            event.cancel()
-
-    def _remove_main_loop_handler(self) -> None:
-        # Kivy's ExceptionManager is global: tests make many apps in one process
-        handler, self._main_loop_handler = self._main_loop_handler, None
-        if handler is not None:
-            handler.remove()
-
-    def _unbind_window(self) -> None:
-        Window.unbind(on_flip=self._on_first_flip)
-        Window.unbind(size=self._on_window_size)
-
-    def _devices_off(self) -> None:
-        if self.devices is not None:
-            self.devices.off()
-
-    def _close_devices(self) -> None:
-        devices, self.devices = self.devices, None
-        if devices is not None:
-            devices.close()
-
-    def _close_camera(self) -> None:
-        camera, self.camera = self.camera, None
-        if camera is not None:
-            # a frame being rendered is OpenCV: its thread must end before the interpreter
-            camera.close(timeout=STOP_WAIT_SECONDS)
-
-    def _close_journal(self) -> None:
-        journal, self.journal = self.journal, None
-        closer = getattr(journal, "close", None)
-        if callable(closer):
-            closer()  # every event is on disk already (synchronous=FULL); this checkpoints
-            # the WAL into the database file
