@@ -110,7 +110,7 @@ def test_a_clean_table_fits_its_pack_and_keeps_its_confidences(demo_pack, demo_t
 @pytest.mark.ui  # the screen's module imports Kivy, which the Pi-floor stage does not install
 def test_the_screen_words_the_picture_refusals_and_the_pack_question() -> None:
     from ui.reading import ReadingQuestion
-    from ui.screens.enigma import enigma_questions_text, enigma_refusal_text
+    from ui.screens.enigma_words import enigma_questions_text, enigma_refusal_text
 
     refused = FrameRefusedError("the picture is without colour", reason="no-colour")
     assert "colour camera" in enigma_refusal_text(refused)

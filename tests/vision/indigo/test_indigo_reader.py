@@ -14,7 +14,8 @@ from vision.indigo.pack import IndigoPack
 from vision.indigo.reader import read_indigo
 from vision.indigo.settings import DEFAULT_SETTINGS
 from vision.indigo.synth.art import draw_pack
-from vision.indigo.synth.render import BoardView, render_frame
+from vision.indigo.synth.render import render_frame
+from vision.indigo.view import BoardView
 from vision.markers import RESERVED_IDS, MarkerLayout, marker_plane_image
 from vision.synth.effects import ALL_EFFECTS
 

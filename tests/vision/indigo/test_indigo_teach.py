@@ -13,9 +13,10 @@ from vision.errors import ArtPackError
 from vision.indigo.model import COMPARE_RADIUS, circle_mask
 from vision.indigo.pack import IndigoPack, load_indigo_pack
 from vision.indigo.reader import read_indigo
-from vision.indigo.synth.render import BoardView, render_frame
+from vision.indigo.synth.render import render_frame
 from vision.indigo.synth.teach_photo import render_teach_photo
 from vision.indigo.teach import teach, teach_from_files, teach_sheet, tile_image_from_photo
+from vision.indigo.view import BoardView
 
 
 @pytest.fixture(scope="module")
