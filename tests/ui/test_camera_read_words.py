@@ -321,8 +321,8 @@ def test_an_empty_score_plot_says_so_in_the_players_language(
 def test_the_longest_read_statuses_fit_and_are_not_english(
         make_driver: Any, language: str, size: tuple[int, int]) -> None:
     from test_layout_text_fits import (
-        _english_only_words,
         cut_buttons,
+        english_only_words,
         english_texts,
         spilling_labels,
     )
@@ -330,7 +330,7 @@ def test_the_longest_read_statuses_fit_and_are_not_english(
     from ui.reading import EnigmaReading, IndigoReading, ReadingQuestion
 
     driver = make_driver(size=size)
-    english = _english_only_words()
+    english = english_only_words()
     problems: list[Any] = []
 
     def look(name: str) -> None:

@@ -280,7 +280,7 @@ def parts_outside(panel: Any) -> list[str]:
     return outside
 
 
-def _english_only_words() -> set[str]:
+def english_only_words() -> set[str]:
     """Words of the app's English texts that no translation uses (so not "Demo", "GPIO")."""
     import re
 
@@ -363,7 +363,7 @@ def test_every_view_fits_in_the_longest_languages(make_driver, language, orienta
     driver = make_driver(size=SIZES[orientation])
     driver.screen("settings").change("app", "language", language)
     driver.set_size(SIZES[orientation])
-    english = _english_only_words()
+    english = english_only_words()
     problems = []
     try:
         for name, step in views():

@@ -136,7 +136,7 @@ def test_each_kind_of_question_is_worded_in_1_based_rows_and_columns(
 def test_the_longest_questions_fit_in_the_longest_languages(
         make_driver: Any, language: str, size: tuple[int, int]) -> None:
     from test_layout_text_fits import (
-        _english_only_words,
+        english_only_words,
         english_texts,
         parts_outside,
         spilling_labels,
@@ -157,7 +157,7 @@ def test_the_longest_questions_fit_in_the_longest_languages(
             assert screen.status.endswith(")")  # the rest counted
             root = driver.app.root
             assert not spilling_labels(root), (first, second)
-            assert not english_texts(root, _english_only_words()), (first, second)
+            assert not english_texts(root, english_only_words()), (first, second)
             # nothing in the panel is pushed out of it (over the tabs or off the screen)
             outside = parts_outside(panel)
             assert not outside, (first, second)
