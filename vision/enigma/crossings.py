@@ -137,7 +137,7 @@ def _straight_at_every_radius(piece: np.ndarray, cx: float, cy: float, cw: float
     least). A crossing continues straight: two straight channels are straight at every
     distance from where they cross (drawn crossings, blurred, 35 to 90 degrees: 11 degrees
     off straight at most on any circle). Channels bending into a hub may line up on one
-    circle by chance and not on the next (clean tuning 0-19, session 30: 10 of the 17 hubs
+    circle by chance and not on the next (clean tuning 0-19, session 30: 11 of the 17 hubs
     asked so were 26 to 98 degrees off on another circle); only the picture that stays
     straight is asked."""
     seen = False
