@@ -26,7 +26,8 @@ from vision.enigma.ring_blend import (
 )
 
 #: the arc is looked for round the pawn's place out to this many cell radii (a pawn's top
-#: seen up to 0.75 cell radii off its cell's middle: tuning independent clean 0-19)
+#: seen up to about a cell radius off its cell's middle: 0.3-7.5 px at a cell radius of 7,
+#: tuning independent clean and harsh 0-19 and 6000-6019)
 ARC_REACH = 2.0
 #: the arc's outer edge: its farthest pixel from the pawn's place in each of this many
 #: sectors round it
@@ -34,7 +35,7 @@ EDGE_SECTORS = 24
 #: the edge pixels' centres lie this far inside the printed circle (half a pixel)
 EDGE_INSET = 0.5
 #: the fit is clear when the edge lies this near the circle (root mean square, pixels:
-#: tuning clean 0-19, arcs of cells under pawns 0.2-0.8) ...
+#: the same tuning, arcs of cells under pawns 0.1-1.0 where taken) ...
 FIT_RMS = 1.0
 #: ... and spans at least this much of it (degrees): less than a half circle leaves the
 #: middle free along the arc's chord
