@@ -44,6 +44,7 @@ from vision.enigma.pawn_patch import (
     search_window,
 )
 from vision.enigma.ring_blend import clear_ring_cell
+from vision.enigma.ring_fit import side_ring_cell
 from vision.enigma.small_stats import clip01, median
 
 #: a cell found only from the ring around a pawn (the cell finder missed it) is never trusted
@@ -414,12 +415,18 @@ def _hidden_cell(s: PawnPatch, at: tuple[float, float], colour: tuple[int, float
     colour the ring shows clearly if it shows one. Tuning independent clean 0-19: 32 cells
     under pawns, their rings' colour plain, were all asked for being read from a ring."""
     (colour_i, colour_conf), (net, net_conf) = colour, pawn
-    shown = clear_ring_cell(s.feats, s.model, at, (s.rc, s.rn), net, [c.centre for c in cells])
+    others = [c.centre for c in cells]
+    shown = clear_ring_cell(s.feats, s.model, at, (s.rc, s.rn), net, others)
+    middle = at
+    if shown is None:
+        # a ring to one side only: a pawn seen from the side, its cell placed by the arc
+        side = side_ring_cell(s.feats, s.model, at, (s.rc, s.rn), net, others)
+        shown, middle = side if side is not None else (None, at)
     pawn_here = any(c.networker is not None and c.net_confidence >= SURE_PAWN for c in cells)
     if shown == colour_i and not pawn_here:
         net_conf = _rival_core(s, net, [at], net_conf)
         if net_conf >= SURE_PAWN:
-            return Cell(at, s.name(colour_i), 1.0, s.name(net), net_conf)
+            return Cell(middle, s.name(colour_i), 1.0, s.name(net), net_conf)
     colour_i = colour_i if shown is None else shown
     return Cell(at, s.name(colour_i), min(HIDDEN_CELL_CONFIDENCE, colour_conf), s.name(net),
                 min(net_conf, HIDDEN_CELL_CONFIDENCE))

@@ -88,18 +88,17 @@ def cells_shown(feats: np.ndarray, model: ColourModel, zone: np.ndarray, pawn: i
     return shown
 
 
-def clear_ring_cell(feats: np.ndarray, model: ColourModel, centre: tuple[float, float],
-                    radii: tuple[float, float], pawn: int,
-                    others: list[tuple[float, float]]) -> int | None:
-    """The cell class that the ring round a pawn of colour ``pawn`` at ``centre`` shows
-    clearly (:func:`cells_shown`), or None when none does: too few of the ring's pixels show
-    one (:data:`RING_CLEAR_SHARE`; a pawn may hide its cell wholly), or another cell colour
-    shows nearly as much (:data:`RING_CLEAR_LEAD`), or it shows only to one side
-    (:data:`RING_ALL_ROUND`). ``radii``: the cell's and the pawn's
-    radius, pixels; the discs of the ``others`` cells' rings are left out."""
+def leading_ring_cell(feats: np.ndarray, model: ColourModel, centre: tuple[float, float],
+                      radii: tuple[float, float], pawn: int, others: list[tuple[float, float]],
+                      reach: float) -> tuple[int, np.ndarray, int] | None:
+    """The cell class that the ring round a pawn of colour ``pawn`` at ``centre``, out to
+    ``reach`` cell radii, shows most (:func:`cells_shown`), the mask of its pixels and the
+    ring's size, pixels; None when none shows, or another cell colour shows nearly as much
+    (:data:`RING_CLEAR_LEAD`). ``radii``: the cell's and the pawn's radius, pixels; the
+    discs of the ``others`` cells' rings are left out."""
     rc, rn = radii
     shape = (feats.shape[0], feats.shape[1])
-    zone = disc(shape, centre, rc * RING_OUTER) & ~disc(shape, centre, rn * RING_INNER)
+    zone = disc(shape, centre, rc * reach) & ~disc(shape, centre, rn * RING_INNER)
     for other in others:
         zone &= ~disc(shape, other, rc * RING_OUTER)
     if not zone.any():
@@ -107,9 +106,27 @@ def clear_ring_cell(feats: np.ndarray, model: ColourModel, centre: tuple[float, 
     masks = cells_shown(feats, model, zone, pawn)
     shown = sorted(((int(m.sum()), i) for i, m in masks.items()), reverse=True)
     (most, best), second = shown[0], (shown[1][0] if len(shown) > 1 else 0)
-    if most < RING_CLEAR_SHARE * int(zone.sum()) or most < RING_CLEAR_LEAD * second:
+    if most == 0 or most < RING_CLEAR_LEAD * second:
         return None
-    ys, xs = np.nonzero(masks[best])
+    return best, masks[best], int(zone.sum())
+
+
+def clear_ring_cell(feats: np.ndarray, model: ColourModel, centre: tuple[float, float],
+                    radii: tuple[float, float], pawn: int,
+                    others: list[tuple[float, float]]) -> int | None:
+    """The cell class that the ring round a pawn of colour ``pawn`` at ``centre`` shows
+    clearly (:func:`leading_ring_cell`), or None when none does: too few of the ring's
+    pixels show one (:data:`RING_CLEAR_SHARE`; a pawn may hide its cell wholly), or another
+    cell colour shows nearly as much (:data:`RING_CLEAR_LEAD`), or it shows only to one side
+    (:data:`RING_ALL_ROUND`). ``radii``: the cell's and the pawn's
+    radius, pixels; the discs of the ``others`` cells' rings are left out."""
+    lead = leading_ring_cell(feats, model, centre, radii, pawn, others, RING_OUTER)
+    if lead is None:
+        return None
+    best, shown, ring_size = lead
+    if int(shown.sum()) < RING_CLEAR_SHARE * ring_size:
+        return None
+    ys, xs = np.nonzero(shown)
     eighths = np.floor(np.arctan2(ys - centre[1], xs - centre[0]) / (np.pi / 4)).astype(int)
     if int((np.bincount(eighths % 8, minlength=8) >= EIGHTH_MIN_PX).sum()) < RING_ALL_ROUND:
         return None  # a crescent beside the pawn: the cell's middle lies off the pawn's
