@@ -743,10 +743,11 @@ def read_networkers(
     for g in _same_cell_groups(cells, rc):
         members = [cells[m] for m in g]
         centres = [c.centre for c in members]
-        # blobs of a player colour within the cell show where its pawn's middle is; blobs
-        # and ringed places a little farther may be a pawn on a cell whose middle was read
-        # off (half its ring lost in the blur): judged only when the middle shows no pawn
-        centres += [b for b, _ in s.blobs
+        # blobs of a player colour within the cell, and ringed places of one (a dark or pale
+        # pawn leaves no blob), show where its pawn's middle is; blobs and ringed places a
+        # little farther may be a pawn on a cell whose middle was read off (half its ring
+        # lost in the blur): judged only when the middle shows no pawn
+        centres += [b for b, _ in candidates
                     if any(math.dist(b, c) < NEAR_PAWN * rc for c in centres)]
         farther = [b for b, _ in candidates
                    if all(math.dist(b, c) >= NEAR_PAWN * rc for c in centres)
