@@ -35,3 +35,16 @@ def test_a_dark_pawn_beside_its_cells_middle_as_read_is_judged(demo_pack):
     crook, pale and ringed: a white pawn, 0.85, the table's networkers silently wrong."""
     read, _, truth_networkers = read_harsh_table(demo_pack, 7026, DEFAULT_SIZE)
     _networkers_right_or_asked(read, truth_networkers, (-2, 0))
+
+
+def test_bare_tile_in_a_channels_crook_beside_a_cell_is_no_white_pawn(demo_pack):
+    """Table 7080 (default size), [1, 2]: beside a yellow cell's middle as read, outside the
+    core search, bare tile closed in by channels is a ringed place nearest white. Judged as
+    a pawn at the cell's middle (the first cut of the rule above), it was a white pawn, sure;
+    a pale core seen only off the middle is judged as bare tile there (no pawn is read sure
+    on that square). A guard: the reader of e7c15fb never judged that place."""
+    read, _, truth_networkers = read_harsh_table(demo_pack, 7080, DEFAULT_SIZE)
+    threshold = ReaderSettings.from_config(Config()).min_confidence
+    assert not any(tuple(n["at"]) == (1, 2) and n["confidence"] >= threshold
+                   for n in read["networkers"]), read["networkers"]
+    _networkers_right_or_asked(read, truth_networkers, (1, 2))
