@@ -251,7 +251,8 @@ FOLLOWED = "followed"
 
 def check_by_sides(kind: str, outline: tuple[bool | None, float, str], e: BorderEvidence,
                    coverage: float, grid_hatched: bool = False, *, stroked: bool = False,
-                   cut_chance: float = MODEL_DOUBT
+                   cut_chance: float = MODEL_DOUBT, cut_coverage: float | None = None,
+                   join_chance: float = 0.0
                    ) -> tuple[str, tuple[bool | None, float, str]]:
     """``decide_border``'s verdict held against how much of the border a drawn stroke follows
     (``coverage``) and the learned model's say (``e.chance``, sure of an outline from
@@ -279,13 +280,20 @@ def check_by_sides(kind: str, outline: tuple[bool | None, float, str], e: Border
     same ink). An undecided border a stroke follows all along is cut, unless that stroke may be the
     fill's (hatching along it, or strokes the model does not take for an outline). Otherwise
     the cuts stand: a soft pencil outline over dark shading takes little more light than the
-    printed line does, and is an outline."""
+    printed line does, and is an outline.
+
+    A cut is held against ``cut_coverage`` where given (None: ``coverage``): the coverage
+    with an outline drawn on the printed line's shoulders between two fills too (see
+    :func:`vision.second_chance.sides.side_coverage`). Followed all along by that measure,
+    an undecided border the model leans to an outline on is cut, and a join the drawing made
+    is asked where the model is not sure of no outline (above ``join_chance``)."""
     by = outline[2]
     model_unsure = e.chance is not None and e.chance < cut_chance
+    held = coverage if cut_coverage is None else cut_coverage
     if kind == "cut" and by != "colour" and (
-            (coverage < MOST_OF_A_SIDE and (e.chance is None or e.chance < MODEL_CERTAIN))
-            or (coverage < SIDE_CUT_NEEDS and (grid_hatched or stroked or model_unsure))
-            or (by == "model" and (coverage < SIDE_SURELY_DRAWN or e.hatched_along))
+            (held < MOST_OF_A_SIDE and (e.chance is None or e.chance < MODEL_CERTAIN))
+            or (held < SIDE_CUT_NEEDS and (grid_hatched or stroked or model_unsure))
+            or (by == "model" and (held < SIDE_SURELY_DRAWN or e.hatched_along))
             or (stroked and model_unsure)):
         return "unsure", (None, 0.25, "asked")
     if kind == "cut" and stroked and by == "drawing" and e.sure < ALONG_CUT:
@@ -296,13 +304,18 @@ def check_by_sides(kind: str, outline: tuple[bool | None, float, str], e: Border
         followed = (coverage >= SIDE_SURELY_DRAWN and e.chance is not None
                     and not e.hatched_along and not grid_hatched)
         return "unsure", (None, 0.25, FOLLOWED if followed else "asked")
-    if (kind == "join" and outline[2] == "drawing" and coverage >= SIDE_SURELY_DRAWN
-            and not e.hatched_along and not grid_hatched):
+    # the line's width between two fills (held) counts where the learned model has a say:
+    # a marker's strokes overlapping on the line widen it inside a tile too
+    modelled = e.chance is not None and held >= SIDE_SURELY_DRAWN
+    if (kind == "join" and outline[2] == "drawing" and not e.hatched_along
+            and not grid_hatched and (coverage >= SIDE_SURELY_DRAWN
+                                      or (modelled and (e.chance or 0.0) > join_chance))):
         # no line seen, yet a stroke follows all of the border and the fills' strokes do
-        # not run along it: an outline hidden under a dense fill in the same ink
+        # not run along it: an outline hidden under a dense fill in the same ink, or drawn
+        # on the printed line's shoulders
         return "unsure", (None, 0.25, "asked")
-    if (kind == "unsure" and coverage >= SIDE_SURELY_DRAWN and not e.hatched_along
-            and not grid_hatched and not (stroked and model_unsure)
+    if (kind == "unsure" and (coverage >= SIDE_SURELY_DRAWN or modelled)
+            and not e.hatched_along and not grid_hatched and not (stroked and model_unsure)
             and (e.chance is None or e.chance >= MODEL_DOUBT)):
         return "cut", (True, SIDES_SURE, "sides")
     return kind, outline

@@ -208,7 +208,9 @@ def segment_tiles(settings: SheetReaderSettings, tiles: set[Cell], look: BorderL
                    over_fill=({border: sides.over_fill(*border) for border in look.borders}
                               if sides is not None else None),
                    over_printed=(_over_printed(look, sides) if choices is not None
-                                 and sides is not None else None))
+                                 and sides is not None else None),
+                   cut_coverage=({border: sides.of_cut(*border) for border in look.borders}
+                                 if sides is not None else None))
 
 
 def _over_printed(look: BorderLook, sides: SideCoverage) -> dict[tuple[Cell, Cell], float]:
@@ -289,14 +291,21 @@ def hatched_with_the_grid(borders: list[tuple[Cell, Cell]], strokes: np.ndarray 
             if (strokes[a][2] + strokes[b][2]) / 2 >= GRID_HATCH}
 
 
+def stroked_cells(texture: np.ndarray) -> np.ndarray:
+    """(9, 9) bool: the cells filled with strokes and paper between them (hatching, scribbled
+    loops: a texture of at least :data:`HATCHED_TEXTURE`)."""
+    found: np.ndarray = texture >= HATCHED_TEXTURE
+    return found
+
+
 def stroked_alike(borders: list[tuple[Cell, Cell]], texture: np.ndarray
                   ) -> set[tuple[Cell, Cell]]:
-    """The borders between two cells filled with strokes and paper between them (hatching,
-    scribbled loops: both at least :data:`HATCHED_TEXTURE`): whatever their direction, some of
-    a tile's strokes cross the printed line or follow it a while (the bottoms of a row of
-    loops lie along it), and darken it like an outline."""
-    return {(a, b) for a, b in borders
-            if min(texture[a], texture[b]) >= HATCHED_TEXTURE}
+    """The borders between two cells filled with strokes and paper between them (see
+    :func:`stroked_cells`): whatever their direction, some of a tile's strokes cross the
+    printed line or follow it a while (the bottoms of a row of loops lie along it), and darken
+    it like an outline."""
+    stroked = stroked_cells(texture)
+    return {(a, b) for a, b in borders if stroked[a] and stroked[b]}
 
 
 @dataclass(frozen=True)

@@ -145,6 +145,7 @@ def segment(
     paper_between: set[tuple[Cell, Cell]] | None = None,
     over_fill: dict[tuple[Cell, Cell], float | None] | None = None,
     over_printed: dict[tuple[Cell, Cell], float] | None = None,
+    cut_coverage: dict[tuple[Cell, Cell], float] | None = None,
 ) -> Segmentation:
     """Group filled cells into tiles; what the drawing leaves open becomes a question.
 
@@ -181,6 +182,8 @@ def segment(
     more ink over its fill each border carries than the printed line under a fill as light:
     a cut with no margin there is left to the cards (see
     :func:`~vision.second_chance.border_decisions.check_over_printed_line`).
+    ``cut_coverage`` (see :meth:`~vision.second_chance.sides.SideCoverage.of_cut`) is the
+    coverage a cut is held against, where it differs from ``coverage``.
     """
     verdicts = profile_verdicts or {}
     learned = border_probability or {}
@@ -194,13 +197,14 @@ def segment(
         evidence = replace(evidence, coverage=(coverage or {}).get(border),
                            stroked=border in (stroked or set()))
         kind, outline = decide_border(evidence, rule)
+        held = (cut_coverage or coverage or {}).get(border)
         if coverage is not None and border in coverage:
             kind, outline = check_by_sides(kind, outline, evidence, coverage[border],
                                            border in (grid_hatched or set()),
                                            stroked=border in (stroked or set()),
-                                           cut_chance=sure_probability[0])
-        kind, outline = check_ink_over_fill(kind, outline, (over_fill or {}).get(border),
-                                            (coverage or {}).get(border),
+                                           cut_chance=sure_probability[0], cut_coverage=held,
+                                           join_chance=sure_probability[1])
+        kind, outline = check_ink_over_fill(kind, outline, (over_fill or {}).get(border), held,
                                             cards=choices is not None, chance=evidence.chance)
         kind, outline = check_over_printed_line(kind, outline, (over_printed or {}).get(border),
                                                 evidence.chance)
@@ -222,8 +226,8 @@ def segment(
     questions += _group_questions(groups, decided.cuts, final, choices)
     shapes = tuple(sorted(tuple(sorted(g)) for g in groups.values()))
     if choices is None and coverage is not None:  # (the reader measures it on every sheet)
-        questions += lone_square_questions(shapes, decided.outlines, coverage, learned,
-                                           over_fill or {})
+        questions += lone_square_questions(shapes, decided.outlines,
+                                           cut_coverage or coverage, learned, over_fill or {})
     return Segmentation(shapes, tuple(_first_of_each(questions)), decided.outlines)
 
 

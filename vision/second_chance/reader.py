@@ -63,6 +63,7 @@ from vision.second_chance.border_look import (
     has_cuts_short_of_certain,
     measure_borders,
     segment_tiles,
+    stroked_cells,
     surely_inside,
     take_in_shading,
 )
@@ -225,9 +226,12 @@ def read_canonical(
     look = take_in_shading(settings, measured, cells.doubtful, filled, tiles)
     empty = np.array([[(r, c) not in filled for c in range(N)] for r in range(N)])
     coverage = side_coverage(cells.darkness, empty, surely_inside(look),
-                             over_fill=choices is None or has_cuts_short_of_certain(look))
+                             over_fill=choices is None or has_cuts_short_of_certain(look),
+                             stroked=stroked_cells(look.levels.texture))
     seg = segment_tiles(settings, tiles, look, cells.features.colour, coverage, choices)
-    seg, sides = ask_unoutlined(seg, look.levels, filled, tiles, coverage.by_border())
+    # (the sides of a tile on empty cells are the same in both: the cuts' coverage)
+    seg, sides = ask_unoutlined(seg, look.levels, filled, tiles,
+                                coverage.by_border(for_cuts=True))
     cells = ask_lone_colour_fills(cells, seg.shapes, questions)
     one_by_cards = False
     if choices is not None:

@@ -48,8 +48,8 @@ INK_BEYOND_PRINT = 0.12
 #: does on the same line: an outline drawn beside the printed line, on its shoulders (1-3 px
 #: from it), in an ink lighter than the print, which makes the line two or three times as
 #: wide but no darker (the independent photos' pencil and coloured outlines, tuning seeds
-#: 0-39). Not between two filled cells: there the fills' strokes along the line widen it too
-#: (the project's own pencil and ballpoint hatching, tuning mild 4 and 5 read with the cards)
+#: 0-39). Between two filled cells only for a cut to stand, and where the two fills are not
+#: both strokes with paper between (see :func:`side_coverage`)
 WIDE_RANK = 2
 WIDE_BEYOND_PRINT = 0.06
 #: the printed line's ratio is measured on at least this many sides between two empty cells;
@@ -80,16 +80,32 @@ class SideCoverage:
     #: ``right`` and ``below`` (see :func:`ink_over_fill`); None: not measured
     over_fill_right: np.ndarray | None = None
     over_fill_below: np.ndarray | None = None
+    #: the coverage a cut is held against, side by side as ``right`` and ``below``: theirs,
+    #: and the line's width between two fills that are not both strokes (see
+    #: :func:`side_coverage`); None: as ``right`` and ``below``
+    cut_right: np.ndarray | None = None
+    cut_below: np.ndarray | None = None
 
     def of(self, a: tuple[int, int], b: tuple[int, int]) -> float:
         """The coverage of the side between neighbours ``a`` and ``b`` (a first)."""
         return float(self.right[a] if a[0] == b[0] else self.below[a])
 
-    def by_border(self) -> dict[Border, float]:
-        """The coverage of every inner side, keyed ``(a, b)`` with ``a`` the first cell."""
-        return {**{((r, c), (r, c + 1)): float(self.right[r, c])
+    def of_cut(self, a: tuple[int, int], b: tuple[int, int]) -> float:
+        """The coverage a cut between neighbours ``a`` and ``b`` (a first) is held
+        against."""
+        if self.cut_right is None or self.cut_below is None:
+            return self.of(a, b)
+        return float(self.cut_right[a] if a[0] == b[0] else self.cut_below[a])
+
+    def by_border(self, *, for_cuts: bool = False) -> dict[Border, float]:
+        """The coverage of every inner side, keyed ``(a, b)`` with ``a`` the first cell
+        (``for_cuts``: the coverage a cut is held against, see :meth:`of_cut`)."""
+        right, below = ((self.cut_right, self.cut_below) if for_cuts else (None, None))
+        right = self.right if right is None else right
+        below = self.below if below is None else below
+        return {**{((r, c), (r, c + 1)): float(right[r, c])
                    for r in range(N) for c in range(N - 1)},
-                **{((r, c), (r + 1, c)): float(self.below[r, c])
+                **{((r, c), (r + 1, c)): float(below[r, c])
                    for r in range(N - 1) for c in range(N)}}
 
     def over_fill(self, a: tuple[int, int], b: tuple[int, int]) -> float | None:
@@ -241,7 +257,7 @@ def alike_medians(fills: np.ndarray, ratios: np.ndarray, beside: np.ndarray) -> 
 
 def side_coverage(darkness: np.ndarray, empty: np.ndarray,
                   inside: frozenset[Border] = frozenset(), *,
-                  over_fill: bool = True) -> SideCoverage:
+                  over_fill: bool = True, stroked: np.ndarray | None = None) -> SideCoverage:
     """The coverage of every inner side; ``empty`` (9, 9) bool are the cells read empty, whose
     shared sides show the printed line alone. The printed line is measured on each grid line
     where it can be (the camera's blur and scale change over a tilted sheet).
@@ -253,34 +269,61 @@ def side_coverage(darkness: np.ndarray, empty: np.ndarray,
     stroked all along (mixed mild 13, ballpoint and marker 14 of the tuning sheets).
     A side with an empty cell beside it is also stroked where the line is wider than the
     printed one (:data:`WIDE_RANK`): an outline drawn beside the print in a lighter ink.
+    Between two filled cells that width counts only in the coverage a cut is held against
+    (``cut_right``, ``cut_below``), and only where the two fills are not both strokes with
+    paper between them (``stroked``, (9, 9) bool; None: every filled cell): the bottoms of a
+    row of loops, or hatch strokes, lie along the line beside the print and widen it as such
+    an outline does (the project's own loops and ballpoint hatching, tuning pencil,
+    ballpoint and marker sheets, some of which the learned model takes for outlines). A
+    marker's strokes overlapping on the line widen it too (the project's own mixed scan 5,
+    tuning seeds, inside a tile): the width speaks only where the learned model has a say
+    too (see :func:`~vision.second_chance.border_decisions.check_by_sides`): it lets a cut
+    the drawing or the model made stand (the independent tuning photos 0-39, where the
+    outlines between two tiles' even or light fills are drawn on the shoulders). There the
+    line is held against the printed line's width under fills as light, as its darkest point
+    is: a dense fill widens the printed line under it (ink over ink).
     ``over_fill``: measure each side's ink over the fill too (see :func:`ink_over_fill`)."""
     light = 1.0 - darkness.astype(np.float32)
     bare = (empty[:, :-1] & empty[:, 1:], (empty[:-1, :] & empty[1:, :]).T)
     filled = ~empty
     # (9 rows, 8 lines) and (9 cols, 8 lines): below (r, c) is at [c, r]
     between = (filled[:, :-1] & filled[:, 1:], (filled[:-1, :] & filled[1:, :]).T)
+    strokes = filled if stroked is None else filled & stroked
+    between_strokes = (strokes[:, :-1] & strokes[:, 1:], (strokes[:-1, :] & strokes[1:, :]).T)
     darkest = (line_ratios(light), line_ratios(light.T.copy()))
     printed = printed_ratio(darkest, bare)
-    under = under_fill_levels(*darkest, inside, light_of_cells(light))
+    cell_light = light_of_cells(light)
+    under = under_fill_levels(*darkest, inside, cell_light)
     wide = (line_ratios(light, WIDE_RANK), line_ratios(light.T.copy(), WIDE_RANK))
     wide_printed = printed_ratio(wide, bare)
-    stroked = []
+    wide_under = under_fill_levels(*wide, inside, cell_light)
+    drawn, for_cuts = [], []
     for k in range(2):
         cap = np.broadcast_to(_printed_levels(darkest[k], bare[k], printed)[None, :],
                               (N, N - 1))
         cap = np.where(between[k], np.minimum(cap, under[k]), cap)
-        wide_cap = _printed_levels(wide[k], bare[k], wide_printed)[None, :, None]
-        beside = (wide[k] < wide_cap * (1 - WIDE_BEYOND_PRINT)) & ~between[k][:, :, None]
-        stroked.append((darkest[k] < cap[:, :, None] * (1 - INK_BEYOND_PRINT)) | beside)
+        wide_cap = np.broadcast_to(_printed_levels(wide[k], bare[k], wide_printed)[None, :],
+                                   (N, N - 1))
+        wide_cap = np.where(between[k], np.minimum(wide_cap, wide_under[k]), wide_cap)
+        widened = wide[k] < wide_cap[:, :, None] * (1 - WIDE_BEYOND_PRINT)
+        inked = darkest[k] < cap[:, :, None] * (1 - INK_BEYOND_PRINT)
+        drawn.append(inked | (widened & ~between[k][:, :, None]))
+        for_cuts.append(inked | (widened & ~between_strokes[k][:, :, None]))
+    right, below = _per_side(drawn)
+    cut_right, cut_below = _per_side(for_cuts)
+    over_right, over_below = ink_over_fill(darkness) if over_fill else (None, None)
+    # (over_fill: only a read without the cards uses it, 7 ms a read here)
+    return SideCoverage(right, below, printed, over_right, over_below, cut_right, cut_below)
+
+
+def _per_side(stroked: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """``(right, below)`` as :class:`SideCoverage`'s: the share of each side's positions
+    ``stroked`` (vertical lines', horizontal lines')."""
     right = np.zeros((N, N), np.float32)
     below = np.zeros((N, N), np.float32)
     right[:, :N - 1] = stroked[0].mean(axis=2)
     below[:N - 1, :] = stroked[1].mean(axis=2).T
-    if not over_fill:
-        # only a read without the cards uses it (7 ms a read here)
-        return SideCoverage(right, below, printed)
-    over_right, over_below = ink_over_fill(darkness)
-    return SideCoverage(right, below, printed, over_right, over_below)
+    return right, below
 
 
 #: the cells' own strokes are taken this far inside each cell (past the lines, an outline's

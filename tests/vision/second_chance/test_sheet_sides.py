@@ -82,6 +82,47 @@ def test_hatching_across_the_line_does_not_cover_the_side() -> None:
     assert coverage.of((2, 3), (2, 4)) == 0.0
 
 
+def _light_fill_with_an_outline_on_the_shoulders() -> np.ndarray:
+    """Cells (2, 3), (2, 4), (3, 3) and (3, 4) under one light translucent fill, and a
+    lighter outline on the shoulders of the line between (2, 3) and (2, 4) only."""
+    light = 1 - _printed_grid()
+    light[_cell_box((2, 3))[0].start:_cell_box((3, 4))[0].stop,
+          _cell_box((2, 3))[1].start:_cell_box((3, 4))[1].stop] *= 0.85
+    x = PAD + 4 * CANON_CELL
+    y0 = PAD + 2 * CANON_CELL
+    light[y0:y0 + CANON_CELL, x - 3:x - 1] *= 1 - PEN_BESIDE
+    return 1 - light
+
+
+def test_an_outline_on_the_shoulders_between_two_even_fills_holds_a_cut() -> None:
+    """Between two filled cells the line's width counts in the coverage a cut is held
+    against where the fills are not strokes with paper between (``stroked``): the
+    independent photos' outlines between two tiles' light fills (tuning sheets 9, 25, 32 and
+    38 read without the cards, session 30). Alone it asks no join (``of``): a marker's
+    strokes overlapping on the line widen it inside a tile too."""
+    darkness = _light_fill_with_an_outline_on_the_shoulders()
+    filled = _empty((2, 3), (2, 4), (3, 3), (3, 4))
+    coverage = side_coverage(darkness, filled, stroked=np.zeros((N, N), bool))
+    assert coverage.of_cut((2, 3), (2, 4)) > 0.9
+    assert coverage.of((2, 3), (2, 4)) < 0.1
+    assert coverage.by_border(for_cuts=True)[((2, 3), (2, 4))] > 0.9
+    assert coverage.of_cut((3, 3), (3, 4)) < 0.1   # the printed line under the same fill
+
+
+def test_the_lines_width_between_two_stroked_fills_holds_no_cut() -> None:
+    """Between two cells both filled with strokes the width is not measured: the bottoms of
+    a row of loops, or hatch strokes along the line, widen it as such an outline does (the
+    project's own loops, ballpoint-mild 5 (0, 3) | (0, 4), which the learned model takes for
+    an outline)."""
+    darkness = _light_fill_with_an_outline_on_the_shoulders()
+    filled = _empty((2, 3), (2, 4), (3, 3), (3, 4))
+    stroked = ~filled
+    assert side_coverage(darkness, filled, stroked=stroked).of_cut((2, 3), (2, 4)) < 0.1
+    assert side_coverage(darkness, filled).of_cut((2, 3), (2, 4)) < 0.1   # None: all
+    stroked[2, 4] = False                                # one of them an even fill
+    assert side_coverage(darkness, filled, stroked=stroked).of_cut((2, 3), (2, 4)) > 0.9
+
+
 def test_the_printed_line_through_a_translucent_fill_is_no_outline() -> None:
     darkness = _printed_grid()
     light = 1 - darkness
@@ -326,6 +367,28 @@ def test_a_stroke_all_along_a_border_read_joined_makes_it_a_question() -> None:
     assert check_by_sides("join", joined, _evidence(chance=0.05), 0.5)[0] == "join"
     assert check_by_sides("join", joined, _evidence(chance=0.05, along=True), 1.0)[0] == "join"
     assert check_by_sides("join", joined, _evidence(chance=0.05), 1.0, True)[0] == "join"
+
+
+def test_an_outline_on_the_shoulders_between_fills_holds_and_settles_cuts_only() -> None:
+    """The coverage a cut is held against (``cut_coverage``: the line's width between two
+    even fills too) lets a cut the model made stand, cuts an undecided border the model leans
+    to an outline on and asks a join the model is not sure of; a join the model is sure of
+    stays a join (a marker's strokes overlapping on the line inside a tile, the project's
+    own mixed scan 5)."""
+    by_model = (True, 0.6, "model")
+    assert check_by_sides("cut", by_model, _evidence(chance=0.95), 0.0)[0] == "unsure"
+    assert check_by_sides("cut", by_model, _evidence(chance=0.95), 0.0,
+                          cut_coverage=1.0)[0] == "cut"
+    undecided = (None, 0.5, "asked")
+    assert check_by_sides("unsure", undecided, _evidence(chance=0.95), 0.0,
+                          cut_coverage=1.0)[0] == "cut"
+    assert check_by_sides("unsure", undecided, _evidence(chance=0.3), 0.0,
+                          cut_coverage=1.0)[0] == "unsure"
+    joined = (False, 1.0, "drawing")
+    assert check_by_sides("join", joined, _evidence(chance=0.02), 0.0, cut_coverage=1.0,
+                          join_chance=0.08)[0] == "join"
+    assert check_by_sides("join", joined, _evidence(chance=0.4), 0.0, cut_coverage=1.0,
+                          join_chance=0.08)[0] == "unsure"
 
 
 def test_hatching_along_the_line_settles_nothing() -> None:
