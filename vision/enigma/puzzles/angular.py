@@ -40,6 +40,7 @@ from vision.enigma.puzzles.view import (
     NOT_SOLVED,
     SOLVED,
     CardView,
+    mat_features,
     nearest_colour,
     open_mask,
     table_colour,
@@ -145,7 +146,8 @@ def _building_blobs(view: CardView, pack: EnigmaPack, cube: float, area: np.ndar
     labels, names = nearest_colour(view.mat, {**pack.angular,
                                               "table": table,
                                               "card": pack.colour("card"),
-                                              "white": (250, 250, 250), "black": (20, 20, 20)})
+                                              "white": (250, 250, 250), "black": (20, 20, 20)},
+                                   features=mat_features(view))
     coloured = np.isin(labels, [names.index(k) for k in pack.angular])
     like = table_like_colours(table, pack)
     if like:
@@ -215,7 +217,8 @@ def _on_card_paper(view: CardView, pack: EnigmaPack, blob: np.ndarray, area: np.
     # paper and a pale table differ mostly in brightness (a cast moves their chromaticity)
     labels, names = nearest_colour(view.mat[box], {"card": pack.colour("card"), "table": table,
                                                    **pack.angular, "black": (20, 20, 20)},
-                                   chroma_weight=PAPER_CHROMA_WEIGHT)
+                                   chroma_weight=PAPER_CHROMA_WEIGHT,
+                                   features=mat_features(view)[box])
     # the paper's share of what round the blob is paper or table: the card's other printed
     # squares and its ink lines beside it, and the area left out round the card, tell nothing
     seen = labels[ring & area[box]]

@@ -15,7 +15,7 @@ import numpy as np
 from companion.enigma.puzzles import PuzzleBox
 from vision.enigma.colours import colour_features
 from vision.enigma.pack import EnigmaPack
-from vision.enigma.puzzles.view import CardView, open_mask
+from vision.enigma.puzzles.view import CardView, mat_features, open_mask
 
 #: a blob of piece colours larger than this many times all the box's cubes side by side is
 #: the table taken for a piece (a tilted camera sees a tall structure's sides as well, and
@@ -99,7 +99,7 @@ def _unexplained_near(view: CardView, area: np.ndarray, built: np.ndarray, cube:
     x, y, w, h = cv2.boundingRect(far.view(np.uint8))
     box = (slice(y, y + h), slice(x, x + w))
     band = band[box]
-    feats = colour_features(view.mat[box])
+    feats = mat_features(view)[box]
     table = np.median(feats[band], axis=0)
     chroma = np.hypot(feats[..., 0] - table[0], feats[..., 1] - table[1])
     brighter = feats[..., 2] - table[2]

@@ -34,10 +34,12 @@ COARSE_PX_PER_MM, FINE_PX_PER_MM = 1.0, 2.0
 COARSE_TURNS = tuple(range(-45, 45, 3))
 FINE_TURNS = tuple(x / 2 for x in range(-4, 5))
 #: the coarse search is placed first at this resolution (px per mm; the card is still 30 px)
-#: over every coarse turn, a quarter of its cost at 1 px a mm; the coarse search then tries
-#: only the turns within PLACE_TURNS_DEG and the centres within PLACE_REACH_MM of that find
-#: (its pixel is 2 mm; a turn's step, 3 degrees, moves the best centre by less)
-PLACE_PX_PER_MM, PLACE_TURNS_DEG, PLACE_REACH_MM = 0.5, 3.0, 6.0
+#: over every other coarse turn (PLACE_TURNS), a quarter of its pixels at 1 px a mm and half
+#: its turns; the coarse search then tries only the turns within PLACE_TURNS_DEG and the
+#: centres within PLACE_REACH_MM of that find (its pixel is 2 mm; half a step, 3 degrees,
+#: moves the 30 px card's corners by about a pixel of it)
+PLACE_PX_PER_MM, PLACE_TURNS_DEG, PLACE_REACH_MM = 0.5, 6.0, 6.0
+PLACE_TURNS = COARSE_TURNS[::2]
 #: the card's centre lies in this left share of the mat
 CARD_PART = 0.55
 #: the band around the square compared with it (share of the side)
@@ -241,16 +243,27 @@ def turn_maps(w: int, h: int, turn: float) -> tuple[np.ndarray, np.ndarray]:
 Find = tuple[float, float, float, float, float]
 
 
-def scored_box(allowed: np.ndarray, turn: float) -> tuple[int, int, int, int]:
-    """(x0, y0, x1, y1): the box of ``allowed`` turned by ``turn`` degrees about its centre
-    that holds every allowed centre (the whole image when none is)."""
-    h, w = allowed.shape
+def allowed_bounds(allowed: np.ndarray) -> tuple[int, int, int, int] | None:
+    """(x0, y0, x1, y1): the box of the ``allowed`` centres (None when none is); the same
+    for every turn, so found once a search (it was a tenth of the card finder's time when
+    made again for each turn)."""
     rows, cols = np.flatnonzero(allowed.any(axis=1)), np.flatnonzero(allowed.any(axis=0))
     if not len(rows):
+        return None
+    return int(cols[0]), int(rows[0]), int(cols[-1]) + 1, int(rows[-1]) + 1
+
+
+def scored_box(bounds: tuple[int, int, int, int] | None, size: tuple[int, int], turn: float
+               ) -> tuple[int, int, int, int]:
+    """(x0, y0, x1, y1): the box of a ``size`` (width, height) image turned by ``turn``
+    degrees about its centre that holds every allowed centre, ``bounds`` their box
+    (:func:`allowed_bounds`; the whole image when None)."""
+    w, h = size
+    if bounds is None:
         return 0, 0, w, h
+    bx0, by0, bx1, by1 = bounds
     m = cv2.getRotationMatrix2D((w / 2, h / 2), turn, 1.0)
-    corners = np.array([[cols[0], rows[0], 1.0], [cols[-1] + 1, rows[0], 1.0],
-                        [cols[0], rows[-1] + 1, 1.0], [cols[-1] + 1, rows[-1] + 1, 1.0]])
+    corners = np.array([[bx0, by0, 1.0], [bx1, by0, 1.0], [bx0, by1, 1.0], [bx1, by1, 1.0]])
     turned = corners @ np.asarray(m, np.float64).T
     # one pixel more each way for the bilinear warp's reach
     x0, y0 = np.floor(turned.min(axis=0)).astype(int) - 1
@@ -315,8 +328,9 @@ def _finds_by_turn(white: np.ndarray, bright: np.ndarray, side: float,
     # how far from a centre its score reads: the band's box, the outline's steps less far
     reach = s_out // 2 + 2
     outline = int(round(STEP_WIDTH * s_in)) + s_in // 2 + 3
+    bounds = allowed_bounds(placed)
     for turn in turns:
-        centres = scored_box(placed, turn)
+        centres = scored_box(bounds, (w, h), turn)
         # only the part of the turned image the allowed centres' scores read is made
         x0, y0, x1, y1 = part = grown(centres, reach, w, h)
         m1, m2 = turn_maps(w, h, turn)
@@ -499,7 +513,7 @@ def _placed_coarse(balanced: np.ndarray, card_mm: float,
     k = PLACE_PX_PER_MM / MAT_PX_PER_MM
     placed = _search_left_part(
         _shrunk(balanced, PLACE_PX_PER_MM), card_mm, PLACE_PX_PER_MM,
-        [(ex * k, ey * k, eh * k) for ex, ey, eh in exclude], COARSE_TURNS)
+        [(ex * k, ey * k, eh * k) for ex, ey, eh in exclude], PLACE_TURNS)
     up = COARSE_PX_PER_MM / PLACE_PX_PER_MM
     k = COARSE_PX_PER_MM / MAT_PX_PER_MM
     shrunk = _shrunk(balanced, COARSE_PX_PER_MM)

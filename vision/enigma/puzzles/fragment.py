@@ -240,12 +240,15 @@ def own_black(smooth: np.ndarray, floor: np.ndarray, sil_of: Callable[[np.ndarra
     regions = _step_regions(needed or (0, 0, w, h), w, h)
     sil_floor = sil_of(floor)
     pieces = (smooth < (floor + sil_floor) / 2).astype(np.float32)
+    # the pieces' grey, kept up to date where the pieces change (not made again over the
+    # whole view each step)
+    weighted = smooth * pieces
     if needed is None:
         weight = cv2.GaussianBlur(pieces, (0, 0), OWN_BLACK_SIGMA)
-        total = cv2.GaussianBlur(smooth * pieces, (0, 0), OWN_BLACK_SIGMA)
+        total = cv2.GaussianBlur(weighted, (0, 0), OWN_BLACK_SIGMA)
     else:  # the blurs made in the first step's region alone, to the bit
         weight = blur_again(np.zeros_like(pieces), pieces, regions[:1], OWN_BLACK_SIGMA)
-        total = blur_again(np.zeros_like(pieces), smooth * pieces, regions[:1], OWN_BLACK_SIGMA)
+        total = blur_again(np.zeros_like(pieces), weighted, regions[:1], OWN_BLACK_SIGMA)
     out, sil = floor.copy(), sil_floor.copy()
     x0, y0, x1, y1 = regions[0]
     first = np.s_[y0:y1, x0:x1]
@@ -255,15 +258,17 @@ def own_black(smooth: np.ndarray, floor: np.ndarray, sil_of: Callable[[np.ndarra
     for region in regions[1:]:
         # a step changes a few thousand pixels in a few dozen places: the next is made
         # again only where those reach (the same values as a step over the whole view)
-        now = pieces.copy()
         changed = np.zeros((h, w), np.uint8)
         for x0, y0, x1, y1 in moved:
             part = np.s_[y0:y1, x0:x1]
-            now[part] = smooth[part] < (out[part] + sil[part]) / 2
-            changed[part] = now[part] != pieces[part]
-        pieces, moved = now, _clipped(changed_places(changed, OWN_BLACK_SIGMA), region)
+            now = (smooth[part] < (out[part] + sil[part]) / 2).astype(np.float32)
+            # or'ed: where two places overlap, the first has already updated the pieces
+            changed[part] |= now != pieces[part]
+            pieces[part] = now
+            weighted[part] = smooth[part] * now
+        moved = _clipped(changed_places(changed, OWN_BLACK_SIGMA), region)
         weight = blur_again(weight, pieces, moved, OWN_BLACK_SIGMA)
-        total = blur_again(total, smooth * pieces, moved, OWN_BLACK_SIGMA)
+        total = blur_again(total, weighted, moved, OWN_BLACK_SIGMA)
         for x0, y0, x1, y1 in moved:
             part = np.s_[y0:y1, x0:x1]
             out[part] = lifted_black(weight[part], total[part], floor[part], g_card)
@@ -324,15 +329,19 @@ def _washed(gray: np.ndarray, levels: GreyLevels, target: np.ndarray, outline_px
     glare's middle may lift black to the silhouette's own grey (fragment wood/strong seed
     4, a right solution, read 34% uncovered), and an uncovered silhouette there is not
     told from covered."""
-    span = levels.sil - levels.black
-    between = ((gray > levels.black + WASHED_BAND[0] * span)
-               & (gray < levels.sil - WASHED_BAND[1] * span))
-    doubt = between
+    # each pixel's doubt is its own: told only in the silhouette's box (a fifth of the view)
+    x, y, w, h = cv2.boundingRect(target.view(np.uint8))
+    box = np.s_[y:y + h, x:x + w]
+    black, sil, grey = levels.black[box], levels.sil[box], gray[box]
+    span = sil - black
+    between = (grey > black + WASHED_BAND[0] * span) & (grey < sil - WASHED_BAND[1] * span)
+    doubt = np.zeros(target.shape, bool)
+    doubt[box] = between & target[box]
     if levels.strong_glare.any():  # most frames have none: the dilation is skipped
         near_glare = cv2.dilate(levels.strong_glare.astype(np.uint8),
                                 np.ones((FLOOR_PX, FLOOR_PX), np.uint8)) > 0
-        doubt = doubt | (near_glare & (gray >= levels.middle))
-    return float(open_mask(doubt & target, outline_px).sum()) / max(float(target.sum()), 1.0)
+        doubt |= near_glare & (gray >= levels.middle) & target
+    return float(open_mask(doubt, outline_px).sum()) / max(float(target.sum()), 1.0)
 
 
 def _orientation_mark(view: CardView, shape: tuple[int, int]) -> np.ndarray:
@@ -530,7 +539,10 @@ def coloured_paper(view: CardView, sil_drawn: np.ndarray) -> float:
     bare &= ~_footprint(sil_drawn) & ~_orientation_mark(view, sil_drawn.shape)
     if not bare.any():
         return 0.0
-    return float((chroma(view.image)[bare] > MAX_CHROMA).mean())
+    # each pixel's chroma is its own: made on the card alone (a third of the view)
+    a, b = int(round(view.margin_px)), int(round(view.margin_px + view.side_px))
+    card = np.s_[a:b, a:b]
+    return float((chroma(view.image[card])[bare[card]] > MAX_CHROMA).mean())
 
 
 def _pieces_beside(view: CardView, beside: np.ndarray, least_px: float, pack: EnigmaPack

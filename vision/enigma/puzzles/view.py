@@ -450,15 +450,19 @@ def table_colour(view: CardView, pack: EnigmaPack) -> tuple[int, int, int]:
 
 
 def nearest_colour(image: np.ndarray, colours: Mapping[str, Any], *,
-                   chroma_weight: float = 1.0) -> tuple[np.ndarray, list[str]]:
+                   chroma_weight: float = 1.0, features: np.ndarray | None = None
+                   ) -> tuple[np.ndarray, list[str]]:
     """Per pixel the index of the nearest named colour (chromaticity and brightness).
     ``chroma_weight`` < 1 trusts brightness more: greys differ from a white card mostly in
-    brightness, and a camera's colour cast moves their chromaticity."""
+    brightness, and a camera's colour cast moves their chromaticity. ``features``: the
+    image's :func:`~vision.enigma.colours.colour_features` where already made (left as
+    they are)."""
     names = list(colours)
     scale = np.array([chroma_weight, chroma_weight, 1.0], np.float32)
-    feats = colour_features(image)
+    feats = colour_features(image) if features is None else features
     if chroma_weight != 1.0:  # times 1.0 is each value itself: a pass over the whole mat saved
-        feats *= scale
+        # the features given are the caller's: scaled into a new array
+        feats = feats * scale if features is not None else np.multiply(feats, scale, out=feats)
     centres = np.array([colour_features(np.array(colours[name], np.float32)) * scale
                         for name in names], np.float32)
     # |f - c|^2 = |f|^2 - 2 f.c + |c|^2, and |f|^2 is the same for every colour: one affine
@@ -468,6 +472,25 @@ def nearest_colour(image: np.ndarray, colours: Mapping[str, Any], *,
     closeness = cv2.transform(feats.reshape(-1, 1, 3), affine.astype(np.float32))
     best = closeness.reshape(-1, len(names)).argmin(axis=1).astype(np.int32)
     return best.reshape(image.shape[:2]), names
+
+
+def mat_features(view: CardView) -> np.ndarray:
+    """The :func:`~vision.enigma.colours.colour_features` of the view's whole mat, made once
+    a view: each pixel's features are its own, so a box of them is the box's features (the
+    angular check named the mat's colours three times, a box of it twice, about 12 ms of CPU
+    each for the whole mat). Not to be written to."""
+    for mat, kept in _MAT_FEATURES_KEPT:
+        if mat is view.mat:
+            return kept
+    feats = colour_features(view.mat)
+    feats.flags.writeable = False  # shared by the check's callers
+    _MAT_FEATURES_KEPT[:] = [(view.mat, feats)]
+    return feats
+
+
+#: the last view's mat and its colour features (:func:`mat_features`); the mat is held, so it
+#: is that image (a new frame's view has a new mat)
+_MAT_FEATURES_KEPT: list[tuple[np.ndarray, np.ndarray]] = []
 
 
 def open_mask(mask: np.ndarray, radius: int) -> np.ndarray:
@@ -491,4 +514,5 @@ def open_mask(mask: np.ndarray, radius: int) -> np.ndarray:
 
 __all__ = ["CANNOT_TELL", "NOT_SOLVED", "SOLVED", "CardView", "bare_card", "channel_planes",
            "count_per_pixel", "divided_by_light", "flatten_light", "light_field",
-           "nearest_colour", "open_mask", "table_colour", "upright_turn", "verdict", "view_card"]
+           "mat_features", "nearest_colour", "open_mask", "table_colour", "upright_turn",
+           "verdict", "view_card"]
