@@ -372,14 +372,16 @@ def _unlike_empty_print(lab: np.ndarray, model: PackModel, empty: list[Cell],
 #: weighted spread of its normalised template over the pixels left): no tile can then hide
 #: wholly under the reflection (independent tuning seeds 1000-1039, harsh, all four looks:
 #: the tiles read empty under glare would show 0.19 to 0.96 of it, the ones below 0.6 with 1%
-#: of their disc left) ...
+#: of their disc left; the light's slope is taken out first, see :func:`_rules_out_tiles`) ...
 GLARE_TILE_SHOWS = 0.6
 
 
 #: ... and no pattern correlates with what is left more than this (the normalised patch
-#: against each template normalised over the same pixels): empty cells under glare 0.19 in
-#: the median, 0.36 at the 90th percentile; the tiles read empty there up to 0.58, the one the
-#: shifted comparison fitted to the empty print at 1.00 (seed 1027) 0.44 (same seeds)
+#: against each template normalised over the same pixels, the light's slope taken out of
+#: both: see :func:`_rules_out_tiles`). Set on seeds 1000-1039 with the slope left in (empty
+#: cells under glare 0.19 in the median, the tile the shifted comparison fitted to the empty
+#: print at 1.00, seed 1027, 0.44); with it out, the empty cells lie lower (0.12) and that
+#: tile higher (0.63)
 GLARE_MAX_CORRELATION = 0.3
 
 
@@ -406,10 +408,11 @@ def _rules_out_tiles(patches: np.ndarray, w: np.ndarray, model: PackModel) -> np
     every tile pattern at every hand's turn: each would show itself there, and none is
     seen. The light's level and slope across what is left are taken out of the patch and
     the patterns first: round a reflection the print brightens toward the lamp, and that
-    slope alone fitted a tile's paths half-way (independent tuning seeds 1000-1045 harsh,
-    demo and demo-taught: empty cells under glare correlated up to 0.46 with a pattern, 0.30
-    in the median of those asked; without the slope 0.06-0.46, 0.17 in the median, while
-    the tiles read empty there and not asked for their colour or contrast kept 0.46-0.82)."""
+    slope alone fitted a tile's paths part-way, so an empty cell there was asked (independent
+    tuning seeds 1000-1045 harsh, demo and demo-taught, session 30: the 267 empty cells read
+    empty with glare in them correlated 0.12 in the median with the slope out, 0.27 at the
+    90th percentile, at most 0.46; the one tile read empty there in the print's colour and
+    flat correlated 0.63)."""
     patterns = [i for i, cls in enumerate(model.classes) if cls is not None]
     tiles = model.turned_templates[:, patterns]  # (turns, patterns, D)
     slope = _light_slope(model)
@@ -417,9 +420,8 @@ def _rules_out_tiles(patches: np.ndarray, w: np.ndarray, model: PackModel) -> np
     seen = _without_light_slope(patches[:, None, :], w, slope)[:, 0]
     spread = np.sqrt((seen * seen * w).sum(axis=1, keepdims=True) / wsum)
     seen = w * seen / np.maximum(spread, model.std_floor)
-    turned = _without_light_slope(
-        np.broadcast_to(tiles.reshape(1, -1, tiles.shape[-1]), (len(w),) + (
-            tiles.shape[0] * tiles.shape[1], tiles.shape[-1])), w, slope)
+    every = tiles.reshape(-1, tiles.shape[-1])  # (turns * patterns, D)
+    turned = _without_light_slope(np.broadcast_to(every, (len(w),) + every.shape), w, slope)
     shown = np.sqrt(np.einsum("cd,cnd->cn", w, turned * turned) / wsum)
     correlation = np.einsum("cd,cnd->cn", seen, turned) / wsum / np.maximum(shown, 1e-3)
     ruled_out: np.ndarray = (shown.min(axis=1) >= GLARE_TILE_SHOWS) & (
