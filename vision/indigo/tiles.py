@@ -408,11 +408,12 @@ def _rules_out_tiles(patches: np.ndarray, w: np.ndarray, model: PackModel) -> np
     every tile pattern at every hand's turn: each would show itself there, and none is
     seen. The light's level and slope across what is left are taken out of the patch and
     the patterns first: round a reflection the print brightens toward the lamp, and that
-    slope alone fitted a tile's paths part-way, so an empty cell there was asked (independent
-    tuning seeds 1000-1045 harsh, demo and demo-taught, session 30: the 267 empty cells read
-    empty with glare in them correlated 0.12 in the median with the slope out, 0.27 at the
-    90th percentile, at most 0.46; the one tile read empty there in the print's colour and
-    flat correlated 0.63)."""
+    slope alone fitted a tile's paths part-way, so an empty cell there was asked; a shade's
+    edge across a cell does the same (independent tuning seeds 1000-1045 harsh, demo and
+    demo-taught, session 30: the 267 empty cells read empty with glare in them correlated
+    0.12 in the median with the slope out, 0.27 at the 90th percentile, at most 0.46; the
+    one tile read empty there in the print's colour and flat correlated 0.63; every tile
+    read empty outside the glare showed a tile's contrast or not the print's colour)."""
     patterns = [i for i, cls in enumerate(model.classes) if cls is not None]
     tiles = model.turned_templates[:, patterns]  # (turns, patterns, D)
     slope = _light_slope(model)
@@ -581,8 +582,10 @@ def read_tiles(
         unshifted_best, order[:, 0], conf, turned, settings)
     conf = np.where(sharpened, np.minimum(conf, _confidences(turned, settings)), conf)
     doubted |= (left < 1.0) & ~upright_sure & ~sharpened & ~clear
-    # an empty cell clear of every tile under glare is sure whatever its margin: the margin
-    # there weighs the light's slope round the lamp against the patterns (see _doubted)
+    # an empty cell clear of every tile is sure whatever its margin: round a lamp's core or
+    # across a shade's edge the margin weighs the light's slope against the patterns, and
+    # a slope fits a tile's paths part-way (independent tuning seeds 1025 and 1009 harsh
+    # beside a lamp, 1008 in a shade; see _doubted)
     conf = np.where(clear & ~doubted, np.maximum(conf, settings.min_confidence), conf)
     scores = np.where(posed_only[:, None], turned, dist)
     if clipped is not None:
@@ -660,13 +663,13 @@ def _doubted(empty: np.ndarray, left: np.ndarray, patches: np.ndarray, w: np.nda
              model: PackModel, lab: np.ndarray | None,
              glare: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
     """(cells,) twice: which cells are asked whatever their margin, and which cells read
-    empty under glare are clear of every tile.
+    empty are clear of every tile.
 
     Asked: a cell read empty that shows a tile's contrast or (with the colour features
     ``lab``) not the empty print's colour, and a cell with too little left outside the
-    glare, unless it is clear of every tile. Clear: read empty with glare in its disc, in
-    the print's colour and flat, and what is left of it rules out every tile (every pattern
-    would show itself there and none is seen, the light's slope taken out: see
+    glare, unless it is clear of every tile. Clear: read empty, in the print's colour and
+    flat, and what is left of it outside the glare rules out every tile (every pattern would
+    show itself there and none is seen, the light's slope taken out: see
     :func:`_rules_out_tiles`). Each test alone let a tile through on tuning seeds (1014 demo
     harsh by its flat cream, 1027 by the shifted comparison; the colour of demo tiles lies
     on the print's line to white)."""
@@ -676,7 +679,7 @@ def _doubted(empty: np.ndarray, left: np.ndarray, patches: np.ndarray, w: np.nda
         lab, model, [c for i, c in enumerate(cells) if empty[i]], glare)
     doubted = (empty & busy) | np.array([c in unlike for c in cells])
     clear = np.zeros(len(cells), bool)
-    candidates = np.flatnonzero(empty & (left < 1.0) & ~doubted)
+    candidates = np.flatnonzero(empty & ~doubted)
     if len(candidates) and lab is not None:
         clear[candidates] = _rules_out_tiles(patches[candidates], w[candidates], model)
     result: np.ndarray = doubted | ((left < GLARE_MIN_LEFT) & ~clear)
