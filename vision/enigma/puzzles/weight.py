@@ -251,8 +251,12 @@ CRESCENT_FACE_SHARE = 0.6
 #: unevenness inside a cup, where the light field is least known (tuning seed 8, cloth,
 #: strong: a lone weight's cup read as crescents all round it, its darkest part 0.31 of the
 #: way to the rim); a weight under another shows its own rim, 0.94 to 1.3 of the way
-#: (cloth/strong seeds 2, 5, 8, 11, 14, near misses with a weight partly on another)
-CRESCENT_RIM, CRESCENT_RIM_PERCENTILE = 0.6, 5
+#: (cloth/strong seeds 2, 5, 8, 11, 14, near misses with a weight partly on another; every
+#: strong near miss of tuning seeds 0-56 and the broad glare's, 0.97 and more). Washed weights
+#: side by side leave the bare card beside them, under the glare's slope and the print's blur,
+#: down to 0.53-0.69 of the way (tuning cloth/strong 7 and 15, right builds: "a weight does
+#: not show whole" where only the glare is; 0.88 on a piece too small to count), so 0.8
+CRESCENT_RIM, CRESCENT_RIM_PERCENTILE = 0.8, 5
 #: metal in the notch between the top weight and another whole one is cut by both weights'
 #: own discs and loses its tips to the opening: a weight under the top one there leaves only
 #: 0.05-0.15 of a face (drawn tall cups, tuning: 57-187 px where 188-380 px of it differ from
