@@ -82,6 +82,16 @@ PASS_RISE_PX = 2.5
 #: asked 0.61 and more (bench/figures/enigma_false_link_s23.txt)
 CONTACT_BAND_PX = 1.0
 LEAST_CONTACT = 0.5
+#: a piece that comes no nearer a cell than the contact ring, with no end at it, passes it
+#: by when its pixels within this many channel widths of where it comes nearest face only
+#: tile colour between the cell's rim and its cut: no channel colour, no dark stroke. A
+#: pawn on the cell hides its middle (read a pixel or two off), so there the join stays a
+#: choice. Census (session 30, scratch ninst.py) of the pieces asked "passes close to a
+#: cell": independent clean tuning 0-19, 14 tiles, all read right; the 11 on cells with no
+#: pawn faced only tile colour (gap to the rim 0.66-0.90 channel widths), none joined in
+#: truth. Harsh 5000-5039 and 6000-6019: the 11 pieces asked so and joined in truth all
+#: stood by a pawn's cell; the 16 settled by this rule are joined in no truth
+PASS_GAP_BAND = 0.5
 #: a piece the cut round a cell with a pawn on it ended, with no stroke end at the cell and
 #: not running past it (the V of :data:`PASS_RISE_PX`), is sure to run into the cell only
 #: when it meets the cut across a whole channel's width (a channel ending at the cell meets
@@ -272,7 +282,8 @@ def _judge_piece(piece: np.ndarray, stroke: _Stroke, nodes: list[Endpoint], cell
 
 
 def _cells_reached(piece: np.ndarray, cells: list[Cell], cell_ids: list[str], rc: float,
-                   cw: float, stroke: _Stroke, inner_ends: list[tuple[int, int]]
+                   cw: float, stroke: _Stroke, inner_ends: list[tuple[int, int]],
+                   ink: np.ndarray | None
                    ) -> tuple[list[Endpoint], list[str], list[str]]:
     """The cells a channel piece runs into, and those it only passes close to. A channel
     that ends at a cell was cut at the cell's cut, so it reaches it and its skeleton ends
@@ -280,7 +291,9 @@ def _cells_reached(piece: np.ndarray, cells: list[Cell], cell_ids: list[str], rc
     past the cell with no end at it (its side grazing the cell's rim under blur), passes the
     cell by (a lone cell beside another network's channel, a few millimetres off), and only
     a blur, or a cell's middle read off under a pawn, could have hidden a join there: such a
-    join is a choice, not a read. ``stroke``: the piece's skeleton, and where it stops
+    join is a choice, not a read, unless the picture shows none: a piece with no end at a
+    cell no pawn stands on, tile colour all along its side there (:func:`_tile_gap_beside`
+    on ``ink``), passes it by, sure. ``stroke``: the piece's skeleton, and where it stops
     (:meth:`_Stroke.stops`); ``inner_ends``: those stops away from the openings and the
     sides (an end at an opening beside the cell may be the channel leaving the tile, unless
     it lies right at the cut: a short stub's). A stroke running past a cell with no end of
@@ -313,9 +326,45 @@ def _cells_reached(piece: np.ndarray, cells: list[Cell], cell_ids: list[str], rc
                 reached.append(cid)
                 if not ends_here and c.networker is not None and contact < V_CONTACT * cw:
                     grazed.append(cid)  # a V into the cell, or a channel bending past it
-        elif nearest <= rc * CHANNEL_CUT + CONTACT_SLACK_PX:
+        elif nearest <= rc * CHANNEL_CUT + CONTACT_SLACK_PX and not (
+                c.networker is None and not ends_here
+                and _tile_gap_beside(xs, ys, from_centre, c.centre, rc, cw, ink)):
             close.append(cid)
     return reached, close, grazed
+
+
+def _facing(xs: np.ndarray, ys: np.ndarray, from_centre: np.ndarray,
+            centre: tuple[float, float], band_px: float) -> tuple[float, np.ndarray]:
+    """Where a piece (its pixels ``xs``, ``ys``, their distances ``from_centre`` of a
+    cell's centre) faces the cell: the mean direction from the centre (radians) of its
+    pixels within ``band_px`` of where it comes nearest, and each one's angle from it."""
+    band = from_centre <= float(from_centre.min()) + band_px
+    angles = np.arctan2(ys[band] - centre[1], xs[band] - centre[0])
+    middle = math.atan2(float(np.sin(angles).mean()), float(np.cos(angles).mean()))
+    return middle, np.angle(np.exp(1j * (angles - middle)))
+
+
+def _tile_gap_beside(xs: np.ndarray, ys: np.ndarray, from_centre: np.ndarray,
+                     centre: tuple[float, float], rc: float, cw: float,
+                     ink: np.ndarray | None) -> bool:
+    """Whether tile colour lies all along a piece's side where it passes close to a cell
+    (:data:`PASS_GAP_BAND`): between the cell's rim and its cut, across the directions
+    from the cell's centre of the piece's pixels there, not one pixel of ``ink`` (channel
+    colour, uncut, or a dark stroke). A channel that runs into the cell crosses that ring,
+    blurred or not; one that only passes by leaves it blank. ``ink``: None, not told."""
+    if ink is None:
+        return False
+    middle, turned = _facing(xs, ys, from_centre, centre, PASS_GAP_BAND * cw)
+    half = float(np.abs(turned).max())
+    reach = int(math.ceil(rc * CHANNEL_CUT)) + 1
+    x0, y0 = int(centre[0]) - reach, int(centre[1]) - reach
+    gy, gx = np.mgrid[max(y0, 0):min(y0 + 2 * reach + 1, ink.shape[0]),
+                      max(x0, 0):min(x0 + 2 * reach + 1, ink.shape[1])]
+    dx, dy = gx - centre[0], gy - centre[1]
+    away = np.hypot(dx, dy)
+    beside = (np.abs(np.angle(np.exp(1j * (np.arctan2(dy, dx) - middle)))) <= half) & (
+        away > rc) & (away <= rc * CHANNEL_CUT)
+    return bool(beside.any()) and not bool(ink[gy[beside], gx[beside]].any())
 
 
 def _own_end(k: int, cells: list[Cell], inner_ends: list[tuple[int, int]],
@@ -341,12 +390,8 @@ def _contact(xs: np.ndarray, ys: np.ndarray, from_centre: np.ndarray,
     """How wide (pixels, round the cell) a piece (its pixels ``xs``, ``ys``, their distances
     ``from_centre`` of a cell's centre) touches the cell: the span of its pixels within
     :data:`CONTACT_BAND_PX` of where it comes nearest (:data:`LEAST_CONTACT`)."""
-    nearest = float(from_centre.min())
-    band = from_centre <= nearest + CONTACT_BAND_PX
-    angles = np.arctan2(ys[band] - centre[1], xs[band] - centre[0])
-    middle = math.atan2(float(np.sin(angles).mean()), float(np.cos(angles).mean()))
-    turned = np.angle(np.exp(1j * (angles - middle)))
-    return float(turned.max() - turned.min()) * (nearest + CONTACT_BAND_PX / 2)
+    _, turned = _facing(xs, ys, from_centre, centre, CONTACT_BAND_PX)
+    return float(turned.max() - turned.min()) * (float(from_centre.min()) + CONTACT_BAND_PX / 2)
 
 
 def _runs_past(stroke: _Stroke, centre: tuple[float, float]) -> bool:
@@ -433,10 +478,13 @@ def _ends_at(stops: list[tuple[int, int]], q: Port, p: int, w: OpeningWindows,
 
 def piece_links(channel: np.ndarray, cells: list[Cell], cell_ids: list[str],
                 present: set[Port], w: OpeningWindows, pack: EnigmaPack, doubts: TileDoubts,
-                signs: np.ndarray | None = None) -> PieceLinks:
+                signs: np.ndarray | None = None, ink: np.ndarray | None = None
+                ) -> PieceLinks:
     """The links each channel piece makes between the cells it touches and the openings it
     reaches, and what goes with them (:class:`PieceLinks`). ``signs``: the pixels of a
-    colour only a cell or a pawn shows (one in a hole of a piece is a cell there)."""
+    colour only a cell or a pawn shows (one in a hole of a piece is a cell there); ``ink``:
+    the channel-coloured pixels before the cut round the cells, and the dark strokes (where
+    none lies between a cell and a piece passing it, they are not joined)."""
     p = channel.shape[0]
     rc, cw = pack.cell_radius * p, pack.channel_width * p
     n, lab, stats, _ = cv2.connectedComponentsWithStats(channel, connectivity=8)
@@ -462,7 +510,7 @@ def piece_links(channel: np.ndarray, cells: list[Cell], cell_ids: list[str],
         stops = stroke.stops(cw)
         inner_ends = [e for e in stops if not _at_side(e, p, w, cw, at_openings)]
         reached, close, grazed = _cells_reached(piece, cells, cell_ids, rc, cw, stroke,
-                                                inner_ends)
+                                                inner_ends, ink)
         nodes: list[Endpoint] = list(reached)
         nodes.extend(ports_here)
         used_ports.update(ports_here)

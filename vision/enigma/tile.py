@@ -209,7 +209,7 @@ def _links_read(look: TileLook, pack: EnigmaPack, model: ColourModel, cell_ids: 
                            pack.channel_width * named.labels.shape[0])
     links = list(near.links)
     pieces = piece_links(look.channel, cells, cell_ids, present, look.windows, pack, doubts,
-                         signs_of_a_cell(named.all_labels, model))
+                         signs_of_a_cell(named.all_labels, model), named.channel | named.dark)
     links += pieces.links
     by_stubs = stub_links(look.at_sides, cells, cell_ids, present - pieces.used,
                           look.windows, rc)
