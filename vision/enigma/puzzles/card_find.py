@@ -520,9 +520,12 @@ def _placed_coarse(balanced: np.ndarray, card_mm: float,
 
 
 def find_card_square(balanced: np.ndarray, card_mm: float, *,
-                     exclude: tuple[tuple[float, float, float], ...] = ()) -> CardRect:
+                     exclude: tuple[tuple[float, float, float], ...] = (),
+                     pale_table: bool = True) -> CardRect:
     """The card in the balanced mat image (paper white): the whitest square of its side in
-    the left part of the mat. ``exclude``: squares (x, y, half side, px) left out (markers)."""
+    the left part of the mat. ``exclude``: squares (x, y, half side, px) left out (markers).
+    Where no square stands out as white, the card is looked for as on a table as pale as
+    it (:func:`card_on_pale_table`) unless ``pale_table`` is False."""
     found = _placed_coarse(balanced, card_mm, exclude)
     # the fine search looks only near the coarse find: the image is cut around it
     scale = FINE_PX_PER_MM
@@ -541,6 +544,8 @@ def find_card_square(balanced: np.ndarray, card_mm: float, *,
     turns = tuple(found[3] + t for t in FINE_TURNS)
     _, x, y, turn, contrast = _best_square(small, lit, card_mm * scale, turns, allowed)
     if contrast < MIN_CONTRAST:
+        if pale_table:
+            return card_on_pale_table(balanced, card_mm, exclude)
         raise FrameRefusedError("no puzzle card on the mat (nothing there is as white as the "
                                 "markers' paper)", reason="no-card")
     # the image turned counter-clockwise by ``turn`` made the card upright: the card is
@@ -548,6 +553,52 @@ def find_card_square(balanced: np.ndarray, card_mm: float, *,
     return CardRect(((x + x0) / k, (y + y0) / k), card_mm * MAT_PX_PER_MM, turn)
 
 
-__all__ = ["BAND_PIXELS", "TRIANGLE_SEEN", "add_rolled", "brightness", "chroma",
+#: the table's level is the median brightness of the mat's left part (the card is a tenth of
+#: it), the paper's this quantile of it (the card's bare margin, or a glare as bright)
+PALE_PAPER_QUANTILE = 0.98
+#: a table whose level is this share of the paper's or more is as pale as the card: a card
+#: not found on it is no card the player forgot, and a darker table shows it
+PALE_TABLE_SHARE = 0.85
+#: a card on a table as pale as it is told only where its paper stands this much (share of
+#: full brightness) above the table's level: below it the stretch reads the noise
+PALE_LEAST_STEP = 0.02
+
+
+def card_on_pale_table(balanced: np.ndarray, card_mm: float,
+                       exclude: tuple[tuple[float, float, float], ...]) -> CardRect:
+    """The card on a table nearly as white as its paper (white paint, a broad glare over the
+    table round the card): the card's paper is still a little brighter than the table, and
+    its printed orientation triangle is dark. The search of :func:`find_card_square` is made
+    on the mat's brightness stretched so that the table's level reads as no paper and the
+    paper's as white (the colour dropped: the whiteness of both was one cream), and the
+    square it finds is the card only where one of its corners shows the card's triangle
+    (:data:`TRIANGLE_SEEN`), which a square of pale table lacks. On a white painted table
+    the card's margin stood 0.05-0.09 above the table and its whiteness 0.03 (independent
+    puzzle scenes, conduit mild seed 7: 'no puzzle card on the mat')."""
+    grey = brightness(balanced) / 255.0
+    left = grey[:, :int(grey.shape[1] * CARD_PART)]
+    table = float(np.median(left))
+    paper = float(np.quantile(left, PALE_PAPER_QUANTILE))
+    if paper - table >= PALE_LEAST_STEP:
+        level = WHITE_FLOOR + (grey - table) / (paper - table) * (WHITE_TOP - WHITE_FLOOR)
+        stretched = cv2.cvtColor(np.clip(level * 255.0, 0, 255).astype(np.float32),
+                                 cv2.COLOR_GRAY2BGR)
+        try:
+            found = find_card_square(stretched, card_mm, exclude=exclude, pale_table=False)
+        except FrameRefusedError:
+            found = None
+        if found is not None and any(
+                c is not None and c >= TRIANGLE_SEEN
+                for c in triangle_contrasts(balanced, found.corners())):
+            return found
+    if table >= PALE_TABLE_SHARE * paper:
+        raise FrameRefusedError("no puzzle card found: the table is nearly as white as the "
+                                "card's paper", reason="pale-table")
+    raise FrameRefusedError("no puzzle card on the mat (nothing there is as white as the "
+                            "markers' paper)", reason="no-card")
+
+
+__all__ = ["BAND_PIXELS", "TRIANGLE_SEEN", "add_rolled", "brightness", "card_on_pale_table",
+           "chroma",
            "find_card_square", "in_bands", "outline_steps", "paper_gains", "rolled",
            "rolled_difference", "triangle_contrasts", "whiteness"]
