@@ -91,4 +91,4 @@ def test_a_doubt_beside_white_checks_names_the_pale_table_not_the_light() -> Non
     _, verdict, reason = _independent("fragment", 0)
     assert verdict != "not solved", reason
     if verdict == "cannot tell":
-        assert "washes" not in reason and "as pale as the card" in reason, reason
+        assert "washes" not in reason and "pale as the card" in reason, reason

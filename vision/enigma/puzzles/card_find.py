@@ -592,8 +592,9 @@ def card_on_pale_table(balanced: np.ndarray, card_mm: float,
                 for c in triangle_contrasts(balanced, found.corners())):
             return found
     if table >= PALE_TABLE_SHARE * paper:
-        raise FrameRefusedError("no puzzle card found: the table is nearly as white as the "
-                                "card's paper", reason="pale-table")
+        raise FrameRefusedError("no puzzle card found: the table looks nearly as white as "
+                                "the card's paper (white paint, or a lamp washing it)",
+                                reason="pale-table")
     raise FrameRefusedError("no puzzle card on the mat (nothing there is as white as the "
                             "markers' paper)", reason="no-card")
 

@@ -555,9 +555,10 @@ def _pale_table_doubt() -> dict[str, str]:
     solved is told, and a doubt of the reading's own (a glare on the pieces) names its cause.
     The light was blamed before on the same cloth, and nothing was washed out (mild seeds 0,
     5 and 6, blue gingham)."""
-    return verdict(CANNOT_TELL, "the frame cannot be read: the table beside the card is as "
-                   "pale as the card's paper: lay the card on a darker, plain part of the "
-                   "table or on a dark cloth", code=Reason.FRAME_UNREADABLE,
+    return verdict(CANNOT_TELL, "the frame cannot be read: the table beside the card looks "
+                   "as pale as the card's paper: lay the card on a darker part of the table, "
+                   "or move the lamp so that its light does not wash the table",
+                   code=Reason.FRAME_UNREADABLE,
                    facts={"refusal": "pale-table"})
 
 
