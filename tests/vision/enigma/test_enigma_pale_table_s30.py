@@ -7,6 +7,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -24,10 +25,10 @@ CARD_MM = 60.0
 CARD_AT = (270.0, 310.0)  # mat pixels: in the mat's left part, clear of the markers
 
 
-def _pale_mat(*, triangle: bool, seed: int = 3) -> np.ndarray:
+def _pale_mat(*, triangle: bool, soft: float = 0.0, seed: int = 3) -> np.ndarray:
     """A balanced mat image (960 x 600, paper at 230): a white painted table at 0.92 of the
-    paper's brightness, with its noise, and an upright card of bare paper on it whose
-    corner triangle is printed or not."""
+    paper's brightness, with its noise, and an upright square of bare paper on it whose
+    corner triangle is printed or not, its edges blurred by ``soft`` px (a lamp's patch)."""
     rng = np.random.default_rng(seed)
     image = np.full((600, 960, 3), 230.0 * 0.92, np.float32)
     side = CARD_MM * MAT_PX_PER_MM
@@ -37,6 +38,8 @@ def _pale_mat(*, triangle: bool, seed: int = 3) -> np.ndarray:
         leg = int(MARK * side)
         for row in range(leg):
             image[y0 + row, x0:x0 + leg - row] = 40.0
+    if soft:
+        image = cv2.GaussianBlur(image, (0, 0), soft)
     image += rng.normal(0.0, 2.0, image.shape[:2])[..., None]
     return np.clip(image, 0, 255)
 
@@ -48,9 +51,16 @@ def test_a_card_on_a_table_as_white_as_it_is_found_by_its_triangle() -> None:
     assert abs((found.angle + 45) % 90 - 45) < 2
 
 
-def test_a_pale_square_without_the_triangle_is_no_card_and_the_table_is_named() -> None:
+def test_a_card_whose_triangle_a_glare_washed_is_found_by_its_cut_edges() -> None:
+    found = find_card_square(_pale_mat(triangle=False), CARD_MM)
+    assert np.hypot(found.centre[0] - CARD_AT[0], found.centre[1] - CARD_AT[1]) < 4
+
+
+def test_a_lamps_patch_on_a_pale_table_is_no_card_and_the_table_is_named() -> None:
+    """Neither the triangle nor a sharp edge: a patch of light, and the player is told the
+    table is as pale as the card."""
     with pytest.raises(FrameRefusedError) as refused:
-        find_card_square(_pale_mat(triangle=False), CARD_MM)
+        find_card_square(_pale_mat(triangle=False, soft=12.0), CARD_MM)
     assert refused.value.reason == "pale-table"
 
 

@@ -556,6 +556,41 @@ def find_card_square(balanced: np.ndarray, card_mm: float, *,
 #: the table's level is the median brightness of the mat's left part (the card is a tenth of
 #: it), the paper's this quantile of it (the card's bare margin, or a glare as bright)
 PALE_PAPER_QUANTILE = 0.98
+#: the card's cut edge is sharp: across it, this many mat pixels in and out (0.75 mm, the
+#: camera's blur), its paper stands at least EDGE_LEAST_STEP (share of full brightness) above
+#: the table, along EDGE_SEEN_SHARE of its sides' middle eight tenths on average. A broad
+#: glare washed the card's triangle (contrast 1.1-1.35) but not its edges: cards found on the
+#: stretched mat showed 0.67-0.93 of their sides so (conduit broad cloth/strong seeds 0, 6,
+#: 8; fragment broad wood/strong 1, 4; independent conduit mild 7), a square of table beside
+#: them 0.13 at most; a glare's slope steps up a hundredth over as far
+EDGE_REACH_PX, EDGE_LEAST_STEP, EDGE_SEEN_SHARE = 3, 0.04, 0.6
+
+
+def shows_cut_edges(balanced: np.ndarray, rect: CardRect) -> bool:
+    """Whether the square ``rect`` (mat pixels) shows the card's sharp cut edge along its
+    sides: the paper just inside a step above the table just outside
+    (:data:`EDGE_SEEN_SHARE`)."""
+    grey = brightness(balanced) / 255.0
+    h, w = grey.shape
+    corners = rect.corners()
+    centre = corners.mean(axis=0)
+    along = np.linspace(0.1, 0.9, 41)[:, None]
+    shares = []
+    for a, b in zip(corners, np.roll(corners, -1, axis=0), strict=True):
+        points = a + (b - a) * along
+        out = (a + b) / 2 - centre
+        out *= EDGE_REACH_PX / max(float(np.hypot(*out)), 1e-6)
+
+        def grey_at(p: np.ndarray) -> np.ndarray:
+            x = np.clip(np.round(p[:, 0]).astype(int), 0, w - 1)
+            y = np.clip(np.round(p[:, 1]).astype(int), 0, h - 1)
+            return grey[y, x]
+
+        shares.append(float(np.mean(grey_at(points - out) - grey_at(points + out)
+                                    >= EDGE_LEAST_STEP)))
+    return float(np.mean(shares)) >= EDGE_SEEN_SHARE
+
+
 #: a table whose level is this share of the paper's or more is as pale as the card: a card
 #: not found on it is no card the player forgot, and a darker table shows it
 PALE_TABLE_SHARE = 0.85
@@ -572,7 +607,8 @@ def card_on_pale_table(balanced: np.ndarray, card_mm: float,
     on the mat's brightness stretched so that the table's level reads as no paper and the
     paper's as white (the colour dropped: the whiteness of both was one cream), and the
     square it finds is the card only where one of its corners shows the card's triangle
-    (:data:`TRIANGLE_SEEN`), which a square of pale table lacks. On a white painted table
+    (:data:`TRIANGLE_SEEN`) or its sides show the card's cut edges (:func:`shows_cut_edges`),
+    which a square of pale table or a lamp's patch lacks. On a white painted table
     the card's margin stood 0.05-0.09 above the table and its whiteness 0.03 (independent
     puzzle scenes, conduit mild seed 7: 'no puzzle card on the mat')."""
     grey = brightness(balanced) / 255.0
@@ -587,9 +623,9 @@ def card_on_pale_table(balanced: np.ndarray, card_mm: float,
             found = find_card_square(stretched, card_mm, exclude=exclude, pale_table=False)
         except FrameRefusedError:
             found = None
-        if found is not None and any(
+        if found is not None and (shows_cut_edges(balanced, found) or any(
                 c is not None and c >= TRIANGLE_SEEN
-                for c in triangle_contrasts(balanced, found.corners())):
+                for c in triangle_contrasts(balanced, found.corners()))):
             return found
     if table >= PALE_TABLE_SHARE * paper:
         raise FrameRefusedError("no puzzle card found: the table looks nearly as white as "
@@ -602,4 +638,5 @@ def card_on_pale_table(balanced: np.ndarray, card_mm: float,
 __all__ = ["BAND_PIXELS", "TRIANGLE_SEEN", "add_rolled", "brightness", "card_on_pale_table",
            "chroma",
            "find_card_square", "in_bands", "outline_steps", "paper_gains", "rolled",
+           "shows_cut_edges",
            "rolled_difference", "triangle_contrasts", "whiteness"]
