@@ -562,7 +562,7 @@ PALE_PAPER_QUANTILE = 0.98
 #: glare washed the card's triangle (contrast 1.1-1.35) but not its edges: cards found on the
 #: stretched mat showed 0.67-0.93 of their sides so (conduit broad cloth/strong seeds 0, 6,
 #: 8; fragment broad wood/strong 1, 4; independent conduit mild 7), a square of table beside
-#: them 0.13 at most; a glare's slope steps up a hundredth over as far
+#: them 0.13 at most; a lamp's patch with soft edges shows none
 EDGE_REACH_PX, EDGE_LEAST_STEP, EDGE_SEEN_SHARE = 3, 0.04, 0.6
 
 
@@ -571,7 +571,6 @@ def shows_cut_edges(balanced: np.ndarray, rect: CardRect) -> bool:
     sides: the paper just inside a step above the table just outside
     (:data:`EDGE_SEEN_SHARE`)."""
     grey = brightness(balanced) / 255.0
-    h, w = grey.shape
     corners = rect.corners()
     centre = corners.mean(axis=0)
     along = np.linspace(0.1, 0.9, 41)[:, None]
@@ -580,15 +579,18 @@ def shows_cut_edges(balanced: np.ndarray, rect: CardRect) -> bool:
         points = a + (b - a) * along
         out = (a + b) / 2 - centre
         out *= EDGE_REACH_PX / max(float(np.hypot(*out)), 1e-6)
-
-        def grey_at(p: np.ndarray) -> np.ndarray:
-            x = np.clip(np.round(p[:, 0]).astype(int), 0, w - 1)
-            y = np.clip(np.round(p[:, 1]).astype(int), 0, h - 1)
-            return grey[y, x]
-
-        shares.append(float(np.mean(grey_at(points - out) - grey_at(points + out)
+        shares.append(float(np.mean(_grey_at(grey, points - out) - _grey_at(grey, points + out)
                                     >= EDGE_LEAST_STEP)))
     return float(np.mean(shares)) >= EDGE_SEEN_SHARE
+
+
+def _grey_at(grey: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """The values of ``grey`` at the pixels nearest ``points`` (x, y rows), kept in it."""
+    h, w = grey.shape
+    x = np.clip(np.round(points[:, 0]).astype(int), 0, w - 1)
+    y = np.clip(np.round(points[:, 1]).astype(int), 0, h - 1)
+    seen: np.ndarray = grey[y, x]
+    return seen
 
 
 #: a table whose level is this share of the paper's or more is as pale as the card: a card
