@@ -534,9 +534,12 @@ def _placed_coarse(balanced: np.ndarray, card_mm: float,
 
 
 def find_card_square(balanced: np.ndarray, card_mm: float, *,
-                     exclude: tuple[tuple[float, float, float], ...] = ()) -> CardRect:
+                     exclude: tuple[tuple[float, float, float], ...] = (),
+                     pale_table: bool = True) -> CardRect:
     """The card in the balanced mat image (paper white): the whitest square of its side in
-    the left part of the mat. ``exclude``: squares (x, y, half side, px) left out (markers)."""
+    the left part of the mat. ``exclude``: squares (x, y, half side, px) left out (markers).
+    Where no square stands out as white, the card is looked for as on a table as pale as
+    it (:func:`card_on_pale_table`) unless ``pale_table`` is False."""
     found = _placed_coarse(balanced, card_mm, exclude)
     # the fine search looks only near the coarse find: the image is cut around it
     scale = FINE_PX_PER_MM
@@ -555,6 +558,8 @@ def find_card_square(balanced: np.ndarray, card_mm: float, *,
     turns = tuple(found[3] + t for t in FINE_TURNS)
     _, x, y, turn, contrast = _best_square(small, lit, card_mm * scale, turns, allowed)
     if contrast < MIN_CONTRAST:
+        if pale_table:
+            return card_on_pale_table(balanced, card_mm, exclude)
         raise FrameRefusedError("no puzzle card on the mat (nothing there is as white as the "
                                 "markers' paper)", reason="no-card")
     # the image turned counter-clockwise by ``turn`` made the card upright: the card is
@@ -562,6 +567,92 @@ def find_card_square(balanced: np.ndarray, card_mm: float, *,
     return CardRect(((x + x0) / k, (y + y0) / k), card_mm * MAT_PX_PER_MM, turn)
 
 
-__all__ = ["BAND_PIXELS", "TRIANGLE_SEEN", "add_rolled", "brightness", "chroma",
+#: the table's level is the median brightness of the mat's left part (the card is a tenth of
+#: it), the paper's this quantile of it (the card's bare margin, or a glare as bright)
+PALE_PAPER_QUANTILE = 0.98
+#: the card's cut edge is sharp: across it, this many mat pixels in and out (0.75 mm, the
+#: camera's blur), its paper stands at least EDGE_LEAST_STEP (share of full brightness) above
+#: the table, along EDGE_SEEN_SHARE of its sides' middle eight tenths on average. A broad
+#: glare washed the card's triangle (contrast 1.1-1.35) but not its edges: cards found on the
+#: stretched mat showed 0.67-0.93 of their sides so (conduit broad cloth/strong seeds 0, 6,
+#: 8; fragment broad wood/strong 1, 4; independent conduit mild 7), a square of table beside
+#: them 0.13 at most; a lamp's patch with soft edges shows none
+EDGE_REACH_PX, EDGE_LEAST_STEP, EDGE_SEEN_SHARE = 3, 0.04, 0.6
+
+
+def shows_cut_edges(balanced: np.ndarray, rect: CardRect) -> bool:
+    """Whether the square ``rect`` (mat pixels) shows the card's sharp cut edge along its
+    sides: the paper just inside a step above the table just outside
+    (:data:`EDGE_SEEN_SHARE`)."""
+    grey = brightness(balanced) / 255.0
+    corners = rect.corners()
+    centre = corners.mean(axis=0)
+    along = np.linspace(0.1, 0.9, 41)[:, None]
+    shares = []
+    for a, b in zip(corners, np.roll(corners, -1, axis=0), strict=True):
+        points = a + (b - a) * along
+        out = (a + b) / 2 - centre
+        out *= EDGE_REACH_PX / max(float(np.hypot(*out)), 1e-6)
+        shares.append(float(np.mean(_grey_at(grey, points - out) - _grey_at(grey, points + out)
+                                    >= EDGE_LEAST_STEP)))
+    return float(np.mean(shares)) >= EDGE_SEEN_SHARE
+
+
+def _grey_at(grey: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """The values of ``grey`` at the pixels nearest ``points`` (x, y rows), kept in it."""
+    h, w = grey.shape
+    x = np.clip(np.round(points[:, 0]).astype(int), 0, w - 1)
+    y = np.clip(np.round(points[:, 1]).astype(int), 0, h - 1)
+    seen: np.ndarray = grey[y, x]
+    return seen
+
+
+#: a table whose level is this share of the paper's or more is as pale as the card: a card
+#: not found on it is no card the player forgot, and a darker table shows it
+PALE_TABLE_SHARE = 0.85
+#: a card on a table as pale as it is told only where its paper stands this much (share of
+#: full brightness) above the table's level: below it the stretch reads the noise
+PALE_LEAST_STEP = 0.02
+
+
+def card_on_pale_table(balanced: np.ndarray, card_mm: float,
+                       exclude: tuple[tuple[float, float, float], ...]) -> CardRect:
+    """The card on a table nearly as white as its paper (white paint, a broad glare over the
+    table round the card): the card's paper is still a little brighter than the table, and
+    its printed orientation triangle is dark. The search of :func:`find_card_square` is made
+    on the mat's brightness stretched so that the table's level reads as no paper and the
+    paper's as white (the colour dropped: the whiteness of both was one cream), and the
+    square it finds is the card only where one of its corners shows the card's triangle
+    (:data:`TRIANGLE_SEEN`) or its sides show the card's cut edges (:func:`shows_cut_edges`),
+    which a square of pale table or a lamp's patch lacks. On a white painted table
+    the card's margin stood 0.05-0.09 above the table and its whiteness 0.03 (independent
+    puzzle scenes, conduit mild seed 7: 'no puzzle card on the mat')."""
+    grey = brightness(balanced) / 255.0
+    left = grey[:, :int(grey.shape[1] * CARD_PART)]
+    table = float(np.median(left))
+    paper = float(np.quantile(left, PALE_PAPER_QUANTILE))
+    if paper - table >= PALE_LEAST_STEP:
+        level = WHITE_FLOOR + (grey - table) / (paper - table) * (WHITE_TOP - WHITE_FLOOR)
+        stretched = cv2.cvtColor(np.clip(level * 255.0, 0, 255).astype(np.float32),
+                                 cv2.COLOR_GRAY2BGR)
+        try:
+            found = find_card_square(stretched, card_mm, exclude=exclude, pale_table=False)
+        except FrameRefusedError:
+            found = None
+        if found is not None and (shows_cut_edges(balanced, found) or any(
+                c is not None and c >= TRIANGLE_SEEN
+                for c in triangle_contrasts(balanced, found.corners()))):
+            return found
+    if table >= PALE_TABLE_SHARE * paper:
+        raise FrameRefusedError("no puzzle card found: the table looks nearly as white as "
+                                "the card's paper (white paint, or a lamp washing it)",
+                                reason="pale-table")
+    raise FrameRefusedError("no puzzle card on the mat (nothing there is as white as the "
+                            "markers' paper)", reason="no-card")
+
+
+__all__ = ["BAND_PIXELS", "TRIANGLE_SEEN", "add_rolled", "brightness", "card_on_pale_table",
+           "chroma",
            "find_card_square", "in_bands", "outline_steps", "paper_gains", "rolled",
+           "shows_cut_edges",
            "rolled_difference", "triangle_contrasts", "whiteness"]

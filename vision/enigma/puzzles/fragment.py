@@ -16,7 +16,12 @@ from vision.enigma.mat import (
     MARK,
 )
 from vision.enigma.pack import EnigmaPack
-from vision.enigma.puzzles.card_find import MAX_CHROMA, chroma
+from vision.enigma.puzzles.card_find import (
+    MAX_CHROMA,
+    TRIANGLE_SEEN,
+    chroma,
+    triangle_contrasts,
+)
 from vision.enigma.puzzles.cards import (
     fragment_transform,
 )
@@ -453,9 +458,21 @@ def check_fragment(view: CardView, pack: EnigmaPack, card: fragment.FragmentCard
         return verdict(CANNOT_TELL, "the silhouette lies under the pieces and is not read: "
                        "enter the card", code=Reason.CARD_NEEDED)
     sil_drawn = printed_silhouette(view, card, pack, view.image.shape[:2])
-    refused = _no_card_found(view, pack, sil_drawn)
+    edge_unseen = outline_step(view, float(np.mean(pack.colour("card")))) < MIN_OUTLINE_STEP
+    refused = _no_card_found(view, pack, sil_drawn, edge_unseen=edge_unseen)
     if refused is not None:
         return refused
+    said = _read_fragment(view, pack, card, box, st, sil_drawn)
+    if edge_unseen and said["verdict"] == NOT_SOLVED:
+        return _pale_table_doubt()
+    return said
+
+
+def _read_fragment(view: CardView, pack: EnigmaPack, card: fragment.FragmentCard,
+                   box: PuzzleBox, st: PuzzleSettings, sil_drawn: np.ndarray
+                   ) -> dict[str, str]:
+    """:func:`check_fragment`'s verdict on the card found: the pieces beside it and on its
+    silhouette (``sil_drawn``, where it is printed in the view)."""
     black, black_beside, gray, levels = _dark_pieces(view, pack, _footprint(sil_drawn))
     inside = view.inside_card()
     mark = _orientation_mark(view, black.shape)
@@ -508,11 +525,12 @@ def check_fragment(view: CardView, pack: EnigmaPack, card: fragment.FragmentCard
     return said
 
 
-def _no_card_found(view: CardView, pack: EnigmaPack, sil_drawn: np.ndarray
-                   ) -> dict[str, str] | None:
+def _no_card_found(view: CardView, pack: EnigmaPack, sil_drawn: np.ndarray, *,
+                   edge_unseen: bool) -> dict[str, str] | None:
     """"cannot tell" when the square found may be table, not the card (no verdict rests on
     it): its paper coloured (:func:`coloured_paper`), or no step up from the table to it on a
-    side (:func:`outline_step`); None when it is the card."""
+    side (``edge_unseen``, :func:`outline_step`) and no card's orientation triangle in its
+    corner (:func:`shows_card_triangle`); None when it is the card."""
     coloured = coloured_paper(view, sil_drawn)
     if coloured > MAX_COLOURED_PAPER:
         return verdict(CANNOT_TELL, f"the frame cannot be read: {coloured:.0%} of the card's "
@@ -520,13 +538,37 @@ def _no_card_found(view: CardView, pack: EnigmaPack, sil_drawn: np.ndarray
                        "card: lay the card on a plain part of the mat and check again",
                        code=Reason.FRAME_UNREADABLE,
                        facts={"refusal": "no-card", "coloured_paper": round(coloured, 3)})
-    step = outline_step(view, float(np.mean(pack.colour("card"))))
-    if step < MIN_OUTLINE_STEP:
+    if edge_unseen and not shows_card_triangle(view):
         return verdict(CANNOT_TELL, "the frame cannot be read: the light washes the table as "
                        "white as the card: dim the lamp or move it away from the mat",
-                       code=Reason.FRAME_UNREADABLE,
-                       facts={"refusal": "overexposed", "outline_step": round(step, 3)})
+                       code=Reason.FRAME_UNREADABLE, facts={"refusal": "overexposed"})
     return None
+
+
+def shows_card_triangle(view: CardView) -> bool:
+    """Whether the card found shows the card's printed orientation triangle in a corner
+    (:data:`TRIANGLE_SEEN`): a square of a pale table has none, so the card found is the
+    card even where the table beside a side is as pale as its paper."""
+    a, b = view.margin_px, view.margin_px + view.side_px
+    corners = np.array([[a, a], [b, a], [b, b], [a, b]], np.float32)
+    return any(c is not None and c >= TRIANGLE_SEEN
+               for c in triangle_contrasts(view.image, corners))
+
+
+def _pale_table_doubt() -> dict[str, str]:
+    """"cannot tell" for a card found by its triangle whose edge the table beside it hides on
+    a side (white checks of a checked cloth, white paint, a broad glare): a build read as
+    not solved there may be read so from the table or a shade beside the pieces (independent
+    puzzle scenes, fragment mild seed 0, a right build: its pieces' deep shadow read as an
+    overhang), and the player can lay the card where the table shows its edge. A build read
+    solved is told, and a doubt of the reading's own (a glare on the pieces) names its cause.
+    The light was blamed before on the same cloth, and nothing was washed out (mild seeds 0,
+    5 and 6, blue gingham)."""
+    return verdict(CANNOT_TELL, "the frame cannot be read: the table beside the card looks "
+                   "as pale as the card's paper: lay the card on a darker part of the table, "
+                   "or move the lamp so that its light does not wash the table",
+                   code=Reason.FRAME_UNREADABLE,
+                   facts={"refusal": "pale-table"})
 
 
 def coloured_paper(view: CardView, sil_drawn: np.ndarray) -> float:
