@@ -26,6 +26,7 @@ from vision.enigma.cells import (
     margin_conf,
     member_mask,
 )
+from vision.enigma.channel_rims import blend_distance, is_rim_colour, off_channel_rims
 from vision.enigma.colours import ColourModel
 from vision.enigma.pack import EnigmaPack
 from vision.enigma.patch_labels import inner_part
@@ -122,11 +123,6 @@ CRESCENT_SEARCH = 1.2
 #: ... with at least this share of that ring unlike bare tile (a crescent of a cell covers
 #: more than half of it)
 CRESCENT_RING_SHARE = 0.45
-#: a cell colour within this colour distance of a blend of channel and bare tile is one a
-#: channel's blurred rim takes (demo: yellow lies 11-13 from brown on cream, red 35, blue
-#: 68): a lone crescent of it is a channel's rim as often as a cell's (tuning independent
-#: table 2 clean: yellow rims where channels meet, read as white pawns on yellow cells)
-BLEND_NEAR = 20.0
 #: a ring's median colour names the cell on whose blend with bare tile it lies only when it
 #: lies this much nearer that blend than a channel's on the tile or another cell's (tuning
 #: independent harsh 5000-5039: 11 of 14 red rings round white pawns lead by 4.8-8.3, 3 by
@@ -581,45 +577,6 @@ def _crescent_cell(s: PawnPatch, centre: tuple[float, float], cells: list[Cell])
     return _hidden_cell(s, at, (colour_i, HIDDEN_CELL_CONFIDENCE), (best, net_conf), cells)
 
 
-def _blend_distance(feats: np.ndarray, model: ColourModel, kind: str | int) -> np.ndarray:
-    """Per row of ``feats`` (n, 3), the colour distance to the nearest blend of a bare tile
-    colour with a colour of ``kind`` (every class of that kind), or with class ``kind``."""
-    ends = ([j for j, k in enumerate(model.kinds) if k == kind] if isinstance(kind, str)
-            else [kind])
-    near = np.full(len(feats), np.inf)
-    for end in ends:
-        for tile in (j for j, k in enumerate(model.kinds) if k == "tile"):
-            a, b = model.centres[end], model.centres[tile]
-            t = np.clip((feats - a) @ (b - a) / max(float(np.dot(b - a, b - a)), 1e-9), 0, 1)
-            near = np.minimum(near, np.linalg.norm(feats - (a + t[:, None] * (b - a)), axis=1))
-    return near
-
-
-def is_rim_colour(model: ColourModel, i: int) -> bool:
-    """Whether class ``i``'s colour lies within :data:`BLEND_NEAR` of a blend of a channel
-    colour and a bare tile colour (a blurred channel's rim on the tile)."""
-    return i in _rim_classes(model)
-
-
-#: the classes :func:`is_rim_colour` names, per colour model (the model's id: one a frame,
-#: with the table's colour measured in it, and one per pack): asked of every cell colour
-#: several times a tile, they cost 27 ms CPU of a 45-tile table's read when measured anew
-RIM_CLASSES_BY_MODEL_ID: dict[int, tuple[ColourModel, frozenset[int]]] = {}
-
-
-def _rim_classes(model: ColourModel) -> frozenset[int]:
-    cached = RIM_CLASSES_BY_MODEL_ID.get(id(model))
-    if cached is not None and cached[0] is model:
-        return cached[1]
-    rims = frozenset(i for i in range(len(model.kinds))
-                     if _blend_distance(model.centres[i][None], model, "channel")[0]
-                     < BLEND_NEAR)
-    if len(RIM_CLASSES_BY_MODEL_ID) >= 8:
-        RIM_CLASSES_BY_MODEL_ID.clear()  # a model a frame: only the last few are asked again
-    RIM_CLASSES_BY_MODEL_ID[id(model)] = (model, rims)
-    return rims
-
-
 def _cell_on_tile(s: PawnPatch, zone: np.ndarray) -> int | None:
     """The cell colour whose blend with bare tile the ring in ``zone`` (its pixels unlike
     bare tile and of no player colour) lies on, by its median colour; None when too few
@@ -638,9 +595,9 @@ def _cell_on_tile(s: PawnPatch, zone: np.ndarray) -> int | None:
     middle = median(s.feats[zone], axis=0)[None]
     if hue_chroma(middle[0])[1] < RIM_MIN_CHROMA:
         return None
-    by_cell = sorted((float(_blend_distance(middle, s.model, i)[0]), i) for i in s.cell_classes)
+    by_cell = sorted((float(blend_distance(middle, s.model, i)[0]), i) for i in s.cell_classes)
     (near, colour_i), next_cell = by_cell[0], by_cell[1][0]
-    channel = float(_blend_distance(middle, s.model, "channel")[0])
+    channel = float(blend_distance(middle, s.model, "channel")[0])
     if _blend_colour(s, colour_i) or near + BLEND_LEAD > min(channel, next_cell):
         return None
     return colour_i
@@ -649,13 +606,6 @@ def _cell_on_tile(s: PawnPatch, zone: np.ndarray) -> int | None:
 def _blend_colour(s: PawnPatch, i: int) -> bool:
     """:func:`is_rim_colour` on the patch's colour model."""
     return is_rim_colour(s.model, i)
-
-
-def _off_blends(s: PawnPatch, feats: np.ndarray) -> np.ndarray:
-    """Which of ``feats`` (n, 3) lie farther than :data:`BLEND_NEAR` from every blend of a
-    channel colour and a bare tile colour: not a channel's blurred rim."""
-    off: np.ndarray = _blend_distance(feats, s.model, "channel") >= BLEND_NEAR
-    return off
 
 
 def _rim_hue(s: PawnPatch, zone: np.ndarray) -> int | None:
@@ -672,7 +622,7 @@ def _rim_hue(s: PawnPatch, zone: np.ndarray) -> int | None:
     cell's rather than another's (:data:`RIM_HUE_LEAD`)."""
     zone = zone & s.ringed & ~member_mask(s.labels, s.net_ids)
     feats = s.feats[zone]
-    feats = feats[_off_blends(s, feats)]
+    feats = feats[off_channel_rims(s.model, feats)]
     if len(feats) < CRESCENT_MIN_PX:
         return None
     hue, chroma = hue_chroma(median(feats, axis=0))
