@@ -41,9 +41,11 @@ from vision.enigma.pawn_patch import (
     look_at,
     lowest_within,
     pawn_ring,
+    ring_all_round,
     ring_colour,
     search_window,
 )
+from vision.enigma.read_types import PAWN_MIN_AREA
 from vision.enigma.ring_blend import clear_ring_cell
 from vision.enigma.ring_fit import side_ring_cell
 from vision.enigma.small_stats import clip01, median
@@ -80,6 +82,15 @@ PAWN_HOLE = (0.8, 2.5)
 _HOLE_CLOSE = np.ones((5, 5), np.uint8)
 #: ... and holds at least this many pixels of a player colour (a pawn's middle)
 PAWN_IN_HOLE_PX = 4
+#: in dim light a pale pawn where channels meet passes for bare tile and its cell's thin ring
+#: for channel, and the channels arc over it without closing round it (independent table
+#: 8002 harsh, underexposed 0.3, square [1, 0]: a white pawn on a red cell where four
+#: channels meet, read as a bare junction, sure): a spot of a player colour paler than tile,
+#: as large as the least pawn blob (PAWN_MIN_AREA of a pawn's disc: 22 px there; the pale
+#: specks of bare tile in channels' crooks on harsh 5000-5039 hold 4-7), inside a ring unlike
+#: bare tile on all eighths of it but this many (the channel that leaves the cell opens one
+#: or two) is asked about
+POCKET_OPEN_PARTS = 2
 #: a pawn's rim names a cell by its hue (:func:`_rim_hue`) only clear of the line between
 #: a hue and grey: its chroma this far above :data:`HUE_MIN_CHROMA` (a rim of harsh 5000
 #: [0, 2] measured 20.6 on one OpenCV and 18.1 on the Pi's, and read red on one, blue on the
@@ -701,6 +712,36 @@ def _ringed_hole(s: PawnPatch, cells: list[Cell]) -> tuple[float, float] | None:
     return None
 
 
+def _pale_pocket(s: PawnPatch, cells: list[Cell]) -> bool:
+    """Whether a spot of a player colour paler than bare tile lies, away from every cell in
+    ``cells`` and on a tile with no pawn read, inside a ring unlike bare tile on most sides
+    (:data:`POCKET_OPEN_PARTS`): a pale pawn whose cell the picture lost, channels meeting
+    round it. A pale spot of bare tile is ringed by channels on a side or two; a pawn's
+    cell already read makes it tile (the rules put one networker on a tile)."""
+    if any(c.networker is not None for c in cells):
+        return False
+    tile_brightness = max(float(s.model.centres[i, 2]) for i in s.tile_classes)
+    pale = [i for i in s.net_ids if float(s.model.centres[i, 2]) > tile_brightness]
+    spots = member_mask(s.labels, pale) & ~s.ringed
+    for c in cells:
+        spots &= ~disc((s.p, s.p), c.centre, s.rc * BESIDE_CELL)
+    least = PAWN_MIN_AREA * math.pi * s.rn * s.rn
+    if int(spots.sum()) < least:
+        return False  # no pale spot (most tiles)
+    mostly_ringed = ring_all_round(s.ringed, s.rn * 1.15, s.rc * 1.05,
+                                   POCKET_OPEN_PARTS) & ~s.ringed
+    n, _, stats, cents = cv2.connectedComponentsWithStats(spots.astype(np.uint8),
+                                                          connectivity=8)
+    for k in range(1, n):
+        # the spot's middle may lean to the pawn's lit side: its ring is looked for within
+        # a pawn's search of it
+        middle = (float(cents[k][0]), float(cents[k][1]))
+        if (stats[k, cv2.CC_STAT_AREA] >= least
+                and (mostly_ringed & disc((s.p, s.p), middle, s.search)).any()):
+            return True
+    return False
+
+
 def read_networkers(
     cells: list[Cell],
     feats: np.ndarray,
@@ -752,5 +793,8 @@ def read_networkers(
         conf = min(conf, hidden_conf)
     elif hole is not None:
         problems.append("a networker stands where no cell was read: is a cell hidden?")
+        conf = min(conf, FAINT_PAWN_CONFIDENCE)
+    elif not problems and _pale_pocket(s, out):
+        problems.append("a pale spot where channels meet: a networker on a hidden cell?")
         conf = min(conf, FAINT_PAWN_CONFIDENCE)
     return out, problems, conf

@@ -126,16 +126,18 @@ def _ring_sectors(r_in: float, r_out: float, sectors: int = 8
     return k, tuple(offsets)
 
 
-def ring_all_round(ringed: np.ndarray, r_in: float, r_out: float) -> np.ndarray:
+def ring_all_round(ringed: np.ndarray, r_in: float, r_out: float, open_parts: int = 0
+                   ) -> np.ndarray:
     """Per pixel, whether at least :data:`RING_ALL_ROUND` of each eighth of the ring
     between ``r_in`` and ``r_out`` around it is ``ringed`` (outside the patch counts as
-    not). Pixel counts summed over shifted views: exact, and a third of the cost of a
-    filter per eighth (large kernels filter through a DFT on a small patch)."""
+    not), all but ``open_parts`` eighths of it. Pixel counts summed over shifted views:
+    exact, and a third of the cost of a filter per eighth (large kernels filter through a
+    DFT on a small patch)."""
     k, parts = _ring_sectors(r_in, r_out)
     q = ringed.shape[0]
     padded = np.zeros((q + 2 * k, q + 2 * k), np.uint8)
     padded[k : k + q, k : k + q] = ringed
-    out = np.ones((q, q), bool)
+    closed = np.zeros((q, q), np.uint8)
     count = np.empty((q, q), np.uint8)
     for offsets in parts:
         if not offsets:
@@ -143,8 +145,8 @@ def ring_all_round(ringed: np.ndarray, r_in: float, r_out: float) -> np.ndarray:
         count.fill(0)
         for dy, dx in offsets:
             count += padded[dy : dy + q, dx : dx + q]
-        out &= count >= RING_ALL_ROUND * len(offsets)
-    return out
+        closed += count >= RING_ALL_ROUND * len(offsets)
+    return closed >= len(parts) - open_parts
 
 
 def search_window(size: int, centre: tuple[float, float], radius: float
