@@ -162,18 +162,13 @@ def signs_of_a_cell(all_labels: np.ndarray, model: ColourModel) -> np.ndarray:
     return member_mask(all_labels, ids)
 
 
-def _tile_can_pass_for(s: PawnPatch, net: int, within: float = UNKNOWN_FROM) -> bool:
-    """:func:`tile_can_pass_for` on the patch's colour model."""
-    return tile_can_pass_for(s.model, net, within)
-
-
 def _tile_like(s: PawnPatch, at: tuple[float, float]) -> bool:
     """Whether the core at ``at`` may be bare tile: nearer tile than any player colour, or
     nearest a player colour that bare tile can pass for."""
     x, y = int(round(at[0])), int(round(at[1]))
     net = min(s.net_ids, key=lambda i: float(s.maps[i][y, x]))
     d_tile = min(float(s.maps[i][y, x]) for i in s.tile_classes)
-    return d_tile < float(s.maps[net][y, x]) or _tile_can_pass_for(s, net)
+    return d_tile < float(s.maps[net][y, x]) or tile_can_pass_for(s.model, net)
 
 
 def _partly_ringed(s: PawnPatch, at: tuple[float, float], cells: list[Cell],
@@ -213,7 +208,7 @@ def _ring_check(s: PawnPatch, net: int, net_conf: float, at: tuple[float, float]
     pale = _pale(s, net, at)
     if not (pale or far):
         return s.name(net), net_conf
-    if far and (pale or _tile_can_pass_for(s, net)):
+    if far and (pale or tile_can_pass_for(s.model, net)):
         # the cell's middle shows its own colour, and off it lies a spot bare tile can pass
         # for: a patch of tile closed in by channels beside the cell, not a pawn (a pawn on
         # the cell would hide its middle). Only said sure when the cell is a whole disc: an
@@ -282,7 +277,7 @@ def _one_cell(s: PawnPatch, c: Cell, centres: list[tuple[float, float]],
             continue  # tile art beside the cell
         if not s.all_round[int(b_at[1]), int(b_at[0])]:
             if (b in blobs and not _pale(s, b_best, b_at)
-                    and not _tile_can_pass_for(s, b_best, CORE_NEAR)):
+                    and not tile_can_pass_for(s.model, b_best, CORE_NEAR)):
                 # a pawn-sized blob whose core is clearly its player colour, not bare tile,
                 # beside a cell of which only the arc beside it shows (a tall pawn seen from
                 # the side, its body taken for channel ink): its pawn, doubted, never
@@ -409,7 +404,7 @@ def _bare_tile_core(s: PawnPatch, net: int, colour_i: int, at: tuple[float, floa
     clean independent tables 5, 13, 23, 28 read such patches as white pawns on cells of the
     channels' rim colour; white pawns on hidden cells nearer bare tile (any-tile harsh 0-15)
     show 3 pixels of their cell and more."""
-    if not _tile_can_pass_for(s, net):
+    if not tile_can_pass_for(s.model, net):
         return False
     x, y = int(round(at[0])), int(round(at[1]))
     if min(float(s.maps[i][y, x]) for i in s.tile_classes) >= float(s.maps[net][y, x]):
@@ -609,14 +604,9 @@ def _cell_on_tile(s: PawnPatch, zone: np.ndarray) -> int | None:
     by_cell = sorted((float(blend_distance(middle, s.model, i)[0]), i) for i in s.cell_classes)
     (near, colour_i), next_cell = by_cell[0], by_cell[1][0]
     channel = float(blend_distance(middle, s.model, "channel")[0])
-    if _blend_colour(s, colour_i) or near + BLEND_LEAD > min(channel, next_cell):
+    if is_rim_colour(s.model, colour_i) or near + BLEND_LEAD > min(channel, next_cell):
         return None
     return colour_i
-
-
-def _blend_colour(s: PawnPatch, i: int) -> bool:
-    """:func:`is_rim_colour` on the patch's colour model."""
-    return is_rim_colour(s.model, i)
 
 
 def _rim_hue(s: PawnPatch, zone: np.ndarray) -> int | None:
@@ -644,16 +634,16 @@ def _rim_hue(s: PawnPatch, zone: np.ndarray) -> int | None:
     (nearest_apart, nearest), next_apart = apart[0], apart[1][0]
     if next_apart - nearest_apart < RIM_HUE_LEAD:
         return None
-    return None if _blend_colour(s, nearest) else nearest
+    return None if is_rim_colour(s.model, nearest) else nearest
 
 
 def _lone_crescent(s: PawnPatch, cells: list[Cell]) -> Cell | None:
     """The cell under a pale pawn that left no blob and no ring all round, from a crescent of
-    one cell colour no channel's blurred rim takes (:func:`_blend_colour`), away from every
+    one cell colour no channel's blurred rim takes (:func:`is_rim_colour`), away from every
     cell in ``cells`` (:data:`CRESCENT_SEARCH`); None when
     no such crescent has a pawn-sized place beside it ringed round enough, ringed by more
     than channels and icons, and no cell colour in its middle. Never trusted."""
-    away = member_mask(s.labels, [i for i in s.cell_classes if not _blend_colour(s, i)])
+    away = member_mask(s.labels, [i for i in s.cell_classes if not is_rim_colour(s.model, i)])
     for c in cells:
         away &= ~disc((s.p, s.p), c.centre, s.rc * BESIDE_CELL)
     if int(away.sum()) < CRESCENT_MIN_PX:
