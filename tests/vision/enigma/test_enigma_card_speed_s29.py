@@ -12,18 +12,15 @@ import numpy as np
 import pytest
 
 import vision.enigma.puzzles.card_find as card_find
-import vision.enigma.puzzles.view as view
-from companion.enigma.puzzles import load_puzzles
+from tests.vision.enigma.card_search_pairs import cards_found_both_ways
 from vision.enigma.mat import CardRect
-from vision.enigma.pack import load_enigma_pack
 from vision.enigma.puzzles.card_find import (
     box_mean,
     find_card_square,
     measured_at,
     outline_steps,
 )
-from vision.enigma.synth.puzzle_table import TableCondition, render_table_frame
-from vision.enigma.synth.puzzles import default_solution
+from vision.enigma.synth.puzzle_table import TableCondition
 
 #: (kind, table, light, seed) of tuning frames (seeds below 70000)
 FRAMES = [("fragment", "wood", "moderate", 1), ("angular", "cloth", "strong", 2),
@@ -50,21 +47,8 @@ def whole_then_cut(measure: Callable[[np.ndarray], np.ndarray], image: np.ndarra
 def test_the_scored_parts_find_the_whole_images_card(kind: str, table: str, light: str,
                                                      seed: int,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    box, pack = load_puzzles(), load_enigma_pack()
-    card = next(iter(getattr(box, kind).cards.values()))
-    frame = render_table_frame(kind, card, pack, condition=TableCondition(table, light),
-                               solution=default_solution(kind, card, box), seed=seed)
-    found: list[tuple[CardRect, CardRect]] = []
-
-    def both(balanced: np.ndarray, card_mm: float, *,
-             exclude: tuple[tuple[float, float, float], ...] = ()) -> CardRect:
-        fast = find_card_square(balanced, card_mm, exclude=exclude)
-        found.append((fast, full_search(balanced, card_mm, exclude=exclude)))
-        return fast
-
-    monkeypatch.setattr(view, "find_card_square", both)
-    view.view_card(frame, pack)
-    (fast, full), = found
+    fast, full = cards_found_both_ways(kind, TableCondition(table, light), seed, 0,
+                                       full_search, monkeypatch)
     assert np.abs(fast.corners() - full.corners()).max() <= 1.0  # mat px
 
 

@@ -18,15 +18,13 @@ import pytest
 import vision.enigma.puzzles.card_find as card_find
 import vision.enigma.puzzles.changed_blur as changed_blur
 import vision.enigma.puzzles.view as view
-from companion.enigma.puzzles import load_puzzles
+from tests.vision.enigma.card_search_pairs import cards_found_both_ways
 from vision.enigma.colours import colour_features
 from vision.enigma.mat import CardRect
-from vision.enigma.pack import load_enigma_pack
 from vision.enigma.puzzles.card_find import COARSE_TURNS, PLACE_TURNS, find_card_square
 from vision.enigma.puzzles.changed_blur import blur_again, gaussian_reach
 from vision.enigma.puzzles.view import mat_features, nearest_colour
-from vision.enigma.synth.puzzle_table import TableCondition, render_table_frame
-from vision.enigma.synth.puzzles import default_solution
+from vision.enigma.synth.puzzle_table import TableCondition
 
 #: (kind, table, light, seed) of tuning frames (seeds below 70000)
 FRAMES = [("conduit", "cloth", "moderate", 1), ("fragment", "wood", "strong", 2)]
@@ -48,22 +46,8 @@ def test_the_placing_search_tries_every_other_coarse_turn() -> None:
 @pytest.mark.parametrize(("kind", "table", "light", "seed"), FRAMES)
 def test_every_other_turn_places_the_card_where_every_turn_does(
         kind: str, table: str, light: str, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    box, pack = load_puzzles(), load_enigma_pack()
-    cards = list(getattr(box, kind).cards.values())
-    card = cards[seed % len(cards)]
-    frame = render_table_frame(kind, card, pack, condition=TableCondition(table, light),
-                               solution=default_solution(kind, card, box), seed=seed)
-    found: list[tuple[CardRect, CardRect]] = []
-
-    def both(balanced: np.ndarray, card_mm: float, *,
-             exclude: tuple[tuple[float, float, float], ...] = ()) -> CardRect:
-        fast = find_card_square(balanced, card_mm, exclude=exclude)
-        found.append((fast, every_turn_placed(balanced, card_mm, exclude=exclude)))
-        return fast
-
-    monkeypatch.setattr(view, "find_card_square", both)
-    view.view_card(frame, pack)
-    (fast, full), = found
+    fast, full = cards_found_both_ways(kind, TableCondition(table, light), seed, seed,
+                                       every_turn_placed, monkeypatch)
     assert np.abs(fast.corners() - full.corners()).max() <= 1.0  # mat px
 
 
