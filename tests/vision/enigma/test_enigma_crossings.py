@@ -73,16 +73,17 @@ def test_a_hub_of_four_openings_is_read_joined_without_a_question(demo_pack):
 @pytest.mark.parametrize(("seed", "condition", "at"),
                          [(91, "harsh", (-2, 1)), (126, "harsh", (0, -1)),
                           (10, "clean", (-2, -2))])
-def test_a_channel_grazing_a_cell_it_runs_past_is_asked_never_read_joined(
+def test_a_channel_grazing_a_cell_it_runs_past_is_never_read_joined(
         demo_pack, seed, condition, at):
     # independent tables 91 and 126 (harsh), 10 (clean, a pawn's shadow beside the cell): a
     # channel of another network runs past a cell, a pixel off the cell's cut under blur,
     # with no end of it at the cell; each was read joined to the cell at confidence 1.0,
-    # silently wrong
+    # silently wrong. It is read not joined: asked, or (session 30) sure where the channel
+    # runs on past a cell with no pawn and the gap shows tile all along (91 [-2, 1])
     frame, table = enigma_scene(seed, condition)
     truth, _ = truth_of(table)
     read = read_enigma(frame, demo_pack)
     tile = read.tiles[at]
     assert read_key(tile.to_json()) == truth[at]
-    assert tile.confidence < DEFAULT_SETTINGS.min_confidence
-    assert [q for q in read.questions if q.startswith(f"tile [{at[0]}, {at[1]}]")]
+    asked = [q for q in read.questions if q.startswith(f"tile [{at[0]}, {at[1]}]")]
+    assert bool(asked) == (tile.confidence < DEFAULT_SETTINGS.min_confidence)
