@@ -652,7 +652,5 @@ def card_on_pale_table(balanced: np.ndarray, card_mm: float,
 
 
 __all__ = ["BAND_PIXELS", "TRIANGLE_SEEN", "add_rolled", "brightness", "card_on_pale_table",
-           "chroma",
-           "find_card_square", "in_bands", "outline_steps", "paper_gains", "rolled",
-           "shows_cut_edges",
-           "rolled_difference", "triangle_contrasts", "whiteness"]
+           "chroma", "find_card_square", "in_bands", "outline_steps", "paper_gains", "rolled",
+           "rolled_difference", "shows_cut_edges", "triangle_contrasts", "whiteness"]
