@@ -154,9 +154,8 @@ def _frame(f: dict[str, Any]) -> str:
         return _("The camera does not see the puzzle card: lay it on the mat, in view, "
                  "and check again.")
     if refusal == "pale-table":
-        return _("The table round the puzzle card looks as pale as the card: lay the card "
-                 "on a darker part of the table, or move the lamp so that its light does not "
-                 "wash the table, and check again.")
+        return _("The table round the card looks as pale as the card: lay it on a darker "
+                 "part of the table, or move the lamp, and check again.")
     if refusal not in WORDED_REFUSALS:  # another mat's marks, or none the app words
         return _("The camera does not see the puzzle mat clearly: lay it under the camera "
                  "with its four corner marks in view, and check again.")
