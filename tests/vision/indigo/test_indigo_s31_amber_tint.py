@@ -9,13 +9,11 @@ stays asked."""
 from __future__ import annotations
 
 import dataclasses
-import sys
-from pathlib import Path
-from typing import Any
 
 import cv2
 import numpy as np
 import pytest
+from indigo_scenes import read_independent_board
 
 from companion.indigo import CORNERS, new_game
 from tests.vision.scene_stack import SCENES_AS_FOUND
@@ -83,19 +81,6 @@ def test_corners_with_no_amber_on_their_points_are_still_asked(demo: IndigoPack)
                        for q in read.questions)
 
 
-def _read_board(seed: int) -> tuple[Any, dict]:  # type: ignore[type-arg]
-    """Independent tuning board ``seed``, harsh, demo look: its truth, and the read the app
-    makes of it."""
-    sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
-    from independent_scenes.indigo_compare import read_frame
-    from independent_scenes.indigo_scene import indigo_scene
-
-    scene = indigo_scene(seed, "demo", "harsh")
-    out, _ = read_frame(scene.frame, scene.look.pack)
-    assert isinstance(out, dict)
-    return scene.truth, out
-
-
 @pytest.mark.parametrize(("seed", "corners"), [(1026, [(4, 0), (-4, 0)])])
 def test_a_tinted_corner_amber_the_gem_colours_missed_is_sure(
         seed: int, corners: list[tuple[int, int]]) -> None:
@@ -104,7 +89,7 @@ def test_a_tinted_corner_amber_the_gem_colours_missed_is_sure(
     and 0.5 of the way from the print toward the amber (and past grey); on 4720591 each
     was asked ("corner (4,0): is there an amber gem?"). Now each is read an amber and sure,
     and no question names it. On another build's pixels: what is read there is an amber."""
-    truth, out = _read_board(seed)
+    truth, out = read_independent_board(seed)
     for cell in corners:
         assert ("amber", ("corner", cell)) in truth.gems
         read = [g for g in out["gems"] if g["at"].get("corner") == list(cell)]
