@@ -200,10 +200,11 @@ def _side_order(q: Port) -> tuple[int, int]:
 
 def _links_read(look: TileLook, pack: EnigmaPack, model: ColourModel, cell_ids: list[str],
                 present: set[Port], dark_links: list[tuple[Port, str]], rc: float
-                ) -> tuple[list[tuple[Endpoint, Endpoint]], PieceLinks]:
+                ) -> tuple[list[tuple[Endpoint, Endpoint]], PieceLinks, set[Port]]:
     """The links a tile's channel pieces, stubs, dark strokes (``dark_links``) and the
-    strokes between its cells show, and the pieces they came from; an opening that joins
-    nothing is doubted."""
+    strokes between its cells show, the pieces they came from and the openings a stub
+    joins to a cell (:func:`~vision.enigma.channel_pieces.stub_links`); an opening that
+    joins nothing is doubted."""
     named, doubts, cells = look.named, look.doubts, look.cells
     near = near_cell_links(named, cells, cell_ids, rc,
                            pack.channel_width * named.labels.shape[0])
@@ -220,7 +221,7 @@ def _links_read(look: TileLook, pack: EnigmaPack, model: ColourModel, cell_ids: 
         doubts.add_at(q, "an opening at {} joins nothing", DOUBTFUL_CONFIDENCE)
     stroke_only = named.dark & ~named.of_kind("icon")
     settle_near_cells(near, links, cells, cell_ids, stroke_only, rc, doubts)
-    return links, pieces
+    return links, pieces, {q for q, _ in by_stubs}
 
 
 #: the doubt a channel piece raises when it reaches fewer than two cells and openings
@@ -254,11 +255,11 @@ def _channels_end_at(look: TileLook, pack: EnigmaPack, model: ColourModel,
     if not faint:
         return set()
     without = replace(look, doubts=_copied(look.doubts))
-    _, pieces = _links_read(without, pack, model, cell_ids, present, dark_links, rc)
+    _, pieces, _ = _links_read(without, pack, model, cell_ids, present, dark_links, rc)
     if not _ends_nowhere(without.doubts, pieces):
         return set()
     tried = replace(look, doubts=_copied(look.doubts))
-    _, more = _links_read(tried, pack, model, cell_ids, present | faint, dark_links, rc)
+    _, more, _ = _links_read(tried, pack, model, cell_ids, present | faint, dark_links, rc)
     if _ends_nowhere(tried.doubts, more) >= _ends_nowhere(without.doubts, pieces):
         return set()
     return faint & more.ended
@@ -281,8 +282,13 @@ def _openings_and_links(look: TileLook, pack: EnigmaPack, model: ColourModel,
     present |= ended_faint
     # ... and an opening read so is no stub for the mirror to join to a cell and settle
     stubs = {q: i for q, i in stubs.items() if q not in ended_faint}
-    links, pieces = _links_read(look, pack, model, cell_ids, present, dark_links, rc)
-    settled = settled_by_own_evidence(margins, present, pieces.ended,
+    links, pieces, stubbed = _links_read(look, pack, model, cell_ids, present, dark_links,
+                                         rc)
+    # a stub into a cell by the side is the tile's own channel ending at the opening too:
+    # the cell's disc and rim cover part of the window, so its share lies near the
+    # threshold (census of independent clean 0-39 and harsh 5000-5039 in
+    # bench/figures/enigma_clean_questions_s31.txt: every such opening present in truth)
+    settled = settled_by_own_evidence(margins, present, pieces.ended | stubbed,
                                       look.doubts.openings, seen_at)
     margins = {q: cap for q, cap in margins.items() if q not in settled}
     # an opening read present on its channel's end alone is never sure by itself
