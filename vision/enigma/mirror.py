@@ -16,7 +16,13 @@ Before that, an opening read absent with a doubt where a cell of the tile lies r
 side (:attr:`OpeningDoubts.stubs`) is read present, joined to that cell, when the neighbour
 reads the mirrored opening clearly: the tile's own pixels there are a stub too short to tell
 from the cell's blurred rim, the neighbour's a whole channel's depth (the same stub read
-present by its dark stroke alone is settled so too).
+present by its dark stroke alone is settled so too). And an opening read absent with no
+channel colour in its window, asked only for a weak dark stroke or a faint one across the
+side (:attr:`OpeningDoubts.weak`: a cell's blurred rim or a shadow darkens the band), is
+settled when the neighbour's mirrored window shows no channel pixel and no stroke at all:
+blank meets blank (census of independent clean 0-39 and harsh 5000-5039: every such
+absence absent in truth; the openings lost on both tiles there keep some channel colour or
+a whole dark stroke on one of them, bench/figures/enigma_clean_questions_s31.txt).
 """
 
 from __future__ import annotations
@@ -80,19 +86,38 @@ def _stubs_met(tiles: dict[Pos, TileRead], at: Pos, settings: ReaderSettings
     return met
 
 
+def _weak_met_blank(tiles: dict[Pos, TileRead], at: Pos) -> set[Port]:
+    """The tile's weak absences (:attr:`OpeningDoubts.weak`) whose mirrored position the
+    neighbour reads absent with nothing at all in its window, and clearly (no faint stroke
+    either): blank meets blank."""
+    doubts = tiles[at].openings
+    met: set[Port] = set()
+    for q in () if doubts is None else doubts.weak:
+        other = tiles.get(neighbour(at, q.side))
+        if other is None or other.openings is None:
+            continue
+        there = other.openings
+        if (q.meets() in there.blank and q.meets() not in other.tile.ports
+                and there.is_clear(q.meets())):
+            met.add(q)
+    return met
+
+
 def _asks_about(problem: str, ports: set[Port]) -> bool:
     return any(problem.startswith(opening_question(q)) for q in ports)
 
 
 def _completed(tiles: dict[Pos, TileRead], at: Pos, settings: ReaderSettings) -> TileRead:
     """The tile at ``at`` with the stubs the neighbours' clear reads meet joined to their
-    cells, and the doubts the judgement of those opening positions raised dropped (the
-    tile's confidence is that of the rest when no other position's judgement was doubted)."""
+    cells, and the doubts the judgement of those opening positions and of the weak
+    absences a blank side meets raised dropped (the tile's confidence is that of the rest
+    when no other position's judgement was doubted)."""
     read = tiles[at]
     met = _stubs_met(tiles, at, settings)
-    if read.openings is None or not met:
+    quiet = _weak_met_blank(tiles, at)
+    if read.openings is None or not (met or quiet):
         return read
-    doubts, ports = read.openings, {q for q, _ in met}
+    doubts, ports = read.openings, {q for q, _ in met} | quiet
 
     def joined(tile: Tile) -> Tile:
         # a stub the dark stroke across the side had the tile read present is joined already
@@ -105,7 +130,7 @@ def _completed(tiles: dict[Pos, TileRead], at: Pos, settings: ReaderSettings) ->
         confidence, shape = doubts.apart, doubts.shape_apart
     doubts = replace(doubts, margins=margins, named=doubts.named - ports,
                      judged=doubts.judged - ports, confidence=confidence,
-                     shape_confidence=shape, stubs=())
+                     shape_confidence=shape, stubs=(), weak=doubts.weak - ports)
     cap = doubts.cap()
     return replace(read, tile=joined(read.tile), confidence=min(confidence, cap),
                    shape_confidence=None if shape is None else min(shape, cap),

@@ -54,6 +54,12 @@ class OpeningDoubts:
     judged: frozenset[Port] = frozenset()
     apart: float = 1.0
     shape_apart: float | None = None
+    #: the positions read absent with no channel colour, asked only for a weak or faint
+    #: stroke across the side (:func:`~vision.enigma.openings.weak_absences`), and the
+    #: positions read absent whose window shows nothing at all (``blank``): a weak absence
+    #: facing the neighbour's blank mirrored position is settled
+    weak: frozenset[Port] = frozenset()
+    blank: frozenset[Port] = frozenset()
 
     def cap(self, settled: frozenset[Port] = frozenset()) -> float:
         """The cap the margins of the openings not ``settled`` put on the confidence."""
