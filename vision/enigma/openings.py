@@ -211,18 +211,22 @@ def settled_by_own_evidence(margins: dict[Port, float], present: set[Port], ende
             and seen_at[q][1] >= FULL_DARK_STROKE}
 
 
-def weak_absences(present: set[Port], seen_at: dict[Port, tuple[float, float]],
-                  problems: list[str]) -> frozenset[Port]:
-    """The positions read absent with no channel colour at all in their window and a
-    dark-stroke score below :data:`DARK_OPENING`, asked only because a weak dark stroke
-    or a faint one crosses the side there (:data:`UNCLEAR_STROKE`): a cell's blurred rim,
-    its shadow or a pawn's darken the band a little. The neighbour's side settles them
-    when it shows nothing at all (:func:`blank_positions`, :mod:`vision.enigma.mirror`)."""
+def weak_positions(present: set[Port], seen_at: dict[Port, tuple[float, float]],
+                   problems: list[str]) -> frozenset[Port]:
+    """The positions asked only because colour and darkness disagree or say nothing clearly
+    (:data:`UNCLEAR_STROKE`), for the neighbour's side to settle
+    (:mod:`vision.enigma.mirror`): read absent with no channel colour at all in the window
+    and a dark-stroke score below :data:`DARK_OPENING` (a cell's blurred rim, its shadow or
+    a pawn's darken the band a little, or a faint stroke crosses it), or read present with
+    a dark stroke across the whole band (:data:`FULL_DARK_STROKE`) where the colour's
+    share fell short (a thin channel, its colour washed into the tile)."""
     out: set[Port] = set()
     for q, (share, dark) in seen_at.items():
         asked = [p for p in problems if p.startswith(opening_question(q))]
-        if (q not in present and share == 0.0 and dark < DARK_OPENING and asked
-                and all(p.endswith(UNCLEAR_STROKE) for p in asked)):
+        if not asked or not all(p.endswith(UNCLEAR_STROKE) for p in asked):
+            continue
+        if (dark >= FULL_DARK_STROKE if q in present
+                else share == 0.0 and dark < DARK_OPENING):
             out.add(q)
     return frozenset(out)
 

@@ -54,10 +54,11 @@ class OpeningDoubts:
     judged: frozenset[Port] = frozenset()
     apart: float = 1.0
     shape_apart: float | None = None
-    #: the positions read absent with no channel colour, asked only for a weak or faint
-    #: stroke across the side (:func:`~vision.enigma.openings.weak_absences`), and the
-    #: positions read absent whose window shows nothing at all (``blank``): a weak absence
-    #: facing the neighbour's blank mirrored position is settled
+    #: the positions asked only because colour and darkness disagree or say nothing
+    #: clearly (:func:`~vision.enigma.openings.weak_positions`), and the positions read
+    #: absent whose window shows nothing at all (``blank``): a weak absence facing the
+    #: neighbour's blank mirrored position, or a weak opening facing its clear opening, is
+    #: settled
     weak: frozenset[Port] = frozenset()
     blank: frozenset[Port] = frozenset()
 

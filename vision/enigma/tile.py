@@ -36,7 +36,7 @@ from vision.enigma.openings import (
     settled_by_own_evidence,
     short_stub_openings,
     stub_cells,
-    weak_absences,
+    weak_positions,
 )
 from vision.enigma.pack import EnigmaPack
 from vision.enigma.patch_labels import PatchLabels, label_patch
@@ -252,8 +252,8 @@ def _channels_end_at(look: TileLook, pack: EnigmaPack, model: ColourModel,
     ones kept are those a piece ends at (:attr:`PieceLinks.ended`) when reading them leaves
     fewer channels ending nowhere. They stay asked: the judgement of the side's window
     named them in a problem (the dark stroke and the colour disagreed there), and their
-    margin keeps the tile's confidence below the threshold but for the neighbour's
-    mirrored read (:mod:`vision.enigma.mirror`)."""
+    margin keeps the tile's confidence below the threshold, but for the neighbour's clear
+    read of the mirrored opening (:mod:`vision.enigma.mirror`)."""
     if not faint:
         return set()
     without = replace(look, doubts=_copied(look.doubts))
@@ -275,8 +275,8 @@ def _openings_and_links(look: TileLook, pack: EnigmaPack, model: ColourModel,
                                    tuple[frozenset[Port], frozenset[Port]]]:
     """A tile's openings and the links its channels make (see :func:`finish_tile`): the
     margins left to the openings not settled by the tile's own evidence, the stubs, the
-    links, the channel pieces, and the weak and the blank absences (for the neighbours:
-    :attr:`OpeningDoubts.weak`)."""
+    links, the channel pieces, and the weak positions and the blank absences (for the
+    neighbours: :attr:`OpeningDoubts.weak`)."""
     present, margins, stubs, dark_stubs, seen_at = _read_openings(look, pack, settings, judged)
     dark_links = [(q, cell_ids[stubs[q]]) for q in sorted(dark_stubs, key=_side_order)]
     # a stub the dark stroke read present is joined to its cell already (dark_links)
@@ -298,8 +298,8 @@ def _openings_and_links(look: TileLook, pack: EnigmaPack, model: ColourModel,
     # an opening read present on its channel's end alone is never sure by itself
     margins = {q: min(margins.get(q, 1.0), UNCLEAR_CONFIDENCE if q in ended_faint else 1.0)
                for q in look.windows.boxes if q in margins or q in ended_faint}
-    return margins, stubs, links, pieces, (weak_absences(present, seen_at,
-                                                         look.doubts.problems),
+    return margins, stubs, links, pieces, (weak_positions(present, seen_at,
+                                                          look.doubts.problems),
                                            blank_positions(present, seen_at))
 
 

@@ -13,20 +13,9 @@ position read absent blank, the opening is settled (independent clean table 0, s
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
 
-from config import Config
-from tests.vision.enigma.independent_tile_verdicts import right_or_asked
-from tests.vision.scene_stack import SCENES_AS_FOUND
-from vision.enigma.reader import read_enigma
-from vision.enigma.settings import ReaderSettings
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
-
-from independent_scenes.enigma_table import enigma_scene, truth_of  # noqa: E402
+from tests.vision.enigma.independent_tile_verdicts import assert_right_and_sure
 
 
 @pytest.mark.parametrize("seed, at", [(0, (-2, -2)), (10, (2, 1))])
@@ -34,12 +23,4 @@ def test_an_opening_stubbed_into_a_cell_by_the_side_is_settled_by_the_stub(demo_
                                                                           at):
     # asked only "is it read right?" before (confidence 0.73 and 0.71: the openings' share
     # of a third of their window); on any pixels each is read right or asked
-    frame, table = enigma_scene(seed, "clean")
-    truth, _ = truth_of(table)
-    settings = ReaderSettings.from_config(Config())
-    read = read_enigma(frame, demo_pack, settings=settings).to_json()
-    tile, right, asked = right_or_asked(read, truth, at)
-    if SCENES_AS_FOUND:
-        assert right, tile
-        assert not asked, asked
-        assert tile["confidence"] >= settings.min_confidence, tile
+    assert_right_and_sure(demo_pack, seed, at)
