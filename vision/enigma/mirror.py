@@ -16,15 +16,12 @@ Before that, an opening read absent with a doubt where a cell of the tile lies r
 side (:attr:`OpeningDoubts.stubs`) is read present, joined to that cell, when the neighbour
 reads the mirrored opening clearly: the tile's own pixels there are a stub too short to tell
 from the cell's blurred rim, the neighbour's a whole channel's depth (the same stub read
-present by its dark stroke alone is settled so too). And a position asked only because
-colour and darkness disagree (:attr:`OpeningDoubts.weak`): read absent with no channel
-colour in its window and a weak dark or faint stroke across the side (a cell's blurred rim
-or a shadow darkens the band), it is settled when the neighbour's mirrored window shows no
-channel pixel and no stroke at all: blank meets blank; read present with a dark stroke
-across the whole band, when the neighbour reads the mirrored opening clearly (census of
-independent clean 0-39 and harsh 5000-5039 and 6000-6019: every such position read right;
-the openings lost on both tiles there keep some channel colour or a whole dark stroke on
-one of them, bench/figures/enigma_clean_questions_s31.txt).
+present by its dark stroke alone is settled so too), and so is an opening read present by
+a dark stroke across the whole band whose colour's share fell short, asked only for that
+(:attr:`OpeningDoubts.weak`; census of independent clean 0-39 and harsh 5000-5039 and
+6000-6019: every such opening present in truth). An absence asked so is never settled by a
+blank side: glare washes a channel out on both tiles alike (tuning independent 5030 harsh
+at 30-45 tiles), see bench/figures/enigma_clean_questions_s31.txt.
 """
 
 from __future__ import annotations
@@ -88,22 +85,15 @@ def _stubs_met(tiles: dict[Pos, TileRead], at: Pos, settings: ReaderSettings
     return met
 
 
-def _weak_met(tiles: dict[Pos, TileRead], at: Pos) -> set[Port]:
-    """The tile's weak positions (:attr:`OpeningDoubts.weak`) the neighbour's clear read
-    settles: an absence facing a mirrored position read absent with nothing at all in its
-    window (blank meets blank), an opening facing an opening (port meets port)."""
-    read = tiles[at]
-    doubts = read.openings
+def _weak_met(tiles: dict[Pos, TileRead], at: Pos, settings: ReaderSettings) -> set[Port]:
+    """The tile's weak openings (:attr:`OpeningDoubts.weak`) whose mirrored opening the
+    neighbour reads clearly present: port meets port."""
+    doubts = tiles[at].openings
     met: set[Port] = set()
     for q in () if doubts is None else doubts.weak:
         other = tiles.get(neighbour(at, q.side))
-        if other is None or other.openings is None or not other.openings.is_clear(q.meets()):
-            continue
-        if q in read.tile.ports:
-            agree = q.meets() in other.tile.ports
-        else:
-            agree = q.meets() not in other.tile.ports and q.meets() in other.openings.blank
-        if agree:
+        if (other is not None and q.meets() in other.tile.ports
+                and _is_clear(other, q.meets(), settings)):
             met.add(q)
     return met
 
@@ -115,11 +105,11 @@ def _asks_about(problem: str, ports: set[Port]) -> bool:
 def _completed(tiles: dict[Pos, TileRead], at: Pos, settings: ReaderSettings) -> TileRead:
     """The tile at ``at`` with the stubs the neighbours' clear reads meet joined to their
     cells, and the doubts the judgement of those opening positions and of the weak
-    positions the neighbours settle raised dropped (the tile's confidence is that of the rest
+    openings the neighbours settle raised dropped (the tile's confidence is that of the rest
     when no other position's judgement was doubted)."""
     read = tiles[at]
     met = _stubs_met(tiles, at, settings)
-    quiet = _weak_met(tiles, at)
+    quiet = _weak_met(tiles, at, settings)
     if read.openings is None or not (met or quiet):
         return read
     doubts, ports = read.openings, {q for q, _ in met} | quiet

@@ -211,31 +211,23 @@ def settled_by_own_evidence(margins: dict[Port, float], present: set[Port], ende
             and seen_at[q][1] >= FULL_DARK_STROKE}
 
 
-def weak_positions(present: set[Port], seen_at: dict[Port, tuple[float, float]],
-                   problems: list[str]) -> frozenset[Port]:
-    """The positions asked only because colour and darkness disagree or say nothing clearly
-    (:data:`UNCLEAR_STROKE`), for the neighbour's side to settle
-    (:mod:`vision.enigma.mirror`): read absent with no channel colour at all in the window
-    and a dark-stroke score below :data:`DARK_OPENING` (a cell's blurred rim, its shadow or
-    a pawn's darken the band a little, or a faint stroke crosses it), or read present with
-    a dark stroke across the whole band (:data:`FULL_DARK_STROKE`) where the colour's
-    share fell short (a thin channel, its colour washed into the tile)."""
+def weak_openings(present: set[Port], seen_at: dict[Port, tuple[float, float]],
+                  problems: list[str]) -> frozenset[Port]:
+    """The openings read present with a dark stroke across the whole band
+    (:data:`FULL_DARK_STROKE`) where the colour's share fell short (a thin channel, its
+    colour washed into the tile), asked only because colour and darkness disagree
+    (:data:`UNCLEAR_STROKE`): the neighbour's clear read of the mirrored opening settles
+    them (:mod:`vision.enigma.mirror`). An absence asked so is never settled by a blank
+    side beside it: glare washes a channel out on both tiles alike (tuning independent
+    5030 harsh at 30-45 tiles, [1, 1] W0), and a faint stroke on one of them is all that
+    is left of it."""
     out: set[Port] = set()
-    for q, (share, dark) in seen_at.items():
+    for q in present:
         asked = [p for p in problems if p.startswith(opening_question(q))]
-        if not asked or not all(p.endswith(UNCLEAR_STROKE) for p in asked):
-            continue
-        if (dark >= FULL_DARK_STROKE if q in present
-                else share == 0.0 and dark < DARK_OPENING):
+        if (asked and all(p.endswith(UNCLEAR_STROKE) for p in asked)
+                and q in seen_at and seen_at[q][1] >= FULL_DARK_STROKE):
             out.add(q)
     return frozenset(out)
-
-
-def blank_positions(present: set[Port], seen_at: dict[Port, tuple[float, float]]
-                    ) -> frozenset[Port]:
-    """The positions read absent whose window shows no channel pixel and no dark stroke."""
-    return frozenset(q for q, (share, dark) in seen_at.items()
-                     if q not in present and share == 0.0 and dark == 0.0)
 
 
 def faint_openings(present: set[Port], seen_at: dict[Port, tuple[float, float]]

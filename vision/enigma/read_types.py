@@ -54,13 +54,10 @@ class OpeningDoubts:
     judged: frozenset[Port] = frozenset()
     apart: float = 1.0
     shape_apart: float | None = None
-    #: the positions asked only because colour and darkness disagree or say nothing
-    #: clearly (:func:`~vision.enigma.openings.weak_positions`), and the positions read
-    #: absent whose window shows nothing at all (``blank``): a weak absence facing the
-    #: neighbour's blank mirrored position, or a weak opening facing its clear opening, is
-    #: settled
+    #: the openings read present by a whole dark stroke, asked only because the colour's
+    #: share fell short (:func:`~vision.enigma.openings.weak_openings`): the neighbour's
+    #: clear read of the mirrored opening settles them
     weak: frozenset[Port] = frozenset()
-    blank: frozenset[Port] = frozenset()
 
     def cap(self, settled: frozenset[Port] = frozenset()) -> float:
         """The cap the margins of the openings not ``settled`` put on the confidence."""

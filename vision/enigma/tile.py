@@ -25,7 +25,6 @@ from vision.enigma.networkers import read_networkers, signs_of_a_cell
 from vision.enigma.openings import (
     STUB_DARK_OPENING,
     OpeningWindows,
-    blank_positions,
     dark_openings,
     faint_openings,
     faint_strokes,
@@ -36,7 +35,7 @@ from vision.enigma.openings import (
     settled_by_own_evidence,
     short_stub_openings,
     stub_cells,
-    weak_positions,
+    weak_openings,
 )
 from vision.enigma.pack import EnigmaPack
 from vision.enigma.patch_labels import PatchLabels, label_patch
@@ -272,11 +271,11 @@ def _openings_and_links(look: TileLook, pack: EnigmaPack, model: ColourModel,
                         judged: TileDoubts
                         ) -> tuple[dict[Port, float], dict[Port, int],
                                    list[tuple[Endpoint, Endpoint]], PieceLinks,
-                                   tuple[frozenset[Port], frozenset[Port]]]:
+                                   frozenset[Port]]:
     """A tile's openings and the links its channels make (see :func:`finish_tile`): the
     margins left to the openings not settled by the tile's own evidence, the stubs, the
-    links, the channel pieces, and the weak positions and the blank absences (for the
-    neighbours: :attr:`OpeningDoubts.weak`)."""
+    links, the channel pieces, and the weak openings (for the neighbours:
+    :attr:`OpeningDoubts.weak`)."""
     present, margins, stubs, dark_stubs, seen_at = _read_openings(look, pack, settings, judged)
     dark_links = [(q, cell_ids[stubs[q]]) for q in sorted(dark_stubs, key=_side_order)]
     # a stub the dark stroke read present is joined to its cell already (dark_links)
@@ -298,9 +297,8 @@ def _openings_and_links(look: TileLook, pack: EnigmaPack, model: ColourModel,
     # an opening read present on its channel's end alone is never sure by itself
     margins = {q: min(margins.get(q, 1.0), UNCLEAR_CONFIDENCE if q in ended_faint else 1.0)
                for q in look.windows.boxes if q in margins or q in ended_faint}
-    return margins, stubs, links, pieces, (weak_positions(present, seen_at,
-                                                          look.doubts.problems),
-                                           blank_positions(present, seen_at))
+    return margins, stubs, links, pieces, weak_openings(present, seen_at,
+                                                        look.doubts.problems)
 
 
 def finish_tile(look: TileLook, at: Pos, pack: EnigmaPack, model: ColourModel,
@@ -312,7 +310,7 @@ def finish_tile(look: TileLook, at: Pos, pack: EnigmaPack, model: ColourModel,
     rc = pack.cell_radius * p
     cell_ids = [chr(ord("a") + i) for i in range(len(cells))]
     judged = TileDoubts()
-    margins, stubs, links, pieces, (weak, blank) = _openings_and_links(
+    margins, stubs, links, pieces, weak = _openings_and_links(
         look, pack, model, settings, cell_ids, rc, judged)
     joins = pieces.joins
     # the cells' colours are doubted apart from the rest: a catalogue may settle them
@@ -353,7 +351,7 @@ def finish_tile(look: TileLook, at: Pos, pack: EnigmaPack, model: ColourModel,
     openings = OpeningDoubts(tuple(margins.items()), frozenset(doubts.openings),
                              doubts.confidence, shape_confidence, frozenset(pieces.ended),
                              tuple((q, cell_ids[i]) for q, i in stubs.items()),
-                             frozenset(judged.openings), apart, shape_apart, weak, blank)
+                             frozenset(judged.openings), apart, shape_apart, weak)
     return TileRead(at, tile, min(doubts.confidence, openings.cap()), category,
                     tuple(dict.fromkeys(doubts.problems)), centres, look.offset,
                     unsure, min(shape_confidence, openings.cap()), alternatives,
