@@ -77,6 +77,9 @@ class CellsRead:
     #: doubtful cells read filled for their colour alone (see :func:`colour_fills`): a light
     #: fill's strokes, taken for a written 1 no more surely than before
     coloured: np.ndarray | None = None
+    #: cells read empty where the picture washes ink out (glare: see
+    #: :mod:`vision.second_chance.washed_out`): doubtful, asked about, empty meanwhile
+    washed_out: np.ndarray | None = None
 
     @property
     def doubtful(self) -> list[Cell]:
@@ -286,12 +289,14 @@ def cell_questions(settings: SheetReaderSettings, cells: CellsRead) -> list[dict
         # to speak of: it is darker than the shading beside it was taken to be lit
         shadowed = (bool(cells.unsure_paper[cell])
                     and cells.features.score[cell] <= settings.empty_score)
+        glare = cells.washed_out is not None and bool(cells.washed_out[cell])
         questions.append(
             {
                 "kind": "cell",
                 "cells": [list(cell)],
                 "message": f"is cell {list(cell)} filled? "
                 + ("it looks empty but dark: a shadow, or light shading?" if shadowed
+                   else "it looks empty, but glare washes out the picture there" if glare
                    else "the marks are not clear"),
             }
         )
