@@ -211,9 +211,10 @@ def find_cells(
                 if touching:
                     problems.append("two cells of one colour touch, or a cell is misread")
                     conf = min(conf, 0.3)
-            if stroke or not _has_body(body, centre, rc):
-                problems.append(f"is there a {model.names[ci]} cell? only thin strokes of "
-                                "its colour show there, as along a channel's edge")
+            doubt = _body_doubt(str(model.names[ci]), body, labels == ci, pawns, centre, rc,
+                                stroke)
+            if doubt:
+                problems.append(doubt)
                 conf = min(conf, THIN_CELL_CONFIDENCE)
             colour_conf = _colour_confidence(centre, any_cell, feats, model, cell_classes, rc, rn,
                                              ci)
@@ -288,6 +289,36 @@ def _inner_pixels(mask: np.ndarray) -> np.ndarray:
     """The pixels of ``mask`` a pixel in from its edges."""
     inner: np.ndarray = cv2.erode(mask.astype(np.uint8), _CROSS).astype(bool)
     return inner
+
+
+def _body_doubt(name: str, body: np.ndarray, own: np.ndarray, pawns: np.ndarray | None,
+                centre: tuple[float, float], rc: float, stroke: bool) -> str | None:
+    """The question a cell found as ``name`` at ``centre`` leaves when its colour (``own``)
+    shows there no cell's body: only thin strokes (or a channel's core, ``stroke``), or
+    scattered pixels with no networker among them (:func:`_neither_disc_nor_ring`)."""
+    if stroke or not _has_body(body, centre, rc):
+        return (f"is there a {name} cell? only thin strokes of its colour show there, as "
+                "along a channel's edge")
+    if pawns is not None and _neither_disc_nor_ring(own, pawns, centre, rc):
+        return (f"is there a {name} cell? its colour shows only in specks there, as where "
+                "channels meet")
+    return None
+
+
+def _neither_disc_nor_ring(own: np.ndarray, pawns: np.ndarray, centre: tuple[float, float],
+                           rc: float) -> bool:
+    """Whether a cell's colour (``own``) fills less than :data:`WHOLE_CELL_FILL` of the disc
+    round ``centre`` with no pawn in it (fewer than :data:`CORE_MIN` pixels of a player
+    colour, ``pawns``): a cell fills its disc, a pawn leaves a ring of it or an arc round
+    the pawn's own pixels; specks of it among channel ink are the ink tinted where channels
+    meet and widen (tuning independent tables 9003 and 10006 harsh, squares [2, -1] and
+    [1, 0]: junctions of bare channels read as sure yellow cells filling 0.21-0.22 of the
+    disc with no pixel of a player colour, one with a white pawn judged on it; the cells
+    read right on harsh 5000-5039 and clean 0-19 show 7 pixels of a pawn and more wherever
+    their colour fills less than half the disc)."""
+    within = disc(own.shape, centre, rc)
+    return (int((own & within).sum()) < WHOLE_CELL_FILL * int(within.sum())
+            and int((pawns & within).sum()) < CORE_MIN)
 
 
 def _has_body(body: np.ndarray, centre: tuple[float, float], rc: float) -> bool:

@@ -1,0 +1,28 @@
+"""Tiles read wrong with no question on the independent tuning tables harsh 9000-9099 and
+10000-10099 (session 31's census): where bare channels meet, their ink tinted to a cell's
+colour was read as a sure yellow cell. One seeded frame each; the verdict asserted is what
+holds on any pixels: the tile read right, or asked (below the threshold and a question
+naming its square)."""
+
+from __future__ import annotations
+
+from tests.vision.enigma.independent_tile_verdicts import read_harsh_table, right_or_asked
+
+#: the independent generator's default table size (its MODEST_TABLE), the frames found at it
+DEFAULT_SIZE = (10, 22)
+
+
+def test_specks_of_yellow_at_a_junction_with_a_pawn_judged_there_are_asked(demo_pack):
+    """Table 9003 (default size), [2, -1]: where a channel from N0 meets one from N1 on its
+    way to W1, yellow specks among the ink (0.21 of a cell's disc, no pixel of a player
+    colour) were read as a sure yellow cell, bare tile beside them as a white pawn on it."""
+    read, truth, _ = read_harsh_table(demo_pack, 9003, DEFAULT_SIZE)
+    right_or_asked(read, truth, (2, -1))
+
+
+def test_specks_of_yellow_where_six_channels_meet_are_asked(demo_pack):
+    """Table 10006 (default size), [1, 0]: a junction of six openings with no cell, yellow
+    specks at its widened middle (0.22 of a cell's disc, no pawn) read as a sure yellow cell
+    all six join."""
+    read, truth, _ = read_harsh_table(demo_pack, 10006, DEFAULT_SIZE)
+    right_or_asked(read, truth, (1, 0))
