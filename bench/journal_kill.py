@@ -75,6 +75,10 @@ def writer(db: Path, game_id: int, run: int) -> None:
             n += 1
 
 
+#: the most acknowledgements a writer is let make before its kill may land
+MOST_WAITED = 10
+
+
 def run_kill_test(
     db: Path, *, kills: int = 25, seed: int = 1, max_delay_s: float = 0.1
 ) -> KillReport:
@@ -97,7 +101,9 @@ def run_kill_test(
             # kill while the writer starts, opens the database or recovers the WAL
             time.sleep(rng.uniform(0.0, 0.12))
         else:
-            first = proc.stdout.readline()  # wait for the first acknowledgement
+            # wait for a few acknowledgements, so how many events a run writes before its kill
+            # is the seed's, not the machine's load's, then kill at a random moment
+            first = "".join(proc.stdout.readline() for _ in range(rng.randint(1, MOST_WAITED)))
             time.sleep(rng.uniform(0.0, max_delay_s))
         proc.send_signal(signal.SIGKILL)
         rest, _ = proc.communicate()

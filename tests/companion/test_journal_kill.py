@@ -39,6 +39,7 @@ def test_no_acknowledged_event_is_lost_to_kill_9(tmp_path: Path) -> None:
     assert report.kills == 25
     # the kills must really land while events are being written, not only at start-up
     assert report.killed_while_writing >= 10, line
+    # the seed has the writers wait for 102 acknowledgements in all before their kills
     assert report.acknowledged > 100, line
     assert report.stored >= report.acknowledged, line
     assert report.losses == 0, line

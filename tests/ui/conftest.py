@@ -23,7 +23,10 @@ WAIT_FLOOR_S = 30.0
 #: scroll put off to the next frame, moves it one or two frames after it first stood still
 STILL_FRAMES = 3
 #: times a tap scrolls its widget into view before it gives up and aims anyway
-SCROLL_TRIES = 4
+SCROLL_TRIES = 12
+#: the longest a ScrollView's held-back touch may take to reach its child, in s: its
+#: scroll_timeout is counted by the Clock, which a loaded machine runs late
+HELD_TOUCH_S = 5.0
 
 
 def _has_display() -> bool:
@@ -111,6 +114,7 @@ class Driver:
                 self.settle(widget)
                 if _in_view(scroll, widget):
                     break
+            assert _in_view(scroll, widget), f"{widget!r} could not be scrolled into view"
         x, y = widget.to_window(*widget.center)
         touch = UnitTestTouch(x, y)
         touch.touch_down()
@@ -120,8 +124,10 @@ class Driver:
             # a ScrollView holds a touch back for scroll_timeout before it gives it to the child
             import time
 
-            deadline = time.monotonic() + 0.35
-            while time.monotonic() < deadline:
+            started = time.monotonic()
+            while (time.monotonic() < started + 0.35
+                   or (getattr(widget, "last_touch", touch) is not touch
+                       and time.monotonic() < started + HELD_TOUCH_S)):
                 self.pump(1)
                 time.sleep(0.01)
         if hasattr(widget, "last_touch") and not widget.disabled:
