@@ -131,8 +131,6 @@ def glare_mask(canon: np.ndarray, cell_px: int) -> np.ndarray:
 def _gem_weights(gem_spots_found: list[GemSpot], model: PackModel,
                  gem_size: float) -> np.ndarray:
     """(cells, D) weights: 1 inside each cell's compared disc, 0 under a resting gem."""
-    cell_px = model.cell_px
-    half = model.patch // 2
     gem_at: dict[Cell, list[int]] = {}
     for spot in gem_spots_found:
         if spot.point is None:
@@ -141,17 +139,33 @@ def _gem_weights(gem_spots_found: list[GemSpot], model: PackModel,
         gem_at.setdefault(cell, []).append(edge)
         other = neighbour(cell, edge)
         gem_at.setdefault(other, []).append(opposite(edge))
-    yy, xx = np.mgrid[-half : half + 1, -half : half + 1].astype(np.float32)
-    weights = []
-    for cell in ROUTE_CELLS:
-        w = np.ones((model.patch, model.patch), np.float32)
+    under = _gem_covers(model, gem_size)
+    weights = np.ones((len(ROUTE_CELLS), under.shape[1]), np.float32)
+    for i, cell in enumerate(ROUTE_CELLS):
         for edge in gem_at.get(cell, []):
+            weights[i, under[edge]] = 0
+    return weights
+
+
+def _gem_covers(model: PackModel, gem_size: float) -> np.ndarray:
+    """(6, D) per edge of a cell, the compared pixels a gem resting on that edge covers
+    (worked out once per model and gem size: drawn per cell and read, it cost a read a
+    millisecond)."""
+    key = ("gem-covers", round(gem_size * 1000))
+    if key not in model.cache:
+        cell_px = model.cell_px
+        half = model.patch // 2
+        yy, xx = np.mgrid[-half : half + 1, -half : half + 1].astype(np.float32)
+        covers = []
+        for edge in range(6):
             ang = math.radians(240 + 60 * edge)
             gx = math.cos(ang) * math.sqrt(3) / 2 * cell_px
             gy = math.sin(ang) * math.sqrt(3) / 2 * cell_px
-            w[(xx - gx) ** 2 + (yy - gy) ** 2 <= (gem_size * GEM_MASK * cell_px) ** 2] = 0
-        weights.append(w[model.mask])
-    return np.array(weights, np.float32)
+            disc = (xx - gx) ** 2 + (yy - gy) ** 2 <= (gem_size * GEM_MASK * cell_px) ** 2
+            covers.append(disc[model.mask])
+        model.cache[key] = np.array(covers)
+    covered: np.ndarray = model.cache[key]
+    return covered
 
 
 def _spreads(p: np.ndarray, w: np.ndarray) -> np.ndarray:
@@ -336,13 +350,17 @@ def cells_chroma(lab: np.ndarray, model: PackModel, cells: list[Cell],
             for i, c in enumerate(cells)}
 
 
-def _off_washed_print(chroma: np.ndarray, reference: np.ndarray, most: float = 1.0) -> float:
-    """How far ``chroma`` lies from the print's colour washed toward white by at most
-    ``most`` of the way."""
+def _off_washed_print(chroma: np.ndarray, reference: np.ndarray,
+                      most: np.ndarray) -> np.ndarray:
+    """(n,) how far each of ``chroma`` (n, 2) lies from the print's colour washed toward
+    white by at most ``most`` (n,) of the way; all at once (cell by cell, a read's empty
+    cells cost it a millisecond or two in calls)."""
     towards = WHITE_CHROMA - reference
     length = float(towards @ towards)
-    share = float(np.clip((chroma - reference) @ towards / length, 0.0, most)) if length else 0.0
-    return float(np.hypot(*(chroma - reference - share * towards)))
+    off = chroma - reference
+    share = np.clip(off @ towards / length, 0.0, most) if length else np.zeros(len(off), np.float32)
+    away: np.ndarray = np.hypot(*(off - share[:, None] * towards).T)
+    return away
 
 
 def _unlike_empty_print(lab: np.ndarray, model: PackModel, empty: list[Cell],
@@ -358,12 +376,10 @@ def _unlike_empty_print(lab: np.ndarray, model: PackModel, empty: list[Cell],
     else:
         reference = model.empty_lab[:2]
     unlike = {c for c, (v, _) in seen.items() if v is None}
-    for c, (v, under) in seen.items():
-        if v is None:
-            continue
-        off = _off_washed_print(v, reference, 1.0 if under else PRINT_TINT_MOST)
-        if off > EMPTY_MAX_CHROMA:
-            unlike.add(c)
+    if chroma:
+        most = np.array([1.0 if seen[c][1] else PRINT_TINT_MOST for c in chroma], np.float32)
+        off = _off_washed_print(np.array(list(chroma.values())), reference, most)
+        unlike |= {c for c, o in zip(chroma, off, strict=True) if o > EMPTY_MAX_CHROMA}
     return unlike
 
 
