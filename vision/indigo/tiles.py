@@ -131,8 +131,6 @@ def glare_mask(canon: np.ndarray, cell_px: int) -> np.ndarray:
 def _gem_weights(gem_spots_found: list[GemSpot], model: PackModel,
                  gem_size: float) -> np.ndarray:
     """(cells, D) weights: 1 inside each cell's compared disc, 0 under a resting gem."""
-    cell_px = model.cell_px
-    half = model.patch // 2
     gem_at: dict[Cell, list[int]] = {}
     for spot in gem_spots_found:
         if spot.point is None:
@@ -141,17 +139,33 @@ def _gem_weights(gem_spots_found: list[GemSpot], model: PackModel,
         gem_at.setdefault(cell, []).append(edge)
         other = neighbour(cell, edge)
         gem_at.setdefault(other, []).append(opposite(edge))
-    yy, xx = np.mgrid[-half : half + 1, -half : half + 1].astype(np.float32)
-    weights = []
-    for cell in ROUTE_CELLS:
-        w = np.ones((model.patch, model.patch), np.float32)
+    under = _gem_covers(model, gem_size)
+    weights = np.ones((len(ROUTE_CELLS), under.shape[1]), np.float32)
+    for i, cell in enumerate(ROUTE_CELLS):
         for edge in gem_at.get(cell, []):
+            weights[i, under[edge]] = 0
+    return weights
+
+
+def _gem_covers(model: PackModel, gem_size: float) -> np.ndarray:
+    """(6, D) per edge of a cell, the compared pixels a gem resting on that edge covers
+    (worked out once per model and gem size: drawn per cell and read, it cost a read a
+    millisecond)."""
+    key = ("gem-covers", round(gem_size * 1000))
+    if key not in model.cache:
+        cell_px = model.cell_px
+        half = model.patch // 2
+        yy, xx = np.mgrid[-half : half + 1, -half : half + 1].astype(np.float32)
+        covers = []
+        for edge in range(6):
             ang = math.radians(240 + 60 * edge)
             gx = math.cos(ang) * math.sqrt(3) / 2 * cell_px
             gy = math.sin(ang) * math.sqrt(3) / 2 * cell_px
-            w[(xx - gx) ** 2 + (yy - gy) ** 2 <= (gem_size * GEM_MASK * cell_px) ** 2] = 0
-        weights.append(w[model.mask])
-    return np.array(weights, np.float32)
+            disc = (xx - gx) ** 2 + (yy - gy) ** 2 <= (gem_size * GEM_MASK * cell_px) ** 2
+            covers.append(disc[model.mask])
+        model.cache[key] = np.array(covers)
+    covered: np.ndarray = model.cache[key]
+    return covered
 
 
 def _spreads(p: np.ndarray, w: np.ndarray) -> np.ndarray:
@@ -336,13 +350,17 @@ def cells_chroma(lab: np.ndarray, model: PackModel, cells: list[Cell],
             for i, c in enumerate(cells)}
 
 
-def _off_washed_print(chroma: np.ndarray, reference: np.ndarray, most: float = 1.0) -> float:
-    """How far ``chroma`` lies from the print's colour washed toward white by at most
-    ``most`` of the way."""
+def _off_washed_print(chroma: np.ndarray, reference: np.ndarray,
+                      most: np.ndarray) -> np.ndarray:
+    """(n,) how far each of ``chroma`` (n, 2) lies from the print's colour washed toward
+    white by at most ``most`` (n,) of the way; all at once (cell by cell, a read's empty
+    cells cost it a millisecond or two in calls)."""
     towards = WHITE_CHROMA - reference
     length = float(towards @ towards)
-    share = float(np.clip((chroma - reference) @ towards / length, 0.0, most)) if length else 0.0
-    return float(np.hypot(*(chroma - reference - share * towards)))
+    off = chroma - reference
+    share = np.clip(off @ towards / length, 0.0, most) if length else np.zeros(len(off), np.float32)
+    away: np.ndarray = np.hypot(*(off - share[:, None] * towards).T)
+    return away
 
 
 def _unlike_empty_print(lab: np.ndarray, model: PackModel, empty: list[Cell],
@@ -358,12 +376,10 @@ def _unlike_empty_print(lab: np.ndarray, model: PackModel, empty: list[Cell],
     else:
         reference = model.empty_lab[:2]
     unlike = {c for c, (v, _) in seen.items() if v is None}
-    for c, (v, under) in seen.items():
-        if v is None:
-            continue
-        off = _off_washed_print(v, reference, 1.0 if under else PRINT_TINT_MOST)
-        if off > EMPTY_MAX_CHROMA:
-            unlike.add(c)
+    if chroma:
+        most = np.array([1.0 if seen[c][1] else PRINT_TINT_MOST for c in chroma], np.float32)
+        off = _off_washed_print(np.array(list(chroma.values())), reference, most)
+        unlike |= {c for c, o in zip(chroma, off, strict=True) if o > EMPTY_MAX_CHROMA}
     return unlike
 
 
@@ -385,15 +401,54 @@ GLARE_TILE_SHOWS = 0.6
 GLARE_MAX_CORRELATION = 0.3
 
 
-def _without_light_slope(values: np.ndarray, w: np.ndarray, slope: np.ndarray) -> np.ndarray:
+def _light_fit(w: np.ndarray, slope: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(cells, 3, D), (cells, 3, 3): the rows of ``slope`` (3, D) weighted by each cell's
+    pixel weights ``w`` (cells, D), and their products with the rows (the normal equations'
+    matrix)."""
+    weighted = slope[None].astype(np.float64) * w[:, None, :]
+    gram: np.ndarray = weighted @ slope.T.astype(np.float64)
+    return weighted, gram
+
+
+def _fitted(gram: np.ndarray, products: np.ndarray) -> np.ndarray:
+    """(cells, 3, n): the level and slopes that fit best, from the normal equations, a
+    little ridge added so that a cell with almost no pixels left still solves."""
+    fitted: np.ndarray = np.linalg.solve(gram + 1e-6 * np.eye(gram.shape[-1]), products)
+    return fitted
+
+
+def without_light_slope(values: np.ndarray, w: np.ndarray, slope: np.ndarray) -> np.ndarray:
     """(cells, n, D) ``values`` (cells, n, D) less, per cell, the level and slope of light
     (the rows of ``slope``, (3, D)) that fit them best over the pixels of weight ``w``
     (cells, D): what is left once the lamp's light, falling off across the cell, is gone."""
-    weighted = slope[None] * w[:, None, :]  # (cells, 3, D)
-    gram = np.einsum("ckd,jd->ckj", weighted, slope) + 1e-6 * np.eye(len(slope))
-    fitted = np.linalg.solve(gram, np.einsum("ckd,cnd->ckn", weighted, values))
-    left: np.ndarray = values - np.einsum("ckn,kd->cnd", fitted, slope)
+    weighted, gram = _light_fit(w, slope)
+    fitted = _fitted(gram, weighted @ np.swapaxes(values, 1, 2))  # (cells, 3, n)
+    left: np.ndarray = values - np.swapaxes(fitted, 1, 2) @ slope
     return left
+
+
+def slope_free_sums(rows: np.ndarray, w: np.ndarray, seen: np.ndarray,
+                     slope: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(cells, n) twice: for each cell and each of ``rows`` (n, D), the row less its own
+    best level and slope of light over the cell's pixel weights ``w`` (cells, D), as
+    :func:`without_light_slope` leaves it; then its weighted sum of squares and its sum
+    against ``seen`` (cells, D).
+
+    Both come from the (cells, 3, n) fits and products, never from the (cells, n, D)
+    remainders themselves: every pattern in every turn for every empty cell made tens of
+    megabytes and took most of a read's time (read as sum w (r - f s)^2 = sum w r^2
+    - 2 f (w s r) + f (w s s) f, and sum seen (r - f s) = seen r - f (seen s))."""
+    r = rows.astype(np.float64)
+    weighted, gram = _light_fit(w, slope)
+    cells, k, d = weighted.shape
+    along = one_thread_product(weighted.reshape(cells * k, d), r.T).reshape(cells, k, len(r))
+    fitted = _fitted(gram, along)
+    squares = (one_thread_product(w.astype(np.float64), (r * r).T)
+               - 2 * np.einsum("ckn,ckn->cn", fitted, along)
+               + np.einsum("ckn,ckj,cjn->cn", fitted, gram, fitted))
+    against = one_thread_product(seen, r.T) - np.einsum(
+        "ckn,ck->cn", fitted, seen @ slope.T.astype(np.float64))
+    return np.maximum(squares, 0.0), against
 
 
 def _light_slope(model: PackModel) -> np.ndarray:
@@ -418,13 +473,13 @@ def _rules_out_tiles(patches: np.ndarray, w: np.ndarray, model: PackModel) -> np
     tiles = model.turned_templates[:, patterns]  # (turns, patterns, D)
     slope = _light_slope(model)
     wsum = np.maximum(w.sum(axis=1), 1.0)[:, None]
-    seen = _without_light_slope(patches[:, None, :], w, slope)[:, 0]
+    seen = without_light_slope(patches[:, None, :], w, slope)[:, 0]
     spread = np.sqrt((seen * seen * w).sum(axis=1, keepdims=True) / wsum)
     seen = w * seen / np.maximum(spread, model.std_floor)
     every = tiles.reshape(-1, tiles.shape[-1])  # (turns * patterns, D)
-    turned = _without_light_slope(np.broadcast_to(every, (len(w),) + every.shape), w, slope)
-    shown = np.sqrt(np.einsum("cd,cnd->cn", w, turned * turned) / wsum)
-    correlation = np.einsum("cd,cnd->cn", seen, turned) / wsum / np.maximum(shown, 1e-3)
+    squares, against = slope_free_sums(every, w, seen, slope)
+    shown = np.sqrt(squares / wsum)
+    correlation = against / wsum / np.maximum(shown, 1e-3)
     ruled_out: np.ndarray = (shown.min(axis=1) >= GLARE_TILE_SHOWS) & (
         correlation.max(axis=1) < GLARE_MAX_CORRELATION)
     return ruled_out
