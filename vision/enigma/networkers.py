@@ -41,7 +41,6 @@ from vision.enigma.pawn_patch import (
     look_at,
     lowest_within,
     pawn_ring,
-    ring_all_round,
     ring_colour,
     search_window,
 )
@@ -718,8 +717,7 @@ def _pale_pocket(s: PawnPatch, cells: list[Cell]) -> bool:
     least = PAWN_MIN_AREA * math.pi * s.rn * s.rn
     if int(spots.sum()) < least:
         return False  # no pale spot (most tiles)
-    mostly_ringed = ring_all_round(s.ringed, s.rn * 1.15, s.rc * 1.05,
-                                   POCKET_OPEN_PARTS) & ~s.ringed
+    mostly_ringed = s.all_round_but(POCKET_OPEN_PARTS) & ~s.ringed
     n, _, stats, cents = cv2.connectedComponentsWithStats(spots.astype(np.uint8),
                                                           connectivity=8)
     for k in range(1, n):

@@ -126,27 +126,74 @@ def _ring_sectors(r_in: float, r_out: float, sectors: int = 8
     return k, tuple(offsets)
 
 
+@functools.lru_cache(maxsize=16)
+def _ring_runs(r_in: float, r_out: float, sectors: int = 8
+               ) -> tuple[int, tuple[tuple[int, tuple[tuple[int, int, int], ...]], ...]]:
+    """:func:`_ring_sectors` as runs: per part, its pixel count and its rows' runs of
+    neighbouring columns ``(row, first column, column past the last)``."""
+    k, parts = _ring_sectors(r_in, r_out, sectors)
+    out = []
+    for offsets in parts:
+        rows: dict[int, list[int]] = {}
+        for dy, dx in offsets:
+            rows.setdefault(dy, []).append(dx)
+        runs = []
+        for dy, xs in sorted(rows.items()):
+            xs.sort()
+            start = prev = xs[0]
+            for x in xs[1:]:
+                if x != prev + 1:
+                    runs.append((dy, start, prev + 1))
+                    start = x
+                prev = x
+            runs.append((dy, start, prev + 1))
+        out.append((len(offsets), tuple(runs)))
+    return k, tuple(out)
+
+
 def ring_all_round(ringed: np.ndarray, r_in: float, r_out: float, open_parts: int = 0
                    ) -> np.ndarray:
     """Per pixel, whether at least :data:`RING_ALL_ROUND` of each eighth of the ring
     between ``r_in`` and ``r_out`` around it is ``ringed`` (outside the patch counts as
-    not), all but ``open_parts`` eighths of it. Pixel counts summed over shifted views:
-    exact, and a third of the cost of a filter per eighth (large kernels filter through a
-    DFT on a small patch)."""
-    k, parts = _ring_sectors(r_in, r_out)
+    not), all but ``open_parts`` eighths of it."""
+    return all_round_but(ringed_eighths(ringed, r_in, r_out), ringed.shape[0], open_parts)
+
+
+def all_round_but(eighths: np.ndarray | None, size: int, open_parts: int = 0) -> np.ndarray:
+    """From :func:`ringed_eighths`' counts, whether all eighths but ``open_parts`` of the
+    ring around each pixel of a ``size`` square patch are ringed enough."""
+    if eighths is None:
+        return np.zeros((size, size), bool)
+    out: np.ndarray = eighths >= 8 - open_parts
+    return out
+
+
+def ringed_eighths(ringed: np.ndarray, r_in: float, r_out: float) -> np.ndarray | None:
+    """Per pixel, how many eighths of the ring between ``r_in`` and ``r_out`` around it
+    are at least :data:`RING_ALL_ROUND` ``ringed`` (outside the patch counts as not); None
+    when an eighth holds no pixel (no pixel is then ringed all round). Exact pixel counts:
+    each eighth's rows are a few runs of neighbouring columns, and a run's count over
+    shifted views is a difference of running sums along the rows (a filter per eighth
+    costs several times more: large kernels filter through a DFT on a small patch)."""
+    k, parts = _ring_runs(r_in, r_out)
     q = ringed.shape[0]
-    padded = np.zeros((q + 2 * k, q + 2 * k), np.uint8)
-    padded[k : k + q, k : k + q] = ringed
+    # ringed pixels left of each column of the padded patch (column 0: none); bytes, as the
+    # counts over shifted views were: a difference of two running sums is exact in bytes
+    # (taken modulo 256, as any count of more than 255 pixels was)
+    padded = np.zeros((q + 2 * k, q + 2 * k + 1), np.uint8)
+    padded[k : k + q, k + 1 : k + 1 + q] = ringed
+    left = np.cumsum(padded, axis=1, dtype=np.uint8)
     closed = np.zeros((q, q), np.uint8)
     count = np.empty((q, q), np.uint8)
-    for offsets in parts:
-        if not offsets:
-            return np.zeros((q, q), bool)
+    for n, runs in parts:
+        if not n:
+            return None
         count.fill(0)
-        for dy, dx in offsets:
-            count += padded[dy : dy + q, dx : dx + q]
-        closed += count >= RING_ALL_ROUND * len(offsets)
-    return closed >= len(parts) - open_parts
+        for dy, a, b in runs:
+            count += left[dy : dy + q, b : b + q]
+            count -= left[dy : dy + q, a : a + q]
+        closed += count >= RING_ALL_ROUND * n
+    return closed
 
 
 def search_window(size: int, centre: tuple[float, float], radius: float
@@ -240,6 +287,13 @@ class PawnPatch:
     all_round: np.ndarray
     blobs: list[tuple[tuple[float, float], bool]]
     labels: np.ndarray  # colour class per pixel, networkers in
+    #: per pixel, how many eighths of that ring are ringed enough (:func:`ringed_eighths`)
+    eighths: np.ndarray | None
+
+    def all_round_but(self, open_parts: int) -> np.ndarray:
+        """Whether all eighths of the ring around each pixel but ``open_parts`` are
+        ringed enough (the counts made once for :attr:`all_round`)."""
+        return all_round_but(self.eighths, self.p, open_parts)
 
     def name(self, i: int) -> str:
         return str(self.model.names[i])
@@ -264,9 +318,9 @@ def look_at(feats: np.ndarray, all_labels: np.ndarray, model: ColourModel, pack:
     # a pawn off its cell's middle as read, or on a cell not read, stands only where a ring
     # unlike bare tile lies all around it (a tile spot between channels is ringed on some
     # sides only)
-    all_round = ring_all_round(ringed, rn * 1.15, rc * 1.05)
+    eighths = ringed_eighths(ringed, rn * 1.15, rc * 1.05)
     return PawnPatch(p, rc, rn, feats, model, cell_classes, net_ids, tile_classes, search, maps,
-                  ringed, all_round, blobs, all_labels)
+                  ringed, all_round_but(eighths, p), blobs, all_labels, eighths)
 
 
 def pawn_ring(s: PawnPatch, centre: tuple[float, float]) -> np.ndarray:

@@ -47,7 +47,21 @@ def _packed(img: np.ndarray) -> np.ndarray:
 
 def skeletonize(mask: np.ndarray, *, max_iterations: int = 100) -> np.ndarray:
     """The one-pixel-wide skeleton of a boolean mask (Zhang & Suen 1984)."""
-    img = np.asarray(mask, bool).astype(np.uint8)
+    whole = np.asarray(mask, bool).astype(np.uint8)
+    # thinned within the set pixels' box and a pixel round it (a channel piece fills a
+    # small part of its tile): outside, every pixel is 0 and stays 0, as the border counts
+    left, top, width, height = cv2.boundingRect(whole)
+    if width == 0:
+        return whole.astype(bool)
+    x0, y0 = max(0, left - 1), max(0, top - 1)
+    img = whole[y0 : top + height + 1, x0 : left + width + 1]
+    _thin(img, max_iterations)
+    return whole.astype(bool)
+
+
+def _thin(img: np.ndarray, max_iterations: int) -> None:
+    """Zhang-Suen's steps on ``img`` (uint8 0/1, changed in place) until none removes a
+    pixel."""
     for _ in range(max_iterations):
         changed = False
         for step in (0, 1):
@@ -57,7 +71,6 @@ def skeletonize(mask: np.ndarray, *, max_iterations: int = 100) -> np.ndarray:
                 changed = True
         if not changed:
             break
-    return img.astype(bool)
 
 
 def endpoints(skeleton: np.ndarray) -> list[tuple[int, int]]:

@@ -236,3 +236,50 @@ def test_the_smallest_value_round_a_place_is_numpys() -> None:
             centre = (round(centre[0] * 2) / 2, round(centre[1]))
         radius = float(rng.choice([0.3, 0.75, 1.0, 2.6, 4.2]))
         assert lowest_within(m, centre, radius) == _lowest_within_by_numpy(m, centre, radius)
+
+
+@pytest.mark.parametrize("p", [32, 64, 100])
+def test_ring_all_round_but_open_eighths_counts_as_a_filter_does(p: int) -> None:
+    """The eighths counted once (:func:`ringed_eighths`) give, for any number of eighths
+    left open, what a filter per eighth gives: the pale-pocket check reuses the counts the
+    pawn search made."""
+    from vision.enigma.pawn_patch import all_round_but, ringed_eighths
+
+    rng = np.random.default_rng(p + 1)
+    r_in, r_out = 0.07 * p * 1.15, 0.11 * p * 1.05
+    k = int(math.ceil(r_out))
+    yy, xx = np.mgrid[-k : k + 1, -k : k + 1]
+    rr = xx * xx + yy * yy
+    ring = (rr <= r_out * r_out) & (rr > r_in * r_in)
+    part = np.floor((np.arctan2(yy, xx) + math.pi) / (2 * math.pi) * 8).astype(int) % 8
+    for _ in range(5):
+        ringed = rng.random((p, p)) < rng.uniform(0.3, 0.7)
+        full = np.zeros((p, p), np.uint8)
+        for s in range(8):
+            kernel = (ring & (part == s)).astype(np.float32)
+            counts = cv2.filter2D(ringed.astype(np.float32), -1, kernel,
+                                  borderType=cv2.BORDER_CONSTANT)
+            full += np.round(counts) >= RING_ALL_ROUND * kernel.sum()
+        eighths = ringed_eighths(ringed, r_in, r_out)
+        for open_parts in (0, 1, 2, 3):
+            want = full >= 8 - open_parts
+            assert np.array_equal(all_round_but(eighths, p, open_parts), want)
+            assert np.array_equal(ring_all_round(ringed, r_in, r_out, open_parts), want)
+
+
+def test_thinning_within_the_box_is_thinning_the_whole_mask() -> None:
+    """skeletonize thins only the box round the set pixels: the same skeleton as thinning the
+    whole mask, strokes reaching the mask's edges and masks of specks included."""
+    from vision.enigma.skeleton import _thin, skeletonize
+
+    rng = np.random.default_rng(32)
+    for _ in range(300):
+        mask = np.zeros((64, 64), np.uint8)
+        for _ in range(int(rng.integers(0, 4))):
+            a, b = rng.integers(-6, 70, (2, 2)).tolist()
+            cv2.line(mask, (a[0], a[1]), (b[0], b[1]), 1, int(rng.integers(1, 9)))
+        if rng.random() < 0.2:
+            mask |= (rng.random((64, 64)) < 0.2).astype(np.uint8)
+        want = mask.copy()
+        _thin(want, 100)
+        assert np.array_equal(skeletonize(mask.astype(bool)), want.astype(bool))
