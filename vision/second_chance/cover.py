@@ -131,8 +131,11 @@ class Placer:
         if not joined and not parted:
             return None
 
+        # only a piece's squares at the end of a drawn border can break one
+        ends = sum(joined.keys() | parted.keys())
+
         def keeps(bits: int) -> bool:
-            left = bits
+            left = bits & ends
             while left:
                 low = left & -left
                 if joined.get(low, 0) & ~bits or parted.get(low, 0) & bits:
