@@ -32,6 +32,16 @@ def placed_from_first(card: str) -> tuple[tuple[Cell, ...], ...]:
 _MARGIN = 8
 
 
+def _bit_indices(bits: int) -> list[int]:
+    """The indices of the set bits of ``bits``, lowest first."""
+    indices = []
+    while bits:
+        low = bits & -bits
+        indices.append(low.bit_length() - 1)
+        bits ^= low
+    return indices
+
+
 class Placer:
     """The pieces of ``cards`` (card text -> how many tiles of it the region may hold) that
     fit in a region of ``cells``, tried at the region's first square not yet covered, in the
@@ -121,8 +131,11 @@ class Placer:
         if not joined and not parted:
             return None
 
+        # only a piece's squares at the end of a drawn border can break one
+        ends = sum(joined.keys() | parted.keys())
+
         def keeps(bits: int) -> bool:
-            left = bits
+            left = bits & ends
             while left:
                 low = left & -left
                 if joined.get(low, 0) & ~bits or parted.get(low, 0) & bits:
@@ -139,23 +152,29 @@ class Placer:
         covers (the square's bit): (card, the piece's bits). Built once for a search that
         covers the squares in an order of its own, not the first one left."""
         covering: dict[int, list[tuple[str, int]]] = {}
-        squares = []
-        left = region
-        while left:
-            low = left & -left
-            squares.append(low.bit_length() - 1)
-            left ^= low
         for card, placed in self._by_card:
             for _, mask in placed:
-                for index in squares:
+                mask_indices = _bit_indices(mask)
+                # the squares where the piece lies inside the region, all at once: those from
+                # which each of its squares' offsets lands on the region (ascending, as tried)
+                fits = region
+                for offset in mask_indices:
+                    fits &= region >> offset
+                if not fits:
+                    continue
+                mask_bits = [1 << offset for offset in mask_indices]
+                for index in _bit_indices(fits):
                     bits = mask << index
-                    if bits & ~region or (keeps is not None and not keeps(bits)):
+                    if keeps is not None and not keeps(bits):
                         continue
-                    rest = bits
-                    while rest:
-                        low = rest & -rest
-                        covering.setdefault(low, []).append((card, bits))
-                        rest ^= low
+                    piece = (card, bits)
+                    for bit in mask_bits:
+                        square = bit << index
+                        pieces = covering.get(square)
+                        if pieces is None:
+                            covering[square] = [piece]
+                        else:
+                            pieces.append(piece)
         return covering
 
     def cells_of(self, bits: int) -> tuple[Cell, ...]:
