@@ -14,7 +14,7 @@ from companion.enigma.puzzles import load_puzzles
 from tests.vision.scene_stack import SCENES_AS_FOUND
 from vision.enigma.pack import load_enigma_pack
 from vision.enigma.puzzles.fragment import check_fragment
-from vision.enigma.puzzles.fragment_shade import shade_beside, unlifted_black
+from vision.enigma.puzzles.fragment_shade import shade_beside, unlifted_middle
 from vision.enigma.puzzles.view import view_card
 from vision.enigma.settings import DEFAULT_PUZZLE_SETTINGS
 
@@ -26,29 +26,34 @@ OUTLINE_PX = 6
 BLACK, SIL = 22.0, 178.0
 
 
-def _card_with(beside: float, *, rim: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+def _card_with(beside: float, *, wide: int = 30, rim: float | None = None
+               ) -> tuple[np.ndarray, np.ndarray]:
     """A flattened card (paper 236) with a black square of pieces covering a square
-    silhouette, and a band 30 px wide beside it outside the silhouette of grey ``beside``
-    (with a 4 px rim of grey ``rim`` round the band where given); the grey and the target."""
+    silhouette, and a band ``wide`` px wide beside it outside the silhouette of grey
+    ``beside`` (with a 4 px rim of grey ``rim`` past the band where given); the grey and the
+    target."""
     gray = np.full((300, 300), 236.0, np.float32)
     target = np.zeros(gray.shape, bool)
     target[100:200, 100:200] = True
     gray[target] = 30.0
-    gray[100:200, 70:100] = beside
+    gray[100:200, 100 - wide:100] = beside
     if rim is not None:
-        gray[100:200, 66:70] = rim
+        gray[100:200, 96 - wide:100 - wide] = rim
     return gray, target
 
 
 def test_a_shadow_beside_the_pieces_is_shade_and_a_piece_reaching_out_is_not() -> None:
+    middle = unlifted_middle(BLACK, SIL)
     gray, target = _card_with(150.0)  # the shadow's grey: 0.64 of the paper (mild seed 0)
     black = gray < 200.0  # the black as a lifted floor tells it: the shadow too
-    shade = shade_beside(black, target, unlifted_black(gray, BLACK, SIL), OUTLINE_PX)
+    shade = shade_beside(black, target, gray, middle, OUTLINE_PX)
     assert shade[150, 85] and not shade[target].any()
-    # a piece reaching out is black; the camera's blur leaves a grey rim round it
-    gray, target = _card_with(30.0, rim=150.0)
-    black = gray < 200.0
-    assert not shade_beside(black, target, unlifted_black(gray, BLACK, SIL), OUTLINE_PX).any()
+    # a piece reaching out, or a thick piece's side (grey 56, 12 px wide: moderate seed
+    # 1006), is black; the camera's blur leaves a grey rim round it
+    for wide in (30, 12):
+        gray, target = _card_with(56.0, wide=wide, rim=150.0)
+        black = gray < 200.0
+        assert not shade_beside(black, target, gray, middle, OUTLINE_PX).any(), wide
 
 
 def _mild_seed_0() -> tuple[np.ndarray, str]:
