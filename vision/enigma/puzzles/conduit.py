@@ -11,6 +11,7 @@ from companion.enigma.puzzles import PuzzleBox
 from vision.enigma.mat import CARD_PX_PER_MM
 from vision.enigma.pack import EnigmaPack
 from vision.enigma.puzzles.cards import conduit_grid
+from vision.enigma.puzzles.conduit_offset import print_offset
 from vision.enigma.puzzles.conduit_print import PiecePrint, band_colour, piece_print
 from vision.enigma.puzzles.marks import cell_marks, cells_named, open_channels, spot_marks
 from vision.enigma.puzzles.verdicts import MarkKind, Reason, as_verdict
@@ -35,24 +36,37 @@ def _shape(openings: frozenset[str]) -> frozenset[str]:
                key=conduit.format_openings)
 
 
-def read_conduit_grid(view: CardView, pack: EnigmaPack, card: conduit.ConduitCard
+def cell_centres(view: CardView, pack: EnigmaPack, card: conduit.ConduitCard
+                 ) -> tuple[dict[Cell, tuple[float, float]], float]:
+    """Per card cell its centre in the card view (pixels), and a cell's side there."""
+    cell_mm, gx, gy = conduit_grid(card, pack.tile_mm)
+    cell = cell_mm * CARD_PX_PER_MM
+    centres = {}
+    for at in card.cells:
+        x0, y0 = view.mm_to_px(gx + at[0] * cell_mm, gy + at[1] * cell_mm)
+        centres[at] = (x0 + cell / 2, y0 + cell / 2)
+    return centres, cell
+
+
+def read_conduit_grid(view: CardView, pack: EnigmaPack, card: conduit.ConduitCard, *,
+                      offset: tuple[float, float] = (0.0, 0.0)
                       ) -> tuple[dict[Cell, frozenset[str]], set[tuple[Cell, str]],
                                  set[tuple[Cell, str]], list[str]]:
     """Per card cell: the openings of the piece laid there (cells without a piece left out),
-    read by the piece's own print (:func:`read_piece`); the printed stubs seen at the grid's
-    border, the places at the border where a stub is not seen clearly either way
-    (:func:`stub_contrast`), and the doubts (the cells not seen clearly)."""
-    cell_mm, gx, gy = conduit_grid(card, pack.tile_mm)
-    cell = cell_mm * CARD_PX_PER_MM
+    read by the piece's own print (:func:`read_piece`) ``offset`` pixels off the cell's
+    centre (:func:`~vision.enigma.puzzles.conduit_offset.print_offset`); the printed stubs
+    seen at the grid's border (printed on the card, read at the grid itself), the places at
+    the border where a stub is not seen clearly either way (:func:`stub_contrast`), and the
+    doubts (the cells not seen clearly)."""
+    centres, cell = cell_centres(view, pack, card)
     seen: dict[Cell, frozenset[str]] = {}
     doubts: list[str] = []
     stubs_seen: set[tuple[Cell, str]] = set()
     stubs_unclear: set[tuple[Cell, str]] = set()
     cells = set(card.cells)
     for at in card.cells:
-        x0, y0 = view.mm_to_px(gx + at[0] * cell_mm, gy + at[1] * cell_mm)
-        cx, cy = x0 + cell / 2, y0 + cell / 2
-        read = read_piece(piece_print(view.image, (cx, cy), cell))
+        cx, cy = centres[at]
+        read = read_piece(piece_print(view.image, (cx + offset[0], cy + offset[1]), cell))
         if read is None:
             doubts.append(f"{list(at)}")
             continue
@@ -232,6 +246,27 @@ def _stubs_differ(seen: set[tuple[Cell, str]], entered: set[tuple[Cell, str]],
             "card, or move the lamp so that no reflection lies on the card's edge")
 
 
+def _read_offset(view: CardView, pack: EnigmaPack, card: conduit.ConduitCard, box: PuzzleBox,
+                 *, given: bool) -> tuple[dict[Cell, frozenset[str]], set[tuple[Cell, str]],
+                                          set[tuple[Cell, str]], list[str]]:
+    """:func:`read_conduit_grid`, read again where the pieces' prints lie off the grid
+    (:func:`print_offset`) when a cell is not seen clearly at the grid or a piece's openings
+    are unclear (:func:`laid_pieces`): a clear read at the grid is kept as it is."""
+    read = read_conduit_grid(view, pack, card)
+    seen, stubs_seen, _, doubts = read
+    if not doubts:
+        as_read = card if given else _card_as_read(card, seen, stubs_seen, box)
+        refusal = laid_pieces(seen, as_read, box)[1]
+        if refusal is None or refusal["verdict"] != CANNOT_TELL:
+            return read
+    centres, cell = cell_centres(view, pack, card)
+    offset = print_offset(view.image, list(centres.values()), cell,
+                          lambda printed: printed is not None and printed.disc >= PIECE_DISC)
+    if offset == (0.0, 0.0):
+        return read
+    return read_conduit_grid(view, pack, card, offset=offset)
+
+
 def check_conduit(view: CardView, pack: EnigmaPack, card: conduit.ConduitCard | None,
                   box: PuzzleBox, st: PuzzleSettings) -> dict[str, str]:
     """The conduit verdict: the pieces laid on the card's grid, their openings matched to the
@@ -240,7 +275,8 @@ def check_conduit(view: CardView, pack: EnigmaPack, card: conduit.ConduitCard | 
     if card is None:
         card = conduit.ConduitCard("read", tuple((x, y) for y in range(3) for x in range(3)),
                                    frozenset(), frozenset())
-    seen, stubs_seen, stubs_unclear, doubts = read_conduit_grid(view, pack, card)
+    seen, stubs_seen, stubs_unclear, doubts = _read_offset(view, pack, card, box,
+                                                           given=given)
     if doubts:
         unclear = cells_named(doubts)
         return verdict(CANNOT_TELL, _unclear_cells(doubts), code=Reason.CELLS_UNCLEAR,

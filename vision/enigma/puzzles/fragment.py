@@ -28,6 +28,7 @@ from vision.enigma.puzzles.cards import (
 from vision.enigma.puzzles.changed_blur import Box, blur_again, changed_places, gaussian_reach
 from vision.enigma.puzzles.fragment_inner import INNER_MAX, beyond_blur
 from vision.enigma.puzzles.fragment_pale import pale_share
+from vision.enigma.puzzles.fragment_shade import shade_beside, unlifted_middle
 from vision.enigma.puzzles.fragment_top import swept, top_faces
 from vision.enigma.puzzles.marks import box_mark, mask_marks
 from vision.enigma.puzzles.verdicts import MarkKind, Reason
@@ -495,6 +496,12 @@ def _read_fragment(view: CardView, pack: EnigmaPack, card: fragment.FragmentCard
     black &= cv2.erode(inside.astype(np.uint8), np.ones((EDGE_PX, EDGE_PX), np.uint8)) > 0
     iou, target = _aligned(black, sil_b)
     outline = max(1, int(round(SLIVER_UNITS * unit * CARD_PX_PER_MM)))
+    shade = shade_beside(black, target, gray, unlifted_middle(
+        float(np.mean(pack.colour("fragment"))), float(np.mean(pack.colour("silhouette")))),
+        outline)
+    if shade.any():  # the pieces' shadow beside them is paper: aligned again without it
+        black &= ~shade
+        iou, target = _aligned(black, sil_b)
     washed = _washed(gray, levels, target, outline)
     if washed > MAX_WASHED:
         return verdict(CANNOT_TELL, f"the pieces look grey, not black, over {washed:.0%} of the "
