@@ -23,6 +23,7 @@ from vision.enigma.puzzles.angular_light import (
     pieces_unseen,
     table_as_piece,
     table_like_colours,
+    table_pattern,
 )
 from vision.enigma.puzzles.angular_tall import (
     ASK_STRAIGHT,
@@ -346,7 +347,7 @@ def check_angular(view: CardView, pack: EnigmaPack, card: angular.AngularCard | 
         if _bridged_by_table_like(lab, main, blobs, cube, table_like_colours(table, pack)):
             return unclear
         apart = apart_of_piece_colours(view, pack, lab, [i for i in blobs if i != main],
-                                       table)
+                                       table, table_pattern(view, pack, table))
         if not apart:
             return unclear
         return verdict(NOT_SOLVED, "a piece lies apart from the structure: all four pieces "
