@@ -150,14 +150,22 @@ def _ring_pieces(lab: np.ndarray, stats: np.ndarray, cents: np.ndarray, n: int, 
 
 def _colour_confidence(centre: tuple[float, float], any_cell: np.ndarray, feats: np.ndarray,
                        model: ColourModel, cell_classes: list[int], rc: float, rn: float,
-                       found_as: int) -> float:
+                       found_as: int, pawns: np.ndarray | None) -> float:
     """Colour confidence from the median colour of the cell's own pixels (of any cell
     colour, so a cell half one colour, half another stays doubtful), a pixel in from their
     edges: the blur there mixes in the tile and a pawn's rim. A cell found as one colour
     whose own ring is nearest another (a pawn of a cell colour standing on a cell of
-    another, its rim showing round the pawn) cannot be vouched for."""
+    another, its rim showing round the pawn) cannot be vouched for. The middle, where a pawn
+    would stand, is left out only when pixels of a player colour (``pawns``; None: not told)
+    lie there: a ring a cell's edge wide, a pixel in from both its edges, keeps too few
+    pixels, and the disc that stands in for it is blurred with the tile (census of harsh
+    5000-5039, s31: 416 of 417 red cells judged on that disc, the warm light and the cream
+    tile putting 220 below the threshold, 101 nearer yellow, 0.30: the largest class of
+    right tiles asked there)."""
     p = any_cell.shape[0]
-    ringmask = disc((p, p), centre, rc * 1.3) & ~disc((p, p), centre, rn * 1.15)
+    ringmask = disc((p, p), centre, rc * 1.3)
+    if pawns is None or (pawns & disc((p, p), centre, rn * 1.15)).sum() >= CORE_MIN:
+        ringmask &= ~disc((p, p), centre, rn * 1.15)
     core = cv2.erode((any_cell & ringmask).astype(np.uint8), _CROSS).astype(bool)
     if core.sum() < CORE_MIN:
         core = disc((p, p), centre, rc * 0.95) & ~disc((p, p), centre, rn * 1.15)
@@ -211,12 +219,13 @@ def find_cells(
                 if touching:
                     problems.append("two cells of one colour touch, or a cell is misread")
                     conf = min(conf, 0.3)
-            if stroke or not _has_body(body, centre, rc):
-                problems.append(f"is there a {model.names[ci]} cell? only thin strokes of "
-                                "its colour show there, as along a channel's edge")
+            doubt = _body_doubt(str(model.names[ci]), body, labels == ci, pawns, centre, rc,
+                                stroke)
+            if doubt:
+                problems.append(doubt)
                 conf = min(conf, THIN_CELL_CONFIDENCE)
             colour_conf = _colour_confidence(centre, any_cell, feats, model, cell_classes, rc, rn,
-                                             ci)
+                                             ci, pawns)
             cells.append(Cell(centre, str(model.names[ci]), colour_conf))
     for centre, ci in _discs_of_icon_colour(labels, feats, model, cells, rc):
         problems.append(f"is there a {model.names[ci]} cell? it shows in the colour of the "
@@ -288,6 +297,36 @@ def _inner_pixels(mask: np.ndarray) -> np.ndarray:
     """The pixels of ``mask`` a pixel in from its edges."""
     inner: np.ndarray = cv2.erode(mask.astype(np.uint8), _CROSS).astype(bool)
     return inner
+
+
+def _body_doubt(name: str, body: np.ndarray, own: np.ndarray, pawns: np.ndarray | None,
+                centre: tuple[float, float], rc: float, stroke: bool) -> str | None:
+    """The question a cell found as ``name`` at ``centre`` leaves when its colour (``own``)
+    shows there no cell's body: only thin strokes (or a channel's core, ``stroke``), or
+    scattered pixels with no networker among them (:func:`_neither_disc_nor_ring`)."""
+    if stroke or not _has_body(body, centre, rc):
+        return (f"is there a {name} cell? only thin strokes of its colour show there, as "
+                "along a channel's edge")
+    if pawns is not None and _neither_disc_nor_ring(own, pawns, centre, rc):
+        return (f"is there a {name} cell? its colour shows only in specks there, as where "
+                "channels meet")
+    return None
+
+
+def _neither_disc_nor_ring(own: np.ndarray, pawns: np.ndarray, centre: tuple[float, float],
+                           rc: float) -> bool:
+    """Whether a cell's colour (``own``) fills less than :data:`WHOLE_CELL_FILL` of the disc
+    round ``centre`` with no pawn in it (fewer than :data:`CORE_MIN` pixels of a player
+    colour, ``pawns``): a cell fills its disc, a pawn leaves a ring of it or an arc round
+    the pawn's own pixels; specks of it among channel ink are the ink tinted where channels
+    meet and widen (tuning independent tables 9003 and 10006 harsh, squares [2, -1] and
+    [1, 0]: junctions of bare channels read as sure yellow cells filling 0.21-0.22 of the
+    disc with no pixel of a player colour, one with a white pawn judged on it; the cells
+    read right on harsh 5000-5039 and clean 0-19 show 7 pixels of a pawn and more wherever
+    their colour fills less than half the disc)."""
+    within = disc(own.shape, centre, rc)
+    return (int((own & within).sum()) < WHOLE_CELL_FILL * int(within.sum())
+            and int((pawns & within).sum()) < CORE_MIN)
 
 
 def _has_body(body: np.ndarray, centre: tuple[float, float], rc: float) -> bool:

@@ -16,7 +16,12 @@ Before that, an opening read absent with a doubt where a cell of the tile lies r
 side (:attr:`OpeningDoubts.stubs`) is read present, joined to that cell, when the neighbour
 reads the mirrored opening clearly: the tile's own pixels there are a stub too short to tell
 from the cell's blurred rim, the neighbour's a whole channel's depth (the same stub read
-present by its dark stroke alone is settled so too).
+present by its dark stroke alone is settled so too), and so is an opening read present by
+a dark stroke across the whole band whose colour's share fell short, asked only for that
+(:attr:`OpeningDoubts.weak`; census of independent clean 0-39 and harsh 5000-5039 and
+6000-6019: every such opening present in truth). An absence asked so is never settled by a
+blank side: glare washes a channel out on both tiles alike (tuning independent 5030 harsh
+at 30-45 tiles), see bench/figures/enigma_clean_questions_s31.txt.
 """
 
 from __future__ import annotations
@@ -80,19 +85,34 @@ def _stubs_met(tiles: dict[Pos, TileRead], at: Pos, settings: ReaderSettings
     return met
 
 
+def _weak_met(tiles: dict[Pos, TileRead], at: Pos, settings: ReaderSettings) -> set[Port]:
+    """The tile's weak openings (:attr:`OpeningDoubts.weak`) whose mirrored opening the
+    neighbour reads clearly present: port meets port."""
+    doubts = tiles[at].openings
+    met: set[Port] = set()
+    for q in () if doubts is None else doubts.weak:
+        other = tiles.get(neighbour(at, q.side))
+        if (other is not None and q.meets() in other.tile.ports
+                and _is_clear(other, q.meets(), settings)):
+            met.add(q)
+    return met
+
+
 def _asks_about(problem: str, ports: set[Port]) -> bool:
     return any(problem.startswith(opening_question(q)) for q in ports)
 
 
 def _completed(tiles: dict[Pos, TileRead], at: Pos, settings: ReaderSettings) -> TileRead:
     """The tile at ``at`` with the stubs the neighbours' clear reads meet joined to their
-    cells, and the doubts the judgement of those opening positions raised dropped (the
-    tile's confidence is that of the rest when no other position's judgement was doubted)."""
+    cells, and the doubts the judgement of those opening positions and of the weak
+    openings the neighbours settle raised dropped (the tile's confidence is that of the rest
+    when no other position's judgement was doubted)."""
     read = tiles[at]
     met = _stubs_met(tiles, at, settings)
-    if read.openings is None or not met:
+    quiet = _weak_met(tiles, at, settings)
+    if read.openings is None or not (met or quiet):
         return read
-    doubts, ports = read.openings, {q for q, _ in met}
+    doubts, ports = read.openings, {q for q, _ in met} | quiet
 
     def joined(tile: Tile) -> Tile:
         # a stub the dark stroke across the side had the tile read present is joined already
@@ -105,7 +125,7 @@ def _completed(tiles: dict[Pos, TileRead], at: Pos, settings: ReaderSettings) ->
         confidence, shape = doubts.apart, doubts.shape_apart
     doubts = replace(doubts, margins=margins, named=doubts.named - ports,
                      judged=doubts.judged - ports, confidence=confidence,
-                     shape_confidence=shape, stubs=())
+                     shape_confidence=shape, stubs=(), weak=doubts.weak - ports)
     cap = doubts.cap()
     return replace(read, tile=joined(read.tile), confidence=min(confidence, cap),
                    shape_confidence=None if shape is None else min(shape, cap),

@@ -19,7 +19,7 @@ from vision.enigma.layout import inward_point, port_point
 from vision.enigma.patch_labels import EDGE_SHARE, PatchLabels
 from vision.enigma.settings import ReaderSettings
 from vision.enigma.small_stats import clip01, median
-from vision.enigma.tile_doubts import UNCLEAR_CONFIDENCE, TileDoubts
+from vision.enigma.tile_doubts import UNCLEAR_CONFIDENCE, TileDoubts, opening_question
 
 #: an opening's window reaches this share of a tile in from its side
 WINDOW_DEPTH = 0.13
@@ -27,6 +27,8 @@ WINDOW_DEPTH = 0.13
 #: bounds of :data:`UNCLEAR_OPENING` it says nothing clearly
 DARK_OPENING = 0.5
 UNCLEAR_OPENING = (0.3, 0.7)
+#: why an opening is asked whose colour and dark or faint stroke disagree or say nothing
+UNCLEAR_STROKE = "the channel there is unclear"
 #: the fewest pixels of an opening's window, away from the cells, to judge it by
 MIN_WINDOW_PX = 4
 #: the fewest pixels across a side's band, away from the cells, to judge a column by
@@ -123,8 +125,7 @@ def judge_openings(at_sides: np.ndarray, dark: np.ndarray, usable: np.ndarray, w
             seen_at[q] = (seen_at[q][0], score)
         lo, hi = UNCLEAR_OPENING
         if (score >= DARK_OPENING) != (q in present) or lo <= score < hi:
-            doubts.ask_opening(q, "the channel there is unclear",
-                          UNCLEAR_CONFIDENCE)
+            doubts.ask_opening(q, UNCLEAR_STROKE, UNCLEAR_CONFIDENCE)
     if faint is not None:
         _doubt_faint_strokes(faint, usable, w, fractions,
                              {q for q, score in dark_scores.items()
@@ -181,7 +182,7 @@ def _doubt_faint_strokes(faint: np.ndarray, usable: np.ndarray, w: OpeningWindow
     scores = dark_openings(faint & usable, fractions, w.depth0, w.depth1, w.half_w, usable)
     for q in sorted(absent, key=lambda q: (SIDES.index(q.side), q.position)):
         if scores[q] >= FAINT_OPENING and q not in doubts.openings:
-            doubts.ask_opening(q, "the channel there is unclear", UNCLEAR_CONFIDENCE)
+            doubts.ask_opening(q, UNCLEAR_STROKE, UNCLEAR_CONFIDENCE)
 
 
 #: a present opening near the threshold is settled by the tile's own evidence only where a
@@ -208,6 +209,25 @@ def settled_by_own_evidence(margins: dict[Port, float], present: set[Port], ende
         return set()
     return {q for q in margins if q in present and q in ended and q not in named
             and seen_at[q][1] >= FULL_DARK_STROKE}
+
+
+def weak_openings(present: set[Port], seen_at: dict[Port, tuple[float, float]],
+                  problems: list[str]) -> frozenset[Port]:
+    """The openings read present with a dark stroke across the whole band
+    (:data:`FULL_DARK_STROKE`) where the colour's share fell short (a thin channel, its
+    colour washed into the tile), asked only because colour and darkness disagree
+    (:data:`UNCLEAR_STROKE`): the neighbour's clear read of the mirrored opening settles
+    them (:mod:`vision.enigma.mirror`). An absence asked so is never settled by a blank
+    side beside it: glare washes a channel out on both tiles alike (tuning independent
+    5030 harsh at 30-45 tiles, [1, 1] W0), and a faint stroke on one of them is all that
+    is left of it."""
+    out: set[Port] = set()
+    for q in present:
+        asked = [p for p in problems if p.startswith(opening_question(q))]
+        if (asked and all(p.endswith(UNCLEAR_STROKE) for p in asked)
+                and q in seen_at and seen_at[q][1] >= FULL_DARK_STROKE):
+            out.add(q)
+    return frozenset(out)
 
 
 def faint_openings(present: set[Port], seen_at: dict[Port, tuple[float, float]]

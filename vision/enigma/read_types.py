@@ -54,6 +54,10 @@ class OpeningDoubts:
     judged: frozenset[Port] = frozenset()
     apart: float = 1.0
     shape_apart: float | None = None
+    #: the openings read present by a whole dark stroke, asked only because the colour's
+    #: share fell short (:func:`~vision.enigma.openings.weak_openings`): the neighbour's
+    #: clear read of the mirrored opening settles them
+    weak: frozenset[Port] = frozenset()
 
     def cap(self, settled: frozenset[Port] = frozenset()) -> float:
         """The cap the margins of the openings not ``settled`` put on the confidence."""

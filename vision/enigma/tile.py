@@ -35,6 +35,7 @@ from vision.enigma.openings import (
     settled_by_own_evidence,
     short_stub_openings,
     stub_cells,
+    weak_openings,
 )
 from vision.enigma.pack import EnigmaPack
 from vision.enigma.patch_labels import PatchLabels, label_patch
@@ -200,10 +201,11 @@ def _side_order(q: Port) -> tuple[int, int]:
 
 def _links_read(look: TileLook, pack: EnigmaPack, model: ColourModel, cell_ids: list[str],
                 present: set[Port], dark_links: list[tuple[Port, str]], rc: float
-                ) -> tuple[list[tuple[Endpoint, Endpoint]], PieceLinks]:
+                ) -> tuple[list[tuple[Endpoint, Endpoint]], PieceLinks, set[Port]]:
     """The links a tile's channel pieces, stubs, dark strokes (``dark_links``) and the
-    strokes between its cells show, and the pieces they came from; an opening that joins
-    nothing is doubted."""
+    strokes between its cells show, the pieces they came from and the openings a stub
+    joins to a cell (:func:`~vision.enigma.channel_pieces.stub_links`); an opening that
+    joins nothing is doubted."""
     named, doubts, cells = look.named, look.doubts, look.cells
     near = near_cell_links(named, cells, cell_ids, rc,
                            pack.channel_width * named.labels.shape[0])
@@ -220,7 +222,7 @@ def _links_read(look: TileLook, pack: EnigmaPack, model: ColourModel, cell_ids: 
         doubts.add_at(q, "an opening at {} joins nothing", DOUBTFUL_CONFIDENCE)
     stroke_only = named.dark & ~named.of_kind("icon")
     settle_near_cells(near, links, cells, cell_ids, stroke_only, rc, doubts)
-    return links, pieces
+    return links, pieces, {q for q, _ in by_stubs}
 
 
 #: the doubt a channel piece raises when it reaches fewer than two cells and openings
@@ -249,16 +251,16 @@ def _channels_end_at(look: TileLook, pack: EnigmaPack, model: ColourModel,
     ones kept are those a piece ends at (:attr:`PieceLinks.ended`) when reading them leaves
     fewer channels ending nowhere. They stay asked: the judgement of the side's window
     named them in a problem (the dark stroke and the colour disagreed there), and their
-    margin keeps the tile's confidence below the threshold but for the neighbour's
-    mirrored read (:mod:`vision.enigma.mirror`)."""
+    margin keeps the tile's confidence below the threshold, but for the neighbour's clear
+    read of the mirrored opening (:mod:`vision.enigma.mirror`)."""
     if not faint:
         return set()
     without = replace(look, doubts=_copied(look.doubts))
-    _, pieces = _links_read(without, pack, model, cell_ids, present, dark_links, rc)
+    _, pieces, _ = _links_read(without, pack, model, cell_ids, present, dark_links, rc)
     if not _ends_nowhere(without.doubts, pieces):
         return set()
     tried = replace(look, doubts=_copied(look.doubts))
-    _, more = _links_read(tried, pack, model, cell_ids, present | faint, dark_links, rc)
+    _, more, _ = _links_read(tried, pack, model, cell_ids, present | faint, dark_links, rc)
     if _ends_nowhere(tried.doubts, more) >= _ends_nowhere(without.doubts, pieces):
         return set()
     return faint & more.ended
@@ -268,10 +270,12 @@ def _openings_and_links(look: TileLook, pack: EnigmaPack, model: ColourModel,
                         settings: ReaderSettings, cell_ids: list[str], rc: float,
                         judged: TileDoubts
                         ) -> tuple[dict[Port, float], dict[Port, int],
-                                   list[tuple[Endpoint, Endpoint]], PieceLinks]:
+                                   list[tuple[Endpoint, Endpoint]], PieceLinks,
+                                   frozenset[Port]]:
     """A tile's openings and the links its channels make (see :func:`finish_tile`): the
     margins left to the openings not settled by the tile's own evidence, the stubs, the
-    links and the channel pieces."""
+    links, the channel pieces, and the weak openings (for the neighbours:
+    :attr:`OpeningDoubts.weak`)."""
     present, margins, stubs, dark_stubs, seen_at = _read_openings(look, pack, settings, judged)
     dark_links = [(q, cell_ids[stubs[q]]) for q in sorted(dark_stubs, key=_side_order)]
     # a stub the dark stroke read present is joined to its cell already (dark_links)
@@ -281,14 +285,20 @@ def _openings_and_links(look: TileLook, pack: EnigmaPack, model: ColourModel,
     present |= ended_faint
     # ... and an opening read so is no stub for the mirror to join to a cell and settle
     stubs = {q: i for q, i in stubs.items() if q not in ended_faint}
-    links, pieces = _links_read(look, pack, model, cell_ids, present, dark_links, rc)
-    settled = settled_by_own_evidence(margins, present, pieces.ended,
+    links, pieces, stubbed = _links_read(look, pack, model, cell_ids, present, dark_links,
+                                         rc)
+    # a stub into a cell by the side is the tile's own channel ending at the opening too:
+    # the cell's disc and rim cover part of the window, so its share lies near the
+    # threshold (census of independent clean 0-39 and harsh 5000-5039 in
+    # bench/figures/enigma_clean_questions_s31.txt: every such opening present in truth)
+    settled = settled_by_own_evidence(margins, present, pieces.ended | stubbed,
                                       look.doubts.openings, seen_at)
     margins = {q: cap for q, cap in margins.items() if q not in settled}
     # an opening read present on its channel's end alone is never sure by itself
     margins = {q: min(margins.get(q, 1.0), UNCLEAR_CONFIDENCE if q in ended_faint else 1.0)
                for q in look.windows.boxes if q in margins or q in ended_faint}
-    return margins, stubs, links, pieces
+    return margins, stubs, links, pieces, weak_openings(present, seen_at,
+                                                        look.doubts.problems)
 
 
 def finish_tile(look: TileLook, at: Pos, pack: EnigmaPack, model: ColourModel,
@@ -300,8 +310,8 @@ def finish_tile(look: TileLook, at: Pos, pack: EnigmaPack, model: ColourModel,
     rc = pack.cell_radius * p
     cell_ids = [chr(ord("a") + i) for i in range(len(cells))]
     judged = TileDoubts()
-    margins, stubs, links, pieces = _openings_and_links(look, pack, model, settings, cell_ids,
-                                                        rc, judged)
+    margins, stubs, links, pieces, weak = _openings_and_links(
+        look, pack, model, settings, cell_ids, rc, judged)
     joins = pieces.joins
     # the cells' colours are doubted apart from the rest: a catalogue may settle them
     shape = TileDoubts()
@@ -341,7 +351,7 @@ def finish_tile(look: TileLook, at: Pos, pack: EnigmaPack, model: ColourModel,
     openings = OpeningDoubts(tuple(margins.items()), frozenset(doubts.openings),
                              doubts.confidence, shape_confidence, frozenset(pieces.ended),
                              tuple((q, cell_ids[i]) for q, i in stubs.items()),
-                             frozenset(judged.openings), apart, shape_apart)
+                             frozenset(judged.openings), apart, shape_apart, weak)
     return TileRead(at, tile, min(doubts.confidence, openings.cap()), category,
                     tuple(dict.fromkeys(doubts.problems)), centres, look.offset,
                     unsure, min(shape_confidence, openings.cap()), alternatives,

@@ -48,7 +48,7 @@ from vision.gains import times_gains
 from vision.indigo.centre_rules import centre_least, one_sapphire, settle_centre
 from vision.indigo.chain_ends import settle_chain_ends
 from vision.indigo.chips import chip_colours, read_chips, settle_by_charts
-from vision.indigo.corner_rules import corner_questions, same_spot, settle_corners
+from vision.indigo.corner_rules import amber_leans, corner_questions, same_spot, settle_corners
 from vision.indigo.gems import close_gem_labels, gem_box, gem_pixels, read_gems
 from vision.indigo.model import (
     GEM_NAMES,
@@ -398,7 +398,9 @@ def read_indigo(
     # rests on those gems
     found = settle_chain_ends(found, cells, st.min_confidence)
     settled = one_sapphire(settle_corners(settle_centre(found, cells, st.min_confidence), cells,
-                                          min_confidence=st.min_confidence), st.min_confidence)
+                                          min_confidence=st.min_confidence,
+                                          leans=amber_leans(lab, model, pack.gem_size, cells)),
+                           st.min_confidence)
     spots = scaled_confidences(settled, factor)
     cells = dict(zip(cells, scaled_confidences(list(cells.values()), factor), strict=True))
     seen = chip_colours(lab, pack, model, glare)

@@ -77,6 +77,9 @@ class CellsRead:
     #: doubtful cells read filled for their colour alone (see :func:`colour_fills`): a light
     #: fill's strokes, taken for a written 1 no more surely than before
     coloured: np.ndarray | None = None
+    #: cells read empty where the picture washes ink out (glare: see
+    #: :mod:`vision.second_chance.washed_out`): doubtful, asked about, empty meanwhile
+    washed_out: np.ndarray | None = None
 
     @property
     def doubtful(self) -> list[Cell]:
@@ -120,10 +123,12 @@ def read_cells(settings: SheetReaderSettings, canon: np.ndarray) -> CellsRead:
     # whose colour stays in it (a smudge of coloured ink) is asked about as before
     coloured, read_empty = tile_wide & (state == -1), colour & (state == 0)
     state = np.where(coloured, 1, np.where(read_empty, -1, state))
+    # ... unless it is smoother than the sheet's empty paper: glare's tint, not a fill's
+    glare = smoother_than_paper(energy, state)
     confidence = np.where(coloured, COLOUR_FILL_CONFIDENCE,
                           np.where(read_empty, np.minimum(confidence, UNSURE_PAPER_CONFIDENCE),
                                    confidence))
-    clear = (clear & ~coloured) | (read_empty & tile_wide)
+    clear = (clear & ~coloured) | (read_empty & tile_wide & ~glare)
     return CellsRead(ink, darkness, f, state, confidence, ones, unsure_paper, marked, clear,
                      coloured)
 
@@ -258,6 +263,25 @@ def clear_light_fills(darkness: np.ndarray, state: np.ndarray, directions: np.nd
     return clear
 
 
+#: a cell read empty is smoother than the sheet's empty paper below this share of their median
+#: stroke energy (:func:`~vision.second_chance.cells.stroke_energy`): a fill keeps the paper's
+#: grain and adds its strokes, a blown highlight (glare) flattens the grain. Tuning seeds
+#: (s31): the empty squares under glare read coloured across a tile (the glare's white against
+#: a tinted paper) measure 0.01-0.56 of it on the independent photos 0-39 (10 squares, sheets
+#: 4 15 19 29), the light fills so read 1.6 there and 3.7 and up on the own hands 0-9
+SMOOTHER_THAN_PAPER = 1.0
+
+
+def smoother_than_paper(energy: np.ndarray, state: np.ndarray) -> np.ndarray:
+    """(9, 9) bool: the cells whose stroke ``energy`` is below :data:`SMOOTHER_THAN_PAPER`
+    of the median of the cells read empty (``state`` 0); none with too few of those."""
+    empty = state == 0
+    if int(empty.sum()) < CLEAR_FILL_REFERENCE:
+        return np.zeros((N, N), bool)
+    smooth: np.ndarray = energy < SMOOTHER_THAN_PAPER * float(np.median(energy[empty]))
+    return smooth
+
+
 def light_fills(darkness: np.ndarray, faint_marks: np.ndarray, lo: int, *,
                 energy: np.ndarray | None = None, spread: np.ndarray | None = None
                 ) -> np.ndarray:
@@ -286,12 +310,14 @@ def cell_questions(settings: SheetReaderSettings, cells: CellsRead) -> list[dict
         # to speak of: it is darker than the shading beside it was taken to be lit
         shadowed = (bool(cells.unsure_paper[cell])
                     and cells.features.score[cell] <= settings.empty_score)
+        glare = cells.washed_out is not None and bool(cells.washed_out[cell])
         questions.append(
             {
                 "kind": "cell",
                 "cells": [list(cell)],
                 "message": f"is cell {list(cell)} filled? "
                 + ("it looks empty but dark: a shadow, or light shading?" if shadowed
+                   else "it looks empty, but glare washes out the picture there" if glare
                    else "the marks are not clear"),
             }
         )

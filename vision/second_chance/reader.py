@@ -101,6 +101,7 @@ from vision.second_chance.outlines import Segmentation
 from vision.second_chance.settings import DEFAULT_SETTINGS, picture_limits
 from vision.second_chance.sheet_reading import SheetReading
 from vision.second_chance.sides import side_coverage
+from vision.second_chance.washed_out import ask_washed_out
 
 __all__ = [
     "full_grid_questions",
@@ -216,13 +217,16 @@ def read_canonical(
     started = time.perf_counter() if started is None else started
     canon = rectified(canon)
     cells = read_cells(settings, canon)
+    # the borders' light depends on the cells read filled alone, which the glare's doubtful
+    # cells (read empty) leave as they are
+    measured = measure_borders(settings, cells)
+    cells = ask_washed_out(cells, measured)
     cells = replace(cells, confidence=cells.confidence * confidence_scale)
     questions = cell_questions(settings, cells)
     bonus, ones, bonus_questions = find_bonus(settings, cells, one_possible=one_possible)
     questions.extend(bonus_questions)
     filled = filled_cells(cells, bonus)
     tiles = filled - ({bonus} if bonus else set())
-    measured = measure_borders(settings, cells)
     look = take_in_shading(settings, measured, cells.doubtful, filled, tiles)
     empty = np.array([[(r, c) not in filled for c in range(N)] for r in range(N)])
     coverage = side_coverage(cells.darkness, empty, surely_inside(look),

@@ -13,6 +13,7 @@ from independent_scenes.enigma_judge import read_key  # noqa: E402
 from independent_scenes.enigma_table import enigma_scene, truth_of  # noqa: E402
 
 from config import Config  # noqa: E402
+from tests.vision.scene_stack import SCENES_AS_FOUND  # noqa: E402
 from vision.enigma.reader import read_enigma  # noqa: E402
 from vision.enigma.settings import ReaderSettings  # noqa: E402
 
@@ -37,3 +38,19 @@ def right_or_asked(read: dict, truth: dict, at: tuple[int, int]
         assert tile["confidence"] < ReaderSettings.from_config(Config()).min_confidence, tile
         assert asked, tile
     return tile, right, asked
+
+
+def assert_right_and_sure(pack, seed: int, at: tuple[int, int], condition: str = "clean"
+                          ) -> None:
+    """Read independent table ``seed`` and assert its tile at ``at`` is read right and sure,
+    with no question, where the scenes are drawn as the tests found them; on other builds
+    (the Pi floor), right or asked."""
+    frame, table = enigma_scene(seed, condition)
+    truth, _ = truth_of(table)
+    settings = ReaderSettings.from_config(Config())
+    read = read_enigma(frame, pack, settings=settings).to_json()
+    tile, right, asked = right_or_asked(read, truth, at)
+    if SCENES_AS_FOUND:
+        assert right, tile
+        assert not asked, asked
+        assert tile["confidence"] >= settings.min_confidence, tile

@@ -7,28 +7,17 @@ by a pawn's cell, whose middle is read off, the join stays asked."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import cv2
 import numpy as np
 import pytest
 
 from companion.enigma.tiles import Port
-from config import Config
-from tests.vision.enigma.independent_tile_verdicts import right_or_asked
-from tests.vision.scene_stack import SCENES_AS_FOUND
+from tests.vision.enigma.independent_tile_verdicts import assert_right_and_sure
 from vision.enigma.cells import Cell, disc
 from vision.enigma.channel_pieces import CHANNEL_CUT, PieceLinks, piece_links
 from vision.enigma.openings import opening_windows
 from vision.enigma.pack import EnigmaPack
-from vision.enigma.reader import read_enigma
-from vision.enigma.settings import ReaderSettings
 from vision.enigma.tile_doubts import TileDoubts
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
-
-from independent_scenes.enigma_table import enigma_scene, truth_of  # noqa: E402
 
 P = 64
 W1, E1 = Port("W", 1), Port("E", 1)
@@ -86,12 +75,4 @@ def test_the_channels_passing_cells_on_clean_tables_are_read_and_sure(demo_pack,
     # independent clean tables 5 and 12: a long channel passing a lone or stub's cell 0.8
     # channel widths off its rim, asked only "a channel passes close to a cell" before; on
     # any pixels each is read right or asked
-    frame, table = enigma_scene(seed, "clean")
-    truth, _ = truth_of(table)
-    settings = ReaderSettings.from_config(Config())
-    read = read_enigma(frame, demo_pack, settings=settings).to_json()
-    tile, right, asked = right_or_asked(read, truth, at)
-    if SCENES_AS_FOUND:
-        assert right, tile
-        assert not asked, asked
-        assert tile["confidence"] >= settings.min_confidence, tile
+    assert_right_and_sure(demo_pack, seed, at)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import sys
+from pathlib import Path
 from typing import Any
 
 import cv2
@@ -28,6 +30,19 @@ def spot_ten_offsets(pack: IndigoPack, gem_scale: int = 2) -> tuple[PackModel, f
     x, y = to_canonical(gem_spots()[10][1], cell_px)
     yy, xx = np.mgrid[0 : canonical_size(cell_px), 0 : canonical_size(cell_px)]
     return pack_model(pack, cell_px), pack.gem_size * cell_px, xx - x, yy - y
+
+
+def read_independent_board(seed: int) -> tuple[Any, dict[str, Any]]:
+    """Independent tuning board ``seed`` (bench/independent_scenes), harsh, demo look: its
+    truth, and the read the app makes of it (what ``companion read indigo`` prints)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
+    from independent_scenes.indigo_compare import read_frame
+    from independent_scenes.indigo_scene import indigo_scene
+
+    scene = indigo_scene(seed, "demo", "harsh")
+    out, _ = read_frame(scene.frame, scene.look.pack)
+    assert isinstance(out, dict)
+    return scene.truth, out
 
 
 def state(seed: int, placements: int) -> IndigoState:

@@ -8,29 +8,13 @@ shows its paths stays asked."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-from typing import Any
-
 import pytest
+from indigo_scenes import read_independent_board
 
 from tests.vision.scene_stack import SCENES_AS_FOUND
 from vision.indigo.settings import DEFAULT_SETTINGS
 
 SURE = DEFAULT_SETTINGS.min_confidence
-
-
-def _read_board(seed: int) -> tuple[Any, dict]:
-    """Independent tuning board ``seed``, harsh, demo look: its truth, and the read the app
-    makes of it."""
-    sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
-    from independent_scenes.indigo_compare import read_frame
-    from independent_scenes.indigo_scene import indigo_scene
-
-    scene = indigo_scene(seed, "demo", "harsh")
-    out, _ = read_frame(scene.frame, scene.look.pack)
-    assert isinstance(out, dict)
-    return scene.truth, out
 
 
 def _asked(out: dict, cell: tuple[int, int]) -> bool:
@@ -45,7 +29,7 @@ def test_an_empty_cell_in_a_slope_of_light_is_sure(seed: int, cell: tuple[int, i
     its shifted comparison was sure, for its margin. Now each is read empty and sure, and no
     question names it. On another build's pixels: never a tile read there with no
     question."""
-    truth, out = _read_board(seed)
+    truth, out = read_independent_board(seed)
     assert truth.tiles.get(cell) is None
     tiles = [t for t in out["tiles"] if tuple(t["cell"]) == cell]
     assert not tiles or tiles[0]["confidence"] < SURE
@@ -58,7 +42,7 @@ def test_a_tile_under_glare_whose_paths_show_past_the_slope_stays_asked() -> Non
     """Tuning board 1027 (-1,-2): a tile a fifth left outside the glare, read empty in the
     print's colour and flat, whose remnant still correlates 0.63 with a pattern once the
     light's slope is out: never a sure empty cell."""
-    truth, out = _read_board(1027)
+    truth, out = read_independent_board(1027)
     assert truth.tiles.get((-1, -2)) is not None
     empty = [e for e in out.get("empty_cells", []) if tuple(e["cell"]) == (-1, -2)]
     assert not empty or empty[0]["confidence"] < SURE
