@@ -205,19 +205,35 @@ def apart_of_piece_colours(view: CardView, pack: EnigmaPack, lab: np.ndarray,
     table = _features(table_bgr)
     pieces = {name: _features(bgr) for name, bgr in pack.angular.items()}
     like_table = table_like_colours(table_bgr, pack)
+    of_pattern = set(of_table_pattern(view, pack, lab, apart, pattern))
 
     def looks_like_piece(blob: int) -> bool:
+        if blob in of_pattern:
+            return False
         seen = _features(np.median(view.mat[lab == blob].reshape(-1, 3), axis=0))
         name = min(pieces, key=lambda n: float(np.sum((pieces[n] - seen) ** 2)))
-        if name in pattern and float(np.sum((_features(pattern[name]) - seen) ** 2)) < \
-                float(np.sum((pieces[name] - seen) ** 2)):
-            return False
         return name not in like_table or \
             float(np.sum((pieces[name] - seen) ** 2)) < float(np.sum((table - seen) ** 2))
 
     return [i for i in apart if looks_like_piece(i)]
 
 
+def of_table_pattern(view: CardView, pack: EnigmaPack, lab: np.ndarray, blobs: list[int],
+                     pattern: Mapping[str, tuple[int, int, int]]) -> list[int]:
+    """The blobs of ``blobs`` (ids in the label image ``lab``) whose median colour lies
+    nearer the colour the table's pattern shows of their nearest piece colour
+    (:func:`table_pattern`) than that piece colour: a checked cloth's checks, table."""
+    pieces = {name: _features(bgr) for name, bgr in pack.angular.items()}
+
+    def of_pattern(blob: int) -> bool:
+        seen = _features(np.median(view.mat[lab == blob].reshape(-1, 3), axis=0))
+        name = min(pieces, key=lambda n: float(np.sum((pieces[n] - seen) ** 2)))
+        return name in pattern and float(np.sum((_features(pattern[name]) - seen) ** 2)) < \
+            float(np.sum((pieces[name] - seen) ** 2))
+
+    return [i for i in blobs if pattern and of_pattern(i)]
+
+
 __all__ = ["PATTERN_RINGS", "PATTERN_SHARE", "apart_of_piece_colours",
-           "fewer_of_table_colours", "grown", "grown_by", "pieces_unseen", "table_as_piece",
-           "table_like_colours", "table_pattern"]
+           "fewer_of_table_colours", "grown", "grown_by", "of_table_pattern", "pieces_unseen",
+           "table_as_piece", "table_like_colours", "table_pattern"]
