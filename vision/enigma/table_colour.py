@@ -104,6 +104,17 @@ def ring_median(image: np.ndarray, centre: tuple[float, float], side: float,
     return median.astype(np.float32)
 
 
+def ring_pixels(image: np.ndarray, centre: tuple[float, float], side: float,
+                to_image: np.ndarray, *, sides_out: tuple[float, float] = TABLE_RING_SIDES
+                ) -> np.ndarray:
+    """The pixels (N x channels) of ``image`` on the ring round a marker, as
+    :func:`ring_median` takes them (every one, none left out as unseen): what the table
+    there is made of, not only its middle colour (a checked cloth is two colours)."""
+    ring, box = _ring_mask(image.shape[:2], centre, side, to_image, sides_out)
+    pixels: np.ndarray = image[box][ring]
+    return pixels
+
+
 def measured_table_colour(canon: np.ndarray, geometry: TableGeometry,
                           plane_to_canon: np.ndarray, seen: np.ndarray,
                           pack: EnigmaPack) -> BGR | None:

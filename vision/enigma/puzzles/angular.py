@@ -20,9 +20,11 @@ from vision.enigma.puzzles.angular_light import (
     apart_of_piece_colours,
     fewer_of_table_colours,
     grown_by,
+    of_table_pattern,
     pieces_unseen,
     table_as_piece,
     table_like_colours,
+    table_pattern,
 )
 from vision.enigma.puzzles.angular_tall import (
     ASK_STRAIGHT,
@@ -330,6 +332,11 @@ def check_angular(view: CardView, pack: EnigmaPack, card: angular.AngularCard | 
         return verdict(NOT_SOLVED, "no structure is built beside the card",
                        code=Reason.NOTHING_BUILT)
     main = max(blobs, key=lambda i: stats[i, cv2.CC_STAT_AREA])
+    # a checked cloth's checks of a piece's colour lie all round the structure, some close
+    # to it: table, neither a piece set apart nor one that may be part of the structure
+    pattern = table_pattern(view, pack, table)
+    checks = set(of_table_pattern(view, pack, lab, [i for i in blobs if i != main], pattern))
+    blobs = [i for i in blobs if i not in checks]
     built = mask_marks(lab == main, MarkKind.STRUCTURE, space="mat")
     unclear = verdict(CANNOT_TELL, "in this light the pieces cannot be told from the table: "
                       "light it evenly, or build on a surface of another colour",
@@ -346,7 +353,7 @@ def check_angular(view: CardView, pack: EnigmaPack, card: angular.AngularCard | 
         if _bridged_by_table_like(lab, main, blobs, cube, table_like_colours(table, pack)):
             return unclear
         apart = apart_of_piece_colours(view, pack, lab, [i for i in blobs if i != main],
-                                       table)
+                                       table, pattern)
         if not apart:
             return unclear
         return verdict(NOT_SOLVED, "a piece lies apart from the structure: all four pieces "

@@ -7,6 +7,7 @@ colour), the check says it cannot tell instead (:mod:`vision.enigma.puzzles.angu
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import cv2
@@ -15,7 +16,14 @@ import numpy as np
 from companion.enigma.puzzles import PuzzleBox
 from vision.enigma.colours import colour_features
 from vision.enigma.pack import EnigmaPack
-from vision.enigma.puzzles.view import CardView, mat_features, open_mask
+from vision.enigma.puzzles.view import (
+    TABLE_RING_OF_PAPER,
+    CardView,
+    mat_features,
+    nearest_colour,
+    open_mask,
+)
+from vision.enigma.table_colour import ring_pixels
 
 #: a blob of piece colours larger than this many times all the box's cubes side by side is
 #: the table taken for a piece (a tilted camera sees a tall structure's sides as well, and
@@ -143,17 +151,65 @@ def fewer_of_table_colours(seen: tuple[str, ...], card: tuple[str, ...],
                for c in colours)
 
 
+#: a piece colour that at least this share of the bare table round a marker is nearer to
+#: than to the table's middle colour, the card's paper, white or black, round PATTERN_RINGS
+#: of the markers, is a colour of the table's own pattern: a checked cloth's dark checks
+#: (independent scenes, blue and red gingham, tuning seeds 1 and 11 moderate: 8.5 % and 15 %
+#: of the rings; plain cloth and felt 0.0 %; painted wood's grain up to 9 %, nearest yellow)
+PATTERN_SHARE = 0.03
+#: round this many markers at least: a pattern repeats round every marker, a piece set apart
+#: lies by one of them at most (tuning seed 15 mild, wood: a yellow piece left by a marker
+#: was a quarter of its ring)
+PATTERN_RINGS = 2
+
+
+def table_pattern(view: CardView, pack: EnigmaPack, table_bgr: tuple[int, int, int]
+                  ) -> dict[str, tuple[int, int, int]]:
+    """Per piece colour that the table's own pattern shows round the mat's markers
+    (:data:`PATTERN_SHARE`, :data:`PATTERN_RINGS`; ``table_bgr`` the table's middle colour
+    there), the median colour of the table's pixels nearest it. The middle colour of a
+    checked cloth is neither of its colours, so its dark checks lie nearer a piece than that
+    middle colour; they are told from the piece by the checks' own colour."""
+    colours = {**pack.angular, "table": table_bgr, "card": pack.colour("card"),
+               "white": (250, 250, 250), "black": (20, 20, 20)}
+    found: dict[str, list[np.ndarray]] = {name: [] for name in pack.angular}
+    for centre in view.marker_centres:
+        ring = ring_pixels(view.mat, centre, view.marker_px, np.eye(3),
+                           sides_out=TABLE_RING_OF_PAPER)
+        if not len(ring):
+            continue
+        labels, names = nearest_colour(ring[:, None, :], colours)
+        for name in pack.angular:
+            these = ring[labels.ravel() == names.index(name)]
+            if len(these) >= PATTERN_SHARE * len(ring):
+                found[name].append(these)
+    pattern = {}
+    for name, parts in found.items():
+        if len(parts) >= PATTERN_RINGS:
+            b, g, r = (int(round(float(v))) for v in np.median(np.concatenate(parts), axis=0))
+            pattern[name] = (b, g, r)
+    return pattern
+
+
 def apart_of_piece_colours(view: CardView, pack: EnigmaPack, lab: np.ndarray,
-                           apart: list[int], table_bgr: tuple[int, int, int]) -> list[int]:
+                           apart: list[int], table_bgr: tuple[int, int, int],
+                           pattern: Mapping[str, tuple[int, int, int]]) -> list[int]:
     """The blobs of ``apart`` that look like a piece rather than like the table (of colour
-    ``table_bgr``): a patch of cloth darker than the rest (a red cloth's shading in a dark
-    frame) falls nearer a table-like piece colour than any other, but nearer still to the
-    table's own colour."""
+    ``table_bgr``; ``pattern`` its colours near a piece's, :func:`table_pattern`): a patch
+    of cloth darker than the rest (a red cloth's shading in a dark frame) falls nearer a
+    table-like piece colour than any other, but nearer still to the table's own colour; a
+    check of a checked cloth falls nearer a piece colour than the cloth's middle colour,
+    but nearer still to the checks' colour round the markers (blue gingham, tuning seeds 1
+    and 11 moderate: a structure built mirror-wise, with blue checks round it, was "a piece
+    lies apart", as a right one would be)."""
     table = _features(table_bgr)
     pieces = {name: _features(bgr) for name, bgr in pack.angular.items()}
     like_table = table_like_colours(table_bgr, pack)
+    of_pattern = set(of_table_pattern(view, pack, lab, apart, pattern))
 
     def looks_like_piece(blob: int) -> bool:
+        if blob in of_pattern:
+            return False
         seen = _features(np.median(view.mat[lab == blob].reshape(-1, 3), axis=0))
         name = min(pieces, key=lambda n: float(np.sum((pieces[n] - seen) ** 2)))
         return name not in like_table or \
@@ -162,5 +218,22 @@ def apart_of_piece_colours(view: CardView, pack: EnigmaPack, lab: np.ndarray,
     return [i for i in apart if looks_like_piece(i)]
 
 
-__all__ = ["apart_of_piece_colours", "fewer_of_table_colours", "grown", "grown_by",
-           "pieces_unseen", "table_as_piece", "table_like_colours"]
+def of_table_pattern(view: CardView, pack: EnigmaPack, lab: np.ndarray, blobs: list[int],
+                     pattern: Mapping[str, tuple[int, int, int]]) -> list[int]:
+    """The blobs of ``blobs`` (ids in the label image ``lab``) whose median colour lies
+    nearer the colour the table's pattern shows of their nearest piece colour
+    (:func:`table_pattern`) than that piece colour: a checked cloth's checks, table."""
+    pieces = {name: _features(bgr) for name, bgr in pack.angular.items()}
+
+    def of_pattern(blob: int) -> bool:
+        seen = _features(np.median(view.mat[lab == blob].reshape(-1, 3), axis=0))
+        name = min(pieces, key=lambda n: float(np.sum((pieces[n] - seen) ** 2)))
+        return name in pattern and float(np.sum((_features(pattern[name]) - seen) ** 2)) < \
+            float(np.sum((pieces[name] - seen) ** 2))
+
+    return [i for i in blobs if pattern and of_pattern(i)]
+
+
+__all__ = ["PATTERN_RINGS", "PATTERN_SHARE", "apart_of_piece_colours",
+           "fewer_of_table_colours", "grown", "grown_by", "of_table_pattern", "pieces_unseen",
+           "table_as_piece", "table_like_colours", "table_pattern"]
