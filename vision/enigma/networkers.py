@@ -46,7 +46,7 @@ from vision.enigma.pawn_patch import (
     search_window,
 )
 from vision.enigma.read_types import PAWN_MIN_AREA
-from vision.enigma.ring_blend import clear_ring_cell, ring_shows_cell
+from vision.enigma.ring_blend import clear_ring_cell
 from vision.enigma.ring_fit import side_ring_cell
 from vision.enigma.small_stats import clip01, median
 
@@ -444,21 +444,18 @@ def _hidden_cell(s: PawnPatch, at: tuple[float, float], colour: tuple[int, float
 def _vouched_by_ring(s: PawnPatch, c: Cell, cells: list[Cell]) -> Cell:
     """Cell ``c``, its colour sure when its pawn is sure and the ring round the pawn shows
     the cell's colour clearly, the blur modelled (:func:`~vision.enigma.ring_blend.
-    ring_shows_cell`; the other ``cells``' rings left out): the finder judges a cell's
+    clear_ring_cell`; the other ``cells``' rings left out): the finder judges a cell's
     colour by the median of its ring, which a pawn's blurred rim pulls towards another
     colour (tuning independent clean 0-19: white pawns on red cells, the cells found at
     :data:`~vision.enigma.cells.RING_DISAGREES_CONFIDENCE`). A pawn of the cell's own
-    colour is no witness: the finder may have taken the pawn for the cell. The ring need
-    not show all round the pawn, as it must to place a cell under it (:func:`_hidden_cell`):
-    the finder placed this one by its own colour, and the ring only names that colour (a
-    pawn seen from the side, or a channel's blend, hides a side of it)."""
+    colour is no witness: the finder may have taken the pawn for the cell."""
     if (c.networker is None or c.networker == c.colour or c.net_confidence < SURE_PAWN
             or c.confidence >= SURE_PAWN):
         return c
-    shown = ring_shows_cell(s.feats, s.model, c.centre, (s.rc, s.rn),
+    shown = clear_ring_cell(s.feats, s.model, c.centre, (s.rc, s.rn),
                             s.model.index("net", c.networker),
                             [o.centre for o in cells if o is not c])
-    if shown is None or shown[0] != s.model.index("cell", c.colour):
+    if shown != s.model.index("cell", c.colour):
         return c
     return Cell(c.centre, c.colour, 1.0, c.networker, c.net_confidence)
 
