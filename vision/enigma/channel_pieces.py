@@ -103,6 +103,18 @@ PASS_GAP_BAND = 0.5
 #: vcensus.py, 33 seen, the exact ones 1.06 channel widths and more but two, 0.60 and 0.79)
 #: but asked, when the piece has two ends without the cell
 V_CONTACT = 1.0
+#: ... and, as wide or wider, when its stroke runs along the cell where it comes nearest (its
+#: arms, :data:`PASS_SPAN_PX` on, leave that point this many radians apart or more: a V into
+#: a cell opens less) and touches the cut no wider than a straight stroke tangent to it would
+#: (:func:`_tangent_contact`): the side of a channel bending past the pawn's cell, its convex
+#: side towards it (tuning independent table 9017 harsh, square [0, 1]: a channel N1-W1 bending
+#: past a red cell under a black pawn touched the cut over 1.27 channel widths, its arms 2.63
+#: apart, read joined to the cell, sure). A channel passing the cell with a branch into it
+#: cut away touches it wider, the branch's stump and all. Census of the pawns' cells the cut
+#: alone reached (scratch census2.py, clean 0-19, harsh 5000-5039 and 9000-9099), arms 2.36
+#: apart or more: joined in truth, touching 1.76 widths and more but one (9047 [-1, 1], 1.17,
+#: asked already), the bend 1.27; a tangent stroke there touches 1.69
+ALONG_SPREAD = 0.75 * math.pi
 #: a skeleton end of a channel that runs into a cell lies within the cut, a channel's width
 #: and this many pixels of blur from the cell's centre...
 END_SLACK_PX = 3.0
@@ -299,8 +311,8 @@ def _cells_reached(piece: np.ndarray, cells: list[Cell], cell_ids: list[str], rc
     it lies right at the cut: a short stub's). A stroke running past a cell with no end of
     its own there, touching it over less than :data:`LEAST_CONTACT` of a channel's width,
     passes it close by too: a corner or a pixel of its side, not a channel's end. And the
-    cells reached that the cut alone ended the piece at, under a pawn, touching it over less
-    than :data:`V_CONTACT` of a channel's width (``grazed``): read joined, but doubted."""
+    cells reached that the cut alone ended the piece at, under a pawn, that it may only
+    graze (``grazed``, :func:`_may_graze`): read joined, but doubted."""
     ys, xs = np.nonzero(piece)
     ends = stroke.stops(cw)
     reached: list[Endpoint] = []
@@ -324,7 +336,8 @@ def _cells_reached(piece: np.ndarray, cells: list[Cell], cell_ids: list[str], rc
                 close.append(cid)  # the corner of a channel passing by
             else:
                 reached.append(cid)
-                if not ends_here and c.networker is not None and contact < V_CONTACT * cw:
+                if not ends_here and c.networker is not None and _may_graze(
+                        stroke, c.centre, contact, nearest, cw):
                     grazed.append(cid)  # a V into the cell, or a channel bending past it
         elif nearest <= rc * CHANNEL_CUT + CONTACT_SLACK_PX and not (
                 c.networker is None and not ends_here
@@ -394,21 +407,77 @@ def _contact(xs: np.ndarray, ys: np.ndarray, from_centre: np.ndarray,
     return float(turned.max() - turned.min()) * (float(from_centre.min()) + CONTACT_BAND_PX / 2)
 
 
+@dataclass(frozen=True)
+class _Arms:
+    """A stroke's skeleton near a cell: its pixels (``sx``, ``sy``: patch pixels), their
+    distances ``from_centre`` of the cell's centre, the nearest one's index ``k``, and which
+    lie :data:`PASS_SPAN_PX` on from it (``on``: the stroke's arms there)."""
+
+    sx: np.ndarray
+    sy: np.ndarray
+    from_centre: np.ndarray
+    k: int
+    on: np.ndarray
+
+    @classmethod
+    def of(cls, stroke: _Stroke, centre: tuple[float, float]) -> _Arms | None:
+        """None when the skeleton has no pixel that far on from its nearest."""
+        sy, sx = np.nonzero(stroke.skeleton)
+        if not sx.size:
+            return None
+        sx, sy = sx + stroke.x0, sy + stroke.y0
+        from_centre = np.hypot(sx - centre[0], sy - centre[1])
+        k = int(np.argmin(from_centre))
+        along = np.hypot(sx - sx[k], sy - sy[k])
+        lo, hi = PASS_SPAN_PX
+        on = (along >= lo) & (along <= hi)
+        return cls(sx, sy, from_centre, k, on) if on.any() else None
+
+
 def _runs_past(stroke: _Stroke, centre: tuple[float, float]) -> bool:
     """Whether a stroke runs along past ``centre`` where it comes nearest it, not away
     from it (:data:`PASS_RISE_PX`)."""
-    sy, sx = np.nonzero(stroke.skeleton)
-    if not sx.size:
+    arms = _Arms.of(stroke, centre)
+    if arms is None:
         return False
-    sx, sy = sx + stroke.x0, sy + stroke.y0
-    from_centre = np.hypot(sx - centre[0], sy - centre[1])
-    k = int(np.argmin(from_centre))
-    along = np.hypot(sx - sx[k], sy - sy[k])
-    lo, hi = PASS_SPAN_PX
-    on = (along >= lo) & (along <= hi)
-    if not on.any():
+    rise = float(np.median(arms.from_centre[arms.on])) - float(arms.from_centre[arms.k])
+    return rise < PASS_RISE_PX
+
+
+def _runs_along(stroke: _Stroke, centre: tuple[float, float]) -> bool:
+    """Whether a stroke's arms leave where it comes nearest ``centre`` at least
+    :data:`ALONG_SPREAD` apart, seen from the cell (the way out from it): the stroke runs
+    along the cell there, as a bend does, rather than into it, as a V does."""
+    arms = _Arms.of(stroke, centre)
+    if arms is None:
         return False
-    return float(np.median(from_centre[on])) - float(from_centre[k]) < PASS_RISE_PX
+    x, y = float(arms.sx[arms.k]), float(arms.sy[arms.k])
+    out = math.atan2(y - centre[1], x - centre[0])
+    ways = np.arctan2(arms.sy[arms.on] - y, arms.sx[arms.on] - x)
+    turned = np.angle(np.exp(1j * (ways - out)))
+    return float(turned.max() - turned.min()) >= ALONG_SPREAD
+
+
+def _tangent_contact(nearest: float) -> float:
+    """How wide (pixels, as :func:`_contact` measures) a straight stroke whose side passes
+    ``nearest`` pixels from a cell's centre touches it: the arc of its side within
+    :data:`CONTACT_BAND_PX` of that. A bent stroke, its convex side towards the cell,
+    touches less."""
+    band = CONTACT_BAND_PX
+    reach = math.sqrt(2 * nearest * band + band * band)
+    return 2 * math.atan2(reach, nearest) * (nearest + band / 2)
+
+
+def _may_graze(stroke: _Stroke, centre: tuple[float, float], contact: float, nearest: float,
+               cw: float) -> bool:
+    """Whether a stroke the cut alone ended at a pawn's cell (centre ``centre``, touching
+    it over ``contact`` pixels, coming ``nearest`` pixels to its centre) may only graze the
+    cell: it touches it over less than :data:`V_CONTACT` of a channel's width (``cw``), or
+    runs along it there touching it no wider than a straight stroke would
+    (:data:`ALONG_SPREAD`)."""
+    if contact < V_CONTACT * cw:
+        return True
+    return contact <= _tangent_contact(nearest) and _runs_along(stroke, centre)
 
 
 def _rim_fragment(piece: np.ndarray, cell: Cell, rc: float, cw: float) -> bool:
