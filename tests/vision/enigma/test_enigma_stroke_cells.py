@@ -25,8 +25,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
 from independent_scenes.enigma_judge import read_and_judge  # noqa: E402
 from independent_scenes.enigma_table import enigma_scene, truth_of  # noqa: E402
 
-from tests.vision.scene_stack import SCENES_AS_FOUND  # noqa: E402
-
 P = 64
 THIN = "only thin strokes of its colour show there"
 
@@ -63,15 +61,7 @@ def test_a_cell_the_yellow_cored_channel_ends_at_is_a_sure_cell(demo_pack) -> No
     assert abs(cells[0].centre[0] - 32.0) < 1.5 and abs(cells[0].centre[1] - 24.0) < 1.5
 
 
-#: the Pi floor's numpy 1.24 and OpenCV 4.10 draw 24019's square otherwise: the channel's
-#: yellow core there is a band round the inside of its bend no longer than a cell, which this
-#: rule does not judge; read sure and wrong there, on the base as here (left open)
-FLOOR_24019 = pytest.mark.xfail(not SCENES_AS_FOUND, strict=True,
-                                reason="on the Pi floor's pixels the yellow core is a bend "
-                                       "no longer than a cell: not judged by the stroke rule")
-
-
-@pytest.mark.parametrize("seed", [20015, pytest.param(24019, marks=FLOOR_24019)])
+@pytest.mark.parametrize("seed", [20015, 24019])
 def test_the_channels_core_taken_for_a_cell_on_a_harsh_table_is_asked_about(seed) -> None:
     frame, table = enigma_scene(seed, "harsh")
     score = read_and_judge(frame, *truth_of(table))
