@@ -19,6 +19,7 @@ from companion.indigo import ROUTE_CELLS
 from companion.indigo.geometry import Cell, neighbour, opposite
 from vision.indigo.board import cell_xy
 from vision.indigo.discs import DOUBTFUL, disc_pixels
+from vision.indigo.light_slope import slope_free_sums, without_light_slope
 from vision.indigo.model import (
     COMPARE_RADIUS,
     GREY_CHROMA,
@@ -29,6 +30,7 @@ from vision.indigo.model import (
 )
 from vision.indigo.read_types import CellRead, GemSpot
 from vision.indigo.settings import IndigoSettings
+from vision.one_thread import one_thread_product
 
 #: around each gem on a cell's edge, this many gem radii are left out of the tile comparison
 GEM_MASK = 1.45
@@ -174,23 +176,6 @@ def _spreads(p: np.ndarray, w: np.ndarray) -> np.ndarray:
     mean = (p * w).sum(axis=1, keepdims=True) / wsum
     spread: np.ndarray = np.sqrt(((p - mean) ** 2 * w).sum(axis=1) / wsum[:, 0])
     return spread
-
-
-#: OpenBLAS shares a matrix product among its threads once it takes more than this many
-#: multiply-adds (65536 times its GEMM_MULTITHREAD_THRESHOLD, 4), and the threads then spin
-#: waiting for the next one: the 54 route cells against every turned template (1.3 million)
-#: cost a read 20-30 ms of CPU here, and the product itself 0.3 ms on one thread
-BLAS_ONE_THREAD_WORK = 65536 * 4
-
-
-def one_thread_product(left: np.ndarray, right: np.ndarray) -> np.ndarray:
-    """``left @ right`` (2-D), a few rows of ``left`` at a time, each product small enough
-    for the BLAS to work it on the calling thread (:data:`BLAS_ONE_THREAD_WORK`)."""
-    rows = max(1, BLAS_ONE_THREAD_WORK // max(1, right.shape[0] * right.shape[1]))
-    if len(left) <= rows:
-        product: np.ndarray = left @ right
-        return product
-    return np.concatenate([left[i : i + rows] @ right for i in range(0, len(left), rows)])
 
 
 def _template_columns(model: PackModel) -> tuple[np.ndarray, np.ndarray]:
@@ -399,56 +384,6 @@ GLARE_TILE_SHOWS = 0.6
 #: print at 1.00, seed 1027, 0.44); with it out, the empty cells lie lower (0.12) and that
 #: tile higher (0.63)
 GLARE_MAX_CORRELATION = 0.3
-
-
-def _light_fit(w: np.ndarray, slope: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(cells, 3, D), (cells, 3, 3): the rows of ``slope`` (3, D) weighted by each cell's
-    pixel weights ``w`` (cells, D), and their products with the rows (the normal equations'
-    matrix)."""
-    weighted = slope[None].astype(np.float64) * w[:, None, :]
-    gram: np.ndarray = weighted @ slope.T.astype(np.float64)
-    return weighted, gram
-
-
-def _fitted(gram: np.ndarray, products: np.ndarray) -> np.ndarray:
-    """(cells, 3, n): the level and slopes that fit best, from the normal equations, a
-    little ridge added so that a cell with almost no pixels left still solves."""
-    fitted: np.ndarray = np.linalg.solve(gram + 1e-6 * np.eye(gram.shape[-1]), products)
-    return fitted
-
-
-def without_light_slope(values: np.ndarray, w: np.ndarray, slope: np.ndarray) -> np.ndarray:
-    """(cells, n, D) ``values`` (cells, n, D) less, per cell, the level and slope of light
-    (the rows of ``slope``, (3, D)) that fit them best over the pixels of weight ``w``
-    (cells, D): what is left once the lamp's light, falling off across the cell, is gone."""
-    weighted, gram = _light_fit(w, slope)
-    fitted = _fitted(gram, weighted @ np.swapaxes(values, 1, 2))  # (cells, 3, n)
-    left: np.ndarray = values - np.swapaxes(fitted, 1, 2) @ slope
-    return left
-
-
-def slope_free_sums(rows: np.ndarray, w: np.ndarray, seen: np.ndarray,
-                     slope: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(cells, n) twice: for each cell and each of ``rows`` (n, D), the row less its own
-    best level and slope of light over the cell's pixel weights ``w`` (cells, D), as
-    :func:`without_light_slope` leaves it; then its weighted sum of squares and its sum
-    against ``seen`` (cells, D).
-
-    Both come from the (cells, 3, n) fits and products, never from the (cells, n, D)
-    remainders themselves: every pattern in every turn for every empty cell made tens of
-    megabytes and took most of a read's time (read as sum w (r - f s)^2 = sum w r^2
-    - 2 f (w s r) + f (w s s) f, and sum seen (r - f s) = seen r - f (seen s))."""
-    r = rows.astype(np.float64)
-    weighted, gram = _light_fit(w, slope)
-    cells, k, d = weighted.shape
-    along = one_thread_product(weighted.reshape(cells * k, d), r.T).reshape(cells, k, len(r))
-    fitted = _fitted(gram, along)
-    squares = (one_thread_product(w.astype(np.float64), (r * r).T)
-               - 2 * np.einsum("ckn,ckn->cn", fitted, along)
-               + np.einsum("ckn,ckj,cjn->cn", fitted, gram, fitted))
-    against = one_thread_product(seen, r.T) - np.einsum(
-        "ckn,ck->cn", fitted, seen @ slope.T.astype(np.float64))
-    return np.maximum(squares, 0.0), against
 
 
 def _light_slope(model: PackModel) -> np.ndarray:

@@ -32,12 +32,8 @@ from vision.indigo.model import (
 )
 from vision.indigo.pack import IndigoPack
 from vision.indigo.settings import DEFAULT_SETTINGS
-from vision.indigo.tiles import (
-    BLAS_ONE_THREAD_WORK,
-    LEAST_SEEN_PIXELS,
-    cells_chroma,
-    one_thread_product,
-)
+from vision.indigo.tiles import LEAST_SEEN_PIXELS, cells_chroma
+from vision.one_thread import BLAS_ONE_THREAD_WORK, one_thread_product
 
 
 @pytest.mark.parametrize("rows", [1, 5, 10, 11, 54, 61])

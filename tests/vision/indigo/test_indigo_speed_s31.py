@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.indigo.tiles import slope_free_sums, without_light_slope
+from vision.indigo.light_slope import slope_free_sums, without_light_slope
 
 
 def _slope(side: int) -> np.ndarray:
