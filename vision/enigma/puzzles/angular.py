@@ -312,6 +312,25 @@ def _card_read(view: CardView, pack: EnigmaPack) -> angular.AngularCard | None:
     return None if best_top is None else angular.AngularCard("read", best_top)
 
 
+def _structure_blobs(view: CardView, pack: EnigmaPack, cube: float, area: np.ndarray,
+                     table: tuple[int, int, int]
+                     ) -> tuple[list[int], int, np.ndarray, np.ndarray,
+                                dict[str, tuple[int, int, int]]] | None:
+    """The pieces' blobs beside the card (none on the card's paper), the structure among
+    them (the largest), their labels and stats, and the table's pattern; None when nothing
+    is built. A checked cloth's checks of a piece's colour lie all round the structure, some
+    close to it: they are table, neither a piece set apart nor one that may be part of the
+    structure, and are left out."""
+    blobs, lab, stats = _building_blobs(view, pack, cube, area, table)
+    blobs = [i for i in blobs if not _on_card_paper(view, pack, lab == i, area, cube, table)]
+    if not blobs:
+        return None
+    main = max(blobs, key=lambda i: stats[i, cv2.CC_STAT_AREA])
+    pattern = table_pattern(view, pack, table)
+    checks = set(of_table_pattern(view, pack, lab, [i for i in blobs if i != main], pattern))
+    return [i for i in blobs if i not in checks], main, lab, stats, pattern
+
+
 def check_angular(view: CardView, pack: EnigmaPack, card: angular.AngularCard | None,
                   box: PuzzleBox, st: PuzzleSettings) -> dict[str, str]:
     """The angular verdict: the structure's top view beside the card against the card's
@@ -326,17 +345,11 @@ def check_angular(view: CardView, pack: EnigmaPack, card: angular.AngularCard | 
     # measured once: the rings round the markers cost about 7 ms of CPU a time, and the
     # blobs, the top view and the doubts about the light all ask for the same colour
     table = table_colour(view, pack)
-    blobs, lab, stats = _building_blobs(view, pack, cube, area, table)
-    blobs = [i for i in blobs if not _on_card_paper(view, pack, lab == i, area, cube, table)]
-    if not blobs:
+    found = _structure_blobs(view, pack, cube, area, table)
+    if found is None:
         return verdict(NOT_SOLVED, "no structure is built beside the card",
                        code=Reason.NOTHING_BUILT)
-    main = max(blobs, key=lambda i: stats[i, cv2.CC_STAT_AREA])
-    # a checked cloth's checks of a piece's colour lie all round the structure, some close
-    # to it: table, neither a piece set apart nor one that may be part of the structure
-    pattern = table_pattern(view, pack, table)
-    checks = set(of_table_pattern(view, pack, lab, [i for i in blobs if i != main], pattern))
-    blobs = [i for i in blobs if i not in checks]
+    blobs, main, lab, stats, pattern = found
     built = mask_marks(lab == main, MarkKind.STRUCTURE, space="mat")
     unclear = verdict(CANNOT_TELL, "in this light the pieces cannot be told from the table: "
                       "light it evenly, or build on a surface of another colour",
