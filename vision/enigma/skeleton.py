@@ -55,11 +55,11 @@ def skeletonize(mask: np.ndarray, *, max_iterations: int = 100) -> np.ndarray:
         return whole.astype(bool)
     x0, y0 = max(0, left - 1), max(0, top - 1)
     img = whole[y0 : top + height + 1, x0 : left + width + 1]
-    _thin(img, max_iterations)
+    thin_in_place(img, max_iterations)
     return whole.astype(bool)
 
 
-def _thin(img: np.ndarray, max_iterations: int) -> None:
+def thin_in_place(img: np.ndarray, max_iterations: int) -> None:
     """Zhang-Suen's steps on ``img`` (uint8 0/1, changed in place) until none removes a
     pixel."""
     for _ in range(max_iterations):
@@ -80,4 +80,4 @@ def endpoints(skeleton: np.ndarray) -> list[tuple[int, int]]:
     return list(zip(xs.tolist(), ys.tolist(), strict=True))
 
 
-__all__ = ["endpoints", "skeletonize"]
+__all__ = ["endpoints", "skeletonize", "thin_in_place"]

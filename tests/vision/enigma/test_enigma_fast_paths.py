@@ -270,7 +270,7 @@ def test_ring_all_round_but_open_eighths_counts_as_a_filter_does(p: int) -> None
 def test_thinning_within_the_box_is_thinning_the_whole_mask() -> None:
     """skeletonize thins only the box round the set pixels: the same skeleton as thinning the
     whole mask, strokes reaching the mask's edges and masks of specks included."""
-    from vision.enigma.skeleton import _thin, skeletonize
+    from vision.enigma.skeleton import skeletonize, thin_in_place
 
     rng = np.random.default_rng(32)
     for _ in range(300):
@@ -281,5 +281,5 @@ def test_thinning_within_the_box_is_thinning_the_whole_mask() -> None:
         if rng.random() < 0.2:
             mask |= (rng.random((64, 64)) < 0.2).astype(np.uint8)
         want = mask.copy()
-        _thin(want, 100)
+        thin_in_place(want, 100)
         assert np.array_equal(skeletonize(mask.astype(bool)), want.astype(bool))
