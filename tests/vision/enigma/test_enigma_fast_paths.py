@@ -52,16 +52,22 @@ def test_bright_ring_pixels_are_those_at_the_percentile(p: int) -> None:
             floats.sum(axis=1) >= np.percentile(floats.sum(axis=1), BRIGHT_PERCENTILE)])
 
 
+def _ring_and_eighths(r_in: float, r_out: float) -> tuple[np.ndarray, np.ndarray]:
+    """The ring between the radii (a kernel round its middle) and each pixel's eighth of it."""
+    k = int(math.ceil(r_out))
+    yy, xx = np.mgrid[-k : k + 1, -k : k + 1]
+    rr = xx * xx + yy * yy
+    ring = (rr <= r_out * r_out) & (rr > r_in * r_in)
+    part = np.floor((np.arctan2(yy, xx) + math.pi) / (2 * math.pi) * 8).astype(int) % 8
+    return ring, part
+
+
 @pytest.mark.parametrize("p", [32, 64, 100])
 def test_ring_all_round_counts_each_eighth_as_a_filter_does(p: int) -> None:
     rng = np.random.default_rng(p)
     for pack_radii in ((0.07, 0.11), (0.075, 0.12)):  # pawn and cell radii, as shares
         r_in, r_out = pack_radii[0] * p * 1.15, pack_radii[1] * p * 1.05
-        k = int(math.ceil(r_out))
-        yy, xx = np.mgrid[-k : k + 1, -k : k + 1]
-        rr = xx * xx + yy * yy
-        ring = (rr <= r_out * r_out) & (rr > r_in * r_in)
-        part = np.floor((np.arctan2(yy, xx) + math.pi) / (2 * math.pi) * 8).astype(int) % 8
+        ring, part = _ring_and_eighths(r_in, r_out)
         for _ in range(5):
             ringed = rng.random((p, p)) < rng.uniform(0.3, 0.7)
             want = np.ones((p, p), bool)
@@ -247,11 +253,7 @@ def test_ring_all_round_but_open_eighths_counts_as_a_filter_does(p: int) -> None
 
     rng = np.random.default_rng(p + 1)
     r_in, r_out = 0.07 * p * 1.15, 0.11 * p * 1.05
-    k = int(math.ceil(r_out))
-    yy, xx = np.mgrid[-k : k + 1, -k : k + 1]
-    rr = xx * xx + yy * yy
-    ring = (rr <= r_out * r_out) & (rr > r_in * r_in)
-    part = np.floor((np.arctan2(yy, xx) + math.pi) / (2 * math.pi) * 8).astype(int) % 8
+    ring, part = _ring_and_eighths(r_in, r_out)
     for _ in range(5):
         ringed = rng.random((p, p)) < rng.uniform(0.3, 0.7)
         full = np.zeros((p, p), np.uint8)
