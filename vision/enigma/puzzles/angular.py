@@ -314,13 +314,12 @@ def _card_read(view: CardView, pack: EnigmaPack) -> angular.AngularCard | None:
 
 def _structure_blobs(view: CardView, pack: EnigmaPack, cube: float, area: np.ndarray,
                      table: tuple[int, int, int]
-                     ) -> tuple[list[int], int, np.ndarray, np.ndarray,
-                                dict[str, tuple[int, int, int]]] | None:
+                     ) -> tuple[list[int], int, np.ndarray, np.ndarray] | None:
     """The pieces' blobs beside the card (none on the card's paper), the structure among
-    them (the largest), their labels and stats, and the table's pattern; None when nothing
-    is built. A checked cloth's checks of a piece's colour lie all round the structure, some
-    close to it: they are table, neither a piece set apart nor one that may be part of the
-    structure, and are left out."""
+    them (the largest), their labels and stats; None when nothing is built. A checked
+    cloth's checks of a piece's colour lie all round the structure, some close to it: they
+    are table, neither a piece set apart nor one that may be part of the structure, and are
+    left out (:func:`~vision.enigma.puzzles.angular_light.of_table_pattern`)."""
     blobs, lab, stats = _building_blobs(view, pack, cube, area, table)
     blobs = [i for i in blobs if not _on_card_paper(view, pack, lab == i, area, cube, table)]
     if not blobs:
@@ -328,7 +327,7 @@ def _structure_blobs(view: CardView, pack: EnigmaPack, cube: float, area: np.nda
     main = max(blobs, key=lambda i: stats[i, cv2.CC_STAT_AREA])
     pattern = table_pattern(view, pack, table)
     checks = set(of_table_pattern(view, pack, lab, [i for i in blobs if i != main], pattern))
-    return [i for i in blobs if i not in checks], main, lab, stats, pattern
+    return [i for i in blobs if i not in checks], main, lab, stats
 
 
 def check_angular(view: CardView, pack: EnigmaPack, card: angular.AngularCard | None,
@@ -349,7 +348,7 @@ def check_angular(view: CardView, pack: EnigmaPack, card: angular.AngularCard | 
     if found is None:
         return verdict(NOT_SOLVED, "no structure is built beside the card",
                        code=Reason.NOTHING_BUILT)
-    blobs, main, lab, stats, pattern = found
+    blobs, main, lab, stats = found
     built = mask_marks(lab == main, MarkKind.STRUCTURE, space="mat")
     unclear = verdict(CANNOT_TELL, "in this light the pieces cannot be told from the table: "
                       "light it evenly, or build on a surface of another colour",
@@ -366,7 +365,7 @@ def check_angular(view: CardView, pack: EnigmaPack, card: angular.AngularCard | 
         if _bridged_by_table_like(lab, main, blobs, cube, table_like_colours(table, pack)):
             return unclear
         apart = apart_of_piece_colours(view, pack, lab, [i for i in blobs if i != main],
-                                       table, pattern)
+                                       table)
         if not apart:
             return unclear
         return verdict(NOT_SOLVED, "a piece lies apart from the structure: all four pieces "

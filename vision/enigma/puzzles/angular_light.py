@@ -192,42 +192,43 @@ def table_pattern(view: CardView, pack: EnigmaPack, table_bgr: tuple[int, int, i
 
 
 def apart_of_piece_colours(view: CardView, pack: EnigmaPack, lab: np.ndarray,
-                           apart: list[int], table_bgr: tuple[int, int, int],
-                           pattern: Mapping[str, tuple[int, int, int]]) -> list[int]:
+                           apart: list[int], table_bgr: tuple[int, int, int]) -> list[int]:
     """The blobs of ``apart`` that look like a piece rather than like the table (of colour
-    ``table_bgr``; ``pattern`` its colours near a piece's, :func:`table_pattern`): a patch
-    of cloth darker than the rest (a red cloth's shading in a dark frame) falls nearer a
-    table-like piece colour than any other, but nearer still to the table's own colour; a
-    check of a checked cloth falls nearer a piece colour than the cloth's middle colour,
-    but nearer still to the checks' colour round the markers (blue gingham, tuning seeds 1
-    and 11 moderate: a structure built mirror-wise, with blue checks round it, was "a piece
-    lies apart", as a right one would be)."""
+    ``table_bgr``): a patch of cloth darker than the rest (a red cloth's shading in a dark
+    frame) falls nearer a table-like piece colour than any other, but nearer still to the
+    table's own colour. A checked cloth's checks are left out before
+    (:func:`of_table_pattern`)."""
     table = _features(table_bgr)
     pieces = {name: _features(bgr) for name, bgr in pack.angular.items()}
     like_table = table_like_colours(table_bgr, pack)
-    of_pattern = set(of_table_pattern(view, pack, lab, apart, pattern))
 
     def looks_like_piece(blob: int) -> bool:
-        if blob in of_pattern:
-            return False
-        seen = _features(np.median(view.mat[lab == blob].reshape(-1, 3), axis=0))
-        name = min(pieces, key=lambda n: float(np.sum((pieces[n] - seen) ** 2)))
+        name, seen = _nearest_piece(view, lab, blob, pieces)
         return name not in like_table or \
             float(np.sum((pieces[name] - seen) ** 2)) < float(np.sum((table - seen) ** 2))
 
     return [i for i in apart if looks_like_piece(i)]
 
 
+def _nearest_piece(view: CardView, lab: np.ndarray, blob: int,
+                   pieces: Mapping[str, np.ndarray]) -> tuple[str, np.ndarray]:
+    """The piece colour (of ``pieces``' features) nearest the median colour of ``blob`` in
+    the label image ``lab``, and that median's features."""
+    seen = _features(np.median(view.mat[lab == blob].reshape(-1, 3), axis=0))
+    return min(pieces, key=lambda n: float(np.sum((pieces[n] - seen) ** 2))), seen
+
+
 def of_table_pattern(view: CardView, pack: EnigmaPack, lab: np.ndarray, blobs: list[int],
                      pattern: Mapping[str, tuple[int, int, int]]) -> list[int]:
     """The blobs of ``blobs`` (ids in the label image ``lab``) whose median colour lies
     nearer the colour the table's pattern shows of their nearest piece colour
-    (:func:`table_pattern`) than that piece colour: a checked cloth's checks, table."""
+    (:func:`table_pattern`) than that piece colour: a checked cloth's checks, table (blue
+    gingham, tuning seeds 1 and 11 moderate: a structure built mirror-wise, with blue checks
+    round it, was "a piece lies apart", as a right one would be)."""
     pieces = {name: _features(bgr) for name, bgr in pack.angular.items()}
 
     def of_pattern(blob: int) -> bool:
-        seen = _features(np.median(view.mat[lab == blob].reshape(-1, 3), axis=0))
-        name = min(pieces, key=lambda n: float(np.sum((pieces[n] - seen) ** 2)))
+        name, seen = _nearest_piece(view, lab, blob, pieces)
         return name in pattern and float(np.sum((_features(pattern[name]) - seen) ** 2)) < \
             float(np.sum((pieces[name] - seen) ** 2))
 
