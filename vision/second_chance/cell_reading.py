@@ -103,8 +103,8 @@ def read_cells(settings: SheetReaderSettings, canon: np.ndarray) -> CellsRead:
     # float32 darkness, inset and cells); their energy and spread are measured once for all
     dark = darkness.astype(np.float32)
     strength = stroke_strength(dark, lo, CANON_CELL - lo)
-    energy = stroke_energy(dark, lo, CANON_CELL - lo, strength=strength)
-    spread = marks_spread(dark, lo, CANON_CELL - lo, strength=strength)
+    energy = stroke_energy(dark, lo, CANON_CELL - lo, measured=strength)
+    spread = marks_spread(dark, lo, CANON_CELL - lo, measured=strength)
     faint_marks = stroke_marks(dark, lo, CANON_CELL - lo, state == 0, directions=f.strokes,
                                energy=energy)
     paper_like = looks_like_paper_beside(crop_grid(canon), state, f.texture, settings)

@@ -434,12 +434,12 @@ def stroke_strength(darkness: np.ndarray, lo: int, hi: int) -> tuple[np.ndarray,
 
 
 def stroke_energy(darkness: np.ndarray, lo: int, hi: int, *,
-                  strength: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+                  measured: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
     """(9, 9): the mean squared gradient of the darkness inside each cell (Sobel), the
     centre cell's printed ring left out: how much stroke there is, however faint.
-    ``strength``: :func:`stroke_strength` of the same darkness, ``lo`` and ``hi`` when
+    ``measured``: :func:`stroke_strength` of the same darkness, ``lo`` and ``hi`` when
     already measured."""
-    strength, seen = stroke_strength(darkness, lo, hi) if strength is None else strength
+    strength, seen = stroke_strength(darkness, lo, hi) if measured is None else measured
     energy: np.ndarray = strength.sum(axis=(2, 3)) / seen.sum(axis=(2, 3))
     return energy
 
@@ -472,11 +472,11 @@ SPREAD_MARKS = 0.5
 
 
 def marks_spread(darkness: np.ndarray, lo: int, hi: int, *,
-                 strength: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+                 measured: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
     """(9, 9) bool: the cells whose strokes (the darkness's gradient) reach the middle of
-    their inside as much as its edges (see :data:`SPREAD_MARKS`). ``strength``: as
+    their inside as much as its edges (see :data:`SPREAD_MARKS`). ``measured``: as
     :func:`stroke_energy`'s."""
-    strength, seen = stroke_strength(darkness, lo, hi) if strength is None else strength
+    strength, seen = stroke_strength(darkness, lo, hi) if measured is None else measured
     size = hi - lo
     m0 = int(round(size * (1 - MIDDLE_SHARE) / 2))
     m1 = size - m0
