@@ -31,6 +31,7 @@ from vision.second_chance.cells import (
     paper_cast,
     stroke_energy,
     stroke_marks,
+    stroke_strength,
 )
 from vision.second_chance.geometry import CANON_CELL
 from vision.second_chance.layout import GRID_CELLS
@@ -101,8 +102,9 @@ def read_cells(settings: SheetReaderSettings, canon: np.ndarray) -> CellsRead:
     # the strokes' directions are the features' own (cell_features measures them on the same
     # float32 darkness, inset and cells); their energy and spread are measured once for all
     dark = darkness.astype(np.float32)
-    energy = stroke_energy(dark, lo, CANON_CELL - lo)
-    spread = marks_spread(dark, lo, CANON_CELL - lo)
+    strength = stroke_strength(dark, lo, CANON_CELL - lo)
+    energy = stroke_energy(dark, lo, CANON_CELL - lo, measured=strength)
+    spread = marks_spread(dark, lo, CANON_CELL - lo, measured=strength)
     faint_marks = stroke_marks(dark, lo, CANON_CELL - lo, state == 0, directions=f.strokes,
                                energy=energy)
     paper_like = looks_like_paper_beside(crop_grid(canon), state, f.texture, settings)

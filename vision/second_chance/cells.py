@@ -386,20 +386,24 @@ def stroke_directions(darkness: np.ndarray, lo: int, hi: int) -> np.ndarray:
     differently are two tiles even in one colour and with no outline seen, and a hatch stroke
     that runs along a border tells why the border looks drawn.
     """
-    gx = cv2.Sobel(darkness, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(darkness, cv2.CV_32F, 0, 1, ksize=3)
+    # the gradients of the whole map (the insides' edges need the pixels round them), the rest
+    # on the cells' insides alone, (9, size, 9, size) as the cells' view has them: the same
+    # pixels summed in the same order, with half the pixels of the whole map to work out
+    gx, gy = (np.ascontiguousarray(cells_view(cv2.Sobel(darkness, cv2.CV_32F, *d, ksize=3))
+                                   [:, lo:hi, :, lo:hi]) for d in ((1, 0), (0, 1)))
     strength = gx * gx + gy * gy
     cos2, sin2 = gx * gx - gy * gy, 2 * gx * gy  # strength times cos 2a, sin 2a
     # the centre cell's printed ring runs every way: left out, as stroke_energy leaves it out
     # (with it, a light fill there measured no direction and was read empty for sure)
-    ring = _ring_pixels(lo, hi)
+    rows, cols = _ring_pixels(lo, hi)
+    ring = (N // 2, rows % CANON_CELL - lo, N // 2, cols % CANON_CELL - lo)
     for a in (strength, cos2, sin2):
-        a[PAD:PAD + GRID_PX, PAD:PAD + GRID_PX][ring] = 0.0
+        a[ring] = 0.0
     cos4 = (cos2 * cos2 - sin2 * sin2) / np.maximum(strength, 1e-12)
     sin4 = 2 * cos2 * sin2 / np.maximum(strength, 1e-12)
 
     def per_cell(a: np.ndarray) -> np.ndarray:
-        inside: np.ndarray = cells_view(a)[:, lo:hi, :, lo:hi].sum(axis=(1, 3))
+        inside: np.ndarray = a.sum(axis=(1, 3))
         return inside
 
     total = np.maximum(per_cell(strength), 1e-9)
@@ -419,7 +423,7 @@ MARK_COHERENCE = 0.4
 MARK_ENERGY_ALONE = 0.007
 
 
-def _stroke_strength(darkness: np.ndarray, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
+def stroke_strength(darkness: np.ndarray, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
     """``(9, 9, size, size)`` each cell inside's squared darkness gradient (Sobel), and where
     it is measured (see :func:`_measured`)."""
     gx = cv2.Sobel(darkness, cv2.CV_32F, 1, 0, ksize=3)
@@ -429,10 +433,13 @@ def _stroke_strength(darkness: np.ndarray, lo: int, hi: int) -> tuple[np.ndarray
     return strength, seen
 
 
-def stroke_energy(darkness: np.ndarray, lo: int, hi: int) -> np.ndarray:
+def stroke_energy(darkness: np.ndarray, lo: int, hi: int, *,
+                  measured: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
     """(9, 9): the mean squared gradient of the darkness inside each cell (Sobel), the
-    centre cell's printed ring left out: how much stroke there is, however faint."""
-    strength, seen = _stroke_strength(darkness, lo, hi)
+    centre cell's printed ring left out: how much stroke there is, however faint.
+    ``measured``: :func:`stroke_strength` of the same darkness, ``lo`` and ``hi`` when
+    already measured."""
+    strength, seen = stroke_strength(darkness, lo, hi) if measured is None else measured
     energy: np.ndarray = strength.sum(axis=(2, 3)) / seen.sum(axis=(2, 3))
     return energy
 
@@ -464,10 +471,12 @@ MIDDLE_SHARE = 0.5
 SPREAD_MARKS = 0.5
 
 
-def marks_spread(darkness: np.ndarray, lo: int, hi: int) -> np.ndarray:
+def marks_spread(darkness: np.ndarray, lo: int, hi: int, *,
+                 measured: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
     """(9, 9) bool: the cells whose strokes (the darkness's gradient) reach the middle of
-    their inside as much as its edges (see :data:`SPREAD_MARKS`)."""
-    strength, seen = _stroke_strength(darkness, lo, hi)
+    their inside as much as its edges (see :data:`SPREAD_MARKS`). ``measured``: as
+    :func:`stroke_energy`'s."""
+    strength, seen = stroke_strength(darkness, lo, hi) if measured is None else measured
     size = hi - lo
     m0 = int(round(size * (1 - MIDDLE_SHARE) / 2))
     m1 = size - m0
@@ -490,8 +499,28 @@ def colour_strength(norm: np.ndarray, lo: int, hi: int, chroma: np.ndarray
     marker's fill does not, however light it is in grey."""
     size = hi - lo
     m0 = int(round(size * (1 - MIDDLE_SHARE) / 2))
-    mean = cells_view(norm)[:, lo + m0:hi - m0, :, lo + m0:hi - m0].mean(axis=(1, 3))
+    mean = _lanes_mean(inside_lanes(norm, lo + m0, hi - m0))
     return _chroma_length(chroma), _chroma_length(mean - mean.mean(axis=2, keepdims=True))
+
+
+def inside_lanes(a: np.ndarray, lo: int, hi: int) -> np.ndarray:
+    """``(9, size, size, 9, channels)``: a copy of the ``lo:hi`` inside of every cell of a
+    cropped map of channels (``a``, (h, w, channels)), a row of cells' pixels and their
+    channels last (one contiguous lane each row, column and cell row)."""
+    lanes: np.ndarray = np.ascontiguousarray(
+        cells_view(a)[:, lo:hi, :, lo:hi].transpose(0, 1, 3, 2, 4))
+    return lanes
+
+
+def _lanes_mean(lanes: np.ndarray) -> np.ndarray:
+    """``(9, 9, channels)``: the mean of each cell's pixels in :func:`inside_lanes` (or a
+    block of them), to the bit numpy's mean over the cells' view (``mean(axis=(1, 3))``):
+    numpy adds that view's pixels one after another, row by row, into each cell's channel
+    (its innermost axis is the channels, not a summed one), and adds the lanes' pixels in that
+    order too, a whole lane of a row's cells at a time instead of three channels (a third of
+    the time)."""
+    mean: np.ndarray = np.add.reduce(lanes, axis=(1, 2)) / (lanes.shape[1] * lanes.shape[2])
+    return mean
 
 
 def _chroma_length(chroma: np.ndarray) -> np.ndarray:
@@ -510,8 +539,8 @@ def colour_cover(norm: np.ndarray, lo: int, hi: int) -> tuple[np.ndarray, np.nda
     weakest of its inside's :data:`COVER_BLOCKS` x :data:`COVER_BLOCKS` blocks' mean colour
     taken along the cell's own, as a share of the cell's. A fill reaches the square's sides
     (1 for an even fill); a smudge or a stroke spilling in from beside fades across it."""
-    view = cells_view(norm)[:, lo:hi, :, lo:hi]  # (9, S, 9, S, 3)
-    mean = view.mean(axis=(1, 3))
+    lanes = inside_lanes(norm, lo, hi)  # (9, S, S, 9, 3)
+    mean = _lanes_mean(lanes)
     chroma: np.ndarray = mean - mean.mean(axis=2, keepdims=True)
     length = _chroma_length(chroma)
     unit = chroma / np.maximum(length, 1e-9)[..., None]
@@ -519,7 +548,7 @@ def colour_cover(norm: np.ndarray, lo: int, hi: int) -> tuple[np.ndarray, np.nda
     cuts = [round(size * k / COVER_BLOCKS) for k in range(COVER_BLOCKS + 1)]
     for a0, a1 in itertools.pairwise(cuts):
         for b0, b1 in itertools.pairwise(cuts):
-            block = view[:, a0:a1, :, b0:b1].mean(axis=(1, 3))
+            block = _lanes_mean(lanes[:, a0:a1, b0:b1])
             block = block - block.mean(axis=2, keepdims=True)
             cover = np.minimum(cover, (block * unit).sum(axis=2))
     share: np.ndarray = cover / np.maximum(length, 1e-9)
@@ -649,8 +678,7 @@ def looks_like_paper_beside(grid_img: np.ndarray, state: np.ndarray, texture: np
         return out
     lo = int(round(CANON_CELL * settings.inset))
     hi = CANON_CELL - lo
-    mean = (cells_view(grid_img)[:, lo:hi, :, lo:hi].astype(np.float32)
-            .mean(axis=(1, 3)))  # (9, 9, 3)
+    mean = _lanes_mean(inside_lanes(grid_img, lo, hi).astype(np.float32))  # (9, 9, 3)
     bright = np.maximum(mean.mean(axis=2), 1.0)
     hue = mean / bright[..., None]
     for dr in (-1, 0, 1):

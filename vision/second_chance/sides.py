@@ -131,21 +131,40 @@ def line_ratios(light: np.ndarray, rank: int = 0) -> np.ndarray:
     on the line over the light beside it (after the light is averaged along the line); the
     light on the line is the ``rank``-th least of the band's columns (0: its darkest point;
     see :data:`WIDE_RANK`)."""
+    return line_ratios_ranked(light, (rank,))[0]
+
+
+def line_ratios_ranked(light: np.ndarray, ranks: tuple[int, ...]) -> tuple[np.ndarray, ...]:
+    """:func:`line_ratios` of ``light`` at each of ``ranks``, in that order: the light
+    averaged along the lines and the light beside them are the same for every rank, so they
+    are taken once (a third of the side coverage's time when each rank took its own)."""
     smooth = cv2.blur(light, (1, ALONG_PX))
-    trim = int(CANON_CELL * END_TRIM)
-    positions = CANON_CELL - 2 * trim
     width = 2 * BAND_PX + 1
     lines = PAD + CANON_CELL * np.arange(1, N)
     # per line: as wide a band as the line's beside it on the left and on the right
     beside = columns_reduced(smooth, np.stack([lines - BESIDE_PX - width,
                                                lines + BESIDE_PX + 1], axis=1),
                              width, np.minimum)
+    brighter_beside = np.maximum(np.maximum(beside[:, 0], beside[:, 1]), 1e-3)
+    return tuple(_ratios_by_side(_band_at_rank(smooth, lines, rank) / brighter_beside)
+                 for rank in ranks)
+
+
+def _band_at_rank(smooth: np.ndarray, lines: np.ndarray, rank: int) -> np.ndarray:
+    """``(lines, height)``: the ``rank``-th least of the band's columns round each line."""
+    width = 2 * BAND_PX + 1
     if rank == 0:
-        band = columns_reduced(smooth, lines - BAND_PX, width, np.minimum)
-    else:
-        columns = smooth.T[(lines - BAND_PX)[:, None] + np.arange(width)]   # (8, width, h)
-        band = np.partition(columns, rank, axis=1)[:, rank]
-    ratio = band / np.maximum(np.maximum(beside[:, 0], beside[:, 1]), 1e-3)   # (8, height)
+        return columns_reduced(smooth, lines - BAND_PX, width, np.minimum)
+    columns = smooth.T[(lines - BAND_PX)[:, None] + np.arange(width)]   # (8, width, h)
+    band: np.ndarray = np.partition(columns, rank, axis=1)[:, rank]
+    return band
+
+
+def _ratios_by_side(ratio: np.ndarray) -> np.ndarray:
+    """``(9, 8, positions)`` of a ``(8, height)`` ratio along the lines: each row of cells'
+    side of each line, its ends trimmed (:data:`END_TRIM`)."""
+    trim = int(CANON_CELL * END_TRIM)
+    positions = CANON_CELL - 2 * trim
     sides = ratio[:, PAD:PAD + N * CANON_CELL].reshape(N - 1, N, CANON_CELL)
     out: np.ndarray = np.ascontiguousarray(
         sides[:, :, trim:trim + positions].transpose(1, 0, 2), dtype=np.float32)
@@ -290,11 +309,13 @@ def side_coverage(darkness: np.ndarray, empty: np.ndarray,
     between = (filled[:, :-1] & filled[:, 1:], (filled[:-1, :] & filled[1:, :]).T)
     strokes = filled if stroked is None else filled & stroked
     between_strokes = (strokes[:, :-1] & strokes[:, 1:], (strokes[:-1, :] & strokes[1:, :]).T)
-    darkest = (line_ratios(light), line_ratios(light.T.copy()))
+    # the vertical lines' ratios, then the horizontal ones' (of the transposed light)
+    (v_darkest, v_wide), (h_darkest, h_wide) = (
+        line_ratios_ranked(image, (0, WIDE_RANK)) for image in (light, light.T.copy()))
+    darkest, wide = (v_darkest, h_darkest), (v_wide, h_wide)
     printed = printed_ratio(darkest, bare)
     cell_light = light_of_cells(light)
     under = under_fill_levels(*darkest, inside, cell_light)
-    wide = (line_ratios(light, WIDE_RANK), line_ratios(light.T.copy(), WIDE_RANK))
     wide_printed = printed_ratio(wide, bare)
     wide_under = under_fill_levels(*wide, inside, cell_light)
     drawn, for_cuts = [], []
