@@ -43,7 +43,7 @@ from vision.enigma.pawn_patch import (
 )
 from vision.enigma.pawn_rim import CRESCENT_LEAD, CRESCENT_MIN_PX, cell_on_tile, rim_colour
 from vision.enigma.read_types import PAWN_MIN_AREA
-from vision.enigma.ring_blend import clear_ring_cell
+from vision.enigma.ring_blend import clear_ring_cell, ring_shows_cell
 from vision.enigma.ring_fit import side_ring_cell
 from vision.enigma.small_stats import clip01
 
@@ -398,20 +398,30 @@ def _hidden_cell(s: PawnPatch, at: tuple[float, float], colour: tuple[int, float
                 min(net_conf, HIDDEN_CELL_CONFIDENCE))
 
 
-def _vouched_by_ring(s: PawnPatch, c: Cell, cells: list[Cell]) -> Cell:
+def _vouched_by_ring(s: PawnPatch, c: Cell, cells: list[Cell], as_found: bool) -> Cell:
     """Cell ``c``, its colour sure when its pawn is sure and the ring round the pawn shows
-    the cell's colour clearly, the blur modelled (:func:`~vision.enigma.ring_blend.
-    clear_ring_cell`; the other ``cells``' rings left out): the finder judges a cell's
-    colour by the median of its ring, which a pawn's blurred rim pulls towards another
-    colour (tuning independent clean 0-19: white pawns on red cells, the cells found at
-    :data:`~vision.enigma.cells.RING_DISAGREES_CONFIDENCE`). A pawn of the cell's own
-    colour is no witness: the finder may have taken the pawn for the cell."""
+    the cell's colour clearly, the blur modelled (the other ``cells``' rings left out): the
+    finder judges a cell's colour by the median of its ring, which a pawn's blurred rim pulls
+    towards another colour (tuning independent clean 0-19: white pawns on red cells, the
+    cells found at :data:`~vision.enigma.cells.RING_DISAGREES_CONFIDENCE`). A pawn of the
+    cell's own colour is no witness: the finder may have taken the pawn for the cell.
+    ``as_found``: the cell lies where the finder placed it, in the colour it gave it; then
+    the ring only names that colour, on whatever side of the pawn it shows
+    (:func:`~vision.enigma.ring_blend.ring_shows_cell`: a pawn seen from the side, or a
+    channel's blend, hides a side of it). A cell moved to a pawn's place, or renamed from
+    the pawn's rim (the finder took the pawn for a cell of its colour), must show its
+    colour all round the pawn (:func:`~vision.enigma.ring_blend.clear_ring_cell`), as a cell
+    placed under a pawn must (:func:`_hidden_cell`)."""
     if (c.networker is None or c.networker == c.colour or c.net_confidence < SURE_PAWN
             or c.confidence >= SURE_PAWN):
         return c
-    shown = clear_ring_cell(s.feats, s.model, c.centre, (s.rc, s.rn),
-                            s.model.index("net", c.networker),
-                            [o.centre for o in cells if o is not c])
+    pawn = s.model.index("net", c.networker)
+    others = [o.centre for o in cells if o is not c]
+    if as_found:
+        shown_cell = ring_shows_cell(s.feats, s.model, c.centre, (s.rc, s.rn), pawn, others)
+        shown = None if shown_cell is None else shown_cell[0]
+    else:
+        shown = clear_ring_cell(s.feats, s.model, c.centre, (s.rc, s.rn), pawn, others)
     if shown != s.model.index("cell", c.colour):
         return c
     return Cell(c.centre, c.colour, 1.0, c.networker, c.net_confidence)
@@ -656,6 +666,7 @@ def read_networkers(
     rc = s.rc
     candidates = _candidates(s)
     out: list[Cell] = []
+    as_found: list[bool] = []  # per cell of out: where, and in the colour, the finder gave it
     for g in _same_cell_groups(cells, rc):
         members = [cells[m] for m in g]
         centres = [c.centre for c in members]
@@ -669,10 +680,14 @@ def read_networkers(
                    if all(math.dist(b, c) >= NEAR_PAWN * rc for c in centres)
                    and any(math.dist(b, c) < BESIDE_CELL * rc for c in centres)]
         if len(members) == 1:
-            out.append(_one_cell(s, members[0], centres, farther))
+            one = _one_cell(s, members[0], centres, farther)
+            out.append(one)
+            as_found.append((one.centre, one.colour) == (members[0].centre, members[0].colour))
         else:
-            out.extend(_split_cell(s, members, centres))
-    out = [_vouched_by_ring(s, c, out) for c in out]
+            joined = _split_cell(s, members, centres)
+            out.extend(joined)
+            as_found.extend(False for _ in joined)
+    out = [_vouched_by_ring(s, c, out, found) for c, found in zip(out, as_found, strict=True)]
     problems, conf = _hidden_cells(s, candidates, out, crescents)
     hole = None if problems else _ringed_hole(s, out)
     hidden = None if hole is None or not crescents else _crescent_cell(s, hole, out)
