@@ -26,17 +26,14 @@ from vision.enigma.cells import (
     margin_conf,
     member_mask,
 )
-from vision.enigma.channel_rims import blend_distance, is_rim_colour, off_channel_rims
+from vision.enigma.channel_rims import is_rim_colour
 from vision.enigma.colours import ColourModel
 from vision.enigma.pack import EnigmaPack
 from vision.enigma.patch_labels import inner_part
 from vision.enigma.pawn_patch import (
-    HUE_MIN_CHROMA,
     RING_FROM_TILE,
     UNKNOWN_FROM,
     PawnPatch,
-    hue_apart,
-    hue_chroma,
     judge_pawn,
     look_at,
     lowest_within,
@@ -44,10 +41,11 @@ from vision.enigma.pawn_patch import (
     ring_colour,
     search_window,
 )
+from vision.enigma.pawn_rim import CRESCENT_LEAD, CRESCENT_MIN_PX, cell_on_tile, rim_colour
 from vision.enigma.read_types import PAWN_MIN_AREA
-from vision.enigma.ring_blend import clear_ring_cell
+from vision.enigma.ring_blend import clear_ring_cell, ring_shows_cell
 from vision.enigma.ring_fit import side_ring_cell
-from vision.enigma.small_stats import clip01, median
+from vision.enigma.small_stats import clip01
 
 #: a cell found only from the ring around a pawn (the cell finder missed it) is never trusted
 HIDDEN_CELL_CONFIDENCE = 0.6
@@ -90,16 +88,6 @@ PAWN_IN_HOLE_PX = 4
 #: bare tile on all eighths of it but this many (the channel that leaves the cell opens one
 #: or two) is asked about
 POCKET_OPEN_PARTS = 2
-#: a pawn's rim names a cell by its hue (:func:`_rim_hue`) only clear of the line between
-#: a hue and grey: its chroma this far above :data:`HUE_MIN_CHROMA` (a rim of harsh 5000
-#: [0, 2] measured 20.6 on one OpenCV and 18.1 on the Pi's, and read red on one, blue on the
-#: other; the red rims named lie at 36-40) ...
-RIM_MIN_CHROMA = HUE_MIN_CHROMA + 8.0
-#: ... and its hue nearer the cell's than any other cell's by this many degrees (demo: red
-#: 117, yellow 145, blue 316 deg; a red rim round a blue pawn, its pixels off a channel's
-#: blends, blends towards blue through 90: harsh 5000 [1, 1] 96 deg, 28 nearer red than
-#: yellow; [0, 2] 69 deg)
-RIM_HUE_LEAD = 15.0
 SURE_PAWN = 0.85  # a pawn read on a cell this sure stands there (the app's least confidence)
 #: a blob or place nearer a cell's centre than this (cell radii) is that cell's pawn
 NEAR_PAWN = 0.8
@@ -118,11 +106,10 @@ FAINT_PAWN_CONFIDENCE = 0.3
 #: a pawn standing tall where no cell was read covers its cell but for a thin crescent of
 #: the cell's colour beside it (tuning independent tables 4 and 6 clean: white pawns on
 #: yellow cells, only their crescents showing): pixels of one cell colour between the
-#: pawn's middle and this many cell radii round it, at least this many of them, and this
-#: many times more than of any other cell colour
+#: pawn's middle and this many cell radii round it, at least :data:`~vision.enigma.pawn_rim.
+#: CRESCENT_MIN_PX` of them, and :data:`~vision.enigma.pawn_rim.CRESCENT_LEAD` times more
+#: than of any other cell colour
 CRESCENT_REACH = 1.4
-CRESCENT_MIN_PX = 6
-CRESCENT_LEAD = 3.0
 #: a pale pawn may leave neither a blob of its colour nor a ring all round: a crescent of
 #: one cell colour away from every cell read is the only sign of its cell (tuning
 #: independent table 5027 harsh, square [2, 0]: a white pawn on a blue cell, the ring open
@@ -133,11 +120,6 @@ CRESCENT_SEARCH = 1.2
 #: ... with at least this share of that ring unlike bare tile (a crescent of a cell covers
 #: more than half of it)
 CRESCENT_RING_SHARE = 0.45
-#: a ring's median colour names the cell on whose blend with bare tile it lies only when it
-#: lies this much nearer that blend than a channel's on the tile or another cell's (tuning
-#: independent harsh 5000-5039: 11 of 14 red rings round white pawns lead by 4.8-8.3, 3 by
-#: 0.8-2.9; no ring without a pawn leads at all)
-BLEND_LEAD = 3.0
 
 
 def tile_can_pass_for(model: ColourModel, net: int, within: float = UNKNOWN_FROM) -> bool:
@@ -294,7 +276,7 @@ def _one_cell(s: PawnPatch, c: Cell, centres: list[tuple[float, float]],
         net_conf = min(net_conf, b_conf)
     colour, confidence = c.colour, c.confidence
     if net == c.colour:
-        colour, unsure = _rim_colour(s, centre, c.colour)
+        colour, unsure = rim_colour(s, centre, c.colour)
         confidence = min(confidence, HIDDEN_CELL_CONFIDENCE) if unsure else confidence
     return Cell(centre, colour, confidence, net, net_conf)
 
@@ -312,30 +294,6 @@ def _rival_core(s: PawnPatch, best: int, centres: list[tuple[float, float]], net
     if rival < RIVAL_CORE:
         return min(net_conf, FAINT_PAWN_CONFIDENCE)
     return net_conf
-
-
-def _rim_colour(s: PawnPatch, centre: tuple[float, float], pawn_colour: str) -> tuple[str, bool]:
-    """The colour of a cell the finder read in its pawn's colour (a blue pawn standing tall
-    on a red cell, only the red rim showing round it: tuning independent table 14 clean,
-    square [1, -1]): the one cell colour of the rim round the pawn, when one other than the
-    pawn's shows there (:data:`CRESCENT_MIN_PX`, :data:`CRESCENT_LEAD`); else the colour
-    the rim's hue names (:func:`_rim_hue`), else the pawn's. The cell keeps the doubt its
-    finder gave it; and whether its colour is unsure: named by the rim's hue alone, or the
-    pawn's own with nothing round the pawn to confirm it (the finder took the pawn itself
-    for a cell of its colour: tuning independent harsh 5000 [0, 2] and 5009 [-3, 3] at
-    30-45 tiles, blue pawns on red cells read on blue cells, the pawns sure, the rims
-    naming no colour; a blue cell's rim round its blue pawn names blue by its hue, harsh
-    5040-5064: 6 of 6)."""
-    rim = disc((s.p, s.p), centre, s.rc * 1.3) & ~disc((s.p, s.p), centre, s.rn * 1.15)
-    counts = sorted(((int((rim & (s.labels == i)).sum()), i) for i in s.cell_classes
-                     if s.name(i) != pawn_colour), reverse=True) or [(0, -1)]
-    (most, colour_i), second = counts[0], (counts[1][0] if len(counts) > 1 else 0)
-    if most >= CRESCENT_MIN_PX and most >= CRESCENT_LEAD * second:
-        return s.name(colour_i), False
-    hue_i = _rim_hue(s, rim)
-    if hue_i is None:
-        return pawn_colour, True
-    return s.name(hue_i), s.name(hue_i) != pawn_colour
 
 
 def _split_cell(s: PawnPatch, members: list[Cell], centres: list[tuple[float, float]]
@@ -440,20 +398,30 @@ def _hidden_cell(s: PawnPatch, at: tuple[float, float], colour: tuple[int, float
                 min(net_conf, HIDDEN_CELL_CONFIDENCE))
 
 
-def _vouched_by_ring(s: PawnPatch, c: Cell, cells: list[Cell]) -> Cell:
+def _vouched_by_ring(s: PawnPatch, c: Cell, cells: list[Cell], as_found: bool) -> Cell:
     """Cell ``c``, its colour sure when its pawn is sure and the ring round the pawn shows
-    the cell's colour clearly, the blur modelled (:func:`~vision.enigma.ring_blend.
-    clear_ring_cell`; the other ``cells``' rings left out): the finder judges a cell's
-    colour by the median of its ring, which a pawn's blurred rim pulls towards another
-    colour (tuning independent clean 0-19: white pawns on red cells, the cells found at
-    :data:`~vision.enigma.cells.RING_DISAGREES_CONFIDENCE`). A pawn of the cell's own
-    colour is no witness: the finder may have taken the pawn for the cell."""
+    the cell's colour clearly, the blur modelled (the other ``cells``' rings left out): the
+    finder judges a cell's colour by the median of its ring, which a pawn's blurred rim pulls
+    towards another colour (tuning independent clean 0-19: white pawns on red cells, the
+    cells found at :data:`~vision.enigma.cells.RING_DISAGREES_CONFIDENCE`). A pawn of the
+    cell's own colour is no witness: the finder may have taken the pawn for the cell.
+    ``as_found``: the cell lies where the finder placed it, in the colour it gave it; then
+    the ring only names that colour, on whatever side of the pawn it shows
+    (:func:`~vision.enigma.ring_blend.ring_shows_cell`: a pawn seen from the side, or a
+    channel's blend, hides a side of it). A cell moved to a pawn's place, or renamed from
+    the pawn's rim (the finder took the pawn for a cell of its colour), must show its
+    colour all round the pawn (:func:`~vision.enigma.ring_blend.clear_ring_cell`), as a cell
+    placed under a pawn must (:func:`_hidden_cell`)."""
     if (c.networker is None or c.networker == c.colour or c.net_confidence < SURE_PAWN
             or c.confidence >= SURE_PAWN):
         return c
-    shown = clear_ring_cell(s.feats, s.model, c.centre, (s.rc, s.rn),
-                            s.model.index("net", c.networker),
-                            [o.centre for o in cells if o is not c])
+    pawn = s.model.index("net", c.networker)
+    others = [o.centre for o in cells if o is not c]
+    if as_found:
+        shown_cell = ring_shows_cell(s.feats, s.model, c.centre, (s.rc, s.rn), pawn, others)
+        shown = None if shown_cell is None else shown_cell[0]
+    else:
+        shown = clear_ring_cell(s.feats, s.model, c.centre, (s.rc, s.rn), pawn, others)
     if shown != s.model.index("cell", c.colour):
         return c
     return Cell(c.centre, c.colour, 1.0, c.networker, c.net_confidence)
@@ -572,7 +540,7 @@ def _crescent_cell(s: PawnPatch, centre: tuple[float, float], cells: list[Cell])
     if most < CRESCENT_MIN_PX or most < CRESCENT_LEAD * second:
         # no pixel labelled a cell colour: a pale pawn's ring blurred into it and the tile
         # is labelled channel or table, and is known only by the blend it lies on
-        on_tile = _cell_on_tile(s, zone & ~disc((s.p, s.p), centre, s.rn * 1.15))
+        on_tile = cell_on_tile(s, zone & ~disc((s.p, s.p), centre, s.rn * 1.15))
         if on_tile is None:
             return None
         colour_i = on_tile
@@ -580,60 +548,6 @@ def _crescent_cell(s: PawnPatch, centre: tuple[float, float], cells: list[Cell])
     if best in s.cell_classes:
         return None
     return _hidden_cell(s, at, (colour_i, HIDDEN_CELL_CONFIDENCE), (best, net_conf), cells)
-
-
-def _cell_on_tile(s: PawnPatch, zone: np.ndarray) -> int | None:
-    """The cell colour whose blend with bare tile the ring in ``zone`` (its pixels unlike
-    bare tile and of no player colour) lies on, by its median colour; None when too few
-    pixels are left, or the median lies not :data:`BLEND_LEAD` nearer that blend than a
-    channel's on the tile and every other cell's, or the cell's colour is one a channel's
-    rim takes (:func:`is_rim_colour`), or the median is not clear of grey
-    (:data:`RIM_MIN_CHROMA`: near bare tile the blends meet, and the bench renderer's white
-    pawn leaves a bluish grey halo, bench scenes 16 and 89). A white pawn standing on a red
-    cell blurs the ring left round it to a pink no pixel label names (tuning independent
-    harsh 5000-5039, 14 such rings: 2.1-5.4 from red on tile, 5.4-11.8 from a channel on
-    it; the rings round pale spots that are no pawn, and yellow cells': 0.4-1.4 from a
-    channel on tile)."""
-    zone = zone & s.ringed & ~member_mask(s.labels, s.net_ids)
-    if int(zone.sum()) < CRESCENT_MIN_PX:
-        return None
-    middle = median(s.feats[zone], axis=0)[None]
-    if hue_chroma(middle[0])[1] < RIM_MIN_CHROMA:
-        return None
-    by_cell = sorted((float(blend_distance(middle, s.model, i)[0]), i) for i in s.cell_classes)
-    (near, colour_i), next_cell = by_cell[0], by_cell[1][0]
-    channel = float(blend_distance(middle, s.model, "channel")[0])
-    if is_rim_colour(s.model, colour_i) or near + BLEND_LEAD > min(channel, next_cell):
-        return None
-    return colour_i
-
-
-def _rim_hue(s: PawnPatch, zone: np.ndarray) -> int | None:
-    """The cell colour a pawn's rim in ``zone`` shows by its hue: a cell's thin ring round a
-    standing pawn, blurred into the pawn's rim and the tile, keeps its cell's hue while its
-    pixels' labels name no cell colour (tuning independent harsh 5000 [1, 1] and [0, 2]: a
-    red ring round a blue pawn labelled table and icon, the cell read blue; the whole rim's
-    hue 112-113 deg, its pixels off a channel's blends 96 and 69, red's 117, blue's 316;
-    blue rings round blue pawns 316-327 on harsh 5010-5045 and clean 0-39). Only the rim's
-    pixels unlike bare tile count, neither a player colour's (the pawn's silhouette is no
-    tile) nor a channel's blurred rim's; a colour such a rim takes (:func:`is_rim_colour`)
-    is never named. None when too few pixels are left, or their
-    middle is not clear of grey (:data:`RIM_MIN_CHROMA`), or its hue is not clearly one
-    cell's rather than another's (:data:`RIM_HUE_LEAD`)."""
-    zone = zone & s.ringed & ~member_mask(s.labels, s.net_ids)
-    feats = s.feats[zone]
-    feats = feats[off_channel_rims(s.model, feats)]
-    if len(feats) < CRESCENT_MIN_PX:
-        return None
-    hue, chroma = hue_chroma(median(feats, axis=0))
-    if chroma < RIM_MIN_CHROMA:
-        return None
-    apart = sorted((hue_apart(hue, hue_chroma(s.model.centres[i])[0]), i)
-                   for i in s.cell_classes)
-    (nearest_apart, nearest), next_apart = apart[0], apart[1][0]
-    if next_apart - nearest_apart < RIM_HUE_LEAD:
-        return None
-    return None if is_rim_colour(s.model, nearest) else nearest
 
 
 def _lone_crescent(s: PawnPatch, cells: list[Cell]) -> Cell | None:
@@ -752,6 +666,7 @@ def read_networkers(
     rc = s.rc
     candidates = _candidates(s)
     out: list[Cell] = []
+    as_found: list[bool] = []  # per cell of out: where, and in the colour, the finder gave it
     for g in _same_cell_groups(cells, rc):
         members = [cells[m] for m in g]
         centres = [c.centre for c in members]
@@ -765,10 +680,14 @@ def read_networkers(
                    if all(math.dist(b, c) >= NEAR_PAWN * rc for c in centres)
                    and any(math.dist(b, c) < BESIDE_CELL * rc for c in centres)]
         if len(members) == 1:
-            out.append(_one_cell(s, members[0], centres, farther))
+            one = _one_cell(s, members[0], centres, farther)
+            out.append(one)
+            as_found.append((one.centre, one.colour) == (members[0].centre, members[0].colour))
         else:
-            out.extend(_split_cell(s, members, centres))
-    out = [_vouched_by_ring(s, c, out) for c in out]
+            joined = _split_cell(s, members, centres)
+            out.extend(joined)
+            as_found.extend(False for _ in joined)
+    out = [_vouched_by_ring(s, c, out, found) for c, found in zip(out, as_found, strict=True)]
     problems, conf = _hidden_cells(s, candidates, out, crescents)
     hole = None if problems else _ringed_hole(s, out)
     hidden = None if hole is None or not crescents else _crescent_cell(s, hole, out)

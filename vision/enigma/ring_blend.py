@@ -111,14 +111,14 @@ def leading_ring_cell(feats: np.ndarray, model: ColourModel, centre: tuple[float
     return best, masks[best], int(zone.sum())
 
 
-def clear_ring_cell(feats: np.ndarray, model: ColourModel, centre: tuple[float, float],
-                    radii: tuple[float, float], pawn: int,
-                    others: list[tuple[float, float]]) -> int | None:
+def ring_shows_cell(feats: np.ndarray, model: ColourModel, centre: tuple[float, float],
+                    radii: tuple[float, float], pawn: int, others: list[tuple[float, float]]
+                    ) -> tuple[int, np.ndarray] | None:
     """The cell class that the ring round a pawn of colour ``pawn`` at ``centre`` shows
-    clearly (:func:`leading_ring_cell`), or None when none does: too few of the ring's
-    pixels show one (:data:`RING_CLEAR_SHARE`; a pawn may hide its cell wholly), or another
-    cell colour shows nearly as much (:data:`RING_CLEAR_LEAD`), or it shows only to one side
-    (:data:`RING_ALL_ROUND`). ``radii``: the cell's and the pawn's
+    clearly (:func:`leading_ring_cell`) and the mask of its pixels, on whatever side of the
+    pawn they lie; None when too few of the ring's pixels show one
+    (:data:`RING_CLEAR_SHARE`; a pawn may hide its cell wholly), or another cell colour
+    shows nearly as much (:data:`RING_CLEAR_LEAD`). ``radii``: the cell's and the pawn's
     radius, pixels; the discs of the ``others`` cells' rings are left out."""
     lead = leading_ring_cell(feats, model, centre, radii, pawn, others, RING_OUTER)
     if lead is None:
@@ -126,6 +126,21 @@ def clear_ring_cell(feats: np.ndarray, model: ColourModel, centre: tuple[float, 
     best, shown, ring_size = lead
     if int(shown.sum()) < RING_CLEAR_SHARE * ring_size:
         return None
+    return best, shown
+
+
+def clear_ring_cell(feats: np.ndarray, model: ColourModel, centre: tuple[float, float],
+                    radii: tuple[float, float], pawn: int,
+                    others: list[tuple[float, float]]) -> int | None:
+    """The cell class that the ring round a pawn of colour ``pawn`` at ``centre`` shows
+    clearly (:func:`ring_shows_cell`) all round the pawn (:data:`RING_ALL_ROUND`), or None:
+    shown only to one side, the cell's middle lies off the pawn's place. ``radii``: the
+    cell's and the pawn's radius, pixels; the discs of the ``others`` cells' rings are left
+    out."""
+    shown_cell = ring_shows_cell(feats, model, centre, radii, pawn, others)
+    if shown_cell is None:
+        return None
+    best, shown = shown_cell
     ys, xs = np.nonzero(shown)
     eighths = np.floor(np.arctan2(ys - centre[1], xs - centre[0]) / (np.pi / 4)).astype(int)
     if int((np.bincount(eighths % 8, minlength=8) >= EIGHTH_MIN_PX).sum()) < RING_ALL_ROUND:
