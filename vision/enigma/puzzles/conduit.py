@@ -246,19 +246,32 @@ def _stubs_differ(seen: set[tuple[Cell, str]], entered: set[tuple[Cell, str]],
             "card, or move the lamp so that no reflection lies on the card's edge")
 
 
+def _pieces_solve(seen: dict[Cell, frozenset[str]], stubs_seen: set[tuple[Cell, str]],
+                  doubts: list[str], card: conduit.ConduitCard, box: PuzzleBox, *,
+                  given: bool) -> bool:
+    """Whether the pieces read would pass the check: every cell seen clearly, every piece
+    one to use, and every channel connected or closed (the stubs aside)."""
+    if doubts:
+        return False
+    as_read = card if given else _card_as_read(card, seen, stubs_seen, box)
+    solution, refusal = laid_pieces(seen, as_read, box)
+    return refusal is None and conduit.conduit_problem(as_read, box.conduit.pieces,
+                                                       solution) is None
+
+
 def _read_offset(view: CardView, pack: EnigmaPack, card: conduit.ConduitCard, box: PuzzleBox,
                  *, given: bool) -> tuple[dict[Cell, frozenset[str]], set[tuple[Cell, str]],
                                           set[tuple[Cell, str]], list[str]]:
     """:func:`read_conduit_grid`, read again where the pieces' prints lie off the grid
-    (:func:`print_offset`) when a cell is not seen clearly at the grid or a piece's openings
-    are unclear (:func:`laid_pieces`): a clear read at the grid is kept as it is."""
+    (:func:`print_offset`) unless the pieces read at the grid pass the check. Any other
+    answer is not given on the grid's read alone: a print a tenth of a cell off the grid can
+    read clearly and wrongly there (an open arm's window on the channel's blurred edge reads
+    as face), and a right build was then told a piece is not one of the pieces to use or a
+    channel is open; the offset read, where every piece's arms read clearest, is the one
+    judged."""
     read = read_conduit_grid(view, pack, card)
-    seen, stubs_seen, _, doubts = read
-    if not doubts:
-        as_read = card if given else _card_as_read(card, seen, stubs_seen, box)
-        refusal = laid_pieces(seen, as_read, box)[1]
-        if refusal is None or refusal["verdict"] != CANNOT_TELL:
-            return read
+    if _pieces_solve(read[0], read[1], read[3], card, box, given=given):
+        return read
     centres, cell = cell_centres(view, pack, card)
     offset = print_offset(view.image, list(centres.values()), cell,
                           lambda printed: printed is not None and printed.disc >= PIECE_DISC)
