@@ -12,8 +12,8 @@ import cv2
 import numpy as np
 
 from vision.enigma.puzzles.conduit import PIECE_DISC
-from vision.enigma.puzzles.conduit_offset import print_arms, print_offset
-from vision.enigma.puzzles.conduit_print import piece_print
+from vision.enigma.puzzles.conduit_offset import print_offset
+from vision.enigma.puzzles.conduit_print import piece_print, print_arms
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
 from independent_scenes.puzzle_judge import check_frame  # noqa: E402

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import lru_cache
 
 import cv2
@@ -403,10 +404,12 @@ def measured_window(shrunk: np.ndarray, rows: slice, cols: slice,
 
 def _search_left_part(shrunk: np.ndarray, card_mm: float, scale: float,
                       left_out: list[tuple[float, float, float]], turns: tuple[float, ...],
-                      near: tuple[float, float, float] | None = None) -> list[Find]:
+                      near: tuple[float, float, float] | None = None,
+                      away: tuple[tuple[float, float, float], ...] = ()) -> list[Find]:
     """:func:`_finds_by_turn` over the mat's left part (``shrunk`` at ``scale`` px a mm, the
     markers' squares ``left_out``); ``near`` (x, y, reach in its pixels): the centres are
-    also held within reach of it, where that leaves any."""
+    also held within reach of it, where that leaves any; ``away`` (x, y, reach): no centre
+    within reach of these (their squares are still measured, as the table they are)."""
     # the card lies in the left part: the right is cut off beyond its band
     part = int(shrunk.shape[1] * CARD_PART)
     cut = int(part + card_mm * scale * (0.5 + 2 * BAND) + 4)
@@ -420,6 +423,9 @@ def _search_left_part(shrunk: np.ndarray, card_mm: float, scale: float,
         eh += reach
         allowed[max(0, int(ey - eh)):max(0, int(ey + eh)),
                 max(0, int(ex - eh)):max(0, int(ex + eh))] = False
+    for ax, ay, r in away:
+        allowed[max(0, int(ay - r)):max(0, int(ay + r) + 1),
+                max(0, int(ax - r)):max(0, int(ax + r) + 1)] = False
     if near is not None:
         nx, ny, r = near
         window = np.zeros_like(allowed)
@@ -505,31 +511,87 @@ def _shows_triangle(balanced: np.ndarray, find: Find, side: float) -> bool:
                                                                                corners))
 
 
+#: a place whose square shows no card's triangle is looked past: the search is made again with
+#: no centre within this share of the card's side of it, up to this many places in turn
+ELSEWHERE_APART, ELSEWHERE_TRIES = 0.5, 4
+
+
+@dataclass(frozen=True)
+class _Scales:
+    """The mat shrunk for the place search (PLACE_PX_PER_MM) and the coarse search
+    (COARSE_PX_PER_MM), with the markers' squares left out in each one's pixels."""
+
+    placing: np.ndarray
+    placing_out: list[tuple[float, float, float]]
+    coarse: np.ndarray
+    coarse_out: list[tuple[float, float, float]]
+
+    @classmethod
+    def of(cls, balanced: np.ndarray, exclude: tuple[tuple[float, float, float], ...]
+           ) -> _Scales:
+        kp, kc = PLACE_PX_PER_MM / MAT_PX_PER_MM, COARSE_PX_PER_MM / MAT_PX_PER_MM
+        return cls(_shrunk(balanced, PLACE_PX_PER_MM),
+                   [(ex * kp, ey * kp, eh * kp) for ex, ey, eh in exclude],
+                   _shrunk(balanced, COARSE_PX_PER_MM),
+                   [(ex * kc, ey * kc, eh * kc) for ex, ey, eh in exclude])
+
+    def refined(self, card_mm: float, place: Find) -> Find:
+        """The coarse search's best square near ``place`` (its pixels), in mat pixels."""
+        up = COARSE_PX_PER_MM / PLACE_PX_PER_MM
+        near = (place[1] * up, place[2] * up, PLACE_REACH_MM * COARSE_PX_PER_MM)
+        f = max(_search_left_part(self.coarse, card_mm, COARSE_PX_PER_MM, self.coarse_out,
+                                  _turns_near(place[3], COARSE_TURNS, PLACE_TURNS_DEG), near),
+                key=lambda f: f[0])
+        k = COARSE_PX_PER_MM / MAT_PX_PER_MM
+        return (f[0], f[1] / k, f[2] / k, f[3], f[4])
+
+
+def _card_elsewhere(balanced: np.ndarray, card_mm: float, scales: _Scales,
+                    places: list[Find]) -> Find | None:
+    """The best square away from ``places`` (PLACE_PX_PER_MM pixels) that shows the card's
+    triangle, each place that does not looked past in turn (:data:`ELSEWHERE_TRIES`); None
+    when none does."""
+    reach = ELSEWHERE_APART * card_mm * PLACE_PX_PER_MM
+    away = [(p[1], p[2], reach) for p in places]
+    for _ in range(ELSEWHERE_TRIES):
+        place = max(_search_left_part(scales.placing, card_mm, PLACE_PX_PER_MM,
+                                      scales.placing_out, PLACE_TURNS, away=tuple(away)),
+                    key=lambda f: f[0])
+        if place[0] < 0:
+            return None
+        find = scales.refined(card_mm, place)
+        if _shows_triangle(balanced, find, card_mm * MAT_PX_PER_MM):
+            return find
+        away.append((place[1], place[2], reach))
+    return None
+
+
 def _placed_coarse(balanced: np.ndarray, card_mm: float,
                    exclude: tuple[tuple[float, float, float], ...]) -> Find:
     """The coarse search's find (score, x, y in mat px, turn, contrast), made where the same
     search at PLACE_PX_PER_MM over every turn places it (:func:`_rival_places`): at 1 px a
-    mm only the turns and centres near those places, the best of them."""
-    k = PLACE_PX_PER_MM / MAT_PX_PER_MM
-    placed = _search_left_part(
-        _shrunk(balanced, PLACE_PX_PER_MM), card_mm, PLACE_PX_PER_MM,
-        [(ex * k, ey * k, eh * k) for ex, ey, eh in exclude], PLACE_TURNS)
-    up = COARSE_PX_PER_MM / PLACE_PX_PER_MM
-    k = COARSE_PX_PER_MM / MAT_PX_PER_MM
-    shrunk = _shrunk(balanced, COARSE_PX_PER_MM)
-    left_out = [(ex * k, ey * k, eh * k) for ex, ey, eh in exclude]
-    finds = []
-    for _, px, py, turn, _ in _rival_places(placed, PLACE_PX_PER_MM):
-        near = (px * up, py * up, PLACE_REACH_MM * COARSE_PX_PER_MM)
-        finds.append(max(_search_left_part(shrunk, card_mm, COARSE_PX_PER_MM, left_out,
-                                           _turns_near(turn, COARSE_TURNS, PLACE_TURNS_DEG),
-                                           near), key=lambda f: f[0]))
-    finds = [(f[0], f[1] / k, f[2] / k, f[3], f[4]) for f in finds]
+    mm only the turns and centres near those places, the best of them. Where none of them
+    shows the card's own print, its triangle (:func:`_shows_triangle`), the best place away
+    from them that does (:func:`_card_elsewhere`), if any: the white squares of a checked
+    cloth scored above the card with its pieces at every turn (independent puzzle scenes,
+    conduit harsh seed 4: 0.40 and 0.34 against the card's 0.33), and the card was no rival
+    place at all. The card's cut edges do not tell it here: a square lying along a cloth's
+    checks shows their sharp steps on its four sides (fragment moderate seed 5)."""
+    scales = _Scales.of(balanced, exclude)
+    placed = _search_left_part(scales.placing, card_mm, PLACE_PX_PER_MM, scales.placing_out,
+                               PLACE_TURNS)
+    places = _rival_places(placed, PLACE_PX_PER_MM)
+    finds = [scales.refined(card_mm, place) for place in places]
+    side = card_mm * MAT_PX_PER_MM
     if len(finds) > 1:
         # the score alone tied a square of glare on a checked cloth with the card (conduit
         # moderate seed 6: 0.671 against 0.670): the card's triangle tells them apart
-        marked = [f for f in finds if _shows_triangle(balanced, f, card_mm * MAT_PX_PER_MM)]
+        marked = [f for f in finds if _shows_triangle(balanced, f, side)]
         finds = marked or finds
+    if not any(_shows_triangle(balanced, f, side) for f in finds):
+        elsewhere = _card_elsewhere(balanced, card_mm, scales, places)
+        if elsewhere is not None:
+            return elsewhere
     return max(finds, key=lambda f: f[0])
 
 

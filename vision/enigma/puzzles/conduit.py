@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+import cv2
 import numpy as np
 
 from companion.enigma import puzzle_conduit as conduit
@@ -12,7 +13,7 @@ from vision.enigma.mat import CARD_PX_PER_MM
 from vision.enigma.pack import EnigmaPack
 from vision.enigma.puzzles.cards import conduit_grid
 from vision.enigma.puzzles.conduit_offset import print_offset
-from vision.enigma.puzzles.conduit_print import PiecePrint, band_colour, piece_print
+from vision.enigma.puzzles.conduit_print import PiecePrint, band_colour, piece_prints
 from vision.enigma.puzzles.marks import cell_marks, cells_named, open_channels, spot_marks
 from vision.enigma.puzzles.verdicts import MarkKind, Reason, as_verdict
 from vision.enigma.puzzles.view import (
@@ -49,7 +50,8 @@ def cell_centres(view: CardView, pack: EnigmaPack, card: conduit.ConduitCard
 
 
 def read_conduit_grid(view: CardView, pack: EnigmaPack, card: conduit.ConduitCard, *,
-                      offset: tuple[float, float] = (0.0, 0.0)
+                      offset: tuple[float, float] = (0.0, 0.0), sums: np.ndarray | None = None,
+                      contrasts: dict[tuple[Cell, str], float] | None = None
                       ) -> tuple[dict[Cell, frozenset[str]], set[tuple[Cell, str]],
                                  set[tuple[Cell, str]], list[str]]:
     """Per card cell: the openings of the piece laid there (cells without a piece left out),
@@ -57,8 +59,15 @@ def read_conduit_grid(view: CardView, pack: EnigmaPack, card: conduit.ConduitCar
     centre (:func:`~vision.enigma.puzzles.conduit_offset.print_offset`); the printed stubs
     seen at the grid's border (printed on the card, read at the grid itself), the places at
     the border where a stub is not seen clearly either way (:func:`stub_contrast`), and the
-    doubts (the cells not seen clearly)."""
+    doubts (the cells not seen clearly). ``sums``: the view's integral (cv2's, float64),
+    when the caller has it; ``contrasts``: the stubs' contrasts already measured, filled
+    with those measured here (they are read at the grid whatever the offset)."""
     centres, cell = cell_centres(view, pack, card)
+    if sums is None:
+        sums = cv2.integral(view.image, sdepth=cv2.CV_64F)
+    at_prints = np.array([centres[at] for at in card.cells], np.float64) + offset
+    prints = dict(zip(card.cells, piece_prints(sums, at_prints, cell), strict=True))
+    contrasts = {} if contrasts is None else contrasts
     seen: dict[Cell, frozenset[str]] = {}
     doubts: list[str] = []
     stubs_seen: set[tuple[Cell, str]] = set()
@@ -66,7 +75,7 @@ def read_conduit_grid(view: CardView, pack: EnigmaPack, card: conduit.ConduitCar
     cells = set(card.cells)
     for at in card.cells:
         cx, cy = centres[at]
-        read = read_piece(piece_print(view.image, (cx + offset[0], cy + offset[1]), cell))
+        read = read_piece(prints[at])
         if read is None:
             doubts.append(f"{list(at)}")
             continue
@@ -75,7 +84,9 @@ def read_conduit_grid(view: CardView, pack: EnigmaPack, card: conduit.ConduitCar
         for sd, (ux, uy) in OFFSETS.items():
             if (at[0] + ux, at[1] + uy) in cells:
                 continue
-            contrast = stub_contrast(view.image, (cx, cy), (ux, uy), cell, pack)
+            if (at, sd) not in contrasts:
+                contrasts[at, sd] = stub_contrast(view.image, (cx, cy), (ux, uy), cell, pack)
+            contrast = contrasts[at, sd]
             if contrast >= STUB_SEEN:
                 stubs_seen.add((at, sd))
             elif contrast > STUB_NONE:
@@ -246,25 +257,41 @@ def _stubs_differ(seen: set[tuple[Cell, str]], entered: set[tuple[Cell, str]],
             "card, or move the lamp so that no reflection lies on the card's edge")
 
 
+def _pieces_solve(seen: dict[Cell, frozenset[str]], stubs_seen: set[tuple[Cell, str]],
+                  doubts: list[str], card: conduit.ConduitCard, box: PuzzleBox, *,
+                  given: bool) -> bool:
+    """Whether the pieces read would pass the check: every cell seen clearly, every piece
+    one to use, and every channel connected or closed (the stubs aside)."""
+    if doubts:
+        return False
+    as_read = card if given else _card_as_read(card, seen, stubs_seen, box)
+    solution, refusal = laid_pieces(seen, as_read, box)
+    return refusal is None and conduit.conduit_problem(as_read, box.conduit.pieces,
+                                                       solution) is None
+
+
 def _read_offset(view: CardView, pack: EnigmaPack, card: conduit.ConduitCard, box: PuzzleBox,
                  *, given: bool) -> tuple[dict[Cell, frozenset[str]], set[tuple[Cell, str]],
                                           set[tuple[Cell, str]], list[str]]:
     """:func:`read_conduit_grid`, read again where the pieces' prints lie off the grid
-    (:func:`print_offset`) when a cell is not seen clearly at the grid or a piece's openings
-    are unclear (:func:`laid_pieces`): a clear read at the grid is kept as it is."""
-    read = read_conduit_grid(view, pack, card)
-    seen, stubs_seen, _, doubts = read
-    if not doubts:
-        as_read = card if given else _card_as_read(card, seen, stubs_seen, box)
-        refusal = laid_pieces(seen, as_read, box)[1]
-        if refusal is None or refusal["verdict"] != CANNOT_TELL:
-            return read
+    (:func:`print_offset`) unless the pieces read at the grid pass the check. Any other
+    answer is not given on the grid's read alone: a print a tenth of a cell off the grid can
+    read clearly and wrongly there (an open arm's window on the channel's blurred edge reads
+    as face), and a right build was then told a piece is not one of the pieces to use or a
+    channel is open; the offset read, where every piece's arms read clearest, is the one
+    judged."""
+    sums = cv2.integral(view.image, sdepth=cv2.CV_64F)
+    contrasts: dict[tuple[Cell, str], float] = {}
+    read = read_conduit_grid(view, pack, card, sums=sums, contrasts=contrasts)
+    if _pieces_solve(read[0], read[1], read[3], card, box, given=given):
+        return read
     centres, cell = cell_centres(view, pack, card)
     offset = print_offset(view.image, list(centres.values()), cell,
-                          lambda printed: printed is not None and printed.disc >= PIECE_DISC)
+                          lambda printed: printed is not None and printed.disc >= PIECE_DISC,
+                          sums=sums)
     if offset == (0.0, 0.0):
         return read
-    return read_conduit_grid(view, pack, card, offset=offset)
+    return read_conduit_grid(view, pack, card, offset=offset, sums=sums, contrasts=contrasts)
 
 
 def check_conduit(view: CardView, pack: EnigmaPack, card: conduit.ConduitCard | None,

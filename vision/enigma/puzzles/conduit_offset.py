@@ -18,16 +18,7 @@ from collections.abc import Callable, Sequence
 import cv2
 import numpy as np
 
-from companion.enigma.tiles import OFFSETS
-from vision.enigma.puzzles.conduit_print import (
-    ARM_ACROSS,
-    ARM_ALONG,
-    CORNER,
-    DISC_HALF,
-    FACE_ACROSS,
-    PiecePrint,
-    piece_print,
-)
+from vision.enigma.puzzles.conduit_print import PiecePrint, piece_prints, print_arms
 
 Centre = tuple[float, float]
 
@@ -53,54 +44,20 @@ def unclearness(arms: np.ndarray) -> np.ndarray:
     return out
 
 
-def _band_means(sums: np.ndarray, centres: np.ndarray, unit: tuple[int, int],
-                along: tuple[float, float], across: tuple[float, float], cell: float
-                ) -> np.ndarray:
-    """:func:`~vision.enigma.puzzles.conduit_print.band_colour` at many ``centres`` (rows of
-    x, y) at once, from the image's integral ``sums`` (cv2's): the mean colour per centre."""
-    (ux, uy), h, w = unit, sums.shape[0] - 1, sums.shape[1] - 1
-    xs = np.stack([centres[:, 0] + (ux * a - uy * b) * cell for a in along for b in across])
-    ys = np.stack([centres[:, 1] + (uy * a + ux * b) * cell for a in along for b in across])
-    x0 = np.clip(xs.min(axis=0).astype(int), 0, w)
-    x1 = np.clip(xs.max(axis=0).astype(int) + 1, 0, w)
-    y0 = np.clip(ys.min(axis=0).astype(int), 0, h)
-    y1 = np.clip(ys.max(axis=0).astype(int) + 1, 0, h)
-    total = sums[y1, x1] - sums[y0, x1] - sums[y1, x0] + sums[y0, x0]
-    area = np.maximum((x1 - x0) * (y1 - y0), 1)[:, None]
-    out: np.ndarray = total / area
-    return out
-
-
-def print_arms(sums: np.ndarray, centres: np.ndarray, cell: float) -> np.ndarray:
-    """Where each arm of the prints at ``centres`` lies from the face (0) to the disc (1),
-    one row per centre: :func:`~vision.enigma.puzzles.conduit_print.piece_print`'s arms,
-    from the image's integral ``sums``."""
-    half = (-DISC_HALF, DISC_HALF)
-    disc = _band_means(sums, centres, (1, 0), half, half, cell)
-    face = np.mean([_band_means(sums, centres, unit, CORNER, CORNER, cell)
-                    for unit in OFFSETS.values()], axis=0)
-    depth = face - disc
-    norm = np.maximum((depth * depth).sum(axis=1), 1e-6)
-    arms = []
-    for unit in OFFSETS.values():
-        arm = _band_means(sums, centres, unit, ARM_ALONG, ARM_ACROSS, cell)
-        beside = [_band_means(sums, centres, unit, ARM_ALONG, across, cell)
-                  for across in (FACE_ACROSS, (-FACE_ACROSS[1], -FACE_ACROSS[0]))]
-        arms.append((((beside[0] + beside[1]) / 2 - arm) * depth).sum(axis=1) / norm)
-    return np.stack(arms, axis=1)
-
-
 def print_offset(image: np.ndarray, centres: Sequence[Centre], cell: float,
-                 shows_piece: Callable[[PiecePrint | None], bool]) -> Centre:
+                 shows_piece: Callable[[PiecePrint | None], bool], *,
+                 sums: np.ndarray | None = None) -> Centre:
     """The offset (pixels) to add to the grid's cell ``centres`` where the pieces' prints
     lie: the shift at which the cells that show a piece there (``shows_piece`` of the print
     at the grid's centre) read their arms most clearly; (0, 0) when no cell shows a piece or
-    no shift reads them clearer by :data:`MIN_GAIN`."""
-    pieces = np.array([c for c in centres if shows_piece(piece_print(image, c, cell))],
-                      np.float64).reshape(-1, 2)
+    no shift reads them clearer by :data:`MIN_GAIN`. ``sums``: the image's integral (cv2's,
+    float64), when the caller has it."""
+    if sums is None:
+        sums = cv2.integral(image, sdepth=cv2.CV_64F)
+    grid = np.array(centres, np.float64).reshape(-1, 2)
+    pieces = grid[[shows_piece(p) for p in piece_prints(sums, grid, cell)]]
     if not len(pieces):
         return (0.0, 0.0)
-    sums = cv2.integral(image, sdepth=cv2.CV_64F)
     best = np.zeros(2)
     at_grid = best_cost = float(unclearness(print_arms(sums, pieces, cell)).sum())
     for k, step in enumerate(PRINT_STEPS):
@@ -117,5 +74,4 @@ def print_offset(image: np.ndarray, centres: Sequence[Centre], cell: float,
     return (float(best[0]), float(best[1]))
 
 
-__all__ = ["MIN_GAIN", "PRINT_REACH", "PRINT_STEPS", "print_arms", "print_offset",
-           "unclearness"]
+__all__ = ["MIN_GAIN", "PRINT_REACH", "PRINT_STEPS", "print_offset", "unclearness"]

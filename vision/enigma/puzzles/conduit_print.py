@@ -86,4 +86,78 @@ def piece_print(image: np.ndarray, centre: Centre, cell: float) -> PiecePrint | 
     return PiecePrint(float(darker.max()), arms)
 
 
-__all__ = ["PiecePrint", "band_colour", "piece_print"]
+Band = tuple[tuple[int, int], tuple[float, float], tuple[float, float]]
+
+
+def _band_box(band: Band) -> tuple[float, float, float, float]:
+    """The least and most x, then y, of a band's (unit, along, across) rectangle's corners,
+    in cells from the centre: :func:`band_colour`'s rectangle is the pixels between them."""
+    (ux, uy), along, across = band
+    xs = [ux * a - uy * b for a in along for b in across]
+    ys = [uy * a + ux * b for a in along for b in across]
+    return min(xs), max(xs), min(ys), max(ys)
+
+
+def bands_means(sums: np.ndarray, centres: np.ndarray, bands: list[Band], cell: float
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`band_colour` of each of ``bands`` at each of ``centres`` (rows of x, y) at once,
+    from the image's integral ``sums`` (cv2's, float64): the mean colours (band, centre,
+    colour), and whether each rectangle lies on the image at all (where it does not, its mean
+    is 0)."""
+    h, w = sums.shape[0] - 1, sums.shape[1] - 1
+    box = np.array([_band_box(band) for band in bands]) * cell
+    cx, cy = centres[None, :, 0], centres[None, :, 1]
+    x0 = np.minimum(np.maximum((cx + box[:, 0:1]).astype(int), 0), w)
+    x1 = np.minimum(np.maximum((cx + box[:, 1:2]).astype(int) + 1, 0), w)
+    y0 = np.minimum(np.maximum((cy + box[:, 2:3]).astype(int), 0), h)
+    y1 = np.minimum(np.maximum((cy + box[:, 3:4]).astype(int) + 1, 0), h)
+    total = sums[y1, x1] - sums[y0, x1] - sums[y1, x0] + sums[y0, x0]
+    area = np.maximum((x1 - x0) * (y1 - y0), 1)[..., None]
+    out: np.ndarray = total / area
+    return out, (x1 > x0) & (y1 > y0)
+
+
+#: the windows of a print, in :func:`_prints_measured`'s order: the disc, the four corners,
+#: then per side its arm and the face on either side of it
+PRINT_BANDS: list[Band] = [
+    ((1, 0), (-DISC_HALF, DISC_HALF), (-DISC_HALF, DISC_HALF)),
+    *((unit, CORNER, CORNER) for unit in OFFSETS.values()),
+    *((unit, ARM_ALONG, across) for unit in OFFSETS.values()
+      for across in (ARM_ACROSS, FACE_ACROSS, (-FACE_ACROSS[1], -FACE_ACROSS[0]))),
+]
+
+
+def _prints_measured(sums: np.ndarray, centres: np.ndarray, cell: float
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per centre (rows of x, y): the disc's darkness (:attr:`PiecePrint.disc`), the arms
+    (a column per side, :data:`OFFSETS`' order) and whether every window lies on the image,
+    from the image's integral ``sums``: :func:`piece_print`'s measures, the same windows."""
+    means, seen = bands_means(sums, centres, PRINT_BANDS, cell)
+    disc, face = means[0], np.mean(means[1:5], axis=0)
+    depth = face - disc
+    norm = np.maximum((depth * depth).sum(axis=1), 1e-6)
+    arms = [(((means[k + 1] + means[k + 2]) / 2 - means[k]) * depth).sum(axis=1) / norm
+            for k in range(5, 5 + 3 * len(OFFSETS), 3)]
+    darker: np.ndarray = (1.0 - disc / np.maximum(face, 1.0)).max(axis=1)
+    on_image: np.ndarray = np.all(seen, axis=0)
+    return darker, np.stack(arms, axis=1), on_image
+
+
+def print_arms(sums: np.ndarray, centres: np.ndarray, cell: float) -> np.ndarray:
+    """Where each arm of the prints at ``centres`` lies from the face (0) to the disc (1),
+    one row per centre: :func:`piece_print`'s arms, from the image's integral ``sums``."""
+    return _prints_measured(sums, centres, cell)[1]
+
+
+def piece_prints(sums: np.ndarray, centres: np.ndarray, cell: float
+                 ) -> list[PiecePrint | None]:
+    """:func:`piece_print` of the cells at ``centres`` (rows of x, y), from the image's
+    integral ``sums`` (cv2's, float64): each window's mean is its rectangle's sum over its
+    area, the same pixels, so one integral serves every cell and every offset tried."""
+    darker, arms, ok = _prints_measured(sums, centres, cell)
+    return [PiecePrint(float(darker[i]), dict(zip(OFFSETS, arms[i].tolist(), strict=True)))
+            if ok[i] else None for i in range(len(centres))]
+
+
+__all__ = ["PRINT_BANDS", "Band", "PiecePrint", "band_colour", "bands_means", "piece_print",
+           "piece_prints", "print_arms"]
