@@ -12,10 +12,12 @@ Here the grid is the BASES' grid, and each column's top is looked for at every h
 lamp lights a top face full and the sides less (a side takes half the light and what the
 lamp adds facing it), so a top is a square of one colour, lit as the brightest of that
 colour. The camera's pose comes from the mat's homography for each lens of the range the
-appliance is used with; the lens, the grid's place and the heights are those that explain
-the lit tops best, with the base edges that face the nadir (where the sides start) at the
-edges of the structure seen. Where the tops do not tell (one hidden under a taller column,
-lit tops no column explains, two poses that read differently) the check asks.
+appliance is used with (its principal point in the frame's middle, or, where no such lens
+fits, where the homography puts it: :mod:`vision.enigma.puzzles.off_centre_pose`); the
+lens, the grid's place and the heights are those that explain the lit tops best, with the
+base edges that face the nadir (where the sides start) at the edges of the structure seen.
+Where the tops do not tell (one hidden under a taller column, lit tops no column explains,
+two poses that read differently) the check asks.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ import numpy as np
 from companion.enigma import puzzle_angular as angular
 from vision.enigma.pack import EnigmaPack
 from vision.enigma.puzzles.camera_pose import Eye, camera_eyes
+from vision.enigma.puzzles.off_centre_pose import off_centre_eyes
 from vision.enigma.puzzles.view import nearest_colour, open_mask
 from vision.warp import warp_affine
 
@@ -513,7 +516,10 @@ def read_tall(image: np.ndarray, mask: np.ndarray, cube: float, pack: EnigmaPack
     sy, sx = np.nonzero(straight)
     extent = (float(sx.min()), float(sy.min()), float(sx.max() + 1), float(sy.max() + 1))
     tops = _Tops(lit, len(pack.angular), straight)
-    eyes = camera_eyes(view_to_frame, frame_size, LENS_STEPS_DEG)
+    # a frame whose principal point lies off its middle (a cropped picture) fits no centred
+    # lens: its pose is then the card's own family of off-centre lenses
+    eyes = (camera_eyes(view_to_frame, frame_size, LENS_STEPS_DEG)
+            or off_centre_eyes(view_to_frame, frame_size))
     fits = _fits(tops, _eyes_in_crop(eyes, turn, corner), cube, extent, thorough=thorough)
     best = max(fits, key=lambda f: f.score) if fits else None
     if (best is None or not best.flat) and _flat_stands(tops, lit, straight, cube, extent,

@@ -70,7 +70,13 @@ def camera_eye(view_to_frame: np.ndarray, frame_size: tuple[int, int], hfov_deg:
     """The camera's centre over the card view whose homography to the frame (``frame_size``
     width, height) is ``view_to_frame``, for a lens of ``hfov_deg`` horizontal field of view;
     None when the homography is no camera's (the card behind it, or degenerate)."""
-    m = _lens_inverse(frame_size, hfov_deg) @ view_to_frame
+    return eye_through(_lens_inverse(frame_size, hfov_deg), view_to_frame)
+
+
+def eye_through(lens_inverse: np.ndarray, view_to_frame: np.ndarray) -> Eye | None:
+    """The camera's centre over the card view for the lens whose ``K^-1`` is
+    ``lens_inverse`` (any principal point); None when the homography is no camera's."""
+    m = lens_inverse @ view_to_frame
     scale = (np.linalg.norm(m[:, 0]) + np.linalg.norm(m[:, 1])) / 2
     if not np.isfinite(scale) or scale <= 0:
         return None
@@ -142,4 +148,4 @@ def top_face_shift(eyes: Sequence[Eye], base: Point, above: float, tolerance: fl
 
 
 __all__ = ["FIELD_OF_VIEW_RANGE_DEG", "LENS_MISFIT", "Eye", "camera_eye", "camera_eyes",
-           "fitting_lenses", "lens_misfit", "top_face_shift"]
+           "eye_through", "fitting_lenses", "lens_misfit", "top_face_shift"]

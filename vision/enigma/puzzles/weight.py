@@ -278,7 +278,8 @@ def crescents(smooth: np.ndarray, card_level: np.ndarray, top: Weight, whole: li
     :func:`local_card`), is darker than :data:`CRESCENT_LEVEL` of the way to the top
     weight's face (at least :data:`CRESCENT_FACE_SHARE` of the way to its rim): a glare that
     lessens the weight's contrast lessens the step with it; and
-    its darkest part is a rim, :data:`CRESCENT_RIM` of the way down to the top one's."""
+    its darkest part is a rim, :data:`CRESCENT_RIM` of the way down to the top one's, beyond
+    the whole weights' sides (:func:`beyond_sides`)."""
     reach = CRESCENT_REACH * wr
     h, w = smooth.shape
     x0, y0 = max(0, int(top.centre[0] - reach)), max(0, int(top.centre[1] - reach))
@@ -305,10 +306,39 @@ def crescents(smooth: np.ndarray, card_level: np.ndarray, top: Weight, whole: li
     touching = set(np.unique(lab[touch.astype(bool)]).tolist())
     rim_level = 1 - CRESCENT_RIM * (top.card - top.rim) / max(top.card, 1e-3)
     notch = _notch_faces(box, lab, stats, top, whole, (x0, y0), wr)
+    beyond = beyond_sides(box.shape, whole, (x0, y0), wr)
     return [(float(cents[k][0]) + x0, float(cents[k][1]) + y0) for k in range(1, n)
             if k in touching and (stats[k, cv2.CC_STAT_AREA] >= CRESCENT_AREA * math.pi * wr * wr
                                   or k in notch)
-            and float(np.percentile(box[lab == k], CRESCENT_RIM_PERCENTILE)) < rim_level]
+            and _darkest(box, (lab == k) & (beyond | (k in notch))) < rim_level]
+
+
+#: a whole weight standing tall shows its side, darker than its rim, beyond its top face as
+#: far as its lean (at most 0.54 radii: 3 mm weights 5 mm across under a camera tilted tan
+#: 0.45) and the blur: within this many radii of a whole weight's centre dark metal may be
+#: its side, in whatever direction the camera lies (its pose is not always known). A weight
+#: partly under another (its centre 0.8 to 1.4 radii off) shows its rim beyond, 1.62 to 2.4
+#: radii off the top one: a crescent's rim is looked for only there (its notch pieces, which
+#: lie nearer, keep their own face test)
+SIDE_REACH = 1.6
+
+
+def beyond_sides(shape: tuple[int, ...], whole: list[Weight], origin: tuple[int, int],
+                 wr: float) -> np.ndarray:
+    """Where (a box of ``shape`` whose corner is ``origin``) lies beyond every whole weight's
+    side (:data:`SIDE_REACH` of the radius from its centre)."""
+    yy, xx = np.mgrid[0:shape[0], 0:shape[1]]
+    out = np.ones(shape[:2], bool)
+    for wt in whole:
+        out &= np.hypot(xx + origin[0] - wt.centre[0],
+                        yy + origin[1] - wt.centre[1]) >= SIDE_REACH * wr
+    return out
+
+
+def _darkest(box: np.ndarray, part: np.ndarray) -> float:
+    """The darkest level (:data:`CRESCENT_RIM_PERCENTILE`) of ``box`` within ``part``; the
+    card's (1) where ``part`` is empty."""
+    return float(np.percentile(box[part], CRESCENT_RIM_PERCENTILE)) if part.any() else 1.0
 
 
 def _own_outline(canvas: np.ndarray, wt: Weight, origin: tuple[int, int], reach: float,
@@ -700,8 +730,9 @@ def stands_tall(wt: Weight) -> bool:
     return wt.base is not None and wt.base != wt.centre
 
 
-__all__ = ["IN_CUP", "NEAR_CUP", "OWN_DISC", "POCKET_REACH", "WASHED_OUT", "Weight",
-           "crescent_mask", "crescents", "cup_at", "cup_name", "cups_mask", "faint_weights",
+__all__ = ["IN_CUP", "NEAR_CUP", "OWN_DISC", "POCKET_REACH", "SIDE_REACH", "WASHED_OUT",
+           "Weight", "beyond_sides", "crescent_mask", "crescents", "cup_at", "cup_name",
+           "cups_mask", "faint_weights",
            "find_weights", "is_pocket", "judge_weight", "level_image", "local_card",
            "overlapping_cups", "posed_judge", "posed_places", "smooth_level", "stands_tall",
            "tall_faces", "top_face_template", "weight_in_crescent", "weight_places",
