@@ -685,11 +685,12 @@ def nearer_than_every(planes: np.ndarray, colours: np.ndarray, limit: np.ndarray
     steps per pixel and colour. Most pixels are the board's print, near one of its colours:
     that colour, the one most near on every 64th pixel, is measured first on every pixel,
     and the others only on the pixels left (a pass over all pixels per colour cost a read
-    1-2 ms)."""
+    1-2 ms; few pixels are measured as :func:`nearest_banded` does)."""
     ref = np.asarray(colours, np.float32).reshape(-1, 3)
+    if planes.shape[1] * len(ref) <= FEW_PIXELS_AT_ONCE:
+        # a ring round a gem: one pass over every colour costs less than the calls
+        return np.asarray(limit < _nearest_banded_at_once(planes, ref)[0])
     kept = np.ones(planes.shape[1], bool)
-    if len(ref) == 0 or planes.shape[1] == 0:
-        return kept
     sample = np.arange(0, planes.shape[1], 64)
     first = int(np.argmax([(_banded_d2(planes, c, sample) <= np.take(limit, sample)).sum()
                            for c in ref]))
