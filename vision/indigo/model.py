@@ -707,7 +707,7 @@ def _banded_d2(planes: np.ndarray, colour: np.ndarray, at: np.ndarray | None = N
     """The banded squared distance of the pixels of ``planes`` (those ``at``, or all) to
     ``colour``, in :func:`nearest_banded`'s float32 steps."""
     chroma_b, chroma_r, brightness = planes if at is None else (np.take(p, at) for p in planes)
-    d2 = np.subtract(chroma_b, colour[0])
+    d2: np.ndarray = np.subtract(chroma_b, colour[0])
     d2 *= d2
     step = np.subtract(chroma_r, colour[1])
     step *= step
