@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
+import cv2
 import numpy as np
 
 
@@ -68,6 +69,24 @@ def disc_kernel(radius: float) -> np.ndarray:
     yy, xx = np.mgrid[-r : r + 1, -r : r + 1]
     kernel: np.ndarray = ((xx * xx + yy * yy) <= radius * radius).astype(np.float32)
     return kernel
+
+
+def grown_by_disc(mask: np.ndarray, reach: int) -> np.ndarray:
+    """``cv2.dilate(mask, ellipse) > 0`` of a uint8 ``mask``, the ellipse ``2 * reach + 1``
+    pixels across, dilated only in the box of the mask's set pixels widened by ``reach``:
+    glare sets a few spots of the board, and dilating the whole board by a cell-wide disc
+    cost a read 2-3 ms. The same pixels: one farther than ``reach`` from that box has no set
+    pixel within the ellipse, and OpenCV's dilation lets no border pixel in."""
+    grown = np.zeros(mask.shape, bool)
+    x, y, w, h = cv2.boundingRect(mask)
+    if w == 0:
+        return grown
+    rows, cols = mask.shape
+    x0, y0 = max(0, x - reach), max(0, y - reach)
+    x1, y1 = min(cols, x + w + reach), min(rows, y + h + reach)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
+    grown[y0:y1, x0:x1] = cv2.dilate(np.ascontiguousarray(mask[y0:y1, x0:x1]), kernel) > 0
+    return grown
 
 
 #: the confidence of a doubtful piece or count (below the default min_confidence: it is asked)

@@ -11,6 +11,7 @@ levels round it, and a tile sure under glare that this read names otherwise is a
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -18,7 +19,7 @@ import numpy as np
 from companion.indigo import ROUTE_CELLS
 from companion.indigo.geometry import Cell, neighbour, opposite
 from vision.indigo.board import cell_xy
-from vision.indigo.discs import DOUBTFUL, disc_pixels
+from vision.indigo.discs import DOUBTFUL, disc_pixels, grown_by_disc
 from vision.indigo.light_slope import slope_free_sums, without_light_slope
 from vision.indigo.model import (
     COMPARE_RADIUS,
@@ -31,6 +32,7 @@ from vision.indigo.model import (
 from vision.indigo.read_types import CellRead, GemSpot
 from vision.indigo.settings import IndigoSettings
 from vision.one_thread import one_thread_product
+from vision.picture import whole_percentiles
 
 #: around each gem on a cell's edge, this many gem radii are left out of the tile comparison
 GEM_MASK = 1.45
@@ -113,21 +115,26 @@ def glare_mask(canon: np.ndarray, cell_px: int) -> np.ndarray:
     the pixels near them far brighter than the board's print."""
     darkest = _darkest(canon)
     white = (darkest >= GLARE_LEVEL).astype(np.uint8)
-    reach = max(1, int(round(GLARE_WASH * cell_px)))
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
-    grown: np.ndarray = cv2.dilate(white, kernel) > 0
-    if not white.any():
+    grown = grown_by_disc(white, max(1, int(round(GLARE_WASH * cell_px))))
+    if not grown.any():
         return grown
-    far = max(1, int(round(GLARE_REACH * cell_px)))
-    near = cv2.dilate(white, cv2.getStructuringElement(cv2.MORPH_ELLIPSE,
-                                                       (2 * far + 1, 2 * far + 1))) > 0
-    cells = circle_mask(canon.shape[0], CELLS_REACH * cell_px) & ~near
+    near = grown_by_disc(white, max(1, int(round(GLARE_REACH * cell_px))))
+    cells = _cells_disc(canon.shape[0], cell_px) & ~near
     if not cells.any():
         return grown
-    bright = float(np.percentile(darkest[cells], PRINT_PERCENTILE))
+    # the print's levels are whole: their percentile from the histogram, not a sort
+    bright = whole_percentiles(darkest[cells], (PRINT_PERCENTILE,))[0]
     level = bright + GLARE_WASH_SHARE * (255.0 - bright)
     washed: np.ndarray = grown | (near & (darkest >= level))
     return washed
+
+
+@lru_cache(maxsize=8)
+def _cells_disc(size: int, cell_px: int) -> np.ndarray:
+    """The disc of a canonical board of side ``size`` holding its cells (worked out once)."""
+    disc = circle_mask(size, CELLS_REACH * cell_px)
+    disc.setflags(write=False)
+    return disc
 
 
 def _gem_weights(gem_spots_found: list[GemSpot], model: PackModel,
