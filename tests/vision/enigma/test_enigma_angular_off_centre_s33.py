@@ -6,27 +6,14 @@ one the homography fixes for each lens (:mod:`vision.enigma.puzzles.off_centre_p
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
 
-from companion.enigma.puzzles import load_puzzles
+from tests.vision.enigma.independent_puzzle_frames import independent_verdict
 from vision.enigma.pack import EnigmaPack
-from vision.enigma.puzzles.check import check_puzzle_frame
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
-
-from independent_scenes.puzzle_scene import puzzle_scene, scene_cards  # noqa: E402
 
 
 def _verdict(demo_pack: EnigmaPack, condition: str, seed: int, right: bool) -> dict[str, str]:
-    cards = scene_cards("angular")
-    card_id = cards[seed % len(cards)]
-    box = load_puzzles()
-    frame = puzzle_scene("angular", card_id, right, seed, condition).frame
-    return check_puzzle_frame("angular", frame, demo_pack, card=box.angular.cards[card_id],
-                              box=box)
+    return independent_verdict(demo_pack, "angular", condition, seed, right)
 
 
 @pytest.mark.parametrize(("condition", "seed"), [("mild", 4), ("mild", 9), ("moderate", 5)])

@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.vision.enigma.independent_puzzle_frames import independent_frame
 from vision.enigma.mat import MAT_PX_PER_MM, locate_mat
 from vision.enigma.pack import load_enigma_pack
 from vision.enigma.puzzles.card_find import (
@@ -25,7 +26,6 @@ from vision.gains import times_gains
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
 from independent_scenes.puzzle_judge import check_frame  # noqa: E402
-from independent_scenes.puzzle_scene import puzzle_scene, scene_cards  # noqa: E402
 
 #: independent puzzle scenes (tuning seeds), right builds on blue ginghams: conduit harsh seed
 #: 4 (base: "the pieces on [0, 2] are not seen clearly"), fragment moderate seed 5 (base: "18%
@@ -33,16 +33,10 @@ from independent_scenes.puzzle_scene import puzzle_scene, scene_cards  # noqa: E
 CASES = (("conduit", "harsh", 4), ("fragment", "moderate", 5))
 
 
-def _frame(kind: str, condition: str, seed: int, right: bool) -> tuple[np.ndarray, str]:
-    cards = scene_cards(kind)
-    card_id = cards[seed % len(cards)]
-    return puzzle_scene(kind, card_id, right, seed, condition).frame, card_id
-
-
 @pytest.mark.parametrize(("kind", "condition", "seed"), CASES)
 def test_the_card_found_on_a_checked_cloth_shows_the_card_s_triangle(
         kind: str, condition: str, seed: int) -> None:
-    frame, _ = _frame(kind, condition, seed, True)
+    frame, _ = independent_frame(kind, condition, seed, True)
     pack = load_enigma_pack()
     mat = locate_mat(frame, DEFAULT_PUZZLE_SETTINGS.mat)
     gains = paper_gains(mat) * np.array(pack.colour("card"), np.float32) / 255.0
@@ -57,6 +51,6 @@ def test_the_card_found_on_a_checked_cloth_shows_the_card_s_triangle(
 
 def test_the_right_build_on_the_checked_cloth_is_solved_and_its_near_miss_not() -> None:
     for right, expected in ((True, "solved"), (False, "not solved")):
-        frame, card_id = _frame("conduit", "harsh", 4, right)
+        frame, card_id = independent_frame("conduit", "harsh", 4, right)
         verdict, reason, _ = check_frame(frame, "conduit", card_id)
         assert verdict == expected, (right, reason)

@@ -10,17 +10,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import numpy as np
+from tests.vision.enigma.independent_puzzle_frames import independent_frame
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
 from independent_scenes.puzzle_judge import check_frame  # noqa: E402
-from independent_scenes.puzzle_scene import puzzle_scene, scene_cards  # noqa: E402
-
-
-def _frame(seed: int, right: bool) -> tuple[np.ndarray, str]:
-    cards = scene_cards("conduit")
-    card_id = cards[seed % len(cards)]
-    return puzzle_scene("conduit", card_id, right, seed, "harsh").frame, card_id
 
 
 def test_right_builds_misread_clearly_at_the_grid_are_solved() -> None:
@@ -28,12 +21,12 @@ def test_right_builds_misread_clearly_at_the_grid_are_solved() -> None:
     # [2, 1] (openings W) is not one of the pieces to use" (seed 12), "... on [2, 2]
     # (openings NE) ..." (seed 26)
     for seed in (12, 26):
-        frame, card_id = _frame(seed, True)
+        frame, card_id = independent_frame("conduit", "harsh", seed, True)
         verdict, reason, _ = check_frame(frame, "conduit", card_id)
         assert verdict == "solved", (seed, reason)
 
 
 def test_the_near_miss_read_again_is_still_not_solved() -> None:
-    frame, card_id = _frame(26, False)
+    frame, card_id = independent_frame("conduit", "harsh", 26, False)
     verdict, reason, _ = check_frame(frame, "conduit", card_id)
     assert verdict == "not solved", reason

@@ -11,13 +11,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from tests.vision.enigma.independent_puzzle_frames import independent_frame
 from vision.enigma.puzzles.conduit import PIECE_DISC
 from vision.enigma.puzzles.conduit_offset import print_offset
 from vision.enigma.puzzles.conduit_print import piece_print, print_arms
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
 from independent_scenes.puzzle_judge import check_frame  # noqa: E402
-from independent_scenes.puzzle_scene import puzzle_scene, scene_cards  # noqa: E402
 
 CELL = 118.4
 FACE, CHANNEL = (200, 220, 235), (40, 80, 150)
@@ -86,23 +86,17 @@ def test_the_arms_from_the_integral_are_the_prints_own() -> None:
         assert np.allclose(row, list(printed.arms.values()), atol=1e-3)
 
 
-def _frame(seed: int, right: bool) -> tuple[np.ndarray, str]:
-    cards = scene_cards("conduit")
-    card_id = cards[seed % len(cards)]
-    return puzzle_scene("conduit", card_id, right, seed, "harsh").frame, card_id
-
-
 def test_right_builds_whose_prints_lie_off_the_grid_are_solved() -> None:
     # independent puzzle scenes, conduit harsh (tuning seeds): base "cannot tell: the pieces
     # on [2, 0] are not seen clearly" (seed 2), "... on [1, 0] and [2, 0] ..." (seed 9)
     for seed in (2, 9):
-        frame, card_id = _frame(seed, True)
+        frame, card_id = independent_frame("conduit", "harsh", seed, True)
         verdict, reason, _ = check_frame(frame, "conduit", card_id)
         assert verdict == "solved", (seed, reason)
 
 
 def test_their_near_misses_are_not_solved() -> None:
     for seed in (2, 9):
-        frame, card_id = _frame(seed, False)
+        frame, card_id = independent_frame("conduit", "harsh", seed, False)
         verdict, reason, _ = check_frame(frame, "conduit", card_id)
         assert verdict == "not solved", (seed, reason)

@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.vision.second_chance.plain_line_ratios import plain_line_ratios
 from vision.second_chance.cells import (
     CENTRE_CIRCLE,
     COVER_BLOCKS,
@@ -30,10 +31,6 @@ from vision.second_chance.geometry import CANON_CELL
 from vision.second_chance.layout import GRID_CELLS
 from vision.second_chance.settings import DEFAULT_SETTINGS
 from vision.second_chance.sides import (
-    ALONG_PX,
-    BAND_PX,
-    BESIDE_PX,
-    END_TRIM,
     WIDE_RANK,
     line_ratios,
     line_ratios_ranked,
@@ -149,26 +146,6 @@ def test_the_strokes_directions_on_the_insides_are_the_plain_ones(seed: int) -> 
         assert got.dtype == want.dtype and got.tobytes() == want.tobytes()
 
 
-def _plain_wide_ratios(light: np.ndarray, rank: int) -> np.ndarray:
-    """sides.line_ratios at a rank above 0 as it was, one line at a time: the band's
-    ``rank``-th darkest column over the brighter of the two bands beside it."""
-    smooth = cv2.blur(light, (1, ALONG_PX))
-    trim = int(CANON_CELL * END_TRIM)
-    positions = CANON_CELL - 2 * trim
-    width = 2 * BAND_PX + 1
-    out = np.ones((N, N - 1, positions), np.float32)
-    for c in range(N - 1):
-        x = PAD + (c + 1) * CANON_CELL
-        band = np.sort(smooth[:, x - BAND_PX:x + BAND_PX + 1], axis=1)[:, rank]
-        left = smooth[:, x - BESIDE_PX - width:x - BESIDE_PX].min(axis=1)
-        right = smooth[:, x + BESIDE_PX + 1:x + BESIDE_PX + 1 + width].min(axis=1)
-        ratio = band / np.maximum(np.maximum(left, right), 1e-3)
-        for r in range(N):
-            y0 = PAD + r * CANON_CELL + trim
-            out[r, c] = ratio[y0:y0 + positions]
-    return out
-
-
 @pytest.mark.parametrize("seed", [0, 1])
 def test_the_lines_ratios_of_every_rank_at_once_are_each_ranks_own(seed: int) -> None:
     light = 1.0 - _seeded_darkness(seed)
@@ -176,4 +153,4 @@ def test_the_lines_ratios_of_every_rank_at_once_are_each_ranks_own(seed: int) ->
         darkest, wide = line_ratios_ranked(image, (0, WIDE_RANK))
         assert darkest.tobytes() == line_ratios(image).tobytes()
         assert wide.tobytes() == line_ratios(image, WIDE_RANK).tobytes()
-        assert wide.tobytes() == _plain_wide_ratios(image, WIDE_RANK).tobytes()
+        assert wide.tobytes() == plain_line_ratios(image, WIDE_RANK).tobytes()

@@ -17,6 +17,7 @@ import pytest
 
 import vision.second_chance.cells as cells
 import vision.second_chance.reader as reader
+from tests.vision.second_chance.plain_line_ratios import plain_line_ratios
 from vision.second_chance.cells import (
     AS_PAPER,
     EVEN_FILL,
@@ -33,9 +34,7 @@ from vision.second_chance.cells import (
 from vision.second_chance.geometry import CANON_CELL
 from vision.second_chance.settings import DEFAULT_SETTINGS
 from vision.second_chance.sides import (
-    ALONG_PX,
     BAND_PX,
-    BESIDE_PX,
     END_TRIM,
     FILL_ALIKE,
     MIN_UNDER_FILL_SIDES,
@@ -87,25 +86,6 @@ def _plain_line_darkness(darkness: np.ndarray) -> np.ndarray:
         for r in range(N):
             y0 = PAD + r * CANON_CELL
             out[r, c] = float(np.median(band[y0 + trim:y0 + CANON_CELL - trim]))
-    return out
-
-
-def _plain_line_ratios(light: np.ndarray) -> np.ndarray:
-    """sides.line_ratios as it was: one line and one row of cells at a time."""
-    smooth = cv2.blur(light, (1, ALONG_PX))
-    trim = int(CANON_CELL * END_TRIM)
-    positions = CANON_CELL - 2 * trim
-    out = np.ones((N, N - 1, positions), np.float32)
-    for c in range(N - 1):
-        x = PAD + (c + 1) * CANON_CELL
-        band = smooth[:, x - BAND_PX:x + BAND_PX + 1].min(axis=1)
-        width = 2 * BAND_PX + 1
-        left = smooth[:, x - BESIDE_PX - width:x - BESIDE_PX].min(axis=1)
-        right = smooth[:, x + BESIDE_PX + 1:x + BESIDE_PX + 1 + width].min(axis=1)
-        ratio = band / np.maximum(np.maximum(left, right), 1e-3)
-        for r in range(N):
-            y0 = PAD + r * CANON_CELL + trim
-            out[r, c] = ratio[y0:y0 + positions]
     return out
 
 
@@ -213,7 +193,7 @@ def test_the_lines_ratios_are_the_plain_ones(seed: int) -> None:
     darkness, _ = _seeded_darkness(seed, levels=5)
     light = 1.0 - darkness
     for image in (light, light.T.copy()):
-        got, want = line_ratios(image), _plain_line_ratios(image)
+        got, want = line_ratios(image), plain_line_ratios(image)
         assert got.dtype == want.dtype and got.shape == want.shape
         assert np.array_equal(got, want)
 
