@@ -690,14 +690,13 @@ def nearer_than_every(planes: np.ndarray, colours: np.ndarray, limit: np.ndarray
     if planes.shape[1] * len(ref) <= FEW_PIXELS_AT_ONCE:
         # a ring round a gem: one pass over every colour costs less than the calls
         return np.asarray(limit < _nearest_banded_at_once(planes, ref)[0])
-    kept = np.ones(planes.shape[1], bool)
     sample = np.arange(0, planes.shape[1], 64)
     first = int(np.argmax([(_banded_d2(planes, c, sample) <= np.take(limit, sample)).sum()
                            for c in ref]))
     alive = np.flatnonzero(limit < _banded_d2(planes, ref[first]))
     for colour in np.delete(ref, first, axis=0):
         alive = alive[np.take(limit, alive) < _banded_d2(planes, colour, alive)]
-    kept[:] = False
+    kept = np.zeros(planes.shape[1], bool)
     kept[alive] = True
     return kept
 
