@@ -35,15 +35,15 @@ def main() -> int:
     from conftest import Driver
     from kivy.config import Config
     from test_layout_text_fits import (
-        _english_only_words,
         cut_buttons,
+        english_only_words,
         english_texts,
         spilling_labels,
         views,
     )
 
     Config.set("graphics", "maxfps", "0")
-    english = _english_only_words()
+    english = english_only_words()
     args.out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         for language in args.languages:
