@@ -509,6 +509,8 @@ def read_tiles(
     if clipped is not None:
         order, conf, doubted, scores = _past_glare(gray, clipped, gem_w, left, order, conf,
                                                    doubted, scores, model, settings)
+        order, conf, doubted = _washed_out_read_empty(order, conf, doubted, left, model,
+                                                      settings)
     out: dict[Cell, CellRead] = {}
     for i, cell in enumerate(cells):
         c = min(float(conf[i]), DOUBTFUL) if doubted[i] else float(conf[i])
@@ -554,6 +556,37 @@ def _past_glare(gray: np.ndarray, clipped: np.ndarray, gem_w: np.ndarray, left: 
     doubted[taken] = False
     scores[taken] = dist[take]
     return order, conf, doubted, scores
+
+
+#: a cell the glare mask leaves less than this share of its compared disc has no pattern
+#: left to compare: every class fits the few pixels alike, and the best of them is no reading
+NOTHING_LEFT = 0.1
+
+
+def _washed_out_read_empty(order: np.ndarray, conf: np.ndarray, doubted: np.ndarray,
+                           left: np.ndarray, model: PackModel, settings: IndigoSettings
+                           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``order``, ``conf`` and ``doubted`` of read_tiles with each cell the glare mask leaves
+    less than :data:`NOTHING_LEFT` of and that is unsure (doubted, or short of
+    min_confidence) after the read past the glare (:func:`_past_glare`) read as the empty
+    cell, asked at no confidence.
+
+    Of such a cell only the lamp's white is seen, as over the empty print: a tile's dark
+    paths would show round the clipped core, and the read past the glare names none there
+    with a margin. Before, its answer was whichever class fitted the few pixels left best
+    (the first pattern, tile 0 unturned, when none were left), each a guess the players were
+    asked to confirm."""
+    empty = model.classes.index(None)
+    unsure = doubted | (conf < settings.min_confidence)
+    blind = np.flatnonzero((left < NOTHING_LEFT) & unsure & (order[:, 0] != empty))
+    if not len(blind):
+        return order, conf, doubted
+    order, conf, doubted = order.copy(), conf.copy(), doubted.copy()
+    rest = order[blind][order[blind] != empty].reshape(len(blind), -1)
+    order[blind] = np.concatenate([np.full((len(blind), 1), empty), rest], axis=1)
+    conf[blind] = 0.0
+    doubted[blind] = True
+    return order, conf, doubted
 
 
 def _better_answer(names_tile: np.ndarray, past_conf: np.ndarray, conf: np.ndarray,
