@@ -50,6 +50,7 @@ from vision.indigo.chain_ends import settle_chain_ends
 from vision.indigo.chips import chip_colours, read_chips, settle_by_charts
 from vision.indigo.corner_rules import amber_leans, corner_questions, same_spot, settle_corners
 from vision.indigo.gems import close_gem_labels, gem_box, gem_pixels, read_gems
+from vision.indigo.glare import clipped_mask, glare_mask
 from vision.indigo.model import (
     GEM_NAMES,
     TEMPLATE_BLUR,
@@ -76,7 +77,7 @@ from vision.indigo.read_types import (
     IndigoRead,
 )
 from vision.indigo.settings import DEFAULT_SETTINGS, IndigoSettings
-from vision.indigo.tiles import clipped_mask, glare_mask, read_tiles
+from vision.indigo.tiles import read_tiles
 from vision.indigo.view import gem_place
 from vision.markers import PlaneFit, locate
 

@@ -11,7 +11,6 @@ levels round it, and a tile sure under glare that this read names otherwise is a
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -19,32 +18,25 @@ import numpy as np
 from companion.indigo import ROUTE_CELLS
 from companion.indigo.geometry import Cell, neighbour, opposite
 from vision.indigo.board import cell_xy
-from vision.indigo.discs import DOUBTFUL, disc_pixels, grown_by_disc
+from vision.indigo.discs import DOUBTFUL, disc_pixels
 from vision.indigo.light_slope import slope_free_sums, without_light_slope
 from vision.indigo.model import (
     COMPARE_RADIUS,
     GREY_CHROMA,
     HAND_TURNS_DEG,
     PackModel,
-    circle_mask,
     to_canonical,
 )
 from vision.indigo.read_types import CellRead, GemSpot
 from vision.indigo.settings import IndigoSettings
 from vision.one_thread import one_thread_product
-from vision.picture import whole_percentiles
 
 #: around each gem on a cell's edge, this many gem radii are left out of the tile comparison
 GEM_MASK = 1.45
 
 
-#: a lamp mirrored in the varnish: canonical pixels whose darkest channel is at least this
-#: bright are clipped glare (no print is this white in all three channels); a tile is read
-#: from what is left of it ...
-GLARE_LEVEL = 245
-
-
-#: ... and asked when less than this share of its compared disc is left
+#: a tile is read from what the glare mask (:func:`~vision.indigo.glare.glare_mask`) leaves
+#: of it, and asked when less than this share of its compared disc is left
 GLARE_MIN_LEFT = 0.55
 
 
@@ -60,38 +52,12 @@ REFINE_SHIFT = 2
 EMPTY_MAX_SPREAD = 0.5
 
 
-#: round a clipped patch the reflection still washes the print out: the mask reaches this
-#: far beyond the clipped pixels, in cell radii
-GLARE_WASH = 0.25
-
-
-#: a lamp's light washes the print out farther than its clipped core: within GLARE_REACH cell
-#: radii of clipped pixels, a pixel whose darkest channel lies more than GLARE_WASH_SHARE of
-#: the way from the board's bright print (the PRINT_PERCENTILE of the darkest channel over the
-#: cells away from the glare) up to white is glare too (a tile half under a pale reflection
-#: read as another pattern at 1.00, tuning seed 1001)
-GLARE_REACH = 1.0
-
-
-GLARE_WASH_SHARE = 0.5
-
-
-PRINT_PERCENTILE = 90.0
-
-
-#: the cells lie within this many cell radii of the board's centre
-CELLS_REACH = 7.5
-
-
 #: round a lamp's clipped core the reflection only adds white to the print: the paths still
 #: show there, their contrast lowered. A tile the glare mask leaves too little of is compared
-#: again with only the clipped pixels (grown by CLIPPED_GROW_PX canonical pixels: the blur of
-#: the compared grey) left out, each pixel's grey level taken relative to the levels round it
-#: (a Gaussian of LOCAL_MEAN_RADII cell radii) and divided by their spread (LOCAL_SPREAD_RADII),
-#: which undoes an added white and a lowered contrast alike ...
-CLIPPED_GROW_PX = 1
-
-
+#: again with only the clipped pixels (:func:`~vision.indigo.glare.clipped_mask`) left out,
+#: each pixel's grey level taken relative to the levels round it (a Gaussian of
+#: LOCAL_MEAN_RADII cell radii) and divided by their spread (LOCAL_SPREAD_RADII), which undoes
+#: an added white and a lowered contrast alike ...
 LOCAL_MEAN_RADII = 0.1875
 
 
@@ -101,40 +67,6 @@ LOCAL_SPREAD_RADII = 0.3125
 #: ... a flat patch is not stretched into a pattern: the spread is floored at this share of the
 #: pack's tile spread (of the templates' unit spread for the templates)
 LOCAL_SPREAD_FLOOR = 0.1
-
-
-def _darkest(image: np.ndarray) -> np.ndarray:
-    """The darkest channel per pixel, taken pairwise (numpy's min over a last axis of three
-    is slow)."""
-    darkest: np.ndarray = np.minimum(np.minimum(image[..., 0], image[..., 1]), image[..., 2])
-    return darkest
-
-
-def glare_mask(canon: np.ndarray, cell_px: int) -> np.ndarray:
-    """Canonical pixels burnt to white by a reflection, with the washed-out rim round them:
-    the pixels near them far brighter than the board's print."""
-    darkest = _darkest(canon)
-    white = (darkest >= GLARE_LEVEL).astype(np.uint8)
-    grown = grown_by_disc(white, max(1, int(round(GLARE_WASH * cell_px))))
-    if not grown.any():
-        return grown
-    near = grown_by_disc(white, max(1, int(round(GLARE_REACH * cell_px))))
-    cells = _cells_disc(canon.shape[0], cell_px) & ~near
-    if not cells.any():
-        return grown
-    # the print's levels are whole: their percentile from the histogram, not a sort
-    bright = whole_percentiles(darkest[cells], (PRINT_PERCENTILE,))[0]
-    level = bright + GLARE_WASH_SHARE * (255.0 - bright)
-    washed: np.ndarray = grown | (near & (darkest >= level))
-    return washed
-
-
-@lru_cache(maxsize=8)
-def _cells_disc(size: int, cell_px: int) -> np.ndarray:
-    """The disc of a canonical board of side ``size`` holding its cells (worked out once)."""
-    disc = circle_mask(size, CELLS_REACH * cell_px)
-    disc.setflags(write=False)
-    return disc
 
 
 def _gem_weights(gem_spots_found: list[GemSpot], model: PackModel,
@@ -427,17 +359,6 @@ def _rules_out_tiles(patches: np.ndarray, w: np.ndarray, model: PackModel) -> np
     return ruled_out
 
 
-def clipped_mask(canon: np.ndarray) -> np.ndarray:
-    """Canonical pixels a reflection burnt to white (see :data:`GLARE_LEVEL`), grown by
-    :data:`CLIPPED_GROW_PX`: the pixels that show nothing of the print, where the glare mask
-    also takes the washed rim that still shows it."""
-    white = (_darkest(canon) >= GLARE_LEVEL).astype(np.uint8)
-    side = 2 * CLIPPED_GROW_PX + 1
-    grown: np.ndarray = cv2.dilate(white, cv2.getStructuringElement(cv2.MORPH_ELLIPSE,
-                                                                    (side, side))) > 0
-    return grown
-
-
 def _locally_normalised(gray: np.ndarray, valid: np.ndarray, cell_px: int,
                         floor: float) -> np.ndarray:
     """``gray`` less the mean of the ``valid`` levels round each pixel, over their spread
@@ -534,8 +455,8 @@ def read_tiles(
     outside the glare, or (with the colour features ``lab``) read empty in a colour unlike
     the empty print, is asked; an empty cell under glare is not when what is left of it
     rules out every tile (see :func:`_doubted`). With the ``clipped`` pixels
-    (:func:`clipped_mask`), a cell under glare left unsure is read as a tile when what the
-    clipped core leaves of it says so surely (see :func:`_past_glare`)."""
+    (:func:`~vision.indigo.glare.clipped_mask`), a cell under glare left unsure is read as a
+    tile when what the clipped core leaves of it says so surely (see :func:`_past_glare`)."""
     cells = list(ROUTE_CELLS)
     gem_w = _gem_weights(gem_spots_found, model, gem_size)
     w = gem_w
@@ -588,6 +509,8 @@ def read_tiles(
     if clipped is not None:
         order, conf, doubted, scores = _past_glare(gray, clipped, gem_w, left, order, conf,
                                                    doubted, scores, model, settings)
+        order, conf, doubted = _washed_out_read_empty(order, conf, doubted, left, model,
+                                                      settings)
     out: dict[Cell, CellRead] = {}
     for i, cell in enumerate(cells):
         c = min(float(conf[i]), DOUBTFUL) if doubted[i] else float(conf[i])
@@ -633,6 +556,37 @@ def _past_glare(gray: np.ndarray, clipped: np.ndarray, gem_w: np.ndarray, left: 
     doubted[taken] = False
     scores[taken] = dist[take]
     return order, conf, doubted, scores
+
+
+#: a cell the glare mask leaves less than this share of its compared disc has no pattern
+#: left to compare: every class fits the few pixels alike, and the best of them is no reading
+NOTHING_LEFT = 0.1
+
+
+def _washed_out_read_empty(order: np.ndarray, conf: np.ndarray, doubted: np.ndarray,
+                           left: np.ndarray, model: PackModel, settings: IndigoSettings
+                           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``order``, ``conf`` and ``doubted`` of read_tiles with each cell the glare mask leaves
+    less than :data:`NOTHING_LEFT` of and that is unsure (doubted, or short of
+    min_confidence) after the read past the glare (:func:`_past_glare`) read as the empty
+    cell, asked at no confidence.
+
+    Of such a cell only the lamp's white is seen, as over the empty print: a tile's dark
+    paths would show round the clipped core, and the read past the glare names none there
+    with a margin. Before, its answer was whichever class fitted the few pixels left best
+    (the first pattern, tile 0 unturned, when none were left), each a guess the players were
+    asked to confirm."""
+    empty = model.classes.index(None)
+    unsure = doubted | (conf < settings.min_confidence)
+    blind = np.flatnonzero((left < NOTHING_LEFT) & unsure & (order[:, 0] != empty))
+    if not len(blind):
+        return order, conf, doubted
+    order, conf, doubted = order.copy(), conf.copy(), doubted.copy()
+    rest = order[blind][order[blind] != empty].reshape(len(blind), -1)
+    order[blind] = np.concatenate([np.full((len(blind), 1), empty), rest], axis=1)
+    conf[blind] = 0.0
+    doubted[blind] = True
+    return order, conf, doubted
 
 
 def _better_answer(names_tile: np.ndarray, past_conf: np.ndarray, conf: np.ndarray,

@@ -16,11 +16,12 @@ from indigo_scenes import laid_by_hand
 from companion.indigo import ROUTE_CELLS, Tile
 from companion.indigo.geometry import Cell
 from vision.indigo.board import cell_xy
+from vision.indigo.glare import clipped_mask, glare_mask
 from vision.indigo.model import TEMPLATE_BLUR, canonical_size, pack_model, to_canonical, to_gray
 from vision.indigo.pack import load_indigo_pack
 from vision.indigo.read_types import CellRead
 from vision.indigo.settings import DEFAULT_SETTINGS
-from vision.indigo.tiles import clipped_mask, glare_mask, read_tiles
+from vision.indigo.tiles import read_tiles
 
 SURE = DEFAULT_SETTINGS.min_confidence
 #: the reflection over each tile: its middle's distance from the cell's middle and its

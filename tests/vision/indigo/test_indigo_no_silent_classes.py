@@ -14,13 +14,13 @@ from companion.indigo.geometry import CENTRE
 from companion.indigo.state import all_legal_placements, new_game, play
 from vision.indigo.board import cell_xy, chip_spaces
 from vision.indigo.chips import read_chips, settle_by_charts
+from vision.indigo.glare import glare_mask
 from vision.indigo.model import canonical_size, colour_distance, pack_model
 from vision.indigo.pack import IndigoPack
 from vision.indigo.reader import chip_questions, read_indigo
 from vision.indigo.settings import DEFAULT_SETTINGS
 from vision.indigo.synth.render import render_frame
 from vision.indigo.synth.table_camera import SKIN
-from vision.indigo.tiles import glare_mask
 from vision.indigo.view import BoardView
 
 FRAME = (1280, 720)
