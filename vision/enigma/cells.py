@@ -121,6 +121,10 @@ class Cell:
     confidence: float
     networker: str | None = None
     net_confidence: float = 1.0
+    #: a cell under a pawn whose colour its ring tells but not its place: where it may lie
+    #: (:func:`~vision.enigma.ring_places.ring_places`), the first where it is put; the tile
+    #: settles it only when its links agree at them all (:func:`vision.enigma.tile.finish_tile`)
+    places: tuple[tuple[float, float], ...] = ()
 
 
 def _ring_pieces(lab: np.ndarray, stats: np.ndarray, cents: np.ndarray, n: int, rc: float

@@ -45,10 +45,13 @@ from vision.enigma.pawn_rim import CRESCENT_LEAD, CRESCENT_MIN_PX, cell_on_tile,
 from vision.enigma.read_types import PAWN_MIN_AREA
 from vision.enigma.ring_blend import clear_ring_cell, ring_shows_cell
 from vision.enigma.ring_fit import side_ring_cell
+from vision.enigma.ring_places import ring_places
 from vision.enigma.small_stats import clip01
 
 #: a cell found only from the ring around a pawn (the cell finder missed it) is never trusted
 HIDDEN_CELL_CONFIDENCE = 0.6
+#: the question a cell read under a pawn and never trusted leaves
+HIDDEN_CELL_PROBLEM = "a cell hidden by a networker was read from the ring around it"
 #: two cells nearer than this (cell radii) are one cell split by the pawn on it (cells are
 #: drawn at least 3.3 cell radii apart)
 SAME_CELL = 1.4
@@ -393,9 +396,32 @@ def _hidden_cell(s: PawnPatch, at: tuple[float, float], colour: tuple[int, float
         net_conf = _rival_core(s, net, [at], net_conf)
         if net_conf >= SURE_PAWN:
             return Cell(middle, s.name(colour_i), 1.0, s.name(net), net_conf)
+    if shown is None and not pawn_here and net_conf >= SURE_PAWN:
+        places = _told_colour_places(s, at, colour_i, net, others)
+        if places and _rival_core(s, net, [at], net_conf) >= SURE_PAWN:
+            return Cell(at, s.name(colour_i), colour_conf, s.name(net), net_conf, places)
     colour_i = colour_i if shown is None else shown
-    return Cell(at, s.name(colour_i), min(HIDDEN_CELL_CONFIDENCE, colour_conf), s.name(net),
-                min(net_conf, HIDDEN_CELL_CONFIDENCE))
+    return doubted_hidden_cell(Cell(at, s.name(colour_i), colour_conf, s.name(net), net_conf))
+
+
+def _told_colour_places(s: PawnPatch, at: tuple[float, float], colour_i: int, net: int,
+                        others: list[tuple[float, float]]) -> tuple[tuple[float, float], ...]:
+    """Where the cell of class ``colour_i`` under a sure pawn of class ``net`` at ``at`` may
+    lie (:func:`~vision.enigma.ring_places.ring_places`), when the ring round the pawn
+    names that colour clearly on whatever side of it it shows
+    (:func:`~vision.enigma.ring_blend.ring_shows_cell`); empty otherwise. The colour is
+    then told; the place, so the links, is settled by the tile or asked."""
+    told = ring_shows_cell(s.feats, s.model, at, (s.rc, s.rn), net, others)
+    if told is None or told[0] != colour_i:
+        return ()
+    return ring_places(s.feats, s.model, at, (s.rc, s.rn), net, others, colour_i)
+
+
+def doubted_hidden_cell(c: Cell) -> Cell:
+    """Cell ``c`` read under a pawn, never trusted (:data:`HIDDEN_CELL_CONFIDENCE`), with no
+    places to settle it by (where its pawn's top is seen)."""
+    return Cell(c.centre, c.colour, min(HIDDEN_CELL_CONFIDENCE, c.confidence), c.networker,
+                min(c.net_confidence, HIDDEN_CELL_CONFIDENCE))
 
 
 def _vouched_by_ring(s: PawnPatch, c: Cell, cells: list[Cell], as_found: bool) -> Cell:
@@ -429,11 +455,11 @@ def _vouched_by_ring(s: PawnPatch, c: Cell, cells: list[Cell], as_found: bool) -
 
 def _hidden_doubt(hidden: Cell) -> tuple[str | None, float]:
     """The problem a cell read under a pawn (:func:`_hidden_cell`) leaves, and the confidence:
-    none for one given sure, else the ring's doubt at :data:`HIDDEN_CELL_CONFIDENCE`."""
-    if hidden.confidence > HIDDEN_CELL_CONFIDENCE:
+    none for one given sure or left for the tile to settle by its places, else the ring's
+    doubt at :data:`HIDDEN_CELL_CONFIDENCE`."""
+    if hidden.places or hidden.confidence > HIDDEN_CELL_CONFIDENCE:
         return None, 1.0
-    return "a cell hidden by a networker was read from the ring around it", \
-        HIDDEN_CELL_CONFIDENCE
+    return HIDDEN_CELL_PROBLEM, HIDDEN_CELL_CONFIDENCE
 
 
 def _add_hidden(hidden: Cell, out: list[Cell], problems: list[str], conf: float) -> float:
@@ -512,6 +538,8 @@ def _add_crescent_cell(s: PawnPatch, hidden: Cell, out: list[Cell]) -> tuple[str
     problem (None for a cell given sure) and the confidence it leaves."""
     near = [c for c in out
             if discs_overlap(hidden, c, s.rc, False, fills_its_disc(s.labels, s.model, c, s.rc))]
+    if near:
+        hidden = doubted_hidden_cell(hidden)  # beside another cell: asked whatever its places
     same = [c for c in near if c.colour == hidden.colour and c.networker is None]
     if same:
         cell = min(same, key=lambda c: math.dist(c.centre, hidden.centre))

@@ -21,7 +21,13 @@ from vision.enigma.colours import ColourModel
 from vision.enigma.icon import read_icon
 from vision.enigma.layout import reading_order
 from vision.enigma.near_cells import doubt_overlapping_cells, near_cell_links, settle_near_cells
-from vision.enigma.networkers import read_networkers, signs_of_a_cell
+from vision.enigma.networkers import (
+    HIDDEN_CELL_CONFIDENCE,
+    HIDDEN_CELL_PROBLEM,
+    doubted_hidden_cell,
+    read_networkers,
+    signs_of_a_cell,
+)
 from vision.enigma.openings import (
     STUB_DARK_OPENING,
     OpeningWindows,
@@ -301,10 +307,46 @@ def _openings_and_links(look: TileLook, pack: EnigmaPack, model: ColourModel,
                                                         look.doubts.problems)
 
 
+def _play_key(tile: Tile) -> frozenset[tuple[frozenset[Port], tuple[str, ...]]]:
+    """What a tile is for play, whatever its cells are called: each network's openings and
+    cell colours."""
+    colours = dict(tile.cells)
+    return frozenset((frozenset(c.ports), tuple(sorted(colours[cell] for cell in c.cells)))
+                     for c in tile.components())
+
+
+def _with_cell(look: TileLook, k: int, cell: Cell, pack: EnigmaPack) -> TileLook:
+    """The look with its ``k``-th cell replaced by ``cell``, on a copy of its doubts."""
+    cells = [cell if i == k else c for i, c in enumerate(look.cells)]
+    return _with_channels(look.named, _copied(look.doubts), cells, pack, look)
+
+
 def finish_tile(look: TileLook, at: Pos, pack: EnigmaPack, model: ColourModel,
                 settings: ReaderSettings) -> tuple[TileRead, list[NetworkerRead]]:
     """Read the rest of a tile looked at (with its networkers): openings, channel pieces
-    and links, the icon."""
+    and links, the icon. A cell under a pawn whose ring told its colour but not its place
+    (:attr:`~vision.enigma.cells.Cell.places`) is settled when the tile read with the cell
+    at each of its places is the same tile: the links follow the place, and agree; else it
+    is never trusted and asked about, where the pawn's top is seen (a single such cell: two
+    on one tile break the rules' one networker a tile, and are asked)."""
+    placed = [k for k, c in enumerate(look.cells) if c.places]
+    if len(placed) == 1:
+        k = placed[0]
+        c = look.cells[k]
+        reads = [_finish(_with_cell(look, k, replace(c, centre=place, confidence=1.0,
+                                                     places=()), pack),
+                         at, pack, model, settings) for place in c.places]
+        if len({_play_key(read.tile) for read, _ in reads}) == 1:
+            return reads[0]
+    for k in placed:
+        look = _with_cell(look, k, doubted_hidden_cell(look.cells[k]), pack)
+        look.doubts.add(HIDDEN_CELL_PROBLEM, HIDDEN_CELL_CONFIDENCE)
+    return _finish(look, at, pack, model, settings)
+
+
+def _finish(look: TileLook, at: Pos, pack: EnigmaPack, model: ColourModel,
+            settings: ReaderSettings) -> tuple[TileRead, list[NetworkerRead]]:
+    """:func:`finish_tile` for a look whose cells are all settled or asked about."""
     named, doubts, cells = look.named, look.doubts, look.cells
     p = look.channel.shape[0]
     rc = pack.cell_radius * p
