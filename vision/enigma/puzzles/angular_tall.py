@@ -70,6 +70,9 @@ EXACT_FITS = 12
 #: lit top pixels that no column explains, beyond this many cubes' faces, leave the read
 #: unsure
 UNEXPLAINED_CUBES = 0.35
+#: lit pixels taken for columns' sides, beyond this many cubes' faces, leave a read that
+#: differs from the card unsure: they may be a top the read placed a little off
+SIDES_CUBES = UNEXPLAINED_CUBES
 #: lit top pixels in strips this many cubes wide or less along the squares are no top
 SLIVER_CUBES = 0.12
 #: another pose scoring within this share of the best that reads other colours leaves the
@@ -90,8 +93,9 @@ class TallRead:
     top: tuple[str, ...] | None
     why: str
     flat: bool
-    #: whether a column's top was read beside or partly under a taller column's: a read
-    #: that then differs from the card may rest on which column is which
+    #: whether a column's top was read beside or partly under a taller column's, or lit
+    #: pixels beyond SIDES_CUBES cubes' faces were taken for its sides: a read that then
+    #: differs from the card may rest on which column is which, or on a top read in part
     overlapped: bool = False
 
 
@@ -413,6 +417,16 @@ def _lit_bodies(lit: np.ndarray, squares: Sequence[tuple[float, float, float, fl
     return explained
 
 
+def _lit_on_sides(lit: np.ndarray, fit: _Fit, cube: float) -> int:
+    """How many lit pixels the columns of ``fit`` explain as their sides, not as tops."""
+    on_tops = np.zeros(lit.shape, bool)
+    for x0, y0, x1, y1, colour in fit.squares:
+        at = (slice(max(0, int(round(y0))), max(0, int(round(y1)))),
+              slice(max(0, int(round(x0))), max(0, int(round(x1)))))
+        on_tops[at] |= lit[at] == colour
+    return int((_lit_bodies(lit, fit.squares, fit.bases, cube) & ~on_tops).sum())
+
+
 def _unexplained(lit: np.ndarray, structure: np.ndarray, fit: _Fit, cube: float) -> int:
     """What the columns read leave unexplained: lit pixels outside every column of their
     colour (its top and the sides the camera sees, :func:`_lit_bodies`), and pixels of the
@@ -560,7 +574,9 @@ def read_tall(image: np.ndarray, mask: np.ndarray, cube: float, pack: EnigmaPack
     margin = RIVAL_SHARE * max(1.0, abs(best.score))
     if any(angular.crop(f.top) != seen for f in fits if f.score >= best.score - margin):
         return TallRead(None, ASK_STRAIGHT, best.flat)
-    return TallRead(_named(seen, list(pack.angular)), "", best.flat, best.overlapped)
+    on_sides = _lit_on_sides(lit, best, cube) > SIDES_CUBES * cube * cube
+    return TallRead(_named(seen, list(pack.angular)), "", best.flat,
+                    best.overlapped or on_sides)
 
 
 ASK_STRAIGHT = ("the tops of the cubes cannot all be seen from here: hold the camera straight "
