@@ -70,6 +70,9 @@ EXACT_FITS = 12
 #: lit top pixels that no column explains, beyond this many cubes' faces, leave the read
 #: unsure
 UNEXPLAINED_CUBES = 0.35
+#: lit pixels taken for columns' sides, beyond this many cubes' faces, leave a read that
+#: differs from the card unsure: they may be a top the read placed a little off
+SIDES_CUBES = UNEXPLAINED_CUBES
 #: lit top pixels in strips this many cubes wide or less along the squares are no top
 SLIVER_CUBES = 0.12
 #: another pose scoring within this share of the best that reads other colours leaves the
@@ -90,8 +93,9 @@ class TallRead:
     top: tuple[str, ...] | None
     why: str
     flat: bool
-    #: whether a column's top was read beside or partly under a taller column's: a read
-    #: that then differs from the card may rest on which column is which
+    #: whether a column's top was read beside or partly under a taller column's, or lit
+    #: pixels beyond SIDES_CUBES cubes' faces were taken for its sides: a read that then
+    #: differs from the card may rest on which column is which, or on a top read in part
     overlapped: bool = False
 
 
@@ -106,6 +110,8 @@ class _Fit:
     overlapped: bool
     #: per square, the index of its base cell and its height
     cells: tuple[tuple[int, int], ...]
+    #: per square, the corner (x0, y0) of its base cell
+    bases: tuple[tuple[float, float], ...] = ()
 
 
 def grid_angle(mask: np.ndarray) -> float:
@@ -318,6 +324,7 @@ def _fit(tops: _Tops, at: _Grid, cube: float, extent: tuple[float, float, float,
     squares: list[tuple[float, float, float, float, int]] = []
     columns: list[tuple[float, float, float, float]] = []
     read: list[tuple[int, int]] = []
+    bases: list[tuple[float, float]] = []
     matched = wrong = 0.0
     overlapped = False
     box = [math.inf, math.inf, -math.inf, -math.inf]
@@ -333,6 +340,7 @@ def _fit(tops: _Tops, at: _Grid, cube: float, extent: tuple[float, float, float,
         x0, y0, x1, y1 = (float(v) for v in rects[k])
         squares.append((x0, y0, x1, y1, int(seen[:, k].argmax())))
         read.append((c, k))
+        bases.append((float(bx[c]), float(by[c])))
         columns.append((min(bx[c], rects[k, 0]), min(by[c], rects[k, 1]),
                         max(bx[c] + cube, rects[k, 2]), max(by[c] + cube, rects[k, 3])))
         overlapped |= bool(areas[k] < (1 - OVERLAP_SHARE) * side[c, k] ** 2)
@@ -347,7 +355,7 @@ def _fit(tops: _Tops, at: _Grid, cube: float, extent: tuple[float, float, float,
     score = matched - wrong - (tops.total - matched) - miss * cube
     return _Fit(score, tuple("".join(r) for r in grid), max(k for _, k in read) == 0,
                 tuple(squares),
-                tuple(columns), overlapped, tuple(read))
+                tuple(columns), overlapped, tuple(read), tuple(bases))
 
 
 def _overlapping(squares: Sequence[tuple[float, float, float, float, int]]) -> list[int]:
@@ -383,14 +391,49 @@ def _settled(tops: _Tops, at: _Grid, cube: float, extent: tuple[float, float, fl
     return fit
 
 
+def _lit_bodies(lit: np.ndarray, squares: Sequence[tuple[float, float, float, float, int]],
+                bases: Sequence[tuple[float, float]], cube: float) -> np.ndarray:
+    """The lit pixels (``lit``: colour index, -1 unlit) that the columns read explain: those
+    of a column's colour within its body as the mat shows it, the hull of its base cell
+    (corner ``bases[i]``) and its top square (``squares[i]``). The sides the camera sees
+    fill the sweep from the base to the top, and a side that faces the lamp takes as much
+    light as a top or more (a vertical face lit from 40 degrees up takes more than a level
+    one), so lit pixels are no proof of a top: counted only against a top square, a lit
+    side is left unexplained and the read asks."""
+    explained = np.zeros(lit.shape, bool)
+    h, w = lit.shape
+    for (x0, y0, x1, y1, colour), (bx, by) in zip(squares, bases, strict=True):
+        corners = np.array([(x0, y0), (x1, y0), (x1, y1), (x0, y1), (bx, by),
+                            (bx + cube, by), (bx + cube, by + cube), (bx, by + cube)])
+        xa, ya = (max(0, int(v)) for v in corners.min(axis=0))
+        xb, yb = (min(n, int(math.ceil(v)) + 1) for v, n in zip(corners.max(axis=0), (w, h),
+                                                                   strict=True))
+        if xb <= xa or yb <= ya:
+            continue
+        body = np.zeros((yb - ya, xb - xa), np.uint8)
+        hull = cv2.convexHull(np.round((corners - (xa, ya)) * 16).astype(np.int32))
+        cv2.fillConvexPoly(body, hull, 1, shift=4)
+        explained[ya:yb, xa:xb] |= (body > 0) & (lit[ya:yb, xa:xb] == colour)
+    return explained
+
+
+def _lit_on_sides(lit: np.ndarray, fit: _Fit, cube: float) -> int:
+    """How many lit pixels the columns of ``fit`` explain as their sides, not as tops."""
+    on_tops = np.zeros(lit.shape, bool)
+    for x0, y0, x1, y1, colour in fit.squares:
+        at = (slice(max(0, int(round(y0))), max(0, int(round(y1)))),
+              slice(max(0, int(round(x0))), max(0, int(round(x1)))))
+        on_tops[at] |= lit[at] == colour
+    return int((_lit_bodies(lit, fit.squares, fit.bases, cube) & ~on_tops).sum())
+
+
 def _unexplained(lit: np.ndarray, structure: np.ndarray, fit: _Fit, cube: float) -> int:
-    """What the columns read leave unexplained: lit top pixels outside every top square of
-    their colour, and pixels of the structure outside every column's box (a column whose
-    top, dimmed by the lamp's fall, was not found: tuning seed 2 wood/mild, a right
-    structure was "not solved" with a red cube read as a gap), but for slivers along the
-    edges (less than 2 x SLIVER_CUBES wide): a pose read in steps leaves the squares a few
-    pixels off the tops."""
-    seen = np.zeros(lit.shape, bool)
+    """What the columns read leave unexplained: lit pixels outside every column of their
+    colour (its top and the sides the camera sees, :func:`_lit_bodies`), and pixels of the
+    structure outside every column's box (a column whose top, dimmed by the lamp's fall, was
+    not found: tuning seed 2 wood/mild, a right structure was "not solved" with a red cube
+    read as a gap), but for slivers along the edges (less than 2 x SLIVER_CUBES wide): a
+    pose read in steps leaves the squares a few pixels off the tops."""
     covered = np.zeros(lit.shape, bool)
     h, w = lit.shape
 
@@ -398,9 +441,7 @@ def _unexplained(lit: np.ndarray, structure: np.ndarray, fit: _Fit, cube: float)
         return (slice(max(0, int(round(y0))), min(h, int(round(y1)))),
                 slice(max(0, int(round(x0))), min(w, int(round(x1)))))
 
-    for x0, y0, x1, y1, colour in fit.squares:
-        at = box(x0, y0, x1, y1)
-        seen[at] |= lit[at] == colour
+    seen = _lit_bodies(lit, fit.squares, fit.bases, cube)
     for column in fit.columns:
         covered[box(*column)] = True
     left = ((lit >= 0) & ~seen) | (structure & ~covered)
@@ -533,7 +574,9 @@ def read_tall(image: np.ndarray, mask: np.ndarray, cube: float, pack: EnigmaPack
     margin = RIVAL_SHARE * max(1.0, abs(best.score))
     if any(angular.crop(f.top) != seen for f in fits if f.score >= best.score - margin):
         return TallRead(None, ASK_STRAIGHT, best.flat)
-    return TallRead(_named(seen, list(pack.angular)), "", best.flat, best.overlapped)
+    on_sides = _lit_on_sides(lit, best, cube) > SIDES_CUBES * cube * cube
+    return TallRead(_named(seen, list(pack.angular)), "", best.flat,
+                    best.overlapped or on_sides)
 
 
 ASK_STRAIGHT = ("the tops of the cubes cannot all be seen from here: hold the camera straight "
