@@ -458,12 +458,7 @@ def read_tiles(
     (:func:`~vision.indigo.glare.clipped_mask`), a cell under glare left unsure is read as a
     tile when what the clipped core leaves of it says so surely (see :func:`_past_glare`)."""
     cells = list(ROUTE_CELLS)
-    gem_w = _gem_weights(gem_spots_found, model, gem_size)
-    w = gem_w
-    full = w.sum(axis=1)
-    if glare is not None and glare.any():
-        w = w * (1.0 - _patches(glare.astype(np.float32), model, cells))
-    left = w.sum(axis=1) / np.maximum(full, 1.0)
+    gem_w, w, left = _compared_weights(gem_spots_found, model, gem_size, glare, cells)
     patches = _patches(gray, model, cells)
     dist, turned = _turned_distances(patches, w, model)
     conf = _confidences(dist, settings)
@@ -511,6 +506,26 @@ def read_tiles(
                                                    doubted, scores, model, settings)
         order, conf, doubted = _washed_out_read_empty(order, conf, doubted, left, model,
                                                       settings)
+    return _cell_reads(cells, order, conf, doubted, scores, model)
+
+
+def _compared_weights(gem_spots_found: list[GemSpot], model: PackModel, gem_size: float,
+                      glare: np.ndarray | None, cells: list[Cell]
+                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each cell's comparison weights with its gems left out, the same with the glare left
+    out too, and the share of the gem-free weight the glare leaves."""
+    gem_w = _gem_weights(gem_spots_found, model, gem_size)
+    w = gem_w
+    if glare is not None and glare.any():
+        w = w * (1.0 - _patches(glare.astype(np.float32), model, cells))
+    left = w.sum(axis=1) / np.maximum(gem_w.sum(axis=1), 1.0)
+    return gem_w, w, left
+
+
+def _cell_reads(cells: list[Cell], order: np.ndarray, conf: np.ndarray, doubted: np.ndarray,
+                scores: np.ndarray, model: PackModel) -> dict[Cell, CellRead]:
+    """Each cell's best class, its confidence (at most DOUBTFUL when doubted) and the next
+    three classes with their scores."""
     out: dict[Cell, CellRead] = {}
     for i, cell in enumerate(cells):
         c = min(float(conf[i]), DOUBTFUL) if doubted[i] else float(conf[i])
