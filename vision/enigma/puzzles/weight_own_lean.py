@@ -79,9 +79,10 @@ def standing_at(level: np.ndarray, places: list[Weight], shift: Point, wr: float
                 template: np.ndarray) -> int:
     """How many of ``places`` show a weight standing tall, its top face ``shift`` off its
     base, whole, with its side down to its base
-    (:func:`~vision.enigma.puzzles.weight.posed_judge`)."""
+    (:func:`~vision.enigma.puzzles.weight.posed_judge`). The places the sieve judged whole
+    count too: a tall weight's peak may lie on its top face, and its side still shows."""
     return sum(posed_judge(level, template, p.centre, wr, lambda at: shift) is not None
-               for p in places if not p.whole)
+               for p in places)
 
 
 def own_lean(level: np.ndarray, pack: EnigmaPack, near: np.ndarray) -> Lean | None:
@@ -96,8 +97,9 @@ def own_lean(level: np.ndarray, pack: EnigmaPack, near: np.ndarray) -> Lean | No
         return None
     common = common_shift(shifts, wr)
     template = top_face_template(pack, wr)
-    scored = [(standing_at(level, places, s, wr, template), s)
-              for s in ([common] if common else []) + shifts]
+    # the same shift found at two places is tried once
+    tried = list(dict.fromkeys(([common] if common else []) + shifts))
+    scored = [(standing_at(level, places, s, wr, template), s) for s in tried]
     standing, best = max(scored, key=lambda sc: sc[0])
     if standing < OWN_LEAN_WEIGHTS:
         return None
