@@ -78,10 +78,12 @@ def test_flat_build_off_centre_camera_reads_as_flat(demo_pack: EnigmaPack) -> No
 def test_tall_build_flat_reading_cannot_tell_is_solved(demo_pack: EnigmaPack) -> None:
     """Tuning wood/mild 11, right build, 3 mm weights, the pack's height 3 mm: read as flat discs
     a weight does not show whole ("cannot tell"); through the pose, solved (the bare card
-    between two tall weights and the cup's print, 1.65 radii from one, is no weight)."""
+    between two tall weights and the cup's print, 1.65 radii from one, is no weight). Without
+    the pack's height the weights' own lean (weight_own_lean, session 34) may read it too: on
+    the Pi floor's render it does, "solved"; never "not solved"."""
     card, frame = _frame(demo_pack, "wood", 11, right=True, height=3.0)
     flat = check_puzzle_frame("weight", frame, _with_height(demo_pack, 0.0), card=card)
-    assert flat["verdict"] == "cannot tell", flat["reason"]
+    assert flat["verdict"] in ("cannot tell", "solved"), flat["reason"]
     result = check_puzzle_frame("weight", frame, _with_height(demo_pack, 3.0), card=card)
     assert result["verdict"] == "solved", result["reason"]
 

@@ -445,7 +445,7 @@ def top_face_template(pack: EnigmaPack, radius: float) -> np.ndarray:
     return out
 
 
-def _top_face_near(level: np.ndarray, template: np.ndarray, at: Point, wr: float
+def top_face_near(level: np.ndarray, template: np.ndarray, at: Point, wr: float
                    ) -> Point | None:
     """Where the top face's picture correlates best within :data:`TOP_LOOK` of ``at``."""
     return _best_match_near(level, template, at, int(math.ceil(TOP_LOOK * wr)))
@@ -463,7 +463,7 @@ def tall_faces(level: np.ndarray, places: list[Weight], wr: float, pack: EnigmaP
     template = top_face_template(pack, wr)
     again: dict[int, Weight] = {}
     for i, p in enumerate(places):
-        top = None if p.whole else _top_face_near(level, template, p.centre, wr)
+        top = None if p.whole else top_face_near(level, template, p.centre, wr)
         if top is not None:
             judged = judge_weight(level, top, wr)
             if judged.whole and math.dist(top, p.centre) >= LEAN_LEAST * wr:
@@ -735,5 +735,5 @@ __all__ = ["IN_CUP", "NEAR_CUP", "OWN_DISC", "POCKET_REACH", "SIDE_REACH", "WASH
            "cups_mask", "faint_weights",
            "find_weights", "is_pocket", "judge_weight", "level_image", "local_card",
            "overlapping_cups", "posed_judge", "posed_places", "smooth_level", "stands_tall",
-           "tall_faces", "top_face_template", "weight_in_crescent", "weight_places",
-           "weight_radius_px", "weight_template", "whole_and_hidden"]
+           "tall_faces", "top_face_near", "top_face_template", "weight_in_crescent",
+           "weight_places", "weight_radius_px", "weight_template", "whole_and_hidden"]

@@ -34,6 +34,7 @@ from vision.enigma.puzzles.weight import (
     whole_and_hidden,
 )
 from vision.enigma.puzzles.weight_card import read_weight_card
+from vision.enigma.puzzles.weight_own_lean import own_lean
 from vision.enigma.puzzles.weight_pose import top_face_lean
 from vision.enigma.settings import PuzzleSettings
 
@@ -69,7 +70,8 @@ def count_weights(view: CardView, pack: EnigmaPack, cups: list[Cup],
     level, places = find_weights(view, pack)
     read = read_counts(view, pack, cups, level, places)
     if read.doubts:
-        lean = top_face_lean(view, pack, weight_radius_px(pack))
+        lean = top_face_lean(view, pack, weight_radius_px(pack)) or own_lean(
+            level, pack, view.inside_card())
         if lean is not None:
             posed = posed_places(level, pack, view.inside_card(), lean,
                                  cups_mask(view, cups, NEAR_CUP))
