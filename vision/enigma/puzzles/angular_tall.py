@@ -525,11 +525,11 @@ def _flat_stands(flat: Sequence[_Fit], lit: np.ndarray, structure: np.ndarray, c
     """Whether the structure reads as flat: every column on the table (the fits ``flat``)
     explains the lit tops all but as well as ``best``, the best fit with some above it
     (within FLAT_MARGIN of it), or, where the camera's pose is not known (no ``best``),
-    leaves nothing unexplained. Lit tops of flat pieces fit some top above the table a little better by
-    chance, by a few pixels of a square's edge, and a camera whose homography is no lens's
-    of the range gives no pose (held-apart flat cubes, session 27: 5 wrong builds the one
-    grid read plainly were "cannot tell" instead of "not solved"; tuning seed 1 wood/mild
-    and seed 3 wood/moderate, flat: the same)."""
+    leaves nothing unexplained. Lit tops of flat pieces fit some top above the table a
+    little better by chance, by a few pixels of a square's edge, and a camera whose
+    homography is no lens's of the range gives no pose (held-apart flat cubes, session 27: 5
+    wrong builds the one grid read plainly were "cannot tell" instead of "not solved";
+    tuning seed 1 wood/mild and seed 3 wood/moderate, flat: the same)."""
     if not flat:
         return False
     on_table = max(flat, key=lambda f: f.score)
