@@ -28,8 +28,8 @@ from vision.enigma.puzzles.angular_light import (
 )
 from vision.enigma.puzzles.angular_tall import (
     ASK_STRAIGHT,
+    TallReader,
     grid_angle,
-    read_tall,
     structure_crop,
 )
 from vision.enigma.puzzles.cards import (
@@ -293,14 +293,14 @@ def _top_view(view: CardView, pack: EnigmaPack, structure: np.ndarray, cube: flo
     if seen is not None and angular.picture_matches(seen, card, allow_mirror=allow_mirror):
         return seen, why, False
     if view.frame_to_mat is not None and view.frame_size is not None:
-        tall_args = (view.mat, structure, cube, pack, {"table": table},
-                     np.linalg.inv(view.frame_to_mat), view.frame_size)
-        tall = read_tall(*tall_args)
+        reader = TallReader(view.mat, structure, cube, pack, {"table": table},
+                            np.linalg.inv(view.frame_to_mat), view.frame_size)
+        tall = reader.read()
         asks = tall.top is None or (tall.overlapped and not angular.picture_matches(
             tall.top, card, allow_mirror=allow_mirror))
         if asks and not tall.flat:
-            # fitted again column by column: a few times the time, for a read that asks
-            tall = read_tall(*tall_args, thorough=True)
+            # its fits bettered column by column: a few times the time, for a read that asks
+            tall = reader.read(thorough=True)
         if not tall.flat:
             return tall.top, tall.why, tall.overlapped
     return seen, why, False

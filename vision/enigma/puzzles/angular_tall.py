@@ -483,13 +483,12 @@ def _straight_tops(image: np.ndarray, mask: np.ndarray, cube: float, pack: Enigm
     return lit, straight, turn, corner
 
 
-def _fits(tops: _Tops, eyes: Sequence[Eye], cube: float,
-          extent: tuple[float, float, float, float], layers: int = MAX_LAYERS,
-          exact: int = EXACT_FITS, thorough: bool = False) -> list[_Fit]:
-    """The best fits of the columns up to ``layers`` cubes tall to the lit tops: every eye
-    (straightened crop px) and grid place in steps of ORIGIN_STEP scored roughly, the
-    ``exact`` best fitted column by column, and, ``thorough``, bettered column by column
-    (:func:`_settled`)."""
+def _placed_fits(tops: _Tops, eyes: Sequence[Eye], cube: float,
+                 extent: tuple[float, float, float, float], layers: int = MAX_LAYERS,
+                 exact: int = EXACT_FITS) -> list[tuple[_Grid, _Fit]]:
+    """The best fits of the columns up to ``layers`` cubes tall to the lit tops, each with
+    its grid: every eye (straightened crop px) and grid place in steps of ORIGIN_STEP scored
+    roughly, the ``exact`` best fitted column by column."""
     cells = (int(math.ceil((extent[2] - extent[0]) / cube)) + 1,
              int(math.ceil((extent[3] - extent[1]) / cube)) + 1)
     steps = np.arange(0.0, 1.0, ORIGIN_STEP) * cube
@@ -502,29 +501,35 @@ def _fits(tops: _Tops, eyes: Sequence[Eye], cube: float,
         scores = _rough_scores(tops, eye, origins, cells, cube, extent, layers)
         rough += [(float(scores[i]), eye, int(i)) for i in np.flatnonzero(np.isfinite(scores))]
     rough.sort(key=lambda t: -t[0])
-    fits = []
+    placed = []
     for _, eye, i in rough[:exact]:
         at = _grid(tops, eye, (float(origins[i, 0]), float(origins[i, 1])), cells, cube, layers)
         if (f := _fit(tops, at, cube, extent)) is not None:
-            fits.append(_settled(tops, at, cube, extent, f) if thorough else f)
-    return fits
+            placed.append((at, f))
+    return placed
+
+
+def _fits(tops: _Tops, eyes: Sequence[Eye], cube: float,
+          extent: tuple[float, float, float, float], layers: int = MAX_LAYERS,
+          exact: int = EXACT_FITS) -> list[_Fit]:
+    """The fits of :func:`_placed_fits`, without their grids."""
+    return [f for _, f in _placed_fits(tops, eyes, cube, extent, layers, exact)]
 
 
 #: a camera over the table too high for any height to show: every top on its base cell
 _ON_THE_TABLE = Eye((0.0, 0.0), 1e12)
 
 
-def _flat_stands(tops: _Tops, lit: np.ndarray, structure: np.ndarray, cube: float,
-                 extent: tuple[float, float, float, float], best: _Fit | None) -> bool:
-    """Whether the structure reads as flat: every column on the table explains the lit
-    tops all but as well as ``best``, the best fit with some above it (within FLAT_MARGIN
-    of it), or, where the camera's pose is not known (no ``best``), leaves nothing
-    unexplained. Lit tops of flat pieces fit some top above the table a little better by
-    chance, by a few pixels of a square's edge, and a camera whose homography is no lens's
-    of the range gives no pose (held-apart flat cubes, session 27: 5 wrong builds the one
-    grid read plainly were "cannot tell" instead of "not solved"; tuning seed 1 wood/mild
-    and seed 3 wood/moderate, flat: the same)."""
-    flat = _fits(tops, [_ON_THE_TABLE], cube, extent, layers=0, exact=FLAT_EXACT_FITS)
+def _flat_stands(flat: Sequence[_Fit], lit: np.ndarray, structure: np.ndarray, cube: float,
+                 best: _Fit | None) -> bool:
+    """Whether the structure reads as flat: every column on the table (the fits ``flat``)
+    explains the lit tops all but as well as ``best``, the best fit with some above it
+    (within FLAT_MARGIN of it), or, where the camera's pose is not known (no ``best``),
+    leaves nothing unexplained. Lit tops of flat pieces fit some top above the table a
+    little better by chance, by a few pixels of a square's edge, and a camera whose
+    homography is no lens's of the range gives no pose (held-apart flat cubes, session 27: 5
+    wrong builds the one grid read plainly were "cannot tell" instead of "not solved";
+    tuning seed 1 wood/mild and seed 3 wood/moderate, flat: the same)."""
     if not flat:
         return False
     on_table = max(flat, key=lambda f: f.score)
@@ -543,43 +548,79 @@ def _eyes_in_crop(eyes: Sequence[Eye], turn: np.ndarray, corner: tuple[int, int]
                                                                        strict=True)]
 
 
+class TallReader:
+    """The top view of the structure ``mask`` of the mat ``image`` (``cube`` px a side;
+    ``view_to_frame`` the homography from the mat image to the camera frame of
+    ``frame_size``), read on its columns' lit tops at their own heights. The lit tops, the
+    poses, the grid places and their fits are found once: a read that asks is read again
+    ``thorough`` on the same fits, each bettered column by column (:func:`_settled`), where
+    finding them again was about a third of the check's time on off-centre frames."""
+
+    def __init__(self, image: np.ndarray, mask: np.ndarray, cube: float, pack: EnigmaPack,
+                 background: Mapping[str, Any], view_to_frame: np.ndarray,
+                 frame_size: tuple[int, int]) -> None:
+        self._cube, self._pieces = cube, list(pack.angular)
+        self._empty = not mask.any()
+        if self._empty:
+            return
+        self._lit, self._straight, turn, corner = _straight_tops(image, mask, cube, pack,
+                                                                 background)
+        sy, sx = np.nonzero(self._straight)
+        self._extent = (float(sx.min()), float(sy.min()), float(sx.max() + 1),
+                        float(sy.max() + 1))
+        self._tops = _Tops(self._lit, len(pack.angular), self._straight)
+        # a frame whose principal point lies off its middle (a cropped picture) fits no
+        # centred lens: its pose is then the card's own family of off-centre lenses
+        eyes = (camera_eyes(view_to_frame, frame_size, LENS_STEPS_DEG)
+                or off_centre_eyes(view_to_frame, frame_size))
+        self._placed = _placed_fits(self._tops, _eyes_in_crop(eyes, turn, corner), cube,
+                                    self._extent)
+        self._settled: list[_Fit] | None = None
+        self._flat: list[_Fit] | None = None
+
+    def read(self, thorough: bool = False) -> TallRead:
+        """The read; ``thorough``, each fit bettered column by column (a few times the
+        time, for a read that would otherwise ask)."""
+        if self._empty:
+            return TallRead(None, "nothing built", False)
+        if thorough and self._settled is None:
+            self._settled = [_settled(self._tops, at, self._cube, self._extent, f)
+                             for at, f in self._placed]
+        return self._judged(self._settled if thorough and self._settled is not None
+                            else [f for _, f in self._placed])
+
+    def _judged(self, fits: list[_Fit]) -> TallRead:
+        lit, straight, cube, extent = self._lit, self._straight, self._cube, self._extent
+        best = max(fits, key=lambda f: f.score) if fits else None
+        if best is None or not best.flat:
+            if self._flat is None:  # every column on the table: the same on each read
+                self._flat = _fits(self._tops, [_ON_THE_TABLE], cube, extent, layers=0,
+                                   exact=FLAT_EXACT_FITS)
+            if _flat_stands(self._flat, lit, straight, cube, best):
+                return TallRead(None, "", True)
+        if best is None:
+            return TallRead(None, ASK_STRAIGHT, False)
+        if _unexplained(lit, straight, best, cube) > UNEXPLAINED_CUBES * cube * cube:
+            return TallRead(None, ASK_STRAIGHT, best.flat)
+        seen = angular.crop(best.top)
+        margin = RIVAL_SHARE * max(1.0, abs(best.score))
+        if any(angular.crop(f.top) != seen for f in fits if f.score >= best.score - margin):
+            return TallRead(None, ASK_STRAIGHT, best.flat)
+        on_sides = _lit_on_sides(lit, best, cube) > SIDES_CUBES * cube * cube
+        return TallRead(_named(seen, self._pieces), "", best.flat,
+                        best.overlapped or on_sides)
+
+
 def read_tall(image: np.ndarray, mask: np.ndarray, cube: float, pack: EnigmaPack,
               background: Mapping[str, Any], view_to_frame: np.ndarray,
               frame_size: tuple[int, int], thorough: bool = False) -> TallRead:
-    """The top view of the structure ``mask`` of the mat ``image`` (``cube`` px a side;
-    ``view_to_frame`` the homography from the mat image to the camera frame of
-    ``frame_size``), read on its columns' lit tops at their own heights; ``thorough``,
-    each fit bettered column by column (:func:`_settled`: a few times the time, for a
-    read that would otherwise ask)."""
-    if not mask.any():
-        return TallRead(None, "nothing built", False)
-    lit, straight, turn, corner = _straight_tops(image, mask, cube, pack, background)
-    sy, sx = np.nonzero(straight)
-    extent = (float(sx.min()), float(sy.min()), float(sx.max() + 1), float(sy.max() + 1))
-    tops = _Tops(lit, len(pack.angular), straight)
-    # a frame whose principal point lies off its middle (a cropped picture) fits no centred
-    # lens: its pose is then the card's own family of off-centre lenses
-    eyes = (camera_eyes(view_to_frame, frame_size, LENS_STEPS_DEG)
-            or off_centre_eyes(view_to_frame, frame_size))
-    fits = _fits(tops, _eyes_in_crop(eyes, turn, corner), cube, extent, thorough=thorough)
-    best = max(fits, key=lambda f: f.score) if fits else None
-    if (best is None or not best.flat) and _flat_stands(tops, lit, straight, cube, extent,
-                                                          best):
-        return TallRead(None, "", True)
-    if best is None:
-        return TallRead(None, ASK_STRAIGHT, False)
-    if _unexplained(lit, straight, best, cube) > UNEXPLAINED_CUBES * cube * cube:
-        return TallRead(None, ASK_STRAIGHT, best.flat)
-    seen = angular.crop(best.top)
-    margin = RIVAL_SHARE * max(1.0, abs(best.score))
-    if any(angular.crop(f.top) != seen for f in fits if f.score >= best.score - margin):
-        return TallRead(None, ASK_STRAIGHT, best.flat)
-    on_sides = _lit_on_sides(lit, best, cube) > SIDES_CUBES * cube * cube
-    return TallRead(_named(seen, list(pack.angular)), "", best.flat,
-                    best.overlapped or on_sides)
+    """One read of a :class:`TallReader` (``thorough`` as its :meth:`TallReader.read`)."""
+    return TallReader(image, mask, cube, pack, background, view_to_frame,
+                      frame_size).read(thorough)
 
 
 ASK_STRAIGHT = ("the tops of the cubes cannot all be seen from here: hold the camera straight "
                 "above the structure, and check again")
 
-__all__ = ["ASK_STRAIGHT", "TallRead", "grid_angle", "read_tall", "structure_crop"]
+__all__ = ["ASK_STRAIGHT", "TallRead", "TallReader", "grid_angle", "read_tall",
+           "structure_crop"]
