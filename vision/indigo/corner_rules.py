@@ -10,6 +10,7 @@ far edge, under a hand's shadow or blurred by motion, is easily lost).
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 import numpy as np
@@ -32,25 +33,58 @@ AMBER_DISC = 0.7
 PRINT_DISC = 0.5
 
 
+#: how far off its edge point the camera may see a corner's amber, in cell radii: the stone
+#: stands above the board, so a tilted camera sees its body displaced from the point it rests
+#: on, and a hand lays it a little off the point too
+AMBER_REACH = 0.3
+#: the rings the amber is looked for on within that reach: (radius in cell radii, spots
+#: round it), outward from the point
+AMBER_RINGS = ((AMBER_REACH / 3, 8), (2 * AMBER_REACH / 3, 16), (AMBER_REACH, 16))
+
+
 def amber_lean(lab: np.ndarray, model: PackModel, gem_size: float, point: EdgePoint,
                cell: Cell) -> tuple[float, float]:
-    """How far the colour on edge ``point`` lies toward the pack's amber, in chromaticity (a
-    shade and a lamp's level leave it): the share of the way from the empty print of
-    ``cell`` (read empty, beside it) toward the amber (0 the print, 1 the amber), or from
-    grey where that is less, and how far off the print's way it lies, in the same shares.
+    """How far the colour on edge ``point``, or round it within :data:`AMBER_REACH`, lies
+    toward the pack's amber, in chromaticity (a shade and a lamp's level leave it): the share
+    of the way from the empty print of ``cell`` (read empty, beside it) toward the amber (0
+    the print, 1 the amber), or from grey where that is less, and how far off the print's way
+    it lies, in the same shares. Of the spots looked at, the one furthest toward the amber
+    among those on the print's way (off it by at most :data:`AMBER_TINT_ACROSS`), else the
+    point's own.
 
     From grey too: on a dark board (the real board's navy) the light-blue corner tile, its
     white arrow and a lamp's white all lie on the way from the print toward the amber, and
     none of them lies past grey toward it."""
     cell_px = model.cell_px
-    spot = np.median(disc_pixels(lab, to_canonical(point_xy(point), cell_px),
-                                 max(MIN_SAMPLE_PX, AMBER_DISC * gem_size * cell_px)), axis=0)[:2]
     paper = np.median(disc_pixels(lab, to_canonical(cell_xy(cell), cell_px),
                                   PRINT_DISC * cell_px), axis=0)[:2]
     amber = model.gem_lab[Gem.AMBER.value][:2]
-    along, across = share_toward(spot, paper, amber)
-    from_grey, _ = share_toward(spot, np.full(2, GREY_CHROMA, np.float32), amber)
-    return min(along, from_grey), across
+    grey = np.full(2, GREY_CHROMA, np.float32)
+    radius = max(MIN_SAMPLE_PX, AMBER_DISC * gem_size * cell_px)
+    best: tuple[float, float] | None = None
+    for x, y in _amber_search_spots(point, cell_px):
+        spot = np.median(disc_pixels(lab, (x, y), radius), axis=0)[:2]
+        along, across = share_toward(spot, paper, amber)
+        lean = (min(along, share_toward(spot, grey, amber)[0]), across)
+        if best is None or (lean[1] <= AMBER_TINT_ACROSS and
+                            (best[1] > AMBER_TINT_ACROSS or lean[0] > best[0])):
+            best = lean
+    assert best is not None
+    return best
+
+
+def _amber_search_spots(point: EdgePoint, cell_px: int) -> list[tuple[float, float]]:
+    """The canonical pixels :func:`amber_lean` samples round ``point``, the point first; the
+    others on whole pixels, so they share one disc mask (the masks are cached by offset)."""
+    px, py = point_xy(point)
+    spots = [to_canonical((px, py), cell_px)]
+    for radius, count in AMBER_RINGS:
+        for k in range(count):
+            angle = 2 * math.pi * k / count
+            x, y = to_canonical((px + radius * math.cos(angle), py + radius * math.sin(angle)),
+                                cell_px)
+            spots.append((float(round(x)), float(round(y))))
+    return spots
 
 
 def share_toward(colour: np.ndarray, start: np.ndarray,
