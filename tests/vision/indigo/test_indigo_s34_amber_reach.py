@@ -7,7 +7,11 @@ off than the reach (another edge's gem)."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
+import sys
+from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -66,3 +70,49 @@ def test_white_or_blue_round_the_point_and_a_far_amber_are_no_amber(
     assert not is_amber_tinted(_lean_off(demo, NAVY, WHITE, 0.28, angle_deg))
     assert not is_amber_tinted(_lean_off(demo, NAVY, LIGHT_BLUE, 0.28, angle_deg))
     assert not is_amber_tinted(_lean_off(demo, CREAM, PALE_AMBER, 0.6, angle_deg))
+
+
+def _corner_reads(out: dict[str, Any], cell: tuple[int, int]) -> tuple[list[Any], bool]:
+    """What the read's JSON holds on corner ``cell``'s amber point, and whether a question
+    names that corner."""
+    read = [g for g in out["gems"] if g["at"].get("corner") == list(cell)]
+    asked = any(q.startswith(f"corner ({cell[0]},{cell[1]})") for q in out["questions"])
+    return read, asked
+
+
+def test_ambers_seen_off_their_points_are_sure() -> None:
+    """Tuning board 1006 harsh, demo look: the ambers on corners (0,4) and (-4,0) lie off
+    their points (no gem colour found, the points 0.00 and 0.18 of the way toward the
+    amber); on main each was asked. Within the reach they lie 0.41 and 0.92 of the way:
+    sure, and no question names them. On another build's pixels: an amber is read there."""
+    truth, out = read_independent_board(1006)
+    for cell in [(0, 4), (-4, 0)]:
+        assert ("amber", ("corner", cell)) in truth.gems
+        read, asked = _corner_reads(out, cell)
+        assert [g["gem"] for g in read] == ["amber"]
+        if SCENES_AS_FOUND:
+            assert read[0]["confidence"] >= SURE and not asked
+
+
+def test_the_same_board_with_its_corner_ambers_gone_finds_none(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tuning board 1006 drawn with every corner amber left off (against the rules, as after
+    a knocked stone): the search finds no amber round any point; each corner whose arrow
+    cell is empty gets the rules' amber, asked, never sure."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
+    import independent_scenes.indigo_board as board_drawing
+    from independent_scenes.indigo_compare import read_frame
+    from independent_scenes.indigo_scene import indigo_scene
+
+    drawn = board_drawing.board_snapshot
+    monkeypatch.setattr(board_drawing, "board_snapshot",
+                        lambda state: dataclasses.replace(drawn(state),
+                                                          corner_ambers=frozenset()))
+    scene = indigo_scene(1006, "demo", "harsh")
+    assert not [g for g in scene.truth.gems if g[1][0] == "corner"]
+    out, _ = read_frame(scene.frame, scene.look.pack)
+    assert isinstance(out, dict)
+    for cell in [(0, 4), (-4, 0), (4, 0), (-4, 4), (4, -4), (0, -4)]:
+        read, asked = _corner_reads(out, cell)
+        assert all(g["confidence"] < SURE for g in read)
+        assert not read or asked
