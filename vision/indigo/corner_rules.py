@@ -10,6 +10,7 @@ far edge, under a hand's shadow or blurred by motion, is easily lost).
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 import numpy as np
@@ -32,25 +33,87 @@ AMBER_DISC = 0.7
 PRINT_DISC = 0.5
 
 
+#: how far off its edge point the camera may see a corner's amber, in cell radii: the stone
+#: stands above the board, so a tilted camera sees its body displaced from the point it rests
+#: on, and a hand lays it a little off the point too
+AMBER_REACH = 0.3
+#: the rings the amber is looked for on within that reach: (radius in cell radii, spots
+#: round it), outward from the point
+AMBER_RINGS = ((AMBER_REACH / 3, 8), (2 * AMBER_REACH / 3, 16), (AMBER_REACH, 16))
+
+
 def amber_lean(lab: np.ndarray, model: PackModel, gem_size: float, point: EdgePoint,
                cell: Cell) -> tuple[float, float]:
-    """How far the colour on edge ``point`` lies toward the pack's amber, in chromaticity (a
-    shade and a lamp's level leave it): the share of the way from the empty print of
-    ``cell`` (read empty, beside it) toward the amber (0 the print, 1 the amber), or from
-    grey where that is less, and how far off the print's way it lies, in the same shares.
+    """How far the colour on edge ``point``, or round it within :data:`AMBER_REACH`, lies
+    toward the pack's amber, in chromaticity (a shade and a lamp's level leave it): the share
+    of the way from the empty print of ``cell`` (read empty, beside it) toward the amber (0
+    the print, 1 the amber), or from grey where that is less, and how far off the print's way
+    it lies, in the same shares. Of the spots looked at, the one furthest toward the amber
+    among those on the print's way (off it by at most :data:`AMBER_TINT_ACROSS`), else the
+    point's own; the point's own alone where it is tinted already.
 
     From grey too: on a dark board (the real board's navy) the light-blue corner tile, its
     white arrow and a lamp's white all lie on the way from the print toward the amber, and
     none of them lies past grey toward it."""
     cell_px = model.cell_px
-    spot = np.median(disc_pixels(lab, to_canonical(point_xy(point), cell_px),
-                                 max(MIN_SAMPLE_PX, AMBER_DISC * gem_size * cell_px)), axis=0)[:2]
     paper = np.median(disc_pixels(lab, to_canonical(cell_xy(cell), cell_px),
                                   PRINT_DISC * cell_px), axis=0)[:2]
     amber = model.gem_lab[Gem.AMBER.value][:2]
+    grey = np.full(2, GREY_CHROMA, np.float32)
+    radius = max(MIN_SAMPLE_PX, AMBER_DISC * gem_size * cell_px)
+    spot = np.median(disc_pixels(lab, to_canonical(point_xy(point), cell_px), radius),
+                     axis=0)[:2]
     along, across = share_toward(spot, paper, amber)
-    from_grey, _ = share_toward(spot, np.full(2, GREY_CHROMA, np.float32), amber)
-    return min(along, from_grey), across
+    lean = (min(along, share_toward(spot, grey, amber)[0]), across)
+    if is_amber_tinted(lean) or not AMBER_RINGS:
+        return lean
+    # the search only where the point itself falls short: most ambers lie on their points
+    spots = _disc_medians(lab, _amber_search_spots(point, cell_px), radius)
+    alongs, acrosses = shares_toward(spots, paper, amber)
+    alongs = np.minimum(alongs, shares_toward(spots, grey, amber)[0])
+    on_way = acrosses <= AMBER_TINT_ACROSS
+    if not on_way.any():
+        return lean
+    best = int(np.argmax(np.where(on_way, alongs, -np.inf)))
+    if lean[1] <= AMBER_TINT_ACROSS and lean[0] >= alongs[best]:
+        return lean
+    return float(alongs[best]), float(acrosses[best])
+
+
+def _amber_search_spots(point: EdgePoint, cell_px: int) -> np.ndarray:
+    """The whole canonical pixels (x, y) :func:`amber_lean` samples round ``point``, ring by
+    ring (n, 2)."""
+    px, py = point_xy(point)
+    spots = []
+    for radius, count in AMBER_RINGS:
+        for k in range(count):
+            angle = 2 * math.pi * k / count
+            spots.append(to_canonical((px + radius * math.cos(angle),
+                                       py + radius * math.sin(angle)), cell_px))
+    whole: np.ndarray = np.rint(np.array(spots)).astype(int)
+    return whole
+
+
+def _disc_medians(lab: np.ndarray, centres: np.ndarray, radius: float) -> np.ndarray:
+    """The median chromaticity (n, 2) of ``lab`` in a disc of ``radius`` round each whole
+    pixel of ``centres`` (n, 2: x, y), all in one call (the discs of :func:`disc_pixels`
+    round a whole pixel, clipped to the board)."""
+    r = int(math.ceil(radius))
+    yy, xx = np.mgrid[-r : r + 1, -r : r + 1]
+    inside = xx**2 + yy**2 <= radius**2
+    ys = np.clip(centres[:, 1:2] + yy[inside], 0, lab.shape[0] - 1)
+    xs = np.clip(centres[:, 0:1] + xx[inside], 0, lab.shape[1] - 1)
+    medians: np.ndarray = np.median(lab[ys, xs, :2], axis=1)
+    return medians
+
+
+def shares_toward(colours: np.ndarray, start: np.ndarray,
+                  target: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`share_toward` for many colours (n, 2) at once."""
+    way = target - start
+    steps = colours - start
+    length2 = max(float(np.dot(way, way)), 1e-6)
+    return (steps @ way) / length2, np.abs(way[0] * steps[:, 1] - way[1] * steps[:, 0]) / length2
 
 
 def share_toward(colour: np.ndarray, start: np.ndarray,
@@ -107,9 +170,10 @@ def settle_corners(spots: list[GemSpot], cells: dict[Cell, CellRead], *,
     78 corner ambers were asked, every one of them right). Where the camera found no gem
     colour on the point but the point is tinted toward the amber (:func:`is_amber_tinted`,
     of the ``leans`` :func:`amber_leans` measured), it saw the stone the rules put there,
-    too pale or too dark for the pack's amber: as sure as the empty cell too (tuning boards
-    1000-1045 harsh, both demo looks: 45 such ambers asked, 7 of them tinted; the same
-    boards drawn with every corner amber left off: at most 0.19 of the way, all asked)."""
+    too pale or too dark for the pack's amber, or seen off its point through the camera's
+    tilt: as sure as the empty cell too (tuning boards 1000-1045 harsh, both demo looks: 45
+    such ambers asked, 7 of them tinted at the point; the same boards drawn with every
+    corner amber left off: at most 0.19 of the way at the point)."""
     out = list(spots)
     for corner in CORNERS:
         facing = cells.get(corner.arrow_neighbour)
