@@ -4,10 +4,8 @@ session 28; independent tuning boards, seeds below 70000)."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
+from indigo_scenes import read_independent_board
 
 from vision.indigo.settings import DEFAULT_SETTINGS
 
@@ -18,14 +16,8 @@ MIN = DEFAULT_SETTINGS.min_confidence
 def board_1017() -> tuple[dict, dict]:
     """Tuning board 1017, harsh, demo look, read as the app reads it: (the read, the truth's
     tiles)."""
-    sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
-    from independent_scenes.indigo_compare import read_frame
-    from independent_scenes.indigo_scene import indigo_scene
-
-    scene = indigo_scene(1017, "demo", "harsh")
-    out, _ = read_frame(scene.frame, scene.look.pack)
-    assert isinstance(out, dict)
-    return out, scene.truth.tiles
+    truth, out = read_independent_board(1017)
+    return out, truth.tiles
 
 
 def _paths(tile: dict) -> tuple:

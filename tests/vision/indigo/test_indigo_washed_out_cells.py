@@ -6,13 +6,10 @@ the empty cell, still asked, unless the read past the glare made it sure."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import cv2
 import numpy as np
 import pytest
-from indigo_scenes import laid_by_hand
+from indigo_scenes import laid_by_hand, read_independent_board
 
 from companion.indigo import ROUTE_CELLS, Tile
 from companion.indigo.geometry import Cell
@@ -112,14 +109,8 @@ def test_a_tile_washed_out_wholly_is_never_read_surely(seed: int) -> None:
 def demo_1012() -> tuple[dict, dict]:
     """Tuning board 1012, harsh, demo look, read as the app reads it: (the read, the truth's
     tiles)."""
-    sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
-    from independent_scenes.indigo_compare import read_frame
-    from independent_scenes.indigo_scene import indigo_scene
-
-    scene = indigo_scene(1012, "demo", "harsh")
-    out, _ = read_frame(scene.frame, scene.look.pack)
-    assert isinstance(out, dict)
-    return out, scene.truth.tiles
+    truth, out = read_independent_board(1012)
+    return out, truth.tiles
 
 
 def test_an_empty_cell_under_a_lamp_on_a_tuning_board_is_read_empty_and_asked(
