@@ -65,7 +65,7 @@ def amber_lean(lab: np.ndarray, model: PackModel, gem_size: float, point: EdgePo
                      axis=0)[:2]
     along, across = share_toward(spot, paper, amber)
     lean = (min(along, share_toward(spot, grey, amber)[0]), across)
-    if is_amber_tinted(lean) or not AMBER_RINGS:
+    if is_amber_tinted(lean):
         return lean
     # the search only where the point itself falls short: most ambers lie on their points
     spots = _disc_medians(lab, _amber_search_spots(point, cell_px), radius)
